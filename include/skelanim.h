@@ -1,0 +1,12 @@
+/* skelanim — skeletal character animation for C11. Umbrella header. */
+#ifndef SKELANIM_H
+#define SKELANIM_H
+#include "skelanim/base.h"
+#include "skelanim/math.h"
+#include "skelanim/skeleton.h"
+#include "skelanim/clip.h"
+#include "skelanim/pose.h"
+#include "skelanim/asset.h"
+#include "skelanim/gltf.h"
+#include "skelanim/mannequin.h"
+#endif
