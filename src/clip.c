@@ -1,0 +1,423 @@
+/* Clips: storage, builder, and sampling per glTF 2.0 Appendix C
+ * ("Animation Sampler Interpolation Modes"). The layout below is private and
+ * will be replaced by a quantised, time-sorted one without touching callers. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct sk_track {
+    uint32_t joint;
+    uint8_t path, interp;
+    uint16_t pad_;
+    uint32_t key_count;
+    uint32_t width;        /* floats per element */
+    size_t time_offset;    /* into clip->times */
+    size_t value_offset;   /* into clip->values */
+} sk_track;
+
+struct sk_clip {
+    sk_allocator alloc;
+    char *name;
+    float duration;
+    uint32_t track_count;
+    uint32_t joint_span;
+    sk_track *tracks;
+    float *times;
+    float *values;
+    size_t time_total, value_total;
+};
+
+struct sk_clip_builder {
+    sk_allocator alloc;
+    char *name;
+    float duration;
+    bool has_duration;
+    uint32_t track_count, track_cap;
+    sk_track *tracks;
+    float *times, *values;
+    size_t time_count, time_cap, value_count, value_cap;
+};
+
+static const char *path_name(uint32_t p) {
+    static const char *n[] = {"translation", "rotation", "scale", "weights"};
+    return p < 4 ? n[p] : "?";
+}
+
+sk_result sk_clip_builder_create(const char *name, const sk_allocator *alloc, sk_clip_builder **out,
+                                 sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_create: out is NULL");
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    sk_clip_builder *b = sk_alloc(a, sizeof *b);
+    if (!b) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    b->alloc = *a;
+    if (!name) name = "";
+    size_t n = strlen(name) + 1;
+    b->name = sk_alloc(a, n);
+    if (!b->name) {
+        sk_free(a, b, sizeof *b);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    memcpy(b->name, name, n);
+    *out = b;
+    return SK_OK;
+}
+
+void sk_clip_builder_destroy(sk_clip_builder *b) {
+    if (!b) return;
+    sk_allocator a = b->alloc;
+    sk_free(&a, b->name, strlen(b->name) + 1);
+    sk_free(&a, b->tracks, b->track_cap * sizeof(sk_track));
+    sk_free(&a, b->times, b->time_cap * sizeof(float));
+    sk_free(&a, b->values, b->value_cap * sizeof(float));
+    sk_free(&a, b, sizeof *b);
+}
+
+static bool grow(const sk_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / elem) return false;
+        nc *= 2;
+    }
+    void *q = sk_realloc(a, *p, *cap * elem, nc * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = nc;
+    return true;
+}
+
+sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
+    if (!b || !t) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_add_track: NULL argument");
+    if (t->path > SK_PATH_WEIGHTS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: unknown path %d", (int)t->path);
+    if (t->interpolation > SK_INTERP_CUBICSPLINE)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: unknown interpolation %d", (int)t->interpolation);
+    if (t->key_count == 0 || !t->times || !t->values)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): no keys", t->joint, path_name(t->path));
+    if (t->joint >= SK_MAX_JOINTS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: joint %u out of range", t->joint);
+    uint32_t width = t->width;
+    uint32_t def = t->path == SK_PATH_ROTATION ? 4u : 3u;
+    if (t->path == SK_PATH_WEIGHTS) {
+        if (width == 0 || width > 65536)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, weights): width %u", t->joint, width);
+    } else {
+        if (width == 0) width = def;
+        if (width != def)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): width %u, expected %u", t->joint,
+                                path_name(t->path), width, def);
+    }
+    for (uint32_t i = 0; i < b->track_count; i++)
+        if (b->tracks[i].joint == t->joint && b->tracks[i].path == (uint8_t)t->path)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): a track for this joint and path exists",
+                                t->joint, path_name(t->path));
+    for (uint32_t k = 0; k < t->key_count; k++) {
+        if (!sk_isfinite_f(t->times[k]))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): key %u time is not finite", t->joint,
+                                path_name(t->path), k);
+        if (k > 0 && t->times[k] < t->times[k - 1])
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): key %u time %g is before key %u (%g)",
+                                t->joint, path_name(t->path), k, (double)t->times[k], k - 1, (double)t->times[k - 1]);
+    }
+    size_t per_key = (size_t)width * (t->interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u), nvals;
+    if (!sk_size_mul(per_key, t->key_count, &nvals))
+        return sk_error_set(err, SK_ERR_LIMIT, "track: too many values");
+    for (size_t v = 0; v < nvals; v++)
+        if (!sk_isfinite_f(t->values[v]))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): value %zu is not finite", t->joint,
+                                path_name(t->path), v);
+    if (t->path == SK_PATH_ROTATION) {
+        /* Zero-length rotation keys have no meaning (glTF requires unit quaternions). */
+        for (size_t v = 0; v < nvals; v += 4) {
+            bool tangent = t->interpolation == SK_INTERP_CUBICSPLINE && (v / 4) % 3 != 1;
+            if (tangent) continue;
+            const float *q = &t->values[v];
+            if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f))
+                return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, rotation): key %zu has zero length",
+                                    t->joint, t->interpolation == SK_INTERP_CUBICSPLINE ? v / 12 : v / 4);
+        }
+    }
+    {
+        size_t cap = b->track_cap;
+        if (!grow(&b->alloc, (void **)&b->tracks, &cap, (size_t)b->track_count + 1, sizeof(sk_track)))
+            return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        b->track_cap = (uint32_t)cap;
+    }
+    if (!grow(&b->alloc, (void **)&b->times, &b->time_cap, b->time_count + t->key_count, sizeof(float)) ||
+        !grow(&b->alloc, (void **)&b->values, &b->value_cap, b->value_count + nvals, sizeof(float)))
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    sk_track *tr = &b->tracks[b->track_count++];
+    memset(tr, 0, sizeof *tr);
+    tr->joint = t->joint;
+    tr->path = (uint8_t)t->path;
+    tr->interp = (uint8_t)t->interpolation;
+    tr->key_count = t->key_count;
+    tr->width = width;
+    tr->time_offset = b->time_count;
+    tr->value_offset = b->value_count;
+    memcpy(b->times + b->time_count, t->times, t->key_count * sizeof(float));
+    float *dst = b->values + b->value_count;
+    memcpy(dst, t->values, nvals * sizeof(float));
+    if (t->path == SK_PATH_ROTATION && t->interpolation != SK_INTERP_CUBICSPLINE) {
+        /* glTF requires unit rotation keys; normalise stored keys (three.js does
+         * not, which shows as ~1e-4 differences on assets with keys like 0.707). */
+        for (size_t v = 0; v < nvals; v += 4) {
+            sk_quat q = sk_quat_normalize(sk_quat_make(dst[v], dst[v + 1], dst[v + 2], dst[v + 3]));
+            dst[v] = q.x; dst[v + 1] = q.y; dst[v + 2] = q.z; dst[v + 3] = q.w;
+        }
+    }
+    b->time_count += t->key_count;
+    b->value_count += nvals;
+    return SK_OK;
+}
+
+void sk_clip_builder_set_duration(sk_clip_builder *b, float duration) {
+    if (!b) return;
+    if (sk_isfinite_f(duration) && duration >= 0.0f) {
+        b->duration = duration;
+        b->has_duration = true;
+    }
+}
+
+static int track_cmp(const void *a, const void *b) {
+    const sk_track *x = a, *y = b;
+    if (x->joint != y->joint) return x->joint < y->joint ? -1 : 1;
+    return (int)x->path - (int)y->path;
+}
+
+sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *err) {
+    if (!out) {
+        sk_clip_builder_destroy(b);
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_finish: out is NULL");
+    }
+    *out = NULL;
+    if (!b) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_finish: builder is NULL");
+    const sk_allocator *a = &b->alloc;
+    sk_clip *c = sk_alloc(a, sizeof *c);
+    if (!c) {
+        sk_clip_builder_destroy(b);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    c->alloc = b->alloc;
+    c->track_count = b->track_count;
+    c->tracks = sk_alloc(a, (size_t)b->track_count * sizeof(sk_track));
+    c->times = sk_alloc(a, b->time_count * sizeof(float));
+    c->values = sk_alloc(a, b->value_count * sizeof(float));
+    c->time_total = b->time_count;
+    c->value_total = b->value_count;
+    if (!c->tracks || !c->times || !c->values) {
+        c->name = NULL;
+        sk_clip_destroy(c);
+        sk_clip_builder_destroy(b);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    if (b->track_count) memcpy(c->tracks, b->tracks, b->track_count * sizeof(sk_track));
+    if (b->time_count) memcpy(c->times, b->times, b->time_count * sizeof(float));
+    if (b->value_count) memcpy(c->values, b->values, b->value_count * sizeof(float));
+    qsort(c->tracks, c->track_count, sizeof(sk_track), track_cmp);
+    float dur = 0.0f;
+    uint32_t span = 0;
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const sk_track *t = &c->tracks[i];
+        float last = c->times[t->time_offset + t->key_count - 1];
+        if (last > dur) dur = last;
+        if (t->joint + 1 > span) span = t->joint + 1;
+    }
+    c->duration = b->has_duration ? b->duration : dur;
+    c->joint_span = span;
+    c->name = b->name; /* take ownership */
+    b->name = NULL;
+    {
+        sk_allocator al = b->alloc;
+        sk_free(&al, b->tracks, b->track_cap * sizeof(sk_track));
+        sk_free(&al, b->times, b->time_cap * sizeof(float));
+        sk_free(&al, b->values, b->value_cap * sizeof(float));
+        sk_free(&al, b, sizeof *b);
+    }
+    *out = c;
+    return SK_OK;
+}
+
+void sk_clip_destroy(sk_clip *c) {
+    if (!c) return;
+    sk_allocator a = c->alloc;
+    if (c->name) sk_free(&a, c->name, strlen(c->name) + 1);
+    sk_free(&a, c->tracks, c->track_count * sizeof(sk_track));
+    sk_free(&a, c->times, c->time_total * sizeof(float));
+    sk_free(&a, c->values, c->value_total * sizeof(float));
+    sk_free(&a, c, sizeof *c);
+}
+
+const char *sk_clip_name(const sk_clip *c) { return c && c->name ? c->name : ""; }
+float sk_clip_duration(const sk_clip *c) { return c ? c->duration : 0.0f; }
+uint32_t sk_clip_track_count(const sk_clip *c) { return c ? c->track_count : 0; }
+uint32_t sk_clip_joint_span(const sk_clip *c) { return c ? c->joint_span : 0; }
+
+bool sk_clip_track_info(const sk_clip *c, uint32_t i, sk_track_info *info) {
+    if (!c || i >= c->track_count || !info) return false;
+    const sk_track *t = &c->tracks[i];
+    info->joint = t->joint;
+    info->path = (sk_track_path)t->path;
+    info->interpolation = (sk_interpolation)t->interp;
+    info->key_count = t->key_count;
+    info->width = t->width;
+    info->time_min = c->times[t->time_offset];
+    info->time_max = c->times[t->time_offset + t->key_count - 1];
+    return true;
+}
+
+bool sk_clip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values) {
+    if (!c || i >= c->track_count) return false;
+    const sk_track *t = &c->tracks[i];
+    if (times) memcpy(times, c->times + t->time_offset, t->key_count * sizeof(float));
+    if (values) {
+        size_t n = (size_t)t->key_count * t->width * (t->interp == SK_INTERP_CUBICSPLINE ? 3u : 1u);
+        memcpy(values, c->values + t->value_offset, n * sizeof(float));
+    }
+    return true;
+}
+
+/* ---- sampling ------------------------------------------------------------ */
+
+double sk_clip_wrap_time(const sk_clip *c, double t, sk_loop_mode loop) {
+    if (t != t) return 0.0;
+    double d = c ? (double)c->duration : 0.0;
+    if (!(d > 0.0)) return 0.0;
+    if (loop == SK_LOOP_CLAMP) return t < 0.0 ? 0.0 : (t > d ? d : t);
+    if (!isfinite(t)) return 0.0;
+    /* Same wrap as glTF players (and three.js): t - d*floor(t/d), so t == d plays 0. */
+    double w = t - d * floor(t / d);
+    if (w >= d || w < 0.0) w = 0.0;
+    return w;
+}
+
+/* Largest k with times[k] <= t, or -1 when t is before the first key. */
+static int64_t find_key(const float *times, uint32_t n, double t, uint32_t *cursor) {
+    if (t < (double)times[0]) {
+        if (cursor) *cursor = 0;
+        return -1;
+    }
+    uint32_t k;
+    if (cursor && *cursor < n) {
+        k = *cursor;
+        if ((double)times[k] <= t) {
+            /* step forward a few keys, then fall back to a search */
+            uint32_t steps = 0;
+            while (k + 1 < n && (double)times[k + 1] <= t && steps < 8) { k++; steps++; }
+            if (k + 1 >= n || (double)times[k + 1] > t) { *cursor = k; return k; }
+        } else if (k > 0 && (double)times[k - 1] <= t) {
+            *cursor = k - 1;
+            return k - 1;
+        }
+    }
+    uint32_t lo = 0, hi = n; /* invariant: times[lo] <= t, answer in [lo, hi) */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if ((double)times[mid] <= t) lo = mid; else hi = mid;
+    }
+    k = lo;
+    if (cursor) *cursor = k;
+    return k;
+}
+
+static void write_value(sk_track_path path, const float *v, uint32_t width, sk_transform *x, float *w) {
+    switch (path) {
+    case SK_PATH_TRANSLATION: x->t = sk_vec3_make(v[0], v[1], v[2]); break;
+    case SK_PATH_ROTATION: x->r = sk_quat_make(v[0], v[1], v[2], v[3]); break;
+    case SK_PATH_SCALE: x->s = sk_vec3_make(v[0], v[1], v[2]); break;
+    case SK_PATH_WEIGHTS: memcpy(w, v, width * sizeof(float)); break;
+    }
+}
+
+static void sample_track(const sk_clip *c, const sk_track *tr, double t, uint32_t *cursor, sk_transform *local,
+                         float *weights) {
+    const float *times = c->times + tr->time_offset;
+    const float *vals = c->values + tr->value_offset;
+    uint32_t n = tr->key_count, w = tr->width;
+    sk_transform *x = &local[tr->joint];
+    bool cubic = tr->interp == SK_INTERP_CUBICSPLINE;
+    uint32_t stride = cubic ? 3 * w : w, mid = cubic ? w : 0; /* value element within a cubic key */
+    int64_t k = find_key(times, n, t, cursor);
+    /* Before the first key: the first key's value; at or after the last: the last's. */
+    if (k < 0 || (uint32_t)k + 1 >= n) {
+        uint32_t key = k < 0 ? 0 : n - 1;
+        write_value((sk_track_path)tr->path, vals + (size_t)key * stride + mid, w, x, weights);
+        return;
+    }
+    uint32_t k0 = (uint32_t)k, k1 = k0 + 1;
+    double t0 = times[k0], t1 = times[k1];
+    double td = t1 - t0; /* > 0: times[k1] > t >= times[k0] */
+    double u = (t - t0) / td;
+    if (tr->interp == SK_INTERP_STEP) {
+        write_value((sk_track_path)tr->path, vals + (size_t)k0 * w, w, x, weights);
+        return;
+    }
+    float out[4];
+    float *o = tr->path == SK_PATH_WEIGHTS ? weights : out;
+    if (!cubic) {
+        const float *a = vals + (size_t)k0 * w, *b = vals + (size_t)k1 * w;
+        if (tr->path == SK_PATH_ROTATION) {
+            /* glTF 2.0 Appendix C: LINEAR rotation is slerp (shortest arc). */
+            x->r = sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), (float)u);
+            return;
+        }
+        for (uint32_t i = 0; i < w; i++) o[i] = (float)((double)a[i] + ((double)b[i] - (double)a[i]) * u);
+    } else {
+        /* glTF 2.0 Appendix C, cubic Hermite spline:
+         *   p(u) = (2u^3-3u^2+1) v_k + td (u^3-2u^2+u) b_k + (-2u^3+3u^2) v_k+1 + td (u^3-u^2) a_k+1
+         * with b_k the out-tangent of key k and a_k+1 the in-tangent of key k+1. */
+        const float *v0 = vals + (size_t)k0 * stride + w, *b0 = vals + (size_t)k0 * stride + 2 * w;
+        const float *a1 = vals + (size_t)k1 * stride, *v1 = vals + (size_t)k1 * stride + w;
+        double u2 = u * u, u3 = u2 * u;
+        double h00 = 2 * u3 - 3 * u2 + 1, h10 = (u3 - 2 * u2 + u) * td, h01 = -2 * u3 + 3 * u2, h11 = (u3 - u2) * td;
+        for (uint32_t i = 0; i < w; i++)
+            o[i] = (float)(h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i]);
+        if (tr->path == SK_PATH_ROTATION) {
+            x->r = sk_quat_normalize(sk_quat_make(o[0], o[1], o[2], o[3])); /* normalised after, per spec */
+            return;
+        }
+    }
+    if (tr->path == SK_PATH_TRANSLATION) x->t = sk_vec3_make(o[0], o[1], o[2]);
+    else if (tr->path == SK_PATH_SCALE) x->s = sk_vec3_make(o[0], o[1], o[2]);
+}
+
+static sk_result check_layout(const sk_clip *c, const sk_skeleton *s) {
+    if (!c || !s) return SK_ERR_INVALID_ARGUMENT;
+    if (c->joint_span > s->joint_count) return SK_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const sk_track *t = &c->tracks[i];
+        if (t->path == SK_PATH_WEIGHTS && t->width != s->weight_count[t->joint]) return SK_ERR_INVALID_ARGUMENT;
+    }
+    return SK_OK;
+}
+
+sk_result sk_clip_sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
+                                sk_transform *io_local, float *io_weights) {
+    sk_result r = check_layout(c, s);
+    if (r != SK_OK || !io_local) return SK_ERR_INVALID_ARGUMENT;
+    double tw = sk_clip_wrap_time(c, t, loop);
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const sk_track *tr = &c->tracks[i];
+        float *w = tr->path == SK_PATH_WEIGHTS ? io_weights + s->weight_offset[tr->joint] : NULL;
+        if (tr->path == SK_PATH_WEIGHTS && !io_weights) continue;
+        sample_track(c, tr, tw, cursor ? &cursor[i] : NULL, io_local, w);
+    }
+    return SK_OK;
+}
+
+sk_result sk_clip_sample_cursor(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
+                                sk_transform *out_local, float *out_weights) {
+    sk_result r = check_layout(c, s);
+    if (r != SK_OK || !out_local) return SK_ERR_INVALID_ARGUMENT;
+    memcpy(out_local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
+    if (out_weights && s->weight_total) memcpy(out_weights, s->rest_weights, (size_t)s->weight_total * sizeof(float));
+    return sk_clip_sample_tracks(c, s, t, loop, cursor, out_local, out_weights);
+}
+
+sk_result sk_clip_sample(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, sk_transform *out_local,
+                         float *out_weights) {
+    return sk_clip_sample_cursor(c, s, t, loop, NULL, out_local, out_weights);
+}
+
+size_t sk_clip_cursor_size(const sk_clip *c) { return c ? c->track_count : 0; }
