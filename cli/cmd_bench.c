@@ -1,0 +1,164 @@
+/* skelanim bench: benchmarks with one JSON line per measurement. */
+#include "cli.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#ifdef SK_HAVE_ASSIMP
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#endif
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct file_list { char **v; size_t n, cap; } file_list;
+
+static bool has_ext(const char *p, const char *ext) {
+    size_t n = strlen(p), e = strlen(ext);
+    return n >= e && !strcasecmp(p + n - e, ext);
+}
+
+static void add_file(file_list *l, const char *p) {
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 32;
+        char **v = realloc(l->v, nc * sizeof *v);
+        if (!v) return;
+        l->v = v;
+        l->cap = nc;
+    }
+    l->v[l->n++] = strdup(p);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void collect(file_list *l, const char *path, int depth) {
+    struct stat st;
+    if (stat(path, &st) != 0) return;
+    if (S_ISREG(st.st_mode)) {
+        if (has_ext(path, ".glb") || has_ext(path, ".gltf")) add_file(l, path);
+        return;
+    }
+    if (!S_ISDIR(st.st_mode) || depth > 8) return;
+    DIR *d = opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        collect(l, sub, depth + 1);
+    }
+    closedir(d);
+}
+
+/* Runs fn until at least min_runs runs and min_seconds; returns the median (and min) in ms. */
+typedef bool (*load_fn)(const char *path);
+
+static bool load_ours(const char *path) {
+    sk_asset *a = NULL;
+    sk_result r = sk_gltf_load_file(path, NULL, &a, NULL);
+    sk_asset_destroy(a);
+    return r == SK_OK;
+}
+
+#ifdef SK_HAVE_ASSIMP
+static bool load_assimp(const char *path) {
+    /* Import only, no post-processing: the closest to what our loader does. */
+    const struct aiScene *s = aiImportFile(path, 0);
+    if (!s) return false;
+    aiReleaseImport(s);
+    return true;
+}
+#endif
+
+static bool time_it(load_fn fn, const char *path, int min_runs, double min_seconds, double *med_ms, double *min_ms,
+                    int *runs_out) {
+    double samples[256];
+    int runs = 0;
+    double start = now_s();
+    while (runs < 256 && (runs < min_runs || now_s() - start < min_seconds)) {
+        double t0 = now_s();
+        if (!fn(path)) return false;
+        samples[runs++] = (now_s() - t0) * 1e3;
+    }
+    qsort(samples, (size_t)runs, sizeof(double), cmp_double);
+    *med_ms = samples[runs / 2];
+    *min_ms = samples[0];
+    *runs_out = runs;
+    return true;
+}
+
+static int bench_load(int argc, char **argv) {
+    file_list files = {0};
+    int min_runs = 5;
+    double min_seconds = 0.3;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) {
+            min_runs = 1;
+            min_seconds = 0.0;
+        } else collect(&files, argv[i], 0);
+    }
+    if (!files.n) {
+        fprintf(stderr, "usage: skelanim bench load [--quick] PATH...   (files or folders with .glb/.gltf)\n");
+        return 1;
+    }
+    qsort(files.v, files.n, sizeof(char *), cmp_str);
+    int failures = 0;
+    for (size_t i = 0; i < files.n; i++) {
+        const char *p = files.v[i];
+        struct stat st;
+        long long bytes = stat(p, &st) == 0 ? (long long)st.st_size : -1;
+        double med, mn;
+        int runs;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "bench", "load");
+        cJSON_AddStringToObject(o, "file", p);
+        cJSON_AddNumberToObject(o, "bytes", (double)bytes);
+        if (time_it(load_ours, p, min_runs, min_seconds, &med, &mn, &runs)) {
+            cJSON_AddNumberToObject(o, "runs", runs);
+            cJSON_AddItemToObject(o, "median_ms", cli_num(med));
+            cJSON_AddItemToObject(o, "min_ms", cli_num(mn));
+        } else {
+            cJSON_AddStringToObject(o, "error", "rejected by skelanim");
+            failures++;
+        }
+#ifdef SK_HAVE_ASSIMP
+        double amed, amn;
+        int aruns;
+        if (time_it(load_assimp, p, min_runs, min_seconds, &amed, &amn, &aruns)) {
+            cJSON_AddItemToObject(o, "assimp_median_ms", cli_num(amed));
+            cJSON_AddItemToObject(o, "assimp_min_ms", cli_num(amn));
+            if (med > 0) cJSON_AddItemToObject(o, "assimp_over_skelanim", cli_num(amed / med));
+        } else {
+            cJSON_AddStringToObject(o, "assimp_error", aiGetErrorString());
+        }
+#endif
+        char *s = cJSON_PrintUnformatted(o);
+        if (s) puts(s);
+        cJSON_free(s);
+        cJSON_Delete(o);
+        fflush(stdout);
+        free(files.v[i]);
+    }
+    free(files.v);
+    return failures ? 1 : 0;
+}
+
+int cmd_bench(int argc, char **argv) {
+    if (argc >= 1 && !strcmp(argv[0], "load")) return bench_load(argc - 1, argv + 1);
+    fprintf(stderr, "usage: skelanim bench load PATH...\n");
+    return 1;
+}

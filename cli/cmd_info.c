@@ -1,0 +1,144 @@
+/* skelanim info: a readable summary of an asset. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *interp_name(sk_interpolation i) {
+    switch (i) {
+    case SK_INTERP_STEP: return "STEP";
+    case SK_INTERP_LINEAR: return "LINEAR";
+    case SK_INTERP_CUBICSPLINE: return "CUBICSPLINE";
+    }
+    return "?";
+}
+
+static const char *quoted(const char *s, char *buf, size_t cap) {
+    if (!s || !*s) return "(unnamed)";
+    snprintf(buf, cap, "\"%s\"", s);
+    return buf;
+}
+
+static void print_tree(const sk_asset *a) {
+    const sk_skeleton *s = a->skeleton;
+    uint32_t n = s->joint_count;
+    /* Children lists in joint order, then an explicit-stack depth-first print. */
+    uint32_t *first = calloc((size_t)n + 1, sizeof *first), *child = calloc(n ? n : 1, sizeof *child);
+    uint32_t *stack = calloc(n ? n : 1, sizeof *stack), *depth = calloc(n ? n : 1, sizeof *depth);
+    if (!first || !child || !stack || !depth) goto out;
+    for (uint32_t i = 0; i < n; i++)
+        if (s->parents[i] >= 0) first[s->parents[i] + 1]++;
+    for (uint32_t i = 0; i < n; i++) first[i + 1] += first[i];
+    uint32_t *fill = stack; /* reuse as a cursor before the walk */
+    for (uint32_t i = 0; i < n; i++) fill[i] = first[i];
+    for (uint32_t i = 0; i < n; i++)
+        if (s->parents[i] >= 0) child[fill[s->parents[i]]++] = i;
+    for (uint32_t r = 0; r < n; r++) {
+        if (s->parents[r] >= 0) continue;
+        uint32_t sp = 0;
+        stack[sp++] = r;
+        depth[r] = 0;
+        while (sp) {
+            uint32_t j = stack[--sp];
+            char nb[160];
+            printf("  %*s[%u] %s", (int)(2 * (depth[j] < 40 ? depth[j] : 40)), "", a->joint_to_node[j],
+                   quoted(s->names[j], nb, sizeof nb));
+            if (a->joint_mesh[j] >= 0) printf("  mesh %d", a->joint_mesh[j]);
+            if (a->joint_skin[j] >= 0) printf(", skin %d", a->joint_skin[j]);
+            for (uint32_t k = 0; k < a->skin_count; k++)
+                for (uint32_t q = 0; q < a->skins[k].joint_count; q++)
+                    if (a->skins[k].joints[q] == j) {
+                        printf("  (joint %u of skin %u)", q, k);
+                        k = a->skin_count - 1;
+                        break;
+                    }
+            printf("\n");
+            for (uint32_t c = first[j + 1]; c > first[j]; c--) {
+                uint32_t ch = child[c - 1];
+                depth[ch] = depth[j] + 1;
+                stack[sp++] = ch;
+            }
+        }
+    }
+out:
+    free(first);
+    free(child);
+    free(stack);
+    free(depth);
+}
+
+int cmd_info(int argc, char **argv) {
+    if (argc != 1 || argv[0][0] == '-') {
+        fprintf(stderr, "usage: skelanim info FILE   (FILE: .glb, .gltf or %s)\n", SK_CLI_MANNEQUIN);
+        return 1;
+    }
+    sk_asset *a = NULL;
+    if (!cli_load(argv[0], &a)) return 1;
+    char nb[160];
+    printf("file: %s\n", argv[0]);
+    if (a->generator && *a->generator) printf("generator: %s\n", a->generator);
+    printf("scenes: %u", a->scene_count);
+    if (a->default_scene >= 0) printf(" (default: %d)", a->default_scene);
+    printf("\n");
+    for (uint32_t i = 0; i < a->scene_count; i++) {
+        printf("  scene %u %s: %u root node%s", i, quoted(a->scenes[i].name, nb, sizeof nb), a->scenes[i].root_count,
+               a->scenes[i].root_count == 1 ? "" : "s");
+        for (uint32_t r = 0; r < a->scenes[i].root_count && r < 16; r++)
+            printf("%s%u", r ? ", " : " ", a->joint_to_node[a->scenes[i].roots[r]]);
+        printf("\n");
+    }
+    printf("nodes: %u (tree below; [file node index])\n", a->node_count);
+    print_tree(a);
+    printf("skins: %u\n", a->skin_count);
+    for (uint32_t i = 0; i < a->skin_count; i++) {
+        const sk_skin *s = &a->skins[i];
+        printf("  skin %u %s: %u joints", i, quoted(s->name, nb, sizeof nb), s->joint_count);
+        if (s->skeleton_root >= 0) printf(", skeleton root node %u", a->joint_to_node[s->skeleton_root]);
+        printf("\n");
+    }
+    printf("meshes: %u\n", a->mesh_count);
+    for (uint32_t i = 0; i < a->mesh_count; i++) {
+        const sk_mesh *m = &a->meshes[i];
+        printf("  mesh %u %s: %u primitive%s", i, quoted(m->name, nb, sizeof nb), m->primitive_count,
+               m->primitive_count == 1 ? "" : "s");
+        if (m->weight_count) printf(", %u morph targets", m->weight_count);
+        printf("\n");
+        for (uint32_t p = 0; p < m->primitive_count; p++) {
+            const sk_primitive *pr = &m->primitives[p];
+            printf("    primitive %u: %u vertices, ", p, pr->vertex_count);
+            if (pr->indices) printf("%u indices", pr->index_count);
+            else printf("not indexed");
+            if (pr->mode == 4) printf(" (%u triangles)", (pr->indices ? pr->index_count : pr->vertex_count) / 3);
+            else printf(" (mode %u)", pr->mode);
+            printf(", %u influences/vertex", pr->influence_count);
+            if (pr->normals) printf(", normals");
+            if (pr->tangents) printf(", tangents");
+            if (pr->texcoords) printf(", texcoords");
+            if (pr->target_count) printf(", %u morph targets", pr->target_count);
+            printf("\n");
+        }
+    }
+    printf("clips: %u\n", a->clip_count);
+    for (uint32_t i = 0; i < a->clip_count; i++) {
+        const sk_clip *c = a->clips[i];
+        uint32_t nt = sk_clip_track_count(c);
+        uint32_t counts[4][3] = {{0}};
+        for (uint32_t k = 0; k < nt; k++) {
+            sk_track_info ti;
+            if (sk_clip_track_info(c, k, &ti)) counts[ti.path][ti.interpolation]++;
+        }
+        printf("  clip %u %s: %.3f s, %u track%s", i, quoted(sk_clip_name(c), nb, sizeof nb),
+               (double)sk_clip_duration(c), nt, nt == 1 ? "" : "s");
+        static const char *paths[4] = {"translation", "rotation", "scale", "weights"};
+        bool first = true;
+        for (int p = 0; p < 4; p++)
+            for (int ip = 0; ip < 3; ip++)
+                if (counts[p][ip]) {
+                    printf("%s %u %s %s", first ? ":" : ",", counts[p][ip], paths[p], interp_name((sk_interpolation)ip));
+                    first = false;
+                }
+        printf("\n");
+    }
+    sk_asset_destroy(a);
+    return 0;
+}

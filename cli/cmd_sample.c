@@ -1,0 +1,205 @@
+/* skelanim sample: one pose as JSON. The output format is documented in
+ * docs/sample-json.md; other tools read it, so keep it stable. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct vertex_req { uint32_t node, prim, vtx; } vertex_req;
+
+static bool parse_vertex(const char *s, vertex_req *v) {
+    unsigned a, b, c;
+    char tail;
+    if (sscanf(s, "%u:%u:%u%c", &a, &b, &c, &tail) != 3) {
+        fprintf(stderr, "skelanim: --vertex %s: expected NODE:PRIM:VTX (three non-negative integers)\n", s);
+        return false;
+    }
+    v->node = a;
+    v->prim = b;
+    v->vtx = c;
+    return true;
+}
+
+int cmd_sample(int argc, char **argv) {
+    const char *file = NULL, *clip_spec = NULL;
+    double t = 0.0;
+    bool have_time = false;
+    sk_loop_mode loop = SK_LOOP_REPEAT;
+    vertex_req *verts = calloc((size_t)argc + 1, sizeof *verts);
+    uint32_t nverts = 0;
+    int rc = 1;
+    sk_asset *asset = NULL;
+    sk_transform *local = NULL;
+    sk_mat4 *model = NULL, *palette = NULL;
+    float *weights = NULL;
+    uint32_t *nodes = NULL;
+    cJSON *root = NULL;
+    if (!verts) return 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--json")) continue; /* JSON is the only output format */
+        if (!strcmp(a, "--clip") || !strcmp(a, "--time") || !strcmp(a, "--loop") || !strcmp(a, "--vertex")) {
+            if (!val) {
+                fprintf(stderr, "skelanim: %s needs a value\n", a);
+                goto done;
+            }
+            i++;
+            if (!strcmp(a, "--clip")) clip_spec = val;
+            else if (!strcmp(a, "--time")) {
+                if (!cli_parse_double("--time", val, &t)) goto done;
+                have_time = true;
+            } else if (!strcmp(a, "--loop")) {
+                if (!strcmp(val, "repeat")) loop = SK_LOOP_REPEAT;
+                else if (!strcmp(val, "clamp")) loop = SK_LOOP_CLAMP;
+                else {
+                    fprintf(stderr, "skelanim: --loop %s: expected repeat or clamp\n", val);
+                    goto done;
+                }
+            } else if (!parse_vertex(val, &verts[nverts++])) goto done;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "skelanim: sample: unknown option %s\n", a);
+            goto done;
+        } else if (!file) file = a;
+        else {
+            fprintf(stderr, "skelanim: sample: unexpected argument %s\n", a);
+            goto done;
+        }
+    }
+    if (!file) {
+        fprintf(stderr, "usage: skelanim sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp] "
+                        "[--vertex NODE:PRIM:VTX ...] [--json]\n");
+        goto done;
+    }
+    if (!have_time) {
+        fprintf(stderr, "skelanim: sample: --time T is required\n");
+        goto done;
+    }
+    if (!cli_load(file, &asset)) goto done;
+    const sk_skeleton *skel = asset->skeleton;
+    int32_t clip = asset->clip_count ? 0 : -1;
+    if (clip_spec) {
+        clip = cli_find_clip(asset, clip_spec);
+        if (clip == -2) goto done;
+    }
+    uint32_t n = skel->joint_count;
+    local = calloc(n ? n : 1, sizeof *local);
+    model = calloc(n ? n : 1, sizeof *model);
+    weights = calloc(skel->weight_total ? skel->weight_total : 1, sizeof *weights);
+    nodes = calloc(n ? n : 1, sizeof *nodes);
+    if (!local || !model || !weights || !nodes) goto done;
+    double clip_time = 0.0;
+    if (clip >= 0) {
+        const sk_clip *c = asset->clips[clip];
+        clip_time = sk_clip_wrap_time(c, t, loop);
+        if (sk_clip_sample(c, skel, t, loop, local, weights) != SK_OK) {
+            fprintf(stderr, "skelanim: %s: clip %d does not fit the skeleton\n", file, clip);
+            goto done;
+        }
+    } else {
+        sk_pose_rest(skel, local, weights);
+    }
+    sk_local_to_model(skel, local, NULL, model);
+
+    root = cJSON_CreateObject();
+    if (clip >= 0) {
+        cJSON *cj = cJSON_AddObjectToObject(root, "clip");
+        cJSON_AddNumberToObject(cj, "index", clip);
+        cJSON_AddStringToObject(cj, "name", sk_clip_name(asset->clips[clip]));
+        cJSON_AddItemToObject(cj, "duration", cli_num(sk_clip_duration(asset->clips[clip])));
+    } else {
+        cJSON_AddNullToObject(root, "clip");
+    }
+    cJSON_AddItemToObject(root, "time", cli_num(t));
+    cJSON_AddItemToObject(root, "clip_time", cli_num(clip_time));
+    cJSON_AddStringToObject(root, "loop", loop == SK_LOOP_REPEAT ? "repeat" : "clamp");
+    cJSON *jn = cJSON_AddArrayToObject(root, "nodes");
+    cJSON *jw = cJSON_AddArrayToObject(root, "morph_weights");
+    uint32_t count = cli_scene_nodes(asset, nodes);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t node = nodes[k], j = asset->node_to_joint[node];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "index", node);
+        cJSON_AddStringToObject(o, "name", skel->names[j]);
+        cJSON *l = cJSON_AddObjectToObject(o, "local");
+        cJSON_AddItemToObject(l, "t", cli_nums(&local[j].t.x, 3));
+        cJSON_AddItemToObject(l, "r", cli_nums(&local[j].r.x, 4));
+        cJSON_AddItemToObject(l, "s", cli_nums(&local[j].s.x, 3));
+        cJSON_AddItemToObject(o, "world", cli_nums(model[j].m, 16));
+        cJSON_AddItemToArray(jn, o);
+        if (skel->weight_count[j]) {
+            cJSON *w = cJSON_CreateObject();
+            cJSON_AddNumberToObject(w, "node", node);
+            cJSON_AddItemToObject(w, "weights", cli_nums(weights + skel->weight_offset[j], (int)skel->weight_count[j]));
+            cJSON_AddItemToArray(jw, w);
+        }
+    }
+    cJSON *js = cJSON_AddArrayToObject(root, "skinned");
+    for (uint32_t v = 0; v < nverts; v++) {
+        const vertex_req *q = &verts[v];
+        if (q->node >= asset->node_count) {
+            fprintf(stderr, "skelanim: --vertex %u:%u:%u: node %u does not exist (%u nodes)\n", q->node, q->prim, q->vtx,
+                    q->node, asset->node_count);
+            goto done;
+        }
+        uint32_t j = asset->node_to_joint[q->node];
+        int32_t mi = asset->joint_mesh[j];
+        if (mi < 0) {
+            fprintf(stderr, "skelanim: --vertex %u:%u:%u: node %u has no mesh\n", q->node, q->prim, q->vtx, q->node);
+            goto done;
+        }
+        const sk_mesh *mesh = &asset->meshes[mi];
+        if (q->prim >= mesh->primitive_count) {
+            fprintf(stderr, "skelanim: --vertex %u:%u:%u: mesh %d has %u primitive(s)\n", q->node, q->prim, q->vtx, mi,
+                    mesh->primitive_count);
+            goto done;
+        }
+        const sk_primitive *p = &mesh->primitives[q->prim];
+        if (q->vtx >= p->vertex_count) {
+            fprintf(stderr, "skelanim: --vertex %u:%u:%u: primitive has %u vertices\n", q->node, q->prim, q->vtx,
+                    p->vertex_count);
+            goto done;
+        }
+        int32_t si = asset->joint_skin[j];
+        const float *mw = skel->weight_count[j] ? weights + skel->weight_offset[j] : NULL;
+        sk_vec3 pos;
+        bool ok;
+        if (si >= 0 && p->influence_count) {
+            const sk_skin *skin = &asset->skins[si];
+            free(palette);
+            palette = calloc(skin->joint_count ? skin->joint_count : 1, sizeof *palette);
+            if (!palette) goto done;
+            sk_skin_palette(skin, model, palette);
+            ok = sk_primitive_vertex_position(p, q->vtx, mw, palette, skin->joint_count, NULL, &pos);
+        } else {
+            ok = sk_primitive_vertex_position(p, q->vtx, mw, NULL, 0, &model[j], &pos);
+        }
+        if (!ok) {
+            fprintf(stderr, "skelanim: --vertex %u:%u:%u: vertex cannot be skinned (bad joint index)\n", q->node, q->prim,
+                    q->vtx);
+            goto done;
+        }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "node", q->node);
+        cJSON_AddNumberToObject(o, "primitive", q->prim);
+        cJSON_AddNumberToObject(o, "vertex", q->vtx);
+        cJSON_AddItemToObject(o, "position", cli_nums(&pos.x, 3));
+        cJSON_AddItemToArray(js, o);
+    }
+    char *text = cJSON_PrintUnformatted(root);
+    if (text) {
+        puts(text);
+        cJSON_free(text);
+        rc = 0;
+    }
+done:
+    cJSON_Delete(root);
+    free(verts);
+    free(local);
+    free(model);
+    free(palette);
+    free(weights);
+    free(nodes);
+    sk_asset_destroy(asset);
+    return rc;
+}

@@ -1,0 +1,140 @@
+/* skelanim — command-line tool. Exit status: 0 success, 1 rejected file or bad
+ * argument (message on stderr). */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "skelanim %s — skeletal character animation\n"
+            "\n"
+            "usage: skelanim COMMAND [options]\n"
+            "\n"
+            "commands:\n"
+            "  demo                           show the built-in mannequin: info, then its walk cycle\n"
+            "  info FILE                      scenes, nodes, skeleton tree, skins, meshes, clips\n"
+            "  sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp]\n"
+            "         [--vertex NODE:PRIM:VTX ...] [--json]\n"
+            "                                 pose at time T as JSON (local TRS, world matrices,\n"
+            "                                 morph weights, skinned vertex positions)\n"
+            "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
+            "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
+            "                                 one JSON line per file\n"
+            "\n"
+            "FILE is a .glb or .gltf file, or %s for the built-in character.\n",
+            SK_VERSION_STRING, SK_CLI_MANNEQUIN);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 1;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("skelanim %s\n", SK_VERSION_STRING);
+        return 0;
+    }
+    if (!strcmp(cmd, "info")) return cmd_info(argc - 2, argv + 2);
+    if (!strcmp(cmd, "sample")) return cmd_sample(argc - 2, argv + 2);
+    if (!strcmp(cmd, "export-mannequin")) return cmd_export_mannequin(argc - 2, argv + 2);
+    if (!strcmp(cmd, "bench")) return cmd_bench(argc - 2, argv + 2);
+    if (!strcmp(cmd, "demo")) return cmd_demo(argc - 2, argv + 2);
+    fprintf(stderr, "skelanim: unknown command '%s' (see skelanim --help)\n", cmd);
+    return 1;
+}
+
+bool cli_load(const char *path, sk_asset **out) {
+    sk_error err = {0};
+    sk_result r;
+    if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
+    else r = sk_gltf_load_file(path, NULL, out, &err);
+    if (r != SK_OK) {
+        fprintf(stderr, "skelanim: %s: %s\n", path, err.message[0] ? err.message : sk_result_string(r));
+        return false;
+    }
+    return true;
+}
+
+cJSON *cli_num(double v) {
+    if (!isfinite(v)) return cJSON_CreateNull();
+    char buf[48];
+    snprintf(buf, sizeof buf, "%.9g", v);
+    return cJSON_CreateRaw(buf);
+}
+
+cJSON *cli_nums(const float *v, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cli_num(v[i]));
+    return a;
+}
+
+bool cli_parse_double(const char *opt, const char *s, double *out) {
+    char *end = NULL;
+    errno = 0;
+    double v = s ? strtod(s, &end) : 0.0;
+    if (!s || !*s || *end || errno || !isfinite(v)) {
+        fprintf(stderr, "skelanim: %s: '%s' is not a finite number\n", opt, s ? s : "");
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_parse_u32(const char *opt, const char *s, uint32_t *out) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long v = s ? strtoul(s, &end, 10) : 0;
+    if (!s || !*s || *end || errno || v > UINT32_MAX || s[0] == '-') {
+        fprintf(stderr, "skelanim: %s: '%s' is not a non-negative integer\n", opt, s ? s : "");
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+int32_t cli_find_clip(const sk_asset *asset, const char *spec) {
+    if (!strcmp(spec, "none")) return -1;
+    int32_t i = sk_asset_find_clip(asset, spec);
+    if (i >= 0) return i;
+    uint32_t idx;
+    char *end = NULL;
+    unsigned long v = strtoul(spec, &end, 10);
+    if (*spec && !*end && spec[0] != '-') {
+        idx = (uint32_t)v;
+        if (v < asset->clip_count) return (int32_t)idx;
+    }
+    fprintf(stderr, "skelanim: --clip %s: no such clip (the file has %u clip%s", spec, asset->clip_count,
+            asset->clip_count == 1 ? "" : "s");
+    for (uint32_t c = 0; c < asset->clip_count && c < 20; c++)
+        fprintf(stderr, "%s%u '%s'", c ? ", " : ": ", c, sk_clip_name(asset->clips[c]));
+    fprintf(stderr, ")\n");
+    return -2;
+}
+
+uint32_t cli_scene_nodes(const sk_asset *asset, uint32_t *out_nodes) {
+    const sk_skeleton *s = asset->skeleton;
+    uint32_t n = asset->node_count, count = 0;
+    if (asset->default_scene < 0 || (uint32_t)asset->default_scene >= asset->scene_count) {
+        for (uint32_t i = 0; i < n; i++) out_nodes[count++] = i;
+        return count;
+    }
+    /* Mark joints under the scene roots; parents come first, so one pass. */
+    unsigned char *in = calloc(n ? n : 1, 1);
+    if (!in) return 0;
+    const sk_scene *sc = &asset->scenes[asset->default_scene];
+    for (uint32_t r = 0; r < sc->root_count; r++) in[sc->roots[r]] = 1;
+    for (uint32_t j = 0; j < n; j++)
+        if (s->parents[j] >= 0 && in[s->parents[j]]) in[j] = 1;
+    for (uint32_t node = 0; node < n; node++)
+        if (in[asset->node_to_joint[node]]) out_nodes[count++] = node;
+    free(in);
+    return count;
+}

@@ -1,0 +1,239 @@
+/* Conformance against three.js: for every model in ../shared/assets/gltf, our
+ * sampling is compared with oracle.three.json (three.js GLTFLoader +
+ * AnimationMixer; conventions in each file's header): wrapped clip time, local
+ * TRS, world matrices, skinning matrices, morph weights and skinned/morphed
+ * vertex positions, within the per-asset tolerances of header.tolerances.numeric.
+ *
+ * Where three.js and the glTF specification differ we follow the
+ * specification: we normalise rotation keys (three does not); the oracle's
+ * tolerances for assets with non-unit keys (SimpleSkin, AnimatedTriangle)
+ * already cover that difference (header.tolerances.nonUnitQuaternions). */
+#include "support.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tol { double trs, rot, weights, matrix, position, E; } tol;
+typedef struct stats { long compared, failed; double worst_ratio; } stats;
+
+static double num(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i)->valuedouble; }
+
+static void check(stats *st, bool ok, double ratio, const char *what, const char *model, const char *label, int node) {
+    st->compared++;
+    if (ratio > st->worst_ratio) st->worst_ratio = ratio;
+    if (!ok) {
+        if (st->failed < 20) fprintf(stderr, "MISMATCH %s %s node/skin %d: %s (%.3g x tolerance)\n", model, label, node, what, ratio);
+        st->failed++;
+    }
+}
+
+static void cmp_mat(stats *st, const float *a, const cJSON *x, const tol *t, const char *what, const char *model,
+                    const char *label, int node) {
+    double mx = 0;
+    for (int i = 0; i < 16; i++)
+        if (i % 4 != 3 && i < 12) mx = fmax(mx, fabs(num(x, i)));
+    double worst = 0;
+    for (int i = 0; i < 16; i++) {
+        double lim = (i >= 12 && i < 15) ? t->matrix * t->E : t->matrix * fmax(1.0, mx);
+        worst = fmax(worst, fabs(a[i] - num(x, i)) / lim);
+    }
+    check(st, worst <= 1.0, worst, what, model, label, node);
+}
+
+static void run_sample(stats *st, const sk_asset *as, const char *model, int32_t clip, const cJSON *smp, const tol *t,
+                       sk_transform *local, sk_mat4 *world, float *weights, sk_mat4 *pal) {
+    const sk_skeleton *s = as->skeleton;
+    const char *label = cJSON_GetObjectItem(smp, "label")->valuestring;
+    const char *mode = cJSON_GetObjectItem(smp, "mode")->valuestring;
+    double time = cJSON_GetObjectItem(smp, "t")->valuedouble;
+    double expect_ct = cJSON_GetObjectItem(smp, "clipTime")->valuedouble;
+    if (clip >= 0) {
+        sk_loop_mode loop = strcmp(mode, "once_clamped") == 0 ? SK_LOOP_CLAMP : SK_LOOP_REPEAT;
+        double ct = sk_clip_wrap_time(as->clips[clip], time, loop);
+        /* Duration is stored in float32 like the keys; three derives it from float32 keys too. */
+        double lim = 1e-6 * fmax(1.0, time);
+        check(st, fabs(ct - expect_ct) <= lim, fabs(ct - expect_ct) / lim, "clipTime", model, label, -1);
+        assert_int_equal(sk_clip_sample(as->clips[clip], s, time, loop, local, weights), SK_OK);
+    } else {
+        sk_pose_rest(s, local, weights);
+    }
+    sk_local_to_model(s, local, NULL, world);
+    const cJSON *n;
+    cJSON_ArrayForEach(n, cJSON_GetObjectItem(smp, "nodes")) {
+        int node = cJSON_GetObjectItem(n, "node")->valueint;
+        assert_true(node >= 0 && (uint32_t)node < as->node_count);
+        uint32_t j = as->node_to_joint[node];
+        const cJSON *xt = cJSON_GetObjectItem(n, "t"), *xr = cJSON_GetObjectItem(n, "r"), *xs = cJSON_GetObjectItem(n, "s");
+        const float *at = &local[j].t.x, *ar = &local[j].r.x, *asc = &local[j].s.x;
+        double w = 0;
+        for (int i = 0; i < 3; i++) {
+            w = fmax(w, fabs(at[i] - num(xt, i)) / (t->trs * fmax(1.0, fabs(num(xt, i)))));
+            w = fmax(w, fabs(asc[i] - num(xs, i)) / (t->trs * fmax(1.0, fabs(num(xs, i)))));
+        }
+        check(st, w <= 1.0, w, "local t/s", model, label, node);
+        double dp = 0, dm = 0;
+        for (int i = 0; i < 4; i++) {
+            dp = fmax(dp, fabs(ar[i] - num(xr, i)));
+            dm = fmax(dm, fabs(ar[i] + num(xr, i)));
+        }
+        double dr = fmin(dp, dm) / t->rot;
+        check(st, dr <= 1.0, dr, "local rotation", model, label, node);
+        cmp_mat(st, world[j].m, cJSON_GetObjectItem(n, "world"), t, "world matrix", model, label, node);
+    }
+    cJSON_ArrayForEach(n, cJSON_GetObjectItem(smp, "weights")) {
+        int node = cJSON_GetObjectItem(n, "node")->valueint;
+        uint32_t j = as->node_to_joint[node];
+        const cJSON *xw = cJSON_GetObjectItem(n, "weights");
+        assert_int_equal((int)s->weight_count[j], cJSON_GetArraySize(xw));
+        double wv = 0;
+        for (int i = 0; i < cJSON_GetArraySize(xw); i++)
+            wv = fmax(wv, fabs(weights[s->weight_offset[j] + i] - num(xw, i)) / t->weights);
+        check(st, wv <= 1.0, wv, "morph weights", model, label, node);
+    }
+    cJSON_ArrayForEach(n, cJSON_GetObjectItem(smp, "skins")) {
+        int si = cJSON_GetObjectItem(n, "skin")->valueint;
+        assert_true(si >= 0 && (uint32_t)si < as->skin_count);
+        const sk_skin *sk = &as->skins[si];
+        sk_skin_palette(sk, world, pal);
+        const cJSON *mats = cJSON_GetObjectItem(n, "skinMatrices");
+        assert_int_equal((int)sk->joint_count, cJSON_GetArraySize(mats));
+        for (uint32_t k = 0; k < sk->joint_count; k++)
+            cmp_mat(st, pal[k].m, cJSON_GetArrayItem(mats, (int)k), t, "skin matrix", model, label, si);
+    }
+    cJSON_ArrayForEach(n, cJSON_GetObjectItem(smp, "vertices")) {
+        int node = cJSON_GetObjectItem(n, "node")->valueint, prim = cJSON_GetObjectItem(n, "primitive")->valueint;
+        /* vertex indices come from the asset's vertexSets (same order). */
+        const cJSON *vs = cJSON_GetObjectItem(n, "indices_");
+        assert_non_null(vs);
+        uint32_t j = as->node_to_joint[node];
+        const sk_mesh *m = &as->meshes[as->joint_mesh[j]];
+        const sk_primitive *p = &m->primitives[prim];
+        const float *mw = s->weight_count[j] ? weights + s->weight_offset[j] : NULL;
+        const sk_skin *sk = as->joint_skin[j] >= 0 ? &as->skins[as->joint_skin[j]] : NULL;
+        if (sk) sk_skin_palette(sk, world, pal);
+        const cJSON *xw = cJSON_GetObjectItem(n, "world");
+        for (int k = 0; k < cJSON_GetArraySize(xw); k++) {
+            uint32_t v = (uint32_t)cJSON_GetArrayItem(vs, k)->valueint;
+            sk_vec3 pos;
+            assert_true(sk_primitive_vertex_position(p, v, mw, sk ? pal : NULL, sk ? sk->joint_count : 0, &world[j], &pos));
+            const cJSON *x = cJSON_GetArrayItem(xw, k);
+            double d = fmax(fabs(pos.x - num(x, 0)), fmax(fabs(pos.y - num(x, 1)), fabs(pos.z - num(x, 2))));
+            double r = d / (t->position * t->E);
+            check(st, r <= 1.0, r, "vertex position", model, label, node);
+        }
+    }
+}
+
+static void test_model(const char *dir, const char *model, stats *total) {
+    char path[2048], opath[2048];
+    snprintf(opath, sizeof opath, "%s/%s/oracle.three.json", dir, model);
+    char *text = sk_test_read_file(opath, NULL);
+    if (!text) return;
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    assert_non_null(o);
+    const cJSON *hdr = cJSON_GetObjectItem(o, "header");
+    const char *file = cJSON_GetObjectItem(cJSON_GetObjectItem(hdr, "asset"), "file")->valuestring;
+    snprintf(path, sizeof path, "%s/%s/%s", dir, model, file);
+    sk_asset *as = NULL;
+    sk_error err = {0};
+    sk_result r = sk_gltf_load_file(path, NULL, &as, &err);
+    if (r != SK_OK) fprintf(stderr, "%s: %s\n", path, err.message);
+    assert_int_equal(r, SK_OK);
+    const cJSON *num_t = cJSON_GetObjectItem(cJSON_GetObjectItem(hdr, "tolerances"), "numeric");
+    tol t = {cJSON_GetObjectItem(num_t, "trs")->valuedouble, cJSON_GetObjectItem(num_t, "rotation")->valuedouble,
+             cJSON_GetObjectItem(num_t, "weights")->valuedouble, cJSON_GetObjectItem(num_t, "matrix")->valuedouble,
+             cJSON_GetObjectItem(num_t, "position")->valuedouble, cJSON_GetObjectItem(num_t, "E")->valuedouble};
+    /* Attach each vertexSet's indices to the matching vertices entries (same order). */
+    const cJSON *sets = cJSON_GetObjectItem(o, "vertexSets");
+    uint32_t n = as->skeleton->joint_count;
+    sk_transform *local = calloc(n, sizeof *local);
+    sk_mat4 *world = calloc(n, sizeof *world);
+    float *weights = calloc(as->skeleton->weight_total + 1, sizeof *weights);
+    uint32_t maxj = 1;
+    for (uint32_t i = 0; i < as->skin_count; i++)
+        if (as->skins[i].joint_count > maxj) maxj = as->skins[i].joint_count;
+    sk_mat4 *pal = calloc(maxj, sizeof *pal);
+    stats st = {0, 0, 0};
+    long samples = 0;
+    cJSON *all = cJSON_CreateArray();
+    cJSON_AddItemReferenceToArray(all, cJSON_GetObjectItem(o, "rest"));
+    const cJSON *clips = cJSON_GetObjectItem(o, "clips"), *c;
+    assert_int_equal((int)as->clip_count, cJSON_GetArraySize(clips));
+    /* Rest first (clip -1), then every clip's samples. */
+    for (int pass = -1; pass < cJSON_GetArraySize(clips); pass++) {
+        const cJSON *list = pass < 0 ? all : cJSON_GetObjectItem(cJSON_GetArrayItem(clips, pass), "samples");
+        if (pass >= 0) {
+            c = cJSON_GetArrayItem(clips, pass);
+            double d = cJSON_GetObjectItem(c, "duration")->valuedouble;
+            assert_true(fabs(sk_clip_duration(as->clips[pass]) - d) <= 1e-6 * fmax(1, d));
+        }
+        const cJSON *smp;
+        cJSON_ArrayForEach(smp, list) {
+            cJSON *vlist = cJSON_GetObjectItem(smp, "vertices"), *v;
+            int k = 0;
+            cJSON_ArrayForEach(v, vlist) {
+                const cJSON *set = cJSON_GetArrayItem(sets, k++);
+                if (!cJSON_GetObjectItem(v, "indices_"))
+                    cJSON_AddItemReferenceToObject(v, "indices_", cJSON_GetObjectItem(set, "indices"));
+            }
+            run_sample(&st, as, model, pass, smp, &t, local, world, weights, pal);
+            samples++;
+        }
+    }
+    printf("%-20s %3ld samples, %6ld values compared, %ld mismatches, worst %.3f of tolerance\n", model, samples,
+           st.compared, st.failed, st.worst_ratio);
+    total->compared += st.compared;
+    total->failed += st.failed;
+    if (st.worst_ratio > total->worst_ratio) total->worst_ratio = st.worst_ratio;
+    cJSON_Delete(all);
+    cJSON_Delete(o);
+    free(local);
+    free(world);
+    free(weights);
+    free(pal);
+    sk_asset_destroy(as);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void test_oracle_all(void **state) {
+    (void)state;
+    const char *shared = sk_test_shared_dir();
+    if (!shared) skip();
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    char *names[256];
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && count < 256) {
+        char op[4096];
+        snprintf(op, sizeof op, "%s/%s/oracle.three.json", dir, e->d_name);
+        FILE *f = fopen(op, "rb");
+        if (!f) continue;
+        fclose(f);
+        names[count++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)count, sizeof(char *), cmp_str);
+    stats total = {0, 0, 0};
+    for (int i = 0; i < count; i++) {
+        test_model(dir, names[i], &total);
+        free(names[i]);
+    }
+    printf("three.js oracle: %d models, %ld values compared, %ld mismatches (worst %.3f of tolerance)\n", count,
+           total.compared, total.failed, total.worst_ratio);
+    assert_true(count >= 12);
+    assert_int_equal(total.failed, 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_oracle_all)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
