@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what skelanim needs to build and test on Debian 12 (bookworm).
+# Only missing packages are installed; runs apt-get as root or through sudo.
+#   scripts/setup.sh            build dependencies
+#   scripts/setup.sh --test     also the test tools (cmocka, clang sanitizers,
+#                               Node.js + the Khronos glTF validator from npm)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pkgs=(cmake ninja-build pkg-config gcc libcjson-dev libassimp-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  pkgs+=(clang libclang-rt-14-dev libcmocka-dev)
+  command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    SUDO=sudo
+  fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ "${1:-}" == "--test" && ! -d tools/validator/node_modules/gltf-validator ]]; then
+  echo "setup: installing the Khronos glTF validator (npm ci in tools/validator)"
+  (cd tools/validator && npm ci --no-audit --no-fund --loglevel=error)
+fi
