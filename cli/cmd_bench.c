@@ -158,7 +158,15 @@ static int bench_load(int argc, char **argv) {
 }
 
 int cmd_bench(int argc, char **argv) {
-    if (argc >= 1 && !strcmp(argv[0], "load")) return bench_load(argc - 1, argv + 1);
-    fprintf(stderr, "usage: skelanim bench load PATH...\n");
+    /* One line per benchmark; others live in cli/bench_NAME.c (declared in cli.h). */
+    static const struct { const char *name; int (*fn)(int, char **); } benches[] = {
+        {"load", bench_load},
+    };
+    if (argc >= 1)
+        for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
+            if (!strcmp(argv[0], benches[i].name)) return benches[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "usage: skelanim bench NAME [args]   (NAME:");
+    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++) fprintf(stderr, " %s", benches[i].name);
+    fprintf(stderr, ")\n");
     return 1;
 }

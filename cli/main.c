@@ -42,11 +42,16 @@ int main(int argc, char **argv) {
         printf("skelanim %s\n", SK_VERSION_STRING);
         return 0;
     }
-    if (!strcmp(cmd, "info")) return cmd_info(argc - 2, argv + 2);
-    if (!strcmp(cmd, "sample")) return cmd_sample(argc - 2, argv + 2);
-    if (!strcmp(cmd, "export-mannequin")) return cmd_export_mannequin(argc - 2, argv + 2);
-    if (!strcmp(cmd, "bench")) return cmd_bench(argc - 2, argv + 2);
-    if (!strcmp(cmd, "demo")) return cmd_demo(argc - 2, argv + 2);
+    /* One line per command; each lives in cli/cmd_NAME.c. */
+    static const struct { const char *name; int (*fn)(int, char **); } commands[] = {
+        {"demo", cmd_demo},
+        {"info", cmd_info},
+        {"sample", cmd_sample},
+        {"export-mannequin", cmd_export_mannequin},
+        {"bench", cmd_bench},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
     fprintf(stderr, "skelanim: unknown command '%s' (see skelanim --help)\n", cmd);
     return 1;
 }

@@ -1,0 +1,165 @@
+/* The command-line tool as a user runs it: exit codes, messages, and the
+ * `sample --json` format (documented in docs/sample-json.md), checked against
+ * the three.js oracle where ../shared is present. */
+#include "support.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct run_result { int status; char *out; } run_result;
+
+static run_result run(const char *args) {
+    const char *cli = getenv("SK_CLI");
+    assert_non_null(cli);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>/tmp/sk_cli_stderr_%d", cli, args, (int)getpid());
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t k;
+    while ((k = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+        n += k;
+        if (cap - n < 4096) buf = realloc(buf, cap *= 2);
+    }
+    buf[n] = 0;
+    int st = pclose(p);
+    run_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), buf};
+    return r;
+}
+
+static char *last_stderr(void) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/sk_cli_stderr_%d", (int)getpid());
+    char *s = sk_test_read_file(path, NULL);
+    remove(path);
+    return s ? s : strdup("");
+}
+
+static void expect_fail(const char *args, const char *needle) {
+    run_result r = run(args);
+    char *err = last_stderr();
+    if (r.status != 1 || !strstr(err, needle))
+        fprintf(stderr, "args: %s\nstatus %d\nstderr: %s\n", args, r.status, err);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(err, needle));
+    free(err);
+    free(r.out);
+}
+
+static void test_errors(void **st) {
+    (void)st;
+    expect_fail("", "usage");
+    expect_fail("frobnicate", "unknown command");
+    expect_fail("info /nonexistent/file.glb", "/nonexistent/file.glb");
+    expect_fail("sample @mannequin", "--time");
+    expect_fail("sample @mannequin --time abc", "not a finite number");
+    expect_fail("sample @mannequin --time nan", "not a finite number");
+    expect_fail("sample @mannequin --time 1 --clip nosuch", "no such clip");
+    expect_fail("sample @mannequin --time 1 --loop sideways", "repeat or clamp");
+    expect_fail("sample @mannequin --time 1 --vertex 1:2", "NODE:PRIM:VTX");
+    expect_fail("sample @mannequin --time 1 --vertex 99999:0:0", "does not exist");
+    expect_fail("sample @mannequin --time 1 --bogus", "unknown option");
+    /* a file that is not glTF at all */
+    FILE *f = fopen("/tmp/sk_cli_garbage.glb", "wb");
+    fputs("this is not a glb file", f);
+    fclose(f);
+    run_result r = run("info /tmp/sk_cli_garbage.glb");
+    char *err = last_stderr();
+    assert_int_equal(r.status, 1);
+    assert_true(strlen(err) > 0);
+    free(err);
+    free(r.out);
+    remove("/tmp/sk_cli_garbage.glb");
+}
+
+static void test_mannequin_sample(void **st) {
+    (void)st;
+    run_result r = run("sample @mannequin --clip walk --time 0.3 --json");
+    free(last_stderr());
+    assert_int_equal(r.status, 0);
+    cJSON *o = cJSON_Parse(r.out);
+    assert_non_null(o);
+    const cJSON *clip = cJSON_GetObjectItem(o, "clip");
+    assert_string_equal(cJSON_GetObjectItem(clip, "name")->valuestring, "walk");
+    const cJSON *nodes = cJSON_GetObjectItem(o, "nodes");
+    assert_true(cJSON_GetArraySize(nodes) >= 20);
+    const cJSON *n0 = cJSON_GetArrayItem(nodes, 0);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(n0, "world")), 16);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(n0, "local"), "r")), 4);
+    cJSON_Delete(o);
+    free(r.out);
+    r = run("sample @mannequin --clip none --time 0");
+    free(last_stderr());
+    assert_int_equal(r.status, 0);
+    o = cJSON_Parse(r.out);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "clip")));
+    cJSON_Delete(o);
+    free(r.out);
+    r = run("info @mannequin");
+    free(last_stderr());
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "clips: 4"));
+    free(r.out);
+}
+
+/* CLI output for CesiumMan at the oracle's "quarter" sample, including a skinned vertex. */
+static void test_cli_vs_oracle(void **st) {
+    (void)st;
+    const char *shared = sk_test_shared_dir();
+    if (!shared) skip();
+    char path[2048];
+    snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/oracle.three.json", shared);
+    char *text = sk_test_read_file(path, NULL);
+    assert_non_null(text);
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    const cJSON *smp = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "clips"), 0), "samples"), 1);
+    assert_string_equal(cJSON_GetObjectItem(smp, "label")->valuestring, "quarter");
+    const cJSON *set = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "vertexSets"), 0);
+    int vnode = cJSON_GetObjectItem(set, "node")->valueint;
+    int vidx = cJSON_GetArrayItem(cJSON_GetObjectItem(set, "indices"), 3)->valueint;
+    char args[4096];
+    snprintf(args, sizeof args, "sample '%s/assets/gltf/CesiumMan/CesiumMan.glb' --clip 0 --time %.17g --vertex %d:0:%d --json",
+             shared, cJSON_GetObjectItem(smp, "t")->valuedouble, vnode, vidx);
+    run_result r = run(args);
+    free(last_stderr());
+    assert_int_equal(r.status, 0);
+    cJSON *out = cJSON_Parse(r.out);
+    assert_non_null(out);
+    const cJSON *on, *xn;
+    int matched = 0;
+    cJSON_ArrayForEach(xn, cJSON_GetObjectItem(smp, "nodes")) {
+        int idx = cJSON_GetObjectItem(xn, "node")->valueint;
+        cJSON_ArrayForEach(on, cJSON_GetObjectItem(out, "nodes")) {
+            if (cJSON_GetObjectItem(on, "index")->valueint != idx) continue;
+            const cJSON *a = cJSON_GetObjectItem(on, "world"), *b = cJSON_GetObjectItem(xn, "world");
+            for (int i = 0; i < 16; i++)
+                assert_true(fabs(cJSON_GetArrayItem(a, i)->valuedouble - cJSON_GetArrayItem(b, i)->valuedouble) < 1e-4);
+            matched++;
+        }
+    }
+    assert_int_equal(matched, cJSON_GetArraySize(cJSON_GetObjectItem(smp, "nodes")));
+    const cJSON *pos = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(out, "skinned"), 0), "position");
+    const cJSON *ref = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(smp, "vertices"), 0), "world"), 3);
+    for (int i = 0; i < 3; i++)
+        assert_true(fabs(cJSON_GetArrayItem(pos, i)->valuedouble - cJSON_GetArrayItem(ref, i)->valuedouble) < 1e-4);
+    printf("CLI sample matches the three.js oracle on %d nodes and a skinned vertex\n", matched);
+    cJSON_Delete(out);
+    cJSON_Delete(o);
+    free(r.out);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_mannequin_sample),
+        cmocka_unit_test(test_cli_vs_oracle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
