@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the built tree into a temporary prefix, then builds the example
+# program against it twice: with pkg-config and with CMake's find_package.
+set -euo pipefail
+: "${SK_BINARY_DIR:?}" "${SK_SOURCE_DIR:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$SK_BINARY_DIR" --prefix "$tmp/prefix" >/dev/null
+libdir=$(ls -d "$tmp"/prefix/lib*/ | head -1)
+test -f "$libdir/pkgconfig/skelanim.pc"
+test -f "$libdir/cmake/skelanim/skelanimConfig.cmake"
+test -f "$tmp/prefix/include/skelanim.h"
+
+# pkg-config, static library
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+cc -std=c11 -Wall -Wextra -Werror "$SK_SOURCE_DIR/examples/print_joints.c" -o "$tmp/pj_pc" \
+  $(pkg-config --cflags skelanim) "$libdir/libskelanim.a" $(pkg-config --libs --static libcjson) -lm
+"$tmp/pj_pc" | grep -q "position"
+echo "pkg-config build of examples/print_joints.c: ok"
+
+# find_package
+mkdir -p "$tmp/proj"
+cat > "$tmp/proj/CMakeLists.txt" <<EOC
+cmake_minimum_required(VERSION 3.16)
+project(uses_skelanim C)
+find_package(skelanim REQUIRED)
+add_executable(pj "$SK_SOURCE_DIR/examples/print_joints.c")
+target_link_libraries(pj PRIVATE skelanim::skelanim)
+EOC
+cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/proj/build" >/dev/null
+"$tmp/proj/build/pj" | grep -q "position"
+echo "find_package(skelanim) build of examples/print_joints.c: ok"
+echo "1 passed, 0 failed"
