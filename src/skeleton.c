@@ -86,6 +86,7 @@ sk_result sk_skeleton_create(const sk_skeleton_desc *d, const sk_allocator *allo
     s->rest_weights = wrest;
     s->weight_total = (uint32_t)wtotal;
     s->allocator = *a;
+    s->allocation_size = total;
     *out = s;
     return SK_OK;
 }
@@ -93,7 +94,7 @@ sk_result sk_skeleton_create(const sk_skeleton_desc *d, const sk_allocator *allo
 void sk_skeleton_destroy(sk_skeleton *skel) {
     if (!skel) return;
     sk_allocator a = skel->allocator;
-    sk_free(&a, skel, 0);
+    sk_free(&a, skel, skel->allocation_size);
 }
 
 int32_t sk_skeleton_find(const sk_skeleton *skel, const char *name) {

@@ -26,6 +26,7 @@ typedef struct sk_skeleton {
     const float *rest_weights;     /* weight_total default weights */
     uint32_t weight_total;
     sk_allocator allocator;        /* private: how it was allocated */
+    size_t allocation_size;        /* private */
 } sk_skeleton;
 
 typedef struct sk_skeleton_desc {

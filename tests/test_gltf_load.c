@@ -1,0 +1,838 @@
+/* glTF reader: the shared real-world assets against their three.js oracle
+ * (structure, rest pose, skins, vertex data, clips), plus small handwritten
+ * documents (data: URIs) for byteStride, normalised integers, sparse
+ * accessors, matrix nodes, hierarchy order, GLB, external files, and
+ * rejections that must name the JSON path. */
+#include "support.h"
+
+#include <cjson/cJSON.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static char *b64(const void *data, size_t n) {
+    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *p = data;
+    char *o = malloc((n + 2) / 3 * 4 + 1), *q = o;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        *q++ = tbl[(v >> 18) & 63];
+        *q++ = tbl[(v >> 12) & 63];
+        *q++ = i + 1 < n ? tbl[(v >> 6) & 63] : '=';
+        *q++ = i + 2 < n ? tbl[v & 63] : '=';
+    }
+    *q = 0;
+    return o;
+}
+
+/* JSON with every "@URI@" replaced by a data: URI of the bytes. */
+static char *with_uri(const char *json, const void *bin, size_t n) {
+    char *e = b64(bin, n);
+    const char *prefix = "data:application/octet-stream;base64,";
+    size_t cap = strlen(json) + 4 * (strlen(prefix) + strlen(e)) + 1;
+    char *out = malloc(cap), *o = out;
+    for (const char *s = json; *s;) {
+        if (strncmp(s, "@URI@", 5) == 0) {
+            o += sprintf(o, "%s%s", prefix, e);
+            s += 5;
+        } else {
+            *o++ = *s++;
+        }
+    }
+    *o = 0;
+    free(e);
+    return out;
+}
+
+static sk_result load_str(const char *json, sk_asset **out, sk_error *err) {
+    return sk_gltf_load_memory(json, strlen(json), NULL, NULL, out, err);
+}
+
+static sk_result load_bin(const char *json, const void *bin, size_t n, sk_asset **out, sk_error *err) {
+    char *j = with_uri(json, bin, n);
+    sk_result r = load_str(j, out, err);
+    free(j);
+    return r;
+}
+
+/* Expects a rejection with code and a message containing every needle. */
+static void expect_reject(const char *json, const void *bin, size_t n, sk_result code, const char *needle) {
+    sk_asset *a = (sk_asset *)1;
+    sk_error err = {0};
+    sk_result r = bin ? load_bin(json, bin, n, &a, &err) : load_str(json, &a, &err);
+    if (r != code || !strstr(err.message, needle))
+        fprintf(stderr, "expected %s containing \"%s\", got %s: %s\n", sk_result_string(code), needle,
+                sk_result_string(r), err.message);
+    assert_int_equal(r, code);
+    assert_null(a);
+    assert_non_null(strstr(err.message, needle));
+}
+
+static void near(double a, double b, double tol) {
+    if (!(fabs(a - b) <= tol * fmax(1.0, fabs(b)))) {
+        fprintf(stderr, "not near: %.9g vs %.9g (tol %g)\n", a, b, tol);
+        fail();
+    }
+}
+
+static uint32_t joint_of(const sk_asset *a, uint32_t node) {
+    assert_true(node < a->node_count);
+    return a->node_to_joint[node];
+}
+
+static int32_t find_track(const sk_clip *c, uint32_t joint, sk_track_path path) {
+    for (uint32_t i = 0; i < sk_clip_track_count(c); i++) {
+        sk_track_info info;
+        assert_true(sk_clip_track_info(c, i, &info));
+        if (info.joint == joint && info.path == path) return (int32_t)i;
+    }
+    return -1;
+}
+
+/* ---- shared assets vs. oracle -------------------------------------------- */
+
+static double num(const cJSON *arr, int i) {
+    const cJSON *x = cJSON_GetArrayItem(arr, i);
+    assert_true(cJSON_IsNumber(x));
+    return x->valuedouble;
+}
+
+static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+
+static void check_model(const char *dir, const char *model) {
+    char path[1024], file[1024];
+    if (snprintf(path, sizeof path, "%s/%s/oracle.three.json", dir, model) >= (int)sizeof path) return;
+    char *text = sk_test_read_file(path, NULL);
+    if (!text) return; /* not a model folder */
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    assert_non_null(o);
+    int wr = snprintf(file, sizeof file, "%s/%s/%s.glb", dir, model, model);
+    struct stat st;
+    if (stat(file, &st) != 0) wr = snprintf(file, sizeof file, "%s/%s/%s.gltf", dir, model, model);
+    assert_true(wr > 0 && wr < (int)sizeof file);
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = sk_gltf_load_file(file, NULL, &a, &err);
+    if (r != SK_OK) fprintf(stderr, "%s: %s\n", model, err.message);
+    assert_int_equal(r, SK_OK);
+    const sk_skeleton *sk = a->skeleton;
+
+    /* nodes */
+    const cJSON *nodes = get(o, "nodes");
+    assert_int_equal(a->node_count, cJSON_GetArraySize(nodes));
+    assert_int_equal(sk->joint_count, a->node_count);
+    for (uint32_t j = 0; j < sk->joint_count; j++) {
+        assert_true(sk->parents[j] < (int32_t)j);
+        assert_int_equal(a->node_to_joint[a->joint_to_node[j]], j);
+    }
+    const cJSON *n;
+    cJSON_ArrayForEach(n, nodes) {
+        uint32_t idx = (uint32_t)get(n, "index")->valueint;
+        uint32_t j = joint_of(a, idx);
+        const cJSON *name = get(n, "name");
+        assert_string_equal(sk->names[j], cJSON_IsString(name) ? name->valuestring : "");
+        int parent = get(n, "parent")->valueint;
+        assert_int_equal(sk->parents[j], parent < 0 ? -1 : (int32_t)joint_of(a, (uint32_t)parent));
+        const cJSON *mesh = get(n, "mesh"), *skin = get(n, "skin");
+        assert_int_equal(a->joint_mesh[j], cJSON_IsNumber(mesh) ? mesh->valueint : -1);
+        assert_int_equal(a->joint_skin[j], cJSON_IsNumber(skin) ? skin->valueint : -1);
+        const cJSON *rest = get(n, "rest");
+        const sk_transform *x = &sk->rest[j];
+        for (int k = 0; k < 3; k++) {
+            near((&x->t.x)[k], num(get(rest, "t"), k), 1e-5);
+            near((&x->s.x)[k], num(get(rest, "s"), k), 1e-5);
+        }
+        double dot = 0, len = 0;
+        for (int k = 0; k < 4; k++) {
+            dot += (&x->r.x)[k] * num(get(rest, "r"), k);
+            len += num(get(rest, "r"), k) * num(get(rest, "r"), k);
+        }
+        near(fabs(dot) / sqrt(len), 1.0, 1e-5);
+    }
+    /* skins */
+    const cJSON *skins = get(o, "skins"), *s;
+    assert_int_equal(a->skin_count, cJSON_GetArraySize(skins));
+    cJSON_ArrayForEach(s, skins) {
+        const sk_skin *skin = &a->skins[get(s, "index")->valueint];
+        const cJSON *joints = get(s, "joints");
+        assert_int_equal(skin->joint_count, cJSON_GetArraySize(joints));
+        for (uint32_t k = 0; k < skin->joint_count; k++)
+            assert_int_equal(skin->joints[k], joint_of(a, (uint32_t)num(joints, (int)k)));
+        const cJSON *skel = get(s, "skeleton");
+        assert_int_equal(skin->skeleton_root, cJSON_IsNumber(skel) ? (int32_t)joint_of(a, (uint32_t)skel->valueint) : -1);
+    }
+    /* vertex sets */
+    const cJSON *vs;
+    cJSON_ArrayForEach(vs, get(o, "vertexSets")) {
+        int m = get(vs, "mesh")->valueint, p = get(vs, "primitive")->valueint;
+        assert_true(m < (int)a->mesh_count && p < (int)a->meshes[m].primitive_count);
+        const sk_primitive *prim = &a->meshes[m].primitives[p];
+        assert_int_equal(prim->vertex_count, get(vs, "vertexCount")->valueint);
+        const cJSON *ind = get(vs, "indices"), *bl = get(vs, "bindLocal"), *si = get(vs, "skinIndex"),
+                    *sw = get(vs, "skinWeight");
+        for (int i = 0; i < cJSON_GetArraySize(ind); i++) {
+            uint32_t v = (uint32_t)num(ind, i);
+            assert_true(v < prim->vertex_count);
+            for (int k = 0; k < 3; k++) near(prim->positions[v * 3 + k], num(cJSON_GetArrayItem(bl, i), k), 1e-5);
+            if (si) {
+                assert_true(prim->influence_count >= 4);
+                const float *w = prim->weights + (size_t)v * prim->influence_count;
+                double sum = w[0] + w[1] + w[2] + w[3];
+                for (int k = 0; k < 4; k++) {
+                    double want_w = num(cJSON_GetArrayItem(sw, i), k);
+                    double got_w = sum > 0 ? w[k] / sum : (k == 0 ? 1.0 : 0.0);
+                    near(got_w, want_w, 1e-5);
+                    if (want_w > 0)
+                        assert_int_equal(prim->joints[(size_t)v * prim->influence_count + k],
+                                         (int)num(cJSON_GetArrayItem(si, i), k));
+                }
+            }
+        }
+    }
+    /* clips */
+    const cJSON *clips = get(o, "clips"), *c;
+    assert_int_equal(a->clip_count, cJSON_GetArraySize(clips));
+    cJSON_ArrayForEach(c, clips) {
+        const sk_clip *clip = a->clips[get(c, "index")->valueint];
+        const cJSON *name = get(c, "name");
+        assert_string_equal(sk_clip_name(clip), cJSON_IsString(name) ? name->valuestring : "");
+        near(sk_clip_duration(clip), get(c, "duration")->valuedouble, 1e-6);
+        const cJSON *ch;
+        cJSON_ArrayForEach(ch, get(c, "channels")) {
+            const char *pn = get(ch, "path")->valuestring;
+            sk_track_path tp = strcmp(pn, "translation") == 0 ? SK_PATH_TRANSLATION
+                               : strcmp(pn, "rotation") == 0  ? SK_PATH_ROTATION
+                               : strcmp(pn, "scale") == 0     ? SK_PATH_SCALE
+                                                              : SK_PATH_WEIGHTS;
+            int32_t t = find_track(clip, joint_of(a, (uint32_t)get(ch, "node")->valueint), tp);
+            assert_true(t >= 0);
+            sk_track_info info;
+            assert_true(sk_clip_track_info(clip, (uint32_t)t, &info));
+            assert_int_equal(info.key_count, get(ch, "keyCount")->valueint);
+            const char *ip = get(ch, "interpolation")->valuestring;
+            assert_int_equal(info.interpolation, strcmp(ip, "STEP") == 0          ? SK_INTERP_STEP
+                                                 : strcmp(ip, "CUBICSPLINE") == 0 ? SK_INTERP_CUBICSPLINE
+                                                                                  : SK_INTERP_LINEAR);
+            near(info.time_min, get(ch, "tMin")->valuedouble, 1e-6);
+            near(info.time_max, get(ch, "tMax")->valuedouble, 1e-6);
+        }
+    }
+    printf("  %-20s %u nodes, %u meshes, %u skins, %u clips: ok\n", model, a->node_count, a->mesh_count, a->skin_count,
+           a->clip_count);
+    sk_asset_destroy(a);
+    cJSON_Delete(o);
+}
+
+static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+static void test_shared_assets(void **state) {
+    (void)state;
+    const char *shared = sk_test_shared_dir();
+    if (!shared) {
+        fprintf(stderr, "note: shared glTF assets absent; oracle comparisons skipped\n");
+        skip();
+        return;
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "note: %s absent; oracle comparisons skipped\n", dir);
+        skip();
+        return;
+    }
+    char *names[256];
+    size_t count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && count < 256)
+        if (e->d_name[0] != '.') names[count++] = strdup(e->d_name);
+    closedir(d);
+    qsort(names, count, sizeof names[0], cmp_str);
+    for (size_t i = 0; i < count; i++) {
+        check_model(dir, names[i]);
+        free(names[i]);
+    }
+}
+
+/* ---- handwritten documents ----------------------------------------------- */
+
+/* Interleaved vertex buffer: stride 20 = POSITION (12) + TEXCOORD_0 as
+ * normalised UNSIGNED_SHORT (4) + 4 padding bytes. */
+static void test_byte_stride_and_normalized(void **state) {
+    (void)state;
+    unsigned char bin[60 + 8 + 12];
+    memset(bin, 0, sizeof bin);
+    for (int v = 0; v < 3; v++) {
+        float p[3] = {(float)v, (float)v * 2.0f, -(float)v};
+        memcpy(bin + v * 20, p, 12);
+        uint16_t uv[2] = {(uint16_t)(v * 32767), 65535};
+        memcpy(bin + v * 20 + 12, uv, 4);
+    }
+    /* rotation output as normalised SHORT: (0, 0, 0, 32767) and (0, 0, -32768 -> -1, 0) */
+    int16_t q[8] = {0, 0, 0, 32767, 0, 0, -32768, 0};
+    memcpy(bin + 60, q, 16); /* 60..75 (overlaps into the time area start: fixed below) */
+    float t[2] = {0.0f, 1.0f};
+    unsigned char full[92];
+    memset(full, 0, sizeof full);
+    memcpy(full, bin, 60);
+    memcpy(full + 60, q, 16);
+    memcpy(full + 76, t, 8);
+    const char *json =
+        "{\"asset\":{\"version\":\"2.0\"},"
+        "\"buffers\":[{\"byteLength\":84,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":60,\"byteStride\":20},"
+        "{\"buffer\":0,\"byteOffset\":60,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":76,\"byteLength\":8}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,-2],\"max\":[2,4,0]},"
+        "{\"bufferView\":0,\"byteOffset\":12,\"componentType\":5123,\"normalized\":true,\"count\":3,\"type\":\"VEC2\"},"
+        "{\"bufferView\":1,\"componentType\":5122,\"normalized\":true,\"count\":2,\"type\":\"VEC4\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1}}]}],"
+        "\"nodes\":[{\"mesh\":0,\"name\":\"m\"}],"
+        "\"animations\":[{\"name\":\"spin\",\"samplers\":[{\"input\":3,\"output\":2,\"interpolation\":\"STEP\"}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}";
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = load_bin(json, full, 84, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    const sk_primitive *p = &a->meshes[0].primitives[0];
+    assert_int_equal(p->vertex_count, 3);
+    for (int v = 0; v < 3; v++) {
+        near(p->positions[v * 3 + 0], v, 0);
+        near(p->positions[v * 3 + 1], 2 * v, 0);
+        near(p->positions[v * 3 + 2], -v, 0);
+        near(p->texcoords[v * 2 + 0], v * 32767 / 65535.0, 1e-6);
+        near(p->texcoords[v * 2 + 1], 1.0, 0);
+    }
+    assert_null(p->normals);
+    assert_int_equal(p->mode, 4);
+    assert_int_equal(p->material, -1);
+    near(p->base_color[3], 1.0, 0);
+    assert_int_equal(a->clip_count, 1);
+    assert_string_equal(sk_clip_name(a->clips[0]), "spin");
+    float times[2], values[8];
+    assert_true(sk_clip_track_keys(a->clips[0], 0, times, values));
+    near(values[3], 1.0, 0);
+    near(values[6], -1.0, 0); /* -32768 clamps to -1 */
+    assert_int_equal(a->scene_count, 0);
+    assert_int_equal(a->default_scene, -1);
+    sk_asset_destroy(a);
+}
+
+/* Sparse accessors: over a bufferView and over zeros (no bufferView). */
+static void test_sparse(void **state) {
+    (void)state;
+    unsigned char bin[36 + 4 + 12];
+    float base[9] = {1, 1, 1, 2, 2, 2, 3, 3, 3};
+    uint16_t idx[2] = {0, 2};
+    float vals[3] = {9, 8, 7};
+    memcpy(bin, base, 36);
+    memcpy(bin + 36, idx, 4);
+    memcpy(bin + 40, vals, 12);
+    const char *json =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":52,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,\"byteLength\":4},"
+        "{\"buffer\":0,\"byteOffset\":40,\"byteLength\":12}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+        "\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":1,\"byteOffset\":2,\"componentType\":5123},"
+        "\"values\":{\"bufferView\":2,\"componentType\":5126}}},"
+        "{\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+        "\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5123},"
+        "\"values\":{\"bufferView\":2}}}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"targets\":[{\"POSITION\":1}]}],\"weights\":[0.5]}],"
+        "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}";
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = load_bin(json, bin, sizeof bin, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    const sk_primitive *p = &a->meshes[0].primitives[0];
+    float want[9] = {1, 1, 1, 2, 2, 2, 9, 8, 7};
+    for (int i = 0; i < 9; i++) near(p->positions[i], want[i], 0);
+    assert_int_equal(p->target_count, 1);
+    float want_t[9] = {9, 8, 7, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 9; i++) near(p->targets[0].positions[i], want_t[i], 0);
+    assert_int_equal(a->meshes[0].weight_count, 1);
+    near(a->meshes[0].default_weights[0], 0.5, 0);
+    assert_int_equal(a->skeleton->weight_total, 1);
+    near(a->skeleton->rest_weights[0], 0.5, 0);
+    assert_int_equal(a->default_scene, 0);
+    sk_asset_destroy(a);
+
+    /* Sparse indices not strictly increasing, and out of range. */
+    uint16_t bad[2] = {2, 2};
+    memcpy(bin + 36, bad, 4);
+    const char *json2 =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":52,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,\"byteLength\":4},"
+        "{\"buffer\":0,\"byteOffset\":40,\"byteLength\":12}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\","
+        "\"sparse\":{\"count\":2,\"indices\":{\"bufferView\":1,\"componentType\":5123},"
+        "\"values\":{\"bufferView\":2,\"componentType\":5126}}}]}";
+    expect_reject(json2, bin, sizeof bin, SK_ERR_INVALID_DATA, "/accessors/0/sparse/indices: indices are not strictly");
+    uint16_t oob[2] = {0, 3};
+    memcpy(bin + 36, oob, 4);
+    expect_reject(json2, bin, sizeof bin, SK_ERR_INVALID_DATA, "/accessors/0/sparse/indices: index 3");
+}
+
+/* Node matrix decomposed into TRS; several roots; children listed with both
+ * larger and smaller indices; every node becomes a joint, parent first. */
+static void test_matrix_and_hierarchy(void **state) {
+    (void)state;
+    const char *json =
+        "{\"asset\":{\"version\":\"2.0\",\"generator\":\"hand\"},\"scene\":1,"
+        "\"nodes\":["
+        "{\"name\":\"leaf\"},"                                     /* 0: child of 3 */
+        "{\"name\":\"rootA\",\"children\":[3,4]},"                 /* 1 */
+        "{\"name\":\"rootB\",\"matrix\":[2,0,0,0, 0,0,2,0, 0,-2,0,0, 1,2,3,1]}," /* 2: s=2, 90deg about x */
+        "{\"name\":\"mid\",\"children\":[0],\"translation\":[0,1,0]},"  /* 3 */
+        "{\"name\":\"side\",\"rotation\":[0,0,0,2]}],"              /* 4: non-unit rotation */
+        "\"scenes\":[{\"nodes\":[1]},{\"name\":\"both\",\"nodes\":[2,1]}]}";
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = load_str(json, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    const sk_skeleton *s = a->skeleton;
+    assert_int_equal(s->joint_count, 5);
+    assert_string_equal(a->generator, "hand");
+    for (uint32_t j = 0; j < 5; j++) assert_true(s->parents[j] < (int32_t)j);
+    assert_int_equal(s->parents[joint_of(a, 0)], (int32_t)joint_of(a, 3));
+    assert_int_equal(s->parents[joint_of(a, 3)], (int32_t)joint_of(a, 1));
+    assert_int_equal(s->parents[joint_of(a, 4)], (int32_t)joint_of(a, 1));
+    assert_int_equal(s->parents[joint_of(a, 1)], -1);
+    assert_int_equal(s->parents[joint_of(a, 2)], -1);
+    assert_string_equal(s->names[joint_of(a, 0)], "leaf");
+    const sk_transform *m = &s->rest[joint_of(a, 2)];
+    near(m->t.x, 1, 1e-6);
+    near(m->t.y, 2, 1e-6);
+    near(m->t.z, 3, 1e-6);
+    near(m->s.x, 2, 1e-5);
+    near(m->s.y, 2, 1e-5);
+    near(m->s.z, 2, 1e-5);
+    near(fabs(m->r.x), sqrt(0.5), 1e-5);
+    near(fabs(m->r.w), sqrt(0.5), 1e-5);
+    near(s->rest[joint_of(a, 4)].r.w, 1.0, 1e-6); /* stored normalised */
+    assert_int_equal(a->scene_count, 2);
+    assert_int_equal(a->default_scene, 1);
+    assert_string_equal(a->scenes[1].name, "both");
+    assert_int_equal(a->scenes[1].root_count, 2);
+    assert_int_equal(a->scenes[1].roots[0], joint_of(a, 2));
+    assert_int_equal(a->scenes[1].roots[1], joint_of(a, 1));
+    sk_asset_destroy(a);
+
+    /* A singular matrix cannot be decomposed. */
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"matrix\":[0,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}]}",
+                  NULL, 0, SK_ERR_INVALID_DATA, "/nodes/0/matrix");
+}
+
+/* A skinned mesh with 8 influences, inverse bind matrices, an animation. */
+static void test_skin(void **state) {
+    (void)state;
+    unsigned char bin[512];
+    memset(bin, 0, sizeof bin);
+    float pos[6] = {0, 0, 0, 0, 1, 0};
+    memcpy(bin, pos, 24);                                    /* 0..24 */
+    uint8_t j0[8] = {0, 1, 0, 0, 1, 0, 0, 0}, j1[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+    memcpy(bin + 24, j0, 8);                                 /* 24..32 */
+    memcpy(bin + 32, j1, 8);                                 /* 32..40 */
+    uint8_t w0[8] = {128, 127, 0, 0, 255, 0, 0, 0}, w1[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    memcpy(bin + 40, w0, 8);                                 /* 40..48 */
+    memcpy(bin + 48, w1, 8);                                 /* 48..56 */
+    float ibm[32] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1};
+    memcpy(bin + 56, ibm, 128);                              /* 56..184 */
+    float times[3] = {0, 0.5f, 1};
+    memcpy(bin + 184, times, 12);                            /* 184..196 */
+    float tr[27];
+    for (int i = 0; i < 27; i++) tr[i] = (float)i;
+    memcpy(bin + 196, tr, 108);                              /* 196..304 */
+    const char *json =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":304,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":24,\"byteLength\":32},"
+        "{\"buffer\":0,\"byteOffset\":56,\"byteLength\":128},{\"buffer\":0,\"byteOffset\":184,\"byteLength\":12},"
+        "{\"buffer\":0,\"byteOffset\":196,\"byteLength\":108}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[0,1,0]},"
+        "{\"bufferView\":1,\"componentType\":5121,\"count\":2,\"type\":\"VEC4\"},"
+        "{\"bufferView\":1,\"byteOffset\":8,\"componentType\":5121,\"count\":2,\"type\":\"VEC4\"},"
+        "{\"bufferView\":1,\"byteOffset\":16,\"componentType\":5121,\"normalized\":true,\"count\":2,\"type\":\"VEC4\"},"
+        "{\"bufferView\":1,\"byteOffset\":24,\"componentType\":5121,\"normalized\":true,\"count\":2,\"type\":\"VEC4\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"},"
+        "{\"bufferView\":3,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+        "{\"bufferView\":4,\"componentType\":5126,\"count\":9,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"JOINTS_1\":2,"
+        "\"WEIGHTS_0\":3,\"WEIGHTS_1\":4}}]}],"
+        "\"skins\":[{\"name\":\"sk\",\"joints\":[2,1],\"inverseBindMatrices\":5,\"skeleton\":1}],"
+        "\"nodes\":[{\"mesh\":0,\"skin\":0},{\"children\":[2]},{\"translation\":[0,1,0]}],"
+        "\"animations\":[{\"samplers\":[{\"input\":6,\"output\":7,\"interpolation\":\"CUBICSPLINE\"}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"translation\"}},"
+        "{\"sampler\":0,\"target\":{\"path\":\"translation\"}}]}]}";
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = load_bin(json, bin, 304, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    const sk_primitive *p = &a->meshes[0].primitives[0];
+    assert_int_equal(p->influence_count, 8);
+    assert_int_equal(p->joints[0], 0);
+    assert_int_equal(p->joints[1], 1);
+    assert_int_equal(p->joints[4], 1);
+    near(p->weights[0], 128 / 255.0, 1e-6);
+    near(p->weights[1], 127 / 255.0, 1e-6);
+    near(p->weights[8], 1.0, 0);
+    assert_int_equal(a->skin_count, 1);
+    assert_string_equal(a->skins[0].name, "sk");
+    assert_int_equal(a->skins[0].joints[0], joint_of(a, 2));
+    assert_int_equal(a->skins[0].joints[1], joint_of(a, 1));
+    assert_int_equal(a->skins[0].skeleton_root, (int32_t)joint_of(a, 1));
+    near(a->skins[0].inverse_bind[1].m[13], -1.0, 0);
+    assert_int_equal(a->joint_skin[joint_of(a, 0)], 0);
+    assert_int_equal(a->clip_count, 1);
+    assert_string_equal(sk_clip_name(a->clips[0]), "");
+    assert_int_equal(sk_clip_track_count(a->clips[0]), 1); /* the channel without a node is skipped */
+    sk_track_info info;
+    assert_true(sk_clip_track_info(a->clips[0], 0, &info));
+    assert_int_equal(info.interpolation, SK_INTERP_CUBICSPLINE);
+    assert_int_equal(info.key_count, 3);
+    near(sk_clip_duration(a->clips[0]), 1.0, 0);
+    sk_asset_destroy(a);
+
+    /* A joint index past the skin's joint count. */
+    uint8_t bad = 2;
+    memcpy(bin + 25, &bad, 1);
+    expect_reject(json, bin, 304, SK_ERR_INVALID_DATA, "/meshes/0/primitives/0/attributes/JOINTS_0");
+}
+
+/* Rejections, each naming the JSON path. */
+static void test_rejections(void **state) {
+    (void)state;
+    float f[4] = {0, 1, 2, 3};
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{\"children\":[2]},{\"children\":[0]}]}",
+                  NULL, 0, SK_ERR_INVALID_DATA, "cycle");
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{\"children\":[1]}]}", NULL, 0,
+                  SK_ERR_INVALID_DATA, "/nodes/1/children/0");
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[2]},{\"children\":[2]},{}]}", NULL, 0,
+                  SK_ERR_INVALID_DATA, "/nodes/1/children/0: node 2 already has parent 0");
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[5]}]}", NULL, 0, SK_ERR_INVALID_DATA,
+                  "/nodes/0/children/0");
+    /* count past the bufferView */
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":16,\"uri\":\"@URI@\"}],"
+                  "\"bufferViews\":[{\"buffer\":0,\"byteLength\":16}],"
+                  "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}]}",
+                  f, 16, SK_ERR_INVALID_DATA, "/accessors/0/count: 2 elements of 12 bytes");
+    /* bufferView past the buffer; buffer longer than its data */
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":16,\"uri\":\"@URI@\"}],"
+                  "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":8,\"byteLength\":12}]}",
+                  f, 16, SK_ERR_INVALID_DATA, "/bufferViews/0/byteLength");
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":17,\"uri\":\"@URI@\"}]}", f, 16,
+                  SK_ERR_INVALID_DATA, "/buffers/0/byteLength");
+    /* bad node index in a skin; duplicated joint */
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"skins\":[{\"joints\":[0,3]}]}", NULL, 0,
+                  SK_ERR_INVALID_DATA, "/skins/0/joints/1");
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"skins\":[{\"joints\":[0,0]}]}", NULL, 0,
+                  SK_ERR_INVALID_DATA, "/skins/0/joints/1: node 0 is listed twice");
+    /* bad strides */
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":16,\"uri\":\"@URI@\"}],"
+                  "\"bufferViews\":[{\"buffer\":0,\"byteLength\":16,\"byteStride\":6}]}",
+                  f, 16, SK_ERR_INVALID_DATA, "/bufferViews/0/byteStride");
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":16,\"uri\":\"@URI@\"}],"
+                  "\"bufferViews\":[{\"buffer\":0,\"byteLength\":16,\"byteStride\":8}],"
+                  "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}]}",
+                  f, 16, SK_ERR_INVALID_DATA, "/accessors/0: byteStride 8 of bufferView 0 is smaller");
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":16,\"uri\":\"@URI@\"}],"
+                  "\"bufferViews\":[{\"buffer\":0,\"byteLength\":16}],"
+                  "\"accessors\":[{\"bufferView\":0,\"byteOffset\":2,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"}]}",
+                  f, 16, SK_ERR_INVALID_DATA, "/accessors/0/byteOffset");
+    /* unsupported required extension */
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_draco_mesh_compression\"],"
+                  "\"extensionsRequired\":[\"KHR_draco_mesh_compression\"]}",
+                  NULL, 0, SK_ERR_UNSUPPORTED, "/extensionsRequired/0");
+    /* bad base64 */
+    expect_reject("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":3,"
+                  "\"uri\":\"data:application/octet-stream;base64,AA*A\"}]}",
+                  NULL, 0, SK_ERR_INVALID_DATA, "/buffers/0/uri: invalid base64");
+    /* bad JSON, not an object */
+    expect_reject("{\"asset\":", NULL, 0, SK_ERR_PARSE, "JSON");
+    expect_reject("[]", NULL, 0, SK_ERR_INVALID_DATA, "not an object");
+    expect_reject("{\"asset\":{\"version\":\"1.0\"}}", NULL, 0, SK_ERR_UNSUPPORTED, "/asset/version");
+    /* NaN key time, decreasing key time */
+    float t[2] = {0.0f, NAN}, v[6] = {0};
+    unsigned char bin[32];
+    memcpy(bin, t, 8);
+    memcpy(bin + 8, v, 24);
+    const char *anim =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":32,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],\"nodes\":[{}],"
+        "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}";
+    expect_reject(anim, bin, 32, SK_ERR_INVALID_DATA, "/accessors/0: element 1 component 0 is not finite");
+    t[1] = -1.0f;
+    memcpy(bin, t, 8);
+    expect_reject(anim, bin, 32, SK_ERR_INVALID_DATA, "/animations/0/samplers/0/input");
+    t[0] = 1.0f;
+    t[1] = 1.0f;
+    memcpy(bin, t, 8);
+    expect_reject(anim, bin, 32, SK_ERR_INVALID_DATA, "not strictly increasing");
+    /* duplicate channel target */
+    t[0] = 0.0f;
+    memcpy(bin, t, 8);
+    const char *dup =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":32,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],\"nodes\":[{}],"
+        "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}},"
+        "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}";
+    expect_reject(dup, bin, 32, SK_ERR_INVALID_DATA, "/animations/0/channels/1/target");
+    /* index past the vertex count */
+    const char *idx =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":16,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,\"byteLength\":4}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"},"
+        "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"SCALAR\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}]}";
+    unsigned char ib[16] = {0};
+    ib[13] = 1;
+    expect_reject(idx, ib, 16, SK_ERR_INVALID_DATA, "/meshes/0/primitives/0/indices: index 1 is 1");
+}
+
+/* GLB container: valid round trip, then truncations and corruptions. */
+static size_t make_glb(unsigned char *out, const char *json, const void *bin, size_t bin_len) {
+    size_t jl = strlen(json), jp = (jl + 3) & ~(size_t)3, bp = (bin_len + 3) & ~(size_t)3;
+    size_t total = 12 + 8 + jp + (bin ? 8 + bp : 0);
+    uint32_t h[3] = {0x46546C67u, 2, (uint32_t)total};
+    memcpy(out, h, 12);
+    uint32_t ch[2] = {(uint32_t)jp, 0x4E4F534Au};
+    memcpy(out + 12, ch, 8);
+    memset(out + 20, ' ', jp);
+    memcpy(out + 20, json, jl);
+    if (bin) {
+        uint32_t cb[2] = {(uint32_t)bp, 0x004E4942u};
+        memcpy(out + 20 + jp, cb, 8);
+        memset(out + 28 + jp, 0, bp);
+        memcpy(out + 28 + jp, bin, bin_len);
+    }
+    return total;
+}
+
+static void test_glb(void **state) {
+    (void)state;
+    const char *json =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":12}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"name\":\"tri\",\"primitives\":[{\"attributes\":{\"POSITION\":0},\"mode\":0}]}],"
+        "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}";
+    float p[3] = {1, 2, 3};
+    unsigned char glb[1024];
+    size_t n = make_glb(glb, json, p, 12);
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = sk_gltf_load_memory(glb, n, NULL, NULL, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    assert_string_equal(a->meshes[0].name, "tri");
+    near(a->meshes[0].primitives[0].positions[2], 3, 0);
+    assert_int_equal(a->meshes[0].primitives[0].mode, 0);
+    sk_asset_destroy(a);
+
+    /* every truncation is rejected, never read past */
+    for (size_t cut = 0; cut < n; cut++) {
+        unsigned char *copy = malloc(cut ? cut : 1);
+        memcpy(copy, glb, cut);
+        a = NULL;
+        r = sk_gltf_load_memory(copy, cut, NULL, NULL, &a, &err);
+        assert_int_not_equal(r, SK_OK);
+        assert_null(a);
+        free(copy);
+    }
+    a = NULL;
+    r = sk_gltf_load_memory(glb, n - 4, NULL, NULL, &a, &err);
+    assert_int_equal(r, SK_ERR_PARSE);
+    assert_non_null(strstr(err.message, "GLB"));
+    /* BIN shorter than buffer 0 */
+    n = make_glb(glb, json, p, 8);
+    r = sk_gltf_load_memory(glb, n, NULL, NULL, &a, &err);
+    assert_int_equal(r, SK_ERR_INVALID_DATA);
+    assert_non_null(strstr(err.message, "/buffers/0/byteLength"));
+    /* unaligned chunk length, wrong version */
+    n = make_glb(glb, json, p, 12);
+    uint32_t odd = 13;
+    memcpy(glb + 12, &odd, 4);
+    assert_int_equal(sk_gltf_load_memory(glb, n, NULL, NULL, &a, &err), SK_ERR_PARSE);
+    n = make_glb(glb, json, p, 12);
+    uint32_t v3 = 3;
+    memcpy(glb + 4, &v3, 4);
+    assert_int_equal(sk_gltf_load_memory(glb, n, NULL, NULL, &a, &err), SK_ERR_UNSUPPORTED);
+    /* random byte corruption never crashes */
+    n = make_glb(glb, json, p, 12);
+    unsigned seed = 12345;
+    for (int iter = 0; iter < 2000; iter++) {
+        unsigned char c[1024];
+        memcpy(c, glb, n);
+        for (int k = 0; k < 3; k++) {
+            seed = seed * 1103515245u + 12345u;
+            c[(seed >> 8) % n] = (unsigned char)(seed >> 20);
+        }
+        a = NULL;
+        if (sk_gltf_load_memory(c, n, NULL, NULL, &a, &err) == SK_OK) sk_asset_destroy(a);
+    }
+}
+
+/* External .bin files next to a .gltf, percent-encoded names, refusals. */
+static void write_file(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    fclose(f);
+}
+
+static void test_external_files(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sk_gltf_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[512], gltf[512];
+    float p[3] = {4, 5, 6};
+    snprintf(path, sizeof path, "%s/my data.bin", dir);
+    write_file(path, p, 12);
+    const char *fmt =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":12,\"uri\":\"%s\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}]}";
+    char json[2048];
+    snprintf(gltf, sizeof gltf, "%s/model.gltf", dir);
+    snprintf(json, sizeof json, fmt, "my%20data.bin");
+    write_file(gltf, json, strlen(json));
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = sk_gltf_load_file(gltf, NULL, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    near(a->meshes[0].primitives[0].positions[1], 5, 0);
+    sk_asset_destroy(a);
+
+    static const struct { const char *uri; sk_result code; const char *needle; } bad[] = {
+        {"../my%20data.bin", SK_ERR_INVALID_DATA, "\"..\""},
+        {"sub/%2E%2E/x.bin", SK_ERR_INVALID_DATA, "\"..\""},
+        {"/etc/passwd", SK_ERR_INVALID_DATA, "absolute path"},
+        {"%2Fetc%2Fpasswd", SK_ERR_INVALID_DATA, "absolute path"},
+        {"missing.bin", SK_ERR_IO, "/buffers/0/uri"},
+        {"http://example.com/a.bin", SK_ERR_UNSUPPORTED, "buffer 0"},
+        {"file:///etc/passwd", SK_ERR_UNSUPPORTED, "buffer 0"},
+        {"bad%2", SK_ERR_INVALID_DATA, "percent"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(json, sizeof json, fmt, bad[i].uri);
+        write_file(gltf, json, strlen(json));
+        a = NULL;
+        r = sk_gltf_load_file(gltf, NULL, &a, &err);
+        if (r != bad[i].code || !strstr(err.message, bad[i].needle))
+            fprintf(stderr, "uri %s: %s %s\n", bad[i].uri, sk_result_string(r), err.message);
+        assert_int_equal(r, bad[i].code);
+        assert_non_null(strstr(err.message, bad[i].needle));
+        assert_null(a);
+    }
+    /* the size limit */
+    snprintf(json, sizeof json, fmt, "my%20data.bin");
+    write_file(gltf, json, strlen(json));
+    sk_gltf_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.max_file_bytes = 64;
+    assert_int_equal(sk_gltf_load_file(gltf, &opts, &a, &err), SK_ERR_LIMIT);
+    assert_int_equal(sk_gltf_load_file("/nonexistent/x.gltf", NULL, &a, &err), SK_ERR_IO);
+    unlink(gltf);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Every byte goes through the caller's allocator and comes back, on success
+ * and on failure. */
+typedef struct counting { size_t live, calls; size_t fail_at; } counting;
+static void *c_alloc(void *u, size_t n) {
+    counting *c = u;
+    if (c->fail_at && ++c->calls >= c->fail_at) return NULL;
+    void *p = malloc(n);
+    if (p) c->live++;
+    return p;
+}
+static void c_free(void *u, void *p, size_t n) {
+    counting *c = u;
+    (void)n;
+    c->live--; /* blocks, not bytes: leaks are what matters here */
+    free(p);
+}
+
+static void test_allocator(void **state) {
+    (void)state;
+    float data[8] = {0, 1, 1, 2, 3, 4, 5, 6};
+    const char *doc =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":32,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"name\":\"m\",\"primitives\":[{\"attributes\":{\"POSITION\":1},\"targets\":[{\"POSITION\":1}]}]}],"
+        "\"skins\":[{\"joints\":[1]}],"
+        "\"nodes\":[{\"name\":\"a\",\"children\":[1],\"mesh\":0},{\"name\":\"b\"}],"
+        "\"scenes\":[{\"nodes\":[0]}],"
+        "\"animations\":[{\"name\":\"x\",\"samplers\":[{\"input\":0,\"output\":1}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}]}]}";
+    char *json = with_uri(doc, data, sizeof data);
+    counting c = {0, 0, 0};
+    sk_gltf_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.allocator.alloc = c_alloc;
+    opts.allocator.free = c_free;
+    opts.allocator.user = &c;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = sk_gltf_load_memory(json, strlen(json), NULL, &opts, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    assert_int_equal(a->clip_count, 1);
+    assert_true(c.live > 0);
+    sk_asset_destroy(a);
+    assert_int_equal(c.live, 0);
+    /* failing allocations at every point: an error, nothing leaked */
+    bool succeeded = false;
+    for (size_t k = 1; k < 500 && !succeeded; k++) {
+        c.calls = 0;
+        c.fail_at = k;
+        a = NULL;
+        r = sk_gltf_load_memory(json, strlen(json), NULL, &opts, &a, &err);
+        if (r == SK_OK) {
+            succeeded = true;
+            sk_asset_destroy(a);
+        } else {
+            assert_null(a);
+        }
+        assert_int_equal(c.live, 0);
+    }
+    assert_true(succeeded);
+    free(json);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shared_assets),
+        cmocka_unit_test(test_byte_stride_and_normalized),
+        cmocka_unit_test(test_sparse),
+        cmocka_unit_test(test_matrix_and_hierarchy),
+        cmocka_unit_test(test_skin),
+        cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_glb),
+        cmocka_unit_test(test_external_files),
+        cmocka_unit_test(test_allocator),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
