@@ -9,4 +9,6 @@
 #include "skelanim/asset.h"
 #include "skelanim/gltf.h"
 #include "skelanim/mannequin.h"
+#include "skelanim/skin.h"
+#include "skelanim/ik.h"
 #endif
