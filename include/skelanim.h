@@ -9,6 +9,4 @@
 #include "skelanim/asset.h"
 #include "skelanim/gltf.h"
 #include "skelanim/mannequin.h"
-#include "skelanim/skin.h"
-#include "skelanim/ik.h"
 #endif
