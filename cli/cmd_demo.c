@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#define W 22
+#define W 26
 #define H 24
 
 static void plot_line(char g[H][W], float x0, float y0, float x1, float y1, char c) {
@@ -61,7 +61,7 @@ int cmd_demo(int argc, char **argv) {
     enum { PHASES = 4 };
     char grid[PHASES][H][W];
     float dur = sk_clip_duration(clip);
-    const float scale = 10.0f; /* cells per metre vertically; horizontally half as many per cell */
+    const float sy = 12.0f, sx = 22.0f; /* cells per metre: a text cell is about twice as tall as wide */
     for (int ph = 0; ph < PHASES; ph++) {
         memset(grid[ph], ' ', sizeof grid[ph]);
         double t = dur * ph / PHASES;
@@ -74,8 +74,8 @@ int cmd_demo(int argc, char **argv) {
         for (uint32_t j = 0; j < n; j++) {
             int32_t p = s->parents[j];
             if (p < 0) continue;
-            float x0 = W / 2 + (model[p].m[14] - cz) * scale * 0.9f, y0 = H - 1 - model[p].m[13] * scale * 0.65f;
-            float x1 = W / 2 + (model[j].m[14] - cz) * scale * 0.9f, y1 = H - 1 - model[j].m[13] * scale * 0.65f;
+            float x0 = W / 2 + (model[p].m[14] - cz) * sx, y0 = H - 1 - model[p].m[13] * sy;
+            float x1 = W / 2 + (model[j].m[14] - cz) * sx, y1 = H - 1 - model[j].m[13] * sy;
             bool left = strstr(s->names[j], "_l") != NULL;
             plot_line(grid[ph], x0, y0, x1, y1, left ? ':' : '#');
         }
