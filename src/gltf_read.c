@@ -782,7 +782,7 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
         for (uint32_t i = 0; a->data && i < a->count; i++)
             for (uint32_t c = 0; c < a->ncomp; c++) {
                 const uint8_t *p = a->data + (size_t)i * a->stride + (c / a->rows) * a->col_stride + (c % a->rows) * 4u;
-                if (!isfinite(read_comp(p, GL_FLOAT, false)))
+                if ((rd_u32(p) & 0x7f800000u) == 0x7f800000u) /* exponent all ones: Inf or NaN */
                     return fail(g, SK_ERR_INVALID_DATA, "%s: element %u component %u is not finite", path, i, c);
             }
         for (uint32_t k = 0; a->sparse_val && k < a->sparse_count; k++)
@@ -834,6 +834,16 @@ static sk_result acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, cons
     size_t bytes;
     if (!sk_size_mul(n, sizeof(float), &bytes) || !(f = sk_arena_alloc(arena, bytes))) return oom(g);
     double e[16];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Fast path: little-endian floats with no column padding are copied as they are. */
+    bool packed_float = a->comp_type == GL_FLOAT && (a->cols == 1 || a->col_stride == a->rows * 4u);
+    if (a->data && packed_float) {
+        size_t elem = (size_t)a->ncomp * sizeof(float);
+        if (a->stride == elem) memcpy(f, a->data, bytes);
+        else
+            for (uint32_t i = 0; i < a->count; i++) memcpy(f + (size_t)i * a->ncomp, a->data + (size_t)i * a->stride, elem);
+    } else
+#endif
     if (a->data)
         for (uint32_t i = 0; i < a->count; i++) {
             decode_element(a, a->data + (size_t)i * a->stride, e);
@@ -847,11 +857,7 @@ static sk_result acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, cons
             for (uint32_t c = 0; c < a->ncomp; c++) f[(size_t)idx * a->ncomp + c] = (float)e[c];
         }
     }
-    if (a->comp_type == GL_FLOAT)
-        for (size_t i = 0; i < n; i++)
-            if (!sk_isfinite_f(f[i]))
-                return fail(g, SK_ERR_INVALID_DATA, "%s: accessor %u element %zu component %zu is not finite",
-                            user_path, index, i / a->ncomp, i % a->ncomp);
+    /* Float data was checked for non-finite values when the accessor was loaded. */
     *out = f;
     return SK_OK;
 }
