@@ -48,20 +48,22 @@ void *sk_alloc(const sk_allocator *a, size_t size) {
     return p;
 }
 
-void *sk_realloc(const sk_allocator *a, void *p, size_t old_size, size_t new_size) {
+void *sk_realloc_raw(const sk_allocator *a, void *p, size_t old_size, size_t new_size) {
     a = sk_allocator_or_default(a);
     if (new_size == 0) new_size = 1;
-    if (a->realloc) {
-        void *q = a->realloc(a->user, p, old_size, new_size);
-        if (q && new_size > old_size) memset((char *)q + old_size, 0, new_size - old_size);
-        return q;
-    }
-    void *q = sk_alloc(a, new_size);
+    if (a->realloc) return a->realloc(a->user, p, old_size, new_size);
+    void *q = a->alloc(a->user, new_size);
     if (!q) return NULL;
     if (p) {
         memcpy(q, p, old_size < new_size ? old_size : new_size);
         a->free(a->user, p, old_size);
     }
+    return q;
+}
+
+void *sk_realloc(const sk_allocator *a, void *p, size_t old_size, size_t new_size) {
+    void *q = sk_realloc_raw(a, p, old_size, new_size);
+    if (q && new_size > old_size) memset((char *)q + old_size, 0, new_size - old_size);
     return q;
 }
 

@@ -80,7 +80,7 @@ static bool grow(const sk_allocator *a, void **p, size_t *cap, size_t need, size
         if (nc > SIZE_MAX / 2 / elem) return false;
         nc *= 2;
     }
-    void *q = sk_realloc(a, *p, *cap * elem, nc * elem);
+    void *q = sk_realloc_raw(a, *p, *cap * elem, nc * elem); /* contents past `need` are never read */
     if (!q) return false;
     *p = q;
     *cap = nc;
@@ -201,9 +201,13 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
     }
     c->alloc = b->alloc;
     c->track_count = b->track_count;
-    c->tracks = sk_alloc(a, (size_t)b->track_count * sizeof(sk_track));
-    c->times = sk_alloc(a, b->time_count * sizeof(float));
-    c->values = sk_alloc(a, b->value_count * sizeof(float));
+    /* Hand the builder's arrays over, shrunk to size (no copy of the keys). */
+    c->tracks = b->tracks ? sk_realloc_raw(a, b->tracks, b->track_cap * sizeof(sk_track), (size_t)b->track_count * sizeof(sk_track)) : sk_alloc(a, 0);
+    if (c->tracks) { b->tracks = NULL; b->track_cap = 0; }
+    c->times = b->times ? sk_realloc_raw(a, b->times, b->time_cap * sizeof(float), b->time_count * sizeof(float)) : sk_alloc(a, 0);
+    if (c->times) { b->times = NULL; b->time_cap = 0; }
+    c->values = b->values ? sk_realloc_raw(a, b->values, b->value_cap * sizeof(float), b->value_count * sizeof(float)) : sk_alloc(a, 0);
+    if (c->values) { b->values = NULL; b->value_cap = 0; }
     c->time_total = b->time_count;
     c->value_total = b->value_count;
     if (!c->tracks || !c->times || !c->values) {
@@ -212,9 +216,6 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
         sk_clip_builder_destroy(b);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    if (b->track_count) memcpy(c->tracks, b->tracks, b->track_count * sizeof(sk_track));
-    if (b->time_count) memcpy(c->times, b->times, b->time_count * sizeof(float));
-    if (b->value_count) memcpy(c->values, b->values, b->value_count * sizeof(float));
     qsort(c->tracks, c->track_count, sizeof(sk_track), track_cmp);
     float dur = 0.0f;
     uint32_t span = 0;

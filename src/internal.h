@@ -36,6 +36,9 @@ typedef struct sk_asset_internal {
     sk_arena arena;
 } sk_asset_internal;
 
+/* Like sk_realloc but leaves new bytes uninitialised. */
+void *sk_realloc_raw(const sk_allocator *a, void *p, size_t old_size, size_t new_size);
+
 /* Resolves NULL to the default allocator. */
 const sk_allocator *sk_allocator_or_default(const sk_allocator *a);
 
