@@ -123,7 +123,14 @@ sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, 
     size_t per_key = (size_t)width * (t->interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u), nvals;
     if (!sk_size_mul(per_key, t->key_count, &nvals))
         return sk_error_set(err, SK_ERR_LIMIT, "track: too many values");
-    for (size_t v = 0; v < nvals; v++)
+    /* One branch-free pass first (exponent all ones = Inf/NaN); locate only on failure. */
+    uint32_t bad = 0;
+    for (size_t v = 0; v < nvals; v++) {
+        uint32_t u;
+        memcpy(&u, &t->values[v], 4);
+        bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
+    }
+    for (size_t v = 0; bad && v < nvals; v++)
         if (!sk_isfinite_f(t->values[v]))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): value %zu is not finite", t->joint,
                                 path_name(t->path), v);

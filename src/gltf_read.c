@@ -778,8 +778,25 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
     }
     /* §3.6.2.2: float components are finite (checked for every accessor
      * whose data is available, as the validator does). */
+    bool packed = a->comp_type == GL_FLOAT && a->data && (a->cols == 1 || a->col_stride == a->rows * 4u) &&
+                  a->stride == (size_t)a->ncomp * 4u;
+    if (packed) {
+        /* Packed floats: one tight pass over the words (exponent all ones = Inf/NaN). */
+        size_t words = (size_t)a->count * a->ncomp;
+        uint32_t bad = 0;
+        for (size_t i = 0; i < words; i++) {
+            uint32_t u;
+            memcpy(&u, a->data + i * 4u, 4);
+            bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
+        }
+        if (bad)
+            for (size_t i = 0; i < words; i++)
+                if ((rd_u32(a->data + i * 4u) & 0x7f800000u) == 0x7f800000u)
+                    return fail(g, SK_ERR_INVALID_DATA, "%s: element %zu component %zu is not finite", path,
+                                i / a->ncomp, i % a->ncomp);
+    }
     if (a->comp_type == GL_FLOAT) {
-        for (uint32_t i = 0; a->data && i < a->count; i++)
+        for (uint32_t i = 0; a->data && !packed && i < a->count; i++)
             for (uint32_t c = 0; c < a->ncomp; c++) {
                 const uint8_t *p = a->data + (size_t)i * a->stride + (c / a->rows) * a->col_stride + (c % a->rows) * 4u;
                 if ((rd_u32(p) & 0x7f800000u) == 0x7f800000u) /* exponent all ones: Inf or NaN */
