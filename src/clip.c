@@ -170,12 +170,28 @@ sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, 
         /* glTF requires unit rotation keys; normalise stored keys (three.js does
          * not, which shows as ~1e-4 differences on assets with keys like 0.707). */
         for (size_t v = 0; v < nvals; v += 4) {
-            sk_quat q = sk_quat_normalize(sk_quat_make(dst[v], dst[v + 1], dst[v + 2], dst[v + 3]));
-            dst[v] = q.x; dst[v + 1] = q.y; dst[v + 2] = q.z; dst[v + 3] = q.w;
+            float l2 = dst[v] * dst[v] + dst[v + 1] * dst[v + 1] + dst[v + 2] * dst[v + 2] + dst[v + 3] * dst[v + 3];
+            float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys were rejected above */
+            dst[v] *= inv; dst[v + 1] *= inv; dst[v + 2] *= inv; dst[v + 3] *= inv;
         }
     }
     b->time_count += t->key_count;
     b->value_count += nvals;
+    return SK_OK;
+}
+
+sk_result sk_clip_builder_reserve(sk_clip_builder *b, uint32_t tracks, size_t keys, size_t values, sk_error *err) {
+    if (!b) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_reserve: builder is NULL");
+    size_t cap = b->track_cap, nt, nk, nv;
+    if (!sk_size_add(b->track_count, tracks, &nt) || !sk_size_add(b->time_count, keys, &nk) ||
+        !sk_size_add(b->value_count, values, &nv))
+        return sk_error_set(err, SK_ERR_LIMIT, "sk_clip_builder_reserve: sizes overflow");
+    if (!grow(&b->alloc, (void **)&b->tracks, &cap, nt, sizeof(sk_track)))
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    b->track_cap = (uint32_t)cap;
+    if (!grow(&b->alloc, (void **)&b->times, &b->time_cap, nk, sizeof(float)) ||
+        !grow(&b->alloc, (void **)&b->values, &b->value_cap, nv, sizeof(float)))
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     return SK_OK;
 }
 

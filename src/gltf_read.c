@@ -1724,6 +1724,21 @@ static sk_result load_animations(gl_ctx *g) {
         sk_error e = {0};
         sk_result r = sk_clip_builder_create(name ? name : "", g->alloc, &b, &e);
         if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
+        /* Reserve the builder's storage from the samplers' accessor counts (a hint:
+         * indices are validated channel by channel below). */
+        size_t rkeys = 0, rvals = 0;
+        for (const cJSON *c = chans->child; c; c = c->next) {
+            const cJSON *si = j_get(c, "sampler");
+            if (!j_is_uint(si, ns)) continue;
+            const cJSON *in = j_get(stable[(uint32_t)si->valuedouble], "input");
+            const cJSON *outp = j_get(stable[(uint32_t)si->valuedouble], "output");
+            if (j_is_uint(in, g->n_accessors)) rkeys += g->accs[(uint32_t)in->valuedouble].count;
+            if (j_is_uint(outp, g->n_accessors)) {
+                const gl_acc *oa = &g->accs[(uint32_t)outp->valuedouble];
+                rvals += (size_t)oa->count * oa->ncomp;
+            }
+        }
+        if (rkeys + rvals <= g->max_bytes) (void)sk_clip_builder_reserve(b, nc, rkeys, rvals, NULL);
         uint32_t ci = 0;
         for (const cJSON *c = chans->child; c; c = c->next, ci++) {
             r = load_channel(g, b, a, ci, c, stable, ns, seen);
@@ -1903,12 +1918,13 @@ sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts, sk_as
                             (unsigned long long)max);
     }
     size_t size = (size_t)n;
-    uint8_t *buf = sk_alloc(alloc, size + 1);
+    uint8_t *buf = sk_realloc_raw(alloc, NULL, 0, size + 1); /* fully overwritten by fread */
     if (!buf) {
         fclose(f);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
     size_t got = size ? fread(buf, 1, size, f) : 0;
+    buf[size] = 0;
     fclose(f);
     if (got != size) {
         sk_free(alloc, buf, size + 1);

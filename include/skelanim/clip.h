@@ -60,6 +60,9 @@ sk_result sk_clip_builder_create(const char *name, const sk_allocator *alloc,
 /* Copies the track. Rejects NaN/infinite times or values, decreasing times, a
  * bad width, and a second track for the same joint and path. */
 sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *track, sk_error *err);
+/* Optional: reserves room for this many more tracks, keys and value floats
+ * (importers know the totals up front; saves regrowing). */
+sk_result sk_clip_builder_reserve(sk_clip_builder *b, uint32_t tracks, size_t keys, size_t values, sk_error *err);
 /* Duration defaults to the largest last-key time of all tracks (as glTF
  * players do); set it explicitly to loop a clip that is longer. */
 void sk_clip_builder_set_duration(sk_clip_builder *b, float duration);
