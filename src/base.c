@@ -88,6 +88,12 @@ void sk_arena_init(sk_arena *a, const sk_allocator *alloc) {
 }
 
 void *sk_arena_alloc(sk_arena *a, size_t size) {
+    void *p = sk_arena_alloc_raw(a, size);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
+void *sk_arena_alloc_raw(sk_arena *a, size_t size) {
     size_t need = (size + 15u) & ~(size_t)15u;
     if (need < size) return NULL;
     if (need == 0) need = 16;
@@ -110,7 +116,6 @@ void *sk_arena_alloc(sk_arena *a, size_t size) {
     }
     char *p = (char *)b + SK_ARENA_HDR + b->used;
     b->used += need;
-    memset(p, 0, need);
     return p;
 }
 

@@ -849,7 +849,10 @@ static sk_result acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, cons
     if (!sk_size_mul(a->count, a->ncomp, &n)) return oom(g);
     float *f;
     size_t bytes;
-    if (!sk_size_mul(n, sizeof(float), &bytes) || !(f = sk_arena_alloc(arena, bytes))) return oom(g);
+    /* Without a bufferView the values start as zeros (then sparse); otherwise every float is written. */
+    if (!sk_size_mul(n, sizeof(float), &bytes) ||
+        !(f = a->data ? sk_arena_alloc_raw(arena, bytes) : sk_arena_alloc(arena, bytes)))
+        return oom(g);
     double e[16];
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* Fast path: little-endian floats with no column padding are copied as they are. */

@@ -28,6 +28,7 @@ typedef struct sk_arena {
 } sk_arena;
 void sk_arena_init(sk_arena *a, const sk_allocator *alloc);
 void *sk_arena_alloc(sk_arena *a, size_t size); /* zero-filled, 16-byte aligned; NULL on OOM */
+void *sk_arena_alloc_raw(sk_arena *a, size_t size); /* uninitialised */
 char *sk_arena_strdup(sk_arena *a, const char *s);
 void sk_arena_release(sk_arena *a);
 
