@@ -13,7 +13,7 @@ test -f "$tmp/prefix/include/skelanim.h"
 
 # pkg-config, static library
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
-cc -std=c11 -Wall -Wextra -Werror "$SK_SOURCE_DIR/examples/print_joints.c" -o "$tmp/pj_pc" \
+"${SK_CC:-cc}" ${SK_CFLAGS:-} -std=c11 -Wall -Wextra -Werror "$SK_SOURCE_DIR/examples/print_joints.c" -o "$tmp/pj_pc" \
   $(pkg-config --cflags skelanim) "$libdir/libskelanim.a" $(pkg-config --libs --static libcjson) -lm
 "$tmp/pj_pc" | grep -q "position"
 echo "pkg-config build of examples/print_joints.c: ok"
@@ -27,7 +27,8 @@ find_package(skelanim REQUIRED)
 add_executable(pj "$SK_SOURCE_DIR/examples/print_joints.c")
 target_link_libraries(pj PRIVATE skelanim::skelanim)
 EOC
-cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_COMPILER="${SK_CC:-cc}" \
+  -DCMAKE_C_FLAGS="${SK_CFLAGS:-}" -DCMAKE_EXE_LINKER_FLAGS="${SK_CFLAGS:-}" >/dev/null
 cmake --build "$tmp/proj/build" >/dev/null
 "$tmp/proj/build/pj" | grep -q "position"
 echo "find_package(skelanim) build of examples/print_joints.c: ok"
