@@ -984,7 +984,7 @@ static sk_result attr_accessor(gl_ctx *g, const cJSON *attrs, const attr_rule *r
     if (!it) return SK_OK;
     char p[160];
     snprintf(p, sizeof p, "%s/%s", path, rule->name);
-    uint32_t ai;
+    uint32_t ai = 0;
     TRY(acc_ref(g, it, p, rule->type, g->quantization ? rule->quant : rule->core, &ai));
     const gl_acc *a = &g->accs[ai];
     if (*vcount == UINT32_MAX) *vcount = a->count;
