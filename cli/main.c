@@ -49,6 +49,7 @@ int main(int argc, char **argv) {
         {"sample", cmd_sample},
         {"export-mannequin", cmd_export_mannequin},
         {"bench", cmd_bench},
+        {"ik", cmd_ik},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);

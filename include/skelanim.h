@@ -9,4 +9,5 @@
 #include "skelanim/asset.h"
 #include "skelanim/gltf.h"
 #include "skelanim/mannequin.h"
+#include "skelanim/ik.h"
 #endif
