@@ -21,8 +21,11 @@ static void usage(FILE *f) {
             "                                 pose at time T as JSON (local TRS, world matrices,\n"
             "                                 morph weights, skinned vertex positions)\n"
             "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
+            "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"
+            "                                 solve inverse kinematics on a loaded character\n"
             "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
             "                                 one JSON line per file\n"
+            "  bench ik                       IK solvers on the FABRIK paper's experiment\n"
             "\n"
             "FILE is a .glb or .gltf file, or %s for the built-in character.\n",
             SK_VERSION_STRING, SK_CLI_MANNEQUIN);
