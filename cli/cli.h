@@ -23,6 +23,29 @@ int32_t cli_find_clip(const sk_asset *asset, const char *spec);
 /* Joints of the default scene (or all), in file node order: fills out (node_count entries). */
 uint32_t cli_scene_nodes(const sk_asset *asset, uint32_t *out_nodes);
 
+/* skelanim sample beyond one clip (cli/sample_blend.c): blends and state machines. */
+typedef struct cli_blend_clip {
+    const char *spec;   /* --clip NAME|INDEX */
+    double weight;      /* --weight W after it */
+    bool has_weight;
+    const char *mask;   /* --mask JOINT after it: the clip acts on that joint's subtree only */
+    bool additive;      /* --additive after it: difference from its first frame, added on top */
+} cli_blend_clip;
+typedef struct cli_sample_ext {
+    cli_blend_clip *clips;
+    uint32_t nclips;
+    const char *blend_mode; /* --blend-mode nlerp|slerp */
+    const char *graph;      /* --graph FILE */
+    const char **sets;      /* --set NAME=VALUE | NAME (trigger) */
+    uint32_t nsets;
+    const char *steps;      /* --steps DT[xN],... */
+} cli_sample_ext;
+bool cli_sample_blend(const sk_asset *asset, const cli_sample_ext *x, double t, sk_loop_mode loop, sk_transform *local,
+                      float *weights, cJSON *root);
+bool cli_sample_graph(const sk_asset *asset, const cli_sample_ext *x, sk_transform *local, float *weights, cJSON *root,
+                      double *total_time);
+int bench_blend(int argc, char **argv);
+
 int cmd_info(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_export_mannequin(int argc, char **argv);

@@ -161,6 +161,7 @@ int cmd_bench(int argc, char **argv) {
     /* One line per benchmark; others live in cli/bench_NAME.c (declared in cli.h). */
     static const struct { const char *name; int (*fn)(int, char **); } benches[] = {
         {"load", bench_load},
+        {"blend", bench_blend},
         {"ik", bench_ik},
     };
     if (argc >= 1)

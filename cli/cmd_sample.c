@@ -34,18 +34,64 @@ int cmd_sample(int argc, char **argv) {
     float *weights = NULL;
     uint32_t *nodes = NULL;
     cJSON *root = NULL;
-    if (!verts) return 1;
+    /* blends and state machines (cli/sample_blend.c) */
+    cli_sample_ext ext = {0};
+    ext.clips = calloc((size_t)argc + 1, sizeof *ext.clips);
+    ext.sets = calloc((size_t)argc + 1, sizeof *ext.sets);
+    bool extended = false;
+    if (!verts || !ext.clips || !ext.sets) {
+        free(verts);
+        free(ext.clips);
+        free(ext.sets);
+        return 1;
+    }
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--json")) continue; /* JSON is the only output format */
+        if (!strcmp(a, "--additive")) {
+            if (!ext.nclips) {
+                fprintf(stderr, "skelanim: --additive must follow a --clip\n");
+                goto done;
+            }
+            ext.clips[ext.nclips - 1].additive = true;
+            extended = true;
+            continue;
+        }
+        if (!strcmp(a, "--weight") || !strcmp(a, "--mask") || !strcmp(a, "--graph") || !strcmp(a, "--set") ||
+            !strcmp(a, "--steps") || !strcmp(a, "--blend-mode")) {
+            if (!val) {
+                fprintf(stderr, "skelanim: %s needs a value\n", a);
+                goto done;
+            }
+            i++;
+            extended = true;
+            if (!strcmp(a, "--weight") || !strcmp(a, "--mask")) {
+                if (!ext.nclips) {
+                    fprintf(stderr, "skelanim: %s must follow a --clip\n", a);
+                    goto done;
+                }
+                cli_blend_clip *bc = &ext.clips[ext.nclips - 1];
+                if (!strcmp(a, "--mask")) bc->mask = val;
+                else if (!cli_parse_double("--weight", val, &bc->weight)) goto done;
+                else bc->has_weight = true;
+            } else if (!strcmp(a, "--graph")) ext.graph = val;
+            else if (!strcmp(a, "--set")) ext.sets[ext.nsets++] = val;
+            else if (!strcmp(a, "--steps")) ext.steps = val;
+            else ext.blend_mode = val;
+            continue;
+        }
         if (!strcmp(a, "--clip") || !strcmp(a, "--time") || !strcmp(a, "--loop") || !strcmp(a, "--vertex")) {
             if (!val) {
                 fprintf(stderr, "skelanim: %s needs a value\n", a);
                 goto done;
             }
             i++;
-            if (!strcmp(a, "--clip")) clip_spec = val;
+            if (!strcmp(a, "--clip")) {
+                clip_spec = val;
+                ext.clips[ext.nclips++].spec = val;
+                if (ext.nclips > 1) extended = true;
+            }
             else if (!strcmp(a, "--time")) {
                 if (!cli_parse_double("--time", val, &t)) goto done;
                 have_time = true;
@@ -68,7 +114,24 @@ int cmd_sample(int argc, char **argv) {
     }
     if (!file) {
         fprintf(stderr, "usage: skelanim sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp] "
-                        "[--vertex NODE:PRIM:VTX ...] [--json]\n");
+                        "[--vertex NODE:PRIM:VTX ...] [--json]\n"
+                        "       skelanim sample FILE --time T --clip A [--weight W] [--mask JOINT] [--additive] --clip B ... "
+                        "[--blend-mode nlerp|slerp]\n"
+                        "       skelanim sample FILE --graph MACHINE.json [--set NAME=VALUE|TRIGGER ...] --steps DT[xN],...\n");
+        goto done;
+    }
+    if (ext.graph) {
+        if (ext.nclips) {
+            fprintf(stderr, "skelanim: sample: --graph cannot be combined with --clip\n");
+            goto done;
+        }
+        if (have_time) {
+            fprintf(stderr, "skelanim: sample: with --graph the time is the sum of --steps (drop --time)\n");
+            goto done;
+        }
+        have_time = true;
+    } else if (ext.nsets || ext.steps) {
+        fprintf(stderr, "skelanim: sample: --set and --steps need --graph FILE\n");
         goto done;
     }
     if (!have_time) {
@@ -89,7 +152,15 @@ int cmd_sample(int argc, char **argv) {
     nodes = calloc(n ? n : 1, sizeof *nodes);
     if (!local || !model || !weights || !nodes) goto done;
     double clip_time = 0.0;
-    if (clip >= 0) {
+    root = cJSON_CreateObject();
+    if (ext.graph) {
+        clip = -1;
+        if (!cli_sample_graph(asset, &ext, local, weights, root, &t)) goto done;
+    } else if (extended) {
+        if (!cli_sample_blend(asset, &ext, t, loop, local, weights, root)) goto done;
+        clip = cli_find_clip(asset, ext.clips[0].spec);
+        clip_time = sk_clip_wrap_time(asset->clips[clip], t, loop);
+    } else if (clip >= 0) {
         const sk_clip *c = asset->clips[clip];
         clip_time = sk_clip_wrap_time(c, t, loop);
         if (sk_clip_sample(c, skel, t, loop, local, weights) != SK_OK) {
@@ -101,7 +172,6 @@ int cmd_sample(int argc, char **argv) {
     }
     sk_local_to_model(skel, local, NULL, model);
 
-    root = cJSON_CreateObject();
     if (clip >= 0) {
         cJSON *cj = cJSON_AddObjectToObject(root, "clip");
         cJSON_AddNumberToObject(cj, "index", clip);
@@ -194,6 +264,8 @@ int cmd_sample(int argc, char **argv) {
     }
 done:
     cJSON_Delete(root);
+    free(ext.clips);
+    free(ext.sets);
     free(verts);
     free(local);
     free(model);

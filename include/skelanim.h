@@ -9,5 +9,8 @@
 #include "skelanim/asset.h"
 #include "skelanim/gltf.h"
 #include "skelanim/mannequin.h"
+#include "skelanim/player.h"
+#include "skelanim/blend.h"
+#include "skelanim/graph.h"
 #include "skelanim/ik.h"
 #endif

@@ -1,0 +1,276 @@
+/* Pose blending, masks, additive poses and layer stacks (blend.h).
+ *
+ * Weighted blending follows seed 000 §4.2 (example code 9): every pose adds
+ * weight * value, the weights are summed, and when the sum stays below one
+ * the default (rest) pose is added with the remaining weight. Seed 003 §4.3
+ * describes the multi-way blend (sum of weighted poses divided by the weight
+ * sum, which is what happens here when the weights exceed one), nlerp for
+ * rotations, and per-bone masks whose values multiply the animation weight. */
+#include "internal.h"
+#include "skelanim/blend.h"
+
+#include <math.h>
+
+static float eff_weight(const sk_blend_input *in, uint32_t j, uint8_t bit) {
+    float w = in->weight;
+    if (!(w > 0.0f)) return 0.0f;
+    if (in->channels && !(in->channels[j] & bit)) return 0.0f;
+    if (in->mask) {
+        float m = in->mask[j];
+        if (!(m > 0.0f)) return 0.0f;
+        if (m < 1.0f) w *= m;
+    }
+    return w;
+}
+
+/* three.js Quaternion.slerpFlat (double): no renormalisation on the slerp
+ * branch, lerp + normalise when nearly parallel, returns a when a == b. */
+static void slerp_flat(double *a, const double *b_in, double t) {
+    if (a[0] == b_in[0] && a[1] == b_in[1] && a[2] == b_in[2] && a[3] == b_in[3]) return;
+    double b[4] = {b_in[0], b_in[1], b_in[2], b_in[3]};
+    double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    if (dot < 0.0) {
+        for (int k = 0; k < 4; k++) b[k] = -b[k];
+        dot = -dot;
+    }
+    double s = 1.0 - t;
+    if (dot < 0.9995) {
+        double th = acos(dot), sn = sin(th);
+        s = sin(s * th) / sn;
+        t = sin(t * th) / sn;
+        for (int k = 0; k < 4; k++) a[k] = a[k] * s + b[k] * t;
+    } else { /* small angle: lerp then normalise */
+        for (int k = 0; k < 4; k++) a[k] = a[k] * s + b[k] * t;
+        double l = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
+        if (l > 0.0)
+            for (int k = 0; k < 4; k++) a[k] /= l;
+    }
+}
+
+static sk_quat quat_from_d(const double *q) {
+    double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(l > 0.0)) return sk_quat_identity();
+    return sk_quat_make((float)(q[0] / l), (float)(q[1] / l), (float)(q[2] / l), (float)(q[3] / l));
+}
+
+static sk_vec3 blend_vec(const sk_blend_input *in, uint32_t n, uint32_t j, uint8_t bit, bool is_scale, sk_vec3 rest,
+                         bool fill) {
+    double x = 0, y = 0, z = 0, W = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        float w = eff_weight(&in[i], j, bit);
+        if (w == 0.0f) continue;
+        const sk_vec3 v = is_scale ? in[i].local[j].s : in[i].local[j].t;
+        x += (double)w * v.x;
+        y += (double)w * v.y;
+        z += (double)w * v.z;
+        W += w;
+    }
+    if (W == 0.0) return rest;
+    if (fill && W < 1.0) {
+        double r = 1.0 - W;
+        return sk_vec3_make((float)(x + r * rest.x), (float)(y + r * rest.y), (float)(z + r * rest.z));
+    }
+    return sk_vec3_make((float)(x / W), (float)(y / W), (float)(z / W));
+}
+
+static sk_quat blend_rot_nlerp(const sk_blend_input *in, uint32_t n, uint32_t j, sk_quat rest, bool fill) {
+    double acc[4] = {0, 0, 0, 0}, W = 0;
+    bool first = true;
+    for (uint32_t i = 0; i < n; i++) {
+        float w = eff_weight(&in[i], j, SK_CHANNEL_R);
+        if (w == 0.0f) continue;
+        sk_quat q = in[i].local[j].r;
+        double qd[4] = {q.x, q.y, q.z, q.w};
+        /* shortest arc: align each quaternion with the running sum (q ~ -q) */
+        double s = (first || acc[0] * qd[0] + acc[1] * qd[1] + acc[2] * qd[2] + acc[3] * qd[3] >= 0.0) ? w : -w;
+        for (int k = 0; k < 4; k++) acc[k] += s * qd[k];
+        W += w;
+        first = false;
+    }
+    if (W == 0.0) return rest;
+    if (fill && W < 1.0) {
+        double rq[4] = {rest.x, rest.y, rest.z, rest.w};
+        double s = (acc[0] * rq[0] + acc[1] * rq[1] + acc[2] * rq[2] + acc[3] * rq[3] >= 0.0) ? 1.0 - W : W - 1.0;
+        for (int k = 0; k < 4; k++) acc[k] += s * rq[k];
+    }
+    return quat_from_d(acc);
+}
+
+static sk_quat blend_rot_slerp(const sk_blend_input *in, uint32_t n, uint32_t j, sk_quat rest, bool fill) {
+    double acc[4] = {0, 0, 0, 0}, W = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        float w = eff_weight(&in[i], j, SK_CHANNEL_R);
+        if (w == 0.0f) continue;
+        sk_quat q = in[i].local[j].r;
+        double qd[4] = {q.x, q.y, q.z, q.w};
+        if (W == 0.0) {
+            for (int k = 0; k < 4; k++) acc[k] = qd[k];
+            W = w;
+        } else {
+            W += w;
+            slerp_flat(acc, qd, (double)w / W);
+        }
+    }
+    if (W == 0.0) return rest;
+    if (fill && W < 1.0) {
+        double rq[4] = {rest.x, rest.y, rest.z, rest.w};
+        slerp_flat(acc, rq, 1.0 - W);
+    }
+    return quat_from_d(acc);
+}
+
+sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint32_t n, const sk_blend_options *opts,
+                         sk_transform *out, float *out_morph, sk_error *err) {
+    if (!skel || !out || (n && !in)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_poses: NULL argument");
+    for (uint32_t i = 0; i < n; i++)
+        if (!in[i].local) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_poses: input %u has no pose", i);
+    sk_blend_options o = {0};
+    if (opts) o = *opts;
+    bool fill = !o.no_rest_fill;
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        const sk_transform *r = &skel->rest[j];
+        out[j].t = blend_vec(in, n, j, SK_CHANNEL_T, false, r->t, fill);
+        out[j].s = blend_vec(in, n, j, SK_CHANNEL_S, true, r->s, fill);
+        out[j].r = o.rotation == SK_BLEND_SLERP ? blend_rot_slerp(in, n, j, r->r, fill)
+                                                : blend_rot_nlerp(in, n, j, r->r, fill);
+        if (!out_morph) continue;
+        uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+        for (uint32_t k = 0; k < cnt; k++) {
+            double acc = 0, W = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                if (!in[i].morph) continue;
+                float w = eff_weight(&in[i], j, SK_CHANNEL_W);
+                if (w == 0.0f) continue;
+                acc += (double)w * in[i].morph[off + k];
+                W += w;
+            }
+            double rest = skel->rest_weights[off + k];
+            out_morph[off + k] = W == 0.0 ? (float)rest
+                                 : (fill && W < 1.0) ? (float)(acc + (1.0 - W) * rest) : (float)(acc / W);
+        }
+    }
+    return SK_OK;
+}
+
+void sk_blend_two(const sk_skeleton *skel, const sk_transform *a, const sk_transform *b, float t, const float *mask,
+                  bool use_slerp, sk_transform *out, const float *ma, const float *mb, float *out_morph) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        float u = mask ? t * mask[j] : t;
+        sk_transform x = a[j];
+        if (u != 0.0f) {
+            x.t = sk_vec3_lerp(a[j].t, b[j].t, u);
+            x.s = sk_vec3_lerp(a[j].s, b[j].s, u);
+            x.r = use_slerp ? sk_quat_slerp(a[j].r, b[j].r, u) : sk_quat_nlerp(a[j].r, b[j].r, u);
+        }
+        out[j] = x;
+        if (out_morph && ma && mb) {
+            uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+            for (uint32_t k = 0; k < cnt; k++) out_morph[off + k] = ma[off + k] + (mb[off + k] - ma[off + k]) * u;
+        }
+    }
+}
+
+sk_result sk_clip_channel_mask(const sk_clip *clip, const sk_skeleton *skel, uint8_t *out, sk_error *err) {
+    if (!clip || !skel || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_channel_mask: NULL argument");
+    memset(out, 0, skel->joint_count);
+    static const uint8_t bits[4] = {SK_CHANNEL_T, SK_CHANNEL_R, SK_CHANNEL_S, SK_CHANNEL_W};
+    for (uint32_t i = 0; i < sk_clip_track_count(clip); i++) {
+        sk_track_info info;
+        sk_clip_track_info(clip, i, &info);
+        if (info.joint >= skel->joint_count)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "clip '%s' track %u targets joint %u (skeleton has %u)",
+                                sk_clip_name(clip), i, info.joint, skel->joint_count);
+        out[info.joint] |= bits[(unsigned)info.path & 3u];
+    }
+    return SK_OK;
+}
+
+/* ---- masks ---- */
+
+void sk_mask_fill(const sk_skeleton *skel, float *mask, float value) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) mask[j] = value;
+}
+
+static int32_t find_joint(const sk_skeleton *skel, const char *name, sk_error *err) {
+    int32_t j = name ? sk_skeleton_find(skel, name) : -1;
+    if (j < 0) sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "mask: no joint named '%s'", name ? name : "(null)");
+    return j;
+}
+
+sk_result sk_mask_set_subtree(const sk_skeleton *skel, const char *joint, float value, float *mask, sk_error *err) {
+    if (!skel || !mask) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_mask_set_subtree: NULL argument");
+    int32_t root = find_joint(skel, joint, err);
+    if (root < 0) return SK_ERR_INVALID_ARGUMENT;
+    /* parents come before children, so descendants have larger indices */
+    for (uint32_t j = (uint32_t)root; j < skel->joint_count; j++) {
+        int32_t a = (int32_t)j;
+        while (a > root) a = skel->parents[a];
+        if (a == root) mask[j] = value;
+    }
+    return SK_OK;
+}
+
+sk_result sk_mask_set_joints(const sk_skeleton *skel, const char *const *joints, uint32_t count, float value,
+                             float *mask, sk_error *err) {
+    if (!skel || !mask || (count && !joints))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_mask_set_joints: NULL argument");
+    for (uint32_t i = 0; i < count; i++) {
+        int32_t j = find_joint(skel, joints[i], err);
+        if (j < 0) return SK_ERR_INVALID_ARGUMENT;
+        mask[j] = value;
+    }
+    return SK_OK;
+}
+
+/* ---- additive ---- */
+
+static float safe_div(float a, float b) { return b != 0.0f ? a / b : 1.0f; }
+
+void sk_pose_make_additive(const sk_skeleton *skel, const sk_transform *pose, const sk_transform *ref, sk_transform *out,
+                           const float *morph, const float *morph_ref, float *out_morph) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        sk_transform d;
+        d.t = sk_vec3_sub(pose[j].t, ref[j].t);
+        d.r = sk_quat_normalize(sk_quat_mul(sk_quat_inverse(ref[j].r), pose[j].r));
+        d.s = sk_vec3_make(safe_div(pose[j].s.x, ref[j].s.x), safe_div(pose[j].s.y, ref[j].s.y),
+                           safe_div(pose[j].s.z, ref[j].s.z));
+        out[j] = d;
+    }
+    if (out_morph && morph && morph_ref)
+        for (uint32_t k = 0; k < skel->weight_total; k++) out_morph[k] = morph[k] - morph_ref[k];
+}
+
+void sk_pose_apply_additive(const sk_skeleton *skel, sk_transform *io, const sk_transform *delta, float weight,
+                            const float *mask, float *io_morph, const float *morph_delta) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        float w = mask ? weight * mask[j] : weight;
+        if (w == 0.0f) continue;
+        const sk_transform *d = &delta[j];
+        io[j].t = sk_vec3_add(io[j].t, sk_vec3_scale(d->t, w));
+        sk_quat dr = w == 1.0f ? d->r : sk_quat_slerp(sk_quat_identity(), d->r, w);
+        io[j].r = sk_quat_normalize(sk_quat_mul(io[j].r, dr));
+        io[j].s = sk_vec3_mul(io[j].s, sk_vec3_lerp(sk_vec3_make(1, 1, 1), d->s, w));
+        if (io_morph && morph_delta) {
+            uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+            for (uint32_t k = 0; k < cnt; k++) io_morph[off + k] += w * morph_delta[off + k];
+        }
+    }
+}
+
+sk_result sk_layers_apply(const sk_skeleton *skel, sk_transform *io, float *io_morph, const sk_layer *layers, uint32_t n,
+                          sk_error *err) {
+    if (!skel || !io || (n && !layers)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_layers_apply: NULL argument");
+    for (uint32_t i = 0; i < n; i++) {
+        const sk_layer *L = &layers[i];
+        if (!L->pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_layers_apply: layer %u has no pose", i);
+        float w = L->weight;
+        if (!(w > 0.0f)) continue;
+        if (w > 1.0f) w = 1.0f;
+        if (L->mode == SK_LAYER_ADDITIVE) {
+            sk_pose_apply_additive(skel, io, L->pose, w, L->mask, io_morph, L->morph);
+        } else {
+            sk_blend_two(skel, io, L->pose, w, L->mask, false, io, io_morph, L->morph, L->morph ? io_morph : NULL);
+        }
+    }
+    return SK_OK;
+}
