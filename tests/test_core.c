@@ -99,6 +99,29 @@ static void test_math_mat4(void **st) {
     }
 }
 
+/* The trig-free slerp against the closed form on a grid of angles and t. */
+static void test_slerp_accuracy(void **st) {
+    (void)st;
+    double worst = 0;
+    sk_vec3 axis = sk_vec3_normalize(sk_vec3_make(0.3f, -0.8f, 0.5f));
+    sk_quat a = sk_quat_normalize(sk_quat_make(0.1f, 0.2f, -0.3f, 0.9f));
+    for (int i = 0; i <= 200; i++) {
+        double ang = 3.13 * i / 200.0; /* rotation angle 0..179.3 degrees (at 180 both arcs are shortest) */
+        sk_quat r = sk_quat_from_axis_angle(axis, (float)ang);
+        sk_quat b = sk_quat_mul(r, a);
+        for (int k = 0; k <= 20; k++) {
+            double t = k / 20.0;
+            sk_quat e = sk_quat_mul(sk_quat_from_axis_angle(axis, (float)(ang * t)), a);
+            sk_quat g = sk_quat_slerp(a, b, (float)t);
+            double d = fmax(fmax(fabs(g.x - e.x), fabs(g.y - e.y)), fmax(fabs(g.z - e.z), fabs(g.w - e.w)));
+            double dn = fmax(fmax(fabs(g.x + e.x), fabs(g.y + e.y)), fmax(fabs(g.z + e.z), fabs(g.w + e.w)));
+            worst = fmax(worst, fmin(d, dn));
+        }
+    }
+    printf("slerp: worst error against the closed form %.3g\n", worst);
+    assert_true(worst < 1e-6);
+}
+
 /* ---- skeleton ---- */
 static void test_skeleton(void **st) {
     (void)st;
@@ -486,6 +509,7 @@ static void test_palette(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_math_quat),         cmocka_unit_test(test_math_mat4),
+        cmocka_unit_test(test_slerp_accuracy),
         cmocka_unit_test(test_skeleton),          cmocka_unit_test(test_skeleton_large),
         cmocka_unit_test(test_interp_linear_step), cmocka_unit_test(test_interp_rotation),
         cmocka_unit_test(test_interp_cubic),      cmocka_unit_test(test_weights_and_errors),
