@@ -13,4 +13,5 @@
 #include "skelanim/blend.h"
 #include "skelanim/graph.h"
 #include "skelanim/ik.h"
+#include "skelanim/skin.h"
 #endif

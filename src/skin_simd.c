@@ -1,0 +1,203 @@
+/* CPU skinning kernels for x86-64: SSE2 (baseline) and AVX2+FMA (compiled
+ * with a target attribute, called only when the CPU has it — see sk_skin_run).
+ *
+ * LBS works per vertex with the blended matrix in registers: SSE2 keeps its
+ * four columns in four registers; AVX2 keeps columns 0|1 and 2|3 in two
+ * 256-bit registers, so an influence costs two loads and two FMAs. DQS blends
+ * the 8 floats of the dual quaternion in SIMD registers and finishes in the
+ * shared scalar code. */
+#include "skin_internal.h"
+
+#ifdef SK_SKIN_X86
+#include <immintrin.h>
+
+static inline void store3(float *o, __m128 r) {
+    _mm_storel_pi((__m64 *)(void *)o, r);
+    _mm_store_ss(o + 2, _mm_movehl_ps(r, r));
+}
+
+/* r / |r.xyz| (r.w ignored), as the scalar code: 1/sqrt then multiply. */
+static inline __m128 normalize3_sse(__m128 r) {
+    __m128 s = _mm_mul_ps(r, r);
+    __m128 l2 = _mm_add_ss(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)), _mm_shuffle_ps(s, s, 2));
+    if (_mm_cvtss_f32(l2) > 0.0f) {
+        __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(l2));
+        r = _mm_mul_ps(r, _mm_shuffle_ps(inv, inv, 0));
+    }
+    return r;
+}
+
+#define SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
+
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+    const sk_skinned_mesh *m = c->mesh;
+    const uint32_t k = m->influences;
+    const float *pal = c->palette;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t v = first + i;
+        float bp[4], bn[4], bt[4];
+        const float *p, *n, *t;
+        sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
+        const uint16_t *jj = m->joints + (size_t)v * k;
+        const float *ww = m->weights + (size_t)v * k;
+        const float *P = pal + 16 * (size_t)jj[0];
+        __m128 w = _mm_set1_ps(ww[0]);
+        __m128 c0 = _mm_mul_ps(w, _mm_loadu_ps(P));
+        __m128 c1 = _mm_mul_ps(w, _mm_loadu_ps(P + 4));
+        __m128 c2 = _mm_mul_ps(w, _mm_loadu_ps(P + 8));
+        __m128 c3 = _mm_mul_ps(w, _mm_loadu_ps(P + 12));
+        for (uint32_t q = 1, cnt = m->count[v]; q < cnt; q++) {
+            P = pal + 16 * (size_t)jj[q];
+            w = _mm_set1_ps(ww[q]);
+            c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_loadu_ps(P)));
+            c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_loadu_ps(P + 4)));
+            c2 = _mm_add_ps(c2, _mm_mul_ps(w, _mm_loadu_ps(P + 8)));
+            c3 = _mm_add_ps(c3, _mm_mul_ps(w, _mm_loadu_ps(P + 12)));
+        }
+        if (c->op) {
+            __m128 pv = _mm_loadu_ps(p);
+            __m128 r = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(pv, 0)), _mm_mul_ps(c1, SPLAT(pv, 1))),
+                                             _mm_mul_ps(c2, SPLAT(pv, 2))),
+                                  c3);
+            store3(c->op + (size_t)i * c->ps, r);
+        }
+        if (c->on) {
+            __m128 nv = _mm_loadu_ps(n);
+            __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(nv, 0)), _mm_mul_ps(c1, SPLAT(nv, 1))),
+                                  _mm_mul_ps(c2, SPLAT(nv, 2)));
+            store3(c->on + (size_t)i * c->ns, normalize3_sse(r));
+        }
+        if (c->ot) {
+            __m128 tv = _mm_loadu_ps(t);
+            __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(tv, 0)), _mm_mul_ps(c1, SPLAT(tv, 1))),
+                                  _mm_mul_ps(c2, SPLAT(tv, 2)));
+            float *o = c->ot + (size_t)i * c->ts;
+            store3(o, normalize3_sse(r));
+            o[3] = t[3];
+        }
+    }
+}
+
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+    const sk_skinned_mesh *m = c->mesh;
+    const uint32_t k = m->influences;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t v = first + i;
+        float bp[4], bn[4], bt[4];
+        const float *p, *n, *t;
+        sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
+        const uint16_t *jj = m->joints + (size_t)v * k;
+        const float *ww = m->weights + (size_t)v * k;
+        const float *D = c->dq + 8 * (size_t)jj[0];
+        __m128 q0 = _mm_loadu_ps(D);
+        __m128 w = _mm_set1_ps(ww[0]);
+        __m128 br = _mm_mul_ps(w, q0);
+        __m128 bd = _mm_mul_ps(w, _mm_loadu_ps(D + 4));
+        for (uint32_t q = 1, cnt = m->count[v]; q < cnt; q++) {
+            D = c->dq + 8 * (size_t)jj[q];
+            __m128 r = _mm_loadu_ps(D);
+            __m128 s = _mm_mul_ps(q0, r);
+            s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+            s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+            /* antipodal fix: flip the weight's sign when the dot is negative */
+            __m128 sign = _mm_and_ps(_mm_cmplt_ss(s, _mm_setzero_ps()), _mm_set_ss(-0.0f));
+            w = _mm_xor_ps(_mm_set_ss(ww[q]), sign);
+            w = _mm_shuffle_ps(w, w, 0);
+            br = _mm_add_ps(br, _mm_mul_ps(w, r));
+            bd = _mm_add_ps(bd, _mm_mul_ps(w, _mm_loadu_ps(D + 4)));
+        }
+        float b[8];
+        _mm_storeu_ps(b, br);
+        _mm_storeu_ps(b + 4, bd);
+        sk_skin_dq_finish(c, i, b, p, n, t);
+    }
+}
+
+/* ---- AVX2 + FMA ----------------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SK_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define SK_AVX2
+#endif
+
+SK_AVX2 static inline __m128 avx_xform(__m256 a01, __m256 a23, __m128 v, __m256i ilo, __m256i ihi, int point) {
+    __m256 vv = _mm256_castps128_ps256(v);
+    __m256 xy = _mm256_permutevar8x32_ps(vv, ilo);
+    __m256 zw = _mm256_permutevar8x32_ps(vv, ihi);
+    if (!point) zw = _mm256_blend_ps(zw, _mm256_setzero_ps(), 0xF0);
+    __m256 s = _mm256_fmadd_ps(a01, xy, _mm256_mul_ps(a23, zw));
+    return _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+}
+
+SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
+    __m128 l2 = _mm_dp_ps(r, r, 0x71);
+    if (_mm_cvtss_f32(l2) > 0.0f) {
+        __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), _mm_sqrt_ss(l2));
+        r = _mm_mul_ps(r, _mm_broadcastss_ps(inv));
+    }
+    return r;
+}
+
+SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+    const sk_skinned_mesh *m = c->mesh;
+    const uint32_t k = m->influences;
+    const float *pal = c->palette;
+    const __m256i ilo = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256i ihi = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t v = first + i;
+        float bp[4], bn[4], bt[4];
+        const float *p, *n, *t;
+        sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
+        const uint16_t *jj = m->joints + (size_t)v * k;
+        const float *ww = m->weights + (size_t)v * k;
+        const float *P = pal + 16 * (size_t)jj[0];
+        __m256 w = _mm256_set1_ps(ww[0]);
+        __m256 a01 = _mm256_mul_ps(w, _mm256_loadu_ps(P));
+        __m256 a23 = _mm256_mul_ps(w, _mm256_loadu_ps(P + 8));
+        for (uint32_t q = 1, cnt = m->count[v]; q < cnt; q++) {
+            P = pal + 16 * (size_t)jj[q];
+            w = _mm256_set1_ps(ww[q]);
+            a01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P), a01);
+            a23 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P + 8), a23);
+        }
+        if (c->op) store3(c->op + (size_t)i * c->ps, avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1));
+        if (c->on)
+            store3(c->on + (size_t)i * c->ns, avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0)));
+        if (c->ot) {
+            float *o = c->ot + (size_t)i * c->ts;
+            store3(o, avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0)));
+            o[3] = t[3];
+        }
+    }
+}
+
+SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+    const sk_skinned_mesh *m = c->mesh;
+    const uint32_t k = m->influences;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t v = first + i;
+        float bp[4], bn[4], bt[4];
+        const float *p, *n, *t;
+        sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
+        const uint16_t *jj = m->joints + (size_t)v * k;
+        const float *ww = m->weights + (size_t)v * k;
+        const float *D = c->dq + 8 * (size_t)jj[0];
+        __m128 q0 = _mm_loadu_ps(D);
+        __m256 b = _mm256_mul_ps(_mm256_set1_ps(ww[0]), _mm256_loadu_ps(D));
+        for (uint32_t q = 1, cnt = m->count[v]; q < cnt; q++) {
+            D = c->dq + 8 * (size_t)jj[q];
+            __m256 d = _mm256_loadu_ps(D);
+            __m128 s = _mm_dp_ps(q0, _mm256_castps256_ps128(d), 0xF1);
+            __m128 sign = _mm_and_ps(_mm_cmplt_ss(s, _mm_setzero_ps()), _mm_set_ss(-0.0f));
+            __m128 w = _mm_xor_ps(_mm_set_ss(ww[q]), sign);
+            b = _mm256_fmadd_ps(_mm256_broadcastss_ps(w), d, b);
+        }
+        float bb[8];
+        _mm256_storeu_ps(bb, b);
+        sk_skin_dq_finish(c, i, bb, p, n, t);
+    }
+}
+
+#endif
