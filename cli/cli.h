@@ -53,5 +53,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_ik(int argc, char **argv);   /* cli/cmd_ik.c */
 int bench_ik(int argc, char **argv); /* cli/bench_ik.c */
+int bench_skin(int argc, char **argv); /* cli/bench_skin.c */
 
 #endif

@@ -163,6 +163,7 @@ int cmd_bench(int argc, char **argv) {
         {"load", bench_load},
         {"blend", bench_blend},
         {"ik", bench_ik},
+        {"skin", bench_skin},
     };
     if (argc >= 1)
         for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)

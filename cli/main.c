@@ -26,6 +26,8 @@ static void usage(FILE *f) {
             "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
             "                                 one JSON line per file\n"
             "  bench ik                       IK solvers on the FABRIK paper's experiment\n"
+            "  bench blend                    a typical animation graph, per character per frame\n"
+            "  bench skin [--vertices N]      CPU skinning, ns per vertex beside the bandwidth bound\n"
             "\n"
             "FILE is a .glb or .gltf file, or %s for the built-in character.\n",
             SK_VERSION_STRING, SK_CLI_MANNEQUIN);
