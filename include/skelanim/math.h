@@ -15,24 +15,28 @@ typedef struct sk_quat { float x, y, z, w; } sk_quat;
 typedef struct sk_mat4 { float m[16]; } sk_mat4; /* column-major: m[col*4+row] */
 typedef struct sk_transform { sk_vec3 t; sk_quat r; sk_vec3 s; } sk_transform;
 
-sk_vec3 sk_vec3_make(float x, float y, float z);
-sk_vec3 sk_vec3_add(sk_vec3 a, sk_vec3 b);
-sk_vec3 sk_vec3_sub(sk_vec3 a, sk_vec3 b);
-sk_vec3 sk_vec3_scale(sk_vec3 a, float s);
-sk_vec3 sk_vec3_mul(sk_vec3 a, sk_vec3 b); /* component-wise */
+/* Small helpers, inline so per-joint loops pay no call. */
+static inline sk_vec3 sk_vec3_make(float x, float y, float z) { sk_vec3 r = {x, y, z}; return r; }
+static inline sk_vec3 sk_vec3_add(sk_vec3 a, sk_vec3 b) { return sk_vec3_make(a.x + b.x, a.y + b.y, a.z + b.z); }
+static inline sk_vec3 sk_vec3_sub(sk_vec3 a, sk_vec3 b) { return sk_vec3_make(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline sk_vec3 sk_vec3_scale(sk_vec3 a, float s) { return sk_vec3_make(a.x * s, a.y * s, a.z * s); }
+static inline sk_vec3 sk_vec3_mul(sk_vec3 a, sk_vec3 b) { return sk_vec3_make(a.x * b.x, a.y * b.y, a.z * b.z); } /* component-wise */
+static inline float sk_vec3_dot(sk_vec3 a, sk_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline sk_vec3 sk_vec3_cross(sk_vec3 a, sk_vec3 b) {
+    return sk_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static inline sk_quat sk_quat_make(float x, float y, float z, float w) { sk_quat q = {x, y, z, w}; return q; }
+static inline sk_quat sk_quat_identity(void) { return sk_quat_make(0.0f, 0.0f, 0.0f, 1.0f); }
+static inline sk_quat sk_quat_conjugate(sk_quat q) { return sk_quat_make(-q.x, -q.y, -q.z, q.w); }
+static inline float sk_quat_dot(sk_quat a, sk_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+
 sk_vec3 sk_vec3_lerp(sk_vec3 a, sk_vec3 b, float t);
-float sk_vec3_dot(sk_vec3 a, sk_vec3 b);
-sk_vec3 sk_vec3_cross(sk_vec3 a, sk_vec3 b);
 float sk_vec3_length(sk_vec3 a);
 sk_vec3 sk_vec3_normalize(sk_vec3 a); /* zero vector stays zero */
 
-sk_quat sk_quat_identity(void);
-sk_quat sk_quat_make(float x, float y, float z, float w);
 sk_quat sk_quat_from_axis_angle(sk_vec3 axis, float radians);
 sk_quat sk_quat_mul(sk_quat a, sk_quat b);       /* a then... : rotates by b first, then a */
-sk_quat sk_quat_conjugate(sk_quat q);
 sk_quat sk_quat_inverse(sk_quat q);
-float sk_quat_dot(sk_quat a, sk_quat b);
 float sk_quat_length(sk_quat q);
 sk_quat sk_quat_normalize(sk_quat q);            /* zero quaternion gives identity */
 sk_vec3 sk_quat_rotate(sk_quat q, sk_vec3 v);
