@@ -96,8 +96,11 @@ sk_quat sk_quat_slerp(sk_quat a, sk_quat b, float t) {
     }
     ct *= t * sgn;
     cd *= d;
-    return sk_quat_normalize(sk_quat_make(cd * a.x + ct * b.x, cd * a.y + ct * b.y, cd * a.z + ct * b.z,
-                                          cd * a.w + ct * b.w));
+    float qx = cd * a.x + ct * b.x, qy = cd * a.y + ct * b.y, qz = cd * a.z + ct * b.z, qw = cd * a.w + ct * b.w;
+    float l2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    if (!(l2 > 0.0f)) return sk_quat_identity();
+    float inv = 1.0f / sqrtf(l2);
+    return sk_quat_make(qx * inv, qy * inv, qz * inv, qw * inv);
 }
 
 sk_mat4 sk_mat4_identity(void) {
