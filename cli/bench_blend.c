@@ -10,12 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static const char *BENCH_GRAPH =
     "{\"root_motion\": {\"joint\": \"hips\"},"
     " \"parameters\": [{\"name\": \"vx\", \"type\": \"float\"}, {\"name\": \"vz\", \"type\": \"float\"},"
@@ -75,7 +69,7 @@ int bench_blend(int argc, char **argv) {
     }
     const float dt = 1.0f / 60.0f;
     double sink = 0.0;
-    double t0 = now_s();
+    double t0 = cli_now();
     for (uint32_t f = 0; f < frames; f++) {
         for (uint32_t c = 0; c < chars; c++) {
             float ang = 0.01f * (float)(f + 7 * c);
@@ -90,7 +84,7 @@ int bench_blend(int argc, char **argv) {
             sink += model[n / 2].m[13];
         }
     }
-    double sec = now_s() - t0;
+    double sec = cli_now() - t0;
     sk_graph_state_info si[16];
     uint32_t ns = sk_graph_active_states(inst[0], si, 16);
     cJSON *o = cJSON_CreateObject();

@@ -9,17 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* A synthetic skinned grid: nv vertices, `inf` influences each over `joints` joints. */
 static sk_primitive make_prim(uint32_t nv, uint32_t inf, uint32_t joints, float **pos, float **nrm, uint16_t **jt,
                               float **wt) {
@@ -75,9 +64,9 @@ int bench_skin(int argc, char **argv) {
     memset(dst, 2, cb);
     double best_bw = 0;
     for (int r = 0; r < 7; r++) {
-        double t0 = now_s();
+        double t0 = cli_now();
         memcpy(dst, src, cb);
-        double dt = now_s() - t0;
+        double dt = cli_now() - t0;
         double bw = 2.0 * (double)cb / dt; /* bytes read + written per second */
         if (bw > best_bw) best_bw = bw;
     }
@@ -117,14 +106,14 @@ int bench_skin(int argc, char **argv) {
                                    .out_positions = out_p, .out_normals = out_n};
                 double samples[9];
                 for (int r = 0; r < 9; r++) {
-                    double t0 = now_s();
+                    double t0 = cli_now();
                     if (sk_skin_run(&job, &err) != SK_OK) {
                         fprintf(stderr, "skelanim: %s\n", err.message);
                         return 1;
                     }
-                    samples[r] = (now_s() - t0) * 1e9 / nv;
+                    samples[r] = (cli_now() - t0) * 1e9 / nv;
                 }
-                qsort(samples, 9, sizeof(double), cmp_d);
+                qsort(samples, 9, sizeof(double), cli_cmp_double);
                 double bound = bytes / best_bw * 1e9;
                 printf("{\"bench\":\"skin\",\"method\":\"%s\",\"influences\":%u,\"simd\":\"%s\",\"vertices\":%u,"
                        "\"outputs\":\"positions+normals\",\"ns_per_vertex_median\":%.3f,\"ns_per_vertex_min\":%.3f,"

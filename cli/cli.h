@@ -15,6 +15,9 @@ bool cli_load(const char *path, sk_asset **out);
 /* A JSON number formatted with 9 significant digits (float precision); null when not finite. */
 cJSON *cli_num(double v);
 cJSON *cli_nums(const float *v, int n);
+/* Monotonic clock in seconds, and a qsort comparator for doubles (benchmarks). */
+double cli_now(void);
+int cli_cmp_double(const void *a, const void *b);
 /* Parses a float/int argument strictly; prints an error naming the option on failure. */
 bool cli_parse_double(const char *opt, const char *s, double *out);
 bool cli_parse_u32(const char *opt, const char *s, uint32_t *out);

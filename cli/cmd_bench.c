@@ -13,17 +13,6 @@
 #include <assimp/scene.h>
 #endif
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct file_list { char **v; size_t n, cap; } file_list;
 
 static bool has_ext(const char *p, const char *ext) {
@@ -88,13 +77,13 @@ static bool time_it(load_fn fn, const char *path, int min_runs, double min_secon
                     int *runs_out) {
     double samples[256];
     int runs = 0;
-    double start = now_s();
-    while (runs < 256 && (runs < min_runs || now_s() - start < min_seconds)) {
-        double t0 = now_s();
+    double start = cli_now();
+    while (runs < 256 && (runs < min_runs || cli_now() - start < min_seconds)) {
+        double t0 = cli_now();
         if (!fn(path)) return false;
-        samples[runs++] = (now_s() - t0) * 1e3;
+        samples[runs++] = (cli_now() - t0) * 1e3;
     }
-    qsort(samples, (size_t)runs, sizeof(double), cmp_double);
+    qsort(samples, (size_t)runs, sizeof(double), cli_cmp_double);
     *med_ms = samples[runs / 2];
     *min_ms = samples[0];
     *runs_out = runs;

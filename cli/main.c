@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -148,4 +149,15 @@ uint32_t cli_scene_nodes(const sk_asset *asset, uint32_t *out_nodes) {
         if (in[asset->node_to_joint[node]]) out_nodes[count++] = node;
     free(in);
     return count;
+}
+
+double cli_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
 }
