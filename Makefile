@@ -22,11 +22,11 @@ demo: build
 	@./build/skelanim demo
 
 build-test: setup-test
-	cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc >/dev/null
+	cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DSK_WERROR=ON >/dev/null
 	cmake --build build-test -j $(JOBS)
 
 build-asan: setup-test
-	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DSK_SANITIZE=ON >/dev/null
+	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DSK_SANITIZE=ON -DSK_WERROR=ON >/dev/null
 	cmake --build build-asan -j $(JOBS)
 
 test: build-test build-asan

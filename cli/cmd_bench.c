@@ -110,8 +110,8 @@ static int bench_load(int argc, char **argv) {
         const char *p = files.v[i];
         struct stat st;
         long long bytes = stat(p, &st) == 0 ? (long long)st.st_size : -1;
-        double med, mn;
-        int runs;
+        double med = 0, mn = 0;
+        int runs = 0;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "bench", "load");
         cJSON_AddStringToObject(o, "file", p);
@@ -125,8 +125,8 @@ static int bench_load(int argc, char **argv) {
             failures++;
         }
 #ifdef SK_HAVE_ASSIMP
-        double amed, amn;
-        int aruns;
+        double amed = 0, amn = 0;
+        int aruns = 0;
         if (time_it(load_assimp, p, min_runs, min_seconds, &amed, &amn, &aruns)) {
             cJSON_AddItemToObject(o, "assimp_median_ms", cli_num(amed));
             cJSON_AddItemToObject(o, "assimp_min_ms", cli_num(amn));
