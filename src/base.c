@@ -136,3 +136,20 @@ void sk_arena_release(sk_arena *a) {
     }
     a->head = NULL;
 }
+
+void sk_arena_reset(sk_arena *a) {
+    sk_arena_block *keep = NULL;
+    for (sk_arena_block *b = a->head; b; b = b->next)
+        if (!keep || b->size > keep->size) keep = b;
+    sk_arena_block *b = a->head;
+    while (b) {
+        sk_arena_block *n = b->next;
+        if (b != keep) a->alloc.free(a->alloc.user, b, b->size + SK_ARENA_HDR);
+        b = n;
+    }
+    if (keep) {
+        keep->next = NULL;
+        keep->used = 0;
+    }
+    a->head = keep;
+}

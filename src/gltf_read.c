@@ -64,6 +64,7 @@ typedef struct gl_node {
 
 typedef struct gl_ctx {
     sk_arena tmp; /* scratch, released at the end */
+    sk_arena chan; /* per animation channel, reset after each (keeps its memory hot) */
     const sk_allocator *alloc;
     sk_error *err;
     const char *base_dir;
@@ -1660,7 +1661,8 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
         return fail(g, SK_ERR_INVALID_DATA, "%s: accessor %u has %u elements, expected %llu for %u keys", op, oa,
                     out->count, (unsigned long long)expect, keys);
     float *times, *values;
-    TRY(acc_read_float(g, ia, &g->tmp, ip, &times));
+    sk_arena_reset(&g->chan);
+    TRY(acc_read_float(g, ia, &g->chan, ip, &times));
     for (uint32_t i = 0; i < keys; i++) {
         if (times[i] < 0.0f)
             return fail(g, SK_ERR_INVALID_DATA, "%s: key %u time %g is negative", ip, i, (double)times[i]);
@@ -1673,7 +1675,7 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
             return fail(g, SK_ERR_INVALID_DATA, "%s: key times are not strictly increasing at key %u (%g after %g)", ip,
                         i, (double)times[i], (double)times[i - 1]);
     }
-    TRY(acc_read_float(g, oa, &g->tmp, op, &values));
+    TRY(acc_read_float(g, oa, &g->chan, op, &values));
     if (tpath == SK_PATH_ROTATION) {
         /* Rotation keys are unit quaternions (the validator's tolerance). */
         uint32_t elems = out->count;
@@ -1889,10 +1891,12 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
         return sk_error_set(err, SK_ERR_LIMIT, "input of %zu bytes exceeds the limit of %llu", size,
                             (unsigned long long)g.max_bytes);
     sk_arena_init(&g.tmp, g.alloc);
+    sk_arena_init(&g.chan, g.alloc);
     sk_result r = sk_asset_create_empty(g.alloc, &g.asset, err);
     if (r == SK_OK) r = load_all(&g, data ? data : "", size);
     if (g.root) cJSON_Delete(g.root);
     sk_arena_release(&g.tmp);
+    sk_arena_release(&g.chan);
     if (r != SK_OK) {
         sk_asset_destroy(g.asset);
         return r;

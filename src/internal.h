@@ -31,6 +31,8 @@ void *sk_arena_alloc(sk_arena *a, size_t size); /* zero-filled, 16-byte aligned;
 void *sk_arena_alloc_raw(sk_arena *a, size_t size); /* uninitialised */
 char *sk_arena_strdup(sk_arena *a, const char *s);
 void sk_arena_release(sk_arena *a);
+/* Frees every block but the largest, which is kept empty for reuse. */
+void sk_arena_reset(sk_arena *a);
 
 /* Private part of sk_asset. */
 typedef struct sk_asset_internal {
