@@ -55,6 +55,7 @@ int cmd_export_mannequin(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_ik(int argc, char **argv);   /* cli/cmd_ik.c */
+int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
 int bench_ik(int argc, char **argv); /* cli/bench_ik.c */
 int bench_skin(int argc, char **argv); /* cli/bench_skin.c */
 

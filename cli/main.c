@@ -22,6 +22,8 @@ static void usage(FILE *f) {
             "                                 pose at time T as JSON (local TRS, world matrices,\n"
             "                                 morph weights, skinned vertex positions)\n"
             "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
+            "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] --out F.png|F.gif\n"
+            "                                 draw the character off-screen (no display needed)\n"
             "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"
             "                                 solve inverse kinematics on a loaded character\n"
             "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
@@ -56,6 +58,7 @@ int main(int argc, char **argv) {
         {"export-mannequin", cmd_export_mannequin},
         {"bench", cmd_bench},
         {"ik", cmd_ik},
+        {"render", cmd_render},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);

@@ -155,11 +155,46 @@ static void test_cli_vs_oracle(void **st) {
     free(r.out);
 }
 
+/* skelanim render writes real PNG and GIF files, and refuses what it cannot write. */
+static void test_render_files(void **st) {
+    (void)st;
+    /* Under AddressSanitizer the tool would report Mesa's own leaks (see tests/CMakeLists.txt). */
+    const char *old = getenv("ASAN_OPTIONS");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=1", 1);
+    expect_fail("render @mannequin --out /tmp/sk_cli_render.bmp", ".png or .gif");
+    expect_fail("render @mannequin --out /tmp/sk_cli_render.png --size 3x3", "WxH");
+    expect_fail("render @mannequin --frames 3 --out /tmp/sk_cli_render.png", ".gif");
+    run_result r = run("render @mannequin --clip walk --time 0.25 --size 64x64 --out /tmp/sk_cli_render.png");
+    free(last_stderr());
+    assert_int_equal(r.status, 0);
+    free(r.out);
+    size_t n = 0;
+    char *png = sk_test_read_file("/tmp/sk_cli_render.png", &n);
+    assert_non_null(png);
+    assert_true(n > 8 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0);
+    free(png);
+    r = run("render @mannequin --clip run --frames 3 --fps 10 --size 64x64 --out /tmp/sk_cli_render.gif");
+    free(last_stderr());
+    assert_int_equal(r.status, 0);
+    free(r.out);
+    char *gif = sk_test_read_file("/tmp/sk_cli_render.gif", &n);
+    assert_non_null(gif);
+    assert_true(n > 6 && memcmp(gif, "GIF89a", 6) == 0);
+    free(gif);
+    remove("/tmp/sk_cli_render.png");
+    remove("/tmp/sk_cli_render.gif");
+    if (saved) setenv("ASAN_OPTIONS", saved, 1);
+    else unsetenv("ASAN_OPTIONS");
+    free(saved);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_mannequin_sample),
         cmocka_unit_test(test_cli_vs_oracle),
+        cmocka_unit_test(test_render_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,475 @@
+/* Renderer: shaders, model upload, GPU/CPU skinned drawing, grid, skeleton
+ * overlay, markers, camera. OpenGL 3.3 core through libepoxy.
+ *
+ * Palette layout on the GPU: one texture buffer (GL_RGBA32F), 4 texels per
+ * matrix = its 4 columns (sk_mat4 is column-major, so the bytes go up as they
+ * are: no transpose). Instance i's palette starts at matrix i * palette_size;
+ * an item (mesh primitive) reads from its offset inside it. Size is limited
+ * only by GL_MAX_TEXTURE_BUFFER_SIZE texels (>= 65536 in GL 3.3, 2^27 in
+ * Mesa), so skeletons with any number of joints work. */
+#include "skr.h"
+#include "skr_internal.h"
+
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Camera ---------------------------------------------------------------- */
+
+static sk_mat4 look_at(const float eye[3], const float target[3]) {
+    sk_vec3 e = {eye[0], eye[1], eye[2]}, t = {target[0], target[1], target[2]};
+    sk_vec3 f = sk_vec3_normalize(sk_vec3_sub(t, e));
+    sk_vec3 up = fabsf(f.y) > 0.99f ? sk_vec3_make(0, 0, -1) : sk_vec3_make(0, 1, 0);
+    sk_vec3 s = sk_vec3_normalize(sk_vec3_cross(f, up));
+    sk_vec3 u = sk_vec3_cross(s, f);
+    sk_mat4 m = sk_mat4_identity();
+    m.m[0] = s.x, m.m[4] = s.y, m.m[8] = s.z;
+    m.m[1] = u.x, m.m[5] = u.y, m.m[9] = u.z;
+    m.m[2] = -f.x, m.m[6] = -f.y, m.m[10] = -f.z;
+    m.m[12] = -sk_vec3_dot(s, e), m.m[13] = -sk_vec3_dot(u, e), m.m[14] = sk_vec3_dot(f, e);
+    return m;
+}
+
+static sk_mat4 perspective(float fovy, float aspect, float n, float f) {
+    sk_mat4 m = {{0}};
+    float t = 1.0f / tanf(fovy * 0.5f);
+    m.m[0] = t / aspect;
+    m.m[5] = t;
+    m.m[10] = (f + n) / (n - f);
+    m.m[11] = -1.0f;
+    m.m[14] = 2.0f * f * n / (n - f);
+    return m;
+}
+
+void skr_camera_orbit(skr_camera *c, const float target[3], float az_deg, float el_deg, float dist, int w, int h) {
+    float az = az_deg * 3.14159265f / 180.0f, el = el_deg * 3.14159265f / 180.0f;
+    memcpy(c->target, target, sizeof c->target);
+    c->eye[0] = target[0] + dist * cosf(el) * sinf(az);
+    c->eye[1] = target[1] + dist * sinf(el);
+    c->eye[2] = target[2] + dist * cosf(el) * cosf(az);
+    c->width = w, c->height = h;
+    if (c->fov_y <= 0) c->fov_y = 35.0f * 3.14159265f / 180.0f;
+    c->view = look_at(c->eye, c->target);
+    float nearp = dist * 0.02f, farp = dist * 20.0f + 50.0f;
+    c->proj = perspective(c->fov_y, (float)w / (float)h, nearp, farp);
+    c->viewproj = sk_mat4_mul(&c->proj, &c->view);
+}
+
+void skr_camera_frame(skr_camera *c, const float bmin[3], const float bmax[3], float az_deg, float el_deg, int w,
+                      int h) {
+    float ctr[3], r = 0;
+    for (int i = 0; i < 3; i++) {
+        ctr[i] = 0.5f * (bmin[i] + bmax[i]);
+        float e = 0.5f * (bmax[i] - bmin[i]);
+        r += e * e;
+    }
+    r = sqrtf(r);
+    if (!(r > 1e-6f)) r = 1.0f;
+    if (c->fov_y <= 0) c->fov_y = 35.0f * 3.14159265f / 180.0f;
+    float aspect = (float)w / (float)h;
+    float half = 0.5f * c->fov_y;
+    float halfx = atanf(tanf(half) * aspect);
+    float fit = fminf(half, halfx);
+    float dist = r / sinf(fit) * 1.02f;
+    skr_camera_orbit(c, ctr, az_deg, el_deg, dist, w, h);
+}
+
+bool skr_camera_project(const skr_camera *c, const float p[3], float *px, float *py) {
+    const float *m = c->viewproj.m;
+    float x = m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12];
+    float y = m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13];
+    float w = m[3] * p[0] + m[7] * p[1] + m[11] * p[2] + m[15];
+    if (w <= 1e-6f) return false;
+    *px = (x / w * 0.5f + 0.5f) * (float)c->width;
+    *py = (1.0f - (y / w * 0.5f + 0.5f)) * (float)c->height;
+    return true;
+}
+
+/* ---- Shaders ------------------------------------------------------------------ */
+
+static const char *MESH_VS =
+    "#version 330 core\n"
+    "layout(location=0) in vec3 a_pos;\n"
+    "layout(location=1) in vec3 a_nrm;\n"
+    "layout(location=2) in vec2 a_uv;\n"
+    "layout(location=3) in uvec4 a_j0;\n"
+    "layout(location=4) in vec4 a_w0;\n"
+    "layout(location=5) in uvec4 a_j1;\n"
+    "layout(location=6) in vec4 a_w1;\n"
+    "uniform samplerBuffer u_palette;\n"
+    "uniform samplerBuffer u_tints;\n"
+    "uniform int u_skin, u_base, u_stride, u_instance0, u_has_tints;\n"
+    "uniform mat4 u_viewproj;\n"
+    "uniform float u_point_size;\n"
+    "out vec3 v_nrm; out vec2 v_uv; out vec4 v_tint; out vec3 v_world;\n"
+    "mat4 joint(int base, uint j) {\n"
+    "  int t = (base + int(j)) * 4;\n"
+    "  return mat4(texelFetch(u_palette, t), texelFetch(u_palette, t + 1),\n"
+    "              texelFetch(u_palette, t + 2), texelFetch(u_palette, t + 3));\n"
+    "}\n"
+    "void main() {\n"
+    "  int inst = u_instance0 + gl_InstanceID;\n"
+    "  vec4 p = vec4(a_pos, 1.0);\n"
+    "  vec3 n = a_nrm;\n"
+    "  if (u_skin != 0) {\n"
+    "    int base = u_base + inst * u_stride;\n"
+    "    mat4 m = a_w0.x * joint(base, a_j0.x);\n"
+    "    if (a_w0.y > 0.0) m += a_w0.y * joint(base, a_j0.y);\n"
+    "    if (a_w0.z > 0.0) m += a_w0.z * joint(base, a_j0.z);\n"
+    "    if (a_w0.w > 0.0) m += a_w0.w * joint(base, a_j0.w);\n"
+    "    if (a_w1.x > 0.0) {\n"
+    "      m += a_w1.x * joint(base, a_j1.x);\n"
+    "      if (a_w1.y > 0.0) m += a_w1.y * joint(base, a_j1.y);\n"
+    "      if (a_w1.z > 0.0) m += a_w1.z * joint(base, a_j1.z);\n"
+    "      if (a_w1.w > 0.0) m += a_w1.w * joint(base, a_j1.w);\n"
+    "    }\n"
+    "    p = m * p;\n"
+    "    n = mat3(m) * n;\n"
+    "  }\n"
+    "  v_world = p.xyz; v_nrm = n; v_uv = a_uv;\n"
+    "  v_tint = u_has_tints != 0 ? texelFetch(u_tints, inst) : vec4(1.0);\n"
+    "  gl_Position = u_viewproj * p;\n"
+    "  gl_PointSize = u_point_size;\n"
+    "}\n";
+
+static const char *MESH_FS =
+    "#version 330 core\n"
+    "in vec3 v_nrm; in vec2 v_uv; in vec4 v_tint; in vec3 v_world;\n"
+    "uniform vec4 u_color;\n"
+    "uniform vec4 u_flat;\n"
+    "uniform sampler2D u_tex;\n"
+    "uniform int u_has_tex;\n"
+    "uniform vec3 u_eye;\n"
+    "out vec4 o_color;\n"
+    "void main() {\n"
+    "  if (u_flat.a > 0.0) { o_color = vec4(u_flat.rgb, 1.0); return; }\n"
+    "  vec3 n = normalize(v_nrm);\n"
+    "  vec3 V = normalize(u_eye - v_world);\n"
+    "  if (dot(n, V) < 0.0) n = -n;\n"
+    "  vec4 base = u_color * v_tint;\n"
+    "  if (u_has_tex != 0) base *= texture(u_tex, v_uv);\n"
+    "  vec3 L = normalize(vec3(0.45, 0.8, 0.55));\n"
+    "  float d = max(dot(n, L), 0.0);\n"
+    "  vec3 hemi = mix(vec3(0.32, 0.30, 0.28), vec3(0.55, 0.62, 0.75), n.y * 0.5 + 0.5);\n"
+    "  vec3 H = normalize(L + V);\n"
+    "  float s = pow(max(dot(n, H), 0.0), 32.0) * 0.15;\n"
+    "  vec3 c = base.rgb * (hemi + 0.85 * d) + vec3(s);\n"
+    "  o_color = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);\n"
+    "}\n";
+
+static const char *GRID_VS =
+    "#version 330 core\n"
+    "layout(location=0) in vec2 a_xz;\n"
+    "uniform mat4 u_viewproj; uniform vec3 u_center; uniform float u_extent; uniform float u_y;\n"
+    "out vec3 v_world;\n"
+    "void main() {\n"
+    "  v_world = vec3(u_center.x + a_xz.x * u_extent, u_y, u_center.z + a_xz.y * u_extent);\n"
+    "  gl_Position = u_viewproj * vec4(v_world, 1.0);\n"
+    "}\n";
+
+static const char *GRID_FS =
+    "#version 330 core\n"
+    "in vec3 v_world;\n"
+    "uniform vec3 u_bg; uniform vec3 u_center; uniform float u_extent;\n"
+    "out vec4 o_color;\n"
+    "float lines(vec2 p, float cell) {\n"
+    "  vec2 g = abs(fract(p / cell - 0.5) - 0.5) / fwidth(p / cell);\n"
+    "  return 1.0 - min(min(g.x, g.y), 1.0);\n"
+    "}\n"
+    "void main() {\n"
+    "  vec2 p = v_world.xz;\n"
+    "  vec3 ground = vec3(0.78, 0.78, 0.76);\n"
+    "  vec3 c = mix(ground, vec3(0.55, 0.56, 0.56), lines(p, 0.5) * 0.6);\n"
+    "  c = mix(c, vec3(0.38, 0.40, 0.42), lines(p, 2.0));\n"
+    "  float fade = smoothstep(0.55, 1.0, length(p - u_center.xz) / u_extent);\n"
+    "  o_color = vec4(pow(mix(c, u_bg, fade), vec3(1.0 / 2.2)), 1.0);\n"
+    "}\n";
+
+static const char *LINE_VS =
+    "#version 330 core\n"
+    "layout(location=0) in vec3 a_pos;\n"
+    "uniform mat4 u_viewproj;\n"
+    "void main() { gl_Position = u_viewproj * vec4(a_pos, 1.0); gl_PointSize = 5.0; }\n";
+static const char *LINE_FS =
+    "#version 330 core\n"
+    "uniform vec3 u_rgb; out vec4 o_color;\n"
+    "void main() { o_color = vec4(u_rgb, 1.0); }\n";
+
+static GLuint compile(GLenum type, const char *src, sk_error *err) {
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[400];
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        sk_error_set(err, SK_ERR_UNSUPPORTED, "shader compile failed: %s", log);
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static GLuint program(const char *vs, const char *fs, sk_error *err) {
+    GLuint v = compile(GL_VERTEX_SHADER, vs, err);
+    if (!v) return 0;
+    GLuint f = compile(GL_FRAGMENT_SHADER, fs, err);
+    if (!f) {
+        glDeleteShader(v);
+        return 0;
+    }
+    GLuint p = glCreateProgram();
+    glAttachShader(p, v);
+    glAttachShader(p, f);
+    glLinkProgram(p);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[400];
+        glGetProgramInfoLog(p, sizeof log, NULL, log);
+        sk_error_set(err, SK_ERR_UNSUPPORTED, "shader link failed: %s", log);
+        glDeleteProgram(p);
+        return 0;
+    }
+    return p;
+}
+
+struct skr_renderer {
+    GLuint mesh_prog, grid_prog, line_prog;
+    GLuint grid_vao, grid_vbo, line_vao, line_vbo;
+    GLuint pal_buf, pal_tex, tint_buf, tint_tex;
+    GLuint cpu_buf;
+    size_t pal_cap, tint_cap, cpu_cap, line_cap;
+    const skr_camera *cam;
+    GLint u_skin, u_base, u_stride, u_instance0, u_has_tints, u_viewproj, u_point_size, u_color, u_flat, u_has_tex,
+        u_eye;
+};
+
+sk_result skr_renderer_create(skr_renderer **out, sk_error *err) {
+    skr_renderer *r = calloc(1, sizeof *r);
+    if (!r) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    if (epoxy_gl_version() < 33) {
+        free(r);
+        return sk_error_set(err, SK_ERR_UNSUPPORTED, "OpenGL 3.3 is required (the context has %d.%d)",
+                            epoxy_gl_version() / 10, epoxy_gl_version() % 10);
+    }
+    r->mesh_prog = program(MESH_VS, MESH_FS, err);
+    r->grid_prog = r->mesh_prog ? program(GRID_VS, GRID_FS, err) : 0;
+    r->line_prog = r->grid_prog ? program(LINE_VS, LINE_FS, err) : 0;
+    if (!r->line_prog) {
+        skr_renderer_destroy(r);
+        return err ? err->code : SK_ERR_UNSUPPORTED;
+    }
+    GLuint p = r->mesh_prog;
+    r->u_skin = glGetUniformLocation(p, "u_skin");
+    r->u_base = glGetUniformLocation(p, "u_base");
+    r->u_stride = glGetUniformLocation(p, "u_stride");
+    r->u_instance0 = glGetUniformLocation(p, "u_instance0");
+    r->u_has_tints = glGetUniformLocation(p, "u_has_tints");
+    r->u_viewproj = glGetUniformLocation(p, "u_viewproj");
+    r->u_point_size = glGetUniformLocation(p, "u_point_size");
+    r->u_color = glGetUniformLocation(p, "u_color");
+    r->u_flat = glGetUniformLocation(p, "u_flat");
+    r->u_has_tex = glGetUniformLocation(p, "u_has_tex");
+    r->u_eye = glGetUniformLocation(p, "u_eye");
+    glUseProgram(p);
+    glUniform1i(glGetUniformLocation(p, "u_palette"), 0);
+    glUniform1i(glGetUniformLocation(p, "u_tints"), 1);
+    glUniform1i(glGetUniformLocation(p, "u_tex"), 2);
+    glGenBuffers(1, &r->pal_buf);
+    glGenBuffers(1, &r->tint_buf);
+    glGenBuffers(1, &r->cpu_buf);
+    glGenTextures(1, &r->pal_tex);
+    glGenTextures(1, &r->tint_tex);
+    static const float quad[] = {-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1};
+    glGenVertexArrays(1, &r->grid_vao);
+    glGenBuffers(1, &r->grid_vbo);
+    glBindVertexArray(r->grid_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->grid_vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+    glGenVertexArrays(1, &r->line_vao);
+    glGenBuffers(1, &r->line_vbo);
+    glBindVertexArray(r->line_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->line_vbo);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+    glBindVertexArray(0);
+    *out = r;
+    return SK_OK;
+}
+
+void skr_renderer_destroy(skr_renderer *r) {
+    if (!r) return;
+    glDeleteProgram(r->mesh_prog);
+    glDeleteProgram(r->grid_prog);
+    glDeleteProgram(r->line_prog);
+    GLuint bufs[6] = {r->grid_vbo, r->line_vbo, r->pal_buf, r->tint_buf, r->cpu_buf, 0};
+    glDeleteBuffers(5, bufs);
+    GLuint vaos[2] = {r->grid_vao, r->line_vao};
+    glDeleteVertexArrays(2, vaos);
+    GLuint tex[2] = {r->pal_tex, r->tint_tex};
+    glDeleteTextures(2, tex);
+    free(r);
+}
+
+void skr_begin_frame(skr_renderer *r, const skr_frame_desc *f) {
+    r->cam = f->camera;
+    glClearColor(f->background[0], f->background[1], f->background[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_CULL_FACE);
+    if (f->grid) {
+        glUseProgram(r->grid_prog);
+        float ext = f->grid_extent > 0 ? f->grid_extent : 30.0f;
+        float bg[3];
+        for (int i = 0; i < 3; i++) bg[i] = powf(f->background[i], 2.2f); /* shader re-applies gamma */
+        glUniformMatrix4fv(glGetUniformLocation(r->grid_prog, "u_viewproj"), 1, GL_FALSE, f->camera->viewproj.m);
+        glUniform3f(glGetUniformLocation(r->grid_prog, "u_center"), f->camera->target[0], 0, f->camera->target[2]);
+        glUniform1f(glGetUniformLocation(r->grid_prog, "u_extent"), ext);
+        glUniform1f(glGetUniformLocation(r->grid_prog, "u_y"), f->ground_y);
+        glUniform3fv(glGetUniformLocation(r->grid_prog, "u_bg"), 1, bg);
+        glBindVertexArray(r->grid_vao);
+        /* Slightly behind coplanar geometry (feet on the ground). */
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+        glDrawArrays(GL_TRIANGLES, 0, 6);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+}
+
+static void upload(GLuint buf, size_t *cap, GLenum target, const void *data, size_t bytes) {
+    glBindBuffer(target, buf);
+    if (bytes > *cap) {
+        *cap = bytes + bytes / 2;
+        glBufferData(target, (GLsizeiptr)*cap, NULL, GL_STREAM_DRAW);
+    } else {
+        glBufferData(target, (GLsizeiptr)*cap, NULL, GL_STREAM_DRAW); /* orphan */
+    }
+    glBufferSubData(target, 0, (GLsizeiptr)bytes, data);
+}
+
+static void bind_tbo(GLuint unit, GLuint tex, GLuint buf) {
+    glActiveTexture(GL_TEXTURE0 + unit);
+    glBindTexture(GL_TEXTURE_BUFFER, tex);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buf);
+}
+
+static void set_common(skr_renderer *r) {
+    glUseProgram(r->mesh_prog);
+    glUniformMatrix4fv(r->u_viewproj, 1, GL_FALSE, r->cam->viewproj.m);
+    glUniform3fv(r->u_eye, 1, r->cam->eye);
+    glUniform4f(r->u_flat, 0, 0, 0, 0);
+    glUniform1f(r->u_point_size, 1.0f);
+}
+
+static void bind_item_material(skr_renderer *r, const skr_item *it) {
+    glUniform4fv(r->u_color, 1, it->base_color);
+    glUniform1i(r->u_has_tex, it->texture ? 1 : 0);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, it->texture);
+}
+
+void skr_draw_model(skr_renderer *r, const skr_draw_desc *d) {
+    const skr_model *m = d->model;
+    if (!d->instance_count) return;
+    set_common(r);
+    if (d->tints) {
+        upload(r->tint_buf, &r->tint_cap, GL_TEXTURE_BUFFER, d->tints, (size_t)d->instance_count * 16);
+        bind_tbo(1, r->tint_tex, r->tint_buf);
+    }
+    glUniform1i(r->u_has_tints, d->tints ? 1 : 0);
+    if (!d->cpu_vertices) {
+        upload(r->pal_buf, &r->pal_cap, GL_TEXTURE_BUFFER, d->palettes,
+               (size_t)d->instance_count * m->palette_size * sizeof(sk_mat4));
+        bind_tbo(0, r->pal_tex, r->pal_buf);
+        glUniform1i(r->u_skin, 1);
+        glUniform1i(r->u_stride, (GLint)m->palette_size);
+        glUniform1i(r->u_instance0, 0);
+        for (uint32_t i = 0; i < m->item_count; i++) {
+            const skr_item *it = &m->items[i];
+            bind_item_material(r, it);
+            glUniform1i(r->u_base, (GLint)it->palette_offset);
+            glBindVertexArray(it->vao);
+            glDrawElementsInstanced(GL_TRIANGLES, (GLsizei)it->index_count, GL_UNSIGNED_INT, NULL,
+                                    (GLsizei)d->instance_count);
+        }
+    } else {
+        size_t per = (size_t)m->vertex_count * 6 * sizeof(float);
+        upload(r->cpu_buf, &r->cpu_cap, GL_ARRAY_BUFFER, d->cpu_vertices, per * d->instance_count);
+        glUniform1i(r->u_skin, 0);
+        for (uint32_t i = 0; i < m->item_count; i++) {
+            const skr_item *it = &m->items[i];
+            bind_item_material(r, it);
+            glBindVertexArray(it->cpu_vao);
+            glBindBuffer(GL_ARRAY_BUFFER, r->cpu_buf);
+            for (uint32_t k = 0; k < d->instance_count; k++) {
+                size_t off = per * k + (size_t)it->cpu_first * 6 * sizeof(float);
+                glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, (const void *)off);
+                glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 24, (const void *)(off + 12));
+                glUniform1i(r->u_instance0, (GLint)k);
+                glDrawElements(GL_TRIANGLES, (GLsizei)it->index_count, GL_UNSIGNED_INT, NULL);
+            }
+        }
+    }
+    glBindVertexArray(0);
+}
+
+void skr_draw_markers(skr_renderer *r, const skr_model *m, const sk_mat4 *palette, const uint32_t *vertices,
+                      uint32_t count, const unsigned char (*rgb)[3], float px) {
+    if (!m->item_count) return;
+    set_common(r);
+    upload(r->pal_buf, &r->pal_cap, GL_TEXTURE_BUFFER, palette, m->palette_size * sizeof(sk_mat4));
+    bind_tbo(0, r->pal_tex, r->pal_buf);
+    glUniform1i(r->u_skin, 1);
+    glUniform1i(r->u_stride, (GLint)m->palette_size);
+    glUniform1i(r->u_instance0, 0);
+    glUniform1i(r->u_has_tints, 0);
+    glUniform1f(r->u_point_size, px);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glDisable(GL_DEPTH_TEST);
+    const skr_item *it = &m->items[0];
+    glUniform1i(r->u_base, (GLint)it->palette_offset);
+    glBindVertexArray(it->vao);
+    for (uint32_t i = 0; i < count; i++) {
+        if (vertices[i] >= it->vertex_count) continue;
+        glUniform4f(r->u_flat, rgb[i][0] / 255.0f, rgb[i][1] / 255.0f, rgb[i][2] / 255.0f, 1.0f);
+        glDrawArrays(GL_POINTS, (GLint)vertices[i], 1);
+    }
+    glBindVertexArray(0);
+    glEnable(GL_DEPTH_TEST);
+}
+
+void skr_draw_skeleton(skr_renderer *r, const sk_skeleton *s, const sk_mat4 *world, const float rgb[3]) {
+    size_t n = s->joint_count;
+    float *v = malloc((n * 2 + 1) * 3 * sizeof(float));
+    if (!v) return;
+    size_t k = 0;
+    for (size_t j = 0; j < n; j++) {
+        int32_t p = s->parents[j];
+        if (p < 0) continue;
+        memcpy(v + k * 3, &world[p].m[12], 3 * sizeof(float));
+        memcpy(v + k * 3 + 3, &world[j].m[12], 3 * sizeof(float));
+        k += 2;
+    }
+    glUseProgram(r->line_prog);
+    glUniformMatrix4fv(glGetUniformLocation(r->line_prog, "u_viewproj"), 1, GL_FALSE, r->cam->viewproj.m);
+    glUniform3fv(glGetUniformLocation(r->line_prog, "u_rgb"), 1, rgb);
+    glBindVertexArray(r->line_vao);
+    upload(r->line_vbo, &r->line_cap, GL_ARRAY_BUFFER, v, (k ? k : 1) * 3 * sizeof(float));
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+    glDisable(GL_DEPTH_TEST);
+    glDrawArrays(GL_LINES, 0, (GLsizei)k);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glDrawArrays(GL_POINTS, 0, (GLsizei)k);
+    glEnable(GL_DEPTH_TEST);
+    glBindVertexArray(0);
+    free(v);
+}

@@ -1,0 +1,102 @@
+/* skelanim render library (not part of the core): OpenGL 3.3 core through
+ * libepoxy, GPU skinning in the vertex shader with the palette in a texture
+ * buffer (any joint count), CPU skinning path for comparison, lit shading
+ * with the base colour (and base-colour texture), ground grid, skeleton
+ * overlay, off-screen contexts (EGL surfaceless: Mesa llvmpipe, no display
+ * or GPU needed) and SDL2 windows, PNG / GIF / PPM writing. Used by the CLI's
+ * render, view and demo commands. */
+#ifndef SKR_H
+#define SKR_H
+
+#include "skelanim.h"
+
+#include <stddef.h>
+
+/* ---- Contexts ------------------------------------------------------------ */
+typedef struct skr_headless skr_headless;
+/* An off-screen GL 3.3 core context with a w x h framebuffer (samples: MSAA
+ * count, 0/1 = none). Fails with a message (no EGL, no surfaceless platform). */
+skr_headless *skr_headless_create(int w, int h, int samples, sk_error *err);
+void skr_headless_destroy(skr_headless *h);
+void skr_headless_bind(skr_headless *h);  /* render into its framebuffer */
+/* Reads the frame (after resolving MSAA): rgb, top row first, w*h*3 bytes. */
+void skr_headless_read(skr_headless *h, unsigned char *rgb);
+
+/* ---- Camera --------------------------------------------------------------- */
+typedef struct skr_camera {
+    sk_mat4 view, proj, viewproj;
+    float eye[3], target[3];
+    int width, height;
+    float fov_y; /* radians */
+} skr_camera;
+/* Looks at target from azimuth/elevation (degrees; azimuth 0 = from +Z, the
+ * glTF front, 90 = from +X) at distance d. */
+void skr_camera_orbit(skr_camera *c, const float target[3], float az_deg, float el_deg, float dist, int w, int h);
+/* Frames an AABB: the distance that fits its bounding sphere (with margin). */
+void skr_camera_frame(skr_camera *c, const float bmin[3], const float bmax[3], float az_deg, float el_deg, int w,
+                      int h);
+/* Projects a world point to pixel coordinates (x right, y down, pixel centres
+ * at +0.5). Returns false when behind the camera. */
+bool skr_camera_project(const skr_camera *c, const float p[3], float *px, float *py);
+
+/* ---- Model ---------------------------------------------------------------- */
+typedef struct skr_model skr_model;
+/* Uploads every triangle primitive of every mesh node of the asset (GPU
+ * buffers; a GL context must be current). file_path (optional) is used to
+ * find base-colour textures of .glb/.gltf files. */
+sk_result skr_model_create(const sk_asset *asset, const char *file_path, skr_model **out, sk_error *err);
+void skr_model_destroy(skr_model *m);
+/* Matrices per instance in the palette (all skins and rigid mesh nodes). */
+uint32_t skr_model_palette_size(const skr_model *m);
+/* Vertices per instance for CPU skinning output (6 floats each: pos, normal). */
+uint32_t skr_model_vertex_count(const skr_model *m);
+bool skr_model_has_morph(const skr_model *m);
+/* One instance's palette from the skeleton's model matrices (root applied). */
+void skr_model_palette(const skr_model *m, const sk_mat4 *world, sk_mat4 *out_palette);
+/* CPU skinning of one instance into out (vertex_count * 6 floats: position,
+ * normal), morph weights = the pose's weight array (may be NULL). */
+sk_result skr_model_skin_cpu(const skr_model *m, const sk_mat4 *palette, const float *pose_weights,
+                             sk_skin_method method, sk_simd simd, float *out, sk_error *err);
+/* AABB of one instance (CPU-skinned positions), merged into bmin/bmax. */
+void skr_model_bounds(const skr_model *m, const sk_mat4 *palette, const float *pose_weights, float bmin[3],
+                      float bmax[3]);
+
+/* ---- Drawing ---------------------------------------------------------------- */
+typedef struct skr_renderer skr_renderer;
+sk_result skr_renderer_create(skr_renderer **out, sk_error *err);
+void skr_renderer_destroy(skr_renderer *r);
+
+typedef struct skr_frame_desc {
+    const skr_camera *camera;
+    float background[3];
+    bool grid;
+    float ground_y;
+    float grid_extent;        /* half size in metres (0 = 30) */
+} skr_frame_desc;
+void skr_begin_frame(skr_renderer *r, const skr_frame_desc *f);
+
+typedef struct skr_draw_desc {
+    const skr_model *model;
+    uint32_t instance_count;
+    const sk_mat4 *palettes;  /* instance_count * palette_size (GPU skinning) */
+    const float *cpu_vertices;/* or: instance_count * vertex_count * 6 floats (CPU-skinned) */
+    const float *tints;       /* rgba per instance, or NULL (white) */
+} skr_draw_desc;
+void skr_draw_model(skr_renderer *r, const skr_draw_desc *d);
+/* Skeleton overlay: lines from each joint to its parent (world positions). */
+void skr_draw_skeleton(skr_renderer *r, const sk_skeleton *s, const sk_mat4 *world, const float rgb[3]);
+/* Debug markers: the given vertices of the model's first item, GPU-skinned
+ * with instance 0's palette, as points of size px in the given colours. */
+void skr_draw_markers(skr_renderer *r, const skr_model *m, const sk_mat4 *palette, const uint32_t *vertices,
+                      uint32_t count, const unsigned char (*rgb)[3], float px);
+
+/* ---- Images ------------------------------------------------------------------ */
+/* PNG / PPM by extension. rgb top row first. */
+sk_result skr_write_image(const char *path, const unsigned char *rgb, int w, int h, sk_error *err);
+typedef struct skr_gif skr_gif;
+sk_result skr_gif_open(const char *path, int w, int h, skr_gif **out, sk_error *err);
+/* delay in 1/100 s. */
+sk_result skr_gif_add(skr_gif *g, const unsigned char *rgb, int delay_cs, sk_error *err);
+sk_result skr_gif_close(skr_gif *g, sk_error *err);
+
+#endif

@@ -1,0 +1,168 @@
+/* Headless rendering checked against the CPU: the character is drawn with GPU
+ * skinning on an off-screen context (EGL surfaceless, Mesa's software
+ * rasteriser) and compared with CPU-skinned vertices projected through the
+ * same camera: the silhouette's bounding box and marker vertices must agree
+ * within 2 pixels, and the CPU-skinned image must differ from the GPU one in
+ * fewer than 1% of pixels. No GL context is a failure, not a skip: CI
+ * installs Mesa. */
+#include "support.h"
+#include "skr.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { W = 320, H = 320 };
+static const float BG[3] = {0.2f, 0.2f, 0.2f};
+
+typedef struct scene {
+    sk_asset *asset;
+    skr_headless *hd;
+    skr_renderer *rn;
+    skr_model *model;
+    sk_mat4 *pal;
+    float *weights, *cpu;
+    skr_camera cam;
+} scene;
+
+static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t) {
+    sk_error err = {0};
+    memset(sc, 0, sizeof *sc);
+    sc->asset = asset;
+    sc->hd = skr_headless_create(W, H, 0, &err);
+    if (!sc->hd) fprintf(stderr, "no off-screen GL context: %s\n", err.message);
+    assert_non_null(sc->hd);
+    skr_headless_bind(sc->hd);
+    assert_int_equal(skr_renderer_create(&sc->rn, &err), SK_OK);
+    assert_int_equal(skr_model_create(asset, NULL, &sc->model, &err), SK_OK);
+    const sk_skeleton *s = asset->skeleton;
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *world = calloc(s->joint_count, sizeof *world);
+    sc->pal = calloc(skr_model_palette_size(sc->model), sizeof *sc->pal);
+    sc->weights = calloc(s->weight_total + 1, sizeof(float));
+    sc->cpu = calloc((size_t)skr_model_vertex_count(sc->model) * 6, sizeof(float));
+    if (clip >= 0) assert_int_equal(sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, local, sc->weights), SK_OK);
+    else sk_pose_rest(s, local, sc->weights);
+    sk_local_to_model(s, local, NULL, world);
+    skr_model_palette(sc->model, world, sc->pal);
+    float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    skr_model_bounds(sc->model, sc->pal, sc->weights, bmin, bmax);
+    skr_camera_frame(&sc->cam, bmin, bmax, 35.0f, 12.0f, W, H);
+    assert_int_equal(skr_model_skin_cpu(sc->model, sc->pal, sc->weights, SK_SKIN_LBS, SK_SIMD_SCALAR, sc->cpu, &err), SK_OK);
+    free(local);
+    free(world);
+}
+
+static void scene_close(scene *sc) {
+    skr_model_destroy(sc->model);
+    skr_renderer_destroy(sc->rn);
+    skr_headless_destroy(sc->hd);
+    free(sc->pal);
+    free(sc->weights);
+    free(sc->cpu);
+}
+
+static void draw(scene *sc, bool cpu, unsigned char *rgb) {
+    skr_frame_desc fd = {&sc->cam, {BG[0], BG[1], BG[2]}, false, 0, 0};
+    skr_begin_frame(sc->rn, &fd);
+    skr_draw_desc dd = {sc->model, 1, cpu ? NULL : sc->pal, cpu ? sc->cpu : NULL, NULL};
+    skr_draw_model(sc->rn, &dd);
+    skr_headless_read(sc->hd, rgb);
+}
+
+static bool is_bg(const unsigned char *p, const unsigned char *bg) {
+    return abs(p[0] - bg[0]) <= 2 && abs(p[1] - bg[1]) <= 2 && abs(p[2] - bg[2]) <= 2;
+}
+
+static void check_scene(scene *sc, const char *name) {
+    unsigned char *gpu = malloc(W * H * 3), *cpu = malloc(W * H * 3);
+    draw(sc, false, gpu);
+    draw(sc, true, cpu);
+    const unsigned char *bg = gpu; /* the top-left corner is background (the camera frames a margin) */
+    int minx = W, miny = H, maxx = -1, maxy = -1;
+    long differ = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const unsigned char *p = gpu + 3 * (y * W + x), *q = cpu + 3 * (y * W + x);
+            if (!is_bg(p, bg)) {
+                if (x < minx) minx = x;
+                if (x > maxx) maxx = x;
+                if (y < miny) miny = y;
+                if (y > maxy) maxy = y;
+            }
+            if (abs(p[0] - q[0]) > 8 || abs(p[1] - q[1]) > 8 || abs(p[2] - q[2]) > 8) differ++;
+        }
+    /* Projected CPU-skinned vertices: their bounding box is the silhouette's. */
+    float pminx = INFINITY, pminy = INFINITY, pmaxx = -INFINITY, pmaxy = -INFINITY;
+    uint32_t nv = skr_model_vertex_count(sc->model);
+    for (uint32_t v = 0; v < nv; v++) {
+        float px, py;
+        if (!skr_camera_project(&sc->cam, sc->cpu + (size_t)v * 6, &px, &py)) continue;
+        pminx = fminf(pminx, px), pmaxx = fmaxf(pmaxx, px), pminy = fminf(pminy, py), pmaxy = fmaxf(pmaxy, py);
+    }
+    double dbox = fmax(fmax(fabs(minx - pminx), fabs(maxx + 1 - pmaxx)), fmax(fabs(miny - pminy), fabs(maxy + 1 - pmaxy)));
+    printf("%s: silhouette [%d,%d]-[%d,%d], projected CPU vertices [%.1f,%.1f]-[%.1f,%.1f]: max edge offset %.2f px; "
+           "GPU vs CPU skinning: %ld of %d pixels differ (%.3f%%)\n",
+           name, minx, miny, maxx + 1, maxy + 1, pminx, pminy, pmaxx, pmaxy, dbox, differ, W * H, 100.0 * differ / (W * H));
+    assert_true(maxx >= 0);
+    assert_true(dbox <= 2.0);
+    assert_true(differ < W * H / 100);
+
+    /* Marker vertices, GPU-skinned, drawn as coloured points on the background. */
+    static const unsigned char colors[3][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}};
+    uint32_t verts[3] = {nv / 7, nv / 2, nv - 1 - nv / 5};
+    skr_frame_desc fd = {&sc->cam, {0, 0, 0}, false, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        skr_begin_frame(sc->rn, &fd);
+        skr_draw_markers(sc->rn, sc->model, sc->pal, &verts[k], 1, &colors[k], 3.0f);
+        skr_headless_read(sc->hd, gpu);
+        double sx = 0, sy = 0, n = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                const unsigned char *p = gpu + 3 * (y * W + x);
+                if (p[0] + p[1] + p[2] > 60) sx += x + 0.5, sy += y + 0.5, n++;
+            }
+        float ex, ey;
+        assert_true(skr_camera_project(&sc->cam, sc->cpu + (size_t)verts[k] * 6, &ex, &ey));
+        assert_true(n > 0);
+        double d = hypot(sx / n - ex, sy / n - ey);
+        printf("%s: vertex %u drawn at (%.2f, %.2f), CPU projection (%.2f, %.2f): %.2f px apart\n", name, verts[k], sx / n,
+               sy / n, ex, ey, d);
+        assert_true(d <= 2.0);
+    }
+    free(gpu);
+    free(cpu);
+}
+
+static void test_mannequin(void **st) {
+    (void)st;
+    sk_asset *a = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
+    scene sc;
+    scene_open(&sc, a, sk_asset_find_clip(a, "walk"), 0.3);
+    check_scene(&sc, "mannequin walk t=0.3");
+    scene_close(&sc);
+    sk_asset_destroy(a);
+}
+
+static void test_cesium_man(void **st) {
+    (void)st;
+    const char *shared = sk_test_shared_dir();
+    if (!shared) skip();
+    char path[2048];
+    snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", shared);
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_file(path, NULL, &a, &err), SK_OK);
+    scene sc;
+    scene_open(&sc, a, 0, 0.5);
+    check_scene(&sc, "CesiumMan t=0.5");
+    scene_close(&sc);
+    sk_asset_destroy(a);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_mannequin), cmocka_unit_test(test_cesium_man)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
