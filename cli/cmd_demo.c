@@ -1,110 +1,184 @@
-/* skelanim demo: the built-in mannequin, shown in the terminal (a side view of
- * its walk cycle drawn in text) until the rendered demo exists. */
+/* skelanim demo: a crowd of mannequins, each with its own walk/run mix, phase
+ * and speed, walking over a ground plane; rendered off-screen to a GIF
+ * (out/demo.gif). The animation CPU time per frame (sampling, blending,
+ * local-to-model, palettes) is measured separately from rendering. */
 #include "cli.h"
+#include "skr.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/stat.h>
 
-#define W 26
-#define H 24
+typedef struct walker {
+    float x, z, yaw;      /* ground position and heading */
+    float mix;            /* 0 = walk, 1 = run */
+    float phase, rate;    /* cycle phase [0,1) and speed multiplier */
+    float tint[4];
+} walker;
 
-static void plot_line(char g[H][W], float x0, float y0, float x1, float y1, char c) {
-    int steps = (int)(fabsf(x1 - x0) + fabsf(y1 - y0)) * 2 + 1;
-    for (int i = 0; i <= steps; i++) {
-        float t = (float)i / (float)steps;
-        int x = (int)lrintf(x0 + (x1 - x0) * t), y = (int)lrintf(y0 + (y1 - y0) * t);
-        if (x >= 0 && x < W && y >= 0 && y < H && g[y][x] == ' ') g[y][x] = c;
-    }
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+static float rnd(uint32_t *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (float)(*s >> 8) / 16777216.0f;
 }
 
 int cmd_demo(int argc, char **argv) {
-    const char *clip_name = "walk";
+    uint32_t count = 200, frames = 36, size = 480;
+    const char *out = "out/demo.gif", *png = NULL;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--clip") && i + 1 < argc) clip_name = argv[++i];
-        else {
-            fprintf(stderr, "usage: skelanim demo [--clip idle|walk|run|crouch]\n");
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--count") && v) {
+            if (!cli_parse_u32("--count", argv[++i], &count) || count < 1 || count > 20000) {
+                fprintf(stderr, "skelanim: --count must be 1..20000\n");
+                return 1;
+            }
+        } else if (!strcmp(argv[i], "--frames") && v) {
+            if (!cli_parse_u32("--frames", argv[++i], &frames) || frames < 1 || frames > 600) {
+                fprintf(stderr, "skelanim: --frames must be 1..600\n");
+                return 1;
+            }
+        } else if (!strcmp(argv[i], "--out") && v) {
+            out = argv[++i];
+        } else if (!strcmp(argv[i], "--png") && v) {
+            png = argv[++i]; /* also keep the last frame as a PNG */
+        } else {
+            fprintf(stderr, "usage: skelanim demo [--count N] [--frames N] [--out FILE.gif] [--png LAST_FRAME.png]\n");
             return 1;
         }
     }
     sk_asset *a = NULL;
     if (!cli_load(SK_CLI_MANNEQUIN, &a)) return 1;
     const sk_skeleton *s = a->skeleton;
-    int32_t ci = cli_find_clip(a, clip_name);
-    if (ci < 0) {
+    int32_t walk = sk_asset_find_clip(a, "walk"), run = sk_asset_find_clip(a, "run");
+    int32_t hips = sk_skeleton_find(s, "hips");
+    if (walk < 0 || run < 0 || hips < 0) {
+        fprintf(stderr, "skelanim: demo: the mannequin lacks walk/run/hips\n");
         sk_asset_destroy(a);
         return 1;
     }
-    const sk_clip *clip = a->clips[ci];
-    uint32_t n = s->joint_count, verts = 0;
-    for (uint32_t m = 0; m < a->mesh_count; m++)
-        for (uint32_t p = 0; p < a->meshes[m].primitive_count; p++) verts += a->meshes[m].primitives[p].vertex_count;
-    printf("skelanim demo: the built-in mannequin (%u joints, %u skinned vertices, %u clips:", n - 1, verts,
-           a->clip_count);
-    for (uint32_t c = 0; c < a->clip_count; c++)
-        printf(" %s %.2fs", sk_clip_name(a->clips[c]), (double)sk_clip_duration(a->clips[c]));
-    printf(")\n\n");
-
-    sk_transform *local = calloc(n, sizeof *local);
-    sk_mat4 *model = calloc(n, sizeof *model);
-    float *weights = calloc(s->weight_total + 1, sizeof *weights);
-    if (!local || !model || !weights) return 1;
-
-    /* Side view (x: forward +Z, y: up) of 4 phases of the clip, side by side. */
-    enum { PHASES = 4 };
-    char grid[PHASES][H][W];
-    float dur = sk_clip_duration(clip);
-    const float sy = 12.0f, sx = 22.0f; /* cells per metre: a text cell is about twice as tall as wide */
-    for (int ph = 0; ph < PHASES; ph++) {
-        memset(grid[ph], ' ', sizeof grid[ph]);
-        double t = dur * ph / PHASES;
-        sk_clip_sample(clip, s, t, SK_LOOP_REPEAT, local, weights);
-        sk_local_to_model(s, local, NULL, model);
-        /* Centre on the root joint's forward position so the figure stays in frame. */
-        float cz = 0.0f;
-        for (uint32_t j = 0; j < n; j++)
-            if (s->parents[j] < 0 && a->joint_mesh[j] < 0) { cz = model[j].m[14]; break; }
-        for (uint32_t j = 0; j < n; j++) {
-            int32_t p = s->parents[j];
-            if (p < 0) continue;
-            float x0 = W / 2 + (model[p].m[14] - cz) * sx, y0 = H - 1 - model[p].m[13] * sy;
-            float x1 = W / 2 + (model[j].m[14] - cz) * sx, y1 = H - 1 - model[j].m[13] * sy;
-            bool left = strstr(s->names[j], "_l") != NULL;
-            plot_line(grid[ph], x0, y0, x1, y1, left ? ':' : '#');
-        }
-        for (int x = 0; x < W; x++) grid[ph][H - 1][x] = grid[ph][H - 1][x] == ' ' ? '_' : grid[ph][H - 1][x];
+    const sk_clip *cw = a->clips[walk], *cr = a->clips[run];
+    float dw = sk_clip_duration(cw), dr = sk_clip_duration(cr);
+    uint32_t n = s->joint_count;
+    sk_transform *pw = calloc(n, sizeof *pw), *pr = calloc(n, sizeof *pr), *pose = calloc(n, sizeof *pose);
+    sk_mat4 *world = calloc(n, sizeof *world);
+    /* The clips move forward in the clip (root motion is authored in): measure
+     * each clip's speed, then play them in place and move the character. */
+    float vw, vr;
+    {
+        sk_clip_sample(cw, s, 0, SK_LOOP_CLAMP, pw, NULL);
+        sk_clip_sample(cw, s, dw, SK_LOOP_CLAMP, pr, NULL);
+        vw = (pr[hips].t.z - pw[hips].t.z) / dw;
+        sk_clip_sample(cr, s, 0, SK_LOOP_CLAMP, pw, NULL);
+        sk_clip_sample(cr, s, dr, SK_LOOP_CLAMP, pr, NULL);
+        vr = (pr[hips].t.z - pw[hips].t.z) / dr;
     }
-    printf("'%s', side view (facing right; '#' right side, ':' left side), at 0, 1/4, 1/2, 3/4 of the cycle:\n\n",
-           clip_name);
-    for (int y = 0; y < H; y++) {
-        for (int ph = 0; ph < PHASES; ph++) printf("%.*s   ", W, grid[ph][y]);
-        printf("\n");
+    walker *cw_ = calloc(count, sizeof *cw_);
+    uint32_t seed = 7;
+    float side = sqrtf((float)count) * 1.6f; /* metres: about 2.5 m^2 per character */
+    for (uint32_t i = 0; i < count; i++) {
+        walker *w = &cw_[i];
+        w->x = (rnd(&seed) - 0.5f) * side;
+        w->z = (rnd(&seed) - 0.5f) * side;
+        w->yaw = rnd(&seed) < 0.5f ? 0.0f : 3.14159265f; /* two streams, crossing */
+        w->x += w->yaw == 0.0f ? -side * 0.02f : side * 0.02f;
+        w->mix = rnd(&seed) < 0.6f ? rnd(&seed) * 0.3f : 0.5f + rnd(&seed) * 0.5f;
+        w->phase = rnd(&seed);
+        w->rate = 0.9f + 0.2f * rnd(&seed);
+        float h = rnd(&seed);
+        w->tint[0] = 0.55f + 0.4f * h, w->tint[1] = 0.6f + 0.3f * (1 - h), w->tint[2] = 0.75f - 0.3f * h, w->tint[3] = 1;
     }
-
-    /* A crowd's animation cost: sample + local-to-model for 200 characters. */
-    enum { CROWD = 200, FRAMES = 60 };
-    double t0 = now_s();
-    for (int f = 0; f < FRAMES; f++)
-        for (int c = 0; c < CROWD; c++) {
-            sk_clip_sample(clip, s, f / 60.0 + c * 0.013, SK_LOOP_REPEAT, local, weights);
-            sk_local_to_model(s, local, NULL, model);
+    int rc = 1;
+    sk_error err = {0};
+    skr_headless *hd = NULL;
+    skr_renderer *rn = NULL;
+    skr_model *model = NULL;
+    skr_gif *gif = NULL;
+    sk_mat4 *pal = NULL;
+    float *tints = NULL;
+    unsigned char *rgb = NULL;
+    if (!(hd = skr_headless_create((int)size, (int)size, 4, &err))) goto fail;
+    skr_headless_bind(hd);
+    if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
+    if (skr_model_create(a, NULL, &model, &err) != SK_OK) goto fail;
+    uint32_t np = skr_model_palette_size(model);
+    pal = calloc((size_t)count * np, sizeof *pal);
+    tints = calloc((size_t)count * 4, sizeof *tints);
+    rgb = malloc((size_t)size * size * 3);
+    if (!pal || !tints || !rgb || !pw || !pr || !pose || !world || !cw_) goto done;
+    for (uint32_t i = 0; i < count; i++) memcpy(tints + 4 * i, cw_[i].tint, sizeof cw_[i].tint);
+    {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", out);
+        char *slash = strrchr(dir, '/');
+        if (slash) {
+            *slash = 0;
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+                fprintf(stderr, "skelanim: demo: cannot create %s\n", dir);
+                goto done;
+            }
         }
-    double per_frame = (now_s() - t0) / FRAMES;
-    printf("\nanimation CPU time per frame for %d characters (sample + local-to-model): %.3f ms (%.2f us/character)\n",
-           CROWD, per_frame * 1e3, per_frame * 1e6 / CROWD);
-    printf("\nnext: skelanim info %s | skelanim sample %s --clip walk --time 0.25 | skelanim export-mannequin "
-           "mannequin.glb\n",
-           SK_CLI_MANNEQUIN, SK_CLI_MANNEQUIN);
-    free(local);
-    free(model);
-    free(weights);
+    }
+    if (skr_gif_open(out, (int)size, (int)size, &gif, &err) != SK_OK) goto fail;
+    skr_camera cam;
+    float target[3] = {0, 0.9f, 0};
+    skr_camera_orbit(&cam, target, 30.0f, 28.0f, side * 0.55f + 6.0f, (int)size, (int)size);
+    const float fps = 15.0f, dt = 1.0f / fps;
+    double anim_s = 0, render_s = 0;
+    for (uint32_t f = 0; f < frames; f++) {
+        double t0 = cli_now();
+        for (uint32_t i = 0; i < count; i++) {
+            walker *w = &cw_[i];
+            /* Phase-synchronised walk/run mix (seed 002 §4.1): one normalised
+             * cycle drives both clips; the cycle length blends with the mix. */
+            float cyc = dw + (dr - dw) * w->mix, v = vw + (vr - vw) * w->mix;
+            w->phase = fmodf(w->phase + dt * w->rate / cyc, 1.0f);
+            sk_clip_sample(cw, s, w->phase * dw, SK_LOOP_REPEAT, pw, NULL);
+            sk_clip_sample(cr, s, w->phase * dr, SK_LOOP_REPEAT, pr, NULL);
+            sk_blend_two(s, pw, pr, w->mix, NULL, false, pose, NULL, NULL, NULL);
+            pose[hips].t.z = 0; /* in place: the character moves instead */
+            float step = v * w->rate * dt, c = cosf(w->yaw), sn = sinf(w->yaw);
+            w->x += sn * step, w->z += c * step;
+            if (w->z > side / 2) w->z -= side;
+            if (w->z < -side / 2) w->z += side;
+            sk_transform root = {{w->x, 0, w->z}, sk_quat_from_axis_angle(sk_vec3_make(0, 1, 0), w->yaw), {1, 1, 1}};
+            sk_mat4 rm = sk_mat4_from_transform(&root);
+            sk_local_to_model(s, pose, &rm, world);
+            skr_model_palette(model, world, pal + (size_t)i * np);
+        }
+        double t1 = cli_now();
+        anim_s += t1 - t0;
+        skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, side};
+        skr_begin_frame(rn, &fd);
+        skr_draw_desc dd = {model, count, pal, NULL, tints};
+        skr_draw_model(rn, &dd);
+        skr_headless_read(hd, rgb);
+        render_s += cli_now() - t1;
+        if (skr_gif_add(gif, rgb, (int)lrintf(100.0f / fps), &err) != SK_OK) goto fail;
+    }
+    if (png && skr_write_image(png, rgb, (int)size, (int)size, &err) != SK_OK) goto fail;
+    {
+        skr_gif *g = gif;
+        gif = NULL;
+        if (skr_gif_close(g, &err) != SK_OK) goto fail;
+    }
+    printf("skelanim demo: %u mannequins (%u joints each), %u frames at %.0f fps -> %s\n", count, n - 1, frames,
+           (double)fps, out);
+    printf("animation CPU time per frame (sample 2 clips, blend, local-to-model, palette): %.3f ms (%.2f us per character)\n",
+           anim_s * 1e3 / frames, anim_s * 1e6 / frames / count);
+    printf("rendering per frame (off-screen, software rasteriser, GPU-style skinning in the shader): %.1f ms\n",
+           render_s * 1e3 / frames);
+    printf("open %s to watch it; try: skelanim render @mannequin --clip run --frames 21 --out run.gif\n", out);
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "skelanim: demo: %s\n", err.message[0] ? err.message : "failed");
+done:
+    skr_gif_close(gif, NULL);
+    skr_model_destroy(model);
+    skr_renderer_destroy(rn);
+    skr_headless_destroy(hd);
+    free(pal), free(tints), free(rgb), free(pw), free(pr), free(pose), free(world), free(cw_);
     sk_asset_destroy(a);
-    return 0;
+    return rc;
 }
