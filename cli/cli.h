@@ -58,5 +58,6 @@ int cmd_ik(int argc, char **argv);   /* cli/cmd_ik.c */
 int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
 int bench_ik(int argc, char **argv); /* cli/bench_ik.c */
 int bench_skin(int argc, char **argv); /* cli/bench_skin.c */
+int bench_crowd(int argc, char **argv); /* cli/bench_crowd.c */
 
 #endif

@@ -153,6 +153,7 @@ int cmd_bench(int argc, char **argv) {
         {"blend", bench_blend},
         {"ik", bench_ik},
         {"skin", bench_skin},
+        {"crowd", bench_crowd},
     };
     if (argc >= 1)
         for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)

@@ -15,7 +15,7 @@ static void usage(FILE *f) {
             "usage: skelanim COMMAND [options]\n"
             "\n"
             "commands:\n"
-            "  demo                           show the built-in mannequin: info, then its walk cycle\n"
+            "  demo [--count N]               a crowd of mannequins walking, rendered to out/demo.gif\n"
             "  info FILE                      scenes, nodes, skeleton tree, skins, meshes, clips\n"
             "  sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp]\n"
             "         [--vertex NODE:PRIM:VTX ...] [--json]\n"
@@ -31,6 +31,7 @@ static void usage(FILE *f) {
             "  bench ik                       IK solvers on the FABRIK paper's experiment\n"
             "  bench blend                    a typical animation graph, per character per frame\n"
             "  bench skin [--vertices N]      CPU skinning, ns per vertex beside the bandwidth bound\n"
+            "  bench crowd [N...]             animation time per frame for crowds (200 1000 5000)\n"
             "\n"
             "FILE is a .glb or .gltf file, or %s for the built-in character.\n",
             SK_VERSION_STRING, SK_CLI_MANNEQUIN);
