@@ -1,10 +1,10 @@
 /* skelanim render library (not part of the core): OpenGL 3.3 core through
  * libepoxy, GPU skinning in the vertex shader with the palette in a texture
  * buffer (any joint count), CPU skinning path for comparison, lit shading
- * with the base colour (and base-colour texture), ground grid, skeleton
- * overlay, off-screen contexts (EGL surfaceless: Mesa llvmpipe, no display
- * or GPU needed) and SDL2 windows, PNG / GIF / PPM writing. Used by the CLI's
- * render, view and demo commands. */
+ * with the base colour, ground grid, skeleton overlay, off-screen contexts
+ * (EGL surfaceless: Mesa llvmpipe, no display or GPU needed), PNG and GIF
+ * writing. Used by the CLI's render and demo commands. (Windows and
+ * base-colour textures are not there yet.) */
 #ifndef SKR_H
 #define SKR_H
 
@@ -91,7 +91,7 @@ void skr_draw_markers(skr_renderer *r, const skr_model *m, const sk_mat4 *palett
                       uint32_t count, const unsigned char (*rgb)[3], float px);
 
 /* ---- Images ------------------------------------------------------------------ */
-/* PNG / PPM by extension. rgb top row first. */
+/* PNG. rgb top row first. */
 sk_result skr_write_image(const char *path, const unsigned char *rgb, int w, int h, sk_error *err);
 typedef struct skr_gif skr_gif;
 sk_result skr_gif_open(const char *path, int w, int h, skr_gif **out, sk_error *err);
