@@ -13,3 +13,14 @@ target_compile_definitions(skelanim_render PRIVATE _POSIX_C_SOURCE=200809L)
 target_include_directories(skelanim_render PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/render)
 target_link_libraries(skelanim_render PUBLIC skelanim_static PkgConfig::EPOXY PkgConfig::EGL PkgConfig::PNG ${GIF_LIBRARY} m)
 target_link_libraries(skelanim PRIVATE skelanim_render)
+
+# Example: the palette uploaded by a plain-OpenGL program (docs/rendering.md).
+add_executable(example_gl_palette examples/gl_palette.c)
+target_compile_options(example_gl_palette PRIVATE ${SK_WARN})
+target_link_libraries(example_gl_palette PRIVATE skelanim_static PkgConfig::EPOXY PkgConfig::EGL m)
+if(SK_BUILD_TESTS)
+  enable_testing()
+  # The example must draw the character where the CPU puts it (exit status 1 otherwise).
+  add_test(NAME example_gl_palette COMMAND example_gl_palette @mannequin 0.3 ${CMAKE_CURRENT_BINARY_DIR}/gl_palette.ppm)
+  set_tests_properties(example_gl_palette PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
+endif()
