@@ -5,13 +5,14 @@ pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)
 pkg_check_modules(EGL REQUIRED IMPORTED_TARGET egl)
 pkg_check_modules(PNG REQUIRED IMPORTED_TARGET libpng)
 find_library(GIF_LIBRARY gif REQUIRED)
+find_library(STB_LIBRARY stb REQUIRED)  # Debian's libstb-dev: stb_image for base-colour textures
 
 file(GLOB SK_RENDER_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/render/*.c)
 add_library(skelanim_render STATIC ${SK_RENDER_SOURCES})
 target_compile_options(skelanim_render PRIVATE ${SK_WARN})
 target_compile_definitions(skelanim_render PRIVATE _POSIX_C_SOURCE=200809L)
 target_include_directories(skelanim_render PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/render)
-target_link_libraries(skelanim_render PUBLIC skelanim_static PkgConfig::EPOXY PkgConfig::EGL PkgConfig::PNG ${GIF_LIBRARY} m)
+target_link_libraries(skelanim_render PUBLIC skelanim_static PkgConfig::EPOXY PkgConfig::EGL PkgConfig::PNG ${GIF_LIBRARY} ${STB_LIBRARY} PkgConfig::CJSON m)
 target_link_libraries(skelanim PRIVATE skelanim_render)
 
 # Example: the palette uploaded by a plain-OpenGL program (docs/rendering.md).

@@ -46,7 +46,6 @@ void skr_model_destroy(skr_model *m) {
 }
 
 sk_result skr_model_create(const sk_asset *a, const char *file_path, skr_model **out, sk_error *err) {
-    (void)file_path; /* for base-colour textures, not loaded yet */
     *out = NULL;
     skr_model *m = calloc(1, sizeof *m);
     if (!m) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -154,7 +153,21 @@ sk_result skr_model_create(const sk_asset *a, const char *file_path, skr_model *
             glBindVertexArray(0);
             free(gv);
             free(idx);
-            /* Base-colour textures are not loaded yet: the material's base colour factor is used. */
+            if (p->texcoords && p->material >= 0 && file_path) {
+                int tw = 0, th = 0;
+                unsigned char *px = skr_load_base_color_texture(file_path, p->material, &tw, &th);
+                if (px) {
+                    glGenTextures(1, &it->texture);
+                    glActiveTexture(GL_TEXTURE2);
+                    glBindTexture(GL_TEXTURE_2D, it->texture);
+                    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+                    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, tw, th, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+                    glGenerateMipmap(GL_TEXTURE_2D);
+                    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+                    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+                    free(px);
+                }
+            }
             if (p->target_count) m->has_morph = true;
             it->cpu_first = m->vertex_count;
             m->vertex_count += p->vertex_count;

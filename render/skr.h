@@ -1,10 +1,10 @@
 /* skelanim render library (not part of the core): OpenGL 3.3 core through
  * libepoxy, GPU skinning in the vertex shader with the palette in a texture
  * buffer (any joint count), CPU skinning path for comparison, lit shading
- * with the base colour, ground grid, skeleton overlay, off-screen contexts
- * (EGL surfaceless: Mesa llvmpipe, no display or GPU needed), PNG and GIF
- * writing. Used by the CLI's render and demo commands. (Windows and
- * base-colour textures are not there yet.) */
+ * with the base colour and base-colour texture, ground grid, skeleton
+ * overlay, off-screen contexts (EGL surfaceless: Mesa llvmpipe, no display or
+ * GPU needed), PNG and GIF writing. Used by the CLI's render and demo
+ * commands. (Windows are not there yet.) */
 #ifndef SKR_H
 #define SKR_H
 

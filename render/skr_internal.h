@@ -26,4 +26,8 @@ struct skr_model {
     bool has_morph;
 };
 
+/* RGBA8 base-colour texture of a glTF material (NULL if none or unreadable);
+ * free with free(). */
+unsigned char *skr_load_base_color_texture(const char *file_path, int32_t material, int *w, int *h);
+
 #endif

@@ -26,7 +26,7 @@ typedef struct scene {
     skr_camera cam;
 } scene;
 
-static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t) {
+static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t, const char *file) {
     sk_error err = {0};
     memset(sc, 0, sizeof *sc);
     sc->asset = asset;
@@ -35,7 +35,7 @@ static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t) {
     assert_non_null(sc->hd);
     skr_headless_bind(sc->hd);
     assert_int_equal(skr_renderer_create(&sc->rn, &err), SK_OK);
-    assert_int_equal(skr_model_create(asset, NULL, &sc->model, &err), SK_OK);
+    assert_int_equal(skr_model_create(asset, file, &sc->model, &err), SK_OK);
     const sk_skeleton *s = asset->skeleton;
     sk_transform *local = calloc(s->joint_count, sizeof *local);
     sk_mat4 *world = calloc(s->joint_count, sizeof *world);
@@ -140,7 +140,7 @@ static void test_mannequin(void **st) {
     sk_asset *a = NULL;
     assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
     scene sc;
-    scene_open(&sc, a, sk_asset_find_clip(a, "walk"), 0.3);
+    scene_open(&sc, a, sk_asset_find_clip(a, "walk"), 0.3, NULL);
     check_scene(&sc, "mannequin walk t=0.3");
     scene_close(&sc);
     sk_asset_destroy(a);
@@ -156,13 +156,43 @@ static void test_cesium_man(void **st) {
     sk_error err = {0};
     assert_int_equal(sk_gltf_load_file(path, NULL, &a, &err), SK_OK);
     scene sc;
-    scene_open(&sc, a, 0, 0.5);
+    scene_open(&sc, a, 0, 0.5, NULL);
     check_scene(&sc, "CesiumMan t=0.5");
     scene_close(&sc);
     sk_asset_destroy(a);
 }
 
+/* Base-colour textures: CesiumMan's texture has green and blue stripes; drawn
+ * with its file the figure shows them, drawn without (base colour only) not. */
+static long count_green(sk_asset *a, const char *file) {
+    scene sc;
+    scene_open(&sc, a, -1, 0.0, file);
+    unsigned char *rgb = malloc(W * H * 3);
+    draw(&sc, false, rgb);
+    long green = 0;
+    for (int i = 0; i < W * H; i++) green += rgb[3 * i + 1] > rgb[3 * i] + 40 && rgb[3 * i + 1] > rgb[3 * i + 2];
+    free(rgb);
+    scene_close(&sc);
+    return green;
+}
+
+static void test_texture(void **st) {
+    (void)st;
+    const char *shared = sk_test_shared_dir();
+    if (!shared) skip();
+    char path[2048];
+    snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", shared);
+    sk_asset *a = NULL;
+    assert_int_equal(sk_gltf_load_file(path, NULL, &a, NULL), SK_OK);
+    long with = count_green(a, path), without = count_green(a, NULL);
+    printf("CesiumMan green texels on screen: %ld with its texture, %ld with the base colour only\n", with, without);
+    assert_true(with > 200);
+    assert_int_equal(without, 0);
+    sk_asset_destroy(a);
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_mannequin), cmocka_unit_test(test_cesium_man)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_mannequin), cmocka_unit_test(test_cesium_man),
+                                       cmocka_unit_test(test_texture)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
