@@ -28,10 +28,28 @@ typedef struct tb_out {
 static inline sk_quat rot_cs(sk_vec3 axis, float c, float s) {
     /* rotation by phi (cos c, sin s) about a unit axis; |phi| < pi */
     if (c < -0.999999f) return qt(axis.x, axis.y, axis.z, 0.0f);
-    return q_norm(qt(axis.x * s, axis.y * s, axis.z * s, 1.0f + c));
+    float k = 1.0f / sqrtf(s * s + (1.0f + c) * (1.0f + c)); /* |axis| = 1 */
+    return qt(axis.x * s * k, axis.y * s * k, axis.z * s * k, (1.0f + c) * k);
+}
+
+/* Shortest rotation taking u onto v, |u| = lu, |v| = lv > 0: (u x v, m + u.v)
+ * normalized, m = lu lv (no trigonometry); a half turn when opposite,
+ * identity when u = 0. */
+static inline sk_quat swing_to(sk_vec3 u, sk_vec3 v, float lu, float lv) {
+    if (!(lu > 1e-15f)) return q_id();
+    float m = lu * lv, w = m + v3_dot(u, v);
+    if (w < 1e-6f * m) {
+        sk_vec3 p = v3_perp(u);
+        return qt(p.x, p.y, p.z, 0.0f);
+    }
+    sk_vec3 c = v3_cross(u, v);
+    float k = 1.0f / sqrtf(v3_dot(c, c) + w * w); /* (= 2 m w, but exact near a half turn) */
+    return qt(c.x * k, c.y * k, c.z * k, w * k);
 }
 
 static inline float clamp1(float x) { return x < -1.0f ? -1.0f : (x > 1.0f ? 1.0f : x); }
+/* sqrt(max(0, x)) without a call to fmaxf (not inlined without -ffast-math) */
+static inline float sqrt_pos(float x) { return x > 0.0f ? sqrtf(x) : 0.0f; }
 
 /* Rotation about unit axis dir taking the part of u perpendicular to dir onto
  * the part of v perpendicular to dir. */
@@ -43,8 +61,13 @@ static sk_quat twist_onto(sk_vec3 dir, sk_vec3 u, sk_vec3 v) {
     return rot_cs(dir, c, s);
 }
 
-static void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, const sk_ik_target *tg,
-                          const sk_ik_options *o, tb_out *out) {
+/* max_stretch: o->max_stretch, or 0 (the low-level call does not stretch).
+ * Inlined into both callers (the low-level call is latency-bound). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, const sk_ik_target *tg,
+                                 const sk_ik_options *o, float max_stretch, tb_out *out) {
     out->qa = q_id();
     out->qb = q_id();
     out->stretch = 1.0f;
@@ -68,9 +91,9 @@ static void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, const sk_i
         if (d > d0) dc = L - s * expf(-(d - d0) / s);
     }
     float f = 1.0f;
-    if (o->max_stretch > 1.0f && d > dc) {
+    if (max_stretch > 1.0f && d > dc) {
         f = d / dc;
-        if (f > o->max_stretch) f = o->max_stretch;
+        if (f > max_stretch) f = max_stretch;
         ab *= f;
         bc *= f;
         v = v3_scale(v, f);
@@ -80,9 +103,9 @@ static void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, const sk_i
     }
     out->stretch = f;
     sk_vec3 u = v3_add(v, w); /* c - a (stretched) */
-    sk_vec3 dir = v3_scale(at, 1.0f / d);
 
     if (planar) {
+        sk_vec3 dir = v3_scale(at, 1.0f / d);
         /* Knee placed directly in the plane. */
         sk_vec3 bend = v3_cross(u, v);
         float side = v3_dot(bend, n) < 0 ? -1.0f : 1.0f;
@@ -113,10 +136,16 @@ static void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, const sk_i
         return;
     }
 
-    /* Bend-plane normal. */
+    /* Bend-plane normal. This is the hot path of the low-level call, bound by
+     * the latency of its chain of square roots and divisions: squared
+     * lengths, the sines from |u x v| (twice the area of the triangle a, b, c:
+     * |u x v| = |v x w|) and the law of sines instead of sqrt(1 - cos^2),
+     * and each reciprocal as early as its inputs allow. */
     sk_vec3 axis0 = v3_cross(u, v);
-    float axl = v3_len(axis0);
-    if (axl <= 1e-6f * v3_len(u) * ab) {
+    float ax2 = v3_dot(axis0, axis0), lu2 = v3_dot(u, u);
+    float axl0 = sqrtf(ax2), lu = sqrtf(lu2);
+    float axl = axl0;
+    if (ax2 <= 1e-12f * lu2 * (ab * ab)) {
         /* straight limb: bend toward the pole if there is one */
         axis0 = tg->has_pole ? v3_cross(u, v3_sub(tg->pole, a)) : v3(0, 0, 0);
         axl = v3_len(axis0);
@@ -126,32 +155,51 @@ static void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, const sk_i
         }
     }
     axis0 = v3_scale(axis0, 1.0f / axl);
-    float lu = v3_len(u);
-    float inv_ab = 1.0f / ab, inv_abbc = inv_ab / bc;
+    float r1 = 1.0f / (ab * bc);                 /* 1 / (ab bc) */
+    float inv_ab_lu = lu > 0 ? 1.0f / (ab * lu) : 0.0f;
     /* current interior angles (cos, sin >= 0) */
-    float ca0 = lu > 0 ? clamp1(v3_dot(u, v) * inv_ab / lu) : 1.0f;
-    float sa0 = sqrtf(fmaxf(0.0f, 1.0f - ca0 * ca0));
-    float cb0 = clamp1(-v3_dot(v, w) * inv_abbc);
-    float sb0 = sqrtf(fmaxf(0.0f, 1.0f - cb0 * cb0));
-    /* desired (law of cosines) */
-    float ca1 = clamp1((ab * ab + dc * dc - bc * bc) * 0.5f * inv_ab / dc);
-    float sa1 = sqrtf(fmaxf(0.0f, 1.0f - ca1 * ca1));
-    float cb1 = clamp1((ab * ab + bc * bc - dc * dc) * 0.5f * inv_abbc);
-    float sb1 = sqrtf(fmaxf(0.0f, 1.0f - cb1 * cb1));
+    float ca0 = lu > 0 ? clamp1(v3_dot(u, v) * inv_ab_lu) : 1.0f;
+    float sa0 = axl0 * inv_ab_lu;
+    float cb0 = clamp1(-v3_dot(v, w) * r1);
+    float sb0 = axl0 * r1;
+    /* desired (law of cosines; law of sines: sb1 = sa1 dc / bc) */
+    float ca1 = clamp1((ab * ab + dc * dc - bc * bc) / (2.0f * ab * dc));
+    float sa1 = sqrt_pos(1.0f - ca1 * ca1);
+    float cb1 = clamp1((ab * ab + bc * bc - dc * dc) * 0.5f * r1);
+    if (dc >= L) { /* at full reach exactly straight (the rounding of the cosines would leave ~sqrt(eps) of bend) */
+        ca1 = 1.0f;
+        sa1 = 0.0f;
+        cb1 = -1.0f;
+    }
+    float sb1 = sa1 * (dc / bc);
     /* turn by (angle1 - angle0) about axis0 at both joints */
     sk_quat qa1 = rot_cs(axis0, ca1 * ca0 + sa1 * sa0, sa1 * ca0 - ca1 * sa0);
     sk_quat qb = rot_cs(axis0, cb1 * cb0 + sb1 * sb0, sb1 * cb0 - cb1 * sb0);
-    sk_vec3 w1 = q_rot(qb, w);
-    sk_vec3 c2 = q_rot(qa1, v3_add(v, w1)); /* tip - a after both turns */
-    sk_quat qa = q_mul(q_from_to(c2, at), qa1);
+    /* Both joints turn by (angle1 - angle0) about the bend normal, so the
+     * start-to-tip direction is kept: after those turns the tip is at
+     * a + dc u/|u|, and the swing onto the target is the shortest arc from u
+     * to at — computed from the inputs, in parallel with the turns instead
+     * of after them. (When the tip is on the start joint, u = 0: the swing
+     * is taken from the turned limb.) */
+    sk_quat qa;
+    bool reached;
+    if (lu > 1e-6f * L) {
+        qa = q_mul(swing_to(u, at, lu, d), qa1);
+        reached = fabsf(dc - d) <= 1e-5f * L; /* the tip is on the ray a + s at/d, s = dc */
+    } else {
+        sk_vec3 c1 = v3_add(v, q_rot(qb, w));
+        qa = q_mul(q_from_to(q_rot(qa1, c1), at), qa1);
+        sk_vec3 e = v3_sub(q_rot(qa, c1), at);
+        reached = v3_dot(e, e) <= (1e-5f * L) * (1e-5f * L);
+    }
     if (tg->has_pole) {
+        sk_vec3 dir = v3_scale(at, 1.0f / d);
         sk_vec3 knee = q_rot(qa, v);
         qa = q_mul(twist_onto(dir, knee, v3_sub(tg->pole, a)), qa);
     }
     out->qa = qa;
     out->qb = qb;
-    sk_vec3 tip = q_rot(qa, v3_add(v, w1));
-    out->reached = v3_len(v3_sub(tip, at)) <= 1e-5f * L;
+    out->reached = reached; /* the pole twist is about the target line: the tip stays */
 }
 
 bool sk_ik_two_bone(const sk_transform *sm, const sk_transform *mm, const sk_transform *em, const sk_ik_target *tg,
@@ -165,10 +213,8 @@ bool sk_ik_two_bone(const sk_transform *sm, const sk_transform *mm, const sk_tra
     if (!v3_finite(tg->position) || !v3_finite(sm->t) || !v3_finite(mm->t) || !v3_finite(em->t) ||
         !q_finite(sm->r) || !q_finite(mm->r) || (tg->has_pole && !v3_finite(tg->pole)))
         return false;
-    sk_ik_options o2 = *o;
-    o2.max_stretch = 0; /* the low-level call does not stretch */
     tb_out r;
-    two_bone_core(sm->t, mm->t, em->t, tg->position, tg, &o2, &r);
+    two_bone_core(sm->t, mm->t, em->t, tg->position, tg, o, 0.0f, &r); /* the low-level call does not stretch */
     /* local corrections: start conj(Ra) qa Ra, middle conj(Rb) qb Rb */
     sk_quat ra = sm->r, rb = mm->r;
     sk_quat cs = q_mul(q_conj(ra), q_mul(r.qa, ra));
@@ -188,7 +234,7 @@ sk_result ik_solve_two_bone(ik_state *s, const sk_ik_target *tg, sk_transform *i
                             sk_error *err) {
     (void)err;
     tb_out r;
-    two_bone_core(s->p[0], s->p[1], s->p[2], s->target, tg, s->opt, &r);
+    two_bone_core(s->p[0], s->p[1], s->p[2], s->target, tg, s->opt, s->opt->max_stretch, &r);
     sk_quat R0 = s->R[0], R1 = s->R[1];
     s->lq[0] = q_norm(q_mul(q_conj(s->parent_r), q_mul(r.qa, R0)));
     s->lq[1] = q_norm(q_mul(q_conj(R0), q_mul(r.qb, R1)));

@@ -245,6 +245,80 @@ static void test_two_bone_low_level(void **st) {
     sk_skeleton_destroy(s);
 }
 
+/* The low-level call over random limbs (straight, bent, nearly folded),
+ * random start orientations, reachable and unreachable targets, with and
+ * without a pole: the corrections are unit, the tip lands on the target (or
+ * at full reach on the line to it), `reached` says which, the knee bends
+ * toward the pole, and the chain call agrees with the low-level one. */
+static void test_two_bone_low_level_random(void **st) {
+    (void)st;
+    rng_state = 4242;
+    for (int k = 0; k < 600; k++) {
+        float len[2] = {(float)rnd_range(0.2, 1.0), (float)rnd_range(0.2, 1.0)};
+        float L = len[0] + len[1];
+        sk_skeleton *s = make_chain(3, len);
+        sk_transform local[3];
+        sk_pose_rest(s, local, NULL);
+        local[0].r = rnd_quat(PI_F);
+        int shape = k % 3; /* straight, bent, nearly folded */
+        float bend = shape == 0 ? 0.0f : (shape == 1 ? (float)rnd_range(0.1, 2.5) : 3.1f);
+        local[1].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), bend);
+        sk_mat4 m[3];
+        sk_local_to_model(s, local, NULL, m);
+        sk_transform mt[3];
+        for (int i = 0; i < 3; i++) assert_true(sk_mat4_decompose(&m[i], &mt[i]));
+        sk_ik_target tg = {0};
+        float dmin = fabsf(len[0] - len[1]);
+        bool far = (k / 3) % 4 == 0;
+        float dist = far ? L * (float)rnd_range(1.05, 2.0) : (float)rnd_range(dmin + 0.02 * L, 0.98 * L);
+        tg.position = sk_vec3_add(mt[0].t, sk_vec3_scale(rnd_dir(), dist));
+        tg.has_pole = (k / 2) % 2 == 0;
+        if (tg.has_pole) tg.pole = sk_vec3_add(mt[0].t, sk_vec3_scale(rnd_dir(), 2.0f * L));
+        sk_quat cs, cm;
+        bool reached = false;
+        assert_true(sk_ik_two_bone(&mt[0], &mt[1], &mt[2], &tg, NULL, &cs, &cm, &reached));
+        assert_true(fabsf(sk_quat_dot(cs, cs) - 1.0f) < 1e-5f);
+        assert_true(fabsf(sk_quat_dot(cm, cm) - 1.0f) < 1e-5f);
+        sk_transform out[3] = {local[0], local[1], local[2]};
+        out[0].r = sk_quat_mul(local[0].r, cs);
+        out[1].r = sk_quat_mul(local[1].r, cm);
+        sk_vec3 p[3];
+        model_positions(s, out, p);
+        float e = dist3(p[2], tg.position);
+        if (far) {
+            assert_false(reached);
+            sk_vec3 want = sk_vec3_add(mt[0].t, sk_vec3_scale(sk_vec3_normalize(sk_vec3_sub(tg.position, mt[0].t)), L));
+            assert_true(dist3(p[2], want) < 1e-4f * L);
+        } else {
+            assert_true(reached);
+            assert_true(e < 1e-5f * L + 1e-6f);
+        }
+        if (tg.has_pole && !far) {
+            /* the knee is on the pole's side of the start-target line */
+            sk_vec3 dir = sk_vec3_normalize(sk_vec3_sub(tg.position, mt[0].t));
+            sk_vec3 kn = sk_vec3_sub(p[1], mt[0].t), po = sk_vec3_sub(tg.pole, mt[0].t);
+            kn = sk_vec3_sub(kn, sk_vec3_scale(dir, sk_vec3_dot(kn, dir)));
+            po = sk_vec3_sub(po, sk_vec3_scale(dir, sk_vec3_dot(po, dir)));
+            if (sk_vec3_length(kn) > 1e-3f * L && sk_vec3_length(po) > 1e-3f * L)
+                assert_true(sk_vec3_dot(kn, po) > 0.0f);
+        }
+        /* the chain call gives the same pose */
+        uint32_t joints[3];
+        identity_chain(3, joints);
+        sk_ik_chain ch = {s, joints, 3, NULL};
+        sk_ik_options o = {0};
+        o.solver = SK_IK_TWO_BONE;
+        sk_transform io[3] = {local[0], local[1], local[2]};
+        sk_ik_result res;
+        assert_int_equal(sk_ik_solve(&ch, &tg, &o, io, NULL, 0, &res, NULL), SK_OK);
+        sk_vec3 q[3];
+        model_positions(s, io, q);
+        assert_true(dist3(q[1], p[1]) < 1e-4f * L);
+        assert_true(dist3(q[2], p[2]) < 1e-4f * L);
+        sk_skeleton_destroy(s);
+    }
+}
+
 /* ---- limits ---- */
 static void test_limit_clamp(void **st) {
     (void)st;
@@ -927,6 +1001,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_reachable),    cmocka_unit_test(test_two_bone_exact),
         cmocka_unit_test(test_two_bone_soft_stretch), cmocka_unit_test(test_two_bone_low_level),
+        cmocka_unit_test(test_two_bone_low_level_random),
         cmocka_unit_test(test_limit_clamp),         cmocka_unit_test(test_limits_respected),
         cmocka_unit_test(test_planar),              cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_unreachable_straight), cmocka_unit_test(test_edge_cases),
