@@ -144,32 +144,6 @@ void ik_stopper_init(ik_stopper *st, const ik_state *s, uint32_t default_iter, u
     st->budget_us = o->time_budget_us;
 }
 
-bool ik_stopper_step(ik_stopper *st, const ik_state *s, uint32_t iter, float err, bool converged, sk_ik_stop *why) {
-    if (converged) {
-        *why = SK_IK_STOP_TOLERANCE;
-        return true;
-    }
-    if (err < st->best) st->best = err;
-    if (++st->since >= st->window) {
-        /* No progress: the best error fell by less than ratio over the window. */
-        if (!(st->best < st->window_best * (1.0f - st->ratio))) {
-            *why = SK_IK_STOP_NO_PROGRESS;
-            return true;
-        }
-        st->window_best = st->best;
-        st->since = 0;
-    }
-    if (iter >= st->max_iter) {
-        *why = SK_IK_STOP_ITERATIONS;
-        return true;
-    }
-    if (st->budget_us > 0 && ik_now_us() - s->t_start >= st->budget_us) {
-        *why = SK_IK_STOP_TIME;
-        return true;
-    }
-    return false;
-}
-
 float ik_orient_error(const ik_state *s) {
     if (!s->has_orient) return 0.0f;
     return q_angle(q_mul(s->target_r, q_conj(s->R[s->n - 1])));
@@ -180,7 +154,173 @@ float ik_orient_error(const ik_state *s) {
  * While sweeping, a joint's ancestors have not moved yet, so its model
  * rotation and position from the last FK stay valid and only the tip has to
  * be carried along: O(n) per sweep. Damping (Welman's per-joint cap on the
- * rotation per iteration) is options.max_step. */
+ * rotation per iteration) is options.max_step.
+ *
+ * Unconstrained chains (no limits, no plane, no damping) take a faster path
+ * without trigonometry or rotations inside the sweep:
+ * - after joint i turns, the tip lies on the ray from p_i through the target
+ *   at its old distance |u| (u = tip - p_i), so tip' = p_i + |u| vhat_i with
+ *   vhat_i = unit(t - p_i), and |tip' - t| = ||v| - |u||;
+ * - vhat_i, |t - p_i| and 2 (p_i - p_(i-1)).vhat_i depend only on the
+ *   positions of the last FK, so they are computed once per sweep outside the
+ *   dependent chain; inside it |tip' - p_(i-1)|^2 = l^2 + |u| (2 d.vhat_i + |u|)
+ *   (d = p_i - p_(i-1), l its bone length): an add, a multiply, an add and a
+ *   square root per joint on the critical path;
+ * - the turn of joint i is the shortest arc from u to vhat_i,
+ *   normalize(u x vhat, |u| + u.vhat) (normalized by its own length, so it is
+ *   a unit rotation whatever the rounding of |u|);
+ * - the model-space turns q_i are kept and applied in one FK pass after the
+ *   sweep (R_i <- (q_lo ... q_i) R_i: ancestors turn after their descendants
+ *   in a sweep), from the lowest joint visited; local rotations are rebuilt
+ *   once at the end of the solve (the tip's stays as animated);
+ * - the sweep is bound by the latency of its square roots, the FK pass by
+ *   its quaternion products: positions, directions and quaternions are kept
+ *   as 4-float vectors (c4: SSE2 where the compiler targets it, plain C
+ *   otherwise), and the per-joint values for the next sweep are computed
+ *   after the FK pass, four joints at a time, not inside the sweep (their
+ *   square roots and divisions would delay the sweep's own).
+ *
+ * Scratch of the fast path (s->jac, 18 n floats, 16-byte aligned): the
+ * positions, unit directions to the target and bone offsets as 4 floats,
+ * then per joint |t - p_i|, l_(i-1)^2 and 2 (p_i - p_(i-1)).vhat_i; in
+ * s->axes (9 n floats) p_i - p_(i-1) as 4 floats. The model rotations stay
+ * in s->R; the sweep's turns go to s->best. */
+typedef struct ccd_fast {
+    float *P;    /* 4n: model positions (w = 0) */
+    float *VH;   /* 4n: unit(t - p_i) (zero when the target is on p_i) */
+    float *BN;   /* 4n: s->bone (w = 0) */
+    float *sv;   /* n: |t - p_i|, -1 when the target is on p_i */
+    float *A;    /* n: |p_i - p_(i-1)|^2 = bone length^2 (i >= 1) */
+    float *B;    /* n: 2 (p_i - p_(i-1)).vhat_i (i >= 1) */
+    float *E;    /* 4n: p_i - p_(i-1) as the FK computed it (i >= 1; w = 0) */
+    float *qd;   /* 4n: the sweep's model-space turns */
+    c4 T;        /* the target (w = 0) */
+    sk_vec3 t;
+} ccd_fast;
+
+/* Joint i's position p, and (i >= 1) d = p - p_(i-1) as the FK computed it. */
+static inline void ccd_fast_store_p(const ccd_fast *f, uint32_t i, c4 p, c4 d) {
+    c4_store(f->P + 4 * i, p);
+    c4_store(f->E + 4 * i, d);
+}
+
+/* vhat_i, |t - p_i| and (i >= 1) 2 (p_i - p_(i-1)).vhat_i for joint i,
+ * from the positions of the last FK. */
+static inline void ccd_fast_prep1(const ccd_fast *f, uint32_t i) {
+    c4 p = c4_load(f->P + 4 * i);
+    c4 v = c4_sub(f->T, p);
+    float lv = c4_dot3(v, v);
+    c4 vh = c4_splat(0.0f);
+    if (lv > 1e-30f) {
+        float inv = 1.0f / c4_sqrt(lv);
+        f->sv[i] = lv * inv;
+        vh = c4_mul(v, c4_splat(inv));
+    } else {
+        f->sv[i] = -1.0f;
+    }
+    c4_store(f->VH + 4 * i, vh);
+    if (i) f->B[i] = 2.0f * c4_dot3(c4_load(f->E + 4 * i), vh);
+}
+
+/* The same for joints from..n-2 (from >= 1); with SSE2 four joints at a
+ * time, transposed to x, y, z vectors (one square root and one division for
+ * the four; the same arithmetic, lane by lane). */
+static inline void ccd_fast_prep(const ik_state *s, const ccd_fast *f, uint32_t from) {
+    const uint32_t n = s->n;
+    uint32_t i = from;
+#ifdef IK_C4_SSE
+    const __m128 tx = _mm_set1_ps(f->t.x), ty = _mm_set1_ps(f->t.y), tz = _mm_set1_ps(f->t.z);
+    const __m128 tiny = _mm_set1_ps(1e-30f), one = _mm_set1_ps(1.0f), minus1 = _mm_set1_ps(-1.0f);
+    for (; i + 4 < n; i += 4) { /* joints i..i+3, all below the tip */
+        __m128 px = c4_load(f->P + 4 * i), py = c4_load(f->P + 4 * (i + 1)), pz = c4_load(f->P + 4 * (i + 2)),
+               pw = c4_load(f->P + 4 * (i + 3));
+        _MM_TRANSPOSE4_PS(px, py, pz, pw);
+        __m128 dx = c4_load(f->E + 4 * i), dy = c4_load(f->E + 4 * (i + 1)), dz = c4_load(f->E + 4 * (i + 2)),
+               dw = c4_load(f->E + 4 * (i + 3));
+        _MM_TRANSPOSE4_PS(dx, dy, dz, dw);
+        __m128 vx = _mm_sub_ps(tx, px), vy = _mm_sub_ps(ty, py), vz = _mm_sub_ps(tz, pz);
+        __m128 lv = _mm_add_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy)), _mm_mul_ps(vz, vz));
+        __m128 ok = _mm_cmpgt_ps(lv, tiny);
+        __m128 safe = _mm_or_ps(_mm_and_ps(ok, lv), _mm_andnot_ps(ok, one)); /* no 1/0 in unused lanes */
+        __m128 inv = _mm_and_ps(ok, _mm_div_ps(one, _mm_sqrt_ps(safe)));
+        __m128 sv = _mm_or_ps(_mm_and_ps(ok, _mm_mul_ps(lv, inv)), _mm_andnot_ps(ok, minus1));
+        __m128 hx = _mm_mul_ps(vx, inv), hy = _mm_mul_ps(vy, inv), hz = _mm_mul_ps(vz, inv);
+        __m128 b = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, hx), _mm_mul_ps(dy, hy)), _mm_mul_ps(dz, hz));
+        _mm_storeu_ps(f->sv + i, sv);
+        _mm_storeu_ps(f->B + i, _mm_mul_ps(_mm_set1_ps(2.0f), b));
+        __m128 hw = _mm_setzero_ps();
+        _MM_TRANSPOSE4_PS(hx, hy, hz, hw);
+        c4_store(f->VH + 4 * i, hx);
+        c4_store(f->VH + 4 * (i + 1), hy);
+        c4_store(f->VH + 4 * (i + 2), hz);
+        c4_store(f->VH + 4 * (i + 3), hw);
+    }
+#endif
+    for (; i + 1 < n; i++) ccd_fast_prep1(f, i);
+}
+
+/* One unconstrained sweep and the FK pass after it. */
+static inline void ccd_fast_iteration(ik_state *s, const ccd_fast *f) {
+    const uint32_t n = s->n;
+    const float unreach = s->unreach, tol = s->tol;
+    c4 tip = c4_load(f->P + 4 * (n - 1));
+    c4 u0 = c4_sub(tip, c4_load(f->P + 4 * (n - 2)));
+    float lu = c4_dot3(u0, u0);
+    uint32_t lo = n - 2;
+    for (uint32_t i = n - 1; i-- > 0;) {
+        lo = i;
+        const c4 pi = c4_load(f->P + 4 * i);
+        const float svi = f->sv[i];
+        if (!(lu > 1e-30f) || !(svi > 0.0f)) {
+            /* tip on p_i or target on p_i: this joint does not turn */
+            c4_store(f->qd + 4 * i, c4_set(0, 0, 0, 1));
+            if (i) {
+                c4 un = c4_sub(tip, c4_load(f->P + 4 * (i - 1)));
+                lu = c4_dot3(un, un);
+            }
+            continue;
+        }
+        const float su = c4_sqrt(lu);
+        const c4 vh = c4_load(f->VH + 4 * i);
+        const c4 u = c4_sub(tip, pi);
+        const float w = su + c4_dot3(u, vh);
+        if (w < 1e-6f * su) { /* opposite: half turn about some perpendicular */
+            _Alignas(16) float uu[4];
+            c4_store(uu, u);
+            sk_vec3 pp = v3_perp(v3(uu[0], uu[1], uu[2]));
+            c4_store(f->qd + 4 * i, c4_set(pp.x, pp.y, pp.z, 0.0f));
+        } else {
+            c4 q = c4_add(c4_cross(u, vh), c4_mul(c4_splat(w), c4_set(0, 0, 0, 1)));
+            c4_store(f->qd + 4 * i, c4_mul(q, c4_splat(1.0f / c4_sqrt(c4_dot4(q, q)))));
+        }
+        tip = c4_add(pi, c4_mul(vh, c4_splat(su)));
+        if (fabsf(svi - su) - unreach <= tol) break; /* converged mid-sweep (judged again on the FK tip) */
+        if (i) {
+            float a = f->A[i];
+            lu = (a + lu) + f->B[i] * su; /* |d|^2 + |u|^2 + 2 |u| d.vhat; a + lu runs beside the sqrt */
+            if (lu < 1e-2f * a) { /* tip close to p_(i-1): avoid the cancellation */
+                c4 un = c4_sub(tip, c4_load(f->P + 4 * (i - 1)));
+                lu = c4_dot3(un, un);
+            }
+        }
+    }
+    /* FK from the lowest joint that was visited (the ones below did not
+     * move). The tip's model rotation is not needed until the end: its local
+     * rotation is kept as animated. */
+    c4 Q = c4_load(f->qd + 4 * lo);
+    c4 p = c4_load(f->P + 4 * lo);
+    for (uint32_t i = lo;; i++) {
+        c4 R = c4_qmul(Q, c4_ldq(&s->R[i]));
+        c4_stq(&s->R[i], R);
+        c4 e = c4_qrot(R, c4_load(f->BN + 4 * i));
+        p = c4_add(p, e);
+        ccd_fast_store_p(f, i + 1, p, e);
+        if (i + 2 == n) break;
+        Q = c4_qmul(Q, c4_load(f->qd + 4 * (i + 1)));
+    }
+    ccd_fast_prep(s, f, lo + 1);
+}
+
 static void ccd_run(ik_state *s, sk_ik_result *res, uint32_t max_iter_override) {
     ik_stopper st;
     ik_stopper_init(&st, s, 128, 16);
@@ -188,6 +328,7 @@ static void ccd_run(ik_state *s, sk_ik_result *res, uint32_t max_iter_override) 
     const uint32_t n = s->n;
     const float max_step = s->opt->max_step > 0 ? s->opt->max_step : 0.0f;
     const float cos_half_max = max_step > 0 ? cosf(0.5f * max_step) : -2.0f;
+    const float sin_half_max = max_step > 0 ? sinf(0.5f * max_step) : 0.0f;
     const sk_vec3 t = s->target;
     uint32_t iter = 0;
     sk_ik_stop why = SK_IK_STOP_ITERATIONS;
@@ -198,59 +339,65 @@ static void ccd_run(ik_state *s, sk_ik_result *res, uint32_t max_iter_override) 
         return;
     }
     const bool fast = !s->planar && !s->limits && max_step <= 0;
+    if (fast) {
+        ccd_fast f;
+        f.P = s->jac;
+        f.VH = f.P + 4 * n;
+        f.BN = f.VH + 4 * n;
+        f.sv = f.BN + 4 * n;
+        f.A = f.sv + n;
+        f.B = f.A + n;
+        f.E = (float *)(void *)s->axes; /* 9 n floats, 16-byte aligned */
+        f.qd = (float *)(void *)s->best;
+        f.t = t;
+        f.T = c4_set(t.x, t.y, t.z, 0.0f);
+        for (uint32_t i = 0; i < n; i++) {
+            c4 pi = c4_ld3(&s->p[i]);
+            ccd_fast_store_p(&f, i, pi, i ? c4_sub(pi, c4_ld3(&s->p[i - 1])) : c4_splat(0.0f));
+            if (i + 1 < n) c4_store(f.BN + 4 * i, c4_ld3(&s->bone[i]));
+            if (i) f.A[i] = s->len[i - 1] * s->len[i - 1];
+        }
+        ccd_fast_prep1(&f, 0);
+        ccd_fast_prep(s, &f, 1);
+        const float *tipp = f.P + 4 * (n - 1);
+        for (;;) {
+            iter++;
+            ccd_fast_iteration(s, &f);
+            if ((iter & 15) == 0) /* keep the model rotations unit */
+                for (uint32_t i = 0; i + 1 < n; i++) c4_stq(&s->R[i], c4_qnorm(c4_ldq(&s->R[i])));
+            r = ik_residual(s, v3(tipp[0], tipp[1], tipp[2]));
+            if (ik_stopper_step(&st, s, iter, r, r <= s->tol, &why)) break;
+        }
+        /* lq_i = conj(R_(i-1)) R_i, normalized once (the R's need not be unit
+         * for that) */
+        c4 Rp = c4_qconj(c4_ldq(&s->parent_r));
+        for (uint32_t i = 0; i + 1 < n; i++) { /* s->lq[n - 1] stays */
+            c4 R = c4_ldq(&s->R[i]);
+            c4_stq(&s->lq[i], c4_qnorm(c4_qmul(Rp, R)));
+            Rp = c4_qconj(R);
+        }
+        ik_fk(s, 0);
+        res->stop = why;
+        res->iterations = iter;
+        return;
+    }
     for (;;) {
         iter++;
         sk_vec3 tip = s->p[n - 1];
         bool done = false;
-        if (fast) {
-            /* Unconstrained: after joint i turns, the tip lies on the ray from
-             * p_i through the target at its old distance |u|, so the tip
-             * update and the error need no rotation (|tip' - t| = ||v| - |u||).
-             * The model-space turns q_i are kept and applied in one FK pass
-             * after the sweep: R_i <- (q_0 ... q_i) R_i (ancestors turn after
-             * their descendants in a sweep); local rotations are rebuilt once
-             * at the end of the solve. */
-            sk_quat *qd = s->best;
-            for (uint32_t i = 0; i + 1 < n; i++) qd[i] = q_id();
-            for (uint32_t i = n - 1; i-- > 0;) {
-                sk_vec3 pi = s->p[i];
-                sk_vec3 u = v3_sub(tip, pi), v = v3_sub(t, pi);
-                float lu = v3_dot(u, u), lv = v3_dot(v, v);
-                if (!(lu > 1e-30f) || !(lv > 1e-30f)) continue;
-                float su = sqrtf(lu), sv = sqrtf(lv);
-                float m = su * sv, w = m + v3_dot(u, v);
-                if (w < 1e-6f * m) {
-                    sk_vec3 pp = v3_perp(u);
-                    qd[i] = qt(pp.x, pp.y, pp.z, 0.0f);
-                } else {
-                    sk_vec3 c = v3_cross(u, v);
-                    float k = 1.0f / sqrtf(2.0f * m * w); /* |(u x v, m + u.v)|^2 = 2 m w */
-                    qd[i] = qt(c.x * k, c.y * k, c.z * k, w * k);
-                }
-                tip = v3_add(pi, v3_scale(v, su / sv));
-                if (fabsf(sv - su) - s->unreach <= s->tol) {
-                    done = true;
-                    break;
-                }
-            }
-            sk_quat Q = q_id();
-            for (uint32_t i = 0; i < n; i++) {
-                if (i + 1 < n) Q = q_mul(Q, qd[i]);
-                s->R[i] = q_mul(Q, s->R[i]);
-                if (i + 1 < n) s->p[i + 1] = v3_add(s->p[i], q_rot(s->R[i], s->bone[i]));
-            }
-            if ((iter & 15) == 0) /* keep the model rotations unit */
-                for (uint32_t i = 0; i < n; i++) s->R[i] = q_norm(s->R[i]);
-            r = ik_residual(s, s->p[n - 1]);
-            /* judge convergence on the FK tip, not the predicted one */
-            if (ik_stopper_step(&st, s, iter, r, r <= s->tol, &why)) break;
-            continue;
-        } else
         for (uint32_t i = n - 1; i-- > 0;) {
             sk_vec3 pi = s->p[i];
             sk_vec3 u = v3_sub(tip, pi), v = v3_sub(t, pi);
             sk_quat q = ik_turn(s, i, u, v);
-            if (q.w < cos_half_max) q = q_scale_angle(q, max_step / q_angle(q));
+            if (q.w < 0) q = qt(-q.x, -q.y, -q.z, -q.w);
+            if (q.w < cos_half_max) {
+                /* damping: the same axis, the angle capped at max_step */
+                float sv = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
+                if (sv > 0) {
+                    float k = sin_half_max / sv;
+                    q = qt(q.x * k, q.y * k, q.z * k, cos_half_max);
+                }
+            }
             sk_quat rp = ik_parent_rot(s, i);
             /* lq' = conj(Rparent) * q * R_i */
             sk_quat nl = q_norm(q_mul(q_conj(rp), q_mul(q, s->R[i])));
@@ -270,13 +417,6 @@ static void ccd_run(ik_state *s, sk_ik_result *res, uint32_t max_iter_override) 
         ik_fk(s, 0);
         r = ik_residual(s, s->p[n - 1]);
         if (ik_stopper_step(&st, s, iter, r, done || r <= s->tol, &why)) break;
-    }
-    if (fast) {
-        for (uint32_t i = 0; i < n; i++) {
-            s->R[i] = q_norm(s->R[i]);
-            s->lq[i] = q_norm(q_mul(q_conj(ik_parent_rot(s, i)), s->R[i]));
-        }
-        ik_fk(s, 0);
     }
     res->stop = why;
     res->iterations = iter;
@@ -480,15 +620,18 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
     s.p[0] = v3_add(pm.t, q_rot(pm.r, v3_mul(pm.s, io_local[chain->joints[0]].t)));
     s.root_p = s.p[0];
     float L = 0.0f;
+    c4 sc = c4_ld3(&scale);
     for (uint32_t i = 0; i < n; i++) {
         const sk_transform *lt = &io_local[chain->joints[i]];
-        if (!q_finite(lt->r) || !v3_finite(lt->t) || !v3_finite(lt->s))
+        const c4 r = c4_ldq(&lt->r), ls = c4_ld3(&lt->s);
+        if (!c4_finite(r) || !c4_finite(ls) || !c4_finite(c4_ld3(&lt->t)))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: pose of joint %u is not finite", chain->joints[i]);
-        s.lq[i] = q_norm(lt->r);
-        scale = v3_mul(scale, lt->s);
+        c4_stq(&s.lq[i], c4_qnorm(r));
+        sc = c4_mul(sc, ls);
         if (i + 1 < n) {
-            s.bone[i] = v3_mul(scale, io_local[chain->joints[i + 1]].t);
-            s.len[i] = v3_len(s.bone[i]);
+            c4 b = c4_mul(sc, c4_ld3(&io_local[chain->joints[i + 1]].t));
+            c4_st3(&s.bone[i], b);
+            s.len[i] = c4_sqrt(c4_dot3(b, b));
             L += s.len[i];
         }
         if (s.limits) {

@@ -95,6 +95,113 @@ static inline bool q_finite(sk_quat q) {
     return sk_isfinite_f(q.x) && sk_isfinite_f(q.y) && sk_isfinite_f(q.z) && sk_isfinite_f(q.w);
 }
 
+/* ---- 4-float vectors (c4) ----
+ * SSE2 where the compiler targets it (every x86-64), plain C otherwise. The
+ * operations keep the operand order of the scalar helpers above (q_mul,
+ * q_rot, v3_cross, v3_dot), so both give the same bits; only c4_dot4 (SSE2)
+ * sums pairwise. Positions are (x, y, z, 0), quaternions (x, y, z, w). */
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define IK_C4_SSE 1
+typedef __m128 c4;
+#define C4_SHUF(a, i, j, k, l) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(l, k, j, i))
+static inline c4 c4_load(const float *p) { return _mm_load_ps(p); } /* 16-byte aligned */
+static inline c4 c4_ldq(const sk_quat *q) { return _mm_loadu_ps(&q->x); }
+static inline void c4_stq(sk_quat *q, c4 a) { _mm_storeu_ps(&q->x, a); }
+static inline c4 c4_ld3(const sk_vec3 *v) {
+    return _mm_movelh_ps(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)v), _mm_load_ss(&v->z));
+}
+static inline void c4_st3(sk_vec3 *v, c4 a) {
+    _mm_storel_pi((__m64 *)(void *)v, a);
+    _mm_store_ss(&v->z, C4_SHUF(a, 2, 2, 2, 2));
+}
+/* true when every lane of a - a is zero, i.e. all four are finite */
+static inline bool c4_finite(c4 a) { return _mm_movemask_ps(_mm_cmpneq_ps(_mm_sub_ps(a, a), _mm_setzero_ps())) == 0; }
+static inline void c4_store(float *p, c4 a) { _mm_store_ps(p, a); }
+static inline c4 c4_set(float x, float y, float z, float w) { return _mm_setr_ps(x, y, z, w); }
+static inline c4 c4_splat(float s) { return _mm_set1_ps(s); }
+static inline c4 c4_add(c4 a, c4 b) { return _mm_add_ps(a, b); }
+static inline c4 c4_sub(c4 a, c4 b) { return _mm_sub_ps(a, b); }
+static inline c4 c4_mul(c4 a, c4 b) { return _mm_mul_ps(a, b); }
+/* x + y + z of a * b (the w lanes are ignored) */
+static inline float c4_dot3(c4 a, c4 b) {
+    c4 m = _mm_mul_ps(a, b);
+    return _mm_cvtss_f32(_mm_add_ss(_mm_add_ss(m, C4_SHUF(m, 1, 1, 1, 1)), C4_SHUF(m, 2, 2, 2, 2)));
+}
+static inline float c4_dot4(c4 a, c4 b) {
+    c4 m = _mm_mul_ps(a, b);
+    m = _mm_add_ps(m, _mm_movehl_ps(m, m));
+    return _mm_cvtss_f32(_mm_add_ss(m, C4_SHUF(m, 1, 1, 1, 1)));
+}
+/* a x b in xyz; w = 0 when a.w b.w are finite */
+static inline c4 c4_cross(c4 a, c4 b) {
+    c4 t = _mm_sub_ps(_mm_mul_ps(a, C4_SHUF(b, 1, 2, 0, 3)), _mm_mul_ps(C4_SHUF(a, 1, 2, 0, 3), b));
+    return C4_SHUF(t, 1, 2, 0, 3);
+}
+/* quaternion product a b (x, y, z, w) */
+static inline c4 c4_qmul(c4 a, c4 b) {
+    const c4 s1 = _mm_castsi128_ps(_mm_setr_epi32(0, (int)0x80000000, 0, (int)0x80000000));
+    const c4 s2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, (int)0x80000000, (int)0x80000000));
+    const c4 s3 = _mm_castsi128_ps(_mm_setr_epi32((int)0x80000000, 0, 0, (int)0x80000000));
+    c4 r = _mm_mul_ps(C4_SHUF(a, 3, 3, 3, 3), b);
+    r = _mm_add_ps(r, _mm_mul_ps(C4_SHUF(a, 0, 0, 0, 0), _mm_xor_ps(C4_SHUF(b, 3, 2, 1, 0), s1)));
+    r = _mm_add_ps(r, _mm_mul_ps(C4_SHUF(a, 1, 1, 1, 1), _mm_xor_ps(C4_SHUF(b, 2, 3, 0, 1), s2)));
+    return _mm_add_ps(r, _mm_mul_ps(C4_SHUF(a, 2, 2, 2, 2), _mm_xor_ps(C4_SHUF(b, 1, 0, 3, 2), s3)));
+}
+/* v rotated by the unit quaternion q (v.w = 0 gives w = 0) */
+static inline c4 c4_qrot(c4 q, c4 v) {
+    c4 t = c4_cross(q, v);
+    t = _mm_add_ps(t, t);
+    return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(C4_SHUF(q, 3, 3, 3, 3), t)), c4_cross(q, t));
+}
+static inline float c4_sqrt(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
+#else
+typedef struct c4 { float v[4]; } c4;
+static inline c4 c4_set(float x, float y, float z, float w) { c4 r = {{x, y, z, w}}; return r; }
+static inline c4 c4_load(const float *p) { return c4_set(p[0], p[1], p[2], p[3]); }
+static inline c4 c4_ldq(const sk_quat *q) { return c4_set(q->x, q->y, q->z, q->w); }
+static inline void c4_stq(sk_quat *q, c4 a) { *q = qt(a.v[0], a.v[1], a.v[2], a.v[3]); }
+static inline c4 c4_ld3(const sk_vec3 *v) { return c4_set(v->x, v->y, v->z, 0.0f); }
+static inline void c4_st3(sk_vec3 *v, c4 a) { *v = v3(a.v[0], a.v[1], a.v[2]); }
+static inline bool c4_finite(c4 a) {
+    return sk_isfinite_f(a.v[0]) && sk_isfinite_f(a.v[1]) && sk_isfinite_f(a.v[2]) && sk_isfinite_f(a.v[3]);
+}
+static inline void c4_store(float *p, c4 a) { memcpy(p, a.v, sizeof a.v); }
+static inline c4 c4_splat(float s) { return c4_set(s, s, s, s); }
+static inline c4 c4_add(c4 a, c4 b) {
+    return c4_set(a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]);
+}
+static inline c4 c4_sub(c4 a, c4 b) {
+    return c4_set(a.v[0] - b.v[0], a.v[1] - b.v[1], a.v[2] - b.v[2], a.v[3] - b.v[3]);
+}
+static inline c4 c4_mul(c4 a, c4 b) {
+    return c4_set(a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]);
+}
+static inline float c4_dot3(c4 a, c4 b) { return a.v[0] * b.v[0] + a.v[1] * b.v[1] + a.v[2] * b.v[2]; }
+static inline float c4_dot4(c4 a, c4 b) { return c4_dot3(a, b) + a.v[3] * b.v[3]; }
+static inline c4 c4_cross(c4 a, c4 b) {
+    return c4_set(a.v[1] * b.v[2] - a.v[2] * b.v[1], a.v[2] * b.v[0] - a.v[0] * b.v[2],
+                  a.v[0] * b.v[1] - a.v[1] * b.v[0], 0.0f);
+}
+static inline c4 c4_qmul(c4 a, c4 b) {
+    sk_quat r = q_mul(qt(a.v[0], a.v[1], a.v[2], a.v[3]), qt(b.v[0], b.v[1], b.v[2], b.v[3]));
+    return c4_set(r.x, r.y, r.z, r.w);
+}
+static inline c4 c4_qrot(c4 q, c4 v) {
+    sk_vec3 r = q_rot(qt(q.v[0], q.v[1], q.v[2], q.v[3]), v3(v.v[0], v.v[1], v.v[2]));
+    return c4_set(r.x, r.y, r.z, 0.0f);
+}
+static inline float c4_sqrt(float x) { return sqrtf(x); }
+#endif
+
+/* q normalized (identity when zero) */
+static inline c4 c4_qnorm(c4 q) {
+    float d = c4_dot4(q, q);
+    if (!(d > 1e-30f)) return c4_set(0, 0, 0, 1);
+    return c4_mul(q, c4_splat(1.0f / c4_sqrt(d)));
+}
+static inline c4 c4_qconj(c4 q) { return c4_mul(q, c4_set(-1.0f, -1.0f, -1.0f, 1.0f)); }
+
 /* ---- solver state ---- */
 typedef struct ik_state {
     uint32_t n;                 /* joints in the chain */
@@ -133,10 +240,16 @@ static inline sk_quat ik_parent_rot(const ik_state *s, uint32_t i) { return i ? 
 
 /* Forward kinematics of the chain from joint `from` (0 = all). */
 static inline void ik_fk(ik_state *s, uint32_t from) {
-    uint32_t n = s->n;
-    for (uint32_t i = from; i < n; i++) {
-        s->R[i] = q_mul(i ? s->R[i - 1] : s->parent_r, s->lq[i]);
-        if (i + 1 < n) s->p[i + 1] = v3_add(s->p[i], q_rot(s->R[i], s->bone[i]));
+    const uint32_t n = s->n;
+    if (from >= n) return;
+    c4 R = c4_ldq(from ? &s->R[from - 1] : &s->parent_r);
+    c4 p = c4_ld3(&s->p[from]);
+    for (uint32_t i = from;; i++) {
+        R = c4_qmul(R, c4_ldq(&s->lq[i]));
+        c4_stq(&s->R[i], R);
+        if (i + 1 == n) break;
+        p = c4_add(p, c4_qrot(R, c4_ld3(&s->bone[i])));
+        c4_st3(&s->p[i + 1], p);
     }
 }
 
@@ -157,8 +270,34 @@ typedef struct ik_stopper {
     double budget_us;
 } ik_stopper;
 void ik_stopper_init(ik_stopper *st, const ik_state *s, uint32_t default_iter, uint32_t default_window);
-/* After an iteration with error err: returns true (and sets *why) to stop. */
-bool ik_stopper_step(ik_stopper *st, const ik_state *s, uint32_t iter, float err, bool converged, sk_ik_stop *why);
+/* After an iteration with error err: returns true (and sets *why) to stop.
+ * Inline: the iterative solvers call it once per iteration. */
+static inline bool ik_stopper_step(ik_stopper *st, const ik_state *s, uint32_t iter, float err, bool converged,
+                                   sk_ik_stop *why) {
+    if (converged) {
+        *why = SK_IK_STOP_TOLERANCE;
+        return true;
+    }
+    if (err < st->best) st->best = err;
+    if (++st->since >= st->window) {
+        /* No progress: the best error fell by less than ratio over the window. */
+        if (!(st->best < st->window_best * (1.0f - st->ratio))) {
+            *why = SK_IK_STOP_NO_PROGRESS;
+            return true;
+        }
+        st->window_best = st->best;
+        st->since = 0;
+    }
+    if (iter >= st->max_iter) {
+        *why = SK_IK_STOP_ITERATIONS;
+        return true;
+    }
+    if (st->budget_us > 0 && ik_now_us() - s->t_start >= st->budget_us) {
+        *why = SK_IK_STOP_TIME;
+        return true;
+    }
+    return false;
+}
 
 /* Residual error of the tip (distance beyond the unavoidable part). */
 static inline float ik_residual(const ik_state *s, sk_vec3 tip) {
