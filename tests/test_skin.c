@@ -156,6 +156,19 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
                        .out_positions = sub};
     assert_int_equal(sk_skin_run(&job, &err), SK_OK);
     for (int v = 0; v < 10; v++) assert_true(max_diff(sub + v * 3, out[0][0] + (100 + v) * 5, 3) < 1e-5);
+    /* Positions + normals without tangents (the kernels' fast path when nothing is morphed). */
+    float *pn = calloc(N * 3, sizeof(float)), *nn2 = calloc(N * 3, sizeof(float));
+    for (int l = 0; l < 3; l++) {
+        sk_skin_job j2 = {.mesh = m, .method = method, .simd = levels[l], .palette = pal, .dual_quats = dq,
+                          .palette_count = J, .morph_weights = morph ? mw : NULL, .out_positions = pn,
+                          .out_normals = nn2};
+        assert_int_equal(sk_skin_run(&j2, &err), SK_OK);
+        double dp = 0;
+        for (uint32_t v = 0; v < N; v++) dp = fmax(dp, max_diff(pn + v * 3, out[0][0] + v * 5, 3));
+        assert_true(dp <= 1e-5);
+        assert_true(max_diff(nn2, out[0][1], N * 3) <= 1e-5);
+    }
+    free(pn), free(nn2);
     for (int l = 0; l < 3; l++) free(out[l][0]), free(out[l][1]), free(out[l][2]);
     sk_skinned_mesh_destroy(m);
     free_prim(&rp);
