@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct walker {
     float x, z, yaw;      /* ground position and heading */
@@ -23,8 +24,124 @@ static float rnd(uint32_t *s) {
     return (float)(*s >> 8) / 16777216.0f;
 }
 
+typedef struct crowd {
+    const sk_skeleton *s;
+    const sk_clip *cw, *cr;
+    float dw, dr, vw, vr, side;
+    int32_t hips;
+    walker *cw_;
+    uint32_t count, np;
+    sk_transform *pw, *pr, *pose;
+    sk_mat4 *world, *pal;
+    const skr_model *model;
+} crowd;
+
+/* One animation step of the whole crowd: the CPU time the demo reports. */
+static void crowd_step(crowd *cd, float dt) {
+    const sk_skeleton *s = cd->s;
+    const sk_clip *cw = cd->cw, *cr = cd->cr;
+    float dw = cd->dw, dr = cd->dr, vw = cd->vw, vr = cd->vr, side = cd->side;
+    int32_t hips = cd->hips;
+    walker *cw_ = cd->cw_;
+    uint32_t count = cd->count, np = cd->np;
+    sk_transform *pw = cd->pw, *pr = cd->pr, *pose = cd->pose;
+    sk_mat4 *world = cd->world, *pal = cd->pal;
+    const skr_model *model = cd->model;
+    for (uint32_t i = 0; i < count; i++) {
+        walker *w = &cw_[i];
+        /* Phase-synchronised walk/run mix (seed 002 §4.1): one normalised
+         * cycle drives both clips; the cycle length blends with the mix. */
+        float cyc = dw + (dr - dw) * w->mix, v = vw + (vr - vw) * w->mix;
+        w->phase = fmodf(w->phase + dt * w->rate / cyc, 1.0f);
+        sk_clip_sample(cw, s, w->phase * dw, SK_LOOP_REPEAT, pw, NULL);
+        sk_clip_sample(cr, s, w->phase * dr, SK_LOOP_REPEAT, pr, NULL);
+        sk_blend_two(s, pw, pr, w->mix, NULL, false, pose, NULL, NULL, NULL);
+        pose[hips].t.z = 0; /* in place: the character moves instead */
+        float step = v * w->rate * dt, c = cosf(w->yaw), sn = sinf(w->yaw);
+        w->x += sn * step, w->z += c * step;
+        if (w->z > side / 2) w->z -= side;
+        if (w->z < -side / 2) w->z += side;
+        sk_transform root = {{w->x, 0, w->z}, sk_quat_from_axis_angle(sk_vec3_make(0, 1, 0), w->yaw), {1, 1, 1}};
+        sk_mat4 rm = sk_mat4_from_transform(&root);
+        sk_local_to_model(s, pose, &rm, world);
+        skr_model_palette(model, world, pal + (size_t)i * np);
+    }
+}
+
+/* --window: the crowd in an SDL2 window until it is closed. */
+static void demo_window(crowd *c, cli_window *win, skr_renderer *rn, const float *tints, uint32_t max_frames,
+                        const char *png) {
+    const skr_model *model = c->model;
+    cli_orbit orbit = {{0, 0.9f, 0}, 30.0f, 28.0f, c->side * 0.55f + 6.0f};
+    double last = cli_now(), title_at = 0, anim_acc = 0, frame_acc = 0, speed = 1;
+    int nframes = 0;
+    double anim_total = 0, frame_total = 0;
+    uint32_t total_frames = 0;
+    bool paused = false, tty = isatty(1);
+    for (uint32_t frame = 0; max_frames == 0 || frame < max_frames; frame++) {
+        cli_input in;
+        if (!cli_window_poll(win, &in)) break;
+        for (int k = 0; k < in.nkeys; k++) {
+            if (in.keys[k] == ' ') paused = !paused;
+            else if (in.keys[k] == CLI_KEY_UP || in.keys[k] == '+' || in.keys[k] == '=') speed *= 1.25;
+            else if (in.keys[k] == CLI_KEY_DOWN || in.keys[k] == '-') speed /= 1.25;
+        }
+        cli_orbit_apply(&orbit, &in);
+        double now = cli_now(), dt = fmin(now - last, 0.1);
+        last = now;
+        int fw, fh;
+        cli_window_begin(win, &fw, &fh);
+        double t0 = cli_now();
+        crowd_step(c, paused ? 0.0f : (float)(dt * speed));
+        double t1 = cli_now();
+        skr_camera cam = {0};
+        skr_camera_orbit(&cam, orbit.target, orbit.az, orbit.el, orbit.dist, fw, fh);
+        skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, c->side};
+        skr_begin_frame(rn, &fd);
+        skr_draw_desc dd = {model, c->count, c->pal, NULL, tints};
+        skr_draw_model(rn, &dd);
+        if (png && max_frames && frame + 1 == max_frames) {
+            unsigned char *rgb = malloc((size_t)fw * (size_t)fh * 3);
+            sk_error e = {0};
+            if (rgb) cli_window_read(win, rgb, fw, fh);
+            if (!rgb || skr_write_image(png, rgb, fw, fh, &e) != SK_OK) fprintf(stderr, "skelanim: demo: %s\n", e.message);
+            free(rgb);
+        }
+        cli_window_swap(win);
+        anim_acc += t1 - t0;
+        frame_acc += cli_now() - t0;
+        anim_total += t1 - t0;
+        frame_total += cli_now() - t0;
+        nframes++;
+        total_frames++;
+        if (now - title_at > 0.5) {
+            char title[256];
+            snprintf(title, sizeof title,
+                     "skelanim demo — %u mannequins — animation %.3f ms/frame (CPU) — frame %.1f ms — space pause, "
+                     "up/down speed, drag orbit, wheel zoom",
+                     c->count, anim_acc * 1e3 / nframes, frame_acc * 1e3 / nframes);
+            cli_window_title(win, title);
+            if (tty) {
+                printf("\ranimation CPU time per frame: %.3f ms for %u characters; whole frame %.1f ms   ",
+                       anim_acc * 1e3 / nframes, c->count, frame_acc * 1e3 / nframes);
+                fflush(stdout);
+            }
+            title_at = now;
+            anim_acc = frame_acc = 0;
+            nframes = 0;
+        }
+    }
+    if (tty) printf("\n");
+    if (total_frames)
+        printf("skelanim demo --window: %u mannequins, %u frames; animation CPU time per frame %.3f ms (%.2f us per "
+               "character); whole frame (animation + drawing + swap) %.1f ms\n",
+               c->count, total_frames, anim_total * 1e3 / total_frames, anim_total * 1e6 / total_frames / c->count,
+               frame_total * 1e3 / total_frames);
+}
+
 int cmd_demo(int argc, char **argv) {
     uint32_t count = 200, frames = 36, size = 480;
+    bool window = false, frames_set = false;
     const char *out = "out/demo.gif", *png = NULL;
     for (int i = 0; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -38,12 +155,15 @@ int cmd_demo(int argc, char **argv) {
                 fprintf(stderr, "skelanim: --frames must be 1..600\n");
                 return 1;
             }
+            frames_set = true;
         } else if (!strcmp(argv[i], "--out") && v) {
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--window")) {
+            window = true;
         } else if (!strcmp(argv[i], "--png") && v) {
             png = argv[++i]; /* also keep the last frame as a PNG */
         } else {
-            fprintf(stderr, "usage: skelanim demo [--count N] [--frames N] [--out FILE.gif] [--png LAST_FRAME.png]\n");
+            fprintf(stderr, "usage: skelanim demo [--count N] [--frames N] [--out FILE.gif] [--png LAST_FRAME.png] [--window]\n");
             return 1;
         }
     }
@@ -97,8 +217,13 @@ int cmd_demo(int argc, char **argv) {
     sk_mat4 *pal = NULL;
     float *tints = NULL;
     unsigned char *rgb = NULL;
-    if (!(hd = skr_headless_create((int)size, (int)size, 4, &err))) goto fail;
-    skr_headless_bind(hd);
+    cli_window *win = NULL;
+    if (window) {
+        if (!(win = cli_window_open("skelanim demo", 1024, 720, &err))) goto fail;
+    } else {
+        if (!(hd = skr_headless_create((int)size, (int)size, 4, &err))) goto fail;
+        skr_headless_bind(hd);
+    }
     if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
     if (skr_model_create(a, NULL, &model, &err) != SK_OK) goto fail;
     uint32_t np = skr_model_palette_size(model);
@@ -107,6 +232,12 @@ int cmd_demo(int argc, char **argv) {
     rgb = malloc((size_t)size * size * 3);
     if (!pal || !tints || !rgb || !pw || !pr || !pose || !world || !cw_) goto done;
     for (uint32_t i = 0; i < count; i++) memcpy(tints + 4 * i, cw_[i].tint, sizeof cw_[i].tint);
+    crowd cr_ = {s, cw, cr, dw, dr, vw, vr, side, hips, cw_, count, np, pw, pr, pose, world, pal, model};
+    if (window) {
+        demo_window(&cr_, win, rn, tints, frames_set ? frames : 0, png);
+        rc = 0;
+        goto done;
+    }
     {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s", out);
@@ -120,32 +251,14 @@ int cmd_demo(int argc, char **argv) {
         }
     }
     if (skr_gif_open(out, (int)size, (int)size, &gif, &err) != SK_OK) goto fail;
-    skr_camera cam;
+    skr_camera cam = {0};
     float target[3] = {0, 0.9f, 0};
     skr_camera_orbit(&cam, target, 30.0f, 28.0f, side * 0.55f + 6.0f, (int)size, (int)size);
     const float fps = 15.0f, dt = 1.0f / fps;
     double anim_s = 0, render_s = 0;
     for (uint32_t f = 0; f < frames; f++) {
         double t0 = cli_now();
-        for (uint32_t i = 0; i < count; i++) {
-            walker *w = &cw_[i];
-            /* Phase-synchronised walk/run mix (seed 002 §4.1): one normalised
-             * cycle drives both clips; the cycle length blends with the mix. */
-            float cyc = dw + (dr - dw) * w->mix, v = vw + (vr - vw) * w->mix;
-            w->phase = fmodf(w->phase + dt * w->rate / cyc, 1.0f);
-            sk_clip_sample(cw, s, w->phase * dw, SK_LOOP_REPEAT, pw, NULL);
-            sk_clip_sample(cr, s, w->phase * dr, SK_LOOP_REPEAT, pr, NULL);
-            sk_blend_two(s, pw, pr, w->mix, NULL, false, pose, NULL, NULL, NULL);
-            pose[hips].t.z = 0; /* in place: the character moves instead */
-            float step = v * w->rate * dt, c = cosf(w->yaw), sn = sinf(w->yaw);
-            w->x += sn * step, w->z += c * step;
-            if (w->z > side / 2) w->z -= side;
-            if (w->z < -side / 2) w->z += side;
-            sk_transform root = {{w->x, 0, w->z}, sk_quat_from_axis_angle(sk_vec3_make(0, 1, 0), w->yaw), {1, 1, 1}};
-            sk_mat4 rm = sk_mat4_from_transform(&root);
-            sk_local_to_model(s, pose, &rm, world);
-            skr_model_palette(model, world, pal + (size_t)i * np);
-        }
+        crowd_step(&cr_, dt);
         double t1 = cli_now();
         anim_s += t1 - t0;
         skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, side};
@@ -178,6 +291,7 @@ done:
     skr_model_destroy(model);
     skr_renderer_destroy(rn);
     skr_headless_destroy(hd);
+    cli_window_close(win);
     free(pal), free(tints), free(rgb), free(pw), free(pr), free(pose), free(world), free(cw_);
     sk_asset_destroy(a);
     return rc;

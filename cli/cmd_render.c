@@ -115,7 +115,7 @@ int cmd_render(int argc, char **argv) {
         goto done;
     }
     float ground = bmin[1];
-    skr_camera cam;
+    skr_camera cam = {0}; /* fov_y 0: the default field of view */
     skr_camera_frame(&cam, bmin, bmax, (float)az, (float)el, (int)w, (int)h);
     if (gif && skr_gif_open(out, (int)w, (int)h, &g, &err) != SK_OK) goto fail;
     for (uint32_t f = 0; f < frames; f++) {

@@ -15,7 +15,8 @@ static void usage(FILE *f) {
             "usage: skelanim COMMAND [options]\n"
             "\n"
             "commands:\n"
-            "  demo [--count N]               a crowd of mannequins walking, rendered to out/demo.gif\n"
+            "  demo [--count N] [--window]    a crowd of mannequins walking, rendered to out/demo.gif\n"
+            "                                 (--window: in a window instead)\n"
             "  info FILE                      scenes, nodes, skeleton tree, skins, meshes, clips\n"
             "  sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp]\n"
             "         [--vertex NODE:PRIM:VTX ...] [--json]\n"
@@ -24,6 +25,9 @@ static void usage(FILE *f) {
             "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
             "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] --out F.png|F.gif\n"
             "                                 draw the character off-screen (no display needed)\n"
+            "  view FILE [--clip C] [--time T] [--cpu] [--dqs] [--skeleton]\n"
+            "                                 open a window: orbit camera, clips, pause/scrub/speed,\n"
+            "                                 CPU/GPU skinning toggle, skeleton overlay (SDL2)\n"
             "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"
             "                                 solve inverse kinematics on a loaded character\n"
             "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
@@ -60,6 +64,7 @@ int main(int argc, char **argv) {
         {"bench", cmd_bench},
         {"ik", cmd_ik},
         {"render", cmd_render},
+        {"view", cmd_view},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);

@@ -14,6 +14,13 @@ target_compile_definitions(skelanim_render PRIVATE _POSIX_C_SOURCE=200809L)
 target_include_directories(skelanim_render PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/render)
 target_link_libraries(skelanim_render PUBLIC skelanim_static PkgConfig::EPOXY PkgConfig::EGL PkgConfig::PNG ${GIF_LIBRARY} ${STB_LIBRARY} PkgConfig::CJSON m)
 target_link_libraries(skelanim PRIVATE skelanim_render)
+# Windows (skelanim view, skelanim demo --window): SDL2. Without it those two
+# commands say so; rendering to files still works.
+pkg_check_modules(SDL2 IMPORTED_TARGET sdl2)
+if(SDL2_FOUND)
+  target_compile_definitions(skelanim PRIVATE SK_HAVE_SDL2=1)
+  target_link_libraries(skelanim PRIVATE PkgConfig::SDL2)
+endif()
 
 # Example: the palette uploaded by a plain-OpenGL program (docs/rendering.md).
 add_executable(example_gl_palette examples/gl_palette.c)

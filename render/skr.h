@@ -3,8 +3,8 @@
  * buffer (any joint count), CPU skinning path for comparison, lit shading
  * with the base colour and base-colour texture, ground grid, skeleton
  * overlay, off-screen contexts (EGL surfaceless: Mesa llvmpipe, no display or
- * GPU needed), PNG and GIF writing. Used by the CLI's render and demo
- * commands. (Windows are not there yet.) */
+ * GPU needed), PNG and GIF writing. Used by the CLI's render, view and demo
+ * commands (the SDL2 window itself is in cli/cmd_view.c). */
 #ifndef SKR_H
 #define SKR_H
 
@@ -27,7 +27,7 @@ typedef struct skr_camera {
     sk_mat4 view, proj, viewproj;
     float eye[3], target[3];
     int width, height;
-    float fov_y; /* radians */
+    float fov_y; /* radians; input to skr_camera_orbit/frame: 0 = 35 degrees (zero-initialise the struct) */
 } skr_camera;
 /* Looks at target from azimuth/elevation (degrees; azimuth 0 = from +Z, the
  * glTF front, 90 = from +X) at distance d. */

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The SDL2 viewer and `demo --window` under a virtual X server (Xvfb).
+# - Scripted input (--keys, pushed through SDL's event queue and the same key
+#   mapping as real presses) must change the state the way docs/rendering.md
+#   says: clips, pause, scrub, speed, CPU/GPU and LBS/DQS, skeleton, camera.
+# - The window's pixels must match `skelanim render` of the same pose and
+#   camera (the viewer and the off-screen renderer share the shaders), must
+#   not match a different pose, and the skeleton overlay must show.
+# Skipped (exit 0, with a note) when xvfb-run is not installed (Debian: xvfb
+# xauth) or the tool was built without SDL2.
+set -euo pipefail
+: "${SK_CLI:?}"
+if ! command -v xvfb-run >/dev/null 2>&1; then
+  echo "note: xvfb-run not installed (Debian: xvfb xauth): viewer test skipped"
+  exit 0
+fi
+if "$SK_CLI" view 2>&1 | grep -q "without SDL2"; then
+  echo "note: skelanim built without SDL2: viewer test skipped"
+  exit 0
+fi
+: "${SK_PNG_DIFF:?needs the sk_png_diff helper (tests/png_diff.c)}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# SDL, Xlib and Mesa keep allocations to process exit: leak checking is off
+# for these runs only (the library's own leaks are checked by the C tests).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export SDL_AUDIODRIVER=dummy
+xvfb() { xvfb-run -a -s "-screen 0 1024x768x24" "$@"; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+# --- keys and mouse -------------------------------------------------------
+xvfb "$SK_CLI" view @mannequin --frames 16 --size 320x240 --print-state \
+  --keys tab,space,right,right,up,c,d,k,1,backtab,r,drag,wheelup,pan,left >"$tmp/state.txt"
+cat "$tmp/state.txt"
+field() { # frame name -> the word after NAME on that frame's line
+  awk -v f="$1" -v k="$2" '$1 == "frame" && $2 == f { for (i = 3; i < NF; i++) if ($i == k) print $(i + 1) }' "$tmp/state.txt"
+}
+state() { awk -v f="$1" '$1 == "frame" && $2 == f { print $9 }' "$tmp/state.txt"; }
+expect() { # frame name value
+  local got; got=$(field "$1" "$2")
+  [[ "$got" == "$3" ]] || fail "frame $1: $2 is '$got', expected '$3'"
+}
+expect 0 clip idle;    expect 0 time 0.0333; expect 0 mode gpu; [[ $(state 0) == playing ]] || fail "frame 0 not playing"
+expect 1 clip walk;    expect 1 time 0.0333           # tab: next clip, restarted (then one 1/30 s step)
+[[ $(state 2) == paused ]] || fail "space did not pause"; expect 2 time 0.0333
+expect 3 time 0.0667;  expect 4 time 0.1000           # right: scrub +1/30 s
+expect 5 speed 1.2500                                 # up: speed x1.25
+expect 6 mode cpu-lbs; expect 7 mode cpu-dqs          # c, d
+expect 8 skeleton on                                  # k
+expect 9 clip idle;    expect 9 time 0.0000           # 1: first clip
+expect 10 clip crouch                                 # shift-tab from the first: the last clip
+expect 11 camera 35.00                                # r: camera reset (framed on crouch)
+expect 12 camera 15.00                                # drag 50 px: azimuth -20 degrees
+d11=$(awk '$1 == "frame" && $2 == 11 { for (i = 1; i < NF; i++) if ($i == "camera") print $(i + 3) }' "$tmp/state.txt")
+d13=$(awk '$1 == "frame" && $2 == 13 { for (i = 1; i < NF; i++) if ($i == "camera") print $(i + 3) }' "$tmp/state.txt")
+awk -v a="$d11" -v b="$d13" 'BEGIN { exit !(b > 0.89 * a && b < 0.91 * a) }' || fail "wheel: distance $d11 -> $d13, expected x0.9"
+t13=$(field 13 target); t14=$(field 14 target)
+[[ "$t13" != "$t14" ]] || fail "pan did not move the camera target"
+expect 15 time 2.9667                                 # left from 0 wraps to the end of crouch (3 s)
+if "$SK_CLI" view @mannequin --frames 2 --keys nosuchkey 2>"$tmp/err.txt"; then fail "unknown key name accepted"; fi
+grep -q "unknown key name 'nosuchkey'" "$tmp/err.txt" || fail "no message for an unknown key"
+
+# --- pixels: the window shows what the off-screen renderer draws ----------
+diffs() { "$SK_PNG_DIFF" "$1" "$2" | awk '{ printf "%d %.4f\n", $1, $1 / $2 }'; }
+"$SK_CLI" render @mannequin --clip walk --time 0.4 --size 320x240 --out "$tmp/r04.png" >/dev/null
+"$SK_CLI" render @mannequin --clip walk --time 0.9 --size 320x240 --out "$tmp/r09.png" >/dev/null
+for mode in "" --cpu --dqs; do
+  xvfb "$SK_CLI" view @mannequin --clip walk --time 0.4 --frames 2 --size 320x240 $mode --screenshot "$tmp/v.png" >/dev/null
+  read -r n f < <(diffs "$tmp/v.png" "$tmp/r04.png")
+  echo "view ${mode:-(GPU)} vs render, same pose: $n pixels differ ($f)"
+  awk -v f="$f" 'BEGIN { exit !(f < 0.01) }' || fail "viewer ${mode:-GPU} image differs from render in $f of pixels"
+  read -r n f2 < <(diffs "$tmp/v.png" "$tmp/r09.png")
+  echo "view ${mode:-(GPU)} vs render, another pose: $n pixels differ ($f2)"
+  awk -v f="$f2" 'BEGIN { exit !(f > 0.05) }' || fail "viewer image does not change with the pose ($f2)"
+done
+xvfb "$SK_CLI" view @mannequin --clip walk --time 0.4 --frames 2 --size 320x240 --skeleton --screenshot "$tmp/k.png" >/dev/null
+read -r n f < <(diffs "$tmp/k.png" "$tmp/r04.png")
+echo "skeleton overlay: $n pixels differ ($f)"
+awk -v f="$f" 'BEGIN { exit !(f > 0.005) }' || fail "skeleton overlay not visible ($f)"
+if [[ -n "${SK_SHARED_DIR:-}" && -f "$SK_SHARED_DIR/assets/gltf/CesiumMan/CesiumMan.glb" ]]; then
+  cm="$SK_SHARED_DIR/assets/gltf/CesiumMan/CesiumMan.glb"
+  xvfb "$SK_CLI" view "$cm" --time 0.5 --frames 2 --size 320x240 --screenshot "$tmp/vc.png" >/dev/null
+  "$SK_CLI" render "$cm" --time 0.5 --size 320x240 --out "$tmp/rc.png" >/dev/null
+  read -r n f < <(diffs "$tmp/vc.png" "$tmp/rc.png")
+  echo "CesiumMan (textured) view vs render: $n pixels differ ($f)"
+  awk -v f="$f" 'BEGIN { exit !(f < 0.01) }' || fail "CesiumMan viewer image differs from render in $f of pixels"
+else
+  echo "note: ../shared not found: CesiumMan viewer check skipped"
+fi
+
+# --- demo --window ----------------------------------------------------------
+xvfb "$SK_CLI" demo --window --count 20 --frames 3 --png "$tmp/demo.png" >"$tmp/demo.txt"
+cat "$tmp/demo.txt"
+grep -q "animation CPU time per frame" "$tmp/demo.txt" || fail "demo --window printed no animation time"
+"$SK_CLI" render @mannequin --size 1024x720 --out "$tmp/one.png" >/dev/null
+read -r n f < <(diffs "$tmp/demo.png" "$tmp/one.png")
+awk -v f="$f" 'BEGIN { exit !(f > 0.02) }' || fail "demo window looks empty"
+
+# Without a display the viewer says so and fails instead of opening an invisible window.
+if env -u DISPLAY -u WAYLAND_DISPLAY "$SK_CLI" view @mannequin --frames 1 2>"$tmp/err.txt"; then
+  fail "view without a display should fail"
+fi
+grep -q "no display" "$tmp/err.txt" || fail "no 'no display' message"
+echo "viewer under Xvfb: ok"
