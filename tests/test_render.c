@@ -212,8 +212,104 @@ static void test_texture(void **st) {
     sk_asset_destroy(a);
 }
 
+/* More joints than a uniform array holds: a tube of 300 joints (a chain
+ * along +Y in the bind pose, one ring of vertices per joint, each ring
+ * weighted 0.7 / 0.3 to its joint and the one before) whose rest pose curls
+ * into a helix. The GPU path reads every palette entry from the texture
+ * buffer; if joints past 128 (or any limit) were wrong, the silhouette and the
+ * marker vertices (rings 42, 150 and 239) would not match the CPU. */
+enum { SNAKE_J = 300, SNAKE_RING = 12 };
+static sk_asset *make_snake(void) {
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_asset_create_empty(NULL, &a, &err), SK_OK);
+    const uint32_t n = SNAKE_J + 1; /* joints + the mesh node */
+    const float bone = 0.02f, radius = 0.05f;
+    int32_t *parents = sk_asset_alloc(a, n * sizeof *parents);
+    sk_transform *rest = sk_asset_alloc(a, n * sizeof *rest);
+    for (uint32_t j = 0; j < n; j++) {
+        parents[j] = j == 0 || j == SNAKE_J ? -1 : (int32_t)j - 1;
+        rest[j] = sk_transform_identity();
+        if (j > 0 && j < SNAKE_J) {
+            rest[j].t = sk_vec3_make(0, bone, 0);
+            /* 2.1 degrees about Z then a quarter-degree twist: a helix */
+            rest[j].r = sk_quat_mul(sk_quat_from_axis_angle(sk_vec3_make(0, 0, 1), 0.0367f),
+                                    sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), 0.02f));
+        }
+    }
+    sk_skeleton_desc sd = {0};
+    sd.joint_count = n;
+    sd.parents = parents;
+    sd.rest = rest;
+    assert_int_equal(sk_skeleton_create(&sd, sk_asset_allocator(a), &a->skeleton, &err), SK_OK);
+    uint32_t *n2j = sk_asset_alloc(a, n * sizeof *n2j), *j2n = sk_asset_alloc(a, n * sizeof *j2n);
+    int32_t *jmesh = sk_asset_alloc(a, n * sizeof *jmesh), *jskin = sk_asset_alloc(a, n * sizeof *jskin);
+    sk_skin *skin = sk_asset_alloc(a, sizeof *skin);
+    uint32_t *sj = sk_asset_alloc(a, SNAKE_J * sizeof *sj);
+    sk_mat4 *ibm = sk_asset_alloc(a, SNAKE_J * sizeof *ibm);
+    for (uint32_t j = 0; j < n; j++) n2j[j] = j2n[j] = j, jmesh[j] = jskin[j] = -1;
+    jmesh[SNAKE_J] = jskin[SNAKE_J] = 0;
+    for (uint32_t j = 0; j < SNAKE_J; j++) {
+        sj[j] = j;
+        ibm[j] = sk_mat4_identity();
+        ibm[j].m[13] = -bone * (float)j; /* bind pose: straight along +Y */
+    }
+    skin->name = "snake";
+    skin->joint_count = SNAKE_J;
+    skin->joints = sj;
+    skin->inverse_bind = ibm;
+    skin->skeleton_root = 0;
+    a->node_count = n, a->node_to_joint = n2j, a->joint_to_node = j2n, a->joint_mesh = jmesh, a->joint_skin = jskin;
+    a->skin_count = 1, a->skins = skin;
+    const uint32_t nv = SNAKE_J * SNAKE_RING, ni = (SNAKE_J - 1) * SNAKE_RING * 6;
+    float *pos = sk_asset_alloc(a, nv * 3 * sizeof(float)), *nrm = sk_asset_alloc(a, nv * 3 * sizeof(float));
+    float *w = sk_asset_alloc(a, nv * 4 * sizeof(float));
+    uint16_t *jt = sk_asset_alloc(a, nv * 4 * sizeof(uint16_t));
+    uint32_t *idx = sk_asset_alloc(a, ni * sizeof(uint32_t));
+    for (uint32_t j = 0; j < SNAKE_J; j++)
+        for (uint32_t k = 0; k < SNAKE_RING; k++) {
+            uint32_t v = j * SNAKE_RING + k;
+            float ang = 6.2831853f * (float)k / SNAKE_RING, c = cosf(ang), sn = sinf(ang);
+            pos[3 * v] = radius * c, pos[3 * v + 1] = bone * (float)j, pos[3 * v + 2] = radius * sn;
+            nrm[3 * v] = c, nrm[3 * v + 1] = 0, nrm[3 * v + 2] = sn;
+            jt[4 * v] = (uint16_t)j, jt[4 * v + 1] = (uint16_t)(j ? j - 1 : 0);
+            w[4 * v] = j ? 0.7f : 1.0f, w[4 * v + 1] = j ? 0.3f : 0.0f;
+        }
+    uint32_t q = 0;
+    for (uint32_t j = 0; j + 1 < SNAKE_J; j++)
+        for (uint32_t k = 0; k < SNAKE_RING; k++) {
+            uint32_t a0 = j * SNAKE_RING + k, a1 = j * SNAKE_RING + (k + 1) % SNAKE_RING;
+            uint32_t b0 = a0 + SNAKE_RING, b1 = a1 + SNAKE_RING;
+            idx[q++] = a0, idx[q++] = b0, idx[q++] = a1;
+            idx[q++] = a1, idx[q++] = b0, idx[q++] = b1;
+        }
+    sk_primitive *prim = sk_asset_alloc(a, sizeof *prim);
+    prim->mode = 4, prim->vertex_count = nv, prim->positions = pos, prim->normals = nrm;
+    prim->influence_count = 4, prim->joints = jt, prim->weights = w;
+    prim->index_count = ni, prim->indices = idx, prim->material = -1;
+    for (int c = 0; c < 4; c++) prim->base_color[c] = 1.0f;
+    sk_mesh *mesh = sk_asset_alloc(a, sizeof *mesh);
+    mesh->name = "snake", mesh->primitive_count = 1, mesh->primitives = prim;
+    a->mesh_count = 1, a->meshes = mesh;
+    return a;
+}
+
+static void test_many_joints(void **st) {
+    (void)st;
+    sk_asset *a = make_snake();
+    scene sc;
+    scene_open(&sc, a, -1, 0.0, NULL);
+    assert_true(skr_model_palette_size(sc.model) >= SNAKE_J);
+    check_scene(&sc, "300-joint helix (rest pose)");
+    /* The tip ring must be far from where a straight (unskinned) chain puts it. */
+    const float *tip = sc.cpu + (size_t)(SNAKE_J * SNAKE_RING - 1) * 6;
+    assert_true(fabsf(tip[1] - 0.02f * (SNAKE_J - 1)) > 0.5f);
+    scene_close(&sc);
+    sk_asset_destroy(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_mannequin), cmocka_unit_test(test_cesium_man),
-                                       cmocka_unit_test(test_texture)};
+                                       cmocka_unit_test(test_texture), cmocka_unit_test(test_many_joints)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
