@@ -96,7 +96,7 @@ static void demo_window(crowd *c, cli_window *win, skr_renderer *rn, const float
         double t1 = cli_now();
         skr_camera cam = {0};
         skr_camera_orbit(&cam, orbit.target, orbit.az, orbit.el, orbit.dist, fw, fh);
-        skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, c->side};
+        skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, c->side, {0, 0}};
         skr_begin_frame(rn, &fd);
         skr_draw_desc dd = {model, c->count, c->pal, NULL, tints};
         skr_draw_model(rn, &dd);
@@ -261,7 +261,7 @@ int cmd_demo(int argc, char **argv) {
         crowd_step(&cr_, dt);
         double t1 = cli_now();
         anim_s += t1 - t0;
-        skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, side};
+        skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, side, {0, 0}};
         skr_begin_frame(rn, &fd);
         skr_draw_desc dd = {model, count, pal, NULL, tints};
         skr_draw_model(rn, &dd);

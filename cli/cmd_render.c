@@ -3,6 +3,7 @@
  * GPU skinning in the vertex shader; --cpu skins on the CPU instead. */
 #include "cli.h"
 #include "skr.h"
+#include "ik_scene.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,13 +15,25 @@ static bool ends_with(const char *s, const char *e) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: skelanim render FILE [--clip NAME|INDEX|none] [--time T | --frames N --fps F]\n"
-                    "                       [--size WxH] [--azimuth DEG] [--elevation DEG] [--cpu] --out FILE.png|FILE.gif\n");
+    fprintf(stderr,
+            "usage: skelanim render FILE [--clip NAME|INDEX|none] [--time T | --frames N --fps F]\n"
+            "                       [--size WxH] [--camera auto|front|back|left|right|top|AZ,EL]\n"
+            "                       [--azimuth DEG] [--elevation DEG] [--cpu]\n"
+            "                       [--ik reach [--ik-chain ROOT:TIP] | --ik slope [--slope DEG] [--ik-legs TL:FL,TR:FR]]\n"
+            "                       --out FILE.png|FILE.gif   (--frames N with FILE.png: FILE-000.png ...)\n"
+            "  --camera: auto frames the animated bounds from azimuth 35, elevation 12 (front = +Z, the glTF\n"
+            "            front; right = the character's right side, -X); AZ,EL in degrees\n"
+            "  --ik reach: an arm (default upperarm_r:hand_r, two-bone; longer chains use FABRIK) reaches\n"
+            "            for a target (the red cross) moving around the character, partly out of reach\n"
+            "  --ik slope: the character walks up a slope (default 15 degrees) with its feet planted on it\n"
+            "            (two-bone legs, hips lowered to the lower foot, feet turned with the ground)\n");
 }
 
 int cmd_render(int argc, char **argv) {
-    const char *file = NULL, *clip_spec = NULL, *out = NULL;
-    double t0 = 0.0, fps = 15.0, az = 35.0, el = 12.0;
+    const char *file = NULL, *clip_spec = NULL, *out = NULL, *ik_mode = NULL, *ik_chain = NULL, *ik_legs = NULL;
+    const char *camera = NULL;
+    double t0 = 0.0, fps = 15.0, az = 35.0, el = 12.0, slope_deg = 15.0;
+    bool az_set = false, el_set = false;
     uint32_t frames = 0, w = 480, h = 480;
     bool cpu = false;
     for (int i = 0; i < argc; i++) {
@@ -35,8 +48,13 @@ int cmd_render(int argc, char **argv) {
         else if (!strcmp(a, "--out")) out = argv[++i];
         else if (!strcmp(a, "--time")) { if (!cli_parse_double(a, argv[++i], &t0)) return 1; }
         else if (!strcmp(a, "--fps")) { if (!cli_parse_double(a, argv[++i], &fps) || !(fps > 0 && fps <= 100)) { fprintf(stderr, "skelanim: --fps must be in (0, 100]\n"); return 1; } }
-        else if (!strcmp(a, "--azimuth")) { if (!cli_parse_double(a, argv[++i], &az)) return 1; }
-        else if (!strcmp(a, "--elevation")) { if (!cli_parse_double(a, argv[++i], &el)) return 1; }
+        else if (!strcmp(a, "--azimuth")) { if (!cli_parse_double(a, argv[++i], &az)) return 1; az_set = true; }
+        else if (!strcmp(a, "--camera")) camera = argv[++i];
+        else if (!strcmp(a, "--ik")) ik_mode = argv[++i];
+        else if (!strcmp(a, "--ik-chain")) ik_chain = argv[++i];
+        else if (!strcmp(a, "--ik-legs")) ik_legs = argv[++i];
+        else if (!strcmp(a, "--slope")) { if (!cli_parse_double(a, argv[++i], &slope_deg)) return 1; }
+        else if (!strcmp(a, "--elevation")) { if (!cli_parse_double(a, argv[++i], &el)) return 1; el_set = true; }
         else if (!strcmp(a, "--frames")) { if (!cli_parse_u32(a, argv[++i], &frames) || frames > 2000) { fprintf(stderr, "skelanim: --frames must be at most 2000\n"); return 1; } }
         else if (!strcmp(a, "--size")) {
             unsigned ww, hh;
@@ -60,16 +78,48 @@ int cmd_render(int argc, char **argv) {
         usage();
         return 1;
     }
+    skr_ik_mode mode = 0;
+    if (ik_mode) {
+        if (!strcmp(ik_mode, "reach")) mode = SKR_IK_REACH;
+        else if (!strcmp(ik_mode, "slope")) mode = SKR_IK_SLOPE;
+        else {
+            fprintf(stderr, "skelanim: --ik %s: expected reach or slope\n", ik_mode);
+            return 1;
+        }
+        if (!az_set && !camera) az = mode == SKR_IK_REACH ? -50.0 : 65.0; /* the reaching arm's side; the slope's side */
+        if (!el_set && !camera && mode == SKR_IK_SLOPE) el = 8.0;
+    }
+    if ((ik_chain && mode != SKR_IK_REACH) || (ik_legs && mode != SKR_IK_SLOPE)) {
+        fprintf(stderr, "skelanim: --ik-chain goes with --ik reach, --ik-legs with --ik slope\n");
+        return 1;
+    }
+    char chain_root[256] = "", chain_tip[256] = "";
+    if (ik_chain && sscanf(ik_chain, "%255[^:]:%255s", chain_root, chain_tip) != 2) {
+        fprintf(stderr, "skelanim: --ik-chain %s: expected ROOT:TIP\n", ik_chain);
+        return 1;
+    }
+    if (camera && strcmp(camera, "auto")) {
+        static const struct { const char *name; double az, el; } views[] = {
+            {"front", 0, 10}, {"back", 180, 10}, {"left", 90, 10}, {"right", -90, 10}, {"top", 0, 89}};
+        bool found = false;
+        for (size_t k = 0; k < sizeof views / sizeof views[0]; k++)
+            if (!strcmp(camera, views[k].name)) az = views[k].az, el = views[k].el, found = true;
+        char tail;
+        if (!found && sscanf(camera, "%lf,%lf%c", &az, &el, &tail) != 2) {
+            fprintf(stderr, "skelanim: --camera %s: expected auto, front, back, left, right, top or AZ,EL\n", camera);
+            return 1;
+        }
+        if (!(fabs(el) < 90.0) || !isfinite(az)) {
+            fprintf(stderr, "skelanim: --camera %s: elevation must be within (-90, 90) degrees\n", camera);
+            return 1;
+        }
+    }
     bool gif = ends_with(out, ".gif");
     if (!gif && !ends_with(out, ".png")) {
         fprintf(stderr, "skelanim: --out %s: expected a .png or .gif file\n", out);
         return 1;
     }
     if (gif && frames == 0) frames = 30;
-    if (!gif && frames > 1) {
-        fprintf(stderr, "skelanim: --frames needs a .gif output\n");
-        return 1;
-    }
     if (frames == 0) frames = 1;
 
     int rc = 1;
@@ -82,11 +132,22 @@ int cmd_render(int argc, char **argv) {
     sk_mat4 *world = NULL, *pal = NULL;
     float *weights = NULL, *cpu_v = NULL;
     unsigned char *rgb = NULL;
+    sk_vec3 *targets = NULL;
+    double ik_worst = 0;
+    uint32_t ik_unreached = 0;
     sk_error err = {0};
     if (!cli_load(file, &asset)) return 1;
     const sk_skeleton *s = asset->skeleton;
     int32_t clip = asset->clip_count ? 0 : -1;
+    if (mode && !clip_spec) { /* idle under the reach, walk on the slope, when the file has them */
+        int32_t c = sk_asset_find_clip(asset, mode == SKR_IK_REACH ? "idle" : "walk");
+        if (c >= 0) clip = c;
+    }
     if (clip_spec && (clip = cli_find_clip(asset, clip_spec)) == -2) goto done;
+    skr_ik_scene ik;
+    if (mode && skr_ik_scene_init(&ik, asset, mode, clip, ik_chain ? chain_root : NULL, ik_chain ? chain_tip : NULL,
+                                  ik_legs, (float)slope_deg, &err) != SK_OK)
+        goto fail;
     if (!(hd = skr_headless_create((int)w, (int)h, 4, &err))) goto fail;
     skr_headless_bind(hd);
     if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
@@ -98,28 +159,55 @@ int cmd_render(int argc, char **argv) {
     weights = calloc((size_t)frames * (s->weight_total + 1), sizeof *weights);
     cpu_v = cpu ? calloc((size_t)nv * 6 + 1, sizeof *cpu_v) : NULL;
     rgb = malloc((size_t)w * h * 3);
-    if (!local || !world || !pal || !weights || !rgb || (cpu && !cpu_v)) goto done;
+    targets = calloc(frames, sizeof *targets);
+    if (!local || !world || !pal || !weights || !rgb || !targets || (cpu && !cpu_v)) goto done;
     /* Pose every frame first: the camera frames the animated bounds of all of them. */
     float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t f = 0; f < frames; f++) {
         double t = t0 + f / fps;
         float *wf = weights + (size_t)f * (s->weight_total + 1);
-        if (clip >= 0) sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, local, wf);
-        else sk_pose_rest(s, local, wf);
-        sk_local_to_model(s, local, NULL, world);
+        if (mode) {
+            skr_ik_frame info;
+            if (skr_ik_scene_pose(&ik, t, f, frames, local, world, wf, NULL, NULL, &info, &err) != SK_OK) goto fail;
+            targets[f] = info.target;
+            if (mode == SKR_IK_REACH) {
+                if (info.result.reachable) ik_worst = fmax(ik_worst, info.result.error);
+                else ik_unreached++;
+            } else
+                for (int k = 0; k < 2; k++) ik_worst = fmax(ik_worst, info.leg_result[k].error);
+        } else {
+            if (clip >= 0) sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, local, wf);
+            else sk_pose_rest(s, local, wf);
+            sk_local_to_model(s, local, NULL, world);
+        }
         skr_model_palette(model, world, pal + (size_t)f * np);
+        if (mode == SKR_IK_REACH)
+            for (int k = 0; k < 3; k++) { /* keep the target path in the picture */
+                float v = k == 0 ? targets[f].x : k == 1 ? targets[f].y : targets[f].z;
+                bmin[k] = fminf(bmin[k], v), bmax[k] = fmaxf(bmax[k], v);
+            }
         skr_model_bounds(model, pal + (size_t)f * np, wf, bmin, bmax);
     }
     if (!(bmin[0] <= bmax[0])) {
         fprintf(stderr, "skelanim: %s: nothing to draw (no triangle meshes)\n", file);
         goto done;
     }
-    float ground = bmin[1];
+    float ground = mode == SKR_IK_SLOPE ? 0.0f : bmin[1];
+    if (mode == SKR_IK_REACH) { /* the target may go below the feet: the ground stays under them */
+        float feet = INFINITY, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t f = 0; f < frames; f++) skr_model_bounds(model, pal + (size_t)f * np, weights + (size_t)f * (s->weight_total + 1), lo, hi);
+        feet = lo[1];
+        ground = feet;
+    }
     skr_camera cam = {0}; /* fov_y 0: the default field of view */
     skr_camera_frame(&cam, bmin, bmax, (float)az, (float)el, (int)w, (int)h);
     if (gif && skr_gif_open(out, (int)w, (int)h, &g, &err) != SK_OK) goto fail;
     for (uint32_t f = 0; f < frames; f++) {
-        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, true, ground, 0};
+        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, true, ground, 0, {0, 0}};
+        if (mode == SKR_IK_SLOPE) { /* a patch of slope around the walk: a whole tilted plane would fill the sky */
+            fd.ground_slope[1] = tanf(ik.slope);
+            fd.grid_extent = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 1.5f;
+        }
         skr_begin_frame(rn, &fd);
         skr_draw_desc dd = {model, 1, pal + (size_t)f * np, NULL, NULL};
         if (cpu) {
@@ -130,17 +218,38 @@ int cmd_render(int argc, char **argv) {
             dd.cpu_vertices = cpu_v;
         }
         skr_draw_model(rn, &dd);
+        if (mode == SKR_IK_REACH) {
+            const float red[3] = {0.9f, 0.1f, 0.1f};
+            const float p[3] = {targets[f].x, targets[f].y, targets[f].z};
+            skr_draw_target(rn, p, 0.08f * ik.arm_length, red);
+        }
         skr_headless_read(hd, rgb);
         if (gif) {
             if (skr_gif_add(g, rgb, (int)lrint(100.0 / fps), &err) != SK_OK) goto fail;
-        } else if (skr_write_image(out, rgb, (int)w, (int)h, &err) != SK_OK) goto fail;
+        } else if (frames == 1) {
+            if (skr_write_image(out, rgb, (int)w, (int)h, &err) != SK_OK) goto fail;
+        } else { /* PNG frames: NAME.png -> NAME-000.png, NAME-001.png, ... */
+            char path[4096];
+            snprintf(path, sizeof path, "%.*s-%03u.png", (int)(strlen(out) - 4), out, f);
+            if (skr_write_image(path, rgb, (int)w, (int)h, &err) != SK_OK) goto fail;
+        }
     }
     if (gif) {
         skr_gif *gg = g;
         g = NULL;
         if (skr_gif_close(gg, &err) != SK_OK) goto fail;
     }
-    printf("wrote %s (%ux%u, %u frame%s)\n", out, w, h, frames, frames == 1 ? "" : "s");
+    if (!gif && frames > 1)
+        printf("wrote %.*s-000.png ... -%03u.png (%ux%u, %u frames)\n", (int)(strlen(out) - 4), out, frames - 1, w, h,
+               frames);
+    else printf("wrote %s (%ux%u, %u frame%s)\n", out, w, h, frames, frames == 1 ? "" : "s");
+    if (mode == SKR_IK_REACH)
+        printf("IK reach: %u of %u frames reachable, largest hand-to-target distance there %.3g m; %u beyond reach "
+               "(arm straight, pointing at the target)\n",
+               frames - ik_unreached, frames, ik_worst, ik_unreached);
+    else if (mode == SKR_IK_SLOPE)
+        printf("IK slope: %.1f degrees, largest ankle-to-target distance %.3g m over %u frames\n", slope_deg, ik_worst,
+               frames);
     rc = 0;
     goto done;
 fail:
@@ -150,7 +259,7 @@ done:
     skr_model_destroy(model);
     skr_renderer_destroy(rn);
     skr_headless_destroy(hd);
-    free(local), free(world), free(pal), free(weights), free(cpu_v), free(rgb);
+    free(local), free(world), free(pal), free(weights), free(cpu_v), free(rgb), free(targets);
     sk_asset_destroy(asset);
     return rc;
 }

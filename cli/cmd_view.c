@@ -442,7 +442,7 @@ int cmd_view(int argc, char **argv) {
                    (double)orbit.target[0], (double)orbit.target[1], (double)orbit.target[2]);
         skr_camera cam = {0};
         skr_camera_orbit(&cam, orbit.target, orbit.az, orbit.el, orbit.dist, fw, fh);
-        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, true, bmin[1], 0};
+        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, true, bmin[1], 0, {0, 0}};
         skr_begin_frame(rn, &fd);
         skr_draw_model(rn, &dd);
         if (skeleton) {

@@ -163,9 +163,11 @@ static const char *GRID_VS =
     "#version 330 core\n"
     "layout(location=0) in vec2 a_xz;\n"
     "uniform mat4 u_viewproj; uniform vec3 u_center; uniform float u_extent; uniform float u_y;\n"
+    "uniform vec2 u_slope;\n" /* y = u_y + u_slope.x * x + u_slope.y * z */
     "out vec3 v_world;\n"
     "void main() {\n"
-    "  v_world = vec3(u_center.x + a_xz.x * u_extent, u_y, u_center.z + a_xz.y * u_extent);\n"
+    "  vec2 xz = vec2(u_center.x + a_xz.x * u_extent, u_center.z + a_xz.y * u_extent);\n"
+    "  v_world = vec3(xz.x, u_y + dot(u_slope, xz), xz.y);\n"
     "  gl_Position = u_viewproj * vec4(v_world, 1.0);\n"
     "}\n";
 
@@ -190,8 +192,8 @@ static const char *GRID_FS =
 static const char *LINE_VS =
     "#version 330 core\n"
     "layout(location=0) in vec3 a_pos;\n"
-    "uniform mat4 u_viewproj;\n"
-    "void main() { gl_Position = u_viewproj * vec4(a_pos, 1.0); gl_PointSize = 5.0; }\n";
+    "uniform mat4 u_viewproj; uniform float u_point;\n"
+    "void main() { gl_Position = u_viewproj * vec4(a_pos, 1.0); gl_PointSize = u_point; }\n";
 static const char *LINE_FS =
     "#version 330 core\n"
     "uniform vec3 u_rgb; out vec4 o_color;\n"
@@ -335,6 +337,7 @@ void skr_begin_frame(skr_renderer *r, const skr_frame_desc *f) {
         glUniform3f(glGetUniformLocation(r->grid_prog, "u_center"), f->camera->target[0], 0, f->camera->target[2]);
         glUniform1f(glGetUniformLocation(r->grid_prog, "u_extent"), ext);
         glUniform1f(glGetUniformLocation(r->grid_prog, "u_y"), f->ground_y);
+        glUniform2f(glGetUniformLocation(r->grid_prog, "u_slope"), f->ground_slope[0], f->ground_slope[1]);
         glUniform3fv(glGetUniformLocation(r->grid_prog, "u_bg"), 1, bg);
         glBindVertexArray(r->grid_vao);
         /* Slightly behind coplanar geometry (feet on the ground). */
@@ -447,6 +450,31 @@ void skr_draw_markers(skr_renderer *r, const skr_model *m, const sk_mat4 *palett
     glEnable(GL_DEPTH_TEST);
 }
 
+void skr_draw_target(skr_renderer *r, const float p[3], float size, const float rgb[3]) {
+    float v[21];
+    for (int a = 0; a < 3; a++) { /* three axis-aligned segments through p, then p itself */
+        for (int e = 0; e < 2; e++) {
+            float *q = v + (a * 2 + e) * 3;
+            memcpy(q, p, 3 * sizeof(float));
+            q[a] += e ? size : -size;
+        }
+    }
+    memcpy(v + 18, p, 3 * sizeof(float));
+    glUseProgram(r->line_prog);
+    glUniformMatrix4fv(glGetUniformLocation(r->line_prog, "u_viewproj"), 1, GL_FALSE, r->cam->viewproj.m);
+    glUniform3fv(glGetUniformLocation(r->line_prog, "u_rgb"), 1, rgb);
+    glUniform1f(glGetUniformLocation(r->line_prog, "u_point"), 9.0f);
+    glBindVertexArray(r->line_vao);
+    upload(r->line_vbo, &r->line_cap, GL_ARRAY_BUFFER, v, sizeof v);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+    glDisable(GL_DEPTH_TEST); /* always visible, also when the hand covers it */
+    glDrawArrays(GL_LINES, 0, 6);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glDrawArrays(GL_POINTS, 6, 1);
+    glEnable(GL_DEPTH_TEST);
+    glBindVertexArray(0);
+}
+
 void skr_draw_skeleton(skr_renderer *r, const sk_skeleton *s, const sk_mat4 *world, const float rgb[3]) {
     size_t n = s->joint_count;
     float *v = malloc((n * 2 + 1) * 3 * sizeof(float));
@@ -462,6 +490,7 @@ void skr_draw_skeleton(skr_renderer *r, const sk_skeleton *s, const sk_mat4 *wor
     glUseProgram(r->line_prog);
     glUniformMatrix4fv(glGetUniformLocation(r->line_prog, "u_viewproj"), 1, GL_FALSE, r->cam->viewproj.m);
     glUniform3fv(glGetUniformLocation(r->line_prog, "u_rgb"), 1, rgb);
+    glUniform1f(glGetUniformLocation(r->line_prog, "u_point"), 5.0f);
     glBindVertexArray(r->line_vao);
     upload(r->line_vbo, &r->line_cap, GL_ARRAY_BUFFER, v, (k ? k : 1) * 3 * sizeof(float));
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, NULL);

@@ -72,6 +72,7 @@ typedef struct skr_frame_desc {
     bool grid;
     float ground_y;
     float grid_extent;        /* half size in metres (0 = 30) */
+    float ground_slope[2];    /* tilted ground: y = ground_y + slope[0] * x + slope[1] * z (0, 0 = level) */
 } skr_frame_desc;
 void skr_begin_frame(skr_renderer *r, const skr_frame_desc *f);
 
@@ -85,6 +86,9 @@ typedef struct skr_draw_desc {
 void skr_draw_model(skr_renderer *r, const skr_draw_desc *d);
 /* Skeleton overlay: lines from each joint to its parent (world positions). */
 void skr_draw_skeleton(skr_renderer *r, const sk_skeleton *s, const sk_mat4 *world, const float rgb[3]);
+/* A target marker: a 3D cross of half-size `size` (model units) and a dot
+ * at p, drawn over everything (no depth test). */
+void skr_draw_target(skr_renderer *r, const float p[3], float size, const float rgb[3]);
 /* Debug markers: the given vertices of the model's first item, GPU-skinned
  * with instance 0's palette, as points of size px in the given colours. */
 void skr_draw_markers(skr_renderer *r, const skr_model *m, const sk_mat4 *palette, const uint32_t *vertices,

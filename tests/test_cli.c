@@ -164,7 +164,21 @@ static void test_render_files(void **st) {
     setenv("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=1", 1);
     expect_fail("render @mannequin --out /tmp/sk_cli_render.bmp", ".png or .gif");
     expect_fail("render @mannequin --out /tmp/sk_cli_render.png --size 3x3", "WxH");
-    expect_fail("render @mannequin --frames 3 --out /tmp/sk_cli_render.png", ".gif");
+    /* --frames N with a .png: a numbered PNG sequence */
+    run_result seq = run("render @mannequin --clip walk --frames 2 --size 32x32 --out /tmp/sk_cli_seq.png");
+    free(last_stderr());
+    assert_int_equal(seq.status, 0);
+    free(seq.out);
+    for (int f = 0; f < 2; f++) {
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/sk_cli_seq-%03d.png", f);
+        size_t len = 0;
+        char *img = sk_test_read_file(path, &len);
+        assert_non_null(img);
+        assert_true(len > 8 && memcmp(img, "\x89PNG\r\n\x1a\n", 8) == 0);
+        free(img);
+        remove(path);
+    }
     run_result r = run("render @mannequin --clip walk --time 0.25 --size 64x64 --out /tmp/sk_cli_render.png");
     free(last_stderr());
     assert_int_equal(r.status, 0);

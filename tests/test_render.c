@@ -85,7 +85,7 @@ static void scene_close(scene *sc) {
 }
 
 static void draw(scene *sc, bool cpu, unsigned char *rgb) {
-    skr_frame_desc fd = {&sc->cam, {BG[0], BG[1], BG[2]}, false, 0, 0};
+    skr_frame_desc fd = {&sc->cam, {BG[0], BG[1], BG[2]}, false, 0, 0, {0, 0}};
     skr_begin_frame(sc->rn, &fd);
     skr_draw_desc dd = {sc->model, 1, cpu ? NULL : sc->pal, cpu ? sc->cpu : NULL, NULL};
     skr_draw_model(sc->rn, &dd);
@@ -133,7 +133,7 @@ static void check_scene(scene *sc, const char *name) {
     /* Marker vertices, GPU-skinned, drawn as coloured points on the background. */
     static const unsigned char colors[3][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}};
     uint32_t verts[3] = {nv / 7, nv / 2, nv - 1 - nv / 5};
-    skr_frame_desc fd = {&sc->cam, {0, 0, 0}, false, 0, 0};
+    skr_frame_desc fd = {&sc->cam, {0, 0, 0}, false, 0, 0, {0, 0}};
     for (int k = 0; k < 3; k++) {
         skr_begin_frame(sc->rn, &fd);
         skr_draw_markers(sc->rn, sc->model, sc->pal, &verts[k], 1, &colors[k], 3.0f);
