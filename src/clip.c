@@ -416,17 +416,135 @@ static sk_result check_layout(const sk_clip *c, const sk_skeleton *s) {
     return SK_OK;
 }
 
+/* LINEAR rotation tracks are interpolated in batches of four with SSE2, in
+ * structure-of-arrays form: the same series and operation order as
+ * sk_quat_slerp (src/math.c), so the results are bit-identical to it
+ * (tests/test_core.c checks); lanes whose keys are more than 120 degrees
+ * apart take sk_quat_slerp's trigonometric branch. One call of the scalar
+ * slerp per track cost about half of a crowd's animation time. */
+typedef struct slerp_batch {
+    const float *a[4], *b[4];
+    float u[4];
+    sk_quat *out[4];
+    int n;
+} slerp_batch;
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static void slerp_flush(slerp_batch *sb) {
+    if (sb->n == 0) return;
+    int used = sb->n;
+    sk_quat spare[4];
+    for (int i = used; i < 4; i++) { /* a partial batch: idle lanes repeat lane 0 into spare outputs */
+        sb->a[i] = sb->a[0], sb->b[i] = sb->b[0], sb->u[i] = sb->u[0];
+        sb->out[i] = &spare[i];
+    }
+    __m128 ax = _mm_loadu_ps(sb->a[0]), ay = _mm_loadu_ps(sb->a[1]), az = _mm_loadu_ps(sb->a[2]), aw = _mm_loadu_ps(sb->a[3]);
+    __m128 bx = _mm_loadu_ps(sb->b[0]), by = _mm_loadu_ps(sb->b[1]), bz = _mm_loadu_ps(sb->b[2]), bw = _mm_loadu_ps(sb->b[3]);
+    _MM_TRANSPOSE4_PS(ax, ay, az, aw);
+    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    __m128 t = _mm_loadu_ps(sb->u);
+    /* x = a.b in sk_quat_slerp's order: ((ax bx + ay by) + az bz) + aw bw */
+    __m128 x = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz)),
+                          _mm_mul_ps(aw, bw));
+    int far = _mm_movemask_ps(_mm_cmpunord_ps(x, x));
+    __m128 neg = _mm_cmplt_ps(x, zero);
+    __m128 sgn = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
+    x = _mm_min_ps(_mm_mul_ps(x, sgn), one);
+    far |= _mm_movemask_ps(_mm_cmplt_ps(x, _mm_set1_ps(0.5f)));
+    __m128 xm1 = _mm_sub_ps(x, one), d = _mm_sub_ps(one, t), t2 = _mm_mul_ps(t, t), d2 = _mm_mul_ps(d, d);
+    /* Terms per lane as in the scalar code: 3 above xm1 = -0.01, 6 above -0.1, else 8 (with mu). */
+    __m128 m3 = _mm_cmpgt_ps(xm1, _mm_set1_ps(-0.01f)), m5 = _mm_cmpgt_ps(xm1, _mm_set1_ps(-0.1f));
+    static const float u8[8] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7), 1.0f / (4 * 9),
+                                1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), 1.85298109240830f / (8 * 17)};
+    static const float v8[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
+                                5.0f / 11, 6.0f / 13, 7.0f / 15, 1.85298109240830f * 8 / 17};
+    /* Term i is used by every lane for i <= 2, by 6- and 8-term lanes for
+     * i <= 5, by 8-term lanes for i >= 6; a lane that skips it keeps ct = cd = 1 exactly. */
+    const __m128 all = _mm_cmpeq_ps(one, one), use35 = _mm_andnot_ps(m3, all), use67 = _mm_andnot_ps(m5, all);
+    __m128 ct = one, cd = one;
+    for (int i = 7; i >= 0; i--) {
+        __m128 use = i >= 6 ? use67 : i >= 3 ? use35 : all;
+        __m128 ui = _mm_set1_ps(u8[i]), vi = _mm_set1_ps(v8[i]);
+        __m128 nct = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(ui, t2), vi), xm1), ct));
+        __m128 ncd = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(ui, d2), vi), xm1), cd));
+        ct = _mm_or_ps(_mm_and_ps(use, nct), _mm_andnot_ps(use, ct));
+        cd = _mm_or_ps(_mm_and_ps(use, ncd), _mm_andnot_ps(use, cd));
+    }
+    ct = _mm_mul_ps(ct, _mm_mul_ps(t, sgn));
+    cd = _mm_mul_ps(cd, d);
+    __m128 qx = _mm_add_ps(_mm_mul_ps(cd, ax), _mm_mul_ps(ct, bx));
+    __m128 qy = _mm_add_ps(_mm_mul_ps(cd, ay), _mm_mul_ps(ct, by));
+    __m128 qz = _mm_add_ps(_mm_mul_ps(cd, az), _mm_mul_ps(ct, bz));
+    __m128 qw = _mm_add_ps(_mm_mul_ps(cd, aw), _mm_mul_ps(ct, bw));
+    __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy)), _mm_mul_ps(qz, qz)),
+                           _mm_mul_ps(qw, qw));
+    far |= _mm_movemask_ps(_mm_cmpngt_ps(l2, zero)); /* zero length: the scalar code's identity */
+    __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(l2));
+    qx = _mm_mul_ps(qx, inv), qy = _mm_mul_ps(qy, inv), qz = _mm_mul_ps(qz, inv), qw = _mm_mul_ps(qw, inv);
+    _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
+    __m128 q[4] = {qx, qy, qz, qw};
+    for (int i = 0; i < used; i++) {
+        if (far & (1 << i)) {
+            const float *a = sb->a[i], *b = sb->b[i];
+            *sb->out[i] = sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), sb->u[i]);
+        } else {
+            _mm_storeu_ps(&sb->out[i]->x, q[i]);
+        }
+    }
+    sb->n = 0;
+}
+#else
+static void slerp_flush(slerp_batch *sb) {
+    for (int i = 0; i < sb->n; i++) {
+        const float *a = sb->a[i], *b = sb->b[i];
+        *sb->out[i] = sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), sb->u[i]);
+    }
+    sb->n = 0;
+}
+#endif
+
+/* A LINEAR rotation track between two keys goes into the batch (flushed when
+ * full); everything else is sampled at once. */
+static void sample_track_batched(const sk_clip *c, const sk_track *tr, double t, uint32_t *cursor, sk_transform *local,
+                                 float *weights, slerp_batch *sb) {
+    if (tr->path != SK_PATH_ROTATION || tr->interp != SK_INTERP_LINEAR) {
+        sample_track(c, tr, t, cursor, local, weights);
+        return;
+    }
+    const float *times = c->times + tr->time_offset;
+    uint32_t n = tr->key_count;
+    int64_t k = find_key(times, n, t, cursor);
+    if (k < 0 || (uint32_t)k + 1 >= n) {
+        sample_track(c, tr, t, cursor, local, weights); /* before the first / after the last key */
+        return;
+    }
+    uint32_t k0 = (uint32_t)k;
+    double t0 = times[k0], td = (double)times[k0 + 1] - t0;
+    const float *vals = c->values + tr->value_offset;
+    int i = sb->n++;
+    sb->a[i] = vals + (size_t)k0 * 4;
+    sb->b[i] = vals + (size_t)(k0 + 1) * 4;
+    sb->u[i] = (float)((t - t0) / td);
+    sb->out[i] = &local[tr->joint].r;
+    if (sb->n == 4) slerp_flush(sb);
+}
+
 sk_result sk_clip_sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
                                 sk_transform *io_local, float *io_weights) {
     sk_result r = check_layout(c, s);
     if (r != SK_OK || !io_local) return SK_ERR_INVALID_ARGUMENT;
     double tw = sk_clip_wrap_time(c, t, loop);
+    slerp_batch sb;
+    sb.n = 0;
     for (uint32_t i = 0; i < c->track_count; i++) {
         const sk_track *tr = &c->tracks[i];
         float *w = tr->path == SK_PATH_WEIGHTS ? io_weights + s->weight_offset[tr->joint] : NULL;
         if (tr->path == SK_PATH_WEIGHTS && !io_weights) continue;
-        sample_track(c, tr, tw, cursor ? &cursor[i] : NULL, io_local, w);
+        sample_track_batched(c, tr, tw, cursor ? &cursor[i] : NULL, io_local, w, &sb);
     }
+    slerp_flush(&sb);
     return SK_OK;
 }
 

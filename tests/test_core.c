@@ -506,10 +506,90 @@ static void test_palette(void **st) {
     sk_skeleton_destroy(s);
 }
 
+/* Batched rotation sampling (src/clip.c: LINEAR rotation tracks go through a
+ * four-wide SSE2 slerp) equals sk_quat_slerp on each track's own keys, bit
+ * for bit: 23 joints (several batches and a remainder), keys that are equal,
+ * close, antipodal neighbours, more than 120 degrees apart, and tracks of one
+ * key, sampled at random times including before the first and after the last key. */
+static uint32_t lcg(uint32_t *st) { return *st = *st * 1664525u + 1013904223u; }
+static float frand(uint32_t *st) { return (float)(lcg(st) >> 8) / 16777216.0f; }
+
+static void test_batched_slerp(void **st) {
+    (void)st;
+    enum { J = 23, K = 9 };
+    int32_t parents[J];
+    for (int j = 0; j < J; j++) parents[j] = j - 1;
+    sk_skeleton_desc d = {J, parents, NULL, NULL, NULL, NULL};
+    sk_skeleton *s = NULL;
+    assert_int_equal(sk_skeleton_create(&d, NULL, &s, NULL), SK_OK);
+    uint32_t rs = 12345;
+    sk_track_desc tr[J];
+    float times[J][K], vals[J][K * 4];
+    for (int j = 0; j < J; j++) {
+        uint32_t nk = j % 7 == 6 ? 1 : K; /* some single-key tracks */
+        for (uint32_t k = 0; k < nk; k++) {
+            times[j][k] = 0.1f + 0.25f * (float)k;
+            float *q = vals[j] + 4 * k;
+            int kind = (int)(lcg(&rs) % 5);
+            if (k == 0 || kind == 0) { /* random */
+                for (int c = 0; c < 4; c++) q[c] = frand(&rs) * 2 - 1;
+            } else {
+                const float *p = q - 4;
+                float e = kind == 1 ? 0.0f : kind == 2 ? 0.003f : 0.2f; /* equal, close, moderate */
+                for (int c = 0; c < 4; c++) q[c] = p[c] + e * (frand(&rs) * 2 - 1);
+                if (kind == 3 || kind == 4) /* antipodal neighbour (the short way is through -q) */
+                    for (int c = 0; c < 4; c++) q[c] = -q[c];
+            }
+        }
+        tr[j] = (sk_track_desc){(uint32_t)j, SK_PATH_ROTATION, SK_INTERP_LINEAR, nk, times[j], vals[j], 0};
+    }
+    sk_clip *c = make_clip(tr, J);
+    float stored[J][K * 4], st_times[J][K];
+    for (int j = 0; j < J; j++) assert_true(sk_clip_track_keys(c, (uint32_t)j, st_times[j], stored[j]));
+    sk_transform pose[J];
+    int far = 0, compared = 0;
+    for (int n = 0; n < 2000; n++) {
+        double t = -0.2 + 2.6 * frand(&rs);
+        assert_int_equal(sk_clip_sample(c, s, t, SK_LOOP_CLAMP, pose, NULL), SK_OK);
+        double tw = sk_clip_wrap_time(c, t, SK_LOOP_CLAMP);
+        for (int j = 0; j < J; j++) {
+            sk_track_info info;
+            assert_true(sk_clip_track_info(c, (uint32_t)j, &info));
+            uint32_t nk = info.key_count;
+            sk_quat want;
+            if (nk == 1 || tw < st_times[j][0]) want = sk_quat_make(stored[j][0], stored[j][1], stored[j][2], stored[j][3]);
+            else if (tw >= st_times[j][nk - 1]) {
+                const float *q = stored[j] + 4 * (nk - 1);
+                want = sk_quat_make(q[0], q[1], q[2], q[3]);
+            } else {
+                uint32_t k = 0;
+                while ((double)st_times[j][k + 1] <= tw) k++;
+                const float *a = stored[j] + 4 * k, *b = a + 4;
+                double u = (tw - st_times[j][k]) / ((double)st_times[j][k + 1] - st_times[j][k]);
+                sk_quat qa = sk_quat_make(a[0], a[1], a[2], a[3]), qb = sk_quat_make(b[0], b[1], b[2], b[3]);
+                float dot = fabsf(qa.x * qb.x + qa.y * qb.y + qa.z * qb.z + qa.w * qb.w);
+                far += dot < 0.5f;
+                want = sk_quat_slerp(qa, qb, (float)u);
+                compared++;
+            }
+            const sk_quat *got = &pose[j].r;
+            if (memcmp(got, &want, sizeof want) != 0)
+                fprintf(stderr, "joint %d t %.6f: got %.9g %.9g %.9g %.9g want %.9g %.9g %.9g %.9g\n", j, tw, got->x,
+                        got->y, got->z, got->w, want.x, want.y, want.z, want.w);
+            assert_memory_equal(got, &want, sizeof want);
+        }
+    }
+    printf("batched slerp: %d interpolated samples equal sk_quat_slerp bit for bit (%d with keys > 120 deg apart)\n",
+           compared, far);
+    assert_true(compared > 20000 && far > 100);
+    sk_clip_destroy(c);
+    sk_skeleton_destroy(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_math_quat),         cmocka_unit_test(test_math_mat4),
-        cmocka_unit_test(test_slerp_accuracy),
+        cmocka_unit_test(test_slerp_accuracy),    cmocka_unit_test(test_batched_slerp),
         cmocka_unit_test(test_skeleton),          cmocka_unit_test(test_skeleton_large),
         cmocka_unit_test(test_interp_linear_step), cmocka_unit_test(test_interp_rotation),
         cmocka_unit_test(test_interp_cubic),      cmocka_unit_test(test_weights_and_errors),
