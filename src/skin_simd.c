@@ -3,9 +3,11 @@
  *
  * LBS works per vertex with the blended matrix in registers: SSE2 keeps its
  * four columns in four registers; AVX2 keeps columns 0|1 and 2|3 in two
- * 256-bit registers, so an influence costs two loads and two FMAs. DQS blends
- * the 8 floats of the dual quaternion in SIMD registers and finishes in the
- * shared scalar code. */
+ * 256-bit registers, so an influence costs two loads and two FMAs. DQS of
+ * positions and normals (no morphing) runs 4 (SSE2) or 8 (AVX2) vertices at
+ * a time in structure-of-arrays form (skin_dqs_soa.h); with tangents or
+ * morph targets it blends the 8 floats of the dual quaternion in SIMD
+ * registers per vertex and finishes in the shared scalar code. */
 #include "skin_internal.h"
 
 #ifdef SK_SKIN_X86
@@ -82,10 +84,48 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
     }
 }
 
+/* Four dual quaternions (rows) -> eight vectors of one component each. */
+#define SOA_LOAD_DQ(D, src)                                                                                     \
+    do {                                                                                                        \
+        __m128 r0 = _mm_loadu_ps(src[0]), r1 = _mm_loadu_ps(src[1]), r2 = _mm_loadu_ps(src[2]),               \
+               r3 = _mm_loadu_ps(src[3]);                                                                       \
+        __m128 d0 = _mm_loadu_ps(src[0] + 4), d1 = _mm_loadu_ps(src[1] + 4), d2 = _mm_loadu_ps(src[2] + 4),   \
+               d3 = _mm_loadu_ps(src[3] + 4);                                                                   \
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);                                                                      \
+        _MM_TRANSPOSE4_PS(d0, d1, d2, d3);                                                                      \
+        D[0] = (SOA_VF)r0, D[1] = (SOA_VF)r1, D[2] = (SOA_VF)r2, D[3] = (SOA_VF)r3;                             \
+        D[4] = (SOA_VF)d0, D[5] = (SOA_VF)d1, D[6] = (SOA_VF)d2, D[7] = (SOA_VF)d3;                             \
+    } while (0)
+/* Four consecutive vertices of 4 floats -> x, y, z vectors. */
+#define SOA_LOAD_XYZ(X, Y, Z, base)                                                                             \
+    do {                                                                                                        \
+        __m128 a0 = _mm_loadu_ps(base), a1 = _mm_loadu_ps((base) + 4), a2 = _mm_loadu_ps((base) + 8),          \
+               a3 = _mm_loadu_ps((base) + 12);                                                                  \
+        _MM_TRANSPOSE4_PS(a0, a1, a2, a3);                                                                      \
+        X = (SOA_VF)a0, Y = (SOA_VF)a1, Z = (SOA_VF)a2;                                                         \
+    } while (0)
+#define SOA_W 4
+#define SOA_FN dqs_soa_sse2
+#define SOA_ATTR
+#define SOA_SQRT(x) ((SOA_VF)_mm_sqrt_ps((__m128)(x)))
+#define SOA_VF soa4_vf
+#define SOA_VI soa4_vi
+#include "skin_dqs_soa.h"
+#undef SOA_W
+#undef SOA_FN
+#undef SOA_ATTR
+#undef SOA_SQRT
+#undef SOA_VF
+#undef SOA_VI
+#undef SOA_LOAD_DQ
+#undef SOA_LOAD_XYZ
+
 void sk_skin_dqs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = m->influences;
-    for (uint32_t i = 0; i < count; i++) {
+    /* Positions and normals without morphing: four vertices at a time (SoA). */
+    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_sse2(c, first, count) : 0;
+    for (uint32_t i = done; i < count; i++) {
         uint32_t v = first + i;
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;
@@ -217,10 +257,62 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t cou
     }
 }
 
+/* Eight dual quaternions (rows of 8 floats) -> eight component vectors: an
+ * 8x8 transpose (unpack, shuffle, then swap 128-bit halves). */
+#define SOA_LOAD_DQ(D, src)                                                                                     \
+    do {                                                                                                        \
+        __m256 r[8], t[8], u[8];                                                                                \
+        for (int l_ = 0; l_ < 8; l_++) r[l_] = _mm256_loadu_ps(src[l_]);                                       \
+        for (int l_ = 0; l_ < 8; l_ += 2) {                                                                     \
+            t[l_] = _mm256_unpacklo_ps(r[l_], r[l_ + 1]);                                                       \
+            t[l_ + 1] = _mm256_unpackhi_ps(r[l_], r[l_ + 1]);                                                   \
+        }                                                                                                       \
+        for (int l_ = 0; l_ < 8; l_ += 4) {                                                                     \
+            u[l_] = _mm256_shuffle_ps(t[l_], t[l_ + 2], 0x44);                                                  \
+            u[l_ + 1] = _mm256_shuffle_ps(t[l_], t[l_ + 2], 0xEE);                                              \
+            u[l_ + 2] = _mm256_shuffle_ps(t[l_ + 1], t[l_ + 3], 0x44);                                          \
+            u[l_ + 3] = _mm256_shuffle_ps(t[l_ + 1], t[l_ + 3], 0xEE);                                          \
+        }                                                                                                       \
+        for (int e_ = 0; e_ < 4; e_++) {                                                                        \
+            D[e_] = (SOA_VF)_mm256_permute2f128_ps(u[e_], u[e_ + 4], 0x20);                                     \
+            D[e_ + 4] = (SOA_VF)_mm256_permute2f128_ps(u[e_], u[e_ + 4], 0x31);                                 \
+        }                                                                                                       \
+    } while (0)
+/* Eight consecutive vertices of 4 floats -> x, y, z vectors (two 4x4 transposes). */
+#define SOA_LOAD_XYZ(X, Y, Z, base)                                                                             \
+    do {                                                                                                        \
+        __m128 a0 = _mm_loadu_ps(base), a1 = _mm_loadu_ps((base) + 4), a2 = _mm_loadu_ps((base) + 8),          \
+               a3 = _mm_loadu_ps((base) + 12);                                                                  \
+        __m128 b0 = _mm_loadu_ps((base) + 16), b1 = _mm_loadu_ps((base) + 20), b2 = _mm_loadu_ps((base) + 24), \
+               b3 = _mm_loadu_ps((base) + 28);                                                                  \
+        _MM_TRANSPOSE4_PS(a0, a1, a2, a3);                                                                      \
+        _MM_TRANSPOSE4_PS(b0, b1, b2, b3);                                                                      \
+        X = (SOA_VF)_mm256_insertf128_ps(_mm256_castps128_ps256(a0), b0, 1);                                    \
+        Y = (SOA_VF)_mm256_insertf128_ps(_mm256_castps128_ps256(a1), b1, 1);                                    \
+        Z = (SOA_VF)_mm256_insertf128_ps(_mm256_castps128_ps256(a2), b2, 1);                                    \
+    } while (0)
+#define SOA_W 8
+#define SOA_FN dqs_soa_avx2
+#define SOA_ATTR SK_AVX2
+#define SOA_SQRT(x) ((SOA_VF)_mm256_sqrt_ps((__m256)(x)))
+#define SOA_VF soa8_vf
+#define SOA_VI soa8_vi
+#include "skin_dqs_soa.h"
+#undef SOA_W
+#undef SOA_FN
+#undef SOA_ATTR
+#undef SOA_SQRT
+#undef SOA_VF
+#undef SOA_VI
+#undef SOA_LOAD_DQ
+#undef SOA_LOAD_XYZ
+
 SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = m->influences;
-    for (uint32_t i = 0; i < count; i++) {
+    /* Positions and normals without morphing: eight vertices at a time (SoA). */
+    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_avx2(c, first, count) : 0;
+    for (uint32_t i = done; i < count; i++) {
         uint32_t v = first + i;
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;

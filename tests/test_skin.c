@@ -484,6 +484,50 @@ static void test_oracle_vertices(void **st) {
     assert_true(compared > 1000);
 }
 
+/* The antipodal fix in every kernel (the SoA DQS paths too: 9 vertices = one
+ * group of 8 + a remainder): two joints with the same rigid transform, one
+ * stored as -q, blended 50/50, must give that rigid transform (without the
+ * fix the blend would cancel to zero). */
+static void test_dqs_antipodal(void **st) {
+    (void)st;
+    enum { N = 9 };
+    float pos[N * 3], nrm[N * 3], w[N * 4];
+    uint16_t jt[N * 4];
+    for (int v = 0; v < N; v++) {
+        pos[3 * v] = 0.1f * (float)v, pos[3 * v + 1] = 1.0f - 0.05f * (float)v, pos[3 * v + 2] = 0.3f;
+        nrm[3 * v] = 0, nrm[3 * v + 1] = 0, nrm[3 * v + 2] = 1;
+        jt[4 * v] = 0, jt[4 * v + 1] = 1, jt[4 * v + 2] = 0, jt[4 * v + 3] = 0;
+        w[4 * v] = 0.5f, w[4 * v + 1] = 0.5f, w[4 * v + 2] = 0, w[4 * v + 3] = 0;
+    }
+    sk_primitive p = {0};
+    p.mode = 4, p.vertex_count = N, p.positions = pos, p.normals = nrm;
+    p.influence_count = 4, p.joints = jt, p.weights = w, p.material = -1;
+    sk_skinned_mesh *m = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_skinned_mesh_create(&p, NULL, &m, &err), SK_OK);
+    sk_transform x = {{0.5f, -0.2f, 1.0f}, sk_quat_from_axis_angle(sk_vec3_make(0.3f, 1, 0.2f), 2.5f), {1, 1, 1}};
+    sk_mat4 pal[2] = {sk_mat4_from_transform(&x), sk_mat4_from_transform(&x)};
+    sk_dual_quat dq[2];
+    assert_int_equal(sk_skin_dual_quats(pal, 2, dq, &err), SK_OK);
+    dq[1].real = sk_quat_make(-dq[1].real.x, -dq[1].real.y, -dq[1].real.z, -dq[1].real.w);
+    dq[1].dual = sk_quat_make(-dq[1].dual.x, -dq[1].dual.y, -dq[1].dual.z, -dq[1].dual.w);
+    sk_simd levels[3] = {SK_SIMD_SCALAR, SK_SIMD_SSE2, SK_SIMD_AVX2};
+    for (int l = 0; l < 3; l++) {
+        float op[N * 3], on[N * 3];
+        sk_skin_job job = {.mesh = m, .method = SK_SKIN_DQS, .simd = levels[l], .dual_quats = dq, .palette_count = 2,
+                           .out_positions = op, .out_normals = on};
+        assert_int_equal(sk_skin_run(&job, &err), SK_OK);
+        for (int v = 0; v < N; v++) {
+            sk_vec3 want = sk_mat4_transform_point(&pal[0], sk_vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]));
+            sk_vec3 wn = sk_vec3_normalize(sk_mat4_transform_dir(&pal[0], sk_vec3_make(0, 0, 1)));
+            float w3[3] = {want.x, want.y, want.z}, n3[3] = {wn.x, wn.y, wn.z};
+            assert_true(max_diff(op + 3 * v, w3, 3) < 1e-5);
+            assert_true(max_diff(on + 3 * v, n3, 3) < 1e-5);
+        }
+    }
+    sk_skinned_mesh_destroy(m);
+}
+
 int main(void) {
     printf("skinning kernels on this CPU: best %s\n", sk_simd_name(sk_simd_best()));
     const struct CMUnitTest tests[] = {
@@ -492,6 +536,7 @@ int main(void) {
         cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
         cmocka_unit_test(test_dqs_refuses_scale),    cmocka_unit_test(test_dqs_equals_lbs_rigid),
         cmocka_unit_test(test_twisted_cylinder),     cmocka_unit_test(test_oracle_vertices),
+        cmocka_unit_test(test_dqs_antipodal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
