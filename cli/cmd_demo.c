@@ -34,6 +34,8 @@ typedef struct crowd {
     sk_transform *pw, *pr, *pose;
     sk_mat4 *world, *pal;
     const skr_model *model;
+    uint32_t *cursors;    /* per character: a key cursor per track of each clip */
+    uint32_t tw, tr;      /* track counts of the two clips */
 } crowd;
 
 /* One animation step of the whole crowd: the CPU time the demo reports. */
@@ -53,8 +55,9 @@ static void crowd_step(crowd *cd, float dt) {
          * cycle drives both clips; the cycle length blends with the mix. */
         float cyc = dw + (dr - dw) * w->mix, v = vw + (vr - vw) * w->mix;
         w->phase = fmodf(w->phase + dt * w->rate / cyc, 1.0f);
-        sk_clip_sample(cw, s, w->phase * dw, SK_LOOP_REPEAT, pw, NULL);
-        sk_clip_sample(cr, s, w->phase * dr, SK_LOOP_REPEAT, pr, NULL);
+        uint32_t *ci = cd->cursors + (size_t)i * (cd->tw + cd->tr);
+        sk_clip_sample_cursor(cw, s, w->phase * dw, SK_LOOP_REPEAT, ci, pw, NULL);
+        sk_clip_sample_cursor(cr, s, w->phase * dr, SK_LOOP_REPEAT, ci + cd->tw, pr, NULL);
         sk_blend_two(s, pw, pr, w->mix, NULL, false, pose, NULL, NULL, NULL);
         pose[hips].t.z = 0; /* in place: the character moves instead */
         float step = v * w->rate * dt, c = cosf(w->yaw), sn = sinf(w->yaw);
@@ -194,6 +197,7 @@ int cmd_demo(int argc, char **argv) {
         vr = (pr[hips].t.z - pw[hips].t.z) / dr;
     }
     walker *cw_ = calloc(count, sizeof *cw_);
+    uint32_t *cursors = NULL;
     uint32_t seed = 7;
     float side = sqrtf((float)count) * 1.6f; /* metres: about 2.5 m^2 per character */
     for (uint32_t i = 0; i < count; i++) {
@@ -232,7 +236,10 @@ int cmd_demo(int argc, char **argv) {
     rgb = malloc((size_t)size * size * 3);
     if (!pal || !tints || !rgb || !pw || !pr || !pose || !world || !cw_) goto done;
     for (uint32_t i = 0; i < count; i++) memcpy(tints + 4 * i, cw_[i].tint, sizeof cw_[i].tint);
-    crowd cr_ = {s, cw, cr, dw, dr, vw, vr, side, hips, cw_, count, np, pw, pr, pose, world, pal, model};
+    uint32_t tw = sk_clip_track_count(cw), tr = sk_clip_track_count(cr);
+    cursors = calloc((size_t)count * (tw + tr), sizeof *cursors);
+    if (!cursors) goto done;
+    crowd cr_ = {s, cw, cr, dw, dr, vw, vr, side, hips, cw_, count, np, pw, pr, pose, world, pal, model, cursors, tw, tr};
     if (window) {
         demo_window(&cr_, win, rn, tints, frames_set ? frames : 0, png);
         rc = 0;
@@ -292,7 +299,7 @@ done:
     skr_renderer_destroy(rn);
     skr_headless_destroy(hd);
     cli_window_close(win);
-    free(pal), free(tints), free(rgb), free(pw), free(pr), free(pose), free(world), free(cw_);
+    free(pal), free(tints), free(rgb), free(pw), free(pr), free(pose), free(world), free(cw_), free(cursors);
     sk_asset_destroy(a);
     return rc;
 }

@@ -22,6 +22,7 @@ struct sk_clip {
     float duration;
     uint32_t track_count;
     uint32_t joint_span;
+    uint32_t weight_tracks;    /* morph-weight tracks (their layout is checked per sample) */
     sk_track *tracks;
     float *times;
     float *values;
@@ -247,6 +248,7 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
         float last = c->times[t->time_offset + t->key_count - 1];
         if (last > dur) dur = last;
         if (t->joint + 1 > span) span = t->joint + 1;
+        if (t->path == SK_PATH_WEIGHTS) c->weight_tracks++;
     }
     c->duration = b->has_duration ? b->duration : dur;
     c->joint_span = span;
@@ -409,6 +411,7 @@ static void sample_track(const sk_clip *c, const sk_track *tr, double t, uint32_
 static sk_result check_layout(const sk_clip *c, const sk_skeleton *s) {
     if (!c || !s) return SK_ERR_INVALID_ARGUMENT;
     if (c->joint_span > s->joint_count) return SK_ERR_INVALID_ARGUMENT;
+    if (!c->weight_tracks) return SK_OK;
     for (uint32_t i = 0; i < c->track_count; i++) {
         const sk_track *t = &c->tracks[i];
         if (t->path == SK_PATH_WEIGHTS && t->width != s->weight_count[t->joint]) return SK_ERR_INVALID_ARGUMENT;
