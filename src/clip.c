@@ -467,7 +467,9 @@ static void slerp_flush(slerp_batch *sb) {
      * i <= 5, by 8-term lanes for i >= 6; a lane that skips it keeps ct = cd = 1 exactly. */
     const __m128 all = _mm_cmpeq_ps(one, one), use35 = _mm_andnot_ps(m3, all), use67 = _mm_andnot_ps(m5, all);
     __m128 ct = one, cd = one;
-    for (int i = 7; i >= 0; i--) {
+    /* Terms no lane uses are skipped (keys close together: usually 3 terms). */
+    int start = _mm_movemask_ps(m3) == 15 ? 2 : _mm_movemask_ps(m5) == 15 ? 5 : 7;
+    for (int i = start; i >= 0; i--) {
         __m128 use = i >= 6 ? use67 : i >= 3 ? use35 : all;
         __m128 ui = _mm_set1_ps(u8[i]), vi = _mm_set1_ps(v8[i]);
         __m128 nct = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(ui, t2), vi), xm1), ct));
