@@ -619,6 +619,7 @@ typedef struct r_machine r_machine;
 
 typedef struct r_state {
     sk_player *pl;       /* 1 (clip) or bs_n (blend space) */
+    uint32_t **cur;      /* per clip: a key cursor per track (amortised O(1) sampling) */
     float *bsw;          /* blend-space weights */
     sk_transform **bspose;
     float **bsmorph;
@@ -667,8 +668,16 @@ static r_machine *make_machine(sk_graph_instance *in, const g_machine *gm) {
         r_state *rs = &m->st[i];
         if (gs->kind == KIND_CLIP) {
             rs->pl = sk_arena_alloc(&in->arena, sizeof(sk_player));
-            if (!rs->pl) return NULL;
+            rs->cur = sk_arena_alloc(&in->arena, sizeof(uint32_t *));
+            if (!rs->pl || !rs->cur) return NULL;
+            rs->cur[0] = sk_arena_alloc(&in->arena, sizeof(uint32_t) * sk_clip_track_count(gs->clip));
+            if (!rs->cur[0]) return NULL;
         } else if (gs->kind == KIND_BLENDSPACE) {
+            rs->cur = sk_arena_alloc(&in->arena, sizeof(uint32_t *) * gs->bs_n);
+            if (!rs->cur) return NULL;
+            for (uint32_t k = 0; k < gs->bs_n; k++)
+                if (!(rs->cur[k] = sk_arena_alloc(&in->arena, sizeof(uint32_t) * sk_clip_track_count(gs->bs_clips[k]))))
+                    return NULL;
             rs->pl = sk_arena_alloc(&in->arena, sizeof(sk_player) * gs->bs_n);
             rs->bsw = sk_arena_alloc(&in->arena, sizeof(float) * gs->bs_n);
             rs->bspose = sk_arena_alloc(&in->arena, sizeof(sk_transform *) * gs->bs_n);
@@ -939,7 +948,8 @@ static sk_result state_eval(sk_graph_instance *in, r_machine *m, uint32_t i, sk_
     const sk_skeleton *skel = in->g->skel;
     sk_root_motion *const *rms = in->g->rm;
     if (gs->kind == KIND_CLIP) {
-        sk_result r = sk_clip_sample(gs->clip, skel, sk_player_clip_time(rs->pl), SK_LOOP_CLAMP, out, morph);
+        sk_result r =
+            sk_clip_sample_cursor(gs->clip, skel, sk_player_clip_time(rs->pl), SK_LOOP_CLAMP, rs->cur[0], out, morph);
         if (r == SK_OK && rms && rms[gs->clip_index]) sk_root_motion_strip(rms[gs->clip_index], out);
         return r;
     }
@@ -947,8 +957,8 @@ static sk_result state_eval(sk_graph_instance *in, r_machine *m, uint32_t i, sk_
     uint32_t n = 0;
     for (uint32_t k = 0; k < gs->bs_n; k++) {
         if (!(rs->bsw[k] > 0.0f)) continue;
-        sk_result r = sk_clip_sample(gs->bs_clips[k], skel, sk_player_clip_time(&rs->pl[k]), SK_LOOP_CLAMP,
-                                     rs->bspose[k], rs->bsmorph[k]);
+        sk_result r = sk_clip_sample_cursor(gs->bs_clips[k], skel, sk_player_clip_time(&rs->pl[k]), SK_LOOP_CLAMP,
+                                            rs->cur[k], rs->bspose[k], rs->bsmorph[k]);
         if (r != SK_OK) return r;
         if (rms && rms[gs->bs_clip_index[k]]) sk_root_motion_strip(rms[gs->bs_clip_index[k]], rs->bspose[k]);
         sk_blend_input bi = {rs->bspose[k], rs->bsmorph[k], rs->bsw[k], NULL, NULL};
