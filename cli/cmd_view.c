@@ -24,6 +24,13 @@ struct cli_window {
 };
 
 cli_window *cli_window_open(const char *title, int w, int h, sk_error *err) {
+    const char *x11 = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+    if (!getenv("SDL_VIDEODRIVER") && !(x11 && *x11) && !(wl && *wl)) {
+        sk_error_set(err, SK_ERR_UNSUPPORTED,
+                     "no display (neither DISPLAY nor WAYLAND_DISPLAY is set); `skelanim render` and `skelanim demo` "
+                     "draw to image files without one");
+        return NULL;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         sk_error_set(err, SK_ERR_UNSUPPORTED, "no display for a window (%s); `skelanim render` draws off-screen",
                      SDL_GetError());
