@@ -33,8 +33,15 @@ sk_result skr_ik_scene_init(skr_ik_scene *sc, const sk_asset *asset, skr_ik_mode
     sc->clip = clip;
     if (clip >= (int32_t)asset->clip_count) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "IK scene: no clip %d", clip);
     if (mode == SKR_IK_REACH) {
-        if (!chain_root || !chain_tip) chain_root = "upperarm_r", chain_tip = "hand_r";
-        if (find_chain(s, chain_root, chain_tip, sc->arm, SKR_IK_MAX_ARM, &sc->arm_count, err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
+        bool dflt = !chain_root || !chain_tip;
+        if (dflt) chain_root = "upperarm_r", chain_tip = "hand_r";
+        if (find_chain(s, chain_root, chain_tip, sc->arm, SKR_IK_MAX_ARM, &sc->arm_count, err) != SK_OK) {
+            if (dflt)
+                return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                    "no joints named upperarm_r/hand_r (the built-in mannequin's arm): name the arm "
+                                    "with --ik-chain ROOT:TIP (`skelanim info FILE` lists the joints)");
+            return SK_ERR_INVALID_ARGUMENT;
+        }
         if (sc->arm_count < 2)
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "IK chain %s:%s: needs at least two joints", chain_root,
                                 chain_tip);
@@ -71,8 +78,14 @@ sk_result skr_ik_scene_init(skr_ik_scene *sc, const sk_asset *asset, skr_ik_mode
     }
     for (int k = 0; k < 2; k++) {
         uint32_t n = 0, tmp[SKR_IK_MAX_ARM];
-        if (find_chain(s, names[2 * k], names[2 * k + 1], tmp, SKR_IK_MAX_ARM, &n, err) != SK_OK)
+        if (find_chain(s, names[2 * k], names[2 * k + 1], tmp, SKR_IK_MAX_ARM, &n, err) != SK_OK) {
+            if (!legs)
+                return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                    "no joints named thigh_l/foot_l, thigh_r/foot_r (the built-in mannequin's legs): "
+                                    "name them with --ik-legs THIGH_L:FOOT_L,THIGH_R:FOOT_R (`skelanim info FILE` "
+                                    "lists the joints)");
             return SK_ERR_INVALID_ARGUMENT;
+        }
         if (n != 3)
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "leg %s:%s has %u joints; the two-bone leg needs 3",
                                 names[2 * k], names[2 * k + 1], n);
