@@ -73,6 +73,7 @@ void cli_window_begin(cli_window *cw, int *w, int *h); /* binds the window's fra
 void cli_window_read(cli_window *cw, unsigned char *rgb, int w, int h);
 void cli_window_swap(cli_window *cw);
 void cli_window_title(cli_window *cw, const char *title);
+const char *cli_window_get_title(cli_window *cw);
 bool cli_window_poll(cli_window *cw, cli_input *in); /* false: closed (window, Esc or q) */
 void cli_orbit_apply(cli_orbit *o, const cli_input *in);
 int bench_ik(int argc, char **argv); /* cli/bench_ik.c */

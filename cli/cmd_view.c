@@ -113,6 +113,7 @@ void cli_window_read(cli_window *cw, unsigned char *rgb, int w, int h) {
 void cli_window_swap(cli_window *cw) { SDL_GL_SwapWindow(cw->win); }
 
 void cli_window_title(cli_window *cw, const char *title) { SDL_SetWindowTitle(cw->win, title); }
+const char *cli_window_get_title(cli_window *cw) { return SDL_GetWindowTitle(cw->win); }
 
 bool cli_window_poll(cli_window *cw, cli_input *in) {
     memset(in, 0, sizeof *in);
@@ -466,7 +467,7 @@ int cmd_view(int argc, char **argv) {
         frame_acc += cli_now() - a0;
         anim_acc += a1 - a0;
         frame_n++;
-        if (now - title_at > 0.5) {
+        if (frames || now - title_at > 0.5) { /* scripted runs: every frame */
             float dur = clip >= 0 ? sk_clip_duration(asset->clips[clip]) : 0;
             double ct = clip >= 0 ? sk_clip_wrap_time(asset->clips[clip], t, SK_LOOP_REPEAT) : 0;
             snprintf(title, sizeof title,
@@ -478,6 +479,7 @@ int cmd_view(int argc, char **argv) {
             frame_acc = anim_acc = 0;
             frame_n = 0;
         }
+        if (print_state) printf("title %s\n", cli_window_get_title(win)); /* as the window has it */
     }
     rc = 0;
     goto done;
@@ -504,6 +506,7 @@ void cli_window_begin(cli_window *cw, int *w, int *h) { (void)cw, (void)w, (void
 void cli_window_read(cli_window *cw, unsigned char *rgb, int w, int h) { (void)cw, (void)rgb, (void)w, (void)h; }
 void cli_window_swap(cli_window *cw) { (void)cw; }
 void cli_window_title(cli_window *cw, const char *title) { (void)cw, (void)title; }
+const char *cli_window_get_title(cli_window *cw) { (void)cw; return ""; }
 bool cli_window_poll(cli_window *cw, cli_input *in) { (void)cw, (void)in; return false; }
 void cli_orbit_apply(cli_orbit *o, const cli_input *in) { (void)o, (void)in; }
 

@@ -36,6 +36,7 @@ field() { # frame name -> the word after NAME on that frame's line
   awk -v f="$1" -v k="$2" '$1 == "frame" && $2 == f { for (i = 3; i < NF; i++) if ($i == k) print $(i + 1) }' "$tmp/state.txt"
 }
 state() { awk -v f="$1" '$1 == "frame" && $2 == f { print $9 }' "$tmp/state.txt"; }
+# (each "frame" line is followed by a "title" line: the window's title after that frame)
 expect() { # frame name value
   local got; got=$(field "$1" "$2")
   [[ "$got" == "$3" ]] || fail "frame $1: $2 is '$got', expected '$3'"
@@ -57,6 +58,10 @@ awk -v a="$d11" -v b="$d13" 'BEGIN { exit !(b > 0.89 * a && b < 0.91 * a) }' || 
 t13=$(field 13 target); t14=$(field 14 target)
 [[ "$t13" != "$t14" ]] || fail "pan did not move the camera target"
 expect 15 time 2.9667                                 # left from 0 wraps to the end of crouch (3 s)
+# The title: clip, time, speed, pause, skinning path, frame time and its animation part.
+grep -q '^title skelanim view — @mannequin — clip walk 0.03/1.07 s ×1.00 — GPU skinning — [0-9.]* ms/frame (animation [0-9.]* ms)$' \
+  "$tmp/state.txt" || fail "frame 1's window title"
+grep -q '^title .*clip crouch 2.97/3.00 s ×1.25 paused — CPU DQS — ' "$tmp/state.txt" || fail "last frame's window title"
 if "$SK_CLI" view @mannequin --frames 2 --keys nosuchkey 2>"$tmp/err.txt"; then fail "unknown key name accepted"; fi
 grep -q "unknown key name 'nosuchkey'" "$tmp/err.txt" || fail "no message for an unknown key"
 
