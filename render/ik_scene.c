@@ -230,7 +230,5 @@ sk_result skr_ik_scene_pose(const skr_ik_scene *sc, double t, uint32_t frame, ui
         local[sc->leg[k][2]].r = sk_quat_normalize(sk_quat_mul(sk_quat_inverse(shin), want));
         sk_local_to_model(s, local, NULL, world);
     }
-    (void)frame;
-    (void)frames;
     return SK_OK;
 }
