@@ -184,6 +184,33 @@ SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
     return _mm_blendv_ps(r, _mm_mul_ps(r, y), ok);
 }
 
+/* The blended matrix of one vertex (at least 4 influence slots; unused
+ * slots have weight 0 and joint 0, which costs two FMAs and no branch):
+ * columns 0|1 in a01, 2|3 in a23. */
+SK_AVX2 static inline void lbs_blend_avx2(const float *pal, const uint16_t *jj, const float *ww, uint32_t cnt,
+                                          __m256 *out01, __m256 *out23) {
+    const float *P0 = pal + 16 * (size_t)jj[0], *P1 = pal + 16 * (size_t)jj[1];
+    const float *P2 = pal + 16 * (size_t)jj[2], *P3 = pal + 16 * (size_t)jj[3];
+    __m256 w0 = _mm256_set1_ps(ww[0]), w1 = _mm256_set1_ps(ww[1]);
+    __m256 w2 = _mm256_set1_ps(ww[2]), w3 = _mm256_set1_ps(ww[3]);
+    __m256 a01 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0));
+    __m256 a23 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0 + 8));
+    __m256 b01 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1));
+    __m256 b23 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1 + 8));
+    a01 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2), a01);
+    a23 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2 + 8), a23);
+    b01 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3), b01);
+    b23 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3 + 8), b23);
+    for (uint32_t q = 4; q < cnt; q++) {
+        const float *P = pal + 16 * (size_t)jj[q];
+        __m256 w = _mm256_set1_ps(ww[q]);
+        a01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P), a01);
+        a23 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P + 8), a23);
+    }
+    *out01 = _mm256_add_ps(a01, b01);
+    *out23 = _mm256_add_ps(a23, b23);
+}
+
 SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = m->influences;
@@ -198,30 +225,53 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t cou
         const size_t ps = c->ps, ns = c->ns;
         const uint8_t *cnts = m->count;
         const float *pos = m->pos, *nrm = m->nrm;
-        for (uint32_t i = 0; i < count; i++) {
-            uint32_t v = first + i;
-            const uint16_t *jj = m->joints + (size_t)v * k;
-            const float *ww = m->weights + (size_t)v * k;
-            const float *P0 = pal + 16 * (size_t)jj[0], *P1 = pal + 16 * (size_t)jj[1];
-            const float *P2 = pal + 16 * (size_t)jj[2], *P3 = pal + 16 * (size_t)jj[3];
-            __m256 w0 = _mm256_set1_ps(ww[0]), w1 = _mm256_set1_ps(ww[1]);
-            __m256 w2 = _mm256_set1_ps(ww[2]), w3 = _mm256_set1_ps(ww[3]);
-            __m256 a01 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0));
-            __m256 a23 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0 + 8));
-            __m256 b01 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1));
-            __m256 b23 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1 + 8));
-            a01 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2), a01);
-            a23 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2 + 8), a23);
-            b01 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3), b01);
-            b23 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3 + 8), b23);
-            for (uint32_t q = 4, cnt = cnts[v]; q < cnt; q++) {
-                const float *P = pal + 16 * (size_t)jj[q];
-                __m256 w = _mm256_set1_ps(ww[q]);
-                a01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P), a01);
-                a23 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P + 8), a23);
+        uint32_t i = 0;
+        if (on) {
+            /* Eight vertices per block: positions are written at once, the
+             * skinned normals are normalised together in SoA form (the same
+             * operations as avx_normalize3, lane by lane), so no vertex waits
+             * on its own rsqrt chain. */
+            for (; i + 8 <= count; i += 8) {
+                _Alignas(16) float nb[8][4];
+                for (uint32_t l = 0; l < 8; l++) {
+                    uint32_t v = first + i + l;
+                    __m256 a01, a23;
+                    lbs_blend_avx2(pal, m->joints + (size_t)v * k, m->weights + (size_t)v * k, cnts[v], &a01, &a23);
+                    store3(op + (size_t)(i + l) * ps, avx_xform(a01, a23, _mm_loadu_ps(pos + 4 * (size_t)v), ilo, ihi, 1));
+                    _mm_store_ps(nb[l], avx_xform(a01, a23, _mm_loadu_ps(nrm + 4 * (size_t)v), ilo, ihi, 0));
+                }
+                __m128 x0 = _mm_load_ps(nb[0]), y0 = _mm_load_ps(nb[1]), z0 = _mm_load_ps(nb[2]), w0 = _mm_load_ps(nb[3]);
+                __m128 x1 = _mm_load_ps(nb[4]), y1 = _mm_load_ps(nb[5]), z1 = _mm_load_ps(nb[6]), w1 = _mm_load_ps(nb[7]);
+                _MM_TRANSPOSE4_PS(x0, y0, z0, w0);
+                _MM_TRANSPOSE4_PS(x1, y1, z1, w1);
+                __m256 X = _mm256_insertf128_ps(_mm256_castps128_ps256(x0), x1, 1);
+                __m256 Y = _mm256_insertf128_ps(_mm256_castps128_ps256(y0), y1, 1);
+                __m256 Z = _mm256_insertf128_ps(_mm256_castps128_ps256(z0), z1, 1);
+                __m256 W = _mm256_insertf128_ps(_mm256_castps128_ps256(w0), w1, 1);
+                __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(X, X), _mm256_mul_ps(Y, Y)), _mm256_mul_ps(Z, Z));
+                __m256 y = _mm256_rsqrt_ps(l2);
+                y = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                                  _mm256_fnmadd_ps(_mm256_mul_ps(l2, y), y, _mm256_set1_ps(3.0f)));
+                __m256 ok = _mm256_cmp_ps(l2, _mm256_set1_ps(1e-30f), _CMP_GT_OQ);
+                X = _mm256_blendv_ps(X, _mm256_mul_ps(X, y), ok);
+                Y = _mm256_blendv_ps(Y, _mm256_mul_ps(Y, y), ok);
+                Z = _mm256_blendv_ps(Z, _mm256_mul_ps(Z, y), ok);
+                W = _mm256_blendv_ps(W, _mm256_mul_ps(W, y), ok);
+                for (int h = 0; h < 2; h++) {
+                    __m128 r0 = h ? _mm256_extractf128_ps(X, 1) : _mm256_castps256_ps128(X);
+                    __m128 r1 = h ? _mm256_extractf128_ps(Y, 1) : _mm256_castps256_ps128(Y);
+                    __m128 r2 = h ? _mm256_extractf128_ps(Z, 1) : _mm256_castps256_ps128(Z);
+                    __m128 r3 = h ? _mm256_extractf128_ps(W, 1) : _mm256_castps256_ps128(W);
+                    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+                    float *o = on + (size_t)(i + 4 * (uint32_t)h) * ns;
+                    store3(o, r0), store3(o + ns, r1), store3(o + 2 * ns, r2), store3(o + 3 * ns, r3);
+                }
             }
-            a01 = _mm256_add_ps(a01, b01);
-            a23 = _mm256_add_ps(a23, b23);
+        }
+        for (; i < count; i++) {
+            uint32_t v = first + i;
+            __m256 a01, a23;
+            lbs_blend_avx2(pal, m->joints + (size_t)v * k, m->weights + (size_t)v * k, cnts[v], &a01, &a23);
             store3(op + (size_t)i * ps, avx_xform(a01, a23, _mm_loadu_ps(pos + 4 * (size_t)v), ilo, ihi, 1));
             if (on)
                 store3(on + (size_t)i * ns,
