@@ -12,7 +12,7 @@ add_library(skelanim_render STATIC ${SK_RENDER_SOURCES})
 target_compile_options(skelanim_render PRIVATE ${SK_WARN})
 target_compile_definitions(skelanim_render PRIVATE _POSIX_C_SOURCE=200809L)
 target_include_directories(skelanim_render PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/render)
-target_link_libraries(skelanim_render PUBLIC skelanim_static PkgConfig::EPOXY PkgConfig::EGL PkgConfig::PNG ${GIF_LIBRARY} ${STB_LIBRARY} PkgConfig::CJSON m)
+target_link_libraries(skelanim_render PUBLIC skelanim_io_static skelanim_static PkgConfig::EPOXY PkgConfig::EGL PkgConfig::PNG ${GIF_LIBRARY} ${STB_LIBRARY} PkgConfig::CJSON m)
 target_link_libraries(skelanim PRIVATE skelanim_render)
 # Windows (skelanim view, skelanim demo --window): SDL2. Without it those two
 # commands say so; rendering to files still works.
@@ -25,7 +25,7 @@ endif()
 # Example: the palette uploaded by a plain-OpenGL program (docs/rendering.md).
 add_executable(example_gl_palette examples/gl_palette.c)
 target_compile_options(example_gl_palette PRIVATE ${SK_WARN})
-target_link_libraries(example_gl_palette PRIVATE skelanim_static PkgConfig::EPOXY PkgConfig::EGL m)
+target_link_libraries(example_gl_palette PRIVATE skelanim_io_static PkgConfig::EPOXY PkgConfig::EGL m)
 if(SK_BUILD_TESTS)
   enable_testing()
   # The example must draw the character where the CPU puts it (exit status 1 otherwise).

@@ -1,17 +1,33 @@
-/* skelanim — skeletal character animation for C11. Umbrella header. */
+/* skelanim — skeletal character animation for C11. Umbrella header.
+ *
+ * The runtime (libskelanim: core, anim, ik, skin, content) needs nothing but
+ * libm; the readers and writers (libskelanim_io: glTF, state-machine JSON)
+ * are a separate library. docs/architecture.md has the layers. */
 #ifndef SKELANIM_H
 #define SKELANIM_H
-#include "skelanim/base.h"
-#include "skelanim/math.h"
-#include "skelanim/skeleton.h"
-#include "skelanim/clip.h"
-#include "skelanim/pose.h"
-#include "skelanim/asset.h"
-#include "skelanim/gltf.h"
-#include "skelanim/mannequin.h"
-#include "skelanim/player.h"
-#include "skelanim/blend.h"
-#include "skelanim/graph.h"
-#include "skelanim/ik.h"
-#include "skelanim/skin.h"
+/* core: data and the per-frame pipeline */
+#include "skelanim/core/base.h"
+#include "skelanim/core/math.h"
+#include "skelanim/core/simd.h"
+#include "skelanim/core/skeleton.h"
+#include "skelanim/core/clip.h"
+#include "skelanim/core/pose.h"
+#include "skelanim/core/palette.h"
+#include "skelanim/core/asset.h"
+/* anim: playback, blending, graphs */
+#include "skelanim/anim/player.h"
+#include "skelanim/anim/rootmotion.h"
+#include "skelanim/anim/blend.h"
+#include "skelanim/anim/layers.h"
+#include "skelanim/anim/fader.h"
+#include "skelanim/anim/blendspace.h"
+#include "skelanim/anim/motor.h"
+#include "skelanim/anim/graph.h"
+/* ik, skinning, built-in content */
+#include "skelanim/ik/ik.h"
+#include "skelanim/skin/skinning.h"
+#include "skelanim/content/mannequin.h"
+/* io (libskelanim_io) */
+#include "skelanim/io/gltf.h"
+#include "skelanim/io/graph_json.h"
 #endif

@@ -8,13 +8,14 @@ trap 'rm -rf "$tmp"' EXIT
 cmake --install "$SK_BINARY_DIR" --prefix "$tmp/prefix" >/dev/null
 libdir=$(ls -d "$tmp"/prefix/lib*/ | head -1)
 test -f "$libdir/pkgconfig/skelanim.pc"
+test -f "$libdir/pkgconfig/skelanim_io.pc"
 test -f "$libdir/cmake/skelanim/skelanimConfig.cmake"
 test -f "$tmp/prefix/include/skelanim.h"
 
 # pkg-config, static library
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 "${SK_CC:-cc}" ${SK_CFLAGS:-} -std=c11 -Wall -Wextra -Werror "$SK_SOURCE_DIR/examples/print_joints.c" -o "$tmp/pj_pc" \
-  $(pkg-config --cflags skelanim) "$libdir/libskelanim.a" $(pkg-config --libs --static libcjson) -lm
+  $(pkg-config --cflags skelanim_io) "$libdir/libskelanim_io.a" "$libdir/libskelanim.a" $(pkg-config --libs --static libcjson) -lm
 "$tmp/pj_pc" | grep -q "position"
 echo "pkg-config build of examples/print_joints.c: ok"
 
@@ -25,7 +26,7 @@ cmake_minimum_required(VERSION 3.16)
 project(uses_skelanim C)
 find_package(skelanim REQUIRED)
 add_executable(pj "$SK_SOURCE_DIR/examples/print_joints.c")
-target_link_libraries(pj PRIVATE skelanim::skelanim)
+target_link_libraries(pj PRIVATE skelanim::skelanim_io)
 EOC
 cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_COMPILER="${SK_CC:-cc}" \
   -DCMAKE_C_FLAGS="${SK_CFLAGS:-}" -DCMAKE_EXE_LINKER_FLAGS="${SK_CFLAGS:-}" >/dev/null

@@ -1,0 +1,111 @@
+/* skelanim — animation state machines (a small animation graph).
+ *
+ * A graph is an immutable description loaded from JSON and shared by any
+ * number of characters; an instance holds one character's parameters,
+ * playback state and scratch poses (allocated once at creation; update and
+ * evaluate allocate nothing).
+ *
+ * JSON description (docs/state-machine.md has the full reference):
+ *   {
+ *     "parameters": [ {"name": "speed", "type": "float", "default": 0},
+ *                     {"name": "crouch", "type": "bool"},
+ *                     {"name": "jump", "type": "trigger"} ],
+ *     "machine": {
+ *       "initial": "idle",
+ *       "states": [
+ *         {"name": "idle", "clip": "idle"},                      clip state
+ *         {"name": "move", "blendspace": {                         blend space state
+ *            "parameters": ["speed"], "mode": "cartesian",
+ *            "samples": [{"clip": "walk", "at": [1.4]}, {"clip": "run", "at": [4.0]}]}},
+ *         {"name": "sub", "machine": { ... }}                     nested machine
+ *       ],
+ *       "transitions": [
+ *         {"from": "idle", "to": "move", "duration": 0.25, "curve": "smoothstep", "sync": true,
+ *          "exit_time": 0.5, "conditions": [{"param": "speed", "op": ">", "value": 0.1}]},
+ *         {"from": "*", "to": "idle", "conditions": [{"param": "jump"}]}
+ *       ]
+ *     }
+ *   }
+ * State options: "speed" (playback rate, default 1, negative = backwards),
+ * "loop": "repeat" | "clamp" | "ping_pong" (default repeat).
+ * Conditions (all must hold): float parameters with op > < >= <= == != and a
+ * number; bool parameters with "value": true/false (default true); trigger
+ * parameters hold while set and are consumed when their transition fires.
+ * "exit_time": the source state must have played at least this many cycles
+ * (normalised time since it was entered, e.g. 0.9 or 2.5). Transitions from
+ * "*" (any state) are checked first, then those of the current state, in file
+ * order; the first that holds fires (never to the state that is already the
+ * target). A firing transition may interrupt one in flight: the fade starts
+ * from the current weights (sk_fader), so the pose does not jump.
+ * "sync": true starts the target at the source's phase and, while the fade
+ * runs, advances all states of that machine at a common phase rate (seed 002
+ * §4.1). Blend-space clips are always phase-synchronised.
+ * Optional top-level "root_motion": {"joint": "hips"} extracts that joint's
+ * horizontal motion and yaw from every clip (see sk_graph_root_motion).
+ * Errors name the JSON path, e.g. "/machine/states/2/clip: no clip named 'jog'".
+ */
+#ifndef SKELANIM_GRAPH_H
+#define SKELANIM_GRAPH_H
+
+#include "skelanim/anim/rootmotion.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sk_graph sk_graph;
+typedef struct sk_graph_instance sk_graph_instance;
+
+typedef enum sk_param_type { SK_PARAM_FLOAT = 0, SK_PARAM_BOOL = 1, SK_PARAM_TRIGGER = 2 } sk_param_type;
+
+/* Graphs are built by a loader (io/graph_json.h: sk_graph_load_json). */
+void sk_graph_destroy(sk_graph *g);
+
+uint32_t sk_graph_param_count(const sk_graph *g);
+/* Index of a parameter, or -1. */
+int32_t sk_graph_find_param(const sk_graph *g, const char *name);
+const char *sk_graph_param_name(const sk_graph *g, uint32_t i);
+sk_param_type sk_graph_param_type(const sk_graph *g, uint32_t i);
+
+sk_result sk_graph_instance_create(const sk_graph *g, const sk_allocator *alloc, sk_graph_instance **out,
+                                   sk_error *err);
+void sk_graph_instance_destroy(sk_graph_instance *inst);
+
+/* Parameters by name (fail with a message naming unknown parameters or a
+ * type mismatch) or by index (no checks beyond the range). Bool and trigger
+ * values are stored as 0/1. */
+sk_result sk_graph_set_float(sk_graph_instance *inst, const char *name, float value, sk_error *err);
+sk_result sk_graph_set_bool(sk_graph_instance *inst, const char *name, bool value, sk_error *err);
+sk_result sk_graph_set_trigger(sk_graph_instance *inst, const char *name, sk_error *err);
+void sk_graph_set_param(sk_graph_instance *inst, uint32_t index, float value);
+float sk_graph_get_param(const sk_graph_instance *inst, uint32_t index);
+
+/* Fires the transitions whose conditions hold, then advances time by dt
+ * seconds (>= 0) and the fades. */
+void sk_graph_update(sk_graph_instance *inst, float dt);
+/* Root motion of the last update (identity unless the description has
+ * "root_motion": {"joint": NAME}): the blended delta of every playing clip,
+ * whose poses are then evaluated in place (sk_root_motion_strip). */
+sk_root_delta sk_graph_root_motion(const sk_graph_instance *inst);
+/* The current pose (out_morph may be NULL). */
+sk_result sk_graph_evaluate(sk_graph_instance *inst, sk_transform *out_local, float *out_morph, sk_error *err);
+
+typedef struct sk_graph_state_info {
+    const char *name;     /* the state's name */
+    uint32_t depth;       /* 0 for states of the top machine */
+    float weight;         /* weight inside its machine */
+    float global_weight;  /* product of the weights along the path: contribution to the pose */
+    bool current;         /* the machine's current (target) state */
+    double normalized_time; /* cycles played since the state was entered */
+} sk_graph_state_info;
+
+/* Lists the active states of every machine level (depth first); returns the
+ * total number (may exceed cap; only cap are written). */
+uint32_t sk_graph_active_states(const sk_graph_instance *inst, sk_graph_state_info *out, uint32_t cap);
+/* Name of the top machine's current state. */
+const char *sk_graph_current_state(const sk_graph_instance *inst);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

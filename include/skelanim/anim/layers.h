@@ -1,0 +1,56 @@
+/* skelanim — joint masks, additive poses and the layer stack (seed 000 §4.5,
+ * seed 003 §4.3). Per-frame functions allocate nothing. */
+#ifndef SKELANIM_ANIM_LAYERS_H
+#define SKELANIM_ANIM_LAYERS_H
+
+#include "skelanim/core/skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Masks (seed 000 §4.5, seed 003 §4.3: a 0..1 value per joint) ------- */
+
+/* Sets every entry to value. */
+void sk_mask_fill(const sk_skeleton *skel, float *mask, float value);
+/* Sets the named joint and all its descendants to value. */
+sk_result sk_mask_set_subtree(const sk_skeleton *skel, const char *joint, float value, float *mask, sk_error *err);
+/* Sets only the named joints (a list) to value. */
+sk_result sk_mask_set_joints(const sk_skeleton *skel, const char *const *joints, uint32_t count, float value,
+                             float *mask, sk_error *err);
+
+/* ---- Additive poses and the layer stack --------------------------------- */
+
+/* delta = pose relative to reference, per joint: t = p.t - r.t,
+ * r = inverse(r.r) * p.r (applied on the right: local-space additive),
+ * s = p.s / r.s (component-wise; a zero reference scale gives 1). Morph:
+ * p - r. Use a clip's first frame or another clip's pose as the reference. */
+void sk_pose_make_additive(const sk_skeleton *skel, const sk_transform *pose, const sk_transform *reference,
+                           sk_transform *out_delta, const float *morph, const float *morph_ref, float *out_morph_delta);
+/* io = io (+) weight * delta: t += w*dt, r = r * slerp(identity, dr, w),
+ * s *= lerp(1, ds, w); weight per joint scaled by mask (NULL = 1). */
+void sk_pose_apply_additive(const sk_skeleton *skel, sk_transform *io, const sk_transform *delta, float weight,
+                            const float *mask, float *io_morph, const float *morph_delta);
+
+typedef enum sk_layer_mode {
+    SK_LAYER_OVERRIDE = 0, /* io = blend(io, pose, weight * mask) */
+    SK_LAYER_ADDITIVE = 1  /* io = io (+) weight * mask * pose (pose is a delta) */
+} sk_layer_mode;
+
+typedef struct sk_layer {
+    sk_layer_mode mode;
+    float weight;              /* 0..1 */
+    const float *mask;         /* per joint, or NULL = whole body */
+    const sk_transform *pose;  /* the layer's pose (OVERRIDE) or delta (ADDITIVE) */
+    const float *morph;        /* optional morph weights / deltas */
+} sk_layer;
+
+/* Applies layers in order on top of io (the base layer's pose), like an
+ * engine's animation layer stack. Rotations of override layers by nlerp. */
+sk_result sk_layers_apply(const sk_skeleton *skel, sk_transform *io, float *io_morph, const sk_layer *layers,
+                          uint32_t n, sk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,117 @@
+/* skelanim — playback state per instance, event markers, root motion.
+ *
+ * A clip is shared, read-only data; an sk_player is the per-instance playback
+ * state (seed 003 §2.4 and §4.2: the model/instance split; local time that
+ * runs at its own speed, may run backwards, may be paused, and can be set to
+ * any time for scrubbing). sk_player is a plain struct owned by the caller: no
+ * allocation, copy it freely.
+ *
+ * Time model. The player keeps an "unrolled" playback position split into an
+ * integer cycle and a position inside the cycle (for precision over long
+ * runs). The cycle period P is the clip duration d for REPEAT and 2d for
+ * PING_PONG (forward then backward); CLAMP has one cycle [0, d] and stops at
+ * the ends. The clip time to sample is derived from the position.
+ *
+ * Event rule (markers). A marker at clip time m is reported when, during one
+ * sk_player_advance, the playhead moves ONTO or PAST it: moving forward over
+ * the unrolled interval (a, b] or backward over [b, a). The position it
+ * starts from is never reported (so a marker is not reported twice when the
+ * playhead stops exactly on it and then moves on, and a marker at the start
+ * position is not reported by the first update). Every crossing is reported,
+ * in playback order, once per crossing: a step that wraps k loops reports
+ * each marker about k times (each with its cycle index). In REPEAT a marker
+ * at m == d is the same instant as m == 0. In PING_PONG a marker is crossed
+ * on the way forward and on the way back (a marker at exactly 0 or d once per
+ * turn, reported with direction -1 at 0 and +1 at d). In CLAMP markers are crossed at most once per pass, and nothing is
+ * reported while the playhead rests at an end. The callback may return false
+ * to drop the remaining events of this step (the time still advances fully).
+ * Seeking (scrubbing) reports nothing. A zero-length clip reports nothing.
+ */
+#ifndef SKELANIM_ANIM_PLAYER_H
+#define SKELANIM_ANIM_PLAYER_H
+
+#include "skelanim/core/clip.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sk_wrap_mode {
+    SK_WRAP_REPEAT = 0,   /* 0..d, 0..d, ... (backwards: d..0, d..0) */
+    SK_WRAP_CLAMP = 1,    /* stops at 0 or d */
+    SK_WRAP_PING_PONG = 2 /* 0..d..0..d ... */
+} sk_wrap_mode;
+
+typedef struct sk_player_desc {
+    double duration;     /* clip length in seconds (sk_clip_duration); <= 0 plays a still pose */
+    sk_wrap_mode wrap;
+    float speed;         /* 0 means 1 (zeroed desc = normal speed); negative plays backwards */
+    double start_time;   /* start offset in clip seconds (wrapped into the clip per wrap mode) */
+    bool paused;
+} sk_player_desc;
+
+typedef struct sk_player {
+    /* Read these through the functions below; they are public only so the
+     * struct can live in caller memory. */
+    double duration;
+    double period;       /* d (REPEAT), 2d (PING_PONG), d (CLAMP) */
+    double pos;          /* position inside the cycle, [0, period) ([0, d] for CLAMP) */
+    int64_t cycle;       /* completed cycles (negative when played backwards past 0) */
+    float speed;
+    bool paused;
+    sk_wrap_mode wrap;
+} sk_player;
+
+void sk_player_init(sk_player *p, const sk_player_desc *desc /* NULL = zeroed */);
+void sk_player_set_speed(sk_player *p, float speed);
+void sk_player_set_paused(sk_player *p, bool paused);
+/* Scrubbing: jump to a clip time (wrapped per the wrap mode; for PING_PONG a
+ * time in (d, 2d) is on the way back). Keeps the cycle count. No events. */
+void sk_player_seek(sk_player *p, double clip_time);
+/* Jump to a phase in [0, 1) of the cycle (PING_PONG: of the round trip). */
+void sk_player_seek_phase(sk_player *p, double phase);
+/* The time to sample the clip at, in [0, d]. */
+double sk_player_clip_time(const sk_player *p);
+/* Normalised time: position / period in [0, 1) (CLAMP: [0, 1]). This is the
+ * phase used for synchronisation. */
+double sk_player_phase(const sk_player *p);
+/* Unrolled position: cycle * period + pos (loses precision after very long runs). */
+double sk_player_unrolled(const sk_player *p);
+/* True once a CLAMP player rests at the end it is heading to. */
+bool sk_player_finished(const sk_player *p);
+
+typedef struct sk_marker {
+    const char *name;
+    double time;         /* clip seconds in [0, d] */
+} sk_marker;
+
+typedef struct sk_event {
+    const char *name;
+    uint32_t marker;     /* index into the marker array */
+    double clip_time;    /* the marker's time */
+    int64_t cycle;       /* cycle in which it was crossed */
+    double step_fraction;/* 0..1: where inside this step (for sub-frame timing) */
+    int direction;       /* +1 forward in clip time, -1 backward */
+} sk_event;
+
+/* Return false to drop the rest of this step's events. */
+typedef bool (*sk_event_fn)(void *user, const sk_event *ev);
+
+/* Checks markers for sk_player_advance: sorted by time (non-decreasing),
+ * finite, inside [0, duration]. */
+sk_result sk_markers_validate(const sk_marker *markers, uint32_t count, double duration, sk_error *err);
+
+/* Advances by dt seconds of global time (local step = dt * speed; nothing if
+ * paused) and reports every marker crossed (see the event rule above).
+ * markers must pass sk_markers_validate (may be NULL when count is 0; fn may
+ * be NULL). Returns the number of events delivered. */
+uint64_t sk_player_advance(sk_player *p, double dt, const sk_marker *markers, uint32_t marker_count,
+                           sk_event_fn fn, void *user);
+/* Moves by a local-time step (already scaled by speed; pause is ignored). */
+uint64_t sk_player_step(sk_player *p, double local_dt, const sk_marker *markers, uint32_t marker_count,
+                        sk_event_fn fn, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

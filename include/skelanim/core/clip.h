@@ -1,0 +1,119 @@
+/* skelanim — animation clips: keyframed tracks per joint and path
+ * (translation, rotation, scale, morph weights) with STEP, LINEAR or
+ * CUBICSPLINE interpolation (glTF 2.0 Appendix C). The storage layout is
+ * private: only this API sees it. Clips are read-only after building and can
+ * be shared by any number of skeletons/instances with a compatible layout. */
+#ifndef SKELANIM_CLIP_H
+#define SKELANIM_CLIP_H
+
+#include "skelanim/core/skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sk_track_path {
+    SK_PATH_TRANSLATION = 0,
+    SK_PATH_ROTATION = 1,
+    SK_PATH_SCALE = 2,
+    SK_PATH_WEIGHTS = 3
+} sk_track_path;
+
+typedef enum sk_interpolation {
+    SK_INTERP_LINEAR = 0,
+    SK_INTERP_STEP = 1,
+    SK_INTERP_CUBICSPLINE = 2
+} sk_interpolation;
+
+typedef enum sk_loop_mode {
+    SK_LOOP_REPEAT = 0, /* t wrapped into [0, duration): t == duration plays 0 */
+    SK_LOOP_CLAMP = 1   /* t clamped into [0, duration] */
+} sk_loop_mode;
+
+typedef struct sk_clip sk_clip;
+typedef struct sk_clip_builder sk_clip_builder;
+
+typedef struct sk_track_desc {
+    uint32_t joint;                 /* skeleton joint index */
+    sk_track_path path;
+    sk_interpolation interpolation;
+    uint32_t key_count;             /* >= 1 */
+    const float *times;             /* key_count finite, non-decreasing seconds */
+    /* Values, `width` floats per element: 3 (T,S), 4 (R: x,y,z,w), or the
+     * morph target count (weights). LINEAR/STEP: one element per key.
+     * CUBICSPLINE: three per key in glTF order (in-tangent, value, out-tangent). */
+    const float *values;
+    uint32_t width;                 /* 0 = default for the path (3 or 4); required for weights */
+} sk_track_desc;
+
+typedef struct sk_track_info {
+    uint32_t joint;
+    sk_track_path path;
+    sk_interpolation interpolation;
+    uint32_t key_count;
+    uint32_t width;
+    float time_min, time_max;
+} sk_track_info;
+
+sk_result sk_clip_builder_create(const char *name, const sk_allocator *alloc,
+                                 sk_clip_builder **out, sk_error *err);
+/* Copies the track. Rejects NaN/infinite times or values, decreasing times, a
+ * bad width, and a second track for the same joint and path. */
+sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *track, sk_error *err);
+/* Optional: reserves room for this many more tracks, keys and value floats
+ * (importers know the totals up front; saves regrowing). */
+sk_result sk_clip_builder_reserve(sk_clip_builder *b, uint32_t tracks, size_t keys, size_t values, sk_error *err);
+/* Duration defaults to the largest last-key time of all tracks (as glTF
+ * players do); set it explicitly to loop a clip that is longer. */
+void sk_clip_builder_set_duration(sk_clip_builder *b, float duration);
+/* Builds the clip and destroys the builder (also on failure). */
+sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *err);
+void sk_clip_builder_destroy(sk_clip_builder *b);
+
+void sk_clip_destroy(sk_clip *clip);
+
+const char *sk_clip_name(const sk_clip *clip);
+float sk_clip_duration(const sk_clip *clip);
+uint32_t sk_clip_track_count(const sk_clip *clip);
+/* Fills info for track i (0 <= i < track_count); false if out of range. */
+bool sk_clip_track_info(const sk_clip *clip, uint32_t i, sk_track_info *info);
+/* Largest joint index any track targets + 1 (0 for an empty clip). */
+uint32_t sk_clip_joint_span(const sk_clip *clip);
+/* Copies the keys of track i: times (key_count) and values (key_count*width,
+ * times 3 for CUBICSPLINE). Either pointer may be NULL. */
+bool sk_clip_track_keys(const sk_clip *clip, uint32_t i, float *times, float *values);
+
+/* ---- Sampling ---------------------------------------------------------- */
+
+/* Wraps a time per the loop mode: REPEAT gives t - d*floor(t/d) in [0, d)
+ * (a zero-length clip gives 0); CLAMP clamps into [0, d]. NaN gives 0. */
+double sk_clip_wrap_time(const sk_clip *clip, double t, sk_loop_mode loop);
+
+/* Samples the clip at time t (wrapped per loop) into a full local pose: every
+ * joint without a track keeps the skeleton's rest transform and every morph
+ * weight without a track its rest weight. out_local holds joint_count
+ * transforms; out_weights holds weight_total floats (may be NULL when
+ * weight_total is 0). Random access: O(log keys) per track.
+ * Fails (SK_ERR_INVALID_ARGUMENT) if the clip targets a joint the skeleton
+ * does not have, or a weights track does not match the joint's slot. */
+sk_result sk_clip_sample(const sk_clip *clip, const sk_skeleton *skel, double t,
+                         sk_loop_mode loop, sk_transform *out_local, float *out_weights);
+
+/* Sequential playback: a cursor caches each track's last key so steps forward
+ * (or backward) cost amortised O(1). The caller owns the cursor memory:
+ * sk_clip_cursor_size(clip) uint32_t values, zero-initialised before first use.
+ * Any time may be passed; a jump just costs a search. */
+size_t sk_clip_cursor_size(const sk_clip *clip);
+sk_result sk_clip_sample_cursor(const sk_clip *clip, const sk_skeleton *skel, double t,
+                                sk_loop_mode loop, uint32_t *cursor,
+                                sk_transform *out_local, float *out_weights);
+
+/* Samples only the tracks (the pose keeps whatever it held for other joints). */
+sk_result sk_clip_sample_tracks(const sk_clip *clip, const sk_skeleton *skel, double t,
+                                sk_loop_mode loop, uint32_t *cursor /* nullable */,
+                                sk_transform *io_local, float *io_weights);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

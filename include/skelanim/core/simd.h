@@ -1,0 +1,28 @@
+/* skelanim — SIMD levels: which vector instruction set a kernel uses, chosen
+ * at run time from what the CPU reports (no global state: asked per call). */
+#ifndef SKELANIM_CORE_SIMD_H
+#define SKELANIM_CORE_SIMD_H
+
+#include "skelanim/core/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sk_simd {
+    SK_SIMD_AUTO = 0,   /* the best this CPU supports */
+    SK_SIMD_SCALAR = 1, /* plain C reference */
+    SK_SIMD_SSE2 = 2,
+    SK_SIMD_AVX2 = 3    /* AVX2 + FMA */
+} sk_simd;
+
+/* The best level this CPU runs (x86-64: SSE2 at least; elsewhere SCALAR). */
+sk_simd sk_simd_best(void);
+/* Resolves AUTO and downgrades a level the CPU lacks to the best it has. */
+sk_simd sk_simd_resolve(sk_simd want);
+const char *sk_simd_name(sk_simd s); /* "scalar", "sse2", "avx2" ("auto") */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,202 @@
+/* Pose blending, masks, additive poses and layer stacks (blend.h).
+ *
+ * Weighted blending follows seed 000 §4.2 (example code 9): every pose adds
+ * weight * value, the weights are summed, and when the sum stays below one
+ * the default (rest) pose is added with the remaining weight. Seed 003 §4.3
+ * describes the multi-way blend (sum of weighted poses divided by the weight
+ * sum, which is what happens here when the weights exceed one), nlerp for
+ * rotations, and per-bone masks whose values multiply the animation weight. */
+#include "core/internal.h"
+#include "skelanim/anim/blend.h"
+
+#include <math.h>
+
+static float eff_weight(const sk_blend_input *in, uint32_t j, uint8_t bit) {
+    float w = in->weight;
+    if (!(w > 0.0f)) return 0.0f;
+    if (in->channels && !(in->channels[j] & bit)) return 0.0f;
+    if (in->mask) {
+        float m = in->mask[j];
+        if (!(m > 0.0f)) return 0.0f;
+        if (m < 1.0f) w *= m;
+    }
+    return w;
+}
+
+/* three.js Quaternion.slerpFlat (double): no renormalisation on the slerp
+ * branch, lerp + normalise when nearly parallel, returns a when a == b. */
+static void slerp_flat(double *a, const double *b_in, double t) {
+    if (a[0] == b_in[0] && a[1] == b_in[1] && a[2] == b_in[2] && a[3] == b_in[3]) return;
+    double b[4] = {b_in[0], b_in[1], b_in[2], b_in[3]};
+    double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    if (dot < 0.0) {
+        for (int k = 0; k < 4; k++) b[k] = -b[k];
+        dot = -dot;
+    }
+    double s = 1.0 - t;
+    if (dot < 0.9995) {
+        double th = acos(dot), sn = sin(th);
+        s = sin(s * th) / sn;
+        t = sin(t * th) / sn;
+        for (int k = 0; k < 4; k++) a[k] = a[k] * s + b[k] * t;
+    } else { /* small angle: lerp then normalise */
+        for (int k = 0; k < 4; k++) a[k] = a[k] * s + b[k] * t;
+        double l = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
+        if (l > 0.0)
+            for (int k = 0; k < 4; k++) a[k] /= l;
+    }
+}
+
+static sk_quat quat_from_d(const double *q) {
+    double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(l > 0.0)) return sk_quat_identity();
+    return sk_quat_make((float)(q[0] / l), (float)(q[1] / l), (float)(q[2] / l), (float)(q[3] / l));
+}
+
+static sk_vec3 blend_vec(const sk_blend_input *in, uint32_t n, uint32_t j, uint8_t bit, bool is_scale, sk_vec3 rest,
+                         bool fill) {
+    double x = 0, y = 0, z = 0, W = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        float w = eff_weight(&in[i], j, bit);
+        if (w == 0.0f) continue;
+        const sk_vec3 v = is_scale ? in[i].local[j].s : in[i].local[j].t;
+        x += (double)w * v.x;
+        y += (double)w * v.y;
+        z += (double)w * v.z;
+        W += w;
+    }
+    if (W == 0.0) return rest;
+    if (fill && W < 1.0) {
+        double r = 1.0 - W;
+        return sk_vec3_make((float)(x + r * rest.x), (float)(y + r * rest.y), (float)(z + r * rest.z));
+    }
+    return sk_vec3_make((float)(x / W), (float)(y / W), (float)(z / W));
+}
+
+static sk_quat blend_rot_nlerp(const sk_blend_input *in, uint32_t n, uint32_t j, sk_quat rest, bool fill) {
+    double acc[4] = {0, 0, 0, 0}, W = 0;
+    bool first = true;
+    for (uint32_t i = 0; i < n; i++) {
+        float w = eff_weight(&in[i], j, SK_CHANNEL_R);
+        if (w == 0.0f) continue;
+        sk_quat q = in[i].local[j].r;
+        double qd[4] = {q.x, q.y, q.z, q.w};
+        /* shortest arc: align each quaternion with the running sum (q ~ -q) */
+        double s = (first || acc[0] * qd[0] + acc[1] * qd[1] + acc[2] * qd[2] + acc[3] * qd[3] >= 0.0) ? w : -w;
+        for (int k = 0; k < 4; k++) acc[k] += s * qd[k];
+        W += w;
+        first = false;
+    }
+    if (W == 0.0) return rest;
+    if (fill && W < 1.0) {
+        double rq[4] = {rest.x, rest.y, rest.z, rest.w};
+        double s = (acc[0] * rq[0] + acc[1] * rq[1] + acc[2] * rq[2] + acc[3] * rq[3] >= 0.0) ? 1.0 - W : W - 1.0;
+        for (int k = 0; k < 4; k++) acc[k] += s * rq[k];
+    }
+    return quat_from_d(acc);
+}
+
+static sk_quat blend_rot_slerp(const sk_blend_input *in, uint32_t n, uint32_t j, sk_quat rest, bool fill) {
+    double acc[4] = {0, 0, 0, 0}, W = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        float w = eff_weight(&in[i], j, SK_CHANNEL_R);
+        if (w == 0.0f) continue;
+        sk_quat q = in[i].local[j].r;
+        double qd[4] = {q.x, q.y, q.z, q.w};
+        if (W == 0.0) {
+            for (int k = 0; k < 4; k++) acc[k] = qd[k];
+            W = w;
+        } else {
+            W += w;
+            slerp_flat(acc, qd, (double)w / W);
+        }
+    }
+    if (W == 0.0) return rest;
+    if (fill && W < 1.0) {
+        double rq[4] = {rest.x, rest.y, rest.z, rest.w};
+        slerp_flat(acc, rq, 1.0 - W);
+    }
+    return quat_from_d(acc);
+}
+
+sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint32_t n, const sk_blend_options *opts,
+                         sk_transform *out, float *out_morph, sk_error *err) {
+    if (!skel || !out || (n && !in)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_poses: NULL argument");
+    for (uint32_t i = 0; i < n; i++)
+        if (!in[i].local) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_poses: input %u has no pose", i);
+    sk_blend_options o = {0};
+    if (opts) o = *opts;
+    bool fill = !o.no_rest_fill;
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        const sk_transform *r = &skel->rest[j];
+        out[j].t = blend_vec(in, n, j, SK_CHANNEL_T, false, r->t, fill);
+        out[j].s = blend_vec(in, n, j, SK_CHANNEL_S, true, r->s, fill);
+        out[j].r = o.rotation == SK_BLEND_SLERP ? blend_rot_slerp(in, n, j, r->r, fill)
+                                                : blend_rot_nlerp(in, n, j, r->r, fill);
+        if (!out_morph) continue;
+        uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+        for (uint32_t k = 0; k < cnt; k++) {
+            double acc = 0, W = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                if (!in[i].morph) continue;
+                float w = eff_weight(&in[i], j, SK_CHANNEL_W);
+                if (w == 0.0f) continue;
+                acc += (double)w * in[i].morph[off + k];
+                W += w;
+            }
+            double rest = skel->rest_weights[off + k];
+            out_morph[off + k] = W == 0.0 ? (float)rest
+                                 : (fill && W < 1.0) ? (float)(acc + (1.0 - W) * rest) : (float)(acc / W);
+        }
+    }
+    return SK_OK;
+}
+
+/* sk_vec3_lerp and sk_quat_nlerp (src/math.c) inlined for the per-joint
+ * loop, with the same operations in the same order (identical results). */
+static inline sk_vec3 lerp3(const sk_vec3 *a, const sk_vec3 *b, float t) {
+    return sk_vec3_make(a->x + (b->x - a->x) * t, a->y + (b->y - a->y) * t, a->z + (b->z - a->z) * t);
+}
+static inline sk_quat nlerp(const sk_quat *a, const sk_quat *b, float t) {
+    float d = a->x * b->x + a->y * b->y + a->z * b->z + a->w * b->w;
+    float s = d < 0.0f ? -1.0f : 1.0f, u = 1.0f - t;
+    float x = a->x * u + b->x * s * t, y = a->y * u + b->y * s * t, z = a->z * u + b->z * s * t,
+          w = a->w * u + b->w * s * t;
+    float l = sqrtf(x * x + y * y + z * z + w * w);
+    if (!(l > 0.0f) || !sk_isfinite_f(l)) return sk_quat_identity();
+    float inv = 1.0f / l;
+    return sk_quat_make(x * inv, y * inv, z * inv, w * inv);
+}
+
+void sk_blend_two(const sk_skeleton *skel, const sk_transform *a, const sk_transform *b, float t, const float *mask,
+                  bool use_slerp, sk_transform *out, const float *ma, const float *mb, float *out_morph) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        float u = mask ? t * mask[j] : t;
+        sk_transform x = a[j];
+        if (u != 0.0f) {
+            x.t = lerp3(&a[j].t, &b[j].t, u);
+            x.s = lerp3(&a[j].s, &b[j].s, u);
+            x.r = use_slerp ? sk_quat_slerp(a[j].r, b[j].r, u) : nlerp(&a[j].r, &b[j].r, u);
+        }
+        out[j] = x;
+        if (out_morph && ma && mb) {
+            uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+            for (uint32_t k = 0; k < cnt; k++) out_morph[off + k] = ma[off + k] + (mb[off + k] - ma[off + k]) * u;
+        }
+    }
+}
+
+sk_result sk_clip_channel_mask(const sk_clip *clip, const sk_skeleton *skel, uint8_t *out, sk_error *err) {
+    if (!clip || !skel || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_channel_mask: NULL argument");
+    memset(out, 0, skel->joint_count);
+    static const uint8_t bits[4] = {SK_CHANNEL_T, SK_CHANNEL_R, SK_CHANNEL_S, SK_CHANNEL_W};
+    for (uint32_t i = 0; i < sk_clip_track_count(clip); i++) {
+        sk_track_info info;
+        sk_clip_track_info(clip, i, &info);
+        if (info.joint >= skel->joint_count)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "clip '%s' track %u targets joint %u (skeleton has %u)",
+                                sk_clip_name(clip), i, info.joint, skel->joint_count);
+        out[info.joint] |= bits[(unsigned)info.path & 3u];
+    }
+    return SK_OK;
+}

@@ -1,0 +1,96 @@
+/* Joint masks, additive poses and the layer stack (layers.h). */
+#include "core/internal.h"
+#include "skelanim/anim/blend.h"
+#include "skelanim/anim/layers.h"
+
+#include <math.h>
+
+/* ---- masks ---- */
+
+void sk_mask_fill(const sk_skeleton *skel, float *mask, float value) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) mask[j] = value;
+}
+
+static int32_t find_joint(const sk_skeleton *skel, const char *name, sk_error *err) {
+    int32_t j = name ? sk_skeleton_find(skel, name) : -1;
+    if (j < 0) sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "mask: no joint named '%s'", name ? name : "(null)");
+    return j;
+}
+
+sk_result sk_mask_set_subtree(const sk_skeleton *skel, const char *joint, float value, float *mask, sk_error *err) {
+    if (!skel || !mask) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_mask_set_subtree: NULL argument");
+    int32_t root = find_joint(skel, joint, err);
+    if (root < 0) return SK_ERR_INVALID_ARGUMENT;
+    /* parents come before children, so descendants have larger indices */
+    for (uint32_t j = (uint32_t)root; j < skel->joint_count; j++) {
+        int32_t a = (int32_t)j;
+        while (a > root) a = skel->parents[a];
+        if (a == root) mask[j] = value;
+    }
+    return SK_OK;
+}
+
+sk_result sk_mask_set_joints(const sk_skeleton *skel, const char *const *joints, uint32_t count, float value,
+                             float *mask, sk_error *err) {
+    if (!skel || !mask || (count && !joints))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_mask_set_joints: NULL argument");
+    for (uint32_t i = 0; i < count; i++) {
+        int32_t j = find_joint(skel, joints[i], err);
+        if (j < 0) return SK_ERR_INVALID_ARGUMENT;
+        mask[j] = value;
+    }
+    return SK_OK;
+}
+
+/* ---- additive ---- */
+
+static float safe_div(float a, float b) { return b != 0.0f ? a / b : 1.0f; }
+
+void sk_pose_make_additive(const sk_skeleton *skel, const sk_transform *pose, const sk_transform *ref, sk_transform *out,
+                           const float *morph, const float *morph_ref, float *out_morph) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        sk_transform d;
+        d.t = sk_vec3_sub(pose[j].t, ref[j].t);
+        d.r = sk_quat_normalize(sk_quat_mul(sk_quat_inverse(ref[j].r), pose[j].r));
+        d.s = sk_vec3_make(safe_div(pose[j].s.x, ref[j].s.x), safe_div(pose[j].s.y, ref[j].s.y),
+                           safe_div(pose[j].s.z, ref[j].s.z));
+        out[j] = d;
+    }
+    if (out_morph && morph && morph_ref)
+        for (uint32_t k = 0; k < skel->weight_total; k++) out_morph[k] = morph[k] - morph_ref[k];
+}
+
+void sk_pose_apply_additive(const sk_skeleton *skel, sk_transform *io, const sk_transform *delta, float weight,
+                            const float *mask, float *io_morph, const float *morph_delta) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        float w = mask ? weight * mask[j] : weight;
+        if (w == 0.0f) continue;
+        const sk_transform *d = &delta[j];
+        io[j].t = sk_vec3_add(io[j].t, sk_vec3_scale(d->t, w));
+        sk_quat dr = w == 1.0f ? d->r : sk_quat_slerp(sk_quat_identity(), d->r, w);
+        io[j].r = sk_quat_normalize(sk_quat_mul(io[j].r, dr));
+        io[j].s = sk_vec3_mul(io[j].s, sk_vec3_lerp(sk_vec3_make(1, 1, 1), d->s, w));
+        if (io_morph && morph_delta) {
+            uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+            for (uint32_t k = 0; k < cnt; k++) io_morph[off + k] += w * morph_delta[off + k];
+        }
+    }
+}
+
+sk_result sk_layers_apply(const sk_skeleton *skel, sk_transform *io, float *io_morph, const sk_layer *layers, uint32_t n,
+                          sk_error *err) {
+    if (!skel || !io || (n && !layers)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_layers_apply: NULL argument");
+    for (uint32_t i = 0; i < n; i++) {
+        const sk_layer *L = &layers[i];
+        if (!L->pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_layers_apply: layer %u has no pose", i);
+        float w = L->weight;
+        if (!(w > 0.0f)) continue;
+        if (w > 1.0f) w = 1.0f;
+        if (L->mode == SK_LAYER_ADDITIVE) {
+            sk_pose_apply_additive(skel, io, L->pose, w, L->mask, io_morph, L->morph);
+        } else {
+            sk_blend_two(skel, io, L->pose, w, L->mask, false, io, io_morph, L->morph, L->morph ? io_morph : NULL);
+        }
+    }
+    return SK_OK;
+}

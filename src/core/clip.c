@@ -1,0 +1,676 @@
+/* Clips: storage, builder, and sampling per glTF 2.0 Appendix C
+ * ("Animation Sampler Interpolation Modes"). The layout below is private and
+ * will be replaced by a quantised, time-sorted one without touching callers. */
+#include "core/internal.h"
+#include "skelanim/core/clip.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct sk_track {
+    uint32_t joint;
+    uint8_t path, interp;
+    uint16_t pad_;
+    uint32_t key_count;
+    uint32_t width;        /* floats per element */
+    size_t time_offset;    /* into clip->times */
+    size_t value_offset;   /* into clip->values */
+} sk_track;
+
+struct sk_clip {
+    sk_allocator alloc;
+    char *name;
+    float duration;
+    uint32_t track_count;
+    uint32_t joint_span;
+    uint32_t weight_tracks;    /* morph-weight tracks (their layout is checked per sample) */
+    sk_track *tracks;
+    float *times;
+    float *values;
+    size_t time_total, value_total;
+};
+
+struct sk_clip_builder {
+    sk_allocator alloc;
+    char *name;
+    float duration;
+    bool has_duration;
+    uint32_t track_count, track_cap;
+    sk_track *tracks;
+    float *times, *values;
+    size_t time_count, time_cap, value_count, value_cap;
+};
+
+static const char *path_name(uint32_t p) {
+    static const char *n[] = {"translation", "rotation", "scale", "weights"};
+    return p < 4 ? n[p] : "?";
+}
+
+sk_result sk_clip_builder_create(const char *name, const sk_allocator *alloc, sk_clip_builder **out,
+                                 sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_create: out is NULL");
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    sk_clip_builder *b = sk_alloc(a, sizeof *b);
+    if (!b) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    b->alloc = *a;
+    if (!name) name = "";
+    size_t n = strlen(name) + 1;
+    b->name = sk_alloc(a, n);
+    if (!b->name) {
+        sk_free(a, b, sizeof *b);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    memcpy(b->name, name, n);
+    *out = b;
+    return SK_OK;
+}
+
+void sk_clip_builder_destroy(sk_clip_builder *b) {
+    if (!b) return;
+    sk_allocator a = b->alloc;
+    sk_free(&a, b->name, strlen(b->name) + 1);
+    sk_free(&a, b->tracks, b->track_cap * sizeof(sk_track));
+    sk_free(&a, b->times, b->time_cap * sizeof(float));
+    sk_free(&a, b->values, b->value_cap * sizeof(float));
+    sk_free(&a, b, sizeof *b);
+}
+
+static bool grow(const sk_allocator *a, void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2 / elem) return false;
+        nc *= 2;
+    }
+    void *q = sk_realloc_raw(a, *p, *cap * elem, nc * elem); /* contents past `need` are never read */
+    if (!q) return false;
+    *p = q;
+    *cap = nc;
+    return true;
+}
+
+sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
+    if (!b || !t) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_add_track: NULL argument");
+    if (t->path > SK_PATH_WEIGHTS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: unknown path %d", (int)t->path);
+    if (t->interpolation > SK_INTERP_CUBICSPLINE)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: unknown interpolation %d", (int)t->interpolation);
+    if (t->key_count == 0 || !t->times || !t->values)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): no keys", t->joint, path_name(t->path));
+    if (t->joint >= SK_MAX_JOINTS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: joint %u out of range", t->joint);
+    uint32_t width = t->width;
+    uint32_t def = t->path == SK_PATH_ROTATION ? 4u : 3u;
+    if (t->path == SK_PATH_WEIGHTS) {
+        if (width == 0 || width > 65536)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, weights): width %u", t->joint, width);
+    } else {
+        if (width == 0) width = def;
+        if (width != def)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): width %u, expected %u", t->joint,
+                                path_name(t->path), width, def);
+    }
+    for (uint32_t i = 0; i < b->track_count; i++)
+        if (b->tracks[i].joint == t->joint && b->tracks[i].path == (uint8_t)t->path)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): a track for this joint and path exists",
+                                t->joint, path_name(t->path));
+    for (uint32_t k = 0; k < t->key_count; k++) {
+        if (!sk_isfinite_f(t->times[k]))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): key %u time is not finite", t->joint,
+                                path_name(t->path), k);
+        if (k > 0 && t->times[k] < t->times[k - 1])
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): key %u time %g is before key %u (%g)",
+                                t->joint, path_name(t->path), k, (double)t->times[k], k - 1, (double)t->times[k - 1]);
+    }
+    size_t per_key = (size_t)width * (t->interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u), nvals;
+    if (!sk_size_mul(per_key, t->key_count, &nvals))
+        return sk_error_set(err, SK_ERR_LIMIT, "track: too many values");
+    /* One branch-free pass first (exponent all ones = Inf/NaN); locate only on failure. */
+    uint32_t bad = 0;
+    for (size_t v = 0; v < nvals; v++) {
+        uint32_t u;
+        memcpy(&u, &t->values[v], 4);
+        bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
+    }
+    for (size_t v = 0; bad && v < nvals; v++)
+        if (!sk_isfinite_f(t->values[v]))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): value %zu is not finite", t->joint,
+                                path_name(t->path), v);
+    if (t->path == SK_PATH_ROTATION) {
+        /* Zero-length rotation keys have no meaning (glTF requires unit quaternions). */
+        for (size_t v = 0; v < nvals; v += 4) {
+            bool tangent = t->interpolation == SK_INTERP_CUBICSPLINE && (v / 4) % 3 != 1;
+            if (tangent) continue;
+            const float *q = &t->values[v];
+            if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f))
+                return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, rotation): key %zu has zero length",
+                                    t->joint, t->interpolation == SK_INTERP_CUBICSPLINE ? v / 12 : v / 4);
+        }
+    }
+    {
+        size_t cap = b->track_cap;
+        if (!grow(&b->alloc, (void **)&b->tracks, &cap, (size_t)b->track_count + 1, sizeof(sk_track)))
+            return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        b->track_cap = (uint32_t)cap;
+    }
+    if (!grow(&b->alloc, (void **)&b->times, &b->time_cap, b->time_count + t->key_count, sizeof(float)) ||
+        !grow(&b->alloc, (void **)&b->values, &b->value_cap, b->value_count + nvals, sizeof(float)))
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    sk_track *tr = &b->tracks[b->track_count++];
+    memset(tr, 0, sizeof *tr);
+    tr->joint = t->joint;
+    tr->path = (uint8_t)t->path;
+    tr->interp = (uint8_t)t->interpolation;
+    tr->key_count = t->key_count;
+    tr->width = width;
+    tr->time_offset = b->time_count;
+    tr->value_offset = b->value_count;
+    memcpy(b->times + b->time_count, t->times, t->key_count * sizeof(float));
+    float *dst = b->values + b->value_count;
+    memcpy(dst, t->values, nvals * sizeof(float));
+    if (t->path == SK_PATH_ROTATION && t->interpolation != SK_INTERP_CUBICSPLINE) {
+        /* glTF requires unit rotation keys; normalise stored keys (three.js does
+         * not, which shows as ~1e-4 differences on assets with keys like 0.707). */
+        for (size_t v = 0; v < nvals; v += 4) {
+            float l2 = dst[v] * dst[v] + dst[v + 1] * dst[v + 1] + dst[v + 2] * dst[v + 2] + dst[v + 3] * dst[v + 3];
+            float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys were rejected above */
+            dst[v] *= inv; dst[v + 1] *= inv; dst[v + 2] *= inv; dst[v + 3] *= inv;
+        }
+    }
+    b->time_count += t->key_count;
+    b->value_count += nvals;
+    return SK_OK;
+}
+
+sk_result sk_clip_builder_reserve(sk_clip_builder *b, uint32_t tracks, size_t keys, size_t values, sk_error *err) {
+    if (!b) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_reserve: builder is NULL");
+    size_t cap = b->track_cap, nt, nk, nv;
+    if (!sk_size_add(b->track_count, tracks, &nt) || !sk_size_add(b->time_count, keys, &nk) ||
+        !sk_size_add(b->value_count, values, &nv))
+        return sk_error_set(err, SK_ERR_LIMIT, "sk_clip_builder_reserve: sizes overflow");
+    if (!grow(&b->alloc, (void **)&b->tracks, &cap, nt, sizeof(sk_track)))
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    b->track_cap = (uint32_t)cap;
+    if (!grow(&b->alloc, (void **)&b->times, &b->time_cap, nk, sizeof(float)) ||
+        !grow(&b->alloc, (void **)&b->values, &b->value_cap, nv, sizeof(float)))
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    return SK_OK;
+}
+
+void sk_clip_builder_set_duration(sk_clip_builder *b, float duration) {
+    if (!b) return;
+    if (sk_isfinite_f(duration) && duration >= 0.0f) {
+        b->duration = duration;
+        b->has_duration = true;
+    }
+}
+
+static int track_cmp(const void *a, const void *b) {
+    const sk_track *x = a, *y = b;
+    if (x->joint != y->joint) return x->joint < y->joint ? -1 : 1;
+    return (int)x->path - (int)y->path;
+}
+
+sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *err) {
+    if (!out) {
+        sk_clip_builder_destroy(b);
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_finish: out is NULL");
+    }
+    *out = NULL;
+    if (!b) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_finish: builder is NULL");
+    const sk_allocator *a = &b->alloc;
+    sk_clip *c = sk_alloc(a, sizeof *c);
+    if (!c) {
+        sk_clip_builder_destroy(b);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    c->alloc = b->alloc;
+    c->track_count = b->track_count;
+    /* Hand the builder's arrays over, shrunk to size (no copy of the keys). */
+    c->tracks = b->tracks ? sk_realloc_raw(a, b->tracks, b->track_cap * sizeof(sk_track), (size_t)b->track_count * sizeof(sk_track)) : sk_alloc(a, 0);
+    if (c->tracks) { b->tracks = NULL; b->track_cap = 0; }
+    c->times = b->times ? sk_realloc_raw(a, b->times, b->time_cap * sizeof(float), b->time_count * sizeof(float)) : sk_alloc(a, 0);
+    if (c->times) { b->times = NULL; b->time_cap = 0; }
+    c->values = b->values ? sk_realloc_raw(a, b->values, b->value_cap * sizeof(float), b->value_count * sizeof(float)) : sk_alloc(a, 0);
+    if (c->values) { b->values = NULL; b->value_cap = 0; }
+    c->time_total = b->time_count;
+    c->value_total = b->value_count;
+    if (!c->tracks || !c->times || !c->values) {
+        c->name = NULL;
+        sk_clip_destroy(c);
+        sk_clip_builder_destroy(b);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    qsort(c->tracks, c->track_count, sizeof(sk_track), track_cmp);
+    float dur = 0.0f;
+    uint32_t span = 0;
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const sk_track *t = &c->tracks[i];
+        float last = c->times[t->time_offset + t->key_count - 1];
+        if (last > dur) dur = last;
+        if (t->joint + 1 > span) span = t->joint + 1;
+        if (t->path == SK_PATH_WEIGHTS) c->weight_tracks++;
+    }
+    c->duration = b->has_duration ? b->duration : dur;
+    c->joint_span = span;
+    c->name = b->name; /* take ownership */
+    b->name = NULL;
+    {
+        sk_allocator al = b->alloc;
+        sk_free(&al, b->tracks, b->track_cap * sizeof(sk_track));
+        sk_free(&al, b->times, b->time_cap * sizeof(float));
+        sk_free(&al, b->values, b->value_cap * sizeof(float));
+        sk_free(&al, b, sizeof *b);
+    }
+    *out = c;
+    return SK_OK;
+}
+
+void sk_clip_destroy(sk_clip *c) {
+    if (!c) return;
+    sk_allocator a = c->alloc;
+    if (c->name) sk_free(&a, c->name, strlen(c->name) + 1);
+    sk_free(&a, c->tracks, c->track_count * sizeof(sk_track));
+    sk_free(&a, c->times, c->time_total * sizeof(float));
+    sk_free(&a, c->values, c->value_total * sizeof(float));
+    sk_free(&a, c, sizeof *c);
+}
+
+const char *sk_clip_name(const sk_clip *c) { return c && c->name ? c->name : ""; }
+float sk_clip_duration(const sk_clip *c) { return c ? c->duration : 0.0f; }
+uint32_t sk_clip_track_count(const sk_clip *c) { return c ? c->track_count : 0; }
+uint32_t sk_clip_joint_span(const sk_clip *c) { return c ? c->joint_span : 0; }
+
+bool sk_clip_track_info(const sk_clip *c, uint32_t i, sk_track_info *info) {
+    if (!c || i >= c->track_count || !info) return false;
+    const sk_track *t = &c->tracks[i];
+    info->joint = t->joint;
+    info->path = (sk_track_path)t->path;
+    info->interpolation = (sk_interpolation)t->interp;
+    info->key_count = t->key_count;
+    info->width = t->width;
+    info->time_min = c->times[t->time_offset];
+    info->time_max = c->times[t->time_offset + t->key_count - 1];
+    return true;
+}
+
+bool sk_clip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values) {
+    if (!c || i >= c->track_count) return false;
+    const sk_track *t = &c->tracks[i];
+    if (times) memcpy(times, c->times + t->time_offset, t->key_count * sizeof(float));
+    if (values) {
+        size_t n = (size_t)t->key_count * t->width * (t->interp == SK_INTERP_CUBICSPLINE ? 3u : 1u);
+        memcpy(values, c->values + t->value_offset, n * sizeof(float));
+    }
+    return true;
+}
+
+/* ---- sampling ------------------------------------------------------------ */
+
+double sk_clip_wrap_time(const sk_clip *c, double t, sk_loop_mode loop) {
+    if (t != t) return 0.0;
+    double d = c ? (double)c->duration : 0.0;
+    if (!(d > 0.0)) return 0.0;
+    if (loop == SK_LOOP_CLAMP) return t < 0.0 ? 0.0 : (t > d ? d : t);
+    if (!isfinite(t)) return 0.0;
+    /* Same wrap as glTF players (and three.js): t - d*floor(t/d), so t == d plays 0. */
+    double w = t - d * floor(t / d);
+    if (w >= d || w < 0.0) w = 0.0;
+    return w;
+}
+
+/* Largest k with times[k] <= t, or -1 when t is before the first key. */
+static int64_t find_key(const float *times, uint32_t n, double t, uint32_t *cursor) {
+    if (t < (double)times[0]) {
+        if (cursor) *cursor = 0;
+        return -1;
+    }
+    uint32_t k;
+    if (cursor && *cursor < n) {
+        k = *cursor;
+        if ((double)times[k] <= t) {
+            /* step forward a few keys, then fall back to a search */
+            uint32_t steps = 0;
+            while (k + 1 < n && (double)times[k + 1] <= t && steps < 8) { k++; steps++; }
+            if (k + 1 >= n || (double)times[k + 1] > t) { *cursor = k; return k; }
+        } else if (k > 0 && (double)times[k - 1] <= t) {
+            *cursor = k - 1;
+            return k - 1;
+        }
+    }
+    uint32_t lo = 0, hi = n; /* invariant: times[lo] <= t, answer in [lo, hi) */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if ((double)times[mid] <= t) lo = mid; else hi = mid;
+    }
+    k = lo;
+    if (cursor) *cursor = k;
+    return k;
+}
+
+static void write_value(sk_track_path path, const float *v, uint32_t width, sk_transform *x, float *w) {
+    switch (path) {
+    case SK_PATH_TRANSLATION: x->t = sk_vec3_make(v[0], v[1], v[2]); break;
+    case SK_PATH_ROTATION: x->r = sk_quat_make(v[0], v[1], v[2], v[3]); break;
+    case SK_PATH_SCALE: x->s = sk_vec3_make(v[0], v[1], v[2]); break;
+    case SK_PATH_WEIGHTS: memcpy(w, v, width * sizeof(float)); break;
+    }
+}
+
+static void sample_track(const sk_clip *c, const sk_track *tr, double t, uint32_t *cursor, sk_transform *local,
+                         float *weights) {
+    const float *times = c->times + tr->time_offset;
+    const float *vals = c->values + tr->value_offset;
+    uint32_t n = tr->key_count, w = tr->width;
+    sk_transform *x = &local[tr->joint];
+    bool cubic = tr->interp == SK_INTERP_CUBICSPLINE;
+    uint32_t stride = cubic ? 3 * w : w, mid = cubic ? w : 0; /* value element within a cubic key */
+    int64_t k = find_key(times, n, t, cursor);
+    /* Before the first key: the first key's value; at or after the last: the last's. */
+    if (k < 0 || (uint32_t)k + 1 >= n) {
+        uint32_t key = k < 0 ? 0 : n - 1;
+        write_value((sk_track_path)tr->path, vals + (size_t)key * stride + mid, w, x, weights);
+        return;
+    }
+    uint32_t k0 = (uint32_t)k, k1 = k0 + 1;
+    double t0 = times[k0], t1 = times[k1];
+    double td = t1 - t0; /* > 0: times[k1] > t >= times[k0] */
+    double u = (t - t0) / td;
+    if (tr->interp == SK_INTERP_STEP) {
+        write_value((sk_track_path)tr->path, vals + (size_t)k0 * w, w, x, weights);
+        return;
+    }
+    float out[4];
+    float *o = tr->path == SK_PATH_WEIGHTS ? weights : out;
+    if (!cubic) {
+        const float *a = vals + (size_t)k0 * w, *b = vals + (size_t)k1 * w;
+        if (tr->path == SK_PATH_ROTATION) {
+            /* glTF 2.0 Appendix C: LINEAR rotation is slerp (shortest arc). */
+            x->r = sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), (float)u);
+            return;
+        }
+        for (uint32_t i = 0; i < w; i++) o[i] = (float)((double)a[i] + ((double)b[i] - (double)a[i]) * u);
+    } else {
+        /* glTF 2.0 Appendix C, cubic Hermite spline:
+         *   p(u) = (2u^3-3u^2+1) v_k + td (u^3-2u^2+u) b_k + (-2u^3+3u^2) v_k+1 + td (u^3-u^2) a_k+1
+         * with b_k the out-tangent of key k and a_k+1 the in-tangent of key k+1. */
+        const float *v0 = vals + (size_t)k0 * stride + w, *b0 = vals + (size_t)k0 * stride + 2 * w;
+        const float *a1 = vals + (size_t)k1 * stride, *v1 = vals + (size_t)k1 * stride + w;
+        double u2 = u * u, u3 = u2 * u;
+        double h00 = 2 * u3 - 3 * u2 + 1, h10 = (u3 - 2 * u2 + u) * td, h01 = -2 * u3 + 3 * u2, h11 = (u3 - u2) * td;
+        for (uint32_t i = 0; i < w; i++)
+            o[i] = (float)(h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i]);
+        if (tr->path == SK_PATH_ROTATION) {
+            x->r = sk_quat_normalize(sk_quat_make(o[0], o[1], o[2], o[3])); /* normalised after, per spec */
+            return;
+        }
+    }
+    if (tr->path == SK_PATH_TRANSLATION) x->t = sk_vec3_make(o[0], o[1], o[2]);
+    else if (tr->path == SK_PATH_SCALE) x->s = sk_vec3_make(o[0], o[1], o[2]);
+}
+
+static sk_result check_layout(const sk_clip *c, const sk_skeleton *s) {
+    if (!c || !s) return SK_ERR_INVALID_ARGUMENT;
+    if (c->joint_span > s->joint_count) return SK_ERR_INVALID_ARGUMENT;
+    if (!c->weight_tracks) return SK_OK;
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const sk_track *t = &c->tracks[i];
+        if (t->path == SK_PATH_WEIGHTS && t->width != s->weight_count[t->joint]) return SK_ERR_INVALID_ARGUMENT;
+    }
+    return SK_OK;
+}
+
+/* LINEAR rotation tracks are interpolated in batches of four with SSE2 (eight
+ * with AVX2 when the CPU has it), in
+ * structure-of-arrays form: the same series and operation order as
+ * sk_quat_slerp (src/math.c), so the results are bit-identical to it
+ * (tests/test_core.c checks); lanes whose keys are more than 120 degrees
+ * apart take sk_quat_slerp's trigonometric branch. One call of the scalar
+ * slerp per track cost about half of a crowd's animation time. */
+typedef struct slerp_batch {
+    const float *a[8], *b[8];
+    float u[8];
+    sk_quat *out[8];
+    int n;
+    int cap;      /* 8 with AVX2 (eight lanes), else 4 */
+} slerp_batch;
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static const float slerp_u8[8] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7), 1.0f / (4 * 9),
+                                  1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), 1.85298109240830f / (8 * 17)};
+static const float slerp_v8[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
+                                  5.0f / 11, 6.0f / 13, 7.0f / 15, 1.85298109240830f * 8 / 17};
+
+/* Entries from..from+used-1 of the batch (used <= 4). */
+static void slerp_flush4(slerp_batch *sbatch, int from, int used) {
+    slerp_batch local = *sbatch, *sb = &local;
+    for (int i = 0; i < used; i++) /* lanes 0..used-1 = entries from.. */
+        sb->a[i] = sbatch->a[from + i], sb->b[i] = sbatch->b[from + i], sb->u[i] = sbatch->u[from + i],
+        sb->out[i] = sbatch->out[from + i];
+    sk_quat spare[4];
+    for (int i = used; i < 4; i++) { /* a partial batch: idle lanes repeat lane 0 into spare outputs */
+        sb->a[i] = sb->a[0], sb->b[i] = sb->b[0], sb->u[i] = sb->u[0];
+        sb->out[i] = &spare[i];
+    }
+    __m128 ax = _mm_loadu_ps(sb->a[0]), ay = _mm_loadu_ps(sb->a[1]), az = _mm_loadu_ps(sb->a[2]), aw = _mm_loadu_ps(sb->a[3]);
+    __m128 bx = _mm_loadu_ps(sb->b[0]), by = _mm_loadu_ps(sb->b[1]), bz = _mm_loadu_ps(sb->b[2]), bw = _mm_loadu_ps(sb->b[3]);
+    _MM_TRANSPOSE4_PS(ax, ay, az, aw);
+    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    __m128 t = _mm_loadu_ps(sb->u);
+    /* x = a.b in sk_quat_slerp's order: ((ax bx + ay by) + az bz) + aw bw */
+    __m128 x = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz)),
+                          _mm_mul_ps(aw, bw));
+    int far = _mm_movemask_ps(_mm_cmpunord_ps(x, x));
+    __m128 neg = _mm_cmplt_ps(x, zero);
+    __m128 sgn = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
+    x = _mm_min_ps(_mm_mul_ps(x, sgn), one);
+    far |= _mm_movemask_ps(_mm_cmplt_ps(x, _mm_set1_ps(0.5f)));
+    __m128 xm1 = _mm_sub_ps(x, one), d = _mm_sub_ps(one, t), t2 = _mm_mul_ps(t, t), d2 = _mm_mul_ps(d, d);
+    /* Terms per lane as in the scalar code: 3 above xm1 = -0.01, 6 above -0.1, else 8 (with mu). */
+    __m128 m3 = _mm_cmpgt_ps(xm1, _mm_set1_ps(-0.01f)), m5 = _mm_cmpgt_ps(xm1, _mm_set1_ps(-0.1f));
+    /* Term i is used by every lane for i <= 2, by 6- and 8-term lanes for
+     * i <= 5, by 8-term lanes for i >= 6; a lane that skips it keeps ct = cd = 1 exactly. */
+    const __m128 all = _mm_cmpeq_ps(one, one), use35 = _mm_andnot_ps(m3, all), use67 = _mm_andnot_ps(m5, all);
+    __m128 ct = one, cd = one;
+    /* Terms no lane uses are skipped (keys close together: usually 3 terms). */
+    int start = _mm_movemask_ps(m3) == 15 ? 2 : _mm_movemask_ps(m5) == 15 ? 5 : 7;
+    for (int i = start; i >= 0; i--) {
+        __m128 use = i >= 6 ? use67 : i >= 3 ? use35 : all;
+        __m128 ui = _mm_set1_ps(slerp_u8[i]), vi = _mm_set1_ps(slerp_v8[i]);
+        __m128 nct = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(ui, t2), vi), xm1), ct));
+        __m128 ncd = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(ui, d2), vi), xm1), cd));
+        ct = _mm_or_ps(_mm_and_ps(use, nct), _mm_andnot_ps(use, ct));
+        cd = _mm_or_ps(_mm_and_ps(use, ncd), _mm_andnot_ps(use, cd));
+    }
+    ct = _mm_mul_ps(ct, _mm_mul_ps(t, sgn));
+    cd = _mm_mul_ps(cd, d);
+    __m128 qx = _mm_add_ps(_mm_mul_ps(cd, ax), _mm_mul_ps(ct, bx));
+    __m128 qy = _mm_add_ps(_mm_mul_ps(cd, ay), _mm_mul_ps(ct, by));
+    __m128 qz = _mm_add_ps(_mm_mul_ps(cd, az), _mm_mul_ps(ct, bz));
+    __m128 qw = _mm_add_ps(_mm_mul_ps(cd, aw), _mm_mul_ps(ct, bw));
+    __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, qx), _mm_mul_ps(qy, qy)), _mm_mul_ps(qz, qz)),
+                           _mm_mul_ps(qw, qw));
+    far |= _mm_movemask_ps(_mm_cmpngt_ps(l2, zero)); /* zero length: the scalar code's identity */
+    __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(l2));
+    qx = _mm_mul_ps(qx, inv), qy = _mm_mul_ps(qy, inv), qz = _mm_mul_ps(qz, inv), qw = _mm_mul_ps(qw, inv);
+    _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
+    __m128 q[4] = {qx, qy, qz, qw};
+    for (int i = 0; i < used; i++) {
+        if (far & (1 << i)) {
+            const float *a = sb->a[i], *b = sb->b[i];
+            *sb->out[i] = sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), sb->u[i]);
+        } else {
+            _mm_storeu_ps(&sb->out[i]->x, q[i]);
+        }
+    }
+}
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+#define SK_SLERP_AVX2 1
+/* The same, eight lanes (AVX2 without FMA: identical operations). */
+__attribute__((target("avx2"))) static void slerp_flush8(slerp_batch *sbatch) {
+    slerp_batch local = *sbatch, *sb = &local;
+    int used = sb->n;
+    sk_quat spare[8];
+    for (int i = used; i < 8; i++) {
+        sb->a[i] = sb->a[0], sb->b[i] = sb->b[0], sb->u[i] = sb->u[0];
+        sb->out[i] = &spare[i];
+    }
+    __m256 A[4], B[4];
+    for (int h = 0; h < 2; h++) { /* two 4x4 transposes, joined into eight lanes */
+        __m128 x0 = _mm_loadu_ps(sb->a[4 * h]), x1 = _mm_loadu_ps(sb->a[4 * h + 1]), x2 = _mm_loadu_ps(sb->a[4 * h + 2]),
+               x3 = _mm_loadu_ps(sb->a[4 * h + 3]);
+        __m128 y0 = _mm_loadu_ps(sb->b[4 * h]), y1 = _mm_loadu_ps(sb->b[4 * h + 1]), y2 = _mm_loadu_ps(sb->b[4 * h + 2]),
+               y3 = _mm_loadu_ps(sb->b[4 * h + 3]);
+        _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+        _MM_TRANSPOSE4_PS(y0, y1, y2, y3);
+        __m128 xs[4] = {x0, x1, x2, x3}, ys[4] = {y0, y1, y2, y3};
+        for (int e = 0; e < 4; e++) {
+            A[e] = h ? _mm256_insertf128_ps(A[e], xs[e], 1) : _mm256_castps128_ps256(xs[e]);
+            B[e] = h ? _mm256_insertf128_ps(B[e], ys[e], 1) : _mm256_castps128_ps256(ys[e]);
+        }
+    }
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), all = _mm256_cmp_ps(one, one, _CMP_EQ_OQ);
+    __m256 t = _mm256_loadu_ps(sb->u);
+    __m256 x = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(A[0], B[0]), _mm256_mul_ps(A[1], B[1])),
+                                           _mm256_mul_ps(A[2], B[2])),
+                             _mm256_mul_ps(A[3], B[3]));
+    int far = _mm256_movemask_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    __m256 neg = _mm256_cmp_ps(x, zero, _CMP_LT_OQ);
+    __m256 sgn = _mm256_or_ps(_mm256_and_ps(neg, _mm256_set1_ps(-1.0f)), _mm256_andnot_ps(neg, one));
+    x = _mm256_min_ps(_mm256_mul_ps(x, sgn), one);
+    far |= _mm256_movemask_ps(_mm256_cmp_ps(x, _mm256_set1_ps(0.5f), _CMP_LT_OQ));
+    __m256 xm1 = _mm256_sub_ps(x, one), d = _mm256_sub_ps(one, t), t2 = _mm256_mul_ps(t, t), d2 = _mm256_mul_ps(d, d);
+    __m256 m3 = _mm256_cmp_ps(xm1, _mm256_set1_ps(-0.01f), _CMP_GT_OQ);
+    __m256 m5 = _mm256_cmp_ps(xm1, _mm256_set1_ps(-0.1f), _CMP_GT_OQ);
+    const __m256 use35 = _mm256_andnot_ps(m3, all), use67 = _mm256_andnot_ps(m5, all);
+    __m256 ct = one, cd = one;
+    int start = _mm256_movemask_ps(m3) == 255 ? 2 : _mm256_movemask_ps(m5) == 255 ? 5 : 7;
+    for (int i = start; i >= 0; i--) {
+        __m256 use = i >= 6 ? use67 : i >= 3 ? use35 : all;
+        __m256 ui = _mm256_set1_ps(slerp_u8[i]), vi = _mm256_set1_ps(slerp_v8[i]);
+        __m256 nct = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(ui, t2), vi), xm1), ct));
+        __m256 ncd = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(ui, d2), vi), xm1), cd));
+        ct = _mm256_blendv_ps(ct, nct, use);
+        cd = _mm256_blendv_ps(cd, ncd, use);
+    }
+    ct = _mm256_mul_ps(ct, _mm256_mul_ps(t, sgn));
+    cd = _mm256_mul_ps(cd, d);
+    __m256 q[4];
+    for (int e = 0; e < 4; e++) q[e] = _mm256_add_ps(_mm256_mul_ps(cd, A[e]), _mm256_mul_ps(ct, B[e]));
+    __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])),
+                                            _mm256_mul_ps(q[2], q[2])),
+                              _mm256_mul_ps(q[3], q[3]));
+    far |= _mm256_movemask_ps(_mm256_cmp_ps(l2, zero, _CMP_NGT_UQ));
+    __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(l2));
+    for (int e = 0; e < 4; e++) q[e] = _mm256_mul_ps(q[e], inv);
+    for (int h = 0; h < 2; h++) {
+        __m128 r0 = h ? _mm256_extractf128_ps(q[0], 1) : _mm256_castps256_ps128(q[0]);
+        __m128 r1 = h ? _mm256_extractf128_ps(q[1], 1) : _mm256_castps256_ps128(q[1]);
+        __m128 r2 = h ? _mm256_extractf128_ps(q[2], 1) : _mm256_castps256_ps128(q[2]);
+        __m128 r3 = h ? _mm256_extractf128_ps(q[3], 1) : _mm256_castps256_ps128(q[3]);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        __m128 rs[4] = {r0, r1, r2, r3};
+        for (int i = 0; i < 4; i++) {
+            int lane = 4 * h + i;
+            if (lane >= used) break;
+            if (far & (1 << lane)) {
+                const float *a = sb->a[lane], *b = sb->b[lane];
+                *sb->out[lane] =
+                    sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), sb->u[lane]);
+            } else {
+                _mm_storeu_ps(&sb->out[lane]->x, rs[i]);
+            }
+        }
+    }
+}
+#endif
+
+static void slerp_flush(slerp_batch *sb) {
+    if (sb->n == 0) return;
+#ifdef SK_SLERP_AVX2
+    if (sb->cap == 8 && sb->n > 4) {
+        slerp_flush8(sb);
+        sb->n = 0;
+        return;
+    }
+#endif
+    slerp_flush4(sb, 0, sb->n < 4 ? sb->n : 4);
+    if (sb->n > 4) slerp_flush4(sb, 4, sb->n - 4);
+    sb->n = 0;
+}
+#else
+static void slerp_flush(slerp_batch *sb) {
+    for (int i = 0; i < sb->n; i++) {
+        const float *a = sb->a[i], *b = sb->b[i];
+        *sb->out[i] = sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), sb->u[i]);
+    }
+    sb->n = 0;
+}
+#endif
+
+/* A LINEAR rotation track between two keys goes into the batch (flushed when
+ * full); everything else is sampled at once. */
+static void sample_track_batched(const sk_clip *c, const sk_track *tr, double t, uint32_t *cursor, sk_transform *local,
+                                 float *weights, slerp_batch *sb) {
+    if (tr->path != SK_PATH_ROTATION || tr->interp != SK_INTERP_LINEAR) {
+        sample_track(c, tr, t, cursor, local, weights);
+        return;
+    }
+    const float *times = c->times + tr->time_offset;
+    uint32_t n = tr->key_count;
+    int64_t k = find_key(times, n, t, cursor);
+    if (k < 0 || (uint32_t)k + 1 >= n) {
+        sample_track(c, tr, t, cursor, local, weights); /* before the first / after the last key */
+        return;
+    }
+    uint32_t k0 = (uint32_t)k;
+    double t0 = times[k0], td = (double)times[k0 + 1] - t0;
+    const float *vals = c->values + tr->value_offset;
+    int i = sb->n++;
+    sb->a[i] = vals + (size_t)k0 * 4;
+    sb->b[i] = vals + (size_t)(k0 + 1) * 4;
+    sb->u[i] = (float)((t - t0) / td);
+    sb->out[i] = &local[tr->joint].r;
+    if (sb->n == sb->cap) slerp_flush(sb);
+}
+
+sk_result sk_clip_sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
+                                sk_transform *io_local, float *io_weights) {
+    sk_result r = check_layout(c, s);
+    if (r != SK_OK || !io_local) return SK_ERR_INVALID_ARGUMENT;
+    double tw = sk_clip_wrap_time(c, t, loop);
+    slerp_batch sb;
+    sb.n = 0;
+    sb.cap = 4;
+#ifdef SK_SLERP_AVX2
+    if (__builtin_cpu_supports("avx2")) sb.cap = 8;
+#endif
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const sk_track *tr = &c->tracks[i];
+        float *w = tr->path == SK_PATH_WEIGHTS ? io_weights + s->weight_offset[tr->joint] : NULL;
+        if (tr->path == SK_PATH_WEIGHTS && !io_weights) continue;
+        sample_track_batched(c, tr, tw, cursor ? &cursor[i] : NULL, io_local, w, &sb);
+    }
+    slerp_flush(&sb);
+    return SK_OK;
+}
+
+sk_result sk_clip_sample_cursor(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
+                                sk_transform *out_local, float *out_weights) {
+    sk_result r = check_layout(c, s);
+    if (r != SK_OK || !out_local) return SK_ERR_INVALID_ARGUMENT;
+    memcpy(out_local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
+    if (out_weights && s->weight_total) memcpy(out_weights, s->rest_weights, (size_t)s->weight_total * sizeof(float));
+    return sk_clip_sample_tracks(c, s, t, loop, cursor, out_local, out_weights);
+}
+
+sk_result sk_clip_sample(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, sk_transform *out_local,
+                         float *out_weights) {
+    return sk_clip_sample_cursor(c, s, t, loop, NULL, out_local, out_weights);
+}
+
+size_t sk_clip_cursor_size(const sk_clip *c) { return c ? c->track_count : 0; }

@@ -1,0 +1,50 @@
+/* Private helpers shared by the library's modules. Not installed. */
+#ifndef SKELANIM_INTERNAL_H
+#define SKELANIM_INTERNAL_H
+
+#include "skelanim/core/base.h"
+
+#include <string.h>
+
+#define SK_ARRAY_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Overflow-checked size arithmetic: false on overflow. */
+static inline bool sk_size_mul(size_t a, size_t b, size_t *out) {
+    if (a != 0 && b > SIZE_MAX / a) return false;
+    *out = a * b;
+    return true;
+}
+static inline bool sk_size_add(size_t a, size_t b, size_t *out) {
+    if (b > SIZE_MAX - a) return false;
+    *out = a + b;
+    return true;
+}
+
+/* Arena: blocks from an allocator, released all at once. */
+typedef struct sk_arena_block sk_arena_block;
+typedef struct sk_arena {
+    sk_allocator alloc;
+    sk_arena_block *head;
+} sk_arena;
+void sk_arena_init(sk_arena *a, const sk_allocator *alloc);
+void *sk_arena_alloc(sk_arena *a, size_t size); /* zero-filled, 16-byte aligned; NULL on OOM */
+void *sk_arena_alloc_raw(sk_arena *a, size_t size); /* uninitialised */
+char *sk_arena_strdup(sk_arena *a, const char *s);
+void sk_arena_release(sk_arena *a);
+/* Frees every block but the largest, which is kept empty for reuse. */
+void sk_arena_reset(sk_arena *a);
+
+/* Private part of sk_asset. */
+typedef struct sk_asset_internal {
+    sk_arena arena;
+} sk_asset_internal;
+
+/* Like sk_realloc but leaves new bytes uninitialised. */
+void *sk_realloc_raw(const sk_allocator *a, void *p, size_t old_size, size_t new_size);
+
+/* Resolves NULL to the default allocator. */
+const sk_allocator *sk_allocator_or_default(const sk_allocator *a);
+
+static inline bool sk_isfinite_f(float x) { return x - x == 0.0f; }
+
+#endif

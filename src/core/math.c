@@ -1,0 +1,312 @@
+/* Scalar reference math. Quaternions are (x, y, z, w); matrices column-major. */
+#include "core/internal.h"
+#include "skelanim/core/math.h"
+
+#include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+sk_vec3 sk_vec3_lerp(sk_vec3 a, sk_vec3 b, float t) {
+    return sk_vec3_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
+}
+float sk_vec3_length(sk_vec3 a) { return sqrtf(sk_vec3_dot(a, a)); }
+sk_vec3 sk_vec3_normalize(sk_vec3 a) {
+    float l = sk_vec3_length(a);
+    return l > 0.0f ? sk_vec3_scale(a, 1.0f / l) : a;
+}
+
+sk_quat sk_quat_from_axis_angle(sk_vec3 axis, float radians) {
+    sk_vec3 n = sk_vec3_normalize(axis);
+    float s = sinf(radians * 0.5f);
+    return sk_quat_make(n.x * s, n.y * s, n.z * s, cosf(radians * 0.5f));
+}
+sk_quat sk_quat_mul(sk_quat a, sk_quat b) {
+    return sk_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                        a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                        a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                        a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+}
+float sk_quat_length(sk_quat q) { return sqrtf(sk_quat_dot(q, q)); }
+sk_quat sk_quat_inverse(sk_quat q) {
+    float d = sk_quat_dot(q, q);
+    if (!(d > 0.0f)) return sk_quat_identity();
+    sk_quat c = sk_quat_conjugate(q);
+    return sk_quat_make(c.x / d, c.y / d, c.z / d, c.w / d);
+}
+sk_quat sk_quat_normalize(sk_quat q) {
+    float l = sk_quat_length(q);
+    if (!(l > 0.0f) || !sk_isfinite_f(l)) return sk_quat_identity();
+    float inv = 1.0f / l;
+    return sk_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
+}
+sk_vec3 sk_quat_rotate(sk_quat q, sk_vec3 v) {
+    /* v' = v + 2w (u x v) + 2 u x (u x v), u = q.xyz */
+    sk_vec3 u = {q.x, q.y, q.z};
+    sk_vec3 t = sk_vec3_scale(sk_vec3_cross(u, v), 2.0f);
+    return sk_vec3_add(sk_vec3_add(v, sk_vec3_scale(t, q.w)), sk_vec3_cross(u, t));
+}
+
+sk_quat sk_quat_nlerp(sk_quat a, sk_quat b, float t) {
+    float s = sk_quat_dot(a, b) < 0.0f ? -1.0f : 1.0f;
+    float u = 1.0f - t;
+    return sk_quat_normalize(sk_quat_make(a.x * u + b.x * s * t, a.y * u + b.y * s * t,
+                                          a.z * u + b.z * s * t, a.w * u + b.w * s * t));
+}
+
+/* Slerp without trigonometry: D. Eberly, "A Fast and Accurate Algorithm for
+ * Computing SLERP" (2011). sin(k*theta)/sin(theta) is expanded as a series in
+ * (cos(theta) - 1) with coefficients u_i = 1/(i(2i+1)), v_i = i/(2i+1); the last
+ * term is scaled by mu = 1.85298109240830 to correct truncation after 8 terms.
+ * Valid for cos(theta) in [0, 1], which the shortest-arc sign flip guarantees;
+ * below cos = 0.5 exact trigonometric slerp is used; the error against the
+ * closed form is below 1e-6 (tested). */
+sk_quat sk_quat_slerp(sk_quat a, sk_quat b, float t) {
+    static const float u[8] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7), 1.0f / (4 * 9),
+                               1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), 1.85298109240830f / (8 * 17)};
+    static const float v[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
+                               5.0f / 11, 6.0f / 13, 7.0f / 15, 1.85298109240830f * 8 / 17};
+    float x = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    float sgn = 1.0f;
+    if (x < 0.0f) { x = -x; sgn = -1.0f; }
+    if (x > 1.0f) x = 1.0f;
+    if (x < 0.5f) { /* keys more than 120 degrees apart (rare): the series loses digits, use trig */
+        double th = acos((double)x), s = sin(th), wa = sin((1.0 - t) * th) / s, wb = sgn * sin(t * th) / s;
+        return sk_quat_normalize(sk_quat_make((float)(wa * a.x + wb * b.x), (float)(wa * a.y + wb * b.y),
+                                              (float)(wa * a.z + wb * b.z), (float)(wa * a.w + wb * b.w)));
+    }
+    float xm1 = x - 1.0f, d = 1.0f - t, t2 = t * t, d2 = d * d;
+    float ct = 1.0f, cd = 1.0f;
+    /* Keys close together (the usual case) need fewer terms: term i shrinks like
+     * |x-1|^i, so 3 terms suffice below |x-1| = 0.01 and 6 below 0.1 (the
+     * remainder is under 1e-7 there); the full 8 with mu otherwise. */
+    if (xm1 > -0.01f) {
+        static const float u3[3] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7)};
+        static const float v3[3] = {1.0f / 3, 2.0f / 5, 3.0f / 7};
+        for (int i = 2; i >= 0; i--) {
+            ct = 1.0f + (u3[i] * t2 - v3[i]) * xm1 * ct;
+            cd = 1.0f + (u3[i] * d2 - v3[i]) * xm1 * cd;
+        }
+    } else if (xm1 > -0.1f) {
+        for (int i = 5; i >= 0; i--) { /* u, v unscaled for i < 7 */
+            ct = 1.0f + (u[i] * t2 - v[i]) * xm1 * ct;
+            cd = 1.0f + (u[i] * d2 - v[i]) * xm1 * cd;
+        }
+    } else {
+        for (int i = 7; i >= 0; i--) {
+            ct = 1.0f + (u[i] * t2 - v[i]) * xm1 * ct;
+            cd = 1.0f + (u[i] * d2 - v[i]) * xm1 * cd;
+        }
+    }
+    ct *= t * sgn;
+    cd *= d;
+    float qx = cd * a.x + ct * b.x, qy = cd * a.y + ct * b.y, qz = cd * a.z + ct * b.z, qw = cd * a.w + ct * b.w;
+    float l2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    if (!(l2 > 0.0f)) return sk_quat_identity();
+    float inv = 1.0f / sqrtf(l2);
+    return sk_quat_make(qx * inv, qy * inv, qz * inv, qw * inv);
+}
+
+float sk_quat_yaw(sk_quat q) {
+    sk_vec3 f = sk_quat_rotate(q, sk_vec3_make(0, 0, 1));
+    if (fabsf(f.x) < 1e-12f && fabsf(f.z) < 1e-12f) return 0.0f; /* looking straight up/down */
+    return atan2f(f.x, f.z);
+}
+
+sk_mat4 sk_mat4_identity(void) {
+    sk_mat4 m = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    return m;
+}
+
+sk_mat4 sk_mat4_mul(const sk_mat4 *a, const sk_mat4 *b) {
+    sk_mat4 r;
+#if defined(__SSE2__)
+    /* Column c of the product: sum over k of a's column k times b[c][k], in
+     * the same order as the scalar loop below (bit-identical results). */
+    __m128 a0 = _mm_loadu_ps(a->m), a1 = _mm_loadu_ps(a->m + 4), a2 = _mm_loadu_ps(a->m + 8), a3 = _mm_loadu_ps(a->m + 12);
+    for (int c = 0; c < 4; c++) {
+        const float *bc = &b->m[c * 4];
+        __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(bc[0])), _mm_mul_ps(a1, _mm_set1_ps(bc[1])));
+        col = _mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(bc[2])));
+        col = _mm_add_ps(col, _mm_mul_ps(a3, _mm_set1_ps(bc[3])));
+        _mm_storeu_ps(&r.m[c * 4], col);
+    }
+    return r;
+#endif
+    for (int c = 0; c < 4; c++) {
+        const float *bc = &b->m[c * 4];
+        for (int row = 0; row < 4; row++)
+            r.m[c * 4 + row] = a->m[0 * 4 + row] * bc[0] + a->m[1 * 4 + row] * bc[1] +
+                               a->m[2 * 4 + row] * bc[2] + a->m[3 * 4 + row] * bc[3];
+    }
+    return r;
+}
+
+sk_mat4 sk_mat4_from_transform(const sk_transform *x) {
+    /* glTF 2.0 §3.5.3: M = T * R * S. */
+    float qx = x->r.x, qy = x->r.y, qz = x->r.z, qw = x->r.w;
+    float x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
+    float xx = qx * x2, xy = qx * y2, xz = qx * z2;
+    float yy = qy * y2, yz = qy * z2, zz = qz * z2;
+    float wx = qw * x2, wy = qw * y2, wz = qw * z2;
+    float sx = x->s.x, sy = x->s.y, sz = x->s.z;
+    sk_mat4 m;
+    m.m[0] = (1 - (yy + zz)) * sx; m.m[1] = (xy + wz) * sx;       m.m[2] = (xz - wy) * sx;       m.m[3] = 0;
+    m.m[4] = (xy - wz) * sy;       m.m[5] = (1 - (xx + zz)) * sy; m.m[6] = (yz + wx) * sy;       m.m[7] = 0;
+    m.m[8] = (xz + wy) * sz;       m.m[9] = (yz - wx) * sz;       m.m[10] = (1 - (xx + yy)) * sz; m.m[11] = 0;
+    m.m[12] = x->t.x; m.m[13] = x->t.y; m.m[14] = x->t.z; m.m[15] = 1;
+    return m;
+}
+
+bool sk_mat4_invert(const sk_mat4 *mat, sk_mat4 *out) {
+    const float *m = mat->m;
+    double inv[16];
+    inv[0] = (double)m[5] * m[10] * m[15] - (double)m[5] * m[11] * m[14] - (double)m[9] * m[6] * m[15] +
+             (double)m[9] * m[7] * m[14] + (double)m[13] * m[6] * m[11] - (double)m[13] * m[7] * m[10];
+    inv[4] = -(double)m[4] * m[10] * m[15] + (double)m[4] * m[11] * m[14] + (double)m[8] * m[6] * m[15] -
+             (double)m[8] * m[7] * m[14] - (double)m[12] * m[6] * m[11] + (double)m[12] * m[7] * m[10];
+    inv[8] = (double)m[4] * m[9] * m[15] - (double)m[4] * m[11] * m[13] - (double)m[8] * m[5] * m[15] +
+             (double)m[8] * m[7] * m[13] + (double)m[12] * m[5] * m[11] - (double)m[12] * m[7] * m[9];
+    inv[12] = -(double)m[4] * m[9] * m[14] + (double)m[4] * m[10] * m[13] + (double)m[8] * m[5] * m[14] -
+              (double)m[8] * m[6] * m[13] - (double)m[12] * m[5] * m[10] + (double)m[12] * m[6] * m[9];
+    inv[1] = -(double)m[1] * m[10] * m[15] + (double)m[1] * m[11] * m[14] + (double)m[9] * m[2] * m[15] -
+             (double)m[9] * m[3] * m[14] - (double)m[13] * m[2] * m[11] + (double)m[13] * m[3] * m[10];
+    inv[5] = (double)m[0] * m[10] * m[15] - (double)m[0] * m[11] * m[14] - (double)m[8] * m[2] * m[15] +
+             (double)m[8] * m[3] * m[14] + (double)m[12] * m[2] * m[11] - (double)m[12] * m[3] * m[10];
+    inv[9] = -(double)m[0] * m[9] * m[15] + (double)m[0] * m[11] * m[13] + (double)m[8] * m[1] * m[15] -
+             (double)m[8] * m[3] * m[13] - (double)m[12] * m[1] * m[11] + (double)m[12] * m[3] * m[9];
+    inv[13] = (double)m[0] * m[9] * m[14] - (double)m[0] * m[10] * m[13] - (double)m[8] * m[1] * m[14] +
+              (double)m[8] * m[2] * m[13] + (double)m[12] * m[1] * m[10] - (double)m[12] * m[2] * m[9];
+    inv[2] = (double)m[1] * m[6] * m[15] - (double)m[1] * m[7] * m[14] - (double)m[5] * m[2] * m[15] +
+             (double)m[5] * m[3] * m[14] + (double)m[13] * m[2] * m[7] - (double)m[13] * m[3] * m[6];
+    inv[6] = -(double)m[0] * m[6] * m[15] + (double)m[0] * m[7] * m[14] + (double)m[4] * m[2] * m[15] -
+             (double)m[4] * m[3] * m[14] - (double)m[12] * m[2] * m[7] + (double)m[12] * m[3] * m[6];
+    inv[10] = (double)m[0] * m[5] * m[15] - (double)m[0] * m[7] * m[13] - (double)m[4] * m[1] * m[15] +
+              (double)m[4] * m[3] * m[13] + (double)m[12] * m[1] * m[7] - (double)m[12] * m[3] * m[5];
+    inv[14] = -(double)m[0] * m[5] * m[14] + (double)m[0] * m[6] * m[13] + (double)m[4] * m[1] * m[14] -
+              (double)m[4] * m[2] * m[13] - (double)m[12] * m[1] * m[6] + (double)m[12] * m[2] * m[5];
+    inv[3] = -(double)m[1] * m[6] * m[11] + (double)m[1] * m[7] * m[10] + (double)m[5] * m[2] * m[11] -
+             (double)m[5] * m[3] * m[10] - (double)m[9] * m[2] * m[7] + (double)m[9] * m[3] * m[6];
+    inv[7] = (double)m[0] * m[6] * m[11] - (double)m[0] * m[7] * m[10] - (double)m[4] * m[2] * m[11] +
+             (double)m[4] * m[3] * m[10] + (double)m[8] * m[2] * m[7] - (double)m[8] * m[3] * m[6];
+    inv[11] = -(double)m[0] * m[5] * m[11] + (double)m[0] * m[7] * m[9] + (double)m[4] * m[1] * m[11] -
+              (double)m[4] * m[3] * m[9] - (double)m[8] * m[1] * m[7] + (double)m[8] * m[3] * m[5];
+    inv[15] = (double)m[0] * m[5] * m[10] - (double)m[0] * m[6] * m[9] - (double)m[4] * m[1] * m[10] +
+              (double)m[4] * m[2] * m[9] + (double)m[8] * m[1] * m[6] - (double)m[8] * m[2] * m[5];
+    double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
+    if (det == 0.0 || !isfinite(det)) {
+        *out = sk_mat4_identity();
+        return false;
+    }
+    double id = 1.0 / det;
+    for (int i = 0; i < 16; i++) out->m[i] = (float)(inv[i] * id);
+    return true;
+}
+
+bool sk_mat4_invert_affine(const sk_mat4 *mat, sk_mat4 *out) {
+    const float *m = mat->m;
+    double a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
+    double A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+    double det = a * A + b * B + c * C;
+    if (det == 0.0 || !isfinite(det)) {
+        *out = sk_mat4_identity();
+        return false;
+    }
+    double id = 1.0 / det;
+    double r[9] = {A * id, -(b * i - c * h) * id, (b * f - c * e) * id,
+                   B * id, (a * i - c * g) * id, -(a * f - c * d) * id,
+                   C * id, -(a * h - b * g) * id, (a * e - b * d) * id};
+    /* r is row-major inverse of the 3x3; write column-major. */
+    sk_mat4 o;
+    o.m[0] = (float)r[0]; o.m[4] = (float)r[1]; o.m[8] = (float)r[2];
+    o.m[1] = (float)r[3]; o.m[5] = (float)r[4]; o.m[9] = (float)r[5];
+    o.m[2] = (float)r[6]; o.m[6] = (float)r[7]; o.m[10] = (float)r[8];
+    o.m[3] = o.m[7] = o.m[11] = 0.0f;
+    double tx = m[12], ty = m[13], tz = m[14];
+    o.m[12] = (float)-(r[0] * tx + r[1] * ty + r[2] * tz);
+    o.m[13] = (float)-(r[3] * tx + r[4] * ty + r[5] * tz);
+    o.m[14] = (float)-(r[6] * tx + r[7] * ty + r[8] * tz);
+    o.m[15] = 1.0f;
+    *out = o;
+    return true;
+}
+
+bool sk_mat4_decompose(const sk_mat4 *mat, sk_transform *out) {
+    const float *m = mat->m;
+    out->t = sk_vec3_make(m[12], m[13], m[14]);
+    double c0[3] = {m[0], m[1], m[2]}, c1[3] = {m[4], m[5], m[6]}, c2[3] = {m[8], m[9], m[10]};
+    double sx = sqrt(c0[0] * c0[0] + c0[1] * c0[1] + c0[2] * c0[2]);
+    double sy = sqrt(c1[0] * c1[0] + c1[1] * c1[1] + c1[2] * c1[2]);
+    double sz = sqrt(c2[0] * c2[0] + c2[1] * c2[1] + c2[2] * c2[2]);
+    double det = c0[0] * (c1[1] * c2[2] - c1[2] * c2[1]) - c1[0] * (c0[1] * c2[2] - c0[2] * c2[1]) +
+                 c2[0] * (c0[1] * c1[2] - c0[2] * c1[1]);
+    if (det < 0) sx = -sx;
+    bool ok = m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f;
+    out->s = sk_vec3_make((float)sx, (float)sy, (float)sz);
+    if (sx == 0.0 || sy == 0.0 || sz == 0.0 || !isfinite(det)) {
+        out->r = sk_quat_identity();
+        return false;
+    }
+    double r[3][3]; /* r[col][row] */
+    for (int k = 0; k < 3; k++) {
+        r[0][k] = c0[k] / sx;
+        r[1][k] = c1[k] / sy;
+        r[2][k] = c2[k] / sz;
+    }
+    /* Rotation matrix -> quaternion (Shepperd's method). R(row,col) = r[col][row]. */
+    double m00 = r[0][0], m11 = r[1][1], m22 = r[2][2];
+    double tr = m00 + m11 + m22, x, y, z, w;
+    if (tr > 0) {
+        double s = sqrt(tr + 1.0) * 2;
+        w = 0.25 * s;
+        x = (r[1][2] - r[2][1]) / s;
+        y = (r[2][0] - r[0][2]) / s;
+        z = (r[0][1] - r[1][0]) / s;
+    } else if (m00 > m11 && m00 > m22) {
+        double s = sqrt(1.0 + m00 - m11 - m22) * 2;
+        w = (r[1][2] - r[2][1]) / s;
+        x = 0.25 * s;
+        y = (r[1][0] + r[0][1]) / s;
+        z = (r[2][0] + r[0][2]) / s;
+    } else if (m11 > m22) {
+        double s = sqrt(1.0 + m11 - m00 - m22) * 2;
+        w = (r[2][0] - r[0][2]) / s;
+        x = (r[1][0] + r[0][1]) / s;
+        y = 0.25 * s;
+        z = (r[2][1] + r[1][2]) / s;
+    } else {
+        double s = sqrt(1.0 + m22 - m00 - m11) * 2;
+        w = (r[0][1] - r[1][0]) / s;
+        x = (r[2][0] + r[0][2]) / s;
+        y = (r[2][1] + r[1][2]) / s;
+        z = 0.25 * s;
+    }
+    out->r = sk_quat_normalize(sk_quat_make((float)x, (float)y, (float)z, (float)w));
+    return ok;
+}
+
+sk_vec3 sk_mat4_transform_point(const sk_mat4 *a, sk_vec3 p) {
+    const float *m = a->m;
+    return sk_vec3_make(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12],
+                        m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
+                        m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14]);
+}
+
+sk_vec3 sk_mat4_transform_dir(const sk_mat4 *a, sk_vec3 p) {
+    const float *m = a->m;
+    return sk_vec3_make(m[0] * p.x + m[4] * p.y + m[8] * p.z, m[1] * p.x + m[5] * p.y + m[9] * p.z,
+                        m[2] * p.x + m[6] * p.y + m[10] * p.z);
+}
+
+sk_transform sk_transform_identity(void) {
+    sk_transform x = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    return x;
+}
+
+sk_transform sk_transform_mul(const sk_transform *p, const sk_transform *c) {
+    sk_transform r;
+    r.s = sk_vec3_mul(p->s, c->s);
+    r.r = sk_quat_normalize(sk_quat_mul(p->r, c->r));
+    r.t = sk_vec3_add(p->t, sk_quat_rotate(p->r, sk_vec3_mul(p->s, c->t)));
+    return r;
+}

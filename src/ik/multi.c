@@ -1,0 +1,229 @@
+/* FABRIK with several end effectors (Aristidou & Lasenby 2011, §4.1 and
+ * Fig. 6: "multiple end effectors"). The subtree spanned by the root and the
+ * effector joints is solved together. Forward stage: from every end effector
+ * (placed on its target) inward; a sub-base — a joint where branches meet —
+ * receives one position from each branch and is placed at their centroid,
+ * then the forward stage continues from it toward the root. Backward stage:
+ * the root goes back to where it was and every joint is placed from its
+ * parent outward as in the single-chain algorithm.
+ *
+ * A skeleton joint is a rigid frame, so a sub-base with two children cannot
+ * always put both exactly where FABRIK wants: after each iteration positions
+ * are turned into rotations (a best-fit rotation for several children) and
+ * the next iteration starts from the resulting FK, so every iterate is a
+ * valid pose and bone lengths are kept. */
+#include "ik/chain.h"
+
+size_t sk_ik_multi_scratch_size(const sk_skeleton *skel) {
+    size_t J = skel ? skel->joint_count : 0;
+    if (J == 0) J = 1;
+    return 16 + J * (sizeof(sk_transform) /* W */ + 4 * sizeof(sk_vec3) /* P, sum, target, len-as-vec */ +
+                     sizeof(sk_quat) /* original rotation */ + 4 * sizeof(uint32_t) /* flags, cnt, list, order */);
+}
+
+enum { M_IN = 1, M_EFF = 2, M_INNER = 4 };
+
+sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_effector *eff, uint32_t ne,
+                            const sk_ik_options *options, sk_transform *io_local, void *scratch, size_t scratch_size,
+                            sk_ik_result *out, sk_error *err) {
+    static const sk_ik_options zero_options;
+    const sk_ik_options *o = options ? options : &zero_options;
+    sk_ik_result res = {0};
+    res.stretch = 1.0f;
+    if (out) *out = res;
+    if (!skel || !io_local || (!eff && ne)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: NULL argument");
+    uint32_t J = skel->joint_count;
+    if (root >= J) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: root %u out of range", root);
+    if (!scratch || scratch_size < sk_ik_multi_scratch_size(skel))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: scratch of %zu bytes, %zu needed", scratch_size,
+                            sk_ik_multi_scratch_size(skel));
+    if (!sk_isfinite_f(o->tolerance) || o->tolerance < 0 || !sk_isfinite_f(o->fk_blend) || o->fk_blend < 0 ||
+        o->fk_blend > 1 || !isfinite(o->time_budget_us))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: an option is not finite or out of range");
+    unsigned char *cur = (unsigned char *)(((uintptr_t)scratch + 15) & ~(uintptr_t)15);
+    sk_transform *W = (sk_transform *)cur;
+    cur += J * sizeof(sk_transform);
+    sk_vec3 *P = (sk_vec3 *)cur;
+    cur += J * sizeof(sk_vec3);
+    sk_vec3 *sum = (sk_vec3 *)cur;
+    cur += J * sizeof(sk_vec3);
+    sk_vec3 *tgt = (sk_vec3 *)cur;
+    cur += J * sizeof(sk_vec3);
+    sk_vec3 *lenv = (sk_vec3 *)cur; /* .x = bone length to parent */
+    cur += J * sizeof(sk_vec3);
+    sk_quat *orig = (sk_quat *)cur;
+    cur += J * sizeof(sk_quat);
+    uint32_t *flags = (uint32_t *)cur;
+    cur += J * sizeof(uint32_t);
+    uint32_t *cnt = (uint32_t *)cur;
+    cur += J * sizeof(uint32_t);
+    uint32_t *list = (uint32_t *)cur;
+
+    memset(flags, 0, J * sizeof(uint32_t));
+    flags[root] = M_IN;
+    for (uint32_t k = 0; k < ne; k++) {
+        uint32_t j = eff[k].joint;
+        if (j >= J) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: effector joint %u out of range", j);
+        if (!v3_finite(eff[k].target))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: target of effector %u is not finite", k);
+        int32_t a = (int32_t)j;
+        while (a >= 0 && a != (int32_t)root) a = skel->parents[a];
+        if (a < 0)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: effector joint %u '%s' does not descend from %u '%s'",
+                                j, skel->names[j], root, skel->names[root]);
+    }
+    for (uint32_t k = 0; k < ne; k++) {
+        uint32_t j = eff[k].joint;
+        flags[j] |= M_EFF;
+        tgt[j] = eff[k].target;
+        for (int32_t a = (int32_t)j; a != (int32_t)root; a = skel->parents[a]) {
+            flags[a] |= M_IN;
+            int32_t p = skel->parents[a];
+            flags[p] |= M_INNER;
+        }
+    }
+    uint32_t m = 0;
+    for (uint32_t j = root; j < J; j++)
+        if (flags[j] & M_IN) list[m++] = j;
+
+    /* Model transforms of the set (parents come first in the list). */
+    sk_transform pm = sk_transform_identity();
+    for (int32_t a = skel->parents[root]; a >= 0; a = skel->parents[a]) pm = sk_transform_mul(&io_local[a], &pm);
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t j = list[k];
+        orig[j] = io_local[j].r;
+        const sk_transform *par = j == root ? &pm : &W[skel->parents[j]];
+        W[j] = sk_transform_mul(par, &io_local[j]);
+    }
+    float chain = 0.0f;
+    for (uint32_t k = 1; k < m; k++) {
+        uint32_t j = list[k];
+        lenv[j].x = v3_len(v3_sub(W[j].t, W[skel->parents[j]].t));
+        chain += lenv[j].x;
+    }
+    res.chain_length = chain;
+    res.reachable = true;
+    float tol = o->tolerance > 0 ? o->tolerance : 1e-4f * (chain > 0 ? chain : 1.0f);
+    uint32_t max_iter = o->max_iterations ? o->max_iterations : 64;
+    uint32_t window = o->stall_iterations ? o->stall_iterations : 16;
+    float ratio = o->stall_ratio > 0 ? o->stall_ratio : 1e-3f;
+    double t0 = o->time_budget_us > 0 ? ik_now_us() : 0.0;
+    float best = INFINITY, window_best = INFINITY;
+    uint32_t since = 0, iter = 0;
+    sk_ik_stop why = SK_IK_STOP_ITERATIONS;
+    for (;;) {
+        float e = 0.0f;
+        for (uint32_t k = 0; k < ne; k++) {
+            float d = v3_len(v3_sub(W[eff[k].joint].t, eff[k].target));
+            if (d > e) e = d;
+        }
+        res.error = e;
+        if (e <= tol) {
+            why = SK_IK_STOP_TOLERANCE;
+            break;
+        }
+        if (e < best) best = e;
+        if (iter && ++since >= window) {
+            if (!(best < window_best * (1.0f - ratio))) {
+                why = SK_IK_STOP_NO_PROGRESS;
+                break;
+            }
+            window_best = best;
+            since = 0;
+        }
+        if (iter >= max_iter) {
+            why = SK_IK_STOP_ITERATIONS;
+            break;
+        }
+        if (o->time_budget_us > 0 && ik_now_us() - t0 >= o->time_budget_us) {
+            why = SK_IK_STOP_TIME;
+            break;
+        }
+        iter++;
+        /* Forward stage: children before parents. */
+        for (uint32_t k = 0; k < m; k++) {
+            sum[list[k]] = v3(0, 0, 0);
+            cnt[list[k]] = 0;
+        }
+        for (uint32_t k = m; k-- > 1;) {
+            uint32_t j = list[k];
+            if (flags[j] & M_EFF) {
+                sum[j] = v3_add(sum[j], tgt[j]);
+                cnt[j]++;
+            }
+            P[j] = cnt[j] ? v3_scale(sum[j], 1.0f / (float)cnt[j]) : W[j].t; /* centroid (sub-base) */
+            uint32_t par = (uint32_t)skel->parents[j];
+            sk_vec3 dvec = v3_norm(v3_sub(W[par].t, P[j]));
+            sk_vec3 q = v3_add(P[j], v3_scale(dvec, lenv[j].x));
+            sum[par] = v3_add(sum[par], q);
+            cnt[par]++;
+        }
+        /* Backward stage from the fixed root. */
+        P[root] = W[root].t;
+        for (uint32_t k = 1; k < m; k++) {
+            uint32_t j = list[k];
+            sk_vec3 pp = P[skel->parents[j]];
+            sk_vec3 dvec = v3_norm(v3_sub(P[j], pp));
+            if (v3_is_zero(dvec)) dvec = v3_norm(v3_sub(W[j].t, W[skel->parents[j]].t));
+            P[j] = v3_add(pp, v3_scale(dvec, lenv[j].x));
+        }
+        /* Positions to rotations, parents first (best fit over the children in the set). */
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t j = list[k];
+            const sk_transform *par = j == root ? &pm : &W[skel->parents[j]];
+            W[j] = sk_transform_mul(par, &io_local[j]);
+            if (!(flags[j] & M_INNER)) continue;
+            sk_vec3 su = v3(0, 0, 0), sv = v3(0, 0, 0);
+            uint32_t nc = 0;
+            for (uint32_t c = j + 1; c < J; c++) {
+                if (!(flags[c] & M_IN) || skel->parents[c] != (int32_t)j) continue;
+                sk_vec3 u = q_rot(W[j].r, v3_mul(W[j].s, io_local[c].t));
+                sk_vec3 v = v3_sub(P[c], W[j].t);
+                su = v3_add(su, v3_norm(u));
+                sv = v3_add(sv, v3_norm(v));
+                nc++;
+            }
+            sk_quat Q = q_from_to(su, sv);
+            if (nc > 1) {
+                /* best twist about the mean direction */
+                sk_vec3 a = v3_norm(sv);
+                float sn = 0, cs = 0;
+                for (uint32_t c = j + 1; c < J; c++) {
+                    if (!(flags[c] & M_IN) || skel->parents[c] != (int32_t)j) continue;
+                    sk_vec3 u = q_rot(Q, q_rot(W[j].r, v3_mul(W[j].s, io_local[c].t)));
+                    sk_vec3 v = v3_sub(P[c], W[j].t);
+                    sk_vec3 up = v3_sub(u, v3_scale(a, v3_dot(u, a))), vp = v3_sub(v, v3_scale(a, v3_dot(v, a)));
+                    sn += v3_dot(v3_cross(up, vp), a);
+                    cs += v3_dot(up, vp);
+                }
+                if (fabsf(sn) + fabsf(cs) > 1e-20f) Q = q_mul(q_axis_angle(a, atan2f(sn, cs)), Q);
+            }
+            sk_quat pr = par->r;
+            io_local[j].r = q_norm(q_mul(q_conj(pr), q_mul(Q, W[j].r)));
+            W[j] = sk_transform_mul(par, &io_local[j]);
+        }
+    }
+    /* Blend against FK. */
+    float w = 1.0f - o->fk_blend;
+    if (w < 1.0f) {
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t j = list[k];
+            io_local[j].r = sk_quat_slerp(orig[j], io_local[j].r, w);
+        }
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t j = list[k];
+            W[j] = sk_transform_mul(j == root ? &pm : &W[skel->parents[j]], &io_local[j]);
+        }
+        float e = 0.0f;
+        for (uint32_t k = 0; k < ne; k++) {
+            float d = v3_len(v3_sub(W[eff[k].joint].t, eff[k].target));
+            if (d > e) e = d;
+        }
+        res.error = e;
+    }
+    res.residual = res.error;
+    res.stop = why;
+    res.iterations = iter;
+    if (out) *out = res;
+    return SK_OK;
+}

@@ -1,0 +1,418 @@
+/* CPU skinning: mesh preparation, dual quaternion conversion, the scalar
+ * reference kernels and the per-call kernel choice. SIMD kernels: skin_simd.c. */
+#include "skin/skinning_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* ---- Dual quaternions -------------------------------------------------------- */
+
+sk_result sk_skin_dual_quats(const sk_mat4 *palette, uint32_t count, sk_dual_quat *out, sk_error *err) {
+    if ((!palette || !out) && count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_dual_quats: NULL palette or output");
+    for (uint32_t i = 0; i < count; i++) {
+        const float *m = palette[i].m;
+        float c[3][3];
+        float len[3];
+        for (int k = 0; k < 3; k++) {
+            c[k][0] = m[k * 4 + 0];
+            c[k][1] = m[k * 4 + 1];
+            c[k][2] = m[k * 4 + 2];
+            len[k] = sqrtf(c[k][0] * c[k][0] + c[k][1] * c[k][1] + c[k][2] * c[k][2]);
+        }
+        bool finite = true;
+        for (int k = 0; k < 16; k++) finite = finite && sk_isfinite_f(m[k]);
+        if (!finite)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "palette[%u]: non-finite matrix", i);
+        const float tol = 1e-3f;
+        if (fabsf(len[0] - 1) > tol || fabsf(len[1] - 1) > tol || fabsf(len[2] - 1) > tol)
+            return sk_error_set(err, SK_ERR_UNSUPPORTED,
+                                "palette[%u] has scale (%.5g, %.5g, %.5g): dual quaternion skinning handles "
+                                "rotation and translation only; use linear blend skinning for scaled joints",
+                                i, (double)len[0], (double)len[1], (double)len[2]);
+        for (int k = 0; k < 3; k++)
+            for (int r = 0; r < 3; r++) c[k][r] /= len[k];
+        float d01 = c[0][0] * c[1][0] + c[0][1] * c[1][1] + c[0][2] * c[1][2];
+        float d02 = c[0][0] * c[2][0] + c[0][1] * c[2][1] + c[0][2] * c[2][2];
+        float d12 = c[1][0] * c[2][0] + c[1][1] * c[2][1] + c[1][2] * c[2][2];
+        float det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) -
+                    c[1][0] * (c[0][1] * c[2][2] - c[0][2] * c[2][1]) +
+                    c[2][0] * (c[0][1] * c[1][2] - c[0][2] * c[1][1]);
+        if (fabsf(d01) > tol || fabsf(d02) > tol || fabsf(d12) > tol)
+            return sk_error_set(err, SK_ERR_UNSUPPORTED,
+                                "palette[%u] has shear: dual quaternion skinning needs rigid joints; use linear "
+                                "blend skinning",
+                                i);
+        if (det < 0)
+            return sk_error_set(err, SK_ERR_UNSUPPORTED,
+                                "palette[%u] is a reflection (negative scale): dual quaternion skinning needs "
+                                "rigid joints; use linear blend skinning",
+                                i);
+        /* Rotation matrix R[row][col] = c[col][row] -> quaternion (Shepperd). */
+        float r00 = c[0][0], r11 = c[1][1], r22 = c[2][2];
+        float r01 = c[1][0], r10 = c[0][1], r02 = c[2][0], r20 = c[0][2], r12 = c[2][1], r21 = c[1][2];
+        float qx, qy, qz, qw, tr = r00 + r11 + r22;
+        if (tr > 0) {
+            float s = sqrtf(tr + 1.0f) * 2.0f;
+            qw = 0.25f * s;
+            qx = (r21 - r12) / s;
+            qy = (r02 - r20) / s;
+            qz = (r10 - r01) / s;
+        } else if (r00 > r11 && r00 > r22) {
+            float s = sqrtf(1.0f + r00 - r11 - r22) * 2.0f;
+            qw = (r21 - r12) / s;
+            qx = 0.25f * s;
+            qy = (r01 + r10) / s;
+            qz = (r02 + r20) / s;
+        } else if (r11 > r22) {
+            float s = sqrtf(1.0f + r11 - r00 - r22) * 2.0f;
+            qw = (r02 - r20) / s;
+            qx = (r01 + r10) / s;
+            qy = 0.25f * s;
+            qz = (r12 + r21) / s;
+        } else {
+            float s = sqrtf(1.0f + r22 - r00 - r11) * 2.0f;
+            qw = (r10 - r01) / s;
+            qx = (r02 + r20) / s;
+            qy = (r12 + r21) / s;
+            qz = 0.25f * s;
+        }
+        float ql = sqrtf(qx * qx + qy * qy + qz * qz + qw * qw);
+        qx /= ql, qy /= ql, qz /= ql, qw /= ql;
+        float tx = m[12], ty = m[13], tz = m[14];
+        /* dual = 0.5 * (t, 0) * real */
+        out[i].real = (sk_quat){qx, qy, qz, qw};
+        out[i].dual.x = 0.5f * (tx * qw + ty * qz - tz * qy);
+        out[i].dual.y = 0.5f * (-tx * qz + ty * qw + tz * qx);
+        out[i].dual.z = 0.5f * (tx * qy - ty * qx + tz * qw);
+        out[i].dual.w = -0.5f * (tx * qx + ty * qy + tz * qz);
+    }
+    return SK_OK;
+}
+
+/* ---- Preparation ------------------------------------------------------------ */
+
+static float *dup_floats(const sk_allocator *a, const float *src, size_t n) {
+    if (!src) return NULL;
+    float *d = sk_alloc(a, n * sizeof *d);
+    if (d) memcpy(d, src, n * sizeof *d);
+    return d;
+}
+
+void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
+    if (!m) return;
+    const sk_allocator *a = &m->alloc;
+    size_t n = m->vertex_count;
+    sk_free(a, m->pos, n * 4 * sizeof(float));
+    sk_free(a, m->nrm, n * 4 * sizeof(float));
+    sk_free(a, m->tan, n * 4 * sizeof(float));
+    sk_free(a, m->count, n);
+    sk_free(a, m->joints, n * m->influences * sizeof(uint16_t));
+    sk_free(a, m->weights, n * m->influences * sizeof(float));
+    if (m->targets) {
+        for (uint32_t t = 0; t < m->target_count; t++) {
+            sk_free(a, m->targets[t].positions, n * 3 * sizeof(float));
+            sk_free(a, m->targets[t].normals, n * 3 * sizeof(float));
+            sk_free(a, m->targets[t].tangents, n * 3 * sizeof(float));
+        }
+        sk_free(a, m->targets, m->target_count * sizeof *m->targets);
+    }
+    sk_allocator copy = m->alloc;
+    sk_free(&copy, m, sizeof *m);
+}
+
+sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *alloc, sk_skinned_mesh **out,
+                                 sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skinned_mesh_create: out is NULL");
+    *out = NULL;
+    if (!prim || (!prim->positions && prim->vertex_count))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skinned_mesh_create: primitive has no positions");
+    uint32_t k = prim->influence_count;
+    if (k != 0 && k != 4 && k != 8)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "sk_skinned_mesh_create: %u influences per vertex (4 or 8 supported)", k);
+    if (k && (!prim->joints || !prim->weights))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skinned_mesh_create: influences without data");
+    if (prim->target_count && !prim->targets)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skinned_mesh_create: targets missing");
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    size_t n = prim->vertex_count;
+    if (n > (SIZE_MAX / 64)) return sk_error_set(err, SK_ERR_LIMIT, "sk_skinned_mesh_create: too many vertices");
+    sk_skinned_mesh *m = sk_alloc(a, sizeof *m);
+    if (!m) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_skinned_mesh_create: out of memory");
+    m->alloc = *a;
+    m->vertex_count = (uint32_t)n;
+    m->influences = k ? k : 1;
+    size_t nn = n ? n : 1;
+    m->pos = sk_alloc(a, nn * 4 * sizeof(float));
+    m->count = sk_alloc(a, nn);
+    m->joints = sk_alloc(a, nn * m->influences * sizeof(uint16_t));
+    m->weights = sk_alloc(a, nn * m->influences * sizeof(float));
+    if (prim->normals) m->nrm = sk_alloc(a, nn * 4 * sizeof(float));
+    if (prim->tangents) m->tan = sk_alloc(a, nn * 4 * sizeof(float));
+    bool oom = !m->pos || !m->count || !m->joints || !m->weights || (prim->normals && !m->nrm) ||
+               (prim->tangents && !m->tan);
+    if (!oom && prim->target_count) {
+        m->targets = sk_alloc(a, prim->target_count * sizeof *m->targets);
+        oom = !m->targets;
+        if (!oom) {
+            m->target_count = prim->target_count;
+            for (uint32_t t = 0; t < prim->target_count && !oom; t++) {
+                const sk_morph_target *st = &prim->targets[t];
+                sk_skin_target *dt = &m->targets[t];
+                dt->positions = dup_floats(a, st->positions, n * 3);
+                dt->normals = prim->normals ? dup_floats(a, st->normals, n * 3) : NULL;
+                dt->tangents = prim->tangents ? dup_floats(a, st->tangents, n * 3) : NULL;
+                oom = (st->positions && !dt->positions) || (prim->normals && st->normals && !dt->normals) ||
+                      (prim->tangents && st->tangents && !dt->tangents);
+            }
+        }
+    }
+    if (oom) {
+        m->vertex_count = (uint32_t)nn;
+        sk_skinned_mesh_destroy(m);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_skinned_mesh_create: out of memory");
+    }
+    uint32_t max_joint = 0;
+    for (size_t v = 0; v < n; v++) {
+        for (int c = 0; c < 3; c++) m->pos[v * 4 + c] = prim->positions[v * 3 + c];
+        m->pos[v * 4 + 3] = 1.0f;
+        if (m->nrm) {
+            for (int c = 0; c < 3; c++) m->nrm[v * 4 + c] = prim->normals[v * 3 + c];
+            m->nrm[v * 4 + 3] = 0.0f;
+        }
+        if (m->tan)
+            for (int c = 0; c < 4; c++) m->tan[v * 4 + c] = prim->tangents[v * 4 + c];
+        uint16_t *dj = m->joints + v * m->influences;
+        float *dw = m->weights + v * m->influences;
+        if (!k) {
+            dj[0] = 0;
+            dw[0] = 1.0f;
+            m->count[v] = 1;
+            continue;
+        }
+        /* Copy, drop non-positive / non-finite weights, sort descending (stable). */
+        uint16_t jj[SK_SKIN_MAX_INFLUENCES];
+        float ww[SK_SKIN_MAX_INFLUENCES];
+        uint32_t cnt = 0;
+        double sum = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            float w = prim->weights[v * k + i];
+            if (!(w > 0.0f) || !sk_isfinite_f(w)) continue;
+            uint32_t pos = cnt;
+            while (pos > 0 && ww[pos - 1] < w) {
+                ww[pos] = ww[pos - 1];
+                jj[pos] = jj[pos - 1];
+                pos--;
+            }
+            ww[pos] = w;
+            jj[pos] = prim->joints[v * k + i];
+            cnt++;
+            sum += w;
+        }
+        if (cnt == 0 || !(sum > 0)) {
+            jj[0] = prim->joints[v * k]; /* three.js: an all-zero vertex becomes (1,0,0,0) */
+            ww[0] = 1.0f;
+            cnt = 1;
+            sum = 1.0;
+        }
+        for (uint32_t i = 0; i < m->influences; i++) {
+            dj[i] = i < cnt ? jj[i] : 0;
+            dw[i] = i < cnt ? (float)(ww[i] / sum) : 0.0f;
+            if (i < cnt && dj[i] > max_joint) max_joint = dj[i];
+        }
+        m->count[v] = (uint8_t)cnt;
+    }
+    m->palette_size = max_joint + 1;
+    *out = m;
+    return SK_OK;
+}
+
+uint32_t sk_skinned_mesh_vertex_count(const sk_skinned_mesh *m) { return m ? m->vertex_count : 0; }
+uint32_t sk_skinned_mesh_influence_count(const sk_skinned_mesh *m) { return m ? m->influences : 0; }
+uint32_t sk_skinned_mesh_palette_size(const sk_skinned_mesh *m) { return m ? m->palette_size : 0; }
+uint32_t sk_skinned_mesh_target_count(const sk_skinned_mesh *m) { return m ? m->target_count : 0; }
+bool sk_skinned_mesh_has_normals(const sk_skinned_mesh *m) { return m && m->nrm; }
+bool sk_skinned_mesh_has_tangents(const sk_skinned_mesh *m) { return m && m->tan; }
+
+uint32_t sk_skinned_mesh_vertex_influences(const sk_skinned_mesh *m, uint32_t v, uint16_t joints[8],
+                                           float weights[8]) {
+    if (!m || v >= m->vertex_count) return 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        joints[i] = i < m->influences ? m->joints[(size_t)v * m->influences + i] : 0;
+        weights[i] = i < m->influences ? m->weights[(size_t)v * m->influences + i] : 0.0f;
+    }
+    return m->count[v];
+}
+
+/* ---- Scalar reference kernels ---------------------------------------------- */
+
+static void normalize3(float *v) { sk_skin_normalize3(v); }
+
+void sk_skin_lbs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+    const sk_skinned_mesh *m = c->mesh;
+    const uint32_t k = m->influences;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t v = first + i;
+        float bp[4], bn[4], bt[4];
+        const float *p, *n, *t;
+        sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
+        float M[16] = {0};
+        const uint16_t *jj = m->joints + (size_t)v * k;
+        const float *ww = m->weights + (size_t)v * k;
+        for (uint32_t q = 0; q < m->count[v]; q++) {
+            const float *P = c->palette + 16 * (size_t)jj[q];
+            float w = ww[q];
+            for (int e = 0; e < 16; e++) M[e] += w * P[e];
+        }
+        if (c->op) {
+            float *o = c->op + (size_t)i * c->ps;
+            for (int r = 0; r < 3; r++) o[r] = M[r] * p[0] + M[4 + r] * p[1] + M[8 + r] * p[2] + M[12 + r];
+        }
+        if (c->on) {
+            float *o = c->on + (size_t)i * c->ns;
+            for (int r = 0; r < 3; r++) o[r] = M[r] * n[0] + M[4 + r] * n[1] + M[8 + r] * n[2];
+            normalize3(o);
+        }
+        if (c->ot) {
+            float *o = c->ot + (size_t)i * c->ts;
+            float tmp[3];
+            for (int r = 0; r < 3; r++) tmp[r] = M[r] * t[0] + M[4 + r] * t[1] + M[8 + r] * t[2];
+            normalize3(tmp);
+            o[0] = tmp[0], o[1] = tmp[1], o[2] = tmp[2], o[3] = t[3];
+        }
+    }
+}
+
+void sk_skin_dqs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+    const sk_skinned_mesh *m = c->mesh;
+    const uint32_t k = m->influences;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t v = first + i;
+        float bp[4], bn[4], bt[4];
+        const float *p, *n, *t;
+        sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
+        const uint16_t *jj = m->joints + (size_t)v * k;
+        const float *ww = m->weights + (size_t)v * k;
+        const float *q0 = c->dq + 8 * (size_t)jj[0];
+        float b[8] = {0};
+        for (uint32_t q = 0; q < m->count[v]; q++) {
+            const float *D = c->dq + 8 * (size_t)jj[q];
+            float d = q0[0] * D[0] + q0[1] * D[1] + q0[2] * D[2] + q0[3] * D[3];
+            float w = d < 0 ? -ww[q] : ww[q]; /* antipodal fix: same hemisphere as the first */
+            for (int e = 0; e < 8; e++) b[e] += w * D[e];
+        }
+        sk_skin_dq_finish(c, i, b, p, n, t);
+    }
+}
+
+/* ---- Entry point ------------------------------------------------------------- */
+
+sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
+    if (!job || !job->mesh) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: no mesh");
+    const sk_skinned_mesh *m = job->mesh;
+    if (job->method != SK_SKIN_LBS && job->method != SK_SKIN_DQS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: unknown method %d", (int)job->method);
+    if (job->method == SK_SKIN_LBS && !job->palette)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: linear blend skinning needs job.palette");
+    if (job->method == SK_SKIN_DQS && !job->dual_quats)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "sk_skin_run: dual quaternion skinning needs job.dual_quats (see sk_skin_dual_quats)");
+    if (job->palette_count < m->palette_size)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "sk_skin_run: palette has %u entries, the mesh uses joints up to %u", job->palette_count,
+                            m->palette_size - 1);
+    if (job->out_normals && !m->nrm)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: normals requested, the mesh has none");
+    if (job->out_tangents && !m->tan)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: tangents requested, the mesh has none");
+    if (job->first_vertex > m->vertex_count ||
+        job->vertex_count > m->vertex_count - job->first_vertex)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: vertex range %u+%u past the mesh's %u vertices",
+                            job->first_vertex, job->vertex_count, m->vertex_count);
+    uint32_t count = job->vertex_count ? job->vertex_count : m->vertex_count - job->first_vertex;
+
+    /* Active morph targets, in chunks so no allocation is needed. */
+    enum { CHUNK = 64 };
+    uint32_t idx[CHUNK];
+    float wt[CHUNK];
+    uint32_t active = 0;
+    if (job->morph_weights)
+        for (uint32_t t = 0; t < m->target_count; t++)
+            if (job->morph_weights[t] != 0.0f) active++;
+
+    sk_skin_ctx c = {0};
+    c.mesh = m;
+    c.palette = job->palette ? job->palette->m : NULL;
+    c.dq = job->dual_quats ? &job->dual_quats->real.x : NULL;
+    c.op = job->out_positions;
+    c.on = job->out_normals;
+    c.ot = job->out_tangents;
+    c.ps = job->position_stride ? job->position_stride : 3;
+    c.ns = job->normal_stride ? job->normal_stride : 3;
+    c.ts = job->tangent_stride ? job->tangent_stride : 4;
+    if (c.ps < 3 || c.ns < 3 || c.ts < 4)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: output stride smaller than the element");
+
+    sk_simd simd = sk_simd_resolve(job->simd);
+    sk_skin_kernel kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_scalar : sk_skin_dqs_scalar;
+#ifdef SK_SKIN_X86
+    if (simd == SK_SIMD_AVX2) kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_avx2 : sk_skin_dqs_avx2;
+    else if (simd == SK_SIMD_SSE2) kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_sse2 : sk_skin_dqs_sse2;
+#else
+    (void)simd;
+#endif
+    if (active == 0) {
+        kern(&c, job->first_vertex, count);
+        return SK_OK;
+    }
+    if (active <= CHUNK) {
+        uint32_t a = 0;
+        for (uint32_t t = 0; t < m->target_count; t++)
+            if (job->morph_weights[t] != 0.0f) idx[a] = t, wt[a] = job->morph_weights[t], a++;
+        c.morph_count = a;
+        c.morph_index = idx;
+        c.morph_weight = wt;
+        kern(&c, job->first_vertex, count);
+        return SK_OK;
+    }
+    /* Many active targets: the scalar kernel in vertex chunks is not an option
+     * (deltas must sum before skinning), so morph per vertex with all targets. */
+    for (uint32_t v0 = 0; v0 < count; v0++) {
+        float bp[4], bn[4], bt[4];
+        uint32_t v = job->first_vertex + v0;
+        for (int e = 0; e < 4; e++) {
+            bp[e] = m->pos[4 * (size_t)v + e];
+            bn[e] = m->nrm ? m->nrm[4 * (size_t)v + e] : 0;
+            bt[e] = m->tan ? m->tan[4 * (size_t)v + e] : 0;
+        }
+        for (uint32_t t = 0; t < m->target_count; t++) {
+            float w = job->morph_weights[t];
+            if (w == 0.0f) continue;
+            const sk_skin_target *tg = &m->targets[t];
+            for (int e = 0; e < 3; e++) {
+                if (tg->positions) bp[e] += w * tg->positions[3 * (size_t)v + e];
+                if (tg->normals && m->nrm) bn[e] += w * tg->normals[3 * (size_t)v + e];
+                if (tg->tangents && m->tan) bt[e] += w * tg->tangents[3 * (size_t)v + e];
+            }
+        }
+        /* One-vertex mesh view over the morphed data. */
+        sk_skinned_mesh one = *m;
+        one.vertex_count = 1;
+        one.pos = bp;
+        one.nrm = m->nrm ? bn : NULL;
+        one.tan = m->tan ? bt : NULL;
+        one.count = m->count + v;
+        one.joints = m->joints + (size_t)v * m->influences;
+        one.weights = m->weights + (size_t)v * m->influences;
+        one.target_count = 0;
+        sk_skin_ctx c1 = c;
+        c1.mesh = &one;
+        c1.morph_count = 0;
+        c1.op = c.op ? c.op + (size_t)v0 * c.ps : NULL;
+        c1.on = c.on ? c.on + (size_t)v0 * c.ns : NULL;
+        c1.ot = c.ot ? c.ot + (size_t)v0 * c.ts : NULL;
+        kern(&c1, 0, 1);
+    }
+    return SK_OK;
+}

@@ -1,0 +1,137 @@
+/* Private: the prepared mesh layout shared by the skinning kernels. */
+#ifndef SKELANIM_SKIN_INTERNAL_H
+#define SKELANIM_SKIN_INTERNAL_H
+
+#include "core/internal.h"
+#include "skelanim/skin/skinning.h"
+
+#include <math.h>
+
+#define SK_SKIN_MAX_INFLUENCES 8u
+
+typedef struct sk_skin_target {
+    float *positions; /* 3 per vertex, or NULL */
+    float *normals;
+    float *tangents;  /* xyz deltas */
+} sk_skin_target;
+
+struct sk_skinned_mesh {
+    sk_allocator alloc;
+    uint32_t vertex_count;
+    uint32_t influences;     /* slots per vertex: 1, 4 or 8 */
+    uint32_t palette_size;   /* max joint + 1 */
+    float *pos;              /* 4 per vertex: x, y, z, 1 */
+    float *nrm;              /* 4 per vertex: x, y, z, 0 (or NULL) */
+    float *tan;              /* 4 per vertex: x, y, z, w (or NULL) */
+    uint8_t *count;          /* non-zero influences per vertex (>= 1) */
+    uint16_t *joints;        /* influences per vertex, sorted by weight (descending) */
+    float *weights;          /* renormalised, same order; zeros after count */
+    uint32_t target_count;
+    sk_skin_target *targets;
+};
+
+/* Per-call state handed to a kernel. */
+typedef struct sk_skin_ctx {
+    const sk_skinned_mesh *mesh;
+    const float *palette;         /* 16 floats per joint (LBS) */
+    const float *dq;              /* 8 floats per joint: real xyzw, dual xyzw (DQS) */
+    /* Morph: active targets (weight != 0) */
+    uint32_t morph_count;
+    const uint32_t *morph_index;
+    const float *morph_weight;
+    float *op, *on, *ot;
+    uint32_t ps, ns, ts;          /* strides in floats */
+} sk_skin_ctx;
+
+/* Base vertex data plus active morph deltas into p/n/t (4 floats each).
+ * Returns pointers to use (either the mesh streams or the buffers). */
+static inline void sk_skin_fetch(const sk_skin_ctx *c, uint32_t v, const float **p, const float **n,
+                                 const float **t, float bp[4], float bn[4], float bt[4]) {
+    const sk_skinned_mesh *m = c->mesh;
+    *p = m->pos + 4 * (size_t)v;
+    *n = m->nrm ? m->nrm + 4 * (size_t)v : NULL;
+    *t = m->tan ? m->tan + 4 * (size_t)v : NULL;
+    if (!c->morph_count) return;
+    for (int k = 0; k < 4; k++) {
+        bp[k] = (*p)[k];
+        bn[k] = *n ? (*n)[k] : 0.0f;
+        bt[k] = *t ? (*t)[k] : 0.0f;
+    }
+    for (uint32_t i = 0; i < c->morph_count; i++) {
+        const sk_skin_target *tg = &m->targets[c->morph_index[i]];
+        float w = c->morph_weight[i];
+        size_t o = 3 * (size_t)v;
+        if (tg->positions)
+            for (int k = 0; k < 3; k++) bp[k] += w * tg->positions[o + k];
+        if (tg->normals && *n)
+            for (int k = 0; k < 3; k++) bn[k] += w * tg->normals[o + k];
+        if (tg->tangents && *t)
+            for (int k = 0; k < 3; k++) bt[k] += w * tg->tangents[o + k];
+    }
+    *p = bp;
+    if (*n) *n = bn;
+    if (*t) *t = bt;
+}
+
+static inline void sk_skin_normalize3(float *v) {
+    float l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if (l2 > 0) {
+        float s = 1.0f / sqrtf(l2);
+        v[0] *= s, v[1] *= s, v[2] *= s;
+    }
+}
+
+/* v' = v + 2 r.xyz x (r.xyz x v + r.w v) */
+static inline void sk_skin_quat_rotate(const float r[4], const float v[3], float out[3]) {
+    float tx = r[1] * v[2] - r[2] * v[1] + r[3] * v[0];
+    float ty = r[2] * v[0] - r[0] * v[2] + r[3] * v[1];
+    float tz = r[0] * v[1] - r[1] * v[0] + r[3] * v[2];
+    out[0] = v[0] + 2.0f * (r[1] * tz - r[2] * ty);
+    out[1] = v[1] + 2.0f * (r[2] * tx - r[0] * tz);
+    out[2] = v[2] + 2.0f * (r[0] * ty - r[1] * tx);
+}
+
+/* DQS: normalises the blended dual quaternion b (real xyzw, dual xyzw) and
+ * writes output i from source vertex p/n/t. */
+static inline void sk_skin_dq_finish(const sk_skin_ctx *c, uint32_t i, const float b[8], const float *p,
+                                     const float *n, const float *t) {
+    float len = sqrtf(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
+    float inv = len > 0 ? 1.0f / len : 0.0f;
+    float r[4] = {b[0] * inv, b[1] * inv, b[2] * inv, b[3] * inv};
+    float d[4] = {b[4] * inv, b[5] * inv, b[6] * inv, b[7] * inv};
+    if (c->op) {
+        /* translation = 2 (r.w d.v - d.w r.v + r.v x d.v) */
+        float tr0 = 2.0f * (r[3] * d[0] - d[3] * r[0] + r[1] * d[2] - r[2] * d[1]);
+        float tr1 = 2.0f * (r[3] * d[1] - d[3] * r[1] + r[2] * d[0] - r[0] * d[2]);
+        float tr2 = 2.0f * (r[3] * d[2] - d[3] * r[2] + r[0] * d[1] - r[1] * d[0]);
+        float rp[3];
+        sk_skin_quat_rotate(r, p, rp);
+        float *o = c->op + (size_t)i * c->ps;
+        o[0] = rp[0] + tr0, o[1] = rp[1] + tr1, o[2] = rp[2] + tr2;
+    }
+    if (c->on) {
+        float *o = c->on + (size_t)i * c->ns;
+        sk_skin_quat_rotate(r, n, o);
+        sk_skin_normalize3(o);
+    }
+    if (c->ot) {
+        float *o = c->ot + (size_t)i * c->ts, tmp[3];
+        sk_skin_quat_rotate(r, t, tmp);
+        sk_skin_normalize3(tmp);
+        o[0] = tmp[0], o[1] = tmp[1], o[2] = tmp[2], o[3] = t[3];
+    }
+}
+
+typedef void (*sk_skin_kernel)(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+
+void sk_skin_lbs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+void sk_skin_dqs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+#if defined(__x86_64__) || defined(_M_X64)
+#define SK_SKIN_X86 1
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+void sk_skin_dqs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+#endif
+
+#endif
