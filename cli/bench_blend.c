@@ -76,11 +76,11 @@ int bench_blend(int argc, char **argv) {
             sk_graph_set_param(inst[c], 0, 1.5f * sinf(ang));
             sk_graph_set_param(inst[c], 1, 2.0f + 1.5f * cosf(ang));
             sk_graph_update(inst[c], dt);
-            sk_graph_evaluate(inst[c], pose, NULL, NULL);
-            sk_clip_sample(a->clips[wave], s, (double)(f * dt) + 0.1 * c, SK_LOOP_REPEAT, layer, NULL);
-            sk_layer L = {SK_LAYER_OVERRIDE, 0.7f, upper, layer, NULL};
-            sk_layers_apply(s, pose, NULL, &L, 1, NULL);
-            sk_local_to_model(s, pose, NULL, model);
+            sk_graph_evaluate(inst[c], SK_POSE_OF(s, pose, NULL), NULL);
+            sk_clip_sample(a->clips[wave], s, (double)(f * dt) + 0.1 * c, SK_LOOP_REPEAT, SK_POSE_OF(s, layer, NULL), NULL);
+            sk_layer L = {SK_LAYER_OVERRIDE, 0.7f, upper, SK_POSE_OF(s, layer, NULL)};
+            sk_layers_apply(s, SK_POSE_OF(s, pose, NULL), &L, 1, NULL);
+            sk_local_to_model(s, SK_POSE_OF(s, pose, NULL), NULL, model, (s)->joint_count, NULL);
             sink += model[n / 2].m[13];
         }
     }

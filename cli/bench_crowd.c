@@ -40,11 +40,11 @@ int bench_crowd(int argc, char **argv) {
             for (uint32_t i = 0; i < count; i++) {
                 float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
                 uint32_t *ci = cur + (size_t)i * (tw + tr);
-                sk_clip_sample_cursor(cw, s, ph * dw, SK_LOOP_REPEAT, ci, pw, NULL);
-                sk_clip_sample_cursor(cr, s, ph * dr, SK_LOOP_REPEAT, ci + tw, pr, NULL);
-                sk_blend_two(s, pw, pr, mix[i], NULL, false, pose, NULL, NULL, NULL);
-                sk_local_to_model(s, pose, NULL, world);
-                sk_skin_palette(skin, world, pal + (size_t)i * skin->joint_count);
+                sk_clip_sample_cursor(cw, s, ph * dw, SK_LOOP_REPEAT, ci, sk_clip_cursor_size(cw), SK_POSE_OF(s, pw, NULL), NULL);
+                sk_clip_sample_cursor(cr, s, ph * dr, SK_LOOP_REPEAT, ci + tw, sk_clip_cursor_size(cr), SK_POSE_OF(s, pr, NULL), NULL);
+                sk_blend_two(s, SK_POSE_OF(s, pw, NULL), SK_POSE_OF(s, pr, NULL), mix[i], NULL, false, SK_POSE_OF(s, pose, NULL), NULL);
+                sk_local_to_model(s, SK_POSE_OF(s, pose, NULL), NULL, world, (s)->joint_count, NULL);
+                sk_skin_palette(skin, world, s->joint_count, pal + (size_t)i * skin->joint_count, skin->joint_count, NULL);
             }
             double dt = cli_now() - t0;
             total += dt;

@@ -138,8 +138,8 @@ int bench_ik(int argc, char **argv) {
                 tg.position = unreachable ? far_t[r] : reach_t[r];
                 sk_transform local[BIK_JOINTS];
                 sk_ik_result res;
-                sk_pose_rest(skel, local, NULL);
-                if (sk_ik_solve(&chain, &tg, &o, local, scratch, sizeof scratch, &res, &err) != SK_OK) {
+                sk_pose_rest(skel, SK_POSE_OF(skel, local, NULL), NULL);
+                if (sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), scratch, sizeof scratch, &res, &err) != SK_OK) {
                     fprintf(stderr, "skelanim: bench ik: %s\n", err.message);
                     sk_skeleton_destroy(skel);
                     return 1;
@@ -152,9 +152,9 @@ int bench_ik(int argc, char **argv) {
                 double samples[301];
                 if (R > 301) R = 301;
                 for (uint32_t k = 0; k < R; k++) {
-                    sk_pose_rest(skel, local, NULL);
+                    sk_pose_rest(skel, SK_POSE_OF(skel, local, NULL), NULL);
                     double t0 = bik_now();
-                    sk_ik_solve(&chain, &tg, &o, local, scratch, sizeof scratch, &res, NULL);
+                    sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), scratch, sizeof scratch, &res, NULL);
                     samples[k] = (bik_now() - t0) * 1e6;
                 }
                 qsort(samples, R, sizeof(double), bik_cmp);
@@ -202,9 +202,9 @@ int bench_ik(int argc, char **argv) {
         for (int i = 0; i < NT; i++)
             tg3[i] = sk_vec3_add(sk_vec3_make(0, -0.5f, 0), sk_vec3_scale(bik_dir(), (float)(0.05 + 0.35 * bik_rnd())));
         sk_transform local[3];
-        sk_pose_rest(s3, local, NULL);
+        sk_pose_rest(s3, SK_POSE_OF(s3, local, NULL), NULL);
         sk_mat4 m[3];
-        sk_local_to_model(s3, local, NULL, m);
+        sk_local_to_model(s3, SK_POSE_OF(s3, local, NULL), NULL, m, (s3)->joint_count, NULL);
         sk_transform mt[3];
         for (int i = 0; i < 3; i++) sk_mat4_decompose(&m[i], &mt[i]);
         sk_ik_options o = {0};
@@ -225,8 +225,8 @@ int bench_ik(int argc, char **argv) {
                         sk_ik_two_bone(&mt[0], &mt[1], &mt[2], &tg, &o, &a, &b, NULL);
                         sink += a.x + b.y;
                     } else {
-                        sk_pose_rest(s3, local, NULL);
-                        sk_ik_solve(&c3, &tg, &o, local, NULL, 0, NULL, NULL);
+                        sk_pose_rest(s3, SK_POSE_OF(s3, local, NULL), NULL);
+                        sk_ik_solve(&c3, &tg, &o, SK_POSE_OF((&c3)->skeleton, local, NULL), NULL, 0, NULL, NULL);
                         sink += local[0].r.x;
                     }
                 }

@@ -56,9 +56,9 @@ static void crowd_step(crowd *cd, float dt) {
         float cyc = dw + (dr - dw) * w->mix, v = vw + (vr - vw) * w->mix;
         w->phase = fmodf(w->phase + dt * w->rate / cyc, 1.0f);
         uint32_t *ci = cd->cursors + (size_t)i * (cd->tw + cd->tr);
-        sk_clip_sample_cursor(cw, s, w->phase * dw, SK_LOOP_REPEAT, ci, pw, NULL);
-        sk_clip_sample_cursor(cr, s, w->phase * dr, SK_LOOP_REPEAT, ci + cd->tw, pr, NULL);
-        sk_blend_two(s, pw, pr, w->mix, NULL, false, pose, NULL, NULL, NULL);
+        sk_clip_sample_cursor(cw, s, w->phase * dw, SK_LOOP_REPEAT, ci, sk_clip_cursor_size(cw), SK_POSE_OF(s, pw, NULL), NULL);
+        sk_clip_sample_cursor(cr, s, w->phase * dr, SK_LOOP_REPEAT, ci + cd->tw, sk_clip_cursor_size(cr), SK_POSE_OF(s, pr, NULL), NULL);
+        sk_blend_two(s, SK_POSE_OF(s, pw, NULL), SK_POSE_OF(s, pr, NULL), w->mix, NULL, false, SK_POSE_OF(s, pose, NULL), NULL);
         pose[hips].t.z = 0; /* in place: the character moves instead */
         float step = v * w->rate * dt, c = cosf(w->yaw), sn = sinf(w->yaw);
         w->x += sn * step, w->z += c * step;
@@ -66,7 +66,7 @@ static void crowd_step(crowd *cd, float dt) {
         if (w->z < -side / 2) w->z += side;
         sk_transform root = {{w->x, 0, w->z}, sk_quat_from_axis_angle(sk_vec3_make(0, 1, 0), w->yaw), {1, 1, 1}};
         sk_mat4 rm = sk_mat4_from_transform(&root);
-        sk_local_to_model(s, pose, &rm, world);
+        sk_local_to_model(s, SK_POSE_OF(s, pose, NULL), &rm, world, (s)->joint_count, NULL);
         skr_model_palette(model, world, pal + (size_t)i * np);
     }
 }
@@ -189,11 +189,11 @@ int cmd_demo(int argc, char **argv) {
      * each clip's speed, then play them in place and move the character. */
     float vw, vr;
     {
-        sk_clip_sample(cw, s, 0, SK_LOOP_CLAMP, pw, NULL);
-        sk_clip_sample(cw, s, dw, SK_LOOP_CLAMP, pr, NULL);
+        sk_clip_sample(cw, s, 0, SK_LOOP_CLAMP, SK_POSE_OF(s, pw, NULL), NULL);
+        sk_clip_sample(cw, s, dw, SK_LOOP_CLAMP, SK_POSE_OF(s, pr, NULL), NULL);
         vw = (pr[hips].t.z - pw[hips].t.z) / dw;
-        sk_clip_sample(cr, s, 0, SK_LOOP_CLAMP, pw, NULL);
-        sk_clip_sample(cr, s, dr, SK_LOOP_CLAMP, pr, NULL);
+        sk_clip_sample(cr, s, 0, SK_LOOP_CLAMP, SK_POSE_OF(s, pw, NULL), NULL);
+        sk_clip_sample(cr, s, dr, SK_LOOP_CLAMP, SK_POSE_OF(s, pr, NULL), NULL);
         vr = (pr[hips].t.z - pw[hips].t.z) / dr;
     }
     walker *cw_ = calloc(count, sizeof *cw_);

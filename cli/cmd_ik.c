@@ -175,14 +175,14 @@ int cmd_ik(int argc, char **argv) {
         if (clip == -2) goto done;
     }
     if (clip >= 0) {
-        if (sk_clip_sample(asset->clips[clip], skel, t, SK_LOOP_REPEAT, local, weights) != SK_OK) {
+        if (sk_clip_sample(asset->clips[clip], skel, t, SK_LOOP_REPEAT, SK_POSE_OF(skel, local, weights), NULL) != SK_OK) {
             fprintf(stderr, "skelanim: %s: clip %d does not fit the skeleton\n", file, clip);
             goto done;
         }
     } else {
-        sk_pose_rest(skel, local, weights);
+        sk_pose_rest(skel, SK_POSE_OF(skel, local, weights), NULL);
     }
-    sk_local_to_model(skel, local, NULL, model);
+    sk_local_to_model(skel, SK_POSE_OF(skel, local, NULL), NULL, model, (skel)->joint_count, NULL);
     for (uint32_t k = 0; k < count; k++) {
         const sk_mat4 *m = &model[joints[k]];
         before[k] = sk_vec3_make(m->m[12], m->m[13], m->m[14]);
@@ -192,11 +192,11 @@ int cmd_ik(int argc, char **argv) {
     if (!scratch) goto done;
     sk_ik_chain chain = {skel, joints, count, NULL};
     sk_ik_result res;
-    if (sk_ik_solve(&chain, &target, &opt, local, scratch, bytes, &res, &err) != SK_OK) {
+    if (sk_ik_solve(&chain, &target, &opt, SK_POSE_OF((&chain)->skeleton, local, NULL), scratch, bytes, &res, &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s\n", err.message);
         goto done;
     }
-    sk_local_to_model(skel, local, NULL, model);
+    sk_local_to_model(skel, SK_POSE_OF(skel, local, NULL), NULL, model, (skel)->joint_count, NULL);
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "solver", sk_ik_solver_string(opt.solver));

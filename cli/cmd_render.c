@@ -176,9 +176,9 @@ int cmd_render(int argc, char **argv) {
             } else
                 for (int k = 0; k < 2; k++) ik_worst = fmax(ik_worst, info.leg_result[k].error);
         } else {
-            if (clip >= 0) sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, local, wf);
-            else sk_pose_rest(s, local, wf);
-            sk_local_to_model(s, local, NULL, world);
+            if (clip >= 0) sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, local, wf), NULL);
+            else sk_pose_rest(s, SK_POSE_OF(s, local, wf), NULL);
+            sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
         }
         skr_model_palette(model, world, pal + (size_t)f * np);
         if (mode == SKR_IK_REACH)

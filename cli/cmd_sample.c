@@ -163,14 +163,14 @@ int cmd_sample(int argc, char **argv) {
     } else if (clip >= 0) {
         const sk_clip *c = asset->clips[clip];
         clip_time = sk_clip_wrap_time(c, t, loop);
-        if (sk_clip_sample(c, skel, t, loop, local, weights) != SK_OK) {
+        if (sk_clip_sample(c, skel, t, loop, SK_POSE_OF(skel, local, weights), NULL) != SK_OK) {
             fprintf(stderr, "skelanim: %s: clip %d does not fit the skeleton\n", file, clip);
             goto done;
         }
     } else {
-        sk_pose_rest(skel, local, weights);
+        sk_pose_rest(skel, SK_POSE_OF(skel, local, weights), NULL);
     }
-    sk_local_to_model(skel, local, NULL, model);
+    sk_local_to_model(skel, SK_POSE_OF(skel, local, NULL), NULL, model, (skel)->joint_count, NULL);
 
     if (clip >= 0) {
         cJSON *cj = cJSON_AddObjectToObject(root, "clip");
@@ -239,7 +239,7 @@ int cmd_sample(int argc, char **argv) {
             free(palette);
             palette = calloc(skin->joint_count ? skin->joint_count : 1, sizeof *palette);
             if (!palette) goto done;
-            sk_skin_palette(skin, model, palette);
+            sk_skin_palette(skin, model, asset->skeleton->joint_count, palette, skin->joint_count, NULL);
             ok = sk_primitive_vertex_position(p, q->vtx, mw, palette, skin->joint_count, NULL, &pos);
         } else {
             ok = sk_primitive_vertex_position(p, q->vtx, mw, NULL, 0, &model[j], &pos);

@@ -243,9 +243,9 @@ static void clip_bounds(const sk_asset *a, const skr_model *m, int32_t clip, sk_
     for (int k = 0; k < 3; k++) bmin[k] = INFINITY, bmax[k] = -INFINITY;
     float d = clip >= 0 ? sk_clip_duration(a->clips[clip]) : 0;
     for (int i = 0; i < 12; i++) {
-        if (clip >= 0) sk_clip_sample(a->clips[clip], s, d * (float)i / 12.0f, SK_LOOP_REPEAT, local, weights);
-        else sk_pose_rest(s, local, weights);
-        sk_local_to_model(s, local, NULL, world);
+        if (clip >= 0) sk_clip_sample(a->clips[clip], s, d * (float)i / 12.0f, SK_LOOP_REPEAT, SK_POSE_OF(s, local, weights), NULL);
+        else sk_pose_rest(s, SK_POSE_OF(s, local, weights), NULL);
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
         skr_model_palette(m, world, pal);
         skr_model_bounds(m, pal, weights, bmin, bmax);
         if (clip < 0) break;
@@ -361,9 +361,9 @@ int cmd_view(int argc, char **argv) {
     if (morph) cpu = true;
     float bmin[3], bmax[3];
     if (time_set) { /* frame the pose at --time, as `skelanim render --time` does */
-        if (clip >= 0) sk_clip_sample(asset->clips[clip], s, (float)start_time, SK_LOOP_REPEAT, local, weights);
-        else sk_pose_rest(s, local, weights);
-        sk_local_to_model(s, local, NULL, world);
+        if (clip >= 0) sk_clip_sample(asset->clips[clip], s, (float)start_time, SK_LOOP_REPEAT, SK_POSE_OF(s, local, weights), NULL);
+        else sk_pose_rest(s, SK_POSE_OF(s, local, weights), NULL);
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
         skr_model_palette(model, world, pal);
         for (int k = 0; k < 3; k++) bmin[k] = INFINITY, bmax[k] = -INFINITY;
         skr_model_bounds(model, pal, weights, bmin, bmax);
@@ -421,9 +421,9 @@ int cmd_view(int argc, char **argv) {
         int fw, fh;
         cli_window_begin(win, &fw, &fh);
         double a0 = cli_now();
-        if (clip >= 0) sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, local, weights);
-        else sk_pose_rest(s, local, weights);
-        sk_local_to_model(s, local, NULL, world);
+        if (clip >= 0) sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, local, weights), NULL);
+        else sk_pose_rest(s, SK_POSE_OF(s, local, weights), NULL);
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
         skr_model_palette(model, world, pal);
         const char *mode = "GPU skinning";
         skr_draw_desc dd = {model, 1, pal, NULL, NULL};

@@ -103,9 +103,9 @@ sk_result skr_ik_scene_init(skr_ik_scene *sc, const sk_asset *asset, skr_ik_mode
             free(pose), free(w);
             return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
         }
-        sk_clip_sample(c, s, 0.0f, SK_LOOP_CLAMP, pose, w);
+        sk_clip_sample(c, s, 0.0f, SK_LOOP_CLAMP, SK_POSE_OF(s, pose, w), NULL);
         sk_vec3 a = pose[sc->hips].t;
-        sk_clip_sample(c, s, sk_clip_duration(c), SK_LOOP_CLAMP, pose, w);
+        sk_clip_sample(c, s, sk_clip_duration(c), SK_LOOP_CLAMP, SK_POSE_OF(s, pose, w), NULL);
         sc->loop_offset = sk_vec3_sub(pose[sc->hips].t, a);
         sc->loop_offset.y = 0;
         free(pose), free(w);
@@ -158,8 +158,8 @@ sk_result skr_ik_scene_pose(const skr_ik_scene *sc, double t, uint32_t frame, ui
     skr_ik_frame dummy;
     if (!info) info = &dummy;
     memset(info, 0, sizeof *info);
-    if (sc->clip >= 0) sk_clip_sample(sc->asset->clips[sc->clip], s, (float)t, SK_LOOP_REPEAT, local, weights);
-    else sk_pose_rest(s, local, weights);
+    if (sc->clip >= 0) sk_clip_sample(sc->asset->clips[sc->clip], s, (float)t, SK_LOOP_REPEAT, SK_POSE_OF(s, local, weights), NULL);
+    else sk_pose_rest(s, SK_POSE_OF(s, local, weights), NULL);
     if (sc->mode == SKR_IK_SLOPE && sc->clip >= 0) { /* keep walking across loops */
         float d = sk_clip_duration(sc->asset->clips[sc->clip]);
         if (d > 0) {
@@ -167,7 +167,7 @@ sk_result skr_ik_scene_pose(const skr_ik_scene *sc, double t, uint32_t frame, ui
             local[sc->hips].t = sk_vec3_add(local[sc->hips].t, sk_vec3_scale(sc->loop_offset, loops));
         }
     }
-    sk_local_to_model(s, local, NULL, world);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
     if (fk_local) memcpy(fk_local, local, s->joint_count * sizeof *local);
     if (fk_world) memcpy(fk_world, world, s->joint_count * sizeof *world);
     sk_ik_options opt;
@@ -188,8 +188,8 @@ sk_result skr_ik_scene_pose(const skr_ik_scene *sc, double t, uint32_t frame, ui
             opt.solver = SK_IK_FABRIK;
         }
         info->target = tg.position;
-        if (sk_ik_solve(&ch, &tg, &opt, local, NULL, 0, &info->result, err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
-        sk_local_to_model(s, local, NULL, world);
+        if (sk_ik_solve(&ch, &tg, &opt, SK_POSE_OF((&ch)->skeleton, local, NULL), NULL, 0, &info->result, err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
         return SK_OK;
     }
     /* slope */
@@ -209,7 +209,7 @@ sk_result skr_ik_scene_pose(const skr_ik_scene *sc, double t, uint32_t frame, ui
     sk_quat foot_fk[2];
     for (int k = 0; k < 2; k++) foot_fk[k] = mrot(&world[sc->leg[k][2]]);
     local[sc->hips].t.y += shift; /* the hips are a root: local = model */
-    sk_local_to_model(s, local, NULL, world);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
     const sk_quat tilt = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), -sc->slope); /* +Y -> the slope's normal */
     for (int k = 0; k < 2; k++) {
         sk_ik_chain ch = {s, sc->leg[k], 3, NULL};
@@ -222,13 +222,13 @@ sk_result skr_ik_scene_pose(const skr_ik_scene *sc, double t, uint32_t frame, ui
         tg.pole = sk_vec3_add(knee, sk_vec3_scale(fwd, 1.0f));
         memset(&opt, 0, sizeof opt);
         opt.solver = SK_IK_TWO_BONE;
-        if (sk_ik_solve(&ch, &tg, &opt, local, NULL, 0, &info->leg_result[k], err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
-        sk_local_to_model(s, local, NULL, world);
+        if (sk_ik_solve(&ch, &tg, &opt, SK_POSE_OF((&ch)->skeleton, local, NULL), NULL, 0, &info->leg_result[k], err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
         /* The foot: its animated world orientation, tilted with the ground. */
         sk_quat want = sk_quat_normalize(sk_quat_mul(tilt, foot_fk[k]));
         sk_quat shin = mrot(&world[sc->leg[k][1]]);
         local[sc->leg[k][2]].r = sk_quat_normalize(sk_quat_mul(sk_quat_inverse(shin), want));
-        sk_local_to_model(s, local, NULL, world);
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
     }
     return SK_OK;
 }

@@ -102,7 +102,7 @@ bool cli_sample_graph(const sk_asset *asset, const cli_sample_ext *x, sk_transfo
     *total_time = 0.0;
     sk_root_delta travel = sk_root_delta_identity();
     if (!run_steps(in, x->steps ? x->steps : "", total_time, &travel)) goto done;
-    if (sk_graph_evaluate(in, local, weights, &err) != SK_OK) {
+    if (sk_graph_evaluate(in, SK_POSE_OF(asset->skeleton, local, weights), &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s\n", err.message);
         goto done;
     }
@@ -147,7 +147,8 @@ bool cli_sample_blend(const sk_asset *asset, const cli_sample_ext *x, double t, 
     uint8_t *chans = calloc((size_t)(n ? n : 1) * nc, 1);
     sk_blend_input *in = calloc(nc, sizeof *in);
     sk_layer *layers = calloc(nc, sizeof *layers);
-    if (!idx || !poses || !morphs || !masks || !chans || !in || !layers) goto done;
+    sk_pose *views = calloc(nc, sizeof *views); /* the blend inputs' and layers' poses */
+    if (!idx || !poses || !morphs || !masks || !chans || !in || !layers || !views) goto done;
     bool slerp = x->blend_mode && !strcmp(x->blend_mode, "slerp");
     if (x->blend_mode && !slerp && strcmp(x->blend_mode, "nlerp")) {
         fprintf(stderr, "skelanim: --blend-mode %s: expected nlerp or slerp\n", x->blend_mode);
@@ -165,7 +166,8 @@ bool cli_sample_blend(const sk_asset *asset, const cli_sample_ext *x, double t, 
         const sk_clip *clip = asset->clips[idx[c]];
         sk_transform *pose = poses + (size_t)n * c;
         float *morph = morphs + (size_t)nw * c;
-        if (sk_clip_sample(clip, s, t, loop, pose, morph) != SK_OK) {
+        views[c] = sk_pose_view(pose, n, nw ? morph : NULL, nw);
+        if (sk_clip_sample(clip, s, t, loop, SK_POSE_OF(s, pose, morph), NULL) != SK_OK) {
             fprintf(stderr, "skelanim: clip %d does not fit the skeleton\n", idx[c]);
             goto done;
         }
@@ -184,9 +186,9 @@ bool cli_sample_blend(const sk_asset *asset, const cli_sample_ext *x, double t, 
             /* difference from the clip's own first frame, applied on top with the weight */
             sk_transform *ref = poses + (size_t)n * nc;
             float *mref = morphs + (size_t)nw * nc;
-            sk_clip_sample(clip, s, 0.0, SK_LOOP_CLAMP, ref, mref);
-            sk_pose_make_additive(s, pose, ref, pose, morph, mref, morph);
-            sk_layer L = {SK_LAYER_ADDITIVE, w, mask, pose, nw ? morph : NULL};
+            sk_clip_sample(clip, s, 0.0, SK_LOOP_CLAMP, SK_POSE_OF(s, ref, mref), NULL);
+            sk_pose_make_additive(s, SK_POSE_OF(s, pose, morph), SK_POSE_OF(s, ref, mref), SK_POSE_OF(s, pose, morph), NULL);
+            sk_layer L = {SK_LAYER_ADDITIVE, w, mask, &views[c]};
             layers[nlay++] = L;
         } else {
             uint8_t *ch = NULL;
@@ -194,7 +196,7 @@ bool cli_sample_blend(const sk_asset *asset, const cli_sample_ext *x, double t, 
                 ch = chans + (size_t)n * c;
                 sk_clip_channel_mask(clip, s, ch, NULL);
             }
-            sk_blend_input bi = {pose, nw ? morph : NULL, w, mask, ch};
+            sk_blend_input bi = {&views[c], w, mask, ch};
             in[nin++] = bi;
         }
         cJSON *o = cJSON_CreateObject();
@@ -209,8 +211,8 @@ bool cli_sample_blend(const sk_asset *asset, const cli_sample_ext *x, double t, 
     }
     sk_blend_options opt = {slerp ? SK_BLEND_SLERP : SK_BLEND_NLERP, false};
     sk_error err;
-    if (sk_blend_poses(s, in, nin, &opt, local, weights, &err) != SK_OK ||
-        sk_layers_apply(s, local, weights, layers, nlay, &err) != SK_OK) {
+    if (sk_blend_poses(s, in, nin, &opt, SK_POSE_OF(s, local, weights), &err) != SK_OK ||
+        sk_layers_apply(s, SK_POSE_OF(s, local, weights), layers, nlay, &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s\n", err.message);
         goto done;
     }
@@ -224,5 +226,6 @@ done:
     free(chans);
     free(in);
     free(layers);
+    free(views);
     return ok;
 }

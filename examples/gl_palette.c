@@ -82,10 +82,10 @@ int main(int argc, char **argv) {
     sk_mat4 *model = malloc(skel->joint_count * sizeof *model);
     float *weights = malloc((skel->weight_total + 1) * sizeof *weights);
     sk_mat4 palette[MAX_JOINTS];
-    if (asset->clip_count) sk_clip_sample(asset->clips[0], skel, time, SK_LOOP_REPEAT, local, weights);
-    else sk_pose_rest(skel, local, weights);
-    sk_local_to_model(skel, local, NULL, model);
-    sk_skin_palette(skin, model, palette); /* palette[i] = model[joint i] * inverse_bind[i], scene space */
+    if (asset->clip_count) sk_clip_sample(asset->clips[0], skel, time, SK_LOOP_REPEAT, SK_POSE_OF(skel, local, weights), NULL);
+    else sk_pose_rest(skel, SK_POSE_OF(skel, local, weights), NULL);
+    sk_local_to_model(skel, SK_POSE_OF(skel, local, NULL), NULL, model, (skel)->joint_count, NULL);
+    sk_skin_palette(skin, model, skel->joint_count, palette, MAX_JOINTS, NULL); /* palette[i] = model[joint i] * inverse_bind[i], scene space */
 
     /* 3. An off-screen GL 3.3 core context. */
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_display = (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");

@@ -31,14 +31,14 @@ int main(int argc, char **argv) {
     int32_t clip = sk_asset_find_clip(asset, "walk");
     if (clip < 0 && asset->clip_count > 0) clip = 0;
     if (clip >= 0) {
-        sk_clip_sample(asset->clips[clip], skel, time, SK_LOOP_REPEAT, local, weights);
+        sk_clip_sample(asset->clips[clip], skel, time, SK_LOOP_REPEAT, SK_POSE_OF(skel, local, weights), NULL);
         printf("clip '%s' (%.3f s) at t = %.3f s\n", sk_clip_name(asset->clips[clip]),
                (double)sk_clip_duration(asset->clips[clip]), time);
     } else {
-        sk_pose_rest(skel, local, weights);
+        sk_pose_rest(skel, SK_POSE_OF(skel, local, weights), NULL);
         printf("no clips: rest pose\n");
     }
-    sk_local_to_model(skel, local, NULL, model);
+    sk_local_to_model(skel, SK_POSE_OF(skel, local, NULL), NULL, model, (skel)->joint_count, NULL);
 
     for (uint32_t j = 0; j < skel->joint_count; j++) {
         const float *m = model[j].m; /* column-major: translation in m[12..14] */

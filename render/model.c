@@ -47,6 +47,8 @@ void skr_model_destroy(skr_model *m) {
 
 sk_result skr_model_create(const sk_asset *a, const char *file_path, skr_model **out, sk_error *err) {
     *out = NULL;
+    sk_result vr = sk_asset_validate(a, err); /* indices the draw code trusts */
+    if (vr != SK_OK) return vr;
     skr_model *m = calloc(1, sizeof *m);
     if (!m) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     m->asset = a;
@@ -198,7 +200,9 @@ void skr_model_palette(const skr_model *m, const sk_mat4 *world, sk_mat4 *out) {
         const skr_item *it = &m->items[i];
         if (it->palette_offset == last) continue;
         last = it->palette_offset;
-        if (it->skin >= 0) sk_skin_palette(&m->asset->skins[it->skin], world, out + it->palette_offset);
+        if (it->skin >= 0)
+            (void)sk_skin_palette(&m->asset->skins[it->skin], world, m->asset->skeleton->joint_count,
+                                  out + it->palette_offset, m->asset->skins[it->skin].joint_count, NULL);
         else out[it->palette_offset] = world[it->joint];
     }
 }

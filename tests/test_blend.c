@@ -64,9 +64,9 @@ static void test_blend_weights(void **st) {
         b[j].r = sk_quat_make(-q.x, -q.y, -q.z, -q.w);
         c[j].s = sk_vec3_make(2, 2, 2);
     }
-    sk_blend_input in[3] = {{a, NULL, 1.0f, NULL, NULL}, {b, NULL, 1.0f, NULL, NULL}, {c, NULL, 2.0f, NULL, NULL}};
+    sk_blend_input in[3] = {{SK_POSE_OF(s, a, NULL), 1.0f, NULL, NULL}, {SK_POSE_OF(s, b, NULL), 1.0f, NULL, NULL}, {SK_POSE_OF(s, c, NULL), 2.0f, NULL, NULL}};
     /* weights above one are normalised: (1, 1, 2) / 4 */
-    assert_int_equal(sk_blend_poses(s, in, 3, NULL, out, NULL, NULL), SK_OK);
+    assert_int_equal(sk_blend_poses(s, in, 3, NULL, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
     NEAR(out[2].t.x, 0.25, 1e-6);
     NEAR(out[2].t.y, 0.5, 1e-6);
     NEAR(out[2].t.z, 2.0, 1e-6);
@@ -76,40 +76,40 @@ static void test_blend_weights(void **st) {
     assert_true(ang > 0.2f && ang < 0.4f);
     /* two poses, equal weights: exactly halfway (0.6 rad), both modes */
     in[0].weight = in[1].weight = 0.5f;
-    assert_int_equal(sk_blend_poses(s, in, 2, NULL, out, NULL, NULL), SK_OK);
+    assert_int_equal(sk_blend_poses(s, in, 2, NULL, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
     quat_near(out[1].r, sk_quat_from_axis_angle(sk_vec3_make(0, 1, 0), 0.6f), 1e-5);
     sk_blend_options so = {SK_BLEND_SLERP, false};
     in[0].weight = 0.25f;
     in[1].weight = 0.75f;
-    assert_int_equal(sk_blend_poses(s, in, 2, &so, out, NULL, NULL), SK_OK);
+    assert_int_equal(sk_blend_poses(s, in, 2, &so, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
     quat_near(out[1].r, sk_quat_from_axis_angle(sk_vec3_make(0, 1, 0), 0.7f), 1e-5); /* slerp: exact angle */
     /* below one: rest fills (seed 000): 0.25*a + 0.25*b + 0.5*rest */
     in[0].weight = in[1].weight = 0.25f;
-    assert_int_equal(sk_blend_poses(s, in, 2, NULL, out, NULL, NULL), SK_OK);
+    assert_int_equal(sk_blend_poses(s, in, 2, NULL, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
     NEAR(out[0].t.x, 0.25, 1e-6);
     NEAR(out[0].t.y, 0.5 + 0.5, 1e-6);
     so.rotation = SK_BLEND_NLERP;
     so.no_rest_fill = true;
-    assert_int_equal(sk_blend_poses(s, in, 2, &so, out, NULL, NULL), SK_OK);
+    assert_int_equal(sk_blend_poses(s, in, 2, &so, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
     NEAR(out[0].t.x, 0.5, 1e-6);
     NEAR(out[0].t.y, 1.0, 1e-6);
     /* zero weights: the rest pose */
     in[0].weight = in[1].weight = 0.0f;
-    assert_int_equal(sk_blend_poses(s, in, 2, NULL, out, NULL, NULL), SK_OK);
+    assert_int_equal(sk_blend_poses(s, in, 2, NULL, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
     NEAR(out[3].t.y, 1.0, 0);
     quat_near(out[3].r, sk_quat_identity(), 0);
     /* channels: a pose that has no translation for a joint does not pull it to its value */
     uint8_t ch[6] = {SK_CHANNEL_R, SK_CHANNEL_ALL, SK_CHANNEL_ALL, SK_CHANNEL_ALL, SK_CHANNEL_ALL, SK_CHANNEL_ALL};
     in[0].weight = in[1].weight = 0.5f;
     in[0].channels = ch;
-    assert_int_equal(sk_blend_poses(s, in, 2, NULL, out, NULL, NULL), SK_OK);
+    assert_int_equal(sk_blend_poses(s, in, 2, NULL, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
     NEAR(out[0].t.x, 0.0, 1e-6);
     NEAR(out[0].t.y, 1.0 + 0.5, 1e-6); /* b with 0.5, rest fills 0.5 */
     in[0].channels = NULL;
     /* bad input */
     sk_error err;
-    sk_blend_input bad = {NULL, NULL, 1.0f, NULL, NULL};
-    assert_int_equal(sk_blend_poses(s, &bad, 1, NULL, out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_blend_input bad = {NULL, 1.0f, NULL, NULL};
+    assert_int_equal(sk_blend_poses(s, &bad, 1, NULL, SK_POSE_OF(s, out, NULL), &err), SK_ERR_INVALID_ARGUMENT);
     sk_skeleton_destroy(s);
 }
 
@@ -140,16 +140,16 @@ static void test_masks_layers_additive(void **st) {
     sk_mask_fill(s, upper, 0.0f);
     sk_mask_set_subtree(s, "spine", 1.0f, upper, NULL);
     for (int j = 0; j < 6; j++) lower[j] = 1.0f - upper[j];
-    sk_blend_input in[2] = {{legs, NULL, 1.0f, lower, NULL}, {arms, NULL, 1.0f, upper, NULL}};
-    assert_int_equal(sk_blend_poses(s, in, 2, NULL, out, NULL, NULL), SK_OK);
+    sk_blend_input in[2] = {{SK_POSE_OF(s, legs, NULL), 1.0f, lower, NULL}, {SK_POSE_OF(s, arms, NULL), 1.0f, upper, NULL}};
+    assert_int_equal(sk_blend_poses(s, in, 2, NULL, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
     NEAR(out[5].t.x, 1, 1e-6); /* foot: legs */
     NEAR(out[3].t.z, 1, 1e-6); /* hand: arms */
     NEAR(out[3].t.x, 0, 1e-6);
     /* layer stack: override the upper body with weight 0.5 */
     sk_transform base[6];
     memcpy(base, legs, sizeof base);
-    sk_layer L = {SK_LAYER_OVERRIDE, 0.5f, upper, arms, NULL};
-    assert_int_equal(sk_layers_apply(s, base, NULL, &L, 1, NULL), SK_OK);
+    sk_layer L = {SK_LAYER_OVERRIDE, 0.5f, upper, SK_POSE_OF(s, arms, NULL)};
+    assert_int_equal(sk_layers_apply(s, SK_POSE_OF(s, base, NULL), &L, 1, NULL), SK_OK);
     NEAR(base[3].t.x, 0.5, 1e-6);
     NEAR(base[3].t.z, 0.5, 1e-6);
     NEAR(base[5].t.x, 1.0, 1e-6);
@@ -163,9 +163,9 @@ static void test_masks_layers_additive(void **st) {
         pose[j].r = sk_quat_from_axis_angle(sk_vec3_normalize(sk_vec3_make(-1, 0, 2)), 0.5f + 0.1f * j);
         pose[j].s = sk_vec3_make(2, 2, 0.5f);
     }
-    sk_pose_make_additive(s, pose, ref, delta, NULL, NULL, NULL);
+    sk_pose_make_additive(s, SK_POSE_OF(s, pose, NULL), SK_POSE_OF(s, ref, NULL), SK_POSE_OF(s, delta, NULL), NULL);
     memcpy(re, ref, sizeof re);
-    sk_pose_apply_additive(s, re, delta, 1.0f, NULL, NULL, NULL);
+    sk_pose_apply_additive(s, SK_POSE_OF(s, re, NULL), SK_POSE_OF(s, delta, NULL), 1.0f, NULL, NULL);
     for (int j = 0; j < 6; j++) {
         NEAR(re[j].t.z, pose[j].t.z, 1e-6);
         NEAR(re[j].s.x, pose[j].s.x, 1e-6);
@@ -174,8 +174,8 @@ static void test_masks_layers_additive(void **st) {
     }
     /* weight 0.5 of an additive translation adds half */
     memcpy(re, ref, sizeof re);
-    sk_layer A = {SK_LAYER_ADDITIVE, 0.5f, NULL, delta, NULL};
-    assert_int_equal(sk_layers_apply(s, re, NULL, &A, 1, NULL), SK_OK);
+    sk_layer A = {SK_LAYER_ADDITIVE, 0.5f, NULL, SK_POSE_OF(s, delta, NULL)};
+    assert_int_equal(sk_layers_apply(s, SK_POSE_OF(s, re, NULL), &A, 1, NULL), SK_OK);
     NEAR(re[3].t.z, 0.5 * pose[3].t.z, 1e-6);
     NEAR(re[3].t.x, ref[3].t.x * 0.5, 1e-6);
     sk_skeleton_destroy(s);
@@ -200,17 +200,18 @@ static void compare_sample(const sk_asset *as, const int32_t *clip_idx, const fl
     sk_mat4 *world = malloc(sizeof(sk_mat4) * n);
     sk_transform *out = poses + (size_t)n * nclips;
     sk_blend_input in[4];
+    sk_pose views[4];
     for (uint32_t c = 0; c < nclips; c++) {
-        assert_int_equal(sk_clip_sample(as->clips[clip_idx[c]], s, t, SK_LOOP_REPEAT, poses + (size_t)n * c, NULL), SK_OK);
-        in[c].local = poses + (size_t)n * c;
-        in[c].morph = NULL;
+        views[c] = sk_pose_view(poses + (size_t)n * c, n, NULL, 0);
+        assert_int_equal(sk_clip_sample(as->clips[clip_idx[c]], s, t, SK_LOOP_REPEAT, &views[c], NULL), SK_OK);
+        in[c].pose = &views[c];
         in[c].weight = weights[c];
         in[c].mask = NULL;
         in[c].channels = channels[c];
     }
     sk_blend_options o = {mode, false};
-    assert_int_equal(sk_blend_poses(s, in, nclips, &o, out, NULL, NULL), SK_OK);
-    sk_local_to_model(s, out, NULL, world);
+    assert_int_equal(sk_blend_poses(s, in, nclips, &o, SK_POSE_OF(s, out, NULL), NULL), SK_OK);
+    sk_local_to_model(s, SK_POSE_OF(s, out, NULL), NULL, world, (s)->joint_count, NULL);
     const cJSON *nd;
     cJSON_ArrayForEach(nd, nodes) {
         int node = cJSON_GetObjectItem(nd, "node")->valueint;

@@ -70,11 +70,11 @@ static void test_cli_blend_matches_library(void **st) {
     float *mask = malloc(sizeof(float) * n);
     sk_mask_fill(s, mask, 0.0f);
     sk_mask_set_subtree(s, "spine", 1.0f, mask, NULL);
-    sk_clip_sample(a->clips[1], s, 0.61, SK_LOOP_REPEAT, p, NULL);
-    sk_clip_sample(a->clips[2], s, 0.61, SK_LOOP_REPEAT, p + n, NULL);
-    sk_clip_sample(a->clips[0], s, 0.61, SK_LOOP_REPEAT, p + 2 * n, NULL);
-    sk_blend_input in[3] = {{p, NULL, 0.3f, NULL, NULL}, {p + n, NULL, 0.7f, NULL, NULL}, {p + 2 * n, NULL, 0.2f, mask, NULL}};
-    assert_int_equal(sk_blend_poses(s, in, 3, NULL, p + 3 * n, NULL, NULL), SK_OK);
+    sk_clip_sample(a->clips[1], s, 0.61, SK_LOOP_REPEAT, SK_POSE_OF(s, p, NULL), NULL);
+    sk_clip_sample(a->clips[2], s, 0.61, SK_LOOP_REPEAT, SK_POSE_OF(s, p + n, NULL), NULL);
+    sk_clip_sample(a->clips[0], s, 0.61, SK_LOOP_REPEAT, SK_POSE_OF(s, p + 2 * n, NULL), NULL);
+    sk_blend_input in[3] = {{SK_POSE_OF(s, p, NULL), 0.3f, NULL, NULL}, {SK_POSE_OF(s, p + n, NULL), 0.7f, NULL, NULL}, {SK_POSE_OF(s, p + 2 * n, NULL), 0.2f, mask, NULL}};
+    assert_int_equal(sk_blend_poses(s, in, 3, NULL, SK_POSE_OF(s, p + 3 * n, NULL), NULL), SK_OK);
     for (uint32_t j = 0; j < n; j++) {
         const cJSON *l = node_local(root, (int)a->joint_to_node[j]);
         if (!l) continue;

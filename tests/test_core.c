@@ -164,8 +164,8 @@ static void test_skeleton(void **st) {
     assert_string_equal(s->names[3], "");
     sk_transform local[4];
     sk_mat4 model[4];
-    sk_pose_rest(s, local, NULL);
-    sk_local_to_model(s, local, NULL, model);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, (s)->joint_count, NULL);
     NEAR(model[1].m[12], 1, 1e-6); NEAR(model[1].m[13], 1, 1e-6);
     /* joint 3: (1,0,0) rotated 90 deg about Y -> (0,0,-1), plus (0,0,5) */
     NEAR(model[3].m[12], 0, 1e-6); NEAR(model[3].m[14], 4, 1e-6);
@@ -187,7 +187,7 @@ static void test_skeleton_large(void **st) {
     sk_skeleton *s = NULL;
     assert_int_equal(sk_skeleton_create(&d, NULL, &s, NULL), SK_OK);
     sk_mat4 *model = malloc(N * sizeof *model);
-    sk_local_to_model(s, s->rest, NULL, model);
+    sk_local_to_model(s, SK_POSE_OF(s, s->rest, NULL), NULL, model, (s)->joint_count, NULL);
     NEAR(model[N - 1].m[13], 10.0, 1e-3);
     uint32_t *order = malloc(N * sizeof *order), *scratch = malloc(3 * N * sizeof *scratch);
     /* reversed order: node i's parent is i+1 */
@@ -233,27 +233,27 @@ static void test_interp_linear_step(void **st) {
     NEAR(sk_clip_duration(c), 2.0, 0);
     sk_transform x;
     /* before first key: first value; negative t clamps too */
-    sk_clip_sample(c, s, 0.1, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 0.1, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 0, 0);
-    sk_clip_sample(c, s, -3.0, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, -3.0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 0, 0);
     /* exactly on a key */
-    sk_clip_sample(c, s, 1.0, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 1.0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 1, 0); NEAR(x.t.y, 2, 0);
     /* between keys: linear */
-    sk_clip_sample(c, s, 0.75, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 0.75, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 0.5, 1e-6); NEAR(x.t.z, 1.5, 1e-6);
-    sk_clip_sample(c, s, 1.25, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 1.25, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 1.5, 1e-6); NEAR(x.t.z, 2.5, 1e-6);
     /* clamp at end gives last key; repeat at t == duration gives t = 0 (first key) */
-    sk_clip_sample(c, s, 2.0, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 2.0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 3, 0);
-    sk_clip_sample(c, s, 2.0, SK_LOOP_REPEAT, &x, NULL);
+    sk_clip_sample(c, s, 2.0, SK_LOOP_REPEAT, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 0, 0);
     /* repeat: 2.75 wraps to 0.75; negative -1.25 wraps to 0.75 */
-    sk_clip_sample(c, s, 2.75, SK_LOOP_REPEAT, &x, NULL);
+    sk_clip_sample(c, s, 2.75, SK_LOOP_REPEAT, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 0.5, 1e-6);
-    sk_clip_sample(c, s, -1.25, SK_LOOP_REPEAT, &x, NULL);
+    sk_clip_sample(c, s, -1.25, SK_LOOP_REPEAT, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 0.5, 1e-6);
     NEAR(sk_clip_wrap_time(c, -1.25, SK_LOOP_REPEAT), 0.75, 1e-12);
     NEAR(sk_clip_wrap_time(c, 7.0, SK_LOOP_CLAMP), 2.0, 0);
@@ -263,11 +263,11 @@ static void test_interp_linear_step(void **st) {
     /* STEP: holds key k on [t_k, t_k+1) */
     t.interpolation = SK_INTERP_STEP;
     c = make_clip(&t, 1);
-    sk_clip_sample(c, s, 0.99, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 0.99, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 0, 0);
-    sk_clip_sample(c, s, 1.0, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 1.0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 1, 0);
-    sk_clip_sample(c, s, 1.999, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 1.999, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 1, 0);
     sk_clip_destroy(c);
 
@@ -276,7 +276,7 @@ static void test_interp_linear_step(void **st) {
     sk_track_desc one = {0, SK_PATH_SCALE, SK_INTERP_LINEAR, 1, t1, v1, 0};
     c = make_clip(&one, 1);
     NEAR(sk_clip_duration(c), 0, 0);
-    sk_clip_sample(c, s, 12.5, SK_LOOP_REPEAT, &x, NULL);
+    sk_clip_sample(c, s, 12.5, SK_LOOP_REPEAT, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.s.y, 5, 0);
     NEAR(x.t.x, 0, 0); /* untracked path keeps rest */
     sk_clip_destroy(c);
@@ -285,11 +285,11 @@ static void test_interp_linear_step(void **st) {
     float te[4] = {0, 1, 1, 2}, ve[12] = {0, 0, 0, 1, 0, 0, 5, 0, 0, 6, 0, 0};
     sk_track_desc eq = {0, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 4, te, ve, 0};
     c = make_clip(&eq, 1);
-    sk_clip_sample(c, s, 0.5, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 0.5, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 0.5, 1e-6);
-    sk_clip_sample(c, s, 1.0, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 1.0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 5, 0);
-    sk_clip_sample(c, s, 1.5, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 1.5, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 5.5, 1e-6);
     assert_true(isfinite(x.t.x));
     sk_clip_destroy(c);
@@ -307,14 +307,14 @@ static void test_interp_rotation(void **st) {
     sk_track_desc t = {0, SK_PATH_ROTATION, SK_INTERP_LINEAR, 2, times, vals, 0};
     sk_clip *c = make_clip(&t, 1);
     sk_transform x;
-    sk_clip_sample(c, s, 0.25, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 0.25, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     quat_near(x.r, sk_quat_from_axis_angle(sk_vec3_make(0, 0, 1), 0.5f), 1e-6);
     sk_clip_destroy(c);
     /* non-unit keys are normalised (glTF requires unit rotations) */
     float nv[8] = {0, 0, 0, 2, 0, 0, 0.7071f * 3, 0.7071f * 3};
     t.values = nv;
     c = make_clip(&t, 1);
-    sk_clip_sample(c, s, 1.0, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 1.0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     quat_near(x.r, sk_quat_from_axis_angle(sk_vec3_make(0, 0, 1), pi / 2), 1e-6);
     sk_clip_destroy(c);
     /* zero rotation key is rejected */
@@ -347,13 +347,13 @@ static void test_interp_cubic(void **st) {
         double ex = h00 * 1 + h10 * td * 0.5 + h01 * 3 + h11 * td * 0;
         double ey = h00 * 0 + h10 * td * 1 + h01 * 1 + h11 * td * -1;
         double ez = h00 * 0 + h10 * td * 0 + h01 * 0 + h11 * td * 2;
-        sk_clip_sample(c, s, tt, SK_LOOP_CLAMP, &x, NULL);
+        sk_clip_sample(c, s, tt, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
         NEAR(x.t.x, ex, 1e-5); NEAR(x.t.y, ey, 1e-5); NEAR(x.t.z, ez, 1e-5);
     }
     /* outside the keys: the spline vertex, not a tangent */
-    sk_clip_sample(c, s, 0.0, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 0.0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 1, 0);
-    sk_clip_sample(c, s, 3.0, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 3.0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(x.t.x, 3, 0); NEAR(x.t.y, 1, 0);
     sk_clip_destroy(c);
     /* cubic rotation is normalised after evaluation */
@@ -362,7 +362,7 @@ static void test_interp_cubic(void **st) {
                     0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0};
     sk_track_desc r = {0, SK_PATH_ROTATION, SK_INTERP_CUBICSPLINE, 2, rt, rv, 0};
     c = make_clip(&r, 1);
-    sk_clip_sample(c, s, 0.5, SK_LOOP_CLAMP, &x, NULL);
+    sk_clip_sample(c, s, 0.5, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, NULL), NULL);
     NEAR(sk_quat_length(x.r), 1, 1e-6);
     sk_clip_destroy(c);
     sk_skeleton_destroy(s);
@@ -376,11 +376,11 @@ static void test_weights_and_errors(void **st) {
     sk_clip *c = make_clip(&t, 1);
     sk_transform x;
     float w[2];
-    assert_int_equal(sk_clip_sample(c, s, 0.25, SK_LOOP_CLAMP, &x, w), SK_OK);
+    assert_int_equal(sk_clip_sample(c, s, 0.25, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, w), NULL), SK_OK);
     NEAR(w[0], 0.25, 1e-6); NEAR(w[1], 0.75, 1e-6);
     /* a skeleton whose slot does not match is refused, not overrun */
     sk_skeleton *s1 = one_joint(1);
-    assert_int_equal(sk_clip_sample(c, s1, 0.25, SK_LOOP_CLAMP, &x, w), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_clip_sample(c, s1, 0.25, SK_LOOP_CLAMP, SK_POSE_OF(s1, &x, w), NULL), SK_ERR_INVALID_ARGUMENT);
     sk_skeleton_destroy(s1);
     sk_clip_destroy(c);
     /* joint past the skeleton */
@@ -388,7 +388,7 @@ static void test_weights_and_errors(void **st) {
     sk_track_desc far = {5, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 1, times, tv, 0};
     c = make_clip(&far, 1);
     assert_int_equal(sk_clip_joint_span(c), 6);
-    assert_int_equal(sk_clip_sample(c, s, 0, SK_LOOP_CLAMP, &x, w), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_clip_sample(c, s, 0, SK_LOOP_CLAMP, SK_POSE_OF(s, &x, w), NULL), SK_ERR_INVALID_ARGUMENT);
     sk_clip_destroy(c);
     /* builder rejections */
     sk_clip_builder *b;
@@ -457,8 +457,8 @@ static void test_cursor(void **st) {
         else if (mode < 9) t -= (rand() % 100) / 3000.0;   /* backward */
         else t = (rand() % 10000) / 1000.0 - 2.0;          /* jumps */
         sk_loop_mode lm = (i % 3) ? SK_LOOP_REPEAT : SK_LOOP_CLAMP;
-        sk_clip_sample_cursor(c, s, t, lm, cur, a, NULL);
-        sk_clip_sample(c, s, t, lm, b, NULL);
+        sk_clip_sample_cursor(c, s, t, lm, cur, sk_clip_cursor_size(c), SK_POSE_OF(s, a, NULL), NULL);
+        sk_clip_sample(c, s, t, lm, SK_POSE_OF(s, b, NULL), NULL);
         assert_memory_equal(a, b, sizeof a);
     }
     free(cur);
@@ -476,15 +476,15 @@ static void test_palette(void **st) {
     sk_skeleton *s;
     assert_int_equal(sk_skeleton_create(&d, NULL, &s, NULL), SK_OK);
     sk_mat4 model[2], ibm[2], pal[2];
-    sk_local_to_model(s, s->rest, NULL, model);
+    sk_local_to_model(s, SK_POSE_OF(s, s->rest, NULL), NULL, model, (s)->joint_count, NULL);
     for (int i = 0; i < 2; i++) sk_mat4_invert_affine(&model[i], &ibm[i]);
     uint32_t joints[2] = {0, 1};
     sk_skin skin = {"s", 2, joints, ibm, 0};
     /* bend joint 1 by 90 degrees about Z */
     sk_transform local[2] = {rest[0], rest[1]};
     local[1].r = sk_quat_from_axis_angle(sk_vec3_make(0, 0, 1), 3.14159265f / 2);
-    sk_local_to_model(s, local, NULL, model);
-    sk_skin_palette(&skin, model, pal);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, (s)->joint_count, NULL);
+    sk_skin_palette(&skin, model, UINT32_MAX, pal, (&skin)->joint_count, NULL);
     float pos[6] = {0, 2, 0, 0, 1.5f, 0};
     uint16_t vj[8] = {1, 0, 0, 0, 0, 1, 0, 0};
     float vw[8] = {1, 0, 0, 0, 0.5f, 0.5f, 0, 0};
@@ -550,7 +550,7 @@ static void test_batched_slerp(void **st) {
     int far = 0, compared = 0;
     for (int n = 0; n < 2000; n++) {
         double t = -0.2 + 2.6 * frand(&rs);
-        assert_int_equal(sk_clip_sample(c, s, t, SK_LOOP_CLAMP, pose, NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(c, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, pose, NULL), NULL), SK_OK);
         double tw = sk_clip_wrap_time(c, t, SK_LOOP_CLAMP);
         for (int j = 0; j < J; j++) {
             sk_track_info info;

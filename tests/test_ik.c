@@ -53,7 +53,7 @@ static sk_skeleton *make_chain(uint32_t n, const float *lengths) {
 
 static void model_positions(const sk_skeleton *s, const sk_transform *local, sk_vec3 *out) {
     sk_mat4 *m = calloc(s->joint_count, sizeof *m);
-    sk_local_to_model(s, local, NULL, m);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, (s)->joint_count, NULL);
     for (uint32_t i = 0; i < s->joint_count; i++) out[i] = sk_vec3_make(m[i].m[12], m[i].m[13], m[i].m[14]);
     free(m);
 }
@@ -97,7 +97,7 @@ static void test_random_reachable(void **st) {
             for (int i = 0; i < N - 1; i++) L += len[i] = (float)rnd_range(0.2, 1.5);
             sk_skeleton *s = make_chain(N, len);
             sk_transform local[N];
-            sk_pose_rest(s, local, NULL);
+            sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
             for (int i = 0; i < N; i++) local[i].r = rnd_quat(0.6f);
             uint32_t joints[N];
             identity_chain(N, joints);
@@ -108,7 +108,7 @@ static void test_random_reachable(void **st) {
             o.solver = iterative[si];
             o.max_iterations = o.solver == SK_IK_JACOBIAN_TRANSPOSE ? 20000 : 1000;
             sk_ik_result r;
-            assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+            assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
             sk_vec3 p[N];
             model_positions(s, local, p);
             float e = dist3(p[N - 1], tg.position);
@@ -134,7 +134,7 @@ static void test_two_bone_exact(void **st) {
         float len[2] = {(float)rnd_range(0.2, 1.0), (float)rnd_range(0.2, 1.0)};
         sk_skeleton *s = make_chain(3, len);
         sk_transform local[3];
-        sk_pose_rest(s, local, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
         for (int i = 0; i < 3; i++) local[i].r = rnd_quat(1.2f);
         uint32_t joints[3] = {0, 1, 2};
         sk_ik_chain chain = {s, joints, 3, NULL};
@@ -149,7 +149,7 @@ static void test_two_bone_exact(void **st) {
         sk_ik_options o = {0};
         o.solver = SK_IK_TWO_BONE;
         sk_ik_result r;
-        assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         assert_int_equal(r.stop, SK_IK_STOP_ANALYTIC);
         sk_vec3 p[3];
         model_positions(s, local, p);
@@ -182,7 +182,7 @@ static void test_two_bone_soft_stretch(void **st) {
     for (int k = 0; k <= 200; k++) {
         float d = 1.7f + 0.5f * (float)k / 200.0f;
         sk_transform local[3];
-        sk_pose_rest(s, local, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
         local[1].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), 0.5f);
         sk_ik_target tg = {0};
         tg.position = sk_vec3_make(0, d, 0);
@@ -190,7 +190,7 @@ static void test_two_bone_soft_stretch(void **st) {
         o.solver = SK_IK_TWO_BONE;
         o.soft = 0.1f;
         sk_ik_result r;
-        assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         sk_vec3 p[3];
         model_positions(s, local, p);
         float reach = sk_vec3_length(p[2]);
@@ -202,7 +202,7 @@ static void test_two_bone_soft_stretch(void **st) {
     }
     /* stretch: reach 2.2 with max_stretch 1.2 */
     sk_transform local[3];
-    sk_pose_rest(s, local, NULL);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
     local[1].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), 0.5f);
     sk_ik_target tg = {0};
     tg.position = sk_vec3_make(0.3f, 2.2f, 0);
@@ -210,7 +210,7 @@ static void test_two_bone_soft_stretch(void **st) {
     o.solver = SK_IK_TWO_BONE;
     o.max_stretch = 1.2f;
     sk_ik_result r;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     sk_vec3 p[3];
     model_positions(s, local, p);
     assert_true(dist3(p[2], tg.position) < 1e-4f);
@@ -223,11 +223,11 @@ static void test_two_bone_low_level(void **st) {
     float len[2] = {0.45f, 0.42f};
     sk_skeleton *s = make_chain(3, len);
     sk_transform local[3];
-    sk_pose_rest(s, local, NULL);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
     local[0].r = rnd_quat(1.0f);
     local[1].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), 0.4f);
     sk_mat4 m[3];
-    sk_local_to_model(s, local, NULL, m);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, (s)->joint_count, NULL);
     sk_transform mt[3];
     for (int i = 0; i < 3; i++) assert_true(sk_mat4_decompose(&m[i], &mt[i]));
     sk_ik_target tg = {0};
@@ -259,13 +259,13 @@ static void test_two_bone_low_level_random(void **st) {
         float L = len[0] + len[1];
         sk_skeleton *s = make_chain(3, len);
         sk_transform local[3];
-        sk_pose_rest(s, local, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
         local[0].r = rnd_quat(PI_F);
         int shape = k % 3; /* straight, bent, nearly folded */
         float bend = shape == 0 ? 0.0f : (shape == 1 ? (float)rnd_range(0.1, 2.5) : 3.1f);
         local[1].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), bend);
         sk_mat4 m[3];
-        sk_local_to_model(s, local, NULL, m);
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, (s)->joint_count, NULL);
         sk_transform mt[3];
         for (int i = 0; i < 3; i++) assert_true(sk_mat4_decompose(&m[i], &mt[i]));
         sk_ik_target tg = {0};
@@ -311,7 +311,7 @@ static void test_two_bone_low_level_random(void **st) {
         o.solver = SK_IK_TWO_BONE;
         sk_transform io[3] = {local[0], local[1], local[2]};
         sk_ik_result res;
-        assert_int_equal(sk_ik_solve(&ch, &tg, &o, io, NULL, 0, &res, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&ch, &tg, &o, SK_POSE_OF((&ch)->skeleton, io, NULL), NULL, 0, &res, NULL), SK_OK);
         sk_vec3 q[3];
         model_positions(s, io, q);
         assert_true(dist3(q[1], p[1]) < 1e-4f * L);
@@ -342,7 +342,7 @@ static void test_ccd_damping_and_fast_path(void **st) {
         identity_chain(N, joints);
         sk_ik_chain chain = {s, joints, N, NULL};
         sk_transform start[N];
-        sk_pose_rest(s, start, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, start, NULL), NULL);
         for (int i = 0; i < N; i++) start[i].r = rnd_quat(0.6f);
         sk_ik_target tg = {0};
         tg.position = sk_vec3_scale(rnd_dir(), (float)rnd_range(0.1, 0.9) * L);
@@ -354,12 +354,12 @@ static void test_ccd_damping_and_fast_path(void **st) {
         sk_transform local[N];
         memcpy(local, start, sizeof local);
         sk_ik_result r;
-        assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         for (int i = 0; i < N; i++) assert_true(quat_angle(start[i].r, local[i].r) <= o.max_step + 1e-4f);
         o.max_iterations = 5000;
         o.stall_iterations = 5000;
         memcpy(local, start, sizeof local);
-        assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         assert_int_equal(r.stop, SK_IK_STOP_TOLERANCE);
         check_lengths(s, local);
         /* unconstrained: reachable, unreachable, and the target on joint 4 */
@@ -375,7 +375,7 @@ static void test_ccd_damping_and_fast_path(void **st) {
             o2.solver = SK_IK_CCD;
             o2.max_iterations = 1000;
             memcpy(local, start, sizeof local);
-            assert_int_equal(sk_ik_solve(&chain, &t2, &o2, local, NULL, 0, &r, NULL), SK_OK);
+            assert_int_equal(sk_ik_solve(&chain, &t2, &o2, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
             assert_true(quat_angle(start[N - 1].r, local[N - 1].r) <= 1e-5f);
             for (int i = 0; i < N; i++) assert_true(fabsf(sk_quat_length(local[i].r) - 1.0f) < 1e-5f);
             check_lengths(s, local);
@@ -455,14 +455,14 @@ static void test_limits_respected(void **st) {
         int reached = 0;
         for (int t = 0; t < 200; t++) {
             sk_transform local[N];
-            sk_pose_rest(s, local, NULL);
+            sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
             sk_ik_target tg = {0};
             tg.position = sk_vec3_scale(rnd_dir(), (float)rnd_range(0.3, 2.2));
             tg.position.y = fabsf(tg.position.y);
             sk_ik_options o = {0};
             o.solver = iterative[si];
             sk_ik_result r;
-            assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+            assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
             for (int i = 0; i < N; i++) {
                 sk_quat rel = sk_quat_mul(sk_quat_conjugate(s->rest[i].r), local[i].r);
                 sk_vec3 ax = i + 1 < N ? sk_vec3_normalize(s->rest[i + 1].t) : sk_vec3_make(0, 1, 0);
@@ -491,7 +491,7 @@ static void test_planar(void **st) {
         for (size_t si = 0; si < sizeof solvers / sizeof solvers[0]; si++)
             for (int t = 0; t < 50; t++) {
                 sk_transform local[N];
-                sk_pose_rest(s, local, NULL);
+                sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
                 for (int i = 0; i < N; i++)
                     local[i].r = sk_quat_from_axis_angle(sk_vec3_make(0, 0, 1), (float)rnd_range(-0.5, 0.5));
                 float a = (float)rnd_range(0, 2 * PI_F), d = (float)rnd_range(0.3, 3.0);
@@ -503,7 +503,7 @@ static void test_planar(void **st) {
                 o.up_axis = sk_vec3_make(0, 0, 1);
                 if (with_normal) o.plane_normal = sk_vec3_make(0, 0, 1);
                 sk_ik_result r;
-                assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+                assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
                 sk_vec3 p[N];
                 model_positions(s, local, p);
                 for (int i = 0; i < N; i++) assert_true(fabsf(p[i].z) <= 1e-5f);
@@ -517,7 +517,7 @@ static void test_planar(void **st) {
     sk_ik_chain c2 = {s2, j3, 3, NULL};
     for (int side = -1; side <= 1; side += 2) {
         sk_transform local[3];
-        sk_pose_rest(s2, local, NULL);
+        sk_pose_rest(s2, SK_POSE_OF(s2, local, NULL), NULL);
         sk_ik_target tg = {0};
         tg.position = sk_vec3_make(0.5f, 1.2f, 0);
         tg.has_pole = true;
@@ -525,7 +525,7 @@ static void test_planar(void **st) {
         sk_ik_options o = {0};
         o.solver = SK_IK_TWO_BONE;
         o.plane_normal = sk_vec3_make(0, 0, 1);
-        assert_int_equal(sk_ik_solve(&c2, &tg, &o, local, NULL, 0, NULL, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&c2, &tg, &o, SK_POSE_OF((&c2)->skeleton, local, NULL), NULL, 0, NULL, NULL), SK_OK);
         sk_vec3 p[3];
         model_positions(s2, local, p);
         assert_true(dist3(p[2], tg.position) < 1e-5f);
@@ -549,7 +549,7 @@ static void test_bad_input(void **st) {
     identity_chain(N, joints);
     sk_ik_chain chain = {s, joints, N, NULL};
     sk_transform local[N], before[N];
-    sk_pose_rest(s, local, NULL);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
     memcpy(before, local, sizeof local);
     const float bad[] = {NAN, INFINITY, -INFINITY};
     for (int solver = 0; solver <= SK_IK_AIM; solver++)
@@ -569,7 +569,7 @@ static void test_bad_input(void **st) {
                     ch.joints = j3;
                     ch.count = 3;
                 }
-                assert_int_equal(sk_ik_solve(&ch, &tg, &o, local, NULL, 0, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+                assert_int_equal(sk_ik_solve(&ch, &tg, &o, SK_POSE_OF((&ch)->skeleton, local, NULL), NULL, 0, NULL, &err), SK_ERR_INVALID_ARGUMENT);
                 assert_true(strstr(err.message, "finite") != NULL);
                 assert_memory_equal(local, before, sizeof local);
             }
@@ -578,23 +578,23 @@ static void test_bad_input(void **st) {
     tg.position = sk_vec3_make(1, 1, 0);
     sk_ik_options o = {0};
     o.tolerance = NAN;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
     o.tolerance = 0;
     tg.has_pole = true;
     tg.pole.x = INFINITY;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
     tg.has_pole = false;
     /* two-bone on a 5-joint chain */
     o.solver = SK_IK_TWO_BONE;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
     o.solver = SK_IK_FABRIK;
     /* a chain that is not parent-to-child */
     uint32_t wrong[3] = {0, 2, 3};
     sk_ik_chain wc = {s, wrong, 3, NULL};
-    assert_int_equal(sk_ik_solve(&wc, &tg, &o, local, NULL, 0, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve(&wc, &tg, &o, SK_POSE_OF((&wc)->skeleton, local, NULL), NULL, 0, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
     /* too little scratch */
     char small[16];
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, small, sizeof small, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), small, sizeof small, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
     /* chain_find: tip not below root, out of range, capacity */
     uint32_t out[8], cnt;
     assert_int_equal(sk_ik_chain_find(s, 3, 1, out, 8, &cnt, NULL), SK_ERR_INVALID_ARGUMENT);
@@ -622,7 +622,7 @@ static void test_unreachable_straight(void **st) {
     for (size_t si = 0; si < sizeof iterative / sizeof iterative[0]; si++)
         for (int t = 0; t < 30; t++) {
             sk_transform local[N];
-            sk_pose_rest(s, local, NULL);
+            sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
             for (int i = 0; i < N; i++) local[i].r = rnd_quat(0.5f);
             sk_ik_target tg = {0};
             tg.position = sk_vec3_scale(rnd_dir(), (float)rnd_range(3.1, 6.0));
@@ -630,7 +630,7 @@ static void test_unreachable_straight(void **st) {
             o.solver = iterative[si];
             o.max_iterations = 100000;
             sk_ik_result r;
-            assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+            assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
             assert_false(r.reachable);
             sk_vec3 p[N];
             model_positions(s, local, p);
@@ -662,13 +662,13 @@ static void test_edge_cases(void **st) {
         for (int solver = 0; solver <= SK_IK_AIM; solver++) {
             if (solver == SK_IK_TWO_BONE) continue;
             sk_transform local[N];
-            sk_pose_rest(s, local, NULL);
+            sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
             local[1].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), 0.3f);
             sk_ik_target tg = {0};
             sk_ik_options o = {0};
             o.solver = (sk_ik_solver)solver;
             sk_ik_result r;
-            assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+            assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
             for (int i = 0; i < N; i++) {
                 assert_true(isfinite(local[i].r.x) && isfinite(local[i].r.w));
                 assert_true(fabsf(sk_quat_length(local[i].r) - 1.0f) < 1e-5f);
@@ -682,17 +682,17 @@ static void test_edge_cases(void **st) {
         uint32_t j3[3] = {0, 1, 2};
         sk_ik_chain c2 = {s2, j3, 3, NULL};
         sk_transform local[3];
-        sk_pose_rest(s2, local, NULL);
+        sk_pose_rest(s2, SK_POSE_OF(s2, local, NULL), NULL);
         local[1].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), 0.3f);
         sk_ik_target tg = {0};
         tg.position = sk_vec3_make(0, 1e-3f, 0);
         sk_ik_options o = {0};
         o.solver = SK_IK_TWO_BONE;
         sk_ik_result r;
-        assert_int_equal(sk_ik_solve(&c2, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&c2, &tg, &o, SK_POSE_OF((&c2)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         assert_true(r.error < 1e-3f);
         tg.position = sk_vec3_make(0, 0, 0);
-        assert_int_equal(sk_ik_solve(&c2, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&c2, &tg, &o, SK_POSE_OF((&c2)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         assert_true(isfinite(r.error));
         sk_skeleton_destroy(s2);
         sk_skeleton_destroy(s);
@@ -707,7 +707,7 @@ static void test_edge_cases(void **st) {
         sk_ik_chain chain = {s, joints, N, NULL};
         for (size_t si = 0; si < sizeof iterative / sizeof iterative[0]; si++) {
             sk_transform local[N];
-            sk_pose_rest(s, local, NULL);
+            sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
             local[0].r = sk_quat_from_axis_angle(sk_vec3_make(0, 0, 1), 0.4f);
             local[2].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), 0.4f);
             sk_ik_target tg = {0};
@@ -716,7 +716,7 @@ static void test_edge_cases(void **st) {
             o.solver = iterative[si];
             o.max_iterations = 20000;
             sk_ik_result r;
-            assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+            assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
             assert_true(r.error <= 1e-3f);
             check_lengths(s, local);
         }
@@ -726,13 +726,13 @@ static void test_edge_cases(void **st) {
         uint32_t j3[3] = {0, 1, 2};
         sk_ik_chain c2 = {s2, j3, 3, NULL};
         sk_transform local[3];
-        sk_pose_rest(s2, local, NULL);
+        sk_pose_rest(s2, SK_POSE_OF(s2, local, NULL), NULL);
         sk_ik_target tg = {0};
         tg.position = sk_vec3_make(0.6f, 0.8f, 0);
         sk_ik_options o = {0};
         o.solver = SK_IK_TWO_BONE;
         sk_ik_result r;
-        assert_int_equal(sk_ik_solve(&c2, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&c2, &tg, &o, SK_POSE_OF((&c2)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         assert_true(r.error < 1e-5f);
         sk_skeleton_destroy(s2);
         sk_skeleton_destroy(s);
@@ -746,14 +746,14 @@ static void test_edge_cases(void **st) {
         for (int solver = 0; solver <= SK_IK_AIM; solver++) {
             if (solver == SK_IK_TWO_BONE) continue;
             sk_transform local[2], before[2];
-            sk_pose_rest(s, local, NULL);
+            sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
             memcpy(before, local, sizeof local);
             sk_ik_target tg = {0};
             tg.position = sk_vec3_make(2, 1, 0);
             sk_ik_options o = {0};
             o.solver = (sk_ik_solver)solver;
             sk_ik_result r;
-            assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+            assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
             if (solver != SK_IK_AIM) {
                 assert_memory_equal(local, before, sizeof local);
                 assert_int_equal(r.iterations, 0);
@@ -782,7 +782,7 @@ static void test_edge_cases(void **st) {
         rng_state = 100;
         for (size_t si = 0; si < sizeof iterative / sizeof iterative[0]; si++) {
             sk_transform local[N];
-            sk_pose_rest(s, local, NULL);
+            sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
             for (int i = 0; i < N; i++) local[i].r = rnd_quat(0.2f);
             sk_ik_target tg = {0};
             tg.position = sk_vec3_make(3.0f, 4.0f, -2.0f);
@@ -791,8 +791,8 @@ static void test_edge_cases(void **st) {
             o.max_iterations = 50000;
             sk_ik_result r;
             /* NULL scratch is refused for long chains */
-            assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_ERR_INVALID_ARGUMENT);
-            assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, scratch, bytes, &r, NULL), SK_OK);
+            assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_ERR_INVALID_ARGUMENT);
+            assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), scratch, bytes, &r, NULL), SK_OK);
             printf("# 100 joints, %-6s: error %.2g after %u iterations (%s)\n", sk_ik_solver_string(iterative[si]),
                    (double)r.error, r.iterations, sk_ik_stop_string(r.stop));
             assert_true(r.error <= 1e-3f * 9.9f);
@@ -818,21 +818,21 @@ static void test_orientation_target(void **st) {
     for (int t = 0; t < T; t++) {
         /* a reachable pose: FK of a random configuration */
         sk_transform goal[N];
-        sk_pose_rest(s, goal, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, goal, NULL), NULL);
         for (int i = 0; i < N - 1; i++) goal[i].r = rnd_quat(0.8f);
         sk_mat4 m[N];
-        sk_local_to_model(s, goal, NULL, m);
+        sk_local_to_model(s, SK_POSE_OF(s, goal, NULL), NULL, m, (s)->joint_count, NULL);
         sk_transform tip;
         assert_true(sk_mat4_decompose(&m[N - 1], &tip));
         sk_transform local[N];
-        sk_pose_rest(s, local, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
         sk_ik_target tg = {0};
         tg.position = tip.t;
         tg.orientation = tip.r;
         sk_ik_options o = {0};
         o.solver = SK_IK_DLS;
         sk_ik_result r;
-        assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         if (r.error <= 1e-4f * r.chain_length && r.orientation_error <= 1e-3f) ok++;
     }
     printf("# DLS position+orientation: %d/%d reached (1e-4 L, 1e-3 rad)\n", ok, T);
@@ -856,10 +856,10 @@ static void test_stopping_rules(void **st) {
     sk_ik_options o = {0};
     sk_ik_result r;
     /* iteration budget */
-    sk_pose_rest(s, local, NULL);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
     o.solver = SK_IK_JACOBIAN_TRANSPOSE;
     o.max_iterations = 3;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     assert_int_equal(r.stop, SK_IK_STOP_ITERATIONS);
     assert_int_equal(r.iterations, 3);
     /* time budget */
@@ -872,26 +872,26 @@ static void test_stopping_rules(void **st) {
     }
     sk_ik_chain lc = {s, joints, N, lims};
     /* time budget: limits keep the target out of reach, no stall detection */
-    sk_pose_rest(s, local, NULL);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
     o.max_iterations = 100000000;
     o.stall_iterations = 100000000;
     o.time_budget_us = 200;
-    assert_int_equal(sk_ik_solve(&lc, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&lc, &tg, &o, SK_POSE_OF((&lc)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     assert_int_equal(r.stop, SK_IK_STOP_TIME);
     /* no progress: the same limits */
     for (size_t si = 0; si < sizeof iterative / sizeof iterative[0]; si++) {
-        sk_pose_rest(s, local, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
         memset(&o, 0, sizeof o);
         o.solver = iterative[si];
         o.max_iterations = 100000;
-        assert_int_equal(sk_ik_solve(&lc, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve(&lc, &tg, &o, SK_POSE_OF((&lc)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
         assert_int_equal(r.stop, SK_IK_STOP_NO_PROGRESS);
         assert_true(r.error > 1.0f);
     }
     /* tolerance */
-    sk_pose_rest(s, local, NULL);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
     memset(&o, 0, sizeof o);
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     assert_int_equal(r.stop, SK_IK_STOP_TOLERANCE);
     assert_true(r.error <= 9.0f * 1e-4f);
     assert_string_equal(sk_ik_stop_string(r.stop), "tolerance");
@@ -908,7 +908,7 @@ static void test_blend_and_aim(void **st) {
     identity_chain(N, joints);
     sk_ik_chain chain = {s, joints, N, NULL};
     sk_transform local[N], before[N];
-    sk_pose_rest(s, local, NULL);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
     local[1].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), 0.3f);
     memcpy(before, local, sizeof local);
     sk_ik_target tg = {0};
@@ -916,10 +916,10 @@ static void test_blend_and_aim(void **st) {
     sk_ik_options o = {0};
     o.fk_blend = 1.0f;
     sk_ik_result r;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     for (int i = 0; i < N; i++) assert_true(fabsf(sk_quat_dot(local[i].r, before[i].r)) > 0.999999f);
     o.fk_blend = 0.5f;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     sk_vec3 p[N];
     model_positions(s, local, p);
     float e_half = dist3(p[N - 1], tg.position);
@@ -927,7 +927,7 @@ static void test_blend_and_aim(void **st) {
     model_positions(s, before, p0);
     assert_true(e_half > 1e-3f && e_half < dist3(p0[N - 1], tg.position));
     o.fk_blend = 1.5f;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_ERR_INVALID_ARGUMENT);
 
     /* aim: a single joint turns its +Z at the target, +Y toward up */
     uint32_t head[1] = {3};
@@ -937,10 +937,10 @@ static void test_blend_and_aim(void **st) {
     tg.up = sk_vec3_make(0, 1, 0);
     memset(&o, 0, sizeof o);
     o.solver = SK_IK_AIM;
-    assert_int_equal(sk_ik_solve(&hc, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&hc, &tg, &o, SK_POSE_OF((&hc)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     assert_true(r.orientation_error < 1e-4f);
     sk_mat4 m[N];
-    sk_local_to_model(s, local, NULL, m);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, (s)->joint_count, NULL);
     sk_vec3 z = sk_vec3_normalize(sk_vec3_make(m[3].m[8], m[3].m[9], m[3].m[10]));
     sk_vec3 to = sk_vec3_normalize(sk_vec3_sub(tg.position, sk_vec3_make(m[3].m[12], m[3].m[13], m[3].m[14])));
     assert_true(sk_vec3_dot(z, to) > 0.99999f);
@@ -951,14 +951,14 @@ static void test_blend_and_aim(void **st) {
     /* weight limit: at most 0.3 rad from FK */
     memcpy(local, before, sizeof local);
     o.max_angle = 0.3f;
-    assert_int_equal(sk_ik_solve(&hc, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&hc, &tg, &o, SK_POSE_OF((&hc)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     float turned = 2.0f * acosf(fminf(1.0f, fabsf(sk_quat_dot(local[3].r, before[3].r))));
     assert_true(turned <= 0.3f + 1e-4f);
     assert_true(turned >= 0.3f - 1e-3f);
     /* aim shared along a chain */
     memcpy(local, before, sizeof local);
     o.max_angle = 0;
-    assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, NULL), SK_OK);
+    assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, NULL), SK_OK);
     assert_true(r.orientation_error < 1e-4f);
     sk_skeleton_destroy(s);
 }
@@ -991,17 +991,17 @@ static void test_multi_effector(void **st) {
     const int T = 100;
     for (int t = 0; t < T; t++) {
         sk_transform goal[9];
-        sk_pose_rest(s, goal, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, goal, NULL), NULL);
         for (int i = 0; i < 9; i++) goal[i].r = rnd_quat(0.6f);
         sk_vec3 gp[9];
         model_positions(s, goal, gp);
         sk_ik_effector eff[2] = {{5, gp[5]}, {8, gp[8]}};
         sk_transform local[9];
-        sk_pose_rest(s, local, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
         sk_ik_options o = {0};
         o.max_iterations = 500;
         sk_ik_result r;
-        assert_int_equal(sk_ik_solve_multi(s, 0, eff, 2, &o, local, scratch, bytes, &r, NULL), SK_OK);
+        assert_int_equal(sk_ik_solve_multi(s, 0, eff, 2, &o, SK_POSE_OF(s, local, NULL), scratch, bytes, &r, NULL), SK_OK);
         sk_vec3 p[9];
         model_positions(s, local, p);
         float e = fmaxf(dist3(p[5], gp[5]), dist3(p[8], gp[8]));
@@ -1013,12 +1013,12 @@ static void test_multi_effector(void **st) {
     assert_true(ok >= (int)(0.80 * T));
     /* effector not below root, NaN target */
     sk_transform local[9];
-    sk_pose_rest(s, local, NULL);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
     sk_ik_effector bad[1] = {{1, {0, 0, 0}}};
-    assert_int_equal(sk_ik_solve_multi(s, 3, bad, 1, NULL, local, scratch, bytes, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve_multi(s, 3, bad, 1, NULL, SK_POSE_OF(s, local, NULL), scratch, bytes, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
     bad[0].joint = 5;
     bad[0].target.y = NAN;
-    assert_int_equal(sk_ik_solve_multi(s, 0, bad, 1, NULL, local, scratch, bytes, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve_multi(s, 0, bad, 1, NULL, SK_POSE_OF(s, local, NULL), scratch, bytes, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
     free(scratch);
     sk_skeleton_destroy(s);
 }
@@ -1040,7 +1040,7 @@ static void test_mannequin_leg(void **st) {
     sk_vec3 *p = calloc(s->joint_count, sizeof *p);
     const sk_ik_solver solvers[] = {SK_IK_TWO_BONE, SK_IK_FABRIK, SK_IK_CCD, SK_IK_DLS};
     for (size_t si = 0; si < 4; si++) {
-        sk_pose_rest(s, local, NULL);
+        sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
         model_positions(s, local, p);
         sk_vec3 hip = p[joints[0]], foot = p[joints[2]];
         /* a point 15 cm up and 20 cm forward of the standing foot, knee toward +Z */
@@ -1052,7 +1052,7 @@ static void test_mannequin_leg(void **st) {
         sk_ik_options o = {0};
         o.solver = solvers[si];
         sk_ik_result r;
-        assert_int_equal(sk_ik_solve(&chain, &tg, &o, local, NULL, 0, &r, &err), SK_OK);
+        assert_int_equal(sk_ik_solve(&chain, &tg, &o, SK_POSE_OF((&chain)->skeleton, local, NULL), NULL, 0, &r, &err), SK_OK);
         model_positions(s, local, p);
         printf("# mannequin leg, %-7s: foot %.2e m from the target (%u iterations)\n", sk_ik_solver_string(solvers[si]),
                (double)dist3(p[joints[2]], tg.position), r.iterations);

@@ -111,7 +111,7 @@ static void test_reach(void **st) {
 
 /* Signed distances of the CPU-skinned mesh to the slope: min over vertices. */
 static float mesh_min_distance(const sk_asset *a, const sk_mat4 *world, sk_mat4 *pal, const float *weights, sk_vec3 n) {
-    sk_skin_palette(&a->skins[0], world, pal);
+    sk_skin_palette(&a->skins[0], world, UINT32_MAX, pal, (&a->skins[0])->joint_count, NULL);
     const sk_primitive *p = &a->meshes[0].primitives[0];
     float lo = INFINITY;
     for (uint32_t v = 0; v < p->vertex_count; v++) {
@@ -285,7 +285,7 @@ static void test_images(void **st) {
         for (int x = 0; x < W; x++)
             if (!is_bg(rgb, x, y)) minx = x < minx ? x : minx, maxx = x > maxx ? x : maxx, miny = y < miny ? y : miny,
                                    maxy = y > maxy ? y : maxy;
-    sk_skin_palette(&a->skins[0], b.world, b.pal);
+    sk_skin_palette(&a->skins[0], b.world, UINT32_MAX, b.pal, (&a->skins[0])->joint_count, NULL);
     const sk_primitive *p = &a->meshes[0].primitives[0];
     float pminx = INFINITY, pminy = INFINITY, pmaxx = -INFINITY, pmaxy = -INFINITY;
     for (uint32_t v = 0; v < p->vertex_count; v++) {

@@ -69,8 +69,8 @@ static void test_structure(void **state) {
     /* Rest pose: model matrices times inverse binds are identity; height ~1.8 m. */
     sk_transform *local = calloc(s->joint_count, sizeof *local);
     sk_mat4 *model = calloc(s->joint_count, sizeof *model);
-    sk_pose_rest(s, local, NULL);
-    sk_local_to_model(s, local, NULL, model);
+    sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, (s)->joint_count, NULL);
     for (uint32_t i = 0; i < skin->joint_count; i++) {
         sk_mat4 m = sk_mat4_mul(&model[skin->joints[i]], &skin->inverse_bind[i]);
         sk_mat4 id = sk_mat4_identity();
@@ -190,7 +190,7 @@ static void test_clips(void **state) {
             assert_true(sk_clip_track_info(cl, t, &info));
             assert_int_equal(info.interpolation, SK_INTERP_LINEAR);
             /* 30 Hz keys */
-            assert_true(fabsf((float)(info.key_count - 1) / (info.time_max - info.time_min) - 30.0f) < 0.01f);
+            assert_true(fabs((double)(info.key_count - 1) / (info.time_max - info.time_min) - 30.0) < 0.01);
         }
     }
     sk_asset_destroy(a);
@@ -215,15 +215,15 @@ static sampled sample_clip(const sk_asset *a, const sk_clip *c, double hz, uint3
     int32_t hips = sk_skeleton_find(s, "hips");
     assert_true(hips >= 0);
     sk_vec3 t0, t1;
-    assert_int_equal(sk_clip_sample(c, s, 0.0, SK_LOOP_CLAMP, local, NULL), SK_OK);
+    assert_int_equal(sk_clip_sample(c, s, 0.0, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
     t0 = local[hips].t;
-    assert_int_equal(sk_clip_sample(c, s, sk_clip_duration(c), SK_LOOP_CLAMP, local, NULL), SK_OK);
+    assert_int_equal(sk_clip_sample(c, s, sk_clip_duration(c), SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
     t1 = local[hips].t;
     sk_vec3 delta = sk_vec3_sub(t1, t0);
     for (uint32_t f = 0; f < out.frames; f++) {
         double t = (f % per) / hz;
-        assert_int_equal(sk_clip_sample(c, s, t, SK_LOOP_REPEAT, local, NULL), SK_OK);
-        sk_local_to_model(s, local, NULL, model);
+        assert_int_equal(sk_clip_sample(c, s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, (s)->joint_count, NULL);
         sk_vec3 shift = sk_vec3_scale(delta, (float)(f / per));
         for (uint32_t j = 0; j < s->joint_count; j++)
             out.pos[(size_t)f * s->joint_count + j] =
@@ -238,8 +238,8 @@ static double root_speed(const sk_asset *a, const sk_clip *c) {
     const sk_skeleton *s = a->skeleton;
     sk_transform *l0 = calloc(s->joint_count, sizeof *l0), *l1 = calloc(s->joint_count, sizeof *l1);
     int32_t hips = joint(a, "hips");
-    assert_int_equal(sk_clip_sample(c, s, 0.0, SK_LOOP_CLAMP, l0, NULL), SK_OK);
-    assert_int_equal(sk_clip_sample(c, s, sk_clip_duration(c), SK_LOOP_CLAMP, l1, NULL), SK_OK);
+    assert_int_equal(sk_clip_sample(c, s, 0.0, SK_LOOP_CLAMP, SK_POSE_OF(s, l0, NULL), NULL), SK_OK);
+    assert_int_equal(sk_clip_sample(c, s, sk_clip_duration(c), SK_LOOP_CLAMP, SK_POSE_OF(s, l1, NULL), NULL), SK_OK);
     double v = (l1[hips].t.z - l0[hips].t.z) / sk_clip_duration(c);
     /* Straight ahead: no sideways drift over a cycle. */
     assert_true(fabsf(l1[hips].t.x - l0[hips].t.x) < 1e-4f);
@@ -359,9 +359,9 @@ static void test_skinned_ground(void **state) {
         float lowest = 1e9f;
         uint32_t airborne = 0;
         for (uint32_t f = 0; f < frames; f++) {
-            assert_int_equal(sk_clip_sample(cl, s, f / hz, SK_LOOP_REPEAT, local, NULL), SK_OK);
-            sk_local_to_model(s, local, NULL, model);
-            sk_skin_palette(skin, model, pal);
+            assert_int_equal(sk_clip_sample(cl, s, f / hz, SK_LOOP_REPEAT, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
+            sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, (s)->joint_count, NULL);
+            sk_skin_palette(skin, model, UINT32_MAX, pal, (skin)->joint_count, NULL);
             float miny = 1e9f;
             for (uint32_t v = 0; v < p->vertex_count; v++) {
                 sk_vec3 q = {0, 0, 0}, pos = {p->positions[3 * v], p->positions[3 * v + 1], p->positions[3 * v + 2]};
@@ -489,8 +489,8 @@ static void compare_clip(const sk_asset *a, const sk_clip *ca, const sk_asset *b
     float dur = sk_clip_duration(ca);
     for (int k = 0; k <= 12; k++) {
         double t = dur * k / 12.0 + (k % 3) * 0.0071; /* on and between keys */
-        assert_int_equal(sk_clip_sample(ca, sa, t, SK_LOOP_REPEAT, la, NULL), SK_OK);
-        assert_int_equal(sk_clip_sample(cb, sb, t, SK_LOOP_REPEAT, lb, NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(ca, sa, t, SK_LOOP_REPEAT, SK_POSE_OF(sa, la, NULL), NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(cb, sb, t, SK_LOOP_REPEAT, SK_POSE_OF(sb, lb, NULL), NULL), SK_OK);
         for (uint32_t j = 0; j < sa->joint_count; j++) {
             const sk_transform *x = &la[j], *y = &lb[b->node_to_joint[a->joint_to_node[j]]];
             float d[10] = {x->t.x - y->t.x, x->t.y - y->t.y, x->t.z - y->t.z, x->r.x - y->r.x, x->r.y - y->r.y,

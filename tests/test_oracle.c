@@ -57,11 +57,11 @@ static void run_sample(stats *st, const sk_asset *as, const char *model, int32_t
         /* Duration is stored in float32 like the keys; three derives it from float32 keys too. */
         double lim = 1e-6 * fmax(1.0, time);
         check(st, fabs(ct - expect_ct) <= lim, fabs(ct - expect_ct) / lim, "clipTime", model, label, -1);
-        assert_int_equal(sk_clip_sample(as->clips[clip], s, time, loop, local, weights), SK_OK);
+        assert_int_equal(sk_clip_sample(as->clips[clip], s, time, loop, SK_POSE_OF(s, local, weights), NULL), SK_OK);
     } else {
-        sk_pose_rest(s, local, weights);
+        sk_pose_rest(s, SK_POSE_OF(s, local, weights), NULL);
     }
-    sk_local_to_model(s, local, NULL, world);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
     const cJSON *n;
     cJSON_ArrayForEach(n, cJSON_GetObjectItem(smp, "nodes")) {
         int node = cJSON_GetObjectItem(n, "node")->valueint;
@@ -98,7 +98,7 @@ static void run_sample(stats *st, const sk_asset *as, const char *model, int32_t
         int si = cJSON_GetObjectItem(n, "skin")->valueint;
         assert_true(si >= 0 && (uint32_t)si < as->skin_count);
         const sk_skin *sk = &as->skins[si];
-        sk_skin_palette(sk, world, pal);
+        sk_skin_palette(sk, world, UINT32_MAX, pal, (sk)->joint_count, NULL);
         const cJSON *mats = cJSON_GetObjectItem(n, "skinMatrices");
         assert_int_equal((int)sk->joint_count, cJSON_GetArraySize(mats));
         for (uint32_t k = 0; k < sk->joint_count; k++)
@@ -114,7 +114,7 @@ static void run_sample(stats *st, const sk_asset *as, const char *model, int32_t
         const sk_primitive *p = &m->primitives[prim];
         const float *mw = s->weight_count[j] ? weights + s->weight_offset[j] : NULL;
         const sk_skin *sk = as->joint_skin[j] >= 0 ? &as->skins[as->joint_skin[j]] : NULL;
-        if (sk) sk_skin_palette(sk, world, pal);
+        if (sk) sk_skin_palette(sk, world, UINT32_MAX, pal, (sk)->joint_count, NULL);
         const cJSON *xw = cJSON_GetObjectItem(n, "world");
         for (int k = 0; k < cJSON_GetArraySize(xw); k++) {
             uint32_t v = (uint32_t)cJSON_GetArrayItem(vs, k)->valueint;

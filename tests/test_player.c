@@ -51,14 +51,14 @@ static void test_player_basics(void **st) {
     NEAR(sk_player_clip_time(&p), 1.0, 1e-12);
     /* clamp */
     d.start_time = 0;
-    d.wrap = SK_WRAP_CLAMP;
+    d.loop = SK_LOOP_CLAMP;
     sk_player_init(&p, &d);
     sk_player_advance(&p, 5.0, NULL, 0, NULL, NULL);
     NEAR(sk_player_clip_time(&p), 2.0, 0);
     assert_true(sk_player_finished(&p));
     NEAR(sk_player_phase(&p), 1.0, 0);
     /* ping-pong: 0..2..0 */
-    d.wrap = SK_WRAP_PING_PONG;
+    d.loop = SK_LOOP_PING_PONG;
     sk_player_init(&p, &d);
     sk_player_advance(&p, 2.5, NULL, 0, NULL, NULL);
     NEAR(sk_player_clip_time(&p), 1.5, 1e-12);
@@ -141,13 +141,13 @@ static void test_events_simple(void **st) {
     l->count = 0;
     assert_int_equal(sk_player_advance(&p, 0.1, m, 4, log_event, l), 0);
     /* clamp: once per pass, nothing while resting at the end */
-    d.wrap = SK_WRAP_CLAMP;
+    d.loop = SK_LOOP_CLAMP;
     sk_player_init(&p, &d);
     l->count = 0;
     assert_int_equal(sk_player_advance(&p, 10.0, m, 4, log_event, l), 3); /* start is where it begins */
     assert_int_equal(sk_player_advance(&p, 10.0, m, 4, log_event, l), 0);
     /* ping-pong: out and back; turning points once */
-    d.wrap = SK_WRAP_PING_PONG;
+    d.loop = SK_LOOP_PING_PONG;
     sk_player_init(&p, &d);
     l->count = 0;
     /* .25 .75 1(end) .75 .25 and landing on 0 (the next cycle's start) */
@@ -183,7 +183,7 @@ static bool prop_event(void *user, const sk_event *ev) {
     return true;
 }
 
-static void run_property(sk_wrap_mode wrap, int iterations) {
+static void run_property(sk_loop_mode wrap, int iterations) {
     for (int it = 0; it < iterations; it++) {
         sk_marker m[6];
         uint32_t n = 1 + (uint32_t)(rnd() * 6);
@@ -202,7 +202,7 @@ static void run_property(sk_wrap_mode wrap, int iterations) {
         sk_player p;
         sk_player_desc desc = {0};
         desc.duration = d;
-        desc.wrap = wrap;
+        desc.loop = wrap;
         desc.start_time = rnd() * d;
         sk_player_init(&p, &desc);
         prop_ctx c;
@@ -221,12 +221,12 @@ static void run_property(sk_wrap_mode wrap, int iterations) {
             sk_player_advance(&p, dt, m, n, prop_event, &c);
             assert_true(c.ordered);
             double u1 = sk_player_unrolled(&p);
-            if (wrap == SK_WRAP_CLAMP) continue;
+            if (wrap == SK_LOOP_CLAMP) continue;
             /* every step: exact number of crossings per marker */
             for (uint32_t i = 0; i < n; i++) {
                 int64_t expect;
                 double P = p.period;
-                if (wrap == SK_WRAP_REPEAT) {
+                if (wrap == SK_LOOP_REPEAT) {
                     expect = crossings(u0, u1, fmod(m[i].time, d), P);
                 } else {
                     expect = crossings(u0, u1, m[i].time, P);
@@ -239,13 +239,13 @@ static void run_property(sk_wrap_mode wrap, int iterations) {
                 }
             }
         }
-        if (wrap == SK_WRAP_CLAMP) continue;
+        if (wrap == SK_LOOP_CLAMP) continue;
         /* over the whole run the net count depends only on the end points */
         double u_end = sk_player_unrolled(&p);
         for (uint32_t i = 0; i < n; i++) {
-            double x = wrap == SK_WRAP_REPEAT ? fmod(m[i].time, d) : m[i].time;
+            double x = wrap == SK_LOOP_REPEAT ? fmod(m[i].time, d) : m[i].time;
             int64_t expect = crossings(u_start, u_end, x, p.period);
-            if (wrap == SK_WRAP_PING_PONG && m[i].time > 0.0 && m[i].time < d)
+            if (wrap == SK_LOOP_PING_PONG && m[i].time > 0.0 && m[i].time < d)
                 expect += crossings(u_start, u_end, 2.0 * d - m[i].time, p.period);
             assert_int_equal(c.signed_count[i], expect);
         }
@@ -254,9 +254,9 @@ static void run_property(sk_wrap_mode wrap, int iterations) {
 
 static void test_events_property(void **st) {
     (void)st;
-    run_property(SK_WRAP_REPEAT, 400);
-    run_property(SK_WRAP_PING_PONG, 400);
-    run_property(SK_WRAP_CLAMP, 100);
+    run_property(SK_LOOP_REPEAT, 400);
+    run_property(SK_LOOP_PING_PONG, 400);
+    run_property(SK_LOOP_CLAMP, 100);
 }
 
 /* Forward-only: splitting a move into random small steps reports exactly the
@@ -268,7 +268,7 @@ static void test_events_split_invariance(void **st) {
     for (int mode = 0; mode < 2; mode++) {
         sk_player_desc d = {0};
         d.duration = 0.9;
-        d.wrap = mode ? SK_WRAP_PING_PONG : SK_WRAP_REPEAT;
+        d.loop = mode ? SK_LOOP_PING_PONG : SK_LOOP_REPEAT;
         d.start_time = 0.1;
         sk_player p, q;
         sk_player_init(&p, &d);
@@ -376,9 +376,9 @@ static void test_root_motion(void **st) {
         }
         /* stripped pose plays in place */
         sk_transform pose[2];
-        assert_int_equal(sk_clip_sample(clip, skel, 0.77, SK_LOOP_REPEAT, pose, NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(clip, skel, 0.77, SK_LOOP_REPEAT, SK_POSE_OF(skel, pose, NULL), NULL), SK_OK);
         float h = pose[0].t.y;
-        sk_root_motion_strip(rm, pose);
+        assert_int_equal(sk_root_motion_strip(rm, SK_POSE_OF(skel, pose, NULL), NULL), SK_OK);
         NEAR(pose[0].t.x, 0.0, 1e-6);
         NEAR(pose[0].t.z, 0.0, 1e-6);
         NEAR(pose[0].t.y, h, 0);

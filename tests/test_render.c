@@ -63,9 +63,9 @@ static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t, const
     sc->pal = calloc(skr_model_palette_size(sc->model), sizeof *sc->pal);
     sc->weights = calloc(s->weight_total + 1, sizeof(float));
     sc->cpu = calloc((size_t)skr_model_vertex_count(sc->model) * 6, sizeof(float));
-    if (clip >= 0) assert_int_equal(sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, local, sc->weights), SK_OK);
-    else sk_pose_rest(s, local, sc->weights);
-    sk_local_to_model(s, local, NULL, world);
+    if (clip >= 0) assert_int_equal(sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, local, sc->weights), NULL), SK_OK);
+    else sk_pose_rest(s, SK_POSE_OF(s, local, sc->weights), NULL);
+    sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
     skr_model_palette(sc->model, world, sc->pal);
     float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
     skr_model_bounds(sc->model, sc->pal, sc->weights, bmin, bmax);

@@ -412,13 +412,12 @@ static void oracle_model(const char *dir, const char *model, long *compared, dou
             if (pass >= 0) {
                 const char *mode = cJSON_GetObjectItem(smp, "mode")->valuestring;
                 sk_loop_mode loop = strcmp(mode, "once_clamped") == 0 ? SK_LOOP_CLAMP : SK_LOOP_REPEAT;
-                assert_int_equal(sk_clip_sample(as->clips[pass], s, cJSON_GetObjectItem(smp, "t")->valuedouble, loop,
-                                                local, weights),
+                assert_int_equal(sk_clip_sample(as->clips[pass], s, cJSON_GetObjectItem(smp, "t")->valuedouble, loop, SK_POSE_OF(s, local, weights), NULL),
                                  SK_OK);
             } else {
-                sk_pose_rest(s, local, weights);
+                sk_pose_rest(s, SK_POSE_OF(s, local, weights), NULL);
             }
-            sk_local_to_model(s, local, NULL, world);
+            sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
             const cJSON *vs;
             int k = 0;
             cJSON_ArrayForEach(vs, cJSON_GetObjectItem(smp, "vertices")) {
@@ -429,7 +428,7 @@ static void oracle_model(const char *dir, const char *model, long *compared, dou
                 const sk_mat4 *use = &world[j];
                 uint32_t use_n = 1;
                 if (sk) {
-                    sk_skin_palette(sk, world, pal);
+                    sk_skin_palette(sk, world, UINT32_MAX, pal, (sk)->joint_count, NULL);
                     use = pal;
                     use_n = sk->joint_count;
                 }

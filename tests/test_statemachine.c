@@ -114,12 +114,12 @@ static double clip_frame_motion(const sk_asset *a, const sk_clip *c, double dt, 
     sk_root_motion *rm;
     assert_int_equal(sk_root_motion_create(c, a->skeleton, 0, NULL, &rm, NULL), SK_OK);
     for (double t = 0; t < d; t += dt) { /* in place (root motion taken out), as the graph plays it */
-        sk_clip_sample(c, a->skeleton, t * speed, SK_LOOP_REPEAT, l, NULL);
-        sk_root_motion_strip(rm, l);
-        sk_local_to_model(a->skeleton, l, NULL, w0);
-        sk_clip_sample(c, a->skeleton, (t + dt) * speed, SK_LOOP_REPEAT, l, NULL);
-        sk_root_motion_strip(rm, l);
-        sk_local_to_model(a->skeleton, l, NULL, w1);
+        sk_clip_sample(c, a->skeleton, t * speed, SK_LOOP_REPEAT, SK_POSE_OF(a->skeleton, l, NULL), NULL);
+        sk_root_motion_strip(rm, SK_POSE_OF(a->skeleton, l, NULL), NULL);
+        sk_local_to_model(a->skeleton, SK_POSE_OF(a->skeleton, l, NULL), NULL, w0, (a->skeleton)->joint_count, NULL);
+        sk_clip_sample(c, a->skeleton, (t + dt) * speed, SK_LOOP_REPEAT, SK_POSE_OF(a->skeleton, l, NULL), NULL);
+        sk_root_motion_strip(rm, SK_POSE_OF(a->skeleton, l, NULL), NULL);
+        sk_local_to_model(a->skeleton, SK_POSE_OF(a->skeleton, l, NULL), NULL, w1, (a->skeleton)->joint_count, NULL);
         m = fmax(m, max_move(w0, w1, n));
     }
     sk_root_motion_destroy(rm);
@@ -163,17 +163,17 @@ static void test_graph_run(void **st) {
     /* sanity: a hard cut idle -> run (both in place) jumps far more than that (the check can fail) */
     sk_root_motion *rm_run;
     assert_int_equal(sk_root_motion_create(a->clips[2], s, 0, NULL, &rm_run, NULL), SK_OK);
-    sk_clip_sample(a->clips[0], s, 0.5, SK_LOOP_REPEAT, l, NULL);
-    sk_local_to_model(s, l, NULL, w0);
-    sk_clip_sample(a->clips[2], s, 0.5, SK_LOOP_REPEAT, l, NULL);
-    sk_root_motion_strip(rm_run, l);
-    sk_local_to_model(s, l, NULL, w1);
+    sk_clip_sample(a->clips[0], s, 0.5, SK_LOOP_REPEAT, SK_POSE_OF(s, l, NULL), NULL);
+    sk_local_to_model(s, SK_POSE_OF(s, l, NULL), NULL, w0, (s)->joint_count, NULL);
+    sk_clip_sample(a->clips[2], s, 0.5, SK_LOOP_REPEAT, SK_POSE_OF(s, l, NULL), NULL);
+    sk_root_motion_strip(rm_run, SK_POSE_OF(s, l, NULL), NULL);
+    sk_local_to_model(s, SK_POSE_OF(s, l, NULL), NULL, w1, (s)->joint_count, NULL);
     sk_root_motion_destroy(rm_run);
     printf("one-frame motion bound %.4f m; a hard cut idle->run would move %.4f m\n", bound, max_move(w0, w1, n));
     assert_true(max_move(w0, w1, n) > 1.5 * bound);
 
-    assert_int_equal(sk_graph_evaluate(in, l, NULL, NULL), SK_OK);
-    sk_local_to_model(s, l, NULL, w0);
+    assert_int_equal(sk_graph_evaluate(in, SK_POSE_OF(s, l, NULL), NULL), SK_OK);
+    sk_local_to_model(s, SK_POSE_OF(s, l, NULL), NULL, w0, (s)->joint_count, NULL);
     double worst = 0;
     sk_root_delta travel = sk_root_delta_identity(), mark = travel;
     double t_fire = -1.0;
@@ -208,8 +208,8 @@ static void test_graph_run(void **st) {
             printf("root motion at speed 3: %.3f m in 0.4 s, expected %.3f m (%.3f m/s)\n", moved, v * 0.4, v);
             NEAR(moved, v * 0.4, 0.03 * v * 0.4);
         }
-        assert_int_equal(sk_graph_evaluate(in, l, NULL, NULL), SK_OK);
-        sk_local_to_model(s, l, NULL, w1);
+        assert_int_equal(sk_graph_evaluate(in, SK_POSE_OF(s, l, NULL), NULL), SK_OK);
+        sk_local_to_model(s, SK_POSE_OF(s, l, NULL), NULL, w1, (s)->joint_count, NULL);
         double mv = max_move(w0, w1, n);
         worst = fmax(worst, mv);
         if (mv > bound) {

@@ -59,7 +59,7 @@ static sk_vec3 blend_vec(const sk_blend_input *in, uint32_t n, uint32_t j, uint8
     for (uint32_t i = 0; i < n; i++) {
         float w = eff_weight(&in[i], j, bit);
         if (w == 0.0f) continue;
-        const sk_vec3 v = is_scale ? in[i].local[j].s : in[i].local[j].t;
+        const sk_vec3 v = is_scale ? in[i].pose->local[j].s : in[i].pose->local[j].t;
         x += (double)w * v.x;
         y += (double)w * v.y;
         z += (double)w * v.z;
@@ -79,7 +79,7 @@ static sk_quat blend_rot_nlerp(const sk_blend_input *in, uint32_t n, uint32_t j,
     for (uint32_t i = 0; i < n; i++) {
         float w = eff_weight(&in[i], j, SK_CHANNEL_R);
         if (w == 0.0f) continue;
-        sk_quat q = in[i].local[j].r;
+        sk_quat q = in[i].pose->local[j].r;
         double qd[4] = {q.x, q.y, q.z, q.w};
         /* shortest arc: align each quaternion with the running sum (q ~ -q) */
         double s = (first || acc[0] * qd[0] + acc[1] * qd[1] + acc[2] * qd[2] + acc[3] * qd[3] >= 0.0) ? w : -w;
@@ -101,7 +101,7 @@ static sk_quat blend_rot_slerp(const sk_blend_input *in, uint32_t n, uint32_t j,
     for (uint32_t i = 0; i < n; i++) {
         float w = eff_weight(&in[i], j, SK_CHANNEL_R);
         if (w == 0.0f) continue;
-        sk_quat q = in[i].local[j].r;
+        sk_quat q = in[i].pose->local[j].r;
         double qd[4] = {q.x, q.y, q.z, q.w};
         if (W == 0.0) {
             for (int k = 0; k < 4; k++) acc[k] = qd[k];
@@ -119,11 +119,26 @@ static sk_quat blend_rot_slerp(const sk_blend_input *in, uint32_t n, uint32_t j,
     return quat_from_d(acc);
 }
 
+/* An input pose fits when its joints match and it has all morph weights or none. */
+static sk_result check_input(const sk_skeleton *skel, const sk_pose *p, const char *who, uint32_t i, sk_error *err) {
+    if (!p || !p->local || p->joint_count != skel->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: input %u: %s", who, i,
+                            !p || !p->local ? "no pose" : "joint count differs from the skeleton's");
+    if (p->weight_count && (p->weight_count != skel->weight_total || !p->weights))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: input %u has %u morph weights, skeleton %u", who, i,
+                            p->weight_count, skel->weight_total);
+    return SK_OK;
+}
+
 sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint32_t n, const sk_blend_options *opts,
-                         sk_transform *out, float *out_morph, sk_error *err) {
-    if (!skel || !out || (n && !in)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_poses: NULL argument");
+                         sk_pose *out_pose, sk_error *err) {
+    if (!skel || (n && !in)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_poses: NULL argument");
+    sk_result res = sk_pose_check(skel, out_pose, "sk_blend_poses", err);
+    if (res != SK_OK) return res;
     for (uint32_t i = 0; i < n; i++)
-        if (!in[i].local) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_poses: input %u has no pose", i);
+        if ((res = check_input(skel, in[i].pose, "sk_blend_poses", i, err)) != SK_OK) return res;
+    sk_transform *out = out_pose->local;
+    float *out_morph = out_pose->weight_count ? out_pose->weights : NULL;
     sk_blend_options o = {0};
     if (opts) o = *opts;
     bool fill = !o.no_rest_fill;
@@ -138,10 +153,10 @@ sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint
         for (uint32_t k = 0; k < cnt; k++) {
             double acc = 0, W = 0;
             for (uint32_t i = 0; i < n; i++) {
-                if (!in[i].morph) continue;
+                if (!in[i].pose->weight_count) continue;
                 float w = eff_weight(&in[i], j, SK_CHANNEL_W);
                 if (w == 0.0f) continue;
-                acc += (double)w * in[i].morph[off + k];
+                acc += (double)w * in[i].pose->weights[off + k];
                 W += w;
             }
             double rest = skel->rest_weights[off + k];
@@ -168,8 +183,17 @@ static inline sk_quat nlerp(const sk_quat *a, const sk_quat *b, float t) {
     return sk_quat_make(x * inv, y * inv, z * inv, w * inv);
 }
 
-void sk_blend_two(const sk_skeleton *skel, const sk_transform *a, const sk_transform *b, float t, const float *mask,
-                  bool use_slerp, sk_transform *out, const float *ma, const float *mb, float *out_morph) {
+sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *pa, const sk_pose *pb, float t, const float *mask,
+                       bool use_slerp, sk_pose *po, sk_error *err) {
+    if (!skel) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_two: NULL skeleton");
+    sk_result res = sk_pose_check(skel, po, "sk_blend_two", err);
+    if (res == SK_OK) res = check_input(skel, pa, "sk_blend_two", 0, err);
+    if (res == SK_OK) res = check_input(skel, pb, "sk_blend_two", 1, err);
+    if (res != SK_OK) return res;
+    const sk_transform *a = pa->local, *b = pb->local;
+    sk_transform *out = po->local;
+    const float *ma = pa->weight_count ? pa->weights : NULL, *mb = pb->weight_count ? pb->weights : NULL;
+    float *out_morph = po->weight_count ? po->weights : NULL;
     for (uint32_t j = 0; j < skel->joint_count; j++) {
         float u = mask ? t * mask[j] : t;
         sk_transform x = a[j];
@@ -184,6 +208,7 @@ void sk_blend_two(const sk_skeleton *skel, const sk_transform *a, const sk_trans
             for (uint32_t k = 0; k < cnt; k++) out_morph[off + k] = ma[off + k] + (mb[off + k] - ma[off + k]) * u;
         }
     }
+    return SK_OK;
 }
 
 sk_result sk_clip_channel_mask(const sk_clip *clip, const sk_skeleton *skel, uint8_t *out, sk_error *err) {

@@ -37,8 +37,8 @@ static void fader_renormalise(sk_fader *f) {
         for (uint32_t i = 0; i < f->count; i++) f->weight[i] /= s;
 }
 
-void sk_fader_start(sk_fader *f, uint32_t id, float duration, sk_fade_curve curve) {
-    if (!(duration > 0.0f)) {
+void sk_fader_start(sk_fader *f, uint32_t id, double duration, sk_fade_curve curve) {
+    if (!(duration > 0.0) || !isfinite(duration)) {
         sk_fader_init(f, id);
         return;
     }
@@ -60,7 +60,7 @@ void sk_fader_start(sk_fader *f, uint32_t id, float duration, sk_fade_curve curv
     for (uint32_t i = 0; i < f->count; i++) f->start[i] = f->weight[i];
     f->target = id;
     f->duration = duration;
-    f->elapsed = 0.0f;
+    f->elapsed = 0.0;
     f->curve = curve;
 }
 
@@ -72,10 +72,10 @@ float sk_fader_weight(const sk_fader *f, uint32_t id) {
     return 0.0f;
 }
 
-void sk_fader_update(sk_fader *f, float dt) {
+void sk_fader_update(sk_fader *f, double dt) {
     if (f->count <= 1) return;
-    if (dt > 0.0f) f->elapsed += dt;
-    float c = sk_fade_eval(f->curve, f->duration > 0.0f ? f->elapsed / f->duration : 1.0f);
+    if (dt > 0.0 && isfinite(dt)) f->elapsed += dt;
+    float c = sk_fade_eval(f->curve, f->duration > 0.0 ? (float)(f->elapsed / f->duration) : 1.0f);
     for (uint32_t i = 0; i < f->count; i++)
         f->weight[i] = f->id[i] == f->target ? f->start[i] + (1.0f - f->start[i]) * c : f->start[i] * (1.0f - c);
     if (c >= 1.0f) {

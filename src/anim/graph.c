@@ -28,8 +28,7 @@ typedef struct r_state {
     sk_player *pl;       /* 1 (clip) or bs_n (blend space) */
     uint32_t **cur;      /* per clip: a key cursor per track (amortised O(1) sampling) */
     float *bsw;          /* blend-space weights */
-    sk_transform **bspose;
-    float **bsmorph;
+    sk_pose *bspose;     /* a pose per sample clip */
     r_machine *sub;
     double norm;         /* cycles played since entered (nested machine: seconds) */
 } r_state;
@@ -40,8 +39,7 @@ struct r_machine {
     sk_fader fader;
     uint32_t current;
     bool sync;
-    sk_transform *pose[SK_FADER_MAX];
-    float *morph[SK_FADER_MAX];
+    sk_pose pose[SK_FADER_MAX];
 };
 
 struct sk_graph_instance {
@@ -51,15 +49,19 @@ struct sk_graph_instance {
     r_machine *root;
     sk_blend_input inputs[SK_FADER_MAX];
     sk_blend_input *bs_inputs; /* max blend-space sample count */
+    sk_root_delta *bs_deltas;  /* likewise: root motion per sample */
+    float *bs_dweights;
     uint32_t bs_max;
     sk_root_delta delta;       /* root motion of the last update */
 };
 
-static bool alloc_pose(sk_graph_instance *in, sk_transform **p, float **m) {
+static bool alloc_pose(sk_graph_instance *in, sk_pose *p) {
     const sk_skeleton *s = in->g->skel;
-    *p = sk_arena_alloc(&in->arena, sizeof(sk_transform) * (s->joint_count ? s->joint_count : 1));
-    *m = s->weight_total ? sk_arena_alloc(&in->arena, sizeof(float) * s->weight_total) : NULL;
-    return *p && (!s->weight_total || *m);
+    p->joint_count = s->joint_count;
+    p->weight_count = s->weight_total;
+    p->local = sk_arena_alloc(&in->arena, sizeof(sk_transform) * (s->joint_count ? s->joint_count : 1));
+    p->weights = s->weight_total ? sk_arena_alloc(&in->arena, sizeof(float) * s->weight_total) : NULL;
+    return p->local && (!s->weight_total || p->weights);
 }
 
 static r_machine *make_machine(sk_graph_instance *in, const g_machine *gm) {
@@ -69,7 +71,7 @@ static r_machine *make_machine(sk_graph_instance *in, const g_machine *gm) {
     m->st = sk_arena_alloc(&in->arena, sizeof(r_state) * gm->nstates);
     if (!m->st) return NULL;
     for (uint32_t k = 0; k < SK_FADER_MAX; k++)
-        if (!alloc_pose(in, &m->pose[k], &m->morph[k])) return NULL;
+        if (!alloc_pose(in, &m->pose[k])) return NULL;
     for (uint32_t i = 0; i < gm->nstates; i++) {
         const g_state *gs = &gm->states[i];
         r_state *rs = &m->st[i];
@@ -87,11 +89,10 @@ static r_machine *make_machine(sk_graph_instance *in, const g_machine *gm) {
                     return NULL;
             rs->pl = sk_arena_alloc(&in->arena, sizeof(sk_player) * gs->bs_n);
             rs->bsw = sk_arena_alloc(&in->arena, sizeof(float) * gs->bs_n);
-            rs->bspose = sk_arena_alloc(&in->arena, sizeof(sk_transform *) * gs->bs_n);
-            rs->bsmorph = sk_arena_alloc(&in->arena, sizeof(float *) * gs->bs_n);
-            if (!rs->pl || !rs->bsw || !rs->bspose || !rs->bsmorph) return NULL;
+            rs->bspose = sk_arena_alloc(&in->arena, sizeof(sk_pose) * gs->bs_n);
+            if (!rs->pl || !rs->bsw || !rs->bspose) return NULL;
             for (uint32_t k = 0; k < gs->bs_n; k++)
-                if (!alloc_pose(in, &rs->bspose[k], &rs->bsmorph[k])) return NULL;
+                if (!alloc_pose(in, &rs->bspose[k])) return NULL;
             if (gs->bs_n > in->bs_max) in->bs_max = gs->bs_n;
         } else {
             rs->sub = make_machine(in, gs->sub);
@@ -115,7 +116,7 @@ static void state_reset(sk_graph_instance *in, r_machine *m, uint32_t i, double 
     r_state *rs = &m->st[i];
     rs->norm = 0.0;
     sk_player_desc d = {0};
-    d.wrap = gs->wrap;
+    d.loop = gs->loop;
     d.speed = gs->speed == 0.0f ? 1.0f : gs->speed;
     d.paused = gs->speed == 0.0f;
     if (gs->kind == KIND_CLIP) {
@@ -161,8 +162,11 @@ sk_result sk_graph_instance_create(const sk_graph *g, const sk_allocator *alloc,
     in->g = g;
     in->params = sk_arena_alloc(&in->arena, sizeof(float) * (g->nparams ? g->nparams : 1));
     in->root = in->params ? make_machine(in, g->root) : NULL;
-    in->bs_inputs = in->root ? sk_arena_alloc(&in->arena, sizeof(sk_blend_input) * (in->bs_max ? in->bs_max : 1)) : NULL;
-    if (!in->bs_inputs) {
+    uint32_t bmax = in->bs_max ? in->bs_max : 1;
+    in->bs_inputs = in->root ? sk_arena_alloc(&in->arena, sizeof(sk_blend_input) * bmax) : NULL;
+    in->bs_deltas = in->root ? sk_arena_alloc(&in->arena, sizeof(sk_root_delta) * bmax) : NULL;
+    in->bs_dweights = in->root ? sk_arena_alloc(&in->arena, sizeof(float) * bmax) : NULL;
+    if (!in->bs_inputs || !in->bs_deltas || !in->bs_dweights) {
         sk_graph_instance_destroy(in);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     }
@@ -248,7 +252,7 @@ static double state_phase(const g_state *gs, const r_state *rs) {
 
 /* Advances a state by dt seconds, or (phase_step >= 0) by that many cycles;
  * returns its root motion over the step. */
-static sk_root_delta machine_update(sk_graph_instance *in, r_machine *m, float dt);
+static sk_root_delta machine_update(sk_graph_instance *in, r_machine *m, double dt);
 
 static sk_root_delta clip_step(const sk_graph_instance *in, uint32_t clip_index, sk_player *p, double local_dt) {
     sk_player before = *p;
@@ -257,7 +261,7 @@ static sk_root_delta clip_step(const sk_graph_instance *in, uint32_t clip_index,
     return rm ? sk_root_motion_delta(rm, &before, p) : sk_root_delta_identity();
 }
 
-static sk_root_delta state_advance(sk_graph_instance *in, r_machine *m, uint32_t i, float dt, double phase_step) {
+static sk_root_delta state_advance(sk_graph_instance *in, r_machine *m, uint32_t i, double dt, double phase_step) {
     const g_state *gs = &m->def->states[i];
     r_state *rs = &m->st[i];
     double dir = gs->speed < 0.0f ? -1.0 : 1.0;
@@ -267,15 +271,16 @@ static sk_root_delta state_advance(sk_graph_instance *in, r_machine *m, uint32_t
     }
     if (gs->kind == KIND_BLENDSPACE) bs_weights(in, gs, rs);
     if (gs->speed == 0.0f) return sk_root_delta_identity();
-    if (phase_step < 0.0) phase_step = (double)dt / state_cycle(gs, rs);
+    if (phase_step < 0.0) phase_step = dt / state_cycle(gs, rs);
     rs->norm += phase_step;
     if (gs->kind == KIND_CLIP) return clip_step(in, gs->clip_index, rs->pl, dir * phase_step * rs->pl->period);
-    sk_root_delta d[64];
-    float w[64];
+    /* every sample with weight contributes (scratch sized for the largest blend space) */
+    sk_root_delta *d = in->bs_deltas;
+    float *w = in->bs_dweights;
     uint32_t nd = 0;
     for (uint32_t k = 0; k < gs->bs_n; k++) {
         sk_root_delta dk = clip_step(in, gs->bs_clip_index[k], &rs->pl[k], dir * phase_step * rs->pl[k].period);
-        if (nd < 64 && rs->bsw[k] > 0.0f) {
+        if (rs->bsw[k] > 0.0f) {
             d[nd] = dk;
             w[nd++] = rs->bsw[k];
         }
@@ -312,7 +317,7 @@ static bool try_transitions(sk_graph_instance *in, r_machine *m, int32_t from) {
     return false;
 }
 
-static sk_root_delta machine_update(sk_graph_instance *in, r_machine *m, float dt) {
+static sk_root_delta machine_update(sk_graph_instance *in, r_machine *m, double dt) {
     if (!try_transitions(in, m, -1)) try_transitions(in, m, (int32_t)m->current);
     sk_fader *f = &m->fader;
     double phase_step = -1.0;
@@ -338,8 +343,8 @@ static sk_root_delta machine_update(sk_graph_instance *in, r_machine *m, float d
     return sk_root_delta_blend(d, w, n);
 }
 
-void sk_graph_update(sk_graph_instance *in, float dt) {
-    if (!in || !(dt >= 0.0f) || !sk_isfinite_f(dt)) return;
+void sk_graph_update(sk_graph_instance *in, double dt) {
+    if (!in || !(dt >= 0.0) || !isfinite(dt)) return;
     in->delta = machine_update(in, in->root, dt);
 }
 
@@ -347,57 +352,59 @@ sk_root_delta sk_graph_root_motion(const sk_graph_instance *in) { return in ? in
 
 /* ---- evaluate ---- */
 
-static sk_result machine_eval(sk_graph_instance *in, r_machine *m, sk_transform *out, float *morph);
+static sk_result machine_eval(sk_graph_instance *in, r_machine *m, sk_pose *out, sk_error *err);
 
-static sk_result state_eval(sk_graph_instance *in, r_machine *m, uint32_t i, sk_transform *out, float *morph) {
+static sk_result state_eval(sk_graph_instance *in, r_machine *m, uint32_t i, sk_pose *out, sk_error *err) {
     const g_state *gs = &m->def->states[i];
     r_state *rs = &m->st[i];
     const sk_skeleton *skel = in->g->skel;
     sk_root_motion *const *rms = in->g->rm;
     if (gs->kind == KIND_CLIP) {
-        sk_result r =
-            sk_clip_sample_cursor(gs->clip, skel, sk_player_clip_time(rs->pl), SK_LOOP_CLAMP, rs->cur[0], out, morph);
-        if (r == SK_OK && rms && rms[gs->clip_index]) sk_root_motion_strip(rms[gs->clip_index], out);
+        sk_result r = sk_clip_sample_cursor(gs->clip, skel, sk_player_clip_time(rs->pl), SK_LOOP_CLAMP, rs->cur[0],
+                                            sk_clip_track_count(gs->clip), out, err);
+        if (r == SK_OK && rms && rms[gs->clip_index]) r = sk_root_motion_strip(rms[gs->clip_index], out, err);
         return r;
     }
-    if (gs->kind == KIND_MACHINE) return machine_eval(in, rs->sub, out, morph);
+    if (gs->kind == KIND_MACHINE) return machine_eval(in, rs->sub, out, err);
     uint32_t n = 0;
     for (uint32_t k = 0; k < gs->bs_n; k++) {
         if (!(rs->bsw[k] > 0.0f)) continue;
         sk_result r = sk_clip_sample_cursor(gs->bs_clips[k], skel, sk_player_clip_time(&rs->pl[k]), SK_LOOP_CLAMP,
-                                            rs->cur[k], rs->bspose[k], rs->bsmorph[k]);
+                                            rs->cur[k], sk_clip_track_count(gs->bs_clips[k]), &rs->bspose[k], err);
+        if (r == SK_OK && rms && rms[gs->bs_clip_index[k]])
+            r = sk_root_motion_strip(rms[gs->bs_clip_index[k]], &rs->bspose[k], err);
         if (r != SK_OK) return r;
-        if (rms && rms[gs->bs_clip_index[k]]) sk_root_motion_strip(rms[gs->bs_clip_index[k]], rs->bspose[k]);
-        sk_blend_input bi = {rs->bspose[k], rs->bsmorph[k], rs->bsw[k], NULL, NULL};
+        sk_blend_input bi = {&rs->bspose[k], rs->bsw[k], NULL, NULL};
         in->bs_inputs[n++] = bi;
     }
     if (n == 1) {
-        memcpy(out, in->bs_inputs[0].local, sizeof(sk_transform) * skel->joint_count);
-        if (morph && skel->weight_total) memcpy(morph, in->bs_inputs[0].morph, sizeof(float) * skel->weight_total);
+        const sk_pose *p = in->bs_inputs[0].pose;
+        memcpy(out->local, p->local, sizeof(sk_transform) * skel->joint_count);
+        if (out->weight_count) memcpy(out->weights, p->weights, sizeof(float) * skel->weight_total);
         return SK_OK;
     }
-    return sk_blend_poses(skel, in->bs_inputs, n, NULL, out, morph, NULL);
+    return sk_blend_poses(skel, in->bs_inputs, n, NULL, out, err);
 }
 
-static sk_result machine_eval(sk_graph_instance *in, r_machine *m, sk_transform *out, float *morph) {
+static sk_result machine_eval(sk_graph_instance *in, r_machine *m, sk_pose *out, sk_error *err) {
     const sk_fader *f = &m->fader;
-    if (f->count == 1) return state_eval(in, m, f->id[0], out, morph);
+    if (f->count == 1) return state_eval(in, m, f->id[0], out, err);
     sk_blend_input inputs[SK_FADER_MAX];
     for (uint32_t k = 0; k < f->count; k++) {
-        sk_result r = state_eval(in, m, f->id[k], m->pose[k], m->morph[k]);
+        sk_result r = state_eval(in, m, f->id[k], &m->pose[k], err);
         if (r != SK_OK) return r;
-        sk_blend_input bi = {m->pose[k], m->morph[k], f->weight[k], NULL, NULL};
+        sk_blend_input bi = {&m->pose[k], f->weight[k], NULL, NULL};
         inputs[k] = bi;
     }
     sk_blend_options o = {SK_BLEND_NLERP, true};
-    return sk_blend_poses(in->g->skel, inputs, f->count, &o, out, morph, NULL);
+    return sk_blend_poses(in->g->skel, inputs, f->count, &o, out, err);
 }
 
-sk_result sk_graph_evaluate(sk_graph_instance *in, sk_transform *out, float *morph, sk_error *err) {
-    if (!in || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_graph_evaluate: NULL argument");
-    sk_result r = machine_eval(in, in->root, out, morph);
-    if (r != SK_OK) return sk_error_set(err, r, "sk_graph_evaluate: a clip does not fit the skeleton");
-    return SK_OK;
+sk_result sk_graph_evaluate(sk_graph_instance *in, sk_pose *out, sk_error *err) {
+    if (!in) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_graph_evaluate: NULL instance");
+    sk_result r = sk_pose_check(in->g->skel, out, "sk_graph_evaluate", err);
+    if (r != SK_OK) return r;
+    return machine_eval(in, in->root, out, err);
 }
 
 /* ---- introspection ---- */

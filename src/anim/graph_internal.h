@@ -39,7 +39,7 @@ typedef struct g_state {
     const char *name;
     int kind;
     float speed;
-    sk_wrap_mode wrap;
+    sk_loop_mode loop;
     const sk_clip *clip;
     uint32_t clip_index;
     uint32_t bs_n, bs_dim;

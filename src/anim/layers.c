@@ -46,26 +46,48 @@ sk_result sk_mask_set_joints(const sk_skeleton *skel, const char *const *joints,
 
 static float safe_div(float a, float b) { return b != 0.0f ? a / b : 1.0f; }
 
-void sk_pose_make_additive(const sk_skeleton *skel, const sk_transform *pose, const sk_transform *ref, sk_transform *out,
-                           const float *morph, const float *morph_ref, float *out_morph) {
+/* Joints must match; morph weights are all or none. */
+static sk_result fits(const sk_skeleton *skel, const sk_pose *p, const char *who, const char *what, sk_error *err) {
+    if (!skel || !p || !p->local || p->joint_count != skel->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %s does not fit the skeleton", who, what);
+    if (p->weight_count && (p->weight_count != skel->weight_total || !p->weights))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %s has %u morph weights, skeleton %u", who, what,
+                            p->weight_count, skel->weight_total);
+    return SK_OK;
+}
+
+sk_result sk_pose_make_additive(const sk_skeleton *skel, const sk_pose *pp, const sk_pose *pr, sk_pose *po,
+                                sk_error *err) {
+    sk_result r = fits(skel, pp, "sk_pose_make_additive", "pose", err);
+    if (r == SK_OK) r = fits(skel, pr, "sk_pose_make_additive", "reference", err);
+    if (r == SK_OK) r = fits(skel, po, "sk_pose_make_additive", "output", err);
+    if (r != SK_OK) return r;
+    const sk_transform *pose = pp->local, *ref = pr->local;
     for (uint32_t j = 0; j < skel->joint_count; j++) {
         sk_transform d;
         d.t = sk_vec3_sub(pose[j].t, ref[j].t);
         d.r = sk_quat_normalize(sk_quat_mul(sk_quat_inverse(ref[j].r), pose[j].r));
         d.s = sk_vec3_make(safe_div(pose[j].s.x, ref[j].s.x), safe_div(pose[j].s.y, ref[j].s.y),
                            safe_div(pose[j].s.z, ref[j].s.z));
-        out[j] = d;
+        po->local[j] = d;
     }
-    if (out_morph && morph && morph_ref)
-        for (uint32_t k = 0; k < skel->weight_total; k++) out_morph[k] = morph[k] - morph_ref[k];
+    if (po->weight_count && pp->weight_count && pr->weight_count)
+        for (uint32_t k = 0; k < skel->weight_total; k++) po->weights[k] = pp->weights[k] - pr->weights[k];
+    return SK_OK;
 }
 
-void sk_pose_apply_additive(const sk_skeleton *skel, sk_transform *io, const sk_transform *delta, float weight,
-                            const float *mask, float *io_morph, const float *morph_delta) {
+sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *pio, const sk_pose *pd, float weight,
+                                 const float *mask, sk_error *err) {
+    sk_result r = fits(skel, pio, "sk_pose_apply_additive", "pose", err);
+    if (r == SK_OK) r = fits(skel, pd, "sk_pose_apply_additive", "delta", err);
+    if (r != SK_OK) return r;
+    sk_transform *io = pio->local;
+    float *io_morph = pio->weight_count ? pio->weights : NULL;
+    const float *morph_delta = pd->weight_count ? pd->weights : NULL;
     for (uint32_t j = 0; j < skel->joint_count; j++) {
         float w = mask ? weight * mask[j] : weight;
         if (w == 0.0f) continue;
-        const sk_transform *d = &delta[j];
+        const sk_transform *d = &pd->local[j];
         io[j].t = sk_vec3_add(io[j].t, sk_vec3_scale(d->t, w));
         sk_quat dr = w == 1.0f ? d->r : sk_quat_slerp(sk_quat_identity(), d->r, w);
         io[j].r = sk_quat_normalize(sk_quat_mul(io[j].r, dr));
@@ -75,11 +97,15 @@ void sk_pose_apply_additive(const sk_skeleton *skel, sk_transform *io, const sk_
             for (uint32_t k = 0; k < cnt; k++) io_morph[off + k] += w * morph_delta[off + k];
         }
     }
+    return SK_OK;
 }
 
-sk_result sk_layers_apply(const sk_skeleton *skel, sk_transform *io, float *io_morph, const sk_layer *layers, uint32_t n,
-                          sk_error *err) {
-    if (!skel || !io || (n && !layers)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_layers_apply: NULL argument");
+/* ---- layer stack ---- */
+
+sk_result sk_layers_apply(const sk_skeleton *skel, sk_pose *io, const sk_layer *layers, uint32_t n, sk_error *err) {
+    if (!skel || (n && !layers)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_layers_apply: NULL argument");
+    sk_result r = sk_pose_check(skel, io, "sk_layers_apply", err);
+    if (r != SK_OK) return r;
     for (uint32_t i = 0; i < n; i++) {
         const sk_layer *L = &layers[i];
         if (!L->pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_layers_apply: layer %u has no pose", i);
@@ -87,10 +113,12 @@ sk_result sk_layers_apply(const sk_skeleton *skel, sk_transform *io, float *io_m
         if (!(w > 0.0f)) continue;
         if (w > 1.0f) w = 1.0f;
         if (L->mode == SK_LAYER_ADDITIVE) {
-            sk_pose_apply_additive(skel, io, L->pose, w, L->mask, io_morph, L->morph);
+            r = sk_pose_apply_additive(skel, io, L->pose, w, L->mask, err);
         } else {
-            sk_blend_two(skel, io, L->pose, w, L->mask, false, io, io_morph, L->morph, L->morph ? io_morph : NULL);
+            /* a layer without morph weights leaves io's alone (sk_blend_two) */
+            r = sk_blend_two(skel, io, L->pose, w, L->mask, false, io, err);
         }
+        if (r != SK_OK) return r;
     }
     return SK_OK;
 }

@@ -43,10 +43,11 @@ static void override_weight(float *w, int k, float v) {
     for (int i = 0; i < SK_MOTOR_CLIPS; i++) w[i] = i == k ? nw : w[i] * scale;
 }
 
-void sk_motor_update(sk_motor *m, const sk_motor_input *in, float dt) {
+void sk_motor_update(sk_motor *m, const sk_motor_input *in, double dt_seconds) {
     sk_motor_input none = {{0, 0, 0}, false, false, false};
     if (!in) in = &none;
-    if (!(dt > 0.0f)) dt = 0.0f;
+    /* the motor integrates in float: one step of up to a second is plenty */
+    float dt = dt_seconds > 0.0 ? (float)(dt_seconds < 1.0 ? dt_seconds : 1.0) : 0.0f;
     const sk_motor_desc *d = &m->desc;
     /* wanted horizontal velocity */
     float dx = sk_isfinite_f(in->direction.x) ? in->direction.x : 0.0f;

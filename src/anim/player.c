@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-static double period_of(sk_wrap_mode w, double d) { return w == SK_WRAP_PING_PONG ? 2.0 * d : d; }
+static double period_of(sk_loop_mode w, double d) { return w == SK_LOOP_PING_PONG ? 2.0 * d : d; }
 
 void sk_player_init(sk_player *p, const sk_player_desc *desc) {
     sk_player_desc z = {0};
@@ -15,8 +15,8 @@ void sk_player_init(sk_player *p, const sk_player_desc *desc) {
     memset(p, 0, sizeof *p);
     double d = desc->duration;
     p->duration = (d > 0.0 && isfinite(d)) ? d : 0.0;
-    p->wrap = (desc->wrap == SK_WRAP_CLAMP || desc->wrap == SK_WRAP_PING_PONG) ? desc->wrap : SK_WRAP_REPEAT;
-    p->period = period_of(p->wrap, p->duration);
+    p->loop = (desc->loop == SK_LOOP_CLAMP || desc->loop == SK_LOOP_PING_PONG) ? desc->loop : SK_LOOP_REPEAT;
+    p->period = period_of(p->loop, p->duration);
     p->speed = (desc->speed == 0.0f || !sk_isfinite_f(desc->speed)) ? 1.0f : desc->speed;
     p->paused = desc->paused;
     sk_player_seek(p, desc->start_time);
@@ -30,7 +30,7 @@ void sk_player_seek(sk_player *p, double t) {
         p->pos = 0.0;
         return;
     }
-    if (p->wrap == SK_WRAP_CLAMP) {
+    if (p->loop == SK_LOOP_CLAMP) {
         p->pos = t < 0.0 ? 0.0 : (t > p->duration ? p->duration : t);
         return;
     }
@@ -42,7 +42,7 @@ void sk_player_seek(sk_player *p, double t) {
 void sk_player_seek_phase(sk_player *p, double phase) { sk_player_seek(p, phase * p->period); }
 
 double sk_player_clip_time(const sk_player *p) {
-    if (p->wrap == SK_WRAP_PING_PONG && p->pos > p->duration) {
+    if (p->loop == SK_LOOP_PING_PONG && p->pos > p->duration) {
         double t = p->period - p->pos;
         return t < 0.0 ? 0.0 : t;
     }
@@ -54,7 +54,7 @@ double sk_player_phase(const sk_player *p) { return p->period > 0.0 ? p->pos / p
 double sk_player_unrolled(const sk_player *p) { return (double)p->cycle * p->period + p->pos; }
 
 bool sk_player_finished(const sk_player *p) {
-    if (p->wrap != SK_WRAP_CLAMP) return false;
+    if (p->loop != SK_LOOP_CLAMP) return false;
     return p->speed >= 0.0f ? p->pos >= p->duration : p->pos <= 0.0;
 }
 
@@ -115,7 +115,7 @@ static int turn_dir(double m, double d, int dir) { return m <= 0.0 ? -1 : (m >= 
 static bool scan_cycle(emit_ctx *c, const sk_player *p, uint32_t n, int64_t k) {
     double d = p->duration, base = (double)k * p->period;
     bool fwd = c->b > c->a;
-    if (p->wrap == SK_WRAP_REPEAT) {
+    if (p->loop == SK_LOOP_REPEAT) {
         /* a marker at m == d is the cycle start (0) */
         if (fwd) {
             for (uint32_t i = 0; i < n; i++)
@@ -154,7 +154,7 @@ static bool scan_cycle(emit_ctx *c, const sk_player *p, uint32_t n, int64_t k) {
 uint64_t sk_player_step(sk_player *p, double dt, const sk_marker *m, uint32_t n, sk_event_fn fn, void *user) {
     if (!(p->period > 0.0) || !isfinite(dt) || dt == 0.0) return 0;
     emit_ctx c = {m, fn, user, p->pos, p->pos + dt, p->cycle, 0, false};
-    if (p->wrap == SK_WRAP_CLAMP) {
+    if (p->loop == SK_LOOP_CLAMP) {
         double b = c.b < 0.0 ? 0.0 : (c.b > p->duration ? p->duration : c.b);
         c.b = b;
         if (fn && n && b != c.a) {

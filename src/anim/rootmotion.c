@@ -77,7 +77,8 @@ sk_root_delta sk_root_delta_blend(const sk_root_delta *d, const float *w, uint32
 /* F(t): the root's horizontal frame at clip time t (t in [0, d]). */
 static sk_root_delta frame_at(const sk_root_motion *rm, double t) {
     sk_transform x;
-    (void)sk_clip_sample(rm->clip1, rm->skel1, t, SK_LOOP_CLAMP, &x, NULL);
+    sk_pose p = sk_pose_view(&x, 1, NULL, 0); /* the one-joint skeleton of the copied tracks */
+    (void)sk_clip_sample(rm->clip1, rm->skel1, t, SK_LOOP_CLAMP, &p, NULL);
     sk_root_delta f;
     f.translation = sk_vec3_make(x.t.x, 0.0f, x.t.z);
     f.yaw = sk_quat_yaw(x.r);
@@ -110,20 +111,24 @@ static sk_root_delta loop_pow(sk_root_delta l, int64_t k) {
 
 sk_root_delta sk_root_motion_delta(const sk_root_motion *rm, const sk_player *a, const sk_player *b) {
     double ta = sk_player_clip_time(a), tb = sk_player_clip_time(b);
-    if (a->wrap != SK_WRAP_REPEAT || !(rm->duration > 0.0)) /* CLAMP; PING_PONG round trips net zero */
+    if (a->loop != SK_LOOP_REPEAT || !(rm->duration > 0.0)) /* CLAMP; PING_PONG round trips net zero */
         return sk_root_motion_between(rm, ta, tb);
     sk_root_delta d = sk_root_delta_inverse(motion_since_start(rm, ta));
     d = sk_root_delta_compose(d, loop_pow(rm->loop, b->cycle - a->cycle));
     return sk_root_delta_compose(d, motion_since_start(rm, tb));
 }
 
-void sk_root_motion_strip(const sk_root_motion *rm, sk_transform *local) {
-    sk_transform *x = &local[rm->joint];
+sk_result sk_root_motion_strip(const sk_root_motion *rm, sk_pose *pose, sk_error *err) {
+    if (!rm || !pose || !pose->local || rm->joint >= pose->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_root_motion_strip: the pose has no joint %u",
+                            rm ? rm->joint : 0u);
+    sk_transform *x = &pose->local[rm->joint];
     x->t.x = rm->t0.x;
     x->t.z = rm->t0.z;
     float dy = rm->yaw0 - sk_quat_yaw(x->r);
     sk_quat q = sk_quat_make(0.0f, sinf(0.5f * dy), 0.0f, cosf(0.5f * dy));
     x->r = sk_quat_normalize(sk_quat_mul(q, x->r));
+    return SK_OK;
 }
 
 uint32_t sk_root_motion_joint(const sk_root_motion *rm) { return rm->joint; }
@@ -192,7 +197,7 @@ sk_result sk_root_motion_create(const sk_clip *clip, const sk_skeleton *skel, ui
     sk_free(a, times, cap_t * sizeof(float));
     sk_free(a, values, cap_v * sizeof(float));
     if (r == SK_OK) {
-        sk_clip_builder_set_duration(b, (float)rm->duration);
+        sk_clip_builder_set_duration(b, rm->duration);
         r = sk_clip_builder_finish(b, &rm->clip1, err);
         b = NULL;
     }
@@ -202,7 +207,8 @@ sk_result sk_root_motion_create(const sk_clip *clip, const sk_skeleton *skel, ui
         return r;
     }
     sk_transform x0;
-    (void)sk_clip_sample(rm->clip1, rm->skel1, 0.0, SK_LOOP_CLAMP, &x0, NULL);
+    sk_pose p0 = sk_pose_view(&x0, 1, NULL, 0);
+    (void)sk_clip_sample(rm->clip1, rm->skel1, 0.0, SK_LOOP_CLAMP, &p0, NULL);
     rm->t0 = x0.t;
     rm->yaw0 = sk_quat_yaw(x0.r);
     rm->f0 = frame_at(rm, 0.0);

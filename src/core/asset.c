@@ -1,6 +1,8 @@
 #include "core/internal.h"
 #include "skelanim/core/asset.h"
 
+#include <math.h>
+
 sk_result sk_asset_create_empty(const sk_allocator *alloc, sk_asset **out, sk_error *err) {
     if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_asset_create_empty: out is NULL");
     *out = NULL;
@@ -83,4 +85,115 @@ bool sk_primitive_vertex_position(const sk_primitive *prim, uint32_t v, const fl
     }
     *out = node_world ? sk_mat4_transform_point(node_world, pos) : pos;
     return true;
+}
+
+/* ---- validation ---- */
+
+static bool finite_all(const float *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!sk_isfinite_f(v[i])) return false;
+    return true;
+}
+
+#define BAD(...) sk_error_set(err, SK_ERR_INVALID_DATA, "sk_asset_validate: " __VA_ARGS__)
+
+static sk_result validate_primitive(const sk_asset *a, uint32_t mi, uint32_t pi, uint32_t max_skin_joints,
+                                    sk_error *err) {
+    const sk_mesh *m = &a->meshes[mi];
+    const sk_primitive *p = &m->primitives[pi];
+    size_t nv = p->vertex_count;
+    if (nv && !p->positions) return BAD("meshes/%u/primitives/%u: %zu vertices without positions", mi, pi, nv);
+    if (p->positions && !finite_all(p->positions, nv * 3))
+        return BAD("meshes/%u/primitives/%u: a position is not finite", mi, pi);
+    if (p->influence_count != 0 && p->influence_count != 4 && p->influence_count != 8)
+        return BAD("meshes/%u/primitives/%u: %u influences per vertex (0, 4 or 8)", mi, pi, p->influence_count);
+    if (p->influence_count && nv) {
+        if (!p->joints || !p->weights)
+            return BAD("meshes/%u/primitives/%u: influences without joints or weights", mi, pi);
+        size_t ni = nv * p->influence_count;
+        if (!finite_all(p->weights, ni)) return BAD("meshes/%u/primitives/%u: a skin weight is not finite", mi, pi);
+        if (max_skin_joints != UINT32_MAX)
+            for (size_t k = 0; k < ni; k++)
+                if (p->weights[k] != 0.0f && p->joints[k] >= max_skin_joints)
+                    return BAD("meshes/%u/primitives/%u: vertex %zu uses skin joint %u, its skin has %u", mi, pi,
+                               k / p->influence_count, p->joints[k], max_skin_joints);
+    }
+    if (p->index_count && !p->indices)
+        return BAD("meshes/%u/primitives/%u: %u indices without an index array", mi, pi, p->index_count);
+    for (uint32_t k = 0; p->indices && k < p->index_count; k++)
+        if (p->indices[k] >= nv)
+            return BAD("meshes/%u/primitives/%u: index %u >= vertex count %zu", mi, pi, p->indices[k], nv);
+    if (p->target_count && (!p->targets || p->target_count != m->weight_count))
+        return BAD("meshes/%u/primitives/%u: %u morph targets, the mesh has %u weights", mi, pi, p->target_count,
+                   m->weight_count);
+    return SK_OK;
+}
+
+sk_result sk_asset_validate(const sk_asset *a, sk_error *err) {
+    if (!a) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_asset_validate: NULL asset");
+    const sk_skeleton *s = a->skeleton;
+    if (!s) return BAD("the asset has no skeleton");
+    uint32_t n = s->joint_count;
+    if (a->node_to_joint || a->joint_to_node) {
+        if (!a->node_to_joint || !a->joint_to_node || a->node_count != n)
+            return BAD("the node mapping does not match the skeleton's %u joints", n);
+        for (uint32_t j = 0; j < n; j++)
+            if (a->joint_to_node[j] >= n || a->node_to_joint[a->joint_to_node[j]] != j)
+                return BAD("node_to_joint and joint_to_node are not inverse permutations (joint %u)", j);
+    }
+    if ((a->mesh_count && !a->meshes) || (a->skin_count && !a->skins) || (a->clip_count && !a->clips) ||
+        (a->scene_count && !a->scenes))
+        return BAD("a count without its array");
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t m = a->joint_mesh ? a->joint_mesh[j] : -1, k = a->joint_skin ? a->joint_skin[j] : -1;
+        if (m < -1 || m >= (int32_t)a->mesh_count || k < -1 || k >= (int32_t)a->skin_count)
+            return BAD("joint %u names mesh %d / skin %d (the asset has %u / %u)", j, m, k, a->mesh_count,
+                       a->skin_count);
+    }
+    for (uint32_t i = 0; i < a->skin_count; i++) {
+        const sk_skin *sk = &a->skins[i];
+        if (sk->joint_count && (!sk->joints || !sk->inverse_bind)) return BAD("skins/%u: joints without arrays", i);
+        for (uint32_t k = 0; k < sk->joint_count; k++)
+            if (sk->joints[k] >= n) return BAD("skins/%u: joint %u is joint %u of %u", i, k, sk->joints[k], n);
+        if (sk->inverse_bind && !finite_all(sk->inverse_bind[0].m, (size_t)sk->joint_count * 16))
+            return BAD("skins/%u: an inverse bind matrix is not finite", i);
+        if (sk->skeleton_root < -1 || sk->skeleton_root >= (int32_t)n)
+            return BAD("skins/%u: skeleton root %d out of range", i, sk->skeleton_root);
+    }
+    for (uint32_t i = 0; i < a->mesh_count; i++) {
+        const sk_mesh *m = &a->meshes[i];
+        if (m->primitive_count && !m->primitives) return BAD("meshes/%u: primitives without an array", i);
+        /* the smallest skin this mesh is drawn with bounds its joint indices */
+        uint32_t max_joints = UINT32_MAX;
+        for (uint32_t j = 0; a->joint_mesh && a->joint_skin && j < n; j++)
+            if (a->joint_mesh[j] == (int32_t)i && a->joint_skin[j] >= 0 &&
+                a->skins[a->joint_skin[j]].joint_count < max_joints)
+                max_joints = a->skins[a->joint_skin[j]].joint_count;
+        for (uint32_t p = 0; p < m->primitive_count; p++) {
+            sk_result r = validate_primitive(a, i, p, max_joints, err);
+            if (r != SK_OK) return r;
+        }
+    }
+    for (uint32_t i = 0; i < a->scene_count; i++) {
+        if (a->scenes[i].root_count && !a->scenes[i].roots) return BAD("scenes/%u: roots without an array", i);
+        for (uint32_t k = 0; k < a->scenes[i].root_count; k++)
+            if (a->scenes[i].roots[k] >= n || s->parents[a->scenes[i].roots[k]] >= 0)
+                return BAD("scenes/%u: root %u is not a root joint", i, k);
+    }
+    if (a->default_scene < -1 || a->default_scene >= (int32_t)a->scene_count)
+        return BAD("default scene %d of %u scenes", a->default_scene, a->scene_count);
+    for (uint32_t c = 0; c < a->clip_count; c++) {
+        const sk_clip *clip = a->clips[c];
+        if (!clip) return BAD("clips/%u is NULL", c);
+        for (uint32_t t = 0; t < sk_clip_track_count(clip); t++) {
+            sk_track_info info;
+            sk_clip_track_info(clip, t, &info);
+            if (info.joint >= n)
+                return BAD("clips/%u ('%s') track %u targets joint %u of %u", c, sk_clip_name(clip), t, info.joint, n);
+            if (info.path == SK_PATH_WEIGHTS && info.width != s->weight_count[info.joint])
+                return BAD("clips/%u ('%s') track %u: %u morph weights, joint %u has %u", c, sk_clip_name(clip), t,
+                           info.width, info.joint, s->weight_count[info.joint]);
+        }
+    }
+    return SK_OK;
 }

@@ -197,10 +197,11 @@ sk_result sk_clip_builder_reserve(sk_clip_builder *b, uint32_t tracks, size_t ke
     return SK_OK;
 }
 
-void sk_clip_builder_set_duration(sk_clip_builder *b, float duration) {
+void sk_clip_builder_set_duration(sk_clip_builder *b, double duration) {
     if (!b) return;
-    if (sk_isfinite_f(duration) && duration >= 0.0f) {
-        b->duration = duration;
+    /* Stored as float32 like the key times (whose precision it must match). */
+    if (duration >= 0.0 && duration <= 3.0e38) {
+        b->duration = (float)duration;
         b->has_duration = true;
     }
 }
@@ -277,7 +278,7 @@ void sk_clip_destroy(sk_clip *c) {
 }
 
 const char *sk_clip_name(const sk_clip *c) { return c && c->name ? c->name : ""; }
-float sk_clip_duration(const sk_clip *c) { return c ? c->duration : 0.0f; }
+double sk_clip_duration(const sk_clip *c) { return c ? (double)c->duration : 0.0; }
 uint32_t sk_clip_track_count(const sk_clip *c) { return c ? c->track_count : 0; }
 uint32_t sk_clip_joint_span(const sk_clip *c) { return c ? c->joint_span : 0; }
 
@@ -289,8 +290,8 @@ bool sk_clip_track_info(const sk_clip *c, uint32_t i, sk_track_info *info) {
     info->interpolation = (sk_interpolation)t->interp;
     info->key_count = t->key_count;
     info->width = t->width;
-    info->time_min = c->times[t->time_offset];
-    info->time_max = c->times[t->time_offset + t->key_count - 1];
+    info->time_min = (double)c->times[t->time_offset];
+    info->time_max = (double)c->times[t->time_offset + t->key_count - 1];
     return true;
 }
 
@@ -313,6 +314,11 @@ double sk_clip_wrap_time(const sk_clip *c, double t, sk_loop_mode loop) {
     if (!(d > 0.0)) return 0.0;
     if (loop == SK_LOOP_CLAMP) return t < 0.0 ? 0.0 : (t > d ? d : t);
     if (!isfinite(t)) return 0.0;
+    if (loop == SK_LOOP_PING_PONG) {
+        double p = 2.0 * d, w = t - p * floor(t / p);
+        if (w >= p || w < 0.0) w = 0.0;
+        return w > d ? p - w : w;
+    }
     /* Same wrap as glTF players (and three.js): t - d*floor(t/d), so t == d plays 0. */
     double w = t - d * floor(t / d);
     if (w >= d || w < 0.0) w = 0.0;
@@ -638,10 +644,23 @@ static void sample_track_batched(const sk_clip *c, const sk_track *tr, double t,
     if (sb->n == sb->cap) slerp_flush(sb);
 }
 
-sk_result sk_clip_sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
-                                sk_transform *io_local, float *io_weights) {
-    sk_result r = check_layout(c, s);
-    if (r != SK_OK || !io_local) return SK_ERR_INVALID_ARGUMENT;
+static sk_result sample_args(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count,
+                             const sk_pose *p, const char *who, sk_error *err) {
+    sk_result r = sk_pose_check(s, p, who, err);
+    if (r != SK_OK) return r;
+    if (!c) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL clip", who);
+    if (cursor && cursor_count < c->track_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: cursor holds %zu entries, clip '%s' needs %u", who,
+                            cursor_count, sk_clip_name(c), c->track_count);
+    if (check_layout(c, s) != SK_OK)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "%s: clip '%s' targets joints or morph weights the skeleton does not have", who,
+                            sk_clip_name(c));
+    return SK_OK;
+}
+
+static void sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
+                          sk_transform *io_local, float *io_weights) {
     double tw = sk_clip_wrap_time(c, t, loop);
     slerp_batch sb;
     sb.n = 0;
@@ -656,21 +675,30 @@ sk_result sk_clip_sample_tracks(const sk_clip *c, const sk_skeleton *s, double t
         sample_track_batched(c, tr, tw, cursor ? &cursor[i] : NULL, io_local, w, &sb);
     }
     slerp_flush(&sb);
+}
+
+sk_result sk_clip_sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
+                                size_t cursor_count, sk_pose *io, sk_error *err) {
+    sk_result r = sample_args(c, s, cursor, cursor_count, io, "sk_clip_sample_tracks", err);
+    if (r != SK_OK) return r;
+    sample_tracks(c, s, t, loop, cursor, io->local, io->weight_count ? io->weights : NULL);
     return SK_OK;
 }
 
 sk_result sk_clip_sample_cursor(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
-                                sk_transform *out_local, float *out_weights) {
-    sk_result r = check_layout(c, s);
-    if (r != SK_OK || !out_local) return SK_ERR_INVALID_ARGUMENT;
-    memcpy(out_local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
-    if (out_weights && s->weight_total) memcpy(out_weights, s->rest_weights, (size_t)s->weight_total * sizeof(float));
-    return sk_clip_sample_tracks(c, s, t, loop, cursor, out_local, out_weights);
+                                size_t cursor_count, sk_pose *out, sk_error *err) {
+    sk_result r = sample_args(c, s, cursor, cursor_count, out, "sk_clip_sample", err);
+    if (r != SK_OK) return r;
+    memcpy(out->local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
+    float *w = out->weight_count ? out->weights : NULL;
+    if (w) memcpy(w, s->rest_weights, (size_t)s->weight_total * sizeof(float));
+    sample_tracks(c, s, t, loop, cursor, out->local, w);
+    return SK_OK;
 }
 
-sk_result sk_clip_sample(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, sk_transform *out_local,
-                         float *out_weights) {
-    return sk_clip_sample_cursor(c, s, t, loop, NULL, out_local, out_weights);
+sk_result sk_clip_sample(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, sk_pose *out,
+                         sk_error *err) {
+    return sk_clip_sample_cursor(c, s, t, loop, NULL, 0, out, err);
 }
 
 size_t sk_clip_cursor_size(const sk_clip *c) { return c ? c->track_count : 0; }

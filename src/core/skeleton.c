@@ -105,6 +105,14 @@ int32_t sk_skeleton_find(const sk_skeleton *skel, const char *name) {
     return -1;
 }
 
+uint32_t sk_skeleton_subtree_end(const sk_skeleton *skel, uint32_t joint) {
+    if (!skel || joint >= skel->joint_count) return 0;
+    uint32_t end = joint + 1;
+    /* [joint, end) are descendants so far; the next joint is one iff its parent is among them. */
+    while (end < skel->joint_count && skel->parents[end] >= (int32_t)joint) end++;
+    return end;
+}
+
 sk_result sk_skeleton_sort(uint32_t count, const int32_t *parents, uint32_t *out_order, uint32_t *scratch,
                            sk_error *err) {
     /* Children lists via counting sort, then an explicit-stack depth-first walk

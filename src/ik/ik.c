@@ -563,7 +563,9 @@ static sk_transform parent_model(const sk_skeleton *skel, const sk_transform *lo
 }
 
 sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
-                      sk_transform *io_local, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err) {
+                      sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err) {
+    if (chain && chain->skeleton && sk_pose_check(chain->skeleton, io, "ik", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
+    sk_transform *io_local = io ? io->local : NULL;
     static const sk_ik_options zero_options;
     const sk_ik_options *o = options ? options : &zero_options;
     sk_ik_result res = {0};

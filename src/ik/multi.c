@@ -24,8 +24,10 @@ size_t sk_ik_multi_scratch_size(const sk_skeleton *skel) {
 enum { M_IN = 1, M_EFF = 2, M_INNER = 4 };
 
 sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_effector *eff, uint32_t ne,
-                            const sk_ik_options *options, sk_transform *io_local, void *scratch, size_t scratch_size,
+                            const sk_ik_options *options, sk_pose *io, void *scratch, size_t scratch_size,
                             sk_ik_result *out, sk_error *err) {
+    if (skel && sk_pose_check(skel, io, "ik multi", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
+    sk_transform *io_local = io ? io->local : NULL;
     static const sk_ik_options zero_options;
     const sk_ik_options *o = options ? options : &zero_options;
     sk_ik_result res = {0};

@@ -176,42 +176,12 @@ static bool gw_all_finite(const float *v, size_t n) {
 
 /* ---- validation of the input asset ------------------------------------------- */
 
+/* What sk_asset_validate checks, plus what a glTF file needs on top. */
 static bool gw_check_asset(gw_state *w) {
     const sk_asset *a = w->asset;
-    const sk_skeleton *s = a->skeleton;
+    sk_error e;
+    if (sk_asset_validate(a, &e) != SK_OK) return gw_fail(w, SK_ERR_INVALID_ARGUMENT, e.message);
     char msg[200];
-    if (!s) return gw_fail(w, SK_ERR_INVALID_ARGUMENT, "asset has no skeleton");
-    uint32_t n = s->joint_count;
-    if (a->node_to_joint || a->joint_to_node) {
-        if (!a->node_to_joint || !a->joint_to_node || a->node_count != n)
-            return gw_fail(w, SK_ERR_INVALID_ARGUMENT, "node mapping does not match the skeleton");
-        for (uint32_t j = 0; j < n; j++)
-            if (a->joint_to_node[j] >= n || a->node_to_joint[a->joint_to_node[j]] != j)
-                return gw_fail(w, SK_ERR_INVALID_ARGUMENT, "node_to_joint and joint_to_node are not inverse permutations");
-    }
-    for (uint32_t j = 0; j < n; j++) {
-        int32_t m = a->joint_mesh ? a->joint_mesh[j] : -1, k = a->joint_skin ? a->joint_skin[j] : -1;
-        if (m >= (int32_t)a->mesh_count || k >= (int32_t)a->skin_count) {
-            snprintf(msg, sizeof msg, "joint %u names mesh %d / skin %d out of range", j, m, k);
-            return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-        }
-    }
-    for (uint32_t i = 0; i < a->skin_count; i++) {
-        const sk_skin *sk = &a->skins[i];
-        if (sk->joint_count == 0 || !sk->joints) {
-            snprintf(msg, sizeof msg, "skin %u has no joints", i);
-            return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-        }
-        for (uint32_t k = 0; k < sk->joint_count; k++)
-            if (sk->joints[k] >= n) {
-                snprintf(msg, sizeof msg, "skin %u joint %u is out of range", i, k);
-                return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-            }
-        if (sk->skeleton_root >= (int32_t)n) {
-            snprintf(msg, sizeof msg, "skin %u skeleton root is out of range", i);
-            return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-        }
-    }
     for (uint32_t i = 0; i < a->mesh_count; i++) {
         const sk_mesh *m = &a->meshes[i];
         if (m->primitive_count == 0) {
@@ -219,42 +189,15 @@ static bool gw_check_asset(gw_state *w) {
             return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
         }
         for (uint32_t p = 0; p < m->primitive_count; p++) {
-            const sk_primitive *pr = &m->primitives[p];
-            if (!pr->positions || pr->vertex_count == 0) {
+            if (!m->primitives[p].positions || m->primitives[p].vertex_count == 0) {
                 snprintf(msg, sizeof msg, "mesh %u primitive %u has no positions", i, p);
-                return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-            }
-            if (pr->influence_count != 0 && pr->influence_count != 4 && pr->influence_count != 8) {
-                snprintf(msg, sizeof msg, "mesh %u primitive %u: %u influences (0, 4 or 8 are supported)", i, p,
-                         pr->influence_count);
-                return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-            }
-            if (pr->influence_count && (!pr->joints || !pr->weights)) {
-                snprintf(msg, sizeof msg, "mesh %u primitive %u: influences without joints/weights", i, p);
-                return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-            }
-            if (pr->indices)
-                for (uint32_t k = 0; k < pr->index_count; k++)
-                    if (pr->indices[k] >= pr->vertex_count) {
-                        snprintf(msg, sizeof msg, "mesh %u primitive %u: index %u out of range", i, p, k);
-                        return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-                    }
-            if (pr->target_count && (!pr->targets || pr->target_count != m->weight_count)) {
-                snprintf(msg, sizeof msg, "mesh %u primitive %u: %u morph targets, mesh has %u weights", i, p,
-                         pr->target_count, m->weight_count);
                 return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
             }
         }
     }
-    for (uint32_t i = 0; i < a->scene_count; i++)
-        for (uint32_t k = 0; k < a->scenes[i].root_count; k++)
-            if (a->scenes[i].roots[k] >= n || s->parents[a->scenes[i].roots[k]] >= 0) {
-                snprintf(msg, sizeof msg, "scene %u root %u is not a root joint", i, k);
-                return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-            }
-    for (uint32_t c = 0; c < a->clip_count; c++)
-        if (sk_clip_joint_span(a->clips[c]) > n) {
-            snprintf(msg, sizeof msg, "clip %u targets joints the skeleton does not have", c);
+    for (uint32_t i = 0; i < a->skin_count; i++)
+        if (a->skins[i].joint_count == 0) {
+            snprintf(msg, sizeof msg, "skin %u has no joints", i);
             return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
         }
     return true;

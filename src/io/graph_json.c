@@ -181,14 +181,14 @@ static sk_result parse_state(parse_ctx *c, const cJSON *js, const char *path, g_
         return PERR(c, SK_ERR_INVALID_DATA, p, "expected a finite number");
     }
     s->speed = (float)sp;
-    s->wrap = SK_WRAP_REPEAT;
+    s->loop = SK_LOOP_REPEAT;
     const cJSON *loop = cJSON_GetObjectItemCaseSensitive(js, "loop");
     if (loop) {
         pathf(p, sizeof p, "%s/loop", path);
         const char *l = cJSON_IsString(loop) ? loop->valuestring : "";
-        if (!strcmp(l, "repeat")) s->wrap = SK_WRAP_REPEAT;
-        else if (!strcmp(l, "clamp")) s->wrap = SK_WRAP_CLAMP;
-        else if (!strcmp(l, "ping_pong")) s->wrap = SK_WRAP_PING_PONG;
+        if (!strcmp(l, "repeat")) s->loop = SK_LOOP_REPEAT;
+        else if (!strcmp(l, "clamp")) s->loop = SK_LOOP_CLAMP;
+        else if (!strcmp(l, "ping_pong")) s->loop = SK_LOOP_PING_PONG;
         else return PERR(c, SK_ERR_INVALID_DATA, p, "expected \"repeat\", \"clamp\" or \"ping_pong\"");
     }
     const cJSON *clip = cJSON_GetObjectItemCaseSensitive(js, "clip");

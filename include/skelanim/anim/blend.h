@@ -21,8 +21,9 @@ extern "C" {
 enum { SK_CHANNEL_T = 1, SK_CHANNEL_R = 2, SK_CHANNEL_S = 4, SK_CHANNEL_W = 8, SK_CHANNEL_ALL = 15 };
 
 typedef struct sk_blend_input {
-    const sk_transform *local;  /* joint_count transforms */
-    const float *morph;         /* weight_total floats, or NULL (contributes no morph weights) */
+    /* The pose: joint_count equal to the skeleton's; weight_count equal to the
+     * skeleton's, or 0 when it contributes no morph weights. */
+    const sk_pose *pose;
     float weight;               /* >= 0; negative or NaN counts as 0 */
     const float *mask;          /* per-joint factor 0..1 (multiplies weight), or NULL = 1 */
     const uint8_t *channels;    /* per-joint SK_CHANNEL_* bits, or NULL = all channels */
@@ -49,17 +50,17 @@ typedef struct sk_blend_options {
     bool no_rest_fill;
 } sk_blend_options;
 
-/* out = blend of n poses (out may alias none of the inputs). opts may be NULL.
- * out_morph may be NULL. Fails only on invalid arguments. */
+/* out = blend of n poses (out may alias none of the inputs). opts may be
+ * NULL. Fails only on invalid arguments (a pose that does not fit the skeleton). */
 sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint32_t n,
-                         const sk_blend_options *opts, sk_transform *out, float *out_morph, sk_error *err);
+                         const sk_blend_options *opts, sk_pose *out, sk_error *err);
 
 /* Two-pose convenience: out = a*(1-t) + b*t per joint (t scaled by mask[j] if
  * mask is non-NULL), rotations by slerp when use_slerp, otherwise nlerp, both
- * on the shortest arc. out may alias a. Morph arrays may be NULL. */
-void sk_blend_two(const sk_skeleton *skel, const sk_transform *a, const sk_transform *b, float t,
-                  const float *mask, bool use_slerp, sk_transform *out,
-                  const float *morph_a, const float *morph_b, float *out_morph);
+ * on the shortest arc; morph weights likewise when a, b and out all carry
+ * them. out may alias a. */
+sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *a, const sk_pose *b, float t, const float *mask,
+                       bool use_slerp, sk_pose *out, sk_error *err);
 
 /* Per-joint channel bits of the tracks in a clip (SK_CHANNEL_*), for
  * sk_blend_input.channels. out holds joint_count bytes. */

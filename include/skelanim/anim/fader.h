@@ -31,7 +31,7 @@ typedef struct sk_fader {
     float weight[SK_FADER_MAX];  /* current weights (sum 1) */
     float start[SK_FADER_MAX];   /* weights when the current transition began */
     uint32_t target;             /* id being faded in */
-    float duration, elapsed;
+    double duration, elapsed; /* seconds */
     sk_fade_curve curve;
 } sk_fader;
 
@@ -39,9 +39,9 @@ typedef struct sk_fader {
 void sk_fader_init(sk_fader *f, uint32_t id);
 /* Begins a transition to id (duration <= 0: an immediate cut). If id is
  * already active it fades back in from its current weight. */
-void sk_fader_start(sk_fader *f, uint32_t id, float duration, sk_fade_curve curve);
+void sk_fader_start(sk_fader *f, uint32_t id, double duration, sk_fade_curve curve);
 /* Advances the transition; sources that reach weight 0 are removed. */
-void sk_fader_update(sk_fader *f, float dt);
+void sk_fader_update(sk_fader *f, double dt);
 bool sk_fader_in_transition(const sk_fader *f);
 /* Weight of id (0 if not active). */
 float sk_fader_weight(const sk_fader *f, uint32_t id);

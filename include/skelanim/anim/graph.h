@@ -82,13 +82,13 @@ float sk_graph_get_param(const sk_graph_instance *inst, uint32_t index);
 
 /* Fires the transitions whose conditions hold, then advances time by dt
  * seconds (>= 0) and the fades. */
-void sk_graph_update(sk_graph_instance *inst, float dt);
+void sk_graph_update(sk_graph_instance *inst, double dt);
 /* Root motion of the last update (identity unless the description has
  * "root_motion": {"joint": NAME}): the blended delta of every playing clip,
  * whose poses are then evaluated in place (sk_root_motion_strip). */
 sk_root_delta sk_graph_root_motion(const sk_graph_instance *inst);
-/* The current pose (out_morph may be NULL). */
-sk_result sk_graph_evaluate(sk_graph_instance *inst, sk_transform *out_local, float *out_morph, sk_error *err);
+/* The current pose (must fit the graph's skeleton: sk_pose_check). */
+sk_result sk_graph_evaluate(sk_graph_instance *inst, sk_pose *out, sk_error *err);
 
 typedef struct sk_graph_state_info {
     const char *name;     /* the state's name */

@@ -3,7 +3,7 @@
 #ifndef SKELANIM_ANIM_LAYERS_H
 #define SKELANIM_ANIM_LAYERS_H
 
-#include "skelanim/core/skeleton.h"
+#include "skelanim/core/pose.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,13 +24,15 @@ sk_result sk_mask_set_joints(const sk_skeleton *skel, const char *const *joints,
 /* delta = pose relative to reference, per joint: t = p.t - r.t,
  * r = inverse(r.r) * p.r (applied on the right: local-space additive),
  * s = p.s / r.s (component-wise; a zero reference scale gives 1). Morph:
- * p - r. Use a clip's first frame or another clip's pose as the reference. */
-void sk_pose_make_additive(const sk_skeleton *skel, const sk_transform *pose, const sk_transform *reference,
-                           sk_transform *out_delta, const float *morph, const float *morph_ref, float *out_morph_delta);
+ * p - r (when all three poses carry morph weights). Use a clip's first
+ * frame or another clip's pose as the reference. */
+sk_result sk_pose_make_additive(const sk_skeleton *skel, const sk_pose *pose, const sk_pose *reference,
+                                sk_pose *out_delta, sk_error *err);
 /* io = io (+) weight * delta: t += w*dt, r = r * slerp(identity, dr, w),
- * s *= lerp(1, ds, w); weight per joint scaled by mask (NULL = 1). */
-void sk_pose_apply_additive(const sk_skeleton *skel, sk_transform *io, const sk_transform *delta, float weight,
-                            const float *mask, float *io_morph, const float *morph_delta);
+ * s *= lerp(1, ds, w); weight per joint scaled by mask (NULL = 1); morph
+ * weights += w * delta when the delta carries them. */
+sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *io, const sk_pose *delta, float weight,
+                                 const float *mask, sk_error *err);
 
 typedef enum sk_layer_mode {
     SK_LAYER_OVERRIDE = 0, /* io = blend(io, pose, weight * mask) */
@@ -41,14 +43,14 @@ typedef struct sk_layer {
     sk_layer_mode mode;
     float weight;              /* 0..1 */
     const float *mask;         /* per joint, or NULL = whole body */
-    const sk_transform *pose;  /* the layer's pose (OVERRIDE) or delta (ADDITIVE) */
-    const float *morph;        /* optional morph weights / deltas */
+    /* The layer's pose (OVERRIDE) or delta (ADDITIVE); its morph weights are
+     * optional (weight_count 0: the layer leaves morph weights alone). */
+    const sk_pose *pose;
 } sk_layer;
 
 /* Applies layers in order on top of io (the base layer's pose), like an
  * engine's animation layer stack. Rotations of override layers by nlerp. */
-sk_result sk_layers_apply(const sk_skeleton *skel, sk_transform *io, float *io_morph, const sk_layer *layers,
-                          uint32_t n, sk_error *err);
+sk_result sk_layers_apply(const sk_skeleton *skel, sk_pose *io, const sk_layer *layers, uint32_t n, sk_error *err);
 
 #ifdef __cplusplus
 }

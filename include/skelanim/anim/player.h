@@ -36,17 +36,11 @@
 extern "C" {
 #endif
 
-typedef enum sk_wrap_mode {
-    SK_WRAP_REPEAT = 0,   /* 0..d, 0..d, ... (backwards: d..0, d..0) */
-    SK_WRAP_CLAMP = 1,    /* stops at 0 or d */
-    SK_WRAP_PING_PONG = 2 /* 0..d..0..d ... */
-} sk_wrap_mode;
-
 typedef struct sk_player_desc {
     double duration;     /* clip length in seconds (sk_clip_duration); <= 0 plays a still pose */
-    sk_wrap_mode wrap;
+    sk_loop_mode loop;   /* REPEAT, CLAMP or PING_PONG (clip.h) */
     float speed;         /* 0 means 1 (zeroed desc = normal speed); negative plays backwards */
-    double start_time;   /* start offset in clip seconds (wrapped into the clip per wrap mode) */
+    double start_time;   /* start offset in clip seconds (wrapped into the clip per loop mode) */
     bool paused;
 } sk_player_desc;
 
@@ -59,13 +53,13 @@ typedef struct sk_player {
     int64_t cycle;       /* completed cycles (negative when played backwards past 0) */
     float speed;
     bool paused;
-    sk_wrap_mode wrap;
+    sk_loop_mode loop;
 } sk_player;
 
 void sk_player_init(sk_player *p, const sk_player_desc *desc /* NULL = zeroed */);
 void sk_player_set_speed(sk_player *p, float speed);
 void sk_player_set_paused(sk_player *p, bool paused);
-/* Scrubbing: jump to a clip time (wrapped per the wrap mode; for PING_PONG a
+/* Scrubbing: jump to a clip time (wrapped per the loop mode; for PING_PONG a
  * time in (d, 2d) is on the way back). Keeps the cycle count. No events. */
 void sk_player_seek(sk_player *p, double clip_time);
 /* Jump to a phase in [0, 1) of the cycle (PING_PONG: of the round trip). */

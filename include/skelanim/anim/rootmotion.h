@@ -37,7 +37,7 @@ sk_root_delta sk_root_motion_delta(const sk_root_motion *rm, const sk_player *be
 sk_root_delta sk_root_motion_between(const sk_root_motion *rm, double a, double b);
 /* Removes the motion from a sampled pose: the root keeps its frame-0
  * horizontal position and yaw (the height and other rotation remain). */
-void sk_root_motion_strip(const sk_root_motion *rm, sk_transform *local);
+sk_result sk_root_motion_strip(const sk_root_motion *rm, sk_pose *pose, sk_error *err);
 
 sk_root_delta sk_root_delta_identity(void);
 /* a then b (b expressed in the frame reached by a). */

@@ -80,6 +80,17 @@ void sk_asset_destroy(sk_asset *asset);
 /* Index of the clip with this name, or -1. */
 int32_t sk_asset_find_clip(const sk_asset *asset, const char *name);
 
+/* Checks an asset's internal consistency — what a reader guarantees and an
+ * asset built in code must too: node mapping (inverse permutations), mesh and
+ * skin indices per joint, skin joints in range, finite inverse binds,
+ * primitives (index and joint indices in range, influence count 0/4/8, arrays
+ * present for their counts, finite positions and weights, morph targets
+ * matching the mesh's weights), scene roots, and clips that fit the skeleton
+ * (joint indices, morph-weight widths). SK_OK, or SK_ERR_INVALID_DATA with a
+ * message naming the first problem ("meshes/0/primitives/1: index 812 >=
+ * vertex count 800"). The .glb writer and the renderer call it first. */
+sk_result sk_asset_validate(const sk_asset *asset, sk_error *err);
+
 /* Position of vertex v of a primitive after morph targets (weights: the
  * mesh's morph weights, NULL = rest/zero) and, if palette is non-NULL,
  * linear blend skinning with that palette (weights of the vertex renormalised

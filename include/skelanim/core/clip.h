@@ -6,7 +6,7 @@
 #ifndef SKELANIM_CLIP_H
 #define SKELANIM_CLIP_H
 
-#include "skelanim/core/skeleton.h"
+#include "skelanim/core/pose.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,9 +25,12 @@ typedef enum sk_interpolation {
     SK_INTERP_CUBICSPLINE = 2
 } sk_interpolation;
 
+/* How time outside [0, duration] maps into the clip: the one loop convention
+ * of the library (clip sampling, players, state machines). */
 typedef enum sk_loop_mode {
-    SK_LOOP_REPEAT = 0, /* t wrapped into [0, duration): t == duration plays 0 */
-    SK_LOOP_CLAMP = 1   /* t clamped into [0, duration] */
+    SK_LOOP_REPEAT = 0,   /* t wrapped into [0, duration): t == duration plays 0 (backwards: d..0, d..0) */
+    SK_LOOP_CLAMP = 1,    /* t clamped into [0, duration]; a player stops at the ends */
+    SK_LOOP_PING_PONG = 2 /* 0..d..0..d ...: period 2d, the second half played backwards */
 } sk_loop_mode;
 
 typedef struct sk_clip sk_clip;
@@ -52,7 +55,7 @@ typedef struct sk_track_info {
     sk_interpolation interpolation;
     uint32_t key_count;
     uint32_t width;
-    float time_min, time_max;
+    double time_min, time_max;     /* seconds */
 } sk_track_info;
 
 sk_result sk_clip_builder_create(const char *name, const sk_allocator *alloc,
@@ -65,7 +68,7 @@ sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *tra
 sk_result sk_clip_builder_reserve(sk_clip_builder *b, uint32_t tracks, size_t keys, size_t values, sk_error *err);
 /* Duration defaults to the largest last-key time of all tracks (as glTF
  * players do); set it explicitly to loop a clip that is longer. */
-void sk_clip_builder_set_duration(sk_clip_builder *b, float duration);
+void sk_clip_builder_set_duration(sk_clip_builder *b, double duration);
 /* Builds the clip and destroys the builder (also on failure). */
 sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *err);
 void sk_clip_builder_destroy(sk_clip_builder *b);
@@ -73,7 +76,7 @@ void sk_clip_builder_destroy(sk_clip_builder *b);
 void sk_clip_destroy(sk_clip *clip);
 
 const char *sk_clip_name(const sk_clip *clip);
-float sk_clip_duration(const sk_clip *clip);
+double sk_clip_duration(const sk_clip *clip); /* seconds */
 uint32_t sk_clip_track_count(const sk_clip *clip);
 /* Fills info for track i (0 <= i < track_count); false if out of range. */
 bool sk_clip_track_info(const sk_clip *clip, uint32_t i, sk_track_info *info);
@@ -86,18 +89,18 @@ bool sk_clip_track_keys(const sk_clip *clip, uint32_t i, float *times, float *va
 /* ---- Sampling ---------------------------------------------------------- */
 
 /* Wraps a time per the loop mode: REPEAT gives t - d*floor(t/d) in [0, d)
- * (a zero-length clip gives 0); CLAMP clamps into [0, d]. NaN gives 0. */
+ * (a zero-length clip gives 0); CLAMP clamps into [0, d]; PING_PONG folds
+ * t - 2d*floor(t/2d) back into [0, d]. NaN gives 0. */
 double sk_clip_wrap_time(const sk_clip *clip, double t, sk_loop_mode loop);
 
-/* Samples the clip at time t (wrapped per loop) into a full local pose: every
+/* Samples the clip at time t (wrapped per loop) into a full pose: every
  * joint without a track keeps the skeleton's rest transform and every morph
- * weight without a track its rest weight. out_local holds joint_count
- * transforms; out_weights holds weight_total floats (may be NULL when
- * weight_total is 0). Random access: O(log keys) per track.
- * Fails (SK_ERR_INVALID_ARGUMENT) if the clip targets a joint the skeleton
- * does not have, or a weights track does not match the joint's slot. */
+ * weight without a track its rest weight. Random access: O(log keys) per
+ * track. Fails (SK_ERR_INVALID_ARGUMENT) if the pose does not fit the
+ * skeleton (sk_pose_check), the clip targets a joint the skeleton does not
+ * have, or a weights track does not match the joint's slot. */
 sk_result sk_clip_sample(const sk_clip *clip, const sk_skeleton *skel, double t,
-                         sk_loop_mode loop, sk_transform *out_local, float *out_weights);
+                         sk_loop_mode loop, sk_pose *out, sk_error *err);
 
 /* Sequential playback: a cursor caches each track's last key so steps forward
  * (or backward) cost amortised O(1). The caller owns the cursor memory:
@@ -105,13 +108,14 @@ sk_result sk_clip_sample(const sk_clip *clip, const sk_skeleton *skel, double t,
  * Any time may be passed; a jump just costs a search. */
 size_t sk_clip_cursor_size(const sk_clip *clip);
 sk_result sk_clip_sample_cursor(const sk_clip *clip, const sk_skeleton *skel, double t,
-                                sk_loop_mode loop, uint32_t *cursor,
-                                sk_transform *out_local, float *out_weights);
+                                sk_loop_mode loop, uint32_t *cursor, size_t cursor_count,
+                                sk_pose *out, sk_error *err);
 
-/* Samples only the tracks (the pose keeps whatever it held for other joints). */
+/* Samples only the tracks (the pose keeps whatever it held for other
+ * joints). cursor may be NULL (random access; cursor_count is then ignored). */
 sk_result sk_clip_sample_tracks(const sk_clip *clip, const sk_skeleton *skel, double t,
-                                sk_loop_mode loop, uint32_t *cursor /* nullable */,
-                                sk_transform *io_local, float *io_weights);
+                                sk_loop_mode loop, uint32_t *cursor, size_t cursor_count,
+                                sk_pose *io, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -24,8 +24,12 @@ typedef struct sk_skin {
  * (mesh-local) vertex into model (scene) space. As glTF 2.0 requires, the
  * transform of the node that holds the skinned mesh is NOT applied: the
  * skinned vertex lands in scene space directly. To get the glTF "joint matrix"
- * relative to the mesh node N, multiply by inverse(model[N]) on the left. */
-void sk_skin_palette(const sk_skin *skin, const sk_mat4 *model, sk_mat4 *out_palette);
+ * relative to the mesh node N, multiply by inverse(model[N]) on the left.
+ * model holds model_count matrices (sk_local_to_model); out_palette room for
+ * palette_count >= skin->joint_count. Fails (SK_ERR_INVALID_ARGUMENT) when a
+ * skin joint is not below model_count or the palette is too small. */
+sk_result sk_skin_palette(const sk_skin *skin, const sk_mat4 *model, uint32_t model_count, sk_mat4 *out_palette,
+                          uint32_t palette_count, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,22 @@
-/* skelanim — poses: local (parent-relative) TRS per joint -> model matrices ->
- * skinning palette. Per-frame functions allocate nothing. */
-#ifndef SKELANIM_POSE_H
-#define SKELANIM_POSE_H
+/* skelanim — poses: the per-frame currency of the library.
+ *
+ * An sk_pose is a view of caller-owned memory: joint_count local
+ * (parent-relative) TRS transforms and weight_count morph weights, with their
+ * counts, so every per-frame function can check what it is given against the
+ * skeleton (a mismatch is SK_ERR_INVALID_ARGUMENT, never an out-of-bounds
+ * access). joint_count must equal the skeleton's; weight_count is either the
+ * skeleton's weight_total or 0, which means "no morph weights here":
+ * functions then leave morph weights out (sampling skips weight tracks,
+ * blending ignores them). It is the one pose type of the per-frame API: sampling writes it,
+ * blending, layers, root motion and IK read and write it, local-to-model
+ * reads it. The layout is array-of-structures on purpose: users read and write
+ * joints directly (procedural animation, IK, debugging); the batch paths that
+ * want structure-of-arrays (crowds) convert at their edges.
+ *
+ * Pipeline: pose -> model matrices (sk_local_to_model) -> skinning palette
+ * (palette.h). Per-frame functions allocate nothing. */
+#ifndef SKELANIM_CORE_POSE_H
+#define SKELANIM_CORE_POSE_H
 
 #include "skelanim/core/skeleton.h"
 
@@ -9,14 +24,67 @@
 extern "C" {
 #endif
 
-/* Copies the skeleton's rest pose (out_weights may be NULL if weight_total is 0). */
-void sk_pose_rest(const sk_skeleton *skel, sk_transform *out_local, float *out_weights);
+typedef struct sk_pose {
+    sk_transform *local;    /* joint_count local transforms */
+    float *weights;         /* weight_count morph weights; may be NULL when weight_count is 0 */
+    uint32_t joint_count;   /* must equal skeleton->joint_count */
+    uint32_t weight_count;  /* skeleton->weight_total, or 0: no morph weights */
+} sk_pose;
+
+/* For SK_POSE_OF: the skeleton's weight count when weights are given. */
+static inline uint32_t sk_pose_weight_count_(const sk_skeleton *skel, const float *weights) {
+    return weights ? skel->weight_total : 0u;
+}
+
+/* A view of existing arrays (no allocation). */
+static inline sk_pose sk_pose_view(sk_transform *local, uint32_t joint_count, float *weights, uint32_t weight_count) {
+    sk_pose p;
+    p.local = local;
+    p.weights = weights;
+    p.joint_count = joint_count;
+    p.weight_count = weight_count;
+    return p;
+}
+
+#ifndef __cplusplus
+/* C only (a compound literal): a pointer to a pose view of a skeleton's
+ * arrays for one call, e.g.
+ *   sk_clip_sample(clip, skel, t, SK_LOOP_REPEAT, SK_POSE_OF(skel, local, NULL), &err);
+ * weights may be NULL (no morph weights). */
+#define SK_POSE_OF(skel, local, weights) \
+    (&(sk_pose){(sk_transform *)(local), (float *)(weights), (skel)->joint_count, sk_pose_weight_count_((skel), (weights))})
+#endif
+
+/* Allocates both arrays for skel (filled with its rest pose); free with
+ * sk_pose_free and the same allocator (NULL = C library). */
+sk_result sk_pose_alloc(const sk_skeleton *skel, const sk_allocator *alloc, sk_pose *out, sk_error *err);
+void sk_pose_free(sk_pose *pose, const sk_allocator *alloc);
+
+/* SK_OK when pose fits skel: joint counts equal, weight_count 0 or equal,
+ * arrays present. The message names
+ * what differs, prefixed by `who` (the calling function's name). */
+sk_result sk_pose_check(const sk_skeleton *skel, const sk_pose *pose, const char *who, sk_error *err);
+
+/* Copies the skeleton's rest pose (local transforms and morph weights). */
+sk_result sk_pose_rest(const sk_skeleton *skel, sk_pose *out, sk_error *err);
 
 /* Model matrices: model[i] = model[parent[i]] * TRS(local[i]); roots get
  * root * TRS(local[i]) (root may be NULL for identity). out_model holds
- * joint_count matrices. */
-void sk_local_to_model(const sk_skeleton *skel, const sk_transform *local,
-                       const sk_mat4 *root, sk_mat4 *out_model);
+ * model_count >= joint_count matrices. */
+sk_result sk_local_to_model(const sk_skeleton *skel, const sk_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
+                            uint32_t model_count, sk_error *err);
+
+/* Partial update after a change to joints from `from` on (e.g. IK on a
+ * chain whose root is `from`), like ozz's LocalToModelJob from/to: joints
+ * [from, to) are recomputed from their local transforms and their parent's
+ * matrix in io_model (which must be valid for parents outside the range);
+ * joints outside the range keep io_model's values. to = 0 means joint_count.
+ * Parents come before children, so every descendant of `from` lies in
+ * [from, joint_count); skeletons sorted depth-first (glTF loads,
+ * sk_skeleton_sort) keep a subtree contiguous, so `to` may stop at its end
+ * (sk_skeleton_subtree_end). */
+sk_result sk_local_to_model_range(const sk_skeleton *skel, const sk_pose *pose, const sk_mat4 *root, uint32_t from,
+                                  uint32_t to, sk_mat4 *io_model, uint32_t model_count, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,12 @@ void sk_skeleton_destroy(sk_skeleton *skel);
 /* Index of the first joint with this name, or -1. */
 int32_t sk_skeleton_find(const sk_skeleton *skel, const char *name);
 
+/* End (exclusive) of the run of joint's descendants that directly follows
+ * it: [joint, end) holds joint and descendants only. In a depth-first order
+ * (glTF loads, sk_skeleton_sort) that is the whole subtree. Returns 0 when
+ * joint is out of range. */
+uint32_t sk_skeleton_subtree_end(const sk_skeleton *skel, uint32_t joint);
+
 /* Sorts an arbitrary forest into parent-before-child order (depth-first,
  * children in index order). parents[i] is the parent of node i or -1.
  * out_order[k] = node placed at position k. Fails on a cycle, a parent index

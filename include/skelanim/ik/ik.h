@@ -181,13 +181,12 @@ typedef struct sk_ik_result {
 size_t sk_ik_scratch_size(uint32_t joint_count);
 
 /* Solves the chain toward the target and writes the local rotations of the
- * chain's joints in io_local (skeleton->joint_count transforms). options may
+ * chain's joints in io (a pose of the chain's skeleton: sk_pose_check). options may
  * be NULL. Fails with SK_ERR_INVALID_ARGUMENT on a NULL/invalid chain, a
  * non-finite target or option, too little scratch, or a solver that does not
  * fit the chain (two-bone needs exactly 3 joints). out may be NULL. */
 sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
-                      sk_transform *io_local, void *scratch, size_t scratch_size, sk_ik_result *out,
-                      sk_error *err);
+                      sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err);
 
 /* ---- Two-bone, low level (ozz-style) -------------------------------------
  * Model-space transforms of the start, middle and end joints in; rotations to
@@ -212,7 +211,7 @@ typedef struct sk_ik_effector {
 size_t sk_ik_multi_scratch_size(const sk_skeleton *skel);
 /* result->error is the largest effector error. limits are not applied here. */
 sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_effector *effectors,
-                            uint32_t effector_count, const sk_ik_options *options, sk_transform *io_local,
+                            uint32_t effector_count, const sk_ik_options *options, sk_pose *io,
                             void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err);
 
 #ifdef __cplusplus
