@@ -22,32 +22,35 @@ int main(int argc, char **argv) {
     }
     const sk_skeleton *skel = asset->skeleton;
 
-    /* Caller-owned pose buffers: sampling and local-to-model never allocate. */
-    sk_transform *local = malloc(skel->joint_count * sizeof *local);
+    /* Caller-owned memory: sampling and local-to-model never allocate. */
+    sk_pose pose;
     sk_mat4 *model = malloc(skel->joint_count * sizeof *model);
-    float *weights = malloc((skel->weight_total + 1) * sizeof *weights);
-    if (!local || !model || !weights) return 1;
+    if (!model || sk_pose_alloc(skel, NULL, &pose, &err) != SK_OK) return 1;
 
     int32_t clip = sk_asset_find_clip(asset, "walk");
     if (clip < 0 && asset->clip_count > 0) clip = 0;
     if (clip >= 0) {
-        sk_clip_sample(asset->clips[clip], skel, time, SK_LOOP_REPEAT, SK_POSE_OF(skel, local, weights), NULL);
+        if (sk_clip_sample(asset->clips[clip], skel, time, SK_LOOP_REPEAT, &pose, &err) != SK_OK) {
+            fprintf(stderr, "%s\n", err.message);
+            return 1;
+        }
         printf("clip '%s' (%.3f s) at t = %.3f s\n", sk_clip_name(asset->clips[clip]),
-               (double)sk_clip_duration(asset->clips[clip]), time);
+               sk_clip_duration(asset->clips[clip]), time);
     } else {
-        sk_pose_rest(skel, SK_POSE_OF(skel, local, weights), NULL);
-        printf("no clips: rest pose\n");
+        printf("no clips: rest pose\n"); /* sk_pose_alloc filled it */
     }
-    sk_local_to_model(skel, SK_POSE_OF(skel, local, NULL), NULL, model, (skel)->joint_count, NULL);
+    if (sk_local_to_model(skel, &pose, NULL, model, skel->joint_count, &err) != SK_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
 
     for (uint32_t j = 0; j < skel->joint_count; j++) {
         const float *m = model[j].m; /* column-major: translation in m[12..14] */
         printf("%3u %-24s parent %3d  position (%8.4f, %8.4f, %8.4f)\n", j, skel->names[j], skel->parents[j],
                (double)m[12], (double)m[13], (double)m[14]);
     }
-    free(local);
+    sk_pose_free(&pose, NULL);
     free(model);
-    free(weights);
     sk_asset_destroy(asset);
     return 0;
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The tree agrees with docs/architecture.md:
+#  - every source and private header includes only its own layer and the
+#    layers the table allows (public "skelanim/LAYER/..." and private
+#    "LAYER/..." includes alike; core/internal.h is shared by every layer);
+#  - every public header includes only headers of allowed layers;
+#  - every public header include/skelanim/LAYER/NAME.h has its source
+#    src/LAYER/NAME.c or src/LAYER/NAME_*.c, and every layer folder in src/
+#    is a layer of the table;
+#  - the runtime library's folders hold no cJSON include.
+set -euo pipefail
+: "${SK_SOURCE_DIR:?}"
+cd "$SK_SOURCE_DIR"
+declare -A allow=(
+  [core]="core"
+  [anim]="core anim"
+  [ik]="core ik"
+  [skin]="core skin"
+  [content]="core ik content"
+  [io]="core anim io"
+)
+fail=0
+checked=0
+for dir in src/*/; do
+  layer=$(basename "$dir")
+  if [[ -z "${allow[$layer]+x}" ]]; then
+    echo "src/$layer: not a layer of docs/architecture.md" >&2; fail=1; continue
+  fi
+  for f in "$dir"*.[ch] include/skelanim/"$layer"/*.h; do
+    [[ -e "$f" ]] || continue
+    checked=$((checked + 1))
+    while IFS= read -r inc; do
+      target=${inc#skelanim/}
+      dep=${target%%/*}
+      [[ "$inc" == core/internal.h ]] && continue
+      [[ "$target" == */* ]] || continue           # same-folder include
+      [[ -n "${allow[$dep]+x}" ]] || continue      # not a layer path (system or tool header)
+      if [[ " ${allow[$layer]} " != *" $dep "* ]]; then
+        echo "$f includes \"$inc\": layer $layer may use only: ${allow[$layer]}" >&2
+        fail=1
+      fi
+    done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+    if [[ "$layer" != io ]] && grep -q 'cjson\|cJSON' "$f"; then
+      echo "$f mentions cJSON: only the io layer may" >&2; fail=1
+    fi
+  done
+  for h in include/skelanim/"$layer"/*.h; do
+    [[ -e "$h" ]] || continue
+    name=$(basename "$h" .h)
+    if ! compgen -G "src/$layer/$name.c" >/dev/null && ! compgen -G "src/$layer/${name}_*.c" >/dev/null; then
+      echo "$h has no source src/$layer/$name.c or src/$layer/${name}_*.c" >&2; fail=1
+    fi
+  done
+done
+# every public header is reachable from the umbrella header
+for h in include/skelanim/*/*.h; do
+  rel=${h#include/}
+  grep -q "#include \"$rel\"" include/skelanim.h || { echo "include/skelanim.h does not include $rel" >&2; fail=1; }
+done
+test "$checked" -gt 40   # the tree was read
+echo "layer rules: $checked files checked"
+exit $fail
