@@ -3,7 +3,13 @@
  * Every function that can fail returns an sk_result and fills an optional
  * sk_error (may be NULL) with a message naming the place (file, JSON path).
  * Nothing in the library prints or exits. Every allocating function takes an
- * sk_allocator (NULL or zero-initialised means malloc/realloc/free).
+ * sk_allocator (NULL or zero-initialised means malloc/realloc/free), and every
+ * byte the library keeps comes from it. One documented exception, in
+ * libskelanim_io only: the JSON readers parse with cJSON, whose allocation
+ * hooks are process-wide (installing ours per call would be global state), so
+ * cJSON's temporary parse tree uses the C library; it is freed before the
+ * load returns, and a parse that runs out of memory is reported as
+ * SK_ERR_OUT_OF_MEMORY / SK_ERR_PARSE, never a crash.
  */
 #ifndef SKELANIM_BASE_H
 #define SKELANIM_BASE_H
