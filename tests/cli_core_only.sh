@@ -3,8 +3,13 @@
 # blending, IK, poses and skinning links against libskelanim.a alone (no
 # cJSON, no libskelanim_io) and runs; and no object of libskelanim.a refers
 # to cJSON or to a stdio/POSIX file function.
+# Needs a C compiler (SK_CC) and nm: without them tests/lib.sh's rule applies
+# (a failure under CI, else skipped with a note).
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 : "${SK_BINARY_DIR:?}" "${SK_SOURCE_DIR:?}"
+sk_need_cmd "${SK_CC:-cc}" "the C compiler the tree was built with"
+sk_need_cmd nm "Debian: binutils"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 lib="$SK_BINARY_DIR/libskelanim.a"

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Installs the built tree into a temporary prefix, then builds the example
 # program against it twice: with pkg-config and with CMake's find_package.
+# Needs cmake, pkg-config and a C compiler (SK_CC): without them tests/lib.sh's
+# rule applies (a failure under CI, else skipped with a note).
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 : "${SK_BINARY_DIR:?}" "${SK_SOURCE_DIR:?}"
+sk_need_cmd cmake
+sk_need_cmd pkg-config "Debian: pkg-config"
+sk_need_cmd "${SK_CC:-cc}" "the C compiler the tree was built with"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$SK_BINARY_DIR" --prefix "$tmp/prefix" >/dev/null

@@ -2,6 +2,7 @@
 # skelanim render --ik (reach / slope), PNG frame sequences, --camera, and
 # the errors for bad IK and camera options.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 : "${SK_CLI:?}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -36,8 +37,9 @@ bad "the two-bone leg needs 3" --ik slope --ik-legs hips:foot_l,thigh_r:foot_r
 bad "elevation must be within" --camera 0,95
 bad "expected auto, front" --camera sideways
 # Another character: the default (mannequin) joint names are missing -> a hint; named chains work.
-cm="${SK_SHARED_DIR:-}/assets/gltf/CesiumMan/CesiumMan.glb"
-if [[ -f "$cm" ]]; then
+if shared=$(sk_shared_dir); then
+  cm="$shared/assets/gltf/CesiumMan/CesiumMan.glb"
+  [[ -f "$cm" ]] || fail "$cm is missing from ../shared"
   if "$SK_CLI" render "$cm" --ik reach --out "$tmp/x.png" 2>"$tmp/err.txt"; then fail "reach without a chain accepted on CesiumMan"; fi
   grep -q -- "--ik-chain ROOT:TIP" "$tmp/err.txt" || fail "no --ik-chain hint"
   if "$SK_CLI" render "$cm" --ik slope --out "$tmp/x.png" 2>"$tmp/err.txt"; then fail "slope without legs accepted on CesiumMan"; fi
@@ -48,6 +50,6 @@ if [[ -f "$cm" ]]; then
   "$SK_CLI" render "$cm" --ik slope --ik-legs leg_joint_L_1:leg_joint_L_3,leg_joint_R_1:leg_joint_R_3 --frames 4 \
     --size 96x96 --out "$tmp/cs.gif" | grep -q "IK slope: 15.0 degrees" || fail "CesiumMan slope"
 else
-  echo "note: ../shared not found: CesiumMan --ik checks skipped"
+  sk_missing_part "../shared is absent (SK_SHARED_DIR=${SK_SHARED_DIR:-unset}): the CesiumMan --ik checks"
 fi
-echo "render --ik: ok"
+sk_done "render --ik"

@@ -2,8 +2,16 @@
 # Exports the built-in mannequin with the CLI and runs the Khronos glTF
 # validator (npm gltf-validator, pinned in tools/validator) on it: any error
 # fails the test. Warnings are printed but do not fail.
+# It also validates the synthetic .glb test_mannequin writes (8 influences,
+# morph targets, 32-bit indices, cubic splines...): test_mannequin is this
+# test's ctest fixture (FIXTURES_SETUP synthetic_glb in tests/CMakeLists.txt),
+# so ctest runs it first, also for `ctest -R cli_validate_mannequin`, and does
+# not run this test when it failed; a missing file is a failure here.
+# Without node/npm (or when npm cannot install the validator), tests/lib.sh's
+# rule: a failure under CI, else skipped (exit 77) with a note.
 # Environment (set by ctest): SK_SOURCE_DIR, SK_BINARY_DIR, SK_CLI.
 set -u
+source "$(dirname "$0")/lib.sh"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -13,16 +21,15 @@ cli=${SK_CLI:-$bin/skelanim}
 validator="$src/tools/validator"
 
 [ -x "$cli" ] || fail "SK_CLI ($cli) is not an executable"
-command -v node >/dev/null 2>&1 || fail "node is not installed: the glTF validator needs Node.js (apt-get install nodejs npm)"
+sk_need_cmd node "the glTF validator needs Node.js: Debian nodejs npm"
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null) || fail "node does not run"
-[ "$node_major" -ge 14 ] || fail "node $node_major is too old for the validator (need >= 14)"
+[ "$node_major" -ge 14 ] || sk_missing "node $node_major is too old for the validator (need >= 14)"
 
 if [ ! -f "$validator/node_modules/gltf-validator/package.json" ]; then
-    command -v npm >/dev/null 2>&1 ||
-        fail "npm is not installed and $validator/node_modules is missing: cannot install gltf-validator (apt-get install npm)"
+    sk_need_cmd npm "$validator/node_modules is missing and npm installs it: Debian npm"
     echo "installing the pinned gltf-validator: npm ci --prefix $validator"
     npm ci --prefix "$validator" --no-audit --no-fund >&2 ||
-        fail "npm ci --prefix $validator failed (is the npm registry reachable?)"
+        sk_missing "npm ci --prefix $validator failed (is the npm registry reachable?): no validator"
 fi
 
 tmp=$(mktemp -d) || fail "mktemp failed"
@@ -38,19 +45,13 @@ node "$validator/validate.mjs" "$out"
 rc=$?
 [ $rc -eq 0 ] || fail "the glTF validator reported errors in the exported mannequin (exit $rc)"
 
-# The writer test (test_mannequin) leaves a .glb that uses what the mannequin
-# does not (8 influences, morph targets, 32-bit indices, cubic splines...):
-# validate it too when it is there.
 syn="$bin/synthetic_writer_test.glb"
-if [ -f "$syn" ]; then
-    node "$validator/validate.mjs" "$syn" || fail "the glTF validator reported errors in $syn"
-else
-    echo "note: $syn is absent (run test_mannequin first): only the mannequin was validated"
-fi
+[ -s "$syn" ] || fail "$syn is absent: test_mannequin (this test's fixture) should have written it"
+node "$validator/validate.mjs" "$syn" || fail "the glTF validator reported errors in $syn"
 
 # Exporting to a path that cannot be written fails cleanly.
 if "$cli" export-mannequin "$tmp/no/such/dir/m.glb" 2>/dev/null; then
     fail "export-mannequin to a missing directory succeeded"
 fi
 
-echo "1 passed, 0 failed"
+echo "2 files validated (the exported mannequin, $syn): ok"

@@ -6,19 +6,18 @@
 # - The window's pixels must match `skelanim render` of the same pose and
 #   camera (the viewer and the off-screen renderer share the shaders), must
 #   not match a different pose, and the skeleton overlay must show.
-# Skipped (exit 0, with a note) when xvfb-run is not installed (Debian: xvfb
-# xauth) or the tool was built without SDL2.
+# Without xvfb-run (Debian: xvfb xauth), SDL2 in the tool, the sk_png_diff
+# helper (libpng) or ../shared (the CesiumMan part), tests/lib.sh's rule: a
+# failure under CI, else skipped (exit 77) with a note.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 : "${SK_CLI:?}"
-if ! command -v xvfb-run >/dev/null 2>&1; then
-  echo "note: xvfb-run not installed (Debian: xvfb xauth): viewer test skipped"
-  exit 0
-fi
+sk_need_cmd xvfb-run "Debian: xvfb xauth"
 if "$SK_CLI" view 2>&1 | grep -q "without SDL2"; then
-  echo "note: skelanim built without SDL2: viewer test skipped"
-  exit 0
+  sk_missing "skelanim was built without SDL2 (Debian: libsdl2-dev): no viewer to test"
 fi
-: "${SK_PNG_DIFF:?needs the sk_png_diff helper (tests/png_diff.c)}"
+[[ -n "${SK_PNG_DIFF:-}" && -x "$SK_PNG_DIFF" ]] ||
+  sk_missing "no sk_png_diff helper (tests/png_diff.c needs libpng: Debian libpng-dev)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # SDL, Xlib and Mesa keep allocations to process exit: leak checking is off
@@ -82,15 +81,16 @@ xvfb "$SK_CLI" view @mannequin --clip walk --time 0.4 --frames 2 --size 320x240 
 read -r n f < <(diffs "$tmp/k.png" "$tmp/r04.png")
 echo "skeleton overlay: $n pixels differ ($f)"
 awk -v f="$f" 'BEGIN { exit !(f > 0.005) }' || fail "skeleton overlay not visible ($f)"
-if [[ -n "${SK_SHARED_DIR:-}" && -f "$SK_SHARED_DIR/assets/gltf/CesiumMan/CesiumMan.glb" ]]; then
-  cm="$SK_SHARED_DIR/assets/gltf/CesiumMan/CesiumMan.glb"
+if shared=$(sk_shared_dir); then
+  cm="$shared/assets/gltf/CesiumMan/CesiumMan.glb"
+  [[ -f "$cm" ]] || fail "$cm is missing from ../shared"
   xvfb "$SK_CLI" view "$cm" --time 0.5 --frames 2 --size 320x240 --screenshot "$tmp/vc.png" >/dev/null
   "$SK_CLI" render "$cm" --time 0.5 --size 320x240 --out "$tmp/rc.png" >/dev/null
   read -r n f < <(diffs "$tmp/vc.png" "$tmp/rc.png")
   echo "CesiumMan (textured) view vs render: $n pixels differ ($f)"
   awk -v f="$f" 'BEGIN { exit !(f < 0.01) }' || fail "CesiumMan viewer image differs from render in $f of pixels"
 else
-  echo "note: ../shared not found: CesiumMan viewer check skipped"
+  sk_missing_part "../shared is absent (SK_SHARED_DIR=${SK_SHARED_DIR:-unset}): the CesiumMan viewer check"
 fi
 
 # --- demo --window ----------------------------------------------------------
@@ -106,4 +106,4 @@ if env -u DISPLAY -u WAYLAND_DISPLAY "$SK_CLI" view @mannequin --frames 1 2>"$tm
   fail "view without a display should fail"
 fi
 grep -q "no display" "$tmp/err.txt" || fail "no 'no display' message"
-echo "viewer under Xvfb: ok"
+sk_done "viewer under Xvfb"

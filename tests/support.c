@@ -3,15 +3,62 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+
+static int skipped_count;
+
+bool sk_test_strict(void) {
+    const char *ci = getenv("CI"), *req = getenv("SK_REQUIRE_SHARED");
+    if (ci && ci[0] && strcmp(ci, "0") != 0 && strcasecmp(ci, "false") != 0) return true;
+    return req && strcmp(req, "1") == 0;
+}
+
+void sk_test_missing(const char *fmt, ...) {
+    char why[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    if (sk_test_strict()) {
+        fprintf(stderr, "FAIL: %s (CI or SK_REQUIRE_SHARED=1 is set: a missing prerequisite is a failure)\n", why);
+        fail_msg("missing prerequisite: %s", why);
+    } else {
+        fprintf(stderr, "note: SKIPPED: %s (the test is reported as skipped; with CI set it would fail)\n", why);
+        skipped_count++;
+        skip();
+    }
+    abort(); /* not reached: fail_msg and skip leave the test */
+}
 
 const char *sk_test_shared_dir(void) {
     const char *d = getenv("SK_SHARED_DIR");
     struct stat st;
     if (d && stat(d, &st) == 0 && S_ISDIR(st.st_mode)) return d;
-    fprintf(stderr, "note: ../shared is absent (SK_SHARED_DIR=%s): tests on shared assets cannot run here\n",
-            d ? d : "(unset)");
+    char why[1024];
+    snprintf(why, sizeof why, "../shared is absent (SK_SHARED_DIR=%s): tests on shared assets cannot run here",
+             d ? d : "(unset)");
+    if (sk_test_strict()) sk_test_missing("%s", why);
+    fprintf(stderr, "note: SKIPPED: %s\n", why);
+    skipped_count++;
     return NULL;
+}
+
+const char *sk_test_require_shared(void) {
+    const char *d = sk_test_shared_dir();
+    if (!d) skip(); /* the note is printed and the skip counted above */
+    return d;
+}
+
+int sk_test_exit_status(int failed) {
+    if (failed) return failed;
+    if (skipped_count) {
+        printf("note: %d test(s) skipped for a missing prerequisite: exit status %d (ctest: skipped)\n", skipped_count,
+               SK_TEST_SKIP_STATUS);
+        return SK_TEST_SKIP_STATUS;
+    }
+    return 0;
 }
 
 const char *sk_test_source_dir(void) {

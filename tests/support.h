@@ -10,9 +10,35 @@
 
 #include "skelanim.h"
 
-/* ../shared beside the repo (env SK_SHARED_DIR), or NULL when absent; prints
- * once why tests that need it say so. */
+/* Exit status of a test program that ran but skipped something: ctest reports
+ * it as skipped (SKIP_RETURN_CODE in tests/CMakeLists.txt), never as passed. */
+#define SK_TEST_SKIP_STATUS 77
+
+/* Strict mode: the environment variable CI is set to anything but "", "0" or
+ * "false" (any case), or SK_REQUIRE_SHARED=1. Then a missing prerequisite (the
+ * ../shared data, a display, a GL context, SDL2, a tool) fails the test that
+ * needs it; otherwise that test is skipped with a note. The one rule for every
+ * test; tests/lib.sh has the same rule for the shell tests. */
+bool sk_test_strict(void);
+/* A prerequisite is missing (printf-style reason). Strict: fails the running
+ * cmocka test with the reason. Otherwise: prints "note: SKIPPED: reason",
+ * remembers it (see sk_test_exit_status) and skips the running test. Call it
+ * only inside a cmocka test; it does not return. */
+void sk_test_missing(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+/* ../shared beside the repo (env SK_SHARED_DIR). When it is absent: strict
+ * mode fails the running test; otherwise a note is printed, the skip is
+ * remembered and NULL is returned (the caller skips). */
 const char *sk_test_shared_dir(void);
+/* ../shared, or sk_test_missing(): never returns NULL. */
+const char *sk_test_require_shared(void);
+/* The status main() returns: the number of failed tests (cmocka's result) if
+ * any failed, else SK_TEST_SKIP_STATUS if a prerequisite was missing, else 0:
+ *   return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL)); */
+int sk_test_exit_status(int failed);
 /* Source tree root (env SK_SOURCE_DIR, else "."). */
 const char *sk_test_source_dir(void);
 /* Path join into a static-free caller buffer. */

@@ -141,8 +141,7 @@ static void test_cli_errors(void **st) {
 /* The InterpolationTest blend oracle's command line, e.g. equal_0+1 at t0.37. */
 static void test_cli_oracle_command(void **st) {
     (void)st;
-    const char *shared = sk_test_shared_dir();
-    if (!shared) skip();
+    const char *shared = sk_test_require_shared();
     char path[1024], args[2048];
     snprintf(path, sizeof path, "%s/assets/gltf/InterpolationTest/oracle.blend.three.json", shared);
     char *text = sk_test_read_file(path, NULL);
@@ -197,5 +196,5 @@ int main(void) {
         cmocka_unit_test(test_cli_blend_matches_library), cmocka_unit_test(test_cli_graph),
         cmocka_unit_test(test_cli_errors), cmocka_unit_test(test_cli_oracle_command),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -111,8 +111,7 @@ static void test_mannequin_sample(void **st) {
 /* CLI output for CesiumMan at the oracle's "quarter" sample, including a skinned vertex. */
 static void test_cli_vs_oracle(void **st) {
     (void)st;
-    const char *shared = sk_test_shared_dir();
-    if (!shared) skip();
+    const char *shared = sk_test_require_shared();
     char path[2048];
     snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/oracle.three.json", shared);
     char *text = sk_test_read_file(path, NULL);
@@ -210,5 +209,5 @@ int main(void) {
         cmocka_unit_test(test_cli_vs_oracle),
         cmocka_unit_test(test_render_files),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

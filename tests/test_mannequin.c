@@ -719,16 +719,18 @@ static void test_glb_synthetic(void **state) {
     sk_result r = sk_glb_write_memory(a, &data, &size, &err);
     if (r != SK_OK) fprintf(stderr, "write: %s\n", err.message);
     assert_int_equal(r, SK_OK);
-    /* Keep a copy for the validator (tests/cli_validate_mannequin.sh). */
+    /* Keep a copy for the validator: this test is tests/cli_validate_mannequin.sh's
+     * ctest fixture (FIXTURES_SETUP synthetic_glb), so the file must be written
+     * now; a stale copy from an earlier run is removed first. */
     const char *bindir = getenv("SK_BINARY_DIR");
     if (bindir) {
         char path[1024];
         sk_test_path(path, sizeof path, bindir, "synthetic_writer_test.glb");
+        remove(path);
         FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(data, 1, size, f);
-            fclose(f);
-        }
+        assert_non_null(f);
+        assert_int_equal(fwrite(data, 1, size, f), size);
+        assert_int_equal(fclose(f), 0);
     }
     uint32_t jlen = rd32((const uint8_t *)data + 12);
     cJSON *j = cJSON_ParseWithLength((const char *)data + 20, jlen);
