@@ -1,10 +1,12 @@
 /* Headless rendering checked against the CPU: the character is drawn with GPU
  * skinning on an off-screen context (EGL surfaceless, Mesa's software
  * rasteriser) and compared with CPU-skinned vertices projected through the
- * same camera: the silhouette's bounding box and marker vertices must agree
- * within 2 pixels, and the CPU-skinned image must differ from the GPU one in
- * fewer than 1% of pixels. No GL context is a failure, not a skip: CI
- * installs Mesa. */
+ * same camera: the silhouette's bounding box within 1 pixel, marker vertices
+ * within 0.75 pixel, and the CPU-skinned image must differ from the GPU one
+ * in at most 0.02% of pixels (the limits are explained in check_scene). No GL
+ * context is a failure, not a skip, with or without CI: make test installs
+ * Mesa. Without ../shared the CesiumMan tests follow tests/support.h's rule
+ * (skipped, or a failure under CI). */
 #define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD, RTLD_NODELETE: pinning the GL driver (below) */
 #include "support.h"
 #include "skr.h"
@@ -127,8 +129,15 @@ static void check_scene(scene *sc, const char *name) {
            "GPU vs CPU skinning: %ld of %d pixels differ (%.3f%%)\n",
            name, minx, miny, maxx + 1, maxy + 1, pminx, pminy, pmaxx, pmaxy, dbox, differ, W * H, 100.0 * differ / (W * H));
     assert_true(maxx >= 0);
-    assert_true(dbox <= 2.0);
-    assert_true(differ < W * H / 100);
+    /* A pixel is covered when its centre is inside a triangle, so the silhouette's edge lies within
+     * half a pixel of the projected outline; where the outermost vertex ends a thin sliver of
+     * triangle, the first covered centre can sit up to a pixel inside it: 1 px. Measured: 0.47. */
+    assert_true(dbox <= 1.0);
+    /* Both paths rasterise the same triangles; their vertex positions differ by float32 rounding
+     * (about 1e-6 of the extent: 1e-4 px here) and their shading by as little. A pixel changes by
+     * more than 8 levels only where an edge passes that close to its centre: a handful of pixels
+     * in 320 x 320. Measured: 4 (CesiumMan), 0 (mannequin, 300-joint helix). Limit 0.02% (20). */
+    assert_true(differ <= W * H / 5000);
 
     /* Marker vertices, GPU-skinned, drawn as coloured points on the background. */
     static const unsigned char colors[3][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}};
@@ -150,7 +159,10 @@ static void check_scene(scene *sc, const char *name) {
         double d = hypot(sx / n - ex, sy / n - ey);
         printf("%s: vertex %u drawn at (%.2f, %.2f), CPU projection (%.2f, %.2f): %.2f px apart\n", name, verts[k], sx / n,
                sy / n, ex, ey, d);
-        assert_true(d <= 2.0);
+        /* A 3 px point covers the 3 x 3 pixels whose centres lie within 1.5 px of it: their centroid is
+         * the pixel centre nearest the vertex, at most half a pixel off in x and in y, so at most
+         * sqrt(0.5) = 0.71 px away (GPU/CPU rounding adds 1e-4 px). Measured: up to 0.61. */
+        assert_true(d <= 0.75);
     }
     free(gpu);
     free(cpu);
@@ -169,8 +181,7 @@ static void test_mannequin(void **st) {
 
 static void test_cesium_man(void **st) {
     (void)st;
-    const char *shared = sk_test_shared_dir();
-    if (!shared) skip();
+    const char *shared = sk_test_require_shared();
     char path[2048];
     snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", shared);
     sk_asset *a = NULL;
@@ -199,8 +210,7 @@ static long count_green(sk_asset *a, const char *file) {
 
 static void test_texture(void **st) {
     (void)st;
-    const char *shared = sk_test_shared_dir();
-    if (!shared) skip();
+    const char *shared = sk_test_require_shared();
     char path[2048];
     snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", shared);
     sk_asset *a = NULL;
@@ -311,5 +321,5 @@ static void test_many_joints(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_mannequin), cmocka_unit_test(test_cesium_man),
                                        cmocka_unit_test(test_texture), cmocka_unit_test(test_many_joints)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
