@@ -13,7 +13,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 : "${SK_CLI:?}"
 sk_need_cmd xvfb-run "Debian: xvfb xauth"
-if "$SK_CLI" view 2>&1 | grep -q "without SDL2"; then
+sk_need_cmd Xvfb "Debian: xvfb"
+view_usage=$("$SK_CLI" view 2>&1 || true) # (a pipe into grep would take skelanim's exit status under pipefail)
+if grep -q "without SDL2" <<<"$view_usage"; then
   sk_missing "skelanim was built without SDL2 (Debian: libsdl2-dev): no viewer to test"
 fi
 [[ -n "${SK_PNG_DIFF:-}" && -x "$SK_PNG_DIFF" ]] ||
