@@ -205,8 +205,8 @@ static bool same_asset(const void *pa, const void *pb) {
         same = d == sk_clip_duration(b->clips[c]) && strcmp(sk_clip_name(a->clips[c]), sk_clip_name(b->clips[c])) == 0;
         for (int k = 0; same && k < 7; k++) {
             double t = d * k / 6.0;
-            same = sk_clip_sample(a->clips[c], sa, t, SK_LOOP_CLAMP, la, wa) == SK_OK &&
-                   sk_clip_sample(b->clips[c], sb, t, SK_LOOP_CLAMP, lb, wb) == SK_OK &&
+            same = sk_clip_sample(a->clips[c], sa, t, SK_LOOP_CLAMP, SK_POSE_OF(sa, la, wa), NULL) == SK_OK &&
+                   sk_clip_sample(b->clips[c], sb, t, SK_LOOP_CLAMP, SK_POSE_OF(sb, lb, wb), NULL) == SK_OK &&
                    memcmp(la, lb, n * sizeof *la) == 0 && memcmp(wa, wb, sa->weight_total * sizeof *wa) == 0;
         }
     }
