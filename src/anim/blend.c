@@ -6,7 +6,7 @@
  * describes the multi-way blend (sum of weighted poses divided by the weight
  * sum, which is what happens here when the weights exceed one), nlerp for
  * rotations, and per-bone masks whose values multiply the animation weight. */
-#include "core/internal.h"
+#include "core/math_inline.h"
 #include "skelanim/anim/blend.h"
 
 #include <math.h>
@@ -167,22 +167,6 @@ sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint
     return SK_OK;
 }
 
-/* sk_vec3_lerp and sk_quat_nlerp (src/math.c) inlined for the per-joint
- * loop, with the same operations in the same order (identical results). */
-static inline sk_vec3 lerp3(const sk_vec3 *a, const sk_vec3 *b, float t) {
-    return sk_vec3_make(a->x + (b->x - a->x) * t, a->y + (b->y - a->y) * t, a->z + (b->z - a->z) * t);
-}
-static inline sk_quat nlerp(const sk_quat *a, const sk_quat *b, float t) {
-    float d = a->x * b->x + a->y * b->y + a->z * b->z + a->w * b->w;
-    float s = d < 0.0f ? -1.0f : 1.0f, u = 1.0f - t;
-    float x = a->x * u + b->x * s * t, y = a->y * u + b->y * s * t, z = a->z * u + b->z * s * t,
-          w = a->w * u + b->w * s * t;
-    float l = sqrtf(x * x + y * y + z * z + w * w);
-    if (!(l > 0.0f) || !sk_isfinite_f(l)) return sk_quat_identity();
-    float inv = 1.0f / l;
-    return sk_quat_make(x * inv, y * inv, z * inv, w * inv);
-}
-
 sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *pa, const sk_pose *pb, float t, const float *mask,
                        bool use_slerp, sk_pose *po, sk_error *err) {
     if (!skel) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_two: NULL skeleton");
@@ -198,9 +182,9 @@ sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *pa, const sk_pose
         float u = mask ? t * mask[j] : t;
         sk_transform x = a[j];
         if (u != 0.0f) {
-            x.t = lerp3(&a[j].t, &b[j].t, u);
-            x.s = lerp3(&a[j].s, &b[j].s, u);
-            x.r = use_slerp ? sk_quat_slerp(a[j].r, b[j].r, u) : nlerp(&a[j].r, &b[j].r, u);
+            x.t = skm_vec3_lerp(a[j].t, b[j].t, u); /* sk_vec3_lerp, sk_quat_nlerp inlined */
+            x.s = skm_vec3_lerp(a[j].s, b[j].s, u);
+            x.r = use_slerp ? sk_quat_slerp(a[j].r, b[j].r, u) : skm_quat_nlerp(a[j].r, b[j].r, u);
         }
         out[j] = x;
         if (out_morph && ma && mb) {

@@ -3,7 +3,7 @@
  * weights, plus a blend-space parameter (the velocity in the character's
  * frame). The motor does not care where its input comes from: one player and
  * hundreds of AI characters use the same update (seed 000). */
-#include "core/internal.h"
+#include "core/math_inline.h"
 #include "skelanim/anim/motor.h"
 
 #include <math.h>
@@ -67,13 +67,9 @@ void sk_motor_update(sk_motor *m, const sk_motor_input *in, double dt_seconds) {
     m->speed = sqrtf(m->velocity.x * m->velocity.x + m->velocity.z * m->velocity.z);
     /* turn to face the motion */
     if (m->speed > 1e-3f) {
-        float want = atan2f(m->velocity.x, m->velocity.z), diff = want - m->yaw;
-        while (diff > 3.14159265f) diff -= 6.2831853f;
-        while (diff < -3.14159265f) diff += 6.2831853f;
+        float want = atan2f(m->velocity.x, m->velocity.z), diff = skm_wrap_angle(want - m->yaw);
         float turn = d->turn_rate * dt;
-        m->yaw += diff > turn ? turn : (diff < -turn ? -turn : diff);
-        while (m->yaw > 3.14159265f) m->yaw -= 6.2831853f;
-        while (m->yaw < -3.14159265f) m->yaw += 6.2831853f;
+        m->yaw = skm_wrap_angle(m->yaw + (diff > turn ? turn : (diff < -turn ? -turn : diff)));
     }
     /* jump and gravity */
     if (m->grounded && in->jump) {

@@ -4,7 +4,7 @@
  * clip time t, S(t) = F(0)^-1 F(t) the motion since the clip start, L = S(d)
  * one whole loop. A REPEAT player at cycle c and position t has moved
  * L^c S(t); the delta between two player states is S(t0)^-1 L^(c1-c0) S(t1). */
-#include "core/internal.h"
+#include "core/math_inline.h"
 #include "skelanim/anim/rootmotion.h"
 #include "skelanim/anim/player.h"
 
@@ -21,14 +21,6 @@ struct sk_root_motion {
     sk_vec3 t0;         /* root translation at t = 0 */
     float yaw0;
 };
-
-static const float PI_F = 3.14159265358979f;
-
-static float wrap_angle(float a) {
-    while (a > PI_F) a -= 2.0f * PI_F;
-    while (a < -PI_F) a += 2.0f * PI_F;
-    return a;
-}
 
 static sk_vec3 rot_y(float yaw, sk_vec3 v) {
     float c = cosf(yaw), s = sinf(yaw);
@@ -87,7 +79,7 @@ static sk_root_delta frame_at(const sk_root_motion *rm, double t) {
 
 static sk_root_delta motion_since_start(const sk_root_motion *rm, double t) {
     sk_root_delta s = sk_root_delta_compose(sk_root_delta_inverse(rm->f0), frame_at(rm, t));
-    s.yaw = wrap_angle(s.yaw);
+    s.yaw = skm_wrap_angle(s.yaw);
     return s;
 }
 

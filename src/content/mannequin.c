@@ -12,13 +12,12 @@
  * cosines in the plane of hip, ankle and knee pole). Keys are sampled at
  * 30 Hz with LINEAR interpolation; the hips translation carries the root
  * motion (the last key is the first moved forward by one stride). */
-#include "core/internal.h"
+#include "core/math_inline.h"
 #include "skelanim/content/mannequin.h"
 #include "skelanim/ik/ik.h"
 
 #include <math.h>
 
-#define MQ_PI 3.14159265358979323846f
 #define MQ_FPS 30.0f
 
 enum {
@@ -64,27 +63,26 @@ typedef struct mq_rig {
     sk_vec3 arm_dir[2];     /* rest direction of the left/right arm */
 } mq_rig;
 
-static sk_vec3 v3(float x, float y, float z) { return sk_vec3_make(x, y, z); }
-static sk_vec3 mirror_x(sk_vec3 a) { return v3(-a.x, a.y, a.z); }
+static sk_vec3 mirror_x(sk_vec3 a) { return sk_vec3_make(-a.x, a.y, a.z); }
 
 static void rig_init(mq_rig *r) {
     sk_vec3 *w = r->world;
-    w[J_HIPS] = v3(0, 0.98f, 0);
-    w[J_SPINE] = v3(0, 1.08f, 0);
-    w[J_CHEST] = v3(0, 1.25f, 0);
-    w[J_NECK] = v3(0, 1.50f, 0);
-    w[J_HEAD] = v3(0, 1.60f, 0);
-    w[J_CLAV_L] = v3(0.02f, 1.43f, 0);
-    w[J_UPARM_L] = v3(0.17f, 1.43f, 0);
-    sk_vec3 d = v3(sinf(MQ_ARM_ANGLE), -cosf(MQ_ARM_ANGLE), 0);
+    w[J_HIPS] = sk_vec3_make(0, 0.98f, 0);
+    w[J_SPINE] = sk_vec3_make(0, 1.08f, 0);
+    w[J_CHEST] = sk_vec3_make(0, 1.25f, 0);
+    w[J_NECK] = sk_vec3_make(0, 1.50f, 0);
+    w[J_HEAD] = sk_vec3_make(0, 1.60f, 0);
+    w[J_CLAV_L] = sk_vec3_make(0.02f, 1.43f, 0);
+    w[J_UPARM_L] = sk_vec3_make(0.17f, 1.43f, 0);
+    sk_vec3 d = sk_vec3_make(sinf(MQ_ARM_ANGLE), -cosf(MQ_ARM_ANGLE), 0);
     r->arm_dir[0] = d;
     r->arm_dir[1] = mirror_x(d);
     w[J_FOREARM_L] = sk_vec3_add(w[J_UPARM_L], sk_vec3_scale(d, MQ_UPARM_LEN));
     w[J_HAND_L] = sk_vec3_add(w[J_FOREARM_L], sk_vec3_scale(d, MQ_FOREARM_LEN));
-    w[J_THIGH_L] = v3(MQ_HIP_X, 0.93f, 0);
-    w[J_SHIN_L] = v3(MQ_HIP_X, 0.50f, 0);
-    w[J_FOOT_L] = v3(MQ_HIP_X, MQ_ANKLE_Y, 0);
-    w[J_TOE_L] = v3(MQ_HIP_X, MQ_TOE_Y, MQ_TOE_Z);
+    w[J_THIGH_L] = sk_vec3_make(MQ_HIP_X, 0.93f, 0);
+    w[J_SHIN_L] = sk_vec3_make(MQ_HIP_X, 0.50f, 0);
+    w[J_FOOT_L] = sk_vec3_make(MQ_HIP_X, MQ_ANKLE_Y, 0);
+    w[J_TOE_L] = sk_vec3_make(MQ_HIP_X, MQ_TOE_Y, MQ_TOE_Z);
     for (int i = 0; i < 4; i++) {
         w[J_CLAV_R + i] = mirror_x(w[J_CLAV_L + i]);
         w[J_THIGH_R + i] = mirror_x(w[J_THIGH_L + i]);
@@ -95,55 +93,28 @@ static void rig_init(mq_rig *r) {
 
 /* ---- small math helpers ---------------------------------------------------- */
 
-static float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
-static float smooth01(float u) { u = clampf(u, 0, 1); return u * u * (3 - 2 * u); }
+static float smooth01(float u) { u = skm_clampf(u, 0, 1); return u * u * (3 - 2 * u); }
 /* Minimum-jerk profile: 0 -> 1 with zero velocity and acceleration at both ends. */
-static float minjerk(float u) { u = clampf(u, 0, 1); return u * u * u * (10 + u * (-15 + 6 * u)); }
+static float minjerk(float u) { u = skm_clampf(u, 0, 1); return u * u * u * (10 + u * (-15 + 6 * u)); }
 /* Bump 0 -> 1 -> 0 on [0,1] with zero slope at the ends. */
-static float bump(float u) { u = clampf(u, 0, 1); return 16 * u * u * (1 - u) * (1 - u); }
+static float bump(float u) { u = skm_clampf(u, 0, 1); return 16 * u * u * (1 - u) * (1 - u); }
 static float fracf(float x) { return x - floorf(x); }
-static float wave(float t, float period, float phase) { return sinf(2 * MQ_PI * (t / period + phase)); }
+static float wave(float t, float period, float phase) { return sinf(2 * SKM_PI * (t / period + phase)); }
 
-static sk_quat qx(float a) { return sk_quat_from_axis_angle(v3(1, 0, 0), a); }
-static sk_quat qy(float a) { return sk_quat_from_axis_angle(v3(0, 1, 0), a); }
-static sk_quat qz(float a) { return sk_quat_from_axis_angle(v3(0, 0, 1), a); }
-static sk_quat qmul3(sk_quat a, sk_quat b, sk_quat c) { return sk_quat_mul(sk_quat_mul(a, b), c); }
 /* Local rotation of a child whose world rotation is `world` under a parent
  * whose world rotation is `parent`. */
 static sk_quat qlocal(sk_quat parent, sk_quat world) {
     return sk_quat_normalize(sk_quat_mul(sk_quat_conjugate(parent), world));
 }
 
-/* Rotation whose matrix has columns x, y, z (orthonormal, right-handed). */
-static sk_quat quat_from_basis(sk_vec3 x, sk_vec3 y, sk_vec3 z) {
-    float m00 = x.x, m10 = x.y, m20 = x.z;
-    float m01 = y.x, m11 = y.y, m21 = y.z;
-    float m02 = z.x, m12 = z.y, m22 = z.z;
-    float tr = m00 + m11 + m22;
-    sk_quat q;
-    if (tr > 0) {
-        float s = sqrtf(tr + 1.0f) * 2;
-        q = sk_quat_make((m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, 0.25f * s);
-    } else if (m00 > m11 && m00 > m22) {
-        float s = sqrtf(1.0f + m00 - m11 - m22) * 2;
-        q = sk_quat_make(0.25f * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s);
-    } else if (m11 > m22) {
-        float s = sqrtf(1.0f + m11 - m00 - m22) * 2;
-        q = sk_quat_make((m01 + m10) / s, 0.25f * s, (m12 + m21) / s, (m02 - m20) / s);
-    } else {
-        float s = sqrtf(1.0f + m22 - m00 - m11) * 2;
-        q = sk_quat_make((m02 + m20) / s, (m12 + m21) / s, 0.25f * s, (m10 - m01) / s);
-    }
-    return sk_quat_normalize(q);
-}
-
 /* World rotation of a bone that points along -Y in its rest frame, now
  * pointing along dir, with its local +Z as close to `front` as possible. */
 static sk_quat bone_rotation(sk_vec3 dir, sk_vec3 front) {
     sk_vec3 y = sk_vec3_normalize(sk_vec3_scale(dir, -1));
-    sk_vec3 z = sk_vec3_normalize(sk_vec3_sub(front, sk_vec3_scale(y, sk_vec3_dot(y, front))));
+    sk_vec3 z = sk_vec3_normalize(skm_vec3_reject(front, y));
     sk_vec3 x = sk_vec3_cross(y, z);
-    return quat_from_basis(x, y, z);
+    double r[3][3] = {{x.x, x.y, x.z}, {y.x, y.y, y.z}, {z.x, z.y, z.z}}; /* columns */
+    return skm_quat_from_rotation(r);
 }
 
 /* ---- posing ------------------------------------------------------------------ */
@@ -170,21 +141,21 @@ static void solve_leg(const mq_rig *rig, mq_pose *p, int side, const mq_leg_goal
     float l1 = sk_vec3_length(rig->off[shin]), l2 = sk_vec3_length(rig->off[foot]);
     sk_vec3 to = sk_vec3_sub(g->ankle, hip);
     float d = sk_vec3_length(to);
-    sk_vec3 u = d > 1e-6f ? sk_vec3_scale(to, 1.0f / d) : v3(0, -1, 0);
-    d = clampf(d, fabsf(l1 - l2) + 1e-4f, (l1 + l2) * 0.9999f);
-    float ca = clampf((l1 * l1 + d * d - l2 * l2) / (2 * l1 * d), -1, 1);
+    sk_vec3 u = d > 1e-6f ? sk_vec3_scale(to, 1.0f / d) : sk_vec3_make(0, -1, 0);
+    d = skm_clampf(d, fabsf(l1 - l2) + 1e-4f, (l1 + l2) * 0.9999f);
+    float ca = skm_clampf((l1 * l1 + d * d - l2 * l2) / (2 * l1 * d), -1, 1);
     float sa = sqrtf(1 - ca * ca);
-    sk_vec3 pp = sk_vec3_sub(g->pole, sk_vec3_scale(u, sk_vec3_dot(u, g->pole)));
+    sk_vec3 pp = skm_vec3_reject(g->pole, u);
     pp = sk_vec3_normalize(pp);
     sk_vec3 knee = sk_vec3_add(hip, sk_vec3_scale(sk_vec3_add(sk_vec3_scale(u, ca), sk_vec3_scale(pp, sa)), l1));
     sk_vec3 ankle = sk_vec3_add(hip, sk_vec3_scale(u, d));
     sk_quat thigh_w = bone_rotation(sk_vec3_sub(knee, hip), pp);
     sk_quat shin_w = bone_rotation(sk_vec3_sub(ankle, knee), pp);
-    sk_quat foot_w = qx(g->pitch);
+    sk_quat foot_w = skm_quat_rot_x(g->pitch);
     p->rot[thigh] = qlocal(hips, thigh_w);
     p->rot[shin] = qlocal(thigh_w, shin_w);
     p->rot[foot] = qlocal(shin_w, foot_w);
-    p->rot[toe] = qx(g->toe);
+    p->rot[toe] = skm_quat_rot_x(g->toe);
 }
 
 typedef struct mq_upper {
@@ -201,22 +172,23 @@ typedef struct mq_upper {
 
 static void pose_upper(mq_pose *p, const mq_upper *u) {
     sk_quat hips = p->rot[J_HIPS];
-    p->rot[J_SPINE] = qmul3(qy(u->spine_yaw), qx(u->spine_pitch), qz(u->spine_roll));
-    p->rot[J_CHEST] = sk_quat_mul(qy(u->chest_yaw), qx(u->chest_pitch));
-    sk_quat chest_w = qmul3(hips, p->rot[J_SPINE], p->rot[J_CHEST]);
+    p->rot[J_SPINE] = sk_quat_mul(sk_quat_mul(skm_quat_rot_y(u->spine_yaw), skm_quat_rot_x(u->spine_pitch)),
+                                  skm_quat_rot_z(u->spine_roll));
+    p->rot[J_CHEST] = sk_quat_mul(skm_quat_rot_y(u->chest_yaw), skm_quat_rot_x(u->chest_pitch));
+    sk_quat chest_w = sk_quat_mul(sk_quat_mul(hips, p->rot[J_SPINE]), p->rot[J_CHEST]);
     /* Neck takes part of the correction, the head the rest: the head keeps
      * the wanted world orientation whatever the torso does. */
-    sk_quat head_w = sk_quat_mul(qy(u->head_yaw), qx(u->head_pitch));
+    sk_quat head_w = sk_quat_mul(skm_quat_rot_y(u->head_yaw), skm_quat_rot_x(u->head_pitch));
     sk_quat corr = qlocal(chest_w, head_w);
     p->rot[J_NECK] = sk_quat_slerp(sk_quat_identity(), corr, 0.4f);
     p->rot[J_HEAD] = qlocal(sk_quat_mul(chest_w, p->rot[J_NECK]), head_w);
     for (int s = 0; s < 2; s++) {
         float sign = s ? -1.0f : 1.0f; /* mirror rotations about Y and Z */
         int c = s ? J_CLAV_R : J_CLAV_L;
-        p->rot[c] = qz(sign * u->clav_raise);
-        p->rot[c + 1] = sk_quat_mul(qx(-u->arm_fwd[s]), qz(sign * u->arm_out[s]));
-        p->rot[c + 2] = qx(-u->elbow[s]);
-        p->rot[c + 3] = qx(-u->wrist[s]);
+        p->rot[c] = skm_quat_rot_z(sign * u->clav_raise);
+        p->rot[c + 1] = sk_quat_mul(skm_quat_rot_x(-u->arm_fwd[s]), skm_quat_rot_z(sign * u->arm_out[s]));
+        p->rot[c + 2] = skm_quat_rot_x(-u->elbow[s]);
+        p->rot[c + 3] = skm_quat_rot_x(-u->wrist[s]);
     }
 }
 
@@ -248,13 +220,14 @@ static const mq_gait mq_run = {
  * cycle, swaying over the stance foot, yawing with the legs. */
 static void gait_hips(const mq_gait *g, float t, sk_vec3 *pos, sk_quat *rot) {
     float c = t / g->period;
-    float fwd_l = cosf(2 * MQ_PI * c); /* +1: left leg forward (its plant) */
+    float fwd_l = cosf(2 * SKM_PI * c); /* +1: left leg forward (its plant) */
     /* Walk: lowest at double support; run: lowest at mid-stance. */
     float mid = g->run ? g->duty * 0.5f : (g->duty - 0.5f) * 0.5f;
-    float bob = cosf(4 * MQ_PI * (c - mid));
-    float stance_l = cosf(2 * MQ_PI * (c - g->duty * 0.5f)); /* +1: middle of the left stance */
-    *pos = v3(g->sway * stance_l, g->hip_y - g->bob * bob, g->speed * t);
-    *rot = qmul3(qy(-g->yaw * fwd_l), qx(g->lean * 0.5f), qz(g->roll * stance_l));
+    float bob = cosf(4 * SKM_PI * (c - mid));
+    float stance_l = cosf(2 * SKM_PI * (c - g->duty * 0.5f)); /* +1: middle of the left stance */
+    *pos = sk_vec3_make(g->sway * stance_l, g->hip_y - g->bob * bob, g->speed * t);
+    *rot = sk_quat_mul(sk_quat_mul(skm_quat_rot_y(-g->yaw * fwd_l), skm_quat_rot_x(g->lean * 0.5f)),
+                       skm_quat_rot_z(g->roll * stance_l));
 }
 
 static sk_vec3 gait_hip_joint(const mq_rig *rig, const mq_gait *g, float t, int side) {
@@ -269,10 +242,12 @@ static float leg_length(const mq_rig *rig) {
 }
 
 /* Ankle -> ball-of-foot (toe joint) offset in the foot frame. */
-static sk_vec3 toe_offset(void) { return v3(0, MQ_TOE_Y - MQ_ANKLE_Y, MQ_TOE_Z); }
+static sk_vec3 toe_offset(void) { return sk_vec3_make(0, MQ_TOE_Y - MQ_ANKLE_Y, MQ_TOE_Z); }
 
 /* Ankle position when the foot, pitched by b, pivots on a toe joint at toe. */
-static sk_vec3 ankle_on_toe(sk_vec3 toe, float b) { return sk_vec3_sub(toe, sk_quat_rotate(qx(b), toe_offset())); }
+static sk_vec3 ankle_on_toe(sk_vec3 toe, float b) {
+    return sk_vec3_sub(toe, sk_quat_rotate(skm_quat_rot_x(b), toe_offset()));
+}
 
 /* Heel lift during the toe roll: the scheduled lift, or more when the leg
  * could not reach the ankle otherwise (the ball of the foot stays pinned). */
@@ -301,10 +276,10 @@ static void gait_foot(const mq_rig *rig, const mq_gait *g, float t, int side, mq
     float phi = fracf(t / T - (side ? 0.5f : 0.0f));
     float plant_t = t - phi * T;
     float zp = g->speed * plant_t + g->reach; /* this footprint's ankle z */
-    sk_vec3 toe = v3(x, MQ_TOE_Y, zp + MQ_TOE_Z);
-    out->pole = v3(0, 0, 1);
+    sk_vec3 toe = sk_vec3_make(x, MQ_TOE_Y, zp + MQ_TOE_Z);
+    out->pole = sk_vec3_make(0, 0, 1);
     if (phi < g->flat) {
-        out->ankle = v3(x, MQ_ANKLE_Y, zp);
+        out->ankle = sk_vec3_make(x, MQ_ANKLE_Y, zp);
         out->pitch = 0;
         out->toe = 0;
         return;
@@ -320,7 +295,7 @@ static void gait_foot(const mq_rig *rig, const mq_gait *g, float t, int side, mq
     float b = toe_roll_pitch(rig, g, plant_t + g->duty * T, side, toe, 1.0f);
     sk_vec3 a0 = ankle_on_toe(toe, b);
     float z1 = zp + stride;
-    out->ankle = v3(x, a0.y + (MQ_ANKLE_Y - a0.y) * smooth01(u) + g->clearance * bump(u),
+    out->ankle = sk_vec3_make(x, a0.y + (MQ_ANKLE_Y - a0.y) * smooth01(u) + g->clearance * bump(u),
                     a0.z + (z1 - a0.z) * minjerk(u / 0.9f));
     out->pitch = b * (1 - smooth01(u / 0.45f)) - g->dorsi * bump((u - 0.35f) / 0.6f);
     out->toe = -b * (1 - smooth01(u / 0.25f));
@@ -337,11 +312,11 @@ static void gait_foot(const mq_rig *rig, const mq_gait *g, float t, int side, mq
 
 static void pose_gait(const mq_rig *rig, const mq_gait *g, float t, mq_pose *p) {
     float c = t / g->period;
-    float fwd_l = cosf(2 * MQ_PI * c);
+    float fwd_l = cosf(2 * SKM_PI * c);
     float mid = g->run ? g->duty * 0.5f : (g->duty - 0.5f) * 0.5f;
-    float bob = cosf(4 * MQ_PI * (c - mid));
+    float bob = cosf(4 * SKM_PI * (c - mid));
     float yaw = -g->yaw * fwd_l;
-    float stance_l = cosf(2 * MQ_PI * (c - g->duty * 0.5f));
+    float stance_l = cosf(2 * SKM_PI * (c - g->duty * 0.5f));
     gait_hips(g, t, &p->hips_pos, &p->rot[J_HIPS]);
 
     mq_leg_goal lg, rg;
@@ -376,10 +351,12 @@ static void pose_gait(const mq_rig *rig, const mq_gait *g, float t, mq_pose *p) 
 static void pose_idle(const mq_rig *rig, float t, mq_pose *p) {
     float shift = wave(t, MQ_IDLE_T, 0);
     float breath = wave(t, MQ_BREATH_T, 0);
-    p->hips_pos = v3(0.015f * shift, 0.955f - 0.004f * (0.5f + 0.5f * breath), 0.005f * wave(t, MQ_IDLE_T, 0.25f));
-    p->rot[J_HIPS] = qmul3(qy(0.03f * wave(t, MQ_IDLE_T, 0.1f)), qx(0.01f), qz(0.025f * shift));
-    mq_leg_goal lg = {v3(0.11f, MQ_ANKLE_Y, 0), 0, 0, v3(0.05f, 0, 1)};
-    mq_leg_goal rg = {v3(-0.11f, MQ_ANKLE_Y, 0), 0, 0, v3(-0.05f, 0, 1)};
+    p->hips_pos =
+        sk_vec3_make(0.015f * shift, 0.955f - 0.004f * (0.5f + 0.5f * breath), 0.005f * wave(t, MQ_IDLE_T, 0.25f));
+    p->rot[J_HIPS] = sk_quat_mul(sk_quat_mul(skm_quat_rot_y(0.03f * wave(t, MQ_IDLE_T, 0.1f)), skm_quat_rot_x(0.01f)),
+                                 skm_quat_rot_z(0.025f * shift));
+    mq_leg_goal lg = {sk_vec3_make(0.11f, MQ_ANKLE_Y, 0), 0, 0, sk_vec3_make(0.05f, 0, 1)};
+    mq_leg_goal rg = {sk_vec3_make(-0.11f, MQ_ANKLE_Y, 0), 0, 0, sk_vec3_make(-0.05f, 0, 1)};
     solve_leg(rig, p, 0, &lg);
     solve_leg(rig, p, 1, &rg);
     mq_upper u;
@@ -403,10 +380,11 @@ static void pose_idle(const mq_rig *rig, float t, mq_pose *p) {
 static void pose_crouch(const mq_rig *rig, float t, mq_pose *p) {
     float shift = wave(t, MQ_IDLE_T, 0);
     float breath = wave(t, MQ_BREATH_T, 0);
-    p->hips_pos = v3(0.012f * shift, 0.60f + 0.006f * breath, -0.10f);
-    p->rot[J_HIPS] = qmul3(qy(0.02f * wave(t, MQ_IDLE_T, 0.15f)), qx(0.30f), qz(0.02f * shift));
-    mq_leg_goal lg = {v3(0.13f, MQ_ANKLE_Y, 0.02f), 0, 0, v3(0.35f, 0, 1)};
-    mq_leg_goal rg = {v3(-0.13f, MQ_ANKLE_Y, 0.02f), 0, 0, v3(-0.35f, 0, 1)};
+    p->hips_pos = sk_vec3_make(0.012f * shift, 0.60f + 0.006f * breath, -0.10f);
+    p->rot[J_HIPS] = sk_quat_mul(sk_quat_mul(skm_quat_rot_y(0.02f * wave(t, MQ_IDLE_T, 0.15f)), skm_quat_rot_x(0.30f)),
+                                 skm_quat_rot_z(0.02f * shift));
+    mq_leg_goal lg = {sk_vec3_make(0.13f, MQ_ANKLE_Y, 0.02f), 0, 0, sk_vec3_make(0.35f, 0, 1)};
+    mq_leg_goal rg = {sk_vec3_make(-0.13f, MQ_ANKLE_Y, 0.02f), 0, 0, sk_vec3_make(-0.35f, 0, 1)};
     solve_leg(rig, p, 0, &lg);
     solve_leg(rig, p, 1, &rg);
     mq_upper u;
@@ -526,11 +504,16 @@ static uint32_t build_parts(const mq_rig *rig, mq_part *parts) {
 #define PART(j, A, B, ra0, ra1, rb0, rb1, ca, cb, UP, pb, ch) \
     parts[n++] = (mq_part){(j), (A), (B), {(ra0), (ra1)}, {(rb0), (rb1)}, (ca), (cb), (UP), (pb), (ch)}
     /* torso and head (centre line) */
-    PART(J_HIPS, v3(0, 0.86f, 0), v3(0, 1.03f, 0), 0.15f, 0.10f, 0.14f, 0.095f, 0.06f, 0.04f, X, 0, J_SPINE);
-    PART(J_SPINE, v3(0, 1.06f, 0), v3(0, 1.24f, 0), 0.135f, 0.095f, 0.145f, 0.10f, 0.03f, 0.03f, X, 1, J_CHEST);
-    PART(J_CHEST, v3(0, 1.27f, 0), v3(0, 1.42f, 0), 0.16f, 0.11f, 0.17f, 0.10f, 0.04f, 0.06f, X, 1, J_NECK);
-    PART(J_NECK, v3(0, 1.48f, 0), v3(0, 1.60f, 0), 0.05f, 0.05f, 0.045f, 0.045f, 0.03f, 0.03f, X, 1, J_HEAD);
-    PART(J_HEAD, v3(0, 1.66f, 0.015f), v3(0, 1.72f, 0.015f), 0.08f, 0.095f, 0.08f, 0.095f, 0.09f, 0.08f, X, 1, -1);
+    PART(J_HIPS, sk_vec3_make(0, 0.86f, 0), sk_vec3_make(0, 1.03f, 0),
+         0.15f, 0.10f, 0.14f, 0.095f, 0.06f, 0.04f, X, 0, J_SPINE);
+    PART(J_SPINE, sk_vec3_make(0, 1.06f, 0), sk_vec3_make(0, 1.24f, 0),
+         0.135f, 0.095f, 0.145f, 0.10f, 0.03f, 0.03f, X, 1, J_CHEST);
+    PART(J_CHEST, sk_vec3_make(0, 1.27f, 0), sk_vec3_make(0, 1.42f, 0),
+         0.16f, 0.11f, 0.17f, 0.10f, 0.04f, 0.06f, X, 1, J_NECK);
+    PART(J_NECK, sk_vec3_make(0, 1.48f, 0), sk_vec3_make(0, 1.60f, 0),
+         0.05f, 0.05f, 0.045f, 0.045f, 0.03f, 0.03f, X, 1, J_HEAD);
+    PART(J_HEAD, sk_vec3_make(0, 1.66f, 0.015f), sk_vec3_make(0, 1.72f, 0.015f),
+         0.08f, 0.095f, 0.08f, 0.095f, 0.09f, 0.08f, X, 1, -1);
     /* left limbs; the right ones are mirrored below */
     uint32_t first_side = n;
     PART(J_CLAV_L, w[J_CLAV_L], w[J_UPARM_L], 0.045f, 0.045f, 0.05f, 0.05f, 0.02f, 0.04f, Y, 1, J_UPARM_L);
@@ -542,10 +525,10 @@ static uint32_t build_parts(const mq_rig *rig, mq_part *parts) {
     PART(J_SHIN_L, w[J_SHIN_L], w[J_FOOT_L], 0.055f, 0.058f, 0.037f, 0.04f, 0.05f, 0.035f, X, 1, J_FOOT_L);
     /* The foot ends just behind the ball so that rolling on the toes never
      * pushes it into the ground; the toe part covers the ball. */
-    PART(J_FOOT_L, v3(MQ_HIP_X, 0.045f, -0.03f), v3(MQ_HIP_X, 0.045f, 0.095f), 0.045f, 0.042f, 0.036f, 0.05f,
-         0.04f, 0.025f, Y, 0, J_TOE_L);
-    PART(J_TOE_L, v3(MQ_HIP_X, 0.028f, 0.13f), v3(MQ_HIP_X, 0.028f, 0.17f), 0.028f, 0.05f, 0.025f, 0.042f,
-         0.025f, 0.025f, Y, 1, -1);
+    PART(J_FOOT_L, sk_vec3_make(MQ_HIP_X, 0.045f, -0.03f), sk_vec3_make(MQ_HIP_X, 0.045f, 0.095f),
+         0.045f, 0.042f, 0.036f, 0.05f, 0.04f, 0.025f, Y, 0, J_TOE_L);
+    PART(J_TOE_L, sk_vec3_make(MQ_HIP_X, 0.028f, 0.13f), sk_vec3_make(MQ_HIP_X, 0.028f, 0.17f),
+         0.028f, 0.05f, 0.025f, 0.042f, 0.025f, 0.025f, Y, 1, -1);
     uint32_t last_side = n;
     for (uint32_t i = first_side; i < last_side; i++) {
         mq_part m = parts[i];
@@ -568,7 +551,7 @@ typedef struct mq_mesh_build {
 } mq_mesh_build;
 
 /* Odd smooth step on [-1, 1]: -1 -> 1 with zero slope at both ends. */
-static float smooth_pm1(float x) { x = clampf(x, -1, 1); return 0.5f * x * (3 - x * x); }
+static float smooth_pm1(float x) { x = skm_clampf(x, -1, 1); return 0.5f * x * (3 - x * x); }
 
 static void vertex_weights(const mq_rig *rig, const mq_part *pt, sk_vec3 p, uint16_t *jo, float *wo) {
     float w[3] = {0, 0, 0};
@@ -621,7 +604,7 @@ static void emit_part(const mq_rig *rig, const mq_part *pt, uint32_t seg, uint32
     sk_vec3 axis = sk_vec3_sub(pt->b, pt->a);
     float len = sk_vec3_length(axis);
     sk_vec3 dir = sk_vec3_scale(axis, 1.0f / len);
-    sk_vec3 u = sk_vec3_normalize(sk_vec3_sub(pt->up, sk_vec3_scale(dir, sk_vec3_dot(dir, pt->up))));
+    sk_vec3 u = sk_vec3_normalize(skm_vec3_reject(pt->up, dir));
     sk_vec3 v = sk_vec3_cross(dir, u);
     uint32_t rings = part_ring_count(pt, cap_rings);
     uint32_t cyl = rings - 1 - 2 * cap_rings; /* cylinder intervals */
@@ -636,7 +619,7 @@ static void emit_part(const mq_rig *rig, const mq_part *pt, uint32_t seg, uint32
         } else {
             uint32_t k = r - 1;
             if (k < cap_rings) { /* cap at a: angle from the pole */
-                float ang = 0.5f * MQ_PI * (float)(k + 1) / (float)(cap_rings + 1);
+                float ang = 0.5f * SKM_PI * (float)(k + 1) / (float)(cap_rings + 1);
                 s = -pt->cap_a * cosf(ang);
                 scale_r = sinf(ang);
                 r0 = pt->ra[0]; r1 = pt->ra[1];
@@ -648,7 +631,7 @@ static void emit_part(const mq_rig *rig, const mq_part *pt, uint32_t seg, uint32
                 r1 = pt->ra[1] + (pt->rb[1] - pt->ra[1]) * f;
             } else {
                 uint32_t c = k - (cap_rings + cyl + 1);
-                float ang = 0.5f * MQ_PI * (float)(cap_rings - c) / (float)(cap_rings + 1);
+                float ang = 0.5f * SKM_PI * (float)(cap_rings - c) / (float)(cap_rings + 1);
                 s = len + pt->cap_b * cosf(ang);
                 scale_r = sinf(ang);
                 r0 = pt->rb[0]; r1 = pt->rb[1];
@@ -657,7 +640,7 @@ static void emit_part(const mq_rig *rig, const mq_part *pt, uint32_t seg, uint32
         sk_vec3 c = sk_vec3_add(pt->a, sk_vec3_scale(dir, s));
         uint32_t count = (r == 0 || r == rings + 1) ? 1 : seg;
         for (uint32_t i = 0; i < count; i++) {
-            float th = 2 * MQ_PI * (float)i / (float)seg;
+            float th = 2 * SKM_PI * (float)i / (float)seg;
             sk_vec3 p = sk_vec3_add(c, sk_vec3_add(sk_vec3_scale(u, r0 * scale_r * cosf(th)),
                                                    sk_vec3_scale(v, r1 * scale_r * sinf(th))));
             uint32_t vi = m->vcount++;
@@ -697,7 +680,8 @@ static void compute_normals(mq_mesh_build *m) {
     for (uint32_t t = 0; t + 2 < m->icount; t += 3) {
         const uint32_t *ix = m->idx + t;
         sk_vec3 p[3];
-        for (int k = 0; k < 3; k++) p[k] = v3(m->pos[3 * ix[k]], m->pos[3 * ix[k] + 1], m->pos[3 * ix[k] + 2]);
+        for (int k = 0; k < 3; k++)
+            p[k] = sk_vec3_make(m->pos[3 * ix[k]], m->pos[3 * ix[k] + 1], m->pos[3 * ix[k] + 2]);
         sk_vec3 n = sk_vec3_cross(sk_vec3_sub(p[1], p[0]), sk_vec3_sub(p[2], p[0]));
         for (int k = 0; k < 3; k++) {
             m->nrm[3 * ix[k] + 0] += n.x;
@@ -706,8 +690,8 @@ static void compute_normals(mq_mesh_build *m) {
         }
     }
     for (uint32_t i = 0; i < m->vcount; i++) {
-        sk_vec3 n = sk_vec3_normalize(v3(m->nrm[3 * i], m->nrm[3 * i + 1], m->nrm[3 * i + 2]));
-        if (sk_vec3_length(n) < 0.5f) n = v3(0, 1, 0);
+        sk_vec3 n = sk_vec3_normalize(sk_vec3_make(m->nrm[3 * i], m->nrm[3 * i + 1], m->nrm[3 * i + 2]));
+        if (sk_vec3_length(n) < 0.5f) n = sk_vec3_make(0, 1, 0);
         m->nrm[3 * i] = n.x; m->nrm[3 * i + 1] = n.y; m->nrm[3 * i + 2] = n.z;
     }
 }

@@ -1,7 +1,7 @@
 /* Clips: storage, builder, and sampling per glTF 2.0 Appendix C
  * ("Animation Sampler Interpolation Modes"). The layout below is private and
  * will be replaced by a quantised, time-sorted one without touching callers. */
-#include "core/internal.h"
+#include "core/math_inline.h"
 #include "skelanim/core/clip.h"
 
 #include <math.h>
@@ -429,7 +429,8 @@ static sk_result check_layout(const sk_clip *c, const sk_skeleton *s) {
 /* LINEAR rotation tracks are interpolated in batches of four with SSE2 (eight
  * with AVX2 when the CPU has it), in
  * structure-of-arrays form: the same series and operation order as
- * sk_quat_slerp (src/math.c), so the results are bit-identical to it
+ * sk_quat_slerp (core/math.c; the constants are core/math_inline.h's), so
+ * the results are bit-identical to it
  * (tests/test_core.c checks); lanes whose keys are more than 120 degrees
  * apart take sk_quat_slerp's trigonometric branch. One call of the scalar
  * slerp per track cost about half of a crowd's animation time. */
@@ -441,12 +442,7 @@ typedef struct slerp_batch {
     int cap;      /* 8 with AVX2 (eight lanes), else 4 */
 } slerp_batch;
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-static const float slerp_u8[8] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7), 1.0f / (4 * 9),
-                                  1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), 1.85298109240830f / (8 * 17)};
-static const float slerp_v8[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
-                                  5.0f / 11, 6.0f / 13, 7.0f / 15, 1.85298109240830f * 8 / 17};
+#if defined(SKM_C4_SSE)
 
 /* Entries from..from+used-1 of the batch (used <= 4). */
 static void slerp_flush4(slerp_batch *sbatch, int from, int used) {
@@ -459,10 +455,10 @@ static void slerp_flush4(slerp_batch *sbatch, int from, int used) {
         sb->a[i] = sb->a[0], sb->b[i] = sb->b[0], sb->u[i] = sb->u[0];
         sb->out[i] = &spare[i];
     }
-    __m128 ax = _mm_loadu_ps(sb->a[0]), ay = _mm_loadu_ps(sb->a[1]), az = _mm_loadu_ps(sb->a[2]), aw = _mm_loadu_ps(sb->a[3]);
-    __m128 bx = _mm_loadu_ps(sb->b[0]), by = _mm_loadu_ps(sb->b[1]), bz = _mm_loadu_ps(sb->b[2]), bw = _mm_loadu_ps(sb->b[3]);
-    _MM_TRANSPOSE4_PS(ax, ay, az, aw);
-    _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+    __m128 A[4], B[4];
+    skm_soa4_load(sb->a, A);
+    skm_soa4_load(sb->b, B);
+    __m128 ax = A[0], ay = A[1], az = A[2], aw = A[3], bx = B[0], by = B[1], bz = B[2], bw = B[3];
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     __m128 t = _mm_loadu_ps(sb->u);
     /* x = a.b in sk_quat_slerp's order: ((ax bx + ay by) + az bz) + aw bw */
@@ -472,10 +468,11 @@ static void slerp_flush4(slerp_batch *sbatch, int from, int used) {
     __m128 neg = _mm_cmplt_ps(x, zero);
     __m128 sgn = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
     x = _mm_min_ps(_mm_mul_ps(x, sgn), one);
-    far |= _mm_movemask_ps(_mm_cmplt_ps(x, _mm_set1_ps(0.5f)));
+    far |= _mm_movemask_ps(_mm_cmplt_ps(x, _mm_set1_ps(SKM_SLERP_TRIG_BELOW)));
     __m128 xm1 = _mm_sub_ps(x, one), d = _mm_sub_ps(one, t), t2 = _mm_mul_ps(t, t), d2 = _mm_mul_ps(d, d);
     /* Terms per lane as in the scalar code: 3 above xm1 = -0.01, 6 above -0.1, else 8 (with mu). */
-    __m128 m3 = _mm_cmpgt_ps(xm1, _mm_set1_ps(-0.01f)), m5 = _mm_cmpgt_ps(xm1, _mm_set1_ps(-0.1f));
+    __m128 m3 = _mm_cmpgt_ps(xm1, _mm_set1_ps(SKM_SLERP_3_TERMS_ABOVE));
+    __m128 m5 = _mm_cmpgt_ps(xm1, _mm_set1_ps(SKM_SLERP_6_TERMS_ABOVE));
     /* Term i is used by every lane for i <= 2, by 6- and 8-term lanes for
      * i <= 5, by 8-term lanes for i >= 6; a lane that skips it keeps ct = cd = 1 exactly. */
     const __m128 all = _mm_cmpeq_ps(one, one), use35 = _mm_andnot_ps(m3, all), use67 = _mm_andnot_ps(m5, all);
@@ -484,7 +481,7 @@ static void slerp_flush4(slerp_batch *sbatch, int from, int used) {
     int start = _mm_movemask_ps(m3) == 15 ? 2 : _mm_movemask_ps(m5) == 15 ? 5 : 7;
     for (int i = start; i >= 0; i--) {
         __m128 use = i >= 6 ? use67 : i >= 3 ? use35 : all;
-        __m128 ui = _mm_set1_ps(slerp_u8[i]), vi = _mm_set1_ps(slerp_v8[i]);
+        __m128 ui = _mm_set1_ps(skm_slerp_u[i]), vi = _mm_set1_ps(skm_slerp_v[i]);
         __m128 nct = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(ui, t2), vi), xm1), ct));
         __m128 ncd = _mm_add_ps(one, _mm_mul_ps(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(ui, d2), vi), xm1), cd));
         ct = _mm_or_ps(_mm_and_ps(use, nct), _mm_andnot_ps(use, ct));
@@ -513,8 +510,7 @@ static void slerp_flush4(slerp_batch *sbatch, int from, int used) {
     }
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#include <immintrin.h>
+#if defined(SKM_SOA8)
 #define SK_SLERP_AVX2 1
 /* The same, eight lanes (AVX2 without FMA: identical operations). */
 __attribute__((target("avx2"))) static void slerp_flush8(slerp_batch *sbatch) {
@@ -526,19 +522,8 @@ __attribute__((target("avx2"))) static void slerp_flush8(slerp_batch *sbatch) {
         sb->out[i] = &spare[i];
     }
     __m256 A[4], B[4];
-    for (int h = 0; h < 2; h++) { /* two 4x4 transposes, joined into eight lanes */
-        __m128 x0 = _mm_loadu_ps(sb->a[4 * h]), x1 = _mm_loadu_ps(sb->a[4 * h + 1]), x2 = _mm_loadu_ps(sb->a[4 * h + 2]),
-               x3 = _mm_loadu_ps(sb->a[4 * h + 3]);
-        __m128 y0 = _mm_loadu_ps(sb->b[4 * h]), y1 = _mm_loadu_ps(sb->b[4 * h + 1]), y2 = _mm_loadu_ps(sb->b[4 * h + 2]),
-               y3 = _mm_loadu_ps(sb->b[4 * h + 3]);
-        _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
-        _MM_TRANSPOSE4_PS(y0, y1, y2, y3);
-        __m128 xs[4] = {x0, x1, x2, x3}, ys[4] = {y0, y1, y2, y3};
-        for (int e = 0; e < 4; e++) {
-            A[e] = h ? _mm256_insertf128_ps(A[e], xs[e], 1) : _mm256_castps128_ps256(xs[e]);
-            B[e] = h ? _mm256_insertf128_ps(B[e], ys[e], 1) : _mm256_castps128_ps256(ys[e]);
-        }
-    }
+    skm_soa8_load(sb->a, A);
+    skm_soa8_load(sb->b, B);
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), all = _mm256_cmp_ps(one, one, _CMP_EQ_OQ);
     __m256 t = _mm256_loadu_ps(sb->u);
     __m256 x = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(A[0], B[0]), _mm256_mul_ps(A[1], B[1])),
@@ -548,16 +533,16 @@ __attribute__((target("avx2"))) static void slerp_flush8(slerp_batch *sbatch) {
     __m256 neg = _mm256_cmp_ps(x, zero, _CMP_LT_OQ);
     __m256 sgn = _mm256_or_ps(_mm256_and_ps(neg, _mm256_set1_ps(-1.0f)), _mm256_andnot_ps(neg, one));
     x = _mm256_min_ps(_mm256_mul_ps(x, sgn), one);
-    far |= _mm256_movemask_ps(_mm256_cmp_ps(x, _mm256_set1_ps(0.5f), _CMP_LT_OQ));
+    far |= _mm256_movemask_ps(_mm256_cmp_ps(x, _mm256_set1_ps(SKM_SLERP_TRIG_BELOW), _CMP_LT_OQ));
     __m256 xm1 = _mm256_sub_ps(x, one), d = _mm256_sub_ps(one, t), t2 = _mm256_mul_ps(t, t), d2 = _mm256_mul_ps(d, d);
-    __m256 m3 = _mm256_cmp_ps(xm1, _mm256_set1_ps(-0.01f), _CMP_GT_OQ);
-    __m256 m5 = _mm256_cmp_ps(xm1, _mm256_set1_ps(-0.1f), _CMP_GT_OQ);
+    __m256 m3 = _mm256_cmp_ps(xm1, _mm256_set1_ps(SKM_SLERP_3_TERMS_ABOVE), _CMP_GT_OQ);
+    __m256 m5 = _mm256_cmp_ps(xm1, _mm256_set1_ps(SKM_SLERP_6_TERMS_ABOVE), _CMP_GT_OQ);
     const __m256 use35 = _mm256_andnot_ps(m3, all), use67 = _mm256_andnot_ps(m5, all);
     __m256 ct = one, cd = one;
     int start = _mm256_movemask_ps(m3) == 255 ? 2 : _mm256_movemask_ps(m5) == 255 ? 5 : 7;
     for (int i = start; i >= 0; i--) {
         __m256 use = i >= 6 ? use67 : i >= 3 ? use35 : all;
-        __m256 ui = _mm256_set1_ps(slerp_u8[i]), vi = _mm256_set1_ps(slerp_v8[i]);
+        __m256 ui = _mm256_set1_ps(skm_slerp_u[i]), vi = _mm256_set1_ps(skm_slerp_v[i]);
         __m256 nct = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(ui, t2), vi), xm1), ct));
         __m256 ncd = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(ui, d2), vi), xm1), cd));
         ct = _mm256_blendv_ps(ct, nct, use);
@@ -573,23 +558,15 @@ __attribute__((target("avx2"))) static void slerp_flush8(slerp_batch *sbatch) {
     far |= _mm256_movemask_ps(_mm256_cmp_ps(l2, zero, _CMP_NGT_UQ));
     __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(l2));
     for (int e = 0; e < 4; e++) q[e] = _mm256_mul_ps(q[e], inv);
-    for (int h = 0; h < 2; h++) {
-        __m128 r0 = h ? _mm256_extractf128_ps(q[0], 1) : _mm256_castps256_ps128(q[0]);
-        __m128 r1 = h ? _mm256_extractf128_ps(q[1], 1) : _mm256_castps256_ps128(q[1]);
-        __m128 r2 = h ? _mm256_extractf128_ps(q[2], 1) : _mm256_castps256_ps128(q[2]);
-        __m128 r3 = h ? _mm256_extractf128_ps(q[3], 1) : _mm256_castps256_ps128(q[3]);
-        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-        __m128 rs[4] = {r0, r1, r2, r3};
-        for (int i = 0; i < 4; i++) {
-            int lane = 4 * h + i;
-            if (lane >= used) break;
-            if (far & (1 << lane)) {
-                const float *a = sb->a[lane], *b = sb->b[lane];
-                *sb->out[lane] =
-                    sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), sb->u[lane]);
-            } else {
-                _mm_storeu_ps(&sb->out[lane]->x, rs[i]);
-            }
+    __m128 rs[8];
+    skm_soa8_store(q, rs);
+    for (int lane = 0; lane < used; lane++) {
+        if (far & (1 << lane)) {
+            const float *a = sb->a[lane], *b = sb->b[lane];
+            *sb->out[lane] =
+                sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), sb->u[lane]);
+        } else {
+            _mm_storeu_ps(&sb->out[lane]->x, rs[lane]);
         }
     }
 }

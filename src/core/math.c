@@ -1,32 +1,19 @@
 /* Scalar reference math. Quaternions are (x, y, z, w); matrices column-major. */
-#include "core/internal.h"
-#include "skelanim/core/math.h"
+#include "core/math_inline.h"
 
 #include <math.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
-sk_vec3 sk_vec3_lerp(sk_vec3 a, sk_vec3 b, float t) {
-    return sk_vec3_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
-}
-float sk_vec3_length(sk_vec3 a) { return sqrtf(sk_vec3_dot(a, a)); }
+sk_vec3 sk_vec3_lerp(sk_vec3 a, sk_vec3 b, float t) { return skm_vec3_lerp(a, b, t); }
+float sk_vec3_length(sk_vec3 a) { return skm_vec3_len(a); }
 sk_vec3 sk_vec3_normalize(sk_vec3 a) {
     float l = sk_vec3_length(a);
     return l > 0.0f ? sk_vec3_scale(a, 1.0f / l) : a;
 }
 
 sk_quat sk_quat_from_axis_angle(sk_vec3 axis, float radians) {
-    sk_vec3 n = sk_vec3_normalize(axis);
-    float s = sinf(radians * 0.5f);
-    return sk_quat_make(n.x * s, n.y * s, n.z * s, cosf(radians * 0.5f));
+    return skm_quat_axis_angle(sk_vec3_normalize(axis), radians);
 }
-sk_quat sk_quat_mul(sk_quat a, sk_quat b) {
-    return sk_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                        a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                        a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-                        a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
-}
+sk_quat sk_quat_mul(sk_quat a, sk_quat b) { return skm_quat_mul(a, b); }
 float sk_quat_length(sk_quat q) { return sqrtf(sk_quat_dot(q, q)); }
 sk_quat sk_quat_inverse(sk_quat q) {
     float d = sk_quat_dot(q, q);
@@ -34,43 +21,24 @@ sk_quat sk_quat_inverse(sk_quat q) {
     sk_quat c = sk_quat_conjugate(q);
     return sk_quat_make(c.x / d, c.y / d, c.z / d, c.w / d);
 }
-sk_quat sk_quat_normalize(sk_quat q) {
-    float l = sk_quat_length(q);
-    if (!(l > 0.0f) || !sk_isfinite_f(l)) return sk_quat_identity();
-    float inv = 1.0f / l;
-    return sk_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
-}
-sk_vec3 sk_quat_rotate(sk_quat q, sk_vec3 v) {
-    /* v' = v + 2w (u x v) + 2 u x (u x v), u = q.xyz */
-    sk_vec3 u = {q.x, q.y, q.z};
-    sk_vec3 t = sk_vec3_scale(sk_vec3_cross(u, v), 2.0f);
-    return sk_vec3_add(sk_vec3_add(v, sk_vec3_scale(t, q.w)), sk_vec3_cross(u, t));
-}
+sk_quat sk_quat_normalize(sk_quat q) { return skm_quat_normalize(q); }
+sk_vec3 sk_quat_rotate(sk_quat q, sk_vec3 v) { return skm_quat_rotate(q, v); }
 
-sk_quat sk_quat_nlerp(sk_quat a, sk_quat b, float t) {
-    float s = sk_quat_dot(a, b) < 0.0f ? -1.0f : 1.0f;
-    float u = 1.0f - t;
-    return sk_quat_normalize(sk_quat_make(a.x * u + b.x * s * t, a.y * u + b.y * s * t,
-                                          a.z * u + b.z * s * t, a.w * u + b.w * s * t));
-}
+sk_quat sk_quat_nlerp(sk_quat a, sk_quat b, float t) { return skm_quat_nlerp(a, b, t); }
 
 /* Slerp without trigonometry: D. Eberly, "A Fast and Accurate Algorithm for
- * Computing SLERP" (2011). sin(k*theta)/sin(theta) is expanded as a series in
- * (cos(theta) - 1) with coefficients u_i = 1/(i(2i+1)), v_i = i/(2i+1); the last
- * term is scaled by mu = 1.85298109240830 to correct truncation after 8 terms.
- * Valid for cos(theta) in [0, 1], which the shortest-arc sign flip guarantees;
- * below cos = 0.5 exact trigonometric slerp is used; the error against the
- * closed form is below 1e-6 (tested). */
+ * Computing SLERP" (2011); the series and its constants are in
+ * core/math_inline.h (skm_slerp_u, skm_slerp_v), shared with the batched
+ * slerp of clip sampling. Valid for cos(theta) in [0, 1], which the
+ * shortest-arc sign flip guarantees; below cos = 0.5 exact trigonometric
+ * slerp is used; the error against the closed form is below 1e-6 (tested). */
 sk_quat sk_quat_slerp(sk_quat a, sk_quat b, float t) {
-    static const float u[8] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7), 1.0f / (4 * 9),
-                               1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), 1.85298109240830f / (8 * 17)};
-    static const float v[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
-                               5.0f / 11, 6.0f / 13, 7.0f / 15, 1.85298109240830f * 8 / 17};
+    const float *u = skm_slerp_u, *v = skm_slerp_v;
     float x = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
     float sgn = 1.0f;
     if (x < 0.0f) { x = -x; sgn = -1.0f; }
     if (x > 1.0f) x = 1.0f;
-    if (x < 0.5f) { /* keys more than 120 degrees apart (rare): the series loses digits, use trig */
+    if (x < SKM_SLERP_TRIG_BELOW) { /* keys more than 120 degrees apart (rare): the series loses digits, use trig */
         double th = acos((double)x), s = sin(th), wa = sin((1.0 - t) * th) / s, wb = sgn * sin(t * th) / s;
         return sk_quat_normalize(sk_quat_make((float)(wa * a.x + wb * b.x), (float)(wa * a.y + wb * b.y),
                                               (float)(wa * a.z + wb * b.z), (float)(wa * a.w + wb * b.w)));
@@ -79,16 +47,15 @@ sk_quat sk_quat_slerp(sk_quat a, sk_quat b, float t) {
     float ct = 1.0f, cd = 1.0f;
     /* Keys close together (the usual case) need fewer terms: term i shrinks like
      * |x-1|^i, so 3 terms suffice below |x-1| = 0.01 and 6 below 0.1 (the
-     * remainder is under 1e-7 there); the full 8 with mu otherwise. */
-    if (xm1 > -0.01f) {
-        static const float u3[3] = {1.0f / (1 * 3), 1.0f / (2 * 5), 1.0f / (3 * 7)};
-        static const float v3[3] = {1.0f / 3, 2.0f / 5, 3.0f / 7};
+     * remainder is under 1e-7 there); the full 8 with mu otherwise (u, v are
+     * unscaled for i < 7). */
+    if (xm1 > SKM_SLERP_3_TERMS_ABOVE) {
         for (int i = 2; i >= 0; i--) {
-            ct = 1.0f + (u3[i] * t2 - v3[i]) * xm1 * ct;
-            cd = 1.0f + (u3[i] * d2 - v3[i]) * xm1 * cd;
+            ct = 1.0f + (u[i] * t2 - v[i]) * xm1 * ct;
+            cd = 1.0f + (u[i] * d2 - v[i]) * xm1 * cd;
         }
-    } else if (xm1 > -0.1f) {
-        for (int i = 5; i >= 0; i--) { /* u, v unscaled for i < 7 */
+    } else if (xm1 > SKM_SLERP_6_TERMS_ABOVE) {
+        for (int i = 5; i >= 0; i--) {
             ct = 1.0f + (u[i] * t2 - v[i]) * xm1 * ct;
             cd = 1.0f + (u[i] * d2 - v[i]) * xm1 * cd;
         }
@@ -253,35 +220,7 @@ bool sk_mat4_decompose(const sk_mat4 *mat, sk_transform *out) {
         r[1][k] = c1[k] / sy;
         r[2][k] = c2[k] / sz;
     }
-    /* Rotation matrix -> quaternion (Shepperd's method). R(row,col) = r[col][row]. */
-    double m00 = r[0][0], m11 = r[1][1], m22 = r[2][2];
-    double tr = m00 + m11 + m22, x, y, z, w;
-    if (tr > 0) {
-        double s = sqrt(tr + 1.0) * 2;
-        w = 0.25 * s;
-        x = (r[1][2] - r[2][1]) / s;
-        y = (r[2][0] - r[0][2]) / s;
-        z = (r[0][1] - r[1][0]) / s;
-    } else if (m00 > m11 && m00 > m22) {
-        double s = sqrt(1.0 + m00 - m11 - m22) * 2;
-        w = (r[1][2] - r[2][1]) / s;
-        x = 0.25 * s;
-        y = (r[1][0] + r[0][1]) / s;
-        z = (r[2][0] + r[0][2]) / s;
-    } else if (m11 > m22) {
-        double s = sqrt(1.0 + m11 - m00 - m22) * 2;
-        w = (r[2][0] - r[0][2]) / s;
-        x = (r[1][0] + r[0][1]) / s;
-        y = 0.25 * s;
-        z = (r[2][1] + r[1][2]) / s;
-    } else {
-        double s = sqrt(1.0 + m22 - m00 - m11) * 2;
-        w = (r[0][1] - r[1][0]) / s;
-        x = (r[2][0] + r[0][2]) / s;
-        y = (r[2][1] + r[1][2]) / s;
-        z = 0.25 * s;
-    }
-    out->r = sk_quat_normalize(sk_quat_make((float)x, (float)y, (float)z, (float)w));
+    out->r = skm_quat_from_rotation(r);
     return ok;
 }
 

@@ -146,7 +146,7 @@ void ik_stopper_init(ik_stopper *st, const ik_state *s, uint32_t default_iter, u
 
 float ik_orient_error(const ik_state *s) {
     if (!s->has_orient) return 0.0f;
-    return q_angle(q_mul(s->target_r, q_conj(s->R[s->n - 1])));
+    return skm_quat_angle(skm_quat_mul(s->target_r, sk_quat_conjugate(s->R[s->n - 1])));
 }
 
 /* ---- CCD ---------------------------------------------------------------
@@ -175,7 +175,7 @@ float ik_orient_error(const ik_state *s) {
  *   once at the end of the solve (the tip's stays as animated);
  * - the sweep is bound by the latency of its square roots, the FK pass by
  *   its quaternion products: positions, directions and quaternions are kept
- *   as 4-float vectors (c4: SSE2 where the compiler targets it, plain C
+ *   as 4-float vectors (skm_c4: SSE2 where the compiler targets it, plain C
  *   otherwise), and the per-joint values for the next sweep are computed
  *   after the FK pass, four joints at a time, not inside the sweep (their
  *   square roots and divisions would delay the sweep's own).
@@ -194,32 +194,32 @@ typedef struct ccd_fast {
     float *B;    /* n: 2 (p_i - p_(i-1)).vhat_i (i >= 1) */
     float *E;    /* 4n: p_i - p_(i-1) as the FK computed it (i >= 1; w = 0) */
     float *qd;   /* 4n: the sweep's model-space turns */
-    c4 T;        /* the target (w = 0) */
+    skm_c4 T;        /* the target (w = 0) */
     sk_vec3 t;
 } ccd_fast;
 
 /* Joint i's position p, and (i >= 1) d = p - p_(i-1) as the FK computed it. */
-static inline void ccd_fast_store_p(const ccd_fast *f, uint32_t i, c4 p, c4 d) {
-    c4_store(f->P + 4 * i, p);
-    c4_store(f->E + 4 * i, d);
+static inline void ccd_fast_store_p(const ccd_fast *f, uint32_t i, skm_c4 p, skm_c4 d) {
+    skm_c4_store(f->P + 4 * i, p);
+    skm_c4_store(f->E + 4 * i, d);
 }
 
 /* vhat_i, |t - p_i| and (i >= 1) 2 (p_i - p_(i-1)).vhat_i for joint i,
  * from the positions of the last FK. */
 static inline void ccd_fast_prep1(const ccd_fast *f, uint32_t i) {
-    c4 p = c4_load(f->P + 4 * i);
-    c4 v = c4_sub(f->T, p);
-    float lv = c4_dot3(v, v);
-    c4 vh = c4_splat(0.0f);
+    skm_c4 p = skm_c4_load(f->P + 4 * i);
+    skm_c4 v = skm_c4_sub(f->T, p);
+    float lv = skm_c4_dot3(v, v);
+    skm_c4 vh = skm_c4_splat(0.0f);
     if (lv > 1e-30f) {
-        float inv = 1.0f / c4_sqrt(lv);
+        float inv = 1.0f / skm_c4_sqrt(lv);
         f->sv[i] = lv * inv;
-        vh = c4_mul(v, c4_splat(inv));
+        vh = skm_c4_mul(v, skm_c4_splat(inv));
     } else {
         f->sv[i] = -1.0f;
     }
-    c4_store(f->VH + 4 * i, vh);
-    if (i) f->B[i] = 2.0f * c4_dot3(c4_load(f->E + 4 * i), vh);
+    skm_c4_store(f->VH + 4 * i, vh);
+    if (i) f->B[i] = 2.0f * skm_c4_dot3(skm_c4_load(f->E + 4 * i), vh);
 }
 
 /* The same for joints from..n-2 (from >= 1); with SSE2 four joints at a
@@ -228,16 +228,16 @@ static inline void ccd_fast_prep1(const ccd_fast *f, uint32_t i) {
 static inline void ccd_fast_prep(const ik_state *s, const ccd_fast *f, uint32_t from) {
     const uint32_t n = s->n;
     uint32_t i = from;
-#ifdef IK_C4_SSE
+#ifdef SKM_C4_SSE
     const __m128 tx = _mm_set1_ps(f->t.x), ty = _mm_set1_ps(f->t.y), tz = _mm_set1_ps(f->t.z);
     const __m128 tiny = _mm_set1_ps(1e-30f), one = _mm_set1_ps(1.0f), minus1 = _mm_set1_ps(-1.0f);
     for (; i + 4 < n; i += 4) { /* joints i..i+3, all below the tip */
-        __m128 px = c4_load(f->P + 4 * i), py = c4_load(f->P + 4 * (i + 1)), pz = c4_load(f->P + 4 * (i + 2)),
-               pw = c4_load(f->P + 4 * (i + 3));
-        _MM_TRANSPOSE4_PS(px, py, pz, pw);
-        __m128 dx = c4_load(f->E + 4 * i), dy = c4_load(f->E + 4 * (i + 1)), dz = c4_load(f->E + 4 * (i + 2)),
-               dw = c4_load(f->E + 4 * (i + 3));
-        _MM_TRANSPOSE4_PS(dx, dy, dz, dw);
+        const float *prow[4] = {f->P + 4 * i, f->P + 4 * (i + 1), f->P + 4 * (i + 2), f->P + 4 * (i + 3)};
+        const float *erow[4] = {f->E + 4 * i, f->E + 4 * (i + 1), f->E + 4 * (i + 2), f->E + 4 * (i + 3)};
+        __m128 P4[4], E4[4];
+        skm_soa4_load(prow, P4);
+        skm_soa4_load(erow, E4);
+        __m128 px = P4[0], py = P4[1], pz = P4[2], dx = E4[0], dy = E4[1], dz = E4[2];
         __m128 vx = _mm_sub_ps(tx, px), vy = _mm_sub_ps(ty, py), vz = _mm_sub_ps(tz, pz);
         __m128 lv = _mm_add_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy)), _mm_mul_ps(vz, vz));
         __m128 ok = _mm_cmpgt_ps(lv, tiny);
@@ -250,10 +250,10 @@ static inline void ccd_fast_prep(const ik_state *s, const ccd_fast *f, uint32_t 
         _mm_storeu_ps(f->B + i, _mm_mul_ps(_mm_set1_ps(2.0f), b));
         __m128 hw = _mm_setzero_ps();
         _MM_TRANSPOSE4_PS(hx, hy, hz, hw);
-        c4_store(f->VH + 4 * i, hx);
-        c4_store(f->VH + 4 * (i + 1), hy);
-        c4_store(f->VH + 4 * (i + 2), hz);
-        c4_store(f->VH + 4 * (i + 3), hw);
+        skm_c4_store(f->VH + 4 * i, hx);
+        skm_c4_store(f->VH + 4 * (i + 1), hy);
+        skm_c4_store(f->VH + 4 * (i + 2), hz);
+        skm_c4_store(f->VH + 4 * (i + 3), hw);
     }
 #endif
     for (; i + 1 < n; i++) ccd_fast_prep1(f, i);
@@ -263,60 +263,60 @@ static inline void ccd_fast_prep(const ik_state *s, const ccd_fast *f, uint32_t 
 static inline void ccd_fast_iteration(ik_state *s, const ccd_fast *f) {
     const uint32_t n = s->n;
     const float unreach = s->unreach, tol = s->tol;
-    c4 tip = c4_load(f->P + 4 * (n - 1));
-    c4 u0 = c4_sub(tip, c4_load(f->P + 4 * (n - 2)));
-    float lu = c4_dot3(u0, u0);
+    skm_c4 tip = skm_c4_load(f->P + 4 * (n - 1));
+    skm_c4 u0 = skm_c4_sub(tip, skm_c4_load(f->P + 4 * (n - 2)));
+    float lu = skm_c4_dot3(u0, u0);
     uint32_t lo = n - 2;
     for (uint32_t i = n - 1; i-- > 0;) {
         lo = i;
-        const c4 pi = c4_load(f->P + 4 * i);
+        const skm_c4 pi = skm_c4_load(f->P + 4 * i);
         const float svi = f->sv[i];
         if (!(lu > 1e-30f) || !(svi > 0.0f)) {
             /* tip on p_i or target on p_i: this joint does not turn */
-            c4_store(f->qd + 4 * i, c4_set(0, 0, 0, 1));
+            skm_c4_store(f->qd + 4 * i, skm_c4_set(0, 0, 0, 1));
             if (i) {
-                c4 un = c4_sub(tip, c4_load(f->P + 4 * (i - 1)));
-                lu = c4_dot3(un, un);
+                skm_c4 un = skm_c4_sub(tip, skm_c4_load(f->P + 4 * (i - 1)));
+                lu = skm_c4_dot3(un, un);
             }
             continue;
         }
-        const float su = c4_sqrt(lu);
-        const c4 vh = c4_load(f->VH + 4 * i);
-        const c4 u = c4_sub(tip, pi);
-        const float w = su + c4_dot3(u, vh);
+        const float su = skm_c4_sqrt(lu);
+        const skm_c4 vh = skm_c4_load(f->VH + 4 * i);
+        const skm_c4 u = skm_c4_sub(tip, pi);
+        const float w = su + skm_c4_dot3(u, vh);
         if (w < 1e-6f * su) { /* opposite: half turn about some perpendicular */
             _Alignas(16) float uu[4];
-            c4_store(uu, u);
-            sk_vec3 pp = v3_perp(v3(uu[0], uu[1], uu[2]));
-            c4_store(f->qd + 4 * i, c4_set(pp.x, pp.y, pp.z, 0.0f));
+            skm_c4_store(uu, u);
+            sk_vec3 pp = skm_vec3_perp(sk_vec3_make(uu[0], uu[1], uu[2]));
+            skm_c4_store(f->qd + 4 * i, skm_c4_set(pp.x, pp.y, pp.z, 0.0f));
         } else {
-            c4 q = c4_add(c4_cross(u, vh), c4_mul(c4_splat(w), c4_set(0, 0, 0, 1)));
-            c4_store(f->qd + 4 * i, c4_mul(q, c4_splat(1.0f / c4_sqrt(c4_dot4(q, q)))));
+            skm_c4 q = skm_c4_add(skm_c4_cross(u, vh), skm_c4_mul(skm_c4_splat(w), skm_c4_set(0, 0, 0, 1)));
+            skm_c4_store(f->qd + 4 * i, skm_c4_mul(q, skm_c4_splat(1.0f / skm_c4_sqrt(skm_c4_dot4(q, q)))));
         }
-        tip = c4_add(pi, c4_mul(vh, c4_splat(su)));
+        tip = skm_c4_add(pi, skm_c4_mul(vh, skm_c4_splat(su)));
         if (fabsf(svi - su) - unreach <= tol) break; /* converged mid-sweep (judged again on the FK tip) */
         if (i) {
             float a = f->A[i];
             lu = (a + lu) + f->B[i] * su; /* |d|^2 + |u|^2 + 2 |u| d.vhat; a + lu runs beside the sqrt */
             if (lu < 1e-2f * a) { /* tip close to p_(i-1): avoid the cancellation */
-                c4 un = c4_sub(tip, c4_load(f->P + 4 * (i - 1)));
-                lu = c4_dot3(un, un);
+                skm_c4 un = skm_c4_sub(tip, skm_c4_load(f->P + 4 * (i - 1)));
+                lu = skm_c4_dot3(un, un);
             }
         }
     }
     /* FK from the lowest joint that was visited (the ones below did not
      * move). The tip's model rotation is not needed until the end: its local
      * rotation is kept as animated. */
-    c4 Q = c4_load(f->qd + 4 * lo);
-    c4 p = c4_load(f->P + 4 * lo);
+    skm_c4 Q = skm_c4_load(f->qd + 4 * lo);
+    skm_c4 p = skm_c4_load(f->P + 4 * lo);
     for (uint32_t i = lo;; i++) {
-        c4 R = c4_qmul(Q, c4_ldq(&s->R[i]));
-        c4_stq(&s->R[i], R);
-        c4 e = c4_qrot(R, c4_load(f->BN + 4 * i));
-        p = c4_add(p, e);
+        skm_c4 R = skm_c4_qmul(Q, skm_c4_ldq(&s->R[i]));
+        skm_c4_stq(&s->R[i], R);
+        skm_c4 e = skm_c4_qrot(R, skm_c4_load(f->BN + 4 * i));
+        p = skm_c4_add(p, e);
         ccd_fast_store_p(f, i + 1, p, e);
         if (i + 2 == n) break;
-        Q = c4_qmul(Q, c4_load(f->qd + 4 * (i + 1)));
+        Q = skm_c4_qmul(Q, skm_c4_load(f->qd + 4 * (i + 1)));
     }
     ccd_fast_prep(s, f, lo + 1);
 }
@@ -350,11 +350,11 @@ static void ccd_run(ik_state *s, sk_ik_result *res, uint32_t max_iter_override) 
         f.E = (float *)(void *)s->axes; /* 9 n floats, 16-byte aligned */
         f.qd = (float *)(void *)s->best;
         f.t = t;
-        f.T = c4_set(t.x, t.y, t.z, 0.0f);
+        f.T = skm_c4_set(t.x, t.y, t.z, 0.0f);
         for (uint32_t i = 0; i < n; i++) {
-            c4 pi = c4_ld3(&s->p[i]);
-            ccd_fast_store_p(&f, i, pi, i ? c4_sub(pi, c4_ld3(&s->p[i - 1])) : c4_splat(0.0f));
-            if (i + 1 < n) c4_store(f.BN + 4 * i, c4_ld3(&s->bone[i]));
+            skm_c4 pi = skm_c4_ld3(&s->p[i]);
+            ccd_fast_store_p(&f, i, pi, i ? skm_c4_sub(pi, skm_c4_ld3(&s->p[i - 1])) : skm_c4_splat(0.0f));
+            if (i + 1 < n) skm_c4_store(f.BN + 4 * i, skm_c4_ld3(&s->bone[i]));
             if (i) f.A[i] = s->len[i - 1] * s->len[i - 1];
         }
         ccd_fast_prep1(&f, 0);
@@ -364,17 +364,17 @@ static void ccd_run(ik_state *s, sk_ik_result *res, uint32_t max_iter_override) 
             iter++;
             ccd_fast_iteration(s, &f);
             if ((iter & 15) == 0) /* keep the model rotations unit */
-                for (uint32_t i = 0; i + 1 < n; i++) c4_stq(&s->R[i], c4_qnorm(c4_ldq(&s->R[i])));
-            r = ik_residual(s, v3(tipp[0], tipp[1], tipp[2]));
+                for (uint32_t i = 0; i + 1 < n; i++) skm_c4_stq(&s->R[i], skm_c4_qnorm(skm_c4_ldq(&s->R[i])));
+            r = ik_residual(s, sk_vec3_make(tipp[0], tipp[1], tipp[2]));
             if (ik_stopper_step(&st, s, iter, r, r <= s->tol, &why)) break;
         }
         /* lq_i = conj(R_(i-1)) R_i, normalized once (the R's need not be unit
          * for that) */
-        c4 Rp = c4_qconj(c4_ldq(&s->parent_r));
+        skm_c4 Rp = skm_c4_qconj(skm_c4_ldq(&s->parent_r));
         for (uint32_t i = 0; i + 1 < n; i++) { /* s->lq[n - 1] stays */
-            c4 R = c4_ldq(&s->R[i]);
-            c4_stq(&s->lq[i], c4_qnorm(c4_qmul(Rp, R)));
-            Rp = c4_qconj(R);
+            skm_c4 R = skm_c4_ldq(&s->R[i]);
+            skm_c4_stq(&s->lq[i], skm_c4_qnorm(skm_c4_qmul(Rp, R)));
+            Rp = skm_c4_qconj(R);
         }
         ik_fk(s, 0);
         res->stop = why;
@@ -387,28 +387,28 @@ static void ccd_run(ik_state *s, sk_ik_result *res, uint32_t max_iter_override) 
         bool done = false;
         for (uint32_t i = n - 1; i-- > 0;) {
             sk_vec3 pi = s->p[i];
-            sk_vec3 u = v3_sub(tip, pi), v = v3_sub(t, pi);
+            sk_vec3 u = sk_vec3_sub(tip, pi), v = sk_vec3_sub(t, pi);
             sk_quat q = ik_turn(s, i, u, v);
-            if (q.w < 0) q = qt(-q.x, -q.y, -q.z, -q.w);
+            if (q.w < 0) q = skm_quat_neg(q);
             if (q.w < cos_half_max) {
                 /* damping: the same axis, the angle capped at max_step */
                 float sv = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
                 if (sv > 0) {
                     float k = sin_half_max / sv;
-                    q = qt(q.x * k, q.y * k, q.z * k, cos_half_max);
+                    q = sk_quat_make(q.x * k, q.y * k, q.z * k, cos_half_max);
                 }
             }
             sk_quat rp = ik_parent_rot(s, i);
             /* lq' = conj(Rparent) * q * R_i */
-            sk_quat nl = q_norm(q_mul(q_conj(rp), q_mul(q, s->R[i])));
+            sk_quat nl = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(rp), skm_quat_mul(q, s->R[i])));
             if (ik_has_limit(s, i)) {
                 s->lq[i] = nl;
                 ik_apply_limit(s, i);
-                q = q_mul(q_mul(rp, s->lq[i]), q_conj(s->R[i]));
+                q = skm_quat_mul(skm_quat_mul(rp, s->lq[i]), sk_quat_conjugate(s->R[i]));
             } else {
                 s->lq[i] = nl;
             }
-            tip = v3_add(pi, q_rot(q, u));
+            tip = sk_vec3_add(pi, skm_quat_rotate(q, u));
             if (ik_residual(s, tip) <= s->tol) { /* converged mid-sweep */
                 done = true;
                 break;
@@ -441,10 +441,10 @@ void ik_solve_ccd(ik_state *s, sk_ik_result *res) { ccd_run(s, res, 0); }
  * follows by FK. This is the paper's idea of applying constraints during the
  * backward pass (§5), expressed with our rotational limits. */
 static inline sk_vec3 lerp_to(sk_vec3 from, sk_vec3 toward, float d, sk_vec3 fallback_dir) {
-    sk_vec3 dv = v3_sub(toward, from);
-    float r = v3_len(dv);
-    if (r > 1e-20f) return v3_add(from, v3_scale(dv, d / r));
-    return v3_add(from, v3_scale(fallback_dir, d));
+    sk_vec3 dv = sk_vec3_sub(toward, from);
+    float r = skm_vec3_len(dv);
+    if (r > 1e-20f) return sk_vec3_add(from, sk_vec3_scale(dv, d / r));
+    return sk_vec3_add(from, sk_vec3_scale(fallback_dir, d));
 }
 
 static void fabrik_positions_to_rotations(ik_state *s, const sk_vec3 *P) {
@@ -454,12 +454,13 @@ static void fabrik_positions_to_rotations(ik_state *s, const sk_vec3 *P) {
      * rotations follow as lq_i = conj(R'_(i-1)) R'_i. */
     uint32_t n = s->n;
     for (uint32_t i = 0; i + 1 < n; i++) {
-        sk_vec3 cur = v3_sub(s->p[i + 1], s->p[i]);
-        sk_vec3 want = v3_sub(P[i + 1], P[i]);
-        sk_quat q = q_from_to(cur, want);
-        s->R[i] = q_mul(q, s->R[i]);
+        sk_vec3 cur = sk_vec3_sub(s->p[i + 1], s->p[i]);
+        sk_vec3 want = sk_vec3_sub(P[i + 1], P[i]);
+        sk_quat q = skm_quat_from_to(cur, want);
+        s->R[i] = skm_quat_mul(q, s->R[i]);
     }
-    for (uint32_t i = 0; i + 1 < n; i++) s->lq[i] = q_norm(q_mul(q_conj(ik_parent_rot(s, i)), s->R[i]));
+    for (uint32_t i = 0; i + 1 < n; i++)
+        s->lq[i] = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(ik_parent_rot(s, i)), s->R[i]));
     ik_fk(s, 0); /* the tip keeps its local rotation */
 }
 
@@ -484,8 +485,8 @@ void ik_solve_fabrik(ik_state *s, sk_ik_result *res) {
     for (uint32_t i = 0; i < n; i++) P[i] = s->p[i];
     if (!constrained && s->unreach > 0) {
         /* Algorithm 1, lines 5-11: unreachable target — a straight line. */
-        sk_vec3 dir = v3_norm(v3_sub(t, b));
-        for (uint32_t i = 0; i + 1 < n; i++) P[i + 1] = v3_add(P[i], v3_scale(dir, d[i]));
+        sk_vec3 dir = skm_vec3_unit(sk_vec3_sub(t, b));
+        for (uint32_t i = 0; i + 1 < n; i++) P[i + 1] = sk_vec3_add(P[i], sk_vec3_scale(dir, d[i]));
         fabrik_positions_to_rotations(s, P);
         res->stop = SK_IK_STOP_TOLERANCE;
         res->iterations = 1;
@@ -498,34 +499,34 @@ void ik_solve_fabrik(ik_state *s, sk_ik_result *res) {
         /* Stage 1: forward reaching (Algorithm 1, lines 16-22). */
         P[n - 1] = t;
         for (uint32_t i = n - 1; i-- > 0;) {
-            sk_vec3 fallback = v3_norm(v3_sub(b, P[i + 1]));
-            if (v3_is_zero(fallback)) fallback = v3(0, 1, 0);
+            sk_vec3 fallback = skm_vec3_unit(sk_vec3_sub(b, P[i + 1]));
+            if (skm_vec3_is_zero(fallback)) fallback = sk_vec3_make(0, 1, 0);
             P[i] = lerp_to(P[i + 1], P[i], d[i], fallback);
         }
         if (!constrained) {
             /* Stage 2: backward reaching (lines 23-29). */
             P[0] = b;
             for (uint32_t i = 0; i + 1 < n; i++) {
-                sk_vec3 fallback = v3_norm(v3_sub(t, P[i]));
-                if (v3_is_zero(fallback)) fallback = v3(0, 1, 0);
+                sk_vec3 fallback = skm_vec3_unit(sk_vec3_sub(t, P[i]));
+                if (skm_vec3_is_zero(fallback)) fallback = sk_vec3_make(0, 1, 0);
                 P[i + 1] = lerp_to(P[i], P[i + 1], d[i], fallback);
             }
-            r = v3_len(v3_sub(P[n - 1], t)) - s->unreach;
+            r = skm_vec3_len(sk_vec3_sub(P[n - 1], t)) - s->unreach;
         } else {
             /* Backward stage on rotations with limits. */
             for (uint32_t i = 0; i + 1 < n; i++) {
                 sk_quat rp = ik_parent_rot(s, i);
-                sk_quat Ri = q_mul(rp, s->lq[i]);
-                sk_vec3 cur = q_rot(Ri, s->bone[i]);
-                sk_quat q = ik_turn(s, i, cur, v3_sub(P[i + 1], s->p[i]));
-                s->lq[i] = q_norm(q_mul(q_conj(rp), q_mul(q, Ri)));
+                sk_quat Ri = skm_quat_mul(rp, s->lq[i]);
+                sk_vec3 cur = skm_quat_rotate(Ri, s->bone[i]);
+                sk_quat q = ik_turn(s, i, cur, sk_vec3_sub(P[i + 1], s->p[i]));
+                s->lq[i] = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(rp), skm_quat_mul(q, Ri)));
                 ik_apply_limit(s, i);
-                s->R[i] = q_mul(rp, s->lq[i]);
-                s->p[i + 1] = v3_add(s->p[i], q_rot(s->R[i], s->bone[i]));
+                s->R[i] = skm_quat_mul(rp, s->lq[i]);
+                s->p[i + 1] = sk_vec3_add(s->p[i], skm_quat_rotate(s->R[i], s->bone[i]));
                 P[i + 1] = s->p[i + 1];
             }
             P[0] = b;
-            s->R[n - 1] = q_mul(s->R[n - 2], s->lq[n - 1]);
+            s->R[n - 1] = skm_quat_mul(s->R[n - 2], s->lq[n - 1]);
             r = ik_residual(s, s->p[n - 1]);
         }
         if (ik_stopper_step(&st, s, iter, r, r <= s->tol, &why)) break;
@@ -549,8 +550,8 @@ void ik_solve_fabrik(ik_state *s, sk_ik_result *res) {
 static bool options_finite(const sk_ik_options *o) {
     return sk_isfinite_f(o->tolerance) && sk_isfinite_f(o->angle_tolerance) && isfinite(o->time_budget_us) &&
            sk_isfinite_f(o->stall_ratio) && sk_isfinite_f(o->fk_blend) && sk_isfinite_f(o->max_step) &&
-           sk_isfinite_f(o->damping) && v3_finite(o->plane_normal) && sk_isfinite_f(o->soft) &&
-           sk_isfinite_f(o->max_stretch) && v3_finite(o->aim_axis) && v3_finite(o->up_axis) &&
+           sk_isfinite_f(o->damping) && skm_vec3_finite(o->plane_normal) && sk_isfinite_f(o->soft) &&
+           sk_isfinite_f(o->max_stretch) && skm_vec3_finite(o->aim_axis) && skm_vec3_finite(o->up_axis) &&
            sk_isfinite_f(o->max_angle) && o->tolerance >= 0 && o->angle_tolerance >= 0 && o->time_budget_us >= 0 &&
            o->fk_blend >= 0 && o->fk_blend <= 1 && o->soft >= 0 && o->soft < 1;
 }
@@ -585,9 +586,10 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
                                 "ik: chain joint %u '%s' is not a child of the joint before it", chain->joints[i],
                                 skel->names[chain->joints[i]]);
     }
-    if (!v3_finite(target->position))
+    if (!skm_vec3_finite(target->position))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: target position is not finite");
-    if (!q_finite(target->orientation) || !v3_finite(target->up) || (target->has_pole && !v3_finite(target->pole)))
+    if (!skm_quat_finite(target->orientation) || !skm_vec3_finite(target->up) ||
+        (target->has_pole && !skm_vec3_finite(target->pole)))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: target orientation, pole or up is not finite");
     if (!options_finite(o)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: an option is not finite or out of range");
     if ((unsigned)o->solver > SK_IK_AIM) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: unknown solver %d", (int)o->solver);
@@ -617,34 +619,34 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
 
     /* Model space of the chain from the local pose. */
     sk_transform pm = parent_model(skel, io_local, chain->joints[0]);
-    s.parent_r = q_norm(pm.r);
+    s.parent_r = skm_quat_unit(pm.r);
     sk_vec3 scale = pm.s;
-    s.p[0] = v3_add(pm.t, q_rot(pm.r, v3_mul(pm.s, io_local[chain->joints[0]].t)));
+    s.p[0] = sk_vec3_add(pm.t, skm_quat_rotate(pm.r, sk_vec3_mul(pm.s, io_local[chain->joints[0]].t)));
     s.root_p = s.p[0];
     float L = 0.0f;
-    c4 sc = c4_ld3(&scale);
+    skm_c4 sc = skm_c4_ld3(&scale);
     for (uint32_t i = 0; i < n; i++) {
         const sk_transform *lt = &io_local[chain->joints[i]];
-        const c4 r = c4_ldq(&lt->r), ls = c4_ld3(&lt->s);
-        if (!c4_finite(r) || !c4_finite(ls) || !c4_finite(c4_ld3(&lt->t)))
+        const skm_c4 r = skm_c4_ldq(&lt->r), ls = skm_c4_ld3(&lt->s);
+        if (!skm_c4_finite(r) || !skm_c4_finite(ls) || !skm_c4_finite(skm_c4_ld3(&lt->t)))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: pose of joint %u is not finite", chain->joints[i]);
-        c4_stq(&s.lq[i], c4_qnorm(r));
-        sc = c4_mul(sc, ls);
+        skm_c4_stq(&s.lq[i], skm_c4_qnorm(r));
+        sc = skm_c4_mul(sc, ls);
         if (i + 1 < n) {
-            c4 b = c4_mul(sc, c4_ld3(&io_local[chain->joints[i + 1]].t));
-            c4_st3(&s.bone[i], b);
-            s.len[i] = c4_sqrt(c4_dot3(b, b));
+            skm_c4 b = skm_c4_mul(sc, skm_c4_ld3(&io_local[chain->joints[i + 1]].t));
+            skm_c4_st3(&s.bone[i], b);
+            s.len[i] = skm_c4_sqrt(skm_c4_dot3(b, b));
             L += s.len[i];
         }
         if (s.limits) {
             const sk_ik_limit *lim = &s.limits[i];
             sk_quat ref = lim->reference;
-            if (q_dot(ref, ref) == 0.0f) ref = skel->rest ? skel->rest[chain->joints[i]].r : q_id();
-            s.ref[i] = q_norm(ref);
-            sk_vec3 ax = v3(0, 1, 0);
+            if (sk_quat_dot(ref, ref) == 0.0f) ref = skel->rest ? skel->rest[chain->joints[i]].r : sk_quat_identity();
+            s.ref[i] = skm_quat_unit(ref);
+            sk_vec3 ax = sk_vec3_make(0, 1, 0);
             if (i + 1 < n) {
                 sk_vec3 ct = skel->rest ? skel->rest[chain->joints[i + 1]].t : io_local[chain->joints[i + 1]].t;
-                if (v3_len(ct) > 0) ax = v3_norm(ct);
+                if (skm_vec3_len(ct) > 0) ax = skm_vec3_unit(ct);
             }
             s.twist_axis[i] = ax;
         }
@@ -654,12 +656,12 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
     res.chain_length = L;
     s.tol = o->tolerance > 0 ? o->tolerance : 1e-4f * (L > 0 ? L : 1.0f);
     s.angle_tol = o->angle_tolerance > 0 ? o->angle_tolerance : 1e-3f;
-    s.planar = !v3_is_zero(o->plane_normal);
-    if (s.planar) s.normal = v3_norm(o->plane_normal);
+    s.planar = !skm_vec3_is_zero(o->plane_normal);
+    if (s.planar) s.normal = skm_vec3_unit(o->plane_normal);
     s.target = target->position;
-    s.has_orient = q_dot(target->orientation, target->orientation) > 0.0f;
-    if (s.has_orient) s.target_r = q_norm(target->orientation);
-    float dist = v3_len(v3_sub(s.target, s.root_p));
+    s.has_orient = sk_quat_dot(target->orientation, target->orientation) > 0.0f;
+    if (s.has_orient) s.target_r = skm_quat_unit(target->orientation);
+    float dist = skm_vec3_len(sk_vec3_sub(s.target, s.root_p));
     s.unreach = dist > L ? dist - L : 0.0f;
     res.reachable = dist <= L;
 
@@ -688,7 +690,7 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
     if (n == 1 && o->solver != SK_IK_AIM) {
         /* One joint: turning it cannot move its own position; the pose is left as it was. */
         res.iterations = 0;
-        res.error = v3_len(v3_sub(s.p[0], s.target));
+        res.error = skm_vec3_len(sk_vec3_sub(s.p[0], s.target));
         res.residual = res.error - s.unreach;
         res.stop = res.residual <= s.tol ? SK_IK_STOP_TOLERANCE : SK_IK_STOP_NO_PROGRESS;
         if (out) *out = res;
@@ -703,25 +705,26 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
     } else {
         for (uint32_t i = 0; i < n; i++) {
             sk_transform *lt = &io_local[chain->joints[i]];
-            sk_quat fk = q_norm(lt->r);
+            sk_quat fk = skm_quat_unit(lt->r);
             sk_quat ik = s.lq[i];
-            if (q_dot(fk, ik) < 0) ik = qt(-ik.x, -ik.y, -ik.z, -ik.w);
+            if (sk_quat_dot(fk, ik) < 0) ik = skm_quat_neg(ik);
             lt->r = sk_quat_slerp(fk, ik, w);
             s.lq[i] = lt->r;
         }
         ik_fk(&s, 0);
     }
     if (o->solver == SK_IK_AIM) {
-        sk_vec3 ax = v3_is_zero(o->aim_axis) ? v3(0, 0, 1) : v3_norm(o->aim_axis);
-        sk_vec3 dir = q_rot(s.R[n - 1], ax), to = v3_sub(s.target, s.p[n - 1]);
-        float tl = v3_len(to);
-        float ang = tl > 0 ? atan2f(v3_len(v3_cross(dir, to)), v3_dot(dir, to)) : 0.0f; /* no acos: precise near 0 */
+        sk_vec3 ax = skm_vec3_is_zero(o->aim_axis) ? sk_vec3_make(0, 0, 1) : skm_vec3_unit(o->aim_axis);
+        sk_vec3 dir = skm_quat_rotate(s.R[n - 1], ax), to = sk_vec3_sub(s.target, s.p[n - 1]);
+        float tl = skm_vec3_len(to);
+        /* no acos: precise near 0 */
+        float ang = tl > 0 ? atan2f(skm_vec3_len(sk_vec3_cross(dir, to)), sk_vec3_dot(dir, to)) : 0.0f;
         res.orientation_error = ang;
-        res.error = tl * sinf(fminf(ang, 0.5f * IK_PI)) + (ang > 0.5f * IK_PI ? tl : 0.0f);
+        res.error = tl * sinf(fminf(ang, 0.5f * SKM_PI)) + (ang > 0.5f * SKM_PI ? tl : 0.0f);
         res.residual = res.error;
         res.reachable = true;
     } else {
-        res.error = v3_len(v3_sub(s.p[n - 1], s.target));
+        res.error = skm_vec3_len(sk_vec3_sub(s.p[n - 1], s.target));
         res.residual = res.error - s.unreach;
         if (res.residual < 0) res.residual = 0;
         res.orientation_error = ik_orient_error(&s);

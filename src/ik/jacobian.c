@@ -80,19 +80,19 @@ static uint32_t build_jacobian(ik_state *s, int m, float orient_scale) {
             axes[0] = s->normal;
             na = 1;
         } else if (ik_has_limit(s, i) && s->limits[i].type == SK_IK_LIMIT_HINGE) {
-            sk_vec3 la = v3_norm(s->limits[i].axis);
-            if (v3_is_zero(la)) la = v3(1, 0, 0);
-            axes[0] = q_rot(q_mul(ik_parent_rot(s, i), s->ref[i]), la);
+            sk_vec3 la = skm_vec3_unit(s->limits[i].axis);
+            if (skm_vec3_is_zero(la)) la = sk_vec3_make(1, 0, 0);
+            axes[0] = skm_quat_rotate(skm_quat_mul(ik_parent_rot(s, i), s->ref[i]), la);
             na = 1;
         } else {
-            axes[0] = v3(1, 0, 0);
-            axes[1] = v3(0, 1, 0);
-            axes[2] = v3(0, 0, 1);
+            axes[0] = sk_vec3_make(1, 0, 0);
+            axes[1] = sk_vec3_make(0, 1, 0);
+            axes[2] = sk_vec3_make(0, 0, 1);
             na = 3;
         }
-        sk_vec3 r = v3_sub(tip, s->p[i]);
+        sk_vec3 r = sk_vec3_sub(tip, s->p[i]);
         for (int a = 0; a < na; a++) {
-            sk_vec3 c = v3_cross(axes[a], r);
+            sk_vec3 c = sk_vec3_cross(axes[a], r);
             float *col = &s->jac[6 * k];
             col[0] = c.x;
             col[1] = c.y;
@@ -137,16 +137,16 @@ void ik_solve_jacobian(ik_state *s, sk_ik_result *res, bool dls) {
     for (;;) {
         iter++;
         float e[6];
-        sk_vec3 ep = v3_sub(s->target, s->p[n - 1]);
-        float el = v3_len(ep);
-        if (el > dmax) ep = v3_scale(ep, dmax / el);
+        sk_vec3 ep = sk_vec3_sub(s->target, s->p[n - 1]);
+        float el = skm_vec3_len(ep);
+        if (el > dmax) ep = sk_vec3_scale(ep, dmax / el);
         e[0] = ep.x;
         e[1] = ep.y;
         e[2] = ep.z;
         if (m == 6) {
-            sk_vec3 w = v3_scale(q_log(q_mul(s->target_r, q_conj(s->R[n - 1]))), oscale);
-            float wl = v3_len(w);
-            if (wl > dmax) w = v3_scale(w, dmax / wl);
+            sk_vec3 w = sk_vec3_scale(skm_quat_log(skm_quat_mul(s->target_r, sk_quat_conjugate(s->R[n - 1]))), oscale);
+            float wl = skm_vec3_len(w);
+            if (wl > dmax) w = sk_vec3_scale(w, dmax / wl);
             e[3] = w.x;
             e[4] = w.y;
             e[5] = w.z;
@@ -216,9 +216,9 @@ void ik_solve_jacobian(ik_state *s, sk_ik_result *res, bool dls) {
             uint32_t k = 0;
             while (k < N) {
                 uint32_t i = s->dof_joint[k];
-                sk_vec3 w = v3(0, 0, 0);
-                for (; k < N && s->dof_joint[k] == i; k++) w = v3_add(w, v3_scale(s->axes[k], dt[k]));
-                float a = v3_len(w);
+                sk_vec3 w = sk_vec3_make(0, 0, 0);
+                for (; k < N && s->dof_joint[k] == i; k++) w = sk_vec3_add(w, sk_vec3_scale(s->axes[k], dt[k]));
+                float a = skm_vec3_len(w);
                 if (a * scale > max_step) scale = max_step / a;
             }
         }
@@ -226,10 +226,10 @@ void ik_solve_jacobian(ik_state *s, sk_ik_result *res, bool dls) {
             uint32_t k = 0;
             while (k < N) {
                 uint32_t i = s->dof_joint[k];
-                sk_vec3 w = v3(0, 0, 0);
-                for (; k < N && s->dof_joint[k] == i; k++) w = v3_add(w, v3_scale(s->axes[k], dt[k] * scale));
+                sk_vec3 w = sk_vec3_make(0, 0, 0);
+                for (; k < N && s->dof_joint[k] == i; k++) w = sk_vec3_add(w, sk_vec3_scale(s->axes[k], dt[k] * scale));
                 sk_quat rp = ik_parent_rot(s, i);
-                s->lq[i] = q_norm(q_mul(q_conj(rp), q_mul(q_exp(w), s->R[i])));
+                s->lq[i] = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(rp), skm_quat_mul(skm_quat_exp(w), s->R[i])));
             }
         }
         for (uint32_t i = 0; i < n; i++) ik_apply_limit(s, i);

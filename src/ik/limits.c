@@ -6,30 +6,25 @@
 #include "ik/chain.h"
 
 static sk_vec3 limit_axis(const sk_ik_limit *l, sk_vec3 def) {
-    sk_vec3 a = v3_norm(l->axis);
-    if (v3_is_zero(a)) a = v3_norm(def);
-    if (v3_is_zero(a)) a = l->type == SK_IK_LIMIT_HINGE ? v3(1, 0, 0) : v3(0, 1, 0);
+    sk_vec3 a = skm_vec3_unit(l->axis);
+    if (skm_vec3_is_zero(a)) a = skm_vec3_unit(def);
+    if (skm_vec3_is_zero(a)) a = l->type == SK_IK_LIMIT_HINGE ? sk_vec3_make(1, 0, 0) : sk_vec3_make(0, 1, 0);
     return a;
 }
 
 /* Splits q (w >= 0) into swing * twist with twist about unit axis a.
  * Returns the twist angle in [-pi, pi]. */
 static float swing_twist(sk_quat q, sk_vec3 a, sk_quat *swing, sk_quat *twist) {
-    if (q.w < 0) q = qt(-q.x, -q.y, -q.z, -q.w);
+    if (q.w < 0) q = skm_quat_neg(q);
     float d = q.x * a.x + q.y * a.y + q.z * a.z;
-    sk_quat tw = qt(a.x * d, a.y * d, a.z * d, q.w);
-    float l2 = q_dot(tw, tw);
-    if (l2 < 1e-20f) tw = q_id(); /* a half-turn swing: twist undefined, take none */
-    else tw = q_norm(tw);
+    sk_quat tw = sk_quat_make(a.x * d, a.y * d, a.z * d, q.w);
+    float l2 = sk_quat_dot(tw, tw);
+    if (l2 < 1e-20f) tw = sk_quat_identity(); /* a half-turn swing: twist undefined, take none */
+    else tw = skm_quat_unit(tw);
     *twist = tw;
-    *swing = q_norm(q_mul(q, q_conj(tw)));
-    float ang = 2.0f * atan2f(tw.x * a.x + tw.y * a.y + tw.z * a.z, tw.w);
-    if (ang > IK_PI) ang -= 2.0f * IK_PI;
-    if (ang < -IK_PI) ang += 2.0f * IK_PI;
-    return ang;
+    *swing = skm_quat_unit(skm_quat_mul(q, sk_quat_conjugate(tw)));
+    return skm_wrap_angle(2.0f * atan2f(tw.x * a.x + tw.y * a.y + tw.z * a.z, tw.w));
 }
-
-static float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 static void euler_xyz(sk_quat q, float *ex, float *ey, float *ez) {
     /* rel = Rz(z) Ry(y) Rx(x): M20 = -sin y, M21 = sin x cos y, M22 = cos x cos y,
@@ -38,7 +33,7 @@ static void euler_xyz(sk_quat q, float *ex, float *ey, float *ez) {
     float m00 = 1 - 2 * (y * y + z * z), m10 = 2 * (x * y + w * z), m20 = 2 * (x * z - w * y);
     float m21 = 2 * (y * z + w * x), m22 = 1 - 2 * (x * x + y * y);
     float m12 = 2 * (y * z - w * x), m11 = 1 - 2 * (x * x + z * z);
-    float sy = clampf(-m20, -1.0f, 1.0f);
+    float sy = skm_clampf(-m20, -1.0f, 1.0f);
     *ey = asinf(sy);
     if (fabsf(sy) < 0.99999f) {
         *ex = atan2f(m21, m22);
@@ -50,37 +45,35 @@ static void euler_xyz(sk_quat q, float *ex, float *ey, float *ez) {
 }
 
 static sk_quat euler_compose(float ex, float ey, float ez) {
-    sk_quat qx = q_axis_angle(v3(1, 0, 0), ex), qy = q_axis_angle(v3(0, 1, 0), ey),
-            qz = q_axis_angle(v3(0, 0, 1), ez);
-    return q_norm(q_mul(qz, q_mul(qy, qx)));
+    return skm_quat_unit(skm_quat_mul(skm_quat_rot_z(ez), skm_quat_mul(skm_quat_rot_y(ey), skm_quat_rot_x(ex))));
 }
 
 sk_quat sk_ik_limit_clamp(const sk_ik_limit *l, sk_vec3 def, sk_quat rel) {
     if (!l) return rel;
-    rel = q_norm(rel);
+    rel = skm_quat_unit(rel);
     switch (l->type) {
     case SK_IK_LIMIT_HINGE: {
         sk_vec3 a = limit_axis(l, def);
         sk_quat sw, tw;
         float ang = swing_twist(rel, a, &sw, &tw);
-        return q_axis_angle(a, clampf(ang, l->min, l->max));
+        return skm_quat_axis_angle(a, skm_clampf(ang, l->min, l->max));
     }
     case SK_IK_LIMIT_SWING_TWIST: {
         sk_vec3 a = limit_axis(l, def);
         sk_quat sw, tw;
         float ang = swing_twist(rel, a, &sw, &tw);
-        float c = clampf(ang, l->min, l->max);
-        if (c != ang) tw = q_axis_angle(a, c);
-        float sa = q_angle(sw);
+        float c = skm_clampf(ang, l->min, l->max);
+        if (c != ang) tw = skm_quat_axis_angle(a, c);
+        float sa = skm_quat_angle(sw);
         float cone = l->cone > 0 ? l->cone : 0.0f;
-        if (sa > cone) sw = sa > 0 ? q_scale_angle(sw, cone / sa) : q_id();
-        return q_norm(q_mul(sw, tw));
+        if (sa > cone) sw = sa > 0 ? skm_quat_scale_angle(sw, cone / sa) : sk_quat_identity();
+        return skm_quat_unit(skm_quat_mul(sw, tw));
     }
     case SK_IK_LIMIT_EULER: {
         float ex, ey, ez;
         euler_xyz(rel, &ex, &ey, &ez);
-        float cx = clampf(ex, l->euler_min.x, l->euler_max.x), cy = clampf(ey, l->euler_min.y, l->euler_max.y),
-              cz = clampf(ez, l->euler_min.z, l->euler_max.z);
+        float cx = skm_clampf(ex, l->euler_min.x, l->euler_max.x), cy = skm_clampf(ey, l->euler_min.y, l->euler_max.y),
+              cz = skm_clampf(ez, l->euler_min.z, l->euler_max.z);
         if (cx == ex && cy == ey && cz == ez) return rel;
         return euler_compose(cx, cy, cz);
     }
@@ -91,19 +84,19 @@ sk_quat sk_ik_limit_clamp(const sk_ik_limit *l, sk_vec3 def, sk_quat rel) {
 
 bool sk_ik_limit_check(const sk_ik_limit *l, sk_vec3 def, sk_quat rel, float eps) {
     if (!l) return true;
-    rel = q_norm(rel);
+    rel = skm_quat_unit(rel);
     switch (l->type) {
     case SK_IK_LIMIT_HINGE: {
         sk_vec3 a = limit_axis(l, def);
         sk_quat sw, tw;
         float ang = swing_twist(rel, a, &sw, &tw);
-        return q_angle(sw) <= eps && ang >= l->min - eps && ang <= l->max + eps;
+        return skm_quat_angle(sw) <= eps && ang >= l->min - eps && ang <= l->max + eps;
     }
     case SK_IK_LIMIT_SWING_TWIST: {
         sk_vec3 a = limit_axis(l, def);
         sk_quat sw, tw;
         float ang = swing_twist(rel, a, &sw, &tw);
-        return q_angle(sw) <= (l->cone > 0 ? l->cone : 0.0f) + eps && ang >= l->min - eps && ang <= l->max + eps;
+        return skm_quat_angle(sw) <= (l->cone > 0 ? l->cone : 0.0f) + eps && ang >= l->min - eps && ang <= l->max + eps;
     }
     case SK_IK_LIMIT_EULER: {
         float ex, ey, ez;
@@ -114,7 +107,7 @@ bool sk_ik_limit_check(const sk_ik_limit *l, sk_vec3 def, sk_quat rel, float eps
         /* The decomposition is not unique at the gimbal lock: accept if the
          * clamped rotation is the same rotation. */
         sk_quat c = sk_ik_limit_clamp(l, def, rel);
-        return fabsf(q_dot(c, rel)) >= cosf(0.5f * eps);
+        return fabsf(sk_quat_dot(c, rel)) >= cosf(0.5f * eps);
     }
     default:
         return true;
@@ -123,8 +116,8 @@ bool sk_ik_limit_check(const sk_ik_limit *l, sk_vec3 def, sk_quat rel, float eps
 
 bool ik_apply_limit(ik_state *s, uint32_t i) {
     if (!ik_has_limit(s, i)) return false;
-    sk_quat rel = q_mul(q_conj(s->ref[i]), s->lq[i]);
+    sk_quat rel = skm_quat_mul(sk_quat_conjugate(s->ref[i]), s->lq[i]);
     sk_quat c = sk_ik_limit_clamp(&s->limits[i], s->twist_axis[i], rel);
-    s->lq[i] = q_norm(q_mul(s->ref[i], c));
+    s->lq[i] = skm_quat_unit(skm_quat_mul(s->ref[i], c));
     return true;
 }

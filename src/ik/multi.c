@@ -66,7 +66,7 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
     for (uint32_t k = 0; k < ne; k++) {
         uint32_t j = eff[k].joint;
         if (j >= J) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: effector joint %u out of range", j);
-        if (!v3_finite(eff[k].target))
+        if (!skm_vec3_finite(eff[k].target))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: target of effector %u is not finite", k);
         int32_t a = (int32_t)j;
         while (a >= 0 && a != (int32_t)root) a = skel->parents[a];
@@ -100,7 +100,7 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
     float chain = 0.0f;
     for (uint32_t k = 1; k < m; k++) {
         uint32_t j = list[k];
-        lenv[j].x = v3_len(v3_sub(W[j].t, W[skel->parents[j]].t));
+        lenv[j].x = skm_vec3_len(sk_vec3_sub(W[j].t, W[skel->parents[j]].t));
         chain += lenv[j].x;
     }
     res.chain_length = chain;
@@ -116,7 +116,7 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
     for (;;) {
         float e = 0.0f;
         for (uint32_t k = 0; k < ne; k++) {
-            float d = v3_len(v3_sub(W[eff[k].joint].t, eff[k].target));
+            float d = skm_vec3_len(sk_vec3_sub(W[eff[k].joint].t, eff[k].target));
             if (d > e) e = d;
         }
         res.error = e;
@@ -144,20 +144,20 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
         iter++;
         /* Forward stage: children before parents. */
         for (uint32_t k = 0; k < m; k++) {
-            sum[list[k]] = v3(0, 0, 0);
+            sum[list[k]] = sk_vec3_make(0, 0, 0);
             cnt[list[k]] = 0;
         }
         for (uint32_t k = m; k-- > 1;) {
             uint32_t j = list[k];
             if (flags[j] & M_EFF) {
-                sum[j] = v3_add(sum[j], tgt[j]);
+                sum[j] = sk_vec3_add(sum[j], tgt[j]);
                 cnt[j]++;
             }
-            P[j] = cnt[j] ? v3_scale(sum[j], 1.0f / (float)cnt[j]) : W[j].t; /* centroid (sub-base) */
+            P[j] = cnt[j] ? sk_vec3_scale(sum[j], 1.0f / (float)cnt[j]) : W[j].t; /* centroid (sub-base) */
             uint32_t par = (uint32_t)skel->parents[j];
-            sk_vec3 dvec = v3_norm(v3_sub(W[par].t, P[j]));
-            sk_vec3 q = v3_add(P[j], v3_scale(dvec, lenv[j].x));
-            sum[par] = v3_add(sum[par], q);
+            sk_vec3 dvec = skm_vec3_unit(sk_vec3_sub(W[par].t, P[j]));
+            sk_vec3 q = sk_vec3_add(P[j], sk_vec3_scale(dvec, lenv[j].x));
+            sum[par] = sk_vec3_add(sum[par], q);
             cnt[par]++;
         }
         /* Backward stage from the fixed root. */
@@ -165,9 +165,9 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
         for (uint32_t k = 1; k < m; k++) {
             uint32_t j = list[k];
             sk_vec3 pp = P[skel->parents[j]];
-            sk_vec3 dvec = v3_norm(v3_sub(P[j], pp));
-            if (v3_is_zero(dvec)) dvec = v3_norm(v3_sub(W[j].t, W[skel->parents[j]].t));
-            P[j] = v3_add(pp, v3_scale(dvec, lenv[j].x));
+            sk_vec3 dvec = skm_vec3_unit(sk_vec3_sub(P[j], pp));
+            if (skm_vec3_is_zero(dvec)) dvec = skm_vec3_unit(sk_vec3_sub(W[j].t, W[skel->parents[j]].t));
+            P[j] = sk_vec3_add(pp, sk_vec3_scale(dvec, lenv[j].x));
         }
         /* Positions to rotations, parents first (best fit over the children in the set). */
         for (uint32_t k = 0; k < m; k++) {
@@ -175,33 +175,33 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
             const sk_transform *par = j == root ? &pm : &W[skel->parents[j]];
             W[j] = sk_transform_mul(par, &io_local[j]);
             if (!(flags[j] & M_INNER)) continue;
-            sk_vec3 su = v3(0, 0, 0), sv = v3(0, 0, 0);
+            sk_vec3 su = sk_vec3_make(0, 0, 0), sv = sk_vec3_make(0, 0, 0);
             uint32_t nc = 0;
             for (uint32_t c = j + 1; c < J; c++) {
                 if (!(flags[c] & M_IN) || skel->parents[c] != (int32_t)j) continue;
-                sk_vec3 u = q_rot(W[j].r, v3_mul(W[j].s, io_local[c].t));
-                sk_vec3 v = v3_sub(P[c], W[j].t);
-                su = v3_add(su, v3_norm(u));
-                sv = v3_add(sv, v3_norm(v));
+                sk_vec3 u = skm_quat_rotate(W[j].r, sk_vec3_mul(W[j].s, io_local[c].t));
+                sk_vec3 v = sk_vec3_sub(P[c], W[j].t);
+                su = sk_vec3_add(su, skm_vec3_unit(u));
+                sv = sk_vec3_add(sv, skm_vec3_unit(v));
                 nc++;
             }
-            sk_quat Q = q_from_to(su, sv);
+            sk_quat Q = skm_quat_from_to(su, sv);
             if (nc > 1) {
                 /* best twist about the mean direction */
-                sk_vec3 a = v3_norm(sv);
+                sk_vec3 a = skm_vec3_unit(sv);
                 float sn = 0, cs = 0;
                 for (uint32_t c = j + 1; c < J; c++) {
                     if (!(flags[c] & M_IN) || skel->parents[c] != (int32_t)j) continue;
-                    sk_vec3 u = q_rot(Q, q_rot(W[j].r, v3_mul(W[j].s, io_local[c].t)));
-                    sk_vec3 v = v3_sub(P[c], W[j].t);
-                    sk_vec3 up = v3_sub(u, v3_scale(a, v3_dot(u, a))), vp = v3_sub(v, v3_scale(a, v3_dot(v, a)));
-                    sn += v3_dot(v3_cross(up, vp), a);
-                    cs += v3_dot(up, vp);
+                    sk_vec3 u = skm_quat_rotate(Q, skm_quat_rotate(W[j].r, sk_vec3_mul(W[j].s, io_local[c].t)));
+                    sk_vec3 v = sk_vec3_sub(P[c], W[j].t);
+                    sk_vec3 up = skm_vec3_reject(u, a), vp = skm_vec3_reject(v, a);
+                    sn += sk_vec3_dot(sk_vec3_cross(up, vp), a);
+                    cs += sk_vec3_dot(up, vp);
                 }
-                if (fabsf(sn) + fabsf(cs) > 1e-20f) Q = q_mul(q_axis_angle(a, atan2f(sn, cs)), Q);
+                if (fabsf(sn) + fabsf(cs) > 1e-20f) Q = skm_quat_mul(skm_quat_axis_angle(a, atan2f(sn, cs)), Q);
             }
             sk_quat pr = par->r;
-            io_local[j].r = q_norm(q_mul(q_conj(pr), q_mul(Q, W[j].r)));
+            io_local[j].r = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(pr), skm_quat_mul(Q, W[j].r)));
             W[j] = sk_transform_mul(par, &io_local[j]);
         }
     }
@@ -218,7 +218,7 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
         }
         float e = 0.0f;
         for (uint32_t k = 0; k < ne; k++) {
-            float d = v3_len(v3_sub(W[eff[k].joint].t, eff[k].target));
+            float d = skm_vec3_len(sk_vec3_sub(W[eff[k].joint].t, eff[k].target));
             if (d > e) e = d;
         }
         res.error = e;

@@ -27,37 +27,36 @@ typedef struct tb_out {
 
 static inline sk_quat rot_cs(sk_vec3 axis, float c, float s) {
     /* rotation by phi (cos c, sin s) about a unit axis; |phi| < pi */
-    if (c < -0.999999f) return qt(axis.x, axis.y, axis.z, 0.0f);
+    if (c < -0.999999f) return sk_quat_make(axis.x, axis.y, axis.z, 0.0f);
     float k = 1.0f / sqrtf(s * s + (1.0f + c) * (1.0f + c)); /* |axis| = 1 */
-    return qt(axis.x * s * k, axis.y * s * k, axis.z * s * k, (1.0f + c) * k);
+    return sk_quat_make(axis.x * s * k, axis.y * s * k, axis.z * s * k, (1.0f + c) * k);
 }
 
 /* Shortest rotation taking u onto v, |u| = lu, |v| = lv > 0: (u x v, m + u.v)
  * normalized, m = lu lv (no trigonometry); a half turn when opposite,
  * identity when u = 0. */
 static inline sk_quat swing_to(sk_vec3 u, sk_vec3 v, float lu, float lv) {
-    if (!(lu > 1e-15f)) return q_id();
-    float m = lu * lv, w = m + v3_dot(u, v);
+    if (!(lu > 1e-15f)) return sk_quat_identity();
+    float m = lu * lv, w = m + sk_vec3_dot(u, v);
     if (w < 1e-6f * m) {
-        sk_vec3 p = v3_perp(u);
-        return qt(p.x, p.y, p.z, 0.0f);
+        sk_vec3 p = skm_vec3_perp(u);
+        return sk_quat_make(p.x, p.y, p.z, 0.0f);
     }
-    sk_vec3 c = v3_cross(u, v);
-    float k = 1.0f / sqrtf(v3_dot(c, c) + w * w); /* (= 2 m w, but exact near a half turn) */
-    return qt(c.x * k, c.y * k, c.z * k, w * k);
+    sk_vec3 c = sk_vec3_cross(u, v);
+    float k = 1.0f / sqrtf(sk_vec3_dot(c, c) + w * w); /* (= 2 m w, but exact near a half turn) */
+    return sk_quat_make(c.x * k, c.y * k, c.z * k, w * k);
 }
 
-static inline float clamp1(float x) { return x < -1.0f ? -1.0f : (x > 1.0f ? 1.0f : x); }
 /* sqrt(max(0, x)) without a call to fmaxf (not inlined without -ffast-math) */
 static inline float sqrt_pos(float x) { return x > 0.0f ? sqrtf(x) : 0.0f; }
 
 /* Rotation about unit axis dir taking the part of u perpendicular to dir onto
  * the part of v perpendicular to dir. */
 static sk_quat twist_onto(sk_vec3 dir, sk_vec3 u, sk_vec3 v) {
-    sk_vec3 pu = v3_sub(u, v3_scale(dir, v3_dot(u, dir))), pv = v3_sub(v, v3_scale(dir, v3_dot(v, dir)));
-    float lu = v3_len(pu), lv = v3_len(pv);
-    if (lu < 1e-12f || lv < 1e-12f) return q_id();
-    float c = v3_dot(pu, pv) / (lu * lv), s = v3_dot(v3_cross(pu, pv), dir) / (lu * lv);
+    sk_vec3 pu = skm_vec3_reject(u, dir), pv = skm_vec3_reject(v, dir);
+    float lu = skm_vec3_len(pu), lv = skm_vec3_len(pv);
+    if (lu < 1e-12f || lv < 1e-12f) return sk_quat_identity();
+    float c = sk_vec3_dot(pu, pv) / (lu * lv), s = sk_vec3_dot(sk_vec3_cross(pu, pv), dir) / (lu * lv);
     return rot_cs(dir, c, s);
 }
 
@@ -68,20 +67,21 @@ __attribute__((always_inline))
 #endif
 static inline void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, const sk_ik_target *tg,
                                  const sk_ik_options *o, float max_stretch, tb_out *out) {
-    out->qa = q_id();
-    out->qb = q_id();
+    out->qa = sk_quat_identity();
+    out->qb = sk_quat_identity();
     out->stretch = 1.0f;
-    sk_vec3 v = v3_sub(b, a), w = v3_sub(c, b), at = v3_sub(t, a);
-    float ab = v3_len(v), bc = v3_len(w), d = v3_len(at);
+    sk_vec3 v = sk_vec3_sub(b, a), w = sk_vec3_sub(c, b), at = sk_vec3_sub(t, a);
+    float ab = skm_vec3_len(v), bc = skm_vec3_len(w), d = skm_vec3_len(at);
     float L = ab + bc;
-    bool planar = !v3_is_zero(o->plane_normal);
-    sk_vec3 n = planar ? v3_norm(o->plane_normal) : v3(0, 0, 0);
+    bool planar = !skm_vec3_is_zero(o->plane_normal);
+    sk_vec3 n = planar ? skm_vec3_unit(o->plane_normal) : sk_vec3_make(0, 0, 0);
     if (ab <= 1e-7f * (L + 1e-30f) || bc <= 1e-7f * (L + 1e-30f) || d <= 1e-12f) {
         /* A zero-length bone (or a target on the start joint): only the swing
          * of the whole limb is defined. */
-        sk_vec3 u = v3_sub(c, a);
-        if (d > 1e-12f) out->qa = q_from_to(u, at);
-        out->reached = v3_len(v3_sub(v3_add(a, q_rot(out->qa, u)), t)) <= 1e-5f * (L > 0 ? L : 1.0f);
+        sk_vec3 u = sk_vec3_sub(c, a);
+        if (d > 1e-12f) out->qa = skm_quat_from_to(u, at);
+        sk_vec3 e = sk_vec3_sub(sk_vec3_add(a, skm_quat_rotate(out->qa, u)), t);
+        out->reached = skm_vec3_len(e) <= 1e-5f * (L > 0 ? L : 1.0f);
         return;
     }
     float dmin = fabsf(ab - bc);
@@ -96,43 +96,43 @@ static inline void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, con
         if (f > max_stretch) f = max_stretch;
         ab *= f;
         bc *= f;
-        v = v3_scale(v, f);
-        w = v3_scale(w, f);
+        v = sk_vec3_scale(v, f);
+        w = sk_vec3_scale(w, f);
         L *= f;
         dc *= f;
     }
     out->stretch = f;
-    sk_vec3 u = v3_add(v, w); /* c - a (stretched) */
+    sk_vec3 u = sk_vec3_add(v, w); /* c - a (stretched) */
 
     if (planar) {
-        sk_vec3 dir = v3_scale(at, 1.0f / d);
+        sk_vec3 dir = sk_vec3_scale(at, 1.0f / d);
         /* Knee placed directly in the plane. */
-        sk_vec3 bend = v3_cross(u, v);
-        float side = v3_dot(bend, n) < 0 ? -1.0f : 1.0f;
+        sk_vec3 bend = sk_vec3_cross(u, v);
+        float side = sk_vec3_dot(bend, n) < 0 ? -1.0f : 1.0f;
         if (tg->has_pole) {
-            float ps = v3_dot(v3_cross(at, v3_sub(tg->pole, a)), n);
+            float ps = sk_vec3_dot(sk_vec3_cross(at, sk_vec3_sub(tg->pole, a)), n);
             if (ps != 0.0f) side = ps < 0 ? -1.0f : 1.0f;
         }
-        sk_vec3 dirp = v3_norm(v3_sub(dir, v3_scale(n, v3_dot(dir, n))));
-        if (v3_is_zero(dirp)) dirp = v3_norm(v3_sub(u, v3_scale(n, v3_dot(u, n))));
+        sk_vec3 dirp = skm_vec3_unit(skm_vec3_reject(dir, n));
+        if (skm_vec3_is_zero(dirp)) dirp = skm_vec3_unit(skm_vec3_reject(u, n));
         float x = (ab * ab - bc * bc + dc * dc) / (2.0f * dc);
         float h2 = ab * ab - x * x;
         float h = h2 > 0 ? sqrtf(h2) : 0.0f;
-        sk_vec3 perp = v3_scale(v3_cross(n, dirp), side);
-        sk_vec3 k = v3_add(v3_scale(dirp, x), v3_scale(perp, h)); /* knee - a */
-        sk_vec3 tt = v3_scale(dirp, dc);                           /* tip - a */
-        sk_vec3 vp = v3_sub(v, v3_scale(n, v3_dot(v, n))), kp = k;
-        float ang_a = atan2f(v3_dot(v3_cross(vp, kp), n), v3_dot(vp, kp));
-        out->qa = q_axis_angle(n, ang_a);
+        sk_vec3 perp = sk_vec3_scale(sk_vec3_cross(n, dirp), side);
+        sk_vec3 k = sk_vec3_add(sk_vec3_scale(dirp, x), sk_vec3_scale(perp, h)); /* knee - a */
+        sk_vec3 tt = sk_vec3_scale(dirp, dc);                                       /* tip - a */
+        sk_vec3 vp = skm_vec3_reject(v, n), kp = k;
+        float ang_a = atan2f(sk_vec3_dot(sk_vec3_cross(vp, kp), n), sk_vec3_dot(vp, kp));
+        out->qa = skm_quat_axis_angle(n, ang_a);
         /* the shin after the start joint turned */
-        sk_vec3 w1 = q_rot(out->qa, w), want = v3_sub(tt, k);
-        sk_vec3 w1p = v3_sub(w1, v3_scale(n, v3_dot(w1, n)));
-        float ang_b = atan2f(v3_dot(v3_cross(w1p, want), n), v3_dot(w1p, want));
+        sk_vec3 w1 = skm_quat_rotate(out->qa, w), want = sk_vec3_sub(tt, k);
+        sk_vec3 w1p = skm_vec3_reject(w1, n);
+        float ang_b = atan2f(sk_vec3_dot(sk_vec3_cross(w1p, want), n), sk_vec3_dot(w1p, want));
         /* qb is applied before qa: conjugate the model-space turn back */
-        sk_quat qb_after = q_axis_angle(n, ang_b);
-        out->qb = q_mul(q_conj(out->qa), q_mul(qb_after, out->qa));
-        sk_vec3 tip = v3_add(q_rot(out->qa, v), q_rot(qb_after, w1));
-        out->reached = v3_len(v3_sub(tip, at)) <= 1e-5f * L;
+        sk_quat qb_after = skm_quat_axis_angle(n, ang_b);
+        out->qb = skm_quat_mul(sk_quat_conjugate(out->qa), skm_quat_mul(qb_after, out->qa));
+        sk_vec3 tip = sk_vec3_add(skm_quat_rotate(out->qa, v), skm_quat_rotate(qb_after, w1));
+        out->reached = skm_vec3_len(sk_vec3_sub(tip, at)) <= 1e-5f * L;
         return;
     }
 
@@ -141,31 +141,31 @@ static inline void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, con
      * lengths, the sines from |u x v| (twice the area of the triangle a, b, c:
      * |u x v| = |v x w|) and the law of sines instead of sqrt(1 - cos^2),
      * and each reciprocal as early as its inputs allow. */
-    sk_vec3 axis0 = v3_cross(u, v);
-    float ax2 = v3_dot(axis0, axis0), lu2 = v3_dot(u, u);
+    sk_vec3 axis0 = sk_vec3_cross(u, v);
+    float ax2 = sk_vec3_dot(axis0, axis0), lu2 = sk_vec3_dot(u, u);
     float axl0 = sqrtf(ax2), lu = sqrtf(lu2);
     float axl = axl0;
     if (ax2 <= 1e-12f * lu2 * (ab * ab)) {
         /* straight limb: bend toward the pole if there is one */
-        axis0 = tg->has_pole ? v3_cross(u, v3_sub(tg->pole, a)) : v3(0, 0, 0);
-        axl = v3_len(axis0);
+        axis0 = tg->has_pole ? sk_vec3_cross(u, sk_vec3_sub(tg->pole, a)) : sk_vec3_make(0, 0, 0);
+        axl = skm_vec3_len(axis0);
         if (axl <= 1e-12f) {
-            axis0 = v3_perp(u);
+            axis0 = skm_vec3_perp(u);
             axl = 1.0f;
         }
     }
-    axis0 = v3_scale(axis0, 1.0f / axl);
+    axis0 = sk_vec3_scale(axis0, 1.0f / axl);
     float r1 = 1.0f / (ab * bc);                 /* 1 / (ab bc) */
     float inv_ab_lu = lu > 0 ? 1.0f / (ab * lu) : 0.0f;
     /* current interior angles (cos, sin >= 0) */
-    float ca0 = lu > 0 ? clamp1(v3_dot(u, v) * inv_ab_lu) : 1.0f;
+    float ca0 = lu > 0 ? skm_clampf(sk_vec3_dot(u, v) * inv_ab_lu, -1.0f, 1.0f) : 1.0f;
     float sa0 = axl0 * inv_ab_lu;
-    float cb0 = clamp1(-v3_dot(v, w) * r1);
+    float cb0 = skm_clampf(-sk_vec3_dot(v, w) * r1, -1.0f, 1.0f);
     float sb0 = axl0 * r1;
     /* desired (law of cosines; law of sines: sb1 = sa1 dc / bc) */
-    float ca1 = clamp1((ab * ab + dc * dc - bc * bc) / (2.0f * ab * dc));
+    float ca1 = skm_clampf((ab * ab + dc * dc - bc * bc) / (2.0f * ab * dc), -1.0f, 1.0f);
     float sa1 = sqrt_pos(1.0f - ca1 * ca1);
-    float cb1 = clamp1((ab * ab + bc * bc - dc * dc) * 0.5f * r1);
+    float cb1 = skm_clampf((ab * ab + bc * bc - dc * dc) * 0.5f * r1, -1.0f, 1.0f);
     if (dc >= L) { /* at full reach exactly straight (the rounding of the cosines would leave ~sqrt(eps) of bend) */
         ca1 = 1.0f;
         sa1 = 0.0f;
@@ -184,18 +184,18 @@ static inline void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, con
     sk_quat qa;
     bool reached;
     if (lu > 1e-6f * L) {
-        qa = q_mul(swing_to(u, at, lu, d), qa1);
+        qa = skm_quat_mul(swing_to(u, at, lu, d), qa1);
         reached = fabsf(dc - d) <= 1e-5f * L; /* the tip is on the ray a + s at/d, s = dc */
     } else {
-        sk_vec3 c1 = v3_add(v, q_rot(qb, w));
-        qa = q_mul(q_from_to(q_rot(qa1, c1), at), qa1);
-        sk_vec3 e = v3_sub(q_rot(qa, c1), at);
-        reached = v3_dot(e, e) <= (1e-5f * L) * (1e-5f * L);
+        sk_vec3 c1 = sk_vec3_add(v, skm_quat_rotate(qb, w));
+        qa = skm_quat_mul(skm_quat_from_to(skm_quat_rotate(qa1, c1), at), qa1);
+        sk_vec3 e = sk_vec3_sub(skm_quat_rotate(qa, c1), at);
+        reached = sk_vec3_dot(e, e) <= (1e-5f * L) * (1e-5f * L);
     }
     if (tg->has_pole) {
-        sk_vec3 dir = v3_scale(at, 1.0f / d);
-        sk_vec3 knee = q_rot(qa, v);
-        qa = q_mul(twist_onto(dir, knee, v3_sub(tg->pole, a)), qa);
+        sk_vec3 dir = sk_vec3_scale(at, 1.0f / d);
+        sk_vec3 knee = skm_quat_rotate(qa, v);
+        qa = skm_quat_mul(twist_onto(dir, knee, sk_vec3_sub(tg->pole, a)), qa);
     }
     out->qa = qa;
     out->qb = qb;
@@ -205,24 +205,25 @@ static inline void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, con
 bool sk_ik_two_bone(const sk_transform *sm, const sk_transform *mm, const sk_transform *em, const sk_ik_target *tg,
                     const sk_ik_options *o, sk_quat *out_start, sk_quat *out_mid, bool *reached) {
     static const sk_ik_options zero_options;
-    if (out_start) *out_start = q_id();
-    if (out_mid) *out_mid = q_id();
+    if (out_start) *out_start = sk_quat_identity();
+    if (out_mid) *out_mid = sk_quat_identity();
     if (reached) *reached = false;
     if (!sm || !mm || !em || !tg) return false;
     if (!o) o = &zero_options;
-    if (!v3_finite(tg->position) || !v3_finite(sm->t) || !v3_finite(mm->t) || !v3_finite(em->t) ||
-        !q_finite(sm->r) || !q_finite(mm->r) || (tg->has_pole && !v3_finite(tg->pole)))
+    if (!skm_vec3_finite(tg->position) || !skm_vec3_finite(sm->t) || !skm_vec3_finite(mm->t) ||
+        !skm_vec3_finite(em->t) || !skm_quat_finite(sm->r) || !skm_quat_finite(mm->r) ||
+        (tg->has_pole && !skm_vec3_finite(tg->pole)))
         return false;
     tb_out r;
     two_bone_core(sm->t, mm->t, em->t, tg->position, tg, o, 0.0f, &r); /* the low-level call does not stretch */
     /* local corrections: start conj(Ra) qa Ra, middle conj(Rb) qb Rb */
     sk_quat ra = sm->r, rb = mm->r;
-    sk_quat cs = q_mul(q_conj(ra), q_mul(r.qa, ra));
-    sk_quat cm = q_mul(q_conj(rb), q_mul(r.qb, rb));
+    sk_quat cs = skm_quat_mul(sk_quat_conjugate(ra), skm_quat_mul(r.qa, ra));
+    sk_quat cm = skm_quat_mul(sk_quat_conjugate(rb), skm_quat_mul(r.qb, rb));
     float wgt = 1.0f - o->fk_blend;
     if (wgt < 1.0f) {
-        cs = q_scale_angle(cs, wgt);
-        cm = q_scale_angle(cm, wgt);
+        cs = skm_quat_scale_angle(cs, wgt);
+        cm = skm_quat_scale_angle(cm, wgt);
     }
     if (out_start) *out_start = cs; /* products of unit quaternions: unit to float precision */
     if (out_mid) *out_mid = cm;
@@ -236,16 +237,16 @@ sk_result ik_solve_two_bone(ik_state *s, const sk_ik_target *tg, sk_transform *i
     tb_out r;
     two_bone_core(s->p[0], s->p[1], s->p[2], s->target, tg, s->opt, s->opt->max_stretch, &r);
     sk_quat R0 = s->R[0], R1 = s->R[1];
-    s->lq[0] = q_norm(q_mul(q_conj(s->parent_r), q_mul(r.qa, R0)));
-    s->lq[1] = q_norm(q_mul(q_conj(R0), q_mul(r.qb, R1)));
+    s->lq[0] = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(s->parent_r), skm_quat_mul(r.qa, R0)));
+    s->lq[1] = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(R0), skm_quat_mul(r.qb, R1)));
     ik_apply_limit(s, 0);
     ik_apply_limit(s, 1);
     if (r.stretch != 1.0f) {
         float f = 1.0f + (r.stretch - 1.0f) * (1.0f - s->opt->fk_blend);
         for (uint32_t i = 1; i < 3; i++) {
             sk_transform *lt = &io_local[s->joints[i]];
-            lt->t = v3_scale(lt->t, f);
-            s->bone[i - 1] = v3_scale(s->bone[i - 1], f);
+            lt->t = sk_vec3_scale(lt->t, f);
+            s->bone[i - 1] = sk_vec3_scale(s->bone[i - 1], f);
         }
         res->stretch = f;
     }
@@ -263,26 +264,26 @@ sk_result ik_solve_two_bone(ik_state *s, const sk_ik_target *tg, sk_transform *i
 void ik_solve_aim(ik_state *s, const sk_ik_target *tg, sk_ik_result *res) {
     const sk_ik_options *o = s->opt;
     uint32_t n = s->n;
-    sk_vec3 ax = v3_is_zero(o->aim_axis) ? v3(0, 0, 1) : v3_norm(o->aim_axis);
-    sk_vec3 up = v3_is_zero(o->up_axis) ? v3(0, 1, 0) : v3_norm(o->up_axis);
+    sk_vec3 ax = skm_vec3_is_zero(o->aim_axis) ? sk_vec3_make(0, 0, 1) : skm_vec3_unit(o->aim_axis);
+    sk_vec3 up = skm_vec3_is_zero(o->up_axis) ? sk_vec3_make(0, 1, 0) : skm_vec3_unit(o->up_axis);
     sk_quat Rfk = s->R[n - 1];
     for (uint32_t k = 0; k < n; k++) {
         sk_vec3 ptip = s->p[n - 1];
         sk_quat Rt = s->R[n - 1];
-        sk_vec3 to = v3_sub(s->target, ptip);
-        if (v3_len(to) <= 1e-12f) break; /* target on the joint: nothing to aim at */
-        sk_quat Rg = q_mul(ik_from_to(s, q_rot(Rt, ax), to), Rt);
-        if (!v3_is_zero(tg->up) && !s->planar)
-            Rg = q_mul(twist_onto(v3_norm(to), q_rot(Rg, up), tg->up), Rg);
+        sk_vec3 to = sk_vec3_sub(s->target, ptip);
+        if (skm_vec3_len(to) <= 1e-12f) break; /* target on the joint: nothing to aim at */
+        sk_quat Rg = skm_quat_mul(ik_from_to(s, skm_quat_rotate(Rt, ax), to), Rt);
+        if (!skm_vec3_is_zero(tg->up) && !s->planar)
+            Rg = skm_quat_mul(twist_onto(skm_vec3_unit(to), skm_quat_rotate(Rg, up), tg->up), Rg);
         if (o->max_angle > 0) {
-            sk_quat D = q_mul(Rg, q_conj(Rfk));
-            float ang = q_angle(D);
-            if (ang > o->max_angle) Rg = q_mul(q_scale_angle(D, o->max_angle / ang), Rfk);
+            sk_quat D = skm_quat_mul(Rg, sk_quat_conjugate(Rfk));
+            float ang = skm_quat_angle(D);
+            if (ang > o->max_angle) Rg = skm_quat_mul(skm_quat_scale_angle(D, o->max_angle / ang), Rfk);
         }
-        sk_quat Dk = q_mul(Rg, q_conj(Rt));
-        sk_quat Qk = k + 1 == n ? Dk : q_scale_angle(Dk, 1.0f / (float)(n - k));
+        sk_quat Dk = skm_quat_mul(Rg, sk_quat_conjugate(Rt));
+        sk_quat Qk = k + 1 == n ? Dk : skm_quat_scale_angle(Dk, 1.0f / (float)(n - k));
         sk_quat rp = ik_parent_rot(s, k);
-        s->lq[k] = q_norm(q_mul(q_conj(rp), q_mul(Qk, s->R[k])));
+        s->lq[k] = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(rp), skm_quat_mul(Qk, s->R[k])));
         ik_apply_limit(s, k);
         ik_fk(s, k);
     }

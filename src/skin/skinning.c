@@ -48,40 +48,14 @@ sk_result sk_skin_dual_quats(const sk_mat4 *palette, uint32_t count, sk_dual_qua
                                 "palette[%u] is a reflection (negative scale): dual quaternion skinning needs "
                                 "rigid joints; use linear blend skinning",
                                 i);
-        /* Rotation matrix R[row][col] = c[col][row] -> quaternion (Shepperd). */
-        float r00 = c[0][0], r11 = c[1][1], r22 = c[2][2];
-        float r01 = c[1][0], r10 = c[0][1], r02 = c[2][0], r20 = c[0][2], r12 = c[2][1], r21 = c[1][2];
-        float qx, qy, qz, qw, tr = r00 + r11 + r22;
-        if (tr > 0) {
-            float s = sqrtf(tr + 1.0f) * 2.0f;
-            qw = 0.25f * s;
-            qx = (r21 - r12) / s;
-            qy = (r02 - r20) / s;
-            qz = (r10 - r01) / s;
-        } else if (r00 > r11 && r00 > r22) {
-            float s = sqrtf(1.0f + r00 - r11 - r22) * 2.0f;
-            qw = (r21 - r12) / s;
-            qx = 0.25f * s;
-            qy = (r01 + r10) / s;
-            qz = (r02 + r20) / s;
-        } else if (r11 > r22) {
-            float s = sqrtf(1.0f + r11 - r00 - r22) * 2.0f;
-            qw = (r02 - r20) / s;
-            qx = (r01 + r10) / s;
-            qy = 0.25f * s;
-            qz = (r12 + r21) / s;
-        } else {
-            float s = sqrtf(1.0f + r22 - r00 - r11) * 2.0f;
-            qw = (r10 - r01) / s;
-            qx = (r02 + r20) / s;
-            qy = (r12 + r21) / s;
-            qz = 0.25f * s;
-        }
-        float ql = sqrtf(qx * qx + qy * qy + qz * qz + qw * qw);
-        qx /= ql, qy /= ql, qz /= ql, qw /= ql;
+        double r[3][3]; /* r[col][row] */
+        for (int k = 0; k < 3; k++)
+            for (int j = 0; j < 3; j++) r[k][j] = c[k][j];
+        sk_quat q = skm_quat_from_rotation(r);
+        float qx = q.x, qy = q.y, qz = q.z, qw = q.w;
         float tx = m[12], ty = m[13], tz = m[14];
         /* dual = 0.5 * (t, 0) * real */
-        out[i].real = (sk_quat){qx, qy, qz, qw};
+        out[i].real = q;
         out[i].dual.x = 0.5f * (tx * qw + ty * qz - tz * qy);
         out[i].dual.y = 0.5f * (-tx * qz + ty * qw + tz * qx);
         out[i].dual.z = 0.5f * (tx * qy - ty * qx + tz * qw);

@@ -2,7 +2,7 @@
 #ifndef SKELANIM_SKIN_INTERNAL_H
 #define SKELANIM_SKIN_INTERNAL_H
 
-#include "core/internal.h"
+#include "core/math_inline.h"
 #include "skelanim/skin/skinning.h"
 
 #include <math.h>

@@ -13,10 +13,7 @@
 #ifdef SK_SKIN_X86
 #include <immintrin.h>
 
-static inline void store3(float *o, __m128 r) {
-    _mm_storel_pi((__m64 *)(void *)o, r);
-    _mm_store_ss(o + 2, _mm_movehl_ps(r, r));
-}
+static inline void store3(float *o, __m128 r) { skm_c4_store3(o, r); }
 
 /* r / |r.xyz| (r.w ignored), branch-free: rsqrt refined by one Newton step
  * (relative error ~1e-7, well inside the 1e-5 agreement with the scalar
@@ -87,22 +84,19 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
 /* Four dual quaternions (rows) -> eight vectors of one component each. */
 #define SOA_LOAD_DQ(D, src)                                                                                     \
     do {                                                                                                        \
-        __m128 r0 = _mm_loadu_ps(src[0]), r1 = _mm_loadu_ps(src[1]), r2 = _mm_loadu_ps(src[2]),               \
-               r3 = _mm_loadu_ps(src[3]);                                                                       \
-        __m128 d0 = _mm_loadu_ps(src[0] + 4), d1 = _mm_loadu_ps(src[1] + 4), d2 = _mm_loadu_ps(src[2] + 4),   \
-               d3 = _mm_loadu_ps(src[3] + 4);                                                                   \
-        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);                                                                      \
-        _MM_TRANSPOSE4_PS(d0, d1, d2, d3);                                                                      \
-        D[0] = (SOA_VF)r0, D[1] = (SOA_VF)r1, D[2] = (SOA_VF)r2, D[3] = (SOA_VF)r3;                             \
-        D[4] = (SOA_VF)d0, D[5] = (SOA_VF)d1, D[6] = (SOA_VF)d2, D[7] = (SOA_VF)d3;                             \
+        const float *dual_[4] = {src[0] + 4, src[1] + 4, src[2] + 4, src[3] + 4};                              \
+        __m128 r_[4], d_[4];                                                                                    \
+        skm_soa4_load(src, r_);                                                                                 \
+        skm_soa4_load(dual_, d_);                                                                               \
+        for (int e_ = 0; e_ < 4; e_++) D[e_] = (SOA_VF)r_[e_], D[e_ + 4] = (SOA_VF)d_[e_];                      \
     } while (0)
 /* Four consecutive vertices of 4 floats -> x, y, z vectors. */
 #define SOA_LOAD_XYZ(X, Y, Z, base)                                                                             \
     do {                                                                                                        \
-        __m128 a0 = _mm_loadu_ps(base), a1 = _mm_loadu_ps((base) + 4), a2 = _mm_loadu_ps((base) + 8),          \
-               a3 = _mm_loadu_ps((base) + 12);                                                                  \
-        _MM_TRANSPOSE4_PS(a0, a1, a2, a3);                                                                      \
-        X = (SOA_VF)a0, Y = (SOA_VF)a1, Z = (SOA_VF)a2;                                                         \
+        const float *rows_[4] = {(base), (base) + 4, (base) + 8, (base) + 12};                                 \
+        __m128 a_[4];                                                                                           \
+        skm_soa4_load(rows_, a_);                                                                               \
+        X = (SOA_VF)a_[0], Y = (SOA_VF)a_[1], Z = (SOA_VF)a_[2];                                                \
     } while (0)
 #define SOA_W 4
 #define SOA_FN dqs_soa_sse2
@@ -240,14 +234,10 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t cou
                     store3(op + (size_t)(i + l) * ps, avx_xform(a01, a23, _mm_loadu_ps(pos + 4 * (size_t)v), ilo, ihi, 1));
                     _mm_store_ps(nb[l], avx_xform(a01, a23, _mm_loadu_ps(nrm + 4 * (size_t)v), ilo, ihi, 0));
                 }
-                __m128 x0 = _mm_load_ps(nb[0]), y0 = _mm_load_ps(nb[1]), z0 = _mm_load_ps(nb[2]), w0 = _mm_load_ps(nb[3]);
-                __m128 x1 = _mm_load_ps(nb[4]), y1 = _mm_load_ps(nb[5]), z1 = _mm_load_ps(nb[6]), w1 = _mm_load_ps(nb[7]);
-                _MM_TRANSPOSE4_PS(x0, y0, z0, w0);
-                _MM_TRANSPOSE4_PS(x1, y1, z1, w1);
-                __m256 X = _mm256_insertf128_ps(_mm256_castps128_ps256(x0), x1, 1);
-                __m256 Y = _mm256_insertf128_ps(_mm256_castps128_ps256(y0), y1, 1);
-                __m256 Z = _mm256_insertf128_ps(_mm256_castps128_ps256(z0), z1, 1);
-                __m256 W = _mm256_insertf128_ps(_mm256_castps128_ps256(w0), w1, 1);
+                const float *rows[8] = {nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], nb[6], nb[7]};
+                __m256 S[4];
+                skm_soa8_load(rows, S);
+                __m256 X = S[0], Y = S[1], Z = S[2], W = S[3];
                 __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(X, X), _mm256_mul_ps(Y, Y)), _mm256_mul_ps(Z, Z));
                 __m256 y = _mm256_rsqrt_ps(l2);
                 y = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
@@ -257,15 +247,10 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t cou
                 Y = _mm256_blendv_ps(Y, _mm256_mul_ps(Y, y), ok);
                 Z = _mm256_blendv_ps(Z, _mm256_mul_ps(Z, y), ok);
                 W = _mm256_blendv_ps(W, _mm256_mul_ps(W, y), ok);
-                for (int h = 0; h < 2; h++) {
-                    __m128 r0 = h ? _mm256_extractf128_ps(X, 1) : _mm256_castps256_ps128(X);
-                    __m128 r1 = h ? _mm256_extractf128_ps(Y, 1) : _mm256_castps256_ps128(Y);
-                    __m128 r2 = h ? _mm256_extractf128_ps(Z, 1) : _mm256_castps256_ps128(Z);
-                    __m128 r3 = h ? _mm256_extractf128_ps(W, 1) : _mm256_castps256_ps128(W);
-                    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-                    float *o = on + (size_t)(i + 4 * (uint32_t)h) * ns;
-                    store3(o, r0), store3(o + ns, r1), store3(o + 2 * ns, r2), store3(o + 3 * ns, r3);
-                }
+                const __m256 N[4] = {X, Y, Z, W};
+                __m128 out[8];
+                skm_soa8_store(N, out);
+                for (uint32_t l = 0; l < 8; l++) store3(on + (size_t)(i + l) * ns, out[l]);
             }
         }
         for (; i < count; i++) {
@@ -331,15 +316,11 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t cou
 /* Eight consecutive vertices of 4 floats -> x, y, z vectors (two 4x4 transposes). */
 #define SOA_LOAD_XYZ(X, Y, Z, base)                                                                             \
     do {                                                                                                        \
-        __m128 a0 = _mm_loadu_ps(base), a1 = _mm_loadu_ps((base) + 4), a2 = _mm_loadu_ps((base) + 8),          \
-               a3 = _mm_loadu_ps((base) + 12);                                                                  \
-        __m128 b0 = _mm_loadu_ps((base) + 16), b1 = _mm_loadu_ps((base) + 20), b2 = _mm_loadu_ps((base) + 24), \
-               b3 = _mm_loadu_ps((base) + 28);                                                                  \
-        _MM_TRANSPOSE4_PS(a0, a1, a2, a3);                                                                      \
-        _MM_TRANSPOSE4_PS(b0, b1, b2, b3);                                                                      \
-        X = (SOA_VF)_mm256_insertf128_ps(_mm256_castps128_ps256(a0), b0, 1);                                    \
-        Y = (SOA_VF)_mm256_insertf128_ps(_mm256_castps128_ps256(a1), b1, 1);                                    \
-        Z = (SOA_VF)_mm256_insertf128_ps(_mm256_castps128_ps256(a2), b2, 1);                                    \
+        const float *rows_[8] = {(base),      (base) + 4,  (base) + 8,  (base) + 12,                            \
+                                 (base) + 16, (base) + 20, (base) + 24, (base) + 28};                           \
+        __m256 a_[4];                                                                                           \
+        skm_soa8_load(rows_, a_);                                                                               \
+        X = (SOA_VF)a_[0], Y = (SOA_VF)a_[1], Z = (SOA_VF)a_[2];                                                \
     } while (0)
 #define SOA_W 8
 #define SOA_FN dqs_soa_avx2
