@@ -8,8 +8,8 @@
  * Locomotion: each foot follows a trajectory designed in world space (flat
  * stance with the ankle pinned, a toe roll pinned at the ball of the foot, a
  * minimum-jerk swing arc to the next footprint) while the hips advance at the
- * clip's speed; the legs are solved with an analytic two-bone IK (law of
- * cosines in the plane of hip, ankle and knee pole). Keys are sampled at
+ * clip's speed; the legs are solved with the library's analytic two-bone IK
+ * (sk_ik_two_bone: law of cosines, knee toward a pole). Keys are sampled at
  * 30 Hz with LINEAR interpolation; the hips translation carries the root
  * motion (the last key is the first moved forward by one stride). */
 #include "core/math_inline.h"
@@ -107,16 +107,6 @@ static sk_quat qlocal(sk_quat parent, sk_quat world) {
     return sk_quat_normalize(sk_quat_mul(sk_quat_conjugate(parent), world));
 }
 
-/* World rotation of a bone that points along -Y in its rest frame, now
- * pointing along dir, with its local +Z as close to `front` as possible. */
-static sk_quat bone_rotation(sk_vec3 dir, sk_vec3 front) {
-    sk_vec3 y = sk_vec3_normalize(sk_vec3_scale(dir, -1));
-    sk_vec3 z = sk_vec3_normalize(skm_vec3_reject(front, y));
-    sk_vec3 x = sk_vec3_cross(y, z);
-    double r[3][3] = {{x.x, x.y, x.z}, {y.x, y.y, y.z}, {z.x, z.y, z.z}}; /* columns */
-    return skm_quat_from_rotation(r);
-}
-
 /* ---- posing ------------------------------------------------------------------ */
 
 typedef struct mq_pose {
@@ -131,30 +121,41 @@ typedef struct mq_leg_goal {
     sk_vec3 pole;      /* knee direction */
 } mq_leg_goal;
 
-/* Two-bone IK: thigh and shin rotations that put the ankle at the goal (or as
- * close as the leg reaches), knee bending towards the pole; then the foot
- * gets its world pitch and the toe its bend. */
-static void solve_leg(const mq_rig *rig, mq_pose *p, int side, const mq_leg_goal *g) {
+/* The knee's bend in the leg the two-bone solver starts from: any bend about
+ * the thigh's X axis (knee forward) gives the solver the knee's hinge axis,
+ * so the knee only turns about X and the thigh's X ends up normal to the
+ * plane of hip, knee and pole. (A straight start leg would leave the axis to
+ * the pole and twist the knee's hinge with the hips' yaw.) */
+#define MQ_KNEE_START 0.2f
+
+/* The leg by the public two-bone solver (sk_ik_two_bone): thigh and shin
+ * rotations that put the ankle on the goal (or on the line to it at full
+ * reach), the knee bending toward the pole; then the foot gets its world
+ * pitch and the toe its bend. */
+static void pose_leg(const mq_rig *rig, mq_pose *p, int side, const mq_leg_goal *g) {
     int thigh = side ? J_THIGH_R : J_THIGH_L, shin = thigh + 1, foot = thigh + 2, toe = thigh + 3;
-    sk_quat hips = p->rot[J_HIPS];
-    sk_vec3 hip = sk_vec3_add(p->hips_pos, sk_quat_rotate(hips, rig->off[thigh]));
-    float l1 = sk_vec3_length(rig->off[shin]), l2 = sk_vec3_length(rig->off[foot]);
-    sk_vec3 to = sk_vec3_sub(g->ankle, hip);
-    float d = sk_vec3_length(to);
-    sk_vec3 u = d > 1e-6f ? sk_vec3_scale(to, 1.0f / d) : sk_vec3_make(0, -1, 0);
-    d = skm_clampf(d, fabsf(l1 - l2) + 1e-4f, (l1 + l2) * 0.9999f);
-    float ca = skm_clampf((l1 * l1 + d * d - l2 * l2) / (2 * l1 * d), -1, 1);
-    float sa = sqrtf(1 - ca * ca);
-    sk_vec3 pp = skm_vec3_reject(g->pole, u);
-    pp = sk_vec3_normalize(pp);
-    sk_vec3 knee = sk_vec3_add(hip, sk_vec3_scale(sk_vec3_add(sk_vec3_scale(u, ca), sk_vec3_scale(pp, sa)), l1));
-    sk_vec3 ankle = sk_vec3_add(hip, sk_vec3_scale(u, d));
-    sk_quat thigh_w = bone_rotation(sk_vec3_sub(knee, hip), pp);
-    sk_quat shin_w = bone_rotation(sk_vec3_sub(ankle, knee), pp);
-    sk_quat foot_w = skm_quat_rot_x(g->pitch);
-    p->rot[thigh] = qlocal(hips, thigh_w);
-    p->rot[shin] = qlocal(thigh_w, shin_w);
-    p->rot[foot] = qlocal(shin_w, foot_w);
+    sk_quat hips = p->rot[J_HIPS], knee0 = skm_quat_rot_x(MQ_KNEE_START);
+    /* model transforms of the thigh, shin and foot joints in the start leg
+     * (thigh local rotation identity, shin knee0) */
+    sk_quat thigh_w = hips, shin_w = sk_quat_mul(hips, knee0);
+    sk_transform mt[3];
+    mt[0].t = sk_vec3_add(p->hips_pos, sk_quat_rotate(hips, rig->off[thigh]));
+    mt[1].t = sk_vec3_add(mt[0].t, sk_quat_rotate(thigh_w, rig->off[shin]));
+    mt[2].t = sk_vec3_add(mt[1].t, sk_quat_rotate(shin_w, rig->off[foot]));
+    mt[0].r = thigh_w;
+    mt[1].r = mt[2].r = shin_w;
+    mt[0].s = mt[1].s = mt[2].s = sk_vec3_make(1, 1, 1);
+    sk_ik_target tg;
+    memset(&tg, 0, sizeof tg);
+    tg.position = g->ankle;
+    tg.has_pole = true;
+    tg.pole = sk_vec3_add(mt[0].t, g->pole);
+    sk_quat cs, cm;
+    (void)sk_ik_two_bone(&mt[0], &mt[1], &mt[2], &tg, NULL, &cs, &cm, NULL); /* identity on non-finite input */
+    p->rot[thigh] = cs; /* local rotation * correction */
+    p->rot[shin] = sk_quat_mul(knee0, cm);
+    shin_w = sk_quat_mul(sk_quat_mul(hips, p->rot[thigh]), p->rot[shin]);
+    p->rot[foot] = qlocal(shin_w, skm_quat_rot_x(g->pitch));
     p->rot[toe] = skm_quat_rot_x(g->toe);
 }
 
@@ -322,8 +323,8 @@ static void pose_gait(const mq_rig *rig, const mq_gait *g, float t, mq_pose *p) 
     mq_leg_goal lg, rg;
     gait_foot(rig, g, t, 0, &lg);
     gait_foot(rig, g, t, 1, &rg);
-    solve_leg(rig, p, 0, &lg);
-    solve_leg(rig, p, 1, &rg);
+    pose_leg(rig, p, 0, &lg);
+    pose_leg(rig, p, 1, &rg);
 
     mq_upper u;
     memset(&u, 0, sizeof u);
@@ -357,8 +358,8 @@ static void pose_idle(const mq_rig *rig, float t, mq_pose *p) {
                                  skm_quat_rot_z(0.025f * shift));
     mq_leg_goal lg = {sk_vec3_make(0.11f, MQ_ANKLE_Y, 0), 0, 0, sk_vec3_make(0.05f, 0, 1)};
     mq_leg_goal rg = {sk_vec3_make(-0.11f, MQ_ANKLE_Y, 0), 0, 0, sk_vec3_make(-0.05f, 0, 1)};
-    solve_leg(rig, p, 0, &lg);
-    solve_leg(rig, p, 1, &rg);
+    pose_leg(rig, p, 0, &lg);
+    pose_leg(rig, p, 1, &rg);
     mq_upper u;
     memset(&u, 0, sizeof u);
     u.spine_pitch = 0.01f;
@@ -385,8 +386,8 @@ static void pose_crouch(const mq_rig *rig, float t, mq_pose *p) {
                                  skm_quat_rot_z(0.02f * shift));
     mq_leg_goal lg = {sk_vec3_make(0.13f, MQ_ANKLE_Y, 0.02f), 0, 0, sk_vec3_make(0.35f, 0, 1)};
     mq_leg_goal rg = {sk_vec3_make(-0.13f, MQ_ANKLE_Y, 0.02f), 0, 0, sk_vec3_make(-0.35f, 0, 1)};
-    solve_leg(rig, p, 0, &lg);
-    solve_leg(rig, p, 1, &rg);
+    pose_leg(rig, p, 0, &lg);
+    pose_leg(rig, p, 1, &rg);
     mq_upper u;
     memset(&u, 0, sizeof u);
     u.spine_pitch = 0.22f;
