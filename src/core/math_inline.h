@@ -108,6 +108,23 @@ static inline sk_quat skm_quat_from_to(sk_vec3 u, sk_vec3 v) {
     sk_vec3 c = sk_vec3_cross(u, v);
     return skm_quat_unit(sk_quat_make(c.x, c.y, c.z, w));
 }
+/* Rotation by phi about a unit axis from c = cos phi, s = sin phi (|phi| < pi;
+ * a half turn below c = -0.999999): normalize(axis s, 1 + c), no inverse
+ * trigonometry. */
+static inline sk_quat skm_quat_rot_cs(sk_vec3 axis, float c, float s) {
+    if (c < -0.999999f) return sk_quat_make(axis.x, axis.y, axis.z, 0.0f);
+    float k = 1.0f / sqrtf(s * s + (1.0f + c) * (1.0f + c)); /* |axis| = 1 */
+    return sk_quat_make(axis.x * s * k, axis.y * s * k, axis.z * s * k, (1.0f + c) * k);
+}
+/* Rotation about the unit axis dir taking the part of u perpendicular to dir
+ * onto the part of v perpendicular to dir (identity when either is ~0). */
+static inline sk_quat skm_quat_twist_onto(sk_vec3 dir, sk_vec3 u, sk_vec3 v) {
+    sk_vec3 pu = skm_vec3_reject(u, dir), pv = skm_vec3_reject(v, dir);
+    float lu = skm_vec3_len(pu), lv = skm_vec3_len(pv);
+    if (lu < 1e-12f || lv < 1e-12f) return sk_quat_identity();
+    float c = sk_vec3_dot(pu, pv) / (lu * lv), s = sk_vec3_dot(sk_vec3_cross(pu, pv), dir) / (lu * lv);
+    return skm_quat_rot_cs(dir, c, s);
+}
 /* Rotation angle in [0, pi]. */
 static inline float skm_quat_angle(sk_quat q) {
     float v = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);

@@ -1,13 +1,20 @@
-/* Private parts of the IK module (the .c files of src/ik): the solver state shared by
- * the solvers. The inline vector, quaternion and 4-float helpers are
- * core/math_inline.h's. */
-#ifndef SKELANIM_IK_INTERNAL_H
-#define SKELANIM_IK_INTERNAL_H
+/* Private: the chain state the IK solvers share and the services on it
+ * (chain.c, and the inline ones below). The inline vector, quaternion and
+ * 4-float helpers are core/math_inline.h's.
+ *
+ * Layers of the IK module, one way only:
+ *   ik.c (public entry points, dispatch) -> the solvers (ccd.c, fabrik.c,
+ *   twobone.c, aim.c, jacobian.c; declared in solvers.h; multi.c has its own
+ *   entry point) -> chain.c and limits.c (this header).
+ * chain.c and limits.c include this header only: they call neither ik.c
+ * nor a solver. */
+#ifndef SKELANIM_IK_CHAIN_H
+#define SKELANIM_IK_CHAIN_H
 
 #include "core/math_inline.h"
 #include "skelanim/ik/ik.h"
 
-/* ---- solver state ---- */
+/* ---- chain state ---- */
 typedef struct ik_state {
     uint32_t n;                 /* joints in the chain */
     const uint32_t *joints;
@@ -41,6 +48,25 @@ typedef struct ik_state {
     double t_start;
 } ik_state;
 
+/* Bytes of scratch the state of an n-joint chain needs (sk_ik_scratch_size). */
+size_t ik_state_scratch_size(uint32_t n);
+/* Sets s up for a solve of chain toward target from the local pose (checked
+ * by the caller except for finiteness of the chain's own transforms):
+ * scratch carved, model space of the chain, bone offsets and lengths, limit
+ * references, forward kinematics, tolerances, the target and its reach.
+ * Fills res->chain_length and res->reachable. */
+sk_result ik_state_init(ik_state *s, const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *o,
+                        const sk_transform *io_local, void *scratch, sk_ik_result *res, sk_error *err);
+/* Writes s->lq into the chain's local rotations, blended against the FK
+ * pose by options.fk_blend, and brings s->R, s->p up to date (refresh_fk:
+ * the solver did not). */
+void ik_state_write_back(ik_state *s, sk_transform *io_local, bool refresh_fk);
+/* error, residual and orientation error of the tip after the write back. */
+void ik_state_result(const ik_state *s, sk_ik_result *res);
+/* The result of a one-joint chain, which no solver can move (turning the
+ * joint does not move its position). */
+void ik_state_result_unmoved(const ik_state *s, sk_ik_result *res);
+
 static inline sk_quat ik_parent_rot(const ik_state *s, uint32_t i) { return i ? s->R[i - 1] : s->parent_r; }
 
 /* Forward kinematics of the chain from joint `from` (0 = all). */
@@ -58,27 +84,45 @@ static inline void ik_fk(ik_state *s, uint32_t from) {
     }
 }
 
-/* Applies the limit of chain joint i (if any) to s->lq[i]; true if it changed. */
+/* ---- limits (limits.c) ---- */
+/* Applies the limit of chain joint i (if any) to s->lq[i]; true if it has one. */
 bool ik_apply_limit(ik_state *s, uint32_t i);
 static inline bool ik_has_limit(const ik_state *s, uint32_t i) {
     return s->limits && s->limits[i].type != SK_IK_LIMIT_NONE;
 }
+static inline bool ik_has_hinge(const ik_state *s, uint32_t i) {
+    return ik_has_limit(s, i) && s->limits[i].type == SK_IK_LIMIT_HINGE;
+}
+/* Model-space hinge axis of chain joint i (its limit's axis, default +X, in
+ * the limit's reference frame under the joint's parent). */
+static inline sk_vec3 ik_hinge_axis(const ik_state *s, uint32_t i) {
+    sk_vec3 la = skm_vec3_unit(s->limits[i].axis);
+    if (skm_vec3_is_zero(la)) la = sk_vec3_make(1, 0, 0);
+    return skm_quat_rotate(skm_quat_mul(ik_parent_rot(s, i), s->ref[i]), la);
+}
 
-double ik_now_us(void);
+/* ---- stopping rules ----
+ * Seed 002 §7.3: stop on a good enough solution, a local minimum (no
+ * progress) or a time limit. */
+double ik_now_us(void); /* microseconds, for the time budget */
 
-/* Stopping bookkeeping shared by the iterative solvers. */
 typedef struct ik_stopper {
     uint32_t max_iter, window;
     float ratio;
     float best, window_best;
     uint32_t since;
-    double budget_us;
+    double budget_us, t_start;
 } ik_stopper;
-void ik_stopper_init(ik_stopper *st, const ik_state *s, uint32_t default_iter, uint32_t default_window);
-/* After an iteration with error err: returns true (and sets *why) to stop.
- * Inline: the iterative solvers call it once per iteration. */
-static inline bool ik_stopper_step(ik_stopper *st, const ik_state *s, uint32_t iter, float err, bool converged,
-                                   sk_ik_stop *why) {
+/* From the options (zero fields: the defaults given); t_start is when the
+ * time budget started. */
+void ik_stopper_init(ik_stopper *st, const sk_ik_options *o, uint32_t default_iter, uint32_t default_window,
+                     double t_start);
+static inline bool ik_stopper_out_of_time(const ik_stopper *st) {
+    return st->budget_us > 0 && ik_now_us() - st->t_start >= st->budget_us;
+}
+/* After iteration iter (from 1) with error err: returns true (and sets *why)
+ * to stop. Inline: the iterative solvers call it once per iteration. */
+static inline bool ik_stopper_step(ik_stopper *st, uint32_t iter, float err, bool converged, sk_ik_stop *why) {
     if (converged) {
         *why = SK_IK_STOP_TOLERANCE;
         return true;
@@ -97,27 +141,30 @@ static inline bool ik_stopper_step(ik_stopper *st, const ik_state *s, uint32_t i
         *why = SK_IK_STOP_ITERATIONS;
         return true;
     }
-    if (st->budget_us > 0 && ik_now_us() - s->t_start >= st->budget_us) {
+    if (ik_stopper_out_of_time(st)) {
         *why = SK_IK_STOP_TIME;
         return true;
     }
     return false;
 }
 
+/* ---- errors ---- */
 /* Residual error of the tip (distance beyond the unavoidable part). */
 static inline float ik_residual(const ik_state *s, sk_vec3 tip) {
     return skm_vec3_len(sk_vec3_sub(tip, s->target)) - s->unreach;
 }
+/* Before the first iteration: true, with the result of a solve that needs
+ * none, when the tip is already within tolerance. */
+static inline bool ik_done_before_start(const ik_state *s, sk_ik_result *res) {
+    if (!(ik_residual(s, s->p[s->n - 1]) <= s->tol)) return false;
+    res->stop = SK_IK_STOP_TOLERANCE;
+    res->iterations = 0;
+    return true;
+}
+/* Angle between the tip's rotation and the target orientation (0 without one). */
 float ik_orient_error(const ik_state *s);
 
-/* Solvers: s is initialised and FK'ed; they leave the solution in s->lq. */
-void ik_solve_ccd(ik_state *s, sk_ik_result *res);
-void ik_solve_fabrik(ik_state *s, sk_ik_result *res);
-void ik_solve_jacobian(ik_state *s, sk_ik_result *res, bool dls);
-sk_result ik_solve_two_bone(ik_state *s, const sk_ik_target *target, sk_transform *io_local, sk_ik_result *res,
-                            sk_error *err);
-void ik_solve_aim(ik_state *s, const sk_ik_target *target, sk_ik_result *res);
-
+/* ---- turning joints ---- */
 /* Planar projection of a direction onto the plane (when planar). */
 static inline sk_vec3 ik_planar(const ik_state *s, sk_vec3 v) {
     return s->planar ? skm_vec3_reject(v, s->normal) : v;
@@ -134,10 +181,8 @@ static inline sk_quat ik_from_to(const ik_state *s, sk_vec3 u, sk_vec3 v) {
 /* The turn joint i should make to bring direction u onto v: about the plane
  * normal (planar), about its hinge axis (hinge limit), else the shortest arc. */
 static inline sk_quat ik_turn(const ik_state *s, uint32_t i, sk_vec3 u, sk_vec3 v) {
-    if (!s->planar && ik_has_limit(s, i) && s->limits[i].type == SK_IK_LIMIT_HINGE) {
-        sk_vec3 la = skm_vec3_unit(s->limits[i].axis);
-        if (skm_vec3_is_zero(la)) la = sk_vec3_make(1, 0, 0);
-        sk_vec3 ax = skm_quat_rotate(skm_quat_mul(ik_parent_rot(s, i), s->ref[i]), la);
+    if (!s->planar && ik_has_hinge(s, i)) {
+        sk_vec3 ax = ik_hinge_axis(s, i);
         sk_vec3 a = skm_vec3_reject(u, ax), b = skm_vec3_reject(v, ax);
         if (!(sk_vec3_dot(a, a) > 1e-30f) || !(sk_vec3_dot(b, b) > 1e-30f)) return sk_quat_identity();
         return skm_quat_axis_angle(ax, atan2f(sk_vec3_dot(sk_vec3_cross(a, b), ax), sk_vec3_dot(a, b)));

@@ -27,7 +27,7 @@
  *   per-joint change to options.max_step; limits are applied after each step
  *   (seed 002: values outside are moved to the nearer bound at the end of
  *   every iteration). The best pose seen is returned (seed 002 §7.3). */
-#include "ik/chain.h"
+#include "ik/solvers.h"
 
 /* Cyclic Jacobi eigen-decomposition of a symmetric m x m matrix (m <= 6).
  * A is destroyed; d gets eigenvalues, V (column k = eigenvector k). */
@@ -79,10 +79,8 @@ static uint32_t build_jacobian(ik_state *s, int m, float orient_scale) {
         if (s->planar) {
             axes[0] = s->normal;
             na = 1;
-        } else if (ik_has_limit(s, i) && s->limits[i].type == SK_IK_LIMIT_HINGE) {
-            sk_vec3 la = skm_vec3_unit(s->limits[i].axis);
-            if (skm_vec3_is_zero(la)) la = sk_vec3_make(1, 0, 0);
-            axes[0] = skm_quat_rotate(skm_quat_mul(ik_parent_rot(s, i), s->ref[i]), la);
+        } else if (ik_has_hinge(s, i)) {
+            axes[0] = ik_hinge_axis(s, i);
             na = 1;
         } else {
             axes[0] = sk_vec3_make(1, 0, 0);
@@ -119,7 +117,7 @@ void ik_solve_jacobian(ik_state *s, sk_ik_result *res, bool dls) {
     const float max_step = o->max_step > 0 ? o->max_step : 0.5f;
     const float dmax = 0.5f * L; /* ClampMag */
     ik_stopper st;
-    ik_stopper_init(&st, s, dls ? 256 : 4096, dls ? 16 : 256);
+    ik_stopper_init(&st, o, dls ? 256 : 4096, dls ? 16 : 256, s->t_start);
     sk_ik_stop why = SK_IK_STOP_ITERATIONS;
     uint32_t iter = 0;
 
@@ -248,7 +246,7 @@ void ik_solve_jacobian(ik_state *s, sk_ik_result *res, bool dls) {
             lm_lambda = fminf(4.0f * lm_lambda, 100.0f * L);
         }
         bool conv = r <= s->tol && (!s->has_orient || oe <= s->angle_tol);
-        if (ik_stopper_step(&st, s, iter, score, conv, &why)) break;
+        if (ik_stopper_step(&st, iter, score, conv, &why)) break;
     }
     memcpy(s->lq, s->best, n * sizeof(sk_quat));
     ik_fk(s, 0);

@@ -23,6 +23,24 @@ size_t sk_ik_multi_scratch_size(const sk_skeleton *skel) {
 
 enum { M_IN = 1, M_EFF = 2, M_INNER = 4 };
 
+/* The next `bytes` of the scratch (the arrays follow one another unpadded:
+ * sk_ik_multi_scratch_size counts them so). */
+static void *take(unsigned char **cur, size_t bytes) {
+    void *p = *cur;
+    *cur += bytes;
+    return p;
+}
+
+/* The largest distance of an effector from its target (W: model transforms). */
+static float max_error(const sk_transform *W, const sk_ik_effector *eff, uint32_t ne) {
+    float e = 0.0f;
+    for (uint32_t k = 0; k < ne; k++) {
+        float d = skm_vec3_len(sk_vec3_sub(W[eff[k].joint].t, eff[k].target));
+        if (d > e) e = d;
+    }
+    return e;
+}
+
 sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_effector *eff, uint32_t ne,
                             const sk_ik_options *options, sk_pose *io, void *scratch, size_t scratch_size,
                             sk_ik_result *out, sk_error *err) {
@@ -33,7 +51,8 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
     sk_ik_result res = {0};
     res.stretch = 1.0f;
     if (out) *out = res;
-    if (!skel || !io_local || (!eff && ne)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: NULL argument");
+    if (!skel || !io_local || (!eff && ne))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: NULL argument");
     uint32_t J = skel->joint_count;
     if (root >= J) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: root %u out of range", root);
     if (!scratch || scratch_size < sk_ik_multi_scratch_size(skel))
@@ -43,23 +62,15 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
         o->fk_blend > 1 || !isfinite(o->time_budget_us))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: an option is not finite or out of range");
     unsigned char *cur = (unsigned char *)(((uintptr_t)scratch + 15) & ~(uintptr_t)15);
-    sk_transform *W = (sk_transform *)cur;
-    cur += J * sizeof(sk_transform);
-    sk_vec3 *P = (sk_vec3 *)cur;
-    cur += J * sizeof(sk_vec3);
-    sk_vec3 *sum = (sk_vec3 *)cur;
-    cur += J * sizeof(sk_vec3);
-    sk_vec3 *tgt = (sk_vec3 *)cur;
-    cur += J * sizeof(sk_vec3);
-    sk_vec3 *lenv = (sk_vec3 *)cur; /* .x = bone length to parent */
-    cur += J * sizeof(sk_vec3);
-    sk_quat *orig = (sk_quat *)cur;
-    cur += J * sizeof(sk_quat);
-    uint32_t *flags = (uint32_t *)cur;
-    cur += J * sizeof(uint32_t);
-    uint32_t *cnt = (uint32_t *)cur;
-    cur += J * sizeof(uint32_t);
-    uint32_t *list = (uint32_t *)cur;
+    sk_transform *W = take(&cur, J * sizeof *W);
+    sk_vec3 *P = take(&cur, J * sizeof *P);
+    sk_vec3 *sum = take(&cur, J * sizeof *sum);
+    sk_vec3 *tgt = take(&cur, J * sizeof *tgt);
+    sk_vec3 *lenv = take(&cur, J * sizeof *lenv); /* .x = bone length to parent */
+    sk_quat *orig = take(&cur, J * sizeof *orig);
+    uint32_t *flags = take(&cur, J * sizeof *flags);
+    uint32_t *cnt = take(&cur, J * sizeof *cnt);
+    uint32_t *list = take(&cur, J * sizeof *list);
 
     memset(flags, 0, J * sizeof(uint32_t));
     flags[root] = M_IN;
@@ -71,8 +82,9 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
         int32_t a = (int32_t)j;
         while (a >= 0 && a != (int32_t)root) a = skel->parents[a];
         if (a < 0)
-            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: effector joint %u '%s' does not descend from %u '%s'",
-                                j, skel->names[j], root, skel->names[root]);
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                "ik multi: effector joint %u '%s' does not descend from %u '%s'", j, skel->names[j],
+                                root, skel->names[root]);
     }
     for (uint32_t k = 0; k < ne; k++) {
         uint32_t j = eff[k].joint;
@@ -106,41 +118,19 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
     res.chain_length = chain;
     res.reachable = true;
     float tol = o->tolerance > 0 ? o->tolerance : 1e-4f * (chain > 0 ? chain : 1.0f);
-    uint32_t max_iter = o->max_iterations ? o->max_iterations : 64;
-    uint32_t window = o->stall_iterations ? o->stall_iterations : 16;
-    float ratio = o->stall_ratio > 0 ? o->stall_ratio : 1e-3f;
-    double t0 = o->time_budget_us > 0 ? ik_now_us() : 0.0;
-    float best = INFINITY, window_best = INFINITY;
-    uint32_t since = 0, iter = 0;
+    /* The stopping rules of the chain solvers (chain.c), also judged once
+     * before the first iteration (tolerance, time). */
+    ik_stopper st;
+    ik_stopper_init(&st, o, 64, 16, o->time_budget_us > 0 ? ik_now_us() : 0.0);
+    uint32_t iter = 0;
     sk_ik_stop why = SK_IK_STOP_ITERATIONS;
-    for (;;) {
-        float e = 0.0f;
-        for (uint32_t k = 0; k < ne; k++) {
-            float d = skm_vec3_len(sk_vec3_sub(W[eff[k].joint].t, eff[k].target));
-            if (d > e) e = d;
-        }
-        res.error = e;
-        if (e <= tol) {
-            why = SK_IK_STOP_TOLERANCE;
-            break;
-        }
-        if (e < best) best = e;
-        if (iter && ++since >= window) {
-            if (!(best < window_best * (1.0f - ratio))) {
-                why = SK_IK_STOP_NO_PROGRESS;
-                break;
-            }
-            window_best = best;
-            since = 0;
-        }
-        if (iter >= max_iter) {
-            why = SK_IK_STOP_ITERATIONS;
-            break;
-        }
-        if (o->time_budget_us > 0 && ik_now_us() - t0 >= o->time_budget_us) {
-            why = SK_IK_STOP_TIME;
-            break;
-        }
+    float e = max_error(W, eff, ne);
+    st.best = e; /* the error before the first iteration counts toward the first window */
+    bool stop = true;
+    if (e <= tol) why = SK_IK_STOP_TOLERANCE;
+    else if (ik_stopper_out_of_time(&st)) why = SK_IK_STOP_TIME;
+    else stop = false;
+    while (!stop) {
         iter++;
         /* Forward stage: children before parents. */
         for (uint32_t k = 0; k < m; k++) {
@@ -204,7 +194,10 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
             io_local[j].r = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(pr), skm_quat_mul(Q, W[j].r)));
             W[j] = sk_transform_mul(par, &io_local[j]);
         }
+        e = max_error(W, eff, ne);
+        stop = ik_stopper_step(&st, iter, e, e <= tol, &why);
     }
+    res.error = e;
     /* Blend against FK. */
     float w = 1.0f - o->fk_blend;
     if (w < 1.0f) {
@@ -216,12 +209,7 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
             uint32_t j = list[k];
             W[j] = sk_transform_mul(j == root ? &pm : &W[skel->parents[j]], &io_local[j]);
         }
-        float e = 0.0f;
-        for (uint32_t k = 0; k < ne; k++) {
-            float d = skm_vec3_len(sk_vec3_sub(W[eff[k].joint].t, eff[k].target));
-            if (d > e) e = d;
-        }
-        res.error = e;
+        res.error = max_error(W, eff, ne);
     }
     res.residual = res.error;
     res.stop = why;

@@ -1,6 +1,7 @@
-/* Analytic solvers: two-bone (arm, leg) and aim / look-at.
+/* The analytic two-bone solver (arm, leg): the low-level call
+ * sk_ik_two_bone and the chain solver behind sk_ik_solve.
  *
- * Two-bone: seed 004 ch. 3.2 (analytic solvers compute the answer directly
+ * Seed 004 ch. 3.2 (analytic solvers compute the answer directly
  * with geometry) and ch. 3.4 (the "Limb" solver for two-segment limbs, where
  * one chooses which way the middle joint bends). The law of cosines gives the
  * interior angles for the clamped target distance d:
@@ -16,7 +17,7 @@
  * L - s exp(-(d - (L - s)) / s), s = soft L (C1-continuous, approaches L), so
  * the knee does not snap straight. Planar chains place the knee directly in
  * the plane on the side of the pole (or of the current bend). */
-#include "ik/chain.h"
+#include "ik/solvers.h"
 
 typedef struct tb_out {
     sk_quat qa;   /* model-space rotation about the start joint (applied last) */
@@ -24,13 +25,6 @@ typedef struct tb_out {
     float stretch;
     bool reached;
 } tb_out;
-
-static inline sk_quat rot_cs(sk_vec3 axis, float c, float s) {
-    /* rotation by phi (cos c, sin s) about a unit axis; |phi| < pi */
-    if (c < -0.999999f) return sk_quat_make(axis.x, axis.y, axis.z, 0.0f);
-    float k = 1.0f / sqrtf(s * s + (1.0f + c) * (1.0f + c)); /* |axis| = 1 */
-    return sk_quat_make(axis.x * s * k, axis.y * s * k, axis.z * s * k, (1.0f + c) * k);
-}
 
 /* Shortest rotation taking u onto v, |u| = lu, |v| = lv > 0: (u x v, m + u.v)
  * normalized, m = lu lv (no trigonometry); a half turn when opposite,
@@ -49,16 +43,6 @@ static inline sk_quat swing_to(sk_vec3 u, sk_vec3 v, float lu, float lv) {
 
 /* sqrt(max(0, x)) without a call to fmaxf (not inlined without -ffast-math) */
 static inline float sqrt_pos(float x) { return x > 0.0f ? sqrtf(x) : 0.0f; }
-
-/* Rotation about unit axis dir taking the part of u perpendicular to dir onto
- * the part of v perpendicular to dir. */
-static sk_quat twist_onto(sk_vec3 dir, sk_vec3 u, sk_vec3 v) {
-    sk_vec3 pu = skm_vec3_reject(u, dir), pv = skm_vec3_reject(v, dir);
-    float lu = skm_vec3_len(pu), lv = skm_vec3_len(pv);
-    if (lu < 1e-12f || lv < 1e-12f) return sk_quat_identity();
-    float c = sk_vec3_dot(pu, pv) / (lu * lv), s = sk_vec3_dot(sk_vec3_cross(pu, pv), dir) / (lu * lv);
-    return rot_cs(dir, c, s);
-}
 
 /* max_stretch: o->max_stretch, or 0 (the low-level call does not stretch).
  * Inlined into both callers (the low-level call is latency-bound). */
@@ -173,8 +157,8 @@ static inline void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, con
     }
     float sb1 = sa1 * (dc / bc);
     /* turn by (angle1 - angle0) about axis0 at both joints */
-    sk_quat qa1 = rot_cs(axis0, ca1 * ca0 + sa1 * sa0, sa1 * ca0 - ca1 * sa0);
-    sk_quat qb = rot_cs(axis0, cb1 * cb0 + sb1 * sb0, sb1 * cb0 - cb1 * sb0);
+    sk_quat qa1 = skm_quat_rot_cs(axis0, ca1 * ca0 + sa1 * sa0, sa1 * ca0 - ca1 * sa0);
+    sk_quat qb = skm_quat_rot_cs(axis0, cb1 * cb0 + sb1 * sb0, sb1 * cb0 - cb1 * sb0);
     /* Both joints turn by (angle1 - angle0) about the bend normal, so the
      * start-to-tip direction is kept: after those turns the tip is at
      * a + dc u/|u|, and the swing onto the target is the shortest arc from u
@@ -195,7 +179,7 @@ static inline void two_bone_core(sk_vec3 a, sk_vec3 b, sk_vec3 c, sk_vec3 t, con
     if (tg->has_pole) {
         sk_vec3 dir = sk_vec3_scale(at, 1.0f / d);
         sk_vec3 knee = skm_quat_rotate(qa, v);
-        qa = skm_quat_mul(twist_onto(dir, knee, sk_vec3_sub(tg->pole, a)), qa);
+        qa = skm_quat_mul(skm_quat_twist_onto(dir, knee, sk_vec3_sub(tg->pole, a)), qa);
     }
     out->qa = qa;
     out->qb = qb;
@@ -231,9 +215,7 @@ bool sk_ik_two_bone(const sk_transform *sm, const sk_transform *mm, const sk_tra
     return true;
 }
 
-sk_result ik_solve_two_bone(ik_state *s, const sk_ik_target *tg, sk_transform *io_local, sk_ik_result *res,
-                            sk_error *err) {
-    (void)err;
+void ik_solve_two_bone(ik_state *s, const sk_ik_target *tg, sk_transform *io_local, sk_ik_result *res) {
     tb_out r;
     two_bone_core(s->p[0], s->p[1], s->p[2], s->target, tg, s->opt, s->opt->max_stretch, &r);
     sk_quat R0 = s->R[0], R1 = s->R[1];
@@ -249,43 +231,6 @@ sk_result ik_solve_two_bone(ik_state *s, const sk_ik_target *tg, sk_transform *i
             s->bone[i - 1] = sk_vec3_scale(s->bone[i - 1], f);
         }
         res->stretch = f;
-    }
-    res->stop = SK_IK_STOP_ANALYTIC;
-    res->iterations = 1;
-    return SK_OK;
-}
-
-/* ---- aim / look-at -------------------------------------------------------
- * The tip joint's aim axis is turned onto the direction to the target, then
- * twisted about it so its up axis comes as close as it can to target.up. The
- * total turn from the FK orientation is capped at max_angle (the weight
- * limit). With several joints (a spine and neck, say) joint k takes 1/(n-k)
- * of what is still missing, so the turn is shared along the chain. */
-void ik_solve_aim(ik_state *s, const sk_ik_target *tg, sk_ik_result *res) {
-    const sk_ik_options *o = s->opt;
-    uint32_t n = s->n;
-    sk_vec3 ax = skm_vec3_is_zero(o->aim_axis) ? sk_vec3_make(0, 0, 1) : skm_vec3_unit(o->aim_axis);
-    sk_vec3 up = skm_vec3_is_zero(o->up_axis) ? sk_vec3_make(0, 1, 0) : skm_vec3_unit(o->up_axis);
-    sk_quat Rfk = s->R[n - 1];
-    for (uint32_t k = 0; k < n; k++) {
-        sk_vec3 ptip = s->p[n - 1];
-        sk_quat Rt = s->R[n - 1];
-        sk_vec3 to = sk_vec3_sub(s->target, ptip);
-        if (skm_vec3_len(to) <= 1e-12f) break; /* target on the joint: nothing to aim at */
-        sk_quat Rg = skm_quat_mul(ik_from_to(s, skm_quat_rotate(Rt, ax), to), Rt);
-        if (!skm_vec3_is_zero(tg->up) && !s->planar)
-            Rg = skm_quat_mul(twist_onto(skm_vec3_unit(to), skm_quat_rotate(Rg, up), tg->up), Rg);
-        if (o->max_angle > 0) {
-            sk_quat D = skm_quat_mul(Rg, sk_quat_conjugate(Rfk));
-            float ang = skm_quat_angle(D);
-            if (ang > o->max_angle) Rg = skm_quat_mul(skm_quat_scale_angle(D, o->max_angle / ang), Rfk);
-        }
-        sk_quat Dk = skm_quat_mul(Rg, sk_quat_conjugate(Rt));
-        sk_quat Qk = k + 1 == n ? Dk : skm_quat_scale_angle(Dk, 1.0f / (float)(n - k));
-        sk_quat rp = ik_parent_rot(s, k);
-        s->lq[k] = skm_quat_unit(skm_quat_mul(sk_quat_conjugate(rp), skm_quat_mul(Qk, s->R[k])));
-        ik_apply_limit(s, k);
-        ik_fk(s, k);
     }
     res->stop = SK_IK_STOP_ANALYTIC;
     res->iterations = 1;
