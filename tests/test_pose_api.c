@@ -4,6 +4,7 @@
  * validation for assets built in code; blend spaces larger than any fixed
  * scratch keep their root motion. */
 #include "support.h"
+#include "core/math_inline.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -242,11 +243,44 @@ static void test_large_blendspace_root_motion(void **state) {
     sk_asset_destroy(a);
 }
 
+/* A failed call still initialises the result; angle wrapping ends on any input. */
+static void test_failure_paths(void **state) {
+    (void)state;
+    sk_asset *a = mannequin();
+    const sk_skeleton *s = a->skeleton;
+    sk_transform *buf = calloc(s->joint_count, sizeof *buf);
+    sk_pose small = sk_pose_view(buf, s->joint_count - 1, NULL, 0);
+    uint32_t chain[3] = {0, 1, 2};
+    sk_ik_chain c = {.skeleton = s, .joints = chain, .count = 3};
+    sk_ik_target t = {.position = {0, 1, 0}};
+    sk_ik_result res;
+    memset(&res, 0x7f, sizeof res);
+    sk_error err;
+    assert_int_equal(sk_ik_solve(&c, &t, NULL, &small, NULL, 0, &res, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(res.iterations, 0);
+    assert_true(res.stretch == 1.0f && res.error == 0.0f);
+    memset(&res, 0x7f, sizeof res);
+    sk_ik_effector e = {2, {0, 1, 0}};
+    assert_int_equal(sk_ik_solve_multi(s, 0, &e, 1, NULL, &small, NULL, 0, &res, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(res.iterations, 0);
+    free(buf);
+    sk_asset_destroy(a);
+    /* wrapping: non-finite gives 0; huge values land in [-pi, pi] (subtracting 2 pi from 1e30 does nothing) */
+    assert_true(skm_wrap_angle(INFINITY) == 0.0f && skm_wrap_angle(-INFINITY) == 0.0f && skm_wrap_angle(NAN) == 0.0f);
+    const float big[] = {1e30f, -3e38f, 12345.678f, -100.0f * SKM_PI, 7.0f};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        float w = skm_wrap_angle(big[i]);
+        assert_true(w >= -SKM_PI && w <= SKM_PI);
+        assert_true(fabs(remainder((double)big[i] - w, 2.0 * 3.14159265358979323846)) < 1e-2 * fmax(1.0, fabs((double)big[i]) * 1e-7));
+    }
+    assert_true(skm_wrap_angle(7.0f) == 7.0f - 2.0f * SKM_PI); /* the ordinary path is unchanged */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pose_counts_checked),      cmocka_unit_test(test_ping_pong_wrap),
         cmocka_unit_test(test_partial_local_to_model),   cmocka_unit_test(test_asset_validate),
-        cmocka_unit_test(test_large_blendspace_root_motion),
+        cmocka_unit_test(test_large_blendspace_root_motion), cmocka_unit_test(test_failure_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

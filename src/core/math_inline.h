@@ -188,6 +188,9 @@ static inline sk_quat skm_quat_from_rotation(double r[3][3]) {
 
 /* An angle brought into [-pi, pi] by whole turns. */
 static inline float skm_wrap_angle(float a) {
+    if (!(a - a == 0.0f)) return 0.0f; /* NaN or infinite: no angle (the loops would never end) */
+    /* far outside: reduce first (subtracting 2 pi from 1e30 changes nothing) */
+    if (a > 16.0f * SKM_PI || a < -16.0f * SKM_PI) a = remainderf(a, 2.0f * SKM_PI);
     while (a > SKM_PI) a -= 2.0f * SKM_PI;
     while (a < -SKM_PI) a += 2.0f * SKM_PI;
     return a;

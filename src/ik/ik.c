@@ -103,13 +103,13 @@ static bool options_finite(const sk_ik_options *o) {
 
 sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
                       sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err) {
-    if (chain && chain->skeleton && sk_pose_check(chain->skeleton, io, "ik", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
     sk_transform *io_local = io ? io->local : NULL;
     static const sk_ik_options zero_options;
     const sk_ik_options *o = options ? options : &zero_options;
     sk_ik_result res = {0};
     res.stretch = 1.0f;
     if (out) *out = res;
+    if (chain && chain->skeleton && sk_pose_check(chain->skeleton, io, "ik", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
     if (!chain || !chain->skeleton || !chain->joints || !target || !io_local)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: NULL chain, target or pose");
     const sk_skeleton *skel = chain->skeleton;

@@ -44,13 +44,13 @@ static float max_error(const sk_transform *W, const sk_ik_effector *eff, uint32_
 sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_effector *eff, uint32_t ne,
                             const sk_ik_options *options, sk_pose *io, void *scratch, size_t scratch_size,
                             sk_ik_result *out, sk_error *err) {
-    if (skel && sk_pose_check(skel, io, "ik multi", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
     sk_transform *io_local = io ? io->local : NULL;
     static const sk_ik_options zero_options;
     const sk_ik_options *o = options ? options : &zero_options;
     sk_ik_result res = {0};
     res.stretch = 1.0f;
     if (out) *out = res;
+    if (skel && sk_pose_check(skel, io, "ik multi", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
     if (!skel || !io_local || (!eff && ne))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: NULL argument");
     uint32_t J = skel->joint_count;
