@@ -1,0 +1,184 @@
+/* glTF reader: animations (§3.11) into clips: samplers, channels, key
+ * times and values checked, tracks handed to the clip builder. */
+#include "io/gltf_internal.h"
+
+#include <stdio.h>
+
+/* ---- animations (§3.11) --------------------------------------------------- */
+
+static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32_t ci, const cJSON *ch,
+                              const cJSON **samplers, uint32_t n_samplers, uint8_t *seen) {
+    char path[96];
+    snprintf(path, sizeof path, "/animations/%u/channels/%u", ai, ci);
+    if (!cJSON_IsObject(ch)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", path);
+    uint32_t si = 0;
+    TRY(sk_gl_req_index(g, ch, "sampler", n_samplers, "sampler", path, &si));
+    const cJSON *target = j_get(ch, "target");
+    char tp[112];
+    snprintf(tp, sizeof tp, "%s/target", path);
+    if (!cJSON_IsObject(target)) return fail(g, SK_ERR_INVALID_DATA, "%s: required object missing", tp);
+    const char *pathname;
+    TRY(sk_gl_opt_string(g, target, "path", tp, &pathname));
+    if (!pathname) return fail(g, SK_ERR_INVALID_DATA, "%s/path: required property missing", tp);
+    int32_t node;
+    TRY(sk_gl_opt_index(g, target, "node", g->n_nodes, "node", tp, &node));
+    sk_track_path tpath;
+    if (strcmp(pathname, "translation") == 0) tpath = SK_PATH_TRANSLATION;
+    else if (strcmp(pathname, "rotation") == 0) tpath = SK_PATH_ROTATION;
+    else if (strcmp(pathname, "scale") == 0) tpath = SK_PATH_SCALE;
+    else if (strcmp(pathname, "weights") == 0) tpath = SK_PATH_WEIGHTS;
+    else if (strcmp(pathname, "pointer") == 0) return SK_OK; /* KHR_animation_pointer: not ours */
+    else return fail(g, SK_ERR_INVALID_DATA, "%s/path: \"%s\" is not a glTF animation path", tp, pathname);
+    /* §3.11: target.node is optional (an extension may target something else). */
+    if (node < 0) return SK_OK;
+    const gl_node *nd = &g->nodes[node];
+    if (nd->has_matrix && !nd->matrix_identity)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/node: animated node %d is defined by a matrix", tp, node);
+    uint32_t width = tpath == SK_PATH_ROTATION ? 4 : 3;
+    if (tpath == SK_PATH_WEIGHTS) {
+        width = nd->mesh >= 0 ? g->asset->meshes[nd->mesh].weight_count : 0;
+        if (!width) return fail(g, SK_ERR_INVALID_DATA, "%s/node: node %d has no morph targets to animate", tp, node);
+    }
+    /* Two channels for the same node and path are forbidden. */
+    uint8_t bit = (uint8_t)(1u << tpath);
+    if (seen[node] & bit)
+        return fail(g, SK_ERR_INVALID_DATA, "%s: node %d %s is already targeted by another channel", tp, node, pathname);
+    seen[node] |= bit;
+
+    /* Sampler. */
+    const cJSON *smp = samplers[si];
+    char sp[96];
+    snprintf(sp, sizeof sp, "/animations/%u/samplers/%u", ai, si);
+    if (!cJSON_IsObject(smp)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", sp);
+    const char *interp;
+    TRY(sk_gl_opt_string(g, smp, "interpolation", sp, &interp));
+    sk_interpolation mode = SK_INTERP_LINEAR;
+    if (!interp || strcmp(interp, "LINEAR") == 0) mode = SK_INTERP_LINEAR;
+    else if (strcmp(interp, "STEP") == 0) mode = SK_INTERP_STEP;
+    else if (strcmp(interp, "CUBICSPLINE") == 0) mode = SK_INTERP_CUBICSPLINE;
+    else return fail(g, SK_ERR_INVALID_DATA, "%s/interpolation: \"%s\" is not a glTF interpolation", sp, interp);
+    char ip[112], op[112];
+    snprintf(ip, sizeof ip, "%s/input", sp);
+    snprintf(op, sizeof op, "%s/output", sp);
+    const cJSON *jin = j_get(smp, "input"), *jout = j_get(smp, "output");
+    if (!jin) return fail(g, SK_ERR_INVALID_DATA, "%s: required property missing", ip);
+    if (!jout) return fail(g, SK_ERR_INVALID_DATA, "%s: required property missing", op);
+    uint32_t ia = 0, oa = 0;
+    TRY(sk_gl_acc_ref(g, jin, ip, "SCALAR", CB_F, &ia));
+    /* Output component types: translation/scale FLOAT; rotation and weights
+     * also normalised (unsigned) byte/short (§3.11, the output table). */
+    unsigned allowed = tpath == SK_PATH_TRANSLATION || tpath == SK_PATH_SCALE
+                           ? CB_F
+                           : CB_F | CB_BN | CB_UBN | CB_SN | CB_USN;
+    const char *otype = tpath == SK_PATH_WEIGHTS ? "SCALAR" : tpath == SK_PATH_ROTATION ? "VEC4" : "VEC3";
+    TRY(sk_gl_acc_ref(g, jout, op, otype, allowed, &oa));
+    const gl_acc *in = &g->accs[ia], *out = &g->accs[oa];
+    if (!in->has_bounds) return fail(g, SK_ERR_INVALID_DATA, "%s: input accessor %u has no min/max", ip, ia);
+    uint32_t keys = in->count;
+    if (mode == SK_INTERP_CUBICSPLINE && keys < 2)
+        return fail(g, SK_ERR_INVALID_DATA, "%s: CUBICSPLINE needs at least 2 keys, accessor %u has %u", ip, ia, keys);
+    uint64_t expect = (uint64_t)keys * (mode == SK_INTERP_CUBICSPLINE ? 3u : 1u) *
+                      (tpath == SK_PATH_WEIGHTS ? width : 1u);
+    if (out->count != expect)
+        return fail(g, SK_ERR_INVALID_DATA, "%s: accessor %u has %u elements, expected %llu for %u keys", op, oa,
+                    out->count, (unsigned long long)expect, keys);
+    float *times, *values;
+    sk_arena_reset(&g->chan);
+    TRY(sk_gl_acc_read_float(g, ia, &g->chan, ip, &times));
+    for (uint32_t i = 0; i < keys; i++) {
+        if (times[i] < 0.0f)
+            return fail(g, SK_ERR_INVALID_DATA, "%s: key %u time %g is negative", ip, i, (double)times[i]);
+        /* §3.11: strictly increasing. An input accessor with no bufferView
+         * and no sparse data is all zeros by definition; glTF-Validator
+         * accepts it (it checks stored data), so equal times are allowed
+         * there (the clip then has all keys at t = 0). */
+        bool stored = in->view >= 0 || in->sparse_count > 0;
+        if (i > 0 && (stored ? !(times[i] > times[i - 1]) : times[i] < times[i - 1]))
+            return fail(g, SK_ERR_INVALID_DATA, "%s: key times are not strictly increasing at key %u (%g after %g)", ip,
+                        i, (double)times[i], (double)times[i - 1]);
+    }
+    TRY(sk_gl_acc_read_float(g, oa, &g->chan, op, &values));
+    if (tpath == SK_PATH_ROTATION) {
+        /* Rotation keys are unit quaternions (the validator's tolerance). */
+        uint32_t elems = out->count;
+        for (uint32_t e = 0; e < elems; e++) {
+            if (mode == SK_INTERP_CUBICSPLINE && e % 3 != 1) continue;
+            const float *q = values + (size_t)e * 4;
+            double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+            if (fabs(len - 1.0) > 0.00769)
+                return fail(g, SK_ERR_INVALID_DATA, "%s: rotation element %u is not a unit quaternion (length %g)", op, e,
+                            len);
+        }
+    }
+    sk_track_desc td;
+    memset(&td, 0, sizeof td);
+    td.joint = g->asset->node_to_joint[node];
+    td.path = tpath;
+    td.interpolation = mode;
+    td.key_count = keys;
+    td.times = times;
+    td.values = values;
+    td.width = width;
+    sk_error e = {0};
+    sk_result r = sk_clip_builder_add_track(b, &td, &e);
+    if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
+    return SK_OK;
+}
+
+sk_result sk_gl_load_animations(gl_ctx *g) {
+    sk_clip **clips = sk_asset_alloc(g->asset, (size_t)(g->n_anims ? g->n_anims : 1) * sizeof *clips);
+    uint8_t *seen = tmp_alloc(g, g->n_nodes ? g->n_nodes : 1, 1);
+    if (!clips || !seen) return oom(g);
+    g->asset->clips = clips;
+    for (uint32_t a = 0; a < g->n_anims; a++) {
+        const cJSON *o = g->j_anims[a];
+        char path[64];
+        snprintf(path, sizeof path, "/animations/%u", a);
+        const char *name;
+        TRY(sk_gl_opt_string(g, o, "name", path, &name));
+        const cJSON *chans, *samplers;
+        uint32_t nc, ns;
+        TRY(sk_gl_array_len(g, o, "channels", path, &chans, &nc));
+        TRY(sk_gl_array_len(g, o, "samplers", path, &samplers, &ns));
+        if (!chans) return fail(g, SK_ERR_INVALID_DATA, "%s/channels: required property missing", path);
+        if (!samplers) return fail(g, SK_ERR_INVALID_DATA, "%s/samplers: required property missing", path);
+        memset(seen, 0, g->n_nodes ? g->n_nodes : 1);
+        const cJSON **stable = tmp_alloc(g, ns ? ns : 1, sizeof *stable);
+        if (!stable) return oom(g);
+        uint32_t k = 0;
+        for (const cJSON *c = samplers->child; c; c = c->next) stable[k++] = c;
+        sk_clip_builder *b;
+        sk_error e = {0};
+        sk_result r = sk_clip_builder_create(name ? name : "", g->alloc, &b, &e);
+        if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
+        /* Reserve the builder's storage from the samplers' accessor counts (a hint:
+         * indices are validated channel by channel below). */
+        size_t rkeys = 0, rvals = 0;
+        for (const cJSON *c = chans->child; c; c = c->next) {
+            const cJSON *si = j_get(c, "sampler");
+            if (!j_is_uint(si, ns)) continue;
+            const cJSON *in = j_get(stable[(uint32_t)si->valuedouble], "input");
+            const cJSON *outp = j_get(stable[(uint32_t)si->valuedouble], "output");
+            if (j_is_uint(in, g->n_accessors)) rkeys += g->accs[(uint32_t)in->valuedouble].count;
+            if (j_is_uint(outp, g->n_accessors)) {
+                const gl_acc *oa = &g->accs[(uint32_t)outp->valuedouble];
+                rvals += (size_t)oa->count * oa->ncomp;
+            }
+        }
+        if (rkeys + rvals <= g->max_bytes) (void)sk_clip_builder_reserve(b, nc, rkeys, rvals, NULL);
+        uint32_t ci = 0;
+        for (const cJSON *c = chans->child; c; c = c->next, ci++) {
+            r = load_channel(g, b, a, ci, c, stable, ns, seen);
+            if (r != SK_OK) {
+                sk_clip_builder_destroy(b);
+                return r;
+            }
+        }
+        r = sk_clip_builder_finish(b, &clips[a], &e);
+        if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
+        g->asset->clip_count = a + 1;
+    }
+    g->asset->clip_count = g->n_anims;
+    return SK_OK;
+}
+

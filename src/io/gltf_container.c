@@ -1,0 +1,610 @@
+/* glTF reader, container layer: the GLB container (§4), the JSON document
+ * and its helpers, the asset object and required extensions (§3.2, §3.12),
+ * URIs (§2.8: data: with base64 or percent-encoded octets, relative file
+ * paths, percent-decoding), buffers (§3.6.1), and the public entry points.
+ * Everything the reader follows (indices, offsets, counts) is validated
+ * before use; errors name the JSON path ("/accessors/3/count: ..."). */
+#include "io/gltf_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- JSON helpers ------------------------------------------------------- */
+
+/* Collects a top-level array of objects into a flat table (cJSON arrays are
+ * linked lists: indexing them one by one would be quadratic). */
+sk_result sk_gl_collection(gl_ctx *g, const char *key, const cJSON ***out, uint32_t *count) {
+    *out = NULL;
+    *count = 0;
+    const cJSON *arr = j_get(g->root, key);
+    if (!arr) return SK_OK;
+    if (!cJSON_IsArray(arr)) return fail(g, SK_ERR_INVALID_DATA, "/%s: expected an array", key);
+    size_t n = 0;
+    for (const cJSON *c = arr->child; c; c = c->next) {
+        if (!cJSON_IsObject(c))
+            return fail(g, SK_ERR_INVALID_DATA, "/%s/%zu: expected an object", key, n);
+        n++;
+    }
+    if (n > SK_MAX_JOINTS * 16ull)
+        return fail(g, SK_ERR_LIMIT, "/%s: %zu entries is more than this reader accepts", key, n);
+    const cJSON **t = tmp_alloc(g, n ? n : 1, sizeof *t);
+    if (!t) return oom(g);
+    n = 0;
+    for (const cJSON *c = arr->child; c; c = c->next) t[n++] = c;
+    *out = t;
+    *count = (uint32_t)n;
+    return SK_OK;
+}
+
+/* Optional index property: -1 when absent. */
+sk_result sk_gl_opt_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t limit,
+                             const char *what, const char *path, int32_t *out) {
+    *out = -1;
+    const cJSON *it = j_get(obj, key);
+    if (!it) return SK_OK;
+    if (!j_is_uint(it, 4294967296.0))
+        return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected a non-negative integer index", path, key);
+    if (it->valuedouble >= (double)limit)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/%s: %s index %.0f out of range (%u %s)", path, key,
+                    what, it->valuedouble, limit, what);
+    *out = (int32_t)it->valuedouble;
+    return SK_OK;
+}
+
+sk_result sk_gl_req_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t limit,
+                             const char *what, const char *path, uint32_t *out) {
+    int32_t v;
+    TRY(sk_gl_opt_index(g, obj, key, limit, what, path, &v));
+    if (v < 0) return fail(g, SK_ERR_INVALID_DATA, "%s/%s: required property missing", path, key);
+    *out = (uint32_t)v;
+    return SK_OK;
+}
+
+/* Optional non-negative integer with a default and an upper bound. */
+sk_result sk_gl_opt_uint(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+                            uint64_t def, double max, uint64_t *out, bool *present) {
+    *out = def;
+    if (present) *present = false;
+    const cJSON *it = j_get(obj, key);
+    if (!it) return SK_OK;
+    if (!j_is_uint(it, 18446744073709551616.0))
+        return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected a non-negative integer", path, key);
+    if (it->valuedouble > max)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/%s: %.0f is larger than %.0f", path, key, it->valuedouble, max);
+    *out = (uint64_t)it->valuedouble;
+    if (present) *present = true;
+    return SK_OK;
+}
+
+sk_result sk_gl_req_uint(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+                            double max, uint64_t *out) {
+    bool present;
+    TRY(sk_gl_opt_uint(g, obj, key, path, 0, max, out, &present));
+    if (!present) return fail(g, SK_ERR_INVALID_DATA, "%s/%s: required property missing", path, key);
+    return SK_OK;
+}
+
+sk_result sk_gl_opt_string(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+                              const char **out) {
+    *out = NULL;
+    const cJSON *it = j_get(obj, key);
+    if (!it) return SK_OK;
+    if (!cJSON_IsString(it) || !it->valuestring)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected a string", path, key);
+    *out = it->valuestring;
+    return SK_OK;
+}
+
+/* Fixed-length array of finite numbers; *present false when absent. */
+sk_result sk_gl_opt_numbers(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+                               uint32_t n, double *out, bool *present) {
+    *present = false;
+    const cJSON *it = j_get(obj, key);
+    if (!it) return SK_OK;
+    if (!cJSON_IsArray(it)) return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected an array", path, key);
+    uint32_t i = 0;
+    for (const cJSON *c = it->child; c; c = c->next, i++) {
+        if (i >= n) break;
+        if (!cJSON_IsNumber(c))
+            return fail(g, SK_ERR_INVALID_DATA, "%s/%s/%u: expected a number", path, key, i);
+        if (!isfinite(c->valuedouble))
+            return fail(g, SK_ERR_INVALID_DATA, "%s/%s/%u: value is not finite", path, key, i);
+        out[i] = c->valuedouble;
+    }
+    if (i != n || cJSON_GetArraySize(it) != (int)n)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected %u numbers", path, key, n);
+    *present = true;
+    return SK_OK;
+}
+
+/* Array length of an optional array property (type-checked); 0 when absent. */
+sk_result sk_gl_array_len(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+                             const cJSON **arr, uint32_t *len) {
+    *arr = j_get(obj, key);
+    *len = 0;
+    if (!*arr) return SK_OK;
+    if (!cJSON_IsArray(*arr)) return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected an array", path, key);
+    uint32_t n = 0;
+    for (const cJSON *c = (*arr)->child; c; c = c->next) {
+        if (n == UINT32_MAX) return fail(g, SK_ERR_LIMIT, "%s/%s: too many entries", path, key);
+        n++;
+    }
+    *len = n;
+    return SK_OK;
+}
+
+/* ---- asset / extensions (§3.2 Asset, §3.12 Specifying Extensions) -------- */
+
+/* Required extensions we can honour: they do not change geometry or animation
+ * meaning for a skeletal loader (materials, textures, lights, metadata), or we
+ * implement them (KHR_mesh_quantization). Anything else that is *required*
+ * (KHR_draco_mesh_compression, EXT_meshopt_compression, KHR_animation_pointer,
+ * unknown ones) is refused with SK_ERR_UNSUPPORTED. */
+static bool extension_supported(const char *name) {
+    static const char *const exact[] = {
+        "KHR_mesh_quantization", "KHR_texture_transform", "KHR_texture_basisu",
+        "EXT_texture_webp", "EXT_texture_avif", "KHR_lights_punctual", "KHR_xmp_json_ld",
+        "KHR_node_visibility", "KHR_materials_variants", "EXT_lights_image_based",
+    };
+    for (size_t i = 0; i < SK_ARRAY_COUNT(exact); i++)
+        if (strcmp(name, exact[i]) == 0) return true;
+    if (strncmp(name, "KHR_materials_", 14) == 0) return true;
+    return false;
+}
+
+static sk_result check_asset(gl_ctx *g) {
+    const cJSON *asset = j_get(g->root, "asset");
+    if (!cJSON_IsObject(asset)) return fail(g, SK_ERR_INVALID_DATA, "/asset: required object missing");
+    const char *version, *minv;
+    TRY(sk_gl_opt_string(g, asset, "version", "/asset", &version));
+    TRY(sk_gl_opt_string(g, asset, "minVersion", "/asset", &minv));
+    if (!version) return fail(g, SK_ERR_INVALID_DATA, "/asset/version: required property missing");
+    unsigned major = 0, minor = 0;
+    if (sscanf(version, "%u.%u", &major, &minor) != 2)
+        return fail(g, SK_ERR_INVALID_DATA, "/asset/version: \"%s\" is not MAJOR.MINOR", version);
+    if (major != 2) return fail(g, SK_ERR_UNSUPPORTED, "/asset/version: glTF %s is not supported (only 2.x)", version);
+    if (minv) {
+        unsigned mj = 0, mn = 0;
+        if (sscanf(minv, "%u.%u", &mj, &mn) != 2)
+            return fail(g, SK_ERR_INVALID_DATA, "/asset/minVersion: \"%s\" is not MAJOR.MINOR", minv);
+        if (mj > major || (mj == major && mn > minor))
+            return fail(g, SK_ERR_INVALID_DATA, "/asset/minVersion: %s is greater than version %s", minv, version);
+        if (mj != 2 || mn > 0)
+            return fail(g, SK_ERR_UNSUPPORTED, "/asset/minVersion: glTF %s features are not supported", minv);
+    }
+    const char *gen;
+    TRY(sk_gl_opt_string(g, asset, "generator", "/asset", &gen));
+    g->asset->generator = sk_asset_strdup(g->asset, gen);
+    if (!g->asset->generator) return oom(g);
+
+    const cJSON *used = j_get(g->root, "extensionsUsed"), *req = j_get(g->root, "extensionsRequired");
+    if (used && !cJSON_IsArray(used)) return fail(g, SK_ERR_INVALID_DATA, "/extensionsUsed: expected an array");
+    if (req && !cJSON_IsArray(req)) return fail(g, SK_ERR_INVALID_DATA, "/extensionsRequired: expected an array");
+    if (req) {
+        uint32_t i = 0;
+        for (const cJSON *c = req->child; c; c = c->next, i++) {
+            if (!cJSON_IsString(c) || !c->valuestring)
+                return fail(g, SK_ERR_INVALID_DATA, "/extensionsRequired/%u: expected a string", i);
+            if (!extension_supported(c->valuestring))
+                return fail(g, SK_ERR_UNSUPPORTED, "/extensionsRequired/%u: required extension %s is not supported",
+                            i, c->valuestring);
+            if (strcmp(c->valuestring, "KHR_mesh_quantization") == 0) g->quantization = true;
+        }
+    }
+    return SK_OK;
+}
+
+/* ---- URIs and buffers (§3.6.1 Buffers and Buffer Views, §2.8 URIs) ------- */
+
+static int b64_value(unsigned char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Strict RFC 4648 base64: the standard alphabet, '=' only as final padding. */
+static sk_result base64_decode(gl_ctx *g, const char *s, size_t n, const char *path, uint8_t **out,
+                               size_t *out_len) {
+    size_t pad = 0;
+    while (n > 0 && s[n - 1] == '=' && pad < 2) { n--; pad++; }
+    if (pad && (n + pad) % 4 != 0)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/uri: malformed base64 padding", path);
+    if (n % 4 == 1) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: truncated base64 data", path);
+    size_t len = n / 4 * 3 + (n % 4 == 3 ? 2 : n % 4 == 2 ? 1 : 0);
+    if (len > g->max_bytes)
+        return fail(g, SK_ERR_LIMIT, "%s/uri: %zu decoded bytes exceed the limit", path, len);
+    uint8_t *o = sk_arena_alloc(&g->tmp, len ? len : 1);
+    if (!o) return oom(g);
+    uint32_t acc = 0;
+    size_t bits = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int v = b64_value((unsigned char)s[i]);
+        if (v < 0)
+            return fail(g, SK_ERR_INVALID_DATA, "%s/uri: invalid base64 character 0x%02x at offset %zu", path,
+                        (unsigned char)s[i], i);
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            o[k++] = (uint8_t)(acc >> bits);
+            acc &= (1u << bits) - 1u;
+        }
+    }
+    *out = o;
+    *out_len = k;
+    return SK_OK;
+}
+
+static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Non-base64 data URI payload: URL-encoded octets (RFC 2397). */
+static sk_result percent_decode_data(gl_ctx *g, const char *s, const char *path, uint8_t **out, size_t *out_len) {
+    size_t n = strlen(s), k = 0;
+    uint8_t *o = sk_arena_alloc(&g->tmp, n ? n : 1);
+    if (!o) return oom(g);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '%') {
+            if (i + 2 >= n) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: truncated percent escape", path);
+            int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+            if (hi < 0 || lo < 0) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: bad percent escape", path);
+            o[k++] = (uint8_t)(hi * 16 + lo);
+            i += 2;
+        } else {
+            o[k++] = (uint8_t)s[i];
+        }
+    }
+    *out = o;
+    *out_len = k;
+    return SK_OK;
+}
+
+/* Relative file reference only: percent-decoded, no scheme, not absolute,
+ * no ".." segment. */
+static sk_result resolve_file_uri(gl_ctx *g, const char *uri, const char *path, char **out) {
+    size_t n = strlen(uri);
+    if (n == 0) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: empty URI", path);
+    /* RFC 3986 scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
+    size_t i = 0;
+    if ((uri[0] >= 'a' && uri[0] <= 'z') || (uri[0] >= 'A' && uri[0] <= 'Z')) {
+        while (uri[i] && (isalnum((unsigned char)uri[i]) || uri[i] == '+' || uri[i] == '-' || uri[i] == '.')) i++;
+        if (uri[i] == ':')
+            return fail(g, SK_ERR_UNSUPPORTED,
+                        "%s/uri: URI scheme \"%.*s:\" is not supported (only relative file paths and data: URIs)",
+                        path, (int)(i < 32 ? i : 32), uri);
+    }
+    /* RFC 3986 §4.2: the first segment of a relative path has no ':'. */
+    for (i = 0; uri[i] && uri[i] != '/'; i++)
+        if (uri[i] == ':') return fail(g, SK_ERR_INVALID_DATA, "%s/uri: \"%s\" is not a valid URI", path, uri);
+    char *d = sk_arena_alloc(&g->tmp, n + 1);
+    if (!d) return oom(g);
+    size_t k = 0;
+    for (i = 0; i < n; i++) {
+        if (uri[i] == '%') {
+            if (i + 2 >= n) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: truncated percent escape", path);
+            int a = hex_value(uri[i + 1]), b = hex_value(uri[i + 2]);
+            if (a < 0 || b < 0) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: bad percent escape", path);
+            char c = (char)(a * 16 + b);
+            if (c == 0) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: %%00 in URI", path);
+            d[k++] = c;
+            i += 2;
+        } else {
+            d[k++] = uri[i];
+        }
+    }
+    d[k] = 0;
+    if (d[0] == '/' || d[0] == '\\')
+        return fail(g, SK_ERR_INVALID_DATA, "%s/uri: absolute path \"%s\" refused", path, d);
+    /* ".." as any segment (either separator) */
+    const char *seg = d;
+    for (const char *p = d;; p++) {
+        if (*p == '/' || *p == '\\' || *p == 0) {
+            if (p - seg == 2 && seg[0] == '.' && seg[1] == '.')
+                return fail(g, SK_ERR_INVALID_DATA, "%s/uri: \"..\" in \"%s\" refused", path, d);
+            if (*p == 0) break;
+            seg = p + 1;
+        }
+    }
+    if (!g->base_dir)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/uri: external file \"%s\" but no base directory given", path, d);
+    size_t bl = strlen(g->base_dir), total;
+    if (!sk_size_add(bl, k + 2, &total)) return oom(g);
+    char *full = sk_arena_alloc(&g->tmp, total);
+    if (!full) return oom(g);
+    snprintf(full, total, "%s/%s", g->base_dir, d);
+    *out = full;
+    return SK_OK;
+}
+
+/* Reads exactly `need` bytes from the start of a file (fewer means the buffer
+ * is shorter than its byteLength). */
+static sk_result read_file_prefix(gl_ctx *g, const char *file, size_t need, const char *path,
+                                  const uint8_t **out) {
+    FILE *f = fopen(file, "rb");
+    if (!f) return fail(g, SK_ERR_IO, "%s/uri: cannot open \"%s\"", path, file);
+    uint8_t *d = sk_arena_alloc(&g->tmp, need ? need : 1);
+    if (!d) {
+        fclose(f);
+        return oom(g);
+    }
+    size_t got = fread(d, 1, need, f);
+    fclose(f);
+    if (got != need)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/byteLength: %zu bytes declared but \"%s\" holds only %zu", path,
+                    need, file, got);
+    *out = d;
+    return SK_OK;
+}
+
+/* Every buffer is checked up front: data: URIs are decoded, relative files
+ * read (a missing or short file is an error), the GLB BIN chunk matched.
+ * Buffers we cannot have — no uri in a .gltf, or a network URI we refuse to
+ * fetch — are marked unavailable: an error only if an accessor we read needs
+ * them (glTF-Validator likewise accepts such files). */
+static sk_result load_buffers(gl_ctx *g) {
+    g->buffers = tmp_alloc(g, g->n_buffers ? g->n_buffers : 1, sizeof *g->buffers);
+    if (!g->buffers) return oom(g);
+    char path[64];
+    for (uint32_t i = 0; i < g->n_buffers; i++) {
+        gl_buffer *b = &g->buffers[i];
+        snprintf(path, sizeof path, "/buffers/%u", i);
+        uint64_t len;
+        TRY(sk_gl_req_uint(g, g->j_buffers[i], "byteLength", path, GL_MAX_OFFSET, &len));
+        if (len < 1) return fail(g, SK_ERR_INVALID_DATA, "%s/byteLength: must be at least 1", path);
+        if (len > g->max_bytes || len > SIZE_MAX)
+            return fail(g, SK_ERR_LIMIT, "%s/byteLength: %llu bytes exceed the limit of %llu", path,
+                        (unsigned long long)len, (unsigned long long)g->max_bytes);
+        b->length = (size_t)len;
+        const char *uri;
+        TRY(sk_gl_opt_string(g, g->j_buffers[i], "uri", path, &uri));
+        if (!uri) {
+            /* §4.4.3.3 (GLB-stored buffer): the BIN chunk is buffer 0, which has no uri. */
+            if (g->is_glb) {
+                if (i != 0 || !g->has_bin)
+                    return fail(g, SK_ERR_INVALID_DATA, "%s: buffer has no uri and there is no GLB BIN chunk for it", path);
+                if (g->bin_size < b->length)
+                    return fail(g, SK_ERR_INVALID_DATA,
+                                "%s/byteLength: %zu bytes declared but the GLB BIN chunk holds %zu", path, b->length,
+                                g->bin_size);
+                b->data = g->bin;
+            } else {
+                b->unavailable = "it has no uri (and a .gltf file has no GLB BIN chunk)";
+                b->unavailable_code = SK_ERR_INVALID_DATA;
+            }
+        } else if (strncmp(uri, "data:", 5) == 0) {
+            /* data:[<mediatype>][;base64],<data> — §3.6.1.1 allows
+             * application/octet-stream and application/gltf-buffer. */
+            const char *comma = strchr(uri, ',');
+            if (!comma) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: malformed data URI (no comma)", path);
+            size_t hl = (size_t)(comma - uri - 5);
+            const char *h = uri + 5;
+            bool b64 = hl >= 7 && memcmp(h + hl - 7, ";base64", 7) == 0;
+            size_t ml = b64 ? hl - 7 : hl;
+            if (!((ml == 24 && memcmp(h, "application/octet-stream", 24) == 0) ||
+                  (ml == 23 && memcmp(h, "application/gltf-buffer", 23) == 0)))
+                return fail(g, SK_ERR_INVALID_DATA, "%s/uri: data URI media type \"%.*s\" is not a buffer type", path,
+                            (int)(ml < 64 ? ml : 64), h);
+            uint8_t *d = NULL;
+            size_t dl = 0;
+            if (b64) TRY(base64_decode(g, comma + 1, strlen(comma + 1), path, &d, &dl));
+            else TRY(percent_decode_data(g, comma + 1, path, &d, &dl)); /* RFC 2397 plain data */
+            if (dl < b->length)
+                return fail(g, SK_ERR_INVALID_DATA, "%s/byteLength: %zu bytes declared but the data URI holds %zu",
+                            path, b->length, dl);
+            b->data = d;
+        } else {
+            char *file = NULL;
+            sk_result r = resolve_file_uri(g, uri, path, &file);
+            if (r == SK_ERR_UNSUPPORTED) {
+                /* A network URI: never fetched; fatal only when read. */
+                b->unavailable = "its URI scheme is not fetched (only relative file paths and data: URIs)";
+                b->unavailable_code = SK_ERR_UNSUPPORTED;
+                continue;
+            }
+            if (r != SK_OK) return r;
+            TRY(read_file_prefix(g, file, b->length, path, &b->data));
+        }
+    }
+    return SK_OK;
+}
+
+/* ---- container (§4 GLB File Format Specification) ------------------------ */
+
+#define GLB_MAGIC 0x46546C67u
+#define GLB_JSON 0x4E4F534Au
+#define GLB_BIN 0x004E4942u
+
+static sk_result parse_glb(gl_ctx *g, const uint8_t *d, size_t size, const char **json, size_t *json_len) {
+    if (size < 12) return fail(g, SK_ERR_PARSE, "GLB: %zu bytes is shorter than the 12-byte header", size);
+    uint32_t version = rd_u32(d + 4), length = rd_u32(d + 8);
+    if (version != 2) return fail(g, SK_ERR_UNSUPPORTED, "GLB: container version %u is not supported (only 2)", version);
+    if (length > size)
+        return fail(g, SK_ERR_PARSE, "GLB: header length %u exceeds the %zu bytes available (truncated file)", length, size);
+    if (length < 20) return fail(g, SK_ERR_PARSE, "GLB: header length %u leaves no room for a JSON chunk", length);
+    if (length % 4 != 0) return fail(g, SK_ERR_PARSE, "GLB: length %u is not a multiple of 4", length);
+    /* Bytes after `length` are ignored (§4.4: length is the whole GLB). */
+    size_t at = 12;
+    uint32_t idx = 0;
+    bool have_json = false;
+    while (at < length) {
+        if (length - at < 8)
+            return fail(g, SK_ERR_PARSE, "GLB: chunk %u header at byte %zu is truncated", idx, at);
+        uint32_t clen = rd_u32(d + at), ctype = rd_u32(d + at + 4);
+        at += 8;
+        if (clen > length - at)
+            return fail(g, SK_ERR_PARSE, "GLB: chunk %u of %u bytes at byte %zu exceeds the file length %u", idx, clen,
+                        at, length);
+        /* §4.4.3.1: chunk data is padded to 4 bytes; the length includes it. */
+        if (clen % 4 != 0) return fail(g, SK_ERR_PARSE, "GLB: chunk %u length %u is not a multiple of 4", idx, clen);
+        if (idx == 0) {
+            if (ctype != GLB_JSON)
+                return fail(g, SK_ERR_PARSE, "GLB: first chunk has type 0x%08x, expected JSON", ctype);
+            if (clen == 0) return fail(g, SK_ERR_PARSE, "GLB: JSON chunk is empty");
+            *json = (const char *)d + at;
+            *json_len = clen;
+            have_json = true;
+        } else if (ctype == GLB_JSON) {
+            return fail(g, SK_ERR_PARSE, "GLB: chunk %u is a second JSON chunk", idx);
+        } else if (ctype == GLB_BIN) {
+            if (idx != 1 || g->has_bin) return fail(g, SK_ERR_PARSE, "GLB: chunk %u: BIN must be the second chunk, once", idx);
+            g->bin = d + at;
+            g->bin_size = clen;
+            g->has_bin = true;
+        } /* other chunk types are ignored (§4.4.3.1) */
+        at += clen;
+        idx++;
+    }
+    if (!have_json) return fail(g, SK_ERR_PARSE, "GLB: no JSON chunk");
+    return SK_OK;
+}
+
+static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
+    const uint8_t *d = data;
+    const char *json = data;
+    size_t json_len = size;
+    if (size == 0) return fail(g, SK_ERR_PARSE, "empty file");
+    if (size >= 4 && rd_u32(d) == GLB_MAGIC) {
+        g->is_glb = true;
+        TRY(parse_glb(g, d, size, &json, &json_len));
+    }
+    /* glTF JSON is UTF-8 without a byte order mark (§3.1 / §4.4.3.2). */
+    if (json_len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
+        return fail(g, SK_ERR_PARSE, "JSON starts with a byte order mark, which glTF does not allow");
+    const char *end = NULL;
+    g->root = cJSON_ParseWithLengthOpts(json, json_len, &end, false);
+    if (!g->root) {
+        /* cJSON reports the error position through the end pointer. */
+        size_t off = end && end >= json && end <= json + json_len ? (size_t)(end - json) : 0;
+        return fail(g, SK_ERR_PARSE, "JSON syntax error near byte %zu", off);
+    }
+    for (const char *p = end; p && p < json + json_len; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            return fail(g, SK_ERR_PARSE, "JSON: trailing data after the root object at byte %zu", (size_t)(p - json));
+    if (!cJSON_IsObject(g->root)) return fail(g, SK_ERR_INVALID_DATA, "/: the JSON root is not an object");
+    TRY(check_asset(g));
+    const cJSON *ext = j_get(g->root, "extensions");
+    if (ext && !cJSON_IsObject(ext)) return fail(g, SK_ERR_INVALID_DATA, "/extensions: expected an object");
+    for (const cJSON *c = ext ? ext->child : NULL; c; c = c->next)
+        if (!cJSON_IsObject(c))
+            return fail(g, SK_ERR_INVALID_DATA, "/extensions/%s: expected an object", c->string ? c->string : "?");
+    /* Top-level arrays: each must be an array of objects (we type-check the
+     * ones we do not read too; cheap and it catches broken files early). */
+    static const char *const others[] = {"cameras", "images", "samplers", "textures"};
+    for (size_t i = 0; i < SK_ARRAY_COUNT(others); i++) {
+        const cJSON **t;
+        uint32_t n;
+        TRY(sk_gl_collection(g, others[i], &t, &n));
+        if (i == 0) g->n_cameras = n;
+    }
+    TRY(sk_gl_collection(g, "buffers", &g->j_buffers, &g->n_buffers));
+    TRY(sk_gl_collection(g, "bufferViews", &g->j_views, &g->n_views));
+    TRY(sk_gl_collection(g, "accessors", &g->j_accessors, &g->n_accessors));
+    TRY(sk_gl_collection(g, "nodes", &g->j_nodes, &g->n_nodes));
+    TRY(sk_gl_collection(g, "meshes", &g->j_meshes, &g->n_meshes));
+    TRY(sk_gl_collection(g, "skins", &g->j_skins, &g->n_skins));
+    TRY(sk_gl_collection(g, "animations", &g->j_anims, &g->n_anims));
+    TRY(sk_gl_collection(g, "scenes", &g->j_scenes, &g->n_scenes));
+    TRY(sk_gl_collection(g, "materials", &g->j_materials, &g->n_materials));
+    if (g->n_nodes > SK_MAX_JOINTS)
+        return fail(g, SK_ERR_LIMIT, "/nodes: %u nodes exceed the limit of %u", g->n_nodes, SK_MAX_JOINTS);
+    TRY(load_buffers(g));
+    TRY(sk_gl_load_views(g));
+    TRY(sk_gl_load_accessors(g));
+    TRY(sk_gl_load_meshes(g));
+    TRY(sk_gl_load_nodes(g));
+    TRY(sk_gl_build_skeleton(g));
+    TRY(sk_gl_load_skins(g));
+    TRY(sk_gl_load_scenes(g));
+    TRY(sk_gl_load_animations(g));
+    return SK_OK;
+}
+
+sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_dir, const sk_gltf_options *opts,
+                              sk_asset **out, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_memory: out is NULL");
+    *out = NULL;
+    if (!data && size) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_memory: data is NULL");
+    sk_gltf_options defaults;
+    memset(&defaults, 0, sizeof defaults);
+    if (!opts) opts = &defaults;
+    gl_ctx g;
+    memset(&g, 0, sizeof g);
+    g.alloc = sk_allocator_or_default(&opts->allocator);
+    g.err = err;
+    g.base_dir = base_dir;
+    g.max_bytes = opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
+    if (size > g.max_bytes)
+        return sk_error_set(err, SK_ERR_LIMIT, "input of %zu bytes exceeds the limit of %llu", size,
+                            (unsigned long long)g.max_bytes);
+    sk_arena_init(&g.tmp, g.alloc);
+    sk_arena_init(&g.chan, g.alloc);
+    sk_result r = sk_asset_create_empty(g.alloc, &g.asset, err);
+    if (r == SK_OK) r = load_all(&g, data ? data : "", size);
+    if (g.root) cJSON_Delete(g.root);
+    sk_arena_release(&g.tmp);
+    sk_arena_release(&g.chan);
+    if (r != SK_OK) {
+        sk_asset_destroy(g.asset);
+        return r;
+    }
+    *out = g.asset;
+    return SK_OK;
+}
+
+sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts, sk_asset **out, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_file: out is NULL");
+    *out = NULL;
+    if (!path) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_file: path is NULL");
+    uint64_t max = opts && opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
+    const sk_allocator *alloc = sk_allocator_or_default(opts ? &opts->allocator : NULL);
+    FILE *f = fopen(path, "rb");
+    if (!f) return sk_error_set(err, SK_ERR_IO, "%s: cannot open", path);
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return sk_error_set(err, SK_ERR_IO, "%s: cannot determine the file size", path);
+    }
+    if ((uint64_t)n > max || (uint64_t)n > SIZE_MAX - 1) {
+        fclose(f);
+        return sk_error_set(err, SK_ERR_LIMIT, "%s: %ld bytes exceed the limit of %llu", path, n,
+                            (unsigned long long)max);
+    }
+    size_t size = (size_t)n;
+    uint8_t *buf = sk_realloc_raw(alloc, NULL, 0, size + 1); /* fully overwritten by fread */
+    if (!buf) {
+        fclose(f);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    size_t got = size ? fread(buf, 1, size, f) : 0;
+    buf[size] = 0;
+    fclose(f);
+    if (got != size) {
+        sk_free(alloc, buf, size + 1);
+        return sk_error_set(err, SK_ERR_IO, "%s: read error", path);
+    }
+    /* The folder of the file resolves relative URIs. */
+    size_t plen = strlen(path);
+    char *dir = sk_alloc(alloc, plen + 2);
+    if (!dir) {
+        sk_free(alloc, buf, size + 1);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    const char *slash = strrchr(path, '/');
+    if (slash) memcpy(dir, path, (size_t)(slash - path) + (slash == path ? 1 : 0));
+    else dir[0] = '.';
+    sk_error e = {0};
+    sk_result r = sk_gltf_load_memory(buf, size, dir, opts, out, &e);
+    sk_free(alloc, dir, plen + 2);
+    sk_free(alloc, buf, size + 1);
+    if (r != SK_OK) return sk_error_set(err, r, "%s: %s", path, e.message);
+    return SK_OK;
+}

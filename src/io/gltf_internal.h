@@ -1,0 +1,198 @@
+/* Private to the glTF reader (src/io/gltf_*.c). Not installed.
+ *
+ * The reader is split along its seams:
+ *   gltf_container.c  GLB container, JSON parse, URIs (data:, percent-decoding,
+ *                     external files through sk_file_io), buffers, the JSON
+ *                     helpers below, and the public entry points;
+ *   gltf_accessor.c   bufferViews, accessors (decoding, sparse, budgets);
+ *   gltf_document.c   meshes, nodes, skeleton, skins, scenes -> sk_asset;
+ *   gltf_animation.c  animations -> clips.
+ * Functions shared between them carry the sk_gl_ prefix (every external
+ * symbol of the libraries starts with sk_). Section numbers in comments refer
+ * to the glTF 2.0 specification (Khronos, 2.0.1). */
+#ifndef SKELANIM_GLTF_INTERNAL_H
+#define SKELANIM_GLTF_INTERNAL_H
+
+#include "core/internal.h"
+#include "skelanim/io/gltf.h"
+
+#include <cjson/cJSON.h>
+
+#include <math.h>
+
+/* glTF component types (§3.6.2.2 "Accessor Data Types"). */
+#define GL_BYTE 5120u
+#define GL_UNSIGNED_BYTE 5121u
+#define GL_SHORT 5122u
+#define GL_UNSIGNED_SHORT 5123u
+#define GL_UNSIGNED_INT 5125u
+#define GL_FLOAT 5126u
+
+#define GL_DEFAULT_MAX_BYTES ((uint64_t)1 << 30)
+/* Byte offsets/lengths: exact in a JSON double and representable in size_t. */
+#define GL_MAX_OFFSET ((double)(SIZE_MAX < 9007199254740991ull ? SIZE_MAX : 9007199254740991ull))
+
+/* Decoding the same large accessor again and again (many primitives or
+ * channels referring to it) must not exhaust memory: the total decoded is
+ * limited to a multiple of the file size limit. */
+#define GL_DECODE_BUDGET_FACTOR 8u
+
+typedef struct gl_buffer {
+    const uint8_t *data;     /* NULL when unavailable */
+    size_t length;           /* declared byteLength */
+    const char *unavailable; /* why data is NULL (reported only if read) */
+    sk_result unavailable_code;
+} gl_buffer;
+
+typedef struct gl_view {
+    uint32_t buffer;
+    size_t offset, length;
+    uint32_t stride; /* 0 = not defined */
+} gl_view;
+
+typedef struct gl_acc {
+    int32_t view;          /* -1: no bufferView (zeros) */
+    size_t byte_offset;    /* accessor.byteOffset (inside the view) */
+    const uint8_t *data;   /* first element, or NULL */
+    size_t stride;         /* effective stride */
+    uint32_t count, comp_type, comp_size, ncomp, rows, cols;
+    size_t col_stride, elem_size, last_size; /* last_size: without trailing column padding */
+    bool normalized, has_bounds, is_matrix;
+    const char *type;
+    uint32_t sparse_count;
+    uint32_t sparse_idx_type;
+    const uint8_t *sparse_idx, *sparse_val;
+    int32_t missing_buffer; /* a buffer we need is unavailable, or -1 */
+} gl_acc;
+
+typedef struct gl_node {
+    int32_t parent, mesh, skin;
+    bool has_matrix, matrix_identity;
+    sk_transform rest;
+    const cJSON *weights; /* node.weights or NULL */
+} gl_node;
+
+typedef struct gl_ctx {
+    sk_arena tmp; /* scratch, released at the end */
+    sk_arena chan; /* per animation channel, reset after each (keeps its memory hot) */
+    const sk_allocator *alloc;
+    sk_error *err;
+    const char *base_dir;
+    uint64_t max_bytes;
+    const uint8_t *bin;
+    size_t bin_size;
+    bool has_bin, is_glb, quantization;
+    cJSON *root;
+    const cJSON **j_buffers, **j_views, **j_accessors, **j_nodes, **j_meshes, **j_skins,
+        **j_anims, **j_scenes, **j_materials;
+    uint32_t n_buffers, n_views, n_accessors, n_nodes, n_meshes, n_skins, n_anims, n_scenes,
+        n_materials, n_cameras;
+    gl_buffer *buffers;
+    gl_view *views;
+    gl_acc *accs;
+    gl_node *nodes;
+    uint32_t *subtree; /* per joint: joints in its subtree (itself included) */
+    uint32_t *root_joint; /* per joint: its root joint */
+    uint64_t decoded;  /* bytes decoded from accessors so far (bounded) */
+    sk_asset *asset;
+} gl_ctx;
+
+/* Fills the caller's sk_error (if any) and returns the code. */
+#define fail(g, ...) sk_error_set((g)->err, __VA_ARGS__)
+
+#define TRY(expr)                           \
+    do {                                    \
+        sk_result try_r_ = (expr);          \
+        if (try_r_ != SK_OK) return try_r_; \
+    } while (0)
+
+static inline sk_result oom(gl_ctx *g) { return fail(g, SK_ERR_OUT_OF_MEMORY, "out of memory"); }
+
+/* Scratch memory released when the load ends (zero-filled). */
+static inline void *tmp_alloc(gl_ctx *g, size_t n, size_t size) {
+    size_t total;
+    if (!sk_size_mul(n, size, &total)) return NULL;
+    return sk_arena_alloc(&g->tmp, total);
+}
+
+static inline sk_arena *asset_arena(gl_ctx *g) { return &((sk_asset_internal *)g->asset->internal)->arena; }
+
+static inline uint32_t rd_u16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static inline uint32_t rd_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* ---- JSON helpers (gltf_container.c) --------------------------------------- */
+
+static inline const cJSON *j_get(const cJSON *obj, const char *key) {
+    return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+static inline bool j_is_uint(const cJSON *it, double limit) {
+    if (!cJSON_IsNumber(it)) return false;
+    double d = it->valuedouble;
+    return d >= 0.0 && d < limit && d == floor(d);
+}
+
+/* A top-level array of objects as a flat table (cJSON arrays are linked
+ * lists: indexing them one by one would be quadratic). */
+sk_result sk_gl_collection(gl_ctx *g, const char *key, const cJSON ***out, uint32_t *count);
+/* Optional index property: -1 when absent. */
+sk_result sk_gl_opt_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t limit, const char *what,
+                          const char *path, int32_t *out);
+sk_result sk_gl_req_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t limit, const char *what,
+                          const char *path, uint32_t *out);
+/* Optional non-negative integer with a default and an upper bound. */
+sk_result sk_gl_opt_uint(gl_ctx *g, const cJSON *obj, const char *key, const char *path, uint64_t def, double max,
+                         uint64_t *out, bool *present);
+sk_result sk_gl_req_uint(gl_ctx *g, const cJSON *obj, const char *key, const char *path, double max, uint64_t *out);
+sk_result sk_gl_opt_string(gl_ctx *g, const cJSON *obj, const char *key, const char *path, const char **out);
+/* Fixed-length array of finite numbers; *present false when absent. */
+sk_result sk_gl_opt_numbers(gl_ctx *g, const cJSON *obj, const char *key, const char *path, uint32_t n, double *out,
+                            bool *present);
+/* Array length of an optional array property (type-checked); 0 when absent. */
+sk_result sk_gl_array_len(gl_ctx *g, const cJSON *obj, const char *key, const char *path, const cJSON **arr,
+                          uint32_t *len);
+
+/* ---- bufferViews and accessors (gltf_accessor.c) ----------------------------- */
+
+/* Allowed (componentType, normalized) combinations as a bit mask. */
+#define CB_B (1u << 0)
+#define CB_BN (1u << 1)
+#define CB_UB (1u << 2)
+#define CB_UBN (1u << 3)
+#define CB_S (1u << 4)
+#define CB_SN (1u << 5)
+#define CB_US (1u << 6)
+#define CB_USN (1u << 7)
+#define CB_UI (1u << 8)
+#define CB_F (1u << 9)
+
+sk_result sk_gl_load_views(gl_ctx *g);
+/* Every accessor's layout is validated against its bufferView up front. */
+sk_result sk_gl_load_accessors(gl_ctx *g);
+/* Checks an accessor reference (a JSON index property) against the expected
+ * type (NULL: any) and allowed component types; returns its index. */
+sk_result sk_gl_acc_ref(gl_ctx *g, const cJSON *it, const char *path, const char *type, unsigned allowed,
+                        uint32_t *out);
+/* The data of an accessor we are about to read must exist. */
+sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path);
+/* Decodes an accessor into floats (count * ncomp, matrices column-major
+ * without padding) in the given arena. */
+sk_result sk_gl_acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, const char *user_path, float **out);
+/* Integer accessor (indices, joints) into uint32 values. */
+sk_result sk_gl_acc_read_uint(gl_ctx *g, uint32_t index, sk_arena *arena, const char *user_path, uint32_t **out);
+
+/* ---- document (gltf_document.c) ---------------------------------------------- */
+
+sk_result sk_gl_load_meshes(gl_ctx *g);
+sk_result sk_gl_load_nodes(gl_ctx *g);
+sk_result sk_gl_build_skeleton(gl_ctx *g);
+sk_result sk_gl_load_skins(gl_ctx *g);
+sk_result sk_gl_load_scenes(gl_ctx *g);
+
+/* ---- animations (gltf_animation.c) ------------------------------------------- */
+
+sk_result sk_gl_load_animations(gl_ctx *g);
+
+#endif
