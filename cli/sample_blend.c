@@ -89,7 +89,7 @@ bool cli_sample_graph(const sk_asset *asset, const cli_sample_ext *x, sk_transfo
     sk_graph_instance *in = NULL;
     sk_error err = {0};
     bool ok = false;
-    if (sk_graph_load_file(x->graph, asset->skeleton, asset->clips, asset->clip_count, NULL, &g, &err) != SK_OK) {
+    if (sk_graph_load_file(x->graph, asset->skeleton, asset->clips, asset->clip_count, NULL, NULL, &g, &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s\n", err.message);
         return false;
     }

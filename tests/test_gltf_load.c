@@ -4,6 +4,7 @@
  * accessors, matrix nodes, hierarchy order, GLB, external files, and
  * rejections that must name the JSON path. */
 #include "support.h"
+#include "io/json_internal.h" /* sk_json_check: the syntax checker behind out-of-memory reports */
 
 #include <cjson/cJSON.h>
 
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -756,9 +758,364 @@ static void test_external_files(void **state) {
     rmdir(dir);
 }
 
+
+/* ---- file-system callbacks (skelanim/io/file.h) ----------------------------- */
+
+/* An in-memory "archive" served through sk_file_io: nothing touches the disk. */
+typedef struct vfs_file {
+    const char *path;
+    const void *data;
+    size_t size;
+} vfs_file;
+typedef struct vfs {
+    vfs_file files[4];
+    size_t count;
+    int reads, releases, writes;
+    char asked[4][256];
+    unsigned char *written;
+    size_t written_size;
+} vfs;
+
+static sk_result vfs_read(void *user, const char *path, uint64_t max, const sk_allocator *alloc, void **data,
+                          size_t *size, sk_error *err) {
+    vfs *v = user;
+    if (v->reads < 4) snprintf(v->asked[v->reads], sizeof v->asked[0], "%s", path);
+    v->reads++;
+    for (size_t i = 0; i < v->count; i++)
+        if (strcmp(v->files[i].path, path) == 0) {
+            if (v->files[i].size > max) return sk_error_set(err, SK_ERR_LIMIT, "%s: too large", path);
+            void *p = sk_alloc(alloc, v->files[i].size ? v->files[i].size : 1);
+            if (!p) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+            memcpy(p, v->files[i].data, v->files[i].size);
+            *data = p;
+            *size = v->files[i].size;
+            return SK_OK;
+        }
+    return sk_error_set(err, SK_ERR_IO, "%s: not in the archive", path);
+}
+static void vfs_release(void *user, const sk_allocator *alloc, void *data, size_t size) {
+    ((vfs *)user)->releases++;
+    sk_free(alloc, data, size ? size : 1);
+}
+static sk_result vfs_write(void *user, const char *path, const void *data, size_t size, sk_error *err) {
+    vfs *v = user;
+    (void)err;
+    v->writes++;
+    snprintf(v->asked[0], sizeof v->asked[0], "%s", path);
+    free(v->written);
+    v->written = malloc(size);
+    memcpy(v->written, data, size);
+    v->written_size = size;
+    return SK_OK;
+}
+
+typedef struct counting counting;
+static void *c_alloc(void *u, size_t n);
+static void c_free(void *u, void *p, size_t n);
+struct counting { size_t live, calls; size_t fail_at; };
+
+static void test_file_callbacks(void **state) {
+    (void)state;
+    float p[3] = {4, 5, 6};
+    const char *json =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":12,\"uri\":\"sub/my%20data.bin\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],\"nodes\":[{\"mesh\":0}]}";
+    vfs v;
+    memset(&v, 0, sizeof v);
+    v.files[0] = (vfs_file){"pack/model.gltf", json, strlen(json)};
+    v.files[1] = (vfs_file){"pack/sub/my data.bin", p, sizeof p};
+    v.count = 2;
+    counting c = {0, 0, 0};
+    sk_gltf_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.allocator.alloc = c_alloc;
+    opts.allocator.free = c_free;
+    opts.allocator.user = &c;
+    opts.file_io.read = vfs_read;
+    opts.file_io.release = vfs_release;
+    opts.file_io.write = vfs_write;
+    opts.file_io.user = &v;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = sk_gltf_load_file("pack/model.gltf", &opts, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    near(a->meshes[0].primitives[0].positions[2], 6, 0);
+    /* the file, then its buffer (folder + percent-decoded URI); both released */
+    assert_int_equal(v.reads, 2);
+    assert_string_equal(v.asked[0], "pack/model.gltf");
+    assert_string_equal(v.asked[1], "pack/sub/my data.bin");
+    assert_int_equal(v.releases, 2);
+    /* the writer writes through the callback; same bytes as in memory */
+    assert_int_equal(sk_glb_write_file(a, "out/model.glb", &opts.file_io, &err), SK_OK);
+    assert_int_equal(v.writes, 1);
+    assert_string_equal(v.asked[0], "out/model.glb");
+    void *mem = NULL;
+    size_t mem_size = 0;
+    assert_int_equal(sk_glb_write_memory(a, &mem, &mem_size, &err), SK_OK);
+    assert_int_equal(mem_size, v.written_size);
+    assert_memory_equal(mem, v.written, mem_size);
+    sk_free(&opts.allocator, mem, mem_size);
+    sk_asset_destroy(a);
+    assert_int_equal(c.live, 0); /* the callback's memory came from the options' allocator */
+    /* a missing file: the callback's message, after the JSON path, naming the model once */
+    v.count = 1;
+    v.reads = v.releases = 0;
+    r = sk_gltf_load_file("pack/model.gltf", &opts, &a, &err);
+    assert_int_equal(r, SK_ERR_IO);
+    assert_null(a);
+    assert_string_equal(err.message, "pack/model.gltf: /buffers/0/uri: pack/sub/my data.bin: not in the archive");
+    assert_int_equal(v.releases, v.reads - 1); /* the failed read returned nothing to release */
+    r = sk_gltf_load_file("pack/other.gltf", &opts, &a, &err);
+    assert_int_equal(r, SK_ERR_IO);
+    assert_string_equal(err.message, "pack/other.gltf: not in the archive");
+    assert_int_equal(c.live, 0);
+    free(v.written);
+    /* state machines read through it too */
+    sk_asset *m = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &m, NULL), SK_OK);
+    const char *graph = "{\"parameters\":[],\"machine\":{\"initial\":\"idle\",\"states\":[{\"name\":\"idle\",\"clip\":\"idle\"}]}}";
+    v.files[0] = (vfs_file){"g/idle.json", graph, strlen(graph)};
+    v.count = 1;
+    v.reads = v.releases = 0;
+    sk_graph *g = NULL;
+    assert_int_equal(sk_graph_load_file("g/idle.json", m->skeleton, m->clips, m->clip_count, &opts.allocator,
+                                        &opts.file_io, &g, &err), SK_OK);
+    assert_int_equal(v.reads, 1);
+    assert_int_equal(v.releases, 1);
+    sk_graph_destroy(g);
+    assert_int_equal(sk_graph_load_file("g/missing.json", m->skeleton, m->clips, m->clip_count, NULL, &opts.file_io,
+                                        &g, &err), SK_ERR_IO);
+    assert_string_equal(err.message, "g/missing.json: not in the archive");
+    sk_asset_destroy(m);
+    assert_int_equal(c.live, 0);
+}
+
+/* The default implementation reads regular files only: a FIFO (whose open
+ * would wait for a writer) or a directory is refused at once, by name. */
+static void test_special_files(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sk_gltf_special_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[512], sub[512], gltf[512];
+    snprintf(fifo, sizeof fifo, "%s/fifo.bin", dir);
+    snprintf(sub, sizeof sub, "%s/dir.bin", dir);
+    snprintf(gltf, sizeof gltf, "%s/model.gltf", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    alarm(20); /* a hang would be the bug: fail instead of waiting for ctest's timeout */
+    static const struct { const char *uri, *needle; } cases[] = {
+        {"fifo.bin", "fifo.bin: is a FIFO, not a regular file"},
+        {"dir.bin", "dir.bin: is a directory, not a regular file"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char json[512];
+        snprintf(json, sizeof json,
+                 "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":12,\"uri\":\"%s\"}]}", cases[i].uri);
+        write_file(gltf, json, strlen(json));
+        sk_asset *a = NULL;
+        sk_error err = {0};
+        assert_int_equal(sk_gltf_load_file(gltf, NULL, &a, &err), SK_ERR_IO);
+        assert_null(a);
+        if (!strstr(err.message, cases[i].needle) || !strstr(err.message, "/buffers/0/uri"))
+            fprintf(stderr, "%s\n", err.message);
+        assert_non_null(strstr(err.message, cases[i].needle));
+        assert_non_null(strstr(err.message, "/buffers/0/uri"));
+    }
+    /* the same as the file itself */
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_file(fifo, NULL, &a, &err), SK_ERR_IO);
+    assert_non_null(strstr(err.message, "is a FIFO"));
+    assert_int_equal(sk_gltf_load_file(sub, NULL, &a, &err), SK_ERR_IO);
+    assert_non_null(strstr(err.message, "is a directory"));
+    alarm(0);
+    unlink(gltf);
+    unlink(fifo);
+    rmdir(sub);
+    rmdir(dir);
+}
+
+/* cJSON's parse tree is the one allocation that does not go through the
+ * sk_allocator; when cJSON runs out of memory the loaders say so (and not
+ * "syntax error"). cJSON's hooks are process-wide: only this test sets them. */
+static long cjson_budget;
+static void *cjson_failing_malloc(size_t n) { return cjson_budget-- > 0 ? malloc(n) : NULL; }
+
+static void test_json_out_of_memory(void **state) {
+    (void)state;
+    const char *json =
+        "{\"asset\":{\"version\":\"2.0\",\"generator\":\"x\"},\"nodes\":[{\"name\":\"a\",\"children\":[1]},"
+        "{\"name\":\"b\"}],\"scenes\":[{\"nodes\":[0]}]}";
+    cJSON_Hooks hooks = {cjson_failing_malloc, free};
+    cJSON_InitHooks(&hooks);
+    int oom = 0, ok = 0;
+    for (long budget = 0; budget < 200 && !ok; budget++) {
+        cjson_budget = budget;
+        sk_asset *a = NULL;
+        sk_error err = {0};
+        sk_result r = load_str(json, &a, &err);
+        if (r == SK_OK) {
+            ok++;
+            sk_asset_destroy(a);
+        } else {
+            if (r != SK_ERR_OUT_OF_MEMORY) fprintf(stderr, "budget %ld: %s\n", budget, err.message);
+            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
+            assert_non_null(strstr(err.message, "out of memory"));
+            oom++;
+        }
+    }
+    /* the state-machine loader: same */
+    sk_asset *m = NULL;
+    cJSON_InitHooks(NULL);
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &m, NULL), SK_OK);
+    const char *graph = "{\"parameters\":[{\"name\":\"speed\",\"type\":\"float\"}],"
+                        "\"machine\":{\"initial\":\"idle\",\"states\":[{\"name\":\"idle\",\"clip\":\"idle\"}]}}";
+    cJSON_InitHooks(&hooks);
+    cjson_budget = 2;
+    sk_graph *g = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_graph_load_json(graph, strlen(graph), m->skeleton, m->clips, m->clip_count, NULL, &g, &err),
+                     SK_ERR_OUT_OF_MEMORY);
+    assert_null(g);
+    cJSON_InitHooks(NULL);
+    assert_int_equal(sk_graph_load_json(graph, strlen(graph), m->skeleton, m->clips, m->clip_count, NULL, &g, &err),
+                     SK_OK);
+    sk_graph_destroy(g);
+    sk_asset_destroy(m);
+    printf("cJSON out of memory: %d budgets reported as out of memory, then loaded\n", oom);
+    assert_true(oom > 5);
+    assert_int_equal(ok, 1);
+}
+
+/* The checker behind that report: what it accepts, cJSON accepts (so a cJSON
+ * failure on accepted text can only be memory), checked on hand-picked cases
+ * and on random corruptions of a document; and its limits are cJSON's. */
+static void test_json_checker(void **state) {
+    (void)state;
+    static const struct { const char *text; sk_result want; size_t at; } cases[] = {
+        {"{}", SK_OK, 0},
+        {" [1, -2.5e+3, 0, true, false, null, \"a\\u00e9\\ud83d\\ude00\\n\"] ", SK_OK, 0},
+        {"{\"a\":{\"b\":[]}}", SK_OK, 0},
+        {"", SK_ERR_PARSE, 0},
+        {"{\"a\":1,}", SK_ERR_PARSE, 7},
+        {"[01]", SK_ERR_PARSE, 2},
+        {"[1.]", SK_ERR_PARSE, 3},
+        {"[\"\\ud800\"]", SK_ERR_PARSE, 2},
+        {"[\"\\udc00\"]", SK_ERR_PARSE, 2},
+        {"[\"\\x\"]", SK_ERR_PARSE, 2},
+        {"[\"a\nb\"]", SK_ERR_PARSE, 3},
+        {"{\"a\" 1}", SK_ERR_PARSE, 5},
+        {"[tru]", SK_ERR_PARSE, 1},
+        {"{} x", SK_ERR_PARSE, 3},
+        {"[1 2]", SK_ERR_PARSE, 3},
+        {"[0.0000000000000000000000000000000000000000000000000000000000000001]", SK_ERR_LIMIT, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t at = 0;
+        const char *what = "";
+        sk_result r = sk_json_check(cases[i].text, strlen(cases[i].text), &at, &what);
+        if (r != cases[i].want || (r != SK_OK && at != cases[i].at))
+            fprintf(stderr, "case %zu '%s': %s at %zu (%s)\n", i, cases[i].text, sk_result_string(r), at, what);
+        assert_int_equal(r, cases[i].want);
+        if (r != SK_OK) assert_int_equal(at, cases[i].at);
+    }
+    /* nesting: 1000 levels are cJSON's limit */
+    char deep[2004];
+    for (int depth = 1000; depth <= 1001; depth++) {
+        memset(deep, '[', (size_t)depth);
+        memset(deep + depth, ']', (size_t)depth);
+        cJSON *t = cJSON_ParseWithLength(deep, (size_t)depth * 2);
+        sk_result r = sk_json_check(deep, (size_t)depth * 2, NULL, NULL);
+        assert_int_equal(r, depth == 1000 ? SK_OK : SK_ERR_LIMIT);
+        assert_int_equal(t != NULL, r == SK_OK);
+        cJSON_Delete(t);
+    }
+    /* random corruptions: accepted by the checker => parsed by cJSON */
+    const char *doc = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\\u00e9\",\"translation\":[1.5,-2e3,0]},"
+                      "{\"children\":[0],\"extras\":{\"x\":null,\"y\":[true,false]}}]}";
+    size_t n = strlen(doc);
+    const char alphabet[] = "{}[],:\"\\u0123456789.eE+-tfn ad";
+    unsigned seed = 777;
+    int accepted = 0;
+    char buf[256];
+    for (int iter = 0; iter < 20000; iter++) {
+        memcpy(buf, doc, n);
+        for (int k = 0; k < 1 + iter % 3; k++) {
+            seed = seed * 1103515245u + 12345u;
+            buf[(seed >> 8) % n] = alphabet[(seed >> 20) % (sizeof alphabet - 1)];
+        }
+        if (sk_json_check(buf, n, NULL, NULL) != SK_OK) continue;
+        accepted++;
+        const char *end = NULL;
+        cJSON *t = cJSON_ParseWithLengthOpts(buf, n, &end, false);
+        if (!t) fprintf(stderr, "accepted but cJSON refuses: %.*s\n", (int)n, buf);
+        assert_non_null(t);
+        cJSON_Delete(t);
+    }
+    printf("JSON checker: %d of 20000 corrupted documents still well-formed, all parsed by cJSON\n", accepted);
+    assert_true(accepted > 100);
+}
+
+/* The writer's memory (JSON text included) comes from the asset's allocator:
+ * a failure at any allocation is an error and leaks nothing. */
+static void test_writer_allocator(void **state) {
+    (void)state;
+    float data[8] = {0, 1, 1, 2, 3, 4, 5, 6};
+    const char *doc =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":32,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+        "\"meshes\":[{\"name\":\"m\",\"primitives\":[{\"attributes\":{\"POSITION\":1}}]}],"
+        "\"nodes\":[{\"name\":\"a \\\"quoted\\\"\",\"children\":[1],\"mesh\":0},{\"name\":\"b\"}],"
+        "\"scenes\":[{\"nodes\":[0]}],"
+        "\"animations\":[{\"name\":\"x\",\"samplers\":[{\"input\":0,\"output\":1}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}]}]}";
+    char *json = with_uri(doc, data, sizeof data);
+    counting c = {0, 0, 0};
+    sk_gltf_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.allocator.alloc = c_alloc;
+    opts.allocator.free = c_free;
+    opts.allocator.user = &c;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_memory(json, strlen(json), NULL, &opts, &a, &err), SK_OK);
+    free(json);
+    size_t live = c.live;
+    bool succeeded = false;
+    for (size_t k = 1; k < 400 && !succeeded; k++) {
+        c.calls = 0;
+        c.fail_at = k;
+        void *out = NULL;
+        size_t size = 0;
+        sk_result r = sk_glb_write_memory(a, &out, &size, &err);
+        c.fail_at = 0;
+        if (r == SK_OK) {
+            succeeded = true;
+            /* and it reads back: names with quotes survive the JSON writer */
+            sk_asset *b = NULL;
+            assert_int_equal(sk_gltf_load_memory(out, size, NULL, NULL, &b, &err), SK_OK);
+            assert_string_equal(b->skeleton->names[b->node_to_joint[0]], "a \"quoted\"");
+            assert_int_equal(b->clip_count, 1);
+            sk_asset_destroy(b);
+            sk_free(&opts.allocator, out, size);
+        } else {
+            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
+            assert_null(out);
+        }
+        assert_int_equal(c.live, live);
+    }
+    assert_true(succeeded);
+    sk_asset_destroy(a);
+    assert_int_equal(c.live, 0);
+}
+
 /* Every byte goes through the caller's allocator and comes back, on success
  * and on failure. */
-typedef struct counting { size_t live, calls; size_t fail_at; } counting;
 static void *c_alloc(void *u, size_t n) {
     counting *c = u;
     if (c->fail_at && ++c->calls >= c->fail_at) return NULL;
@@ -833,6 +1190,11 @@ int main(void) {
         cmocka_unit_test(test_glb),
         cmocka_unit_test(test_external_files),
         cmocka_unit_test(test_allocator),
+        cmocka_unit_test(test_file_callbacks),
+        cmocka_unit_test(test_special_files),
+        cmocka_unit_test(test_json_out_of_memory),
+        cmocka_unit_test(test_json_checker),
+        cmocka_unit_test(test_writer_allocator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

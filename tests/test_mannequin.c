@@ -476,7 +476,7 @@ static void test_glb_container(void **state) {
     /* Errors */
     assert_int_equal(sk_glb_write_memory(NULL, &data, &size, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_glb_write_memory(a, NULL, &size, &err), SK_ERR_INVALID_ARGUMENT);
-    assert_int_equal(sk_glb_write_file(a, "/nonexistent-dir/x.glb", &err), SK_ERR_IO);
+    assert_int_equal(sk_glb_write_file(a, "/nonexistent-dir/x.glb", NULL, &err), SK_ERR_IO);
     assert_non_null(strstr(err.message, "/nonexistent-dir/x.glb"));
     sk_asset_destroy(a);
 }

@@ -91,7 +91,7 @@ static void test_graph_errors(void **st) {
     /* file loading names the file */
     sk_graph *g = NULL;
     sk_error err;
-    assert_int_equal(sk_graph_load_file("/nonexistent/g.json", a->skeleton, a->clips, a->clip_count, NULL, &g, &err), SK_ERR_IO);
+    assert_int_equal(sk_graph_load_file("/nonexistent/g.json", a->skeleton, a->clips, a->clip_count, NULL, NULL, &g, &err), SK_ERR_IO);
     assert_non_null(strstr(err.message, "/nonexistent/g.json"));
     sk_asset_destroy(a);
 }

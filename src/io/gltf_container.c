@@ -5,6 +5,7 @@
  * Everything the reader follows (indices, offsets, counts) is validated
  * before use; errors name the JSON path ("/accessors/3/count: ..."). */
 #include "io/gltf_internal.h"
+#include "io/json_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -324,23 +325,21 @@ static sk_result resolve_file_uri(gl_ctx *g, const char *uri, const char *path, 
     return SK_OK;
 }
 
-/* Reads exactly `need` bytes from the start of a file (fewer means the buffer
- * is shorter than its byteLength). */
-static sk_result read_file_prefix(gl_ctx *g, const char *file, size_t need, const char *path,
-                                  const uint8_t **out) {
-    FILE *f = fopen(file, "rb");
-    if (!f) return fail(g, SK_ERR_IO, "%s/uri: cannot open \"%s\"", path, file);
-    uint8_t *d = sk_arena_alloc(&g->tmp, need ? need : 1);
-    if (!d) {
-        fclose(f);
-        return oom(g);
-    }
-    size_t got = fread(d, 1, need, f);
-    fclose(f);
-    if (got != need)
-        return fail(g, SK_ERR_INVALID_DATA, "%s/byteLength: %zu bytes declared but \"%s\" holds only %zu", path,
-                    need, file, got);
-    *out = d;
+/* Reads an external file through the sk_file_io; it stays until the load ends. */
+static sk_result read_external(gl_ctx *g, const char *file, const char *path, const uint8_t **out, size_t *size) {
+    gl_file *f = sk_arena_alloc(&g->tmp, sizeof *f);
+    if (!f) return oom(g);
+    sk_error e = {0};
+    void *data = NULL;
+    size_t n = 0;
+    sk_result r = sk_file_read(g->io, file, g->max_bytes, g->alloc, &data, &n, &e);
+    if (r != SK_OK) return fail(g, r, "%s/uri: %s", path, e.message);
+    f->data = data;
+    f->size = n;
+    f->next = g->files;
+    g->files = f;
+    *out = data;
+    *size = n;
     return SK_OK;
 }
 
@@ -410,7 +409,11 @@ static sk_result load_buffers(gl_ctx *g) {
                 continue;
             }
             if (r != SK_OK) return r;
-            TRY(read_file_prefix(g, file, b->length, path, &b->data));
+            size_t got = 0;
+            TRY(read_external(g, file, path, &b->data, &got));
+            if (got < b->length)
+                return fail(g, SK_ERR_INVALID_DATA, "%s/byteLength: %zu bytes declared but \"%s\" holds only %zu",
+                            path, b->length, file, got);
         }
     }
     return SK_OK;
@@ -478,16 +481,13 @@ static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
     /* glTF JSON is UTF-8 without a byte order mark (§3.1 / §4.4.3.2). */
     if (json_len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
         return fail(g, SK_ERR_PARSE, "JSON starts with a byte order mark, which glTF does not allow");
-    const char *end = NULL;
-    g->root = cJSON_ParseWithLengthOpts(json, json_len, &end, false);
-    if (!g->root) {
-        /* cJSON reports the error position through the end pointer. */
-        size_t off = end && end >= json && end <= json + json_len ? (size_t)(end - json) : 0;
-        return fail(g, SK_ERR_PARSE, "JSON syntax error near byte %zu", off);
-    }
-    for (const char *p = end; p && p < json + json_len; p++)
-        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
-            return fail(g, SK_ERR_PARSE, "JSON: trailing data after the root object at byte %zu", (size_t)(p - json));
+    /* cJSON's tree (its own malloc) lives until the load returns. */
+    size_t at = 0;
+    const char *what = "";
+    sk_result pr = sk_json_parse(json, json_len, &g->root, &at, &what);
+    if (pr == SK_ERR_OUT_OF_MEMORY)
+        return fail(g, pr, "JSON: out of memory building the parse tree of %zu bytes", json_len);
+    if (pr != SK_OK) return fail(g, pr, "JSON syntax error near byte %zu: %s", at, what);
     if (!cJSON_IsObject(g->root)) return fail(g, SK_ERR_INVALID_DATA, "/: the JSON root is not an object");
     TRY(check_asset(g));
     const cJSON *ext = j_get(g->root, "extensions");
@@ -540,6 +540,7 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
     g.alloc = sk_allocator_or_default(&opts->allocator);
     g.err = err;
     g.base_dir = base_dir;
+    g.io = &opts->file_io;
     g.max_bytes = opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
     if (size > g.max_bytes)
         return sk_error_set(err, SK_ERR_LIMIT, "input of %zu bytes exceeds the limit of %llu", size,
@@ -549,6 +550,7 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
     sk_result r = sk_asset_create_empty(g.alloc, &g.asset, err);
     if (r == SK_OK) r = load_all(&g, data ? data : "", size);
     if (g.root) cJSON_Delete(g.root);
+    for (gl_file *f = g.files; f; f = f->next) sk_file_release(g.io, g.alloc, f->data, f->size);
     sk_arena_release(&g.tmp);
     sk_arena_release(&g.chan);
     if (r != SK_OK) {
@@ -565,46 +567,25 @@ sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts, sk_as
     if (!path) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_file: path is NULL");
     uint64_t max = opts && opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
     const sk_allocator *alloc = sk_allocator_or_default(opts ? &opts->allocator : NULL);
-    FILE *f = fopen(path, "rb");
-    if (!f) return sk_error_set(err, SK_ERR_IO, "%s: cannot open", path);
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return sk_error_set(err, SK_ERR_IO, "%s: cannot determine the file size", path);
-    }
-    if ((uint64_t)n > max || (uint64_t)n > SIZE_MAX - 1) {
-        fclose(f);
-        return sk_error_set(err, SK_ERR_LIMIT, "%s: %ld bytes exceed the limit of %llu", path, n,
-                            (unsigned long long)max);
-    }
-    size_t size = (size_t)n;
-    uint8_t *buf = sk_realloc_raw(alloc, NULL, 0, size + 1); /* fully overwritten by fread */
-    if (!buf) {
-        fclose(f);
-        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
-    }
-    size_t got = size ? fread(buf, 1, size, f) : 0;
-    buf[size] = 0;
-    fclose(f);
-    if (got != size) {
-        sk_free(alloc, buf, size + 1);
-        return sk_error_set(err, SK_ERR_IO, "%s: read error", path);
-    }
+    const sk_file_io *io = opts ? &opts->file_io : NULL;
+    void *buf = NULL;
+    size_t size = 0;
+    sk_result r = sk_file_read(io, path, max, alloc, &buf, &size, err); /* its message starts with the path */
+    if (r != SK_OK) return r;
     /* The folder of the file resolves relative URIs. */
     size_t plen = strlen(path);
     char *dir = sk_alloc(alloc, plen + 2);
     if (!dir) {
-        sk_free(alloc, buf, size + 1);
+        sk_file_release(io, alloc, buf, size);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
     const char *slash = strrchr(path, '/');
     if (slash) memcpy(dir, path, (size_t)(slash - path) + (slash == path ? 1 : 0));
     else dir[0] = '.';
     sk_error e = {0};
-    sk_result r = sk_gltf_load_memory(buf, size, dir, opts, out, &e);
+    r = sk_gltf_load_memory(buf, size, dir, opts, out, &e);
     sk_free(alloc, dir, plen + 2);
-    sk_free(alloc, buf, size + 1);
+    sk_file_release(io, alloc, buf, size);
     if (r != SK_OK) return sk_error_set(err, r, "%s: %s", path, e.message);
     return SK_OK;
 }

@@ -14,6 +14,7 @@
 #define SKELANIM_GLTF_INTERNAL_H
 
 #include "core/internal.h"
+#include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"
 
 #include <cjson/cJSON.h>
@@ -72,12 +73,21 @@ typedef struct gl_node {
     const cJSON *weights; /* node.weights or NULL */
 } gl_node;
 
+/* A file read through the sk_file_io, released when the load ends. */
+typedef struct gl_file {
+    struct gl_file *next;
+    void *data;
+    size_t size;
+} gl_file;
+
 typedef struct gl_ctx {
     sk_arena tmp; /* scratch, released at the end */
     sk_arena chan; /* per animation channel, reset after each (keeps its memory hot) */
     const sk_allocator *alloc;
     sk_error *err;
     const char *base_dir;
+    const sk_file_io *io;
+    gl_file *files;    /* external files read so far */
     uint64_t max_bytes;
     const uint8_t *bin;
     size_t bin_size;

@@ -6,10 +6,9 @@
  * the primitives' base colours (deduplicated); textures are not carried.
  * Clips without tracks are left out (glTF animations need one channel). */
 #include "core/internal.h"
+#include "io/json_internal.h"
 #include "skelanim/io/gltf.h"
 
-#include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -24,6 +23,10 @@
 #define GL_ARRAY_BUFFER 34962
 #define GL_ELEMENT_ARRAY_BUFFER 34963
 
+typedef struct gw_material {
+    float color[4];
+} gw_material;
+
 typedef struct gw_state {
     const sk_asset *asset;
     const sk_allocator *alloc;
@@ -31,13 +34,23 @@ typedef struct gw_state {
     sk_result status;
     uint8_t *bin;
     size_t bin_size, bin_cap;
-    cJSON *root, *views, *accessors;
-    int view_count, accessor_count;
+    sk_json_writer doc;              /* the JSON chunk: the root object */
+    sk_json_writer views, accessors; /* bodies of the two arrays, appended at the end */
+    uint32_t view_count, accessor_count;
+    gw_material *mats;               /* materials made from base colours */
+    size_t mat_count, mat_cap;
 } gw_state;
 
 static bool gw_fail(gw_state *w, sk_result code, const char *what) {
     if (w->status == SK_OK) w->status = sk_error_set(w->err, code, "sk_glb_write: %s", what);
     return false;
+}
+
+/* Out of memory in a JSON writer is reported once, at the end of a section. */
+static bool gw_ok(gw_state *w) {
+    if (w->status == SK_OK && (w->doc.failed || w->views.failed || w->accessors.failed))
+        gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory writing the JSON");
+    return w->status == SK_OK;
 }
 
 /* Appends bytes to the BIN chunk, 4-byte aligned; returns the offset or SIZE_MAX. */
@@ -65,41 +78,19 @@ static size_t gw_bin_append(gw_state *w, const void *data, size_t size) {
     return off;
 }
 
-static cJSON *gw_num(double v) { return cJSON_CreateNumber(v); }
-
-static bool gw_add(gw_state *w, cJSON *obj, const char *key, cJSON *item) {
-    if (!item || !cJSON_AddItemToObject(obj, key, item)) {
-        cJSON_Delete(item);
-        return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    return true;
-}
-static bool gw_add_num(gw_state *w, cJSON *obj, const char *key, double v) { return gw_add(w, obj, key, gw_num(v)); }
-static bool gw_add_str(gw_state *w, cJSON *obj, const char *key, const char *s) {
-    return gw_add(w, obj, key, cJSON_CreateString(s));
-}
-static bool gw_push(gw_state *w, cJSON *arr, cJSON *item) {
-    if (!item || !cJSON_AddItemToArray(arr, item)) {
-        cJSON_Delete(item);
-        return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    return true;
-}
-static cJSON *gw_floats(const float *v, size_t n) {
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < n; i++) {
-        cJSON *x = gw_num((double)v[i]);
-        if (!x || !cJSON_AddItemToArray(a, x)) {
-            cJSON_Delete(x);
-            cJSON_Delete(a);
-            return NULL;
-        }
-    }
-    return a;
-}
-/* Adds an array of floats as a member. */
-static bool gw_add_floats(gw_state *w, cJSON *obj, const char *key, const float *v, size_t n) {
-    return gw_add(w, obj, key, gw_floats(v, n));
+/* A bufferView over new BIN bytes; returns its index or -1. */
+static int64_t gw_view(gw_state *w, const void *data, size_t bytes, int target) {
+    if (w->status != SK_OK) return -1;
+    size_t off = gw_bin_append(w, data, bytes);
+    if (off == SIZE_MAX) return -1;
+    sk_json_writer *v = &w->views;
+    sk_json_begin_object(v);
+    sk_json_key_uint(v, "buffer", 0);
+    if (off) sk_json_key_uint(v, "byteOffset", off);
+    sk_json_key_uint(v, "byteLength", bytes);
+    if (target) sk_json_key_uint(v, "target", (uint64_t)target);
+    sk_json_end_object(v);
+    return w->view_count++;
 }
 
 typedef struct gw_accessor_desc {
@@ -118,7 +109,7 @@ static int gw_component_size(int c) {
 }
 
 /* Writes data as a bufferView + accessor; returns the accessor index or -1. */
-static int gw_accessor(gw_state *w, const gw_accessor_desc *d) {
+static int64_t gw_accessor(gw_state *w, const gw_accessor_desc *d) {
     if (w->status != SK_OK) return -1;
     if (d->count == 0) {
         gw_fail(w, SK_ERR_INVALID_ARGUMENT, "an array has no elements (glTF accessors need count >= 1)");
@@ -129,21 +120,18 @@ static int gw_accessor(gw_state *w, const gw_accessor_desc *d) {
         gw_fail(w, SK_ERR_LIMIT, "array too large");
         return -1;
     }
-    size_t off = gw_bin_append(w, d->data, bytes);
-    if (off == SIZE_MAX) return -1;
-    cJSON *view = cJSON_CreateObject();
-    if (!gw_push(w, w->views, view)) return -1;
-    gw_add_num(w, view, "buffer", 0);
-    if (off) gw_add_num(w, view, "byteOffset", (double)off);
-    gw_add_num(w, view, "byteLength", (double)bytes);
-    if (d->target) gw_add_num(w, view, "target", d->target);
-    cJSON *acc = cJSON_CreateObject();
-    if (!gw_push(w, w->accessors, acc)) return -1;
-    gw_add_num(w, acc, "bufferView", w->view_count++);
-    gw_add_num(w, acc, "componentType", d->component);
-    if (d->normalized) gw_add(w, acc, "normalized", cJSON_CreateTrue());
-    gw_add_num(w, acc, "count", (double)d->count);
-    gw_add_str(w, acc, "type", d->type);
+    int64_t view = gw_view(w, d->data, bytes, d->target);
+    if (view < 0) return -1;
+    sk_json_writer *a = &w->accessors;
+    sk_json_begin_object(a);
+    sk_json_key_uint(a, "bufferView", (uint64_t)view);
+    sk_json_key_uint(a, "componentType", (uint64_t)d->component);
+    if (d->normalized) {
+        sk_json_key(a, "normalized");
+        sk_json_bool(a, true);
+    }
+    sk_json_key_uint(a, "count", d->count);
+    sk_json_key_string(a, "type", d->type);
     if (d->min_max && d->component == GL_FLOAT) {
         float mn[16], mx[16];
         const float *f = d->data;
@@ -155,17 +143,26 @@ static int gw_accessor(gw_state *w, const gw_accessor_desc *d) {
                 if (v < mn[k]) mn[k] = v;
                 if (v > mx[k]) mx[k] = v;
             }
-        gw_add_floats(w, acc, "min", mn, (size_t)c);
-        gw_add_floats(w, acc, "max", mx, (size_t)c);
+        sk_json_key(a, "min");
+        sk_json_floats(a, mn, (size_t)c);
+        sk_json_key(a, "max");
+        sk_json_floats(a, mx, (size_t)c);
     }
-    return w->status == SK_OK ? w->accessor_count++ : -1;
+    sk_json_end_object(a);
+    return w->accessor_count++;
 }
 
-static int gw_float_accessor(gw_state *w, const float *data, size_t count, int comps, int target, bool min_max) {
+static int64_t gw_float_accessor(gw_state *w, const float *data, size_t count, int comps, int target, bool min_max) {
     static const char *const types[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4", "", "", "", "", "", "", "", "", "",
                                         "", "", "MAT4"};
     gw_accessor_desc d = {data, count, GL_FLOAT, types[comps], comps, target, min_max, false};
     return gw_accessor(w, &d);
+}
+
+/* "key": index of a freshly written accessor (nothing when it failed). */
+static void gw_key_index(sk_json_writer *j, const char *key, int64_t index) {
+    if (index < 0) return;
+    sk_json_key_uint(j, key, (uint64_t)index);
 }
 
 static bool gw_all_finite(const float *v, size_t n) {
@@ -215,214 +212,263 @@ static uint32_t gw_joint(const sk_asset *a, uint32_t node) {
 static bool gw_nodes(gw_state *w) {
     const sk_asset *a = w->asset;
     const sk_skeleton *s = a->skeleton;
-    cJSON *nodes = cJSON_CreateArray();
-    if (!gw_add(w, w->root, "nodes", nodes)) return false;
+    sk_json_writer *j = &w->doc;
+    sk_json_key(j, "nodes");
+    sk_json_begin_array(j);
     for (uint32_t n = 0; n < s->joint_count && w->status == SK_OK; n++) {
-        uint32_t j = gw_joint(a, n);
-        cJSON *node = cJSON_CreateObject();
-        if (!gw_push(w, nodes, node)) return false;
-        if (s->names[j] && s->names[j][0]) gw_add_str(w, node, "name", s->names[j]);
-        cJSON *children = NULL;
-        for (uint32_t c = j + 1; c < s->joint_count; c++)
-            if (s->parents[c] == (int32_t)j) {
-                if (!children && !gw_add(w, node, "children", children = cJSON_CreateArray())) return false;
-                gw_push(w, children, gw_num(gw_node(a, c)));
+        uint32_t jn = gw_joint(a, n);
+        sk_json_begin_object(j);
+        if (s->names[jn] && s->names[jn][0]) sk_json_key_string(j, "name", s->names[jn]);
+        bool children = false;
+        for (uint32_t c = jn + 1; c < s->joint_count; c++)
+            if (s->parents[c] == (int32_t)jn) {
+                if (!children) {
+                    sk_json_key(j, "children");
+                    sk_json_begin_array(j);
+                    children = true;
+                }
+                sk_json_uint(j, gw_node(a, c));
             }
-        const sk_transform *x = &s->rest[j];
+        if (children) sk_json_end_array(j);
+        const sk_transform *x = &s->rest[jn];
         float t[3] = {x->t.x, x->t.y, x->t.z}, r[4] = {x->r.x, x->r.y, x->r.z, x->r.w}, sc[3] = {x->s.x, x->s.y, x->s.z};
         if (!gw_all_finite(t, 3) || !gw_all_finite(r, 4) || !gw_all_finite(sc, 3))
             return gw_fail(w, SK_ERR_INVALID_ARGUMENT, "a rest transform is not finite");
-        if (t[0] != 0 || t[1] != 0 || t[2] != 0) gw_add_floats(w, node, "translation", t, 3);
-        if (r[0] != 0 || r[1] != 0 || r[2] != 0 || r[3] != 1) gw_add_floats(w, node, "rotation", r, 4);
-        if (sc[0] != 1 || sc[1] != 1 || sc[2] != 1) gw_add_floats(w, node, "scale", sc, 3);
-        int32_t mesh = a->joint_mesh ? a->joint_mesh[j] : -1;
-        int32_t skin = a->joint_skin ? a->joint_skin[j] : -1;
-        if (mesh >= 0) {
-            gw_add_num(w, node, "mesh", mesh);
-            if (skin >= 0) gw_add_num(w, node, "skin", skin);
-            const sk_mesh *m = &a->meshes[mesh];
-            if (s->weight_count && s->weight_count[j] && s->weight_count[j] == m->weight_count)
-                gw_add_floats(w, node, "weights", s->rest_weights + s->weight_offset[j], s->weight_count[j]);
+        if (t[0] != 0 || t[1] != 0 || t[2] != 0) {
+            sk_json_key(j, "translation");
+            sk_json_floats(j, t, 3);
         }
+        if (r[0] != 0 || r[1] != 0 || r[2] != 0 || r[3] != 1) {
+            sk_json_key(j, "rotation");
+            sk_json_floats(j, r, 4);
+        }
+        if (sc[0] != 1 || sc[1] != 1 || sc[2] != 1) {
+            sk_json_key(j, "scale");
+            sk_json_floats(j, sc, 3);
+        }
+        int32_t mesh = a->joint_mesh ? a->joint_mesh[jn] : -1;
+        int32_t skin = a->joint_skin ? a->joint_skin[jn] : -1;
+        if (mesh >= 0) {
+            sk_json_key_uint(j, "mesh", (uint64_t)mesh);
+            if (skin >= 0) sk_json_key_uint(j, "skin", (uint64_t)skin);
+            const sk_mesh *m = &a->meshes[mesh];
+            if (s->weight_count && s->weight_count[jn] && s->weight_count[jn] == m->weight_count) {
+                sk_json_key(j, "weights");
+                sk_json_floats(j, s->rest_weights + s->weight_offset[jn], s->weight_count[jn]);
+            }
+        }
+        sk_json_end_object(j);
     }
-    return w->status == SK_OK;
+    sk_json_end_array(j);
+    return gw_ok(w);
 }
 
-typedef struct gw_material {
-    float color[4];
-} gw_material;
+/* Materials: one per distinct base colour among primitives that had a
+ * material or a non-white colour. Returns the index or -1 (no material). */
+static int64_t gw_color_material(gw_state *w, const sk_primitive *pr) {
+    const float *c = pr->base_color;
+    bool white = c[0] == 1 && c[1] == 1 && c[2] == 1 && c[3] == 1;
+    if (pr->material < 0 && white) return -1;
+    size_t k = 0;
+    while (k < w->mat_count && memcmp(w->mats[k].color, c, sizeof w->mats[k].color) != 0) k++;
+    if (k == w->mat_count) {
+        if (w->mat_count == w->mat_cap) {
+            size_t cap = w->mat_cap ? w->mat_cap * 2 : 8;
+            gw_material *m = sk_realloc(w->alloc, w->mats, w->mat_cap * sizeof *m, cap * sizeof *m);
+            if (!m) {
+                gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
+                return -1;
+            }
+            w->mats = m;
+            w->mat_cap = cap;
+        }
+        memcpy(w->mats[w->mat_count++].color, c, sizeof w->mats[k].color);
+    }
+    return (int64_t)k;
+}
+
+static bool gw_materials(gw_state *w) {
+    if (w->mat_count == 0) return true;
+    sk_json_writer *j = &w->doc;
+    sk_json_key(j, "materials");
+    sk_json_begin_array(j);
+    for (size_t k = 0; k < w->mat_count; k++) {
+        sk_json_begin_object(j);
+        sk_json_key(j, "pbrMetallicRoughness");
+        sk_json_begin_object(j);
+        sk_json_key(j, "baseColorFactor");
+        sk_json_floats(j, w->mats[k].color, 4);
+        /* A matte, non-metallic surface (glTF's defaults are metal 1, rough 1). */
+        sk_json_key_uint(j, "metallicFactor", 0);
+        sk_json_key_float(j, "roughnessFactor", 0.8f);
+        sk_json_end_object(j);
+        sk_json_end_object(j);
+    }
+    sk_json_end_array(j);
+    return gw_ok(w);
+}
+
+static bool gw_primitive(gw_state *w, const sk_primitive *pr, void **scratch, size_t *scratch_size) {
+    sk_json_writer *j = &w->doc;
+    size_t vc = pr->vertex_count;
+    sk_json_begin_object(j);
+    sk_json_key(j, "attributes");
+    sk_json_begin_object(j);
+    gw_key_index(j, "POSITION", gw_float_accessor(w, pr->positions, vc, 3, GL_ARRAY_BUFFER, true));
+    if (pr->normals) gw_key_index(j, "NORMAL", gw_float_accessor(w, pr->normals, vc, 3, GL_ARRAY_BUFFER, false));
+    if (pr->tangents) gw_key_index(j, "TANGENT", gw_float_accessor(w, pr->tangents, vc, 4, GL_ARRAY_BUFFER, false));
+    if (pr->texcoords)
+        gw_key_index(j, "TEXCOORD_0", gw_float_accessor(w, pr->texcoords, vc, 2, GL_ARRAY_BUFFER, false));
+    uint32_t ic = pr->influence_count;
+    if (ic) {
+        uint16_t maxj = 0;
+        for (size_t k = 0; k < vc * ic; k++)
+            if (pr->joints[k] > maxj) maxj = pr->joints[k];
+        bool bytes = maxj < 256;
+        size_t need = vc * 4 * (bytes ? 1 : 2) + vc * 4 * sizeof(float);
+        if (need > *scratch_size) {
+            void *q = sk_realloc(w->alloc, *scratch, *scratch_size, need);
+            if (!q) return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
+            *scratch = q;
+            *scratch_size = need;
+        }
+        for (uint32_t set = 0; set < ic / 4; set++) {
+            float *wts = *scratch;
+            void *jts = wts + vc * 4;
+            for (size_t v = 0; v < vc; v++)
+                for (int k = 0; k < 4; k++) {
+                    size_t src = v * ic + set * 4 + (size_t)k;
+                    if (bytes) ((uint8_t *)jts)[v * 4 + (size_t)k] = (uint8_t)pr->joints[src];
+                    else ((uint16_t *)jts)[v * 4 + (size_t)k] = pr->joints[src];
+                    wts[v * 4 + (size_t)k] = pr->weights[src];
+                }
+            gw_accessor_desc jd = {jts, vc, bytes ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT, "VEC4", 4,
+                                   GL_ARRAY_BUFFER, false, false};
+            gw_key_index(j, set ? "JOINTS_1" : "JOINTS_0", gw_accessor(w, &jd));
+            gw_key_index(j, set ? "WEIGHTS_1" : "WEIGHTS_0", gw_float_accessor(w, wts, vc, 4, GL_ARRAY_BUFFER, false));
+        }
+    }
+    sk_json_end_object(j);
+    if (pr->indices && pr->index_count) {
+        uint32_t maxi = 0;
+        for (uint32_t k = 0; k < pr->index_count; k++)
+            if (pr->indices[k] > maxi) maxi = pr->indices[k];
+        if (maxi < 65535) { /* 65535 is the primitive-restart value */
+            size_t need = (size_t)pr->index_count * 2;
+            if (need > *scratch_size) {
+                void *q = sk_realloc(w->alloc, *scratch, *scratch_size, need);
+                if (!q) return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
+                *scratch = q;
+                *scratch_size = need;
+            }
+            uint16_t *ix = *scratch;
+            for (uint32_t k = 0; k < pr->index_count; k++) ix[k] = (uint16_t)pr->indices[k];
+            gw_accessor_desc id = {ix, pr->index_count, GL_UNSIGNED_SHORT, "SCALAR", 1, GL_ELEMENT_ARRAY_BUFFER,
+                                   false, false};
+            gw_key_index(j, "indices", gw_accessor(w, &id));
+        } else {
+            gw_accessor_desc id = {pr->indices, pr->index_count, GL_UNSIGNED_INT, "SCALAR", 1, GL_ELEMENT_ARRAY_BUFFER,
+                                   false, false};
+            gw_key_index(j, "indices", gw_accessor(w, &id));
+        }
+    }
+    if (pr->mode != 4) sk_json_key_uint(j, "mode", pr->mode);
+    int64_t mat = gw_color_material(w, pr);
+    if (mat >= 0) sk_json_key_uint(j, "material", (uint64_t)mat);
+    if (pr->target_count) {
+        sk_json_key(j, "targets");
+        sk_json_begin_array(j);
+        for (uint32_t t = 0; t < pr->target_count; t++) {
+            const sk_morph_target *mt = &pr->targets[t];
+            sk_json_begin_object(j);
+            if (mt->positions)
+                gw_key_index(j, "POSITION", gw_float_accessor(w, mt->positions, vc, 3, GL_ARRAY_BUFFER, true));
+            if (mt->normals)
+                gw_key_index(j, "NORMAL", gw_float_accessor(w, mt->normals, vc, 3, GL_ARRAY_BUFFER, false));
+            if (mt->tangents)
+                gw_key_index(j, "TANGENT", gw_float_accessor(w, mt->tangents, vc, 3, GL_ARRAY_BUFFER, false));
+            sk_json_end_object(j);
+        }
+        sk_json_end_array(j);
+    }
+    sk_json_end_object(j);
+    return gw_ok(w);
+}
 
 static bool gw_meshes(gw_state *w) {
     const sk_asset *a = w->asset;
     if (a->mesh_count == 0) return true;
-    cJSON *meshes = cJSON_CreateArray();
-    if (!gw_add(w, w->root, "meshes", meshes)) return false;
-    /* Materials: one per distinct base colour among primitives that had a
-     * material or a non-white colour. */
-    size_t prim_total = 0;
-    for (uint32_t i = 0; i < a->mesh_count; i++) prim_total += a->meshes[i].primitive_count;
-    gw_material *mats = sk_alloc(w->alloc, prim_total * sizeof *mats);
-    if (!mats) return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    size_t mat_count = 0;
+    sk_json_writer *j = &w->doc;
     void *scratch = NULL;
     size_t scratch_size = 0;
-
+    sk_json_key(j, "meshes");
+    sk_json_begin_array(j);
     for (uint32_t i = 0; i < a->mesh_count && w->status == SK_OK; i++) {
         const sk_mesh *m = &a->meshes[i];
-        cJSON *mesh = cJSON_CreateObject();
-        if (!gw_push(w, meshes, mesh)) break;
-        if (m->name && m->name[0]) gw_add_str(w, mesh, "name", m->name);
-        cJSON *prims = cJSON_CreateArray();
-        if (!gw_add(w, mesh, "primitives", prims)) break;
-        for (uint32_t p = 0; p < m->primitive_count && w->status == SK_OK; p++) {
-            const sk_primitive *pr = &m->primitives[p];
-            size_t vc = pr->vertex_count;
-            cJSON *prim = cJSON_CreateObject(), *attr = cJSON_CreateObject();
-            if (!gw_push(w, prims, prim) || !gw_add(w, prim, "attributes", attr)) break;
-            gw_add_num(w, attr, "POSITION", gw_float_accessor(w, pr->positions, vc, 3, GL_ARRAY_BUFFER, true));
-            if (pr->normals) gw_add_num(w, attr, "NORMAL", gw_float_accessor(w, pr->normals, vc, 3, GL_ARRAY_BUFFER, false));
-            if (pr->tangents)
-                gw_add_num(w, attr, "TANGENT", gw_float_accessor(w, pr->tangents, vc, 4, GL_ARRAY_BUFFER, false));
-            if (pr->texcoords)
-                gw_add_num(w, attr, "TEXCOORD_0", gw_float_accessor(w, pr->texcoords, vc, 2, GL_ARRAY_BUFFER, false));
-            uint32_t ic = pr->influence_count;
-            if (ic) {
-                uint16_t maxj = 0;
-                for (size_t k = 0; k < vc * ic; k++)
-                    if (pr->joints[k] > maxj) maxj = pr->joints[k];
-                bool bytes = maxj < 256;
-                size_t need = vc * 4 * (bytes ? 1 : 2) + vc * 4 * sizeof(float);
-                if (need > scratch_size) {
-                    void *q = sk_realloc(w->alloc, scratch, scratch_size, need);
-                    if (!q) { gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory"); break; }
-                    scratch = q;
-                    scratch_size = need;
-                }
-                for (uint32_t set = 0; set < ic / 4; set++) {
-                    float *wts = scratch;
-                    void *jts = wts + vc * 4;
-                    for (size_t v = 0; v < vc; v++)
-                        for (int k = 0; k < 4; k++) {
-                            size_t src = v * ic + set * 4 + (size_t)k;
-                            if (bytes) ((uint8_t *)jts)[v * 4 + (size_t)k] = (uint8_t)pr->joints[src];
-                            else ((uint16_t *)jts)[v * 4 + (size_t)k] = pr->joints[src];
-                            wts[v * 4 + (size_t)k] = pr->weights[src];
-                        }
-                    gw_accessor_desc jd = {jts, vc, bytes ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT, "VEC4", 4,
-                                           GL_ARRAY_BUFFER, false, false};
-                    gw_add_num(w, attr, set ? "JOINTS_1" : "JOINTS_0", gw_accessor(w, &jd));
-                    gw_add_num(w, attr, set ? "WEIGHTS_1" : "WEIGHTS_0",
-                               gw_float_accessor(w, wts, vc, 4, GL_ARRAY_BUFFER, false));
-                }
-            }
-            if (pr->indices && pr->index_count) {
-                uint32_t maxi = 0;
-                for (uint32_t k = 0; k < pr->index_count; k++)
-                    if (pr->indices[k] > maxi) maxi = pr->indices[k];
-                if (maxi < 65535) { /* 65535 is the primitive-restart value */
-                    size_t need = (size_t)pr->index_count * 2;
-                    if (need > scratch_size) {
-                        void *q = sk_realloc(w->alloc, scratch, scratch_size, need);
-                        if (!q) { gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory"); break; }
-                        scratch = q;
-                        scratch_size = need;
-                    }
-                    uint16_t *ix = scratch;
-                    for (uint32_t k = 0; k < pr->index_count; k++) ix[k] = (uint16_t)pr->indices[k];
-                    gw_accessor_desc id = {ix, pr->index_count, GL_UNSIGNED_SHORT, "SCALAR", 1,
-                                           GL_ELEMENT_ARRAY_BUFFER, false, false};
-                    gw_add_num(w, prim, "indices", gw_accessor(w, &id));
-                } else {
-                    gw_accessor_desc id = {pr->indices, pr->index_count, GL_UNSIGNED_INT, "SCALAR", 1,
-                                           GL_ELEMENT_ARRAY_BUFFER, false, false};
-                    gw_add_num(w, prim, "indices", gw_accessor(w, &id));
-                }
-            }
-            if (pr->mode != 4) gw_add_num(w, prim, "mode", pr->mode);
-            /* material */
-            const float *c = pr->base_color;
-            bool white = c[0] == 1 && c[1] == 1 && c[2] == 1 && c[3] == 1;
-            if (pr->material >= 0 || !white) {
-                size_t k = 0;
-                while (k < mat_count && memcmp(mats[k].color, c, sizeof mats[k].color) != 0) k++;
-                if (k == mat_count) memcpy(mats[mat_count++].color, c, sizeof mats[k].color);
-                gw_add_num(w, prim, "material", (double)k);
-            }
-            if (pr->target_count) {
-                cJSON *targets = cJSON_CreateArray();
-                if (!gw_add(w, prim, "targets", targets)) break;
-                for (uint32_t t = 0; t < pr->target_count && w->status == SK_OK; t++) {
-                    const sk_morph_target *mt = &pr->targets[t];
-                    cJSON *tg = cJSON_CreateObject();
-                    if (!gw_push(w, targets, tg)) break;
-                    if (mt->positions)
-                        gw_add_num(w, tg, "POSITION", gw_float_accessor(w, mt->positions, vc, 3, GL_ARRAY_BUFFER, true));
-                    if (mt->normals)
-                        gw_add_num(w, tg, "NORMAL", gw_float_accessor(w, mt->normals, vc, 3, GL_ARRAY_BUFFER, false));
-                    if (mt->tangents)
-                        gw_add_num(w, tg, "TANGENT", gw_float_accessor(w, mt->tangents, vc, 3, GL_ARRAY_BUFFER, false));
-                }
-            }
+        sk_json_begin_object(j);
+        if (m->name && m->name[0]) sk_json_key_string(j, "name", m->name);
+        sk_json_key(j, "primitives");
+        sk_json_begin_array(j);
+        for (uint32_t p = 0; p < m->primitive_count && w->status == SK_OK; p++)
+            gw_primitive(w, &m->primitives[p], &scratch, &scratch_size);
+        sk_json_end_array(j);
+        if (m->weight_count && m->default_weights) {
+            sk_json_key(j, "weights");
+            sk_json_floats(j, m->default_weights, m->weight_count);
         }
-        if (m->weight_count && m->default_weights && w->status == SK_OK)
-            gw_add_floats(w, mesh, "weights", m->default_weights, m->weight_count);
+        sk_json_end_object(j);
     }
+    sk_json_end_array(j);
     sk_free(w->alloc, scratch, scratch_size);
-    if (mat_count && w->status == SK_OK) {
-        cJSON *materials = cJSON_CreateArray();
-        if (gw_add(w, w->root, "materials", materials))
-            for (size_t k = 0; k < mat_count && w->status == SK_OK; k++) {
-                cJSON *mat = cJSON_CreateObject(), *pbr = cJSON_CreateObject();
-                if (!gw_push(w, materials, mat) || !gw_add(w, mat, "pbrMetallicRoughness", pbr)) break;
-                gw_add_floats(w, pbr, "baseColorFactor", mats[k].color, 4);
-                /* A matte, non-metallic surface (glTF's defaults are metal 1, rough 1). */
-                gw_add_num(w, pbr, "metallicFactor", 0);
-                gw_add_num(w, pbr, "roughnessFactor", 0.8);
-            }
-    }
-    sk_free(w->alloc, mats, prim_total * sizeof *mats);
-    return w->status == SK_OK;
+    return gw_ok(w);
 }
 
 static bool gw_skins(gw_state *w) {
     const sk_asset *a = w->asset;
     if (a->skin_count == 0) return true;
-    cJSON *skins = cJSON_CreateArray();
-    if (!gw_add(w, w->root, "skins", skins)) return false;
+    sk_json_writer *j = &w->doc;
+    sk_json_key(j, "skins");
+    sk_json_begin_array(j);
     for (uint32_t i = 0; i < a->skin_count && w->status == SK_OK; i++) {
         const sk_skin *sk = &a->skins[i];
-        cJSON *skin = cJSON_CreateObject(), *joints = cJSON_CreateArray();
-        if (!gw_push(w, skins, skin)) break;
-        if (sk->name && sk->name[0]) gw_add_str(w, skin, "name", sk->name);
+        sk_json_begin_object(j);
+        if (sk->name && sk->name[0]) sk_json_key_string(j, "name", sk->name);
         if (sk->inverse_bind)
-            gw_add_num(w, skin, "inverseBindMatrices",
-                       gw_float_accessor(w, sk->inverse_bind[0].m, sk->joint_count, 16, 0, false));
-        if (sk->skeleton_root >= 0) gw_add_num(w, skin, "skeleton", gw_node(a, (uint32_t)sk->skeleton_root));
-        if (!gw_add(w, skin, "joints", joints)) break;
-        for (uint32_t k = 0; k < sk->joint_count; k++) gw_push(w, joints, gw_num(gw_node(a, sk->joints[k])));
+            gw_key_index(j, "inverseBindMatrices",
+                         gw_float_accessor(w, sk->inverse_bind[0].m, sk->joint_count, 16, 0, false));
+        if (sk->skeleton_root >= 0) sk_json_key_uint(j, "skeleton", gw_node(a, (uint32_t)sk->skeleton_root));
+        sk_json_key(j, "joints");
+        sk_json_begin_array(j);
+        for (uint32_t k = 0; k < sk->joint_count; k++) sk_json_uint(j, gw_node(a, sk->joints[k]));
+        sk_json_end_array(j);
+        sk_json_end_object(j);
     }
-    return w->status == SK_OK;
+    sk_json_end_array(j);
+    return gw_ok(w);
 }
 
 static bool gw_scenes(gw_state *w) {
     const sk_asset *a = w->asset;
     if (a->scene_count == 0) return true;
-    cJSON *scenes = cJSON_CreateArray();
-    if (!gw_add(w, w->root, "scenes", scenes)) return false;
-    for (uint32_t i = 0; i < a->scene_count && w->status == SK_OK; i++) {
-        const sk_scene *sc = &a->scenes[i];
-        cJSON *scene = cJSON_CreateObject();
-        if (!gw_push(w, scenes, scene)) break;
-        if (sc->name && sc->name[0]) gw_add_str(w, scene, "name", sc->name);
-        if (sc->root_count) {
-            cJSON *nodes = cJSON_CreateArray();
-            if (!gw_add(w, scene, "nodes", nodes)) break;
-            for (uint32_t k = 0; k < sc->root_count; k++) gw_push(w, nodes, gw_num(gw_node(a, sc->roots[k])));
-        }
-    }
+    sk_json_writer *j = &w->doc;
     if (a->default_scene >= 0 && (uint32_t)a->default_scene < a->scene_count)
-        gw_add_num(w, w->root, "scene", a->default_scene);
-    return w->status == SK_OK;
+        sk_json_key_uint(j, "scene", (uint64_t)a->default_scene);
+    sk_json_key(j, "scenes");
+    sk_json_begin_array(j);
+    for (uint32_t i = 0; i < a->scene_count; i++) {
+        const sk_scene *sc = &a->scenes[i];
+        sk_json_begin_object(j);
+        if (sc->name && sc->name[0]) sk_json_key_string(j, "name", sc->name);
+        if (sc->root_count) {
+            sk_json_key(j, "nodes");
+            sk_json_begin_array(j);
+            for (uint32_t k = 0; k < sc->root_count; k++) sk_json_uint(j, gw_node(a, sc->roots[k]));
+            sk_json_end_array(j);
+        }
+        sk_json_end_object(j);
+    }
+    sk_json_end_array(j);
+    return gw_ok(w);
 }
 
 static const char *gw_path_name(sk_track_path p) {
@@ -447,88 +493,120 @@ static const char *gw_interp_name(sk_interpolation i) {
 typedef struct gw_input {
     const float *times; /* owned copy */
     uint32_t count;
-    int accessor;
+    int64_t accessor;
 } gw_input;
+
+/* One glTF animation: samplers and channels are written into their own
+ * writers (a sampler per track, channel t uses sampler t). */
+static float gw_animation(gw_state *w, const sk_clip *clip, sk_json_writer *samplers, sk_json_writer *channels) {
+    const sk_asset *a = w->asset;
+    uint32_t tracks = sk_clip_track_count(clip);
+    gw_input *inputs = sk_alloc(w->alloc, (size_t)tracks * sizeof *inputs);
+    if (!inputs) {
+        gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        return 0;
+    }
+    uint32_t input_count = 0;
+    float max_time = 0; /* the last key of any track */
+    for (uint32_t t = 0; t < tracks && w->status == SK_OK; t++) {
+        sk_track_info info;
+        if (!sk_clip_track_info(clip, t, &info)) {
+            gw_fail(w, SK_ERR_INVALID_ARGUMENT, "bad clip track");
+            break;
+        }
+        size_t per_key = (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1);
+        size_t nvals = (size_t)info.key_count * per_key;
+        float *times = sk_alloc(w->alloc, (size_t)info.key_count * sizeof(float));
+        float *vals = sk_alloc(w->alloc, nvals * sizeof(float));
+        if (!times || !vals) {
+            sk_free(w->alloc, times, (size_t)info.key_count * sizeof(float));
+            sk_free(w->alloc, vals, nvals * sizeof(float));
+            gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
+            break;
+        }
+        sk_clip_track_keys(clip, t, times, vals);
+        if (times[info.key_count - 1] > max_time) max_time = times[info.key_count - 1];
+        int64_t input = -1;
+        for (uint32_t k = 0; k < input_count && input < 0; k++)
+            if (inputs[k].count == info.key_count &&
+                memcmp(inputs[k].times, times, (size_t)info.key_count * sizeof(float)) == 0)
+                input = inputs[k].accessor;
+        if (input < 0) {
+            input = gw_float_accessor(w, times, info.key_count, 1, 0, true);
+            inputs[input_count].times = times;
+            inputs[input_count].count = info.key_count;
+            inputs[input_count].accessor = input;
+            input_count++;
+            times = NULL; /* kept for comparison */
+        }
+        int64_t output = info.path == SK_PATH_WEIGHTS
+                             ? gw_float_accessor(w, vals, nvals, 1, 0, false)
+                             : gw_float_accessor(w, vals, (size_t)info.key_count * (per_key / info.width),
+                                                 (int)info.width, 0, false);
+        sk_free(w->alloc, times, (size_t)info.key_count * sizeof(float));
+        sk_free(w->alloc, vals, nvals * sizeof(float));
+        if (w->status != SK_OK) break;
+        sk_json_begin_object(samplers);
+        gw_key_index(samplers, "input", input);
+        sk_json_key_string(samplers, "interpolation", gw_interp_name(info.interpolation));
+        gw_key_index(samplers, "output", output);
+        sk_json_end_object(samplers);
+        sk_json_begin_object(channels);
+        sk_json_key_uint(channels, "sampler", t);
+        sk_json_key(channels, "target");
+        sk_json_begin_object(channels);
+        sk_json_key_uint(channels, "node", gw_node(a, info.joint));
+        sk_json_key_string(channels, "path", gw_path_name(info.path));
+        sk_json_end_object(channels);
+        sk_json_end_object(channels);
+    }
+    for (uint32_t k = 0; k < input_count; k++)
+        sk_free(w->alloc, (void *)inputs[k].times, (size_t)inputs[k].count * sizeof(float));
+    sk_free(w->alloc, inputs, (size_t)tracks * sizeof *inputs);
+    return max_time;
+}
 
 static bool gw_animations(gw_state *w) {
     const sk_asset *a = w->asset;
     uint32_t written = 0;
     for (uint32_t c = 0; c < a->clip_count; c++) written += sk_clip_track_count(a->clips[c]) > 0;
     if (written == 0) return true;
-    cJSON *anims = cJSON_CreateArray();
-    if (!gw_add(w, w->root, "animations", anims)) return false;
+    sk_json_writer *j = &w->doc;
+    sk_json_key(j, "animations");
+    sk_json_begin_array(j);
     for (uint32_t c = 0; c < a->clip_count && w->status == SK_OK; c++) {
         const sk_clip *clip = a->clips[c];
-        uint32_t tracks = sk_clip_track_count(clip);
-        if (tracks == 0) continue;
-        cJSON *anim = cJSON_CreateObject(), *channels = cJSON_CreateArray(), *samplers = cJSON_CreateArray();
-        if (!gw_push(w, anims, anim)) break;
+        if (sk_clip_track_count(clip) == 0) continue;
+        sk_json_writer samplers, channels;
+        sk_json_writer_init(&samplers, w->alloc);
+        sk_json_writer_init(&channels, w->alloc);
+        sk_json_begin_array(&samplers);
+        sk_json_begin_array(&channels);
+        float max_time = gw_animation(w, clip, &samplers, &channels);
+        sk_json_end_array(&samplers);
+        sk_json_end_array(&channels);
+        sk_json_begin_object(j);
         const char *name = sk_clip_name(clip);
-        if (name && name[0]) gw_add_str(w, anim, "name", name);
-        if (!gw_add(w, anim, "channels", channels) || !gw_add(w, anim, "samplers", samplers)) break;
-        gw_input *inputs = sk_alloc(w->alloc, (size_t)tracks * sizeof *inputs);
-        if (!inputs) { gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory"); break; }
-        uint32_t input_count = 0;
-        float max_time = 0;
-        for (uint32_t t = 0; t < tracks && w->status == SK_OK; t++) {
-            sk_track_info info;
-            if (!sk_clip_track_info(clip, t, &info)) { gw_fail(w, SK_ERR_INVALID_ARGUMENT, "bad clip track"); break; }
-            size_t per_key = (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1);
-            size_t nvals = (size_t)info.key_count * per_key;
-            float *times = sk_alloc(w->alloc, (size_t)info.key_count * sizeof(float));
-            float *vals = sk_alloc(w->alloc, nvals * sizeof(float));
-            if (!times || !vals) {
-                sk_free(w->alloc, times, (size_t)info.key_count * sizeof(float));
-                sk_free(w->alloc, vals, nvals * sizeof(float));
-                gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
-                break;
-            }
-            sk_clip_track_keys(clip, t, times, vals);
-            if (times[info.key_count - 1] > max_time) max_time = times[info.key_count - 1];
-            int input = -1;
-            for (uint32_t k = 0; k < input_count && input < 0; k++)
-                if (inputs[k].count == info.key_count &&
-                    memcmp(inputs[k].times, times, (size_t)info.key_count * sizeof(float)) == 0)
-                    input = inputs[k].accessor;
-            if (input < 0) {
-                input = gw_float_accessor(w, times, info.key_count, 1, 0, true);
-                inputs[input_count].times = times;
-                inputs[input_count].count = info.key_count;
-                inputs[input_count].accessor = input;
-                input_count++;
-                times = NULL; /* kept for comparison */
-            }
-            int output = info.path == SK_PATH_WEIGHTS
-                             ? gw_float_accessor(w, vals, nvals, 1, 0, false)
-                             : gw_float_accessor(w, vals, (size_t)info.key_count * (per_key / info.width),
-                                                 (int)info.width, 0, false);
-            sk_free(w->alloc, times, (size_t)info.key_count * sizeof(float));
-            sk_free(w->alloc, vals, nvals * sizeof(float));
-            if (w->status != SK_OK) break;
-            cJSON *sampler = cJSON_CreateObject(), *channel = cJSON_CreateObject(), *target = cJSON_CreateObject();
-            if (!gw_push(w, samplers, sampler) || !gw_push(w, channels, channel)) {
-                cJSON_Delete(target);
-                break;
-            }
-            gw_add_num(w, sampler, "input", input);
-            gw_add_str(w, sampler, "interpolation", gw_interp_name(info.interpolation));
-            gw_add_num(w, sampler, "output", output);
-            gw_add_num(w, channel, "sampler", (double)t);
-            if (!gw_add(w, channel, "target", target)) break;
-            gw_add_num(w, target, "node", gw_node(a, info.joint));
-            gw_add_str(w, target, "path", gw_path_name(info.path));
-        }
-        for (uint32_t k = 0; k < input_count; k++)
-            sk_free(w->alloc, (void *)inputs[k].times, (size_t)inputs[k].count * sizeof(float));
-        sk_free(w->alloc, inputs, (size_t)tracks * sizeof *inputs);
+        if (name && name[0]) sk_json_key_string(j, "name", name);
+        sk_json_key(j, "channels");
+        sk_json_raw(j, channels.buf ? channels.buf : "[]", channels.buf ? channels.len : 2);
+        sk_json_key(j, "samplers");
+        sk_json_raw(j, samplers.buf ? samplers.buf : "[]", samplers.buf ? samplers.len : 2);
         /* A clip set to loop longer than its keys keeps its length here. */
-        float dur = sk_clip_duration(clip);
-        if (w->status == SK_OK && dur != max_time) {
-            cJSON *extras = cJSON_CreateObject();
-            if (gw_add(w, anim, "extras", extras)) gw_add_num(w, extras, "duration", (double)dur);
+        float dur = (float)sk_clip_duration(clip);
+        if (dur != max_time) {
+            sk_json_key(j, "extras");
+            sk_json_begin_object(j);
+            sk_json_key_float(j, "duration", dur);
+            sk_json_end_object(j);
         }
+        sk_json_end_object(j);
+        if (samplers.failed || channels.failed) gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory writing the JSON");
+        sk_json_writer_free(&samplers);
+        sk_json_writer_free(&channels);
     }
-    return w->status == SK_OK;
+    sk_json_end_array(j);
+    return gw_ok(w);
 }
 
 /* ---- container ------------------------------------------------------------------ */
@@ -552,33 +630,38 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
     w.alloc = sk_asset_allocator(asset);
     w.err = err;
     if (!gw_check_asset(&w)) return w.status;
-
-    w.root = cJSON_CreateObject();
-    if (!w.root) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_glb_write: out of memory");
-    cJSON *info = cJSON_CreateObject();
-    if (gw_add(&w, w.root, "asset", info)) {
-        gw_add_str(&w, info, "version", "2.0");
-        gw_add_str(&w, info, "generator", "skelanim");
-    }
-    w.views = cJSON_CreateArray();
-    w.accessors = cJSON_CreateArray();
-    if (w.status == SK_OK && gw_scenes(&w) && gw_nodes(&w) && gw_meshes(&w) && gw_skins(&w) && gw_animations(&w)) {
+    sk_json_writer_init(&w.doc, w.alloc);
+    sk_json_writer_init(&w.views, w.alloc);
+    sk_json_writer_init(&w.accessors, w.alloc);
+    sk_json_begin_array(&w.views);
+    sk_json_begin_array(&w.accessors);
+    sk_json_begin_object(&w.doc);
+    sk_json_key(&w.doc, "asset");
+    sk_json_begin_object(&w.doc);
+    sk_json_key_string(&w.doc, "version", "2.0");
+    sk_json_key_string(&w.doc, "generator", "skelanim");
+    sk_json_end_object(&w.doc);
+    if (gw_scenes(&w) && gw_nodes(&w) && gw_meshes(&w) && gw_materials(&w) && gw_skins(&w) && gw_animations(&w) &&
+        w.accessor_count + w.view_count) {
+        sk_json_end_array(&w.views);
+        sk_json_end_array(&w.accessors);
         if (w.accessor_count) {
-            gw_add(&w, w.root, "accessors", w.accessors);
-            gw_add(&w, w.root, "bufferViews", w.views);
-            w.accessors = w.views = NULL;
-            cJSON *buffers = cJSON_CreateArray(), *buf = cJSON_CreateObject();
-            if (gw_add(&w, w.root, "buffers", buffers) && gw_push(&w, buffers, buf))
-                gw_add_num(&w, buf, "byteLength", (double)w.bin_size);
+            sk_json_key(&w.doc, "accessors");
+            sk_json_raw(&w.doc, w.accessors.buf, w.accessors.len);
         }
+        sk_json_key(&w.doc, "bufferViews");
+        sk_json_raw(&w.doc, w.views.buf, w.views.len);
+        sk_json_key(&w.doc, "buffers");
+        sk_json_begin_array(&w.doc);
+        sk_json_begin_object(&w.doc);
+        sk_json_key_uint(&w.doc, "byteLength", w.bin_size);
+        sk_json_end_object(&w.doc);
+        sk_json_end_array(&w.doc);
     }
-    cJSON_Delete(w.accessors);
-    cJSON_Delete(w.views);
-    char *json = w.status == SK_OK ? cJSON_PrintUnformatted(w.root) : NULL;
-    cJSON_Delete(w.root);
-    if (w.status == SK_OK && !json) gw_fail(&w, SK_ERR_OUT_OF_MEMORY, "out of memory printing JSON");
+    sk_json_end_object(&w.doc);
+    gw_ok(&w);
     if (w.status == SK_OK) {
-        size_t jlen = strlen(json), jpad = (jlen + 3) & ~(size_t)3;
+        size_t jlen = w.doc.len, jpad = (jlen + 3) & ~(size_t)3;
         size_t total = 12 + 8 + jpad + (w.bin_size ? 8 + w.bin_size : 0);
         if (total > 0xFFFFFFFFu) {
             gw_fail(&w, SK_ERR_LIMIT, "the file would exceed 4 GiB");
@@ -592,7 +675,7 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
                 gw_put32(p + 8, (uint32_t)total);
                 gw_put32(p + 12, (uint32_t)jpad);
                 gw_put32(p + 16, GLB_JSON);
-                memcpy(p + 20, json, jlen);
+                memcpy(p + 20, w.doc.buf, jlen);
                 memset(p + 20 + jlen, ' ', jpad - jlen);
                 if (w.bin_size) {
                     uint8_t *b = p + 20 + jpad;
@@ -605,27 +688,22 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
             }
         }
     }
-    if (json) cJSON_free(json);
+    sk_json_writer_free(&w.doc);
+    sk_json_writer_free(&w.views);
+    sk_json_writer_free(&w.accessors);
+    sk_free(w.alloc, w.mats, w.mat_cap * sizeof *w.mats);
     sk_free(w.alloc, w.bin, w.bin_cap);
     return w.status;
 }
 
-sk_result sk_glb_write_file(const sk_asset *asset, const char *path, sk_error *err) {
+sk_result sk_glb_write_file(const sk_asset *asset, const char *path, const sk_file_io *io, sk_error *err) {
     if (!path) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_glb_write_file: path is NULL");
     void *data = NULL;
     size_t size = 0;
-    sk_result r = sk_glb_write_memory(asset, &data, &size, err);
-    if (r != SK_OK) return r;
-    const sk_allocator *alloc = sk_asset_allocator(asset);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        r = sk_error_set(err, SK_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
-    } else {
-        size_t n = fwrite(data, 1, size, f);
-        int close_err = fclose(f);
-        if (n != size || close_err != 0)
-            r = sk_error_set(err, SK_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-    }
-    sk_free(alloc, data, size);
+    sk_error e = {0};
+    sk_result r = sk_glb_write_memory(asset, &data, &size, &e);
+    if (r != SK_OK) return sk_error_set(err, r, "%s: %s", path, e.message);
+    r = sk_file_write(io, path, data, size, err); /* its message starts with the path */
+    sk_free(sk_asset_allocator(asset), data, size);
     return r;
 }

@@ -2,6 +2,7 @@
  * the runtime reads (anim/graph_internal.h). The format is documented in
  * docs/state-machine.md. */
 #include "anim/graph_internal.h"
+#include "io/json_internal.h"
 #include "skelanim/io/graph_json.h"
 
 #include <cjson/cJSON.h>
@@ -386,12 +387,17 @@ static sk_result load_impl(const char *json, size_t len, const sk_skeleton *skel
     g->rm_joint = -1;
     g->alloc = *sk_allocator_or_default(alloc);
     parse_ctx c = {g, clips, clip_count, err, prefix ? prefix : ""};
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    sk_result r = SK_OK;
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        long off = at && at >= json && at <= json + len ? (long)(at - json) : -1;
-        r = sk_error_set(err, SK_ERR_PARSE, "%s%sinvalid JSON near byte %ld", c.prefix, c.prefix[0] ? ": " : "", off);
+    /* cJSON's tree (its own malloc) lives until this function returns. */
+    cJSON *root = NULL;
+    size_t at = 0;
+    const char *what = "";
+    sk_result r = sk_json_parse(json, len, &root, &at, &what);
+    if (r == SK_ERR_OUT_OF_MEMORY) {
+        r = sk_error_set(err, r, "%s%sout of memory building the JSON parse tree", c.prefix, c.prefix[0] ? ": " : "");
+        goto fail;
+    }
+    if (r != SK_OK) {
+        r = sk_error_set(err, r, "%s%sinvalid JSON near byte %zu: %s", c.prefix, c.prefix[0] ? ": " : "", at, what);
         goto fail;
     }
     if (!cJSON_IsObject(root)) {
@@ -500,37 +506,15 @@ sk_result sk_graph_load_json(const char *json, size_t len, const sk_skeleton *sk
 }
 
 sk_result sk_graph_load_file(const char *path, const sk_skeleton *skel, sk_clip *const *clips, uint32_t clip_count,
-                             const sk_allocator *alloc, sk_graph **out, sk_error *err) {
+                             const sk_allocator *alloc, const sk_file_io *io, sk_graph **out, sk_error *err) {
     if (!path || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_graph_load_file: NULL argument");
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return sk_error_set(err, SK_ERR_IO, "%s: cannot open", path);
     const sk_allocator *a = sk_allocator_or_default(alloc);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = sk_alloc(a, cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        if (cap >= (size_t)64 << 20) {
-            sk_free(a, buf, cap);
-            fclose(f);
-            return sk_error_set(err, SK_ERR_LIMIT, "%s: larger than 64 MiB", path);
-        }
-        char *nb = sk_realloc(a, buf, cap, cap * 2);
-        if (!nb) sk_free(a, buf, cap);
-        buf = nb;
-        cap *= 2;
-    }
-    bool io_err = ferror(f) != 0;
-    fclose(f);
-    if (!buf) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    if (io_err) {
-        sk_free(a, buf, cap);
-        return sk_error_set(err, SK_ERR_IO, "%s: read error", path);
-    }
-    sk_result r = load_impl(buf, n, skel, clips, clip_count, alloc, out, err, path);
-    sk_free(a, buf, cap);
+    void *buf = NULL;
+    size_t n = 0;
+    sk_result r = sk_file_read(io, path, (uint64_t)64 << 20, a, &buf, &n, err); /* the message names the path */
+    if (r != SK_OK) return r;
+    r = load_impl(buf, n, skel, clips, clip_count, alloc, out, err, path);
+    sk_file_release(io, a, buf, n);
     return r;
 }
-

@@ -4,21 +4,32 @@
 #define SKELANIM_GLTF_H
 
 #include "skelanim/core/asset.h"
+#include "skelanim/io/file.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* A zeroed struct (or NULL) gives the defaults. */
 typedef struct sk_gltf_options {
     sk_allocator allocator;       /* zero = C library */
     uint64_t max_file_bytes;      /* 0 = 1 GiB: larger files and buffers are refused */
+    sk_file_io file_io;           /* the file itself (sk_gltf_load_file), external buffers;
+                                     zero = stdio, regular files only (skelanim/io/file.h) */
 } sk_gltf_options;
 
 /* Loads a .gltf or .glb (detected by content). External buffer URIs are
- * resolved relative to the file's folder; absolute paths, "..", and non-file
- * schemes are refused. Every structural error that could lead to an
- * out-of-bounds read is rejected with a message naming the JSON path, e.g.
- * "/accessors/3/count: 900 elements of 12 bytes exceed bufferView 2 (4096 bytes)". */
+ * resolved relative to the file's folder and read through opts->file_io;
+ * absolute paths, "..", and non-file schemes are refused. Every structural
+ * error that could lead to an out-of-bounds read is rejected with a message
+ * naming the file once and then the JSON path, e.g. "model.glb:
+ * /accessors/3/count: 900 elements of 12 bytes exceed bufferView 2 (4096
+ * bytes)"; a file that cannot be read gives "model.glb: cannot open: ...".
+ *
+ * Memory: everything comes from opts->allocator, except cJSON's parse tree of
+ * the JSON text (cJSON's own malloc: its hooks are process-wide state, which
+ * the library never changes). The tree exists only during the call; if cJSON
+ * runs out of memory the result is SK_ERR_OUT_OF_MEMORY. */
 sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts,
                             sk_asset **out, sk_error *err);
 /* Same from memory. base_dir resolves external URIs (NULL: only data: URIs and
@@ -26,8 +37,10 @@ sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts,
 sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_dir,
                               const sk_gltf_options *opts, sk_asset **out, sk_error *err);
 
-/* Writes the asset as a self-contained .glb (nodes, meshes, skins, clips). */
-sk_result sk_glb_write_file(const sk_asset *asset, const char *path, sk_error *err);
+/* Writes the asset as a self-contained .glb (nodes, meshes, skins, clips)
+ * through io's write (NULL or a zeroed struct: stdio). Error messages start
+ * with the path. */
+sk_result sk_glb_write_file(const sk_asset *asset, const char *path, const sk_file_io *io, sk_error *err);
 /* Same into memory allocated with the asset's allocator; free with sk_free(alloc, *out, *size). */
 sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, sk_error *err);
 
