@@ -52,6 +52,7 @@ int bench_blend(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_export_mannequin(int argc, char **argv);
+int cmd_convert(int argc, char **argv); /* cli/cmd_export.c */
 int cmd_bench(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_ik(int argc, char **argv);   /* cli/cmd_ik.c */

@@ -229,7 +229,7 @@ int cmd_demo(int argc, char **argv) {
         skr_headless_bind(hd);
     }
     if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
-    if (skr_model_create(a, NULL, &model, &err) != SK_OK) goto fail;
+    if (skr_model_create(a, 0, &model, &err) != SK_OK) goto fail;
     uint32_t np = skr_model_palette_size(model);
     pal = calloc((size_t)count * np, sizeof *pal);
     tints = calloc((size_t)count * 4, sizeof *tints);

@@ -1,22 +1,35 @@
-/* skelanim export-mannequin OUT.glb */
+/* skelanim export-mannequin OUT.glb
+ * skelanim convert FILE OUT.glb   (any file the loader reads, or @mannequin) */
 #include "cli.h"
 
 #include <string.h>
+
+static int write_glb(const char *in, const char *out) {
+    sk_asset *a = NULL;
+    if (!cli_load(in, &a)) return 1;
+    sk_error err = {0};
+    sk_result r = sk_glb_write_file(a, out, NULL, &err);
+    sk_asset_destroy(a);
+    if (r != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message); /* the message names the file */
+        return 1;
+    }
+    printf("wrote %s\n", out);
+    return 0;
+}
 
 int cmd_export_mannequin(int argc, char **argv) {
     if (argc != 1 || argv[0][0] == '-') {
         fprintf(stderr, "usage: skelanim export-mannequin OUT.glb\n");
         return 1;
     }
-    sk_asset *a = NULL;
-    if (!cli_load(SK_CLI_MANNEQUIN, &a)) return 1;
-    sk_error err = {0};
-    sk_result r = sk_glb_write_file(a, argv[0], NULL, &err);
-    sk_asset_destroy(a);
-    if (r != SK_OK) {
-        fprintf(stderr, "skelanim: %s: %s\n", argv[0], err.message);
+    return write_glb(SK_CLI_MANNEQUIN, argv[0]);
+}
+
+int cmd_convert(int argc, char **argv) {
+    if (argc != 2 || argv[0][0] == '-' || argv[1][0] == '-') {
+        fprintf(stderr, "usage: skelanim convert FILE OUT.glb\n");
         return 1;
     }
-    printf("wrote %s\n", argv[0]);
-    return 0;
+    return write_glb(argv[0], argv[1]);
 }

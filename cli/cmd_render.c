@@ -151,7 +151,7 @@ int cmd_render(int argc, char **argv) {
     if (!(hd = skr_headless_create((int)w, (int)h, 4, &err))) goto fail;
     skr_headless_bind(hd);
     if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
-    if (skr_model_create(asset, strcmp(file, SK_CLI_MANNEQUIN) ? file : NULL, &model, &err) != SK_OK) goto fail;
+    if (skr_model_create(asset, 0, &model, &err) != SK_OK) goto fail;
     uint32_t n = s->joint_count, np = skr_model_palette_size(model), nv = skr_model_vertex_count(model);
     local = calloc(n ? n : 1, sizeof *local);
     world = calloc(n ? n : 1, sizeof *world);

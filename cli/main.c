@@ -23,6 +23,8 @@ static void usage(FILE *f) {
             "                                 pose at time T as JSON (local TRS, world matrices,\n"
             "                                 morph weights, skinned vertex positions)\n"
             "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
+            "  convert FILE OUT.glb           write FILE (skeleton, meshes, skins, materials, textures,\n"
+            "                                 clips) as a self-contained .glb\n"
             "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] --out F.png|F.gif\n"
             "                                 draw the character off-screen (no display needed)\n"
             "  view FILE [--clip C] [--time T] [--cpu] [--dqs] [--skeleton]\n"
@@ -61,6 +63,7 @@ int main(int argc, char **argv) {
         {"info", cmd_info},
         {"sample", cmd_sample},
         {"export-mannequin", cmd_export_mannequin},
+        {"convert", cmd_convert},
         {"bench", cmd_bench},
         {"ik", cmd_ik},
         {"render", cmd_render},

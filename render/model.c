@@ -38,14 +38,17 @@ void skr_model_destroy(skr_model *m) {
         GLuint vaos[2] = {it->vao, it->cpu_vao}, bufs[2] = {it->vbo, it->ebo};
         glDeleteVertexArrays(2, vaos);
         glDeleteBuffers(2, bufs);
-        if (it->texture) glDeleteTextures(1, &it->texture);
         sk_skinned_mesh_destroy(it->skinned);
     }
+    for (uint32_t t = 0; m->textures && t < m->asset->texture_count; t++)
+        if (m->textures[t]) glDeleteTextures(1, &m->textures[t]);
+    free(m->textures);
+    free(m->texture_state);
     free(m->items);
     free(m);
 }
 
-sk_result skr_model_create(const sk_asset *a, const char *file_path, skr_model **out, sk_error *err) {
+sk_result skr_model_create(const sk_asset *a, unsigned flags, skr_model **out, sk_error *err) {
     *out = NULL;
     sk_result vr = sk_asset_validate(a, err); /* indices the draw code trusts */
     if (vr != SK_OK) return vr;
@@ -56,7 +59,12 @@ sk_result skr_model_create(const sk_asset *a, const char *file_path, skr_model *
     for (uint32_t j = 0; j < a->node_count; j++)
         if (a->joint_mesh[j] >= 0) cap += a->meshes[a->joint_mesh[j]].primitive_count;
     m->items = calloc(cap ? cap : 1, sizeof *m->items);
-    if (!m->items) {
+    m->textures = calloc(a->texture_count ? a->texture_count : 1, sizeof *m->textures);
+    m->texture_state = calloc(a->texture_count ? a->texture_count : 1, 1);
+    if (!m->items || !m->textures || !m->texture_state) {
+        free(m->items);
+        free(m->textures);
+        free(m->texture_state);
         free(m);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     }
@@ -155,21 +163,7 @@ sk_result skr_model_create(const sk_asset *a, const char *file_path, skr_model *
             glBindVertexArray(0);
             free(gv);
             free(idx);
-            if (p->texcoords && p->material >= 0 && file_path) {
-                int tw = 0, th = 0;
-                unsigned char *px = skr_load_base_color_texture(file_path, p->material, &tw, &th);
-                if (px) {
-                    glGenTextures(1, &it->texture);
-                    glActiveTexture(GL_TEXTURE2);
-                    glBindTexture(GL_TEXTURE_2D, it->texture);
-                    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-                    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, tw, th, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
-                    glGenerateMipmap(GL_TEXTURE_2D);
-                    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-                    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-                    free(px);
-                }
-            }
+            if (p->texcoords && !(flags & SKR_MODEL_NO_TEXTURES)) it->texture = skr_material_texture(m, p->material);
             if (p->target_count) m->has_morph = true;
             it->cpu_first = m->vertex_count;
             m->vertex_count += p->vertex_count;

@@ -42,9 +42,11 @@ bool skr_camera_project(const skr_camera *c, const float p[3], float *px, float 
 /* ---- Model ---------------------------------------------------------------- */
 typedef struct skr_model skr_model;
 /* Uploads every triangle primitive of every mesh node of the asset (GPU
- * buffers; a GL context must be current). file_path (optional) is used to
- * find base-colour textures of .glb/.gltf files. */
-sk_result skr_model_create(const sk_asset *asset, const char *file_path, skr_model **out, sk_error *err);
+ * buffers; a GL context must be current), with base-colour textures decoded
+ * from the asset's images (the asset is all it reads: no file is opened).
+ * The asset must outlive the model. */
+#define SKR_MODEL_NO_TEXTURES 1u /* flags: draw with the base colour factors only */
+sk_result skr_model_create(const sk_asset *asset, unsigned flags, skr_model **out, sk_error *err);
 void skr_model_destroy(skr_model *m);
 /* Matrices per instance in the palette (all skins and rigid mesh nodes). */
 uint32_t skr_model_palette_size(const skr_model *m);

@@ -14,7 +14,8 @@ typedef struct skr_item {
     const sk_primitive *prim;
     sk_skinned_mesh *skinned;
     float base_color[4];
-    unsigned vao, cpu_vao, vbo, ebo, texture;
+    unsigned vao, cpu_vao, vbo, ebo;
+    unsigned texture;         /* the model's (shared by items with the same texture), or 0 */
 } skr_item;
 
 struct skr_model {
@@ -24,10 +25,15 @@ struct skr_model {
     uint32_t palette_size;
     uint32_t vertex_count;
     bool has_morph;
+    unsigned *textures;       /* per asset texture: GL texture or 0 */
+    uint8_t *texture_state;   /* per asset texture: 1 once decoded (or found undecodable) */
 };
 
-/* RGBA8 base-colour texture of a glTF material (NULL if none or unreadable);
- * free with free(). */
-unsigned char *skr_load_base_color_texture(const char *file_path, int32_t material, int *w, int *h);
+/* An image's bytes decoded to RGBA8 (stb_image), or NULL; free with free(). */
+unsigned char *skr_decode_image(const sk_image *img, int *w, int *h);
+/* The GL texture of a material's base-colour texture (decoded and uploaded
+ * on first use, shared after), or 0 when it has none or it cannot be decoded.
+ * A GL context must be current. */
+unsigned skr_material_texture(skr_model *m, int32_t material);
 
 #endif

@@ -759,6 +759,326 @@ static void test_external_files(void **state) {
 }
 
 
+
+/* ---- looks: images, samplers, textures, materials ------------------------------ */
+
+/* A .glb's JSON (parsed with cJSON) and BIN chunk, read by the test itself:
+ * the independent reference for what the loader keeps. */
+typedef struct glb_parts {
+    unsigned char *file;
+    size_t size;
+    cJSON *json;
+    const unsigned char *bin;
+    size_t bin_size;
+} glb_parts;
+
+static void glb_open(glb_parts *g, const char *path) {
+    memset(g, 0, sizeof *g);
+    g->file = (unsigned char *)sk_test_read_file(path, &g->size);
+    assert_non_null(g->file);
+    assert_true(g->size >= 28 && memcmp(g->file, "glTF", 4) == 0);
+    uint32_t jl;
+    memcpy(&jl, g->file + 12, 4);
+    g->json = cJSON_ParseWithLength((const char *)g->file + 20, jl);
+    assert_non_null(g->json);
+    if (20 + (size_t)jl + 8 <= g->size) {
+        uint32_t bl;
+        memcpy(&bl, g->file + 20 + jl, 4);
+        g->bin = g->file + 28 + jl;
+        g->bin_size = bl;
+    }
+}
+
+static void glb_close(glb_parts *g) {
+    cJSON_Delete(g->json);
+    free(g->file);
+}
+
+/* The bytes of bufferView v in the BIN chunk. */
+static const unsigned char *glb_view(const glb_parts *g, int v, size_t *len) {
+    const cJSON *view = cJSON_GetArrayItem(get(g->json, "bufferViews"), v);
+    assert_non_null(view);
+    const cJSON *off = get(view, "byteOffset");
+    size_t o = cJSON_IsNumber(off) ? (size_t)off->valuedouble : 0;
+    *len = (size_t)get(view, "byteLength")->valuedouble;
+    assert_true(o + *len <= g->bin_size);
+    return g->bin + o;
+}
+
+/* Everything the asset says about looks equals the file's JSON and bytes. */
+static void check_looks_against_glb(const sk_asset *a, const glb_parts *g) {
+    const cJSON *mats = get(g->json, "materials"), *texs = get(g->json, "textures"), *imgs = get(g->json, "images"),
+                *smps = get(g->json, "samplers");
+    assert_int_equal(a->material_count, cJSON_GetArraySize(mats));
+    assert_int_equal(a->texture_count, cJSON_GetArraySize(texs));
+    assert_int_equal(a->image_count, cJSON_GetArraySize(imgs));
+    assert_int_equal(a->sampler_count, cJSON_GetArraySize(smps));
+    for (uint32_t i = 0; i < a->material_count; i++) {
+        const cJSON *pbr = get(cJSON_GetArrayItem(mats, (int)i), "pbrMetallicRoughness");
+        const cJSON *f = get(pbr, "baseColorFactor"), *bt = get(pbr, "baseColorTexture");
+        for (int k = 0; k < 4; k++) near(a->materials[i].base_color[k], f ? num(f, k) : 1.0, 0);
+        assert_int_equal(a->materials[i].base_color_texture.texture, bt ? get(bt, "index")->valueint : -1);
+        const cJSON *mf = get(pbr, "metallicFactor");
+        near(a->materials[i].metallic, mf ? mf->valuedouble : 1.0, 1e-7);
+    }
+    for (uint32_t i = 0; i < a->texture_count; i++) {
+        const cJSON *t = cJSON_GetArrayItem(texs, (int)i);
+        assert_int_equal(a->textures[i].image, get(t, "source") ? get(t, "source")->valueint : -1);
+        assert_int_equal(a->textures[i].sampler, get(t, "sampler") ? get(t, "sampler")->valueint : -1);
+    }
+    for (uint32_t i = 0; i < a->sampler_count; i++) {
+        const cJSON *sm = cJSON_GetArrayItem(smps, (int)i);
+        assert_int_equal(a->samplers[i].min_filter, get(sm, "minFilter") ? get(sm, "minFilter")->valueint : 0);
+        assert_int_equal(a->samplers[i].mag_filter, get(sm, "magFilter") ? get(sm, "magFilter")->valueint : 0);
+    }
+    for (uint32_t i = 0; i < a->image_count; i++) {
+        const cJSON *im = cJSON_GetArrayItem(imgs, (int)i);
+        size_t len;
+        const unsigned char *bytes = glb_view(g, get(im, "bufferView")->valueint, &len);
+        assert_string_equal(a->images[i].mime_type, get(im, "mimeType")->valuestring);
+        assert_int_equal(a->images[i].size, len);
+        assert_memory_equal(a->images[i].data, bytes, len);
+    }
+}
+
+/* CesiumMan: its material, texture, sampler and JPEG as the file has them;
+ * written as .glb and loaded again, the same (decoded image bytes included). */
+static void test_looks_cesium_man(void **state) {
+    (void)state;
+    const char *shared = sk_test_shared_dir();
+    if (!shared) skip();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", shared);
+    glb_parts orig;
+    glb_open(&orig, path);
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_file(path, NULL, &a, &err), SK_OK);
+    check_looks_against_glb(a, &orig);
+    assert_int_equal(a->image_count, 1);
+    assert_true(a->images[0].size > 1000 && a->images[0].data[0] == 0xFF && a->images[0].data[1] == 0xD8);
+    const sk_primitive *p = &a->meshes[0].primitives[0];
+    assert_true(p->material >= 0 && p->texcoords);
+    assert_memory_equal(p->base_color, a->materials[p->material].base_color, sizeof p->base_color);
+    /* round trip */
+    void *data = NULL;
+    size_t size = 0;
+    assert_int_equal(sk_glb_write_memory(a, &data, &size, &err), SK_OK);
+    char out[1024];
+    snprintf(out, sizeof out, "%s/cesium_roundtrip.glb", getenv("SK_BINARY_DIR") ? getenv("SK_BINARY_DIR") : "/tmp");
+    write_file(out, data, size);
+    free(data); /* the default allocator */
+    sk_asset *b = NULL;
+    assert_int_equal(sk_gltf_load_file(out, NULL, &b, &err), SK_OK);
+    glb_parts written;
+    glb_open(&written, out);
+    check_looks_against_glb(b, &written); /* the written file says what the asset holds */
+    assert_int_equal(b->material_count, a->material_count);
+    assert_int_equal(b->texture_count, a->texture_count);
+    assert_int_equal(b->image_count, a->image_count);
+    for (uint32_t i = 0; i < a->material_count; i++) {
+        const sk_material *ma = &a->materials[i], *mb = &b->materials[i];
+        assert_memory_equal(ma->base_color, mb->base_color, sizeof ma->base_color);
+        assert_int_equal(ma->base_color_texture.texture, mb->base_color_texture.texture);
+        assert_true(ma->metallic == mb->metallic && ma->roughness == mb->roughness);
+        assert_int_equal(ma->alpha_mode, mb->alpha_mode);
+        assert_int_equal(ma->double_sided, mb->double_sided);
+    }
+    for (uint32_t i = 0; i < a->texture_count; i++) {
+        assert_int_equal(a->textures[i].image, b->textures[i].image);
+        assert_int_equal(a->textures[i].sampler, b->textures[i].sampler);
+    }
+    assert_memory_equal(&a->samplers[0].mag_filter, &b->samplers[0].mag_filter, 4 * sizeof(uint32_t));
+    assert_string_equal(a->images[0].mime_type, b->images[0].mime_type);
+    assert_int_equal(a->images[0].size, b->images[0].size);
+    assert_memory_equal(a->images[0].data, b->images[0].data, a->images[0].size);
+    assert_int_equal(b->meshes[0].primitives[0].material, p->material);
+    glb_close(&written);
+    glb_close(&orig);
+    sk_asset_destroy(b);
+    sk_asset_destroy(a);
+}
+
+/* AnimatedCube: two PNGs in files beside the .gltf (no mimeType in the
+ * file); the asset holds the files' bytes; written as .glb they are
+ * embedded, typed from their bytes, and come back the same. */
+static void test_looks_external_images(void **state) {
+    (void)state;
+    const char *shared = sk_test_shared_dir();
+    if (!shared) skip();
+    char path[1024], png[1024];
+    snprintf(path, sizeof path, "%s/assets/gltf/AnimatedCube/AnimatedCube.gltf", shared);
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_file(path, NULL, &a, &err), SK_OK);
+    assert_int_equal(a->image_count, 2);
+    static const char *const files[] = {"AnimatedCube_BaseColor.png", "AnimatedCube_MetallicRoughness.png"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(png, sizeof png, "%s/assets/gltf/AnimatedCube/%s", shared, files[i]);
+        size_t n = 0;
+        char *bytes = sk_test_read_file(png, &n);
+        assert_non_null(bytes);
+        assert_string_equal(a->images[i].uri, files[i]);
+        assert_string_equal(a->images[i].mime_type, "");
+        assert_int_equal(a->images[i].size, n);
+        assert_memory_equal(a->images[i].data, bytes, n);
+        free(bytes);
+    }
+    assert_int_equal(a->materials[0].base_color_texture.texture, 0);
+    void *data = NULL;
+    size_t size = 0;
+    assert_int_equal(sk_glb_write_memory(a, &data, &size, &err), SK_OK);
+    sk_asset *b = NULL;
+    assert_int_equal(sk_gltf_load_memory(data, size, NULL, NULL, &b, &err), SK_OK);
+    free(data);
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(b->images[i].mime_type, "image/png");
+        assert_string_equal(b->images[i].uri, "");
+        assert_int_equal(b->images[i].size, a->images[i].size);
+        assert_memory_equal(b->images[i].data, a->images[i].data, a->images[i].size);
+    }
+    sk_asset_destroy(b);
+    /* skip_image_data: what the file says, no bytes */
+    sk_gltf_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.skip_image_data = true;
+    sk_asset_destroy(a);
+    assert_int_equal(sk_gltf_load_file(path, &opts, &a, &err), SK_OK);
+    assert_int_equal(a->image_count, 2);
+    assert_null(a->images[0].data);
+    assert_string_equal(a->images[0].uri, files[0]);
+    sk_asset_destroy(a);
+}
+
+static void test_looks_handwritten(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sk_gltf_looks_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char img[512], gltf[512];
+    const unsigned char tex[] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3};
+    snprintf(img, sizeof img, "%s/my tex.png", dir);
+    write_file(img, tex, sizeof tex);
+    snprintf(gltf, sizeof gltf, "%s/looks.gltf", dir);
+    const char *json =
+        "{\"asset\":{\"version\":\"2.0\"},"
+        "\"buffers\":[{\"byteLength\":8}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
+        "\"images\":[{\"uri\":\"my%20tex.png\",\"name\":\"file\"},"
+        "{\"uri\":\"data:image/png;base64,iVBORw0KGgo=\"},"
+        "{\"uri\":\"https://example.com/t.png\"},"
+        "{\"bufferView\":0,\"mimeType\":\"image/jpeg\"}],"
+        "\"samplers\":[{\"magFilter\":9728,\"wrapS\":33071}],"
+        "\"textures\":[{\"source\":0,\"sampler\":0},{\"source\":1},{\"source\":2},{\"source\":3},{}],"
+        "\"materials\":[{\"name\":\"m\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.5,0.25,1,0.75],"
+        "\"baseColorTexture\":{\"index\":1,\"texCoord\":0},\"metallicFactor\":0,\"roughnessFactor\":0.5},"
+        "\"alphaMode\":\"MASK\",\"alphaCutoff\":0.3,\"doubleSided\":true},{}]}";
+    write_file(gltf, json, strlen(json));
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = sk_gltf_load_file(gltf, NULL, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    assert_int_equal(a->image_count, 4);
+    /* a file named with a percent-encoded space */
+    assert_string_equal(a->images[0].name, "file");
+    assert_string_equal(a->images[0].uri, "my%20tex.png");
+    assert_int_equal(a->images[0].size, sizeof tex);
+    assert_memory_equal(a->images[0].data, tex, sizeof tex);
+    /* a data: URI: its media type */
+    assert_string_equal(a->images[1].mime_type, "image/png");
+    assert_int_equal(a->images[1].size, 8);
+    assert_memory_equal(a->images[1].data, tex, 8);
+    /* a URL is kept, never fetched; a buffer without data gives no bytes */
+    assert_string_equal(a->images[2].uri, "https://example.com/t.png");
+    assert_null(a->images[2].data);
+    assert_null(a->images[3].data);
+    assert_string_equal(a->images[3].mime_type, "image/jpeg");
+    assert_int_equal(a->samplers[0].mag_filter, 9728);
+    assert_int_equal(a->samplers[0].min_filter, 0);
+    assert_int_equal(a->samplers[0].wrap_s, 33071);
+    assert_int_equal(a->samplers[0].wrap_t, 10497);
+    assert_int_equal(a->textures[4].image, -1);
+    assert_int_equal(a->textures[4].sampler, -1);
+    const sk_material *m = &a->materials[0];
+    assert_string_equal(m->name, "m");
+    near(m->base_color[1], 0.25, 0);
+    assert_int_equal(m->base_color_texture.texture, 1);
+    near(m->metallic, 0, 0);
+    near(m->roughness, 0.5, 0);
+    assert_int_equal(m->alpha_mode, SK_ALPHA_MASK);
+    near(m->alpha_cutoff, 0.3, 1e-7);
+    assert_true(m->double_sided);
+    m = &a->materials[1];
+    near(m->base_color[0], 1, 0);
+    assert_int_equal(m->base_color_texture.texture, -1);
+    near(m->metallic, 1, 0);
+    assert_int_equal(m->alpha_mode, SK_ALPHA_OPAQUE);
+    near(m->alpha_cutoff, 0.5, 0);
+    /* written: the embedded ones become bufferViews, the URL stays a uri, the
+     * image without bytes is left out (its texture loses its source) */
+    void *data = NULL;
+    size_t size = 0;
+    assert_int_equal(sk_glb_write_memory(a, &data, &size, &err), SK_OK);
+    sk_asset *b = NULL;
+    assert_int_equal(sk_gltf_load_memory(data, size, NULL, NULL, &b, &err), SK_OK);
+    free(data);
+    assert_int_equal(b->image_count, 3);
+    assert_string_equal(b->images[0].mime_type, "image/png"); /* recognised from the bytes */
+    assert_memory_equal(b->images[0].data, tex, sizeof tex);
+    assert_string_equal(b->images[2].uri, "https://example.com/t.png");
+    assert_int_equal(b->textures[3].image, -1);
+    assert_int_equal(b->textures[0].sampler, 0);
+    assert_int_equal(b->samplers[0].wrap_s, 33071);
+    m = &b->materials[0];
+    assert_memory_equal(m->base_color, a->materials[0].base_color, sizeof m->base_color);
+    assert_int_equal(m->alpha_mode, SK_ALPHA_MASK);
+    near(m->alpha_cutoff, 0.3, 1e-7);
+    assert_true(m->double_sided);
+    assert_int_equal(m->base_color_texture.texture, 1);
+    sk_asset_destroy(b);
+    sk_asset_destroy(a);
+
+    /* what we would read wrong is refused, by JSON path */
+    static const struct { const char *json, *needle; } bad[] = {
+        {"\"images\":[{\"bufferView\":0}]", "/images/0/mimeType: required with a bufferView"},
+        {"\"images\":[{\"bufferView\":3,\"mimeType\":\"image/png\"}]", "/images/0/bufferView: bufferView index 3"},
+        {"\"images\":[{}]", "/images/0: an image needs a uri or a bufferView"},
+        {"\"images\":[{\"uri\":\"../x.png\"}]", "/images/0/uri: \"..\""},
+        {"\"images\":[{\"uri\":\"missing.png\"}]", "/images/0/uri: "},
+        {"\"textures\":[{\"source\":0}]", "/textures/0/source: image index 0 out of range"},
+        {"\"textures\":[{\"sampler\":2}]", "/textures/0/sampler: sampler index 2 out of range"},
+        {"\"samplers\":[{\"wrapS\":1}]", "/samplers/0/wrapS: 1 is not a valid value"},
+        {"\"materials\":[{\"alphaMode\":\"CUTOUT\"}]", "/materials/0/alphaMode"},
+        {"\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}]",
+         "/materials/0/pbrMetallicRoughness/baseColorTexture/index: texture index 0 out of range"},
+        {"\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,1,1]}}]",
+         "/materials/0/pbrMetallicRoughness/baseColorFactor: expected 4 numbers"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char doc[1024];
+        snprintf(doc, sizeof doc,
+                 "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":8,\"uri\":\"data:application/"
+                 "octet-stream;base64,AAAAAAAAAAA=\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8,"
+                 "\"byteStride\":4}],%s}",
+                 bad[i].json);
+        write_file(gltf, doc, strlen(doc));
+        a = NULL;
+        r = sk_gltf_load_file(gltf, NULL, &a, &err);
+        if (r == SK_OK || !strstr(err.message, bad[i].needle))
+            fprintf(stderr, "case %zu: %s: %s\n", i, sk_result_string(r), err.message);
+        assert_int_not_equal(r, SK_OK);
+        assert_null(a);
+        assert_non_null(strstr(err.message, bad[i].needle));
+    }
+    /* image data in a strided view (vertex data, not an image) */
+    const char *strided = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":8,\"uri\":\"data:application/"
+                          "octet-stream;base64,AAAAAAAAAAA=\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8,"
+                          "\"byteStride\":4}],\"images\":[{\"bufferView\":0,\"mimeType\":\"image/png\"}]}";
+    expect_reject(strided, NULL, 0, SK_ERR_INVALID_DATA, "/images/0/bufferView: bufferView 0 has a byteStride");
+    unlink(gltf);
+    unlink(img);
+    rmdir(dir);
+}
+
 /* ---- file-system callbacks (skelanim/io/file.h) ----------------------------- */
 
 /* An in-memory "archive" served through sk_file_io: nothing touches the disk. */
@@ -1195,6 +1515,9 @@ int main(void) {
         cmocka_unit_test(test_json_out_of_memory),
         cmocka_unit_test(test_json_checker),
         cmocka_unit_test(test_writer_allocator),
+        cmocka_unit_test(test_looks_cesium_man),
+        cmocka_unit_test(test_looks_external_images),
+        cmocka_unit_test(test_looks_handwritten),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -223,7 +223,7 @@ static void test_images(void **st) {
     skr_renderer *rn = NULL;
     skr_model *m = NULL;
     assert_int_equal(skr_renderer_create(&rn, &err), SK_OK);
-    assert_int_equal(skr_model_create(a, NULL, &m, &err), SK_OK);
+    assert_int_equal(skr_model_create(a, 0, &m, &err), SK_OK);
     buffers b;
     buffers_alloc(&b, a);
     sk_mat4 *fk_pal = calloc(skr_model_palette_size(m), sizeof *fk_pal);

@@ -126,6 +126,30 @@ static sk_result validate_primitive(const sk_asset *a, uint32_t mi, uint32_t pi,
     if (p->target_count && (!p->targets || p->target_count != m->weight_count))
         return BAD("meshes/%u/primitives/%u: %u morph targets, the mesh has %u weights", mi, pi, p->target_count,
                    m->weight_count);
+    /* Without a material table a material index only says "has a colour" (assets built in code). */
+    if (p->material < -1 || (a->material_count && p->material >= (int32_t)a->material_count))
+        return BAD("meshes/%u/primitives/%u: material %d of %u", mi, pi, p->material, a->material_count);
+    return SK_OK;
+}
+
+static sk_result validate_looks(const sk_asset *a, sk_error *err) {
+    if ((a->material_count && !a->materials) || (a->texture_count && !a->textures) ||
+        (a->sampler_count && !a->samplers) || (a->image_count && !a->images))
+        return BAD("a material, texture, sampler or image count without its array");
+    for (uint32_t i = 0; i < a->image_count; i++)
+        if (a->images[i].size && !a->images[i].data) return BAD("images/%u: %zu bytes without data", i, a->images[i].size);
+    for (uint32_t i = 0; i < a->texture_count; i++) {
+        const sk_texture *t = &a->textures[i];
+        if (t->image < -1 || t->image >= (int32_t)a->image_count)
+            return BAD("textures/%u: image %d of %u", i, t->image, a->image_count);
+        if (t->sampler < -1 || t->sampler >= (int32_t)a->sampler_count)
+            return BAD("textures/%u: sampler %d of %u", i, t->sampler, a->sampler_count);
+    }
+    for (uint32_t i = 0; i < a->material_count; i++) {
+        int32_t t = a->materials[i].base_color_texture.texture;
+        if (t < -1 || t >= (int32_t)a->texture_count)
+            return BAD("materials/%u: base colour texture %d of %u", i, t, a->texture_count);
+    }
     return SK_OK;
 }
 
@@ -182,6 +206,8 @@ sk_result sk_asset_validate(const sk_asset *a, sk_error *err) {
     }
     if (a->default_scene < -1 || a->default_scene >= (int32_t)a->scene_count)
         return BAD("default scene %d of %u scenes", a->default_scene, a->scene_count);
+    sk_result lr = validate_looks(a, err);
+    if (lr != SK_OK) return lr;
     for (uint32_t c = 0; c < a->clip_count; c++) {
         const sk_clip *clip = a->clips[c];
         if (!clip) return BAD("clips/%u is NULL", c);

@@ -208,7 +208,7 @@ static int b64_value(unsigned char c) {
 }
 
 /* Strict RFC 4648 base64: the standard alphabet, '=' only as final padding. */
-static sk_result base64_decode(gl_ctx *g, const char *s, size_t n, const char *path, uint8_t **out,
+static sk_result base64_decode(gl_ctx *g, sk_arena *arena, const char *s, size_t n, const char *path, uint8_t **out,
                                size_t *out_len) {
     size_t pad = 0;
     while (n > 0 && s[n - 1] == '=' && pad < 2) { n--; pad++; }
@@ -218,7 +218,7 @@ static sk_result base64_decode(gl_ctx *g, const char *s, size_t n, const char *p
     size_t len = n / 4 * 3 + (n % 4 == 3 ? 2 : n % 4 == 2 ? 1 : 0);
     if (len > g->max_bytes)
         return fail(g, SK_ERR_LIMIT, "%s/uri: %zu decoded bytes exceed the limit", path, len);
-    uint8_t *o = sk_arena_alloc(&g->tmp, len ? len : 1);
+    uint8_t *o = sk_arena_alloc_raw(arena, len ? len : 1); /* every byte is written */
     if (!o) return oom(g);
     uint32_t acc = 0;
     size_t bits = 0, k = 0;
@@ -248,9 +248,10 @@ static int hex_value(char c) {
 }
 
 /* Non-base64 data URI payload: URL-encoded octets (RFC 2397). */
-static sk_result percent_decode_data(gl_ctx *g, const char *s, const char *path, uint8_t **out, size_t *out_len) {
+static sk_result percent_decode_data(gl_ctx *g, sk_arena *arena, const char *s, const char *path, uint8_t **out,
+                                     size_t *out_len) {
     size_t n = strlen(s), k = 0;
-    uint8_t *o = sk_arena_alloc(&g->tmp, n ? n : 1);
+    uint8_t *o = sk_arena_alloc(arena, n ? n : 1);
     if (!o) return oom(g);
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '%') {
@@ -266,6 +267,25 @@ static sk_result percent_decode_data(gl_ctx *g, const char *s, const char *path,
     *out = o;
     *out_len = k;
     return SK_OK;
+}
+
+/* data:[<mediatype>][;base64],<data> (RFC 2397): the payload decoded into
+ * arena, and the media type (pointing into uri, *media_len bytes, 0 when
+ * there is none). */
+static sk_result decode_data_uri(gl_ctx *g, sk_arena *arena, const char *uri, const char *path, uint8_t **out,
+                                 size_t *out_len, const char **media, size_t *media_len) {
+    const char *comma = strchr(uri, ',');
+    if (!comma) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: malformed data URI (no comma)", path);
+    size_t hl = (size_t)(comma - uri - 5);
+    const char *h = uri + 5;
+    bool b64 = hl >= 7 && memcmp(h + hl - 7, ";base64", 7) == 0;
+    size_t ml = b64 ? hl - 7 : hl;
+    /* parameters (";charset=...") are not part of the type */
+    const char *semi = memchr(h, ';', ml);
+    *media = h;
+    *media_len = semi ? (size_t)(semi - h) : ml;
+    if (b64) return base64_decode(g, arena, comma + 1, strlen(comma + 1), path, out, out_len);
+    return percent_decode_data(g, arena, comma + 1, path, out, out_len);
 }
 
 /* Relative file reference only: percent-decoded, no scheme, not absolute,
@@ -379,22 +399,15 @@ static sk_result load_buffers(gl_ctx *g) {
                 b->unavailable_code = SK_ERR_INVALID_DATA;
             }
         } else if (strncmp(uri, "data:", 5) == 0) {
-            /* data:[<mediatype>][;base64],<data> — §3.6.1.1 allows
-             * application/octet-stream and application/gltf-buffer. */
-            const char *comma = strchr(uri, ',');
-            if (!comma) return fail(g, SK_ERR_INVALID_DATA, "%s/uri: malformed data URI (no comma)", path);
-            size_t hl = (size_t)(comma - uri - 5);
-            const char *h = uri + 5;
-            bool b64 = hl >= 7 && memcmp(h + hl - 7, ";base64", 7) == 0;
-            size_t ml = b64 ? hl - 7 : hl;
+            /* §3.6.1.1 allows application/octet-stream and application/gltf-buffer. */
+            uint8_t *d = NULL;
+            size_t dl = 0, ml = 0;
+            const char *h = NULL;
+            TRY(decode_data_uri(g, &g->tmp, uri, path, &d, &dl, &h, &ml));
             if (!((ml == 24 && memcmp(h, "application/octet-stream", 24) == 0) ||
                   (ml == 23 && memcmp(h, "application/gltf-buffer", 23) == 0)))
                 return fail(g, SK_ERR_INVALID_DATA, "%s/uri: data URI media type \"%.*s\" is not a buffer type", path,
                             (int)(ml < 64 ? ml : 64), h);
-            uint8_t *d = NULL;
-            size_t dl = 0;
-            if (b64) TRY(base64_decode(g, comma + 1, strlen(comma + 1), path, &d, &dl));
-            else TRY(percent_decode_data(g, comma + 1, path, &d, &dl)); /* RFC 2397 plain data */
             if (dl < b->length)
                 return fail(g, SK_ERR_INVALID_DATA, "%s/byteLength: %zu bytes declared but the data URI holds %zu",
                             path, b->length, dl);
@@ -416,6 +429,88 @@ static sk_result load_buffers(gl_ctx *g) {
                             path, b->length, file, got);
         }
     }
+    return SK_OK;
+}
+
+/* ---- images (§3.9.2 Images) ------------------------------------------------ */
+
+/* Copies bytes into the asset (the image's data). */
+static sk_result image_copy(gl_ctx *g, sk_image *img, const void *data, size_t size) {
+    uint8_t *d = sk_arena_alloc_raw(asset_arena(g), size ? size : 1);
+    if (!d) return oom(g);
+    memcpy(d, data, size);
+    img->data = d;
+    img->size = size;
+    return SK_OK;
+}
+
+/* Every image keeps what the file says (name, MIME type, uri) and, unless
+ * opts->skip_image_data, its encoded bytes: from a bufferView, a data: URI
+ * or a relative file read through the sk_file_io. Not an error: an image in
+ * a buffer that has no data, or at a URL (never fetched): data is NULL. */
+sk_result sk_gl_load_images(gl_ctx *g) {
+    sk_image *imgs = sk_asset_alloc(g->asset, (size_t)(g->n_images ? g->n_images : 1) * sizeof *imgs);
+    if (!imgs) return oom(g);
+    char path[64];
+    for (uint32_t i = 0; i < g->n_images; i++) {
+        const cJSON *o = g->j_images[i];
+        sk_image *img = &imgs[i];
+        snprintf(path, sizeof path, "/images/%u", i);
+        const char *name, *mime, *uri;
+        int32_t view;
+        TRY(sk_gl_opt_string(g, o, "name", path, &name));
+        TRY(sk_gl_opt_string(g, o, "mimeType", path, &mime));
+        TRY(sk_gl_opt_string(g, o, "uri", path, &uri));
+        TRY(sk_gl_opt_index(g, o, "bufferView", g->n_views, "bufferView", path, &view));
+        if (uri && view >= 0) return fail(g, SK_ERR_INVALID_DATA, "%s: uri and bufferView are exclusive", path);
+        if (!uri && view < 0) return fail(g, SK_ERR_INVALID_DATA, "%s: an image needs a uri or a bufferView", path);
+        img->name = sk_asset_strdup(g->asset, name);
+        img->mime_type = sk_asset_strdup(g->asset, mime);
+        img->uri = "";
+        if (!img->name || !img->mime_type) return oom(g);
+        if (view >= 0) {
+            /* §3.9.2: mimeType is required with a bufferView, and image data is
+             * not vertex data (no byteStride). */
+            if (!mime) return fail(g, SK_ERR_INVALID_DATA, "%s/mimeType: required with a bufferView", path);
+            const gl_view *v = &g->views[view];
+            if (v->stride)
+                return fail(g, SK_ERR_INVALID_DATA, "%s/bufferView: bufferView %d has a byteStride (%u)", path, view,
+                            v->stride);
+            const gl_buffer *b = &g->buffers[v->buffer];
+            if (b->data && !g->skip_image_data) TRY(image_copy(g, img, b->data + v->offset, v->length));
+        } else if (strncmp(uri, "data:", 5) == 0) {
+            if (g->skip_image_data) continue;
+            uint8_t *d = NULL;
+            size_t dl = 0, ml = 0;
+            const char *media = NULL;
+            TRY(decode_data_uri(g, asset_arena(g), uri, path, &d, &dl, &media, &ml));
+            img->data = d;
+            img->size = dl;
+            if (!mime && ml) {
+                char *m = sk_asset_alloc(g->asset, ml + 1);
+                if (!m) return oom(g);
+                memcpy(m, media, ml);
+                img->mime_type = m;
+            }
+        } else {
+            if (!(img->uri = sk_asset_strdup(g->asset, uri))) return oom(g);
+            if (g->skip_image_data) continue;
+            char *file = NULL;
+            sk_result r = resolve_file_uri(g, uri, path, &file);
+            if (r == SK_ERR_UNSUPPORTED) continue; /* a URL: kept, never fetched */
+            if (r != SK_OK) return r;
+            sk_error e = {0};
+            void *data = NULL;
+            size_t n = 0;
+            r = sk_file_read(g->io, file, g->max_bytes, g->alloc, &data, &n, &e);
+            if (r != SK_OK) return fail(g, r, "%s/uri: %s", path, e.message);
+            r = image_copy(g, img, data, n);
+            sk_file_release(g->io, g->alloc, data, n);
+            if (r != SK_OK) return r;
+        }
+    }
+    g->asset->images = imgs;
+    g->asset->image_count = g->n_images;
     return SK_OK;
 }
 
@@ -497,13 +592,11 @@ static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
             return fail(g, SK_ERR_INVALID_DATA, "/extensions/%s: expected an object", c->string ? c->string : "?");
     /* Top-level arrays: each must be an array of objects (we type-check the
      * ones we do not read too; cheap and it catches broken files early). */
-    static const char *const others[] = {"cameras", "images", "samplers", "textures"};
-    for (size_t i = 0; i < SK_ARRAY_COUNT(others); i++) {
-        const cJSON **t;
-        uint32_t n;
-        TRY(sk_gl_collection(g, others[i], &t, &n));
-        if (i == 0) g->n_cameras = n;
-    }
+    const cJSON **cameras;
+    TRY(sk_gl_collection(g, "cameras", &cameras, &g->n_cameras));
+    TRY(sk_gl_collection(g, "images", &g->j_images, &g->n_images));
+    TRY(sk_gl_collection(g, "samplers", &g->j_samplers, &g->n_samplers));
+    TRY(sk_gl_collection(g, "textures", &g->j_textures, &g->n_textures));
     TRY(sk_gl_collection(g, "buffers", &g->j_buffers, &g->n_buffers));
     TRY(sk_gl_collection(g, "bufferViews", &g->j_views, &g->n_views));
     TRY(sk_gl_collection(g, "accessors", &g->j_accessors, &g->n_accessors));
@@ -518,6 +611,8 @@ static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
     TRY(load_buffers(g));
     TRY(sk_gl_load_views(g));
     TRY(sk_gl_load_accessors(g));
+    TRY(sk_gl_load_images(g));
+    TRY(sk_gl_load_looks(g));
     TRY(sk_gl_load_meshes(g));
     TRY(sk_gl_load_nodes(g));
     TRY(sk_gl_build_skeleton(g));
@@ -541,6 +636,7 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
     g.err = err;
     g.base_dir = base_dir;
     g.io = &opts->file_io;
+    g.skip_image_data = opts->skip_image_data;
     g.max_bytes = opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
     if (size > g.max_bytes)
         return sk_error_set(err, SK_ERR_LIMIT, "input of %zu bytes exceeds the limit of %llu", size,

@@ -5,6 +5,132 @@
 
 #include <stdio.h>
 
+/* ---- samplers, textures, materials (§3.8, §3.9) ------------------------------ */
+
+static sk_result opt_float(gl_ctx *g, const cJSON *o, const char *key, const char *path, float def, float *out) {
+    *out = def;
+    const cJSON *it = j_get(o, key);
+    if (!it) return SK_OK;
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || !sk_isfinite_f((float)it->valuedouble))
+        return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected a finite number", path, key);
+    *out = (float)it->valuedouble;
+    return SK_OK;
+}
+
+/* A GL enum from a fixed list (0 when absent). */
+static sk_result opt_enum(gl_ctx *g, const cJSON *o, const char *key, const char *path, const uint32_t *allowed,
+                          size_t n, uint32_t def, uint32_t *out) {
+    uint64_t v;
+    bool present;
+    TRY(sk_gl_opt_uint(g, o, key, path, def, 1e9, &v, &present));
+    *out = (uint32_t)v;
+    if (!present) return SK_OK;
+    for (size_t i = 0; i < n; i++)
+        if (allowed[i] == v) return SK_OK;
+    return fail(g, SK_ERR_INVALID_DATA, "%s/%s: %llu is not a valid value", path, key, (unsigned long long)v);
+}
+
+static sk_result load_samplers(gl_ctx *g) {
+    static const uint32_t mag[] = {9728, 9729};
+    static const uint32_t min[] = {9728, 9729, 9984, 9985, 9986, 9987};
+    static const uint32_t wrap[] = {33071, 33648, 10497};
+    sk_sampler *smp = sk_asset_alloc(g->asset, (size_t)(g->n_samplers ? g->n_samplers : 1) * sizeof *smp);
+    if (!smp) return oom(g);
+    char path[64];
+    for (uint32_t i = 0; i < g->n_samplers; i++) {
+        const cJSON *o = g->j_samplers[i];
+        snprintf(path, sizeof path, "/samplers/%u", i);
+        const char *name;
+        TRY(sk_gl_opt_string(g, o, "name", path, &name));
+        if (!(smp[i].name = sk_asset_strdup(g->asset, name))) return oom(g);
+        TRY(opt_enum(g, o, "magFilter", path, mag, SK_ARRAY_COUNT(mag), 0, &smp[i].mag_filter));
+        TRY(opt_enum(g, o, "minFilter", path, min, SK_ARRAY_COUNT(min), 0, &smp[i].min_filter));
+        TRY(opt_enum(g, o, "wrapS", path, wrap, SK_ARRAY_COUNT(wrap), 10497, &smp[i].wrap_s));
+        TRY(opt_enum(g, o, "wrapT", path, wrap, SK_ARRAY_COUNT(wrap), 10497, &smp[i].wrap_t));
+    }
+    g->asset->samplers = smp;
+    g->asset->sampler_count = g->n_samplers;
+    return SK_OK;
+}
+
+static sk_result load_textures(gl_ctx *g) {
+    sk_texture *tex = sk_asset_alloc(g->asset, (size_t)(g->n_textures ? g->n_textures : 1) * sizeof *tex);
+    if (!tex) return oom(g);
+    char path[64];
+    for (uint32_t i = 0; i < g->n_textures; i++) {
+        const cJSON *o = g->j_textures[i];
+        snprintf(path, sizeof path, "/textures/%u", i);
+        const char *name;
+        TRY(sk_gl_opt_string(g, o, "name", path, &name));
+        if (!(tex[i].name = sk_asset_strdup(g->asset, name))) return oom(g);
+        /* An image only in an extension (KHR_texture_basisu, EXT_texture_webp, ...) is not followed. */
+        TRY(sk_gl_opt_index(g, o, "source", g->n_images, "image", path, &tex[i].image));
+        TRY(sk_gl_opt_index(g, o, "sampler", g->n_samplers, "sampler", path, &tex[i].sampler));
+    }
+    g->asset->textures = tex;
+    g->asset->texture_count = g->n_textures;
+    return SK_OK;
+}
+
+static sk_result load_materials(gl_ctx *g) {
+    sk_material *mats = sk_asset_alloc(g->asset, (size_t)(g->n_materials ? g->n_materials : 1) * sizeof *mats);
+    if (!mats) return oom(g);
+    char path[64], pp[96], tp[128];
+    for (uint32_t i = 0; i < g->n_materials; i++) {
+        const cJSON *o = g->j_materials[i];
+        sk_material *m = &mats[i];
+        snprintf(path, sizeof path, "/materials/%u", i);
+        const char *name, *alpha;
+        TRY(sk_gl_opt_string(g, o, "name", path, &name));
+        if (!(m->name = sk_asset_strdup(g->asset, name))) return oom(g);
+        m->base_color[0] = m->base_color[1] = m->base_color[2] = m->base_color[3] = 1.0f;
+        m->base_color_texture.texture = -1;
+        m->metallic = m->roughness = 1.0f;
+        const cJSON *pbr = j_get(o, "pbrMetallicRoughness");
+        snprintf(pp, sizeof pp, "%s/pbrMetallicRoughness", path);
+        if (pbr && !cJSON_IsObject(pbr)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", pp);
+        if (pbr) {
+            double c[4];
+            bool present;
+            TRY(sk_gl_opt_numbers(g, pbr, "baseColorFactor", pp, 4, c, &present));
+            if (present)
+                for (int k = 0; k < 4; k++) m->base_color[k] = (float)c[k];
+            TRY(opt_float(g, pbr, "metallicFactor", pp, 1.0f, &m->metallic));
+            TRY(opt_float(g, pbr, "roughnessFactor", pp, 1.0f, &m->roughness));
+            const cJSON *bt = j_get(pbr, "baseColorTexture");
+            snprintf(tp, sizeof tp, "%s/baseColorTexture", pp);
+            if (bt && !cJSON_IsObject(bt)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", tp);
+            if (bt) {
+                uint32_t t;
+                uint64_t set;
+                TRY(sk_gl_req_index(g, bt, "index", g->n_textures, "texture", tp, &t));
+                TRY(sk_gl_opt_uint(g, bt, "texCoord", tp, 0, 4294967295.0, &set, NULL));
+                m->base_color_texture.texture = (int32_t)t;
+                m->base_color_texture.texcoord = (uint32_t)set;
+            }
+        }
+        TRY(sk_gl_opt_string(g, o, "alphaMode", path, &alpha));
+        if (!alpha || strcmp(alpha, "OPAQUE") == 0) m->alpha_mode = SK_ALPHA_OPAQUE;
+        else if (strcmp(alpha, "MASK") == 0) m->alpha_mode = SK_ALPHA_MASK;
+        else if (strcmp(alpha, "BLEND") == 0) m->alpha_mode = SK_ALPHA_BLEND;
+        else return fail(g, SK_ERR_INVALID_DATA, "%s/alphaMode: \"%s\" is not OPAQUE, MASK or BLEND", path, alpha);
+        TRY(opt_float(g, o, "alphaCutoff", path, 0.5f, &m->alpha_cutoff));
+        if (m->alpha_cutoff < 0.0f) return fail(g, SK_ERR_INVALID_DATA, "%s/alphaCutoff: negative", path);
+        const cJSON *ds = j_get(o, "doubleSided");
+        if (ds && !cJSON_IsBool(ds)) return fail(g, SK_ERR_INVALID_DATA, "%s/doubleSided: expected a boolean", path);
+        m->double_sided = cJSON_IsTrue(ds);
+    }
+    g->asset->materials = mats;
+    g->asset->material_count = g->n_materials;
+    return SK_OK;
+}
+
+sk_result sk_gl_load_looks(gl_ctx *g) {
+    TRY(load_samplers(g));
+    TRY(load_textures(g));
+    return load_materials(g);
+}
+
 /* ---- meshes (§3.7.2) ----------------------------------------------------- */
 
 typedef struct attr_rule {
@@ -72,18 +198,7 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
     TRY(sk_gl_opt_index(g, o, "material", g->n_materials, "material", path, &mat));
     prim->material = mat;
     prim->base_color[0] = prim->base_color[1] = prim->base_color[2] = prim->base_color[3] = 1.0f;
-    if (mat >= 0) {
-        const cJSON *pbr = j_get(g->j_materials[mat], "pbrMetallicRoughness");
-        if (cJSON_IsObject(pbr)) {
-            double c[4];
-            bool present;
-            char mp[96];
-            snprintf(mp, sizeof mp, "/materials/%d/pbrMetallicRoughness", mat);
-            TRY(sk_gl_opt_numbers(g, pbr, "baseColorFactor", mp, 4, c, &present));
-            if (present)
-                for (int i = 0; i < 4; i++) prim->base_color[i] = (float)c[i];
-        }
-    }
+    if (mat >= 0) memcpy(prim->base_color, g->asset->materials[mat].base_color, sizeof prim->base_color);
     /* Every attribute value must be an accessor index; attributes we do not
      * read still must not point outside the accessor array. */
     uint32_t vcount = UINT32_MAX;

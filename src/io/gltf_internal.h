@@ -2,10 +2,11 @@
  *
  * The reader is split along its seams:
  *   gltf_container.c  GLB container, JSON parse, URIs (data:, percent-decoding,
- *                     external files through sk_file_io), buffers, the JSON
- *                     helpers below, and the public entry points;
+ *                     external files through sk_file_io), buffers, images,
+ *                     the JSON helpers below, and the public entry points;
  *   gltf_accessor.c   bufferViews, accessors (decoding, sparse, budgets);
- *   gltf_document.c   meshes, nodes, skeleton, skins, scenes -> sk_asset;
+ *   gltf_document.c   samplers, textures, materials, meshes, nodes, skeleton,
+ *                     skins, scenes -> sk_asset;
  *   gltf_animation.c  animations -> clips.
  * Functions shared between them carry the sk_gl_ prefix (every external
  * symbol of the libraries starts with sk_). Section numbers in comments refer
@@ -91,12 +92,12 @@ typedef struct gl_ctx {
     uint64_t max_bytes;
     const uint8_t *bin;
     size_t bin_size;
-    bool has_bin, is_glb, quantization;
+    bool has_bin, is_glb, quantization, skip_image_data;
     cJSON *root;
     const cJSON **j_buffers, **j_views, **j_accessors, **j_nodes, **j_meshes, **j_skins,
-        **j_anims, **j_scenes, **j_materials;
+        **j_anims, **j_scenes, **j_materials, **j_images, **j_samplers, **j_textures;
     uint32_t n_buffers, n_views, n_accessors, n_nodes, n_meshes, n_skins, n_anims, n_scenes,
-        n_materials, n_cameras;
+        n_materials, n_cameras, n_images, n_samplers, n_textures;
     gl_buffer *buffers;
     gl_view *views;
     gl_acc *accs;
@@ -164,6 +165,9 @@ sk_result sk_gl_opt_numbers(gl_ctx *g, const cJSON *obj, const char *key, const 
 sk_result sk_gl_array_len(gl_ctx *g, const cJSON *obj, const char *key, const char *path, const cJSON **arr,
                           uint32_t *len);
 
+/* Images: their bytes from bufferViews, data: URIs or files (§3.9.2). */
+sk_result sk_gl_load_images(gl_ctx *g);
+
 /* ---- bufferViews and accessors (gltf_accessor.c) ----------------------------- */
 
 /* Allowed (componentType, normalized) combinations as a bit mask. */
@@ -195,6 +199,8 @@ sk_result sk_gl_acc_read_uint(gl_ctx *g, uint32_t index, sk_arena *arena, const 
 
 /* ---- document (gltf_document.c) ---------------------------------------------- */
 
+/* Samplers, textures and materials (§3.8, §3.9), before the meshes. */
+sk_result sk_gl_load_looks(gl_ctx *g);
 sk_result sk_gl_load_meshes(gl_ctx *g);
 sk_result sk_gl_load_nodes(gl_ctx *g);
 sk_result sk_gl_build_skeleton(gl_ctx *g);

@@ -2,9 +2,12 @@
  *
  * Layout: nodes in the asset's file-node order (node n is joint
  * node_to_joint[n]), one accessor per array, each in its own bufferView,
- * every view 4-byte aligned in the single BIN chunk. Materials are made from
- * the primitives' base colours (deduplicated); textures are not carried.
- * Clips without tracks are left out (glTF animations need one channel). */
+ * every view 4-byte aligned in the single BIN chunk; images in the BIN chunk
+ * too (bufferView + mimeType). The asset's materials, textures and samplers
+ * are written as they are; primitives of assets built in code that carry only
+ * a base colour get materials made from it (deduplicated). Clips without
+ * tracks are left out (glTF animations need one channel). The JSON text comes
+ * from a streaming writer on the asset's allocator. */
 #include "core/internal.h"
 #include "io/json_internal.h"
 #include "skelanim/io/gltf.h"
@@ -37,8 +40,9 @@ typedef struct gw_state {
     sk_json_writer doc;              /* the JSON chunk: the root object */
     sk_json_writer views, accessors; /* bodies of the two arrays, appended at the end */
     uint32_t view_count, accessor_count;
-    gw_material *mats;               /* materials made from base colours */
+    gw_material *mats;               /* materials made from base colours (after the asset's own) */
     size_t mat_count, mat_cap;
+    int64_t *image_index;            /* per asset image: index written, or -1 (left out) */
 } gw_state;
 
 static bool gw_fail(gw_state *w, sk_result code, const char *what) {
@@ -263,9 +267,13 @@ static bool gw_nodes(gw_state *w) {
     return gw_ok(w);
 }
 
-/* Materials: one per distinct base colour among primitives that had a
- * material or a non-white colour. Returns the index or -1 (no material). */
-static int64_t gw_color_material(gw_state *w, const sk_primitive *pr) {
+/* The material a primitive is written with: its own from the asset's table,
+ * or (assets built in code: a material index without a table, or a colour
+ * without a material) one made per distinct base colour and numbered after
+ * the asset's. Returns the index or -1 (no material). */
+static int64_t gw_primitive_material(gw_state *w, const sk_primitive *pr) {
+    const sk_asset *a = w->asset;
+    if (pr->material >= 0 && (uint32_t)pr->material < a->material_count) return pr->material;
     const float *c = pr->base_color;
     bool white = c[0] == 1 && c[1] == 1 && c[2] == 1 && c[3] == 1;
     if (pr->material < 0 && white) return -1;
@@ -284,14 +292,49 @@ static int64_t gw_color_material(gw_state *w, const sk_primitive *pr) {
         }
         memcpy(w->mats[w->mat_count++].color, c, sizeof w->mats[k].color);
     }
-    return (int64_t)k;
+    return (int64_t)(a->material_count + k);
 }
 
 static bool gw_materials(gw_state *w) {
-    if (w->mat_count == 0) return true;
+    const sk_asset *a = w->asset;
+    if (a->material_count + w->mat_count == 0) return true;
     sk_json_writer *j = &w->doc;
     sk_json_key(j, "materials");
     sk_json_begin_array(j);
+    for (uint32_t i = 0; i < a->material_count; i++) {
+        const sk_material *m = &a->materials[i];
+        const float *c = m->base_color;
+        /* Primitives carry TEXCOORD_0 only: a texture mapped with another set is left out. */
+        int32_t tex = m->base_color_texture.texcoord == 0 ? m->base_color_texture.texture : -1;
+        sk_json_begin_object(j);
+        if (m->name && m->name[0]) sk_json_key_string(j, "name", m->name);
+        sk_json_key(j, "pbrMetallicRoughness");
+        sk_json_begin_object(j);
+        if (c[0] != 1 || c[1] != 1 || c[2] != 1 || c[3] != 1) {
+            sk_json_key(j, "baseColorFactor");
+            sk_json_floats(j, c, 4);
+        }
+        if (tex >= 0) {
+            sk_json_key(j, "baseColorTexture");
+            sk_json_begin_object(j);
+            sk_json_key_uint(j, "index", (uint64_t)tex);
+            sk_json_end_object(j);
+        }
+        if (m->metallic != 1) sk_json_key_float(j, "metallicFactor", m->metallic);
+        if (m->roughness != 1) sk_json_key_float(j, "roughnessFactor", m->roughness);
+        sk_json_end_object(j);
+        if (m->alpha_mode == SK_ALPHA_MASK) {
+            sk_json_key_string(j, "alphaMode", "MASK");
+            if (m->alpha_cutoff != 0.5f) sk_json_key_float(j, "alphaCutoff", m->alpha_cutoff);
+        } else if (m->alpha_mode == SK_ALPHA_BLEND) {
+            sk_json_key_string(j, "alphaMode", "BLEND");
+        }
+        if (m->double_sided) {
+            sk_json_key(j, "doubleSided");
+            sk_json_bool(j, true);
+        }
+        sk_json_end_object(j);
+    }
     for (size_t k = 0; k < w->mat_count; k++) {
         sk_json_begin_object(j);
         sk_json_key(j, "pbrMetallicRoughness");
@@ -305,6 +348,83 @@ static bool gw_materials(gw_state *w) {
         sk_json_end_object(j);
     }
     sk_json_end_array(j);
+    return gw_ok(w);
+}
+
+/* The MIME type of an encoded image from its first bytes, or NULL. */
+static const char *gw_sniff_mime(const uint8_t *d, size_t n) {
+    if (n >= 8 && memcmp(d, "\x89PNG\r\n\x1a\n", 8) == 0) return "image/png";
+    if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF) return "image/jpeg";
+    if (n >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WEBP", 4) == 0) return "image/webp";
+    if (n >= 12 && memcmp(d, "\xABKTX 20\xBB\r\n\x1a\n", 12) == 0) return "image/ktx2";
+    return NULL;
+}
+
+/* Images with bytes go into the BIN chunk (a bufferView and mimeType: the
+ * declared type, else one recognised from the bytes); images without bytes
+ * keep their uri (the .glb then refers to that file or URL); an image with
+ * neither (or bytes of no known type) is left out, and textures using it
+ * lose their source. Then samplers and textures. */
+static bool gw_images_textures(gw_state *w) {
+    const sk_asset *a = w->asset;
+    sk_json_writer *j = &w->doc;
+    w->image_index = sk_alloc(w->alloc, (size_t)(a->image_count ? a->image_count : 1) * sizeof *w->image_index);
+    if (!w->image_index) return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    uint32_t written = 0;
+    for (uint32_t i = 0; i < a->image_count && w->status == SK_OK; i++) {
+        const sk_image *im = &a->images[i];
+        const char *mime = im->mime_type && im->mime_type[0] ? im->mime_type : NULL;
+        if (im->data && im->size && !mime) mime = gw_sniff_mime(im->data, im->size);
+        bool embed = im->data && im->size && mime;
+        bool by_uri = !embed && im->uri && im->uri[0];
+        w->image_index[i] = -1;
+        if (!embed && !by_uri) continue;
+        if (written++ == 0) {
+            sk_json_key(j, "images");
+            sk_json_begin_array(j);
+        }
+        sk_json_begin_object(j);
+        if (im->name && im->name[0]) sk_json_key_string(j, "name", im->name);
+        if (embed) {
+            gw_key_index(j, "bufferView", gw_view(w, im->data, im->size, 0));
+            sk_json_key_string(j, "mimeType", mime);
+        } else {
+            sk_json_key_string(j, "uri", im->uri);
+            if (mime) sk_json_key_string(j, "mimeType", mime);
+        }
+        sk_json_end_object(j);
+        w->image_index[i] = written - 1;
+    }
+    if (written) sk_json_end_array(j);
+    if (a->sampler_count) {
+        sk_json_key(j, "samplers");
+        sk_json_begin_array(j);
+        for (uint32_t i = 0; i < a->sampler_count; i++) {
+            const sk_sampler *sm = &a->samplers[i];
+            sk_json_begin_object(j);
+            if (sm->name && sm->name[0]) sk_json_key_string(j, "name", sm->name);
+            if (sm->mag_filter) sk_json_key_uint(j, "magFilter", sm->mag_filter);
+            if (sm->min_filter) sk_json_key_uint(j, "minFilter", sm->min_filter);
+            if (sm->wrap_s && sm->wrap_s != 10497) sk_json_key_uint(j, "wrapS", sm->wrap_s);
+            if (sm->wrap_t && sm->wrap_t != 10497) sk_json_key_uint(j, "wrapT", sm->wrap_t);
+            sk_json_end_object(j);
+        }
+        sk_json_end_array(j);
+    }
+    if (a->texture_count) {
+        sk_json_key(j, "textures");
+        sk_json_begin_array(j);
+        for (uint32_t i = 0; i < a->texture_count; i++) {
+            const sk_texture *t = &a->textures[i];
+            sk_json_begin_object(j);
+            if (t->name && t->name[0]) sk_json_key_string(j, "name", t->name);
+            if (t->image >= 0 && w->image_index[t->image] >= 0)
+                sk_json_key_uint(j, "source", (uint64_t)w->image_index[t->image]);
+            if (t->sampler >= 0) sk_json_key_uint(j, "sampler", (uint64_t)t->sampler);
+            sk_json_end_object(j);
+        }
+        sk_json_end_array(j);
+    }
     return gw_ok(w);
 }
 
@@ -373,7 +493,7 @@ static bool gw_primitive(gw_state *w, const sk_primitive *pr, void **scratch, si
         }
     }
     if (pr->mode != 4) sk_json_key_uint(j, "mode", pr->mode);
-    int64_t mat = gw_color_material(w, pr);
+    int64_t mat = gw_primitive_material(w, pr);
     if (mat >= 0) sk_json_key_uint(j, "material", (uint64_t)mat);
     if (pr->target_count) {
         sk_json_key(j, "targets");
@@ -641,7 +761,8 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
     sk_json_key_string(&w.doc, "version", "2.0");
     sk_json_key_string(&w.doc, "generator", "skelanim");
     sk_json_end_object(&w.doc);
-    if (gw_scenes(&w) && gw_nodes(&w) && gw_meshes(&w) && gw_materials(&w) && gw_skins(&w) && gw_animations(&w) &&
+    if (gw_scenes(&w) && gw_nodes(&w) && gw_images_textures(&w) && gw_meshes(&w) && gw_materials(&w) &&
+        gw_skins(&w) && gw_animations(&w) &&
         w.accessor_count + w.view_count) {
         sk_json_end_array(&w.views);
         sk_json_end_array(&w.accessors);
@@ -692,6 +813,7 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
     sk_json_writer_free(&w.views);
     sk_json_writer_free(&w.accessors);
     sk_free(w.alloc, w.mats, w.mat_cap * sizeof *w.mats);
+    sk_free(w.alloc, w.image_index, (size_t)(asset->image_count ? asset->image_count : 1) * sizeof *w.image_index);
     sk_free(w.alloc, w.bin, w.bin_cap);
     return w.status;
 }

@@ -1,6 +1,7 @@
 /* skelanim — sk_asset: what an importer produces (and what the .glb writer
  * consumes): one skeleton holding every node of the file in parent-before-child
- * order, the mapping to the file's node indices, skins, meshes, clips, scenes.
+ * order, the mapping to the file's node indices, skins, meshes, clips, scenes,
+ * and what the file says about looks (images, samplers, textures, materials).
  * The struct is read-only for users; all memory is owned by the asset and
  * released by sk_asset_destroy. */
 #ifndef SKELANIM_ASSET_H
@@ -37,8 +38,11 @@ typedef struct sk_primitive {
     const uint32_t *indices;  /* index_count, or NULL for non-indexed geometry */
     uint32_t target_count;
     const sk_morph_target *targets;
-    int32_t material;         /* glTF material index or -1 */
-    float base_color[4];      /* material baseColorFactor (1,1,1,1 if none) */
+    /* Index into asset->materials, or -1. Assets built in code may name a
+     * material with no material table (material_count 0): base_color then
+     * says how the primitive looks, and the .glb writer makes a material of it. */
+    int32_t material;
+    float base_color[4];      /* the material's base_color (1,1,1,1 without one) */
 } sk_primitive;
 
 typedef struct sk_mesh {
@@ -48,6 +52,58 @@ typedef struct sk_mesh {
     uint32_t weight_count;       /* morph targets (same for every primitive) */
     const float *default_weights;/* weight_count, or NULL (zeros) */
 } sk_mesh;
+
+/* ---- Looks (glTF 2.0 §3.8 Materials, §3.9 Textures, Images, Samplers) ---- */
+
+typedef struct sk_image {
+    const char *name;         /* "" if none */
+    const char *mime_type;    /* as the file declares it ("image/png", "image/jpeg", ..., or a data:
+                                 URI's media type), "" when it does not */
+    const char *uri;          /* an external image's uri as written in the file (percent-encoded),
+                                 "" for images inside the file (bufferView or data: URI) */
+    const uint8_t *data;      /* the encoded image (PNG, JPEG, ... as stored; never decoded by the
+                                 library), or NULL when not loaded: a URL that is not fetched, a
+                                 buffer with no data, or sk_gltf_options.skip_image_data */
+    size_t size;              /* bytes at data */
+} sk_image;
+
+typedef struct sk_sampler {
+    const char *name;
+    uint32_t mag_filter;      /* GL enum: 9728 NEAREST, 9729 LINEAR; 0 = unspecified */
+    uint32_t min_filter;      /* GL enum: 9728, 9729, 9984..9987 (mipmapped); 0 = unspecified */
+    uint32_t wrap_s, wrap_t;  /* GL enum: 33071 CLAMP_TO_EDGE, 33648 MIRRORED_REPEAT, 10497 REPEAT */
+} sk_sampler;
+
+typedef struct sk_texture {
+    const char *name;
+    int32_t image;            /* index into asset->images, or -1 (the source is only in an extension) */
+    int32_t sampler;          /* index into asset->samplers, or -1: repeat, filtering up to the renderer */
+} sk_texture;
+
+typedef struct sk_texture_ref {
+    int32_t texture;          /* index into asset->textures, or -1: none */
+    uint32_t texcoord;        /* the TEXCOORD_n set it is mapped with (primitives carry TEXCOORD_0) */
+} sk_texture_ref;
+
+typedef enum sk_alpha_mode {
+    SK_ALPHA_OPAQUE = 0,      /* alpha ignored */
+    SK_ALPHA_MASK = 1,        /* alpha < alpha_cutoff: not drawn */
+    SK_ALPHA_BLEND = 2        /* alpha blended */
+} sk_alpha_mode;
+
+/* The metallic-roughness material as far as this library carries it. Not
+ * kept: normal, occlusion, emissive and metallic-roughness textures, emissive
+ * factor, extensions. */
+typedef struct sk_material {
+    const char *name;
+    float base_color[4];      /* baseColorFactor, linear RGBA (default 1, 1, 1, 1) */
+    sk_texture_ref base_color_texture; /* sRGB, multiplied by base_color */
+    float metallic;           /* metallicFactor (default 1) */
+    float roughness;          /* roughnessFactor (default 1) */
+    sk_alpha_mode alpha_mode;
+    float alpha_cutoff;       /* MASK threshold (default 0.5) */
+    bool double_sided;
+} sk_material;
 
 typedef struct sk_scene {
     const char *name;
@@ -70,6 +126,14 @@ typedef struct sk_asset {
     sk_clip *const *clips;       /* owned by the asset */
     uint32_t scene_count;
     const sk_scene *scenes;
+    uint32_t material_count;
+    const sk_material *materials;
+    uint32_t texture_count;
+    const sk_texture *textures;
+    uint32_t sampler_count;
+    const sk_sampler *samplers;
+    uint32_t image_count;
+    const sk_image *images;
     int32_t default_scene;       /* -1 when the file names none and has none */
     const char *generator;       /* asset.generator or "" */
     void *internal;              /* private */
@@ -85,8 +149,9 @@ int32_t sk_asset_find_clip(const sk_asset *asset, const char *name);
  * skin indices per joint, skin joints in range, finite inverse binds,
  * primitives (index and joint indices in range, influence count 0/4/8, arrays
  * present for their counts, finite positions and weights, morph targets
- * matching the mesh's weights), scene roots, and clips that fit the skeleton
- * (joint indices, morph-weight widths). SK_OK, or SK_ERR_INVALID_DATA with a
+ * matching the mesh's weights, material index), scene roots, clips that fit
+ * the skeleton (joint indices, morph-weight widths), and looks (texture,
+ * image and sampler indices in range, images' data present for their size). SK_OK, or SK_ERR_INVALID_DATA with a
  * message naming the first problem ("meshes/0/primitives/1: index 812 >=
  * vertex count 800"). The .glb writer and the renderer call it first. */
 sk_result sk_asset_validate(const sk_asset *asset, sk_error *err);

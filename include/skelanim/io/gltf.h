@@ -14,8 +14,10 @@ extern "C" {
 typedef struct sk_gltf_options {
     sk_allocator allocator;       /* zero = C library */
     uint64_t max_file_bytes;      /* 0 = 1 GiB: larger files and buffers are refused */
-    sk_file_io file_io;           /* the file itself (sk_gltf_load_file), external buffers;
-                                     zero = stdio, regular files only (skelanim/io/file.h) */
+    sk_file_io file_io;           /* the file itself (sk_gltf_load_file), external buffers and
+                                     images; zero = stdio, regular files only (skelanim/io/file.h) */
+    bool skip_image_data;         /* true: images keep their name, MIME type and uri but no bytes
+                                     are read or copied (sk_image.data NULL) */
 } sk_gltf_options;
 
 /* Loads a .gltf or .glb (detected by content). External buffer URIs are
