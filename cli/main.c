@@ -81,7 +81,10 @@ bool cli_load(const char *path, sk_asset **out) {
     if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
     else r = sk_gltf_load_file(path, NULL, out, &err);
     if (r != SK_OK) {
-        fprintf(stderr, "skelanim: %s: %s\n", path, err.message[0] ? err.message : sk_result_string(r));
+        /* sk_gltf_load_file's message names the file (once); the mannequin's does not. */
+        if (!strcmp(path, SK_CLI_MANNEQUIN) || !err.message[0])
+            fprintf(stderr, "skelanim: %s: %s\n", path, err.message[0] ? err.message : sk_result_string(r));
+        else fprintf(stderr, "skelanim: %s\n", err.message);
         return false;
     }
     return true;

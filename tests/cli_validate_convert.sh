@@ -3,7 +3,8 @@
 # gltf-validator, pinned in tools/validator) on the .glb written: any error
 # fails. CesiumMan (skinned, a JPEG in its BIN chunk, a sampler) and
 # AnimatedCube (a .gltf with two PNG files beside it: they are embedded).
-# Warnings are printed but do not fail.
+# Warnings are printed but do not fail. Then a file that cannot be read gives
+# one message naming it once, and exit status 1.
 # Environment (set by ctest): SK_SOURCE_DIR, SK_BINARY_DIR, SK_CLI, SK_SHARED_DIR.
 set -u
 
@@ -19,8 +20,21 @@ validator="$src/tools/validator"
 tmp=$(mktemp -d) || fail "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
+# Errors name the file once: the library's message names it, the tool adds nothing.
+"$cli" info "$tmp/nonexistent.glb" 2> "$tmp/err.txt" && fail "info on a missing file succeeded"
+n=$(grep -o "nonexistent.glb" "$tmp/err.txt" | wc -l)
+[ "$n" -eq 1 ] || fail "the missing file is named $n times: $(cat "$tmp/err.txt")"
+printf 'glTF\002\000\000\000\377\000\000\000' > "$tmp/corrupt.glb"
+"$cli" info "$tmp/corrupt.glb" 2> "$tmp/err.txt" && fail "info on a corrupt file succeeded"
+n=$(grep -o "corrupt.glb" "$tmp/err.txt" | wc -l)
+[ "$n" -eq 1 ] || fail "the corrupt file is named $n times: $(cat "$tmp/err.txt")"
+grep -q "GLB" "$tmp/err.txt" || fail "no reason given: $(cat "$tmp/err.txt")"
+"$cli" convert @mannequin "$tmp/no/such/dir/m.glb" 2> "$tmp/err.txt" && fail "convert into a missing directory succeeded"
+n=$(grep -o "m.glb" "$tmp/err.txt" | wc -l)
+[ "$n" -eq 1 ] || fail "the output file is named $n times: $(cat "$tmp/err.txt")"
+
 if [ ! -d "$shared/assets/gltf/CesiumMan" ]; then
-    echo "note: $shared/assets/gltf is absent: nothing to convert"
+    echo "note: $shared/assets/gltf is absent: only the error messages were checked"
     exit 0
 fi
 command -v node >/dev/null 2>&1 || fail "node is not installed: the glTF validator needs Node.js (apt-get install nodejs npm)"

@@ -753,6 +753,15 @@ static void test_external_files(void **state) {
     opts.max_file_bytes = 64;
     assert_int_equal(sk_gltf_load_file(gltf, &opts, &a, &err), SK_ERR_LIMIT);
     assert_int_equal(sk_gltf_load_file("/nonexistent/x.gltf", NULL, &a, &err), SK_ERR_IO);
+    /* the message names the file once, first (the CLI prints it as it is) */
+    assert_true(strncmp(err.message, "/nonexistent/x.gltf: cannot open", 32) == 0);
+    assert_null(strstr(err.message + 1, "/nonexistent/x.gltf"));
+    const unsigned char corrupt[12] = {'g', 'l', 'T', 'F', 2, 0, 0, 0, 0xff, 0, 0, 0};
+    write_file(gltf, corrupt, sizeof corrupt);
+    assert_int_equal(sk_gltf_load_file(gltf, NULL, &a, &err), SK_ERR_PARSE);
+    assert_true(strncmp(err.message, gltf, strlen(gltf)) == 0);
+    assert_null(strstr(err.message + 1, gltf));
+    assert_non_null(strstr(err.message, "GLB: header length 255 exceeds"));
     unlink(gltf);
     unlink(path);
     rmdir(dir);
