@@ -105,6 +105,10 @@ int cmd_info(int argc, char **argv) {
         printf("\n");
         for (uint32_t p = 0; p < m->primitive_count; p++) {
             const sk_primitive *pr = &m->primitives[p];
+            if (pr->missing_data) {
+                printf("    primitive %u: no vertex data in the file (%s)\n", p, pr->missing_data);
+                continue;
+            }
             printf("    primitive %u: %u vertices, ", p, pr->vertex_count);
             if (pr->indices) printf("%u indices", pr->index_count);
             else printf("not indexed");
@@ -116,6 +120,23 @@ int cmd_info(int argc, char **argv) {
             if (pr->texcoords) printf(", texcoords");
             if (pr->target_count) printf(", %u morph targets", pr->target_count);
             printf("\n");
+        }
+    }
+    if (a->material_count || a->image_count) {
+        printf("materials: %u, textures: %u, images: %u\n", a->material_count, a->texture_count, a->image_count);
+        for (uint32_t i = 0; i < a->material_count; i++) {
+            const sk_material *mt = &a->materials[i];
+            printf("  material %u %s: base colour %.3g %.3g %.3g %.3g", i, quoted(mt->name, nb, sizeof nb),
+                   (double)mt->base_color[0], (double)mt->base_color[1], (double)mt->base_color[2],
+                   (double)mt->base_color[3]);
+            int32_t t = mt->base_color_texture.texture;
+            if (t >= 0 && a->textures[t].image >= 0) {
+                const sk_image *im = &a->images[a->textures[t].image];
+                printf(", texture %d (image %d, %s, %zu bytes%s)", t, a->textures[t].image,
+                       im->mime_type[0] ? im->mime_type : "type not given", im->size, im->data ? "" : ", not loaded");
+            }
+            static const char *const modes[] = {"opaque", "mask", "blend"};
+            printf(", %s%s\n", modes[mt->alpha_mode], mt->double_sided ? ", double-sided" : "");
         }
     }
     printf("clips: %u\n", a->clip_count);

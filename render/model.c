@@ -178,6 +178,12 @@ sk_result skr_model_create(const sk_asset *a, unsigned flags, skr_model **out, s
     }
     if (m->item_count == 0) {
         skr_model_destroy(m);
+        for (uint32_t i = 0; i < a->mesh_count; i++)
+            for (uint32_t p = 0; p < a->meshes[i].primitive_count; p++)
+                if (a->meshes[i].primitives[p].missing_data)
+                    return sk_error_set(err, SK_ERR_UNSUPPORTED,
+                                        "nothing to draw: mesh %u primitive %u has no vertex data: %s", i, p,
+                                        a->meshes[i].primitives[p].missing_data);
         return sk_error_set(err, SK_ERR_UNSUPPORTED, "nothing to draw: the file has no triangle meshes");
     }
     *out = m;

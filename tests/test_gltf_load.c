@@ -730,8 +730,6 @@ static void test_external_files(void **state) {
         {"/etc/passwd", SK_ERR_INVALID_DATA, "absolute path"},
         {"%2Fetc%2Fpasswd", SK_ERR_INVALID_DATA, "absolute path"},
         {"missing.bin", SK_ERR_IO, "/buffers/0/uri"},
-        {"http://example.com/a.bin", SK_ERR_UNSUPPORTED, "buffer 0"},
-        {"file:///etc/passwd", SK_ERR_UNSUPPORTED, "buffer 0"},
         {"bad%2", SK_ERR_INVALID_DATA, "percent"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -745,6 +743,33 @@ static void test_external_files(void **state) {
         assert_non_null(strstr(err.message, bad[i].needle));
         assert_null(a);
     }
+    /* URLs are never fetched: the mesh reading from one is loaded empty and
+     * says why; a clip reading from one is refused (it cannot be anything else) */
+    static const char *const urls[] = {"http://example.com/a.bin", "file:///etc/passwd"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(json, sizeof json, fmt, urls[i]);
+        write_file(gltf, json, strlen(json));
+        a = NULL;
+        assert_int_equal(sk_gltf_load_file(gltf, NULL, &a, &err), SK_OK);
+        const sk_primitive *pr = &a->meshes[0].primitives[0];
+        assert_int_equal(pr->vertex_count, 0);
+        assert_null(pr->positions);
+        assert_non_null(pr->missing_data);
+        assert_non_null(strstr(pr->missing_data, "/meshes/0/primitives/0/attributes/POSITION: accessor 0 needs buffer 0"));
+        assert_non_null(strstr(pr->missing_data, "not fetched"));
+        sk_asset_destroy(a);
+    }
+    const char *anim_fmt =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":8,\"uri\":\"%s\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]}],"
+        "\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":{},\"targets\":[{}]}]}],"
+        "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":0}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}]}]}";
+    snprintf(json, sizeof json, anim_fmt, urls[0]);
+    write_file(gltf, json, strlen(json));
+    assert_int_equal(sk_gltf_load_file(gltf, NULL, &a, &err), SK_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "/animations/0/samplers/0/input: accessor 0 needs buffer 0"));
     /* the size limit */
     snprintf(json, sizeof json, fmt, "my%20data.bin");
     write_file(gltf, json, strlen(json));
@@ -1086,6 +1111,106 @@ static void test_looks_handwritten(void **state) {
     unlink(gltf);
     unlink(img);
     rmdir(dir);
+}
+
+
+/* ---- what the validator accepts loads ------------------------------------------ */
+
+/* Objects we never use cannot make a valid file fail, and data that is not
+ * in the file leaves the rest usable: a primitive whose buffer has no data is
+ * loaded empty and says why, used by a node or not. */
+static void test_valid_files_load(void **state) {
+    (void)state;
+    float data[2 + 6] = {0, 1, 0, 1, 2, 3, 4, 5}; /* key times 0, 1; translations (0,1,2), (3,4,5) */
+    const char *doc =
+        "{\"asset\":{\"version\":\"2.0\"},"
+        "\"buffers\":[{\"byteLength\":648},{\"byteLength\":32,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":576},{\"buffer\":1,\"byteLength\":8},"
+        "{\"buffer\":1,\"byteOffset\":8,\"byteLength\":24}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":24,\"type\":\"VEC3\"},"
+        "{\"componentType\":5123,\"count\":24,\"type\":\"VEC4\"},{\"componentType\":5126,\"count\":24,\"type\":\"VEC4\"},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+        "{\"componentType\":5130,\"count\":3,\"type\":\"VEC3\"},"         /* 5: a component type we do not know */
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC5\"}]," /* 6: a type we do not know */
+        "\"meshes\":[{\"name\":\"used\",\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2}}]},"
+        "{\"name\":\"unused\",\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],"
+        "\"skins\":[{\"joints\":[0]}],"
+        "\"nodes\":[{\"name\":\"root\",\"children\":[2]},{\"name\":\"body\",\"mesh\":0,\"skin\":0},{\"name\":\"tip\"}],"
+        "\"scenes\":[{\"nodes\":[0,1]}],"
+        "\"animations\":[{\"name\":\"move\",\"samplers\":[{\"input\":3,\"output\":4}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"translation\"}}]}]}";
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = load_bin(doc, data, sizeof data, &a, &err);
+    if (r) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(r, SK_OK);
+    for (uint32_t m = 0; m < 2; m++) {
+        const sk_primitive *p = &a->meshes[m].primitives[0];
+        assert_int_equal(p->vertex_count, 0);
+        assert_int_equal(p->index_count, 0);
+        assert_null(p->positions);
+        assert_null(p->joints);
+        assert_non_null(p->missing_data);
+        assert_non_null(strstr(p->missing_data, "accessor 0 needs buffer 0, which has no data: it has no uri"));
+    }
+    assert_int_equal(a->joint_mesh[joint_of(a, 1)], 0);
+    assert_int_equal(a->joint_skin[joint_of(a, 1)], 0);
+    assert_int_equal(a->skins[0].joint_count, 1);
+    assert_int_equal(a->clip_count, 1);
+    assert_int_equal(sk_clip_track_count(a->clips[0]), 1);
+    assert_int_equal(sk_asset_validate(a, &err), SK_OK);
+    /* the rest animates as usual */
+    sk_transform local[3];
+    sk_pose pose = {local, NULL, 3, 0};
+    assert_int_equal(sk_clip_sample(a->clips[0], a->skeleton, 0.5, SK_LOOP_CLAMP, &pose, NULL), SK_OK);
+    near(local[joint_of(a, 2)].t.x, 1.5, 1e-6);
+    /* written: the meshes without vertices are left out, the rest is kept */
+    void *out = NULL;
+    size_t size = 0;
+    assert_int_equal(sk_glb_write_memory(a, &out, &size, &err), SK_OK);
+    sk_asset *b = NULL;
+    assert_int_equal(sk_gltf_load_memory(out, size, NULL, NULL, &b, &err), SK_OK);
+    free(out);
+    assert_int_equal(b->node_count, 3);
+    assert_int_equal(b->mesh_count, 0);
+    assert_int_equal(b->joint_mesh[joint_of(b, 1)], -1);
+    assert_int_equal(b->skin_count, 1);
+    assert_int_equal(b->clip_count, 1);
+    sk_asset_destroy(b);
+    sk_asset_destroy(a);
+
+    /* accessors of unknown types are refused only when read, with their path */
+    char bad[4096];
+    const char *used5 = strstr(doc, "\"meshes\":[{\"name\":\"used\"");
+    assert_non_null(used5);
+    snprintf(bad, sizeof bad, "%.*s\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":5}}]}]}",
+             (int)(used5 - doc), doc);
+    expect_reject(bad, data, sizeof data, SK_ERR_INVALID_DATA,
+                  "/meshes/0/primitives/0/attributes/POSITION: accessor 5 cannot be read: /accessors/5/componentType: "
+                  "5130 is not a glTF component type");
+    snprintf(bad, sizeof bad, "%.*s\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":6}}]}]}",
+             (int)(used5 - doc), doc);
+    expect_reject(bad, data, sizeof data, SK_ERR_INVALID_DATA,
+                  "accessor 6 cannot be read: /accessors/6/type: \"VEC5\" is not a glTF accessor type");
+    /* a file that needs a later glTF stays refused */
+    expect_reject("{\"asset\":{\"version\":\"2.1\",\"minVersion\":\"2.1\"}}", NULL, 0, SK_ERR_UNSUPPORTED,
+                  "/asset/minVersion: glTF 2.1 features are not supported");
+    expect_reject("{\"asset\":{\"version\":\"3.0\"}}", NULL, 0, SK_ERR_UNSUPPORTED, "/asset/version");
+
+    /* the corpus case this is about */
+    const char *shared = sk_test_shared_dir();
+    if (!shared) return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/assets/validator/base/root/named_objects/named_objects.gltf", shared);
+    assert_int_equal(sk_gltf_load_file(path, NULL, &a, &err), SK_OK);
+    assert_string_equal(a->meshes[0].name, "Mesh name");
+    assert_non_null(a->meshes[0].primitives[0].missing_data);
+    assert_string_equal(a->materials[0].name, "Material name");
+    assert_string_equal(a->images[0].mime_type, "image/png");
+    assert_int_equal(a->images[0].size, 69); /* the 1x1 PNG of its data: URI (69 bytes, per Python base64) */
+    assert_int_equal(a->clip_count, 1);
+    sk_asset_destroy(a);
 }
 
 /* ---- file-system callbacks (skelanim/io/file.h) ----------------------------- */
@@ -1527,6 +1652,7 @@ int main(void) {
         cmocka_unit_test(test_looks_cesium_man),
         cmocka_unit_test(test_looks_external_images),
         cmocka_unit_test(test_looks_handwritten),
+        cmocka_unit_test(test_valid_files_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -659,7 +659,7 @@ static sk_asset *make_synthetic(void) {
     targets[1].positions = dpos;
     targets[1].normals = dnrm;
     sk_primitive *prim = sk_asset_alloc(a, sizeof *prim);
-    *prim = (sk_primitive){4, SYN_VERTS, pos, nrm, tan, uv, 8, jt, wt, 6, idx, 2, targets, 0, {1, 0.5f, 0.25f, 1}};
+    *prim = (sk_primitive){4, SYN_VERTS, pos, nrm, tan, uv, 8, jt, wt, 6, idx, 2, targets, 0, {1, 0.5f, 0.25f, 1}, NULL};
     float *dw = sk_asset_alloc(a, 8);
     dw[0] = 0.25f;
     dw[1] = 0.5f;

@@ -101,17 +101,9 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
     TRY(sk_gl_req_uint(g, o, "componentType", path, 1e9, &ct));
     a->comp_type = (uint32_t)ct;
     a->comp_size = comp_size(a->comp_type);
-    if (!a->comp_size)
-        return fail(g, SK_ERR_INVALID_DATA, "%s/componentType: %llu is not a glTF component type", path,
-                    (unsigned long long)ct);
     TRY(sk_gl_req_uint(g, o, "count", path, 4294967295.0, &count));
     if (count < 1) return fail(g, SK_ERR_INVALID_DATA, "%s/count: must be at least 1", path);
     a->count = (uint32_t)count;
-    const cJSON *norm = j_get(o, "normalized");
-    if (norm && !cJSON_IsBool(norm)) return fail(g, SK_ERR_INVALID_DATA, "%s/normalized: expected a boolean", path);
-    a->normalized = cJSON_IsTrue(norm);
-    if (a->normalized && (a->comp_type == GL_FLOAT || a->comp_type == GL_UNSIGNED_INT))
-        return fail(g, SK_ERR_INVALID_DATA, "%s/normalized: not allowed for FLOAT or UNSIGNED_INT", path);
     const char *type;
     TRY(sk_gl_opt_string(g, o, "type", path, &type));
     if (!type) return fail(g, SK_ERR_INVALID_DATA, "%s/type: required property missing", path);
@@ -120,13 +112,31 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
         {"MAT2", 2, 2}, {"MAT3", 3, 3}, {"MAT4", 4, 4},
     };
     a->rows = 0;
+    a->type = "?";
     for (size_t i = 0; i < SK_ARRAY_COUNT(types); i++)
         if (strcmp(type, types[i].name) == 0) {
             a->rows = types[i].rows;
             a->cols = types[i].cols;
             a->type = types[i].name;
         }
-    if (!a->rows) return fail(g, SK_ERR_INVALID_DATA, "%s/type: \"%s\" is not an accessor type", path, type);
+    /* A type or component type we do not know (an extension's, say) cannot
+     * be laid out: that is an error only if something we read uses the
+     * accessor (sk_gl_acc_ref). */
+    if (!a->comp_size || !a->rows) {
+        char why[224];
+        if (!a->comp_size)
+            snprintf(why, sizeof why, "%s/componentType: %llu is not a glTF component type", path, (unsigned long long)ct);
+        else snprintf(why, sizeof why, "%s/type: \"%.64s\" is not a glTF accessor type", path, type);
+        if (!(a->unknown = sk_arena_strdup(&g->tmp, why))) return oom(g);
+        a->type = "?";
+        a->rows = a->cols = 0;
+        return SK_OK;
+    }
+    const cJSON *norm = j_get(o, "normalized");
+    if (norm && !cJSON_IsBool(norm)) return fail(g, SK_ERR_INVALID_DATA, "%s/normalized: expected a boolean", path);
+    a->normalized = cJSON_IsTrue(norm);
+    if (a->normalized && (a->comp_type == GL_FLOAT || a->comp_type == GL_UNSIGNED_INT))
+        return fail(g, SK_ERR_INVALID_DATA, "%s/normalized: not allowed for FLOAT or UNSIGNED_INT", path);
     a->ncomp = a->rows * a->cols;
     a->is_matrix = a->cols > 1;
     /* §3.6.2.4 "Data Alignment": matrix columns start on 4-byte boundaries,
@@ -415,6 +425,7 @@ sk_result sk_gl_acc_ref(gl_ctx *g, const cJSON *it, const char *path, const char
                     it->valuedouble, g->n_accessors);
     uint32_t i = (uint32_t)it->valuedouble;
     const gl_acc *a = &g->accs[i];
+    if (a->unknown) return fail(g, SK_ERR_INVALID_DATA, "%s: accessor %u cannot be read: %s", path, i, a->unknown);
     if (type && strcmp(a->type, type) != 0)
         return fail(g, SK_ERR_INVALID_DATA, "%s: accessor %u has type %s, expected %s", path, i, a->type, type);
     if (!(combo_bit(a) & allowed))

@@ -186,6 +186,48 @@ static const attr_rule R_T_POSITION = {"POSITION", "VEC3", CB_F, CB_F | CB_B | C
 static const attr_rule R_T_NORMAL = {"NORMAL", "VEC3", CB_F, CB_F | CB_BN | CB_SN};
 static const attr_rule R_T_TANGENT = {"TANGENT", "VEC3", CB_F, CB_F | CB_BN | CB_SN};
 
+/* Checks one accessor a primitive would read: *out gets a message (asset
+ * memory) when its buffer has no data. */
+static sk_result check_present(gl_ctx *g, const cJSON *it, const char *where, const char **out) {
+    if (*out || !j_is_uint(it, (double)g->n_accessors)) return SK_OK; /* a bad index is reported later */
+    uint32_t i = (uint32_t)it->valuedouble;
+    const gl_acc *a = &g->accs[i];
+    if (a->missing_buffer < 0) return SK_OK;
+    const gl_buffer *b = &g->buffers[a->missing_buffer];
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s: accessor %u needs buffer %d, which has no data: %s", where, i, a->missing_buffer,
+             b->unavailable ? b->unavailable : "?");
+    if (!(*out = sk_asset_strdup(g->asset, msg))) return oom(g);
+    return SK_OK;
+}
+
+/* Is the data of every accessor the primitive reads (the attributes we keep,
+ * indices, morph targets) in the file? A buffer without data (no uri in a
+ * .gltf, or a URL we do not fetch) is valid glTF; such a primitive is loaded
+ * empty and says why (sk_primitive.missing_data) instead of failing the
+ * load. */
+static sk_result primitive_missing(gl_ctx *g, const cJSON *o, const cJSON *attrs, const char *path,
+                                   const char **out) {
+    static const char *const names[] = {"POSITION", "NORMAL",    "TANGENT",   "TEXCOORD_0",
+                                        "JOINTS_0", "JOINTS_1", "WEIGHTS_0", "WEIGHTS_1"};
+    char where[192];
+    *out = NULL;
+    for (size_t i = 0; i < SK_ARRAY_COUNT(names); i++) {
+        snprintf(where, sizeof where, "%s/attributes/%s", path, names[i]);
+        TRY(check_present(g, j_get(attrs, names[i]), where, out));
+    }
+    snprintf(where, sizeof where, "%s/indices", path);
+    TRY(check_present(g, j_get(o, "indices"), where, out));
+    const cJSON *targets = j_get(o, "targets");
+    uint32_t k = 0;
+    for (const cJSON *c = cJSON_IsArray(targets) ? targets->child : NULL; c; c = c->next, k++)
+        for (size_t i = 0; i < 3; i++) {
+            snprintf(where, sizeof where, "%s/targets/%u/%s", path, k, names[i]);
+            TRY(check_present(g, j_get(c, names[i]), where, out));
+        }
+    return SK_OK;
+}
+
 static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_primitive *prim) {
     const cJSON *attrs = j_get(o, "attributes");
     if (!cJSON_IsObject(attrs)) return fail(g, SK_ERR_INVALID_DATA, "%s/attributes: required object missing", path);
@@ -230,18 +272,23 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
     }
     if (jnt[1] >= 0 && jnt[0] < 0) return fail(g, SK_ERR_INVALID_DATA, "%s: JOINTS_1 without JOINTS_0", ap);
     if (vcount == UINT32_MAX) vcount = 0;
-    prim->vertex_count = vcount;
-    TRY(read_attr_float(g, pos, ap, "POSITION", &prim->positions));
-    if (!prim->positions) {
+    /* Data not in the file: everything is still checked, nothing is read. */
+    TRY(primitive_missing(g, o, attrs, path, &prim->missing_data));
+    bool read = !prim->missing_data;
+    prim->vertex_count = read ? vcount : 0;
+    if (read) TRY(read_attr_float(g, pos, ap, "POSITION", &prim->positions));
+    if (read && !prim->positions) {
         /* No POSITION (§3.7.2.1 allows it): zeros keep the array usable. */
         size_t bytes;
         if (!sk_size_mul(vcount, 3 * sizeof(float), &bytes) || !(prim->positions = sk_asset_alloc(g->asset, bytes)))
             return oom(g);
     }
-    TRY(read_attr_float(g, nrm, ap, "NORMAL", &prim->normals));
-    TRY(read_attr_float(g, tan, ap, "TANGENT", &prim->tangents));
-    TRY(read_attr_float(g, uv, ap, "TEXCOORD_0", &prim->texcoords));
-    if (jnt[0] >= 0) {
+    if (read) {
+        TRY(read_attr_float(g, nrm, ap, "NORMAL", &prim->normals));
+        TRY(read_attr_float(g, tan, ap, "TANGENT", &prim->tangents));
+        TRY(read_attr_float(g, uv, ap, "TEXCOORD_0", &prim->texcoords));
+    }
+    if (jnt[0] >= 0 && read) {
         uint32_t ic = jnt[1] >= 0 ? 8 : 4;
         prim->influence_count = ic;
         size_t n;
@@ -277,18 +324,21 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
         const gl_acc *a = &g->accs[ia];
         if (a->view >= 0 && g->views[a->view].stride)
             return fail(g, SK_ERR_INVALID_DATA, "%s: bufferView %d of index accessor %u has a byteStride", p, a->view, ia);
-        uint32_t *idx;
-        TRY(sk_gl_acc_read_uint(g, ia, asset_arena(g), p, &idx));
-        uint32_t restart = a->comp_type == GL_UNSIGNED_BYTE ? 0xFFu : a->comp_type == GL_UNSIGNED_SHORT ? 0xFFFFu : 0xFFFFFFFFu;
-        for (uint32_t i = 0; i < a->count; i++) {
-            if (idx[i] == restart)
-                return fail(g, SK_ERR_INVALID_DATA, "%s: index %u is the primitive restart value %u", p, i, restart);
-            if (idx[i] >= vcount)
-                return fail(g, SK_ERR_INVALID_DATA, "%s: index %u is %u, not below the vertex count %u", p, i, idx[i],
-                            vcount);
+        if (read) {
+            uint32_t *idx;
+            TRY(sk_gl_acc_read_uint(g, ia, asset_arena(g), p, &idx));
+            uint32_t restart =
+                a->comp_type == GL_UNSIGNED_BYTE ? 0xFFu : a->comp_type == GL_UNSIGNED_SHORT ? 0xFFFFu : 0xFFFFFFFFu;
+            for (uint32_t i = 0; i < a->count; i++) {
+                if (idx[i] == restart)
+                    return fail(g, SK_ERR_INVALID_DATA, "%s: index %u is the primitive restart value %u", p, i, restart);
+                if (idx[i] >= vcount)
+                    return fail(g, SK_ERR_INVALID_DATA, "%s: index %u is %u, not below the vertex count %u", p, i,
+                                idx[i], vcount);
+            }
+            prim->indices = idx;
+            prim->index_count = a->count;
         }
-        prim->indices = idx;
-        prim->index_count = a->count;
     }
     /* Morph targets (§3.7.2.2). */
     const cJSON *targets;
@@ -317,6 +367,7 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
             TRY(attr_accessor(g, c, &R_T_POSITION, tp, &vc, &tpos));
             TRY(attr_accessor(g, c, &R_T_NORMAL, tp, &vc, &tnrm));
             TRY(attr_accessor(g, c, &R_T_TANGENT, tp, &vc, &ttan));
+            if (!read) continue;
             TRY(read_attr_float(g, tpos, tp, "POSITION", &t[k].positions));
             TRY(read_attr_float(g, tnrm, tp, "NORMAL", &t[k].normals));
             TRY(read_attr_float(g, ttan, tp, "TANGENT", &t[k].tangents));
@@ -686,7 +737,9 @@ sk_result sk_gl_load_skins(gl_ctx *g) {
                                 nd->mesh, p, (v % pr->influence_count) / 4, v / pr->influence_count,
                                 (unsigned)pr->joints[v], nd->skin, i, jc);
         }
-        if (!skinned)
+        bool missing = false; /* primitives loaded empty: their JOINTS_0 is not in the file either */
+        for (uint32_t p = 0; p < m->primitive_count; p++) missing |= m->primitives[p].missing_data != NULL;
+        if (!skinned && !missing)
             return fail(g, SK_ERR_INVALID_DATA, "/nodes/%u/skin: mesh %d has no JOINTS_0/WEIGHTS_0", i, nd->mesh);
     }
     return SK_OK;

@@ -65,6 +65,7 @@ typedef struct gl_acc {
     uint32_t sparse_idx_type;
     const uint8_t *sparse_idx, *sparse_val;
     int32_t missing_buffer; /* a buffer we need is unavailable, or -1 */
+    const char *unknown;    /* why the accessor cannot be read (unknown type), or NULL */
 } gl_acc;
 
 typedef struct gl_node {

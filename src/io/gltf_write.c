@@ -43,6 +43,8 @@ typedef struct gw_state {
     gw_material *mats;               /* materials made from base colours (after the asset's own) */
     size_t mat_count, mat_cap;
     int64_t *image_index;            /* per asset image: index written, or -1 (left out) */
+    int64_t *mesh_index;             /* per asset mesh: index written, or -1 (no primitive to write) */
+    uint32_t written_meshes;
 } gw_state;
 
 static bool gw_fail(gw_state *w, sk_result code, const char *what) {
@@ -177,31 +179,41 @@ static bool gw_all_finite(const float *v, size_t n) {
 
 /* ---- validation of the input asset ------------------------------------------- */
 
-/* What sk_asset_validate checks, plus what a glTF file needs on top. */
+static bool gw_primitive_written(const sk_primitive *pr) { return pr->vertex_count > 0 && pr->positions; }
+
+/* What sk_asset_validate checks, plus what a glTF file needs on top. A
+ * primitive without vertices (its data was not in the file it was loaded
+ * from, or an asset built in code) cannot be a glTF primitive: it is left out,
+ * and a mesh left with none is left out too (the nodes using it are written
+ * without mesh, skin and morph weights, and weight tracks aimed at them are
+ * dropped). Meshes are renumbered around the ones left out. */
 static bool gw_check_asset(gw_state *w) {
     const sk_asset *a = w->asset;
     sk_error e;
     if (sk_asset_validate(a, &e) != SK_OK) return gw_fail(w, SK_ERR_INVALID_ARGUMENT, e.message);
     char msg[200];
+    w->mesh_index = sk_alloc(w->alloc, (size_t)(a->mesh_count ? a->mesh_count : 1) * sizeof *w->mesh_index);
+    if (!w->mesh_index) return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    int64_t next = 0;
     for (uint32_t i = 0; i < a->mesh_count; i++) {
         const sk_mesh *m = &a->meshes[i];
-        if (m->primitive_count == 0) {
-            snprintf(msg, sizeof msg, "mesh %u has no primitives", i);
-            return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-        }
-        for (uint32_t p = 0; p < m->primitive_count; p++) {
-            if (!m->primitives[p].positions || m->primitives[p].vertex_count == 0) {
-                snprintf(msg, sizeof msg, "mesh %u primitive %u has no positions", i, p);
-                return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
-            }
-        }
+        bool any = false;
+        for (uint32_t p = 0; p < m->primitive_count; p++) any |= gw_primitive_written(&m->primitives[p]);
+        w->mesh_index[i] = any ? next++ : -1;
     }
+    w->written_meshes = (uint32_t)next;
     for (uint32_t i = 0; i < a->skin_count; i++)
         if (a->skins[i].joint_count == 0) {
             snprintf(msg, sizeof msg, "skin %u has no joints", i);
             return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
         }
     return true;
+}
+
+/* The mesh a joint is written with, or -1. */
+static int64_t gw_joint_mesh(const gw_state *w, uint32_t joint) {
+    int32_t m = w->asset->joint_mesh ? w->asset->joint_mesh[joint] : -1;
+    return m >= 0 ? w->mesh_index[m] : -1;
 }
 
 static uint32_t gw_node(const sk_asset *a, uint32_t joint) {
@@ -250,12 +262,12 @@ static bool gw_nodes(gw_state *w) {
             sk_json_key(j, "scale");
             sk_json_floats(j, sc, 3);
         }
-        int32_t mesh = a->joint_mesh ? a->joint_mesh[jn] : -1;
+        int64_t mesh = gw_joint_mesh(w, jn);
         int32_t skin = a->joint_skin ? a->joint_skin[jn] : -1;
         if (mesh >= 0) {
             sk_json_key_uint(j, "mesh", (uint64_t)mesh);
             if (skin >= 0) sk_json_key_uint(j, "skin", (uint64_t)skin);
-            const sk_mesh *m = &a->meshes[mesh];
+            const sk_mesh *m = &a->meshes[a->joint_mesh[jn]];
             if (s->weight_count && s->weight_count[jn] && s->weight_count[jn] == m->weight_count) {
                 sk_json_key(j, "weights");
                 sk_json_floats(j, s->rest_weights + s->weight_offset[jn], s->weight_count[jn]);
@@ -517,7 +529,7 @@ static bool gw_primitive(gw_state *w, const sk_primitive *pr, void **scratch, si
 
 static bool gw_meshes(gw_state *w) {
     const sk_asset *a = w->asset;
-    if (a->mesh_count == 0) return true;
+    if (w->written_meshes == 0) return true;
     sk_json_writer *j = &w->doc;
     void *scratch = NULL;
     size_t scratch_size = 0;
@@ -525,12 +537,13 @@ static bool gw_meshes(gw_state *w) {
     sk_json_begin_array(j);
     for (uint32_t i = 0; i < a->mesh_count && w->status == SK_OK; i++) {
         const sk_mesh *m = &a->meshes[i];
+        if (w->mesh_index[i] < 0) continue;
         sk_json_begin_object(j);
         if (m->name && m->name[0]) sk_json_key_string(j, "name", m->name);
         sk_json_key(j, "primitives");
         sk_json_begin_array(j);
         for (uint32_t p = 0; p < m->primitive_count && w->status == SK_OK; p++)
-            gw_primitive(w, &m->primitives[p], &scratch, &scratch_size);
+            if (gw_primitive_written(&m->primitives[p])) gw_primitive(w, &m->primitives[p], &scratch, &scratch_size);
         sk_json_end_array(j);
         if (m->weight_count && m->default_weights) {
             sk_json_key(j, "weights");
@@ -626,7 +639,7 @@ static float gw_animation(gw_state *w, const sk_clip *clip, sk_json_writer *samp
         gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
         return 0;
     }
-    uint32_t input_count = 0;
+    uint32_t input_count = 0, written = 0;
     float max_time = 0; /* the last key of any track */
     for (uint32_t t = 0; t < tracks && w->status == SK_OK; t++) {
         sk_track_info info;
@@ -634,6 +647,7 @@ static float gw_animation(gw_state *w, const sk_clip *clip, sk_json_writer *samp
             gw_fail(w, SK_ERR_INVALID_ARGUMENT, "bad clip track");
             break;
         }
+        if (info.path == SK_PATH_WEIGHTS && gw_joint_mesh(w, info.joint) < 0) continue; /* its mesh is left out */
         size_t per_key = (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1);
         size_t nvals = (size_t)info.key_count * per_key;
         float *times = sk_alloc(w->alloc, (size_t)info.key_count * sizeof(float));
@@ -672,7 +686,7 @@ static float gw_animation(gw_state *w, const sk_clip *clip, sk_json_writer *samp
         gw_key_index(samplers, "output", output);
         sk_json_end_object(samplers);
         sk_json_begin_object(channels);
-        sk_json_key_uint(channels, "sampler", t);
+        sk_json_key_uint(channels, "sampler", written++);
         sk_json_key(channels, "target");
         sk_json_begin_object(channels);
         sk_json_key_uint(channels, "node", gw_node(a, info.joint));
@@ -686,17 +700,28 @@ static float gw_animation(gw_state *w, const sk_clip *clip, sk_json_writer *samp
     return max_time;
 }
 
+/* Tracks of a clip that are written (weight tracks of nodes whose mesh is left out are not). */
+static uint32_t gw_tracks_written(const gw_state *w, const sk_clip *clip) {
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < sk_clip_track_count(clip); t++) {
+        sk_track_info info;
+        if (sk_clip_track_info(clip, t, &info) && !(info.path == SK_PATH_WEIGHTS && gw_joint_mesh(w, info.joint) < 0))
+            n++;
+    }
+    return n;
+}
+
 static bool gw_animations(gw_state *w) {
     const sk_asset *a = w->asset;
     uint32_t written = 0;
-    for (uint32_t c = 0; c < a->clip_count; c++) written += sk_clip_track_count(a->clips[c]) > 0;
+    for (uint32_t c = 0; c < a->clip_count; c++) written += gw_tracks_written(w, a->clips[c]) > 0;
     if (written == 0) return true;
     sk_json_writer *j = &w->doc;
     sk_json_key(j, "animations");
     sk_json_begin_array(j);
     for (uint32_t c = 0; c < a->clip_count && w->status == SK_OK; c++) {
         const sk_clip *clip = a->clips[c];
-        if (sk_clip_track_count(clip) == 0) continue;
+        if (gw_tracks_written(w, clip) == 0) continue;
         sk_json_writer samplers, channels;
         sk_json_writer_init(&samplers, w->alloc);
         sk_json_writer_init(&channels, w->alloc);
@@ -749,7 +774,10 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
     w.asset = asset;
     w.alloc = sk_asset_allocator(asset);
     w.err = err;
-    if (!gw_check_asset(&w)) return w.status;
+    if (!gw_check_asset(&w)) {
+        sk_free(w.alloc, w.mesh_index, (size_t)(asset->mesh_count ? asset->mesh_count : 1) * sizeof *w.mesh_index);
+        return w.status;
+    }
     sk_json_writer_init(&w.doc, w.alloc);
     sk_json_writer_init(&w.views, w.alloc);
     sk_json_writer_init(&w.accessors, w.alloc);
@@ -814,6 +842,7 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
     sk_json_writer_free(&w.accessors);
     sk_free(w.alloc, w.mats, w.mat_cap * sizeof *w.mats);
     sk_free(w.alloc, w.image_index, (size_t)(asset->image_count ? asset->image_count : 1) * sizeof *w.image_index);
+    sk_free(w.alloc, w.mesh_index, (size_t)(asset->mesh_count ? asset->mesh_count : 1) * sizeof *w.mesh_index);
     sk_free(w.alloc, w.bin, w.bin_cap);
     return w.status;
 }

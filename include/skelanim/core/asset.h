@@ -43,6 +43,16 @@ typedef struct sk_primitive {
      * says how the primitive looks, and the .glb writer makes a material of it. */
     int32_t material;
     float base_color[4];      /* the material's base_color (1,1,1,1 without one) */
+    /* NULL, or why this primitive's vertex data is not in the file: an
+     * accessor it reads lies in a buffer with no data (a buffer without uri in
+     * a .gltf, or at a URL the loader does not fetch). glTF allows such files
+     * (the Khronos validator accepts them) and the rest of the asset is
+     * usable, so the primitive is loaded empty: vertex_count and index_count
+     * are 0, every array is NULL, target_count is kept (with NULL arrays) so
+     * morph weights still match. This holds whether or not a node uses the
+     * mesh: skeleton, skins and clips do not depend on it; a renderer draws
+     * nothing for it (skelanim info and render say why). */
+    const char *missing_data;
 } sk_primitive;
 
 typedef struct sk_mesh {

@@ -28,6 +28,19 @@ typedef struct sk_gltf_options {
  * /accessors/3/count: 900 elements of 12 bytes exceed bufferView 2 (4096
  * bytes)"; a file that cannot be read gives "model.glb: cannot open: ...".
  *
+ * What loads: every file the Khronos glTF validator accepts (its corpus is a
+ * test). Objects nothing reads never fail a load: an accessor of a type or
+ * component type we do not know (refused, with its path, only if something
+ * we read uses it), a buffer without data, a buffer at a URL (never
+ * fetched). A primitive whose vertex data is not in the file (an accessor it
+ * reads lies in such a buffer) is loaded empty, with sk_primitive.missing_data
+ * saying why, whether or not a node uses its mesh: the skeleton, skins,
+ * scenes and clips do not depend on it, and a caller that needs the geometry
+ * sees at once what is missing. Refused: what would be read wrong or not at
+ * all — clip or inverse-bind data that is not in the file, anything past the
+ * end of its buffer, a required extension we do not implement, a file whose
+ * minVersion is above 2.0.
+ *
  * Memory: everything comes from opts->allocator, except cJSON's parse tree of
  * the JSON text (cJSON's own malloc: its hooks are process-wide state, which
  * the library never changes). The tree exists only during the call; if cJSON
