@@ -25,6 +25,20 @@
 #define O_CLOEXEC 0
 #endif
 
+/* The system's text for an errno value, without the shared buffer strerror
+ * may use (POSIX strerror_r where there is one). */
+static const char *errno_text(int e, char *buf, size_t cap) {
+#if defined(SK_FILE_POSIX)
+    if (strerror_r(e, buf, cap) == 0) return buf;
+    snprintf(buf, cap, "error %d", e);
+    return buf;
+#else
+    (void)buf;
+    (void)cap;
+    return strerror(e);
+#endif
+}
+
 static sk_result too_large(sk_error *err, const char *path, uint64_t size, uint64_t max) {
     return sk_error_set(err, SK_ERR_LIMIT, "%s: %llu bytes exceed the limit of %llu", path, (unsigned long long)size,
                         (unsigned long long)max);
@@ -36,12 +50,13 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
     int fd;
     do fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
-    if (fd < 0) return sk_error_set(err, SK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    char eb[128];
+    if (fd < 0) return sk_error_set(err, SK_ERR_IO, "%s: cannot open: %s", path, errno_text(errno, eb, sizeof eb));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return sk_error_set(err, SK_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
+        return sk_error_set(err, SK_ERR_IO, "%s: cannot stat: %s", path, errno_text(e, eb, sizeof eb));
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
@@ -68,7 +83,7 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
             int e = errno;
             close(fd);
             sk_free(alloc, buf, n ? n : 1);
-            return sk_error_set(err, SK_ERR_IO, "%s: read error: %s", path, strerror(e));
+            return sk_error_set(err, SK_ERR_IO, "%s: read error: %s", path, errno_text(e, eb, sizeof eb));
         }
         if (r == 0) break;
         got += (size_t)r;
@@ -85,8 +100,9 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
 #else
 static sk_result read_stdio(const char *path, uint64_t max_size, const sk_allocator *alloc, void **data,
                             size_t *size, sk_error *err) {
+    char eb[128];
     FILE *f = fopen(path, "rb");
-    if (!f) return sk_error_set(err, SK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (!f) return sk_error_set(err, SK_ERR_IO, "%s: cannot open: %s", path, errno_text(errno, eb, sizeof eb));
     long len = -1;
     if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
     if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
@@ -136,14 +152,16 @@ void sk_file_release_default(void *user, const sk_allocator *alloc, void *data, 
 sk_result sk_file_write_default(void *user, const char *path, const void *data, size_t size, sk_error *err) {
     (void)user;
     if (!path || (!data && size)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_file_write: NULL argument");
+    char eb[128];
     FILE *f = fopen(path, "wb");
-    if (!f) return sk_error_set(err, SK_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
+    if (!f)
+        return sk_error_set(err, SK_ERR_IO, "%s: cannot open for writing: %s", path, errno_text(errno, eb, sizeof eb));
     size_t n = size ? fwrite(data, 1, size, f) : 0;
     int write_errno = n != size ? errno : 0;
     int close_err = fclose(f);
     if (n != size || close_err != 0)
         return sk_error_set(err, SK_ERR_IO, "%s: write failed: %s", path,
-                            strerror(n != size ? write_errno : errno));
+                            errno_text(n != size ? write_errno : errno, eb, sizeof eb));
     return SK_OK;
 }
 
