@@ -28,6 +28,7 @@
 #include "skelanim/skin/skinning.h"
 #include "skelanim/content/mannequin.h"
 /* io (libskelanim_io) */
+#include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"
 #include "skelanim/io/graph_json.h"
 #endif

@@ -3,17 +3,19 @@
 # gltf-validator, pinned in tools/validator) on the .glb written: any error
 # fails. CesiumMan (skinned, a JPEG in its BIN chunk, a sampler) and
 # AnimatedCube (a .gltf with two PNG files beside it: they are embedded).
-# Warnings are printed but do not fail. Then a file that cannot be read gives
-# one message naming it once, and exit status 1.
+# Warnings are printed but do not fail. First, a file that cannot be read
+# gives one message naming it once, and exit status 1.
+# Without ../shared, node or the validator: tests/lib.sh's rule (a failure
+# under CI, else the conversion part is skipped, exit 77).
 # Environment (set by ctest): SK_SOURCE_DIR, SK_BINARY_DIR, SK_CLI, SK_SHARED_DIR.
 set -u
+source "$(dirname "$0")/lib.sh"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 src=${SK_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${SK_BINARY_DIR:-$src/build}
 cli=${SK_CLI:-$bin/skelanim}
-shared=${SK_SHARED_DIR:-$src/../shared}
 validator="$src/tools/validator"
 
 [ -x "$cli" ] || fail "SK_CLI ($cli) is not an executable"
@@ -33,16 +35,13 @@ grep -q "GLB" "$tmp/err.txt" || fail "no reason given: $(cat "$tmp/err.txt")"
 n=$(grep -o "m.glb" "$tmp/err.txt" | wc -l)
 [ "$n" -eq 1 ] || fail "the output file is named $n times: $(cat "$tmp/err.txt")"
 
-if [ ! -d "$shared/assets/gltf/CesiumMan" ]; then
-    echo "note: $shared/assets/gltf is absent: only the error messages were checked"
-    exit 0
-fi
-command -v node >/dev/null 2>&1 || fail "node is not installed: the glTF validator needs Node.js (apt-get install nodejs npm)"
+shared=$(sk_shared_dir) || sk_missing "../shared (SK_SHARED_DIR) is absent: nothing to convert (the error messages were checked)"
+[ -d "$shared/assets/gltf/CesiumMan" ] || fail "$shared/assets/gltf/CesiumMan is missing"
+sk_need_cmd node "the glTF validator needs Node.js: Debian nodejs npm"
 if [ ! -f "$validator/node_modules/gltf-validator/package.json" ]; then
-    command -v npm >/dev/null 2>&1 ||
-        fail "npm is not installed and $validator/node_modules is missing: cannot install gltf-validator (apt-get install npm)"
+    sk_need_cmd npm "$validator/node_modules is missing and npm installs it: Debian npm"
     npm ci --prefix "$validator" --no-audit --no-fund >&2 ||
-        fail "npm ci --prefix $validator failed (is the npm registry reachable?)"
+        sk_missing "npm ci --prefix $validator failed (is the npm registry reachable?): no validator"
 fi
 
 for model in CesiumMan/CesiumMan.glb AnimatedCube/AnimatedCube.gltf; do
@@ -54,4 +53,4 @@ for model in CesiumMan/CesiumMan.glb AnimatedCube/AnimatedCube.gltf; do
     [ $rc -eq 0 ] || fail "the glTF validator reported errors in $model written by convert"
     grep -q "0 errors" "$tmp/report.txt" || fail "no validator summary for $model"
 done
-echo "1 passed, 0 failed"
+sk_done cli_validate_convert

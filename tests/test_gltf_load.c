@@ -108,11 +108,12 @@ static double num(const cJSON *arr, int i) {
 
 static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 
-static void check_model(const char *dir, const char *model) {
+/* Returns whether the folder held a model with an oracle (and checked it). */
+static bool check_model(const char *dir, const char *model) {
     char path[1024], file[1024];
-    if (snprintf(path, sizeof path, "%s/%s/oracle.three.json", dir, model) >= (int)sizeof path) return;
+    if (snprintf(path, sizeof path, "%s/%s/oracle.three.json", dir, model) >= (int)sizeof path) return false;
     char *text = sk_test_read_file(path, NULL);
-    if (!text) return; /* not a model folder */
+    if (!text) return false; /* not a model folder */
     cJSON *o = cJSON_Parse(text);
     free(text);
     assert_non_null(o);
@@ -231,26 +232,19 @@ static void check_model(const char *dir, const char *model) {
            a->clip_count);
     sk_asset_destroy(a);
     cJSON_Delete(o);
+    return true;
 }
 
 static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
 
 static void test_shared_assets(void **state) {
     (void)state;
-    const char *shared = sk_test_shared_dir();
-    if (!shared) {
-        fprintf(stderr, "note: shared glTF assets absent; oracle comparisons skipped\n");
-        skip();
-        return;
-    }
+    const char *shared = sk_test_require_shared();
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
     DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "note: %s absent; oracle comparisons skipped\n", dir);
-        skip();
-        return;
-    }
+    if (!d) fprintf(stderr, "%s cannot be read\n", dir);
+    assert_non_null(d); /* ../shared is there: its models must be */
     char *names[256];
     size_t count = 0;
     struct dirent *e;
@@ -258,10 +252,13 @@ static void test_shared_assets(void **state) {
         if (e->d_name[0] != '.') names[count++] = strdup(e->d_name);
     closedir(d);
     qsort(names, count, sizeof names[0], cmp_str);
+    unsigned models = 0;
     for (size_t i = 0; i < count; i++) {
-        check_model(dir, names[i]);
+        models += check_model(dir, names[i]);
         free(names[i]);
     }
+    printf("%u models checked against their three.js oracle\n", models);
+    assert_int_equal(models, 12); /* every model of ../shared/assets/gltf */
 }
 
 /* ---- handwritten documents ----------------------------------------------- */
@@ -879,8 +876,7 @@ static void check_looks_against_glb(const sk_asset *a, const glb_parts *g) {
  * written as .glb and loaded again, the same (decoded image bytes included). */
 static void test_looks_cesium_man(void **state) {
     (void)state;
-    const char *shared = sk_test_shared_dir();
-    if (!shared) skip();
+    const char *shared = sk_test_require_shared();
     char path[1024];
     snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", shared);
     glb_parts orig;
@@ -938,8 +934,7 @@ static void test_looks_cesium_man(void **state) {
  * embedded, typed from their bytes, and come back the same. */
 static void test_looks_external_images(void **state) {
     (void)state;
-    const char *shared = sk_test_shared_dir();
-    if (!shared) skip();
+    const char *shared = sk_test_require_shared();
     char path[1024], png[1024];
     snprintf(path, sizeof path, "%s/assets/gltf/AnimatedCube/AnimatedCube.gltf", shared);
     sk_asset *a = NULL;
@@ -1654,5 +1649,5 @@ int main(void) {
         cmocka_unit_test(test_looks_handwritten),
         cmocka_unit_test(test_valid_files_load),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
