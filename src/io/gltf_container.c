@@ -1,7 +1,9 @@
 /* glTF reader, container layer: the GLB container (§4), the JSON document
  * and its helpers, the asset object and required extensions (§3.2, §3.12),
  * URIs (§2.8: data: with base64 or percent-encoded octets, relative file
- * paths, percent-decoding), buffers (§3.6.1), and the public entry points.
+ * paths, percent-decoding), buffers (§3.6.1) and images. The entry points
+ * that run the whole load are in gltf_read.c; this file calls no other
+ * part of the reader.
  * Everything the reader follows (indices, offsets, counts) is validated
  * before use; errors name the JSON path ("/accessors/3/count: ..."). */
 #include "io/gltf_internal.h"
@@ -154,7 +156,7 @@ static bool extension_supported(const char *name) {
     return false;
 }
 
-static sk_result check_asset(gl_ctx *g) {
+sk_result sk_gl_check_asset(gl_ctx *g) {
     const cJSON *asset = j_get(g->root, "asset");
     if (!cJSON_IsObject(asset)) return fail(g, SK_ERR_INVALID_DATA, "/asset: required object missing");
     const char *version, *minv;
@@ -368,7 +370,7 @@ static sk_result read_external(gl_ctx *g, const char *file, const char *path, co
  * Buffers we cannot have — no uri in a .gltf, or a network URI we refuse to
  * fetch — are marked unavailable: an error only if an accessor we read needs
  * them (glTF-Validator likewise accepts such files). */
-static sk_result load_buffers(gl_ctx *g) {
+sk_result sk_gl_load_buffers(gl_ctx *g) {
     g->buffers = tmp_alloc(g, g->n_buffers ? g->n_buffers : 1, sizeof *g->buffers);
     if (!g->buffers) return oom(g);
     char path[64];
@@ -516,11 +518,10 @@ sk_result sk_gl_load_images(gl_ctx *g) {
 
 /* ---- container (§4 GLB File Format Specification) ------------------------ */
 
-#define GLB_MAGIC 0x46546C67u
 #define GLB_JSON 0x4E4F534Au
 #define GLB_BIN 0x004E4942u
 
-static sk_result parse_glb(gl_ctx *g, const uint8_t *d, size_t size, const char **json, size_t *json_len) {
+sk_result sk_gl_parse_glb(gl_ctx *g, const uint8_t *d, size_t size, const char **json, size_t *json_len) {
     if (size < 12) return fail(g, SK_ERR_PARSE, "GLB: %zu bytes is shorter than the 12-byte header", size);
     uint32_t version = rd_u32(d + 4), length = rd_u32(d + 8);
     if (version != 2) return fail(g, SK_ERR_UNSUPPORTED, "GLB: container version %u is not supported (only 2)", version);
@@ -561,127 +562,5 @@ static sk_result parse_glb(gl_ctx *g, const uint8_t *d, size_t size, const char 
         idx++;
     }
     if (!have_json) return fail(g, SK_ERR_PARSE, "GLB: no JSON chunk");
-    return SK_OK;
-}
-
-static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
-    const uint8_t *d = data;
-    const char *json = data;
-    size_t json_len = size;
-    if (size == 0) return fail(g, SK_ERR_PARSE, "empty file");
-    if (size >= 4 && rd_u32(d) == GLB_MAGIC) {
-        g->is_glb = true;
-        TRY(parse_glb(g, d, size, &json, &json_len));
-    }
-    /* glTF JSON is UTF-8 without a byte order mark (§3.1 / §4.4.3.2). */
-    if (json_len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
-        return fail(g, SK_ERR_PARSE, "JSON starts with a byte order mark, which glTF does not allow");
-    /* cJSON's tree (its own malloc) lives until the load returns. */
-    size_t at = 0;
-    const char *what = "";
-    sk_result pr = sk_json_parse(json, json_len, &g->root, &at, &what);
-    if (pr == SK_ERR_OUT_OF_MEMORY)
-        return fail(g, pr, "JSON: out of memory building the parse tree of %zu bytes", json_len);
-    if (pr != SK_OK) return fail(g, pr, "JSON syntax error near byte %zu: %s", at, what);
-    if (!cJSON_IsObject(g->root)) return fail(g, SK_ERR_INVALID_DATA, "/: the JSON root is not an object");
-    TRY(check_asset(g));
-    const cJSON *ext = j_get(g->root, "extensions");
-    if (ext && !cJSON_IsObject(ext)) return fail(g, SK_ERR_INVALID_DATA, "/extensions: expected an object");
-    for (const cJSON *c = ext ? ext->child : NULL; c; c = c->next)
-        if (!cJSON_IsObject(c))
-            return fail(g, SK_ERR_INVALID_DATA, "/extensions/%s: expected an object", c->string ? c->string : "?");
-    /* Top-level arrays: each must be an array of objects (we type-check the
-     * ones we do not read too; cheap and it catches broken files early). */
-    const cJSON **cameras;
-    TRY(sk_gl_collection(g, "cameras", &cameras, &g->n_cameras));
-    TRY(sk_gl_collection(g, "images", &g->j_images, &g->n_images));
-    TRY(sk_gl_collection(g, "samplers", &g->j_samplers, &g->n_samplers));
-    TRY(sk_gl_collection(g, "textures", &g->j_textures, &g->n_textures));
-    TRY(sk_gl_collection(g, "buffers", &g->j_buffers, &g->n_buffers));
-    TRY(sk_gl_collection(g, "bufferViews", &g->j_views, &g->n_views));
-    TRY(sk_gl_collection(g, "accessors", &g->j_accessors, &g->n_accessors));
-    TRY(sk_gl_collection(g, "nodes", &g->j_nodes, &g->n_nodes));
-    TRY(sk_gl_collection(g, "meshes", &g->j_meshes, &g->n_meshes));
-    TRY(sk_gl_collection(g, "skins", &g->j_skins, &g->n_skins));
-    TRY(sk_gl_collection(g, "animations", &g->j_anims, &g->n_anims));
-    TRY(sk_gl_collection(g, "scenes", &g->j_scenes, &g->n_scenes));
-    TRY(sk_gl_collection(g, "materials", &g->j_materials, &g->n_materials));
-    if (g->n_nodes > SK_MAX_JOINTS)
-        return fail(g, SK_ERR_LIMIT, "/nodes: %u nodes exceed the limit of %u", g->n_nodes, SK_MAX_JOINTS);
-    TRY(load_buffers(g));
-    TRY(sk_gl_load_views(g));
-    TRY(sk_gl_load_accessors(g));
-    TRY(sk_gl_load_images(g));
-    TRY(sk_gl_load_looks(g));
-    TRY(sk_gl_load_meshes(g));
-    TRY(sk_gl_load_nodes(g));
-    TRY(sk_gl_build_skeleton(g));
-    TRY(sk_gl_load_skins(g));
-    TRY(sk_gl_load_scenes(g));
-    TRY(sk_gl_load_animations(g));
-    return SK_OK;
-}
-
-sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_dir, const sk_gltf_options *opts,
-                              sk_asset **out, sk_error *err) {
-    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_memory: out is NULL");
-    *out = NULL;
-    if (!data && size) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_memory: data is NULL");
-    sk_gltf_options defaults;
-    memset(&defaults, 0, sizeof defaults);
-    if (!opts) opts = &defaults;
-    gl_ctx g;
-    memset(&g, 0, sizeof g);
-    g.alloc = sk_allocator_or_default(&opts->allocator);
-    g.err = err;
-    g.base_dir = base_dir;
-    g.io = &opts->file_io;
-    g.skip_image_data = opts->skip_image_data;
-    g.max_bytes = opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
-    if (size > g.max_bytes)
-        return sk_error_set(err, SK_ERR_LIMIT, "input of %zu bytes exceeds the limit of %llu", size,
-                            (unsigned long long)g.max_bytes);
-    sk_arena_init(&g.tmp, g.alloc);
-    sk_arena_init(&g.chan, g.alloc);
-    sk_result r = sk_asset_create_empty(g.alloc, &g.asset, err);
-    if (r == SK_OK) r = load_all(&g, data ? data : "", size);
-    if (g.root) cJSON_Delete(g.root);
-    for (gl_file *f = g.files; f; f = f->next) sk_file_release(g.io, g.alloc, f->data, f->size);
-    sk_arena_release(&g.tmp);
-    sk_arena_release(&g.chan);
-    if (r != SK_OK) {
-        sk_asset_destroy(g.asset);
-        return r;
-    }
-    *out = g.asset;
-    return SK_OK;
-}
-
-sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts, sk_asset **out, sk_error *err) {
-    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_file: out is NULL");
-    *out = NULL;
-    if (!path) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_file: path is NULL");
-    uint64_t max = opts && opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
-    const sk_allocator *alloc = sk_allocator_or_default(opts ? &opts->allocator : NULL);
-    const sk_file_io *io = opts ? &opts->file_io : NULL;
-    void *buf = NULL;
-    size_t size = 0;
-    sk_result r = sk_file_read(io, path, max, alloc, &buf, &size, err); /* its message starts with the path */
-    if (r != SK_OK) return r;
-    /* The folder of the file resolves relative URIs. */
-    size_t plen = strlen(path);
-    char *dir = sk_alloc(alloc, plen + 2);
-    if (!dir) {
-        sk_file_release(io, alloc, buf, size);
-        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
-    }
-    const char *slash = strrchr(path, '/');
-    if (slash) memcpy(dir, path, (size_t)(slash - path) + (slash == path ? 1 : 0));
-    else dir[0] = '.';
-    sk_error e = {0};
-    r = sk_gltf_load_memory(buf, size, dir, opts, out, &e);
-    sk_free(alloc, dir, plen + 2);
-    sk_file_release(io, alloc, buf, size);
-    if (r != SK_OK) return sk_error_set(err, r, "%s: %s", path, e.message);
     return SK_OK;
 }

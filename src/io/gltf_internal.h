@@ -31,6 +31,7 @@
 #define GL_FLOAT 5126u
 
 #define GL_DEFAULT_MAX_BYTES ((uint64_t)1 << 30)
+#define GLB_MAGIC 0x46546C67u /* "glTF" (§4.4.2) */
 /* Byte offsets/lengths: exact in a JSON double and representable in size_t. */
 #define GL_MAX_OFFSET ((double)(SIZE_MAX < 9007199254740991ull ? SIZE_MAX : 9007199254740991ull))
 
@@ -168,6 +169,10 @@ sk_result sk_gl_array_len(gl_ctx *g, const cJSON *obj, const char *key, const ch
 
 /* Images: their bytes from bufferViews, data: URIs or files (§3.9.2). */
 sk_result sk_gl_load_images(gl_ctx *g);
+/* gltf_container.c, called by the entry points (gltf_read.c) */
+sk_result sk_gl_parse_glb(gl_ctx *g, const uint8_t *d, size_t size, const char **json, size_t *json_len);
+sk_result sk_gl_check_asset(gl_ctx *g);
+sk_result sk_gl_load_buffers(gl_ctx *g);
 
 /* ---- bufferViews and accessors (gltf_accessor.c) ----------------------------- */
 

@@ -15,7 +15,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#define GLB_MAGIC 0x46546C67u
+#define GLB_MAGIC 0x46546C67u /* "glTF" (§4.4.2) */
+
 #define GLB_JSON 0x4E4F534Au
 #define GLB_BIN 0x004E4942u
 
