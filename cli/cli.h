@@ -56,6 +56,7 @@ int cmd_convert(int argc, char **argv); /* cli/cmd_export.c */
 int cmd_bench(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_ik(int argc, char **argv);   /* cli/cmd_ik.c */
+int cmd_analyze(int argc, char **argv); /* cli/cmd_analyze.c */
 int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
 int cmd_view(int argc, char **argv);   /* cli/cmd_view.c */
 

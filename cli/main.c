@@ -30,6 +30,10 @@ static void usage(FILE *f) {
             "  view FILE [--clip C] [--time T] [--cpu] [--dqs] [--skeleton]\n"
             "                                 open a window: orbit camera, clips, pause/scrub/speed,\n"
             "                                 CPU/GPU skinning toggle, skeleton overlay (SDL2)\n"
+            "  analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] [--backward]\n"
+            "         [--samples N] [--json]\n"
+            "                                 motion analysis of a walk/run cycle (seed 002 ch. 3):\n"
+            "                                 per-leg keytimes, stride, cycle speed and direction\n"
             "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"
             "                                 solve inverse kinematics on a loaded character\n"
             "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
@@ -66,6 +70,7 @@ int main(int argc, char **argv) {
         {"convert", cmd_convert},
         {"bench", cmd_bench},
         {"ik", cmd_ik},
+        {"analyze", cmd_analyze},
         {"render", cmd_render},
         {"view", cmd_view},
     };

@@ -27,8 +27,11 @@
 #include "skelanim/ik/ik.h"
 #include "skelanim/skin/skinning.h"
 #include "skelanim/content/mannequin.h"
+/* locomotion (seed 002): motion analysis */
+#include "skelanim/locomotion/analysis.h"
 /* io (libskelanim_io) */
 #include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"
 #include "skelanim/io/graph_json.h"
+#include "skelanim/io/analysis_json.h"
 #endif

@@ -19,7 +19,8 @@ declare -A allow=(
   [ik]="core ik"
   [skin]="core skin"
   [content]="core ik content"
-  [io]="core anim io"
+  [locomotion]="core anim ik locomotion"
+  [io]="core anim locomotion io"
 )
 fail=0
 checked=0

@@ -1,0 +1,175 @@
+/* skelanim — motion analysis of walk and run clips (seed 002 §3, after
+ * R. S. Johansen, "Automated Semi-Procedural Animation for Character
+ * Locomotion", 2009). Runs once, offline: it samples a cyclic clip, follows
+ * the heel and toe of every leg and finds per leg the stance time, the lift
+ * and strike keytimes, foot length and direction, the footbase curve with its
+ * balance, the stride and the normalised footbase trajectory, and per clip
+ * the cycle duration, velocity, direction and distance.
+ *
+ * Spaces: +Y is up; positions are in the "character space" of the clip: the
+ * model space of its skeleton with the clip's root motion removed, taken as a
+ * constant horizontal velocity (the horizontal displacement of the legs' hip
+ * joints' midpoint from the clip's first to its last frame, over the
+ * duration). A clip authored in place has none to remove. In character
+ * space a planted foot slides backwards at the cycle's speed (seed 002 §3:
+ * "while the foot is on the ground it must move in a straight line at a
+ * constant speed").
+ *
+ * Times: every keytime is a normalised cycle time in [0, 1) (0 = the clip's
+ * start, or for a backward analysis its end); durations are in seconds. */
+#ifndef SKELANIM_LOCOMOTION_ANALYSIS_H
+#define SKELANIM_LOCOMOTION_ANALYSIS_H
+
+#include "skelanim/core/clip.h"
+#include "skelanim/core/skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SK_LEG_NAME_MAX 32
+
+/* One leg: hip, knee, ankle joints (a parent chain: knee below hip, ankle
+ * below knee, not necessarily direct children), an optional toe joint below
+ * the ankle (-1: none), and the heel and toe points that touch the ground. */
+typedef struct sk_leg_desc {
+    char name[SK_LEG_NAME_MAX]; /* label ("left"); "" = "leg N" */
+    int32_t hip, knee, ankle, toe;
+    /* Manual heel / toe points. heel is in the ankle joint's frame; toe_tip
+     * in the toe joint's frame (the ankle's when toe < 0). When the flags are
+     * false the points come from the skeleton's rest pose
+     * (sk_leg_default_points): the heel below the ankle at the lowest rest
+     * height of the foot and a little behind it, the toe tip at the toe
+     * joint's child or, without one, ahead of the toe joint along the foot. */
+    bool heel_set, toe_tip_set;
+    sk_vec3 heel, toe_tip;
+} sk_leg_desc;
+
+/* Finds legs from common joint names: per side the first joint whose name
+ * says foot or ankle ("foot_l", "LeftFoot", "mixamorig:LeftFoot",
+ * "Foot.R", "l_ankle", ...) with the side from "left"/"right" or an l/r
+ * prefix or suffix; the knee and hip are its parent and grandparent (so the
+ * CMU "LHipJoint" is skipped: the hip is LeftUpLeg), the toe its first child
+ * whose name says toe or ball ("toe_l", "LeftToeBase", "ball_l"), else its
+ * first child, else -1. Writes up to cap legs (left first) with default
+ * points (heel_set/toe_tip_set false) and returns how many it found (0, 1 or
+ * 2). */
+uint32_t sk_legs_find(const sk_skeleton *skel, sk_leg_desc *out, uint32_t cap);
+
+/* Checks a leg against the skeleton (indices in range, hip above knee above
+ * ankle above toe in the hierarchy, finite manual points) and fills the
+ * heel/toe points that are not set from the rest pose (sets their flags).
+ * SK_ERR_INVALID_ARGUMENT with a message naming the joints otherwise. */
+sk_result sk_leg_default_points(const sk_skeleton *skel, sk_leg_desc *leg, sk_error *err);
+
+/* Options; a zeroed struct gives the defaults. */
+typedef struct sk_motion_analysis_options {
+    /* Samples over the cycle. 0: 4 x the clip's key count over its duration
+     * (4 x the key rate), at least 60. At most 100000. */
+    uint32_t sample_count;
+    /* Analyse the clip played in reverse (seed 002 §3.3 AnalyzeBackward):
+     * sample s is at clip time duration * (1 - s/N), keytimes are in that
+     * reversed time and the stride direction points the way the reversed
+     * clip moves. */
+    bool backward;
+    /* Contact threshold (metres) above a point's lowest height: a heel or
+     * toe no higher than this (plus its height at stance time) is on the
+     * ground. 0: 0.25% of the leg's rest length (hip to ankle). */
+    float contact_height;
+    /* Balance bias alpha of (10); 0: 20 (Johansen's implementation; larger
+     * pushes the balance to 0 or 1). */
+    float balance_alpha;
+    /* Minimum foot roll alpha of the post-foot-lift / pre-foot-land rules,
+     * in cycles; 0: none (negative values are refused). */
+    float min_roll;
+    /* Linear-speed-end/-begin: the footbase's speed along the axis may differ
+     * from its stance speed by this fraction of it; 0: 0.25. */
+    float speed_tolerance;
+} sk_motion_analysis_options;
+
+/* Per-leg results. Keytimes in [0, 1) (normalised cycle time); arrays have
+ * sample_count entries, sample s at cycle time s / sample_count. */
+typedef struct sk_leg_analysis {
+    char name[SK_LEG_NAME_MAX];
+    int32_t hip_joint, knee_joint, ankle_joint, toe_joint; /* the joints analysed (toe -1: none) */
+    sk_vec3 heel_point, toe_point;     /* the points used (ankle / toe joint frames) */
+    float leg_length;                  /* hip to ankle at rest (m) */
+    /* (3)-(6): centre c of the projected middle curve, the points a and b
+     * farthest apart, axis = b - a (the leg's line of motion, horizontal). */
+    sk_vec3 center, a, b, axis;
+    float heel_ground, toe_ground;     /* lowest heel / toe height over the cycle (m) */
+    float heel_contact, toe_contact;   /* contact thresholds used (m above the lowest height) */
+    /* (7): the sample of least cost. */
+    float stance_time;
+    uint32_t stance_sample;
+    float foot_length;                 /* (8): |toe - heel| projected on the ground at stance (m) */
+    sk_vec3 foot_direction;            /* (8)-(9): unit direction d times foot_length (horizontal) */
+    sk_vec3 stance_position;           /* footbase at stance time */
+    /* Keytimes (§3.1). Lift side, forward from stance: */
+    float heel_off, toe_off, linear_speed_end;
+    float foot_lift;                   /* min(heel-off, toe-off, linear-speed-end) */
+    float foot_off;                    /* max(heel-off, toe-off) */
+    float post_foot_lift;              /* max(foot-lift + min_roll, foot-off) */
+    /* Strike side, backward from stance: */
+    float heel_strike, toe_strike, linear_speed_begin;
+    float foot_land;                   /* max(heel-strike, toe-strike, linear-speed-begin) */
+    float foot_strike;                 /* min(heel-strike, toe-strike) */
+    float pre_foot_land;               /* min(foot-land - min_roll, foot-strike) (the seed's 2nd "post-foot-lift") */
+    float stance_fraction;             /* cycle fraction from foot-strike to foot-off */
+    /* §3.2 (12)-(15): */
+    sk_vec3 stride_displacement;       /* footbase(foot-off) - footbase(foot-strike) (m) */
+    float stride_velocity;             /* |displacement| / (foot-off - foot-strike) (m/cycle) */
+    sk_vec3 stride_direction;          /* -displacement, unit */
+    float stride_distance;             /* stride_velocity x 1 cycle (m) */
+    /* Per-sample curves (character space, m): */
+    sk_vec3 *heel, *toe;               /* the heel and toe points */
+    sk_vec3 *middle;                   /* (1)-(2): their midpoint projected on the ground (y = 0) */
+    float *heel_height, *toe_height;   /* above heel_ground / toe_ground */
+    float *balance;                    /* (10), in [0, 1]: 0 toe down, 1 heel up */
+    sk_vec3 *footbase;                 /* (11) */
+    /* (19)-(22): footbase minus the stance reference moving at the stride
+     * velocity, rotated so the stride direction is +Z, z divided by the
+     * stride distance: z goes from 0 (stance) to 1 (next stance). */
+    sk_vec3 *normalized_footbase;
+} sk_leg_analysis;
+
+typedef struct sk_motion_analysis {
+    char clip_name[64];
+    bool backward;                 /* analysed in reverse */
+    uint32_t leg_count;
+    uint32_t sample_count;
+    sk_leg_analysis *legs;
+    double cycle_duration;         /* s (the clip's duration: one cycle) */
+    float cycle_velocity;          /* (16): mean stride velocity (m/cycle) */
+    float cycle_speed;             /* cycle_velocity / cycle_duration (m/s) */
+    float cycle_distance;          /* (18): cycle_velocity x 1 cycle (m) */
+    sk_vec3 cycle_direction;       /* (17): mean stride direction, normalised (horizontal) */
+    sk_vec3 root_velocity;         /* the root motion removed (m/s, horizontal; see the top) */
+    sk_allocator allocator;        /* private */
+    size_t allocation_size;        /* private */
+} sk_motion_analysis;
+
+/* Analyses clip on skel for the given legs (1..16; their heel/toe points
+ * defaulted by sk_leg_default_points when not set). opt may be NULL.
+ * Errors (SK_ERR_INVALID_ARGUMENT / SK_ERR_INVALID_DATA, with a message):
+ * NULL arguments, a zero-length or non-finite clip, bad legs, a pose that is
+ * not finite, feet that do not move (no cycle to analyse). The result is
+ * allocated from alloc; free it with sk_motion_analysis_destroy. */
+sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
+                            const sk_motion_analysis_options *opt, const sk_allocator *alloc,
+                            sk_motion_analysis **out, sk_error *err);
+/* The same with opt->backward set. */
+sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
+                                     uint32_t leg_count, const sk_motion_analysis_options *opt,
+                                     const sk_allocator *alloc, sk_motion_analysis **out, sk_error *err);
+
+/* An empty result with the arrays allocated (zeros), for loaders
+ * (io/analysis_json). 1..16 legs, 4..100000 samples. */
+sk_result sk_motion_analysis_create(uint32_t leg_count, uint32_t sample_count, const sk_allocator *alloc,
+                                    sk_motion_analysis **out, sk_error *err);
+void sk_motion_analysis_destroy(sk_motion_analysis *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,577 @@
+/* Motion analysis (seed 002 ch. 3, formulas (1)-(22); Johansen 2009).
+ *
+ * One pass over N samples of the clip gives, per leg, the heel and toe curves
+ * in character space (model space minus the clip's linear root motion; see
+ * analysis.h). Everything after that works on those arrays: §3.1 finds the
+ * stance sample by the cost (7), the foot by (8)-(9), the footbase by
+ * (10)-(11) and the keytimes by walking forward and backward from stance;
+ * §3.2 gives the stride (12)-(15), the cycle (16)-(18) and the normalised
+ * footbase trajectory (19)-(22).
+ *
+ * Keytime rule. The seed walks from stance until a threshold height and
+ * takes the sample of greatest curvature as heel-off (toe-off, and backward
+ * heel-/toe-strike). On a soft landing (a foot set down with zero vertical
+ * speed, as the mannequin's are) the greatest curvature comes several
+ * samples before the foot touches, so we take instead the last sample (from
+ * stance) at which the point is still within the contact threshold of its
+ * lowest height: the same walk, the same threshold idea, the touch-down
+ * itself. Keytimes are therefore on the sample grid (resolution 1/N). */
+#include "core/internal.h"
+#include "core/math_inline.h"
+#include "skelanim/core/pose.h"
+#include "skelanim/locomotion/analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SK_ANALYSIS_MAX_LEGS 16u
+#define SK_ANALYSIS_MAX_SAMPLES 100000u
+#define SK_ANALYSIS_MIN_SAMPLES 4u
+
+/* ---- legs ------------------------------------------------------------------- */
+
+/* Model-space rest matrix of a joint (walks the parent chain, no allocation). */
+static sk_mat4 rest_model(const sk_skeleton *skel, int32_t j) {
+    sk_mat4 m = sk_mat4_from_transform(&skel->rest[j]);
+    for (int32_t p = skel->parents[j]; p >= 0; p = skel->parents[p]) {
+        sk_mat4 pm = sk_mat4_from_transform(&skel->rest[p]);
+        m = sk_mat4_mul(&pm, &m);
+    }
+    return m;
+}
+
+static sk_vec3 mat_pos(const sk_mat4 *m) { return sk_mat4_transform_point(m, sk_vec3_make(0, 0, 0)); }
+
+static bool is_ancestor(const sk_skeleton *skel, int32_t anc, int32_t j) {
+    for (int32_t p = skel->parents[j]; p >= 0; p = skel->parents[p])
+        if (p == anc) return true;
+    return false;
+}
+
+static const char *jname(const sk_skeleton *skel, int32_t j) {
+    return (j >= 0 && (uint32_t)j < skel->joint_count && skel->names[j][0]) ? skel->names[j] : "(unnamed)";
+}
+
+static float chain_length(const sk_skeleton *skel, const sk_leg_desc *leg) {
+    sk_mat4 h = rest_model(skel, leg->hip), k = rest_model(skel, leg->knee), a = rest_model(skel, leg->ankle);
+    return sk_vec3_length(sk_vec3_sub(mat_pos(&k), mat_pos(&h))) + sk_vec3_length(sk_vec3_sub(mat_pos(&a), mat_pos(&k)));
+}
+
+sk_result sk_leg_default_points(const sk_skeleton *skel, sk_leg_desc *leg, sk_error *err) {
+    if (!skel || !leg) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "leg: NULL skeleton or leg");
+    int32_t n = (int32_t)skel->joint_count;
+    const char *ln = leg->name[0] ? leg->name : "leg";
+    int32_t js[4] = {leg->hip, leg->knee, leg->ankle, leg->toe};
+    static const char *const roles[4] = {"hip", "knee", "ankle", "toe"};
+    for (int i = 0; i < 4; i++) {
+        if (i == 3 && js[i] == -1) continue;
+        if (js[i] < 0 || js[i] >= n)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %s joint %d out of range (skeleton has %d joints)",
+                                ln, roles[i], js[i], n);
+    }
+    for (int i = 0; i < 3; i++) {
+        if (i == 2 && leg->toe < 0) break;
+        if (!is_ancestor(skel, js[i], js[i + 1]))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                "%s: joints not in a chain: %s \"%s\" is not below %s \"%s\"", ln, roles[i + 1],
+                                jname(skel, js[i + 1]), roles[i], jname(skel, js[i]));
+    }
+    if ((leg->heel_set && !skm_vec3_finite(leg->heel)) || (leg->toe_tip_set && !skm_vec3_finite(leg->toe_tip)))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: heel or toe point is not finite", ln);
+    if (leg->heel_set && leg->toe_tip_set) return SK_OK;
+
+    sk_mat4 ma = rest_model(skel, leg->ankle);
+    sk_vec3 A = mat_pos(&ma);
+    int32_t tj = leg->toe >= 0 ? leg->toe : leg->ankle;
+    sk_mat4 mt = rest_model(skel, tj);
+    sk_vec3 T = mat_pos(&mt);
+    int32_t child = -1;
+    if (leg->toe >= 0)
+        for (int32_t c = leg->toe + 1; c < n; c++)
+            if (skel->parents[c] == leg->toe) { child = c; break; }
+    sk_vec3 C = T;
+    if (child >= 0) { sk_mat4 mc = rest_model(skel, child); C = mat_pos(&mc); }
+    /* The lowest rest height of the foot: the sole is taken to be there. */
+    float g = fminf(A.y, fminf(T.y, C.y));
+    float leglen = chain_length(skel, leg);
+    sk_vec3 fwd = sk_vec3_make(T.x - A.x, 0, T.z - A.z);
+    float flen = skm_vec3_len(fwd);
+    if (leg->toe < 0 || flen < 1e-4f * (leglen > 0 ? leglen : 1)) {
+        fwd = sk_vec3_make(0, 0, 1);   /* no toe: assume the rig faces +Z */
+        flen = 0.15f * leglen;
+    } else {
+        fwd = sk_vec3_scale(fwd, 1.0f / flen);
+    }
+    sk_vec3 tip;
+    if (child >= 0 && skm_vec3_len(sk_vec3_make(C.x - T.x, 0, C.z - T.z)) > 1e-4f * flen)
+        tip = sk_vec3_make(C.x, g, C.z);
+    else if (leg->toe >= 0)
+        tip = sk_vec3_add(sk_vec3_make(T.x, g, T.z), sk_vec3_scale(fwd, 0.4f * flen));
+    else
+        tip = sk_vec3_add(sk_vec3_make(A.x, g, A.z), sk_vec3_scale(fwd, flen));
+    sk_vec3 heel = sk_vec3_sub(sk_vec3_make(A.x, g, A.z), sk_vec3_scale(fwd, 0.2f * flen));
+    sk_mat4 inv;
+    if (!leg->heel_set) {
+        if (!sk_mat4_invert_affine(&ma, &inv))
+            return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: ankle \"%s\" has a singular rest transform", ln,
+                                jname(skel, leg->ankle));
+        leg->heel = sk_mat4_transform_point(&inv, heel);
+        leg->heel_set = true;
+    }
+    if (!leg->toe_tip_set) {
+        if (!sk_mat4_invert_affine(&mt, &inv))
+            return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: toe \"%s\" has a singular rest transform", ln,
+                                jname(skel, tj));
+        leg->toe_tip = sk_mat4_transform_point(&inv, tip);
+        leg->toe_tip_set = true;
+    }
+    if (!skm_vec3_finite(leg->heel) || !skm_vec3_finite(leg->toe_tip))
+        return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: rest pose gives a non-finite heel or toe point", ln);
+    return SK_OK;
+}
+
+static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
+
+/* Lower-case copy without a namespace prefix ("mixamorig:LeftFoot" -> "leftfoot"). */
+static void norm_name(const char *s, char *out, size_t cap) {
+    const char *colon = strrchr(s, ':');
+    if (colon) s = colon + 1;
+    size_t i = 0;
+    for (; s[i] && i + 1 < cap; i++) out[i] = lower(s[i]);
+    out[i] = 0;
+}
+
+/* 0 left, 1 right, -1 unknown. */
+static int name_side(const char *n) {
+    size_t len = strlen(n);
+    if (strstr(n, "left")) return 0;
+    if (strstr(n, "right")) return 1;
+    for (int side = 0; side < 2; side++) {
+        char c = side ? 'r' : 'l';
+        if (len >= 2 && n[0] == c && (n[1] == '_' || n[1] == '.' || n[1] == ' ')) return side;
+        if (len >= 2 && n[len - 1] == c && (n[len - 2] == '_' || n[len - 2] == '.' || n[len - 2] == ' ')) return side;
+    }
+    return -1;
+}
+
+uint32_t sk_legs_find(const sk_skeleton *skel, sk_leg_desc *out, uint32_t cap) {
+    if (!skel || !out) return 0;
+    int32_t foot[2] = {-1, -1};
+    char n[128];
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        norm_name(skel->names[j], n, sizeof n);
+        if (!strstr(n, "foot") && !strstr(n, "ankle")) continue;
+        if (strstr(n, "toe") || strstr(n, "ball") || strstr(n, "end") || strstr(n, "index")) continue;
+        int side = name_side(n);
+        if (side < 0 || foot[side] >= 0) continue;
+        int32_t knee = skel->parents[j];
+        if (knee < 0 || skel->parents[knee] < 0) continue;
+        foot[side] = (int32_t)j;
+    }
+    uint32_t count = 0;
+    for (int side = 0; side < 2 && count < cap; side++) {
+        if (foot[side] < 0) continue;
+        sk_leg_desc *leg = &out[count++];
+        memset(leg, 0, sizeof *leg);
+        snprintf(leg->name, sizeof leg->name, "%s", side ? "right" : "left");
+        leg->ankle = foot[side];
+        leg->knee = skel->parents[leg->ankle];
+        leg->hip = skel->parents[leg->knee];
+        leg->toe = -1;
+        int32_t first = -1;
+        for (uint32_t c = (uint32_t)leg->ankle + 1; c < skel->joint_count; c++) {
+            if (skel->parents[c] != leg->ankle) continue;
+            if (first < 0) first = (int32_t)c;
+            norm_name(skel->names[c], n, sizeof n);
+            if (strstr(n, "toe") || strstr(n, "ball")) { leg->toe = (int32_t)c; break; }
+        }
+        if (leg->toe < 0) leg->toe = first;
+    }
+    return count;
+}
+
+/* ---- result memory ------------------------------------------------------------ */
+
+sk_result sk_motion_analysis_create(uint32_t leg_count, uint32_t sample_count, const sk_allocator *alloc,
+                                    sk_motion_analysis **out, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "motion analysis: NULL out");
+    *out = NULL;
+    if (leg_count < 1 || leg_count > SK_ANALYSIS_MAX_LEGS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "motion analysis: %u legs (1 to %u)", leg_count,
+                            SK_ANALYSIS_MAX_LEGS);
+    if (sample_count < SK_ANALYSIS_MIN_SAMPLES || sample_count > SK_ANALYSIS_MAX_SAMPLES)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "motion analysis: %u samples (%u to %u)", sample_count,
+                            SK_ANALYSIS_MIN_SAMPLES, SK_ANALYSIS_MAX_SAMPLES);
+    /* Bounded by the limits above: no overflow. */
+    size_t per_leg = (size_t)sample_count * (5 * sizeof(sk_vec3) + 3 * sizeof(float));
+    size_t size = sizeof(sk_motion_analysis) + leg_count * sizeof(sk_leg_analysis) + leg_count * per_leg;
+    char *mem = sk_alloc(alloc, size);
+    if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "motion analysis: out of memory");
+    sk_motion_analysis *a = (sk_motion_analysis *)mem;
+    a->allocator = *sk_allocator_or_default(alloc);
+    a->allocation_size = size;
+    a->leg_count = leg_count;
+    a->sample_count = sample_count;
+    a->legs = (sk_leg_analysis *)(mem + sizeof *a);
+    char *p = (char *)(a->legs + leg_count);
+    for (uint32_t l = 0; l < leg_count; l++) {
+        sk_leg_analysis *L = &a->legs[l];
+        sk_vec3 **v[5] = {&L->heel, &L->toe, &L->middle, &L->footbase, &L->normalized_footbase};
+        for (int i = 0; i < 5; i++) { *v[i] = (sk_vec3 *)p; p += sample_count * sizeof(sk_vec3); }
+        float **f[3] = {&L->heel_height, &L->toe_height, &L->balance};
+        for (int i = 0; i < 3; i++) { *f[i] = (float *)p; p += sample_count * sizeof(float); }
+    }
+    *out = a;
+    return SK_OK;
+}
+
+void sk_motion_analysis_destroy(sk_motion_analysis *a) {
+    if (!a) return;
+    sk_allocator al = a->allocator;
+    sk_free(&al, a, a->allocation_size);
+}
+
+/* ---- analysis ------------------------------------------------------------------- */
+
+static uint32_t wrapi(int64_t i, uint32_t n) {
+    int64_t r = i % (int64_t)n;
+    return (uint32_t)(r < 0 ? r + n : r);
+}
+
+static float wrap01(double x) {
+    double r = x - floor(x);
+    float f = (float)r;
+    return f >= 1.0f ? 0.0f : f;
+}
+
+static sk_vec3 ground(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
+
+/* Offset (in samples, >= 0) of the last sample forward from stance at which
+ * h stays within thr; backward (dir -1) gives a value <= 0. */
+static int32_t contact_walk(const float *h, uint32_t n, uint32_t st, float thr, int dir) {
+    for (uint32_t k = 1; k < n; k++)
+        if (h[wrapi((int64_t)st + dir * (int64_t)k, n)] > thr) return dir * (int32_t)(k - 1);
+    return dir * (int32_t)(n - 1);
+}
+
+static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const sk_motion_analysis_options *o,
+                             uint32_t window, sk_error *err) {
+    uint32_t N = res->sample_count;
+    float alpha_bal = o->balance_alpha > 0 ? o->balance_alpha : 20.0f;
+    float tol_frac = o->speed_tolerance > 0 ? o->speed_tolerance : 0.25f;
+    float roll = o->min_roll;
+
+    /* Heights above each point's lowest height over the cycle. */
+    float hmin = INFINITY, tmin = INFINITY;
+    for (uint32_t s = 0; s < N; s++) {
+        hmin = fminf(hmin, L->heel[s].y);
+        tmin = fminf(tmin, L->toe[s].y);
+    }
+    L->heel_ground = hmin;
+    L->toe_ground = tmin;
+    float hmax = 0;
+    for (uint32_t s = 0; s < N; s++) {
+        L->heel_height[s] = L->heel[s].y - hmin;
+        L->toe_height[s] = L->toe[s].y - tmin;
+        hmax = fmaxf(hmax, fmaxf(L->heel_height[s], L->toe_height[s]));
+    }
+    /* (1)-(2): middle curve on the ground; (3): its mean c. */
+    double cx = 0, cz = 0;
+    for (uint32_t s = 0; s < N; s++) {
+        L->middle[s] = ground(sk_vec3_scale(sk_vec3_add(L->heel[s], L->toe[s]), 0.5f));
+        cx += L->middle[s].x;
+        cz += L->middle[s].z;
+    }
+    L->center = sk_vec3_make((float)(cx / N), 0, (float)(cz / N));
+    /* (4)-(5): a farthest from c, b farthest from a; (6): axis = b - a. */
+    uint32_t ia = 0, ib = 0;
+    float best = -1;
+    for (uint32_t s = 0; s < N; s++) {
+        float d = skm_vec3_len(sk_vec3_sub(L->middle[s], L->center));
+        if (d > best) { best = d; ia = s; }
+    }
+    best = -1;
+    for (uint32_t s = 0; s < N; s++) {
+        float d = skm_vec3_len(sk_vec3_sub(L->middle[s], L->middle[ia]));
+        if (d > best) { best = d; ib = s; }
+    }
+    L->a = L->middle[ia];
+    L->b = L->middle[ib];
+    L->axis = sk_vec3_sub(L->b, L->a);
+    float beta = skm_vec3_len(L->axis);
+    float moved = 1e-3f * L->leg_length;
+    if (!(beta > moved) || !(hmax > moved))
+        return sk_error_set(err, SK_ERR_INVALID_DATA,
+                            "%s: the foot does not move (%.3g m along the ground, %.3g m up): no step to analyse",
+                            L->name, (double)beta, (double)hmax);
+    sk_vec3 axis_hat = sk_vec3_scale(L->axis, 1.0f / beta);
+
+    /* (7): alpha = the greatest heel/toe height, beta = |b - a|. */
+    float alpha = hmax;
+    uint32_t st = 0;
+    float best_cost = INFINITY;
+    for (uint32_t s = 0; s < N; s++) {
+        float cost = fmaxf(L->heel_height[s], L->toe_height[s]) / alpha +
+                     fabsf(sk_vec3_dot(sk_vec3_sub(L->middle[s], L->center), axis_hat)) / beta;
+        if (cost < best_cost) { best_cost = cost; st = s; }
+    }
+    L->stance_sample = st;
+    L->stance_time = (float)st / (float)N;
+
+    /* (8)-(9): foot direction and length at stance, on the ground. */
+    sk_vec3 d = ground(sk_vec3_sub(L->toe[st], L->heel[st]));
+    L->foot_length = skm_vec3_len(d);
+    if (!(L->foot_length > 1e-6f))
+        return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: heel and toe points coincide (no foot length)", L->name);
+    L->foot_direction = d;
+
+    /* (10)-(11): balance and footbase per sample. */
+    for (uint32_t s = 0; s < N; s++) {
+        float bal = atanf((L->heel_height[s] - L->toe_height[s]) / L->foot_length * alpha_bal) / SKM_PI + 0.5f;
+        L->balance[s] = bal;
+        L->footbase[s] = sk_vec3_add(sk_vec3_scale(L->heel[s], 1 - bal),
+                                     sk_vec3_scale(sk_vec3_sub(L->toe[s], L->foot_direction), bal));
+    }
+
+    /* Keytimes (§3.1), as sample offsets from stance. */
+    /* Contact threshold: the option (or 0.25% of the leg) above the highest
+     * the point gets within one key interval of stance (at least 2 samples):
+     * the wobble that interpolation between keys (or capture noise) gives a
+     * planted foot is not a lift. */
+    float base = o->contact_height > 0 ? o->contact_height : 0.0025f * L->leg_length;
+    float hn = 0, tn = 0;
+    for (int32_t k = -(int32_t)window; k <= (int32_t)window; k++) {
+        uint32_t s = wrapi((int64_t)st + k, N);
+        hn = fmaxf(hn, L->heel_height[s]);
+        tn = fmaxf(tn, L->toe_height[s]);
+    }
+    L->heel_contact = base + hn;
+    L->toe_contact = base + tn;
+    int32_t heel_off = contact_walk(L->heel_height, N, st, L->heel_contact, +1);
+    int32_t toe_off = contact_walk(L->toe_height, N, st, L->toe_contact, +1);
+    int32_t heel_strike = contact_walk(L->heel_height, N, st, L->heel_contact, -1);
+    int32_t toe_strike = contact_walk(L->toe_height, N, st, L->toe_contact, -1);
+    /* Linear speed: the footbase's speed along the axis at stance (least
+     * squares over stance +-2 samples), then forward / backward until a
+     * sample step differs from it by more than the tolerance. */
+#define FB(i) sk_vec3_dot(L->footbase[wrapi((int64_t)st + (i), N)], axis_hat)
+    float v0 = (2 * (FB(2) - FB(-2)) + (FB(1) - FB(-1))) / 10.0f;
+    float tol = tol_frac * fabsf(v0) + 1e-5f * L->leg_length;
+    int32_t lse = (int32_t)N - 1, lsb = -((int32_t)N - 1);
+    for (int32_t k = 1; k < (int32_t)N; k++)
+        if (fabsf(FB(k) - FB(k - 1) - v0) > tol) { lse = k - 1; break; }
+    for (int32_t k = 1; k < (int32_t)N; k++)
+        if (fabsf(FB(-k + 1) - FB(-k) - v0) > tol) { lsb = -(k - 1); break; }
+#undef FB
+    double inv = 1.0 / N;
+    double lift = fmin(fmin(heel_off, toe_off), lse) * inv;
+    double off = fmax(heel_off, toe_off) * inv;
+    double post = fmax(lift + roll, off);
+    double land = fmax(fmax(heel_strike, toe_strike), lsb) * inv;
+    double strike = fmin(heel_strike, toe_strike) * inv;
+    double pre = fmin(land - roll, strike); /* the seed's second "post-foot-lift" is pre-foot-land */
+    double s0 = (double)st * inv;
+    L->heel_off = wrap01(s0 + heel_off * inv);
+    L->toe_off = wrap01(s0 + toe_off * inv);
+    L->linear_speed_end = wrap01(s0 + lse * inv);
+    L->foot_lift = wrap01(s0 + lift);
+    L->foot_off = wrap01(s0 + off);
+    L->post_foot_lift = wrap01(s0 + post);
+    L->heel_strike = wrap01(s0 + heel_strike * inv);
+    L->toe_strike = wrap01(s0 + toe_strike * inv);
+    L->linear_speed_begin = wrap01(s0 + lsb * inv);
+    L->foot_land = wrap01(s0 + land);
+    L->foot_strike = wrap01(s0 + strike);
+    L->pre_foot_land = wrap01(s0 + pre);
+    L->stance_fraction = (float)(off - strike);
+
+    /* (12)-(15): stride from foot-strike to foot-off, on the ground. */
+    int32_t off_i = (int32_t)fmax(heel_off, toe_off), strike_i = (int32_t)fmin(heel_strike, toe_strike);
+    sk_vec3 disp = ground(sk_vec3_sub(L->footbase[wrapi((int64_t)st + off_i, N)],
+                                      L->footbase[wrapi((int64_t)st + strike_i, N)]));
+    L->stride_displacement = disp;
+    float dlen = skm_vec3_len(disp);
+    double dt = off - strike; /* cycles */
+    if (!(dt > 0) || !(dlen > 1e-6f * L->leg_length))
+        return sk_error_set(err, SK_ERR_INVALID_DATA,
+                            "%s: the foot does not move while on the ground (stance %.3g cycles, %.3g m): "
+                            "no stride (a clip in place without root motion?)",
+                            L->name, dt, (double)dlen);
+    L->stride_velocity = (float)(dlen / dt);
+    L->stride_direction = sk_vec3_scale(disp, -1.0f / dlen);
+    L->stride_distance = L->stride_velocity; /* x 1 cycle */
+    L->stance_position = L->footbase[st];
+
+    /* (19)-(22): Q turns the stride direction onto +Z (a yaw). z is divided
+     * by the stride distance: the seed's "stridewidth" in (22) means it. */
+    float yaw = atan2f(L->stride_direction.x, L->stride_direction.z);
+    float cy = cosf(yaw), sy = sinf(yaw);
+    for (uint32_t s = 0; s < N; s++) {
+        float ct = wrap01(((double)s - st) * inv);                             /* (19) */
+        sk_vec3 ref = sk_vec3_sub(L->stance_position,
+                                  sk_vec3_scale(L->stride_direction, L->stride_velocity * ct)); /* (20) */
+        sk_vec3 q = sk_vec3_sub(L->footbase[s], ref);                           /* (21) */
+        sk_vec3 r = sk_vec3_make(q.x * cy - q.z * sy, q.y, q.x * sy + q.z * cy);
+        r.z /= L->stride_distance;                                             /* (22) */
+        L->normalized_footbase[s] = r;
+    }
+    return SK_OK;
+}
+
+static uint32_t clip_keys(const sk_clip *clip) {
+    uint32_t keys = 0;
+    sk_track_info ti;
+    for (uint32_t i = 0; i < sk_clip_track_count(clip); i++)
+        if (sk_clip_track_info(clip, i, &ti) && ti.key_count > keys) keys = ti.key_count;
+    return keys;
+}
+
+static uint32_t default_samples(const sk_clip *clip) {
+    uint32_t keys = clip_keys(clip);
+    uint32_t n = keys > 1 ? 4 * (keys - 1) : 0;
+    if (n < 60) n = 60;
+    if (n > SK_ANALYSIS_MAX_SAMPLES) n = SK_ANALYSIS_MAX_SAMPLES;
+    return n;
+}
+
+sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
+                            const sk_motion_analysis_options *opt, const sk_allocator *alloc,
+                            sk_motion_analysis **out, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "motion analysis: NULL out");
+    *out = NULL;
+    if (!skel || !clip || !legs)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "motion analysis: NULL skeleton, clip or legs");
+    sk_motion_analysis_options o;
+    memset(&o, 0, sizeof o);
+    if (opt) o = *opt;
+    const char *cname = sk_clip_name(clip) && sk_clip_name(clip)[0] ? sk_clip_name(clip) : "(unnamed clip)";
+    if (!isfinite(o.contact_height) || o.contact_height < 0 || !isfinite(o.balance_alpha) || o.balance_alpha < 0 ||
+        !isfinite(o.min_roll) || o.min_roll < 0 || o.min_roll >= 1 || !isfinite(o.speed_tolerance) ||
+        o.speed_tolerance < 0)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "%s: analysis options must be finite and not negative (min_roll below 1 cycle)", cname);
+    double dur = sk_clip_duration(clip);
+    if (!isfinite(dur) || !(dur > 0))
+        return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: zero-length clip (duration %g s): no cycle to analyse",
+                            cname, dur);
+    if (leg_count < 1 || leg_count > SK_ANALYSIS_MAX_LEGS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %u legs (1 to %u)", cname, leg_count,
+                            SK_ANALYSIS_MAX_LEGS);
+    sk_leg_desc ld[SK_ANALYSIS_MAX_LEGS];
+    for (uint32_t l = 0; l < leg_count; l++) {
+        ld[l] = legs[l];
+        ld[l].name[SK_LEG_NAME_MAX - 1] = 0;
+        if (!ld[l].name[0]) snprintf(ld[l].name, sizeof ld[l].name, "leg %u", l);
+        sk_result r = sk_leg_default_points(skel, &ld[l], err);
+        if (r != SK_OK) return r;
+    }
+    uint32_t N = o.sample_count ? o.sample_count : default_samples(clip);
+    sk_motion_analysis *res = NULL;
+    sk_result r = sk_motion_analysis_create(leg_count, N, alloc, &res, err);
+    if (r != SK_OK) return r;
+    snprintf(res->clip_name, sizeof res->clip_name, "%s", sk_clip_name(clip) ? sk_clip_name(clip) : "");
+    res->backward = o.backward;
+    res->cycle_duration = dur;
+
+    /* Scratch: one pose, the model matrices, the hip midpoint per sample. */
+    uint32_t J = skel->joint_count;
+    size_t need_pose = (size_t)J * sizeof(sk_transform), need_model = (size_t)J * sizeof(sk_mat4),
+           need_hips = ((size_t)N + 1) * sizeof(sk_vec3);
+    size_t scratch = need_pose + need_model + need_hips;
+    char *mem = sk_alloc(alloc, scratch);
+    if (!mem) {
+        sk_motion_analysis_destroy(res);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", cname);
+    }
+    sk_transform *local = (sk_transform *)mem;
+    sk_mat4 *model = (sk_mat4 *)(mem + need_pose);
+    sk_vec3 *hips = (sk_vec3 *)(mem + need_pose + need_model);
+    sk_pose pose = sk_pose_view(local, J, NULL, 0);
+
+    /* Sample forward at t = d s / N, s = 0..N (the last for the root motion). */
+    for (uint32_t s = 0; s <= N && r == SK_OK; s++) {
+        double t = dur * (double)s / (double)N;
+        r = sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, &pose, err);
+        if (r == SK_OK) r = sk_local_to_model(skel, &pose, NULL, model, J, err);
+        if (r != SK_OK) break;
+        sk_vec3 hm = sk_vec3_make(0, 0, 0);
+        for (uint32_t l = 0; l < leg_count; l++) hm = sk_vec3_add(hm, mat_pos(&model[ld[l].hip]));
+        hips[s] = sk_vec3_scale(hm, 1.0f / (float)leg_count);
+        bool finite = skm_vec3_finite(hips[s]);
+        for (uint32_t l = 0; l < leg_count && s < N; l++) {
+            int32_t tj = ld[l].toe >= 0 ? ld[l].toe : ld[l].ankle;
+            res->legs[l].heel[s] = sk_mat4_transform_point(&model[ld[l].ankle], ld[l].heel);
+            res->legs[l].toe[s] = sk_mat4_transform_point(&model[tj], ld[l].toe_tip);
+            finite = finite && skm_vec3_finite(res->legs[l].heel[s]) && skm_vec3_finite(res->legs[l].toe[s]);
+        }
+        if (!finite)
+            r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: the pose at t = %g s is not finite", cname, t);
+    }
+    /* Samples per key interval: the wobble window of the contact threshold. */
+    uint32_t keys = clip_keys(clip);
+    uint32_t window = keys > 1 ? (uint32_t)ceil((double)N / (double)(keys - 1)) : 2;
+    if (window < 2) window = 2;
+    if (window > N / 8) window = N / 8 > 0 ? N / 8 : 1;
+    if (r == SK_OK) {
+        /* Root motion: a constant horizontal velocity, removed from every point. */
+        sk_vec3 v = ground(sk_vec3_scale(sk_vec3_sub(hips[N], hips[0]), (float)(1.0 / dur)));
+        res->root_velocity = o.backward ? sk_vec3_scale(v, -1) : v;
+        for (uint32_t l = 0; l < leg_count; l++) {
+            sk_leg_analysis *L = &res->legs[l];
+            for (uint32_t s = 0; s < N; s++) {
+                sk_vec3 shift = sk_vec3_scale(v, (float)(dur * (double)s / (double)N));
+                L->heel[s] = sk_vec3_sub(L->heel[s], shift);
+                L->toe[s] = sk_vec3_sub(L->toe[s], shift);
+            }
+            if (o.backward) /* sample s of the reversed clip is forward sample (N - s) mod N */
+                for (uint32_t s = 1; s < N - s; s++) {
+                    sk_vec3 h = L->heel[s], t = L->toe[s];
+                    L->heel[s] = L->heel[N - s];
+                    L->toe[s] = L->toe[N - s];
+                    L->heel[N - s] = h;
+                    L->toe[N - s] = t;
+                }
+            memcpy(L->name, ld[l].name, sizeof L->name);
+            L->hip_joint = ld[l].hip;
+            L->knee_joint = ld[l].knee;
+            L->ankle_joint = ld[l].ankle;
+            L->toe_joint = ld[l].toe;
+            L->heel_point = ld[l].heel;
+            L->toe_point = ld[l].toe_tip;
+            L->leg_length = chain_length(skel, &ld[l]);
+            if (!(L->leg_length > 0))
+                r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: zero leg length at rest", L->name);
+            if (r == SK_OK) r = analyze_leg(res, L, &o, window, err);
+            if (r != SK_OK) break;
+        }
+    }
+    sk_free(alloc, mem, scratch);
+    if (r != SK_OK) {
+        sk_motion_analysis_destroy(res);
+        return r;
+    }
+    /* (16)-(18): the cycle from the legs' strides. */
+    double vsum = 0;
+    sk_vec3 dsum = sk_vec3_make(0, 0, 0);
+    for (uint32_t l = 0; l < leg_count; l++) {
+        vsum += res->legs[l].stride_velocity;
+        dsum = sk_vec3_add(dsum, res->legs[l].stride_direction);
+    }
+    res->cycle_velocity = (float)(vsum / leg_count);
+    res->cycle_speed = (float)(res->cycle_velocity / dur);
+    res->cycle_distance = res->cycle_velocity;
+    res->cycle_direction = skm_vec3_len(dsum) > 0 ? sk_vec3_normalize(dsum) : dsum;
+    *out = res;
+    return SK_OK;
+}
+
+sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
+                                     uint32_t leg_count, const sk_motion_analysis_options *opt,
+                                     const sk_allocator *alloc, sk_motion_analysis **out, sk_error *err) {
+    sk_motion_analysis_options o;
+    memset(&o, 0, sizeof o);
+    if (opt) o = *opt;
+    o.backward = true;
+    return sk_motion_analyze(skel, clip, legs, leg_count, &o, alloc, out, err);
+}
