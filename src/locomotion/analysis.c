@@ -256,7 +256,7 @@ static int32_t contact_walk(const float *h, uint32_t n, uint32_t st, float thr, 
 }
 
 static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const sk_motion_analysis_options *o,
-                             uint32_t window, sk_error *err) {
+                             sk_error *err) {
     uint32_t N = res->sample_count;
     float alpha_bal = o->balance_alpha > 0 ? o->balance_alpha : 20.0f;
     float tol_frac = o->speed_tolerance > 0 ? o->speed_tolerance : 0.25f;
@@ -335,17 +335,12 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
     }
 
     /* Keytimes (§3.1), as sample offsets from stance. */
-    /* Contact threshold: the option (or 0.25% of the leg) above the highest
-     * the point gets within one key interval of stance (at least 2 samples):
-     * the wobble that interpolation between keys (or capture noise) gives a
-     * planted foot is not a lift. */
-    float base = o->contact_height > 0 ? o->contact_height : 0.0025f * L->leg_length;
-    float hn = 0, tn = 0;
-    for (int32_t k = -(int32_t)window; k <= (int32_t)window; k++) {
-        uint32_t s = wrapi((int64_t)st + k, N);
-        hn = fmaxf(hn, L->heel_height[s]);
-        tn = fmaxf(tn, L->toe_height[s]);
-    }
+    /* Contact threshold: the option (or 0.4% of the leg: 3.4 mm for the
+     * mannequin) above the point's height at stance (the seed wants the
+     * feet lowest in stance; capture noise or the dip of interpolation
+     * between keys lifts them a little). */
+    float base = o->contact_height > 0 ? o->contact_height : 0.004f * L->leg_length;
+    float hn = L->heel_height[st], tn = L->toe_height[st];
     L->heel_contact = base + hn;
     L->toe_contact = base + tn;
     int32_t heel_off = contact_walk(L->heel_height, N, st, L->heel_contact, +1);
@@ -508,11 +503,6 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
         if (!finite)
             r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: the pose at t = %g s is not finite", cname, t);
     }
-    /* Samples per key interval: the wobble window of the contact threshold. */
-    uint32_t keys = clip_keys(clip);
-    uint32_t window = keys > 1 ? (uint32_t)ceil((double)N / (double)(keys - 1)) : 2;
-    if (window < 2) window = 2;
-    if (window > N / 8) window = N / 8 > 0 ? N / 8 : 1;
     if (r == SK_OK) {
         /* Root motion: a constant horizontal velocity, removed from every point. */
         sk_vec3 v = ground(sk_vec3_scale(sk_vec3_sub(hips[N], hips[0]), (float)(1.0 / dur)));
@@ -542,7 +532,7 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
             L->leg_length = chain_length(skel, &ld[l]);
             if (!(L->leg_length > 0))
                 r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: zero leg length at rest", L->name);
-            if (r == SK_OK) r = analyze_leg(res, L, &o, window, err);
+            if (r == SK_OK) r = analyze_leg(res, L, &o, err);
             if (r != SK_OK) break;
         }
     }

@@ -72,9 +72,9 @@ typedef struct sk_motion_analysis_options {
      * reversed time and the stride direction points the way the reversed
      * clip moves. */
     bool backward;
-    /* Contact threshold (metres) above a point's lowest height: a heel or
-     * toe no higher than this (plus its height at stance time) is on the
-     * ground. 0: 0.25% of the leg's rest length (hip to ankle). */
+    /* Contact threshold (metres): a heel or toe no higher than this above
+     * its height at stance time is on the ground. 0: 0.4% of the leg's rest
+     * length (hip-knee-ankle; 3.4 mm for the mannequin). */
     float contact_height;
     /* Balance bias alpha of (10); 0: 20 (Johansen's implementation; larger
      * pushes the balance to 0 or 1). */
