@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# skelanim analyze: the mannequin's walk and run (text and --json), --legs
+# given by hand, --backward, and the errors for unknown clips and joints.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+: "${SK_CLI:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$SK_CLI" analyze @mannequin >"$tmp/walk.txt"
+cat "$tmp/walk.txt"
+grep -q '^clip 1 "walk": 128 samples over 1.0667 s' "$tmp/walk.txt" || fail "no walk header"
+grep -Eq '^cycle: 1\.49[0-9]+ m/cycle, 1\.39[0-9]+ m/s, direction \(-?0\.000, -?0\.000, 1\.000\)' "$tmp/walk.txt" \
+  || fail "walk cycle speed/direction"
+grep -q "^leg left: hip thigh_l, knee shin_l, ankle foot_l, toe toe_l" "$tmp/walk.txt" || fail "left leg"
+grep -q "^analysis time: " "$tmp/walk.txt" || fail "no analysis time"
+
+"$SK_CLI" analyze @mannequin --clip run --json >"$tmp/run.json"
+python3 - "$tmp/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d["analysis"]
+assert d["analysis_ms"] > 0, d["analysis_ms"]
+assert a["format"] == "skelanim-motion-analysis" and a["clip"] == "run", a["clip"]
+assert abs(a["cycle_speed"] - 3.5) < 0.035, a["cycle_speed"]
+assert len(a["legs"]) == 2 and a["legs"][0]["name"] == "left"
+assert len(a["legs"][0]["samples"]["heel"]) == 3 * a["sample_count"]
+print("run: %.4f m/s, analysis %.3f ms" % (a["cycle_speed"], d["analysis_ms"]))
+PY
+
+# Legs by hand (names or indices; the toe may be left out) and backward.
+"$SK_CLI" analyze @mannequin --legs thigh_l:shin_l:foot_l:toe_l,17:18:19 --backward >"$tmp/b.txt"
+grep -q "(backward)" "$tmp/b.txt" || fail "no backward"
+grep -Eq 'direction \(-?0\.000, -?0\.000, -1\.000\)' "$tmp/b.txt" || fail "backward direction not -Z"
+grep -q "^leg leg 1: hip thigh_r, knee shin_r, ankle foot_r, toe (none)" "$tmp/b.txt" || fail "leg by index"
+
+bad() { # expected message, then the arguments
+  local msg=$1; shift
+  if "$SK_CLI" analyze "$@" >/dev/null 2>"$tmp/err.txt"; then fail "accepted: $*"; fi
+  grep -q -- "$msg" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "no '$msg' for: $*"; }
+}
+bad "no such clip" @mannequin --clip nosuchclip
+bad "knee joint 'nosuch' not found" @mannequin --legs thigh_l:nosuch:foot_l
+bad "expected HIP:KNEE:ANKLE" @mannequin --legs thigh_l:shin_l
+bad "not in a chain" @mannequin --legs thigh_l:shin_r:foot_l
+bad "does not move" @mannequin --clip idle
+bad "not implemented" @mannequin --plot x.png
+bad "usage" 
+echo "ok"
