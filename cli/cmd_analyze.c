@@ -92,7 +92,7 @@ static void print_leg(const sk_skeleton *skel, const sk_motion_analysis *a, cons
 }
 
 int cmd_analyze(int argc, char **argv) {
-    const char *file = NULL, *clip_spec = NULL, *legs_spec = "auto";
+    const char *file = NULL, *clip_spec = NULL, *legs_spec = "auto", *cycle_spec = NULL;
     bool json = false;
     sk_motion_analysis_options opt = {0};
     for (int i = 0; i < argc; i++) {
@@ -101,6 +101,7 @@ int cmd_analyze(int argc, char **argv) {
         else if (!strcmp(a, "--backward")) opt.backward = true;
         else if (!strcmp(a, "--clip") && val) clip_spec = argv[++i];
         else if (!strcmp(a, "--legs") && val) legs_spec = argv[++i];
+        else if (!strcmp(a, "--cycle") && val) cycle_spec = argv[++i];
         else if (!strcmp(a, "--samples") && val) {
             if (!cli_parse_u32("--samples", argv[++i], &opt.sample_count)) return 1;
         } else if (!strcmp(a, "--plot")) {
@@ -117,7 +118,7 @@ int cmd_analyze(int argc, char **argv) {
     }
     if (!file) {
         fprintf(stderr, "usage: skelanim analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] "
-                        "[--backward] [--samples N] [--json]   (FILE: .glb, .gltf or %s)\n",
+                        "[--backward] [--samples N] [--cycle auto|START:END] [--json]   (FILE: .glb, .gltf or %s)\n",
                 SK_CLI_MANNEQUIN);
         return 1;
     }
@@ -155,6 +156,22 @@ int cmd_analyze(int argc, char **argv) {
         if (!nlegs) goto done;
     }
     sk_error err = {0};
+    if (cycle_spec && !strcmp(cycle_spec, "auto")) {
+        /* A capture that is not a loop: its best cycle. */
+        if (sk_motion_find_cycle(skel, asset->clips[ci], legs, nlegs, 0, NULL, &opt.cycle_start, &opt.cycle_end,
+                                 &err) != SK_OK) {
+            fprintf(stderr, "skelanim: %s: clip %d: %s\n", file, ci, err.message);
+            goto done;
+        }
+    } else if (cycle_spec) {
+        char *e1 = NULL, *e2 = NULL;
+        opt.cycle_start = strtod(cycle_spec, &e1);
+        if (*e1 == ':') opt.cycle_end = strtod(e1 + 1, &e2);
+        if (*e1 != ':' || !e2 || *e2 || e2 == e1 + 1) {
+            fprintf(stderr, "skelanim: --cycle %s: expected auto or START:END (seconds)\n", cycle_spec);
+            goto done;
+        }
+    }
     double t0 = cli_now();
     sk_result r = sk_motion_analyze(skel, asset->clips[ci], legs, nlegs, &opt, NULL, &an, &err);
     double ms = (cli_now() - t0) * 1e3;
@@ -181,13 +198,16 @@ int cmd_analyze(int argc, char **argv) {
     } else {
         printf("file: %s\nclip %d \"%s\"%s: %u samples over %.4f s\n", file, ci, an->clip_name,
                an->backward ? " (backward)" : "", an->sample_count, an->cycle_duration);
+        if (opt.cycle_end > 0)
+            printf("cycle inside the clip: %.4f to %.4f s%s\n", opt.cycle_start, opt.cycle_end,
+                   cycle_spec && !strcmp(cycle_spec, "auto") ? " (best cycle: closest poses)" : "");
         printf("cycle: %.4f m/cycle, %.4f m/s, direction (%.3f, %.3f, %.3f); root motion %.4f m/s\n",
                an->cycle_velocity, an->cycle_speed, an->cycle_direction.x, an->cycle_direction.y,
                an->cycle_direction.z, sk_vec3_length(an->root_velocity));
         for (uint32_t l = 0; l < an->leg_count; l++) print_leg(skel, an, &an->legs[l]);
         printf("analysis time: %.3f ms\n", ms);
-        printf("note: the whole clip is taken as one cycle (best-cycle finding for captures that are not loops "
-               "is not implemented yet)\n");
+        if (opt.cycle_end == 0)
+            printf("note: the whole clip is taken as one cycle (for a capture that is not a loop: --cycle auto)\n");
     }
     rc = 0;
 done:

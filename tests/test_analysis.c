@@ -452,17 +452,23 @@ static void test_timing(void **state) {
     sk_asset_destroy(a);
 }
 
-/* The shared CMU captures are not loops and best-cycle finding is not done
- * yet: they are analysed as if the whole clip were one cycle, the legs found
- * from their names are asserted, the rest only printed. */
+/* The shared CMU captures are not loops: their best cycle is found
+ * (sk_motion_find_cycle: closest poses) and analysed. Asserted: the legs
+ * found from the names, and the found cycle's duration in the range of human
+ * gait (walking cadence 80-130 steps/min: a cycle of two steps 0.9-1.5 s,
+ * widened to 0.7-1.6 s; running 150-190 steps/min: 0.6-0.8 s, widened to
+ * 0.45-1.0 s). Printed, not asserted: the cycle speed from the feet against
+ * the root's own speed over the same cycle (issue #10 wants them within 5%;
+ * measured 6-10%, see the report), keytimes. */
 static void test_mocap(void **state) {
     (void)state;
     const char *shared = sk_test_require_shared();
-    static const char *const files[] = {"02_01.glb", "07_01_fbx2bvh.glb", "09_11_fbx2bvh.glb"};
+    static const struct { const char *file; double lo, hi; } files[] = {
+        {"02_01.glb", 0.7, 1.6}, {"07_01_fbx2bvh.glb", 0.7, 1.6}, {"09_11_fbx2bvh.glb", 0.45, 1.0}};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         char dir[1024], path[1200];
         sk_test_path(dir, sizeof dir, shared, "mocap/glb");
-        sk_test_path(path, sizeof path, dir, files[f]);
+        sk_test_path(path, sizeof path, dir, files[f].file);
         sk_asset *a = NULL;
         sk_error err = {0};
         if (sk_gltf_load_file(path, NULL, &a, &err) != SK_OK) fail_msg("%s", err.message);
@@ -471,17 +477,30 @@ static void test_mocap(void **state) {
         assert_string_equal(a->skeleton->names[legs[0].hip], "LeftUpLeg");
         assert_string_equal(a->skeleton->names[legs[1].ankle], "RightFoot");
         assert_string_equal(a->skeleton->names[legs[1].toe], "RightToeBase");
+        sk_motion_analysis_options o = {0};
+        if (sk_motion_find_cycle(a->skeleton, a->clips[0], legs, 2, 0, NULL, &o.cycle_start, &o.cycle_end, &err) !=
+            SK_OK)
+            fail_msg("%s", err.message);
+        double cyc = o.cycle_end - o.cycle_start;
+        printf("  %s: best cycle %.3f to %.3f s (%.3f s, expected %.2f-%.2f)\n", files[f].file, o.cycle_start,
+               o.cycle_end, cyc, files[f].lo, files[f].hi);
+        assert_true(cyc >= files[f].lo && cyc <= files[f].hi);
         sk_motion_analysis *an = NULL;
-        sk_result r = sk_motion_analyze(a->skeleton, a->clips[0], legs, 2, NULL, NULL, &an, &err);
+        sk_result r = sk_motion_analyze(a->skeleton, a->clips[0], legs, 2, &o, NULL, &an, &err);
         if (r == SK_OK) {
-            printf("  %s (not asserted): %.3f s, %.3f m/s (root %.3f m/s); left strike %.3f off %.3f, right strike "
-                   "%.3f off %.3f\n",
-                   files[f], an->cycle_duration, an->cycle_speed, sk_vec3_length(an->root_velocity),
-                   an->legs[0].foot_strike, an->legs[0].foot_off, an->legs[1].foot_strike, an->legs[1].foot_off);
+            printf("    (not asserted) %.3f m/s from the feet, root %.3f m/s (%+.1f%%); left strike %.3f off %.3f, "
+                   "right strike %.3f off %.3f\n",
+                   an->cycle_speed, sk_vec3_length(an->root_velocity),
+                   100.0 * (an->cycle_speed / sk_vec3_length(an->root_velocity) - 1), an->legs[0].foot_strike,
+                   an->legs[0].foot_off, an->legs[1].foot_strike, an->legs[1].foot_off);
         } else {
-            printf("  %s (not asserted): %s\n", files[f], err.message);
+            printf("    (not asserted) %s\n", err.message);
         }
         sk_motion_analysis_destroy(an);
+        /* A cycle outside the clip is refused. */
+        o.cycle_end = 1e6;
+        assert_int_equal(sk_motion_analyze(a->skeleton, a->clips[0], legs, 2, &o, NULL, &an, &err),
+                         SK_ERR_INVALID_ARGUMENT);
         sk_asset_destroy(a);
     }
 }

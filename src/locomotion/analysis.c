@@ -422,9 +422,11 @@ static uint32_t clip_keys(const sk_clip *clip) {
     return keys;
 }
 
-static uint32_t default_samples(const sk_clip *clip) {
+static uint32_t default_samples(const sk_clip *clip, double cycle) {
     uint32_t keys = clip_keys(clip);
-    uint32_t n = keys > 1 ? 4 * (keys - 1) : 0;
+    double clip_dur = sk_clip_duration(clip);
+    double kn = keys > 1 ? 4.0 * (keys - 1) * fmin(1.0, cycle / clip_dur) : 0;
+    uint32_t n = (uint32_t)fmin(kn + 0.5, (double)SK_ANALYSIS_MAX_SAMPLES);
     if (n < 60) n = 60;
     if (n > SK_ANALYSIS_MAX_SAMPLES) n = SK_ANALYSIS_MAX_SAMPLES;
     return n;
@@ -446,10 +448,19 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
         o.speed_tolerance < 0)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "%s: analysis options must be finite and not negative (min_roll below 1 cycle)", cname);
-    double dur = sk_clip_duration(clip);
+    double dur = sk_clip_duration(clip), t_start = 0;
     if (!isfinite(dur) || !(dur > 0))
         return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: zero-length clip (duration %g s): no cycle to analyse",
                             cname, dur);
+    if (o.cycle_start != 0 || o.cycle_end != 0) {
+        if (!isfinite(o.cycle_start) || !isfinite(o.cycle_end) || o.cycle_start < 0 ||
+            !(o.cycle_end > o.cycle_start) || o.cycle_end > dur * (1 + 1e-9))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                "%s: cycle [%g, %g] s is not inside the clip [0, %g] s", cname, o.cycle_start,
+                                o.cycle_end, dur);
+        t_start = o.cycle_start;
+        dur = o.cycle_end - o.cycle_start;
+    }
     if (leg_count < 1 || leg_count > SK_ANALYSIS_MAX_LEGS)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %u legs (1 to %u)", cname, leg_count,
                             SK_ANALYSIS_MAX_LEGS);
@@ -461,7 +472,7 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
         sk_result r = sk_leg_default_points(skel, &ld[l], err);
         if (r != SK_OK) return r;
     }
-    uint32_t N = o.sample_count ? o.sample_count : default_samples(clip);
+    uint32_t N = o.sample_count ? o.sample_count : default_samples(clip, dur);
     sk_motion_analysis *res = NULL;
     sk_result r = sk_motion_analysis_create(leg_count, N, alloc, &res, err);
     if (r != SK_OK) return r;
@@ -486,7 +497,7 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
 
     /* Sample forward at t = d s / N, s = 0..N (the last for the root motion). */
     for (uint32_t s = 0; s <= N && r == SK_OK; s++) {
-        double t = dur * (double)s / (double)N;
+        double t = t_start + dur * (double)s / (double)N;
         r = sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, &pose, err);
         if (r == SK_OK) r = sk_local_to_model(skel, &pose, NULL, model, J, err);
         if (r != SK_OK) break;
@@ -564,4 +575,119 @@ sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *cli
     if (opt) o = *opt;
     o.backward = true;
     return sk_motion_analyze(skel, clip, legs, leg_count, &o, alloc, out, err);
+}
+
+/* ---- best cycle of a capture ------------------------------------------------------ */
+
+sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
+                               uint32_t leg_count, double min_duration, const sk_allocator *alloc, double *start,
+                               double *end, sk_error *err) {
+    if (!skel || !clip || !legs || !start || !end)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "find cycle: NULL argument");
+    *start = *end = 0;
+    const char *cname = sk_clip_name(clip) && sk_clip_name(clip)[0] ? sk_clip_name(clip) : "(unnamed clip)";
+    if (leg_count < 1 || leg_count > SK_ANALYSIS_MAX_LEGS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %u legs (1 to %u)", cname, leg_count,
+                            SK_ANALYSIS_MAX_LEGS);
+    for (uint32_t l = 0; l < leg_count; l++)
+        if (legs[l].hip < 0 || (uint32_t)legs[l].hip >= skel->joint_count)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: leg %u: hip joint %d out of range", cname, l,
+                                legs[l].hip);
+    if (!isfinite(min_duration) || min_duration < 0)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: minimum cycle duration %g s", cname, min_duration);
+    if (min_duration == 0) min_duration = 0.4;
+    double dur = sk_clip_duration(clip);
+    const double rate = 60.0;
+    if (!isfinite(dur) || dur > 3600)
+        return sk_error_set(err, SK_ERR_LIMIT, "%s: clip of %g s: longer than an hour", cname, dur);
+    uint32_t n = (uint32_t)floor(dur * rate) + 1, lag_min = (uint32_t)ceil(min_duration * rate);
+    if (n < lag_min + 3)
+        return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: clip of %g s is too short for a cycle of at least %g s",
+                            cname, dur, min_duration);
+    /* The body: the subtree of the legs' hips' lowest common ancestor (not
+     * the armature or mesh nodes above it, which stay behind). */
+    int32_t lca = skel->parents[legs[0].hip] >= 0 ? skel->parents[legs[0].hip] : legs[0].hip;
+    for (;;) {
+        bool all = true;
+        for (uint32_t l = 0; l < leg_count && all; l++)
+            all = legs[l].hip == lca || is_ancestor(skel, lca, legs[l].hip);
+        if (all || skel->parents[lca] < 0) break;
+        lca = skel->parents[lca];
+    }
+    uint32_t J = skel->joint_count;
+    size_t dsz = (size_t)n * J * sizeof(sk_vec3); /* J <= 1e6, n <= 216001: fits in 64 bits */
+    size_t need_pose = (size_t)J * sizeof(sk_transform), need_model = (size_t)J * sizeof(sk_mat4);
+    size_t total = need_pose + need_model + dsz;
+    char *mem = sk_alloc(alloc, total);
+    if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", cname);
+    sk_transform *local = (sk_transform *)mem;
+    sk_mat4 *model = (sk_mat4 *)(mem + need_pose);
+    sk_vec3 *desc = (sk_vec3 *)(mem + need_pose + need_model);
+    sk_pose pose = sk_pose_view(local, J, NULL, 0);
+    sk_result r = SK_OK;
+    for (uint32_t i = 0; i < n && r == SK_OK; i++) {
+        double t = fmin((double)i / rate, dur);
+        r = sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, &pose, err);
+        if (r == SK_OK) r = sk_local_to_model(skel, &pose, NULL, model, J, err);
+        if (r != SK_OK) break;
+        sk_vec3 hm = sk_vec3_make(0, 0, 0);
+        for (uint32_t l = 0; l < leg_count; l++) hm = sk_vec3_add(hm, mat_pos(&model[legs[l].hip]));
+        hm = ground(sk_vec3_scale(hm, 1.0f / (float)leg_count));
+        for (uint32_t j = 0; j < J; j++)
+            desc[(size_t)i * J + j] = ((int32_t)j == lca || is_ancestor(skel, lca, (int32_t)j))
+                                          ? sk_vec3_sub(mat_pos(&model[j]), hm)
+                                          : sk_vec3_make(0, 0, 0);
+    }
+    /* Best match per lag: positions and velocities (one-sample differences). */
+    double best = INFINITY;
+    uint32_t best_lag = 0, best_i = 0;
+    double *lag_cost = NULL;
+    uint32_t *lag_at = NULL;
+    size_t lsz = (size_t)n * (sizeof(double) + sizeof(uint32_t));
+    char *lmem = r == SK_OK ? sk_alloc(alloc, lsz) : NULL;
+    if (r == SK_OK && !lmem) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", cname);
+    if (r == SK_OK) {
+        lag_cost = (double *)lmem;
+        lag_at = (uint32_t *)(lmem + (size_t)n * sizeof(double));
+        for (uint32_t lag = lag_min; lag + 1 < n; lag++) {
+            lag_cost[lag] = INFINITY;
+            for (uint32_t i = 0; i + lag + 1 < n; i++) {
+                const sk_vec3 *a = desc + (size_t)i * J, *b = desc + (size_t)(i + lag) * J;
+                double c = 0;
+                for (uint32_t j = 0; j < J; j++) {
+                    sk_vec3 dp = sk_vec3_sub(a[j], b[j]);
+                    sk_vec3 dv = sk_vec3_sub(sk_vec3_sub(a[J + j], a[j]), sk_vec3_sub(b[J + j], b[j]));
+                    c += sk_vec3_dot(dp, dp) + 4.0 * sk_vec3_dot(dv, dv);
+                }
+                if (c < lag_cost[lag]) { lag_cost[lag] = c; lag_at[lag] = i; }
+            }
+            if (lag_cost[lag] < best) best = lag_cost[lag];
+        }
+        best = INFINITY; /* the best interior minimum */
+        for (uint32_t lag = lag_min + 1; lag + 2 < n; lag++)
+            if (lag_cost[lag] <= lag_cost[lag - 1] && lag_cost[lag] <= lag_cost[lag + 1] && lag_cost[lag] < best)
+                best = lag_cost[lag];
+        if (!isfinite(best)) {
+            r = sk_error_set(err, SK_ERR_INVALID_DATA,
+                             "%s: no cycle found (no pose comes back within the clip's %g s)", cname, dur);
+        } else {
+            /* The shortest lag that is a local minimum within 25% of the best. */
+            for (uint32_t lag = lag_min; lag + 1 < n; lag++) {
+                /* an interior minimum: short lags match trivially (a pose is
+                 * close to the next ones) and are not cycles */
+                bool local_min = lag > lag_min && lag_cost[lag] <= lag_cost[lag - 1] &&
+                                 (lag + 2 >= n || lag_cost[lag] <= lag_cost[lag + 1]);
+                if (local_min && lag_cost[lag] <= 1.25 * best + 1e-12) {
+                    best_lag = lag;
+                    best_i = lag_at[lag];
+                    break;
+                }
+            }
+            *start = best_i / rate;
+            *end = fmin((best_i + best_lag) / rate, dur);
+        }
+    }
+    if (lmem) sk_free(alloc, lmem, lsz);
+    sk_free(alloc, mem, total);
+    return r;
 }

@@ -85,6 +85,11 @@ typedef struct sk_motion_analysis_options {
     /* Linear-speed-end/-begin: the footbase's speed along the axis may differ
      * from its stance speed by this fraction of it; 0: 0.25. */
     float speed_tolerance;
+    /* The cycle inside the clip (seconds, 0 <= start < end <= duration),
+     * e.g. from sk_motion_find_cycle for a capture that is not a loop; both
+     * 0: the whole clip is one cycle. Keytimes are then relative to
+     * cycle_start over cycle_end - cycle_start. */
+    double cycle_start, cycle_end;
 } sk_motion_analysis_options;
 
 /* Per-leg results. Keytimes in [0, 1) (normalised cycle time); arrays have
@@ -162,6 +167,18 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
 sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
                                      uint32_t leg_count, const sk_motion_analysis_options *opt,
                                      const sk_allocator *alloc, sk_motion_analysis **out, sk_error *err);
+
+/* Best cycle of a clip that is not a loop (a capture): the pair of times
+ * (start, end), end - start >= min_duration (0: 0.4 s), whose poses are
+ * closest — every joint's model position relative to the legs' hip midpoint
+ * projected on the ground, plus the same for the velocities — sampled at
+ * 60 Hz. Of the lags whose best match is within 25% of the best overall the
+ * shortest is taken (so not two cycles where one will do). Returns
+ * SK_ERR_INVALID_DATA when the clip is shorter than min_duration plus two
+ * samples. */
+sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
+                               uint32_t leg_count, double min_duration, const sk_allocator *alloc, double *start,
+                               double *end, sk_error *err);
 
 /* An empty result with the arrays allocated (zeros), for loaders
  * (io/analysis_json). 1..16 legs, 4..100000 samples. */
