@@ -99,6 +99,7 @@ int cmd_analyze(int argc, char **argv) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--backward")) opt.backward = true;
+        else if (!strcmp(a, "--stride-planted")) opt.stride_planted = true;
         else if (!strcmp(a, "--clip") && val) clip_spec = argv[++i];
         else if (!strcmp(a, "--legs") && val) legs_spec = argv[++i];
         else if (!strcmp(a, "--cycle") && val) cycle_spec = argv[++i];

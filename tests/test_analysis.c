@@ -459,7 +459,8 @@ static void test_timing(void **state) {
  * widened to 0.7-1.6 s; running 150-190 steps/min: 0.6-0.8 s, widened to
  * 0.45-1.0 s). Printed, not asserted: the cycle speed from the feet against
  * the root's own speed over the same cycle (issue #10 wants them within 5%;
- * measured 6-10%, see the report), keytimes. */
+ * measured 6-10% below with the seed's strike..off stride, 3.5-8% with the
+ * option stride_planted), keytimes. */
 static void test_mocap(void **state) {
     (void)state;
     const char *shared = sk_test_require_shared();
@@ -497,6 +498,14 @@ static void test_mocap(void **state) {
             printf("    (not asserted) %s\n", err.message);
         }
         sk_motion_analysis_destroy(an);
+        an = NULL;
+        /* The stride over foot-land .. foot-lift (option stride_planted). */
+        o.stride_planted = true;
+        if (sk_motion_analyze(a->skeleton, a->clips[0], legs, 2, &o, NULL, &an, &err) == SK_OK)
+            printf("    (not asserted) stride_planted: %.3f m/s from the feet (%+.1f%% of the root's)\n",
+                   an->cycle_speed, 100.0 * (an->cycle_speed / sk_vec3_length(an->root_velocity) - 1));
+        sk_motion_analysis_destroy(an);
+        an = NULL;
         /* A cycle outside the clip is refused. */
         o.cycle_end = 1e6;
         assert_int_equal(sk_motion_analyze(a->skeleton, a->clips[0], legs, 2, &o, NULL, &an, &err),

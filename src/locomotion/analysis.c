@@ -383,11 +383,16 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
 
     /* (12)-(15): stride from foot-strike to foot-off, on the ground. */
     int32_t off_i = (int32_t)fmax(heel_off, toe_off), strike_i = (int32_t)fmin(heel_strike, toe_strike);
+    if (o->stride_planted) { /* foot-land .. foot-lift instead (see the option) */
+        off_i = (int32_t)fmin(fmin(heel_off, toe_off), lse);
+        strike_i = (int32_t)fmax(fmax(heel_strike, toe_strike), lsb);
+        if (off_i <= strike_i) { off_i = (int32_t)fmax(heel_off, toe_off); strike_i = (int32_t)fmin(heel_strike, toe_strike); }
+    }
     sk_vec3 disp = ground(sk_vec3_sub(L->footbase[wrapi((int64_t)st + off_i, N)],
                                       L->footbase[wrapi((int64_t)st + strike_i, N)]));
     L->stride_displacement = disp;
     float dlen = skm_vec3_len(disp);
-    double dt = off - strike; /* cycles */
+    double dt = (double)(off_i - strike_i) * inv; /* cycles */
     if (!(dt > 0) || !(dlen > 1e-6f * L->leg_length))
         return sk_error_set(err, SK_ERR_INVALID_DATA,
                             "%s: the foot does not move while on the ground (stance %.3g cycles, %.3g m): "

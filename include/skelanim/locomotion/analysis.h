@@ -90,6 +90,12 @@ typedef struct sk_motion_analysis_options {
      * 0: the whole clip is one cycle. Keytimes are then relative to
      * cycle_start over cycle_end - cycle_start. */
     double cycle_start, cycle_end;
+    /* Stride (12)-(13) over foot-land .. foot-lift (the part of the contact
+     * where the footbase moves at its stance speed) instead of the seed's
+     * foot-strike .. foot-off: for captures whose feet still slide after the
+     * heel touches and during the roll. The mannequin gives the same either
+     * way. */
+    bool stride_planted;
 } sk_motion_analysis_options;
 
 /* Per-leg results. Keytimes in [0, 1) (normalised cycle time); arrays have
@@ -122,8 +128,9 @@ typedef struct sk_leg_analysis {
     float pre_foot_land;               /* min(foot-land - min_roll, foot-strike) (the seed's 2nd "post-foot-lift") */
     float stance_fraction;             /* cycle fraction from foot-strike to foot-off */
     /* §3.2 (12)-(15): */
-    sk_vec3 stride_displacement;       /* footbase(foot-off) - footbase(foot-strike) (m) */
-    float stride_velocity;             /* |displacement| / (foot-off - foot-strike) (m/cycle) */
+    sk_vec3 stride_displacement;       /* footbase(foot-off) - footbase(foot-strike) on the ground (m) */
+    float stride_velocity;             /* |displacement| / (foot-off - foot-strike) (m/cycle);
+                                        * land/lift with the option stride_planted */
     sk_vec3 stride_direction;          /* -displacement, unit */
     float stride_distance;             /* stride_velocity x 1 cycle (m) */
     /* Per-sample curves (character space, m): */
