@@ -119,7 +119,7 @@ int cmd_analyze(int argc, char **argv) {
     }
     if (!file) {
         fprintf(stderr, "usage: skelanim analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] "
-                        "[--backward] [--samples N] [--cycle auto|START:END] [--json]   (FILE: .glb, .gltf or %s)\n",
+                        "[--backward] [--samples N] [--cycle auto|START:END] [--stride-planted] [--json]   (FILE: .glb, .gltf or %s)\n",
                 SK_CLI_MANNEQUIN);
         return 1;
     }

@@ -31,7 +31,7 @@ static void usage(FILE *f) {
             "                                 open a window: orbit camera, clips, pause/scrub/speed,\n"
             "                                 CPU/GPU skinning toggle, skeleton overlay (SDL2)\n"
             "  analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] [--backward]\n"
-            "         [--samples N] [--cycle auto|START:END] [--json]\n"
+            "         [--samples N] [--cycle auto|START:END] [--stride-planted] [--json]\n"
             "                                 motion analysis of a walk/run cycle (seed 002 ch. 3):\n"
             "                                 per-leg keytimes, stride, cycle speed and direction\n"
             "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"

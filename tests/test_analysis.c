@@ -159,6 +159,20 @@ static void check_gait(const gait *g, uint32_t samples) {
         assert_true(cdiff(rt->foot_off, lf->foot_strike) > 0);
     }
     sk_motion_analysis_destroy(an);
+    /* The stride over foot-land .. foot-lift gives the same speed here (the
+     * mannequin's feet are planted from strike to off). */
+    sk_leg_desc legs[2];
+    assert_int_equal(sk_legs_find(a->skeleton, legs, 2), 2);
+    sk_motion_analysis_options o = {0};
+    o.sample_count = samples;
+    o.stride_planted = true;
+    an = NULL;
+    assert_int_equal(sk_motion_analyze(a->skeleton, a->clips[sk_asset_find_clip(a, g->clip)], legs, 2, &o, NULL, &an,
+                                       NULL),
+                     SK_OK);
+    printf("  stride_planted: %.4f m/s\n", an->cycle_speed);
+    assert_true(fabs(an->cycle_speed - g->speed) < 0.01 * g->speed);
+    sk_motion_analysis_destroy(an);
     sk_asset_destroy(a);
 }
 
