@@ -1,0 +1,930 @@
+/* Terrain: ray casts against built-in analytic terrains and triangle meshes
+ * (include/skelanim/locomotion/terrain.h).
+ *
+ * The analytic terrains are profiles: the height depends only on
+ * s = dot(p - start, direction) (flat, ramp, stairs, ledge), so a ray is
+ * intersected in the (s, y) plane with horizontal, sloped and vertical
+ * pieces, in double precision. Stairs walk the step intervals the ray crosses
+ * inside the band between the line through the inner corners and the line
+ * through the nosings: outside that band a ray can meet no riser or tread
+ * (every riser and tread lies inside it), and a ray that enters the band meets
+ * the surface within the step interval it enters in, so the walk is short.
+ * The bumps are a sum of sinusoids marched with steps bounded by the slope.
+ * Meshes: Moller-Trumbore ("Fast, minimum storage ray/triangle
+ * intersection", 1997) in double, two-sided, over a uniform grid in x/z walked
+ * with Amanatides & Woo's traversal ("A fast voxel traversal algorithm for
+ * ray tracing", 1987). */
+#include "skelanim/locomotion/terrain.h"
+
+#include "core/internal.h"
+#include "core/math_inline.h"
+
+#include <float.h>
+#include <math.h>
+
+enum { TK_FLAT = 1, TK_RAMP, TK_STAIRS, TK_BUMPS };
+
+#define SK_TERRAIN_BUMP_WAVES 6
+#define SK_TERRAIN_MAX_MARCH 4096
+#define SK_TERRAIN_MAX_STAIR_WALK 4096
+
+static bool dfinite(double x) { return x - x == 0.0; }
+
+/* ---- the public entry points ---------------------------------------------- */
+
+bool sk_terrain_raycast(const sk_terrain *terrain, sk_vec3 origin, sk_vec3 direction, float max_distance,
+                        sk_terrain_hit *out) {
+    if (!terrain || !terrain->raycast) return false;
+    if (!skm_vec3_finite(origin) || !skm_vec3_finite(direction)) return false;
+    if (!(max_distance >= 0.0f)) return false; /* NaN or negative */
+    double dx = direction.x, dy = direction.y, dz = direction.z;
+    double len = sqrt(dx * dx + dy * dy + dz * dz);
+    if (!(len > 0.0) || !dfinite(len)) return false;
+    /* A direction that is unit to float rounding is used as given. */
+    sk_vec3 d = fabs(len - 1.0) <= 1e-6 ? direction : sk_vec3_make((float)(dx / len), (float)(dy / len), (float)(dz / len));
+    sk_terrain_hit hit;
+    if (!terrain->raycast(terrain->user, origin, d, max_distance, &hit)) return false;
+    if (out) *out = hit;
+    return true;
+}
+
+bool sk_terrain_height(const sk_terrain *terrain, float x, float z, float y_from, float max_drop, sk_terrain_hit *out) {
+    return sk_terrain_raycast(terrain, sk_vec3_make(x, y_from, z), sk_vec3_make(0.0f, -1.0f, 0.0f), max_drop, out);
+}
+
+/* Fills a hit at distance t with the normal n (any length, not zero) turned
+ * to face the origin. False when the result does not fit in floats. */
+static bool make_hit(sk_vec3 o, sk_vec3 d, double t, double nx, double ny, double nz, sk_terrain_hit *out) {
+    double nl = sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(nl > 0.0)) return false;
+    if (nx * d.x + ny * d.y + nz * d.z > 0.0) nl = -nl;
+    sk_terrain_hit h;
+    h.point = sk_vec3_make((float)(o.x + t * d.x), (float)(o.y + t * d.y), (float)(o.z + t * d.z));
+    h.normal = sk_vec3_make((float)(nx / nl), (float)(ny / nl), (float)(nz / nl));
+    h.distance = (float)t;
+    if (!skm_vec3_finite(h.point) || !sk_isfinite_f(h.distance)) return false;
+    *out = h;
+    return true;
+}
+
+/* ---- profiles in the (s, y) plane ----------------------------------------- */
+
+typedef struct ray2 {
+    double s0, ds;   /* along the profile direction */
+    double y0, dy;
+    double tmax;
+} ray2;
+
+typedef struct best2 {
+    double t;
+    double ns, ny;   /* normal in the (s, y) plane */
+    bool hit;
+} best2;
+
+static ray2 ray2_make(const sk_terrain_shape *sh, sk_vec3 o, sk_vec3 d, float max_distance) {
+    ray2 r;
+    r.s0 = ((double)o.x - sh->start_x) * sh->dir_x + ((double)o.z - sh->start_z) * sh->dir_z;
+    r.ds = (double)d.x * sh->dir_x + (double)d.z * sh->dir_z;
+    r.y0 = o.y;
+    r.dy = d.y;
+    r.tmax = max_distance;
+    return r;
+}
+
+/* Tolerance of the range checks on s and y (relative to the magnitudes). */
+static double tol(double a) { return 1e-12 * (1.0 + fabs(a)); }
+
+static void take(best2 *b, double t, double ns, double ny) {
+    if (!b->hit || t < b->t) {
+        b->hit = true;
+        b->t = t;
+        b->ns = ns;
+        b->ny = ny;
+    }
+}
+
+/* y = c for s in [lo, hi] (lo/hi may be infinite). */
+static void piece_flat(const ray2 *r, double c, double lo, double hi, best2 *b) {
+    if (r->dy == 0.0) return;
+    double t = (c - r->y0) / r->dy;
+    if (!(t >= 0.0 && t <= r->tmax)) return;
+    double s = r->s0 + t * r->ds;
+    if (s < lo - tol(lo) || s > hi + tol(hi)) return;
+    take(b, t, 0.0, 1.0);
+}
+
+/* y = base + m s for s in [lo, hi]. */
+static void piece_slope(const ray2 *r, double base, double m, double lo, double hi, best2 *b) {
+    double den = r->dy - m * r->ds;
+    if (den == 0.0) return;
+    double t = (base + m * r->s0 - r->y0) / den;
+    if (!(t >= 0.0 && t <= r->tmax)) return;
+    double s = r->s0 + t * r->ds;
+    if (s < lo - tol(lo) || s > hi + tol(hi)) return;
+    take(b, t, -m, 1.0);
+}
+
+/* The vertical segment s = sv, ya <= y <= yb (any order). */
+static void piece_wall(const ray2 *r, double sv, double ya, double yb, best2 *b) {
+    if (r->ds == 0.0) return;
+    double t = (sv - r->s0) / r->ds;
+    if (!(t >= 0.0 && t <= r->tmax)) return;
+    double y = r->y0 + t * r->dy, lo = fmin(ya, yb), hi = fmax(ya, yb);
+    if (y < lo - tol(lo) || y > hi + tol(hi)) return;
+    take(b, t, 1.0, 0.0);
+}
+
+static bool finish2(const sk_terrain_shape *sh, const best2 *b, sk_vec3 o, sk_vec3 d, sk_terrain_hit *out) {
+    if (!b->hit) return false;
+    return make_hit(o, d, b->t, b->ns * sh->dir_x, b->ny, b->ns * sh->dir_z, out);
+}
+
+static bool ray_flat(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
+    const sk_terrain_shape *sh = user;
+    ray2 r = ray2_make(sh, o, d, max_distance);
+    best2 b = {0};
+    piece_flat(&r, sh->base, -INFINITY, INFINITY, &b);
+    return finish2(sh, &b, o, d, out);
+}
+
+/* p[0] = tan(angle), p[1] = length (INFINITY: endless) */
+static bool ray_ramp(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
+    const sk_terrain_shape *sh = user;
+    ray2 r = ray2_make(sh, o, d, max_distance);
+    double m = sh->p[0], len = sh->p[1];
+    best2 b = {0};
+    piece_flat(&r, sh->base, -INFINITY, 0.0, &b);
+    piece_slope(&r, sh->base, m, 0.0, len, &b);
+    if (dfinite(len)) piece_flat(&r, sh->base + m * len, len, INFINITY, &b);
+    return finish2(sh, &b, o, d, out);
+}
+
+/* p[0] = rise, p[1] = run, p[2] = count (INFINITY: endless) */
+static bool ray_stairs(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
+    const sk_terrain_shape *sh = user;
+    ray2 r = ray2_make(sh, o, d, max_distance);
+    double rise = sh->p[0], run = sh->p[1], n = sh->p[2], base = sh->base;
+    best2 b = {0};
+    piece_flat(&r, base, -INFINITY, 0.0, &b);
+    /* The band between y = base + rise s / run + c, c from min(0, rise) to
+     * max(0, rise), for 0 <= s <= n run holds every riser and tread but the
+     * part of the last tread beyond n run. */
+    double send = n * run; /* INFINITY when endless */
+    if (dfinite(n)) piece_flat(&r, base + n * rise, send, INFINITY, &b);
+    double m = rise / run;
+    double g0 = r.y0 - base - m * r.s0, g1 = r.dy - m * r.ds;
+    double clo = fmin(0.0, rise), chi = fmax(0.0, rise);
+    double pad = 1e-9 * (fabs(rise) + 1.0);
+    double ta = 0.0, tb = r.tmax;
+    if (g1 == 0.0) {
+        if (g0 < clo - pad || g0 > chi + pad) ta = INFINITY;
+    } else {
+        double t1 = (clo - pad - g0) / g1, t2 = (chi + pad - g0) / g1;
+        ta = fmax(ta, fmin(t1, t2));
+        tb = fmin(tb, fmax(t1, t2));
+    }
+    double spad = 1e-9 * run;
+    if (r.ds == 0.0) {
+        if (r.s0 < -spad || r.s0 > send + spad) ta = INFINITY;
+    } else {
+        double t1 = (-spad - r.s0) / r.ds, t2 = (send + spad - r.s0) / r.ds;
+        ta = fmax(ta, fmin(t1, t2));
+        tb = fmin(tb, fmax(t1, t2));
+    }
+    if (ta <= tb && dfinite(ta)) {
+        double sa = r.s0 + ta * r.ds;
+        double kf = floor(sa / run);
+        double kmax = dfinite(n) ? n - 1.0 : 9.0e15;
+        if (kf < 0.0) kf = 0.0;
+        if (kf > kmax) kf = kmax;
+        int step = r.ds > 0.0 ? 1 : (r.ds < 0.0 ? -1 : 0);
+        for (int it = 0; it < SK_TERRAIN_MAX_STAIR_WALK; it++) {
+            double lo = kf * run, hi = (kf + 1.0) * run;
+            double top = base + (kf + 1.0) * rise;
+            /* tread kf (the last one is the flat piece beyond n run too), its two risers */
+            piece_flat(&r, top, lo, hi, &b);
+            piece_wall(&r, lo, base + kf * rise, top, &b);
+            if (kf + 1.0 <= kmax) piece_wall(&r, hi, top, top + rise, &b);
+            if (step == 0) break;
+            double t_exit = ((step > 0 ? hi : lo) - r.s0) / r.ds;
+            if ((b.hit && b.t <= t_exit) || t_exit >= tb) break;
+            kf += step;
+            if (kf < 0.0 || kf > kmax) break;
+        }
+    }
+    return finish2(sh, &b, o, d, out);
+}
+
+/* ---- bumps ---------------------------------------------------------------- */
+
+/* p[0] = amplitude, p[1] = gradient bound G = A sum w|k|, p[2] = curvature
+ * bound A sum w|k|^2 */
+static double bumps_eval(const sk_terrain_shape *sh, double x, double z, double *gx, double *gz) {
+    double h = 0.0, ax = 0.0, az = 0.0, a = sh->p[0];
+    for (int i = 0; i < SK_TERRAIN_BUMP_WAVES; i++) {
+        const double *w = sh->wave[i];
+        double arg = w[0] * x + w[1] * z + w[2];
+        h += w[3] * sin(arg);
+        if (gx) {
+            double c = w[3] * cos(arg);
+            ax += c * w[0];
+            az += c * w[1];
+        }
+    }
+    if (gx) {
+        *gx = a * ax;
+        *gz = a * az;
+    }
+    return sh->base + a * h;
+}
+
+float sk_terrain_bumps_height(const sk_terrain_shape *storage, float x, float z, sk_vec3 *normal) {
+    if (!storage || storage->kind != TK_BUMPS) return 0.0f;
+    double gx, gz;
+    double h = bumps_eval(storage, x, z, &gx, &gz);
+    if (normal) {
+        double l = sqrt(gx * gx + 1.0 + gz * gz);
+        *normal = sk_vec3_make((float)(-gx / l), (float)(1.0 / l), (float)(-gz / l));
+    }
+    return (float)h;
+}
+
+static double bumps_f(const sk_terrain_shape *sh, sk_vec3 o, sk_vec3 d, double t) {
+    return ((double)o.y + t * d.y) - bumps_eval(sh, o.x + t * d.x, o.z + t * d.z, NULL, NULL);
+}
+
+static bool ray_bumps(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
+    const sk_terrain_shape *sh = user;
+    double a = sh->p[0];
+    double dh = sqrt((double)d.x * d.x + (double)d.z * d.z);
+    double lip = fabs((double)d.y) + sh->p[1] * dh; /* |f'| <= lip */
+    /* A step of delta skips no dip deeper than curv delta^2 / 8 <= 1e-8 m. */
+    double curv = sh->p[2] * dh * dh;
+    double delta = curv > 0.0 ? sqrt(8e-8 / curv) : INFINITY;
+    /* The slab base - a <= y <= base + a holds the surface. */
+    double ta = 0.0, tb = max_distance, pad = 1e-9 * (1.0 + a);
+    if (d.y == 0.0) {
+        if (fabs(o.y - sh->base) > a + pad) return false;
+    } else {
+        double t1 = (sh->base - a - pad - o.y) / d.y, t2 = (sh->base + a + pad - o.y) / d.y;
+        ta = fmax(ta, fmin(t1, t2));
+        tb = fmin(tb, fmax(t1, t2));
+    }
+    if (!(ta <= tb) || !(lip > 0.0)) return false;
+    double t = ta, f = bumps_f(sh, o, d, t);
+    double sign = f > 0.0 ? 1.0 : -1.0;
+    const double eps = 1e-12;
+    double t_lo = t, f_lo = f, t_hi = 0.0, f_hi = 0.0;
+    bool bracket = false;
+    if (fabs(f) <= eps) {
+        t_hi = t;
+        f_hi = f;
+        bracket = true;
+    }
+    for (int it = 0; it < SK_TERRAIN_MAX_MARCH && !bracket; it++) {
+        double step = fmax(fabs(f) / lip, fmin(delta, tb - t));
+        if (!(step > 0.0)) break;
+        double tn = t + step;
+        if (tn > tb) tn = tb;
+        double fn = bumps_f(sh, o, d, tn);
+        if (fn * sign <= eps) {
+            t_lo = t;
+            f_lo = f;
+            t_hi = tn;
+            f_hi = fn;
+            bracket = true;
+            break;
+        }
+        if (tn >= tb) break;
+        t = tn;
+        f = fn;
+    }
+    if (!bracket) return false;
+    /* Illinois false position between t_lo (same sign as the start) and t_hi. */
+    int side = 0;
+    for (int it = 0; it < 60 && fabs(f_hi) > eps && t_hi - t_lo > 1e-13 * (1.0 + t_hi); it++) {
+        double tm = (t_lo * f_hi - t_hi * f_lo) / (f_hi - f_lo);
+        if (!(tm > t_lo && tm < t_hi)) tm = 0.5 * (t_lo + t_hi);
+        double fm = bumps_f(sh, o, d, tm);
+        if (fm * sign > 0.0) {
+            t_lo = tm;
+            f_lo = fm;
+            if (side == -1) f_hi *= 0.5;
+            side = -1;
+        } else {
+            t_hi = tm;
+            f_hi = fm;
+            if (side == 1) f_lo *= 0.5;
+            side = 1;
+        }
+    }
+    double th = t_hi;
+    if (th > max_distance) return false;
+    double gx, gz;
+    bumps_eval(sh, o.x + th * d.x, o.z + th * d.z, &gx, &gz);
+    return make_hit(o, d, th, -gx, 1.0, -gz, out);
+}
+
+/* ---- constructors ---------------------------------------------------------- */
+
+static void shape_init(sk_terrain_shape *sh, uint32_t kind, double base) {
+    memset(sh, 0, sizeof *sh);
+    sh->kind = kind;
+    sh->base = base;
+    sh->dir_z = 1.0;
+}
+
+/* start and a horizontal direction (zero: +Z) */
+static bool shape_line(sk_terrain_shape *sh, sk_vec3 start, sk_vec3 dir, const char *who, sk_error *err) {
+    if (!skm_vec3_finite(start) || !skm_vec3_finite(dir)) {
+        sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: start and direction must be finite", who);
+        return false;
+    }
+    double dx = dir.x, dz = dir.z, l = sqrt(dx * dx + dz * dz);
+    if (l > 0.0) {
+        sh->dir_x = dx / l;
+        sh->dir_z = dz / l;
+    }
+    sh->start_x = start.x;
+    sh->start_z = start.z;
+    return true;
+}
+
+static sk_terrain terrain_of(sk_terrain_shape *sh, sk_terrain_raycast_fn fn) {
+    sk_terrain t;
+    t.raycast = fn;
+    t.user = sh;
+    return t;
+}
+
+sk_terrain sk_terrain_flat(sk_terrain_shape *storage, float height) {
+    sk_terrain none = {0};
+    if (!storage) return none;
+    shape_init(storage, TK_FLAT, sk_isfinite_f(height) ? height : 0.0f);
+    return terrain_of(storage, ray_flat);
+}
+
+static sk_result bad(sk_error *err, const char *msg) { return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s", msg); }
+
+sk_result sk_terrain_ramp(sk_terrain_shape *storage, const sk_terrain_ramp_options *opt, sk_terrain *out,
+                          sk_error *err) {
+    sk_terrain_ramp_options o = {0};
+    if (opt) o = *opt;
+    if (!storage || !out) return bad(err, "sk_terrain_ramp: storage and out are required");
+    if (!sk_isfinite_f(o.angle) || !(fabsf(o.angle) < 0.5f * SKM_PI))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_terrain_ramp: angle %g rad: |angle| must be below pi/2",
+                            (double)o.angle);
+    if (!sk_isfinite_f(o.length) || o.length < 0.0f) return bad(err, "sk_terrain_ramp: length must be finite and >= 0");
+    shape_init(storage, TK_RAMP, o.start.y);
+    if (!shape_line(storage, o.start, o.direction, "sk_terrain_ramp", err)) return err ? err->code : SK_ERR_INVALID_ARGUMENT;
+    storage->p[0] = tan((double)o.angle);
+    storage->p[1] = o.length > 0.0f ? (double)o.length : INFINITY;
+    *out = terrain_of(storage, ray_ramp);
+    return SK_OK;
+}
+
+static sk_result stairs_init(sk_terrain_shape *sh, double base, double rise, double run, double count, sk_vec3 start,
+                             sk_vec3 dir, const char *who, sk_error *err) {
+    shape_init(sh, TK_STAIRS, base);
+    if (!shape_line(sh, start, dir, who, err)) return err ? err->code : SK_ERR_INVALID_ARGUMENT;
+    sh->p[0] = rise;
+    sh->p[1] = run;
+    sh->p[2] = count;
+    return SK_OK;
+}
+
+sk_result sk_terrain_stairs(sk_terrain_shape *storage, const sk_terrain_stairs_options *opt, sk_terrain *out,
+                            sk_error *err) {
+    sk_terrain_stairs_options o = {0};
+    if (opt) o = *opt;
+    if (!storage || !out) return bad(err, "sk_terrain_stairs: storage and out are required");
+    if (o.rise == 0.0f) o.rise = 0.17f;
+    if (o.run == 0.0f) o.run = 0.28f;
+    if (!sk_isfinite_f(o.rise) || !sk_isfinite_f(o.run) || !(o.run > 0.0f) || fabsf(o.rise) > 1e6f)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_terrain_stairs: rise %g, run %g: run must be > 0, both finite",
+                            (double)o.rise, (double)o.run);
+    sk_result r = stairs_init(storage, o.start.y, o.rise, o.run, o.count ? (double)o.count : INFINITY, o.start,
+                              o.direction, "sk_terrain_stairs", err);
+    if (r != SK_OK) return r;
+    *out = terrain_of(storage, ray_stairs);
+    return SK_OK;
+}
+
+sk_result sk_terrain_ledge(sk_terrain_shape *storage, const sk_terrain_ledge_options *opt, sk_terrain *out,
+                           sk_error *err) {
+    sk_terrain_ledge_options o = {0};
+    if (opt) o = *opt;
+    if (!storage || !out) return bad(err, "sk_terrain_ledge: storage and out are required");
+    if (o.height == 0.0f) o.height = 1.0f;
+    if (!sk_isfinite_f(o.height) || !sk_isfinite_f(o.floor) || !(o.height > 0.0f))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_terrain_ledge: height %g, floor %g: height must be > 0, both finite",
+                            (double)o.height, (double)o.floor);
+    /* One step down: stairs of one riser of -height from the ledge top. */
+    double top = (double)o.floor + (double)o.height;
+    sk_result r = stairs_init(storage, top, -(double)o.height, 1.0, 1.0, o.edge, o.direction, "sk_terrain_ledge", err);
+    if (r != SK_OK) return r;
+    *out = terrain_of(storage, ray_stairs);
+    return SK_OK;
+}
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static double unit_rand(uint64_t *s) { return (double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+sk_result sk_terrain_bumps(sk_terrain_shape *storage, const sk_terrain_bumps_options *opt, sk_terrain *out,
+                           sk_error *err) {
+    sk_terrain_bumps_options o = {0};
+    if (opt) o = *opt;
+    if (!storage || !out) return bad(err, "sk_terrain_bumps: storage and out are required");
+    if (o.amplitude == 0.0f) o.amplitude = 0.1f;
+    if (o.wavelength == 0.0f) o.wavelength = 2.0f;
+    if (!sk_isfinite_f(o.amplitude) || !sk_isfinite_f(o.wavelength) || !sk_isfinite_f(o.base) || o.amplitude < 0.0f ||
+        !(o.wavelength > 1e-3f))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "sk_terrain_bumps: amplitude %g, wavelength %g: amplitude >= 0, wavelength > 1 mm, finite",
+                            (double)o.amplitude, (double)o.wavelength);
+    shape_init(storage, TK_BUMPS, o.base);
+    uint64_t s = 0x5eed7e55a1ull ^ ((uint64_t)o.seed * 0x9E3779B97F4A7C15ull);
+    double wsum = 0.0, g = 0.0, c = 0.0;
+    for (int i = 0; i < SK_TERRAIN_BUMP_WAVES; i++) {
+        double ang = 2.0 * 3.14159265358979323846 * unit_rand(&s);
+        double lambda = (double)o.wavelength * (i == 0 ? 1.0 : 0.5 + 0.5 * unit_rand(&s));
+        double k = 2.0 * 3.14159265358979323846 / lambda;
+        storage->wave[i][0] = k * cos(ang);
+        storage->wave[i][1] = k * sin(ang);
+        storage->wave[i][2] = 2.0 * 3.14159265358979323846 * unit_rand(&s);
+        storage->wave[i][3] = 1.0 / (1.0 + 0.5 * i);
+        wsum += storage->wave[i][3];
+    }
+    for (int i = 0; i < SK_TERRAIN_BUMP_WAVES; i++) {
+        storage->wave[i][3] /= wsum;
+        double k2 = storage->wave[i][0] * storage->wave[i][0] + storage->wave[i][1] * storage->wave[i][1];
+        g += storage->wave[i][3] * sqrt(k2);
+        c += storage->wave[i][3] * k2;
+    }
+    storage->p[0] = o.amplitude;
+    storage->p[1] = o.amplitude * g;
+    storage->p[2] = o.amplitude * c;
+    *out = terrain_of(storage, ray_bumps);
+    return SK_OK;
+}
+
+/* ---- triangle meshes ------------------------------------------------------- */
+
+struct sk_terrain_mesh {
+    sk_allocator alloc;
+    uint32_t tri_count, degenerate;
+    uint32_t tri_cap;        /* triangles allocated in tris */
+    float *tris;             /* tri_count * 9 (tri_cap * 9 allocated) */
+    double bmin[3], bmax[3];
+    uint32_t nx, nz;
+    double cx, cz;           /* cell size */
+    uint32_t *cell_start;    /* nx * nz + 1 */
+    uint32_t *cell_tris;     /* references */
+    float *cell_y;           /* 2 per cell: min, max */
+    uint64_t refs;
+    size_t bytes;
+};
+
+/* Moller-Trumbore, two-sided; t in [0, tmax]. */
+static bool tri_hit(const float *v, const double o[3], const double d[3], double tmax, double *t_out) {
+    double e1[3] = {(double)v[3] - v[0], (double)v[4] - v[1], (double)v[5] - v[2]};
+    double e2[3] = {(double)v[6] - v[0], (double)v[7] - v[1], (double)v[8] - v[2]};
+    double p[3] = {d[1] * e2[2] - d[2] * e2[1], d[2] * e2[0] - d[0] * e2[2], d[0] * e2[1] - d[1] * e2[0]};
+    double det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+    if (det == 0.0) return false;
+    double inv = 1.0 / det;
+    double s[3] = {o[0] - v[0], o[1] - v[1], o[2] - v[2]};
+    double u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
+    const double be = 1e-12; /* barycentric slack: no crack between neighbours */
+    if (u < -be || u > 1.0 + be) return false;
+    double q[3] = {s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0]};
+    double w = (d[0] * q[0] + d[1] * q[1] + d[2] * q[2]) * inv;
+    if (w < -be || u + w > 1.0 + be) return false;
+    double t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
+    if (!(t >= 0.0 && t <= tmax)) return false;
+    *t_out = t;
+    return true;
+}
+
+static bool mesh_finish(const sk_terrain_mesh *m, int32_t best, double t, sk_vec3 o, sk_vec3 d, sk_terrain_hit *out) {
+    if (best < 0) return false;
+    const float *v = m->tris + (size_t)best * 9;
+    double e1[3] = {(double)v[3] - v[0], (double)v[4] - v[1], (double)v[5] - v[2]};
+    double e2[3] = {(double)v[6] - v[0], (double)v[7] - v[1], (double)v[8] - v[2]};
+    return make_hit(o, d, t, e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                    e1[0] * e2[1] - e1[1] * e2[0], out);
+}
+
+static bool ray_mesh_brute(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
+    const sk_terrain_mesh *m = user;
+    double od[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
+    double best_t = max_distance, t;
+    int32_t best = -1;
+    for (uint32_t i = 0; i < m->tri_count; i++)
+        if (tri_hit(m->tris + (size_t)i * 9, od, dd, best_t, &t)) {
+            best_t = t;
+            best = (int32_t)i;
+        }
+    return mesh_finish(m, best, best_t, o, d, out);
+}
+
+static uint32_t cell_of(double x, double lo, double size, uint32_t n) {
+    double f = floor((x - lo) / size);
+    if (!(f > 0.0)) return 0;
+    if (f >= (double)n - 1.0) return n - 1;
+    return (uint32_t)f;
+}
+
+static bool ray_mesh_grid(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
+    const sk_terrain_mesh *m = user;
+    if (m->tri_count == 0) return false;
+    double od[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
+    /* Clip to the bounds (slabs). */
+    double t0 = 0.0, t1 = max_distance;
+    for (int a = 0; a < 3; a++) {
+        double pad = 1e-7 * (1.0 + fabs(m->bmin[a]) + fabs(m->bmax[a]));
+        double lo = m->bmin[a] - pad, hi = m->bmax[a] + pad;
+        if (dd[a] == 0.0) {
+            if (od[a] < lo || od[a] > hi) return false;
+        } else {
+            double ta = (lo - od[a]) / dd[a], tb = (hi - od[a]) / dd[a];
+            t0 = fmax(t0, fmin(ta, tb));
+            t1 = fmin(t1, fmax(ta, tb));
+        }
+    }
+    if (!(t0 <= t1)) return false;
+    uint32_t ix = cell_of(od[0] + t0 * dd[0], m->bmin[0], m->cx, m->nx);
+    uint32_t iz = cell_of(od[2] + t0 * dd[2], m->bmin[2], m->cz, m->nz);
+    int sx = dd[0] > 0.0 ? 1 : (dd[0] < 0.0 ? -1 : 0), sz = dd[2] > 0.0 ? 1 : (dd[2] < 0.0 ? -1 : 0);
+    double tmx = INFINITY, tmz = INFINITY, tdx = INFINITY, tdz = INFINITY;
+    if (sx) {
+        double edge = m->bmin[0] + (double)(ix + (sx > 0)) * m->cx;
+        tmx = (edge - od[0]) / dd[0];
+        tdx = m->cx / fabs(dd[0]);
+    }
+    if (sz) {
+        double edge = m->bmin[2] + (double)(iz + (sz > 0)) * m->cz;
+        tmz = (edge - od[2]) / dd[2];
+        tdz = m->cz / fabs(dd[2]);
+    }
+    double best_t = t1, t_in = t0, t;
+    int32_t best = -1;
+    uint32_t guard = m->nx + m->nz + 4;
+    while (guard--) {
+        double t_out = fmin(fmin(tmx, tmz), t1);
+        uint32_t c = iz * m->nx + ix;
+        uint32_t a = m->cell_start[c], b = m->cell_start[c + 1];
+        if (a != b) {
+            double ya = od[1] + t_in * dd[1], yb = od[1] + t_out * dd[1];
+            double ylo = fmin(ya, yb), yhi = fmax(ya, yb), pad = 1e-7 * (1.0 + fabs(ylo) + fabs(yhi));
+            if (yhi + pad >= m->cell_y[2 * c] && ylo - pad <= m->cell_y[2 * c + 1])
+                for (uint32_t k = a; k < b; k++) {
+                    uint32_t tri = m->cell_tris[k];
+                    if (tri_hit(m->tris + (size_t)tri * 9, od, dd, best_t, &t)) {
+                        best_t = t;
+                        best = (int32_t)tri;
+                    }
+                }
+        }
+        if ((best >= 0 && best_t <= t_out) || t_out >= t1) break;
+        if (tmx < tmz) {
+            if ((sx < 0 && ix == 0) || (sx > 0 && ix + 1 >= m->nx)) break;
+            ix = (uint32_t)((int64_t)ix + sx);
+            t_in = tmx;
+            tmx += tdx;
+        } else {
+            if ((sz < 0 && iz == 0) || (sz > 0 && iz + 1 >= m->nz)) break;
+            iz = (uint32_t)((int64_t)iz + sz);
+            t_in = tmz;
+            tmz += tdz;
+        }
+    }
+    return mesh_finish(m, best, best_t, o, d, out);
+}
+
+static void *mesh_alloc(sk_terrain_mesh *m, size_t count, size_t elem) {
+    size_t bytes;
+    if (!sk_size_mul(count ? count : 1, elem, &bytes)) return NULL;
+    void *p = sk_alloc(&m->alloc, bytes);
+    if (p) m->bytes += bytes;
+    return p;
+}
+
+void sk_terrain_mesh_destroy(sk_terrain_mesh *m) {
+    if (!m) return;
+    sk_allocator a = m->alloc;
+    size_t ncells = (size_t)m->nx * m->nz;
+    if (m->tris) sk_free(&a, m->tris, m->tri_cap ? (size_t)m->tri_cap * 9 * sizeof(float) : sizeof(float));
+    if (m->cell_start) sk_free(&a, m->cell_start, (ncells + 1) * sizeof(uint32_t));
+    if (m->cell_tris) sk_free(&a, m->cell_tris, (size_t)(m->refs ? m->refs : 1) * sizeof(uint32_t));
+    if (m->cell_y) sk_free(&a, m->cell_y, (ncells ? ncells : 1) * 2 * sizeof(float));
+    sk_free(&a, m, sizeof *m);
+}
+
+/* m->tris holds m->tri_count triangles: drops degenerate ones, builds the grid. */
+static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *opt, sk_error *err) {
+    /* drop zero-area triangles in place */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < m->tri_count; i++) {
+        const float *v = m->tris + (size_t)i * 9;
+        double e1[3] = {(double)v[3] - v[0], (double)v[4] - v[1], (double)v[5] - v[2]};
+        double e2[3] = {(double)v[6] - v[0], (double)v[7] - v[1], (double)v[8] - v[2]};
+        double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        double cl = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        double el = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2] + e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2];
+        if (!(cl > 1e-12 * el) || !(cl > 0.0)) {
+            m->degenerate++;
+            continue;
+        }
+        if (kept != i) memmove(m->tris + (size_t)kept * 9, v, 9 * sizeof(float));
+        kept++;
+    }
+    /* (the array keeps its allocated size, tri_cap) */
+    m->tri_count = kept;
+    for (int a = 0; a < 3; a++) {
+        m->bmin[a] = kept ? INFINITY : 0.0;
+        m->bmax[a] = kept ? -INFINITY : 0.0;
+    }
+    for (uint32_t i = 0; i < kept; i++)
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 3; a++) {
+                double x = m->tris[(size_t)i * 9 + k * 3 + a];
+                m->bmin[a] = fmin(m->bmin[a], x);
+                m->bmax[a] = fmax(m->bmax[a], x);
+            }
+    float tpc = opt && opt->triangles_per_cell > 0.0f && sk_isfinite_f(opt->triangles_per_cell) ? opt->triangles_per_cell
+                                                                                                  : 2.0f;
+    uint32_t max_cells = opt && opt->max_cells ? opt->max_cells : (1u << 22);
+    double target = fmax(1.0, fmin((double)max_cells, ceil((double)kept / tpc)));
+    double ex = m->bmax[0] - m->bmin[0], ez = m->bmax[2] - m->bmin[2];
+    double big = fmax(ex, ez);
+    uint32_t nx = 1, nz = 1;
+    if (big > 0.0) {
+        double cell = ex * ez > 1e-12 * big * big ? sqrt(ex * ez / target) : big / target;
+        nx = (uint32_t)fmax(1.0, fmin(target, ceil(ex / cell)));
+        nz = (uint32_t)fmax(1.0, fmin(target, ceil(ez / cell)));
+        while ((double)nx * nz > (double)max_cells) {
+            if (nx >= nz) nx = (nx + 1) / 2;
+            else nz = (nz + 1) / 2;
+        }
+    }
+    m->nx = nx;
+    m->nz = nz;
+    m->cx = ex > 0.0 ? ex / nx : 1.0;
+    m->cz = ez > 0.0 ? ez / nz : 1.0;
+    size_t ncells = (size_t)nx * nz;
+    m->cell_start = mesh_alloc(m, ncells + 1, sizeof(uint32_t));
+    m->cell_y = mesh_alloc(m, ncells, 2 * sizeof(float));
+    if (!m->cell_start || !m->cell_y) goto oom;
+    for (size_t c = 0; c < ncells; c++) {
+        m->cell_y[2 * c] = FLT_MAX;
+        m->cell_y[2 * c + 1] = -FLT_MAX;
+    }
+    /* count, then fill (cell_start[c + 1] counts cell c first) */
+    uint64_t refs = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < kept; i++) {
+            const float *v = m->tris + (size_t)i * 9;
+            float x0 = fminf(v[0], fminf(v[3], v[6])), x1 = fmaxf(v[0], fmaxf(v[3], v[6]));
+            float z0 = fminf(v[2], fminf(v[5], v[8])), z1 = fmaxf(v[2], fmaxf(v[5], v[8]));
+            float y0 = fminf(v[1], fminf(v[4], v[7])), y1 = fmaxf(v[1], fmaxf(v[4], v[7]));
+            uint32_t i0 = cell_of(x0, m->bmin[0], m->cx, nx), i1 = cell_of(x1, m->bmin[0], m->cx, nx);
+            uint32_t k0 = cell_of(z0, m->bmin[2], m->cz, nz), k1 = cell_of(z1, m->bmin[2], m->cz, nz);
+            for (uint32_t kz = k0; kz <= k1; kz++)
+                for (uint32_t kx = i0; kx <= i1; kx++) {
+                    size_t c = (size_t)kz * nx + kx;
+                    if (pass == 0) {
+                        refs++;
+                        if (refs > UINT32_MAX) {
+                            sk_error_set(err, SK_ERR_LIMIT, "sk_terrain_mesh: more than 2^32 triangle references in the grid");
+                            return SK_ERR_LIMIT;
+                        }
+                        m->cell_start[c + 1]++;
+                        m->cell_y[2 * c] = fminf(m->cell_y[2 * c], y0);
+                        m->cell_y[2 * c + 1] = fmaxf(m->cell_y[2 * c + 1], y1);
+                    } else {
+                        m->cell_tris[m->cell_start[c]++] = i;
+                    }
+                }
+        }
+        if (pass == 0) {
+            for (size_t c = 0; c < ncells; c++) m->cell_start[c + 1] += m->cell_start[c];
+            m->refs = refs;
+            m->cell_tris = mesh_alloc(m, (size_t)refs, sizeof(uint32_t));
+            if (!m->cell_tris) goto oom;
+        }
+    }
+    /* the fill pass moved each start to its cell's end: shift back */
+    for (size_t c = ncells; c > 0; c--) m->cell_start[c] = m->cell_start[c - 1];
+    m->cell_start[0] = 0;
+    return SK_OK;
+oom:
+    return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_terrain_mesh: out of memory for the grid");
+}
+
+static sk_result mesh_new(const sk_allocator *alloc, uint32_t tri_count, sk_terrain_mesh **out, sk_error *err) {
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    sk_terrain_mesh *m = sk_alloc(a, sizeof *m);
+    if (!m) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_terrain_mesh: out of memory");
+    m->alloc = *a;
+    m->bytes = sizeof *m;
+    m->tri_cap = tri_count;
+    m->tri_count = tri_count;
+    size_t n;
+    if (!sk_size_mul(tri_count, 9, &n) || !(m->tris = mesh_alloc(m, n, sizeof(float)))) {
+        sk_terrain_mesh_destroy(m);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_terrain_mesh: out of memory for %u triangles", tri_count);
+    }
+    *out = m;
+    return SK_OK;
+}
+
+static sk_result mesh_done(sk_terrain_mesh *m, const sk_terrain_mesh_options *opt, sk_terrain_mesh **out,
+                           sk_error *err) {
+    sk_result r = mesh_build(m, opt, err);
+    if (r != SK_OK) {
+        sk_terrain_mesh_destroy(m);
+        return r;
+    }
+    *out = m;
+    return SK_OK;
+}
+
+sk_result sk_terrain_mesh_create(const float *positions, uint32_t vertex_count, const uint32_t *indices,
+                                 uint32_t triangle_count, const sk_terrain_mesh_options *opt,
+                                 const sk_allocator *alloc, sk_terrain_mesh **out, sk_error *err) {
+    if (!out) return bad(err, "sk_terrain_mesh_create: out is required");
+    *out = NULL;
+    if (triangle_count && !positions) return bad(err, "sk_terrain_mesh_create: positions are required");
+    if (!indices && (uint64_t)triangle_count * 3 > vertex_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "sk_terrain_mesh_create: %u triangles need %llu vertices without indices, %u given",
+                            triangle_count, (unsigned long long)triangle_count * 3, vertex_count);
+    for (uint32_t i = 0; i < triangle_count; i++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = indices ? indices[(size_t)i * 3 + k] : i * 3 + (uint32_t)k;
+            if (v >= vertex_count)
+                return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_terrain_mesh_create: triangle %u: index %u >= vertex count %u",
+                                    i, v, vertex_count);
+            const float *p = positions + (size_t)v * 3;
+            if (!sk_isfinite_f(p[0]) || !sk_isfinite_f(p[1]) || !sk_isfinite_f(p[2]))
+                return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_terrain_mesh_create: triangle %u: vertex %u is not finite",
+                                    i, v);
+        }
+    sk_terrain_mesh *m;
+    sk_result r = mesh_new(alloc, triangle_count, &m, err);
+    if (r != SK_OK) return r;
+    for (uint32_t i = 0; i < triangle_count; i++)
+        for (int k = 0; k < 3; k++) {
+            uint32_t v = indices ? indices[(size_t)i * 3 + k] : i * 3 + (uint32_t)k;
+            memcpy(m->tris + (size_t)i * 9 + k * 3, positions + (size_t)v * 3, 3 * sizeof(float));
+        }
+    return mesh_done(m, opt, out, err);
+}
+
+/* Joints of the default scene (every joint when there is none). */
+static bool in_scene(const sk_asset *asset, uint32_t j) {
+    if (asset->default_scene < 0 || (uint32_t)asset->default_scene >= asset->scene_count) return true;
+    const sk_scene *sc = &asset->scenes[asset->default_scene];
+    for (uint32_t r = 0; r < sc->root_count; r++) {
+        uint32_t root = sc->roots[r];
+        if (j >= root && j < sk_skeleton_subtree_end(asset->skeleton, root)) return true;
+    }
+    return false;
+}
+
+sk_result sk_terrain_mesh_from_asset(const sk_asset *asset, const sk_terrain_mesh_options *opt,
+                                     const sk_allocator *alloc, sk_terrain_mesh **out,
+                                     uint32_t *skipped_primitives, sk_error *err) {
+    if (!out) return bad(err, "sk_terrain_mesh_from_asset: out is required");
+    *out = NULL;
+    if (skipped_primitives) *skipped_primitives = 0;
+    if (!asset || !asset->skeleton) return bad(err, "sk_terrain_mesh_from_asset: no asset");
+    sk_result r = sk_asset_validate(asset, err);
+    if (r != SK_OK) return r;
+    const sk_skeleton *skel = asset->skeleton;
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    uint32_t n = skel->joint_count;
+    /* count the triangles */
+    uint64_t tris = 0;
+    uint32_t skipped = 0, max_skin = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t mi = asset->joint_mesh[j];
+        if (mi < 0 || !in_scene(asset, j)) continue;
+        const sk_mesh *mesh = &asset->meshes[mi];
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const sk_primitive *prim = &mesh->primitives[p];
+            if (prim->mode != 4 || prim->missing_data) {
+                skipped++;
+                continue;
+            }
+            tris += (prim->indices ? prim->index_count : prim->vertex_count) / 3;
+        }
+        int32_t si = asset->joint_skin[j];
+        if (si >= 0 && asset->skins[si].joint_count > max_skin) max_skin = asset->skins[si].joint_count;
+    }
+    if (skipped_primitives) *skipped_primitives = skipped;
+    if (tris > UINT32_MAX / 9)
+        return sk_error_set(err, SK_ERR_LIMIT, "sk_terrain_mesh_from_asset: %llu triangles", (unsigned long long)tris);
+    sk_pose pose = {0};
+    sk_mat4 *model = NULL, *palette = NULL;
+    size_t model_bytes = (size_t)(n ? n : 1) * sizeof(sk_mat4), pal_bytes = (size_t)(max_skin ? max_skin : 1) * sizeof(sk_mat4);
+    sk_terrain_mesh *m = NULL;
+    r = sk_pose_alloc(skel, a, &pose, err);
+    if (r != SK_OK) return r;
+    model = sk_alloc(a, model_bytes);
+    palette = sk_alloc(a, pal_bytes);
+    if (!model || !palette) {
+        r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_terrain_mesh_from_asset: out of memory");
+        goto done;
+    }
+    if ((r = sk_pose_rest(skel, &pose, err)) != SK_OK) goto done;
+    if ((r = sk_local_to_model(skel, &pose, NULL, model, n, err)) != SK_OK) goto done;
+    if ((r = mesh_new(a, (uint32_t)tris, &m, err)) != SK_OK) goto done;
+    size_t t = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t mi = asset->joint_mesh[j];
+        if (mi < 0 || !in_scene(asset, j)) continue;
+        const sk_mesh *mesh = &asset->meshes[mi];
+        const float *weights = skel->weight_count[j] && pose.weights ? pose.weights + skel->weight_offset[j]
+                                                                    : mesh->default_weights;
+        int32_t si = asset->joint_skin[j];
+        uint32_t pal_count = 0;
+        if (si >= 0) {
+            pal_count = asset->skins[si].joint_count;
+            if ((r = sk_skin_palette(&asset->skins[si], model, n, palette, max_skin, err)) != SK_OK) goto done;
+        }
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const sk_primitive *prim = &mesh->primitives[p];
+            if (prim->mode != 4 || prim->missing_data) continue;
+            uint32_t count = (prim->indices ? prim->index_count : prim->vertex_count) / 3 * 3;
+            bool skinned = si >= 0 && prim->influence_count > 0;
+            for (uint32_t k = 0; k < count; k++) {
+                uint32_t v = prim->indices ? prim->indices[k] : k;
+                sk_vec3 pos;
+                if (!sk_primitive_vertex_position(prim, v, weights, skinned ? palette : NULL, pal_count, &model[j], &pos)) {
+                    r = sk_error_set(err, SK_ERR_INVALID_DATA, "sk_terrain_mesh_from_asset: meshes/%d/primitives/%u: vertex %u",
+                                     mi, p, v);
+                    goto done;
+                }
+                if (!skm_vec3_finite(pos)) {
+                    r = sk_error_set(err, SK_ERR_INVALID_DATA,
+                                     "sk_terrain_mesh_from_asset: meshes/%d/primitives/%u: vertex %u is not finite in world space",
+                                     mi, p, v);
+                    goto done;
+                }
+                float *dst = m->tris + t * 3;
+                dst[0] = pos.x;
+                dst[1] = pos.y;
+                dst[2] = pos.z;
+                t++;
+            }
+        }
+    }
+    r = SK_OK;
+done:
+    sk_pose_free(&pose, a);
+    if (model) sk_free(a, model, model_bytes);
+    if (palette) sk_free(a, palette, pal_bytes);
+    if (r != SK_OK) {
+        sk_terrain_mesh_destroy(m);
+        return r;
+    }
+    return mesh_done(m, opt, out, err);
+}
+
+sk_terrain_mesh_info sk_terrain_mesh_get_info(const sk_terrain_mesh *m) {
+    sk_terrain_mesh_info info;
+    memset(&info, 0, sizeof info);
+    if (!m) return info;
+    info.triangle_count = m->tri_count;
+    info.degenerate_count = m->degenerate;
+    info.min = sk_vec3_make((float)m->bmin[0], (float)m->bmin[1], (float)m->bmin[2]);
+    info.max = sk_vec3_make((float)m->bmax[0], (float)m->bmax[1], (float)m->bmax[2]);
+    info.cells_x = m->nx;
+    info.cells_z = m->nz;
+    info.references = m->refs;
+    info.bytes = m->bytes;
+    return info;
+}
+
+sk_terrain sk_terrain_mesh_terrain(const sk_terrain_mesh *mesh) {
+    sk_terrain t = {0};
+    if (!mesh) return t;
+    t.raycast = ray_mesh_grid;
+    t.user = (void *)(uintptr_t)mesh; /* read only */
+    return t;
+}
+
+sk_terrain sk_terrain_mesh_terrain_brute_force(const sk_terrain_mesh *mesh) {
+    sk_terrain t = {0};
+    if (!mesh) return t;
+    t.raycast = ray_mesh_brute;
+    t.user = (void *)(uintptr_t)mesh;
+    return t;
+}
