@@ -81,5 +81,6 @@ void cli_orbit_apply(cli_orbit *o, const cli_input *in);
 int bench_ik(int argc, char **argv); /* cli/bench_ik.c */
 int bench_skin(int argc, char **argv); /* cli/bench_skin.c */
 int bench_crowd(int argc, char **argv); /* cli/bench_crowd.c */
+int bench_terrain(int argc, char **argv); /* cli/bench_terrain.c */
 
 #endif

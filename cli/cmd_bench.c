@@ -154,6 +154,7 @@ int cmd_bench(int argc, char **argv) {
         {"ik", bench_ik},
         {"skin", bench_skin},
         {"crowd", bench_crowd},
+        {"terrain", bench_terrain},
     };
     if (argc >= 1)
         for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)

@@ -1,6 +1,6 @@
 /* skelanim — skeletal character animation for C11. Umbrella header.
  *
- * The runtime (libskelanim: core, anim, ik, skin, content) needs nothing but
+ * The runtime (libskelanim: core, anim, ik, skin, content, locomotion) needs nothing but
  * libm; the readers and writers (libskelanim_io: glTF, state-machine JSON)
  * are a separate library. docs/architecture.md has the layers. */
 #ifndef SKELANIM_H
