@@ -119,9 +119,10 @@ typedef struct sk_terrain_bumps_options {
 /* A smooth height field, base + amplitude * sum_i w_i sin(k_i . (x, z) + phi_i)
  * over 6 components (sum |w_i| = 1) whose directions, wavelengths (0.5 to 1
  * times wavelength) and phases come from the seed; the normal is analytic:
- * normalize(-dh/dx, 1, -dh/dz). Rays march with steps bounded by the
- * height field's slope, so they never skip a crossing deeper than about
- * 1e-8 m; a ray still skimming the surface after 4096 steps reports no hit. */
+ * normalize(-dh/dx, 1, -dh/dz). Vertical rays take one evaluation; other
+ * rays step with a bound on the height field's curvature, so no crossing is
+ * ever stepped over (the hit is within 1e-10 m of the surface vertically); a
+ * ray still skimming the surface after 4096 steps reports no hit. */
 sk_result sk_terrain_bumps(sk_terrain_shape *storage, const sk_terrain_bumps_options *opt, sk_terrain *out,
                            sk_error *err);
 /* The bumps' height at (x, z) and the upward unit normal there (may be NULL),
