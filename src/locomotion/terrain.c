@@ -493,22 +493,23 @@ struct sk_terrain_mesh {
     size_t bytes;
 };
 
-/* Moller-Trumbore, two-sided; t in [0, tmax]. */
+/* Moller-Trumbore, two-sided; t in [0, tmax]. The barycentric tests run on
+ * numerators scaled by |det| so a miss costs no division. */
 static bool tri_hit(const float *v, const double o[3], const double d[3], double tmax, double *t_out) {
     double e1[3] = {(double)v[3] - v[0], (double)v[4] - v[1], (double)v[5] - v[2]};
     double e2[3] = {(double)v[6] - v[0], (double)v[7] - v[1], (double)v[8] - v[2]};
     double p[3] = {d[1] * e2[2] - d[2] * e2[1], d[2] * e2[0] - d[0] * e2[2], d[0] * e2[1] - d[1] * e2[0]};
     double det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
     if (det == 0.0) return false;
-    double inv = 1.0 / det;
+    double sg = det < 0.0 ? -1.0 : 1.0, adet = det * sg;
     double s[3] = {o[0] - v[0], o[1] - v[1], o[2] - v[2]};
-    double u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
-    const double be = 1e-12; /* barycentric slack: no crack between neighbours */
-    if (u < -be || u > 1.0 + be) return false;
+    double u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * sg;
+    const double be = 1e-12 * adet; /* barycentric slack: no crack between neighbours */
+    if (u < -be || u > adet + be) return false;
     double q[3] = {s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0]};
-    double w = (d[0] * q[0] + d[1] * q[1] + d[2] * q[2]) * inv;
-    if (w < -be || u + w > 1.0 + be) return false;
-    double t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
+    double w = (d[0] * q[0] + d[1] * q[1] + d[2] * q[2]) * sg;
+    if (w < -be || u + w > adet + be) return false;
+    double t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) / det;
     if (!(t >= 0.0 && t <= tmax)) return false;
     *t_out = t;
     return true;
