@@ -790,6 +790,49 @@ static void test_mesh_from_asset(void **state) {
     sk_asset_destroy(a);
 }
 
+/* The mannequin's skinned mesh: at the rest pose (its bind pose) the palette
+ * is the identity up to rounding, so the terrain's triangles are the mesh's
+ * own positions: the same bounds, and a vertical ray down the middle meets
+ * the head's top within the bounds' top. Rays at a mid height through the
+ * body from the front and back hit surfaces facing them. */
+static void test_mesh_from_skinned_asset(void **state) {
+    (void)state;
+    sk_asset *a;
+    sk_error err;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, &err), SK_OK);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    uint64_t tris = 0;
+    for (uint32_t m = 0; m < a->mesh_count; m++)
+        for (uint32_t p = 0; p < a->meshes[m].primitive_count; p++) {
+            const sk_primitive *pr = &a->meshes[m].primitives[p];
+            tris += (pr->indices ? pr->index_count : pr->vertex_count) / 3;
+            for (uint32_t v = 0; v < pr->vertex_count; v++)
+                for (int k = 0; k < 3; k++) {
+                    lo[k] = fmin(lo[k], pr->positions[3 * v + k]);
+                    hi[k] = fmax(hi[k], pr->positions[3 * v + k]);
+                }
+        }
+    sk_terrain_mesh *m;
+    assert_int_equal(sk_terrain_mesh_from_asset(a, NULL, NULL, &m, NULL, &err), SK_OK);
+    sk_terrain_mesh_info info = sk_terrain_mesh_get_info(m);
+    printf("mannequin as terrain: %u triangles (%llu in the mesh, %u degenerate), bounds y %.4f .. %.4f (mesh %.4f .. %.4f)\n",
+           info.triangle_count, (unsigned long long)tris, info.degenerate_count, info.min.y, info.max.y, lo[1], hi[1]);
+    assert_int_equal(info.triangle_count + info.degenerate_count, tris);
+    assert_true(fabs(info.min.x - lo[0]) < 1e-4 && fabs(info.max.x - hi[0]) < 1e-4);
+    assert_true(fabs(info.min.y - lo[1]) < 1e-4 && fabs(info.max.y - hi[1]) < 1e-4);
+    assert_true(fabs(info.min.z - lo[2]) < 1e-4 && fabs(info.max.z - hi[2]) < 1e-4);
+    sk_terrain t = sk_terrain_mesh_terrain(m);
+    sk_terrain_hit h;
+    assert_true(sk_terrain_height(&t, 0.0f, 0.0f, 3.0f, 3.0f, &h));
+    assert_true(h.point.y <= info.max.y + 1e-6f && h.point.y > info.max.y - 0.05f);
+    assert_true(sk_terrain_raycast(&t, sk_vec3_make(0, 1.0f, 2.0f), sk_vec3_make(0, 0, -1), 5.0f, &h));
+    assert_true(h.normal.z > 0.0f && h.point.z > 0.0f);
+    assert_true(sk_terrain_raycast(&t, sk_vec3_make(0, 1.0f, -2.0f), sk_vec3_make(0, 0, 1), 5.0f, &h));
+    assert_true(h.normal.z < 0.0f && h.point.z < 0.0f);
+    sk_terrain_mesh_destroy(m);
+    sk_asset_destroy(a);
+}
+
 /* ---- degenerate, empty and invalid meshes ---- */
 static void test_mesh_degenerate_and_empty(void **state) {
     (void)state;
@@ -888,6 +931,7 @@ int main(void) {
         cmocka_unit_test(test_mesh_matches_analytic),
         cmocka_unit_test(test_grid_vs_brute_force),
         cmocka_unit_test(test_mesh_from_asset),
+        cmocka_unit_test(test_mesh_from_skinned_asset),
         cmocka_unit_test(test_mesh_degenerate_and_empty),
         cmocka_unit_test(test_mesh_alloc_failure),
     };
