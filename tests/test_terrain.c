@@ -918,6 +918,23 @@ static void test_mesh_alloc_failure(void **state) {
     }
     printf("mesh creation: %zu allocations, each failing in turn: out of memory, nothing left\n", calls);
     assert_true(calls == 5);
+    /* from an asset (the skinned mannequin): pose, matrices, palette, then the mesh */
+    sk_asset *a;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
+    c = (counting){0};
+    assert_int_equal(sk_terrain_mesh_from_asset(a, NULL, &al, &m, NULL, NULL), SK_OK);
+    calls = c.calls;
+    sk_terrain_mesh_destroy(m);
+    assert_int_equal(c.live, 0);
+    for (size_t k = 1; k <= calls; k++) {
+        c = (counting){.fail_at = k};
+        assert_int_equal(sk_terrain_mesh_from_asset(a, NULL, &al, &m, NULL, NULL), SK_ERR_OUT_OF_MEMORY);
+        assert_null(m);
+        assert_int_equal(c.live, 0);
+    }
+    printf("mesh from the mannequin: %zu allocations, each failing in turn: out of memory, nothing left\n", calls);
+    assert_true(calls >= 8);
+    sk_asset_destroy(a);
 }
 
 int main(void) {
