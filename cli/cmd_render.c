@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "skr.h"
 #include "ik_scene.h"
+#include "terrain_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static void usage(void) {
     fprintf(stderr,
             "usage: skelanim render FILE [--clip NAME|INDEX|none] [--time T | --frames N --fps F]\n"
             "                       [--size WxH] [--camera auto|front|back|left|right|top|AZ,EL]\n"
-            "                       [--azimuth DEG] [--elevation DEG] [--cpu]\n"
+            "                       [--azimuth DEG] [--elevation DEG] [--cpu] [--terrain SPEC]\n"
             "                       [--ik reach [--ik-chain ROOT:TIP] | --ik slope [--slope DEG] [--ik-legs TL:FL,TR:FR]]\n"
             "                       --out FILE.png|FILE.gif   (--frames N with FILE.png: FILE-000.png ...)\n"
             "  --camera: auto frames the animated bounds from azimuth 35, elevation 12 (front = +Z, the glTF\n"
@@ -26,12 +27,16 @@ static void usage(void) {
             "  --ik reach: an arm (default upperarm_r:hand_r, two-bone; longer chains use FABRIK) reaches\n"
             "            for a target (the red cross) moving around the character, partly out of reach\n"
             "  --ik slope: the character walks up a slope (default 15 degrees) with its feet planted on it\n"
-            "            (two-bone legs, hips lowered to the lower foot, feet turned with the ground)\n");
+            "            (two-bone legs, hips lowered to the lower foot, feet turned with the ground)\n"
+            "%s"
+            "            with --terrain the camera looks from azimuth -110 (behind the character's right, facing\n"
+            "            the risers) and elevation 20 unless told\n",
+            cli_terrain_usage);
 }
 
 int cmd_render(int argc, char **argv) {
     const char *file = NULL, *clip_spec = NULL, *out = NULL, *ik_mode = NULL, *ik_chain = NULL, *ik_legs = NULL;
-    const char *camera = NULL;
+    const char *camera = NULL, *terrain_spec = NULL;
     double t0 = 0.0, fps = 15.0, az = 35.0, el = 12.0, slope_deg = 15.0;
     bool az_set = false, el_set = false;
     uint32_t frames = 0, w = 480, h = 480;
@@ -50,6 +55,7 @@ int cmd_render(int argc, char **argv) {
         else if (!strcmp(a, "--fps")) { if (!cli_parse_double(a, argv[++i], &fps) || !(fps > 0 && fps <= 100)) { fprintf(stderr, "skelanim: --fps must be in (0, 100]\n"); return 1; } }
         else if (!strcmp(a, "--azimuth")) { if (!cli_parse_double(a, argv[++i], &az)) return 1; az_set = true; }
         else if (!strcmp(a, "--camera")) camera = argv[++i];
+        else if (!strcmp(a, "--terrain")) terrain_spec = argv[++i];
         else if (!strcmp(a, "--ik")) ik_mode = argv[++i];
         else if (!strcmp(a, "--ik-chain")) ik_chain = argv[++i];
         else if (!strcmp(a, "--ik-legs")) ik_legs = argv[++i];
@@ -92,6 +98,14 @@ int cmd_render(int argc, char **argv) {
     if ((ik_chain && mode != SKR_IK_REACH) || (ik_legs && mode != SKR_IK_SLOPE)) {
         fprintf(stderr, "skelanim: --ik-chain goes with --ik reach, --ik-legs with --ik slope\n");
         return 1;
+    }
+    if (terrain_spec && mode) {
+        fprintf(stderr, "skelanim: --terrain does not go with --ik (the IK scenes bring their own ground)\n");
+        return 1;
+    }
+    if (terrain_spec && !camera) { /* from the side: the terrain ahead (+Z) does not hide the feet */
+        if (!az_set) az = -110.0;
+        if (!el_set) el = 20.0;
     }
     char chain_root[256] = "", chain_tip[256] = "";
     if (ik_chain && sscanf(ik_chain, "%255[^:]:%255s", chain_root, chain_tip) != 2) {
@@ -136,7 +150,16 @@ int cmd_render(int argc, char **argv) {
     double ik_worst = 0;
     uint32_t ik_unreached = 0;
     sk_error err = {0};
-    if (!cli_load(file, &asset)) return 1;
+    cli_terrain *terrain = NULL;
+    skr_terrain *tmesh = NULL;
+    if (terrain_spec && cli_terrain_parse(terrain_spec, &terrain, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return 1;
+    }
+    if (!cli_load(file, &asset)) {
+        cli_terrain_destroy(terrain);
+        return 1;
+    }
     const sk_skeleton *s = asset->skeleton;
     int32_t clip = asset->clip_count ? 0 : -1;
     if (mode && !clip_spec) { /* idle under the reach, walk on the slope, when the file has them */
@@ -163,6 +186,7 @@ int cmd_render(int argc, char **argv) {
     if (!local || !world || !pal || !weights || !rgb || !targets || (cpu && !cpu_v)) goto done;
     /* Pose every frame first: the camera frames the animated bounds of all of them. */
     float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    float root0[3] = {0, 0, 0};
     for (uint32_t f = 0; f < frames; f++) {
         double t = t0 + f / fps;
         float *wf = weights + (size_t)f * (s->weight_total + 1);
@@ -180,6 +204,7 @@ int cmd_render(int argc, char **argv) {
             else sk_pose_rest(s, SK_POSE_OF(s, local, wf), NULL);
             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
         }
+        if (f == 0 && n) memcpy(root0, &world[0].m[12], sizeof root0);
         skr_model_palette(model, world, pal + (size_t)f * np);
         if (mode == SKR_IK_REACH)
             for (int k = 0; k < 3; k++) { /* keep the target path in the picture */
@@ -199,16 +224,60 @@ int cmd_render(int argc, char **argv) {
         feet = lo[1];
         ground = feet;
     }
+    float fade_center[2] = {0, 0}, fade_radius = 0;
+    if (terrain) {
+        /* The character stands on the terrain at frame 0: its lowest point over the frames (where the
+         * grid would be) goes to the ground under its root; every frame moves by the same offset. */
+        float top = fmaxf(bmax[1], root0[1]) + 50.0f, dy = 0;
+        sk_terrain_hit hit;
+        if (sk_terrain_height(&terrain->terrain, root0[0], root0[2], top, 1e5f, &hit)) dy = hit.point.y - bmin[1];
+        else
+            fprintf(stderr, "skelanim: note: the terrain has no ground under the root at x %.3g, z %.3g: the character "
+                            "keeps its height\n", (double)root0[0], (double)root0[2]);
+        for (uint32_t k = 0; k < (size_t)frames * np; k++) pal[k].m[13] += dy;
+        bmin[1] += dy, bmax[1] += dy;
+        ground = bmin[1];
+        /* The framed box takes in the terrain within 1.5 m of the character. */
+        const float margin = 1.5f;
+        float lo[2] = {bmin[0] - margin, bmin[2] - margin}, hi[2] = {bmax[0] + margin, bmax[2] + margin};
+        float ytop = bmax[1] + 50.0f;
+        for (int iz = 0; iz <= 30; iz++)
+            for (int ix = 0; ix <= 30; ix++) {
+                float x = lo[0] + (hi[0] - lo[0]) * ix / 30.0f, z = lo[1] + (hi[1] - lo[1]) * iz / 30.0f;
+                if (!sk_terrain_height(&terrain->terrain, x, z, ytop, 1e5f, &hit)) continue;
+                float p[3] = {x, hit.point.y, z};
+                for (int k = 0; k < 3; k++) bmin[k] = fminf(bmin[k], p[k]), bmax[k] = fmaxf(bmax[k], p[k]);
+            }
+        /* Drawn over a square 3 m wider than the framed box, fading out towards its edge. */
+        fade_center[0] = 0.5f * (bmin[0] + bmax[0]), fade_center[1] = 0.5f * (bmin[2] + bmax[2]);
+        fade_radius = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 3.0f;
+        if (terrain->kind == CLI_TERRAIN_MESH) {
+            if (skr_terrain_create_mesh(terrain->asset, &tmesh, &err) != SK_OK) goto fail;
+        } else {
+            /* the rays start above the highest ground of the square: ramps and stairs climb on */
+            double climb = terrain->kind == CLI_TERRAIN_RAMP     ? tan(fmin(fabs(terrain->params[0]), 89.0) * M_PI / 180.0)
+                           : terrain->kind == CLI_TERRAIN_STAIRS ? fabs(terrain->params[0]) / terrain->params[1]
+                                                                 : 0.0;
+            float reach = (float)fmin(climb * 3.0 * fade_radius, 1e5);
+            skr_terrain_area area = {fade_center[0] - fade_radius, fade_center[1] - fade_radius,
+                                     fade_center[0] + fade_radius, fade_center[1] + fade_radius,
+                                     bmax[1] + 20.0f + reach, bmin[1] - 100.0f - reach, 0};
+            if (skr_terrain_create_heightfield(&terrain->terrain, &area, &tmesh, &err) != SK_OK) goto fail;
+        }
+        printf("terrain: %s; the character moved up %.3g m to stand on it (the ground under its root at x %.3g, z %.3g)\n",
+               terrain->description, (double)dy, (double)root0[0], (double)root0[2]);
+    }
     skr_camera cam = {0}; /* fov_y 0: the default field of view */
     skr_camera_frame(&cam, bmin, bmax, (float)az, (float)el, (int)w, (int)h);
     if (gif && skr_gif_open(out, (int)w, (int)h, &g, &err) != SK_OK) goto fail;
     for (uint32_t f = 0; f < frames; f++) {
-        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, true, ground, 0, {0, 0}};
+        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, !terrain, ground, 0, {0, 0}};
         if (mode == SKR_IK_SLOPE) { /* a patch of slope around the walk: a whole tilted plane would fill the sky */
             fd.ground_slope[1] = tanf(ik.slope);
             fd.grid_extent = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 1.5f;
         }
         skr_begin_frame(rn, &fd);
+        if (tmesh) skr_draw_terrain(rn, tmesh, fade_center, fade_radius, fd.background);
         skr_draw_desc dd = {model, 1, pal + (size_t)f * np, NULL, NULL};
         if (cpu) {
             if (skr_model_skin_cpu(model, pal + (size_t)f * np, weights + (size_t)f * (s->weight_total + 1), SK_SKIN_LBS,
@@ -256,6 +325,8 @@ fail:
     fprintf(stderr, "skelanim: render: %s\n", err.message[0] ? err.message : "failed");
 done:
     skr_gif_close(g, NULL);
+    skr_terrain_destroy(tmesh);
+    cli_terrain_destroy(terrain);
     skr_model_destroy(model);
     skr_renderer_destroy(rn);
     skr_headless_destroy(hd);

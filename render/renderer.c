@@ -189,6 +189,44 @@ static const char *GRID_FS =
     "  o_color = vec4(pow(mix(c, u_bg, fade), vec3(1.0 / 2.2)), 1.0);\n"
     "}\n";
 
+static const char *TERRAIN_VS =
+    "#version 330 core\n"
+    "layout(location=0) in vec3 a_pos;\n"
+    "layout(location=1) in vec3 a_nrm;\n"
+    "uniform mat4 u_viewproj;\n"
+    "out vec3 v_world; out vec3 v_nrm;\n"
+    "void main() { v_world = a_pos; v_nrm = a_nrm; gl_Position = u_viewproj * vec4(a_pos, 1.0); }\n";
+
+/* Lit like the meshes; grid lines every 0.5 m and 2 m along x and z, each
+ * family faded where the surface faces its axis (a riser facing +Z shows the
+ * x lines only), so slopes and steps read. */
+static const char *TERRAIN_FS =
+    "#version 330 core\n"
+    "in vec3 v_world; in vec3 v_nrm;\n"
+    "uniform vec3 u_eye, u_bg; uniform vec2 u_center; uniform float u_fade;\n"
+    "out vec4 o_color;\n"
+    "float lines(float p, float cell) {\n"
+    "  float w = max(fwidth(p / cell), 1e-4);\n"
+    "  return 1.0 - min(abs(fract(p / cell - 0.5) - 0.5) / w, 1.0);\n"
+    "}\n"
+    "void main() {\n"
+    "  vec3 n = normalize(v_nrm);\n"
+    "  vec3 V = normalize(u_eye - v_world);\n"
+    "  if (dot(n, V) < 0.0) n = -n;\n"
+    "  vec3 g = normalize(cross(dFdx(v_world), dFdy(v_world)));\n"
+    "  float lx = lines(v_world.x, 0.5) * (1.0 - abs(g.x)), lz = lines(v_world.z, 0.5) * (1.0 - abs(g.z));\n"
+    "  float Lx = lines(v_world.x, 2.0) * (1.0 - abs(g.x)), Lz = lines(v_world.z, 2.0) * (1.0 - abs(g.z));\n"
+    "  vec3 base = vec3(0.36, 0.31, 0.24);\n"
+    "  base = mix(base, vec3(0.13, 0.12, 0.10), max(lx, lz) * 0.8);\n"
+    "  base = mix(base, vec3(0.04, 0.04, 0.05), max(Lx, Lz));\n"
+    "  vec3 L = normalize(vec3(0.45, 0.8, 0.55));\n"
+    "  float d = max(dot(n, L), 0.0);\n"
+    "  vec3 hemi = mix(vec3(0.30, 0.28, 0.26), vec3(0.55, 0.62, 0.75), n.y * 0.5 + 0.5);\n"
+    "  vec3 c = base * (0.6 * hemi + 0.9 * d);\n"
+    "  float fade = u_fade > 0.0 ? smoothstep(0.55, 1.0, length(v_world.xz - u_center) / u_fade) : 0.0;\n"
+    "  o_color = vec4(pow(clamp(mix(c, u_bg, fade), 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);\n"
+    "}\n";
+
 static const char *LINE_VS =
     "#version 330 core\n"
     "layout(location=0) in vec3 a_pos;\n"
@@ -242,7 +280,7 @@ static GLuint program(const char *vs, const char *fs, sk_error *err) {
 }
 
 struct skr_renderer {
-    GLuint mesh_prog, grid_prog, line_prog;
+    GLuint mesh_prog, grid_prog, line_prog, terrain_prog;
     GLuint grid_vao, grid_vbo, line_vao, line_vbo;
     GLuint pal_buf, pal_tex, tint_buf, tint_tex;
     GLuint cpu_buf;
@@ -263,7 +301,8 @@ sk_result skr_renderer_create(skr_renderer **out, sk_error *err) {
     r->mesh_prog = program(MESH_VS, MESH_FS, err);
     r->grid_prog = r->mesh_prog ? program(GRID_VS, GRID_FS, err) : 0;
     r->line_prog = r->grid_prog ? program(LINE_VS, LINE_FS, err) : 0;
-    if (!r->line_prog) {
+    r->terrain_prog = r->line_prog ? program(TERRAIN_VS, TERRAIN_FS, err) : 0;
+    if (!r->terrain_prog) {
         skr_renderer_destroy(r);
         return err ? err->code : SK_ERR_UNSUPPORTED;
     }
@@ -312,6 +351,7 @@ void skr_renderer_destroy(skr_renderer *r) {
     glDeleteProgram(r->mesh_prog);
     glDeleteProgram(r->grid_prog);
     glDeleteProgram(r->line_prog);
+    glDeleteProgram(r->terrain_prog);
     GLuint bufs[6] = {r->grid_vbo, r->line_vbo, r->pal_buf, r->tint_buf, r->cpu_buf, 0};
     glDeleteBuffers(5, bufs);
     GLuint vaos[2] = {r->grid_vao, r->line_vao};
@@ -501,4 +541,26 @@ void skr_draw_skeleton(skr_renderer *r, const sk_skeleton *s, const sk_mat4 *wor
     glEnable(GL_DEPTH_TEST);
     glBindVertexArray(0);
     free(v);
+}
+
+void skr_draw_terrain(skr_renderer *r, const skr_terrain *t, const float fade_center[2], float fade_radius,
+                      const float background[3]) {
+    if (!t->triangle_count) return;
+    GLuint p = r->terrain_prog;
+    glUseProgram(p);
+    float bg[3];
+    for (int i = 0; i < 3; i++) bg[i] = powf(background[i], 2.2f); /* the shader re-applies gamma */
+    glUniformMatrix4fv(glGetUniformLocation(p, "u_viewproj"), 1, GL_FALSE, r->cam->viewproj.m);
+    glUniform3fv(glGetUniformLocation(p, "u_eye"), 1, r->cam->eye);
+    glUniform3fv(glGetUniformLocation(p, "u_bg"), 1, bg);
+    glUniform2f(glGetUniformLocation(p, "u_center"), fade_center ? fade_center[0] : 0.0f,
+                fade_center ? fade_center[1] : 0.0f);
+    glUniform1f(glGetUniformLocation(p, "u_fade"), fade_radius > 0 ? fade_radius : 0.0f);
+    glBindVertexArray(t->vao);
+    /* Slightly behind coplanar geometry (feet on the ground). */
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.0f, 1.0f);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(t->triangle_count * 3));
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glBindVertexArray(0);
 }

@@ -96,6 +96,34 @@ void skr_draw_target(skr_renderer *r, const float p[3], float size, const float 
 void skr_draw_markers(skr_renderer *r, const skr_model *m, const sk_mat4 *palette, const uint32_t *vertices,
                       uint32_t count, const unsigned char (*rgb)[3], float px);
 
+/* ---- Terrain ------------------------------------------------------------------ */
+/* A terrain's triangles on the GPU (world space, with normals), drawn lit with
+ * grid lines every 0.5 m and 2 m so slopes read. A GL context must be current. */
+typedef struct skr_terrain skr_terrain;
+typedef struct skr_terrain_area {
+    float min_x, min_z, max_x, max_z; /* the rectangle drawn */
+    float y_top, y_bottom;            /* the vertical rays run from y_top down to y_bottom */
+    float spacing;                    /* sample spacing in metres (0: the larger side / 240, 1 to 10 cm) */
+} skr_terrain_area;
+/* A height field sampled by vertical ray casts over the area. Where the ground
+ * jumps between two samples (a riser, a ledge: the last millimetre of a
+ * bisection along the sample edge holds most of the step), the cell is split
+ * at the step (found to 1 mm) and a vertical wall joins the two heights, so
+ * risers are drawn vertical and treads flat. Points without a hit leave holes. */
+sk_result skr_terrain_create_heightfield(const sk_terrain *terrain, const skr_terrain_area *area, skr_terrain **out,
+                                         sk_error *err);
+/* The triangles of every triangle primitive of the asset's mesh nodes in world
+ * space at the rest pose (skinned meshes by their rest palette), flat-shaded.
+ * The asset may be destroyed afterwards. */
+sk_result skr_terrain_create_mesh(const sk_asset *asset, skr_terrain **out, sk_error *err);
+void skr_terrain_destroy(skr_terrain *t);
+/* The CPU copy: triangle_count * 3 vertices of 6 floats (position, normal). */
+const float *skr_terrain_vertices(const skr_terrain *t, uint32_t *triangle_count);
+/* Draws it. fade_center/fade_radius: beyond 0.55 radius from the centre (x, z)
+ * the terrain fades into the background colour (fade_radius 0: no fade). */
+void skr_draw_terrain(skr_renderer *r, const skr_terrain *t, const float fade_center[2], float fade_radius,
+                      const float background[3]);
+
 /* ---- Images ------------------------------------------------------------------ */
 /* PNG. rgb top row first. */
 sk_result skr_write_image(const char *path, const unsigned char *rgb, int w, int h, sk_error *err);

@@ -29,6 +29,12 @@ struct skr_model {
     uint8_t *texture_state;   /* per asset texture: 1 once decoded (or found undecodable) */
 };
 
+struct skr_terrain {
+    float *vertices;          /* triangle_count * 3 * 6 floats: position, normal */
+    uint32_t triangle_count;
+    unsigned vao, vbo;
+};
+
 /* An image's bytes decoded to RGBA8 (stb_image), or NULL; free with free(). */
 unsigned char *skr_decode_image(const sk_image *img, int *w, int *h);
 /* The GL texture of a material's base-colour texture (decoded and uploaded
