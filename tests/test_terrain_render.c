@@ -254,6 +254,13 @@ static void test_cli_glb(void **st) {
     assert_non_null(png);
     assert_true(size > 1000 && !memcmp(png, "\x89PNG", 4));
     free(png);
+    const char *keep_dir = getenv("SK_TERRAIN_IMAGES");
+    if (keep_dir && keep_dir[0]) { /* the .glb and a full-size picture of the mannequin on it */
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s/stairs.glb' && ASAN_OPTIONS=detect_leaks=0 '%s' render @mannequin --clip walk "
+                 "--time 0.3 --terrain '%s' --out '%s/mannequin_on_glb.png' >/dev/null", glb_path, keep_dir, cli, glb_path,
+                 keep_dir);
+        assert_int_equal(system(cmd), 0);
+    }
     remove(out);
     remove(glb_path);
     rmdir(glb_dir);
