@@ -105,7 +105,7 @@ static bool find_step(const hf *h, const sample *a, const sample *b, float spaci
 
 static bool find_step_ordered(const hf *h, const sample *a, const sample *b, float spacing, sample *sa, sample *sb) {
     float dy = fabsf(a->p[1] - b->p[1]);
-    if (!(dy > 1.5f * spacing)) return false; /* steeper than 56 degrees, or not a step */
+    if (!(dy > fmaxf(0.25f * spacing, 0.002f))) return false; /* steeper than 14 degrees and 2 mm, or no step */
     sample lo = *a, hi = *b;
     for (int it = 0; it < 40; it++) {
         float dx = hi.p[0] - lo.p[0], dz = hi.p[2] - lo.p[2];

@@ -88,12 +88,10 @@ static void keep(const char *name, const unsigned char *rgb) {
 
 static bool lit(const unsigned char *p) { return p[0] + p[1] + p[2] > 12; }
 
-static void test_stairs_geometry(void **st) {
-    (void)st;
+static void check_stairs(const char *spec, float rise, float run) {
     cli_terrain *ct = NULL;
     sk_error err = {0};
-    assert_int_equal(cli_terrain_parse("stairs:0.17,0.28", &ct, &err), SK_OK);
-    const float rise = 0.17f, run = 0.28f;
+    assert_int_equal(cli_terrain_parse(spec, &ct, &err), SK_OK);
     skr_terrain_area area = {-1, -0.5f, 1, 2.5f, 5, -5, 0.04f};
     skr_terrain *t = NULL;
     assert_int_equal(skr_terrain_create_heightfield(&ct->terrain, &area, &t, &err), SK_OK);
@@ -122,8 +120,8 @@ static void test_stairs_geometry(void **st) {
             walls++;
         } else other++;
     }
-    printf("stairs height field: %u triangles: %d flat, %d on risers, %d other; treads within %.2g m of their "
-           "height, risers within %.2g m of their line; wall width per riser:", n, flat, walls, other, worst_tread,
+    printf("%s height field: %u triangles: %d flat, %d on risers, %d other; treads within %.2g m of their "
+           "height, risers within %.2g m of their line; wall width per riser:", spec, n, flat, walls, other, worst_tread,
            worst_riser);
     for (int r = 0; r < 6; r++) printf(" %.4f", wall_len[r]);
     printf(" m\n");
@@ -131,6 +129,35 @@ static void test_stairs_geometry(void **st) {
     assert_true(worst_tread < 1e-5);
     assert_true(worst_riser < 1e-3); /* the bisection stops at 1 mm */
     for (int r = 0; r < 6; r++) assert_true(fabs(wall_len[r] - 2.0) < 1e-3); /* risers 0..5 lie in z < 2.5 */
+    skr_terrain_destroy(t);
+    cli_terrain_destroy(ct);
+}
+
+static void test_stairs_geometry(void **st) {
+    (void)st;
+    check_stairs("stairs:0.17,0.28", 0.17f, 0.28f);
+    check_stairs("stairs:0.03,0.28", 0.03f, 0.28f); /* a 3 cm step: less than the 4 cm spacing */
+    /* smooth ground has no walls: bumps of up to 0.4 m, wavelengths 1 to 2 m */
+    cli_terrain *ct = NULL;
+    sk_error err = {0};
+    assert_int_equal(cli_terrain_parse("bumps:0.4,5", &ct, &err), SK_OK);
+    skr_terrain_area area = {-2, -2, 2, 2, 5, -5, 0.04f};
+    skr_terrain *t = NULL;
+    assert_int_equal(skr_terrain_create_heightfield(&ct->terrain, &area, &t, &err), SK_OK);
+    uint32_t n = 0;
+    const float *v = skr_terrain_vertices(t, &n);
+    uint32_t walls = 0;
+    double worst = 0;
+    for (uint32_t k = 0; k < n * 3; k++) {
+        const float *p = v + k * 6;
+        if (fabsf(p[4]) < 1e-3f) walls++;
+        worst = fmax(worst, fabs(p[1] - sk_terrain_bumps_height(&ct->shape, p[0], p[2], NULL)));
+    }
+    printf("bumps:0.4,5 height field: %u triangles, %u vertices with a horizontal normal (walls), vertices within "
+           "%.2g m of the closed-form height\n", n, walls, worst);
+    assert_int_equal(n, 2u * 100u * 100u);
+    assert_int_equal(walls, 0);
+    assert_true(worst < 1e-5);
     skr_terrain_destroy(t);
     cli_terrain_destroy(ct);
 }
