@@ -264,8 +264,10 @@ int cmd_render(int argc, char **argv) {
                                      bmax[1] + 20.0f + reach, bmin[1] - 100.0f - reach, 0};
             if (skr_terrain_create_heightfield(&terrain->terrain, &area, &tmesh, &err) != SK_OK) goto fail;
         }
-        printf("terrain: %s; the character moved up %.3f m to stand on it (the ground under its root at x %.3g, z %.3g)\n",
-               terrain->description, (double)dy, (double)root0[0], (double)root0[2]);
+        double up = fabs((double)dy) < 5e-4 ? 0.0 : (double)dy; /* no "-0.000" */
+        printf("terrain: %s; the character %s %.3f m to stand on it (the ground under its root at x %.3g, z %.3g)\n",
+               terrain->description, up < 0.0 ? "moved down" : "moved up", fabs(up), (double)root0[0],
+               (double)root0[2]);
     }
     skr_camera cam = {0}; /* fov_y 0: the default field of view */
     skr_camera_frame(&cam, bmin, bmax, (float)az, (float)el, (int)w, (int)h);
