@@ -27,8 +27,9 @@
 #include "skelanim/ik/ik.h"
 #include "skelanim/skin/skinning.h"
 #include "skelanim/content/mannequin.h"
-/* locomotion (seed 002 and 004): motion analysis, terrain */
+/* locomotion (seed 002 and 004): motion analysis, synchronisation, terrain */
 #include "skelanim/locomotion/analysis.h"
+#include "skelanim/locomotion/sync.h"
 #include "skelanim/locomotion/terrain.h"
 /* io (libskelanim_io) */
 #include "skelanim/io/file.h"
