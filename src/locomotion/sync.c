@@ -12,6 +12,9 @@
  *   - "fChangeA/fChangeB" are changeA/changeB, and "iMotion/jMotion" are i/j;
  *     the wrap of a change into (-0.5, 0.5] must also cover the negative side
  *     (a change is a signed arc, -0.3 and 0.7 are the same arc);
+ *   - the points are made as (sin, cos)(2 pi t) but turned back into time
+ *     with atan2(y, x), which gives 1/4 - t (the time circle mirrored);
+ *     atan2(x, y) undoes the construction;
  *   - "N" in changeRatio is nMotions; the changes are summed over the legs
  *     as well, so the ratio is divided by nLegs too: with 5 / pairs alone two
  *     motions of two legs overshoot by a factor 2 and oscillate forever;
@@ -35,7 +38,10 @@
  * time circle a linear sum of 0.95 and 0.05 gives 0.5, so keytimes here are
  * weighted circular means (the angle of sum w_i (cos, sin)(2 pi k_i)),
  * taken relative to the keytime of the heaviest motion so that weights
- * (1, 0, ...) return its keytime exactly. Footbase at stance, foot
+ * (1, 0, ...) return its keytime exactly. Kod 4 takes the keytimes over
+ * the "active" motions only and the rest over all motions, idle included;
+ * a group here holds only cyclic motions that move (an idle clip has no
+ * stride to analyse), so both sums run over the whole group. Footbase at stance, foot
  * direction, foot length and cycle duration are weighted sums (Kod 4;
  * cycle duration as sk_players_advance_synced's D = sum w_i d_i). */
 #include "core/internal.h"

@@ -115,7 +115,9 @@ sk_result sk_motion_group_footbase(const sk_motion_group *g, const float *weight
 
 /* The normalised clip time in [0, 1) at which motion i is played at group
  * phase `phase`: phase - offset_i, mirrored (1 - t) for a backward
- * analysis. Multiply by the clip's cycle duration. */
+ * analysis. Multiply by the clip's cycle duration (for an analysis of a
+ * cycle inside a longer capture, sk_motion_analysis_options cycle_start /
+ * cycle_end: clip time = cycle_start + this x (cycle_end - cycle_start)). */
 double sk_motion_group_clip_phase(const sk_motion_group *g, uint32_t i, double phase);
 
 #ifdef __cplusplus
