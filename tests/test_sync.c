@@ -234,6 +234,45 @@ static void test_weights(void **state) {
     sk_motion_group_destroy(g);
 }
 
+/* The group's phase and anim/fader.h's synchronised players agree: players
+ * seeked to each motion's clip phase and advanced by
+ * sk_players_advance_synced with the group's weights stay at the clip phase
+ * of the group phase advanced by dt / the blended cycle duration. */
+static void test_players_follow_group_phase(void **state) {
+    (void)state;
+    sk_motion_group *g = walk_run_group();
+    float w[2];
+    sk_motion_blend b;
+    sk_error err = {0};
+    assert_int_equal(sk_motion_group_evaluate(g, sk_vec3_make(0, 0, 2.0f), w, 2, &b, &err), SK_OK);
+    const sk_motion_analysis *m[2] = {g_walk, g_run};
+    sk_player pl[2];
+    sk_player *pp[2] = {&pl[0], &pl[1]};
+    double phi = 0.4;
+    for (uint32_t i = 0; i < 2; i++) {
+        sk_player_desc d = {0};
+        d.duration = m[i]->cycle_duration;
+        d.loop = SK_LOOP_REPEAT;
+        sk_player_init(&pl[i], &d);
+        sk_player_seek_phase(&pl[i], sk_motion_group_clip_phase(g, i, phi));
+    }
+    double worst = 0;
+    for (int step = 0; step < 300; step++) {
+        double dt = 1.0 / 60.0;
+        double dphase = sk_players_advance_synced(pp, w, 2, dt);
+        assert_true(fabs(dphase - dt / b.cycle_duration) < 1e-12);
+        phi += dt / b.cycle_duration;
+        for (uint32_t i = 0; i < 2; i++) {
+            double e = fabs(cdiff(sk_player_phase(&pl[i]), sk_motion_group_clip_phase(g, i, phi)));
+            if (e > worst) worst = e;
+        }
+    }
+    printf("  weights %.4f %.4f, cycle %.4f s: players vs group phase after 5 s: %.3g cycles\n", w[0], w[1],
+           b.cycle_duration, worst);
+    assert_true(worst < 1e-9);
+    sk_motion_group_destroy(g);
+}
+
 static void test_circular_keytimes(void **state) {
     (void)state;
     /* Two copies of the walk, identical stance (offsets 0), foot-strike 0.95 and 0.05, distinct velocities */
@@ -448,6 +487,7 @@ int main(void) {
         cmocka_unit_test(test_kod1_errors),
         cmocka_unit_test(test_walk_run_sync),
         cmocka_unit_test(test_weights),
+        cmocka_unit_test(test_players_follow_group_phase),
         cmocka_unit_test(test_circular_keytimes),
         cmocka_unit_test(test_footbase),
         cmocka_unit_test(test_backward),
