@@ -202,6 +202,11 @@ static void test_weights(void **state) {
     for (uint32_t l = 0; l < 2; l++) { /* a single motion's keytimes come back exactly (+ its offset) */
         double k = g_walk->legs[l].foot_strike + (double)sk_motion_group_offset(g, 0);
         assert_true(fabs(cdiff(b.legs[l].foot_strike, k)) < 1e-6);
+        /* and its stance position, foot direction and length (Kod 4's weighted sums at weight 1) */
+        const sk_leg_analysis *L = &g_walk->legs[l];
+        assert_memory_equal(&b.legs[l].stance_position, &L->stance_position, sizeof(sk_vec3));
+        assert_memory_equal(&b.legs[l].foot_direction, &L->foot_direction, sizeof(sk_vec3));
+        assert_true(b.legs[l].foot_length == L->foot_length);
     }
     assert_int_equal(sk_motion_group_evaluate(g, vr, w, 2, &b, &err), SK_OK);
     printf("  at the run's velocity: %.9g %.9g, duration %.9g (run %.9g)\n", w[0], w[1], b.cycle_duration,
@@ -231,6 +236,15 @@ static void test_weights(void **state) {
     printf("  half-way (%.3f m/s): weights %.4f %.4f, duration %.4f s, velocity %.4f m/s\n", mid.z, w[0], w[1],
            b.cycle_duration, b.velocity.z);
     assert_true(w[0] > 0.2f && w[1] > 0.2f);
+    /* the weighted sums of Kod 4 at these weights */
+    for (uint32_t l = 0; l < 2; l++) {
+        const sk_leg_analysis *A = &g_walk->legs[l], *B = &g_run->legs[l];
+        double zs = w[0] * A->stance_position.z + w[1] * B->stance_position.z;
+        double fl = w[0] * A->foot_length + w[1] * B->foot_length;
+        printf("  %-5s stance position z %.4f (walk %.4f, run %.4f), foot length %.4f m\n", A->name,
+               b.legs[l].stance_position.z, A->stance_position.z, B->stance_position.z, b.legs[l].foot_length);
+        assert_true(fabs(b.legs[l].stance_position.z - zs) < 1e-6 && fabs(b.legs[l].foot_length - fl) < 1e-6);
+    }
     sk_motion_group_destroy(g);
 }
 
