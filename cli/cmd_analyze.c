@@ -157,6 +157,15 @@ int cmd_analyze(int argc, char **argv) {
         if (!nlegs) goto done;
     }
     sk_error err = {0};
+    /* Heel and toe points: from the skinned mesh's sole when there is one,
+     * else from the skeleton. */
+    sk_leg_points_source src[16];
+    if (sk_leg_points_from_mesh(asset, legs, nlegs, NULL, src, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s: %s\n", file, err.message);
+        goto done;
+    }
+    uint32_t from_mesh = 0;
+    for (uint32_t l = 0; l < nlegs; l++) from_mesh += src[l] == SK_LEG_POINTS_MESH;
     if (cycle_spec && !strcmp(cycle_spec, "auto")) {
         /* A capture that is not a loop: its best cycle. */
         if (sk_motion_find_cycle(skel, asset->clips[ci], legs, nlegs, 0, NULL, &opt.cycle_start, &opt.cycle_end,
@@ -199,6 +208,9 @@ int cmd_analyze(int argc, char **argv) {
     } else {
         printf("file: %s\nclip %d \"%s\"%s: %u samples over %.4f s\n", file, ci, an->clip_name,
                an->backward ? " (backward)" : "", an->sample_count, an->cycle_duration);
+        if (from_mesh == nlegs) printf("heel/toe from the mesh sole\n");
+        else if (!from_mesh) printf("heel/toe from the skeleton\n");
+        else printf("heel/toe from the mesh sole for %u of %u legs, the others from the skeleton\n", from_mesh, nlegs);
         if (opt.cycle_end > 0)
             printf("cycle inside the clip: %.4f to %.4f s%s\n", opt.cycle_start, opt.cycle_end,
                    cycle_spec && !strcmp(cycle_spec, "auto") ? " (best cycle: closest poses)" : "");

@@ -15,6 +15,7 @@ grep -Eq '^cycle: 1\.49[0-9]+ m/cycle, 1\.39[0-9]+ m/s, direction \(-?0\.000, -?
   || fail "walk cycle speed/direction"
 grep -q "^leg left: hip thigh_l, knee shin_l, ankle foot_l, toe toe_l" "$tmp/walk.txt" || fail "left leg"
 grep -q "^analysis time: " "$tmp/walk.txt" || fail "no analysis time"
+grep -q "^heel/toe from the mesh sole$" "$tmp/walk.txt" || fail "heel/toe not from the mesh sole"
 
 "$SK_CLI" analyze @mannequin --clip run --json >"$tmp/run.json"
 python3 - "$tmp/run.json" <<'PY'

@@ -54,10 +54,19 @@ static sk_asset *mannequin(void) {
     return a;
 }
 
+/* When set, analyze() takes the heel and toe points from the mesh's sole. */
+static bool g_mesh_points;
+
 static sk_motion_analysis *analyze(const sk_asset *a, const char *clip, uint32_t samples, bool backward) {
     sk_leg_desc legs[4];
     uint32_t n = sk_legs_find(a->skeleton, legs, 4);
     assert_int_equal(n, 2);
+    if (g_mesh_points) {
+        sk_leg_points_source src[2];
+        assert_int_equal(sk_leg_points_from_mesh(a, legs, n, NULL, src, NULL), SK_OK);
+        assert_int_equal(src[0], SK_LEG_POINTS_MESH);
+        assert_int_equal(src[1], SK_LEG_POINTS_MESH);
+    }
     int32_t ci = sk_asset_find_clip(a, clip);
     assert_true(ci >= 0);
     sk_motion_analysis_options o = {0};
@@ -180,6 +189,103 @@ static void test_walk_key_rate(void **state) { (void)state; check_gait(&walk, wa
 static void test_walk_default(void **state) { (void)state; check_gait(&walk, 0); }
 static void test_run_key_rate(void **state) { (void)state; check_gait(&run, run.frames); }
 static void test_run_default(void **state) { (void)state; check_gait(&run, 0); }
+/* The same recoveries with the heel and toe from the mesh's sole. */
+static void test_walk_mesh_points(void **state) {
+    (void)state;
+    g_mesh_points = true;
+    check_gait(&walk, 0);
+    check_gait(&walk, walk.frames);
+    g_mesh_points = false;
+}
+static void test_run_mesh_points(void **state) {
+    (void)state;
+    g_mesh_points = true;
+    check_gait(&run, 0);
+    g_mesh_points = false;
+}
+
+/* Heel and toe from the mannequin's capsule feet. The foot capsule (mannequin.c
+ * build_parts) runs from z = -0.03 to 0.095 at height 0.045, vertical radius
+ * 0.045 at its rear (bottom at y = 0), rear cap 0.04 long; the toe capsule from
+ * z = 0.13 to 0.17 at height 0.028, vertical radius 0.028 (bottom y = 0) to
+ * 0.025, front cap 0.025 long. The sole is what lies within tol = 1.2% of the
+ * leg length (0.43 + 0.42 m) of y = 0: on the rear cap (angle a from its
+ * pole, bottom height 0.045 (1 - sin a)) back to sin a = (0.045 - tol) / 0.045,
+ * on the toe's front cap (bottom 0.028 - 0.025 sin a) forward to sin a =
+ * (0.028 - tol) / 0.025. Heel and toe tip are at y = 0, x = +-0.1. */
+static void test_points_from_mesh(void **state) {
+    (void)state;
+    sk_asset *a = mannequin();
+    const sk_skeleton *s = a->skeleton;
+    sk_leg_desc legs[2];
+    assert_int_equal(sk_legs_find(s, legs, 2), 2);
+    sk_leg_points_source src[2];
+    sk_error err = {0};
+    assert_int_equal(sk_leg_points_from_mesh(a, legs, 2, NULL, src, &err), SK_OK);
+    const double tol = 0.012 * 0.85;
+    const double heel_z = -0.03 - 0.04 * cos(asin((0.045 - tol) / 0.045));
+    const double toe_z = 0.17 + 0.025 * cos(asin((0.028 - tol) / 0.025));
+    for (int l = 0; l < 2; l++) {
+        assert_int_equal(src[l], SK_LEG_POINTS_MESH);
+        assert_true(legs[l].heel_set && legs[l].toe_tip_set);
+        sk_mat4 ma, mt;
+        sk_vec3 h, t;
+        sk_pose rest = {0};
+        assert_int_equal(sk_pose_alloc(s, NULL, &rest, NULL), SK_OK);
+        assert_int_equal(sk_pose_rest(s, &rest, NULL), SK_OK);
+        sk_mat4 *model = calloc(s->joint_count, sizeof *model);
+        assert_int_equal(sk_local_to_model(s, &rest, NULL, model, s->joint_count, NULL), SK_OK);
+        ma = model[legs[l].ankle];
+        mt = model[legs[l].toe];
+        h = sk_mat4_transform_point(&ma, legs[l].heel);
+        t = sk_mat4_transform_point(&mt, legs[l].toe_tip);
+        free(model);
+        sk_pose_free(&rest, NULL);
+        double x = l == 0 ? 0.1 : -0.1;
+        printf("  %s: heel (%.4f, %.4f, %.4f) expected (%.4f, 0, %.4f); toe tip (%.4f, %.4f, %.4f) expected (%.4f, 0, %.4f)\n",
+               s->names[legs[l].ankle], h.x, h.y, h.z, x, heel_z, t.x, t.y, t.z, x, toe_z);
+        assert_true(fabs(h.x - x) < 0.005 && fabs(h.y) < 0.005 && fabs(h.z - heel_z) < 0.005);
+        assert_true(fabs(t.x - x) < 0.005 && fabs(t.y) < 0.005 && fabs(t.z - toe_z) < 0.005);
+    }
+    /* Manual points are kept; the other one still comes from the mesh. */
+    sk_leg_desc m[2];
+    assert_int_equal(sk_legs_find(s, m, 2), 2);
+    m[0].heel_set = true;
+    m[0].heel = sk_vec3_make(0.01f, -0.07f, -0.02f);
+    m[1].heel_set = m[1].toe_tip_set = true;
+    m[1].heel = sk_vec3_make(0, -0.08f, -0.05f);
+    m[1].toe_tip = sk_vec3_make(0, -0.02f, 0.06f);
+    assert_int_equal(sk_leg_points_from_mesh(a, m, 2, NULL, src, NULL), SK_OK);
+    assert_int_equal(src[0], SK_LEG_POINTS_MESH);
+    assert_int_equal(src[1], SK_LEG_POINTS_MANUAL);
+    assert_true(m[0].heel.x == 0.01f && m[0].heel.y == -0.07f && m[0].heel.z == -0.02f);
+    assert_memory_equal(&m[0].toe_tip, &legs[0].toe_tip, sizeof(sk_vec3));
+    assert_true(m[1].heel.z == -0.05f && m[1].toe_tip.z == 0.06f);
+    /* No skinned mesh: the skeleton's points. */
+    sk_asset bare = *a;
+    bare.skin_count = 0;
+    bare.mesh_count = 0;
+    bare.joint_mesh = NULL;
+    bare.joint_skin = NULL;
+    sk_leg_desc b[2], d[2];
+    assert_int_equal(sk_legs_find(s, b, 2), 2);
+    memcpy(d, b, sizeof d);
+    assert_int_equal(sk_leg_points_from_mesh(&bare, b, 2, NULL, src, NULL), SK_OK);
+    assert_int_equal(src[0], SK_LEG_POINTS_SKELETON);
+    assert_int_equal(src[1], SK_LEG_POINTS_SKELETON);
+    for (int l = 0; l < 2; l++) {
+        assert_int_equal(sk_leg_default_points(s, &d[l], NULL), SK_OK);
+        assert_memory_equal(&b[l], &d[l], sizeof d[l]);
+    }
+    /* Bad input: a joint out of range, a negative sole height. */
+    sk_leg_desc bad = legs[0];
+    bad.heel_set = false;
+    bad.ankle = 999;
+    assert_int_equal(sk_leg_points_from_mesh(a, &bad, 1, NULL, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    sk_leg_points_options po = {-1.0f};
+    assert_int_equal(sk_leg_points_from_mesh(a, legs, 2, &po, NULL, NULL), SK_ERR_INVALID_ARGUMENT);
+    sk_asset_destroy(a);
+}
 
 /* Backward: the reversed walk moves along -Z at the same speed; lift and
  * strike swap (reversed time u = 1 - t). */
@@ -535,7 +641,8 @@ int main(void) {
         cmocka_unit_test(test_backward),      cmocka_unit_test(test_legs_find),
         cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_alloc_failure), cmocka_unit_test(test_timing),
-        cmocka_unit_test(test_mocap),
+        cmocka_unit_test(test_mocap), cmocka_unit_test(test_points_from_mesh),
+        cmocka_unit_test(test_walk_mesh_points), cmocka_unit_test(test_run_mesh_points),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -131,6 +131,164 @@ sk_result sk_leg_default_points(const sk_skeleton *skel, sk_leg_desc *leg, sk_er
     return SK_OK;
 }
 
+/* ---- heel and toe from the skinned mesh's sole ---------------------------------- */
+
+/* Per leg: the foot's skinned rest vertices (model space) are scanned twice:
+ * pass 0 finds the lowest height, pass 1 the sole's extent along forward. */
+typedef struct sole_scan {
+    int32_t ankle, toe;
+    sk_vec3 fwd, side;          /* horizontal unit forward, and its perpendicular */
+    float tol;                  /* sole height */
+    float ground;               /* lowest height */
+    float smin, smax, lat;      /* extent along fwd, sum of the lateral coordinate */
+    uint32_t count, sole_count;
+} sole_scan;
+
+static void sole_visit(sole_scan *sc, uint32_t nl, sk_vec3 p, const int32_t *joint, const float *w, uint32_t ni,
+                       int pass) {
+    float total = 0;
+    for (uint32_t k = 0; k < ni; k++) total += w[k] > 0 ? w[k] : 0;
+    if (!(total > 0)) return;
+    for (uint32_t l = 0; l < nl; l++) {
+        sole_scan *S = &sc[l];
+        float wf = 0;
+        for (uint32_t k = 0; k < ni; k++)
+            if (w[k] > 0 && (joint[k] == S->ankle || (S->toe >= 0 && joint[k] == S->toe))) wf += w[k];
+        if (wf < 0.5f * total) continue;
+        if (pass == 0) {
+            S->ground = S->count ? fminf(S->ground, p.y) : p.y;
+            S->count++;
+        } else if (p.y <= S->ground + S->tol) {
+            float a = sk_vec3_dot(p, S->fwd);
+            S->smin = S->sole_count ? fminf(S->smin, a) : a;
+            S->smax = S->sole_count ? fmaxf(S->smax, a) : a;
+            S->lat += sk_vec3_dot(p, S->side);
+            S->sole_count++;
+        }
+    }
+}
+
+sk_result sk_leg_points_from_mesh(const sk_asset *asset, sk_leg_desc *legs, uint32_t n,
+                                  const sk_leg_points_options *opts, sk_leg_points_source *sources, sk_error *err) {
+    if (!asset || !asset->skeleton || (n && !legs))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_leg_points_from_mesh: NULL asset or legs");
+    if (n > SK_ANALYSIS_MAX_LEGS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_leg_points_from_mesh: %u legs (at most %u)", n,
+                            SK_ANALYSIS_MAX_LEGS);
+    if (opts && (!isfinite(opts->sole_height) || opts->sole_height < 0))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_leg_points_from_mesh: sole_height %g", opts->sole_height);
+    const sk_skeleton *skel = asset->skeleton;
+    sk_leg_desc fallback[SK_ANALYSIS_MAX_LEGS];
+    sole_scan sc[SK_ANALYSIS_MAX_LEGS];
+    uint32_t todo = 0;
+    for (uint32_t l = 0; l < n; l++) {
+        fallback[l] = legs[l];
+        sk_result r = sk_leg_default_points(skel, &fallback[l], err); /* validates; the skeleton's points */
+        if (r != SK_OK) return r;
+        if (sources) sources[l] = (legs[l].heel_set && legs[l].toe_tip_set) ? SK_LEG_POINTS_MANUAL : SK_LEG_POINTS_SKELETON;
+        sole_scan *S = &sc[l];
+        memset(S, 0, sizeof *S);
+        S->ankle = legs[l].heel_set && legs[l].toe_tip_set ? -1 : legs[l].ankle; /* -1: nothing to find */
+        S->toe = legs[l].toe;
+        if (S->ankle < 0) continue;
+        todo++;
+        sk_mat4 ma = rest_model(skel, legs[l].ankle);
+        sk_vec3 A = mat_pos(&ma), f = sk_vec3_make(0, 0, 1);
+        float leglen = chain_length(skel, &legs[l]);
+        if (legs[l].toe >= 0) {
+            sk_mat4 mt = rest_model(skel, legs[l].toe);
+            sk_vec3 T = mat_pos(&mt), d = sk_vec3_make(T.x - A.x, 0, T.z - A.z);
+            float len = skm_vec3_len(d);
+            if (len > 1e-4f * (leglen > 0 ? leglen : 1)) f = sk_vec3_scale(d, 1.0f / len);
+        }
+        S->fwd = f;
+        S->side = sk_vec3_make(f.z, 0, -f.x);
+        S->tol = opts && opts->sole_height > 0 ? opts->sole_height : 0.012f * leglen;
+    }
+    sk_result r = SK_OK;
+    const sk_allocator *a = sk_allocator_or_default(NULL);
+    uint32_t nj = skel->joint_count, max_skin = 0;
+    for (uint32_t s = 0; s < asset->skin_count; s++)
+        if (asset->skins[s].joint_count > max_skin) max_skin = asset->skins[s].joint_count;
+    sk_pose pose = {0};
+    sk_mat4 *model = NULL, *palette = NULL;
+    size_t model_bytes = (size_t)(nj ? nj : 1) * sizeof(sk_mat4), pal_bytes = (size_t)(max_skin ? max_skin : 1) * sizeof(sk_mat4);
+    if (todo && max_skin && asset->joint_mesh && asset->joint_skin) {
+        if ((r = sk_asset_validate(asset, err)) != SK_OK) return r;
+        if ((r = sk_pose_alloc(skel, a, &pose, err)) != SK_OK) return r;
+        model = sk_alloc(a, model_bytes);
+        palette = sk_alloc(a, pal_bytes);
+        if (!model || !palette) {
+            r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_leg_points_from_mesh: out of memory");
+            goto done;
+        }
+        if ((r = sk_pose_rest(skel, &pose, err)) != SK_OK) goto done;
+        if ((r = sk_local_to_model(skel, &pose, NULL, model, nj, err)) != SK_OK) goto done;
+        for (int pass = 0; pass < 2; pass++) {
+            for (uint32_t j = 0; j < nj; j++) {
+                int32_t mi = asset->joint_mesh[j], si = asset->joint_skin[j];
+                if (mi < 0 || si < 0) continue;
+                const sk_mesh *mesh = &asset->meshes[mi];
+                const sk_skin *skin = &asset->skins[si];
+                const float *mw = skel->weight_count[j] && pose.weights ? pose.weights + skel->weight_offset[j]
+                                                                       : mesh->default_weights;
+                if ((r = sk_skin_palette(skin, model, nj, palette, max_skin, err)) != SK_OK) goto done;
+                for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+                    const sk_primitive *prim = &mesh->primitives[p];
+                    uint32_t ni = prim->influence_count;
+                    if (prim->mode != 4 || prim->missing_data || !ni || ni > 8) continue;
+                    for (uint32_t v = 0; v < prim->vertex_count; v++) {
+                        int32_t jt[8];
+                        const float *w = prim->weights + (size_t)v * ni;
+                        for (uint32_t k = 0; k < ni; k++) {
+                            uint16_t sj = prim->joints[(size_t)v * ni + k];
+                            jt[k] = sj < skin->joint_count ? (int32_t)skin->joints[sj] : -1;
+                        }
+                        sk_vec3 pos;
+                        if (!sk_primitive_vertex_position(prim, v, mw, palette, skin->joint_count, &model[j], &pos) ||
+                            !skm_vec3_finite(pos))
+                            continue;
+                        sole_visit(sc, n, pos, jt, w, ni, pass);
+                    }
+                }
+            }
+        }
+    }
+    for (uint32_t l = 0; l < n; l++) {
+        sole_scan *S = &sc[l];
+        sk_leg_desc *leg = &legs[l];
+        if (S->ankle < 0) continue;
+        if (!S->sole_count || !(S->smax > S->smin)) {
+            *leg = fallback[l];
+            continue;
+        }
+        float lat = S->lat / (float)S->sole_count;
+        sk_vec3 base = sk_vec3_add(sk_vec3_scale(S->side, lat), sk_vec3_make(0, S->ground, 0));
+        sk_vec3 heel = sk_vec3_add(base, sk_vec3_scale(S->fwd, S->smin));
+        sk_vec3 tip = sk_vec3_add(base, sk_vec3_scale(S->fwd, S->smax));
+        sk_mat4 ma = rest_model(skel, leg->ankle), mt = rest_model(skel, leg->toe >= 0 ? leg->toe : leg->ankle), inv;
+        sk_vec3 hl = leg->heel, tl = leg->toe_tip;
+        if (!leg->heel_set && sk_mat4_invert_affine(&ma, &inv)) hl = sk_mat4_transform_point(&inv, heel);
+        else if (!leg->heel_set) hl = fallback[l].heel;
+        if (!leg->toe_tip_set && sk_mat4_invert_affine(&mt, &inv)) tl = sk_mat4_transform_point(&inv, tip);
+        else if (!leg->toe_tip_set) tl = fallback[l].toe_tip;
+        if (!skm_vec3_finite(hl) || !skm_vec3_finite(tl)) {
+            *leg = fallback[l];
+            continue;
+        }
+        leg->heel = hl;
+        leg->toe_tip = tl;
+        leg->heel_set = leg->toe_tip_set = true;
+        if (sources) sources[l] = SK_LEG_POINTS_MESH;
+    }
+    r = SK_OK;
+done:
+    if (model || palette || pose.weights || pose.local) sk_pose_free(&pose, a);
+    if (model) sk_free(a, model, model_bytes);
+    if (palette) sk_free(a, palette, pal_bytes);
+    return r;
+}
+
 static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
 
 /* Lower-case copy without a namespace prefix ("mixamorig:LeftFoot" -> "leftfoot"). */

@@ -20,6 +20,7 @@
 #ifndef SKELANIM_LOCOMOTION_ANALYSIS_H
 #define SKELANIM_LOCOMOTION_ANALYSIS_H
 
+#include "skelanim/core/asset.h"
 #include "skelanim/core/clip.h"
 #include "skelanim/core/skeleton.h"
 
@@ -61,6 +62,37 @@ uint32_t sk_legs_find(const sk_skeleton *skel, sk_leg_desc *out, uint32_t cap);
  * heel/toe points that are not set from the rest pose (sets their flags).
  * SK_ERR_INVALID_ARGUMENT with a message naming the joints otherwise. */
 sk_result sk_leg_default_points(const sk_skeleton *skel, sk_leg_desc *leg, sk_error *err);
+
+/* Where a leg's heel / toe points came from (sk_leg_points_from_mesh). */
+typedef enum sk_leg_points_source {
+    SK_LEG_POINTS_MANUAL = 0,   /* both were set by hand (heel_set and toe_tip_set) */
+    SK_LEG_POINTS_MESH = 1,     /* the unset ones from the skinned mesh's sole */
+    SK_LEG_POINTS_SKELETON = 2  /* the unset ones from the skeleton (sk_leg_default_points) */
+} sk_leg_points_source;
+
+/* Options of sk_leg_points_from_mesh; a zeroed struct gives the defaults. */
+typedef struct sk_leg_points_options {
+    /* A foot vertex no higher than this above the foot's lowest vertex is on
+     * the sole (m). 0: 1.2% of the leg's rest length (hip-knee-ankle; 1 cm
+     * for the mannequin). */
+    float sole_height;
+} sk_leg_points_options;
+
+/* Heel and toe points from the skinned mesh's sole (issue #10). For each leg
+ * whose heel_set / toe_tip_set flags are false: skins the asset's skinned
+ * primitives (triangles) at the rest pose into model space, takes the
+ * vertices bound mostly (weight >= 0.5 of the vertex's total) to the leg's
+ * ankle or toe joint, the sole = those within sole_height of the lowest of
+ * them, the forward direction = ankle -> toe joint on the ground (+Z without
+ * a toe joint); heel = the rearmost sole vertex along it, toe_tip = the
+ * frontmost, both at the lowest height and on the sole's mean lateral
+ * position, written in the ankle's / toe joint's frame as sk_leg_desc says
+ * (flags set). A leg without such vertices (or an asset with no skinned
+ * mesh) gets the skeleton's points (sk_leg_default_points). Points set by
+ * hand are kept. sources (NULL or n entries) says per leg which was used.
+ * Validates the legs as sk_leg_default_points does. */
+sk_result sk_leg_points_from_mesh(const sk_asset *asset, sk_leg_desc *legs, uint32_t n,
+                                  const sk_leg_points_options *opts, sk_leg_points_source *sources, sk_error *err);
 
 /* Options; a zeroed struct gives the defaults. */
 typedef struct sk_motion_analysis_options {
