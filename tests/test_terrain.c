@@ -4,7 +4,9 @@
  * profile walk), on seeded random rays whose hit counts are asserted; normals;
  * a ray grazing a stair nosing; misses; hostile input (NaN, Inf, zero
  * direction); triangle meshes of an analytic ramp and stairs against the
- * analytic terrains; the grid against brute force on a random mesh; a mesh
+ * analytic terrains; the grid against brute force on a random mesh; vertical
+ * rays exactly on shared vertices and edges of adjacent triangles (no crack,
+ * the same hit as brute force) under several grid densities; a mesh
  * from an sk_asset built in code (world-space placement, default scene only);
  * degenerate and empty meshes; allocation failure. */
 #include "support.h"
@@ -701,6 +703,92 @@ static void test_grid_vs_brute_force(void **state) {
     free(l.v);
 }
 
+/* ---- vertical rays on shared edges and vertices: no crack ---- */
+/* Casts a vertical ray at exactly (x, z) through the grid and by brute force:
+ * both hit, at the same distance and point; counts the cases. */
+static void crack_ray(const sk_terrain *grid, const sk_terrain *brute, float x, float z, double y_expect, double *worst,
+                      int *rays) {
+    sk_terrain_hit a, b;
+    bool ga = sk_terrain_height(grid, x, z, 5.0f, 10.0f, &a), gb = sk_terrain_height(brute, x, z, 5.0f, 10.0f, &b);
+    if (!ga || !gb) printf("crack at (%.9g, %.9g): grid %d, brute force %d\n", x, z, ga, gb);
+    assert_true(ga && gb);
+    assert_true(a.distance == b.distance && a.point.x == b.point.x && a.point.y == b.point.y && a.point.z == b.point.z);
+    assert_true(a.point.x == x && a.point.z == z && a.normal.y > 0.0f);
+    if (!isnan(y_expect)) *worst = fmax(*worst, fabs(a.point.y - y_expect));
+    (*rays)++;
+}
+
+static void test_mesh_vertical_rays_on_edges(void **state) {
+    (void)state;
+    /* A: a 24 x 24 bumpy grid of 0.25 m squares (exact in float), diagonals in
+     * both directions alternately: rays exactly at every vertex, at the
+     * midpoints of the axis-aligned edges and of the diagonals, and at random
+     * points of the axis-aligned edges. B: the same grid with its vertices
+     * jittered (no edge axis-aligned): rays exactly at every vertex. Each
+     * under several grid densities, so cell borders fall in various places. */
+    enum { G = 24 };
+    const double h0 = 0.25;
+    for (int jitter = 0; jitter < 2; jitter++) {
+        float vx[G + 1][G + 1], vy[G + 1][G + 1], vz[G + 1][G + 1];
+        for (int i = 0; i <= G; i++)
+            for (int k = 0; k <= G; k++) {
+                double x = -3.0 + h0 * i, z = -2.5 + h0 * k;
+                if (jitter && i > 0 && i < G && k > 0 && k < G) x += rr(-0.08, 0.08), z += rr(-0.08, 0.08);
+                vx[i][k] = (float)x, vz[i][k] = (float)z;
+                vy[i][k] = (float)(0.4 * sin(0.9 * x) * cos(1.3 * z) + rr(-0.05, 0.05));
+            }
+        tri_list l = {0};
+        for (int i = 0; i < G; i++)
+            for (int k = 0; k < G; k++) {
+                double p[4][3];
+                for (int c = 0; c < 4; c++) {
+                    int ii = i + (c & 1), kk = k + (c >> 1);
+                    p[c][0] = vx[ii][kk], p[c][1] = vy[ii][kk], p[c][2] = vz[ii][kk];
+                }
+                if ((i + k) & 1) push_tri(&l, p[0], p[1], p[3]), push_tri(&l, p[0], p[3], p[2]);
+                else push_tri(&l, p[0], p[1], p[2]), push_tri(&l, p[1], p[3], p[2]);
+            }
+        const float densities[4] = {0.3f, 1.0f, 2.0f, 7.0f};
+        for (int di = 0; di < 4; di++) {
+            sk_terrain_mesh_options opt = {.triangles_per_cell = densities[di]};
+            sk_terrain_mesh *m;
+            sk_error err;
+            assert_int_equal(sk_terrain_mesh_create(l.v, l.n * 3, NULL, l.n, &opt, NULL, &m, &err), SK_OK);
+            sk_terrain grid = sk_terrain_mesh_terrain(m), brute = sk_terrain_mesh_terrain_brute_force(m);
+            double worst = 0.0;
+            int rays = 0;
+            for (int i = 0; i <= G; i++)
+                for (int k = 0; k <= G; k++) {
+                    crack_ray(&grid, &brute, vx[i][k], vz[i][k], vy[i][k], &worst, &rays);
+                    if (jitter) continue;
+                    if (i < G) { /* along x, on an edge of constant z */
+                        crack_ray(&grid, &brute, (float)((vx[i][k] + vx[i + 1][k]) * 0.5), vz[i][k],
+                                  0.5 * ((double)vy[i][k] + vy[i + 1][k]), &worst, &rays);
+                        crack_ray(&grid, &brute, (float)rr(vx[i][k], vx[i + 1][k]), vz[i][k], NAN, &worst, &rays);
+                    }
+                    if (k < G) {
+                        crack_ray(&grid, &brute, vx[i][k], (float)((vz[i][k] + vz[i][k + 1]) * 0.5),
+                                  0.5 * ((double)vy[i][k] + vy[i][k + 1]), &worst, &rays);
+                        crack_ray(&grid, &brute, vx[i][k], (float)rr(vz[i][k], vz[i][k + 1]), NAN, &worst, &rays);
+                    }
+                    if (i < G && k < G) { /* the diagonal's midpoint */
+                        bool main = (i + k) & 1;
+                        double ya = main ? vy[i][k] : vy[i + 1][k], yb = main ? vy[i + 1][k + 1] : vy[i][k + 1];
+                        crack_ray(&grid, &brute, (float)((vx[i][k] + vx[i + 1][k]) * 0.5),
+                                  (float)((vz[i][k] + vz[i][k + 1]) * 0.5), 0.5 * (ya + yb), &worst, &rays);
+                    }
+                }
+            sk_terrain_mesh_info info = sk_terrain_mesh_get_info(m);
+            printf("%s grid, %u x %u cells: %d vertical rays on vertices and edges all hit, as brute force; worst height "
+                   "error %.3g m\n",
+                   jitter ? "jittered" : "regular", info.cells_x, info.cells_z, rays, worst);
+            assert_true(worst < 1e-6);
+            sk_terrain_mesh_destroy(m);
+        }
+        free(l.v);
+    }
+}
+
 /* ---- a mesh from an sk_asset built in code ---- */
 static void test_mesh_from_asset(void **state) {
     (void)state;
@@ -947,6 +1035,7 @@ int main(void) {
         cmocka_unit_test(test_misses_and_bad_input),
         cmocka_unit_test(test_mesh_matches_analytic),
         cmocka_unit_test(test_grid_vs_brute_force),
+        cmocka_unit_test(test_mesh_vertical_rays_on_edges),
         cmocka_unit_test(test_mesh_from_asset),
         cmocka_unit_test(test_mesh_from_skinned_asset),
         cmocka_unit_test(test_mesh_degenerate_and_empty),
