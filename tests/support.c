@@ -1,5 +1,6 @@
 #include "support.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,4 +85,26 @@ char *sk_test_read_file(const char *path, size_t *size) {
     fclose(f);
     if (size) *size = (size_t)n;
     return buf;
+}
+
+static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int sk_test_model_dirs(const char *dir, char **names, int cap) {
+    DIR *d = opendir(dir);
+    if (!d) fprintf(stderr, "%s: cannot open\n", dir);
+    assert_non_null(d); /* ../shared is there: its models must be */
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char p[4096];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "LICENSES") == 0) continue; /* LICENSES/: license texts */
+        if (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode)) continue;
+        assert_true(count < cap);
+        names[count++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)count, sizeof(char *), cmp_name);
+    return count;
 }

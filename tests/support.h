@@ -45,5 +45,9 @@ const char *sk_test_source_dir(void);
 void sk_test_path(char *out, size_t cap, const char *a, const char *b);
 /* Reads a whole file (malloc'd, NUL-terminated); NULL on failure. */
 char *sk_test_read_file(const char *path, size_t *size);
+/* The model folders of dir (../shared/assets/gltf): every subfolder but
+ * dot-entries and LICENSES/, sorted by name, strdup'ed into names (free each).
+ * Fails the test when dir cannot be read or holds more than cap. */
+int sk_test_model_dirs(const char *dir, char **names, int cap);
 
 #endif

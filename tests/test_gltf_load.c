@@ -235,23 +235,13 @@ static bool check_model(const char *dir, const char *model) {
     return true;
 }
 
-static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
-
 static void test_shared_assets(void **state) {
     (void)state;
     const char *shared = sk_test_require_shared();
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
-    DIR *d = opendir(dir);
-    if (!d) fprintf(stderr, "%s cannot be read\n", dir);
-    assert_non_null(d); /* ../shared is there: its models must be */
     char *names[256];
-    size_t count = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && count < 256)
-        if (e->d_name[0] != '.') names[count++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, count, sizeof names[0], cmp_str);
+    size_t count = (size_t)sk_test_model_dirs(dir, names, 256);
     unsigned models = 0;
     for (size_t i = 0; i < count; i++) {
         models += check_model(dir, names[i]);

@@ -213,8 +213,6 @@ static void test_model(const char *dir, const char *model, stats *total) {
     sk_asset_destroy(as);
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 /* The models of ../shared/assets/gltf (its README lists them; LICENSES/ holds
  * license texts, every other folder is a model with its oracle.three.json).
  * Counted from the folder and checked against this number, so a model that
@@ -226,23 +224,8 @@ static void test_oracle_all(void **state) {
     const char *shared = sk_test_require_shared();
     char dir[2048];
     snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
-    DIR *d = opendir(dir);
-    if (!d) fprintf(stderr, "%s: cannot open\n", dir);
-    assert_non_null(d);
     char *names[256];
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char p[4096];
-        struct stat sb;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "LICENSES") == 0) continue;
-        if (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode)) continue;
-        assert_true(count < 256);
-        names[count++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)count, sizeof(char *), cmp_str);
+    int count = sk_test_model_dirs(dir, names, 256);
     stats total = {0, 0, 0, 0, 0};
     for (int i = 0; i < count; i++) {
         test_model(dir, names[i], &total);

@@ -809,8 +809,6 @@ static void oracle_model(const char *dir, const char *model, oracle_stats *os) {
     cJSON_Delete(o);
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 /* The models of ../shared/assets/gltf with skinned or morphed meshes (oracle
  * vertexSets): CesiumMan, RiggedFigure, RiggedSimple, SimpleSkin, SimpleMorph,
  * AnimatedMorphCube, AnimatedMorphSphere. Found from the folder (all 12 models)
@@ -822,23 +820,8 @@ static void test_oracle_vertices(void **st) {
     const char *shared = sk_test_require_shared();
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
-    DIR *d = opendir(dir);
-    if (!d) fprintf(stderr, "%s: cannot open\n", dir);
-    assert_non_null(d);
     char *names[256];
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char p[2048];
-        struct stat sb;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "LICENSES") == 0) continue; /* LICENSES/: license texts */
-        if (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode)) continue;
-        assert_true(count < 256);
-        names[count++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)count, sizeof(char *), cmp_str);
+    int count = sk_test_model_dirs(dir, names, 256);
     oracle_stats os = {0, 0, 0, 0, 0, 0};
     for (int i = 0; i < count; i++) {
         oracle_model(dir, names[i], &os);
