@@ -59,6 +59,7 @@ int cmd_ik(int argc, char **argv);   /* cli/cmd_ik.c */
 int cmd_analyze(int argc, char **argv); /* cli/cmd_analyze.c */
 int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
 int cmd_view(int argc, char **argv);   /* cli/cmd_view.c */
+int cmd_locomote(int argc, char **argv); /* cli/cmd_locomote.c */
 
 /* SDL2 window for `view` and `demo --window` (cli/cmd_view.c). */
 typedef struct cli_window cli_window;

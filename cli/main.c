@@ -34,6 +34,10 @@ static void usage(FILE *f) {
             "         [--samples N] [--cycle auto|START:END] [--stride-planted] [--json]\n"
             "                                 motion analysis of a walk/run cycle (seed 002 ch. 3):\n"
             "                                 per-leg keytimes, stride, cycle speed and direction\n"
+            "  locomote CHARACTER [--terrain SPEC] [--path \"X,Z ...\"] [--speed M/S] [--plain]\n"
+            "         [--trace out.jsonl] [--out walk.gif]\n"
+            "                                 walk a path over stairs, ramps, bumps or a mesh with the feet\n"
+            "                                 placed on the ground (seed 002 ch. 5); foot-slide metrics\n"
             "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"
             "                                 solve inverse kinematics on a loaded character\n"
             "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
@@ -73,6 +77,7 @@ int main(int argc, char **argv) {
         {"analyze", cmd_analyze},
         {"render", cmd_render},
         {"view", cmd_view},
+        {"locomote", cmd_locomote},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);

@@ -29,6 +29,8 @@
 #include "skelanim/content/mannequin.h"
 /* locomotion (seed 002 and 004): motion analysis, synchronisation, terrain */
 #include "skelanim/locomotion/analysis.h"
+#include "skelanim/locomotion/controller.h"
+#include "skelanim/locomotion/locomotor.h"
 #include "skelanim/locomotion/sync.h"
 #include "skelanim/locomotion/terrain.h"
 /* io (libskelanim_io) */

@@ -81,6 +81,13 @@ sk_result sk_motion_analysis_to_json(const sk_motion_analysis *a, const sk_alloc
     sk_json_key(&w, "cycle_duration");
     if (isfinite(a->cycle_duration)) sk_json_raw(&w, num, strlen(num));
     else sk_json_raw(&w, "null", 4);
+    if (a->cycle_start != 0 && isfinite(a->cycle_start)) { /* optional: 0 when absent */
+        snprintf(num, sizeof num, "%.17g", a->cycle_start);
+        for (char *c = num; *c; c++)
+            if (*c == ',') *c = '.';
+        sk_json_key(&w, "cycle_start");
+        sk_json_raw(&w, num, strlen(num));
+    }
     write_fields(&w, a, clip_fields, SK_ARRAY_COUNT(clip_fields));
     sk_json_key(&w, "legs");
     sk_json_begin_array(&w);
@@ -231,6 +238,14 @@ static sk_result load_impl(const char *json, size_t len, const sk_allocator *all
     a->backward = cJSON_IsTrue(bw);
     if (!cJSON_IsNumber(dur)) { r = perr(&c, "/cycle_duration", "expected a number"); goto done; }
     a->cycle_duration = dur->valuedouble;
+    const cJSON *cs = item(root, "cycle_start");
+    if (cs) {
+        if (!cJSON_IsNumber(cs) || !isfinite(cs->valuedouble) || cs->valuedouble < 0) {
+            r = perr(&c, "/cycle_start", "expected a number >= 0 (seconds)");
+            goto done;
+        }
+        a->cycle_start = cs->valuedouble;
+    }
     r = read_fields(&c, root, a, clip_fields, SK_ARRAY_COUNT(clip_fields), "");
     if (r != SK_OK) goto done;
     uint32_t l = 0;

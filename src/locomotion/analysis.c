@@ -642,6 +642,7 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
     snprintf(res->clip_name, sizeof res->clip_name, "%s", sk_clip_name(clip) ? sk_clip_name(clip) : "");
     res->backward = o.backward;
     res->cycle_duration = dur;
+    res->cycle_start = t_start;
 
     /* Scratch: one pose, the model matrices, the hip midpoint per sample. */
     uint32_t J = skel->joint_count;

@@ -221,6 +221,9 @@ void sk_motion_group_destroy(sk_motion_group *g) {
 
 uint32_t sk_motion_group_count(const sk_motion_group *g) { return g ? g->n : 0; }
 uint32_t sk_motion_group_leg_count(const sk_motion_group *g) { return g ? g->leg_count : 0; }
+const sk_motion_analysis *sk_motion_group_motion(const sk_motion_group *g, uint32_t i) {
+    return g && i < g->n ? g->motions[i] : NULL;
+}
 float sk_motion_group_offset(const sk_motion_group *g, uint32_t i) { return g && i < g->n ? g->offsets[i] : 0.0f; }
 sk_vec3 sk_motion_group_velocity(const sk_motion_group *g, uint32_t i) {
     if (!g || i >= g->n) return sk_vec3_make(0, 0, 0);

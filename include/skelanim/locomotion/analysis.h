@@ -184,6 +184,7 @@ typedef struct sk_motion_analysis {
     uint32_t sample_count;
     sk_leg_analysis *legs;
     double cycle_duration;         /* s (the clip's duration: one cycle) */
+    double cycle_start;            /* s: where the cycle starts in the clip (options cycle_start; 0 = the clip's start) */
     float cycle_velocity;          /* (16): mean stride velocity (m/cycle) */
     float cycle_speed;             /* cycle_velocity / cycle_duration (m/s) */
     float cycle_distance;          /* (18): cycle_velocity x 1 cycle (m) */

@@ -66,6 +66,8 @@ uint32_t sk_motion_group_count(const sk_motion_group *g);
 uint32_t sk_motion_group_leg_count(const sk_motion_group *g);
 /* Offset of motion i (Kod 1), its velocity (x, 0, z) in m/s. */
 float sk_motion_group_offset(const sk_motion_group *g, uint32_t i);
+/* Motion i's analysis as given to sk_motion_group_create (NULL when out of range). */
+const sk_motion_analysis *sk_motion_group_motion(const sk_motion_group *g, uint32_t i);
 sk_vec3 sk_motion_group_velocity(const sk_motion_group *g, uint32_t i);
 
 /* Per leg, blended (Kod 4). Keytimes are group phases in [0, 1): the

@@ -1,0 +1,307 @@
+/* skelanim locomote: a character walks a path over a terrain, its feet placed
+ * by the semi-procedural locomotion runtime (issue #10; seed 002 ch. 5;
+ * skelanim/locomotion/locomotor.h). Prints the foot metrics; --trace writes
+ * one JSON line per frame, --out renders it. */
+#include "cli.h"
+#include "loco_run.h"
+#include "terrain_spec.h"
+#include "../render/skr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: skelanim locomote CHARACTER [--clips NAME...] [--idle NAME] [--terrain SPEC]\n"
+            "                         [--path \"X,Z X,Z ...\"] [--speed M/S] [--turn-rate DEG/S] [--fps 60]\n"
+            "                         [--seconds S] [--plain] [--trace out.jsonl] [--json]\n"
+            "                         [--out walk.gif|walk.png] [--size WxH]\n"
+            "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
+            "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
+            "  --path      the ground path the character follows (default \"0,0 0,8\": 8 m along +Z)\n"
+            "  --speed     cruise speed (default 1.4 m/s); the blend of the clips follows it\n"
+            "  --seconds   simulated time (default: until the path's end, plus 1 s standing)\n"
+            "  --plain     the clips with their root motion replaced by the path, no foot placement\n"
+            "              (the baseline the metrics compare against)\n"
+            "  --trace     one JSON line per frame: {\"t\",\"root\",\"feet\":[{\"leg\",\"heel\",\"toe\",\"ankle\",\n"
+            "              \"stance\"}...],\"joints\":{NAME:[x,y,z]...}}, world positions in metres\n"
+            "  --out       render the walk (GIF: 25 frames/s; PNG: the middle frame)\n"
+            "%s",
+            cli_terrain_usage);
+}
+
+static bool ends_with(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+static void fprint_vec(FILE *f, sk_vec3 v) { fprintf(f, "[%.5f,%.5f,%.5f]", v.x, v.y, v.z); }
+
+static void write_trace(FILE *f, const loco_char *c, double t) {
+    const sk_locomotor_state *st = sk_locomotor_get_state(c->loco);
+    const sk_skeleton *s = c->asset->skeleton;
+    fprintf(f, "{\"t\":%.6f,\"root\":", t);
+    fprint_vec(f, st->position);
+    fprintf(f, ",\"feet\":[");
+    for (uint32_t l = 0; l < st->leg_count; l++) {
+        const sk_locomotor_foot *ft = &st->feet[l];
+        fprintf(f, "%s{\"leg\":\"%s\",\"heel\":", l ? "," : "", c->an[0]->legs[l].name);
+        fprint_vec(f, ft->heel);
+        fprintf(f, ",\"toe\":");
+        fprint_vec(f, ft->toe);
+        fprintf(f, ",\"ankle\":");
+        fprint_vec(f, ft->ankle);
+        fprintf(f, ",\"stance\":%s}", ft->stance ? "true" : "false");
+    }
+    fprintf(f, "],\"joints\":{");
+    for (uint32_t j = 0; j < s->joint_count; j++) {
+        const float *m = c->world[j].m;
+        char name[128];
+        size_t k = 0;
+        for (const char *p = s->names[j]; *p && k + 2 < sizeof name; p++) { /* JSON-escape quotes and backslashes */
+            if (*p == '"' || *p == '\\') name[k++] = '\\';
+            name[k++] = (unsigned char)*p < 0x20 ? '?' : *p;
+        }
+        name[k] = 0;
+        fprintf(f, "%s\"%s\":[%.5f,%.5f,%.5f]", j ? "," : "", name[0] ? name : "?", m[12], m[13], m[14]);
+    }
+    fprintf(f, "}}\n");
+}
+
+typedef struct frame_rec {
+    sk_mat4 *world; /* joint_count */
+    sk_vec3 center;
+} frame_rec;
+
+static int render(const char *out, const loco_char *c, const cli_terrain *terrain, frame_rec *frames, uint32_t nf,
+                  double fps_out, uint32_t w, uint32_t h, float bmin_path[3], float bmax_path[3]) {
+    sk_error err = {0};
+    int rc = 1;
+    bool gif = ends_with(out, ".gif");
+    skr_headless *hd = NULL;
+    skr_renderer *rn = NULL;
+    skr_model *model = NULL;
+    skr_gif *g = NULL;
+    skr_terrain *tmesh = NULL;
+    unsigned char *rgb = NULL;
+    sk_mat4 *pal = NULL;
+    if (!(hd = skr_headless_create((int)w, (int)h, 4, &err))) goto fail;
+    skr_headless_bind(hd);
+    if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
+    if (skr_model_create(c->asset, 0, &model, &err) != SK_OK) goto fail;
+    float fc[2] = {0.5f * (bmin_path[0] + bmax_path[0]), 0.5f * (bmin_path[2] + bmax_path[2])};
+    float fr = 0.5f * fmaxf(bmax_path[0] - bmin_path[0], bmax_path[2] - bmin_path[2]) + 3.0f;
+    if (terrain && terrain->kind == CLI_TERRAIN_MESH) {
+        if (skr_terrain_create_mesh(terrain->asset, &tmesh, &err) != SK_OK) goto fail;
+    } else {
+        sk_terrain flat_t;
+        sk_terrain_shape flat_s;
+        const sk_terrain *tt = terrain ? &terrain->terrain : NULL;
+        if (!tt) {
+            flat_t = sk_terrain_flat(&flat_s, 0);
+            tt = &flat_t;
+        }
+        skr_terrain_area area = {fc[0] - fr, fc[1] - fr, fc[0] + fr, fc[1] + fr, bmax_path[1] + 30.0f,
+                                 bmin_path[1] - 60.0f, 0};
+        if (skr_terrain_create_heightfield(tt, &area, &tmesh, &err) != SK_OK) goto fail;
+    }
+    rgb = malloc((size_t)w * h * 3);
+    pal = malloc(sizeof(sk_mat4) * (skr_model_palette_size(model) + 1));
+    if (!rgb || !pal) goto fail;
+    if (gif && skr_gif_open(out, (int)w, (int)h, &g, &err) != SK_OK) goto fail;
+    uint32_t first = gif ? 0 : nf / 2, last = gif ? nf : nf / 2 + 1;
+    for (uint32_t f = first; f < last; f++) {
+        skr_camera cam = {0};
+        float target[3] = {frames[f].center.x, frames[f].center.y + 0.3f, frames[f].center.z};
+        skr_camera_orbit(&cam, target, -70.0f, 12.0f, 4.2f, (int)w, (int)h);
+        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, false, 0, 0, {0, 0}};
+        skr_begin_frame(rn, &fd);
+        skr_draw_terrain(rn, tmesh, fc, fr, fd.background);
+        skr_model_palette(model, frames[f].world, pal);
+        skr_draw_desc dd = {model, 1, pal, NULL, NULL};
+        skr_draw_model(rn, &dd);
+        skr_headless_read(hd, rgb);
+        if (gif) {
+            if (skr_gif_add(g, rgb, (int)lrint(100.0 / fps_out), &err) != SK_OK) goto fail;
+        } else if (skr_write_image(out, rgb, (int)w, (int)h, &err) != SK_OK) {
+            goto fail;
+        }
+    }
+    if (gif) {
+        skr_gif *gg = g;
+        g = NULL;
+        if (skr_gif_close(gg, &err) != SK_OK) goto fail;
+    }
+    printf("wrote %s (%ux%u, %u frame%s)\n", out, w, h, last - first, last - first == 1 ? "" : "s");
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "skelanim: locomote: --out %s: %s\n", out, err.message[0] ? err.message : "failed");
+done:
+    skr_gif_close(g, NULL);
+    skr_terrain_destroy(tmesh);
+    skr_model_destroy(model);
+    skr_renderer_destroy(rn);
+    skr_headless_destroy(hd);
+    free(rgb);
+    free(pal);
+    return rc;
+}
+
+int cmd_locomote(int argc, char **argv) {
+    if (argc < 1 || argv[0][0] == '-') {
+        usage();
+        return 1;
+    }
+    loco_setup setup = {0};
+    setup.character = argv[0];
+    const char *terrain_spec = NULL, *path_text = "0,0 0,8", *trace = NULL, *out = NULL, *size = "480x360";
+    double speed = 1.4, fps = 60, seconds = -1, turn = 90;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool more = i + 1 < argc;
+        if (!strcmp(a, "--clips") && more) {
+            while (i + 1 < argc && argv[i + 1][0] != '-' ) {
+                if (setup.nclips == LOCO_MAX_CLIPS) {
+                    fprintf(stderr, "skelanim: --clips: at most %d clips\n", LOCO_MAX_CLIPS);
+                    return 1;
+                }
+                setup.clips[setup.nclips++] = argv[++i];
+            }
+        } else if (!strcmp(a, "--idle") && more) setup.idle = argv[++i];
+        else if (!strcmp(a, "--terrain") && more) terrain_spec = argv[++i];
+        else if (!strcmp(a, "--path") && more) path_text = argv[++i];
+        else if (!strcmp(a, "--speed") && more) { if (!cli_parse_double("--speed", argv[++i], &speed)) return 1; }
+        else if (!strcmp(a, "--turn-rate") && more) { if (!cli_parse_double("--turn-rate", argv[++i], &turn)) return 1; }
+        else if (!strcmp(a, "--fps") && more) { if (!cli_parse_double("--fps", argv[++i], &fps)) return 1; }
+        else if (!strcmp(a, "--seconds") && more) { if (!cli_parse_double("--seconds", argv[++i], &seconds)) return 1; }
+        else if (!strcmp(a, "--plain")) setup.plain = true;
+        else if (!strcmp(a, "--trace") && more) trace = argv[++i];
+        else if (!strcmp(a, "--out") && more) out = argv[++i];
+        else if (!strcmp(a, "--size") && more) size = argv[++i];
+        else if (!strcmp(a, "--json")) json = true;
+        else {
+            fprintf(stderr, "skelanim: locomote: unknown or incomplete option '%s'\n", a);
+            usage();
+            return 1;
+        }
+    }
+    if (!(speed > 0 && speed <= 10)) { fprintf(stderr, "skelanim: --speed %g: expected 0 < speed <= 10 m/s\n", speed); return 1; }
+    if (!(fps >= 10 && fps <= 1000)) { fprintf(stderr, "skelanim: --fps %g: expected 10 to 1000\n", fps); return 1; }
+    if (!(turn > 0 && turn <= 3600)) { fprintf(stderr, "skelanim: --turn-rate %g: expected 0 < DEG/S <= 3600\n", turn); return 1; }
+    if (seconds != -1 && !(seconds > 0 && seconds <= 600)) { fprintf(stderr, "skelanim: --seconds %g: expected 0 < S <= 600\n", seconds); return 1; }
+    unsigned w = 0, h = 0;
+    if (sscanf(size, "%ux%u", &w, &h) != 2 || w < 16 || h < 16 || w > 4096 || h > 4096) {
+        fprintf(stderr, "skelanim: --size %s: expected WxH, 16 to 4096\n", size);
+        return 1;
+    }
+    if (out && !ends_with(out, ".gif") && !ends_with(out, ".png")) {
+        fprintf(stderr, "skelanim: --out %s: expected a .gif or .png file\n", out);
+        return 1;
+    }
+    float pts[2 * SK_PATH_MAX_POINTS];
+    sk_error err = {0};
+    uint32_t np = sk_path_parse(path_text, pts, SK_PATH_MAX_POINTS, &err);
+    if (!np) { fprintf(stderr, "skelanim: --path: %s\n", err.message); return 1; }
+    sk_path_follower pf;
+    sk_path_follower_desc pd = {pts, np, (float)speed, (float)(turn * M_PI / 180.0), 0, 0, NAN, false};
+    if (sk_path_follower_init(&pf, &pd, &err) != SK_OK) { fprintf(stderr, "skelanim: --path: %s\n", err.message); return 1; }
+    cli_terrain *terrain = NULL;
+    if (terrain_spec && cli_terrain_parse(terrain_spec, &terrain, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return 1;
+    }
+    setup.terrain = terrain ? &terrain->terrain : NULL;
+    loco_char c;
+    if (!loco_char_create(&setup, &c)) { cli_terrain_destroy(terrain); return 1; }
+    int rc = 1;
+    FILE *tf = NULL;
+    frame_rec *frames = NULL;
+    uint32_t nframes = 0, cap_frames = 0;
+    if (trace && !(tf = fopen(trace, "w"))) {
+        fprintf(stderr, "skelanim: --trace %s: cannot write\n", trace);
+        goto done;
+    }
+    double dt = 1.0 / fps;
+    double total = seconds > 0 ? seconds : fmin(sk_path_follower_length(&pf) / speed * 1.6 + 4.0, 600.0);
+    uint32_t steps = (uint32_t)ceil(total / dt);
+    sk_locomotor_reset(c.loco, pf.x, pf.z, pf.yaw, &err);
+    loco_metrics m;
+    loco_metrics_init(&m, c.leg_count);
+    double t = 0, finished_at = -1, fps_out = 25, next_out = 0;
+    float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double t0 = cli_now();
+    uint32_t J = c.asset->skeleton->joint_count;
+    for (uint32_t k = 0; k < steps; k++) {
+        sk_path_follower_step(&pf, dt);
+        t += dt;
+        if (!loco_char_step(&c, dt, pf.x, pf.z, pf.yaw)) goto done;
+        const sk_locomotor_state *st = sk_locomotor_get_state(c.loco);
+        loco_metrics_add(&m, setup.terrain, st);
+        if (tf) write_trace(tf, &c, t);
+        float p[3] = {st->position.x, st->position.y, st->position.z};
+        for (int q = 0; q < 3; q++) bmin[q] = fminf(bmin[q], p[q]), bmax[q] = fmaxf(bmax[q], p[q]);
+        if (out && t + 1e-9 >= next_out) {
+            next_out += 1.0 / fps_out;
+            if (nframes == cap_frames) {
+                cap_frames = cap_frames ? 2 * cap_frames : 64;
+                frame_rec *nfr = realloc(frames, cap_frames * sizeof *frames);
+                if (!nfr) { fprintf(stderr, "skelanim: out of memory\n"); goto done; }
+                frames = nfr;
+            }
+            frames[nframes].world = malloc(J * sizeof(sk_mat4));
+            if (!frames[nframes].world) { fprintf(stderr, "skelanim: out of memory\n"); goto done; }
+            memcpy(frames[nframes].world, c.world, J * sizeof(sk_mat4));
+            frames[nframes].center = st->position;
+            nframes++;
+        }
+        if (pf.finished && finished_at < 0) finished_at = t;
+        if (seconds <= 0 && finished_at >= 0 && t >= finished_at + 1.0) break;
+    }
+    double sim_ms = (cli_now() - t0) * 1e3;
+    loco_metrics_finish(&m);
+    const sk_locomotor_state *st = sk_locomotor_get_state(c.loco);
+    if (json) {
+        printf("{\"terrain\":\"%s\",\"plain\":%s,\"speed\":%.3f,\"frames\":%u,\"seconds\":%.3f,", terrain_spec ? terrain_spec : "flat",
+               setup.plain ? "true" : "false", speed, m.frames, t);
+        printf("\"stance_fraction\":[");
+        for (uint32_t l = 0; l < c.leg_count; l++) printf("%s%.4f", l ? "," : "", (double)m.stance_frames[l] / m.frames);
+        printf("],\"stance_runs\":%u,\"slide_max_cm\":%.4f,\"slide_mean_cm\":%.4f,\"contact_max_cm\":%.4f,"
+               "\"contact_mean_cm\":%.4f,\"penetration_max_cm\":%.4f,\"unreached\":%u,\"end\":[%.4f,%.4f,%.4f],"
+               "\"simulation_ms\":%.3f}\n",
+               m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
+               m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached,
+               st->position.x, st->position.y, st->position.z, sim_ms);
+    } else {
+        printf("locomote: %s on %s, %s, %.2f m/s, %u frames (%.2f s)%s\n", setup.character,
+               terrain ? terrain->description : "flat ground", setup.plain ? "plain clips (baseline)" : "foot placement",
+               speed, m.frames, t, pf.finished ? "" : " — the path was not finished");
+        for (uint32_t l = 0; l < c.leg_count; l++)
+            printf("  %-6s in stance %.1f%% of the frames\n", c.an[0]->legs[l].name, 100.0 * m.stance_frames[l] / m.frames);
+        printf("  slide        max %.3f cm, mean %.3f cm over %u stance runs\n", 100 * m.slide_max,
+               m.runs ? 100 * m.slide_sum / m.runs : 0.0, m.runs);
+        printf("  contact      max %.3f cm, mean %.3f cm (in stance)\n", 100 * m.contact_max,
+               m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0);
+        printf("  penetration  max %.3f cm\n", 100 * m.penetration_max);
+        if (m.unreached) printf("  the leg IK fell short in %u leg-frames\n", m.unreached);
+    }
+    if (tf) {
+        if (fclose(tf) != 0) { tf = NULL; fprintf(stderr, "skelanim: --trace %s: write failed\n", trace); goto done; }
+        tf = NULL;
+        if (!json) printf("wrote %s (%u lines)\n", trace, m.frames);
+    }
+    if (out) {
+        bmin[1] -= 1.0f, bmax[1] += 2.0f;
+        if (render(out, &c, terrain, frames, nframes, fps_out, w, h, bmin, bmax) != 0) goto done;
+    }
+    rc = 0;
+done:
+    if (tf) fclose(tf);
+    for (uint32_t i = 0; i < nframes; i++) free(frames[i].world);
+    free(frames);
+    loco_char_destroy(&c);
+    cli_terrain_destroy(terrain);
+    return rc;
+}

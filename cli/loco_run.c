@@ -1,0 +1,170 @@
+/* skelanim command-line tool: the locomotion scenario runner (loco_run.h). */
+#include "loco_run.h"
+
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t find_clip_quiet(const sk_asset *a, const char *name) {
+    for (uint32_t i = 0; i < a->clip_count; i++)
+        if (!strcmp(sk_clip_name(a->clips[i]), name)) return (int32_t)i;
+    return -1;
+}
+
+bool loco_char_create(const loco_setup *s, loco_char *c) {
+    memset(c, 0, sizeof *c);
+    sk_error err = {0};
+    if (!cli_load(s->character, &c->asset)) return false;
+    const sk_skeleton *skel = c->asset->skeleton;
+    if (!skel || skel->joint_count == 0) {
+        fprintf(stderr, "skelanim: %s: no skeleton\n", s->character);
+        goto fail;
+    }
+    c->leg_count = sk_legs_find(skel, c->legs, 2);
+    if (c->leg_count < 2) {
+        fprintf(stderr, "skelanim: %s: found %u leg(s) by joint name; two are needed\n", s->character, c->leg_count);
+        goto fail;
+    }
+    if (sk_leg_points_from_mesh(c->asset, c->legs, c->leg_count, NULL, NULL, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s: %s\n", s->character, err.message);
+        goto fail;
+    }
+    const char *defaults[2] = {"walk", "run"};
+    uint32_t n = s->nclips ? s->nclips : 2;
+    double t0 = cli_now();
+    for (uint32_t i = 0; i < n; i++) {
+        const char *spec = s->nclips ? s->clips[i] : defaults[i];
+        int32_t ci = s->nclips ? cli_find_clip(c->asset, spec) : find_clip_quiet(c->asset, spec);
+        if (ci < 0) {
+            if (!s->nclips) fprintf(stderr, "skelanim: %s has no clip \"%s\" (give --clips)\n", s->character, spec);
+            goto fail;
+        }
+        c->clips[c->nclips] = c->asset->clips[ci];
+        if (sk_motion_analyze(skel, c->asset->clips[ci], c->legs, c->leg_count, NULL, NULL, &c->an[c->nclips], &err) !=
+            SK_OK) {
+            fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
+            goto fail;
+        }
+        c->nclips++;
+    }
+    c->analysis_ms = (cli_now() - t0) * 1e3;
+    if (sk_motion_group_create((const sk_motion_analysis *const *)c->an, c->nclips, NULL, &c->group, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        goto fail;
+    }
+    int32_t idle = s->idle ? cli_find_clip(c->asset, s->idle) : find_clip_quiet(c->asset, "idle");
+    if (s->idle && idle < 0) goto fail;
+    sk_locomotor_desc d = {0};
+    d.skeleton = skel;
+    d.group = c->group;
+    d.clips = c->clips;
+    d.clip_count = c->nclips;
+    d.idle = idle >= 0 ? c->asset->clips[idle] : NULL;
+    d.body_joint = -1;
+    d.plain = s->plain;
+    if (s->terrain) d.terrain = *s->terrain;
+    c->terrain = s->terrain;
+    if (sk_locomotor_create(&d, NULL, &c->loco, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        goto fail;
+    }
+    c->local = calloc(skel->joint_count, sizeof *c->local);
+    c->world = calloc(skel->joint_count, sizeof *c->world);
+    if (!c->local || !c->world) {
+        fprintf(stderr, "skelanim: out of memory\n");
+        goto fail;
+    }
+    return true;
+fail:
+    loco_char_destroy(c);
+    return false;
+}
+
+void loco_char_destroy(loco_char *c) {
+    sk_locomotor_destroy(c->loco);
+    sk_motion_group_destroy(c->group);
+    for (uint32_t i = 0; i < LOCO_MAX_CLIPS; i++) sk_motion_analysis_destroy(c->an[i]);
+    free(c->local);
+    free(c->world);
+    sk_asset_destroy(c->asset);
+    memset(c, 0, sizeof *c);
+}
+
+bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw) {
+    sk_error err = {0};
+    const sk_skeleton *skel = c->asset->skeleton;
+    sk_pose pose = sk_pose_view(c->local, skel->joint_count, NULL, 0);
+    if (sk_locomotor_update(c->loco, dt, x, z, yaw, &pose, &err) != SK_OK ||
+        sk_local_to_model(skel, &pose, &sk_locomotor_get_state(c->loco)->root, c->world, skel->joint_count, &err) !=
+            SK_OK) {
+        fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
+        return false;
+    }
+    return true;
+}
+
+void loco_metrics_init(loco_metrics *m, uint32_t legs) {
+    memset(m, 0, sizeof *m);
+    m->legs = legs;
+}
+
+static bool ground_y(const sk_terrain *t, sk_vec3 p, float *y) {
+    if (!t || !t->raycast) {
+        *y = 0;
+        return true;
+    }
+    sk_terrain_hit h;
+    if (!sk_terrain_height(t, p.x, p.z, p.y + 2.0f, 50.0f, &h)) return false;
+    *y = h.point.y;
+    return true;
+}
+
+static void close_run(loco_metrics *m, uint32_t l) {
+    if (!m->in_run[l]) return;
+    m->in_run[l] = false;
+    m->runs++;
+    m->slide_sum += m->run_max[l];
+    if (m->run_max[l] > m->slide_max) m->slide_max = m->run_max[l];
+}
+
+void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locomotor_state *st) {
+    m->frames++;
+    for (uint32_t l = 0; l < m->legs && l < st->leg_count; l++) {
+        const sk_locomotor_foot *f = &st->feet[l];
+        float gh = 0, gt = 0;
+        bool hh = ground_y(terrain, f->heel, &gh), ht = ground_y(terrain, f->toe, &gt);
+        double pen = 0;
+        if (hh && gh - f->heel.y > pen) pen = gh - f->heel.y;
+        if (ht && gt - f->toe.y > pen) pen = gt - f->toe.y;
+        if (pen > m->penetration_max) m->penetration_max = pen;
+        if (!f->reached) m->unreached++;
+        sk_vec3 mid = sk_vec3_scale(sk_vec3_add(f->heel, f->toe), 0.5f);
+        if (f->stance) {
+            m->stance_frames[l]++;
+            double c = INFINITY;
+            if (hh) c = fabs(f->heel.y - gh);
+            if (ht && fabs(f->toe.y - gt) < c) c = fabs(f->toe.y - gt);
+            if (isfinite(c)) {
+                m->contact_sum += c;
+                m->contact_n++;
+                if (c > m->contact_max) m->contact_max = c;
+            }
+            if (!m->in_run[l]) {
+                m->in_run[l] = true;
+                m->run_start[l] = mid;
+                m->run_max[l] = 0;
+            } else {
+                double d = hypot(mid.x - m->run_start[l].x, mid.z - m->run_start[l].z);
+                if (d > m->run_max[l]) m->run_max[l] = d;
+            }
+        } else {
+            close_run(m, l);
+        }
+    }
+}
+
+void loco_metrics_finish(loco_metrics *m) {
+    for (uint32_t l = 0; l < m->legs; l++) close_run(m, l);
+}

@@ -1,0 +1,70 @@
+/* skelanim command-line tool: a character walking a path over a terrain with
+ * the semi-procedural locomotion runtime (issue #10), shared by `locomote`,
+ * `bench locomotion` and `demo locomotion`; and the foot metrics the issue
+ * defines, computed from the per-frame records exactly as from a trace:
+ *   slide       per run of stance frames of a foot, the largest horizontal
+ *               distance of the heel-toe midpoint from where it was at the
+ *               run's first frame (max and mean over runs)
+ *   contact     in stance, the smaller of the heel's and the toe's vertical
+ *               distance to the ground below it
+ *   penetration at any frame, how far heel or toe is below the ground. */
+#ifndef SK_CLI_LOCO_RUN_H
+#define SK_CLI_LOCO_RUN_H
+
+#include "skelanim.h"
+#include "terrain_spec.h"
+
+#define LOCO_MAX_CLIPS 8
+
+typedef struct loco_setup {
+    const char *character;          /* file or @mannequin */
+    const char *clips[LOCO_MAX_CLIPS]; /* clip names or indices in the character; none: "walk" and "run" */
+    uint32_t nclips;
+    const char *idle;               /* idle clip name; NULL: "idle" if the character has one */
+    bool plain;                     /* clips with root motion only (the baseline) */
+    const sk_terrain *terrain;      /* NULL: flat at 0 */
+} loco_setup;
+
+typedef struct loco_char {
+    sk_asset *asset;
+    sk_leg_desc legs[SK_MOTION_GROUP_MAX_LEGS];
+    uint32_t leg_count;
+    sk_motion_analysis *an[LOCO_MAX_CLIPS];
+    const sk_clip *clips[LOCO_MAX_CLIPS];
+    uint32_t nclips;
+    sk_motion_group *group;
+    sk_locomotor *loco;
+    sk_transform *local;
+    sk_mat4 *world;                 /* world matrices of the last frame */
+    const sk_terrain *terrain;
+    double analysis_ms;
+} loco_char;
+
+/* Loads, analyses and builds; prints the error and returns false on failure. */
+bool loco_char_create(const loco_setup *s, loco_char *c);
+void loco_char_destroy(loco_char *c);
+/* One frame: the locomotor updated at the controller's point; c->world filled. */
+bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw);
+
+/* Foot metrics accumulated over frames. */
+typedef struct loco_metrics {
+    uint32_t frames, legs;
+    uint32_t stance_frames[SK_MOTION_GROUP_MAX_LEGS];
+    /* slide per stance run */
+    bool in_run[SK_MOTION_GROUP_MAX_LEGS];
+    sk_vec3 run_start[SK_MOTION_GROUP_MAX_LEGS];
+    double run_max[SK_MOTION_GROUP_MAX_LEGS];
+    uint32_t runs;
+    double slide_max, slide_sum;
+    double contact_max, contact_sum;
+    uint32_t contact_n;
+    double penetration_max;
+    uint32_t unreached;             /* leg-frames whose IK did not reach */
+} loco_metrics;
+
+void loco_metrics_init(loco_metrics *m, uint32_t legs);
+/* One frame's feet (world heel/toe, stance flag). */
+void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locomotor_state *st);
+void loco_metrics_finish(loco_metrics *m);
+
+#endif

@@ -1,0 +1,886 @@
+/* The semi-procedural locomotion runtime (locomotion/locomotor.h; seed 002
+ * chapter 5, after Johansen 2009). Formula numbers are the seed's.
+ *
+ * Where the seed is silent or wrong, and what is done here:
+ *   - (32) gives turnSpeed = characterVelocity . up, which is 0 for a
+ *     character on the ground; the turn speed is the angular velocity about
+ *     up (issue #10 says so too).
+ *   - (41) repeats stepFromPosition; the height of the next footstep's
+ *     tangent plane uses stepToPosition.
+ *   - (35) maps the cycle time from foot-off to foot-strike; here the flight
+ *     runs from foot-lift to foot-land, the times between which the foot is
+ *     not planted, so the footbase is exactly on its footstep whenever the
+ *     analysis says the foot is planted (no slide by construction), and the
+ *     normalised trajectory's z is rescaled to run from exactly 0 at
+ *     foot-lift to 1 at foot-land (its x and y relative to the straight line
+ *     between their values there), so the foot leaves and meets the
+ *     footsteps without a jump.
+ *   - (46)-(47): characterDirection is taken as a unit vector, and the
+ *     distance per cycle as the speed times the cycle duration actually used.
+ *   - (48) uses strideTime, which the seed does not define; the leg's cycle
+ *     time is used (the weight then runs from the previous footstep at
+ *     cycle time 0 to the next at 1, as (49) needs).
+ *   - (53)-(54): the lerp parameter is flightTimeArc.
+ *   - The obstacle lift (39)-(44) follows the footsteps' tangent planes and
+ *     cannot see a step between the footsteps (a stair riser the foot passes
+ *     over). The terrain below the straight path between the footsteps is
+ *     also sampled (6 points for the heel line and 6 for the toe line, once
+ *     per pair of footsteps, again when one moves by more than 2 cm) and the
+ *     sine arc is made high enough to pass every sample with 3 cm to spare;
+ *     the larger of the two lifts is used.
+ *   - §5.2.1 names the step-edge rule but gives no formula: when the toe's
+ *     ray and the heel's do not hit one plane (the toe hit is more than
+ *     1.5 cm off the plane through the heel hit with its normal, and the
+ *     other way round), the edge between them is found by bisection (6
+ *     rays) and the footstep moved forward until the heel is 2 cm past the
+ *     edge or back until the toe is 2 cm before it, whichever is shorter; if
+ *     the moved foot straddles an edge again the other move is tried, and if
+ *     both fail the foot rests on the higher hit.
+ *   - Speeds below the blended motion's own: steps get shorter and the
+ *     cycle longer, the cycle duration scaled by sqrt(motion speed / speed)
+ *     (at most 2x). Stopping: below idle_speed the phase runs on only while
+ *     a foot is in the air, and stops when every foot is on the ground
+ *     (foot-strike .. foot-off); the idle clip then fades in while the feet
+ *     stay on their footsteps.
+ *   - The hip adjustment (59)-(64) moves the body joint vertically; the
+ *     spheres of Slika 19 are intersected with the vertical line through
+ *     the hip (upper intersection); a leg whose target is out of the
+ *     sphere's horizontal reach takes the hip at the target's height.
+ *     (62) becomes desiredMin when minToAvg + minToMax is 0. The leg length
+ *     is 0.999 x the rest length minus the soft-IK band, so the legs reach. */
+#include "core/internal.h"
+#include "core/math_inline.h"
+#include "skelanim/anim/blend.h"
+#include "skelanim/ik/ik.h"
+#include "skelanim/locomotion/locomotor.h"
+
+#include <math.h>
+#include <string.h>
+
+#define CLEAR_SAMPLES 6
+#define EDGE_TOL 0.015f
+#define EDGE_MARGIN 0.02f
+#define CLEAR_MARGIN 0.03f
+#define BALANCE_ALPHA 20.0f
+
+typedef struct leg_rt {
+    uint32_t hip, knee, ankle, tip_joint; /* tip_joint: toe or ankle */
+    sk_vec3 heel_pt, toe_pt;
+    float length;                        /* rest hip-knee + knee-ankle (m) */
+    float heel_ground, toe_ground;       /* weighted over the motions at create */
+    sk_footstep from, to;
+    double prev_ct;
+    /* ray cache for the prediction */
+    bool cast_valid;
+    sk_vec3 cast_heel;
+    float cast_yaw;
+    sk_footstep cast_step;
+    /* clearance cache */
+    bool clr_valid;
+    sk_vec3 clr_from, clr_to;
+    float clr_amp;
+} leg_rt;
+
+struct sk_locomotor {
+    sk_allocator alloc;
+    size_t size;
+    sk_locomotor_desc d;
+    const sk_skeleton *skel;
+    uint32_t J, n, legs;
+    uint32_t body;
+    sk_quat body_parent_r; /* rest world rotation / scale of the body's parent (identity at a root) */
+    sk_vec3 body_parent_s;
+    float max_up, max_down, soft, idle_speed, ground_tau, longest_leg;
+    leg_rt leg[SK_MOTION_GROUP_MAX_LEGS];
+    sk_motion_tracker tracker;
+    sk_motion_blend blend;
+    float *weights;          /* n */
+    double *clip_times;      /* n */
+    sk_transform *scratch;   /* (n + 1) x J: one pose per motion, one for idle */
+    sk_blend_input *inputs;  /* n */
+    sk_vec3 *wt, *ws;        /* world FK, J each */
+    sk_quat *wr;
+    double idle_time;
+    bool frozen;             /* standing: the phase does not advance */
+    double cd_eff;
+    sk_locomotor_state st;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+static double wrap01d(double t) {
+    double r = t - floor(t);
+    return r >= 1.0 ? 0.0 : r;
+}
+static sk_vec3 horiz(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
+static sk_quat yaw_quat(float yaw) { return skm_quat_rot_y(yaw); }
+static sk_vec3 rot_y(sk_vec3 v, float a) {
+    float c = cosf(a), s = sinf(a);
+    return sk_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
+}
+static float smooth_factor(double dt, float tau) { return tau > 0 ? (float)(1.0 - exp(-dt / tau)) : 1.0f; }
+static float unwrap_delta(float a, float b) { /* b - a wrapped into (-pi, pi] */
+    return skm_wrap_angle(b - a);
+}
+
+/* ---- tracker ------------------------------------------------------------- */
+void sk_motion_tracker_reset(sk_motion_tracker *t, sk_vec3 position, float yaw) {
+    if (!t) return;
+    memset(t, 0, sizeof *t);
+    t->position = position;
+    t->yaw = yaw;
+    t->smoothing = 0.05f;
+}
+
+void sk_motion_tracker_update(sk_motion_tracker *t, sk_vec3 position, float yaw, double dt) {
+    if (!t || !(dt > 0) || !isfinite(dt) || !skm_vec3_finite(position) || !isfinite(yaw)) return;
+    float k = t->updates == 0 ? 1.0f : smooth_factor(dt, t->smoothing);
+    sk_vec3 v = sk_vec3_scale(sk_vec3_sub(position, t->position), (float)(1.0 / dt));
+    float w = (float)(unwrap_delta(t->yaw, yaw) / dt);
+    sk_vec3 a = sk_vec3_scale(sk_vec3_sub(v, t->velocity), (float)(1.0 / dt));
+    if (t->updates == 0) a = sk_vec3_make(0, 0, 0);
+    t->acceleration = skm_vec3_lerp(t->acceleration, a, k);
+    t->velocity = skm_vec3_lerp(t->velocity, v, k);
+    t->angular_velocity += (w - t->angular_velocity) * k;
+    t->position = position;
+    t->yaw = yaw;
+    t->updates++;
+}
+
+/* ---- create -------------------------------------------------------------- */
+static int32_t common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32_t n) {
+    /* walk up from the first hip's parent until every joint descends from it */
+    int32_t c = s->parents[joints[0]];
+    for (; c >= 0; c = s->parents[c]) {
+        bool all = true;
+        for (uint32_t i = 0; i < n && all; i++) {
+            int32_t j = (int32_t)joints[i];
+            while (j >= 0 && j != c) j = s->parents[j];
+            all = j == c;
+        }
+        if (all) return c;
+    }
+    return -1;
+}
+
+static void rest_fk(const sk_skeleton *s, sk_vec3 *wt, sk_quat *wr, sk_vec3 *ws) {
+    for (uint32_t j = 0; j < s->joint_count; j++) {
+        const sk_transform *l = &s->rest[j];
+        int32_t p = s->parents[j];
+        if (p < 0) {
+            wt[j] = l->t;
+            wr[j] = l->r;
+            ws[j] = l->s;
+        } else {
+            wr[j] = skm_quat_normalize(skm_quat_mul(wr[p], l->r));
+            ws[j] = sk_vec3_mul(ws[p], l->s);
+            wt[j] = sk_vec3_add(wt[p], skm_quat_rotate(wr[p], sk_vec3_mul(ws[p], l->t)));
+        }
+    }
+}
+
+sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator *alloc, sk_locomotor **out,
+                              sk_error *err) {
+    if (out) *out = NULL;
+    if (!desc || !out || !desc->skeleton || !desc->group || !desc->clips)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: NULL description, skeleton, group or clips");
+    const sk_skeleton *s = desc->skeleton;
+    uint32_t n = sk_motion_group_count(desc->group), legs = sk_motion_group_leg_count(desc->group);
+    if (desc->clip_count != n)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: %u clips for a group of %u motions",
+                            desc->clip_count, n);
+    if (legs == 0 || legs > SK_MOTION_GROUP_MAX_LEGS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: %u legs", legs);
+    for (uint32_t i = 0; i < n; i++)
+        if (!desc->clips[i]) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: clip %u is NULL", i);
+    const float opts[] = {desc->max_step_up, desc->max_step_down, desc->soft, desc->idle_speed,
+                          desc->ground_smoothing};
+    for (size_t i = 0; i < SK_ARRAY_COUNT(opts); i++)
+        if (!isfinite(opts[i]))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: a non-finite option");
+    if (desc->max_step_up < 0 || desc->max_step_down < 0 || desc->idle_speed < 0 || desc->ground_smoothing < 0 ||
+        desc->soft >= 0.5f)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "locomotor: negative step limits, idle speed or smoothing, or soft >= 0.5");
+    uint32_t J = s->joint_count;
+    const sk_motion_analysis *m0 = sk_motion_group_motion(desc->group, 0);
+    uint32_t hips[SK_MOTION_GROUP_MAX_LEGS];
+    for (uint32_t l = 0; l < legs; l++) {
+        const sk_leg_analysis *a = &m0->legs[l];
+        int32_t js[3] = {a->hip_joint, a->knee_joint, a->ankle_joint};
+        for (int k = 0; k < 3; k++)
+            if (js[k] < 0 || (uint32_t)js[k] >= J)
+                return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                    "locomotor: leg %s names joint %d, the skeleton has %u", a->name, js[k], J);
+        if (a->toe_joint >= (int32_t)J)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: leg %s: toe joint %d out of range",
+                                a->name, a->toe_joint);
+        hips[l] = (uint32_t)a->hip_joint;
+    }
+    int32_t body = desc->body_joint;
+    if (body < 0) body = common_ancestor(s, hips, legs);
+    if (body < 0 || (uint32_t)body >= J)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "locomotor: no body joint (the legs' hips have no common ancestor; set body_joint)");
+
+    size_t size = sizeof(sk_locomotor) + n * sizeof(float) + n * sizeof(double) +
+                  (size_t)(n + 1) * J * sizeof(sk_transform) + n * sizeof(sk_blend_input) +
+                  (size_t)J * (2 * sizeof(sk_vec3) + sizeof(sk_quat)) + 64;
+    const sk_allocator *al = sk_allocator_or_default(alloc);
+    char *mem = sk_alloc(al, size);
+    if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "locomotor: out of memory");
+    sk_locomotor *L = (sk_locomotor *)mem;
+    L->alloc = *al;
+    L->size = size;
+    L->d = *desc;
+    L->skel = s;
+    L->J = J;
+    L->n = n;
+    L->legs = legs;
+    L->body = (uint32_t)body;
+    char *p = mem + sizeof(sk_locomotor);
+    L->scratch = (sk_transform *)p; p += (size_t)(n + 1) * J * sizeof(sk_transform);
+    L->wt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
+    L->ws = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
+    L->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
+    L->clip_times = (double *)p; p += n * sizeof(double);
+    L->inputs = (sk_blend_input *)p; p += n * sizeof(sk_blend_input);
+    L->weights = (float *)p;
+
+    rest_fk(s, L->wt, L->wr, L->ws);
+    int32_t bp = s->parents[body];
+    L->body_parent_r = bp >= 0 ? L->wr[bp] : sk_quat_identity();
+    L->body_parent_s = bp >= 0 ? L->ws[bp] : sk_vec3_make(1, 1, 1);
+    L->longest_leg = 0;
+    for (uint32_t l = 0; l < legs; l++) {
+        const sk_leg_analysis *a = &m0->legs[l];
+        leg_rt *g = &L->leg[l];
+        g->hip = (uint32_t)a->hip_joint;
+        g->knee = (uint32_t)a->knee_joint;
+        g->ankle = (uint32_t)a->ankle_joint;
+        g->tip_joint = a->toe_joint >= 0 ? (uint32_t)a->toe_joint : g->ankle;
+        g->heel_pt = a->heel_point;
+        g->toe_pt = a->toe_point;
+        g->length = skm_vec3_len(sk_vec3_sub(L->wt[g->knee], L->wt[g->hip])) +
+                    skm_vec3_len(sk_vec3_sub(L->wt[g->ankle], L->wt[g->knee]));
+        if (!(g->length > 0)) {
+            sk_free(&L->alloc, mem, size);
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: leg %s has zero length at rest", a->name);
+        }
+        double hg = 0, tg = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const sk_motion_analysis *mi = sk_motion_group_motion(desc->group, i);
+            hg += mi->legs[l].heel_ground;
+            tg += mi->legs[l].toe_ground;
+        }
+        g->heel_ground = (float)(hg / n);
+        g->toe_ground = (float)(tg / n);
+        if (g->length > L->longest_leg) L->longest_leg = g->length;
+    }
+    L->max_up = desc->max_step_up > 0 ? desc->max_step_up : 0.8f * L->longest_leg;
+    L->max_down = desc->max_step_down > 0 ? desc->max_step_down : 1.2f * L->longest_leg;
+    L->soft = desc->soft < 0 ? 0.0f : (desc->soft > 0 ? desc->soft : 0.02f);
+    L->idle_speed = desc->idle_speed > 0 ? desc->idle_speed : 0.1f;
+    L->ground_tau = desc->ground_smoothing > 0 ? desc->ground_smoothing : 0.15f;
+    *out = L;
+    return sk_locomotor_reset(L, 0, 0, 0, err);
+}
+
+void sk_locomotor_destroy(sk_locomotor *L) {
+    if (!L) return;
+    sk_allocator a = L->alloc;
+    sk_free(&a, L, L->size);
+}
+
+const sk_locomotor_state *sk_locomotor_get_state(const sk_locomotor *L) { return L ? &L->st : NULL; }
+const float *sk_locomotor_weights(const sk_locomotor *L) { return L ? L->weights : NULL; }
+double sk_locomotor_clip_time(const sk_locomotor *L, uint32_t i) { return L && i < L->n ? L->clip_times[i] : 0.0; }
+uint32_t sk_locomotor_body_joint(const sk_locomotor *L) { return L ? L->body : 0; }
+
+/* ---- terrain ------------------------------------------------------------- */
+static bool ground_at(sk_locomotor *L, float x, float z, float y_ref, sk_terrain_hit *hit) {
+    L->st.rays++;
+    if (!L->d.terrain.raycast) { /* flat at 0 */
+        hit->point = sk_vec3_make(x, 0, z);
+        hit->normal = sk_vec3_make(0, 1, 0);
+        hit->distance = 0;
+        return true;
+    }
+    /* Ground ahead may be higher (a ramp, stairs): the ray starts higher
+     * the farther the point is from the character, as for a 56 degree
+     * slope, and looks as much lower. */
+    float d = 1.5f * hypotf(x - L->st.position.x, z - L->st.position.z);
+    float top = y_ref + L->max_up + d;
+    return sk_terrain_height(&L->d.terrain, x, z, top, L->max_up + L->max_down + 2 * d, hit);
+}
+
+/* Footstep rotation: the character frame turned by yaw, tilted so the foot
+ * lies along heel -> toe on the ground with the up axis toward the normal. */
+static sk_quat foot_rotation(float yaw, sk_vec3 foot_dir_c, sk_vec3 heel, sk_vec3 toe, sk_vec3 normal) {
+    sk_quat qy = yaw_quat(yaw);
+    sk_vec3 f0 = skm_vec3_unit(horiz(rot_y(foot_dir_c, yaw)));
+    sk_vec3 f = skm_vec3_unit(sk_vec3_sub(toe, heel));
+    if (skm_vec3_is_zero(f0) || skm_vec3_is_zero(f)) return qy;
+    sk_quat q1 = skm_quat_from_to(f0, f);
+    sk_vec3 up1 = skm_quat_rotate(q1, sk_vec3_make(0, 1, 0));
+    sk_quat q2 = skm_quat_twist_onto(f, up1, normal);
+    return skm_quat_normalize(skm_quat_mul(skm_quat_mul(q2, q1), qy));
+}
+
+/* Plane through a with normal n: height at (x, z). */
+static float plane_y(sk_vec3 a, sk_vec3 n, float x, float z) {
+    if (!(n.y > 1e-3f)) return a.y;
+    return a.y - (n.x * (x - a.x) + n.z * (z - a.z)) / n.y;
+}
+
+static bool straddles(sk_terrain_hit *h, sk_terrain_hit *t) {
+    float e1 = fabsf(t->point.y - plane_y(h->point, h->normal, t->point.x, t->point.z));
+    float e2 = fabsf(h->point.y - plane_y(t->point, t->normal, h->point.x, h->point.z));
+    return e1 > EDGE_TOL && e2 > EDGE_TOL;
+}
+
+/* Casts the heel and toe rays for a foot whose heel is at (heel.x, heel.z)
+ * and whose toe is d further. Returns how many hit (0..2). */
+static int cast_foot(sk_locomotor *L, sk_vec3 heel, sk_vec3 d, float y_ref, sk_terrain_hit *h, sk_terrain_hit *t) {
+    bool bh = ground_at(L, heel.x, heel.z, y_ref, h);
+    bool bt = ground_at(L, heel.x + d.x, heel.z + d.z, y_ref, t);
+    if (bh && !bt) { *t = *h; t->point = sk_vec3_add(h->point, sk_vec3_make(d.x, 0, d.z)); }
+    if (bt && !bh) { *h = *t; h->point = sk_vec3_sub(t->point, sk_vec3_make(d.x, 0, d.z)); }
+    return (int)bh + (int)bt;
+}
+
+/* §5.2.1: a footstep for a foot whose heel (footbase) is at base, facing
+ * yaw, on the ground, moved off step edges. */
+static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base, float yaw, double when,
+                           sk_footstep *out) {
+    sk_vec3 d = horiz(rot_y(lb->foot_direction, yaw));
+    float flen = skm_vec3_len(d);
+    sk_vec3 du = flen > 1e-6f ? sk_vec3_scale(d, 1.0f / flen) : sk_vec3_make(0, 0, 1);
+    float y_ref = L->st.position.y;
+    sk_terrain_hit h, t;
+    int hits = cast_foot(L, base, d, y_ref, &h, &t);
+    if (hits == 0) { /* nothing below: keep the character's height */
+        out->position = sk_vec3_make(base.x, y_ref, base.z);
+        out->normal = sk_vec3_make(0, 1, 0);
+        out->yaw = yaw;
+        out->rotation = yaw_quat(yaw);
+        out->time = when;
+        return;
+    }
+    if (hits == 2 && straddles(&h, &t)) {
+        /* Bisection for the edge: u in (0, 1) along heel -> toe where the
+         * ground leaves the heel's plane. */
+        float lo = 0, hi = 1;
+        for (int i = 0; i < 6; i++) {
+            float u = 0.5f * (lo + hi);
+            sk_terrain_hit m;
+            sk_vec3 p = sk_vec3_add(base, sk_vec3_scale(d, u));
+            bool on_heel = ground_at(L, p.x, p.z, y_ref, &m) &&
+                           fabsf(m.point.y - plane_y(h.point, h.normal, p.x, p.z)) <= EDGE_TOL;
+            if (on_heel) lo = u; else hi = u;
+        }
+        float ue = 0.5f * (lo + hi);
+        float fwd = ue * flen + EDGE_MARGIN, back = (1 - ue) * flen + EDGE_MARGIN;
+        float shifts[2] = {fwd < back ? fwd : -back, fwd < back ? -back : fwd};
+        bool fixed = false;
+        for (int k = 0; k < 2 && !fixed; k++) {
+            sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shifts[k]));
+            sk_terrain_hit h2, t2;
+            if (cast_foot(L, b2, d, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2)) {
+                h = h2;
+                t = t2;
+                fixed = true;
+            }
+        }
+        if (!fixed) { /* rest flat on the higher hit */
+            float y = fmaxf(h.point.y, t.point.y);
+            h.point.y = t.point.y = y;
+            h.normal = t.normal = sk_vec3_make(0, 1, 0);
+        }
+    }
+    sk_vec3 nrm = skm_vec3_unit(sk_vec3_add(h.normal, t.normal));
+    if (skm_vec3_is_zero(nrm) || nrm.y < 0.1f) nrm = sk_vec3_make(0, 1, 0);
+    out->position = h.point;
+    out->normal = nrm;
+    out->yaw = yaw;
+    out->rotation = foot_rotation(yaw, lb->foot_direction, h.point, t.point, nrm);
+    out->time = when;
+}
+
+/* (27)-(33): where the character will be when leg l is next at stance, and
+ * the footstep there (cached: rays are cast again only when the predicted
+ * heel moves by more than 2 mm or the yaw by more than 0.5 degree). */
+static void predict(sk_locomotor *L, uint32_t l, double ct, sk_footstep *out) {
+    leg_rt *g = &L->leg[l];
+    const sk_leg_blend *lb = &L->blend.legs[l];
+    double dt_to = L->cd_eff * (1.0 - ct);                                     /* (27) */
+    sk_vec3 pos = L->st.position, v = horiz(L->tracker.velocity);
+    float w = L->tracker.angular_velocity, yaw = L->st.yaw;
+    if (L->frozen) { /* standing: footsteps under the body */
+        v = sk_vec3_make(0, 0, 0);
+        w = 0;
+    }
+    sk_vec3 P;
+    if (fabsf(w) > 1e-3f) {
+        sk_vec3 tc = sk_vec3_scale(sk_vec3_make(v.z, 0, -v.x), 1.0f / w); /* (31): up x v / turn speed (32) */
+        P = sk_vec3_add(sk_vec3_add(pos, tc), rot_y(sk_vec3_scale(tc, -1), (float)(w * dt_to))); /* (30), (33) */
+    } else {
+        P = sk_vec3_add(pos, sk_vec3_scale(v, (float)dt_to));                 /* (28) */
+    }
+    float yaw_to = yaw + (float)(w * dt_to);                                  /* (29) */
+    sk_vec3 base = sk_vec3_add(P, rot_y(horiz(lb->stance_position), yaw_to));
+    double when = L->st.time + dt_to;
+    if (g->cast_valid && fabsf(base.x - g->cast_heel.x) < 0.002f && fabsf(base.z - g->cast_heel.z) < 0.002f &&
+        fabsf(skm_wrap_angle(yaw_to - g->cast_yaw)) < 0.0087f) {
+        *out = g->cast_step;
+        out->time = when;
+        return;
+    }
+    place_footstep(L, lb, base, yaw_to, when, out);
+    g->cast_valid = true;
+    g->cast_heel = base;
+    g->cast_yaw = yaw_to;
+    g->cast_step = *out;
+}
+
+/* Terrain under the straight path between two footsteps: the arc amplitude
+ * that clears it (see the top). */
+static float clearance(sk_locomotor *L, uint32_t l) {
+    leg_rt *g = &L->leg[l];
+    const sk_footstep *a = &g->from, *b = &g->to;
+    if (g->clr_valid && skm_vec3_len(sk_vec3_sub(a->position, g->clr_from)) < 0.02f &&
+        skm_vec3_len(sk_vec3_sub(b->position, g->clr_to)) < 0.02f)
+        return g->clr_amp;
+    const sk_leg_blend *lb = &L->blend.legs[l];
+    float amp = 0;
+    for (int k = 1; k <= CLEAR_SAMPLES; k++) {
+        float z = (float)k / (CLEAR_SAMPLES + 1);
+        sk_vec3 p = skm_vec3_lerp(a->position, b->position, z);
+        float yaw = a->yaw + skm_wrap_angle(b->yaw - a->yaw) * z;
+        sk_vec3 d = horiz(rot_y(lb->foot_direction, yaw));
+        sk_terrain_hit h, t;
+        float top = -INFINITY;
+        if (ground_at(L, p.x, p.z, fmaxf(a->position.y, b->position.y), &h)) top = h.point.y;
+        if (ground_at(L, p.x + d.x, p.z + d.z, fmaxf(a->position.y, b->position.y), &t)) top = fmaxf(top, t.point.y);
+        float excess = top - p.y;
+        if (excess > 0.001f) {
+            float need = (excess + CLEAR_MARGIN) / fmaxf(sinf(SKM_PI * z), 0.3f);
+            if (need > amp) amp = need;
+        }
+    }
+    g->clr_valid = true;
+    g->clr_from = a->position;
+    g->clr_to = b->position;
+    g->clr_amp = amp;
+    return amp;
+}
+
+/* ---- reset / advance ------------------------------------------------------ */
+static void blend_now(sk_locomotor *L, sk_vec3 v_char) {
+    sk_error e = {0};
+    if (sk_motion_group_evaluate(L->d.group, v_char, L->weights, L->n, &L->blend, &e) != SK_OK) {
+        for (uint32_t i = 0; i < L->n; i++) L->weights[i] = i == 0 ? 1.0f : 0.0f;
+        sk_motion_group_blend(L->d.group, L->weights, L->n, &L->blend, &e);
+    }
+}
+
+static void keytimes(const sk_leg_blend *lb, double *lift, double *off, double *strike, double *land) {
+    *lift = wrap01d(lb->foot_lift - lb->stance_time);
+    *off = wrap01d(lb->foot_off - lb->stance_time);
+    *strike = wrap01d(lb->foot_strike - lb->stance_time);
+    *land = wrap01d(lb->foot_land - lb->stance_time);
+    if (*land < *strike) *land = *strike;
+    if (*off < *lift) *off = *lift;
+}
+
+static void update_times(sk_locomotor *L) {
+    for (uint32_t i = 0; i < L->n; i++) {
+        const sk_motion_analysis *m = sk_motion_group_motion(L->d.group, i);
+        double p = sk_motion_group_clip_phase(L->d.group, i, L->st.phase);
+        L->clip_times[i] = m->cycle_start + p * m->cycle_duration;
+    }
+}
+
+sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_error *err) {
+    if (!L || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor reset: NULL or non-finite position/yaw");
+    memset(&L->st, 0, sizeof L->st);
+    L->st.leg_count = L->legs;
+    L->st.yaw = skm_wrap_angle(yaw);
+    sk_terrain_hit h;
+    float y = 0;
+    L->st.position = sk_vec3_make(x, 0, z);
+    /* The first ray looks from high above for the ground under the point. */
+    float keep = L->max_up;
+    L->max_up = 1e3f;
+    if (ground_at(L, x, z, 0, &h)) y = h.point.y;
+    L->max_up = keep;
+    L->st.position.y = y;
+    sk_motion_tracker_reset(&L->tracker, L->st.position, L->st.yaw);
+    blend_now(L, sk_vec3_make(0, 0, 0));
+    L->cd_eff = L->blend.cycle_duration;
+    L->st.cycle_duration = L->cd_eff;
+    L->frozen = true;
+    L->idle_time = 0;
+    for (uint32_t l = 0; l < L->legs; l++) {
+        leg_rt *g = &L->leg[l];
+        g->cast_valid = g->clr_valid = false;
+        sk_vec3 base = sk_vec3_add(L->st.position, rot_y(horiz(L->blend.legs[l].stance_position), L->st.yaw));
+        place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, &g->from);
+        g->to = g->from;
+        g->prev_ct = wrap01d(L->st.phase - L->blend.legs[l].stance_time);
+    }
+    update_times(L);
+    return SK_OK;
+}
+
+sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, float yaw, sk_error *err) {
+    if (!L) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: NULL");
+    if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "locomotor: dt must be in (0, 1] s and the position and yaw finite (dt %g)", dt);
+    L->st.rays = 0;
+    L->st.time += dt;
+    /* The character's height: the ground under the point, smoothed. */
+    sk_terrain_hit h;
+    float gy = L->st.position.y;
+    if (ground_at(L, x, z, L->st.position.y, &h)) gy = h.point.y;
+    float y = L->st.position.y + (gy - L->st.position.y) * smooth_factor(dt, L->ground_tau);
+    L->st.position = sk_vec3_make(x, y, z);
+    L->st.yaw = skm_wrap_angle(yaw);
+    sk_motion_tracker_update(&L->tracker, L->st.position, L->st.yaw, dt);
+    L->st.velocity = L->tracker.velocity;
+    L->st.angular_velocity = L->tracker.angular_velocity;
+
+    /* Weights from the velocity in character space (§4.2, Kod 4). */
+    sk_vec3 v = horiz(L->tracker.velocity);
+    float speed = skm_vec3_len(v);
+    blend_now(L, rot_y(v, -L->st.yaw));
+    float vb = skm_vec3_len(L->blend.velocity);
+    double cd = L->blend.cycle_duration;
+    if (speed < vb && vb > 0) cd *= fmin(2.0, sqrt(vb / fmax(speed, 0.25 * vb)));
+    L->cd_eff = cd;
+    L->st.cycle_duration = cd;
+
+    /* Stopping: below idle speed the phase runs only while a foot is up. */
+    bool any_up = false;
+    for (uint32_t l = 0; l < L->legs; l++) {
+        double lift, off, strike, land;
+        keytimes(&L->blend.legs[l], &lift, &off, &strike, &land);
+        double ct = wrap01d(L->st.phase - L->blend.legs[l].stance_time);
+        if (ct > off && ct < strike) any_up = true;
+    }
+    bool want_move = speed >= L->idle_speed;
+    L->frozen = !want_move && !any_up;
+    if (!L->frozen) L->st.phase = wrap01d(L->st.phase + dt / cd);
+    float target = L->frozen ? 0.0f : 1.0f;
+    L->st.moving += (target - L->st.moving) * smooth_factor(dt, 0.2f);
+    if (L->frozen && L->st.moving < 1e-3f) L->st.moving = 0;
+    L->idle_time += dt;
+    update_times(L);
+    return SK_OK;
+}
+
+/* ---- sample --------------------------------------------------------------- */
+sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
+    if (!L || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor sample: NULL");
+    sk_result r = sk_pose_check(L->skel, pose, "locomotor sample", err);
+    if (r != SK_OK) return r;
+    uint32_t J = L->J, k = 0;
+    sk_pose views[SK_MOTION_GROUP_MAX_MOTIONS];
+    for (uint32_t i = 0; i < L->n; i++) {
+        if (!(L->weights[i] > 1e-4f)) continue;
+        sk_transform *loc = L->scratch + (size_t)i * J;
+        views[k] = sk_pose_view(loc, J, NULL, 0);
+        r = sk_clip_sample(L->d.clips[i], L->skel, L->clip_times[i], SK_LOOP_REPEAT, &views[k], err);
+        if (r != SK_OK) return r;
+        /* Remove the root motion: the analysis took it as a constant
+         * velocity of the hips from the cycle's start. */
+        const sk_motion_analysis *m = sk_motion_group_motion(L->d.group, i);
+        sk_vec3 vf = m->backward ? sk_vec3_scale(m->root_velocity, -1) : m->root_velocity;
+        sk_vec3 dm = sk_vec3_scale(vf, (float)(L->clip_times[i] - m->cycle_start));
+        sk_vec3 dl = skm_quat_rotate(sk_quat_conjugate(L->body_parent_r), dm);
+        dl = sk_vec3_make(dl.x / L->body_parent_s.x, dl.y / L->body_parent_s.y, dl.z / L->body_parent_s.z);
+        loc[L->body].t = sk_vec3_sub(loc[L->body].t, dl);
+        L->inputs[k].pose = &views[k];
+        L->inputs[k].weight = L->weights[i];
+        L->inputs[k].mask = NULL;
+        L->inputs[k].channels = NULL;
+        k++;
+    }
+    sk_blend_options bo = {.rotation = SK_BLEND_NLERP, .no_rest_fill = true};
+    sk_pose out = sk_pose_view(pose->local, J, NULL, 0);
+    if (k == 0) return sk_pose_rest(L->skel, pose, err);
+    r = sk_blend_poses(L->skel, L->inputs, k, &bo, &out, err);
+    if (r != SK_OK) return r;
+    if (L->d.idle && L->st.moving < 1.0f) {
+        sk_transform *loc = L->scratch + (size_t)L->n * J;
+        sk_pose ip = sk_pose_view(loc, J, NULL, 0);
+        r = sk_clip_sample(L->d.idle, L->skel, L->idle_time, SK_LOOP_REPEAT, &ip, err);
+        if (r != SK_OK) return r;
+        r = sk_blend_two(L->skel, &out, &ip, 1.0f - L->st.moving, NULL, false, &out, err);
+    }
+    return r;
+}
+
+/* ---- adjust --------------------------------------------------------------- */
+static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to) {
+    const int32_t *par = L->skel->parents;
+    sk_quat cr = yaw_quat(L->st.yaw);
+    for (uint32_t j = from; j < to; j++) {
+        const sk_transform *l = &loc[j];
+        int32_t p = par[j];
+        sk_quat pr = p >= 0 ? L->wr[p] : cr;
+        sk_vec3 ps = p >= 0 ? L->ws[p] : sk_vec3_make(1, 1, 1);
+        sk_vec3 pt = p >= 0 ? L->wt[p] : L->st.position;
+        L->wr[j] = skm_quat_normalize(skm_quat_mul(pr, l->r));
+        L->ws[j] = sk_vec3_mul(ps, l->s);
+        L->wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
+    }
+}
+
+static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) {
+    return sk_vec3_add(L->wt[j], skm_quat_rotate(L->wr[j], sk_vec3_mul(L->ws[j], p)));
+}
+
+/* Height of the upper intersection of the vertical line through hip with
+ * the sphere (center c, radius r), relative to the hip. */
+static float sphere_up(sk_vec3 hip, sk_vec3 c, float r) {
+    float dx = hip.x - c.x, dz = hip.z - c.z;
+    float q = r * r - dx * dx - dz * dz;
+    return (c.y - hip.y) + (q > 0 ? sqrtf(q) : 0.0f);
+}
+
+static void set_root(sk_locomotor *L) {
+    sk_quat q = yaw_quat(L->st.yaw);
+    sk_transform t = {L->st.position, q, sk_vec3_make(1, 1, 1)};
+    L->st.root = sk_mat4_from_transform(&t);
+}
+
+sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
+    if (!L || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor adjust: NULL");
+    sk_result r = sk_pose_check(L->skel, pose, "locomotor adjust", err);
+    if (r != SK_OK) return r;
+    sk_transform *loc = pose->local;
+    uint32_t J = L->J;
+    set_root(L);
+    fk(L, loc, 0, J);
+    sk_quat cinv = sk_quat_conjugate(yaw_quat(L->st.yaw));
+    sk_vec3 cpos = L->st.position;
+    double phase = L->st.phase;
+    sk_vec3 up = sk_vec3_make(0, 1, 0);
+    sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS];
+    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];
+    float flight_of[SK_MOTION_GROUP_MAX_LEGS];
+    double cts[SK_MOTION_GROUP_MAX_LEGS];
+
+    /* Footsteps: a new one when the leg's cycle wraps (stance), the next
+     * predicted until the foot strikes. */
+    for (uint32_t l = 0; l < L->legs; l++) {
+        leg_rt *g = &L->leg[l];
+        const sk_leg_blend *lb = &L->blend.legs[l];
+        double lift, off, strike, land;
+        keytimes(lb, &lift, &off, &strike, &land);
+        double ct = wrap01d(phase - lb->stance_time);
+        cts[l] = ct;
+        if (ct < g->prev_ct - 0.5) { /* wrapped: the foot is on the step it went to */
+            g->from = g->to;
+            g->cast_valid = false;
+        }
+        g->prev_ct = ct;
+        if (ct < strike) predict(L, l, ct, &g->to);
+    }
+    /* Per leg: footbase target and foot rotation (34)-(58), ankle (65)-(66). */
+    for (uint32_t l = 0; l < L->legs; l++) {
+        leg_rt *g = &L->leg[l];
+        const sk_leg_blend *lb = &L->blend.legs[l];
+        double lift, off, strike, land;
+        keytimes(lb, &lift, &off, &strike, &land);
+        double ct = cts[l];
+        sk_vec3 F;
+        sk_quat Rf;
+        float flight = 0;
+        bool in_air = ct > lift && ct < land && land > lift;
+        if (!in_air) {
+            const sk_footstep *fs = ct <= lift ? &g->from : &g->to;
+            F = fs->position;
+            Rf = fs->rotation;
+        } else {
+            flight = (float)((ct - lift) / (land - lift));
+            sk_vec3 nf, nl, nd;
+            sk_error e = {0};
+            double gl = lb->stance_time + lift, gd = lb->stance_time + land;
+            sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, phase, &nf, &e);
+            sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gl, &nl, &e);
+            sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gd, &nd, &e);
+            float dz = nd.z - nl.z;
+            float s = dz > 1e-4f ? skm_clampf((nf.z - nl.z) / dz, 0, 1) : flight;
+            float xn = nf.x - (nl.x + (nd.x - nl.x) * s), yn = nf.y - (nl.y + (nd.y - nl.y) * s);
+            const sk_footstep *a = &g->from, *b = &g->to;
+            F = skm_vec3_lerp(a->position, b->position, s);                     /* (34) */
+            float arc = sinf(SKM_PI * s);                                       /* (36) */
+            /* (37)-(38): toward where the body would put the foot now. */
+            sk_vec3 here = sk_vec3_add(cpos, rot_y(horiz(lb->stance_position), L->st.yaw));
+            sk_vec3 off3 = horiz(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
+            F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
+            /* (39)-(44): follow the footsteps' tangent planes; and clear the
+             * terrain between them (see the top). */
+            sk_vec3 mid = sk_vec3_scale(sk_vec3_add(a->position, b->position), 0.5f);         /* (39) */
+            float hf = sk_vec3_dot(sk_vec3_sub(a->position, mid), a->normal) / fmaxf(a->normal.y, 0.1f); /* (40) */
+            float hn = sk_vec3_dot(sk_vec3_sub(b->position, mid), b->normal) / fmaxf(b->normal.y, 0.1f); /* (41) */
+            float hmax = fmaxf(fmaxf(hf, hn), 0.0f);                                          /* (42) */
+            float lift_amp = fmaxf(2.0f * hmax / SKM_PI, clearance(L, l));                   /* (43) */
+            F.y += lift_amp * arc;                                                            /* (44) */
+            /* (45)-(54): not lower than the ground the other legs stand on. */
+            {
+                sk_vec3 vdir = skm_vec3_unit(horiz(L->tracker.velocity));
+                sk_vec3 vdc = rot_y(vdir, -L->st.yaw);
+                float cdist = skm_vec3_len(horiz(L->tracker.velocity)) * (float)L->cd_eff;
+                double sum_h = 0;
+                float sum_y = 0;
+                for (uint32_t k = 0; k < L->legs; k++) {
+                    const leg_rt *o = &L->leg[k];
+                    double ck = cts[k];
+                    sk_vec3 tf = sk_vec3_scale(skm_quat_rotate(yaw_quat(o->from.yaw), vdc), cdist); /* (46) */
+                    sk_vec3 tt = sk_vec3_scale(skm_quat_rotate(yaw_quat(o->to.yaw), vdc), cdist);   /* (47) */
+                    float wk = (float)(-cos(SKM_PI * ck) / 2 + 0.5);                                 /* (48) */
+                    sk_vec3 ghp = skm_vec3_lerp(sk_vec3_add(o->from.position, sk_vec3_scale(tf, (float)ck)),
+                                                sk_vec3_add(o->to.position, sk_vec3_scale(tt, (float)(ck - 1))),
+                                                wk);                                                 /* (49) */
+                    ghp = sk_vec3_add(ghp, rot_y(sk_vec3_scale(horiz(L->blend.legs[k].stance_position), -1),
+                                                 L->st.yaw));                                        /* (50) */
+                    double hk = (cos(2 * SKM_PI * ck) + 1) / 2 + 1e-4;                               /* (51) */
+                    sum_h += hk;
+                    sum_y += (float)hk * ghp.y;
+                }
+                float supported = (float)(sum_y / sum_h);                                            /* (52) */
+                float lifted = F.y + (supported - F.y) * sinf(SKM_PI * flight);                      /* (53)-(54) */
+                if (lifted > F.y) F.y = lifted;
+            }
+            /* (55)-(58): the clips' sideways and vertical motion. */
+            sk_vec3 sd = horiz(sk_vec3_sub(b->position, a->position));                                /* (55) */
+            sk_vec3 side = skm_vec3_unit(sk_vec3_cross(up, sd));                                     /* (56) */
+            if (skm_vec3_is_zero(side)) side = rot_y(sk_vec3_make(1, 0, 0), L->st.yaw);
+            F = sk_vec3_add(F, sk_vec3_scale(side, xn));                                             /* (57) */
+            F.y += yn;                                                                               /* (58) */
+            Rf = skm_quat_nlerp(a->rotation, b->rotation, s);
+        }
+        flight_of[l] = flight;
+        /* (65)-(66): the clip's foot, moved so its footbase is at F and
+         * turned from the character's frame into the footstep's. */
+        sk_vec3 heel_w = point_of(L, g->ankle, g->heel_pt), toe_w = point_of(L, g->tip_joint, g->toe_pt);
+        sk_vec3 heel_c = skm_quat_rotate(cinv, sk_vec3_sub(heel_w, cpos));
+        sk_vec3 toe_c = skm_quat_rotate(cinv, sk_vec3_sub(toe_w, cpos));
+        sk_vec3 ank_c = skm_quat_rotate(cinv, sk_vec3_sub(L->wt[g->ankle], cpos));
+        float hh = heel_c.y - g->heel_ground, th = toe_c.y - g->toe_ground;
+        float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
+        float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
+        sk_vec3 fb_c = sk_vec3_add(sk_vec3_scale(heel_c, 1 - bal),
+                                   sk_vec3_scale(sk_vec3_sub(toe_c, lb->foot_direction), bal));      /* (11) */
+        /* F carries the footbase's height in flight ((58) adds the clips'
+         * lift), so the ankle keeps its offset from the clip's footbase. */
+        ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
+        ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(cinv, L->wr[g->ankle])));
+    }
+    /* (59)-(64): the hip offset. */
+    float hip_off = 0;
+    if (!L->d.no_hip_adjust) {
+        float max_min = INFINITY, des_min = INFINITY, des_sum = 0;
+        for (uint32_t l = 0; l < L->legs; l++) {
+            leg_rt *g = &L->leg[l];
+            sk_vec3 H = L->wt[g->hip];
+            float d0 = skm_vec3_len(sk_vec3_sub(L->wt[g->ankle], H));
+            float len = g->length * (0.999f - L->soft);
+            if (d0 > len) d0 = len;
+            float des = sphere_up(H, ankle_target[l], d0), mx = sphere_up(H, ankle_target[l], len);
+            if (des > mx) des = mx;
+            max_min = fminf(max_min, mx);                                                            /* (59) */
+            des_min = fminf(des_min, des);                                                           /* (60) */
+            des_sum += des;
+        }
+        float des_avg = des_sum / (float)L->legs;                                                    /* (61) */
+        float mta = des_avg - des_min, mtm = max_min - des_min;                                      /* (63), (64) */
+        hip_off = des_min + (mta + mtm > 1e-9f ? mta * mtm / (mta + mtm) : 0.0f);                    /* (62) */
+        if (hip_off > max_min) hip_off = max_min;
+        if (!isfinite(hip_off)) hip_off = 0;
+        sk_vec3 dw = sk_vec3_make(0, hip_off, 0);
+        int32_t bp = L->skel->parents[L->body];
+        sk_quat pr = bp >= 0 ? L->wr[bp] : yaw_quat(L->st.yaw);
+        sk_vec3 ps = bp >= 0 ? L->ws[bp] : sk_vec3_make(1, 1, 1);
+        sk_vec3 dl = skm_quat_rotate(sk_quat_conjugate(pr), dw);
+        dl = sk_vec3_make(dl.x / ps.x, dl.y / ps.y, dl.z / ps.z);
+        loc[L->body].t = sk_vec3_add(loc[L->body].t, dl);
+        uint32_t end = sk_skeleton_subtree_end(L->skel, L->body);
+        for (uint32_t j = L->body; j < end; j++) L->wt[j] = sk_vec3_add(L->wt[j], dw);
+    }
+    L->st.hip_offset = hip_off;
+    /* Legs: two-bone IK to the ankle, then the foot's rotation. */
+    sk_ik_options io = {.soft = L->soft};
+    for (uint32_t l = 0; l < L->legs; l++) {
+        leg_rt *g = &L->leg[l];
+        sk_transform th = {L->wt[g->hip], L->wr[g->hip], L->ws[g->hip]};
+        sk_transform tk = {L->wt[g->knee], L->wr[g->knee], L->ws[g->knee]};
+        sk_transform ta = {L->wt[g->ankle], L->wr[g->ankle], L->ws[g->ankle]};
+        sk_ik_target tg = {.position = ankle_target[l]};
+        sk_quat ch, ck;
+        bool reached = false;
+        if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
+            loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
+            loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
+        }
+        uint32_t end = sk_skeleton_subtree_end(L->skel, g->hip);
+        fk(L, loc, g->hip, end);
+        int32_t ap = L->skel->parents[g->ankle];
+        if (ap >= 0) {
+            loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(L->wr[ap]), ankle_rot[l]));
+            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle));
+        }
+        sk_locomotor_foot *f = &L->st.feet[l];
+        double lift, off, strike, land;
+        keytimes(&L->blend.legs[l], &lift, &off, &strike, &land);
+        f->cycle_time = (float)cts[l];
+        f->stance = cts[l] <= lift || cts[l] >= land;
+        f->grounded = cts[l] <= off || cts[l] >= strike;
+        f->flight = flight_of[l];
+        f->from = g->from;
+        f->to = g->to;
+        f->reached = reached;
+        f->heel = point_of(L, g->ankle, g->heel_pt);
+        f->toe = point_of(L, g->tip_joint, g->toe_pt);
+        f->ankle = L->wt[g->ankle];
+    }
+    return SK_OK;
+}
+
+/* The clips alone, placed at the character: the baseline. */
+static void plain_feet(sk_locomotor *L, sk_pose *pose) {
+    set_root(L);
+    fk(L, pose->local, 0, L->J);
+    for (uint32_t l = 0; l < L->legs; l++) {
+        leg_rt *g = &L->leg[l];
+        const sk_leg_blend *lb = &L->blend.legs[l];
+        double lift, off, strike, land;
+        keytimes(lb, &lift, &off, &strike, &land);
+        double ct = wrap01d(L->st.phase - lb->stance_time);
+        sk_locomotor_foot *f = &L->st.feet[l];
+        f->cycle_time = (float)ct;
+        f->stance = ct <= lift || ct >= land;
+        f->grounded = ct <= off || ct >= strike;
+        f->flight = 0;
+        f->heel = point_of(L, g->ankle, g->heel_pt);
+        f->toe = point_of(L, g->tip_joint, g->toe_pt);
+        f->ankle = L->wt[g->ankle];
+        f->reached = true;
+    }
+}
+
+sk_result sk_locomotor_update(sk_locomotor *L, double dt, float x, float z, float yaw, sk_pose *pose,
+                              sk_error *err) {
+    sk_result r = sk_locomotor_advance(L, dt, x, z, yaw, err);
+    if (r == SK_OK) r = sk_locomotor_sample(L, pose, err);
+    if (r != SK_OK) return r;
+    if (L->d.plain) {
+        plain_feet(L, pose);
+        return SK_OK;
+    }
+    return sk_locomotor_adjust(L, pose, err);
+}
