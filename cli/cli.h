@@ -52,6 +52,7 @@ int bench_blend(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_export_mannequin(int argc, char **argv);
+int cmd_export_course(int argc, char **argv); /* cli/cmd_export.c */
 int cmd_convert(int argc, char **argv); /* cli/cmd_export.c */
 int cmd_bench(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
@@ -83,5 +84,6 @@ int bench_ik(int argc, char **argv); /* cli/bench_ik.c */
 int bench_skin(int argc, char **argv); /* cli/bench_skin.c */
 int bench_crowd(int argc, char **argv); /* cli/bench_crowd.c */
 int bench_terrain(int argc, char **argv); /* cli/bench_terrain.c */
+int bench_locomotion(int argc, char **argv); /* cli/bench_locomotion.c */
 
 #endif

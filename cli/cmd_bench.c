@@ -155,6 +155,7 @@ int cmd_bench(int argc, char **argv) {
         {"skin", bench_skin},
         {"crowd", bench_crowd},
         {"terrain", bench_terrain},
+        {"locomotion", bench_locomotion},
     };
     if (argc >= 1)
         for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)

@@ -1,6 +1,7 @@
 /* skelanim export-mannequin OUT.glb
  * skelanim convert FILE OUT.glb   (any file the loader reads, or @mannequin) */
 #include "cli.h"
+#include "course.h"
 
 #include <string.h>
 
@@ -32,4 +33,21 @@ int cmd_convert(int argc, char **argv) {
         return 1;
     }
     return write_glb(argv[0], argv[1]);
+}
+
+int cmd_export_course(int argc, char **argv) {
+    if (argc != 1 || argv[0][0] == '-') {
+        fprintf(stderr, "usage: skelanim export-course OUT.glb   (the --terrain course mesh as a file)\n");
+        return 1;
+    }
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    if (cli_course_asset(&a, &err) != SK_OK || sk_glb_write_file(a, argv[0], NULL, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: export-course: %s\n", err.message);
+        sk_asset_destroy(a);
+        return 1;
+    }
+    sk_asset_destroy(a);
+    printf("wrote %s\n", argv[0]);
+    return 0;
 }

@@ -16,7 +16,7 @@ static void usage(void) {
             "usage: skelanim locomote CHARACTER [--clips NAME...] [--idle NAME] [--terrain SPEC]\n"
             "                         [--path \"X,Z X,Z ...\"] [--speed M/S] [--turn-rate DEG/S] [--fps 60]\n"
             "                         [--seconds S] [--plain] [--trace out.jsonl] [--json]\n"
-            "                         [--out walk.gif|walk.png] [--size WxH]\n"
+            "                         [--out walk.gif|walk.png [--at T]] [--size WxH]\n"
             "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
             "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
             "  --path      the ground path the character follows (default \"0,0 0,8\": 8 m along +Z)\n"
@@ -26,7 +26,7 @@ static void usage(void) {
             "              (the baseline the metrics compare against)\n"
             "  --trace     one JSON line per frame: {\"t\",\"root\",\"feet\":[{\"leg\",\"heel\",\"toe\",\"ankle\",\n"
             "              \"stance\"}...],\"joints\":{NAME:[x,y,z]...}}, world positions in metres\n"
-            "  --out       render the walk (GIF: 25 frames/s; PNG: the middle frame)\n"
+            "  --out       render the walk (GIF: 25 frames/s; PNG: one frame, at T s with --at, else the middle)\n"
             "%s",
             cli_terrain_usage);
 }
@@ -74,8 +74,41 @@ typedef struct frame_rec {
     sk_vec3 center;
 } frame_rec;
 
+typedef struct rec_ctx {
+    FILE *trace;
+    bool keep_frames;
+    double fps_out, next_out;
+    frame_rec *frames;
+    uint32_t nframes, cap;
+    float bmin[3], bmax[3];
+} rec_ctx;
+
+static bool record(void *user, const loco_char *c, double t) {
+    rec_ctx *r = user;
+    const sk_locomotor_state *st = sk_locomotor_get_state(c->loco);
+    if (r->trace) write_trace(r->trace, c, t);
+    float p[3] = {st->position.x, st->position.y, st->position.z};
+    for (int q = 0; q < 3; q++) r->bmin[q] = fminf(r->bmin[q], p[q]), r->bmax[q] = fmaxf(r->bmax[q], p[q]);
+    if (!r->keep_frames || t + 1e-9 < r->next_out) return true;
+    r->next_out += 1.0 / r->fps_out;
+    if (r->nframes == r->cap) {
+        uint32_t cap = r->cap ? 2 * r->cap : 64;
+        frame_rec *nfr = realloc(r->frames, cap * sizeof *nfr);
+        if (!nfr) { fprintf(stderr, "skelanim: out of memory\n"); return false; }
+        r->frames = nfr;
+        r->cap = cap;
+    }
+    uint32_t J = c->asset->skeleton->joint_count;
+    r->frames[r->nframes].world = malloc(J * sizeof(sk_mat4));
+    if (!r->frames[r->nframes].world) { fprintf(stderr, "skelanim: out of memory\n"); return false; }
+    memcpy(r->frames[r->nframes].world, c->world, J * sizeof(sk_mat4));
+    r->frames[r->nframes].center = st->position;
+    r->nframes++;
+    return true;
+}
+
 static int render(const char *out, const loco_char *c, const cli_terrain *terrain, frame_rec *frames, uint32_t nf,
-                  double fps_out, uint32_t w, uint32_t h, float bmin_path[3], float bmax_path[3]) {
+                  double fps_out, double at, uint32_t w, uint32_t h, float bmin_path[3], float bmax_path[3]) {
     sk_error err = {0};
     int rc = 1;
     bool gif = ends_with(out, ".gif");
@@ -110,11 +143,12 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
     pal = malloc(sizeof(sk_mat4) * (skr_model_palette_size(model) + 1));
     if (!rgb || !pal) goto fail;
     if (gif && skr_gif_open(out, (int)w, (int)h, &g, &err) != SK_OK) goto fail;
-    uint32_t first = gif ? 0 : nf / 2, last = gif ? nf : nf / 2 + 1;
+    uint32_t pick = at >= 0 ? (uint32_t)fmin(at * fps_out, nf - 1.0) : nf / 2;
+    uint32_t first = gif ? 0 : pick, last = gif ? nf : pick + 1;
     for (uint32_t f = first; f < last; f++) {
         skr_camera cam = {0};
-        float target[3] = {frames[f].center.x, frames[f].center.y + 0.3f, frames[f].center.z};
-        skr_camera_orbit(&cam, target, -70.0f, 12.0f, 4.2f, (int)w, (int)h);
+        float target[3] = {frames[f].center.x, frames[f].center.y + 0.85f, frames[f].center.z};
+        skr_camera_orbit(&cam, target, -75.0f, 8.0f, 4.0f, (int)w, (int)h);
         skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, false, 0, 0, {0, 0}};
         skr_begin_frame(rn, &fd);
         skr_draw_terrain(rn, tmesh, fc, fr, fd.background);
@@ -157,7 +191,7 @@ int cmd_locomote(int argc, char **argv) {
     loco_setup setup = {0};
     setup.character = argv[0];
     const char *terrain_spec = NULL, *path_text = "0,0 0,8", *trace = NULL, *out = NULL, *size = "480x360";
-    double speed = 1.4, fps = 60, seconds = -1, turn = 90;
+    double speed = 1.4, fps = 60, seconds = -1, turn = 90, at = -1;
     bool json = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -177,6 +211,7 @@ int cmd_locomote(int argc, char **argv) {
         else if (!strcmp(a, "--turn-rate") && more) { if (!cli_parse_double("--turn-rate", argv[++i], &turn)) return 1; }
         else if (!strcmp(a, "--fps") && more) { if (!cli_parse_double("--fps", argv[++i], &fps)) return 1; }
         else if (!strcmp(a, "--seconds") && more) { if (!cli_parse_double("--seconds", argv[++i], &seconds)) return 1; }
+        else if (!strcmp(a, "--at") && more) { if (!cli_parse_double("--at", argv[++i], &at) || at < 0) return 1; }
         else if (!strcmp(a, "--plain")) setup.plain = true;
         else if (!strcmp(a, "--trace") && more) trace = argv[++i];
         else if (!strcmp(a, "--out") && more) out = argv[++i];
@@ -201,13 +236,7 @@ int cmd_locomote(int argc, char **argv) {
         fprintf(stderr, "skelanim: --out %s: expected a .gif or .png file\n", out);
         return 1;
     }
-    float pts[2 * SK_PATH_MAX_POINTS];
     sk_error err = {0};
-    uint32_t np = sk_path_parse(path_text, pts, SK_PATH_MAX_POINTS, &err);
-    if (!np) { fprintf(stderr, "skelanim: --path: %s\n", err.message); return 1; }
-    sk_path_follower pf;
-    sk_path_follower_desc pd = {pts, np, (float)speed, (float)(turn * M_PI / 180.0), 0, 0, NAN, false};
-    if (sk_path_follower_init(&pf, &pd, &err) != SK_OK) { fprintf(stderr, "skelanim: --path: %s\n", err.message); return 1; }
     cli_terrain *terrain = NULL;
     if (terrain_spec && cli_terrain_parse(terrain_spec, &terrain, &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s\n", err.message);
@@ -219,49 +248,23 @@ int cmd_locomote(int argc, char **argv) {
     int rc = 1;
     FILE *tf = NULL;
     frame_rec *frames = NULL;
-    uint32_t nframes = 0, cap_frames = 0;
+    uint32_t nframes = 0;
     if (trace && !(tf = fopen(trace, "w"))) {
         fprintf(stderr, "skelanim: --trace %s: cannot write\n", trace);
         goto done;
     }
-    double dt = 1.0 / fps;
-    double total = seconds > 0 ? seconds : fmin(sk_path_follower_length(&pf) / speed * 1.6 + 4.0, 600.0);
-    uint32_t steps = (uint32_t)ceil(total / dt);
-    sk_locomotor_reset(c.loco, pf.x, pf.z, pf.yaw, &err);
     loco_metrics m;
-    loco_metrics_init(&m, c.leg_count);
-    double t = 0, finished_at = -1, fps_out = 25, next_out = 0;
-    float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    rec_ctx rc_ctx = {tf, out != NULL, 25, 0, NULL, 0, 0, {INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     double t0 = cli_now();
-    uint32_t J = c.asset->skeleton->joint_count;
-    for (uint32_t k = 0; k < steps; k++) {
-        sk_path_follower_step(&pf, dt);
-        t += dt;
-        if (!loco_char_step(&c, dt, pf.x, pf.z, pf.yaw)) goto done;
-        const sk_locomotor_state *st = sk_locomotor_get_state(c.loco);
-        loco_metrics_add(&m, setup.terrain, st);
-        if (tf) write_trace(tf, &c, t);
-        float p[3] = {st->position.x, st->position.y, st->position.z};
-        for (int q = 0; q < 3; q++) bmin[q] = fminf(bmin[q], p[q]), bmax[q] = fmaxf(bmax[q], p[q]);
-        if (out && t + 1e-9 >= next_out) {
-            next_out += 1.0 / fps_out;
-            if (nframes == cap_frames) {
-                cap_frames = cap_frames ? 2 * cap_frames : 64;
-                frame_rec *nfr = realloc(frames, cap_frames * sizeof *frames);
-                if (!nfr) { fprintf(stderr, "skelanim: out of memory\n"); goto done; }
-                frames = nfr;
-            }
-            frames[nframes].world = malloc(J * sizeof(sk_mat4));
-            if (!frames[nframes].world) { fprintf(stderr, "skelanim: out of memory\n"); goto done; }
-            memcpy(frames[nframes].world, c.world, J * sizeof(sk_mat4));
-            frames[nframes].center = st->position;
-            nframes++;
-        }
-        if (pf.finished && finished_at < 0) finished_at = t;
-        if (seconds <= 0 && finished_at >= 0 && t >= finished_at + 1.0) break;
-    }
+    bool finished = false;
+    bool ok = loco_run_path(&c, path_text, speed, turn, fps, seconds, &m, record, &rc_ctx, &finished);
+    frames = rc_ctx.frames;
+    nframes = rc_ctx.nframes;
+    if (!ok) goto done;
+    double t = m.frames / fps;
+    float *bmin = rc_ctx.bmin, *bmax = rc_ctx.bmax;
+    double fps_out = rc_ctx.fps_out;
     double sim_ms = (cli_now() - t0) * 1e3;
-    loco_metrics_finish(&m);
     const sk_locomotor_state *st = sk_locomotor_get_state(c.loco);
     if (json) {
         printf("{\"terrain\":\"%s\",\"plain\":%s,\"speed\":%.3f,\"frames\":%u,\"seconds\":%.3f,", terrain_spec ? terrain_spec : "flat",
@@ -277,7 +280,7 @@ int cmd_locomote(int argc, char **argv) {
     } else {
         printf("locomote: %s on %s, %s, %.2f m/s, %u frames (%.2f s)%s\n", setup.character,
                terrain ? terrain->description : "flat ground", setup.plain ? "plain clips (baseline)" : "foot placement",
-               speed, m.frames, t, pf.finished ? "" : " — the path was not finished");
+               speed, m.frames, t, finished ? "" : " — the path was not finished");
         for (uint32_t l = 0; l < c.leg_count; l++)
             printf("  %-6s in stance %.1f%% of the frames\n", c.an[0]->legs[l].name, 100.0 * m.stance_frames[l] / m.frames);
         printf("  slide        max %.3f cm, mean %.3f cm over %u stance runs\n", 100 * m.slide_max,
@@ -294,7 +297,7 @@ int cmd_locomote(int argc, char **argv) {
     }
     if (out) {
         bmin[1] -= 1.0f, bmax[1] += 2.0f;
-        if (render(out, &c, terrain, frames, nframes, fps_out, w, h, bmin, bmax) != 0) goto done;
+        if (render(out, &c, terrain, frames, nframes, fps_out, at, w, h, bmin, bmax) != 0) goto done;
     }
     rc = 0;
 done:

@@ -66,6 +66,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
     d.plain = s->plain;
     if (s->terrain) d.terrain = *s->terrain;
     c->terrain = s->terrain;
+    c->desc = d;
     if (sk_locomotor_create(&d, NULL, &c->loco, &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s\n", err.message);
         goto fail;
@@ -131,6 +132,8 @@ static void close_run(loco_metrics *m, uint32_t l) {
 
 void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locomotor_state *st) {
     m->frames++;
+    bool moving = st->moving > 0.99f;
+    m->moving_frames += moving;
     for (uint32_t l = 0; l < m->legs && l < st->leg_count; l++) {
         const sk_locomotor_foot *f = &st->feet[l];
         float gh = 0, gt = 0;
@@ -143,6 +146,7 @@ void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locom
         sk_vec3 mid = sk_vec3_scale(sk_vec3_add(f->heel, f->toe), 0.5f);
         if (f->stance) {
             m->stance_frames[l]++;
+            m->moving_stance[l] += moving;
             double c = INFINITY;
             if (hh) c = fabs(f->heel.y - gh);
             if (ht && fabs(f->toe.y - gt) < c) c = fabs(f->toe.y - gt);
@@ -167,4 +171,41 @@ void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locom
 
 void loco_metrics_finish(loco_metrics *m) {
     for (uint32_t l = 0; l < m->legs; l++) close_run(m, l);
+}
+
+bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg, double fps, double seconds,
+                   loco_metrics *m, loco_frame_fn frame, void *user, bool *finished) {
+    float pts[2 * SK_PATH_MAX_POINTS];
+    sk_error err = {0};
+    uint32_t np = sk_path_parse(path, pts, SK_PATH_MAX_POINTS, &err);
+    if (!np) {
+        fprintf(stderr, "skelanim: --path: %s\n", err.message);
+        return false;
+    }
+    sk_path_follower pf;
+    sk_path_follower_desc pd = {pts, np, (float)speed, (float)(turn_deg * M_PI / 180.0), 0, 0, NAN, false};
+    if (sk_path_follower_init(&pf, &pd, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: --path: %s\n", err.message);
+        return false;
+    }
+    if (sk_locomotor_reset(c->loco, pf.x, pf.z, pf.yaw, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
+        return false;
+    }
+    loco_metrics_init(m, c->leg_count);
+    double dt = 1.0 / fps, t = 0, finished_at = -1;
+    double total = seconds > 0 ? seconds : fmin(sk_path_follower_length(&pf) / speed * 1.6 + 4.0, 600.0);
+    uint32_t steps = (uint32_t)ceil(total / dt);
+    for (uint32_t k = 0; k < steps; k++) {
+        sk_path_follower_step(&pf, dt);
+        t += dt;
+        if (!loco_char_step(c, dt, pf.x, pf.z, pf.yaw)) return false;
+        loco_metrics_add(m, c->terrain, sk_locomotor_get_state(c->loco));
+        if (frame && !frame(user, c, t)) return false;
+        if (pf.finished && finished_at < 0) finished_at = t;
+        if (seconds <= 0 && finished_at >= 0 && t >= finished_at + 1.0) break;
+    }
+    loco_metrics_finish(m);
+    if (finished) *finished = pf.finished;
+    return true;
 }

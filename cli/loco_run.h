@@ -34,6 +34,7 @@ typedef struct loco_char {
     uint32_t nclips;
     sk_motion_group *group;
     sk_locomotor *loco;
+    sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;
     sk_mat4 *world;                 /* world matrices of the last frame */
     const sk_terrain *terrain;
@@ -50,6 +51,8 @@ bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw);
 typedef struct loco_metrics {
     uint32_t frames, legs;
     uint32_t stance_frames[SK_MOTION_GROUP_MAX_LEGS];
+    uint32_t moving_frames;         /* frames walking (not standing, not starting or stopping) */
+    uint32_t moving_stance[SK_MOTION_GROUP_MAX_LEGS]; /* stance frames among them */
     /* slide per stance run */
     bool in_run[SK_MOTION_GROUP_MAX_LEGS];
     sk_vec3 run_start[SK_MOTION_GROUP_MAX_LEGS];
@@ -66,5 +69,14 @@ void loco_metrics_init(loco_metrics *m, uint32_t legs);
 /* One frame's feet (world heel/toe, stance flag). */
 void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locomotor_state *st);
 void loco_metrics_finish(loco_metrics *m);
+
+/* Walks the path (sk_path_parse text) at speed with the given turn rate
+ * (deg/s) at fps, for seconds (<= 0: until the end of the path plus 1 s
+ * standing, at most 1.6 x the time the path takes plus 4 s), adding every
+ * frame to m (initialised here) and calling frame (may be NULL) after each
+ * step; false (after printing) on bad input or a failed step. */
+typedef bool (*loco_frame_fn)(void *user, const loco_char *c, double t);
+bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg, double fps, double seconds,
+                   loco_metrics *m, loco_frame_fn frame, void *user, bool *finished);
 
 #endif

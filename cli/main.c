@@ -23,6 +23,7 @@ static void usage(FILE *f) {
             "                                 pose at time T as JSON (local TRS, world matrices,\n"
             "                                 morph weights, skinned vertex positions)\n"
             "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
+            "  export-course OUT.glb          write the triangle-mesh locomotion course as a .glb\n"
             "  convert FILE OUT.glb           write FILE (skeleton, meshes, skins, materials, textures,\n"
             "                                 clips) as a self-contained .glb\n"
             "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] --out F.png|F.gif\n"
@@ -71,6 +72,7 @@ int main(int argc, char **argv) {
         {"info", cmd_info},
         {"sample", cmd_sample},
         {"export-mannequin", cmd_export_mannequin},
+        {"export-course", cmd_export_course},
         {"convert", cmd_convert},
         {"bench", cmd_bench},
         {"ik", cmd_ik},

@@ -1,5 +1,6 @@
 /* The --terrain option (see terrain_spec.h). */
 #include "terrain_spec.h"
+#include "course.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,6 +17,8 @@ const char cli_terrain_usage[] =
     "                               (default 0.17,0.28 m; a negative RISE goes down)\n"
     "            bumps[:AMP,SEED]   seeded smooth bumps within +-AMP m of y = 0 (default 0.1,1)\n"
     "            ledge[:HEIGHT]     y = 0 to z = 1 m, a drop of HEIGHT m there (default 1)\n"
+    "            course             a 16 x 28 m triangle-mesh course built in code: ramps up 10 and\n"
+    "                               down 20 degrees, stairs up and down, bumps (skelanim export-course)\n"
     "            FILE.glb|FILE.gltf the triangles of the file's default scene (rest pose)\n";
 
 static bool ends_with(const char *s, const char *e) {
@@ -77,9 +80,15 @@ sk_result cli_terrain_parse(const char *spec, cli_terrain **out, sk_error *err) 
     if (!t) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "--terrain %s: out of memory", spec);
     sk_error e = {0};
     sk_result r = SK_OK;
-    if (ends_with(spec, ".glb") || ends_with(spec, ".gltf")) {
+    bool course = !strcmp(spec, "course");
+    if (course || ends_with(spec, ".glb") || ends_with(spec, ".gltf")) {
         t->kind = CLI_TERRAIN_MESH;
-        if ((r = sk_gltf_load_file(spec, NULL, &t->asset, &e)) != SK_OK) {
+        if (course) {
+            if ((r = cli_course_asset(&t->asset, &e)) != SK_OK) {
+                sk_error_set(err, r, "--terrain course: %s", e.message);
+                goto fail;
+            }
+        } else if ((r = sk_gltf_load_file(spec, NULL, &t->asset, &e)) != SK_OK) {
             sk_error_set(err, r, "--terrain %s", e.message); /* the reader's message names the file */
             goto fail;
         }

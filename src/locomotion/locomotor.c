@@ -62,6 +62,7 @@
 #define EDGE_MARGIN 0.02f
 #define CLEAR_MARGIN 0.03f
 #define BALANCE_ALPHA 20.0f
+#define GUARD_MARGIN 0.005f
 
 typedef struct leg_rt {
     uint32_t hip, knee, ankle, tip_joint; /* tip_joint: toe or ankle */
@@ -79,6 +80,7 @@ typedef struct leg_rt {
     bool clr_valid;
     sk_vec3 clr_from, clr_to;
     float clr_amp;
+    float guard;                         /* swing lift from the per-frame guard (m) */
 } leg_rt;
 
 struct sk_locomotor {
@@ -94,6 +96,12 @@ struct sk_locomotor {
     leg_rt leg[SK_MOTION_GROUP_MAX_LEGS];
     sk_motion_tracker tracker;
     sk_motion_blend blend;
+    bool blend_valid;
+    sk_vec3 blend_v;
+    /* per frame */
+    float cyaw, syaw;        /* cos, sin of the character's yaw */
+    sk_quat qyaw;
+    bool *need;              /* J: joints whose world transform adjust needs */
     float *weights;          /* n */
     double *clip_times;      /* n */
     sk_transform *scratch;   /* (n + 1) x J: one pose per motion, one for idle */
@@ -103,6 +111,7 @@ struct sk_locomotor {
     double idle_time;
     bool frozen;             /* standing: the phase does not advance */
     double cd_eff;
+    double frame_dt;
     sk_locomotor_state st;
 };
 
@@ -116,6 +125,13 @@ static sk_quat yaw_quat(float yaw) { return skm_quat_rot_y(yaw); }
 static sk_vec3 rot_y(sk_vec3 v, float a) {
     float c = cosf(a), s = sinf(a);
     return sk_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
+}
+/* by the character's yaw (cached per frame in adjust) */
+static sk_vec3 rotc(const sk_locomotor *L, sk_vec3 v) {
+    return sk_vec3_make(L->cyaw * v.x + L->syaw * v.z, v.y, -L->syaw * v.x + L->cyaw * v.z);
+}
+static sk_vec3 rotc_inv(const sk_locomotor *L, sk_vec3 v) {
+    return sk_vec3_make(L->cyaw * v.x - L->syaw * v.z, v.y, L->syaw * v.x + L->cyaw * v.z);
 }
 static float smooth_factor(double dt, float tau) { return tau > 0 ? (float)(1.0 - exp(-dt / tau)) : 1.0f; }
 static float unwrap_delta(float a, float b) { /* b - a wrapped into (-pi, pi] */
@@ -224,7 +240,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
 
     size_t size = sizeof(sk_locomotor) + n * sizeof(float) + n * sizeof(double) +
                   (size_t)(n + 1) * J * sizeof(sk_transform) + n * sizeof(sk_blend_input) +
-                  (size_t)J * (2 * sizeof(sk_vec3) + sizeof(sk_quat)) + 64;
+                  (size_t)J * (2 * sizeof(sk_vec3) + sizeof(sk_quat) + sizeof(bool)) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "locomotor: out of memory");
@@ -244,7 +260,8 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     L->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
     L->clip_times = (double *)p; p += n * sizeof(double);
     L->inputs = (sk_blend_input *)p; p += n * sizeof(sk_blend_input);
-    L->weights = (float *)p;
+    L->weights = (float *)p; p += n * sizeof(float);
+    L->need = (bool *)p;
 
     rest_fk(s, L->wt, L->wr, L->ws);
     int32_t bp = s->parents[body];
@@ -275,6 +292,13 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         g->heel_ground = (float)(hg / n);
         g->toe_ground = (float)(tg / n);
         if (g->length > L->longest_leg) L->longest_leg = g->length;
+    }
+    /* adjust needs the world transforms of the legs' joints below the hips
+     * (the whole subtrees: heel and toe points) and of their ancestors */
+    for (uint32_t l = 0; l < legs; l++) {
+        uint32_t end = sk_skeleton_subtree_end(s, L->leg[l].hip);
+        for (uint32_t j = L->leg[l].hip; j < end; j++) L->need[j] = true;
+        for (int32_t a = s->parents[L->leg[l].hip]; a >= 0; a = s->parents[a]) L->need[a] = true;
     }
     L->max_up = desc->max_step_up > 0 ? desc->max_step_up : 0.8f * L->longest_leg;
     L->max_down = desc->max_step_down > 0 ? desc->max_step_down : 1.2f * L->longest_leg;
@@ -477,6 +501,11 @@ static float clearance(sk_locomotor *L, uint32_t l) {
 /* ---- reset / advance ------------------------------------------------------ */
 static void blend_now(sk_locomotor *L, sk_vec3 v_char) {
     sk_error e = {0};
+    /* The same velocity gives the same weights and blend (Kod 4 recomputes
+     * "if the velocity changed since the last update"). */
+    if (L->blend_valid && fabsf(v_char.x - L->blend_v.x) < 1e-3f && fabsf(v_char.z - L->blend_v.z) < 1e-3f) return;
+    L->blend_valid = true;
+    L->blend_v = v_char;
     if (sk_motion_group_evaluate(L->d.group, v_char, L->weights, L->n, &L->blend, &e) != SK_OK) {
         for (uint32_t i = 0; i < L->n; i++) L->weights[i] = i == 0 ? 1.0f : 0.0f;
         sk_motion_group_blend(L->d.group, L->weights, L->n, &L->blend, &e);
@@ -540,6 +569,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
                             "locomotor: dt must be in (0, 1] s and the position and yaw finite (dt %g)", dt);
     L->st.rays = 0;
     L->st.time += dt;
+    L->frame_dt = dt;
     /* The character's height: the ground under the point, smoothed. */
     sk_terrain_hit h;
     float gy = L->st.position.y;
@@ -623,10 +653,11 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
 }
 
 /* ---- adjust --------------------------------------------------------------- */
-static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to) {
+static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to, bool all) {
     const int32_t *par = L->skel->parents;
-    sk_quat cr = yaw_quat(L->st.yaw);
+    sk_quat cr = L->qyaw;
     for (uint32_t j = from; j < to; j++) {
+        if (!all && !L->need[j]) continue;
         const sk_transform *l = &loc[j];
         int32_t p = par[j];
         sk_quat pr = p >= 0 ? L->wr[p] : cr;
@@ -651,7 +682,10 @@ static float sphere_up(sk_vec3 hip, sk_vec3 c, float r) {
 }
 
 static void set_root(sk_locomotor *L) {
-    sk_quat q = yaw_quat(L->st.yaw);
+    L->qyaw = yaw_quat(L->st.yaw);
+    L->cyaw = cosf(L->st.yaw);
+    L->syaw = sinf(L->st.yaw);
+    sk_quat q = L->qyaw;
     sk_transform t = {L->st.position, q, sk_vec3_make(1, 1, 1)};
     L->st.root = sk_mat4_from_transform(&t);
 }
@@ -663,15 +697,15 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     sk_transform *loc = pose->local;
     uint32_t J = L->J;
     set_root(L);
-    fk(L, loc, 0, J);
-    sk_quat cinv = sk_quat_conjugate(yaw_quat(L->st.yaw));
+    fk(L, loc, 0, J, false);
+    sk_quat cinv = sk_quat_conjugate(L->qyaw);
     sk_vec3 cpos = L->st.position;
     double phase = L->st.phase;
     sk_vec3 up = sk_vec3_make(0, 1, 0);
     sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS];
     sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];
     float flight_of[SK_MOTION_GROUP_MAX_LEGS];
-    double cts[SK_MOTION_GROUP_MAX_LEGS];
+    double cts[SK_MOTION_GROUP_MAX_LEGS], kt[SK_MOTION_GROUP_MAX_LEGS][4];
 
     /* Footsteps: a new one when the leg's cycle wraps (stance), the next
      * predicted until the foot strikes. */
@@ -680,6 +714,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         const sk_leg_blend *lb = &L->blend.legs[l];
         double lift, off, strike, land;
         keytimes(lb, &lift, &off, &strike, &land);
+        kt[l][0] = lift, kt[l][1] = off, kt[l][2] = strike, kt[l][3] = land;
         double ct = wrap01d(phase - lb->stance_time);
         cts[l] = ct;
         if (ct < g->prev_ct - 0.5) { /* wrapped: the foot is on the step it went to */
@@ -693,8 +728,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         const sk_leg_blend *lb = &L->blend.legs[l];
-        double lift, off, strike, land;
-        keytimes(lb, &lift, &off, &strike, &land);
+        double lift = kt[l][0], land = kt[l][3];
         double ct = cts[l];
         sk_vec3 F;
         sk_quat Rf;
@@ -719,7 +753,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             F = skm_vec3_lerp(a->position, b->position, s);                     /* (34) */
             float arc = sinf(SKM_PI * s);                                       /* (36) */
             /* (37)-(38): toward where the body would put the foot now. */
-            sk_vec3 here = sk_vec3_add(cpos, rot_y(horiz(lb->stance_position), L->st.yaw));
+            sk_vec3 here = sk_vec3_add(cpos, rotc(L, horiz(lb->stance_position)));
             sk_vec3 off3 = horiz(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
             F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
             /* (39)-(44): follow the footsteps' tangent planes; and clear the
@@ -733,21 +767,20 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             /* (45)-(54): not lower than the ground the other legs stand on. */
             {
                 sk_vec3 vdir = skm_vec3_unit(horiz(L->tracker.velocity));
-                sk_vec3 vdc = rot_y(vdir, -L->st.yaw);
+                sk_vec3 vdc = rotc_inv(L, vdir);
                 float cdist = skm_vec3_len(horiz(L->tracker.velocity)) * (float)L->cd_eff;
                 double sum_h = 0;
                 float sum_y = 0;
                 for (uint32_t k = 0; k < L->legs; k++) {
                     const leg_rt *o = &L->leg[k];
                     double ck = cts[k];
-                    sk_vec3 tf = sk_vec3_scale(skm_quat_rotate(yaw_quat(o->from.yaw), vdc), cdist); /* (46) */
-                    sk_vec3 tt = sk_vec3_scale(skm_quat_rotate(yaw_quat(o->to.yaw), vdc), cdist);   /* (47) */
+                    sk_vec3 tf = sk_vec3_scale(skm_quat_rotate(o->from.rotation, vdc), cdist); /* (46) */
+                    sk_vec3 tt = sk_vec3_scale(skm_quat_rotate(o->to.rotation, vdc), cdist);   /* (47) */
                     float wk = (float)(-cos(SKM_PI * ck) / 2 + 0.5);                                 /* (48) */
                     sk_vec3 ghp = skm_vec3_lerp(sk_vec3_add(o->from.position, sk_vec3_scale(tf, (float)ck)),
                                                 sk_vec3_add(o->to.position, sk_vec3_scale(tt, (float)(ck - 1))),
                                                 wk);                                                 /* (49) */
-                    ghp = sk_vec3_add(ghp, rot_y(sk_vec3_scale(horiz(L->blend.legs[k].stance_position), -1),
-                                                 L->st.yaw));                                        /* (50) */
+                    ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(horiz(L->blend.legs[k].stance_position), -1))); /* (50) */
                     double hk = (cos(2 * SKM_PI * ck) + 1) / 2 + 1e-4;                               /* (51) */
                     sum_h += hk;
                     sum_y += (float)hk * ghp.y;
@@ -759,7 +792,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             /* (55)-(58): the clips' sideways and vertical motion. */
             sk_vec3 sd = horiz(sk_vec3_sub(b->position, a->position));                                /* (55) */
             sk_vec3 side = skm_vec3_unit(sk_vec3_cross(up, sd));                                     /* (56) */
-            if (skm_vec3_is_zero(side)) side = rot_y(sk_vec3_make(1, 0, 0), L->st.yaw);
+            if (skm_vec3_is_zero(side)) side = rotc(L, sk_vec3_make(1, 0, 0));
             F = sk_vec3_add(F, sk_vec3_scale(side, xn));                                             /* (57) */
             F.y += yn;                                                                               /* (58) */
             Rf = skm_quat_nlerp(a->rotation, b->rotation, s);
@@ -778,6 +811,21 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
                                    sk_vec3_scale(sk_vec3_sub(toe_c, lb->foot_direction), bal));      /* (11) */
         /* F carries the footbase's height in flight ((58) adds the clips'
          * lift), so the ankle keeps its offset from the clip's footbase. */
+        if (in_air) {
+            /* Guard: the foot's heel and toe at this frame stay above the
+             * ground under them (a riser passed sideways in a turn, an edge
+             * between the clearance samples); the lift decays at 1 m/s. */
+            sk_vec3 hw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(heel_c, fb_c)));
+            sk_vec3 tw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(toe_c, fb_c)));
+            float need = 0;
+            sk_terrain_hit gh;
+            if (ground_at(L, hw.x, hw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
+            if (ground_at(L, tw.x, tw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+            g->guard = fmaxf(need, g->guard - (float)L->frame_dt);
+            F.y += g->guard;
+        } else {
+            g->guard = 0;
+        }
         ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
         ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(cinv, L->wr[g->ankle])));
     }
@@ -804,7 +852,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         if (!isfinite(hip_off)) hip_off = 0;
         sk_vec3 dw = sk_vec3_make(0, hip_off, 0);
         int32_t bp = L->skel->parents[L->body];
-        sk_quat pr = bp >= 0 ? L->wr[bp] : yaw_quat(L->st.yaw);
+        sk_quat pr = bp >= 0 ? L->wr[bp] : L->qyaw;
         sk_vec3 ps = bp >= 0 ? L->ws[bp] : sk_vec3_make(1, 1, 1);
         sk_vec3 dl = skm_quat_rotate(sk_quat_conjugate(pr), dw);
         dl = sk_vec3_make(dl.x / ps.x, dl.y / ps.y, dl.z / ps.z);
@@ -828,18 +876,17 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
         }
         uint32_t end = sk_skeleton_subtree_end(L->skel, g->hip);
-        fk(L, loc, g->hip, end);
+        fk(L, loc, g->hip, end, true);
         int32_t ap = L->skel->parents[g->ankle];
         if (ap >= 0) {
             loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(L->wr[ap]), ankle_rot[l]));
-            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle));
+            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle), true);
         }
         sk_locomotor_foot *f = &L->st.feet[l];
-        double lift, off, strike, land;
-        keytimes(&L->blend.legs[l], &lift, &off, &strike, &land);
+        double lift = kt[l][0], off = kt[l][1], strike = kt[l][2], land = kt[l][3];
         f->cycle_time = (float)cts[l];
-        f->stance = cts[l] <= lift || cts[l] >= land;
         f->grounded = cts[l] <= off || cts[l] >= strike;
+        f->stance = cts[l] <= lift || cts[l] >= land;
         f->flight = flight_of[l];
         f->from = g->from;
         f->to = g->to;
@@ -854,7 +901,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
 /* The clips alone, placed at the character: the baseline. */
 static void plain_feet(sk_locomotor *L, sk_pose *pose) {
     set_root(L);
-    fk(L, pose->local, 0, L->J);
+    fk(L, pose->local, 0, L->J, true);
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         const sk_leg_blend *lb = &L->blend.legs[l];

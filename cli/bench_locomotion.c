@@ -1,0 +1,190 @@
+/* skelanim bench locomotion: foot skate and ground contact of the
+ * semi-procedural locomotion (issue #10) over scripted paths with a 90 degree
+ * turn on flat ground, ramps, stairs, bumps and the triangle-mesh course, at
+ * walking and running speeds, each beside the --plain baseline (the clips
+ * with the root motion replaced by the path); and the cost of the
+ * locomotion step (tracking, footstep prediction, terrain rays on the mesh
+ * course, swing trajectories, hip adjustment, leg IK; clip sampling and
+ * blending excluded) for a crowd. JSON lines.
+ *
+ *   skelanim bench locomotion [--quick] [--count N] [--frames N] [--no-table]
+ *
+ * The metrics are those of skelanim locomote (cli/loco_run.h). */
+#include "cli.h"
+#include "loco_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bl_case { const char *terrain, *path; } bl_case;
+
+static const bl_case bl_cases[] = {
+    {"flat", "0,0 0,6 6,6"},
+    {"ramp:10", "0,0 0,6 6,6"},
+    {"ramp:30", "0,0 0,6 6,6"},
+    {"ramp:45", "0,0 0,6 6,6"},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6"},
+    {"bumps:0.1,1", "0,0 0,6 6,6"},
+    {"course", "0,-1 0,12 6,12"},
+};
+
+static bool running_ok(const char *t) {
+    return !strcmp(t, "flat") || !strcmp(t, "ramp:10") || !strncmp(t, "bumps", 5) || !strcmp(t, "course");
+}
+
+static int bl_table(bool quick) {
+    static const double walk[] = {0.5, 1.0, 1.4, 1.8}, run[] = {2.5, 3.5};
+    int failures = 0;
+    for (size_t k = 0; k < sizeof bl_cases / sizeof bl_cases[0]; k++) {
+        cli_terrain *terrain = NULL;
+        sk_error err = {0};
+        if (cli_terrain_parse(bl_cases[k].terrain, &terrain, &err) != SK_OK) {
+            fprintf(stderr, "skelanim: %s\n", err.message);
+            return 1;
+        }
+        for (int plain = 0; plain < 2; plain++) {
+            loco_setup s = {.character = SK_CLI_MANNEQUIN, .plain = plain != 0, .terrain = &terrain->terrain};
+            loco_char c;
+            if (!loco_char_create(&s, &c)) {
+                cli_terrain_destroy(terrain);
+                return 1;
+            }
+            size_t nw = quick ? 2 : 4, nr = running_ok(bl_cases[k].terrain) ? (quick ? 1 : 2) : 0;
+            for (size_t i = 0; i < nw + nr; i++) {
+                double speed = i < nw ? (quick ? walk[1 + 2 * i] : walk[i]) : run[quick ? 1 : i - nw];
+                loco_metrics m;
+                bool finished = false;
+                double t0 = cli_now();
+                if (!loco_run_path(&c, bl_cases[k].path, speed, 90, 60, 0, &m, NULL, NULL, &finished)) {
+                    failures++;
+                    continue;
+                }
+                double ms = (cli_now() - t0) * 1e3;
+                printf("{\"bench\":\"locomotion\",\"terrain\":\"%s\",\"path\":\"%s\",\"speed\":%.2f,\"mode\":\"%s\","
+                       "\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
+                       bl_cases[k].terrain, bl_cases[k].path, speed, plain ? "plain" : "placed", m.frames,
+                       finished ? "true" : "false");
+                for (uint32_t l = 0; l < c.leg_count; l++)
+                    printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);
+                printf("],\"stance_runs\":%u,\"slide_max_cm\":%.3f,\"slide_mean_cm\":%.3f,\"contact_max_cm\":%.3f,"
+                       "\"contact_mean_cm\":%.3f,\"penetration_max_cm\":%.3f,\"ik_unreached\":%u,\"run_ms\":%.2f}\n",
+                       m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
+                       m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached, ms);
+                fflush(stdout);
+            }
+            loco_char_destroy(&c);
+        }
+        cli_terrain_destroy(terrain);
+    }
+    return failures ? 1 : 0;
+}
+
+/* N characters on the mesh course, each on its own lane; the locomotion
+ * step alone (advance + adjust) is timed, sampling and blending are not. */
+static int bl_cost(uint32_t count, uint32_t frames) {
+    cli_terrain *terrain = NULL;
+    sk_error err = {0};
+    if (cli_terrain_parse("course", &terrain, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return 1;
+    }
+    loco_setup s = {.character = SK_CLI_MANNEQUIN, .terrain = &terrain->terrain};
+    loco_char c;
+    if (!loco_char_create(&s, &c)) {
+        cli_terrain_destroy(terrain);
+        return 1;
+    }
+    uint32_t J = c.asset->skeleton->joint_count;
+    sk_locomotor **L = calloc(count, sizeof *L);
+    sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
+    float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
+    int rc = 1;
+    if (!L || !poses || !x || !z) goto done;
+    for (uint32_t i = 0; i < count; i++) {
+        if (sk_locomotor_create(&c.desc, NULL, &L[i], &err) != SK_OK) {
+            fprintf(stderr, "skelanim: %s\n", err.message);
+            goto done;
+        }
+        x[i] = -7.5f + 15.0f * (float)((i * 37) % count) / (float)count; /* lanes across the course */
+        z[i] = -1.0f + 0.02f * (float)(i % 50);
+        sk_locomotor_reset(L[i], x[i], z[i], 0, &err);
+    }
+    const double dt = 1.0 / 60, speed = 1.4;
+    uint32_t warm = 30, rays = 0;
+    double best = INFINITY, sum = 0;
+    uint32_t timed = 0;
+    for (uint32_t f = 0; f < warm + frames; f++) {
+        double t_adv = 0, t_adj = 0;
+        double t0 = cli_now();
+        for (uint32_t i = 0; i < count; i++) {
+            z[i] += (float)(speed * dt);
+            if (sk_locomotor_advance(L[i], dt, x[i], z[i], 0, &err) != SK_OK) goto fail;
+        }
+        t_adv = cli_now() - t0;
+        for (uint32_t i = 0; i < count; i++) {
+            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
+            if (sk_locomotor_sample(L[i], &p, &err) != SK_OK) goto fail;
+        }
+        t0 = cli_now();
+        for (uint32_t i = 0; i < count; i++) {
+            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
+            if (sk_locomotor_adjust(L[i], &p, &err) != SK_OK) goto fail;
+        }
+        t_adj = cli_now() - t0;
+        if (f >= warm) {
+            double t = t_adv + t_adj;
+            if (t < best) best = t;
+            sum += t;
+            timed++;
+            for (uint32_t i = 0; i < count; i++) rays += sk_locomotor_get_state(L[i])->rays;
+        }
+    }
+    printf("{\"bench\":\"locomotion_cost\",\"characters\":%u,\"legs\":%u,\"terrain\":\"course\",\"frames\":%u,"
+           "\"frame_ms_min\":%.4f,\"frame_ms_mean\":%.4f,\"ns_per_character_min\":%.1f,\"rays_per_character_frame\":%.2f}\n",
+           count, c.leg_count, timed, best * 1e3, sum / timed * 1e3, best * 1e9 / count,
+           (double)rays / ((double)timed * count));
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
+done:
+    if (L)
+        for (uint32_t i = 0; i < count; i++) sk_locomotor_destroy(L[i]);
+    free(L);
+    free(poses);
+    free(x);
+    free(z);
+    loco_char_destroy(&c);
+    cli_terrain_destroy(terrain);
+    return rc;
+}
+
+int bench_locomotion(int argc, char **argv) {
+    bool quick = false, table = true;
+    uint32_t count = 1000, frames = 120;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) quick = true;
+        else if (!strcmp(argv[i], "--no-table")) table = false;
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+            if (!cli_parse_u32("--count", argv[++i], &count)) return 1;
+            if (count < 1 || count > 100000) {
+                fprintf(stderr, "skelanim: --count %u: expected 1 to 100000\n", count);
+                return 1;
+            }
+        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+            if (!cli_parse_u32("--frames", argv[++i], &frames)) return 1;
+            if (frames < 1 || frames > 100000) {
+                fprintf(stderr, "skelanim: --frames %u: expected 1 to 100000\n", frames);
+                return 1;
+            }
+        } else {
+            fprintf(stderr, "usage: skelanim bench locomotion [--quick] [--count N] [--frames N] [--no-table]\n");
+            return 1;
+        }
+    }
+    int rc = 0;
+    if (table) rc |= bl_table(quick);
+    rc |= bl_cost(count, frames);
+    return rc;
+}
