@@ -7,11 +7,12 @@
 #define COURSE_X_CELLS 32
 #define COURSE_HALF_WIDTH 8.0f
 #define COURSE_MAX_ROWS 256
+#define COURSE_PI 3.14159265358979f
 
 typedef struct row { float z, base; bool bumpy; } row;
 
 static float bump(float x, float z) {
-    return 0.08f * sinf(2.0f * (float)M_PI * x / 1.9f) * sinf(2.0f * (float)M_PI * (z - 11.0f) / 2.5f);
+    return 0.08f * sinf(2.0f * COURSE_PI * x / 1.9f) * sinf(2.0f * COURSE_PI * (z - 11.0f) / 2.5f);
 }
 
 static uint32_t add(row *r, uint32_t n, float z, float base, bool bumpy) {
@@ -22,7 +23,7 @@ static uint32_t add(row *r, uint32_t n, float z, float base, bool bumpy) {
 /* The profile along +Z (see course.h). */
 static uint32_t course_rows(row *r) {
     uint32_t n = 0;
-    const float t10 = tanf(10.0f * (float)M_PI / 180.0f), t20 = tanf(20.0f * (float)M_PI / 180.0f);
+    const float t10 = tanf(10.0f * COURSE_PI / 180.0f), t20 = tanf(20.0f * COURSE_PI / 180.0f);
     for (float z = -2.0f; z < 3.0f - 1e-4f; z += 0.5f) n = add(r, n, z, 0, false);
     for (int k = 0; k <= 12; k++) n = add(r, n, 3.0f + 0.25f * k, 0.25f * k * t10, false);
     float y = 3.0f * t10;

@@ -142,11 +142,11 @@ void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locom
         if (hh && gh - f->heel.y > pen) pen = gh - f->heel.y;
         if (ht && gt - f->toe.y > pen) pen = gt - f->toe.y;
         if (pen > m->penetration_max) m->penetration_max = pen;
-        if (!f->reached) m->unreached++;
         sk_vec3 mid = sk_vec3_scale(sk_vec3_add(f->heel, f->toe), 0.5f);
         if (f->stance) {
             m->stance_frames[l]++;
             m->moving_stance[l] += moving;
+            if (!f->reached) m->unreached++;
             double c = INFINITY;
             if (hh) c = fabs(f->heel.y - gh);
             if (ht && fabs(f->toe.y - gt) < c) c = fabs(f->toe.y - gt);

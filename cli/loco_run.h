@@ -62,7 +62,7 @@ typedef struct loco_metrics {
     double contact_max, contact_sum;
     uint32_t contact_n;
     double penetration_max;
-    uint32_t unreached;             /* leg-frames whose IK did not reach */
+    uint32_t unreached;             /* stance leg-frames whose IK did not reach the ankle target */
 } loco_metrics;
 
 void loco_metrics_init(loco_metrics *m, uint32_t legs);

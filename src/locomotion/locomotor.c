@@ -25,7 +25,7 @@
  *     cannot see a step between the footsteps (a stair riser the foot passes
  *     over). The terrain below the straight path between the footsteps is
  *     also sampled (6 points for the heel line and 6 for the toe line, once
- *     per pair of footsteps, again when one moves by more than 2 cm) and the
+ *     per pair of footsteps, again when one moves by more than 5 cm) and the
  *     sine arc is made high enough to pass every sample with 3 cm to spare;
  *     the larger of the two lifts is used.
  *   - §5.2.1 names the step-edge rule but gives no formula: when the toe's
@@ -63,6 +63,13 @@
 #define CLEAR_MARGIN 0.03f
 #define BALANCE_ALPHA 20.0f
 #define GUARD_MARGIN 0.005f
+#define LIFT_RATE 2.5f
+#define HIP_RATE 1.0f
+#define TO_RATE 3.0f
+#define SLOPE_CADENCE 1.2f
+#define CAST_REUSE 0.01f
+#define CLEAR_REUSE 0.05f
+#define FOOT_PAD 0.01f
 
 typedef struct leg_rt {
     uint32_t hip, knee, ankle, tip_joint; /* tip_joint: toe or ankle */
@@ -81,6 +88,10 @@ typedef struct leg_rt {
     sk_vec3 clr_from, clr_to;
     float clr_amp;
     float guard;                         /* swing lift from the per-frame guard (m) */
+    float lift_prev;                     /* rate-limited swing lift (m); -1: on the ground */
+    sk_vec3 to_base;                     /* the base the next footstep was cast at */
+    float to_yaw;
+    int edge_pref;                       /* last step-edge move: +1 forward, -1 back, 0 none */
 } leg_rt;
 
 struct sk_locomotor {
@@ -112,6 +123,8 @@ struct sk_locomotor {
     bool frozen;             /* standing: the phase does not advance */
     double cd_eff;
     double frame_dt;
+    bool hip_valid;
+    float slope;             /* smoothed ground slope ahead */          /* st.hip_offset holds last frame's offset */
     sk_locomotor_state st;
 };
 
@@ -375,13 +388,18 @@ static int cast_foot(sk_locomotor *L, sk_vec3 heel, sk_vec3 d, float y_ref, sk_t
 /* §5.2.1: a footstep for a foot whose heel (footbase) is at base, facing
  * yaw, on the ground, moved off step edges. */
 static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base, float yaw, double when,
-                           sk_footstep *out) {
+                           int *prefer, sk_footstep *out) {
     sk_vec3 d = horiz(rot_y(lb->foot_direction, yaw));
     float flen = skm_vec3_len(d);
     sk_vec3 du = flen > 1e-6f ? sk_vec3_scale(d, 1.0f / flen) : sk_vec3_make(0, 0, 1);
     float y_ref = L->st.position.y;
     sk_terrain_hit h, t;
-    int hits = cast_foot(L, base, d, y_ref, &h, &t);
+    /* The rays are cast FOOT_PAD beyond the heel and the toe points, so a
+     * foot whose toe tip reaches a riser's face counts as straddling it. */
+    sk_vec3 padv = sk_vec3_scale(du, FOOT_PAD);
+    sk_vec3 dp = sk_vec3_add(d, sk_vec3_scale(padv, 2));
+    float flen_p = flen + 2 * FOOT_PAD;
+    int hits = cast_foot(L, sk_vec3_sub(base, padv), dp, y_ref, &h, &t);
     if (hits == 0) { /* nothing below: keep the character's height */
         out->position = sk_vec3_make(base.x, y_ref, base.z);
         out->normal = sk_vec3_make(0, 1, 0);
@@ -397,22 +415,29 @@ static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base
         for (int i = 0; i < 6; i++) {
             float u = 0.5f * (lo + hi);
             sk_terrain_hit m;
-            sk_vec3 p = sk_vec3_add(base, sk_vec3_scale(d, u));
+            sk_vec3 p = sk_vec3_add(sk_vec3_sub(base, padv), sk_vec3_scale(dp, u));
             bool on_heel = ground_at(L, p.x, p.z, y_ref, &m) &&
                            fabsf(m.point.y - plane_y(h.point, h.normal, p.x, p.z)) <= EDGE_TOL;
             if (on_heel) lo = u; else hi = u;
         }
         float ue = 0.5f * (lo + hi);
-        float fwd = ue * flen + EDGE_MARGIN, back = (1 - ue) * flen + EDGE_MARGIN;
-        float shifts[2] = {fwd < back ? fwd : -back, fwd < back ? -back : fwd};
+        float fwd = ue * flen_p + EDGE_MARGIN, back = (1 - ue) * flen_p + EDGE_MARGIN;
+        /* The shorter move first, unless this leg's last footstep moved the
+         * other way and that way is within a foot length (hysteresis: a
+         * prediction creeping over an edge does not flip between the
+         * treads every frame). */
+        bool fwd_first = fwd < back;
+        if (prefer && *prefer != 0 && (*prefer > 0 ? fwd : back) < flen_p + EDGE_MARGIN) fwd_first = *prefer > 0;
+        float shifts[2] = {fwd_first ? fwd : -back, fwd_first ? -back : fwd};
         bool fixed = false;
         for (int k = 0; k < 2 && !fixed; k++) {
             sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shifts[k]));
             sk_terrain_hit h2, t2;
-            if (cast_foot(L, b2, d, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2)) {
+            if (cast_foot(L, sk_vec3_sub(b2, padv), dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2)) {
                 h = h2;
                 t = t2;
                 fixed = true;
+                if (prefer) *prefer = shifts[k] > 0 ? 1 : -1;
             }
         }
         if (!fixed) { /* rest flat on the higher hit */
@@ -423,18 +448,16 @@ static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base
     }
     sk_vec3 nrm = skm_vec3_unit(sk_vec3_add(h.normal, t.normal));
     if (skm_vec3_is_zero(nrm) || nrm.y < 0.1f) nrm = sk_vec3_make(0, 1, 0);
-    out->position = h.point;
+    out->position = skm_vec3_lerp(h.point, t.point, FOOT_PAD / flen_p); /* the heel, on the line of the hits */
     out->normal = nrm;
     out->yaw = yaw;
     out->rotation = foot_rotation(yaw, lb->foot_direction, h.point, t.point, nrm);
     out->time = when;
 }
 
-/* (27)-(33): where the character will be when leg l is next at stance, and
- * the footstep there (cached: rays are cast again only when the predicted
- * heel moves by more than 2 mm or the yaw by more than 0.5 degree). */
-static void predict(sk_locomotor *L, uint32_t l, double ct, sk_footstep *out) {
-    leg_rt *g = &L->leg[l];
+/* (27)-(33): where the character will be when leg l is next at stance:
+ * the footstep's base (heel line, horizontal), its yaw and time. */
+static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *base, float *yaw_to, double *when) {
     const sk_leg_blend *lb = &L->blend.legs[l];
     double dt_to = L->cd_eff * (1.0 - ct);                                     /* (27) */
     sk_vec3 pos = L->st.position, v = horiz(L->tracker.velocity);
@@ -442,6 +465,13 @@ static void predict(sk_locomotor *L, uint32_t l, double ct, sk_footstep *out) {
     if (L->frozen) { /* standing: footsteps under the body */
         v = sk_vec3_make(0, 0, 0);
         w = 0;
+    } else if (L->tracker.smoothing > 0 && fabsf(w) > 1e-3f) {
+        /* The tracker's smoothing (a first-order lag of time constant tau)
+         * turns a velocity rotating at w into one that trails it by
+         * atan(w tau) and is shorter by sqrt(1 + (w tau)^2): undone here, so
+         * a steady turn is predicted exactly. */
+        float wt = w * L->tracker.smoothing;
+        v = sk_vec3_scale(rot_y(v, atanf(wt)), sqrtf(1 + wt * wt));
     }
     sk_vec3 P;
     if (fabsf(w) > 1e-3f) {
@@ -450,16 +480,23 @@ static void predict(sk_locomotor *L, uint32_t l, double ct, sk_footstep *out) {
     } else {
         P = sk_vec3_add(pos, sk_vec3_scale(v, (float)dt_to));                 /* (28) */
     }
-    float yaw_to = yaw + (float)(w * dt_to);                                  /* (29) */
-    sk_vec3 base = sk_vec3_add(P, rot_y(horiz(lb->stance_position), yaw_to));
-    double when = L->st.time + dt_to;
-    if (g->cast_valid && fabsf(base.x - g->cast_heel.x) < 0.002f && fabsf(base.z - g->cast_heel.z) < 0.002f &&
+    *yaw_to = yaw + (float)(w * dt_to);                                       /* (29) */
+    *base = sk_vec3_add(P, rot_y(horiz(lb->stance_position), *yaw_to));
+    base->y = 0;
+    *when = L->st.time + dt_to;
+}
+
+/* The footstep at a base (cached: rays are cast again only when the base
+ * moves by more than 1 cm or the yaw by more than 0.5 degree). */
+static void footstep_at(sk_locomotor *L, uint32_t l, sk_vec3 base, float yaw_to, double when, sk_footstep *out) {
+    leg_rt *g = &L->leg[l];
+    if (g->cast_valid && fabsf(base.x - g->cast_heel.x) < CAST_REUSE && fabsf(base.z - g->cast_heel.z) < CAST_REUSE &&
         fabsf(skm_wrap_angle(yaw_to - g->cast_yaw)) < 0.0087f) {
         *out = g->cast_step;
         out->time = when;
         return;
     }
-    place_footstep(L, lb, base, yaw_to, when, out);
+    place_footstep(L, &L->blend.legs[l], base, yaw_to, when, &g->edge_pref, out);
     g->cast_valid = true;
     g->cast_heel = base;
     g->cast_yaw = yaw_to;
@@ -471,8 +508,8 @@ static void predict(sk_locomotor *L, uint32_t l, double ct, sk_footstep *out) {
 static float clearance(sk_locomotor *L, uint32_t l) {
     leg_rt *g = &L->leg[l];
     const sk_footstep *a = &g->from, *b = &g->to;
-    if (g->clr_valid && skm_vec3_len(sk_vec3_sub(a->position, g->clr_from)) < 0.02f &&
-        skm_vec3_len(sk_vec3_sub(b->position, g->clr_to)) < 0.02f)
+    if (g->clr_valid && skm_vec3_len(sk_vec3_sub(a->position, g->clr_from)) < CLEAR_REUSE &&
+        skm_vec3_len(sk_vec3_sub(b->position, g->clr_to)) < CLEAR_REUSE)
         return g->clr_amp;
     const sk_leg_blend *lb = &L->blend.legs[l];
     float amp = 0;
@@ -550,11 +587,19 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
     L->st.cycle_duration = L->cd_eff;
     L->frozen = true;
     L->idle_time = 0;
+    L->hip_valid = false;
+    L->slope = 0;
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         g->cast_valid = g->clr_valid = false;
+        g->guard = 0;
+        g->lift_prev = -1;
         sk_vec3 base = sk_vec3_add(L->st.position, rot_y(horiz(L->blend.legs[l].stance_position), L->st.yaw));
-        place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, &g->from);
+        place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, NULL, &g->from);
+        g->to_base = base;
+        g->to_base.y = 0;
+        g->to_yaw = L->st.yaw;
+        g->edge_pref = 0;
         g->to = g->from;
         g->prev_ct = wrap01d(L->st.phase - L->blend.legs[l].stance_time);
     }
@@ -588,6 +633,22 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     float vb = skm_vec3_len(L->blend.velocity);
     double cd = L->blend.cycle_duration;
     if (speed < vb && vb > 0) cd *= fmin(2.0, sqrt(vb / fmax(speed, 0.25 * vb)));
+    /* Steep ground ahead (stairs, ramps): shorter, quicker steps. The
+     * clips' strides (0.75 m a step for the mannequin's walk) would
+     * otherwise climb 0.45 m a step on 0.17/0.28 stairs and fold the
+     * swinging leg up to the hip. The slope is the height difference to
+     * the ground 0.6 m ahead, smoothed over 0.3 s; the cycle is shortened by
+     * 1 + 1.2 slope (a third of the stride on 45 degrees). */
+    if (speed > 1e-3f) {
+        sk_vec3 ahead = sk_vec3_add(L->st.position, sk_vec3_scale(v, 0.6f / speed));
+        sk_terrain_hit ha;
+        float slope = 0;
+        if (ground_at(L, ahead.x, ahead.z, L->st.position.y, &ha)) slope = fabsf(ha.point.y - gy) / 0.6f;
+        L->slope += (fminf(slope, 2.0f) - L->slope) * smooth_factor(dt, 0.3f);
+    } else {
+        L->slope += (0 - L->slope) * smooth_factor(dt, 0.3f);
+    }
+    cd /= 1.0 + SLOPE_CADENCE * L->slope;
     L->cd_eff = cd;
     L->st.cycle_duration = cd;
 
@@ -720,9 +781,32 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         if (ct < g->prev_ct - 0.5) { /* wrapped: the foot is on the step it went to */
             g->from = g->to;
             g->cast_valid = false;
+            g->edge_pref = 0;
         }
         g->prev_ct = ct;
-        if (ct < strike) predict(L, l, ct, &g->to);
+        if (ct < strike) {
+            sk_vec3 base;
+            float yaw_to;
+            double when;
+            predict_base(L, l, ct, &base, &yaw_to, &when);
+            if (ct > lift && ct < land) {
+                /* In flight a new prediction (a turn, a change of speed) is
+                 * approached at most at 3 m/s, so the foot bends its path
+                 * instead of jumping (as seed 004 §7.3 blends from the old
+                 * arc to the new); the footstep is cast at the limited base,
+                 * so it is always on the ground. */
+                sk_vec3 d = sk_vec3_sub(base, g->to_base);
+                float len = skm_vec3_len(d), lim = TO_RATE * (float)L->frame_dt;
+                if (len > lim) {
+                    float k = lim / len;
+                    base = sk_vec3_add(g->to_base, sk_vec3_scale(d, k));
+                    yaw_to = g->to_yaw + skm_wrap_angle(yaw_to - g->to_yaw) * k;
+                }
+            }
+            g->to_base = base;
+            g->to_yaw = yaw_to;
+            footstep_at(L, l, base, yaw_to, when, &g->to);
+        }
     }
     /* Per leg: footbase target and foot rotation (34)-(58), ankle (65)-(66). */
     for (uint32_t l = 0; l < L->legs; l++) {
@@ -751,11 +835,22 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             float xn = nf.x - (nl.x + (nd.x - nl.x) * s), yn = nf.y - (nl.y + (nd.y - nl.y) * s);
             const sk_footstep *a = &g->from, *b = &g->to;
             F = skm_vec3_lerp(a->position, b->position, s);                     /* (34) */
+            /* Height: (34) lerps it with the clips' forward progress, which
+             * is concentrated in mid-flight; between footsteps at different
+             * heights the foot would then climb (or drop) all at once, the
+             * knee flexing at up to 30 rad/s on 0.17 m stairs. The height
+             * moves with the flight time instead (smoothstep): up early,
+             * down late, as people take stairs. */
+            {
+                float u = flight, ss = u * u * (3 - 2 * u);
+                F.y = a->position.y + (b->position.y - a->position.y) * ss;
+            }
             float arc = sinf(SKM_PI * s);                                       /* (36) */
             /* (37)-(38): toward where the body would put the foot now. */
             sk_vec3 here = sk_vec3_add(cpos, rotc(L, horiz(lb->stance_position)));
             sk_vec3 off3 = horiz(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
             F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
+            float base_y = F.y;
             /* (39)-(44): follow the footsteps' tangent planes; and clear the
              * terrain between them (see the top). */
             sk_vec3 mid = sk_vec3_scale(sk_vec3_add(a->position, b->position), 0.5f);         /* (39) */
@@ -788,6 +883,20 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
                 float supported = (float)(sum_y / sum_h);                                            /* (52) */
                 float lifted = F.y + (supported - F.y) * sinf(SKM_PI * flight);                      /* (53)-(54) */
                 if (lifted > F.y) F.y = lifted;
+            }
+            /* The lifts (44) and (54) follow footsteps that are still being
+             * predicted (the other legs' too): where a prediction moves to
+             * another tread they would jump, and (54) lets go of the foot
+             * as the arc passes the supported height. The lift rises at
+             * most 2.5 m/s (4 cm a frame at 60 Hz), falls at most a quarter
+             * of that, and is back to what the formulas give by landing;
+             * the guard below keeps the foot out of the ground meanwhile. */
+            {
+                float want = F.y - base_y, rise = LIFT_RATE * (float)L->frame_dt, fall = 0.25f * rise;
+                if (g->lift_prev < 0) g->lift_prev = want; /* first frame of the flight */
+                float lp = skm_clampf(want, g->lift_prev - fall, g->lift_prev + rise);
+                g->lift_prev = fminf(lp, want + 0.3f * (1.0f - s)); /* back to the lifts by landing */
+                F.y = base_y + g->lift_prev;
             }
             /* (55)-(58): the clips' sideways and vertical motion. */
             sk_vec3 sd = horiz(sk_vec3_sub(b->position, a->position));                                /* (55) */
@@ -825,6 +934,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             F.y += g->guard;
         } else {
             g->guard = 0;
+            g->lift_prev = -1;
         }
         ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
         ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(cinv, L->wr[g->ankle])));
@@ -848,8 +958,17 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         float des_avg = des_sum / (float)L->legs;                                                    /* (61) */
         float mta = des_avg - des_min, mtm = max_min - des_min;                                      /* (63), (64) */
         hip_off = des_min + (mta + mtm > 1e-9f ? mta * mtm / (mta + mtm) : 0.0f);                    /* (62) */
+        if (!isfinite(hip_off)) hip_off = 0;
+        /* The offset follows the swinging feet's targets, which move fast
+         * on stairs: it changes at most 1 m/s (1.7 cm a frame at 60 Hz),
+         * except that it never stays above what the legs reach (59). */
+        if (L->hip_valid) {
+            float lim = HIP_RATE * (float)L->frame_dt;
+            hip_off = skm_clampf(hip_off, L->st.hip_offset - lim, L->st.hip_offset + lim);
+        }
         if (hip_off > max_min) hip_off = max_min;
         if (!isfinite(hip_off)) hip_off = 0;
+        L->hip_valid = true;
         sk_vec3 dw = sk_vec3_make(0, hip_off, 0);
         int32_t bp = L->skel->parents[L->body];
         sk_quat pr = bp >= 0 ? L->wr[bp] : L->qyaw;
@@ -868,7 +987,23 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         sk_transform th = {L->wt[g->hip], L->wr[g->hip], L->ws[g->hip]};
         sk_transform tk = {L->wt[g->knee], L->wr[g->knee], L->ws[g->knee]};
         sk_transform ta = {L->wt[g->ankle], L->wr[g->ankle], L->ws[g->ankle]};
-        sk_ik_target tg = {.position = ankle_target[l]};
+        /* Bend plane: the clips' knee, off the hip-ankle line, plus a little
+         * of the foot's forward direction, so a leg the clips hold nearly
+         * straight still bends the way its foot points instead of flipping
+         * (the plane of an almost straight leg is noise). */
+        sk_ik_target tg = {.position = ankle_target[l], .has_pole = true};
+        {
+            sk_vec3 h = L->wt[g->hip], k = L->wt[g->knee], a = L->wt[g->ankle];
+            sk_vec3 ha = sk_vec3_sub(a, h);
+            float hl2 = sk_vec3_dot(ha, ha);
+            sk_vec3 off = sk_vec3_sub(k, h);
+            if (hl2 > 1e-12f) off = sk_vec3_sub(off, sk_vec3_scale(ha, sk_vec3_dot(off, ha) / hl2));
+            sk_vec3 fwd = skm_quat_rotate(ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(L->wr[g->ankle]),
+                                                                        sk_vec3_sub(L->wt[g->tip_joint], a)));
+            fwd = skm_vec3_unit(horiz(fwd));
+            sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
+            tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
+        }
         sk_quat ch, ck;
         bool reached = false;
         if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
@@ -886,7 +1021,8 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         double lift = kt[l][0], off = kt[l][1], strike = kt[l][2], land = kt[l][3];
         f->cycle_time = (float)cts[l];
         f->grounded = cts[l] <= off || cts[l] >= strike;
-        f->stance = cts[l] <= lift || cts[l] >= land;
+        /* standing still (the idle faded in), a foot on the ground is planted */
+        f->stance = cts[l] <= lift || cts[l] >= land || (L->frozen && L->st.moving < 0.01f && f->grounded);
         f->flight = flight_of[l];
         f->from = g->from;
         f->to = g->to;

@@ -111,7 +111,8 @@ typedef struct sk_footstep {
 
 typedef struct sk_locomotor_foot {
     sk_vec3 heel, toe, ankle;     /* world, after adjustment */
-    bool stance;                  /* planted: foot-land .. foot-lift of the blended keytimes */
+    bool stance;                  /* planted: foot-land .. foot-lift of the blended keytimes, or on the
+                                     ground while standing (idle faded in) */
     bool grounded;                /* on the ground: foot-strike .. foot-off */
     float cycle_time;             /* leg cycle time in [0, 1): 0 = stance time */
     float flight;                 /* flight progress 0..1 (0 on the ground) */
