@@ -2,6 +2,7 @@
  * skelanim/locomotion/analysis.h). Human-readable by default, --json gives
  * the saved format (skelanim/io/analysis_json.h) plus the analysis time. */
 #include "cli.h"
+#include "plot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static void print_leg(const sk_skeleton *skel, const sk_motion_analysis *a, cons
 }
 
 int cmd_analyze(int argc, char **argv) {
-    const char *file = NULL, *clip_spec = NULL, *legs_spec = "auto", *cycle_spec = NULL;
+    const char *file = NULL, *clip_spec = NULL, *legs_spec = "auto", *cycle_spec = NULL, *plot = NULL;
     bool json = false;
     sk_motion_analysis_options opt = {0};
     for (int i = 0; i < argc; i++) {
@@ -115,10 +116,8 @@ int cmd_analyze(int argc, char **argv) {
         }
         else if (!strcmp(a, "--samples") && val) {
             if (!cli_parse_u32("--samples", argv[++i], &opt.sample_count)) return 1;
-        } else if (!strcmp(a, "--plot")) {
-            fprintf(stderr, "skelanim: analyze --plot is not implemented yet (issue #10)\n");
-            return 1;
-        } else if (a[0] == '-' && strcmp(a, SK_CLI_MANNEQUIN)) {
+        } else if (!strcmp(a, "--plot") && val) plot = argv[++i];
+        else if (a[0] == '-' && strcmp(a, SK_CLI_MANNEQUIN)) {
             fprintf(stderr, "skelanim: analyze: unknown option or missing value: %s\n", a);
             return 1;
         } else if (!file) file = a;
@@ -232,6 +231,14 @@ int cmd_analyze(int argc, char **argv) {
         printf("analysis time: %.3f ms\n", ms);
         if (opt.cycle_end == 0)
             printf("note: the whole clip is taken as one cycle (for a capture that is not a loop: --cycle auto)\n");
+    }
+    if (plot) {
+        char msg[512];
+        if (!cli_plot_analysis(an, file, plot, msg, sizeof msg)) {
+            fprintf(stderr, "skelanim: analyze --plot: %s\n", msg);
+            goto done;
+        }
+        if (!json) printf("plot: %s\n", plot);
     }
     rc = 0;
 done:

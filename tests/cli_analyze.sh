@@ -46,7 +46,7 @@ bad "knee joint 'nosuch' not found" @mannequin --legs thigh_l:nosuch:foot_l
 bad "expected HIP:KNEE:ANKLE" @mannequin --legs thigh_l:shin_l
 bad "not in a chain" @mannequin --legs thigh_l:shin_r:foot_l
 bad "does not move" @mannequin --clip idle
-bad "not implemented" @mannequin --plot x.png
+bad "cannot write /nonexistent/x.png" @mannequin --plot /nonexistent/x.png
 bad "expected auto or START:END" @mannequin --cycle 1
 bad "not inside the clip" @mannequin --cycle 0:5
 bad "usage"
