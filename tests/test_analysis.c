@@ -660,7 +660,7 @@ static double counted_cycle(const sk_asset *a, const sk_clip *clip, const sk_leg
  *   analysis measures these cycles' strides from footprints
  *   (SK_STRIDE_FOOTPRINTS), and this is asserted too: with the seed's contact
  *   stride they are 4.4-11.4% short (printed) because the captured feet
- *   creep forward 1.5-2.6 cm while planted.
+ *   creep forward 1.3-2.6 cm while planted.
  * 09_11 (a run of 1.375 s: 4 foot contacts, 2 per foot, so one strike
  * interval per foot) meets both limits; its counted duration rests on only
  * those two intervals. */

@@ -623,8 +623,8 @@ static sk_result footbase_at(const sk_skeleton *skel, const sk_clip *clip, const
 /* The stride from footprints (SK_STRIDE_FOOTPRINTS): a departure from the
  * seed's (12)-(13), which measure how fast the planted footbase moves in
  * character space between foot-strike and foot-off. In the CMU walks the
- * planted feet creep forward 1.5-2.6 cm per contact (and the heel and toe
- * roll moves the footbase at both ends), so that measure falls 5-10% short of
+ * planted feet creep forward 1.3-2.6 cm per contact (and the heel and toe
+ * roll moves the footbase at both ends), so that measure falls 4-11% short of
  * the distance the clip travels. The footprints are where the foot stands at
  * its stance time in this cycle and in the next (or the previous) one, both
  * sampled from the clip; their distance over one cycle is the walking speed

@@ -112,8 +112,8 @@ typedef enum sk_stride_source {
      * from the stance time to the same foot's stance one cycle later (or
      * earlier), sampled from the clip outside the cycle; over one cycle.
      * Needs that time inside the clip, else CONTACT is used. For captures
-     * whose planted feet skate: the CMU walks' feet slide forward 1.5-2.6 cm
-     * during each contact, which makes the contact stride 5-10% short. */
+     * whose planted feet skate: the CMU walks' feet slide forward 1.3-2.6 cm
+     * during each contact, which makes the contact stride 4-11% short. */
     SK_STRIDE_FOOTPRINTS = 2
 } sk_stride_source;
 
