@@ -2,6 +2,7 @@
  * skelanim/locomotion/analysis.h). Human-readable by default, --json gives
  * the saved format (skelanim/io/analysis_json.h) plus the analysis time. */
 #include "cli.h"
+#include "plot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,13 +87,13 @@ static void print_leg(const sk_skeleton *skel, const sk_motion_analysis *a, cons
     printf("                foot-strike %.4f  foot-land %.4f  pre-foot-land %.4f\n", L->foot_strike, L->foot_land,
            L->pre_foot_land);
     printf("  on the ground %.1f%% of the cycle\n", 100.0 * L->stance_fraction);
-    printf("  stride        %.3f m/cycle (%.3f m/s), direction (%.3f, %.3f, %.3f)\n", L->stride_velocity,
+    printf("  stride        %.3f m/cycle (%.3f m/s), direction (%.3f, %.3f, %.3f), from %s\n", L->stride_velocity,
            L->stride_velocity / a->cycle_duration, L->stride_direction.x, L->stride_direction.y,
-           L->stride_direction.z);
+           L->stride_direction.z, L->stride_source == SK_STRIDE_FOOTPRINTS ? "footprints" : "contact");
 }
 
 int cmd_analyze(int argc, char **argv) {
-    const char *file = NULL, *clip_spec = NULL, *legs_spec = "auto", *cycle_spec = NULL;
+    const char *file = NULL, *clip_spec = NULL, *legs_spec = "auto", *cycle_spec = NULL, *plot = NULL;
     bool json = false;
     sk_motion_analysis_options opt = {0};
     for (int i = 0; i < argc; i++) {
@@ -103,12 +104,20 @@ int cmd_analyze(int argc, char **argv) {
         else if (!strcmp(a, "--clip") && val) clip_spec = argv[++i];
         else if (!strcmp(a, "--legs") && val) legs_spec = argv[++i];
         else if (!strcmp(a, "--cycle") && val) cycle_spec = argv[++i];
+        else if (!strcmp(a, "--stride") && val) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "auto")) opt.stride_source = SK_STRIDE_AUTO;
+            else if (!strcmp(v, "contact")) opt.stride_source = SK_STRIDE_CONTACT;
+            else if (!strcmp(v, "footprints")) opt.stride_source = SK_STRIDE_FOOTPRINTS;
+            else {
+                fprintf(stderr, "skelanim: --stride %s: expected auto, contact or footprints\n", v);
+                return 1;
+            }
+        }
         else if (!strcmp(a, "--samples") && val) {
             if (!cli_parse_u32("--samples", argv[++i], &opt.sample_count)) return 1;
-        } else if (!strcmp(a, "--plot")) {
-            fprintf(stderr, "skelanim: analyze --plot is not implemented yet (issue #10)\n");
-            return 1;
-        } else if (a[0] == '-' && strcmp(a, SK_CLI_MANNEQUIN)) {
+        } else if (!strcmp(a, "--plot") && val) plot = argv[++i];
+        else if (a[0] == '-' && strcmp(a, SK_CLI_MANNEQUIN)) {
             fprintf(stderr, "skelanim: analyze: unknown option or missing value: %s\n", a);
             return 1;
         } else if (!file) file = a;
@@ -119,7 +128,8 @@ int cmd_analyze(int argc, char **argv) {
     }
     if (!file) {
         fprintf(stderr, "usage: skelanim analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] "
-                        "[--backward] [--samples N] [--cycle auto|START:END] [--stride-planted] [--json]   (FILE: .glb, .gltf or %s)\n",
+                        "[--backward] [--samples N] [--cycle auto|START:END] [--stride auto|contact|footprints] [--stride-planted] "
+                        "[--json] [--plot OUT.png]   (FILE: .glb, .gltf or %s)\n",
                 SK_CLI_MANNEQUIN);
         return 1;
     }
@@ -221,6 +231,14 @@ int cmd_analyze(int argc, char **argv) {
         printf("analysis time: %.3f ms\n", ms);
         if (opt.cycle_end == 0)
             printf("note: the whole clip is taken as one cycle (for a capture that is not a loop: --cycle auto)\n");
+    }
+    if (plot) {
+        char msg[512];
+        if (!cli_plot_analysis(an, file, plot, msg, sizeof msg)) {
+            fprintf(stderr, "skelanim: analyze --plot: %s\n", msg);
+            goto done;
+        }
+        if (!json) printf("plot: %s\n", plot);
     }
     rc = 0;
 done:

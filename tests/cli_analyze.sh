@@ -16,6 +16,8 @@ grep -Eq '^cycle: 1\.49[0-9]+ m/cycle, 1\.39[0-9]+ m/s, direction \(-?0\.000, -?
 grep -q "^leg left: hip thigh_l, knee shin_l, ankle foot_l, toe toe_l" "$tmp/walk.txt" || fail "left leg"
 grep -q "^analysis time: " "$tmp/walk.txt" || fail "no analysis time"
 grep -q "^heel/toe from the mesh sole$" "$tmp/walk.txt" || fail "heel/toe not from the mesh sole"
+# A loop: the seed's contact stride (footprints need a cycle inside a longer clip).
+[[ $(grep -c "m/s), direction .*, from contact$" "$tmp/walk.txt") == 2 ]] || fail "walk stride not from the contact"
 
 "$SK_CLI" analyze @mannequin --clip run --json >"$tmp/run.json"
 python3 - "$tmp/run.json" <<'PY'
@@ -46,8 +48,9 @@ bad "knee joint 'nosuch' not found" @mannequin --legs thigh_l:nosuch:foot_l
 bad "expected HIP:KNEE:ANKLE" @mannequin --legs thigh_l:shin_l
 bad "not in a chain" @mannequin --legs thigh_l:shin_r:foot_l
 bad "does not move" @mannequin --clip idle
-bad "not implemented" @mannequin --plot x.png
+bad "cannot write /nonexistent/x.png" @mannequin --plot /nonexistent/x.png
 bad "expected auto or START:END" @mannequin --cycle 1
 bad "not inside the clip" @mannequin --cycle 0:5
+bad "expected auto, contact or footprints" @mannequin --stride x
 bad "usage"
 echo "ok"

@@ -28,7 +28,7 @@ static const field leg_fields[] = {
     LF(heel_strike, F_FLOAT), LF(toe_strike, F_FLOAT), LF(linear_speed_begin, F_FLOAT), LF(foot_land, F_FLOAT),
     LF(foot_strike, F_FLOAT), LF(pre_foot_land, F_FLOAT), LF(stance_fraction, F_FLOAT),
     LF(stride_displacement, F_VEC3), LF(stride_velocity, F_FLOAT), LF(stride_direction, F_VEC3),
-    LF(stride_distance, F_FLOAT),
+    LF(stride_distance, F_FLOAT), LF(stride_source, F_U32),
 };
 #undef LF
 #define CF(name, kind) {#name, offsetof(sk_motion_analysis, name), kind}

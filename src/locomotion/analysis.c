@@ -413,6 +413,25 @@ static int32_t contact_walk(const float *h, uint32_t n, uint32_t st, float thr, 
     return dir * (int32_t)(n - 1);
 }
 
+/* (19)-(22) from the stance position and the stride: Q turns the stride
+ * direction onto +Z (a yaw). z is divided by the stride distance: the seed's
+ * "stridewidth" in (22) means it. */
+static void normalize_footbase(sk_leg_analysis *L, uint32_t N) {
+    uint32_t st = L->stance_sample;
+    double inv = 1.0 / N;
+    float yaw = atan2f(L->stride_direction.x, L->stride_direction.z);
+    float cy = cosf(yaw), sy = sinf(yaw);
+    for (uint32_t s = 0; s < N; s++) {
+        float ct = wrap01(((double)s - st) * inv);                             /* (19) */
+        sk_vec3 ref = sk_vec3_sub(L->stance_position,
+                                  sk_vec3_scale(L->stride_direction, L->stride_velocity * ct)); /* (20) */
+        sk_vec3 q = sk_vec3_sub(L->footbase[s], ref);                           /* (21) */
+        sk_vec3 r = sk_vec3_make(q.x * cy - q.z * sy, q.y, q.x * sy + q.z * cy);
+        r.z /= L->stride_distance;                                             /* (22) */
+        L->normalized_footbase[s] = r;
+    }
+}
+
 static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const sk_motion_analysis_options *o,
                              sk_error *err) {
     uint32_t N = res->sample_count;
@@ -559,21 +578,10 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
     L->stride_velocity = (float)(dlen / dt);
     L->stride_direction = sk_vec3_scale(disp, -1.0f / dlen);
     L->stride_distance = L->stride_velocity; /* x 1 cycle */
+    L->stride_source = SK_STRIDE_CONTACT;
     L->stance_position = L->footbase[st];
 
-    /* (19)-(22): Q turns the stride direction onto +Z (a yaw). z is divided
-     * by the stride distance: the seed's "stridewidth" in (22) means it. */
-    float yaw = atan2f(L->stride_direction.x, L->stride_direction.z);
-    float cy = cosf(yaw), sy = sinf(yaw);
-    for (uint32_t s = 0; s < N; s++) {
-        float ct = wrap01(((double)s - st) * inv);                             /* (19) */
-        sk_vec3 ref = sk_vec3_sub(L->stance_position,
-                                  sk_vec3_scale(L->stride_direction, L->stride_velocity * ct)); /* (20) */
-        sk_vec3 q = sk_vec3_sub(L->footbase[s], ref);                           /* (21) */
-        sk_vec3 r = sk_vec3_make(q.x * cy - q.z * sy, q.y, q.x * sy + q.z * cy);
-        r.z /= L->stride_distance;                                             /* (22) */
-        L->normalized_footbase[s] = r;
-    }
+    normalize_footbase(L, N);
     return SK_OK;
 }
 
@@ -595,6 +603,69 @@ static uint32_t default_samples(const sk_clip *clip, double cycle) {
     return n;
 }
 
+/* The footbase (10)-(11) in the clip's own space at clip time t, with the
+ * leg's foot and ground heights from its analysis. */
+static sk_result footbase_at(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *leg,
+                             const sk_leg_analysis *L, float alpha_bal, double t, sk_pose *pose, sk_mat4 *model,
+                             sk_vec3 *out, sk_error *err) {
+    sk_result r = sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, pose, err);
+    if (r == SK_OK) r = sk_local_to_model(skel, pose, NULL, model, skel->joint_count, err);
+    if (r != SK_OK) return r;
+    sk_vec3 heel = sk_mat4_transform_point(&model[leg->ankle], leg->heel);
+    sk_vec3 toe = sk_mat4_transform_point(&model[leg->toe >= 0 ? leg->toe : leg->ankle], leg->toe_tip);
+    /* heel height - toe height above their grounds (a common vertical shift cancels) */
+    float dh = (heel.y - L->heel_ground) - (toe.y - L->toe_ground);
+    float bal = atanf(dh / L->foot_length * alpha_bal) / SKM_PI + 0.5f;
+    *out = sk_vec3_add(sk_vec3_scale(heel, 1 - bal), sk_vec3_scale(sk_vec3_sub(toe, L->foot_direction), bal));
+    return SK_OK;
+}
+
+/* The stride from footprints (SK_STRIDE_FOOTPRINTS): a departure from the
+ * seed's (12)-(13), which measure how fast the planted footbase moves in
+ * character space between foot-strike and foot-off. In the CMU walks the
+ * planted feet creep forward 1.3-2.6 cm per contact (and the heel and toe
+ * roll moves the footbase at both ends), so that measure falls 4-11% short of
+ * the distance the clip travels. The footprints are where the foot stands at
+ * its stance time in this cycle and in the next (or the previous) one, both
+ * sampled from the clip; their distance over one cycle is the walking speed
+ * as footprints on the floor give it. (14)-(15) then follow as in the seed:
+ * direction = the way the footprints advance, distance = velocity x 1 cycle.
+ * Leaves the contact stride when the adjacent cycle is not in the clip or, for
+ * SK_STRIDE_AUTO, the rules of sk_stride_source say CONTACT. */
+static sk_result footprint_stride(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *leg,
+                                  sk_motion_analysis *res, sk_leg_analysis *L, const sk_motion_analysis_options *o,
+                                  double t_start, double dur, sk_pose *pose, sk_mat4 *model, sk_error *err) {
+    if (o->stride_source == SK_STRIDE_CONTACT) return SK_OK;
+    if (o->stride_source == SK_STRIDE_AUTO &&
+        (!(o->cycle_end > 0) ||
+         (double)skm_vec3_len(res->root_velocity) * dur < 0.5 * (double)L->stride_velocity))
+        return SK_OK;
+    uint32_t N = res->sample_count, st = L->stance_sample;
+    uint32_t fs = o->backward ? (N - st) % N : st; /* the forward sample of the stance */
+    double clip_dur = sk_clip_duration(clip);
+    double t1 = t_start + dur * (double)fs / (double)N, t2;
+    if (t1 + dur <= clip_dur * (1 + 1e-9)) t2 = fmin(t1 + dur, clip_dur);
+    else if (t1 - dur >= -1e-9 * clip_dur) t2 = fmax(t1 - dur, 0.0);
+    else return SK_OK;
+    float alpha_bal = o->balance_alpha > 0 ? o->balance_alpha : 20.0f;
+    sk_vec3 p1, p2;
+    sk_result r = footbase_at(skel, clip, leg, L, alpha_bal, t1, pose, model, &p1, err);
+    if (r == SK_OK) r = footbase_at(skel, clip, leg, L, alpha_bal, t2, pose, model, &p2, err);
+    if (r != SK_OK) return r;
+    sk_vec3 step = ground(sk_vec3_sub(p2, p1)); /* forward in clip time: one cycle later */
+    if (t2 < t1) step = sk_vec3_scale(step, -1);
+    if (o->backward) step = sk_vec3_scale(step, -1);
+    float len = skm_vec3_len(step);
+    if (!skm_vec3_finite(step) || !(len > 1e-6f * L->leg_length)) return SK_OK;
+    L->stride_velocity = len;
+    L->stride_distance = len;
+    L->stride_direction = sk_vec3_scale(step, 1.0f / len);
+    L->stride_displacement = sk_vec3_scale(step, -1.0f);
+    L->stride_source = SK_STRIDE_FOOTPRINTS;
+    normalize_footbase(L, N);
+    return SK_OK;
+}
+
 sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
                             const sk_motion_analysis_options *opt, const sk_allocator *alloc,
                             sk_motion_analysis **out, sk_error *err) {
@@ -611,6 +682,8 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
         o.speed_tolerance < 0)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "%s: analysis options must be finite and not negative (min_roll below 1 cycle)", cname);
+    if ((unsigned)o.stride_source > (unsigned)SK_STRIDE_FOOTPRINTS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: stride source %d (0 to 2)", cname, (int)o.stride_source);
     double dur = sk_clip_duration(clip), t_start = 0;
     if (!isfinite(dur) || !(dur > 0))
         return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: zero-length clip (duration %g s): no cycle to analyse",
@@ -679,9 +752,14 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
             r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: the pose at t = %g s is not finite", cname, t);
     }
     if (r == SK_OK) {
-        /* Root motion: a constant horizontal velocity, removed from every point. */
-        sk_vec3 v = ground(sk_vec3_scale(sk_vec3_sub(hips[N], hips[0]), (float)(1.0 / dur)));
-        res->root_velocity = o.backward ? sk_vec3_scale(v, -1) : v;
+        /* Root motion: a constant velocity, removed from every point. Its
+         * horizontal part is the clip's root motion; its vertical part is 0
+         * for a loop and, for a cycle cut from a capture, the hips' rise over
+         * the cycle (a capture floor that is not level: the CMU walks 02_01
+         * and 07_01 climb 2-3 cm per cycle), removed so that the heights
+         * close over the cycle as the seed's flat ground assumes. */
+        sk_vec3 v = sk_vec3_scale(sk_vec3_sub(hips[N], hips[0]), (float)(1.0 / dur));
+        res->root_velocity = o.backward ? sk_vec3_scale(ground(v), -1) : ground(v);
         for (uint32_t l = 0; l < leg_count; l++) {
             sk_leg_analysis *L = &res->legs[l];
             for (uint32_t s = 0; s < N; s++) {
@@ -708,6 +786,7 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
             if (!(L->leg_length > 0))
                 r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: zero leg length at rest", L->name);
             if (r == SK_OK) r = analyze_leg(res, L, &o, err);
+            if (r == SK_OK) r = footprint_stride(skel, clip, &ld[l], res, L, &o, t_start, dur, &pose, model, err);
             if (r != SK_OK) break;
         }
     }

@@ -10,7 +10,10 @@
  * model space of its skeleton with the clip's root motion removed, taken as a
  * constant horizontal velocity (the horizontal displacement of the legs' hip
  * joints' midpoint from the clip's first to its last frame, over the
- * duration). A clip authored in place has none to remove. In character
+ * duration). A clip authored in place has none to remove. The vertical
+ * part of that displacement (0 for a loop; for a cycle cut from a capture
+ * on a floor that is not level, the hips' rise over the cycle) is removed
+ * too, so that heights close over the cycle. In character
  * space a planted foot slides backwards at the cycle's speed (seed 002 §3:
  * "while the foot is on the ground it must move in a straight line at a
  * constant speed").
@@ -94,6 +97,26 @@ typedef struct sk_leg_points_options {
 sk_result sk_leg_points_from_mesh(const sk_asset *asset, sk_leg_desc *legs, uint32_t n,
                                   const sk_leg_points_options *opts, sk_leg_points_source *sources, sk_error *err);
 
+/* Where the stride (12)-(15) comes from. */
+typedef enum sk_stride_source {
+    /* FOOTPRINTS for a cycle cut from a longer clip (cycle_end > 0) that
+     * moves by its root (root motion over the cycle at least half the
+     * contact stride) when the clip also holds the foot's stance one cycle
+     * later or earlier; CONTACT otherwise (loops, clips in place). */
+    SK_STRIDE_AUTO = 0,
+    /* The seed's (12): the footbase's displacement in character space while
+     * the foot is on the ground (foot-strike .. foot-off, or foot-land ..
+     * foot-lift with stride_planted), over that time. */
+    SK_STRIDE_CONTACT = 1,
+    /* The footprints: the footbase's displacement in the clip's own space
+     * from the stance time to the same foot's stance one cycle later (or
+     * earlier), sampled from the clip outside the cycle; over one cycle.
+     * Needs that time inside the clip, else CONTACT is used. For captures
+     * whose planted feet skate: the CMU walks' feet slide forward 1.3-2.6 cm
+     * during each contact, which makes the contact stride 4-11% short. */
+    SK_STRIDE_FOOTPRINTS = 2
+} sk_stride_source;
+
 /* Options; a zeroed struct gives the defaults. */
 typedef struct sk_motion_analysis_options {
     /* Samples over the cycle. 0: 4 x the clip's key count over its duration
@@ -128,6 +151,8 @@ typedef struct sk_motion_analysis_options {
      * heel touches and during the roll. The mannequin gives the same either
      * way. */
     bool stride_planted;
+    /* The stride's source (see sk_stride_source); 0: SK_STRIDE_AUTO. */
+    sk_stride_source stride_source;
 } sk_motion_analysis_options;
 
 /* Per-leg results. Keytimes in [0, 1) (normalised cycle time); arrays have
@@ -160,9 +185,11 @@ typedef struct sk_leg_analysis {
     float pre_foot_land;               /* min(foot-land - min_roll, foot-strike) (the seed's 2nd "post-foot-lift") */
     float stance_fraction;             /* cycle fraction from foot-strike to foot-off */
     /* §3.2 (12)-(15): */
-    sk_vec3 stride_displacement;       /* footbase(foot-off) - footbase(foot-strike) on the ground (m) */
+    sk_vec3 stride_displacement;       /* footbase(foot-off) - footbase(foot-strike) on the ground (m);
+                                        * from footprints: minus the footprints' displacement over one cycle */
     float stride_velocity;             /* |displacement| / (foot-off - foot-strike) (m/cycle);
-                                        * land/lift with the option stride_planted */
+                                        * land/lift with the option stride_planted;
+                                        * from footprints: |displacement| / 1 cycle */
     sk_vec3 stride_direction;          /* -displacement, unit */
     float stride_distance;             /* stride_velocity x 1 cycle (m) */
     /* Per-sample curves (character space, m): */
@@ -175,6 +202,7 @@ typedef struct sk_leg_analysis {
      * velocity, rotated so the stride direction is +Z, z divided by the
      * stride distance: z goes from 0 (stance) to 1 (next stance). */
     sk_vec3 *normalized_footbase;
+    uint32_t stride_source;            /* the sk_stride_source used: CONTACT or FOOTPRINTS */
 } sk_leg_analysis;
 
 typedef struct sk_motion_analysis {
