@@ -61,6 +61,9 @@ int cmd_analyze(int argc, char **argv); /* cli/cmd_analyze.c */
 int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
 int cmd_view(int argc, char **argv);   /* cli/cmd_view.c */
 int cmd_locomote(int argc, char **argv); /* cli/cmd_locomote.c */
+int cmd_demo_locomotion(int argc, char **argv); /* cli/cmd_locomote.c */
+/* Creates the folder that will hold path (one level), if missing; prints and returns false on failure. */
+bool cli_make_parent_dir(const char *path);
 
 /* SDL2 window for `view` and `demo --window` (cli/cmd_view.c). */
 typedef struct cli_window cli_window;

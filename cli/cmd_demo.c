@@ -143,6 +143,7 @@ static void demo_window(crowd *c, cli_window *win, skr_renderer *rn, const float
 }
 
 int cmd_demo(int argc, char **argv) {
+    if (argc >= 1 && !strcmp(argv[0], "locomotion")) return cmd_demo_locomotion(argc - 1, argv + 1);
     uint32_t count = 200, frames = 36, size = 480;
     bool window = false, frames_set = false;
     const char *out = "out/demo.gif", *png = NULL;
@@ -245,18 +246,7 @@ int cmd_demo(int argc, char **argv) {
         rc = 0;
         goto done;
     }
-    {
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s", out);
-        char *slash = strrchr(dir, '/');
-        if (slash) {
-            *slash = 0;
-            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-                fprintf(stderr, "skelanim: demo: cannot create %s\n", dir);
-                goto done;
-            }
-        }
-    }
+    if (!cli_make_parent_dir(out)) goto done;
     if (skr_gif_open(out, (int)size, (int)size, &gif, &err) != SK_OK) goto fail;
     skr_camera cam = {0};
     float target[3] = {0, 0.9f, 0};

@@ -107,26 +107,53 @@ static bool record(void *user, const loco_char *c, double t) {
     return true;
 }
 
-static int render(const char *out, const loco_char *c, const cli_terrain *terrain, frame_rec *frames, uint32_t nf,
-                  double fps_out, double at, uint32_t w, uint32_t h, float bmin_path[3], float bmax_path[3]) {
-    sk_error err = {0};
-    int rc = 1;
-    bool gif = ends_with(out, ".gif");
-    skr_headless *hd = NULL;
-    skr_renderer *rn = NULL;
+/* Off-screen drawing of walks over terrains, into one GIF or PNG. */
+typedef struct loco_view {
+    skr_headless *hd;
+    skr_renderer *rn;
+    skr_gif *gif;
+    unsigned char *rgb;
+    uint32_t w, h;
+    uint32_t frames;
+} loco_view;
+
+static void view_close(loco_view *v) {
+    skr_gif_close(v->gif, NULL);
+    skr_renderer_destroy(v->rn);
+    skr_headless_destroy(v->hd);
+    free(v->rgb);
+    memset(v, 0, sizeof *v);
+}
+
+static bool view_open(loco_view *v, const char *gif_path, uint32_t w, uint32_t h, sk_error *err) {
+    memset(v, 0, sizeof *v);
+    v->w = w, v->h = h;
+    if (!(v->hd = skr_headless_create((int)w, (int)h, 4, err))) return false;
+    skr_headless_bind(v->hd);
+    if (skr_renderer_create(&v->rn, err) != SK_OK) return false;
+    if (!(v->rgb = malloc((size_t)w * h * 3))) {
+        sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    if (gif_path && skr_gif_open(gif_path, (int)w, (int)h, &v->gif, err) != SK_OK) return false;
+    return true;
+}
+
+/* Draws frames [first, last) of a walk over its terrain (the GIF's next
+ * frames, or one PNG). bmin/bmax: the path's bounds (the terrain drawn
+ * around them). */
+static bool view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrain, const frame_rec *frames,
+                       uint32_t first, uint32_t last, double fps_out, const float bmin[3], const float bmax[3],
+                       const char *png, sk_error *err) {
+    bool ok = false;
     skr_model *model = NULL;
-    skr_gif *g = NULL;
     skr_terrain *tmesh = NULL;
-    unsigned char *rgb = NULL;
     sk_mat4 *pal = NULL;
-    if (!(hd = skr_headless_create((int)w, (int)h, 4, &err))) goto fail;
-    skr_headless_bind(hd);
-    if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
-    if (skr_model_create(c->asset, 0, &model, &err) != SK_OK) goto fail;
-    float fc[2] = {0.5f * (bmin_path[0] + bmax_path[0]), 0.5f * (bmin_path[2] + bmax_path[2])};
-    float fr = 0.5f * fmaxf(bmax_path[0] - bmin_path[0], bmax_path[2] - bmin_path[2]) + 3.0f;
+    if (skr_model_create(c->asset, 0, &model, err) != SK_OK) goto done;
+    float fc[2] = {0.5f * (bmin[0] + bmax[0]), 0.5f * (bmin[2] + bmax[2])};
+    float fr = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 3.0f;
     if (terrain && terrain->kind == CLI_TERRAIN_MESH) {
-        if (skr_terrain_create_mesh(terrain->asset, &tmesh, &err) != SK_OK) goto fail;
+        if (skr_terrain_create_mesh(terrain->asset, &tmesh, err) != SK_OK) goto done;
     } else {
         sk_terrain flat_t;
         sk_terrain_shape flat_s;
@@ -135,52 +162,62 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
             flat_t = sk_terrain_flat(&flat_s, 0);
             tt = &flat_t;
         }
-        skr_terrain_area area = {fc[0] - fr, fc[1] - fr, fc[0] + fr, fc[1] + fr, bmax_path[1] + 30.0f,
-                                 bmin_path[1] - 60.0f, 0};
-        if (skr_terrain_create_heightfield(tt, &area, &tmesh, &err) != SK_OK) goto fail;
+        skr_terrain_area area = {fc[0] - fr, fc[1] - fr, fc[0] + fr, fc[1] + fr, bmax[1] + 30.0f, bmin[1] - 60.0f, 0};
+        if (skr_terrain_create_heightfield(tt, &area, &tmesh, err) != SK_OK) goto done;
     }
-    rgb = malloc((size_t)w * h * 3);
-    pal = malloc(sizeof(sk_mat4) * (skr_model_palette_size(model) + 1));
-    if (!rgb || !pal) goto fail;
-    if (gif && skr_gif_open(out, (int)w, (int)h, &g, &err) != SK_OK) goto fail;
-    uint32_t pick = at >= 0 ? (uint32_t)fmin(at * fps_out, nf - 1.0) : nf / 2;
-    uint32_t first = gif ? 0 : pick, last = gif ? nf : pick + 1;
+    if (!(pal = malloc(sizeof(sk_mat4) * (skr_model_palette_size(model) + 1)))) {
+        sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
     for (uint32_t f = first; f < last; f++) {
         skr_camera cam = {0};
         float target[3] = {frames[f].center.x, frames[f].center.y + 0.85f, frames[f].center.z};
-        skr_camera_orbit(&cam, target, -75.0f, 8.0f, 4.0f, (int)w, (int)h);
+        skr_camera_orbit(&cam, target, -75.0f, 8.0f, 4.0f, (int)v->w, (int)v->h);
         skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, false, 0, 0, {0, 0}};
-        skr_begin_frame(rn, &fd);
-        skr_draw_terrain(rn, tmesh, fc, fr, fd.background);
+        skr_begin_frame(v->rn, &fd);
+        skr_draw_terrain(v->rn, tmesh, fc, fr, fd.background);
         skr_model_palette(model, frames[f].world, pal);
         skr_draw_desc dd = {model, 1, pal, NULL, NULL};
-        skr_draw_model(rn, &dd);
-        skr_headless_read(hd, rgb);
-        if (gif) {
-            if (skr_gif_add(g, rgb, (int)lrint(100.0 / fps_out), &err) != SK_OK) goto fail;
-        } else if (skr_write_image(out, rgb, (int)w, (int)h, &err) != SK_OK) {
-            goto fail;
+        skr_draw_model(v->rn, &dd);
+        skr_headless_read(v->hd, v->rgb);
+        if (v->gif) {
+            if (skr_gif_add(v->gif, v->rgb, (int)lrint(100.0 / fps_out), err) != SK_OK) goto done;
+        } else if (png && skr_write_image(png, v->rgb, (int)v->w, (int)v->h, err) != SK_OK) {
+            goto done;
         }
+        v->frames++;
     }
-    if (gif) {
-        skr_gif *gg = g;
-        g = NULL;
-        if (skr_gif_close(gg, &err) != SK_OK) goto fail;
-    }
-    printf("wrote %s (%ux%u, %u frame%s)\n", out, w, h, last - first, last - first == 1 ? "" : "s");
-    rc = 0;
-    goto done;
-fail:
-    fprintf(stderr, "skelanim: locomote: --out %s: %s\n", out, err.message[0] ? err.message : "failed");
+    ok = true;
 done:
-    skr_gif_close(g, NULL);
     skr_terrain_destroy(tmesh);
     skr_model_destroy(model);
-    skr_renderer_destroy(rn);
-    skr_headless_destroy(hd);
-    free(rgb);
     free(pal);
-    return rc;
+    return ok;
+}
+
+static int render(const char *out, const loco_char *c, const cli_terrain *terrain, frame_rec *frames, uint32_t nf,
+                  double fps_out, double at, uint32_t w, uint32_t h, float bmin[3], float bmax[3]) {
+    sk_error err = {0};
+    bool gif = ends_with(out, ".gif");
+    loco_view v;
+    memset(&v, 0, sizeof v);
+    uint32_t pick = at >= 0 ? (uint32_t)fmin(at * fps_out, nf - 1.0) : nf / 2;
+    bool ok = nf > 0 && view_open(&v, gif ? out : NULL, w, h, &err) &&
+              view_scene(&v, c, terrain, frames, gif ? 0 : pick, gif ? nf : pick + 1, fps_out, bmin, bmax,
+                         gif ? NULL : out, &err);
+    if (ok && v.gif) {
+        skr_gif *g = v.gif;
+        v.gif = NULL;
+        ok = skr_gif_close(g, &err) == SK_OK;
+    }
+    uint32_t drawn = v.frames;
+    view_close(&v);
+    if (!ok) {
+        fprintf(stderr, "skelanim: locomote: --out %s: %s\n", out, err.message[0] ? err.message : "failed");
+        return 1;
+    }
+    printf("wrote %s (%ux%u, %u frame%s)\n", out, w, h, drawn, drawn == 1 ? "" : "s");
+    return 0;
 }
 
 int cmd_locomote(int argc, char **argv) {
@@ -306,5 +343,79 @@ done:
     free(frames);
     loco_char_destroy(&c);
     cli_terrain_destroy(terrain);
+    return rc;
+}
+
+/* skelanim demo locomotion: the mannequin walking and running over stairs,
+ * 10, 30 and 45 degree ramps and bumpy ground, one GIF. */
+int cmd_demo_locomotion(int argc, char **argv) {
+    const char *out = "out/locomotion.gif";
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else {
+            fprintf(stderr, "usage: skelanim demo locomotion [--out FILE.gif]\n");
+            return 1;
+        }
+    }
+    if (!ends_with(out, ".gif")) {
+        fprintf(stderr, "skelanim: demo locomotion: --out %s: expected a .gif file\n", out);
+        return 1;
+    }
+    static const struct { const char *terrain, *path; double speed; } scenes[] = {
+        {"stairs:0.17,0.28", "0,-1 0,4.5", 1.2},  {"ramp:10", "0,-1 0,10", 3.0}, {"ramp:30", "0,-1 0,4.5", 1.2},
+        {"ramp:45", "0,-1 0,4", 1.0},             {"bumps:0.12,3", "0,-1 0,4 4,4", 2.5},
+    };
+    if (!cli_make_parent_dir(out)) return 1;
+    sk_error err = {0};
+    loco_view v;
+    if (!view_open(&v, out, 400, 300, &err)) {
+        fprintf(stderr, "skelanim: demo locomotion: %s\n", err.message);
+        view_close(&v);
+        return 1;
+    }
+    int rc = 0;
+    for (size_t k = 0; k < sizeof scenes / sizeof scenes[0] && rc == 0; k++) {
+        cli_terrain *terrain = NULL;
+        if (cli_terrain_parse(scenes[k].terrain, &terrain, &err) != SK_OK) {
+            fprintf(stderr, "skelanim: %s\n", err.message);
+            rc = 1;
+            break;
+        }
+        loco_setup setup = {.character = SK_CLI_MANNEQUIN, .terrain = &terrain->terrain};
+        loco_char c;
+        if (!loco_char_create(&setup, &c)) {
+            cli_terrain_destroy(terrain);
+            rc = 1;
+            break;
+        }
+        rec_ctx r = {NULL, true, 12.5, 0, NULL, 0, 0, {INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        loco_metrics m;
+        bool finished = false;
+        if (!loco_run_path(&c, scenes[k].path, scenes[k].speed, 90, 60, 0, &m, record, &r, &finished)) rc = 1;
+        r.bmin[1] -= 1.0f, r.bmax[1] += 2.0f;
+        if (rc == 0 && !view_scene(&v, &c, terrain, r.frames, 0, r.nframes, r.fps_out, r.bmin, r.bmax, NULL, &err)) {
+            fprintf(stderr, "skelanim: demo locomotion: %s\n", err.message);
+            rc = 1;
+        }
+        if (rc == 0)
+            printf("%-18s %.1f m/s: %u frames, slide max %.3f cm, contact max %.3f cm, penetration max %.3f cm\n",
+                   scenes[k].terrain, scenes[k].speed, m.frames, 100 * m.slide_max, 100 * m.contact_max,
+                   100 * m.penetration_max);
+        for (uint32_t i = 0; i < r.nframes; i++) free(r.frames[i].world);
+        free(r.frames);
+        loco_char_destroy(&c);
+        cli_terrain_destroy(terrain);
+    }
+    if (rc == 0) {
+        skr_gif *g = v.gif;
+        v.gif = NULL;
+        if (skr_gif_close(g, &err) != SK_OK) {
+            fprintf(stderr, "skelanim: demo locomotion: %s\n", err.message);
+            rc = 1;
+        } else {
+            printf("wrote %s (%ux%u, %u frames)\n", out, v.w, v.h, v.frames);
+        }
+    }
+    view_close(&v);
     return rc;
 }

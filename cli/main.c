@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static void usage(FILE *f) {
@@ -17,6 +18,8 @@ static void usage(FILE *f) {
             "commands:\n"
             "  demo [--count N] [--window]    a crowd of mannequins walking, rendered to out/demo.gif\n"
             "                                 (--window: in a window instead)\n"
+            "  demo locomotion                the mannequin over stairs, ramps and bumps with its feet\n"
+            "                                 placed on the ground, rendered to out/locomotion.gif\n"
             "  info FILE                      scenes, nodes, skeleton tree, skins, meshes, clips\n"
             "  sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp]\n"
             "         [--vertex NODE:PRIM:VTX ...] [--json]\n"
@@ -190,4 +193,17 @@ double cli_now(void) {
 int cli_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+bool cli_make_parent_dir(const char *path) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return true;
+    *slash = 0;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "skelanim: cannot create the folder %s: %s\n", dir, strerror(errno));
+        return false;
+    }
+    return true;
 }

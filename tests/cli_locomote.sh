@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# skelanim locomote and bench locomotion (issue #10): the trace's format, and
+# the foot metrics computed HERE from the trace exactly as the issue defines
+# them, against the terrains' closed forms (not the tool's own numbers):
+#   stance       the trace's flag (from the analysis keytimes)
+#   slide        per run of stance frames of a foot, the largest horizontal
+#                distance of the heel-toe midpoint from its first frame
+#   contact      in stance, min(|heel.y - ground|, |toe.y - ground|)
+#   penetration  at any frame, how far heel or toe is below the ground
+# Targets: slide < 0.5 cm, contact < 1 cm, penetration < 1 cm, with a 90
+# degree turn; the --plain baseline must be far off. Also the mesh course
+# through a .glb file, the bench's JSON lines, a rendered GIF and the errors.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+: "${SK_CLI:?}"
+sk_need_cmd python3 "Debian package python3"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # Mesa (the GIF part)
+
+check() { # terrain-kind terrain-spec trace mode(placed|plain) [rise run | deg]
+  python3 - "$@" <<'EOF'
+import json, math, sys
+kind, spec, path, mode = sys.argv[1:5]
+args = [float(a) for a in sys.argv[5:]]
+def ground(x, z):
+    if kind == "flat": return 0.0
+    if kind == "ramp": return 0.0 if z < 1 else (z - 1) * math.tan(math.radians(args[0]))
+    if kind == "stairs":
+        rise, run = args
+        return 0.0 if z < 1 else (math.floor((z - 1) / run) + 1) * rise
+    raise SystemExit("unknown kind")
+rows = [json.loads(l) for l in open(path)]
+assert len(rows) > 100, len(rows)
+t_prev = -1
+legs = None
+run_start, run_max = {}, {}
+slides, contact, pen, stance_n = [], 0.0, 0.0, {}
+for r in rows:
+    assert set(r) == {"t", "root", "feet", "joints"}, set(r)
+    assert r["t"] > t_prev; t_prev = r["t"]
+    assert len(r["root"]) == 3 and all(math.isfinite(v) for v in r["root"])
+    names = [f["leg"] for f in r["feet"]]
+    if legs is None: legs = names
+    assert names == legs == ["left", "right"], names
+    assert "hips" in r["joints"] and "foot_l" in r["joints"] and len(r["joints"]) >= 21
+    for f in r["feet"]:
+        assert set(f) == {"leg", "heel", "toe", "ankle", "stance"}, set(f)
+        assert isinstance(f["stance"], bool)
+        h, t = f["heel"], f["toe"]
+        gh, gt = ground(h[0], h[2]), ground(t[0], t[2])
+        # a point exactly over a riser's edge: the lower tread counts (the face)
+        if kind == "stairs":
+            gh = min(gh, ground(h[0], h[2] - 1e-3)); gt = min(gt, ground(t[0], t[2] - 1e-3))
+        pen = max(pen, gh - h[1], gt - t[1])
+        mid = ((h[0] + t[0]) / 2, (h[2] + t[2]) / 2)
+        leg = f["leg"]
+        if f["stance"]:
+            stance_n[leg] = stance_n.get(leg, 0) + 1
+            contact = max(contact, min(abs(h[1] - gh), abs(t[1] - gt)))
+            if leg not in run_start: run_start[leg], run_max[leg] = mid, 0.0
+            else: run_max[leg] = max(run_max[leg], math.dist(mid, run_start[leg]))
+        elif leg in run_start:
+            slides.append(run_max.pop(leg)); run_start.pop(leg)
+slides += list(run_max.values())
+n = len(rows)
+frac = {k: v / n for k, v in stance_n.items()}
+print("%-18s %-6s %4d frames, %2d stance runs: slide max %.3f cm, contact max %.3f cm, penetration max %.3f cm, "
+      "stance %s" % (spec, mode, n, len(slides), 100 * max(slides), 100 * contact, 100 * pen,
+                     {k: round(v, 3) for k, v in frac.items()}))
+assert len(slides) >= 6
+if mode == "placed":
+    assert max(slides) < 0.005 and contact < 0.01 and pen < 0.01, "targets"
+    # the walk: stance (foot-land..foot-lift) 25..70% of the frames, standing included
+    assert all(0.25 < v < 0.7 for v in frac.values()), frac
+else:
+    assert max(slides) > 0.05, "the baseline should slide"
+EOF
+}
+
+path="0,0 0,5 5,5" # a 90 degree turn
+for spec in flat ramp:10 ramp:30 stairs:0.17,0.28; do
+  case $spec in
+    flat) kind=flat; extra=();;
+    ramp:*) kind=ramp; extra=("${spec#ramp:}");;
+    stairs:*) kind=stairs; s=${spec#stairs:}; extra=("${s%,*}" "${s#*,}");;
+  esac
+  "$SK_CLI" locomote @mannequin --terrain "$spec" --path "$path" --speed 1.0 --trace "$tmp/t.jsonl" >"$tmp/out.txt" \
+    || { cat "$tmp/out.txt"; fail "locomote $spec"; }
+  grep -q "wrote $tmp/t.jsonl" "$tmp/out.txt" || fail "no wrote line"
+  check "$kind" "$spec" "$tmp/t.jsonl" placed "${extra[@]}" || fail "metrics on $spec"
+  "$SK_CLI" locomote @mannequin --terrain "$spec" --path "$path" --speed 1.0 --plain --trace "$tmp/p.jsonl" >/dev/null
+  check "$kind" "$spec" "$tmp/p.jsonl" plain "${extra[@]}" || fail "baseline on $spec"
+done
+
+# The mesh course, built in code and through a .glb file: the same walk.
+"$SK_CLI" export-course "$tmp/course.glb" >/dev/null
+a=$("$SK_CLI" locomote @mannequin --terrain course --path "0,-1 0,11 4,11" --json)
+b=$("$SK_CLI" locomote @mannequin --terrain "$tmp/course.glb" --path "0,-1 0,11 4,11" --json)
+python3 - "$a" "$b" <<'EOF'
+import json, sys
+a, b = (json.loads(s) for s in sys.argv[1:3])
+for k in ("frames", "stance_runs", "slide_max_cm", "contact_max_cm", "penetration_max_cm", "end"):
+    assert a[k] == b[k], (k, a[k], b[k])
+assert a["slide_max_cm"] < 0.5 and a["contact_max_cm"] < 1 and a["penetration_max_cm"] < 1, a
+assert abs(a["end"][1] - 1.429) < 0.01, a["end"]  # on top of the stairs of the course
+print("course: built in code and from the .glb agree:", {k: a[k] for k in ("frames", "slide_max_cm", "contact_max_cm", "penetration_max_cm")})
+EOF
+
+# bench locomotion --quick: 36 scenario lines (18 placed, 18 plain) and the cost line.
+"$SK_CLI" bench locomotion --quick --count 20 --frames 10 >"$tmp/bench.jsonl"
+python3 - "$tmp/bench.jsonl" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+scen = [r for r in rows if r["bench"] == "locomotion"]
+cost = [r for r in rows if r["bench"] == "locomotion_cost"]
+assert len(scen) == 36 and len(cost) == 1, (len(scen), len(cost))
+placed = [r for r in scen if r["mode"] == "placed"]
+assert len(placed) == 18
+terrains = {r["terrain"] for r in placed}
+assert terrains == {"flat", "ramp:10", "ramp:30", "ramp:45", "stairs:0.17,0.28", "bumps:0.1,1", "course"}, terrains
+for r in placed:
+    assert r["finished"] and r["slide_max_cm"] < 0.5 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1, r
+    assert r["ik_unreached"] == 0, r
+assert max(r["speed"] for r in placed) == 3.5
+for r in scen:
+    if r["mode"] == "plain": assert r["slide_max_cm"] > 5, r
+c = cost[0]
+assert c["characters"] == 20 and c["frames"] == 10 and c["ns_per_character_min"] > 0 and c["rays_per_character_frame"] > 0
+print("bench locomotion: %d placed scenarios within the targets; cost %.0f ns per character" % (len(placed), c["ns_per_character_min"]))
+EOF
+
+# A rendered walk (GIF) and a PNG frame.
+"$SK_CLI" locomote @mannequin --terrain stairs --path "0,0 0,2" --seconds 1.2 --size 96x72 --out "$tmp/w.gif" \
+  >"$tmp/out.txt" || { cat "$tmp/out.txt"; fail "--out gif"; }
+[[ "$(head -c 6 "$tmp/w.gif")" == GIF89a ]] || fail "w.gif is not a GIF"
+grep -Eq "wrote $tmp/w.gif \(96x72, 3[01] frames\)" "$tmp/out.txt" || { cat "$tmp/out.txt"; fail "gif frames"; }
+"$SK_CLI" locomote @mannequin --path "0,0 0,2" --seconds 1 --size 64x48 --out "$tmp/w.png" --at 0.5 >/dev/null
+[[ "$(head -c 4 "$tmp/w.png" | tail -c 3)" == PNG ]] || fail "w.png is not a PNG"
+
+bad() { # expected message, then the arguments
+  local msg=$1; shift
+  if "$SK_CLI" locomote "$@" >/dev/null 2>"$tmp/err.txt"; then fail "accepted: $*"; fi
+  grep -qF -- "$msg" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "message for $*: expected '$msg'"; }
+}
+bad "--path: path: point 2: expected X,Z" @mannequin --path "0,0 nope"
+bad "at least 2 are needed" @mannequin --path "0,0"
+bad "--speed 0: expected 0 < speed <= 10 m/s" @mannequin --speed 0
+bad "--terrain nope: unknown terrain" @mannequin --terrain nope
+bad "two are needed" "$tmp/course.glb"
+bad "--clip nope: no such clip" @mannequin --clips nope
+bad "clip \"idle\": left: the foot does not move" @mannequin --clips walk idle
+bad "--out x.bmp: expected a .gif or .png file" @mannequin --out x.bmp
+bad "unknown or incomplete option '--bogus'" @mannequin --bogus
+sk_done cli_locomote
