@@ -11,8 +11,11 @@
  *  f4: the .glb writer refuses what the reader would refuse; the reader
  *      refuses zero-filled key times and warns about singular inverse binds.
  *  f5: values that overflow to infinity in world space are refused at load;
- *      IK never returns NaN for a finite target. */
+ *      IK never returns NaN for a finite target.
+ *  f6: the CLI's one numeric parser: finite, in range, subnormals accepted,
+ *      unsigned values refuse a sign (cli_hostile.sh runs the tool). */
 #include "support.h"
+#include "parse_number.h" /* the CLI's one numeric parser (cli/) */
 
 #include <errno.h>
 #include <math.h>
@@ -131,11 +134,60 @@ static void f1_graph_speed(void **state) {
     sk_asset_destroy(a);
 }
 
+/* ---- f6: the CLI's numeric parser ------------------------------------------ */
+
+static bool num(const char *s, cli_num_kind k, double lo, double hi, double *v, char *why) {
+    return cli_number(s, strlen(s), k, lo, hi, v, why, 160);
+}
+
+static void f6_number_parser(void **state) {
+    (void)state;
+    double v = -1.0;
+    char why[160];
+    /* subnormals are finite numbers (main: "not a finite number") */
+    assert_true(num("1e-320", CLI_NUM_REAL, -1e9, 1e9, &v, why));
+    assert_true(v > 0.0 && v < 1e-300);
+    assert_true(num("-4.9e-324", CLI_NUM_REAL, -1e9, 1e9, &v, why));
+    assert_true(num("0x1p-1074", CLI_NUM_REAL, -1e9, 1e9, &v, why));
+    /* not finite, not a number, junk */
+    const char *bad[] = {"nan", "inf", "-inf", "1e400", "", " 1", "1 ", "1x", "--1", "0,5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_false(num(bad[i], CLI_NUM_REAL, -1e9, 1e9, &v, why));
+        assert_non_null(strstr(why, "is not a finite number"));
+    }
+    /* ranges */
+    assert_false(num("1e300", CLI_NUM_REAL, 0.0, 1e4, &v, why));
+    assert_string_equal(why, "is outside [0, 10000]");
+    assert_false(num("-1", CLI_NUM_REAL, 0.0, 1e3, &v, why));
+    assert_true(num("1000", CLI_NUM_REAL, 0.0, 1e3, &v, why));
+    /* unsigned: no sign, no wrap (main: -1 read as 4294967295) */
+    const char *ubad[] = {"-1", "+1", "-0", "1.5", "1e3", " 7", "0x10", ""};
+    for (size_t i = 0; i < sizeof ubad / sizeof ubad[0]; i++) {
+        assert_false(num(ubad[i], CLI_NUM_UINT, 0.0, 4294967295.0, &v, why));
+        assert_non_null(strstr(why, "is not a non-negative integer"));
+    }
+    assert_true(num("4294967295", CLI_NUM_UINT, 0.0, 4294967295.0, &v, why));
+    assert_true(v == 4294967295.0);
+    assert_false(num("4294967296", CLI_NUM_UINT, 0.0, 4294967295.0, &v, why));
+    assert_false(num("99999999999999999999999", CLI_NUM_UINT, 0.0, 4294967295.0, &v, why));
+    assert_non_null(strstr(why, "is outside"));
+    /* lists */
+    double xyz[3];
+    assert_false(cli_numbers("-1:-1:-1", ':', 3, CLI_NUM_UINT, 0.0, 4294967295.0, xyz, why, sizeof why));
+    assert_true(cli_numbers("1:2:3", ':', 3, CLI_NUM_UINT, 0.0, 4294967295.0, xyz, why, sizeof why));
+    assert_true(xyz[0] == 1.0 && xyz[1] == 2.0 && xyz[2] == 3.0);
+    assert_false(cli_numbers("1:2", ':', 3, CLI_NUM_UINT, 0.0, 10.0, xyz, why, sizeof why));
+    assert_string_equal(why, "is not 3 numbers separated by ':'");
+    assert_false(cli_numbers("1:2:3:4", ':', 3, CLI_NUM_UINT, 0.0, 10.0, xyz, why, sizeof why));
+    assert_false(cli_numbers("3e38,0,0", ',', 3, CLI_NUM_REAL, -1e6, 1e6, xyz, why, sizeof why));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(f1_player_huge_step),
         cmocka_unit_test(f1_root_motion_huge_step),
         cmocka_unit_test(f1_graph_speed),
+        cmocka_unit_test(f6_number_parser),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Hostile input through the command-line tool (issue #14; docs/robustness.md):
+# the regression inputs of tests/data/regress/ and hand-made bad options. Every
+# refusal exits 1 with one line naming the file at most once; no command that
+# exits 0 prints a non-finite value (null, nan, inf) where a number belongs.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+: "${SK_CLI:?}" "${SK_SOURCE_DIR:?}"
+reg="$SK_SOURCE_DIR/tests/data/regress"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The JSON a command printed, when it exited 0, holds no non-finite number:
+# no NaN/Infinity token and no null inside an array (every array the tool
+# prints holds numbers, names or objects) or under a numeric key.
+scan_json() { # file, label
+  python3 - "$1" "$2" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+if re.search(r'\b(nan|NaN|inf|Infinity)\b', text):
+    sys.exit("%s: non-finite token in the output" % sys.argv[2])
+allowed_null = {"mask", "clip", "exit_time"}  # documented: "none"
+def walk(v, path):
+    if v is None:
+        key = path.rsplit("/", 1)[-1]
+        if key.isdigit() or key not in allowed_null:
+            sys.exit("%s: null at %s" % (sys.argv[2], path or "/"))
+    elif isinstance(v, dict):
+        for k, x in v.items(): walk(x, path + "/" + k)
+    elif isinstance(v, list):
+        for i, x in enumerate(v): walk(x, "%s/%d" % (path, i))
+for line in text.splitlines() or [text]:
+    line = line.strip()
+    if line.startswith("{") or line.startswith("["):
+        try: walk(json.loads(line), "")
+        except ValueError: walk(json.loads(text), ""); break
+PY
+}
+
+# ok LABEL ARGS...: exit 0 and finite JSON. bad LABEL MESSAGE ARGS...: exit 1,
+# the message on stderr, nothing with a non-finite number on stdout.
+ok() {
+  local label=$1; shift
+  "$SK_CLI" "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "$label: exit $? for: $*"; }
+  scan_json "$tmp/out" "$label" || fail "$label: non-finite output for: $*"
+  echo "ok   $label"
+}
+bad() {
+  local label=$1 msg=$2; shift 2
+  local st=0
+  "$SK_CLI" "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
+  [[ $st == 1 ]] || { cat "$tmp/out" | head -c 400; fail "$label: exit $st (expected 1) for: $*"; }
+  grep -qF -- "$msg" "$tmp/err" || { cat "$tmp/err"; fail "$label: no '$msg' for: $*"; }
+  [[ $(wc -l <"$tmp/err") == 1 ]] || { cat "$tmp/err"; fail "$label: more than one line of error"; }
+  echo "bad  $label: $(cat "$tmp/err")"
+}
+# The file is named once in the message.
+once() { # label path args...
+  local label=$1 path=$2; shift 2
+  "$SK_CLI" "$@" >/dev/null 2>"$tmp/err" && fail "$label: exit 0"
+  local n
+  n=$(grep -oF -- "$path" "$tmp/err" | wc -l)
+  [[ $n == 1 ]] || { cat "$tmp/err"; fail "$label: '$path' named $n times"; }
+  echo "once $label: $(cat "$tmp/err")"
+}
+
+# ---- finding 6: one numeric parser ---------------------------------------------
+ok "f6 subnormal time" sample @mannequin --time 1e-320
+ok "f6 hex time" sample @mannequin --time 0x1p-3
+bad "f6 nan time" "--time: 'nan' is not a finite number" sample @mannequin --time nan
+bad "f6 vertex -1" "--vertex: '-1:-1:-1' is not a non-negative integer" sample @mannequin --time 0 --vertex -1:-1:-1
+bad "f6 negative weight" "--weight: '-1' is outside [0, 1000]" sample @mannequin --time 0 --clip walk --weight -1 --clip run
+bad "f6 set 1e300" "--set: '1e300' is outside" sample @mannequin --graph "$reg/f6_graph.json" --set speed=1e300
+bad "f6 steps 1e300" "--steps: '1e300' is outside [0, 10000]" sample @mannequin --graph "$reg/f6_graph.json" --steps 1e300
+bad "f1 steps 1e30x2" "--steps: '1e30' is outside [0, 10000]" sample @mannequin --graph "$reg/f6_graph.json" --steps 1e30x2
+bad "f6 steps count" "more than 1000000 updates" sample @mannequin --graph "$reg/f6_graph.json" --steps 0.1x1000000,0.1
+bad "f6 max-iterations -1" "--max-iterations: '-1' is not a non-negative integer" \
+  ik @mannequin --chain thigh_l:foot_l --target 0,0.5,0.2 --max-iterations -1
+bad "f6 size negative" "--size: '-16x16' is not a non-negative integer" render @mannequin --size -16x16 --out "$tmp/x.png"
+bad "f6 clip -1" "--clip -1: no such clip" sample @mannequin --time 0 --clip -1
+ok "f6 steps total" sample @mannequin --graph "$reg/f6_graph.json" --steps 0.5x4
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(d["time"] - 2.0) < 1e-12, d["time"]' "$tmp/out" \
+  || fail "f6: --steps 0.5x4 does not report 2 s"
+# a directory, a missing file, a bad file: said so, the file named once
+mkdir -p "$tmp/dir.glb"
+bad "f6 directory" "$tmp/dir.glb: is a directory" info "$tmp/dir.glb"
+once "f6 directory once" "$tmp/dir.glb" info "$tmp/dir.glb"
+once "f6 missing once" "$tmp/missing.gltf" info "$tmp/missing.gltf"
+printf '{' >"$tmp/broken.gltf"
+once "f6 syntax once" "$tmp/broken.gltf" sample "$tmp/broken.gltf" --time 0
+once "f6 graph once" "$tmp/broken.gltf" sample @mannequin --graph "$tmp/broken.gltf"
+
+sk_done cli_hostile
