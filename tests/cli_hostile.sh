@@ -65,6 +65,15 @@ once() { # label path args...
   echo "once $label: $(cat "$tmp/err")"
 }
 
+# ---- finding 5: finite but huge values -----------------------------------------
+bad "f5 huge translation" "/nodes/0: its world transform can reach a translation of 3e+38" \
+  sample "$reg/f5_huge_translation.gltf" --time 0
+bad "f5 huge key" "beyond the limit of 1e+15 (SK_GLTF_MAX_WORLD)" sample "$reg/f5_huge_key.gltf" --time 0.5 --clip 0
+bad "f5 ik target 3e38" "--target: '3e38,0,0' is outside" ik @mannequin --chain thigh_l:toe_l --target 3e38,0,0
+for solver in fabrik ccd jt dls aim; do
+  ok "f5 ik far target ($solver)" ik @mannequin --chain thigh_l:toe_l --target 1e6,0.5,-1e6 --solver $solver --json
+done
+
 # ---- finding 6: one numeric parser ---------------------------------------------
 ok "f6 subnormal time" sample @mannequin --time 1e-320
 ok "f6 hex time" sample @mannequin --time 0x1p-3

@@ -134,6 +134,87 @@ static void f1_graph_speed(void **state) {
     sk_asset_destroy(a);
 }
 
+/* ---- f5: finite but huge values ----------------------------------------- */
+
+static void f5_world_overflow_refused(void **state) {
+    (void)state;
+    const char *files[] = {"f5_huge_translation.gltf", "f5_huge_key.gltf"};
+    for (size_t i = 0; i < 2; i++) {
+        char p[1200];
+        regress_path(p, sizeof p, files[i]);
+        sk_asset *a = NULL;
+        sk_error err = {0};
+        /* main: loads, and its world matrices are infinite */
+        assert_int_equal(sk_gltf_load_file(p, NULL, &a, &err), SK_ERR_INVALID_DATA);
+        assert_null(a);
+        printf("%s\n", err.message);
+        assert_non_null(strstr(err.message, "SK_GLTF_MAX_WORLD"));
+        assert_non_null(strstr(err.message, i == 0 ? "/nodes/0:" : "/nodes/1:"));
+    }
+    /* just inside the limit loads, and its world matrices are finite */
+    char js[512];
+    snprintf(js, sizeof js,
+             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"translation\":[4e14,0,0],\"children\":[1]},"
+             "{\"translation\":[4e14,0,0]}]}");
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_memory(js, strlen(js), NULL, NULL, &a, &err), SK_OK);
+    sk_mat4 model[2];
+    assert_int_equal(sk_local_to_model(a->skeleton, SK_POSE_OF(a->skeleton, (sk_transform *)a->skeleton->rest, NULL), NULL,
+                                       model, 2, &err), SK_OK);
+    assert_true(isfinite(model[1].m[12]) && model[1].m[12] > 7e14f);
+    sk_asset_destroy(a);
+}
+
+static void f5_ik_huge_target(void **state) {
+    (void)state;
+    sk_asset *a = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
+    const sk_skeleton *sk = a->skeleton;
+    uint32_t joints[8], n = 0;
+    assert_int_equal(sk_ik_chain_find_named(sk, "thigh_l", "toe_l", joints, 8, &n, NULL), SK_OK);
+    sk_ik_chain chain = {sk, joints, n, NULL};
+    sk_transform *l = malloc(sk->joint_count * sizeof *l);
+    const sk_ik_solver solvers[] = {SK_IK_FABRIK, SK_IK_CCD, SK_IK_JACOBIAN_TRANSPOSE, SK_IK_DLS, SK_IK_AIM};
+    const float xs[] = {3e38f, -3e38f, 1e20f, 1e15f, 1e6f};
+    for (size_t si = 0; si < sizeof solvers / sizeof solvers[0]; si++)
+        for (size_t xi = 0; xi < sizeof xs / sizeof xs[0]; xi++) {
+            memcpy(l, sk->rest, sk->joint_count * sizeof *l);
+            sk_ik_target t = {0};
+            t.position = sk_vec3_make(xs[xi], 0.5f, xs[xi]);
+            sk_ik_options o = {0};
+            o.solver = solvers[si];
+            sk_ik_result res;
+            sk_error err = {0};
+            sk_result r = sk_ik_solve(&chain, &t, &o, SK_POSE_OF(sk, l, NULL), NULL, 0, &res, &err);
+            /* main: SK_OK with a NaN error (Inf - Inf) and "stop: tolerance" */
+            if (r == SK_OK) {
+                assert_true(isfinite(res.error) && isfinite(res.residual));
+                for (uint32_t j = 0; j < n; j++) assert_true(isfinite(l[joints[j]].r.w));
+            } else {
+                assert_int_equal(r, SK_ERR_INVALID_ARGUMENT);
+                assert_non_null(strstr(err.message, "SK_IK_MAX_COORD"));
+                assert_true(fabsf(xs[xi]) > SK_IK_MAX_COORD);
+            }
+        }
+    /* several end effectors */
+    int32_t foot = sk_skeleton_find(sk, "foot_l");
+    sk_ik_effector e = {0};
+    e.joint = (uint32_t)foot;
+    e.target = sk_vec3_make(3e38f, 0.0f, 0.0f);
+    size_t need = sk_ik_multi_scratch_size(sk);
+    void *scratch = malloc(need);
+    memcpy(l, sk->rest, sk->joint_count * sizeof *l);
+    sk_ik_result res;
+    sk_error err = {0};
+    sk_result r = sk_ik_solve_multi(sk, (uint32_t)sk_skeleton_find(sk, "hips"), &e, 1, NULL, SK_POSE_OF(sk, l, NULL),
+                                    scratch, need, &res, &err);
+    assert_true(r != SK_OK || isfinite(res.error));
+    free(scratch);
+    free(l);
+    sk_asset_destroy(a);
+}
+
 /* ---- f6: the CLI's numeric parser ------------------------------------------ */
 
 static bool num(const char *s, cli_num_kind k, double lo, double hi, double *v, char *why) {
@@ -187,6 +268,8 @@ int main(void) {
         cmocka_unit_test(f1_player_huge_step),
         cmocka_unit_test(f1_root_motion_huge_step),
         cmocka_unit_test(f1_graph_speed),
+        cmocka_unit_test(f5_world_overflow_refused),
+        cmocka_unit_test(f5_ik_huge_target),
         cmocka_unit_test(f6_number_parser),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));

@@ -216,5 +216,7 @@ sk_result sk_gl_load_scenes(gl_ctx *g);
 /* ---- animations (gltf_animation.c) ------------------------------------------- */
 
 sk_result sk_gl_load_animations(gl_ctx *g);
+/* gltf_limits.c: refuses values that would overflow in world space. */
+sk_result sk_gl_check_world_range(gl_ctx *g);
 
 #endif

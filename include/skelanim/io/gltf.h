@@ -10,6 +10,14 @@
 extern "C" {
 #endif
 
+/* The largest translation length, scale or vertex distance (in the file's
+ * units) that any node's world transform, skinning matrix or vertex can reach
+ * when sampled at any time: the reader refuses files beyond it (bounded in
+ * double from the rest transforms, every translation and scale key, the
+ * inverse binds and the positions), so finite input never gives infinite
+ * matrices or NaN vertices (issue #14). */
+#define SK_GLTF_MAX_WORLD 1e15
+
 /* A zeroed struct (or NULL) gives the defaults. */
 typedef struct sk_gltf_options {
     sk_allocator allocator;       /* zero = C library */
