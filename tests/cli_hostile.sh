@@ -65,6 +65,9 @@ once() { # label path args...
   echo "once $label: $(cat "$tmp/err")"
 }
 
+# ---- finding 2: a 263-byte file claiming 89 million zero vertices ----------------
+bad "f2 zero accessor" "zero-filled: it has no bufferView) would pass the decoded-data limit" info "$reg/f2_zero_accessor.gltf"
+
 # ---- finding 5: finite but huge values -----------------------------------------
 bad "f5 huge translation" "/nodes/0: its world transform can reach a translation of 3e+38" \
   sample "$reg/f5_huge_translation.gltf" --time 0

@@ -134,6 +134,77 @@ static void f1_graph_speed(void **state) {
     sk_asset_destroy(a);
 }
 
+/* ---- f2: accessors without a bufferView --------------------------------- */
+
+/* A counting allocator (the pattern of test_alloc_failure.c) with the peak. */
+typedef struct peak_tracker { size_t live, peak, bad; } peak_tracker;
+static void *pk_alloc(void *user, size_t size) {
+    peak_tracker *t = user;
+    size_t *h = malloc(sizeof(size_t) * 2 + size);
+    if (!h) return NULL;
+    h[0] = size;
+    t->live += size;
+    if (t->live > t->peak) t->peak = t->live;
+    return h + 2;
+}
+static void pk_free(void *user, void *p, size_t size) {
+    peak_tracker *t = user;
+    if (!p) return;
+    size_t *h = (size_t *)p - 2;
+    if (h[0] != size) t->bad++;
+    t->live -= h[0];
+    free(h);
+}
+
+static void f2_zero_accessor_peak(void **state) {
+    (void)state;
+    char p[1200];
+    regress_path(p, sizeof p, "f2_zero_accessor.gltf");
+    peak_tracker t = {0};
+    sk_gltf_options o = {0};
+    o.allocator.alloc = pk_alloc;
+    o.allocator.free = pk_free;
+    o.allocator.user = &t;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    /* main: 89 million zero vec3 per primitive, three primitives: 3.1 GB */
+    sk_result r = sk_gltf_load_file(p, &o, &a, &err);
+    printf("f2: %s; peak %zu bytes\n", err.message, t.peak);
+    assert_int_equal(r, SK_ERR_LIMIT);
+    assert_non_null(strstr(err.message, "no bufferView"));
+    assert_non_null(strstr(err.message, "max_decoded_bytes"));
+    assert_true(t.peak < ((size_t)1 << 20));
+    assert_int_equal(t.live, 0);
+    assert_int_equal(t.bad, 0);
+
+    /* 1 million zero vertices, allowed by the option: loaded once, shared by the three primitives */
+    char *js = regress_read("f2_zero_accessor.gltf", NULL);
+    char *at = strstr(js, "89000000");
+    assert_non_null(at);
+    memcpy(at, "01000000", 8);
+    t = (peak_tracker){0};
+    o.max_decoded_bytes = (uint64_t)1 << 30;
+    assert_int_equal(sk_gltf_load_memory(js, strlen(js), NULL, &o, &a, &err), SK_OK);
+    const sk_mesh *m = &a->meshes[0];
+    assert_int_equal(m->primitive_count, 3);
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(m->primitives[i].vertex_count, 1000000);
+        assert_ptr_equal(m->primitives[i].positions, m->primitives[0].positions);
+    }
+    assert_true(m->primitives[0].positions[3 * 999999 + 2] == 0.0f);
+    printf("f2: 1e6 zero vertices in 3 primitives, peak %zu bytes\n", t.peak);
+    assert_true(t.peak < 12000000u + (4u << 20)); /* one 12 MB array, not three */
+    sk_asset_destroy(a);
+    assert_int_equal(t.live, 0);
+    /* the default limit (64 MiB + 64 x 263 bytes) takes 12 MB; a limit of 1000 bytes does not */
+    o.max_decoded_bytes = 0;
+    assert_int_equal(sk_gltf_load_memory(js, strlen(js), NULL, &o, &a, &err), SK_OK);
+    sk_asset_destroy(a);
+    o.max_decoded_bytes = 1000;
+    assert_int_equal(sk_gltf_load_memory(js, strlen(js), NULL, &o, &a, &err), SK_ERR_LIMIT);
+    free(js);
+}
+
 /* ---- f5: finite but huge values ----------------------------------------- */
 
 static void f5_world_overflow_refused(void **state) {
@@ -268,6 +339,7 @@ int main(void) {
         cmocka_unit_test(f1_player_huge_step),
         cmocka_unit_test(f1_root_motion_huge_step),
         cmocka_unit_test(f1_graph_speed),
+        cmocka_unit_test(f2_zero_accessor_peak),
         cmocka_unit_test(f5_world_overflow_refused),
         cmocka_unit_test(f5_ik_huge_target),
         cmocka_unit_test(f6_number_parser),

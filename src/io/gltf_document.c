@@ -168,10 +168,7 @@ static sk_result read_attr_float(gl_ctx *g, int32_t ai, const char *path, const 
     if (ai < 0) return SK_OK;
     char p[160];
     snprintf(p, sizeof p, "%s/%s", path, name);
-    float *f;
-    TRY(sk_gl_acc_read_float(g, (uint32_t)ai, asset_arena(g), p, &f));
-    *out = f;
-    return SK_OK;
+    return sk_gl_acc_read_float_shared(g, (uint32_t)ai, p, out); /* decoded once per accessor */
 }
 
 static const attr_rule R_POSITION = {"POSITION", "VEC3", CB_F, CB_F | 0xFFu};

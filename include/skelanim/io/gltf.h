@@ -26,6 +26,13 @@ typedef struct sk_gltf_options {
                                      images; zero = stdio, regular files only (skelanim/io/file.h) */
     bool skip_image_data;         /* true: images keep their name, MIME type and uri but no bytes
                                      are read or copied (sk_image.data NULL) */
+    uint64_t max_decoded_bytes;   /* bytes decoded from accessors in all (as floats / uint32);
+                                     0 = 64 MiB + 64 x (the file's bytes + its buffers' bytes), at most
+                                     8 x the file limit. An accessor without a bufferView is zeros:
+                                     it counts like any other, so a 257-byte file cannot decode
+                                     gigabytes; vertex attributes sharing one accessor share one
+                                     decoded array. Beyond: SK_ERR_LIMIT naming the accessor.
+                                     (Added for issue #14.) */
 } sk_gltf_options;
 
 /* Loads a .gltf or .glb (detected by content). External buffer URIs are
