@@ -68,6 +68,19 @@ once() { # label path args...
 # ---- finding 2: a 263-byte file claiming 89 million zero vertices ----------------
 bad "f2 zero accessor" "zero-filled: it has no bufferView) would pass the decoded-data limit" info "$reg/f2_zero_accessor.gltf"
 
+# ---- finding 3: a buffer that is a symbolic link out of the model's folder ------
+mkdir -p "$tmp/f3/model"
+printf 'TOP-SECRET-BYTES-TOP-SECRET-BYTES' >"$tmp/f3/secret.bin"
+cp "$reg/f3_symlink_buffer.gltf" "$tmp/f3/model/m.gltf"
+ln -s ../secret.bin "$tmp/f3/model/link.bin"
+bad "f3 symlink out" "resolves (through a symbolic link) to a file outside the model's folder" info "$tmp/f3/model/m.gltf"
+if grep -q "SECRET\|secret.bin" "$tmp/err"; then fail "f3: the outside file shows in the message"; fi
+cp "$reg/f3_fifo_buffer.gltf" "$tmp/f3/model/fifo.gltf"
+mkfifo "$tmp/f3/model/pipe.bin"
+st=0; timeout 20 "$SK_CLI" info "$tmp/f3/model/fifo.gltf" >/dev/null 2>"$tmp/err" || st=$?
+[[ $st == 1 ]] && grep -q "is a FIFO" "$tmp/err" || { cat "$tmp/err"; fail "f3: FIFO buffer: exit $st"; }
+echo "bad  f3 FIFO: $(cat "$tmp/err")"
+
 # ---- finding 5: finite but huge values -----------------------------------------
 bad "f5 huge translation" "/nodes/0: its world transform can reach a translation of 3e+38" \
   sample "$reg/f5_huge_translation.gltf" --time 0

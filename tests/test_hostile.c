@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void regress_path(char *out, size_t cap, const char *name) {
     char dir[1024];
@@ -205,6 +207,106 @@ static void f2_zero_accessor_peak(void **state) {
     free(js);
 }
 
+/* ---- f3: paths ------------------------------------------------------------ */
+
+#define F3_SECRET "SECRET-OUTSIDE-BYTES-0123456789"
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void copy_regress(const char *name, const char *to) {
+    char *t = regress_read(name, NULL);
+    write_text(to, t);
+    free(t);
+}
+
+/* A read callback that serves every path from the default reader: with user
+ * callbacks the callback decides. */
+static sk_result f3_read(void *user, const char *path, uint64_t max, const sk_allocator *a, void **d, size_t *n,
+                         sk_error *err) {
+    (*(int *)user)++;
+    return sk_file_read_default(NULL, path, max, a, d, n, err);
+}
+
+static void f3_symlink_out_of_folder(void **state) {
+    (void)state;
+    char root[] = "/tmp/sk_hostile_f3_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char model_dir[256], secret[256], gltf[300], link[300], fifo_gltf[300], fifo[300];
+    snprintf(model_dir, sizeof model_dir, "%s/model", root);
+    snprintf(secret, sizeof secret, "%s/secret.bin", root);
+    snprintf(gltf, sizeof gltf, "%s/m.gltf", model_dir);
+    snprintf(link, sizeof link, "%s/link.bin", model_dir);
+    snprintf(fifo_gltf, sizeof fifo_gltf, "%s/fifo.gltf", model_dir);
+    snprintf(fifo, sizeof fifo, "%s/pipe.bin", model_dir);
+    assert_int_equal(mkdir(model_dir, 0700), 0);
+    write_text(secret, F3_SECRET F3_SECRET);
+    copy_regress("f3_symlink_buffer.gltf", gltf);
+    assert_int_equal(symlink("../secret.bin", link), 0);
+
+    /* main: the link is followed and the outside file read */
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_file(gltf, NULL, &a, &err), SK_ERR_INVALID_DATA);
+    printf("f3: %s\n", err.message);
+    assert_non_null(strstr(err.message, "/buffers/0/uri: \"link.bin\" resolves"));
+    assert_non_null(strstr(err.message, "outside the model's folder"));
+    assert_null(strstr(err.message, "SECRET"));
+    assert_null(strstr(err.message, "secret.bin"));
+    /* an allowed root lets it in */
+    const char *roots[] = {NULL, root};
+    sk_gltf_options o = {0};
+    o.allowed_roots = roots;
+    o.allowed_root_count = 2;
+    assert_int_equal(sk_gltf_load_file(gltf, &o, &a, &err), SK_OK);
+    sk_asset_destroy(a);
+    /* with a read callback the callback decides */
+    int calls = 0;
+    sk_gltf_options oc = {0};
+    oc.file_io.read = f3_read;
+    oc.file_io.user = &calls;
+    assert_int_equal(sk_gltf_load_file(gltf, &oc, &a, &err), SK_OK);
+    assert_int_equal(calls, 2); /* the .gltf and the buffer */
+    sk_asset_destroy(a);
+    /* a link that stays inside the folder is fine */
+    char inside[300], link2[300];
+    snprintf(inside, sizeof inside, "%s/data.bin", model_dir);
+    write_text(inside, F3_SECRET);
+    assert_int_equal(unlink(link), 0);
+    assert_int_equal(symlink("data.bin", link), 0);
+    assert_int_equal(sk_gltf_load_file(gltf, NULL, &a, &err), SK_OK);
+    sk_asset_destroy(a);
+    /* a link to a directory that leads out again */
+    snprintf(link2, sizeof link2, "%s/up", model_dir);
+    assert_int_equal(symlink("..", link2), 0);
+    assert_int_equal(unlink(link), 0);
+    assert_int_equal(symlink("up/secret.bin", link), 0);
+    assert_int_equal(sk_gltf_load_file(gltf, NULL, &a, &err), SK_ERR_INVALID_DATA);
+    assert_null(strstr(err.message, "SECRET"));
+
+    /* a FIFO as the buffer: refused at once, never waited on */
+    copy_regress("f3_fifo_buffer.gltf", fifo_gltf);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    alarm(20); /* a blocking open would end the test here */
+    assert_int_equal(sk_gltf_load_file(fifo_gltf, NULL, &a, &err), SK_ERR_IO);
+    alarm(0);
+    assert_non_null(strstr(err.message, "is a FIFO"));
+
+    unlink(fifo);
+    unlink(fifo_gltf);
+    unlink(link);
+    unlink(link2);
+    unlink(inside);
+    unlink(gltf);
+    rmdir(model_dir);
+    unlink(secret);
+    rmdir(root);
+}
+
 /* ---- f5: finite but huge values ----------------------------------------- */
 
 static void f5_world_overflow_refused(void **state) {
@@ -340,6 +442,7 @@ int main(void) {
         cmocka_unit_test(f1_root_motion_huge_step),
         cmocka_unit_test(f1_graph_speed),
         cmocka_unit_test(f2_zero_accessor_peak),
+        cmocka_unit_test(f3_symlink_out_of_folder),
         cmocka_unit_test(f5_world_overflow_refused),
         cmocka_unit_test(f5_ik_huge_target),
         cmocka_unit_test(f6_number_parser),

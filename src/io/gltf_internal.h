@@ -116,6 +116,8 @@ typedef struct gl_ctx {
     uint64_t decoded;  /* bytes decoded from accessors so far (bounded by max_decoded) */
     uint64_t max_decoded; /* sk_gltf_options.max_decoded_bytes or its default */
     uint64_t input_bytes; /* the file and every buffer with data */
+    const char *const *roots; /* sk_gltf_options.allowed_roots */
+    uint32_t n_roots;
     sk_asset *asset;
 } gl_ctx;
 

@@ -33,11 +33,21 @@ typedef struct sk_gltf_options {
                                      gigabytes; vertex attributes sharing one accessor share one
                                      decoded array. Beyond: SK_ERR_LIMIT naming the accessor.
                                      (Added for issue #14.) */
+    /* With the default file system (file_io.read NULL), an external buffer or
+     * image must resolve, symbolic links followed (realpath), inside the
+     * model's folder: a relative URI that is a link to a file elsewhere is
+     * refused before it is read. These folders are allowed too (NULL entries
+     * are skipped). With a read callback the callback decides. (Added for
+     * issue #14.) */
+    const char *const *allowed_roots;
+    uint32_t allowed_root_count;
 } sk_gltf_options;
 
 /* Loads a .gltf or .glb (detected by content). External buffer URIs are
  * resolved relative to the file's folder and read through opts->file_io;
- * absolute paths, "..", and non-file schemes are refused. Every structural
+ * absolute paths, "..", and non-file schemes are refused, and with the
+ * default file system so is a file that resolves outside the folder
+ * (allowed_roots). Every structural
  * error that could lead to an out-of-bounds read is rejected with a message
  * naming the file once and then the JSON path, e.g. "model.glb:
  * /accessors/3/count: 900 elements of 12 bytes exceed bufferView 2 (4096
