@@ -80,11 +80,19 @@ int main(int argc, char **argv) {
     return 1;
 }
 
+/* The reader's warnings go to stderr, naming the file once. */
+static void cli_warning(void *user, const char *message) {
+    fprintf(stderr, "skelanim: %s: warning: %s\n", (const char *)user, message);
+}
+
 bool cli_load(const char *path, sk_asset **out) {
     sk_error err = {0};
     sk_result r;
+    sk_gltf_options opt = {0};
+    opt.warning = cli_warning;
+    opt.warning_user = (void *)(uintptr_t)path;
     if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
-    else r = sk_gltf_load_file(path, NULL, out, &err);
+    else r = sk_gltf_load_file(path, &opt, out, &err);
     if (r != SK_OK) {
         /* sk_gltf_load_file's message names the file (once); the mannequin's does not. */
         if (!strcmp(path, SK_CLI_MANNEQUIN) || !err.message[0])

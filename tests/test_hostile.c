@@ -307,6 +307,81 @@ static void f3_symlink_out_of_folder(void **state) {
     rmdir(root);
 }
 
+/* ---- f4: the writer writes only what the reader takes --------------------- */
+
+typedef struct warn_log { int count; char last[512]; } warn_log;
+static void f4_warn(void *user, const char *message) {
+    warn_log *l = user;
+    l->count++;
+    snprintf(l->last, sizeof l->last, "%s", message);
+}
+
+static void f4_zero_filled_not_written(void **state) {
+    (void)state;
+    const struct { const char *file, *warning, *write_error; } cases[] = {
+        {"f4_zero_key_times.gltf", "/animations/0/samplers/0/input: accessor 0 has no bufferView: its 2 key times are all 0",
+         "key 1 at 0 does not come after the key before it: the glTF reader would refuse the file"},
+        {"f4_zero_inverse_bind.gltf", "/skins/0/inverseBindMatrices: accessor 3 has no bufferView: its 1 inverse bind "
+         "matrices are all zero", "inverse bind matrix 0 is not affine (bottom row 0 0 0 0): the glTF reader would refuse"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char p[1200];
+        regress_path(p, sizeof p, cases[i].file);
+        warn_log log = {0};
+        sk_gltf_options o = {0};
+        o.warning = f4_warn;
+        o.warning_user = &log;
+        sk_asset *a = NULL;
+        sk_error err = {0};
+        /* the Khronos validator accepts these (it checks stored data): they load, with a warning */
+        assert_int_equal(sk_gltf_load_file(p, &o, &a, &err), SK_OK);
+        printf("f4 warning: %s\n", log.last);
+        assert_int_equal(log.count, 1);
+        assert_non_null(strstr(log.last, cases[i].warning));
+        /* without a callback: no warning, same asset */
+        sk_asset *b = NULL;
+        assert_int_equal(sk_gltf_load_file(p, NULL, &b, &err), SK_OK);
+        sk_asset_destroy(b);
+        /* main: written, and the written file does not load */
+        void *glb = NULL;
+        size_t size = 0;
+        sk_result r = sk_glb_write_memory(a, &glb, &size, &err);
+        if (r == SK_OK) {
+            sk_asset *c = NULL;
+            sk_error e2 = {0};
+            sk_result r2 = sk_gltf_load_memory(glb, size, NULL, NULL, &c, &e2);
+            sk_free(NULL, glb, size);
+            sk_asset_destroy(c);
+            fail_msg("written (%zu bytes); loading it back: %s", size, r2 == SK_OK ? "ok" : e2.message);
+        }
+        printf("f4 write: %s\n", err.message);
+        assert_int_equal(r, SK_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(err.message, cases[i].write_error));
+        sk_asset_destroy(a);
+    }
+    /* a stored, affine but singular inverse bind (x collapsed): loads with a warning, and writes */
+    char p[1200];
+    regress_path(p, sizeof p, "f4_singular_inverse_bind.gltf");
+    warn_log log = {0};
+    sk_gltf_options o = {0};
+    o.warning = f4_warn;
+    o.warning_user = &log;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_file(p, &o, &a, &err), SK_OK);
+    printf("f4 warning: %s\n", log.last);
+    assert_int_equal(log.count, 1);
+    assert_non_null(strstr(log.last, "/skins/0/inverseBindMatrices: matrix 0 is singular"));
+    void *glb = NULL;
+    size_t size = 0;
+    assert_int_equal(sk_glb_write_memory(a, &glb, &size, &err), SK_OK);
+    sk_asset *c = NULL;
+    assert_int_equal(sk_gltf_load_memory(glb, size, NULL, NULL, &c, &err), SK_OK);
+    sk_free(NULL, glb, size);
+    sk_asset_destroy(c);
+    sk_asset_destroy(a);
+}
+
 /* ---- f5: finite but huge values ----------------------------------------- */
 
 static void f5_world_overflow_refused(void **state) {
@@ -443,6 +518,7 @@ int main(void) {
         cmocka_unit_test(f1_graph_speed),
         cmocka_unit_test(f2_zero_accessor_peak),
         cmocka_unit_test(f3_symlink_out_of_folder),
+        cmocka_unit_test(f4_zero_filled_not_written),
         cmocka_unit_test(f5_world_overflow_refused),
         cmocka_unit_test(f5_ik_huge_target),
         cmocka_unit_test(f6_number_parser),

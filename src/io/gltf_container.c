@@ -15,12 +15,23 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #if defined(__unix__) || defined(__unix) || defined(__APPLE__)
 #define SK_GL_REALPATH 1
 #endif
+
+void sk_gl_warn(gl_ctx *g, const char *fmt, ...) {
+    if (!g->warn) return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    g->warn(g->warn_user, msg);
+}
 
 /* ---- JSON helpers ------------------------------------------------------- */
 

@@ -116,6 +116,8 @@ typedef struct gl_ctx {
     uint64_t decoded;  /* bytes decoded from accessors so far (bounded by max_decoded) */
     uint64_t max_decoded; /* sk_gltf_options.max_decoded_bytes or its default */
     uint64_t input_bytes; /* the file and every buffer with data */
+    sk_gltf_warning_fn warn; /* sk_gltf_options.warning, or NULL */
+    void *warn_user;
     const char *const *roots; /* sk_gltf_options.allowed_roots */
     uint32_t n_roots;
     sk_asset *asset;
@@ -230,6 +232,13 @@ sk_result sk_gl_load_scenes(gl_ctx *g);
 /* ---- animations (gltf_animation.c) ------------------------------------------- */
 
 sk_result sk_gl_load_animations(gl_ctx *g);
+/* gltf_container.c: a warning through sk_gltf_options.warning (printf-style;
+ * nothing when no callback is set; no allocation). */
+void sk_gl_warn(gl_ctx *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* gltf_limits.c: refuses values that would overflow in world space. */
 sk_result sk_gl_check_world_range(gl_ctx *g);
 

@@ -87,6 +87,8 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
     g.max_bytes = opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
     g.max_decoded = opts->max_decoded_bytes; /* 0: the default, set once the buffers are known */
     g.input_bytes = size;
+    g.warn = opts->warning;
+    g.warn_user = opts->warning_user;
     g.roots = opts->allowed_roots;
     g.n_roots = opts->allowed_roots ? opts->allowed_root_count : 0;
     if (size > g.max_bytes)

@@ -18,6 +18,11 @@ extern "C" {
  * matrices or NaN vertices (issue #14). */
 #define SK_GLTF_MAX_WORLD 1e15
 
+/* A warning of the reader (sk_gltf_options.warning): what loads but is
+ * probably not what the file's author meant. message names the JSON path
+ * ("/skins/0/inverseBindMatrices: ..."), not the file. */
+typedef void (*sk_gltf_warning_fn)(void *user, const char *message);
+
 /* A zeroed struct (or NULL) gives the defaults. */
 typedef struct sk_gltf_options {
     sk_allocator allocator;       /* zero = C library */
@@ -41,6 +46,13 @@ typedef struct sk_gltf_options {
      * issue #14.) */
     const char *const *allowed_roots;
     uint32_t allowed_root_count;
+    /* Called (when set) for what loads but is likely broken: animation key
+     * times from an accessor without a bufferView (all 0: the clip is a
+     * still pose at t = 0), inverse bind matrices that are zero-filled or
+     * singular (they send the skinned vertices to a point, a line or a
+     * plane). NULL: no warnings. (Added for issue #14.) */
+    sk_gltf_warning_fn warning;
+    void *warning_user;
 } sk_gltf_options;
 
 /* Loads a .gltf or .glb (detected by content). External buffer URIs are
