@@ -27,8 +27,11 @@ int cli_cmp_double(const void *a, const void *b);
 /* Every number on the command line goes through cli_number (parse_number.h):
  * finite, inside [min, max], subnormals accepted, unsigned values refuse a
  * sign. These print "skelanim: OPT: 'S' <reason>" on failure. */
-bool cli_parse_double(const char *opt, const char *s, double min, double max, double *out);
-bool cli_parse_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out);
+bool cli_parse_real(const char *opt, const char *s, double min, double max, double *out);
+bool cli_parse_uint(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out);
+/* The same without a range of the option's own: any finite number, any u32. */
+bool cli_parse_double(const char *opt, const char *s, double *out);
+bool cli_parse_u32(const char *opt, const char *s, uint32_t *out);
 /* Exactly n numbers separated by sep ("X,Y,Z", "NODE:PRIM:VTX", "WxH"). */
 bool cli_parse_doubles(const char *opt, const char *s, char sep, int n, double min, double max, double *out);
 bool cli_parse_u32s(const char *opt, const char *s, char sep, int n, uint32_t min, uint32_t max, uint32_t *out);

@@ -103,7 +103,7 @@ int cmd_analyze(int argc, char **argv) {
         else if (!strcmp(a, "--legs") && val) legs_spec = argv[++i];
         else if (!strcmp(a, "--cycle") && val) cycle_spec = argv[++i];
         else if (!strcmp(a, "--samples") && val) {
-            if (!cli_parse_u32("--samples", argv[++i], 0, 1000000, &opt.sample_count)) return 1;
+            if (!cli_parse_uint("--samples", argv[++i], 0, 1000000, &opt.sample_count)) return 1;
         } else if (!strcmp(a, "--plot")) {
             fprintf(stderr, "skelanim: analyze --plot is not implemented yet (issue #10)\n");
             return 1;

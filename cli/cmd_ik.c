@@ -108,14 +108,14 @@ int cmd_ik(int argc, char **argv) {
                 }
             } else if (!strcmp(a, "--clip")) clip_spec = val;
             else if (!strcmp(a, "--time")) {
-                if (!cli_parse_double("--time", val, -CLI_TIME_MAX, CLI_TIME_MAX, &t)) goto done;
+                if (!cli_parse_real("--time", val, -CLI_TIME_MAX, CLI_TIME_MAX, &t)) goto done;
             } else if (!strcmp(a, "--tolerance") || !strcmp(a, "--fk-blend")) {
                 double v;
-                if (!cli_parse_double(a, val, 0.0, !strcmp(a, "--fk-blend") ? 1.0 : CLI_COORD_MAX, &v)) goto done;
+                if (!cli_parse_real(a, val, 0.0, !strcmp(a, "--fk-blend") ? 1.0 : CLI_COORD_MAX, &v)) goto done;
                 if (!strcmp(a, "--tolerance")) opt.tolerance = (float)v;
                 else opt.fk_blend = (float)v;
             } else if (!strcmp(a, "--max-iterations")) {
-                if (!cli_parse_u32(a, val, 0, 1000000, &opt.max_iterations)) goto done;
+                if (!cli_parse_uint(a, val, 0, 1000000, &opt.max_iterations)) goto done;
             } else {
                 fprintf(stderr, "skelanim: ik: unknown option %s\n", a);
                 goto done;

@@ -51,17 +51,17 @@ int cmd_render(int argc, char **argv) {
         if (!strcmp(a, "--cpu")) cpu = true;
         else if (!strcmp(a, "--clip")) clip_spec = argv[++i];
         else if (!strcmp(a, "--out")) out = argv[++i];
-        else if (!strcmp(a, "--time")) { if (!cli_parse_double(a, argv[++i], -CLI_TIME_MAX, CLI_TIME_MAX, &t0)) return 1; }
-        else if (!strcmp(a, "--fps")) { if (!cli_parse_double(a, argv[++i], 1e-3, 100.0, &fps)) return 1; }
-        else if (!strcmp(a, "--azimuth")) { if (!cli_parse_double(a, argv[++i], -3600.0, 3600.0, &az)) return 1; az_set = true; }
+        else if (!strcmp(a, "--time")) { if (!cli_parse_real(a, argv[++i], -CLI_TIME_MAX, CLI_TIME_MAX, &t0)) return 1; }
+        else if (!strcmp(a, "--fps")) { if (!cli_parse_real(a, argv[++i], 1e-3, 100.0, &fps)) return 1; }
+        else if (!strcmp(a, "--azimuth")) { if (!cli_parse_real(a, argv[++i], -3600.0, 3600.0, &az)) return 1; az_set = true; }
         else if (!strcmp(a, "--camera")) camera = argv[++i];
         else if (!strcmp(a, "--terrain")) terrain_spec = argv[++i];
         else if (!strcmp(a, "--ik")) ik_mode = argv[++i];
         else if (!strcmp(a, "--ik-chain")) ik_chain = argv[++i];
         else if (!strcmp(a, "--ik-legs")) ik_legs = argv[++i];
-        else if (!strcmp(a, "--slope")) { if (!cli_parse_double(a, argv[++i], -89.0, 89.0, &slope_deg)) return 1; }
-        else if (!strcmp(a, "--elevation")) { if (!cli_parse_double(a, argv[++i], -90.0, 90.0, &el)) return 1; el_set = true; }
-        else if (!strcmp(a, "--frames")) { if (!cli_parse_u32(a, argv[++i], 0, 2000, &frames)) return 1; }
+        else if (!strcmp(a, "--slope")) { if (!cli_parse_real(a, argv[++i], -89.0, 89.0, &slope_deg)) return 1; }
+        else if (!strcmp(a, "--elevation")) { if (!cli_parse_real(a, argv[++i], -90.0, 90.0, &el)) return 1; el_set = true; }
+        else if (!strcmp(a, "--frames")) { if (!cli_parse_uint(a, argv[++i], 0, 2000, &frames)) return 1; }
         else if (!strcmp(a, "--size")) {
             uint32_t wh[2];
             if (!cli_parse_u32s("--size", argv[++i], 'x', 2, 16, 4096, wh)) return 1;

@@ -69,7 +69,7 @@ int cmd_sample(int argc, char **argv) {
                 }
                 cli_blend_clip *bc = &ext.clips[ext.nclips - 1];
                 if (!strcmp(a, "--mask")) bc->mask = val;
-                else if (!cli_parse_double("--weight", val, 0.0, CLI_WEIGHT_MAX, &bc->weight)) goto done;
+                else if (!cli_parse_real("--weight", val, 0.0, CLI_WEIGHT_MAX, &bc->weight)) goto done;
                 else bc->has_weight = true;
             } else if (!strcmp(a, "--graph")) ext.graph = val;
             else if (!strcmp(a, "--set")) ext.sets[ext.nsets++] = val;
@@ -89,7 +89,7 @@ int cmd_sample(int argc, char **argv) {
                 if (ext.nclips > 1) extended = true;
             }
             else if (!strcmp(a, "--time")) {
-                if (!cli_parse_double("--time", val, -CLI_TIME_MAX, CLI_TIME_MAX, &t)) goto done;
+                if (!cli_parse_real("--time", val, -CLI_TIME_MAX, CLI_TIME_MAX, &t)) goto done;
                 have_time = true;
             } else if (!strcmp(a, "--loop")) {
                 if (!strcmp(val, "repeat")) loop = SK_LOOP_REPEAT;

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,8 +145,12 @@ static bool parse_print(const char *opt, const char *s, char sep, int n, cli_num
     return ok;
 }
 
-bool cli_parse_double(const char *opt, const char *s, double min, double max, double *out) {
+bool cli_parse_real(const char *opt, const char *s, double min, double max, double *out) {
     return parse_print(opt, s, 0, 1, CLI_NUM_REAL, min, max, out);
+}
+
+bool cli_parse_double(const char *opt, const char *s, double *out) {
+    return parse_print(opt, s, 0, 1, CLI_NUM_REAL, -DBL_MAX, DBL_MAX, out);
 }
 
 bool cli_parse_doubles(const char *opt, const char *s, char sep, int n, double min, double max, double *out) {
@@ -159,8 +164,12 @@ bool cli_parse_u32s(const char *opt, const char *s, char sep, int n, uint32_t mi
     return true;
 }
 
-bool cli_parse_u32(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out) {
+bool cli_parse_uint(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out) {
     return cli_parse_u32s(opt, s, 0, 1, min, max, out);
+}
+
+bool cli_parse_u32(const char *opt, const char *s, uint32_t *out) {
+    return cli_parse_u32s(opt, s, 0, 1, 0, UINT32_MAX, out);
 }
 
 int32_t cli_find_clip(const sk_asset *asset, const char *spec) {

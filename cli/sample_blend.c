@@ -43,7 +43,7 @@ static bool set_param(sk_graph_instance *in, const sk_graph *g, const char *spec
         return true;
     }
     double v;
-    if (!cli_parse_double("--set", eq + 1, -CLI_PARAM_MAX, CLI_PARAM_MAX, &v)) return false;
+    if (!cli_parse_real("--set", eq + 1, -CLI_PARAM_MAX, CLI_PARAM_MAX, &v)) return false;
     sk_graph_set_param(in, (uint32_t)i, (float)v);
     return true;
 }
@@ -66,10 +66,10 @@ static bool run_steps(sk_graph_instance *in, const char *steps, double *total, s
         char *x = strchr(item, 'x');
         if (x) {
             *x = 0;
-            if (!cli_parse_u32("--steps", x + 1, 1, CLI_STEPS_MAX, &count)) return false;
+            if (!cli_parse_uint("--steps", x + 1, 1, CLI_STEPS_MAX, &count)) return false;
         }
         double dt;
-        if (!cli_parse_double("--steps", item, 0.0, CLI_STEP_MAX, &dt)) return false;
+        if (!cli_parse_real("--steps", item, 0.0, CLI_STEP_MAX, &dt)) return false;
         if ((double)*nsteps + count > CLI_STEPS_MAX) {
             fprintf(stderr, "skelanim: --steps %s: more than %u updates in all\n", steps, CLI_STEPS_MAX);
             return false;
