@@ -29,9 +29,9 @@ int bench_blend(int argc, char **argv) {
             chars = 16;
             frames = 30;
         } else if (!strcmp(argv[i], "--characters") && i + 1 < argc) {
-            if (!cli_parse_u32("--characters", argv[++i], &chars) || !chars) return 1;
+            if (!cli_parse_uint("--characters", argv[++i], 1, 1000000, &chars)) return 1;
         } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-            if (!cli_parse_u32("--frames", argv[++i], &frames) || !frames) return 1;
+            if (!cli_parse_uint("--frames", argv[++i], 1, 1000000, &frames)) return 1;
         } else {
             fprintf(stderr, "usage: skelanim bench blend [--quick] [--characters N] [--frames N]\n");
             return 1;

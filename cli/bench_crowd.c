@@ -14,7 +14,7 @@ int bench_crowd(int argc, char **argv) {
     if (argc > 0) {
         nsizes = 0;
         for (int i = 0; i < argc && nsizes < 8; i++)
-            if (!cli_parse_u32("crowd size", argv[i], &sizes[nsizes++]) || sizes[nsizes - 1] == 0) return 1;
+            if (!cli_parse_uint("crowd size", argv[i], 1, 1000000, &sizes[nsizes++])) return 1;
     }
     sk_asset *a = NULL;
     if (!cli_load(SK_CLI_MANNEQUIN, &a)) return 1;

@@ -64,13 +64,13 @@ int bench_ik(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--runs") && val) {
-            if (!cli_parse_u32("--runs", val, &runs)) return 1;
+            if (!cli_parse_uint("--runs", val, 0, 100000000, &runs)) return 1;
             i++;
         } else if (!strcmp(argv[i], "--repeat") && val) {
-            if (!cli_parse_u32("--repeat", val, &repeat)) return 1;
+            if (!cli_parse_uint("--repeat", val, 0, 100000000, &repeat)) return 1;
             i++;
         } else if (!strcmp(argv[i], "--seed") && val) {
-            if (!cli_parse_u32("--seed", val, &seed)) return 1;
+            if (!cli_parse_uint("--seed", val, 0, UINT32_MAX, &seed)) return 1;
             i++;
         } else {
             fprintf(stderr, "usage: skelanim bench ik [--runs N] [--repeat R] [--seed S]\n");

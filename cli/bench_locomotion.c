@@ -167,17 +167,9 @@ int bench_locomotion(int argc, char **argv) {
         if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "--no-table")) table = false;
         else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-            if (!cli_parse_u32("--count", argv[++i], &count)) return 1;
-            if (count < 1 || count > 100000) {
-                fprintf(stderr, "skelanim: --count %u: expected 1 to 100000\n", count);
-                return 1;
-            }
+            if (!cli_parse_uint("--count", argv[++i], 1, 100000, &count)) return 1;
         } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-            if (!cli_parse_u32("--frames", argv[++i], &frames)) return 1;
-            if (frames < 1 || frames > 100000) {
-                fprintf(stderr, "skelanim: --frames %u: expected 1 to 100000\n", frames);
-                return 1;
-            }
+            if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
         } else {
             fprintf(stderr, "usage: skelanim bench locomotion [--quick] [--count N] [--frames N] [--no-table]\n");
             return 1;

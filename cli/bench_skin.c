@@ -50,7 +50,7 @@ int bench_skin(int argc, char **argv) {
     uint32_t nv = 200000, joints = 64;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--vertices") && i + 1 < argc) {
-            if (!cli_parse_u32("--vertices", argv[++i], &nv) || nv == 0) return 1;
+            if (!cli_parse_uint("--vertices", argv[++i], 1, 100000000, &nv)) return 1;
         } else {
             fprintf(stderr, "usage: skelanim bench skin [--vertices N]\n");
             return 1;

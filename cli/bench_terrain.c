@@ -95,13 +95,13 @@ int bench_terrain(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--rays") && val) {
-            if (!cli_parse_u32("--rays", val, &nrays)) return 1;
+            if (!cli_parse_uint("--rays", val, 0, 100000000, &nrays)) return 1;
             i++;
         } else if (!strcmp(argv[i], "--grid-size") && val) {
-            if (!cli_parse_u32("--grid-size", val, &grid)) return 1;
+            if (!cli_parse_uint("--grid-size", val, 0, 100000, &grid)) return 1;
             i++;
         } else if (!strcmp(argv[i], "--seed") && val) {
-            if (!cli_parse_u32("--seed", val, &seed)) return 1;
+            if (!cli_parse_uint("--seed", val, 0, UINT32_MAX, &seed)) return 1;
             i++;
         } else {
             fprintf(stderr, "usage: skelanim bench terrain [--rays N] [--grid-size N (mesh of 2 N^2 triangles)] [--seed S]\n");

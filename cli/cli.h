@@ -3,6 +3,7 @@
 #define SK_CLI_H
 
 #include "skelanim.h"
+#include "parse_number.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -12,15 +13,35 @@
 
 /* Loads FILE (or the built-in mannequin); prints the error and returns false on failure. */
 bool cli_load(const char *path, sk_asset **out);
-/* A JSON number formatted with 9 significant digits (float precision); null when not finite. */
+/* A JSON number formatted with 9 significant digits (float precision). A
+ * non-finite value is kept as a non-finite cJSON number, which
+ * cli_json_finite finds: the tool never prints it (as null) with exit 0. */
 cJSON *cli_num(double v);
 cJSON *cli_nums(const float *v, int n);
+/* True when every number in root is finite; else prints "skelanim: WHAT:
+ * non-finite value at /json/pointer" and returns false (the caller exits 1). */
+bool cli_json_finite(const cJSON *root, const char *what);
 /* Monotonic clock in seconds, and a qsort comparator for doubles (benchmarks). */
 double cli_now(void);
 int cli_cmp_double(const void *a, const void *b);
-/* Parses a float/int argument strictly; prints an error naming the option on failure. */
+/* Every number on the command line goes through cli_number (parse_number.h):
+ * finite, inside [min, max], subnormals accepted, unsigned values refuse a
+ * sign. These print "skelanim: OPT: 'S' <reason>" on failure. */
+bool cli_parse_real(const char *opt, const char *s, double min, double max, double *out);
+bool cli_parse_uint(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out);
+/* The same without a range of the option's own: any finite number, any u32. */
 bool cli_parse_double(const char *opt, const char *s, double *out);
 bool cli_parse_u32(const char *opt, const char *s, uint32_t *out);
+/* Exactly n numbers separated by sep ("X,Y,Z", "NODE:PRIM:VTX", "WxH"). */
+bool cli_parse_doubles(const char *opt, const char *s, char sep, int n, double min, double max, double *out);
+bool cli_parse_u32s(const char *opt, const char *s, char sep, int n, uint32_t min, uint32_t max, uint32_t *out);
+/* Ranges shared by several options (docs/robustness.md). */
+#define CLI_TIME_MAX 1e9       /* |--time| in seconds */
+#define CLI_STEP_MAX 1e4       /* --steps DT: seconds per step */
+#define CLI_STEPS_MAX 1000000u /* --steps: updates in all */
+#define CLI_COORD_MAX 1e6      /* |coordinates| in metres (--target, --pole, ...) */
+#define CLI_PARAM_MAX 1e6      /* |--set NAME=VALUE| */
+#define CLI_WEIGHT_MAX 1e3     /* --weight */
 /* Resolves a clip given by name or index; -1 for "none"; -2 (after printing) when not found. */
 int32_t cli_find_clip(const sk_asset *asset, const char *spec);
 /* Joints of the default scene (or all), in file node order: fills out (node_count entries). */

@@ -15,9 +15,8 @@ static bool parse_joint(const sk_skeleton *skel, const char *s, size_t n, const 
     buf[n] = 0;
     int32_t j = sk_skeleton_find(skel, buf);
     if (j < 0) {
-        char *end = NULL;
-        unsigned long v = strtoul(buf, &end, 10);
-        if (buf[0] && !*end && buf[0] != '-' && v < skel->joint_count) j = (int32_t)v;
+        double v;
+        if (cli_number(buf, strlen(buf), CLI_NUM_UINT, 0.0, (double)skel->joint_count - 1.0, &v, NULL, 0)) j = (int32_t)v;
     }
     if (j < 0) {
         fprintf(stderr, "skelanim: --legs: %s joint '%s' not found (give a joint name or index; see skelanim info)\n",
@@ -115,7 +114,7 @@ int cmd_analyze(int argc, char **argv) {
             }
         }
         else if (!strcmp(a, "--samples") && val) {
-            if (!cli_parse_u32("--samples", argv[++i], &opt.sample_count)) return 1;
+            if (!cli_parse_uint("--samples", argv[++i], 0, 1000000, &opt.sample_count)) return 1;
         } else if (!strcmp(a, "--plot") && val) plot = argv[++i];
         else if (a[0] == '-' && strcmp(a, SK_CLI_MANNEQUIN)) {
             fprintf(stderr, "skelanim: analyze: unknown option or missing value: %s\n", a);
@@ -184,13 +183,9 @@ int cmd_analyze(int argc, char **argv) {
             goto done;
         }
     } else if (cycle_spec) {
-        char *e1 = NULL, *e2 = NULL;
-        opt.cycle_start = strtod(cycle_spec, &e1);
-        if (*e1 == ':') opt.cycle_end = strtod(e1 + 1, &e2);
-        if (*e1 != ':' || !e2 || *e2 || e2 == e1 + 1) {
-            fprintf(stderr, "skelanim: --cycle %s: expected auto or START:END (seconds)\n", cycle_spec);
-            goto done;
-        }
+        double se[2];
+        if (!cli_parse_doubles("--cycle", cycle_spec, ':', 2, 0.0, CLI_TIME_MAX, se)) goto done; /* START:END */
+        opt.cycle_start = se[0], opt.cycle_end = se[1];
     }
     double t0 = cli_now();
     sk_result r = sk_motion_analyze(skel, asset->clips[ci], legs, nlegs, &opt, NULL, &an, &err);

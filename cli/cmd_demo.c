@@ -150,15 +150,9 @@ int cmd_demo(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--count") && v) {
-            if (!cli_parse_u32("--count", argv[++i], &count) || count < 1 || count > 20000) {
-                fprintf(stderr, "skelanim: --count must be 1..20000\n");
-                return 1;
-            }
+            if (!cli_parse_uint("--count", argv[++i], 1, 20000, &count)) return 1;
         } else if (!strcmp(argv[i], "--frames") && v) {
-            if (!cli_parse_u32("--frames", argv[++i], &frames) || frames < 1 || frames > 600) {
-                fprintf(stderr, "skelanim: --frames must be 1..600\n");
-                return 1;
-            }
+            if (!cli_parse_uint("--frames", argv[++i], 1, 600, &frames)) return 1;
             frames_set = true;
         } else if (!strcmp(argv[i], "--out") && v) {
             out = argv[++i];

@@ -19,23 +19,7 @@ static void ik_usage(FILE *f) {
 
 static bool parse_vec3(const char *opt, const char *s, sk_vec3 *out) {
     double v[3];
-    char buf[256];
-    if (!s || strlen(s) >= sizeof buf) {
-        fprintf(stderr, "skelanim: %s: expected X,Y,Z\n", opt);
-        return false;
-    }
-    strcpy(buf, s);
-    char *p = buf;
-    for (int i = 0; i < 3; i++) {
-        char *comma = strchr(p, ',');
-        if ((i < 2) != (comma != NULL)) {
-            fprintf(stderr, "skelanim: %s %s: expected three comma-separated numbers X,Y,Z\n", opt, s);
-            return false;
-        }
-        if (comma) *comma = 0;
-        if (!cli_parse_double(opt, p, &v[i])) return false;
-        p = comma ? comma + 1 : p;
-    }
+    if (!cli_parse_doubles(opt, s, ',', 3, -CLI_COORD_MAX, CLI_COORD_MAX, v)) return false;
     *out = sk_vec3_make((float)v[0], (float)v[1], (float)v[2]);
     if (!isfinite(out->x) || !isfinite(out->y) || !isfinite(out->z)) {
         fprintf(stderr, "skelanim: %s %s: out of float range\n", opt, s);
@@ -124,18 +108,14 @@ int cmd_ik(int argc, char **argv) {
                 }
             } else if (!strcmp(a, "--clip")) clip_spec = val;
             else if (!strcmp(a, "--time")) {
-                if (!cli_parse_double("--time", val, &t)) goto done;
+                if (!cli_parse_real("--time", val, -CLI_TIME_MAX, CLI_TIME_MAX, &t)) goto done;
             } else if (!strcmp(a, "--tolerance") || !strcmp(a, "--fk-blend")) {
                 double v;
-                if (!cli_parse_double(a, val, &v)) goto done;
-                if (v < 0 || (!strcmp(a, "--fk-blend") && v > 1)) {
-                    fprintf(stderr, "skelanim: %s %s: out of range\n", a, val);
-                    goto done;
-                }
+                if (!cli_parse_real(a, val, 0.0, !strcmp(a, "--fk-blend") ? 1.0 : CLI_COORD_MAX, &v)) goto done;
                 if (!strcmp(a, "--tolerance")) opt.tolerance = (float)v;
                 else opt.fk_blend = (float)v;
             } else if (!strcmp(a, "--max-iterations")) {
-                if (!cli_parse_u32(a, val, &opt.max_iterations)) goto done;
+                if (!cli_parse_uint(a, val, 0, 1000000, &opt.max_iterations)) goto done;
             } else {
                 fprintf(stderr, "skelanim: ik: unknown option %s\n", a);
                 goto done;
@@ -229,6 +209,10 @@ int cmd_ik(int argc, char **argv) {
         cJSON_AddBoolToObject(o, "reachable", res.reachable);
         cJSON_AddNumberToObject(o, "iterations", res.iterations);
         cJSON_AddStringToObject(o, "stop", sk_ik_stop_string(res.stop));
+        if (!cli_json_finite(o, file)) {
+            cJSON_Delete(o);
+            goto done;
+        }
         char *s = cJSON_Print(o);
         if (s) puts(s);
         cJSON_free(s);

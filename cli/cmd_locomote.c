@@ -244,11 +244,11 @@ int cmd_locomote(int argc, char **argv) {
         } else if (!strcmp(a, "--idle") && more) setup.idle = argv[++i];
         else if (!strcmp(a, "--terrain") && more) terrain_spec = argv[++i];
         else if (!strcmp(a, "--path") && more) path_text = argv[++i];
-        else if (!strcmp(a, "--speed") && more) { if (!cli_parse_double("--speed", argv[++i], &speed)) return 1; }
-        else if (!strcmp(a, "--turn-rate") && more) { if (!cli_parse_double("--turn-rate", argv[++i], &turn)) return 1; }
-        else if (!strcmp(a, "--fps") && more) { if (!cli_parse_double("--fps", argv[++i], &fps)) return 1; }
-        else if (!strcmp(a, "--seconds") && more) { if (!cli_parse_double("--seconds", argv[++i], &seconds)) return 1; }
-        else if (!strcmp(a, "--at") && more) { if (!cli_parse_double("--at", argv[++i], &at) || at < 0) return 1; }
+        else if (!strcmp(a, "--speed") && more) { if (!cli_parse_real("--speed", argv[++i], 1e-3, 10, &speed)) return 1; }
+        else if (!strcmp(a, "--turn-rate") && more) { if (!cli_parse_real("--turn-rate", argv[++i], 1e-3, 3600, &turn)) return 1; }
+        else if (!strcmp(a, "--fps") && more) { if (!cli_parse_real("--fps", argv[++i], 10, 1000, &fps)) return 1; }
+        else if (!strcmp(a, "--seconds") && more) { if (!cli_parse_real("--seconds", argv[++i], 1e-3, 600, &seconds)) return 1; }
+        else if (!strcmp(a, "--at") && more) { if (!cli_parse_real("--at", argv[++i], 0, 600, &at)) return 1; }
         else if (!strcmp(a, "--plain")) setup.plain = true;
         else if (!strcmp(a, "--trace") && more) trace = argv[++i];
         else if (!strcmp(a, "--out") && more) out = argv[++i];
@@ -260,15 +260,9 @@ int cmd_locomote(int argc, char **argv) {
             return 1;
         }
     }
-    if (!(speed > 0 && speed <= 10)) { fprintf(stderr, "skelanim: --speed %g: expected 0 < speed <= 10 m/s\n", speed); return 1; }
-    if (!(fps >= 10 && fps <= 1000)) { fprintf(stderr, "skelanim: --fps %g: expected 10 to 1000\n", fps); return 1; }
-    if (!(turn > 0 && turn <= 3600)) { fprintf(stderr, "skelanim: --turn-rate %g: expected 0 < DEG/S <= 3600\n", turn); return 1; }
-    if (seconds != -1 && !(seconds > 0 && seconds <= 600)) { fprintf(stderr, "skelanim: --seconds %g: expected 0 < S <= 600\n", seconds); return 1; }
-    unsigned w = 0, h = 0;
-    if (sscanf(size, "%ux%u", &w, &h) != 2 || w < 16 || h < 16 || w > 4096 || h > 4096) {
-        fprintf(stderr, "skelanim: --size %s: expected WxH, 16 to 4096\n", size);
-        return 1;
-    }
+    uint32_t wh[2];
+    if (!cli_parse_u32s("--size", size, 'x', 2, 16, 4096, wh)) return 1;
+    uint32_t w = wh[0], h = wh[1];
     if (out && !ends_with(out, ".gif") && !ends_with(out, ".png")) {
         fprintf(stderr, "skelanim: --out %s: expected a .gif or .png file\n", out);
         return 1;

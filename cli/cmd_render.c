@@ -51,25 +51,21 @@ int cmd_render(int argc, char **argv) {
         if (!strcmp(a, "--cpu")) cpu = true;
         else if (!strcmp(a, "--clip")) clip_spec = argv[++i];
         else if (!strcmp(a, "--out")) out = argv[++i];
-        else if (!strcmp(a, "--time")) { if (!cli_parse_double(a, argv[++i], &t0)) return 1; }
-        else if (!strcmp(a, "--fps")) { if (!cli_parse_double(a, argv[++i], &fps) || !(fps > 0 && fps <= 100)) { fprintf(stderr, "skelanim: --fps must be in (0, 100]\n"); return 1; } }
-        else if (!strcmp(a, "--azimuth")) { if (!cli_parse_double(a, argv[++i], &az)) return 1; az_set = true; }
+        else if (!strcmp(a, "--time")) { if (!cli_parse_real(a, argv[++i], -CLI_TIME_MAX, CLI_TIME_MAX, &t0)) return 1; }
+        else if (!strcmp(a, "--fps")) { if (!cli_parse_real(a, argv[++i], 1e-3, 100.0, &fps)) return 1; }
+        else if (!strcmp(a, "--azimuth")) { if (!cli_parse_real(a, argv[++i], -3600.0, 3600.0, &az)) return 1; az_set = true; }
         else if (!strcmp(a, "--camera")) camera = argv[++i];
         else if (!strcmp(a, "--terrain")) terrain_spec = argv[++i];
         else if (!strcmp(a, "--ik")) ik_mode = argv[++i];
         else if (!strcmp(a, "--ik-chain")) ik_chain = argv[++i];
         else if (!strcmp(a, "--ik-legs")) ik_legs = argv[++i];
-        else if (!strcmp(a, "--slope")) { if (!cli_parse_double(a, argv[++i], &slope_deg)) return 1; }
-        else if (!strcmp(a, "--elevation")) { if (!cli_parse_double(a, argv[++i], &el)) return 1; el_set = true; }
-        else if (!strcmp(a, "--frames")) { if (!cli_parse_u32(a, argv[++i], &frames) || frames > 2000) { fprintf(stderr, "skelanim: --frames must be at most 2000\n"); return 1; } }
+        else if (!strcmp(a, "--slope")) { if (!cli_parse_real(a, argv[++i], -89.0, 89.0, &slope_deg)) return 1; }
+        else if (!strcmp(a, "--elevation")) { if (!cli_parse_real(a, argv[++i], -90.0, 90.0, &el)) return 1; el_set = true; }
+        else if (!strcmp(a, "--frames")) { if (!cli_parse_uint(a, argv[++i], 0, 2000, &frames)) return 1; }
         else if (!strcmp(a, "--size")) {
-            unsigned ww, hh;
-            char tail;
-            if (sscanf(argv[++i], "%ux%u%c", &ww, &hh, &tail) != 2 || ww < 16 || hh < 16 || ww > 4096 || hh > 4096) {
-                fprintf(stderr, "skelanim: --size %s: expected WxH between 16 and 4096\n", argv[i]);
-                return 1;
-            }
-            w = ww, h = hh;
+            uint32_t wh[2];
+            if (!cli_parse_u32s("--size", argv[++i], 'x', 2, 16, 4096, wh)) return 1;
+            w = (int)wh[0], h = (int)wh[1];
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "skelanim: render: unknown option %s\n", a);
             usage();
@@ -118,10 +114,15 @@ int cmd_render(int argc, char **argv) {
         bool found = false;
         for (size_t k = 0; k < sizeof views / sizeof views[0]; k++)
             if (!strcmp(camera, views[k].name)) az = views[k].az, el = views[k].el, found = true;
-        char tail;
-        if (!found && sscanf(camera, "%lf,%lf%c", &az, &el, &tail) != 2) {
-            fprintf(stderr, "skelanim: --camera %s: expected auto, front, back, left, right, top or AZ,EL\n", camera);
-            return 1;
+        double ae[2];
+        if (!found) {
+            char why[160];
+            if (!cli_numbers(camera, ',', 2, CLI_NUM_REAL, -3600.0, 3600.0, ae, why, sizeof why)) {
+                fprintf(stderr, "skelanim: --camera: '%s' %s (expected auto, front, back, left, right, top or AZ,EL)\n",
+                        camera, why);
+                return 1;
+            }
+            az = ae[0], el = ae[1];
         }
         if (!(fabs(el) < 90.0) || !isfinite(az)) {
             fprintf(stderr, "skelanim: --camera %s: elevation must be within (-90, 90) degrees\n", camera);

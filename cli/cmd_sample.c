@@ -8,15 +8,11 @@
 typedef struct vertex_req { uint32_t node, prim, vtx; } vertex_req;
 
 static bool parse_vertex(const char *s, vertex_req *v) {
-    unsigned a, b, c;
-    char tail;
-    if (sscanf(s, "%u:%u:%u%c", &a, &b, &c, &tail) != 3) {
-        fprintf(stderr, "skelanim: --vertex %s: expected NODE:PRIM:VTX (three non-negative integers)\n", s);
-        return false;
-    }
-    v->node = a;
-    v->prim = b;
-    v->vtx = c;
+    uint32_t u[3];
+    if (!cli_parse_u32s("--vertex", s, ':', 3, 0, UINT32_MAX, u)) return false; /* NODE:PRIM:VTX */
+    v->node = u[0];
+    v->prim = u[1];
+    v->vtx = u[2];
     return true;
 }
 
@@ -73,7 +69,7 @@ int cmd_sample(int argc, char **argv) {
                 }
                 cli_blend_clip *bc = &ext.clips[ext.nclips - 1];
                 if (!strcmp(a, "--mask")) bc->mask = val;
-                else if (!cli_parse_double("--weight", val, &bc->weight)) goto done;
+                else if (!cli_parse_real("--weight", val, 0.0, CLI_WEIGHT_MAX, &bc->weight)) goto done;
                 else bc->has_weight = true;
             } else if (!strcmp(a, "--graph")) ext.graph = val;
             else if (!strcmp(a, "--set")) ext.sets[ext.nsets++] = val;
@@ -93,7 +89,7 @@ int cmd_sample(int argc, char **argv) {
                 if (ext.nclips > 1) extended = true;
             }
             else if (!strcmp(a, "--time")) {
-                if (!cli_parse_double("--time", val, &t)) goto done;
+                if (!cli_parse_real("--time", val, -CLI_TIME_MAX, CLI_TIME_MAX, &t)) goto done;
                 have_time = true;
             } else if (!strcmp(a, "--loop")) {
                 if (!strcmp(val, "repeat")) loop = SK_LOOP_REPEAT;
@@ -256,6 +252,7 @@ int cmd_sample(int argc, char **argv) {
         cJSON_AddItemToObject(o, "position", cli_nums(&pos.x, 3));
         cJSON_AddItemToArray(js, o);
     }
+    if (!cli_json_finite(root, file)) goto done;
     char *text = cJSON_PrintUnformatted(root);
     if (text) {
         puts(text);

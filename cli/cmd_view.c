@@ -281,20 +281,16 @@ int cmd_view(int argc, char **argv) {
         else if (!strcmp(a, "--print-state")) print_state = true;
         else if (!strcmp(a, "--keys")) keys = argv[++i];
         else if (!strcmp(a, "--time")) {
-            if (!cli_parse_double(a, argv[++i], &start_time)) return 1;
+            if (!cli_parse_real(a, argv[++i], -CLI_TIME_MAX, CLI_TIME_MAX, &start_time)) return 1;
             time_set = true;
         }
         else if (!strcmp(a, "--clip")) clip_spec = argv[++i];
         else if (!strcmp(a, "--screenshot")) shot = argv[++i];
-        else if (!strcmp(a, "--frames")) { if (!cli_parse_u32(a, argv[++i], &frames)) return 1; }
+        else if (!strcmp(a, "--frames")) { if (!cli_parse_uint(a, argv[++i], 0, 1000000, &frames)) return 1; }
         else if (!strcmp(a, "--size")) {
-            unsigned ww, hh;
-            char tail;
-            if (sscanf(argv[++i], "%ux%u%c", &ww, &hh, &tail) != 2 || ww < 16 || hh < 16 || ww > 8192 || hh > 8192) {
-                fprintf(stderr, "skelanim: --size %s: expected WxH between 16 and 8192\n", argv[i]);
-                return 1;
-            }
-            w = ww, h = hh;
+            uint32_t wh[2];
+            if (!cli_parse_u32s("--size", argv[++i], 'x', 2, 16, 8192, wh)) return 1;
+            w = (int)wh[0], h = (int)wh[1];
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "skelanim: view: unknown option %s\n", a);
             usage();

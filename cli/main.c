@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,11 +94,19 @@ int main(int argc, char **argv) {
     return 1;
 }
 
+/* The reader's warnings go to stderr, naming the file once. */
+static void cli_warning(void *user, const char *message) {
+    fprintf(stderr, "skelanim: %s: warning: %s\n", (const char *)user, message);
+}
+
 bool cli_load(const char *path, sk_asset **out) {
     sk_error err = {0};
     sk_result r;
+    sk_gltf_options opt = {0};
+    opt.warning = cli_warning;
+    opt.warning_user = (void *)(uintptr_t)path;
     if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
-    else r = sk_gltf_load_file(path, NULL, out, &err);
+    else r = sk_gltf_load_file(path, &opt, out, &err);
     if (r != SK_OK) {
         /* sk_gltf_load_file's message names the file (once); the mannequin's does not. */
         if (!strcmp(path, SK_CLI_MANNEQUIN) || !err.message[0])
@@ -109,10 +118,29 @@ bool cli_load(const char *path, sk_asset **out) {
 }
 
 cJSON *cli_num(double v) {
-    if (!isfinite(v)) return cJSON_CreateNull();
+    if (!isfinite(v)) return cJSON_CreateNumber(v); /* found by cli_json_finite */
     char buf[48];
     snprintf(buf, sizeof buf, "%.9g", v);
     return cJSON_CreateRaw(buf);
+}
+
+static bool nonfinite_at(const cJSON *j, char *path, size_t len, size_t cap) {
+    if (cJSON_IsNumber(j) && !isfinite(j->valuedouble)) return true;
+    int i = 0;
+    for (const cJSON *c = j->child; c; c = c->next, i++) {
+        int n = c->string ? snprintf(path + len, cap - len, "/%s", c->string) : snprintf(path + len, cap - len, "/%d", i);
+        size_t l2 = n < 0 ? len : (len + (size_t)n < cap ? len + (size_t)n : cap - 1);
+        if (nonfinite_at(c, path, l2, cap)) return true;
+        path[len] = 0;
+    }
+    return false;
+}
+
+bool cli_json_finite(const cJSON *root, const char *what) {
+    char path[512] = "";
+    if (!root || !nonfinite_at(root, path, 0, sizeof path)) return true;
+    fprintf(stderr, "skelanim: %s: non-finite value at %s (not printed)\n", what, path[0] ? path : "/");
+    return false;
 }
 
 cJSON *cli_nums(const float *v, int n) {
@@ -121,41 +149,49 @@ cJSON *cli_nums(const float *v, int n) {
     return a;
 }
 
+static bool parse_print(const char *opt, const char *s, char sep, int n, cli_num_kind kind, double min, double max,
+                        double *out) {
+    char why[160];
+    bool ok = n == 1 ? cli_number(s, s ? strlen(s) : 0, kind, min, max, out, why, sizeof why)
+                     : cli_numbers(s ? s : "", sep, n, kind, min, max, out, why, sizeof why);
+    if (!ok) fprintf(stderr, "skelanim: %s: '%s' %s\n", opt, s ? s : "", why);
+    return ok;
+}
+
+bool cli_parse_real(const char *opt, const char *s, double min, double max, double *out) {
+    return parse_print(opt, s, 0, 1, CLI_NUM_REAL, min, max, out);
+}
+
 bool cli_parse_double(const char *opt, const char *s, double *out) {
-    char *end = NULL;
-    errno = 0;
-    double v = s ? strtod(s, &end) : 0.0;
-    if (!s || !*s || *end || errno || !isfinite(v)) {
-        fprintf(stderr, "skelanim: %s: '%s' is not a finite number\n", opt, s ? s : "");
-        return false;
-    }
-    *out = v;
+    return parse_print(opt, s, 0, 1, CLI_NUM_REAL, -DBL_MAX, DBL_MAX, out);
+}
+
+bool cli_parse_doubles(const char *opt, const char *s, char sep, int n, double min, double max, double *out) {
+    return parse_print(opt, s, sep, n, CLI_NUM_REAL, min, max, out);
+}
+
+bool cli_parse_u32s(const char *opt, const char *s, char sep, int n, uint32_t min, uint32_t max, uint32_t *out) {
+    double v[8];
+    if (n < 1 || n > 8 || !parse_print(opt, s, sep, n, CLI_NUM_UINT, min, max, v)) return false;
+    for (int i = 0; i < n; i++) out[i] = (uint32_t)v[i];
     return true;
 }
 
+bool cli_parse_uint(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out) {
+    return cli_parse_u32s(opt, s, 0, 1, min, max, out);
+}
+
 bool cli_parse_u32(const char *opt, const char *s, uint32_t *out) {
-    char *end = NULL;
-    errno = 0;
-    unsigned long v = s ? strtoul(s, &end, 10) : 0;
-    if (!s || !*s || *end || errno || v > UINT32_MAX || s[0] == '-') {
-        fprintf(stderr, "skelanim: %s: '%s' is not a non-negative integer\n", opt, s ? s : "");
-        return false;
-    }
-    *out = (uint32_t)v;
-    return true;
+    return cli_parse_u32s(opt, s, 0, 1, 0, UINT32_MAX, out);
 }
 
 int32_t cli_find_clip(const sk_asset *asset, const char *spec) {
     if (!strcmp(spec, "none")) return -1;
     int32_t i = sk_asset_find_clip(asset, spec);
     if (i >= 0) return i;
-    uint32_t idx;
-    char *end = NULL;
-    unsigned long v = strtoul(spec, &end, 10);
-    if (*spec && !*end && spec[0] != '-') {
-        idx = (uint32_t)v;
-        if (v < asset->clip_count) return (int32_t)idx;
-    }
+    double v;
+    if (cli_number(spec, strlen(spec), CLI_NUM_UINT, 0.0, (double)asset->clip_count - 1.0, &v, NULL, 0))
+        return (int32_t)v;
     fprintf(stderr, "skelanim: --clip %s: no such clip (the file has %u clip%s", spec, asset->clip_count,
             asset->clip_count == 1 ? "" : "s");
     for (uint32_t c = 0; c < asset->clip_count && c < 20; c++)

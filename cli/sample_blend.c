@@ -43,7 +43,7 @@ static bool set_param(sk_graph_instance *in, const sk_graph *g, const char *spec
         return true;
     }
     double v;
-    if (!cli_parse_double("--set", eq + 1, &v)) return false;
+    if (!cli_parse_real("--set", eq + 1, -CLI_PARAM_MAX, CLI_PARAM_MAX, &v)) return false;
     sk_graph_set_param(in, (uint32_t)i, (float)v);
     return true;
 }
@@ -51,6 +51,7 @@ static bool set_param(sk_graph_instance *in, const sk_graph *g, const char *spec
 /* "DT[xN],DT[xN],..." -> calls update for each step; returns false on a bad list. */
 static bool run_steps(sk_graph_instance *in, const char *steps, double *total, sk_root_delta *travel) {
     const char *p = steps;
+    uint32_t nsteps0 = 0, *nsteps = &nsteps0;
     while (p && *p) {
         char item[64];
         const char *comma = strchr(p, ',');
@@ -65,16 +66,17 @@ static bool run_steps(sk_graph_instance *in, const char *steps, double *total, s
         char *x = strchr(item, 'x');
         if (x) {
             *x = 0;
-            if (!cli_parse_u32("--steps", x + 1, &count)) return false;
+            if (!cli_parse_uint("--steps", x + 1, 1, CLI_STEPS_MAX, &count)) return false;
         }
         double dt;
-        if (!cli_parse_double("--steps", item, &dt)) return false;
-        if (!(dt >= 0.0)) {
-            fprintf(stderr, "skelanim: --steps: time steps must be >= 0 (got %s)\n", item);
+        if (!cli_parse_real("--steps", item, 0.0, CLI_STEP_MAX, &dt)) return false;
+        if ((double)*nsteps + count > CLI_STEPS_MAX) {
+            fprintf(stderr, "skelanim: --steps %s: more than %u updates in all\n", steps, CLI_STEPS_MAX);
             return false;
         }
+        *nsteps += count;
         for (uint32_t k = 0; k < count; k++) {
-            sk_graph_update(in, (float)dt);
+            sk_graph_update(in, dt);
             *travel = sk_root_delta_compose(*travel, sk_graph_root_motion(in));
             *total += dt;
         }

@@ -1,8 +1,9 @@
 /* The --terrain option (see terrain_spec.h). */
 #include "terrain_spec.h"
 #include "course.h"
+#include "parse_number.h"
 
-#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,16 +35,7 @@ static bool ends_with(const char *s, const char *e) {
 
 /* One number of a comma-separated list: strict (no trailing junk, finite). */
 static bool number(const char *s, size_t n, double *out) {
-    char buf[64];
-    if (n == 0 || n >= sizeof buf) return false;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (*end || end == buf || errno == ERANGE || !isfinite(v)) return false;
-    *out = v;
-    return true;
+    return cli_number(s, n, CLI_NUM_REAL, -DBL_MAX, DBL_MAX, out, NULL, 0); /* the tool's one parser; ranges below */
 }
 
 /* Splits "A,B" (or "A") into up to `want` numbers; returns the count or -1. */

@@ -49,7 +49,7 @@ bad "expected HIP:KNEE:ANKLE" @mannequin --legs thigh_l:shin_l
 bad "not in a chain" @mannequin --legs thigh_l:shin_r:foot_l
 bad "does not move" @mannequin --clip idle
 bad "cannot write /nonexistent/x.png" @mannequin --plot /nonexistent/x.png
-bad "expected auto or START:END" @mannequin --cycle 1
+bad "--cycle: '1' is not 2 numbers separated by ':'" @mannequin --cycle 1
 bad "not inside the clip" @mannequin --cycle 0:5
 bad "expected auto, contact or footprints" @mannequin --stride x
 bad "usage"

@@ -146,7 +146,7 @@ bad() { # expected message, then the arguments
 }
 bad "--path: path: point 2: expected X,Z" @mannequin --path "0,0 nope"
 bad "at least 2 are needed" @mannequin --path "0,0"
-bad "--speed 0: expected 0 < speed <= 10 m/s" @mannequin --speed 0
+bad "--speed: '0' is outside [0.001, 10]" @mannequin --speed 0
 bad "--terrain nope: unknown terrain" @mannequin --terrain nope
 bad "two are needed" "$tmp/course.glb"
 bad "--clip nope: no such clip" @mannequin --clips nope

@@ -272,6 +272,7 @@ static sk_root_delta state_advance(sk_graph_instance *in, r_machine *m, uint32_t
     if (gs->kind == KIND_BLENDSPACE) bs_weights(in, gs, rs);
     if (gs->speed == 0.0f) return sk_root_delta_identity();
     if (phase_step < 0.0) phase_step = dt / state_cycle(gs, rs);
+    if (phase_step > SK_PLAYER_MAX_STEP_CYCLES) phase_step = SK_PLAYER_MAX_STEP_CYCLES; /* what the players move */
     rs->norm += phase_step;
     if (gs->kind == KIND_CLIP) return clip_step(in, gs->clip_index, rs->pl, dir * phase_step * rs->pl->period);
     /* every sample with weight contributes (scratch sized for the largest blend space) */

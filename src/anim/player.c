@@ -153,6 +153,9 @@ static bool scan_cycle(emit_ctx *c, const sk_player *p, uint32_t n, int64_t k) {
 
 uint64_t sk_player_step(sk_player *p, double dt, const sk_marker *m, uint32_t n, sk_event_fn fn, void *user) {
     if (!(p->period > 0.0) || !isfinite(dt) || dt == 0.0) return 0;
+    double max_dt = SK_PLAYER_MAX_STEP_CYCLES * p->period; /* no cycle count beyond 1e9 per step (player.h) */
+    if (dt > max_dt) dt = max_dt;
+    if (dt < -max_dt) dt = -max_dt;
     emit_ctx c = {m, fn, user, p->pos, p->pos + dt, p->cycle, 0, false};
     if (p->loop == SK_LOOP_CLAMP) {
         double b = c.b < 0.0 ? 0.0 : (c.b > p->duration ? p->duration : c.b);
@@ -170,7 +173,12 @@ uint64_t sk_player_step(sk_player *p, double dt, const sk_marker *m, uint32_t n,
         return c.count;
     }
     if (fn && n) {
-        int64_t k_end = (int64_t)floor(c.b / p->period);
+        /* |c.b| <= (1 + 1e9) periods: the cast is defined; markers of at most
+         * SK_PLAYER_MAX_EVENT_CYCLES cycles are reported (player.h) */
+        double kd = floor(c.b / p->period);
+        if (kd > SK_PLAYER_MAX_EVENT_CYCLES) kd = SK_PLAYER_MAX_EVENT_CYCLES;
+        if (kd < -SK_PLAYER_MAX_EVENT_CYCLES) kd = -SK_PLAYER_MAX_EVENT_CYCLES;
+        int64_t k_end = (int64_t)kd;
         if (c.b > c.a) {
             for (int64_t k = 0; k <= k_end; k++)
                 if (!scan_cycle(&c, p, n, k)) break; /* past the step end, or the callback stopped */
@@ -187,8 +195,13 @@ uint64_t sk_player_step(sk_player *p, double dt, const sk_marker *m, uint32_t n,
         cyc += 1.0;
     }
     if (!(pos >= 0.0)) pos = 0.0;
+    if (!(pos < p->period)) pos = 0.0; /* rounding of a step of 1e9 periods */
     p->pos = pos;
-    p->cycle += (int64_t)cyc;
+    /* the count in double, saturated: never a cast of an unbounded float */
+    double nc = (double)p->cycle + cyc;
+    if (!(nc < SK_PLAYER_MAX_CYCLE)) nc = SK_PLAYER_MAX_CYCLE;
+    if (!(nc > -SK_PLAYER_MAX_CYCLE)) nc = -SK_PLAYER_MAX_CYCLE;
+    p->cycle = (int64_t)nc;
     return c.count;
 }
 

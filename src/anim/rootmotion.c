@@ -87,15 +87,26 @@ sk_root_delta sk_root_motion_between(const sk_root_motion *rm, double a, double 
     return sk_root_delta_compose(sk_root_delta_inverse(motion_since_start(rm, a)), motion_since_start(rm, b));
 }
 
-static sk_root_delta loop_pow(sk_root_delta l, int64_t k) {
+/* L^k for a loop count given in double (a difference of two player cycle
+ * counts, which the caller may have set to anything): clamped to +-2^53, so
+ * the negation and the cast are defined and the loop ends after 54 rounds;
+ * yaw is wrapped after each composition so it stays finite. */
+static sk_root_delta loop_pow(sk_root_delta l, double kd) {
     sk_root_delta r = sk_root_delta_identity();
-    if (k < 0) {
+    if (!(kd == kd)) return r;
+    if (kd < 0.0) {
         l = sk_root_delta_inverse(l);
-        k = -k;
+        kd = -kd;
     }
+    if (kd > SK_PLAYER_MAX_CYCLE) kd = SK_PLAYER_MAX_CYCLE;
+    uint64_t k = (uint64_t)kd;
     while (k > 0) { /* exponentiation by squaring: a step over a million loops costs ~20 compositions */
-        if (k & 1) r = sk_root_delta_compose(r, l);
+        if (k & 1) {
+            r = sk_root_delta_compose(r, l);
+            r.yaw = skm_wrap_angle(r.yaw);
+        }
         l = sk_root_delta_compose(l, l);
+        l.yaw = skm_wrap_angle(l.yaw);
         k >>= 1;
     }
     return r;
@@ -106,7 +117,7 @@ sk_root_delta sk_root_motion_delta(const sk_root_motion *rm, const sk_player *a,
     if (a->loop != SK_LOOP_REPEAT || !(rm->duration > 0.0)) /* CLAMP; PING_PONG round trips net zero */
         return sk_root_motion_between(rm, ta, tb);
     sk_root_delta d = sk_root_delta_inverse(motion_since_start(rm, ta));
-    d = sk_root_delta_compose(d, loop_pow(rm->loop, b->cycle - a->cycle));
+    d = sk_root_delta_compose(d, loop_pow(rm->loop, (double)b->cycle - (double)a->cycle));
     return sk_root_delta_compose(d, motion_since_start(rm, tb));
 }
 

@@ -101,6 +101,11 @@ static bool options_finite(const sk_ik_options *o) {
            o->fk_blend >= 0 && o->fk_blend <= 1 && o->soft >= 0 && o->soft < 1;
 }
 
+/* Finite and within SK_IK_MAX_COORD on every axis (ik.h). */
+static bool coord_ok(sk_vec3 v) {
+    return fabsf(v.x) <= SK_IK_MAX_COORD && fabsf(v.y) <= SK_IK_MAX_COORD && fabsf(v.z) <= SK_IK_MAX_COORD;
+}
+
 sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
                       sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err) {
     sk_transform *io_local = io ? io->local : NULL;
@@ -127,6 +132,11 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
     }
     if (!skm_vec3_finite(target->position))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: target position is not finite");
+    if (!coord_ok(target->position) || !coord_ok(target->up) || (target->has_pole && !coord_ok(target->pole)))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "ik: target (%g, %g, %g), pole or up beyond %g m (SK_IK_MAX_COORD)",
+                            (double)target->position.x, (double)target->position.y, (double)target->position.z,
+                            (double)SK_IK_MAX_COORD);
     if (!skm_quat_finite(target->orientation) || !skm_vec3_finite(target->up) ||
         (target->has_pole && !skm_vec3_finite(target->pole)))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: target orientation, pole or up is not finite");
@@ -153,6 +163,12 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
     ik_state s;
     sk_result rc = ik_state_init(&s, chain, target, o, io_local, scratch, &res, err);
     if (rc != SK_OK) return rc;
+    for (uint32_t i = 0; i < n; i++)
+        if (!coord_ok(s.p[i]))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                "ik: chain joint %u '%s' is at (%g, %g, %g), beyond %g m (SK_IK_MAX_COORD)",
+                                chain->joints[i], skel->names[chain->joints[i]] ? skel->names[chain->joints[i]] : "",
+                                (double)s.p[i].x, (double)s.p[i].y, (double)s.p[i].z, (double)SK_IK_MAX_COORD);
     switch (o->solver) {
     case SK_IK_FABRIK:
         if (n > 1) {

@@ -79,6 +79,10 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
         if (j >= J) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: effector joint %u out of range", j);
         if (!skm_vec3_finite(eff[k].target))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: target of effector %u is not finite", k);
+        if (!(fabsf(eff[k].target.x) <= SK_IK_MAX_COORD && fabsf(eff[k].target.y) <= SK_IK_MAX_COORD &&
+              fabsf(eff[k].target.z) <= SK_IK_MAX_COORD))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: target of effector %u beyond %g m (SK_IK_MAX_COORD)",
+                                k, (double)SK_IK_MAX_COORD);
         int32_t a = (int32_t)j;
         while (a >= 0 && a != (int32_t)root) a = skel->parents[a];
         if (a < 0)
@@ -108,6 +112,10 @@ sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_
         orig[j] = io_local[j].r;
         const sk_transform *par = j == root ? &pm : &W[skel->parents[j]];
         W[j] = sk_transform_mul(par, &io_local[j]);
+        if (!(fabsf(W[j].t.x) <= SK_IK_MAX_COORD && fabsf(W[j].t.y) <= SK_IK_MAX_COORD &&
+              fabsf(W[j].t.z) <= SK_IK_MAX_COORD))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik multi: joint %u '%s' beyond %g m (SK_IK_MAX_COORD)",
+                                j, skel->names[j], (double)SK_IK_MAX_COORD);
     }
     float chain = 0.0f;
     for (uint32_t k = 1; k < m; k++) {

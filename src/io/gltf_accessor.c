@@ -296,10 +296,22 @@ sk_result sk_gl_load_accessors(gl_ctx *g) {
 
 static sk_result acc_budget(gl_ctx *g, uint32_t index, const char *user_path) {
     const gl_acc *a = &g->accs[index];
-    g->decoded += (uint64_t)a->count * a->ncomp * 4u;
-    if (g->decoded > g->max_bytes * GL_DECODE_BUDGET_FACTOR)
-        return fail(g, SK_ERR_LIMIT, "%s: decoding accessor %u exceeds the total decoded-data limit (%llu bytes)",
-                    user_path, index, (unsigned long long)(g->max_bytes * GL_DECODE_BUDGET_FACTOR));
+    if (!g->max_decoded) { /* first use: the buffers are loaded, their sizes known */
+        uint64_t in = g->input_bytes;
+        for (uint32_t i = 0; i < g->n_buffers; i++)
+            if (g->buffers[i].data) in += g->buffers[i].length;
+        uint64_t cap = g->max_bytes * GL_DECODE_BUDGET_FACTOR;
+        uint64_t def = in > (cap - GL_DECODE_BASE) / GL_DECODE_INPUT_FACTOR ? cap : GL_DECODE_BASE + in * GL_DECODE_INPUT_FACTOR;
+        g->max_decoded = def < cap ? def : cap;
+    }
+    uint64_t bytes = (uint64_t)a->count * a->ncomp * 4u;
+    if (bytes > g->max_decoded - g->decoded)
+        return fail(g, SK_ERR_LIMIT,
+                    "%s: decoding accessor %u (%llu bytes%s) would pass the decoded-data limit of %llu bytes "
+                    "(sk_gltf_options.max_decoded_bytes)",
+                    user_path, index, (unsigned long long)bytes, a->view < 0 ? ", zero-filled: it has no bufferView" : "",
+                    (unsigned long long)g->max_decoded);
+    g->decoded += bytes;
     return SK_OK;
 }
 
@@ -360,6 +372,17 @@ sk_result sk_gl_acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, const
     }
     /* Float data was checked for non-finite values when the accessor was loaded. */
     *out = f;
+    return SK_OK;
+}
+
+sk_result sk_gl_acc_read_float_shared(gl_ctx *g, uint32_t index, const char *user_path, const float **out) {
+    gl_acc *a = &g->accs[index];
+    if (!a->shared) {
+        float *f;
+        TRY(sk_gl_acc_read_float(g, index, asset_arena(g), user_path, &f));
+        a->shared = f;
+    }
+    *out = a->shared;
     return SK_OK;
 }
 

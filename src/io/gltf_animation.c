@@ -97,6 +97,9 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
             return fail(g, SK_ERR_INVALID_DATA, "%s: key times are not strictly increasing at key %u (%g after %g)", ip,
                         i, (double)times[i], (double)times[i - 1]);
     }
+    if (keys > 1 && in->view < 0 && in->sparse_count == 0)
+        sk_gl_warn(g, "%s: accessor %u has no bufferView: its %u key times are all 0 (the track is a still pose at t = 0)",
+                   ip, ia, keys);
     TRY(sk_gl_acc_read_float(g, oa, &g->chan, op, &values));
     if (tpath == SK_PATH_ROTATION) {
         /* Rotation keys are unit quaternions (the validator's tolerance). */

@@ -6,12 +6,32 @@
  * part of the reader.
  * Everything the reader follows (indices, offsets, counts) is validated
  * before use; errors name the JSON path ("/accessors/3/count: ..."). */
+#if !defined(_WIN32) && !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700 /* realpath (glibc declares it for X/Open) */
+#endif
 #include "io/gltf_internal.h"
 #include "io/json_internal.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#if defined(__unix__) || defined(__unix) || defined(__APPLE__)
+#define SK_GL_REALPATH 1
+#endif
+
+void sk_gl_warn(gl_ctx *g, const char *fmt, ...) {
+    if (!g->warn) return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    g->warn(g->warn_user, msg);
+}
 
 /* ---- JSON helpers ------------------------------------------------------- */
 
@@ -290,6 +310,52 @@ static sk_result decode_data_uri(gl_ctx *g, sk_arena *arena, const char *uri, co
     return percent_decode_data(g, arena, comma + 1, path, out, out_len);
 }
 
+#if defined(SK_GL_REALPATH)
+/* Whether the canonical path file lies under the canonical folder dir. */
+static bool under(const char *file, const char *dir) {
+    size_t n = strlen(dir);
+    if (n == 1 && dir[0] == '/') return true;
+    return strncmp(file, dir, n) == 0 && file[n] == '/';
+}
+#endif
+
+/* With the default file system (no read callback), an external file must
+ * resolve (symbolic links followed, realpath) inside the model's folder or
+ * one of sk_gltf_options.allowed_roots: a relative URI that is a link to
+ * /etc/passwd is refused before anything is read. A file that does not
+ * exist is left to the read, which says so. With a read callback the
+ * callback decides. Elsewhere than POSIX: no check. */
+static sk_result check_contained(gl_ctx *g, const char *full, const char *path, const char *uri) {
+#if defined(SK_GL_REALPATH)
+    if (g->io && g->io->read) return SK_OK;
+    char *file = realpath(full, NULL);
+    if (!file) return SK_OK; /* missing (or unreadable): the read reports it */
+    bool ok = false;
+    char *dir = realpath(g->base_dir, NULL);
+    if (dir) ok = under(file, dir);
+    free(dir);
+    for (uint32_t i = 0; !ok && i < g->n_roots; i++) {
+        if (!g->roots[i]) continue;
+        char *r = realpath(g->roots[i], NULL);
+        if (r) ok = under(file, r);
+        free(r);
+    }
+    free(file);
+    if (!ok)
+        return fail(g, SK_ERR_INVALID_DATA,
+                    "%s/uri: \"%s\" resolves (through a symbolic link) to a file outside the model's folder; refused "
+                    "(sk_gltf_options.allowed_roots lists other folders)",
+                    path, uri);
+    return SK_OK;
+#else
+    (void)g;
+    (void)full;
+    (void)path;
+    (void)uri;
+    return SK_OK;
+#endif
+}
+
 /* Relative file reference only: percent-decoded, no scheme, not absolute,
  * no ".." segment. */
 static sk_result resolve_file_uri(gl_ctx *g, const char *uri, const char *path, char **out) {
@@ -343,6 +409,7 @@ static sk_result resolve_file_uri(gl_ctx *g, const char *uri, const char *path, 
     char *full = sk_arena_alloc(&g->tmp, total);
     if (!full) return oom(g);
     snprintf(full, total, "%s/%s", g->base_dir, d);
+    TRY(check_contained(g, full, path, d));
     *out = full;
     return SK_OK;
 }

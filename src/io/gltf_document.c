@@ -168,10 +168,7 @@ static sk_result read_attr_float(gl_ctx *g, int32_t ai, const char *path, const 
     if (ai < 0) return SK_OK;
     char p[160];
     snprintf(p, sizeof p, "%s/%s", path, name);
-    float *f;
-    TRY(sk_gl_acc_read_float(g, (uint32_t)ai, asset_arena(g), p, &f));
-    *out = f;
-    return SK_OK;
+    return sk_gl_acc_read_float_shared(g, (uint32_t)ai, p, out); /* decoded once per accessor */
 }
 
 static const attr_rule R_POSITION = {"POSITION", "VEC3", CB_F, CB_F | 0xFFu};
@@ -688,8 +685,20 @@ sk_result sk_gl_load_skins(gl_ctx *g) {
                 return fail(g, SK_ERR_INVALID_DATA, "%s: bufferView %d has a byteStride", p, a->view);
             float *f;
             TRY(sk_gl_acc_read_float(g, ai, &g->tmp, p, &f));
+            if (a->view < 0 && a->sparse_count == 0)
+                sk_gl_warn(g, "%s: accessor %u has no bufferView: its %u inverse bind matrices are all zero (every "
+                           "skinned vertex goes to the origin)", p, ai, jc);
+            bool singular_told = a->view < 0 && a->sparse_count == 0;
             for (uint32_t j = 0; j < jc; j++) {
                 memcpy(ibm[j].m, f + (size_t)j * 16, sizeof ibm[j].m);
+                const float *q = ibm[j].m;
+                double det = (double)q[0] * ((double)q[5] * q[10] - (double)q[9] * q[6]) -
+                             (double)q[4] * ((double)q[1] * q[10] - (double)q[9] * q[2]) +
+                             (double)q[8] * ((double)q[1] * q[6] - (double)q[5] * q[2]);
+                if (!singular_told && !(fabs(det) > 1e-12)) {
+                    sk_gl_warn(g, "%s: matrix %u is singular (determinant %g): the vertices it binds collapse", p, j, det);
+                    singular_told = true; /* once per skin */
+                }
                 /* Inverse bind matrices are affine: bottom row (0, 0, 0, 1). */
                 const float *m = ibm[j].m;
                 if ((a->view >= 0 || a->sparse_count) && (fabsf(m[3]) > 1e-5f || fabsf(m[7]) > 1e-5f || fabsf(m[11]) > 1e-5f || fabsf(m[15] - 1.0f) > 1e-5f))

@@ -39,6 +39,12 @@
  * channels referring to it) must not exhaust memory: the total decoded is
  * limited to a multiple of the file size limit. */
 #define GL_DECODE_BUDGET_FACTOR 8u
+/* The default of sk_gltf_options.max_decoded_bytes (gltf.h): a base plus a
+ * multiple of the bytes the file brought (the file and its buffers), so a
+ * tiny file cannot make the reader decode gigabytes (zero-filled accessors
+ * without a bufferView, or one bufferView read through many accessors). */
+#define GL_DECODE_BASE ((uint64_t)64 << 20)
+#define GL_DECODE_INPUT_FACTOR 64u
 
 typedef struct gl_buffer {
     const uint8_t *data;     /* NULL when unavailable */
@@ -67,6 +73,7 @@ typedef struct gl_acc {
     const uint8_t *sparse_idx, *sparse_val;
     int32_t missing_buffer; /* a buffer we need is unavailable, or -1 */
     const char *unknown;    /* why the accessor cannot be read (unknown type), or NULL */
+    const float *shared;    /* decoded once into the asset's arena, shared by every vertex attribute using it */
 } gl_acc;
 
 typedef struct gl_node {
@@ -106,7 +113,13 @@ typedef struct gl_ctx {
     gl_node *nodes;
     uint32_t *subtree; /* per joint: joints in its subtree (itself included) */
     uint32_t *root_joint; /* per joint: its root joint */
-    uint64_t decoded;  /* bytes decoded from accessors so far (bounded) */
+    uint64_t decoded;  /* bytes decoded from accessors so far (bounded by max_decoded) */
+    uint64_t max_decoded; /* sk_gltf_options.max_decoded_bytes or its default */
+    uint64_t input_bytes; /* the file and every buffer with data */
+    sk_gltf_warning_fn warn; /* sk_gltf_options.warning, or NULL */
+    void *warn_user;
+    const char *const *roots; /* sk_gltf_options.allowed_roots */
+    uint32_t n_roots;
     sk_asset *asset;
 } gl_ctx;
 
@@ -200,6 +213,9 @@ sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path);
 /* Decodes an accessor into floats (count * ncomp, matrices column-major
  * without padding) in the given arena. */
 sk_result sk_gl_acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, const char *user_path, float **out);
+/* The same into the asset's arena, decoded once per accessor: primitives and
+ * morph targets that use one accessor share its array (read-only). */
+sk_result sk_gl_acc_read_float_shared(gl_ctx *g, uint32_t index, const char *user_path, const float **out);
 /* Integer accessor (indices, joints) into uint32 values. */
 sk_result sk_gl_acc_read_uint(gl_ctx *g, uint32_t index, sk_arena *arena, const char *user_path, uint32_t **out);
 
@@ -216,5 +232,14 @@ sk_result sk_gl_load_scenes(gl_ctx *g);
 /* ---- animations (gltf_animation.c) ------------------------------------------- */
 
 sk_result sk_gl_load_animations(gl_ctx *g);
+/* gltf_container.c: a warning through sk_gltf_options.warning (printf-style;
+ * nothing when no callback is set; no allocation). */
+void sk_gl_warn(gl_ctx *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* gltf_limits.c: refuses values that would overflow in world space. */
+sk_result sk_gl_check_world_range(gl_ctx *g);
 
 #endif

@@ -65,6 +65,7 @@ static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
     TRY(sk_gl_load_skins(g));
     TRY(sk_gl_load_scenes(g));
     TRY(sk_gl_load_animations(g));
+    TRY(sk_gl_check_world_range(g));
     return SK_OK;
 }
 
@@ -84,6 +85,12 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
     g.io = &opts->file_io;
     g.skip_image_data = opts->skip_image_data;
     g.max_bytes = opts->max_file_bytes ? opts->max_file_bytes : GL_DEFAULT_MAX_BYTES;
+    g.max_decoded = opts->max_decoded_bytes; /* 0: the default, set once the buffers are known */
+    g.input_bytes = size;
+    g.warn = opts->warning;
+    g.warn_user = opts->warning_user;
+    g.roots = opts->allowed_roots;
+    g.n_roots = opts->allowed_roots ? opts->allowed_root_count : 0;
     if (size > g.max_bytes)
         return sk_error_set(err, SK_ERR_LIMIT, "input of %zu bytes exceeds the limit of %llu", size,
                             (unsigned long long)g.max_bytes);

@@ -48,6 +48,8 @@ typedef struct gw_state {
     uint32_t written_meshes;
 } gw_state;
 
+static const char *gw_path_name(sk_track_path p);
+
 static bool gw_fail(gw_state *w, sk_result code, const char *what) {
     if (w->status == SK_OK) w->status = sk_error_set(w->err, code, "sk_glb_write: %s", what);
     return false;
@@ -182,6 +184,59 @@ static bool gw_all_finite(const float *v, size_t n) {
 
 static bool gw_primitive_written(const sk_primitive *pr) { return pr->vertex_count > 0 && pr->positions; }
 
+/* What the glTF reader refuses although an sk_asset may hold it (issue #14
+ * finding 4: the writer never writes a file the reader refuses): key times
+ * that are negative or not strictly increasing (an accessor without a
+ * bufferView, all zeros, loads with a warning but cannot be written as
+ * data), and inverse bind matrices whose bottom row is not (0, 0, 0, 1)
+ * (an all-zero one, from the same kind of accessor). */
+static bool gw_check_reader_rules(gw_state *w) {
+    const sk_asset *a = w->asset;
+    char msg[300];
+    for (uint32_t s = 0; s < a->skin_count; s++)
+        for (uint32_t j = 0; j < a->skins[s].joint_count; j++) {
+            const float *m = a->skins[s].inverse_bind[j].m;
+            if (fabsf(m[3]) > 1e-5f || fabsf(m[7]) > 1e-5f || fabsf(m[11]) > 1e-5f || fabsf(m[15] - 1.0f) > 1e-5f) {
+                snprintf(msg, sizeof msg,
+                         "skin %u: inverse bind matrix %u is not affine (bottom row %g %g %g %g): the glTF reader "
+                         "would refuse the file",
+                         s, j, (double)m[3], (double)m[7], (double)m[11], (double)m[15]);
+                return gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
+            }
+        }
+    float *times = NULL;
+    size_t cap = 0;
+    bool ok = true;
+    for (uint32_t c = 0; ok && c < a->clip_count; c++) {
+        const sk_clip *clip = a->clips[c];
+        for (uint32_t i = 0; ok && i < sk_clip_track_count(clip); i++) {
+            sk_track_info in;
+            if (!sk_clip_track_info(clip, i, &in) || in.key_count == 0) continue;
+            if (in.key_count > cap) {
+                float *t = sk_realloc(w->alloc, times, cap * sizeof(float), (size_t)in.key_count * sizeof(float));
+                if (!t) {
+                    ok = gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
+                    break;
+                }
+                times = t;
+                cap = in.key_count;
+            }
+            sk_clip_track_keys(clip, i, times, NULL);
+            for (uint32_t k = 0; k < in.key_count; k++)
+                if (times[k] < 0.0f || (k > 0 && !(times[k] > times[k - 1]))) {
+                    snprintf(msg, sizeof msg,
+                             "clip %u '%s' track %u (joint %u %s): key %u at %g %s: the glTF reader would refuse the file",
+                             c, sk_clip_name(clip), i, in.joint, gw_path_name(in.path), k, (double)times[k],
+                             times[k] < 0.0f ? "is negative" : "does not come after the key before it");
+                    ok = gw_fail(w, SK_ERR_INVALID_ARGUMENT, msg);
+                    break;
+                }
+        }
+    }
+    sk_free(w->alloc, times, cap * sizeof(float));
+    return ok;
+}
+
 /* What sk_asset_validate checks, plus what a glTF file needs on top. A
  * primitive without vertices (its data was not in the file it was loaded
  * from, or an asset built in code) cannot be a glTF primitive: it is left out,
@@ -192,6 +247,7 @@ static bool gw_check_asset(gw_state *w) {
     const sk_asset *a = w->asset;
     sk_error e;
     if (sk_asset_validate(a, &e) != SK_OK) return gw_fail(w, SK_ERR_INVALID_ARGUMENT, e.message);
+    if (!gw_check_reader_rules(w)) return false;
     char msg[200];
     w->mesh_index = sk_alloc(w->alloc, (size_t)(a->mesh_count ? a->mesh_count : 1) * sizeof *w->mesh_index);
     if (!w->mesh_index) return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");

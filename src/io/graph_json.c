@@ -181,6 +181,11 @@ static sk_result parse_state(parse_ctx *c, const cJSON *js, const char *path, g_
         pathf(p, sizeof p, "%s/speed", path);
         return PERR(c, SK_ERR_INVALID_DATA, p, "expected a finite number");
     }
+    if (fabs(sp) > SK_GRAPH_MAX_SPEED) {
+        pathf(p, sizeof p, "%s/speed", path);
+        return PERR(c, SK_ERR_INVALID_DATA, p, "%g is outside [-%g, %g] (SK_GRAPH_MAX_SPEED)", sp,
+                    (double)SK_GRAPH_MAX_SPEED, (double)SK_GRAPH_MAX_SPEED);
+    }
     s->speed = (float)sp;
     s->loop = SK_LOOP_REPEAT;
     const cJSON *loop = cJSON_GetObjectItemCaseSensitive(js, "loop");

@@ -836,7 +836,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
         if (legs[l].hip < 0 || (uint32_t)legs[l].hip >= skel->joint_count)
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: leg %u: hip joint %d out of range", cname, l,
                                 legs[l].hip);
-    if (!isfinite(min_duration) || min_duration < 0)
+    if (!isfinite(min_duration) || min_duration < 0 || min_duration > 3600) /* cast to a sample count below */
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: minimum cycle duration %g s", cname, min_duration);
     if (min_duration == 0) min_duration = 0.4;
     double dur = sk_clip_duration(clip);

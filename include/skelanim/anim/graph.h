@@ -26,7 +26,8 @@
  *       ]
  *     }
  *   }
- * State options: "speed" (playback rate, default 1, negative = backwards),
+ * State options: "speed" (playback rate, default 1, negative = backwards; a
+ * magnitude above SK_GRAPH_MAX_SPEED is refused at load),
  * "loop": "repeat" | "clamp" | "ping_pong" (default repeat).
  * Conditions (all must hold): float parameters with op > < >= <= == != and a
  * number; bool parameters with "value": true/false (default true); trigger
@@ -52,6 +53,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The largest playback rate a state may have (JSON "speed"; issue #14). */
+#define SK_GRAPH_MAX_SPEED 1000.0
 
 typedef struct sk_graph sk_graph;
 typedef struct sk_graph_instance sk_graph_instance;
@@ -81,7 +85,9 @@ void sk_graph_set_param(sk_graph_instance *inst, uint32_t index, float value);
 float sk_graph_get_param(const sk_graph_instance *inst, uint32_t index);
 
 /* Fires the transitions whose conditions hold, then advances time by dt
- * seconds (>= 0) and the fades. */
+ * seconds (>= 0) and the fades. A negative or non-finite dt changes nothing;
+ * a huge one moves each clip by at most SK_PLAYER_MAX_STEP_CYCLES loops
+ * (player.h). */
 void sk_graph_update(sk_graph_instance *inst, double dt);
 /* Root motion of the last update (identity unless the description has
  * "root_motion": {"joint": NAME}): the blended delta of every playing clip,

@@ -26,6 +26,15 @@
  * reported while the playhead rests at an end. The callback may return false
  * to drop the remaining events of this step (the time still advances fully).
  * Seeking (scrubbing) reports nothing. A zero-length clip reports nothing.
+ *
+ * Limits (issue #14: a huge but finite speed or step must not overflow the
+ * cycle counter or hang). One step moves at most SK_PLAYER_MAX_STEP_CYCLES
+ * periods: a longer step (any finite dt * speed) is clamped to that many
+ * periods, in its direction. Markers are reported for the first
+ * SK_PLAYER_MAX_EVENT_CYCLES cycles a step crosses; the crossings after them
+ * are dropped (the time still advances). The cycle counter saturates at
+ * +-SK_PLAYER_MAX_CYCLE. Non-finite steps and speeds change nothing (a
+ * non-finite speed is set as 0).
  */
 #ifndef SKELANIM_ANIM_PLAYER_H
 #define SKELANIM_ANIM_PLAYER_H
@@ -35,6 +44,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define SK_PLAYER_MAX_STEP_CYCLES 1e9      /* periods one step may move */
+#define SK_PLAYER_MAX_EVENT_CYCLES 4096     /* cycles whose markers one step reports */
+#define SK_PLAYER_MAX_CYCLE 9007199254740992.0 /* 2^53: |cycle| saturates here */
 
 typedef struct sk_player_desc {
     double duration;     /* clip length in seconds (sk_clip_duration); <= 0 plays a still pose */

@@ -39,6 +39,11 @@ extern "C" {
 #define SK_IK_STACK_JOINTS 32u
 /* Longest chain accepted (SK_ERR_LIMIT beyond). */
 #define SK_IK_MAX_CHAIN 4096u
+/* Largest coordinate (metres) of a target, pole, up vector or chain joint in
+ * model space: beyond it squared distances could overflow float, so
+ * sk_ik_solve and sk_ik_solve_multi refuse it (SK_ERR_INVALID_ARGUMENT) and
+ * never return a NaN error for finite input (issue #14). */
+#define SK_IK_MAX_COORD 1e15f
 
 typedef enum sk_ik_solver {
     SK_IK_FABRIK = 0,             /* Aristidou & Lasenby 2011 (the default) */

@@ -10,6 +10,19 @@
 extern "C" {
 #endif
 
+/* The largest translation length, scale or vertex distance (in the file's
+ * units) that any node's world transform, skinning matrix or vertex can reach
+ * when sampled at any time: the reader refuses files beyond it (bounded in
+ * double from the rest transforms, every translation and scale key, the
+ * inverse binds and the positions), so finite input never gives infinite
+ * matrices or NaN vertices (issue #14). */
+#define SK_GLTF_MAX_WORLD 1e15
+
+/* A warning of the reader (sk_gltf_options.warning): what loads but is
+ * probably not what the file's author meant. message names the JSON path
+ * ("/skins/0/inverseBindMatrices: ..."), not the file. */
+typedef void (*sk_gltf_warning_fn)(void *user, const char *message);
+
 /* A zeroed struct (or NULL) gives the defaults. */
 typedef struct sk_gltf_options {
     sk_allocator allocator;       /* zero = C library */
@@ -18,11 +31,35 @@ typedef struct sk_gltf_options {
                                      images; zero = stdio, regular files only (skelanim/io/file.h) */
     bool skip_image_data;         /* true: images keep their name, MIME type and uri but no bytes
                                      are read or copied (sk_image.data NULL) */
+    uint64_t max_decoded_bytes;   /* bytes decoded from accessors in all (as floats / uint32);
+                                     0 = 64 MiB + 64 x (the file's bytes + its buffers' bytes), at most
+                                     8 x the file limit. An accessor without a bufferView is zeros:
+                                     it counts like any other, so a 257-byte file cannot decode
+                                     gigabytes; vertex attributes sharing one accessor share one
+                                     decoded array. Beyond: SK_ERR_LIMIT naming the accessor.
+                                     (Added for issue #14.) */
+    /* With the default file system (file_io.read NULL), an external buffer or
+     * image must resolve, symbolic links followed (realpath), inside the
+     * model's folder: a relative URI that is a link to a file elsewhere is
+     * refused before it is read. These folders are allowed too (NULL entries
+     * are skipped). With a read callback the callback decides. (Added for
+     * issue #14.) */
+    const char *const *allowed_roots;
+    uint32_t allowed_root_count;
+    /* Called (when set) for what loads but is likely broken: animation key
+     * times from an accessor without a bufferView (all 0: the clip is a
+     * still pose at t = 0), inverse bind matrices that are zero-filled or
+     * singular (they send the skinned vertices to a point, a line or a
+     * plane). NULL: no warnings. (Added for issue #14.) */
+    sk_gltf_warning_fn warning;
+    void *warning_user;
 } sk_gltf_options;
 
 /* Loads a .gltf or .glb (detected by content). External buffer URIs are
  * resolved relative to the file's folder and read through opts->file_io;
- * absolute paths, "..", and non-file schemes are refused. Every structural
+ * absolute paths, "..", and non-file schemes are refused, and with the
+ * default file system so is a file that resolves outside the folder
+ * (allowed_roots). Every structural
  * error that could lead to an out-of-bounds read is rejected with a message
  * naming the file once and then the JSON path, e.g. "model.glb:
  * /accessors/3/count: 900 elements of 12 bytes exceed bufferView 2 (4096

@@ -1,0 +1,146 @@
+/* glTF reader, last step: values that would overflow in world space (issue
+ * #14 finding 5). Every value the reader produced is finite, but finite is
+ * not enough: a translation of 3e38 gives an infinite world matrix and NaN
+ * skinned vertices. This step bounds, in double, what sampling any clip at
+ * any time can produce, and refuses the file when a bound passes
+ * SK_GLTF_MAX_WORLD (gltf.h):
+ *  - per node, the largest translation length and scale component over its
+ *    rest transform and every key of its translation and scale tracks
+ *    (CUBICSPLINE: value + key span * tangent, a bound of the Hermite curve;
+ *    rotations are unit quaternions and change no length);
+ *  - world transforms as (A, B): A bounds the spectral norm of the linear
+ *    part, B the length of the translation; child = A_p * s, B_p + A_p * t;
+ *  - skinning matrices: A * |inverse bind (Frobenius)| and A * |ibm t| + B;
+ *  - vertices: the largest position length of each mesh, through the node's
+ *    world bound, or through its skin's palette bound times the largest sum
+ *    of weights. Morph target deltas are not included.
+ * Runs once per load over data already in memory; allocates from the
+ * scratch arena. */
+#include "io/gltf_internal.h"
+
+#include <math.h>
+
+static double len3(double x, double y, double z) { return sqrt(x * x + y * y + z * z); }
+
+/* Largest |translation| (width 3, lengths) or |scale component| over a track's keys. */
+static double track_bound(const float *times, const float *v, const sk_track_info *in, bool length) {
+    uint32_t n = in->key_count, w = in->width;
+    bool cubic = in->interpolation == SK_INTERP_CUBICSPLINE;
+    double vmax = 0.0, mmax = 0.0;
+    for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t part = 0; part < (cubic ? 3u : 1u); part++) {
+            const float *x = v + ((size_t)k * (cubic ? 3u : 1u) + part) * w;
+            double m = 0.0;
+            if (length) m = len3(x[0], x[1], x[2]);
+            else
+                for (uint32_t c = 0; c < w; c++) m = fmax(m, fabs((double)x[c]));
+            if (cubic && part != 1) mmax = fmax(mmax, m);
+            else vmax = fmax(vmax, m);
+        }
+    }
+    double span = n ? (double)times[n - 1] - (double)times[0] : 0.0;
+    return vmax + span * mmax;
+}
+
+sk_result sk_gl_check_world_range(gl_ctx *g) {
+    const sk_asset *a = g->asset;
+    const sk_skeleton *s = a->skeleton;
+    const double lim = SK_GLTF_MAX_WORLD;
+    uint32_t J = s ? s->joint_count : 0;
+    double *tb = sk_arena_alloc(&g->tmp, ((size_t)J + 1) * 4 * sizeof(double));
+    if (!tb) return oom(g);
+    double *sb = tb + J, *A = sb + J, *B = A + J;
+    for (uint32_t j = 0; j < J; j++) {
+        const sk_transform *r = &s->rest[j];
+        tb[j] = len3(r->t.x, r->t.y, r->t.z);
+        sb[j] = fmax(fabs((double)r->s.x), fmax(fabs((double)r->s.y), fabs((double)r->s.z)));
+    }
+    /* animated translations and scales */
+    size_t cap = 0;
+    float *times = NULL, *vals = NULL;
+    for (uint32_t c = 0; c < a->clip_count; c++) {
+        const sk_clip *clip = a->clips[c];
+        for (uint32_t i = 0; i < sk_clip_track_count(clip); i++) {
+            sk_track_info in;
+            if (!sk_clip_track_info(clip, i, &in) || in.joint >= J) continue;
+            if (in.path != SK_PATH_TRANSLATION && in.path != SK_PATH_SCALE) continue;
+            size_t nv = (size_t)in.key_count * in.width * (in.interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u);
+            size_t need = nv > in.key_count ? nv : in.key_count;
+            if (need > cap) {
+                cap = need * 2;
+                times = sk_arena_alloc_raw(&g->tmp, cap * sizeof(float));
+                vals = sk_arena_alloc_raw(&g->tmp, cap * sizeof(float));
+                if (!times || !vals) return oom(g);
+            }
+            sk_clip_track_keys(clip, i, times, vals);
+            double b = track_bound(times, vals, &in, in.path == SK_PATH_TRANSLATION && in.width == 3);
+            if (in.path == SK_PATH_TRANSLATION) tb[in.joint] = fmax(tb[in.joint], b);
+            else sb[in.joint] = fmax(sb[in.joint], b);
+        }
+    }
+    /* world bounds, parents first */
+    for (uint32_t j = 0; j < J; j++) {
+        int32_t p = s->parents[j];
+        double ap = p >= 0 ? A[p] : 1.0, bp = p >= 0 ? B[p] : 0.0;
+        A[j] = ap * sb[j];
+        B[j] = bp + ap * tb[j];
+        if (!(A[j] <= lim) || !(B[j] <= lim)) {
+            uint32_t node = a->joint_to_node ? a->joint_to_node[j] : j;
+            return fail(g, SK_ERR_INVALID_DATA,
+                        "/nodes/%u: its world transform can reach a translation of %.3g and a scale of %.3g "
+                        "(its and its ancestors' translations and scales, rest and animated): beyond the limit "
+                        "of %g (SK_GLTF_MAX_WORLD)",
+                        node, B[j], A[j], lim);
+        }
+    }
+    /* vertices: per mesh, the largest position length and sum of weights */
+    double *vm = sk_arena_alloc(&g->tmp, ((size_t)a->mesh_count + 1) * 2 * sizeof(double));
+    if (!vm) return oom(g);
+    double *wm = vm + a->mesh_count;
+    for (uint32_t m = 0; m < a->mesh_count; m++) {
+        const sk_mesh *me = &a->meshes[m];
+        for (uint32_t pi = 0; pi < me->primitive_count; pi++) {
+            const sk_primitive *pr = &me->primitives[pi];
+            for (uint32_t v = 0; pr->positions && v < pr->vertex_count; v++) {
+                const float *x = pr->positions + (size_t)v * 3;
+                vm[m] = fmax(vm[m], len3(x[0], x[1], x[2]));
+                double ws = 0.0;
+                for (uint32_t k = 0; pr->weights && k < pr->influence_count; k++)
+                    ws += fabs((double)pr->weights[(size_t)v * pr->influence_count + k]);
+                wm[m] = fmax(wm[m], ws);
+            }
+        }
+        if (!(vm[m] <= lim))
+            return fail(g, SK_ERR_INVALID_DATA, "/meshes/%u: a vertex position of length %.3g is beyond the limit of %g "
+                        "(SK_GLTF_MAX_WORLD)", m, vm[m], lim);
+    }
+    /* skinning matrices, and the vertices through them or through their node */
+    for (uint32_t j = 0; j < J; j++) {
+        int32_t m = a->joint_mesh ? a->joint_mesh[j] : -1;
+        int32_t k = a->joint_skin ? a->joint_skin[j] : -1;
+        if (m < 0 || (uint32_t)m >= a->mesh_count) continue;
+        double bound = A[j] * vm[m] + B[j];
+        if (k >= 0 && (uint32_t)k < a->skin_count) {
+            const sk_skin *sk = &a->skins[k];
+            double pl = 0.0, pt = 0.0;
+            for (uint32_t i = 0; i < sk->joint_count; i++) {
+                uint32_t jj = sk->joints[i];
+                if (jj >= J) continue;
+                const float *q = sk->inverse_bind[i].m;
+                double fl = 0.0;
+                for (int c = 0; c < 3; c++)
+                    for (int r = 0; r < 3; r++) fl += (double)q[c * 4 + r] * q[c * 4 + r];
+                pl = fmax(pl, A[jj] * sqrt(fl));
+                pt = fmax(pt, A[jj] * len3(q[12], q[13], q[14]) + B[jj]);
+            }
+            bound = fmax(1.0, wm[m]) * (pl * vm[m] + pt);
+        }
+        if (!(bound <= lim)) {
+            uint32_t node = a->joint_to_node ? a->joint_to_node[j] : j;
+            return fail(g, SK_ERR_INVALID_DATA,
+                        "/nodes/%u: mesh %d %s can reach %.3g in world space: beyond the limit of %g (SK_GLTF_MAX_WORLD)",
+                        node, m, k >= 0 ? "skinned with its skin" : "placed by the node", bound, lim);
+        }
+    }
+    return SK_OK;
+}
