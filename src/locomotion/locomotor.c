@@ -817,9 +817,12 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         sk_vec3 F;
         sk_quat Rf;
         float flight = 0;
-        bool in_air = ct > lift && ct < land && land > lift;
+        /* Standing still (the phase stopped with every foot on the ground),
+         * a rolling foot stays on its footstep too. */
+        bool rolling = ct > lift && ct < land && (ct <= kt[l][1] || ct >= kt[l][2]);
+        bool in_air = ct > lift && ct < land && land > lift && !(L->frozen && rolling);
         if (!in_air) {
-            const sk_footstep *fs = ct <= lift ? &g->from : &g->to;
+            const sk_footstep *fs = ct <= kt[l][1] ? &g->from : &g->to;
             F = fs->position;
             Rf = fs->rotation;
         } else {
