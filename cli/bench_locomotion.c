@@ -99,6 +99,7 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     sk_locomotor **L = calloc(count, sizeof *L);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
     float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
+    double *ft = NULL;
     int rc = 1;
     if (!L || !poses || !x || !z) goto done;
     for (uint32_t i = 0; i < count; i++) {
@@ -114,6 +115,8 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     uint32_t warm = 30, rays = 0;
     double best = INFINITY, sum = 0;
     uint32_t timed = 0;
+    ft = calloc(frames, sizeof *ft);
+    if (!ft) goto done;
     for (uint32_t f = 0; f < warm + frames; f++) {
         double t_adv = 0, t_adj = 0;
         double t0 = cli_now();
@@ -136,14 +139,16 @@ static int bl_cost(uint32_t count, uint32_t frames) {
             double t = t_adv + t_adj;
             if (t < best) best = t;
             sum += t;
-            timed++;
+            ft[timed++] = t;
             for (uint32_t i = 0; i < count; i++) rays += sk_locomotor_get_state(L[i])->rays;
         }
     }
+    qsort(ft, timed, sizeof *ft, cli_cmp_double);
     printf("{\"bench\":\"locomotion_cost\",\"characters\":%u,\"legs\":%u,\"terrain\":\"course\",\"frames\":%u,"
-           "\"frame_ms_min\":%.4f,\"frame_ms_mean\":%.4f,\"ns_per_character_min\":%.1f,\"rays_per_character_frame\":%.2f}\n",
-           count, c.leg_count, timed, best * 1e3, sum / timed * 1e3, best * 1e9 / count,
-           (double)rays / ((double)timed * count));
+           "\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,\"frame_ms_mean\":%.4f,\"ns_per_character_min\":%.1f,"
+           "\"ns_per_character_median\":%.1f,\"rays_per_character_frame\":%.2f}\n",
+           count, c.leg_count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
+           ft[timed / 2] * 1e9 / count, (double)rays / ((double)timed * count));
     rc = 0;
     goto done;
 fail:
@@ -151,6 +156,7 @@ fail:
 done:
     if (L)
         for (uint32_t i = 0; i < count; i++) sk_locomotor_destroy(L[i]);
+    free(ft);
     free(L);
     free(poses);
     free(x);

@@ -92,6 +92,8 @@ typedef struct leg_rt {
     sk_vec3 to_base;                     /* the base the next footstep was cast at */
     float to_yaw;
     int edge_pref;                       /* last step-edge move: +1 forward, -1 back, 0 none */
+    bool ends_valid;                     /* fb_lift/fb_land hold the blend's trajectory ends */
+    sk_vec3 fb_lift, fb_land;
 } leg_rt;
 
 struct sk_locomotor {
@@ -543,6 +545,7 @@ static void blend_now(sk_locomotor *L, sk_vec3 v_char) {
     if (L->blend_valid && fabsf(v_char.x - L->blend_v.x) < 1e-3f && fabsf(v_char.z - L->blend_v.z) < 1e-3f) return;
     L->blend_valid = true;
     L->blend_v = v_char;
+    for (uint32_t l = 0; l < L->legs; l++) L->leg[l].ends_valid = false;
     if (sk_motion_group_evaluate(L->d.group, v_char, L->weights, L->n, &L->blend, &e) != SK_OK) {
         for (uint32_t i = 0; i < L->n; i++) L->weights[i] = i == 0 ? 1.0f : 0.0f;
         sk_motion_group_blend(L->d.group, L->weights, L->n, &L->blend, &e);
@@ -637,8 +640,9 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
      * clips' strides (0.75 m a step for the mannequin's walk) would
      * otherwise climb 0.45 m a step on 0.17/0.28 stairs and fold the
      * swinging leg up to the hip. The slope is the height difference to
-     * the ground 0.6 m ahead, smoothed over 0.3 s; the cycle is shortened by
-     * 1 + 1.2 slope (a third of the stride on 45 degrees). */
+     * the ground 0.6 m ahead (one ray; the footsteps' own slope reacts a
+     * step too late for a run onto stairs), smoothed over 0.3 s; the cycle
+     * is shortened by 1 + 1.2 slope (to 45 % on 45 degrees). */
     if (speed > 1e-3f) {
         sk_vec3 ahead = sk_vec3_add(L->st.position, sk_vec3_scale(v, 0.6f / speed));
         sk_terrain_hit ha;
@@ -831,8 +835,13 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             sk_error e = {0};
             double gl = lb->stance_time + lift, gd = lb->stance_time + land;
             sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, phase, &nf, &e);
-            sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gl, &nl, &e);
-            sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gd, &nd, &e);
+            if (!g->ends_valid) { /* the trajectory's ends change only with the blend */
+                sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gl, &g->fb_lift, &e);
+                sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gd, &g->fb_land, &e);
+                g->ends_valid = true;
+            }
+            nl = g->fb_lift;
+            nd = g->fb_land;
             float dz = nd.z - nl.z;
             float s = dz > 1e-4f ? skm_clampf((nf.z - nl.z) / dz, 0, 1) : flight;
             float xn = nf.x - (nl.x + (nd.x - nl.x) * s), yn = nf.y - (nl.y + (nd.y - nl.y) * s);

@@ -544,9 +544,45 @@ static uint32_t cell_of(double x, double lo, double size, uint32_t n) {
     return (uint32_t)f;
 }
 
+/* A vertical ray (what foot placement casts): one grid cell, no traversal;
+ * a cheap 2D inside test of (x, z) (looser than tri_hit's) leaves only the
+ * triangles under the point for the exact test. */
+static bool ray_mesh_vertical(const sk_terrain_mesh *m, sk_vec3 o, sk_vec3 d, float max_distance,
+                              sk_terrain_hit *out) {
+    double x = o.x, z = o.z;
+    double od[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
+    double padx = 1e-7 * (1.0 + fabs(m->bmin[0]) + fabs(m->bmax[0]));
+    double padz = 1e-7 * (1.0 + fabs(m->bmin[2]) + fabs(m->bmax[2]));
+    if (x < m->bmin[0] - padx || x > m->bmax[0] + padx || z < m->bmin[2] - padz || z > m->bmax[2] + padz)
+        return false;
+    uint32_t c = cell_of(z, m->bmin[2], m->cz, m->nz) * m->nx + cell_of(x, m->bmin[0], m->cx, m->nx);
+    uint32_t a = m->cell_start[c], b = m->cell_start[c + 1];
+    double best_t = max_distance;
+    int32_t best = -1;
+    for (uint32_t k = a; k < b; k++) {
+        uint32_t tri = m->cell_tris[k];
+        const float *v = m->tris + (size_t)tri * 9;
+        double ax = v[0], az = v[2];
+        double e1x = (double)v[3] - ax, e1z = (double)v[5] - az, e2x = (double)v[6] - ax, e2z = (double)v[8] - az;
+        double det = e1x * e2z - e2x * e1z;
+        if (det == 0.0) continue; /* edge-on: a vertical ray grazes it (tri_hit: no hit either) */
+        double sg = det < 0.0 ? -1.0 : 1.0, adet = det * sg, be = 1e-6 * adet;
+        double sx = x - ax, sz = z - az;
+        double u = (sx * e2z - e2x * sz) * sg, w = (e1x * sz - sx * e1z) * sg;
+        if (u < -be || w < -be || u + w > adet + be) continue; /* clearly outside (looser than tri_hit) */
+        double t;
+        if (tri_hit(v, od, dd, best_t, &t)) { /* the exact test and distance, as every other path */
+            best_t = t;
+            best = (int32_t)tri;
+        }
+    }
+    return mesh_finish(m, best, best_t, o, d, out);
+}
+
 static bool ray_mesh_grid(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
     const sk_terrain_mesh *m = user;
     if (m->tri_count == 0) return false;
+    if (d.x == 0.0f && d.z == 0.0f && d.y != 0.0f) return ray_mesh_vertical(m, o, d, max_distance, out);
     double od[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
     /* Clip to the bounds (slabs). */
     double t0 = 0.0, t1 = max_distance;
