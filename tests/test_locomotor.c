@@ -425,10 +425,16 @@ static void test_start_stop(void **state) {
     metrics m = {0};
     const double dt = 1.0 / 60;
     double t = 0;
+    /* the mode goes STANDING -> MOVING -> STOPPING -> STANDING, in that order */
+    sk_locomotion_mode seen[8];
+    int nseen = 0;
+    seen[nseen++] = sk_locomotor_get_state(r.L)->mode;
     while (!pf.finished && t < 10) {
         sk_path_follower_step(&pf, dt);
         rig_step(&r, dt, pf.x, pf.z, pf.yaw);
         metrics_add(&m, &r, h_flat, NULL);
+        sk_locomotion_mode md = sk_locomotor_get_state(r.L)->mode;
+        if (md != seen[nseen - 1] && nseen < 8) seen[nseen++] = md;
         t += dt;
     }
     assert_true(pf.finished);
@@ -438,8 +444,15 @@ static void test_start_stop(void **state) {
     while (sk_locomotor_get_state(r.L)->moving > 0.01f && settle < 600) {
         rig_step(&r, dt, pf.x, pf.z, pf.yaw);
         metrics_add(&m, &r, h_flat, NULL);
+        sk_locomotion_mode md = sk_locomotor_get_state(r.L)->mode;
+        if (md != seen[nseen - 1] && nseen < 8) seen[nseen++] = md;
         settle++;
     }
+    assert_int_equal(nseen, 4);
+    assert_int_equal(seen[0], SK_LOCOMOTION_STANDING);
+    assert_int_equal(seen[1], SK_LOCOMOTION_MOVING);
+    assert_int_equal(seen[2], SK_LOCOMOTION_STOPPING);
+    assert_int_equal(seen[3], SK_LOCOMOTION_STANDING);
     printf("  settled %.2f s after arriving\n", settle * dt);
     assert_true(settle < 180);
     for (uint32_t l = 0; l < 2; l++) assert_true(sk_locomotor_get_state(r.L)->feet[l].stance);

@@ -666,6 +666,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     }
     bool want_move = speed >= L->idle_speed;
     L->frozen = !want_move && !any_up;
+    L->st.mode = want_move ? SK_LOCOMOTION_MOVING : (L->frozen ? SK_LOCOMOTION_STANDING : SK_LOCOMOTION_STOPPING);
     if (!L->frozen) L->st.phase = wrap01d(L->st.phase + dt / cd);
     float target = L->frozen ? 0.0f : 1.0f;
     L->st.moving += (target - L->st.moving) * smooth_factor(dt, 0.2f);

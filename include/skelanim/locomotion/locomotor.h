@@ -120,6 +120,21 @@ typedef struct sk_locomotor_foot {
     bool reached;                 /* the leg IK reached its target */
 } sk_locomotor_foot;
 
+/* The locomotor's state machine for standing and moving (the polar
+ * gradient band blend space picks walk or run within MOVING):
+ *   STANDING -> MOVING    when the speed reaches idle_speed (the idle clip
+ *                         fades out over 0.2 s, the phase runs);
+ *   MOVING   -> STOPPING  when the speed drops below idle_speed;
+ *   STOPPING -> STANDING  when every foot is on the ground (foot-strike ..
+ *                         foot-off): the phase stops, the idle fades in
+ *                         while the feet stay on their footsteps;
+ *   STOPPING -> MOVING    when the speed comes back. */
+typedef enum sk_locomotion_mode {
+    SK_LOCOMOTION_STANDING = 0,
+    SK_LOCOMOTION_MOVING = 1,
+    SK_LOCOMOTION_STOPPING = 2
+} sk_locomotion_mode;
+
 typedef struct sk_locomotor_state {
     double time;                  /* s since the reset */
     sk_vec3 position;             /* character ground point (y: smoothed ground height) */
@@ -128,7 +143,8 @@ typedef struct sk_locomotor_state {
     float angular_velocity;       /* rad/s */
     double phase;                 /* group phase in [0, 1) */
     double cycle_duration;        /* s, as the phase advanced this frame */
-    float moving;                 /* 0 standing (idle) .. 1 moving */
+    sk_locomotion_mode mode;
+    float moving;                 /* 0 standing (idle) .. 1 moving: the weight of the moving clips */
     float hip_offset;             /* vertical hip adjustment (m) */
     sk_mat4 root;                 /* the character transform: world = root x model */
     uint32_t leg_count;
