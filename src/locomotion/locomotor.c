@@ -53,13 +53,12 @@
 #include "skelanim/anim/blend.h"
 #include "skelanim/ik/ik.h"
 #include "skelanim/locomotion/locomotor.h"
+#include "locomotor_internal.h"
 
 #include <math.h>
 #include <string.h>
 
 #define CLEAR_SAMPLES 6
-#define EDGE_TOL 0.015f
-#define EDGE_MARGIN 0.02f
 #define CLEAR_MARGIN 0.03f
 #define BALANCE_ALPHA 20.0f
 #define GUARD_MARGIN 0.005f
@@ -69,7 +68,6 @@
 #define SLOPE_CADENCE 1.2f
 #define CAST_REUSE 0.01f
 #define CLEAR_REUSE 0.05f
-#define FOOT_PAD 0.01f
 
 typedef struct leg_rt {
     uint32_t hip, knee, ankle, tip_joint; /* tip_joint: toe or ankle */
@@ -128,6 +126,7 @@ struct sk_locomotor {
     bool hip_valid;
     float slope;             /* smoothed ground slope ahead */          /* st.hip_offset holds last frame's offset */
     sk_locomotor_state st;
+    skl_ground ground;       /* terrain rays (counts them) */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -317,6 +316,9 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     }
     L->max_up = desc->max_step_up > 0 ? desc->max_step_up : 0.8f * L->longest_leg;
     L->max_down = desc->max_step_down > 0 ? desc->max_step_down : 1.2f * L->longest_leg;
+    L->ground.terrain = desc->terrain;
+    L->ground.max_up = L->max_up;
+    L->ground.max_down = L->max_down;
     L->soft = desc->soft < 0 ? 0.0f : (desc->soft > 0 ? desc->soft : 0.02f);
     L->idle_speed = desc->idle_speed > 0 ? desc->idle_speed : 0.1f;
     L->ground_tau = desc->ground_smoothing > 0 ? desc->ground_smoothing : 0.15f;
@@ -335,126 +337,16 @@ const float *sk_locomotor_weights(const sk_locomotor *L) { return L ? L->weights
 double sk_locomotor_clip_time(const sk_locomotor *L, uint32_t i) { return L && i < L->n ? L->clip_times[i] : 0.0; }
 uint32_t sk_locomotor_body_joint(const sk_locomotor *L) { return L ? L->body : 0; }
 
-/* ---- terrain ------------------------------------------------------------- */
+/* ---- terrain (locomotor_ground.c) --------------------------------------- */
 static bool ground_at(sk_locomotor *L, float x, float z, float y_ref, sk_terrain_hit *hit) {
-    L->st.rays++;
-    if (!L->d.terrain.raycast) { /* flat at 0 */
-        hit->point = sk_vec3_make(x, 0, z);
-        hit->normal = sk_vec3_make(0, 1, 0);
-        hit->distance = 0;
-        return true;
-    }
-    /* Ground ahead may be higher (a ramp, stairs): the ray starts higher
-     * the farther the point is from the character, as for a 56 degree
-     * slope, and looks as much lower. */
-    float d = 1.5f * hypotf(x - L->st.position.x, z - L->st.position.z);
-    float top = y_ref + L->max_up + d;
-    return sk_terrain_height(&L->d.terrain, x, z, top, L->max_up + L->max_down + 2 * d, hit);
+    L->ground.center = L->st.position;
+    return skl_ground_at(&L->ground, x, z, y_ref, hit);
 }
 
-/* Footstep rotation: the character frame turned by yaw, tilted so the foot
- * lies along heel -> toe on the ground with the up axis toward the normal. */
-static sk_quat foot_rotation(float yaw, sk_vec3 foot_dir_c, sk_vec3 heel, sk_vec3 toe, sk_vec3 normal) {
-    sk_quat qy = yaw_quat(yaw);
-    sk_vec3 f0 = skm_vec3_unit(horiz(rot_y(foot_dir_c, yaw)));
-    sk_vec3 f = skm_vec3_unit(sk_vec3_sub(toe, heel));
-    if (skm_vec3_is_zero(f0) || skm_vec3_is_zero(f)) return qy;
-    sk_quat q1 = skm_quat_from_to(f0, f);
-    sk_vec3 up1 = skm_quat_rotate(q1, sk_vec3_make(0, 1, 0));
-    sk_quat q2 = skm_quat_twist_onto(f, up1, normal);
-    return skm_quat_normalize(skm_quat_mul(skm_quat_mul(q2, q1), qy));
-}
-
-/* Plane through a with normal n: height at (x, z). */
-static float plane_y(sk_vec3 a, sk_vec3 n, float x, float z) {
-    if (!(n.y > 1e-3f)) return a.y;
-    return a.y - (n.x * (x - a.x) + n.z * (z - a.z)) / n.y;
-}
-
-static bool straddles(sk_terrain_hit *h, sk_terrain_hit *t) {
-    float e1 = fabsf(t->point.y - plane_y(h->point, h->normal, t->point.x, t->point.z));
-    float e2 = fabsf(h->point.y - plane_y(t->point, t->normal, h->point.x, h->point.z));
-    return e1 > EDGE_TOL && e2 > EDGE_TOL;
-}
-
-/* Casts the heel and toe rays for a foot whose heel is at (heel.x, heel.z)
- * and whose toe is d further. Returns how many hit (0..2). */
-static int cast_foot(sk_locomotor *L, sk_vec3 heel, sk_vec3 d, float y_ref, sk_terrain_hit *h, sk_terrain_hit *t) {
-    bool bh = ground_at(L, heel.x, heel.z, y_ref, h);
-    bool bt = ground_at(L, heel.x + d.x, heel.z + d.z, y_ref, t);
-    if (bh && !bt) { *t = *h; t->point = sk_vec3_add(h->point, sk_vec3_make(d.x, 0, d.z)); }
-    if (bt && !bh) { *h = *t; h->point = sk_vec3_sub(t->point, sk_vec3_make(d.x, 0, d.z)); }
-    return (int)bh + (int)bt;
-}
-
-/* §5.2.1: a footstep for a foot whose heel (footbase) is at base, facing
- * yaw, on the ground, moved off step edges. */
 static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base, float yaw, double when,
                            int *prefer, sk_footstep *out) {
-    sk_vec3 d = horiz(rot_y(lb->foot_direction, yaw));
-    float flen = skm_vec3_len(d);
-    sk_vec3 du = flen > 1e-6f ? sk_vec3_scale(d, 1.0f / flen) : sk_vec3_make(0, 0, 1);
-    float y_ref = L->st.position.y;
-    sk_terrain_hit h, t;
-    /* The rays are cast FOOT_PAD beyond the heel and the toe points, so a
-     * foot whose toe tip reaches a riser's face counts as straddling it. */
-    sk_vec3 padv = sk_vec3_scale(du, FOOT_PAD);
-    sk_vec3 dp = sk_vec3_add(d, sk_vec3_scale(padv, 2));
-    float flen_p = flen + 2 * FOOT_PAD;
-    int hits = cast_foot(L, sk_vec3_sub(base, padv), dp, y_ref, &h, &t);
-    if (hits == 0) { /* nothing below: keep the character's height */
-        out->position = sk_vec3_make(base.x, y_ref, base.z);
-        out->normal = sk_vec3_make(0, 1, 0);
-        out->yaw = yaw;
-        out->rotation = yaw_quat(yaw);
-        out->time = when;
-        return;
-    }
-    if (hits == 2 && straddles(&h, &t)) {
-        /* Bisection for the edge: u in (0, 1) along heel -> toe where the
-         * ground leaves the heel's plane. */
-        float lo = 0, hi = 1;
-        for (int i = 0; i < 6; i++) {
-            float u = 0.5f * (lo + hi);
-            sk_terrain_hit m;
-            sk_vec3 p = sk_vec3_add(sk_vec3_sub(base, padv), sk_vec3_scale(dp, u));
-            bool on_heel = ground_at(L, p.x, p.z, y_ref, &m) &&
-                           fabsf(m.point.y - plane_y(h.point, h.normal, p.x, p.z)) <= EDGE_TOL;
-            if (on_heel) lo = u; else hi = u;
-        }
-        float ue = 0.5f * (lo + hi);
-        float fwd = ue * flen_p + EDGE_MARGIN, back = (1 - ue) * flen_p + EDGE_MARGIN;
-        /* The shorter move first, unless this leg's last footstep moved the
-         * other way and that way is within a foot length (hysteresis: a
-         * prediction creeping over an edge does not flip between the
-         * treads every frame). */
-        bool fwd_first = fwd < back;
-        if (prefer && *prefer != 0 && (*prefer > 0 ? fwd : back) < flen_p + EDGE_MARGIN) fwd_first = *prefer > 0;
-        float shifts[2] = {fwd_first ? fwd : -back, fwd_first ? -back : fwd};
-        bool fixed = false;
-        for (int k = 0; k < 2 && !fixed; k++) {
-            sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shifts[k]));
-            sk_terrain_hit h2, t2;
-            if (cast_foot(L, sk_vec3_sub(b2, padv), dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2)) {
-                h = h2;
-                t = t2;
-                fixed = true;
-                if (prefer) *prefer = shifts[k] > 0 ? 1 : -1;
-            }
-        }
-        if (!fixed) { /* rest flat on the higher hit */
-            float y = fmaxf(h.point.y, t.point.y);
-            h.point.y = t.point.y = y;
-            h.normal = t.normal = sk_vec3_make(0, 1, 0);
-        }
-    }
-    sk_vec3 nrm = skm_vec3_unit(sk_vec3_add(h.normal, t.normal));
-    if (skm_vec3_is_zero(nrm) || nrm.y < 0.1f) nrm = sk_vec3_make(0, 1, 0);
-    out->position = skm_vec3_lerp(h.point, t.point, FOOT_PAD / flen_p); /* the heel, on the line of the hits */
-    out->normal = nrm;
-    out->yaw = yaw;
-    out->rotation = foot_rotation(yaw, lb->foot_direction, h.point, t.point, nrm);
-    out->time = when;
+    L->ground.center = L->st.position;
+    skl_place_footstep(&L->ground, lb->foot_direction, base, yaw, when, prefer, out);
 }
 
 /* (27)-(33): where the character will be when leg l is next at stance:
@@ -579,10 +471,10 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
     float y = 0;
     L->st.position = sk_vec3_make(x, 0, z);
     /* The first ray looks from high above for the ground under the point. */
-    float keep = L->max_up;
-    L->max_up = 1e3f;
+    float keep = L->ground.max_up;
+    L->ground.max_up = 1e3f;
     if (ground_at(L, x, z, 0, &h)) y = h.point.y;
-    L->max_up = keep;
+    L->ground.max_up = keep;
     L->st.position.y = y;
     sk_motion_tracker_reset(&L->tracker, L->st.position, L->st.yaw);
     blend_now(L, sk_vec3_make(0, 0, 0));
@@ -615,7 +507,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "locomotor: dt must be in (0, 1] s and the position and yaw finite (dt %g)", dt);
-    L->st.rays = 0;
+    L->ground.rays = 0;
     L->st.time += dt;
     L->frame_dt = dt;
     /* The character's height: the ground under the point, smoothed. */
@@ -673,6 +565,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     if (L->frozen && L->st.moving < 1e-3f) L->st.moving = 0;
     L->idle_time += dt;
     update_times(L);
+    L->st.rays = L->ground.rays;
     return SK_OK;
 }
 
@@ -1044,6 +937,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         f->toe = point_of(L, g->tip_joint, g->toe_pt);
         f->ankle = L->wt[g->ankle];
     }
+    L->st.rays = L->ground.rays;
     return SK_OK;
 }
 

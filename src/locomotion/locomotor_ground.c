@@ -1,0 +1,138 @@
+/* Terrain helpers of the locomotion runtimes (locomotor_internal.h):
+ * ground rays and footstep placement with the step-edge rule (seed 002
+ * §5.2.1), shared by the semi-procedural locomotor and the IK-only walker. */
+#include "core/internal.h"
+#include "core/math_inline.h"
+#include "locomotor_internal.h"
+
+#include <math.h>
+
+#define EDGE_TOL 0.015f
+#define EDGE_MARGIN 0.02f
+#define FOOT_PAD 0.01f
+
+static sk_vec3 horiz(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
+static sk_vec3 rot_y(sk_vec3 v, float a) {
+    float c = cosf(a), s = sinf(a);
+    return sk_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
+}
+
+bool skl_ground_at(skl_ground *G, float x, float z, float y_ref, sk_terrain_hit *hit) {
+    G->rays++;
+    if (!G->terrain.raycast) { /* flat at 0 */
+        hit->point = sk_vec3_make(x, 0, z);
+        hit->normal = sk_vec3_make(0, 1, 0);
+        hit->distance = 0;
+        return true;
+    }
+    /* Ground ahead may be higher (a ramp, stairs): the ray starts higher
+     * the farther the point is from the character, as for a 56 degree
+     * slope, and looks as much lower. */
+    float d = 1.5f * hypotf(x - G->center.x, z - G->center.z);
+    float top = y_ref + G->max_up + d;
+    return sk_terrain_height(&G->terrain, x, z, top, G->max_up + G->max_down + 2 * d, hit);
+}
+
+sk_quat skl_foot_rotation(float yaw, sk_vec3 foot_dir_c, sk_vec3 heel, sk_vec3 toe, sk_vec3 normal) {
+    sk_quat qy = skm_quat_rot_y(yaw);
+    sk_vec3 f0 = skm_vec3_unit(horiz(rot_y(foot_dir_c, yaw)));
+    sk_vec3 f = skm_vec3_unit(sk_vec3_sub(toe, heel));
+    if (skm_vec3_is_zero(f0) || skm_vec3_is_zero(f)) return qy;
+    sk_quat q1 = skm_quat_from_to(f0, f);
+    sk_vec3 up1 = skm_quat_rotate(q1, sk_vec3_make(0, 1, 0));
+    sk_quat q2 = skm_quat_twist_onto(f, up1, normal);
+    return skm_quat_normalize(skm_quat_mul(skm_quat_mul(q2, q1), qy));
+}
+
+/* Plane through a with normal n: height at (x, z). */
+static float plane_y(sk_vec3 a, sk_vec3 n, float x, float z) {
+    if (!(n.y > 1e-3f)) return a.y;
+    return a.y - (n.x * (x - a.x) + n.z * (z - a.z)) / n.y;
+}
+
+static bool straddles(sk_terrain_hit *h, sk_terrain_hit *t) {
+    float e1 = fabsf(t->point.y - plane_y(h->point, h->normal, t->point.x, t->point.z));
+    float e2 = fabsf(h->point.y - plane_y(t->point, t->normal, h->point.x, h->point.z));
+    return e1 > EDGE_TOL && e2 > EDGE_TOL;
+}
+
+/* Casts the heel and toe rays for a foot whose heel is at (heel.x, heel.z)
+ * and whose toe is d further. Returns how many hit (0..2). */
+static int cast_foot(skl_ground *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_terrain_hit *h, sk_terrain_hit *t) {
+    bool bh = skl_ground_at(G, heel.x, heel.z, y_ref, h);
+    bool bt = skl_ground_at(G, heel.x + d.x, heel.z + d.z, y_ref, t);
+    if (bh && !bt) { *t = *h; t->point = sk_vec3_add(h->point, sk_vec3_make(d.x, 0, d.z)); }
+    if (bt && !bh) { *h = *t; h->point = sk_vec3_sub(t->point, sk_vec3_make(d.x, 0, d.z)); }
+    return (int)bh + (int)bt;
+}
+
+/* §5.2.1: a footstep for a foot whose heel (footbase) is at base, facing
+ * yaw, on the ground, moved off step edges. */
+void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw, double when, int *prefer,
+                        sk_footstep *out) {
+    sk_vec3 d = horiz(rot_y(foot_dir_c, yaw));
+    float flen = skm_vec3_len(d);
+    sk_vec3 du = flen > 1e-6f ? sk_vec3_scale(d, 1.0f / flen) : sk_vec3_make(0, 0, 1);
+    float y_ref = G->center.y;
+    sk_terrain_hit h, t;
+    /* The rays are cast FOOT_PAD beyond the heel and the toe points, so a
+     * foot whose toe tip reaches a riser's face counts as straddling it. */
+    sk_vec3 padv = sk_vec3_scale(du, FOOT_PAD);
+    sk_vec3 dp = sk_vec3_add(d, sk_vec3_scale(padv, 2));
+    float flen_p = flen + 2 * FOOT_PAD;
+    int hits = cast_foot(G, sk_vec3_sub(base, padv), dp, y_ref, &h, &t);
+    if (hits == 0) { /* nothing below: keep the character's height */
+        out->position = sk_vec3_make(base.x, y_ref, base.z);
+        out->normal = sk_vec3_make(0, 1, 0);
+        out->yaw = yaw;
+        out->rotation = skm_quat_rot_y(yaw);
+        out->time = when;
+        return;
+    }
+    if (hits == 2 && straddles(&h, &t)) {
+        /* Bisection for the edge: u in (0, 1) along heel -> toe where the
+         * ground leaves the heel's plane. */
+        float lo = 0, hi = 1;
+        for (int i = 0; i < 6; i++) {
+            float u = 0.5f * (lo + hi);
+            sk_terrain_hit m;
+            sk_vec3 p = sk_vec3_add(sk_vec3_sub(base, padv), sk_vec3_scale(dp, u));
+            bool on_heel = skl_ground_at(G, p.x, p.z, y_ref, &m) &&
+                           fabsf(m.point.y - plane_y(h.point, h.normal, p.x, p.z)) <= EDGE_TOL;
+            if (on_heel) lo = u; else hi = u;
+        }
+        float ue = 0.5f * (lo + hi);
+        float fwd = ue * flen_p + EDGE_MARGIN, back = (1 - ue) * flen_p + EDGE_MARGIN;
+        /* The shorter move first, unless this leg's last footstep moved the
+         * other way and that way is within a foot length (hysteresis: a
+         * prediction creeping over an edge does not flip between the
+         * treads every frame). */
+        bool fwd_first = fwd < back;
+        if (prefer && *prefer != 0 && (*prefer > 0 ? fwd : back) < flen_p + EDGE_MARGIN) fwd_first = *prefer > 0;
+        float shifts[2] = {fwd_first ? fwd : -back, fwd_first ? -back : fwd};
+        bool fixed = false;
+        for (int k = 0; k < 2 && !fixed; k++) {
+            sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shifts[k]));
+            sk_terrain_hit h2, t2;
+            if (cast_foot(G, sk_vec3_sub(b2, padv), dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2)) {
+                h = h2;
+                t = t2;
+                fixed = true;
+                if (prefer) *prefer = shifts[k] > 0 ? 1 : -1;
+            }
+        }
+        if (!fixed) { /* rest flat on the higher hit */
+            float y = fmaxf(h.point.y, t.point.y);
+            h.point.y = t.point.y = y;
+            h.normal = t.normal = sk_vec3_make(0, 1, 0);
+        }
+    }
+    sk_vec3 nrm = skm_vec3_unit(sk_vec3_add(h.normal, t.normal));
+    if (skm_vec3_is_zero(nrm) || nrm.y < 0.1f) nrm = sk_vec3_make(0, 1, 0);
+    out->position = skm_vec3_lerp(h.point, t.point, FOOT_PAD / flen_p); /* the heel, on the line of the hits */
+    out->normal = nrm;
+    out->yaw = yaw;
+    out->rotation = skl_foot_rotation(yaw, foot_dir_c, h.point, t.point, nrm);
+    out->time = when;
+}
+

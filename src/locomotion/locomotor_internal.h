@@ -1,0 +1,30 @@
+/* Private to the locomotion layer: terrain helpers shared by the
+ * semi-procedural locomotor (locomotor.c) and the IK-only walker
+ * (procedural.c). Not installed. */
+#ifndef SKELANIM_LOCOMOTOR_INTERNAL_H
+#define SKELANIM_LOCOMOTOR_INTERNAL_H
+
+#include "skelanim/locomotion/locomotor.h"
+
+/* Where rays start and how far they look: from y_ref + max_up (plus 1.5 x
+ * the horizontal distance from center, for slopes ahead) down over
+ * max_up + max_down (plus 3 x that distance). A NULL terrain callback is
+ * flat ground at y = 0. rays counts the casts. */
+typedef struct skl_ground {
+    sk_terrain terrain;
+    float max_up, max_down;
+    sk_vec3 center;
+    uint32_t rays;
+} skl_ground;
+
+bool skl_ground_at(skl_ground *G, float x, float z, float y_ref, sk_terrain_hit *hit);
+/* A footstep whose heel is at base (horizontal), foot along foot_dir_c
+ * (character space, its length the foot's) turned by yaw: heel and toe rays
+ * and the step-edge rule; prefer (may be NULL) keeps the last edge move. */
+void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw, double when, int *prefer,
+                        sk_footstep *out);
+/* The foot frame: character frame turned by yaw, tilted so heel -> toe lies
+ * on the ground with its up toward normal. */
+sk_quat skl_foot_rotation(float yaw, sk_vec3 foot_dir_c, sk_vec3 heel, sk_vec3 toe, sk_vec3 normal);
+
+#endif
