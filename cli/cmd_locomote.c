@@ -39,20 +39,20 @@ static bool ends_with(const char *s, const char *suf) {
 static void fprint_vec(FILE *f, sk_vec3 v) { fprintf(f, "[%.5f,%.5f,%.5f]", v.x, v.y, v.z); }
 
 static void write_trace(FILE *f, const loco_char *c, double t) {
-    const sk_locomotor_state *st = sk_locomotor_get_state(c->loco);
+    loco_feet ft;
+    loco_char_feet(c, &ft);
     const sk_skeleton *s = c->asset->skeleton;
     fprintf(f, "{\"t\":%.6f,\"root\":", t);
-    fprint_vec(f, st->position);
+    fprint_vec(f, ft.root);
     fprintf(f, ",\"feet\":[");
-    for (uint32_t l = 0; l < st->leg_count; l++) {
-        const sk_locomotor_foot *ft = &st->feet[l];
-        fprintf(f, "%s{\"leg\":\"%s\",\"heel\":", l ? "," : "", c->an[0]->legs[l].name);
-        fprint_vec(f, ft->heel);
+    for (uint32_t l = 0; l < ft.legs; l++) {
+        fprintf(f, "%s{\"leg\":\"%s\",\"heel\":", l ? "," : "", loco_char_leg_name(c, l));
+        fprint_vec(f, ft.f[l].heel);
         fprintf(f, ",\"toe\":");
-        fprint_vec(f, ft->toe);
+        fprint_vec(f, ft.f[l].toe);
         fprintf(f, ",\"ankle\":");
-        fprint_vec(f, ft->ankle);
-        fprintf(f, ",\"stance\":%s}", ft->stance ? "true" : "false");
+        fprint_vec(f, ft.f[l].ankle);
+        fprintf(f, ",\"stance\":%s}", ft.f[l].stance ? "true" : "false");
     }
     fprintf(f, "],\"joints\":{");
     for (uint32_t j = 0; j < s->joint_count; j++) {
@@ -85,9 +85,10 @@ typedef struct rec_ctx {
 
 static bool record(void *user, const loco_char *c, double t) {
     rec_ctx *r = user;
-    const sk_locomotor_state *st = sk_locomotor_get_state(c->loco);
+    loco_feet ft;
+    loco_char_feet(c, &ft);
     if (r->trace) write_trace(r->trace, c, t);
-    float p[3] = {st->position.x, st->position.y, st->position.z};
+    float p[3] = {ft.root.x, ft.root.y, ft.root.z};
     for (int q = 0; q < 3; q++) r->bmin[q] = fminf(r->bmin[q], p[q]), r->bmax[q] = fmaxf(r->bmax[q], p[q]);
     if (!r->keep_frames || t + 1e-9 < r->next_out) return true;
     r->next_out += 1.0 / r->fps_out;
@@ -102,7 +103,7 @@ static bool record(void *user, const loco_char *c, double t) {
     r->frames[r->nframes].world = malloc(J * sizeof(sk_mat4));
     if (!r->frames[r->nframes].world) { fprintf(stderr, "skelanim: out of memory\n"); return false; }
     memcpy(r->frames[r->nframes].world, c->world, J * sizeof(sk_mat4));
-    r->frames[r->nframes].center = st->position;
+    r->frames[r->nframes].center = ft.root;
     r->nframes++;
     return true;
 }
@@ -250,6 +251,7 @@ int cmd_locomote(int argc, char **argv) {
         else if (!strcmp(a, "--seconds") && more) { if (!cli_parse_real("--seconds", argv[++i], 1e-3, 600, &seconds)) return 1; }
         else if (!strcmp(a, "--at") && more) { if (!cli_parse_real("--at", argv[++i], 0, 600, &at)) return 1; }
         else if (!strcmp(a, "--plain")) setup.plain = true;
+        else if (!strcmp(a, "--procedural")) setup.procedural = true;
         else if (!strcmp(a, "--trace") && more) trace = argv[++i];
         else if (!strcmp(a, "--out") && more) out = argv[++i];
         else if (!strcmp(a, "--size") && more) size = argv[++i];
@@ -296,7 +298,8 @@ int cmd_locomote(int argc, char **argv) {
     float *bmin = rc_ctx.bmin, *bmax = rc_ctx.bmax;
     double fps_out = rc_ctx.fps_out;
     double sim_ms = (cli_now() - t0) * 1e3;
-    const sk_locomotor_state *st = sk_locomotor_get_state(c.loco);
+    loco_feet endf;
+    loco_char_feet(&c, &endf);
     if (json) {
         printf("{\"terrain\":\"%s\",\"plain\":%s,\"speed\":%.3f,\"frames\":%u,\"seconds\":%.3f,", terrain_spec ? terrain_spec : "flat",
                setup.plain ? "true" : "false", speed, m.frames, t);
@@ -307,13 +310,13 @@ int cmd_locomote(int argc, char **argv) {
                "\"simulation_ms\":%.3f}\n",
                m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
                m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached,
-               st->position.x, st->position.y, st->position.z, sim_ms);
+               endf.root.x, endf.root.y, endf.root.z, sim_ms);
     } else {
         printf("locomote: %s on %s, %s, %.2f m/s, %u frames (%.2f s)%s\n", setup.character,
                terrain ? terrain->description : "flat ground", setup.plain ? "plain clips (baseline)" : "foot placement",
                speed, m.frames, t, finished ? "" : " — the path was not finished");
         for (uint32_t l = 0; l < c.leg_count; l++)
-            printf("  %-6s in stance %.1f%% of the frames\n", c.an[0]->legs[l].name, 100.0 * m.stance_frames[l] / m.frames);
+            printf("  %-6s in stance %.1f%% of the frames\n", loco_char_leg_name(&c, l), 100.0 * m.stance_frames[l] / m.frames);
         printf("  slide        max %.3f cm, mean %.3f cm over %u stance runs\n", 100 * m.slide_max,
                m.runs ? 100 * m.slide_sum / m.runs : 0.0, m.runs);
         printf("  contact      max %.3f cm, mean %.3f cm (in stance)\n", 100 * m.contact_max,

@@ -13,6 +13,27 @@ static int32_t find_clip_quiet(const sk_asset *a, const char *name) {
     return -1;
 }
 
+/* Arms by common names: upperarm_l / LeftArm / mixamorig:LeftArm, then
+ * its child (forearm) and grandchild (hand). */
+static uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out) {
+    static const char *const names[2][3] = {{"upperarm_l", "LeftArm", "mixamorig:LeftArm"},
+                                            {"upperarm_r", "RightArm", "mixamorig:RightArm"}};
+    uint32_t n = 0;
+    for (int side = 0; side < 2; side++) {
+        int32_t sh = -1;
+        for (int k = 0; k < 3 && sh < 0; k++) sh = sk_skeleton_find(s, names[side][k]);
+        if (sh < 0) break;
+        int32_t el = -1, ha = -1;
+        for (uint32_t j = (uint32_t)sh + 1; j < s->joint_count && el < 0; j++)
+            if (s->parents[j] == sh) el = (int32_t)j;
+        for (uint32_t j = el >= 0 ? (uint32_t)el + 1 : s->joint_count; j < s->joint_count && ha < 0; j++)
+            if (s->parents[j] == el) ha = (int32_t)j;
+        if (el < 0 || ha < 0) break;
+        out[n++] = (sk_arm_desc){sh, el, ha};
+    }
+    return n == 2 ? 2 : 0;
+}
+
 bool loco_char_create(const loco_setup *s, loco_char *c) {
     memset(c, 0, sizeof *c);
     sk_error err = {0};
@@ -30,6 +51,21 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
     if (sk_leg_points_from_mesh(c->asset, c->legs, c->leg_count, NULL, NULL, &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s: %s\n", s->character, err.message);
         goto fail;
+    }
+    if (s->procedural) {
+        sk_procedural_desc pd = {0};
+        pd.skeleton = skel;
+        pd.legs[0] = c->legs[0];
+        pd.legs[1] = c->legs[1];
+        pd.arm_count = loco_find_arms(skel, pd.arms);
+        pd.body_joint = -1;
+        if (s->terrain) pd.terrain = *s->terrain;
+        c->terrain = s->terrain;
+        if (sk_procedural_create(&pd, NULL, &c->proc, &err) != SK_OK) {
+            fprintf(stderr, "skelanim: %s\n", err.message);
+            goto fail;
+        }
+        goto buffers;
     }
     const char *defaults[2] = {"walk", "run"};
     uint32_t n = s->nclips ? s->nclips : 2;
@@ -71,6 +107,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         fprintf(stderr, "skelanim: %s\n", err.message);
         goto fail;
     }
+buffers:
     c->local = calloc(skel->joint_count, sizeof *c->local);
     c->world = calloc(skel->joint_count, sizeof *c->world);
     if (!c->local || !c->world) {
@@ -85,6 +122,7 @@ fail:
 
 void loco_char_destroy(loco_char *c) {
     sk_locomotor_destroy(c->loco);
+    sk_procedural_destroy(c->proc);
     sk_motion_group_destroy(c->group);
     for (uint32_t i = 0; i < LOCO_MAX_CLIPS; i++) sk_motion_analysis_destroy(c->an[i]);
     free(c->local);
@@ -97,13 +135,51 @@ bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw) {
     sk_error err = {0};
     const sk_skeleton *skel = c->asset->skeleton;
     sk_pose pose = sk_pose_view(c->local, skel->joint_count, NULL, 0);
-    if (sk_locomotor_update(c->loco, dt, x, z, yaw, &pose, &err) != SK_OK ||
-        sk_local_to_model(skel, &pose, &sk_locomotor_get_state(c->loco)->root, c->world, skel->joint_count, &err) !=
-            SK_OK) {
+    const sk_mat4 *root = NULL;
+    sk_result r;
+    if (c->proc) {
+        r = sk_procedural_update(c->proc, dt, x, z, yaw, &pose, &err);
+        root = &sk_procedural_get_state(c->proc)->root;
+    } else {
+        r = sk_locomotor_update(c->loco, dt, x, z, yaw, &pose, &err);
+        root = &sk_locomotor_get_state(c->loco)->root;
+    }
+    if (r != SK_OK || sk_local_to_model(skel, &pose, root, c->world, skel->joint_count, &err) != SK_OK) {
         fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
         return false;
     }
     return true;
+}
+
+void loco_char_feet(const loco_char *c, loco_feet *out) {
+    memset(out, 0, sizeof *out);
+    if (c->proc) {
+        const sk_procedural_state *st = sk_procedural_get_state(c->proc);
+        out->legs = 2;
+        out->root = st->position;
+        out->moving = st->mode == SK_PROCEDURAL_WALKING && st->speed > 0.3f;
+        for (uint32_t l = 0; l < 2; l++) {
+            const sk_procedural_foot *f = &st->feet[l];
+            out->f[l].heel = f->heel, out->f[l].toe = f->toe, out->f[l].ankle = f->ankle;
+            out->f[l].stance = f->stance && st->mode != SK_PROCEDURAL_AIRBORNE;
+            out->f[l].reached = f->reached;
+        }
+        return;
+    }
+    const sk_locomotor_state *st = sk_locomotor_get_state(c->loco);
+    out->legs = st->leg_count;
+    out->root = st->position;
+    out->moving = st->moving > 0.99f;
+    for (uint32_t l = 0; l < st->leg_count; l++) {
+        const sk_locomotor_foot *f = &st->feet[l];
+        out->f[l].heel = f->heel, out->f[l].toe = f->toe, out->f[l].ankle = f->ankle;
+        out->f[l].stance = f->stance, out->f[l].reached = f->reached;
+    }
+}
+
+const char *loco_char_leg_name(const loco_char *c, uint32_t l) {
+    if (c->an[0]) return c->an[0]->legs[l].name;
+    return c->legs[l].name[0] ? c->legs[l].name : (l ? "right" : "left");
 }
 
 void loco_metrics_init(loco_metrics *m, uint32_t legs) {
@@ -130,12 +206,12 @@ static void close_run(loco_metrics *m, uint32_t l) {
     if (m->run_max[l] > m->slide_max) m->slide_max = m->run_max[l];
 }
 
-void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locomotor_state *st) {
+void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const loco_feet *st) {
     m->frames++;
-    bool moving = st->moving > 0.99f;
+    bool moving = st->moving;
     m->moving_frames += moving;
-    for (uint32_t l = 0; l < m->legs && l < st->leg_count; l++) {
-        const sk_locomotor_foot *f = &st->feet[l];
+    for (uint32_t l = 0; l < m->legs && l < st->legs; l++) {
+        const loco_foot *f = &st->f[l];
         float gh = 0, gt = 0;
         bool hh = ground_y(terrain, f->heel, &gh), ht = ground_y(terrain, f->toe, &gt);
         double pen = 0;
@@ -188,7 +264,8 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         fprintf(stderr, "skelanim: --path: %s\n", err.message);
         return false;
     }
-    if (sk_locomotor_reset(c->loco, pf.x, pf.z, pf.yaw, &err) != SK_OK) {
+    if ((c->proc ? sk_procedural_reset(c->proc, pf.x, pf.z, pf.yaw, &err)
+                 : sk_locomotor_reset(c->loco, pf.x, pf.z, pf.yaw, &err)) != SK_OK) {
         fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
         return false;
     }
@@ -200,7 +277,9 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         sk_path_follower_step(&pf, dt);
         t += dt;
         if (!loco_char_step(c, dt, pf.x, pf.z, pf.yaw)) return false;
-        loco_metrics_add(m, c->terrain, sk_locomotor_get_state(c->loco));
+        loco_feet ft;
+        loco_char_feet(c, &ft);
+        loco_metrics_add(m, c->terrain, &ft);
         if (frame && !frame(user, c, t)) return false;
         if (pf.finished && finished_at < 0) finished_at = t;
         if (seconds <= 0 && finished_at >= 0 && t >= finished_at + 1.0) break;

@@ -22,6 +22,7 @@ typedef struct loco_setup {
     uint32_t nclips;
     const char *idle;               /* idle clip name; NULL: "idle" if the character has one */
     bool plain;                     /* clips with root motion only (the baseline) */
+    bool procedural;                /* IK-only walking (seed 004): no clips */
     const sk_terrain *terrain;      /* NULL: flat at 0 */
 } loco_setup;
 
@@ -34,6 +35,7 @@ typedef struct loco_char {
     uint32_t nclips;
     sk_motion_group *group;
     sk_locomotor *loco;
+    sk_procedural *proc;            /* instead of loco with setup.procedural */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;
     sk_mat4 *world;                 /* world matrices of the last frame */
@@ -46,6 +48,17 @@ bool loco_char_create(const loco_setup *s, loco_char *c);
 void loco_char_destroy(loco_char *c);
 /* One frame: the locomotor updated at the controller's point; c->world filled. */
 bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw);
+
+/* One frame's feet, from either runtime. */
+typedef struct loco_foot { sk_vec3 heel, toe, ankle; bool stance, reached; } loco_foot;
+typedef struct loco_feet {
+    uint32_t legs;
+    sk_vec3 root;                   /* the character's point (y: ground height) */
+    bool moving;                    /* at walking or running speed (not starting, stopping, standing) */
+    loco_foot f[SK_MOTION_GROUP_MAX_LEGS];
+} loco_feet;
+void loco_char_feet(const loco_char *c, loco_feet *out);
+const char *loco_char_leg_name(const loco_char *c, uint32_t l);
 
 /* Foot metrics accumulated over frames. */
 typedef struct loco_metrics {
@@ -67,7 +80,7 @@ typedef struct loco_metrics {
 
 void loco_metrics_init(loco_metrics *m, uint32_t legs);
 /* One frame's feet (world heel/toe, stance flag). */
-void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const sk_locomotor_state *st);
+void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const loco_feet *ft);
 void loco_metrics_finish(loco_metrics *m);
 
 /* Walks the path (sk_path_parse text) at speed with the given turn rate

@@ -31,6 +31,7 @@
 #include "skelanim/locomotion/analysis.h"
 #include "skelanim/locomotion/controller.h"
 #include "skelanim/locomotion/locomotor.h"
+#include "skelanim/locomotion/procedural.h"
 #include "skelanim/locomotion/sync.h"
 #include "skelanim/locomotion/terrain.h"
 /* io (libskelanim_io) */

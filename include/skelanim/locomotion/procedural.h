@@ -1,0 +1,129 @@
+/* skelanim — IK-only procedural walking (seed 004, chapters 6-8; issue #11):
+ * a character with no clips that walks, runs, climbs stairs and ramps,
+ * balances on ledges, falls and jumps, its legs and arms posed by inverse
+ * kinematics alone from its rest pose.
+ *
+ * Steps (seed 004 §7.1): the swinging foot follows a quadratic Bezier arc
+ * B(s) = (1-s)^2 A + 2(1-s)s B + s^2 C from where it left the ground (A)
+ * over a lift control point (B) to a landing point found by rays ahead of
+ * the body (C); the arc parameter advances by ds = dt x speed / step length
+ * (the seed's ds = dt sd p with p = v sf); at s = 1 the support leg
+ * switches. The support foot never moves. Step length grows with speed and
+ * uphill, shrinks downhill (after Psarras 2006, as the seed says); a landing
+ * point that moves (a turn, a new tread) is approached at a bounded speed so
+ * the foot never jumps (§7.3). Stopping ends with a rest step that puts the
+ * feet side by side.
+ * Body (§7.1-7.2, §8.1): the hips bob by rise x (-4 (s - 0.5)^2 + 0.25) x 4
+ * (0 at the ends of a step, rise at its middle) and are lowered where the
+ * ground under the feet is deeper so both feet reach; stairs are a slope
+ * for the body (its height follows the ground under it, smoothed) while
+ * every foot lands on a tread (heel and toe rays with the step-edge rule of
+ * the semi-procedural locomotor). Walk -> run by speed: longer steps, faster
+ * cadence, higher hip rise, bent arms.
+ * Terrain (§8.1, §8.3): ledges: a step never goes past an edge (the last
+ * acceptable landing point is used); when the character's point passes it,
+ * the character falls and lands, the landing absorbed by the knees in
+ * proportion to the fall speed. Jumps: a crouch (the root lowered to a set
+ * depth), take-off, arms raised in the air, the same landing.
+ * Arms (§8.2): swing in opposition to the legs, nearly straight walking and
+ * bent running.
+ *
+ * Spaces: world, metres, +Y up, yaw about +Y with yaw 0 facing +Z; the pose
+ * out is in character space like the semi-procedural locomotor's (world =
+ * state.root x model). Memory: allocated at creation; a frame allocates
+ * nothing. */
+#ifndef SKELANIM_LOCOMOTION_PROCEDURAL_H
+#define SKELANIM_LOCOMOTION_PROCEDURAL_H
+
+#include "skelanim/ik/ik.h"
+#include "skelanim/locomotion/analysis.h"
+#include "skelanim/locomotion/locomotor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sk_procedural sk_procedural;
+
+/* An arm: upper arm, forearm and hand joints (a parent chain). */
+typedef struct sk_arm_desc {
+    int32_t shoulder, elbow, hand;
+} sk_arm_desc;
+
+typedef struct sk_procedural_desc {
+    const sk_skeleton *skeleton;
+    /* Two legs (left first); their heel and toe points as sk_leg_default_points
+     * gives them when not set. */
+    sk_leg_desc legs[2];
+    /* 0..2 arms (left first); none: the arms keep the rest pose. */
+    sk_arm_desc arms[2];
+    uint32_t arm_count;
+    int32_t body_joint;      /* -1: the nearest common ancestor of the hips */
+    sk_terrain terrain;      /* NULL callback: flat at y = 0 */
+    /* Gait, 0 = default: */
+    float walk_speed;        /* m/s at which the walking step reaches its full length (1.3) */
+    float run_speed;         /* m/s from which the gait is a run (2.4) */
+    float step_length;       /* full walking step (m): 0.85 x leg length */
+    float step_height;       /* swing lift at walking speed (m): 0.12 x leg length */
+    float hip_rise;          /* hip bob per step (m): 0.025 walking, doubled running */
+    float crouch_depth;      /* jump crouch, root lowered by (m): 0.3 x leg length */
+    float jump_speed;        /* take-off vertical speed (m/s): 3 */
+    float max_step_down;     /* lower ground is a ledge (m): 0.6 x leg length */
+    float max_step_up;       /* higher ground is not stepped on (m): 0.6 x leg length */
+    /* Limits applied to the leg joints after IK (NULL or skeleton joint_count
+     * entries, type NONE for joints without one): sk_ik_limit_clamp. */
+    const sk_ik_limit *limits;
+} sk_procedural_desc;
+
+typedef enum sk_procedural_mode {
+    SK_PROCEDURAL_STANDING = 0,
+    SK_PROCEDURAL_WALKING = 1,  /* also running and stopping (the rest step) */
+    SK_PROCEDURAL_CROUCHING = 2,/* before a jump */
+    SK_PROCEDURAL_AIRBORNE = 3, /* jumping or falling */
+    SK_PROCEDURAL_LANDING = 4   /* absorbing a landing */
+} sk_procedural_mode;
+
+typedef struct sk_procedural_foot {
+    sk_vec3 heel, toe, ankle;  /* world, after the frame's IK */
+    bool stance;               /* the support foot (pinned), or both standing */
+    sk_footstep step;          /* where it stands, or where it goes (swinging) */
+    bool reached;
+} sk_procedural_foot;
+
+typedef struct sk_procedural_state {
+    double time;
+    sk_procedural_mode mode;
+    sk_vec3 position;          /* the character's point; y: body ground height */
+    float yaw;
+    sk_vec3 velocity;
+    float speed;               /* m/s along the ground */
+    bool backward;             /* walking backward (velocity against the facing) */
+    float run;                 /* 0 walk .. 1 run */
+    float step_length;         /* current step length (m) */
+    float step;                /* arc parameter s of the swinging foot, 0..1 */
+    uint32_t support;          /* index of the support leg */
+    float body_height;         /* body joint height (world y) */
+    float slope;               /* signed rise per metre ahead */
+    sk_mat4 root;              /* world = root x model */
+    uint32_t rays;
+    sk_procedural_foot feet[2];
+} sk_procedural_state;
+
+sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocator *alloc, sk_procedural **out,
+                               sk_error *err);
+void sk_procedural_destroy(sk_procedural *P);
+/* Standing at (x, z) facing yaw, feet side by side on the ground. */
+sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_error *err);
+/* One frame: the character's new ground point and facing (dt in (0, 1] s);
+ * pose (the skeleton's) gets the local pose. */
+sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, float yaw, sk_pose *pose,
+                               sk_error *err);
+/* Starts a jump (a crouch, then the take-off) if standing or walking;
+ * false otherwise. */
+bool sk_procedural_jump(sk_procedural *P);
+const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

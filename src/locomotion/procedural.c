@@ -1,0 +1,647 @@
+/* IK-only procedural walking (locomotion/procedural.h; seed 004 ch. 6-8).
+ *
+ * Where the seed is silent, what is done here:
+ *   - "p = v sf, ds = dt sd p": sf (the step frequency the animator sets) is
+ *     taken as 1 / step length, so a swing lasts exactly while the body
+ *     moves one step; the foot travels two steps in that time, as in a
+ *     walk. sd (the direction matrix of the 2D prototype) is the facing.
+ *   - The landing point C is half a step ahead of where the body will be
+ *     when the swing ends, beside the body by the hip's lateral offset; it
+ *     is placed on the ground with heel and toe rays and the step-edge rule
+ *     of the semi-procedural locomotor (a foot lands on one tread).
+ *   - The lift control point B is the midpoint of A and C raised by twice
+ *     the step height (a quadratic Bezier peaks at half its control
+ *     height), more where the ground between A and C rises above the line
+ *     (4 samples, once per landing point).
+ *   - Step length: 0.5 .. 1 of the full walking step from standing to walk
+ *     speed, up to 1.6 x running; x (1 + 0.5 slope) clamped to 0.6 .. 1.4,
+ *     slope being the signed rise per metre 0.6 m ahead (uphill longer).
+ *   - The hip bob -4 (s - 0.5)^2 + 0.25 is scaled by 4 x rise so "rise" is
+ *     its peak; the seed divides by a rise parameter in [0.1, 1].
+ *   - Falls and landings: gravity 9.81 m/s^2; a landing lowers the root by
+ *     0.05 s x the fall speed (at most the crouch depth), recovering in
+ *     0.3 s. */
+#include "core/internal.h"
+#include "core/math_inline.h"
+#include "locomotor_internal.h"
+#include "skelanim/locomotion/procedural.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GRAVITY 9.81f
+#define C_RATE 3.0f
+#define GUARD_MARGIN 0.005f
+#define LEDGE_MARGIN 0.04f
+
+typedef struct pleg {
+    uint32_t hip, knee, ankle, tip;
+    sk_vec3 heel_pt, toe_pt;
+    float length;
+    float lateral;            /* x of the heel in character space at rest */
+    sk_vec3 ankle_off;        /* rest: ankle - heel, character space */
+    sk_vec3 foot_dir;         /* rest: toe - heel on the ground, character space */
+    sk_quat ankle_rest_c;     /* rest world rotation of the ankle, character space */
+    sk_footstep step;         /* where it stands (support) / where it goes (swing) */
+    sk_footstep from;         /* where the swing started */
+    bool clr_valid;
+    sk_vec3 clr_c;
+    float clr_h;
+    float guard;
+    int edge_pref;
+} pleg;
+
+typedef struct parm { uint32_t shoulder, elbow, hand; } parm;
+
+struct sk_procedural {
+    sk_allocator alloc;
+    size_t size;
+    sk_procedural_desc d;
+    const sk_skeleton *skel;
+    uint32_t J, body, arms;
+    pleg leg[2];
+    parm arm[2];
+    sk_vec3 *rt, *rs, *wt, *ws; /* rest FK (character frame at the origin), world FK */
+    sk_quat *rr, *wr;
+    float hip_h;              /* rest body height above the heels */
+    float leg_len, walk, runv, step0, lift0, rise0, crouch, jump_v, down_max, up_max;
+    skl_ground ground;
+    sk_motion_tracker tracker;
+    /* motion */
+    float ground_y;           /* smoothed ground under the body */
+    float vy, body_y;         /* airborne: vertical speed, body height */
+    float absorb, absorb_t;   /* landing: depth and time left */
+    double crouch_t;
+    bool stopping_step;       /* the rest step */
+    sk_procedural_state st;
+};
+
+static sk_vec3 horiz(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
+static sk_vec3 rot_y(sk_vec3 v, float a) {
+    float c = cosf(a), s = sinf(a);
+    return sk_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
+}
+static float smooth_factor(double dt, float tau) { return tau > 0 ? (float)(1.0 - exp(-dt / tau)) : 1.0f; }
+
+static int32_t common_ancestor(const sk_skeleton *s, uint32_t a, uint32_t b) {
+    for (int32_t c = s->parents[a]; c >= 0; c = s->parents[c]) {
+        int32_t j = (int32_t)b;
+        while (j >= 0 && j != c) j = s->parents[j];
+        if (j == c) return c;
+    }
+    return -1;
+}
+
+static void fk_from(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
+                    sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to) {
+    for (uint32_t j = from; j < to; j++) {
+        const sk_transform *l = &loc[j];
+        int32_t p = s->parents[j];
+        sk_quat pr = p >= 0 ? wr[p] : root_r;
+        sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
+        sk_vec3 pt = p >= 0 ? wt[p] : root_t;
+        wr[j] = skm_quat_normalize(skm_quat_mul(pr, l->r));
+        ws[j] = sk_vec3_mul(ps, l->s);
+        wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
+    }
+}
+
+static sk_vec3 pt_of(const sk_vec3 *wt, const sk_quat *wr, const sk_vec3 *ws, uint32_t j, sk_vec3 p) {
+    return sk_vec3_add(wt[j], skm_quat_rotate(wr[j], sk_vec3_mul(ws[j], p)));
+}
+
+sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocator *alloc, sk_procedural **out,
+                               sk_error *err) {
+    if (out) *out = NULL;
+    if (!desc || !out || !desc->skeleton)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: NULL description or skeleton");
+    const sk_skeleton *s = desc->skeleton;
+    const float opts[] = {desc->walk_speed,   desc->run_speed,  desc->step_length,   desc->step_height,
+                          desc->hip_rise,     desc->crouch_depth, desc->jump_speed,  desc->max_step_down,
+                          desc->max_step_up};
+    for (size_t i = 0; i < SK_ARRAY_COUNT(opts); i++)
+        if (!isfinite(opts[i]) || opts[i] < 0 || opts[i] > 100)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: gait options must be finite, 0..100");
+    if (desc->arm_count > 2) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: %u arms (0..2)", desc->arm_count);
+    sk_leg_desc legs[2] = {desc->legs[0], desc->legs[1]};
+    for (int l = 0; l < 2; l++) {
+        sk_result r = sk_leg_default_points(s, &legs[l], err);
+        if (r != SK_OK) return r;
+    }
+    uint32_t J = s->joint_count;
+    for (uint32_t a = 0; a < desc->arm_count; a++) {
+        const sk_arm_desc *ad = &desc->arms[a];
+        if (ad->shoulder < 0 || ad->elbow < 0 || ad->hand < 0 || (uint32_t)ad->shoulder >= J ||
+            (uint32_t)ad->elbow >= J || (uint32_t)ad->hand >= J || s->parents[ad->elbow] != ad->shoulder ||
+            s->parents[ad->hand] != ad->elbow)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                "procedural: arm %u: shoulder, elbow, hand must be a parent chain of joints", a);
+    }
+    int32_t body = desc->body_joint;
+    if (body < 0) body = common_ancestor(s, (uint32_t)legs[0].hip, (uint32_t)legs[1].hip);
+    if (body < 0 || (uint32_t)body >= J)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: no body joint (set body_joint)");
+    size_t size = sizeof(sk_procedural) + (size_t)J * (4 * sizeof(sk_vec3) + 2 * sizeof(sk_quat)) + 64;
+    const sk_allocator *al = sk_allocator_or_default(alloc);
+    char *mem = sk_alloc(al, size);
+    if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "procedural: out of memory");
+    sk_procedural *P = (sk_procedural *)mem;
+    P->alloc = *al;
+    P->size = size;
+    P->d = *desc;
+    P->skel = s;
+    P->J = J;
+    P->body = (uint32_t)body;
+    char *p = mem + sizeof *P;
+    P->rt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
+    P->rs = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
+    P->wt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
+    P->ws = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
+    P->rr = (sk_quat *)p; p += J * sizeof(sk_quat);
+    P->wr = (sk_quat *)p;
+    fk_from(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), P->rt, P->rr, P->rs, 0, J);
+    float lowest = INFINITY, longest = 0;
+    for (int l = 0; l < 2; l++) {
+        pleg *g = &P->leg[l];
+        g->hip = (uint32_t)legs[l].hip, g->knee = (uint32_t)legs[l].knee, g->ankle = (uint32_t)legs[l].ankle;
+        g->tip = legs[l].toe >= 0 ? (uint32_t)legs[l].toe : g->ankle;
+        g->heel_pt = legs[l].heel, g->toe_pt = legs[l].toe_tip;
+        g->length = skm_vec3_len(sk_vec3_sub(P->rt[g->knee], P->rt[g->hip])) +
+                    skm_vec3_len(sk_vec3_sub(P->rt[g->ankle], P->rt[g->knee]));
+        sk_vec3 heel = pt_of(P->rt, P->rr, P->rs, g->ankle, g->heel_pt), toe = pt_of(P->rt, P->rr, P->rs, g->tip, g->toe_pt);
+        g->lateral = heel.x;
+        g->ankle_off = sk_vec3_sub(P->rt[g->ankle], heel);
+        g->foot_dir = horiz(sk_vec3_sub(toe, heel));
+        g->ankle_rest_c = P->rr[g->ankle];
+        lowest = fminf(lowest, heel.y);
+        longest = fmaxf(longest, g->length);
+        if (!(g->length > 0) || !(skm_vec3_len(g->foot_dir) > 1e-4f)) {
+            sk_free(al, mem, size);
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: leg %d has no length or no foot", l);
+        }
+    }
+    for (uint32_t a = 0; a < desc->arm_count; a++)
+        P->arm[a] = (parm){(uint32_t)desc->arms[a].shoulder, (uint32_t)desc->arms[a].elbow, (uint32_t)desc->arms[a].hand};
+    P->arms = desc->arm_count;
+    P->hip_h = P->rt[P->body].y - lowest;
+    P->leg_len = longest;
+    P->walk = desc->walk_speed > 0 ? desc->walk_speed : 1.3f;
+    P->runv = desc->run_speed > 0 ? desc->run_speed : 2.4f;
+    if (P->runv <= P->walk) P->runv = P->walk + 0.5f;
+    P->step0 = desc->step_length > 0 ? desc->step_length : 0.85f * longest;
+    P->lift0 = desc->step_height > 0 ? desc->step_height : 0.12f * longest;
+    P->rise0 = desc->hip_rise > 0 ? desc->hip_rise : 0.025f;
+    P->crouch = desc->crouch_depth > 0 ? desc->crouch_depth : 0.3f * longest;
+    P->jump_v = desc->jump_speed > 0 ? desc->jump_speed : 3.0f;
+    P->down_max = desc->max_step_down > 0 ? desc->max_step_down : 0.6f * longest;
+    P->up_max = desc->max_step_up > 0 ? desc->max_step_up : 0.6f * longest;
+    P->ground.terrain = desc->terrain;
+    P->ground.max_up = P->up_max + 0.5f * longest;
+    P->ground.max_down = 50.0f; /* falls: look far down */
+    *out = P;
+    return sk_procedural_reset(P, 0, 0, 0, err);
+}
+
+void sk_procedural_destroy(sk_procedural *P) {
+    if (!P) return;
+    sk_allocator a = P->alloc;
+    sk_free(&a, P, P->size);
+}
+
+const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P) { return P ? &P->st : NULL; }
+
+static bool ground(sk_procedural *P, float x, float z, float y_ref, sk_terrain_hit *h) {
+    P->ground.center = P->st.position;
+    return skl_ground_at(&P->ground, x, z, y_ref, h);
+}
+
+/* A footstep for leg l whose heel goes to base (horizontal), facing yaw. */
+static void place(sk_procedural *P, uint32_t l, sk_vec3 base, float yaw, sk_footstep *out) {
+    P->ground.center = P->st.position;
+    P->ground.center.y = P->leg[1 - l].step.position.y; /* rays from the support foot's height */
+    skl_place_footstep(&P->ground, P->leg[l].foot_dir, base, yaw, P->st.time, &P->leg[l].edge_pref, out);
+}
+
+/* The heel base of leg l when the body stands at c facing yaw. */
+static sk_vec3 heel_base(const sk_procedural *P, uint32_t l, sk_vec3 c, float yaw) {
+    const pleg *g = &P->leg[l];
+    /* the ankle under the hip line: the heel sits behind it by the ankle's forward offset */
+    sk_vec3 off = sk_vec3_make(g->lateral, 0, -g->ankle_off.z);
+    sk_vec3 b = sk_vec3_add(c, rot_y(off, yaw));
+    b.y = 0;
+    return b;
+}
+
+sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_error *err) {
+    if (!P || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural reset: NULL or non-finite position/yaw");
+    memset(&P->st, 0, sizeof P->st);
+    P->st.yaw = skm_wrap_angle(yaw);
+    P->st.position = sk_vec3_make(x, 0, z);
+    sk_terrain_hit h;
+    float keep = P->ground.max_up;
+    P->ground.max_up = 1e3f;
+    if (ground(P, x, z, 0, &h)) P->st.position.y = h.point.y;
+    P->ground.max_up = keep;
+    P->ground_y = P->st.position.y;
+    sk_motion_tracker_reset(&P->tracker, P->st.position, P->st.yaw);
+    for (uint32_t l = 0; l < 2; l++) {
+        P->leg[l].step.position = P->st.position; /* rays from here */
+        P->leg[l].edge_pref = 0;
+    }
+    for (uint32_t l = 0; l < 2; l++) {
+        place(P, l, heel_base(P, l, P->st.position, P->st.yaw), P->st.yaw, &P->leg[l].step);
+        P->leg[l].from = P->leg[l].step;
+        P->leg[l].clr_valid = false;
+        P->leg[l].guard = 0;
+    }
+    P->st.mode = SK_PROCEDURAL_STANDING;
+    P->st.support = 0;
+    P->st.step = 0;
+    P->vy = 0;
+    P->absorb = P->absorb_t = 0;
+    P->stopping_step = false;
+    P->body_y = P->st.position.y + P->hip_h;
+    return SK_OK;
+}
+
+bool sk_procedural_jump(sk_procedural *P) {
+    if (!P || (P->st.mode != SK_PROCEDURAL_STANDING && P->st.mode != SK_PROCEDURAL_WALKING)) return false;
+    P->st.mode = SK_PROCEDURAL_CROUCHING;
+    P->crouch_t = 0;
+    return true;
+}
+
+/* The arc height that clears the ground between A and C (4 samples). */
+static float clearance(sk_procedural *P, uint32_t l) {
+    pleg *g = &P->leg[l];
+    if (g->clr_valid && skm_vec3_len(sk_vec3_sub(g->clr_c, g->step.position)) < 0.03f) return g->clr_h;
+    sk_vec3 a = g->from.position, c = g->step.position;
+    float need = 0;
+    sk_vec3 fd = rot_y(g->foot_dir, g->step.yaw);
+    for (int k = 1; k <= 4; k++) {
+        float s = (float)k / 5;
+        sk_vec3 p = skm_vec3_lerp(a, c, s);
+        sk_terrain_hit h;
+        float top = -INFINITY;
+        if (ground(P, p.x, p.z, fmaxf(a.y, c.y), &h)) top = h.point.y;
+        if (ground(P, p.x + fd.x, p.z + fd.z, fmaxf(a.y, c.y), &h)) top = fmaxf(top, h.point.y);
+        float ex = top - p.y;
+        if (ex > 0.001f) need = fmaxf(need, (ex + 0.03f) / (2 * s * (1 - s)) * 0.5f);
+    }
+    g->clr_valid = true;
+    g->clr_c = c;
+    g->clr_h = need;
+    return need;
+}
+
+/* Landing point of the swinging leg: half a step ahead of where the body
+ * will be at the end of the swing; a ledge shortens it. */
+static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, float half, sk_footstep *out) {
+    sk_vec3 c = sk_vec3_add(P->st.position, sk_vec3_scale(dir, remaining + half));
+    sk_vec3 base = heel_base(P, l, c, P->st.yaw);
+    P->leg[l].edge_pref = 1; /* off an edge: forward first, the foot stays ahead of the body */
+    place(P, l, base, P->st.yaw, out);
+    float support_y = P->leg[1 - l].step.position.y;
+    if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) return;
+    /* A ledge (or a wall): the farthest acceptable point along the way. */
+    sk_vec3 b0 = heel_base(P, l, P->st.position, P->st.yaw);
+    float lo = 0, hi = remaining + half;
+    for (int i = 0; i < 6; i++) {
+        float m = 0.5f * (lo + hi);
+        sk_terrain_hit h;
+        sk_vec3 q = sk_vec3_add(b0, sk_vec3_scale(dir, m));
+        bool ok = ground(P, q.x, q.z, support_y, &h) && h.point.y >= support_y - P->down_max &&
+                  h.point.y <= support_y + P->up_max;
+        if (ok) lo = m; else hi = m;
+    }
+    float flen = skm_vec3_len(P->leg[l].foot_dir);
+    float back = fmaxf(0.0f, lo - flen - LEDGE_MARGIN); /* the toe before the edge */
+    place(P, l, sk_vec3_add(b0, sk_vec3_scale(dir, back)), P->st.yaw, out);
+}
+
+static void set_root(sk_procedural *P) {
+    sk_transform t = {sk_vec3_make(P->st.position.x, 0, P->st.position.z), skm_quat_rot_y(P->st.yaw),
+                      sk_vec3_make(1, 1, 1)};
+    P->st.root = sk_mat4_from_transform(&t);
+}
+
+/* Leg l: two-bone IK of the ankle to target with the foot turned to rot
+ * (character space -> world), knee toward the facing. */
+static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel_target, sk_quat rot) {
+    pleg *g = &P->leg[l];
+    sk_vec3 at = sk_vec3_add(heel_target, skm_quat_rotate(rot, g->ankle_off));
+    sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
+    sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
+    sk_transform ta = {P->wt[g->ankle], P->wr[g->ankle], P->ws[g->ankle]};
+    sk_vec3 fwd = rot_y(sk_vec3_make(0, 0, 1), P->st.yaw);
+    sk_ik_target tg = {.position = at, .has_pole = true};
+    tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(P->wt[g->hip], at), 0.5f), sk_vec3_scale(fwd, g->length));
+    sk_ik_options io = {.soft = 0.01f};
+    sk_quat ch, ck;
+    bool reached = false;
+    if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
+        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
+        loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
+    }
+    uint32_t end = sk_skeleton_subtree_end(P->skel, g->hip);
+    sk_quat yawq = skm_quat_rot_y(P->st.yaw);
+    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
+    fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+    int32_t ap = P->skel->parents[g->ankle];
+    if (ap >= 0) {
+        sk_quat want = skm_quat_mul(rot, g->ankle_rest_c);
+        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[ap]), want));
+        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+    }
+    /* limits (the gait is meant to stay inside them; clamping is the guard) */
+    if (P->d.limits) {
+        uint32_t js[3] = {g->hip, g->knee, g->ankle};
+        bool changed = false;
+        for (int k = 0; k < 3; k++) {
+            const sk_ik_limit *lim = &P->d.limits[js[k]];
+            if (lim->type == SK_IK_LIMIT_NONE) continue;
+            sk_quat ref = skm_quat_finite(lim->reference) && sk_quat_length(lim->reference) > 0.5f ? lim->reference
+                                                                                                    : P->skel->rest[js[k]].r;
+            sk_quat rel = skm_quat_mul(sk_quat_conjugate(ref), loc[js[k]].r);
+            sk_vec3 axis = sk_vec3_make(0, 1, 0);
+            sk_quat cl = sk_ik_limit_clamp(lim, axis, rel);
+            if (!sk_ik_limit_check(lim, axis, rel, 1e-4f)) {
+                loc[js[k]].r = skm_quat_normalize(skm_quat_mul(ref, cl));
+                changed = true;
+            }
+        }
+        if (changed) fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+    }
+    sk_procedural_foot *f = &P->st.feet[l];
+    f->heel = pt_of(P->wt, P->wr, P->ws, g->ankle, g->heel_pt);
+    f->toe = pt_of(P->wt, P->wr, P->ws, g->tip, g->toe_pt);
+    f->ankle = P->wt[g->ankle];
+    f->reached = skm_vec3_len(sk_vec3_sub(P->wt[g->ankle], at)) < 0.005f;
+}
+
+/* Arms swing against the legs (§8.2): the upper arm turns about the
+ * character's lateral axis by the opposite leg's lead; the elbow bends with
+ * the run; in the air both arms rise. */
+static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run, float raise) {
+    sk_quat yawq = skm_quat_rot_y(P->st.yaw), yawi = sk_quat_conjugate(yawq);
+    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
+    for (uint32_t a = 0; a < P->arms; a++) {
+        const parm *m = &P->arm[a];
+        float side = a == 0 ? 1.0f : -1.0f;               /* left arm: +X */
+        float swing = -side * lead * (0.35f + 0.35f * run); /* the left arm forward when the right leg is */
+        float bend = 0.15f + 1.2f * run;
+        /* world rotation of the upper arm: rest (character space) turned about
+         * X (forward swing: -Y toward +Z is a negative angle about +X) and
+         * raised sideways about Z, then by the yaw */
+        sk_quat qs = skm_quat_mul(skm_quat_rot_z(side * raise), skm_quat_rot_x(-swing));
+        sk_quat want_u = skm_quat_mul(yawq, skm_quat_mul(qs, P->rr[m->shoulder]));
+        int32_t pu = P->skel->parents[m->shoulder];
+        sk_quat pw = pu >= 0 ? P->wr[pu] : yawq;
+        loc[m->shoulder].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), want_u));
+        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, m->shoulder, m->shoulder + 1);
+        sk_quat want_f = skm_quat_mul(yawq, skm_quat_mul(skm_quat_mul(qs, skm_quat_rot_x(-bend)), P->rr[m->elbow]));
+        loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[m->shoulder]), want_f));
+        (void)yawi;
+    }
+}
+
+sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, float yaw, sk_pose *pose,
+                               sk_error *err) {
+    if (!P || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: NULL");
+    if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "procedural: dt must be in (0, 1] s and the position and yaw finite (dt %g)", dt);
+    sk_result r = sk_pose_check(P->skel, pose, "procedural", err);
+    if (r != SK_OK) return r;
+    float fdt = (float)dt;
+    P->ground.rays = 0;
+    P->st.time += dt;
+    sk_procedural_state *st = &P->st;
+    /* the character's point and the ground under it */
+    sk_terrain_hit h;
+    float gy = st->position.y;
+    bool has_ground = ground(P, x, z, st->position.y, &h);
+    if (has_ground) gy = h.point.y;
+    st->position = sk_vec3_make(x, st->position.y, z);
+    st->yaw = skm_wrap_angle(yaw);
+    sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
+    sk_vec3 v = horiz(P->tracker.velocity);
+    float speed = skm_vec3_len(v);
+    sk_vec3 fwd = rot_y(sk_vec3_make(0, 0, 1), st->yaw);
+    st->velocity = v;
+    st->speed = speed;
+    st->backward = sk_vec3_dot(v, fwd) < -0.05f;
+    sk_vec3 dir = speed > 1e-3f ? sk_vec3_scale(v, 1.0f / speed) : fwd;
+    float support_y = P->leg[st->support].step.position.y;
+    /* A ledge: the point is over ground lower than a step below the feet (or
+     * none): the character falls. */
+    bool over_drop = !has_ground || gy < support_y - P->down_max;
+    if ((st->mode == SK_PROCEDURAL_WALKING || st->mode == SK_PROCEDURAL_STANDING) && over_drop) {
+        st->mode = SK_PROCEDURAL_AIRBORNE;
+        P->vy = 0;
+    }
+    /* slope ahead (signed rise per metre) */
+    float slope = 0;
+    if (speed > 1e-3f) {
+        sk_vec3 ahead = sk_vec3_add(st->position, sk_vec3_scale(dir, 0.6f));
+        sk_terrain_hit ha;
+        if (ground(P, ahead.x, ahead.z, gy, &ha) && has_ground) slope = skm_clampf((ha.point.y - gy) / 0.6f, -2, 2);
+    }
+    st->slope += (slope - st->slope) * smooth_factor(dt, 0.3f);
+    /* gait parameters */
+    float run = skm_clampf((speed - P->walk) / (P->runv - P->walk), 0, 1);
+    run = run * run * (3 - 2 * run);
+    st->run = run;
+    float len = P->step0 * skm_clampf(0.5f + 0.5f * speed / P->walk, 0.5f, 1.0f) * (1 + 0.6f * run);
+    {
+        /* longer uphill, shorter downhill on gentle slopes (Psarras); steep
+         * ground (stairs, ramps past 11 degrees) shortens every step so the
+         * legs span it */
+        float sl = st->slope * (st->backward ? -1.0f : 1.0f);
+        len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 1.2f * fmaxf(0.0f, fabsf(sl) - 0.2f));
+    }
+    st->step_length = len;
+    uint32_t sw = 1 - st->support;
+    pleg *gs = &P->leg[sw];
+    bool moving = speed >= 0.1f;
+
+    if (st->mode == SK_PROCEDURAL_STANDING && moving) {
+        st->mode = SK_PROCEDURAL_WALKING;
+        st->step = 0;
+        gs->from = gs->step;
+        landing(P, sw, dir, len, 0.5f * len, &gs->step);
+        gs->clr_valid = false;
+    }
+    if (st->mode == SK_PROCEDURAL_WALKING) {
+        /* ds = dt v / step length; the rest step (stopping) at a fixed pace */
+        if (!moving && !P->stopping_step) {
+            /* the rest step: the swinging foot goes beside the support foot */
+            P->stopping_step = true;
+            sk_footstep beside;
+            place(P, sw, heel_base(P, sw, st->position, st->yaw), st->yaw, &beside);
+            gs->step = beside;
+            gs->clr_valid = false;
+        }
+        float ds = P->stopping_step ? fdt / 0.35f : fdt * speed / fmaxf(len, 0.05f);
+        st->step += ds;
+        if (!P->stopping_step && st->step < 0.85f) {
+            /* re-plan the landing point, approached at C_RATE (§7.3) */
+            sk_footstep want;
+            landing(P, sw, dir, (1 - st->step) * len, 0.5f * len, &want);
+            sk_vec3 d = sk_vec3_sub(want.position, gs->step.position);
+            float dl = skm_vec3_len(d), lim = C_RATE * fdt;
+            if (dl > lim) {
+                /* cast again at the limited point, so the footstep stays on the ground */
+                sk_vec3 base = sk_vec3_add(gs->step.position, sk_vec3_scale(d, lim / dl));
+                base.y = 0;
+                place(P, sw, base, want.yaw, &want);
+            }
+            gs->step = want;
+        }
+        if (st->step >= 1.0f) { /* landed: switch the support leg */
+            st->step = 0;
+            st->support = sw;
+            sw = 1 - sw;
+            gs = &P->leg[sw];
+            gs->from = gs->step;
+            gs->guard = 0;
+            if (P->stopping_step) {
+                P->stopping_step = false;
+                st->mode = moving ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
+            }
+            if (st->mode == SK_PROCEDURAL_WALKING) {
+                landing(P, sw, dir, len, 0.5f * len, &gs->step);
+                gs->clr_valid = false;
+            }
+        }
+    }
+    /* body height: the ground under it smoothed (stairs become a slope),
+     * plus the bob, lowered so both feet reach */
+    if (has_ground) P->ground_y += (gy - P->ground_y) * smooth_factor(dt, 0.15f);
+    float s = st->step;
+    float rise = P->rise0 * (1 + run);
+    float bob = st->mode == SK_PROCEDURAL_WALKING ? 4 * rise * (-4 * (s - 0.5f) * (s - 0.5f) + 0.25f) : 0;
+    float feet_y = 0.5f * (P->leg[0].step.position.y + P->leg[1].step.position.y);
+    float base_y = fminf(P->ground_y, feet_y + 0.05f) + P->hip_h * (0.97f - 0.04f * run) + bob;
+    sk_vec3 heel_t[2];
+    sk_quat rot_t[2];
+    for (uint32_t l = 0; l < 2; l++) {
+        pleg *g = &P->leg[l];
+        heel_t[l] = g->step.position;
+        rot_t[l] = g->step.rotation;
+        st->feet[l].stance = true;
+        st->feet[l].step = g->step;
+    }
+    if (st->mode == SK_PROCEDURAL_WALKING) {
+        /* the swinging foot on its Bezier arc (§7.1) */
+        float lift = P->lift0 * (0.6f + 0.4f * fminf(speed / P->walk, 1.5f)) * (P->stopping_step ? 0.5f : 1.0f);
+        lift = fmaxf(lift, clearance(P, sw));
+        sk_vec3 A = gs->from.position, C = gs->step.position;
+        sk_vec3 Bc = sk_vec3_add(sk_vec3_scale(sk_vec3_add(A, C), 0.5f), sk_vec3_make(0, 2 * lift, 0));
+        float u = 1 - s;
+        sk_vec3 Bs = sk_vec3_add(sk_vec3_add(sk_vec3_scale(A, u * u), sk_vec3_scale(Bc, 2 * u * s)), sk_vec3_scale(C, s * s));
+        sk_quat R = skm_quat_nlerp(gs->from.rotation, gs->step.rotation, s);
+        /* guard: heel and toe above the ground under them */
+        sk_vec3 hw = Bs, tw = sk_vec3_add(Bs, skm_quat_rotate(R, gs->foot_dir));
+        float need = 0;
+        sk_terrain_hit gh;
+        if (ground(P, hw.x, hw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
+        if (ground(P, tw.x, tw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+        gs->guard = fmaxf(need, gs->guard - fdt);
+        Bs.y += gs->guard;
+        heel_t[sw] = Bs;
+        rot_t[sw] = R;
+        st->feet[sw].stance = false;
+    }
+    float body_y;
+    if (st->mode == SK_PROCEDURAL_AIRBORNE) {
+        P->vy -= GRAVITY * fdt;
+        P->body_y += P->vy * fdt;
+        body_y = P->body_y;
+        /* feet hang under the hips, knees bent; landing when they touch */
+        float reach = P->hip_h * 0.8f;
+        bool touch = has_ground && P->vy <= 0 && body_y - reach <= gy + 0.01f;
+        for (uint32_t l = 0; l < 2; l++) {
+            sk_vec3 b = heel_base(P, l, st->position, st->yaw);
+            heel_t[l] = sk_vec3_make(b.x, body_y - reach, b.z);
+            rot_t[l] = skm_quat_rot_y(st->yaw);
+            st->feet[l].stance = false;
+        }
+        if (touch) {
+            st->mode = SK_PROCEDURAL_LANDING;
+            P->absorb = fminf(0.05f * -P->vy, P->crouch);
+            P->absorb_t = 0.3f;
+            for (uint32_t l = 0; l < 2; l++) {
+                P->leg[l].step.position = st->position; /* rays from the landing height */
+                P->leg[l].step.position.y = gy;
+                place(P, l, heel_base(P, l, st->position, st->yaw), st->yaw, &P->leg[l].step);
+                P->leg[l].from = P->leg[l].step;
+            }
+            P->ground_y = gy;
+            st->step = 0;
+        }
+    } else if (st->mode == SK_PROCEDURAL_CROUCHING) {
+        P->crouch_t += dt;
+        float k = skm_clampf((float)(P->crouch_t / 0.3), 0, 1);
+        body_y = base_y - P->crouch * k * k * (3 - 2 * k);
+        if (P->crouch_t >= 0.3) { /* take off */
+            st->mode = SK_PROCEDURAL_AIRBORNE;
+            P->vy = P->jump_v;
+            P->body_y = body_y;
+        }
+    } else {
+        body_y = base_y;
+        if (st->mode == SK_PROCEDURAL_LANDING) {
+            float k = skm_clampf(P->absorb_t / 0.3f, 0, 1);
+            body_y -= P->absorb * k;
+            P->absorb_t -= fdt;
+            if (P->absorb_t <= 0) st->mode = moving ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
+            if (st->mode == SK_PROCEDURAL_WALKING) {
+                P->leg[sw].from = P->leg[sw].step;
+                landing(P, sw, dir, len, 0.5f * len, &P->leg[sw].step);
+            }
+        }
+        /* both feet must reach: lower the body where the ground is deeper (§7.2) */
+        for (uint32_t l = 0; l < 2; l++) {
+            pleg *g = &P->leg[l];
+            sk_vec3 at = sk_vec3_add(heel_t[l], skm_quat_rotate(rot_t[l], g->ankle_off));
+            sk_vec3 hip_rest = sk_vec3_add(sk_vec3_make(st->position.x, 0, st->position.z),
+                                           rot_y(sk_vec3_sub(P->rt[g->hip], sk_vec3_make(0, P->rt[P->body].y, 0)), st->yaw));
+            float dx = hip_rest.x - at.x, dz = hip_rest.z - at.z, L2 = 0.995f * g->length * 0.995f * g->length;
+            float q = L2 - dx * dx - dz * dz;
+            /* out of reach horizontally: the leg stretches toward it, the
+             * body does not collapse onto the foot */
+            float hip_max = at.y + fmaxf(q > 0 ? sqrtf(q) : 0.0f, 0.5f * g->length);
+            float hip_off = P->rt[g->hip].y - P->rt[P->body].y;
+            body_y = fminf(body_y, hip_max - hip_off);
+        }
+        P->body_y = body_y;
+    }
+    st->body_height = body_y;
+    st->position.y = P->ground_y;
+    /* pose: the rest pose with the body placed, then the legs and arms */
+    sk_transform *loc = pose->local;
+    memcpy(loc, P->skel->rest, sizeof(sk_transform) * P->J);
+    {
+        /* the body joint's height in its parent's frame (the character's at a root) */
+        sk_vec3 dw = sk_vec3_make(0, body_y - P->rt[P->body].y, 0);
+        int32_t bp = P->skel->parents[P->body];
+        if (bp >= 0) { /* into the parent's rest frame */
+            dw = skm_quat_rotate(sk_quat_conjugate(P->rr[bp]), dw);
+            dw = sk_vec3_make(dw.x / P->rs[bp].x, dw.y / P->rs[bp].y, dw.z / P->rs[bp].z);
+        }
+        loc[P->body].t = sk_vec3_add(loc[P->body].t, dw);
+    }
+    set_root(P);
+    sk_quat yawq = skm_quat_rot_y(st->yaw);
+    fk_from(P->skel, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0, P->J);
+    for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
+    float lead = 0;
+    if (st->mode == SK_PROCEDURAL_WALKING && len > 0)
+        lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
+    float raise = st->mode == SK_PROCEDURAL_AIRBORNE ? 1.2f * skm_clampf(0.5f + 0.25f * fabsf(P->vy), 0, 1) : 0;
+    if (P->arms) pose_arms(P, loc, lead, run, raise);
+    st->rays = P->ground.rays;
+    return SK_OK;
+}
