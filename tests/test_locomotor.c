@@ -218,6 +218,16 @@ static void test_tracker(void **state) {
     assert_float_equal(t.velocity.z, -0.3f, 1e-3f);
     assert_float_equal(t.angular_velocity, 1.5f, 1e-3f);
     assert_float_equal(t.acceleration.x, 0.0f, 1e-2f);
+    /* constant acceleration: a = 2 m/s^2 along x, from rest */
+    sk_motion_tracker ta;
+    sk_motion_tracker_reset(&ta, sk_vec3_make(0, 0, 0), 0);
+    for (int i = 1; i <= 100; i++) {
+        double tt = i * dt;
+        sk_motion_tracker_update(&ta, sk_vec3_make((float)(tt * tt), 0, 0), 0, dt);
+    }
+    printf("  tracker: constant 2 m/s^2 reads %.3f m/s^2 (smoothed %.0f ms)\n", ta.acceleration.x, 1e3 * ta.smoothing);
+    assert_float_equal(ta.acceleration.x, 2.0f, 0.05f);
+    assert_float_equal(ta.velocity.x, 4.0f - 2.0f * 0.05f, 0.1f); /* 2 t, lagging tau = 50 ms */
     /* bad input leaves it as it was */
     sk_motion_tracker before = t;
     sk_motion_tracker_update(&t, sk_vec3_make(NAN, 0, 0), 0, dt);

@@ -166,10 +166,11 @@ void sk_motion_tracker_update(sk_motion_tracker *t, sk_vec3 position, float yaw,
     float k = t->updates == 0 ? 1.0f : smooth_factor(dt, t->smoothing);
     sk_vec3 v = sk_vec3_scale(sk_vec3_sub(position, t->position), (float)(1.0 / dt));
     float w = (float)(unwrap_delta(t->yaw, yaw) / dt);
-    sk_vec3 a = sk_vec3_scale(sk_vec3_sub(v, t->velocity), (float)(1.0 / dt));
-    if (t->updates == 0) a = sk_vec3_make(0, 0, 0);
-    t->acceleration = skm_vec3_lerp(t->acceleration, a, k);
-    t->velocity = skm_vec3_lerp(t->velocity, v, k);
+    sk_vec3 v_new = skm_vec3_lerp(t->velocity, v, k);
+    /* the derivative of the smoothed velocity, smoothed in turn */
+    sk_vec3 a = t->updates < 2 ? sk_vec3_make(0, 0, 0) : sk_vec3_scale(sk_vec3_sub(v_new, t->velocity), (float)(1.0 / dt));
+    t->acceleration = t->updates < 2 ? a : skm_vec3_lerp(t->acceleration, a, k);
+    t->velocity = v_new;
     t->angular_velocity += (w - t->angular_velocity) * k;
     t->position = position;
     t->yaw = yaw;

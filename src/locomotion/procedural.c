@@ -298,7 +298,12 @@ static float clearance(sk_procedural *P, uint32_t l) {
 /* Landing point of the swinging leg: half a step ahead of where the body
  * will be at the end of the swing; a ledge shortens it. */
 static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, float half, sk_footstep *out) {
-    sk_vec3 c = sk_vec3_add(P->st.position, sk_vec3_scale(dir, remaining + half));
+    float ahead = remaining + half;
+    /* Slowing down: the body stops within v^2 / 2a; the last steps land
+     * there, not where it would have been at full speed. */
+    float a_long = sk_vec3_dot(P->tracker.acceleration, dir), v = P->st.speed;
+    if (a_long < -0.3f) ahead = fminf(ahead, v * v / (2 * -a_long) + 0.1f);
+    sk_vec3 c = sk_vec3_add(P->st.position, sk_vec3_scale(dir, ahead));
     sk_vec3 base = heel_base(P, l, c, P->st.yaw);
     P->leg[l].edge_pref = 1; /* off an edge: forward first, the foot stays ahead of the body */
     place(P, l, base, P->st.yaw, out);
@@ -389,7 +394,7 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
     for (uint32_t a = 0; a < P->arms; a++) {
         const parm *m = &P->arm[a];
         float side = a == 0 ? 1.0f : -1.0f;               /* left arm: +X */
-        float swing = -side * lead * (0.35f + 0.35f * run); /* the left arm forward when the right leg is */
+        float swing = -side * lead * (0.7f + 0.5f * run); /* the left arm forward when the right leg is */
         float bend = 0.15f + 1.2f * run;
         /* world rotation of the upper arm: rest (character space) turned about
          * X (forward swing: -Y toward +Z is a negative angle about +X) and
@@ -490,7 +495,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             sk_footstep want;
             landing(P, sw, dir, (1 - st->step) * len, 0.5f * len, &want);
             sk_vec3 d = sk_vec3_sub(want.position, gs->step.position);
-            float dl = skm_vec3_len(d), lim = C_RATE * fdt;
+            /* the foot moves by s^2 of a change of C: early in the swing C
+             * may move fast, the foot never faster than C_RATE */
+            float dl = skm_vec3_len(d), lim = C_RATE * fdt / fmaxf(st->step * st->step, 0.05f);
             if (dl > lim) {
                 /* cast again at the limited point, so the footstep stays on the ground */
                 sk_vec3 base = sk_vec3_add(gs->step.position, sk_vec3_scale(d, lim / dl));
@@ -608,7 +615,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             sk_vec3 at = sk_vec3_add(heel_t[l], skm_quat_rotate(rot_t[l], g->ankle_off));
             sk_vec3 hip_rest = sk_vec3_add(sk_vec3_make(st->position.x, 0, st->position.z),
                                            rot_y(sk_vec3_sub(P->rt[g->hip], sk_vec3_make(0, P->rt[P->body].y, 0)), st->yaw));
-            float dx = hip_rest.x - at.x, dz = hip_rest.z - at.z, L2 = 0.995f * g->length * 0.995f * g->length;
+            float dx = hip_rest.x - at.x, dz = hip_rest.z - at.z, L2 = 0.985f * g->length * 0.985f * g->length; /* below the soft-IK band: exact */
             float q = L2 - dx * dx - dz * dz;
             /* out of reach horizontally: the leg stretches toward it, the
              * body does not collapse onto the foot */
