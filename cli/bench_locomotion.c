@@ -7,7 +7,11 @@
  * course, swing trajectories, hip adjustment, leg IK; clip sampling and
  * blending excluded) for a crowd. JSON lines.
  *
- *   skelanim bench locomotion [--quick] [--count N] [--frames N] [--no-table]
+ *   skelanim bench locomotion [--procedural] [--quick] [--count N] [--frames N] [--no-table]
+ *
+ * --procedural: the IK-only walker (seed 004) instead, over the same paths
+ * plus a ledge (walking up to its edge), no baseline; its cost is the whole
+ * sk_procedural_update (steps, body, two-bone legs, arm swing).
  *
  * The metrics are those of skelanim locomote (cli/loco_run.h). */
 #include "cli.h"
@@ -18,6 +22,10 @@
 #include <string.h>
 
 typedef struct bl_case { const char *terrain, *path; } bl_case;
+
+static const bl_case bl_cases_proc_extra[] = {
+    {"ledge:1", "0,-3 0,0.8"}, /* up to the edge: no step past it */
+};
 
 static const bl_case bl_cases[] = {
     {"flat", "0,0 0,6 6,6"},
@@ -33,37 +41,41 @@ static bool running_ok(const char *t) {
     return !strcmp(t, "flat") || !strcmp(t, "ramp:10") || !strncmp(t, "bumps", 5) || !strcmp(t, "course");
 }
 
-static int bl_table(bool quick) {
+static int bl_table(bool quick, bool procedural) {
     static const double walk[] = {0.5, 1.0, 1.4, 1.8}, run[] = {2.5, 3.5};
     int failures = 0;
-    for (size_t k = 0; k < sizeof bl_cases / sizeof bl_cases[0]; k++) {
+    size_t ncases = sizeof bl_cases / sizeof bl_cases[0], nextra = procedural ? 1 : 0;
+    for (size_t k = 0; k < ncases + nextra; k++) {
+        const bl_case *cs = k < ncases ? &bl_cases[k] : &bl_cases_proc_extra[k - ncases];
         cli_terrain *terrain = NULL;
         sk_error err = {0};
-        if (cli_terrain_parse(bl_cases[k].terrain, &terrain, &err) != SK_OK) {
+        if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
             fprintf(stderr, "skelanim: %s\n", err.message);
             return 1;
         }
-        for (int plain = 0; plain < 2; plain++) {
-            loco_setup s = {.character = SK_CLI_MANNEQUIN, .plain = plain != 0, .terrain = &terrain->terrain};
+        for (int plain = 0; plain < (procedural ? 1 : 2); plain++) {
+            loco_setup s = {.character = SK_CLI_MANNEQUIN, .plain = plain != 0, .procedural = procedural,
+                            .terrain = &terrain->terrain};
             loco_char c;
             if (!loco_char_create(&s, &c)) {
                 cli_terrain_destroy(terrain);
                 return 1;
             }
-            size_t nw = quick ? 2 : 4, nr = running_ok(bl_cases[k].terrain) ? (quick ? 1 : 2) : 0;
+            size_t nw = quick ? 2 : 4, nr = running_ok(cs->terrain) ? (quick ? 1 : 2) : 0;
+            if (k >= ncases) nw = quick ? 1 : 2, nr = 0;
             for (size_t i = 0; i < nw + nr; i++) {
                 double speed = i < nw ? (quick ? walk[1 + 2 * i] : walk[i]) : run[quick ? 1 : i - nw];
                 loco_metrics m;
                 bool finished = false;
                 double t0 = cli_now();
-                if (!loco_run_path(&c, bl_cases[k].path, speed, 90, 60, 0, &m, NULL, NULL, &finished)) {
+                if (!loco_run_path(&c, cs->path, speed, 90, 60, 0, &m, NULL, NULL, &finished)) {
                     failures++;
                     continue;
                 }
                 double ms = (cli_now() - t0) * 1e3;
                 printf("{\"bench\":\"locomotion\",\"terrain\":\"%s\",\"path\":\"%s\",\"speed\":%.2f,\"mode\":\"%s\","
                        "\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
-                       bl_cases[k].terrain, bl_cases[k].path, speed, plain ? "plain" : "placed", m.frames,
+                       cs->terrain, cs->path, speed, procedural ? "procedural" : plain ? "plain" : "placed", m.frames,
                        finished ? "true" : "false");
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);
@@ -82,6 +94,82 @@ static int bl_table(bool quick) {
 
 /* N characters on the mesh course, each on its own lane; the locomotion
  * step alone (advance + adjust) is timed, sampling and blending are not. */
+static int bl_cost_procedural(uint32_t count, uint32_t frames) {
+    cli_terrain *terrain = NULL;
+    sk_error err = {0};
+    if (cli_terrain_parse("course", &terrain, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return 1;
+    }
+    loco_setup s = {.character = SK_CLI_MANNEQUIN, .procedural = true, .terrain = &terrain->terrain};
+    loco_char c;
+    if (!loco_char_create(&s, &c)) {
+        cli_terrain_destroy(terrain);
+        return 1;
+    }
+    uint32_t J = c.asset->skeleton->joint_count;
+    sk_procedural **P = calloc(count, sizeof *P);
+    sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
+    float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
+    double *ft = calloc(frames, sizeof *ft);
+    int rc = 1;
+    if (!P || !poses || !x || !z || !ft) goto done;
+    sk_procedural_desc pd = {0};
+    pd.skeleton = c.asset->skeleton;
+    pd.legs[0] = c.legs[0], pd.legs[1] = c.legs[1];
+    pd.body_joint = -1;
+    pd.terrain = terrain->terrain;
+    pd.arm_count = loco_find_arms(c.asset->skeleton, pd.arms);
+    for (uint32_t i = 0; i < count; i++) {
+        if (sk_procedural_create(&pd, NULL, &P[i], &err) != SK_OK) {
+            fprintf(stderr, "skelanim: %s\n", err.message);
+            goto done;
+        }
+        x[i] = -7.5f + 15.0f * (float)((i * 37) % count) / (float)count;
+        z[i] = -1.0f + 0.02f * (float)(i % 50);
+        sk_procedural_reset(P[i], x[i], z[i], 0, &err);
+    }
+    const double dt = 1.0 / 60, speed = 1.4;
+    uint32_t warm = 30, rays = 0, timed = 0;
+    double best = INFINITY, sum = 0;
+    for (uint32_t f = 0; f < warm + frames; f++) {
+        double t0 = cli_now();
+        for (uint32_t i = 0; i < count; i++) {
+            z[i] += (float)(speed * dt);
+            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
+            if (sk_procedural_update(P[i], dt, x[i], z[i], 0, &p, &err) != SK_OK) {
+                fprintf(stderr, "skelanim: procedural: %s\n", err.message);
+                goto done;
+            }
+        }
+        double t = cli_now() - t0;
+        if (f >= warm) {
+            if (t < best) best = t;
+            sum += t;
+            ft[timed++] = t;
+            for (uint32_t i = 0; i < count; i++) rays += sk_procedural_get_state(P[i])->rays;
+        }
+    }
+    qsort(ft, timed, sizeof *ft, cli_cmp_double);
+    printf("{\"bench\":\"locomotion_cost\",\"runtime\":\"procedural\",\"characters\":%u,\"legs\":2,\"terrain\":\"course\","
+           "\"frames\":%u,\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,\"frame_ms_mean\":%.4f,"
+           "\"ns_per_character_min\":%.1f,\"ns_per_character_median\":%.1f,\"rays_per_character_frame\":%.2f}\n",
+           count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
+           ft[timed / 2] * 1e9 / count, (double)rays / ((double)timed * count));
+    rc = 0;
+done:
+    if (P)
+        for (uint32_t i = 0; i < count; i++) sk_procedural_destroy(P[i]);
+    free(P);
+    free(poses);
+    free(x);
+    free(z);
+    free(ft);
+    loco_char_destroy(&c);
+    cli_terrain_destroy(terrain);
+    return rc;
+}
+
 static int bl_cost(uint32_t count, uint32_t frames) {
     cli_terrain *terrain = NULL;
     sk_error err = {0};
@@ -167,22 +255,23 @@ done:
 }
 
 int bench_locomotion(int argc, char **argv) {
-    bool quick = false, table = true;
+    bool quick = false, table = true, procedural = false;
     uint32_t count = 1000, frames = 120;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = true;
+        else if (!strcmp(argv[i], "--procedural")) procedural = true;
         else if (!strcmp(argv[i], "--no-table")) table = false;
         else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
             if (!cli_parse_uint("--count", argv[++i], 1, 100000, &count)) return 1;
         } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
             if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
         } else {
-            fprintf(stderr, "usage: skelanim bench locomotion [--quick] [--count N] [--frames N] [--no-table]\n");
+            fprintf(stderr, "usage: skelanim bench locomotion [--procedural] [--quick] [--count N] [--frames N] [--no-table]\n");
             return 1;
         }
     }
     int rc = 0;
-    if (table) rc |= bl_table(quick);
-    rc |= bl_cost(count, frames);
+    if (table) rc |= bl_table(quick, procedural);
+    rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
     return rc;
 }

@@ -15,7 +15,7 @@ static int32_t find_clip_quiet(const sk_asset *a, const char *name) {
 
 /* Arms by common names: upperarm_l / LeftArm / mixamorig:LeftArm, then
  * its child (forearm) and grandchild (hand). */
-static uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out) {
+uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out) {
     static const char *const names[2][3] = {{"upperarm_l", "LeftArm", "mixamorig:LeftArm"},
                                             {"upperarm_r", "RightArm", "mixamorig:RightArm"}};
     uint32_t n = 0;

@@ -43,6 +43,8 @@ typedef struct loco_char {
     double analysis_ms;
 } loco_char;
 
+/* Both arms found by common joint names (upperarm_l, LeftArm, ...): 2, or 0. */
+uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out);
 /* Loads, analyses and builds; prints the error and returns false on failure. */
 bool loco_char_create(const loco_setup *s, loco_char *c);
 void loco_char_destroy(loco_char *c);

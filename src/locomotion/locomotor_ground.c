@@ -10,6 +10,7 @@
 #define EDGE_TOL 0.015f
 #define EDGE_MARGIN 0.02f
 #define FOOT_PAD 0.01f
+#define FOOT_HALF_WIDTH 0.05f
 
 static sk_vec3 horiz(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
 static sk_vec3 rot_y(sk_vec3 v, float a) {
@@ -125,6 +126,31 @@ void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float y
             float y = fmaxf(h.point.y, t.point.y);
             h.point.y = t.point.y = y;
             h.normal = t.normal = sk_vec3_make(0, 1, 0);
+        }
+    }
+    /* An edge along the foot (a riser the foot walks beside): rays at the
+     * middle of the foot's sides; one off the plane of the heel's and toe's
+     * hits moves the foot away from it by the foot's half width. */
+    if (hits == 2) {
+        sk_vec3 side = sk_vec3_make(du.z, 0, -du.x);
+        sk_vec3 mid = sk_vec3_scale(sk_vec3_add(h.point, t.point), 0.5f);
+        sk_vec3 nm = skm_vec3_unit(sk_vec3_add(h.normal, t.normal));
+        for (int k = 0; k < 2; k++) {
+            float sg = k ? -1.0f : 1.0f;
+            sk_vec3 q = sk_vec3_add(mid, sk_vec3_scale(side, sg * FOOT_HALF_WIDTH));
+            sk_terrain_hit m;
+            if (!skl_ground_at(G, q.x, q.z, y_ref, &m) ||
+                fabsf(m.point.y - plane_y(mid, nm, q.x, q.z)) <= EDGE_TOL)
+                continue;
+            sk_vec3 sh = sk_vec3_scale(side, -sg * (FOOT_HALF_WIDTH + EDGE_MARGIN));
+            sk_terrain_hit h2, t2;
+            sk_vec3 b2 = sk_vec3_add(sk_vec3_sub(h.point, padv), sh);
+            b2.y = 0;
+            if (cast_foot(G, b2, dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2)) {
+                h = h2;
+                t = t2;
+            }
+            break;
         }
     }
     sk_vec3 nrm = skm_vec3_unit(sk_vec3_add(h.normal, t.normal));

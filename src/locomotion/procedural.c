@@ -309,8 +309,27 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
     place(P, l, base, P->st.yaw, out);
     float support_y = P->leg[1 - l].step.position.y;
     if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) return;
-    /* A ledge (or a wall): the farthest acceptable point along the way. */
+    /* Far above or below: a steep ramp, or a ledge or wall? The ground is
+     * sampled every 0.15 m from the support foot to the landing point; a
+     * jump between two samples larger than a step is an edge. */
     sk_vec3 b0 = heel_base(P, l, P->st.position, P->st.yaw);
+    {
+        sk_vec3 from = P->leg[1 - l].step.position, to = out->position;
+        float dist = hypotf(to.x - from.x, to.z - from.z);
+        int n = (int)fminf(ceilf(dist / 0.15f), 10.0f);
+        float prev = from.y;
+        bool edge = false;
+        for (int i = 1; i <= n && !edge; i++) {
+            sk_vec3 q = skm_vec3_lerp(from, to, (float)i / (float)n);
+            sk_terrain_hit hq;
+            if (!ground(P, q.x, q.z, prev, &hq)) { edge = true; break; }
+            float dh = hq.point.y - prev;
+            if (dh > P->up_max || dh < -P->down_max) edge = true;
+            prev = hq.point.y;
+        }
+        if (!edge) return; /* a slope: the step goes on it */
+    }
+    /* A ledge (or a wall): the farthest acceptable point along the way. */
     float lo = 0, hi = remaining + half;
     for (int i = 0; i < 6; i++) {
         float m = 0.5f * (lo + hi);
@@ -466,6 +485,12 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         float sl = st->slope * (st->backward ? -1.0f : 1.0f);
         len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 1.2f * fmaxf(0.0f, fabsf(sl) - 0.2f));
     }
+    /* turning: shorter steps, so the body does not swing past the planted
+     * foot (a quarter turn a second halves the step) */
+    len /= 1 + 0.6f * fabsf(P->tracker.angular_velocity);
+    /* no flight phase: a step longer than about a leg length cannot be
+     * spanned; faster then means a quicker cadence */
+    len = fminf(len, 1.1f * P->leg_len);
     st->step_length = len;
     uint32_t sw = 1 - st->support;
     pleg *gs = &P->leg[sw];
