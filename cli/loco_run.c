@@ -61,6 +61,9 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         pd.body_joint = -1;
         if (s->terrain) pd.terrain = *s->terrain;
         c->terrain = s->terrain;
+        /* The mannequin's anatomical limits are not applied: clamping moves
+         * a planted foot, and the gait goes past the hip's extension limit
+         * at the end of long steps (docs/procedural.md). */
         if (sk_procedural_create(&pd, NULL, &c->proc, &err) != SK_OK) {
             fprintf(stderr, "skelanim: %s\n", err.message);
             goto fail;
@@ -123,6 +126,7 @@ fail:
 void loco_char_destroy(loco_char *c) {
     sk_locomotor_destroy(c->loco);
     sk_procedural_destroy(c->proc);
+    free(c->limits);
     sk_motion_group_destroy(c->group);
     for (uint32_t i = 0; i < LOCO_MAX_CLIPS; i++) sk_motion_analysis_destroy(c->an[i]);
     free(c->local);

@@ -36,6 +36,7 @@ typedef struct loco_char {
     sk_motion_group *group;
     sk_locomotor *loco;
     sk_procedural *proc;            /* instead of loco with setup.procedural */
+    sk_ik_limit *limits;            /* the mannequin's leg limits (procedural), else NULL */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;
     sk_mat4 *world;                 /* world matrices of the last frame */

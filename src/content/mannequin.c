@@ -852,3 +852,34 @@ fail:
     sk_asset_destroy(asset);
     return r;
 }
+
+sk_result sk_mannequin_leg_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err) {
+    if (!skel || !out || count < skel->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "mannequin limits: NULL skeleton/output or a short array");
+    for (uint32_t j = 0; j < skel->joint_count; j++) memset(&out[j], 0, sizeof out[j]);
+    static const char *const names[6] = {"thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r"};
+    for (int k = 0; k < 6; k++) {
+        int32_t j = sk_skeleton_find(skel, names[k]);
+        if (j < 0) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "mannequin limits: no joint %s", names[k]);
+        sk_ik_limit *l = &out[j];
+        switch (k % 3) {
+        case 0: /* hip */
+            l->type = SK_IK_LIMIT_EULER;
+            l->euler_min = sk_vec3_make(-2.3f, -0.6f, -0.6f);
+            l->euler_max = sk_vec3_make(0.7f, 0.6f, 0.6f);
+            break;
+        case 1: /* knee */
+            l->type = SK_IK_LIMIT_HINGE;
+            l->axis = sk_vec3_make(1, 0, 0);
+            l->min = 0.0f;
+            l->max = 2.7f;
+            break;
+        default: /* ankle */
+            l->type = SK_IK_LIMIT_EULER;
+            l->euler_min = sk_vec3_make(-1.4f, -0.5f, -0.5f);
+            l->euler_max = sk_vec3_make(0.8f, 0.5f, 0.5f);
+            break;
+        }
+    }
+    return SK_OK;
+}

@@ -5,6 +5,7 @@
 #define SKELANIM_MANNEQUIN_H
 
 #include "skelanim/core/asset.h"
+#include "skelanim/ik/ik.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,6 +20,19 @@ typedef struct sk_mannequin_desc {
  * "idle", "walk", "run", "crouch"). desc may be NULL. */
 sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_allocator *alloc,
                               sk_asset **out, sk_error *err);
+
+/* Anatomical limits of the mannequin's legs (issue #11), relative to the
+ * rest pose (legs straight down, feet forward; +X is the hinge of flexion):
+ *   hips   (thigh_l/r)  EULER: flexion -2.3 .. extension 0.7 rad about X
+ *                       (132 / 40 degrees), abduction +-0.6 about Z,
+ *                       rotation +-0.6 about Y
+ *   knees  (shin_l/r)   HINGE about +X: 0 .. 2.7 rad (never backwards)
+ *   ankles (foot_l/r)   EULER: -1.4 .. 0.8 rad about X (the foot's pitch
+ *                       against the shin), +-0.5 about Y and Z
+ * out holds count (>= the skeleton's joint count) entries; joints without a
+ * limit get SK_IK_LIMIT_NONE. SK_ERR_INVALID_ARGUMENT if a leg joint is
+ * missing (not the mannequin) or count is short. */
+sk_result sk_mannequin_leg_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err);
 
 #ifdef __cplusplus
 }
