@@ -10,6 +10,8 @@
 
 /* The built-in character can be named wherever a file is expected. */
 #define SK_CLI_MANNEQUIN "@mannequin"
+/* The planar (side-view) character of the IK-only walker, bones only. */
+#define SK_CLI_PLANAR "@planar"
 
 /* Loads FILE (or the built-in mannequin); prints the error and returns false on failure. */
 bool cli_load(const char *path, sk_asset **out);

@@ -16,7 +16,7 @@ static void usage(void) {
             "usage: skelanim locomote CHARACTER [--clips NAME...] [--idle NAME] [--terrain SPEC]\n"
             "                         [--path \"X,Z X,Z ...\"] [--speed M/S] [--turn-rate DEG/S] [--fps 60]\n"
             "                         [--seconds S] [--plain] [--trace out.jsonl] [--json]\n"
-            "                         [--out walk.gif|walk.png [--at T]] [--size WxH]\n"
+            "                         [--out walk.gif|walk.png [--at T]] [--size WxH] [--procedural [--jump T]] [--side]\n"
             "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
             "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
             "  --path      the ground path the character follows (default \"0,0 0,8\": 8 m along +Z)\n"
@@ -27,6 +27,9 @@ static void usage(void) {
             "  --trace     one JSON line per frame: {\"t\",\"root\",\"feet\":[{\"leg\",\"heel\",\"toe\",\"ankle\",\n"
             "              \"stance\"}...],\"joints\":{NAME:[x,y,z]...}}, world positions in metres\n"
             "  --out       render the walk (GIF: 25 frames/s; PNG: one frame, at T s with --at, else the middle)\n"
+            "  --procedural  the IK-only walker (seed 004): no clips, legs and arms by inverse kinematics\n"
+            "  --jump T    (with --procedural) jump at T s: crouch, take-off, flight, landing\n"
+            "  --side      render the side view as bones (the 2D look of seed 004; @planar is its 2D rig)\n"
             "%s",
             cli_terrain_usage);
 }
@@ -110,6 +113,7 @@ static bool record(void *user, const loco_char *c, double t) {
 
 /* Off-screen drawing of walks over terrains, into one GIF or PNG. */
 typedef struct loco_view {
+    bool side;                /* the side view (seed 004's figures): from +X, bones */
     skr_headless *hd;
     skr_renderer *rn;
     skr_gif *gif;
@@ -150,7 +154,8 @@ static bool view_scene(loco_view *v, const loco_char *c, const cli_terrain *terr
     skr_model *model = NULL;
     skr_terrain *tmesh = NULL;
     sk_mat4 *pal = NULL;
-    if (skr_model_create(c->asset, 0, &model, err) != SK_OK) goto done;
+    bool bones = v->side || c->asset->mesh_count == 0;
+    if (!bones && skr_model_create(c->asset, 0, &model, err) != SK_OK) goto done;
     float fc[2] = {0.5f * (bmin[0] + bmax[0]), 0.5f * (bmin[2] + bmax[2])};
     float fr = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 3.0f;
     if (terrain && terrain->kind == CLI_TERRAIN_MESH) {
@@ -166,20 +171,26 @@ static bool view_scene(loco_view *v, const loco_char *c, const cli_terrain *terr
         skr_terrain_area area = {fc[0] - fr, fc[1] - fr, fc[0] + fr, fc[1] + fr, bmax[1] + 30.0f, bmin[1] - 60.0f, 0};
         if (skr_terrain_create_heightfield(tt, &area, &tmesh, err) != SK_OK) goto done;
     }
-    if (!(pal = malloc(sizeof(sk_mat4) * (skr_model_palette_size(model) + 1)))) {
+    if (!(pal = malloc(sizeof(sk_mat4) * ((model ? skr_model_palette_size(model) : 0) + 1)))) {
         sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
         goto done;
     }
     for (uint32_t f = first; f < last; f++) {
         skr_camera cam = {0};
         float target[3] = {frames[f].center.x, frames[f].center.y + 0.85f, frames[f].center.z};
-        skr_camera_orbit(&cam, target, -75.0f, 8.0f, 4.0f, (int)v->w, (int)v->h);
+        if (v->side) skr_camera_orbit(&cam, target, 90.0f, 2.0f, 4.5f, (int)v->w, (int)v->h);
+        else skr_camera_orbit(&cam, target, -75.0f, 8.0f, 4.0f, (int)v->w, (int)v->h);
         skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, false, 0, 0, {0, 0}};
         skr_begin_frame(v->rn, &fd);
         skr_draw_terrain(v->rn, tmesh, fc, fr, fd.background);
-        skr_model_palette(model, frames[f].world, pal);
-        skr_draw_desc dd = {model, 1, pal, NULL, NULL};
-        skr_draw_model(v->rn, &dd);
+        if (bones) {
+            const float ink[3] = {0.1f, 0.12f, 0.2f};
+            skr_draw_skeleton(v->rn, c->asset->skeleton, frames[f].world, ink);
+        } else {
+            skr_model_palette(model, frames[f].world, pal);
+            skr_draw_desc dd = {model, 1, pal, NULL, NULL};
+            skr_draw_model(v->rn, &dd);
+        }
         skr_headless_read(v->hd, v->rgb);
         if (v->gif) {
             if (skr_gif_add(v->gif, v->rgb, (int)lrint(100.0 / fps_out), err) != SK_OK) goto done;
@@ -197,13 +208,13 @@ done:
 }
 
 static int render(const char *out, const loco_char *c, const cli_terrain *terrain, frame_rec *frames, uint32_t nf,
-                  double fps_out, double at, uint32_t w, uint32_t h, float bmin[3], float bmax[3]) {
+                  double fps_out, double at, uint32_t w, uint32_t h, float bmin[3], float bmax[3], bool side) {
     sk_error err = {0};
     bool gif = ends_with(out, ".gif");
     loco_view v;
     memset(&v, 0, sizeof v);
     uint32_t pick = at >= 0 ? (uint32_t)fmin(at * fps_out, nf - 1.0) : nf / 2;
-    bool ok = nf > 0 && view_open(&v, gif ? out : NULL, w, h, &err) &&
+    bool ok = nf > 0 && view_open(&v, gif ? out : NULL, w, h, &err) && (v.side = side, true) &&
               view_scene(&v, c, terrain, frames, gif ? 0 : pick, gif ? nf : pick + 1, fps_out, bmin, bmax,
                          gif ? NULL : out, &err);
     if (ok && v.gif) {
@@ -230,7 +241,8 @@ int cmd_locomote(int argc, char **argv) {
     setup.character = argv[0];
     const char *terrain_spec = NULL, *path_text = "0,0 0,8", *trace = NULL, *out = NULL, *size = "480x360";
     double speed = 1.4, fps = 60, seconds = -1, turn = 90, at = -1;
-    bool json = false;
+    bool json = false, side = false;
+    double jump_at = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
@@ -252,6 +264,8 @@ int cmd_locomote(int argc, char **argv) {
         else if (!strcmp(a, "--at") && more) { if (!cli_parse_real("--at", argv[++i], 0, 600, &at)) return 1; }
         else if (!strcmp(a, "--plain")) setup.plain = true;
         else if (!strcmp(a, "--procedural")) setup.procedural = true;
+        else if (!strcmp(a, "--side")) side = true;
+        else if (!strcmp(a, "--jump") && more) { if (!cli_parse_real("--jump", argv[++i], 0, 600, &jump_at)) return 1; }
         else if (!strcmp(a, "--trace") && more) trace = argv[++i];
         else if (!strcmp(a, "--out") && more) out = argv[++i];
         else if (!strcmp(a, "--size") && more) size = argv[++i];
@@ -278,6 +292,13 @@ int cmd_locomote(int argc, char **argv) {
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;
     if (!loco_char_create(&setup, &c)) { cli_terrain_destroy(terrain); return 1; }
+    if (jump_at >= 0 && !setup.procedural) {
+        fprintf(stderr, "skelanim: --jump goes with --procedural (the IK-only walker)\n");
+        loco_char_destroy(&c);
+        cli_terrain_destroy(terrain);
+        return 1;
+    }
+    c.jump_at = jump_at;
     int rc = 1;
     FILE *tf = NULL;
     frame_rec *frames = NULL;
@@ -331,7 +352,7 @@ int cmd_locomote(int argc, char **argv) {
     }
     if (out) {
         bmin[1] -= 1.0f, bmax[1] += 2.0f;
-        if (render(out, &c, terrain, frames, nframes, fps_out, at, w, h, bmin, bmax) != 0) goto done;
+        if (render(out, &c, terrain, frames, nframes, fps_out, at, w, h, bmin, bmax, side) != 0) goto done;
     }
     rc = 0;
 done:

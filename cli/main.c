@@ -105,11 +105,13 @@ bool cli_load(const char *path, sk_asset **out) {
     sk_gltf_options opt = {0};
     opt.warning = cli_warning;
     opt.warning_user = (void *)(uintptr_t)path;
+    bool builtin = !strcmp(path, SK_CLI_MANNEQUIN) || !strcmp(path, SK_CLI_PLANAR);
     if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
+    else if (!strcmp(path, SK_CLI_PLANAR)) r = sk_planar_rig_create(NULL, out, &err);
     else r = sk_gltf_load_file(path, &opt, out, &err);
     if (r != SK_OK) {
-        /* sk_gltf_load_file's message names the file (once); the mannequin's does not. */
-        if (!strcmp(path, SK_CLI_MANNEQUIN) || !err.message[0])
+        /* sk_gltf_load_file's message names the file (once); the built-in characters' do not. */
+        if (builtin || !err.message[0])
             fprintf(stderr, "skelanim: %s: %s\n", path, err.message[0] ? err.message : sk_result_string(r));
         else fprintf(stderr, "skelanim: %s\n", err.message);
         return false;

@@ -27,6 +27,7 @@
 #include "skelanim/ik/ik.h"
 #include "skelanim/skin/skinning.h"
 #include "skelanim/content/mannequin.h"
+#include "skelanim/content/planar.h"
 /* locomotion (seed 002 and 004): motion analysis, synchronisation, terrain */
 #include "skelanim/locomotion/analysis.h"
 #include "skelanim/locomotion/controller.h"

@@ -73,6 +73,7 @@ struct sk_procedural {
     float absorb, absorb_t;   /* landing: depth and time left */
     double crouch_t;
     bool stopping_step;       /* the rest step */
+    bool walking;             /* stepping (also under a crouch or a landing) */
     sk_procedural_state st;
 };
 
@@ -261,6 +262,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
     P->vy = 0;
     P->absorb = P->absorb_t = 0;
     P->stopping_step = false;
+    P->walking = false;
     P->body_y = P->st.position.y + P->hip_h;
     return SK_OK;
 }
@@ -463,6 +465,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     bool over_drop = !has_ground || gy < support_y - P->down_max;
     if ((st->mode == SK_PROCEDURAL_WALKING || st->mode == SK_PROCEDURAL_STANDING) && over_drop) {
         st->mode = SK_PROCEDURAL_AIRBORNE;
+        P->walking = false;
         P->vy = 0;
     }
     /* slope ahead (signed rise per metre) */
@@ -496,14 +499,16 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     pleg *gs = &P->leg[sw];
     bool moving = speed >= 0.1f;
 
-    if (st->mode == SK_PROCEDURAL_STANDING && moving) {
-        st->mode = SK_PROCEDURAL_WALKING;
+    /* Stepping goes on under a crouch or a landing (the point keeps moving). */
+    bool on_ground = st->mode != SK_PROCEDURAL_AIRBORNE;
+    if (on_ground && !P->walking && moving) {
+        P->walking = true;
         st->step = 0;
         gs->from = gs->step;
         landing(P, sw, dir, len, 0.5f * len, &gs->step);
         gs->clr_valid = false;
     }
-    if (st->mode == SK_PROCEDURAL_WALKING) {
+    if (on_ground && P->walking) {
         /* ds = dt v / step length; the rest step (stopping) at a fixed pace */
         if (!moving && !P->stopping_step) {
             /* the rest step: the swinging foot goes beside the support foot */
@@ -540,9 +545,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             gs->guard = 0;
             if (P->stopping_step) {
                 P->stopping_step = false;
-                st->mode = moving ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
+                P->walking = moving;
             }
-            if (st->mode == SK_PROCEDURAL_WALKING) {
+            if (P->walking) {
                 landing(P, sw, dir, len, 0.5f * len, &gs->step);
                 gs->clr_valid = false;
             }
@@ -553,7 +558,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     if (has_ground) P->ground_y += (gy - P->ground_y) * smooth_factor(dt, 0.15f);
     float s = st->step;
     float rise = P->rise0 * (1 + run);
-    float bob = st->mode == SK_PROCEDURAL_WALKING ? 4 * rise * (-4 * (s - 0.5f) * (s - 0.5f) + 0.25f) : 0;
+    if (st->mode == SK_PROCEDURAL_STANDING || st->mode == SK_PROCEDURAL_WALKING)
+        st->mode = P->walking ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
+    float bob = on_ground && P->walking ? 4 * rise * (-4 * (s - 0.5f) * (s - 0.5f) + 0.25f) : 0;
     float feet_y = 0.5f * (P->leg[0].step.position.y + P->leg[1].step.position.y);
     float base_y = fminf(P->ground_y, feet_y + 0.05f) + P->hip_h * (0.97f - 0.04f * run) + bob;
     sk_vec3 heel_t[2];
@@ -565,7 +572,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         st->feet[l].stance = true;
         st->feet[l].step = g->step;
     }
-    if (st->mode == SK_PROCEDURAL_WALKING) {
+    if (on_ground && P->walking) {
         /* the swinging foot on its Bezier arc (§7.1) */
         float lift = P->lift0 * (0.6f + 0.4f * fminf(speed / P->walk, 1.5f)) * (P->stopping_step ? 0.5f : 1.0f);
         lift = fmaxf(lift, clearance(P, sw));
@@ -596,7 +603,14 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         bool touch = has_ground && P->vy <= 0 && body_y - reach <= gy + 0.01f;
         for (uint32_t l = 0; l < 2; l++) {
             sk_vec3 b = heel_base(P, l, st->position, st->yaw);
-            heel_t[l] = sk_vec3_make(b.x, body_y - reach, b.z);
+            /* not below the ground under the foot (the frame before touching
+             * down; a foot still over the ledge it fell from) */
+            float fy = body_y - reach;
+            sk_vec3 fd = rot_y(P->leg[l].foot_dir, st->yaw);
+            sk_terrain_hit fh;
+            if (ground(P, b.x, b.z, P->body_y, &fh)) fy = fmaxf(fy, fh.point.y);
+            if (ground(P, b.x + fd.x, b.z + fd.z, P->body_y, &fh)) fy = fmaxf(fy, fh.point.y);
+            heel_t[l] = sk_vec3_make(b.x, fy, b.z);
             rot_t[l] = skm_quat_rot_y(st->yaw);
             st->feet[l].stance = false;
         }
@@ -612,6 +626,8 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             }
             P->ground_y = gy;
             st->step = 0;
+            P->walking = false; /* from both feet; steps again next frame if moving */
+            P->stopping_step = false;
         }
     } else if (st->mode == SK_PROCEDURAL_CROUCHING) {
         P->crouch_t += dt;
@@ -619,6 +635,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         body_y = base_y - P->crouch * k * k * (3 - 2 * k);
         if (P->crouch_t >= 0.3) { /* take off */
             st->mode = SK_PROCEDURAL_AIRBORNE;
+            P->walking = false;
             P->vy = P->jump_v;
             P->body_y = body_y;
         }
@@ -628,11 +645,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             float k = skm_clampf(P->absorb_t / 0.3f, 0, 1);
             body_y -= P->absorb * k;
             P->absorb_t -= fdt;
-            if (P->absorb_t <= 0) st->mode = moving ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
-            if (st->mode == SK_PROCEDURAL_WALKING) {
-                P->leg[sw].from = P->leg[sw].step;
-                landing(P, sw, dir, len, 0.5f * len, &P->leg[sw].step);
-            }
+            if (P->absorb_t <= 0) st->mode = P->walking ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
         }
         /* both feet must reach: lower the body where the ground is deeper (§7.2) */
         for (uint32_t l = 0; l < 2; l++) {
@@ -670,7 +683,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     fk_from(P->skel, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0, P->J);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
     float lead = 0;
-    if (st->mode == SK_PROCEDURAL_WALKING && len > 0)
+    if (P->walking && st->mode != SK_PROCEDURAL_AIRBORNE && len > 0)
         lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
     float raise = st->mode == SK_PROCEDURAL_AIRBORNE ? 1.2f * skm_clampf(0.5f + 0.25f * fabsf(P->vy), 0, 1) : 0;
     if (P->arms) pose_arms(P, loc, lead, run, raise);
