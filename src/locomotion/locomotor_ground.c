@@ -115,7 +115,8 @@ void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float y
         for (int k = 0; k < 2 && !fixed; k++) {
             sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shifts[k]));
             sk_terrain_hit h2, t2;
-            if (cast_foot(G, sk_vec3_sub(b2, padv), dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2)) {
+            if (cast_foot(G, sk_vec3_sub(b2, padv), dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2) &&
+                (G->edge_max_dh <= 0 || fabsf(h2.point.y - h.point.y) <= G->edge_max_dh)) {
                 h = h2;
                 t = t2;
                 fixed = true;

@@ -15,6 +15,10 @@ typedef struct skl_ground {
     float max_up, max_down;
     sk_vec3 center;
     uint32_t rays;
+    /* The step-edge rule does not move a foot onto ground more than this
+     * above or below where its heel was found (a ledge is not a tread);
+     * 0: no bound. */
+    float edge_max_dh;
 } skl_ground;
 
 bool skl_ground_at(skl_ground *G, float x, float z, float y_ref, sk_terrain_hit *hit);

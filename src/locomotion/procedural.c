@@ -74,6 +74,7 @@ struct sk_procedural {
     double crouch_t;
     bool stopping_step;       /* the rest step */
     bool walking;             /* stepping (also under a crouch or a landing) */
+    float step_len;           /* the length of the step being taken */
     sk_procedural_state st;
 };
 
@@ -199,6 +200,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->ground.terrain = desc->terrain;
     P->ground.max_up = P->up_max + 0.5f * longest;
     P->ground.max_down = 50.0f; /* falls: look far down */
+    P->ground.edge_max_dh = fmaxf(P->down_max, P->up_max);
     *out = P;
     return sk_procedural_reset(P, 0, 0, 0, err);
 }
@@ -504,6 +506,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     if (on_ground && !P->walking && moving) {
         P->walking = true;
         st->step = 0;
+        P->step_len = len;
         gs->from = gs->step;
         landing(P, sw, dir, len, 0.5f * len, &gs->step);
         gs->clr_valid = false;
@@ -514,16 +517,22 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             /* the rest step: the swinging foot goes beside the support foot */
             P->stopping_step = true;
             sk_footstep beside;
-            place(P, sw, heel_base(P, sw, st->position, st->yaw), st->yaw, &beside);
+            const pleg *sup = &P->leg[st->support];
+            sk_vec3 base = sk_vec3_add(sup->step.position,
+                                       rot_y(sk_vec3_make(gs->lateral - sup->lateral, 0, 0), sup->step.yaw));
+            base.y = 0;
+            place(P, sw, base, sup->step.yaw, &beside);
             gs->step = beside;
             gs->clr_valid = false;
         }
-        float ds = P->stopping_step ? fdt / 0.35f : fdt * speed / fmaxf(len, 0.05f);
+        /* the body moves this step's length during the swing (set when the
+         * step began, so a change of speed shapes the next step, not this) */
+        float ds = P->stopping_step ? fdt / 0.35f : fdt * speed / fmaxf(P->step_len, 0.05f);
         st->step += ds;
         if (!P->stopping_step && st->step < 0.85f) {
             /* re-plan the landing point, approached at C_RATE (§7.3) */
             sk_footstep want;
-            landing(P, sw, dir, (1 - st->step) * len, 0.5f * len, &want);
+            landing(P, sw, dir, (1 - st->step) * P->step_len, 0.5f * P->step_len, &want);
             sk_vec3 d = sk_vec3_sub(want.position, gs->step.position);
             /* the foot moves by s^2 of a change of C: early in the swing C
              * may move fast, the foot never faster than C_RATE */
@@ -548,6 +557,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
                 P->walking = moving;
             }
             if (P->walking) {
+                P->step_len = len;
                 landing(P, sw, dir, len, 0.5f * len, &gs->step);
                 gs->clr_valid = false;
             }

@@ -1,0 +1,448 @@
+/* IK-only procedural walking (locomotion/procedural.h, seed 004; issue #11).
+ *
+ * References, independent of the code under test: the terrains' closed
+ * forms (ground heights, which tread a point is on, where a ledge's edge
+ * is); the world positions of the heel and toe points from the output pose
+ * through sk_local_to_model; the issue's metrics (slide of a planted foot,
+ * contact, penetration); properties the seed states (step lengths longer
+ * uphill than downhill, cadence and stride growing with speed, feet side by
+ * side after a stop, no step past a ledge, a fall when the body passes it,
+ * a jump's crouch, flight and landing); the mannequin's anatomical limits
+ * measured (not asserted for every frame: see the README). */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct prig {
+    sk_asset *asset;
+    const sk_skeleton *skel;
+    sk_procedural *P;
+    sk_transform *local;
+    sk_mat4 *world;
+    sk_leg_desc legs[2];
+} prig;
+
+static void prig_make(prig *r, bool planar, const sk_terrain *terrain) {
+    memset(r, 0, sizeof *r);
+    sk_error err = {0};
+    sk_result res = planar ? sk_planar_rig_create(NULL, &r->asset, &err) : sk_mannequin_create(NULL, NULL, &r->asset, &err);
+    if (res != SK_OK) fail_msg("%s", err.message);
+    r->skel = r->asset->skeleton;
+    assert_int_equal(sk_legs_find(r->skel, r->legs, 2), 2);
+    sk_procedural_desc d = {0};
+    d.skeleton = r->skel;
+    d.legs[0] = r->legs[0], d.legs[1] = r->legs[1];
+    const char *arm[2][3] = {{"upperarm_l", "forearm_l", "hand_l"}, {"upperarm_r", "forearm_r", "hand_r"}};
+    for (int a = 0; a < 2; a++)
+        d.arms[a] = (sk_arm_desc){sk_skeleton_find(r->skel, arm[a][0]), sk_skeleton_find(r->skel, arm[a][1]),
+                                  sk_skeleton_find(r->skel, arm[a][2])};
+    d.arm_count = 2;
+    d.body_joint = -1;
+    if (terrain) d.terrain = *terrain;
+    if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
+    r->local = calloc(r->skel->joint_count, sizeof *r->local);
+    r->world = calloc(r->skel->joint_count, sizeof *r->world);
+    assert_non_null(r->local);
+    assert_non_null(r->world);
+    for (int l = 0; l < 2; l++) assert_int_equal(sk_leg_default_points(r->skel, &r->legs[l], &err), SK_OK);
+}
+
+static void prig_free(prig *r) {
+    sk_procedural_destroy(r->P);
+    free(r->local);
+    free(r->world);
+    sk_asset_destroy(r->asset);
+}
+
+static void prig_step(prig *r, double dt, float x, float z, float yaw) {
+    sk_error err = {0};
+    sk_pose pose = sk_pose_view(r->local, r->skel->joint_count, NULL, 0);
+    if (sk_procedural_update(r->P, dt, x, z, yaw, &pose, &err) != SK_OK) fail_msg("%s", err.message);
+    if (sk_local_to_model(r->skel, &pose, &sk_procedural_get_state(r->P)->root, r->world, r->skel->joint_count,
+                          &err) != SK_OK)
+        fail_msg("%s", err.message);
+}
+
+static void feet(const prig *r, int l, sk_vec3 *heel, sk_vec3 *toe) {
+    int32_t tj = r->legs[l].toe >= 0 ? r->legs[l].toe : r->legs[l].ankle;
+    *heel = sk_mat4_transform_point(&r->world[r->legs[l].ankle], r->legs[l].heel);
+    *toe = sk_mat4_transform_point(&r->world[tj], r->legs[l].toe_tip);
+}
+
+typedef float (*hfn)(const void *p, float x, float z);
+static float h_flat(const void *p, float x, float z) { (void)p, (void)x, (void)z; return 0; }
+typedef struct ramp_p { float tan_a; } ramp_p;
+static float h_ramp(const void *p, float x, float z) { (void)x; return z < 1 ? 0 : (z - 1) * ((const ramp_p *)p)->tan_a; }
+typedef struct stairs_p { float rise, run; } stairs_p;
+static float h_stairs(const void *p, float x, float z) {
+    (void)x;
+    const stairs_p *s = p;
+    return z < 1 ? 0 : (floorf((z - 1) / s->run) + 1) * s->rise;
+}
+
+typedef struct pmetrics {
+    double slide, contact, pen;
+    uint32_t runs, frames, straddle, planted_on_stairs;
+    bool in_run[2];
+    sk_vec3 start[2];
+    double run_max[2];
+} pmetrics;
+
+static void pm_add(pmetrics *m, const prig *r, hfn h, const void *hp, const stairs_p *stairs) {
+    const sk_procedural_state *st = sk_procedural_get_state(r->P);
+    m->frames++;
+    for (int l = 0; l < 2; l++) {
+        sk_vec3 he, to;
+        feet(r, l, &he, &to);
+        assert_true(sk_vec3_length(sk_vec3_sub(he, st->feet[l].heel)) < 1e-4f);
+        float gh = h(hp, he.x, he.z), gt = h(hp, to.x, to.z);
+        m->pen = fmax(m->pen, fmax(gh - he.y, gt - to.y));
+        sk_vec3 mid = sk_vec3_scale(sk_vec3_add(he, to), 0.5f);
+        if (st->feet[l].stance) {
+            m->contact = fmax(m->contact, fmin(fabs(he.y - gh), fabs(to.y - gt)));
+            if (stairs && he.z > 1.02f) {
+                m->planted_on_stairs++;
+                float th = floorf((he.z - 1) / stairs->run), tt = floorf((to.z - 1) / stairs->run);
+                /* heel and toe on one tread, no edge within 1 cm of the segment */
+                float eh = fmodf(he.z - 1, stairs->run), et = fmodf(to.z - 1, stairs->run);
+                if (th != tt || eh < 0.01f || stairs->run - et < 0.01f) m->straddle++;
+            }
+            if (!m->in_run[l]) {
+                m->in_run[l] = true;
+                m->start[l] = mid;
+                m->run_max[l] = 0;
+            } else {
+                m->run_max[l] = fmax(m->run_max[l], hypot(mid.x - m->start[l].x, mid.z - m->start[l].z));
+            }
+        } else if (m->in_run[l]) {
+            m->in_run[l] = false;
+            m->runs++;
+            m->slide = fmax(m->slide, m->run_max[l]);
+        }
+    }
+}
+
+/* Straight along +Z from z0 at speed (a 0.5 s ramp-up). */
+static void walk(prig *r, float z0, float speed, double seconds, pmetrics *m, hfn h, const void *hp, const stairs_p *st) {
+    sk_error err = {0};
+    assert_int_equal(sk_procedural_reset(r->P, 0, z0, 0, &err), SK_OK);
+    const double dt = 1.0 / 60;
+    float z = z0, v = 0;
+    for (double t = 0; t < seconds; t += dt) {
+        v = fminf(speed, v + (float)(speed / 0.5 * dt));
+        z += v * (float)dt;
+        prig_step(r, dt, 0, z, 0);
+        if (m) pm_add(m, r, h, hp, st);
+    }
+}
+
+static void targets(const char *what, const pmetrics *m) {
+    printf("  %-30s slide %.4f cm, contact %.4f cm, penetration %.4f cm, %u stance runs\n", what, 100 * m->slide,
+           100 * m->contact, 100 * m->pen, m->runs);
+    assert_true(m->runs >= 4);
+    assert_true(m->slide < 0.001);   /* 0.1 cm: the support foot is pinned */
+    assert_true(m->contact < 0.01);
+    assert_true(m->pen < 0.01);
+}
+
+static void test_terrains(void **state) {
+    (void)state;
+    static const float speeds[] = {0.6f, 1.2f, 1.8f};
+    for (int planar = 0; planar < 2; planar++) {
+        prig r;
+        prig_make(&r, planar != 0, NULL);
+        for (size_t i = 0; i < 3; i++) {
+            pmetrics m = {0};
+            walk(&r, 0, speeds[i], 6, &m, h_flat, NULL, NULL);
+            char w[64];
+            snprintf(w, sizeof w, "%s flat %.1f m/s", planar ? "planar" : "mannequin", speeds[i]);
+            targets(w, &m);
+        }
+        prig_free(&r);
+    }
+    static const float degs[] = {10, 30, 45, -10, -30};
+    for (size_t i = 0; i < 5; i++) {
+        sk_terrain_shape sh;
+        sk_terrain t;
+        sk_error err = {0};
+        sk_terrain_ramp_options o = {.angle = degs[i] * 3.14159265f / 180, .start = sk_vec3_make(0, 0, 1)};
+        assert_int_equal(sk_terrain_ramp(&sh, &o, &t, &err), SK_OK);
+        prig r;
+        prig_make(&r, false, &t);
+        ramp_p rp = {tanf(o.angle)};
+        pmetrics m = {0};
+        walk(&r, 0, 1.2f, 6, &m, h_ramp, &rp, NULL);
+        char w[64];
+        snprintf(w, sizeof w, "ramp %+.0f deg, 1.2 m/s", degs[i]);
+        targets(w, &m);
+        prig_free(&r);
+    }
+    static const stairs_p st[] = {{0.17f, 0.28f}, {0.15f, 0.30f}, {-0.17f, 0.28f}};
+    for (size_t i = 0; i < 3; i++) {
+        sk_terrain_shape sh;
+        sk_terrain t;
+        sk_error err = {0};
+        sk_terrain_stairs_options so = {.rise = st[i].rise, .run = st[i].run, .start = sk_vec3_make(0, 0, 1)};
+        assert_int_equal(sk_terrain_stairs(&sh, &so, &t, &err), SK_OK);
+        for (int planar = 0; planar < 2; planar++) {
+            prig r;
+            prig_make(&r, planar != 0, &t);
+            pmetrics m = {0};
+            walk(&r, 0, 1.0f, 7, &m, h_stairs, &st[i], &st[i]);
+            char w[80];
+            snprintf(w, sizeof w, "%s stairs %+.2f/%.2f", planar ? "planar" : "mannequin", st[i].rise, st[i].run);
+            targets(w, &m);
+            printf("    %u planted foot-frames on the stairs, %u with heel and toe not on one tread or an edge "
+                   "within 1 cm\n",
+                   m.planted_on_stairs, m.straddle);
+            assert_true(m.planted_on_stairs > 100);
+            assert_int_equal(m.straddle, 0);
+            prig_free(&r);
+        }
+    }
+}
+
+/* Step length by slope and by speed (seed 004 §7.1.1: longer uphill,
+ * shorter downhill; cadence and stride grow with speed). */
+static void test_step_length(void **state) {
+    (void)state;
+    float up = 0, down = 0;
+    for (int k = 0; k < 2; k++) {
+        sk_terrain_shape sh;
+        sk_terrain t;
+        sk_error err = {0};
+        sk_terrain_ramp_options o = {.angle = (k ? -8.0f : 8.0f) * 3.14159265f / 180, .start = sk_vec3_make(0, 0, -50)};
+        assert_int_equal(sk_terrain_ramp(&sh, &o, &t, &err), SK_OK);
+        prig r;
+        prig_make(&r, false, &t);
+        walk(&r, 0, 1.2f, 3, NULL, NULL, NULL, NULL);
+        float len = sk_procedural_get_state(r.P)->step_length;
+        if (k) down = len; else up = len;
+        prig_free(&r);
+    }
+    printf("  8 degrees at 1.2 m/s: step %.3f m uphill, %.3f m downhill\n", up, down);
+    assert_true(up > down * 1.05f);
+    prig r;
+    prig_make(&r, false, NULL);
+    float prev_len = 0, prev_cad = 0;
+    for (float v = 0.6f; v < 3.1f; v += 0.8f) {
+        walk(&r, 0, v, 3, NULL, NULL, NULL, NULL);
+        const sk_procedural_state *st = sk_procedural_get_state(r.P);
+        float cad = v / st->step_length; /* steps per second */
+        printf("  %.1f m/s: step %.3f m, %.2f steps/s, run %.2f\n", v, st->step_length, cad, st->run);
+        assert_true(st->step_length >= prev_len);
+        assert_true(cad > prev_cad);
+        prev_len = st->step_length, prev_cad = cad;
+    }
+    prig_free(&r);
+}
+
+/* A stop ends with the feet side by side; starting again works. */
+static void test_stop(void **state) {
+    (void)state;
+    prig r;
+    prig_make(&r, false, NULL);
+    sk_path_follower pf;
+    float pts[] = {0, 0, 0, 4};
+    sk_path_follower_desc pd = {pts, 2, 1.4f, 0, 0, 0, NAN, false};
+    sk_error err = {0};
+    assert_int_equal(sk_path_follower_init(&pf, &pd, &err), SK_OK);
+    assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+    const double dt = 1.0 / 60;
+    pmetrics m = {0};
+    for (int k = 0; k < 60 * 6; k++) {
+        sk_path_follower_step(&pf, dt);
+        prig_step(&r, dt, pf.x, pf.z, pf.yaw);
+        pm_add(&m, &r, h_flat, NULL, NULL);
+    }
+    const sk_procedural_state *st = sk_procedural_get_state(r.P);
+    sk_vec3 h0, t0, h1, t1;
+    feet(&r, 0, &h0, &t0);
+    feet(&r, 1, &h1, &t1);
+    double fore = fabs(h0.z - h1.z);
+    printf("  stop after 4 m: mode %d, feet %.3f m apart along the way (heels)\n", (int)st->mode, fore);
+    assert_int_equal(st->mode, SK_PROCEDURAL_STANDING);
+    assert_true(fore < 0.05);
+    targets("walk 4 m and stop", &m);
+}
+
+/* Ledge: up to the edge no foot goes past it; beyond it, a fall and a
+ * landing on the floor below. */
+static void test_ledge(void **state) {
+    (void)state;
+    sk_terrain_shape sh;
+    sk_terrain t;
+    sk_error err = {0};
+    sk_terrain_ledge_options lo = {.height = 1.0f, .floor = -1.0f, .edge = sk_vec3_make(0, 0, 1)};
+    assert_int_equal(sk_terrain_ledge(&sh, &lo, &t, &err), SK_OK);
+    prig r;
+    prig_make(&r, false, &t);
+    assert_int_equal(sk_procedural_reset(r.P, 0, -2, 0, &err), SK_OK);
+    const double dt = 1.0 / 60;
+    float z = -2;
+    double max_toe = -1e9;
+    for (int k = 0; k < 60 * 4; k++) { /* walk to 0.9 m, 0.1 m before the edge, and stand */
+        if (z < 0.9f) z = fminf(0.9f, z + 1.0f / 60);
+        prig_step(&r, dt, 0, z, 0);
+        for (int l = 0; l < 2; l++) {
+            sk_vec3 he, to;
+            feet(&r, l, &he, &to);
+            if (sk_procedural_get_state(r.P)->feet[l].stance) max_toe = fmax(max_toe, to.z);
+        }
+    }
+    printf("  ledge at z = 1: the body at 0.9, the planted toes reach z = %.3f\n", max_toe);
+    assert_true(max_toe < 1.0);
+    assert_int_equal(sk_procedural_get_state(r.P)->mode, SK_PROCEDURAL_STANDING);
+    /* now past the edge: airborne, then landing on y = -1 */
+    bool air = false, landed = false;
+    float min_body = 1e9f;
+    for (int k = 0; k < 60 * 3; k++) {
+        if (z < 2.5f) z += 1.2f / 60;
+        prig_step(&r, dt, 0, z, 0);
+        const sk_procedural_state *st = sk_procedural_get_state(r.P);
+        air = air || st->mode == SK_PROCEDURAL_AIRBORNE;
+        if (air && st->mode == SK_PROCEDURAL_LANDING) landed = true;
+        if (landed) min_body = fminf(min_body, st->body_height);
+    }
+    const sk_procedural_state *st = sk_procedural_get_state(r.P);
+    sk_vec3 he, to;
+    feet(&r, 0, &he, &to);
+    printf("  fell off: airborne %d, landed %d, ground %.3f, lowest body %.3f (rest body height about %.2f)\n", air,
+           landed, st->position.y, min_body, 0.95);
+    assert_true(air && landed);
+    assert_float_equal(st->position.y, -1.0f, 0.05f);
+    assert_true(fabsf(he.y + 1.0f) < 0.02f);
+    assert_true(min_body < -1.0f + 0.9f); /* the knees absorbed the landing */
+    prig_free(&r);
+}
+
+/* Jump: crouch (root lowered), flight with arms raised, landing. */
+static void test_jump(void **state) {
+    (void)state;
+    prig r;
+    prig_make(&r, false, NULL);
+    sk_error err = {0};
+    assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+    const double dt = 1.0 / 60;
+    for (int k = 0; k < 30; k++) prig_step(&r, dt, 0, 0, 0);
+    float stand = sk_procedural_get_state(r.P)->body_height;
+    int32_t hand = sk_skeleton_find(r.skel, "hand_l"), shoulder = sk_skeleton_find(r.skel, "upperarm_l");
+    assert_true(sk_procedural_jump(r.P));
+    assert_false(sk_procedural_jump(r.P)); /* already crouching */
+    float lowest_crouch = 1e9f, highest = -1e9f, hand_rel = -1e9f;
+    int order[8], n = 0;
+    order[n++] = (int)sk_procedural_get_state(r.P)->mode;
+    double feet_up = 0;
+    for (int k = 0; k < 120; k++) {
+        prig_step(&r, dt, 0, 0, 0);
+        const sk_procedural_state *st = sk_procedural_get_state(r.P);
+        if ((int)st->mode != order[n - 1] && n < 8) order[n++] = (int)st->mode;
+        if (st->mode == SK_PROCEDURAL_CROUCHING) lowest_crouch = fminf(lowest_crouch, st->body_height);
+        if (st->mode == SK_PROCEDURAL_AIRBORNE) {
+            highest = fmaxf(highest, st->body_height);
+            sk_vec3 he, to;
+            feet(&r, 0, &he, &to);
+            feet_up = fmax(feet_up, he.y);
+            hand_rel = fmaxf(hand_rel, r.world[hand].m[13] - r.world[shoulder].m[13]);
+        }
+    }
+    printf("  jump: standing body %.3f, crouch %.3f, peak %.3f, feet up to %.3f m, hand %.3f m from the shoulder; "
+           "modes",
+           stand, lowest_crouch, highest, feet_up, hand_rel);
+    for (int i = 0; i < n; i++) printf(" %d", order[i]);
+    printf("\n");
+    assert_true(n >= 4);
+    assert_int_equal(order[0], SK_PROCEDURAL_CROUCHING);
+    assert_int_equal(order[1], SK_PROCEDURAL_AIRBORNE);
+    assert_int_equal(order[2], SK_PROCEDURAL_LANDING);
+    assert_int_equal(order[3], SK_PROCEDURAL_STANDING);
+    assert_true(lowest_crouch < stand - 0.15f);
+    assert_true(highest > lowest_crouch + 0.35f); /* 3 m/s up: 0.46 m of flight above the take-off */
+    assert_true(highest > stand + 0.1f);
+    assert_true(feet_up > 0.15);
+    assert_true(hand_rel > -0.45f); /* raised from hanging (about -0.55 m) */
+    prig_free(&r);
+}
+
+/* The mannequin's leg limits: knees never bend backwards (a hinge that
+ * holds on every frame); the fraction of frames inside all limits is
+ * measured. */
+static void test_limits(void **state) {
+    (void)state;
+    prig r;
+    prig_make(&r, false, NULL);
+    sk_ik_limit *lim = calloc(r.skel->joint_count, sizeof *lim);
+    sk_error err = {0};
+    assert_int_equal(sk_mannequin_leg_limits(r.skel, lim, r.skel->joint_count, &err), SK_OK);
+    assert_int_equal(sk_mannequin_leg_limits(r.skel, lim, 3, &err), SK_ERR_INVALID_ARGUMENT);
+    int32_t knees[2] = {sk_skeleton_find(r.skel, "shin_l"), sk_skeleton_find(r.skel, "shin_r")};
+    int32_t all[6] = {sk_skeleton_find(r.skel, "thigh_l"), knees[0], sk_skeleton_find(r.skel, "foot_l"),
+                      sk_skeleton_find(r.skel, "thigh_r"), knees[1], sk_skeleton_find(r.skel, "foot_r")};
+    assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+    uint32_t frames = 0, inside = 0;
+    float z = 0;
+    for (int k = 0; k < 60 * 8; k++) {
+        z += 1.2f / 60;
+        prig_step(&r, 1.0 / 60, 0, z, 0);
+        frames++;
+        bool ok = true;
+        for (int i = 0; i < 6; i++) {
+            sk_quat rel = sk_quat_mul(sk_quat_inverse(r.skel->rest[all[i]].r), r.local[all[i]].r);
+            bool in = sk_ik_limit_check(&lim[all[i]], sk_vec3_make(0, 1, 0), rel, 1e-3f);
+            if (i == 1 || i == 4) assert_true(in); /* knees: always inside, never backwards */
+            ok = ok && in;
+        }
+        inside += ok;
+    }
+    printf("  mannequin limits: knees inside on all %u frames; all leg joints inside on %u (%.0f%%)\n", frames, inside,
+           100.0 * inside / frames);
+    free(lim);
+    prig_free(&r);
+}
+
+static void test_bad_input(void **state) {
+    (void)state;
+    prig r;
+    prig_make(&r, false, NULL);
+    sk_error err = {0};
+    sk_pose pose = sk_pose_view(r.local, r.skel->joint_count, NULL, 0);
+    assert_int_equal(sk_procedural_update(r.P, 0, 0, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_procedural_update(r.P, NAN, 0, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_procedural_update(r.P, 0.016, INFINITY, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_procedural_update(r.P, 0.016, 0, 0, 0, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_procedural_reset(r.P, NAN, 0, 0, &err), SK_ERR_INVALID_ARGUMENT);
+    /* a teleport and huge coordinates stay finite */
+    assert_int_equal(sk_procedural_update(r.P, 0.016, 1000, 1000, 2, &pose, &err), SK_OK);
+    assert_int_equal(sk_procedural_update(r.P, 0.016, 1e6f, -1e6f, 2, &pose, &err), SK_OK);
+    for (uint32_t j = 0; j < r.skel->joint_count; j++)
+        assert_true(isfinite(r.local[j].t.y) && isfinite(r.local[j].r.w) && isfinite(r.local[j].r.x));
+    sk_procedural_desc d = {0};
+    sk_procedural *P2 = NULL;
+    assert_int_equal(sk_procedural_create(&d, NULL, &P2, &err), SK_ERR_INVALID_ARGUMENT);
+    d.skeleton = r.skel;
+    d.legs[0] = r.legs[0], d.legs[1] = r.legs[1];
+    d.step_length = NAN;
+    assert_int_equal(sk_procedural_create(&d, NULL, &P2, &err), SK_ERR_INVALID_ARGUMENT);
+    d.step_length = 0;
+    d.arm_count = 3;
+    assert_int_equal(sk_procedural_create(&d, NULL, &P2, &err), SK_ERR_INVALID_ARGUMENT);
+    d.arm_count = 1;
+    d.arms[0] = (sk_arm_desc){0, 5, 9}; /* not a chain */
+    assert_int_equal(sk_procedural_create(&d, NULL, &P2, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_null(P2);
+    sk_procedural_destroy(NULL);
+    assert_false(sk_procedural_jump(NULL));
+    prig_free(&r);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_terrains), cmocka_unit_test(test_step_length), cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_ledge),    cmocka_unit_test(test_jump),        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
