@@ -85,6 +85,7 @@ int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
 int cmd_view(int argc, char **argv);   /* cli/cmd_view.c */
 int cmd_locomote(int argc, char **argv); /* cli/cmd_locomote.c */
 int cmd_demo_locomotion(int argc, char **argv); /* cli/cmd_locomote.c */
+int cmd_demo_procedural(int argc, char **argv);  /* cli/cmd_locomote.c */
 /* Creates the folder that will hold path (one level), if missing; prints and returns false on failure. */
 bool cli_make_parent_dir(const char *path);
 

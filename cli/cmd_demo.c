@@ -144,6 +144,7 @@ static void demo_window(crowd *c, cli_window *win, skr_renderer *rn, const float
 
 int cmd_demo(int argc, char **argv) {
     if (argc >= 1 && !strcmp(argv[0], "locomotion")) return cmd_demo_locomotion(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "procedural")) return cmd_demo_procedural(argc - 1, argv + 1);
     uint32_t count = 200, frames = 36, size = 480;
     bool window = false, frames_set = false;
     const char *out = "out/demo.gif", *png = NULL;

@@ -21,6 +21,8 @@ static void usage(FILE *f) {
             "                                 (--window: in a window instead)\n"
             "  demo locomotion                the mannequin over stairs, ramps and bumps with its feet\n"
             "                                 placed on the ground, rendered to out/locomotion.gif\n"
+            "  demo procedural                the IK-only walker (no clips) over stairs, a 45-degree ramp,\n"
+            "                                 off a ledge, a jump, and a 2D side view: out/procedural.gif\n"
             "  info FILE                      scenes, nodes, skeleton tree, skins, meshes, clips\n"
             "  sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp]\n"
             "         [--vertex NODE:PRIM:VTX ...] [--json]\n"

@@ -74,6 +74,9 @@ if mode == "placed":
     assert max(slides) < 0.005 and contact < 0.01 and pen < 0.01, "targets"
     # the walk: stance (foot-land..foot-lift) 25..70% of the frames, standing included
     assert all(0.25 < v < 0.7 for v in frac.values()), frac
+elif mode == "procedural":  # the support foot is pinned
+    assert max(slides) < 0.001 and contact < 0.01 and pen < 0.01, "targets"
+    assert all(0.3 < v < 0.8 for v in frac.values()), frac
 else:
     assert max(slides) > 0.05, "the baseline should slide"
 EOF
@@ -139,6 +142,35 @@ grep -Eq "wrote $tmp/w.gif \(96x72, 3[01] frames\)" "$tmp/out.txt" || { cat "$tm
 "$SK_CLI" locomote @mannequin --path "0,0 0,2" --seconds 1 --size 64x48 --out "$tmp/w.png" --at 0.5 >/dev/null
 [[ "$(head -c 4 "$tmp/w.png" | tail -c 3)" == PNG ]] || fail "w.png is not a PNG"
 
+# The IK-only walker (issue #11): the support foot is pinned (slide < 0.1 cm),
+# on stairs and ramps with the same trace; the planar rig's side view.
+for spec in flat ramp:30 stairs:0.17,0.28; do
+  case $spec in
+    flat) kind=flat; extra=();;
+    ramp:*) kind=ramp; extra=("${spec#ramp:}");;
+    stairs:*) kind=stairs; s=${spec#stairs:}; extra=("${s%,*}" "${s#*,}");;
+  esac
+  "$SK_CLI" locomote @mannequin --procedural --terrain "$spec" --path "$path" --speed 1.0 --trace "$tmp/q.jsonl" \
+    >"$tmp/out.txt" || { cat "$tmp/out.txt"; fail "locomote --procedural $spec"; }
+  check "$kind" "$spec" "$tmp/q.jsonl" procedural "${extra[@]}" || fail "procedural metrics on $spec"
+done
+"$SK_CLI" locomote @planar --procedural --terrain stairs --path "0,-1 0,3" --side --size 96x72 --out "$tmp/side.png" \
+  --at 2 >/dev/null || fail "@planar --side"
+[[ "$(head -c 4 "$tmp/side.png" | tail -c 3)" == PNG ]] || fail "side.png is not a PNG"
+"$SK_CLI" bench locomotion --procedural --quick --count 20 --frames 10 >"$tmp/pbench.jsonl"
+python3 - "$tmp/pbench.jsonl" <<'EOF2'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+scen = [r for r in rows if r["bench"] == "locomotion"]
+cost = [r for r in rows if r["bench"] == "locomotion_cost"]
+assert len(scen) == 19 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
+assert {r["terrain"] for r in scen} >= {"flat", "ramp:45", "stairs:0.17,0.28", "course", "ledge:1"}
+for r in scen:
+    assert r["mode"] == "procedural" and r["finished"], r
+    assert r["slide_max_cm"] < 0.1 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1 and r["ik_unreached"] == 0, r
+print("bench locomotion --procedural: %d scenarios within the targets; %.0f ns per character" % (len(scen), cost[0]["ns_per_character_min"]))
+EOF2
+
 bad() { # expected message, then the arguments
   local msg=$1; shift
   if "$SK_CLI" locomote "$@" >/dev/null 2>"$tmp/err.txt"; then fail "accepted: $*"; fi
@@ -153,4 +185,5 @@ bad "--clip nope: no such clip" @mannequin --clips nope
 bad "clip \"idle\": left: the foot does not move" @mannequin --clips walk idle
 bad "--out x.bmp: expected a .gif or .png file" @mannequin --out x.bmp
 bad "unknown or incomplete option '--bogus'" @mannequin --bogus
+bad "--jump goes with --procedural" @mannequin --jump 1
 sk_done cli_locomote
