@@ -19,6 +19,7 @@ static void usage(void) {
             "                         [--out walk.gif|walk.png [--at T]] [--size WxH] [--procedural [--jump T]] [--side]\n"
             "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
             "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
+            "  --cycle auto  the clips are captures, not loops: each plays its best cycle (closest poses)\n"
             "  --path      the ground path the character follows (default \"0,0 0,8\": 8 m along +Z)\n"
             "  --speed     cruise speed (default 1.4 m/s); the blend of the clips follows it\n"
             "  --seconds   simulated time (default: until the path's end, plus 1 s standing)\n"
@@ -265,6 +266,11 @@ int cmd_locomote(int argc, char **argv) {
         else if (!strcmp(a, "--plain")) setup.plain = true;
         else if (!strcmp(a, "--procedural")) setup.procedural = true;
         else if (!strcmp(a, "--side")) side = true;
+        else if (!strcmp(a, "--cycle") && more) {
+            const char *v = argv[++i];
+            if (strcmp(v, "auto")) { fprintf(stderr, "skelanim: --cycle %s: expected auto\n", v); return 1; }
+            setup.find_cycle = true;
+        }
         else if (!strcmp(a, "--jump") && more) { if (!cli_parse_real("--jump", argv[++i], 0, 600, &jump_at)) return 1; }
         else if (!strcmp(a, "--trace") && more) trace = argv[++i];
         else if (!strcmp(a, "--out") && more) out = argv[++i];

@@ -82,7 +82,14 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
             goto fail;
         }
         c->clips[c->nclips] = c->asset->clips[ci];
-        if (sk_motion_analyze(skel, c->asset->clips[ci], c->legs, c->leg_count, NULL, NULL, &c->an[c->nclips], &err) !=
+        sk_motion_analysis_options ao = {0};
+        if (s->find_cycle &&
+            sk_motion_find_cycle(skel, c->asset->clips[ci], c->legs, c->leg_count, 0, NULL, &ao.cycle_start,
+                                 &ao.cycle_end, &err) != SK_OK) {
+            fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
+            goto fail;
+        }
+        if (sk_motion_analyze(skel, c->asset->clips[ci], c->legs, c->leg_count, &ao, NULL, &c->an[c->nclips], &err) !=
             SK_OK) {
             fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
             goto fail;

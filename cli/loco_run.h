@@ -23,6 +23,7 @@ typedef struct loco_setup {
     const char *idle;               /* idle clip name; NULL: "idle" if the character has one */
     bool plain;                     /* clips with root motion only (the baseline) */
     bool procedural;                /* IK-only walking (seed 004): no clips */
+    bool find_cycle;                /* the clips are captures, not loops: analyse their best cycle */
     const sk_terrain *terrain;      /* NULL: flat at 0 */
 } loco_setup;
 

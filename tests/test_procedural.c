@@ -225,6 +225,27 @@ static void test_step_length(void **state) {
     }
     printf("  8 degrees at 1.2 m/s: step %.3f m uphill, %.3f m downhill\n", up, down);
     assert_true(up > down * 1.05f);
+    /* the table by slope (docs/procedural.md) */
+    static const float slopes[] = {-30, -20, -10, -5, 0, 5, 10, 20, 30};
+    float prev_gentle = 0;
+    printf("  step length at 1.2 m/s by slope:");
+    for (size_t k = 0; k < sizeof slopes / sizeof slopes[0]; k++) {
+        sk_terrain_shape sh;
+        sk_terrain t;
+        sk_error err = {0};
+        sk_terrain_ramp_options o = {.angle = slopes[k] * 3.14159265f / 180, .start = sk_vec3_make(0, 0, -50)};
+        assert_int_equal(sk_terrain_ramp(&sh, &o, &t, &err), SK_OK);
+        prig rr;
+        prig_make(&rr, false, &t);
+        walk(&rr, 0, 1.2f, 3, NULL, NULL, NULL, NULL);
+        float len = sk_procedural_get_state(rr.P)->step_length;
+        printf(" %+.0f deg %.3f m%s", slopes[k], len, k + 1 < sizeof slopes / sizeof slopes[0] ? "," : "\n");
+        if (fabsf(slopes[k]) <= 10) { /* gentle: grows from downhill to uphill */
+            if (prev_gentle > 0) assert_true(len >= prev_gentle - 1e-3f);
+            prev_gentle = len;
+        }
+        prig_free(&rr);
+    }
     prig r;
     prig_make(&r, false, NULL);
     float prev_len = 0, prev_cad = 0;
@@ -267,6 +288,7 @@ static void test_stop(void **state) {
     assert_int_equal(st->mode, SK_PROCEDURAL_STANDING);
     assert_true(fore < 0.05);
     targets("walk 4 m and stop", &m);
+    prig_free(&r);
 }
 
 /* Ledge: up to the edge no foot goes past it; beyond it, a fall and a
