@@ -21,17 +21,18 @@ static void usage(FILE *f) {
             "                                 (--window: in a window instead)\n"
             "  demo locomotion                the mannequin over stairs, ramps and bumps with its feet\n"
             "                                 placed on the ground, rendered to out/locomotion.gif\n"
-            "  info FILE                      scenes, nodes, skeleton tree, skins, meshes, clips\n"
+            "  info FILE [--scale M]          scenes, nodes, skeleton tree, skins, meshes, clips\n"
             "  sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp]\n"
-            "         [--vertex NODE:PRIM:VTX ...] [--json]\n"
+            "         [--vertex NODE:PRIM:VTX ...] [--scale M] [--json]\n"
             "                                 pose at time T as JSON (local TRS, world matrices,\n"
             "                                 morph weights, skinned vertex positions)\n"
             "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
             "  export-course OUT.glb          write the triangle-mesh locomotion course as a .glb\n"
             "  convert FILE OUT.glb           write FILE (skeleton, meshes, skins, materials, textures,\n"
             "                                 clips) as a self-contained .glb\n"
-            "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] --out F.png|F.gif\n"
-            "                                 draw the character off-screen (no display needed)\n"
+            "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] [--scale M]\n"
+            "         --out F.png|F.gif       draw the character off-screen (no display needed; a file\n"
+            "                                 without a mesh, e.g. .bvh, is drawn as bones)\n"
             "  view FILE [--clip C] [--time T] [--cpu] [--dqs] [--skeleton]\n"
             "                                 open a window: orbit camera, clips, pause/scrub/speed,\n"
             "                                 CPU/GPU skinning toggle, skeleton overlay (SDL2)\n"
@@ -55,7 +56,8 @@ static void usage(FILE *f) {
             "  bench skin [--vertices N]      CPU skinning, ns per vertex beside the bandwidth bound\n"
             "  bench crowd [N...]             animation time per frame for crowds (200 1000 5000)\n"
             "\n"
-            "FILE is a .glb or .gltf file, or %s for the built-in character.\n",
+            "FILE is a .glb or .gltf file, a .bvh motion capture (units as in the file; --scale M:\n"
+            "M metres per file unit, e.g. 0.056444 for CMU files), or %s for the built-in character.\n",
             SK_VERSION_STRING, SK_CLI_MANNEQUIN);
 }
 
@@ -99,16 +101,34 @@ static void cli_warning(void *user, const char *message) {
     fprintf(stderr, "skelanim: %s: warning: %s\n", (const char *)user, message);
 }
 
-bool cli_load(const char *path, sk_asset **out) {
+bool cli_is_bvh(const char *path) {
+    size_t n = strlen(path);
+    if (n < 4) return false;
+    const char *e = path + n - 4;
+    return e[0] == '.' && (e[1] | 32) == 'b' && (e[2] | 32) == 'v' && (e[3] | 32) == 'h';
+}
+
+bool cli_load(const char *path, sk_asset **out) { return cli_load_scaled(path, 0.0, out); }
+
+bool cli_load_scaled(const char *path, double scale, sk_asset **out) {
     sk_error err = {0};
     sk_result r;
     sk_gltf_options opt = {0};
     opt.warning = cli_warning;
     opt.warning_user = (void *)(uintptr_t)path;
+    bool bvh = cli_is_bvh(path);
+    if (scale != 0.0 && !bvh) {
+        fprintf(stderr, "skelanim: %s: --scale applies to .bvh files only\n", path);
+        return false;
+    }
     if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
-    else r = sk_gltf_load_file(path, &opt, out, &err);
+    else if (bvh) {
+        sk_bvh_options bo = {0};
+        bo.scale = scale;
+        r = sk_bvh_load_file(path, &bo, out, &err);
+    } else r = sk_gltf_load_file(path, &opt, out, &err);
     if (r != SK_OK) {
-        /* sk_gltf_load_file's message names the file (once); the mannequin's does not. */
+        /* The readers' messages name the file (once); the mannequin's does not. */
         if (!strcmp(path, SK_CLI_MANNEQUIN) || !err.message[0])
             fprintf(stderr, "skelanim: %s: %s\n", path, err.message[0] ? err.message : sk_result_string(r));
         else fprintf(stderr, "skelanim: %s\n", err.message);
