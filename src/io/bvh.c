@@ -297,8 +297,9 @@ static sk_result read_hierarchy(bvh_parser *ps) {
                     if ((r = read_channels(ps, j, t.line)) != SK_OK) return r;
                 } else if (tok_is(&t, "JOINT") || tok_is(&t, "End")) {
                     if (j->end_site) return fail(ps, SK_ERR_PARSE, t.line, "an End Site has no children");
-                    if (!j->has_offset) return fail(ps, SK_ERR_PARSE, t.line, "expected OFFSET before %.5s", t.s);
-                    if (!j->has_channels) return fail(ps, SK_ERR_PARSE, t.line, "expected CHANNELS before %.5s", t.s);
+                    const char *what = t.s[0] == 'E' ? "End Site" : "JOINT";
+                    if (!j->has_offset) return fail(ps, SK_ERR_PARSE, t.line, "expected OFFSET before %s", what);
+                    if (!j->has_channels) return fail(ps, SK_ERR_PARSE, t.line, "expected CHANNELS before %s", what);
                     break; /* open the child */
                 } else if (tok_is(&t, "}")) {
                     if (!j->has_offset) return fail(ps, SK_ERR_PARSE, t.line, "expected OFFSET before '}'");
