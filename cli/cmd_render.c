@@ -23,7 +23,7 @@ static void usage(void) {
             "                       [--ik reach [--ik-chain ROOT:TIP] | --ik slope [--slope DEG] [--ik-legs TL:FL,TR:FR]]\n"
             "                       --out FILE.png|FILE.gif   (--frames N with FILE.png: FILE-000.png ...)\n"
             "  a file without a mesh (a .bvh motion capture) is drawn as bones, in the file's units unless\n"
-            "            --scale M gives metres per file unit (the ground grid is in metres: 0.056444 for CMU files)\n"
+            "            --scale M gives metres per file unit (the ground grid is in metres: 0.0564444 for CMU files)\n"
             "  --camera: auto frames the animated bounds from azimuth 35, elevation 12 (front = +Z, the glTF\n"
             "            front; right = the character's right side, -X); AZ,EL in degrees\n"
             "  --ik reach: an arm (default upperarm_r:hand_r, two-bone; longer chains use FABRIK) reaches\n"

@@ -28,7 +28,8 @@ static void usage(FILE *f) {
             "                                 morph weights, skinned vertex positions)\n"
             "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
             "  export-course OUT.glb          write the triangle-mesh locomotion course as a .glb\n"
-            "  convert FILE OUT.glb           write FILE (skeleton, meshes, skins, materials, textures,\n"
+            "  convert FILE OUT.glb [--scale M]\n"
+            "                                 write FILE (skeleton, meshes, skins, materials, textures,\n"
             "                                 clips) as a self-contained .glb\n"
             "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] [--scale M]\n"
             "         --out F.png|F.gif       draw the character off-screen (no display needed; a file\n"
@@ -38,7 +39,7 @@ static void usage(FILE *f) {
             "                                 CPU/GPU skinning toggle, skeleton overlay (SDL2)\n"
             "  analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] [--backward]\n"
             "         [--samples N] [--cycle auto|START:END] [--stride auto|contact|footprints]\n"
-            "         [--stride-planted] [--json] [--plot OUT.png]\n"
+            "         [--stride-planted] [--json] [--plot OUT.png] [--scale M]\n"
             "                                 motion analysis of a walk/run cycle (seed 002 ch. 3):\n"
             "                                 per-leg keytimes, stride, cycle speed and direction;\n"
             "                                 --plot draws one cycle per leg (heel/toe/footbase heights,\n"
@@ -49,7 +50,7 @@ static void usage(FILE *f) {
             "                                 placed on the ground (seed 002 ch. 5); foot-slide metrics\n"
             "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"
             "                                 solve inverse kinematics on a loaded character\n"
-            "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
+            "  bench load PATH...             time loading .glb/.gltf/.bvh files (folders are searched);\n"
             "                                 one JSON line per file\n"
             "  bench ik                       IK solvers on the FABRIK paper's experiment\n"
             "  bench blend                    a typical animation graph, per character per frame\n"
@@ -57,7 +58,7 @@ static void usage(FILE *f) {
             "  bench crowd [N...]             animation time per frame for crowds (200 1000 5000)\n"
             "\n"
             "FILE is a .glb or .gltf file, a .bvh motion capture (units as in the file; --scale M:\n"
-            "M metres per file unit, e.g. 0.056444 for CMU files), or %s for the built-in character.\n",
+            "M metres per file unit, e.g. 0.0564444 = 2.54/45 for CMU files), or %s for the built-in character.\n",
             SK_VERSION_STRING, SK_CLI_MANNEQUIN);
 }
 

@@ -76,6 +76,21 @@ tm = b["nodes"][0]["local"]["t"]
 assert all(abs(tm[k] - 0.0564444 * first[k]) < 1e-6 for k in range(3)), (tm, first[:3])
 print("02_01 hips at t = 0: %s units, %s m" % (t, tm))
 PY
+  # analyze and convert take --scale too: metres for the analysis, a .glb in metres
+  "$SK_CLI" analyze "$f" --scale 0.0564444 >"$tmp/a.txt"
+  grep -Eq '^cycle: [0-9.]+ m/cycle, 1\.[0-9]+ m/s' "$tmp/a.txt" || { cat "$tmp/a.txt"; fail "02_01 walk not about 1 m/s"; }
+  "$SK_CLI" convert "$f" "$tmp/w.glb" --scale 0.0564444 >/dev/null
+  "$SK_CLI" sample "$tmp/w.glb" --time 0 --json >"$tmp/g.json"
+  python3 - "$tmp/cm.json" "$tmp/g.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+wa = {n["name"]: n["world"][12:15] for n in a["nodes"]}
+wb = {n["name"]: n["world"][12:15] for n in b["nodes"]}
+assert set(wa) == set(wb), set(wa) ^ set(wb)
+worst = max(abs(wa[k][i] - wb[k][i]) for k in wa for i in range(3))
+assert worst < 1e-6, worst
+print("convert --scale: the .glb gives the same world positions (worst %.2g m)" % worst)
+PY
   "$SK_CLI" render "$f" --scale 0.0564444 --frames 4 --fps 30 --size 96x96 --out "$tmp/w.gif" >"$tmp/out.txt"
   [[ "$(head -c 6 "$tmp/w.gif")" == GIF89a ]] || fail "w.gif is not a GIF"
 else
