@@ -375,6 +375,7 @@ static void test_bad_files(void **st) {
         {"offset_huge.bvh", SK_ERR_PARSE, ":8: OFFSET y '1e999' is out of range"},
         {"no_offset.bvh", SK_ERR_PARSE, ":9: expected OFFSET before End"},
         {"no_channels.bvh", SK_ERR_PARSE, ":9: expected CHANNELS before End"},
+        {"joint_no_name.bvh", SK_ERR_PARSE, ":6: expected a joint name after JOINT"},
         {"brace_missing.bvh", SK_ERR_PARSE, ":7: expected '{', got 'OFFSET'"},
         {"unknown_keyword.bvh", SK_ERR_PARSE, ":9: expected OFFSET, CHANNELS, JOINT, End Site or '}', got 'CHANNEL'"},
         {"end_site_channels.bvh", SK_ERR_PARSE, ":12: unexpected 'CHANNELS' after OFFSET x y z"},

@@ -267,7 +267,7 @@ static sk_result read_hierarchy(bvh_parser *ps) {
                 if (ps->joints[cur].end_site) return fail(ps, SK_ERR_PARSE, line, "End Site inside an End Site");
             } else {
                 if (!next_tok_line(ps, &name) || name.s[0] == '{' || name.s[0] == '}')
-                    return fail(ps, SK_ERR_PARSE, line, "expected a joint name after %.5s", kw.s);
+                    return fail(ps, SK_ERR_PARSE, line, "expected a joint name after %.*s", (int)kw.len, kw.s);
                 if (cur >= 0 && ps->joints[cur].end_site)
                     return fail(ps, SK_ERR_PARSE, line, "JOINT inside an End Site");
             }
