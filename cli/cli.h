@@ -13,8 +13,17 @@
 /* The planar (side-view) character of the IK-only walker, bones only. */
 #define SK_CLI_PLANAR "@planar"
 
-/* Loads FILE (or the built-in mannequin); prints the error and returns false on failure. */
+/* Loads FILE (or the built-in mannequin); prints the error and returns false on failure.
+ * A FILE ending in .bvh (any case) goes to the BVH reader (io/bvh.h). */
 bool cli_load(const char *path, sk_asset **out);
+/* The same with --scale M_PER_UNIT (0: none, the file's own units). Only a
+ * .bvh file takes a scale; for another file it is an error. */
+bool cli_load_scaled(const char *path, double scale, sk_asset **out);
+/* True for a path ending in .bvh (any case). */
+bool cli_is_bvh(const char *path);
+/* The range of --scale (units per file unit). */
+#define CLI_SCALE_MIN 1e-9
+#define CLI_SCALE_MAX 1e9
 /* A JSON number formatted with 9 significant digits (float precision). A
  * non-finite value is kept as a non-finite cJSON number, which
  * cli_json_finite finds: the tool never prints it (as null) with exit 0. */

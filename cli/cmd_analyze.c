@@ -94,6 +94,7 @@ static void print_leg(const sk_skeleton *skel, const sk_motion_analysis *a, cons
 int cmd_analyze(int argc, char **argv) {
     const char *file = NULL, *clip_spec = NULL, *legs_spec = "auto", *cycle_spec = NULL, *plot = NULL;
     bool json = false;
+    double scale = 0.0;
     sk_motion_analysis_options opt = {0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -115,6 +116,8 @@ int cmd_analyze(int argc, char **argv) {
         }
         else if (!strcmp(a, "--samples") && val) {
             if (!cli_parse_uint("--samples", argv[++i], 0, 1000000, &opt.sample_count)) return 1;
+        } else if (!strcmp(a, "--scale") && val) {
+            if (!cli_parse_real("--scale", argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
         } else if (!strcmp(a, "--plot") && val) plot = argv[++i];
         else if (a[0] == '-' && strcmp(a, SK_CLI_MANNEQUIN)) {
             fprintf(stderr, "skelanim: analyze: unknown option or missing value: %s\n", a);
@@ -128,12 +131,13 @@ int cmd_analyze(int argc, char **argv) {
     if (!file) {
         fprintf(stderr, "usage: skelanim analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] "
                         "[--backward] [--samples N] [--cycle auto|START:END] [--stride auto|contact|footprints] [--stride-planted] "
-                        "[--json] [--plot OUT.png]   (FILE: .glb, .gltf or %s)\n",
+                        "[--json] [--plot OUT.png] [--scale M]   (FILE: .glb, .gltf, .bvh or %s; the analysis is in metres:\n"
+                        "give a .bvh's metres per unit, e.g. --scale 0.0564444 for CMU files)\n",
                 SK_CLI_MANNEQUIN);
         return 1;
     }
     sk_asset *asset = NULL;
-    if (!cli_load(file, &asset)) return 1;
+    if (!cli_load_scaled(file, scale, &asset)) return 1;
     int rc = 1;
     sk_motion_analysis *an = NULL;
     int32_t ci;

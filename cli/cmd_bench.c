@@ -37,7 +37,7 @@ static void collect(file_list *l, const char *path, int depth) {
     struct stat st;
     if (stat(path, &st) != 0) return;
     if (S_ISREG(st.st_mode)) {
-        if (has_ext(path, ".glb") || has_ext(path, ".gltf")) add_file(l, path);
+        if (has_ext(path, ".glb") || has_ext(path, ".gltf") || has_ext(path, ".bvh")) add_file(l, path);
         return;
     }
     if (!S_ISDIR(st.st_mode) || depth > 8) return;
@@ -58,7 +58,7 @@ typedef bool (*load_fn)(const char *path);
 
 static bool load_ours(const char *path) {
     sk_asset *a = NULL;
-    sk_result r = sk_gltf_load_file(path, NULL, &a, NULL);
+    sk_result r = has_ext(path, ".bvh") ? sk_bvh_load_file(path, NULL, &a, NULL) : sk_gltf_load_file(path, NULL, &a, NULL);
     sk_asset_destroy(a);
     return r == SK_OK;
 }
@@ -101,7 +101,7 @@ static int bench_load(int argc, char **argv) {
         } else collect(&files, argv[i], 0);
     }
     if (!files.n) {
-        fprintf(stderr, "usage: skelanim bench load [--quick] PATH...   (files or folders with .glb/.gltf)\n");
+        fprintf(stderr, "usage: skelanim bench load [--quick] PATH...   (files or folders with .glb/.gltf/.bvh)\n");
         return 1;
     }
     qsort(files.v, files.n, sizeof(char *), cmp_str);

@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-static int write_glb(const char *in, const char *out) {
+static int write_glb(const char *in, const char *out, double scale) {
     sk_asset *a = NULL;
-    if (!cli_load(in, &a)) return 1;
+    if (!cli_load_scaled(in, scale, &a)) return 1;
     sk_error err = {0};
     sk_result r = sk_glb_write_file(a, out, NULL, &err);
     sk_asset_destroy(a);
@@ -24,15 +24,20 @@ int cmd_export_mannequin(int argc, char **argv) {
         fprintf(stderr, "usage: skelanim export-mannequin OUT.glb\n");
         return 1;
     }
-    return write_glb(SK_CLI_MANNEQUIN, argv[0]);
+    return write_glb(SK_CLI_MANNEQUIN, argv[0], 0.0);
 }
 
 int cmd_convert(int argc, char **argv) {
+    double scale = 0.0;
+    if (argc == 4 && !strcmp(argv[2], "--scale")) { /* convert FILE.bvh OUT.glb --scale M */
+        if (!cli_parse_real("--scale", argv[3], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
+        argc = 2;
+    }
     if (argc != 2 || argv[0][0] == '-' || argv[1][0] == '-') {
-        fprintf(stderr, "usage: skelanim convert FILE OUT.glb\n");
+        fprintf(stderr, "usage: skelanim convert FILE OUT.glb [--scale M_PER_UNIT (.bvh)]\n");
         return 1;
     }
-    return write_glb(argv[0], argv[1]);
+    return write_glb(argv[0], argv[1], scale);
 }
 
 int cmd_export_course(int argc, char **argv) {

@@ -68,14 +68,29 @@ out:
 }
 
 int cmd_info(int argc, char **argv) {
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "usage: skelanim info FILE   (FILE: .glb, .gltf or %s)\n", SK_CLI_MANNEQUIN);
+    const char *file = NULL;
+    double scale = 0.0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
+            if (!cli_parse_real("--scale", argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
+        } else if (argv[i][0] == '-' || file) {
+            file = NULL;
+            break;
+        } else file = argv[i];
+    }
+    if (!file) {
+        fprintf(stderr, "usage: skelanim info FILE [--scale M_PER_UNIT]   (FILE: .glb, .gltf, .bvh or %s)\n",
+                SK_CLI_MANNEQUIN);
         return 1;
     }
     sk_asset *a = NULL;
-    if (!cli_load(argv[0], &a)) return 1;
+    if (!cli_load_scaled(file, scale, &a)) return 1;
     char nb[160];
-    printf("file: %s\n", argv[0]);
+    printf("file: %s\n", file);
+    if (cli_is_bvh(file)) {
+        if (scale != 0.0) printf("units: %.9g per file unit (--scale)\n", scale);
+        else printf("units: as in the file (no --scale)\n");
+    }
     if (a->generator && *a->generator) printf("generator: %s\n", a->generator);
     printf("scenes: %u", a->scene_count);
     if (a->default_scene >= 0) printf(" (default: %d)", a->default_scene);

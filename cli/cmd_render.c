@@ -18,10 +18,12 @@ static bool ends_with(const char *s, const char *e) {
 static void usage(void) {
     fprintf(stderr,
             "usage: skelanim render FILE [--clip NAME|INDEX|none] [--time T | --frames N --fps F]\n"
-            "                       [--size WxH] [--camera auto|front|back|left|right|top|AZ,EL]\n"
+            "                       [--size WxH] [--camera auto|front|back|left|right|top|AZ,EL] [--scale M]\n"
             "                       [--azimuth DEG] [--elevation DEG] [--cpu] [--terrain SPEC]\n"
             "                       [--ik reach [--ik-chain ROOT:TIP] | --ik slope [--slope DEG] [--ik-legs TL:FL,TR:FR]]\n"
             "                       --out FILE.png|FILE.gif   (--frames N with FILE.png: FILE-000.png ...)\n"
+            "  a file without a mesh (a .bvh motion capture) is drawn as bones, in the file's units unless\n"
+            "            --scale M gives metres per file unit (the ground grid is in metres: 0.0564444 for CMU files)\n"
             "  --camera: auto frames the animated bounds from azimuth 35, elevation 12 (front = +Z, the glTF\n"
             "            front; right = the character's right side, -X); AZ,EL in degrees\n"
             "  --ik reach: an arm (default upperarm_r:hand_r, two-bone; longer chains use FABRIK) reaches\n"
@@ -37,7 +39,7 @@ static void usage(void) {
 int cmd_render(int argc, char **argv) {
     const char *file = NULL, *clip_spec = NULL, *out = NULL, *ik_mode = NULL, *ik_chain = NULL, *ik_legs = NULL;
     const char *camera = NULL, *terrain_spec = NULL;
-    double t0 = 0.0, fps = 15.0, az = 35.0, el = 12.0, slope_deg = 15.0;
+    double t0 = 0.0, fps = 15.0, az = 35.0, el = 12.0, slope_deg = 15.0, scale = 0.0;
     bool az_set = false, el_set = false;
     uint32_t frames = 0, w = 480, h = 480;
     bool cpu = false;
@@ -52,6 +54,7 @@ int cmd_render(int argc, char **argv) {
         else if (!strcmp(a, "--clip")) clip_spec = argv[++i];
         else if (!strcmp(a, "--out")) out = argv[++i];
         else if (!strcmp(a, "--time")) { if (!cli_parse_real(a, argv[++i], -CLI_TIME_MAX, CLI_TIME_MAX, &t0)) return 1; }
+        else if (!strcmp(a, "--scale")) { if (!cli_parse_real(a, argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1; }
         else if (!strcmp(a, "--fps")) { if (!cli_parse_real(a, argv[++i], 1e-3, 100.0, &fps)) return 1; }
         else if (!strcmp(a, "--azimuth")) { if (!cli_parse_real(a, argv[++i], -3600.0, 3600.0, &az)) return 1; az_set = true; }
         else if (!strcmp(a, "--camera")) camera = argv[++i];
@@ -144,7 +147,7 @@ int cmd_render(int argc, char **argv) {
     skr_model *model = NULL;
     skr_gif *g = NULL;
     sk_transform *local = NULL;
-    sk_mat4 *world = NULL, *pal = NULL;
+    sk_mat4 *world = NULL, *pal = NULL, *bone_worlds = NULL;
     float *weights = NULL, *cpu_v = NULL;
     unsigned char *rgb = NULL;
     sk_vec3 *targets = NULL;
@@ -157,7 +160,7 @@ int cmd_render(int argc, char **argv) {
         fprintf(stderr, "skelanim: %s\n", err.message);
         return 1;
     }
-    if (!cli_load(file, &asset)) {
+    if (!cli_load_scaled(file, scale, &asset)) {
         cli_terrain_destroy(terrain);
         return 1;
     }
@@ -175,8 +178,11 @@ int cmd_render(int argc, char **argv) {
     if (!(hd = skr_headless_create((int)w, (int)h, 4, &err))) goto fail;
     skr_headless_bind(hd);
     if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
-    if (skr_model_create(asset, 0, &model, &err) != SK_OK) goto fail;
-    uint32_t n = s->joint_count, np = skr_model_palette_size(model), nv = skr_model_vertex_count(model);
+    /* A file without meshes (a .bvh, or bare nodes) is drawn as bones: no model. */
+    bool bones = asset->mesh_count == 0 && s->joint_count > 0;
+    if (!bones && skr_model_create(asset, 0, &model, &err) != SK_OK) goto fail;
+    uint32_t n = s->joint_count, np = model ? skr_model_palette_size(model) : 0;
+    uint32_t nv = model ? skr_model_vertex_count(model) : 0;
     local = calloc(n ? n : 1, sizeof *local);
     world = calloc(n ? n : 1, sizeof *world);
     pal = calloc((size_t)frames * (np ? np : 1), sizeof *pal);
@@ -185,6 +191,7 @@ int cmd_render(int argc, char **argv) {
     rgb = malloc((size_t)w * h * 3);
     targets = calloc(frames, sizeof *targets);
     if (!local || !world || !pal || !weights || !rgb || !targets || (cpu && !cpu_v)) goto done;
+    if (bones && !(bone_worlds = calloc((size_t)frames * n, sizeof *bone_worlds))) goto done;
     /* Pose every frame first: the camera frames the animated bounds of all of them. */
     float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
     float root0[3] = {0, 0, 0};
@@ -206,24 +213,30 @@ int cmd_render(int argc, char **argv) {
             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
         }
         if (f == 0 && n) memcpy(root0, &world[0].m[12], sizeof root0);
-        skr_model_palette(model, world, pal + (size_t)f * np);
+        if (model) skr_model_palette(model, world, pal + (size_t)f * np);
         if (mode == SKR_IK_REACH)
             for (int k = 0; k < 3; k++) { /* keep the target path in the picture */
                 float v = k == 0 ? targets[f].x : k == 1 ? targets[f].y : targets[f].z;
                 bmin[k] = fminf(bmin[k], v), bmax[k] = fmaxf(bmax[k], v);
             }
-        skr_model_bounds(model, pal + (size_t)f * np, wf, bmin, bmax);
+        if (model) skr_model_bounds(model, pal + (size_t)f * np, wf, bmin, bmax);
+        if (bones) {
+            memcpy(bone_worlds + (size_t)f * n, world, (size_t)n * sizeof *world);
+            for (uint32_t j = 0; j < n; j++)
+                for (int k = 0; k < 3; k++)
+                    bmin[k] = fminf(bmin[k], world[j].m[12 + k]), bmax[k] = fmaxf(bmax[k], world[j].m[12 + k]);
+        }
     }
     if (!(bmin[0] <= bmax[0])) {
-        fprintf(stderr, "skelanim: %s: nothing to draw (no triangle meshes)\n", file);
+        fprintf(stderr, "skelanim: %s: nothing to draw (no triangle meshes and no joints)\n", file);
         goto done;
     }
     float ground = mode == SKR_IK_SLOPE ? 0.0f : bmin[1];
     if (mode == SKR_IK_REACH) { /* the target may go below the feet: the ground stays under them */
         float feet = INFINITY, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (uint32_t f = 0; f < frames; f++) skr_model_bounds(model, pal + (size_t)f * np, weights + (size_t)f * (s->weight_total + 1), lo, hi);
+        for (uint32_t f = 0; f < frames && model; f++) skr_model_bounds(model, pal + (size_t)f * np, weights + (size_t)f * (s->weight_total + 1), lo, hi);
         feet = lo[1];
-        ground = feet;
+        if (model) ground = feet;
     }
     float fade_center[2] = {0, 0}, fade_radius = 0;
     if (terrain) {
@@ -282,14 +295,18 @@ int cmd_render(int argc, char **argv) {
         skr_begin_frame(rn, &fd);
         if (tmesh) skr_draw_terrain(rn, tmesh, fade_center, fade_radius, fd.background);
         skr_draw_desc dd = {model, 1, pal + (size_t)f * np, NULL, NULL};
-        if (cpu) {
+        if (cpu && !bones) {
             if (skr_model_skin_cpu(model, pal + (size_t)f * np, weights + (size_t)f * (s->weight_total + 1), SK_SKIN_LBS,
                                    SK_SIMD_AUTO, cpu_v, &err) != SK_OK)
                 goto fail;
             dd.palettes = NULL;
             dd.cpu_vertices = cpu_v;
         }
-        skr_draw_model(rn, &dd);
+        if (bones) {
+            const float bone_rgb[3] = {0.15f, 0.25f, 0.55f};
+            skr_draw_skeleton(rn, s, bone_worlds + (size_t)f * n, bone_rgb);
+        } else
+            skr_draw_model(rn, &dd);
         if (mode == SKR_IK_REACH) {
             const float red[3] = {0.9f, 0.1f, 0.1f};
             const float p[3] = {targets[f].x, targets[f].y, targets[f].z};
@@ -333,6 +350,7 @@ done:
     skr_model_destroy(model);
     skr_renderer_destroy(rn);
     skr_headless_destroy(hd);
+    free(bone_worlds);
     free(local), free(world), free(pal), free(weights), free(cpu_v), free(rgb), free(targets);
     sk_asset_destroy(asset);
     return rc;

@@ -18,7 +18,7 @@ static bool parse_vertex(const char *s, vertex_req *v) {
 
 int cmd_sample(int argc, char **argv) {
     const char *file = NULL, *clip_spec = NULL;
-    double t = 0.0;
+    double t = 0.0, scale = 0.0;
     bool have_time = false;
     sk_loop_mode loop = SK_LOOP_REPEAT;
     vertex_req *verts = calloc((size_t)argc + 1, sizeof *verts);
@@ -77,6 +77,14 @@ int cmd_sample(int argc, char **argv) {
             else ext.blend_mode = val;
             continue;
         }
+        if (!strcmp(a, "--scale")) {
+            if (!val) {
+                fprintf(stderr, "skelanim: %s needs a value\n", a);
+                goto done;
+            }
+            if (!cli_parse_real("--scale", argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) goto done;
+            continue;
+        }
         if (!strcmp(a, "--clip") || !strcmp(a, "--time") || !strcmp(a, "--loop") || !strcmp(a, "--vertex")) {
             if (!val) {
                 fprintf(stderr, "skelanim: %s needs a value\n", a);
@@ -110,7 +118,7 @@ int cmd_sample(int argc, char **argv) {
     }
     if (!file) {
         fprintf(stderr, "usage: skelanim sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp] "
-                        "[--vertex NODE:PRIM:VTX ...] [--json]\n"
+                        "[--vertex NODE:PRIM:VTX ...] [--scale M] [--json]\n"
                         "       skelanim sample FILE --time T --clip A [--weight W] [--mask JOINT] [--additive] --clip B ... "
                         "[--blend-mode nlerp|slerp]\n"
                         "       skelanim sample FILE --graph MACHINE.json [--set NAME=VALUE|TRIGGER ...] --steps DT[xN],...\n");
@@ -134,7 +142,7 @@ int cmd_sample(int argc, char **argv) {
         fprintf(stderr, "skelanim: sample: --time T is required\n");
         goto done;
     }
-    if (!cli_load(file, &asset)) goto done;
+    if (!cli_load_scaled(file, scale, &asset)) goto done;
     const sk_skeleton *skel = asset->skeleton;
     int32_t clip = asset->clip_count ? 0 : -1;
     if (clip_spec) {

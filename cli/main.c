@@ -23,23 +23,25 @@ static void usage(FILE *f) {
             "                                 placed on the ground, rendered to out/locomotion.gif\n"
             "  demo procedural                the IK-only walker (no clips) over stairs, a 45-degree ramp,\n"
             "                                 off a ledge, a jump, and a 2D side view: out/procedural.gif\n"
-            "  info FILE                      scenes, nodes, skeleton tree, skins, meshes, clips\n"
+            "  info FILE [--scale M]          scenes, nodes, skeleton tree, skins, meshes, clips\n"
             "  sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp]\n"
-            "         [--vertex NODE:PRIM:VTX ...] [--json]\n"
+            "         [--vertex NODE:PRIM:VTX ...] [--scale M] [--json]\n"
             "                                 pose at time T as JSON (local TRS, world matrices,\n"
             "                                 morph weights, skinned vertex positions)\n"
             "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
             "  export-course OUT.glb          write the triangle-mesh locomotion course as a .glb\n"
-            "  convert FILE OUT.glb           write FILE (skeleton, meshes, skins, materials, textures,\n"
+            "  convert FILE OUT.glb [--scale M]\n"
+            "                                 write FILE (skeleton, meshes, skins, materials, textures,\n"
             "                                 clips) as a self-contained .glb\n"
-            "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] --out F.png|F.gif\n"
-            "                                 draw the character off-screen (no display needed)\n"
+            "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] [--scale M]\n"
+            "         --out F.png|F.gif       draw the character off-screen (no display needed; a file\n"
+            "                                 without a mesh, e.g. .bvh, is drawn as bones)\n"
             "  view FILE [--clip C] [--time T] [--cpu] [--dqs] [--skeleton]\n"
             "                                 open a window: orbit camera, clips, pause/scrub/speed,\n"
             "                                 CPU/GPU skinning toggle, skeleton overlay (SDL2)\n"
             "  analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] [--backward]\n"
             "         [--samples N] [--cycle auto|START:END] [--stride auto|contact|footprints]\n"
-            "         [--stride-planted] [--json] [--plot OUT.png]\n"
+            "         [--stride-planted] [--json] [--plot OUT.png] [--scale M]\n"
             "                                 motion analysis of a walk/run cycle (seed 002 ch. 3):\n"
             "                                 per-leg keytimes, stride, cycle speed and direction;\n"
             "                                 --plot draws one cycle per leg (heel/toe/footbase heights,\n"
@@ -50,14 +52,15 @@ static void usage(FILE *f) {
             "                                 placed on the ground (seed 002 ch. 5); foot-slide metrics\n"
             "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"
             "                                 solve inverse kinematics on a loaded character\n"
-            "  bench load PATH...             time loading .glb/.gltf files (folders are searched);\n"
+            "  bench load PATH...             time loading .glb/.gltf/.bvh files (folders are searched);\n"
             "                                 one JSON line per file\n"
             "  bench ik                       IK solvers on the FABRIK paper's experiment\n"
             "  bench blend                    a typical animation graph, per character per frame\n"
             "  bench skin [--vertices N]      CPU skinning, ns per vertex beside the bandwidth bound\n"
             "  bench crowd [N...]             animation time per frame for crowds (200 1000 5000)\n"
             "\n"
-            "FILE is a .glb or .gltf file, or %s for the built-in character.\n",
+            "FILE is a .glb or .gltf file, a .bvh motion capture (units as in the file; --scale M:\n"
+            "M metres per file unit, e.g. 0.0564444 = 2.54/45 for CMU files), or %s for the built-in character.\n",
             SK_VERSION_STRING, SK_CLI_MANNEQUIN);
 }
 
@@ -101,18 +104,36 @@ static void cli_warning(void *user, const char *message) {
     fprintf(stderr, "skelanim: %s: warning: %s\n", (const char *)user, message);
 }
 
-bool cli_load(const char *path, sk_asset **out) {
+bool cli_is_bvh(const char *path) {
+    size_t n = strlen(path);
+    if (n < 4) return false;
+    const char *e = path + n - 4;
+    return e[0] == '.' && (e[1] | 32) == 'b' && (e[2] | 32) == 'v' && (e[3] | 32) == 'h';
+}
+
+bool cli_load(const char *path, sk_asset **out) { return cli_load_scaled(path, 0.0, out); }
+
+bool cli_load_scaled(const char *path, double scale, sk_asset **out) {
     sk_error err = {0};
     sk_result r;
     sk_gltf_options opt = {0};
     opt.warning = cli_warning;
     opt.warning_user = (void *)(uintptr_t)path;
+    bool bvh = cli_is_bvh(path);
+    if (scale != 0.0 && !bvh) {
+        fprintf(stderr, "skelanim: %s: --scale applies to .bvh files only\n", path);
+        return false;
+    }
     bool builtin = !strcmp(path, SK_CLI_MANNEQUIN) || !strcmp(path, SK_CLI_PLANAR);
     if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
     else if (!strcmp(path, SK_CLI_PLANAR)) r = sk_planar_rig_create(NULL, out, &err);
-    else r = sk_gltf_load_file(path, &opt, out, &err);
+    else if (bvh) {
+        sk_bvh_options bo = {0};
+        bo.scale = scale;
+        r = sk_bvh_load_file(path, &bo, out, &err);
+    } else r = sk_gltf_load_file(path, &opt, out, &err);
     if (r != SK_OK) {
-        /* sk_gltf_load_file's message names the file (once); the built-in characters' do not. */
+        /* The readers' messages name the file (once); the built-in characters' do not. */
         if (builtin || !err.message[0])
             fprintf(stderr, "skelanim: %s: %s\n", path, err.message[0] ? err.message : sk_result_string(r));
         else fprintf(stderr, "skelanim: %s\n", err.message);

@@ -38,6 +38,7 @@
 /* io (libskelanim_io) */
 #include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"
+#include "skelanim/io/bvh.h"
 #include "skelanim/io/graph_json.h"
 #include "skelanim/io/analysis_json.h"
 #endif

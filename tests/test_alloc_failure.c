@@ -27,6 +27,8 @@
  *     cJSON allocations (the state machine, SimpleSkin); every 16th and the
  *     last for the big ones (a run costs the parse up to the failure: all
  *     4,760 of the mannequin's would take half a minute under the sanitizers).
+ *  5. The BVH reader (tests/data/bvh/mixed.bvh and the shared 02_01.bvh) the
+ *     same way as 1-3.
  * Every count is printed; the loops assert that they ran every index. */
 #include "support.h"
 
@@ -178,6 +180,13 @@ static sk_result run_graph(const load *l, const sk_allocator *a, void **out, sk_
 static sk_result run_mannequin(const load *l, const sk_allocator *a, void **out, sk_error *err) {
     (void)l;
     return sk_mannequin_create(NULL, a, (sk_asset **)out, err);
+}
+
+static sk_result run_bvh_file(const load *l, const sk_allocator *a, void **out, sk_error *err) {
+    sk_bvh_options o;
+    memset(&o, 0, sizeof o);
+    o.allocator = *a;
+    return sk_bvh_load_file(l->path, &o, (sk_asset **)out, err);
 }
 
 static void destroy_asset(void *p) { sk_asset_destroy(p); }
@@ -423,11 +432,28 @@ static void test_gltf_bad_json(void **st) {
     }
 }
 
+/* The BVH reader (io/bvh.h): the file through the default sk_file_io, the
+ * hierarchy, the frame values, the skeleton and the clip; a hand-made file
+ * with everything unusual, and a shared CMU clip. */
+static void test_bvh(void **st) {
+    (void)st;
+    char mixed[2048], cmu[2048];
+    snprintf(mixed, sizeof mixed, "%s/tests/data/bvh/mixed.bvh", sk_test_source_dir());
+    load l1 = {"bvh: tests/data/bvh/mixed.bvh (file)", run_bvh_file, destroy_asset, same_asset, NULL, 0, mixed, NULL,
+               NULL, 0, false};
+    assert_true(check_load(&l1) > 5);
+    const char *shared = sk_test_require_shared();
+    snprintf(cmu, sizeof cmu, "%s/mocap/bvh/02_01.bvh", shared);
+    load l2 = {"bvh: mocap/bvh/02_01.bvh (file)", run_bvh_file, destroy_asset, same_asset, NULL, 0, cmu, NULL, NULL, 0,
+               false};
+    assert_true(check_load(&l2) > 5);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mannequin_glb), cmocka_unit_test(test_mannequin_create),
         cmocka_unit_test(test_graph),         cmocka_unit_test(test_gltf_bad_json),
-        cmocka_unit_test(test_shared_models),
+        cmocka_unit_test(test_shared_models), cmocka_unit_test(test_bvh),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# skelanim info, sample --json and render on .bvh files (io/bvh.h): the file's
+# units, --scale, bones drawn for a file without a mesh, and the reader's
+# line-numbered errors through the tool. The reader itself is checked in
+# tests/test_bvh.c.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+: "${SK_CLI:?}" "${SK_SOURCE_DIR:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+# Mesa keeps allocations to process exit (see cli_render_ik.sh).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+data="$SK_SOURCE_DIR/tests/data/bvh"
+
+# The hand-made file: two roots, end sites, the root convention (absolute positions).
+"$SK_CLI" info "$data/mixed.bvh" >"$tmp/info.txt"
+cat "$tmp/info.txt"
+grep -q "^units: as in the file (no --scale)$" "$tmp/info.txt" || fail "no units line"
+grep -q "^  scene 0 (unnamed): 2 root nodes 0, 6$" "$tmp/info.txt" || fail "two roots"
+grep -q '^nodes: 8 ' "$tmp/info.txt" || fail "8 nodes"
+grep -q '"Hand_end"' "$tmp/info.txt" || fail "end site name"
+grep -q '^  clip 0 "mixed": 0.080 s, 6 tracks: 3 translation LINEAR, 3 rotation LINEAR$' "$tmp/info.txt" || fail "clip line"
+
+"$SK_CLI" sample "$data/mixed.bvh" --time 0 --json >"$tmp/s.json"
+"$SK_CLI" sample "$data/mixed.bvh" --time 0 --scale 0.25 --json >"$tmp/s4.json"
+python3 - "$tmp/s.json" "$tmp/s4.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+n = {x["name"]: x for x in a["nodes"]}
+assert n["Body"]["local"]["t"] == [20, 40, 60], n["Body"]["local"]["t"]   # absolute, not OFFSET (1 2 3) + values
+assert n["Arm"]["local"]["t"] == [4, 70, 0], n["Arm"]["local"]["t"]      # Yposition only: x, z from OFFSET
+assert n["Prop"]["local"]["t"] == [1.5, 3.5, 2.5], n["Prop"]["local"]["t"]
+for x, y in zip(a["nodes"], b["nodes"]):
+    for k in range(3):
+        assert abs(y["local"]["t"][k] - 0.25 * x["local"]["t"][k]) <= 1e-6 * abs(x["local"]["t"][k]), (x, y)
+        assert abs(y["world"][12 + k] - 0.25 * x["world"][12 + k]) <= 1e-5 * (1 + abs(x["world"][12 + k])), (x, y)
+    assert x["local"]["r"] == y["local"]["r"]
+print("sample: root convention and --scale ok")
+PY
+
+"$SK_CLI" render "$data/mixed.bvh" --time 0.04 --size 96x96 --out "$tmp/m.png" >"$tmp/out.txt"
+grep -q "wrote $tmp/m.png (96x96, 1 frame)" "$tmp/out.txt" || fail "no wrote line"
+[[ "$(head -c 4 "$tmp/m.png" | tail -c 3)" == PNG ]] || fail "m.png is not a PNG"
+
+# Errors: the reader's message with the file and line, once; exit 1.
+bad() { # expected message, then the arguments
+  local msg=$1; shift
+  if "$SK_CLI" "$@" >"$tmp/o.txt" 2>"$tmp/err.txt"; then fail "accepted: $*"; fi
+  grep -qF -- "$msg" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "no '$msg' for: $*"; }
+}
+bad "skelanim: $data/frame_short.bvh:20: frame 1 has 8 values, expected 9" info "$data/frame_short.bvh"
+bad "skelanim: $data/channels_short.bvh:5: CHANNELS 6 lists 3 channel names" sample "$data/channels_short.bvh" --time 0
+bad "skelanim: $data/no_motion.bvh:16: expected MOTION" render "$data/no_motion.bvh" --out "$tmp/x.png"
+bad "skelanim: @mannequin: --scale applies to .bvh files only" info @mannequin --scale 2
+bad "skelanim: --scale: '0'" sample "$data/mixed.bvh" --time 0 --scale 0
+bad "skelanim: --scale: '-1'" render "$data/mixed.bvh" --scale -1 --out "$tmp/x.png"
+[[ ! -e "$tmp/x.png" ]] || fail "an image for a rejected file"
+
+# A shared CMU clip: positions in the file's units, or metres with --scale.
+if shared=$(sk_shared_dir) && [[ -f "$shared/mocap/bvh/02_01.bvh" ]]; then
+  f="$shared/mocap/bvh/02_01.bvh"
+  "$SK_CLI" info "$f" --scale 0.0564444 >"$tmp/i2.txt"
+  grep -q "^units: 0.0564444 per file unit (--scale)$" "$tmp/i2.txt" || fail "units with --scale"
+  grep -q '^  clip 0 "02_01": 2.850 s, 32 tracks: 1 translation LINEAR, 31 rotation LINEAR$' "$tmp/i2.txt" || fail "02_01 clip"
+  "$SK_CLI" sample "$f" --time 0 --json >"$tmp/c.json"
+  "$SK_CLI" sample "$f" --time 0 --scale 0.0564444 --json >"$tmp/cm.json"
+  python3 - "$tmp/c.json" "$tmp/cm.json" "$f" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+lines = open(sys.argv[3]).read().split("\n")
+first = [float(v) for v in lines[lines.index("Frame Time: 0.008333") + 1].split()]
+t = a["nodes"][0]["local"]["t"]
+assert all(abs(t[k] - first[k]) < 1e-5 for k in range(3)), (t, first[:3])   # file units: the channel values
+tm = b["nodes"][0]["local"]["t"]
+assert all(abs(tm[k] - 0.0564444 * first[k]) < 1e-6 for k in range(3)), (tm, first[:3])
+print("02_01 hips at t = 0: %s units, %s m" % (t, tm))
+PY
+  # analyze and convert take --scale too: metres for the analysis, a .glb in metres
+  "$SK_CLI" analyze "$f" --scale 0.0564444 >"$tmp/a.txt"
+  grep -Eq '^cycle: [0-9.]+ m/cycle, 1\.[0-9]+ m/s' "$tmp/a.txt" || { cat "$tmp/a.txt"; fail "02_01 walk not about 1 m/s"; }
+  "$SK_CLI" convert "$f" "$tmp/w.glb" --scale 0.0564444 >/dev/null
+  "$SK_CLI" sample "$tmp/w.glb" --time 0 --json >"$tmp/g.json"
+  python3 - "$tmp/cm.json" "$tmp/g.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+wa = {n["name"]: n["world"][12:15] for n in a["nodes"]}
+wb = {n["name"]: n["world"][12:15] for n in b["nodes"]}
+assert set(wa) == set(wb), set(wa) ^ set(wb)
+worst = max(abs(wa[k][i] - wb[k][i]) for k in wa for i in range(3))
+assert worst < 1e-6, worst
+print("convert --scale: the .glb gives the same world positions (worst %.2g m)" % worst)
+PY
+  "$SK_CLI" render "$f" --scale 0.0564444 --frames 4 --fps 30 --size 96x96 --out "$tmp/w.gif" >"$tmp/out.txt"
+  [[ "$(head -c 6 "$tmp/w.gif")" == GIF89a ]] || fail "w.gif is not a GIF"
+else
+  sk_missing_part "../shared/mocap/bvh/02_01.bvh is absent"
+fi
+sk_done cli_bvh
