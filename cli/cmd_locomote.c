@@ -20,6 +20,7 @@ static void usage(void) {
             "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
             "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
             "  --cycle auto  the clips are captures, not loops: each plays its best cycle (closest poses)\n"
+            "  --scale M   metres per unit of a .bvh character (CMU: 0.056444)\n"
             "  --path      the ground path the character follows (default \"0,0 0,8\": 8 m along +Z)\n"
             "  --speed     cruise speed (default 1.4 m/s); the blend of the clips follows it\n"
             "  --seconds   simulated time (default: until the path's end, plus 1 s standing)\n"
@@ -266,6 +267,7 @@ int cmd_locomote(int argc, char **argv) {
         else if (!strcmp(a, "--plain")) setup.plain = true;
         else if (!strcmp(a, "--procedural")) setup.procedural = true;
         else if (!strcmp(a, "--side")) side = true;
+        else if (!strcmp(a, "--scale") && more) { if (!cli_parse_real("--scale", argv[++i], 1e-6, 1e6, &setup.scale)) return 1; }
         else if (!strcmp(a, "--cycle") && more) {
             const char *v = argv[++i];
             if (strcmp(v, "auto")) { fprintf(stderr, "skelanim: --cycle %s: expected auto\n", v); return 1; }
@@ -381,7 +383,8 @@ typedef struct demo_scene {
     bool procedural, side;
 } demo_scene;
 
-static int demo_walks(const char *name, const demo_scene *scenes, size_t n, int argc, char **argv) {
+static int demo_walks_scaled(const char *name, const demo_scene *scenes, size_t n, double scale, int argc,
+                             char **argv) {
     char dflt[64];
     snprintf(dflt, sizeof dflt, "out/%s.gif", name);
     const char *out = dflt;
@@ -412,8 +415,14 @@ static int demo_walks(const char *name, const demo_scene *scenes, size_t n, int 
             rc = 1;
             break;
         }
+        bool capture = strcmp(scenes[k].character, SK_CLI_MANNEQUIN) && strcmp(scenes[k].character, SK_CLI_PLANAR);
         loco_setup setup = {.character = scenes[k].character, .procedural = scenes[k].procedural,
-                            .terrain = &terrain->terrain};
+                            .terrain = &terrain->terrain, .scale = scale};
+        if (capture && !scenes[k].procedural) { /* its first clip, its best cycle */
+            setup.clips[0] = "0";
+            setup.nclips = 1;
+            setup.find_cycle = true;
+        }
         loco_char c;
         if (!loco_char_create(&setup, &c)) {
             cli_terrain_destroy(terrain);
@@ -454,7 +463,26 @@ static int demo_walks(const char *name, const demo_scene *scenes, size_t n, int 
     return rc;
 }
 
+static int demo_walks(const char *name, const demo_scene *scenes, size_t n, int argc, char **argv) {
+    return demo_walks_scaled(name, scenes, n, 0, argc, argv);
+}
+
 int cmd_demo_locomotion(int argc, char **argv) {
+    /* --clips FILE [--scale M]: a capture (a walk, not a loop) drives its own
+     * skeleton, drawn as bones, over stairs, a 10 degree ramp and bumps */
+    if (argc >= 2 && !strcmp(argv[0], "--clips")) {
+        static demo_scene cap[3];
+        const char *file = argv[1];
+        double scale = 0;
+        int rest = 2;
+        if (argc >= 4 && !strcmp(argv[2], "--scale")) {
+            if (!cli_parse_real("--scale", argv[3], 1e-6, 1e6, &scale)) return 1;
+            rest = 4;
+        }
+        static const char *const ts[3] = {"stairs:0.17,0.28", "ramp:10", "bumps:0.08,5"};
+        for (int k = 0; k < 3; k++) cap[k] = (demo_scene){file, ts[k], "0,-1 0,5", 1.2, -1, false, true};
+        return demo_walks_scaled("locomotion", cap, 3, scale, argc - rest, argv + rest);
+    }
     static const demo_scene scenes[] = {
         {SK_CLI_MANNEQUIN, "stairs:0.17,0.28", "0,-1 0,4.5", 1.2, -1, false, false},
         {SK_CLI_MANNEQUIN, "ramp:10", "0,-1 0,10", 3.0, -1, false, false},

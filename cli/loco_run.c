@@ -13,6 +13,38 @@ static int32_t find_clip_quiet(const sk_asset *a, const char *name) {
     return -1;
 }
 
+static bool fix_heel_heights(const sk_skeleton *skel, const sk_clip *clip, const sk_motion_analysis_options *ao,
+                             sk_leg_desc *legs, uint32_t n, const sk_leg_points_source *src,
+                             const sk_motion_analysis *an) {
+    bool changed = false;
+    sk_transform *loc = calloc(skel->joint_count, sizeof *loc);
+    sk_mat4 *model = calloc(skel->joint_count, sizeof *model);
+    if (!loc || !model) goto done;
+    for (uint32_t l = 0; l < n; l++) {
+        if (src[l] == SK_LEG_POINTS_MANUAL) continue;
+        const sk_leg_analysis *L = &an->legs[l];
+        float d = L->toe_ground - L->heel_ground; /* world (character space) height to add to the heel */
+        if (fabsf(d) < 0.005f) continue;
+        double t = ao->cycle_start + L->stance_time * an->cycle_duration;
+        sk_pose pose = sk_pose_view(loc, skel->joint_count, NULL, 0);
+        sk_error e = {0};
+        if (sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, &pose, &e) != SK_OK ||
+            sk_local_to_model(skel, &pose, NULL, model, skel->joint_count, &e) != SK_OK)
+            continue;
+        sk_transform ta;
+        if (!sk_mat4_decompose(&model[legs[l].ankle], &ta)) continue;
+        sk_vec3 off = sk_quat_rotate(sk_quat_inverse(ta.r), sk_vec3_make(0, d, 0));
+        off = sk_vec3_make(off.x / ta.s.x, off.y / ta.s.y, off.z / ta.s.z);
+        legs[l].heel = sk_vec3_add(legs[l].heel, off);
+        legs[l].heel_set = true;
+        changed = true;
+    }
+done:
+    free(loc);
+    free(model);
+    return changed;
+}
+
 /* Arms by common names: upperarm_l / LeftArm / mixamorig:LeftArm, then
  * its child (forearm) and grandchild (hand). */
 uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out) {
@@ -38,7 +70,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
     memset(c, 0, sizeof *c);
     c->jump_at = -1;
     sk_error err = {0};
-    if (!cli_load(s->character, &c->asset)) return false;
+    if (!cli_load_scaled(s->character, s->scale, &c->asset)) return false;
     const sk_skeleton *skel = c->asset->skeleton;
     if (!skel || skel->joint_count == 0) {
         fprintf(stderr, "skelanim: %s: no skeleton\n", s->character);
@@ -49,7 +81,8 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         fprintf(stderr, "skelanim: %s: found %u leg(s) by joint name; two are needed\n", s->character, c->leg_count);
         goto fail;
     }
-    if (sk_leg_points_from_mesh(c->asset, c->legs, c->leg_count, NULL, NULL, &err) != SK_OK) {
+    sk_leg_points_source psrc[SK_MOTION_GROUP_MAX_LEGS];
+    if (sk_leg_points_from_mesh(c->asset, c->legs, c->leg_count, NULL, psrc, &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s: %s\n", s->character, err.message);
         goto fail;
     }
@@ -93,6 +126,20 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
             SK_OK) {
             fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
             goto fail;
+        }
+        /* Heel and toe points found at rest (from a bone mesh or a bare skeleton) may not
+         * touch the ground together: the heel is lowered or raised (in the
+         * world, at the first clip's stance) to the toe's lowest height, and
+         * the clip analysed again. */
+        if (c->nclips == 0 && fix_heel_heights(skel, c->asset->clips[ci], &ao, c->legs, c->leg_count, psrc,
+                                               c->an[0])) {
+            sk_motion_analysis_destroy(c->an[0]);
+            c->an[0] = NULL;
+            if (sk_motion_analyze(skel, c->asset->clips[ci], c->legs, c->leg_count, &ao, NULL, &c->an[0], &err) !=
+                SK_OK) {
+                fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
+                goto fail;
+            }
         }
         c->nclips++;
     }

@@ -24,6 +24,7 @@ typedef struct loco_setup {
     bool plain;                     /* clips with root motion only (the baseline) */
     bool procedural;                /* IK-only walking (seed 004): no clips */
     bool find_cycle;                /* the clips are captures, not loops: analyse their best cycle */
+    double scale;                   /* .bvh: metres per file unit (0: as in the file) */
     const sk_terrain *terrain;      /* NULL: flat at 0 */
 } loco_setup;
 

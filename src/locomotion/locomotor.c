@@ -115,6 +115,7 @@ struct sk_locomotor {
     bool *need;              /* J: joints whose world transform adjust needs */
     float *weights;          /* n */
     double *clip_times;      /* n */
+    sk_vec3 *centers;        /* n: each motion's mean leg centre, horizontal (character space) */
     sk_transform *scratch;   /* (n + 1) x J: one pose per motion, one for idle */
     sk_blend_input *inputs;  /* n */
     sk_vec3 *wt, *ws;        /* world FK, J each */
@@ -254,7 +255,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
                             "locomotor: no body joint (the legs' hips have no common ancestor; set body_joint)");
 
     size_t size = sizeof(sk_locomotor) + n * sizeof(float) + n * sizeof(double) +
-                  (size_t)(n + 1) * J * sizeof(sk_transform) + n * sizeof(sk_blend_input) +
+                  (size_t)(n + 1) * J * sizeof(sk_transform) + n * sizeof(sk_blend_input) + n * sizeof(sk_vec3) +
                   (size_t)J * (2 * sizeof(sk_vec3) + sizeof(sk_quat) + sizeof(bool)) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
@@ -276,8 +277,15 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     L->clip_times = (double *)p; p += n * sizeof(double);
     L->inputs = (sk_blend_input *)p; p += n * sizeof(sk_blend_input);
     L->weights = (float *)p; p += n * sizeof(float);
+    L->centers = (sk_vec3 *)p; p += n * sizeof(sk_vec3);
     L->need = (bool *)p;
 
+    for (uint32_t i = 0; i < n; i++) {
+        const sk_motion_analysis *mi = sk_motion_group_motion(desc->group, i);
+        sk_vec3 c = sk_vec3_make(0, 0, 0);
+        for (uint32_t l = 0; l < legs; l++) c = sk_vec3_add(c, mi->legs[l].center);
+        L->centers[i] = sk_vec3_make(c.x / (float)legs, 0, c.z / (float)legs);
+    }
     rest_fk(s, L->wt, L->wr, L->ws);
     int32_t bp = s->parents[body];
     L->body_parent_r = bp >= 0 ? L->wr[bp] : sk_quat_identity();
@@ -443,6 +451,13 @@ static void blend_now(sk_locomotor *L, sk_vec3 v_char) {
         for (uint32_t i = 0; i < L->n; i++) L->weights[i] = i == 0 ? 1.0f : 0.0f;
         sk_motion_group_blend(L->d.group, L->weights, L->n, &L->blend, &e);
     }
+    /* The character's point is the middle of the feet's paths (the mean of
+     * the legs' centres (3)): a capture's character space has its origin
+     * where the hips were when the cycle began, anywhere on the floor. */
+    sk_vec3 c = sk_vec3_make(0, 0, 0);
+    for (uint32_t i = 0; i < L->n; i++) c = sk_vec3_add(c, sk_vec3_scale(L->centers[i], L->weights[i]));
+    for (uint32_t l = 0; l < L->blend.leg_count; l++)
+        L->blend.legs[l].stance_position = sk_vec3_sub(L->blend.legs[l].stance_position, c);
 }
 
 static void keytimes(const sk_leg_blend *lb, double *lift, double *off, double *strike, double *land) {
@@ -587,7 +602,7 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
          * velocity of the hips from the cycle's start. */
         const sk_motion_analysis *m = sk_motion_group_motion(L->d.group, i);
         sk_vec3 vf = m->backward ? sk_vec3_scale(m->root_velocity, -1) : m->root_velocity;
-        sk_vec3 dm = sk_vec3_scale(vf, (float)(L->clip_times[i] - m->cycle_start));
+        sk_vec3 dm = sk_vec3_add(sk_vec3_scale(vf, (float)(L->clip_times[i] - m->cycle_start)), L->centers[i]);
         sk_vec3 dl = skm_quat_rotate(sk_quat_conjugate(L->body_parent_r), dm);
         dl = sk_vec3_make(dl.x / L->body_parent_s.x, dl.y / L->body_parent_s.y, dl.z / L->body_parent_s.z);
         loc[L->body].t = sk_vec3_sub(loc[L->body].t, dl);
