@@ -90,7 +90,17 @@ void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float y
         out->time = when;
         return;
     }
-    if (hits == 2 && straddles(&h, &t)) {
+    bool edge = hits == 2 && straddles(&h, &t);
+    if (edge) {
+        /* Curved ground (bumps) also leaves the heel's plane; an edge is a
+         * jump: there the ground halfway between heel and toe is at one of
+         * the two heights, not near their mean. */
+        sk_vec3 mid = sk_vec3_scale(sk_vec3_add(h.point, t.point), 0.5f);
+        sk_terrain_hit m;
+        if (skl_ground_at(G, mid.x, mid.z, y_ref, &m) && fabsf(m.point.y - mid.y) < 0.25f * fabsf(t.point.y - h.point.y))
+            edge = false;
+    }
+    if (edge) {
         /* Bisection for the edge: u in (0, 1) along heel -> toe where the
          * ground leaves the heel's plane. */
         float lo = 0, hi = 1;

@@ -307,10 +307,20 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
      * there, not where it would have been at full speed. */
     float a_long = sk_vec3_dot(P->tracker.acceleration, dir), v = P->st.speed;
     if (a_long < -0.3f) ahead = fminf(ahead, v * v / (2 * -a_long) + 0.1f);
+    /* Where the body will be after `ahead` metres: straight, or on the
+     * circle of the current turn (as seed 002's (30)-(33)). */
     sk_vec3 c = sk_vec3_add(P->st.position, sk_vec3_scale(dir, ahead));
-    sk_vec3 base = heel_base(P, l, c, P->st.yaw);
+    float yaw_land = P->st.yaw, w = P->tracker.angular_velocity;
+    if (fabsf(w) > 0.05f && v > 0.05f) {
+        float t = ahead / v;
+        sk_vec3 vel = sk_vec3_scale(dir, v);
+        sk_vec3 tc = sk_vec3_scale(sk_vec3_make(vel.z, 0, -vel.x), 1.0f / w);
+        c = sk_vec3_add(sk_vec3_add(P->st.position, tc), rot_y(sk_vec3_scale(tc, -1), w * t));
+        yaw_land = P->st.yaw + w * t;
+    }
+    sk_vec3 base = heel_base(P, l, c, yaw_land);
     P->leg[l].edge_pref = 1; /* off an edge: forward first, the foot stays ahead of the body */
-    place(P, l, base, P->st.yaw, out);
+    place(P, l, base, yaw_land, out);
     float support_y = P->leg[1 - l].step.position.y;
     if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) return;
     /* Far above or below: a steep ramp, or a ledge or wall? The ground is
@@ -504,11 +514,13 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     /* Stepping goes on under a crouch or a landing (the point keeps moving). */
     bool on_ground = st->mode != SK_PROCEDURAL_AIRBORNE;
     if (on_ground && !P->walking && moving) {
+        /* the first step from standing is a half step: the support foot is
+         * under the body, not half a step behind it */
         P->walking = true;
         st->step = 0;
-        P->step_len = len;
+        P->step_len = 0.5f * len;
         gs->from = gs->step;
-        landing(P, sw, dir, len, 0.5f * len, &gs->step);
+        landing(P, sw, dir, P->step_len, 0.5f * len, &gs->step);
         gs->clr_valid = false;
     }
     if (on_ground && P->walking) {
