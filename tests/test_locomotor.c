@@ -396,7 +396,13 @@ static void test_turn_prediction(void **state) {
                 /* closed form: the footstep is the stance position in the
                  * frame of the character on the circle (local +X points
                  * away from the centre here, +Z along the tangent) */
-                sk_vec3 sp = mb.legs[l].stance_position;
+                /* the runtime's character point is the middle of the feet's
+                 * paths (the weighted mean of the analyses' leg centres) */
+                sk_vec3 c = sk_vec3_make(0, 0, 0);
+                for (uint32_t i = 0; i < 2; i++)
+                    for (uint32_t k = 0; k < 2; k++)
+                        c = sk_vec3_add(c, sk_vec3_scale(r.an[i]->legs[k].center, 0.5f * wts[i]));
+                sk_vec3 sp = sk_vec3_sub(mb.legs[l].stance_position, c);
                 double expect = hypot(R + sp.x, sp.z);
                 double rr = hypot(st->feet[l].from.position.x, st->feet[l].from.position.z);
                 worst_r = fmax(worst_r, fabs(rr - expect));
@@ -492,8 +498,8 @@ static void test_start_stop(void **state) {
 /* Legs stay within reach; nothing pops: the knee angle and every joint's
  * position relative to the character change per frame by no more than the
  * clips' own on flat ground allow, scaled by the quicker cadence on steep
- * ground (1 + 1.2 slope, the locomotor's rule) and 1.5 for the adjustment
- * itself. */
+ * ground (1 + 1.2 slope, the locomotor's rule) and 1.75 for the adjustment
+ * itself (the climb: 0.17 m a step up at a quicker cadence). */
 static void test_no_pops(void **state) {
     (void)state;
     sk_terrain_shape shape;
@@ -545,7 +551,7 @@ static void test_no_pops(void **state) {
         free(rel);
         rig_free(&r);
     }
-    const double allow = (1 + 1.2 * 0.17 / 0.28) * 1.5;
+    const double allow = (1 + 1.2 * 0.17 / 0.28) * 1.75;
     assert_true(knee_rate[0] < allow * knee_rate[1]);
     assert_true(joint_step[0] < allow * joint_step[1]);
 }
