@@ -19,6 +19,24 @@ static int close_enough(float a, float b) {
 
 static int written_primitive(const sk_primitive *p) { return p->vertex_count > 0 && p->positions; }
 
+static bool mesh_written(const sk_asset *a, int32_t m) {
+    if (m < 0) return false;
+    for (uint32_t p = 0; p < a->meshes[m].primitive_count; p++)
+        if (written_primitive(&a->meshes[m].primitives[p])) return true;
+    return false;
+}
+
+/* The writer leaves out a clip none of whose tracks it writes (weight tracks
+ * of a node whose mesh is left out are dropped). */
+static bool clip_written(const sk_asset *a, const sk_clip *clip) {
+    for (uint32_t t = 0; t < sk_clip_track_count(clip); t++) {
+        sk_track_info info;
+        if (!sk_clip_track_info(clip, t, &info)) continue;
+        if (info.path != SK_PATH_WEIGHTS || mesh_written(a, a->joint_mesh[info.joint])) return true;
+    }
+    return false;
+}
+
 static void compare(const sk_asset *a, const sk_asset *b) {
     /* The writer leaves out primitives without vertices (their data was not
      * in the file, sk_primitive.missing_data) and meshes left with none
@@ -43,10 +61,13 @@ static void compare(const sk_asset *a, const sk_asset *b) {
                         pa->influence_count, pb->influence_count, pa->target_count, pb->target_count);
         }
     }
+    uint32_t clips = 0;
+    for (uint32_t c = 0; c < a->clip_count; c++) clips += clip_written(a, a->clips[c]);
     if (a->node_count != b->node_count || written != b->mesh_count || a->skin_count != b->skin_count ||
-        a->clip_count != b->clip_count)
-        fz_fail("round trip changed the counts: nodes %u/%u meshes written %u/%u skins %u/%u clips %u/%u", a->node_count,
-                b->node_count, written, b->mesh_count, a->skin_count, b->skin_count, a->clip_count, b->clip_count);
+        clips != b->clip_count)
+        fz_fail("round trip changed the counts: nodes %u/%u meshes written %u/%u skins %u/%u clips written %u/%u",
+                a->node_count, b->node_count, written, b->mesh_count, a->skin_count, b->skin_count, clips,
+                b->clip_count);
     const sk_skeleton *sa = a->skeleton, *sb = b->skeleton;
     for (uint32_t j = 0; j < sa->joint_count; j++)
         if (sa->parents[j] != sb->parents[j]) fz_fail("round trip changed the parent of joint %u", j);
@@ -60,15 +81,18 @@ static void compare(const sk_asset *a, const sk_asset *b) {
         sk_pose_free(&pa, NULL);
         return;
     }
+    uint32_t cb = 0; /* b's clip for a's clip c */
     for (uint32_t c = 0; c <= a->clip_count && c < 8; c++) {
-        double d = c < a->clip_count ? sk_clip_duration(a->clips[c]) : 0.0;
-        if (c < a->clip_count && sk_clip_duration(b->clips[c]) != d)
-            fz_fail("round trip changed clip %u's duration: %.9g -> %.9g", c, d, sk_clip_duration(b->clips[c]));
+        if (c < a->clip_count && !clip_written(a, a->clips[c])) continue;
+        const sk_clip *ca = c < a->clip_count ? a->clips[c] : NULL, *cbp = ca ? b->clips[cb++] : NULL;
+        double d = ca ? sk_clip_duration(ca) : 0.0;
+        if (ca && sk_clip_duration(cbp) != d)
+            fz_fail("round trip changed clip %u's duration: %.9g -> %.9g", c, d, sk_clip_duration(cbp));
         for (int k = 0; k < 7; k++) {
             double t = d * k / 6.0;
-            if (c < a->clip_count) {
-                if (sk_clip_sample(a->clips[c], sa, t, SK_LOOP_CLAMP, &pa, &err) != SK_OK ||
-                    sk_clip_sample(b->clips[c], sb, t, SK_LOOP_CLAMP, &pb, &err) != SK_OK)
+            if (ca) {
+                if (sk_clip_sample(ca, sa, t, SK_LOOP_CLAMP, &pa, &err) != SK_OK ||
+                    sk_clip_sample(cbp, sb, t, SK_LOOP_CLAMP, &pb, &err) != SK_OK)
                     fz_fail("sampling clip %u: %s", c, err.message);
             } else {
                 sk_pose_rest(sa, &pa, &err);
