@@ -316,6 +316,56 @@ static void f4_warn(void *user, const char *message) {
     snprintf(l->last, sizeof l->last, "%s", message);
 }
 
+/* ---- item 5: what the reader skips or repairs is reported ------------------ */
+
+typedef struct warn_all { int count; char text[2048]; } warn_all;
+static void warn_collect(void *user, const char *message) {
+    warn_all *l = user;
+    l->count++;
+    size_t n = strlen(l->text);
+    snprintf(l->text + n, sizeof l->text - n, "%s\n", message);
+}
+
+static void item5_skipped_and_repaired_warn(void **state) {
+    (void)state;
+    /* An unused extension, a texture whose image is only in an extension, a
+     * node rotation of length 2: each loads (the validator accepts the first
+     * two and reports the third) and each is reported once. */
+    const char *doc =
+        "{\"asset\": {\"version\": \"2.0\"},"
+        " \"extensionsUsed\": [\"KHR_mesh_quantization\", \"KHR_materials_emissive_strength\", \"EXT_texture_webp\"],"
+        " \"images\": [{\"uri\": \"a.webp\"}],"
+        " \"textures\": [{\"extensions\": {\"EXT_texture_webp\": {\"source\": 0}}}],"
+        " \"nodes\": [{\"rotation\": [0, 0, 0, 2]}, {\"rotation\": [0, 0, 0.6, 0.8]}],"
+        " \"scenes\": [{\"nodes\": [0, 1]}]}";
+    warn_all log = {0};
+    sk_gltf_options o = {0};
+    o.warning = warn_collect;
+    o.warning_user = &log;
+    o.skip_image_data = true;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_memory(doc, strlen(doc), NULL, &o, &a, &err), SK_OK);
+    printf("%s", log.text);
+    assert_int_equal(log.count, 4);
+    assert_non_null(strstr(log.text, "/extensionsUsed/1: KHR_materials_emissive_strength is not read"));
+    assert_non_null(strstr(log.text, "/extensionsUsed/2: EXT_texture_webp is not read"));
+    assert_non_null(strstr(log.text, "/textures/0: its image is only in extension EXT_texture_webp"));
+    assert_non_null(strstr(log.text, "/nodes/0/rotation: not a unit quaternion (length 2): normalised"));
+    assert_null(strstr(log.text, "/nodes/1"));
+    assert_int_equal(a->textures[0].image, -1);
+    /* normalised as before */
+    uint32_t j = a->node_to_joint[0];
+    assert_true(fabsf(a->skeleton->rest[j].r.w - 1.0f) < 1e-6f);
+    sk_asset_destroy(a);
+    /* without a callback: the same asset, nothing reported */
+    o.warning = NULL;
+    log.count = 0;
+    assert_int_equal(sk_gltf_load_memory(doc, strlen(doc), NULL, &o, &a, &err), SK_OK);
+    assert_int_equal(log.count, 0);
+    sk_asset_destroy(a);
+}
+
 static void f4_zero_filled_not_written(void **state) {
     (void)state;
     const struct { const char *file, *warning, *write_error; } cases[] = {
@@ -519,6 +569,7 @@ int main(void) {
         cmocka_unit_test(f2_zero_accessor_peak),
         cmocka_unit_test(f3_symlink_out_of_folder),
         cmocka_unit_test(f4_zero_filled_not_written),
+        cmocka_unit_test(item5_skipped_and_repaired_warn),
         cmocka_unit_test(f5_world_overflow_refused),
         cmocka_unit_test(f5_ik_huge_target),
         cmocka_unit_test(f6_number_parser),

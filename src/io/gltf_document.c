@@ -3,6 +3,7 @@
  * (every node a joint, parent before child), skins (§3.7.3), scenes. */
 #include "io/gltf_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* ---- samplers, textures, materials (§3.8, §3.9) ------------------------------ */
@@ -65,6 +66,10 @@ static sk_result load_textures(gl_ctx *g) {
         if (!(tex[i].name = sk_asset_strdup(g->asset, name))) return oom(g);
         /* An image only in an extension (KHR_texture_basisu, EXT_texture_webp, ...) is not followed. */
         TRY(sk_gl_opt_index(g, o, "source", g->n_images, "image", path, &tex[i].image));
+        const cJSON *ext = j_get(o, "extensions");
+        if (tex[i].image < 0 && cJSON_IsObject(ext) && ext->child && ext->child->string)
+            sk_gl_warn(g, "%s: its image is only in extension %s, which is not read: the texture has no image", path,
+                       ext->child->string);
         TRY(sk_gl_opt_index(g, o, "sampler", g->n_samplers, "sampler", path, &tex[i].sampler));
     }
     g->asset->textures = tex;
@@ -472,6 +477,12 @@ sk_result sk_gl_load_nodes(gl_ctx *g) {
                 return fail(g, SK_ERR_INVALID_DATA, "%s/rotation: value is not finite as a float", path);
         if (hr && x.r.x == 0.0f && x.r.y == 0.0f && x.r.z == 0.0f && x.r.w == 0.0f)
             return fail(g, SK_ERR_INVALID_DATA, "%s/rotation: zero quaternion", path);
+        if (hr) {
+            /* The validator's unit-length tolerance (as for rotation keys); the skeleton stores it normalised. */
+            double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+            if (fabs(len - 1.0) > 0.00769)
+                sk_gl_warn(g, "%s/rotation: not a unit quaternion (length %g): normalised", path, len);
+        }
         for (int q = 0; q < 3; q++)
             if (!sk_isfinite_f((&x.t.x)[q]) || !sk_isfinite_f((&x.s.x)[q]))
                 return fail(g, SK_ERR_INVALID_DATA, "%s: translation or scale is not finite as a float", path);
