@@ -15,7 +15,9 @@ shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
 harnesses=("$@")
 ((${#harnesses[@]})) || harnesses=(gltf glb roundtrip graph ik blend skin)
-[[ -d "$build/fuzz-seed" ]] || SK_CLI=${SK_CLI:-} bash "$src/fuzz/seed.sh" "$build/fuzz-seed" >/dev/null
+if [[ ! -d "$build/fuzz-seed" ]]; then
+  SK_CLI=${SK_CLI:-} bash "$src/fuzz/seed.sh" "$build/fuzz-seed" >/dev/null || { echo "fuzz: seeding failed" >&2; exit 1; }
+fi
 failed=0
 printf '%-10s %10s %9s %14s %8s  %s\n' harness seconds execs "edges" corpus result
 for h in "${harnesses[@]}"; do

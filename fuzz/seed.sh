@@ -53,7 +53,13 @@ if [[ -d "$shared/assets/gltf" ]]; then
     esac
   done < <(find "$shared/assets/validator" -type f \( -name '*.gltf' -o -name '*.glb' \) -size -32k | sort)
 else
-  echo "seed: $shared/assets is missing: seeds from the repository only" >&2
+  # tests/lib.sh's rule: with CI set a missing ../shared is a failure.
+  source "$src/tests/lib.sh"
+  if sk_strict; then
+    echo "seed: FAIL: $shared/assets is missing (CI or SK_REQUIRE_SHARED=1 is set)" >&2
+    exit 1
+  fi
+  echo "seed: note: $shared/assets is missing: seeds from the repository only" >&2
 fi
 
 for f in "$src"/tests/data/regress/*.gltf; do add_gltf "$f" "regress_$(basename "$f")"; cp "$f" "$out/glb/"; done
