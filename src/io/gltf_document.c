@@ -282,8 +282,10 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
     if (read && !prim->positions) {
         /* No POSITION (§3.7.2.1 allows it): zeros keep the array usable. */
         size_t bytes;
-        if (!sk_size_mul(vcount, 3 * sizeof(float), &bytes) || !(prim->positions = sk_asset_alloc(g->asset, bytes)))
-            return oom(g);
+        if (!sk_size_mul(vcount, 3 * sizeof(float), &bytes)) return oom(g);
+        /* Counted like decoded data: a tiny file must not allocate gigabytes of zeros (fuzz finding). */
+        TRY(sk_gl_budget(g, bytes, ap, "zero positions for a primitive without POSITION"));
+        if (!(prim->positions = sk_asset_alloc(g->asset, bytes))) return oom(g);
     }
     if (read) {
         TRY(read_attr_float(g, nrm, ap, "NORMAL", &prim->normals));
@@ -295,6 +297,7 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
         prim->influence_count = ic;
         size_t n;
         if (!sk_size_mul(vcount, ic, &n)) return oom(g);
+        TRY(sk_gl_budget(g, (uint64_t)n * (sizeof(uint16_t) + sizeof(float)), ap, "joint and weight arrays"));
         uint16_t *joints = sk_asset_alloc(g->asset, n * sizeof(uint16_t));
         float *weights = sk_asset_alloc(g->asset, n * sizeof(float));
         if (!joints || !weights) return oom(g);
