@@ -2,7 +2,9 @@
 # Runs every libFuzzer harness of BUILD (a -DSK_FUZZ=ON build) for SECONDS
 # each, one after another, on one core: the corpus in BUILD/fuzz-corpus/NAME
 # (grows across runs), seeds from fuzz/seed.sh in BUILD/fuzz-seed/NAME, the
-# committed regression corpus fuzz/regress/NAME, the harness's dictionary.
+# committed regression corpus fuzz/regress/NAME, the harness's dictionary
+# (fuzz/NAME.dict; gltf.dict for glb and roundtrip). Without NAMEs: every
+# harness the build has.
 # Crashes, leaks and hangs (-timeout, -rss_limit_mb) are written to
 # BUILD/fuzz-artifacts/NAME/ and fail the run. Prints per harness the
 # executions, coverage (edges reached / instrumented) and the result; logs
@@ -14,7 +16,12 @@ secs=${2:?usage: fuzz/run.sh BUILD SECONDS [NAME...]}
 shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(gltf glb roundtrip graph ik blend skin)
+if ((${#harnesses[@]} == 0)); then # every harness the build has
+  for f in "$build"/fuzz/fuzz_*; do
+    [[ -x "$f" && "$f" != *fuzz_replay_* ]] && harnesses+=("${f##*/fuzz_}")
+  done
+  ((${#harnesses[@]})) || { echo "fuzz: no harness in $build/fuzz (build with -DSK_FUZZ=ON)" >&2; exit 1; }
+fi
 if [[ ! -d "$build/fuzz-seed" ]]; then
   SK_CLI=${SK_CLI:-} bash "$src/fuzz/seed.sh" "$build/fuzz-seed" >/dev/null || { echo "fuzz: seeding failed" >&2; exit 1; }
 fi
@@ -23,10 +30,10 @@ printf '%-10s %10s %9s %14s %8s  %s\n' harness seconds execs "edges" corpus resu
 for h in "${harnesses[@]}"; do
   bin="$build/fuzz/fuzz_$h"
   if [[ ! -x "$bin" ]]; then echo "fuzz: $bin is missing (build with -DSK_FUZZ=ON)" >&2; failed=1; continue; fi
-  dict="$src/fuzz/gltf.dict"
-  [[ $h == graph ]] && dict="$src/fuzz/graph.dict"
+  dict="$src/fuzz/$h.dict"
+  [[ $h == glb || $h == roundtrip ]] && dict="$src/fuzz/gltf.dict"
   dictopt=()
-  [[ $h == gltf || $h == glb || $h == roundtrip || $h == graph ]] && dictopt=(-dict="$dict")
+  [[ -f "$dict" ]] && dictopt=(-dict="$dict")
   mkdir -p "$build/fuzz-corpus/$h" "$build/fuzz-artifacts/$h" "$build/fuzz-logs"
   log="$build/fuzz-logs/$h.log"
   start=$(date +%s)

@@ -15,7 +15,7 @@ shared=${SK_SHARED_DIR:-$src/../shared}
 sep=$'\n#skelanim-fuzz-bin#\n'
 psep=$'\n#skelanim-fuzz-params#\n'
 rm -rf "$out"
-mkdir -p "$out"/{gltf,glb,roundtrip,graph,ik,blend,skin}
+mkdir -p "$out"/{gltf,glb,roundtrip,graph,ik,blend,skin,bvh}
 max=${FUZZ_SEED_MAX_BYTES:-300000}
 
 # A .gltf and its first buffer as one input: JSON, separator, bytes.
@@ -84,12 +84,21 @@ awk -v dir="$out/graph" '/^```json/{n++; f=dir "/doc_" n ".json"; on=1; next} /^
   "$src/docs/state-machine.md"
 for f in "$out"/graph/doc_*.json; do grep -q '"machine"' "$f" || rm -f "$f"; done
 
+# BVH (where the reader exists): tests/data/bvh and the start of two shared captures.
+for f in "$src"/tests/data/bvh/*.bvh; do [[ -f "$f" ]] && cp "$f" "$out/bvh/"; done
+if [[ -d "$shared/mocap/bvh" ]]; then
+  # the first 64 KB of two captures (the hierarchy and the first frames; the frame count then disagrees)
+  ls "$shared"/mocap/bvh/*.bvh 2>/dev/null | head -2 | while IFS= read -r f; do
+    head -c 65536 "$f" >"$out/bvh/shared_$(basename "$f")"
+  done
+fi
+
 # Byte-driven harnesses: a few fixed patterns (the committed regression inputs add more).
 for h in ik blend skin; do
   for k in 0 1 2 3; do
     head -c $((64 + k * 700)) /dev/zero | tr '\0' "\\$(printf '%03o' $((k * 37 + 1)))" >"$out/$h/fill_$k"
   done
 done
-for h in gltf glb roundtrip graph ik blend skin; do
+for h in gltf glb roundtrip graph ik blend skin bvh; do
   echo "seed: $h: $(find "$out/$h" -type f | wc -l) inputs"
 done
