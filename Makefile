@@ -2,11 +2,21 @@
 #   make demo   install what is missing, build, run the demo
 #   make test   install what is missing (test tools too), build twice
 #               (gcc; clang with AddressSanitizer+UBSan), run every test
-# Other targets: build, bench, install (PREFIX=/usr/local), clean.
+#   make fuzz   build the libFuzzer harnesses (clang) and run each for
+#               FUZZ_SECONDS (default 60); docs/robustness.md, "Fuzzing"
+#   make tsan   ThreadSanitizer build (clang) of the playback, blending,
+#               state-machine, locomotion and thread tests, and run them
+# Other targets: build, bench, install (PREFIX=/usr/local), clean,
+# fuzz-smoke (each harness for FUZZ_SMOKE_SECONDS over its regression corpus
+# and seeds; `make test` runs it and `make tsan`).
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+# The tests `make tsan` runs (ctest names).
+TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads
 
-.PHONY: demo test build build-asan bench install clean setup setup-test
+.PHONY: demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
 
 setup:
 	@bash scripts/setup.sh
@@ -35,6 +45,34 @@ test: build-test build-asan
 	@echo "== tests: clang AddressSanitizer + UndefinedBehaviorSanitizer build =="
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory tsan
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# libFuzzer harnesses (fuzz/): clang, everything instrumented (ASan, UBSan, coverage).
+build-fuzz: setup-test
+	cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_C_COMPILER=clang \
+	  -DSK_FUZZ=ON -DSK_BUILD_TESTS=OFF -DSK_WERROR=ON >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target fuzzers skelanim
+
+fuzz: build-fuzz
+	@echo "== fuzzing: each harness for $(FUZZ_SECONDS) s (corpora in build-fuzz/fuzz-corpus) =="
+	SK_CLI=build-fuzz/skelanim bash fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+fuzz-smoke: build-fuzz
+	@echo "== fuzzing: regression corpus and seeds, then each harness for $(FUZZ_SMOKE_SECONDS) s =="
+	rm -rf build-fuzz/fuzz-seed build-fuzz/fuzz-artifacts
+	SK_CLI=build-fuzz/skelanim bash fuzz/run.sh build-fuzz $(FUZZ_SMOKE_SECONDS)
+
+# ThreadSanitizer: the tests that share data between instances, and tests/test_threads.c.
+build-tsan: setup-test
+	cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_C_COMPILER=clang \
+	  -DSK_TSAN=ON -DSK_WERROR=ON >/dev/null
+	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
+
+tsan: build-tsan
+	@echo "== tests: clang ThreadSanitizer build ($(TSAN_TESTS)) =="
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -R '^($(subst $(eval) ,|,$(TSAN_TESTS)))$$'
 
 bench: build
 	./build/skelanim bench load ../shared/assets/gltf
@@ -43,4 +81,4 @@ install: build
 	cmake --install build --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-test build-asan
+	rm -rf build build-test build-asan build-fuzz build-tsan

@@ -316,6 +316,105 @@ static void f4_warn(void *user, const char *message) {
     snprintf(l->last, sizeof l->last, "%s", message);
 }
 
+/* ---- found by fuzzing (fuzz/regress/roundtrip/oom_unread_attribute_zero_positions) ----
+ * The decoded-data budget of finding 2 did not cover what the reader
+ * allocated without decoding an accessor: a primitive without POSITION got
+ * zero positions for the count of any attribute (one we do not even read),
+ * and the joint and weight arrays were allocated before their accessors were
+ * charged. A 250-byte file took 2.1 GB (three primitives of 89 million
+ * vertices, libFuzzer's out-of-memory). Both now count against
+ * max_decoded_bytes before anything is allocated. */
+static void fuzz_zero_positions_and_joint_arrays_budget(void **state) {
+    (void)state;
+    char p[1200];
+    regress_path(p, sizeof p, "fuzz_unread_attribute_huge_count.gltf");
+    peak_tracker t = {0};
+    sk_gltf_options o = {0};
+    o.allocator.alloc = pk_alloc;
+    o.allocator.free = pk_free;
+    o.allocator.user = &t;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = sk_gltf_load_file(p, &o, &a, &err);
+    printf("fuzz: %s; peak %zu bytes\n", err.message, t.peak);
+    assert_int_equal(r, SK_ERR_LIMIT);
+    assert_non_null(strstr(err.message, "/meshes/0/primitives/0/attributes: zero positions for a primitive without POSITION"));
+    assert_non_null(strstr(err.message, "max_decoded_bytes"));
+    assert_true(t.peak < ((size_t)1 << 20));
+    assert_int_equal(t.live, 0);
+
+    /* Joints and weights of 1 million vertices: 12 MB of positions fit a
+     * 20 MB limit, the 24 MB of skinning arrays do not, and are refused
+     * before they are allocated. */
+    regress_path(p, sizeof p, "fuzz_joint_arrays.gltf");
+    t = (peak_tracker){0};
+    o.max_decoded_bytes = 20u << 20;
+    r = sk_gltf_load_file(p, &o, &a, &err);
+    printf("fuzz: %s; peak %zu bytes\n", err.message, t.peak);
+    assert_int_equal(r, SK_ERR_LIMIT);
+    assert_non_null(strstr(err.message, "joint and weight arrays"));
+    assert_true(t.peak < (size_t)(20u << 20));
+    assert_int_equal(t.live, 0);
+    /* 100 MiB loads it (12 MB positions, 24 MB arrays, 32 MB decoded joints and weights) */
+    o.max_decoded_bytes = 100u << 20;
+    assert_int_equal(sk_gltf_load_file(p, &o, &a, &err), SK_OK);
+    assert_int_equal(a->meshes[0].primitives[0].influence_count, 4);
+    assert_int_equal(a->meshes[0].primitives[0].vertex_count, 1000000);
+    sk_asset_destroy(a);
+    assert_int_equal(t.live, 0);
+    assert_int_equal(t.bad, 0);
+}
+
+/* ---- item 5: what the reader skips or repairs is reported ------------------ */
+
+typedef struct warn_all { int count; char text[2048]; } warn_all;
+static void warn_collect(void *user, const char *message) {
+    warn_all *l = user;
+    l->count++;
+    size_t n = strlen(l->text);
+    snprintf(l->text + n, sizeof l->text - n, "%s\n", message);
+}
+
+static void item5_skipped_and_repaired_warn(void **state) {
+    (void)state;
+    /* An unused extension, a texture whose image is only in an extension, a
+     * node rotation of length 2: each loads (the validator accepts the first
+     * two and reports the third) and each is reported once. */
+    const char *doc =
+        "{\"asset\": {\"version\": \"2.0\"},"
+        " \"extensionsUsed\": [\"KHR_mesh_quantization\", \"KHR_materials_emissive_strength\", \"EXT_texture_webp\"],"
+        " \"images\": [{\"uri\": \"a.webp\"}],"
+        " \"textures\": [{\"extensions\": {\"EXT_texture_webp\": {\"source\": 0}}}],"
+        " \"nodes\": [{\"rotation\": [0, 0, 0, 2]}, {\"rotation\": [0, 0, 0.6, 0.8]}],"
+        " \"scenes\": [{\"nodes\": [0, 1]}]}";
+    warn_all log = {0};
+    sk_gltf_options o = {0};
+    o.warning = warn_collect;
+    o.warning_user = &log;
+    o.skip_image_data = true;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_memory(doc, strlen(doc), NULL, &o, &a, &err), SK_OK);
+    printf("%s", log.text);
+    assert_int_equal(log.count, 4);
+    assert_non_null(strstr(log.text, "/extensionsUsed/1: KHR_materials_emissive_strength is not read"));
+    assert_non_null(strstr(log.text, "/extensionsUsed/2: EXT_texture_webp is not read"));
+    assert_non_null(strstr(log.text, "/textures/0: its image is only in extension EXT_texture_webp"));
+    assert_non_null(strstr(log.text, "/nodes/0/rotation: not a unit quaternion (length 2): normalised"));
+    assert_null(strstr(log.text, "/nodes/1"));
+    assert_int_equal(a->textures[0].image, -1);
+    /* normalised as before */
+    uint32_t j = a->node_to_joint[0];
+    assert_true(fabsf(a->skeleton->rest[j].r.w - 1.0f) < 1e-6f);
+    sk_asset_destroy(a);
+    /* without a callback: the same asset, nothing reported */
+    o.warning = NULL;
+    log.count = 0;
+    assert_int_equal(sk_gltf_load_memory(doc, strlen(doc), NULL, &o, &a, &err), SK_OK);
+    assert_int_equal(log.count, 0);
+    sk_asset_destroy(a);
+}
+
 static void f4_zero_filled_not_written(void **state) {
     (void)state;
     const struct { const char *file, *warning, *write_error; } cases[] = {
@@ -519,6 +618,8 @@ int main(void) {
         cmocka_unit_test(f2_zero_accessor_peak),
         cmocka_unit_test(f3_symlink_out_of_folder),
         cmocka_unit_test(f4_zero_filled_not_written),
+        cmocka_unit_test(item5_skipped_and_repaired_warn),
+        cmocka_unit_test(fuzz_zero_positions_and_joint_arrays_budget),
         cmocka_unit_test(f5_world_overflow_refused),
         cmocka_unit_test(f5_ik_huge_target),
         cmocka_unit_test(f6_number_parser),

@@ -294,8 +294,7 @@ sk_result sk_gl_load_accessors(gl_ctx *g) {
     return SK_OK;
 }
 
-static sk_result acc_budget(gl_ctx *g, uint32_t index, const char *user_path) {
-    const gl_acc *a = &g->accs[index];
+static void budget_init(gl_ctx *g) {
     if (!g->max_decoded) { /* first use: the buffers are loaded, their sizes known */
         uint64_t in = g->input_bytes;
         for (uint32_t i = 0; i < g->n_buffers; i++)
@@ -304,6 +303,11 @@ static sk_result acc_budget(gl_ctx *g, uint32_t index, const char *user_path) {
         uint64_t def = in > (cap - GL_DECODE_BASE) / GL_DECODE_INPUT_FACTOR ? cap : GL_DECODE_BASE + in * GL_DECODE_INPUT_FACTOR;
         g->max_decoded = def < cap ? def : cap;
     }
+}
+
+static sk_result acc_budget(gl_ctx *g, uint32_t index, const char *user_path) {
+    const gl_acc *a = &g->accs[index];
+    budget_init(g);
     uint64_t bytes = (uint64_t)a->count * a->ncomp * 4u;
     if (bytes > g->max_decoded - g->decoded)
         return fail(g, SK_ERR_LIMIT,
@@ -311,6 +315,16 @@ static sk_result acc_budget(gl_ctx *g, uint32_t index, const char *user_path) {
                     "(sk_gltf_options.max_decoded_bytes)",
                     user_path, index, (unsigned long long)bytes, a->view < 0 ? ", zero-filled: it has no bufferView" : "",
                     (unsigned long long)g->max_decoded);
+    g->decoded += bytes;
+    return SK_OK;
+}
+
+sk_result sk_gl_budget(gl_ctx *g, uint64_t bytes, const char *user_path, const char *what) {
+    budget_init(g);
+    if (bytes > g->max_decoded - g->decoded)
+        return fail(g, SK_ERR_LIMIT,
+                    "%s: %s (%llu bytes) would pass the decoded-data limit of %llu bytes (sk_gltf_options.max_decoded_bytes)",
+                    user_path, what, (unsigned long long)bytes, (unsigned long long)g->max_decoded);
     g->decoded += bytes;
     return SK_OK;
 }

@@ -215,6 +215,16 @@ sk_result sk_gl_check_asset(gl_ctx *g) {
             if (strcmp(c->valuestring, "KHR_mesh_quantization") == 0) g->quantization = true;
         }
     }
+    /* Issue #14 item 5: what the reader skips is said. Every extension but
+     * KHR_mesh_quantization is ignored (an unsupported required one was
+     * refused above). */
+    if (used) {
+        uint32_t i = 0;
+        for (const cJSON *c = used->child; c; c = c->next, i++)
+            if (cJSON_IsString(c) && c->valuestring && strcmp(c->valuestring, "KHR_mesh_quantization") != 0)
+                sk_gl_warn(g, "/extensionsUsed/%u: %s is not read: what it adds to the file is ignored", i,
+                           c->valuestring);
+    }
     return SK_OK;
 }
 

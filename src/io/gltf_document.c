@@ -3,6 +3,7 @@
  * (every node a joint, parent before child), skins (§3.7.3), scenes. */
 #include "io/gltf_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* ---- samplers, textures, materials (§3.8, §3.9) ------------------------------ */
@@ -65,6 +66,10 @@ static sk_result load_textures(gl_ctx *g) {
         if (!(tex[i].name = sk_asset_strdup(g->asset, name))) return oom(g);
         /* An image only in an extension (KHR_texture_basisu, EXT_texture_webp, ...) is not followed. */
         TRY(sk_gl_opt_index(g, o, "source", g->n_images, "image", path, &tex[i].image));
+        const cJSON *ext = j_get(o, "extensions");
+        if (tex[i].image < 0 && cJSON_IsObject(ext) && ext->child && ext->child->string)
+            sk_gl_warn(g, "%s: its image is only in extension %s, which is not read: the texture has no image", path,
+                       ext->child->string);
         TRY(sk_gl_opt_index(g, o, "sampler", g->n_samplers, "sampler", path, &tex[i].sampler));
     }
     g->asset->textures = tex;
@@ -277,8 +282,10 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
     if (read && !prim->positions) {
         /* No POSITION (§3.7.2.1 allows it): zeros keep the array usable. */
         size_t bytes;
-        if (!sk_size_mul(vcount, 3 * sizeof(float), &bytes) || !(prim->positions = sk_asset_alloc(g->asset, bytes)))
-            return oom(g);
+        if (!sk_size_mul(vcount, 3 * sizeof(float), &bytes)) return oom(g);
+        /* Counted like decoded data: a tiny file must not allocate gigabytes of zeros (fuzz finding). */
+        TRY(sk_gl_budget(g, bytes, ap, "zero positions for a primitive without POSITION"));
+        if (!(prim->positions = sk_asset_alloc(g->asset, bytes))) return oom(g);
     }
     if (read) {
         TRY(read_attr_float(g, nrm, ap, "NORMAL", &prim->normals));
@@ -290,6 +297,7 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
         prim->influence_count = ic;
         size_t n;
         if (!sk_size_mul(vcount, ic, &n)) return oom(g);
+        TRY(sk_gl_budget(g, (uint64_t)n * (sizeof(uint16_t) + sizeof(float)), ap, "joint and weight arrays"));
         uint16_t *joints = sk_asset_alloc(g->asset, n * sizeof(uint16_t));
         float *weights = sk_asset_alloc(g->asset, n * sizeof(float));
         if (!joints || !weights) return oom(g);
@@ -472,6 +480,12 @@ sk_result sk_gl_load_nodes(gl_ctx *g) {
                 return fail(g, SK_ERR_INVALID_DATA, "%s/rotation: value is not finite as a float", path);
         if (hr && x.r.x == 0.0f && x.r.y == 0.0f && x.r.z == 0.0f && x.r.w == 0.0f)
             return fail(g, SK_ERR_INVALID_DATA, "%s/rotation: zero quaternion", path);
+        if (hr) {
+            /* The validator's unit-length tolerance (as for rotation keys); the skeleton stores it normalised. */
+            double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+            if (fabs(len - 1.0) > 0.00769)
+                sk_gl_warn(g, "%s/rotation: not a unit quaternion (length %g): normalised", path, len);
+        }
         for (int q = 0; q < 3; q++)
             if (!sk_isfinite_f((&x.t.x)[q]) || !sk_isfinite_f((&x.s.x)[q]))
                 return fail(g, SK_ERR_INVALID_DATA, "%s: translation or scale is not finite as a float", path);

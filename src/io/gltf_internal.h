@@ -213,6 +213,10 @@ sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path);
 /* Decodes an accessor into floats (count * ncomp, matrices column-major
  * without padding) in the given arena. */
 sk_result sk_gl_acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, const char *user_path, float **out);
+/* Charges bytes the reader allocates for a file's data without decoding an
+ * accessor (zero positions, skinning arrays) to the decoded-data budget:
+ * SK_ERR_LIMIT naming user_path and what when it would pass (issue #14). */
+sk_result sk_gl_budget(gl_ctx *g, uint64_t bytes, const char *user_path, const char *what);
 /* The same into the asset's arena, decoded once per accessor: primitives and
  * morph targets that use one accessor share its array (read-only). */
 sk_result sk_gl_acc_read_float_shared(gl_ctx *g, uint32_t index, const char *user_path, const float **out);

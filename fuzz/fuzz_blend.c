@@ -1,0 +1,102 @@
+/* Harness: blending, masks, additive poses and layer stacks on the
+ * mannequin. Input bytes pick up to four clips and times (poses), weights
+ * (mostly 0..2, sometimes any float), masks (from a subtree, a joint list, or
+ * per joint), channel bits, the rotation mode and rest fill; then
+ * sk_blend_poses, sk_blend_two, sk_pose_make_additive/apply_additive and
+ * sk_layers_apply. Promise checked: with finite weights and masks in [0, 1]
+ * every output pose is finite (a NaN or negative weight counts as 0). */
+#include "fuzz_common.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NIN 4
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const sk_asset *m = fz_mannequin();
+    const sk_skeleton *skel = m->skeleton;
+    uint32_t jc = skel->joint_count;
+    fz_bytes b = {data, size};
+    sk_error err = {0};
+    sk_pose in[NIN], out, delta;
+    float masks[NIN][64];
+    uint8_t channels[NIN][64];
+    if (jc > 64) fz_fail("the mannequin has more joints than the harness expects");
+    for (int i = 0; i < NIN; i++)
+        if (sk_pose_alloc(skel, NULL, &in[i], &err) != SK_OK) fz_fail("%s", err.message);
+    if (sk_pose_alloc(skel, NULL, &out, &err) != SK_OK || sk_pose_alloc(skel, NULL, &delta, &err) != SK_OK)
+        fz_fail("%s", err.message);
+
+    uint32_t n = 1 + fz_u8(&b) % NIN;
+    sk_blend_input inputs[NIN];
+    bool finite_in = true;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = fz_u8(&b) % m->clip_count;
+        double t = (fz_u8(&b) & 1) ? (double)fz_raw_float(&b) : (double)fz_range(&b, -1.0f, 3.0f);
+        if (sk_clip_sample(m->clips[c], skel, t, (sk_loop_mode)(fz_u8(&b) % 3), &in[i], &err) != SK_OK)
+            fz_fail("sk_clip_sample: %s", err.message);
+        inputs[i].pose = &in[i];
+        inputs[i].weight = fz_float(&b, 0.0f, 2.0f);
+        if (!isfinite(inputs[i].weight) || fabsf(inputs[i].weight) > 1e30f) finite_in = false;
+        inputs[i].mask = NULL;
+        inputs[i].channels = NULL;
+        uint8_t kind = fz_u8(&b);
+        if (kind & 1) {
+            sk_mask_fill(skel, masks[i], (float)fz_u8(&b) / 255.0f);
+            uint32_t j = fz_u8(&b) % jc;
+            if (kind & 2) {
+                (void)sk_mask_set_subtree(skel, skel->names[j], (float)fz_u8(&b) / 255.0f, masks[i], &err);
+            } else {
+                const char *list[3] = {skel->names[j], skel->names[fz_u8(&b) % jc], "no such joint"};
+                (void)sk_mask_set_joints(skel, list, 2 + (kind >> 7), (float)fz_u8(&b) / 255.0f, masks[i], &err);
+            }
+            if (kind & 4)
+                for (uint32_t k = 0; k < jc; k++) masks[i][k] = (float)fz_u8(&b) / 255.0f;
+            inputs[i].mask = masks[i];
+        }
+        if (kind & 8) {
+            if (kind & 16) {
+                if (sk_clip_channel_mask(m->clips[c], skel, channels[i], &err) != SK_OK)
+                    fz_fail("sk_clip_channel_mask: %s", err.message);
+            } else {
+                for (uint32_t k = 0; k < jc; k++) channels[i][k] = fz_u8(&b);
+            }
+            inputs[i].channels = channels[i];
+        }
+    }
+    sk_blend_options bo = {(sk_blend_rotation)(fz_u8(&b) & 1), (fz_u8(&b) & 1) != 0};
+    if (sk_blend_poses(skel, inputs, n, &bo, &out, &err) != SK_OK) fz_fail("sk_blend_poses: %s", err.message);
+    if (finite_in && !fz_pose_finite(&out)) fz_fail("sk_blend_poses: finite input, pose not finite");
+
+    float t2 = fz_float(&b, -0.5f, 1.5f);
+    const float *mask2 = inputs[0].mask;
+    if (sk_blend_two(skel, &in[0], &in[n - 1], t2, mask2, fz_u8(&b) & 1, &out, &err) != SK_OK)
+        fz_fail("sk_blend_two: %s", err.message);
+    if (isfinite(t2) && fabsf(t2) < 1e6f && !fz_pose_finite(&out))
+        fz_fail("sk_blend_two: finite input (t %g), pose not finite", t2);
+
+    /* Additive: in[n-1] relative to in[0], applied on out. */
+    if (sk_pose_make_additive(skel, &in[n - 1], &in[0], &delta, &err) != SK_OK)
+        fz_fail("sk_pose_make_additive: %s", err.message);
+    float aw = fz_float(&b, 0.0f, 1.0f);
+    if (sk_pose_apply_additive(skel, &out, &delta, aw, inputs[0].mask, &err) != SK_OK)
+        fz_fail("sk_pose_apply_additive: %s", err.message);
+
+    sk_layer layers[NIN];
+    for (uint32_t i = 0; i < n; i++) {
+        layers[i].mode = (sk_layer_mode)(fz_u8(&b) & 1);
+        layers[i].weight = fz_range(&b, 0.0f, 1.0f);
+        layers[i].mask = inputs[i].mask;
+        layers[i].pose = layers[i].mode == SK_LAYER_ADDITIVE ? &delta : &in[i];
+    }
+    if (sk_pose_rest(skel, &out, &err) != SK_OK) fz_fail("%s", err.message);
+    if (sk_layers_apply(skel, &out, layers, n, &err) != SK_OK) fz_fail("sk_layers_apply: %s", err.message);
+    /* A delta of two sampled poses may carry any scale ratio; finite scales in
+     * the mannequin's clips keep the stack finite. */
+    if (!fz_pose_finite(&out)) fz_fail("sk_layers_apply: finite input, pose not finite");
+
+    for (int i = 0; i < NIN; i++) sk_pose_free(&in[i], NULL);
+    sk_pose_free(&out, NULL);
+    sk_pose_free(&delta, NULL);
+    return 0;
+}
