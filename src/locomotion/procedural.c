@@ -49,10 +49,6 @@ typedef struct pleg {
     float clr_h;
     float guard;
     int edge_pref;
-    bool land_valid;          /* landing cache: the last base/yaw cast and its footstep */
-    sk_vec3 land_base;
-    float land_yaw;
-    sk_footstep land_step;
 } pleg;
 
 typedef struct parm { uint32_t shoulder, elbow, hand; } parm;
@@ -260,7 +256,6 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         place(P, l, heel_base(P, l, P->st.position, P->st.yaw), P->st.yaw, &P->leg[l].step);
         P->leg[l].from = P->leg[l].step;
         P->leg[l].clr_valid = false;
-        P->leg[l].land_valid = false;
         P->leg[l].guard = 0;
     }
     P->st.mode = SK_PROCEDURAL_STANDING;
@@ -306,22 +301,7 @@ static float clearance(sk_procedural *P, uint32_t l) {
 
 /* Landing point of the swinging leg: half a step ahead of where the body
  * will be at the end of the swing; a ledge shortens it. */
-static void landing_cast(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, float half, sk_footstep *out,
-                         sk_vec3 *base_out, float *yaw_out);
-
 static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, float half, sk_footstep *out) {
-    sk_vec3 base;
-    float yaw;
-    landing_cast(P, l, dir, remaining, half, out, &base, &yaw);
-    pleg *g = &P->leg[l];
-    g->land_valid = true;
-    g->land_base = base;
-    g->land_yaw = yaw;
-    g->land_step = *out;
-}
-
-static void landing_cast(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, float half, sk_footstep *out,
-                         sk_vec3 *base_out, float *yaw_out) {
     float ahead = remaining + half;
     /* Slowing down: the body stops within v^2 / 2a; the last steps land
      * there, not where it would have been at full speed. */
@@ -339,19 +319,8 @@ static void landing_cast(sk_procedural *P, uint32_t l, sk_vec3 dir, float remain
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
-    pleg *g = &P->leg[l];
-    *base_out = base;
-    *yaw_out = yaw_land;
-    /* the same landing point as last frame (within 1 cm, 0.5 degree): the
-     * same footstep, no rays */
-    if (g->land_valid && fabsf(base.x - g->land_base.x) < 0.01f && fabsf(base.z - g->land_base.z) < 0.01f &&
-        fabsf(skm_wrap_angle(yaw_land - g->land_yaw)) < 0.0087f) {
-        *out = g->land_step;
-        return;
-    }
-    g->edge_pref = 1; /* off an edge: forward first, the foot stays ahead of the body */
+    P->leg[l].edge_pref = 1; /* off an edge: forward first, the foot stays ahead of the body */
     place(P, l, base, yaw_land, out);
-    g->land_valid = false;
     float support_y = P->leg[1 - l].step.position.y;
     if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) return;
     /* Far above or below: a steep ramp, or a ledge or wall? The ground is
