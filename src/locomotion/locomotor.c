@@ -135,12 +135,7 @@ static double wrap01d(double t) {
     double r = t - floor(t);
     return r >= 1.0 ? 0.0 : r;
 }
-static sk_vec3 horiz(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
 static sk_quat yaw_quat(float yaw) { return skm_quat_rot_y(yaw); }
-static sk_vec3 rot_y(sk_vec3 v, float a) {
-    float c = cosf(a), s = sinf(a);
-    return sk_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
-}
 /* by the character's yaw (cached per frame in adjust) */
 static sk_vec3 rotc(const sk_locomotor *L, sk_vec3 v) {
     return sk_vec3_make(L->cyaw * v.x + L->syaw * v.z, v.y, -L->syaw * v.x + L->cyaw * v.z);
@@ -148,7 +143,6 @@ static sk_vec3 rotc(const sk_locomotor *L, sk_vec3 v) {
 static sk_vec3 rotc_inv(const sk_locomotor *L, sk_vec3 v) {
     return sk_vec3_make(L->cyaw * v.x - L->syaw * v.z, v.y, L->syaw * v.x + L->cyaw * v.z);
 }
-static float smooth_factor(double dt, float tau) { return tau > 0 ? (float)(1.0 - exp(-dt / tau)) : 1.0f; }
 static float unwrap_delta(float a, float b) { /* b - a wrapped into (-pi, pi] */
     return skm_wrap_angle(b - a);
 }
@@ -164,7 +158,7 @@ void sk_motion_tracker_reset(sk_motion_tracker *t, sk_vec3 position, float yaw) 
 
 void sk_motion_tracker_update(sk_motion_tracker *t, sk_vec3 position, float yaw, double dt) {
     if (!t || !(dt > 0) || !isfinite(dt) || !skm_vec3_finite(position) || !isfinite(yaw)) return;
-    float k = t->updates == 0 ? 1.0f : smooth_factor(dt, t->smoothing);
+    float k = t->updates == 0 ? 1.0f : skl_smooth(dt, t->smoothing);
     sk_vec3 v = sk_vec3_scale(sk_vec3_sub(position, t->position), (float)(1.0 / dt));
     float w = (float)(unwrap_delta(t->yaw, yaw) / dt);
     sk_vec3 v_new = skm_vec3_lerp(t->velocity, v, k);
@@ -179,37 +173,6 @@ void sk_motion_tracker_update(sk_motion_tracker *t, sk_vec3 position, float yaw,
 }
 
 /* ---- create -------------------------------------------------------------- */
-static int32_t common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32_t n) {
-    /* walk up from the first hip's parent until every joint descends from it */
-    int32_t c = s->parents[joints[0]];
-    for (; c >= 0; c = s->parents[c]) {
-        bool all = true;
-        for (uint32_t i = 0; i < n && all; i++) {
-            int32_t j = (int32_t)joints[i];
-            while (j >= 0 && j != c) j = s->parents[j];
-            all = j == c;
-        }
-        if (all) return c;
-    }
-    return -1;
-}
-
-static void rest_fk(const sk_skeleton *s, sk_vec3 *wt, sk_quat *wr, sk_vec3 *ws) {
-    for (uint32_t j = 0; j < s->joint_count; j++) {
-        const sk_transform *l = &s->rest[j];
-        int32_t p = s->parents[j];
-        if (p < 0) {
-            wt[j] = l->t;
-            wr[j] = l->r;
-            ws[j] = l->s;
-        } else {
-            wr[j] = skm_quat_normalize(skm_quat_mul(wr[p], l->r));
-            ws[j] = sk_vec3_mul(ws[p], l->s);
-            wt[j] = sk_vec3_add(wt[p], skm_quat_rotate(wr[p], sk_vec3_mul(ws[p], l->t)));
-        }
-    }
-}
-
 sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator *alloc, sk_locomotor **out,
                               sk_error *err) {
     if (out) *out = NULL;
@@ -249,7 +212,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         hips[l] = (uint32_t)a->hip_joint;
     }
     int32_t body = desc->body_joint;
-    if (body < 0) body = common_ancestor(s, hips, legs);
+    if (body < 0) body = skl_common_ancestor(s, hips, legs);
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "locomotor: no body joint (the legs' hips have no common ancestor; set body_joint)");
@@ -286,7 +249,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         for (uint32_t l = 0; l < legs; l++) c = sk_vec3_add(c, mi->legs[l].center);
         L->centers[i] = sk_vec3_make(c.x / (float)legs, 0, c.z / (float)legs);
     }
-    rest_fk(s, L->wt, L->wr, L->ws);
+    skl_fk(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), L->wt, L->wr, L->ws, 0, J, NULL);
     int32_t bp = s->parents[body];
     L->body_parent_r = bp >= 0 ? L->wr[bp] : sk_quat_identity();
     L->body_parent_s = bp >= 0 ? L->ws[bp] : sk_vec3_make(1, 1, 1);
@@ -363,7 +326,7 @@ static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base
 static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *base, float *yaw_to, double *when) {
     const sk_leg_blend *lb = &L->blend.legs[l];
     double dt_to = L->cd_eff * (1.0 - ct);                                     /* (27) */
-    sk_vec3 pos = L->st.position, v = horiz(L->tracker.velocity);
+    sk_vec3 pos = L->st.position, v = skl_horiz(L->tracker.velocity);
     float w = L->tracker.angular_velocity, yaw = L->st.yaw;
     if (L->frozen) { /* standing: footsteps under the body */
         v = sk_vec3_make(0, 0, 0);
@@ -374,17 +337,17 @@ static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *
          * atan(w tau) and is shorter by sqrt(1 + (w tau)^2): undone here, so
          * a steady turn is predicted exactly. */
         float wt = w * L->tracker.smoothing;
-        v = sk_vec3_scale(rot_y(v, atanf(wt)), sqrtf(1 + wt * wt));
+        v = sk_vec3_scale(skl_rot_y(v, atanf(wt)), sqrtf(1 + wt * wt));
     }
     sk_vec3 P;
     if (fabsf(w) > 1e-3f) {
         sk_vec3 tc = sk_vec3_scale(sk_vec3_make(v.z, 0, -v.x), 1.0f / w); /* (31): up x v / turn speed (32) */
-        P = sk_vec3_add(sk_vec3_add(pos, tc), rot_y(sk_vec3_scale(tc, -1), (float)(w * dt_to))); /* (30), (33) */
+        P = sk_vec3_add(sk_vec3_add(pos, tc), skl_rot_y(sk_vec3_scale(tc, -1), (float)(w * dt_to))); /* (30), (33) */
     } else {
         P = sk_vec3_add(pos, sk_vec3_scale(v, (float)dt_to));                 /* (28) */
     }
     *yaw_to = yaw + (float)(w * dt_to);                                       /* (29) */
-    *base = sk_vec3_add(P, rot_y(horiz(lb->stance_position), *yaw_to));
+    *base = sk_vec3_add(P, skl_rot_y(skl_horiz(lb->stance_position), *yaw_to));
     base->y = 0;
     *when = L->st.time + dt_to;
 }
@@ -420,7 +383,7 @@ static float clearance(sk_locomotor *L, uint32_t l) {
         float z = (float)k / (CLEAR_SAMPLES + 1);
         sk_vec3 p = skm_vec3_lerp(a->position, b->position, z);
         float yaw = a->yaw + skm_wrap_angle(b->yaw - a->yaw) * z;
-        sk_vec3 d = horiz(rot_y(lb->foot_direction, yaw));
+        sk_vec3 d = skl_horiz(skl_rot_y(lb->foot_direction, yaw));
         sk_terrain_hit h, t;
         float top = -INFINITY;
         if (ground_at(L, p.x, p.z, fmaxf(a->position.y, b->position.y), &h)) top = h.point.y;
@@ -505,7 +468,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         g->cast_valid = g->clr_valid = false;
         g->guard = 0;
         g->lift_prev = -1;
-        sk_vec3 base = sk_vec3_add(L->st.position, rot_y(horiz(L->blend.legs[l].stance_position), L->st.yaw));
+        sk_vec3 base = sk_vec3_add(L->st.position, skl_rot_y(skl_horiz(L->blend.legs[l].stance_position), L->st.yaw));
         place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, NULL, &g->from);
         g->to_base = base;
         g->to_base.y = 0;
@@ -530,7 +493,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     sk_terrain_hit h;
     float gy = L->st.position.y;
     if (ground_at(L, x, z, L->st.position.y, &h)) gy = h.point.y;
-    float y = L->st.position.y + (gy - L->st.position.y) * smooth_factor(dt, L->ground_tau);
+    float y = L->st.position.y + (gy - L->st.position.y) * skl_smooth(dt, L->ground_tau);
     L->st.position = sk_vec3_make(x, y, z);
     L->st.yaw = skm_wrap_angle(yaw);
     sk_motion_tracker_update(&L->tracker, L->st.position, L->st.yaw, dt);
@@ -538,9 +501,9 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     L->st.angular_velocity = L->tracker.angular_velocity;
 
     /* Weights from the velocity in character space (§4.2, Kod 4). */
-    sk_vec3 v = horiz(L->tracker.velocity);
+    sk_vec3 v = skl_horiz(L->tracker.velocity);
     float speed = skm_vec3_len(v);
-    blend_now(L, rot_y(v, -L->st.yaw));
+    blend_now(L, skl_rot_y(v, -L->st.yaw));
     float vb = skm_vec3_len(L->blend.velocity);
     double cd = L->blend.cycle_duration;
     if (speed < vb && vb > 0) cd *= fmin(2.0, sqrt(vb / fmax(speed, 0.25 * vb)));
@@ -556,9 +519,9 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
         sk_terrain_hit ha;
         float slope = 0;
         if (ground_at(L, ahead.x, ahead.z, L->st.position.y, &ha)) slope = fabsf(ha.point.y - gy) / 0.6f;
-        L->slope += (fminf(slope, 2.0f) - L->slope) * smooth_factor(dt, 0.3f);
+        L->slope += (fminf(slope, 2.0f) - L->slope) * skl_smooth(dt, 0.3f);
     } else {
-        L->slope += (0 - L->slope) * smooth_factor(dt, 0.3f);
+        L->slope += (0 - L->slope) * skl_smooth(dt, 0.3f);
     }
     cd /= 1.0 + SLOPE_CADENCE * L->slope;
     L->cd_eff = cd;
@@ -577,7 +540,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     L->st.mode = want_move ? SK_LOCOMOTION_MOVING : (L->frozen ? SK_LOCOMOTION_STANDING : SK_LOCOMOTION_STOPPING);
     if (!L->frozen) L->st.phase = wrap01d(L->st.phase + dt / cd);
     float target = L->frozen ? 0.0f : 1.0f;
-    L->st.moving += (target - L->st.moving) * smooth_factor(dt, 0.2f);
+    L->st.moving += (target - L->st.moving) * skl_smooth(dt, 0.2f);
     if (L->frozen && L->st.moving < 1e-3f) L->st.moving = 0;
     L->idle_time += dt;
     update_times(L);
@@ -629,19 +592,7 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
 
 /* ---- adjust --------------------------------------------------------------- */
 static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to, bool all) {
-    const int32_t *par = L->skel->parents;
-    sk_quat cr = L->qyaw;
-    for (uint32_t j = from; j < to; j++) {
-        if (!all && !L->need[j]) continue;
-        const sk_transform *l = &loc[j];
-        int32_t p = par[j];
-        sk_quat pr = p >= 0 ? L->wr[p] : cr;
-        sk_vec3 ps = p >= 0 ? L->ws[p] : sk_vec3_make(1, 1, 1);
-        sk_vec3 pt = p >= 0 ? L->wt[p] : L->st.position;
-        L->wr[j] = skm_quat_normalize(skm_quat_mul(pr, l->r));
-        L->ws[j] = sk_vec3_mul(ps, l->s);
-        L->wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
-    }
+    skl_fk(L->skel, loc, L->st.position, L->qyaw, L->wt, L->wr, L->ws, from, to, all ? NULL : L->need);
 }
 
 static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) {
@@ -769,8 +720,8 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             }
             float arc = sinf(SKM_PI * s);                                       /* (36) */
             /* (37)-(38): toward where the body would put the foot now. */
-            sk_vec3 here = sk_vec3_add(cpos, rotc(L, horiz(lb->stance_position)));
-            sk_vec3 off3 = horiz(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
+            sk_vec3 here = sk_vec3_add(cpos, rotc(L, skl_horiz(lb->stance_position)));
+            sk_vec3 off3 = skl_horiz(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
             F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
             float base_y = F.y;
             /* (39)-(44): follow the footsteps' tangent planes; and clear the
@@ -783,9 +734,9 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             F.y += lift_amp * arc;                                                            /* (44) */
             /* (45)-(54): not lower than the ground the other legs stand on. */
             {
-                sk_vec3 vdir = skm_vec3_unit(horiz(L->tracker.velocity));
+                sk_vec3 vdir = skm_vec3_unit(skl_horiz(L->tracker.velocity));
                 sk_vec3 vdc = rotc_inv(L, vdir);
-                float cdist = skm_vec3_len(horiz(L->tracker.velocity)) * (float)L->cd_eff;
+                float cdist = skm_vec3_len(skl_horiz(L->tracker.velocity)) * (float)L->cd_eff;
                 double sum_h = 0;
                 float sum_y = 0;
                 for (uint32_t k = 0; k < L->legs; k++) {
@@ -797,7 +748,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
                     sk_vec3 ghp = skm_vec3_lerp(sk_vec3_add(o->from.position, sk_vec3_scale(tf, (float)ck)),
                                                 sk_vec3_add(o->to.position, sk_vec3_scale(tt, (float)(ck - 1))),
                                                 wk);                                                 /* (49) */
-                    ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(horiz(L->blend.legs[k].stance_position), -1))); /* (50) */
+                    ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(skl_horiz(L->blend.legs[k].stance_position), -1))); /* (50) */
                     double hk = (cos(2 * SKM_PI * ck) + 1) / 2 + 1e-4;                               /* (51) */
                     sum_h += hk;
                     sum_y += (float)hk * ghp.y;
@@ -821,7 +772,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
                 F.y = base_y + g->lift_prev;
             }
             /* (55)-(58): the clips' sideways and vertical motion. */
-            sk_vec3 sd = horiz(sk_vec3_sub(b->position, a->position));                                /* (55) */
+            sk_vec3 sd = skl_horiz(sk_vec3_sub(b->position, a->position));                                /* (55) */
             sk_vec3 side = skm_vec3_unit(sk_vec3_cross(up, sd));                                     /* (56) */
             if (skm_vec3_is_zero(side)) side = rotc(L, sk_vec3_make(1, 0, 0));
             F = sk_vec3_add(F, sk_vec3_scale(side, xn));                                             /* (57) */
@@ -922,7 +873,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             if (hl2 > 1e-12f) off = sk_vec3_sub(off, sk_vec3_scale(ha, sk_vec3_dot(off, ha) / hl2));
             sk_vec3 fwd = skm_quat_rotate(ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(L->wr[g->ankle]),
                                                                         sk_vec3_sub(L->wt[g->tip_joint], a)));
-            fwd = skm_vec3_unit(horiz(fwd));
+            fwd = skm_vec3_unit(skl_horiz(fwd));
             sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
             tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
         }

@@ -1,6 +1,7 @@
-/* Terrain helpers of the locomotion runtimes (locomotor_internal.h):
- * ground rays and footstep placement with the step-edge rule (seed 002
- * §5.2.1), shared by the semi-procedural locomotor and the IK-only walker. */
+/* Helpers of the locomotion runtimes (locomotor_internal.h): ground rays
+ * and footstep placement with the step-edge rule (seed 002 §5.2.1), forward
+ * kinematics, shared by the semi-procedural locomotor and the IK-only
+ * walker. */
 #include "core/internal.h"
 #include "core/math_inline.h"
 #include "locomotor_internal.h"
@@ -12,10 +13,33 @@
 #define FOOT_PAD 0.01f
 #define FOOT_HALF_WIDTH 0.05f
 
-static sk_vec3 horiz(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
-static sk_vec3 rot_y(sk_vec3 v, float a) {
-    float c = cosf(a), s = sinf(a);
-    return sk_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
+
+int32_t skl_common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32_t n) {
+    for (int32_t c = s->parents[joints[0]]; c >= 0; c = s->parents[c]) {
+        bool all = true;
+        for (uint32_t i = 0; i < n && all; i++) {
+            int32_t j = (int32_t)joints[i];
+            while (j >= 0 && j != c) j = s->parents[j];
+            all = j == c;
+        }
+        if (all) return c;
+    }
+    return -1;
+}
+
+void skl_fk(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt, sk_quat *wr,
+            sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need) {
+    for (uint32_t j = from; j < to; j++) {
+        if (need && !need[j]) continue;
+        const sk_transform *l = &loc[j];
+        int32_t p = s->parents[j];
+        sk_quat pr = p >= 0 ? wr[p] : root_r;
+        sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
+        sk_vec3 pt = p >= 0 ? wt[p] : root_t;
+        wr[j] = skm_quat_normalize(skm_quat_mul(pr, l->r));
+        ws[j] = sk_vec3_mul(ps, l->s);
+        wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
+    }
 }
 
 bool skl_ground_at(skl_ground *G, float x, float z, float y_ref, sk_terrain_hit *hit) {
@@ -36,7 +60,7 @@ bool skl_ground_at(skl_ground *G, float x, float z, float y_ref, sk_terrain_hit 
 
 sk_quat skl_foot_rotation(float yaw, sk_vec3 foot_dir_c, sk_vec3 heel, sk_vec3 toe, sk_vec3 normal) {
     sk_quat qy = skm_quat_rot_y(yaw);
-    sk_vec3 f0 = skm_vec3_unit(horiz(rot_y(foot_dir_c, yaw)));
+    sk_vec3 f0 = skm_vec3_unit(skl_horiz(skl_rot_y(foot_dir_c, yaw)));
     sk_vec3 f = skm_vec3_unit(sk_vec3_sub(toe, heel));
     if (skm_vec3_is_zero(f0) || skm_vec3_is_zero(f)) return qy;
     sk_quat q1 = skm_quat_from_to(f0, f);
@@ -71,7 +95,7 @@ static int cast_foot(skl_ground *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_ter
  * yaw, on the ground, moved off step edges. */
 void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw, double when, int *prefer,
                         sk_footstep *out) {
-    sk_vec3 d = horiz(rot_y(foot_dir_c, yaw));
+    sk_vec3 d = skl_horiz(skl_rot_y(foot_dir_c, yaw));
     float flen = skm_vec3_len(d);
     sk_vec3 du = flen > 1e-6f ? sk_vec3_scale(d, 1.0f / flen) : sk_vec3_make(0, 0, 1);
     float y_ref = G->center.y;

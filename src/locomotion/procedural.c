@@ -78,34 +78,10 @@ struct sk_procedural {
     sk_procedural_state st;
 };
 
-static sk_vec3 horiz(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
-static sk_vec3 rot_y(sk_vec3 v, float a) {
-    float c = cosf(a), s = sinf(a);
-    return sk_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
-}
-static float smooth_factor(double dt, float tau) { return tau > 0 ? (float)(1.0 - exp(-dt / tau)) : 1.0f; }
-
-static int32_t common_ancestor(const sk_skeleton *s, uint32_t a, uint32_t b) {
-    for (int32_t c = s->parents[a]; c >= 0; c = s->parents[c]) {
-        int32_t j = (int32_t)b;
-        while (j >= 0 && j != c) j = s->parents[j];
-        if (j == c) return c;
-    }
-    return -1;
-}
 
 static void fk_from(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
                     sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to) {
-    for (uint32_t j = from; j < to; j++) {
-        const sk_transform *l = &loc[j];
-        int32_t p = s->parents[j];
-        sk_quat pr = p >= 0 ? wr[p] : root_r;
-        sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
-        sk_vec3 pt = p >= 0 ? wt[p] : root_t;
-        wr[j] = skm_quat_normalize(skm_quat_mul(pr, l->r));
-        ws[j] = sk_vec3_mul(ps, l->s);
-        wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
-    }
+    skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, NULL);
 }
 
 static sk_vec3 pt_of(const sk_vec3 *wt, const sk_quat *wr, const sk_vec3 *ws, uint32_t j, sk_vec3 p) {
@@ -140,7 +116,10 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
                                 "procedural: arm %u: shoulder, elbow, hand must be a parent chain of joints", a);
     }
     int32_t body = desc->body_joint;
-    if (body < 0) body = common_ancestor(s, (uint32_t)legs[0].hip, (uint32_t)legs[1].hip);
+    if (body < 0) {
+        uint32_t hips[2] = {(uint32_t)legs[0].hip, (uint32_t)legs[1].hip};
+        body = skl_common_ancestor(s, hips, 2);
+    }
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: no body joint (set body_joint)");
     size_t size = sizeof(sk_procedural) + (size_t)J * (4 * sizeof(sk_vec3) + 2 * sizeof(sk_quat)) + 64;
@@ -173,7 +152,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         sk_vec3 heel = pt_of(P->rt, P->rr, P->rs, g->ankle, g->heel_pt), toe = pt_of(P->rt, P->rr, P->rs, g->tip, g->toe_pt);
         g->lateral = heel.x;
         g->ankle_off = sk_vec3_sub(P->rt[g->ankle], heel);
-        g->foot_dir = horiz(sk_vec3_sub(toe, heel));
+        g->foot_dir = skl_horiz(sk_vec3_sub(toe, heel));
         g->ankle_rest_c = P->rr[g->ankle];
         lowest = fminf(lowest, heel.y);
         longest = fmaxf(longest, g->length);
@@ -230,7 +209,7 @@ static sk_vec3 heel_base(const sk_procedural *P, uint32_t l, sk_vec3 c, float ya
     const pleg *g = &P->leg[l];
     /* the ankle under the hip line: the heel sits behind it by the ankle's forward offset */
     sk_vec3 off = sk_vec3_make(g->lateral, 0, -g->ankle_off.z);
-    sk_vec3 b = sk_vec3_add(c, rot_y(off, yaw));
+    sk_vec3 b = sk_vec3_add(c, skl_rot_y(off, yaw));
     b.y = 0;
     return b;
 }
@@ -282,7 +261,7 @@ static float clearance(sk_procedural *P, uint32_t l) {
     if (g->clr_valid && skm_vec3_len(sk_vec3_sub(g->clr_c, g->step.position)) < 0.03f) return g->clr_h;
     sk_vec3 a = g->from.position, c = g->step.position;
     float need = 0;
-    sk_vec3 fd = rot_y(g->foot_dir, g->step.yaw);
+    sk_vec3 fd = skl_rot_y(g->foot_dir, g->step.yaw);
     for (int k = 1; k <= 4; k++) {
         float s = (float)k / 5;
         sk_vec3 p = skm_vec3_lerp(a, c, s);
@@ -315,7 +294,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
         float t = ahead / v;
         sk_vec3 vel = sk_vec3_scale(dir, v);
         sk_vec3 tc = sk_vec3_scale(sk_vec3_make(vel.z, 0, -vel.x), 1.0f / w);
-        c = sk_vec3_add(sk_vec3_add(P->st.position, tc), rot_y(sk_vec3_scale(tc, -1), w * t));
+        c = sk_vec3_add(sk_vec3_add(P->st.position, tc), skl_rot_y(sk_vec3_scale(tc, -1), w * t));
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
@@ -372,7 +351,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
     sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
     sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
     sk_transform ta = {P->wt[g->ankle], P->wr[g->ankle], P->ws[g->ankle]};
-    sk_vec3 fwd = rot_y(sk_vec3_make(0, 0, 1), P->st.yaw);
+    sk_vec3 fwd = skl_rot_y(sk_vec3_make(0, 0, 1), P->st.yaw);
     sk_ik_target tg = {.position = at, .has_pole = true};
     tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(P->wt[g->hip], at), 0.5f), sk_vec3_scale(fwd, g->length));
     sk_ik_options io = {.soft = 0.01f};
@@ -464,9 +443,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     st->position = sk_vec3_make(x, st->position.y, z);
     st->yaw = skm_wrap_angle(yaw);
     sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
-    sk_vec3 v = horiz(P->tracker.velocity);
+    sk_vec3 v = skl_horiz(P->tracker.velocity);
     float speed = skm_vec3_len(v);
-    sk_vec3 fwd = rot_y(sk_vec3_make(0, 0, 1), st->yaw);
+    sk_vec3 fwd = skl_rot_y(sk_vec3_make(0, 0, 1), st->yaw);
     st->velocity = v;
     st->speed = speed;
     st->backward = sk_vec3_dot(v, fwd) < -0.05f;
@@ -487,7 +466,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         sk_terrain_hit ha;
         if (ground(P, ahead.x, ahead.z, gy, &ha) && has_ground) slope = skm_clampf((ha.point.y - gy) / 0.6f, -2, 2);
     }
-    st->slope += (slope - st->slope) * smooth_factor(dt, 0.3f);
+    st->slope += (slope - st->slope) * skl_smooth(dt, 0.3f);
     /* gait parameters */
     float run = skm_clampf((speed - P->walk) / (P->runv - P->walk), 0, 1);
     run = run * run * (3 - 2 * run);
@@ -531,7 +510,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             sk_footstep beside;
             const pleg *sup = &P->leg[st->support];
             sk_vec3 base = sk_vec3_add(sup->step.position,
-                                       rot_y(sk_vec3_make(gs->lateral - sup->lateral, 0, 0), sup->step.yaw));
+                                       skl_rot_y(sk_vec3_make(gs->lateral - sup->lateral, 0, 0), sup->step.yaw));
             base.y = 0;
             place(P, sw, base, sup->step.yaw, &beside);
             gs->step = beside;
@@ -577,7 +556,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     }
     /* body height: the ground under it smoothed (stairs become a slope),
      * plus the bob, lowered so both feet reach */
-    if (has_ground) P->ground_y += (gy - P->ground_y) * smooth_factor(dt, 0.15f);
+    if (has_ground) P->ground_y += (gy - P->ground_y) * skl_smooth(dt, 0.15f);
     float s = st->step;
     float rise = P->rise0 * (1 + run);
     if (st->mode == SK_PROCEDURAL_STANDING || st->mode == SK_PROCEDURAL_WALKING)
@@ -628,7 +607,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             /* not below the ground under the foot (the frame before touching
              * down; a foot still over the ledge it fell from) */
             float fy = body_y - reach;
-            sk_vec3 fd = rot_y(P->leg[l].foot_dir, st->yaw);
+            sk_vec3 fd = skl_rot_y(P->leg[l].foot_dir, st->yaw);
             sk_terrain_hit fh;
             if (ground(P, b.x, b.z, P->body_y, &fh)) fy = fmaxf(fy, fh.point.y);
             if (ground(P, b.x + fd.x, b.z + fd.z, P->body_y, &fh)) fy = fmaxf(fy, fh.point.y);
@@ -674,7 +653,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             pleg *g = &P->leg[l];
             sk_vec3 at = sk_vec3_add(heel_t[l], skm_quat_rotate(rot_t[l], g->ankle_off));
             sk_vec3 hip_rest = sk_vec3_add(sk_vec3_make(st->position.x, 0, st->position.z),
-                                           rot_y(sk_vec3_sub(P->rt[g->hip], sk_vec3_make(0, P->rt[P->body].y, 0)), st->yaw));
+                                           skl_rot_y(sk_vec3_sub(P->rt[g->hip], sk_vec3_make(0, P->rt[P->body].y, 0)), st->yaw));
             float dx = hip_rest.x - at.x, dz = hip_rest.z - at.z, L2 = 0.985f * g->length * 0.985f * g->length; /* below the soft-IK band: exact */
             float q = L2 - dx * dx - dz * dz;
             /* out of reach horizontally: the leg stretches toward it, the
