@@ -5,11 +5,20 @@
 
 #include <string.h>
 
+/* What the writer leaves out goes to stderr (nothing is lost silently). */
+static void write_warning(void *user, const char *message) {
+    fprintf(stderr, "skelanim: warning: %s: %s\n", (const char *)user, message);
+}
+
 static int write_glb(const char *in, const char *out, double scale) {
     sk_asset *a = NULL;
     if (!cli_load_scaled(in, scale, &a)) return 1;
     sk_error err = {0};
-    sk_result r = sk_glb_write_file(a, out, NULL, &err);
+    sk_glb_write_options wo;
+    memset(&wo, 0, sizeof wo);
+    wo.warning = write_warning;
+    wo.warning_user = (void *)out;
+    sk_result r = sk_glb_write_file_ex(a, out, &wo, &err);
     sk_asset_destroy(a);
     if (r != SK_OK) {
         fprintf(stderr, "skelanim: %s\n", err.message); /* the message names the file */

@@ -481,6 +481,110 @@ static void f4_zero_filled_not_written(void **state) {
     sk_asset_destroy(a);
 }
 
+/* ---- item 5: the writer says what it leaves out ------------------------------ */
+
+/* The three round-trip findings (a primitive whose positions are not in the
+ * file, a clip animating through KHR_animation_pointer only, an image kept by
+ * its uri): each write warns through sk_glb_write_options.warning, once, naming
+ * the item; without a callback the bytes written are the same. */
+static void item5_writer_warns(void **state) {
+    (void)state;
+    static const struct { const char *file, *buffer, *warning; } cases[] = {
+        {"harness_mesh_without_vertices", NULL, "mesh 0: no primitive with vertices, left out"},
+        {"harness_clip_without_tracks", NULL, "no track glTF can carry, left out"},
+        {"harness_image_kept_by_uri", "AnimatedCube.bin", "kept by its uri"},
+    };
+    char dir[] = "/tmp/sk_writer_warnXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    int checked = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        /* The harness input is the glTF JSON, then (after SK_FUZZ_BIN_SEP) its external buffer. */
+        char p[1200], gp[1200], bp[1200], rdir[1024];
+        sk_test_path(rdir, sizeof rdir, sk_test_source_dir(), "fuzz/regress/roundtrip");
+        sk_test_path(p, sizeof p, rdir, cases[i].file);
+        FILE *f = fopen(p, "rb");
+        assert_non_null(f);
+        static char data[1 << 16];
+        size_t n = fread(data, 1, sizeof data - 1, f);
+        fclose(f);
+        data[n] = 0;
+        const char *sep = "\n#skelanim-fuzz-bin#\n";
+        char *cut = strstr(data, sep);
+        size_t json_n = cut ? (size_t)(cut - data) : n;
+        snprintf(gp, sizeof gp, "%s/case%zu.gltf", dir, i);
+        f = fopen(gp, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(data, 1, json_n, f), json_n);
+        fclose(f);
+        bp[0] = 0;
+        if (cases[i].buffer) {
+            assert_non_null(cut);
+            snprintf(bp, sizeof bp, "%s/%s", dir, cases[i].buffer);
+            f = fopen(bp, "wb");
+            assert_non_null(f);
+            size_t bn = n - json_n - strlen(sep);
+            assert_int_equal(fwrite(cut + strlen(sep), 1, bn, f), bn);
+            fclose(f);
+            /* its two images, as bytes of no known type */
+            static const char *const images[] = {"AnimatedCube_BaseColor.png", "AnimatedCube_MetallicRoughness.png"};
+            for (int k = 0; k < 2; k++) {
+                char ip[1200];
+                snprintf(ip, sizeof ip, "%s/%s", dir, images[k]);
+                f = fopen(ip, "wb");
+                assert_non_null(f);
+                fputs("not an image", f);
+                fclose(f);
+            }
+        }
+        sk_asset *a = NULL;
+        sk_error err = {0};
+        if (sk_gltf_load_file(gp, NULL, &a, &err) != SK_OK) fail_msg("%s: %s", cases[i].file, err.message);
+        warn_log log = {0};
+        sk_glb_write_options wo;
+        memset(&wo, 0, sizeof wo);
+        wo.warning = f4_warn;
+        wo.warning_user = &log;
+        void *g1 = NULL, *g2 = NULL;
+        size_t n1 = 0, n2 = 0;
+        assert_int_equal(sk_glb_write_memory_ex(a, &wo, &g1, &n1, &err), SK_OK);
+        printf("writer warning (%s, %d): %s\n", cases[i].file, log.count, log.last);
+        assert_true(log.count >= 1);
+        assert_non_null(strstr(log.last, cases[i].warning));
+        assert_int_equal(sk_glb_write_memory(a, &g2, &n2, &err), SK_OK);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(g1, g2, n1);
+        sk_asset *c = NULL; /* what was written loads */
+        if (sk_gltf_load_memory(g1, n1, dir, NULL, &c, &err) != SK_OK) fail_msg("%s: %s", cases[i].file, err.message);
+        sk_asset_destroy(c);
+        remove(gp);
+        if (bp[0]) {
+            remove(bp);
+            char ip[1200];
+            snprintf(ip, sizeof ip, "%s/AnimatedCube_BaseColor.png", dir), remove(ip);
+            snprintf(ip, sizeof ip, "%s/AnimatedCube_MetallicRoughness.png", dir), remove(ip);
+        }
+        sk_free(NULL, g1, n1), sk_free(NULL, g2, n2);
+        sk_asset_destroy(a);
+        checked++;
+    }
+    assert_int_equal(checked, 3);
+    rmdir(dir);
+    /* An asset that loses nothing writes without a warning (the mannequin). */
+    sk_asset *m = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &m, NULL), SK_OK);
+    warn_log log = {0};
+    sk_glb_write_options wo;
+    memset(&wo, 0, sizeof wo);
+    wo.warning = f4_warn;
+    wo.warning_user = &log;
+    void *g = NULL;
+    size_t n = 0;
+    assert_int_equal(sk_glb_write_memory_ex(m, &wo, &g, &n, NULL), SK_OK);
+    assert_int_equal(log.count, 0);
+    sk_free(NULL, g, n);
+    sk_asset_destroy(m);
+}
+
 /* ---- f5: finite but huge values ----------------------------------------- */
 
 static void f5_world_overflow_refused(void **state) {
@@ -620,6 +724,7 @@ int main(void) {
         cmocka_unit_test(f4_zero_filled_not_written),
         cmocka_unit_test(item5_skipped_and_repaired_warn),
         cmocka_unit_test(fuzz_zero_positions_and_joint_arrays_budget),
+        cmocka_unit_test(item5_writer_warns),
         cmocka_unit_test(f5_world_overflow_refused),
         cmocka_unit_test(f5_ik_huge_target),
         cmocka_unit_test(f6_number_parser),

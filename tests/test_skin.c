@@ -347,6 +347,83 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
     free_prim(&rp);
 }
 
+/* Normalisation is scale-invariant at any magnitude (issue #14): normals of
+ * length 1e25, 3e19 (squared length overflows float), 1e-18 and 1e-25
+ * (squared length underflows) skin to the same unit normal as the unit input,
+ * on every kernel (scalar, SSE2, AVX2; LBS and DQS; with and without morph
+ * targets, which take different code paths); a zero normal stays zero. Before
+ * the fix the SIMD kernels gave NaN above ~1.8e19 and the scalar one zero. */
+static void run_extreme_normals(sk_skin_method method, bool morph) {
+    enum { N = 67, K = 4, J = 12 };
+    static const float scales[] = {1e25f, 3e19f, 1.0f, 1e-18f, 1e-25f, 0.0f, 1e37f};
+    rand_prim unit;
+    make_prim(&unit, N, K, J, false);
+    sk_primitive big = unit.p; /* the same vertices, joints and weights; other normals */
+    float *bigN = calloc(N * 3, sizeof(float)), *tn = calloc(N * 3, sizeof(float));
+    big.normals = bigN;
+    sk_morph_target tg = {0};
+    for (uint32_t v = 0; v < N; v++) {
+        float s = scales[v % (sizeof scales / sizeof scales[0])];
+        for (int c = 0; c < 3; c++) {
+            float n = unit.nrm[v * 3 + c];
+            if (morph) /* base normal zero, the morph target carries the (scaled) normal */
+                bigN[v * 3 + c] = 0.0f, tn[v * 3 + c] = n * s;
+            else
+                bigN[v * 3 + c] = n * s;
+        }
+    }
+    if (morph) {
+        tg.normals = tn;
+        big.targets = &tg;
+        big.target_count = 1;
+    }
+    sk_skinned_mesh *mu = NULL, *mb = NULL;
+    assert_int_equal(sk_skinned_mesh_create(&unit.p, NULL, &mu, NULL), SK_OK);
+    assert_int_equal(sk_skinned_mesh_create(&big, NULL, &mb, NULL), SK_OK);
+    sk_mat4 pal[J];
+    sk_dual_quat dq[J];
+    rand_palette(pal, J, method == SK_SKIN_DQS);
+    if (method == SK_SKIN_DQS) assert_int_equal(sk_skin_dual_quats(pal, J, dq, NULL), SK_OK);
+    float mw[1] = {1.0f};
+    float pu[N * 3], nu[N * 3], pb[N * 3], nb[N * 3];
+    int checked = 0;
+    for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX2; l++) {
+        sk_skin_job ju = {.mesh = mu, .method = method, .simd = (sk_simd)l, .palette = pal, .dual_quats = dq,
+                          .palette_count = J, .out_positions = pu, .out_normals = nu};
+        sk_skin_job jb = ju;
+        jb.mesh = mb, jb.out_positions = pb, jb.out_normals = nb, jb.morph_weights = morph ? mw : NULL;
+        assert_int_equal(sk_skin_run(&ju, NULL), SK_OK);
+        assert_int_equal(sk_skin_run(&jb, NULL), SK_OK);
+        for (uint32_t v = 0; v < N; v++) {
+            float s = scales[v % (sizeof scales / sizeof scales[0])];
+            for (int c = 0; c < 3; c++) {
+                assert_true(isfinite(nb[v * 3 + c]));
+                if (s == 0.0f)
+                    assert_true(nb[v * 3 + c] == 0.0f);
+                else if (fabsf(nb[v * 3 + c] - nu[v * 3 + c]) > 2e-5f) {
+                    printf("%s%s %s vertex %u (normal x %g): %g vs %g\n", method == SK_SKIN_LBS ? "LBS" : "DQS",
+                           morph ? "+morph" : "", sk_simd_name(sk_simd_resolve((sk_simd)l)), v, (double)s,
+                           (double)nb[v * 3 + c], (double)nu[v * 3 + c]);
+                    fail();
+                }
+            }
+            checked++;
+        }
+    }
+    assert_int_equal(checked, 3 * N);
+    sk_skinned_mesh_destroy(mu), sk_skinned_mesh_destroy(mb);
+    free(tn), free(bigN);
+    free_prim(&unit);
+}
+
+static void test_extreme_normals(void **st) {
+    (void)st;
+    run_extreme_normals(SK_SKIN_LBS, false);
+    run_extreme_normals(SK_SKIN_LBS, true);
+    run_extreme_normals(SK_SKIN_DQS, false);
+    run_extreme_normals(SK_SKIN_DQS, true);
+}
+
 static void test_levels_lbs4(void **st) { (void)st; run_levels(4, SK_SKIN_LBS, false); }
 static void test_levels_lbs8(void **st) { (void)st; run_levels(8, SK_SKIN_LBS, false); }
 static void test_levels_dqs4(void **st) { (void)st; run_levels(4, SK_SKIN_DQS, false); }
@@ -888,7 +965,7 @@ int main(void) {
         cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
         cmocka_unit_test(test_dqs_refuses_scale),    cmocka_unit_test(test_dqs_equals_lbs_rigid),
         cmocka_unit_test(test_twisted_cylinder),     cmocka_unit_test(test_oracle_vertices),
-        cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_closed_forms),
+        cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_closed_forms),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

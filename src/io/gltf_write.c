@@ -13,6 +13,7 @@
 #include "skelanim/io/gltf.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #define GLB_MAGIC 0x46546C67u /* "glTF" (§4.4.2) */
@@ -46,7 +47,29 @@ typedef struct gw_state {
     int64_t *image_index;            /* per asset image: index written, or -1 (left out) */
     int64_t *mesh_index;             /* per asset mesh: index written, or -1 (no primitive to write) */
     uint32_t written_meshes;
+    sk_gltf_warning_fn warning;      /* what is left out is told here (NULL: nobody asked) */
+    void *warning_user;
 } gw_state;
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void gw_warn(gw_state *w, const char *fmt, ...) {
+    if (!w->warning) return;
+    char msg[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    w->warning(w->warning_user, msg);
+}
+
+/* " \"name\"" for messages, or "" when unnamed (names are cut at 60 bytes). */
+static const char *gw_q(char buf[72], const char *name) {
+    if (!name || !name[0]) return "";
+    snprintf(buf, 72, " \"%.60s\"", name);
+    return buf;
+}
 
 static const char *gw_path_name(sk_track_path p);
 
@@ -252,11 +275,19 @@ static bool gw_check_asset(gw_state *w) {
     w->mesh_index = sk_alloc(w->alloc, (size_t)(a->mesh_count ? a->mesh_count : 1) * sizeof *w->mesh_index);
     if (!w->mesh_index) return gw_fail(w, SK_ERR_OUT_OF_MEMORY, "out of memory");
     int64_t next = 0;
+    char q[72];
     for (uint32_t i = 0; i < a->mesh_count; i++) {
         const sk_mesh *m = &a->meshes[i];
         bool any = false;
-        for (uint32_t p = 0; p < m->primitive_count; p++) any |= gw_primitive_written(&m->primitives[p]);
+        for (uint32_t p = 0; p < m->primitive_count; p++) {
+            bool ok = gw_primitive_written(&m->primitives[p]);
+            any |= ok;
+            if (!ok) gw_warn(w, "mesh %u%s primitive %u: no vertices, left out", i, gw_q(q, m->name), p);
+        }
         w->mesh_index[i] = any ? next++ : -1;
+        if (!any)
+            gw_warn(w, "mesh %u%s: no primitive with vertices, left out (nodes using it are written without it)", i,
+                    gw_q(q, m->name));
     }
     w->written_meshes = (uint32_t)next;
     for (uint32_t i = 0; i < a->skin_count; i++)
@@ -375,6 +406,11 @@ static bool gw_materials(gw_state *w) {
         const float *c = m->base_color;
         /* Primitives carry TEXCOORD_0 only: a texture mapped with another set is left out. */
         int32_t tex = m->base_color_texture.texcoord == 0 ? m->base_color_texture.texture : -1;
+        if (m->base_color_texture.texture >= 0 && tex < 0) {
+            char q[72];
+            gw_warn(w, "material %u%s: base colour texture mapped with TEXCOORD_%u, left out (primitives carry "
+                       "TEXCOORD_0 only)", i, gw_q(q, m->name), (unsigned)m->base_color_texture.texcoord);
+        }
         sk_json_begin_object(j);
         if (m->name && m->name[0]) sk_json_key_string(j, "name", m->name);
         sk_json_key(j, "pbrMetallicRoughness");
@@ -447,7 +483,15 @@ static bool gw_images_textures(gw_state *w) {
         bool embed = im->data && im->size && mime;
         bool by_uri = !embed && im->uri && im->uri[0];
         w->image_index[i] = -1;
-        if (!embed && !by_uri) continue;
+        char q[72];
+        if (!embed && !by_uri) {
+            gw_warn(w, "image %u%s: %s, left out (textures using it lose their source)", i, gw_q(q, im->name),
+                    im->data && im->size ? "bytes of no known type and no uri" : "no bytes and no uri");
+            continue;
+        }
+        if (by_uri)
+            gw_warn(w, "image %u%s: %s, kept by its uri \"%.80s\": the .glb refers to it and is not self-contained",
+                    i, gw_q(q, im->name), im->data && im->size ? "bytes of no known type" : "no bytes", im->uri);
         if (written++ == 0) {
             sk_json_key(j, "images");
             sk_json_begin_array(j);
@@ -704,7 +748,12 @@ static float gw_animation(gw_state *w, const sk_clip *clip, sk_json_writer *samp
             gw_fail(w, SK_ERR_INVALID_ARGUMENT, "bad clip track");
             break;
         }
-        if (info.path == SK_PATH_WEIGHTS && gw_joint_mesh(w, info.joint) < 0) continue; /* its mesh is left out */
+        if (info.path == SK_PATH_WEIGHTS && gw_joint_mesh(w, info.joint) < 0) { /* its mesh is left out */
+            char q[72];
+            gw_warn(w, "clip%s track %u: morph weights of a node whose mesh is left out, left out",
+                    gw_q(q, sk_clip_name(clip)), t);
+            continue;
+        }
         size_t per_key = (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1);
         size_t nvals = (size_t)info.key_count * per_key;
         float *times = sk_alloc(w->alloc, (size_t)info.key_count * sizeof(float));
@@ -771,7 +820,14 @@ static uint32_t gw_tracks_written(const gw_state *w, const sk_clip *clip) {
 static bool gw_animations(gw_state *w) {
     const sk_asset *a = w->asset;
     uint32_t written = 0;
-    for (uint32_t c = 0; c < a->clip_count; c++) written += gw_tracks_written(w, a->clips[c]) > 0;
+    for (uint32_t c = 0; c < a->clip_count; c++) {
+        bool any = gw_tracks_written(w, a->clips[c]) > 0;
+        written += any;
+        char q[72];
+        if (!any)
+            gw_warn(w, "clip %u%s: no track glTF can carry, left out (a glTF animation needs one channel)", c,
+                    gw_q(q, sk_clip_name(a->clips[c])));
+    }
     if (written == 0) return true;
     sk_json_writer *j = &w->doc;
     sk_json_key(j, "animations");
@@ -821,6 +877,11 @@ static void gw_put32(uint8_t *p, uint32_t v) {
 }
 
 sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, sk_error *err) {
+    return sk_glb_write_memory_ex(asset, NULL, out, size, err);
+}
+
+sk_result sk_glb_write_memory_ex(const sk_asset *asset, const sk_glb_write_options *opts, void **out,
+                                 size_t *size, sk_error *err) {
     if (!out || !size) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_glb_write_memory: out or size is NULL");
     *out = NULL;
     *size = 0;
@@ -831,6 +892,7 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
     w.asset = asset;
     w.alloc = sk_asset_allocator(asset);
     w.err = err;
+    if (opts) w.warning = opts->warning, w.warning_user = opts->warning_user;
     if (!gw_check_asset(&w)) {
         sk_free(w.alloc, w.mesh_index, (size_t)(asset->mesh_count ? asset->mesh_count : 1) * sizeof *w.mesh_index);
         return w.status;
@@ -905,13 +967,21 @@ sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, s
 }
 
 sk_result sk_glb_write_file(const sk_asset *asset, const char *path, const sk_file_io *io, sk_error *err) {
+    sk_glb_write_options o;
+    memset(&o, 0, sizeof o);
+    if (io) o.file_io = *io;
+    return sk_glb_write_file_ex(asset, path, &o, err);
+}
+
+sk_result sk_glb_write_file_ex(const sk_asset *asset, const char *path, const sk_glb_write_options *opts,
+                               sk_error *err) {
     if (!path) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_glb_write_file: path is NULL");
     void *data = NULL;
     size_t size = 0;
     sk_error e = {0};
-    sk_result r = sk_glb_write_memory(asset, &data, &size, &e);
+    sk_result r = sk_glb_write_memory_ex(asset, opts, &data, &size, &e);
     if (r != SK_OK) return sk_error_set(err, r, "%s: %s", path, e.message);
-    r = sk_file_write(io, path, data, size, err); /* its message starts with the path */
+    r = sk_file_write(opts ? &opts->file_io : NULL, path, data, size, err); /* its message starts with the path */
     sk_free(sk_asset_allocator(asset), data, size);
     return r;
 }

@@ -77,13 +77,18 @@ SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t c
             SOA_VF oy = ny + 2.0f * (rz * tx - rx * tz);
             SOA_VF oz = nz + 2.0f * (rx * ty - ry * tx);
             SOA_VF l2 = ox * ox + oy * oy + oz * oz;
-            SOA_VI nz_ = l2 > 0.0f;
+            SOA_VI direct = (l2 > 1e-30f) & (l2 <= 3.0e38f);
             SOA_VF s = 1.0f / SOA_SQRT(l2);
-            s = (SOA_VF)(((SOA_VI)s & nz_) | ((SOA_VI)((SOA_VF){0} + 1.0f) & ~nz_)); /* zero stays zero */
+            SOA_VF ux = ox, uy = oy, uz = oz;
             ox *= s, oy *= s, oz *= s;
             for (int l = 0; l < SOA_W; l++) {
                 float *o = c->on + (size_t)(done + (uint32_t)l) * c->ns;
-                o[0] = ox[l], o[1] = oy[l], o[2] = oz[l];
+                if (direct[l]) {
+                    o[0] = ox[l], o[1] = oy[l], o[2] = oz[l];
+                } else { /* zero, tiny or overflowing length: the scalar slow path */
+                    o[0] = ux[l], o[1] = uy[l], o[2] = uz[l];
+                    sk_skin_normalize3_slow(o);
+                }
             }
         }
     }

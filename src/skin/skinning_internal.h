@@ -73,11 +73,30 @@ static inline void sk_skin_fetch(const sk_skin_ctx *c, uint32_t v, const float *
     if (*t) *t = bt;
 }
 
+/* A squared length in this range normalises directly in float; outside it
+ * (overflow to infinity for lengths above ~1.8e19, or too small to trust) the
+ * slow path scales by the largest component first. */
+static inline bool sk_skin_norm_direct(float l2) { return l2 > 1e-30f && l2 <= 3.0e38f; }
+
+/* Unit length for every nonzero finite vector, however long or short (a
+ * morphed normal of length 1e30 still gets its direction); a zero or
+ * non-finite vector is left as it is. Every kernel (scalar and SIMD) ends in
+ * this for the lanes sk_skin_norm_direct rejects, so they agree. */
+static inline void sk_skin_normalize3_slow(float *v) {
+    float m = fmaxf(fabsf(v[0]), fmaxf(fabsf(v[1]), fabsf(v[2])));
+    if (!(m > 0.0f) || !isfinite(m)) return;
+    float x = v[0] / m, y = v[1] / m, z = v[2] / m; /* largest is +-1: no overflow, no underflow to 0 */
+    float s = 1.0f / sqrtf(x * x + y * y + z * z);
+    v[0] = x * s, v[1] = y * s, v[2] = z * s;
+}
+
 static inline void sk_skin_normalize3(float *v) {
     float l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    if (l2 > 0) {
+    if (sk_skin_norm_direct(l2)) {
         float s = 1.0f / sqrtf(l2);
         v[0] *= s, v[1] *= s, v[2] *= s;
+    } else {
+        sk_skin_normalize3_slow(v);
     }
 }
 

@@ -15,19 +15,26 @@
 
 static inline void store3(float *o, __m128 r) { skm_c4_store3(o, r); }
 
-/* r / |r.xyz| (r.w ignored), branch-free: rsqrt refined by one Newton step
- * (relative error ~1e-7, well inside the 1e-5 agreement with the scalar
- * 1/sqrt). Vectors shorter than 1e-15 are left as they are (the scalar code
- * leaves a zero vector zero). */
+/* r / |r.xyz| (r.w ignored): rsqrt refined by one Newton step (relative
+ * error ~1e-7, well inside the 1e-5 agreement with the scalar 1/sqrt). A
+ * squared length outside sk_skin_norm_direct's range (zero, tiny, or
+ * overflowing float) goes to the scalar slow path, as in the scalar kernel. */
+static inline __m128 normalize_fallback(__m128 r) {
+    float v[4];
+    _mm_storeu_ps(v, r);
+    sk_skin_normalize3_slow(v);
+    return _mm_loadu_ps(v);
+}
+
 static inline __m128 normalize3_sse(__m128 r) {
     __m128 s = _mm_mul_ps(r, r);
     __m128 l2 = _mm_add_ss(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)), _mm_shuffle_ps(s, s, 2));
+    if (!sk_skin_norm_direct(_mm_cvtss_f32(l2))) return normalize_fallback(r);
     l2 = _mm_shuffle_ps(l2, l2, 0);
     __m128 y = _mm_rsqrt_ps(l2);
     y = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y),
                    _mm_sub_ps(_mm_set1_ps(3.0f), _mm_mul_ps(_mm_mul_ps(l2, y), y)));
-    __m128 ok = _mm_cmpgt_ps(l2, _mm_set1_ps(1e-30f));
-    return _mm_or_ps(_mm_and_ps(ok, _mm_mul_ps(r, y)), _mm_andnot_ps(ok, r));
+    return _mm_mul_ps(r, y);
 }
 
 #define SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
@@ -171,11 +178,11 @@ SK_AVX2 static inline __m128 avx_xform(__m256 a01, __m256 a23, __m128 v, __m256i
 SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
     __m128 s = _mm_mul_ps(r, r);
     __m128 l2 = _mm_add_ss(_mm_add_ss(s, _mm_movehdup_ps(s)), _mm_movehl_ps(s, s));
+    if (!sk_skin_norm_direct(_mm_cvtss_f32(l2))) return normalize_fallback(r);
     l2 = _mm_broadcastss_ps(l2);
     __m128 y = _mm_rsqrt_ps(l2);
     y = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_fnmadd_ps(_mm_mul_ps(l2, y), y, _mm_set1_ps(3.0f)));
-    __m128 ok = _mm_cmpgt_ps(l2, _mm_set1_ps(1e-30f));
-    return _mm_blendv_ps(r, _mm_mul_ps(r, y), ok);
+    return _mm_mul_ps(r, y);
 }
 
 /* The blended matrix of one vertex (at least 4 influence slots; unused
@@ -242,14 +249,16 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t cou
                 __m256 y = _mm256_rsqrt_ps(l2);
                 y = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
                                   _mm256_fnmadd_ps(_mm256_mul_ps(l2, y), y, _mm256_set1_ps(3.0f)));
-                __m256 ok = _mm256_cmp_ps(l2, _mm256_set1_ps(1e-30f), _CMP_GT_OQ);
-                X = _mm256_blendv_ps(X, _mm256_mul_ps(X, y), ok);
-                Y = _mm256_blendv_ps(Y, _mm256_mul_ps(Y, y), ok);
-                Z = _mm256_blendv_ps(Z, _mm256_mul_ps(Z, y), ok);
-                W = _mm256_blendv_ps(W, _mm256_mul_ps(W, y), ok);
+                __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l2, _mm256_set1_ps(1e-30f), _CMP_GT_OQ),
+                                          _mm256_cmp_ps(l2, _mm256_set1_ps(3.0e38f), _CMP_LE_OQ));
+                X = _mm256_mul_ps(X, y), Y = _mm256_mul_ps(Y, y), Z = _mm256_mul_ps(Z, y), W = _mm256_mul_ps(W, y);
                 const __m256 N[4] = {X, Y, Z, W};
                 __m128 out[8];
                 skm_soa8_store(N, out);
+                int okm = _mm256_movemask_ps(ok);
+                if (okm != 0xFF) /* zero, tiny or overflowing lengths: the scalar slow path */
+                    for (uint32_t l = 0; l < 8; l++)
+                        if (!(okm >> l & 1)) out[l] = normalize_fallback(_mm_load_ps(nb[l]));
                 for (uint32_t l = 0; l < 8; l++) store3(on + (size_t)(i + l) * ns, out[l]);
             }
         }

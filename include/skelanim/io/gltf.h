@@ -89,12 +89,33 @@ sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts,
 sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_dir,
                               const sk_gltf_options *opts, sk_asset **out, sk_error *err);
 
+/* Options of the .glb writer; a zeroed struct (or NULL) gives the defaults. */
+typedef struct sk_glb_write_options {
+    sk_file_io file_io; /* sk_glb_write_file_ex only; zero = stdio */
+    /* Told, once per item, of everything the file will not hold as the asset
+     * does (issue #14: no silent loss): a primitive without vertices and a
+     * mesh left with none (nodes using it are written without it), weight
+     * tracks aimed at such a mesh, a clip left with no channel, a base-colour
+     * texture mapped with a UV set other than TEXCOORD_0, an image with
+     * neither bytes of a known type nor a uri (left out), and an image kept
+     * by its uri (the .glb then refers to a file beside it and is not
+     * self-contained). The message names the asset item ("mesh 2 \"Body\"
+     * primitive 0: ..."). NULL: nothing is said. */
+    sk_gltf_warning_fn warning;
+    void *warning_user;
+} sk_glb_write_options;
+
 /* Writes the asset as a self-contained .glb (nodes, meshes, skins, clips)
  * through io's write (NULL or a zeroed struct: stdio). Error messages start
- * with the path. */
+ * with the path. What cannot be written is left out as listed above
+ * (sk_glb_write_options.warning); use the _ex forms to be told. */
 sk_result sk_glb_write_file(const sk_asset *asset, const char *path, const sk_file_io *io, sk_error *err);
 /* Same into memory allocated with the asset's allocator; free with sk_free(alloc, *out, *size). */
 sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, sk_error *err);
+sk_result sk_glb_write_file_ex(const sk_asset *asset, const char *path, const sk_glb_write_options *opts,
+                               sk_error *err);
+sk_result sk_glb_write_memory_ex(const sk_asset *asset, const sk_glb_write_options *opts, void **out,
+                                 size_t *size, sk_error *err);
 
 #ifdef __cplusplus
 }
