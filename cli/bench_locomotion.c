@@ -79,6 +79,9 @@ static int bl_table(bool quick, bool procedural) {
                        finished ? "true" : "false");
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);
+                printf("],\"stance_fraction_all\":[");
+                for (uint32_t l = 0; l < c.leg_count; l++)
+                    printf("%s%.3f", l ? "," : "", m.frames ? (double)m.stance_frames[l] / m.frames : 0.0);
                 printf("],\"stance_runs\":%u,\"slide_max_cm\":%.3f,\"slide_mean_cm\":%.3f,\"contact_max_cm\":%.3f,"
                        "\"contact_mean_cm\":%.3f,\"penetration_max_cm\":%.3f,\"ik_unreached\":%u,\"run_ms\":%.2f}\n",
                        m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,

@@ -13,13 +13,17 @@
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: skelanim locomote CHARACTER [--clips NAME...] [--idle NAME] [--terrain SPEC]\n"
+            "usage: skelanim locomote CHARACTER [--clips NAME...] [--idle NAME] [--graph FILE|builtin|none] [--terrain SPEC]\n"
             "                         [--path \"X,Z X,Z ...\"] [--speed M/S] [--turn-rate DEG/S] [--fps 60]\n"
             "                         [--seconds S] [--plain] [--trace out.jsonl] [--json]\n"
             "                         [--out walk.gif|walk.png [--at T]] [--size WxH] [--procedural [--jump T]] [--side]\n"
             "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
             "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
             "  --cycle auto  the clips are captures, not loops: each plays its best cycle (closest poses)\n"
+            "  --graph G   a state machine decides idle / locomotion: a JSON file with an external state\n"
+            "              \"external\": \"locomotion\" (parameters \"speed\" and \"standing\" are set each frame),\n"
+            "              \"builtin\" (idle <-> locomotion by speed, leaving only with the feet down; the default\n"
+            "              when the character has an idle clip), or \"none\" (the locomotor fades its idle itself)\n"
             "  --scale M   metres per unit of a .bvh character (CMU: 0.056444)\n"
             "  --path      the ground path the character follows (default \"0,0 0,8\": 8 m along +Z)\n"
             "  --speed     cruise speed (default 1.4 m/s); the blend of the clips follows it\n"
@@ -257,6 +261,7 @@ int cmd_locomote(int argc, char **argv) {
                 setup.clips[setup.nclips++] = argv[++i];
             }
         } else if (!strcmp(a, "--idle") && more) setup.idle = argv[++i];
+        else if (!strcmp(a, "--graph") && more) setup.graph = argv[++i];
         else if (!strcmp(a, "--terrain") && more) terrain_spec = argv[++i];
         else if (!strcmp(a, "--path") && more) path_text = argv[++i];
         else if (!strcmp(a, "--speed") && more) { if (!cli_parse_real("--speed", argv[++i], 1e-3, 10, &speed)) return 1; }

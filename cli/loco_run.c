@@ -165,6 +165,11 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         fprintf(stderr, "skelanim: %s\n", err.message);
         goto fail;
     }
+    /* The state machine decides idle / locomotion: the built-in one when the
+     * character has an idle clip, unless another is given or "none". */
+    const char *graph = s->graph ? s->graph : (idle >= 0 ? LOCO_GRAPH_BUILTIN : NULL);
+    if (graph && !strcmp(graph, "none")) graph = NULL;
+    if (graph && !s->plain && !loco_graph_create(c, graph)) goto fail;
 buffers:
     c->local = calloc(skel->joint_count, sizeof *c->local);
     c->world = calloc(skel->joint_count, sizeof *c->world);
@@ -179,6 +184,8 @@ fail:
 }
 
 void loco_char_destroy(loco_char *c) {
+    sk_graph_instance_destroy(c->gi);
+    sk_graph_destroy(c->graph);
     sk_locomotor_destroy(c->loco);
     sk_procedural_destroy(c->proc);
     free(c->limits);
@@ -190,6 +197,73 @@ void loco_char_destroy(loco_char *c) {
     memset(c, 0, sizeof *c);
 }
 
+const char loco_builtin_graph[] =
+    "{\"parameters\": [{\"name\": \"speed\", \"type\": \"float\", \"default\": 0},\n"
+    "                {\"name\": \"standing\", \"type\": \"bool\", \"default\": true}],\n"
+    " \"machine\": {\"initial\": \"idle\",\n"
+    "  \"states\": [{\"name\": \"idle\", \"clip\": \"idle\"},\n"
+    "             {\"name\": \"locomotion\", \"external\": \"locomotion\"}],\n"
+    "  \"transitions\": [\n"
+    "   {\"from\": \"idle\", \"to\": \"locomotion\", \"duration\": 0.2, \"curve\": \"smoothstep\",\n"
+    "    \"conditions\": [{\"param\": \"speed\", \"op\": \">\", \"value\": 0.1}]},\n"
+    "   {\"from\": \"locomotion\", \"to\": \"idle\", \"duration\": 0.2, \"curve\": \"smoothstep\",\n"
+    "    \"conditions\": [{\"param\": \"speed\", \"op\": \"<=\", \"value\": 0.1},\n"
+    "                   {\"param\": \"standing\", \"value\": true}]}]}}\n";
+
+/* The external state's pose: the locomotor's blended clips. */
+static sk_result loco_graph_source(void *user, const char *source, sk_pose *out, sk_error *err) {
+    loco_char *c = user;
+    if (strcmp(source, "locomotion"))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "no pose source named '%s' (the locomotor is 'locomotion')",
+                            source);
+    return sk_locomotor_sample(c->loco, out, err);
+}
+
+bool loco_graph_create(loco_char *c, const char *spec) {
+    sk_error err = {0};
+    const sk_asset *a = c->asset;
+    sk_result r = !strcmp(spec, LOCO_GRAPH_BUILTIN)
+                      ? sk_graph_load_json(loco_builtin_graph, strlen(loco_builtin_graph), a->skeleton, a->clips,
+                                           a->clip_count, NULL, &c->graph, &err)
+                      : sk_graph_load_file(spec, a->skeleton, a->clips, a->clip_count, NULL, NULL, &c->graph, &err);
+    if (r == SK_OK && sk_graph_source_count(c->graph, "locomotion") == 0)
+        r = sk_error_set(&err, SK_ERR_INVALID_ARGUMENT,
+                         "no state takes its pose from the locomotor (add one with \"external\": \"locomotion\")");
+    if (r == SK_OK) r = sk_graph_instance_create(c->graph, NULL, &c->gi, &err);
+    if (r != SK_OK) {
+        if (!strcmp(spec, LOCO_GRAPH_BUILTIN) || strncmp(err.message, spec, strlen(spec)))
+            fprintf(stderr, "skelanim: --graph %s: %s\n", spec, err.message);
+        else /* the loader's message starts with the file name */
+            fprintf(stderr, "skelanim: --graph: %s\n", err.message);
+        return false;
+    }
+    sk_graph_set_pose_source(c->gi, loco_graph_source, c);
+    c->gp_speed = sk_graph_find_param(c->graph, "speed");
+    c->gp_standing = sk_graph_find_param(c->graph, "standing");
+    if (c->gp_speed >= 0 && sk_graph_param_type(c->graph, (uint32_t)c->gp_speed) != SK_PARAM_FLOAT) c->gp_speed = -1;
+    if (c->gp_standing >= 0 && sk_graph_param_type(c->graph, (uint32_t)c->gp_standing) != SK_PARAM_BOOL)
+        c->gp_standing = -1;
+    return true;
+}
+
+/* One locomotor frame through the state machine: advance (tracker, phase);
+ * the machine's parameters from the tracker and the locomotor's mode; the
+ * machine's update; the locomotion state's weight as the group weight; the
+ * machine's pose (idle and the locomotor's clips, crossfaded); adjust. */
+static sk_result loco_graph_step(loco_char *c, double dt, float x, float z, float yaw, sk_pose *pose, sk_error *err) {
+    sk_result r = sk_locomotor_advance(c->loco, dt, x, z, yaw, err);
+    if (r != SK_OK) return r;
+    const sk_locomotor_state *st = sk_locomotor_get_state(c->loco);
+    if (c->gp_speed >= 0)
+        sk_graph_set_param(c->gi, (uint32_t)c->gp_speed, hypotf(st->velocity.x, st->velocity.z));
+    if (c->gp_standing >= 0)
+        sk_graph_set_param(c->gi, (uint32_t)c->gp_standing, st->mode == SK_LOCOMOTION_STANDING ? 1.0f : 0.0f);
+    sk_graph_update(c->gi, dt);
+    sk_locomotor_set_group_weight(c->loco, sk_graph_source_weight(c->gi, "locomotion"));
+    r = sk_graph_evaluate(c->gi, pose, err);
+    return r == SK_OK ? sk_locomotor_adjust(c->loco, pose, err) : r;
+}
+
 bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw) {
     sk_error err = {0};
     const sk_skeleton *skel = c->asset->skeleton;
@@ -199,6 +273,9 @@ bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw) {
     if (c->proc) {
         r = sk_procedural_update(c->proc, dt, x, z, yaw, &pose, &err);
         root = &sk_procedural_get_state(c->proc)->root;
+    } else if (c->gi) {
+        r = loco_graph_step(c, dt, x, z, yaw, &pose, &err);
+        root = &sk_locomotor_get_state(c->loco)->root;
     } else {
         r = sk_locomotor_update(c->loco, dt, x, z, yaw, &pose, &err);
         root = &sk_locomotor_get_state(c->loco)->root;

@@ -15,6 +15,13 @@
 #include "terrain_spec.h"
 
 #define LOCO_MAX_CLIPS 8
+#define LOCO_GRAPH_BUILTIN "builtin"
+/* The built-in machine: "idle" (the idle clip) and "locomotion" (the
+ * locomotor: walk/run by its velocity blend space); idle -> locomotion when
+ * the speed exceeds 0.1 m/s, locomotion -> idle once the speed is below it
+ * and the locomotor reports its feet down (standing), 0.2 s smoothstep
+ * crossfades. */
+extern const char loco_builtin_graph[];
 
 typedef struct loco_setup {
     const char *character;          /* file or @mannequin */
@@ -25,6 +32,12 @@ typedef struct loco_setup {
     bool procedural;                /* IK-only walking (seed 004): no clips */
     bool find_cycle;                /* the clips are captures, not loops: analyse their best cycle */
     double scale;                   /* .bvh: metres per file unit (0: as in the file) */
+    /* State machine deciding idle / locomotion (anim/graph.h, an external
+     * state "external": "locomotion"): a JSON file, LOCO_GRAPH_BUILTIN (the
+     * idle/locomotion machine below, needs an idle clip), "none" (the
+     * locomotor fades its idle clip itself), or NULL: the built-in machine
+     * when the character has an idle clip, else none. */
+    const char *graph;
     const sk_terrain *terrain;      /* NULL: flat at 0 */
 } loco_setup;
 
@@ -37,6 +50,9 @@ typedef struct loco_char {
     uint32_t nclips;
     sk_motion_group *group;
     sk_locomotor *loco;
+    sk_graph *graph;                /* with setup.graph: the machine and its instance */
+    sk_graph_instance *gi;
+    int32_t gp_speed, gp_standing;  /* its "speed" (float) and "standing" (bool) parameters, or -1 */
     sk_procedural *proc;            /* instead of loco with setup.procedural */
     sk_ik_limit *limits;            /* the mannequin's leg limits (procedural), else NULL */
     double jump_at;                 /* procedural: jump at this time (s); < 0: never */
@@ -52,6 +68,8 @@ uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out);
 /* Loads, analyses and builds; prints the error and returns false on failure. */
 bool loco_char_create(const loco_setup *s, loco_char *c);
 void loco_char_destroy(loco_char *c);
+/* Loads the state machine (setup.graph) for c's locomotor; false after printing. */
+bool loco_graph_create(loco_char *c, const char *spec);
 /* One frame: the locomotor updated at the controller's point; c->world filled. */
 bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw);
 

@@ -495,6 +495,93 @@ static void test_start_stop(void **state) {
     rig_free(&r);
 }
 
+/* The same start and stop with a state machine deciding idle / locomotion
+ * (anim/graph.h, an external state whose pose is the locomotor's; seed 002
+ * §4.3: the group's weight comes from outside): the machine's states go
+ * idle -> locomotion -> idle, the way back waits for the locomotor to report
+ * its feet down (STANDING), the group weight is the machine's, and the foot
+ * metrics meet the same targets. */
+static sk_result loco_source(void *user, const char *source, sk_pose *out, sk_error *err) {
+    (void)source;
+    return sk_locomotor_sample((sk_locomotor *)user, out, err);
+}
+
+static void test_start_stop_graph(void **state) {
+    (void)state;
+    static const char *G =
+        "{\"parameters\": [{\"name\": \"speed\", \"type\": \"float\"},"
+        "                {\"name\": \"standing\", \"type\": \"bool\", \"default\": true}],"
+        " \"machine\": {\"initial\": \"idle\", \"states\": ["
+        "   {\"name\": \"idle\", \"clip\": \"idle\"}, {\"name\": \"walk\", \"external\": \"locomotion\"}],"
+        "  \"transitions\": ["
+        "   {\"from\": \"idle\", \"to\": \"walk\", \"duration\": 0.2, \"curve\": \"smoothstep\","
+        "    \"conditions\": [{\"param\": \"speed\", \"op\": \">\", \"value\": 0.1}]},"
+        "   {\"from\": \"walk\", \"to\": \"idle\", \"duration\": 0.2, \"curve\": \"smoothstep\","
+        "    \"conditions\": [{\"param\": \"speed\", \"op\": \"<=\", \"value\": 0.1},"
+        "                   {\"param\": \"standing\", \"value\": true}]}]}}";
+    rig r;
+    rig_mannequin(&r, NULL, false);
+    sk_error err = {0};
+    sk_graph *g = NULL;
+    sk_graph_instance *gi = NULL;
+    assert_int_equal(sk_graph_load_json(G, strlen(G), r.skel, r.asset->clips, r.asset->clip_count, NULL, &g, &err),
+                     SK_OK);
+    assert_int_equal(sk_graph_instance_create(g, NULL, &gi, &err), SK_OK);
+    sk_graph_set_pose_source(gi, loco_source, r.L);
+    sk_path_follower pf;
+    float pts[] = {0, 0, 0, 3};
+    sk_path_follower_desc pd = {pts, 2, 1.4f, 0, 0, 0, NAN, false};
+    assert_int_equal(sk_path_follower_init(&pf, &pd, &err), SK_OK);
+    assert_int_equal(sk_locomotor_reset(r.L, pf.x, pf.z, pf.yaw, &err), SK_OK);
+    metrics m = {0};
+    const double dt = 1.0 / 60;
+    const char *seen[8];
+    int nseen = 0, left_while_not_standing = 0;
+    seen[nseen++] = sk_graph_current_state(gi);
+    float max_weight_gap = 0;
+    for (int f = 0; f < 60 * 8; f++) {
+        if (!pf.finished) sk_path_follower_step(&pf, dt);
+        assert_int_equal(sk_locomotor_advance(r.L, dt, pf.x, pf.z, pf.yaw, &err), SK_OK);
+        const sk_locomotor_state *st = sk_locomotor_get_state(r.L);
+        assert_int_equal(sk_graph_set_float(gi, "speed", hypotf(st->velocity.x, st->velocity.z), &err), SK_OK);
+        assert_int_equal(sk_graph_set_bool(gi, "standing", st->mode == SK_LOCOMOTION_STANDING, &err), SK_OK);
+        const char *before = sk_graph_current_state(gi);
+        sk_graph_update(gi, dt);
+        const char *cur = sk_graph_current_state(gi);
+        if (strcmp(before, cur) && !strcmp(cur, "idle") && st->mode != SK_LOCOMOTION_STANDING)
+            left_while_not_standing++;
+        if (strcmp(cur, seen[nseen - 1]) && nseen < 8) seen[nseen++] = cur;
+        float w = sk_graph_source_weight(gi, "locomotion");
+        sk_locomotor_set_group_weight(r.L, w);
+        max_weight_gap = fmaxf(max_weight_gap, fabsf(sk_locomotor_get_state(r.L)->moving - w));
+        sk_pose pose = sk_pose_view(r.local, r.skel->joint_count, NULL, 0);
+        assert_int_equal(sk_graph_evaluate(gi, &pose, &err), SK_OK);
+        assert_int_equal(sk_locomotor_adjust(r.L, &pose, &err), SK_OK);
+        assert_int_equal(sk_local_to_model(r.skel, &pose, &st->root, r.world, r.skel->joint_count, &err), SK_OK);
+        metrics_add(&m, &r, h_flat, NULL);
+    }
+    assert_true(pf.finished);
+    printf("  machine states:");
+    for (int k = 0; k < nseen; k++) printf(" %s", seen[k]);
+    printf("; group weight = machine weight within %g\n", (double)max_weight_gap);
+    assert_int_equal(nseen, 3);
+    assert_string_equal(seen[0], "idle");
+    assert_string_equal(seen[1], "walk");
+    assert_string_equal(seen[2], "idle");
+    assert_int_equal(left_while_not_standing, 0);
+    assert_true(max_weight_gap == 0.0f);
+    const sk_locomotor_state *st = sk_locomotor_get_state(r.L);
+    assert_true(st->moving == 0.0f);
+    for (uint32_t l = 0; l < 2; l++) assert_true(st->feet[l].stance);
+    check_targets("start and stop, state machine", &m);
+    /* a negative weight hands the fade back: the locomotor's own smoothing resumes */
+    sk_locomotor_set_group_weight(r.L, -1.0f);
+    sk_locomotor_set_group_weight(r.L, NAN);
+    sk_graph_instance_destroy(gi);
+    sk_graph_destroy(g);
+    rig_free(&r);
+}
+
 /* Legs stay within reach; nothing pops: the knee angle and every joint's
  * position relative to the character change per frame by no more than the
  * clips' own on flat ground allow, scaled by the quicker cadence on steep
@@ -844,6 +931,7 @@ int main(void) {
         cmocka_unit_test(test_tracker),        cmocka_unit_test(test_flat_walk_and_run),
         cmocka_unit_test(test_ramps_and_bumps), cmocka_unit_test(test_stairs),
         cmocka_unit_test(test_turn_prediction), cmocka_unit_test(test_start_stop),
+        cmocka_unit_test(test_start_stop_graph),
         cmocka_unit_test(test_no_pops),          cmocka_unit_test(test_quadruped),
         cmocka_unit_test(test_controller),     cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_alloc_failure),

@@ -264,10 +264,115 @@ static void test_graph_run(void **st) {
     sk_asset_destroy(a);
 }
 
+/* External states (a pose the caller makes, e.g. the locomotor): the pose
+ * source is called with the state's source name while the state has weight,
+ * the evaluated pose is the source's pose crossfaded with the clip state's by
+ * the fader's weights, sk_graph_source_weight reports those weights, "cycle"
+ * drives exit_time, and a missing source is a clear error. */
+typedef struct ext_src { int calls; char last[32]; float x; } ext_src;
+
+static sk_result ext_pose(void *user, const char *source, sk_pose *out, sk_error *err) {
+    ext_src *e = user;
+    e->calls++;
+    snprintf(e->last, sizeof e->last, "%s", source);
+    for (uint32_t j = 0; j < out->joint_count; j++) out->local[j] = sk_transform_identity();
+    out->local[0].t = sk_vec3_make(e->x, 0, 0); /* the marker of this source */
+    (void)err;
+    return SK_OK;
+}
+
+static void test_graph_external(void **st) {
+    (void)st;
+    sk_asset *a = mannequin();
+    expect_error(a, "{\"machine\": {\"states\": [{\"name\": \"a\", \"external\": 3}]}}",
+                 "/machine/states/0/external: expected the non-empty name of a pose source");
+    expect_error(a, "{\"machine\": {\"states\": [{\"name\": \"a\", \"external\": \"\"}]}}",
+                 "/machine/states/0/external: expected the non-empty name");
+    expect_error(a, "{\"machine\": {\"states\": [{\"name\": \"a\", \"external\": \"loco\", \"cycle\": 0}]}}",
+                 "/machine/states/0/cycle: expected seconds per cycle in [0.001, 3600]");
+    expect_error(a, "{\"machine\": {\"states\": [{\"name\": \"a\", \"external\": \"loco\", \"clip\": \"idle\"}]}}",
+                 "needs exactly one of \"clip\", \"blendspace\", \"machine\", \"external\"");
+    static const char *J =
+        "{\"parameters\": [{\"name\": \"go\", \"type\": \"bool\"}],"
+        " \"machine\": {\"initial\": \"idle\", \"states\": ["
+        "   {\"name\": \"idle\", \"clip\": \"idle\"},"
+        "   {\"name\": \"walking\", \"external\": \"locomotion\", \"cycle\": 0.5}],"
+        "  \"transitions\": ["
+        "   {\"from\": \"idle\", \"to\": \"walking\", \"duration\": 0.4, \"conditions\": [{\"param\": \"go\"}]},"
+        "   {\"from\": \"walking\", \"to\": \"idle\", \"duration\": 0.4, \"exit_time\": 3,"
+        "    \"conditions\": [{\"param\": \"go\", \"value\": false}]}]}}";
+    const sk_skeleton *s = a->skeleton;
+    sk_graph *g = NULL;
+    sk_graph_instance *in = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_graph_load_json(J, strlen(J), s, a->clips, a->clip_count, NULL, &g, &err), SK_OK);
+    assert_int_equal(sk_graph_instance_create(g, NULL, &in, &err), SK_OK);
+    assert_int_equal(sk_graph_source_count(g, "locomotion"), 1);
+    assert_int_equal(sk_graph_source_count(g, "idle"), 0); /* a clip state, not a source */
+    uint32_t n = s->joint_count;
+    sk_transform *loc = calloc(n, sizeof *loc), *idle = calloc(n, sizeof *idle);
+    sk_pose pose = sk_pose_view(loc, n, NULL, 0), ip = sk_pose_view(idle, n, NULL, 0);
+    /* idle only: the source is not called */
+    ext_src e = {0, "", 1.5f};
+    sk_graph_set_pose_source(in, ext_pose, &e);
+    sk_graph_update(in, 1.0 / 60);
+    assert_int_equal(sk_graph_evaluate(in, &pose, &err), SK_OK);
+    assert_int_equal(e.calls, 0);
+    assert_true(sk_graph_source_weight(in, "locomotion") == 0.0f);
+    /* go: a 0.4 s linear fade into the external state */
+    sk_graph_set_bool(in, "go", true, NULL);
+    int checked = 0;
+    for (int f = 1; f <= 30; f++) {
+        sk_graph_update(in, 1.0 / 60);
+        float w = sk_graph_source_weight(in, "locomotion");
+        assert_true(fabsf(w - fminf(1.0f, (float)f / 24.0f)) < 1e-4f);
+        assert_int_equal(sk_graph_evaluate(in, &pose, &err), SK_OK);
+        assert_string_equal(e.last, "locomotion");
+        /* the idle clip at its own time, blended with the source's marker by w */
+        sk_graph_state_info info[4];
+        uint32_t na = sk_graph_active_states(in, info, 4);
+        if (w < 1.0f) {
+            assert_int_equal(na, 2);
+            double t = 0;
+            for (uint32_t k = 0; k < na; k++)
+                if (!strcmp(info[k].name, "idle")) t = info[k].normalized_time * sk_clip_duration(a->clips[0]);
+            assert_int_equal(sk_clip_sample(a->clips[0], s, t, SK_LOOP_REPEAT, &ip, &err), SK_OK);
+            float want = (1.0f - w) * idle[0].t.x + w * e.x;
+            assert_true(fabsf(loc[0].t.x - want) < 1e-4f);
+        } else {
+            assert_true(loc[0].t.x == e.x);
+        }
+        checked++;
+    }
+    assert_int_equal(checked, 30);
+    assert_int_equal(e.calls, 30);
+    /* exit_time 3 cycles of 0.5 s: the way back waits until 1.5 s in the state */
+    sk_graph_set_bool(in, "go", false, NULL);
+    double t_in = 30.0 / 60;
+    while (sk_graph_source_weight(in, "locomotion") == 1.0f && t_in < 5) {
+        sk_graph_update(in, 1.0 / 60);
+        t_in += 1.0 / 60;
+    }
+    printf("external state left after %.3f s in it (exit_time 3 x 0.5 s cycles)\n", t_in);
+    assert_true(t_in >= 1.5 && t_in < 1.5 + 2.0 / 60);
+    /* no source: a clear error naming the state */
+    sk_graph_set_pose_source(in, NULL, NULL);
+    assert_int_not_equal(sk_graph_evaluate(in, &pose, &err), SK_OK);
+    assert_non_null(strstr(err.message, "state 'walking' takes its pose from 'locomotion': no pose source is set"));
+    /* an unknown source name weighs nothing */
+    assert_true(sk_graph_source_weight(in, "nothing") == 0.0f);
+    assert_true(sk_graph_source_weight(NULL, "locomotion") == 0.0f);
+    free(loc), free(idle);
+    sk_graph_instance_destroy(in);
+    sk_graph_destroy(g);
+    sk_asset_destroy(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_graph_errors),
         cmocka_unit_test(test_graph_run),
+        cmocka_unit_test(test_graph_external),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* Animation state machines (graph.h): the runtime. States play a clip, a
- * gradient-band blend space (seed 002 §4.2) or a nested machine; transitions
+ * gradient-band blend space (seed 002 §4.2), a nested machine or a pose the
+ * caller makes (external); transitions
  * crossfade through sk_fader (interruptible without a pop) with optional
  * phase synchronisation (seed 002 §4.1). The JSON description is read by
  * io/graph_json.c into the structures of graph_internal.h. */
@@ -53,6 +54,8 @@ struct sk_graph_instance {
     float *bs_dweights;
     uint32_t bs_max;
     sk_root_delta delta;       /* root motion of the last update */
+    sk_graph_pose_fn source;   /* external states' poses */
+    void *source_user;
 };
 
 static bool alloc_pose(sk_graph_instance *in, sk_pose *p) {
@@ -94,7 +97,7 @@ static r_machine *make_machine(sk_graph_instance *in, const g_machine *gm) {
             for (uint32_t k = 0; k < gs->bs_n; k++)
                 if (!alloc_pose(in, &rs->bspose[k])) return NULL;
             if (gs->bs_n > in->bs_max) in->bs_max = gs->bs_n;
-        } else {
+        } else if (gs->kind == KIND_MACHINE) {
             rs->sub = make_machine(in, gs->sub);
             if (!rs->sub) return NULL;
         }
@@ -130,8 +133,10 @@ static void state_reset(sk_graph_instance *in, r_machine *m, uint32_t i, double 
             sk_player_seek_phase(&rs->pl[k], phase);
         }
         bs_weights(in, gs, rs);
-    } else {
+    } else if (gs->kind == KIND_MACHINE) {
         machine_reset(in, rs->sub);
+    } else {
+        rs->norm = phase; /* external: its normalised time starts at the source's phase when synced */
     }
 }
 
@@ -236,6 +241,7 @@ static double state_cycle(const g_state *gs, const r_state *rs) {
         }
         return sw > 0.0 && sd > 0.0 ? sd / sw / sp : 1.0;
     }
+    if (gs->kind == KIND_EXTERNAL) return gs->cycle > 0.0f ? gs->cycle / sp : 1.0;
     return 1.0;
 }
 
@@ -247,6 +253,7 @@ static double state_phase(const g_state *gs, const r_state *rs) {
             if (rs->bsw[k] > rs->bsw[best]) best = k;
         return sk_player_phase(&rs->pl[best]);
     }
+    if (gs->kind == KIND_EXTERNAL) return rs->norm - floor(rs->norm);
     return 0.0;
 }
 
@@ -274,6 +281,7 @@ static sk_root_delta state_advance(sk_graph_instance *in, r_machine *m, uint32_t
     if (phase_step < 0.0) phase_step = dt / state_cycle(gs, rs);
     if (phase_step > SK_PLAYER_MAX_STEP_CYCLES) phase_step = SK_PLAYER_MAX_STEP_CYCLES; /* what the players move */
     rs->norm += phase_step;
+    if (gs->kind == KIND_EXTERNAL) return sk_root_delta_identity(); /* the source moves the character itself */
     if (gs->kind == KIND_CLIP) return clip_step(in, gs->clip_index, rs->pl, dir * phase_step * rs->pl->period);
     /* every sample with weight contributes (scratch sized for the largest blend space) */
     sk_root_delta *d = in->bs_deltas;
@@ -367,6 +375,13 @@ static sk_result state_eval(sk_graph_instance *in, r_machine *m, uint32_t i, sk_
         return r;
     }
     if (gs->kind == KIND_MACHINE) return machine_eval(in, rs->sub, out, err);
+    if (gs->kind == KIND_EXTERNAL) {
+        if (!in->source)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                "state '%s' takes its pose from '%s': no pose source is set (sk_graph_set_pose_source)",
+                                gs->name, gs->source);
+        return in->source(in->source_user, gs->source, out, err);
+    }
     uint32_t n = 0;
     for (uint32_t k = 0; k < gs->bs_n; k++) {
         if (!(rs->bsw[k] > 0.0f)) continue;
@@ -408,6 +423,12 @@ sk_result sk_graph_evaluate(sk_graph_instance *in, sk_pose *out, sk_error *err) 
     return machine_eval(in, in->root, out, err);
 }
 
+void sk_graph_set_pose_source(sk_graph_instance *in, sk_graph_pose_fn fn, void *user) {
+    if (!in) return;
+    in->source = fn;
+    in->source_user = fn ? user : NULL;
+}
+
 /* ---- introspection ---- */
 
 static void list_states(const r_machine *m, uint32_t depth, float gw, sk_graph_state_info *out, uint32_t cap, uint32_t *n) {
@@ -432,6 +453,38 @@ uint32_t sk_graph_active_states(const sk_graph_instance *in, sk_graph_state_info
     uint32_t n = 0;
     if (in) list_states(in->root, 0, 1.0f, out, out ? cap : 0, &n);
     return n;
+}
+
+static float source_weight(const r_machine *m, float gw, const char *source) {
+    float sum = 0.0f;
+    const sk_fader *f = &m->fader;
+    for (uint32_t k = 0; k < f->count; k++) {
+        uint32_t i = f->id[k];
+        const g_state *gs = &m->def->states[i];
+        if (gs->kind == KIND_EXTERNAL && !strcmp(gs->source, source)) sum += gw * f->weight[k];
+        if (m->st[i].sub) sum += source_weight(m->st[i].sub, gw * f->weight[k], source);
+    }
+    return sum;
+}
+
+static uint32_t count_source(const g_machine *m, const char *source) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nstates; i++) {
+        const g_state *gs = &m->states[i];
+        if (gs->kind == KIND_EXTERNAL && !strcmp(gs->source, source)) n++;
+        if (gs->kind == KIND_MACHINE) n += count_source(gs->sub, source);
+    }
+    return n;
+}
+
+uint32_t sk_graph_source_count(const sk_graph *g, const char *source) {
+    return g && source ? count_source(g->root, source) : 0;
+}
+
+float sk_graph_source_weight(const sk_graph_instance *in, const char *source) {
+    if (!in || !source) return 0.0f;
+    float w = source_weight(in->root, 1.0f, source);
+    return w < 0.0f ? 0.0f : (w > 1.0f ? 1.0f : w);
 }
 
 const char *sk_graph_current_state(const sk_graph_instance *in) {

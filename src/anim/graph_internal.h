@@ -14,7 +14,7 @@
 /* ---- definition ---- */
 
 enum { OP_GT, OP_LT, OP_GE, OP_LE, OP_EQ, OP_NE, OP_TRIGGER };
-enum { KIND_CLIP, KIND_BLENDSPACE, KIND_MACHINE };
+enum { KIND_CLIP, KIND_BLENDSPACE, KIND_MACHINE, KIND_EXTERNAL };
 
 typedef struct g_cond {
     uint32_t param;
@@ -49,6 +49,8 @@ typedef struct g_state {
     const sk_clip **bs_clips;
     uint32_t *bs_clip_index;
     g_machine *sub;
+    const char *source;   /* KIND_EXTERNAL: the name handed to the instance's pose source */
+    float cycle;          /* KIND_EXTERNAL: seconds per cycle (normalised time, exit_time, sync) */
 } g_state;
 
 struct g_machine {

@@ -200,10 +200,26 @@ static sk_result parse_state(parse_ctx *c, const cJSON *js, const char *path, g_
     const cJSON *clip = cJSON_GetObjectItemCaseSensitive(js, "clip");
     const cJSON *bs = cJSON_GetObjectItemCaseSensitive(js, "blendspace");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(js, "machine");
-    int kinds = (clip != NULL) + (bs != NULL) + (m != NULL);
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(js, "external");
+    int kinds = (clip != NULL) + (bs != NULL) + (m != NULL) + (ext != NULL);
     if (kinds != 1)
-        return PERR(c, SK_ERR_INVALID_DATA, path, "state '%s' needs exactly one of \"clip\", \"blendspace\", \"machine\"",
-                    s->name);
+        return PERR(c, SK_ERR_INVALID_DATA, path,
+                    "state '%s' needs exactly one of \"clip\", \"blendspace\", \"machine\", \"external\"", s->name);
+    if (ext) {
+        s->kind = KIND_EXTERNAL;
+        pathf(p, sizeof p, "%s/external", path);
+        if (!cJSON_IsString(ext) || !ext->valuestring[0])
+            return PERR(c, SK_ERR_INVALID_DATA, p, "expected the non-empty name of a pose source");
+        s->source = sk_arena_strdup(&c->g->arena, ext->valuestring);
+        if (!s->source) return sk_error_set(c->err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        double cyc;
+        get_number(js, "cycle", 1.0, &cyc, &bad);
+        pathf(p, sizeof p, "%s/cycle", path);
+        if (bad || !(cyc >= 1e-3 && cyc <= 3600.0))
+            return PERR(c, SK_ERR_INVALID_DATA, p, "expected seconds per cycle in [0.001, 3600]");
+        s->cycle = (float)cyc;
+        return SK_OK;
+    }
     if (clip) {
         s->kind = KIND_CLIP;
         pathf(p, sizeof p, "%s/clip", path);

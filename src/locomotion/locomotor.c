@@ -121,6 +121,7 @@ struct sk_locomotor {
     sk_vec3 *wt, *ws;        /* world FK, J each */
     sk_quat *wr;
     double idle_time;
+    bool external_group;  /* the caller's state machine sets st.moving (sk_locomotor_set_group_weight) */
     bool frozen;             /* standing: the phase does not advance */
     double cd_eff;
     double frame_dt;
@@ -224,6 +225,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "locomotor: out of memory");
     sk_locomotor *L = (sk_locomotor *)mem;
+    memset(L, 0, sizeof *L);
     L->alloc = *al;
     L->size = size;
     L->d = *desc;
@@ -506,7 +508,11 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     blend_now(L, skl_rot_y(v, -L->st.yaw));
     float vb = skm_vec3_len(L->blend.velocity);
     double cd = L->blend.cycle_duration;
-    if (speed < vb && vb > 0) cd *= fmin(2.0, sqrt(vb / fmax(speed, 0.25 * vb)));
+    /* Slower than the blended clips: longer cycles (at most 2x), while
+     * moving. Stopping (below idle speed) finishes the step in flight at the
+     * clips' own cadence: a slowed last step kept one foot up for over a
+     * second while the standing foot rolled onto its toes. */
+    if (speed < vb && vb > 0 && speed >= L->idle_speed) cd *= fmin(2.0, sqrt(vb / fmax(speed, 0.25 * vb)));
     /* Steep ground ahead (stairs, ramps): shorter, quicker steps. The
      * clips' strides (0.75 m a step for the mannequin's walk) would
      * otherwise climb 0.45 m a step on 0.17/0.28 stairs and fold the
@@ -527,25 +533,40 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     L->cd_eff = cd;
     L->st.cycle_duration = cd;
 
-    /* Stopping: below idle speed the phase runs only while a foot is up. */
+    /* Stopping: below idle speed the phase runs only while a foot is up,
+     * until it has landed (foot-land: flat on the ground, in stance), so a
+     * stop never freezes a foot between strike and land, on the ground but
+     * not planted. */
     bool any_up = false;
     for (uint32_t l = 0; l < L->legs; l++) {
         double lift, off, strike, land;
         keytimes(&L->blend.legs[l], &lift, &off, &strike, &land);
         double ct = wrap01d(L->st.phase - L->blend.legs[l].stance_time);
-        if (ct > off && ct < strike) any_up = true;
+        if (ct > off && ct < land) any_up = true;
     }
     bool want_move = speed >= L->idle_speed;
     L->frozen = !want_move && !any_up;
     L->st.mode = want_move ? SK_LOCOMOTION_MOVING : (L->frozen ? SK_LOCOMOTION_STANDING : SK_LOCOMOTION_STOPPING);
     if (!L->frozen) L->st.phase = wrap01d(L->st.phase + dt / cd);
-    float target = L->frozen ? 0.0f : 1.0f;
-    L->st.moving += (target - L->st.moving) * skl_smooth(dt, 0.2f);
-    if (L->frozen && L->st.moving < 1e-3f) L->st.moving = 0;
+    if (!L->external_group) { /* else the caller's state machine sets it (sk_locomotor_set_group_weight) */
+        float target = L->frozen ? 0.0f : 1.0f;
+        L->st.moving += (target - L->st.moving) * skl_smooth(dt, 0.2f);
+        if (L->frozen && L->st.moving < 1e-3f) L->st.moving = 0;
+    }
     L->idle_time += dt;
     update_times(L);
     L->st.rays = L->ground.rays;
     return SK_OK;
+}
+
+void sk_locomotor_set_group_weight(sk_locomotor *L, float w) {
+    if (!L) return;
+    if (!(w >= 0.0f)) { /* negative or NaN: the locomotor fades its idle itself again */
+        L->external_group = false;
+        return;
+    }
+    L->external_group = true;
+    L->st.moving = w > 1.0f ? 1.0f : w;
 }
 
 /* ---- sample --------------------------------------------------------------- */
@@ -580,7 +601,7 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     if (k == 0) return sk_pose_rest(L->skel, pose, err);
     r = sk_blend_poses(L->skel, L->inputs, k, &bo, &out, err);
     if (r != SK_OK) return r;
-    if (L->d.idle && L->st.moving < 1.0f) {
+    if (L->d.idle && !L->external_group && L->st.moving < 1.0f) {
         sk_transform *loc = L->scratch + (size_t)L->n * J;
         sk_pose ip = sk_pose_view(loc, J, NULL, 0);
         r = sk_clip_sample(L->d.idle, L->skel, L->idle_time, SK_LOOP_REPEAT, &ip, err);
@@ -894,7 +915,9 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         double lift = kt[l][0], off = kt[l][1], strike = kt[l][2], land = kt[l][3];
         f->cycle_time = (float)cts[l];
         f->grounded = cts[l] <= off || cts[l] >= strike;
-        /* standing still (the idle faded in), a foot on the ground is planted */
+        /* Standing still, a foot on the ground is planted once the idle has
+         * mostly faded in (a heel raised by the frozen toe roll is then down
+         * to a tenth: its heel-toe midpoint moves under 0.1 mm more). */
         f->stance = cts[l] <= lift || cts[l] >= land || (L->frozen && L->st.moving < 0.01f && f->grounded);
         f->flight = flight_of[l];
         f->from = g->from;

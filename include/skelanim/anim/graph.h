@@ -17,7 +17,8 @@
  *         {"name": "move", "blendspace": {                         blend space state
  *            "parameters": ["speed"], "mode": "cartesian",
  *            "samples": [{"clip": "walk", "at": [1.4]}, {"clip": "run", "at": [4.0]}]}},
- *         {"name": "sub", "machine": { ... }}                     nested machine
+ *         {"name": "sub", "machine": { ... }},                    nested machine
+ *         {"name": "walk", "external": "locomotion", "cycle": 1.07} external state
  *       ],
  *       "transitions": [
  *         {"from": "idle", "to": "move", "duration": 0.25, "curve": "smoothstep", "sync": true,
@@ -41,6 +42,14 @@
  * "sync": true starts the target at the source's phase and, while the fade
  * runs, advances all states of that machine at a common phase rate (seed 002
  * §4.1). Blend-space clips are always phase-synchronised.
+ * External states take their pose from the caller: sk_graph_evaluate calls
+ * the instance's pose source (sk_graph_set_pose_source) with the state's
+ * "external" name whenever the state has weight. This is how a system that
+ * makes its own pose joins the machine — the semi-procedural locomotor
+ * (locomotion/locomotor.h: its group weight is the state's global weight,
+ * seed 002 §4.3) — while the machine's transitions and crossfades decide when
+ * it plays. "cycle" (seconds, default 1) gives such a state a normalised time
+ * for exit_time and sync; it adds no root motion.
  * Optional top-level "root_motion": {"joint": "hips"} extracts that joint's
  * horizontal motion and yaw from every clip (see sk_graph_root_motion).
  * Errors name the JSON path, e.g. "/machine/states/2/clip: no clip named 'jog'".
@@ -93,7 +102,22 @@ void sk_graph_update(sk_graph_instance *inst, double dt);
  * "root_motion": {"joint": NAME}): the blended delta of every playing clip,
  * whose poses are then evaluated in place (sk_root_motion_strip). */
 sk_root_delta sk_graph_root_motion(const sk_graph_instance *inst);
-/* The current pose (must fit the graph's skeleton: sk_pose_check). */
+/* The pose of an external state: write the pose of `source` into out (the
+ * graph's skeleton; every joint). Return SK_OK or an error (then evaluate
+ * fails with it). */
+typedef sk_result (*sk_graph_pose_fn)(void *user, const char *source, sk_pose *out, sk_error *err);
+/* Sets (fn NULL: clears) the source of every external state's pose. */
+void sk_graph_set_pose_source(sk_graph_instance *inst, sk_graph_pose_fn fn, void *user);
+/* How many external states (at any level) take their pose from `source`. */
+uint32_t sk_graph_source_count(const sk_graph *g, const char *source);
+/* Global weight (contribution to the pose, 0..1) of the external states
+ * whose pose comes from `source`, at any level, right now: 0 when none is
+ * active. A locomotor driven by the machine takes this as its group weight
+ * (sk_locomotor_set_group_weight). */
+float sk_graph_source_weight(const sk_graph_instance *inst, const char *source);
+/* The current pose (must fit the graph's skeleton: sk_pose_check). An
+ * external state with weight and no pose source fails with a message naming
+ * it. */
 sk_result sk_graph_evaluate(sk_graph_instance *inst, sk_pose *out, sk_error *err);
 
 typedef struct sk_graph_state_info {

@@ -181,6 +181,19 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
 sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err);
 sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err);
 
+/* Hands the standing/moving crossfade to the caller's state machine (seed
+ * 002 §4.3: the locomotion group's weight is updated outside the system).
+ * w in [0, 1] is the weight of the locomotion group in the caller's pose —
+ * with anim/graph.h, sk_graph_source_weight of an external state whose pose
+ * is sk_locomotor_sample's. Call it each frame after advance, before sample
+ * and adjust. From the first call on the locomotor no longer fades its idle
+ * clip in itself (sample writes the moving clips only; the machine blends
+ * its own idle state) and state.moving is w; its STANDING/MOVING/STOPPING
+ * mode still says when the feet are down, which the machine should wait
+ * for before leaving the locomotion state (docs/locomotion.md). A negative
+ * or NaN w gives the fade back to the locomotor. */
+void sk_locomotor_set_group_weight(sk_locomotor *L, float w);
+
 const sk_locomotor_state *sk_locomotor_get_state(const sk_locomotor *L);
 /* Current motion weights (sk_motion_group_count entries; they sum to 1). */
 const float *sk_locomotor_weights(const sk_locomotor *L);
