@@ -204,7 +204,7 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     }
     const double dt = 1.0 / 60, speed = 1.4;
     uint32_t warm = 30, rays = 0;
-    double best = INFINITY, sum = 0;
+    double best = INFINITY, sum = 0, sum_adv = 0;
     uint32_t timed = 0;
     ft = calloc(frames, sizeof *ft);
     if (!ft) goto done;
@@ -230,6 +230,7 @@ static int bl_cost(uint32_t count, uint32_t frames) {
             double t = t_adv + t_adj;
             if (t < best) best = t;
             sum += t;
+            sum_adv += t_adv;
             ft[timed++] = t;
             for (uint32_t i = 0; i < count; i++) rays += sk_locomotor_get_state(L[i])->rays;
         }
@@ -237,9 +238,9 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     qsort(ft, timed, sizeof *ft, cli_cmp_double);
     printf("{\"bench\":\"locomotion_cost\",\"characters\":%u,\"legs\":%u,\"terrain\":\"course\",\"frames\":%u,"
            "\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,\"frame_ms_mean\":%.4f,\"ns_per_character_min\":%.1f,"
-           "\"ns_per_character_median\":%.1f,\"rays_per_character_frame\":%.2f}\n",
+           "\"ns_per_character_median\":%.1f,\"advance_share\":%.3f,\"rays_per_character_frame\":%.2f}\n",
            count, c.leg_count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
-           ft[timed / 2] * 1e9 / count, (double)rays / ((double)timed * count));
+           ft[timed / 2] * 1e9 / count, sum > 0 ? sum_adv / sum : 0.0, (double)rays / ((double)timed * count));
     rc = 0;
     goto done;
 fail:

@@ -36,7 +36,12 @@ void skl_fk(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_qu
         sk_quat pr = p >= 0 ? wr[p] : root_r;
         sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
         sk_vec3 pt = p >= 0 ? wt[p] : root_t;
-        wr[j] = skm_quat_normalize(skm_quat_mul(pr, l->r));
+        /* Poses hold unit rotations (blends and IK normalise), whose products
+         * stay unit within rounding: normalise only what is visibly off (a
+         * caller's pose), which saves a square root and a division a joint. */
+        sk_quat q = skm_quat_mul(pr, l->r);
+        float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+        wr[j] = fabsf(n2 - 1.0f) > 1e-5f ? skm_quat_normalize(q) : q;
         ws[j] = sk_vec3_mul(ps, l->s);
         wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
     }
