@@ -156,6 +156,9 @@ int cmd_bench(int argc, char **argv) {
         {"crowd", bench_crowd},
         {"terrain", bench_terrain},
         {"locomotion", bench_locomotion},
+        {"mix", bench_mix},
+        {"ltm", bench_ltm},
+        {"palette", bench_palette},
     };
     if (argc >= 1)
         for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)

@@ -2,6 +2,10 @@
 #include "core/internal.h"
 #include "skelanim/core/pose.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 sk_result sk_pose_check(const sk_skeleton *s, const sk_pose *p, const char *who, sk_error *err) {
     if (!who) who = "pose";
     if (!s || !p) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL skeleton or pose", who);
@@ -47,15 +51,49 @@ sk_result sk_pose_rest(const sk_skeleton *s, sk_pose *out, sk_error *err) {
     return SK_OK;
 }
 
+/* One joint: model = parent x T x R x S (glTF 2.0 §3.5.3), the local
+ * matrix's last row being (0, 0, 0, 1). The same products and sums in the
+ * same order as sk_mat4_mul(parent, sk_mat4_from_transform(x)) without the
+ * terms that multiply that row's zeros, so the results are the same. */
+static inline void l2m_joint(const sk_transform *x, const float *pm, float *out) {
+    float qx = x->r.x, qy = x->r.y, qz = x->r.z, qw = x->r.w;
+    float x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
+    float xx = qx * x2, xy = qx * y2, xz = qx * z2;
+    float yy = qy * y2, yz = qy * z2, zz = qz * z2;
+    float wx = qw * x2, wy = qw * y2, wz = qw * z2;
+    float sx = x->s.x, sy = x->s.y, sz = x->s.z;
+    float b[3][3] = {{(1 - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx},
+                     {(xy - wz) * sy, (1 - (xx + zz)) * sy, (yz + wx) * sy},
+                     {(xz + wy) * sz, (yz - wx) * sz, (1 - (xx + yy)) * sz}};
+#if defined(__SSE2__)
+    __m128 a0 = _mm_loadu_ps(pm), a1 = _mm_loadu_ps(pm + 4), a2 = _mm_loadu_ps(pm + 8), a3 = _mm_loadu_ps(pm + 12);
+    for (int c = 0; c < 3; c++) {
+        __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[c][0])), _mm_mul_ps(a1, _mm_set1_ps(b[c][1])));
+        _mm_storeu_ps(out + 4 * c, _mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(b[c][2]))));
+    }
+    __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(x->t.x)), _mm_mul_ps(a1, _mm_set1_ps(x->t.y)));
+    _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(x->t.z))), a3));
+#else
+    for (int c = 0; c < 3; c++)
+        for (int row = 0; row < 4; row++)
+            out[c * 4 + row] = pm[row] * b[c][0] + pm[4 + row] * b[c][1] + pm[8 + row] * b[c][2];
+    for (int row = 0; row < 4; row++)
+        out[12 + row] = pm[row] * x->t.x + pm[4 + row] * x->t.y + pm[8 + row] * x->t.z + pm[12 + row];
+#endif
+}
+
 static void l2m(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from, uint32_t to,
                 sk_mat4 *out_model) {
     /* Parents come before children (seed 000), so one forward pass suffices. */
+    static const sk_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
     for (uint32_t i = from; i < to; i++) {
-        sk_mat4 m = sk_mat4_from_transform(&local[i]);
         int32_t p = s->parents[i];
-        if (p >= 0) out_model[i] = sk_mat4_mul(&out_model[p], &m);
-        else if (root) out_model[i] = sk_mat4_mul(root, &m);
-        else out_model[i] = m;
+        if (p < 0 && !root) {
+            out_model[i] = sk_mat4_from_transform(&local[i]);
+            continue;
+        }
+        const sk_mat4 *pm = p >= 0 ? &out_model[p] : root;
+        l2m_joint(&local[i], pm ? pm->m : identity.m, out_model[i].m);
     }
 }
 
