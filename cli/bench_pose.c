@@ -1,6 +1,9 @@
-/* skelanim bench mix | ltm | palette: the per-frame pose stages alone, in ns
- * per joint (issue #13), over a crowd of characters each with its own poses
- * and matrices (so the caches see what a crowd frame sees):
+/* skelanim bench sample | mix | ltm | palette: the per-frame pose stages
+ * alone, in ns per joint (issue #13), over a crowd of characters each with
+ * its own poses and matrices (so the caches see what a crowd frame sees):
+ *   sample   sk_clip_sample_cursor of one clip (--clip, default the first),
+ *            forward at 60 Hz with a cursor per character from spread
+ *            phases, and at random times (sk_clip_sample: key search)
  *   mix      sk_blend_two of two poses (nlerp, no mask)
  *   ltm      sk_local_to_model (local transforms -> model matrices)
  *   palette  sk_skin_palette (model matrices x inverse binds)
@@ -13,6 +16,98 @@
 #include <string.h>
 
 enum { ST_MIX, ST_LTM, ST_PALETTE };
+
+static double median_of(double *v, uint32_t n) {
+    qsort(v, n, sizeof *v, cli_cmp_double);
+    return v[n / 2];
+}
+
+int bench_sample(int argc, char **argv) {
+    const char *file = SK_CLI_MANNEQUIN, *clip_spec = NULL;
+    uint32_t count = 1000, frames = 200;
+    double scale = 0.0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+            if (!cli_parse_uint("--count", argv[++i], 1, 100000, &count)) return 1;
+        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+            if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
+        } else if (!strcmp(argv[i], "--clip") && i + 1 < argc) {
+            clip_spec = argv[++i];
+        } else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
+            if (!cli_parse_real("--scale", argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
+        } else if (argv[i][0] != '-') {
+            file = argv[i];
+        } else {
+            fprintf(stderr, "usage: skelanim bench sample [FILE] [--clip NAME|INDEX] [--count N] [--frames N] "
+                            "[--scale M_PER_UNIT]\n");
+            return 1;
+        }
+    }
+    sk_asset *a = NULL;
+    if (!cli_load_scaled(file, scale, &a)) return 1;
+    int rc = 1;
+    int32_t ci = clip_spec ? cli_find_clip(a, clip_spec) : (a->clip_count ? 0 : -1);
+    if (ci < 0) {
+        if (!clip_spec) fprintf(stderr, "skelanim: bench sample: %s has no clip\n", file);
+        sk_asset_destroy(a);
+        return 1;
+    }
+    const sk_skeleton *s = a->skeleton;
+    const sk_clip *clip = a->clips[ci];
+    uint32_t J = s->joint_count, W = s->weight_total;
+    size_t cs = sk_clip_cursor_size(clip);
+    double dur = sk_clip_duration(clip);
+    sk_transform *poses = malloc((size_t)count * J * sizeof *poses);
+    float *weights = W ? malloc((size_t)count * W * sizeof *weights) : NULL;
+    uint32_t *cursors = calloc((size_t)count * (cs ? cs : 1), sizeof *cursors);
+    double *fwd = calloc(frames, sizeof *fwd), *rnd = calloc(frames, sizeof *rnd), *phase = malloc(count * sizeof *phase);
+    if (!poses || (W && !weights) || !cursors || !fwd || !rnd || !phase) {
+        fprintf(stderr, "skelanim: out of memory\n");
+        goto done;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        phase[i] = (double)((i * 2654435761u) % 1000) / 1000.0;
+        sk_pose p = sk_pose_view(poses + (size_t)i * J, J, W ? weights + (size_t)i * W : NULL, W);
+        sk_pose_rest(s, &p, NULL);
+    }
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    for (uint32_t f = 0; f < frames + 5; f++) {
+        double t0 = cli_now();
+        for (uint32_t i = 0; i < count; i++) {
+            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, W ? weights + (size_t)i * W : NULL, W);
+            double t = phase[i] * dur + f / 60.0;
+            if (sk_clip_sample_cursor(clip, s, t, SK_LOOP_REPEAT, cursors + (size_t)i * cs, cs, &p, NULL) != SK_OK)
+                goto bad;
+        }
+        double t1 = cli_now();
+        for (uint32_t i = 0; i < count; i++) {
+            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, W ? weights + (size_t)i * W : NULL, W);
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            double t = (double)(rng >> 11) / 9007199254740992.0 * dur;
+            if (sk_clip_sample(clip, s, t, SK_LOOP_REPEAT, &p, NULL) != SK_OK) goto bad;
+        }
+        double t2 = cli_now();
+        if (f >= 5) fwd[f - 5] = t1 - t0, rnd[f - 5] = t2 - t1;
+    }
+    double per = (double)count * J;
+    double fmin = fwd[0], rmin = rnd[0];
+    for (uint32_t f = 1; f < frames; f++) fmin = fwd[f] < fmin ? fwd[f] : fmin, rmin = rnd[f] < rmin ? rnd[f] : rmin;
+    printf("{\"bench\":\"sample\",\"file\":\"%s\",\"clip\":\"%s\",\"characters\":%u,\"joints\":%u,\"tracks\":%u,"
+           "\"frames\":%u,\"forward_ns_per_joint_min\":%.3f,\"forward_ns_per_joint_median\":%.3f,"
+           "\"random_ns_per_joint_min\":%.3f,\"random_ns_per_joint_median\":%.3f,\"pose_ns_forward_min\":%.1f,"
+           "\"pose_ns_random_min\":%.1f}\n",
+           file, sk_clip_name(clip) ? sk_clip_name(clip) : "", count, J, sk_clip_track_count(clip), frames,
+           fmin * 1e9 / per, median_of(fwd, frames) * 1e9 / per, rmin * 1e9 / per, median_of(rnd, frames) * 1e9 / per,
+           fmin * 1e9 / count, rmin * 1e9 / count);
+    rc = 0;
+    goto done;
+bad:
+    fprintf(stderr, "skelanim: bench sample: sampling failed\n");
+done:
+    free(poses), free(weights), free(cursors), free(fwd), free(rnd), free(phase);
+    sk_asset_destroy(a);
+    return rc;
+}
 
 static int bench_stage(int stage, int argc, char **argv) {
     static const char *names[] = {"mix", "ltm", "palette"};

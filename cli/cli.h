@@ -121,7 +121,8 @@ int bench_skin(int argc, char **argv); /* cli/bench_skin.c */
 int bench_crowd(int argc, char **argv); /* cli/bench_crowd.c */
 int bench_terrain(int argc, char **argv); /* cli/bench_terrain.c */
 int bench_locomotion(int argc, char **argv); /* cli/bench_locomotion.c */
-int bench_mix(int argc, char **argv);        /* cli/bench_pose.c */
+int bench_sample(int argc, char **argv);     /* cli/bench_pose.c */
+int bench_mix(int argc, char **argv);
 int bench_ltm(int argc, char **argv);
 int bench_palette(int argc, char **argv);
 

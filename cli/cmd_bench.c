@@ -156,6 +156,7 @@ int cmd_bench(int argc, char **argv) {
         {"crowd", bench_crowd},
         {"terrain", bench_terrain},
         {"locomotion", bench_locomotion},
+        {"sample", bench_sample},
         {"mix", bench_mix},
         {"ltm", bench_ltm},
         {"palette", bench_palette},

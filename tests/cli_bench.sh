@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# skelanim bench mix | ltm | palette (issue #13): one JSON line each with
-# positive, finite ns per joint for the mannequin and a file; clear errors.
+# skelanim bench sample | mix | ltm | palette (issue #13): one JSON line each
+# with positive, finite ns per joint for the mannequin and a file; clear errors.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 : "${SK_CLI:?}"
@@ -27,7 +27,24 @@ for r, (chars, frames) in zip(rows, [(20, 5), (7, 3)]):
 print("bench %s: %s" % (stage, [(r["file"].split("/")[-1], r["ns_per_joint_min"]) for r in rows]))
 PY
 done
+"$SK_CLI" bench sample --count 20 --frames 5 >"$tmp/sample.jsonl" || fail "bench sample"
+"$SK_CLI" bench sample "$tmp/m.glb" --clip walk --count 9 --frames 4 >>"$tmp/sample.jsonl" || fail "bench sample FILE"
+python3 - "$tmp/sample.jsonl" <<'PY'
+import json, math, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 2, rows
+assert rows[0]["clip"] == "idle" and rows[1]["clip"] == "walk", rows  # the first clip by default
+for r, chars in zip(rows, (20, 9)):
+    assert r["bench"] == "sample" and r["characters"] == chars and r["joints"] == 22 and r["tracks"] > 0, r
+    for k in ("forward_ns_per_joint_min", "forward_ns_per_joint_median", "random_ns_per_joint_min",
+              "random_ns_per_joint_median", "pose_ns_forward_min", "pose_ns_random_min"):
+        assert math.isfinite(r[k]) and r[k] > 0, (k, r)
+    assert abs(r["pose_ns_forward_min"] - 22 * r["forward_ns_per_joint_min"]) < 0.01 * r["pose_ns_forward_min"] + 0.1, r
+print("bench sample:", [(r["clip"], r["forward_ns_per_joint_min"], r["random_ns_per_joint_min"]) for r in rows])
+PY
 echo '{"asset":{"version":"2.0"},"nodes":[{"name":"a"}],"scenes":[{"nodes":[0]}]}' >"$tmp/noskin.gltf"
+if "$SK_CLI" bench sample "$tmp/noskin.gltf" 2>"$tmp/err.txt"; then fail "sample without a clip accepted"; fi
+grep -q "has no clip" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "message"; }
 if "$SK_CLI" bench palette "$tmp/noskin.gltf" 2>"$tmp/err.txt"; then fail "palette without a skin accepted"; fi
 grep -q "has no skin" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "message"; }
 if "$SK_CLI" bench ltm --count 0 2>"$tmp/err.txt"; then fail "--count 0 accepted"; fi
