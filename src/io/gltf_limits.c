@@ -21,23 +21,27 @@
 #include <math.h>
 
 static double len3(double x, double y, double z) { return sqrt(x * x + y * y + z * z); }
+/* max(a, b) by a compare instead of a libm call, NaN winning (so the limit
+ * checks below still see one, as with fmax's callers' !(x <= lim)). */
+static inline double dmax(double a, double b) { return (a > b || a != a) ? a : b; }
 
 /* Largest |translation| (width 3, lengths) or |scale component| over a track's keys. */
 static double track_bound(const float *times, const float *v, const sk_track_info *in, bool length) {
     uint32_t n = in->key_count, w = in->width;
     bool cubic = in->interpolation == SK_INTERP_CUBICSPLINE;
-    double vmax = 0.0, mmax = 0.0;
+    double vmax = 0.0, mmax = 0.0; /* squared lengths when `length`: one square root at the end */
     for (uint32_t k = 0; k < n; k++) {
         for (uint32_t part = 0; part < (cubic ? 3u : 1u); part++) {
             const float *x = v + ((size_t)k * (cubic ? 3u : 1u) + part) * w;
             double m = 0.0;
-            if (length) m = len3(x[0], x[1], x[2]);
+            if (length) m = (double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2];
             else
-                for (uint32_t c = 0; c < w; c++) m = fmax(m, fabs((double)x[c]));
-            if (cubic && part != 1) mmax = fmax(mmax, m);
-            else vmax = fmax(vmax, m);
+                for (uint32_t c = 0; c < w; c++) m = dmax(m, fabs((double)x[c]));
+            if (cubic && part != 1) mmax = dmax(mmax, m);
+            else vmax = dmax(vmax, m);
         }
     }
+    if (length) vmax = sqrt(vmax), mmax = sqrt(mmax);
     double span = n ? (double)times[n - 1] - (double)times[0] : 0.0;
     return vmax + span * mmax;
 }
@@ -101,14 +105,16 @@ sk_result sk_gl_check_world_range(gl_ctx *g) {
         const sk_mesh *me = &a->meshes[m];
         for (uint32_t pi = 0; pi < me->primitive_count; pi++) {
             const sk_primitive *pr = &me->primitives[pi];
+            double v2 = vm[m] * vm[m];
             for (uint32_t v = 0; pr->positions && v < pr->vertex_count; v++) {
                 const float *x = pr->positions + (size_t)v * 3;
-                vm[m] = fmax(vm[m], len3(x[0], x[1], x[2]));
+                v2 = dmax(v2, (double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2]);
                 double ws = 0.0;
                 for (uint32_t k = 0; pr->weights && k < pr->influence_count; k++)
                     ws += fabs((double)pr->weights[(size_t)v * pr->influence_count + k]);
-                wm[m] = fmax(wm[m], ws);
+                wm[m] = dmax(wm[m], ws);
             }
+            vm[m] = sqrt(v2);
         }
         if (!(vm[m] <= lim))
             return fail(g, SK_ERR_INVALID_DATA, "/meshes/%u: a vertex position of length %.3g is beyond the limit of %g "
