@@ -80,9 +80,11 @@ static int bl_table(bool quick, bool procedural) {
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);
                 printf("],\"stance_runs\":%u,\"slide_max_cm\":%.3f,\"slide_mean_cm\":%.3f,\"contact_max_cm\":%.3f,"
-                       "\"contact_mean_cm\":%.3f,\"penetration_max_cm\":%.3f,\"ik_unreached\":%u,\"run_ms\":%.2f}\n",
+                       "\"contact_mean_cm\":%.3f,\"penetration_max_cm\":%.3f,\"ik_unreached\":%u,",
                        m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
-                       m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached, ms);
+                       m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached);
+                if (c.limits) printf("\"limits_outside_frames\":%u,", m.limit_outside);
+                printf("\"run_ms\":%.2f}\n", ms);
                 fflush(stdout);
             }
             loco_char_destroy(&c);

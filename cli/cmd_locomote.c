@@ -336,10 +336,12 @@ int cmd_locomote(int argc, char **argv) {
         for (uint32_t l = 0; l < c.leg_count; l++) printf("%s%.4f", l ? "," : "", (double)m.stance_frames[l] / m.frames);
         printf("],\"stance_runs\":%u,\"slide_max_cm\":%.4f,\"slide_mean_cm\":%.4f,\"contact_max_cm\":%.4f,"
                "\"contact_mean_cm\":%.4f,\"penetration_max_cm\":%.4f,\"unreached\":%u,\"end\":[%.4f,%.4f,%.4f],"
-               "\"simulation_ms\":%.3f}\n",
+               "\"simulation_ms\":%.3f",
                m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
                m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached,
                endf.root.x, endf.root.y, endf.root.z, sim_ms);
+        if (c.limits) printf(",\"limits_outside_frames\":%u", m.limit_outside);
+        printf("}\n");
     } else {
         printf("locomote: %s on %s, %s, %.2f m/s, %u frames (%.2f s)%s\n", setup.character,
                terrain ? terrain->description : "flat ground", setup.plain ? "plain clips (baseline)" : "foot placement",
@@ -352,6 +354,9 @@ int cmd_locomote(int argc, char **argv) {
                m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0);
         printf("  penetration  max %.3f cm\n", 100 * m.penetration_max);
         if (m.unreached) printf("  the leg IK fell short in %u leg-frames\n", m.unreached);
+        if (c.limits)
+            printf("  limits       %u of %u frames with a leg joint outside the mannequin's anatomical limits\n",
+                   m.limit_outside, m.frames);
     }
     if (tf) {
         if (fclose(tf) != 0) { tf = NULL; fprintf(stderr, "skelanim: --trace %s: write failed\n", trace); goto done; }

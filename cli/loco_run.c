@@ -95,9 +95,14 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         pd.body_joint = -1;
         if (s->terrain) pd.terrain = *s->terrain;
         c->terrain = s->terrain;
-        /* The mannequin's anatomical limits are not applied: clamping moves
-         * a planted foot, and the gait goes past the hip's extension limit
-         * at the end of long steps (docs/procedural.md). */
+        /* The mannequin's anatomical limits are not applied (the gait stays
+         * inside them: docs/procedural.md); every frame is checked against
+         * them (loco_metrics.limit_outside). Another character: none. */
+        c->limits = calloc(skel->joint_count, sizeof *c->limits);
+        if (c->limits && sk_mannequin_leg_limits(skel, c->limits, skel->joint_count, NULL) != SK_OK) {
+            free(c->limits);
+            c->limits = NULL;
+        }
         if (sk_procedural_create(&pd, NULL, &c->proc, &err) != SK_OK) {
             fprintf(stderr, "skelanim: %s\n", err.message);
             goto fail;
@@ -341,6 +346,16 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         loco_feet ft;
         loco_char_feet(c, &ft);
         loco_metrics_add(m, c->terrain, &ft);
+        if (c->limits) {
+            const sk_skeleton *skel = c->asset->skeleton;
+            bool inside = true;
+            for (uint32_t j = 0; j < skel->joint_count && inside; j++) {
+                if (c->limits[j].type == SK_IK_LIMIT_NONE) continue;
+                sk_quat rel = sk_quat_mul(sk_quat_inverse(skel->rest[j].r), c->local[j].r);
+                inside = sk_ik_limit_check(&c->limits[j], sk_vec3_make(0, 1, 0), rel, 1e-3f);
+            }
+            m->limit_outside += !inside;
+        }
         if (frame && !frame(user, c, t)) return false;
         if (pf.finished && finished_at < 0) finished_at = t;
         if (seconds <= 0 && finished_at >= 0 && t >= finished_at + 1.0) break;

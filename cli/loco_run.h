@@ -38,7 +38,7 @@ typedef struct loco_char {
     sk_motion_group *group;
     sk_locomotor *loco;
     sk_procedural *proc;            /* instead of loco with setup.procedural */
-    sk_ik_limit *limits;            /* the mannequin's leg limits (procedural), else NULL */
+    sk_ik_limit *limits;            /* the mannequin's leg limits (procedural), else NULL: checked, not applied */
     double jump_at;                 /* procedural: jump at this time (s); < 0: never */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;
@@ -82,6 +82,7 @@ typedef struct loco_metrics {
     uint32_t contact_n;
     double penetration_max;
     uint32_t unreached;             /* stance leg-frames whose IK did not reach the ankle target */
+    uint32_t limit_outside;         /* frames with a leg joint outside c->limits (sk_ik_limit_check, 1e-3 rad) */
 } loco_metrics;
 
 void loco_metrics_init(loco_metrics *m, uint32_t legs);

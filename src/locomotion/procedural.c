@@ -33,6 +33,17 @@
 #define C_RATE 3.0f
 #define GUARD_MARGIN 0.005f
 #define LEDGE_MARGIN 0.04f
+/* the foot's largest pitch on the ground (rad): 14 degrees toe up, 34 toe
+ * down; steeper ground is stood on the ball of the foot (uphill) or on the
+ * heel (downhill) */
+#define FOOT_PITCH_UP 0.25f
+#define FOOT_PITCH_DOWN 0.45f
+/* the foot bends up toward the shin at most this far past its rest angle
+ * (rad, 72 degrees; the mannequin's ankle allows 80), and down at most
+ * FOOT_PLANTAR_MAX (43 degrees; it allows 46): beyond, it pivots on its toe
+ * or its heel */
+#define FOOT_DORSI_MAX 1.25f
+#define FOOT_PLANTAR_MAX 0.75f
 
 typedef struct pleg {
     uint32_t hip, knee, ankle, tip;
@@ -42,6 +53,8 @@ typedef struct pleg {
     sk_vec3 ankle_off;        /* rest: ankle - heel, character space */
     sk_vec3 foot_dir;         /* rest: toe - heel on the ground, character space */
     sk_quat ankle_rest_c;     /* rest world rotation of the ankle, character space */
+    float shin_foot_rest;     /* rest angle from ankle -> knee to heel -> toe about +X (rad) */
+    sk_vec3 hinge;            /* the knee's hinge: the character's lateral axis in the knee's frame */
     sk_footstep step;         /* where it stands (support) / where it goes (swing) */
     sk_footstep from;         /* where the swing started */
     bool clr_valid;
@@ -82,6 +95,11 @@ struct sk_procedural {
 static void fk_from(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
                     sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to) {
     skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, NULL);
+}
+
+/* The angle from a to b about axis (signed, -pi..pi). */
+static float signed_angle(sk_vec3 a, sk_vec3 b, sk_vec3 axis) {
+    return atan2f(sk_vec3_dot(sk_vec3_cross(a, b), axis), sk_vec3_dot(a, b));
 }
 
 static sk_vec3 pt_of(const sk_vec3 *wt, const sk_quat *wr, const sk_vec3 *ws, uint32_t j, sk_vec3 p) {
@@ -154,6 +172,15 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         g->ankle_off = sk_vec3_sub(P->rt[g->ankle], heel);
         g->foot_dir = skl_horiz(sk_vec3_sub(toe, heel));
         g->ankle_rest_c = P->rr[g->ankle];
+        g->hinge = skm_quat_rotate(sk_quat_conjugate(P->rr[g->knee]), sk_vec3_make(1, 0, 0));
+        /* a frame axis within 10 degrees of it is taken as the hinge (the
+         * legs of a rig are seldom exactly vertical at rest) */
+        for (int k = 0; k < 3; k++) {
+            float c = k == 0 ? g->hinge.x : k == 1 ? g->hinge.y : g->hinge.z;
+            if (fabsf(c) > 0.985f)
+                g->hinge = sk_vec3_make(k == 0 ? copysignf(1, c) : 0, k == 1 ? copysignf(1, c) : 0, k == 2 ? copysignf(1, c) : 0);
+        }
+        g->shin_foot_rest = signed_angle(sk_vec3_sub(P->rt[g->knee], P->rt[g->ankle]), sk_vec3_sub(toe, heel), sk_vec3_make(1, 0, 0));
         lowest = fminf(lowest, heel.y);
         longest = fmaxf(longest, g->length);
         if (!(g->length > 0) || !(skm_vec3_len(g->foot_dir) > 1e-4f)) {
@@ -202,6 +229,24 @@ static void place(sk_procedural *P, uint32_t l, sk_vec3 base, float yaw, sk_foot
     P->ground.center = P->st.position;
     P->ground.center.y = P->leg[1 - l].step.position.y; /* rays from the support foot's height */
     skl_place_footstep(&P->ground, P->leg[l].foot_dir, base, yaw, P->st.time, &P->leg[l].edge_pref, out);
+    /* Steep ground: the foot is pitched at most FOOT_PITCH_UP/DOWN, on the
+     * ball of the foot uphill (the toe on the ground, the heel raised) and
+     * on the heel downhill (the toe raised), so the ankle stays inside its
+     * anatomical range through the stance (sk_mannequin_leg_limits: a foot
+     * flat on a 30 degree slope uphill needs more dorsiflexion than it
+     * allows, on a 45 degree slope downhill more plantarflexion). */
+    sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = skl_horiz(fd);
+    float fl = skm_vec3_len(fh);
+    if (fl < 1e-6f) return;
+    float pitch = atan2f(fd.y, fl), want = skm_clampf(pitch, -FOOT_PITCH_DOWN, FOOT_PITCH_UP);
+    if (want == pitch) return;
+    sk_vec3 ax = skm_vec3_unit(sk_vec3_cross(fh, sk_vec3_make(0, 1, 0))); /* +angle raises the toe */
+    sk_quat q = skm_quat_axis_angle(ax, want - pitch);
+    out->rotation = skm_quat_normalize(skm_quat_mul(q, out->rotation));
+    if (pitch > 0) { /* uphill: the toe stays, the heel comes up */
+        sk_vec3 toe = sk_vec3_add(out->position, fd);
+        out->position = sk_vec3_sub(toe, skm_quat_rotate(q, fd));
+    }
 }
 
 /* The heel base of leg l when the body stands at c facing yaw. */
@@ -365,6 +410,28 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
     sk_quat yawq = skm_quat_rot_y(P->st.yaw);
     sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
     fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+    {
+        /* The knee is a hinge: the two-bone solve bends it in the plane of
+         * hip, target and pole, which leaves the knee's lateral axis when the
+         * target is off the leg's plane (a foot rolled on bumps). Only the
+         * bend about the hinge is kept and the hip re-aimed at the target. */
+        sk_quat kr = P->skel->rest[g->knee].r;
+        sk_quat rel = skm_quat_mul(sk_quat_conjugate(kr), loc[g->knee].r);
+        if (rel.w < 0) rel = skm_quat_neg(rel);
+        float d = rel.x * g->hinge.x + rel.y * g->hinge.y + rel.z * g->hinge.z;
+        sk_quat tw = sk_quat_make(g->hinge.x * d, g->hinge.y * d, g->hinge.z * d, rel.w);
+        float sw2 = rel.x * rel.x + rel.y * rel.y + rel.z * rel.z - d * d; /* sin^2 of half the swing, about */
+        if (sw2 > 1e-14f) {
+            loc[g->knee].r = skm_quat_normalize(skm_quat_mul(kr, skm_quat_normalize(tw)));
+            fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->knee, g->knee + 1);
+            sk_vec3 an = sk_vec3_add(P->wt[g->knee], skm_quat_rotate(P->wr[g->knee], sk_vec3_mul(P->ws[g->knee], loc[g->ankle].t)));
+            sk_quat q = skm_quat_from_to(skm_vec3_unit(sk_vec3_sub(an, P->wt[g->hip])), skm_vec3_unit(sk_vec3_sub(at, P->wt[g->hip])));
+            int32_t hp = P->skel->parents[g->hip];
+            sk_quat pw = hp >= 0 ? P->wr[hp] : yawq;
+            loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(q, P->wr[g->hip])));
+            fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        }
+    }
     int32_t ap = P->skel->parents[g->ankle];
     if (ap >= 0) {
         sk_quat want = skm_quat_mul(rot, g->ankle_rest_c);
@@ -395,6 +462,36 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
     f->toe = pt_of(P->wt, P->wr, P->ws, g->tip, g->toe_pt);
     f->ankle = P->wt[g->ankle];
     f->reached = skm_vec3_len(sk_vec3_sub(P->wt[g->ankle], at)) < 0.005f;
+}
+
+/* Leg l after solve_leg: a foot bent up toward the shin more than
+ * FOOT_DORSI_MAX past its rest angle (just lifted behind the body, or at the
+ * end of its stance on steep ground) pivots on its toe; one pointed down
+ * more than FOOT_PLANTAR_MAX (about to land, or just landed, far ahead down
+ * a slope) pivots on its heel; the leg is then solved again. True if it
+ * pivoted. */
+static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel, sk_quat rot) {
+    pleg *g = &P->leg[l];
+    bool pivoted = false;
+    sk_vec3 lat = skl_rot_y(sk_vec3_make(1, 0, 0), P->st.yaw);
+    for (int it = 0; it < 3; it++) {
+        const sk_procedural_foot *f = &P->st.feet[l];
+        sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
+        float bend = signed_angle(shin, foot, lat) - g->shin_foot_rest; /* + toe down (plantar), - toe up */
+        float turn; /* about lat: + turns the toe down */
+        if (bend < -FOOT_DORSI_MAX - 1e-3f) turn = -FOOT_DORSI_MAX - bend + 0.01f;
+        else if (bend > FOOT_PLANTAR_MAX + 1e-3f) turn = FOOT_PLANTAR_MAX - bend - 0.01f;
+        else return pivoted;
+        pivoted = true;
+        sk_quat q = skm_quat_axis_angle(lat, turn);
+        if (turn > 0) { /* on the toe */
+            sk_vec3 toe = sk_vec3_add(heel, skm_quat_rotate(rot, g->foot_dir));
+            heel = sk_vec3_add(toe, skm_quat_rotate(q, sk_vec3_sub(heel, toe)));
+        }
+        rot = skm_quat_normalize(skm_quat_mul(q, rot));
+        solve_leg(P, loc, l, heel, rot);
+    }
+    return pivoted;
 }
 
 /* Arms swing against the legs (§8.2): the upper arm turns about the
@@ -477,7 +574,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
          * ground (stairs, ramps past 11 degrees) shortens every step so the
          * legs span it */
         float sl = st->slope * (st->backward ? -1.0f : 1.0f);
-        len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 1.2f * fmaxf(0.0f, fabsf(sl) - 0.2f));
+        len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 2.0f * fmaxf(0.0f, fabsf(sl) - 0.2f));
     }
     /* turning: shorter steps, so the body does not swing past the planted
      * foot (a quarter turn a second halves the step) */
@@ -518,6 +615,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         }
         /* the body moves this step's length during the swing (set when the
          * step began, so a change of speed shapes the next step, not this) */
+        /* a step may shorten while the foot flies (steeper ground ahead: a
+         * step planned on the flat would land far down a slope), never lengthen */
+        if (!P->stopping_step && st->step < 0.85f && len < P->step_len) P->step_len = len;
         float ds = P->stopping_step ? fdt / 0.35f : fdt * speed / fmaxf(P->step_len, 0.05f);
         st->step += ds;
         if (!P->stopping_step && st->step < 0.85f) {
@@ -548,8 +648,14 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
                 P->walking = moving;
             }
             if (P->walking) {
-                P->step_len = len;
-                landing(P, sw, dir, len, 0.5f * len, &gs->step);
+                /* the support foot just landed `ahead` in front of the body
+                 * and ends the step (len - ahead) behind it: at most 0.6 leg
+                 * lengths, or (speeding up: the last landing was planned
+                 * for a shorter step) the hip over-extends */
+                sk_vec3 rel = skl_horiz(sk_vec3_sub(P->leg[st->support].step.position, st->position));
+                float ahead = sk_vec3_dot(rel, dir);
+                P->step_len = fminf(len, fmaxf(ahead, 0.0f) + 0.6f * P->leg_len);
+                landing(P, sw, dir, P->step_len, 0.5f * P->step_len, &gs->step);
                 gs->clr_valid = false;
             }
         }
@@ -562,7 +668,13 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     if (st->mode == SK_PROCEDURAL_STANDING || st->mode == SK_PROCEDURAL_WALKING)
         st->mode = P->walking ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
     float bob = on_ground && P->walking ? 4 * rise * (-4 * (s - 0.5f) * (s - 0.5f) + 0.25f) : 0;
+    /* the feet's mean height, the swinging foot's taken between where it
+     * left and where it lands (its landing point alone would move the body
+     * at once when a step begins) */
     float feet_y = 0.5f * (P->leg[0].step.position.y + P->leg[1].step.position.y);
+    if (on_ground && P->walking)
+        feet_y = 0.5f * (P->leg[st->support].step.position.y +
+                         gs->from.position.y + (gs->step.position.y - gs->from.position.y) * s);
     float base_y = fminf(P->ground_y, feet_y + 0.05f) + P->hip_h * (0.97f - 0.04f * run) + bob;
     sk_vec3 heel_t[2];
     sk_quat rot_t[2];
@@ -683,6 +795,14 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     sk_quat yawq = skm_quat_rot_y(st->yaw);
     fk_from(P->skel, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0, P->J);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
+    if (on_ground && P->walking) {
+        if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw]);
+        /* heel strike and heel-off: the support foot may pivot the same way
+         * on its heel or its toe (which stays where it stands); it is then
+         * not flat on the ground and not reported as planted */
+        uint32_t su = st->support;
+        if (foot_pivot(P, loc, su, heel_t[su], rot_t[su])) st->feet[su].stance = false;
+    }
     float lead = 0;
     if (P->walking && st->mode != SK_PROCEDURAL_AIRBORNE && len > 0)
         lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
