@@ -10,7 +10,8 @@
  *   skelanim bench locomotion [--procedural] [--quick] [--count N] [--frames N] [--no-table]
  *
  * --procedural: the IK-only walker (seed 004) instead, over the same paths
- * plus a ledge (walking up to its edge), no baseline; its cost is the whole
+ * plus a ledge (walking up to its edge) and backward walks (flat, 10 degree
+ * ramps up and down, stairs), no baseline; its cost is the whole
  * sk_procedural_update (steps, body, two-bone legs, arm swing).
  *
  * The metrics are those of skelanim locomote (cli/loco_run.h). */
@@ -21,20 +22,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct bl_case { const char *terrain, *path; } bl_case;
+typedef struct bl_case { const char *terrain, *path; bool backward; } bl_case;
 
 static const bl_case bl_cases_proc_extra[] = {
-    {"ledge:1", "0,-3 0,0.8"}, /* up to the edge: no step past it */
+    {"ledge:1", "0,-3 0,0.8", false}, /* up to the edge: no step past it */
+    /* walking backward (facing against the path), the same metrics */
+    {"flat", "0,0 0,6 6,6", true},
+    {"ramp:10", "0,0 0,6 6,6", true},
+    {"ramp:-10", "0,0 0,6 6,6", true},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", true},
 };
 
 static const bl_case bl_cases[] = {
-    {"flat", "0,0 0,6 6,6"},
-    {"ramp:10", "0,0 0,6 6,6"},
-    {"ramp:30", "0,0 0,6 6,6"},
-    {"ramp:45", "0,0 0,6 6,6"},
-    {"stairs:0.17,0.28", "0,0 0,6 6,6"},
-    {"bumps:0.1,1", "0,0 0,6 6,6"},
-    {"course", "0,-1 0,12 6,12"},
+    {"flat", "0,0 0,6 6,6", false},
+    {"ramp:10", "0,0 0,6 6,6", false},
+    {"ramp:30", "0,0 0,6 6,6", false},
+    {"ramp:45", "0,0 0,6 6,6", false},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", false},
+    {"bumps:0.1,1", "0,0 0,6 6,6", false},
+    {"course", "0,-1 0,12 6,12", false},
 };
 
 static bool running_ok(const char *t) {
@@ -44,7 +50,8 @@ static bool running_ok(const char *t) {
 static int bl_table(bool quick, bool procedural) {
     static const double walk[] = {0.5, 1.0, 1.4, 1.8}, run[] = {2.5, 3.5};
     int failures = 0;
-    size_t ncases = sizeof bl_cases / sizeof bl_cases[0], nextra = procedural ? 1 : 0;
+    size_t ncases = sizeof bl_cases / sizeof bl_cases[0],
+           nextra = procedural ? sizeof bl_cases_proc_extra / sizeof bl_cases_proc_extra[0] : 0;
     for (size_t k = 0; k < ncases + nextra; k++) {
         const bl_case *cs = k < ncases ? &bl_cases[k] : &bl_cases_proc_extra[k - ncases];
         cli_terrain *terrain = NULL;
@@ -61,8 +68,9 @@ static int bl_table(bool quick, bool procedural) {
                 cli_terrain_destroy(terrain);
                 return 1;
             }
+            c.backward = cs->backward;
             size_t nw = quick ? 2 : 4, nr = running_ok(cs->terrain) ? (quick ? 1 : 2) : 0;
-            if (k >= ncases) nw = quick ? 1 : 2, nr = 0;
+            if (k >= ncases) nw = quick ? 1 : cs->backward ? 3 : 2, nr = 0;
             for (size_t i = 0; i < nw + nr; i++) {
                 double speed = i < nw ? (quick ? walk[1 + 2 * i] : walk[i]) : run[quick ? 1 : i - nw];
                 loco_metrics m;
@@ -73,9 +81,9 @@ static int bl_table(bool quick, bool procedural) {
                     continue;
                 }
                 double ms = (cli_now() - t0) * 1e3;
-                printf("{\"bench\":\"locomotion\",\"terrain\":\"%s\",\"path\":\"%s\",\"speed\":%.2f,\"mode\":\"%s\","
+                printf("{\"bench\":\"locomotion\",\"terrain\":\"%s\",\"path\":\"%s\",%s\"speed\":%.2f,\"mode\":\"%s\","
                        "\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
-                       cs->terrain, cs->path, speed, procedural ? "procedural" : plain ? "plain" : "placed", m.frames,
+                       cs->terrain, cs->path, cs->backward ? "\"backward\":true," : "", speed, procedural ? "procedural" : plain ? "plain" : "placed", m.frames,
                        finished ? "true" : "false");
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);

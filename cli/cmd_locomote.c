@@ -16,7 +16,7 @@ static void usage(void) {
             "usage: skelanim locomote CHARACTER [--clips NAME...] [--idle NAME] [--terrain SPEC]\n"
             "                         [--path \"X,Z X,Z ...\"] [--speed M/S] [--turn-rate DEG/S] [--fps 60]\n"
             "                         [--seconds S] [--plain] [--trace out.jsonl] [--json]\n"
-            "                         [--out walk.gif|walk.png [--at T]] [--size WxH] [--procedural [--jump T]] [--side]\n"
+            "                         [--out walk.gif|walk.png [--at T]] [--size WxH] [--procedural [--jump T] [--backward]] [--side]\n"
             "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
             "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
             "  --cycle auto  the clips are captures, not loops: each plays its best cycle (closest poses)\n"
@@ -31,6 +31,7 @@ static void usage(void) {
             "  --out       render the walk (GIF: 25 frames/s; PNG: one frame, at T s with --at, else the middle)\n"
             "  --procedural  the IK-only walker (seed 004): no clips, legs and arms by inverse kinematics\n"
             "  --jump T    (with --procedural) jump at T s: crouch, take-off, flight, landing\n"
+            "  --backward  (with --procedural) walk the path facing backward\n"
             "  --side      render the side view as bones (the 2D look of seed 004; @planar is its 2D rig)\n"
             "%s",
             cli_terrain_usage);
@@ -243,7 +244,7 @@ int cmd_locomote(int argc, char **argv) {
     setup.character = argv[0];
     const char *terrain_spec = NULL, *path_text = "0,0 0,8", *trace = NULL, *out = NULL, *size = "480x360";
     double speed = 1.4, fps = 60, seconds = -1, turn = 90, at = -1;
-    bool json = false, side = false;
+    bool json = false, side = false, backward = false;
     double jump_at = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -267,6 +268,7 @@ int cmd_locomote(int argc, char **argv) {
         else if (!strcmp(a, "--plain")) setup.plain = true;
         else if (!strcmp(a, "--procedural")) setup.procedural = true;
         else if (!strcmp(a, "--side")) side = true;
+        else if (!strcmp(a, "--backward")) backward = true;
         else if (!strcmp(a, "--scale") && more) { if (!cli_parse_real("--scale", argv[++i], 1e-6, 1e6, &setup.scale)) return 1; }
         else if (!strcmp(a, "--cycle") && more) {
             const char *v = argv[++i];
@@ -300,13 +302,14 @@ int cmd_locomote(int argc, char **argv) {
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;
     if (!loco_char_create(&setup, &c)) { cli_terrain_destroy(terrain); return 1; }
-    if (jump_at >= 0 && !setup.procedural) {
-        fprintf(stderr, "skelanim: --jump goes with --procedural (the IK-only walker)\n");
+    if ((jump_at >= 0 || backward) && !setup.procedural) {
+        fprintf(stderr, "skelanim: --jump and --backward go with --procedural (the IK-only walker)\n");
         loco_char_destroy(&c);
         cli_terrain_destroy(terrain);
         return 1;
     }
     c.jump_at = jump_at;
+    c.backward = backward;
     int rc = 1;
     FILE *tf = NULL;
     frame_rec *frames = NULL;

@@ -328,7 +328,8 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         fprintf(stderr, "skelanim: --path: %s\n", err.message);
         return false;
     }
-    if ((c->proc ? sk_procedural_reset(c->proc, pf.x, pf.z, pf.yaw, &err)
+    float back = c->proc && c->backward ? (float)M_PI : 0.0f;
+    if ((c->proc ? sk_procedural_reset(c->proc, pf.x, pf.z, pf.yaw + back, &err)
                  : sk_locomotor_reset(c->loco, pf.x, pf.z, pf.yaw, &err)) != SK_OK) {
         fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
         return false;
@@ -342,7 +343,7 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         sk_path_follower_step(&pf, dt);
         t += dt;
         if (c->proc && !jumped && c->jump_at >= 0 && t >= c->jump_at) jumped = sk_procedural_jump(c->proc);
-        if (!loco_char_step(c, dt, pf.x, pf.z, pf.yaw)) return false;
+        if (!loco_char_step(c, dt, pf.x, pf.z, pf.yaw + back)) return false;
         loco_feet ft;
         loco_char_feet(c, &ft);
         loco_metrics_add(m, c->terrain, &ft);

@@ -40,6 +40,7 @@ typedef struct loco_char {
     sk_procedural *proc;            /* instead of loco with setup.procedural */
     sk_ik_limit *limits;            /* the mannequin's leg limits (procedural), else NULL: checked, not applied */
     double jump_at;                 /* procedural: jump at this time (s); < 0: never */
+    bool backward;                  /* procedural: the path walked facing backward (yaw + 180 degrees) */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;
     sk_mat4 *world;                 /* world matrices of the last frame */

@@ -154,6 +154,17 @@ for spec in flat ramp:30 stairs:0.17,0.28; do
     >"$tmp/out.txt" || { cat "$tmp/out.txt"; fail "locomote --procedural $spec"; }
   check "$kind" "$spec" "$tmp/q.jsonl" procedural "${extra[@]}" || fail "procedural metrics on $spec"
 done
+# walking the path backward (facing against it): the same targets
+for spec in flat ramp:10; do
+  case $spec in
+    flat) kind=flat; extra=();;
+    ramp:*) kind=ramp; extra=("${spec#ramp:}");;
+  esac
+  "$SK_CLI" locomote @mannequin --procedural --backward --terrain "$spec" --path "$path" --speed 1.0 \
+    --trace "$tmp/q.jsonl" >"$tmp/out.txt" || { cat "$tmp/out.txt"; fail "locomote --procedural --backward $spec"; }
+  grep -q "limits       0 of" "$tmp/out.txt" || { cat "$tmp/out.txt"; fail "backward $spec: frames outside the limits"; }
+  check "$kind" "$spec" "$tmp/q.jsonl" procedural "${extra[@]}" || fail "backward procedural metrics on $spec"
+done
 "$SK_CLI" locomote @planar --procedural --terrain stairs --path "0,-1 0,3" --side --size 96x72 --out "$tmp/side.png" \
   --at 2 >/dev/null || fail "@planar --side"
 [[ "$(head -c 4 "$tmp/side.png" | tail -c 3)" == PNG ]] || fail "side.png is not a PNG"
@@ -163,11 +174,15 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 scen = [r for r in rows if r["bench"] == "locomotion"]
 cost = [r for r in rows if r["bench"] == "locomotion_cost"]
-assert len(scen) == 19 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
+assert len(scen) == 23 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
 assert {r["terrain"] for r in scen} >= {"flat", "ramp:45", "stairs:0.17,0.28", "course", "ledge:1"}
 for r in scen:
     assert r["mode"] == "procedural" and r["finished"], r
     assert r["slide_max_cm"] < 0.1 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1 and r["ik_unreached"] == 0, r
+    # the mannequin's limits on every frame, but across 30 and 45 degree slopes (after the turn) and
+    # running faster than 3 m/s (docs/procedural.md)
+    if r["terrain"] not in ("ramp:30", "ramp:45") and r["speed"] <= 3: assert r["limits_outside_frames"] == 0, r
+assert sum(1 for r in scen if r.get("backward")) == 4
 print("bench locomotion --procedural: %d scenarios within the targets; %.0f ns per character" % (len(scen), cost[0]["ns_per_character_min"]))
 EOF2
 
@@ -185,5 +200,6 @@ bad "--clip nope: no such clip" @mannequin --clips nope
 bad "clip \"idle\": left: the foot does not move" @mannequin --clips walk idle
 bad "--out x.bmp: expected a .gif or .png file" @mannequin --out x.bmp
 bad "unknown or incomplete option '--bogus'" @mannequin --bogus
-bad "--jump goes with --procedural" @mannequin --jump 1
+bad "--jump and --backward go with --procedural" @mannequin --jump 1
+bad "--jump and --backward go with --procedural" @mannequin --backward
 sk_done cli_locomote

@@ -526,6 +526,94 @@ static void test_limits(void **state) {
     assert_int_equal(total_inside, total);
 }
 
+/* Backward walking: the body faces -Z and moves along +Z; every step lands
+ * behind the support foot (along the facing), the support foot is pinned,
+ * the same contact targets and every frame inside the limits, on flat
+ * ground, 10 degree ramps up and down and stairs up. */
+static void test_backward(void **state) {
+    (void)state;
+    static const struct { int kind; float arg; } cases[] = {{0, 0}, {1, 10}, {1, -10}, {2, 0.17f}};
+    sk_error err = {0};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sk_terrain_shape sh;
+        sk_terrain t = {0};
+        ramp_p rp = {0};
+        stairs_p sp = {0.17f, 0.28f};
+        hfn h = h_flat;
+        const void *hp = NULL;
+        if (cases[c].kind == 1) {
+            sk_terrain_ramp_options o = {.angle = cases[c].arg * 3.14159265f / 180, .start = sk_vec3_make(0, 0, 1)};
+            assert_int_equal(sk_terrain_ramp(&sh, &o, &t, &err), SK_OK);
+            rp.tan_a = tanf(o.angle);
+            h = h_ramp, hp = &rp;
+        } else if (cases[c].kind == 2) {
+            sk_terrain_stairs_options so = {.rise = sp.rise, .run = sp.run, .start = sk_vec3_make(0, 0, 1)};
+            assert_int_equal(sk_terrain_stairs(&sh, &so, &t, &err), SK_OK);
+            h = h_stairs, hp = &sp;
+        }
+        prig r;
+        prig_make(&r, false, cases[c].kind ? &t : NULL);
+        sk_ik_limit *lim = calloc(r.skel->joint_count, sizeof *lim);
+        assert_non_null(lim);
+        assert_int_equal(sk_mannequin_leg_limits(r.skel, lim, r.skel->joint_count, &err), SK_OK);
+        for (float speed = 0.6f; speed < 1.5f; speed += 0.4f) {
+            const float yaw = 3.14159265f; /* facing -Z */
+            assert_int_equal(sk_procedural_reset(r.P, 0, 0, yaw, &err), SK_OK);
+            pmetrics m = {0};
+            float z = 0, v = 0;
+            uint32_t landings = 0, behind = 0, ahead = 0, backward_frames = 0, walking_frames = 0, outside = 0;
+            uint32_t support = 0;
+            for (int k = 0; k < 60 * 6; k++) {
+                v = fminf(speed, v + speed / 30.0f);
+                z += v / 60;
+                prig_step(&r, 1.0 / 60, 0, z, yaw);
+                pm_add(&m, &r, h, hp, cases[c].kind == 2 ? &sp : NULL);
+                const sk_procedural_state *st = sk_procedural_get_state(r.P);
+                if (st->mode == SK_PROCEDURAL_WALKING && st->speed > 0.3f) {
+                    walking_frames++;
+                    backward_frames += st->backward;
+                }
+                if (st->support != support && st->mode == SK_PROCEDURAL_WALKING) {
+                    /* a landing: the new support heel behind the old one along the facing (-Z) */
+                    sk_vec3 hn, tn, ho, to;
+                    feet(&r, (int)st->support, &hn, &tn);
+                    feet(&r, (int)support, &ho, &to);
+                    landings++;
+                    behind += hn.z > ho.z + 0.05f; /* behind when facing -Z: larger z */
+                    ahead += hn.z < ho.z - 0.01f;
+                }
+                support = st->support;
+                static const char *const names[6] = {"thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r"};
+                bool ok = true;
+                for (int i = 0; i < 6; i++) {
+                    int32_t j = sk_skeleton_find(r.skel, names[i]);
+                    sk_quat rel = sk_quat_mul(sk_quat_inverse(r.skel->rest[j].r), r.local[j].r);
+                    ok = ok && sk_ik_limit_check(&lim[j], sk_vec3_make(0, 1, 0), rel, 1e-3f);
+                }
+                outside += !ok;
+            }
+            char w[80];
+            snprintf(w, sizeof w, "backward, %s %+.2f, %.1f m/s", cases[c].kind == 0 ? "flat" : cases[c].kind == 1 ? "ramp" : "stairs",
+                     (double)cases[c].arg, speed);
+            targets(w, &m);
+            printf("    %u landings, %u behind the support foot, %u ahead of it; backward on %u of %u walking frames; %u frames outside "
+                   "the limits; %u planted foot-frames straddling a stair edge\n",
+                   landings, behind, ahead, backward_frames, walking_frames, outside, m.straddle);
+            assert_true(landings >= 6);
+            /* on stairs a step may stay on the support foot's tread, the
+             * edge rule moving it a little either way */
+            if (cases[c].kind == 2) assert_true(behind * 3 >= landings * 2 && ahead * 10 <= landings);
+            else assert_true(behind == landings && ahead == 0);
+            assert_int_equal(backward_frames, walking_frames);
+            assert_int_equal(outside, 0);
+            assert_int_equal(m.straddle, 0);
+            assert_float_equal(sk_procedural_get_state(r.P)->position.z, z, 1e-4f);
+        }
+        free(lim);
+        prig_free(&r);
+    }
+}
+
 static void test_bad_input(void **state) {
     (void)state;
     prig r;
@@ -565,7 +653,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terrains), cmocka_unit_test(test_step_length), cmocka_unit_test(test_stop),
         cmocka_unit_test(test_ledge),    cmocka_unit_test(test_jump),        cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_backward), cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

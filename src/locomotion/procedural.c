@@ -343,7 +343,9 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
-    P->leg[l].edge_pref = 1; /* off an edge: forward first, the foot stays ahead of the body */
+    /* off an edge: the way the body goes first, the foot stays ahead of it
+     * (behind the facing, walking backward) */
+    P->leg[l].edge_pref = P->st.backward ? -1 : 1;
     place(P, l, base, yaw_land, out);
     float support_y = P->leg[1 - l].step.position.y;
     if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) return;
@@ -576,6 +578,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         float sl = st->slope * (st->backward ? -1.0f : 1.0f);
         len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 2.0f * fmaxf(0.0f, fabsf(sl) - 0.2f));
     }
+    /* backward: shorter steps (a person walking backward takes about three
+     * quarters of the forward step, at a quicker cadence) */
+    if (st->backward) len *= 0.75f;
     /* turning: shorter steps, so the body does not swing past the planted
      * foot (a quarter turn a second halves the step) */
     len /= 1 + 0.6f * fabsf(P->tracker.angular_velocity);
