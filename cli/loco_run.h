@@ -38,9 +38,12 @@ typedef struct loco_char {
     sk_motion_group *group;
     sk_locomotor *loco;
     sk_procedural *proc;            /* instead of loco with setup.procedural */
-    sk_ik_limit *limits;            /* the mannequin's leg limits (procedural), else NULL: checked, not applied */
+    sk_ik_limit *limits;            /* the mannequin's leg and arm limits (procedural), else NULL: checked */
     double jump_at;                 /* procedural: jump at this time (s); < 0: never */
     bool backward;                  /* procedural: the path walked facing backward (yaw + 180 degrees) */
+    bool point;                     /* procedural: the right arm (else the only one) points at point_at */
+    sk_vec3 point_at;               /* world */
+    sk_ik_limit *arm_limits;        /* the mannequin's arm limits (procedural): applied when pointing */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;
     sk_mat4 *world;                 /* world matrices of the last frame */

@@ -165,6 +165,23 @@ for spec in flat ramp:10; do
   grep -q "limits       0 of" "$tmp/out.txt" || { cat "$tmp/out.txt"; fail "backward $spec: frames outside the limits"; }
   check "$kind" "$spec" "$tmp/q.jsonl" procedural "${extra[@]}" || fail "backward procedural metrics on $spec"
 done
+# pointing at a target while walking (the right arm; the mannequin's arm limits)
+"$SK_CLI" locomote @mannequin --procedural --point -1,2,12 --path "0,0 0,5" --speed 1.2 --trace "$tmp/pt.jsonl" \
+  >"$tmp/out.txt" || { cat "$tmp/out.txt"; fail "locomote --point"; }
+grep -q "limits       0 of" "$tmp/out.txt" || { cat "$tmp/out.txt"; fail "--point: frames outside the limits"; }
+python3 - "$tmp/pt.jsonl" <<'EOF2' || fail "--point: the forearm does not point at the target"
+import json, math, sys
+worst = 0.0
+for i, line in enumerate(open(sys.argv[1])):
+    j = json.loads(line)["joints"]
+    if i < 20: continue
+    e, h, t = j["forearm_r"], j["hand_r"], (-1.0, 2.0, 12.0)
+    f = [h[k] - e[k] for k in range(3)]; g = [t[k] - e[k] for k in range(3)]
+    c = sum(a * b for a, b in zip(f, g)) / math.sqrt(sum(a * a for a in f) * sum(b * b for b in g))
+    worst = max(worst, math.degrees(math.acos(max(-1.0, min(1.0, c)))))
+print("locomote --point: the forearm within %.2f degrees of the target" % worst)
+assert worst < 3, worst
+EOF2
 "$SK_CLI" locomote @planar --procedural --terrain stairs --path "0,-1 0,3" --side --size 96x72 --out "$tmp/side.png" \
   --at 2 >/dev/null || fail "@planar --side"
 [[ "$(head -c 4 "$tmp/side.png" | tail -c 3)" == PNG ]] || fail "side.png is not a PNG"
@@ -200,6 +217,7 @@ bad "--clip nope: no such clip" @mannequin --clips nope
 bad "clip \"idle\": left: the foot does not move" @mannequin --clips walk idle
 bad "--out x.bmp: expected a .gif or .png file" @mannequin --out x.bmp
 bad "unknown or incomplete option '--bogus'" @mannequin --bogus
-bad "--jump and --backward go with --procedural" @mannequin --jump 1
-bad "--jump and --backward go with --procedural" @mannequin --backward
+bad "--jump, --backward and --point go with --procedural" @mannequin --jump 1
+bad "--jump, --backward and --point go with --procedural" @mannequin --backward
+bad "--jump, --backward and --point go with --procedural" @mannequin --point 0,1,5
 sk_done cli_locomote

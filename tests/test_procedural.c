@@ -25,7 +25,10 @@ typedef struct prig {
     sk_leg_desc legs[2];
 } prig;
 
-static void prig_make(prig *r, bool planar, const sk_terrain *terrain) {
+static void prig_make_lim(prig *r, bool planar, const sk_terrain *terrain, const sk_ik_limit *limits);
+static void prig_make(prig *r, bool planar, const sk_terrain *terrain) { prig_make_lim(r, planar, terrain, NULL); }
+
+static void prig_make_lim(prig *r, bool planar, const sk_terrain *terrain, const sk_ik_limit *limits) {
     memset(r, 0, sizeof *r);
     sk_error err = {0};
     sk_result res = planar ? sk_planar_rig_create(NULL, &r->asset, &err) : sk_mannequin_create(NULL, NULL, &r->asset, &err);
@@ -42,6 +45,7 @@ static void prig_make(prig *r, bool planar, const sk_terrain *terrain) {
     d.arm_count = 2;
     d.body_joint = -1;
     if (terrain) d.terrain = *terrain;
+    d.limits = limits;
     if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
     r->local = calloc(r->skel->joint_count, sizeof *r->local);
     r->world = calloc(r->skel->joint_count, sizeof *r->world);
@@ -614,6 +618,118 @@ static void test_backward(void **state) {
     }
 }
 
+/* Pointing (§8.2, sk_procedural_point_at): while walking, the right
+ * forearm points at targets ahead, to the side, up and down within a few
+ * degrees (the angle between elbow -> hand and elbow -> target from the
+ * output pose), inside the mannequin's arm limits given to the walker; a
+ * target behind the body gives a finite pose inside the limits; half the
+ * weight lies between the swing and the pointing; the legs are unchanged. */
+static float angle_deg(sk_vec3 a, sk_vec3 b) {
+    float c = sk_vec3_dot(a, b) / (sk_vec3_length(a) * sk_vec3_length(b));
+    return acosf(fmaxf(-1.0f, fminf(1.0f, c))) * 180.0f / 3.14159265f;
+}
+
+static void test_point(void **state) {
+    (void)state;
+    sk_error err = {0};
+    prig tmp;
+    prig_make(&tmp, false, NULL);
+    uint32_t J = tmp.skel->joint_count;
+    sk_ik_limit *arm = calloc(J, sizeof *arm), *leg = calloc(J, sizeof *leg);
+    assert_non_null(arm);
+    assert_non_null(leg);
+    assert_int_equal(sk_mannequin_arm_limits(tmp.skel, arm, J, &err), SK_OK);
+    assert_int_equal(sk_mannequin_leg_limits(tmp.skel, leg, J, &err), SK_OK);
+    assert_int_equal(sk_mannequin_arm_limits(tmp.skel, arm, 3, &err), SK_ERR_INVALID_ARGUMENT);
+    prig_free(&tmp);
+    prig r, plain;
+    prig_make_lim(&r, false, NULL, arm);
+    prig_make(&plain, false, NULL);
+    int32_t sh = sk_skeleton_find(r.skel, "upperarm_r"), el = sk_skeleton_find(r.skel, "forearm_r"),
+            ha = sk_skeleton_find(r.skel, "hand_r");
+    /* targets relative to the character's point (x left, y up, z ahead); right is -X */
+    static const struct { const char *what; float x, y, z; bool reachable; } tg[] = {
+        {"ahead", -0.2f, 1.3f, 4, true},   {"ahead, up", -0.5f, 3.0f, 3, true}, {"ahead, down", -0.3f, 0.3f, 2, true},
+        {"right", -4, 1.4f, 0.5f, true},   {"right, up", -2, 3.5f, 1, true},    {"behind", 0.3f, 1.4f, -4, false},
+    };
+    for (size_t k = 0; k < sizeof tg / sizeof tg[0]; k++) {
+        assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+        float z = 0, v = 0, worst = 0, sum = 0;
+        uint32_t n = 0, outside = 0;
+        pmetrics m = {0};
+        for (int f = 0; f < 60 * 5; f++) {
+            v = fminf(1.2f, v + 1.2f / 30);
+            z += v / 60;
+            sk_vec3 t = sk_vec3_make(tg[k].x, tg[k].y, z + tg[k].z);
+            assert_true(sk_procedural_point_at(r.P, 1, &t, 1.0f));
+            prig_step(&r, 1.0 / 60, 0, z, 0);
+            pm_add(&m, &r, h_flat, NULL, NULL);
+            sk_vec3 e = sk_mat4_transform_point(&r.world[el], sk_vec3_make(0, 0, 0));
+            sk_vec3 h = sk_mat4_transform_point(&r.world[ha], sk_vec3_make(0, 0, 0));
+            for (uint32_t j = 0; j < J; j++) {
+                assert_true(isfinite(r.local[j].r.x) && isfinite(r.local[j].r.w));
+                const sk_ik_limit *l = arm[j].type != SK_IK_LIMIT_NONE ? &arm[j] : &leg[j];
+                if (l->type == SK_IK_LIMIT_NONE) continue;
+                sk_quat rel = sk_quat_mul(sk_quat_inverse(r.skel->rest[j].r), r.local[j].r);
+                outside += !sk_ik_limit_check(l, sk_vec3_make(0, 1, 0), rel, 1e-3f);
+            }
+            if (f < 20) continue;
+            float a = angle_deg(sk_vec3_sub(h, e), sk_vec3_sub(t, e));
+            worst = fmaxf(worst, a), sum += a, n++;
+        }
+        printf("  pointing %-12s forearm to the target: mean %.2f, worst %.2f degrees; %u joint-frames outside the "
+               "limits\n", tg[k].what, sum / n, worst, outside);
+        assert_int_equal(outside, 0);
+        if (tg[k].reachable) assert_true(worst < 3.0f);
+        else assert_true(worst > 20.0f); /* the shoulder cannot point behind the back */
+        targets("  walking while pointing", &m);
+    }
+    (void)sh;
+    /* half the weight: between the swing and pointing */
+    float ang[3];
+    static const float ws[3] = {0, 0.5f, 1};
+    for (int w = 0; w < 3; w++) {
+        assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+        assert_int_equal(sk_procedural_reset(plain.P, 0, 0, 0, &err), SK_OK);
+        float z = 0;
+        sk_vec3 t = sk_vec3_make(-2, 2.5f, 3);
+        assert_true(sk_procedural_point_at(r.P, 1, &t, ws[w]));
+        for (int f = 0; f < 90; f++) {
+            z += 1.0f / 60;
+            prig_step(&r, 1.0 / 60, 0, z, 0);
+            prig_step(&plain, 1.0 / 60, 0, z, 0);
+        }
+        sk_vec3 e = sk_mat4_transform_point(&r.world[el], sk_vec3_make(0, 0, 0));
+        sk_vec3 h = sk_mat4_transform_point(&r.world[ha], sk_vec3_make(0, 0, 0));
+        ang[w] = angle_deg(sk_vec3_sub(h, e), sk_vec3_sub(t, e));
+        /* the legs as without pointing; weight 0: the swing itself */
+        for (uint32_t j = 0; j < J; j++) {
+            bool arm_joint = j == (uint32_t)sh || j == (uint32_t)el || j == (uint32_t)ha;
+            if (arm_joint && w > 0) continue;
+            assert_true(fabsf(sk_quat_dot(r.local[j].r, plain.local[j].r)) > 1 - 1e-6f);
+        }
+    }
+    printf("  weight 0 / 0.5 / 1: forearm %.1f / %.1f / %.1f degrees from the target\n", ang[0], ang[1], ang[2]);
+    assert_true(ang[0] > ang[1] + 5 && ang[1] > ang[2] + 5 && ang[2] < 3);
+    /* bad input: defined results, nothing changed */
+    sk_vec3 bad = sk_vec3_make(NAN, 0, 0), ok = sk_vec3_make(0, 1, 1);
+    assert_false(sk_procedural_point_at(NULL, 0, &ok, 1));
+    assert_false(sk_procedural_point_at(r.P, 2, &ok, 1));
+    assert_false(sk_procedural_point_at(r.P, 0, &bad, 1));
+    assert_false(sk_procedural_point_at(r.P, 0, &ok, 1.5f));
+    assert_false(sk_procedural_point_at(r.P, 0, &ok, NAN));
+    assert_true(sk_procedural_point_at(r.P, 1, NULL, 1)); /* stops */
+    /* a target at the shoulder itself: the swing, finite */
+    sk_vec3 at_sh = sk_mat4_transform_point(&r.world[sh], sk_vec3_make(0, 0, 0));
+    assert_true(sk_procedural_point_at(r.P, 1, &at_sh, 1));
+    prig_step(&r, 1.0 / 60, 0, 1.5f, 0);
+    for (uint32_t j = 0; j < J; j++) assert_true(isfinite(r.local[j].r.x) && isfinite(r.local[j].r.w));
+    free(arm);
+    free(leg);
+    prig_free(&r);
+    prig_free(&plain);
+}
+
 static void test_bad_input(void **state) {
     (void)state;
     prig r;
@@ -653,7 +769,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terrains), cmocka_unit_test(test_step_length), cmocka_unit_test(test_stop),
         cmocka_unit_test(test_ledge),    cmocka_unit_test(test_jump),        cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_backward), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_backward), cmocka_unit_test(test_point),  cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,7 +64,12 @@ typedef struct pleg {
     int edge_pref;
 } pleg;
 
-typedef struct parm { uint32_t shoulder, elbow, hand; } parm;
+typedef struct parm {
+    uint32_t shoulder, elbow, hand;
+    float length;             /* rest: shoulder -> elbow -> hand */
+    float point_w;            /* pointing weight (0: the swing) */
+    sk_vec3 point;            /* world target */
+} parm;
 
 struct sk_procedural {
     sk_allocator alloc;
@@ -188,8 +193,14 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: leg %d has no length or no foot", l);
         }
     }
-    for (uint32_t a = 0; a < desc->arm_count; a++)
-        P->arm[a] = (parm){(uint32_t)desc->arms[a].shoulder, (uint32_t)desc->arms[a].elbow, (uint32_t)desc->arms[a].hand};
+    for (uint32_t a = 0; a < desc->arm_count; a++) {
+        parm *m = &P->arm[a];
+        memset(m, 0, sizeof *m);
+        m->shoulder = (uint32_t)desc->arms[a].shoulder, m->elbow = (uint32_t)desc->arms[a].elbow;
+        m->hand = (uint32_t)desc->arms[a].hand;
+        m->length = skm_vec3_len(sk_vec3_sub(P->rt[m->elbow], P->rt[m->shoulder])) +
+                    skm_vec3_len(sk_vec3_sub(P->rt[m->hand], P->rt[m->elbow]));
+    }
     P->arms = desc->arm_count;
     P->hip_h = P->rt[P->body].y - lowest;
     P->leg_len = longest;
@@ -298,6 +309,39 @@ bool sk_procedural_jump(sk_procedural *P) {
     P->st.mode = SK_PROCEDURAL_CROUCHING;
     P->crouch_t = 0;
     return true;
+}
+
+bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *target, float weight) {
+    if (!P || arm >= P->arms || !(weight >= 0 && weight <= 1)) return false;
+    if (target && !(isfinite(target->x) && isfinite(target->y) && isfinite(target->z) &&
+                    fabsf(target->x) < 1e6f && fabsf(target->y) < 1e6f && fabsf(target->z) < 1e6f))
+        return false;
+    P->arm[arm].point_w = target ? weight : 0;
+    if (target) P->arm[arm].point = *target;
+    return true;
+}
+
+/* Arm a points at its target (sk_procedural_point_at): FABRIK on the chain,
+ * in the pose's model space (world = root x model). */
+static void point_arm(sk_procedural *P, sk_pose *pose, uint32_t a) {
+    const parm *m = &P->arm[a];
+    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
+    sk_quat yawi = sk_quat_conjugate(skm_quat_rot_y(P->st.yaw));
+    sk_vec3 t = skm_quat_rotate(yawi, sk_vec3_sub(m->point, root_t));
+    sk_vec3 sh = skm_quat_rotate(yawi, sk_vec3_sub(P->wt[m->shoulder], root_t));
+    sk_vec3 d = sk_vec3_sub(t, sh);
+    float dl = skm_vec3_len(d);
+    if (!(dl > 1e-4f)) return; /* at the shoulder: no direction */
+    uint32_t joints[3] = {m->shoulder, m->elbow, m->hand};
+    sk_ik_limit lims[3];
+    sk_ik_chain ch = {P->skel, joints, 3, NULL};
+    if (P->d.limits) {
+        for (int k = 0; k < 3; k++) lims[k] = P->d.limits[joints[k]];
+        ch.limits = lims;
+    }
+    sk_ik_target tg = {.position = sk_vec3_add(sh, sk_vec3_scale(d, 1.05f * m->length / dl))};
+    sk_ik_options o = {.solver = SK_IK_FABRIK, .max_iterations = 16, .fk_blend = 1 - m->point_w};
+    (void)sk_ik_solve(&ch, &tg, &o, pose, NULL, 0, NULL, NULL); /* on failure the swing stays */
 }
 
 /* The arc height that clears the ground between A and C (4 samples). */
@@ -813,6 +857,8 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
     float raise = st->mode == SK_PROCEDURAL_AIRBORNE ? 1.2f * skm_clampf(0.5f + 0.25f * fabsf(P->vy), 0, 1) : 0;
     if (P->arms) pose_arms(P, loc, lead, run, raise);
+    for (uint32_t a = 0; a < P->arms; a++)
+        if (P->arm[a].point_w > 0) point_arm(P, pose, a);
     st->rays = P->ground.rays;
     return SK_OK;
 }
