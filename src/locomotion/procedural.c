@@ -54,14 +54,26 @@ typedef struct pleg {
     sk_vec3 foot_dir;         /* rest: toe - heel on the ground, character space */
     sk_quat ankle_rest_c;     /* rest world rotation of the ankle, character space */
     float shin_foot_rest;     /* rest angle from ankle -> knee to heel -> toe about +X (rad) */
+    float piv_c, piv_s, piv_half; /* cos, sin of the middle of the foot's range, cos of its half width */
     sk_vec3 hinge;            /* the knee's hinge: the character's lateral axis in the knee's frame */
+    bool hinge_ok;            /* hip -> knee -> ankle a parent chain: the analytic hinge solve */
+    float l1, l2, phi0;       /* thigh, shin (rest) and the rest angle at the knee between them */
+    float bend_sign, plane_sign; /* knee flexion about +/- hinge; the hinge vs (hip->ankle x hip->knee) */
     sk_footstep step;         /* where it stands (support) / where it goes (swing) */
     sk_footstep from;         /* where the swing started */
     bool clr_valid;
     sk_vec3 clr_c;
     float clr_h;
+    float clr_top;            /* the highest ground seen between A and C (and under both feet there) */
     float guard;
     int edge_pref;
+    /* the last landing point cast (landing): reused while its heel base,
+     * yaw and the support foot have not moved (walking straight at a steady
+     * speed the point stays put while the body walks toward it) */
+    bool land_valid;
+    sk_vec3 land_base, land_support;
+    float land_yaw;
+    sk_footstep land_out;
 } pleg;
 
 typedef struct parm {
@@ -81,6 +93,7 @@ struct sk_procedural {
     parm arm[2];
     sk_vec3 *rt, *rs, *wt, *ws; /* rest FK (character frame at the origin), world FK */
     sk_quat *rr, *wr;
+    bool *need;               /* the joints the frame's first FK computes: the legs' and arms' ancestors */
     float hip_h;              /* rest body height above the heels */
     float leg_len, walk, runv, step0, lift0, rise0, crouch, jump_v, down_max, up_max;
     skl_ground ground;
@@ -145,7 +158,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     }
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: no body joint (set body_joint)");
-    size_t size = sizeof(sk_procedural) + (size_t)J * (4 * sizeof(sk_vec3) + 2 * sizeof(sk_quat)) + 64;
+    size_t size = sizeof(sk_procedural) + (size_t)J * (4 * sizeof(sk_vec3) + 2 * sizeof(sk_quat) + sizeof(bool)) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "procedural: out of memory");
@@ -162,7 +175,9 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->wt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
     P->ws = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
     P->rr = (sk_quat *)p; p += J * sizeof(sk_quat);
-    P->wr = (sk_quat *)p;
+    P->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
+    P->need = (bool *)p;
+    memset(P->need, 0, J * sizeof(bool));
     fk_from(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), P->rt, P->rr, P->rs, 0, J);
     float lowest = INFINITY, longest = 0;
     for (int l = 0; l < 2; l++) {
@@ -185,7 +200,30 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
             if (fabsf(c) > 0.985f)
                 g->hinge = sk_vec3_make(k == 0 ? copysignf(1, c) : 0, k == 1 ? copysignf(1, c) : 0, k == 2 ? copysignf(1, c) : 0);
         }
+        g->hinge_ok = s->parents[g->ankle] == (int32_t)g->knee && s->parents[g->knee] == (int32_t)g->hip;
+        g->l1 = skm_vec3_len(sk_vec3_sub(P->rt[g->knee], P->rt[g->hip]));
+        g->l2 = skm_vec3_len(sk_vec3_sub(P->rt[g->ankle], P->rt[g->knee]));
+        if (g->hinge_ok && g->l1 > 1e-4f && g->l2 > 1e-4f) {
+            sk_vec3 kh = sk_vec3_sub(P->rt[g->hip], P->rt[g->knee]), ka = sk_vec3_sub(P->rt[g->ankle], P->rt[g->knee]);
+            g->phi0 = atan2f(skm_vec3_len(sk_vec3_cross(kh, ka)), sk_vec3_dot(kh, ka));
+            /* a test bend of 0.3 rad: flexion moves the ankle back (-Z) */
+            sk_quat kb = skm_quat_mul(P->rr[g->knee], skm_quat_axis_angle(g->hinge, 0.3f));
+            sk_vec3 a1 = sk_vec3_add(P->rt[g->knee], skm_quat_rotate(kb, sk_vec3_mul(P->rs[g->knee], s->rest[g->ankle].t)));
+            g->bend_sign = a1.z < P->rt[g->ankle].z ? 1.0f : -1.0f;
+            kb = skm_quat_mul(P->rr[g->knee], skm_quat_axis_angle(g->hinge, 0.3f * g->bend_sign));
+            a1 = sk_vec3_add(P->rt[g->knee], skm_quat_rotate(kb, sk_vec3_mul(P->rs[g->knee], s->rest[g->ankle].t)));
+            sk_vec3 v = sk_vec3_sub(a1, P->rt[g->hip]), k = sk_vec3_sub(P->rt[g->knee], P->rt[g->hip]);
+            sk_vec3 hw = skm_quat_rotate(P->rr[g->knee], g->hinge);
+            g->plane_sign = sk_vec3_dot(hw, sk_vec3_cross(v, k)) >= 0 ? 1.0f : -1.0f;
+        } else {
+            g->hinge_ok = false;
+        }
         g->shin_foot_rest = signed_angle(sk_vec3_sub(P->rt[g->knee], P->rt[g->ankle]), sk_vec3_sub(toe, heel), sk_vec3_make(1, 0, 0));
+        {
+            float mid = g->shin_foot_rest + 0.5f * (FOOT_PLANTAR_MAX - FOOT_DORSI_MAX);
+            g->piv_c = cosf(mid), g->piv_s = sinf(mid);
+            g->piv_half = cosf(0.5f * (FOOT_PLANTAR_MAX + FOOT_DORSI_MAX) - 2e-3f);
+        }
         lowest = fminf(lowest, heel.y);
         longest = fmaxf(longest, g->length);
         if (!(g->length > 0) || !(skm_vec3_len(g->foot_dir) > 1e-4f)) {
@@ -202,6 +240,15 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
                     skm_vec3_len(sk_vec3_sub(P->rt[m->hand], P->rt[m->elbow]));
     }
     P->arms = desc->arm_count;
+    {
+        /* the first FK of a frame: hips, knees and ankles (the two-bone
+         * solve's input), shoulders, and their ancestors */
+        uint32_t marks[10], n = 0;
+        for (int l = 0; l < 2; l++) marks[n++] = P->leg[l].hip, marks[n++] = P->leg[l].knee, marks[n++] = P->leg[l].ankle;
+        for (uint32_t a = 0; a < P->arms; a++) marks[n++] = P->arm[a].shoulder;
+        for (uint32_t k = 0; k < n; k++)
+            for (int32_t j = (int32_t)marks[k]; j >= 0 && !P->need[j]; j = s->parents[j]) P->need[j] = true;
+    }
     P->hip_h = P->rt[P->body].y - lowest;
     P->leg_len = longest;
     P->walk = desc->walk_speed > 0 ? desc->walk_speed : 1.3f;
@@ -249,6 +296,7 @@ static void place(sk_procedural *P, uint32_t l, sk_vec3 base, float yaw, sk_foot
     sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = skl_horiz(fd);
     float fl = skm_vec3_len(fh);
     if (fl < 1e-6f) return;
+    if (fd.y < fl * 0.25f && fd.y > -fl * 0.25f) return; /* under 14 degrees (tan 0.25 rad = 0.255) */
     float pitch = atan2f(fd.y, fl), want = skm_clampf(pitch, -FOOT_PITCH_DOWN, FOOT_PITCH_UP);
     if (want == pitch) return;
     sk_vec3 ax = skm_vec3_unit(sk_vec3_cross(fh, sk_vec3_make(0, 1, 0))); /* +angle raises the toe */
@@ -291,6 +339,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         place(P, l, heel_base(P, l, P->st.position, P->st.yaw), P->st.yaw, &P->leg[l].step);
         P->leg[l].from = P->leg[l].step;
         P->leg[l].clr_valid = false;
+        P->leg[l].land_valid = false;
         P->leg[l].guard = 0;
     }
     P->st.mode = SK_PROCEDURAL_STANDING;
@@ -351,6 +400,8 @@ static float clearance(sk_procedural *P, uint32_t l) {
     sk_vec3 a = g->from.position, c = g->step.position;
     float need = 0;
     sk_vec3 fd = skl_rot_y(g->foot_dir, g->step.yaw);
+    float top_all = fmaxf(fmaxf(a.y, c.y), fmaxf(a.y + skm_quat_rotate(g->from.rotation, g->foot_dir).y,
+                                                 c.y + skm_quat_rotate(g->step.rotation, g->foot_dir).y));
     for (int k = 1; k <= 4; k++) {
         float s = (float)k / 5;
         sk_vec3 p = skm_vec3_lerp(a, c, s);
@@ -358,12 +409,14 @@ static float clearance(sk_procedural *P, uint32_t l) {
         float top = -INFINITY;
         if (ground(P, p.x, p.z, fmaxf(a.y, c.y), &h)) top = h.point.y;
         if (ground(P, p.x + fd.x, p.z + fd.z, fmaxf(a.y, c.y), &h)) top = fmaxf(top, h.point.y);
+        top_all = fmaxf(top_all, top);
         float ex = top - p.y;
         if (ex > 0.001f) need = fmaxf(need, (ex + 0.03f) / (2 * s * (1 - s)) * 0.5f);
     }
     g->clr_valid = true;
     g->clr_c = c;
     g->clr_h = need;
+    g->clr_top = top_all;
     return need;
 }
 
@@ -387,12 +440,26 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
+    pleg *g = &P->leg[l];
+    sk_vec3 sup = P->leg[1 - l].step.position;
+    if (g->land_valid && fabsf(base.x - g->land_base.x) < 1e-4f && fabsf(base.z - g->land_base.z) < 1e-4f &&
+        fabsf(yaw_land - g->land_yaw) < 1e-5f && sup.x == g->land_support.x && sup.y == g->land_support.y &&
+        sup.z == g->land_support.z) {
+        *out = g->land_out;
+        out->time = P->st.time;
+        return;
+    }
+    g->land_valid = false;
     /* off an edge: the way the body goes first, the foot stays ahead of it
      * (behind the facing, walking backward) */
-    P->leg[l].edge_pref = P->st.backward ? -1 : 1;
+    g->edge_pref = P->st.backward ? -1 : 1;
     place(P, l, base, yaw_land, out);
-    float support_y = P->leg[1 - l].step.position.y;
-    if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) return;
+    float support_y = sup.y;
+    if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) {
+        g->land_valid = true;
+        g->land_base = base, g->land_yaw = yaw_land, g->land_support = sup, g->land_out = *out;
+        return;
+    }
     /* Far above or below: a steep ramp, or a ledge or wall? The ground is
      * sampled every 0.15 m from the support foot to the landing point; a
      * jump between two samples larger than a step is an edge. */
@@ -439,46 +506,63 @@ static void set_root(sk_procedural *P) {
 static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel_target, sk_quat rot) {
     pleg *g = &P->leg[l];
     sk_vec3 at = sk_vec3_add(heel_target, skm_quat_rotate(rot, g->ankle_off));
-    sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
-    sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
-    sk_transform ta = {P->wt[g->ankle], P->wr[g->ankle], P->ws[g->ankle]};
-    sk_vec3 fwd = skl_rot_y(sk_vec3_make(0, 0, 1), P->st.yaw);
-    sk_ik_target tg = {.position = at, .has_pole = true};
-    tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(P->wt[g->hip], at), 0.5f), sk_vec3_scale(fwd, g->length));
-    sk_ik_options io = {.soft = 0.01f};
-    sk_quat ch, ck;
-    bool reached = false;
-    if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
-        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
-        loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
-    }
     uint32_t end = sk_skeleton_subtree_end(P->skel, g->hip);
     sk_quat yawq = skm_quat_rot_y(P->st.yaw);
     sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
-    fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+    int32_t ap = P->skel->parents[g->ankle];
+    /* the knee toward the facing and the foot's own heading (a foot planted
+     * before a turn): the hip takes half of the twist, the ankle the rest */
+    sk_vec3 fwd = skl_rot_y(sk_vec3_make(0, 0, 1), P->st.yaw);
     {
-        /* The knee is a hinge: the two-bone solve bends it in the plane of
-         * hip, target and pole, which leaves the knee's lateral axis when the
-         * target is off the leg's plane (a foot rolled on bumps). Only the
-         * bend about the hinge is kept and the hip re-aimed at the target. */
-        sk_quat kr = P->skel->rest[g->knee].r;
-        sk_quat rel = skm_quat_mul(sk_quat_conjugate(kr), loc[g->knee].r);
-        if (rel.w < 0) rel = skm_quat_neg(rel);
-        float d = rel.x * g->hinge.x + rel.y * g->hinge.y + rel.z * g->hinge.z;
-        sk_quat tw = sk_quat_make(g->hinge.x * d, g->hinge.y * d, g->hinge.z * d, rel.w);
-        float sw2 = rel.x * rel.x + rel.y * rel.y + rel.z * rel.z - d * d; /* sin^2 of half the swing, about */
-        if (sw2 > 1e-14f) {
-            loc[g->knee].r = skm_quat_normalize(skm_quat_mul(kr, skm_quat_normalize(tw)));
-            fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->knee, g->knee + 1);
-            sk_vec3 an = sk_vec3_add(P->wt[g->knee], skm_quat_rotate(P->wr[g->knee], sk_vec3_mul(P->ws[g->knee], loc[g->ankle].t)));
-            sk_quat q = skm_quat_from_to(skm_vec3_unit(sk_vec3_sub(an, P->wt[g->hip])), skm_vec3_unit(sk_vec3_sub(at, P->wt[g->hip])));
-            int32_t hp = P->skel->parents[g->hip];
-            sk_quat pw = hp >= 0 ? P->wr[hp] : yawq;
-            loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(q, P->wr[g->hip])));
-            fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        sk_vec3 ff = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(0, 0, 1)));
+        float fl = skm_vec3_len(ff);
+        if (fl > 0.1f) {
+            sk_vec3 mixd = sk_vec3_add(fwd, sk_vec3_scale(ff, 1.0f / fl));
+            if (skm_vec3_len(mixd) > 0.1f) fwd = skm_vec3_unit(mixd);
         }
     }
-    int32_t ap = P->skel->parents[g->ankle];
+    if (g->hinge_ok) {
+        /* The knee is a hinge: its angle from the hip-target distance (law
+         * of cosines), about its own axis; the hip turns the leg so the
+         * ankle is on the target and the knee toward the pole direction. */
+        sk_vec3 hip = P->wt[g->hip], t = sk_vec3_sub(at, hip);
+        float D = skm_vec3_len(t), l1 = g->l1, l2 = g->l2;
+        float Dc = skm_clampf(D, fabsf(l1 - l2) + 1e-4f, 0.9999f * (l1 + l2));
+        float phi = acosf(skm_clampf((l1 * l1 + l2 * l2 - Dc * Dc) / (2 * l1 * l2), -1.0f, 1.0f));
+        loc[g->knee].r = skm_quat_normalize(
+            skm_quat_mul(P->skel->rest[g->knee].r, skm_quat_axis_angle(g->hinge, g->bend_sign * (g->phi0 - phi))));
+        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, g->ankle);
+        sk_vec3 a = sk_vec3_add(P->wt[g->knee], skm_quat_rotate(P->wr[g->knee], sk_vec3_mul(P->ws[g->knee], loc[g->ankle].t)));
+        sk_vec3 tu = D > 1e-6f ? sk_vec3_scale(t, 1.0f / D) : sk_vec3_make(0, -1, 0);
+        sk_quat q1 = skm_quat_from_to(sk_vec3_sub(a, hip), tu);
+        sk_vec3 h1 = skm_quat_rotate(q1, skm_quat_rotate(P->wr[g->knee], g->hinge));
+        h1 = sk_vec3_sub(h1, sk_vec3_scale(tu, sk_vec3_dot(h1, tu)));
+        sk_vec3 pp = sk_vec3_sub(fwd, sk_vec3_scale(tu, sk_vec3_dot(fwd, tu)));
+        sk_quat R = q1;
+        if (skm_vec3_len(pp) > 1e-4f && skm_vec3_len(h1) > 1e-4f) {
+            sk_vec3 nd = sk_vec3_scale(skm_vec3_unit(sk_vec3_cross(tu, pp)), g->plane_sign);
+            h1 = skm_vec3_unit(h1);
+            sk_quat q2 = sk_vec3_dot(h1, nd) < -0.9999f ? sk_quat_make(tu.x, tu.y, tu.z, 0) : skm_quat_from_to(h1, nd);
+            R = skm_quat_mul(q2, q1);
+        }
+        int32_t hp = P->skel->parents[g->hip];
+        sk_quat pw = hp >= 0 ? P->wr[hp] : yawq;
+        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, P->wr[g->hip])));
+        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, g->ankle);
+    } else {
+        sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
+        sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
+        sk_transform ta = {P->wt[g->ankle], P->wr[g->ankle], P->ws[g->ankle]};
+        sk_ik_target tg = {.position = at, .has_pole = true};
+        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(P->wt[g->hip], at), 0.5f), sk_vec3_scale(fwd, g->length));
+        sk_ik_options io = {.soft = 0.01f};
+        sk_quat ch, ck;
+        if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, NULL)) {
+            loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
+            loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
+        }
+        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+    }
     if (ap >= 0) {
         sk_quat want = skm_quat_mul(rot, g->ankle_rest_c);
         loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[ap]), want));
@@ -523,7 +607,11 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
     for (int it = 0; it < 3; it++) {
         const sk_procedural_foot *f = &P->st.feet[l];
         sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
-        float bend = signed_angle(shin, foot, lat) - g->shin_foot_rest; /* + toe down (plantar), - toe up */
+        /* inside the range (the common case) without an arc tangent: the
+         * angle's distance from the range's middle, by its cosine */
+        float y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
+        if (x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half) return pivoted;
+        float bend = atan2f(y, x) - g->shin_foot_rest; /* + toe down (plantar), - toe up */
         float turn; /* about lat: + turns the toe down */
         if (bend < -FOOT_DORSI_MAX - 1e-3f) turn = -FOOT_DORSI_MAX - bend + 0.01f;
         else if (bend > FOOT_PLANTAR_MAX + 1e-3f) turn = FOOT_PLANTAR_MAX - bend - 0.01f;
@@ -549,7 +637,9 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
     for (uint32_t a = 0; a < P->arms; a++) {
         const parm *m = &P->arm[a];
         float side = a == 0 ? 1.0f : -1.0f;               /* left arm: +X */
-        float swing = -side * lead * (0.7f + 0.5f * run); /* the left arm forward when the right leg is */
+        /* the left arm forward when the right leg is; lead reaches +-1 when the
+         * feet are a step apart: up to 0.35 rad walking, 0.6 running */
+        float swing = -side * lead * (0.35f + 0.25f * run);
         float bend = 0.15f + 1.2f * run;
         /* world rotation of the upper arm: rest (character space) turned about
          * X (forward swing: -Y toward +Z is a negative angle about +X) and
@@ -743,12 +833,16 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         float u = 1 - s;
         sk_vec3 Bs = sk_vec3_add(sk_vec3_add(sk_vec3_scale(A, u * u), sk_vec3_scale(Bc, 2 * u * s)), sk_vec3_scale(C, s * s));
         sk_quat R = skm_quat_nlerp(gs->from.rotation, gs->step.rotation, s);
-        /* guard: heel and toe above the ground under them */
+        /* guard: heel and toe above the ground under them (cast only when
+         * the foot is within 4 cm of the highest ground clearance() saw
+         * between where it left and where it lands) */
         sk_vec3 hw = Bs, tw = sk_vec3_add(Bs, skm_quat_rotate(R, gs->foot_dir));
         float need = 0;
         sk_terrain_hit gh;
-        if (ground(P, hw.x, hw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
-        if (ground(P, tw.x, tw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+        if (fminf(hw.y, tw.y) < gs->clr_top + 0.04f) {
+            if (ground(P, hw.x, hw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
+            if (ground(P, tw.x, tw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+        }
         gs->guard = fmaxf(need, gs->guard - fdt);
         Bs.y += gs->guard;
         heel_t[sw] = Bs;
@@ -842,7 +936,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     }
     set_root(P);
     sk_quat yawq = skm_quat_rot_y(st->yaw);
-    fk_from(P->skel, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0, P->J);
+    skl_fk(P->skel, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0, P->J, P->need);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
     if (on_ground && P->walking) {
         if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw]);
