@@ -10,8 +10,9 @@
  *   skelanim bench locomotion [--procedural] [--quick] [--count N] [--frames N] [--no-table]
  *
  * --procedural: the IK-only walker (seed 004) instead, over the same paths
- * plus a ledge (walking up to its edge) and backward walks (flat, 10 degree
- * ramps up and down, stairs), no baseline; its cost is the whole
+ * plus a ledge (walking up to its edge), backward walks (flat, 10 degree
+ * ramps up and down, stairs) and straight up and down the 30 and 45 degree
+ * ramps, no baseline; its cost is the whole
  * sk_procedural_update (steps, body, two-bone legs, arm swing).
  *
  * The metrics are those of skelanim locomote (cli/loco_run.h). */
@@ -31,6 +32,11 @@ static const bl_case bl_cases_proc_extra[] = {
     {"ramp:10", "0,0 0,6 6,6", true},
     {"ramp:-10", "0,0 0,6 6,6", true},
     {"stairs:0.17,0.28", "0,0 0,6 6,6", true},
+    /* straight up and down the steep ramps (the table's paths turn to walk across them) */
+    {"ramp:30", "0,0 0,6", false},
+    {"ramp:30", "0,8 0,1", false},
+    {"ramp:45", "0,0 0,6", false},
+    {"ramp:45", "0,8 0,1", false},
 };
 
 static const bl_case bl_cases[] = {
@@ -70,7 +76,7 @@ static int bl_table(bool quick, bool procedural) {
             }
             c.backward = cs->backward;
             size_t nw = quick ? 2 : 4, nr = running_ok(cs->terrain) ? (quick ? 1 : 2) : 0;
-            if (k >= ncases) nw = quick ? 1 : cs->backward ? 3 : 2, nr = 0;
+            if (k >= ncases) nw = quick ? 1 : cs->backward ? 3 : !strncmp(cs->terrain, "ramp", 4) ? 4 : 2, nr = 0;
             for (size_t i = 0; i < nw + nr; i++) {
                 double speed = i < nw ? (quick ? walk[1 + 2 * i] : walk[i]) : run[quick ? 1 : i - nw];
                 loco_metrics m;
