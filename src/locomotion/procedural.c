@@ -94,6 +94,8 @@ struct sk_procedural {
     sk_vec3 *rt, *rs, *wt, *ws; /* rest FK (character frame at the origin), world FK */
     sk_quat *rr, *wr;
     bool *need;               /* the joints the frame's first FK computes: the legs' and arms' ancestors */
+    sk_quat yq;               /* the facing this frame: rotation about +Y, and its sine and cosine */
+    float ys, yc;
     float hip_h;              /* rest body height above the heels */
     float leg_len, walk, runv, step0, lift0, rise0, crouch, jump_v, down_max, up_max;
     skl_ground ground;
@@ -323,6 +325,8 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural reset: NULL or non-finite position/yaw");
     memset(&P->st, 0, sizeof P->st);
     P->st.yaw = skm_wrap_angle(yaw);
+    P->yq = skm_quat_rot_y(P->st.yaw);
+    P->ys = sinf(P->st.yaw), P->yc = cosf(P->st.yaw);
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -375,7 +379,7 @@ bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *targe
 static void point_arm(sk_procedural *P, sk_pose *pose, uint32_t a) {
     const parm *m = &P->arm[a];
     sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
-    sk_quat yawi = sk_quat_conjugate(skm_quat_rot_y(P->st.yaw));
+    sk_quat yawi = sk_quat_conjugate(P->yq);
     sk_vec3 t = skm_quat_rotate(yawi, sk_vec3_sub(m->point, root_t));
     sk_vec3 sh = skm_quat_rotate(yawi, sk_vec3_sub(P->wt[m->shoulder], root_t));
     sk_vec3 d = sk_vec3_sub(t, sh);
@@ -496,7 +500,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
 }
 
 static void set_root(sk_procedural *P) {
-    sk_transform t = {sk_vec3_make(P->st.position.x, 0, P->st.position.z), skm_quat_rot_y(P->st.yaw),
+    sk_transform t = {sk_vec3_make(P->st.position.x, 0, P->st.position.z), P->yq,
                       sk_vec3_make(1, 1, 1)};
     P->st.root = sk_mat4_from_transform(&t);
 }
@@ -507,12 +511,12 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
     pleg *g = &P->leg[l];
     sk_vec3 at = sk_vec3_add(heel_target, skm_quat_rotate(rot, g->ankle_off));
     uint32_t end = sk_skeleton_subtree_end(P->skel, g->hip);
-    sk_quat yawq = skm_quat_rot_y(P->st.yaw);
+    sk_quat yawq = P->yq;
     sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
     int32_t ap = P->skel->parents[g->ankle];
     /* the knee toward the facing and the foot's own heading (a foot planted
      * before a turn): the hip takes half of the twist, the ankle the rest */
-    sk_vec3 fwd = skl_rot_y(sk_vec3_make(0, 0, 1), P->st.yaw);
+    sk_vec3 fwd = sk_vec3_make(P->ys, 0, P->yc);
     {
         sk_vec3 ff = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(0, 0, 1)));
         float fl = skm_vec3_len(ff);
@@ -531,7 +535,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
         float phi = acosf(skm_clampf((l1 * l1 + l2 * l2 - Dc * Dc) / (2 * l1 * l2), -1.0f, 1.0f));
         loc[g->knee].r = skm_quat_normalize(
             skm_quat_mul(P->skel->rest[g->knee].r, skm_quat_axis_angle(g->hinge, g->bend_sign * (g->phi0 - phi))));
-        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, g->ankle);
+        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->knee, g->knee + 1); /* the hip's is current */
         sk_vec3 a = sk_vec3_add(P->wt[g->knee], skm_quat_rotate(P->wr[g->knee], sk_vec3_mul(P->ws[g->knee], loc[g->ankle].t)));
         sk_vec3 tu = D > 1e-6f ? sk_vec3_scale(t, 1.0f / D) : sk_vec3_make(0, -1, 0);
         sk_quat q1 = skm_quat_from_to(sk_vec3_sub(a, hip), tu);
@@ -603,7 +607,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
 static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel, sk_quat rot) {
     pleg *g = &P->leg[l];
     bool pivoted = false;
-    sk_vec3 lat = skl_rot_y(sk_vec3_make(1, 0, 0), P->st.yaw);
+    sk_vec3 lat = sk_vec3_make(P->yc, 0, -P->ys);
     for (int it = 0; it < 3; it++) {
         const sk_procedural_foot *f = &P->st.feet[l];
         sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
@@ -632,7 +636,7 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
  * character's lateral axis by the opposite leg's lead; the elbow bends with
  * the run; in the air both arms rise. */
 static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run, float raise) {
-    sk_quat yawq = skm_quat_rot_y(P->st.yaw), yawi = sk_quat_conjugate(yawq);
+    sk_quat yawq = P->yq, yawi = sk_quat_conjugate(yawq);
     sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
     for (uint32_t a = 0; a < P->arms; a++) {
         const parm *m = &P->arm[a];
@@ -678,7 +682,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
     sk_vec3 v = skl_horiz(P->tracker.velocity);
     float speed = skm_vec3_len(v);
-    sk_vec3 fwd = skl_rot_y(sk_vec3_make(0, 0, 1), st->yaw);
+    P->yq = skm_quat_rot_y(st->yaw);
+    P->ys = sinf(st->yaw), P->yc = cosf(st->yaw);
+    sk_vec3 fwd = sk_vec3_make(P->ys, 0, P->yc);
     st->velocity = v;
     st->speed = speed;
     st->backward = sk_vec3_dot(v, fwd) < -0.05f;
@@ -935,7 +941,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         loc[P->body].t = sk_vec3_add(loc[P->body].t, dw);
     }
     set_root(P);
-    sk_quat yawq = skm_quat_rot_y(st->yaw);
+    sk_quat yawq = P->yq;
     skl_fk(P->skel, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0, P->J, P->need);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
     if (on_ground && P->walking) {
