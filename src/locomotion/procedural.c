@@ -94,6 +94,7 @@ struct sk_procedural {
     sk_vec3 *rt, *rs, *wt, *ws; /* rest FK (character frame at the origin), world FK */
     sk_quat *rr, *wr;
     bool *need;               /* the joints the frame's first FK computes: the legs' and arms' ancestors */
+    bool unit_rest;           /* every rest rotation unit: FK without normalizing */
     sk_quat yq;               /* the facing this frame: rotation about +Y, and its sine and cosine */
     float ys, yc;
     float hip_h;              /* rest body height above the heels */
@@ -112,9 +113,33 @@ struct sk_procedural {
 };
 
 
-static void fk_from(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
+/* Forward kinematics of joints [from, to) (need: only those marked, NULL:
+ * all). The walker's local rotations are unit (the rest pose's, checked at
+ * creation, or set normalized), so the products are not normalized again:
+ * a frame starts from the rest pose, no error accumulates over frames. A
+ * skeleton whose rest rotations are not unit takes skl_fk (normalizing). */
+static void fk_need(const sk_skeleton *s, bool unit, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r,
+                    sk_vec3 *wt, sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need) {
+    if (!unit) {
+        skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, need);
+        return;
+    }
+    for (uint32_t j = from; j < to; j++) {
+        if (need && !need[j]) continue;
+        const sk_transform *l = &loc[j];
+        int32_t p = s->parents[j];
+        sk_quat pr = p >= 0 ? wr[p] : root_r;
+        sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
+        sk_vec3 pt = p >= 0 ? wt[p] : root_t;
+        wr[j] = skm_quat_mul(pr, l->r);
+        ws[j] = sk_vec3_mul(ps, l->s);
+        wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
+    }
+}
+
+static void fk_from(const sk_procedural *P, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
                     sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to) {
-    skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, NULL);
+    fk_need(P->skel, P->unit_rest, loc, root_t, root_r, wt, wr, ws, from, to, NULL);
 }
 
 /* The angle from a to b about axis (signed, -pi..pi). */
@@ -180,7 +205,10 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
     P->need = (bool *)p;
     memset(P->need, 0, J * sizeof(bool));
-    fk_from(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), P->rt, P->rr, P->rs, 0, J);
+    skl_fk(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), P->rt, P->rr, P->rs, 0, J, NULL);
+    P->unit_rest = true;
+    for (uint32_t j = 0; j < J; j++)
+        if (fabsf(sk_quat_dot(s->rest[j].r, s->rest[j].r) - 1) > 1e-5f) P->unit_rest = false;
     float lowest = INFINITY, longest = 0;
     for (int l = 0; l < 2; l++) {
         pleg *g = &P->leg[l];
@@ -535,7 +563,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
         float phi = acosf(skm_clampf((l1 * l1 + l2 * l2 - Dc * Dc) / (2 * l1 * l2), -1.0f, 1.0f));
         loc[g->knee].r = skm_quat_normalize(
             skm_quat_mul(P->skel->rest[g->knee].r, skm_quat_axis_angle(g->hinge, g->bend_sign * (g->phi0 - phi))));
-        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->knee, g->knee + 1); /* the hip's is current */
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->knee, g->knee + 1); /* the hip's is current */
         sk_vec3 a = sk_vec3_add(P->wt[g->knee], skm_quat_rotate(P->wr[g->knee], sk_vec3_mul(P->ws[g->knee], loc[g->ankle].t)));
         sk_vec3 tu = D > 1e-6f ? sk_vec3_scale(t, 1.0f / D) : sk_vec3_make(0, -1, 0);
         sk_quat q1 = skm_quat_from_to(sk_vec3_sub(a, hip), tu);
@@ -552,7 +580,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
         int32_t hp = P->skel->parents[g->hip];
         sk_quat pw = hp >= 0 ? P->wr[hp] : yawq;
         loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, P->wr[g->hip])));
-        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, g->ankle);
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, g->ankle);
     } else {
         sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
         sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
@@ -565,12 +593,12 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
             loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
             loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
         }
-        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
     }
     if (ap >= 0) {
         sk_quat want = skm_quat_mul(rot, g->ankle_rest_c);
         loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[ap]), want));
-        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
     }
     /* limits (the gait is meant to stay inside them; clamping is the guard) */
     if (P->d.limits) {
@@ -589,7 +617,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
                 changed = true;
             }
         }
-        if (changed) fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        if (changed) fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
     }
     sk_procedural_foot *f = &P->st.feet[l];
     f->heel = pt_of(P->wt, P->wr, P->ws, g->ankle, g->heel_pt);
@@ -653,7 +681,7 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
         int32_t pu = P->skel->parents[m->shoulder];
         sk_quat pw = pu >= 0 ? P->wr[pu] : yawq;
         loc[m->shoulder].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), want_u));
-        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, m->shoulder, m->shoulder + 1);
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, m->shoulder, m->shoulder + 1);
         sk_quat want_f = skm_quat_mul(yawq, skm_quat_mul(skm_quat_mul(qs, skm_quat_rot_x(-bend)), P->rr[m->elbow]));
         loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[m->shoulder]), want_f));
         (void)yawi;
@@ -942,7 +970,8 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     }
     set_root(P);
     sk_quat yawq = P->yq;
-    skl_fk(P->skel, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0, P->J, P->need);
+    fk_need(P->skel, P->unit_rest, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0,
+            P->J, P->need);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
     if (on_ground && P->walking) {
         if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw]);
