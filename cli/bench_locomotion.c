@@ -10,7 +10,9 @@
  *   skelanim bench locomotion [--procedural] [--quick] [--count N] [--frames N] [--no-table]
  *
  * --procedural: the IK-only walker (seed 004) instead, over the same paths
- * plus a ledge (walking up to its edge), no baseline; its cost is the whole
+ * plus a ledge (walking up to its edge), backward walks (flat, 10 degree
+ * ramps up and down, stairs) and straight up and down the 30 and 45 degree
+ * ramps, no baseline; its cost is the whole
  * sk_procedural_update (steps, body, two-bone legs, arm swing).
  *
  * The metrics are those of skelanim locomote (cli/loco_run.h). */
@@ -21,20 +23,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct bl_case { const char *terrain, *path; } bl_case;
+typedef struct bl_case { const char *terrain, *path; bool backward; } bl_case;
 
 static const bl_case bl_cases_proc_extra[] = {
-    {"ledge:1", "0,-3 0,0.8"}, /* up to the edge: no step past it */
+    {"ledge:1", "0,-3 0,0.8", false}, /* up to the edge: no step past it */
+    /* walking backward (facing against the path), the same metrics */
+    {"flat", "0,0 0,6 6,6", true},
+    {"ramp:10", "0,0 0,6 6,6", true},
+    {"ramp:-10", "0,0 0,6 6,6", true},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", true},
+    /* straight up and down the steep ramps (the table's paths turn to walk across them) */
+    {"ramp:30", "0,0 0,6", false},
+    {"ramp:30", "0,8 0,1", false},
+    {"ramp:45", "0,0 0,6", false},
+    {"ramp:45", "0,8 0,1", false},
 };
 
 static const bl_case bl_cases[] = {
-    {"flat", "0,0 0,6 6,6"},
-    {"ramp:10", "0,0 0,6 6,6"},
-    {"ramp:30", "0,0 0,6 6,6"},
-    {"ramp:45", "0,0 0,6 6,6"},
-    {"stairs:0.17,0.28", "0,0 0,6 6,6"},
-    {"bumps:0.1,1", "0,0 0,6 6,6"},
-    {"course", "0,-1 0,12 6,12"},
+    {"flat", "0,0 0,6 6,6", false},
+    {"ramp:10", "0,0 0,6 6,6", false},
+    {"ramp:30", "0,0 0,6 6,6", false},
+    {"ramp:45", "0,0 0,6 6,6", false},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", false},
+    {"bumps:0.1,1", "0,0 0,6 6,6", false},
+    {"course", "0,-1 0,12 6,12", false},
 };
 
 static bool running_ok(const char *t) {
@@ -44,7 +56,8 @@ static bool running_ok(const char *t) {
 static int bl_table(bool quick, bool procedural) {
     static const double walk[] = {0.5, 1.0, 1.4, 1.8}, run[] = {2.5, 3.5};
     int failures = 0;
-    size_t ncases = sizeof bl_cases / sizeof bl_cases[0], nextra = procedural ? 1 : 0;
+    size_t ncases = sizeof bl_cases / sizeof bl_cases[0],
+           nextra = procedural ? sizeof bl_cases_proc_extra / sizeof bl_cases_proc_extra[0] : 0;
     for (size_t k = 0; k < ncases + nextra; k++) {
         const bl_case *cs = k < ncases ? &bl_cases[k] : &bl_cases_proc_extra[k - ncases];
         cli_terrain *terrain = NULL;
@@ -61,8 +74,9 @@ static int bl_table(bool quick, bool procedural) {
                 cli_terrain_destroy(terrain);
                 return 1;
             }
+            c.backward = cs->backward;
             size_t nw = quick ? 2 : 4, nr = running_ok(cs->terrain) ? (quick ? 1 : 2) : 0;
-            if (k >= ncases) nw = quick ? 1 : 2, nr = 0;
+            if (k >= ncases) nw = quick ? 1 : cs->backward ? 3 : !strncmp(cs->terrain, "ramp", 4) ? 4 : 2, nr = 0;
             for (size_t i = 0; i < nw + nr; i++) {
                 double speed = i < nw ? (quick ? walk[1 + 2 * i] : walk[i]) : run[quick ? 1 : i - nw];
                 loco_metrics m;
@@ -73,9 +87,9 @@ static int bl_table(bool quick, bool procedural) {
                     continue;
                 }
                 double ms = (cli_now() - t0) * 1e3;
-                printf("{\"bench\":\"locomotion\",\"terrain\":\"%s\",\"path\":\"%s\",\"speed\":%.2f,\"mode\":\"%s\","
+                printf("{\"bench\":\"locomotion\",\"terrain\":\"%s\",\"path\":\"%s\",%s\"speed\":%.2f,\"mode\":\"%s\","
                        "\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
-                       cs->terrain, cs->path, speed, procedural ? "procedural" : plain ? "plain" : "placed", m.frames,
+                       cs->terrain, cs->path, cs->backward ? "\"backward\":true," : "", speed, procedural ? "procedural" : plain ? "plain" : "placed", m.frames,
                        finished ? "true" : "false");
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);
@@ -83,9 +97,11 @@ static int bl_table(bool quick, bool procedural) {
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.frames ? (double)m.stance_frames[l] / m.frames : 0.0);
                 printf("],\"stance_runs\":%u,\"slide_max_cm\":%.3f,\"slide_mean_cm\":%.3f,\"contact_max_cm\":%.3f,"
-                       "\"contact_mean_cm\":%.3f,\"penetration_max_cm\":%.3f,\"ik_unreached\":%u,\"run_ms\":%.2f}\n",
+                       "\"contact_mean_cm\":%.3f,\"penetration_max_cm\":%.3f,\"ik_unreached\":%u,",
                        m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
-                       m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached, ms);
+                       m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached);
+                if (c.limits) printf("\"limits_outside_frames\":%u,", m.limit_outside);
+                printf("\"run_ms\":%.2f}\n", ms);
                 fflush(stdout);
             }
             loco_char_destroy(&c);
@@ -114,9 +130,9 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
     sk_procedural **P = calloc(count, sizeof *P);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
     float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
-    double *ft = calloc(frames, sizeof *ft);
+    double *ft = calloc(frames, sizeof *ft), *fc = calloc(frames, sizeof *fc);
     int rc = 1;
-    if (!P || !poses || !x || !z || !ft) goto done;
+    if (!P || !poses || !x || !z || !ft || !fc) goto done;
     sk_procedural_desc pd = {0};
     pd.skeleton = c.asset->skeleton;
     pd.legs[0] = c.legs[0], pd.legs[1] = c.legs[1];
@@ -136,7 +152,7 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
     uint32_t warm = 30, rays = 0, timed = 0;
     double best = INFINITY, sum = 0;
     for (uint32_t f = 0; f < warm + frames; f++) {
-        double t0 = cli_now();
+        double t0 = cli_now(), c0 = cli_thread_cpu_now();
         for (uint32_t i = 0; i < count; i++) {
             z[i] += (float)(speed * dt);
             sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
@@ -145,20 +161,26 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
                 goto done;
             }
         }
-        double t = cli_now() - t0;
+        double t = cli_now() - t0, tc = cli_thread_cpu_now() - c0;
         if (f >= warm) {
             if (t < best) best = t;
             sum += t;
+            fc[timed] = tc;
             ft[timed++] = t;
             for (uint32_t i = 0; i < count; i++) rays += sk_procedural_get_state(P[i])->rays;
         }
     }
     qsort(ft, timed, sizeof *ft, cli_cmp_double);
+    qsort(fc, timed, sizeof *fc, cli_cmp_double);
+    /* the wall clock, and the thread's CPU time (the same work without the
+     * time other processes held the core: on a shared machine) */
     printf("{\"bench\":\"locomotion_cost\",\"runtime\":\"procedural\",\"characters\":%u,\"legs\":2,\"terrain\":\"course\","
            "\"frames\":%u,\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,\"frame_ms_mean\":%.4f,"
+           "\"frame_cpu_ms_min\":%.4f,\"frame_cpu_ms_median\":%.4f,\"frame_cpu_ms_p90\":%.4f,"
            "\"ns_per_character_min\":%.1f,\"ns_per_character_median\":%.1f,\"rays_per_character_frame\":%.2f}\n",
-           count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
-           ft[timed / 2] * 1e9 / count, (double)rays / ((double)timed * count));
+           count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, fc[0] * 1e3, fc[timed / 2] * 1e3,
+           fc[timed * 9 / 10] * 1e3, best * 1e9 / count, ft[timed / 2] * 1e9 / count,
+           (double)rays / ((double)timed * count));
     rc = 0;
 done:
     if (P)
@@ -168,6 +190,7 @@ done:
     free(x);
     free(z);
     free(ft);
+    free(fc);
     loco_char_destroy(&c);
     cli_terrain_destroy(terrain);
     return rc;

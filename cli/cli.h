@@ -34,6 +34,9 @@ cJSON *cli_nums(const float *v, int n);
 bool cli_json_finite(const cJSON *root, const char *what);
 /* Monotonic clock in seconds, and a qsort comparator for doubles (benchmarks). */
 double cli_now(void);
+/* CPU time of the calling thread (s): excludes the time other processes
+ * hold the core (a shared machine); the wall clock when unavailable. */
+double cli_thread_cpu_now(void);
 int cli_cmp_double(const void *a, const void *b);
 /* Every number on the command line goes through cli_number (parse_number.h):
  * finite, inside [min, max], subnormals accepted, unsigned values refuse a

@@ -16,7 +16,7 @@ static void usage(void) {
             "usage: skelanim locomote CHARACTER [--clips NAME...] [--idle NAME] [--graph FILE|builtin|none] [--terrain SPEC]\n"
             "                         [--path \"X,Z X,Z ...\"] [--speed M/S] [--turn-rate DEG/S] [--fps 60]\n"
             "                         [--seconds S] [--plain] [--trace out.jsonl] [--json]\n"
-            "                         [--out walk.gif|walk.png [--at T]] [--size WxH] [--procedural [--jump T]] [--side]\n"
+            "                         [--out walk.gif|walk.png [--at T]] [--size WxH] [--procedural [--jump T] [--backward] [--point X,Y,Z]] [--side]\n"
             "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
             "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
             "  --cycle auto  the clips are captures, not loops: each plays its best cycle (closest poses)\n"
@@ -35,6 +35,8 @@ static void usage(void) {
             "  --out       render the walk (GIF: 25 frames/s; PNG: one frame, at T s with --at, else the middle)\n"
             "  --procedural  the IK-only walker (seed 004): no clips, legs and arms by inverse kinematics\n"
             "  --jump T    (with --procedural) jump at T s: crouch, take-off, flight, landing\n"
+            "  --backward  (with --procedural) walk the path facing backward\n"
+            "  --point X,Y,Z  (with --procedural) the right arm points at this world point while walking\n"
             "  --side      render the side view as bones (the 2D look of seed 004; @planar is its 2D rig)\n"
             "%s",
             cli_terrain_usage);
@@ -247,7 +249,8 @@ int cmd_locomote(int argc, char **argv) {
     setup.character = argv[0];
     const char *terrain_spec = NULL, *path_text = "0,0 0,8", *trace = NULL, *out = NULL, *size = "480x360";
     double speed = 1.4, fps = 60, seconds = -1, turn = 90, at = -1;
-    bool json = false, side = false;
+    bool json = false, side = false, backward = false, point = false;
+    double point_at[3] = {0, 0, 0};
     double jump_at = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -272,6 +275,11 @@ int cmd_locomote(int argc, char **argv) {
         else if (!strcmp(a, "--plain")) setup.plain = true;
         else if (!strcmp(a, "--procedural")) setup.procedural = true;
         else if (!strcmp(a, "--side")) side = true;
+        else if (!strcmp(a, "--backward")) backward = true;
+        else if (!strcmp(a, "--point") && more) {
+            if (!cli_parse_doubles("--point", argv[++i], ',', 3, -1e5, 1e5, point_at)) return 1;
+            point = true;
+        }
         else if (!strcmp(a, "--scale") && more) { if (!cli_parse_real("--scale", argv[++i], 1e-6, 1e6, &setup.scale)) return 1; }
         else if (!strcmp(a, "--cycle") && more) {
             const char *v = argv[++i];
@@ -305,13 +313,16 @@ int cmd_locomote(int argc, char **argv) {
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;
     if (!loco_char_create(&setup, &c)) { cli_terrain_destroy(terrain); return 1; }
-    if (jump_at >= 0 && !setup.procedural) {
-        fprintf(stderr, "skelanim: --jump goes with --procedural (the IK-only walker)\n");
+    if ((jump_at >= 0 || backward || point) && !setup.procedural) {
+        fprintf(stderr, "skelanim: --jump, --backward and --point go with --procedural (the IK-only walker)\n");
         loco_char_destroy(&c);
         cli_terrain_destroy(terrain);
         return 1;
     }
     c.jump_at = jump_at;
+    c.backward = backward;
+    c.point = point;
+    c.point_at = sk_vec3_make((float)point_at[0], (float)point_at[1], (float)point_at[2]);
     int rc = 1;
     FILE *tf = NULL;
     frame_rec *frames = NULL;
@@ -341,10 +352,12 @@ int cmd_locomote(int argc, char **argv) {
         for (uint32_t l = 0; l < c.leg_count; l++) printf("%s%.4f", l ? "," : "", (double)m.stance_frames[l] / m.frames);
         printf("],\"stance_runs\":%u,\"slide_max_cm\":%.4f,\"slide_mean_cm\":%.4f,\"contact_max_cm\":%.4f,"
                "\"contact_mean_cm\":%.4f,\"penetration_max_cm\":%.4f,\"unreached\":%u,\"end\":[%.4f,%.4f,%.4f],"
-               "\"simulation_ms\":%.3f}\n",
+               "\"simulation_ms\":%.3f",
                m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
                m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached,
                endf.root.x, endf.root.y, endf.root.z, sim_ms);
+        if (c.limits) printf(",\"limits_outside_frames\":%u", m.limit_outside);
+        printf("}\n");
     } else {
         printf("locomote: %s on %s, %s, %.2f m/s, %u frames (%.2f s)%s\n", setup.character,
                terrain ? terrain->description : "flat ground", setup.plain ? "plain clips (baseline)" : "foot placement",
@@ -357,6 +370,9 @@ int cmd_locomote(int argc, char **argv) {
                m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0);
         printf("  penetration  max %.3f cm\n", 100 * m.penetration_max);
         if (m.unreached) printf("  the leg IK fell short in %u leg-frames\n", m.unreached);
+        if (c.limits)
+            printf("  limits       %u of %u frames with a leg or arm joint outside the mannequin's anatomical limits\n",
+                   m.limit_outside, m.frames);
     }
     if (tf) {
         if (fclose(tf) != 0) { tf = NULL; fprintf(stderr, "skelanim: --trace %s: write failed\n", trace); goto done; }

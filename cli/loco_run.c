@@ -95,9 +95,22 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         pd.body_joint = -1;
         if (s->terrain) pd.terrain = *s->terrain;
         c->terrain = s->terrain;
-        /* The mannequin's anatomical limits are not applied: clamping moves
-         * a planted foot, and the gait goes past the hip's extension limit
-         * at the end of long steps (docs/procedural.md). */
+        /* The mannequin's anatomical leg limits are not applied (the gait
+         * stays inside them: docs/procedural.md), its arm limits are (for
+         * pointing); every frame is checked against both
+         * (loco_metrics.limit_outside). Another character: none. */
+        c->limits = calloc(skel->joint_count, sizeof *c->limits);
+        c->arm_limits = calloc(skel->joint_count, sizeof *c->arm_limits);
+        if (!c->limits || !c->arm_limits || sk_mannequin_leg_limits(skel, c->limits, skel->joint_count, NULL) != SK_OK ||
+            sk_mannequin_arm_limits(skel, c->arm_limits, skel->joint_count, NULL) != SK_OK) {
+            free(c->limits);
+            free(c->arm_limits);
+            c->limits = c->arm_limits = NULL;
+        } else { /* the walker applies the arms' (pointing); every frame is checked against both */
+            for (uint32_t j = 0; j < skel->joint_count; j++)
+                if (c->arm_limits[j].type != SK_IK_LIMIT_NONE) c->limits[j] = c->arm_limits[j];
+            pd.limits = c->arm_limits;
+        }
         if (sk_procedural_create(&pd, NULL, &c->proc, &err) != SK_OK) {
             fprintf(stderr, "skelanim: %s\n", err.message);
             goto fail;
@@ -189,6 +202,7 @@ void loco_char_destroy(loco_char *c) {
     sk_locomotor_destroy(c->loco);
     sk_procedural_destroy(c->proc);
     free(c->limits);
+    free(c->arm_limits);
     sk_motion_group_destroy(c->group);
     for (uint32_t i = 0; i < LOCO_MAX_CLIPS; i++) sk_motion_analysis_destroy(c->an[i]);
     free(c->local);
@@ -400,10 +414,21 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         fprintf(stderr, "skelanim: --path: %s\n", err.message);
         return false;
     }
-    if ((c->proc ? sk_procedural_reset(c->proc, pf.x, pf.z, pf.yaw, &err)
+    float back = c->proc && c->backward ? (float)M_PI : 0.0f;
+    if ((c->proc ? sk_procedural_reset(c->proc, pf.x, pf.z, pf.yaw + back, &err)
                  : sk_locomotor_reset(c->loco, pf.x, pf.z, pf.yaw, &err)) != SK_OK) {
         fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
         return false;
+    }
+    if (c->proc && c->point) {
+        uint32_t arm = 0;
+        const sk_skeleton *skel = c->asset->skeleton;
+        sk_arm_desc arms[2];
+        if (loco_find_arms(skel, arms) == 2) arm = 1; /* the right arm */
+        if (!sk_procedural_point_at(c->proc, arm, &c->point_at, 1.0f)) {
+            fprintf(stderr, "skelanim: --point: the character has no arm to point with\n");
+            return false;
+        }
     }
     loco_metrics_init(m, c->leg_count);
     double dt = 1.0 / fps, t = 0, finished_at = -1;
@@ -414,10 +439,20 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         sk_path_follower_step(&pf, dt);
         t += dt;
         if (c->proc && !jumped && c->jump_at >= 0 && t >= c->jump_at) jumped = sk_procedural_jump(c->proc);
-        if (!loco_char_step(c, dt, pf.x, pf.z, pf.yaw)) return false;
+        if (!loco_char_step(c, dt, pf.x, pf.z, pf.yaw + back)) return false;
         loco_feet ft;
         loco_char_feet(c, &ft);
         loco_metrics_add(m, c->terrain, &ft);
+        if (c->limits) {
+            const sk_skeleton *skel = c->asset->skeleton;
+            bool inside = true;
+            for (uint32_t j = 0; j < skel->joint_count && inside; j++) {
+                if (c->limits[j].type == SK_IK_LIMIT_NONE) continue;
+                sk_quat rel = sk_quat_mul(sk_quat_inverse(skel->rest[j].r), c->local[j].r);
+                inside = sk_ik_limit_check(&c->limits[j], sk_vec3_make(0, 1, 0), rel, 1e-3f);
+            }
+            m->limit_outside += !inside;
+        }
         if (frame && !frame(user, c, t)) return false;
         if (pf.finished && finished_at < 0) finished_at = t;
         if (seconds <= 0 && finished_at >= 0 && t >= finished_at + 1.0) break;

@@ -54,8 +54,12 @@ typedef struct loco_char {
     sk_graph_instance *gi;
     int32_t gp_speed, gp_standing;  /* its "speed" (float) and "standing" (bool) parameters, or -1 */
     sk_procedural *proc;            /* instead of loco with setup.procedural */
-    sk_ik_limit *limits;            /* the mannequin's leg limits (procedural), else NULL */
+    sk_ik_limit *limits;            /* the mannequin's leg and arm limits (procedural), else NULL: checked */
     double jump_at;                 /* procedural: jump at this time (s); < 0: never */
+    bool backward;                  /* procedural: the path walked facing backward (yaw + 180 degrees) */
+    bool point;                     /* procedural: the right arm (else the only one) points at point_at */
+    sk_vec3 point_at;               /* world */
+    sk_ik_limit *arm_limits;        /* the mannequin's arm limits (procedural): applied when pointing */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;
     sk_mat4 *world;                 /* world matrices of the last frame */
@@ -100,6 +104,7 @@ typedef struct loco_metrics {
     uint32_t contact_n;
     double penetration_max;
     uint32_t unreached;             /* stance leg-frames whose IK did not reach the ankle target */
+    uint32_t limit_outside;         /* frames with a leg joint outside c->limits (sk_ik_limit_check, 1e-3 rad) */
 } loco_metrics;
 
 void loco_metrics_init(loco_metrics *m, uint32_t legs);

@@ -251,6 +251,12 @@ double cli_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double cli_thread_cpu_now(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return cli_now();
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int cli_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;

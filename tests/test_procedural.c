@@ -8,7 +8,7 @@
  * uphill than downhill, cadence and stride growing with speed, feet side by
  * side after a stop, no step past a ledge, a fall when the body passes it,
  * a jump's crouch, flight and landing); the mannequin's anatomical limits
- * measured (not asserted for every frame: see the README). */
+ * (sk_ik_limit_check on every frame of every walk in test_limits). */
 #include "support.h"
 
 #include <math.h>
@@ -25,7 +25,10 @@ typedef struct prig {
     sk_leg_desc legs[2];
 } prig;
 
-static void prig_make(prig *r, bool planar, const sk_terrain *terrain) {
+static void prig_make_lim(prig *r, bool planar, const sk_terrain *terrain, const sk_ik_limit *limits);
+static void prig_make(prig *r, bool planar, const sk_terrain *terrain) { prig_make_lim(r, planar, terrain, NULL); }
+
+static void prig_make_lim(prig *r, bool planar, const sk_terrain *terrain, const sk_ik_limit *limits) {
     memset(r, 0, sizeof *r);
     sk_error err = {0};
     sk_result res = planar ? sk_planar_rig_create(NULL, &r->asset, &err) : sk_mannequin_create(NULL, NULL, &r->asset, &err);
@@ -42,6 +45,7 @@ static void prig_make(prig *r, bool planar, const sk_terrain *terrain) {
     d.arm_count = 2;
     d.body_joint = -1;
     if (terrain) d.terrain = *terrain;
+    d.limits = limits;
     if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
     r->local = calloc(r->skel->joint_count, sizeof *r->local);
     r->world = calloc(r->skel->joint_count, sizeof *r->world);
@@ -89,6 +93,11 @@ typedef struct pmetrics {
     bool in_run[2];
     sk_vec3 start[2];
     double run_max[2];
+    /* the support leg, planted or pivoting on its heel or toe (heel strike,
+     * heel-off): the nearer of heel and toe to where it stood */
+    bool in_sup[2];
+    sk_vec3 sup_heel[2], sup_toe[2];
+    double pivot, pivot_frames;
 } pmetrics;
 
 static void pm_add(pmetrics *m, const prig *r, hfn h, const void *hp, const stairs_p *stairs) {
@@ -101,6 +110,13 @@ static void pm_add(pmetrics *m, const prig *r, hfn h, const void *hp, const stai
         float gh = h(hp, he.x, he.z), gt = h(hp, to.x, to.z);
         m->pen = fmax(m->pen, fmax(gh - he.y, gt - to.y));
         sk_vec3 mid = sk_vec3_scale(sk_vec3_add(he, to), 0.5f);
+        bool sup = st->mode == SK_PROCEDURAL_WALKING && st->support == (uint32_t)l;
+        if (sup && !m->in_sup[l]) m->in_sup[l] = true, m->sup_heel[l] = he, m->sup_toe[l] = to;
+        else if (sup) {
+            double dh = sk_vec3_length(sk_vec3_sub(he, m->sup_heel[l])), dt = sk_vec3_length(sk_vec3_sub(to, m->sup_toe[l]));
+            m->pivot = fmax(m->pivot, fmin(dh, dt));
+            m->pivot_frames += !st->feet[l].stance;
+        } else m->in_sup[l] = false;
         if (st->feet[l].stance) {
             m->contact = fmax(m->contact, fmin(fabs(he.y - gh), fabs(to.y - gt)));
             if (stairs && he.z > 1.02f) {
@@ -140,12 +156,14 @@ static void walk(prig *r, float z0, float speed, double seconds, pmetrics *m, hf
 }
 
 static void targets(const char *what, const pmetrics *m) {
-    printf("  %-30s slide %.4f cm, contact %.4f cm, penetration %.4f cm, %u stance runs\n", what, 100 * m->slide,
-           100 * m->contact, 100 * m->pen, m->runs);
+    printf("  %-30s slide %.4f cm, contact %.4f cm, penetration %.4f cm, %u stance runs; support foot on its heel "
+           "or toe in %.0f frames, that point moved %.4f cm\n", what, 100 * m->slide, 100 * m->contact, 100 * m->pen,
+           m->runs, m->pivot_frames, 100 * m->pivot);
     assert_true(m->runs >= 4);
     assert_true(m->slide < 0.001);   /* 0.1 cm: the support foot is pinned */
     assert_true(m->contact < 0.01);
     assert_true(m->pen < 0.01);
+    assert_true(m->pivot < 0.001);
 }
 
 static void test_terrains(void **state) {
@@ -389,71 +407,327 @@ static void test_jump(void **state) {
     prig_free(&r);
 }
 
+/* rel = Rz(z) Ry(y) Rx(x) -> (x, y, z) (the EULER limit's convention) */
+static sk_vec3 euler_of(sk_quat q) {
+    float x = q.x, y = q.y, z = q.z, w = q.w;
+    float m00 = 1 - 2 * (y * y + z * z), m10 = 2 * (x * y + w * z), m20 = 2 * (x * z - w * y);
+    float m21 = 2 * (y * z + w * x), m22 = 1 - 2 * (x * x + y * y);
+    return sk_vec3_make(atan2f(m21, m22), asinf(fmaxf(-1.0f, fminf(1.0f, -m20))), atan2f(m10, m00));
+}
+
 /* The mannequin's anatomical leg limits (sk_mannequin_leg_limits): every
- * frame of the gait is inside them, knees never bend backwards, over flat
- * ground at walking and running speeds, ramps and stairs. */
+ * frame of the gait is inside them (sk_ik_limit_check, 1e-3 rad), knees
+ * never bend backwards, from standing (a 0.5 s speed-up) over flat ground
+ * walking and running, 10, 30 and 45 degree ramps up and down, stairs up and
+ * down and bumps. The limits are not applied by the walker here (desc.limits
+ * NULL): the gait itself stays inside them. */
+typedef struct limit_walk {
+    uint32_t frames, inside;
+    const char *worst_joint;
+    sk_vec3 lo[6], hi[6];
+} limit_walk;
+
+static void walk_limits(prig *r, const sk_ik_limit *lim, float speed, double seconds, float cross, limit_walk *out) {
+    static const char *const names[6] = {"thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r"};
+    int32_t js[6];
+    for (int i = 0; i < 6; i++) js[i] = sk_skeleton_find(r->skel, names[i]);
+    sk_error err = {0};
+    /* cross: along +X (across a ramp rising along +Z) from z = cross */
+    float yaw = cross > 0 ? 1.5707963f : 0;
+    assert_int_equal(sk_procedural_reset(r->P, 0, cross, yaw, &err), SK_OK);
+    memset(out, 0, sizeof *out);
+    out->worst_joint = "";
+    for (int i = 0; i < 6; i++) out->lo[i] = sk_vec3_make(9, 9, 9), out->hi[i] = sk_vec3_make(-9, -9, -9);
+    float z = 0, v = 0, worst = 0;
+    for (int k = 0; k < (int)(60 * seconds); k++) {
+        v = fminf(speed, v + speed / 30.0f);
+        z += v / 60;
+        if (cross > 0) prig_step(r, 1.0 / 60, z, cross, yaw);
+        else prig_step(r, 1.0 / 60, 0, z, 0);
+        out->frames++;
+        bool ok = true;
+        for (int i = 0; i < 6; i++) {
+            sk_quat rel = sk_quat_mul(sk_quat_inverse(r->skel->rest[js[i]].r), r->local[js[i]].r);
+            bool in = sk_ik_limit_check(&lim[js[i]], sk_vec3_make(0, 1, 0), rel, 1e-3f);
+            sk_vec3 e = euler_of(sk_quat_normalize(rel));
+            out->lo[i] = sk_vec3_make(fminf(out->lo[i].x, e.x), fminf(out->lo[i].y, e.y), fminf(out->lo[i].z, e.z));
+            out->hi[i] = sk_vec3_make(fmaxf(out->hi[i].x, e.x), fmaxf(out->hi[i].y, e.y), fmaxf(out->hi[i].z, e.z));
+            /* knees (i 1, 4): never backwards, never past 155 degrees: counted as any joint */
+            if (!in) {
+                float ang = 2 * acosf(fminf(1.0f, fabsf(rel.w)));
+                if (ang > worst) worst = ang, out->worst_joint = names[i];
+            }
+            ok = ok && in;
+        }
+        out->inside += ok;
+    }
+    if (out->inside < out->frames && getenv("SK_TEST_VERBOSE"))
+        for (int i = 0; i < 6; i++)
+            printf("    %-8s pitch %+.3f..%+.3f  y %+.3f..%+.3f  z %+.3f..%+.3f rad\n", names[i], out->lo[i].x,
+                   out->hi[i].x, out->lo[i].y, out->hi[i].y, out->lo[i].z, out->hi[i].z);
+}
+
 static void test_limits(void **state) {
     (void)state;
-    /* must: every frame inside; the two that are not are measured (the
-     * walker keeps the foot flat on a 30 degree slope, which bends the ankle
-     * past 46 degrees; a 3 m/s run extends a hip past 40 degrees) */
-    static const struct { const char *what; int kind; float deg, speed; bool must; } cases[] = {
-        {"flat", 0, 0, 0.6f, true},   {"flat", 0, 0, 1.2f, true},    {"flat", 0, 0, 1.8f, true},
-        {"flat", 0, 0, 3.0f, false},  {"ramp", 1, 10, 1.2f, true},   {"ramp", 1, -10, 1.2f, true},
-        {"ramp", 1, 30, 1.0f, false}, {"ramp", 1, -30, 1.0f, true},  {"stairs", 2, 0, 1.0f, true},
+    /* kind: 0 flat, 1 ramp (deg), 2 stairs (rise), 3 bumps; speeds up to
+     * 1.8 m/s walking everywhere, running to 3 m/s where the bench runs */
+    /* must = false: measured, not asserted (walking across a 30 or 45
+     * degree slope rolls the foot past the ankle's +-29 degrees) */
+    static const struct { int kind; float arg; bool run, must; } cases[] = {
+        {0, 0, true, true},     {1, 10, true, true},      {1, -10, true, true},      {1, 30, false, true},
+        {1, -30, false, true},  {1, 45, false, true},     {1, -45, false, true},     {2, 0.17f, false, true},
+        {2, -0.17f, false, true}, {3, 0.1f, true, true},  {4, 10, true, true},       {4, 30, false, false},
+        {4, 45, false, false},
     };
-    uint32_t total = 0, total_inside = 0;
+    static const float walk_speeds[] = {0.5f, 0.8f, 1.0f, 1.2f, 1.4f, 1.6f, 1.8f}, run_speeds[] = {2.2f, 2.6f, 3.0f};
+    uint32_t total = 0, total_inside = 0, walks = 0, bad = 0;
+    /* kind 4: across a ramp rising along +Z, walking along +X from z = 3 */
+    sk_error err = {0};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         sk_terrain_shape sh;
         sk_terrain t = {0};
-        sk_error err = {0};
-        if (cases[c].kind == 1) {
-            sk_terrain_ramp_options o = {.angle = cases[c].deg * 3.14159265f / 180, .start = sk_vec3_make(0, 0, 1)};
+        char what[48];
+        if (cases[c].kind == 1 || cases[c].kind == 4) {
+            sk_terrain_ramp_options o = {.angle = cases[c].arg * 3.14159265f / 180, .start = sk_vec3_make(0, 0, 1)};
             assert_int_equal(sk_terrain_ramp(&sh, &o, &t, &err), SK_OK);
+            snprintf(what, sizeof what, "ramp %+.0f deg%s", (double)cases[c].arg, cases[c].kind == 4 ? " across" : "");
         } else if (cases[c].kind == 2) {
-            sk_terrain_stairs_options so = {.rise = 0.17f, .run = 0.28f, .start = sk_vec3_make(0, 0, 1)};
+            sk_terrain_stairs_options so = {.rise = cases[c].arg, .run = 0.28f, .start = sk_vec3_make(0, 0, 1)};
             assert_int_equal(sk_terrain_stairs(&sh, &so, &t, &err), SK_OK);
+            snprintf(what, sizeof what, "stairs %+.2f/0.28", (double)cases[c].arg);
+        } else if (cases[c].kind == 3) {
+            sk_terrain_bumps_options bo = {.amplitude = cases[c].arg, .wavelength = 1, .seed = 1};
+            assert_int_equal(sk_terrain_bumps(&sh, &bo, &t, &err), SK_OK);
+            snprintf(what, sizeof what, "bumps %.2f/1", (double)cases[c].arg);
+        } else {
+            snprintf(what, sizeof what, "flat");
         }
         prig r;
         prig_make(&r, false, cases[c].kind ? &t : NULL);
         sk_ik_limit *lim = calloc(r.skel->joint_count, sizeof *lim);
+        assert_non_null(lim);
         assert_int_equal(sk_mannequin_leg_limits(r.skel, lim, r.skel->joint_count, &err), SK_OK);
         if (c == 0) assert_int_equal(sk_mannequin_leg_limits(r.skel, lim, 3, &err), SK_ERR_INVALID_ARGUMENT);
-        const char *names[6] = {"thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r"};
-        int32_t js[6];
-        for (int i = 0; i < 6; i++) js[i] = sk_skeleton_find(r.skel, names[i]);
-        assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
-        uint32_t frames = 0, inside = 0;
-        float z = 0, v = 0, worst = 0;
-        const char *worst_joint = "";
-        for (int k = 0; k < 60 * 6; k++) {
-            v = fminf(cases[c].speed, v + cases[c].speed / 30.0f);
-            z += v / 60;
-            prig_step(&r, 1.0 / 60, 0, z, 0);
-            frames++;
-            bool ok = true;
-            for (int i = 0; i < 6; i++) {
-                sk_quat rel = sk_quat_mul(sk_quat_inverse(r.skel->rest[js[i]].r), r.local[js[i]].r);
-                bool in = sk_ik_limit_check(&lim[js[i]], sk_vec3_make(0, 1, 0), rel, 1e-3f);
-                if (i == 1 || i == 4) assert_true(in); /* knees: never backwards, never past 155 degrees */
-                if (!in) {
-                    float ang = 2 * acosf(fminf(1.0f, fabsf(rel.w)));
-                    if (ang > worst) worst = ang, worst_joint = names[i];
-                }
-                ok = ok && in;
-            }
-            inside += ok;
+        size_t nw = sizeof walk_speeds / sizeof walk_speeds[0], nr = cases[c].run ? 3 : 0;
+        printf("  limits, %-16s", what);
+        for (size_t i = 0; i < nw + nr; i++) {
+            float speed = i < nw ? walk_speeds[i] : run_speeds[i - nw];
+            limit_walk lw;
+            walk_limits(&r, lim, speed, 6, cases[c].kind == 4 ? 3.0f : 0.0f, &lw);
+            printf(" %.1f:%u/%u", speed, lw.inside, lw.frames);
+            if (lw.inside < lw.frames) printf(" (worst %s)", lw.worst_joint);
+            if (!cases[c].must) continue;
+            bad += lw.inside < lw.frames;
+            total += lw.frames, total_inside += lw.inside, walks++;
         }
-        printf("  limits, %s %+.0f deg at %.1f m/s: inside on %u of %u frames%s%s\n", cases[c].what,
-               (double)cases[c].deg, cases[c].speed, inside, frames, inside < frames ? ", worst " : "", worst_joint);
-        if (cases[c].must) assert_int_equal(inside, frames);
-        total += frames;
-        total_inside += inside;
+        printf("%s\n", cases[c].must ? "" : " (measured, not asserted)");
         free(lim);
         prig_free(&r);
     }
-    printf("  limits: %u of %u frames inside\n", total_inside, total);
-    assert_true(total_inside > 0.95 * total);
+    printf("  limits: %u of %u frames inside over %u walks, %u walks with a frame outside\n", total_inside, total,
+           walks, bad);
+    assert_int_equal(bad, 0);
+    assert_int_equal(total_inside, total);
+}
+
+/* Backward walking: the body faces -Z and moves along +Z; every step lands
+ * behind the support foot (along the facing), the support foot is pinned,
+ * the same contact targets and every frame inside the limits, on flat
+ * ground, 10 degree ramps up and down and stairs up. */
+static void test_backward(void **state) {
+    (void)state;
+    static const struct { int kind; float arg; } cases[] = {{0, 0}, {1, 10}, {1, -10}, {2, 0.17f}};
+    sk_error err = {0};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sk_terrain_shape sh;
+        sk_terrain t = {0};
+        ramp_p rp = {0};
+        stairs_p sp = {0.17f, 0.28f};
+        hfn h = h_flat;
+        const void *hp = NULL;
+        if (cases[c].kind == 1) {
+            sk_terrain_ramp_options o = {.angle = cases[c].arg * 3.14159265f / 180, .start = sk_vec3_make(0, 0, 1)};
+            assert_int_equal(sk_terrain_ramp(&sh, &o, &t, &err), SK_OK);
+            rp.tan_a = tanf(o.angle);
+            h = h_ramp, hp = &rp;
+        } else if (cases[c].kind == 2) {
+            sk_terrain_stairs_options so = {.rise = sp.rise, .run = sp.run, .start = sk_vec3_make(0, 0, 1)};
+            assert_int_equal(sk_terrain_stairs(&sh, &so, &t, &err), SK_OK);
+            h = h_stairs, hp = &sp;
+        }
+        prig r;
+        prig_make(&r, false, cases[c].kind ? &t : NULL);
+        sk_ik_limit *lim = calloc(r.skel->joint_count, sizeof *lim);
+        assert_non_null(lim);
+        assert_int_equal(sk_mannequin_leg_limits(r.skel, lim, r.skel->joint_count, &err), SK_OK);
+        for (float speed = 0.6f; speed < 1.5f; speed += 0.4f) {
+            const float yaw = 3.14159265f; /* facing -Z */
+            assert_int_equal(sk_procedural_reset(r.P, 0, 0, yaw, &err), SK_OK);
+            pmetrics m = {0};
+            float z = 0, v = 0;
+            uint32_t landings = 0, behind = 0, ahead = 0, backward_frames = 0, walking_frames = 0, outside = 0;
+            uint32_t support = 0;
+            for (int k = 0; k < 60 * 6; k++) {
+                v = fminf(speed, v + speed / 30.0f);
+                z += v / 60;
+                prig_step(&r, 1.0 / 60, 0, z, yaw);
+                pm_add(&m, &r, h, hp, cases[c].kind == 2 ? &sp : NULL);
+                const sk_procedural_state *st = sk_procedural_get_state(r.P);
+                if (st->mode == SK_PROCEDURAL_WALKING && st->speed > 0.3f) {
+                    walking_frames++;
+                    backward_frames += st->backward;
+                }
+                if (st->support != support && st->mode == SK_PROCEDURAL_WALKING) {
+                    /* a landing: the new support heel behind the old one along the facing (-Z) */
+                    sk_vec3 hn, tn, ho, to;
+                    feet(&r, (int)st->support, &hn, &tn);
+                    feet(&r, (int)support, &ho, &to);
+                    landings++;
+                    behind += hn.z > ho.z + 0.05f; /* behind when facing -Z: larger z */
+                    ahead += hn.z < ho.z - 0.01f;
+                }
+                support = st->support;
+                static const char *const names[6] = {"thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r"};
+                bool ok = true;
+                for (int i = 0; i < 6; i++) {
+                    int32_t j = sk_skeleton_find(r.skel, names[i]);
+                    sk_quat rel = sk_quat_mul(sk_quat_inverse(r.skel->rest[j].r), r.local[j].r);
+                    ok = ok && sk_ik_limit_check(&lim[j], sk_vec3_make(0, 1, 0), rel, 1e-3f);
+                }
+                outside += !ok;
+            }
+            char w[80];
+            snprintf(w, sizeof w, "backward, %s %+.2f, %.1f m/s", cases[c].kind == 0 ? "flat" : cases[c].kind == 1 ? "ramp" : "stairs",
+                     (double)cases[c].arg, speed);
+            targets(w, &m);
+            printf("    %u landings, %u behind the support foot, %u ahead of it; backward on %u of %u walking frames; %u frames outside "
+                   "the limits; %u planted foot-frames straddling a stair edge\n",
+                   landings, behind, ahead, backward_frames, walking_frames, outside, m.straddle);
+            assert_true(landings >= 6);
+            /* on stairs a step may stay on the support foot's tread, the
+             * edge rule moving it a little either way */
+            if (cases[c].kind == 2) assert_true(behind * 3 >= landings * 2 && ahead * 10 <= landings);
+            else assert_true(behind == landings && ahead == 0);
+            assert_int_equal(backward_frames, walking_frames);
+            assert_int_equal(outside, 0);
+            assert_int_equal(m.straddle, 0);
+            assert_float_equal(sk_procedural_get_state(r.P)->position.z, z, 1e-4f);
+        }
+        free(lim);
+        prig_free(&r);
+    }
+}
+
+/* Pointing (§8.2, sk_procedural_point_at): while walking, the right
+ * forearm points at targets ahead, to the side, up and down within a few
+ * degrees (the angle between elbow -> hand and elbow -> target from the
+ * output pose), inside the mannequin's arm limits given to the walker; a
+ * target behind the body gives a finite pose inside the limits; half the
+ * weight lies between the swing and the pointing; the legs are unchanged. */
+static float angle_deg(sk_vec3 a, sk_vec3 b) {
+    float c = sk_vec3_dot(a, b) / (sk_vec3_length(a) * sk_vec3_length(b));
+    return acosf(fmaxf(-1.0f, fminf(1.0f, c))) * 180.0f / 3.14159265f;
+}
+
+static void test_point(void **state) {
+    (void)state;
+    sk_error err = {0};
+    prig tmp;
+    prig_make(&tmp, false, NULL);
+    uint32_t J = tmp.skel->joint_count;
+    sk_ik_limit *arm = calloc(J, sizeof *arm), *leg = calloc(J, sizeof *leg);
+    assert_non_null(arm);
+    assert_non_null(leg);
+    assert_int_equal(sk_mannequin_arm_limits(tmp.skel, arm, J, &err), SK_OK);
+    assert_int_equal(sk_mannequin_leg_limits(tmp.skel, leg, J, &err), SK_OK);
+    assert_int_equal(sk_mannequin_arm_limits(tmp.skel, arm, 3, &err), SK_ERR_INVALID_ARGUMENT);
+    prig_free(&tmp);
+    prig r, plain;
+    prig_make_lim(&r, false, NULL, arm);
+    prig_make(&plain, false, NULL);
+    int32_t sh = sk_skeleton_find(r.skel, "upperarm_r"), el = sk_skeleton_find(r.skel, "forearm_r"),
+            ha = sk_skeleton_find(r.skel, "hand_r");
+    /* targets relative to the character's point (x left, y up, z ahead); right is -X */
+    static const struct { const char *what; float x, y, z; bool reachable; } tg[] = {
+        {"ahead", -0.2f, 1.3f, 4, true},   {"ahead, up", -0.5f, 3.0f, 3, true}, {"ahead, down", -0.3f, 0.3f, 2, true},
+        {"right", -4, 1.4f, 0.5f, true},   {"right, up", -2, 3.5f, 1, true},    {"behind", 0.3f, 1.4f, -4, false},
+    };
+    for (size_t k = 0; k < sizeof tg / sizeof tg[0]; k++) {
+        assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+        float z = 0, v = 0, worst = 0, sum = 0;
+        uint32_t n = 0, outside = 0;
+        pmetrics m = {0};
+        for (int f = 0; f < 60 * 5; f++) {
+            v = fminf(1.2f, v + 1.2f / 30);
+            z += v / 60;
+            sk_vec3 t = sk_vec3_make(tg[k].x, tg[k].y, z + tg[k].z);
+            assert_true(sk_procedural_point_at(r.P, 1, &t, 1.0f));
+            prig_step(&r, 1.0 / 60, 0, z, 0);
+            pm_add(&m, &r, h_flat, NULL, NULL);
+            sk_vec3 e = sk_mat4_transform_point(&r.world[el], sk_vec3_make(0, 0, 0));
+            sk_vec3 h = sk_mat4_transform_point(&r.world[ha], sk_vec3_make(0, 0, 0));
+            for (uint32_t j = 0; j < J; j++) {
+                assert_true(isfinite(r.local[j].r.x) && isfinite(r.local[j].r.w));
+                const sk_ik_limit *l = arm[j].type != SK_IK_LIMIT_NONE ? &arm[j] : &leg[j];
+                if (l->type == SK_IK_LIMIT_NONE) continue;
+                sk_quat rel = sk_quat_mul(sk_quat_inverse(r.skel->rest[j].r), r.local[j].r);
+                outside += !sk_ik_limit_check(l, sk_vec3_make(0, 1, 0), rel, 1e-3f);
+            }
+            if (f < 20) continue;
+            float a = angle_deg(sk_vec3_sub(h, e), sk_vec3_sub(t, e));
+            worst = fmaxf(worst, a), sum += a, n++;
+        }
+        printf("  pointing %-12s forearm to the target: mean %.2f, worst %.2f degrees; %u joint-frames outside the "
+               "limits\n", tg[k].what, sum / n, worst, outside);
+        assert_int_equal(outside, 0);
+        if (tg[k].reachable) assert_true(worst < 3.0f);
+        else assert_true(worst > 20.0f); /* the shoulder cannot point behind the back */
+        targets("  walking while pointing", &m);
+    }
+    (void)sh;
+    /* half the weight: between the swing and pointing */
+    float ang[3];
+    static const float ws[3] = {0, 0.5f, 1};
+    for (int w = 0; w < 3; w++) {
+        assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+        assert_int_equal(sk_procedural_reset(plain.P, 0, 0, 0, &err), SK_OK);
+        float z = 0;
+        sk_vec3 t = sk_vec3_make(-2, 2.5f, 3);
+        assert_true(sk_procedural_point_at(r.P, 1, &t, ws[w]));
+        for (int f = 0; f < 90; f++) {
+            z += 1.0f / 60;
+            prig_step(&r, 1.0 / 60, 0, z, 0);
+            prig_step(&plain, 1.0 / 60, 0, z, 0);
+        }
+        sk_vec3 e = sk_mat4_transform_point(&r.world[el], sk_vec3_make(0, 0, 0));
+        sk_vec3 h = sk_mat4_transform_point(&r.world[ha], sk_vec3_make(0, 0, 0));
+        ang[w] = angle_deg(sk_vec3_sub(h, e), sk_vec3_sub(t, e));
+        /* the legs as without pointing; weight 0: the swing itself */
+        for (uint32_t j = 0; j < J; j++) {
+            bool arm_joint = j == (uint32_t)sh || j == (uint32_t)el || j == (uint32_t)ha;
+            if (arm_joint && w > 0) continue;
+            assert_true(fabsf(sk_quat_dot(r.local[j].r, plain.local[j].r)) > 1 - 1e-6f);
+        }
+    }
+    printf("  weight 0 / 0.5 / 1: forearm %.1f / %.1f / %.1f degrees from the target\n", ang[0], ang[1], ang[2]);
+    assert_true(ang[0] > ang[1] + 5 && ang[1] > ang[2] + 5 && ang[2] < 3);
+    /* bad input: defined results, nothing changed */
+    sk_vec3 bad = sk_vec3_make(NAN, 0, 0), ok = sk_vec3_make(0, 1, 1);
+    assert_false(sk_procedural_point_at(NULL, 0, &ok, 1));
+    assert_false(sk_procedural_point_at(r.P, 2, &ok, 1));
+    assert_false(sk_procedural_point_at(r.P, 0, &bad, 1));
+    assert_false(sk_procedural_point_at(r.P, 0, &ok, 1.5f));
+    assert_false(sk_procedural_point_at(r.P, 0, &ok, NAN));
+    assert_true(sk_procedural_point_at(r.P, 1, NULL, 1)); /* stops */
+    /* a target at the shoulder itself: the swing, finite */
+    sk_vec3 at_sh = sk_mat4_transform_point(&r.world[sh], sk_vec3_make(0, 0, 0));
+    assert_true(sk_procedural_point_at(r.P, 1, &at_sh, 1));
+    prig_step(&r, 1.0 / 60, 0, 1.5f, 0);
+    for (uint32_t j = 0; j < J; j++) assert_true(isfinite(r.local[j].r.x) && isfinite(r.local[j].r.w));
+    free(arm);
+    free(leg);
+    prig_free(&r);
+    prig_free(&plain);
 }
 
 static void test_bad_input(void **state) {
@@ -495,7 +769,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terrains), cmocka_unit_test(test_step_length), cmocka_unit_test(test_stop),
         cmocka_unit_test(test_ledge),    cmocka_unit_test(test_jump),        cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_backward), cmocka_unit_test(test_point),  cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -883,3 +883,27 @@ sk_result sk_mannequin_leg_limits(const sk_skeleton *skel, sk_ik_limit *out, uin
     }
     return SK_OK;
 }
+
+sk_result sk_mannequin_arm_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err) {
+    if (!skel || !out || count < skel->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "mannequin limits: NULL skeleton/output or a short array");
+    for (uint32_t j = 0; j < skel->joint_count; j++) memset(&out[j], 0, sizeof out[j]);
+    static const char *const names[4] = {"upperarm_l", "forearm_l", "upperarm_r", "forearm_r"};
+    for (int k = 0; k < 4; k++) {
+        int32_t j = sk_skeleton_find(skel, names[k]);
+        if (j < 0) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "mannequin limits: no joint %s", names[k]);
+        sk_ik_limit *l = &out[j];
+        float side = k < 2 ? 1.0f : -1.0f; /* abduction: +Z for the left arm, -Z for the right */
+        if (k % 2 == 0) { /* shoulder */
+            l->type = SK_IK_LIMIT_EULER;
+            l->euler_min = sk_vec3_make(-3.1f, -1.2f, side > 0 ? -0.75f : -2.9f);
+            l->euler_max = sk_vec3_make(1.05f, 1.2f, side > 0 ? 2.9f : 0.75f);
+        } else { /* elbow: flexion turns the forearm forward, -X */
+            l->type = SK_IK_LIMIT_HINGE;
+            l->axis = sk_vec3_make(1, 0, 0);
+            l->min = -2.6f;
+            l->max = 0.0f;
+        }
+    }
+    return SK_OK;
+}

@@ -33,6 +33,17 @@
 #define C_RATE 3.0f
 #define GUARD_MARGIN 0.005f
 #define LEDGE_MARGIN 0.04f
+/* the foot's largest pitch on the ground (rad): 14 degrees toe up, 34 toe
+ * down; steeper ground is stood on the ball of the foot (uphill) or on the
+ * heel (downhill) */
+#define FOOT_PITCH_UP 0.25f
+#define FOOT_PITCH_DOWN 0.45f
+/* the foot bends up toward the shin at most this far past its rest angle
+ * (rad, 72 degrees; the mannequin's ankle allows 80), and down at most
+ * FOOT_PLANTAR_MAX (43 degrees; it allows 46): beyond, it pivots on its toe
+ * or its heel */
+#define FOOT_DORSI_MAX 1.25f
+#define FOOT_PLANTAR_MAX 0.75f
 
 typedef struct pleg {
     uint32_t hip, knee, ankle, tip;
@@ -42,16 +53,35 @@ typedef struct pleg {
     sk_vec3 ankle_off;        /* rest: ankle - heel, character space */
     sk_vec3 foot_dir;         /* rest: toe - heel on the ground, character space */
     sk_quat ankle_rest_c;     /* rest world rotation of the ankle, character space */
+    float shin_foot_rest;     /* rest angle from ankle -> knee to heel -> toe about +X (rad) */
+    float piv_c, piv_s, piv_half; /* cos, sin of the middle of the foot's range, cos of its half width */
+    sk_vec3 hinge;            /* the knee's hinge: the character's lateral axis in the knee's frame */
+    bool hinge_ok;            /* hip -> knee -> ankle a parent chain: the analytic hinge solve */
+    float l1, l2, phi0;       /* thigh, shin (rest) and the rest angle at the knee between them */
+    float bend_sign, plane_sign; /* knee flexion about +/- hinge; the hinge vs (hip->ankle x hip->knee) */
     sk_footstep step;         /* where it stands (support) / where it goes (swing) */
     sk_footstep from;         /* where the swing started */
     bool clr_valid;
     sk_vec3 clr_c;
     float clr_h;
+    float clr_top;            /* the highest ground seen between A and C (and under both feet there) */
     float guard;
     int edge_pref;
+    /* the last landing point cast (landing): reused while its heel base,
+     * yaw and the support foot have not moved (walking straight at a steady
+     * speed the point stays put while the body walks toward it) */
+    bool land_valid;
+    sk_vec3 land_base, land_support;
+    float land_yaw;
+    sk_footstep land_out;
 } pleg;
 
-typedef struct parm { uint32_t shoulder, elbow, hand; } parm;
+typedef struct parm {
+    uint32_t shoulder, elbow, hand;
+    float length;             /* rest: shoulder -> elbow -> hand */
+    float point_w;            /* pointing weight (0: the swing) */
+    sk_vec3 point;            /* world target */
+} parm;
 
 struct sk_procedural {
     sk_allocator alloc;
@@ -63,6 +93,10 @@ struct sk_procedural {
     parm arm[2];
     sk_vec3 *rt, *rs, *wt, *ws; /* rest FK (character frame at the origin), world FK */
     sk_quat *rr, *wr;
+    bool *need;               /* the joints the frame's first FK computes: the legs' and arms' ancestors */
+    bool unit_rest;           /* every rest rotation unit: FK without normalizing */
+    sk_quat yq;               /* the facing this frame: rotation about +Y, and its sine and cosine */
+    float ys, yc;
     float hip_h;              /* rest body height above the heels */
     float leg_len, walk, runv, step0, lift0, rise0, crouch, jump_v, down_max, up_max;
     skl_ground ground;
@@ -79,9 +113,38 @@ struct sk_procedural {
 };
 
 
-static void fk_from(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
+/* Forward kinematics of joints [from, to) (need: only those marked, NULL:
+ * all). The walker's local rotations are unit (the rest pose's, checked at
+ * creation, or set normalized), so the products are not normalized again:
+ * a frame starts from the rest pose, no error accumulates over frames. A
+ * skeleton whose rest rotations are not unit takes skl_fk (normalizing). */
+static void fk_need(const sk_skeleton *s, bool unit, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r,
+                    sk_vec3 *wt, sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need) {
+    if (!unit) {
+        skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, need);
+        return;
+    }
+    for (uint32_t j = from; j < to; j++) {
+        if (need && !need[j]) continue;
+        const sk_transform *l = &loc[j];
+        int32_t p = s->parents[j];
+        sk_quat pr = p >= 0 ? wr[p] : root_r;
+        sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
+        sk_vec3 pt = p >= 0 ? wt[p] : root_t;
+        wr[j] = skm_quat_mul(pr, l->r);
+        ws[j] = sk_vec3_mul(ps, l->s);
+        wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
+    }
+}
+
+static void fk_from(const sk_procedural *P, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
                     sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to) {
-    skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, NULL);
+    fk_need(P->skel, P->unit_rest, loc, root_t, root_r, wt, wr, ws, from, to, NULL);
+}
+
+/* The angle from a to b about axis (signed, -pi..pi). */
+static float signed_angle(sk_vec3 a, sk_vec3 b, sk_vec3 axis) {
+    return atan2f(sk_vec3_dot(sk_vec3_cross(a, b), axis), sk_vec3_dot(a, b));
 }
 
 static sk_vec3 pt_of(const sk_vec3 *wt, const sk_quat *wr, const sk_vec3 *ws, uint32_t j, sk_vec3 p) {
@@ -122,7 +185,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     }
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: no body joint (set body_joint)");
-    size_t size = sizeof(sk_procedural) + (size_t)J * (4 * sizeof(sk_vec3) + 2 * sizeof(sk_quat)) + 64;
+    size_t size = sizeof(sk_procedural) + (size_t)J * (4 * sizeof(sk_vec3) + 2 * sizeof(sk_quat) + sizeof(bool)) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "procedural: out of memory");
@@ -139,8 +202,13 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->wt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
     P->ws = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
     P->rr = (sk_quat *)p; p += J * sizeof(sk_quat);
-    P->wr = (sk_quat *)p;
-    fk_from(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), P->rt, P->rr, P->rs, 0, J);
+    P->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
+    P->need = (bool *)p;
+    memset(P->need, 0, J * sizeof(bool));
+    skl_fk(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), P->rt, P->rr, P->rs, 0, J, NULL);
+    P->unit_rest = true;
+    for (uint32_t j = 0; j < J; j++)
+        if (fabsf(sk_quat_dot(s->rest[j].r, s->rest[j].r) - 1) > 1e-5f) P->unit_rest = false;
     float lowest = INFINITY, longest = 0;
     for (int l = 0; l < 2; l++) {
         pleg *g = &P->leg[l];
@@ -154,6 +222,38 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         g->ankle_off = sk_vec3_sub(P->rt[g->ankle], heel);
         g->foot_dir = skl_horiz(sk_vec3_sub(toe, heel));
         g->ankle_rest_c = P->rr[g->ankle];
+        g->hinge = skm_quat_rotate(sk_quat_conjugate(P->rr[g->knee]), sk_vec3_make(1, 0, 0));
+        /* a frame axis within 10 degrees of it is taken as the hinge (the
+         * legs of a rig are seldom exactly vertical at rest) */
+        for (int k = 0; k < 3; k++) {
+            float c = k == 0 ? g->hinge.x : k == 1 ? g->hinge.y : g->hinge.z;
+            if (fabsf(c) > 0.985f)
+                g->hinge = sk_vec3_make(k == 0 ? copysignf(1, c) : 0, k == 1 ? copysignf(1, c) : 0, k == 2 ? copysignf(1, c) : 0);
+        }
+        g->hinge_ok = s->parents[g->ankle] == (int32_t)g->knee && s->parents[g->knee] == (int32_t)g->hip;
+        g->l1 = skm_vec3_len(sk_vec3_sub(P->rt[g->knee], P->rt[g->hip]));
+        g->l2 = skm_vec3_len(sk_vec3_sub(P->rt[g->ankle], P->rt[g->knee]));
+        if (g->hinge_ok && g->l1 > 1e-4f && g->l2 > 1e-4f) {
+            sk_vec3 kh = sk_vec3_sub(P->rt[g->hip], P->rt[g->knee]), ka = sk_vec3_sub(P->rt[g->ankle], P->rt[g->knee]);
+            g->phi0 = atan2f(skm_vec3_len(sk_vec3_cross(kh, ka)), sk_vec3_dot(kh, ka));
+            /* a test bend of 0.3 rad: flexion moves the ankle back (-Z) */
+            sk_quat kb = skm_quat_mul(P->rr[g->knee], skm_quat_axis_angle(g->hinge, 0.3f));
+            sk_vec3 a1 = sk_vec3_add(P->rt[g->knee], skm_quat_rotate(kb, sk_vec3_mul(P->rs[g->knee], s->rest[g->ankle].t)));
+            g->bend_sign = a1.z < P->rt[g->ankle].z ? 1.0f : -1.0f;
+            kb = skm_quat_mul(P->rr[g->knee], skm_quat_axis_angle(g->hinge, 0.3f * g->bend_sign));
+            a1 = sk_vec3_add(P->rt[g->knee], skm_quat_rotate(kb, sk_vec3_mul(P->rs[g->knee], s->rest[g->ankle].t)));
+            sk_vec3 v = sk_vec3_sub(a1, P->rt[g->hip]), k = sk_vec3_sub(P->rt[g->knee], P->rt[g->hip]);
+            sk_vec3 hw = skm_quat_rotate(P->rr[g->knee], g->hinge);
+            g->plane_sign = sk_vec3_dot(hw, sk_vec3_cross(v, k)) >= 0 ? 1.0f : -1.0f;
+        } else {
+            g->hinge_ok = false;
+        }
+        g->shin_foot_rest = signed_angle(sk_vec3_sub(P->rt[g->knee], P->rt[g->ankle]), sk_vec3_sub(toe, heel), sk_vec3_make(1, 0, 0));
+        {
+            float mid = g->shin_foot_rest + 0.5f * (FOOT_PLANTAR_MAX - FOOT_DORSI_MAX);
+            g->piv_c = cosf(mid), g->piv_s = sinf(mid);
+            g->piv_half = cosf(0.5f * (FOOT_PLANTAR_MAX + FOOT_DORSI_MAX) - 2e-3f);
+        }
         lowest = fminf(lowest, heel.y);
         longest = fmaxf(longest, g->length);
         if (!(g->length > 0) || !(skm_vec3_len(g->foot_dir) > 1e-4f)) {
@@ -161,9 +261,24 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: leg %d has no length or no foot", l);
         }
     }
-    for (uint32_t a = 0; a < desc->arm_count; a++)
-        P->arm[a] = (parm){(uint32_t)desc->arms[a].shoulder, (uint32_t)desc->arms[a].elbow, (uint32_t)desc->arms[a].hand};
+    for (uint32_t a = 0; a < desc->arm_count; a++) {
+        parm *m = &P->arm[a];
+        memset(m, 0, sizeof *m);
+        m->shoulder = (uint32_t)desc->arms[a].shoulder, m->elbow = (uint32_t)desc->arms[a].elbow;
+        m->hand = (uint32_t)desc->arms[a].hand;
+        m->length = skm_vec3_len(sk_vec3_sub(P->rt[m->elbow], P->rt[m->shoulder])) +
+                    skm_vec3_len(sk_vec3_sub(P->rt[m->hand], P->rt[m->elbow]));
+    }
     P->arms = desc->arm_count;
+    {
+        /* the first FK of a frame: hips, knees and ankles (the two-bone
+         * solve's input), shoulders, and their ancestors */
+        uint32_t marks[10], n = 0;
+        for (int l = 0; l < 2; l++) marks[n++] = P->leg[l].hip, marks[n++] = P->leg[l].knee, marks[n++] = P->leg[l].ankle;
+        for (uint32_t a = 0; a < P->arms; a++) marks[n++] = P->arm[a].shoulder;
+        for (uint32_t k = 0; k < n; k++)
+            for (int32_t j = (int32_t)marks[k]; j >= 0 && !P->need[j]; j = s->parents[j]) P->need[j] = true;
+    }
     P->hip_h = P->rt[P->body].y - lowest;
     P->leg_len = longest;
     P->walk = desc->walk_speed > 0 ? desc->walk_speed : 1.3f;
@@ -202,6 +317,25 @@ static void place(sk_procedural *P, uint32_t l, sk_vec3 base, float yaw, sk_foot
     P->ground.center = P->st.position;
     P->ground.center.y = P->leg[1 - l].step.position.y; /* rays from the support foot's height */
     skl_place_footstep(&P->ground, P->leg[l].foot_dir, base, yaw, P->st.time, &P->leg[l].edge_pref, out);
+    /* Steep ground: the foot is pitched at most FOOT_PITCH_UP/DOWN, on the
+     * ball of the foot uphill (the toe on the ground, the heel raised) and
+     * on the heel downhill (the toe raised), so the ankle stays inside its
+     * anatomical range through the stance (sk_mannequin_leg_limits: a foot
+     * flat on a 30 degree slope uphill needs more dorsiflexion than it
+     * allows, on a 45 degree slope downhill more plantarflexion). */
+    sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = skl_horiz(fd);
+    float fl = skm_vec3_len(fh);
+    if (fl < 1e-6f) return;
+    if (fd.y < fl * 0.25f && fd.y > -fl * 0.25f) return; /* under 14 degrees (tan 0.25 rad = 0.255) */
+    float pitch = atan2f(fd.y, fl), want = skm_clampf(pitch, -FOOT_PITCH_DOWN, FOOT_PITCH_UP);
+    if (want == pitch) return;
+    sk_vec3 ax = skm_vec3_unit(sk_vec3_cross(fh, sk_vec3_make(0, 1, 0))); /* +angle raises the toe */
+    sk_quat q = skm_quat_axis_angle(ax, want - pitch);
+    out->rotation = skm_quat_normalize(skm_quat_mul(q, out->rotation));
+    if (pitch > 0) { /* uphill: the toe stays, the heel comes up */
+        sk_vec3 toe = sk_vec3_add(out->position, fd);
+        out->position = sk_vec3_sub(toe, skm_quat_rotate(q, fd));
+    }
 }
 
 /* The heel base of leg l when the body stands at c facing yaw. */
@@ -219,6 +353,8 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural reset: NULL or non-finite position/yaw");
     memset(&P->st, 0, sizeof P->st);
     P->st.yaw = skm_wrap_angle(yaw);
+    P->yq = skm_quat_rot_y(P->st.yaw);
+    P->ys = sinf(P->st.yaw), P->yc = cosf(P->st.yaw);
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -235,6 +371,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         place(P, l, heel_base(P, l, P->st.position, P->st.yaw), P->st.yaw, &P->leg[l].step);
         P->leg[l].from = P->leg[l].step;
         P->leg[l].clr_valid = false;
+        P->leg[l].land_valid = false;
         P->leg[l].guard = 0;
     }
     P->st.mode = SK_PROCEDURAL_STANDING;
@@ -255,6 +392,39 @@ bool sk_procedural_jump(sk_procedural *P) {
     return true;
 }
 
+bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *target, float weight) {
+    if (!P || arm >= P->arms || !(weight >= 0 && weight <= 1)) return false;
+    if (target && !(isfinite(target->x) && isfinite(target->y) && isfinite(target->z) &&
+                    fabsf(target->x) < 1e6f && fabsf(target->y) < 1e6f && fabsf(target->z) < 1e6f))
+        return false;
+    P->arm[arm].point_w = target ? weight : 0;
+    if (target) P->arm[arm].point = *target;
+    return true;
+}
+
+/* Arm a points at its target (sk_procedural_point_at): FABRIK on the chain,
+ * in the pose's model space (world = root x model). */
+static void point_arm(sk_procedural *P, sk_pose *pose, uint32_t a) {
+    const parm *m = &P->arm[a];
+    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
+    sk_quat yawi = sk_quat_conjugate(P->yq);
+    sk_vec3 t = skm_quat_rotate(yawi, sk_vec3_sub(m->point, root_t));
+    sk_vec3 sh = skm_quat_rotate(yawi, sk_vec3_sub(P->wt[m->shoulder], root_t));
+    sk_vec3 d = sk_vec3_sub(t, sh);
+    float dl = skm_vec3_len(d);
+    if (!(dl > 1e-4f)) return; /* at the shoulder: no direction */
+    uint32_t joints[3] = {m->shoulder, m->elbow, m->hand};
+    sk_ik_limit lims[3];
+    sk_ik_chain ch = {P->skel, joints, 3, NULL};
+    if (P->d.limits) {
+        for (int k = 0; k < 3; k++) lims[k] = P->d.limits[joints[k]];
+        ch.limits = lims;
+    }
+    sk_ik_target tg = {.position = sk_vec3_add(sh, sk_vec3_scale(d, 1.05f * m->length / dl))};
+    sk_ik_options o = {.solver = SK_IK_FABRIK, .max_iterations = 16, .fk_blend = 1 - m->point_w};
+    (void)sk_ik_solve(&ch, &tg, &o, pose, NULL, 0, NULL, NULL); /* on failure the swing stays */
+}
+
 /* The arc height that clears the ground between A and C (4 samples). */
 static float clearance(sk_procedural *P, uint32_t l) {
     pleg *g = &P->leg[l];
@@ -262,6 +432,8 @@ static float clearance(sk_procedural *P, uint32_t l) {
     sk_vec3 a = g->from.position, c = g->step.position;
     float need = 0;
     sk_vec3 fd = skl_rot_y(g->foot_dir, g->step.yaw);
+    float top_all = fmaxf(fmaxf(a.y, c.y), fmaxf(a.y + skm_quat_rotate(g->from.rotation, g->foot_dir).y,
+                                                 c.y + skm_quat_rotate(g->step.rotation, g->foot_dir).y));
     for (int k = 1; k <= 4; k++) {
         float s = (float)k / 5;
         sk_vec3 p = skm_vec3_lerp(a, c, s);
@@ -269,12 +441,14 @@ static float clearance(sk_procedural *P, uint32_t l) {
         float top = -INFINITY;
         if (ground(P, p.x, p.z, fmaxf(a.y, c.y), &h)) top = h.point.y;
         if (ground(P, p.x + fd.x, p.z + fd.z, fmaxf(a.y, c.y), &h)) top = fmaxf(top, h.point.y);
+        top_all = fmaxf(top_all, top);
         float ex = top - p.y;
         if (ex > 0.001f) need = fmaxf(need, (ex + 0.03f) / (2 * s * (1 - s)) * 0.5f);
     }
     g->clr_valid = true;
     g->clr_c = c;
     g->clr_h = need;
+    g->clr_top = top_all;
     return need;
 }
 
@@ -298,10 +472,26 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
-    P->leg[l].edge_pref = 1; /* off an edge: forward first, the foot stays ahead of the body */
+    pleg *g = &P->leg[l];
+    sk_vec3 sup = P->leg[1 - l].step.position;
+    if (g->land_valid && fabsf(base.x - g->land_base.x) < 1e-4f && fabsf(base.z - g->land_base.z) < 1e-4f &&
+        fabsf(yaw_land - g->land_yaw) < 1e-5f && sup.x == g->land_support.x && sup.y == g->land_support.y &&
+        sup.z == g->land_support.z) {
+        *out = g->land_out;
+        out->time = P->st.time;
+        return;
+    }
+    g->land_valid = false;
+    /* off an edge: the way the body goes first, the foot stays ahead of it
+     * (behind the facing, walking backward) */
+    g->edge_pref = P->st.backward ? -1 : 1;
     place(P, l, base, yaw_land, out);
-    float support_y = P->leg[1 - l].step.position.y;
-    if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) return;
+    float support_y = sup.y;
+    if (out->position.y >= support_y - P->down_max && out->position.y <= support_y + P->up_max) {
+        g->land_valid = true;
+        g->land_base = base, g->land_yaw = yaw_land, g->land_support = sup, g->land_out = *out;
+        return;
+    }
     /* Far above or below: a steep ramp, or a ledge or wall? The ground is
      * sampled every 0.15 m from the support foot to the landing point; a
      * jump between two samples larger than a step is an edge. */
@@ -338,7 +528,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
 }
 
 static void set_root(sk_procedural *P) {
-    sk_transform t = {sk_vec3_make(P->st.position.x, 0, P->st.position.z), skm_quat_rot_y(P->st.yaw),
+    sk_transform t = {sk_vec3_make(P->st.position.x, 0, P->st.position.z), P->yq,
                       sk_vec3_make(1, 1, 1)};
     P->st.root = sk_mat4_from_transform(&t);
 }
@@ -348,28 +538,67 @@ static void set_root(sk_procedural *P) {
 static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel_target, sk_quat rot) {
     pleg *g = &P->leg[l];
     sk_vec3 at = sk_vec3_add(heel_target, skm_quat_rotate(rot, g->ankle_off));
-    sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
-    sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
-    sk_transform ta = {P->wt[g->ankle], P->wr[g->ankle], P->ws[g->ankle]};
-    sk_vec3 fwd = skl_rot_y(sk_vec3_make(0, 0, 1), P->st.yaw);
-    sk_ik_target tg = {.position = at, .has_pole = true};
-    tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(P->wt[g->hip], at), 0.5f), sk_vec3_scale(fwd, g->length));
-    sk_ik_options io = {.soft = 0.01f};
-    sk_quat ch, ck;
-    bool reached = false;
-    if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
-        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
-        loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
-    }
     uint32_t end = sk_skeleton_subtree_end(P->skel, g->hip);
-    sk_quat yawq = skm_quat_rot_y(P->st.yaw);
+    sk_quat yawq = P->yq;
     sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
-    fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
     int32_t ap = P->skel->parents[g->ankle];
+    /* the knee toward the facing and the foot's own heading (a foot planted
+     * before a turn): the hip takes half of the twist, the ankle the rest */
+    sk_vec3 fwd = sk_vec3_make(P->ys, 0, P->yc);
+    {
+        sk_vec3 ff = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(0, 0, 1)));
+        float fl = skm_vec3_len(ff);
+        if (fl > 0.1f) {
+            sk_vec3 mixd = sk_vec3_add(fwd, sk_vec3_scale(ff, 1.0f / fl));
+            if (skm_vec3_len(mixd) > 0.1f) fwd = skm_vec3_unit(mixd);
+        }
+    }
+    if (g->hinge_ok) {
+        /* The knee is a hinge: its angle from the hip-target distance (law
+         * of cosines), about its own axis; the hip turns the leg so the
+         * ankle is on the target and the knee toward the pole direction. */
+        sk_vec3 hip = P->wt[g->hip], t = sk_vec3_sub(at, hip);
+        float D = skm_vec3_len(t), l1 = g->l1, l2 = g->l2;
+        float Dc = skm_clampf(D, fabsf(l1 - l2) + 1e-4f, 0.9999f * (l1 + l2));
+        float phi = acosf(skm_clampf((l1 * l1 + l2 * l2 - Dc * Dc) / (2 * l1 * l2), -1.0f, 1.0f));
+        loc[g->knee].r = skm_quat_normalize(
+            skm_quat_mul(P->skel->rest[g->knee].r, skm_quat_axis_angle(g->hinge, g->bend_sign * (g->phi0 - phi))));
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->knee, g->knee + 1); /* the hip's is current */
+        sk_vec3 a = sk_vec3_add(P->wt[g->knee], skm_quat_rotate(P->wr[g->knee], sk_vec3_mul(P->ws[g->knee], loc[g->ankle].t)));
+        sk_vec3 tu = D > 1e-6f ? sk_vec3_scale(t, 1.0f / D) : sk_vec3_make(0, -1, 0);
+        sk_quat q1 = skm_quat_from_to(sk_vec3_sub(a, hip), tu);
+        sk_vec3 h1 = skm_quat_rotate(q1, skm_quat_rotate(P->wr[g->knee], g->hinge));
+        h1 = sk_vec3_sub(h1, sk_vec3_scale(tu, sk_vec3_dot(h1, tu)));
+        sk_vec3 pp = sk_vec3_sub(fwd, sk_vec3_scale(tu, sk_vec3_dot(fwd, tu)));
+        sk_quat R = q1;
+        if (skm_vec3_len(pp) > 1e-4f && skm_vec3_len(h1) > 1e-4f) {
+            sk_vec3 nd = sk_vec3_scale(skm_vec3_unit(sk_vec3_cross(tu, pp)), g->plane_sign);
+            h1 = skm_vec3_unit(h1);
+            sk_quat q2 = sk_vec3_dot(h1, nd) < -0.9999f ? sk_quat_make(tu.x, tu.y, tu.z, 0) : skm_quat_from_to(h1, nd);
+            R = skm_quat_mul(q2, q1);
+        }
+        int32_t hp = P->skel->parents[g->hip];
+        sk_quat pw = hp >= 0 ? P->wr[hp] : yawq;
+        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, P->wr[g->hip])));
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, g->ankle);
+    } else {
+        sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
+        sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
+        sk_transform ta = {P->wt[g->ankle], P->wr[g->ankle], P->ws[g->ankle]};
+        sk_ik_target tg = {.position = at, .has_pole = true};
+        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(P->wt[g->hip], at), 0.5f), sk_vec3_scale(fwd, g->length));
+        sk_ik_options io = {.soft = 0.01f};
+        sk_quat ch, ck;
+        if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, NULL)) {
+            loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
+            loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
+        }
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+    }
     if (ap >= 0) {
         sk_quat want = skm_quat_mul(rot, g->ankle_rest_c);
         loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[ap]), want));
-        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
     }
     /* limits (the gait is meant to stay inside them; clamping is the guard) */
     if (P->d.limits) {
@@ -388,7 +617,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
                 changed = true;
             }
         }
-        if (changed) fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        if (changed) fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
     }
     sk_procedural_foot *f = &P->st.feet[l];
     f->heel = pt_of(P->wt, P->wr, P->ws, g->ankle, g->heel_pt);
@@ -397,16 +626,52 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
     f->reached = skm_vec3_len(sk_vec3_sub(P->wt[g->ankle], at)) < 0.005f;
 }
 
+/* Leg l after solve_leg: a foot bent up toward the shin more than
+ * FOOT_DORSI_MAX past its rest angle (just lifted behind the body, or at the
+ * end of its stance on steep ground) pivots on its toe; one pointed down
+ * more than FOOT_PLANTAR_MAX (about to land, or just landed, far ahead down
+ * a slope) pivots on its heel; the leg is then solved again. True if it
+ * pivoted. */
+static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel, sk_quat rot) {
+    pleg *g = &P->leg[l];
+    bool pivoted = false;
+    sk_vec3 lat = sk_vec3_make(P->yc, 0, -P->ys);
+    for (int it = 0; it < 3; it++) {
+        const sk_procedural_foot *f = &P->st.feet[l];
+        sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
+        /* inside the range (the common case) without an arc tangent: the
+         * angle's distance from the range's middle, by its cosine */
+        float y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
+        if (x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half) return pivoted;
+        float bend = atan2f(y, x) - g->shin_foot_rest; /* + toe down (plantar), - toe up */
+        float turn; /* about lat: + turns the toe down */
+        if (bend < -FOOT_DORSI_MAX - 1e-3f) turn = -FOOT_DORSI_MAX - bend + 0.01f;
+        else if (bend > FOOT_PLANTAR_MAX + 1e-3f) turn = FOOT_PLANTAR_MAX - bend - 0.01f;
+        else return pivoted;
+        pivoted = true;
+        sk_quat q = skm_quat_axis_angle(lat, turn);
+        if (turn > 0) { /* on the toe */
+            sk_vec3 toe = sk_vec3_add(heel, skm_quat_rotate(rot, g->foot_dir));
+            heel = sk_vec3_add(toe, skm_quat_rotate(q, sk_vec3_sub(heel, toe)));
+        }
+        rot = skm_quat_normalize(skm_quat_mul(q, rot));
+        solve_leg(P, loc, l, heel, rot);
+    }
+    return pivoted;
+}
+
 /* Arms swing against the legs (§8.2): the upper arm turns about the
  * character's lateral axis by the opposite leg's lead; the elbow bends with
  * the run; in the air both arms rise. */
 static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run, float raise) {
-    sk_quat yawq = skm_quat_rot_y(P->st.yaw), yawi = sk_quat_conjugate(yawq);
+    sk_quat yawq = P->yq, yawi = sk_quat_conjugate(yawq);
     sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
     for (uint32_t a = 0; a < P->arms; a++) {
         const parm *m = &P->arm[a];
         float side = a == 0 ? 1.0f : -1.0f;               /* left arm: +X */
-        float swing = -side * lead * (0.7f + 0.5f * run); /* the left arm forward when the right leg is */
+        /* the left arm forward when the right leg is; lead reaches +-1 when the
+         * feet are a step apart: up to 0.35 rad walking, 0.6 running */
+        float swing = -side * lead * (0.35f + 0.25f * run);
         float bend = 0.15f + 1.2f * run;
         /* world rotation of the upper arm: rest (character space) turned about
          * X (forward swing: -Y toward +Z is a negative angle about +X) and
@@ -416,7 +681,7 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
         int32_t pu = P->skel->parents[m->shoulder];
         sk_quat pw = pu >= 0 ? P->wr[pu] : yawq;
         loc[m->shoulder].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), want_u));
-        fk_from(P->skel, loc, root_t, yawq, P->wt, P->wr, P->ws, m->shoulder, m->shoulder + 1);
+        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, m->shoulder, m->shoulder + 1);
         sk_quat want_f = skm_quat_mul(yawq, skm_quat_mul(skm_quat_mul(qs, skm_quat_rot_x(-bend)), P->rr[m->elbow]));
         loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[m->shoulder]), want_f));
         (void)yawi;
@@ -445,7 +710,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
     sk_vec3 v = skl_horiz(P->tracker.velocity);
     float speed = skm_vec3_len(v);
-    sk_vec3 fwd = skl_rot_y(sk_vec3_make(0, 0, 1), st->yaw);
+    P->yq = skm_quat_rot_y(st->yaw);
+    P->ys = sinf(st->yaw), P->yc = cosf(st->yaw);
+    sk_vec3 fwd = sk_vec3_make(P->ys, 0, P->yc);
     st->velocity = v;
     st->speed = speed;
     st->backward = sk_vec3_dot(v, fwd) < -0.05f;
@@ -477,8 +744,11 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
          * ground (stairs, ramps past 11 degrees) shortens every step so the
          * legs span it */
         float sl = st->slope * (st->backward ? -1.0f : 1.0f);
-        len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 1.2f * fmaxf(0.0f, fabsf(sl) - 0.2f));
+        len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 2.0f * fmaxf(0.0f, fabsf(sl) - 0.2f));
     }
+    /* backward: shorter steps (a person walking backward takes about three
+     * quarters of the forward step, at a quicker cadence) */
+    if (st->backward) len *= 0.75f;
     /* turning: shorter steps, so the body does not swing past the planted
      * foot (a quarter turn a second halves the step) */
     len /= 1 + 0.6f * fabsf(P->tracker.angular_velocity);
@@ -518,6 +788,9 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         }
         /* the body moves this step's length during the swing (set when the
          * step began, so a change of speed shapes the next step, not this) */
+        /* a step may shorten while the foot flies (steeper ground ahead: a
+         * step planned on the flat would land far down a slope), never lengthen */
+        if (!P->stopping_step && st->step < 0.85f && len < P->step_len) P->step_len = len;
         float ds = P->stopping_step ? fdt / 0.35f : fdt * speed / fmaxf(P->step_len, 0.05f);
         st->step += ds;
         if (!P->stopping_step && st->step < 0.85f) {
@@ -548,8 +821,14 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
                 P->walking = moving;
             }
             if (P->walking) {
-                P->step_len = len;
-                landing(P, sw, dir, len, 0.5f * len, &gs->step);
+                /* the support foot just landed `ahead` in front of the body
+                 * and ends the step (len - ahead) behind it: at most 0.6 leg
+                 * lengths, or (speeding up: the last landing was planned
+                 * for a shorter step) the hip over-extends */
+                sk_vec3 rel = skl_horiz(sk_vec3_sub(P->leg[st->support].step.position, st->position));
+                float ahead = sk_vec3_dot(rel, dir);
+                P->step_len = fminf(len, fmaxf(ahead, 0.0f) + 0.6f * P->leg_len);
+                landing(P, sw, dir, P->step_len, 0.5f * P->step_len, &gs->step);
                 gs->clr_valid = false;
             }
         }
@@ -562,7 +841,13 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     if (st->mode == SK_PROCEDURAL_STANDING || st->mode == SK_PROCEDURAL_WALKING)
         st->mode = P->walking ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
     float bob = on_ground && P->walking ? 4 * rise * (-4 * (s - 0.5f) * (s - 0.5f) + 0.25f) : 0;
+    /* the feet's mean height, the swinging foot's taken between where it
+     * left and where it lands (its landing point alone would move the body
+     * at once when a step begins) */
     float feet_y = 0.5f * (P->leg[0].step.position.y + P->leg[1].step.position.y);
+    if (on_ground && P->walking)
+        feet_y = 0.5f * (P->leg[st->support].step.position.y +
+                         gs->from.position.y + (gs->step.position.y - gs->from.position.y) * s);
     float base_y = fminf(P->ground_y, feet_y + 0.05f) + P->hip_h * (0.97f - 0.04f * run) + bob;
     sk_vec3 heel_t[2];
     sk_quat rot_t[2];
@@ -582,12 +867,16 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         float u = 1 - s;
         sk_vec3 Bs = sk_vec3_add(sk_vec3_add(sk_vec3_scale(A, u * u), sk_vec3_scale(Bc, 2 * u * s)), sk_vec3_scale(C, s * s));
         sk_quat R = skm_quat_nlerp(gs->from.rotation, gs->step.rotation, s);
-        /* guard: heel and toe above the ground under them */
+        /* guard: heel and toe above the ground under them (cast only when
+         * the foot is within 4 cm of the highest ground clearance() saw
+         * between where it left and where it lands) */
         sk_vec3 hw = Bs, tw = sk_vec3_add(Bs, skm_quat_rotate(R, gs->foot_dir));
         float need = 0;
         sk_terrain_hit gh;
-        if (ground(P, hw.x, hw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
-        if (ground(P, tw.x, tw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+        if (fminf(hw.y, tw.y) < gs->clr_top + 0.04f) {
+            if (ground(P, hw.x, hw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
+            if (ground(P, tw.x, tw.z, Bs.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+        }
         gs->guard = fmaxf(need, gs->guard - fdt);
         Bs.y += gs->guard;
         heel_t[sw] = Bs;
@@ -680,14 +969,25 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         loc[P->body].t = sk_vec3_add(loc[P->body].t, dw);
     }
     set_root(P);
-    sk_quat yawq = skm_quat_rot_y(st->yaw);
-    fk_from(P->skel, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0, P->J);
+    sk_quat yawq = P->yq;
+    fk_need(P->skel, P->unit_rest, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0,
+            P->J, P->need);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
+    if (on_ground && P->walking) {
+        if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw]);
+        /* heel strike and heel-off: the support foot may pivot the same way
+         * on its heel or its toe (which stays where it stands); it is then
+         * not flat on the ground and not reported as planted */
+        uint32_t su = st->support;
+        if (foot_pivot(P, loc, su, heel_t[su], rot_t[su])) st->feet[su].stance = false;
+    }
     float lead = 0;
     if (P->walking && st->mode != SK_PROCEDURAL_AIRBORNE && len > 0)
         lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
     float raise = st->mode == SK_PROCEDURAL_AIRBORNE ? 1.2f * skm_clampf(0.5f + 0.25f * fabsf(P->vy), 0, 1) : 0;
     if (P->arms) pose_arms(P, loc, lead, run, raise);
+    for (uint32_t a = 0; a < P->arms; a++)
+        if (P->arm[a].point_w > 0) point_arm(P, pose, a);
     st->rays = P->ground.rays;
     return SK_OK;
 }

@@ -34,6 +34,18 @@ sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_allocator 
  * missing (not the mannequin) or count is short. */
 sk_result sk_mannequin_leg_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err);
 
+/* Anatomical limits of the mannequin's arms, relative to the rest pose (the
+ * arms hanging 12 degrees out from vertical), after the usual clinical ranges
+ * (AAOS: shoulder flexion 180, extension 60, abduction 180, rotation 70-90
+ * degrees; elbow 0-150 degrees):
+ *   shoulders (upperarm_l/r) EULER: flexion -3.1 .. extension 1.05 rad about
+ *                       X, twist +-1.2 about Y, abduction 2.9 / adduction
+ *                       0.75 about Z (+Z for the left arm, -Z for the right)
+ *   elbows (forearm_l/r) HINGE about +X: -2.6 .. 0 rad (flexion turns the
+ *                       forearm forward; never backwards)
+ * out, count and the errors as sk_mannequin_leg_limits. */
+sk_result sk_mannequin_arm_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

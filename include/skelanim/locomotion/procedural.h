@@ -26,7 +26,10 @@
  * proportion to the fall speed. Jumps: a crouch (the root lowered to a set
  * depth), take-off, arms raised in the air, the same landing.
  * Arms (§8.2): swing in opposition to the legs, nearly straight walking and
- * bent running.
+ * bent running; one or both may point at a target (an iterative solver from
+ * the IK layer, sk_procedural_point_at). Backward walking: the body faces one
+ * way and moves the other (the velocity against the facing), shorter steps
+ * landing behind.
  *
  * Spaces: world, metres, +Y up, yaw about +Y with yaw 0 facing +Z; the pose
  * out is in character space like the semi-procedural locomotor's (world =
@@ -70,8 +73,10 @@ typedef struct sk_procedural_desc {
     float jump_speed;        /* take-off vertical speed (m/s): 3 */
     float max_step_down;     /* lower ground is a ledge (m): 0.6 x leg length */
     float max_step_up;       /* higher ground is not stepped on (m): 0.6 x leg length */
-    /* Limits applied to the leg joints after IK (NULL or skeleton joint_count
-     * entries, type NONE for joints without one): sk_ik_limit_clamp. */
+    /* Limits applied to the leg joints after IK and to the arm chains when
+     * pointing (NULL or skeleton joint_count entries, type NONE for joints
+     * without one): sk_ik_limit_clamp. The gait stays inside the mannequin's
+     * (sk_mannequin_leg_limits) without them. */
     const sk_ik_limit *limits;
 } sk_procedural_desc;
 
@@ -121,6 +126,20 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
 /* Starts a jump (a crouch, then the take-off) if standing or walking;
  * false otherwise. */
 bool sk_procedural_jump(sk_procedural *P);
+/* Pointing (seed 004 §8.2): from the next update on, arm `arm` (0 ..
+ * arm_count - 1) points at the world point `target`: its chain shoulder ->
+ * elbow -> hand is solved by FABRIK (sk_ik_solve, at most 16 iterations,
+ * allocation-free) toward the point one arm's length and a little more along
+ * the line from the shoulder to the target, so the arm straightens along that
+ * line, within desc.limits of its joints when given
+ * (sk_mannequin_arm_limits); the result is blended over the arm swing by
+ * weight (0 = the swing, 1 = pointing: sk_ik_options.fk_blend = 1 - weight).
+ * A target behind the body or out of the joints' range gives the nearest
+ * pose the limits allow; a target at the shoulder itself leaves the swing.
+ * target NULL or weight 0 stops pointing. false (nothing changed) for a NULL
+ * walker, an arm out of range, or a non-finite target or weight outside
+ * [0, 1]. */
+bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *target, float weight);
 const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
 
 #ifdef __cplusplus
