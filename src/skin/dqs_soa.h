@@ -20,9 +20,11 @@ typedef int32_t SOA_VI __attribute__((vector_size(SOA_W * 4)));
 /* (SOA_VF / SOA_VI name the types: defined by the includer to distinct names per width.) */
 
 /* Returns how many of the count vertices it skinned (a multiple of SOA_W). */
-SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t first, uint32_t count,
+                                uint32_t entry) {
     const sk_skinned_mesh *m = c->mesh;
-    const uint32_t k = m->influences;
+    const uint32_t k = g->slots; /* the 5-8 group: padding slots have weight 0 */
+    const size_t out0 = first - c->first;
     const float *dq = c->dq;
     const SOA_VI signbit = (SOA_VI){0} + (int32_t)0x80000000;
     uint32_t done = 0;
@@ -36,9 +38,9 @@ SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t c
             const float *src[SOA_W];
             float wa[SOA_W];
             for (int l = 0; l < SOA_W; l++) {
-                size_t slot = (size_t)(v0 + (uint32_t)l) * k + q;
-                src[l] = dq + 8 * (size_t)m->joints[slot];
-                wa[l] = m->weights[slot];
+                size_t slot = (size_t)(entry + done + (uint32_t)l) * k + q;
+                src[l] = dq + 8 * (size_t)g->joints[slot];
+                wa[l] = g->weights[slot];
             }
             SOA_LOAD_DQ(D, src); /* D[e] = component e of every lane's dual quaternion */
             memcpy(&w, wa, sizeof w);
@@ -65,7 +67,7 @@ SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t c
             SOA_VF oy = py + 2.0f * (rz * tx - rx * tz) + try_;
             SOA_VF oz = pz + 2.0f * (rx * ty - ry * tx) + trz;
             for (int l = 0; l < SOA_W; l++) {
-                float *o = c->op + (size_t)(done + (uint32_t)l) * c->ps;
+                float *o = c->op + (out0 + done + (uint32_t)l) * c->ps;
                 o[0] = ox[l], o[1] = oy[l], o[2] = oz[l];
             }
         }
@@ -82,7 +84,7 @@ SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t c
             SOA_VF ux = ox, uy = oy, uz = oz;
             ox *= s, oy *= s, oz *= s;
             for (int l = 0; l < SOA_W; l++) {
-                float *o = c->on + (size_t)(done + (uint32_t)l) * c->ns;
+                float *o = c->on + (out0 + done + (uint32_t)l) * c->ns;
                 if (direct[l]) {
                     o[0] = ox[l], o[1] = oy[l], o[2] = oz[l];
                 } else { /* zero, tiny or overflowing length: the scalar slow path */

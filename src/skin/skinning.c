@@ -83,6 +83,13 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
     sk_free(a, m->count, n);
     sk_free(a, m->joints, n * m->influences * sizeof(uint16_t));
     sk_free(a, m->weights, n * m->influences * sizeof(float));
+    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+        const sk_skin_group *gr = &m->groups[g];
+        size_t c = gr->count ? gr->count : 1;
+        sk_free(a, gr->spans, (gr->span_count ? gr->span_count : 1) * sizeof(sk_skin_span));
+        sk_free(a, gr->joints, c * gr->slots * sizeof(uint16_t));
+        sk_free(a, gr->weights, c * gr->slots * sizeof(float));
+    }
     if (m->targets) {
         for (uint32_t t = 0; t < m->target_count; t++) {
             sk_free(a, m->targets[t].positions, n * 3 * sizeof(float));
@@ -93,6 +100,62 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
     }
     sk_allocator copy = m->alloc;
     sk_free(&copy, m, sizeof *m);
+}
+
+/* Which group a vertex with cnt non-zero influences belongs to. */
+static uint32_t group_of(uint32_t cnt) { return cnt <= 4 ? (cnt ? cnt - 1 : 0) : 4; }
+
+/* Splits the prepared vertices into the influence groups (see
+ * skinning_internal.h), each in ascending vertex order with its runs. */
+static sk_result build_groups(sk_skinned_mesh *m) {
+    const sk_allocator *a = &m->alloc;
+    static const uint32_t slots[SK_SKIN_GROUPS] = {1, 2, 3, 4, 8};
+    uint32_t counts[SK_SKIN_GROUPS] = {0}, spans[SK_SKIN_GROUPS] = {0};
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        uint32_t g = group_of(m->count[v]);
+        counts[g]++;
+        if (v == 0 || group_of(m->count[v - 1]) != g) spans[g]++;
+    }
+    bool oom = false;
+    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+        sk_skin_group *gr = &m->groups[g];
+        gr->slots = slots[g];
+        gr->count = counts[g];
+        gr->span_count = spans[g];
+        size_t c = counts[g] ? counts[g] : 1;
+        gr->spans = sk_alloc(a, (spans[g] ? spans[g] : 1) * sizeof(sk_skin_span));
+        gr->joints = sk_alloc(a, c * gr->slots * sizeof(uint16_t));
+        gr->weights = sk_alloc(a, c * gr->slots * sizeof(float));
+        oom = oom || !gr->spans || !gr->joints || !gr->weights;
+    }
+    if (oom) return SK_ERR_OUT_OF_MEMORY;
+    uint32_t fill[SK_SKIN_GROUPS] = {0}, sfill[SK_SKIN_GROUPS] = {0};
+    const uint32_t k = m->influences;
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        uint32_t cnt = m->count[v], g = group_of(cnt);
+        sk_skin_group *gr = &m->groups[g];
+        uint32_t i = fill[g]++;
+        if (v == 0 || group_of(m->count[v - 1]) != g)
+            gr->spans[sfill[g]++] = (sk_skin_span){.vertex = v, .entry = i, .count = 0};
+        gr->spans[sfill[g] - 1].count++;
+        for (uint32_t q = 0; q < gr->slots; q++) {
+            bool used = q < cnt;
+            gr->joints[(size_t)i * gr->slots + q] = used ? m->joints[(size_t)v * k + q] : 0;
+            gr->weights[(size_t)i * gr->slots + q] = used ? m->weights[(size_t)v * k + q] : 0.0f;
+        }
+    }
+    return SK_OK;
+}
+
+/* First span of group g that ends after vertex v. */
+static uint32_t span_lower_bound(const sk_skin_group *g, uint32_t v) {
+    uint32_t lo = 0, hi = g->span_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->spans[mid].vertex + g->spans[mid].count <= v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *alloc, sk_skinned_mesh **out,
@@ -198,6 +261,10 @@ sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *a
         m->count[v] = (uint8_t)cnt;
     }
     m->palette_size = max_joint + 1;
+    if (build_groups(m) != SK_OK) {
+        sk_skinned_mesh_destroy(m);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_skinned_mesh_create: out of memory");
+    }
     *out = m;
     return SK_OK;
 }
@@ -328,26 +395,41 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
     if (c.ps < 3 || c.ns < 3 || c.ts < 4)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: output stride smaller than the element");
 
+    c.first = job->first_vertex;
     sk_simd simd = sk_simd_resolve(job->simd);
-    sk_skin_kernel kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_scalar : sk_skin_dqs_scalar;
+    sk_skin_group_kernel gk = NULL; /* NULL: the scalar reference */
 #ifdef SK_SKIN_X86
-    if (simd == SK_SIMD_AVX2) kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_avx2 : sk_skin_dqs_avx2;
-    else if (simd == SK_SIMD_SSE2) kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_sse2 : sk_skin_dqs_sse2;
+    if (simd == SK_SIMD_AVX512) gk = job->method == SK_SKIN_LBS ? sk_skin_lbs_avx512 : sk_skin_dqs_avx2;
+    else if (simd == SK_SIMD_AVX2) gk = job->method == SK_SKIN_LBS ? sk_skin_lbs_avx2 : sk_skin_dqs_avx2;
+    else if (simd == SK_SIMD_SSE2) gk = job->method == SK_SKIN_LBS ? sk_skin_lbs_sse2 : sk_skin_dqs_sse2;
 #else
     (void)simd;
 #endif
-    if (active == 0) {
-        kern(&c, job->first_vertex, count);
-        return SK_OK;
-    }
     if (active <= CHUNK) {
-        uint32_t a = 0;
-        for (uint32_t t = 0; t < m->target_count; t++)
-            if (job->morph_weights[t] != 0.0f) idx[a] = t, wt[a] = job->morph_weights[t], a++;
-        c.morph_count = a;
-        c.morph_index = idx;
-        c.morph_weight = wt;
-        kern(&c, job->first_vertex, count);
+        if (active) {
+            uint32_t a = 0;
+            for (uint32_t t = 0; t < m->target_count; t++)
+                if (job->morph_weights[t] != 0.0f) idx[a] = t, wt[a] = job->morph_weights[t], a++;
+            c.morph_count = a;
+            c.morph_index = idx;
+            c.morph_weight = wt;
+        }
+        if (!gk) {
+            (job->method == SK_SKIN_LBS ? sk_skin_lbs_scalar : sk_skin_dqs_scalar)(&c, job->first_vertex, count);
+            return SK_OK;
+        }
+        /* Each influence group by its kernel, run by run, cut to the range. */
+        const uint32_t lo = job->first_vertex, hi = job->first_vertex + count;
+        for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+            const sk_skin_group *gr = &m->groups[g];
+            for (uint32_t s = lo ? span_lower_bound(gr, lo) : 0; s < gr->span_count; s++) {
+                const sk_skin_span *sp = &gr->spans[s];
+                if (sp->vertex >= hi) break;
+                uint32_t v0 = sp->vertex > lo ? sp->vertex : lo;
+                uint32_t v1 = sp->vertex + sp->count < hi ? sp->vertex + sp->count : hi;
+                if (v0 < v1) gk(&c, gr, v0, v1 - v0, sp->entry + (v0 - sp->vertex));
+            }
+        }
         return SK_OK;
     }
     /* Many active targets: the scalar kernel in vertex chunks is not an option
@@ -383,10 +465,22 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
         sk_skin_ctx c1 = c;
         c1.mesh = &one;
         c1.morph_count = 0;
+        c1.first = 0;
         c1.op = c.op ? c.op + (size_t)v0 * c.ps : NULL;
         c1.on = c.on ? c.on + (size_t)v0 * c.ns : NULL;
         c1.ot = c.ot ? c.ot + (size_t)v0 * c.ts : NULL;
-        kern(&c1, 0, 1);
+        if (!gk) {
+            (job->method == SK_SKIN_LBS ? sk_skin_lbs_scalar : sk_skin_dqs_scalar)(&c1, 0, 1);
+            continue;
+        }
+        /* The vertex as a one-entry group of its influence count. */
+        uint32_t cnt = m->count[v], slots = m->groups[group_of(cnt)].slots;
+        uint16_t gj[SK_SKIN_MAX_INFLUENCES] = {0};
+        float gw[SK_SKIN_MAX_INFLUENCES] = {0};
+        for (uint32_t q = 0; q < cnt; q++) gj[q] = one.joints[q], gw[q] = one.weights[q];
+        sk_skin_span sp1 = {0, 0, 1};
+        sk_skin_group g1 = {.slots = slots, .count = 1, .span_count = 1, .spans = &sp1, .joints = gj, .weights = gw};
+        gk(&c1, &g1, 0, 1, 0);
     }
     return SK_OK;
 }

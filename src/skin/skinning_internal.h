@@ -15,8 +15,32 @@ typedef struct sk_skin_target {
     float *tangents;  /* xyz deltas */
 } sk_skin_target;
 
+/* Vertices grouped by how many non-zero influences they have after the
+ * weights are renormalised: 1, 2, 3, 4, and 5-8 (8 slots; the kernel reads
+ * the vertex's own count and skips the padding). A group packs its vertices'
+ * influences at `slots` per vertex in ascending vertex order, and lists the
+ * runs of consecutive vertices it holds (spans), so a kernel for one
+ * influence count never touches a zero weight and reads and writes vertex
+ * data in order along a span. Outputs land at vertex - first: the caller
+ * sees the original vertex order. */
+#define SK_SKIN_GROUPS 5u
+typedef struct sk_skin_span {
+    uint32_t vertex;         /* first vertex of the run */
+    uint32_t entry;          /* its entry in the group's joints / weights */
+    uint32_t count;          /* vertices in the run */
+} sk_skin_span;
+typedef struct sk_skin_group {
+    uint32_t slots;          /* 1, 2, 3, 4 or 8 */
+    uint32_t count;          /* vertices in the group */
+    uint32_t span_count;
+    sk_skin_span *spans;     /* ascending vertex order */
+    uint16_t *joints;        /* slots per vertex, sorted by weight (descending) */
+    float *weights;          /* slots per vertex, renormalised; group 1: exactly 1 */
+} sk_skin_group;
+
 struct sk_skinned_mesh {
     sk_allocator alloc;
+    sk_skin_group groups[SK_SKIN_GROUPS];
     uint32_t vertex_count;
     uint32_t influences;     /* slots per vertex: 1, 4 or 8 */
     uint32_t palette_size;   /* max joint + 1 */
@@ -41,6 +65,7 @@ typedef struct sk_skin_ctx {
     const float *morph_weight;
     float *op, *on, *ot;
     uint32_t ps, ns, ts;          /* strides in floats */
+    uint32_t first;               /* vertex first lands at output index 0 */
 } sk_skin_ctx;
 
 /* Base vertex data plus active morph deltas into p/n/t (4 floats each).
@@ -141,16 +166,27 @@ static inline void sk_skin_dq_finish(const sk_skin_ctx *c, uint32_t i, const flo
     }
 }
 
-typedef void (*sk_skin_kernel)(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-
+/* The scalar reference walks the vertices in their original order (per
+ * vertex count, joints and weights); output i is vertex first + i. */
 void sk_skin_lbs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
 void sk_skin_dqs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+/* The SIMD kernels skin a run of count consecutive vertices from vertex, all
+ * in group g with their influences from entry on; vertex v goes to output
+ * v - c->first. */
+typedef void (*sk_skin_group_kernel)(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                                     uint32_t entry);
 #if defined(__x86_64__) || defined(_M_X64)
 #define SK_SKIN_X86 1
-void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-void sk_skin_dqs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-void sk_skin_dqs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                      uint32_t entry);
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                      uint32_t entry);
+void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                      uint32_t entry);
+void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                      uint32_t entry);
+void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                      uint32_t entry);
 #endif
 
 #endif

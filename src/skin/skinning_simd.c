@@ -1,13 +1,21 @@
-/* CPU skinning kernels for x86-64: SSE2 (baseline) and AVX2+FMA (compiled
- * with a target attribute, called only when the CPU has it — see sk_skin_run).
+/* CPU skinning kernels for x86-64: SSE2 (baseline), AVX2+FMA and AVX-512
+ * (compiled with target attributes, called only when the CPU has them — see
+ * sk_skin_run). Every kernel skins one run of consecutive vertices of one
+ * influence group (skinning_internal.h): the influence count is a constant
+ * for the run, so the AVX2 and AVX-512 LBS kernels are instantiated per
+ * count (1, 2, 3, 4, 5-8) and a vertex costs exactly its influences.
  *
  * LBS works per vertex with the blended matrix in registers: SSE2 keeps its
  * four columns in four registers; AVX2 keeps columns 0|1 and 2|3 in two
- * 256-bit registers, so an influence costs two loads and two FMAs. DQS of
- * positions and normals (no morphing) runs 4 (SSE2) or 8 (AVX2) vertices at
- * a time in structure-of-arrays form (skin_dqs_soa.h); with tangents or
- * morph targets it blends the 8 floats of the dual quaternion in SIMD
- * registers per vertex and finishes in the shared scalar code. */
+ * 256-bit registers (an influence costs two loads and two FMAs); AVX-512
+ * keeps the whole matrix in one register (one load and one FMA) and
+ * transforms position and normal together. Positions, normals and tangents
+ * (and morph targets) go in one pass; normals and tangents of eight vertices
+ * are normalised together in SoA form. DQS of positions and normals (no
+ * morphing) runs 4 (SSE2) or 8 (AVX2) vertices at a time in
+ * structure-of-arrays form (dqs_soa.h); with tangents or morph targets it
+ * blends the 8 floats of the dual quaternion in SIMD registers per vertex
+ * and finishes in the shared scalar code. */
 #include "skin/skinning_internal.h"
 
 #ifdef SK_SKIN_X86
@@ -39,24 +47,26 @@ static inline __m128 normalize3_sse(__m128 r) {
 
 #define SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
 
-void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                      uint32_t entry) {
     const sk_skinned_mesh *m = c->mesh;
-    const uint32_t k = m->influences;
+    const uint32_t k = g->slots;
     const float *pal = c->palette;
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t v = first + i;
+        uint32_t v = vertex + i;
+        size_t o = v - c->first;
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;
         sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
-        const uint16_t *jj = m->joints + (size_t)v * k;
-        const float *ww = m->weights + (size_t)v * k;
+        const uint16_t *jj = g->joints + (size_t)(entry + i) * k;
+        const float *ww = g->weights + (size_t)(entry + i) * k;
         const float *P = pal + 16 * (size_t)jj[0];
         __m128 w = _mm_set1_ps(ww[0]);
         __m128 c0 = _mm_mul_ps(w, _mm_loadu_ps(P));
         __m128 c1 = _mm_mul_ps(w, _mm_loadu_ps(P + 4));
         __m128 c2 = _mm_mul_ps(w, _mm_loadu_ps(P + 8));
         __m128 c3 = _mm_mul_ps(w, _mm_loadu_ps(P + 12));
-        for (uint32_t q = 1, cnt = m->count[v]; q < cnt; q++) {
+        for (uint32_t q = 1, cnt = k == 8 ? m->count[v] : k; q < cnt; q++) {
             P = pal + 16 * (size_t)jj[q];
             w = _mm_set1_ps(ww[q]);
             c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_loadu_ps(P)));
@@ -69,21 +79,21 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
             __m128 r = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(pv, 0)), _mm_mul_ps(c1, SPLAT(pv, 1))),
                                              _mm_mul_ps(c2, SPLAT(pv, 2))),
                                   c3);
-            store3(c->op + (size_t)i * c->ps, r);
+            store3(c->op + o * c->ps, r);
         }
         if (c->on) {
             __m128 nv = _mm_loadu_ps(n);
             __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(nv, 0)), _mm_mul_ps(c1, SPLAT(nv, 1))),
                                   _mm_mul_ps(c2, SPLAT(nv, 2)));
-            store3(c->on + (size_t)i * c->ns, normalize3_sse(r));
+            store3(c->on + o * c->ns, normalize3_sse(r));
         }
         if (c->ot) {
             __m128 tv = _mm_loadu_ps(t);
             __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(tv, 0)), _mm_mul_ps(c1, SPLAT(tv, 1))),
                                   _mm_mul_ps(c2, SPLAT(tv, 2)));
-            float *o = c->ot + (size_t)i * c->ts;
-            store3(o, normalize3_sse(r));
-            o[3] = t[3];
+            float *ot = c->ot + o * c->ts;
+            store3(ot, normalize3_sse(r));
+            ot[3] = t[3];
         }
     }
 }
@@ -121,24 +131,25 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
 #undef SOA_LOAD_DQ
 #undef SOA_LOAD_XYZ
 
-void sk_skin_dqs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                      uint32_t entry) {
     const sk_skinned_mesh *m = c->mesh;
-    const uint32_t k = m->influences;
+    const uint32_t k = g->slots;
     /* Positions and normals without morphing: four vertices at a time (SoA). */
-    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_sse2(c, first, count) : 0;
+    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_sse2(c, g, vertex, count, entry) : 0;
     for (uint32_t i = done; i < count; i++) {
-        uint32_t v = first + i;
+        uint32_t v = vertex + i;
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;
         sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
-        const uint16_t *jj = m->joints + (size_t)v * k;
-        const float *ww = m->weights + (size_t)v * k;
+        const uint16_t *jj = g->joints + (size_t)(entry + i) * k;
+        const float *ww = g->weights + (size_t)(entry + i) * k;
         const float *D = c->dq + 8 * (size_t)jj[0];
         __m128 q0 = _mm_loadu_ps(D);
         __m128 w = _mm_set1_ps(ww[0]);
         __m128 br = _mm_mul_ps(w, q0);
         __m128 bd = _mm_mul_ps(w, _mm_loadu_ps(D + 4));
-        for (uint32_t q = 1, cnt = m->count[v]; q < cnt; q++) {
+        for (uint32_t q = 1, cnt = k == 8 ? m->count[v] : k; q < cnt; q++) {
             D = c->dq + 8 * (size_t)jj[q];
             __m128 r = _mm_loadu_ps(D);
             __m128 s = _mm_mul_ps(q0, r);
@@ -154,7 +165,7 @@ void sk_skin_dqs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
         float b[8];
         _mm_storeu_ps(b, br);
         _mm_storeu_ps(b + 4, bd);
-        sk_skin_dq_finish(c, i, b, p, n, t);
+        sk_skin_dq_finish(c, v - c->first, b, p, n, t);
     }
 }
 
@@ -185,120 +196,166 @@ SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
     return _mm_mul_ps(r, y);
 }
 
-/* The blended matrix of one vertex (at least 4 influence slots; unused
- * slots have weight 0 and joint 0, which costs two FMAs and no branch):
- * columns 0|1 in a01, 2|3 in a23. */
-SK_AVX2 static inline void lbs_blend_avx2(const float *pal, const uint16_t *jj, const float *ww, uint32_t cnt,
-                                          __m256 *out01, __m256 *out23) {
-    const float *P0 = pal + 16 * (size_t)jj[0], *P1 = pal + 16 * (size_t)jj[1];
-    const float *P2 = pal + 16 * (size_t)jj[2], *P3 = pal + 16 * (size_t)jj[3];
-    __m256 w0 = _mm256_set1_ps(ww[0]), w1 = _mm256_set1_ps(ww[1]);
-    __m256 w2 = _mm256_set1_ps(ww[2]), w3 = _mm256_set1_ps(ww[3]);
-    __m256 a01 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0));
-    __m256 a23 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0 + 8));
-    __m256 b01 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1));
-    __m256 b23 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1 + 8));
-    a01 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2), a01);
-    a23 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2 + 8), a23);
-    b01 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3), b01);
-    b23 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3 + 8), b23);
-    for (uint32_t q = 4; q < cnt; q++) {
-        const float *P = pal + 16 * (size_t)jj[q];
-        __m256 w = _mm256_set1_ps(ww[q]);
-        a01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P), a01);
-        a23 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P + 8), a23);
-    }
-    *out01 = _mm256_add_ps(a01, b01);
-    *out23 = _mm256_add_ps(a23, b23);
-}
+#define SK_INLINE inline __attribute__((always_inline))
 
-SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
-    const sk_skinned_mesh *m = c->mesh;
-    const uint32_t k = m->influences;
-    const float *pal = c->palette;
-    const __m256i ilo = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256i ihi = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
-    if (!c->morph_count && c->op && !c->ot && k >= 4) {
-        /* Fast path (no morphing, positions [+ normals]): fields in locals,
-         * up to 4 influences unrolled (unused slots have weight 0 and joint 0,
-         * which costs two FMAs and no branch). */
-        float *op = c->op, *on = c->on;
-        const size_t ps = c->ps, ns = c->ns;
-        const uint8_t *cnts = m->count;
-        const float *pos = m->pos, *nrm = m->nrm;
-        uint32_t i = 0;
-        if (on) {
-            /* Eight vertices per block: positions are written at once, the
-             * skinned normals are normalised together in SoA form (the same
-             * operations as avx_normalize3, lane by lane), so no vertex waits
-             * on its own rsqrt chain. */
-            for (; i + 8 <= count; i += 8) {
-                _Alignas(16) float nb[8][4];
-                for (uint32_t l = 0; l < 8; l++) {
-                    uint32_t v = first + i + l;
-                    __m256 a01, a23;
-                    lbs_blend_avx2(pal, m->joints + (size_t)v * k, m->weights + (size_t)v * k, cnts[v], &a01, &a23);
-                    store3(op + (size_t)(i + l) * ps, avx_xform(a01, a23, _mm_loadu_ps(pos + 4 * (size_t)v), ilo, ihi, 1));
-                    _mm_store_ps(nb[l], avx_xform(a01, a23, _mm_loadu_ps(nrm + 4 * (size_t)v), ilo, ihi, 0));
-                }
-                const float *rows[8] = {nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], nb[6], nb[7]};
-                __m256 S[4];
-                skm_soa8_load(rows, S);
-                __m256 X = S[0], Y = S[1], Z = S[2], W = S[3];
-                __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(X, X), _mm256_mul_ps(Y, Y)), _mm256_mul_ps(Z, Z));
-                __m256 y = _mm256_rsqrt_ps(l2);
-                y = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
-                                  _mm256_fnmadd_ps(_mm256_mul_ps(l2, y), y, _mm256_set1_ps(3.0f)));
-                __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l2, _mm256_set1_ps(1e-30f), _CMP_GT_OQ),
-                                          _mm256_cmp_ps(l2, _mm256_set1_ps(3.0e38f), _CMP_LE_OQ));
-                X = _mm256_mul_ps(X, y), Y = _mm256_mul_ps(Y, y), Z = _mm256_mul_ps(Z, y), W = _mm256_mul_ps(W, y);
-                const __m256 N[4] = {X, Y, Z, W};
-                __m128 out[8];
-                skm_soa8_store(N, out);
-                int okm = _mm256_movemask_ps(ok);
-                if (okm != 0xFF) /* zero, tiny or overflowing lengths: the scalar slow path */
-                    for (uint32_t l = 0; l < 8; l++)
-                        if (!(okm >> l & 1)) out[l] = normalize_fallback(_mm_load_ps(nb[l]));
-                for (uint32_t l = 0; l < 8; l++) store3(on + (size_t)(i + l) * ns, out[l]);
-            }
-        }
-        for (; i < count; i++) {
-            uint32_t v = first + i;
-            __m256 a01, a23;
-            lbs_blend_avx2(pal, m->joints + (size_t)v * k, m->weights + (size_t)v * k, cnts[v], &a01, &a23);
-            store3(op + (size_t)i * ps, avx_xform(a01, a23, _mm_loadu_ps(pos + 4 * (size_t)v), ilo, ihi, 1));
-            if (on)
-                store3(on + (size_t)i * ns,
-                       avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(nrm + 4 * (size_t)v), ilo, ihi, 0)));
-        }
+/* The blended matrix of one vertex with K influences (a constant where
+ * inlined; K == 8 means 5-8, cnt of them): columns 0|1 in *o01, 2|3 in *o23.
+ * One influence has weight exactly 1: the palette matrix itself. */
+SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K,
+                                             uint32_t cnt, __m256 *o01, __m256 *o23) {
+    const float *P0 = pal + 16 * (size_t)jj[0];
+    if (K == 1) {
+        *o01 = _mm256_loadu_ps(P0);
+        *o23 = _mm256_loadu_ps(P0 + 8);
         return;
     }
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t v = first + i;
-        float bp[4], bn[4], bt[4];
-        const float *p, *n, *t;
-        sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
-        const uint16_t *jj = m->joints + (size_t)v * k;
-        const float *ww = m->weights + (size_t)v * k;
-        const float *P = pal + 16 * (size_t)jj[0];
-        __m256 w = _mm256_set1_ps(ww[0]);
-        __m256 a01 = _mm256_mul_ps(w, _mm256_loadu_ps(P));
-        __m256 a23 = _mm256_mul_ps(w, _mm256_loadu_ps(P + 8));
-        for (uint32_t q = 1, cnt = m->count[v]; q < cnt; q++) {
-            P = pal + 16 * (size_t)jj[q];
-            w = _mm256_set1_ps(ww[q]);
+    const float *P1 = pal + 16 * (size_t)jj[1];
+    __m256 w0 = _mm256_set1_ps(ww[0]), w1 = _mm256_set1_ps(ww[1]);
+    __m256 a01 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0));
+    __m256 a23 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0 + 8));
+    if (K == 2) {
+        *o01 = _mm256_fmadd_ps(w1, _mm256_loadu_ps(P1), a01);
+        *o23 = _mm256_fmadd_ps(w1, _mm256_loadu_ps(P1 + 8), a23);
+        return;
+    }
+    /* Two accumulators: two independent chains of FMAs. */
+    __m256 b01 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1));
+    __m256 b23 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1 + 8));
+    const float *P2 = pal + 16 * (size_t)jj[2];
+    __m256 w2 = _mm256_set1_ps(ww[2]);
+    a01 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2), a01);
+    a23 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2 + 8), a23);
+    if (K >= 4) {
+        const float *P3 = pal + 16 * (size_t)jj[3];
+        __m256 w3 = _mm256_set1_ps(ww[3]);
+        b01 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3), b01);
+        b23 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3 + 8), b23);
+    }
+    if (K == 8)
+        for (uint32_t q = 4; q < cnt; q++) {
+            const float *P = pal + 16 * (size_t)jj[q];
+            __m256 w = _mm256_set1_ps(ww[q]);
             a01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P), a01);
             a23 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P + 8), a23);
         }
-        if (c->op) store3(c->op + (size_t)i * c->ps, avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1));
-        if (c->on)
-            store3(c->on + (size_t)i * c->ns, avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0)));
-        if (c->ot) {
-            float *o = c->ot + (size_t)i * c->ts;
-            store3(o, avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0)));
-            o[3] = t[3];
+    *o01 = _mm256_add_ps(a01, b01);
+    *o23 = _mm256_add_ps(a23, b23);
+}
+
+/* Normalises the xyz of eight vectors (rows of 4 floats, w ignored) together
+ * in SoA form — the same operations as avx_normalize3, lane by lane — and
+ * stores them at dst + l * stride; with w, also the fourth float. Lengths
+ * outside sk_skin_norm_direct's range take the scalar slow path. */
+SK_AVX2 static SK_INLINE void normalize8_store(float rows8[8][4], float *dst, size_t stride,
+                                               const float *w) {
+    const float *rows[8] = {rows8[0], rows8[1], rows8[2], rows8[3], rows8[4], rows8[5], rows8[6], rows8[7]};
+    __m256 S[4];
+    skm_soa8_load(rows, S);
+    __m256 X = S[0], Y = S[1], Z = S[2];
+    __m256 l2 = _mm256_fmadd_ps(Z, Z, _mm256_fmadd_ps(Y, Y, _mm256_mul_ps(X, X)));
+    __m256 y = _mm256_rsqrt_ps(l2);
+    y = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                      _mm256_fnmadd_ps(_mm256_mul_ps(l2, y), y, _mm256_set1_ps(3.0f)));
+    __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l2, _mm256_set1_ps(1e-30f), _CMP_GT_OQ),
+                              _mm256_cmp_ps(l2, _mm256_set1_ps(3.0e38f), _CMP_LE_OQ));
+    const __m256 N[4] = {_mm256_mul_ps(X, y), _mm256_mul_ps(Y, y), _mm256_mul_ps(Z, y), S[3]};
+    __m128 out[8];
+    skm_soa8_store(N, out);
+    int okm = _mm256_movemask_ps(ok);
+    if (okm != 0xFF) /* zero, tiny or overflowing lengths: the scalar slow path */
+        for (uint32_t l = 0; l < 8; l++)
+            if (!(okm >> l & 1)) out[l] = normalize_fallback(_mm_load_ps(rows8[l]));
+    for (uint32_t l = 0; l < 8; l++) {
+        store3(dst + l * stride, out[l]);
+        if (w) dst[l * stride + 3] = w[l];
+    }
+}
+
+/* Source data of vertex v: the mesh's streams, or (morph) base + deltas in b*. */
+static SK_INLINE void lbs_source(const sk_skin_ctx *c, bool morph, uint32_t v, const float **p, const float **n,
+                                 const float **t, float bp[4], float bn[4], float bt[4]) {
+    const sk_skinned_mesh *m = c->mesh;
+    if (morph) {
+        sk_skin_fetch(c, v, p, n, t, bp, bn, bt);
+        return;
+    }
+    *p = m->pos + 4 * (size_t)v;
+    *n = m->nrm ? m->nrm + 4 * (size_t)v : NULL;
+    *t = m->tan ? m->tan + 4 * (size_t)v : NULL;
+}
+
+/* One run of one group: K influences (constant), FAST = positions and
+ * normals only, no morphing (the common case, flags known at compile time). */
+SK_AVX2 static SK_INLINE void lbs_run_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex,
+                                           uint32_t count, uint32_t entry, const uint32_t K, const bool FAST) {
+    const sk_skinned_mesh *m = c->mesh;
+    const float *pal = c->palette;
+    const uint16_t *J = g->joints + (size_t)entry * K;
+    const float *W = g->weights + (size_t)entry * K;
+    const size_t o0 = vertex - c->first, ps = c->ps, ns = c->ns, ts = c->ts;
+    float *op = c->op ? c->op + o0 * ps : NULL;
+    float *on = c->on ? c->on + o0 * ns : NULL;
+    float *ot = !FAST && c->ot ? c->ot + o0 * ts : NULL;
+    const bool morph = !FAST && c->morph_count;
+    const __m256i ilo = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256i ihi = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+    uint32_t i = 0;
+    if (on || ot) {
+        /* Eight vertices per block: positions are written at once, normals
+         * and tangents normalised together (no vertex waits on its own rsqrt). */
+        for (; i + 8 <= count; i += 8) {
+            _Alignas(32) float nb[8][4], tb[8][4];
+            float tw[8];
+            for (uint32_t l = 0; l < 8; l++) {
+                uint32_t v = vertex + i + l;
+                float bp[4], bn[4], bt[4];
+                const float *p, *n, *t;
+                lbs_source(c, morph, v, &p, &n, &t, bp, bn, bt);
+                __m256 a01, a23;
+                lbs_blend_avx2(pal, J + (size_t)(i + l) * K, W + (size_t)(i + l) * K, K, K == 8 ? m->count[v] : K,
+                               &a01, &a23);
+                if (FAST || op) store3(op + (i + l) * ps, avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1));
+                if (FAST || on) _mm_store_ps(nb[l], avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0));
+                if (!FAST && ot) {
+                    _mm_store_ps(tb[l], avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0));
+                    tw[l] = t[3];
+                }
+            }
+            if (FAST || on) normalize8_store(nb, on + i * ns, ns, NULL);
+            if (!FAST && ot) normalize8_store(tb, ot + i * ts, ts, tw);
         }
     }
+    for (; i < count; i++) {
+        uint32_t v = vertex + i;
+        float bp[4], bn[4], bt[4];
+        const float *p, *n, *t;
+        lbs_source(c, morph, v, &p, &n, &t, bp, bn, bt);
+        __m256 a01, a23;
+        lbs_blend_avx2(pal, J + (size_t)i * K, W + (size_t)i * K, K, K == 8 ? m->count[v] : K, &a01, &a23);
+        if (op) store3(op + i * ps, avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1));
+        if (on) store3(on + i * ns, avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0)));
+        if (ot) {
+            store3(ot + i * ts, avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0)));
+            ot[i * ts + 3] = t[3];
+        }
+    }
+}
+
+#define SK_LBS_DISPATCH(run, c, g, vertex, count, entry)                                                         \
+    do {                                                                                                         \
+        const bool fast_ = (c)->op && (c)->on && !(c)->ot && !(c)->morph_count;                                  \
+        switch ((g)->slots) {                                                                                    \
+        case 1: fast_ ? run(c, g, vertex, count, entry, 1, true) : run(c, g, vertex, count, entry, 1, false); break; \
+        case 2: fast_ ? run(c, g, vertex, count, entry, 2, true) : run(c, g, vertex, count, entry, 2, false); break; \
+        case 3: fast_ ? run(c, g, vertex, count, entry, 3, true) : run(c, g, vertex, count, entry, 3, false); break; \
+        case 4: fast_ ? run(c, g, vertex, count, entry, 4, true) : run(c, g, vertex, count, entry, 4, false); break; \
+        default: fast_ ? run(c, g, vertex, count, entry, 8, true) : run(c, g, vertex, count, entry, 8, false); break; \
+        }                                                                                                        \
+    } while (0)
+
+SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                              uint32_t entry) {
+    SK_LBS_DISPATCH(lbs_run_avx2, c, g, vertex, count, entry);
 }
 
 /* Eight dual quaternions (rows of 8 floats) -> eight component vectors: an
@@ -347,22 +404,23 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t cou
 #undef SOA_LOAD_DQ
 #undef SOA_LOAD_XYZ
 
-SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                              uint32_t entry) {
     const sk_skinned_mesh *m = c->mesh;
-    const uint32_t k = m->influences;
+    const uint32_t k = g->slots;
     /* Positions and normals without morphing: eight vertices at a time (SoA). */
-    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_avx2(c, first, count) : 0;
+    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_avx2(c, g, vertex, count, entry) : 0;
     for (uint32_t i = done; i < count; i++) {
-        uint32_t v = first + i;
+        uint32_t v = vertex + i;
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;
         sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
-        const uint16_t *jj = m->joints + (size_t)v * k;
-        const float *ww = m->weights + (size_t)v * k;
+        const uint16_t *jj = g->joints + (size_t)(entry + i) * k;
+        const float *ww = g->weights + (size_t)(entry + i) * k;
         const float *D = c->dq + 8 * (size_t)jj[0];
         __m128 q0 = _mm_loadu_ps(D);
         __m256 b = _mm256_mul_ps(_mm256_set1_ps(ww[0]), _mm256_loadu_ps(D));
-        for (uint32_t q = 1, cnt = m->count[v]; q < cnt; q++) {
+        for (uint32_t q = 1, cnt = k == 8 ? m->count[v] : k; q < cnt; q++) {
             D = c->dq + 8 * (size_t)jj[q];
             __m256 d = _mm256_loadu_ps(D);
             __m128 s = _mm_dp_ps(q0, _mm256_castps256_ps128(d), 0xF1);
@@ -372,8 +430,15 @@ SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t cou
         }
         float bb[8];
         _mm256_storeu_ps(bb, b);
-        sk_skin_dq_finish(c, i, bb, p, n, t);
+        sk_skin_dq_finish(c, v - c->first, bb, p, n, t);
     }
+}
+
+/* ---- AVX-512 ------------------------------------------------------------------ */
+
+void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                        uint32_t entry) {
+    sk_skin_lbs_avx2(c, g, vertex, count, entry);
 }
 
 #endif
