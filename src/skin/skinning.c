@@ -422,13 +422,8 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
         const uint32_t lo = job->first_vertex, hi = job->first_vertex + count;
         for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
             const sk_skin_group *gr = &m->groups[g];
-            for (uint32_t s = lo ? span_lower_bound(gr, lo) : 0; s < gr->span_count; s++) {
-                const sk_skin_span *sp = &gr->spans[s];
-                if (sp->vertex >= hi) break;
-                uint32_t v0 = sp->vertex > lo ? sp->vertex : lo;
-                uint32_t v1 = sp->vertex + sp->count < hi ? sp->vertex + sp->count : hi;
-                if (v0 < v1) gk(&c, gr, v0, v1 - v0, sp->entry + (v0 - sp->vertex));
-            }
+            uint32_t s = lo ? span_lower_bound(gr, lo) : 0;
+            if (s < gr->span_count && gr->spans[s].vertex < hi) gk(&c, gr, s, lo, hi);
         }
         return SK_OK;
     }
@@ -480,7 +475,7 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
         for (uint32_t q = 0; q < cnt; q++) gj[q] = one.joints[q], gw[q] = one.weights[q];
         sk_skin_span sp1 = {0, 0, 1};
         sk_skin_group g1 = {.slots = slots, .count = 1, .span_count = 1, .spans = &sp1, .joints = gj, .weights = gw};
-        gk(&c1, &g1, 0, 1, 0);
+        gk(&c1, &g1, 0, 0, 1);
     }
     return SK_OK;
 }

@@ -170,23 +170,36 @@ static inline void sk_skin_dq_finish(const sk_skin_ctx *c, uint32_t i, const flo
  * vertex count, joints and weights); output i is vertex first + i. */
 void sk_skin_lbs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
 void sk_skin_dqs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-/* The SIMD kernels skin a run of count consecutive vertices from vertex, all
- * in group g with their influences from entry on; vertex v goes to output
+/* The SIMD kernels skin the vertices of group g in [lo, hi), span by span
+ * from span s (the first that ends after lo); vertex v goes to output
  * v - c->first. */
-typedef void (*sk_skin_group_kernel)(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                                     uint32_t entry);
+typedef void (*sk_skin_group_kernel)(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
+                                     uint32_t hi);
+/* Span s of group g cut to [lo, hi): its first vertex, count and entry;
+ * false once the spans are past hi (or done). */
+static inline bool sk_skin_span_piece(const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi, uint32_t *vertex,
+                                      uint32_t *count, uint32_t *entry) {
+    if (s >= g->span_count || g->spans[s].vertex >= hi) return false;
+    const sk_skin_span *sp = &g->spans[s];
+    uint32_t v0 = sp->vertex > lo ? sp->vertex : lo;
+    uint32_t v1 = sp->vertex + sp->count < hi ? sp->vertex + sp->count : hi;
+    *vertex = v0;
+    *count = v1 > v0 ? v1 - v0 : 0;
+    *entry = sp->entry + (v0 - sp->vertex);
+    return true;
+}
 #if defined(__x86_64__) || defined(_M_X64)
 #define SK_SKIN_X86 1
-void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                      uint32_t entry);
-void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                      uint32_t entry);
-void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                      uint32_t entry);
-void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                      uint32_t entry);
-void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                      uint32_t entry);
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
+                      uint32_t hi);
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
+                      uint32_t hi);
+void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
+                      uint32_t hi);
+void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
+                      uint32_t hi);
+void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
+                      uint32_t hi);
 #endif
 
 #endif

@@ -47,8 +47,8 @@ static inline __m128 normalize3_sse(__m128 r) {
 
 #define SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
 
-void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                      uint32_t entry) {
+static void lbs_sse2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                             uint32_t entry) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = g->slots;
     const float *pal = c->palette;
@@ -98,6 +98,11 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t ver
     }
 }
 
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
+    uint32_t vertex, count, entry;
+    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) lbs_sse2_run(c, g, vertex, count, entry);
+}
+
 /* Four dual quaternions (rows) -> eight vectors of one component each. */
 #define SOA_LOAD_DQ(D, src)                                                                                     \
     do {                                                                                                        \
@@ -131,8 +136,8 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t ver
 #undef SOA_LOAD_DQ
 #undef SOA_LOAD_XYZ
 
-void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                      uint32_t entry) {
+static void dqs_sse2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                             uint32_t entry) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = g->slots;
     /* Positions and normals without morphing: four vertices at a time (SoA). */
@@ -167,6 +172,11 @@ void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t ver
         _mm_storeu_ps(b + 4, bd);
         sk_skin_dq_finish(c, v - c->first, b, p, n, t);
     }
+}
+
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
+    uint32_t vertex, count, entry;
+    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) dqs_sse2_run(c, g, vertex, count, entry);
 }
 
 /* ---- AVX2 + FMA ----------------------------------------------------------------- */
@@ -244,10 +254,9 @@ SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *j
 
 /* Normalises the xyz of eight vectors (rows of 4 floats, w ignored) together
  * in SoA form — the same operations as avx_normalize3, lane by lane — and
- * stores them at dst + l * stride; with w, also the fourth float. Lengths
- * outside sk_skin_norm_direct's range take the scalar slow path. */
-SK_AVX2 static SK_INLINE void normalize8_store(float rows8[8][4], float *dst, size_t stride,
-                                               const float *w) {
+ * stores them at dst[l]; with w, also the fourth float. Lengths outside
+ * sk_skin_norm_direct's range take the scalar slow path. */
+SK_AVX2 static SK_INLINE void normalize8_store(float rows8[8][4], float *const dst[8], const float *w) {
     const float *rows[8] = {rows8[0], rows8[1], rows8[2], rows8[3], rows8[4], rows8[5], rows8[6], rows8[7]};
     __m256 S[4];
     skm_soa8_load(rows, S);
@@ -266,96 +275,103 @@ SK_AVX2 static SK_INLINE void normalize8_store(float rows8[8][4], float *dst, si
         for (uint32_t l = 0; l < 8; l++)
             if (!(okm >> l & 1)) out[l] = normalize_fallback(_mm_load_ps(rows8[l]));
     for (uint32_t l = 0; l < 8; l++) {
-        store3(dst + l * stride, out[l]);
-        if (w) dst[l * stride + 3] = w[l];
+        store3(dst[l], out[l]);
+        if (w) dst[l][3] = w[l];
     }
 }
 
+/* The mesh's streams in locals: outputs are stored through types that may
+ * alias anything, so fields read through c->mesh would be reloaded per vertex. */
+typedef struct lbs_streams {
+    const float *pos, *nrm, *tan;
+    const uint8_t *count;
+} lbs_streams;
+
 /* Source data of vertex v: the mesh's streams, or (morph) base + deltas in b*. */
-static SK_INLINE void lbs_source(const sk_skin_ctx *c, bool morph, uint32_t v, const float **p, const float **n,
-                                 const float **t, float bp[4], float bn[4], float bt[4]) {
-    const sk_skinned_mesh *m = c->mesh;
+static SK_INLINE void lbs_source(const sk_skin_ctx *c, const lbs_streams *st, bool morph, uint32_t v,
+                                 const float **p, const float **n, const float **t, float bp[4], float bn[4],
+                                 float bt[4]) {
     if (morph) {
         sk_skin_fetch(c, v, p, n, t, bp, bn, bt);
         return;
     }
-    *p = m->pos + 4 * (size_t)v;
-    *n = m->nrm ? m->nrm + 4 * (size_t)v : NULL;
-    *t = m->tan ? m->tan + 4 * (size_t)v : NULL;
+    *p = st->pos + 4 * (size_t)v;
+    *n = st->nrm ? st->nrm + 4 * (size_t)v : NULL;
+    *t = st->tan ? st->tan + 4 * (size_t)v : NULL;
 }
 
-/* One run of one group: K influences (constant), FAST = positions and
- * normals only, no morphing (the common case, flags known at compile time). */
-SK_AVX2 static SK_INLINE void lbs_run_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex,
-                                           uint32_t count, uint32_t entry, const uint32_t K, const bool FAST) {
+/* The vertices of one group in [lo, hi) from span s: K influences (a
+ * constant), FAST = positions and normals only, no morphing (the common
+ * case, flags known at compile time). Normals and tangents wait in a batch
+ * of eight, across spans, and are normalised together (no vertex waits on
+ * its own rsqrt); positions are written at once. */
+SK_AVX2 static SK_INLINE void lbs_group_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
+                                             uint32_t hi, const uint32_t K, const bool FAST) {
     const sk_skinned_mesh *m = c->mesh;
+    const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
     const float *pal = c->palette;
-    const uint16_t *J = g->joints + (size_t)entry * K;
-    const float *W = g->weights + (size_t)entry * K;
-    const size_t o0 = vertex - c->first, ps = c->ps, ns = c->ns, ts = c->ts;
-    float *op = c->op ? c->op + o0 * ps : NULL;
-    float *on = c->on ? c->on + o0 * ns : NULL;
-    float *ot = !FAST && c->ot ? c->ot + o0 * ts : NULL;
+    const size_t ps = c->ps, ns = c->ns, ts = c->ts;
+    float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
     const bool morph = !FAST && c->morph_count;
     const __m256i ilo = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     const __m256i ihi = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
-    uint32_t i = 0;
-    if (on || ot) {
-        /* Eight vertices per block: positions are written at once, normals
-         * and tangents normalised together (no vertex waits on its own rsqrt). */
-        for (; i + 8 <= count; i += 8) {
-            _Alignas(32) float nb[8][4], tb[8][4];
-            float tw[8];
-            for (uint32_t l = 0; l < 8; l++) {
-                uint32_t v = vertex + i + l;
-                float bp[4], bn[4], bt[4];
-                const float *p, *n, *t;
-                lbs_source(c, morph, v, &p, &n, &t, bp, bn, bt);
-                __m256 a01, a23;
-                lbs_blend_avx2(pal, J + (size_t)(i + l) * K, W + (size_t)(i + l) * K, K, K == 8 ? m->count[v] : K,
-                               &a01, &a23);
-                if (FAST || op) store3(op + (i + l) * ps, avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1));
-                if (FAST || on) _mm_store_ps(nb[l], avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0));
-                if (!FAST && ot) {
-                    _mm_store_ps(tb[l], avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0));
-                    tw[l] = t[3];
-                }
+    _Alignas(32) float nb[8][4], tb[8][4];
+    float *nd[8], *td[8], tw[8];
+    uint32_t pending = 0, vertex, count, entry;
+    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) {
+        const uint16_t *J = g->joints + (size_t)entry * K;
+        const float *W = g->weights + (size_t)entry * K;
+        const size_t o0 = vertex - c->first;
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t v = vertex + i;
+            size_t o = o0 + i;
+            float bp[4], bn[4], bt[4];
+            const float *p, *n, *t;
+            lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
+            __m256 a01, a23;
+            lbs_blend_avx2(pal, J + (size_t)i * K, W + (size_t)i * K, K, K == 8 ? st.count[v] : K, &a01, &a23);
+            if (FAST || op) store3(op + o * ps, avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1));
+            if (FAST || on) {
+                _mm_store_ps(nb[pending], avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0));
+                nd[pending] = on + o * ns;
             }
-            if (FAST || on) normalize8_store(nb, on + i * ns, ns, NULL);
-            if (!FAST && ot) normalize8_store(tb, ot + i * ts, ts, tw);
+            if (!FAST && ot) {
+                _mm_store_ps(tb[pending], avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0));
+                td[pending] = ot + o * ts;
+                tw[pending] = t[3];
+            }
+            if ((FAST || on || ot) && ++pending == 8) {
+                if (FAST || on) normalize8_store(nb, nd, NULL);
+                if (!FAST && ot) normalize8_store(tb, td, tw);
+                pending = 0;
+            }
         }
     }
-    for (; i < count; i++) {
-        uint32_t v = vertex + i;
-        float bp[4], bn[4], bt[4];
-        const float *p, *n, *t;
-        lbs_source(c, morph, v, &p, &n, &t, bp, bn, bt);
-        __m256 a01, a23;
-        lbs_blend_avx2(pal, J + (size_t)i * K, W + (size_t)i * K, K, K == 8 ? m->count[v] : K, &a01, &a23);
-        if (op) store3(op + i * ps, avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1));
-        if (on) store3(on + i * ns, avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0)));
-        if (ot) {
-            store3(ot + i * ts, avx_normalize3(avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0)));
-            ot[i * ts + 3] = t[3];
+    for (uint32_t l = 0; l < pending; l++) {
+        if (FAST || on) store3(nd[l], avx_normalize3(_mm_load_ps(nb[l])));
+        if (!FAST && ot) {
+            store3(td[l], avx_normalize3(_mm_load_ps(tb[l])));
+            td[l][3] = tw[l];
         }
     }
 }
 
-#define SK_LBS_DISPATCH(run, c, g, vertex, count, entry)                                                         \
+/* Calls run(c, g, s, lo, hi, K, FAST) with K = the group's slots and FAST
+ * = positions + normals without morphing, both as constants. */
+#define SK_LBS_DISPATCH(run, c, g, s, lo, hi)                                                                    \
     do {                                                                                                         \
         const bool fast_ = (c)->op && (c)->on && !(c)->ot && !(c)->morph_count;                                  \
         switch ((g)->slots) {                                                                                    \
-        case 1: fast_ ? run(c, g, vertex, count, entry, 1, true) : run(c, g, vertex, count, entry, 1, false); break; \
-        case 2: fast_ ? run(c, g, vertex, count, entry, 2, true) : run(c, g, vertex, count, entry, 2, false); break; \
-        case 3: fast_ ? run(c, g, vertex, count, entry, 3, true) : run(c, g, vertex, count, entry, 3, false); break; \
-        case 4: fast_ ? run(c, g, vertex, count, entry, 4, true) : run(c, g, vertex, count, entry, 4, false); break; \
-        default: fast_ ? run(c, g, vertex, count, entry, 8, true) : run(c, g, vertex, count, entry, 8, false); break; \
+        case 1: fast_ ? run(c, g, s, lo, hi, 1, true) : run(c, g, s, lo, hi, 1, false); break;                   \
+        case 2: fast_ ? run(c, g, s, lo, hi, 2, true) : run(c, g, s, lo, hi, 2, false); break;                   \
+        case 3: fast_ ? run(c, g, s, lo, hi, 3, true) : run(c, g, s, lo, hi, 3, false); break;                   \
+        case 4: fast_ ? run(c, g, s, lo, hi, 4, true) : run(c, g, s, lo, hi, 4, false); break;                   \
+        default: fast_ ? run(c, g, s, lo, hi, 8, true) : run(c, g, s, lo, hi, 8, false); break;                  \
         }                                                                                                        \
     } while (0)
 
-SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                              uint32_t entry) {
-    SK_LBS_DISPATCH(lbs_run_avx2, c, g, vertex, count, entry);
+SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
+    SK_LBS_DISPATCH(lbs_group_avx2, c, g, s, lo, hi);
 }
 
 /* Eight dual quaternions (rows of 8 floats) -> eight component vectors: an
@@ -404,8 +420,8 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
 #undef SOA_LOAD_DQ
 #undef SOA_LOAD_XYZ
 
-SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                              uint32_t entry) {
+SK_AVX2 static void dqs_avx2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
+                                     uint32_t entry) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = g->slots;
     /* Positions and normals without morphing: eight vertices at a time (SoA). */
@@ -434,11 +450,106 @@ SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
     }
 }
 
+SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
+    uint32_t vertex, count, entry;
+    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) dqs_avx2_run(c, g, vertex, count, entry);
+}
+
 /* ---- AVX-512 ------------------------------------------------------------------ */
 
-void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                        uint32_t entry) {
-    sk_skin_lbs_avx2(c, g, vertex, count, entry);
+#if defined(__GNUC__) || defined(__clang__)
+#define SK_AVX512 __attribute__((target("avx512f,avx512vl,avx2,fma")))
+#else
+#define SK_AVX512
+#endif
+
+/* The blended matrix of one vertex in one 512-bit register (column c in
+ * lanes 4c..4c+3): an influence costs one load and one FMA. */
+SK_AVX512 static SK_INLINE __m512 lbs_blend_avx512(const float *pal, const uint16_t *jj, const float *ww,
+                                                   const uint32_t K, uint32_t cnt) {
+    __m512 P0 = _mm512_loadu_ps(pal + 16 * (size_t)jj[0]);
+    if (K == 1) return P0;
+    __m512 P1 = _mm512_loadu_ps(pal + 16 * (size_t)jj[1]);
+    __m512 a = _mm512_mul_ps(_mm512_set1_ps(ww[0]), P0);
+    if (K == 2) return _mm512_fmadd_ps(_mm512_set1_ps(ww[1]), P1, a);
+    __m512 b = _mm512_mul_ps(_mm512_set1_ps(ww[1]), P1);
+    a = _mm512_fmadd_ps(_mm512_set1_ps(ww[2]), _mm512_loadu_ps(pal + 16 * (size_t)jj[2]), a);
+    if (K >= 4) b = _mm512_fmadd_ps(_mm512_set1_ps(ww[3]), _mm512_loadu_ps(pal + 16 * (size_t)jj[3]), b);
+    if (K == 8)
+        for (uint32_t q = 4; q < cnt; q++)
+            a = _mm512_fmadd_ps(_mm512_set1_ps(ww[q]), _mm512_loadu_ps(pal + 16 * (size_t)jj[q]), a);
+    return _mm512_add_ps(a, b);
+}
+
+/* M v for a point (w = 1 as stored) and a direction (w forced to 0) at once:
+ * each splatted over the four columns, multiplied, the four 128-bit lanes summed. */
+SK_AVX512 static SK_INLINE void xform2_avx512(__m512 M, __m128 p, __m128 n, __m128 *op, __m128 *on) {
+    const __m512i splat = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    __m512 P = _mm512_mul_ps(M, _mm512_permutexvar_ps(splat, _mm512_castps128_ps512(p)));
+    __m512 N = _mm512_mul_ps(M, _mm512_maskz_permutexvar_ps(0x0FFF, splat, _mm512_castps128_ps512(n)));
+    __m512 S = _mm512_add_ps(_mm512_shuffle_f32x4(P, N, _MM_SHUFFLE(1, 0, 1, 0)),
+                             _mm512_shuffle_f32x4(P, N, _MM_SHUFFLE(3, 2, 3, 2)));
+    S = _mm512_add_ps(S, _mm512_shuffle_f32x4(S, S, _MM_SHUFFLE(2, 3, 0, 1)));
+    *op = _mm512_castps512_ps128(S);
+    *on = _mm512_extractf32x4_ps(S, 2);
+}
+
+/* As lbs_group_avx2, with the matrix in one register. */
+SK_AVX512 static SK_INLINE void lbs_group_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s,
+                                                 uint32_t lo, uint32_t hi, const uint32_t K, const bool FAST) {
+    const sk_skinned_mesh *m = c->mesh;
+    const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
+    const float *pal = c->palette;
+    const size_t ps = c->ps, ns = c->ns, ts = c->ts;
+    float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
+    const bool morph = !FAST && c->morph_count;
+    _Alignas(32) float nb[8][4], tb[8][4];
+    float *nd[8], *td[8], tw[8];
+    uint32_t pending = 0, vertex, count, entry;
+    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) {
+        const uint16_t *J = g->joints + (size_t)entry * K;
+        const float *W = g->weights + (size_t)entry * K;
+        const size_t o0 = vertex - c->first;
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t v = vertex + i;
+            size_t o = o0 + i;
+            float bp[4], bn[4], bt[4];
+            const float *p, *n, *t;
+            lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
+            __m512 M = lbs_blend_avx512(pal, J + (size_t)i * K, W + (size_t)i * K, K, K == 8 ? st.count[v] : K);
+            __m128 rp, rn;
+            /* a mesh without normals transforms its position twice */
+            xform2_avx512(M, _mm_loadu_ps(p), _mm_loadu_ps(FAST || n ? n : p), &rp, &rn);
+            if (FAST || op) store3(op + o * ps, rp);
+            if (FAST || on) {
+                _mm_store_ps(nb[pending], rn);
+                nd[pending] = on + o * ns;
+            }
+            if (!FAST && ot) {
+                __m128 rt, unused;
+                xform2_avx512(M, _mm_loadu_ps(t), _mm_loadu_ps(t), &unused, &rt);
+                _mm_store_ps(tb[pending], rt);
+                td[pending] = ot + o * ts;
+                tw[pending] = t[3];
+            }
+            if ((FAST || on || ot) && ++pending == 8) {
+                if (FAST || on) normalize8_store(nb, nd, NULL);
+                if (!FAST && ot) normalize8_store(tb, td, tw);
+                pending = 0;
+            }
+        }
+    }
+    for (uint32_t l = 0; l < pending; l++) {
+        if (FAST || on) store3(nd[l], avx_normalize3(_mm_load_ps(nb[l])));
+        if (!FAST && ot) {
+            store3(td[l], avx_normalize3(_mm_load_ps(tb[l])));
+            td[l][3] = tw[l];
+        }
+    }
+}
+
+SK_AVX512 void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
+    SK_LBS_DISPATCH(lbs_group_avx512, c, g, s, lo, hi);
 }
 
 #endif
