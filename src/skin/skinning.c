@@ -87,6 +87,7 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
         const sk_skin_group *gr = &m->groups[g];
         size_t c = gr->count ? gr->count : 1;
         sk_free(a, gr->spans, (gr->span_count ? gr->span_count : 1) * sizeof(sk_skin_span));
+        sk_free(a, gr->index, c * sizeof(uint32_t));
         sk_free(a, gr->joints, c * gr->slots * sizeof(uint16_t));
         sk_free(a, gr->weights, c * gr->slots * sizeof(float));
     }
@@ -124,9 +125,10 @@ static sk_result build_groups(sk_skinned_mesh *m) {
         gr->span_count = spans[g];
         size_t c = counts[g] ? counts[g] : 1;
         gr->spans = sk_alloc(a, (spans[g] ? spans[g] : 1) * sizeof(sk_skin_span));
+        gr->index = sk_alloc(a, c * sizeof(uint32_t));
         gr->joints = sk_alloc(a, c * gr->slots * sizeof(uint16_t));
         gr->weights = sk_alloc(a, c * gr->slots * sizeof(float));
-        oom = oom || !gr->spans || !gr->joints || !gr->weights;
+        oom = oom || !gr->spans || !gr->index || !gr->joints || !gr->weights;
     }
     if (oom) return SK_ERR_OUT_OF_MEMORY;
     uint32_t fill[SK_SKIN_GROUPS] = {0}, sfill[SK_SKIN_GROUPS] = {0};
@@ -135,6 +137,7 @@ static sk_result build_groups(sk_skinned_mesh *m) {
         uint32_t cnt = m->count[v], g = group_of(cnt);
         sk_skin_group *gr = &m->groups[g];
         uint32_t i = fill[g]++;
+        gr->index[i] = v;
         if (v == 0 || group_of(m->count[v - 1]) != g)
             gr->spans[sfill[g]++] = (sk_skin_span){.vertex = v, .entry = i, .count = 0};
         gr->spans[sfill[g] - 1].count++;
@@ -474,7 +477,9 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
         float gw[SK_SKIN_MAX_INFLUENCES] = {0};
         for (uint32_t q = 0; q < cnt; q++) gj[q] = one.joints[q], gw[q] = one.weights[q];
         sk_skin_span sp1 = {0, 0, 1};
-        sk_skin_group g1 = {.slots = slots, .count = 1, .span_count = 1, .spans = &sp1, .joints = gj, .weights = gw};
+        uint32_t zero = 0;
+        sk_skin_group g1 = {.slots = slots, .count = 1, .span_count = 1, .spans = &sp1, .index = &zero, .joints = gj,
+                            .weights = gw};
         gk(&c1, &g1, 0, 0, 1);
     }
     return SK_OK;

@@ -34,6 +34,7 @@ typedef struct sk_skin_group {
     uint32_t count;          /* vertices in the group */
     uint32_t span_count;
     sk_skin_span *spans;     /* ascending vertex order */
+    uint32_t *index;         /* vertex of each entry (ascending) */
     uint16_t *joints;        /* slots per vertex, sorted by weight (descending) */
     float *weights;          /* slots per vertex, renormalised; group 1: exactly 1 */
 } sk_skin_group;
@@ -175,6 +176,17 @@ void sk_skin_dqs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
  * v - c->first. */
 typedef void (*sk_skin_group_kernel)(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
                                      uint32_t hi);
+/* First entry of group g whose vertex is >= v. */
+static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_t v) {
+    uint32_t lo = 0, hi = g->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->index[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* Span s of group g cut to [lo, hi): its first vertex, count and entry;
  * false once the spans are past hi (or done). */
 static inline bool sk_skin_span_piece(const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi, uint32_t *vertex,

@@ -252,34 +252,6 @@ SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *j
     *o23 = _mm256_add_ps(a23, b23);
 }
 
-/* Normalises the xyz of eight vectors (rows of 4 floats, w ignored) together
- * in SoA form — the same operations as avx_normalize3, lane by lane — and
- * stores them at dst[l]; with w, also the fourth float. Lengths outside
- * sk_skin_norm_direct's range take the scalar slow path. */
-SK_AVX2 static SK_INLINE void normalize8_store(float rows8[8][4], float *const dst[8], const float *w) {
-    const float *rows[8] = {rows8[0], rows8[1], rows8[2], rows8[3], rows8[4], rows8[5], rows8[6], rows8[7]};
-    __m256 S[4];
-    skm_soa8_load(rows, S);
-    __m256 X = S[0], Y = S[1], Z = S[2];
-    __m256 l2 = _mm256_fmadd_ps(Z, Z, _mm256_fmadd_ps(Y, Y, _mm256_mul_ps(X, X)));
-    __m256 y = _mm256_rsqrt_ps(l2);
-    y = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
-                      _mm256_fnmadd_ps(_mm256_mul_ps(l2, y), y, _mm256_set1_ps(3.0f)));
-    __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l2, _mm256_set1_ps(1e-30f), _CMP_GT_OQ),
-                              _mm256_cmp_ps(l2, _mm256_set1_ps(3.0e38f), _CMP_LE_OQ));
-    const __m256 N[4] = {_mm256_mul_ps(X, y), _mm256_mul_ps(Y, y), _mm256_mul_ps(Z, y), S[3]};
-    __m128 out[8];
-    skm_soa8_store(N, out);
-    int okm = _mm256_movemask_ps(ok);
-    if (okm != 0xFF) /* zero, tiny or overflowing lengths: the scalar slow path */
-        for (uint32_t l = 0; l < 8; l++)
-            if (!(okm >> l & 1)) out[l] = normalize_fallback(_mm_load_ps(rows8[l]));
-    for (uint32_t l = 0; l < 8; l++) {
-        store3(dst[l], out[l]);
-        if (w) dst[l][3] = w[l];
-    }
-}
-
 /* The mesh's streams in locals: outputs are stored through types that may
  * alias anything, so fields read through c->mesh would be reloaded per vertex. */
 typedef struct lbs_streams {
@@ -300,78 +272,108 @@ static SK_INLINE void lbs_source(const sk_skin_ctx *c, const lbs_streams *st, bo
     *t = st->tan ? st->tan + 4 * (size_t)v : NULL;
 }
 
-/* The vertices of one group in [lo, hi) from span s: K influences (a
- * constant), FAST = positions and normals only, no morphing (the common
- * case, flags known at compile time). Normals and tangents wait in a batch
- * of eight, across spans, and are normalised together (no vertex waits on
- * its own rsqrt); positions are written at once. */
-SK_AVX2 static SK_INLINE void lbs_group_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
-                                             uint32_t hi, const uint32_t K, const bool FAST) {
-    const sk_skinned_mesh *m = c->mesh;
-    const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
-    const float *pal = c->palette;
-    const size_t ps = c->ps, ns = c->ns, ts = c->ts;
-    float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
-    const bool morph = !FAST && c->morph_count;
-    const __m256i ilo = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256i ihi = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
-    _Alignas(32) float nb[8][4], tb[8][4];
-    float *nd[8], *td[8], tw[8];
-    uint32_t pending = 0, vertex, count, entry;
-    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) {
-        const uint16_t *J = g->joints + (size_t)entry * K;
-        const float *W = g->weights + (size_t)entry * K;
-        const size_t o0 = vertex - c->first;
-        for (uint32_t i = 0; i < count; i++) {
-            uint32_t v = vertex + i;
-            size_t o = o0 + i;
-            float bp[4], bn[4], bt[4];
-            const float *p, *n, *t;
-            lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
-            __m256 a01, a23;
-            lbs_blend_avx2(pal, J + (size_t)i * K, W + (size_t)i * K, K, K == 8 ? st.count[v] : K, &a01, &a23);
-            if (FAST || op) store3(op + o * ps, avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1));
-            if (FAST || on) {
-                _mm_store_ps(nb[pending], avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0));
-                nd[pending] = on + o * ns;
+/* Four registers of two xyzw rows each (vertices 0|1, 2|3, 4|5, 6|7) ->
+ * 24 packed floats x0 y0 z0 x1 ... z7 at dst (three stores, no overlap). */
+SK_AVX2 static SK_INLINE void pack3_store8(const __m256 r[4], float *dst) {
+    const __m256i i0a = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 0, 0), i0b = _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 0, 1);
+    const __m256i i1a = _mm256_setr_epi32(2, 4, 5, 6, 0, 0, 0, 0), i1b = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 4);
+    const __m256i i2a = _mm256_setr_epi32(5, 6, 0, 0, 0, 0, 0, 0), i2b = _mm256_setr_epi32(0, 0, 0, 1, 2, 4, 5, 6);
+    __m256 o0 = _mm256_blend_ps(_mm256_permutevar8x32_ps(r[0], i0a), _mm256_permutevar8x32_ps(r[1], i0b), 0xC0);
+    __m256 o1 = _mm256_blend_ps(_mm256_permutevar8x32_ps(r[1], i1a), _mm256_permutevar8x32_ps(r[2], i1b), 0xF0);
+    __m256 o2 = _mm256_blend_ps(_mm256_permutevar8x32_ps(r[2], i2a), _mm256_permutevar8x32_ps(r[3], i2b), 0xFC);
+    _mm256_storeu_ps(dst, o0);
+    _mm256_storeu_ps(dst + 8, o1);
+    _mm256_storeu_ps(dst + 16, o2);
+}
+
+/* Normalises the xyz of eight rows held as in pack3_store8 (w ignored, set
+ * to 0): transposed in registers, the same operations as normalize8_store
+ * lane by lane, transposed back. Lengths outside sk_skin_norm_direct's range
+ * take the scalar slow path, row by row. */
+SK_AVX2 static SK_INLINE void normalize8_rows(__m256 r[4]) {
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    /* lanes hold vertices 0 2 4 6 | 1 3 5 7 */
+    __m256 X = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));
+    __m256 Y = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));
+    __m256 Z = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));
+    __m256 l2 = _mm256_fmadd_ps(Z, Z, _mm256_fmadd_ps(Y, Y, _mm256_mul_ps(X, X)));
+    __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l2, _mm256_set1_ps(1e-30f), _CMP_GT_OQ),
+                              _mm256_cmp_ps(l2, _mm256_set1_ps(3.0e38f), _CMP_LE_OQ));
+    if (_mm256_movemask_ps(ok) != 0xFF) { /* zero, tiny or overflowing lengths: row by row */
+        for (int h = 0; h < 4; h++) {
+            _Alignas(32) float rows[8];
+            _mm256_store_ps(rows, r[h]);
+            for (int e = 0; e < 2; e++) {
+                sk_skin_normalize3(rows + 4 * e);
+                rows[4 * e + 3] = 0.0f;
             }
-            if (!FAST && ot) {
-                _mm_store_ps(tb[pending], avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0));
-                td[pending] = ot + o * ts;
-                tw[pending] = t[3];
-            }
-            if ((FAST || on || ot) && ++pending == 8) {
-                if (FAST || on) normalize8_store(nb, nd, NULL);
-                if (!FAST && ot) normalize8_store(tb, td, tw);
-                pending = 0;
-            }
+            r[h] = _mm256_load_ps(rows);
         }
+        return;
     }
-    for (uint32_t l = 0; l < pending; l++) {
-        if (FAST || on) store3(nd[l], avx_normalize3(_mm_load_ps(nb[l])));
-        if (!FAST && ot) {
-            store3(td[l], avx_normalize3(_mm_load_ps(tb[l])));
-            td[l][3] = tw[l];
-        }
+    __m256 y = _mm256_rsqrt_ps(l2);
+    y = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), y),
+                      _mm256_fnmadd_ps(_mm256_mul_ps(l2, y), y, _mm256_set1_ps(3.0f)));
+    X = _mm256_mul_ps(X, y), Y = _mm256_mul_ps(Y, y), Z = _mm256_mul_ps(Z, y);
+    __m256 xy0 = _mm256_unpacklo_ps(X, Y), xy1 = _mm256_unpackhi_ps(X, Y); /* x0 y0 x2 y2 | x1 y1 x3 y3; 4 6 | 5 7 */
+    __m256 z0 = _mm256_unpacklo_ps(Z, _mm256_setzero_ps()), z1 = _mm256_unpackhi_ps(Z, _mm256_setzero_ps());
+    r[0] = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(xy0), _mm256_castps_pd(z0)));
+    r[1] = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(xy0), _mm256_castps_pd(z0)));
+    r[2] = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(xy1), _mm256_castps_pd(z1)));
+    r[3] = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(xy1), _mm256_castps_pd(z1)));
+}
+
+/* Rows r (as in pack3_store8) of the vertices vv[0..7] to dst + (vv[l] -
+ * first) * stride, three floats each; with w, the fourth float too. */
+SK_AVX2 static SK_INLINE void rows_store3(const __m256 r[4], const uint32_t *vv, uint32_t first, float *dst,
+                                          size_t stride, const float *w) {
+    for (uint32_t l = 0; l < 8; l++) {
+        __m128 row = l & 1 ? _mm256_extractf128_ps(r[l >> 1], 1) : _mm256_castps256_ps128(r[l >> 1]);
+        float *d = dst + (size_t)(vv[l] - first) * stride;
+        store3(d, row);
+        if (w) d[3] = w[l];
     }
 }
 
-/* Calls run(c, g, s, lo, hi, K, FAST) with K = the group's slots and FAST
- * = positions + normals without morphing, both as constants. */
-#define SK_LBS_DISPATCH(run, c, g, s, lo, hi)                                                                    \
+/* One vertex, AVX2: blended matrix, then M p, and M n and M t if asked. */
+SK_AVX2 static SK_INLINE void lbs_vertex_avx2(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K,
+                                              uint32_t cnt, const float *p, const float *n, const float *t, bool want_n,
+                                              bool want_t, __m128 *rp, __m128 *rn, __m128 *rt) {
+    const __m256i ilo = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const __m256i ihi = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+    __m256 a01, a23;
+    lbs_blend_avx2(pal, jj, ww, K, cnt, &a01, &a23);
+    *rp = avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1);
+    *rn = want_n ? avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0) : _mm_setzero_ps();
+    *rt = want_t ? avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0) : _mm_setzero_ps();
+}
+
+#define LBS_GROUP_FN lbs_group_avx2
+#define LBS_ATTR SK_AVX2
+#define LBS_VERTEX lbs_vertex_avx2
+#include "skin/lbs_group.h"
+#undef LBS_GROUP_FN
+#undef LBS_ATTR
+#undef LBS_VERTEX
+
+/* Calls run(c, g, lo, hi, K, FAST) with K = the group's slots and FAST =
+ * positions + normals without morphing, both as constants. */
+#define SK_LBS_DISPATCH(run, c, g, lo, hi)                                                                       \
     do {                                                                                                         \
         const bool fast_ = (c)->op && (c)->on && !(c)->ot && !(c)->morph_count;                                  \
         switch ((g)->slots) {                                                                                    \
-        case 1: fast_ ? run(c, g, s, lo, hi, 1, true) : run(c, g, s, lo, hi, 1, false); break;                   \
-        case 2: fast_ ? run(c, g, s, lo, hi, 2, true) : run(c, g, s, lo, hi, 2, false); break;                   \
-        case 3: fast_ ? run(c, g, s, lo, hi, 3, true) : run(c, g, s, lo, hi, 3, false); break;                   \
-        case 4: fast_ ? run(c, g, s, lo, hi, 4, true) : run(c, g, s, lo, hi, 4, false); break;                   \
-        default: fast_ ? run(c, g, s, lo, hi, 8, true) : run(c, g, s, lo, hi, 8, false); break;                  \
+        case 1: fast_ ? run(c, g, lo, hi, 1, true) : run(c, g, lo, hi, 1, false); break;                         \
+        case 2: fast_ ? run(c, g, lo, hi, 2, true) : run(c, g, lo, hi, 2, false); break;                         \
+        case 3: fast_ ? run(c, g, lo, hi, 3, true) : run(c, g, lo, hi, 3, false); break;                         \
+        case 4: fast_ ? run(c, g, lo, hi, 4, true) : run(c, g, lo, hi, 4, false); break;                         \
+        default: fast_ ? run(c, g, lo, hi, 8, true) : run(c, g, lo, hi, 8, false); break;                        \
         }                                                                                                        \
     } while (0)
 
 SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
-    SK_LBS_DISPATCH(lbs_group_avx2, c, g, s, lo, hi);
+    (void)s;
+    SK_LBS_DISPATCH(lbs_group_avx2, c, g, lo, hi);
 }
 
 /* Eight dual quaternions (rows of 8 floats) -> eight component vectors: an
@@ -494,62 +496,34 @@ SK_AVX512 static SK_INLINE void xform2_avx512(__m512 M, __m128 p, __m128 n, __m1
     *on = _mm512_extractf32x4_ps(S, 2);
 }
 
-/* As lbs_group_avx2, with the matrix in one register. */
-SK_AVX512 static SK_INLINE void lbs_group_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s,
-                                                 uint32_t lo, uint32_t hi, const uint32_t K, const bool FAST) {
-    const sk_skinned_mesh *m = c->mesh;
-    const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
-    const float *pal = c->palette;
-    const size_t ps = c->ps, ns = c->ns, ts = c->ts;
-    float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
-    const bool morph = !FAST && c->morph_count;
-    _Alignas(32) float nb[8][4], tb[8][4];
-    float *nd[8], *td[8], tw[8];
-    uint32_t pending = 0, vertex, count, entry;
-    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) {
-        const uint16_t *J = g->joints + (size_t)entry * K;
-        const float *W = g->weights + (size_t)entry * K;
-        const size_t o0 = vertex - c->first;
-        for (uint32_t i = 0; i < count; i++) {
-            uint32_t v = vertex + i;
-            size_t o = o0 + i;
-            float bp[4], bn[4], bt[4];
-            const float *p, *n, *t;
-            lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
-            __m512 M = lbs_blend_avx512(pal, J + (size_t)i * K, W + (size_t)i * K, K, K == 8 ? st.count[v] : K);
-            __m128 rp, rn;
-            /* a mesh without normals transforms its position twice */
-            xform2_avx512(M, _mm_loadu_ps(p), _mm_loadu_ps(FAST || n ? n : p), &rp, &rn);
-            if (FAST || op) store3(op + o * ps, rp);
-            if (FAST || on) {
-                _mm_store_ps(nb[pending], rn);
-                nd[pending] = on + o * ns;
-            }
-            if (!FAST && ot) {
-                __m128 rt, unused;
-                xform2_avx512(M, _mm_loadu_ps(t), _mm_loadu_ps(t), &unused, &rt);
-                _mm_store_ps(tb[pending], rt);
-                td[pending] = ot + o * ts;
-                tw[pending] = t[3];
-            }
-            if ((FAST || on || ot) && ++pending == 8) {
-                if (FAST || on) normalize8_store(nb, nd, NULL);
-                if (!FAST && ot) normalize8_store(tb, td, tw);
-                pending = 0;
-            }
-        }
-    }
-    for (uint32_t l = 0; l < pending; l++) {
-        if (FAST || on) store3(nd[l], avx_normalize3(_mm_load_ps(nb[l])));
-        if (!FAST && ot) {
-            store3(td[l], avx_normalize3(_mm_load_ps(tb[l])));
-            td[l][3] = tw[l];
-        }
+/* One vertex, AVX-512: the matrix in one register; position and normal
+ * transformed together, the tangent (if any) in a second pass. */
+SK_AVX512 static SK_INLINE void lbs_vertex_avx512(const float *pal, const uint16_t *jj, const float *ww,
+                                                  const uint32_t K, uint32_t cnt, const float *p, const float *n,
+                                                  const float *t, bool want_n, bool want_t, __m128 *rp, __m128 *rn,
+                                                  __m128 *rt) {
+    __m512 M = lbs_blend_avx512(pal, jj, ww, K, cnt);
+    xform2_avx512(M, _mm_loadu_ps(p), _mm_loadu_ps(want_n ? n : p), rp, rn);
+    if (want_t) {
+        __m128 unused;
+        xform2_avx512(M, _mm_loadu_ps(t), _mm_loadu_ps(t), &unused, rt);
+    } else {
+        *rt = _mm_setzero_ps();
     }
 }
 
-SK_AVX512 void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
-    SK_LBS_DISPATCH(lbs_group_avx512, c, g, s, lo, hi);
+#define LBS_GROUP_FN lbs_group_avx512
+#define LBS_ATTR SK_AVX512
+#define LBS_VERTEX lbs_vertex_avx512
+#include "skin/lbs_group.h"
+#undef LBS_GROUP_FN
+#undef LBS_ATTR
+#undef LBS_VERTEX
+
+SK_AVX512 void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
+                                  uint32_t hi) {
+    (void)s;
+    SK_LBS_DISPATCH(lbs_group_avx512, c, g, lo, hi);
 }
 
 #endif

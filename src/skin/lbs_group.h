@@ -1,0 +1,80 @@
+/* Linear blend skinning of one influence group, eight vertices at a time,
+ * for the AVX2 and AVX-512 kernels. Included by skinning_simd.c once per
+ * level with LBS_GROUP_FN (function name), LBS_ATTR (target attribute) and
+ * LBS_VERTEX (one vertex: blended matrix, then M p and, if asked, M n and
+ * M t, as xyzw rows)
+ * defined.
+ *
+ * The group's entries covering vertices [lo, hi) are walked in order; eight
+ * vertices' rows are gathered in registers, their normals and tangents
+ * transposed and normalised together (normalize8_rows), then written back:
+ * three 256-bit stores per array when the eight are consecutive vertices and
+ * the array packed (stride 3), else three floats per vertex at its place.
+ * The last < 8 entries go one by one. K (influences, 8 = 5-8) and FAST
+ * (positions and normals only, no morphing) are constants where inlined. */
+
+LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t lo, uint32_t hi,
+                                            const uint32_t K, const bool FAST) {
+    const sk_skinned_mesh *m = c->mesh;
+    const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
+    const float *pal = c->palette;
+    const uint32_t first = c->first, *index = g->index;
+    const uint16_t *J = g->joints;
+    const float *W = g->weights;
+    const size_t ps = c->ps, ns = c->ns, ts = c->ts;
+    float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
+    const bool morph = !FAST && c->morph_count;
+    uint32_t e = lo ? sk_skin_group_lower_bound(g, lo) : 0;
+    const uint32_t e1 = hi >= m->vertex_count ? g->count : sk_skin_group_lower_bound(g, hi);
+    for (; e + 8 <= e1; e += 8) {
+        const uint32_t *vv = index + e;
+        __m256 P[4], N[4], T[4];
+        float tw[8];
+        for (uint32_t h = 0; h < 4; h++) {
+            __m128 rp[2], rn[2], rt[2];
+            for (uint32_t k = 0; k < 2; k++) {
+                uint32_t l = 2 * h + k, v = vv[l];
+                float bp[4], bn[4], bt[4];
+                const float *p, *n, *t;
+                if (FAST) p = st.pos + 4 * (size_t)v, n = st.nrm + 4 * (size_t)v, t = NULL;
+                else lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
+                LBS_VERTEX(pal, J + (size_t)(e + l) * K, W + (size_t)(e + l) * K, K, K == 8 ? st.count[v] : K, p, n,
+                           t, FAST || on, !FAST && ot, &rp[k], &rn[k], &rt[k]);
+                if (!FAST && ot) tw[l] = t[3];
+            }
+            P[h] = _mm256_set_m128(rp[1], rp[0]);
+            N[h] = _mm256_set_m128(rn[1], rn[0]);
+            T[h] = _mm256_set_m128(rt[1], rt[0]);
+        }
+        const bool consecutive = vv[7] - vv[0] == 7; /* ascending and distinct: eight in a row */
+        if (FAST || op) {
+            if (consecutive && ps == 3) pack3_store8(P, op + (size_t)(vv[0] - first) * 3);
+            else rows_store3(P, vv, first, op, ps, NULL);
+        }
+        if (FAST || on) {
+            normalize8_rows(N);
+            if (consecutive && ns == 3) pack3_store8(N, on + (size_t)(vv[0] - first) * 3);
+            else rows_store3(N, vv, first, on, ns, NULL);
+        }
+        if (!FAST && ot) {
+            normalize8_rows(T);
+            rows_store3(T, vv, first, ot, ts, tw);
+        }
+    }
+    for (; e < e1; e++) {
+        uint32_t v = index[e];
+        size_t o = v - first;
+        float bp[4], bn[4], bt[4];
+        const float *p, *n, *t;
+        lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
+        __m128 rp, rn, rt;
+        LBS_VERTEX(pal, J + (size_t)e * K, W + (size_t)e * K, K, K == 8 ? st.count[v] : K, p, n, t, on != NULL,
+                   ot != NULL, &rp, &rn, &rt);
+        if (op) store3(op + o * ps, rp);
+        if (on) store3(on + o * ns, avx_normalize3(rn));
+        if (ot) {
+            store3(ot + o * ts, avx_normalize3(rt));
+            ot[o * ts + 3] = t[3];
+        }
+    }
+}
