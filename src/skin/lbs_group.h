@@ -1,8 +1,8 @@
 /* Linear blend skinning of one influence group, eight vertices at a time,
  * for the AVX2 and AVX-512 kernels. Included by skinning_simd.c once per
  * level with LBS_GROUP_FN (function name), LBS_ATTR (target attribute) and
- * LBS_VERTEX (one vertex: blended matrix, then M p and, if asked, M n and
- * M t, as xyzw rows)
+ * LBS_VERTEX (one vertex: blended matrix, then [M p | M n] in one register
+ * and, if asked, M t, as xyzw rows)
  * defined.
  *
  * The group's entries covering vertices [lo, hi) are walked in order; eight
@@ -31,7 +31,8 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
         __m256 P[4], N[4], T[4];
         float tw[8];
         for (uint32_t h = 0; h < 4; h++) {
-            __m128 rp[2], rn[2], rt[2];
+            __m256 rpn[2];
+            __m128 rt[2];
             for (uint32_t k = 0; k < 2; k++) {
                 uint32_t l = 2 * h + k, v = vv[l];
                 float bp[4], bn[4], bt[4];
@@ -39,11 +40,11 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
                 if (FAST) p = st.pos + 4 * (size_t)v, n = st.nrm + 4 * (size_t)v, t = NULL;
                 else lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
                 LBS_VERTEX(pal, J + (size_t)(e + l) * K, W + (size_t)(e + l) * K, K, K == 8 ? st.count[v] : K, p, n,
-                           t, FAST || on, !FAST && ot, &rp[k], &rn[k], &rt[k]);
+                           t, FAST || on, !FAST && ot, &rpn[k], &rt[k]);
                 if (!FAST && ot) tw[l] = t[3];
             }
-            P[h] = _mm256_set_m128(rp[1], rp[0]);
-            N[h] = _mm256_set_m128(rn[1], rn[0]);
+            P[h] = _mm256_permute2f128_ps(rpn[0], rpn[1], 0x20);
+            N[h] = _mm256_permute2f128_ps(rpn[0], rpn[1], 0x31);
             T[h] = _mm256_set_m128(rt[1], rt[0]);
         }
         const bool consecutive = vv[7] - vv[0] == 7; /* ascending and distinct: eight in a row */
@@ -67,9 +68,11 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;
         lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
-        __m128 rp, rn, rt;
+        __m256 rpn;
+        __m128 rt;
         LBS_VERTEX(pal, J + (size_t)e * K, W + (size_t)e * K, K, K == 8 ? st.count[v] : K, p, n, t, on != NULL,
-                   ot != NULL, &rp, &rn, &rt);
+                   ot != NULL, &rpn, &rt);
+        __m128 rp = _mm256_castps256_ps128(rpn), rn = _mm256_extractf128_ps(rpn, 1);
         if (op) store3(op + o * ps, rp);
         if (on) store3(on + o * ns, avx_normalize3(rn));
         if (ot) {

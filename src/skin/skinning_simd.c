@@ -336,17 +336,44 @@ SK_AVX2 static SK_INLINE void rows_store3(const __m256 r[4], const uint32_t *vv,
     }
 }
 
-/* One vertex, AVX2: blended matrix, then M p, and M n and M t if asked. */
+/* [M p | M n] in one register from the columns duplicated in both halves
+ * (C3z: column 3 below, zero above): p and n side by side, each splatted by
+ * an in-lane shuffle, three FMAs. */
+SK_AVX2 static SK_INLINE __m256 xform_pn_avx2(__m256 C0, __m256 C1, __m256 C2, __m256 C3z, __m128 p, __m128 n) {
+    __m256 pn = _mm256_insertf128_ps(_mm256_castps128_ps256(p), n, 1);
+    __m256 X = _mm256_permute_ps(pn, 0x00), Y = _mm256_permute_ps(pn, 0x55), Z = _mm256_permute_ps(pn, 0xAA);
+    return _mm256_fmadd_ps(Z, C2, _mm256_fmadd_ps(Y, C1, _mm256_fmadd_ps(X, C0, C3z)));
+}
+
+/* One vertex, AVX2: the blended matrix, then [M p | M n] (n only if asked;
+ * else the high half is M applied to p's direction) and M t if asked. One
+ * influence loads its palette matrix's columns straight into both halves. */
 SK_AVX2 static SK_INLINE void lbs_vertex_avx2(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K,
                                               uint32_t cnt, const float *p, const float *n, const float *t, bool want_n,
-                                              bool want_t, __m128 *rp, __m128 *rn, __m128 *rt) {
-    const __m256i ilo = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    const __m256i ihi = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
-    __m256 a01, a23;
-    lbs_blend_avx2(pal, jj, ww, K, cnt, &a01, &a23);
-    *rp = avx_xform(a01, a23, _mm_loadu_ps(p), ilo, ihi, 1);
-    *rn = want_n ? avx_xform(a01, a23, _mm_loadu_ps(n), ilo, ihi, 0) : _mm_setzero_ps();
-    *rt = want_t ? avx_xform(a01, a23, _mm_loadu_ps(t), ilo, ihi, 0) : _mm_setzero_ps();
+                                              bool want_t, __m256 *rpn, __m128 *rt) {
+    __m256 C0, C1, C2, C3z;
+    if (K == 1) {
+        const float *P = pal + 16 * (size_t)jj[0];
+        C0 = _mm256_broadcast_ps((const __m128 *)(const void *)P);
+        C1 = _mm256_broadcast_ps((const __m128 *)(const void *)(P + 4));
+        C2 = _mm256_broadcast_ps((const __m128 *)(const void *)(P + 8));
+        C3z = _mm256_blend_ps(_mm256_broadcast_ps((const __m128 *)(const void *)(P + 12)), _mm256_setzero_ps(), 0xF0);
+    } else {
+        __m256 a01, a23;
+        lbs_blend_avx2(pal, jj, ww, K, cnt, &a01, &a23);
+        C0 = _mm256_permute2f128_ps(a01, a01, 0x00);
+        C1 = _mm256_permute2f128_ps(a01, a01, 0x11);
+        C2 = _mm256_permute2f128_ps(a23, a23, 0x00);
+        C3z = _mm256_permute2f128_ps(a23, a23, 0x81);
+    }
+    __m128 pv = _mm_loadu_ps(p);
+    *rpn = xform_pn_avx2(C0, C1, C2, C3z, pv, want_n ? _mm_loadu_ps(n) : pv);
+    if (want_t) {
+        __m256 r = xform_pn_avx2(C0, C1, C2, C3z, pv, _mm_loadu_ps(t));
+        *rt = _mm256_extractf128_ps(r, 1);
+    } else {
+        *rt = _mm_setzero_ps();
+    }
 }
 
 #define LBS_GROUP_FN lbs_group_avx2
@@ -500,10 +527,12 @@ SK_AVX512 static SK_INLINE void xform2_avx512(__m512 M, __m128 p, __m128 n, __m1
  * transformed together, the tangent (if any) in a second pass. */
 SK_AVX512 static SK_INLINE void lbs_vertex_avx512(const float *pal, const uint16_t *jj, const float *ww,
                                                   const uint32_t K, uint32_t cnt, const float *p, const float *n,
-                                                  const float *t, bool want_n, bool want_t, __m128 *rp, __m128 *rn,
+                                                  const float *t, bool want_n, bool want_t, __m256 *rpn,
                                                   __m128 *rt) {
     __m512 M = lbs_blend_avx512(pal, jj, ww, K, cnt);
-    xform2_avx512(M, _mm_loadu_ps(p), _mm_loadu_ps(want_n ? n : p), rp, rn);
+    __m128 rp, rn;
+    xform2_avx512(M, _mm_loadu_ps(p), _mm_loadu_ps(want_n ? n : p), &rp, &rn);
+    *rpn = _mm256_set_m128(rn, rp);
     if (want_t) {
         __m128 unused;
         xform2_avx512(M, _mm_loadu_ps(t), _mm_loadu_ps(t), &unused, rt);
