@@ -1,21 +1,24 @@
 /* CPU skinning kernels for x86-64: SSE2 (baseline), AVX2+FMA and AVX-512
  * (compiled with target attributes, called only when the CPU has them — see
- * sk_skin_run). Every kernel skins one run of consecutive vertices of one
- * influence group (skinning_internal.h): the influence count is a constant
- * for the run, so the AVX2 and AVX-512 LBS kernels are instantiated per
- * count (1, 2, 3, 4, 5-8) and a vertex costs exactly its influences.
+ * sk_skin_run). Every kernel skins the vertices of one influence group
+ * (skinning_internal.h): the influence count is a constant for the call, so
+ * the AVX2 and AVX-512 LBS kernels are instantiated per count (1, 2, 3, 4,
+ * 5-8) and a vertex costs exactly its influences.
  *
- * LBS works per vertex with the blended matrix in registers: SSE2 keeps its
- * four columns in four registers; AVX2 keeps columns 0|1 and 2|3 in two
- * 256-bit registers (an influence costs two loads and two FMAs); AVX-512
- * keeps the whole matrix in one register (one load and one FMA) and
- * transforms position and normal together. Positions, normals and tangents
- * (and morph targets) go in one pass; normals and tangents of eight vertices
- * are normalised together in SoA form. DQS of positions and normals (no
- * morphing) runs 4 (SSE2) or 8 (AVX2) vertices at a time in
- * structure-of-arrays form (dqs_soa.h); with tangents or morph targets it
- * blends the 8 floats of the dual quaternion in SIMD registers per vertex
- * and finishes in the shared scalar code. */
+ * LBS (AVX2, AVX-512: lbs_group.h) walks a group's vertices eight at a time:
+ * per vertex the blended matrix (columns 0|1 and 2|3 in two 256-bit
+ * registers: an influence costs two loads and two FMAs; one influence is the
+ * palette matrix itself), then position and normal transformed together in
+ * one register; the eight normals (and tangents) are normalised together,
+ * transposed in registers, and eight consecutive vertices written with three
+ * 256-bit stores per array. Positions, normals, tangents and morph targets
+ * go in one pass. The AVX-512 level runs the same code compiled for AVX-512
+ * (32 registers). SSE2 LBS works vertex by vertex with the matrix's four
+ * columns in four registers. DQS of positions and normals (no morphing) runs
+ * 4 (SSE2) or 8 (AVX2) vertices at a time in structure-of-arrays form
+ * (dqs_soa.h) along each run of consecutive vertices of a group; with
+ * tangents or morph targets it blends the 8 floats of the dual quaternion in
+ * SIMD registers per vertex and finishes in the shared scalar code. */
 #include "skin/skinning_internal.h"
 
 #ifdef SK_SKIN_X86
@@ -492,58 +495,15 @@ SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
 #define SK_AVX512
 #endif
 
-/* The blended matrix of one vertex in one 512-bit register (column c in
- * lanes 4c..4c+3): an influence costs one load and one FMA. */
-SK_AVX512 static SK_INLINE __m512 lbs_blend_avx512(const float *pal, const uint16_t *jj, const float *ww,
-                                                   const uint32_t K, uint32_t cnt) {
-    __m512 P0 = _mm512_loadu_ps(pal + 16 * (size_t)jj[0]);
-    if (K == 1) return P0;
-    __m512 P1 = _mm512_loadu_ps(pal + 16 * (size_t)jj[1]);
-    __m512 a = _mm512_mul_ps(_mm512_set1_ps(ww[0]), P0);
-    if (K == 2) return _mm512_fmadd_ps(_mm512_set1_ps(ww[1]), P1, a);
-    __m512 b = _mm512_mul_ps(_mm512_set1_ps(ww[1]), P1);
-    a = _mm512_fmadd_ps(_mm512_set1_ps(ww[2]), _mm512_loadu_ps(pal + 16 * (size_t)jj[2]), a);
-    if (K >= 4) b = _mm512_fmadd_ps(_mm512_set1_ps(ww[3]), _mm512_loadu_ps(pal + 16 * (size_t)jj[3]), b);
-    if (K == 8)
-        for (uint32_t q = 4; q < cnt; q++)
-            a = _mm512_fmadd_ps(_mm512_set1_ps(ww[q]), _mm512_loadu_ps(pal + 16 * (size_t)jj[q]), a);
-    return _mm512_add_ps(a, b);
-}
-
-/* M v for a point (w = 1 as stored) and a direction (w forced to 0) at once:
- * each splatted over the four columns, multiplied, the four 128-bit lanes summed. */
-SK_AVX512 static SK_INLINE void xform2_avx512(__m512 M, __m128 p, __m128 n, __m128 *op, __m128 *on) {
-    const __m512i splat = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
-    __m512 P = _mm512_mul_ps(M, _mm512_permutexvar_ps(splat, _mm512_castps128_ps512(p)));
-    __m512 N = _mm512_mul_ps(M, _mm512_maskz_permutexvar_ps(0x0FFF, splat, _mm512_castps128_ps512(n)));
-    __m512 S = _mm512_add_ps(_mm512_shuffle_f32x4(P, N, _MM_SHUFFLE(1, 0, 1, 0)),
-                             _mm512_shuffle_f32x4(P, N, _MM_SHUFFLE(3, 2, 3, 2)));
-    S = _mm512_add_ps(S, _mm512_shuffle_f32x4(S, S, _MM_SHUFFLE(2, 3, 0, 1)));
-    *op = _mm512_castps512_ps128(S);
-    *on = _mm512_extractf32x4_ps(S, 2);
-}
-
-/* One vertex, AVX-512: the matrix in one register; position and normal
- * transformed together, the tangent (if any) in a second pass. */
-SK_AVX512 static SK_INLINE void lbs_vertex_avx512(const float *pal, const uint16_t *jj, const float *ww,
-                                                  const uint32_t K, uint32_t cnt, const float *p, const float *n,
-                                                  const float *t, bool want_n, bool want_t, __m256 *rpn,
-                                                  __m128 *rt) {
-    __m512 M = lbs_blend_avx512(pal, jj, ww, K, cnt);
-    __m128 rp, rn;
-    xform2_avx512(M, _mm_loadu_ps(p), _mm_loadu_ps(want_n ? n : p), &rp, &rn);
-    *rpn = _mm256_set_m128(rn, rp);
-    if (want_t) {
-        __m128 unused;
-        xform2_avx512(M, _mm_loadu_ps(t), _mm_loadu_ps(t), &unused, rt);
-    } else {
-        *rt = _mm_setzero_ps();
-    }
-}
-
+/* The AVX2 algorithm compiled for AVX-512 (EVEX encoding, 32 vector
+ * registers: no spills in the blocks of eight). A form with the blended
+ * matrix in one 512-bit register (one load and one FMA per influence,
+ * position and normal transformed by one multiply) measured 15-20% slower
+ * than this on AMD Zen 4, which runs 512-bit operations as two 256-bit
+ * halves; see docs/performance.md. */
 #define LBS_GROUP_FN lbs_group_avx512
 #define LBS_ATTR SK_AVX512
-#define LBS_VERTEX lbs_vertex_avx512
+#define LBS_VERTEX lbs_vertex_avx2
 #include "skin/lbs_group.h"
 #undef LBS_GROUP_FN
 #undef LBS_ATTR
