@@ -5,7 +5,7 @@
  * and, if asked, M t, as xyzw rows)
  * defined.
  *
- * The group's entries covering vertices [lo, hi) are walked in order; eight
+ * The group's entries [e, e1) are walked in order; eight
  * vertices' rows are gathered in registers, their normals and tangents
  * transposed and normalised together (normalize8_rows), then written back:
  * three 256-bit stores per array when the eight are consecutive vertices and
@@ -13,7 +13,7 @@
  * The last < 8 entries go one by one. K (influences, 8 = 5-8) and FAST
  * (positions and normals only, no morphing) are constants where inlined. */
 
-LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t lo, uint32_t hi,
+LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e, uint32_t e1,
                                             const uint32_t K, const bool FAST) {
     const sk_skinned_mesh *m = c->mesh;
     const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
@@ -24,8 +24,6 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
     const size_t ps = c->ps, ns = c->ns, ts = c->ts;
     float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
     const bool morph = !FAST && c->morph_count;
-    uint32_t e = lo ? sk_skin_group_lower_bound(g, lo) : 0;
-    const uint32_t e1 = hi >= m->vertex_count ? g->count : sk_skin_group_lower_bound(g, hi);
     for (; e + 8 <= e1; e += 8) {
         const uint32_t *vv = index + e;
         __m256 P[4], N[4], T[4];

@@ -86,7 +86,6 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
     for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
         const sk_skin_group *gr = &m->groups[g];
         size_t c = gr->count ? gr->count : 1;
-        sk_free(a, gr->spans, (gr->span_count ? gr->span_count : 1) * sizeof(sk_skin_span));
         sk_free(a, gr->index, c * sizeof(uint32_t));
         sk_free(a, gr->joints, c * gr->slots * sizeof(uint16_t));
         sk_free(a, gr->weights, c * gr->slots * sizeof(float));
@@ -111,36 +110,27 @@ static uint32_t group_of(uint32_t cnt) { return cnt <= 4 ? (cnt ? cnt - 1 : 0) :
 static sk_result build_groups(sk_skinned_mesh *m) {
     const sk_allocator *a = &m->alloc;
     static const uint32_t slots[SK_SKIN_GROUPS] = {1, 2, 3, 4, 8};
-    uint32_t counts[SK_SKIN_GROUPS] = {0}, spans[SK_SKIN_GROUPS] = {0};
-    for (uint32_t v = 0; v < m->vertex_count; v++) {
-        uint32_t g = group_of(m->count[v]);
-        counts[g]++;
-        if (v == 0 || group_of(m->count[v - 1]) != g) spans[g]++;
-    }
+    uint32_t counts[SK_SKIN_GROUPS] = {0};
+    for (uint32_t v = 0; v < m->vertex_count; v++) counts[group_of(m->count[v])]++;
     bool oom = false;
     for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
         sk_skin_group *gr = &m->groups[g];
         gr->slots = slots[g];
         gr->count = counts[g];
-        gr->span_count = spans[g];
         size_t c = counts[g] ? counts[g] : 1;
-        gr->spans = sk_alloc(a, (spans[g] ? spans[g] : 1) * sizeof(sk_skin_span));
         gr->index = sk_alloc(a, c * sizeof(uint32_t));
         gr->joints = sk_alloc(a, c * gr->slots * sizeof(uint16_t));
         gr->weights = sk_alloc(a, c * gr->slots * sizeof(float));
-        oom = oom || !gr->spans || !gr->index || !gr->joints || !gr->weights;
+        oom = oom || !gr->index || !gr->joints || !gr->weights;
     }
     if (oom) return SK_ERR_OUT_OF_MEMORY;
-    uint32_t fill[SK_SKIN_GROUPS] = {0}, sfill[SK_SKIN_GROUPS] = {0};
+    uint32_t fill[SK_SKIN_GROUPS] = {0};
     const uint32_t k = m->influences;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
         uint32_t cnt = m->count[v], g = group_of(cnt);
         sk_skin_group *gr = &m->groups[g];
         uint32_t i = fill[g]++;
         gr->index[i] = v;
-        if (v == 0 || group_of(m->count[v - 1]) != g)
-            gr->spans[sfill[g]++] = (sk_skin_span){.vertex = v, .entry = i, .count = 0};
-        gr->spans[sfill[g] - 1].count++;
         for (uint32_t q = 0; q < gr->slots; q++) {
             bool used = q < cnt;
             gr->joints[(size_t)i * gr->slots + q] = used ? m->joints[(size_t)v * k + q] : 0;
@@ -148,17 +138,6 @@ static sk_result build_groups(sk_skinned_mesh *m) {
         }
     }
     return SK_OK;
-}
-
-/* First span of group g that ends after vertex v. */
-static uint32_t span_lower_bound(const sk_skin_group *g, uint32_t v) {
-    uint32_t lo = 0, hi = g->span_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (g->spans[mid].vertex + g->spans[mid].count <= v) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
 }
 
 sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *alloc, sk_skinned_mesh **out,
@@ -421,12 +400,13 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
             (job->method == SK_SKIN_LBS ? sk_skin_lbs_scalar : sk_skin_dqs_scalar)(&c, job->first_vertex, count);
             return SK_OK;
         }
-        /* Each influence group by its kernel, run by run, cut to the range. */
+        /* Each influence group by its kernel, over its entries inside the range. */
         const uint32_t lo = job->first_vertex, hi = job->first_vertex + count;
         for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
             const sk_skin_group *gr = &m->groups[g];
-            uint32_t s = lo ? span_lower_bound(gr, lo) : 0;
-            if (s < gr->span_count && gr->spans[s].vertex < hi) gk(&c, gr, s, lo, hi);
+            uint32_t e0 = lo ? sk_skin_group_lower_bound(gr, lo) : 0;
+            uint32_t e1 = hi >= m->vertex_count ? gr->count : sk_skin_group_lower_bound(gr, hi);
+            if (e0 < e1) gk(&c, gr, e0, e1);
         }
         return SK_OK;
     }
@@ -476,11 +456,9 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
         uint16_t gj[SK_SKIN_MAX_INFLUENCES] = {0};
         float gw[SK_SKIN_MAX_INFLUENCES] = {0};
         for (uint32_t q = 0; q < cnt; q++) gj[q] = one.joints[q], gw[q] = one.weights[q];
-        sk_skin_span sp1 = {0, 0, 1};
         uint32_t zero = 0;
-        sk_skin_group g1 = {.slots = slots, .count = 1, .span_count = 1, .spans = &sp1, .index = &zero, .joints = gj,
-                            .weights = gw};
-        gk(&c1, &g1, 0, 0, 1);
+        sk_skin_group g1 = {.slots = slots, .count = 1, .index = &zero, .joints = gj, .weights = gw};
+        gk(&c1, &g1, 0, 1);
     }
     return SK_OK;
 }

@@ -18,22 +18,15 @@ typedef struct sk_skin_target {
 /* Vertices grouped by how many non-zero influences they have after the
  * weights are renormalised: 1, 2, 3, 4, and 5-8 (8 slots; the kernel reads
  * the vertex's own count and skips the padding). A group packs its vertices'
- * influences at `slots` per vertex in ascending vertex order, and lists the
- * runs of consecutive vertices it holds (spans), so a kernel for one
- * influence count never touches a zero weight and reads and writes vertex
- * data in order along a span. Outputs land at vertex - first: the caller
- * sees the original vertex order. */
+ * influences at `slots` per vertex in ascending vertex order, with the
+ * vertex of each entry (index), so a kernel for one influence count never
+ * touches a zero weight. Outputs land at vertex - first: the caller sees the
+ * original vertex order (eight entries that are eight consecutive vertices
+ * are written with wide stores). */
 #define SK_SKIN_GROUPS 5u
-typedef struct sk_skin_span {
-    uint32_t vertex;         /* first vertex of the run */
-    uint32_t entry;          /* its entry in the group's joints / weights */
-    uint32_t count;          /* vertices in the run */
-} sk_skin_span;
 typedef struct sk_skin_group {
     uint32_t slots;          /* 1, 2, 3, 4 or 8 */
     uint32_t count;          /* vertices in the group */
-    uint32_t span_count;
-    sk_skin_span *spans;     /* ascending vertex order */
     uint32_t *index;         /* vertex of each entry (ascending) */
     uint16_t *joints;        /* slots per vertex, sorted by weight (descending) */
     float *weights;          /* slots per vertex, renormalised; group 1: exactly 1 */
@@ -171,11 +164,10 @@ static inline void sk_skin_dq_finish(const sk_skin_ctx *c, uint32_t i, const flo
  * vertex count, joints and weights); output i is vertex first + i. */
 void sk_skin_lbs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
 void sk_skin_dqs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-/* The SIMD kernels skin the vertices of group g in [lo, hi), span by span
- * from span s (the first that ends after lo); vertex v goes to output
- * v - c->first. */
-typedef void (*sk_skin_group_kernel)(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
-                                     uint32_t hi);
+/* The SIMD kernels skin entries [e0, e1) of group g (sk_skin_run finds the
+ * entries of the vertex range by binary search in g->index); vertex v goes
+ * to output v - c->first. */
+typedef void (*sk_skin_group_kernel)(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 /* First entry of group g whose vertex is >= v. */
 static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_t v) {
     uint32_t lo = 0, hi = g->count;
@@ -187,31 +179,13 @@ static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_
     return lo;
 }
 
-/* Span s of group g cut to [lo, hi): its first vertex, count and entry;
- * false once the spans are past hi (or done). */
-static inline bool sk_skin_span_piece(const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi, uint32_t *vertex,
-                                      uint32_t *count, uint32_t *entry) {
-    if (s >= g->span_count || g->spans[s].vertex >= hi) return false;
-    const sk_skin_span *sp = &g->spans[s];
-    uint32_t v0 = sp->vertex > lo ? sp->vertex : lo;
-    uint32_t v1 = sp->vertex + sp->count < hi ? sp->vertex + sp->count : hi;
-    *vertex = v0;
-    *count = v1 > v0 ? v1 - v0 : 0;
-    *entry = sp->entry + (v0 - sp->vertex);
-    return true;
-}
 #if defined(__x86_64__) || defined(_M_X64)
 #define SK_SKIN_X86 1
-void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
-                      uint32_t hi);
-void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
-                      uint32_t hi);
-void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
-                      uint32_t hi);
-void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
-                      uint32_t hi);
-void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
-                      uint32_t hi);
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 #endif
 
 #endif

@@ -50,19 +50,18 @@ static inline __m128 normalize3_sse(__m128 r) {
 
 #define SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
 
-static void lbs_sse2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                             uint32_t entry) {
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = g->slots;
     const float *pal = c->palette;
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t v = vertex + i;
+    for (uint32_t e = e0; e < e1; e++) {
+        uint32_t v = g->index[e];
         size_t o = v - c->first;
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;
         sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
-        const uint16_t *jj = g->joints + (size_t)(entry + i) * k;
-        const float *ww = g->weights + (size_t)(entry + i) * k;
+        const uint16_t *jj = g->joints + (size_t)e * k;
+        const float *ww = g->weights + (size_t)e * k;
         const float *P = pal + 16 * (size_t)jj[0];
         __m128 w = _mm_set1_ps(ww[0]);
         __m128 c0 = _mm_mul_ps(w, _mm_loadu_ps(P));
@@ -101,10 +100,6 @@ static void lbs_sse2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t 
     }
 }
 
-void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
-    uint32_t vertex, count, entry;
-    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) lbs_sse2_run(c, g, vertex, count, entry);
-}
 
 /* Four dual quaternions (rows) -> eight vectors of one component each. */
 #define SOA_LOAD_DQ(D, src)                                                                                     \
@@ -115,10 +110,11 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, 
         skm_soa4_load(dual_, d_);                                                                               \
         for (int e_ = 0; e_ < 4; e_++) D[e_] = (SOA_VF)r_[e_], D[e_ + 4] = (SOA_VF)d_[e_];                      \
     } while (0)
-/* Four consecutive vertices of 4 floats -> x, y, z vectors. */
-#define SOA_LOAD_XYZ(X, Y, Z, base)                                                                             \
+/* Four vertices' rows of 4 floats (base + 4 * vv[l]) -> x, y, z vectors. */
+#define SOA_LOAD_XYZ(X, Y, Z, base, vv)                                                                         \
     do {                                                                                                        \
-        const float *rows_[4] = {(base), (base) + 4, (base) + 8, (base) + 12};                                 \
+        const float *rows_[4] = {(base) + 4 * (size_t)(vv)[0], (base) + 4 * (size_t)(vv)[1],                   \
+                                 (base) + 4 * (size_t)(vv)[2], (base) + 4 * (size_t)(vv)[3]};                  \
         __m128 a_[4];                                                                                           \
         skm_soa4_load(rows_, a_);                                                                               \
         X = (SOA_VF)a_[0], Y = (SOA_VF)a_[1], Z = (SOA_VF)a_[2];                                                \
@@ -139,19 +135,18 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, 
 #undef SOA_LOAD_DQ
 #undef SOA_LOAD_XYZ
 
-static void dqs_sse2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                             uint32_t entry) {
+static void dqs_sse2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = g->slots;
     /* Positions and normals without morphing: four vertices at a time (SoA). */
-    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_sse2(c, g, vertex, count, entry) : 0;
-    for (uint32_t i = done; i < count; i++) {
-        uint32_t v = vertex + i;
+    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_sse2(c, g, e0, e1) : 0;
+    for (uint32_t e = e0 + done; e < e1; e++) {
+        uint32_t v = g->index[e];
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;
         sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
-        const uint16_t *jj = g->joints + (size_t)(entry + i) * k;
-        const float *ww = g->weights + (size_t)(entry + i) * k;
+        const uint16_t *jj = g->joints + (size_t)e * k;
+        const float *ww = g->weights + (size_t)e * k;
         const float *D = c->dq + 8 * (size_t)jj[0];
         __m128 q0 = _mm_loadu_ps(D);
         __m128 w = _mm_set1_ps(ww[0]);
@@ -177,9 +172,8 @@ static void dqs_sse2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t 
     }
 }
 
-void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
-    uint32_t vertex, count, entry;
-    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) dqs_sse2_run(c, g, vertex, count, entry);
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    dqs_sse2_run(c, g, e0, e1);
 }
 
 /* ---- AVX2 + FMA ----------------------------------------------------------------- */
@@ -387,7 +381,7 @@ SK_AVX2 static SK_INLINE void lbs_vertex_avx2(const float *pal, const uint16_t *
 #undef LBS_ATTR
 #undef LBS_VERTEX
 
-/* Calls run(c, g, lo, hi, K, FAST) with K = the group's slots and FAST =
+/* Calls run(c, g, e0, e1, K, FAST) with K = the group's slots and FAST =
  * positions + normals without morphing, both as constants. */
 #define SK_LBS_DISPATCH(run, c, g, lo, hi)                                                                       \
     do {                                                                                                         \
@@ -401,9 +395,8 @@ SK_AVX2 static SK_INLINE void lbs_vertex_avx2(const float *pal, const uint16_t *
         }                                                                                                        \
     } while (0)
 
-SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
-    (void)s;
-    SK_LBS_DISPATCH(lbs_group_avx2, c, g, lo, hi);
+SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    SK_LBS_DISPATCH(lbs_group_avx2, c, g, e0, e1);
 }
 
 /* Eight dual quaternions (rows of 8 floats) -> eight component vectors: an
@@ -427,11 +420,13 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
             D[e_ + 4] = (SOA_VF)_mm256_permute2f128_ps(u[e_], u[e_ + 4], 0x31);                                 \
         }                                                                                                       \
     } while (0)
-/* Eight consecutive vertices of 4 floats -> x, y, z vectors (two 4x4 transposes). */
-#define SOA_LOAD_XYZ(X, Y, Z, base)                                                                             \
+/* Eight vertices' rows of 4 floats -> x, y, z vectors (two 4x4 transposes). */
+#define SOA_LOAD_XYZ(X, Y, Z, base, vv)                                                                         \
     do {                                                                                                        \
-        const float *rows_[8] = {(base),      (base) + 4,  (base) + 8,  (base) + 12,                            \
-                                 (base) + 16, (base) + 20, (base) + 24, (base) + 28};                           \
+        const float *rows_[8] = {(base) + 4 * (size_t)(vv)[0], (base) + 4 * (size_t)(vv)[1],                   \
+                                 (base) + 4 * (size_t)(vv)[2], (base) + 4 * (size_t)(vv)[3],                   \
+                                 (base) + 4 * (size_t)(vv)[4], (base) + 4 * (size_t)(vv)[5],                   \
+                                 (base) + 4 * (size_t)(vv)[6], (base) + 4 * (size_t)(vv)[7]};                  \
         __m256 a_[4];                                                                                           \
         skm_soa8_load(rows_, a_);                                                                               \
         X = (SOA_VF)a_[0], Y = (SOA_VF)a_[1], Z = (SOA_VF)a_[2];                                                \
@@ -452,19 +447,18 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
 #undef SOA_LOAD_DQ
 #undef SOA_LOAD_XYZ
 
-SK_AVX2 static void dqs_avx2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t vertex, uint32_t count,
-                                     uint32_t entry) {
+SK_AVX2 static void dqs_avx2_run(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
     const sk_skinned_mesh *m = c->mesh;
     const uint32_t k = g->slots;
     /* Positions and normals without morphing: eight vertices at a time (SoA). */
-    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_avx2(c, g, vertex, count, entry) : 0;
-    for (uint32_t i = done; i < count; i++) {
-        uint32_t v = vertex + i;
+    uint32_t done = !c->morph_count && !c->ot ? dqs_soa_avx2(c, g, e0, e1) : 0;
+    for (uint32_t e = e0 + done; e < e1; e++) {
+        uint32_t v = g->index[e];
         float bp[4], bn[4], bt[4];
         const float *p, *n, *t;
         sk_skin_fetch(c, v, &p, &n, &t, bp, bn, bt);
-        const uint16_t *jj = g->joints + (size_t)(entry + i) * k;
-        const float *ww = g->weights + (size_t)(entry + i) * k;
+        const uint16_t *jj = g->joints + (size_t)e * k;
+        const float *ww = g->weights + (size_t)e * k;
         const float *D = c->dq + 8 * (size_t)jj[0];
         __m128 q0 = _mm_loadu_ps(D);
         __m256 b = _mm256_mul_ps(_mm256_set1_ps(ww[0]), _mm256_loadu_ps(D));
@@ -482,9 +476,8 @@ SK_AVX2 static void dqs_avx2_run(const sk_skin_ctx *c, const sk_skin_group *g, u
     }
 }
 
-SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo, uint32_t hi) {
-    uint32_t vertex, count, entry;
-    for (; sk_skin_span_piece(g, s, lo, hi, &vertex, &count, &entry); s++) dqs_avx2_run(c, g, vertex, count, entry);
+SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    dqs_avx2_run(c, g, e0, e1);
 }
 
 /* ---- AVX-512 ------------------------------------------------------------------ */
@@ -509,10 +502,8 @@ SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
 #undef LBS_ATTR
 #undef LBS_VERTEX
 
-SK_AVX512 void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t s, uint32_t lo,
-                                  uint32_t hi) {
-    (void)s;
-    SK_LBS_DISPATCH(lbs_group_avx512, c, g, lo, hi);
+SK_AVX512 void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    SK_LBS_DISPATCH(lbs_group_avx512, c, g, e0, e1);
 }
 
 #endif
