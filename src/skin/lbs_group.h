@@ -1,6 +1,7 @@
 /* Linear blend skinning of one influence group, eight vertices at a time,
  * for the AVX2 and AVX-512 kernels. Included by skinning_simd.c once per
- * level with LBS_GROUP_FN (function name), LBS_ATTR (target attribute) and
+ * level with LBS_GROUP_FN (function name), LBS_ATTR (target attribute),
+ * LBS_STORE3 / LBS_ROWS_STORE3 (three floats of one row / of eight rows) and
  * LBS_VERTEX (one vertex: blended matrix, then [M p | M n] in one register
  * and, if asked, M t, as xyzw rows)
  * defined.
@@ -48,16 +49,16 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
         const bool consecutive = vv[7] - vv[0] == 7; /* ascending and distinct: eight in a row */
         if (FAST || op) {
             if (consecutive && ps == 3) pack3_store8(P, op + (size_t)(vv[0] - first) * 3);
-            else rows_store3(P, vv, first, op, ps, NULL);
+            else LBS_ROWS_STORE3(P, vv, first, op, ps, NULL);
         }
         if (FAST || on) {
             normalize8_rows(N);
             if (consecutive && ns == 3) pack3_store8(N, on + (size_t)(vv[0] - first) * 3);
-            else rows_store3(N, vv, first, on, ns, NULL);
+            else LBS_ROWS_STORE3(N, vv, first, on, ns, NULL);
         }
         if (!FAST && ot) {
             normalize8_rows(T);
-            rows_store3(T, vv, first, ot, ts, tw);
+            LBS_ROWS_STORE3(T, vv, first, ot, ts, tw);
         }
     }
     for (; e < e1; e++) {
@@ -71,10 +72,10 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
         LBS_VERTEX(pal, J + (size_t)e * K, W + (size_t)e * K, K, K == 8 ? st.count[v] : K, p, n, t, on != NULL,
                    ot != NULL, &rpn, &rt);
         __m128 rp = _mm256_castps256_ps128(rpn), rn = _mm256_extractf128_ps(rpn, 1);
-        if (op) store3(op + o * ps, rp);
-        if (on) store3(on + o * ns, avx_normalize3(rn));
+        if (op) LBS_STORE3(op + o * ps, rp);
+        if (on) LBS_STORE3(on + o * ns, avx_normalize3(rn));
         if (ot) {
-            store3(ot + o * ts, avx_normalize3(rt));
+            LBS_STORE3(ot + o * ts, avx_normalize3(rt));
             ot[o * ts + 3] = t[3];
         }
     }
