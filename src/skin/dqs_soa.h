@@ -4,7 +4,7 @@
  * SOA_FN (function name), SOA_ATTR (target attribute), SOA_SQRT (vector
  * square root), SOA_LOAD_DQ (transpose SOA_W dual quaternions into 8
  * component vectors) and SOA_LOAD_XYZ (transpose the 4-float rows of
- * SOA_W vertices, base + 4 * vv[l], into x, y, z vectors) defined. The per-vertex kernels are latency bound (each
+ * SOA_W vertices, base + 3 * vv[l], into x, y, z vectors) defined. The per-vertex kernels are latency bound (each
  * vertex is a chain of dot product, sign, blend, normalise, rotate); in SoA
  * the lanes run those chains side by side.
  *

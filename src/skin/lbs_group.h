@@ -25,8 +25,13 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
     const size_t ps = c->ps, ns = c->ns, ts = c->ts;
     float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
     const bool morph = !FAST && c->morph_count;
+    uint32_t seq[8]; /* a contiguous group: the vertices follow from the entry, no index read */
     for (; e + 8 <= e1; e += 8) {
         const uint32_t *vv = index + e;
+        if (g->contiguous) {
+            for (uint32_t l = 0; l < 8; l++) seq[l] = index[0] + e + l;
+            vv = seq;
+        }
         __m256 P[4], N[4], T[4];
         float tw[8];
         for (uint32_t h = 0; h < 4; h++) {
@@ -36,7 +41,7 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
                 uint32_t l = 2 * h + k, v = vv[l];
                 float bp[4], bn[4], bt[4];
                 const float *p, *n, *t;
-                if (FAST) p = st.pos + 4 * (size_t)v, n = st.nrm + 4 * (size_t)v, t = NULL;
+                if (FAST) p = st.pos + 3 * (size_t)v, n = st.nrm + 3 * (size_t)v, t = NULL;
                 else lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
                 LBS_VERTEX(pal, J + (size_t)(e + l) * K, W + (size_t)(e + l) * K, K, K == 8 ? st.count[v] : K, p, n,
                            t, FAST || on, !FAST && ot, &rpn[k], &rt[k]);

@@ -77,8 +77,8 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
     if (!m) return;
     const sk_allocator *a = &m->alloc;
     size_t n = m->vertex_count;
-    sk_free(a, m->pos, n * 4 * sizeof(float));
-    sk_free(a, m->nrm, n * 4 * sizeof(float));
+    sk_free(a, m->pos, (n * 3 + 1) * sizeof(float));
+    sk_free(a, m->nrm, (n * 3 + 1) * sizeof(float));
     sk_free(a, m->tan, n * 4 * sizeof(float));
     sk_free(a, m->count, n);
     sk_free(a, m->joints, n * m->influences * sizeof(uint16_t));
@@ -137,6 +137,10 @@ static sk_result build_groups(sk_skinned_mesh *m) {
             gr->weights[(size_t)i * gr->slots + q] = used ? m->weights[(size_t)v * k + q] : 0.0f;
         }
     }
+    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+        sk_skin_group *gr = &m->groups[g];
+        gr->contiguous = gr->count && gr->index[gr->count - 1] - gr->index[0] == gr->count - 1;
+    }
     return SK_OK;
 }
 
@@ -163,11 +167,11 @@ sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *a
     m->vertex_count = (uint32_t)n;
     m->influences = k ? k : 1;
     size_t nn = n ? n : 1;
-    m->pos = sk_alloc(a, nn * 4 * sizeof(float));
+    m->pos = sk_alloc(a, (nn * 3 + 1) * sizeof(float));
     m->count = sk_alloc(a, nn);
     m->joints = sk_alloc(a, nn * m->influences * sizeof(uint16_t));
     m->weights = sk_alloc(a, nn * m->influences * sizeof(float));
-    if (prim->normals) m->nrm = sk_alloc(a, nn * 4 * sizeof(float));
+    if (prim->normals) m->nrm = sk_alloc(a, (nn * 3 + 1) * sizeof(float));
     if (prim->tangents) m->tan = sk_alloc(a, nn * 4 * sizeof(float));
     bool oom = !m->pos || !m->count || !m->joints || !m->weights || (prim->normals && !m->nrm) ||
                (prim->tangents && !m->tan);
@@ -194,12 +198,9 @@ sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *a
     }
     uint32_t max_joint = 0;
     for (size_t v = 0; v < n; v++) {
-        for (int c = 0; c < 3; c++) m->pos[v * 4 + c] = prim->positions[v * 3 + c];
-        m->pos[v * 4 + 3] = 1.0f;
-        if (m->nrm) {
-            for (int c = 0; c < 3; c++) m->nrm[v * 4 + c] = prim->normals[v * 3 + c];
-            m->nrm[v * 4 + 3] = 0.0f;
-        }
+        for (int c = 0; c < 3; c++) m->pos[v * 3 + c] = prim->positions[v * 3 + c];
+        if (m->nrm)
+            for (int c = 0; c < 3; c++) m->nrm[v * 3 + c] = prim->normals[v * 3 + c];
         if (m->tan)
             for (int c = 0; c < 4; c++) m->tan[v * 4 + c] = prim->tangents[v * 4 + c];
         uint16_t *dj = m->joints + v * m->influences;
@@ -415,11 +416,12 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
     for (uint32_t v0 = 0; v0 < count; v0++) {
         float bp[4], bn[4], bt[4];
         uint32_t v = job->first_vertex + v0;
-        for (int e = 0; e < 4; e++) {
-            bp[e] = m->pos[4 * (size_t)v + e];
-            bn[e] = m->nrm ? m->nrm[4 * (size_t)v + e] : 0;
-            bt[e] = m->tan ? m->tan[4 * (size_t)v + e] : 0;
+        for (int e = 0; e < 3; e++) {
+            bp[e] = m->pos[3 * (size_t)v + e];
+            bn[e] = m->nrm ? m->nrm[3 * (size_t)v + e] : 0;
         }
+        bp[3] = 1.0f, bn[3] = 0.0f;
+        for (int e = 0; e < 4; e++) bt[e] = m->tan ? m->tan[4 * (size_t)v + e] : 0;
         for (uint32_t t = 0; t < m->target_count; t++) {
             float w = job->morph_weights[t];
             if (w == 0.0f) continue;

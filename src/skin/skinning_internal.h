@@ -28,6 +28,7 @@ typedef struct sk_skin_group {
     uint32_t slots;          /* 1, 2, 3, 4 or 8 */
     uint32_t count;          /* vertices in the group */
     uint32_t *index;         /* vertex of each entry (ascending) */
+    bool contiguous;         /* index[i] == index[0] + i: one run of vertices */
     uint16_t *joints;        /* slots per vertex, sorted by weight (descending) */
     float *weights;          /* slots per vertex, renormalised; group 1: exactly 1 */
 } sk_skin_group;
@@ -38,8 +39,8 @@ struct sk_skinned_mesh {
     uint32_t vertex_count;
     uint32_t influences;     /* slots per vertex: 1, 4 or 8 */
     uint32_t palette_size;   /* max joint + 1 */
-    float *pos;              /* 4 per vertex: x, y, z, 1 */
-    float *nrm;              /* 4 per vertex: x, y, z, 0 (or NULL) */
+    float *pos;              /* 3 per vertex, one float of padding after the last (16-byte loads) */
+    float *nrm;              /* 3 per vertex and the padding (or NULL) */
     float *tan;              /* 4 per vertex: x, y, z, w (or NULL) */
     uint8_t *count;          /* non-zero influences per vertex (>= 1) */
     uint16_t *joints;        /* influences per vertex, sorted by weight (descending) */
@@ -63,19 +64,22 @@ typedef struct sk_skin_ctx {
 } sk_skin_ctx;
 
 /* Base vertex data plus active morph deltas into p/n/t (4 floats each).
- * Returns pointers to use (either the mesh streams or the buffers). */
+ * Returns pointers to use (either the mesh streams or the buffers); a
+ * position or normal has x, y, z (a 16-byte load of it reads one float
+ * more, which every kernel ignores); a tangent x, y, z, w. */
 static inline void sk_skin_fetch(const sk_skin_ctx *c, uint32_t v, const float **p, const float **n,
                                  const float **t, float bp[4], float bn[4], float bt[4]) {
     const sk_skinned_mesh *m = c->mesh;
-    *p = m->pos + 4 * (size_t)v;
-    *n = m->nrm ? m->nrm + 4 * (size_t)v : NULL;
+    *p = m->pos + 3 * (size_t)v;
+    *n = m->nrm ? m->nrm + 3 * (size_t)v : NULL;
     *t = m->tan ? m->tan + 4 * (size_t)v : NULL;
     if (!c->morph_count) return;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 3; k++) {
         bp[k] = (*p)[k];
         bn[k] = *n ? (*n)[k] : 0.0f;
-        bt[k] = *t ? (*t)[k] : 0.0f;
     }
+    bp[3] = 1.0f, bn[3] = 0.0f;
+    for (int k = 0; k < 4; k++) bt[k] = *t ? (*t)[k] : 0.0f;
     for (uint32_t i = 0; i < c->morph_count; i++) {
         const sk_skin_target *tg = &m->targets[c->morph_index[i]];
         float w = c->morph_weight[i];

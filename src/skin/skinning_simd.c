@@ -110,11 +110,11 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0,
         skm_soa4_load(dual_, d_);                                                                               \
         for (int e_ = 0; e_ < 4; e_++) D[e_] = (SOA_VF)r_[e_], D[e_ + 4] = (SOA_VF)d_[e_];                      \
     } while (0)
-/* Four vertices' rows of 4 floats (base + 4 * vv[l]) -> x, y, z vectors. */
+/* Four vertices' x, y, z (base + 3 * vv[l], read as 4 floats) -> x, y, z vectors. */
 #define SOA_LOAD_XYZ(X, Y, Z, base, vv)                                                                         \
     do {                                                                                                        \
-        const float *rows_[4] = {(base) + 4 * (size_t)(vv)[0], (base) + 4 * (size_t)(vv)[1],                   \
-                                 (base) + 4 * (size_t)(vv)[2], (base) + 4 * (size_t)(vv)[3]};                  \
+        const float *rows_[4] = {(base) + 3 * (size_t)(vv)[0], (base) + 3 * (size_t)(vv)[1],                   \
+                                 (base) + 3 * (size_t)(vv)[2], (base) + 3 * (size_t)(vv)[3]};                  \
         __m128 a_[4];                                                                                           \
         skm_soa4_load(rows_, a_);                                                                               \
         X = (SOA_VF)a_[0], Y = (SOA_VF)a_[1], Z = (SOA_VF)a_[2];                                                \
@@ -183,15 +183,6 @@ void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0,
 #else
 #define SK_AVX2
 #endif
-
-SK_AVX2 static inline __m128 avx_xform(__m256 a01, __m256 a23, __m128 v, __m256i ilo, __m256i ihi, int point) {
-    __m256 vv = _mm256_castps128_ps256(v);
-    __m256 xy = _mm256_permutevar8x32_ps(vv, ilo);
-    __m256 zw = _mm256_permutevar8x32_ps(vv, ihi);
-    if (!point) zw = _mm256_blend_ps(zw, _mm256_setzero_ps(), 0xF0);
-    __m256 s = _mm256_fmadd_ps(a01, xy, _mm256_mul_ps(a23, zw));
-    return _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
-}
 
 SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
     __m128 s = _mm_mul_ps(r, r);
@@ -264,8 +255,8 @@ static SK_INLINE void lbs_source(const sk_skin_ctx *c, const lbs_streams *st, bo
         sk_skin_fetch(c, v, p, n, t, bp, bn, bt);
         return;
     }
-    *p = st->pos + 4 * (size_t)v;
-    *n = st->nrm ? st->nrm + 4 * (size_t)v : NULL;
+    *p = st->pos + 3 * (size_t)v;
+    *n = st->nrm ? st->nrm + 3 * (size_t)v : NULL;
     *t = st->tan ? st->tan + 4 * (size_t)v : NULL;
 }
 
@@ -426,13 +417,13 @@ SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
             D[e_ + 4] = (SOA_VF)_mm256_permute2f128_ps(u[e_], u[e_ + 4], 0x31);                                 \
         }                                                                                                       \
     } while (0)
-/* Eight vertices' rows of 4 floats -> x, y, z vectors (two 4x4 transposes). */
+/* Eight vertices' x, y, z (read as 4 floats) -> x, y, z vectors (two 4x4 transposes). */
 #define SOA_LOAD_XYZ(X, Y, Z, base, vv)                                                                         \
     do {                                                                                                        \
-        const float *rows_[8] = {(base) + 4 * (size_t)(vv)[0], (base) + 4 * (size_t)(vv)[1],                   \
-                                 (base) + 4 * (size_t)(vv)[2], (base) + 4 * (size_t)(vv)[3],                   \
-                                 (base) + 4 * (size_t)(vv)[4], (base) + 4 * (size_t)(vv)[5],                   \
-                                 (base) + 4 * (size_t)(vv)[6], (base) + 4 * (size_t)(vv)[7]};                  \
+        const float *rows_[8] = {(base) + 3 * (size_t)(vv)[0], (base) + 3 * (size_t)(vv)[1],                   \
+                                 (base) + 3 * (size_t)(vv)[2], (base) + 3 * (size_t)(vv)[3],                   \
+                                 (base) + 3 * (size_t)(vv)[4], (base) + 3 * (size_t)(vv)[5],                   \
+                                 (base) + 3 * (size_t)(vv)[6], (base) + 3 * (size_t)(vv)[7]};                  \
         __m256 a_[4];                                                                                           \
         skm_soa8_load(rows_, a_);                                                                               \
         X = (SOA_VF)a_[0], Y = (SOA_VF)a_[1], Z = (SOA_VF)a_[2];                                                \
