@@ -50,9 +50,9 @@ static inline __m128 normalize3_sse(__m128 r) {
 
 #define SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
 
-void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+static inline __attribute__((always_inline)) void lbs_sse2_k(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0,
+                                                              uint32_t e1, const uint32_t k) {
     const sk_skinned_mesh *m = c->mesh;
-    const uint32_t k = g->slots;
     const float *pal = c->palette;
     for (uint32_t e = e0; e < e1; e++) {
         uint32_t v = g->index[e];
@@ -97,6 +97,17 @@ void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0,
             store3(ot, normalize3_sse(r));
             ot[3] = t[3];
         }
+    }
+}
+
+/* Vertex by vertex, the influence count a constant per group. */
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    switch (g->slots) {
+    case 1: lbs_sse2_k(c, g, e0, e1, 1); break;
+    case 2: lbs_sse2_k(c, g, e0, e1, 2); break;
+    case 3: lbs_sse2_k(c, g, e0, e1, 3); break;
+    case 4: lbs_sse2_k(c, g, e0, e1, 4); break;
+    default: lbs_sse2_k(c, g, e0, e1, 8); break;
     }
 }
 
@@ -197,7 +208,8 @@ SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
 #define SK_INLINE inline __attribute__((always_inline))
 
 /* The blended matrix of one vertex with K influences (a constant where
- * inlined; K == 8 means 5-8, cnt of them): columns 0|1 in *o01, 2|3 in *o23.
+ * inlined; K == 8 means 5-8: the eight slots, zero-weight padding
+ * included, cost less than a loop over cnt): columns 0|1 in *o01, 2|3 in *o23.
  * One influence has weight exactly 1: the palette matrix itself. */
 SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K,
                                              uint32_t cnt, __m256 *o01, __m256 *o23) {
@@ -229,13 +241,17 @@ SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *j
         b01 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3), b01);
         b23 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3 + 8), b23);
     }
-    if (K == 8)
-        for (uint32_t q = 4; q < cnt; q++) {
-            const float *P = pal + 16 * (size_t)jj[q];
-            __m256 w = _mm256_set1_ps(ww[q]);
+    if (K == 8) { /* 5-8: all eight slots, the padding has weight 0 (no branch), two chains */
+        (void)cnt;
+        for (uint32_t q = 4; q < 8; q += 2) {
+            const float *P = pal + 16 * (size_t)jj[q], *Q = pal + 16 * (size_t)jj[q + 1];
+            __m256 w = _mm256_set1_ps(ww[q]), x = _mm256_set1_ps(ww[q + 1]);
             a01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P), a01);
             a23 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P + 8), a23);
+            b01 = _mm256_fmadd_ps(x, _mm256_loadu_ps(Q), b01);
+            b23 = _mm256_fmadd_ps(x, _mm256_loadu_ps(Q + 8), b23);
         }
+    }
     *o01 = _mm256_add_ps(a01, b01);
     *o23 = _mm256_add_ps(a23, b23);
 }
