@@ -874,7 +874,7 @@ static double num(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i)->valu
 
 typedef struct oracle_stats {
     int models;           /* models with vertex sets */
-    long expected, lbs;   /* vertex positions in the oracles x 3 kernels; compared with LBS */
+    long expected, lbs;   /* vertex positions in the oracles x 4 kernels; compared with LBS */
     long dqs;             /* single-influence vertices also compared with DQS */
     double worst;         /* of the limit */
     double worst_eps;     /* |ours - three| / E in float32 epsilons, assets with unit rotation keys */
@@ -983,7 +983,7 @@ static void oracle_model(const char *dir, const char *model, oracle_stats *os) {
                 float *out = malloc(nv * 3 * sizeof(float));
                 const cJSON *idx = cJSON_GetObjectItem(set, "indices"), *xw = cJSON_GetObjectItem(vs, "world");
                 assert_int_equal(cJSON_GetArraySize(xw), cJSON_GetArraySize(idx));
-                expected += 3L * cJSON_GetArraySize(xw);
+                expected += 4L * cJSON_GetArraySize(xw);
                 for (int l = 0; l < 8; l++) {
                     sk_skin_method method = l < 4 ? SK_SKIN_LBS : SK_SKIN_DQS;
                     sk_simd level = (sk_simd)(SK_SIMD_SCALAR + l % 4);
@@ -1050,7 +1050,7 @@ static void test_oracle_vertices(void **st) {
         oracle_model(dir, names[i], &os);
         free(names[i]);
     }
-    printf("oracle: %d models, %d with skinned/morphed vertices: %ld positions compared with LBS (3 kernels), "
+    printf("oracle: %d models, %d with skinned/morphed vertices: %ld positions compared with LBS (4 kernels), "
            "%ld single-influence ones with DQS; worst %.3f of the limit; %.2f eps x E on assets with unit keys\n",
            count, os.models, os.lbs, os.dqs, os.worst, os.worst_eps);
     assert_int_equal(count, ALL_MODELS);
