@@ -5,7 +5,8 @@
  *    (copy bandwidth measured in the same run);
  *  - the built-in mannequin and every file given (.glb / .gltf): all their
  *    skinned primitives with normals, with how many vertices have 1, 2, 3, 4
- *    and 5-8 non-zero influences.
+ *    and 5-8 non-zero influences; each sample repeats the meshes until about
+ *    N vertices are skinned.
  * One JSON line per measurement; min and median of 9 samples. */
 #include "cli.h"
 
@@ -80,7 +81,7 @@ static bool time_meshes(sk_skinned_mesh *const *meshes, uint32_t mesh_count, sk_
 
 /* The skinned primitives (with normals) of an asset, timed at every level. */
 static int bench_asset(const char *name, const sk_asset *asset, const sk_mat4 *pal, const sk_dual_quat *dq,
-                       uint32_t joints) {
+                       uint32_t joints, double sample_vertices) {
     enum { MAX_MESHES = 256 };
     sk_skinned_mesh *meshes[MAX_MESHES];
     uint32_t mesh_count = 0, max_nv = 0, groups[5] = {0};
@@ -122,7 +123,7 @@ static int bench_asset(const char *name, const sk_asset *asset, const sk_mat4 *p
     }
     {
         float *out_p = malloc((size_t)max_nv * 3 * sizeof(float)), *out_n = malloc((size_t)max_nv * 3 * sizeof(float));
-        uint32_t reps = (uint32_t)(200000.0 / total) + 1; /* a sample of ~200k vertices */
+        uint32_t reps = (uint32_t)(sample_vertices / total) + 1; /* a sample of about N vertices */
         for (int method = SK_SKIN_LBS; method <= SK_SKIN_DQS && out_p && out_n; method++)
             for (int lvl = SK_SIMD_SCALAR; lvl <= (int)sk_simd_best(); lvl++) {
                 double med, min;
@@ -243,7 +244,7 @@ int bench_skin(int argc, char **argv) {
     int rc = sk_skin_dual_quats(apal, aj, adq, &err) == SK_OK ? 0 : 1;
     sk_asset *man = NULL;
     if (!rc && sk_mannequin_create(NULL, NULL, &man, &err) == SK_OK) {
-        rc = bench_asset("mannequin", man, apal, adq, aj);
+        rc = bench_asset("mannequin", man, apal, adq, aj, nv);
         sk_asset_destroy(man);
     } else {
         fprintf(stderr, "skelanim: %s\n", err.message);
@@ -256,7 +257,7 @@ int bench_skin(int argc, char **argv) {
             break;
         }
         const char *base = strrchr(files[f], '/');
-        rc = bench_asset(base ? base + 1 : files[f], asset, apal, adq, aj);
+        rc = bench_asset(base ? base + 1 : files[f], asset, apal, adq, aj, nv);
         sk_asset_destroy(asset);
     }
     free(apal);
