@@ -106,7 +106,8 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
 static uint32_t group_of(uint32_t cnt) { return cnt <= 4 ? (cnt ? cnt - 1 : 0) : 4; }
 
 /* Splits the prepared vertices into the influence groups (see
- * skinning_internal.h), each in ascending vertex order with its runs. */
+ * skinning_internal.h), each in ascending vertex order with the vertex of
+ * each entry. */
 static sk_result build_groups(sk_skinned_mesh *m) {
     const sk_allocator *a = &m->alloc;
     static const uint32_t slots[SK_SKIN_GROUPS] = {1, 2, 3, 4, 8};

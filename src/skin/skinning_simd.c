@@ -13,10 +13,10 @@
  * transposed in registers, and eight consecutive vertices written with three
  * 256-bit stores per array. Positions, normals, tangents and morph targets
  * go in one pass. The AVX-512 level runs the same code compiled for AVX-512
- * (32 registers). SSE2 LBS works vertex by vertex with the matrix's four
- * columns in four registers. DQS of positions and normals (no morphing) runs
- * 4 (SSE2) or 8 (AVX2) vertices at a time in structure-of-arrays form
- * (dqs_soa.h) along each run of consecutive vertices of a group; with
+ * (32 registers, three-float masked stores). SSE2 LBS works vertex by vertex
+ * with the matrix's four columns in four registers. DQS of positions and
+ * normals (no morphing) runs 4 (SSE2) or 8 (AVX2) of a group's vertices at a
+ * time in structure-of-arrays form (dqs_soa.h); with
  * tangents or morph targets it blends the 8 floats of the dual quaternion in
  * SIMD registers per vertex and finishes in the shared scalar code. */
 #include "skin/skinning_internal.h"
