@@ -353,9 +353,10 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
  * runs of 1 to 40 vertices (so groups interleave in short and long runs,
  * and the SIMD kernels' blocks of eight cross runs), with all-zero vertices
  * and negative / zero weights among them. Every level against the double
- * reference, for sub-ranges that cut through runs and groups, every output
- * combination and strides 5 / 4 / 6; outputs outside the range and the
- * padding between strided elements stay untouched. */
+ * reference and against the scalar kernel (which walks the vertices in
+ * order, without the groups), for sub-ranges that cut through runs and
+ * groups, every output combination and strides 5 / 4 / 6; outputs outside
+ * the range and the padding between strided elements stay untouched. */
 static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
     enum { N = 1500, J = 40 };
     rand_prim rp;
@@ -392,6 +393,7 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
     const double lp = method == SK_SKIN_LBS ? LIM_LBS_P : LIM_DQS, lnt = method == SK_SKIN_LBS ? LIM_LBS_NT : LIM_DQS;
     static const uint32_t ranges[][2] = {{0, 0}, {1, N - 1}, {37, 500}, {N - 13, 13}, {611, 1}, {100, 9}, {250, 801}};
     float *op = malloc(N * 5 * sizeof(float)), *on = malloc(N * 4 * sizeof(float)), *ot = malloc(N * 6 * sizeof(float));
+    float *sp = malloc(N * 5 * sizeof(float)), *sn = malloc(N * 4 * sizeof(float)), *st3 = malloc(N * 6 * sizeof(float));
     const float SENT = 12345.0f;
     ref_err worst = {0, 0, 0};
     for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++)
@@ -399,15 +401,23 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
             for (int combo = 0; combo < 4; combo++) { /* P+N+T, P+N, P, N+T */
                 bool wp = combo != 3, wn = combo != 2, wt = combo == 0 || combo == 3;
                 uint32_t first = ranges[r][0], cnt = ranges[r][1] ? ranges[r][1] : N - first;
-                for (uint32_t i = 0; i < N * 5; i++) op[i] = SENT;
-                for (uint32_t i = 0; i < N * 4; i++) on[i] = SENT;
-                for (uint32_t i = 0; i < N * 6; i++) ot[i] = SENT;
+                for (uint32_t i = 0; i < N * 5; i++) op[i] = sp[i] = SENT;
+                for (uint32_t i = 0; i < N * 4; i++) on[i] = sn[i] = SENT;
+                for (uint32_t i = 0; i < N * 6; i++) ot[i] = st3[i] = SENT;
                 sk_skin_job job = {.mesh = m, .method = method, .simd = (sk_simd)l, .palette = pal, .dual_quats = dq,
                                    .palette_count = J, .morph_weights = morph ? mw : NULL, .first_vertex = first,
                                    .vertex_count = ranges[r][1], .out_positions = wp ? op : NULL,
                                    .out_normals = wn ? on : NULL, .out_tangents = wt ? ot : NULL,
                                    .position_stride = 5, .normal_stride = 4, .tangent_stride = 6};
                 assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+                /* the scalar kernel (vertex by vertex, no groups) on the same job agrees within 1e-5 */
+                sk_skin_job sj = job;
+                sj.simd = SK_SIMD_SCALAR;
+                sj.out_positions = wp ? sp : NULL, sj.out_normals = wn ? sn : NULL, sj.out_tangents = wt ? st3 : NULL;
+                assert_int_equal(sk_skin_run(&sj, NULL), SK_OK);
+                if (wp) assert_true(max_diff(op, sp, (size_t)cnt * 5) < 1e-5);
+                if (wn) assert_true(max_diff(on, sn, (size_t)cnt * 4) < 1e-5);
+                if (wt) assert_true(max_diff(ot, st3, (size_t)cnt * 6) < 1e-5);
                 ref_err e = {0, 0, 0};
                 for (uint32_t i = 0; i < cnt; i++) {
                     const ref_vertex *rv = &ref[first + i];
@@ -431,7 +441,7 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
             }
     printf("grouped %s-%u%s, all levels, ranges and outputs: position %.2f, normal %.2f, tangent %.2f eps x magnitude\n",
            method == SK_SKIN_LBS ? "LBS" : "DQS", k, morph ? "+morph" : "", worst.p, worst.n, worst.t);
-    free(op), free(on), free(ot), free(ref);
+    free(op), free(on), free(ot), free(sp), free(sn), free(st3), free(ref);
     sk_skinned_mesh_destroy(m);
     free_prim(&rp);
 }
