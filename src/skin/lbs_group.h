@@ -3,7 +3,8 @@
  * level with LBS_GROUP_FN (function name), LBS_ATTR (target attribute),
  * LBS_STORE3 / LBS_ROWS_STORE3 (three floats of one row / of eight rows) and
  * LBS_VERTEX (one vertex: blended matrix, then [M p | M n] in one register
- * and, if asked, M t, as xyzw rows)
+ * and, if asked, M t, as xyzw rows) and LBS_PAIR (two vertices A and B:
+ * [M_A p_A | M_B p_B], the same for normals and tangents)
  * defined.
  *
  * The group's entries [e, e1) are walked in order; eight
@@ -35,21 +36,17 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
         __m256 P[4], N[4], T[4];
         float tw[8];
         for (uint32_t h = 0; h < 4; h++) {
-            __m256 rpn[2];
-            __m128 rt[2];
+            const float *p[2], *n[2], *t[2];
+            float bp[2][4], bn[2][4], bt[2][4];
             for (uint32_t k = 0; k < 2; k++) {
                 uint32_t l = 2 * h + k, v = vv[l];
-                float bp[4], bn[4], bt[4];
-                const float *p, *n, *t;
-                if (FAST) p = st.pos + 3 * (size_t)v, n = st.nrm + 3 * (size_t)v, t = NULL;
-                else lbs_source(c, &st, morph, v, &p, &n, &t, bp, bn, bt);
-                LBS_VERTEX(pal, J + (size_t)(e + l) * K, W + (size_t)(e + l) * K, K, K == 8 ? st.count[v] : K, p, n,
-                           t, FAST || on, !FAST && ot, &rpn[k], &rt[k]);
-                if (!FAST && ot) tw[l] = t[3];
+                if (FAST) p[k] = st.pos + 3 * (size_t)v, n[k] = st.nrm + 3 * (size_t)v, t[k] = NULL;
+                else lbs_source(c, &st, morph, v, &p[k], &n[k], &t[k], bp[k], bn[k], bt[k]);
+                if (!FAST && ot) tw[l] = t[k][3];
             }
-            P[h] = _mm256_permute2f128_ps(rpn[0], rpn[1], 0x20);
-            N[h] = _mm256_permute2f128_ps(rpn[0], rpn[1], 0x31);
-            T[h] = _mm256_set_m128(rt[1], rt[0]);
+            const size_t ea = (size_t)(e + 2 * h) * K, eb = ea + K;
+            LBS_PAIR(pal, J + ea, W + ea, J + eb, W + eb, K, K == 8 ? st.count[vv[2 * h]] : K,
+                     K == 8 ? st.count[vv[2 * h + 1]] : K, p, n, t, FAST || on, !FAST && ot, &P[h], &N[h], &T[h]);
         }
         const bool consecutive = vv[7] - vv[0] == 7; /* ascending and distinct: eight in a row */
         if (FAST || op) {

@@ -382,15 +382,61 @@ SK_AVX2 static SK_INLINE void lbs_vertex_avx2(const float *pal, const uint16_t *
     }
 }
 
+/* Two vertices A and B, AVX2: the two blended matrices' columns paired,
+ * [column of A | column of B] (one 128-bit permute per column), then
+ * [M_A p_A | M_B p_B] by the same splats and FMAs as xform_pn_avx2 (the
+ * same roundings: a vertex gets identical results alone or in a pair), the
+ * normals and tangents likewise if asked. */
+SK_AVX2 static SK_INLINE void lbs_pair_avx2(const float *pal, const uint16_t *ja, const float *wa, const uint16_t *jb,
+                                            const float *wb, const uint32_t K, uint32_t cnt_a, uint32_t cnt_b,
+                                            const float *const p[2], const float *const n[2], const float *const t[2],
+                                            bool want_n, bool want_t, __m256 *P, __m256 *N, __m256 *T) {
+    __m256 C0, C1, C2, C3;
+    if (K == 1) {
+        const float *A = pal + 16 * (size_t)ja[0], *B = pal + 16 * (size_t)jb[0];
+        C0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A)), _mm_loadu_ps(B), 1);
+        C1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A + 4)), _mm_loadu_ps(B + 4), 1);
+        C2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A + 8)), _mm_loadu_ps(B + 8), 1);
+        C3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A + 12)), _mm_loadu_ps(B + 12), 1);
+    } else {
+        __m256 a01, a23, b01, b23;
+        lbs_blend_avx2(pal, ja, wa, K, cnt_a, &a01, &a23);
+        lbs_blend_avx2(pal, jb, wb, K, cnt_b, &b01, &b23);
+        C0 = _mm256_permute2f128_ps(a01, b01, 0x20);
+        C1 = _mm256_permute2f128_ps(a01, b01, 0x31);
+        C2 = _mm256_permute2f128_ps(a23, b23, 0x20);
+        C3 = _mm256_permute2f128_ps(a23, b23, 0x31);
+    }
+    __m256 v = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p[0])), _mm_loadu_ps(p[1]), 1);
+    *P = _mm256_fmadd_ps(_mm256_permute_ps(v, 0xAA), C2,
+                         _mm256_fmadd_ps(_mm256_permute_ps(v, 0x55), C1, _mm256_fmadd_ps(_mm256_permute_ps(v, 0x00), C0, C3)));
+    if (want_n) {
+        v = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(n[0])), _mm_loadu_ps(n[1]), 1);
+        *N = _mm256_fmadd_ps(_mm256_permute_ps(v, 0xAA), C2,
+                             _mm256_fmadd_ps(_mm256_permute_ps(v, 0x55), C1, _mm256_mul_ps(_mm256_permute_ps(v, 0x00), C0)));
+    } else {
+        *N = _mm256_setzero_ps();
+    }
+    if (want_t) {
+        v = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(t[0])), _mm_loadu_ps(t[1]), 1);
+        *T = _mm256_fmadd_ps(_mm256_permute_ps(v, 0xAA), C2,
+                             _mm256_fmadd_ps(_mm256_permute_ps(v, 0x55), C1, _mm256_mul_ps(_mm256_permute_ps(v, 0x00), C0)));
+    } else {
+        *T = _mm256_setzero_ps();
+    }
+}
+
 #define LBS_GROUP_FN lbs_group_avx2
 #define LBS_ATTR SK_AVX2
 #define LBS_VERTEX lbs_vertex_avx2
+#define LBS_PAIR lbs_pair_avx2
 #define LBS_STORE3 store3
 #define LBS_ROWS_STORE3 rows_store3
 #include "skin/lbs_group.h"
 #undef LBS_GROUP_FN
 #undef LBS_ATTR
 #undef LBS_VERTEX
+#undef LBS_PAIR
 #undef LBS_STORE3
 #undef LBS_ROWS_STORE3
 
@@ -516,12 +562,14 @@ ROWS_STORE3_FN(rows_store3_avx512, SK_AVX512, store3_avx512)
 #define LBS_GROUP_FN lbs_group_avx512
 #define LBS_ATTR SK_AVX512
 #define LBS_VERTEX lbs_vertex_avx2
+#define LBS_PAIR lbs_pair_avx2
 #define LBS_STORE3 store3_avx512
 #define LBS_ROWS_STORE3 rows_store3_avx512
 #include "skin/lbs_group.h"
 #undef LBS_GROUP_FN
 #undef LBS_ATTR
 #undef LBS_VERTEX
+#undef LBS_PAIR
 #undef LBS_STORE3
 #undef LBS_ROWS_STORE3
 
