@@ -1,7 +1,13 @@
-/* skelanim bench skin: CPU skinning in ns per vertex (positions + normals) for
- * 4 and 8 influences, LBS and DQS, scalar and SIMD, beside the bound set by
- * memory bandwidth for the bytes read and written (copy bandwidth measured in
- * the same run). One JSON line per measurement. */
+/* skelanim bench skin [--vertices N] [FILE ...]: CPU skinning in ns per
+ * vertex (positions + normals), LBS and DQS, every SIMD level the CPU has:
+ *  - a synthetic grid of N (200k) vertices with 4 and 8 influences each,
+ *    beside the bound set by memory bandwidth for the bytes read and written
+ *    (copy bandwidth measured in the same run);
+ *  - the built-in mannequin and every file given (.glb / .gltf): all their
+ *    skinned primitives with normals, with how many vertices have 1, 2, 3, 4
+ *    and 5-8 non-zero influences; each sample repeats the meshes until about
+ *    N vertices are skinned.
+ * One JSON line per measurement; min and median of 9 samples. */
 #include "cli.h"
 
 #include <math.h>
@@ -46,13 +52,112 @@ static sk_primitive make_prim(uint32_t nv, uint32_t inf, uint32_t joints, float 
     return p;
 }
 
+/* Times one LBS or DQS pass over every mesh (positions + normals) at one
+ * level: min and median of 9 samples, each repeating the pass `reps` times. */
+static bool time_meshes(sk_skinned_mesh *const *meshes, uint32_t mesh_count, sk_skin_method method, sk_simd lvl,
+                        const sk_mat4 *pal, const sk_dual_quat *dq, uint32_t joints, float *out_p, float *out_n,
+                        uint32_t reps, double total_vertices, double *med, double *min) {
+    sk_error err = {0};
+    double samples[9];
+    for (int r = 0; r < 9; r++) {
+        double t0 = cli_now();
+        for (uint32_t k = 0; k < reps; k++)
+            for (uint32_t i = 0; i < mesh_count; i++) {
+                sk_skin_job job = {.mesh = meshes[i], .method = method, .simd = lvl, .palette = pal,
+                                   .dual_quats = dq, .palette_count = joints, .out_positions = out_p,
+                                   .out_normals = out_n};
+                if (sk_skin_run(&job, &err) != SK_OK) {
+                    fprintf(stderr, "skelanim: %s\n", err.message);
+                    return false;
+                }
+            }
+        samples[r] = (cli_now() - t0) * 1e9 / (total_vertices * reps);
+    }
+    qsort(samples, 9, sizeof(double), cli_cmp_double);
+    *med = samples[4];
+    *min = samples[0];
+    return true;
+}
+
+/* The skinned primitives (with normals) of an asset, timed at every level. */
+static int bench_asset(const char *name, const sk_asset *asset, const sk_mat4 *pal, const sk_dual_quat *dq,
+                       uint32_t joints, double sample_vertices) {
+    enum { MAX_MESHES = 256 };
+    sk_skinned_mesh *meshes[MAX_MESHES];
+    uint32_t mesh_count = 0, max_nv = 0, groups[5] = {0};
+    double total = 0;
+    sk_error err = {0};
+    int rc = 0;
+    for (uint32_t i = 0; i < asset->mesh_count; i++)
+        for (uint32_t p = 0; p < asset->meshes[i].primitive_count; p++) {
+            const sk_primitive *prim = &asset->meshes[i].primitives[p];
+            if (!prim->influence_count || !prim->normals || !prim->vertex_count || mesh_count == MAX_MESHES)
+                continue;
+            sk_skinned_mesh *m = NULL;
+            if (sk_skinned_mesh_create(prim, NULL, &m, &err) != SK_OK) {
+                fprintf(stderr, "skelanim: %s: %s\n", name, err.message);
+                rc = 1;
+                goto done;
+            }
+            if (sk_skinned_mesh_palette_size(m) > joints) {
+                fprintf(stderr, "skelanim: %s: a mesh uses %u joints, the bench palette has %u\n", name,
+                        sk_skinned_mesh_palette_size(m), joints);
+                sk_skinned_mesh_destroy(m);
+                rc = 1;
+                goto done;
+            }
+            meshes[mesh_count++] = m;
+            uint32_t nv = sk_skinned_mesh_vertex_count(m);
+            for (uint32_t v = 0; v < nv; v++) {
+                uint16_t jj[8];
+                float ww[8];
+                uint32_t c = sk_skinned_mesh_vertex_influences(m, v, jj, ww);
+                groups[c <= 4 ? (c ? c - 1 : 0) : 4]++;
+            }
+            total += nv;
+            if (nv > max_nv) max_nv = nv;
+        }
+    if (!mesh_count) {
+        fprintf(stderr, "skelanim: %s: no skinned primitive with normals\n", name);
+        return 1;
+    }
+    {
+        float *out_p = malloc((size_t)max_nv * 3 * sizeof(float)), *out_n = malloc((size_t)max_nv * 3 * sizeof(float));
+        uint32_t reps = (uint32_t)(sample_vertices / total) + 1; /* a sample of about N vertices */
+        for (int method = SK_SKIN_LBS; method <= SK_SKIN_DQS && out_p && out_n; method++)
+            for (int lvl = SK_SIMD_SCALAR; lvl <= (int)sk_simd_best(); lvl++) {
+                double med, min;
+                if (!time_meshes(meshes, mesh_count, (sk_skin_method)method, (sk_simd)lvl, pal, dq, joints, out_p,
+                                 out_n, reps, total, &med, &min)) {
+                    rc = 1;
+                    break;
+                }
+                printf("{\"bench\":\"skin\",\"mesh\":\"%s\",\"method\":\"%s\",\"simd\":\"%s\",\"vertices\":%.0f,"
+                       "\"primitives\":%u,\"vertices_by_influences\":{\"1\":%u,\"2\":%u,\"3\":%u,\"4\":%u,\"5-8\":%u},"
+                       "\"outputs\":\"positions+normals\",\"ns_per_vertex_median\":%.3f,\"ns_per_vertex_min\":%.3f}\n",
+                       name, method == SK_SKIN_LBS ? "lbs" : "dqs", sk_simd_name((sk_simd)lvl), total, mesh_count,
+                       groups[0], groups[1], groups[2], groups[3], groups[4], med, min);
+                fflush(stdout);
+            }
+        free(out_p);
+        free(out_n);
+    }
+done:
+    for (uint32_t i = 0; i < mesh_count; i++) sk_skinned_mesh_destroy(meshes[i]);
+    return rc;
+}
+
 int bench_skin(int argc, char **argv) {
     uint32_t nv = 200000, joints = 64;
+    const char *files[16];
+    int file_count = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--vertices") && i + 1 < argc) {
             if (!cli_parse_uint("--vertices", argv[++i], 1, 100000000, &nv)) return 1;
+        } else if (argv[i][0] != '-' && file_count < 16) {
+            files[file_count++] = argv[i];
         } else {
-            fprintf(stderr, "usage: skelanim bench skin [--vertices N]\n");
+            fprintf(stderr, "usage: skelanim bench skin [--vertices N] [FILE.glb ...]\n");
             return 1;
         }
     }
@@ -99,8 +204,7 @@ int bench_skin(int argc, char **argv) {
          * in, joints (u16) and weights (f32) in, position and normal out. */
         double bytes = 12 + 12 + inf * (2 + 4) + 12 + 12;
         for (int method = SK_SKIN_LBS; method <= SK_SKIN_DQS; method++)
-            for (int lvl = SK_SIMD_SCALAR; lvl <= SK_SIMD_AVX2; lvl++) {
-                if (sk_simd_resolve((sk_simd)lvl) != (sk_simd)lvl) continue; /* CPU lacks it */
+            for (int lvl = SK_SIMD_SCALAR; lvl <= (int)sk_simd_best(); lvl++) {
                 sk_skin_job job = {.mesh = mesh, .method = (sk_skin_method)method, .simd = (sk_simd)lvl,
                                    .palette = pal, .dual_quats = dq, .palette_count = joints,
                                    .out_positions = out_p, .out_normals = out_n};
@@ -126,5 +230,37 @@ int bench_skin(int argc, char **argv) {
         free(pos); free(nrm); free(jt); free(wt);
     }
     free(out_p); free(out_n); free(pal); free(dq);
-    return 0;
+
+    /* The mannequin and the files given, with a rigid palette of 256 joints. */
+    const uint32_t aj = 256;
+    sk_mat4 *apal = malloc(aj * sizeof *apal);
+    sk_dual_quat *adq = malloc(aj * sizeof *adq);
+    if (!apal || !adq) return 1;
+    for (uint32_t j = 0; j < aj; j++) {
+        sk_transform x = {{0.01f * (float)j, 0.02f, -0.01f * (float)j},
+                          sk_quat_from_axis_angle(sk_vec3_make(0.2f, 1, 0.1f), 0.05f * (float)j), {1, 1, 1}};
+        apal[j] = sk_mat4_from_transform(&x);
+    }
+    int rc = sk_skin_dual_quats(apal, aj, adq, &err) == SK_OK ? 0 : 1;
+    sk_asset *man = NULL;
+    if (!rc && sk_mannequin_create(NULL, NULL, &man, &err) == SK_OK) {
+        rc = bench_asset("mannequin", man, apal, adq, aj, nv);
+        sk_asset_destroy(man);
+    } else {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        rc = 1;
+    }
+    for (int f = 0; f < file_count && !rc; f++) {
+        sk_asset *asset = NULL;
+        if (!cli_load(files[f], &asset)) {
+            rc = 1;
+            break;
+        }
+        const char *base = strrchr(files[f], '/');
+        rc = bench_asset(base ? base + 1 : files[f], asset, apal, adq, aj, nv);
+        sk_asset_destroy(asset);
+    }
+    free(apal);
+    free(adq);
+    return rc;
 }

@@ -1,6 +1,6 @@
 /* CPU skinning (include/skelanim/skin/skinning.h), against references that do
  * not use the library's code:
- *  - every kernel (scalar, SSE2, AVX2; LBS and DQS, 4 and 8 influences,
+ *  - every kernel (scalar, SSE2, AVX2, AVX-512; LBS and DQS, 4 and 8 influences,
  *    normals, tangents with w kept, morph targets, strides) against the
  *    skinning equations evaluated in double in this file (reference_vertex),
  *    within a float32 rounding bound (LIM_*, in epsilons x magnitude);
@@ -290,10 +290,10 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
     float mw[2] = {0.7f, -0.4f};
     ref_vertex *ref = malloc(N * sizeof *ref);
     for (uint32_t v = 0; v < N; v++) reference_vertex(&rp.p, v, pal, method, morph ? mw : NULL, &ref[v]);
-    float *out[3][3];
-    sk_simd levels[3] = {SK_SIMD_SCALAR, SK_SIMD_SSE2, SK_SIMD_AVX2};
+    float *out[4][3];
+    sk_simd levels[4] = {SK_SIMD_SCALAR, SK_SIMD_SSE2, SK_SIMD_AVX2, SK_SIMD_AVX512};
     const double lp = method == SK_SKIN_LBS ? LIM_LBS_P : LIM_DQS, lnt = method == SK_SKIN_LBS ? LIM_LBS_NT : LIM_DQS;
-    for (int l = 0; l < 3; l++) {
+    for (int l = 0; l < 4; l++) {
         out[l][0] = calloc(N * 5, sizeof(float)); /* position stride 5 */
         out[l][1] = calloc(N * 3, sizeof(float));
         out[l][2] = calloc(N * 4, sizeof(float));
@@ -330,7 +330,7 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
     assert_true(es.p <= lp);
     /* Positions + normals without tangents (the kernels' fast path when nothing is morphed). */
     float *pn = calloc(N * 3, sizeof(float)), *nn2 = calloc(N * 3, sizeof(float));
-    for (int l = 0; l < 3; l++) {
+    for (int l = 0; l < 4; l++) {
         sk_skin_job j2 = {.mesh = m, .method = method, .simd = levels[l], .palette = pal, .dual_quats = dq,
                           .palette_count = J, .morph_weights = morph ? mw : NULL, .out_positions = pn,
                           .out_normals = nn2};
@@ -342,9 +342,165 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
     }
     free(pn), free(nn2);
     free(ref);
-    for (int l = 0; l < 3; l++) free(out[l][0]), free(out[l][1]), free(out[l][2]);
+    for (int l = 0; l < 4; l++) free(out[l][0]), free(out[l][1]), free(out[l][2]);
     sk_skinned_mesh_destroy(m);
     free_prim(&rp);
+}
+
+/* Influence groups (issue #13): vertices are grouped by their number of
+ * non-zero weights (1, 2, 3, 4, 5-8) and each group skinned by its own
+ * kernel; the output must stay in vertex order. The counts here change in
+ * runs of 1 to 40 vertices (so groups interleave in short and long runs,
+ * and the SIMD kernels' blocks of eight cross runs), with all-zero vertices
+ * and negative / zero weights among them. Every level against the double
+ * reference and against the scalar kernel (which walks the vertices in
+ * order, without the groups), for sub-ranges that cut through runs and
+ * groups, every output combination and strides 5 / 4 / 6; outputs outside
+ * the range and the padding between strided elements stay untouched. */
+static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
+    enum { N = 1500, J = 40 };
+    rand_prim rp;
+    make_prim(&rp, N, k, J, morph);
+    uint32_t hist[9] = {0};
+    for (uint32_t v = 0, left = 0, used = 1; v < N; v++) {
+        if (!left) left = 1 + (uint32_t)(frand() * 40.0f), used = 1 + (uint32_t)(frand() * (float)k);
+        left--;
+        for (uint32_t i = 0; i < k; i++) rp.w[v * k + i] = i < used ? frand() * 0.9f + 0.1f : 0.0f;
+        if (v % 89 == 7) rp.w[v * k] = -0.5f; /* negative: dropped */
+        if (v % 97 == 5)
+            for (uint32_t i = 0; i < k; i++) rp.w[v * k + i] = 0.0f; /* all zero: joint 0 of the file */
+        /* zero slots first, the weights out of order */
+        if (v % 5 == 1 && used < k) rp.w[v * k + k - 1] = rp.w[v * k], rp.w[v * k] = 0.0f;
+    }
+    sk_skinned_mesh *m = NULL;
+    assert_int_equal(sk_skinned_mesh_create(&rp.p, NULL, &m, NULL), SK_OK);
+    for (uint32_t v = 0; v < N; v++) {
+        uint16_t jj[8];
+        float ww[8];
+        uint32_t c = sk_skinned_mesh_vertex_influences(m, v, jj, ww), want = 0;
+        for (uint32_t i = 0; i < k; i++) want += rp.w[v * k + i] > 0.0f;
+        assert_int_equal(c, want ? want : 1);
+        hist[c]++;
+    }
+    for (uint32_t c = 1; c <= k; c++) assert_true(hist[c] > 0); /* every group present */
+    sk_mat4 pal[J];
+    sk_dual_quat dq[J];
+    rand_palette(pal, J, method == SK_SKIN_DQS);
+    if (method == SK_SKIN_DQS) assert_int_equal(sk_skin_dual_quats(pal, J, dq, NULL), SK_OK);
+    float mw[2] = {0.7f, -0.4f};
+    ref_vertex *ref = malloc(N * sizeof *ref);
+    for (uint32_t v = 0; v < N; v++) reference_vertex(&rp.p, v, pal, method, morph ? mw : NULL, &ref[v]);
+    const double lp = method == SK_SKIN_LBS ? LIM_LBS_P : LIM_DQS, lnt = method == SK_SKIN_LBS ? LIM_LBS_NT : LIM_DQS;
+    static const uint32_t ranges[][2] = {{0, 0}, {1, N - 1}, {37, 500}, {N - 13, 13}, {611, 1}, {100, 9}, {250, 801}};
+    float *op = malloc(N * 5 * sizeof(float)), *on = malloc(N * 4 * sizeof(float)), *ot = malloc(N * 6 * sizeof(float));
+    float *sp = malloc(N * 5 * sizeof(float)), *sn = malloc(N * 4 * sizeof(float)), *st3 = malloc(N * 6 * sizeof(float));
+    const float SENT = 12345.0f;
+    ref_err worst = {0, 0, 0};
+    for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++)
+        for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
+            for (int combo = 0; combo < 4; combo++) { /* P+N+T, P+N, P, N+T */
+                bool wp = combo != 3, wn = combo != 2, wt = combo == 0 || combo == 3;
+                uint32_t first = ranges[r][0], cnt = ranges[r][1] ? ranges[r][1] : N - first;
+                for (uint32_t i = 0; i < N * 5; i++) op[i] = sp[i] = SENT;
+                for (uint32_t i = 0; i < N * 4; i++) on[i] = sn[i] = SENT;
+                for (uint32_t i = 0; i < N * 6; i++) ot[i] = st3[i] = SENT;
+                sk_skin_job job = {.mesh = m, .method = method, .simd = (sk_simd)l, .palette = pal, .dual_quats = dq,
+                                   .palette_count = J, .morph_weights = morph ? mw : NULL, .first_vertex = first,
+                                   .vertex_count = ranges[r][1], .out_positions = wp ? op : NULL,
+                                   .out_normals = wn ? on : NULL, .out_tangents = wt ? ot : NULL,
+                                   .position_stride = 5, .normal_stride = 4, .tangent_stride = 6};
+                assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+                /* the scalar kernel (vertex by vertex, no groups) on the same job agrees within 1e-5 */
+                sk_skin_job sj = job;
+                sj.simd = SK_SIMD_SCALAR;
+                sj.out_positions = wp ? sp : NULL, sj.out_normals = wn ? sn : NULL, sj.out_tangents = wt ? st3 : NULL;
+                assert_int_equal(sk_skin_run(&sj, NULL), SK_OK);
+                if (wp) assert_true(max_diff(op, sp, (size_t)cnt * 5) < 1e-5);
+                if (wn) assert_true(max_diff(on, sn, (size_t)cnt * 4) < 1e-5);
+                if (wt) assert_true(max_diff(ot, st3, (size_t)cnt * 6) < 1e-5);
+                ref_err e = {0, 0, 0};
+                for (uint32_t i = 0; i < cnt; i++) {
+                    const ref_vertex *rv = &ref[first + i];
+                    float zero[4] = {0, 0, 0, 0};
+                    ref_compare(wp ? op + i * 5 : zero, 5, wn ? on + i * 4 : NULL, wt ? ot + i * 6 : NULL, rv, &e);
+                    if (!wp) e.p = 0;
+                    if (wt) assert_true(ot[i * 6 + 3] == rp.tan[(first + i) * 4 + 3]);
+                    /* padding untouched */
+                    assert_true(op[i * 5 + 3] == SENT && op[i * 5 + 4] == SENT && on[i * 4 + 3] == SENT);
+                    assert_true(ot[i * 6 + 4] == SENT && ot[i * 6 + 5] == SENT);
+                }
+                for (uint32_t i = cnt; i < N; i++) /* nothing past the range */
+                    assert_true(op[i * 5] == SENT && on[i * 4] == SENT && ot[i * 6] == SENT);
+                if (e.p > lp || e.n > lnt || e.t > lnt) {
+                    printf("grouped %s-%u%s %s range %u+%u outputs %d: position %.2f, normal %.2f, tangent %.2f eps\n",
+                           method == SK_SKIN_LBS ? "LBS" : "DQS", k, morph ? "+morph" : "",
+                           sk_simd_name(sk_simd_resolve((sk_simd)l)), first, cnt, combo, e.p, e.n, e.t);
+                    fail();
+                }
+                worst.p = fmax(worst.p, e.p), worst.n = fmax(worst.n, e.n), worst.t = fmax(worst.t, e.t);
+            }
+    printf("grouped %s-%u%s, all levels, ranges and outputs: position %.2f, normal %.2f, tangent %.2f eps x magnitude\n",
+           method == SK_SKIN_LBS ? "LBS" : "DQS", k, morph ? "+morph" : "", worst.p, worst.n, worst.t);
+    free(op), free(on), free(ot), free(sp), free(sn), free(st3), free(ref);
+    sk_skinned_mesh_destroy(m);
+    free_prim(&rp);
+}
+
+/* More than 64 active morph targets take sk_skin_run's per-vertex path (the
+ * deltas summed first, then the vertex skinned as a one-entry group): every
+ * level against the double reference, on mixed influence counts. */
+static void test_many_targets(void **st) {
+    (void)st;
+    enum { N = 120, K = 8, J = 24, T = 70 };
+    rand_prim rp;
+    make_prim(&rp, N, K, J, false);
+    float *deltas = malloc(T * N * 3 * sizeof(float)), mw[T];
+    sk_morph_target tg[T];
+    memset(tg, 0, sizeof tg);
+    for (uint32_t t = 0; t < T; t++) {
+        for (uint32_t i = 0; i < N * 3; i++) deltas[t * N * 3 + i] = srand1() * 0.05f;
+        tg[t].positions = deltas + t * N * 3;
+        tg[t].normals = t % 2 ? deltas + t * N * 3 : NULL;
+        mw[t] = t % 3 ? srand1() : 0.5f;
+    }
+    rp.p.targets = tg;
+    rp.p.target_count = T;
+    sk_skinned_mesh *m = NULL;
+    assert_int_equal(sk_skinned_mesh_create(&rp.p, NULL, &m, NULL), SK_OK);
+    for (int method = SK_SKIN_LBS; method <= SK_SKIN_DQS; method++) {
+        sk_mat4 pal[J];
+        sk_dual_quat dq[J];
+        rand_palette(pal, J, method == SK_SKIN_DQS);
+        if (method == SK_SKIN_DQS) assert_int_equal(sk_skin_dual_quats(pal, J, dq, NULL), SK_OK);
+        const double lim = method == SK_SKIN_LBS ? LIM_LBS_NT : LIM_DQS;
+        for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
+            float op[N * 3], on[N * 3], ot[N * 4];
+            sk_skin_job job = {.mesh = m, .method = (sk_skin_method)method, .simd = (sk_simd)l, .palette = pal,
+                               .dual_quats = dq, .palette_count = J, .morph_weights = mw, .first_vertex = 3,
+                               .out_positions = op, .out_normals = on, .out_tangents = ot};
+            assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+            ref_err e = {0, 0, 0};
+            for (uint32_t v = 3; v < N; v++) {
+                ref_vertex rv;
+                reference_vertex(&rp.p, v, pal, (sk_skin_method)method, mw, &rv);
+                ref_compare(op + (v - 3) * 3, 3, on + (v - 3) * 3, ot + (v - 3) * 4, &rv, &e);
+            }
+            assert_true(e.p <= lim && e.n <= lim && e.t <= lim);
+        }
+    }
+    sk_skinned_mesh_destroy(m);
+    free(deltas);
+    free_prim(&rp);
+}
+
+static void test_grouped(void **st) {
+    (void)st;
+    run_grouped(4, SK_SKIN_LBS, false);
+    run_grouped(8, SK_SKIN_LBS, false);
+    run_grouped(4, SK_SKIN_DQS, false);
+    run_grouped(8, SK_SKIN_DQS, false);
+    run_grouped(8, SK_SKIN_LBS, true);
+    run_grouped(4, SK_SKIN_DQS, true);
 }
 
 /* Normalisation is scale-invariant at any magnitude (issue #14): normals of
@@ -387,7 +543,7 @@ static void run_extreme_normals(sk_skin_method method, bool morph) {
     float mw[1] = {1.0f};
     float pu[N * 3], nu[N * 3], pb[N * 3], nb[N * 3];
     int checked = 0;
-    for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX2; l++) {
+    for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
         sk_skin_job ju = {.mesh = mu, .method = method, .simd = (sk_simd)l, .palette = pal, .dual_quats = dq,
                           .palette_count = J, .out_positions = pu, .out_normals = nu};
         sk_skin_job jb = ju;
@@ -410,7 +566,7 @@ static void run_extreme_normals(sk_skin_method method, bool morph) {
             checked++;
         }
     }
-    assert_int_equal(checked, 3 * N);
+    assert_int_equal(checked, 4 * N);
     sk_skinned_mesh_destroy(mu), sk_skinned_mesh_destroy(mb);
     free(tn), free(bigN);
     free_prim(&unit);
@@ -514,7 +670,7 @@ static void test_dqs_equals_lbs_rigid(void **st) {
     rand_palette(pal, J, true);
     assert_int_equal(sk_skin_dual_quats(pal, J, dq, NULL), SK_OK);
     float a[N * 3], b[N * 3], na[N * 3], nb[N * 3];
-    for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX2; l++) {
+    for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
         sk_skin_job job = {.mesh = m, .method = SK_SKIN_LBS, .simd = (sk_simd)l, .palette = pal, .dual_quats = dq,
                            .palette_count = J, .out_positions = a, .out_normals = na};
         assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
@@ -650,7 +806,7 @@ static void test_closed_forms(void **st) {
     long checked = 0;
     for (int ki = 0; ki < 2; ki++) {
         const uint32_t k = ks[ki];
-        for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX2; l++) {
+        for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
             for (int method = SK_SKIN_LBS; method <= SK_SKIN_DQS; method++) {
                 /* 1. Rigid: every vertex on joint 1 = Ry90 then (1,2,3): p = (a, -1, 2) -> (2 + 1, -1 + 2, -a + 3);
                  *    normal (1,0,0) -> (0,0,-1). The weight is split over duplicate slots of the same joint
@@ -718,8 +874,8 @@ static void test_closed_forms(void **st) {
             }
         }
     }
-    printf("closed forms: %ld positions and normals checked (LBS and DQS, 4 and 8 influences, 3 kernels)\n", checked);
-    assert_int_equal(checked, 2L * 3 * 2 * CF_N * 2 * 2);
+    printf("closed forms: %ld positions and normals checked (LBS and DQS, 4 and 8 influences, 4 kernels)\n", checked);
+    assert_int_equal(checked, 2L * 4 * 2 * CF_N * 2 * 2);
 }
 
 /* ---- three.js oracle --------------------------------------------------------- */
@@ -728,7 +884,7 @@ static double num(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i)->valu
 
 typedef struct oracle_stats {
     int models;           /* models with vertex sets */
-    long expected, lbs;   /* vertex positions in the oracles x 3 kernels; compared with LBS */
+    long expected, lbs;   /* vertex positions in the oracles x 4 kernels; compared with LBS */
     long dqs;             /* single-influence vertices also compared with DQS */
     double worst;         /* of the limit */
     double worst_eps;     /* |ours - three| / E in float32 epsilons, assets with unit rotation keys */
@@ -837,10 +993,10 @@ static void oracle_model(const char *dir, const char *model, oracle_stats *os) {
                 float *out = malloc(nv * 3 * sizeof(float));
                 const cJSON *idx = cJSON_GetObjectItem(set, "indices"), *xw = cJSON_GetObjectItem(vs, "world");
                 assert_int_equal(cJSON_GetArraySize(xw), cJSON_GetArraySize(idx));
-                expected += 3L * cJSON_GetArraySize(xw);
-                for (int l = 0; l < 6; l++) {
-                    sk_skin_method method = l < 3 ? SK_SKIN_LBS : SK_SKIN_DQS;
-                    sk_simd level = (sk_simd)(SK_SIMD_SCALAR + l % 3);
+                expected += 4L * cJSON_GetArraySize(xw);
+                for (int l = 0; l < 8; l++) {
+                    sk_skin_method method = l < 4 ? SK_SKIN_LBS : SK_SKIN_DQS;
+                    sk_simd level = (sk_simd)(SK_SIMD_SCALAR + l % 4);
                     if (method == SK_SKIN_DQS && !rigid) continue;
                     sk_skin_job job = {.mesh = mesh, .method = method, .simd = level, .palette = use,
                                        .dual_quats = dq, .palette_count = use_n, .morph_weights = mw,
@@ -904,7 +1060,7 @@ static void test_oracle_vertices(void **st) {
         oracle_model(dir, names[i], &os);
         free(names[i]);
     }
-    printf("oracle: %d models, %d with skinned/morphed vertices: %ld positions compared with LBS (3 kernels), "
+    printf("oracle: %d models, %d with skinned/morphed vertices: %ld positions compared with LBS (4 kernels), "
            "%ld single-influence ones with DQS; worst %.3f of the limit; %.2f eps x E on assets with unit keys\n",
            count, os.models, os.lbs, os.dqs, os.worst, os.worst_eps);
     assert_int_equal(count, ALL_MODELS);
@@ -940,8 +1096,8 @@ static void test_dqs_antipodal(void **st) {
     assert_int_equal(sk_skin_dual_quats(pal, 2, dq, &err), SK_OK);
     dq[1].real = sk_quat_make(-dq[1].real.x, -dq[1].real.y, -dq[1].real.z, -dq[1].real.w);
     dq[1].dual = sk_quat_make(-dq[1].dual.x, -dq[1].dual.y, -dq[1].dual.z, -dq[1].dual.w);
-    sk_simd levels[3] = {SK_SIMD_SCALAR, SK_SIMD_SSE2, SK_SIMD_AVX2};
-    for (int l = 0; l < 3; l++) {
+    sk_simd levels[4] = {SK_SIMD_SCALAR, SK_SIMD_SSE2, SK_SIMD_AVX2, SK_SIMD_AVX512};
+    for (int l = 0; l < 4; l++) {
         float op[N * 3], on[N * 3];
         sk_skin_job job = {.mesh = m, .method = SK_SKIN_DQS, .simd = levels[l], .dual_quats = dq, .palette_count = 2,
                            .out_positions = op, .out_normals = on};
@@ -962,7 +1118,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels_lbs4),          cmocka_unit_test(test_levels_lbs8),
         cmocka_unit_test(test_levels_dqs4),          cmocka_unit_test(test_levels_dqs8),
-        cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
+        cmocka_unit_test(test_grouped),              cmocka_unit_test(test_many_targets),              cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
         cmocka_unit_test(test_dqs_refuses_scale),    cmocka_unit_test(test_dqs_equals_lbs_rigid),
         cmocka_unit_test(test_twisted_cylinder),     cmocka_unit_test(test_oracle_vertices),
         cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_closed_forms),

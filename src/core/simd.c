@@ -9,7 +9,9 @@
 
 sk_simd sk_simd_best(void) {
 #if defined(SK_SIMD_X86) && (defined(__GNUC__) || defined(__clang__))
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return SK_SIMD_AVX2;
+    bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) return SK_SIMD_AVX512;
+    if (avx2) return SK_SIMD_AVX2;
     return SK_SIMD_SSE2;
 #else
     return SK_SIMD_SCALAR;
@@ -28,6 +30,7 @@ const char *sk_simd_name(sk_simd s) {
     case SK_SIMD_SCALAR: return "scalar";
     case SK_SIMD_SSE2: return "sse2";
     case SK_SIMD_AVX2: return "avx2";
+    case SK_SIMD_AVX512: return "avx512";
     }
     return "?";
 }

@@ -3,8 +3,8 @@
  * targets. Included by skin_simd.c once per SIMD width with SOA_W (lanes),
  * SOA_FN (function name), SOA_ATTR (target attribute), SOA_SQRT (vector
  * square root), SOA_LOAD_DQ (transpose SOA_W dual quaternions into 8
- * component vectors) and SOA_LOAD_XYZ (transpose SOA_W consecutive 4-float
- * vertices into x, y, z vectors) defined. The per-vertex kernels are latency bound (each
+ * component vectors) and SOA_LOAD_XYZ (transpose the 4-float rows of
+ * SOA_W vertices, base + 3 * vv[l], into x, y, z vectors) defined. The per-vertex kernels are latency bound (each
  * vertex is a chain of dot product, sign, blend, normalise, rotate); in SoA
  * the lanes run those chains side by side.
  *
@@ -19,15 +19,17 @@ typedef float SOA_VF __attribute__((vector_size(SOA_W * 4)));
 typedef int32_t SOA_VI __attribute__((vector_size(SOA_W * 4)));
 /* (SOA_VF / SOA_VI name the types: defined by the includer to distinct names per width.) */
 
-/* Returns how many of the count vertices it skinned (a multiple of SOA_W). */
-SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
+/* Skins group entries from e0 on, SOA_W at a time, while a whole SOA_W fit
+ * before e1; returns how many it skinned (a multiple of SOA_W). */
+SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
     const sk_skinned_mesh *m = c->mesh;
-    const uint32_t k = m->influences;
+    const uint32_t k = g->slots; /* the 5-8 group: padding slots have weight 0 */
     const float *dq = c->dq;
     const SOA_VI signbit = (SOA_VI){0} + (int32_t)0x80000000;
+    const uint32_t count = e1 - e0;
     uint32_t done = 0;
     for (; done + SOA_W <= count; done += SOA_W) {
-        const uint32_t v0 = first + done;
+        const uint32_t *vv = g->index + e0 + done; /* the lanes' vertices */
         SOA_VF b[8], ref[4];
         for (int e = 0; e < 8; e++) b[e] = (SOA_VF){0};
         for (int e = 0; e < 4; e++) ref[e] = (SOA_VF){0};
@@ -36,9 +38,9 @@ SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t c
             const float *src[SOA_W];
             float wa[SOA_W];
             for (int l = 0; l < SOA_W; l++) {
-                size_t slot = (size_t)(v0 + (uint32_t)l) * k + q;
-                src[l] = dq + 8 * (size_t)m->joints[slot];
-                wa[l] = m->weights[slot];
+                size_t slot = (size_t)(e0 + done + (uint32_t)l) * k + q;
+                src[l] = dq + 8 * (size_t)g->joints[slot];
+                wa[l] = g->weights[slot];
             }
             SOA_LOAD_DQ(D, src); /* D[e] = component e of every lane's dual quaternion */
             memcpy(&w, wa, sizeof w);
@@ -56,7 +58,7 @@ SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t c
         SOA_VF dx = b[4] * inv, dy = b[5] * inv, dz = b[6] * inv, dw = b[7] * inv;
         if (c->op) {
             SOA_VF px, py, pz;
-            SOA_LOAD_XYZ(px, py, pz, m->pos + 4 * (size_t)v0);
+            SOA_LOAD_XYZ(px, py, pz, m->pos, vv);
             SOA_VF trx = 2.0f * (rw * dx - dw * rx + ry * dz - rz * dy);
             SOA_VF try_ = 2.0f * (rw * dy - dw * ry + rz * dx - rx * dz);
             SOA_VF trz = 2.0f * (rw * dz - dw * rz + rx * dy - ry * dx);
@@ -65,13 +67,13 @@ SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t c
             SOA_VF oy = py + 2.0f * (rz * tx - rx * tz) + try_;
             SOA_VF oz = pz + 2.0f * (rx * ty - ry * tx) + trz;
             for (int l = 0; l < SOA_W; l++) {
-                float *o = c->op + (size_t)(done + (uint32_t)l) * c->ps;
+                float *o = c->op + (size_t)(vv[l] - c->first) * c->ps;
                 o[0] = ox[l], o[1] = oy[l], o[2] = oz[l];
             }
         }
         if (c->on) {
             SOA_VF nx, ny, nz;
-            SOA_LOAD_XYZ(nx, ny, nz, m->nrm + 4 * (size_t)v0);
+            SOA_LOAD_XYZ(nx, ny, nz, m->nrm, vv);
             SOA_VF tx = ry * nz - rz * ny + rw * nx, ty = rz * nx - rx * nz + rw * ny, tz = rx * ny - ry * nx + rw * nz;
             SOA_VF ox = nx + 2.0f * (ry * tz - rz * ty);
             SOA_VF oy = ny + 2.0f * (rz * tx - rx * tz);
@@ -82,7 +84,7 @@ SOA_ATTR static uint32_t SOA_FN(const sk_skin_ctx *c, uint32_t first, uint32_t c
             SOA_VF ux = ox, uy = oy, uz = oz;
             ox *= s, oy *= s, oz *= s;
             for (int l = 0; l < SOA_W; l++) {
-                float *o = c->on + (size_t)(done + (uint32_t)l) * c->ns;
+                float *o = c->on + (size_t)(vv[l] - c->first) * c->ns;
                 if (direct[l]) {
                     o[0] = ox[l], o[1] = oy[l], o[2] = oz[l];
                 } else { /* zero, tiny or overflowing length: the scalar slow path */

@@ -77,12 +77,19 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
     if (!m) return;
     const sk_allocator *a = &m->alloc;
     size_t n = m->vertex_count;
-    sk_free(a, m->pos, n * 4 * sizeof(float));
-    sk_free(a, m->nrm, n * 4 * sizeof(float));
+    sk_free(a, m->pos, (n * 3 + 1) * sizeof(float));
+    sk_free(a, m->nrm, (n * 3 + 1) * sizeof(float));
     sk_free(a, m->tan, n * 4 * sizeof(float));
     sk_free(a, m->count, n);
     sk_free(a, m->joints, n * m->influences * sizeof(uint16_t));
     sk_free(a, m->weights, n * m->influences * sizeof(float));
+    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+        const sk_skin_group *gr = &m->groups[g];
+        size_t c = gr->count ? gr->count : 1;
+        sk_free(a, gr->index, c * sizeof(uint32_t));
+        sk_free(a, gr->joints, c * gr->slots * sizeof(uint16_t));
+        sk_free(a, gr->weights, c * gr->slots * sizeof(float));
+    }
     if (m->targets) {
         for (uint32_t t = 0; t < m->target_count; t++) {
             sk_free(a, m->targets[t].positions, n * 3 * sizeof(float));
@@ -93,6 +100,49 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
     }
     sk_allocator copy = m->alloc;
     sk_free(&copy, m, sizeof *m);
+}
+
+/* Which group a vertex with cnt non-zero influences belongs to. */
+static uint32_t group_of(uint32_t cnt) { return cnt <= 4 ? (cnt ? cnt - 1 : 0) : 4; }
+
+/* Splits the prepared vertices into the influence groups (see
+ * skinning_internal.h), each in ascending vertex order with the vertex of
+ * each entry. */
+static sk_result build_groups(sk_skinned_mesh *m) {
+    const sk_allocator *a = &m->alloc;
+    static const uint32_t slots[SK_SKIN_GROUPS] = {1, 2, 3, 4, 8};
+    uint32_t counts[SK_SKIN_GROUPS] = {0};
+    for (uint32_t v = 0; v < m->vertex_count; v++) counts[group_of(m->count[v])]++;
+    bool oom = false;
+    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+        sk_skin_group *gr = &m->groups[g];
+        gr->slots = slots[g];
+        gr->count = counts[g];
+        size_t c = counts[g] ? counts[g] : 1;
+        gr->index = sk_alloc(a, c * sizeof(uint32_t));
+        gr->joints = sk_alloc(a, c * gr->slots * sizeof(uint16_t));
+        gr->weights = sk_alloc(a, c * gr->slots * sizeof(float));
+        oom = oom || !gr->index || !gr->joints || !gr->weights;
+    }
+    if (oom) return SK_ERR_OUT_OF_MEMORY;
+    uint32_t fill[SK_SKIN_GROUPS] = {0};
+    const uint32_t k = m->influences;
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        uint32_t cnt = m->count[v], g = group_of(cnt);
+        sk_skin_group *gr = &m->groups[g];
+        uint32_t i = fill[g]++;
+        gr->index[i] = v;
+        for (uint32_t q = 0; q < gr->slots; q++) {
+            bool used = q < cnt;
+            gr->joints[(size_t)i * gr->slots + q] = used ? m->joints[(size_t)v * k + q] : 0;
+            gr->weights[(size_t)i * gr->slots + q] = used ? m->weights[(size_t)v * k + q] : 0.0f;
+        }
+    }
+    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+        sk_skin_group *gr = &m->groups[g];
+        gr->contiguous = gr->count && gr->index[gr->count - 1] - gr->index[0] == gr->count - 1;
+    }
+    return SK_OK;
 }
 
 sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *alloc, sk_skinned_mesh **out,
@@ -118,11 +168,11 @@ sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *a
     m->vertex_count = (uint32_t)n;
     m->influences = k ? k : 1;
     size_t nn = n ? n : 1;
-    m->pos = sk_alloc(a, nn * 4 * sizeof(float));
+    m->pos = sk_alloc(a, (nn * 3 + 1) * sizeof(float));
     m->count = sk_alloc(a, nn);
     m->joints = sk_alloc(a, nn * m->influences * sizeof(uint16_t));
     m->weights = sk_alloc(a, nn * m->influences * sizeof(float));
-    if (prim->normals) m->nrm = sk_alloc(a, nn * 4 * sizeof(float));
+    if (prim->normals) m->nrm = sk_alloc(a, (nn * 3 + 1) * sizeof(float));
     if (prim->tangents) m->tan = sk_alloc(a, nn * 4 * sizeof(float));
     bool oom = !m->pos || !m->count || !m->joints || !m->weights || (prim->normals && !m->nrm) ||
                (prim->tangents && !m->tan);
@@ -149,12 +199,9 @@ sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *a
     }
     uint32_t max_joint = 0;
     for (size_t v = 0; v < n; v++) {
-        for (int c = 0; c < 3; c++) m->pos[v * 4 + c] = prim->positions[v * 3 + c];
-        m->pos[v * 4 + 3] = 1.0f;
-        if (m->nrm) {
-            for (int c = 0; c < 3; c++) m->nrm[v * 4 + c] = prim->normals[v * 3 + c];
-            m->nrm[v * 4 + 3] = 0.0f;
-        }
+        for (int c = 0; c < 3; c++) m->pos[v * 3 + c] = prim->positions[v * 3 + c];
+        if (m->nrm)
+            for (int c = 0; c < 3; c++) m->nrm[v * 3 + c] = prim->normals[v * 3 + c];
         if (m->tan)
             for (int c = 0; c < 4; c++) m->tan[v * 4 + c] = prim->tangents[v * 4 + c];
         uint16_t *dj = m->joints + v * m->influences;
@@ -198,6 +245,10 @@ sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *a
         m->count[v] = (uint8_t)cnt;
     }
     m->palette_size = max_joint + 1;
+    if (build_groups(m) != SK_OK) {
+        sk_skinned_mesh_destroy(m);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_skinned_mesh_create: out of memory");
+    }
     *out = m;
     return SK_OK;
 }
@@ -328,26 +379,37 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
     if (c.ps < 3 || c.ns < 3 || c.ts < 4)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_run: output stride smaller than the element");
 
+    c.first = job->first_vertex;
     sk_simd simd = sk_simd_resolve(job->simd);
-    sk_skin_kernel kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_scalar : sk_skin_dqs_scalar;
+    sk_skin_group_kernel gk = NULL; /* NULL: the scalar reference */
 #ifdef SK_SKIN_X86
-    if (simd == SK_SIMD_AVX2) kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_avx2 : sk_skin_dqs_avx2;
-    else if (simd == SK_SIMD_SSE2) kern = job->method == SK_SKIN_LBS ? sk_skin_lbs_sse2 : sk_skin_dqs_sse2;
+    if (simd == SK_SIMD_AVX512) gk = job->method == SK_SKIN_LBS ? sk_skin_lbs_avx512 : sk_skin_dqs_avx2;
+    else if (simd == SK_SIMD_AVX2) gk = job->method == SK_SKIN_LBS ? sk_skin_lbs_avx2 : sk_skin_dqs_avx2;
+    else if (simd == SK_SIMD_SSE2) gk = job->method == SK_SKIN_LBS ? sk_skin_lbs_sse2 : sk_skin_dqs_sse2;
 #else
     (void)simd;
 #endif
-    if (active == 0) {
-        kern(&c, job->first_vertex, count);
-        return SK_OK;
-    }
     if (active <= CHUNK) {
-        uint32_t a = 0;
-        for (uint32_t t = 0; t < m->target_count; t++)
-            if (job->morph_weights[t] != 0.0f) idx[a] = t, wt[a] = job->morph_weights[t], a++;
-        c.morph_count = a;
-        c.morph_index = idx;
-        c.morph_weight = wt;
-        kern(&c, job->first_vertex, count);
+        if (active) {
+            uint32_t a = 0;
+            for (uint32_t t = 0; t < m->target_count; t++)
+                if (job->morph_weights[t] != 0.0f) idx[a] = t, wt[a] = job->morph_weights[t], a++;
+            c.morph_count = a;
+            c.morph_index = idx;
+            c.morph_weight = wt;
+        }
+        if (!gk) {
+            (job->method == SK_SKIN_LBS ? sk_skin_lbs_scalar : sk_skin_dqs_scalar)(&c, job->first_vertex, count);
+            return SK_OK;
+        }
+        /* Each influence group by its kernel, over its entries inside the range. */
+        const uint32_t lo = job->first_vertex, hi = job->first_vertex + count;
+        for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+            const sk_skin_group *gr = &m->groups[g];
+            uint32_t e0 = lo ? sk_skin_group_lower_bound(gr, lo) : 0;
+            uint32_t e1 = hi >= m->vertex_count ? gr->count : sk_skin_group_lower_bound(gr, hi);
+            if (e0 < e1) gk(&c, gr, e0, e1);
+        }
         return SK_OK;
     }
     /* Many active targets: the scalar kernel in vertex chunks is not an option
@@ -355,11 +417,12 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
     for (uint32_t v0 = 0; v0 < count; v0++) {
         float bp[4], bn[4], bt[4];
         uint32_t v = job->first_vertex + v0;
-        for (int e = 0; e < 4; e++) {
-            bp[e] = m->pos[4 * (size_t)v + e];
-            bn[e] = m->nrm ? m->nrm[4 * (size_t)v + e] : 0;
-            bt[e] = m->tan ? m->tan[4 * (size_t)v + e] : 0;
+        for (int e = 0; e < 3; e++) {
+            bp[e] = m->pos[3 * (size_t)v + e];
+            bn[e] = m->nrm ? m->nrm[3 * (size_t)v + e] : 0;
         }
+        bp[3] = 1.0f, bn[3] = 0.0f;
+        for (int e = 0; e < 4; e++) bt[e] = m->tan ? m->tan[4 * (size_t)v + e] : 0;
         for (uint32_t t = 0; t < m->target_count; t++) {
             float w = job->morph_weights[t];
             if (w == 0.0f) continue;
@@ -383,10 +446,22 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
         sk_skin_ctx c1 = c;
         c1.mesh = &one;
         c1.morph_count = 0;
+        c1.first = 0;
         c1.op = c.op ? c.op + (size_t)v0 * c.ps : NULL;
         c1.on = c.on ? c.on + (size_t)v0 * c.ns : NULL;
         c1.ot = c.ot ? c.ot + (size_t)v0 * c.ts : NULL;
-        kern(&c1, 0, 1);
+        if (!gk) {
+            (job->method == SK_SKIN_LBS ? sk_skin_lbs_scalar : sk_skin_dqs_scalar)(&c1, 0, 1);
+            continue;
+        }
+        /* The vertex as a one-entry group of its influence count. */
+        uint32_t cnt = m->count[v], slots = m->groups[group_of(cnt)].slots;
+        uint16_t gj[SK_SKIN_MAX_INFLUENCES] = {0};
+        float gw[SK_SKIN_MAX_INFLUENCES] = {0};
+        for (uint32_t q = 0; q < cnt; q++) gj[q] = one.joints[q], gw[q] = one.weights[q];
+        uint32_t zero = 0;
+        sk_skin_group g1 = {.slots = slots, .count = 1, .index = &zero, .joints = gj, .weights = gw};
+        gk(&c1, &g1, 0, 1);
     }
     return SK_OK;
 }

@@ -15,13 +15,32 @@ typedef struct sk_skin_target {
     float *tangents;  /* xyz deltas */
 } sk_skin_target;
 
+/* Vertices grouped by how many non-zero influences they have after the
+ * weights are renormalised: 1, 2, 3, 4, and 5-8 (8 slots; the kernel reads
+ * the vertex's own count and skips the padding). A group packs its vertices'
+ * influences at `slots` per vertex in ascending vertex order, with the
+ * vertex of each entry (index), so a kernel for one influence count never
+ * touches a zero weight. Outputs land at vertex - first: the caller sees the
+ * original vertex order (eight entries that are eight consecutive vertices
+ * are written with wide stores). */
+#define SK_SKIN_GROUPS 5u
+typedef struct sk_skin_group {
+    uint32_t slots;          /* 1, 2, 3, 4 or 8 */
+    uint32_t count;          /* vertices in the group */
+    uint32_t *index;         /* vertex of each entry (ascending) */
+    bool contiguous;         /* index[i] == index[0] + i: one run of vertices */
+    uint16_t *joints;        /* slots per vertex, sorted by weight (descending) */
+    float *weights;          /* slots per vertex, renormalised; group 1: exactly 1 */
+} sk_skin_group;
+
 struct sk_skinned_mesh {
     sk_allocator alloc;
+    sk_skin_group groups[SK_SKIN_GROUPS];
     uint32_t vertex_count;
     uint32_t influences;     /* slots per vertex: 1, 4 or 8 */
     uint32_t palette_size;   /* max joint + 1 */
-    float *pos;              /* 4 per vertex: x, y, z, 1 */
-    float *nrm;              /* 4 per vertex: x, y, z, 0 (or NULL) */
+    float *pos;              /* 3 per vertex, one float of padding after the last (16-byte loads) */
+    float *nrm;              /* 3 per vertex and the padding (or NULL) */
     float *tan;              /* 4 per vertex: x, y, z, w (or NULL) */
     uint8_t *count;          /* non-zero influences per vertex (>= 1) */
     uint16_t *joints;        /* influences per vertex, sorted by weight (descending) */
@@ -41,22 +60,26 @@ typedef struct sk_skin_ctx {
     const float *morph_weight;
     float *op, *on, *ot;
     uint32_t ps, ns, ts;          /* strides in floats */
+    uint32_t first;               /* vertex first lands at output index 0 */
 } sk_skin_ctx;
 
 /* Base vertex data plus active morph deltas into p/n/t (4 floats each).
- * Returns pointers to use (either the mesh streams or the buffers). */
+ * Returns pointers to use (either the mesh streams or the buffers); a
+ * position or normal has x, y, z (a 16-byte load of it reads one float
+ * more, which every kernel ignores); a tangent x, y, z, w. */
 static inline void sk_skin_fetch(const sk_skin_ctx *c, uint32_t v, const float **p, const float **n,
                                  const float **t, float bp[4], float bn[4], float bt[4]) {
     const sk_skinned_mesh *m = c->mesh;
-    *p = m->pos + 4 * (size_t)v;
-    *n = m->nrm ? m->nrm + 4 * (size_t)v : NULL;
+    *p = m->pos + 3 * (size_t)v;
+    *n = m->nrm ? m->nrm + 3 * (size_t)v : NULL;
     *t = m->tan ? m->tan + 4 * (size_t)v : NULL;
     if (!c->morph_count) return;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 3; k++) {
         bp[k] = (*p)[k];
         bn[k] = *n ? (*n)[k] : 0.0f;
-        bt[k] = *t ? (*t)[k] : 0.0f;
     }
+    bp[3] = 1.0f, bn[3] = 0.0f;
+    for (int k = 0; k < 4; k++) bt[k] = *t ? (*t)[k] : 0.0f;
     for (uint32_t i = 0; i < c->morph_count; i++) {
         const sk_skin_target *tg = &m->targets[c->morph_index[i]];
         float w = c->morph_weight[i];
@@ -141,16 +164,32 @@ static inline void sk_skin_dq_finish(const sk_skin_ctx *c, uint32_t i, const flo
     }
 }
 
-typedef void (*sk_skin_kernel)(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-
+/* The scalar reference walks the vertices in their original order (per
+ * vertex count, joints and weights); output i is vertex first + i. */
 void sk_skin_lbs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
 void sk_skin_dqs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+/* The SIMD kernels skin entries [e0, e1) of group g (sk_skin_run finds the
+ * entries of the vertex range by binary search in g->index); vertex v goes
+ * to output v - c->first. */
+typedef void (*sk_skin_group_kernel)(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+/* First entry of group g whose vertex is >= v. */
+static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_t v) {
+    uint32_t lo = 0, hi = g->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->index[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 #if defined(__x86_64__) || defined(_M_X64)
 #define SK_SKIN_X86 1
-void sk_skin_lbs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-void sk_skin_dqs_sse2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-void sk_skin_lbs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
-void sk_skin_dqs_avx2(const sk_skin_ctx *c, uint32_t first, uint32_t count);
+void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
+void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 #endif
 
 #endif

@@ -13,14 +13,16 @@ typedef enum sk_simd {
     SK_SIMD_AUTO = 0,   /* the best this CPU supports */
     SK_SIMD_SCALAR = 1, /* plain C reference */
     SK_SIMD_SSE2 = 2,
-    SK_SIMD_AVX2 = 3    /* AVX2 + FMA */
+    SK_SIMD_AVX2 = 3,   /* AVX2 + FMA */
+    SK_SIMD_AVX512 = 4  /* AVX-512 F + VL (with AVX2 + FMA); kernels without
+                           an AVX-512 form run their AVX2 one */
 } sk_simd;
 
 /* The best level this CPU runs (x86-64: SSE2 at least; elsewhere SCALAR). */
 sk_simd sk_simd_best(void);
 /* Resolves AUTO and downgrades a level the CPU lacks to the best it has. */
 sk_simd sk_simd_resolve(sk_simd want);
-const char *sk_simd_name(sk_simd s); /* "scalar", "sse2", "avx2" ("auto") */
+const char *sk_simd_name(sk_simd s); /* "scalar", "sse2", "avx2", "avx512" ("auto") */
 
 #ifdef __cplusplus
 }

@@ -7,15 +7,20 @@
  *     primitive into packed streams ready for the kernels and renormalises
  *     each vertex's weights so they sum to 1 (the asset stores them as the
  *     file had them). A vertex whose weights are all zero (or not finite) is
- *     bound rigidly to skin joint 0, as three.js does. Influences are sorted by
- *     weight and zero weights dropped, so a vertex costs what it uses.
-  *  2. sk_skin_run (every frame, allocates nothing): skins into caller-owned
+ *     bound rigidly to the first joint it lists, as three.js does. Influences
+ *     are sorted by weight and zero weights dropped, and the vertices are
+ *     grouped by how many influences remain (1, 2, 3, 4, 5-8), so a vertex
+ *     costs what it uses (docs/performance.md, "Skinning").
+ *  2. sk_skin_run (every frame, allocates nothing): skins into caller-owned
  *     arrays with the palette from sk_skin_palette (LBS) or the dual
- *     quaternions from sk_skin_dual_quats (DQS).
+ *     quaternions from sk_skin_dual_quats (DQS). Each influence group is
+ *     skinned by a kernel for its count; positions, normals and tangents in
+ *     one pass; the outputs are in the primitive's vertex order.
  *
- * Kernels: a scalar reference, SSE2 (the x86-64 baseline) and AVX2+FMA, the
- * last chosen at run time when the CPU has it (SK_SIMD_AUTO). All agree within
- * 1e-5 (relative to the coordinates' magnitude). Nothing here keeps global
+ * Kernels: a scalar reference (vertex by vertex in the original order),
+ * SSE2 (the x86-64 baseline), AVX2+FMA and AVX-512 (F + VL), the best the
+ * CPU has chosen at run time (SK_SIMD_AUTO). All agree within 1e-5
+ * (relative to the coordinates' magnitude). Nothing here keeps global
  * state: the choice is made per call.
  *
  * Conventions: positions come out in the palette's space (for sk_skin_palette:
