@@ -11,6 +11,7 @@
 #include "skelanim/core/simd.h"
 #include "skelanim/core/skeleton.h"
 #include "skelanim/core/clip.h"
+#include "skelanim/core/compress.h"
 #include "skelanim/core/pose.h"
 #include "skelanim/core/palette.h"
 #include "skelanim/core/asset.h"
