@@ -40,6 +40,7 @@
 #include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"
 #include "skelanim/io/bvh.h"
+#include "skelanim/io/skc.h"
 #include "skelanim/io/graph_json.h"
 #include "skelanim/io/analysis_json.h"
 #endif
