@@ -156,6 +156,7 @@ int cmd_bench(int argc, char **argv) {
         {"crowd", bench_crowd},
         {"terrain", bench_terrain},
         {"locomotion", bench_locomotion},
+        {"sample-compressed", cli_bench_sample_compressed},
     };
     if (argc >= 1)
         for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)

@@ -398,7 +398,9 @@ static bool search_segment(ctx *c, uint32_t seg) {
                 if (e < best) best = e, best_a = a;
             }
         }
-        if (best_a == UINT32_MAX) return false;
+        if (best_a == UINT32_MAX) {
+            return false;
+        }
         mx = trial(c, seg, best_a, lv[best_a] + 1u, true);
     }
     /* 3. lower bit rates while the error holds, the widest tracks first */
@@ -795,9 +797,10 @@ sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *s, double fps
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "resample: clip '%s' targets joints the skeleton does not have",
                             sk_clip_name(clip));
     const sk_allocator *a = sk_allocator_or_default(alloc);
-    double dur = sk_clip_duration(clip), nf = floor(dur * fps + 0.5);
+    double nf = floor(sk_clip_duration(clip) * fps + 1e-6);
     if (nf > 1e7) return sk_error_set(err, SK_ERR_LIMIT, "resample: more than 10^7 frames");
     uint32_t N = (uint32_t)nf + 1, J = s->joint_count, T = clip->track_count;
+    double dur = nf / fps; /* frames at k / fps only: 120 -> 24 fps keeps every 5th frame */
     sk_transform *poses = sk_alloc(a, (size_t)N * (J ? J : 1) * sizeof(sk_transform));
     float *times = sk_alloc(a, (size_t)N * sizeof(float)), *vals = sk_alloc(a, (size_t)N * 4 * sizeof(float));
     sk_clip_builder *b = NULL;
@@ -805,7 +808,7 @@ sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *s, double fps
     if (!poses || !times || !vals) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     if (r == SK_OK) r = sk_clip_builder_create(sk_clip_name(clip), a, &b, err);
     for (uint32_t k = 0; r == SK_OK && k < N; k++) {
-        double t = k + 1 == N && N > 1 ? dur : (double)k / fps;
+        double t = (double)k / fps;
         times[k] = (float)t;
         sk_pose p = sk_pose_view(&poses[(size_t)k * J], J, NULL, 0);
         memcpy(p.local, s->rest, J * sizeof(sk_transform));

@@ -46,8 +46,10 @@ typedef struct sk_compress_stats {
 sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *skel, const sk_compress_options *opt,
                            const sk_allocator *alloc, sk_clip **out, sk_compress_stats *stats, sk_error *err);
 
-/* The same clip resampled at fps uniform frames (LINEAR, the last at the
- * duration): what `skelanim compress --fps` compresses and measures against. */
+/* The same clip resampled at fps: frames at k / fps for every k / fps within
+ * the duration (LINEAR; the new duration is the last frame's time: 120 to
+ * 24 fps keeps every 5th frame): what `skelanim compress --fps` compresses
+ * and measures against. */
 sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *skel, double fps, const sk_allocator *alloc,
                            sk_clip **out, sk_error *err);
 
