@@ -5,6 +5,10 @@
 #include "core/math_inline.h"
 
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
 
 static sk_result bad(sk_error *err, const char *what) {
     return sk_error_set(err, SK_ERR_INVALID_DATA, "compressed clip: %s", what);
@@ -162,31 +166,58 @@ bool sk_clip_compressed_data(const sk_clip *c, const void **data, size_t *size) 
 
 /* Where frame k's samples start: its segment's bit rates, ranges and bit position. */
 typedef struct cc_cursor {
-    const uint8_t *rates, *ranges, *bits;
+    const uint8_t *seg, *rates, *ranges, *bits;
     uint64_t pos;
 } cc_cursor;
 
 static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
     uint32_t si = k / c->cc.seg_len, i = k - si * c->cc.seg_len, A = c->cc.anim;
     const uint8_t *seg = c->blob + sk_cc_u32(c->cc.segtab + 4u * si);
+    s->seg = seg;
     s->rates = seg + 4;
     s->ranges = seg + 4 + A;
     s->bits = seg + 4 + 7u * A;
     s->pos = (uint64_t)i * sk_cc_u32(seg);
 }
 
+static inline uint32_t cc_bits(const uint8_t *bits, uint64_t pos, uint64_t mask) {
+    return (uint32_t)((sk_cc_u64(bits + (pos >> 3)) >> (pos & 7u)) & mask);
+}
+
+/* Decodes track a at the cursor (4 floats: x,y,z,w or x,y,z,0) and moves past it. */
 static inline void cc_read(cc_cursor *s, uint32_t a, const float *range, bool rot, float *out) {
-    uint32_t v = s->rates[a], b = SK_CC_BITS[v & 15u], d = v >> 4;
+    uint32_t v = s->rates[a], lvl = v & 15u, b = SK_CC_BITS[lvl], d = v >> 4;
     uint64_t mask = (1ull << b) - 1u;
     const uint8_t *sr = s->ranges + 6u * a;
     float x[3];
     for (uint32_t k = 0; k < 3; k++) {
-        uint32_t q = (uint32_t)((sk_cc_u64(s->bits + (s->pos >> 3)) >> (s->pos & 7u)) & mask);
         uint32_t comp = k + (k >= d);
+        float off, sc;
+        sk_cc_coef(range[comp], range[4 + comp], sr[k], sr[3 + k], lvl, &off, &sc);
+        x[k] = off + sc * (float)cc_bits(s->bits, s->pos, mask);
         s->pos += b;
-        x[k] = sk_cc_value(range[comp], range[4 + comp], sr[k], sr[3 + k], sk_cc_unit(q, b));
     }
     sk_cc_place(out, x, d, rot);
+}
+
+/* Both frames in one segment: the coefficients once, two samples. */
+static inline void cc_read2(cc_cursor *s0, cc_cursor *s1, uint32_t a, const float *range, bool rot, float *o0,
+                            float *o1) {
+    uint32_t v = s0->rates[a], lvl = v & 15u, b = SK_CC_BITS[lvl], d = v >> 4;
+    uint64_t mask = (1ull << b) - 1u;
+    const uint8_t *sr = s0->ranges + 6u * a;
+    float x0[3], x1[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t comp = k + (k >= d);
+        float off, sc;
+        sk_cc_coef(range[comp], range[4 + comp], sr[k], sr[3 + k], lvl, &off, &sc);
+        x0[k] = off + sc * (float)cc_bits(s0->bits, s0->pos, mask);
+        x1[k] = off + sc * (float)cc_bits(s1->bits, s1->pos, mask);
+        s0->pos += b;
+        s1->pos += b;
+    }
+    sk_cc_place(o0, x0, d, rot);
+    sk_cc_place(o1, x1, d, rot);
 }
 
 static inline void cc_range(const sk_clip *c, uint32_t a, float *range) {
@@ -210,6 +241,44 @@ static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x
     else x->s = sk_vec3_make(v[0], v[1], v[2]);
 }
 
+/* Rotations decoded in a chunk are interpolated four at a time (SSE2): the
+ * same operations in the same order as sk_cc_qlerp, so the results are the
+ * ones the compressor measured; lanes that need slerp take sk_cc_qlerp. */
+enum { CC_CHUNK = 64 };
+
+static void cc_qlerp_chunk(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32_t n, float u) {
+    uint32_t i = 0;
+#if defined(__SSE2__)
+    const __m128 vu = _mm_set1_ps(u), one = _mm_set1_ps(1.0f), mone = _mm_set1_ps(-1.0f), zero = _mm_setzero_ps();
+    const __m128 lim = _mm_set1_ps(SK_CC_NLERP_DOT);
+    for (; i + 4 <= n; i += 4) {
+        __m128 ax = _mm_loadu_ps(q0[i]), ay = _mm_loadu_ps(q0[i + 1]), az = _mm_loadu_ps(q0[i + 2]), aw = _mm_loadu_ps(q0[i + 3]);
+        __m128 bx = _mm_loadu_ps(q1[i]), by = _mm_loadu_ps(q1[i + 1]), bz = _mm_loadu_ps(q1[i + 2]), bw = _mm_loadu_ps(q1[i + 3]);
+        _MM_TRANSPOSE4_PS(ax, ay, az, aw);
+        _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+        __m128 d = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz)),
+                              _mm_mul_ps(aw, bw));
+        __m128 neg = _mm_cmplt_ps(d, zero);
+        __m128 sg = _mm_or_ps(_mm_and_ps(neg, mone), _mm_andnot_ps(neg, one));
+        int far = u != 0.0f ? _mm_movemask_ps(_mm_cmplt_ps(_mm_mul_ps(d, sg), lim)) : 0;
+        __m128 x = _mm_add_ps(ax, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(sg, bx), ax), vu));
+        __m128 y = _mm_add_ps(ay, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(sg, by), ay), vu));
+        __m128 z = _mm_add_ps(az, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(sg, bz), az), vu));
+        __m128 w = _mm_add_ps(aw, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(sg, bw), aw), vu));
+        __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)), _mm_mul_ps(w, w));
+        __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(l2));
+        x = _mm_mul_ps(x, inv), y = _mm_mul_ps(y, inv), z = _mm_mul_ps(z, inv), w = _mm_mul_ps(w, inv);
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        __m128 r[4] = {x, y, z, w};
+        for (int k = 0; k < 4; k++) {
+            if (far >> k & 1) *dst[i + k] = sk_cc_qlerp(q0[i + k], q1[i + k], u);
+            else _mm_storeu_ps(&dst[i + k]->x, r[k]);
+        }
+    }
+#endif
+    for (; i < n; i++) *dst[i] = sk_cc_qlerp(q0[i], q1[i], u);
+}
+
 void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) {
     uint32_t N = c->cc.frames, k0;
     double f = tw * (double)c->cc.rate;
@@ -224,7 +293,10 @@ void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) {
     cc_cursor s0, s1;
     cc_at(c, k0, &s0);
     cc_at(c, k1, &s1);
-    uint32_t a = 0;
+    bool same = s0.seg == s1.seg;
+    uint32_t a = 0, nq = 0;
+    float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
+    sk_quat *dst[CC_CHUNK];
     for (uint32_t i = 0; i < c->track_count; i++) {
         const sk_track *t = &c->tracks[i];
         sk_transform *x = &local[t->joint];
@@ -235,13 +307,20 @@ void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) {
         float range[8], v0[4], v1[4];
         bool rot = t->path == SK_PATH_ROTATION;
         cc_range(c, a, range);
-        cc_read(&s0, a, range, rot, v0);
-        cc_read(&s1, a, range, rot, v1);
+        float *o0 = rot ? q0[nq] : v0, *o1 = rot ? q1[nq] : v1;
+        if (same) cc_read2(&s0, &s1, a, range, rot, o0, o1);
+        else {
+            cc_read(&s0, a, range, rot, o0);
+            cc_read(&s1, a, range, rot, o1);
+        }
         a++;
-        if (t->path == SK_PATH_ROTATION) x->r = sk_cc_qlerp(v0, v1, u);
-        else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, u);
+        if (rot) {
+            dst[nq++] = &x->r;
+            if (nq == CC_CHUNK) cc_qlerp_chunk(q0, q1, dst, nq, u), nq = 0;
+        } else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, u);
         else x->s = sk_cc_vlerp(v0, v1, u);
     }
+    cc_qlerp_chunk(q0, q1, dst, nq, u);
 }
 
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t ti, float *times, float *values) {

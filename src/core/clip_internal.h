@@ -90,14 +90,17 @@ static inline uint64_t sk_cc_u64(const uint8_t *p) {
     return v;
 #endif
 }
-/* Normalised value (0..1 of the segment range) of a q of `bits` bits. */
-static inline float sk_cc_unit(uint32_t q, uint32_t bits) {
-    return bits ? (float)q * (1.0f / (float)((1u << bits) - 1u)) : 0.5f;
-}
-/* One decoded component: the compressor and the decoder share these float operations. */
-static inline float sk_cc_value(float cmin, float cext, uint8_t smin, uint8_t sext, float unit) {
+/* A decoded component is off + sc * q: off and sc from the clip range
+ * (cmin, cext), the segment range (smin, sext in 1/255) and the bit rate;
+ * 0 bits decode the middle of the segment range. The compressor and the
+ * decoder share these float operations. */
+static const float SK_CC_INV[SK_CC_LEVELS] = {
+    0.0f, 1.0f / 7, 1.0f / 15, 1.0f / 31, 1.0f / 63, 1.0f / 127, 1.0f / 255, 1.0f / 511, 1.0f / 1023, 1.0f / 2047,
+    1.0f / 4095, 1.0f / 8191, 1.0f / 16383, 1.0f / 65535, 1.0f / 524287, 1.0f / 8388607};
+static inline void sk_cc_coef(float cmin, float cext, uint8_t smin, uint8_t sext, uint32_t level, float *off, float *sc) {
     float s0 = (float)smin * (1.0f / 255.0f), se = (float)sext * (1.0f / 255.0f);
-    return cmin + cext * (s0 + se * unit);
+    *off = cmin + cext * (level ? s0 : s0 + se * 0.5f);
+    *sc = cext * se * SK_CC_INV[level];
 }
 static inline float sk_cc_w(float x, float y, float z) {
     float w2 = 1.0f - x * x - y * y - z * z;

@@ -230,14 +230,16 @@ static void decode_track(ctx *c, uint32_t seg, uint32_t a) {
     uint32_t bits = SK_CC_BITS[c->level[at]], d = c->drop[at];
     const uint8_t *sr = &c->srange[at * 6];
     float *dv = &c->dec[(size_t)a * (c->L + 1) * 4];
+    float off[3], sc[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t comp = k + (k >= d);
+        sk_cc_coef(t->cmin[comp], t->cext[comp], sr[k], sr[3 + k], c->level[at], &off[k], &sc[k]);
+    }
     for (uint32_t i = 0; i < c->nf; i++) {
         double n[3];
         float x[3];
         stored(c, seg, a, c->f0 + i, n);
-        for (uint32_t k = 0; k < 3; k++) {
-            uint32_t comp = k + (k >= d), q = quantise(n[k], sr[k], sr[3 + k], bits);
-            x[k] = sk_cc_value(t->cmin[comp], t->cext[comp], sr[k], sr[3 + k], sk_cc_unit(q, bits));
-        }
+        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise(n[k], sr[k], sr[3 + k], bits);
         sk_cc_place(&dv[i * 4], x, d, t->path == SK_PATH_ROTATION);
     }
     if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], &c->vals[((size_t)a * c->N + c->f0 + c->nf) * 4], 4 * sizeof(float));
