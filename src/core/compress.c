@@ -61,16 +61,30 @@ static void fk_all(const sk_skeleton *s, const sk_transform *local, m34 *model) 
 
 /* ---- shell error of two clips ------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
+/* The 99th percentile (nearest rank): v is reordered (quickselect). */
 static double p99_of(double *v, size_t n) {
     if (!n) return 0.0;
-    qsort(v, n, sizeof *v, cmp_double);
-    size_t i = (size_t)ceil(0.99 * (double)n);
-    return v[i ? i - 1 : 0];
+    size_t k = (size_t)ceil(0.99 * (double)n), lo = 0, hi = n - 1;
+    k = k ? k - 1 : 0;
+    while (lo < hi) {
+        double pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot) i++;
+            while (v[j] > pivot) j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j], v[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else break;
+    }
+    return v[k];
 }
 
 sk_result sk_clip_shell_error(const sk_clip *ref, const sk_clip *test, const sk_skeleton *s, double shell,
@@ -260,8 +274,9 @@ static void apply_track(ctx *c, uint32_t a) {
 }
 
 /* Lossy model poses of joints [j, end) into ms (parents before j from ml);
- * terr[jj] = the joints' largest error; returns the segment's largest error. */
-static double eval_subtree(ctx *c, uint32_t j) {
+ * terr[jj] = the joints' largest error; returns the segment's largest error,
+ * or INFINITY as soon as one error is above bound (then ms and terr are partial). */
+static double eval_subtree(ctx *c, uint32_t j, double bound) {
     uint32_t end = c->subtree_end[j], J = c->J;
     for (uint32_t jj = j; jj < end; jj++) c->terr[jj] = 0.0;
     for (uint32_t e = 0; e < c->E; e++) {
@@ -273,6 +288,7 @@ static double eval_subtree(ctx *c, uint32_t j) {
             m34_model(&ll[jj], NULL, pm, &ms[jj]);
             double v = shell_err(&ms[jj], &mr[jj], c->shell);
             if (!(v <= c->terr[jj])) c->terr[jj] = v;
+            if (!(v <= bound)) return INFINITY;
         }
     }
     double mx = 0.0;
@@ -291,13 +307,13 @@ static void commit_subtree(ctx *c, uint32_t j) {
 }
 
 /* Track a at level lvl: the segment's largest error; kept when commit. */
-static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, bool commit) {
+static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, bool commit, double bound) {
     uint8_t *lv = &c->level[(size_t)seg * c->A + a], old = *lv;
     *lv = (uint8_t)lvl;
     decode_track(c, seg, a);
     apply_track(c, a);
     uint32_t j = c->tr[c->anim[a]].joint;
-    double e = eval_subtree(c, j);
+    double e = eval_subtree(c, j, commit ? INFINITY : bound);
     if (commit) commit_subtree(c, j);
     else {
         *lv = old;
@@ -310,7 +326,7 @@ static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, bool commit)
 static double eval_all(ctx *c) {
     double mx = 0.0;
     for (uint32_t j = 0; j < c->J; j = c->subtree_end[j]) {
-        eval_subtree(c, j);
+        eval_subtree(c, j, INFINITY);
         commit_subtree(c, j);
     }
     for (uint32_t j = 0; j < c->J; j++)
@@ -374,7 +390,7 @@ static bool search_segment(ctx *c, uint32_t seg) {
         uint32_t lo = 0, hi = SK_CC_LEVELS - 1;
         while (lo < hi) {
             uint32_t mid = (lo + hi) / 2;
-            if (trial(c, seg, a, mid, false) <= SK_CC_ISOLATED_SHARE * c->thr) hi = mid;
+            if (trial(c, seg, a, mid, false, SK_CC_ISOLATED_SHARE * c->thr) <= SK_CC_ISOLATED_SHARE * c->thr) hi = mid;
             else lo = mid + 1;
         }
         iso_l[a] = (uint8_t)lo;
@@ -396,14 +412,14 @@ static bool search_segment(ctx *c, uint32_t seg) {
         for (int32_t j = (int32_t)w; j >= 0; j = c->s->parents[j]) {
             for (uint32_t a = 0; a < A; a++) {
                 if (c->tr[c->anim[a]].joint != (uint32_t)j || lv[a] + 1u >= SK_CC_LEVELS) continue;
-                double e = trial(c, seg, a, lv[a] + 1u, false);
+                double e = trial(c, seg, a, lv[a] + 1u, false, best);
                 if (e < best) best = e, best_a = a;
             }
         }
         if (best_a == UINT32_MAX) {
             return false;
         }
-        mx = trial(c, seg, best_a, lv[best_a] + 1u, true);
+        mx = trial(c, seg, best_a, lv[best_a] + 1u, true, INFINITY);
     }
     /* 3. lower bit rates while the error holds, the widest tracks first */
     for (int pass = 0; pass < 2; pass++) {
@@ -411,8 +427,8 @@ static bool search_segment(ctx *c, uint32_t seg) {
         for (uint32_t bits = SK_CC_LEVELS - 1; bits > 0; bits--)
             for (uint32_t a = 0; a < A; a++) {
                 if (lv[a] != bits) continue;
-                if (trial(c, seg, a, lv[a] - 1u, false) <= c->thr) {
-                    trial(c, seg, a, lv[a] - 1u, true);
+                if (trial(c, seg, a, lv[a] - 1u, false, c->thr) <= c->thr) {
+                    trial(c, seg, a, lv[a] - 1u, true, INFINITY);
                     changed = true;
                 }
             }
