@@ -512,18 +512,19 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
 
 /* ---- entry points ------------------------------------------------------------ */
 
-/* The clip's own key rate when every track's keys are uniform at one rate from 0; else 0. */
+/* The clip's own key rate when every track's keys are uniform at one rate,
+ * at multiples of the period (the first key may come later than 0); else 0. */
 static double own_rate(const sk_clip *clip) {
     double period = 0.0;
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const sk_track *t = &clip->tracks[i];
         if (t->key_count < 2) continue;
         const float *tm = clip->times + t->time_offset;
-        if (tm[0] != 0.0f || t->interp != SK_INTERP_LINEAR) return 0.0;
-        double p = (double)tm[t->key_count - 1] / (t->key_count - 1);
-        if (!(p > 0.0)) return 0.0;
+        if (t->interp != SK_INTERP_LINEAR) return 0.0;
+        double t0 = tm[0], p = ((double)tm[t->key_count - 1] - t0) / (t->key_count - 1);
+        if (!(p > 0.0) || t0 < 0.0 || fabs(t0 - p * floor(t0 / p + 0.5)) > 1e-3 * p) return 0.0;
         for (uint32_t k = 0; k < t->key_count; k++)
-            if (fabs((double)tm[k] - k * p) > 1e-3 * p) return 0.0;
+            if (fabs((double)tm[k] - t0 - k * p) > 1e-3 * p) return 0.0;
         if (period == 0.0) period = p;
         else if (fabs(p - period) > 1e-4 * period) return 0.0;
     }
