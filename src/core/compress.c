@@ -743,6 +743,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
             break;
         }
     }
+    sk_clip_destroy(res); /* a check that failed part-way */
     sk_free(&c->al, pl, (c->J ? c->J : 1) * sizeof(sk_transform));
     sk_free(&c->al, ql, (c->J ? c->J : 1) * sizeof(sk_transform));
     sk_free(&c->al, pm, (c->J ? c->J : 1) * sizeof(m34));
