@@ -150,8 +150,15 @@ sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, 
          * not, which shows as ~1e-4 differences on assets with keys like 0.707). */
         for (size_t v = 0; v < nvals; v += 4) {
             float l2 = dst[v] * dst[v] + dst[v + 1] * dst[v + 1] + dst[v + 2] * dst[v + 2] + dst[v + 3] * dst[v + 3];
-            float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys were rejected above */
-            dst[v] *= inv; dst[v + 1] *= inv; dst[v + 2] *= inv; dst[v + 3] *= inv;
+            if (l2 <= 3.0e38f) {
+                float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys were rejected above */
+                dst[v] *= inv; dst[v + 1] *= inv; dst[v + 2] *= inv; dst[v + 3] *= inv;
+            } else { /* components so large that l2 overflows float: normalise in double (found by fuzz_skc) */
+                double d2 = (double)dst[v] * dst[v] + (double)dst[v + 1] * dst[v + 1] + (double)dst[v + 2] * dst[v + 2] +
+                            (double)dst[v + 3] * dst[v + 3];
+                double dinv = 1.0 / sqrt(d2);
+                for (int k = 0; k < 4; k++) dst[v + k] = (float)(dst[v + k] * dinv);
+            }
         }
     }
     b->time_count += t->key_count;

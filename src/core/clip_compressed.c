@@ -44,6 +44,7 @@ static sk_result check_blob(const uint8_t *b, size_t size, sk_error *err) {
         if (j >= SK_MAX_JOINTS || path > SK_PATH_SCALE || anim > 1 || t[6] || t[7]) return bad(err, "bad track");
         if (i > 0 && (j < pj || (j == pj && path <= pp))) return bad(err, "tracks not sorted");
         pj = j, pp = path;
+        if (anim ? na >= A : nc >= T - A) return bad(err, "animated track count does not match"); /* found by fuzz_skc */
         if (anim) {
             const uint8_t *r = b + orr + 32u * na++;
             for (int k = 0; k < 8; k++) {

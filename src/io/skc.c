@@ -195,6 +195,78 @@ static sk_result load_keys(const uint8_t *p, size_t n, const char *name, const s
     return sk_clip_builder_finish(b, out, err);
 }
 
+/* Largest |translation| (lengths) or |scale component| a track can produce
+ * (CUBICSPLINE: value + key span * tangent, a bound of the Hermite curve). */
+static double track_bound(const float *times, const float *v, const sk_track_info *in, bool length) {
+    uint32_t n = in->key_count, w = in->width;
+    bool cubic = in->interpolation == SK_INTERP_CUBICSPLINE;
+    double vmax = 0.0, mmax = 0.0;
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t part = 0; part < (cubic ? 3u : 1u); part++) {
+            const float *x = v + ((size_t)k * (cubic ? 3u : 1u) + part) * w;
+            double m = length ? sqrt((double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2])
+                              : fmax(fabs((double)x[0]), fmax(fabs((double)x[1]), fabs((double)x[2])));
+            if (cubic && part != 1) mmax = fmax(mmax, m);
+            else vmax = fmax(vmax, m);
+        }
+    double span = n ? (double)times[n - 1] - (double)times[0] : 0.0;
+    return vmax + span * mmax;
+}
+
+/* Finite is not enough: what any clip can produce must stay finite in model
+ * space (the glTF reader's check, io/gltf_limits.c, on the .skc's data). */
+static sk_result check_world_range(const sk_asset *a, const sk_allocator *al, sk_error *err) {
+    const sk_skeleton *s = a->skeleton;
+    uint32_t J = s->joint_count;
+    double *tb = sk_alloc(al, (size_t)J * 4 * sizeof(double));
+    if (!tb) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    double *sb = tb + J, *A = sb + J, *B = A + J;
+    for (uint32_t j = 0; j < J; j++) {
+        const sk_transform *r = &s->rest[j];
+        tb[j] = sqrt((double)r->t.x * r->t.x + (double)r->t.y * r->t.y + (double)r->t.z * r->t.z);
+        sb[j] = fmax(fabs((double)r->s.x), fmax(fabs((double)r->s.y), fabs((double)r->s.z)));
+    }
+    size_t cap = 0;
+    float *times = NULL, *vals = NULL;
+    sk_result r = SK_OK;
+    for (uint32_t c = 0; c < a->clip_count && r == SK_OK; c++)
+        for (uint32_t i = 0; i < sk_clip_track_count(a->clips[c]); i++) {
+            sk_track_info in;
+            if (!sk_clip_track_info(a->clips[c], i, &in) || in.joint >= J) continue;
+            if (in.path != SK_PATH_TRANSLATION && in.path != SK_PATH_SCALE) continue;
+            size_t nv = (size_t)in.key_count * in.width * (in.interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u);
+            if (nv > cap) {
+                sk_free(al, times, cap * sizeof(float));
+                sk_free(al, vals, cap * sizeof(float));
+                cap = nv;
+                times = sk_alloc(al, cap * sizeof(float));
+                vals = sk_alloc(al, cap * sizeof(float));
+                if (!times || !vals) {
+                    r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+                    break;
+                }
+            }
+            sk_clip_track_keys(a->clips[c], i, times, vals);
+            double b = track_bound(times, vals, &in, in.path == SK_PATH_TRANSLATION);
+            if (in.path == SK_PATH_TRANSLATION) tb[in.joint] = fmax(tb[in.joint], b);
+            else sb[in.joint] = fmax(sb[in.joint], b);
+        }
+    for (uint32_t j = 0; j < J && r == SK_OK; j++) {
+        int32_t p = s->parents[j];
+        double ap = p >= 0 ? A[p] : 1.0, bp = p >= 0 ? B[p] : 0.0;
+        A[j] = ap * sb[j];
+        B[j] = bp + ap * tb[j];
+        if (!(A[j] <= SK_SKC_MAX_WORLD) || !(B[j] <= SK_SKC_MAX_WORLD))
+            r = sk_error_set(err, SK_ERR_INVALID_DATA,
+                             "skc: joint %u can reach a translation of %.3g and a scale of %.3g in model space: beyond "
+                             "the limit of %g (SK_SKC_MAX_WORLD)", j, B[j], A[j], SK_SKC_MAX_WORLD);
+    }
+    sk_free(al, times, cap * sizeof(float));
+    sk_free(al, vals, cap * sizeof(float));
+    sk_free(al, tb, (size_t)J * 4 * sizeof(double));
+    return r;
+}
+
 sk_result sk_skc_load_memory(const void *data, size_t size, bool in_place, const sk_allocator *alloc, sk_asset **out,
                              double *mpu_out, sk_error *err) {
     if (!out || (!data && size)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skc_load_memory: NULL argument");
@@ -291,6 +363,7 @@ sk_result sk_skc_load_memory(const void *data, size_t size, bool in_place, const
         if (sk_clip_joint_span(clips[i]) > J) { r = bad(err, "clip targets a joint the skeleton does not have", i); goto fail; }
     }
     if ((r = sk_asset_validate(as, err)) != SK_OK) goto fail;
+    if ((r = check_world_range(as, a, err)) != SK_OK) goto fail;
     if (mpu_out) *mpu_out = mpu;
     *out = as;
     return SK_OK;

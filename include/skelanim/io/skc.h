@@ -4,7 +4,8 @@
  * the whole file, and the unit the positions are stored in
  * (metres per unit). The loader checks the header, the size, the checksum and
  * every offset and count against the buffer before it uses them; a clip blob
- * is checked again by sk_clip_from_compressed. With in_place, compressed
+ * is checked again by sk_clip_from_compressed, and what sampling can reach
+ * in model space is bounded (SK_SKC_MAX_WORLD). With in_place, compressed
  * clips are sampled straight from the caller's block (which must outlive the
  * asset); only the skeleton is copied.
  *
@@ -34,6 +35,10 @@ extern "C" {
 
 #define SK_SKC_VERSION 1u
 #define SK_SKC_MAX_BYTES 0xffffffffu /* the format's offsets are 32-bit */
+/* What any clip can produce in model space (translations, scales, rest and
+ * animated, through the hierarchy) is bounded by this, else the file is
+ * refused (as the glTF reader's SK_GLTF_MAX_WORLD). */
+#define SK_SKC_MAX_WORLD 1e15
 
 /* Packs a skeleton and clips (any kind) into one block from alloc (*out, *size). */
 sk_result sk_skc_write_memory(const sk_skeleton *skel, sk_clip *const *clips, uint32_t clip_count, double metres_per_unit,
