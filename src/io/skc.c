@@ -195,7 +195,7 @@ static sk_result load_keys(const uint8_t *p, size_t n, const char *name, const s
     return sk_clip_builder_finish(b, out, err);
 }
 
-/* Largest |translation| (lengths) or |scale component| a track can produce
+/* Largest |translation| (lengths) or |component| (scale, rotation) a track can produce
  * (CUBICSPLINE: value + key span * tangent, a bound of the Hermite curve). */
 static double track_bound(const float *times, const float *v, const sk_track_info *in, bool length) {
     uint32_t n = in->key_count, w = in->width;
@@ -204,8 +204,10 @@ static double track_bound(const float *times, const float *v, const sk_track_inf
     for (uint32_t k = 0; k < n; k++)
         for (uint32_t part = 0; part < (cubic ? 3u : 1u); part++) {
             const float *x = v + ((size_t)k * (cubic ? 3u : 1u) + part) * w;
-            double m = length ? sqrt((double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2])
-                              : fmax(fabs((double)x[0]), fmax(fabs((double)x[1]), fabs((double)x[2])));
+            double m = 0.0;
+            if (length) m = sqrt((double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2]);
+            else
+                for (uint32_t c = 0; c < w; c++) m = fmax(m, fabs((double)x[c]));
             if (cubic && part != 1) mmax = fmax(mmax, m);
             else vmax = fmax(vmax, m);
         }
@@ -214,7 +216,8 @@ static double track_bound(const float *times, const float *v, const sk_track_inf
 }
 
 /* Finite is not enough: what any clip can produce must stay finite in model
- * space (the glTF reader's check, io/gltf_limits.c, on the .skc's data). */
+ * space (the glTF reader's check, io/gltf_limits.c, on the .skc's data), and
+ * a CUBICSPLINE rotation's curve finite before it is normalised. */
 static sk_result check_world_range(const sk_asset *a, const sk_allocator *al, sk_error *err) {
     const sk_skeleton *s = a->skeleton;
     uint32_t J = s->joint_count;
@@ -233,7 +236,8 @@ static sk_result check_world_range(const sk_asset *a, const sk_allocator *al, sk
         for (uint32_t i = 0; i < sk_clip_track_count(a->clips[c]); i++) {
             sk_track_info in;
             if (!sk_clip_track_info(a->clips[c], i, &in) || in.joint >= J) continue;
-            if (in.path != SK_PATH_TRANSLATION && in.path != SK_PATH_SCALE) continue;
+            if (in.path == SK_PATH_WEIGHTS || (in.path == SK_PATH_ROTATION && in.interpolation != SK_INTERP_CUBICSPLINE))
+                continue; /* LINEAR/STEP rotations are unit quaternions: they change no length */
             size_t nv = (size_t)in.key_count * in.width * (in.interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u);
             if (nv > cap) {
                 sk_free(al, times, cap * sizeof(float));
@@ -248,7 +252,14 @@ static sk_result check_world_range(const sk_asset *a, const sk_allocator *al, sk
             }
             sk_clip_track_keys(a->clips[c], i, times, vals);
             double b = track_bound(times, vals, &in, in.path == SK_PATH_TRANSLATION);
-            if (in.path == SK_PATH_TRANSLATION) tb[in.joint] = fmax(tb[in.joint], b);
+            if (in.path == SK_PATH_ROTATION) { /* a Hermite curve of quaternions: finite before it is normalised */
+                if (!(b <= SK_SKC_MAX_WORLD)) {
+                    r = sk_error_set(err, SK_ERR_INVALID_DATA,
+                                     "skc: clip %u: joint %u's CUBICSPLINE rotation can reach %.3g: beyond the limit of %g "
+                                     "(SK_SKC_MAX_WORLD)", c, in.joint, b, SK_SKC_MAX_WORLD);
+                    break;
+                }
+            } else if (in.path == SK_PATH_TRANSLATION) tb[in.joint] = fmax(tb[in.joint], b);
             else sb[in.joint] = fmax(sb[in.joint], b);
         }
     for (uint32_t j = 0; j < J && r == SK_OK; j++) {
