@@ -19,6 +19,8 @@ bool cli_load(const char *path, sk_asset **out);
 /* The same with --scale M_PER_UNIT (0: none, the file's own units). Only a
  * .bvh file takes a scale; for another file it is an error. */
 bool cli_load_scaled(const char *path, double scale, sk_asset **out);
+/* True for a path ending in .skc (any case): io/skc.h, positions in the unit it records. */
+bool cli_is_skc(const char *path);
 /* True for a path ending in .bvh (any case). */
 bool cli_is_bvh(const char *path);
 /* The range of --scale (units per file unit). */
@@ -96,6 +98,8 @@ int cmd_analyze(int argc, char **argv); /* cli/cmd_analyze.c */
 int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
 int cmd_view(int argc, char **argv);   /* cli/cmd_view.c */
 int cmd_locomote(int argc, char **argv); /* cli/cmd_locomote.c */
+int cmd_compress(int argc, char **argv); /* cli/cmd_compress.c */
+int cli_bench_sample_compressed(int argc, char **argv); /* cli/cmd_compress.c */
 int cmd_demo_locomotion(int argc, char **argv); /* cli/cmd_locomote.c */
 int cmd_demo_procedural(int argc, char **argv);  /* cli/cmd_locomote.c */
 /* Creates the folder that will hold path (one level), if missing; prints and returns false on failure. */

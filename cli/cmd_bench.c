@@ -160,6 +160,7 @@ int cmd_bench(int argc, char **argv) {
         {"mix", bench_mix},
         {"ltm", bench_ltm},
         {"palette", bench_palette},
+        {"sample-compressed", cli_bench_sample_compressed},
     };
     if (argc >= 1)
         for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)

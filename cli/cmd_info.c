@@ -90,6 +90,11 @@ int cmd_info(int argc, char **argv) {
     if (cli_is_bvh(file)) {
         if (scale != 0.0) printf("units: %.9g per file unit (--scale)\n", scale);
         else printf("units: as in the file (no --scale)\n");
+    } else if (cli_is_skc(file)) {
+        double mpu = 0.0;
+        sk_asset *tmp = NULL;
+        if (sk_skc_load_file(file, NULL, NULL, &tmp, &mpu, NULL) == SK_OK) printf("units: %.9g m per unit (recorded in the .skc)\n", mpu);
+        sk_asset_destroy(tmp);
     }
     if (a->generator && *a->generator) printf("generator: %s\n", a->generator);
     printf("scenes: %u", a->scene_count);
@@ -173,6 +178,11 @@ int cmd_info(int argc, char **argv) {
                     printf("%s %u %s %s", first ? ":" : ",", counts[p][ip], paths[p], interp_name((sk_interpolation)ip));
                     first = false;
                 }
+        const void *blob;
+        size_t bytes;
+        sk_track_info t0 = {0};
+        if (sk_clip_compressed_data(c, &blob, &bytes))
+            printf(" (compressed: %zu bytes, %u frames)", bytes, nt && sk_clip_track_info(c, 0, &t0) ? t0.key_count : 0u);
         printf("\n");
     }
     sk_asset_destroy(a);

@@ -60,8 +60,13 @@ static void usage(FILE *f) {
             "                                 CPU skinning, ns per vertex: a grid (beside the bandwidth\n"
             "                                 bound), the mannequin and each FILE\n"
             "  bench crowd [N...]             animation time per frame for crowds (200 1000 5000)\n"
+            "  bench sample-compressed FILE.skc\n"
+            "                                 time to sample one pose of each clip (forward, backward, random)\n"
+            "  compress IN... -o OUTDIR [--error-cm 0.01] [--shell-cm 3] [--scale M] [--fps N] [-j T] [--json]\n"
+            "                                 compress every clip of .bvh/.glb/.gltf files (or folders) into\n"
+            "                                 OUTDIR/<stem>.skc; a table (or JSON lines) of sizes and errors\n"
             "\n"
-            "FILE is a .glb or .gltf file, a .bvh motion capture (units as in the file; --scale M:\n"
+            "FILE is a .glb or .gltf file, a packed .skc (skelanim compress), a .bvh motion capture (units as in the file; --scale M:\n"
             "M metres per file unit, e.g. 0.0564444 = 2.54/45 for CMU files), or %s for the built-in character.\n",
             SK_VERSION_STRING, SK_CLI_MANNEQUIN);
 }
@@ -94,6 +99,7 @@ int main(int argc, char **argv) {
         {"render", cmd_render},
         {"view", cmd_view},
         {"locomote", cmd_locomote},
+        {"compress", cmd_compress},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
@@ -113,6 +119,13 @@ bool cli_is_bvh(const char *path) {
     return e[0] == '.' && (e[1] | 32) == 'b' && (e[2] | 32) == 'v' && (e[3] | 32) == 'h';
 }
 
+bool cli_is_skc(const char *path) {
+    size_t n = strlen(path);
+    if (n < 4) return false;
+    const char *e = path + n - 4;
+    return e[0] == '.' && (e[1] | 32) == 's' && (e[2] | 32) == 'k' && (e[3] | 32) == 'c';
+}
+
 bool cli_load(const char *path, sk_asset **out) { return cli_load_scaled(path, 0.0, out); }
 
 bool cli_load_scaled(const char *path, double scale, sk_asset **out) {
@@ -129,6 +142,7 @@ bool cli_load_scaled(const char *path, double scale, sk_asset **out) {
     bool builtin = !strcmp(path, SK_CLI_MANNEQUIN) || !strcmp(path, SK_CLI_PLANAR);
     if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
     else if (!strcmp(path, SK_CLI_PLANAR)) r = sk_planar_rig_create(NULL, out, &err);
+    else if (cli_is_skc(path)) r = sk_skc_load_file(path, NULL, NULL, out, NULL, &err);
     else if (bvh) {
         sk_bvh_options bo = {0};
         bo.scale = scale;

@@ -15,7 +15,7 @@ shared=${SK_SHARED_DIR:-$src/../shared}
 sep=$'\n#skelanim-fuzz-bin#\n'
 psep=$'\n#skelanim-fuzz-params#\n'
 rm -rf "$out"
-mkdir -p "$out"/{gltf,glb,roundtrip,graph,ik,blend,skin,bvh}
+mkdir -p "$out"/{gltf,glb,roundtrip,graph,ik,blend,skin,bvh,skc}
 max=${FUZZ_SEED_MAX_BYTES:-300000}
 
 # A .gltf and its first buffer as one input: JSON, separator, bytes.
@@ -93,12 +93,20 @@ if [[ -d "$shared/mocap/bvh" ]]; then
   done
 fi
 
+# .skc: the committed small files (fuzz/regress/skc), and, with SK_CLI, tests/data/bvh compressed.
+for f in "$src"/fuzz/regress/skc/*.skc; do [[ -f "$f" ]] && cp "$f" "$out/skc/"; done
+if [[ -n "${SK_CLI:-}" ]]; then
+  for f in "$src"/tests/data/bvh/base.bvh "$src"/tests/data/bvh/mixed.bvh; do
+    "$SK_CLI" compress "$f" -o "$out/skc" --scale 0.01 --json >/dev/null 2>&1 || true
+  done
+fi
+
 # Byte-driven harnesses: a few fixed patterns (the committed regression inputs add more).
 for h in ik blend skin; do
   for k in 0 1 2 3; do
     head -c $((64 + k * 700)) /dev/zero | tr '\0' "\\$(printf '%03o' $((k * 37 + 1)))" >"$out/$h/fill_$k"
   done
 done
-for h in gltf glb roundtrip graph ik blend skin bvh; do
+for h in gltf glb roundtrip graph ik blend skin bvh skc; do
   echo "seed: $h: $(find "$out/$h" -type f | wc -l) inputs"
 done

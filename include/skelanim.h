@@ -11,6 +11,7 @@
 #include "skelanim/core/simd.h"
 #include "skelanim/core/skeleton.h"
 #include "skelanim/core/clip.h"
+#include "skelanim/core/compress.h"
 #include "skelanim/core/pose.h"
 #include "skelanim/core/palette.h"
 #include "skelanim/core/asset.h"
@@ -39,6 +40,7 @@
 #include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"
 #include "skelanim/io/bvh.h"
+#include "skelanim/io/skc.h"
 #include "skelanim/io/graph_json.h"
 #include "skelanim/io/analysis_json.h"
 #endif

@@ -53,4 +53,34 @@ for model in CesiumMan/CesiumMan.glb AnimatedCube/AnimatedCube.gltf; do
     [ $rc -eq 0 ] || fail "the glTF validator reported errors in $model written by convert"
     grep -q "0 errors" "$tmp/report.txt" || fail "no validator summary for $model"
 done
+# Issue #12 item 4: a .bvh (CMU units, --scale to metres) and the .skc compressed from it convert
+# to a .glb the validator accepts, and the .glb samples as its source (joint world positions).
+bvh="$shared/mocap/bvh/02_01.bvh"
+[ -f "$bvh" ] || fail "$bvh is missing"
+"$cli" convert "$bvh" "$tmp/walk.glb" --scale 0.0564444 || fail "convert 02_01.bvh exited $?"
+"$cli" compress "$bvh" -o "$tmp/skc" --json > /dev/null || fail "compress 02_01.bvh exited $?"
+"$cli" convert "$tmp/skc/02_01.skc" "$tmp/walk_skc.glb" || fail "convert 02_01.skc exited $?"
+for out in walk walk_skc; do
+    node "$validator/validate.mjs" "$tmp/$out.glb" > "$tmp/report.txt"
+    rc=$?
+    cat "$tmp/report.txt"
+    [ $rc -eq 0 ] || fail "the glTF validator reported errors in $out.glb written by convert"
+done
+for t in 0 0.4167 1.5 2.85; do
+    "$cli" sample "$bvh" --scale 0.0564444 --time $t --json > "$tmp/a.json" || fail "sample 02_01.bvh"
+    "$cli" sample "$tmp/walk.glb" --time $t --json > "$tmp/b.json" || fail "sample walk.glb"
+    "$cli" sample "$tmp/skc/02_01.skc" --time $t --json > "$tmp/c.json" || fail "sample 02_01.skc"
+    "$cli" sample "$tmp/walk_skc.glb" --time $t --json > "$tmp/d.json" || fail "sample walk_skc.glb"
+    python3 - "$tmp/a.json" "$tmp/b.json" "$tmp/c.json" "$tmp/d.json" $t <<'PY' || fail "samples differ at t = $t"
+import json, sys
+w = [{n["name"]: n["world"][12:15] for n in json.load(open(f))["nodes"]} for f in sys.argv[1:5]]
+def worst(a, b, scale=1.0):
+    assert set(a) == set(b), set(a) ^ set(b)
+    return max(abs(a[k][i] - scale * b[k][i]) for k in a for i in range(3))
+e1 = worst(w[0], w[1])   # metres: .bvh (--scale) and its .glb
+e2 = worst(w[2], w[3])   # CMU units: the .skc and its .glb (frames as LINEAR keys)
+assert e1 < 1e-6 and e2 < 1e-4, (e1, e2)
+print("t = %s: .bvh vs .glb %.2g m, .skc vs its .glb %.2g units" % (sys.argv[5], e1, e2))
+PY
+done
 sk_done cli_validate_convert

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-typedef struct tol { double trs, rot, weights, matrix, position, E; } tol;
+/* e, shell: compressed clips (0 otherwise): the requested error and the shell distance in the
+ * asset's units, added to the oracle's tolerances as the shell bound allows (see test_oracle_compressed). */
+typedef struct tol { double trs, rot, weights, matrix, position, E, e, shell; } tol;
 typedef struct stats { long compared, failed; double worst_ratio, worst_clip_time, worst_duration; } stats;
 
 static double num(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i)->valuedouble; }
@@ -32,14 +34,17 @@ static void check(stats *st, bool ok, double ratio, const char *what, const char
     }
 }
 
+/* lever: for a compressed clip, the distance the matrix carries its origin from the joint
+ * (0 for a joint's world matrix, |inverse bind translation| for a skin matrix). */
 static void cmp_mat(stats *st, const float *a, const cJSON *x, const tol *t, const char *what, const char *model,
-                    const char *label, int node) {
+                    const char *label, int node, double lever) {
     double mx = 0;
     for (int i = 0; i < 16; i++)
         if (i % 4 != 3 && i < 12) mx = fmax(mx, fabs(num(x, i)));
-    double worst = 0;
+    double worst = 0, rot = t->shell > 0 ? 2 * t->e / t->shell : 0.0; /* rotation error bound, radians */
     for (int i = 0; i < 16; i++) {
-        double lim = (i >= 12 && i < 15) ? t->matrix * t->E : t->matrix * fmax(1.0, mx);
+        double lim = (i >= 12 && i < 15) ? t->matrix * t->E + 2 * t->e + rot * lever * fmax(1.0, mx)
+                                         : t->matrix * fmax(1.0, mx) + rot * fmax(1.0, mx);
         worst = fmax(worst, fabs(a[i] - num(x, i)) / lim);
     }
     check(st, worst <= 1.0, worst, what, model, label, node);
@@ -75,8 +80,8 @@ static void run_sample(stats *st, const sk_asset *as, const char *model, int32_t
         const float *at = &local[j].t.x, *ar = &local[j].r.x, *asc = &local[j].s.x;
         double w = 0;
         for (int i = 0; i < 3; i++) {
-            w = fmax(w, fabs(at[i] - num(xt, i)) / (t->trs * fmax(1.0, fabs(num(xt, i)))));
-            w = fmax(w, fabs(asc[i] - num(xs, i)) / (t->trs * fmax(1.0, fabs(num(xs, i)))));
+            w = fmax(w, fabs(at[i] - num(xt, i)) / (t->trs * fmax(1.0, fabs(num(xt, i))) + 4 * t->e));
+            w = fmax(w, fabs(asc[i] - num(xs, i)) / (t->trs * fmax(1.0, fabs(num(xs, i))) + (t->shell > 0 ? 4 * t->e / t->shell : 0)));
         }
         check(st, w <= 1.0, w, "local t/s", model, label, node);
         double dp = 0, dm = 0;
@@ -84,9 +89,9 @@ static void run_sample(stats *st, const sk_asset *as, const char *model, int32_t
             dp = fmax(dp, fabs(ar[i] - num(xr, i)));
             dm = fmax(dm, fabs(ar[i] + num(xr, i)));
         }
-        double dr = fmin(dp, dm) / t->rot;
+        double dr = fmin(dp, dm) / (t->rot + (t->shell > 0 ? 2 * t->e / t->shell : 0.0));
         check(st, dr <= 1.0, dr, "local rotation", model, label, node);
-        cmp_mat(st, world[j].m, cJSON_GetObjectItem(n, "world"), t, "world matrix", model, label, node);
+        cmp_mat(st, world[j].m, cJSON_GetObjectItem(n, "world"), t, "world matrix", model, label, node, 0.0);
     }
     cJSON_ArrayForEach(n, cJSON_GetObjectItem(smp, "weights")) {
         int node = cJSON_GetObjectItem(n, "node")->valueint;
@@ -106,7 +111,9 @@ static void run_sample(stats *st, const sk_asset *as, const char *model, int32_t
         const cJSON *mats = cJSON_GetObjectItem(n, "skinMatrices");
         assert_int_equal((int)sk->joint_count, cJSON_GetArraySize(mats));
         for (uint32_t k = 0; k < sk->joint_count; k++)
-            cmp_mat(st, pal[k].m, cJSON_GetArrayItem(mats, (int)k), t, "skin matrix", model, label, si);
+            cmp_mat(st, pal[k].m, cJSON_GetArrayItem(mats, (int)k), t, "skin matrix", model, label, si,
+                    sqrt(sk->inverse_bind[k].m[12] * sk->inverse_bind[k].m[12] + sk->inverse_bind[k].m[13] * sk->inverse_bind[k].m[13] +
+                         sk->inverse_bind[k].m[14] * sk->inverse_bind[k].m[14]));
     }
     cJSON_ArrayForEach(n, cJSON_GetObjectItem(smp, "vertices")) {
         int node = cJSON_GetObjectItem(n, "node")->valueint, prim = cJSON_GetObjectItem(n, "primitive")->valueint;
@@ -126,13 +133,23 @@ static void run_sample(stats *st, const sk_asset *as, const char *model, int32_t
             assert_true(sk_primitive_vertex_position(p, v, mw, sk ? pal : NULL, sk ? sk->joint_count : 0, &world[j], &pos));
             const cJSON *x = cJSON_GetArrayItem(xw, k);
             double d = fmax(fabs(pos.x - num(x, 0)), fmax(fabs(pos.y - num(x, 1)), fabs(pos.z - num(x, 2))));
-            double r = d / (t->position * t->E);
+            /* compressed: the shell bound at the vertex's distance R from the joints that move it
+             * (the skin's joints, or the node): 2e (1 + R / shell) */
+            double R = 0.0;
+            if (t->e > 0) {
+                for (uint32_t q = 0; q < (sk ? sk->joint_count : 1); q++) {
+                    const float *wm = sk ? world[sk->joints[q]].m : world[j].m;
+                    double dx = pos.x - wm[12], dy = pos.y - wm[13], dz = pos.z - wm[14];
+                    R = fmax(R, sqrt(dx * dx + dy * dy + dz * dz));
+                }
+            }
+            double r = d / (t->position * t->E + (t->e > 0 ? 2 * t->e * (1 + R / t->shell) : 0.0));
             check(st, r <= 1.0, r, "vertex position", model, label, node);
         }
     }
 }
 
-static void test_model(const char *dir, const char *model, stats *total) {
+static void test_model(const char *dir, const char *model, stats *total, double error_m, double shell_m, int *compressed) {
     char path[2048], opath[2048];
     snprintf(opath, sizeof opath, "%s/%s/oracle.three.json", dir, model);
     char *text = sk_test_read_file(opath, NULL);
@@ -152,7 +169,20 @@ static void test_model(const char *dir, const char *model, stats *total) {
     const cJSON *num_t = cJSON_GetObjectItem(cJSON_GetObjectItem(hdr, "tolerances"), "numeric");
     tol t = {cJSON_GetObjectItem(num_t, "trs")->valuedouble, cJSON_GetObjectItem(num_t, "rotation")->valuedouble,
              cJSON_GetObjectItem(num_t, "weights")->valuedouble, cJSON_GetObjectItem(num_t, "matrix")->valuedouble,
-             cJSON_GetObjectItem(num_t, "position")->valuedouble, cJSON_GetObjectItem(num_t, "E")->valuedouble};
+             cJSON_GetObjectItem(num_t, "position")->valuedouble, cJSON_GetObjectItem(num_t, "E")->valuedouble, error_m,
+             shell_m};
+    /* Compressed: every clip the compressor takes replaces the asset's (kept to destroy). */
+    sk_clip **orig = calloc(as->clip_count + 1, sizeof *orig);
+    if (error_m > 0)
+        for (uint32_t ci = 0; ci < as->clip_count; ci++) {
+            sk_compress_options co = {100 * error_m, 100 * shell_m, 1.0, 0, 0};
+            sk_clip *cc = NULL;
+            if (sk_clip_compress(as->clips[ci], as->skeleton, &co, NULL, &cc, NULL, NULL) == SK_OK) {
+                orig[ci] = as->clips[ci];
+                ((sk_clip **)as->clips)[ci] = cc;
+                (*compressed)++;
+            }
+        }
     /* Attach each vertexSet's indices to the matching vertices entries (same order). */
     const cJSON *sets = cJSON_GetObjectItem(o, "vertexSets");
     uint32_t n = as->skeleton->joint_count;
@@ -206,6 +236,12 @@ static void test_model(const char *dir, const char *model, stats *total) {
     if (st.worst_duration > total->worst_duration) total->worst_duration = st.worst_duration;
     cJSON_Delete(all);
     cJSON_Delete(o);
+    for (uint32_t ci = 0; ci < as->clip_count; ci++)
+        if (orig[ci]) {
+            sk_clip_destroy(as->clips[ci]);
+            ((sk_clip **)as->clips)[ci] = orig[ci];
+        }
+    free(orig);
     free(local);
     free(world);
     free(weights);
@@ -227,8 +263,9 @@ static void test_oracle_all(void **state) {
     char *names[256];
     int count = sk_test_model_dirs(dir, names, 256);
     stats total = {0, 0, 0, 0, 0};
+    int compressed = 0;
     for (int i = 0; i < count; i++) {
-        test_model(dir, names[i], &total);
+        test_model(dir, names[i], &total, 0.0, 0.0, &compressed);
         free(names[i]);
     }
     printf("three.js oracle: %d models, %ld values compared, %ld mismatches (worst %.3f of tolerance); "
@@ -238,7 +275,34 @@ static void test_oracle_all(void **state) {
     assert_int_equal(total.failed, 0);
 }
 
+/* The same oracle on compressed clips (core/compress.h; 0.01 cm, 3 cm shell), its tolerances
+ * widened by what the requested error e allows: 2e at a joint, 2e / shell radians of
+ * rotation, and 2e (1 + R / shell) for a vertex R from the joints that move it (the
+ * shell bound grows with the distance from the joint). Clips the compressor keeps as
+ * keys (morph weights, STEP jumps) are compared as they are. */
+enum { ORACLE_COMPRESSED_CLIPS = 13 };
+
+static void test_oracle_compressed(void **state) {
+    (void)state;
+    const char *shared = sk_test_require_shared();
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
+    char *names[256];
+    int count = sk_test_model_dirs(dir, names, 256), compressed = 0;
+    stats total = {0, 0, 0, 0, 0};
+    for (int i = 0; i < count; i++) {
+        test_model(dir, names[i], &total, 1e-4, 0.03, &compressed);
+        free(names[i]);
+    }
+    printf("three.js oracle on compressed clips: %d models, %d clips compressed, %ld values compared, %ld mismatches "
+           "(worst %.3f of tolerance)\n",
+           count, compressed, total.compared, total.failed, total.worst_ratio);
+    assert_int_equal(count, ORACLE_MODELS);
+    assert_int_equal(compressed, ORACLE_COMPRESSED_CLIPS);
+    assert_int_equal(total.failed, 0);
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_oracle_all)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_oracle_all), cmocka_unit_test(test_oracle_compressed)};
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

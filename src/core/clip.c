@@ -2,33 +2,10 @@
  * ("Animation Sampler Interpolation Modes"). The layout below is private and
  * will be replaced by a quantised, time-sorted one without touching callers. */
 #include "core/math_inline.h"
-#include "skelanim/core/clip.h"
+#include "core/clip_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-typedef struct sk_track {
-    uint32_t joint;
-    uint8_t path, interp;
-    uint16_t pad_;
-    uint32_t key_count;
-    uint32_t width;        /* floats per element */
-    size_t time_offset;    /* into clip->times */
-    size_t value_offset;   /* into clip->values */
-} sk_track;
-
-struct sk_clip {
-    sk_allocator alloc;
-    char *name;
-    float duration;
-    uint32_t track_count;
-    uint32_t joint_span;
-    uint32_t weight_tracks;    /* morph-weight tracks (their layout is checked per sample) */
-    sk_track *tracks;
-    float *times;
-    float *values;
-    size_t time_total, value_total;
-};
 
 struct sk_clip_builder {
     sk_allocator alloc;
@@ -173,8 +150,15 @@ sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, 
          * not, which shows as ~1e-4 differences on assets with keys like 0.707). */
         for (size_t v = 0; v < nvals; v += 4) {
             float l2 = dst[v] * dst[v] + dst[v + 1] * dst[v + 1] + dst[v + 2] * dst[v + 2] + dst[v + 3] * dst[v + 3];
-            float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys were rejected above */
-            dst[v] *= inv; dst[v + 1] *= inv; dst[v + 2] *= inv; dst[v + 3] *= inv;
+            if (l2 <= 3.0e38f) {
+                float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys were rejected above */
+                dst[v] *= inv; dst[v + 1] *= inv; dst[v + 2] *= inv; dst[v + 3] *= inv;
+            } else { /* components so large that l2 overflows float: normalise in double (found by fuzz_skc) */
+                double d2 = (double)dst[v] * dst[v] + (double)dst[v + 1] * dst[v + 1] + (double)dst[v + 2] * dst[v + 2] +
+                            (double)dst[v + 3] * dst[v + 3];
+                double dinv = 1.0 / sqrt(d2);
+                for (int k = 0; k < 4; k++) dst[v + k] = (float)(dst[v + k] * dinv);
+            }
         }
     }
     b->time_count += t->key_count;
@@ -271,6 +255,7 @@ void sk_clip_destroy(sk_clip *c) {
     if (!c) return;
     sk_allocator a = c->alloc;
     if (c->name) sk_free(&a, c->name, strlen(c->name) + 1);
+    if (c->kind == SK_CLIP_COMPRESSED) sk_cclip_release(c);
     sk_free(&a, c->tracks, c->track_count * sizeof(sk_track));
     sk_free(&a, c->times, c->time_total * sizeof(float));
     sk_free(&a, c->values, c->value_total * sizeof(float));
@@ -290,6 +275,11 @@ bool sk_clip_track_info(const sk_clip *c, uint32_t i, sk_track_info *info) {
     info->interpolation = (sk_interpolation)t->interp;
     info->key_count = t->key_count;
     info->width = t->width;
+    if (c->kind == SK_CLIP_COMPRESSED) {
+        info->time_min = 0.0;
+        info->time_max = t->key_count > 1 ? (double)c->duration : 0.0;
+        return true;
+    }
     info->time_min = (double)c->times[t->time_offset];
     info->time_max = (double)c->times[t->time_offset + t->key_count - 1];
     return true;
@@ -297,6 +287,7 @@ bool sk_clip_track_info(const sk_clip *c, uint32_t i, sk_track_info *info) {
 
 bool sk_clip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values) {
     if (!c || i >= c->track_count) return false;
+    if (c->kind == SK_CLIP_COMPRESSED) return sk_cclip_track_keys(c, i, times, values);
     const sk_track *t = &c->tracks[i];
     if (times) memcpy(times, c->times + t->time_offset, t->key_count * sizeof(float));
     if (values) {
@@ -639,6 +630,11 @@ static sk_result sample_args(const sk_clip *c, const sk_skeleton *s, const uint3
 static void sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
                           sk_transform *io_local, float *io_weights) {
     double tw = sk_clip_wrap_time(c, t, loop);
+    if (c->kind == SK_CLIP_COMPRESSED) {
+        (void)s, (void)cursor, (void)io_weights; /* no morph weights, no key search */
+        sk_cclip_sample_tracks(c, tw, io_local);
+        return;
+    }
     slerp_batch sb;
     sb.n = 0;
     sb.cap = 4;

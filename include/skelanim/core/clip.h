@@ -86,6 +86,24 @@ uint32_t sk_clip_joint_span(const sk_clip *clip);
  * times 3 for CUBICSPLINE). Either pointer may be NULL. */
 bool sk_clip_track_keys(const sk_clip *clip, uint32_t i, float *times, float *values);
 
+/* ---- Compressed clips (core/compress.h makes them) ----------------------
+ * A compressed clip is an sk_clip like any other: every function of this
+ * header works on it (sampling decodes the two frames around t, nothing
+ * more). Its tracks report LINEAR interpolation and one key per frame
+ * (uniform times, the last at the duration); sk_clip_track_keys returns the
+ * decoded frame values (rotations normalised, w >= 0), not stored keys. It
+ * has no morph-weight tracks. */
+bool sk_clip_is_compressed(const sk_clip *clip);
+/* The compressed blob (little-endian, self-contained; what .skc files hold).
+ * False for a clip that is not compressed. */
+bool sk_clip_compressed_data(const sk_clip *clip, const void **data, size_t *size);
+/* A clip from a compressed blob. Every offset, count and value range is
+ * checked before use (SK_ERR_INVALID_DATA on a bad blob; sampling then reads
+ * nothing outside it). copy = false samples the caller's memory in place: it
+ * must outlive the clip. */
+sk_result sk_clip_from_compressed(const char *name, const void *data, size_t size, bool copy,
+                                  const sk_allocator *alloc, sk_clip **out, sk_error *err);
+
 /* ---- Sampling ---------------------------------------------------------- */
 
 /* Wraps a time per the loop mode: REPEAT gives t - d*floor(t/d) in [0, d)

@@ -1,0 +1,420 @@
+/* skelanim compress IN... -o OUTDIR [--error-cm E] [--shell-cm S] [--scale M] [--fps N] [-j T] [--json]
+ * skelanim bench sample-compressed FILE.skc
+ * Each input (.bvh, .glb, .gltf; folders are searched, not recursively)
+ * becomes OUTDIR/<stem>.skc: its skeleton and every clip, compressed
+ * (core/compress.h) or, when a clip cannot be (morph weights, STEP jumps),
+ * kept as keys. */
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct clip_row {
+    char name[128];
+    bool compressed;
+    char why[256];
+    sk_compress_stats st;
+    double keys_bytes; /* a clip kept as keys: its record size */
+    double seconds;
+} clip_row;
+
+typedef struct job {
+    const char *path, *stem;
+    clip_row *rows;
+    uint32_t nrows;
+    bool ok;
+    char error[1024];
+    size_t skc_bytes;
+} job;
+
+typedef struct crun {
+    job *jobs;
+    size_t n, next, done;
+    const char *outdir;
+    sk_compress_options opt;
+    double fps;
+    bool progress;
+    pthread_mutex_t mu;
+} crun;
+
+static bool has_ext(const char *p, const char *e) {
+    size_t n = strlen(p), m = strlen(e);
+    if (n < m) return false;
+    for (size_t i = 0; i < m; i++)
+        if ((p[n - m + i] | 32) != (e[i] | 32)) return false;
+    return true;
+}
+static bool readable_input(const char *p) { return has_ext(p, ".bvh") || has_ext(p, ".glb") || has_ext(p, ".gltf"); }
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void job_compress(crun *R, job *J) {
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    sk_result r = cli_is_bvh(J->path) ? sk_bvh_load_file(J->path, NULL, &a, &err) : sk_gltf_load_file(J->path, NULL, &a, &err);
+    if (r != SK_OK) {
+        snprintf(J->error, sizeof J->error, "%.500s", err.message);
+        return;
+    }
+    uint32_t n = a->clip_count;
+    J->rows = calloc(n ? n : 1, sizeof *J->rows);
+    sk_clip **out = calloc(n ? n : 1, sizeof *out);
+    bool ok = J->rows && out;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        clip_row *row = &J->rows[i];
+        const sk_clip *src = a->clips[i];
+        snprintf(row->name, sizeof row->name, "%s", sk_clip_name(src));
+        double t0 = cli_now();
+        sk_clip *res = NULL;
+        if (R->fps > 0.0) {
+            r = sk_clip_resample(src, a->skeleton, R->fps, NULL, &res, &err);
+            if (r == SK_ERR_UNSUPPORTED) r = SK_OK, res = NULL; /* kept as it is */
+            else if (r != SK_OK) {
+                snprintf(J->error, sizeof J->error, "%.300s: clip %u: %.400s", J->path, i, err.message);
+                ok = false;
+                break;
+            }
+            if (res) src = res;
+        }
+        sk_clip *cc = NULL;
+        r = sk_clip_compress(src, a->skeleton, &R->opt, NULL, &cc, &row->st, &err);
+        row->seconds = cli_now() - t0;
+        if (r == SK_OK) {
+            row->compressed = true;
+            out[i] = cc;
+            sk_clip_destroy(res);
+        } else if (r == SK_ERR_UNSUPPORTED) {
+            snprintf(row->why, sizeof row->why, "%.250s", err.message);
+            /* kept as keys: the resampled clip, or the file's own (moved out of the asset) */
+            if (res) out[i] = res;
+            else {
+                out[i] = a->clips[i];
+                ((sk_clip **)a->clips)[i] = NULL;
+            }
+        } else {
+            sk_clip_destroy(res);
+            snprintf(J->error, sizeof J->error, "%.300s: clip %u: %.400s", J->path, i, err.message);
+            ok = false;
+        }
+    }
+    if (ok) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.skc", R->outdir, J->stem);
+        double mpu = R->opt.metres_per_unit > 0.0 ? R->opt.metres_per_unit : 1.0;
+        void *data = NULL;
+        size_t size = 0;
+        r = sk_skc_write_memory(a->skeleton, out, n, mpu, NULL, &data, &size, &err);
+        if (r == SK_OK) {
+            r = sk_file_write(NULL, path, data, size, &err);
+            free(data);
+        }
+        if (r != SK_OK) snprintf(J->error, sizeof J->error, "%.500s", err.message);
+        else J->skc_bytes = size, J->ok = true;
+        for (uint32_t i = 0; i < n; i++)
+            if (!J->rows[i].compressed && out[i]) {
+                size_t ks = 0;
+                /* the keys record: what the file holds for it (its float keys) */
+                for (uint32_t k = 0; k < sk_clip_track_count(out[i]); k++) {
+                    sk_track_info ti;
+                    sk_clip_track_info(out[i], k, &ti);
+                    ks += 16 + 4 * (size_t)ti.key_count * (1 + ti.width * (ti.interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u));
+                }
+                J->rows[i].keys_bytes = (double)ks + 8;
+            }
+    }
+    J->nrows = ok ? n : 0;
+    for (uint32_t i = 0; out && i < n; i++) sk_clip_destroy(out[i]);
+    free(out);
+    sk_asset_destroy(a);
+}
+
+static void *worker(void *arg) {
+    crun *R = arg;
+    for (;;) {
+        pthread_mutex_lock(&R->mu);
+        size_t i = R->next++;
+        pthread_mutex_unlock(&R->mu);
+        if (i >= R->n) return NULL;
+        job_compress(R, &R->jobs[i]);
+        pthread_mutex_lock(&R->mu);
+        R->done++;
+        if (R->progress) {
+            fprintf(stderr, "\r[%zu/%zu] %-40.40s", R->done, R->n, R->jobs[i].stem);
+            fflush(stderr);
+        }
+        pthread_mutex_unlock(&R->mu);
+    }
+}
+
+static bool collect(char ***v, size_t *n, const char *p) {
+    struct stat st;
+    if (stat(p, &st) != 0) {
+        fprintf(stderr, "skelanim: %s: %s\n", p, strerror(errno));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(p);
+        if (!d) {
+            fprintf(stderr, "skelanim: %s: %s\n", p, strerror(errno));
+            return false;
+        }
+        struct dirent *e;
+        char **found = NULL;
+        size_t nf = 0;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.' || !readable_input(e->d_name)) continue;
+            char **g = realloc(found, (nf + 1) * sizeof *found);
+            if (!g) break;
+            found = g;
+            size_t l = strlen(p) + strlen(e->d_name) + 2;
+            found[nf] = malloc(l);
+            snprintf(found[nf++], l, "%s/%s", p, e->d_name);
+        }
+        closedir(d);
+        qsort(found, nf, sizeof *found, cmp_str);
+        for (size_t i = 0; i < nf; i++) {
+            char **g = realloc(*v, (*n + 1) * sizeof **v);
+            if (!g) return false;
+            *v = g;
+            (*v)[(*n)++] = found[i];
+        }
+        free(found);
+        return true;
+    }
+    if (!readable_input(p)) {
+        fprintf(stderr, "skelanim: %s: not a .bvh, .glb or .gltf file\n", p);
+        return false;
+    }
+    char **g = realloc(*v, (*n + 1) * sizeof **v);
+    if (!g) return false;
+    *v = g;
+    (*v)[(*n)++] = strdup(p);
+    return true;
+}
+
+static char *stem_of(const char *p) {
+    const char *b = strrchr(p, '/');
+    b = b ? b + 1 : p;
+    const char *dot = strrchr(b, '.');
+    size_t l = dot && dot > b ? (size_t)(dot - b) : strlen(b);
+    char *s = malloc(l + 1);
+    memcpy(s, b, l);
+    s[l] = 0;
+    return s;
+}
+
+static int usage(void) {
+    fprintf(stderr, "usage: skelanim compress IN... -o OUTDIR [--error-cm E (0.01)] [--shell-cm S (3)]\n"
+                    "         [--scale M_PER_UNIT (1; CMU .bvh: 0.056444)] [--fps N] [-j THREADS] [--json]\n"
+                    "  IN: .bvh, .glb or .gltf files, or folders of them; writes OUTDIR/<stem>.skc per input\n");
+    return 1;
+}
+
+int cmd_compress(int argc, char **argv) {
+    char **paths = NULL;
+    size_t np = 0;
+    const char *outdir = NULL;
+    bool json = false, ok = true;
+    uint32_t threads = 1;
+    crun R;
+    memset(&R, 0, sizeof R);
+    R.opt.error_cm = 0.01, R.opt.shell_cm = 3.0, R.opt.metres_per_unit = 1.0;
+    for (int i = 0; i < argc && ok; i++) {
+        const char *a = argv[i];
+        bool more = i + 1 < argc;
+        if (!strcmp(a, "-o") && more) outdir = argv[++i];
+        else if (!strcmp(a, "--error-cm") && more) ok = cli_parse_real(a, argv[++i], 1e-6, 1e4, &R.opt.error_cm);
+        else if (!strcmp(a, "--shell-cm") && more) ok = cli_parse_real(a, argv[++i], 1e-6, 1e6, &R.opt.shell_cm);
+        else if (!strcmp(a, "--scale") && more) ok = cli_parse_real(a, argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &R.opt.metres_per_unit);
+        else if (!strcmp(a, "--fps") && more) ok = cli_parse_real(a, argv[++i], 0.01, 1e4, &R.fps);
+        else if (!strcmp(a, "-j") && more) ok = cli_parse_uint(a, argv[++i], 1, 256, &threads);
+        else if (!strcmp(a, "--json")) json = true;
+        else if (a[0] == '-') {
+            fprintf(stderr, "skelanim: compress: unknown option '%s'\n", a);
+            ok = false;
+        } else ok = collect(&paths, &np, a);
+    }
+    if (ok && (!outdir || !np)) {
+        ok = false;
+        usage();
+    }
+    char **stems = calloc(np ? np : 1, sizeof *stems);
+    for (size_t i = 0; ok && i < np; i++) {
+        stems[i] = stem_of(paths[i]);
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(stems[k], stems[i])) {
+                fprintf(stderr, "skelanim: compress: %s and %s would both write %s.skc\n", paths[k], paths[i], stems[i]);
+                ok = false;
+                break;
+            }
+    }
+    if (ok) {
+        struct stat st;
+        if (stat(outdir, &st) != 0 && mkdir(outdir, 0777) != 0) {
+            fprintf(stderr, "skelanim: %s: %s\n", outdir, strerror(errno));
+            ok = false;
+        } else if (stat(outdir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "skelanim: %s: not a folder\n", outdir);
+            ok = false;
+        }
+    }
+    int status = ok ? 0 : 1;
+    if (ok) {
+        R.jobs = calloc(np, sizeof *R.jobs);
+        R.n = np;
+        R.outdir = outdir;
+        R.progress = !json && isatty(2);
+        pthread_mutex_init(&R.mu, NULL);
+        for (size_t i = 0; i < np; i++) R.jobs[i].path = paths[i], R.jobs[i].stem = stems[i];
+        if (threads > np) threads = (uint32_t)np;
+        pthread_t *th = calloc(threads, sizeof *th);
+        uint32_t started = 0;
+        for (uint32_t t = 1; t < threads; t++)
+            if (pthread_create(&th[t], NULL, worker, &R) == 0) started++, th[started] = th[t];
+        worker(&R);
+        for (uint32_t t = 1; t <= started; t++) pthread_join(th[t], NULL);
+        free(th);
+        pthread_mutex_destroy(&R.mu);
+        if (R.progress) fprintf(stderr, "\r%60s\r", "");
+        double raw = 0, packed = 0, secs = 0, mx = 0;
+        uint32_t clips = 0, kept = 0;
+        if (!json)
+            printf("%-22s %-18s %7s %12s %10s %7s %9s %9s %8s\n", "file", "clip", "frames", "raw B", "packed B", "ratio",
+                   "max cm", "p99 cm", "ms");
+        for (size_t i = 0; i < np; i++) {
+            job *J = &R.jobs[i];
+            if (!J->ok) {
+                fprintf(stderr, "skelanim: %s\n", J->error);
+                status = 1;
+                continue;
+            }
+            for (uint32_t c = 0; c < J->nrows; c++) {
+                clip_row *row = &J->rows[c];
+                clips++;
+                double cb = row->compressed ? (double)row->st.compressed_bytes : row->keys_bytes;
+                if (row->compressed) {
+                    raw += row->st.raw_bytes, packed += cb, secs += row->seconds;
+                    if (row->st.max_error_cm > mx) mx = row->st.max_error_cm;
+                } else kept++;
+                if (json) {
+                    cJSON *o = cJSON_CreateObject();
+                    cJSON_AddStringToObject(o, "file", J->path);
+                    cJSON_AddStringToObject(o, "skc", J->stem);
+                    cJSON_AddStringToObject(o, "clip", row->name);
+                    cJSON_AddBoolToObject(o, "compressed", row->compressed);
+                    if (row->compressed) {
+                        cJSON_AddNumberToObject(o, "frames", row->st.frames);
+                        cJSON_AddItemToObject(o, "fps", cli_num(row->st.sample_rate));
+                        cJSON_AddNumberToObject(o, "raw_bytes", row->st.raw_bytes);
+                        cJSON_AddNumberToObject(o, "compressed_bytes", cb);
+                        cJSON_AddItemToObject(o, "ratio", cli_num(row->st.raw_bytes / cb));
+                        cJSON_AddItemToObject(o, "max_error_cm", cli_num(row->st.max_error_cm));
+                        cJSON_AddItemToObject(o, "p99_error_cm", cli_num(row->st.p99_error_cm));
+                        cJSON_AddNumberToObject(o, "animated_tracks", row->st.animated_tracks);
+                        cJSON_AddNumberToObject(o, "constant_tracks", row->st.constant_tracks);
+                    } else {
+                        cJSON_AddNumberToObject(o, "keys_bytes", cb);
+                        cJSON_AddStringToObject(o, "reason", row->why);
+                    }
+                    cJSON_AddItemToObject(o, "seconds", cli_num(row->seconds));
+                    if (!cli_json_finite(o, "compress")) status = 1;
+                    else {
+                        char *s = cJSON_PrintUnformatted(o);
+                        if (s) puts(s);
+                        cJSON_free(s);
+                    }
+                    cJSON_Delete(o);
+                } else if (row->compressed) {
+                    printf("%-22.22s %-18.18s %7u %12.0f %10.0f %7.2f %9.5f %9.5f %8.1f\n", J->stem, row->name,
+                           row->st.frames, row->st.raw_bytes, cb, row->st.raw_bytes / cb, row->st.max_error_cm,
+                           row->st.p99_error_cm, 1e3 * row->seconds);
+                } else {
+                    printf("%-22.22s %-18.18s   kept as keys (%10.0f B): %s\n", J->stem, row->name, cb, row->why);
+                }
+            }
+            free(J->rows);
+        }
+        if (!json)
+            printf("total: %u clips (%u kept as keys), compressed %.0f -> %.0f bytes, ratio %.2f:1, max error %.5f cm, "
+                   "%.1f MB/s of raw data (%.2f s on %u thread%s)\n",
+                   clips, kept, raw, packed, packed > 0 ? raw / packed : 0.0, mx, secs > 0 ? raw / secs / 1e6 : 0.0, secs,
+                   threads, threads == 1 ? "" : "s");
+        free(R.jobs);
+    }
+    for (size_t i = 0; i < np; i++) free(paths[i]), free(stems[i]);
+    free(paths);
+    free(stems);
+    return status;
+}
+
+/* ---- bench sample-compressed ------------------------------------------------ */
+
+int cli_bench_sample_compressed(int argc, char **argv) {
+    if (argc != 1 || argv[0][0] == '-') {
+        fprintf(stderr, "usage: skelanim bench sample-compressed FILE.skc   (one JSON line per clip)\n");
+        return 1;
+    }
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    if (sk_skc_load_file(argv[0], NULL, NULL, &a, NULL, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return 1;
+    }
+    const sk_skeleton *s = a->skeleton;
+    sk_transform *l = calloc(s->joint_count, sizeof *l);
+    float *w = calloc(s->weight_total + 1, sizeof *w);
+    enum { RANDOM = 4096 };
+    double *rt = malloc(RANDOM * sizeof *rt);
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    int status = 0;
+    for (uint32_t c = 0; c < a->clip_count; c++) {
+        const sk_clip *clip = a->clips[c];
+        double d = sk_clip_duration(clip);
+        for (int i = 0; i < RANDOM; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            rt[i] = (double)(x >> 11) / 9007199254740992.0 * d;
+        }
+        double best[3] = {INFINITY, INFINITY, INFINITY};
+        long reps = 0;
+        for (int mode = 0; mode < 3; mode++) /* forward, backward, random: the best of 7 runs of 4,096 poses */
+            for (int run = 0; run < 7; run++) {
+                double t0 = cli_now();
+                for (int i = 0; i < RANDOM; i++) {
+                    double t = mode == 0 ? d * i / RANDOM : mode == 1 ? d * (RANDOM - i) / RANDOM : rt[i];
+                    sk_clip_sample(clip, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, l, s->weight_total ? w : NULL), NULL);
+                }
+                double us = (cli_now() - t0) * 1e6 / RANDOM;
+                if (us < best[mode]) best[mode] = us;
+                reps += RANDOM;
+            }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "bench", "sample-compressed");
+        cJSON_AddStringToObject(o, "file", argv[0]);
+        cJSON_AddStringToObject(o, "clip", sk_clip_name(clip));
+        cJSON_AddBoolToObject(o, "compressed", sk_clip_is_compressed(clip));
+        cJSON_AddNumberToObject(o, "joints", s->joint_count);
+        cJSON_AddNumberToObject(o, "tracks", sk_clip_track_count(clip));
+        cJSON_AddItemToObject(o, "forward_us", cli_num(best[0]));
+        cJSON_AddItemToObject(o, "backward_us", cli_num(best[1]));
+        cJSON_AddItemToObject(o, "random_us", cli_num(best[2]));
+        cJSON_AddNumberToObject(o, "poses", (double)reps);
+        if (!cli_json_finite(o, "bench sample-compressed")) status = 1;
+        else {
+            char *str = cJSON_PrintUnformatted(o);
+            if (str) puts(str);
+            cJSON_free(str);
+        }
+        cJSON_Delete(o);
+    }
+    free(rt);
+    free(l);
+    free(w);
+    sk_asset_destroy(a);
+    return status;
+}

@@ -1,0 +1,66 @@
+/* skelanim — clip compression (offline) with one knob: the largest error
+ * allowed, in centimetres, measured the way the Animation Compression Library
+ * measures it: three virtual vertices at a shell distance (3 cm by default)
+ * along each joint's axes, moved through the hierarchy into model space,
+ * compared between the original and the compressed clip.
+ *
+ * The result is an sk_clip of the compressed kind (core/clip.h), sampled
+ * through the same API in place: uniform frames in segments (16 by default),
+ * constant tracks stored once, rotations as x,y,z with w >= 0, each animated
+ * track range-reduced per clip and per segment and quantised with a bit rate
+ * chosen per track and segment against the model-space error (a parent's
+ * error moves its children), frames laid out in playback order. The
+ * compressor checks its result by sampling it at every frame and halfway
+ * between frames; it raises bit rates until every sample is within the
+ * error. docs/compression.md has the measurements. */
+#ifndef SKELANIM_COMPRESS_H
+#define SKELANIM_COMPRESS_H
+
+#include "skelanim/core/clip.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sk_compress_options {
+    double error_cm;        /* largest error allowed, cm; 0 = 0.01 */
+    double shell_cm;        /* virtual vertex distance, cm; 0 = 3 */
+    double metres_per_unit; /* of the clip's positions; 0 = 1 (metres) */
+    double sample_rate;     /* frames per second; 0 = the clip's own (uniform) key rate, else 60/120/240 until the error holds */
+    uint32_t segment_len;   /* frames per segment; 0 = 16 */
+} sk_compress_options;
+
+typedef struct sk_compress_stats {
+    double raw_bytes;        /* 10 float32 per joint with a track per frame (ACL's raw size) */
+    size_t compressed_bytes; /* the blob (sk_clip_compressed_data) */
+    uint32_t frames;
+    double sample_rate;
+    uint32_t constant_tracks, animated_tracks;
+    double max_error_cm, p99_error_cm; /* over every joint at every frame and halfway between frames */
+    uint32_t error_samples;            /* joint samples measured */
+} sk_compress_stats;
+
+/* Compresses clip (every joint it targets must exist in skel). Fails with
+ * SK_ERR_UNSUPPORTED for a clip with morph-weight tracks or one whose
+ * error cannot be met at any tried sample rate (STEP keys that jump). */
+sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *skel, const sk_compress_options *opt,
+                           const sk_allocator *alloc, sk_clip **out, sk_compress_stats *stats, sk_error *err);
+
+/* The same clip resampled at fps: frames at k / fps for every k / fps within
+ * the duration (LINEAR; the new duration is the last frame's time: 120 to
+ * 24 fps keeps every 5th frame): what `skelanim compress --fps` compresses
+ * and measures against. */
+sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *skel, double fps, const sk_allocator *alloc,
+                           sk_clip **out, sk_error *err);
+
+/* The shell error of `test` against `ref` (both sampled with sk_clip_sample)
+ * at each of `count` times: the largest and the 99th percentile over every
+ * joint at every time, in the clips' units. */
+sk_result sk_clip_shell_error(const sk_clip *ref, const sk_clip *test, const sk_skeleton *skel, double shell,
+                              const double *times, size_t count, const sk_allocator *alloc, double *max_error,
+                              double *p99_error, sk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

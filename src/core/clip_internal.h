@@ -1,0 +1,148 @@
+/* Private: the storage of sk_clip, shared by the clip module's sources
+ * (clip.c: float keys and sampling; clip_compressed.c: the compressed kind)
+ * and the compressor (compress.c). Not installed. */
+#ifndef SKELANIM_CLIP_INTERNAL_H
+#define SKELANIM_CLIP_INTERNAL_H
+
+#include "core/internal.h"
+#include "skelanim/core/clip.h"
+
+#include <math.h>
+
+typedef struct sk_track {
+    uint32_t joint;
+    uint8_t path, interp;
+    uint16_t pad_;
+    uint32_t key_count;
+    uint32_t width;        /* floats per element */
+    size_t time_offset;    /* into clip->times */
+    size_t value_offset;   /* into clip->values */
+} sk_track;
+
+typedef enum sk_clip_kind { SK_CLIP_KEYS = 0, SK_CLIP_COMPRESSED = 1 } sk_clip_kind;
+
+struct sk_clip {
+    sk_allocator alloc;
+    uint8_t kind;              /* sk_clip_kind */
+    bool blob_owned;           /* compressed: blob allocated (blob_size bytes) by alloc */
+    const uint8_t *blob;       /* compressed: the blob (format in clip_compressed.c) */
+    size_t blob_size;
+    char *name;
+    float duration;
+    uint32_t track_count;
+    uint32_t joint_span;
+    uint32_t weight_tracks;    /* morph-weight tracks (their layout is checked per sample) */
+    sk_track *tracks;
+    float *times;
+    float *values;
+    size_t time_total, value_total;
+    struct {                    /* compressed: header fields read once at load */
+        uint32_t frames, anim, seg_len, segments;
+        float rate;
+        const uint8_t *consts, *ranges, *segtab;
+    } cc;
+};
+
+
+/* ---- The compressed kind (clip_compressed.c decodes, compress.c encodes) ----
+ * A compressed clip is one little-endian blob, read in place:
+ *   header (SK_CC_HEADER bytes): u32 magic "SKCB", u32 version, u32 blob size,
+ *     u32 frames N, f32 sample rate, f32 duration, u32 tracks T, u32 animated A,
+ *     u32 segments S, u32 segment length L, u32 offsets of the track table,
+ *     the constants, the ranges and the segment table, 8 reserved bytes;
+ *   tracks: T x (u32 joint, u8 path, u8 animated, u16 0), sorted by joint then path;
+ *   constants: (T - A) x 4 f32 (rotation x,y,z,w with w >= 0; T/S: x,y,z,0);
+ *   ranges: A x 8 f32 (per component x,y,z,w: the clip minimum; then the four extents);
+ *   segment table: S x u32 offsets; segment s holds frames [sL, min(N, sL+L)):
+ *     u32 bits per frame F, A x u8 (bit-rate index into SK_CC_BITS in bits
+ *     0-3, the dropped component in bits 4-5: 3 for T/S), A x 6 u8 segment
+ *     range (minimum of the three stored components, then their extents, in
+ *     1/255 of the clip range), then the frames in playback order, each F
+ *     bits: per animated track (in track order) its three stored components
+ *     (x,y,z,w without the dropped one), bits[index] bits each, LSB first;
+ *   8 zero bytes at the end (a 64-bit read at any bit of a segment stays inside).
+ * Rotations drop per segment the component farthest from zero, signed so it
+ * is >= 0 in the segment, and rebuild it as sqrt(1 - the others squared).
+ * Decoded component: min + ext * (smin/255 + sext/255 * q / (2^bits - 1)); 0 bits: q/(2^0-1) reads 1/2. */
+#define SK_CC_MAGIC 0x42434b53u
+#define SK_CC_VERSION 1u
+#define SK_CC_HEADER 64u
+#define SK_CC_LEVELS 16u
+static const uint8_t SK_CC_BITS[SK_CC_LEVELS] = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 23};
+
+static inline uint32_t sk_cc_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline float sk_cc_f32(const uint8_t *p) {
+    uint32_t u = sk_cc_u32(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint64_t sk_cc_u64(const uint8_t *p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+#endif
+}
+/* A decoded component is off + sc * q: off and sc from the clip range
+ * (cmin, cext), the segment range (smin, sext in 1/255) and the bit rate;
+ * 0 bits decode the middle of the segment range. The compressor and the
+ * decoder share these float operations. */
+static const float SK_CC_INV[SK_CC_LEVELS] = {
+    0.0f, 1.0f / 7, 1.0f / 15, 1.0f / 31, 1.0f / 63, 1.0f / 127, 1.0f / 255, 1.0f / 511, 1.0f / 1023, 1.0f / 2047,
+    1.0f / 4095, 1.0f / 8191, 1.0f / 16383, 1.0f / 65535, 1.0f / 524287, 1.0f / 8388607};
+static inline void sk_cc_coef(float cmin, float cext, uint8_t smin, uint8_t sext, uint32_t level, float *off, float *sc) {
+    float s0 = (float)smin * (1.0f / 255.0f), se = (float)sext * (1.0f / 255.0f);
+    *off = cmin + cext * (level ? s0 : s0 + se * 0.5f);
+    *sc = cext * se * SK_CC_INV[level];
+}
+static inline float sk_cc_w(float x, float y, float z) {
+    float w2 = 1.0f - x * x - y * y - z * z;
+    return w2 > 0.0f ? sqrtf(w2) : 0.0f;
+}
+
+/* Places the three stored components v around the dropped one d (rebuilt for a rotation). */
+static inline void sk_cc_place(float *out, const float *v, uint32_t d, bool rot) {
+    uint32_t i = 0;
+    for (uint32_t k = 0; k < 4; k++)
+        if (k != d) out[k] = v[i++];
+    out[d] = rot ? sk_cc_w(v[0], v[1], v[2]) : 0.0f;
+}
+
+/* Interpolation of decoded samples (the decoder and the compressor's error
+ * model). Rotations: nlerp while the two samples are within a half-angle of
+ * 0.05 rad (nlerp then strays from slerp by < 2.1e-6 rad: 0.0002 cm at 1 m),
+ * else the library's slerp, which the keyed clips use: a fast turn between
+ * two frames stays as exact as its frames. */
+#define SK_CC_NLERP_DOT 0.99875f
+static inline sk_quat sk_cc_qlerp(const float *a, const float *b, float u) {
+    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sg = d < 0.0f ? -1.0f : 1.0f;
+    if (u != 0.0f && d * sg < SK_CC_NLERP_DOT) {
+        float n0 = 1.0f / sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
+        float n1 = 1.0f / sqrtf(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
+        return sk_quat_slerp(sk_quat_make(a[0] * n0, a[1] * n0, a[2] * n0, a[3] * n0),
+                             sk_quat_make(b[0] * n1, b[1] * n1, b[2] * n1, b[3] * n1), u);
+    }
+    float x = a[0] + (sg * b[0] - a[0]) * u, y = a[1] + (sg * b[1] - a[1]) * u;
+    float z = a[2] + (sg * b[2] - a[2]) * u, w = a[3] + (sg * b[3] - a[3]) * u;
+    float inv = 1.0f / sqrtf(x * x + y * y + z * z + w * w);
+    sk_quat q = {x * inv, y * inv, z * inv, w * inv};
+    return q;
+}
+static inline sk_vec3 sk_cc_vlerp(const float *a, const float *b, float u) {
+    sk_vec3 v = {a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u};
+    return v;
+}
+
+/* Compressed kind (clip_compressed.c). */
+void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
+bool sk_cclip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values);
+void sk_cclip_release(sk_clip *c);
+
+#endif

@@ -1,0 +1,861 @@
+/* The compressor (core/compress.h): per segment, a bit rate per animated
+ * track chosen against the model-space shell error with the hierarchy in the
+ * error, then the blob (layout in clip_internal.h), then a check of the
+ * result sampled at every frame and halfway between frames. */
+#include "core/clip_internal.h"
+#include "core/math_inline.h"
+#include "skelanim/core/compress.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Share of the error a track may use alone before the tracks are combined. */
+#define SK_CC_ISOLATED_SHARE 0.5
+
+typedef struct m34 { double m[12]; } m34; /* columns x, y, z axes (scaled), then the translation */
+
+static void m34_from(const sk_transform *x, m34 *o) {
+    double qx = x->r.x, qy = x->r.y, qz = x->r.z, qw = x->r.w;
+    double xx = qx * qx, yy = qy * qy, zz = qz * qz, xy = qx * qy, xz = qx * qz, yz = qy * qz, wx = qw * qx,
+           wy = qw * qy, wz = qw * qz;
+    double sx = x->s.x, sy = x->s.y, sz = x->s.z;
+    o->m[0] = (1 - 2 * (yy + zz)) * sx, o->m[1] = 2 * (xy + wz) * sx, o->m[2] = 2 * (xz - wy) * sx;
+    o->m[3] = 2 * (xy - wz) * sy, o->m[4] = (1 - 2 * (xx + zz)) * sy, o->m[5] = 2 * (yz + wx) * sy;
+    o->m[6] = 2 * (xz + wy) * sz, o->m[7] = 2 * (yz - wx) * sz, o->m[8] = (1 - 2 * (xx + yy)) * sz;
+    o->m[9] = x->t.x, o->m[10] = x->t.y, o->m[11] = x->t.z;
+}
+
+static void m34_mul(const m34 *a, const m34 *b, m34 *o) {
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 3; r++)
+            o->m[c * 3 + r] = a->m[r] * b->m[c * 3] + a->m[3 + r] * b->m[c * 3 + 1] + a->m[6 + r] * b->m[c * 3 + 2] +
+                              (c == 3 ? a->m[9 + r] : 0.0);
+}
+
+static void m34_model(const sk_transform *local, const int32_t *parents, const m34 *parent_model, m34 *out) {
+    (void)parents;
+    m34 l;
+    m34_from(local, &l);
+    if (parent_model) m34_mul(parent_model, &l, out);
+    else *out = l;
+}
+
+/* Largest distance between the three shell vertices moved by a and by b. */
+static double shell_err(const m34 *a, const m34 *b, double shell) {
+    double dt[3] = {a->m[9] - b->m[9], a->m[10] - b->m[10], a->m[11] - b->m[11]}, e2 = 0.0;
+    for (int c = 0; c < 3; c++) {
+        double d0 = dt[0] + shell * (a->m[c * 3] - b->m[c * 3]), d1 = dt[1] + shell * (a->m[c * 3 + 1] - b->m[c * 3 + 1]),
+               d2 = dt[2] + shell * (a->m[c * 3 + 2] - b->m[c * 3 + 2]);
+        double l2 = d0 * d0 + d1 * d1 + d2 * d2;
+        if (l2 > e2) e2 = l2;
+    }
+    return sqrt(e2);
+}
+
+static void fk_all(const sk_skeleton *s, const sk_transform *local, m34 *model) {
+    for (uint32_t j = 0; j < s->joint_count; j++) {
+        int32_t p = s->parents[j];
+        m34_model(&local[j], s->parents, p >= 0 ? &model[p] : NULL, &model[j]);
+    }
+}
+
+/* ---- shell error of two clips ------------------------------------------- */
+
+/* The 99th percentile (nearest rank): v is reordered (quickselect). */
+static double p99_of(double *v, size_t n) {
+    if (!n) return 0.0;
+    size_t k = (size_t)ceil(0.99 * (double)n), lo = 0, hi = n - 1;
+    k = k ? k - 1 : 0;
+    while (lo < hi) {
+        double pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot) i++;
+            while (v[j] > pivot) j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j], v[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else break;
+    }
+    return v[k];
+}
+
+sk_result sk_clip_shell_error(const sk_clip *ref, const sk_clip *test, const sk_skeleton *s, double shell,
+                              const double *times, size_t count, const sk_allocator *alloc, double *max_error,
+                              double *p99_error, sk_error *err) {
+    if (!ref || !test || !s || (!times && count))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_shell_error: NULL argument");
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    uint32_t J = s->joint_count;
+    size_t ne;
+    if (!sk_size_mul(count, J ? J : 1, &ne)) return sk_error_set(err, SK_ERR_LIMIT, "sk_clip_shell_error: too many samples");
+    sk_transform *l0 = sk_alloc(a, 2 * (size_t)J * sizeof *l0 + 1);
+    m34 *m0 = sk_alloc(a, 2 * (size_t)J * sizeof *m0 + 1);
+    double *e = sk_alloc(a, ne * sizeof *e + 1);
+    sk_result r = SK_OK;
+    if (!l0 || !m0 || !e) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    double mx = 0.0;
+    size_t n = 0;
+    for (size_t i = 0; r == SK_OK && i < count; i++) {
+        sk_pose p0 = sk_pose_view(l0, J, NULL, 0), p1 = sk_pose_view(l0 + J, J, NULL, 0);
+        r = sk_clip_sample(ref, s, times[i], SK_LOOP_CLAMP, &p0, err);
+        if (r == SK_OK) r = sk_clip_sample(test, s, times[i], SK_LOOP_CLAMP, &p1, err);
+        if (r != SK_OK) break;
+        fk_all(s, l0, m0);
+        fk_all(s, l0 + J, m0 + J);
+        for (uint32_t j = 0; j < J; j++) {
+            double v = shell_err(&m0[j], &m0[J + j], shell);
+            if (!(v <= mx)) mx = v; /* NaN propagates as the maximum */
+            e[n++] = v;
+        }
+    }
+    if (r == SK_OK) {
+        if (max_error) *max_error = mx;
+        if (p99_error) *p99_error = p99_of(e, n);
+    }
+    sk_free(a, l0, 2 * (size_t)J * sizeof *l0 + 1);
+    sk_free(a, m0, 2 * (size_t)J * sizeof *m0 + 1);
+    sk_free(a, e, ne * sizeof *e + 1);
+    return r;
+}
+
+/* ---- the compressor ------------------------------------------------------ */
+
+typedef struct ctrack {
+    uint32_t joint;
+    uint8_t path, anim;
+    float cval[4];       /* constant value */
+    float cmin[4], cext[4]; /* clip range per component (x,y,z,w) */
+} ctrack;
+
+typedef struct ctx {
+    sk_allocator al;
+    const sk_skeleton *s;
+    uint32_t J, N, L, S, T, A;
+    float rate, dur;
+    double thr, shell;
+    ctrack *tr;          /* T */
+    uint32_t *anim;      /* A: index into tr */
+    float *vals;         /* A x N x 4: rotations (w >= 0); T and S as x,y,z,0 */
+    sk_transform *rawf;  /* N x J raw local poses at the frames */
+    sk_transform *rawm;  /* N x J raw local poses halfway after each frame (the last unused) */
+    uint8_t *level;      /* S x A */
+    uint8_t *drop;       /* S x A: the component not stored (3 for T/S) */
+    uint8_t *srange;     /* S x A x 6 */
+    /* per segment */
+    uint32_t E, f0, nf;
+    uint32_t *ek;        /* 2L: frame index within the segment */
+    float *eu;           /* 2L: 0 or 0.5 */
+    sk_transform *ll;    /* 2L x J lossy local */
+    m34 *mr, *ml, *ms;   /* 2L x J raw model, lossy model, scratch */
+    double *jerr, *terr; /* J */
+    float *dec;          /* A x (L + 1) x 4 decoded values of the segment's frames (+ the next frame, raw) */
+    uint32_t *subtree_end; /* J */
+} ctx;
+
+static void *cx_alloc(ctx *c, size_t n, size_t elem, bool *ok) {
+    size_t b;
+    if (!sk_size_mul(n ? n : 1, elem, &b)) { *ok = false; return NULL; }
+    void *p = sk_alloc(&c->al, b);
+    if (!p) *ok = false;
+    return p;
+}
+
+static void cx_free(ctx *c, void *p, size_t n, size_t elem) {
+    if (p) sk_free(&c->al, p, (n ? n : 1) * elem);
+}
+
+static void ctx_free(ctx *c) {
+    size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J;
+    cx_free(c, c->tr, c->T, sizeof(ctrack));
+    cx_free(c, c->anim, c->A, sizeof(uint32_t));
+    cx_free(c, c->vals, (size_t)c->A * c->N, 4 * sizeof(float));
+    cx_free(c, c->drop, (size_t)c->S * c->A, 1);
+    cx_free(c, c->rawf, NJ, sizeof(sk_transform));
+    cx_free(c, c->rawm, NJ, sizeof(sk_transform));
+    cx_free(c, c->level, (size_t)c->S * c->A, 1);
+    cx_free(c, c->srange, (size_t)c->S * c->A, 6);
+    cx_free(c, c->ek, L2, sizeof(uint32_t));
+    cx_free(c, c->eu, L2, sizeof(float));
+    cx_free(c, c->ll, L2 * c->J, sizeof(sk_transform));
+    cx_free(c, c->mr, L2 * c->J, sizeof(m34));
+    cx_free(c, c->ml, L2 * c->J, sizeof(m34));
+    cx_free(c, c->ms, L2 * c->J, sizeof(m34));
+    cx_free(c, c->jerr, c->J, sizeof(double));
+    cx_free(c, c->terr, c->J, sizeof(double));
+    cx_free(c, c->dec, (size_t)c->A * (c->L + 1), 4 * sizeof(float));
+    cx_free(c, c->subtree_end, c->J, sizeof(uint32_t));
+}
+
+static void put_value(sk_transform *x, uint8_t path, const float *v) {
+    if (path == SK_PATH_ROTATION) x->r = sk_quat_make(v[0], v[1], v[2], v[3]);
+    else if (path == SK_PATH_TRANSLATION) x->t = sk_vec3_make(v[0], v[1], v[2]);
+    else x->s = sk_vec3_make(v[0], v[1], v[2]);
+}
+
+static void get_value(const sk_transform *x, uint8_t path, float *v) {
+    if (path == SK_PATH_ROTATION) {
+        sk_quat q = x->r;
+        if (q.w < 0.0f) q.x = -q.x, q.y = -q.y, q.z = -q.z, q.w = -q.w;
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+        sk_vec3 t = path == SK_PATH_TRANSLATION ? x->t : x->s;
+        v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = 0.0f;
+    }
+}
+
+/* Quantised value of normalised n in a segment range at a level. */
+static uint32_t quantise(double n, uint8_t smin, uint8_t sext, uint32_t bits) {
+    if (!bits) return 0;
+    double s0 = smin / 255.0, se = sext / 255.0;
+    double u = se > 0.0 ? (n - s0) / se : 0.0;
+    if (u < 0.0) u = 0.0;
+    if (u > 1.0) u = 1.0;
+    double mq = (double)((1u << bits) - 1u);
+    return (uint32_t)floor(u * mq + 0.5);
+}
+
+/* The three stored components of track a at frame k in segment seg,
+ * normalised in the clip range. */
+static void stored(const ctx *c, uint32_t seg, uint32_t a, uint32_t k, double *n) {
+    const ctrack *t = &c->tr[c->anim[a]];
+    const float *v = &c->vals[((size_t)a * c->N + k) * 4];
+    uint32_t d = c->drop[(size_t)seg * c->A + a];
+    float sg = t->path == SK_PATH_ROTATION && v[d] < 0.0f ? -1.0f : 1.0f;
+    for (uint32_t i = 0, comp = 0; i < 3; i++, comp++) {
+        if (comp == d) comp++;
+        double x = (double)(sg * v[comp]);
+        n[i] = t->cext[comp] > 0.0f ? (x - t->cmin[comp]) / t->cext[comp] : 0.0;
+    }
+}
+
+/* Decodes track a's frames of the current segment at its level (and the
+ * next frame after the segment, raw, for the halfway sample across). */
+static void decode_track(ctx *c, uint32_t seg, uint32_t a) {
+    const ctrack *t = &c->tr[c->anim[a]];
+    size_t at = (size_t)seg * c->A + a;
+    uint32_t bits = SK_CC_BITS[c->level[at]], d = c->drop[at];
+    const uint8_t *sr = &c->srange[at * 6];
+    float *dv = &c->dec[(size_t)a * (c->L + 1) * 4];
+    float off[3], sc[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t comp = k + (k >= d);
+        sk_cc_coef(t->cmin[comp], t->cext[comp], sr[k], sr[3 + k], c->level[at], &off[k], &sc[k]);
+    }
+    for (uint32_t i = 0; i < c->nf; i++) {
+        double n[3];
+        float x[3];
+        stored(c, seg, a, c->f0 + i, n);
+        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise(n[k], sr[k], sr[3 + k], bits);
+        sk_cc_place(&dv[i * 4], x, d, t->path == SK_PATH_ROTATION);
+    }
+    if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], &c->vals[((size_t)a * c->N + c->f0 + c->nf) * 4], 4 * sizeof(float));
+}
+
+/* Writes track a's decoded samples into the lossy local poses. */
+static void apply_track(ctx *c, uint32_t a) {
+    const ctrack *t = &c->tr[c->anim[a]];
+    const float *d = &c->dec[(size_t)a * (c->L + 1) * 4];
+    for (uint32_t e = 0; e < c->E; e++) {
+        uint32_t i = c->ek[e];
+        sk_transform *x = &c->ll[(size_t)e * c->J + t->joint];
+        const float *v0 = &d[i * 4], *v1 = c->eu[e] > 0.0f ? &d[(i + 1) * 4] : v0;
+        if (t->path == SK_PATH_ROTATION) x->r = sk_cc_qlerp(v0, v1, c->eu[e]);
+        else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, c->eu[e]);
+        else x->s = sk_cc_vlerp(v0, v1, c->eu[e]);
+    }
+}
+
+/* Lossy model poses of joints [j, end) into ms (parents before j from ml);
+ * terr[jj] = the joints' largest error; returns the segment's largest error,
+ * or INFINITY as soon as one error is above bound (then ms and terr are partial). */
+static double eval_subtree(ctx *c, uint32_t j, double bound) {
+    uint32_t end = c->subtree_end[j], J = c->J;
+    for (uint32_t jj = j; jj < end; jj++) c->terr[jj] = 0.0;
+    for (uint32_t e = 0; e < c->E; e++) {
+        const sk_transform *ll = &c->ll[(size_t)e * J];
+        m34 *ms = &c->ms[(size_t)e * J], *ml = &c->ml[(size_t)e * J], *mr = &c->mr[(size_t)e * J];
+        for (uint32_t jj = j; jj < end; jj++) {
+            int32_t p = c->s->parents[jj];
+            const m34 *pm = p < 0 ? NULL : (uint32_t)p >= j ? &ms[p] : &ml[p];
+            m34_model(&ll[jj], NULL, pm, &ms[jj]);
+            double v = shell_err(&ms[jj], &mr[jj], c->shell);
+            if (!(v <= c->terr[jj])) c->terr[jj] = v;
+            if (!(v <= bound)) return INFINITY;
+        }
+    }
+    double mx = 0.0;
+    for (uint32_t jj = 0; jj < J; jj++) {
+        double v = jj >= j && jj < end ? c->terr[jj] : c->jerr[jj];
+        if (!(v <= mx)) mx = v;
+    }
+    return mx;
+}
+
+static void commit_subtree(ctx *c, uint32_t j) {
+    uint32_t end = c->subtree_end[j], J = c->J;
+    for (uint32_t e = 0; e < c->E; e++)
+        memcpy(&c->ml[(size_t)e * J + j], &c->ms[(size_t)e * J + j], (end - j) * sizeof(m34));
+    for (uint32_t jj = j; jj < end; jj++) c->jerr[jj] = c->terr[jj];
+}
+
+/* Track a at level lvl: the segment's largest error; kept when commit. */
+static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, bool commit, double bound) {
+    uint8_t *lv = &c->level[(size_t)seg * c->A + a], old = *lv;
+    *lv = (uint8_t)lvl;
+    decode_track(c, seg, a);
+    apply_track(c, a);
+    uint32_t j = c->tr[c->anim[a]].joint;
+    double e = eval_subtree(c, j, commit ? INFINITY : bound);
+    if (commit) commit_subtree(c, j);
+    else {
+        *lv = old;
+        decode_track(c, seg, a);
+        apply_track(c, a);
+    }
+    return e;
+}
+
+static double eval_all(ctx *c) {
+    double mx = 0.0;
+    for (uint32_t j = 0; j < c->J; j = c->subtree_end[j]) {
+        eval_subtree(c, j, INFINITY);
+        commit_subtree(c, j);
+    }
+    for (uint32_t j = 0; j < c->J; j++)
+        if (!(c->jerr[j] <= mx)) mx = c->jerr[j];
+    return mx;
+}
+
+/* Chooses the bit rates of segment seg. */
+static bool search_segment(ctx *c, uint32_t seg) {
+    uint32_t J = c->J, A = c->A;
+    c->f0 = seg * c->L;
+    c->nf = c->N - c->f0 < c->L ? c->N - c->f0 : c->L;
+    c->E = 0;
+    for (uint32_t i = 0; i < c->nf; i++) {
+        c->ek[c->E] = i, c->eu[c->E++] = 0.0f;
+        if (c->f0 + i + 1 < c->N) c->ek[c->E] = i, c->eu[c->E++] = 0.5f;
+    }
+    for (uint32_t e = 0; e < c->E; e++) {
+        uint32_t k = c->f0 + c->ek[e];
+        const sk_transform *raw = c->eu[e] > 0.0f ? &c->rawm[(size_t)k * J] : &c->rawf[(size_t)k * J];
+        memcpy(&c->ll[(size_t)e * J], raw, J * sizeof(sk_transform));
+        fk_all(c->s, raw, &c->mr[(size_t)e * J]);
+        for (uint32_t i = 0; i < c->T; i++)
+            if (!c->tr[i].anim) put_value(&c->ll[(size_t)e * J + c->tr[i].joint], c->tr[i].path, c->tr[i].cval);
+    }
+    /* segment ranges, in 1/255 of the clip range */
+    for (uint32_t a = 0; a < A; a++) {
+        uint8_t *sr = &c->srange[((size_t)seg * A + a) * 6];
+        for (int k = 0; k < 3; k++) {
+            double lo = 1.0, hi = 0.0;
+            for (uint32_t i = 0; i < c->nf; i++) {
+                double n3[3];
+                stored(c, seg, a, c->f0 + i, n3);
+                double n = n3[k];
+                if (n < lo) lo = n;
+                if (n > hi) hi = n;
+            }
+            if (hi < lo) hi = lo;
+            double qlo = floor(lo * 255.0), qhi = ceil(hi * 255.0);
+            if (qlo < 0) qlo = 0;
+            if (qlo > 255) qlo = 255;
+            if (qhi > 255) qhi = 255;
+            if (qhi < qlo) qhi = qlo;
+            sr[k] = (uint8_t)qlo;
+            sr[3 + k] = (uint8_t)(qhi - qlo);
+        }
+    }
+    uint8_t *lv = &c->level[(size_t)seg * A];
+    for (uint32_t a = 0; a < A; a++) {
+        lv[a] = SK_CC_LEVELS - 1;
+        decode_track(c, seg, a);
+        apply_track(c, a);
+    }
+    eval_all(c);
+    /* 1. each track alone (the others near exact): its lowest level within a share of the error */
+    uint8_t *iso = &c->level[(size_t)seg * A]; /* written below once every track is known */
+    uint8_t tmp_small[256];
+    uint8_t *iso_l = A <= 256 ? tmp_small : sk_alloc(&c->al, A);
+    if (!iso_l) return false;
+    for (uint32_t a = 0; a < A; a++) {
+        uint32_t lo = 0, hi = SK_CC_LEVELS - 1;
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (trial(c, seg, a, mid, false, SK_CC_ISOLATED_SHARE * c->thr) <= SK_CC_ISOLATED_SHARE * c->thr) hi = mid;
+            else lo = mid + 1;
+        }
+        iso_l[a] = (uint8_t)lo;
+    }
+    for (uint32_t a = 0; a < A; a++) {
+        iso[a] = iso_l[a];
+        decode_track(c, seg, a);
+        apply_track(c, a);
+    }
+    if (iso_l != tmp_small) sk_free(&c->al, iso_l, A);
+    double mx = eval_all(c);
+    /* 2. raise bit rates on the chain of the worst joint until every joint is within the error */
+    while (!(mx <= c->thr)) {
+        uint32_t w = 0;
+        for (uint32_t j = 1; j < J; j++)
+            if (!(c->jerr[j] <= c->jerr[w])) w = j;
+        double best = INFINITY;
+        uint32_t best_a = UINT32_MAX;
+        for (int32_t j = (int32_t)w; j >= 0; j = c->s->parents[j]) {
+            for (uint32_t a = 0; a < A; a++) {
+                if (c->tr[c->anim[a]].joint != (uint32_t)j || lv[a] + 1u >= SK_CC_LEVELS) continue;
+                double e = trial(c, seg, a, lv[a] + 1u, false, best);
+                if (e < best) best = e, best_a = a;
+            }
+        }
+        if (best_a == UINT32_MAX) {
+            return false;
+        }
+        mx = trial(c, seg, best_a, lv[best_a] + 1u, true, INFINITY);
+    }
+    /* 3. lower bit rates while the error holds, the widest tracks first */
+    for (int pass = 0; pass < 2; pass++) {
+        bool changed = false;
+        for (uint32_t bits = SK_CC_LEVELS - 1; bits > 0; bits--)
+            for (uint32_t a = 0; a < A; a++) {
+                if (lv[a] != bits) continue;
+                if (trial(c, seg, a, lv[a] - 1u, false, c->thr) <= c->thr) {
+                    trial(c, seg, a, lv[a] - 1u, true, INFINITY);
+                    changed = true;
+                }
+            }
+        if (!changed) break;
+    }
+    return true;
+}
+
+/* ---- the blob -------------------------------------------------------------- */
+
+static void w32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24); }
+static void wf32(uint8_t *p, float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    w32(p, u);
+}
+
+static uint8_t *build_blob(ctx *c, size_t *size_out) {
+    uint32_t A = c->A, T = c->T, S = c->S;
+    size_t size = SK_CC_HEADER, ot = size;
+    size += 8u * (size_t)T;
+    size_t oc = size;
+    size += 16u * (size_t)(T - A);
+    size_t orr = size;
+    size += 32u * (size_t)A;
+    size_t os = size;
+    size += 4u * (size_t)S;
+    for (uint32_t s = 0; s < S; s++) {
+        uint64_t F = 0, nf = s + 1 < S ? c->L : c->N - s * c->L;
+        for (uint32_t a = 0; a < A; a++) F += 3u * SK_CC_BITS[c->level[(size_t)s * A + a]];
+        size += 4 + 7u * (size_t)A + (size_t)((nf * F + 7) / 8);
+    }
+    size += 8;
+    if (size > UINT32_MAX) return NULL;
+    uint8_t *b = sk_alloc(&c->al, size);
+    if (!b) return NULL;
+    w32(b, SK_CC_MAGIC), w32(b + 4, SK_CC_VERSION), w32(b + 8, (uint32_t)size), w32(b + 12, c->N);
+    wf32(b + 16, c->rate), wf32(b + 20, c->dur), w32(b + 24, T), w32(b + 28, A), w32(b + 32, S), w32(b + 36, c->L);
+    w32(b + 40, (uint32_t)ot), w32(b + 44, (uint32_t)oc), w32(b + 48, (uint32_t)orr), w32(b + 52, (uint32_t)os);
+    uint32_t nc = 0, na = 0;
+    for (uint32_t i = 0; i < T; i++) {
+        const ctrack *t = &c->tr[i];
+        uint8_t *p = b + ot + 8u * i;
+        w32(p, t->joint), p[4] = t->path, p[5] = t->anim;
+        if (t->anim) {
+            uint8_t *r = b + orr + 32u * na++;
+            for (int k = 0; k < 4; k++) wf32(r + 4 * k, t->cmin[k]), wf32(r + 16 + 4 * k, t->cext[k]);
+        } else {
+            uint8_t *q = b + oc + 16u * nc++;
+            for (int k = 0; k < 4; k++) wf32(q + 4 * k, t->cval[k]);
+        }
+    }
+    size_t o = os + 4u * (size_t)S;
+    for (uint32_t s = 0; s < S; s++) {
+        w32(b + os + 4u * s, (uint32_t)o);
+        uint32_t F = 0, f0 = s * c->L, nf = s + 1 < S ? c->L : c->N - f0;
+        const uint8_t *lv = &c->level[(size_t)s * A];
+        for (uint32_t a = 0; a < A; a++) F += 3u * SK_CC_BITS[lv[a]];
+        w32(b + o, F);
+        for (uint32_t a = 0; a < A; a++) b[o + 4 + a] = (uint8_t)(lv[a] | c->drop[(size_t)s * A + a] << 4);
+        memcpy(b + o + 4 + A, &c->srange[(size_t)s * A * 6], 6u * (size_t)A);
+        uint8_t *bits = b + o + 4 + 7u * (size_t)A;
+        uint64_t pos = 0;
+        for (uint32_t i = 0; i < nf; i++)
+            for (uint32_t a = 0; a < A; a++) {
+                uint32_t nb = SK_CC_BITS[lv[a]];
+                const uint8_t *sr = &c->srange[((size_t)s * A + a) * 6];
+                double n[3];
+                stored(c, s, a, f0 + i, n);
+                for (int k = 0; k < 3; k++) {
+                    uint32_t q = quantise(n[k], sr[k], sr[3 + k], nb);
+                    for (uint32_t bit = 0; bit < nb; bit++, pos++)
+                        if (q >> bit & 1u) bits[pos >> 3] |= (uint8_t)(1u << (pos & 7));
+                }
+            }
+        o += 4 + 7u * (size_t)A + (size_t)((pos + 7) / 8);
+    }
+    *size_out = size;
+    return b;
+}
+
+/* ---- entry points ------------------------------------------------------------ */
+
+/* The clip's own key rate when every track's keys are uniform at one rate,
+ * at multiples of the period (the first key may come later than 0); else 0. */
+static double own_rate(const sk_clip *clip) {
+    double period = 0.0;
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const sk_track *t = &clip->tracks[i];
+        if (t->key_count < 2) continue;
+        const float *tm = clip->times + t->time_offset;
+        if (t->interp != SK_INTERP_LINEAR) return 0.0;
+        double t0 = tm[0], p = ((double)tm[t->key_count - 1] - t0) / (t->key_count - 1);
+        if (!(p > 0.0) || t0 < 0.0 || fabs(t0 - p * floor(t0 / p + 0.5)) > 1e-3 * p) return 0.0;
+        for (uint32_t k = 0; k < t->key_count; k++)
+            if (fabs((double)tm[k] - t0 - k * p) > 1e-3 * p) return 0.0;
+        if (period == 0.0) period = p;
+        else if (fabs(p - period) > 1e-4 * period) return 0.0;
+    }
+    return period > 0.0 ? 1.0 / period : 0.0;
+}
+
+/* Samples the raw poses (rest + tracks) at frame k and halfway after it. */
+static sk_result sample_raw(ctx *c, const sk_clip *clip, sk_error *err) {
+    uint32_t J = c->J;
+    for (uint32_t k = 0; k < c->N; k++) {
+        double t = k + 1 == c->N && c->N > 1 ? (double)c->dur : (double)k / (double)c->rate;
+        sk_pose p = sk_pose_view(&c->rawf[(size_t)k * J], J, NULL, 0);
+        memcpy(p.local, c->s->rest, J * sizeof(sk_transform));
+        sk_result r = sk_clip_sample_tracks(clip, c->s, t, SK_LOOP_CLAMP, NULL, 0, &p, err);
+        if (r != SK_OK) return r;
+        if (k + 1 < c->N) {
+            double t1 = k + 2 == c->N ? (double)c->dur : (double)(k + 1) / (double)c->rate;
+            p = sk_pose_view(&c->rawm[(size_t)k * J], J, NULL, 0);
+            memcpy(p.local, c->s->rest, J * sizeof(sk_transform));
+            r = sk_clip_sample_tracks(clip, c->s, 0.5 * (t + t1), SK_LOOP_CLAMP, NULL, 0, &p, err);
+            if (r != SK_OK) return r;
+        }
+    }
+    return SK_OK;
+}
+
+/* One attempt at one sample rate: SK_OK with *out, or SK_ERR_UNSUPPORTED when the error cannot be met. */
+static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *o, double rate,
+                             const sk_allocator *alloc, sk_clip **out, sk_compress_stats *st, sk_error *err) {
+    ctx cx, *c = &cx;
+    memset(c, 0, sizeof *c);
+    c->al = *sk_allocator_or_default(alloc);
+    c->s = s;
+    c->J = s->joint_count;
+    c->L = o->segment_len ? o->segment_len : 16u;
+    c->dur = (float)sk_clip_duration(clip);
+    double nf = floor((double)c->dur * rate + 0.5);
+    if (nf > 1e7) return sk_error_set(err, SK_ERR_LIMIT, "compress: clip '%s': more than 10^7 frames", sk_clip_name(clip));
+    c->N = (uint32_t)nf + 1;
+    c->rate = c->N > 1 ? (float)((double)(c->N - 1) / (double)c->dur) : (float)rate;
+    if (!(c->rate > 0.0f) || !sk_isfinite_f(c->rate)) c->rate = 1.0f;
+    c->S = (c->N - 1) / c->L + 1;
+    c->T = clip->track_count;
+    double upm = 1.0 / (o->metres_per_unit > 0.0 ? o->metres_per_unit : 1.0);
+    c->thr = (o->error_cm > 0.0 ? o->error_cm : 0.01) * 0.01 * upm;
+    c->shell = (o->shell_cm > 0.0 ? o->shell_cm : 3.0) * 0.01 * upm;
+    bool ok = true;
+    size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J;
+    c->tr = cx_alloc(c, c->T, sizeof(ctrack), &ok);
+    c->rawf = cx_alloc(c, NJ, sizeof(sk_transform), &ok);
+    c->rawm = cx_alloc(c, NJ, sizeof(sk_transform), &ok);
+    c->ek = cx_alloc(c, L2, sizeof(uint32_t), &ok);
+    c->eu = cx_alloc(c, L2, sizeof(float), &ok);
+    c->ll = cx_alloc(c, L2 * c->J, sizeof(sk_transform), &ok);
+    c->mr = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
+    c->ml = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
+    c->ms = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
+    c->jerr = cx_alloc(c, c->J, sizeof(double), &ok);
+    c->terr = cx_alloc(c, c->J, sizeof(double), &ok);
+    c->subtree_end = cx_alloc(c, c->J, sizeof(uint32_t), &ok);
+    sk_result r = SK_OK;
+    uint8_t *blob = NULL;
+    size_t blob_size = 0;
+    double *errs = NULL;
+    size_t nerrs = 0;
+    if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
+    for (uint32_t j = 0; j < c->J; j++) c->subtree_end[j] = sk_skeleton_subtree_end(s, j);
+    r = sample_raw(c, clip, err);
+    if (r != SK_OK) goto done;
+    /* constant or animated; clip ranges */
+    for (uint32_t i = 0; i < c->T; i++) {
+        ctrack *t = &c->tr[i];
+        t->joint = clip->tracks[i].joint;
+        t->path = clip->tracks[i].path;
+        float v0[4], v[4], lo[4], hi[4];
+        get_value(&c->rawf[t->joint], t->path, v0);
+        memcpy(lo, v0, sizeof lo), memcpy(hi, v0, sizeof hi);
+        for (uint32_t k = 1; k < c->N; k++) {
+            get_value(&c->rawf[(size_t)k * c->J + t->joint], t->path, v);
+            for (int q = 0; q < 4; q++) lo[q] = v[q] < lo[q] ? v[q] : lo[q], hi[q] = v[q] > hi[q] ? v[q] : hi[q];
+        }
+        double tol = t->path == SK_PATH_TRANSLATION ? 0.01 * c->thr : 1e-6;
+        bool cst = true;
+        for (int q = 0; q < 4; q++) cst = cst && (double)hi[q] - (double)lo[q] <= tol;
+        memcpy(t->cval, v0, sizeof v0);
+        if (t->path == SK_PATH_ROTATION) {
+            sk_quat qn = sk_quat_normalize(sk_quat_make(v0[0], v0[1], v0[2], v0[3]));
+            t->cval[0] = qn.x, t->cval[1] = qn.y, t->cval[2] = qn.z, t->cval[3] = qn.w;
+        }
+        t->anim = !cst;
+        c->A += t->anim;
+    }
+    c->anim = cx_alloc(c, c->A, sizeof(uint32_t), &ok);
+    c->vals = cx_alloc(c, (size_t)c->A * c->N, 4 * sizeof(float), &ok);
+    c->drop = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
+    c->level = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
+    c->srange = cx_alloc(c, (size_t)c->S * c->A, 6, &ok);
+    c->dec = cx_alloc(c, (size_t)c->A * (c->L + 1), 4 * sizeof(float), &ok);
+    if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
+    for (uint32_t i = 0, a = 0; i < c->T; i++) {
+        if (!c->tr[i].anim) continue;
+        c->anim[a] = i;
+        for (uint32_t k = 0; k < c->N; k++) {
+            float v[4];
+            get_value(&c->rawf[(size_t)k * c->J + c->tr[i].joint], c->tr[i].path, v);
+            memcpy(&c->vals[((size_t)a * c->N + k) * 4], v, 4 * sizeof(float));
+        }
+        /* per segment: the rotation component farthest from zero is dropped */
+        ctrack *t = &c->tr[i];
+        for (uint32_t seg = 0; seg < c->S; seg++) {
+            uint32_t d = 3;
+            if (t->path == SK_PATH_ROTATION) {
+                float best = -1.0f;
+                for (uint32_t comp = 0; comp < 4; comp++) {
+                    float m = 2.0f;
+                    for (uint32_t k = seg * c->L; k < c->N && k < (seg + 1) * c->L; k++)
+                        m = fminf(m, fabsf(c->vals[((size_t)a * c->N + k) * 4 + comp]));
+                    if (m > best + 1e-3f) best = m, d = comp; /* w unless another is clearly farther */
+                }
+                if (fabsf(c->vals[((size_t)a * c->N + seg * c->L) * 4 + 3]) >= best - 1e-3f) d = 3;
+            }
+            c->drop[(size_t)seg * c->A + a] = (uint8_t)d;
+        }
+        /* clip range of the stored (signed) components */
+        float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t k = 0; k < c->N; k++) {
+            const float *v = &c->vals[((size_t)a * c->N + k) * 4];
+            uint32_t d = c->drop[(size_t)(k / c->L) * c->A + a];
+            float sg = t->path == SK_PATH_ROTATION && v[d] < 0.0f ? -1.0f : 1.0f;
+            for (int q = 0; q < 4; q++) lo[q] = fminf(lo[q], sg * v[q]), hi[q] = fmaxf(hi[q], sg * v[q]);
+        }
+        for (int q = 0; q < 4; q++) {
+            t->cmin[q] = lo[q], t->cext[q] = hi[q] - lo[q];
+            /* the extent must reach the maximum in float: min + ext >= max */
+            while (t->cmin[q] + t->cext[q] < hi[q]) t->cext[q] = nextafterf(t->cext[q], INFINITY);
+        }
+        a++;
+    }
+    for (uint32_t seg = 0; seg < c->S; seg++)
+        if (!search_segment(c, seg)) {
+            r = sk_error_set(err, SK_ERR_UNSUPPORTED, "compress: clip '%s': the error cannot be met at %g frames/s",
+                             sk_clip_name(clip), (double)c->rate);
+            goto done;
+        }
+    /* the result, checked at every frame and halfway between frames; raise bit rates where it fails */
+    size_t ne = ((size_t)4 * c->N) * c->J;
+    errs = cx_alloc(c, ne, sizeof(double), &ok);
+    sk_transform *pl = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
+    sk_transform *ql = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
+    m34 *pm = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(m34)), *rm = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(m34));
+    uint8_t *bump = sk_alloc(&c->al, (size_t)c->S * c->A + 1);
+    if (!errs || !pl || !ql || !pm || !rm || !bump) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    sk_clip *res = NULL;
+    for (int round = 0; r == SK_OK; round++) {
+        blob = build_blob(c, &blob_size);
+        if (!blob) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); break; }
+        r = sk_clip_from_compressed(sk_clip_name(clip), blob, blob_size, false, &c->al, &res, err);
+        if (r != SK_OK) break;
+        res->blob_owned = true;
+        blob = NULL;
+        memset(bump, 0, (size_t)c->S * c->A);
+        bool fail = false, stuck = false;
+        nerrs = 0;
+        double mx = 0.0;
+        for (uint32_t k = 0; k < c->N; k++)
+            for (int h = 0; h < 4; h++) {
+                if (h && k + 1 >= c->N) continue;
+                double t = k + 1 == c->N && c->N > 1 ? (double)c->dur : (double)k / (double)c->rate;
+                if (h) t += 0.25 * h * ((k + 2 == c->N ? (double)c->dur : (double)(k + 1) / (double)c->rate) - t);
+                memcpy(pl, s->rest, c->J * sizeof(sk_transform));
+                sk_cclip_sample_tracks(res, t, pl);
+                fk_all(s, pl, pm);
+                if (h == 1 || h == 3) { /* a quarter: the raw clip sampled here */
+                    memcpy(ql, s->rest, c->J * sizeof(sk_transform));
+                    r = sk_clip_sample_tracks(clip, s, t, SK_LOOP_CLAMP, NULL, 0, SK_POSE_OF(s, ql, NULL), err);
+                    if (r != SK_OK) break;
+                    fk_all(s, ql, rm);
+                } else fk_all(s, h ? &c->rawm[(size_t)k * c->J] : &c->rawf[(size_t)k * c->J], rm);
+                uint32_t worst = UINT32_MAX;
+                double we = c->thr;
+                for (uint32_t j = 0; j < c->J; j++) {
+                    double e = shell_err(&pm[j], &rm[j], c->shell);
+                    errs[nerrs++] = e;
+                    if (!(e <= mx)) mx = e;
+                    if (!(e <= we)) we = e, worst = j;
+                }
+                if (worst == UINT32_MAX) continue;
+                fail = true;
+                uint32_t segs[2] = {k / c->L, (k + (h != 0)) / c->L};
+                for (int32_t j = (int32_t)worst; j >= 0; j = s->parents[j])
+                    for (uint32_t a = 0; a < c->A; a++) {
+                        if (c->tr[c->anim[a]].joint != (uint32_t)j) continue;
+                        for (int q = 0; q < 2; q++) {
+                            size_t at = (size_t)segs[q] * c->A + a;
+                            if (bump[at]) continue;
+                            bump[at] = 1;
+                            if (c->level[at] + 1u < SK_CC_LEVELS) c->level[at]++;
+                            else stuck = true;
+                        }
+                    }
+            }
+        if (r != SK_OK) break;
+        if (!fail) {
+            st->max_error_cm = mx / (0.01 * upm);
+            st->p99_error_cm = p99_of(errs, nerrs) / (0.01 * upm);
+            st->error_samples = (uint32_t)nerrs;
+            *out = res;
+            res = NULL;
+            break;
+        }
+        sk_clip_destroy(res);
+        res = NULL;
+        if (stuck || round > 30) {
+            r = sk_error_set(err, SK_ERR_UNSUPPORTED, "compress: clip '%s': the error cannot be met at %g frames/s",
+                             sk_clip_name(clip), (double)c->rate);
+            break;
+        }
+    }
+    sk_clip_destroy(res); /* a check that failed part-way */
+    sk_free(&c->al, pl, (c->J ? c->J : 1) * sizeof(sk_transform));
+    sk_free(&c->al, ql, (c->J ? c->J : 1) * sizeof(sk_transform));
+    sk_free(&c->al, pm, (c->J ? c->J : 1) * sizeof(m34));
+    sk_free(&c->al, rm, (c->J ? c->J : 1) * sizeof(m34));
+    sk_free(&c->al, bump, (size_t)c->S * c->A + 1);
+    if (r == SK_OK) {
+        uint32_t tracked = 0;
+        for (uint32_t j = 0; j < c->J; j++) {
+            bool has = false;
+            for (uint32_t i = 0; i < c->T; i++) has = has || c->tr[i].joint == j;
+            tracked += has;
+        }
+        st->raw_bytes = 40.0 * tracked * c->N;
+        st->frames = c->N;
+        st->sample_rate = c->rate;
+        st->animated_tracks = c->A;
+        st->constant_tracks = c->T - c->A;
+        sk_clip_compressed_data(*out, NULL, &st->compressed_bytes);
+    }
+done:
+    if (blob) sk_free(&c->al, blob, blob_size);
+    cx_free(c, errs, (size_t)4 * c->N * c->J, sizeof(double));
+    ctx_free(c);
+    return r;
+}
+
+sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *opt,
+                           const sk_allocator *alloc, sk_clip **out, sk_compress_stats *stats, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_compress: out is NULL");
+    *out = NULL;
+    if (!clip || !s) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_compress: NULL argument");
+    if (clip->kind != SK_CLIP_KEYS) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "compress: clip '%s' is compressed already", sk_clip_name(clip));
+    if (clip->weight_tracks)
+        return sk_error_set(err, SK_ERR_UNSUPPORTED, "compress: clip '%s' has morph-weight tracks", sk_clip_name(clip));
+    if (clip->joint_span > s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "compress: clip '%s' targets joints the skeleton does not have",
+                            sk_clip_name(clip));
+    sk_compress_options o = {0};
+    if (opt) o = *opt;
+    if (!(o.error_cm >= 0.0 && o.error_cm <= 1e6) || !(o.shell_cm >= 0.0 && o.shell_cm <= 1e6) ||
+        !(o.metres_per_unit >= 0.0 && o.metres_per_unit <= 1e9) || !(o.sample_rate >= 0.0 && o.sample_rate <= 1e4) ||
+        o.segment_len > 1024)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_compress: option out of range");
+    sk_compress_stats st;
+    memset(&st, 0, sizeof st);
+    double rates[4] = {o.sample_rate, 0, 0, 0};
+    int nr = 1;
+    if (o.sample_rate == 0.0) {
+        double own = own_rate(clip);
+        if (own > 0.0 && own <= 1e4) rates[0] = own, rates[1] = 2 * own, rates[2] = 4 * own, nr = 3;
+        else rates[0] = 30.0, rates[1] = 60.0, rates[2] = 120.0, rates[3] = 240.0, nr = 4;
+    }
+    sk_result r = SK_ERR_UNSUPPORTED;
+    for (int i = 0; i < nr; i++) {
+        r = compress_at(clip, s, &o, rates[i], alloc, out, &st, err);
+        if (r != SK_ERR_UNSUPPORTED) break;
+    }
+    if (r == SK_OK && stats) *stats = st;
+    return r;
+}
+
+sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *s, double fps, const sk_allocator *alloc,
+                           sk_clip **out, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_resample: out is NULL");
+    *out = NULL;
+    if (!clip || !s || !(fps > 0.0 && fps <= 1e4))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_resample: bad argument");
+    if (clip->weight_tracks)
+        return sk_error_set(err, SK_ERR_UNSUPPORTED, "resample: clip '%s' has morph-weight tracks", sk_clip_name(clip));
+    if (clip->joint_span > s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "resample: clip '%s' targets joints the skeleton does not have",
+                            sk_clip_name(clip));
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    double nf = floor(sk_clip_duration(clip) * fps + 1e-6);
+    if (nf > 1e7) return sk_error_set(err, SK_ERR_LIMIT, "resample: more than 10^7 frames");
+    uint32_t N = (uint32_t)nf + 1, J = s->joint_count, T = clip->track_count;
+    double dur = nf / fps; /* frames at k / fps only: 120 -> 24 fps keeps every 5th frame */
+    sk_transform *poses = sk_alloc(a, (size_t)N * (J ? J : 1) * sizeof(sk_transform));
+    float *times = sk_alloc(a, (size_t)N * sizeof(float)), *vals = sk_alloc(a, (size_t)N * 4 * sizeof(float));
+    sk_clip_builder *b = NULL;
+    sk_result r = SK_OK;
+    if (!poses || !times || !vals) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    if (r == SK_OK) r = sk_clip_builder_create(sk_clip_name(clip), a, &b, err);
+    for (uint32_t k = 0; r == SK_OK && k < N; k++) {
+        double t = (double)k / fps;
+        times[k] = (float)t;
+        sk_pose p = sk_pose_view(&poses[(size_t)k * J], J, NULL, 0);
+        memcpy(p.local, s->rest, J * sizeof(sk_transform));
+        r = sk_clip_sample_tracks(clip, s, t, SK_LOOP_CLAMP, NULL, 0, &p, err);
+    }
+    for (uint32_t i = 0; r == SK_OK && i < T; i++) {
+        sk_track_info ti;
+        sk_clip_track_info(clip, i, &ti);
+        uint32_t w = ti.path == SK_PATH_ROTATION ? 4 : 3;
+        for (uint32_t k = 0; k < N; k++) {
+            const sk_transform *x = &poses[(size_t)k * J + ti.joint];
+            float *v = &vals[(size_t)k * w];
+            if (ti.path == SK_PATH_ROTATION) v[0] = x->r.x, v[1] = x->r.y, v[2] = x->r.z, v[3] = x->r.w;
+            else if (ti.path == SK_PATH_TRANSLATION) v[0] = x->t.x, v[1] = x->t.y, v[2] = x->t.z;
+            else v[0] = x->s.x, v[1] = x->s.y, v[2] = x->s.z;
+        }
+        sk_track_desc d = {ti.joint, ti.path, SK_INTERP_LINEAR, N, times, vals, w};
+        r = sk_clip_builder_add_track(b, &d, err);
+    }
+    if (r == SK_OK) {
+        sk_clip_builder_set_duration(b, dur);
+        r = sk_clip_builder_finish(b, out, err);
+        b = NULL;
+    }
+    sk_clip_builder_destroy(b);
+    sk_free(a, poses, (size_t)N * (J ? J : 1) * sizeof(sk_transform));
+    sk_free(a, times, (size_t)N * sizeof(float));
+    sk_free(a, vals, (size_t)N * 4 * sizeof(float));
+    return r;
+}

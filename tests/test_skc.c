@@ -1,0 +1,188 @@
+/* The packed clip format (io/skc.h): a small .skc (a synthetic BVH's clip
+ * compressed, and the same clip kept as keys) round-trips; loaded in place
+ * it samples like the clips it was written from; every truncation and every
+ * byte flip is rejected or, when the flip keeps a valid checksum (the test
+ * recomputes it, to reach the checks behind it), loads and samples without a
+ * read outside the buffer (each attempt gets its own exact-size heap copy, so
+ * ASan sees any overread). */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A 4-joint BVH with FRAMES frames of smooth motion (units: centimetres). */
+enum { FRAMES = 40 };
+static char *synthetic_bvh(void) {
+    size_t cap = 65536, n = 0;
+    char *s = malloc(cap);
+    n += (size_t)snprintf(s + n, cap - n,
+                          "HIERARCHY\nROOT hip\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                          " JOINT spine\n {\n  OFFSET 0 10 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                          "  JOINT head\n  {\n   OFFSET 0 10 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                          "   End Site\n   {\n    OFFSET 0 5 0\n   }\n  }\n }\n"
+                          " JOINT leg\n {\n  OFFSET 5 -10 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                          "  End Site\n  {\n   OFFSET 0 -10 0\n  }\n }\n}\n"
+                          "MOTION\nFrames: %d\nFrame Time: 0.0333333\n", FRAMES);
+    for (int f = 0; f < FRAMES; f++) {
+        double t = f / 30.0;
+        n += (size_t)snprintf(s + n, cap - n, "%.4f 90 %.4f %.4f %.4f %.4f 20 %.4f 0 %.4f %.4f 0 %.4f 0 0\n", 3 * t,
+                              sin(t), 30 * sin(2 * t), 10 * cos(t), t * 40, 15 * sin(3 * t), 25 * sin(t), 5 * t,
+                              40 * sin(4 * t));
+    }
+    return s;
+}
+
+static void crc_fix(uint8_t *b, size_t n) {
+    uint32_t table[256];
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = c & 1u ? 0xedb88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
+    }
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++)
+        if (i < 16 || i >= 20) c = table[(c ^ b[i]) & 0xffu] ^ (c >> 8);
+    c ^= 0xffffffffu;
+    b[16] = (uint8_t)c, b[17] = (uint8_t)(c >> 8), b[18] = (uint8_t)(c >> 16), b[19] = (uint8_t)(c >> 24);
+}
+
+/* Loads a heap copy of exactly n bytes; when it loads, samples every clip forward, backward and at odd times. */
+static int try_load(const uint8_t *data, size_t n, bool in_place) {
+    uint8_t *copy = malloc(n ? n : 1);
+    memcpy(copy, data, n);
+    sk_asset *as = NULL;
+    sk_error err = {0};
+    sk_result r = sk_skc_load_memory(copy, n, in_place, NULL, &as, NULL, &err);
+    if (r == SK_OK) {
+        const sk_skeleton *s = as->skeleton;
+        sk_transform *l = calloc(s->joint_count, sizeof *l);
+        float *w = calloc(s->weight_total + 1, sizeof *w);
+        for (uint32_t c = 0; c < as->clip_count; c++) {
+            double d = sk_clip_duration(as->clips[c]);
+            const double ts[] = {-1.0, 0.0, 0.3 * d, d, 0.999 * d, 1e9, -1e9};
+            for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
+                assert_int_equal(sk_clip_sample(as->clips[c], s, ts[i], SK_LOOP_REPEAT, SK_POSE_OF(s, l, w), NULL), SK_OK);
+            sk_track_info ti;
+            if (sk_clip_track_count(as->clips[c]) && sk_clip_track_info(as->clips[c], 0, &ti)) {
+                float *tm = calloc(ti.key_count, sizeof *tm), *v = calloc((size_t)ti.key_count * ti.width * 3, sizeof *v);
+                assert_true(sk_clip_track_keys(as->clips[c], 0, tm, v));
+                free(tm);
+                free(v);
+            }
+        }
+        free(l);
+        free(w);
+        sk_asset_destroy(as);
+    } else {
+        assert_true(err.message[0] != 0); /* a clear error */
+    }
+    free(copy);
+    return r == SK_OK;
+}
+
+static void make_skc(uint8_t **out, size_t *size, sk_asset **src, sk_clip **cc) {
+    char *text = synthetic_bvh();
+    sk_error err = {0};
+    assert_int_equal(sk_bvh_load_memory(text, strlen(text), "synthetic", NULL, src, &err), SK_OK);
+    free(text);
+    sk_compress_options o = {0.01, 3.0, 0.01, 0, 0};
+    sk_compress_stats st;
+    assert_int_equal(sk_clip_compress((*src)->clips[0], (*src)->skeleton, &o, NULL, cc, &st, &err), SK_OK);
+    sk_clip *clips[2] = {*cc, (*src)->clips[0]};
+    void *data = NULL;
+    assert_int_equal(sk_skc_write_memory((*src)->skeleton, clips, 2, 0.01, NULL, &data, size, &err), SK_OK);
+    *out = data;
+}
+
+static void test_round_trip(void **state) {
+    (void)state;
+    uint8_t *data;
+    size_t size;
+    sk_asset *src;
+    sk_clip *cc;
+    make_skc(&data, &size, &src, &cc);
+    size_t cs = 0;
+    assert_true(sk_clip_compressed_data(cc, NULL, &cs));
+    printf("synthetic .skc: %zu bytes (compressed clip %zu bytes)\n", size, cs);
+    for (int in_place = 0; in_place < 2; in_place++) {
+        sk_asset *as = NULL;
+        sk_error err = {0};
+        double mpu = 0;
+        assert_int_equal(sk_skc_load_memory(data, size, in_place, NULL, &as, &mpu, &err), SK_OK);
+        assert_true(mpu == 0.01);
+        assert_int_equal(as->clip_count, 2);
+        assert_true(sk_clip_is_compressed(as->clips[0]));
+        assert_false(sk_clip_is_compressed(as->clips[1]));
+        const sk_skeleton *s = as->skeleton;
+        assert_int_equal(s->joint_count, src->skeleton->joint_count);
+        for (uint32_t j = 0; j < s->joint_count; j++) assert_string_equal(s->names[j], src->skeleton->names[j]);
+        sk_transform a[8], b[8];
+        uint32_t cursor[16] = {0};
+        for (int i = 0; i <= 200; i++) {
+            double t = (i < 100 ? i : 200 - i) * sk_clip_duration(cc) / 100.0; /* forward, then backward */
+            for (uint32_t c = 0; c < 2; c++) {
+                const sk_clip *ref = c == 0 ? cc : src->clips[0];
+                assert_int_equal(sk_clip_sample(ref, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, a, NULL), NULL), SK_OK);
+                assert_int_equal(sk_clip_sample_cursor(as->clips[c], s, t, SK_LOOP_CLAMP, cursor, 16, SK_POSE_OF(s, b, NULL), NULL), SK_OK);
+                if (c == 0) assert_memory_equal(a, b, s->joint_count * sizeof(sk_transform)); /* the same bits */
+                else /* keys: the builder normalises rotation keys again (within an ulp) */
+                    for (uint32_t j = 0; j < s->joint_count; j++) {
+                        const float *x = &a[j].t.x, *y = &b[j].t.x;
+                        for (int k = 0; k < 10; k++) assert_true(fabsf(x[k] - y[k]) <= 1e-6f * fmaxf(1.0f, fabsf(x[k])));
+                    }
+            }
+        }
+        sk_asset_destroy(as);
+    }
+    free(data);
+    sk_clip_destroy(cc);
+    sk_asset_destroy(src);
+}
+
+static void test_hostile(void **state) {
+    (void)state;
+    uint8_t *data;
+    size_t size;
+    sk_asset *src;
+    sk_clip *cc;
+    make_skc(&data, &size, &src, &cc);
+    int loaded = 0, tried = 0;
+    /* every truncation: as is, and with the size field and checksum patched to match */
+    uint8_t *m = malloc(size);
+    for (size_t n = 0; n < size; n++) {
+        assert_false(try_load(data, n, false));
+        tried++;
+        if (n >= 64) {
+            memcpy(m, data, n);
+            m[12] = (uint8_t)n, m[13] = (uint8_t)(n >> 8), m[14] = (uint8_t)(n >> 16), m[15] = (uint8_t)(n >> 24);
+            crc_fix(m, n);
+            loaded += try_load(m, n, n & 1);
+            tried++;
+        }
+    }
+    /* every byte flipped three ways: as is (the checksum rejects it) and with the checksum recomputed */
+    const uint8_t flips[3] = {0x01, 0x80, 0xff};
+    for (size_t i = 0; i < size; i++)
+        for (int f = 0; f < 3; f++) {
+            memcpy(m, data, size);
+            m[i] ^= flips[f];
+            if (i >= 20 || i < 16) assert_false(try_load(m, size, false)); /* bytes 16-19 are the checksum itself */
+            crc_fix(m, size);
+            loaded += try_load(m, size, (i + (size_t)f) & 1);
+            tried += 2;
+        }
+    printf(".skc hostile: %zu bytes, %d loads tried, %d loaded (flips the checks cannot tell from data), the rest rejected\n",
+           size, tried, loaded);
+    assert_int_equal(tried, (int)(size + (size - 64) + 6 * size));
+    free(m);
+    free(data);
+    sk_clip_destroy(cc);
+    sk_asset_destroy(src);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_round_trip), cmocka_unit_test(test_hostile)};
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
+}
