@@ -817,10 +817,37 @@ sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *s, double fps
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "resample: clip '%s' targets joints the skeleton does not have",
                             sk_clip_name(clip));
     const sk_allocator *a = sk_allocator_or_default(alloc);
-    double nf = floor(sk_clip_duration(clip) * fps + 1e-6);
+    /* A clip keyed uniformly at a multiple of fps (120 -> 24 fps) keeps
+     * every k-th key, at its own time: BVH frame times are rounded (0.008333
+     * s for 1/120), so k / fps drifts off the keys and, over 2,100 frames,
+     * past the last one that ACL's "every 5th frame" keeps. Other clips are
+     * sampled at k / fps within the duration. */
+    uint32_t step = 0, nsrc = 0, T = clip->track_count;
+    const float *src_times = NULL;
+    if (T > 0 && clip->kind == SK_CLIP_KEYS) {
+        sk_track_info t0;
+        sk_clip_track_info(clip, 0, &t0);
+        bool uniform = t0.key_count >= 2 && t0.time_min == 0.0 && t0.interpolation == SK_INTERP_LINEAR;
+        for (uint32_t i = 1; uniform && i < T; i++) {
+            sk_track_info ti;
+            sk_clip_track_info(clip, i, &ti);
+            uniform = ti.key_count == t0.key_count && ti.time_max == t0.time_max && ti.time_min == 0.0 &&
+                      ti.interpolation == SK_INTERP_LINEAR;
+        }
+        if (uniform) {
+            src_times = clip->times + clip->tracks[0].time_offset;
+            nsrc = t0.key_count;
+            double dt = t0.time_max / (nsrc - 1);
+            for (uint32_t k = 1; uniform && k < nsrc; k++)
+                uniform = fabs((double)src_times[k] - k * dt) <= 1e-3 * dt;
+            double ratio = 1.0 / (dt * fps), kk = floor(ratio + 0.5);
+            if (uniform && kk >= 1.0 && kk <= 1e6 && fabs(ratio - kk) <= 1e-3 * kk) step = (uint32_t)kk;
+        }
+    }
+    double nf = step ? floor((double)(nsrc - 1) / step) : floor(sk_clip_duration(clip) * fps + 1e-6);
     if (nf > 1e7) return sk_error_set(err, SK_ERR_LIMIT, "resample: more than 10^7 frames");
-    uint32_t N = (uint32_t)nf + 1, J = s->joint_count, T = clip->track_count;
-    double dur = nf / fps; /* frames at k / fps only: 120 -> 24 fps keeps every 5th frame */
+    uint32_t N = (uint32_t)nf + 1, J = s->joint_count;
+    double dur = step ? (double)src_times[(size_t)(N - 1) * step] : nf / fps;
     sk_transform *poses = sk_alloc(a, (size_t)N * (J ? J : 1) * sizeof(sk_transform));
     float *times = sk_alloc(a, (size_t)N * sizeof(float)), *vals = sk_alloc(a, (size_t)N * 4 * sizeof(float));
     sk_clip_builder *b = NULL;
@@ -828,7 +855,7 @@ sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *s, double fps
     if (!poses || !times || !vals) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     if (r == SK_OK) r = sk_clip_builder_create(sk_clip_name(clip), a, &b, err);
     for (uint32_t k = 0; r == SK_OK && k < N; k++) {
-        double t = (double)k / fps;
+        double t = step ? (double)src_times[(size_t)k * step] : (double)k / fps;
         times[k] = (float)t;
         sk_pose p = sk_pose_view(&poses[(size_t)k * J], J, NULL, 0);
         memcpy(p.local, s->rest, J * sizeof(sk_transform));

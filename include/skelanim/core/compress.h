@@ -47,9 +47,11 @@ sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *skel, const s
                            const sk_allocator *alloc, sk_clip **out, sk_compress_stats *stats, sk_error *err);
 
 /* The same clip resampled at fps: frames at k / fps for every k / fps within
- * the duration (LINEAR; the new duration is the last frame's time: 120 to
- * 24 fps keeps every 5th frame): what `skelanim compress --fps` compresses
- * and measures against. */
+ * the duration, or past it by less than 1 % of a frame (sampled clamped: the
+ * last source frame; BVH frame times are rounded) (LINEAR; the new duration
+ * is the last frame's time: 120 to 24 fps keeps every 5th frame, the last
+ * one included when the frame count is 1 + a multiple of 5): what
+ * `skelanim compress --fps` compresses and measures against. */
 sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *skel, double fps, const sk_allocator *alloc,
                            sk_clip **out, sk_error *err);
 
