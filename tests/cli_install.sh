@@ -15,6 +15,9 @@ cmake --install "$SK_BINARY_DIR" --prefix "$tmp/prefix" >/dev/null
 libdir=$(ls -d "$tmp"/prefix/lib*/ | head -1)
 test -f "$libdir/pkgconfig/skelanim.pc"
 test -f "$libdir/pkgconfig/skelanim_io.pc"
+test -f "$libdir/pkgconfig/skelanim_batch.pc"
+test -f "$libdir/libskelanim_batch.a"
+test -f "$tmp/prefix/include/skelanim/batch/batch.h"
 test -f "$libdir/cmake/skelanim/skelanimConfig.cmake"
 test -f "$tmp/prefix/include/skelanim.h"
 
