@@ -1,7 +1,13 @@
 /* The batch updater: a fixed pool of POSIX threads and per-thread scratch,
  * created once; per frame the characters are handed out in chunks through
  * one atomic counter, the calling thread works too, and the call returns when
- * every worker has finished the frame. Nothing is allocated per frame. */
+ * every chunk is done. Nothing is allocated per frame.
+ *
+ * A worker joins a run under the mutex (active++) and leaves it under the
+ * mutex (active--); the caller writes the job only while no worker is active
+ * and returns once every chunk has been taken and no worker is active. A
+ * worker that wakes late (a loaded machine) finds no chunk left and leaves:
+ * the frame never waits for a thread that has not started it. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "skelanim/batch/batch.h"
@@ -56,7 +62,7 @@ struct sk_batch {
     pthread_mutex_t mu;
     pthread_cond_t wake, done;
     uint64_t generation;         /* bumped per run */
-    uint32_t pending;            /* workers that have not finished the current run */
+    uint32_t active;             /* workers inside a run */
     bool quit;
     batch_job job;
     atomic_ullong next_chunk;
@@ -165,10 +171,11 @@ static void *worker_main(void *arg) {
         while (b->generation == seen && !b->quit) pthread_cond_wait(&b->wake, &b->mu);
         if (b->quit) break;
         seen = b->generation;
+        b->active++;
         pthread_mutex_unlock(&b->mu);
         work(b, s);
         pthread_mutex_lock(&b->mu);
-        if (--b->pending == 0) pthread_cond_signal(&b->done);
+        if (--b->active == 0) pthread_cond_signal(&b->done);
     }
     pthread_mutex_unlock(&b->mu);
     return NULL;
@@ -299,9 +306,17 @@ uint32_t sk_batch_thread_count(const sk_batch *b) { return b ? b->threads : 0; }
 
 /* ---- running ------------------------------------------------------------ */
 
-static sk_result batch_execute(sk_batch *b, sk_error *err) {
+/* Sets the job (while no worker is active), wakes the workers, works, and
+ * waits until no worker is inside the run. */
+static sk_result batch_execute(sk_batch *b, const batch_job *job_in, sk_error *err) {
+    if (job_in->count == 0) return SK_OK;
+    bool pool = b->threads > 1;
+    if (pool) {
+        pthread_mutex_lock(&b->mu);
+        while (b->active) pthread_cond_wait(&b->done, &b->mu); /* a late worker of the last run */
+    }
     batch_job *job = &b->job;
-    if (job->count == 0) return SK_OK;
+    *job = *job_in;
     for (uint32_t i = 0; i < b->threads; i++) b->slots[i]->err_index = SK_BATCH_NONE;
     if (b->chunk) {
         job->chunk = b->chunk;
@@ -311,17 +326,16 @@ static sk_result batch_execute(sk_batch *b, sk_error *err) {
     }
     atomic_store_explicit(&b->next_chunk, 0, memory_order_relaxed);
     atomic_store_explicit(&b->fail_index, SK_BATCH_NONE, memory_order_relaxed);
-    if (b->threads > 1) {
-        pthread_mutex_lock(&b->mu);
+    if (pool) {
         b->generation++;
-        b->pending = b->threads - 1;
         pthread_cond_broadcast(&b->wake);
         pthread_mutex_unlock(&b->mu);
     }
     work(b, b->slots[0]);
-    if (b->threads > 1) {
+    if (pool) {
+        /* Every chunk is taken; wait for the workers still on theirs. */
         pthread_mutex_lock(&b->mu);
-        while (b->pending) pthread_cond_wait(&b->done, &b->mu);
+        while (b->active) pthread_cond_wait(&b->done, &b->mu);
         pthread_mutex_unlock(&b->mu);
     }
     const batch_slot *first = NULL;
@@ -335,11 +349,11 @@ static sk_result batch_execute(sk_batch *b, sk_error *err) {
 
 sk_result sk_batch_run(sk_batch *b, uint32_t count, sk_batch_fn fn, void *user, sk_error *err) {
     if (!b || !fn) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_batch_run: %s is NULL", b ? "fn" : "batch");
-    b->job = (batch_job){0};
-    b->job.fn = fn;
-    b->job.user = user;
-    b->job.count = count;
-    return batch_execute(b, err);
+    batch_job job = {0};
+    job.fn = fn;
+    job.user = user;
+    job.count = count;
+    return batch_execute(b, &job, err);
 }
 
 size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) {
@@ -394,6 +408,5 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_normals given but the mesh has no normals", who);
         job.vertex_count = sk_skinned_mesh_vertex_count(p->mesh);
     }
-    b->job = job;
-    return batch_execute(b, err);
+    return batch_execute(b, &job, err);
 }
