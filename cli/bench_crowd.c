@@ -16,7 +16,10 @@
  * each, thread counts in turn, for each crowd size); one JSON line per crowd
  * size and thread count: mean and min over every frame, the median of the
  * runs' means, and with several thread counts the speedup of the median over
- * the first thread count's. */
+ * the first thread count's. "cpu_per_wall" is the process's CPU time over the
+ * wall time of the timed frames (median of the runs): close to T when the T
+ * threads had T cores to themselves; less when other work shared the
+ * machine. */
 #include "cli.h"
 
 #include "skelanim/batch/batch.h"
@@ -24,6 +27,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CROWD_MAX_SIZES 16
 #define CROWD_MAX_THREADS 8
@@ -126,6 +130,13 @@ done:
     return ok;
 }
 
+/* CPU time of every thread of the process, seconds. */
+static double process_cpu(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static double median(double *v, uint32_t n) {
     qsort(v, n, sizeof *v, cli_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -204,7 +215,8 @@ int bench_crowd(int argc, char **argv) {
         double *times = malloc((size_t)count * 2 * sizeof *times);
         /* Each character keeps a cursor per track of each clip (amortised O(1) key search). */
         uint32_t *cur = calloc((size_t)count * stride, sizeof *cur);
-        double run_ms[CROWD_MAX_THREADS][CROWD_MAX_RUNS], best[CROWD_MAX_THREADS], total[CROWD_MAX_THREADS];
+        double run_ms[CROWD_MAX_THREADS][CROWD_MAX_RUNS], run_cpu[CROWD_MAX_THREADS][CROWD_MAX_RUNS];
+        double best[CROWD_MAX_THREADS], total[CROWD_MAX_THREADS];
         if (!pal || !phase || !mix || !times || !cur) {
             fprintf(stderr, "skelanim: bench crowd: out of memory for %u characters\n", count);
             free(pal), free(phase), free(mix), free(times), free(cur);
@@ -217,7 +229,7 @@ int bench_crowd(int argc, char **argv) {
         for (uint32_t t = 0; t < nthreads; t++) best[t] = INFINITY, total[t] = 0;
         for (uint32_t r = 0; r < runs; r++)
             for (uint32_t t = 0; t < nthreads; t++) { /* thread counts alternated */
-                double run_total = 0;
+                double run_total = 0, cpu0 = process_cpu();
                 for (uint32_t f = 0; f < frames; f++) {
                     double t0 = cli_now();
                     for (uint32_t i = 0; i < count; i++) {
@@ -233,6 +245,7 @@ int bench_crowd(int argc, char **argv) {
                     run_total += dt;
                     if (dt < best[t]) best[t] = dt;
                 }
+                run_cpu[t][r] = run_total > 0 ? (process_cpu() - cpu0) / run_total : 0.0;
                 run_ms[t][r] = run_total * 1e3 / frames;
                 total[t] += run_total;
             }
@@ -248,7 +261,8 @@ int bench_crowd(int argc, char **argv) {
                    total[t] * 1e6 / ((double)frames * runs) / count, threads[t], joints ? "synthetic" : "mannequin", runs,
                    med[t]);
             for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);
-            printf("]");
+            memcpy(sorted, run_cpu[t], runs * sizeof *sorted);
+            printf("],\"cpu_per_wall\":%.2f", median(sorted, runs));
             if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], threads[0]);
             printf("}\n");
         }
