@@ -175,8 +175,9 @@ typedef struct post_state {
     uint32_t *calls;
     uint32_t joint;
 } post_state;
-static sk_result post_bend(void *user, uint32_t c, sk_pose *pose, sk_error *err) {
-    (void)err;
+static sk_result post_bend(void *user, uint32_t c, uint32_t thread, void *scratch, sk_pose *pose, sk_error *err) {
+    (void)err, (void)thread;
+    *(uint32_t *)scratch += 1; /* the thread's own block */
     post_state *ps = user;
     ps->calls[c]++;
     float a = 0.001f * (float)(c % 97);
@@ -210,7 +211,8 @@ static void test_weights_hook_skinning(void **state) {
     float *ref_pos = NULL, *ref_nrm = NULL;
     for (size_t t = 0; t < NTHREADS; t++) {
         sk_batch *b = NULL;
-        sk_batch_desc d = {.threads = thread_counts[t], .max_joints = f.n + 5, .max_clips = 3, .chunk = 3};
+        sk_batch_desc d = {.threads = thread_counts[t], .max_joints = f.n + 5, .max_clips = 3, .chunk = 3,
+                           .scratch_bytes = sizeof(uint32_t)};
         assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
         uint32_t calls[N] = {0};
         post_state ps = {calls, 1};
@@ -302,8 +304,8 @@ static void test_callbacks_and_errors(void **state) {
     }
 }
 
-static sk_result post_fail(void *user, uint32_t c, sk_pose *pose, sk_error *err) {
-    (void)user, (void)pose;
+static sk_result post_fail(void *user, uint32_t c, uint32_t thread, void *scratch, sk_pose *pose, sk_error *err) {
+    (void)user, (void)pose, (void)thread, (void)scratch;
     if (c == 123 || c == 250) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "IK target is NaN");
     return SK_OK;
 }

@@ -105,7 +105,7 @@ static sk_result pipeline_character(const sk_batch *b, const batch_job *job, uin
         r = sk_blend_poses(skel, in, k, p->blend_options, &pose, err);
         if (r != SK_OK) return r;
     }
-    if (p->post && (r = p->post(p->post_user, c, &pose, err)) != SK_OK) return r;
+    if (p->post && (r = p->post(p->post_user, c, s->id, s->scratch, &pose, err)) != SK_OK) return r;
     if (!p->out_model && !p->out_palette) return SK_OK;
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
     r = sk_local_to_model(skel, &pose, p->roots ? &p->roots[c] : NULL, model, n, err);

@@ -95,8 +95,10 @@ sk_result sk_batch_run(sk_batch *batch, uint32_t count, sk_batch_fn fn, void *us
  * weights, weight_count 0) before local-to-model; IK, locomotion leg
  * adjustment or any procedural step plugs in here. It may change the pose
  * and read or write its own per-character state; it must not touch another
- * character's data. */
-typedef sk_result (*sk_batch_post_fn)(void *user, uint32_t character, sk_pose *pose, sk_error *err);
+ * character's data. thread and scratch are as for sk_batch_fn (the thread's
+ * scratch_bytes block, e.g. IK scratch). */
+typedef sk_result (*sk_batch_post_fn)(void *user, uint32_t character, uint32_t thread, void *scratch, sk_pose *pose,
+                                      sk_error *err);
 
 typedef struct sk_batch_pipeline {
     const sk_skeleton *skeleton;      /* joint_count <= the batch's max_joints */
