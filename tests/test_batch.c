@@ -304,6 +304,27 @@ static void test_callbacks_and_errors(void **state) {
     }
 }
 
+/* Many tiny runs back to back: workers often wake after the caller has done
+ * every character (they find no chunk and leave, or join the next run). */
+static void test_many_small_runs(void **state) {
+    (void)state;
+    sk_error err = {0};
+    for (size_t t = 1; t < NTHREADS; t++) {
+        sk_batch *b = NULL;
+        sk_batch_desc d = {.threads = thread_counts[t], .scratch_bytes = 8};
+        assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+        uint32_t hits[8] = {0}, want[8] = {0};
+        cb_state s = {hits, thread_counts[t], UINT32_MAX, UINT32_MAX};
+        for (uint32_t r = 0; r < 600; r++) {
+            uint32_t n = 1 + r % 8;
+            for (uint32_t c = 0; c < n; c++) want[c]++;
+            assert_int_equal(sk_batch_run(b, n, cb_work, &s, &err), SK_OK);
+        }
+        assert_memory_equal(hits, want, sizeof hits);
+        sk_batch_destroy(b);
+    }
+}
+
 static sk_result post_fail(void *user, uint32_t c, uint32_t thread, void *scratch, sk_pose *pose, sk_error *err) {
     (void)user, (void)pose, (void)thread, (void)scratch;
     if (c == 123 || c == 250) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "IK target is NaN");
@@ -405,6 +426,7 @@ int main(void) {
         cmocka_unit_test(test_pipeline_matches_single_thread),
         cmocka_unit_test(test_weights_hook_skinning),
         cmocka_unit_test(test_callbacks_and_errors),
+        cmocka_unit_test(test_many_small_runs),
         cmocka_unit_test(test_bad_pipelines),
         cmocka_unit_test(test_create_destroy),
     };
