@@ -7,7 +7,7 @@
  * thread alone).
  *
  *   skelanim bench crowd [N...] [--count N]... [--threads T]... [--joints J]
- *                        [--frames F] [--repeat R]
+ *                        [--frames F] [--repeat R] [--loop]
  *
  * Characters: the mannequin's walk and run, or with --joints J a synthetic
  * skeleton (a root with chains of eight joints) and two dense 30 Hz clips
@@ -16,7 +16,10 @@
  * each, thread counts in turn, for each crowd size); one JSON line per crowd
  * size and thread count: mean and min over every frame, the median of the
  * runs' means, and with several thread counts the speedup of the median over
- * the first thread count's. "cpu_per_wall" is the process's CPU time over the
+ * the first thread count's. --loop adds the same work written out as a plain
+ * loop on the calling thread (no sk_batch; "path":"loop", the others
+ * "path":"batch"), alternated with the thread counts: what the pool costs on
+ * one thread. "cpu_per_wall" is the process's CPU time over the
  * wall time of the timed frames (median of the runs): close to T when the T
  * threads had T cores to themselves; less when other work shared the
  * machine. */
@@ -31,6 +34,7 @@
 
 #define CROWD_MAX_SIZES 16
 #define CROWD_MAX_THREADS 8
+#define CROWD_MAX_PATHS (CROWD_MAX_THREADS + 1) /* the thread counts and --loop */
 #define CROWD_MAX_RUNS 101
 
 /* The characters: a skeleton, two clips and a skin over every joint. */
@@ -145,8 +149,13 @@ static double median(double *v, uint32_t n) {
 int bench_crowd(int argc, char **argv) {
     uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
     uint32_t frames = 60, runs = 1, joints = 0;
+    bool loop = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--loop")) {
+            loop = true;
+            continue;
+        }
         if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") ||
              !strcmp(a, "--repeat")) && i + 1 >= argc) {
             fprintf(stderr, "skelanim: bench crowd: %s needs a value\n", a);
@@ -168,7 +177,7 @@ int bench_crowd(int argc, char **argv) {
             if (!strcmp(a, "--count")) a = argv[++i];
             else if (a[0] == '-' && a[1] == '-') {
                 fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
-                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R])\n", a);
+                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop])\n", a);
                 return 1;
             }
             if (nsizes == CROWD_MAX_SIZES) {
@@ -180,6 +189,8 @@ int bench_crowd(int argc, char **argv) {
     }
     if (!nsizes) nsizes = 3;
     if (!nthreads) nthreads = 1;
+    uint32_t npaths = nthreads + (loop ? 1 : 0); /* path t < nthreads: sk_batch on threads[t]; the last with --loop: the plain loop */
+    if (loop) threads[nthreads] = 1;
 
     crowd_rig rig = {0};
     if (joints) {
@@ -199,7 +210,14 @@ int bench_crowd(int argc, char **argv) {
     float dw = (float)sk_clip_duration(rig.clips[0]), dr = (float)sk_clip_duration(rig.clips[1]);
     int rc = 1;
     sk_error err = {0};
-    sk_batch *pools[CROWD_MAX_THREADS] = {0};
+    sk_batch *pools[CROWD_MAX_PATHS] = {0};
+    sk_transform *lp0 = NULL, *lp1 = NULL, *lpose = NULL; /* --loop: one character's poses and matrices */
+    sk_mat4 *lmodel = NULL;
+    if (loop && (!(lp0 = calloc(n, sizeof *lp0)) || !(lp1 = calloc(n, sizeof *lp1)) ||
+                 !(lpose = calloc(n, sizeof *lpose)) || !(lmodel = calloc(n, sizeof *lmodel)))) {
+        fprintf(stderr, "skelanim: bench crowd: out of memory\n");
+        goto out;
+    }
     for (uint32_t t = 0; t < nthreads; t++) {
         sk_batch_desc d = {.threads = threads[t], .max_joints = n, .max_clips = 2};
         if (sk_batch_create(&d, NULL, &pools[t], &err) != SK_OK) {
@@ -215,8 +233,8 @@ int bench_crowd(int argc, char **argv) {
         double *times = malloc((size_t)count * 2 * sizeof *times);
         /* Each character keeps a cursor per track of each clip (amortised O(1) key search). */
         uint32_t *cur = calloc((size_t)count * stride, sizeof *cur);
-        double run_ms[CROWD_MAX_THREADS][CROWD_MAX_RUNS], run_cpu[CROWD_MAX_THREADS][CROWD_MAX_RUNS];
-        double best[CROWD_MAX_THREADS], total[CROWD_MAX_THREADS];
+        double run_ms[CROWD_MAX_PATHS][CROWD_MAX_RUNS], run_cpu[CROWD_MAX_PATHS][CROWD_MAX_RUNS];
+        double best[CROWD_MAX_PATHS], total[CROWD_MAX_PATHS];
         if (!pal || !phase || !mix || !times || !cur) {
             fprintf(stderr, "skelanim: bench crowd: out of memory for %u characters\n", count);
             free(pal), free(phase), free(mix), free(times), free(cur);
@@ -226,12 +244,34 @@ int bench_crowd(int argc, char **argv) {
         sk_batch_pipeline p = {.skeleton = s, .character_count = count, .clips = rig.clips, .clip_count = 2,
                                .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
                                .cursor_stride = stride, .skin = rig.skin, .out_palette = pal};
-        for (uint32_t t = 0; t < nthreads; t++) best[t] = INFINITY, total[t] = 0;
+        size_t c0 = sk_clip_cursor_size(rig.clips[0]), c1 = sk_clip_cursor_size(rig.clips[1]);
+        for (uint32_t t = 0; t < npaths; t++) best[t] = INFINITY, total[t] = 0;
         for (uint32_t r = 0; r < runs; r++)
-            for (uint32_t t = 0; t < nthreads; t++) { /* thread counts alternated */
+            for (uint32_t t = 0; t < npaths; t++) { /* thread counts (and the loop) alternated */
                 double run_total = 0, cpu0 = process_cpu();
                 for (uint32_t f = 0; f < frames; f++) {
                     double t0 = cli_now();
+                    if (t == nthreads) { /* --loop: the same calls written out, as this bench was before sk_batch */
+                        bool ok = true;
+                        for (uint32_t i = 0; i < count && ok; i++) {
+                            float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
+                            uint32_t *ci = cur + (size_t)i * stride;
+                            ok = sk_clip_sample_cursor(rig.clips[0], s, ph * dw, SK_LOOP_REPEAT, ci, c0, SK_POSE_OF(s, lp0, NULL), &err) == SK_OK &&
+                                 sk_clip_sample_cursor(rig.clips[1], s, ph * dr, SK_LOOP_REPEAT, ci + c0, c1, SK_POSE_OF(s, lp1, NULL), &err) == SK_OK &&
+                                 sk_blend_two(s, SK_POSE_OF(s, lp0, NULL), SK_POSE_OF(s, lp1, NULL), mix[i], NULL, false, SK_POSE_OF(s, lpose, NULL), &err) == SK_OK &&
+                                 sk_local_to_model(s, SK_POSE_OF(s, lpose, NULL), NULL, lmodel, n, &err) == SK_OK &&
+                                 sk_skin_palette(rig.skin, lmodel, n, pal + (size_t)i * pn, pn, &err) == SK_OK;
+                        }
+                        if (!ok) {
+                            fail(&err);
+                            free(pal), free(phase), free(mix), free(times), free(cur);
+                            goto out;
+                        }
+                        double dt = cli_now() - t0;
+                        run_total += dt;
+                        if (dt < best[t]) best[t] = dt;
+                        continue;
+                    }
                     for (uint32_t i = 0; i < count; i++) {
                         float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
                         times[(size_t)i * 2] = ph * dw, times[(size_t)i * 2 + 1] = ph * dr;
@@ -249,16 +289,17 @@ int bench_crowd(int argc, char **argv) {
                 run_ms[t][r] = run_total * 1e3 / frames;
                 total[t] += run_total;
             }
-        double med[CROWD_MAX_THREADS];
-        for (uint32_t t = 0; t < nthreads; t++) {
+        double med[CROWD_MAX_PATHS];
+        for (uint32_t t = 0; t < npaths; t++) {
             double sorted[CROWD_MAX_RUNS];
             memcpy(sorted, run_ms[t], runs * sizeof *sorted);
             med[t] = median(sorted, runs);
             printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"2 samples + blend + "
                    "local-to-model + palette\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f,"
-                   "\"threads\":%u,\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
+                   "\"threads\":%u,\"path\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
                    count, n, frames, total[t] * 1e3 / ((double)frames * runs), best[t] * 1e3,
-                   total[t] * 1e6 / ((double)frames * runs) / count, threads[t], joints ? "synthetic" : "mannequin", runs,
+                   total[t] * 1e6 / ((double)frames * runs) / count, threads[t], t == nthreads ? "loop" : "batch",
+                   joints ? "synthetic" : "mannequin", runs,
                    med[t]);
             for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);
             memcpy(sorted, run_cpu[t], runs * sizeof *sorted);
@@ -272,6 +313,7 @@ int bench_crowd(int argc, char **argv) {
     rc = 0;
 out:
     for (uint32_t t = 0; t < nthreads; t++) sk_batch_destroy(pools[t]);
+    free(lp0), free(lp1), free(lpose), free(lmodel);
     rig_free(&rig);
     return rc;
 }

@@ -57,10 +57,11 @@ static void usage(FILE *f) {
             "  bench ik                       IK solvers on the FABRIK paper's experiment\n"
             "  bench blend                    a typical animation graph, per character per frame\n"
             "  bench skin [--vertices N]      CPU skinning, ns per vertex beside the bandwidth bound\n"
-            "  bench crowd [N...] [--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R]\n"
+            "  bench crowd [N...] [--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop]\n"
             "                                 animation time per frame for crowds (200 1000 5000) on T\n"
             "                                 threads (several: alternated, R runs each); --joints J: a\n"
-            "                                 synthetic J-joint skeleton with two dense 30 Hz clips\n"
+            "                                 synthetic J-joint skeleton with two dense 30 Hz clips; --loop:\n"
+            "                                 also the same work as a plain loop without the pool\n"
             "\n"
             "FILE is a .glb or .gltf file, a .bvh motion capture (units as in the file; --scale M:\n"
             "M metres per file unit, e.g. 0.0564444 = 2.54/45 for CMU files), or %s for the built-in character.\n",

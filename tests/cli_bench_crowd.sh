@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # skelanim bench crowd: the default output keeps its keys (one line per crowd
 # size, threads 1); --count, --threads (alternated, a speedup on the later
-# thread counts), --joints (the synthetic skeleton), --frames and --repeat
+# thread counts), --loop (the plain loop), --joints (the synthetic skeleton), --frames and --repeat
 # work; bad options are refused with a message.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -15,7 +15,7 @@ cat "$tmp/out.jsonl"
 [[ ! -s "$tmp/err.txt" ]] || { cat "$tmp/err.txt"; fail "bench crowd wrote to stderr"; }
 [[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines"
 for key in '"bench":"crowd"' '"joints":22,' '"frames":3,' '"ms_per_frame_mean":' '"ms_per_frame_min":' \
-  '"us_per_character":' '"threads":1,' '"skeleton":"mannequin"'; do
+  '"us_per_character":' '"threads":1,"path":"batch",' '"skeleton":"mannequin"'; do
   [[ $(grep -c "$key" "$tmp/out.jsonl") -eq 2 ]] || fail "a line without $key"
 done
 grep -q '"characters":20,' "$tmp/out.jsonl" && grep -q '"characters":30,' "$tmp/out.jsonl" || fail "crowd sizes"
@@ -24,9 +24,16 @@ grep -q '"characters":20,' "$tmp/out.jsonl" && grep -q '"characters":30,' "$tmp/
 cat "$tmp/out.jsonl"
 [[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines (two thread counts)"
 [[ $(grep -c '"characters":50,"joints":64,' "$tmp/out.jsonl") -eq 2 ]] || fail "not 50 characters of 64 joints"
-grep -q '"threads":1,"skeleton":"synthetic","runs":3,' "$tmp/out.jsonl" || fail "threads 1 line"
+grep -q '"threads":1,"path":"batch","skeleton":"synthetic","runs":3,' "$tmp/out.jsonl" || fail "threads 1 line"
 grep '"threads":3,' "$tmp/out.jsonl" | grep -q '"speedup":[0-9.]*,"speedup_over_threads":1' || fail "no speedup on threads 3"
 [[ $(grep -o '"ms_per_frame_runs":\[[0-9.]*,[0-9.]*,[0-9.]*\]' "$tmp/out.jsonl" | wc -l) -eq 2 ]] || fail "not 3 runs"
+
+# --loop: the written-out loop beside the pool, alternated
+"$SK_CLI" bench crowd 40 --threads 2 --loop --frames 2 --repeat 2 >"$tmp/out.jsonl"
+cat "$tmp/out.jsonl"
+[[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines (threads 2, loop)"
+grep -q '"threads":2,"path":"batch"' "$tmp/out.jsonl" || fail "no batch line"
+grep -q '"threads":1,"path":"loop"' "$tmp/out.jsonl" || fail "no loop line"
 
 for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--frobnicate"; do
   # shellcheck disable=SC2086
