@@ -7,7 +7,7 @@
  * thread alone).
  *
  *   skelanim bench crowd [N...] [--count N]... [--threads T]... [--joints J]
- *                        [--frames F] [--repeat R] [--loop]
+ *                        [--frames F] [--repeat R] [--loop] [--chunk C]
  *
  * Characters: the mannequin's walk and run, or with --joints J a synthetic
  * skeleton (a root with chains of eight joints) and two dense 30 Hz clips
@@ -19,7 +19,8 @@
  * the first thread count's. --loop adds the same work written out as a plain
  * loop on the calling thread (no sk_batch; "path":"loop", the others
  * "path":"batch"), alternated with the thread counts: what the pool costs on
- * one thread. "cpu_per_wall" is the process's CPU time over the
+ * one thread. --chunk C: characters per chunk (sk_batch_desc.chunk; default:
+ * chosen per run). "cpu_per_wall" is the process's CPU time over the
  * wall time of the timed frames (median of the runs): close to T when the T
  * threads had T cores to themselves; less when other work shared the
  * machine. */
@@ -148,7 +149,7 @@ static double median(double *v, uint32_t n) {
 
 int bench_crowd(int argc, char **argv) {
     uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
-    uint32_t frames = 60, runs = 1, joints = 0;
+    uint32_t frames = 60, runs = 1, joints = 0, chunk = 0;
     bool loop = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -156,7 +157,7 @@ int bench_crowd(int argc, char **argv) {
             loop = true;
             continue;
         }
-        if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") ||
+        if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") || !strcmp(a, "--chunk") ||
              !strcmp(a, "--repeat")) && i + 1 >= argc) {
             fprintf(stderr, "skelanim: bench crowd: %s needs a value\n", a);
             return 1;
@@ -167,6 +168,8 @@ int bench_crowd(int argc, char **argv) {
                 return 1;
             }
             if (!cli_parse_uint("--threads", argv[++i], 1, 256, &threads[nthreads++])) return 1;
+        } else if (!strcmp(a, "--chunk")) {
+            if (!cli_parse_uint("--chunk", argv[++i], 1, 1000000, &chunk)) return 1;
         } else if (!strcmp(a, "--joints")) {
             if (!cli_parse_uint("--joints", argv[++i], 2, 1024, &joints)) return 1;
         } else if (!strcmp(a, "--frames")) {
@@ -177,7 +180,7 @@ int bench_crowd(int argc, char **argv) {
             if (!strcmp(a, "--count")) a = argv[++i];
             else if (a[0] == '-' && a[1] == '-') {
                 fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
-                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop])\n", a);
+                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C])\n", a);
                 return 1;
             }
             if (nsizes == CROWD_MAX_SIZES) {
@@ -219,7 +222,7 @@ int bench_crowd(int argc, char **argv) {
         goto out;
     }
     for (uint32_t t = 0; t < nthreads; t++) {
-        sk_batch_desc d = {.threads = threads[t], .max_joints = n, .max_clips = 2};
+        sk_batch_desc d = {.threads = threads[t], .chunk = chunk, .max_joints = n, .max_clips = 2};
         if (sk_batch_create(&d, NULL, &pools[t], &err) != SK_OK) {
             fail(&err);
             goto out;

@@ -58,6 +58,7 @@ static void usage(FILE *f) {
             "  bench blend                    a typical animation graph, per character per frame\n"
             "  bench skin [--vertices N]      CPU skinning, ns per vertex beside the bandwidth bound\n"
             "  bench crowd [N...] [--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop]\n"
+            "                     [--chunk C]\n"
             "                                 animation time per frame for crowds (200 1000 5000) on T\n"
             "                                 threads (several: alternated, R runs each); --joints J: a\n"
             "                                 synthetic J-joint skeleton with two dense 30 Hz clips; --loop:\n"

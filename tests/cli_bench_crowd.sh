@@ -29,13 +29,13 @@ grep '"threads":3,' "$tmp/out.jsonl" | grep -q '"speedup":[0-9.]*,"speedup_over_
 [[ $(grep -o '"ms_per_frame_runs":\[[0-9.]*,[0-9.]*,[0-9.]*\]' "$tmp/out.jsonl" | wc -l) -eq 2 ]] || fail "not 3 runs"
 
 # --loop: the written-out loop beside the pool, alternated
-"$SK_CLI" bench crowd 40 --threads 2 --loop --frames 2 --repeat 2 >"$tmp/out.jsonl"
+"$SK_CLI" bench crowd 40 --threads 2 --loop --chunk 7 --frames 2 --repeat 2 >"$tmp/out.jsonl"
 cat "$tmp/out.jsonl"
 [[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines (threads 2, loop)"
 grep -q '"threads":2,"path":"batch"' "$tmp/out.jsonl" || fail "no batch line"
 grep -q '"threads":1,"path":"loop"' "$tmp/out.jsonl" || fail "no loop line"
 
-for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--frobnicate"; do
+for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate"; do
   # shellcheck disable=SC2086
   if "$SK_CLI" bench crowd $bad 2>"$tmp/err.txt" >/dev/null; then fail "bench crowd $bad accepted"; fi
   [[ -s "$tmp/err.txt" ]] || fail "no message for bench crowd $bad"
