@@ -5,7 +5,7 @@
 #   make fuzz   build the libFuzzer harnesses (clang) and run each for
 #               FUZZ_SECONDS (default 60); docs/robustness.md, "Fuzzing"
 #   make tsan   ThreadSanitizer build (clang) of the playback, blending,
-#               state-machine, locomotion and thread tests, and run them
+#               state-machine, locomotion, thread and batch tests, and run them
 # Other targets: build, bench, install (PREFIX=/usr/local), clean,
 # fuzz-smoke (each harness for FUZZ_SMOKE_SECONDS over its regression corpus
 # and seeds; `make test` runs it and `make tsan`).
@@ -14,7 +14,7 @@ PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 # The tests `make tsan` runs (ctest names).
-TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads
+TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads test_batch
 
 .PHONY: demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
 
@@ -63,7 +63,8 @@ fuzz-smoke: build-fuzz
 	rm -rf build-fuzz/fuzz-seed build-fuzz/fuzz-artifacts
 	SK_CLI=build-fuzz/skelanim bash fuzz/run.sh build-fuzz $(FUZZ_SMOKE_SECONDS)
 
-# ThreadSanitizer: the tests that share data between instances, and tests/test_threads.c.
+# ThreadSanitizer: the tests that share data between instances, tests/test_threads.c and
+# tests/test_batch.c (the worker pool of libskelanim_batch).
 build-tsan: setup-test
 	cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCMAKE_C_COMPILER=clang \
 	  -DSK_TSAN=ON -DSK_WERROR=ON >/dev/null

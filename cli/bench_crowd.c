@@ -1,62 +1,322 @@
-/* skelanim bench crowd: animation CPU time per frame for crowds of mannequins
- * (200, 1000, 5000 by default): per character, sample walk and run at a
+/* skelanim bench crowd: animation CPU time per frame for crowds (200, 1000,
+ * 5000 characters by default): per character, sample two clips at a
  * synchronised phase (with a cursor per track per character), blend them,
- * local-to-model and the skinning palette.
- * One thread; one JSON line per crowd size. */
+ * local-to-model and the skinning palette; every character's palette is kept,
+ * as a renderer needs. The work runs through sk_batch_run_pipeline
+ * (libskelanim_batch) on --threads T threads (1 by default: the calling
+ * thread alone).
+ *
+ *   skelanim bench crowd [N...] [--count N]... [--threads T]... [--joints J]
+ *                        [--frames F] [--repeat R] [--loop] [--chunk C]
+ *
+ * Characters: the mannequin's walk and run, or with --joints J a synthetic
+ * skeleton (a root with chains of eight joints) and two dense 30 Hz clips
+ * (1.0 s and 0.7 s, a translation and a rotation key per joint per frame),
+ * built in code. Several --threads values are alternated (R runs of F frames
+ * each, thread counts in turn, for each crowd size); one JSON line per crowd
+ * size and thread count: mean and min over every frame, the median of the
+ * runs' means, and with several thread counts the speedup of the median over
+ * the first thread count's. --loop adds the same work written out as a plain
+ * loop on the calling thread (no sk_batch; "path":"loop", the others
+ * "path":"batch"), alternated with the thread counts: what the pool costs on
+ * one thread. --chunk C: characters per chunk (sk_batch_desc.chunk; default:
+ * chosen per run). "cpu_per_wall" is the process's CPU time over the
+ * wall time of the timed frames (median of the runs): close to T when the T
+ * threads had T cores to themselves; less when other work shared the
+ * machine. */
 #include "cli.h"
+
+#include "skelanim/batch/batch.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#define CROWD_MAX_SIZES 16
+#define CROWD_MAX_THREADS 8
+#define CROWD_MAX_PATHS (CROWD_MAX_THREADS + 1) /* the thread counts and --loop */
+#define CROWD_MAX_RUNS 101
+
+/* The characters: a skeleton, two clips and a skin over every joint. */
+typedef struct crowd_rig {
+    sk_asset *asset;              /* the mannequin, or NULL */
+    sk_skeleton *skel_own;        /* the synthetic skeleton */
+    sk_clip *clip_own[2];
+    uint32_t *joints_own;
+    sk_mat4 *ibm_own;
+    sk_skin skin_own;
+    const sk_skeleton *skel;
+    const sk_clip *clips[2];
+    const sk_skin *skin;
+} crowd_rig;
+
+static void rig_free(crowd_rig *r) {
+    sk_asset_destroy(r->asset);
+    sk_skeleton_destroy(r->skel_own);
+    sk_clip_destroy(r->clip_own[0]);
+    sk_clip_destroy(r->clip_own[1]);
+    free(r->joints_own);
+    free(r->ibm_own);
+}
+
+static bool fail(const sk_error *e) {
+    fprintf(stderr, "skelanim: bench crowd: %s\n", e->message);
+    return false;
+}
+
+/* A root with chains of eight joints, two dense 30 Hz clips. */
+static bool rig_synthetic(crowd_rig *r, uint32_t n) {
+    sk_error err = {0};
+    int32_t *parents = malloc(n * sizeof *parents);
+    sk_transform *rest = malloc(n * sizeof *rest);
+    sk_mat4 *model = malloc(n * sizeof *model);
+    r->joints_own = malloc(n * sizeof *r->joints_own);
+    r->ibm_own = malloc(n * sizeof *r->ibm_own);
+    bool ok = false;
+    if (!parents || !rest || !model || !r->joints_own || !r->ibm_own) goto done;
+    for (uint32_t i = 0; i < n; i++) {
+        parents[i] = i == 0 ? -1 : (i % 8 == 1) ? 0 : (int32_t)i - 1;
+        float side = (float)((i + 7) / 8 % 4) - 1.5f;
+        rest[i] = (sk_transform){{i % 8 == 1 ? 0.1f * side : 0.0f, i == 0 ? 1.0f : 0.08f, 0.0f}, {0, 0, 0, 1}, {1, 1, 1}};
+        r->joints_own[i] = i;
+    }
+    sk_skeleton_desc sd = {.joint_count = n, .parents = parents, .rest = rest};
+    if (sk_skeleton_create(&sd, NULL, &r->skel_own, &err) != SK_OK) {
+        fail(&err);
+        goto done;
+    }
+    r->skel = r->skel_own;
+    if (sk_local_to_model(r->skel, SK_POSE_OF(r->skel, rest, NULL), NULL, model, n, &err) != SK_OK) {
+        fail(&err);
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) sk_mat4_invert_affine(&model[i], &r->ibm_own[i]);
+    r->skin_own = (sk_skin){"synthetic", n, r->joints_own, r->ibm_own, 0};
+    r->skin = &r->skin_own;
+    static const double durations[2] = {1.0, 0.7};
+    for (int c = 0; c < 2; c++) {
+        uint32_t keys = (uint32_t)lround(durations[c] * 30.0) + 1;
+        float *times = malloc(keys * sizeof *times), *t = malloc(keys * 3 * sizeof *t), *q = malloc(keys * 4 * sizeof *q);
+        sk_clip_builder *b = NULL;
+        bool built = times && t && q && sk_clip_builder_create(c ? "run" : "walk", NULL, &b, &err) == SK_OK;
+        for (uint32_t k = 0; k < keys; k++) times[k] = (float)k / 30.0f;
+        for (uint32_t j = 0; built && j < n; j++) {
+            for (uint32_t k = 0; k < keys; k++) {
+                float ph = 6.2831853f * (float)k / (float)(keys - 1) + 0.37f * (float)j, amp = c ? 0.5f : 0.3f;
+                t[k * 3] = rest[j].t.x + 0.01f * sinf(ph);
+                t[k * 3 + 1] = rest[j].t.y + (c ? 0.02f : 0.01f) * cosf(ph);
+                t[k * 3 + 2] = rest[j].t.z;
+                sk_quat a = {amp * 0.5f * sinf(ph), 0.2f * amp * cosf(ph), 0.1f * amp * sinf(2 * ph), 1.0f};
+                float len = sqrtf(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
+                q[k * 4] = a.x / len, q[k * 4 + 1] = a.y / len, q[k * 4 + 2] = a.z / len, q[k * 4 + 3] = a.w / len;
+            }
+            sk_track_desc td = {j, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, keys, times, t, 3};
+            built = sk_clip_builder_add_track(b, &td, &err) == SK_OK;
+            td.path = SK_PATH_ROTATION, td.values = q, td.width = 4;
+            built = built && sk_clip_builder_add_track(b, &td, &err) == SK_OK;
+        }
+        if (built) {
+            sk_clip_builder_set_duration(b, durations[c]);
+            built = sk_clip_builder_finish(b, &r->clip_own[c], &err) == SK_OK;
+            b = NULL;
+        }
+        sk_clip_builder_destroy(b);
+        free(times), free(t), free(q);
+        if (!built) {
+            if (err.message[0]) fail(&err);
+            goto done;
+        }
+        r->clips[c] = r->clip_own[c];
+    }
+    ok = true;
+done:
+    free(parents), free(rest), free(model);
+    return ok;
+}
+
+/* CPU time of every thread of the process, seconds. */
+static double process_cpu(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double median(double *v, uint32_t n) {
+    qsort(v, n, sizeof *v, cli_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 int bench_crowd(int argc, char **argv) {
-    uint32_t sizes[8] = {200, 1000, 5000}, nsizes = 3, frames = 60;
-    if (argc > 0) {
-        nsizes = 0;
-        for (int i = 0; i < argc && nsizes < 8; i++)
-            if (!cli_parse_uint("crowd size", argv[i], 1, 1000000, &sizes[nsizes++])) return 1;
+    uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
+    uint32_t frames = 60, runs = 1, joints = 0, chunk = 0;
+    bool loop = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--loop")) {
+            loop = true;
+            continue;
+        }
+        if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") || !strcmp(a, "--chunk") ||
+             !strcmp(a, "--repeat")) && i + 1 >= argc) {
+            fprintf(stderr, "skelanim: bench crowd: %s needs a value\n", a);
+            return 1;
+        }
+        if (!strcmp(a, "--threads")) {
+            if (nthreads == CROWD_MAX_THREADS) {
+                fprintf(stderr, "skelanim: bench crowd: at most %d --threads values\n", CROWD_MAX_THREADS);
+                return 1;
+            }
+            if (!cli_parse_uint("--threads", argv[++i], 1, 256, &threads[nthreads++])) return 1;
+        } else if (!strcmp(a, "--chunk")) {
+            if (!cli_parse_uint("--chunk", argv[++i], 1, 1000000, &chunk)) return 1;
+        } else if (!strcmp(a, "--joints")) {
+            if (!cli_parse_uint("--joints", argv[++i], 2, 1024, &joints)) return 1;
+        } else if (!strcmp(a, "--frames")) {
+            if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
+        } else if (!strcmp(a, "--repeat")) {
+            if (!cli_parse_uint("--repeat", argv[++i], 1, CROWD_MAX_RUNS, &runs)) return 1;
+        } else {
+            if (!strcmp(a, "--count")) a = argv[++i];
+            else if (a[0] == '-' && a[1] == '-') {
+                fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
+                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C])\n", a);
+                return 1;
+            }
+            if (nsizes == CROWD_MAX_SIZES) {
+                fprintf(stderr, "skelanim: bench crowd: at most %d crowd sizes\n", CROWD_MAX_SIZES);
+                return 1;
+            }
+            if (!cli_parse_uint("crowd size", a, 1, 1000000, &sizes[nsizes++])) return 1;
+        }
     }
-    sk_asset *a = NULL;
-    if (!cli_load(SK_CLI_MANNEQUIN, &a)) return 1;
-    const sk_skeleton *s = a->skeleton;
-    const sk_clip *cw = a->clips[sk_asset_find_clip(a, "walk")], *cr = a->clips[sk_asset_find_clip(a, "run")];
-    const sk_skin *skin = &a->skins[0];
-    uint32_t n = s->joint_count;
-    sk_transform *pw = calloc(n, sizeof *pw), *pr = calloc(n, sizeof *pr), *pose = calloc(n, sizeof *pose);
-    sk_mat4 *world = calloc(n, sizeof *world);
-    float dw = sk_clip_duration(cw), dr = sk_clip_duration(cr);
+    if (!nsizes) nsizes = 3;
+    if (!nthreads) nthreads = 1;
+    uint32_t npaths = nthreads + (loop ? 1 : 0); /* path t < nthreads: sk_batch on threads[t]; the last with --loop: the plain loop */
+    if (loop) threads[nthreads] = 1;
+
+    crowd_rig rig = {0};
+    if (joints) {
+        if (!rig_synthetic(&rig, joints)) {
+            rig_free(&rig);
+            return 1;
+        }
+    } else {
+        if (!cli_load(SK_CLI_MANNEQUIN, &rig.asset)) return 1;
+        rig.skel = rig.asset->skeleton;
+        rig.clips[0] = rig.asset->clips[sk_asset_find_clip(rig.asset, "walk")];
+        rig.clips[1] = rig.asset->clips[sk_asset_find_clip(rig.asset, "run")];
+        rig.skin = &rig.asset->skins[0];
+    }
+    const sk_skeleton *s = rig.skel;
+    uint32_t n = s->joint_count, pn = rig.skin->joint_count;
+    float dw = (float)sk_clip_duration(rig.clips[0]), dr = (float)sk_clip_duration(rig.clips[1]);
+    int rc = 1;
+    sk_error err = {0};
+    sk_batch *pools[CROWD_MAX_PATHS] = {0};
+    sk_transform *lp0 = NULL, *lp1 = NULL, *lpose = NULL; /* --loop: one character's poses and matrices */
+    sk_mat4 *lmodel = NULL;
+    if (loop && (!(lp0 = calloc(n, sizeof *lp0)) || !(lp1 = calloc(n, sizeof *lp1)) ||
+                 !(lpose = calloc(n, sizeof *lpose)) || !(lmodel = calloc(n, sizeof *lmodel)))) {
+        fprintf(stderr, "skelanim: bench crowd: out of memory\n");
+        goto out;
+    }
+    for (uint32_t t = 0; t < nthreads; t++) {
+        sk_batch_desc d = {.threads = threads[t], .chunk = chunk, .max_joints = n, .max_clips = 2};
+        if (sk_batch_create(&d, NULL, &pools[t], &err) != SK_OK) {
+            fail(&err);
+            goto out;
+        }
+    }
+    size_t stride = sk_batch_cursor_stride(rig.clips, 2);
     for (uint32_t k = 0; k < nsizes; k++) {
         uint32_t count = sizes[k];
-        sk_mat4 *pal = malloc((size_t)count * skin->joint_count * sizeof *pal); /* every character's palette, as a renderer needs */
+        sk_mat4 *pal = malloc((size_t)count * pn * sizeof *pal); /* every character's palette, as a renderer needs */
         float *phase = malloc(count * sizeof *phase), *mix = malloc(count * sizeof *mix);
+        double *times = malloc((size_t)count * 2 * sizeof *times);
         /* Each character keeps a cursor per track of each clip (amortised O(1) key search). */
-        uint32_t tw = sk_clip_track_count(cw), tr = sk_clip_track_count(cr);
-        uint32_t *cur = calloc((size_t)count * (tw + tr), sizeof *cur);
-        if (!pal || !phase || !mix || !cur) return 1;
-        for (uint32_t i = 0; i < count; i++) phase[i] = (float)((i * 2654435761u) % 1000) / 1000.0f, mix[i] = (float)(i % 7) / 6.0f;
-        double best = INFINITY, total = 0;
-        for (uint32_t f = 0; f < frames; f++) {
-            double t0 = cli_now();
-            for (uint32_t i = 0; i < count; i++) {
-                float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
-                uint32_t *ci = cur + (size_t)i * (tw + tr);
-                sk_clip_sample_cursor(cw, s, ph * dw, SK_LOOP_REPEAT, ci, sk_clip_cursor_size(cw), SK_POSE_OF(s, pw, NULL), NULL);
-                sk_clip_sample_cursor(cr, s, ph * dr, SK_LOOP_REPEAT, ci + tw, sk_clip_cursor_size(cr), SK_POSE_OF(s, pr, NULL), NULL);
-                sk_blend_two(s, SK_POSE_OF(s, pw, NULL), SK_POSE_OF(s, pr, NULL), mix[i], NULL, false, SK_POSE_OF(s, pose, NULL), NULL);
-                sk_local_to_model(s, SK_POSE_OF(s, pose, NULL), NULL, world, (s)->joint_count, NULL);
-                sk_skin_palette(skin, world, s->joint_count, pal + (size_t)i * skin->joint_count, skin->joint_count, NULL);
-            }
-            double dt = cli_now() - t0;
-            total += dt;
-            if (dt < best) best = dt;
+        uint32_t *cur = calloc((size_t)count * stride, sizeof *cur);
+        double run_ms[CROWD_MAX_PATHS][CROWD_MAX_RUNS], run_cpu[CROWD_MAX_PATHS][CROWD_MAX_RUNS];
+        double best[CROWD_MAX_PATHS], total[CROWD_MAX_PATHS];
+        if (!pal || !phase || !mix || !times || !cur) {
+            fprintf(stderr, "skelanim: bench crowd: out of memory for %u characters\n", count);
+            free(pal), free(phase), free(mix), free(times), free(cur);
+            goto out;
         }
-        printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"2 samples + blend + "
-               "local-to-model + palette\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f}\n",
-               count, n, frames, total * 1e3 / frames, best * 1e3, total * 1e6 / frames / count);
+        for (uint32_t i = 0; i < count; i++) phase[i] = (float)((i * 2654435761u) % 1000) / 1000.0f, mix[i] = (float)(i % 7) / 6.0f;
+        sk_batch_pipeline p = {.skeleton = s, .character_count = count, .clips = rig.clips, .clip_count = 2,
+                               .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
+                               .cursor_stride = stride, .skin = rig.skin, .out_palette = pal};
+        size_t c0 = sk_clip_cursor_size(rig.clips[0]), c1 = sk_clip_cursor_size(rig.clips[1]);
+        for (uint32_t t = 0; t < npaths; t++) best[t] = INFINITY, total[t] = 0;
+        for (uint32_t r = 0; r < runs; r++)
+            for (uint32_t t = 0; t < npaths; t++) { /* thread counts (and the loop) alternated */
+                double run_total = 0, cpu0 = process_cpu();
+                for (uint32_t f = 0; f < frames; f++) {
+                    double t0 = cli_now();
+                    if (t == nthreads) { /* --loop: the same calls written out, as this bench was before sk_batch */
+                        bool ok = true;
+                        for (uint32_t i = 0; i < count && ok; i++) {
+                            float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
+                            uint32_t *ci = cur + (size_t)i * stride;
+                            ok = sk_clip_sample_cursor(rig.clips[0], s, ph * dw, SK_LOOP_REPEAT, ci, c0, SK_POSE_OF(s, lp0, NULL), &err) == SK_OK &&
+                                 sk_clip_sample_cursor(rig.clips[1], s, ph * dr, SK_LOOP_REPEAT, ci + c0, c1, SK_POSE_OF(s, lp1, NULL), &err) == SK_OK &&
+                                 sk_blend_two(s, SK_POSE_OF(s, lp0, NULL), SK_POSE_OF(s, lp1, NULL), mix[i], NULL, false, SK_POSE_OF(s, lpose, NULL), &err) == SK_OK &&
+                                 sk_local_to_model(s, SK_POSE_OF(s, lpose, NULL), NULL, lmodel, n, &err) == SK_OK &&
+                                 sk_skin_palette(rig.skin, lmodel, n, pal + (size_t)i * pn, pn, &err) == SK_OK;
+                        }
+                        if (!ok) {
+                            fail(&err);
+                            free(pal), free(phase), free(mix), free(times), free(cur);
+                            goto out;
+                        }
+                        double dt = cli_now() - t0;
+                        run_total += dt;
+                        if (dt < best[t]) best[t] = dt;
+                        continue;
+                    }
+                    for (uint32_t i = 0; i < count; i++) {
+                        float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
+                        times[(size_t)i * 2] = ph * dw, times[(size_t)i * 2 + 1] = ph * dr;
+                    }
+                    if (sk_batch_run_pipeline(pools[t], &p, &err) != SK_OK) {
+                        fail(&err);
+                        free(pal), free(phase), free(mix), free(times), free(cur);
+                        goto out;
+                    }
+                    double dt = cli_now() - t0;
+                    run_total += dt;
+                    if (dt < best[t]) best[t] = dt;
+                }
+                run_cpu[t][r] = run_total > 0 ? (process_cpu() - cpu0) / run_total : 0.0;
+                run_ms[t][r] = run_total * 1e3 / frames;
+                total[t] += run_total;
+            }
+        double med[CROWD_MAX_PATHS];
+        for (uint32_t t = 0; t < npaths; t++) {
+            double sorted[CROWD_MAX_RUNS];
+            memcpy(sorted, run_ms[t], runs * sizeof *sorted);
+            med[t] = median(sorted, runs);
+            printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"2 samples + blend + "
+                   "local-to-model + palette\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f,"
+                   "\"threads\":%u,\"path\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
+                   count, n, frames, total[t] * 1e3 / ((double)frames * runs), best[t] * 1e3,
+                   total[t] * 1e6 / ((double)frames * runs) / count, threads[t], t == nthreads ? "loop" : "batch",
+                   joints ? "synthetic" : "mannequin", runs,
+                   med[t]);
+            for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);
+            memcpy(sorted, run_cpu[t], runs * sizeof *sorted);
+            printf("],\"cpu_per_wall\":%.2f", median(sorted, runs));
+            if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], threads[0]);
+            printf("}\n");
+        }
         fflush(stdout);
-        free(pal), free(phase), free(mix), free(cur);
+        free(pal), free(phase), free(mix), free(times), free(cur);
     }
-    free(pw), free(pr), free(pose), free(world);
-    sk_asset_destroy(a);
-    return 0;
+    rc = 0;
+out:
+    for (uint32_t t = 0; t < nthreads; t++) sk_batch_destroy(pools[t]);
+    free(lp0), free(lp1), free(lpose), free(lmodel);
+    rig_free(&rig);
+    return rc;
 }

@@ -2,7 +2,8 @@
  *
  * The runtime (libskelanim: core, anim, ik, skin, content, locomotion) needs nothing but
  * libm; the readers and writers (libskelanim_io: glTF, state-machine JSON)
- * are a separate library. docs/architecture.md has the layers. */
+ * are a separate library, and so is the batch update across threads
+ * (libskelanim_batch: POSIX threads). docs/architecture.md has the layers. */
 #ifndef SKELANIM_H
 #define SKELANIM_H
 /* core: data and the per-frame pipeline */
@@ -36,6 +37,8 @@
 #include "skelanim/locomotion/procedural.h"
 #include "skelanim/locomotion/sync.h"
 #include "skelanim/locomotion/terrain.h"
+/* batch update across threads (libskelanim_batch: links the thread library) */
+#include "skelanim/batch/batch.h"
 /* io (libskelanim_io) */
 #include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"

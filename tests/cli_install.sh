@@ -15,6 +15,9 @@ cmake --install "$SK_BINARY_DIR" --prefix "$tmp/prefix" >/dev/null
 libdir=$(ls -d "$tmp"/prefix/lib*/ | head -1)
 test -f "$libdir/pkgconfig/skelanim.pc"
 test -f "$libdir/pkgconfig/skelanim_io.pc"
+test -f "$libdir/pkgconfig/skelanim_batch.pc"
+test -f "$libdir/libskelanim_batch.a"
+test -f "$tmp/prefix/include/skelanim/batch/batch.h"
 test -f "$libdir/cmake/skelanim/skelanimConfig.cmake"
 test -f "$tmp/prefix/include/skelanim.h"
 
@@ -39,3 +42,23 @@ cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCM
 cmake --build "$tmp/proj/build" >/dev/null
 "$tmp/proj/build/pj" | grep -q "position"
 echo "find_package(skelanim) build of examples/print_joints.c: ok"
+
+# libskelanim_batch (threads): pkg-config and find_package
+"${SK_CC:-cc}" ${SK_CFLAGS:-} -std=c11 -Wall -Wextra -Werror "$SK_SOURCE_DIR/examples/batch_crowd.c" -o "$tmp/bc_pc" \
+  $(pkg-config --cflags skelanim_batch) "$libdir/libskelanim_batch.a" "$libdir/libskelanim.a" -pthread -lm
+pkg-config --libs --static skelanim_batch | grep -q -- "-pthread"
+"$tmp/bc_pc" | grep -q "1000 characters, 60 frames"
+echo "pkg-config build of examples/batch_crowd.c: ok"
+mkdir -p "$tmp/proj2"
+cat > "$tmp/proj2/CMakeLists.txt" <<EOC
+cmake_minimum_required(VERSION 3.16)
+project(uses_skelanim_batch C)
+find_package(skelanim REQUIRED)
+add_executable(bc "$SK_SOURCE_DIR/examples/batch_crowd.c")
+target_link_libraries(bc PRIVATE skelanim::skelanim_batch)
+EOC
+cmake -S "$tmp/proj2" -B "$tmp/proj2/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_COMPILER="${SK_CC:-cc}" \
+  -DCMAKE_C_FLAGS="${SK_CFLAGS:-}" -DCMAKE_EXE_LINKER_FLAGS="${SK_CFLAGS:-}" >/dev/null
+cmake --build "$tmp/proj2/build" >/dev/null
+"$tmp/proj2/build/bc" | grep -q "1000 characters, 60 frames"
+echo "find_package(skelanim) build of examples/batch_crowd.c (skelanim::skelanim_batch): ok"

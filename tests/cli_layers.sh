@@ -21,6 +21,7 @@ declare -A allow=(
   [content]="core ik content"
   [locomotion]="core anim ik locomotion"
   [io]="core anim locomotion io"
+  [batch]="core anim skin batch"
 )
 fail=0
 checked=0

@@ -1,0 +1,412 @@
+/* The batch updater: a fixed pool of POSIX threads and per-thread scratch,
+ * created once; per frame the characters are handed out in chunks through
+ * one atomic counter, the calling thread works too, and the call returns when
+ * every chunk is done. Nothing is allocated per frame.
+ *
+ * A worker joins a run under the mutex (active++) and leaves it under the
+ * mutex (active--); the caller writes the job only while no worker is active
+ * and returns once every chunk has been taken and no worker is active. A
+ * worker that wakes late (a loaded machine) finds no chunk left and leaves:
+ * the frame never waits for a thread that has not started it. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "skelanim/batch/batch.h"
+
+#include "core/internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+#define SK_BATCH_MAX_THREADS 256u
+#define SK_BATCH_ALIGN 64u
+#define SK_BATCH_NONE UINT32_MAX
+
+static size_t align_up(size_t n) { return (n + (SK_BATCH_ALIGN - 1)) & ~(size_t)(SK_BATCH_ALIGN - 1); }
+
+/* One thread's state; written only by its thread during a run, read by the
+ * caller after the run (the pool's mutex orders both). */
+typedef struct batch_slot {
+    struct sk_batch *batch;
+    uint32_t id;                 /* 0: the calling thread */
+    void *scratch;               /* the callback's scratch_bytes block, or NULL */
+    sk_transform *poses;         /* max_clips + 1 poses of max_joints transforms */
+    sk_mat4 *model;              /* max_joints matrices */
+    uint32_t err_index;          /* lowest failing character this run, or SK_BATCH_NONE */
+    sk_result err_code;
+    sk_error err;                /* its error */
+    sk_error tmp;
+} batch_slot;
+
+/* The job of the current run (set by the caller under the mutex before the
+ * workers are woken; read-only during the run). */
+typedef struct batch_job {
+    sk_batch_fn fn;
+    void *user;
+    uint32_t count, chunk;
+    const sk_batch_pipeline *pipe; /* non-NULL: the pipeline (fn unused) */
+    size_t cursor_offset[SK_BATCH_MAX_CLIPS], cursor_size[SK_BATCH_MAX_CLIPS];
+    uint32_t palette_count, vertex_count;
+} batch_job;
+
+struct sk_batch {
+    sk_allocator alloc;
+    uint32_t threads, chunk, max_joints, max_clips;
+    size_t scratch_bytes;
+    void *block;                 /* slots and scratch, one allocation */
+    size_t block_size;
+    batch_slot **slots;          /* threads entries, each on its own cache lines */
+    pthread_t *workers;          /* threads - 1 */
+    uint32_t started;
+    bool sync_ready;
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    uint64_t generation;         /* bumped per run */
+    uint32_t active;             /* workers inside a run */
+    bool quit;
+    batch_job job;
+    atomic_ullong next_chunk;
+    atomic_uint fail_index;      /* lowest failing character so far, or SK_BATCH_NONE */
+};
+
+/* ---- per-character pipeline ---------------------------------------------- */
+
+static sk_result pipeline_character(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
+                                    sk_error *err) {
+    const sk_batch_pipeline *p = job->pipe;
+    const sk_skeleton *skel = p->skeleton;
+    uint32_t n = skel->joint_count, k = p->clip_count;
+    sk_transform *sampled[SK_BATCH_MAX_CLIPS];
+    for (uint32_t i = 0; i < k; i++) sampled[i] = s->poses + (size_t)i * b->max_joints;
+    sk_transform *local = p->out_local ? p->out_local + (size_t)c * n : s->poses + (size_t)k * b->max_joints;
+    if (k == 1) sampled[0] = local;
+    sk_result r;
+    for (uint32_t i = 0; i < k; i++) {
+        double t = p->times[(size_t)c * k + i];
+        if (p->cursors)
+            r = sk_clip_sample_cursor(p->clips[i], skel, t, p->loop, p->cursors + (size_t)c * p->cursor_stride + job->cursor_offset[i],
+                                      job->cursor_size[i], SK_POSE_OF(skel, sampled[i], NULL), err);
+        else
+            r = sk_clip_sample(p->clips[i], skel, t, p->loop, SK_POSE_OF(skel, sampled[i], NULL), err);
+        if (r != SK_OK) return r;
+    }
+    sk_pose pose = sk_pose_view(local, n, NULL, 0);
+    if (k == 2 && p->mix) {
+        r = sk_blend_two(skel, SK_POSE_OF(skel, sampled[0], NULL), SK_POSE_OF(skel, sampled[1], NULL), p->mix[c], NULL,
+                         p->mix_slerp, &pose, err);
+        if (r != SK_OK) return r;
+    } else if (k > 1) {
+        sk_pose views[SK_BATCH_MAX_CLIPS];
+        sk_blend_input in[SK_BATCH_MAX_CLIPS];
+        for (uint32_t i = 0; i < k; i++) {
+            views[i] = sk_pose_view(sampled[i], n, NULL, 0);
+            in[i] = (sk_blend_input){&views[i], p->weights[(size_t)c * k + i], NULL, NULL};
+        }
+        r = sk_blend_poses(skel, in, k, p->blend_options, &pose, err);
+        if (r != SK_OK) return r;
+    }
+    if (p->post && (r = p->post(p->post_user, c, s->id, s->scratch, &pose, err)) != SK_OK) return r;
+    if (!p->out_model && !p->out_palette) return SK_OK;
+    sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
+    r = sk_local_to_model(skel, &pose, p->roots ? &p->roots[c] : NULL, model, n, err);
+    if (r != SK_OK || !p->out_palette) return r;
+    sk_mat4 *pal = p->out_palette + (size_t)c * job->palette_count;
+    r = sk_skin_palette(p->skin, model, n, pal, job->palette_count, err);
+    if (r != SK_OK || !p->mesh) return r;
+    size_t v = (size_t)c * job->vertex_count * 3;
+    sk_skin_job sj = {0};
+    sj.mesh = p->mesh;
+    sj.method = SK_SKIN_LBS;
+    sj.palette = pal;
+    sj.palette_count = job->palette_count;
+    sj.out_positions = p->out_positions ? p->out_positions + v : NULL;
+    sj.out_normals = p->out_normals ? p->out_normals + v : NULL;
+    return sk_skin_run(&sj, err);
+}
+
+/* ---- the work loop every thread runs ---------------------------------- */
+
+static void record_failure(sk_batch *b, batch_slot *s, uint32_t c, sk_result r) {
+    if (c < s->err_index) {
+        s->err_index = c;
+        s->err_code = r;
+        s->err = s->tmp;
+        s->err.code = r;
+    }
+    unsigned cur = atomic_load_explicit(&b->fail_index, memory_order_relaxed);
+    while (c < cur && !atomic_compare_exchange_weak_explicit(&b->fail_index, &cur, c, memory_order_relaxed,
+                                                             memory_order_relaxed)) {
+    }
+}
+
+static void work(sk_batch *b, batch_slot *s) {
+    const batch_job *job = &b->job;
+    for (;;) {
+        unsigned long long k = atomic_fetch_add_explicit(&b->next_chunk, 1, memory_order_relaxed);
+        unsigned long long first = k * job->chunk;
+        if (first >= job->count) return;
+        /* Chunks are taken in increasing order: once one starts past a
+         * known failure, every later one does too. */
+        if (first > atomic_load_explicit(&b->fail_index, memory_order_relaxed)) return;
+        uint32_t end = (uint32_t)(first + job->chunk < job->count ? first + job->chunk : job->count);
+        for (uint32_t c = (uint32_t)first; c < end; c++) {
+            s->tmp.code = SK_OK;
+            s->tmp.message[0] = '\0';
+            sk_result r = job->pipe ? pipeline_character(b, job, c, s, &s->tmp)
+                                    : job->fn(job->user, c, s->id, s->scratch, &s->tmp);
+            if (r != SK_OK) {
+                record_failure(b, s, c, r);
+                break; /* the rest of the chunk has higher indices */
+            }
+        }
+    }
+}
+
+static void *worker_main(void *arg) {
+    batch_slot *s = arg;
+    sk_batch *b = s->batch;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&b->mu);
+    for (;;) {
+        while (b->generation == seen && !b->quit) pthread_cond_wait(&b->wake, &b->mu);
+        if (b->quit) break;
+        seen = b->generation;
+        b->active++;
+        pthread_mutex_unlock(&b->mu);
+        work(b, s);
+        pthread_mutex_lock(&b->mu);
+        if (--b->active == 0) pthread_cond_signal(&b->done);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return NULL;
+}
+
+/* ---- creation ----------------------------------------------------------- */
+
+static void batch_stop(sk_batch *b) {
+    if (b->sync_ready) {
+        pthread_mutex_lock(&b->mu);
+        b->quit = true;
+        pthread_cond_broadcast(&b->wake);
+        pthread_mutex_unlock(&b->mu);
+    }
+    for (uint32_t i = 0; i < b->started; i++) pthread_join(b->workers[i], NULL);
+    b->started = 0;
+    if (b->sync_ready) {
+        pthread_cond_destroy(&b->done);
+        pthread_cond_destroy(&b->wake);
+        pthread_mutex_destroy(&b->mu);
+        b->sync_ready = false;
+    }
+}
+
+void sk_batch_destroy(sk_batch *b) {
+    if (!b) return;
+    batch_stop(b);
+    sk_allocator alloc = b->alloc;
+    if (b->workers) sk_free(&alloc, b->workers, (size_t)(b->threads - 1) * sizeof *b->workers);
+    if (b->block) sk_free(&alloc, b->block, b->block_size);
+    sk_free(&alloc, b, sizeof *b);
+}
+
+static uint32_t online_processors(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) return 1;
+    return n > (long)SK_BATCH_MAX_THREADS ? SK_BATCH_MAX_THREADS : (uint32_t)n;
+}
+
+sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, sk_batch **out, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_batch_create: out is NULL");
+    *out = NULL;
+    if (!desc) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_batch_create: desc is NULL");
+    uint32_t threads = desc->threads ? desc->threads : online_processors();
+    if (threads > SK_BATCH_MAX_THREADS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_batch_create: threads %u is more than %u", threads,
+                            SK_BATCH_MAX_THREADS);
+    if (desc->max_clips > SK_BATCH_MAX_CLIPS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_batch_create: max_clips %u is more than %d",
+                            desc->max_clips, SK_BATCH_MAX_CLIPS);
+    if ((desc->max_clips == 0) != (desc->max_joints == 0))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "sk_batch_create: max_joints (%u) and max_clips (%u) must both be 0 (callbacks only) or "
+                            "both be set",
+                            desc->max_joints, desc->max_clips);
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    /* Per slot: the slot, the callback scratch, the poses, the model matrices. */
+    size_t poses_bytes = 0, model_bytes = 0, slot_bytes = 0, block = 0;
+    bool ok = sk_size_mul((size_t)desc->max_joints * sizeof(sk_transform), (size_t)desc->max_clips + 1, &poses_bytes) &&
+              sk_size_mul(desc->max_joints, sizeof(sk_mat4), &model_bytes) && desc->scratch_bytes < SIZE_MAX / 2 &&
+              sk_size_add(align_up(sizeof(batch_slot)) + align_up(desc->scratch_bytes), align_up(poses_bytes), &slot_bytes) &&
+              sk_size_add(slot_bytes, align_up(model_bytes), &slot_bytes) &&
+              sk_size_mul(slot_bytes, threads, &block) && sk_size_add(block, SK_BATCH_ALIGN + threads * sizeof(batch_slot *), &block);
+    if (!ok) return sk_error_set(err, SK_ERR_LIMIT, "sk_batch_create: scratch size overflows");
+    sk_batch *b = sk_alloc(a, sizeof *b);
+    if (!b) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_batch_create: out of memory");
+    b->alloc = *a;
+    b->threads = threads;
+    b->chunk = desc->chunk;
+    b->max_joints = desc->max_joints;
+    b->max_clips = desc->max_clips;
+    b->scratch_bytes = desc->scratch_bytes;
+    atomic_init(&b->next_chunk, 0);
+    atomic_init(&b->fail_index, SK_BATCH_NONE);
+    b->block = sk_alloc(a, block);
+    b->block_size = block;
+    if (!b->block || (threads > 1 && !(b->workers = sk_alloc(a, (size_t)(threads - 1) * sizeof *b->workers)))) {
+        sk_batch_destroy(b);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_batch_create: out of memory (%zu bytes of scratch)", block);
+    }
+    b->slots = b->block;
+    char *base = (char *)b->block + threads * sizeof(batch_slot *);
+    base += (SK_BATCH_ALIGN - (uintptr_t)base % SK_BATCH_ALIGN) % SK_BATCH_ALIGN;
+    for (uint32_t i = 0; i < threads; i++) {
+        char *p = base + (size_t)i * slot_bytes;
+        batch_slot *s = (batch_slot *)p;
+        p += align_up(sizeof *s);
+        s->batch = b;
+        s->id = i;
+        s->scratch = desc->scratch_bytes ? p : NULL;
+        p += align_up(desc->scratch_bytes);
+        s->poses = poses_bytes ? (sk_transform *)p : NULL;
+        p += align_up(poses_bytes);
+        s->model = model_bytes ? (sk_mat4 *)p : NULL;
+        s->err_index = SK_BATCH_NONE;
+        b->slots[i] = s;
+    }
+    if (pthread_mutex_init(&b->mu, NULL) != 0) {
+        sk_batch_destroy(b);
+        return sk_error_set(err, SK_ERR_LIMIT, "sk_batch_create: the system refused a mutex");
+    }
+    if (pthread_cond_init(&b->wake, NULL) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        sk_batch_destroy(b);
+        return sk_error_set(err, SK_ERR_LIMIT, "sk_batch_create: the system refused a condition variable");
+    }
+    if (pthread_cond_init(&b->done, NULL) != 0) {
+        pthread_cond_destroy(&b->wake);
+        pthread_mutex_destroy(&b->mu);
+        sk_batch_destroy(b);
+        return sk_error_set(err, SK_ERR_LIMIT, "sk_batch_create: the system refused a condition variable");
+    }
+    b->sync_ready = true;
+    for (uint32_t i = 1; i < threads; i++) {
+        int e = pthread_create(&b->workers[i - 1], NULL, worker_main, b->slots[i]);
+        if (e != 0) {
+            sk_batch_destroy(b);
+            return sk_error_set(err, SK_ERR_LIMIT, "sk_batch_create: the system refused worker thread %u of %u (error %d)",
+                                i, threads - 1, e);
+        }
+        b->started = i;
+    }
+    *out = b;
+    return SK_OK;
+}
+
+uint32_t sk_batch_thread_count(const sk_batch *b) { return b ? b->threads : 0; }
+
+/* ---- running ------------------------------------------------------------ */
+
+/* Sets the job (while no worker is active), wakes the workers, works, and
+ * waits until no worker is inside the run. */
+static sk_result batch_execute(sk_batch *b, const batch_job *job_in, sk_error *err) {
+    if (job_in->count == 0) return SK_OK;
+    bool pool = b->threads > 1;
+    if (pool) {
+        pthread_mutex_lock(&b->mu);
+        while (b->active) pthread_cond_wait(&b->done, &b->mu); /* a late worker of the last run */
+    }
+    batch_job *job = &b->job;
+    *job = *job_in;
+    for (uint32_t i = 0; i < b->threads; i++) b->slots[i]->err_index = SK_BATCH_NONE;
+    if (b->chunk) {
+        job->chunk = b->chunk;
+    } else { /* about 8 chunks per thread, 1 .. 32 characters each */
+        uint32_t c = job->count / (b->threads * 8u);
+        job->chunk = c < 1 ? 1 : c > 32 ? 32 : c;
+    }
+    atomic_store_explicit(&b->next_chunk, 0, memory_order_relaxed);
+    atomic_store_explicit(&b->fail_index, SK_BATCH_NONE, memory_order_relaxed);
+    if (pool) {
+        b->generation++;
+        pthread_cond_broadcast(&b->wake);
+        pthread_mutex_unlock(&b->mu);
+    }
+    work(b, b->slots[0]);
+    if (pool) {
+        /* Every chunk is taken; wait for the workers still on theirs. */
+        pthread_mutex_lock(&b->mu);
+        while (b->active) pthread_cond_wait(&b->done, &b->mu);
+        pthread_mutex_unlock(&b->mu);
+    }
+    const batch_slot *first = NULL;
+    for (uint32_t i = 0; i < b->threads; i++)
+        if (b->slots[i]->err_index != SK_BATCH_NONE && (!first || b->slots[i]->err_index < first->err_index))
+            first = b->slots[i];
+    if (!first) return SK_OK;
+    return sk_error_set(err, first->err_code, "character %u: %s", first->err_index,
+                        first->err.message[0] ? first->err.message : sk_result_string(first->err_code));
+}
+
+sk_result sk_batch_run(sk_batch *b, uint32_t count, sk_batch_fn fn, void *user, sk_error *err) {
+    if (!b || !fn) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_batch_run: %s is NULL", b ? "fn" : "batch");
+    batch_job job = {0};
+    job.fn = fn;
+    job.user = user;
+    job.count = count;
+    return batch_execute(b, &job, err);
+}
+
+size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) {
+    size_t n = 0;
+    for (uint32_t i = 0; clips && i < clip_count; i++)
+        if (clips[i]) n += sk_clip_cursor_size(clips[i]);
+    return n;
+}
+
+sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_error *err) {
+    static const char *who = "sk_batch_run_pipeline";
+    if (!b || !p) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, b ? "pipeline" : "batch");
+    if (!p->skeleton) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: skeleton is NULL", who);
+    if (p->skeleton->joint_count > b->max_joints)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "%s: the skeleton has %u joints, the batch was created for at most %u (max_joints)", who,
+                            p->skeleton->joint_count, b->max_joints);
+    if (p->clip_count == 0 || p->clip_count > b->max_clips || !p->clips)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clip_count %u: needs 1 .. %u clips (max_clips)%s", who,
+                            p->clip_count, b->max_clips, p->clips ? "" : ", clips is NULL");
+    if ((unsigned)p->loop > SK_LOOP_PING_PONG) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: bad loop mode %d", who, (int)p->loop);
+    if (p->character_count && !p->times) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: times is NULL", who);
+    if (p->clip_count > 1 && !(p->clip_count == 2 && p->mix) && !p->weights)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %u clips need weights (or mix, for two clips)", who,
+                            p->clip_count);
+    batch_job job = {0};
+    job.pipe = p;
+    job.count = p->character_count;
+    size_t off = 0;
+    for (uint32_t i = 0; i < p->clip_count; i++) {
+        if (!p->clips[i]) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clips[%u] is NULL", who, i);
+        job.cursor_offset[i] = off;
+        job.cursor_size[i] = sk_clip_cursor_size(p->clips[i]);
+        off += job.cursor_size[i];
+    }
+    if (p->cursors && p->cursor_stride < off)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "%s: cursor_stride %zu is less than the clips' cursors need (%zu, sk_batch_cursor_stride)", who,
+                            p->cursor_stride, off);
+    if (p->out_palette && !p->skin)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_palette needs a skin", who);
+    job.palette_count = p->skin ? p->skin->joint_count : 0;
+    if (p->mesh) {
+        if (!p->out_palette)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: CPU skinning needs skin and out_palette", who);
+        if (p->skin_method != SK_SKIN_LBS)
+            return sk_error_set(err, SK_ERR_UNSUPPORTED, "%s: the pipeline skins with SK_SKIN_LBS only", who);
+        if (sk_skinned_mesh_palette_size(p->mesh) > job.palette_count)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: the mesh reads %u palette entries, the skin has %u",
+                                who, sk_skinned_mesh_palette_size(p->mesh), job.palette_count);
+        if (p->out_normals && !sk_skinned_mesh_has_normals(p->mesh))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_normals given but the mesh has no normals", who);
+        job.vertex_count = sk_skinned_mesh_vertex_count(p->mesh);
+    }
+    return batch_execute(b, &job, err);
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# skelanim bench crowd: the default output keeps its keys (one line per crowd
+# size, threads 1); --count, --threads (alternated, a speedup on the later
+# thread counts), --loop (the plain loop), --joints (the synthetic skeleton), --frames and --repeat
+# work; bad options are refused with a message.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+: "${SK_CLI:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$SK_CLI" bench crowd 20 30 --frames 3 >"$tmp/out.jsonl" 2>"$tmp/err.txt"
+cat "$tmp/out.jsonl"
+[[ ! -s "$tmp/err.txt" ]] || { cat "$tmp/err.txt"; fail "bench crowd wrote to stderr"; }
+[[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines"
+for key in '"bench":"crowd"' '"joints":22,' '"frames":3,' '"ms_per_frame_mean":' '"ms_per_frame_min":' \
+  '"us_per_character":' '"threads":1,"path":"batch",' '"skeleton":"mannequin"'; do
+  [[ $(grep -c "$key" "$tmp/out.jsonl") -eq 2 ]] || fail "a line without $key"
+done
+grep -q '"characters":20,' "$tmp/out.jsonl" && grep -q '"characters":30,' "$tmp/out.jsonl" || fail "crowd sizes"
+
+"$SK_CLI" bench crowd --count 50 --threads 1 --threads 3 --joints 64 --frames 2 --repeat 3 >"$tmp/out.jsonl"
+cat "$tmp/out.jsonl"
+[[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines (two thread counts)"
+[[ $(grep -c '"characters":50,"joints":64,' "$tmp/out.jsonl") -eq 2 ]] || fail "not 50 characters of 64 joints"
+grep -q '"threads":1,"path":"batch","skeleton":"synthetic","runs":3,' "$tmp/out.jsonl" || fail "threads 1 line"
+grep '"threads":3,' "$tmp/out.jsonl" | grep -q '"speedup":[0-9.]*,"speedup_over_threads":1' || fail "no speedup on threads 3"
+[[ $(grep -o '"ms_per_frame_runs":\[[0-9.]*,[0-9.]*,[0-9.]*\]' "$tmp/out.jsonl" | wc -l) -eq 2 ]] || fail "not 3 runs"
+
+# --loop: the written-out loop beside the pool, alternated
+"$SK_CLI" bench crowd 40 --threads 2 --loop --chunk 7 --frames 2 --repeat 2 >"$tmp/out.jsonl"
+cat "$tmp/out.jsonl"
+[[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines (threads 2, loop)"
+grep -q '"threads":2,"path":"batch"' "$tmp/out.jsonl" || fail "no batch line"
+grep -q '"threads":1,"path":"loop"' "$tmp/out.jsonl" || fail "no loop line"
+
+for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate"; do
+  # shellcheck disable=SC2086
+  if "$SK_CLI" bench crowd $bad 2>"$tmp/err.txt" >/dev/null; then fail "bench crowd $bad accepted"; fi
+  [[ -s "$tmp/err.txt" ]] || fail "no message for bench crowd $bad"
+done
+echo "bench crowd: default keys kept, --threads/--joints/--repeat work, bad options refused"

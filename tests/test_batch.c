@@ -1,0 +1,434 @@
+/* sk_batch (issue #13 item 3): the batch update across threads.
+ *  - the pipeline (two clips sampled with cursors, blended, local-to-model,
+ *    palette) over a few hundred mannequins gives palettes, model matrices and
+ *    poses byte for byte equal to a plain single-threaded loop of the same
+ *    calls, with 1, 2, 3 and 8 threads, frame after frame (cursors kept);
+ *  - the weighted N-clip blend, the post-process hook and CPU skinning, the
+ *    same across thread counts;
+ *  - callback jobs: every character once, per-thread scratch, thread ids;
+ *  - errors: the lowest failing character is reported whatever the thread
+ *    count ("character N: ..."), bad descriptions are refused with a message;
+ *  - no allocation per frame (a counting allocator), clean shutdown.
+ * `make tsan` runs this test under ThreadSanitizer. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHARS 300
+#define FRAMES 4
+static const uint32_t thread_counts[] = {1, 2, 3, 8};
+#define NTHREADS (sizeof thread_counts / sizeof thread_counts[0])
+
+typedef struct fixture {
+    sk_asset *a;
+    const sk_skeleton *s;
+    const sk_clip *clips[3];
+    const sk_skin *skin;
+    uint32_t n, pn;
+} fixture;
+
+static void fixture_init(fixture *f) {
+    sk_error err = {0};
+    memset(f, 0, sizeof *f);
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &f->a, &err), SK_OK);
+    f->s = f->a->skeleton;
+    const char *names[3] = {"walk", "run", "idle"};
+    for (int i = 0; i < 3; i++) {
+        int32_t k = sk_asset_find_clip(f->a, names[i]);
+        if (k < 0) k = i % (int32_t)f->a->clip_count;
+        f->clips[i] = f->a->clips[k];
+    }
+    f->skin = &f->a->skins[0];
+    f->n = f->s->joint_count;
+    f->pn = f->skin->joint_count;
+}
+
+/* Per-character inputs of frame `frame`: times and mix. */
+static void inputs(const fixture *f, uint32_t count, uint32_t k, uint32_t frame, double *times, float *mix, float *weights) {
+    for (uint32_t c = 0; c < count; c++) {
+        float ph = (float)((c * 2654435761u) % 1000) / 1000.0f + (float)frame / 30.0f;
+        for (uint32_t i = 0; i < k; i++) times[(size_t)c * k + i] = (double)(ph * (float)sk_clip_duration(f->clips[i]));
+        if (mix) mix[c] = (float)(c % 7) / 6.0f;
+        if (weights)
+            for (uint32_t i = 0; i < k; i++) weights[(size_t)c * k + i] = (float)((c + i * 3) % 5) / 4.0f + 0.1f;
+    }
+}
+
+/* The reference: the crowd loop on one thread, no batch. */
+static void reference(const fixture *f, uint32_t frames, sk_mat4 *pal, sk_mat4 *model_out, sk_transform *local_out) {
+    sk_error err = {0};
+    const sk_skeleton *s = f->s;
+    size_t stride = sk_batch_cursor_stride(f->clips, 2);
+    uint32_t *cur = calloc((size_t)CHARS * stride, sizeof *cur);
+    sk_transform *p0 = calloc(f->n, sizeof *p0), *p1 = calloc(f->n, sizeof *p1);
+    double *times = calloc(CHARS * 2, sizeof *times);
+    float *mix = calloc(CHARS, sizeof *mix);
+    assert_non_null(cur), assert_non_null(p0), assert_non_null(p1), assert_non_null(times), assert_non_null(mix);
+    size_t c0 = sk_clip_cursor_size(f->clips[0]), c1 = sk_clip_cursor_size(f->clips[1]);
+    for (uint32_t fr = 0; fr < frames; fr++) {
+        inputs(f, CHARS, 2, fr, times, mix, NULL);
+        for (uint32_t c = 0; c < CHARS; c++) {
+            uint32_t *ci = cur + (size_t)c * stride;
+            sk_transform *local = local_out + (size_t)c * f->n;
+            sk_mat4 *model = model_out + (size_t)c * f->n;
+            assert_int_equal(sk_clip_sample_cursor(f->clips[0], s, times[c * 2], SK_LOOP_REPEAT, ci, c0, SK_POSE_OF(s, p0, NULL), &err), SK_OK);
+            assert_int_equal(sk_clip_sample_cursor(f->clips[1], s, times[c * 2 + 1], SK_LOOP_REPEAT, ci + c0, c1, SK_POSE_OF(s, p1, NULL), &err), SK_OK);
+            assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, p0, NULL), SK_POSE_OF(s, p1, NULL), mix[c], NULL, false, SK_POSE_OF(s, local, NULL), &err), SK_OK);
+            assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, f->n, &err), SK_OK);
+            assert_int_equal(sk_skin_palette(f->skin, model, f->n, pal + (size_t)c * f->pn, f->pn, &err), SK_OK);
+        }
+    }
+    free(cur), free(p0), free(p1), free(times), free(mix);
+}
+
+/* Counting allocator: how many allocations happened. */
+typedef struct counter {
+    size_t allocs, frees, live;
+} counter;
+static void *count_alloc(void *user, size_t size) {
+    counter *c = user;
+    c->allocs++, c->live++;
+    return calloc(1, size ? size : 1);
+}
+static void count_free(void *user, void *p, size_t size) {
+    (void)size;
+    counter *c = user;
+    if (p) c->frees++, c->live--;
+    free(p);
+}
+
+/* Fails every allocation after the first `left`. */
+typedef struct limited {
+    counter *c;
+    size_t left;
+} limited;
+static void *limited_alloc(void *user, size_t size) {
+    limited *l = user;
+    if (l->left == 0) return NULL;
+    l->left--;
+    return count_alloc(l->c, size);
+}
+static void limited_free(void *user, void *p, size_t size) { count_free(((limited *)user)->c, p, size); }
+
+static void test_pipeline_matches_single_thread(void **state) {
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    sk_error err = {0};
+    size_t pal_bytes = (size_t)CHARS * f.pn * sizeof(sk_mat4), model_bytes = (size_t)CHARS * f.n * sizeof(sk_mat4),
+           local_bytes = (size_t)CHARS * f.n * sizeof(sk_transform);
+    sk_mat4 *ref_pal = calloc(1, pal_bytes), *ref_model = calloc(1, model_bytes);
+    sk_transform *ref_local = calloc(1, local_bytes);
+    assert_non_null(ref_pal), assert_non_null(ref_model), assert_non_null(ref_local);
+    reference(&f, FRAMES, ref_pal, ref_model, ref_local);
+
+    size_t stride = sk_batch_cursor_stride(f.clips, 2);
+    assert_int_equal(stride, sk_clip_cursor_size(f.clips[0]) + sk_clip_cursor_size(f.clips[1]));
+    for (size_t t = 0; t < NTHREADS; t++) {
+        counter cnt = {0};
+        sk_allocator al = {count_alloc, NULL, count_free, &cnt};
+        sk_batch *b = NULL;
+        sk_batch_desc d = {.threads = thread_counts[t], .max_joints = f.n, .max_clips = 2};
+        assert_int_equal(sk_batch_create(&d, &al, &b, &err), SK_OK);
+        assert_int_equal(sk_batch_thread_count(b), thread_counts[t]);
+        size_t allocs_after_create = cnt.allocs;
+        uint32_t *cur = calloc((size_t)CHARS * stride, sizeof *cur);
+        double *times = calloc(CHARS * 2, sizeof *times);
+        float *mix = calloc(CHARS, sizeof *mix);
+        sk_mat4 *pal = calloc(1, pal_bytes), *model = calloc(1, model_bytes);
+        sk_transform *local = calloc(1, local_bytes);
+        assert_non_null(cur), assert_non_null(times), assert_non_null(mix), assert_non_null(pal), assert_non_null(model),
+            assert_non_null(local);
+        sk_batch_pipeline p = {.skeleton = f.s, .character_count = CHARS, .clips = f.clips, .clip_count = 2,
+                               .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur, .cursor_stride = stride,
+                               .out_local = local, .out_model = model, .skin = f.skin, .out_palette = pal};
+        for (uint32_t fr = 0; fr < FRAMES; fr++) {
+            inputs(&f, CHARS, 2, fr, times, mix, NULL);
+            assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+        }
+        assert_int_equal(cnt.allocs, allocs_after_create); /* no allocation per frame */
+        if (memcmp(pal, ref_pal, pal_bytes) != 0 || memcmp(model, ref_model, model_bytes) != 0 ||
+            memcmp(local, ref_local, local_bytes) != 0)
+            fail_msg("%u threads: results differ from the single-threaded loop", thread_counts[t]);
+        /* palettes only (model matrices in thread scratch) */
+        memset(pal, 0, pal_bytes);
+        memset(cur, 0, (size_t)CHARS * stride * sizeof *cur);
+        p.out_local = NULL, p.out_model = NULL;
+        for (uint32_t fr = 0; fr < FRAMES; fr++) {
+            inputs(&f, CHARS, 2, fr, times, mix, NULL);
+            assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+        }
+        if (memcmp(pal, ref_pal, pal_bytes) != 0) fail_msg("%u threads, palette only: differs", thread_counts[t]);
+        sk_batch_destroy(b);
+        assert_int_equal(cnt.live, 0);
+        free(cur), free(times), free(mix), free(pal), free(model), free(local);
+    }
+    free(ref_pal), free(ref_model), free(ref_local);
+    sk_asset_destroy(f.a);
+}
+
+/* The post-process hook: adds a per-character bend to a joint and counts calls. */
+typedef struct post_state {
+    uint32_t *calls;
+    uint32_t joint;
+} post_state;
+static sk_result post_bend(void *user, uint32_t c, uint32_t thread, void *scratch, sk_pose *pose, sk_error *err) {
+    (void)err, (void)thread;
+    *(uint32_t *)scratch += 1; /* the thread's own block */
+    post_state *ps = user;
+    ps->calls[c]++;
+    float a = 0.001f * (float)(c % 97);
+    sk_quat r = {0.0f, sinf(a), 0.0f, cosf(a)};
+    pose->local[ps->joint].r = sk_quat_mul(r, pose->local[ps->joint].r);
+    return SK_OK;
+}
+
+/* Three clips by weights, random access, the hook, roots, CPU skinning on a
+ * few characters: equal across thread counts. */
+static void test_weights_hook_skinning(void **state) {
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    sk_error err = {0};
+    enum { N = 40 };
+    sk_skinned_mesh *mesh = NULL;
+    assert_int_equal(sk_skinned_mesh_create(&f.a->meshes[0].primitives[0], NULL, &mesh, &err), SK_OK);
+    uint32_t vc = sk_skinned_mesh_vertex_count(mesh);
+    size_t pal_bytes = (size_t)N * f.pn * sizeof(sk_mat4), v_bytes = (size_t)N * vc * 3 * sizeof(float);
+    double times[N * 3]; /* three clips: [c * 3 + i]; one clip (below): [c] */
+    float weights[N * 3];
+    sk_mat4 roots[N];
+    inputs(&f, N, 3, 5, times, NULL, weights);
+    for (uint32_t c = 0; c < N; c++) {
+        memset(&roots[c], 0, sizeof roots[c]);
+        roots[c].m[0] = roots[c].m[5] = roots[c].m[10] = roots[c].m[15] = 1.0f;
+        roots[c].m[12] = (float)c, roots[c].m[14] = -0.5f * (float)c;
+    }
+    sk_mat4 *ref_pal = NULL;
+    float *ref_pos = NULL, *ref_nrm = NULL;
+    for (size_t t = 0; t < NTHREADS; t++) {
+        sk_batch *b = NULL;
+        sk_batch_desc d = {.threads = thread_counts[t], .max_joints = f.n + 5, .max_clips = 3, .chunk = 3,
+                           .scratch_bytes = sizeof(uint32_t)};
+        assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+        uint32_t calls[N] = {0};
+        post_state ps = {calls, 1};
+        sk_mat4 *pal = calloc(1, pal_bytes);
+        float *pos = calloc(1, v_bytes), *nrm = calloc(1, v_bytes);
+        assert_non_null(pal), assert_non_null(pos), assert_non_null(nrm);
+        sk_batch_pipeline p = {.skeleton = f.s, .character_count = N, .clips = f.clips, .clip_count = 3,
+                               .loop = SK_LOOP_REPEAT, .times = times, .weights = weights, .post = post_bend,
+                               .post_user = &ps, .roots = roots, .skin = f.skin, .out_palette = pal, .mesh = mesh,
+                               .out_positions = pos, .out_normals = sk_skinned_mesh_has_normals(mesh) ? nrm : NULL};
+        assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+        for (uint32_t c = 0; c < N; c++) assert_int_equal(calls[c], 1);
+        if (!ref_pal) {
+            ref_pal = pal, ref_pos = pos, ref_nrm = nrm;
+            /* the hook and the roots did something: character 5 differs from 0 */
+            assert_true(memcmp(&pal[0], &pal[(size_t)5 * f.pn], sizeof(sk_mat4) * f.pn) != 0);
+        } else {
+            for (uint32_t c = 0; c < N; c++)
+                if (memcmp(pal + (size_t)c * f.pn, ref_pal + (size_t)c * f.pn, sizeof(sk_mat4) * f.pn))
+                    fail_msg("%u threads: character %u: palette differs from 1 thread's", thread_counts[t], c);
+            if (memcmp(pos, ref_pos, v_bytes) || memcmp(nrm, ref_nrm, v_bytes))
+                fail_msg("%u threads: skinned vertices differ from 1 thread's", thread_counts[t]);
+            free(pal), free(pos), free(nrm);
+        }
+        /* one clip, no blend, no hook: the local poses are the clip's samples */
+        sk_transform *local = calloc((size_t)N * f.n, sizeof *local), *one = calloc(f.n, sizeof *one);
+        assert_non_null(local), assert_non_null(one);
+        p = (sk_batch_pipeline){.skeleton = f.s, .character_count = N, .clips = f.clips, .clip_count = 1,
+                                .times = times, .out_local = local};
+        assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+        for (uint32_t c = 0; c < N; c += 13) {
+            assert_int_equal(sk_clip_sample(f.clips[0], f.s, times[c], SK_LOOP_REPEAT, SK_POSE_OF(f.s, one, NULL), &err), SK_OK);
+            assert_memory_equal(one, local + (size_t)c * f.n, f.n * sizeof *one);
+        }
+        free(local), free(one);
+        sk_batch_destroy(b);
+    }
+    free(ref_pal), free(ref_pos), free(ref_nrm);
+    sk_skinned_mesh_destroy(mesh);
+    sk_asset_destroy(f.a);
+}
+
+/* Callback jobs: each character once, scratch per thread. */
+typedef struct cb_state {
+    uint32_t *hits;
+    uint32_t threads;
+    uint32_t fail_a, fail_b; /* characters that fail (UINT32_MAX: none) */
+} cb_state;
+static sk_result cb_work(void *user, uint32_t c, uint32_t thread, void *scratch, sk_error *err) {
+    cb_state *s = user;
+    if (thread >= s->threads) s->hits[c] += 1000; /* caught below */
+    uint64_t *acc = scratch;
+    acc[0] += c; /* this thread's own block */
+    s->hits[c]++;
+    if (c == s->fail_a || c == s->fail_b) return sk_error_set(err, SK_ERR_INVALID_DATA, "bad input %u", c * 10);
+    return SK_OK;
+}
+
+static void test_callbacks_and_errors(void **state) {
+    (void)state;
+    sk_error err = {0};
+    enum { N = 1000 };
+    for (size_t t = 0; t < NTHREADS; t++) {
+        sk_batch *b = NULL;
+        sk_batch_desc d = {.threads = thread_counts[t], .scratch_bytes = 24};
+        assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+        static uint32_t hits[N];
+        memset(hits, 0, sizeof hits);
+        cb_state s = {hits, thread_counts[t], UINT32_MAX, UINT32_MAX};
+        for (int rep = 0; rep < 3; rep++) assert_int_equal(sk_batch_run(b, N, cb_work, &s, &err), SK_OK);
+        for (uint32_t c = 0; c < N; c++) assert_int_equal(hits[c], 3);
+        assert_int_equal(sk_batch_run(b, 0, cb_work, &s, &err), SK_OK);
+        /* two failures: the lower index is reported, every time, whatever the thread count */
+        for (int rep = 0; rep < 5; rep++) {
+            s.fail_a = 731, s.fail_b = 37 + (uint32_t)rep;
+            memset(&err, 0, sizeof err);
+            assert_int_equal(sk_batch_run(b, N, cb_work, &s, &err), SK_ERR_INVALID_DATA);
+            char want[64];
+            snprintf(want, sizeof want, "character %u: bad input %u", s.fail_b, s.fail_b * 10);
+            assert_string_equal(err.message, want);
+            assert_int_equal(err.code, SK_ERR_INVALID_DATA);
+            for (uint32_t c = 0; c <= s.fail_b; c++) assert_true(hits[c] >= 4); /* everything below ran */
+        }
+        /* and the batch works again after a failure */
+        s.fail_a = s.fail_b = UINT32_MAX;
+        assert_int_equal(sk_batch_run(b, N, cb_work, &s, &err), SK_OK);
+        assert_int_equal(sk_batch_run(b, 10, NULL, &s, &err), SK_ERR_INVALID_ARGUMENT);
+        sk_batch_destroy(b);
+    }
+}
+
+/* Many tiny runs back to back: workers often wake after the caller has done
+ * every character (they find no chunk and leave, or join the next run). */
+static void test_many_small_runs(void **state) {
+    (void)state;
+    sk_error err = {0};
+    for (size_t t = 1; t < NTHREADS; t++) {
+        sk_batch *b = NULL;
+        sk_batch_desc d = {.threads = thread_counts[t], .scratch_bytes = 8};
+        assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+        uint32_t hits[8] = {0}, want[8] = {0};
+        cb_state s = {hits, thread_counts[t], UINT32_MAX, UINT32_MAX};
+        for (uint32_t r = 0; r < 600; r++) {
+            uint32_t n = 1 + r % 8;
+            for (uint32_t c = 0; c < n; c++) want[c]++;
+            assert_int_equal(sk_batch_run(b, n, cb_work, &s, &err), SK_OK);
+        }
+        assert_memory_equal(hits, want, sizeof hits);
+        sk_batch_destroy(b);
+    }
+}
+
+static sk_result post_fail(void *user, uint32_t c, uint32_t thread, void *scratch, sk_pose *pose, sk_error *err) {
+    (void)user, (void)pose, (void)thread, (void)scratch;
+    if (c == 123 || c == 250) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "IK target is NaN");
+    return SK_OK;
+}
+
+static void test_bad_pipelines(void **state) {
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    sk_error err = {0};
+    sk_batch *b = NULL;
+    sk_batch_desc d = {.threads = 3, .max_joints = f.n - 1, .max_clips = 2};
+    assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+    double times[CHARS * 2] = {0};
+    float mix[CHARS] = {0};
+    sk_mat4 *pal = calloc((size_t)CHARS * f.pn, sizeof *pal);
+    assert_non_null(pal);
+    sk_batch_pipeline p = {.skeleton = f.s, .character_count = CHARS, .clips = f.clips, .clip_count = 2,
+                           .times = times, .mix = mix, .skin = f.skin, .out_palette = pal};
+    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "max_joints"));
+    sk_batch_destroy(b);
+    d.max_joints = f.n;
+    assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+    p.clip_count = 3;
+    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "max_clips"));
+    p.clip_count = 2, p.mix = NULL;
+    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "weights"));
+    p.mix = mix, p.times = NULL;
+    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "times"));
+    p.times = times;
+    uint32_t cur[4];
+    p.cursors = cur, p.cursor_stride = 1;
+    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "cursor_stride"));
+    p.cursors = NULL, p.skin = NULL;
+    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "skin"));
+    p.skin = f.skin;
+    /* a failing hook: the lowest character is named */
+    p.post = post_fail;
+    for (int rep = 0; rep < 4; rep++) {
+        assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+        assert_string_equal(err.message, "character 123: IK target is NaN");
+    }
+    sk_batch_destroy(b);
+    free(pal);
+    sk_asset_destroy(f.a);
+}
+
+static void test_create_destroy(void **state) {
+    (void)state;
+    sk_error err = {0};
+    sk_batch *b = NULL;
+    sk_batch_destroy(NULL);
+    assert_int_equal(sk_batch_create(NULL, NULL, &b, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_batch_desc d = {.threads = 1000};
+    assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_null(b);
+    d = (sk_batch_desc){.threads = 2, .max_joints = 10};
+    assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_ERR_INVALID_ARGUMENT);
+    d = (sk_batch_desc){.threads = 2, .max_joints = 10, .max_clips = SK_BATCH_MAX_CLIPS + 1};
+    assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_ERR_INVALID_ARGUMENT);
+    /* 0 threads: the online processors; created and destroyed many times, some never run */
+    for (uint32_t i = 0; i < 20; i++) {
+        d = (sk_batch_desc){.threads = i % 4, .scratch_bytes = 8};
+        assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+        assert_true(sk_batch_thread_count(b) >= 1);
+        if (i % 2) {
+            static uint32_t hits[50];
+            cb_state s = {hits, sk_batch_thread_count(b), UINT32_MAX, UINT32_MAX};
+            assert_int_equal(sk_batch_run(b, 50, cb_work, &s, &err), SK_OK);
+        }
+        sk_batch_destroy(b);
+    }
+    /* out of memory at each allocation of the creation: refused, nothing leaked */
+    for (size_t limit = 0; limit < 3; limit++) {
+        counter cnt = {0};
+        limited lim = {&cnt, limit};
+        sk_allocator al = {limited_alloc, NULL, limited_free, &lim};
+        d = (sk_batch_desc){.threads = 3, .max_joints = 20, .max_clips = 2, .scratch_bytes = 100};
+        sk_result r = sk_batch_create(&d, &al, &b, &err);
+        if (limit < 3) {
+            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
+            assert_null(b);
+        }
+        sk_batch_destroy(b);
+        assert_int_equal(cnt.live, 0);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pipeline_matches_single_thread),
+        cmocka_unit_test(test_weights_hook_skinning),
+        cmocka_unit_test(test_callbacks_and_errors),
+        cmocka_unit_test(test_many_small_runs),
+        cmocka_unit_test(test_bad_pipelines),
+        cmocka_unit_test(test_create_destroy),
+    };
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
+}
