@@ -10,18 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t crc_without_field(const uint8_t *p, size_t n) {
-    uint32_t table[256];
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++) c = c & 1u ? 0xedb88320u ^ (c >> 1) : c >> 1;
-        table[i] = c;
-    }
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; i++)
-        if (i < 16 || i >= 20) c = table[(c ^ p[i]) & 0xffu] ^ (c >> 8);
-    return c ^ 0xffffffffu;
-}
 
 static void put32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
@@ -62,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     load_one(copy, size, true);
     if (size >= 64 && size <= 0xffffffffu) {
         put32(copy + 12, (uint32_t)size);
-        put32(copy + 16, crc_without_field(copy, size));
+        put32(copy + 16, sk_skc_checksum(copy, size));
         load_one(copy, size, size & 1);
     }
     free(copy);

@@ -24,7 +24,7 @@ test -f "$tmp/prefix/include/skelanim.h"
 # pkg-config, static library
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 "${SK_CC:-cc}" ${SK_CFLAGS:-} -std=c11 -Wall -Wextra -Werror "$SK_SOURCE_DIR/examples/print_joints.c" -o "$tmp/pj_pc" \
-  $(pkg-config --cflags skelanim_io) "$libdir/libskelanim_io.a" "$libdir/libskelanim.a" $(pkg-config --libs --static libcjson) -lm
+  $(pkg-config --cflags skelanim_io) "$libdir/libskelanim_io.a" "$libdir/libskelanim.a" $(pkg-config --libs --static libcjson zlib) -lm
 "$tmp/pj_pc" | grep -q "position"
 echo "pkg-config build of examples/print_joints.c: ok"
 

@@ -34,17 +34,10 @@ static char *synthetic_bvh(void) {
     return s;
 }
 
+/* The checksum made to match again (the library's own: zlib's CRC-32, checked
+ * against a CRC-32 computed here bit by bit in test_checksum). */
 static void crc_fix(uint8_t *b, size_t n) {
-    uint32_t table[256];
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++) c = c & 1u ? 0xedb88320u ^ (c >> 1) : c >> 1;
-        table[i] = c;
-    }
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; i++)
-        if (i < 16 || i >= 20) c = table[(c ^ b[i]) & 0xffu] ^ (c >> 8);
-    c ^= 0xffffffffu;
+    uint32_t c = sk_skc_checksum(b, n);
     b[16] = (uint8_t)c, b[17] = (uint8_t)(c >> 8), b[18] = (uint8_t)(c >> 16), b[19] = (uint8_t)(c >> 24);
 }
 
@@ -94,6 +87,29 @@ static void make_skc(uint8_t **out, size_t *size, sk_asset **src, sk_clip **cc) 
     void *data = NULL;
     assert_int_equal(sk_skc_write_memory((*src)->skeleton, clips, 2, 0.01, NULL, &data, size, &err), SK_OK);
     *out = data;
+}
+
+/* The stored checksum is the CRC-32 (IEEE 802.3, reflected, as zlib and
+ * PNG) of the file without bytes 16..19, computed here bit by bit: the
+ * standard check value of "123456789" is 0xCBF43926. */
+static uint32_t crc_bitwise(const uint8_t *p, size_t n, bool skip_field) {
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        if (skip_field && i >= 16 && i < 20) continue;
+        c ^= p[i];
+        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+    }
+    return ~c;
+}
+
+static void test_checksum(void **state) {
+    (void)state;
+    const uint8_t check[] = "123456789";
+    assert_int_equal(crc_bitwise(check, 9, false), 0xCBF43926u);
+    uint8_t buf[64];
+    for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i * 37 + 11);
+    for (size_t n = 0; n <= sizeof buf; n++) assert_int_equal(sk_skc_checksum(buf, n), crc_bitwise(buf, n, true));
+    assert_int_equal(sk_skc_checksum(NULL, 5), 0u);
 }
 
 static void test_round_trip(void **state) {
@@ -183,6 +199,7 @@ static void test_hostile(void **state) {
 }
 
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_round_trip), cmocka_unit_test(test_hostile)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_checksum), cmocka_unit_test(test_round_trip),
+                                       cmocka_unit_test(test_hostile)};
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -111,17 +111,13 @@ sk_mat4 sk_mat4_mul(const sk_mat4 *a, const sk_mat4 *b) {
 
 sk_mat4 sk_mat4_from_transform(const sk_transform *x) {
     /* glTF 2.0 §3.5.3: M = T * R * S. */
-    float qx = x->r.x, qy = x->r.y, qz = x->r.z, qw = x->r.w;
-    float x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
-    float xx = qx * x2, xy = qx * y2, xz = qx * z2;
-    float yy = qy * y2, yz = qy * z2, zz = qz * z2;
-    float wx = qw * x2, wy = qw * y2, wz = qw * z2;
-    float sx = x->s.x, sy = x->s.y, sz = x->s.z;
+    float b[3][3];
+    skm_transform_rs(x, b);
     sk_mat4 m;
-    m.m[0] = (1 - (yy + zz)) * sx; m.m[1] = (xy + wz) * sx;       m.m[2] = (xz - wy) * sx;       m.m[3] = 0;
-    m.m[4] = (xy - wz) * sy;       m.m[5] = (1 - (xx + zz)) * sy; m.m[6] = (yz + wx) * sy;       m.m[7] = 0;
-    m.m[8] = (xz + wy) * sz;       m.m[9] = (yz - wx) * sz;       m.m[10] = (1 - (xx + yy)) * sz; m.m[11] = 0;
-    m.m[12] = x->t.x; m.m[13] = x->t.y; m.m[14] = x->t.z; m.m[15] = 1;
+    m.m[0] = b[0][0], m.m[1] = b[0][1], m.m[2] = b[0][2], m.m[3] = 0;
+    m.m[4] = b[1][0], m.m[5] = b[1][1], m.m[6] = b[1][2], m.m[7] = 0;
+    m.m[8] = b[2][0], m.m[9] = b[2][1], m.m[10] = b[2][2], m.m[11] = 0;
+    m.m[12] = x->t.x, m.m[13] = x->t.y, m.m[14] = x->t.z, m.m[15] = 1;
     return m;
 }
 

@@ -71,6 +71,20 @@ static inline sk_quat skm_quat_normalize(sk_quat q) {
     float inv = 1.0f / l;
     return sk_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
+/* The columns of R x S of a transform (glTF 2.0 §3.5.3: M = T * R * S):
+ * b[c] is column c's x, y, z. sk_mat4_from_transform and local-to-model
+ * share it (the same bits). */
+static inline void skm_transform_rs(const sk_transform *x, float b[3][3]) {
+    float qx = x->r.x, qy = x->r.y, qz = x->r.z, qw = x->r.w;
+    float x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
+    float xx = qx * x2, xy = qx * y2, xz = qx * z2;
+    float yy = qy * y2, yz = qy * z2, zz = qz * z2;
+    float wx = qw * x2, wy = qw * y2, wz = qw * z2;
+    float sx = x->s.x, sy = x->s.y, sz = x->s.z;
+    b[0][0] = (1 - (yy + zz)) * sx, b[0][1] = (xy + wz) * sx, b[0][2] = (xz - wy) * sx;
+    b[1][0] = (xy - wz) * sy, b[1][1] = (1 - (xx + zz)) * sy, b[1][2] = (yz + wx) * sy;
+    b[2][0] = (xz + wy) * sz, b[2][1] = (yz - wx) * sz, b[2][2] = (1 - (xx + yy)) * sz;
+}
 /* Normalised linear interpolation on the shortest arc (sk_quat_nlerp). */
 static inline sk_quat skm_quat_nlerp(sk_quat a, sk_quat b, float t) {
     float s = sk_quat_dot(a, b) < 0.0f ? -1.0f : 1.0f;

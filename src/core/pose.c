@@ -1,5 +1,6 @@
 /* Poses, local-to-model (pose.h). */
 #include "core/internal.h"
+#include "core/math_inline.h"
 #include "skelanim/core/pose.h"
 
 #if defined(__SSE2__)
@@ -56,15 +57,8 @@ sk_result sk_pose_rest(const sk_skeleton *s, sk_pose *out, sk_error *err) {
  * same order as sk_mat4_mul(parent, sk_mat4_from_transform(x)) without the
  * terms that multiply that row's zeros, so the results are the same. */
 static inline void l2m_joint(const sk_transform *x, const float *pm, float *out) {
-    float qx = x->r.x, qy = x->r.y, qz = x->r.z, qw = x->r.w;
-    float x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
-    float xx = qx * x2, xy = qx * y2, xz = qx * z2;
-    float yy = qy * y2, yz = qy * z2, zz = qz * z2;
-    float wx = qw * x2, wy = qw * y2, wz = qw * z2;
-    float sx = x->s.x, sy = x->s.y, sz = x->s.z;
-    float b[3][3] = {{(1 - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx},
-                     {(xy - wz) * sy, (1 - (xx + zz)) * sy, (yz + wx) * sy},
-                     {(xz + wy) * sz, (yz - wx) * sz, (1 - (xx + yy)) * sz}};
+    float b[3][3];
+    skm_transform_rs(x, b);
 #if defined(__SSE2__)
     __m128 a0 = _mm_loadu_ps(pm), a1 = _mm_loadu_ps(pm + 4), a2 = _mm_loadu_ps(pm + 8), a3 = _mm_loadu_ps(pm + 12);
     for (int c = 0; c < 3; c++) {

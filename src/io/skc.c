@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include <zlib.h>
+
 #define SKC_MAGIC 0x00434b53u /* "SKC\0" */
 #define SKC_HEADER 64u
 #define SKC_JOINT 56u
@@ -16,19 +18,15 @@ static void wf(uint8_t *p, float f) { uint32_t u; memcpy(&u, &f, 4); w32(p, u); 
 static uint32_t r32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static float rf(const uint8_t *p) { uint32_t u = r32(p); float f; memcpy(&f, &u, 4); return f; }
 
-/* CRC-32 of the file but its own field (bytes 16-19). */
+/* CRC-32 of the file but its own field (bytes 16-19), by zlib. */
 static uint32_t crc32_of(const uint8_t *p, size_t n) {
-    uint32_t table[256];
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++) c = c & 1u ? 0xedb88320u ^ (c >> 1) : c >> 1;
-        table[i] = c;
-    }
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; i++)
-        if (i < 16 || i >= 20) c = table[(c ^ p[i]) & 0xffu] ^ (c >> 8);
-    return c ^ 0xffffffffu;
+    uLong c = crc32(0L, Z_NULL, 0);
+    c = crc32_z(c, p, n < 16 ? n : 16);
+    if (n > 20) c = crc32_z(c, p + 20, n - 20);
+    return (uint32_t)c;
 }
+
+uint32_t sk_skc_checksum(const void *data, size_t size) { return data ? crc32_of(data, size) : 0u; }
 
 static size_t align4(size_t v) { return (v + 3u) & ~(size_t)3u; }
 

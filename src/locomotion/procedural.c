@@ -114,27 +114,13 @@ struct sk_procedural {
 
 
 /* Forward kinematics of joints [from, to) (need: only those marked, NULL:
- * all). The walker's local rotations are unit (the rest pose's, checked at
- * creation, or set normalized), so the products are not normalized again:
- * a frame starts from the rest pose, no error accumulates over frames. A
- * skeleton whose rest rotations are not unit takes skl_fk (normalizing). */
+ * all): skl_fk, which normalises a world rotation only when it is visibly
+ * off unit (the walker's local rotations are unit: the rest pose's, checked
+ * at creation, or set normalised). `unit` is kept for the callers. */
 static void fk_need(const sk_skeleton *s, bool unit, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r,
                     sk_vec3 *wt, sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need) {
-    if (!unit) {
-        skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, need);
-        return;
-    }
-    for (uint32_t j = from; j < to; j++) {
-        if (need && !need[j]) continue;
-        const sk_transform *l = &loc[j];
-        int32_t p = s->parents[j];
-        sk_quat pr = p >= 0 ? wr[p] : root_r;
-        sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
-        sk_vec3 pt = p >= 0 ? wt[p] : root_t;
-        wr[j] = skm_quat_mul(pr, l->r);
-        ws[j] = sk_vec3_mul(ps, l->s);
-        wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
-    }
+    (void)unit;
+    skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, need);
 }
 
 static void fk_from(const sk_procedural *P, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
