@@ -366,7 +366,16 @@ static void sample_track(const sk_clip *c, const sk_track *tr, double t, uint32_
     /* Before the first key: the first key's value; at or after the last: the last's. */
     if (k < 0 || (uint32_t)k + 1 >= n) {
         uint32_t key = k < 0 ? 0 : n - 1;
-        write_value((sk_track_path)tr->path, vals + (size_t)key * stride + mid, w, x, weights);
+        const float *kv = vals + (size_t)key * stride + mid;
+        if (cubic && tr->path == SK_PATH_ROTATION) {
+            /* CUBICSPLINE rotation values are stored as given (their tangents
+             * go with them): normalised here as between keys, so a clip built
+             * from non-unit values (a .skc, code) never hands out a
+             * non-unit rotation (found by fuzz_skc: a key of length 3e13). */
+            x->r = sk_quat_normalize(sk_quat_make(kv[0], kv[1], kv[2], kv[3]));
+            return;
+        }
+        write_value((sk_track_path)tr->path, kv, w, x, weights);
         return;
     }
     uint32_t k0 = (uint32_t)k, k1 = k0 + 1;
