@@ -87,25 +87,7 @@ sk_mat4 sk_mat4_identity(void) {
 
 sk_mat4 sk_mat4_mul(const sk_mat4 *a, const sk_mat4 *b) {
     sk_mat4 r;
-#if defined(__SSE2__)
-    /* Column c of the product: sum over k of a's column k times b[c][k], in
-     * the same order as the scalar loop below (bit-identical results). */
-    __m128 a0 = _mm_loadu_ps(a->m), a1 = _mm_loadu_ps(a->m + 4), a2 = _mm_loadu_ps(a->m + 8), a3 = _mm_loadu_ps(a->m + 12);
-    for (int c = 0; c < 4; c++) {
-        const float *bc = &b->m[c * 4];
-        __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(bc[0])), _mm_mul_ps(a1, _mm_set1_ps(bc[1])));
-        col = _mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(bc[2])));
-        col = _mm_add_ps(col, _mm_mul_ps(a3, _mm_set1_ps(bc[3])));
-        _mm_storeu_ps(&r.m[c * 4], col);
-    }
-    return r;
-#endif
-    for (int c = 0; c < 4; c++) {
-        const float *bc = &b->m[c * 4];
-        for (int row = 0; row < 4; row++)
-            r.m[c * 4 + row] = a->m[0 * 4 + row] * bc[0] + a->m[1 * 4 + row] * bc[1] +
-                               a->m[2 * 4 + row] * bc[2] + a->m[3 * 4 + row] * bc[3];
-    }
+    skm_mat4_mul(a->m, b->m, r.m);
     return r;
 }
 

@@ -71,6 +71,31 @@ static inline sk_quat skm_quat_normalize(sk_quat q) {
     float inv = 1.0f / l;
     return sk_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
 }
+/* out = a x b (column-major 4x4; out must not alias a or b): column c is
+ * the sum over k of a's column k times b[c][k], in that order, the same
+ * bits with SSE2 (b's columns loaded once and splatted by shuffles) and
+ * without. sk_mat4_mul and the skinning palette use it. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+static inline void skm_mat4_mul(const float *a, const float *b, float *out) {
+#if defined(__SSE2__)
+    __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4), a2 = _mm_loadu_ps(a + 8), a3 = _mm_loadu_ps(a + 12);
+    for (int c = 0; c < 4; c++) {
+        __m128 bc = _mm_loadu_ps(b + 4 * c);
+        __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_shuffle_ps(bc, bc, 0x00)), _mm_mul_ps(a1, _mm_shuffle_ps(bc, bc, 0x55)));
+        col = _mm_add_ps(col, _mm_mul_ps(a2, _mm_shuffle_ps(bc, bc, 0xAA)));
+        col = _mm_add_ps(col, _mm_mul_ps(a3, _mm_shuffle_ps(bc, bc, 0xFF)));
+        _mm_storeu_ps(out + 4 * c, col);
+    }
+#else
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++)
+            out[c * 4 + row] = a[row] * b[c * 4] + a[4 + row] * b[c * 4 + 1] + a[8 + row] * b[c * 4 + 2] +
+                               a[12 + row] * b[c * 4 + 3];
+#endif
+}
+
 /* The columns of R x S of a transform (glTF 2.0 §3.5.3: M = T * R * S):
  * b[c] is column c's x, y, z. sk_mat4_from_transform and local-to-model
  * share it (the same bits). */
