@@ -15,6 +15,7 @@
 #include "skelanim/core/compress.h"
 #include "skelanim/core/pose.h"
 #include "skelanim/core/palette.h"
+#include "skelanim/core/soa.h"
 #include "skelanim/core/asset.h"
 /* anim: playback, blending, graphs */
 #include "skelanim/anim/player.h"

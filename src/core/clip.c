@@ -3,6 +3,7 @@
  * will be replaced by a quantised, time-sorted one without touching callers. */
 #include "core/math_inline.h"
 #include "core/clip_internal.h"
+#include "core/soa_kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -196,6 +197,119 @@ static int track_cmp(const void *a, const void *b) {
     return (int)x->path - (int)y->path;
 }
 
+/* ---- frame-major keys (clip_internal.h, sk_clip_frames) ------------------- */
+
+static void frames_free(const sk_allocator *a, sk_clip_frames *f) {
+    if (!f) return;
+    sk_free(a, f->data_raw, f->data_bytes);
+    sk_free(a, f->blocks, (size_t)f->tracks * sizeof(sk_frame_block));
+    sk_free(a, f->track_block, (size_t)f->tracks * sizeof(uint32_t));
+    sk_free(a, f, sizeof *f);
+}
+
+static const float frames_identity[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
+
+/* Builds the frame-major layout when the clip qualifies (see clip_internal.h)
+ * and then drops the per-track values and all but one copy of the times.
+ * Returns false only when out of memory (the clip then stays as it was). */
+static bool frames_build(sk_clip *c) {
+    uint32_t T = c->track_count;
+    if (T == 0 || c->weight_tracks) return true;
+    const sk_track *t0 = &c->tracks[0];
+    uint32_t n = t0->key_count;
+    if (n < 2) return true;
+    const float *times0 = c->times + t0->time_offset;
+    for (uint32_t i = 0; i < T; i++) {
+        const sk_track *t = &c->tracks[i];
+        if (t->interp != SK_INTERP_LINEAR || t->path > SK_PATH_SCALE || t->key_count != n) return true;
+        if (i && memcmp(c->times + t->time_offset, times0, n * sizeof(float)) != 0) return true;
+        if (i && t->joint == c->tracks[i - 1].joint && t->path == c->tracks[i - 1].path) return true; /* a duplicate */
+        if (t->joint / 8u >= (1u << 24)) return true;
+    }
+    /* Tracks are sorted by joint then path, so blocks come out in (group, path) order. */
+    const sk_allocator *a = &c->alloc;
+    sk_clip_frames *f = sk_alloc(a, sizeof *f);
+    if (!f) return false;
+    memset(f, 0, sizeof *f);
+    f->tracks = T;
+    f->blocks = sk_alloc(a, (size_t)T * sizeof(sk_frame_block)); /* at most one per track */
+    f->track_block = sk_alloc(a, (size_t)T * sizeof(uint32_t));
+    if (!f->blocks || !f->track_block) {
+        frames_free(a, f);
+        return false;
+    }
+    /* Blocks: group then path (tracks sorted by joint, then path, within a
+     * group the paths interleave, so look each block up). */
+    uint32_t nb = 0, stride = 0;
+    for (uint32_t g0 = 0, i = 0; i < T; g0 = i) {
+        uint32_t g = c->tracks[i].joint / 8u;
+        while (i < T && c->tracks[i].joint / 8u == g) i++;
+        for (uint32_t path = SK_PATH_TRANSLATION; path <= SK_PATH_SCALE; path++) {
+            uint8_t mask = 0;
+            for (uint32_t k = g0; k < i; k++)
+                if (c->tracks[k].path == path) {
+                    mask |= (uint8_t)(1u << (c->tracks[k].joint % 8u));
+                    f->track_block[k] = nb;
+                }
+            if (!mask) continue;
+            sk_frame_block *b = &f->blocks[nb++];
+            b->group = g;
+            b->path = (uint8_t)path;
+            b->mask = mask;
+            b->comps = path == SK_PATH_ROTATION ? 4 : 3;
+            b->offset = stride;
+            stride += 8u * b->comps;
+        }
+    }
+    f->block_count = nb;
+    f->keys = n;
+    f->stride = stride;
+    size_t floats = (size_t)n * stride;
+    if (floats / stride != n || floats > SIZE_MAX / sizeof(float) - 32) {
+        frames_free(a, f);
+        return true; /* too large to lay out: keep the per-track keys */
+    }
+    f->data_bytes = floats * sizeof(float) + 32;
+    f->data_raw = sk_alloc(a, f->data_bytes);
+    if (!f->data_raw) {
+        f->data_bytes = 0;
+        frames_free(a, f);
+        return false;
+    }
+    f->data = (float *)(((uintptr_t)f->data_raw + 31u) & ~(uintptr_t)31u);
+    for (uint32_t k = 0; k < n; k++) { /* identity in every lane, then the tracks' keys */
+        float *fr = f->data + (size_t)k * stride;
+        for (uint32_t bi = 0; bi < nb; bi++)
+            for (uint32_t r = 0; r < f->blocks[bi].comps; r++)
+                for (uint32_t l = 0; l < 8; l++)
+                    fr[f->blocks[bi].offset + r * 8 + l] = frames_identity[f->blocks[bi].path][r];
+    }
+    for (uint32_t i = 0; i < T; i++) {
+        const sk_track *t = &c->tracks[i];
+        const sk_frame_block *b = &f->blocks[f->track_block[i]];
+        const float *v = c->values + t->value_offset;
+        for (uint32_t k = 0; k < n; k++)
+            for (uint32_t r = 0; r < b->comps; r++)
+                f->data[(size_t)k * stride + b->offset + r * 8 + t->joint % 8u] = v[(size_t)k * b->comps + r];
+    }
+    /* One time array for every track; no per-track values. */
+    float *times = sk_alloc(a, n * sizeof(float));
+    if (!times) {
+        frames_free(a, f);
+        return false;
+    }
+    memcpy(times, times0, n * sizeof(float));
+    sk_free(a, c->times, c->time_total * sizeof(float));
+    sk_free(a, c->values, c->value_total * sizeof(float));
+    c->times = times;
+    c->time_total = n;
+    c->values = NULL;
+    c->value_total = 0;
+    for (uint32_t i = 0; i < T; i++) c->tracks[i].time_offset = 0, c->tracks[i].value_offset = 0;
+    c->frames = f;
+    return true;
+}
+
 sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *err) {
     if (!out) {
         sk_clip_builder_destroy(b);
@@ -238,6 +352,12 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
     }
     c->duration = b->has_duration ? b->duration : dur;
     c->joint_span = span;
+    if (!frames_build(c)) {
+        c->name = NULL;
+        sk_clip_destroy(c);
+        sk_clip_builder_destroy(b);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
     c->name = b->name; /* take ownership */
     b->name = NULL;
     {
@@ -256,6 +376,7 @@ void sk_clip_destroy(sk_clip *c) {
     sk_allocator a = c->alloc;
     if (c->name) sk_free(&a, c->name, strlen(c->name) + 1);
     if (c->kind == SK_CLIP_COMPRESSED) sk_cclip_release(c);
+    if (c->frames) frames_free(&a, c->frames);
     sk_free(&a, c->tracks, c->track_count * sizeof(sk_track));
     sk_free(&a, c->times, c->time_total * sizeof(float));
     sk_free(&a, c->values, c->value_total * sizeof(float));
@@ -290,7 +411,13 @@ bool sk_clip_track_keys(const sk_clip *c, uint32_t i, float *times, float *value
     if (c->kind == SK_CLIP_COMPRESSED) return sk_cclip_track_keys(c, i, times, values);
     const sk_track *t = &c->tracks[i];
     if (times) memcpy(times, c->times + t->time_offset, t->key_count * sizeof(float));
-    if (values) {
+    if (values && c->frames) { /* gathered from the frame-major blocks */
+        const sk_clip_frames *f = c->frames;
+        const sk_frame_block *b = &f->blocks[f->track_block[i]];
+        for (uint32_t k = 0; k < f->keys; k++)
+            for (uint32_t r = 0; r < b->comps; r++)
+                values[(size_t)k * b->comps + r] = f->data[(size_t)k * f->stride + b->offset + r * 8 + t->joint % 8u];
+    } else if (values) {
         size_t n = (size_t)t->key_count * t->width * (t->interp == SK_INTERP_CUBICSPLINE ? 3u : 1u);
         memcpy(values, c->values + t->value_offset, n * sizeof(float));
     }
@@ -345,6 +472,70 @@ static int64_t find_key(const float *times, uint32_t n, double t, uint32_t *curs
     return k;
 }
 
+/* Frame-major sampling (sk_clip_frames): the two keys around t once for the
+ * clip, then each block's eight joints at a time; written into an AoS pose
+ * (aos) or the rows of an SoA pose (soa: sk_soa_pose data). Keys are the
+ * same as sample_track's: before the first key the first, at or after the
+ * last the last, as stored; between them translation and scale
+ * a + (b - a) u and rotations sk_quat_slerp (bit for bit). */
+void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa) {
+    const sk_clip_frames *f = c->frames;
+    int64_t k = find_key(c->times, f->keys, t, cursor);
+    bool edge = k < 0 || (uint32_t)k + 1 >= f->keys;
+    uint32_t k0 = edge ? (k < 0 ? 0 : f->keys - 1) : (uint32_t)k;
+    const float *A = f->data + (size_t)k0 * f->stride, *B = edge ? A : A + f->stride;
+    float u = 0.0f;
+    if (!edge) {
+        double t0 = c->times[k0], td = (double)c->times[k0 + 1] - t0;
+        u = (float)((t - t0) / td);
+    }
+    bool wide = sk_soa_use_avx2();
+    float tmp[32] __attribute__((aligned(32)));
+    for (uint32_t bi = 0; bi < f->block_count; bi++) {
+        const sk_frame_block *b = &f->blocks[bi];
+        const float *ka = A + b->offset, *kb = B + b->offset, *res = ka;
+        if (!edge && b->path == SK_PATH_ROTATION) {
+            unsigned far;
+#if defined(SK_SOA_X86)
+            far = wide ? skk_slerp_rows_w8(ka, kb, u, tmp) : skk_slerp_rows_w4(ka, kb, u, tmp);
+#else
+            far = skk_slerp_rows_w4(ka, kb, u, tmp);
+#endif
+            for (far &= b->mask; far; far &= far - 1) {
+                unsigned l = (unsigned)__builtin_ctz(far);
+                sk_quat q = sk_quat_slerp(sk_quat_make(ka[l], ka[8 + l], ka[16 + l], ka[24 + l]),
+                                          sk_quat_make(kb[l], kb[8 + l], kb[16 + l], kb[24 + l]), u);
+                tmp[l] = q.x, tmp[8 + l] = q.y, tmp[16 + l] = q.z, tmp[24 + l] = q.w;
+            }
+            res = tmp;
+        } else if (!edge) {
+#if defined(SK_SOA_X86)
+            if (wide) skk_lerp_rows_w8(ka, kb, u, 3, tmp);
+            else
+#endif
+                skk_lerp_rows_w4(ka, kb, u, 3, tmp);
+            res = tmp;
+        }
+        if (soa) {
+            float *o = soa + (size_t)b->group * 80u +
+                       (b->path == SK_PATH_TRANSLATION ? SKK_ROW_T : b->path == SK_PATH_ROTATION ? SKK_ROW_R : SKK_ROW_S);
+#if defined(SK_SOA_X86)
+            if (wide) skk_store_rows_w8(res, b->comps, b->mask, o);
+            else
+#endif
+                skk_store_rows_w4(res, b->comps, b->mask, o);
+            continue;
+        }
+        for (unsigned m = b->mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            sk_transform *x = &aos[(size_t)b->group * 8u + l];
+            if (b->path == SK_PATH_ROTATION) x->r = sk_quat_make(res[l], res[8 + l], res[16 + l], res[24 + l]);
+            else if (b->path == SK_PATH_TRANSLATION) x->t = sk_vec3_make(res[l], res[8 + l], res[16 + l]);
+            else x->s = sk_vec3_make(res[l], res[8 + l], res[16 + l]);
+        }
+    }
+}
+
 static void write_value(sk_track_path path, const float *v, uint32_t width, sk_transform *x, float *w) {
     switch (path) {
     case SK_PATH_TRANSLATION: x->t = sk_vec3_make(v[0], v[1], v[2]); break;
@@ -354,12 +545,11 @@ static void write_value(sk_track_path path, const float *v, uint32_t width, sk_t
     }
 }
 
-static void sample_track(const sk_clip *c, const sk_track *tr, double t, uint32_t *cursor, sk_transform *local,
+static void sample_track(const sk_clip *c, const sk_track *tr, double t, uint32_t *cursor, sk_transform *x,
                          float *weights) {
     const float *times = c->times + tr->time_offset;
     const float *vals = c->values + tr->value_offset;
     uint32_t n = tr->key_count, w = tr->width;
-    sk_transform *x = &local[tr->joint];
     bool cubic = tr->interp == SK_INTERP_CUBICSPLINE;
     uint32_t stride = cubic ? 3 * w : w, mid = cubic ? w : 0; /* value element within a cubic key */
     int64_t k = find_key(times, n, t, cursor);
@@ -600,14 +790,14 @@ static void slerp_flush(slerp_batch *sb) {
 static void sample_track_batched(const sk_clip *c, const sk_track *tr, double t, uint32_t *cursor, sk_transform *local,
                                  float *weights, slerp_batch *sb) {
     if (tr->path != SK_PATH_ROTATION || tr->interp != SK_INTERP_LINEAR) {
-        sample_track(c, tr, t, cursor, local, weights);
+        sample_track(c, tr, t, cursor, &local[tr->joint], weights);
         return;
     }
     const float *times = c->times + tr->time_offset;
     uint32_t n = tr->key_count;
     int64_t k = find_key(times, n, t, cursor);
     if (k < 0 || (uint32_t)k + 1 >= n) {
-        sample_track(c, tr, t, cursor, local, weights); /* before the first / after the last key */
+        sample_track(c, tr, t, cursor, &local[tr->joint], weights); /* before the first / after the last key */
         return;
     }
     uint32_t k0 = (uint32_t)k;
@@ -619,6 +809,12 @@ static void sample_track_batched(const sk_clip *c, const sk_track *tr, double t,
     sb->u[i] = (float)((t - t0) / td);
     sb->out[i] = &local[tr->joint].r;
     if (sb->n == sb->cap) slerp_flush(sb);
+}
+
+/* Track i (not a morph-weight track) of a per-track-keys clip at wrapped time
+ * t into x (the SoA fallback, soa.c). */
+void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *cursor, sk_transform *x) {
+    sample_track(c, &c->tracks[i], t, cursor, x, NULL);
 }
 
 static sk_result sample_args(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count,
@@ -642,6 +838,10 @@ static void sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_l
     if (c->kind == SK_CLIP_COMPRESSED) {
         (void)s, (void)cursor, (void)io_weights; /* no morph weights, no key search */
         sk_cclip_sample_tracks(c, tw, io_local);
+        return;
+    }
+    if (c->frames) {
+        sk_frames_sample(c, tw, cursor, io_local, NULL);
         return;
     }
     slerp_batch sb;

@@ -21,6 +21,37 @@ typedef struct sk_track {
 
 typedef enum sk_clip_kind { SK_CLIP_KEYS = 0, SK_CLIP_COMPRESSED = 1 } sk_clip_kind;
 
+/* Frame-major keys (a layout of SK_CLIP_KEYS, chosen by
+ * sk_clip_builder_finish when every track is a LINEAR translation, rotation
+ * or scale track on the same key times, one track per joint and path): one
+ * time array for all tracks and, per key, one block per (group of 8 joints,
+ * path) that has tracks, the path's components of the 8 joints in rows
+ * (translation and scale 3 x 8 floats, rotation 4 x 8: sk_soa_pose's rows),
+ * in joint order. Lanes without a track hold the identity (0; 0,0,0,1; 1)
+ * and are never written out. Sampling reads two keys' blocks front to back
+ * and interpolates eight joints at a time (core/soa_kernels.h). The
+ * per-track values are not kept (values is NULL): track keys are gathered
+ * from the blocks. */
+typedef struct sk_frame_block {
+    uint32_t group;    /* joints 8 group .. 8 group + 7 */
+    uint8_t path;      /* SK_PATH_TRANSLATION, _ROTATION or _SCALE */
+    uint8_t mask;      /* bit l: joint 8 group + l has this track */
+    uint16_t comps;    /* 3 or 4 */
+    uint32_t offset;   /* floats from the start of a key's frame */
+} sk_frame_block;
+
+typedef struct sk_clip_frames {
+    float *data;               /* keys x stride floats, 32-byte aligned (data_raw inside) */
+    void *data_raw;            /* the allocation */
+    size_t data_bytes;         /* its size */
+    uint32_t keys;             /* key count (>= 2) */
+    uint32_t stride;           /* floats per key (a multiple of 8) */
+    uint32_t block_count;
+    uint32_t tracks;           /* the clip's track count (blocks and track_block hold as many) */
+    sk_frame_block *blocks;
+    uint32_t *track_block;     /* per track: its block */
+} sk_clip_frames;
+
 struct sk_clip {
     sk_allocator alloc;
     uint8_t kind;              /* sk_clip_kind */
@@ -36,6 +67,7 @@ struct sk_clip {
     float *times;
     float *values;
     size_t time_total, value_total;
+    sk_clip_frames *frames;     /* frame-major keys, or NULL */
     struct {                    /* compressed: header fields read once at load */
         uint32_t frames, anim, seg_len, segments;
         float rate;
@@ -139,6 +171,14 @@ static inline sk_vec3 sk_cc_vlerp(const float *a, const float *b, float u) {
     sk_vec3 v = {a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u};
     return v;
 }
+
+/* Frame-major sampling at wrapped time t (clip.c): into aos (joint_span
+ * transforms) or, when aos is NULL, the rows of an SoA pose's data. */
+void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa);
+
+/* Track i (translation, rotation or scale) of an SK_CLIP_KEYS clip without
+ * frames at wrapped time t into x (clip.c). */
+void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *cursor, sk_transform *x);
 
 /* Compressed kind (clip_compressed.c). */
 void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);

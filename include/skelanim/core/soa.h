@@ -1,0 +1,99 @@
+/* skelanim — structure-of-arrays poses: the crowd path's pose layout.
+ *
+ * sk_pose (pose.h) is array-of-structures, one sk_transform per joint, for
+ * code that reads and writes joints (IK, procedural animation, debugging).
+ * The per-frame work of a crowd — sampling two clips, blending them,
+ * local-to-model — does the same arithmetic on every joint, and runs four
+ * (SSE2) or eight (AVX2) joints per instruction when each component of eight
+ * joints sits in one row. sk_soa_pose is that layout:
+ *
+ *   joints in groups of SK_SOA_LANES (8); group g holds joints 8g..8g+7 as
+ *   SK_SOA_GROUP_FLOATS (80) floats: t.x[8] t.y[8] t.z[8] r.x[8] r.y[8]
+ *   r.z[8] r.w[8] s.x[8] s.y[8] s.z[8]; component c of joint j is
+ *   data[(j / 8) * 80 + c * 8 + j % 8] (c: 0-2 translation, 3-6 rotation
+ *   x, y, z, w, 7-9 scale). The lanes past joint_count in the last group hold
+ *   the identity transform (their results are never written out).
+ *
+ * The SoA functions compute exactly what their AoS counterparts compute —
+ * the same operations in the same order, four or eight joints at a time — so
+ * their results are bit-identical to sk_clip_sample_cursor, sk_blend_two
+ * (normalised lerp), sk_local_to_model and sk_skin_palette on the same input
+ * (tests/test_soa.c checks every one; no fused multiply-add is used, which
+ * would round differently). Convert at the edges with sk_soa_pose_from_pose /
+ * sk_soa_pose_to_pose when a stage needs joints (IK after the blend).
+ * libskelanim_batch's pipeline (batch.h) uses this path when its options
+ * allow (documented there).
+ *
+ * No morph weights: a pose with morph weights goes through sk_pose.
+ * Per-frame functions allocate nothing. */
+#ifndef SKELANIM_CORE_SOA_H
+#define SKELANIM_CORE_SOA_H
+
+#include "skelanim/core/clip.h"
+#include "skelanim/core/palette.h"
+#include "skelanim/core/pose.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SK_SOA_LANES 8u
+#define SK_SOA_GROUP_FLOATS 80u
+
+/* A view of caller-owned memory (or sk_soa_pose_alloc's): group_count *
+ * SK_SOA_GROUP_FLOATS floats, 16-byte aligned at least (32 is best). */
+typedef struct sk_soa_pose {
+    float *data;
+    uint32_t joint_count;  /* must equal the skeleton's */
+    uint32_t group_count;  /* (joint_count + 7) / 8 */
+} sk_soa_pose;
+
+/* Floats a pose of joint_count joints needs (a multiple of 80; at least 80). */
+size_t sk_soa_pose_floats(uint32_t joint_count);
+
+/* A view of data (sk_soa_pose_floats(joint_count) floats). */
+sk_soa_pose sk_soa_pose_view(float *data, uint32_t joint_count);
+
+/* Allocates (32-byte aligned, through alloc; NULL = C library) a pose for
+ * skel holding its rest pose; free with sk_soa_pose_free and the same alloc. */
+sk_result sk_soa_pose_alloc(const sk_skeleton *skel, const sk_allocator *alloc, sk_soa_pose *out, sk_error *err);
+void sk_soa_pose_free(sk_soa_pose *pose, const sk_allocator *alloc);
+
+/* SK_OK when pose fits skel (joint counts, group count, data present,
+ * 16-byte aligned); the message is prefixed by who. */
+sk_result sk_soa_pose_check(const sk_skeleton *skel, const sk_soa_pose *pose, const char *who, sk_error *err);
+
+/* The skeleton's rest pose (padding lanes: identity). */
+sk_result sk_soa_pose_rest(const sk_skeleton *skel, sk_soa_pose *out, sk_error *err);
+
+/* Conversions at the edges (morph weights are not part of an SoA pose:
+ * from_pose ignores them, to_pose leaves them as they are). */
+sk_result sk_soa_pose_from_pose(const sk_skeleton *skel, const sk_pose *in, sk_soa_pose *out, sk_error *err);
+sk_result sk_soa_pose_to_pose(const sk_skeleton *skel, const sk_soa_pose *in, sk_pose *out, sk_error *err);
+
+/* sk_clip_sample_cursor into an SoA pose: the rest pose, then the clip's
+ * tracks at t (the same values, bit for bit). Morph-weight tracks are
+ * skipped. cursor as sk_clip_sample_cursor (NULL: random access). Clips
+ * whose tracks are all LINEAR on the same key times (baked exports, motion
+ * capture, sk_clip_resample's output) are stored frame-major and sampled
+ * eight joints at a time; other clips track by track; a compressed clip
+ * (compress.h) spanning more than SK_SOA_COMPRESSED_JOINTS joints is
+ * SK_ERR_LIMIT here (sk_clip_sample_cursor takes any). */
+#define SK_SOA_COMPRESSED_JOINTS 256u
+sk_result sk_clip_sample_soa(const sk_clip *clip, const sk_skeleton *skel, double t, sk_loop_mode loop,
+                             uint32_t *cursor, size_t cursor_count, sk_soa_pose *out, sk_error *err);
+
+/* sk_blend_two(skel, a, b, t, NULL, false, out): every joint a + (b - a) t,
+ * rotations by normalised lerp on the shortest arc. out may be a or b. */
+sk_result sk_blend_two_soa(const sk_skeleton *skel, const sk_soa_pose *a, const sk_soa_pose *b, float t,
+                           sk_soa_pose *out, sk_error *err);
+
+/* sk_local_to_model on an SoA pose (root may be NULL). */
+sk_result sk_local_to_model_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_mat4 *root,
+                                sk_mat4 *out_model, uint32_t model_count, sk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,248 @@
+/* Structure-of-arrays poses (soa.h): the layout, conversions at the edges,
+ * sampling, two-pose blending and local-to-model eight joints at a time
+ * (core/soa_kernels.h). */
+#include "core/clip_internal.h"
+#include "core/internal.h"
+#include "core/math_inline.h"
+#include "core/soa_kernels.h"
+#include "skelanim/core/soa.h"
+
+#include <stdint.h>
+
+static const float soa_identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+
+size_t sk_soa_pose_floats(uint32_t joint_count) {
+    size_t groups = ((size_t)joint_count + SK_SOA_LANES - 1) / SK_SOA_LANES;
+    return (groups ? groups : 1) * SK_SOA_GROUP_FLOATS;
+}
+
+sk_soa_pose sk_soa_pose_view(float *data, uint32_t joint_count) {
+    sk_soa_pose p;
+    p.data = data;
+    p.joint_count = joint_count;
+    p.group_count = (uint32_t)(((size_t)joint_count + SK_SOA_LANES - 1) / SK_SOA_LANES);
+    return p;
+}
+
+sk_result sk_soa_pose_check(const sk_skeleton *s, const sk_soa_pose *p, const char *who, sk_error *err) {
+    if (!who) who = "soa pose";
+    if (!s || !p) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL skeleton or pose", who);
+    if (p->joint_count != s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: pose has %u joints, skeleton %u", who, p->joint_count,
+                            s->joint_count);
+    if (p->group_count != (s->joint_count + SK_SOA_LANES - 1) / SK_SOA_LANES)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: pose has %u groups, %u joints need %u", who,
+                            p->group_count, s->joint_count, (s->joint_count + SK_SOA_LANES - 1) / SK_SOA_LANES);
+    if (!p->data) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: pose data is NULL", who);
+    if ((uintptr_t)p->data % 16u)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: pose data is not 16-byte aligned", who);
+    return SK_OK;
+}
+
+/* The allocation is over-sized by 32 bytes and aligned inside; the offset is
+ * kept in the float before data (data - 1 holds it as a float count). */
+sk_result sk_soa_pose_alloc(const sk_skeleton *s, const sk_allocator *alloc, sk_soa_pose *out, sk_error *err) {
+    if (!s || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_soa_pose_alloc: NULL argument");
+    memset(out, 0, sizeof *out);
+    size_t bytes = sk_soa_pose_floats(s->joint_count) * sizeof(float) + 32u;
+    unsigned char *raw = sk_alloc(alloc, bytes);
+    if (!raw) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_soa_pose_alloc: out of memory");
+    uintptr_t at = ((uintptr_t)raw + sizeof(float) + 31u) & ~(uintptr_t)31u; /* room for the offset before it */
+    float *data = (float *)at;
+    data[-1] = (float)(at - (uintptr_t)raw);
+    *out = sk_soa_pose_view(data, s->joint_count);
+    return sk_soa_pose_rest(s, out, err);
+}
+
+void sk_soa_pose_free(sk_soa_pose *p, const sk_allocator *alloc) {
+    if (!p || !p->data) return;
+    size_t off = (size_t)p->data[-1];
+    sk_free(alloc, (unsigned char *)p->data - off, sk_soa_pose_floats(p->joint_count) * sizeof(float) + 32u);
+    memset(p, 0, sizeof *p);
+}
+
+static void put_joint(float *g, uint32_t l, const sk_transform *x) {
+    g[0 + l] = x->t.x, g[8 + l] = x->t.y, g[16 + l] = x->t.z;
+    g[24 + l] = x->r.x, g[32 + l] = x->r.y, g[40 + l] = x->r.z, g[48 + l] = x->r.w;
+    g[56 + l] = x->s.x, g[64 + l] = x->s.y, g[72 + l] = x->s.z;
+}
+
+static void soa_from(const sk_transform *in, uint32_t n, uint32_t groups, float *data) {
+    for (uint32_t g = 0; g < groups; g++) {
+        float *gd = data + (size_t)g * SK_SOA_GROUP_FLOATS;
+        for (uint32_t l = 0; l < SK_SOA_LANES; l++) {
+            uint32_t j = g * SK_SOA_LANES + l;
+            if (j < n) {
+                put_joint(gd, l, &in[j]);
+            } else {
+                for (uint32_t c = 0; c < 10; c++) gd[c * 8 + l] = soa_identity[c];
+            }
+        }
+    }
+}
+
+sk_result sk_soa_pose_rest(const sk_skeleton *s, sk_soa_pose *out, sk_error *err) {
+    sk_result r = sk_soa_pose_check(s, out, "sk_soa_pose_rest", err);
+    if (r != SK_OK) return r;
+    soa_from(s->rest, s->joint_count, out->group_count, out->data);
+    return SK_OK;
+}
+
+sk_result sk_soa_pose_from_pose(const sk_skeleton *s, const sk_pose *in, sk_soa_pose *out, sk_error *err) {
+    sk_result r = sk_pose_check(s, in, "sk_soa_pose_from_pose", err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, out, "sk_soa_pose_from_pose", err);
+    if (r != SK_OK) return r;
+    soa_from(in->local, s->joint_count, out->group_count, out->data);
+    return SK_OK;
+}
+
+sk_result sk_soa_pose_to_pose(const sk_skeleton *s, const sk_soa_pose *in, sk_pose *out, sk_error *err) {
+    sk_result r = sk_soa_pose_check(s, in, "sk_soa_pose_to_pose", err);
+    if (r == SK_OK) r = sk_pose_check(s, out, "sk_soa_pose_to_pose", err);
+    if (r != SK_OK) return r;
+    for (uint32_t j = 0; j < s->joint_count; j++) {
+        const float *g = in->data + (size_t)(j / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS;
+        uint32_t l = j % SK_SOA_LANES;
+        sk_transform *x = &out->local[j];
+        x->t = sk_vec3_make(g[l], g[8 + l], g[16 + l]);
+        x->r = sk_quat_make(g[24 + l], g[32 + l], g[40 + l], g[48 + l]);
+        x->s = sk_vec3_make(g[56 + l], g[64 + l], g[72 + l]);
+    }
+    return SK_OK;
+}
+
+/* ---- sampling ------------------------------------------------------------ */
+
+sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
+                             size_t cursor_count, sk_soa_pose *out, sk_error *err) {
+    static const char *who = "sk_clip_sample_soa";
+    sk_result r = sk_soa_pose_check(s, out, who, err);
+    if (r != SK_OK) return r;
+    if (!c) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL clip", who);
+    if (cursor && cursor_count < sk_clip_cursor_size(c))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: cursor holds %zu entries, clip '%s' needs %zu", who,
+                            cursor_count, sk_clip_name(c), sk_clip_cursor_size(c));
+    if (sk_clip_joint_span(c) > s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clip '%s' targets joints the skeleton does not have",
+                            who, sk_clip_name(c));
+    soa_from(s->rest, s->joint_count, out->group_count, out->data);
+    if (c->frames) {
+        sk_frames_sample(c, sk_clip_wrap_time(c, t, loop), cursor, NULL, out->data);
+        return SK_OK;
+    }
+    double tw = sk_clip_wrap_time(c, t, loop);
+    if (c->kind == SK_CLIP_COMPRESSED) {
+        /* The decoder writes an AoS array indexed by joint: up to
+         * SK_SOA_COMPRESSED_JOINTS joints through a stack buffer. */
+        sk_transform buf[SK_SOA_COMPRESSED_JOINTS];
+        if (c->joint_span > SK_SOA_COMPRESSED_JOINTS)
+            return sk_error_set(err, SK_ERR_LIMIT,
+                                "%s: compressed clip '%s' spans %u joints, at most %u here (use sk_clip_sample_cursor)",
+                                who, sk_clip_name(c), c->joint_span, SK_SOA_COMPRESSED_JOINTS);
+        uint32_t n = c->joint_span;
+        if (n) memcpy(buf, s->rest, n * sizeof(sk_transform));
+        sk_cclip_sample_tracks(c, tw, buf);
+        for (uint32_t j = 0; j < n; j++)
+            put_joint(out->data + (size_t)(j / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS, j % SK_SOA_LANES, &buf[j]);
+        return SK_OK;
+    }
+    /* Per-track keys in another layout (step or cubic tracks, key times
+     * that differ between tracks): one track at a time into its lane. */
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const sk_track *tr = &c->tracks[i];
+        if (tr->path == SK_PATH_WEIGHTS) continue;
+        float *g = out->data + (size_t)(tr->joint / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS;
+        uint32_t l = tr->joint % SK_SOA_LANES;
+        sk_transform x = {{g[l], g[8 + l], g[16 + l]}, {g[24 + l], g[32 + l], g[40 + l], g[48 + l]},
+                          {g[56 + l], g[64 + l], g[72 + l]}};
+        sk_clip_track_sample(c, i, tw, cursor ? &cursor[i] : NULL, &x);
+        put_joint(g, l, &x);
+    }
+    return SK_OK;
+}
+
+/* ---- blending ------------------------------------------------------------ */
+
+sk_result sk_blend_two_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_soa_pose *b, float t,
+                           sk_soa_pose *out, sk_error *err) {
+    static const char *who = "sk_blend_two_soa";
+    sk_result r = sk_soa_pose_check(s, a, who, err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, b, who, err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, out, who, err);
+    if (r != SK_OK) return r;
+    size_t floats = (size_t)out->group_count * SK_SOA_GROUP_FLOATS;
+    if (t == 0.0f) { /* sk_blend_two keeps a where the weight is 0 */
+        if (out->data != a->data) memmove(out->data, a->data, floats * sizeof(float));
+        return SK_OK;
+    }
+#if defined(SK_SOA_X86)
+    if (sk_soa_use_avx2()) {
+        for (size_t g = 0; g < floats; g += SK_SOA_GROUP_FLOATS)
+            skk_blend_group_w8(a->data + g, b->data + g, t, out->data + g);
+        return SK_OK;
+    }
+#endif
+    for (size_t g = 0; g < floats; g += SK_SOA_GROUP_FLOATS) skk_blend_group_w4(a->data + g, b->data + g, t, out->data + g);
+    return SK_OK;
+}
+
+/* ---- local-to-model ------------------------------------------------------ */
+
+/* One joint from its local matrix rows (lane l of skk_rs_group's output):
+ * l2m_joint's products and sums in its order (pose.c), so the same bits. */
+static inline void soa_l2m_joint(const float *rs, uint32_t l, const float *pm, float *out) {
+#if defined(__SSE2__)
+    __m128 a0 = _mm_loadu_ps(pm), a1 = _mm_loadu_ps(pm + 4), a2 = _mm_loadu_ps(pm + 8), a3 = _mm_loadu_ps(pm + 12);
+    for (int c = 0; c < 3; c++) {
+        __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(rs[(3 * c) * 8 + l])),
+                                _mm_mul_ps(a1, _mm_set1_ps(rs[(3 * c + 1) * 8 + l])));
+        _mm_storeu_ps(out + 4 * c, _mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(rs[(3 * c + 2) * 8 + l]))));
+    }
+    __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(rs[72 + l])), _mm_mul_ps(a1, _mm_set1_ps(rs[80 + l])));
+    _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(rs[88 + l]))), a3));
+#else
+    for (int c = 0; c < 3; c++)
+        for (int row = 0; row < 4; row++)
+            out[c * 4 + row] = pm[row] * rs[(3 * c) * 8 + l] + pm[4 + row] * rs[(3 * c + 1) * 8 + l] +
+                               pm[8 + row] * rs[(3 * c + 2) * 8 + l];
+    for (int row = 0; row < 4; row++)
+        out[12 + row] = pm[row] * rs[72 + l] + pm[4 + row] * rs[80 + l] + pm[8 + row] * rs[88 + l] + pm[12 + row];
+#endif
+}
+
+sk_result sk_local_to_model_soa(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root,
+                                sk_mat4 *out_model, uint32_t model_count, sk_error *err) {
+    sk_result r = sk_soa_pose_check(s, pose, "sk_local_to_model_soa", err);
+    if (r != SK_OK) return r;
+    if (!out_model || model_count < s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_local_to_model_soa: room for %u matrices, skeleton has %u",
+                            out_model ? model_count : 0, s->joint_count);
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float rs[96] __attribute__((aligned(32)));
+    bool wide = sk_soa_use_avx2();
+    uint32_t n = s->joint_count;
+    for (uint32_t g = 0; g < pose->group_count; g++) {
+        const float *gd = pose->data + (size_t)g * SK_SOA_GROUP_FLOATS;
+#if defined(SK_SOA_X86)
+        if (wide) skk_rs_group_w8(gd, rs);
+        else
+#endif
+            skk_rs_group_w4(gd, rs);
+        (void)wide;
+        uint32_t end = (g + 1) * SK_SOA_LANES < n ? (g + 1) * SK_SOA_LANES : n;
+        for (uint32_t j = g * SK_SOA_LANES; j < end; j++) {
+            uint32_t l = j % SK_SOA_LANES;
+            int32_t p = s->parents[j];
+            float *o = out_model[j].m;
+            if (p < 0 && !root) { /* sk_mat4_from_transform */
+                o[0] = rs[l], o[1] = rs[8 + l], o[2] = rs[16 + l], o[3] = 0;
+                o[4] = rs[24 + l], o[5] = rs[32 + l], o[6] = rs[40 + l], o[7] = 0;
+                o[8] = rs[48 + l], o[9] = rs[56 + l], o[10] = rs[64 + l], o[11] = 0;
+                o[12] = rs[72 + l], o[13] = rs[80 + l], o[14] = rs[88 + l], o[15] = 1;
+                continue;
+            }
+            soa_l2m_joint(rs, l, p >= 0 ? out_model[p].m : root ? root->m : identity, o);
+        }
+    }
+    return SK_OK;
+}

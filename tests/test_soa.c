@@ -1,0 +1,397 @@
+/* Structure-of-arrays poses (core/soa.h) and frame-major clips: every SoA
+ * function against its AoS counterpart, bit for bit (soa.h promises the same
+ * operations in the same order), on the mannequin's clips and on clips built
+ * here in each layout; both kernel widths (4 and 8 lanes) against the scalar
+ * functions; frame-major clips against the same keys in the per-track
+ * layout; errors. */
+#include "support.h"
+#include "core/soa_kernels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static sk_asset *mannequin(void) {
+    sk_asset *a = NULL;
+    sk_error err;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, &err), SK_OK);
+    return a;
+}
+
+/* Deterministic pseudo-random numbers in [-1, 1). */
+static float rnd(uint32_t *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (float)(*s >> 8) / (float)(1u << 23) - 1.0f;
+}
+static sk_quat rnd_quat(uint32_t *s) {
+    sk_quat q = sk_quat_make(rnd(s), rnd(s), rnd(s), rnd(s));
+    return sk_quat_normalize(q);
+}
+
+static void assert_same_pose(const sk_skeleton *s, const sk_soa_pose *soa, const sk_transform *aos, const char *what) {
+    sk_transform *back = calloc(s->joint_count, sizeof *back);
+    sk_pose p = sk_pose_view(back, s->joint_count, NULL, 0);
+    sk_error err = {0};
+    assert_int_equal(sk_soa_pose_to_pose(s, soa, &p, &err), SK_OK);
+    for (uint32_t j = 0; j < s->joint_count; j++)
+        if (memcmp(&back[j], &aos[j], sizeof(sk_transform)) != 0) {
+            fprintf(stderr, "%s: joint %u differs: soa r (%.9g %.9g %.9g %.9g) t (%.9g %.9g %.9g), aos r (%.9g %.9g %.9g %.9g) t (%.9g %.9g %.9g)\n",
+                    what, j, (double)back[j].r.x, (double)back[j].r.y, (double)back[j].r.z, (double)back[j].r.w,
+                    (double)back[j].t.x, (double)back[j].t.y, (double)back[j].t.z, (double)aos[j].r.x,
+                    (double)aos[j].r.y, (double)aos[j].r.z, (double)aos[j].r.w, (double)aos[j].t.x, (double)aos[j].t.y,
+                    (double)aos[j].t.z);
+            fail();
+        }
+    free(back);
+}
+
+/* Sampling: sk_clip_sample_soa == sk_clip_sample_cursor, forward with a
+ * cursor, backward, and at random times without one. */
+static uint32_t check_sampling(const sk_skeleton *s, const sk_clip *c, const char *what) {
+    uint32_t n = s->joint_count, checks = 0;
+    sk_error err = {0};
+    sk_soa_pose soa;
+    assert_int_equal(sk_soa_pose_alloc(s, NULL, &soa, &err), SK_OK);
+    sk_transform *aos = calloc(n, sizeof *aos);
+    size_t cn = sk_clip_cursor_size(c);
+    uint32_t *ca = calloc(cn + 1, sizeof *ca), *cb = calloc(cn + 1, sizeof *cb);
+    double d = sk_clip_duration(c);
+    uint32_t seed = 7;
+    for (int pass = 0; pass < 3; pass++) {
+        memset(ca, 0, (cn + 1) * sizeof *ca);
+        memset(cb, 0, (cn + 1) * sizeof *cb);
+        for (int f = -3; f < 200; f++) {
+            double t = pass == 0 ? f / 60.0 : pass == 1 ? d - f / 60.0 : (double)(rnd(&seed) + 1.0f) * 0.6 * d;
+            bool cur = pass < 2;
+            assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_CLAMP, cur ? ca : NULL, cn,
+                                                   SK_POSE_OF(s, aos, NULL), &err), SK_OK);
+            assert_int_equal(sk_clip_sample_soa(c, s, t, SK_LOOP_CLAMP, cur ? cb : NULL, cn, &soa, &err), SK_OK);
+            char label[160];
+            snprintf(label, sizeof label, "%s, pass %d, t %.4f", what, pass, t);
+            assert_same_pose(s, &soa, aos, label);
+            checks++;
+        }
+    }
+    free(ca);
+    free(cb);
+    free(aos);
+    sk_soa_pose_free(&soa, NULL);
+    return checks;
+}
+
+static void test_sample_mannequin(void **st) {
+    (void)st;
+    sk_asset *a = mannequin();
+    uint32_t checks = 0;
+    for (uint32_t i = 0; i < a->clip_count; i++) checks += check_sampling(a->skeleton, a->clips[i], sk_clip_name(a->clips[i]));
+    assert_int_equal(checks, a->clip_count * 3 * 203);
+    /* and compressed clips (the decoder's output through the SoA fallback) */
+    sk_clip *cc = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_clip_compress(a->clips[1], a->skeleton, NULL, NULL, &cc, NULL, &err), SK_OK);
+    check_sampling(a->skeleton, cc, "compressed");
+    sk_clip_destroy(cc);
+    sk_asset_destroy(a);
+}
+
+/* A skeleton of n joints (chains of 5) and a clip on it: LINEAR T and R on
+ * every joint with key times shared (frame-major) unless `layout` says
+ * otherwise: 1 = every track its own times, 2 = a STEP scale track added,
+ * 3 = CUBICSPLINE rotations. */
+static sk_skeleton *chain_skeleton(uint32_t n) {
+    int32_t *parents = malloc(n * sizeof *parents);
+    sk_transform *rest = malloc(n * sizeof *rest);
+    uint32_t seed = 3;
+    for (uint32_t i = 0; i < n; i++) {
+        parents[i] = i % 5 == 0 ? (i ? 0 : -1) : (int32_t)i - 1;
+        rest[i].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
+        rest[i].r = rnd_quat(&seed);
+        rest[i].s = sk_vec3_make(1.0f + 0.1f * rnd(&seed), 1, 1);
+    }
+    sk_skeleton *s = NULL;
+    sk_error err = {0};
+    sk_skeleton_desc sd = {0};
+    sd.joint_count = n;
+    sd.parents = parents;
+    sd.rest = rest;
+    assert_int_equal(sk_skeleton_create(&sd, NULL, &s, &err), SK_OK);
+    free(parents);
+    free(rest);
+    return s;
+}
+
+static sk_clip *chain_clip(uint32_t n, uint32_t keys, int layout, uint32_t seed) {
+    sk_clip_builder *b = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_clip_builder_create("chain", NULL, &b, &err), SK_OK);
+    float *times = malloc(keys * sizeof *times), *vals = malloc(keys * 12 * sizeof *vals);
+    for (uint32_t j = 0; j < n; j++) {
+        if (j % 7 == 3) continue; /* joints without tracks keep the rest pose */
+        for (int path = 0; path < 2; path++) {
+            for (uint32_t k = 0; k < keys; k++) times[k] = (float)k / 30.0f + (layout == 1 ? (float)j * 1e-3f : 0.0f);
+            bool cubic = layout == 3 && path == 1;
+            for (uint32_t k = 0; k < keys; k++) {
+                sk_quat q = rnd_quat(&seed);
+                if (k % 9 == 4) q = sk_quat_make(-q.x, -q.y, -q.z, -q.w); /* the other hemisphere */
+                float v[4] = {q.x, q.y, q.z, q.w};
+                if (path == 0) v[0] = rnd(&seed) * 2, v[1] = rnd(&seed), v[2] = rnd(&seed);
+                uint32_t w = path == 0 ? 3 : 4;
+                for (uint32_t e = 0; e < (cubic ? 3u : 1u); e++)
+                    for (uint32_t i = 0; i < w; i++) vals[(k * (cubic ? 3 : 1) + e) * w + i] = e == 1 || !cubic ? v[i] : 0.1f * rnd(&seed);
+            }
+            sk_track_desc td = {j, path == 0 ? SK_PATH_TRANSLATION : SK_PATH_ROTATION,
+                                cubic ? SK_INTERP_CUBICSPLINE : SK_INTERP_LINEAR, keys, times, vals, 0};
+            assert_int_equal(sk_clip_builder_add_track(b, &td, &err), SK_OK);
+        }
+    }
+    if (layout == 2) {
+        for (uint32_t k = 0; k < keys; k++) {
+            times[k] = (float)k / 30.0f;
+            vals[3 * k] = vals[3 * k + 1] = vals[3 * k + 2] = 1.0f + 0.01f * (float)k;
+        }
+        sk_track_desc td = {n - 1, SK_PATH_SCALE, SK_INTERP_STEP, keys, times, vals, 0};
+        assert_int_equal(sk_clip_builder_add_track(b, &td, &err), SK_OK);
+    }
+    free(times);
+    free(vals);
+    sk_clip *c = NULL;
+    assert_int_equal(sk_clip_builder_finish(b, &c, &err), SK_OK);
+    return c;
+}
+
+static void test_sample_layouts(void **st) {
+    (void)st;
+    uint32_t checks = 0;
+    for (uint32_t n = 1; n <= 41; n += 8) {
+        sk_skeleton *s = chain_skeleton(n);
+        for (int layout = 0; layout < 4; layout++) {
+            sk_clip *c = chain_clip(n, 17, layout, 11 + n);
+            char what[64];
+            snprintf(what, sizeof what, "%u joints, layout %d", n, layout);
+            checks += check_sampling(s, c, what);
+            sk_clip_destroy(c);
+        }
+        sk_skeleton_destroy(s);
+    }
+    assert_int_equal(checks, 6 * 4 * 3 * 203);
+}
+
+/* Frame-major clips against the same keys in the per-track layout (the STEP
+ * track on the last joint keeps clip 2 per-track): rotations bit for bit (the
+ * batched slerp and the frame kernels are both sk_quat_slerp), translations
+ * within float rounding (per-track keys lerp in double). Track keys read
+ * back as given. */
+static void test_frames_vs_tracks(void **st) {
+    (void)st;
+    uint32_t n = 29, keys = 23, checks = 0;
+    sk_skeleton *s = chain_skeleton(n);
+    sk_clip *fr = chain_clip(n, keys, 0, 5), *tr = chain_clip(n, keys, 2, 5);
+    sk_error err = {0};
+    sk_transform *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
+    for (int f = 0; f < 100; f++) {
+        double t = f * 0.0077;
+        assert_int_equal(sk_clip_sample(fr, s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, a, NULL), &err), SK_OK);
+        assert_int_equal(sk_clip_sample(tr, s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, b, NULL), &err), SK_OK);
+        for (uint32_t j = 0; j + 1 < n; j++) {
+            assert_memory_equal(&a[j].r, &b[j].r, sizeof(sk_quat));
+            assert_true(fabsf(a[j].t.x - b[j].t.x) <= 1e-6f && fabsf(a[j].t.y - b[j].t.y) <= 1e-6f &&
+                        fabsf(a[j].t.z - b[j].t.z) <= 1e-6f);
+            checks++;
+        }
+    }
+    assert_int_equal(checks, 100 * (n - 1));
+    /* keys back as given: the two clips hold the same T/R tracks */
+    assert_int_equal(sk_clip_track_count(fr) + 1, sk_clip_track_count(tr));
+    float tf[32], tt[32], vf[32 * 4], vt[32 * 4];
+    for (uint32_t i = 0; i < sk_clip_track_count(fr); i++) {
+        sk_track_info fi, ti;
+        assert_true(sk_clip_track_info(fr, i, &fi) && sk_clip_track_info(tr, i, &ti));
+        assert_int_equal(fi.joint, ti.joint);
+        assert_int_equal(fi.key_count, keys);
+        assert_true(fi.time_min == ti.time_min && fi.time_max == ti.time_max);
+        assert_true(sk_clip_track_keys(fr, i, tf, vf) && sk_clip_track_keys(tr, i, tt, vt));
+        assert_memory_equal(tf, tt, keys * sizeof(float));
+        assert_memory_equal(vf, vt, keys * fi.width * sizeof(float));
+    }
+    free(a);
+    free(b);
+    sk_clip_destroy(fr);
+    sk_clip_destroy(tr);
+    sk_skeleton_destroy(s);
+}
+
+/* Blending and local-to-model: the SoA functions against sk_blend_two
+ * (normalised lerp) and sk_local_to_model, bit for bit, with and without a
+ * root, out aliasing an input; poses with a zero and a huge quaternion. */
+static void test_blend_l2m(void **st) {
+    (void)st;
+    uint32_t checks = 0;
+    for (uint32_t n = 1; n <= 67; n += 11) {
+        sk_skeleton *s = chain_skeleton(n);
+        sk_error err = {0};
+        sk_transform *pa = calloc(n, sizeof *pa), *pb = calloc(n, sizeof *pb), *po = calloc(n, sizeof *po);
+        sk_mat4 *ma = calloc(n, sizeof *ma), *mb = calloc(n, sizeof *mb);
+        uint32_t seed = n;
+        for (uint32_t j = 0; j < n; j++) {
+            pa[j].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
+            pb[j].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
+            pa[j].r = rnd_quat(&seed);
+            pb[j].r = rnd_quat(&seed);
+            pa[j].s = sk_vec3_make(1 + rnd(&seed) * 0.5f, 1 + rnd(&seed) * 0.5f, 1);
+            pb[j].s = sk_vec3_make(1, 1 + rnd(&seed) * 0.5f, 1 + rnd(&seed) * 0.5f);
+        }
+        if (n > 20) {
+            pa[5].r = sk_quat_make(0, 0, 0, 0), pb[5].r = sk_quat_make(0, 0, 0, 0); /* nlerp of nothing: identity */
+            pa[9].r = sk_quat_make(1e30f, 0, 0, 0);                                 /* overflows: identity */
+        }
+        sk_soa_pose sa, sb, so;
+        assert_int_equal(sk_soa_pose_alloc(s, NULL, &sa, &err), SK_OK);
+        assert_int_equal(sk_soa_pose_alloc(s, NULL, &sb, &err), SK_OK);
+        assert_int_equal(sk_soa_pose_alloc(s, NULL, &so, &err), SK_OK);
+        assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, pa, NULL), &sa, &err), SK_OK);
+        assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, pb, NULL), &sb, &err), SK_OK);
+        assert_same_pose(s, &sa, pa, "round trip");
+        const float ws[] = {0.0f, 0.3f, 0.5f, 1.0f, 0.77f, -0.25f, 1.5f};
+        sk_mat4 root = sk_mat4_from_transform(&pa[0]);
+        for (size_t w = 0; w < sizeof ws / sizeof ws[0]; w++) {
+            sk_pose out = sk_pose_view(po, n, NULL, 0);
+            assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), SK_POSE_OF(s, pb, NULL), ws[w], NULL, false, &out, &err), SK_OK);
+            assert_int_equal(sk_blend_two_soa(s, &sa, &sb, ws[w], &so, &err), SK_OK);
+            assert_same_pose(s, &so, po, "blend");
+            for (int r = 0; r < 2; r++) {
+                assert_int_equal(sk_local_to_model(s, &out, r ? &root : NULL, ma, n, &err), SK_OK);
+                assert_int_equal(sk_local_to_model_soa(s, &so, r ? &root : NULL, mb, n, &err), SK_OK);
+                assert_memory_equal(ma, mb, n * sizeof(sk_mat4));
+                checks++;
+            }
+        }
+        /* out aliasing a */
+        assert_int_equal(sk_blend_two_soa(s, &sa, &sb, 0.4f, &sa, &err), SK_OK);
+        sk_pose out = sk_pose_view(po, n, NULL, 0);
+        assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), SK_POSE_OF(s, pb, NULL), 0.4f, NULL, false, &out, &err), SK_OK);
+        assert_same_pose(s, &sa, po, "blend in place");
+        sk_soa_pose_free(&sa, NULL);
+        sk_soa_pose_free(&sb, NULL);
+        sk_soa_pose_free(&so, NULL);
+        free(pa), free(pb), free(po), free(ma), free(mb);
+        sk_skeleton_destroy(s);
+    }
+    assert_int_equal(checks, 7 * 7 * 2);
+}
+
+/* Both kernel widths against the scalar functions, lane by lane. */
+static void test_kernel_widths(void **st) {
+    (void)st;
+    uint32_t seed = 99, checks = 0, fars = 0;
+    float a[32], b[32], o4[32], o8[32];
+    for (int round = 0; round < 2000; round++) {
+        for (int l = 0; l < 8; l++) {
+            sk_quat qa = rnd_quat(&seed), qb = rnd_quat(&seed);
+            if (round % 3 == 0) { /* close keys: the 3- and 6-term series */
+                float e = round % 2 ? 1e-3f : 0.05f;
+                qb = sk_quat_normalize(sk_quat_make(qa.x + e * rnd(&seed), qa.y + e * rnd(&seed), qa.z, qa.w));
+            }
+            a[l] = qa.x, a[8 + l] = qa.y, a[16 + l] = qa.z, a[24 + l] = qa.w;
+            b[l] = qb.x, b[8 + l] = qb.y, b[16 + l] = qb.z, b[24 + l] = qb.w;
+        }
+        float u = (rnd(&seed) + 1.0f) * 0.5f;
+        unsigned far4 = skk_slerp_rows_w4(a, b, u, o4);
+#if defined(SK_SOA_X86)
+        unsigned far8 = far4;
+        if (sk_soa_use_avx2()) {
+            far8 = skk_slerp_rows_w8(a, b, u, o8);
+            assert_int_equal(far4, far8);
+        } else {
+            memcpy(o8, o4, sizeof o8);
+        }
+#else
+        memcpy(o8, o4, sizeof o8);
+#endif
+        for (int l = 0; l < 8; l++) {
+            if (far4 & (1u << l)) { /* more than 120 degrees apart: the caller's scalar branch */
+                fars++;
+                continue;
+            }
+            sk_quat q = sk_quat_slerp(sk_quat_make(a[l], a[8 + l], a[16 + l], a[24 + l]),
+                                      sk_quat_make(b[l], b[8 + l], b[16 + l], b[24 + l]), u);
+            float want[4] = {q.x, q.y, q.z, q.w};
+            for (int e = 0; e < 4; e++) {
+                assert_memory_equal(&o4[e * 8 + l], &want[e], sizeof(float));
+                assert_memory_equal(&o8[e * 8 + l], &want[e], sizeof(float));
+            }
+            checks++;
+        }
+    }
+    fprintf(stderr, "slerp kernels: %u lanes checked, %u left to the scalar branch\n", checks, fars);
+    assert_int_equal(checks + fars, 2000 * 8);
+    assert_true(checks > 2000 * 8 / 2);
+    /* blend groups: w4 == w8 on the same data */
+    float ga[80], gb[80], r4[80], r8[80];
+    for (int i = 0; i < 80; i++) ga[i] = rnd(&seed), gb[i] = rnd(&seed);
+    skk_blend_group_w4(ga, gb, 0.35f, r4);
+#if defined(SK_SOA_X86)
+    if (sk_soa_use_avx2()) {
+        skk_blend_group_w8(ga, gb, 0.35f, r8);
+        assert_memory_equal(r4, r8, sizeof r4);
+        float m4[96], m8[96];
+        skk_rs_group_w4(ga, m4);
+        skk_rs_group_w8(ga, m8);
+        assert_memory_equal(m4, m8, sizeof m4);
+    }
+#endif
+}
+
+static void test_errors(void **st) {
+    (void)st;
+    sk_asset *a = mannequin();
+    const sk_skeleton *s = a->skeleton;
+    sk_error err = {0};
+    sk_soa_pose p;
+    assert_int_equal(sk_soa_pose_alloc(s, NULL, &p, &err), SK_OK);
+    assert_true(((uintptr_t)p.data & 31u) == 0);
+    assert_int_equal(p.group_count, (s->joint_count + 7) / 8);
+    assert_int_equal(sk_soa_pose_floats(s->joint_count), p.group_count * 80u);
+    assert_int_equal(sk_soa_pose_floats(0), 80u);
+    /* rest pose, padding lanes identity */
+    sk_transform *rest = calloc(s->joint_count, sizeof *rest);
+    assert_same_pose(s, &p, s->rest, "rest");
+    uint32_t last = s->joint_count % 8;
+    if (last) {
+        const float *g = p.data + (size_t)(p.group_count - 1) * 80;
+        assert_true(g[48 + last] == 1.0f && g[24 + last] == 0.0f && g[56 + last] == 1.0f);
+    }
+    sk_soa_pose bad = sk_soa_pose_view(p.data, s->joint_count - 1);
+    assert_int_equal(sk_clip_sample_soa(a->clips[0], s, 0.1, SK_LOOP_REPEAT, NULL, 0, &bad, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "joints"));
+    bad = sk_soa_pose_view(p.data + 1, s->joint_count);
+    assert_int_equal(sk_soa_pose_rest(s, &bad, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "aligned"));
+    bad = sk_soa_pose_view(NULL, s->joint_count);
+    assert_int_equal(sk_blend_two_soa(s, &p, &bad, 0.5f, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    uint32_t cur[2];
+    assert_int_equal(sk_clip_sample_soa(a->clips[0], s, 0.1, SK_LOOP_REPEAT, cur, 1, &p, &err),
+                     sk_clip_cursor_size(a->clips[0]) > 1 ? SK_ERR_INVALID_ARGUMENT : SK_OK);
+    assert_int_equal(sk_clip_sample_soa(NULL, s, 0.1, SK_LOOP_REPEAT, NULL, 0, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_mat4 m[2];
+    assert_int_equal(sk_local_to_model_soa(s, &p, NULL, m, 2, &err), SK_ERR_INVALID_ARGUMENT);
+    /* a clip on more joints than the skeleton has */
+    sk_skeleton *small = chain_skeleton(3);
+    sk_soa_pose ps;
+    assert_int_equal(sk_soa_pose_alloc(small, NULL, &ps, &err), SK_OK);
+    assert_int_equal(sk_clip_sample_soa(a->clips[0], small, 0.1, SK_LOOP_REPEAT, NULL, 0, &ps, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_soa_pose_free(&ps, NULL);
+    sk_skeleton_destroy(small);
+    free(rest);
+    sk_soa_pose_free(&p, NULL);
+    sk_asset_destroy(a);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sample_mannequin), cmocka_unit_test(test_sample_layouts),
+        cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_blend_l2m),
+        cmocka_unit_test(test_kernel_widths),    cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
