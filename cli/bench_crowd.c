@@ -7,7 +7,7 @@
  * thread alone).
  *
  *   skelanim bench crowd [N...] [--count N]... [--threads T]... [--joints J]
- *                        [--frames F] [--repeat R] [--loop] [--chunk C]
+ *                        [--frames F] [--repeat R] [--loop] [--chunk C] [--aos]
  *
  * Characters: the mannequin's walk and run, or with --joints J a synthetic
  * skeleton (a root with chains of eight joints) and two dense 30 Hz clips
@@ -23,7 +23,9 @@
  * chosen per run). "cpu_per_wall" is the process's CPU time over the
  * wall time of the timed frames (median of the runs): close to T when the T
  * threads had T cores to themselves; less when other work shared the
- * machine. */
+ * machine. The pipeline runs on structure-of-arrays poses (core/soa.h;
+ * "layout":"soa"); --aos keeps sk_pose throughout (sk_batch_pipeline.aos),
+ * the same results, to compare. */
 #include "cli.h"
 
 #include "skelanim/batch/batch.h"
@@ -150,11 +152,15 @@ static double median(double *v, uint32_t n) {
 int bench_crowd(int argc, char **argv) {
     uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
     uint32_t frames = 60, runs = 1, joints = 0, chunk = 0;
-    bool loop = false;
+    bool loop = false, aos = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--loop")) {
             loop = true;
+            continue;
+        }
+        if (!strcmp(a, "--aos")) {
+            aos = true;
             continue;
         }
         if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") || !strcmp(a, "--chunk") ||
@@ -180,7 +186,7 @@ int bench_crowd(int argc, char **argv) {
             if (!strcmp(a, "--count")) a = argv[++i];
             else if (a[0] == '-' && a[1] == '-') {
                 fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
-                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C])\n", a);
+                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C] [--aos])\n", a);
                 return 1;
             }
             if (nsizes == CROWD_MAX_SIZES) {
@@ -246,7 +252,7 @@ int bench_crowd(int argc, char **argv) {
         for (uint32_t i = 0; i < count; i++) phase[i] = (float)((i * 2654435761u) % 1000) / 1000.0f, mix[i] = (float)(i % 7) / 6.0f;
         sk_batch_pipeline p = {.skeleton = s, .character_count = count, .clips = rig.clips, .clip_count = 2,
                                .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
-                               .cursor_stride = stride, .skin = rig.skin, .out_palette = pal};
+                               .cursor_stride = stride, .skin = rig.skin, .out_palette = pal, .aos = aos};
         size_t c0 = sk_clip_cursor_size(rig.clips[0]), c1 = sk_clip_cursor_size(rig.clips[1]);
         for (uint32_t t = 0; t < npaths; t++) best[t] = INFINITY, total[t] = 0;
         for (uint32_t r = 0; r < runs; r++)
@@ -299,9 +305,9 @@ int bench_crowd(int argc, char **argv) {
             med[t] = median(sorted, runs);
             printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"2 samples + blend + "
                    "local-to-model + palette\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f,"
-                   "\"threads\":%u,\"path\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
+                   "\"threads\":%u,\"path\":\"%s\",\"layout\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
                    count, n, frames, total[t] * 1e3 / ((double)frames * runs), best[t] * 1e3,
-                   total[t] * 1e6 / ((double)frames * runs) / count, threads[t], t == nthreads ? "loop" : "batch",
+                   total[t] * 1e6 / ((double)frames * runs) / count, threads[t], t == nthreads ? "loop" : "batch", t == nthreads || aos ? "aos" : "soa",
                    joints ? "synthetic" : "mannequin", runs,
                    med[t]);
             for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);

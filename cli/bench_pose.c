@@ -8,7 +8,11 @@
  *   ltm      sk_local_to_model (local transforms -> model matrices)
  *   palette  sk_skin_palette (model matrices x inverse binds)
  * On the mannequin, or FILE (its skeleton and first skin). One JSON line per
- * stage: the minimum and median over the frames. */
+ * stage: the minimum and median over the frames. sample, mix and ltm also
+ * time the structure-of-arrays functions (core/soa.h: sk_clip_sample_soa,
+ * sk_blend_two_soa, sk_local_to_model_soa; the same results) on their own
+ * SoA poses in the same frames, alternated with the AoS ones: "soa_..." and
+ * "aos_..." keys ("ns_per_joint_*" stays the AoS figure). */
 #include "cli.h"
 
 #include <math.h>
@@ -61,7 +65,11 @@ int bench_sample(int argc, char **argv) {
     float *weights = W ? malloc((size_t)count * W * sizeof *weights) : NULL;
     uint32_t *cursors = calloc((size_t)count * (cs ? cs : 1), sizeof *cursors);
     double *fwd = calloc(frames, sizeof *fwd), *rnd = calloc(frames, sizeof *rnd), *phase = malloc(count * sizeof *phase);
-    if (!poses || (W && !weights) || !cursors || !fwd || !rnd || !phase) {
+    double *sfw = calloc(frames, sizeof *sfw);
+    size_t sf = sk_soa_pose_floats(J);
+    float *soa = aligned_alloc(32, (size_t)count * sf * sizeof *soa);
+    uint32_t *scur = calloc((size_t)count * (cs ? cs : 1), sizeof *scur);
+    if (!poses || (W && !weights) || !cursors || !fwd || !rnd || !phase || !sfw || !soa || !scur) {
         fprintf(stderr, "skelanim: out of memory\n");
         goto done;
     }
@@ -87,24 +95,34 @@ int bench_sample(int argc, char **argv) {
             if (sk_clip_sample(clip, s, t, SK_LOOP_REPEAT, &p, NULL) != SK_OK) goto bad;
         }
         double t2 = cli_now();
-        if (f >= 5) fwd[f - 5] = t1 - t0, rnd[f - 5] = t2 - t1;
+        for (uint32_t i = 0; i < count; i++) {
+            sk_soa_pose p = sk_soa_pose_view(soa + (size_t)i * sf, J);
+            double t = phase[i] * dur + f / 60.0;
+            if (sk_clip_sample_soa(clip, s, t, SK_LOOP_REPEAT, scur + (size_t)i * cs, cs, &p, NULL) != SK_OK) goto bad;
+        }
+        double t3 = cli_now();
+        if (f >= 5) fwd[f - 5] = t1 - t0, rnd[f - 5] = t2 - t1, sfw[f - 5] = t3 - t2;
     }
     double per = (double)count * J;
     double fmin = fwd[0], rmin = rnd[0];
-    for (uint32_t f = 1; f < frames; f++) fmin = fwd[f] < fmin ? fwd[f] : fmin, rmin = rnd[f] < rmin ? rnd[f] : rmin;
+    double smin = sfw[0];
+    for (uint32_t f = 1; f < frames; f++)
+        fmin = fwd[f] < fmin ? fwd[f] : fmin, rmin = rnd[f] < rmin ? rnd[f] : rmin, smin = sfw[f] < smin ? sfw[f] : smin;
     printf("{\"bench\":\"sample\",\"file\":\"%s\",\"clip\":\"%s\",\"characters\":%u,\"joints\":%u,\"tracks\":%u,"
            "\"frames\":%u,\"forward_ns_per_joint_min\":%.3f,\"forward_ns_per_joint_median\":%.3f,"
            "\"random_ns_per_joint_min\":%.3f,\"random_ns_per_joint_median\":%.3f,\"pose_ns_forward_min\":%.1f,"
-           "\"pose_ns_random_min\":%.1f}\n",
+           "\"pose_ns_random_min\":%.1f,\"soa_forward_ns_per_joint_min\":%.3f,\"soa_forward_ns_per_joint_median\":%.3f,"
+           "\"soa_pose_ns_forward_min\":%.1f,\"frame_major\":%s}\n",
            file, sk_clip_name(clip) ? sk_clip_name(clip) : "", count, J, sk_clip_track_count(clip), frames,
            fmin * 1e9 / per, median_of(fwd, frames) * 1e9 / per, rmin * 1e9 / per, median_of(rnd, frames) * 1e9 / per,
-           fmin * 1e9 / count, rmin * 1e9 / count);
+           fmin * 1e9 / count, rmin * 1e9 / count, smin * 1e9 / per, median_of(sfw, frames) * 1e9 / per,
+           smin * 1e9 / count, sk_clip_is_frame_major(clip) ? "true" : "false");
     rc = 0;
     goto done;
 bad:
     fprintf(stderr, "skelanim: bench sample: sampling failed\n");
 done:
-    free(poses), free(weights), free(cursors), free(fwd), free(rnd), free(phase);
+    free(poses), free(weights), free(cursors), free(fwd), free(rnd), free(phase), free(sfw), free(soa), free(scur);
     sk_asset_destroy(a);
     return rc;
 }
@@ -139,9 +157,13 @@ static int bench_stage(int stage, int argc, char **argv) {
     size_t nt = (size_t)count * J;
     sk_transform *pa = malloc(nt * sizeof *pa), *pb = malloc(nt * sizeof *pb), *po = malloc(nt * sizeof *po);
     sk_mat4 *model = malloc(nt * sizeof *model), *pal = malloc((size_t)count * (P ? P : 1) * sizeof *pal);
-    double *ft = calloc(frames, sizeof *ft);
+    double *ft = calloc(frames, sizeof *ft), *st = calloc(frames, sizeof *st);
+    size_t sf = sk_soa_pose_floats(J);
+    float *sa = aligned_alloc(32, (size_t)count * sf * sizeof(float)), *sb = aligned_alloc(32, (size_t)count * sf * sizeof(float));
+    float *so = aligned_alloc(32, (size_t)count * sf * sizeof(float));
+    sk_mat4 *smodel = malloc(nt * sizeof *smodel);
     int rc = 1;
-    if (!pa || !pb || !po || !model || !pal || !ft) {
+    if (!pa || !pb || !po || !model || !pal || !ft || !st || !sa || !sb || !so || !smodel) {
         fprintf(stderr, "skelanim: out of memory\n");
         goto done;
     }
@@ -156,6 +178,10 @@ static int bench_stage(int stage, int argc, char **argv) {
         memcpy(po + (size_t)i * J, pa + (size_t)i * J, J * sizeof *po);
         sk_pose O = sk_pose_view(po + (size_t)i * J, J, NULL, 0);
         sk_local_to_model(s, &O, NULL, model + (size_t)i * J, J, NULL);
+        sk_soa_pose SA = sk_soa_pose_view(sa + i * sf, J), SB = sk_soa_pose_view(sb + i * sf, J), SO = sk_soa_pose_view(so + i * sf, J);
+        sk_soa_pose_from_pose(s, &A, &SA, NULL);
+        sk_soa_pose_from_pose(s, &B, &SB, NULL);
+        sk_soa_pose_from_pose(s, &O, &SO, NULL);
     }
     double checksum = 0;
     for (uint32_t f = 0; f < frames + 5; f++) {
@@ -170,22 +196,37 @@ static int bench_stage(int stage, int argc, char **argv) {
             else
                 sk_skin_palette(skin, model + (size_t)i * J, J, pal + (size_t)i * P, P, NULL);
         }
-        double dt = cli_now() - t0;
+        double t1 = cli_now(), dt = t1 - t0;
         if (f >= 5) ft[f - 5] = dt;
+        if (stage != ST_PALETTE) {
+            for (uint32_t i = 0; i < count; i++) {
+                sk_soa_pose SA = sk_soa_pose_view(sa + i * sf, J), SB = sk_soa_pose_view(sb + i * sf, J);
+                sk_soa_pose SO = sk_soa_pose_view(so + i * sf, J);
+                if (stage == ST_MIX) sk_blend_two_soa(s, &SA, &SB, (float)(i % 7) / 6.0f, &SO, NULL);
+                else sk_local_to_model_soa(s, &SO, NULL, smodel + (size_t)i * J, J, NULL);
+            }
+            if (f >= 5) st[f - 5] = cli_now() - t1;
+            checksum += stage == ST_MIX ? so[(size_t)(f % count) * sf + 48] : smodel[(size_t)(f % count) * J + J - 1].m[12];
+        }
         checksum += stage == ST_MIX ? po[(size_t)(f % count) * J].r.w
                     : stage == ST_LTM ? model[(size_t)(f % count) * J + J - 1].m[12]
                                       : pal[(size_t)(f % count) * P].m[0];
     }
     qsort(ft, frames, sizeof *ft, cli_cmp_double);
+    qsort(st, frames, sizeof *st, cli_cmp_double);
     double per = (double)count * (stage == ST_PALETTE ? P : J);
     printf("{\"bench\":\"%s\",\"file\":\"%s\",\"characters\":%u,\"joints\":%u,\"frames\":%u,"
-           "\"ns_per_joint_min\":%.3f,\"ns_per_joint_median\":%.3f}\n",
+           "\"ns_per_joint_min\":%.3f,\"ns_per_joint_median\":%.3f",
            names[stage], file, count, stage == ST_PALETTE ? P : J, frames, ft[0] * 1e9 / per,
            ft[frames / 2] * 1e9 / per);
+    if (stage != ST_PALETTE)
+        printf(",\"aos_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_median\":%.3f",
+               ft[0] * 1e9 / per, st[0] * 1e9 / per, st[frames / 2] * 1e9 / per);
+    printf("}\n");
     if (!isfinite(checksum)) fprintf(stderr, "skelanim: bench %s: the outputs are not finite\n", names[stage]);
     rc = 0;
 done:
-    free(pa), free(pb), free(po), free(model), free(pal), free(ft);
+    free(pa), free(pb), free(po), free(model), free(pal), free(ft), free(st), free(sa), free(sb), free(so), free(smodel);
     sk_asset_destroy(a);
     return rc;
 }

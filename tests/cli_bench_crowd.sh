@@ -24,7 +24,7 @@ grep -q '"characters":20,' "$tmp/out.jsonl" && grep -q '"characters":30,' "$tmp/
 cat "$tmp/out.jsonl"
 [[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines (two thread counts)"
 [[ $(grep -c '"characters":50,"joints":64,' "$tmp/out.jsonl") -eq 2 ]] || fail "not 50 characters of 64 joints"
-grep -q '"threads":1,"path":"batch","skeleton":"synthetic","runs":3,' "$tmp/out.jsonl" || fail "threads 1 line"
+grep -q '"threads":1,"path":"batch","layout":"soa","skeleton":"synthetic","runs":3,' "$tmp/out.jsonl" || fail "threads 1 line"
 grep '"threads":3,' "$tmp/out.jsonl" | grep -q '"speedup":[0-9.]*,"speedup_over_threads":1' || fail "no speedup on threads 3"
 [[ $(grep -o '"ms_per_frame_runs":\[[0-9.]*,[0-9.]*,[0-9.]*\]' "$tmp/out.jsonl" | wc -l) -eq 2 ]] || fail "not 3 runs"
 
@@ -33,7 +33,12 @@ grep '"threads":3,' "$tmp/out.jsonl" | grep -q '"speedup":[0-9.]*,"speedup_over_
 cat "$tmp/out.jsonl"
 [[ $(wc -l <"$tmp/out.jsonl") -eq 2 ]] || fail "expected 2 lines (threads 2, loop)"
 grep -q '"threads":2,"path":"batch"' "$tmp/out.jsonl" || fail "no batch line"
-grep -q '"threads":1,"path":"loop"' "$tmp/out.jsonl" || fail "no loop line"
+grep -q '"threads":1,"path":"loop","layout":"aos"' "$tmp/out.jsonl" || fail "no loop line"
+
+# --aos: sk_pose throughout
+"$SK_CLI" bench crowd 30 --aos --frames 2 >"$tmp/out.jsonl"
+cat "$tmp/out.jsonl"
+grep -q '"threads":1,"path":"batch","layout":"aos"' "$tmp/out.jsonl" || fail "--aos not reported"
 
 for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate"; do
   # shellcheck disable=SC2086

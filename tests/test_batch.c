@@ -162,6 +162,16 @@ static void test_pipeline_matches_single_thread(void **state) {
             assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
         }
         if (memcmp(pal, ref_pal, pal_bytes) != 0) fail_msg("%u threads, palette only: differs", thread_counts[t]);
+        /* The runs above took the structure-of-arrays path (two clips mixed,
+         * no hook); aos keeps sk_pose: the same bits either way. */
+        memset(pal, 0, pal_bytes);
+        memset(cur, 0, (size_t)CHARS * stride * sizeof *cur);
+        p.aos = true;
+        for (uint32_t fr = 0; fr < FRAMES; fr++) {
+            inputs(&f, CHARS, 2, fr, times, mix, NULL);
+            assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+        }
+        if (memcmp(pal, ref_pal, pal_bytes) != 0) fail_msg("%u threads, sk_pose path: differs", thread_counts[t]);
         sk_batch_destroy(b);
         assert_int_equal(cnt.live, 0);
         free(cur), free(times), free(mix), free(pal), free(model), free(local);

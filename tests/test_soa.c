@@ -5,6 +5,7 @@
  * functions; frame-major clips against the same keys in the per-track
  * layout; errors. */
 #include "support.h"
+#include "core/clip_internal.h"
 #include "core/soa_kernels.h"
 
 #include <math.h>
@@ -70,6 +71,19 @@ static uint32_t check_sampling(const sk_skeleton *s, const sk_clip *c, const cha
             char label[160];
             snprintf(label, sizeof label, "%s, pass %d, t %.4f", what, pass, t);
             assert_same_pose(s, &soa, aos, label);
+            if (sk_clip_is_frame_major(c)) { /* both kernel widths, into SoA and into AoS */
+                double tw = sk_clip_wrap_time(c, t, SK_LOOP_CLAMP);
+                sk_transform *x = calloc(n, sizeof *x);
+                for (int wide = 0; wide < (sk_soa_use_avx2() ? 2 : 1); wide++) {
+                    memcpy(soa.data, s->rest_soa, soa.group_count * 80 * sizeof(float));
+                    sk_frames_sample(c, tw, NULL, NULL, soa.data, wide);
+                    assert_same_pose(s, &soa, aos, label);
+                    memcpy(x, s->rest, n * sizeof *x);
+                    sk_frames_sample(c, tw, NULL, x, NULL, wide);
+                    assert_memory_equal(x, aos, n * sizeof *x);
+                }
+                free(x);
+            }
             checks++;
         }
     }
@@ -259,10 +273,26 @@ static void test_blend_l2m(void **st) {
             assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), SK_POSE_OF(s, pb, NULL), ws[w], NULL, false, &out, &err), SK_OK);
             assert_int_equal(sk_blend_two_soa(s, &sa, &sb, ws[w], &so, &err), SK_OK);
             assert_same_pose(s, &so, po, "blend");
+            if (ws[w] != 0.0f) { /* both kernel widths (the public function picks one) */
+                sk_soa_blend(&sa, &sb, ws[w], &so, false);
+                assert_same_pose(s, &so, po, "blend, 4 lanes");
+                if (sk_soa_use_avx2()) {
+                    sk_soa_blend(&sa, &sb, ws[w], &so, true);
+                    assert_same_pose(s, &so, po, "blend, 8 lanes");
+                }
+            }
             for (int r = 0; r < 2; r++) {
                 assert_int_equal(sk_local_to_model(s, &out, r ? &root : NULL, ma, n, &err), SK_OK);
                 assert_int_equal(sk_local_to_model_soa(s, &so, r ? &root : NULL, mb, n, &err), SK_OK);
                 assert_memory_equal(ma, mb, n * sizeof(sk_mat4));
+                memset(mb, 0, n * sizeof(sk_mat4));
+                sk_soa_l2m(s, &so, r ? &root : NULL, mb, false);
+                assert_memory_equal(ma, mb, n * sizeof(sk_mat4));
+                if (sk_soa_use_avx2()) {
+                    memset(mb, 0, n * sizeof(sk_mat4));
+                    sk_soa_l2m(s, &so, r ? &root : NULL, mb, true);
+                    assert_memory_equal(ma, mb, n * sizeof(sk_mat4));
+                }
                 checks++;
             }
         }

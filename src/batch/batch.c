@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "skelanim/batch/batch.h"
+#include "skelanim/core/soa.h"
 
 #include "core/internal.h"
 
@@ -31,6 +32,7 @@ typedef struct batch_slot {
     uint32_t id;                 /* 0: the calling thread */
     void *scratch;               /* the callback's scratch_bytes block, or NULL */
     sk_transform *poses;         /* max_clips + 1 poses of max_joints transforms */
+    float *soa;                  /* 3 SoA poses of max_joints joints (the SoA path) */
     sk_mat4 *model;              /* max_joints matrices */
     uint32_t err_index;          /* lowest failing character this run, or SK_BATCH_NONE */
     sk_result err_code;
@@ -47,6 +49,7 @@ typedef struct batch_job {
     const sk_batch_pipeline *pipe; /* non-NULL: the pipeline (fn unused) */
     size_t cursor_offset[SK_BATCH_MAX_CLIPS], cursor_size[SK_BATCH_MAX_CLIPS];
     uint32_t palette_count, vertex_count;
+    bool soa;                      /* the pipeline takes the SoA path */
 } batch_job;
 
 struct sk_batch {
@@ -71,9 +74,55 @@ struct sk_batch {
 
 /* ---- per-character pipeline ---------------------------------------------- */
 
+/* The structure-of-arrays path (core/soa.h: the same results, bit for bit):
+ * one clip, or two mixed with sk_blend_two's normalised lerp, no hook. */
+static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
+                                        sk_error *err) {
+    const sk_batch_pipeline *p = job->pipe;
+    const sk_skeleton *skel = p->skeleton;
+    uint32_t n = skel->joint_count, k = p->clip_count;
+    size_t stride = sk_soa_pose_floats(b->max_joints);
+    sk_soa_pose sp[3] = {sk_soa_pose_view(s->soa, n), sk_soa_pose_view(s->soa + stride, n),
+                         sk_soa_pose_view(s->soa + 2 * stride, n)};
+    sk_result r;
+    for (uint32_t i = 0; i < k; i++) {
+        double t = p->times[(size_t)c * k + i];
+        uint32_t *cur = p->cursors ? p->cursors + (size_t)c * p->cursor_stride + job->cursor_offset[i] : NULL;
+        r = sk_clip_sample_soa(p->clips[i], skel, t, p->loop, cur, cur ? job->cursor_size[i] : 0, &sp[i], err);
+        if (r != SK_OK) return r;
+    }
+    sk_soa_pose *pose = &sp[0];
+    if (k == 2) {
+        r = sk_blend_two_soa(skel, &sp[0], &sp[1], p->mix[c], &sp[2], err);
+        if (r != SK_OK) return r;
+        pose = &sp[2];
+    }
+    if (p->out_local) {
+        sk_pose view = sk_pose_view(p->out_local + (size_t)c * n, n, NULL, 0);
+        if ((r = sk_soa_pose_to_pose(skel, pose, &view, err)) != SK_OK) return r;
+    }
+    if (!p->out_model && !p->out_palette) return SK_OK;
+    sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
+    r = sk_local_to_model_soa(skel, pose, p->roots ? &p->roots[c] : NULL, model, n, err);
+    if (r != SK_OK || !p->out_palette) return r;
+    sk_mat4 *pal = p->out_palette + (size_t)c * job->palette_count;
+    r = sk_skin_palette(p->skin, model, n, pal, job->palette_count, err);
+    if (r != SK_OK || !p->mesh) return r;
+    size_t v = (size_t)c * job->vertex_count * 3;
+    sk_skin_job sj = {0};
+    sj.mesh = p->mesh;
+    sj.method = SK_SKIN_LBS;
+    sj.palette = pal;
+    sj.palette_count = job->palette_count;
+    sj.out_positions = p->out_positions ? p->out_positions + v : NULL;
+    sj.out_normals = p->out_normals ? p->out_normals + v : NULL;
+    return sk_skin_run(&sj, err);
+}
+
 static sk_result pipeline_character(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
                                     sk_error *err) {
     const sk_batch_pipeline *p = job->pipe;
+    if (job->soa) return pipeline_character_soa(b, job, c, s, err);
     const sk_skeleton *skel = p->skeleton;
     uint32_t n = skel->joint_count, k = p->clip_count;
     sk_transform *sampled[SK_BATCH_MAX_CLIPS];
@@ -234,10 +283,13 @@ sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, 
     const sk_allocator *a = sk_allocator_or_default(alloc);
     /* Per slot: the slot, the callback scratch, the poses, the model matrices. */
     size_t poses_bytes = 0, model_bytes = 0, slot_bytes = 0, block = 0;
-    bool ok = sk_size_mul((size_t)desc->max_joints * sizeof(sk_transform), (size_t)desc->max_clips + 1, &poses_bytes) &&
+    size_t soa_bytes = desc->max_joints ? 3u * sk_soa_pose_floats(desc->max_joints) * sizeof(float) : 0;
+    bool ok = desc->max_joints < (1u << 26) &&
+              sk_size_mul((size_t)desc->max_joints * sizeof(sk_transform), (size_t)desc->max_clips + 1, &poses_bytes) &&
               sk_size_mul(desc->max_joints, sizeof(sk_mat4), &model_bytes) && desc->scratch_bytes < SIZE_MAX / 2 &&
               sk_size_add(align_up(sizeof(batch_slot)) + align_up(desc->scratch_bytes), align_up(poses_bytes), &slot_bytes) &&
               sk_size_add(slot_bytes, align_up(model_bytes), &slot_bytes) &&
+              sk_size_add(slot_bytes, align_up(soa_bytes), &slot_bytes) &&
               sk_size_mul(slot_bytes, threads, &block) && sk_size_add(block, SK_BATCH_ALIGN + threads * sizeof(batch_slot *), &block);
     if (!ok) return sk_error_set(err, SK_ERR_LIMIT, "sk_batch_create: scratch size overflows");
     sk_batch *b = sk_alloc(a, sizeof *b);
@@ -270,6 +322,8 @@ sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, 
         s->poses = poses_bytes ? (sk_transform *)p : NULL;
         p += align_up(poses_bytes);
         s->model = model_bytes ? (sk_mat4 *)p : NULL;
+        p += align_up(model_bytes);
+        s->soa = soa_bytes ? (float *)p : NULL;
         s->err_index = SK_BATCH_NONE;
         b->slots[i] = s;
     }
@@ -408,5 +462,8 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_normals given but the mesh has no normals", who);
         job.vertex_count = sk_skinned_mesh_vertex_count(p->mesh);
     }
+    job.soa = !p->aos && !p->post && (p->clip_count == 1 || (p->clip_count == 2 && p->mix && !p->mix_slerp));
+    for (uint32_t i = 0; i < p->clip_count; i++)
+        if (sk_clip_is_compressed(p->clips[i])) job.soa = false;
     return batch_execute(b, &job, err);
 }

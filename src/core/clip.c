@@ -383,6 +383,7 @@ void sk_clip_destroy(sk_clip *c) {
     sk_free(&a, c, sizeof *c);
 }
 
+bool sk_clip_is_frame_major(const sk_clip *c) { return c && c->frames; }
 const char *sk_clip_name(const sk_clip *c) { return c && c->name ? c->name : ""; }
 double sk_clip_duration(const sk_clip *c) { return c ? (double)c->duration : 0.0; }
 uint32_t sk_clip_track_count(const sk_clip *c) { return c ? c->track_count : 0; }
@@ -478,7 +479,7 @@ static int64_t find_key(const float *times, uint32_t n, double t, uint32_t *curs
  * same as sample_track's: before the first key the first, at or after the
  * last the last, as stored; between them translation and scale
  * a + (b - a) u and rotations sk_quat_slerp (bit for bit). */
-void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa) {
+void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa, bool wide) {
     const sk_clip_frames *f = c->frames;
     int64_t k = find_key(c->times, f->keys, t, cursor);
     bool edge = k < 0 || (uint32_t)k + 1 >= f->keys;
@@ -489,7 +490,6 @@ void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform
         double t0 = c->times[k0], td = (double)c->times[k0 + 1] - t0;
         u = (float)((t - t0) / td);
     }
-    bool wide = sk_soa_use_avx2();
     float tmp[32] __attribute__((aligned(32)));
     for (uint32_t bi = 0; bi < f->block_count; bi++) {
         const sk_frame_block *b = &f->blocks[bi];
@@ -841,7 +841,7 @@ static void sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_l
         return;
     }
     if (c->frames) {
-        sk_frames_sample(c, tw, cursor, io_local, NULL);
+        sk_frames_sample(c, tw, cursor, io_local, NULL, sk_soa_use_avx2());
         return;
     }
     slerp_batch sb;

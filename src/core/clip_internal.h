@@ -173,8 +173,9 @@ static inline sk_vec3 sk_cc_vlerp(const float *a, const float *b, float u) {
 }
 
 /* Frame-major sampling at wrapped time t (clip.c): into aos (joint_span
- * transforms) or, when aos is NULL, the rows of an SoA pose's data. */
-void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa);
+ * transforms) or, when aos is NULL, the rows of an SoA pose's data; wide:
+ * the 8-lane (AVX2) kernels, else the 4-lane ones (the tests run both). */
+void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa, bool wide);
 
 /* Track i (translation, rotation or scale) of an SK_CLIP_KEYS clip without
  * frames at wrapped time t into x (clip.c). */

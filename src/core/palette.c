@@ -3,6 +3,27 @@
 #include "core/math_inline.h"
 #include "skelanim/core/palette.h"
 
+#if (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SK_PALETTE_AVX 1
+/* model x inverse bind two columns per instruction: column c is
+ * ((a0 b[c][0] + a1 b[c][1]) + a2 b[c][2]) + a3 b[c][3], skm_mat4_mul's
+ * products and sums in its order (no FMA), so the same bits. */
+__attribute__((target("avx2"))) static void palette_avx2(const sk_skin *skin, const sk_mat4 *model, sk_mat4 *out) {
+    for (uint32_t i = 0; i < skin->joint_count; i++) {
+        const float *a = model[skin->joints[i]].m, *b = skin->inverse_bind[i].m;
+        __m256 a0 = _mm256_broadcast_ps((const __m128 *)a), a1 = _mm256_broadcast_ps((const __m128 *)(a + 4));
+        __m256 a2 = _mm256_broadcast_ps((const __m128 *)(a + 8)), a3 = _mm256_broadcast_ps((const __m128 *)(a + 12));
+        for (int h = 0; h < 2; h++) {
+            __m256 bc = _mm256_loadu_ps(b + 8 * h);
+            __m256 col = _mm256_add_ps(_mm256_mul_ps(a0, _mm256_permute_ps(bc, 0x00)), _mm256_mul_ps(a1, _mm256_permute_ps(bc, 0x55)));
+            col = _mm256_add_ps(col, _mm256_mul_ps(a2, _mm256_permute_ps(bc, 0xAA)));
+            col = _mm256_add_ps(col, _mm256_mul_ps(a3, _mm256_permute_ps(bc, 0xFF)));
+            _mm256_storeu_ps(out[i].m + 8 * h, col);
+        }
+    }
+}
+#endif
 
 sk_result sk_skin_palette(const sk_skin *skin, const sk_mat4 *model, uint32_t model_count, sk_mat4 *out,
                           uint32_t palette_count, sk_error *err) {
@@ -10,11 +31,17 @@ sk_result sk_skin_palette(const sk_skin *skin, const sk_mat4 *model, uint32_t mo
     if (palette_count < skin->joint_count)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_palette: room for %u matrices, skin has %u joints",
                             palette_count, skin->joint_count);
-    for (uint32_t i = 0; i < skin->joint_count; i++) {
+    /* Every joint index first: nothing is written for a skin that does not fit. */
+    for (uint32_t i = 0; i < skin->joint_count; i++)
         if (skin->joints[i] >= model_count)
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_skin_palette: skin joint %u is joint %u of %u", i,
                                 skin->joints[i], model_count);
-        skm_mat4_mul(model[skin->joints[i]].m, skin->inverse_bind[i].m, out[i].m);
+#if defined(SK_PALETTE_AVX)
+    if (__builtin_cpu_supports("avx2")) {
+        palette_avx2(skin, model, out);
+        return SK_OK;
     }
+#endif
+    for (uint32_t i = 0; i < skin->joint_count; i++) skm_mat4_mul(model[skin->joints[i]].m, skin->inverse_bind[i].m, out[i].m);
     return SK_OK;
 }

@@ -39,7 +39,9 @@ sk_result sk_skeleton_create(const sk_skeleton_desc *d, const sk_allocator *allo
     }
     size_t off_parents = (sizeof(sk_skeleton) + 15) & ~(size_t)15;
     size_t off_rest = off_parents + (((size_t)n * sizeof(int32_t) + 15) & ~(size_t)15);
-    size_t off_woff = off_rest + (size_t)n * sizeof(sk_transform);
+    size_t groups = ((size_t)n + 7) / 8;
+    size_t off_rsoa = (off_rest + (size_t)n * sizeof(sk_transform) + 15) & ~(size_t)15;
+    size_t off_woff = off_rsoa + groups * 80 * sizeof(float);
     size_t off_wcnt = off_woff + (size_t)n * sizeof(uint32_t);
     size_t off_wrest = off_wcnt + (size_t)n * sizeof(uint32_t);
     size_t off_names = off_wrest + (size_t)wtotal * sizeof(float);
@@ -53,6 +55,7 @@ sk_result sk_skeleton_create(const sk_skeleton_desc *d, const sk_allocator *allo
     sk_skeleton *s = (sk_skeleton *)mem;
     int32_t *parents = (int32_t *)(mem + off_parents);
     sk_transform *rest = (sk_transform *)(mem + off_rest);
+    float *rsoa = (float *)(mem + off_rsoa);
     uint32_t *woff = (uint32_t *)(mem + off_woff);
     uint32_t *wcnt = (uint32_t *)(mem + off_wcnt);
     float *wrest = (float *)(mem + off_wrest);
@@ -78,10 +81,24 @@ sk_result sk_skeleton_create(const sk_skeleton_desc *d, const sk_allocator *allo
         chars += len;
     }
     if (d->rest_weights && wtotal) memcpy(wrest, d->rest_weights, (size_t)wtotal * sizeof(float));
+    static const float identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+    for (size_t j = 0; j < groups * 8; j++) {
+        float *g = rsoa + (j / 8) * 80;
+        float x[10];
+        if (j < n) {
+            const sk_transform *r = &rest[j];
+            float v[10] = {r->t.x, r->t.y, r->t.z, r->r.x, r->r.y, r->r.z, r->r.w, r->s.x, r->s.y, r->s.z};
+            memcpy(x, v, sizeof x);
+        } else {
+            memcpy(x, identity, sizeof x);
+        }
+        for (int c = 0; c < 10; c++) g[c * 8 + j % 8] = x[c];
+    }
     s->joint_count = n;
     s->parents = parents;
     s->names = names;
     s->rest = rest;
+    s->rest_soa = rsoa;
     s->weight_offset = woff;
     s->weight_count = wcnt;
     s->rest_weights = wrest;

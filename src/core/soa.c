@@ -84,7 +84,7 @@ static void soa_from(const sk_transform *in, uint32_t n, uint32_t groups, float 
 sk_result sk_soa_pose_rest(const sk_skeleton *s, sk_soa_pose *out, sk_error *err) {
     sk_result r = sk_soa_pose_check(s, out, "sk_soa_pose_rest", err);
     if (r != SK_OK) return r;
-    soa_from(s->rest, s->joint_count, out->group_count, out->data);
+    memcpy(out->data, s->rest_soa, (size_t)out->group_count * SK_SOA_GROUP_FLOATS * sizeof(float));
     return SK_OK;
 }
 
@@ -125,9 +125,9 @@ sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, s
     if (sk_clip_joint_span(c) > s->joint_count)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clip '%s' targets joints the skeleton does not have",
                             who, sk_clip_name(c));
-    soa_from(s->rest, s->joint_count, out->group_count, out->data);
+    memcpy(out->data, s->rest_soa, (size_t)out->group_count * SK_SOA_GROUP_FLOATS * sizeof(float));
     if (c->frames) {
-        sk_frames_sample(c, sk_clip_wrap_time(c, t, loop), cursor, NULL, out->data);
+        sk_frames_sample(c, sk_clip_wrap_time(c, t, loop), cursor, NULL, out->data, sk_soa_use_avx2());
         return SK_OK;
     }
     double tw = sk_clip_wrap_time(c, t, loop);
@@ -175,40 +175,114 @@ sk_result sk_blend_two_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_
         if (out->data != a->data) memmove(out->data, a->data, floats * sizeof(float));
         return SK_OK;
     }
+    sk_soa_blend(a, b, t, out, sk_soa_use_avx2());
+    return SK_OK;
+}
+
+void sk_soa_blend(const sk_soa_pose *a, const sk_soa_pose *b, float t, sk_soa_pose *out, bool wide) {
+    size_t floats = (size_t)out->group_count * SK_SOA_GROUP_FLOATS;
 #if defined(SK_SOA_X86)
-    if (sk_soa_use_avx2()) {
+    if (wide) {
         for (size_t g = 0; g < floats; g += SK_SOA_GROUP_FLOATS)
             skk_blend_group_w8(a->data + g, b->data + g, t, out->data + g);
-        return SK_OK;
+        return;
     }
+#else
+    (void)wide;
 #endif
     for (size_t g = 0; g < floats; g += SK_SOA_GROUP_FLOATS) skk_blend_group_w4(a->data + g, b->data + g, t, out->data + g);
-    return SK_OK;
 }
 
 /* ---- local-to-model ------------------------------------------------------ */
 
-/* One joint from its local matrix rows (lane l of skk_rs_group's output):
- * l2m_joint's products and sums in its order (pose.c), so the same bits. */
-static inline void soa_l2m_joint(const float *rs, uint32_t l, const float *pm, float *out) {
+/* One joint from its local matrix rows (lane l of skk_rs_group's output)
+ * and its parent's columns a0..a3: l2m_joint's products and sums in its
+ * order (pose.c), so the same bits. The columns stay in registers for the
+ * next joint when it is this one's child (chains: the parent is the joint
+ * just computed), which takes the store and reload off the critical path. */
 #if defined(__SSE2__)
-    __m128 a0 = _mm_loadu_ps(pm), a1 = _mm_loadu_ps(pm + 4), a2 = _mm_loadu_ps(pm + 8), a3 = _mm_loadu_ps(pm + 12);
-    for (int c = 0; c < 3; c++) {
-        __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(rs[(3 * c) * 8 + l])),
-                                _mm_mul_ps(a1, _mm_set1_ps(rs[(3 * c + 1) * 8 + l])));
-        _mm_storeu_ps(out + 4 * c, _mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(rs[(3 * c + 2) * 8 + l]))));
+static inline void soa_l2m_cols(const float *rs, uint32_t l, __m128 a0, __m128 a1, __m128 a2, __m128 a3, __m128 *c) {
+    for (int k = 0; k < 3; k++) {
+        __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(rs[(3 * k) * 8 + l])),
+                                _mm_mul_ps(a1, _mm_set1_ps(rs[(3 * k + 1) * 8 + l])));
+        c[k] = _mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(rs[(3 * k + 2) * 8 + l])));
     }
     __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(rs[72 + l])), _mm_mul_ps(a1, _mm_set1_ps(rs[80 + l])));
-    _mm_storeu_ps(out + 12, _mm_add_ps(_mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(rs[88 + l]))), a3));
+    c[3] = _mm_add_ps(_mm_add_ps(col, _mm_mul_ps(a2, _mm_set1_ps(rs[88 + l]))), a3);
+}
 #else
+static inline void soa_l2m_joint(const float *rs, uint32_t l, const float *pm, float *out) {
     for (int c = 0; c < 3; c++)
         for (int row = 0; row < 4; row++)
             out[c * 4 + row] = pm[row] * rs[(3 * c) * 8 + l] + pm[4 + row] * rs[(3 * c + 1) * 8 + l] +
                                pm[8 + row] * rs[(3 * c + 2) * 8 + l];
     for (int row = 0; row < 4; row++)
         out[12 + row] = pm[row] * rs[72 + l] + pm[4 + row] * rs[80 + l] + pm[8 + row] * rs[88 + l] + pm[12 + row];
-#endif
 }
+#endif
+
+#if defined(SK_SOA_X86)
+/* AVX: the group's local matrices as sk_mat4_from_transform lays them out
+ * (two 8x8 transposes of skk_rs_group's rows), then per joint two columns
+ * per instruction: [a_k | a_k] x [b_ck | b_(c+1)k] summed in l2m_joint's
+ * order (the same bits; no FMA). */
+#define SK_AVX2 __attribute__((target("avx2")))
+SK_AVX2 static inline void soa_tr8(__m256 *r) {
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20), r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20), r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31), r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31), r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model) {
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float rs[96] __attribute__((aligned(32)));
+    float mats[8][16] __attribute__((aligned(32)));
+    uint32_t n = s->joint_count;
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    for (uint32_t g = 0; g < pose->group_count; g++) {
+        skk_rs_group_w8(pose->data + (size_t)g * SK_SOA_GROUP_FLOATS, rs);
+        __m256 r[8] = {_mm256_load_ps(rs), _mm256_load_ps(rs + 8), _mm256_load_ps(rs + 16), zero,
+                       _mm256_load_ps(rs + 24), _mm256_load_ps(rs + 32), _mm256_load_ps(rs + 40), zero};
+        soa_tr8(r);
+        for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l], r[l]);
+        __m256 q[8] = {_mm256_load_ps(rs + 48), _mm256_load_ps(rs + 56), _mm256_load_ps(rs + 64), zero,
+                       _mm256_load_ps(rs + 72), _mm256_load_ps(rs + 80), _mm256_load_ps(rs + 88), one};
+        soa_tr8(q);
+        for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l] + 8, q[l]);
+        uint32_t end = (g + 1) * SK_SOA_LANES < n ? (g + 1) * SK_SOA_LANES : n;
+        for (uint32_t j = g * SK_SOA_LANES; j < end; j++) {
+            const float *m = mats[j % SK_SOA_LANES];
+            int32_t p = s->parents[j];
+            float *o = out_model[j].m;
+            __m256 L01 = _mm256_load_ps(m), L23 = _mm256_load_ps(m + 8);
+            if (p < 0 && !root) { /* sk_mat4_from_transform */
+                _mm256_storeu_ps(o, L01), _mm256_storeu_ps(o + 8, L23);
+                continue;
+            }
+            const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
+            __m256 a0 = _mm256_broadcast_ps((const __m128 *)pm), a1 = _mm256_broadcast_ps((const __m128 *)(pm + 4));
+            __m256 a2 = _mm256_broadcast_ps((const __m128 *)(pm + 8)), a3 = _mm256_broadcast_ps((const __m128 *)(pm + 12));
+            __m256 c01 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a0, _mm256_permute_ps(L01, 0x00)),
+                                                     _mm256_mul_ps(a1, _mm256_permute_ps(L01, 0x55))),
+                                       _mm256_mul_ps(a2, _mm256_permute_ps(L01, 0xAA)));
+            __m256 c23 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a0, _mm256_permute_ps(L23, 0x00)),
+                                                     _mm256_mul_ps(a1, _mm256_permute_ps(L23, 0x55))),
+                                       _mm256_mul_ps(a2, _mm256_permute_ps(L23, 0xAA)));
+            c23 = _mm256_blend_ps(c23, _mm256_add_ps(c23, a3), 0xF0); /* + a3 in the translation column only */
+            _mm256_storeu_ps(o, c01), _mm256_storeu_ps(o + 8, c23);
+        }
+    }
+}
+#endif
 
 sk_result sk_local_to_model_soa(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root,
                                 sk_mat4 *out_model, uint32_t model_count, sk_error *err) {
@@ -217,18 +291,27 @@ sk_result sk_local_to_model_soa(const sk_skeleton *s, const sk_soa_pose *pose, c
     if (!out_model || model_count < s->joint_count)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_local_to_model_soa: room for %u matrices, skeleton has %u",
                             out_model ? model_count : 0, s->joint_count);
+    sk_soa_l2m(s, pose, root, out_model, sk_soa_use_avx2());
+    return SK_OK;
+}
+
+void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model, bool wide) {
+#if defined(SK_SOA_X86)
+    if (wide) {
+        l2m_avx2(s, pose, root, out_model);
+        return;
+    }
+#else
+    (void)wide;
+#endif
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float rs[96] __attribute__((aligned(32)));
-    bool wide = sk_soa_use_avx2();
+#if defined(__SSE2__)
+    __m128 c[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()}; /* the last joint's columns */
+#endif
     uint32_t n = s->joint_count;
     for (uint32_t g = 0; g < pose->group_count; g++) {
-        const float *gd = pose->data + (size_t)g * SK_SOA_GROUP_FLOATS;
-#if defined(SK_SOA_X86)
-        if (wide) skk_rs_group_w8(gd, rs);
-        else
-#endif
-            skk_rs_group_w4(gd, rs);
-        (void)wide;
+        skk_rs_group_w4(pose->data + (size_t)g * SK_SOA_GROUP_FLOATS, rs);
         uint32_t end = (g + 1) * SK_SOA_LANES < n ? (g + 1) * SK_SOA_LANES : n;
         for (uint32_t j = g * SK_SOA_LANES; j < end; j++) {
             uint32_t l = j % SK_SOA_LANES;
@@ -239,10 +322,21 @@ sk_result sk_local_to_model_soa(const sk_skeleton *s, const sk_soa_pose *pose, c
                 o[4] = rs[24 + l], o[5] = rs[32 + l], o[6] = rs[40 + l], o[7] = 0;
                 o[8] = rs[48 + l], o[9] = rs[56 + l], o[10] = rs[64 + l], o[11] = 0;
                 o[12] = rs[72 + l], o[13] = rs[80 + l], o[14] = rs[88 + l], o[15] = 1;
+#if defined(__SSE2__)
+                c[0] = _mm_loadu_ps(o), c[1] = _mm_loadu_ps(o + 4), c[2] = _mm_loadu_ps(o + 8), c[3] = _mm_loadu_ps(o + 12);
+#endif
                 continue;
             }
-            soa_l2m_joint(rs, l, p >= 0 ? out_model[p].m : root ? root->m : identity, o);
+            const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
+#if defined(__SSE2__)
+            if (p >= 0 && (uint32_t)p + 1 == j)
+                soa_l2m_cols(rs, l, c[0], c[1], c[2], c[3], c);
+            else
+                soa_l2m_cols(rs, l, _mm_loadu_ps(pm), _mm_loadu_ps(pm + 4), _mm_loadu_ps(pm + 8), _mm_loadu_ps(pm + 12), c);
+            _mm_storeu_ps(o, c[0]), _mm_storeu_ps(o + 4, c[1]), _mm_storeu_ps(o + 8, c[2]), _mm_storeu_ps(o + 12, c[3]);
+#else
+            soa_l2m_joint(rs, l, pm, o);
+#endif
         }
     }
-    return SK_OK;
 }

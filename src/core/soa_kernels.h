@@ -70,4 +70,13 @@ static inline bool sk_soa_use_avx2(void) {
 #undef SKK_ATTR
 #endif
 
+/* soa.c's blending and local-to-model with the kernel width chosen (wide:
+ * AVX2, only when sk_soa_use_avx2(); the public functions choose by
+ * themselves; the tests run both). Arguments already checked. */
+struct sk_soa_pose;
+struct sk_skeleton;
+void sk_soa_blend(const struct sk_soa_pose *a, const struct sk_soa_pose *b, float t, struct sk_soa_pose *out, bool wide);
+void sk_soa_l2m(const struct sk_skeleton *s, const struct sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
+                bool wide);
+
 #endif

@@ -11,24 +11,40 @@ SKK_ATTR static inline SKK_V SKK_FN(skk_ld)(const float *p) {
 }
 SKK_ATTR static inline void SKK_FN(skk_st)(float *p, SKK_V v) { memcpy(p, &v, sizeof v); }
 SKK_ATTR static inline SKK_V SKK_FN(skk_splat)(float x) {
+#if defined(SK_SOA_X86) && SKK_W == 8
+    return (SKK_V)_mm256_set1_ps(x);
+#elif defined(SK_SOA_X86)
+    return (SKK_V)_mm_set1_ps(x);
+#else
     SKK_V v;
     for (int i = 0; i < SKK_W; i++) v[i] = x;
     return v;
+#endif
 }
 /* m ? a : b per lane (m: all ones or zero). */
 SKK_ATTR static inline SKK_V SKK_FN(skk_sel)(SKK_I m, SKK_V a, SKK_V b) {
     return (SKK_V)(((SKK_I)a & m) | ((SKK_I)b & ~m));
 }
 SKK_ATTR static inline int SKK_FN(skk_bits)(SKK_I m) {
+#if defined(SK_SOA_X86) && SKK_W == 8
+    return _mm256_movemask_ps((__m256)m);
+#elif defined(SK_SOA_X86)
+    return _mm_movemask_ps((__m128)m);
+#else
     int r = 0;
     for (int i = 0; i < SKK_W; i++) r |= (m[i] != 0) << i;
     return r;
+#endif
 }
 /* Lane mask of part p from the 8-bit mask. */
 SKK_ATTR static inline SKK_I SKK_FN(skk_lanes)(unsigned mask, int p) {
-    SKK_I m;
-    for (int i = 0; i < SKK_W; i++) m[i] = (mask >> (p * SKK_W + i)) & 1u ? -1 : 0;
-    return m;
+#if SKK_W == 8
+    const SKK_I bit = {1, 2, 4, 8, 16, 32, 64, 128};
+#else
+    const SKK_I bit = {1, 2, 4, 8};
+#endif
+    SKK_I m = bit & (int32_t)((mask >> (p * SKK_W)) & ((1u << SKK_W) - 1u));
+    return m != 0;
 }
 SKK_ATTR static inline SKK_V SKK_FN(skk_sqrt)(SKK_V x) {
 #if defined(SK_SOA_X86) && SKK_W == 8

@@ -142,6 +142,13 @@ typedef struct sk_batch_pipeline {
     sk_skin_method skin_method;       /* SK_SKIN_LBS only (DQS needs dual quaternions: use a callback) */
     float *out_positions;
     float *out_normals;
+    /* Layout of the per-frame poses. With one clip, or two mixed by `mix`
+     * with mix_slerp false, no post hook and no compressed clip, the
+     * pipeline samples, blends and runs local-to-model on
+     * structure-of-arrays poses (core/soa.h), eight joints at a time, with
+     * the same results bit for bit; otherwise on sk_pose. aos = true keeps
+     * sk_pose throughout (to compare the two). */
+    bool aos;
 } sk_batch_pipeline;
 
 /* The cursor memory per character for these clips: the sum of

@@ -94,6 +94,16 @@ bool sk_clip_track_keys(const sk_clip *clip, uint32_t i, float *times, float *va
  * decoded frame values (rotations normalised, w >= 0), not stored keys. It
  * has no morph-weight tracks. */
 bool sk_clip_is_compressed(const sk_clip *clip);
+/* True when the clip's keys are stored frame-major: every track a LINEAR
+ * translation, rotation or scale track on the same key times, one per joint
+ * and path (baked exports, motion capture, sk_clip_resample's output).
+ * sk_clip_builder_finish chooses it by itself; sampling then finds the keys
+ * once for the whole clip and interpolates eight joints at a time (into
+ * sk_pose or core/soa.h's sk_soa_pose), with the same results as the
+ * per-track layout (translation and scale lerped in float rather than
+ * double: within 1 ulp-scale rounding). One time array is kept for all
+ * tracks. */
+bool sk_clip_is_frame_major(const sk_clip *clip);
 /* The compressed blob (little-endian, self-contained; what .skc files hold).
  * False for a clip that is not compressed. */
 bool sk_clip_compressed_data(const sk_clip *clip, const void **data, size_t *size);

@@ -25,6 +25,9 @@ typedef struct sk_skeleton {
     const uint32_t *weight_count;
     const float *rest_weights;     /* weight_total default weights */
     uint32_t weight_total;
+    /* The rest pose as an SoA pose's data (core/soa.h): (joint_count + 7) / 8
+     * groups of 80 floats, 16-byte aligned; padding lanes hold the identity. */
+    const float *rest_soa;
     sk_allocator allocator;        /* private: how it was allocated */
     size_t allocation_size;        /* private */
 } sk_skeleton;
