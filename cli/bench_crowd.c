@@ -25,7 +25,14 @@
  * threads had T cores to themselves; less when other work shared the
  * machine. The pipeline runs on structure-of-arrays poses (core/soa.h;
  * "layout":"soa"); --aos keeps sk_pose throughout (sk_batch_pipeline.aos),
- * the same results, to compare. */
+ * the same results, to compare.
+ *
+ * --layers 3 (or --file FILE [--clip NAME], any readable asset: its first
+ * clip or NAME): one clip sampled at three phases a third of the clip apart,
+ * blended in three layers by weights 0.5, 0.3, 0.2 (sk_blend_poses'
+ * normalised lerp) and local-to-model, every character's model matrices
+ * kept, no palette: the mocap frame of ozz-animation's published figures
+ * (issue #13). */
 #include "cli.h"
 
 #include "skelanim/batch/batch.h"
@@ -151,8 +158,9 @@ static double median(double *v, uint32_t n) {
 
 int bench_crowd(int argc, char **argv) {
     uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
-    uint32_t frames = 60, runs = 1, joints = 0, chunk = 0;
+    uint32_t frames = 60, runs = 1, joints = 0, chunk = 0, layers = 2;
     bool loop = false, aos = false;
+    const char *file = NULL, *clip_spec = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--loop")) {
@@ -164,7 +172,7 @@ int bench_crowd(int argc, char **argv) {
             continue;
         }
         if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") || !strcmp(a, "--chunk") ||
-             !strcmp(a, "--repeat")) && i + 1 >= argc) {
+             !strcmp(a, "--repeat") || !strcmp(a, "--file") || !strcmp(a, "--clip") || !strcmp(a, "--layers")) && i + 1 >= argc) {
             fprintf(stderr, "skelanim: bench crowd: %s needs a value\n", a);
             return 1;
         }
@@ -174,6 +182,12 @@ int bench_crowd(int argc, char **argv) {
                 return 1;
             }
             if (!cli_parse_uint("--threads", argv[++i], 1, 256, &threads[nthreads++])) return 1;
+        } else if (!strcmp(a, "--file")) {
+            file = argv[++i];
+        } else if (!strcmp(a, "--clip")) {
+            clip_spec = argv[++i];
+        } else if (!strcmp(a, "--layers")) {
+            if (!cli_parse_uint("--layers", argv[++i], 2, 3, &layers)) return 1;
         } else if (!strcmp(a, "--chunk")) {
             if (!cli_parse_uint("--chunk", argv[++i], 1, 1000000, &chunk)) return 1;
         } else if (!strcmp(a, "--joints")) {
@@ -186,7 +200,8 @@ int bench_crowd(int argc, char **argv) {
             if (!strcmp(a, "--count")) a = argv[++i];
             else if (a[0] == '-' && a[1] == '-') {
                 fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
-                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C] [--aos])\n", a);
+                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C] [--aos] "
+                                "[--file FILE [--clip NAME]] [--layers 2|3])\n", a);
                 return 1;
             }
             if (nsizes == CROWD_MAX_SIZES) {
@@ -202,7 +217,27 @@ int bench_crowd(int argc, char **argv) {
     if (loop) threads[nthreads] = 1;
 
     crowd_rig rig = {0};
-    if (joints) {
+    if (file) layers = 3; /* a file: one clip at three phases */
+    if (layers == 3 && loop) {
+        fprintf(stderr, "skelanim: bench crowd: --loop is for two layers\n");
+        return 1;
+    }
+    if (file && joints) {
+        fprintf(stderr, "skelanim: bench crowd: --file or --joints, not both\n");
+        return 1;
+    }
+    if (file) {
+        if (!cli_load(file, &rig.asset)) return 1;
+        int32_t ci = clip_spec ? cli_find_clip(rig.asset, clip_spec) : (rig.asset->clip_count ? 0 : -1);
+        if (ci < 0) {
+            if (!clip_spec) fprintf(stderr, "skelanim: bench crowd: %s has no clip\n", file);
+            rig_free(&rig);
+            return 1;
+        }
+        rig.skel = rig.asset->skeleton;
+        rig.clips[0] = rig.clips[1] = rig.asset->clips[ci];
+        rig.skin = rig.asset->skin_count ? &rig.asset->skins[0] : NULL;
+    } else if (joints) {
         if (!rig_synthetic(&rig, joints)) {
             rig_free(&rig);
             return 1;
@@ -215,7 +250,9 @@ int bench_crowd(int argc, char **argv) {
         rig.skin = &rig.asset->skins[0];
     }
     const sk_skeleton *s = rig.skel;
-    uint32_t n = s->joint_count, pn = rig.skin->joint_count;
+    uint32_t n = s->joint_count, pn = layers == 2 && rig.skin ? rig.skin->joint_count : 0;
+    const sk_clip *clips3[3] = {rig.clips[0], rig.clips[0], rig.clips[0]};
+    const sk_clip *const *pclips = layers == 3 ? clips3 : rig.clips;
     float dw = (float)sk_clip_duration(rig.clips[0]), dr = (float)sk_clip_duration(rig.clips[1]);
     int rc = 1;
     sk_error err = {0};
@@ -228,18 +265,19 @@ int bench_crowd(int argc, char **argv) {
         goto out;
     }
     for (uint32_t t = 0; t < nthreads; t++) {
-        sk_batch_desc d = {.threads = threads[t], .chunk = chunk, .max_joints = n, .max_clips = 2};
+        sk_batch_desc d = {.threads = threads[t], .chunk = chunk, .max_joints = n, .max_clips = layers};
         if (sk_batch_create(&d, NULL, &pools[t], &err) != SK_OK) {
             fail(&err);
             goto out;
         }
     }
-    size_t stride = sk_batch_cursor_stride(rig.clips, 2);
+    size_t stride = sk_batch_cursor_stride(pclips, layers);
     for (uint32_t k = 0; k < nsizes; k++) {
         uint32_t count = sizes[k];
-        sk_mat4 *pal = malloc((size_t)count * pn * sizeof *pal); /* every character's palette, as a renderer needs */
-        float *phase = malloc(count * sizeof *phase), *mix = malloc(count * sizeof *mix);
-        double *times = malloc((size_t)count * 2 * sizeof *times);
+        /* every character's palette, as a renderer needs (three layers: its model matrices) */
+        sk_mat4 *pal = malloc((size_t)count * (layers == 3 ? n : pn) * sizeof *pal);
+        float *phase = malloc(count * sizeof *phase), *mix = malloc(count * 3 * sizeof *mix);
+        double *times = malloc((size_t)count * 3 * sizeof *times);
         /* Each character keeps a cursor per track of each clip (amortised O(1) key search). */
         uint32_t *cur = calloc((size_t)count * stride, sizeof *cur);
         double run_ms[CROWD_MAX_PATHS][CROWD_MAX_RUNS], run_cpu[CROWD_MAX_PATHS][CROWD_MAX_RUNS];
@@ -250,9 +288,13 @@ int bench_crowd(int argc, char **argv) {
             goto out;
         }
         for (uint32_t i = 0; i < count; i++) phase[i] = (float)((i * 2654435761u) % 1000) / 1000.0f, mix[i] = (float)(i % 7) / 6.0f;
-        sk_batch_pipeline p = {.skeleton = s, .character_count = count, .clips = rig.clips, .clip_count = 2,
+        sk_batch_pipeline p = {.skeleton = s, .character_count = count, .clips = pclips, .clip_count = layers,
                                .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
                                .cursor_stride = stride, .skin = rig.skin, .out_palette = pal, .aos = aos};
+        if (layers == 3) { /* one clip at three phases, weights 0.5, 0.3, 0.2; model matrices out */
+            for (uint32_t i = 0; i < count; i++) mix[i * 3] = 0.5f, mix[i * 3 + 1] = 0.3f, mix[i * 3 + 2] = 0.2f;
+            p.mix = NULL, p.weights = mix, p.skin = NULL, p.out_palette = NULL, p.out_model = pal;
+        }
         size_t c0 = sk_clip_cursor_size(rig.clips[0]), c1 = sk_clip_cursor_size(rig.clips[1]);
         for (uint32_t t = 0; t < npaths; t++) best[t] = INFINITY, total[t] = 0;
         for (uint32_t r = 0; r < runs; r++)
@@ -283,7 +325,10 @@ int bench_crowd(int argc, char **argv) {
                     }
                     for (uint32_t i = 0; i < count; i++) {
                         float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
-                        times[(size_t)i * 2] = ph * dw, times[(size_t)i * 2 + 1] = ph * dr;
+                        if (layers == 3)
+                            for (uint32_t l = 0; l < 3; l++) times[(size_t)i * 3 + l] = fmodf(ph + (float)l / 3.0f, 1.0f) * dw;
+                        else
+                            times[(size_t)i * 2] = ph * dw, times[(size_t)i * 2 + 1] = ph * dr;
                     }
                     if (sk_batch_run_pipeline(pools[t], &p, &err) != SK_OK) {
                         fail(&err);
@@ -303,12 +348,13 @@ int bench_crowd(int argc, char **argv) {
             double sorted[CROWD_MAX_RUNS];
             memcpy(sorted, run_ms[t], runs * sizeof *sorted);
             med[t] = median(sorted, runs);
-            printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"2 samples + blend + "
-                   "local-to-model + palette\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f,"
+            printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"%s\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f,"
                    "\"threads\":%u,\"path\":\"%s\",\"layout\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
-                   count, n, frames, total[t] * 1e3 / ((double)frames * runs), best[t] * 1e3,
+                   count, n, frames,
+                   layers == 3 ? "3 samples + 3-layer blend + local-to-model" : "2 samples + blend + local-to-model + palette",
+                   total[t] * 1e3 / ((double)frames * runs), best[t] * 1e3,
                    total[t] * 1e6 / ((double)frames * runs) / count, threads[t], t == nthreads ? "loop" : "batch", t == nthreads || aos ? "aos" : "soa",
-                   joints ? "synthetic" : "mannequin", runs,
+                   file ? file : joints ? "synthetic" : "mannequin", runs,
                    med[t]);
             for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);
             memcpy(sorted, run_cpu[t], runs * sizeof *sorted);

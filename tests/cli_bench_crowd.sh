@@ -40,7 +40,16 @@ grep -q '"threads":1,"path":"loop","layout":"aos"' "$tmp/out.jsonl" || fail "no 
 cat "$tmp/out.jsonl"
 grep -q '"threads":1,"path":"batch","layout":"aos"' "$tmp/out.jsonl" || fail "--aos not reported"
 
-for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate"; do
+# --layers 3 / --file: one clip at three phases, three layers by weights, local-to-model
+"$SK_CLI" bench crowd 20 --layers 3 --frames 2 >"$tmp/out.jsonl"
+"$SK_CLI" bench crowd 20 --file @mannequin --clip run --frames 2 --aos >>"$tmp/out.jsonl"
+cat "$tmp/out.jsonl"
+[[ $(grep -c '"work":"3 samples + 3-layer blend + local-to-model"' "$tmp/out.jsonl") -eq 2 ]] || fail "three-layer work"
+grep -q '"layout":"soa","skeleton":"mannequin"' "$tmp/out.jsonl" || fail "three layers on the SoA path"
+grep -q '"layout":"aos","skeleton":"@mannequin"' "$tmp/out.jsonl" || fail "--file with --aos"
+
+for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate" "--layers 4" \
+           "--layers 3 --loop" "--file @mannequin --joints 64" "--file @mannequin --clip nosuchclip"; do
   # shellcheck disable=SC2086
   if "$SK_CLI" bench crowd $bad 2>"$tmp/err.txt" >/dev/null; then fail "bench crowd $bad accepted"; fi
   [[ -s "$tmp/err.txt" ]] || fail "no message for bench crowd $bad"

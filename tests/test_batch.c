@@ -258,6 +258,23 @@ static void test_weights_hook_skinning(void **state) {
             assert_memory_equal(one, local + (size_t)c * f.n, f.n * sizeof *one);
         }
         free(local), free(one);
+        /* three clips by weights without the hook: the SoA path (sk_blend_weighted_soa)
+         * against aos = true (sk_blend_poses), palettes and skinned vertices byte for byte */
+        {
+            sk_mat4 *pa = calloc(1, pal_bytes), *pb = calloc(1, pal_bytes);
+            float *va = calloc(1, v_bytes), *vb = calloc(1, v_bytes);
+            assert_non_null(pa), assert_non_null(pb), assert_non_null(va), assert_non_null(vb);
+            sk_batch_pipeline q = {.skeleton = f.s, .character_count = N, .clips = f.clips, .clip_count = 3,
+                                   .loop = SK_LOOP_REPEAT, .times = times, .weights = weights, .roots = roots,
+                                   .skin = f.skin, .out_palette = pa, .mesh = mesh, .out_positions = va};
+            assert_int_equal(sk_batch_run_pipeline(b, &q, &err), SK_OK);
+            q.aos = true, q.out_palette = pb, q.out_positions = vb;
+            assert_int_equal(sk_batch_run_pipeline(b, &q, &err), SK_OK);
+            if (memcmp(pa, pb, pal_bytes) || memcmp(va, vb, v_bytes))
+                fail_msg("%u threads: weights blend: the SoA and sk_pose paths differ", thread_counts[t]);
+            assert_true(memcmp(&pa[0], &pa[(size_t)5 * f.pn], sizeof(sk_mat4) * f.pn) != 0);
+            free(pa), free(pb), free(va), free(vb);
+        }
         sk_batch_destroy(b);
     }
     free(ref_pal), free(ref_pos), free(ref_nrm);

@@ -310,6 +310,84 @@ static void test_blend_l2m(void **st) {
     assert_int_equal(checks, 7 * 7 * 2);
 }
 
+/* N-layer blends: sk_blend_weighted_soa against sk_blend_poses (nlerp, no
+ * masks) bit for bit, with and without rest fill, weight sums below and
+ * above one, zero and negative weights, opposite-hemisphere rotations, both
+ * widths; out aliasing an input. */
+static void test_blend_weighted(void **st) {
+    (void)st;
+    uint32_t checks = 0;
+    for (uint32_t n = 1; n <= 45; n += 11) {
+        sk_skeleton *s = chain_skeleton(n);
+        sk_error err = {0};
+        enum { L = 4 };
+        sk_transform *p[L], *po = calloc(n, sizeof *po);
+        sk_soa_pose sp[L], so;
+        uint32_t seed = 17 * n;
+        for (int i = 0; i < L; i++) {
+            p[i] = calloc(n, sizeof *p[i]);
+            for (uint32_t j = 0; j < n; j++) {
+                p[i][j].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
+                p[i][j].r = rnd_quat(&seed);
+                if ((i + j) % 3 == 0) p[i][j].r = sk_quat_make(-p[i][j].r.x, -p[i][j].r.y, -p[i][j].r.z, -p[i][j].r.w);
+                p[i][j].s = sk_vec3_make(1 + 0.3f * rnd(&seed), 1, 1 + 0.2f * rnd(&seed));
+            }
+            assert_int_equal(sk_soa_pose_alloc(s, NULL, &sp[i], &err), SK_OK);
+            assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, p[i], NULL), &sp[i], &err), SK_OK);
+        }
+        assert_int_equal(sk_soa_pose_alloc(s, NULL, &so, &err), SK_OK);
+        const float wsets[][L] = {{0.5f, 0.3f, 0.2f, 0.0f}, {0.2f, 0.1f, 0.0f, 0.3f}, {1.0f, 0.7f, 0.4f, 0.9f},
+                                  {0.0f, -1.0f, 0.6f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f, 0.0f}};
+        for (size_t ws = 0; ws < sizeof wsets / sizeof wsets[0]; ws++)
+            for (int fill = 0; fill < 2; fill++) {
+                sk_pose views[L];
+                sk_blend_input in[L];
+                const sk_soa_pose *sin[L];
+                for (int i = 0; i < L; i++) {
+                    views[i] = sk_pose_view(p[i], n, NULL, 0);
+                    in[i] = (sk_blend_input){&views[i], wsets[ws][i], NULL, NULL};
+                    sin[i] = &sp[i];
+                }
+                sk_blend_options o = {SK_BLEND_NLERP, !fill};
+                sk_pose out = sk_pose_view(po, n, NULL, 0);
+                assert_int_equal(sk_blend_poses(s, in, L, &o, &out, &err), SK_OK);
+                assert_int_equal(sk_blend_weighted_soa(s, sin, wsets[ws], L, fill, &so, &err), SK_OK);
+                assert_same_pose(s, &so, po, "weighted blend");
+                for (int wide = 0; wide < (sk_soa_use_avx2() ? 2 : 1); wide++) {
+                    memset(so.data, 0, so.group_count * 80 * sizeof(float));
+                    sk_soa_blend_weighted(s, sin, wsets[ws], L, fill, &so, wide);
+                    assert_same_pose(s, &so, po, wide ? "weighted blend, 4 doubles" : "weighted blend, 2 doubles");
+                }
+                checks++;
+            }
+        /* out aliasing the first input */
+        {
+            sk_pose views[L];
+            sk_blend_input in[L];
+            const sk_soa_pose *sin[L];
+            const float w[L] = {0.4f, 0.4f, 0.1f, 0.05f};
+            for (int i = 0; i < L; i++) {
+                views[i] = sk_pose_view(p[i], n, NULL, 0);
+                in[i] = (sk_blend_input){&views[i], w[i], NULL, NULL};
+                sin[i] = &sp[i];
+            }
+            sk_pose out = sk_pose_view(po, n, NULL, 0);
+            assert_int_equal(sk_blend_poses(s, in, L, NULL, &out, &err), SK_OK);
+            assert_int_equal(sk_blend_weighted_soa(s, sin, w, L, true, &sp[0], &err), SK_OK);
+            assert_same_pose(s, &sp[0], po, "weighted blend in place");
+        }
+        assert_int_equal(sk_blend_weighted_soa(s, NULL, NULL, 65, true, &so, &err), SK_ERR_LIMIT);
+        for (int i = 0; i < L; i++) {
+            free(p[i]);
+            sk_soa_pose_free(&sp[i], NULL);
+        }
+        sk_soa_pose_free(&so, NULL);
+        free(po);
+        sk_skeleton_destroy(s);
+    }
+    assert_int_equal(checks, 5 * 6 * 2);
+}
+
 /* Both kernel widths against the scalar functions, lane by lane. */
 static void test_kernel_widths(void **st) {
     (void)st;
@@ -422,6 +500,7 @@ int main(void) {
         cmocka_unit_test(test_sample_mannequin), cmocka_unit_test(test_sample_layouts),
         cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_blend_l2m),
         cmocka_unit_test(test_kernel_widths),    cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_blend_weighted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,7 @@ typedef struct batch_slot {
     uint32_t id;                 /* 0: the calling thread */
     void *scratch;               /* the callback's scratch_bytes block, or NULL */
     sk_transform *poses;         /* max_clips + 1 poses of max_joints transforms */
-    float *soa;                  /* 3 SoA poses of max_joints joints (the SoA path) */
+    float *soa;                  /* max_clips + 1 SoA poses of max_joints joints (the SoA path) */
     sk_mat4 *model;              /* max_joints matrices */
     uint32_t err_index;          /* lowest failing character this run, or SK_BATCH_NONE */
     sk_result err_code;
@@ -75,15 +75,18 @@ struct sk_batch {
 /* ---- per-character pipeline ---------------------------------------------- */
 
 /* The structure-of-arrays path (core/soa.h: the same results, bit for bit):
- * one clip, or two mixed with sk_blend_two's normalised lerp, no hook. */
+ * one clip, two mixed with sk_blend_two's normalised lerp, or any count by
+ * weights with sk_blend_poses's normalised lerp; no hook. */
 static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
                                         sk_error *err) {
     const sk_batch_pipeline *p = job->pipe;
     const sk_skeleton *skel = p->skeleton;
     uint32_t n = skel->joint_count, k = p->clip_count;
     size_t stride = sk_soa_pose_floats(b->max_joints);
-    sk_soa_pose sp[3] = {sk_soa_pose_view(s->soa, n), sk_soa_pose_view(s->soa + stride, n),
-                         sk_soa_pose_view(s->soa + 2 * stride, n)};
+    sk_soa_pose sp[SK_BATCH_MAX_CLIPS + 1];
+    const sk_soa_pose *in[SK_BATCH_MAX_CLIPS];
+    for (uint32_t i = 0; i <= k; i++) sp[i] = sk_soa_pose_view(s->soa + i * stride, n);
+    for (uint32_t i = 0; i < k; i++) in[i] = &sp[i];
     sk_result r;
     for (uint32_t i = 0; i < k; i++) {
         double t = p->times[(size_t)c * k + i];
@@ -92,10 +95,15 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
         if (r != SK_OK) return r;
     }
     sk_soa_pose *pose = &sp[0];
-    if (k == 2) {
+    if (k == 2 && p->mix) {
         r = sk_blend_two_soa(skel, &sp[0], &sp[1], p->mix[c], &sp[2], err);
         if (r != SK_OK) return r;
         pose = &sp[2];
+    } else if (k > 1) {
+        bool fill = !(p->blend_options && p->blend_options->no_rest_fill);
+        r = sk_blend_weighted_soa(skel, in, p->weights + (size_t)c * k, k, fill, &sp[k], err);
+        if (r != SK_OK) return r;
+        pose = &sp[k];
     }
     if (p->out_local) {
         sk_pose view = sk_pose_view(p->out_local + (size_t)c * n, n, NULL, 0);
@@ -283,7 +291,7 @@ sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, 
     const sk_allocator *a = sk_allocator_or_default(alloc);
     /* Per slot: the slot, the callback scratch, the poses, the model matrices. */
     size_t poses_bytes = 0, model_bytes = 0, slot_bytes = 0, block = 0;
-    size_t soa_bytes = desc->max_joints ? 3u * sk_soa_pose_floats(desc->max_joints) * sizeof(float) : 0;
+    size_t soa_bytes = desc->max_joints ? ((size_t)desc->max_clips + 1) * sk_soa_pose_floats(desc->max_joints) * sizeof(float) : 0;
     bool ok = desc->max_joints < (1u << 26) &&
               sk_size_mul((size_t)desc->max_joints * sizeof(sk_transform), (size_t)desc->max_clips + 1, &poses_bytes) &&
               sk_size_mul(desc->max_joints, sizeof(sk_mat4), &model_bytes) && desc->scratch_bytes < SIZE_MAX / 2 &&
@@ -462,7 +470,9 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_normals given but the mesh has no normals", who);
         job.vertex_count = sk_skinned_mesh_vertex_count(p->mesh);
     }
-    job.soa = !p->aos && !p->post && (p->clip_count == 1 || (p->clip_count == 2 && p->mix && !p->mix_slerp));
+    job.soa = !p->aos && !p->post &&
+              (p->clip_count == 1 || (p->clip_count == 2 && p->mix && !p->mix_slerp) ||
+               (!(p->clip_count == 2 && p->mix) && (!p->blend_options || p->blend_options->rotation == SK_BLEND_NLERP)));
     for (uint32_t i = 0; i < p->clip_count; i++)
         if (sk_clip_is_compressed(p->clips[i])) job.soa = false;
     return batch_execute(b, &job, err);

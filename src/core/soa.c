@@ -7,7 +7,45 @@
 #include "core/soa_kernels.h"
 #include "skelanim/core/soa.h"
 
+#include <math.h>
 #include <stdint.h>
+
+/* The N-layer blend in double (soa_blend_body.h): 2 doubles per vector in
+ * the baseline build, 4 under AVX2. */
+typedef double skd_d2 __attribute__((vector_size(16)));
+typedef int64_t skd_l2 __attribute__((vector_size(16)));
+typedef float skd_f2 __attribute__((vector_size(8)));
+#define SKD_D 2
+#define SKD_VD skd_d2
+#define SKD_VF skd_f2
+#define SKD_VL skd_l2
+#define SKD_FN(name) name##_d2
+#define SKD_ATTR
+#include "core/soa_blend_body.h"
+#undef SKD_D
+#undef SKD_VD
+#undef SKD_VF
+#undef SKD_VL
+#undef SKD_FN
+#undef SKD_ATTR
+#if defined(SK_SOA_X86)
+typedef double skd_d4 __attribute__((vector_size(32)));
+typedef int64_t skd_l4 __attribute__((vector_size(32)));
+typedef float skd_f4 __attribute__((vector_size(16)));
+#define SKD_D 4
+#define SKD_VD skd_d4
+#define SKD_VF skd_f4
+#define SKD_VL skd_l4
+#define SKD_FN(name) name##_d4
+#define SKD_ATTR __attribute__((target("avx2")))
+#include "core/soa_blend_body.h"
+#undef SKD_D
+#undef SKD_VD
+#undef SKD_VF
+#undef SKD_VL
+#undef SKD_FN
+#undef SKD_ATTR
+#endif
 
 static const float soa_identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
 
@@ -191,6 +229,50 @@ void sk_soa_blend(const sk_soa_pose *a, const sk_soa_pose *b, float t, sk_soa_po
     (void)wide;
 #endif
     for (size_t g = 0; g < floats; g += SK_SOA_GROUP_FLOATS) skk_blend_group_w4(a->data + g, b->data + g, t, out->data + g);
+}
+
+#define SK_SOA_MAX_LAYERS 64u
+
+sk_result sk_blend_weighted_soa(const sk_skeleton *s, const sk_soa_pose *const *poses, const float *weights, uint32_t n,
+                                bool rest_fill, sk_soa_pose *out, sk_error *err) {
+    static const char *who = "sk_blend_weighted_soa";
+    sk_result r = sk_soa_pose_check(s, out, who, err);
+    if (r != SK_OK) return r;
+    if (n > SK_SOA_MAX_LAYERS)
+        return sk_error_set(err, SK_ERR_LIMIT, "%s: %u poses, at most %u", who, n, SK_SOA_MAX_LAYERS);
+    if (n && (!poses || !weights)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL poses or weights", who);
+    for (uint32_t i = 0; i < n; i++)
+        if ((r = sk_soa_pose_check(s, poses[i], who, err)) != SK_OK) return r;
+    sk_soa_blend_weighted(s, poses, weights, n, rest_fill, out, sk_soa_use_avx2());
+    return SK_OK;
+}
+
+void sk_soa_blend_weighted(const sk_skeleton *s, const sk_soa_pose *const *poses, const float *weights, uint32_t n,
+                           bool fill, sk_soa_pose *out, bool wide) {
+    /* The inputs that contribute (eff_weight: weight > 0), their weight sum in order. */
+    uint32_t used[SK_SOA_MAX_LAYERS], m = 0;
+    float w[SK_SOA_MAX_LAYERS];
+    double W = 0.0;
+    for (uint32_t i = 0; i < n && i < SK_SOA_MAX_LAYERS; i++)
+        if (weights[i] > 0.0f) used[m] = i, w[m++] = weights[i], W += weights[i];
+    size_t floats = (size_t)out->group_count * SK_SOA_GROUP_FLOATS;
+    if (m == 0 || W == 0.0) { /* nothing contributes: the rest pose */
+        memcpy(out->data, s->rest_soa, floats * sizeof(float));
+        return;
+    }
+    const float *in[SK_SOA_MAX_LAYERS];
+    for (size_t g = 0; g < floats; g += SK_SOA_GROUP_FLOATS) {
+        for (uint32_t i = 0; i < m; i++) in[i] = poses[used[i]]->data + g;
+#if defined(SK_SOA_X86)
+        if (wide) {
+            skd_blend_group_d4(in, w, m, W, fill, s->rest_soa + g, out->data + g);
+            continue;
+        }
+#else
+        (void)wide;
+#endif
+        skd_blend_group_d2(in, w, m, W, fill, s->rest_soa + g, out->data + g);
+    }
 }
 
 /* ---- local-to-model ------------------------------------------------------ */

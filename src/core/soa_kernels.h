@@ -76,6 +76,8 @@ static inline bool sk_soa_use_avx2(void) {
 struct sk_soa_pose;
 struct sk_skeleton;
 void sk_soa_blend(const struct sk_soa_pose *a, const struct sk_soa_pose *b, float t, struct sk_soa_pose *out, bool wide);
+void sk_soa_blend_weighted(const struct sk_skeleton *s, const struct sk_soa_pose *const *poses, const float *weights,
+                           uint32_t n, bool fill, struct sk_soa_pose *out, bool wide);
 void sk_soa_l2m(const struct sk_skeleton *s, const struct sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
                 bool wide);
 

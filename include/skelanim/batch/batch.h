@@ -142,12 +142,13 @@ typedef struct sk_batch_pipeline {
     sk_skin_method skin_method;       /* SK_SKIN_LBS only (DQS needs dual quaternions: use a callback) */
     float *out_positions;
     float *out_normals;
-    /* Layout of the per-frame poses. With one clip, or two mixed by `mix`
-     * with mix_slerp false, no post hook and no compressed clip, the
-     * pipeline samples, blends and runs local-to-model on
-     * structure-of-arrays poses (core/soa.h), eight joints at a time, with
-     * the same results bit for bit; otherwise on sk_pose. aos = true keeps
-     * sk_pose throughout (to compare the two). */
+    /* Layout of the per-frame poses. With no post hook and no compressed
+     * clip, and one clip, two mixed by `mix` with mix_slerp false, or any
+     * count by `weights` with normalised-lerp rotations (blend_options NULL
+     * or SK_BLEND_NLERP), the pipeline samples, blends and runs
+     * local-to-model on structure-of-arrays poses (core/soa.h), four or
+     * eight joints at a time, with the same results bit for bit; otherwise
+     * on sk_pose. aos = true keeps sk_pose throughout (to compare). */
     bool aos;
 } sk_batch_pipeline;
 

@@ -88,6 +88,16 @@ sk_result sk_clip_sample_soa(const sk_clip *clip, const sk_skeleton *skel, doubl
 sk_result sk_blend_two_soa(const sk_skeleton *skel, const sk_soa_pose *a, const sk_soa_pose *b, float t,
                            sk_soa_pose *out, sk_error *err);
 
+/* sk_blend_poses (anim/blend.h) of n poses with these weights, no masks or
+ * channel sets, rotations by normalised lerp (SK_BLEND_NLERP); rest_fill as
+ * !sk_blend_options.no_rest_fill (where the weights sum below one the rest
+ * pose fills the rest). Accumulated in double as sk_blend_poses does, four
+ * joints per AVX2 instruction: the same bits. Poses with weight <= 0 (or
+ * NaN) do not contribute; none contributing gives the rest pose. At most
+ * 64 poses (SK_ERR_LIMIT). out may be one of the inputs. */
+sk_result sk_blend_weighted_soa(const sk_skeleton *skel, const sk_soa_pose *const *poses, const float *weights,
+                                uint32_t n, bool rest_fill, sk_soa_pose *out, sk_error *err);
+
 /* sk_local_to_model on an SoA pose (root may be NULL). */
 sk_result sk_local_to_model_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_mat4 *root,
                                 sk_mat4 *out_model, uint32_t model_count, sk_error *err);
