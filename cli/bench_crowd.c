@@ -32,7 +32,11 @@
  * blended in three layers by weights 0.5, 0.3, 0.2 (sk_blend_poses'
  * normalised lerp) and local-to-model, every character's model matrices
  * kept, no palette: the mocap frame of ozz-animation's published figures
- * (issue #13). */
+ * (issue #13).
+ *
+ * --write OUT.glb saves the characters (skeleton, skin, the two clips; the
+ * synthetic ones with --joints) as .glb, so another runtime can read the same
+ * file. */
 #include "cli.h"
 
 #include "skelanim/batch/batch.h"
@@ -49,67 +53,84 @@
 
 /* The characters: a skeleton, two clips and a skin over every joint. */
 typedef struct crowd_rig {
-    sk_asset *asset;              /* the mannequin, or NULL */
-    sk_skeleton *skel_own;        /* the synthetic skeleton */
-    sk_clip *clip_own[2];
-    uint32_t *joints_own;
-    sk_mat4 *ibm_own;
-    sk_skin skin_own;
+    sk_asset *asset;              /* the mannequin, a file or the synthetic rig */
     const sk_skeleton *skel;
     const sk_clip *clips[2];
     const sk_skin *skin;
 } crowd_rig;
 
-static void rig_free(crowd_rig *r) {
-    sk_asset_destroy(r->asset);
-    sk_skeleton_destroy(r->skel_own);
-    sk_clip_destroy(r->clip_own[0]);
-    sk_clip_destroy(r->clip_own[1]);
-    free(r->joints_own);
-    free(r->ibm_own);
-}
+static void rig_free(crowd_rig *r) { sk_asset_destroy(r->asset); }
 
 static bool fail(const sk_error *e) {
     fprintf(stderr, "skelanim: bench crowd: %s\n", e->message);
     return false;
 }
 
-/* A root with chains of eight joints, two dense 30 Hz clips. */
+/* A root with chains of eight joints, two dense 30 Hz clips, a skin over
+ * every joint, as an sk_asset (so --write can save it as .glb for another
+ * runtime to read the same characters). */
 static bool rig_synthetic(crowd_rig *r, uint32_t n) {
     sk_error err = {0};
+    sk_asset *as = NULL;
+    if (sk_asset_create_empty(NULL, &as, &err) != SK_OK) return fail(&err);
+    r->asset = as;
     int32_t *parents = malloc(n * sizeof *parents);
     sk_transform *rest = malloc(n * sizeof *rest);
     sk_mat4 *model = malloc(n * sizeof *model);
-    r->joints_own = malloc(n * sizeof *r->joints_own);
-    r->ibm_own = malloc(n * sizeof *r->ibm_own);
+    char (*names)[16] = malloc(n * sizeof *names);
+    const char **name_ptrs = malloc(n * sizeof *name_ptrs);
+    uint32_t *n2j = sk_asset_alloc(as, n * sizeof *n2j), *skin_joints = sk_asset_alloc(as, n * sizeof *skin_joints);
+    int32_t *jmesh = sk_asset_alloc(as, n * sizeof *jmesh), *jskin = sk_asset_alloc(as, n * sizeof *jskin);
+    sk_mat4 *ibm = sk_asset_alloc(as, n * sizeof *ibm);
+    sk_skin *skin = sk_asset_alloc(as, sizeof *skin);
+    sk_scene *scene = sk_asset_alloc(as, sizeof *scene);
+    uint32_t *roots = sk_asset_alloc(as, sizeof *roots);
+    sk_clip **clips = sk_asset_alloc(as, 2 * sizeof *clips);
     bool ok = false;
-    if (!parents || !rest || !model || !r->joints_own || !r->ibm_own) goto done;
+    if (!parents || !rest || !model || !names || !name_ptrs || !n2j || !skin_joints || !jmesh || !jskin || !ibm ||
+        !skin || !scene || !roots || !clips) {
+        fprintf(stderr, "skelanim: bench crowd: out of memory\n");
+        goto done;
+    }
     for (uint32_t i = 0; i < n; i++) {
         parents[i] = i == 0 ? -1 : (i % 8 == 1) ? 0 : (int32_t)i - 1;
         float side = (float)((i + 7) / 8 % 4) - 1.5f;
         rest[i] = (sk_transform){{i % 8 == 1 ? 0.1f * side : 0.0f, i == 0 ? 1.0f : 0.08f, 0.0f}, {0, 0, 0, 1}, {1, 1, 1}};
-        r->joints_own[i] = i;
+        snprintf(names[i], sizeof names[i], "joint%u", i);
+        name_ptrs[i] = names[i];
+        n2j[i] = skin_joints[i] = i;
+        jmesh[i] = jskin[i] = -1;
     }
-    sk_skeleton_desc sd = {.joint_count = n, .parents = parents, .rest = rest};
-    if (sk_skeleton_create(&sd, NULL, &r->skel_own, &err) != SK_OK) {
+    sk_skeleton_desc sd = {.joint_count = n, .parents = parents, .names = name_ptrs, .rest = rest};
+    if (sk_skeleton_create(&sd, sk_asset_allocator(as), &as->skeleton, &err) != SK_OK) {
         fail(&err);
         goto done;
     }
-    r->skel = r->skel_own;
-    if (sk_local_to_model(r->skel, SK_POSE_OF(r->skel, rest, NULL), NULL, model, n, &err) != SK_OK) {
+    as->node_count = n;
+    as->node_to_joint = as->joint_to_node = n2j;
+    as->joint_mesh = jmesh;
+    as->joint_skin = jskin;
+    if (sk_local_to_model(as->skeleton, SK_POSE_OF(as->skeleton, rest, NULL), NULL, model, n, &err) != SK_OK) {
         fail(&err);
         goto done;
     }
-    for (uint32_t i = 0; i < n; i++) sk_mat4_invert_affine(&model[i], &r->ibm_own[i]);
-    r->skin_own = (sk_skin){"synthetic", n, r->joints_own, r->ibm_own, 0};
-    r->skin = &r->skin_own;
+    for (uint32_t i = 0; i < n; i++) sk_mat4_invert_affine(&model[i], &ibm[i]);
+    *skin = (sk_skin){"synthetic", n, skin_joints, ibm, 0};
+    as->skin_count = 1;
+    as->skins = skin;
+    roots[0] = 0;
+    *scene = (sk_scene){"synthetic", 1, roots};
+    as->scene_count = 1;
+    as->scenes = scene;
+    as->default_scene = 0;
+    as->clips = clips;
     static const double durations[2] = {1.0, 0.7};
     for (int c = 0; c < 2; c++) {
         uint32_t keys = (uint32_t)lround(durations[c] * 30.0) + 1;
         float *times = malloc(keys * sizeof *times), *t = malloc(keys * 3 * sizeof *t), *q = malloc(keys * 4 * sizeof *q);
         sk_clip_builder *b = NULL;
-        bool built = times && t && q && sk_clip_builder_create(c ? "run" : "walk", NULL, &b, &err) == SK_OK;
-        for (uint32_t k = 0; k < keys; k++) times[k] = (float)k / 30.0f;
+        bool built = times && t && q && sk_clip_builder_create(c ? "run" : "walk", sk_asset_allocator(as), &b, &err) == SK_OK;
+        for (uint32_t k = 0; built && k < keys; k++) times[k] = (float)k / 30.0f;
         for (uint32_t j = 0; built && j < n; j++) {
             for (uint32_t k = 0; k < keys; k++) {
                 float ph = 6.2831853f * (float)k / (float)(keys - 1) + 0.37f * (float)j, amp = c ? 0.5f : 0.3f;
@@ -127,20 +148,24 @@ static bool rig_synthetic(crowd_rig *r, uint32_t n) {
         }
         if (built) {
             sk_clip_builder_set_duration(b, durations[c]);
-            built = sk_clip_builder_finish(b, &r->clip_own[c], &err) == SK_OK;
+            built = sk_clip_builder_finish(b, &clips[c], &err) == SK_OK;
             b = NULL;
         }
         sk_clip_builder_destroy(b);
         free(times), free(t), free(q);
         if (!built) {
             if (err.message[0]) fail(&err);
+            else fprintf(stderr, "skelanim: bench crowd: out of memory\n");
             goto done;
         }
-        r->clips[c] = r->clip_own[c];
+        as->clip_count = (uint32_t)c + 1;
     }
-    ok = true;
+    r->skel = as->skeleton;
+    r->clips[0] = clips[0], r->clips[1] = clips[1];
+    r->skin = skin;
+    ok = sk_asset_validate(as, &err) == SK_OK || fail(&err);
 done:
-    free(parents), free(rest), free(model);
+    free(parents), free(rest), free(model), free(names), free(name_ptrs);
     return ok;
 }
 
@@ -160,7 +185,7 @@ int bench_crowd(int argc, char **argv) {
     uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
     uint32_t frames = 60, runs = 1, joints = 0, chunk = 0, layers = 2;
     bool loop = false, aos = false;
-    const char *file = NULL, *clip_spec = NULL;
+    const char *file = NULL, *clip_spec = NULL, *write = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--loop")) {
@@ -172,7 +197,7 @@ int bench_crowd(int argc, char **argv) {
             continue;
         }
         if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") || !strcmp(a, "--chunk") ||
-             !strcmp(a, "--repeat") || !strcmp(a, "--file") || !strcmp(a, "--clip") || !strcmp(a, "--layers")) && i + 1 >= argc) {
+             !strcmp(a, "--repeat") || !strcmp(a, "--file") || !strcmp(a, "--clip") || !strcmp(a, "--layers") || !strcmp(a, "--write")) && i + 1 >= argc) {
             fprintf(stderr, "skelanim: bench crowd: %s needs a value\n", a);
             return 1;
         }
@@ -184,6 +209,8 @@ int bench_crowd(int argc, char **argv) {
             if (!cli_parse_uint("--threads", argv[++i], 1, 256, &threads[nthreads++])) return 1;
         } else if (!strcmp(a, "--file")) {
             file = argv[++i];
+        } else if (!strcmp(a, "--write")) {
+            write = argv[++i];
         } else if (!strcmp(a, "--clip")) {
             clip_spec = argv[++i];
         } else if (!strcmp(a, "--layers")) {
@@ -201,7 +228,7 @@ int bench_crowd(int argc, char **argv) {
             else if (a[0] == '-' && a[1] == '-') {
                 fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
                                 "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C] [--aos] "
-                                "[--file FILE [--clip NAME]] [--layers 2|3])\n", a);
+                                "[--file FILE [--clip NAME]] [--layers 2|3] [--write OUT.glb])\n", a);
                 return 1;
             }
             if (nsizes == CROWD_MAX_SIZES) {
@@ -248,6 +275,15 @@ int bench_crowd(int argc, char **argv) {
         rig.clips[0] = rig.asset->clips[sk_asset_find_clip(rig.asset, "walk")];
         rig.clips[1] = rig.asset->clips[sk_asset_find_clip(rig.asset, "run")];
         rig.skin = &rig.asset->skins[0];
+    }
+    if (write) { /* the characters as .glb, for another runtime to read the same file */
+        sk_error werr = {0};
+        if (sk_glb_write_file(rig.asset, write, NULL, &werr) != SK_OK) {
+            fprintf(stderr, "skelanim: bench crowd: %s\n", werr.message);
+            rig_free(&rig);
+            return 1;
+        }
+        fprintf(stderr, "skelanim: bench crowd: wrote %s\n", write);
     }
     const sk_skeleton *s = rig.skel;
     uint32_t n = s->joint_count, pn = layers == 2 && rig.skin ? rig.skin->joint_count : 0;

@@ -48,6 +48,12 @@ cat "$tmp/out.jsonl"
 grep -q '"layout":"soa","skeleton":"mannequin"' "$tmp/out.jsonl" || fail "three layers on the SoA path"
 grep -q '"layout":"aos","skeleton":"@mannequin"' "$tmp/out.jsonl" || fail "--file with --aos"
 
+# --write: the synthetic characters as .glb, read back by --file (three layers on its walk)
+"$SK_CLI" bench crowd 10 --joints 20 --frames 2 --write "$tmp/syn.glb" > /dev/null || fail "--write"
+"$SK_CLI" info "$tmp/syn.glb" | grep -q 'nodes: 20' || fail "--write: not 20 nodes"
+"$SK_CLI" bench crowd 10 --file "$tmp/syn.glb" --clip walk --frames 2 > "$tmp/out.jsonl" || fail "--file of the written rig"
+grep -q '"joints":20,' "$tmp/out.jsonl" || fail "--file: joints"
+
 for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate" "--layers 4" \
            "--layers 3 --loop" "--file @mannequin --joints 64" "--file @mannequin --clip nosuchclip"; do
   # shellcheck disable=SC2086

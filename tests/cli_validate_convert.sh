@@ -53,6 +53,13 @@ for model in CesiumMan/CesiumMan.glb AnimatedCube/AnimatedCube.gltf; do
     [ $rc -eq 0 ] || fail "the glTF validator reported errors in $model written by convert"
     grep -q "0 errors" "$tmp/report.txt" || fail "no validator summary for $model"
 done
+# Issue #13 item 5: the synthetic crowd characters written by bench crowd --write (for another
+# runtime to read the same file) are valid glTF.
+"$cli" bench crowd 2 --joints 24 --frames 1 --write "$tmp/synthetic.glb" > /dev/null || fail "bench crowd --write exited $?"
+node "$validator/validate.mjs" "$tmp/synthetic.glb" > "$tmp/report.txt"
+rc=$?
+cat "$tmp/report.txt"
+[ $rc -eq 0 ] || fail "the glTF validator reported errors in the synthetic characters"
 # Issue #12 item 4: a .bvh (CMU units, --scale to metres) and the .skc compressed from it convert
 # to a .glb the validator accepts, and the .glb samples as its source (joint world positions).
 bvh="$shared/mocap/bvh/02_01.bvh"
