@@ -395,6 +395,9 @@ int bench_crowd(int argc, char **argv) {
             for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);
             memcpy(sorted, run_cpu[t], runs * sizeof *sorted);
             printf("],\"cpu_per_wall\":%.2f", median(sorted, runs));
+            /* memory: the clips (each once) and what each character keeps between frames (its cursors) */
+            size_t clip_bytes = sk_clip_memory_size(rig.clips[0]) + (rig.clips[1] != rig.clips[0] ? sk_clip_memory_size(rig.clips[1]) : 0);
+            printf(",\"clip_bytes\":%zu,\"instance_bytes\":%zu", clip_bytes, stride * sizeof(uint32_t));
             if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], threads[0]);
             printf("}\n");
         }

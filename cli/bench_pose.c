@@ -112,11 +112,12 @@ int bench_sample(int argc, char **argv) {
            "\"frames\":%u,\"forward_ns_per_joint_min\":%.3f,\"forward_ns_per_joint_median\":%.3f,"
            "\"random_ns_per_joint_min\":%.3f,\"random_ns_per_joint_median\":%.3f,\"pose_ns_forward_min\":%.1f,"
            "\"pose_ns_random_min\":%.1f,\"soa_forward_ns_per_joint_min\":%.3f,\"soa_forward_ns_per_joint_median\":%.3f,"
-           "\"soa_pose_ns_forward_min\":%.1f,\"frame_major\":%s}\n",
+           "\"soa_pose_ns_forward_min\":%.1f,\"frame_major\":%s,\"clip_bytes\":%zu,\"cursor_bytes\":%zu}\n",
            file, sk_clip_name(clip) ? sk_clip_name(clip) : "", count, J, sk_clip_track_count(clip), frames,
            fmin * 1e9 / per, median_of(fwd, frames) * 1e9 / per, rmin * 1e9 / per, median_of(rnd, frames) * 1e9 / per,
            fmin * 1e9 / count, rmin * 1e9 / count, smin * 1e9 / per, median_of(sfw, frames) * 1e9 / per,
-           smin * 1e9 / count, sk_clip_is_frame_major(clip) ? "true" : "false");
+           smin * 1e9 / count, sk_clip_is_frame_major(clip) ? "true" : "false", sk_clip_memory_size(clip),
+           cs * sizeof(uint32_t));
     rc = 0;
     goto done;
 bad:

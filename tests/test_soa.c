@@ -198,7 +198,7 @@ static void test_sample_layouts(void **st) {
  * back as given. */
 static void test_frames_vs_tracks(void **st) {
     (void)st;
-    uint32_t n = 29, keys = 23, checks = 0;
+    uint32_t n = 34, keys = 23, checks = 0; /* joints 32-33: a compact block */
     sk_skeleton *s = chain_skeleton(n);
     sk_clip *fr = chain_clip(n, keys, 0, 5), *tr = chain_clip(n, keys, 2, 5);
     sk_error err = {0};
@@ -215,6 +215,10 @@ static void test_frames_vs_tracks(void **st) {
         }
     }
     assert_int_equal(checks, 100 * (n - 1));
+    /* the layouts chosen; a frame-major clip needs one cursor entry */
+    assert_true(sk_clip_is_frame_major(fr) && !sk_clip_is_frame_major(tr));
+    assert_int_equal(sk_clip_cursor_size(fr), 1);
+    assert_int_equal(sk_clip_cursor_size(tr), sk_clip_track_count(tr));
     /* keys back as given: the two clips hold the same T/R tracks */
     assert_int_equal(sk_clip_track_count(fr) + 1, sk_clip_track_count(tr));
     float tf[32], tt[32], vf[32 * 4], vt[32 * 4];
@@ -478,8 +482,9 @@ static void test_errors(void **st) {
     bad = sk_soa_pose_view(NULL, s->joint_count);
     assert_int_equal(sk_blend_two_soa(s, &p, &bad, 0.5f, &p, &err), SK_ERR_INVALID_ARGUMENT);
     uint32_t cur[2];
-    assert_int_equal(sk_clip_sample_soa(a->clips[0], s, 0.1, SK_LOOP_REPEAT, cur, 1, &p, &err),
-                     sk_clip_cursor_size(a->clips[0]) > 1 ? SK_ERR_INVALID_ARGUMENT : SK_OK);
+    assert_int_equal(sk_clip_sample_soa(a->clips[0], s, 0.1, SK_LOOP_REPEAT, cur, 0, &p, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "cursor"));
+    assert_int_equal(sk_clip_sample_soa(a->clips[0], s, 0.1, SK_LOOP_REPEAT, cur, sk_clip_cursor_size(a->clips[0]), &p, &err), SK_OK);
     assert_int_equal(sk_clip_sample_soa(NULL, s, 0.1, SK_LOOP_REPEAT, NULL, 0, &p, &err), SK_ERR_INVALID_ARGUMENT);
     sk_mat4 m[2];
     assert_int_equal(sk_local_to_model_soa(s, &p, NULL, m, 2, &err), SK_ERR_INVALID_ARGUMENT);

@@ -257,10 +257,19 @@ static bool frames_build(sk_clip *c) {
             b->path = (uint8_t)path;
             b->mask = mask;
             b->comps = path == SK_PATH_ROTATION ? 4 : 3;
-            b->offset = stride;
-            stride += 8u * b->comps;
+            b->compact = __builtin_popcount(mask) <= 2;
+            if (!b->compact) {
+                b->offset = stride;
+                stride += 8u * b->comps;
+            }
         }
     }
+    for (uint32_t bi = 0; bi < nb; bi++) /* compact blocks after the full ones (which stay 32-byte aligned) */
+        if (f->blocks[bi].compact) {
+            f->blocks[bi].offset = stride;
+            stride += (uint32_t)__builtin_popcount(f->blocks[bi].mask) * f->blocks[bi].comps;
+        }
+    stride = (stride + 7u) & ~7u;
     f->block_count = nb;
     f->keys = n;
     f->stride = stride;
@@ -279,8 +288,9 @@ static bool frames_build(sk_clip *c) {
     f->data = (float *)(((uintptr_t)f->data_raw + 31u) & ~(uintptr_t)31u);
     for (uint32_t k = 0; k < n; k++) { /* identity in every lane, then the tracks' keys */
         float *fr = f->data + (size_t)k * stride;
+        memset(fr, 0, stride * sizeof(float));
         for (uint32_t bi = 0; bi < nb; bi++)
-            for (uint32_t r = 0; r < f->blocks[bi].comps; r++)
+            for (uint32_t r = 0; !f->blocks[bi].compact && r < f->blocks[bi].comps; r++)
                 for (uint32_t l = 0; l < 8; l++)
                     fr[f->blocks[bi].offset + r * 8 + l] = frames_identity[f->blocks[bi].path][r];
     }
@@ -290,7 +300,7 @@ static bool frames_build(sk_clip *c) {
         const float *v = c->values + t->value_offset;
         for (uint32_t k = 0; k < n; k++)
             for (uint32_t r = 0; r < b->comps; r++)
-                f->data[(size_t)k * stride + b->offset + r * 8 + t->joint % 8u] = v[(size_t)k * b->comps + r];
+                f->data[(size_t)k * stride + sk_frame_index(b, t->joint % 8u, r)] = v[(size_t)k * b->comps + r];
     }
     /* One time array for every track; no per-track values. */
     float *times = sk_alloc(a, n * sizeof(float));
@@ -384,6 +394,17 @@ void sk_clip_destroy(sk_clip *c) {
 }
 
 bool sk_clip_is_frame_major(const sk_clip *c) { return c && c->frames; }
+
+size_t sk_clip_memory_size(const sk_clip *c) {
+    if (!c) return 0;
+    size_t n = sizeof *c + (c->name ? strlen(c->name) + 1 : 0) + (size_t)c->track_count * sizeof(sk_track) +
+               c->time_total * sizeof(float) + c->value_total * sizeof(float);
+    if (c->frames)
+        n += sizeof *c->frames + c->frames->data_bytes +
+             (size_t)c->frames->tracks * (sizeof(sk_frame_block) + sizeof(uint32_t));
+    if (c->kind == SK_CLIP_COMPRESSED && c->blob_owned) n += c->blob_size;
+    return n;
+}
 const char *sk_clip_name(const sk_clip *c) { return c && c->name ? c->name : ""; }
 double sk_clip_duration(const sk_clip *c) { return c ? (double)c->duration : 0.0; }
 uint32_t sk_clip_track_count(const sk_clip *c) { return c ? c->track_count : 0; }
@@ -417,7 +438,7 @@ bool sk_clip_track_keys(const sk_clip *c, uint32_t i, float *times, float *value
         const sk_frame_block *b = &f->blocks[f->track_block[i]];
         for (uint32_t k = 0; k < f->keys; k++)
             for (uint32_t r = 0; r < b->comps; r++)
-                values[(size_t)k * b->comps + r] = f->data[(size_t)k * f->stride + b->offset + r * 8 + t->joint % 8u];
+                values[(size_t)k * b->comps + r] = f->data[(size_t)k * f->stride + sk_frame_index(b, t->joint % 8u, r)];
     } else if (values) {
         size_t n = (size_t)t->key_count * t->width * (t->interp == SK_INTERP_CUBICSPLINE ? 3u : 1u);
         memcpy(values, c->values + t->value_offset, n * sizeof(float));
@@ -494,6 +515,31 @@ void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform
     for (uint32_t bi = 0; bi < f->block_count; bi++) {
         const sk_frame_block *b = &f->blocks[bi];
         const float *ka = A + b->offset, *kb = B + b->offset, *res = ka;
+        if (b->compact) { /* one or two tracks, one by one: the same operations as a lane */
+            unsigned idx = 0;
+            for (unsigned m = b->mask; m; m &= m - 1, idx++) {
+                unsigned l = (unsigned)__builtin_ctz(m);
+                const float *va = ka + idx * b->comps, *vb = kb + idx * b->comps;
+                float v[4] = {va[0], va[1], va[2], b->comps == 4 ? va[3] : 0.0f};
+                if (!edge && b->path == SK_PATH_ROTATION) {
+                    sk_quat q = sk_quat_slerp(sk_quat_make(va[0], va[1], va[2], va[3]), sk_quat_make(vb[0], vb[1], vb[2], vb[3]), u);
+                    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+                } else if (!edge) {
+                    for (int r = 0; r < 3; r++) v[r] = va[r] + (vb[r] - va[r]) * u;
+                }
+                if (soa) {
+                    float *o = soa + (size_t)b->group * 80u +
+                               (b->path == SK_PATH_TRANSLATION ? SKK_ROW_T : b->path == SK_PATH_ROTATION ? SKK_ROW_R : SKK_ROW_S);
+                    for (unsigned r = 0; r < b->comps; r++) o[r * 8 + l] = v[r];
+                    continue;
+                }
+                sk_transform *x = &aos[(size_t)b->group * 8u + l];
+                if (b->path == SK_PATH_ROTATION) x->r = sk_quat_make(v[0], v[1], v[2], v[3]);
+                else if (b->path == SK_PATH_TRANSLATION) x->t = sk_vec3_make(v[0], v[1], v[2]);
+                else x->s = sk_vec3_make(v[0], v[1], v[2]);
+            }
+            continue;
+        }
         if (!edge && b->path == SK_PATH_ROTATION) {
             unsigned far;
 #if defined(SK_SOA_X86)
@@ -822,9 +868,9 @@ static sk_result sample_args(const sk_clip *c, const sk_skeleton *s, const uint3
     sk_result r = sk_pose_check(s, p, who, err);
     if (r != SK_OK) return r;
     if (!c) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL clip", who);
-    if (cursor && cursor_count < c->track_count)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: cursor holds %zu entries, clip '%s' needs %u", who,
-                            cursor_count, sk_clip_name(c), c->track_count);
+    if (cursor && cursor_count < sk_clip_cursor_size(c))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: cursor holds %zu entries, clip '%s' needs %zu", who,
+                            cursor_count, sk_clip_name(c), sk_clip_cursor_size(c));
     if (check_layout(c, s) != SK_OK)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "%s: clip '%s' targets joints or morph weights the skeleton does not have", who,
@@ -883,4 +929,5 @@ sk_result sk_clip_sample(const sk_clip *c, const sk_skeleton *s, double t, sk_lo
     return sk_clip_sample_cursor(c, s, t, loop, NULL, 0, out, err);
 }
 
-size_t sk_clip_cursor_size(const sk_clip *c) { return c ? c->track_count : 0; }
+/* Frame-major clips keep one key position for all their tracks. */
+size_t sk_clip_cursor_size(const sk_clip *c) { return !c ? 0 : c->frames ? 1 : c->track_count; }

@@ -28,7 +28,10 @@ typedef enum sk_clip_kind { SK_CLIP_KEYS = 0, SK_CLIP_COMPRESSED = 1 } sk_clip_k
  * path) that has tracks, the path's components of the 8 joints in rows
  * (translation and scale 3 x 8 floats, rotation 4 x 8: sk_soa_pose's rows),
  * in joint order. Lanes without a track hold the identity (0; 0,0,0,1; 1)
- * and are never written out. Sampling reads two keys' blocks front to back
+ * and are never written out. A block with one or two tracks (a root's
+ * translation, the usual case) is stored compact instead, its tracks' values
+ * one after the other after the full blocks, so it costs what per-track
+ * keys cost. Sampling reads two keys' blocks front to back
  * and interpolates eight joints at a time (core/soa_kernels.h). The
  * per-track values are not kept (values is NULL): track keys are gathered
  * from the blocks. */
@@ -36,9 +39,18 @@ typedef struct sk_frame_block {
     uint32_t group;    /* joints 8 group .. 8 group + 7 */
     uint8_t path;      /* SK_PATH_TRANSLATION, _ROTATION or _SCALE */
     uint8_t mask;      /* bit l: joint 8 group + l has this track */
-    uint16_t comps;    /* 3 or 4 */
+    uint8_t comps;     /* 3 or 4 */
+    uint8_t compact;   /* 1: at most two tracks, stored one after the other
+                          (comps floats each, in lane order) after the full
+                          blocks and sampled one by one; 0: rows of 8 */
     uint32_t offset;   /* floats from the start of a key's frame */
 } sk_frame_block;
+
+/* Where component r of lane l's key sits in a key's frame. */
+static inline size_t sk_frame_index(const sk_frame_block *b, uint32_t l, uint32_t r) {
+    if (!b->compact) return b->offset + r * 8u + l;
+    return b->offset + (size_t)__builtin_popcount(b->mask & ((1u << l) - 1u)) * b->comps + r;
+}
 
 typedef struct sk_clip_frames {
     float *data;               /* keys x stride floats, 32-byte aligned (data_raw inside) */

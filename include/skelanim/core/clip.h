@@ -104,6 +104,9 @@ bool sk_clip_is_compressed(const sk_clip *clip);
  * double: within 1 ulp-scale rounding). One time array is kept for all
  * tracks. */
 bool sk_clip_is_frame_major(const sk_clip *clip);
+/* Bytes the clip holds (its struct, name, track table, keys; a compressed
+ * clip's blob when the clip owns it). */
+size_t sk_clip_memory_size(const sk_clip *clip);
 /* The compressed blob (little-endian, self-contained; what .skc files hold).
  * False for a clip that is not compressed. */
 bool sk_clip_compressed_data(const sk_clip *clip, const void **data, size_t *size);
@@ -132,8 +135,10 @@ sk_result sk_clip_sample(const sk_clip *clip, const sk_skeleton *skel, double t,
 
 /* Sequential playback: a cursor caches each track's last key so steps forward
  * (or backward) cost amortised O(1). The caller owns the cursor memory:
- * sk_clip_cursor_size(clip) uint32_t values, zero-initialised before first use.
- * Any time may be passed; a jump just costs a search. */
+ * sk_clip_cursor_size(clip) uint32_t values, zero-initialised before first use
+ * (one per track; one for the whole clip when it is frame-major, since its
+ * tracks share their keys: 4 bytes per character per clip). Any time may be
+ * passed; a jump just costs a search. */
 size_t sk_clip_cursor_size(const sk_clip *clip);
 sk_result sk_clip_sample_cursor(const sk_clip *clip, const sk_skeleton *skel, double t,
                                 sk_loop_mode loop, uint32_t *cursor, size_t cursor_count,
