@@ -74,6 +74,23 @@ struct sk_batch {
 
 /* ---- per-character pipeline ---------------------------------------------- */
 
+/* Character c's palette from its model matrices, then its CPU skinning (both paths). */
+static sk_result palette_and_skin(const batch_job *job, uint32_t c, const sk_mat4 *model, uint32_t n, sk_error *err) {
+    const sk_batch_pipeline *p = job->pipe;
+    sk_mat4 *pal = p->out_palette + (size_t)c * job->palette_count;
+    sk_result r = sk_skin_palette(p->skin, model, n, pal, job->palette_count, err);
+    if (r != SK_OK || !p->mesh) return r;
+    size_t v = (size_t)c * job->vertex_count * 3;
+    sk_skin_job sj = {0};
+    sj.mesh = p->mesh;
+    sj.method = SK_SKIN_LBS;
+    sj.palette = pal;
+    sj.palette_count = job->palette_count;
+    sj.out_positions = p->out_positions ? p->out_positions + v : NULL;
+    sj.out_normals = p->out_normals ? p->out_normals + v : NULL;
+    return sk_skin_run(&sj, err);
+}
+
 /* The structure-of-arrays path (core/soa.h: the same results, bit for bit):
  * one clip, two mixed with sk_blend_two's normalised lerp, or any count by
  * weights with sk_blend_poses's normalised lerp; no hook. */
@@ -113,18 +130,7 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
     r = sk_local_to_model_soa(skel, pose, p->roots ? &p->roots[c] : NULL, model, n, err);
     if (r != SK_OK || !p->out_palette) return r;
-    sk_mat4 *pal = p->out_palette + (size_t)c * job->palette_count;
-    r = sk_skin_palette(p->skin, model, n, pal, job->palette_count, err);
-    if (r != SK_OK || !p->mesh) return r;
-    size_t v = (size_t)c * job->vertex_count * 3;
-    sk_skin_job sj = {0};
-    sj.mesh = p->mesh;
-    sj.method = SK_SKIN_LBS;
-    sj.palette = pal;
-    sj.palette_count = job->palette_count;
-    sj.out_positions = p->out_positions ? p->out_positions + v : NULL;
-    sj.out_normals = p->out_normals ? p->out_normals + v : NULL;
-    return sk_skin_run(&sj, err);
+    return palette_and_skin(job, c, model, n, err);
 }
 
 static sk_result pipeline_character(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
@@ -167,18 +173,7 @@ static sk_result pipeline_character(const sk_batch *b, const batch_job *job, uin
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
     r = sk_local_to_model(skel, &pose, p->roots ? &p->roots[c] : NULL, model, n, err);
     if (r != SK_OK || !p->out_palette) return r;
-    sk_mat4 *pal = p->out_palette + (size_t)c * job->palette_count;
-    r = sk_skin_palette(p->skin, model, n, pal, job->palette_count, err);
-    if (r != SK_OK || !p->mesh) return r;
-    size_t v = (size_t)c * job->vertex_count * 3;
-    sk_skin_job sj = {0};
-    sj.mesh = p->mesh;
-    sj.method = SK_SKIN_LBS;
-    sj.palette = pal;
-    sj.palette_count = job->palette_count;
-    sj.out_positions = p->out_positions ? p->out_positions + v : NULL;
-    sj.out_normals = p->out_normals ? p->out_normals + v : NULL;
-    return sk_skin_run(&sj, err);
+    return palette_and_skin(job, c, model, n, err);
 }
 
 /* ---- the work loop every thread runs ---------------------------------- */
