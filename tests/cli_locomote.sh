@@ -76,7 +76,8 @@ if mode == "placed":
     assert all(0.3 <= v < 0.7 for v in frac.values()), frac
 elif mode == "procedural":  # the support foot is pinned
     assert max(slides) < 0.001 and contact < 0.01 and pen < 0.01, "targets"
-    assert all(0.3 < v < 0.8 for v in frac.values()), frac
+    # heel-off (the ankle's 20 degrees of dorsiflexion) ends the flat stance early: 0.25
+    assert all(0.25 < v < 0.8 for v in frac.values()), frac
 else:
     assert max(slides) > 0.05, "the baseline should slide"
 EOF

@@ -37,13 +37,19 @@
  * down; steeper ground is stood on the ball of the foot (uphill) or on the
  * heel (downhill) */
 #define FOOT_PITCH_UP 0.25f
+#define FOOT_TAN_UP 0.2553f /* tan(FOOT_PITCH_UP) */
 #define FOOT_PITCH_DOWN 0.45f
+#define FOOT_TAN_DOWN 0.4830f /* tan(FOOT_PITCH_DOWN) */
 /* the foot bends up toward the shin at most this far past its rest angle
- * (rad, 72 degrees; the mannequin's ankle allows 80), and down at most
- * FOOT_PLANTAR_MAX (43 degrees; it allows 46): beyond, it pivots on its toe
- * or its heel */
-#define FOOT_DORSI_MAX 1.25f
+ * (rad, 17 degrees; the mannequin's ankle allows 20, a person's clinical
+ * dorsiflexion), and down at most FOOT_PLANTAR_MAX (43 degrees; it allows
+ * 50): beyond, it pivots on its toe (heel-off) or its heel. A swinging foot
+ * keeps FOOT_LAND_MARGIN x s more room on the dorsiflexion side, so a foot
+ * that lands on its ball (steep ground uphill, stairs) has that much left
+ * for its stance: it stands as it landed, heel raised, until heel-off. */
+#define FOOT_DORSI_MAX 0.30f
 #define FOOT_PLANTAR_MAX 0.75f
+#define FOOT_LAND_MARGIN 0.08f
 
 typedef struct pleg {
     uint32_t hip, knee, ankle, tip;
@@ -74,6 +80,9 @@ typedef struct pleg {
     sk_vec3 land_base, land_support;
     float land_yaw;
     sk_footstep land_out;
+    /* the last foot_pivot: on the toe only, and the rotation it added */
+    bool piv_toe;
+    sk_quat piv_q;
 } pleg;
 
 typedef struct parm {
@@ -312,7 +321,7 @@ static void place(sk_procedural *P, uint32_t l, sk_vec3 base, float yaw, sk_foot
     sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = skl_horiz(fd);
     float fl = skm_vec3_len(fh);
     if (fl < 1e-6f) return;
-    if (fd.y < fl * 0.25f && fd.y > -fl * 0.25f) return; /* under 14 degrees (tan 0.25 rad = 0.255) */
+    if (fd.y < fl * FOOT_TAN_UP && fd.y > -fl * FOOT_TAN_UP) return; /* inside both: flat on the ground */
     float pitch = atan2f(fd.y, fl), want = skm_clampf(pitch, -FOOT_PITCH_DOWN, FOOT_PITCH_UP);
     if (want == pitch) return;
     sk_vec3 ax = skm_vec3_unit(sk_vec3_cross(fh, sk_vec3_make(0, 1, 0))); /* +angle raises the toe */
@@ -358,6 +367,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         P->leg[l].from = P->leg[l].step;
         P->leg[l].clr_valid = false;
         P->leg[l].land_valid = false;
+        P->leg[l].piv_toe = false;
         P->leg[l].guard = 0;
     }
     P->st.mode = SK_PROCEDURAL_STANDING;
@@ -618,9 +628,11 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
  * more than FOOT_PLANTAR_MAX (about to land, or just landed, far ahead down
  * a slope) pivots on its heel; the leg is then solved again. True if it
  * pivoted. */
-static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel, sk_quat rot) {
+static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel, sk_quat rot, float dmax) {
     pleg *g = &P->leg[l];
     bool pivoted = false;
+    g->piv_toe = false;
+    g->piv_q = sk_quat_identity();
     sk_vec3 lat = sk_vec3_make(P->yc, 0, -P->ys);
     for (int it = 0; it < 3; it++) {
         const sk_procedural_foot *f = &P->st.feet[l];
@@ -628,10 +640,10 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
         /* inside the range (the common case) without an arc tangent: the
          * angle's distance from the range's middle, by its cosine */
         float y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
-        if (x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half) return pivoted;
-        float bend = atan2f(y, x) - g->shin_foot_rest; /* + toe down (plantar), - toe up */
+        if (dmax >= FOOT_DORSI_MAX && x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half) return pivoted;
+        float bend = skm_wrap_angle(atan2f(y, x) - g->shin_foot_rest); /* + toe down (plantar), - toe up */
         float turn; /* about lat: + turns the toe down */
-        if (bend < -FOOT_DORSI_MAX - 1e-3f) turn = -FOOT_DORSI_MAX - bend + 0.01f;
+        if (bend < -dmax - 1e-3f) turn = -dmax - bend + 0.01f;
         else if (bend > FOOT_PLANTAR_MAX + 1e-3f) turn = FOOT_PLANTAR_MAX - bend - 0.01f;
         else return pivoted;
         pivoted = true;
@@ -642,6 +654,8 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
         }
         rot = skm_quat_normalize(skm_quat_mul(q, rot));
         solve_leg(P, loc, l, heel, rot);
+        g->piv_toe = (it == 0 || g->piv_toe) && turn > 0;
+        g->piv_q = skm_quat_mul(q, g->piv_q);
     }
     return pivoted;
 }
@@ -800,6 +814,18 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             st->support = sw;
             sw = 1 - sw;
             gs = &P->leg[sw];
+            {
+                /* landed on the ball of the foot (its swing pivoted on the
+                 * toe): it stands so, heel raised, toe where it was to land */
+                pleg *gl = &P->leg[st->support];
+                sk_vec3 fd = skm_quat_rotate(gl->step.rotation, gl->foot_dir);
+                bool on_heel = fd.y < -0.95f * FOOT_TAN_DOWN * skm_vec3_len(skl_horiz(fd)); /* place(): toe raised */
+                if (gl->piv_toe && !on_heel) {
+                    sk_vec3 toe = sk_vec3_add(gl->step.position, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
+                    gl->step.rotation = skm_quat_normalize(skm_quat_mul(gl->piv_q, gl->step.rotation));
+                    gl->step.position = sk_vec3_sub(toe, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
+                }
+            }
             gs->from = gs->step;
             gs->guard = 0;
             if (P->stopping_step) {
@@ -821,7 +847,13 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     }
     /* body height: the ground under it smoothed (stairs become a slope),
      * plus the bob, lowered so both feet reach */
-    if (has_ground) P->ground_y += (gy - P->ground_y) * skl_smooth(dt, 0.15f);
+    if (has_ground) {
+        /* smoothed over 0.15 s, which lags 0.15 s x the climb rate behind
+         * the ground on a ramp (27 cm at 1.8 m/s up 45 degrees: the knees
+         * folded past their range): the ground 0.15 s ahead is followed */
+        float lead = st->slope * speed * 0.15f; /* slope: along the velocity */
+        P->ground_y += (gy + lead - P->ground_y) * skl_smooth(dt, 0.15f);
+    }
     float s = st->step;
     float rise = P->rise0 * (1 + run);
     if (st->mode == SK_PROCEDURAL_STANDING || st->mode == SK_PROCEDURAL_WALKING)
@@ -960,12 +992,17 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             P->J, P->need);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
     if (on_ground && P->walking) {
-        if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw]);
+        if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw], FOOT_DORSI_MAX - FOOT_LAND_MARGIN * s);
         /* heel strike and heel-off: the support foot may pivot the same way
          * on its heel or its toe (which stays where it stands); it is then
          * not flat on the ground and not reported as planted */
         uint32_t su = st->support;
-        if (foot_pivot(P, loc, su, heel_t[su], rot_t[su])) st->feet[su].stance = false;
+        if (foot_pivot(P, loc, su, heel_t[su], rot_t[su], FOOT_DORSI_MAX)) st->feet[su].stance = false;
+    } else if (on_ground) {
+        /* standing (or crouching, landing) on steep ground: a foot bent past
+         * the ankle's range stands on its ball or its heel */
+        for (uint32_t l = 0; l < 2; l++)
+            if (foot_pivot(P, loc, l, heel_t[l], rot_t[l], FOOT_DORSI_MAX)) st->feet[l].stance = false;
     }
     float lead = 0;
     if (P->walking && st->mode != SK_PROCEDURAL_AIRBORNE && len > 0)
