@@ -83,6 +83,7 @@ typedef struct pleg {
     /* the last foot_pivot: on the toe only, and the rotation it added */
     bool piv_toe;
     sk_quat piv_q;
+    float piv_k;              /* bend change per pivot turn, from the last pivot */
 } pleg;
 
 typedef struct parm {
@@ -368,6 +369,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         P->leg[l].clr_valid = false;
         P->leg[l].land_valid = false;
         P->leg[l].piv_toe = false;
+        P->leg[l].piv_k = 1;
         P->leg[l].guard = 0;
     }
     P->st.mode = SK_PROCEDURAL_STANDING;
@@ -630,34 +632,49 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
  * pivoted. */
 static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel, sk_quat rot, float dmax) {
     pleg *g = &P->leg[l];
-    bool pivoted = false;
     g->piv_toe = false;
     g->piv_q = sk_quat_identity();
     sk_vec3 lat = sk_vec3_make(P->yc, 0, -P->ys);
+    float bend0 = 0, target = 0, total = 0;
+    bool on_toe = false;
     for (int it = 0; it < 3; it++) {
         const sk_procedural_foot *f = &P->st.feet[l];
         sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
+        float y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
         /* inside the range (the common case) without an arc tangent: the
          * angle's distance from the range's middle, by its cosine */
-        float y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
-        if (dmax >= FOOT_DORSI_MAX && x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half) return pivoted;
+        if (it == 0 && dmax >= FOOT_DORSI_MAX && x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half)
+            return false;
         float bend = skm_wrap_angle(atan2f(y, x) - g->shin_foot_rest); /* + toe down (plantar), - toe up */
         float turn; /* about lat: + turns the toe down */
-        if (bend < -dmax - 1e-3f) turn = -dmax - bend + 0.01f;
-        else if (bend > FOOT_PLANTAR_MAX + 1e-3f) turn = FOOT_PLANTAR_MAX - bend - 0.01f;
-        else return pivoted;
-        pivoted = true;
+        if (it == 0) {
+            if (bend < -dmax - 1e-3f) on_toe = true, target = -dmax + 0.01f;
+            else if (bend > FOOT_PLANTAR_MAX + 1e-3f) target = FOOT_PLANTAR_MAX - 0.01f;
+            else return false;
+            bend0 = bend;
+            turn = (target - bend) / g->piv_k;
+        } else {
+            /* the shin turns too as the ankle moves (the bend changes by
+             * piv_k x the turn, kept from frame to frame); a second solve
+             * only if the first left the foot past the range (by more
+             * than 0.02 rad: the threshold is 0.05 inside the limit) */
+            float k = skm_clampf((bend - bend0) / total, 0.2f, 2.0f);
+            g->piv_k = k;
+            if (bend >= -dmax - 0.02f && bend <= FOOT_PLANTAR_MAX + 0.02f) break;
+            turn = (target - bend0) / k - total;
+        }
+        total += turn;
         sk_quat q = skm_quat_axis_angle(lat, turn);
-        if (turn > 0) { /* on the toe */
+        if (on_toe) { /* the toe stays */
             sk_vec3 toe = sk_vec3_add(heel, skm_quat_rotate(rot, g->foot_dir));
             heel = sk_vec3_add(toe, skm_quat_rotate(q, sk_vec3_sub(heel, toe)));
         }
         rot = skm_quat_normalize(skm_quat_mul(q, rot));
         solve_leg(P, loc, l, heel, rot);
-        g->piv_toe = (it == 0 || g->piv_toe) && turn > 0;
         g->piv_q = skm_quat_mul(q, g->piv_q);
     }
-    return pivoted;
+    g->piv_toe = on_toe;
+    return true;
 }
 
 /* Arms swing against the legs (§8.2): the upper arm turns about the
