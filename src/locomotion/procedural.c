@@ -61,6 +61,11 @@ typedef struct pleg {
     sk_quat ankle_rest_c;     /* rest world rotation of the ankle, character space */
     float shin_foot_rest;     /* rest angle from ankle -> knee to heel -> toe about +X (rad) */
     float piv_c, piv_s, piv_half; /* cos, sin of the middle of the foot's range, cos of its half width */
+    /* the knee's and ankle's rest frames have the character's lateral axis
+     * as their X (the mannequin, the planar rig): the bend is the ankle's
+     * Euler X against the shin, as an EULER limit measures it (eul_sign: +X
+     * or -X), its range's middle eul_c, eul_s */
+    float eul_sign, eul_c, eul_s;
     sk_vec3 hinge;            /* the knee's hinge: the character's lateral axis in the knee's frame */
     bool hinge_ok;            /* hip -> knee -> ankle a parent chain: the analytic hinge solve */
     float l1, l2, phi0;       /* thigh, shin (rest) and the rest angle at the knee between them */
@@ -119,6 +124,11 @@ struct sk_procedural {
     bool stopping_step;       /* the rest step */
     bool walking;             /* stepping (also under a crouch or a landing) */
     float step_len;           /* the length of the step being taken */
+    /* across a slope: the body's facing and the feet turned toward the fall
+     * line by these (rad, signed about +Y; cross_slope()) */
+    float xs_body, xs_foot;
+    float xs_tan;             /* the ground's rise per metre across the velocity, smoothed */
+    sk_vec3 xs_n;             /* the ground normal under the character, smoothed over XS_NORMAL s */
     sk_procedural_state st;
 };
 
@@ -246,6 +256,11 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         }
         g->shin_foot_rest = signed_angle(sk_vec3_sub(P->rt[g->knee], P->rt[g->ankle]), sk_vec3_sub(toe, heel), sk_vec3_make(1, 0, 0));
         {
+            sk_vec3 xk = skm_quat_rotate(P->rr[g->knee], sk_vec3_make(1, 0, 0));
+            sk_vec3 xa = skm_quat_rotate(P->rr[g->ankle], sk_vec3_make(1, 0, 0));
+            g->eul_sign = xk.x > 0.99f && xa.x > 0.99f ? 1.0f : xk.x < -0.99f && xa.x < -0.99f ? -1.0f : 0.0f;
+            g->eul_c = cosf(0.5f * (FOOT_PLANTAR_MAX - FOOT_DORSI_MAX) * g->eul_sign);
+            g->eul_s = sinf(0.5f * (FOOT_PLANTAR_MAX - FOOT_DORSI_MAX) * g->eul_sign);
             float mid = g->shin_foot_rest + 0.5f * (FOOT_PLANTAR_MAX - FOOT_DORSI_MAX);
             g->piv_c = cosf(mid), g->piv_s = sinf(mid);
             g->piv_half = cosf(0.5f * (FOOT_PLANTAR_MAX + FOOT_DORSI_MAX) - 2e-3f);
@@ -344,19 +359,81 @@ static sk_vec3 heel_base(const sk_procedural *P, uint32_t l, sk_vec3 c, float ya
     return b;
 }
 
+/* Walking across a slope (the foot fitted to the ground normal, seed 004
+ * §7.2, Kuvio 15): a foot flat on ground of slope theta, its heading phi
+ * from the contour toward the fall line, rolls by
+ *     tan(roll) = tan(theta) cos(phi)
+ * and pitches by sin(pitch) = sin(theta) sin(phi). Along the contour of a
+ * 30 degree slope the roll is 30 degrees, on 45 degrees 45: past the
+ * ankle's +-29. The heading is turned toward the fall line until
+ * cos(phi) = tan(XS_ROLL) / tan(theta): uphill (into the slope, as a person
+ * traversing a steep slope faces it; the toe up, stood on the ball of the
+ * foot past FOOT_PITCH_UP) unless the facing already points downhill.
+ * XS_BODY of the turn is the body's (its facing: the character side-steps
+ * along the path), the rest the feet's (the hip and the ankle twist). n: the
+ * ground normal under the character, yaw: the facing the caller asked for. */
+#ifndef XS_SIDE
+#define XS_SIDE 1.0f
+#endif
+#ifndef XS_NORMAL
+#define XS_NORMAL 0.4f
+#endif
+#ifndef XS_SMOOTH
+#define XS_SMOOTH 0.1f
+#endif
+#ifndef XS_STEP
+#define XS_STEP 3.0f
+#endif
+#ifndef XS_ROLL
+#define XS_ROLL 0.32f      /* 18 degrees of roll left (the ankle allows 29) */
+#endif
+#ifndef XS_BODY
+#define XS_BODY 0.6f
+#endif
+#ifndef XS_BODY_MAX
+#define XS_BODY_MAX 0.7f
+#endif
+#ifndef XS_FOOT_MAX
+#define XS_FOOT_MAX 0.5f
+#endif
+static void cross_slope(sk_vec3 n, float yaw, float *body, float *foot) {
+    *body = *foot = 0;
+    float sh = hypotf(n.x, n.z);
+    if (!(n.y > 0.2f) || sh < n.y * tanf(XS_ROLL)) return; /* tan(theta) under tan(XS_ROLL) */
+    float tan_t = sh / n.y;
+    sk_vec3 up = sk_vec3_make(-n.x / sh, 0, -n.z / sh); /* the normal leans downhill */
+    float fx = sinf(yaw), fz = cosf(yaw);
+    float phi = asinf(skm_clampf(up.x * fx + up.z * fz, -1, 1)); /* + facing uphill */
+    float need = acosf(skm_clampf(tanf(XS_ROLL) / tan_t, 0, 1));
+    if (fabsf(phi) >= need) return;
+    /* +yaw turns the facing toward (fz, -fx) */
+    float toward_up = up.x * fz - up.z * fx >= 0 ? 1.0f : -1.0f;
+    /* toward uphill unless facing well downhill (a path follower's facing
+     * swinging a little past the contour must not flip the turn) */
+    float turn = XS_SIDE * (phi > -0.6f * need ? (need - phi) * toward_up : -(need + phi) * toward_up);
+    *body = skm_clampf(XS_BODY * turn, -XS_BODY_MAX, XS_BODY_MAX);
+    *foot = skm_clampf(turn - *body, -XS_FOOT_MAX, XS_FOOT_MAX);
+}
+
 sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_error *err) {
     if (!P || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural reset: NULL or non-finite position/yaw");
     memset(&P->st, 0, sizeof P->st);
-    P->st.yaw = skm_wrap_angle(yaw);
-    P->yq = skm_quat_rot_y(P->st.yaw);
-    P->ys = sinf(P->st.yaw), P->yc = cosf(P->st.yaw);
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
     P->ground.max_up = 1e3f;
-    if (ground(P, x, z, 0, &h)) P->st.position.y = h.point.y;
+    P->xs_body = P->xs_foot = P->xs_tan = 0;
+    P->xs_n = sk_vec3_make(0, 1, 0);
+    if (ground(P, x, z, 0, &h)) {
+        P->st.position.y = h.point.y;
+        P->xs_n = h.normal;
+        cross_slope(h.normal, yaw, &P->xs_body, &P->xs_foot);
+    }
     P->ground.max_up = keep;
+    P->st.yaw = skm_wrap_angle(yaw + P->xs_body);
+    P->yq = skm_quat_rot_y(P->st.yaw);
+    P->ys = sinf(P->st.yaw), P->yc = cosf(P->st.yaw);
     P->ground_y = P->st.position.y;
     sk_motion_tracker_reset(&P->tracker, P->st.position, P->st.yaw);
     for (uint32_t l = 0; l < 2; l++) {
@@ -364,7 +441,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         P->leg[l].edge_pref = 0;
     }
     for (uint32_t l = 0; l < 2; l++) {
-        place(P, l, heel_base(P, l, P->st.position, P->st.yaw), P->st.yaw, &P->leg[l].step);
+        place(P, l, heel_base(P, l, P->st.position, P->st.yaw), P->st.yaw + P->xs_foot, &P->leg[l].step);
         P->leg[l].from = P->leg[l].step;
         P->leg[l].clr_valid = false;
         P->leg[l].land_valid = false;
@@ -470,6 +547,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
+    yaw_land += P->xs_foot; /* the foot's heading */
     pleg *g = &P->leg[l];
     sk_vec3 sup = P->leg[1 - l].step.position;
     if (g->land_valid && fabsf(base.x - g->land_base.x) < 1e-4f && fabsf(base.z - g->land_base.z) < 1e-4f &&
@@ -522,7 +600,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
     }
     float flen = skm_vec3_len(P->leg[l].foot_dir);
     float back = fmaxf(0.0f, lo - flen - LEDGE_MARGIN); /* the toe before the edge */
-    place(P, l, sk_vec3_add(b0, sk_vec3_scale(dir, back)), P->st.yaw, out);
+    place(P, l, sk_vec3_add(b0, sk_vec3_scale(dir, back)), P->st.yaw + P->xs_foot, out);
 }
 
 static void set_root(sk_procedural *P) {
@@ -634,18 +712,32 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
     pleg *g = &P->leg[l];
     g->piv_toe = false;
     g->piv_q = sk_quat_identity();
-    sk_vec3 lat = sk_vec3_make(P->yc, 0, -P->ys);
+    /* the foot's own lateral axis (across a slope or in a turn the foot is
+     * turned from the facing; about the facing's a pivot would roll it) */
+    sk_vec3 lat = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(1, 0, 0)));
+    float lat_len = skm_vec3_len(lat);
+    lat = lat_len > 0.1f ? sk_vec3_scale(lat, 1.0f / lat_len) : sk_vec3_make(P->yc, 0, -P->ys);
     float bend0 = 0, target = 0, total = 0;
     bool on_toe = false;
     for (int it = 0; it < 3; it++) {
-        const sk_procedural_foot *f = &P->st.feet[l];
-        sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
-        float y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
-        /* inside the range (the common case) without an arc tangent: the
-         * angle's distance from the range's middle, by its cosine */
-        if (it == 0 && dmax >= FOOT_DORSI_MAX && x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half)
-            return false;
-        float bend = skm_wrap_angle(atan2f(y, x) - g->shin_foot_rest); /* + toe down (plantar), - toe up */
+        float x, y, bend; /* + toe down (plantar), - toe up */
+        if (g->eul_sign != 0) {
+            /* the ankle's Euler X against the shin (rel = Rz Ry Rx) */
+            sk_quat r = skm_quat_mul(sk_quat_conjugate(P->skel->rest[g->ankle].r), loc[g->ankle].r);
+            y = 2 * (r.y * r.z + r.w * r.x), x = 1 - 2 * (r.x * r.x + r.y * r.y);
+            /* inside the range (the common case) without an arc tangent: the
+             * angle's distance from the range's middle, by its cosine */
+            if (it == 0 && dmax >= FOOT_DORSI_MAX && x * g->eul_c + y * g->eul_s >= sqrtf(x * x + y * y) * g->piv_half)
+                return false;
+            bend = g->eul_sign * atan2f(y, x);
+        } else {
+            const sk_procedural_foot *f = &P->st.feet[l];
+            sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
+            y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
+            if (it == 0 && dmax >= FOOT_DORSI_MAX && x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half)
+                return false;
+            bend = skm_wrap_angle(atan2f(y, x) - g->shin_foot_rest);
+        }
         float turn; /* about lat: + turns the toe down */
         if (it == 0) {
             if (bend < -dmax - 1e-3f) on_toe = true, target = -dmax + 0.01f;
@@ -723,7 +815,27 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     bool has_ground = ground(P, x, z, st->position.y, &h);
     if (has_ground) gy = h.point.y;
     st->position = sk_vec3_make(x, st->position.y, z);
-    st->yaw = skm_wrap_angle(yaw);
+    {
+        /* across a slope: the facing and the feet turned toward the fall line */
+        float xb = 0, xf = 0;
+        float xt = 0;
+        if (has_ground) {
+            /* the slope, not each bump: the normal smoothed over XS_NORMAL s */
+            P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h.normal, skl_smooth(dt, XS_NORMAL)));
+            sk_vec3 n = P->xs_n;
+            cross_slope(n, yaw, &xb, &xf);
+            /* across the velocity (the facing standing) */
+            sk_vec3 vv = skl_horiz(P->tracker.velocity);
+            float vl = skm_vec3_len(vv);
+            sk_vec3 d0 = vl > 0.05f ? sk_vec3_scale(vv, 1.0f / vl) : sk_vec3_make(sinf(yaw), 0, cosf(yaw));
+            if (n.y > 0.2f) xt = fabsf(n.x * d0.z - n.z * d0.x) / n.y;
+        }
+        float k = skl_smooth(dt, XS_SMOOTH);
+        P->xs_body += (xb - P->xs_body) * k;
+        P->xs_foot += (xf - P->xs_foot) * k;
+        P->xs_tan += (xt - P->xs_tan) * k;
+    }
+    st->yaw = skm_wrap_angle(yaw + P->xs_body);
     sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
     sk_vec3 v = skl_horiz(P->tracker.velocity);
     float speed = skm_vec3_len(v);
@@ -763,6 +875,10 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         float sl = st->slope * (st->backward ? -1.0f : 1.0f);
         len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 2.0f * fmaxf(0.0f, fabsf(sl) - 0.2f));
     }
+    /* across a slope: shorter steps, as on steep ground along it (the shin
+     * sweeps less over the foot, whose roll against it that sweep changes
+     * when the foot is turned from the path) */
+    len /= 1 + XS_STEP * fmaxf(0.0f, P->xs_tan - 0.2f);
     /* backward: shorter steps (a person walking backward takes about three
      * quarters of the forward step, at a quicker cadence) */
     if (st->backward) len *= 0.75f;
@@ -946,7 +1062,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             for (uint32_t l = 0; l < 2; l++) {
                 P->leg[l].step.position = st->position; /* rays from the landing height */
                 P->leg[l].step.position.y = gy;
-                place(P, l, heel_base(P, l, st->position, st->yaw), st->yaw, &P->leg[l].step);
+                place(P, l, heel_base(P, l, st->position, st->yaw), st->yaw + P->xs_foot, &P->leg[l].step);
                 P->leg[l].from = P->leg[l].step;
             }
             P->ground_y = gy;
