@@ -543,7 +543,7 @@ static void test_limits(void **state) {
         if (steep_across) {
             /* the heading of every planted foot (heel -> toe, from the pose):
              * the roll the ground gives a flat foot along it */
-            double worst_roll = 0, heading_sum = 0, heel_sum = 0, heel_max = 0;
+            double worst_roll = 0, heading_sum = 0, heel_sum = 0, heel_max = 0, toe_sum = 0, toe_max = 0;
             uint32_t n = 0;
             for (size_t i = 0; i < nw; i++) {
                 limit_walk lw;
@@ -562,8 +562,9 @@ static void test_limits(void **state) {
                         sk_vec3 he, to;
                         feet(&r, l, &he, &to);
                         /* the heel's height above the ground (on the ball of the foot: raised) */
-                        double hh = he.y - h_ramp(&rp, he.x, he.z);
+                        double hh = he.y - h_ramp(&rp, he.x, he.z), th = to.y - h_ramp(&rp, to.x, to.z);
                         heel_sum += hh, heel_max = fmax(heel_max, hh);
+                        toe_sum += th, toe_max = fmax(toe_max, th);
                         /* phi: from the contour (+X) toward the fall line (+-Z) */
                         double phi = atan2(fabs(to.z - he.z), fabs(to.x - he.x));
                         double roll = atan(rp.tan_a * cos(phi));
@@ -572,12 +573,13 @@ static void test_limits(void **state) {
                     }
                 }
             }
-            printf("    across %.0f deg: %u of %u planted foot-frames flat (heel and toe within 1 cm), the others on the "
-                   "ball of the foot (the toe within 1 cm, the heel raised %.1f cm on average, at most %.1f); planted feet "
-                   "turned %.1f degrees from the contour on average: along them the ground would roll a flat foot at most "
-                   "%.1f degrees (the ankle allows 28.6)\n",
+            printf("    across %.0f deg: %u of %u planted foot-frames flat (heel and toe within 1 cm; the others stand on "
+                   "the ball of the foot or the heel); above the ground: heel %.1f cm on average, at most %.1f, toe %.1f, "
+                   "at most %.1f; planted feet turned %.1f degrees from the contour on average: along them the ground "
+                   "would roll a flat foot at most %.1f degrees (the ankle allows 28.6)\n",
                    (double)cases[c].arg, across.flat, across.planted, n ? 100 * heel_sum / n : 0.0, 100 * heel_max,
-                   n ? heading_sum / n * 57.29578 : 0.0, worst_roll * 57.29578);
+                   n ? 100 * toe_sum / n : 0.0, 100 * toe_max, n ? heading_sum / n * 57.29578 : 0.0,
+                   worst_roll * 57.29578);
             assert_true(n > 100);
             assert_true(worst_roll < 0.5);
         }

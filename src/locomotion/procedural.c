@@ -128,6 +128,7 @@ struct sk_procedural {
      * line by these (rad, signed about +Y; cross_slope()) */
     float xs_body, xs_foot;
     float xs_tan;             /* the ground's rise per metre across the velocity, smoothed */
+    int xs_side;              /* turning uphill (1), downhill (-1), not turning (0) */
     sk_vec3 xs_n;             /* the ground normal under the character, smoothed over XS_NORMAL s */
     sk_procedural_state st;
 };
@@ -372,46 +373,44 @@ static sk_vec3 heel_base(const sk_procedural *P, uint32_t l, sk_vec3 c, float ya
  * XS_BODY of the turn is the body's (its facing: the character side-steps
  * along the path), the rest the feet's (the hip and the ankle twist). n: the
  * ground normal under the character, yaw: the facing the caller asked for. */
-#ifndef XS_SIDE
-#define XS_SIDE 1.0f
-#endif
-#ifndef XS_NORMAL
-#define XS_NORMAL 0.4f
-#endif
-#ifndef XS_SMOOTH
-#define XS_SMOOTH 0.1f
-#endif
-#ifndef XS_STEP
-#define XS_STEP 3.0f
-#endif
-#ifndef XS_ROLL
-#define XS_ROLL 0.32f      /* 18 degrees of roll left (the ankle allows 29) */
-#endif
-#ifndef XS_BODY
-#define XS_BODY 0.6f
-#endif
-#ifndef XS_BODY_MAX
-#define XS_BODY_MAX 0.7f
-#endif
-#ifndef XS_FOOT_MAX
+#define XS_NORMAL 0.4f  /* the normal's smoothing (s): the slope, not each bump */
+#define XS_SMOOTH 0.1f  /* the turn's smoothing (s) */
+#define XS_ROLL 0.28f   /* 18 degrees of roll left (the ankle allows 29) */
+/* downhill: the whole turn the body's (the character side-steps facing
+ * down the slope), steps shortened by 1 + 5 (rise across - 0.2); uphill:
+ * 0.6 of it, the rest the feet's, 1 + 3 (...) */
+#define XS_BODY_DOWN 1.0f
+#define XS_BODY_MAX_DOWN 1.2f
+#define XS_STEP_DOWN 6.0f
+#define XS_BODY_UP 0.6f
+#define XS_BODY_MAX_UP 0.7f
+#define XS_STEP_UP 3.0f
 #define XS_FOOT_MAX 0.5f
-#endif
-static void cross_slope(sk_vec3 n, float yaw, float *body, float *foot) {
+static void cross_slope(sk_vec3 n, float yaw, int *side, float *body, float *foot) {
     *body = *foot = 0;
     float sh = hypotf(n.x, n.z);
-    if (!(n.y > 0.2f) || sh < n.y * tanf(XS_ROLL)) return; /* tan(theta) under tan(XS_ROLL) */
+    if (!(n.y > 0.2f) || sh < n.y * tanf(XS_ROLL)) { /* tan(theta) under tan(XS_ROLL) */
+        *side = 0;
+        return;
+    }
     float tan_t = sh / n.y;
     sk_vec3 up = sk_vec3_make(-n.x / sh, 0, -n.z / sh); /* the normal leans downhill */
     float fx = sinf(yaw), fz = cosf(yaw);
     float phi = asinf(skm_clampf(up.x * fx + up.z * fz, -1, 1)); /* + facing uphill */
     float need = acosf(skm_clampf(tanf(XS_ROLL) / tan_t, 0, 1));
-    if (fabsf(phi) >= need) return;
+    if (fabsf(phi) >= need) {
+        if (fabsf(phi) >= need + 0.05f) *side = 0;
+        return;
+    }
+    /* the side is chosen as the turn begins and kept while it lasts (a
+     * path follower's facing swinging a little past the contour must not
+     * flip it): uphill when the facing comes from uphill, else downhill */
+    if (*side == 0) *side = phi > 0.05f ? 1 : -1;
     /* +yaw turns the facing toward (fz, -fx) */
     float toward_up = up.x * fz - up.z * fx >= 0 ? 1.0f : -1.0f;
-    /* toward uphill unless facing well downhill (a path follower's facing
-     * swinging a little past the contour must not flip the turn) */
-    float turn = XS_SIDE * (phi > -0.6f * need ? (need - phi) * toward_up : -(need + phi) * toward_up);
-    *body = skm_clampf(XS_BODY * turn, -XS_BODY_MAX, XS_BODY_MAX);
+    float turn = *side > 0 ? (need - phi) * toward_up : -(need + phi) * toward_up;
+    float share = *side > 0 ? XS_BODY_UP : XS_BODY_DOWN, cap = *side > 0 ? XS_BODY_MAX_UP : XS_BODY_MAX_DOWN;
+    *body = skm_clampf(share * turn, -cap, cap);
     *foot = skm_clampf(turn - *body, -XS_FOOT_MAX, XS_FOOT_MAX);
 }
 
@@ -424,11 +423,12 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
     float keep = P->ground.max_up;
     P->ground.max_up = 1e3f;
     P->xs_body = P->xs_foot = P->xs_tan = 0;
+    P->xs_side = 0;
     P->xs_n = sk_vec3_make(0, 1, 0);
     if (ground(P, x, z, 0, &h)) {
         P->st.position.y = h.point.y;
         P->xs_n = h.normal;
-        cross_slope(h.normal, yaw, &P->xs_body, &P->xs_foot);
+        cross_slope(h.normal, yaw, &P->xs_side, &P->xs_body, &P->xs_foot);
     }
     P->ground.max_up = keep;
     P->st.yaw = skm_wrap_angle(yaw + P->xs_body);
@@ -823,7 +823,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             /* the slope, not each bump: the normal smoothed over XS_NORMAL s */
             P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h.normal, skl_smooth(dt, XS_NORMAL)));
             sk_vec3 n = P->xs_n;
-            cross_slope(n, yaw, &xb, &xf);
+            cross_slope(n, yaw, &P->xs_side, &xb, &xf);
             /* across the velocity (the facing standing) */
             sk_vec3 vv = skl_horiz(P->tracker.velocity);
             float vl = skm_vec3_len(vv);
@@ -878,7 +878,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     /* across a slope: shorter steps, as on steep ground along it (the shin
      * sweeps less over the foot, whose roll against it that sweep changes
      * when the foot is turned from the path) */
-    len /= 1 + XS_STEP * fmaxf(0.0f, P->xs_tan - 0.2f);
+    len /= 1 + (P->xs_side < 0 ? XS_STEP_DOWN : XS_STEP_UP) * fmaxf(0.0f, P->xs_tan - 0.2f);
     /* backward: shorter steps (a person walking backward takes about three
      * quarters of the forward step, at a quicker cadence) */
     if (st->backward) len *= 0.75f;
