@@ -360,32 +360,44 @@ static sk_vec3 heel_base(const sk_procedural *P, uint32_t l, sk_vec3 c, float ya
     return b;
 }
 
-/* Walking across a slope (the foot fitted to the ground normal, seed 004
- * §7.2, Kuvio 15): a foot flat on ground of slope theta, its heading phi
- * from the contour toward the fall line, rolls by
+/* Walking across a slope. The seed fits the foot to the ground normal
+ * (§7.2, Kuvio 15); a foot flat on ground of slope theta, its heading phi
+ * from the contour toward the fall line, then rolls by
  *     tan(roll) = tan(theta) cos(phi)
  * and pitches by sin(pitch) = sin(theta) sin(phi). Along the contour of a
- * 30 degree slope the roll is 30 degrees, on 45 degrees 45: past the
- * ankle's +-29. The heading is turned toward the fall line until
- * cos(phi) = tan(XS_ROLL) / tan(theta): uphill (into the slope, as a person
- * traversing a steep slope faces it; the toe up, stood on the ball of the
- * foot past FOOT_PITCH_UP) unless the facing already points downhill.
- * XS_BODY of the turn is the body's (its facing: the character side-steps
- * along the path), the rest the feet's (the hip and the ankle twist). n: the
- * ground normal under the character, yaw: the facing the caller asked for. */
-#define XS_NORMAL 0.4f  /* the normal's smoothing (s): the slope, not each bump */
-#define XS_SMOOTH 0.1f  /* the turn's smoothing (s) */
-#define XS_ROLL 0.28f   /* 18 degrees of roll left (the ankle allows 29) */
-/* downhill: the whole turn the body's (the character side-steps facing
- * down the slope), steps shortened by 1 + 5 (rise across - 0.2); uphill:
- * 0.6 of it, the rest the feet's, 1 + 3 (...) */
-#define XS_BODY_DOWN 1.0f
-#define XS_BODY_MAX_DOWN 1.2f
-#define XS_STEP_DOWN 6.0f
-#define XS_BODY_UP 0.6f
+ * 30 degree slope the roll is 30 degrees, of a 45 degree slope 45: past the
+ * ankle's +-29 (sk_mannequin_leg_limits). The heading is turned toward the
+ * fall line until cos(phi) = tan(XS_ROLL) / tan(theta) (16 degrees of roll
+ * left for the shin's own sway over the foot):
+ *   - downhill, the whole turn the body's: the character side-steps along
+ *     the path facing partly down the slope, the toe lowered (the ankle's
+ *     50 degrees of plantarflexion have room; its 20 of dorsiflexion do
+ *     not: a foot turned uphill as far stands on its ball). Across 30
+ *     degrees phi = 60 and the foot pitches 26 degrees toe down, flat on
+ *     the ground; across 45, phi = 73 and the pitch, 43, is more than
+ *     FOOT_PITCH_DOWN: the foot stands on its heel, the toe raised.
+ *   - uphill when the facing comes from uphill (walking up, then turning
+ *     along the contour: turning downhill would swing the body and the
+ *     planted feet through the contour heading, where the ground rolls the
+ *     foot past the range), 0.6 of the turn the body's and the rest the
+ *     feet's (the hip and the ankle twist): the feet then stand on the ball.
+ * The side is chosen as the turn begins and kept while it lasts (a path
+ * follower's facing swinging a little past the contour must not flip it).
+ * Steps are shortened across a slope as along a steep one (the shin sweeps
+ * less over the foot; that sweep rolls a foot turned from the path). n: the
+ * ground normal under the character (smoothed: the slope, not each bump),
+ * yaw: the facing the caller asked for; out: the turns of the body and of
+ * the feet from it (rad about +Y). */
+#define XS_NORMAL 0.4f  /* the normal's smoothing (s) */
+#define XS_SMOOTH 0.1f  /* the turns' smoothing (s) */
+#define XS_ROLL 0.28f   /* 16 degrees of roll left (the ankle allows 29) */
+#define XS_BODY_DOWN 1.0f     /* downhill: the body's share of the turn, */
+#define XS_BODY_MAX_DOWN 1.2f /* at most (rad), */
+#define XS_STEP_DOWN 6.0f     /* steps / (1 + this x (rise across - 0.2)) */
+#define XS_BODY_UP 0.6f       /* uphill: the same */
 #define XS_BODY_MAX_UP 0.7f
 #define XS_STEP_UP 3.0f
-#define XS_FOOT_MAX 0.5f
+#define XS_FOOT_MAX 0.5f      /* the feet's turn from the body, at most (rad) */
 static void cross_slope(sk_vec3 n, float yaw, int *side, float *body, float *foot) {
     *body = *foot = 0;
     float sh = hypotf(n.x, n.z);
