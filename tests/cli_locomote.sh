@@ -76,7 +76,8 @@ if mode == "placed":
     assert all(0.3 <= v < 0.7 for v in frac.values()), frac
 elif mode == "procedural":  # the support foot is pinned
     assert max(slides) < 0.001 and contact < 0.01 and pen < 0.01, "targets"
-    assert all(0.3 < v < 0.8 for v in frac.values()), frac
+    # heel-off (the ankle's 20 degrees of dorsiflexion) ends the flat stance early: 0.25
+    assert all(0.25 < v < 0.8 for v in frac.values()), frac
 else:
     assert max(slides) > 0.05, "the baseline should slide"
 EOF
@@ -215,9 +216,8 @@ assert {r["terrain"] for r in scen} >= {"flat", "ramp:45", "stairs:0.17,0.28", "
 for r in scen:
     assert r["mode"] == "procedural" and r["finished"], r
     assert r["slide_max_cm"] < 0.1 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1 and r["ik_unreached"] == 0, r
-    # the mannequin's limits on every frame, but across 30 and 45 degree slopes (after the turn: docs/procedural.md)
-    if not (r["terrain"] in ("ramp:30", "ramp:45") and r["path"] == "0,0 0,6 6,6"):
-        assert r["limits_outside_frames"] == 0, r
+    # the mannequin's limits on every frame, also across the 30 and 45 degree slopes after the turn
+    assert r["limits_outside_frames"] == 0, r
 assert sum(1 for r in scen if r.get("backward")) == 4
 print("bench locomotion --procedural: %d scenarios within the targets; %.0f ns per character" % (len(scen), cost[0]["ns_per_character_min"]))
 EOF2

@@ -874,10 +874,10 @@ sk_result sk_mannequin_leg_limits(const sk_skeleton *skel, sk_ik_limit *out, uin
             l->min = 0.0f;
             l->max = 2.7f;
             break;
-        default: /* ankle */
+        default: /* ankle: dorsiflexion 20, plantarflexion 50 degrees (AAOS) */
             l->type = SK_IK_LIMIT_EULER;
-            l->euler_min = sk_vec3_make(-1.4f, -0.5f, -0.5f);
-            l->euler_max = sk_vec3_make(0.8f, 0.5f, 0.5f);
+            l->euler_min = sk_vec3_make(-0.349f, -0.5f, -0.5f);
+            l->euler_max = sk_vec3_make(0.873f, 0.5f, 0.5f);
             break;
         }
     }

@@ -37,13 +37,19 @@
  * down; steeper ground is stood on the ball of the foot (uphill) or on the
  * heel (downhill) */
 #define FOOT_PITCH_UP 0.25f
+#define FOOT_TAN_UP 0.2553f /* tan(FOOT_PITCH_UP) */
 #define FOOT_PITCH_DOWN 0.45f
+#define FOOT_TAN_DOWN 0.4830f /* tan(FOOT_PITCH_DOWN) */
 /* the foot bends up toward the shin at most this far past its rest angle
- * (rad, 72 degrees; the mannequin's ankle allows 80), and down at most
- * FOOT_PLANTAR_MAX (43 degrees; it allows 46): beyond, it pivots on its toe
- * or its heel */
-#define FOOT_DORSI_MAX 1.25f
+ * (rad, 17 degrees; the mannequin's ankle allows 20, a person's clinical
+ * dorsiflexion), and down at most FOOT_PLANTAR_MAX (43 degrees; it allows
+ * 50): beyond, it pivots on its toe (heel-off) or its heel. A swinging foot
+ * keeps FOOT_LAND_MARGIN x s more room on the dorsiflexion side, so a foot
+ * that lands on its ball (steep ground uphill, stairs) has that much left
+ * for its stance: it stands as it landed, heel raised, until heel-off. */
+#define FOOT_DORSI_MAX 0.30f
 #define FOOT_PLANTAR_MAX 0.75f
+#define FOOT_LAND_MARGIN 0.08f
 
 typedef struct pleg {
     uint32_t hip, knee, ankle, tip;
@@ -55,6 +61,11 @@ typedef struct pleg {
     sk_quat ankle_rest_c;     /* rest world rotation of the ankle, character space */
     float shin_foot_rest;     /* rest angle from ankle -> knee to heel -> toe about +X (rad) */
     float piv_c, piv_s, piv_half; /* cos, sin of the middle of the foot's range, cos of its half width */
+    /* the knee's and ankle's rest frames have the character's lateral axis
+     * as their X (the mannequin, the planar rig): the bend is the ankle's
+     * Euler X against the shin, as an EULER limit measures it (eul_sign: +X
+     * or -X), its range's middle eul_c, eul_s */
+    float eul_sign, eul_c, eul_s;
     sk_vec3 hinge;            /* the knee's hinge: the character's lateral axis in the knee's frame */
     bool hinge_ok;            /* hip -> knee -> ankle a parent chain: the analytic hinge solve */
     float l1, l2, phi0;       /* thigh, shin (rest) and the rest angle at the knee between them */
@@ -74,6 +85,10 @@ typedef struct pleg {
     sk_vec3 land_base, land_support;
     float land_yaw;
     sk_footstep land_out;
+    /* the last foot_pivot: on the toe only, and the rotation it added */
+    bool piv_toe;
+    sk_quat piv_q;
+    float piv_k;              /* bend change per pivot turn, from the last pivot */
 } pleg;
 
 typedef struct parm {
@@ -109,6 +124,12 @@ struct sk_procedural {
     bool stopping_step;       /* the rest step */
     bool walking;             /* stepping (also under a crouch or a landing) */
     float step_len;           /* the length of the step being taken */
+    /* across a slope: the body's facing and the feet turned toward the fall
+     * line by these (rad, signed about +Y; cross_slope()) */
+    float xs_body, xs_foot;
+    float xs_tan;             /* the ground's rise per metre across the velocity, smoothed */
+    int xs_side;              /* turning uphill (1), downhill (-1), not turning (0) */
+    sk_vec3 xs_n;             /* the ground normal under the character, smoothed over XS_NORMAL s */
     sk_procedural_state st;
 };
 
@@ -236,6 +257,11 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         }
         g->shin_foot_rest = signed_angle(sk_vec3_sub(P->rt[g->knee], P->rt[g->ankle]), sk_vec3_sub(toe, heel), sk_vec3_make(1, 0, 0));
         {
+            sk_vec3 xk = skm_quat_rotate(P->rr[g->knee], sk_vec3_make(1, 0, 0));
+            sk_vec3 xa = skm_quat_rotate(P->rr[g->ankle], sk_vec3_make(1, 0, 0));
+            g->eul_sign = xk.x > 0.99f && xa.x > 0.99f ? 1.0f : xk.x < -0.99f && xa.x < -0.99f ? -1.0f : 0.0f;
+            g->eul_c = cosf(0.5f * (FOOT_PLANTAR_MAX - FOOT_DORSI_MAX) * g->eul_sign);
+            g->eul_s = sinf(0.5f * (FOOT_PLANTAR_MAX - FOOT_DORSI_MAX) * g->eul_sign);
             float mid = g->shin_foot_rest + 0.5f * (FOOT_PLANTAR_MAX - FOOT_DORSI_MAX);
             g->piv_c = cosf(mid), g->piv_s = sinf(mid);
             g->piv_half = cosf(0.5f * (FOOT_PLANTAR_MAX + FOOT_DORSI_MAX) - 2e-3f);
@@ -312,7 +338,7 @@ static void place(sk_procedural *P, uint32_t l, sk_vec3 base, float yaw, sk_foot
     sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = skl_horiz(fd);
     float fl = skm_vec3_len(fh);
     if (fl < 1e-6f) return;
-    if (fd.y < fl * 0.25f && fd.y > -fl * 0.25f) return; /* under 14 degrees (tan 0.25 rad = 0.255) */
+    if (fd.y < fl * FOOT_TAN_UP && fd.y > -fl * FOOT_TAN_UP) return; /* inside both: flat on the ground */
     float pitch = atan2f(fd.y, fl), want = skm_clampf(pitch, -FOOT_PITCH_DOWN, FOOT_PITCH_UP);
     if (want == pitch) return;
     sk_vec3 ax = skm_vec3_unit(sk_vec3_cross(fh, sk_vec3_make(0, 1, 0))); /* +angle raises the toe */
@@ -334,19 +360,92 @@ static sk_vec3 heel_base(const sk_procedural *P, uint32_t l, sk_vec3 c, float ya
     return b;
 }
 
+/* Walking across a slope. The seed fits the foot to the ground normal
+ * (§7.2, Kuvio 15); a foot flat on ground of slope theta, its heading phi
+ * from the contour toward the fall line, then rolls by
+ *     tan(roll) = tan(theta) cos(phi)
+ * and pitches by sin(pitch) = sin(theta) sin(phi). Along the contour of a
+ * 30 degree slope the roll is 30 degrees, of a 45 degree slope 45: past the
+ * ankle's +-29 (sk_mannequin_leg_limits). The heading is turned toward the
+ * fall line until cos(phi) = tan(XS_ROLL) / tan(theta) (16 degrees of roll
+ * left for the shin's own sway over the foot):
+ *   - downhill, the whole turn the body's: the character side-steps along
+ *     the path facing partly down the slope, the toe lowered (the ankle's
+ *     50 degrees of plantarflexion have room; its 20 of dorsiflexion do
+ *     not: a foot turned uphill as far stands on its ball). Across 30
+ *     degrees phi = 60 and the foot pitches 26 degrees toe down, flat on
+ *     the ground; across 45, phi = 73 and the pitch, 43, is more than
+ *     FOOT_PITCH_DOWN: the foot stands on its heel, the toe raised.
+ *   - uphill when the facing comes from uphill (walking up, then turning
+ *     along the contour: turning downhill would swing the body and the
+ *     planted feet through the contour heading, where the ground rolls the
+ *     foot past the range), 0.6 of the turn the body's and the rest the
+ *     feet's (the hip and the ankle twist): the feet then stand on the ball.
+ * The side is chosen as the turn begins and kept while it lasts (a path
+ * follower's facing swinging a little past the contour must not flip it).
+ * Steps are shortened across a slope as along a steep one (the shin sweeps
+ * less over the foot; that sweep rolls a foot turned from the path). n: the
+ * ground normal under the character (smoothed: the slope, not each bump),
+ * yaw: the facing the caller asked for; out: the turns of the body and of
+ * the feet from it (rad about +Y). */
+#define XS_NORMAL 0.4f  /* the normal's smoothing (s) */
+#define XS_SMOOTH 0.1f  /* the turns' smoothing (s) */
+#define XS_ROLL 0.28f   /* 16 degrees of roll left (the ankle allows 29) */
+#define XS_BODY_DOWN 1.0f     /* downhill: the body's share of the turn, */
+#define XS_BODY_MAX_DOWN 1.2f /* at most (rad), */
+#define XS_STEP_DOWN 6.0f     /* steps / (1 + this x (rise across - 0.2)) */
+#define XS_BODY_UP 0.6f       /* uphill: the same */
+#define XS_BODY_MAX_UP 0.7f
+#define XS_STEP_UP 3.0f
+#define XS_FOOT_MAX 0.5f      /* the feet's turn from the body, at most (rad) */
+static void cross_slope(sk_vec3 n, float yaw, int *side, float *body, float *foot) {
+    *body = *foot = 0;
+    float sh = hypotf(n.x, n.z);
+    if (!(n.y > 0.2f) || sh < n.y * tanf(XS_ROLL)) { /* tan(theta) under tan(XS_ROLL) */
+        *side = 0;
+        return;
+    }
+    float tan_t = sh / n.y;
+    sk_vec3 up = sk_vec3_make(-n.x / sh, 0, -n.z / sh); /* the normal leans downhill */
+    float fx = sinf(yaw), fz = cosf(yaw);
+    float phi = asinf(skm_clampf(up.x * fx + up.z * fz, -1, 1)); /* + facing uphill */
+    float need = acosf(skm_clampf(tanf(XS_ROLL) / tan_t, 0, 1));
+    if (fabsf(phi) >= need) {
+        if (fabsf(phi) >= need + 0.05f) *side = 0;
+        return;
+    }
+    /* the side is chosen as the turn begins and kept while it lasts (a
+     * path follower's facing swinging a little past the contour must not
+     * flip it): uphill when the facing comes from uphill, else downhill */
+    if (*side == 0) *side = phi > 0.05f ? 1 : -1;
+    /* +yaw turns the facing toward (fz, -fx) */
+    float toward_up = up.x * fz - up.z * fx >= 0 ? 1.0f : -1.0f;
+    float turn = *side > 0 ? (need - phi) * toward_up : -(need + phi) * toward_up;
+    float share = *side > 0 ? XS_BODY_UP : XS_BODY_DOWN, cap = *side > 0 ? XS_BODY_MAX_UP : XS_BODY_MAX_DOWN;
+    *body = skm_clampf(share * turn, -cap, cap);
+    *foot = skm_clampf(turn - *body, -XS_FOOT_MAX, XS_FOOT_MAX);
+}
+
 sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_error *err) {
     if (!P || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural reset: NULL or non-finite position/yaw");
     memset(&P->st, 0, sizeof P->st);
-    P->st.yaw = skm_wrap_angle(yaw);
-    P->yq = skm_quat_rot_y(P->st.yaw);
-    P->ys = sinf(P->st.yaw), P->yc = cosf(P->st.yaw);
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
     P->ground.max_up = 1e3f;
-    if (ground(P, x, z, 0, &h)) P->st.position.y = h.point.y;
+    P->xs_body = P->xs_foot = P->xs_tan = 0;
+    P->xs_side = 0;
+    P->xs_n = sk_vec3_make(0, 1, 0);
+    if (ground(P, x, z, 0, &h)) {
+        P->st.position.y = h.point.y;
+        P->xs_n = h.normal;
+        cross_slope(h.normal, yaw, &P->xs_side, &P->xs_body, &P->xs_foot);
+    }
     P->ground.max_up = keep;
+    P->st.yaw = skm_wrap_angle(yaw + P->xs_body);
+    P->yq = skm_quat_rot_y(P->st.yaw);
+    P->ys = sinf(P->st.yaw), P->yc = cosf(P->st.yaw);
     P->ground_y = P->st.position.y;
     sk_motion_tracker_reset(&P->tracker, P->st.position, P->st.yaw);
     for (uint32_t l = 0; l < 2; l++) {
@@ -354,10 +453,12 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         P->leg[l].edge_pref = 0;
     }
     for (uint32_t l = 0; l < 2; l++) {
-        place(P, l, heel_base(P, l, P->st.position, P->st.yaw), P->st.yaw, &P->leg[l].step);
+        place(P, l, heel_base(P, l, P->st.position, P->st.yaw), P->st.yaw + P->xs_foot, &P->leg[l].step);
         P->leg[l].from = P->leg[l].step;
         P->leg[l].clr_valid = false;
         P->leg[l].land_valid = false;
+        P->leg[l].piv_toe = false;
+        P->leg[l].piv_k = 1;
         P->leg[l].guard = 0;
     }
     P->st.mode = SK_PROCEDURAL_STANDING;
@@ -458,6 +559,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
+    yaw_land += P->xs_foot; /* the foot's heading */
     pleg *g = &P->leg[l];
     sk_vec3 sup = P->leg[1 - l].step.position;
     if (g->land_valid && fabsf(base.x - g->land_base.x) < 1e-4f && fabsf(base.z - g->land_base.z) < 1e-4f &&
@@ -510,7 +612,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
     }
     float flen = skm_vec3_len(P->leg[l].foot_dir);
     float back = fmaxf(0.0f, lo - flen - LEDGE_MARGIN); /* the toe before the edge */
-    place(P, l, sk_vec3_add(b0, sk_vec3_scale(dir, back)), P->st.yaw, out);
+    place(P, l, sk_vec3_add(b0, sk_vec3_scale(dir, back)), P->st.yaw + P->xs_foot, out);
 }
 
 static void set_root(sk_procedural *P) {
@@ -618,32 +720,65 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
  * more than FOOT_PLANTAR_MAX (about to land, or just landed, far ahead down
  * a slope) pivots on its heel; the leg is then solved again. True if it
  * pivoted. */
-static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel, sk_quat rot) {
+static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 heel, sk_quat rot, float dmax) {
     pleg *g = &P->leg[l];
-    bool pivoted = false;
-    sk_vec3 lat = sk_vec3_make(P->yc, 0, -P->ys);
+    g->piv_toe = false;
+    g->piv_q = sk_quat_identity();
+    /* the foot's own lateral axis (across a slope or in a turn the foot is
+     * turned from the facing; about the facing's a pivot would roll it) */
+    sk_vec3 lat = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(1, 0, 0)));
+    float lat_len = skm_vec3_len(lat);
+    lat = lat_len > 0.1f ? sk_vec3_scale(lat, 1.0f / lat_len) : sk_vec3_make(P->yc, 0, -P->ys);
+    float bend0 = 0, target = 0, total = 0;
+    bool on_toe = false;
     for (int it = 0; it < 3; it++) {
-        const sk_procedural_foot *f = &P->st.feet[l];
-        sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
-        /* inside the range (the common case) without an arc tangent: the
-         * angle's distance from the range's middle, by its cosine */
-        float y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
-        if (x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half) return pivoted;
-        float bend = atan2f(y, x) - g->shin_foot_rest; /* + toe down (plantar), - toe up */
+        float x, y, bend; /* + toe down (plantar), - toe up */
+        if (g->eul_sign != 0) {
+            /* the ankle's Euler X against the shin (rel = Rz Ry Rx) */
+            sk_quat r = skm_quat_mul(sk_quat_conjugate(P->skel->rest[g->ankle].r), loc[g->ankle].r);
+            y = 2 * (r.y * r.z + r.w * r.x), x = 1 - 2 * (r.x * r.x + r.y * r.y);
+            /* inside the range (the common case) without an arc tangent: the
+             * angle's distance from the range's middle, by its cosine */
+            if (it == 0 && dmax >= FOOT_DORSI_MAX && x * g->eul_c + y * g->eul_s >= sqrtf(x * x + y * y) * g->piv_half)
+                return false;
+            bend = g->eul_sign * atan2f(y, x);
+        } else {
+            const sk_procedural_foot *f = &P->st.feet[l];
+            sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
+            y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
+            if (it == 0 && dmax >= FOOT_DORSI_MAX && x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half)
+                return false;
+            bend = skm_wrap_angle(atan2f(y, x) - g->shin_foot_rest);
+        }
         float turn; /* about lat: + turns the toe down */
-        if (bend < -FOOT_DORSI_MAX - 1e-3f) turn = -FOOT_DORSI_MAX - bend + 0.01f;
-        else if (bend > FOOT_PLANTAR_MAX + 1e-3f) turn = FOOT_PLANTAR_MAX - bend - 0.01f;
-        else return pivoted;
-        pivoted = true;
+        if (it == 0) {
+            if (bend < -dmax - 1e-3f) on_toe = true, target = -dmax + 0.01f;
+            else if (bend > FOOT_PLANTAR_MAX + 1e-3f) target = FOOT_PLANTAR_MAX - 0.01f;
+            else return false;
+            bend0 = bend;
+            turn = (target - bend) / g->piv_k;
+        } else {
+            /* the shin turns too as the ankle moves (the bend changes by
+             * piv_k x the turn, kept from frame to frame); a second solve
+             * only if the first left the foot past the range (by more
+             * than 0.02 rad: the threshold is 0.05 inside the limit) */
+            float k = skm_clampf((bend - bend0) / total, 0.2f, 2.0f);
+            g->piv_k = k;
+            if (bend >= -dmax - 0.02f && bend <= FOOT_PLANTAR_MAX + 0.02f) break;
+            turn = (target - bend0) / k - total;
+        }
+        total += turn;
         sk_quat q = skm_quat_axis_angle(lat, turn);
-        if (turn > 0) { /* on the toe */
+        if (on_toe) { /* the toe stays */
             sk_vec3 toe = sk_vec3_add(heel, skm_quat_rotate(rot, g->foot_dir));
             heel = sk_vec3_add(toe, skm_quat_rotate(q, sk_vec3_sub(heel, toe)));
         }
         rot = skm_quat_normalize(skm_quat_mul(q, rot));
         solve_leg(P, loc, l, heel, rot);
+        g->piv_q = skm_quat_mul(q, g->piv_q);
     }
-    return pivoted;
+    g->piv_toe = on_toe;
+    return true;
 }
 
 /* Arms swing against the legs (§8.2): the upper arm turns about the
@@ -692,7 +827,27 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     bool has_ground = ground(P, x, z, st->position.y, &h);
     if (has_ground) gy = h.point.y;
     st->position = sk_vec3_make(x, st->position.y, z);
-    st->yaw = skm_wrap_angle(yaw);
+    {
+        /* across a slope: the facing and the feet turned toward the fall line */
+        float xb = 0, xf = 0;
+        float xt = 0;
+        if (has_ground) {
+            /* the slope, not each bump: the normal smoothed over XS_NORMAL s */
+            P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h.normal, skl_smooth(dt, XS_NORMAL)));
+            sk_vec3 n = P->xs_n;
+            cross_slope(n, yaw, &P->xs_side, &xb, &xf);
+            /* across the velocity (the facing standing) */
+            sk_vec3 vv = skl_horiz(P->tracker.velocity);
+            float vl = skm_vec3_len(vv);
+            sk_vec3 d0 = vl > 0.05f ? sk_vec3_scale(vv, 1.0f / vl) : sk_vec3_make(sinf(yaw), 0, cosf(yaw));
+            if (n.y > 0.2f) xt = fabsf(n.x * d0.z - n.z * d0.x) / n.y;
+        }
+        float k = skl_smooth(dt, XS_SMOOTH);
+        P->xs_body += (xb - P->xs_body) * k;
+        P->xs_foot += (xf - P->xs_foot) * k;
+        P->xs_tan += (xt - P->xs_tan) * k;
+    }
+    st->yaw = skm_wrap_angle(yaw + P->xs_body);
     sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
     sk_vec3 v = skl_horiz(P->tracker.velocity);
     float speed = skm_vec3_len(v);
@@ -732,6 +887,10 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         float sl = st->slope * (st->backward ? -1.0f : 1.0f);
         len *= (1 + 0.5f * skm_clampf(sl, -0.2f, 0.2f)) / (1 + 2.0f * fmaxf(0.0f, fabsf(sl) - 0.2f));
     }
+    /* across a slope: shorter steps, as on steep ground along it (the shin
+     * sweeps less over the foot, whose roll against it that sweep changes
+     * when the foot is turned from the path) */
+    len /= 1 + (P->xs_side < 0 ? XS_STEP_DOWN : XS_STEP_UP) * fmaxf(0.0f, P->xs_tan - 0.2f);
     /* backward: shorter steps (a person walking backward takes about three
      * quarters of the forward step, at a quicker cadence) */
     if (st->backward) len *= 0.75f;
@@ -800,6 +959,18 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             st->support = sw;
             sw = 1 - sw;
             gs = &P->leg[sw];
+            {
+                /* landed on the ball of the foot (its swing pivoted on the
+                 * toe): it stands so, heel raised, toe where it was to land */
+                pleg *gl = &P->leg[st->support];
+                sk_vec3 fd = skm_quat_rotate(gl->step.rotation, gl->foot_dir);
+                bool on_heel = fd.y < -0.95f * FOOT_TAN_DOWN * skm_vec3_len(skl_horiz(fd)); /* place(): toe raised */
+                if (gl->piv_toe && !on_heel) {
+                    sk_vec3 toe = sk_vec3_add(gl->step.position, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
+                    gl->step.rotation = skm_quat_normalize(skm_quat_mul(gl->piv_q, gl->step.rotation));
+                    gl->step.position = sk_vec3_sub(toe, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
+                }
+            }
             gs->from = gs->step;
             gs->guard = 0;
             if (P->stopping_step) {
@@ -821,7 +992,13 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     }
     /* body height: the ground under it smoothed (stairs become a slope),
      * plus the bob, lowered so both feet reach */
-    if (has_ground) P->ground_y += (gy - P->ground_y) * skl_smooth(dt, 0.15f);
+    if (has_ground) {
+        /* smoothed over 0.15 s, which lags 0.15 s x the climb rate behind
+         * the ground on a ramp (27 cm at 1.8 m/s up 45 degrees: the knees
+         * folded past their range): the ground 0.15 s ahead is followed */
+        float lead = st->slope * speed * 0.15f; /* slope: along the velocity */
+        P->ground_y += (gy + lead - P->ground_y) * skl_smooth(dt, 0.15f);
+    }
     float s = st->step;
     float rise = P->rise0 * (1 + run);
     if (st->mode == SK_PROCEDURAL_STANDING || st->mode == SK_PROCEDURAL_WALKING)
@@ -897,7 +1074,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             for (uint32_t l = 0; l < 2; l++) {
                 P->leg[l].step.position = st->position; /* rays from the landing height */
                 P->leg[l].step.position.y = gy;
-                place(P, l, heel_base(P, l, st->position, st->yaw), st->yaw, &P->leg[l].step);
+                place(P, l, heel_base(P, l, st->position, st->yaw), st->yaw + P->xs_foot, &P->leg[l].step);
                 P->leg[l].from = P->leg[l].step;
             }
             P->ground_y = gy;
@@ -960,12 +1137,17 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             P->J, P->need);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
     if (on_ground && P->walking) {
-        if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw]);
+        if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw], FOOT_DORSI_MAX - FOOT_LAND_MARGIN * s);
         /* heel strike and heel-off: the support foot may pivot the same way
          * on its heel or its toe (which stays where it stands); it is then
          * not flat on the ground and not reported as planted */
         uint32_t su = st->support;
-        if (foot_pivot(P, loc, su, heel_t[su], rot_t[su])) st->feet[su].stance = false;
+        if (foot_pivot(P, loc, su, heel_t[su], rot_t[su], FOOT_DORSI_MAX)) st->feet[su].stance = false;
+    } else if (on_ground) {
+        /* standing (or crouching, landing) on steep ground: a foot bent past
+         * the ankle's range stands on its ball or its heel */
+        for (uint32_t l = 0; l < 2; l++)
+            if (foot_pivot(P, loc, l, heel_t[l], rot_t[l], FOOT_DORSI_MAX)) st->feet[l].stance = false;
     }
     float lead = 0;
     if (P->walking && st->mode != SK_PROCEDURAL_AIRBORNE && len > 0)

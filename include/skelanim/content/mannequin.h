@@ -27,12 +27,14 @@ sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_allocator 
  *                       (132 / 40 degrees), abduction +-0.6 about Z,
  *                       rotation +-0.6 about Y
  *   knees  (shin_l/r)   HINGE about +X: 0 .. 2.7 rad (never backwards)
- *   ankles (foot_l/r)   EULER: -1.4 .. 0.8 rad about X (the foot's pitch
- *                       against the shin), +-0.5 about Y and Z. The pitch
- *                       range is wider than a person's (dorsiflexion about
- *                       20 degrees clinically; here 80): the IK-only walker
- *                       keeps a pinned foot flat on steep ground where a
- *                       person's heel comes off (issue #11, open)
+ *   ankles (foot_l/r)   EULER: -0.349 .. 0.873 rad about X (the foot's
+ *                       pitch against the shin: dorsiflexion 20, plantar-
+ *                       flexion 50 degrees, the AAOS clinical ranges as in
+ *                       Greene & Heckman, The Clinical Measurement of Joint
+ *                       Motion, 1994), +-0.5 about Y and Z (twist; roll,
+ *                       29 degrees: between the AAOS inversion 35 and
+ *                       eversion 15). Was -1.4 (80 degrees of
+ *                       dorsiflexion) before issue #11's ankle work
  * out holds count (>= the skeleton's joint count) entries; joints without a
  * limit get SK_IK_LIMIT_NONE. SK_ERR_INVALID_ARGUMENT if a leg joint is
  * missing (not the mannequin) or count is short. */

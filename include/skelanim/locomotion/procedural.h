@@ -25,6 +25,10 @@
  * the character falls and lands, the landing absorbed by the knees in
  * proportion to the fall speed. Jumps: a crouch (the root lowered to a set
  * depth), take-off, arms raised in the air, the same landing.
+ * Across a slope the body's facing and the feet turn toward the fall line
+ * until the ground's roll of a flat foot, tan(roll) = tan(slope) cos(heading
+ * from the contour), leaves the ankle room (the character side-steps along
+ * the path; state.yaw is the facing so turned), with shorter steps.
  * Arms (§8.2): swing in opposition to the legs, nearly straight walking and
  * bent running; one or both may point at a target (an iterative solver from
  * the IK layer, sk_procedural_point_at). Backward walking: the body faces one
@@ -99,7 +103,7 @@ typedef struct sk_procedural_state {
     double time;
     sk_procedural_mode mode;
     sk_vec3 position;          /* the character's point; y: body ground height */
-    float yaw;
+    float yaw;                 /* the facing: the caller's, turned toward the fall line across a slope */
     sk_vec3 velocity;
     float speed;               /* m/s along the ground */
     bool backward;             /* walking backward (velocity against the facing) */
