@@ -2,7 +2,8 @@
  * mannequin. Input bytes pick up to four clips and times (poses), weights
  * (mostly 0..2, sometimes any float), masks (from a subtree, a joint list, or
  * per joint), channel bits, the rotation mode and rest fill; then
- * sk_blend_poses, sk_blend_two, sk_pose_make_additive/apply_additive and
+ * sk_blend_poses, sk_blend_two (and their SoA forms, bit for bit),
+ * sk_pose_make_additive/apply_additive and
  * sk_layers_apply. Promise checked: with finite weights and masks in [0, 1]
  * every output pose is finite (a NaN or negative weight counts as 0). */
 #include "fuzz_common.h"
@@ -67,13 +68,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sk_blend_options bo = {(sk_blend_rotation)(fz_u8(&b) & 1), (fz_u8(&b) & 1) != 0};
     if (sk_blend_poses(skel, inputs, n, &bo, &out, &err) != SK_OK) fz_fail("sk_blend_poses: %s", err.message);
     if (finite_in && !fz_pose_finite(&out)) fz_fail("sk_blend_poses: finite input, pose not finite");
+    /* The SoA blends (core/soa.h) promise the same bits where they apply:
+     * nlerp, no masks or channel sets; finite results compared with memcmp. */
+    sk_soa_pose sin[NIN], sout;
+    bool soa_ok = sk_soa_pose_alloc(skel, NULL, &sout, &err) == SK_OK;
+    for (int i = 0; i < NIN; i++) soa_ok = sk_soa_pose_alloc(skel, NULL, &sin[i], &err) == SK_OK && soa_ok;
+    if (!soa_ok) fz_fail("sk_soa_pose_alloc: %s", err.message);
+    for (uint32_t i = 0; i < n; i++)
+        if (sk_soa_pose_from_pose(skel, &in[i], &sin[i], &err) != SK_OK) fz_fail("sk_soa_pose_from_pose: %s", err.message);
+    sk_pose back;
+    if (sk_pose_alloc(skel, NULL, &back, &err) != SK_OK) fz_fail("%s", err.message);
+    bool plain = bo.rotation == SK_BLEND_NLERP;
+    for (uint32_t i = 0; i < n; i++) plain = plain && !inputs[i].mask && !inputs[i].channels;
+    if (plain && fz_pose_finite(&out)) {
+        const sk_soa_pose *sp[NIN];
+        float w[NIN];
+        for (uint32_t i = 0; i < n; i++) sp[i] = &sin[i], w[i] = inputs[i].weight;
+        if (sk_blend_weighted_soa(skel, sp, w, n, !bo.no_rest_fill, &sout, &err) != SK_OK ||
+            sk_soa_pose_to_pose(skel, &sout, &back, &err) != SK_OK)
+            fz_fail("sk_blend_weighted_soa: %s", err.message);
+        if (memcmp(back.local, out.local, jc * sizeof(sk_transform)) != 0) fz_fail("sk_blend_weighted_soa differs from sk_blend_poses");
+    }
 
     float t2 = fz_float(&b, -0.5f, 1.5f);
     const float *mask2 = inputs[0].mask;
-    if (sk_blend_two(skel, &in[0], &in[n - 1], t2, mask2, fz_u8(&b) & 1, &out, &err) != SK_OK)
+    bool slerp2 = fz_u8(&b) & 1;
+    if (sk_blend_two(skel, &in[0], &in[n - 1], t2, mask2, slerp2, &out, &err) != SK_OK)
         fz_fail("sk_blend_two: %s", err.message);
     if (isfinite(t2) && fabsf(t2) < 1e6f && !fz_pose_finite(&out))
         fz_fail("sk_blend_two: finite input (t %g), pose not finite", t2);
+    if (!mask2 && !slerp2 && fz_pose_finite(&out)) {
+        if (sk_blend_two_soa(skel, &sin[0], &sin[n - 1], t2, &sout, &err) != SK_OK ||
+            sk_soa_pose_to_pose(skel, &sout, &back, &err) != SK_OK)
+            fz_fail("sk_blend_two_soa: %s", err.message);
+        if (memcmp(back.local, out.local, jc * sizeof(sk_transform)) != 0) fz_fail("sk_blend_two_soa differs from sk_blend_two (t %g)", t2);
+    }
+    for (int i = 0; i < NIN; i++) sk_soa_pose_free(&sin[i], NULL);
+    sk_soa_pose_free(&sout, NULL);
+    sk_pose_free(&back, NULL);
 
     /* Additive: in[n-1] relative to in[0], applied on out. */
     if (sk_pose_make_additive(skel, &in[n - 1], &in[0], &delta, &err) != SK_OK)

@@ -161,6 +161,38 @@ static void fz_skin_primitive(const sk_primitive *prim, const sk_mat4 *palette, 
     sk_skinned_mesh_destroy(m);
 }
 
+/* The structure-of-arrays functions (core/soa.h) promise the AoS functions'
+ * bits: sampling at t and local-to-model on the sampled pose, compared with
+ * memcmp (finite results only: NaN payloads are not part of the promise). */
+static void fz_check_soa(const sk_skeleton *skel, const sk_clip *clip, double t, sk_loop_mode loop, const sk_pose *aos,
+                         const sk_mat4 *model) {
+    uint32_t jc = skel->joint_count;
+    if (!fz_finite((const float *)aos->local, (size_t)jc * 10)) return;
+    sk_error err = {0};
+    sk_soa_pose soa;
+    if (sk_soa_pose_alloc(skel, NULL, &soa, &err) != SK_OK) return;
+    sk_transform *back = malloc((size_t)(jc ? jc : 1) * sizeof *back);
+    sk_mat4 *m2 = malloc((size_t)(jc ? jc : 1) * sizeof *m2);
+    if (back && m2) {
+        sk_result r = clip ? sk_clip_sample_soa(clip, skel, t, loop, NULL, 0, &soa, &err)
+                           : sk_soa_pose_from_pose(skel, aos, &soa, &err);
+        if (r == SK_ERR_LIMIT && clip && sk_clip_is_compressed(clip)) goto out; /* documented: > 256 joints */
+        if (r != SK_OK) fz_fail("SoA sampling: %s", err.message);
+        sk_pose bp = sk_pose_view(back, jc, NULL, 0);
+        if (sk_soa_pose_to_pose(skel, &soa, &bp, &err) != SK_OK) fz_fail("sk_soa_pose_to_pose: %s", err.message);
+        if (jc && memcmp(back, aos->local, (size_t)jc * sizeof *back) != 0)
+            fz_fail("sk_clip_sample_soa differs from sk_clip_sample at t = %g", t);
+        if (model && fz_finite((const float *)model, (size_t)jc * 16)) {
+            if (sk_local_to_model_soa(skel, &soa, NULL, m2, jc, &err) != SK_OK) fz_fail("sk_local_to_model_soa: %s", err.message);
+            if (jc && memcmp(m2, model, (size_t)jc * sizeof *m2) != 0) fz_fail("sk_local_to_model_soa differs");
+        }
+    }
+out:
+    free(back);
+    free(m2);
+    sk_soa_pose_free(&soa, NULL);
+}
+
 void fz_exercise_asset(const sk_asset *asset, fz_bytes *b) {
     const sk_skeleton *skel = asset->skeleton;
     sk_error err = {0};
@@ -182,9 +214,15 @@ void fz_exercise_asset(const sk_asset *asset, fz_bytes *b) {
             double times[6] = {0.0, d * 0.37, d, -0.25 * d - 0.1, (double)fz_float(b, -2.0f, 2.0f) * (d + 1.0),
                                (double)fz_raw_float(b)};
             for (int k = 0; k < 6; k++)
-                for (int loop = 0; loop < 3; loop++)
+                for (int loop = 0; loop < 3; loop++) {
                     if (sk_clip_sample(clip, skel, times[k], (sk_loop_mode)loop, &pose, &err) != SK_OK)
                         fz_fail("sk_clip_sample on a loaded clip: %s", err.message);
+                    if (loop == 0 && k < 3) {
+                        if (sk_local_to_model(skel, &pose, NULL, model, jc, &err) != SK_OK)
+                            fz_fail("sk_local_to_model: %s", err.message);
+                        fz_check_soa(skel, clip, times[k], (sk_loop_mode)loop, &pose, model);
+                    }
+                }
             size_t cn = sk_clip_cursor_size(clip);
             uint32_t *cursor = calloc(cn ? cn : 1, sizeof *cursor);
             if (cursor) {
