@@ -279,28 +279,29 @@ static bool frames_build(sk_clip *c) {
         return true; /* too large to lay out: keep the per-track keys */
     }
     f->data_bytes = floats * sizeof(float) + 32;
-    f->data_raw = sk_alloc(a, f->data_bytes);
+    f->data_raw = sk_realloc_raw(a, NULL, 0, f->data_bytes); /* every float is written below */
     if (!f->data_raw) {
         f->data_bytes = 0;
         frames_free(a, f);
         return false;
     }
     f->data = (float *)(((uintptr_t)f->data_raw + 31u) & ~(uintptr_t)31u);
-    for (uint32_t k = 0; k < n; k++) { /* identity in every lane, then the tracks' keys */
+    /* Key by key (the frames are written front to back, once): the identity
+     * in every lane of the full blocks, zeros in the padding, then each
+     * track's values for that key. */
+    for (uint32_t k = 0; k < n; k++) {
         float *fr = f->data + (size_t)k * stride;
         memset(fr, 0, stride * sizeof(float));
         for (uint32_t bi = 0; bi < nb; bi++)
             for (uint32_t r = 0; !f->blocks[bi].compact && r < f->blocks[bi].comps; r++)
                 for (uint32_t l = 0; l < 8; l++)
                     fr[f->blocks[bi].offset + r * 8 + l] = frames_identity[f->blocks[bi].path][r];
-    }
-    for (uint32_t i = 0; i < T; i++) {
-        const sk_track *t = &c->tracks[i];
-        const sk_frame_block *b = &f->blocks[f->track_block[i]];
-        const float *v = c->values + t->value_offset;
-        for (uint32_t k = 0; k < n; k++)
-            for (uint32_t r = 0; r < b->comps; r++)
-                f->data[(size_t)k * stride + sk_frame_index(b, t->joint % 8u, r)] = v[(size_t)k * b->comps + r];
+        for (uint32_t i = 0; i < T; i++) {
+            const sk_track *t = &c->tracks[i];
+            const sk_frame_block *b = &f->blocks[f->track_block[i]];
+            const float *v = c->values + t->value_offset + (size_t)k * b->comps;
+            for (uint32_t r = 0; r < b->comps; r++) fr[sk_frame_index(b, t->joint % 8u, r)] = v[r];
+        }
     }
     /* One time array for every track; no per-track values. */
     float *times = sk_alloc(a, n * sizeof(float));

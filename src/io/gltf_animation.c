@@ -113,6 +113,13 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
                             len);
         }
     }
+    if (tpath == SK_PATH_TRANSLATION || tpath == SK_PATH_SCALE) { /* for gltf_limits.c */
+        uint32_t j = g->asset->node_to_joint[node];
+        double bound = sk_gl_track_bound(times, values, keys, width, mode == SK_INTERP_CUBICSPLINE,
+                                         tpath == SK_PATH_TRANSLATION && width == 3);
+        double *slot = tpath == SK_PATH_TRANSLATION ? &g->anim_tb[j] : &g->anim_sb[j];
+        *slot = fmax(*slot, bound);
+    }
     sk_track_desc td;
     memset(&td, 0, sizeof td);
     td.joint = g->asset->node_to_joint[node];
@@ -133,6 +140,10 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
     uint8_t *seen = tmp_alloc(g, g->n_nodes ? g->n_nodes : 1, 1);
     if (!clips || !seen) return oom(g);
     g->asset->clips = clips;
+    uint32_t J = g->asset->skeleton ? g->asset->skeleton->joint_count : 0;
+    g->anim_tb = sk_arena_alloc(&g->tmp, ((size_t)J + 1) * 2 * sizeof(double)); /* zeros */
+    if (!g->anim_tb) return oom(g);
+    g->anim_sb = g->anim_tb + J;
     for (uint32_t a = 0; a < g->n_anims; a++) {
         const cJSON *o = g->j_anims[a];
         char path[64];

@@ -121,6 +121,11 @@ typedef struct gl_ctx {
     const char *const *roots; /* sk_gltf_options.allowed_roots */
     uint32_t n_roots;
     sk_asset *asset;
+    /* Per joint, the largest translation length and scale component over
+     * every key of its animated translation and scale tracks (the Hermite
+     * bound for CUBICSPLINE), measured while each channel's keys are in hand
+     * (gltf_animation.c) for gltf_limits.c; NULL when no clip has such keys. */
+    double *anim_tb, *anim_sb;
 } gl_ctx;
 
 /* Fills the caller's sk_error (if any) and returns the code. */
@@ -245,5 +250,9 @@ void sk_gl_warn(gl_ctx *g, const char *fmt, ...)
     ;
 /* gltf_limits.c: refuses values that would overflow in world space. */
 sk_result sk_gl_check_world_range(gl_ctx *g);
+/* gltf_limits.c: the largest |translation| (length: width 3) or |scale
+ * component| over a track's keys, CUBICSPLINE tangents times the key span
+ * included. */
+double sk_gl_track_bound(const float *times, const float *v, uint32_t key_count, uint32_t width, bool cubic, bool length);
 
 #endif

@@ -26,9 +26,7 @@ static double len3(double x, double y, double z) { return sqrt(x * x + y * y + z
 static inline double dmax(double a, double b) { return (a > b || a != a) ? a : b; }
 
 /* Largest |translation| (width 3, lengths) or |scale component| over a track's keys. */
-static double track_bound(const float *times, const float *v, const sk_track_info *in, bool length) {
-    uint32_t n = in->key_count, w = in->width;
-    bool cubic = in->interpolation == SK_INTERP_CUBICSPLINE;
+double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_t w, bool cubic, bool length) {
     double vmax = 0.0, mmax = 0.0; /* squared lengths when `length`: one square root at the end */
     for (uint32_t k = 0; k < n; k++) {
         for (uint32_t part = 0; part < (cubic ? 3u : 1u); part++) {
@@ -59,28 +57,12 @@ sk_result sk_gl_check_world_range(gl_ctx *g) {
         tb[j] = len3(r->t.x, r->t.y, r->t.z);
         sb[j] = fmax(fabs((double)r->s.x), fmax(fabs((double)r->s.y), fabs((double)r->s.z)));
     }
-    /* animated translations and scales */
-    size_t cap = 0;
-    float *times = NULL, *vals = NULL;
-    for (uint32_t c = 0; c < a->clip_count; c++) {
-        const sk_clip *clip = a->clips[c];
-        for (uint32_t i = 0; i < sk_clip_track_count(clip); i++) {
-            sk_track_info in;
-            if (!sk_clip_track_info(clip, i, &in) || in.joint >= J) continue;
-            if (in.path != SK_PATH_TRANSLATION && in.path != SK_PATH_SCALE) continue;
-            size_t nv = (size_t)in.key_count * in.width * (in.interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u);
-            size_t need = nv > in.key_count ? nv : in.key_count;
-            if (need > cap) {
-                cap = need * 2;
-                times = sk_arena_alloc_raw(&g->tmp, cap * sizeof(float));
-                vals = sk_arena_alloc_raw(&g->tmp, cap * sizeof(float));
-                if (!times || !vals) return oom(g);
-            }
-            sk_clip_track_keys(clip, i, times, vals);
-            double b = track_bound(times, vals, &in, in.path == SK_PATH_TRANSLATION && in.width == 3);
-            if (in.path == SK_PATH_TRANSLATION) tb[in.joint] = fmax(tb[in.joint], b);
-            else sb[in.joint] = fmax(sb[in.joint], b);
-        }
+    /* animated translations and scales: bounded while the reader had each
+     * channel's keys in hand (gltf_animation.c; reading them back from a
+     * frame-major clip would walk the whole clip once per track) */
+    for (uint32_t j = 0; j < J && g->anim_tb; j++) {
+        tb[j] = fmax(tb[j], g->anim_tb[j]);
+        sb[j] = fmax(sb[j], g->anim_sb[j]);
     }
     /* world bounds, parents first */
     for (uint32_t j = 0; j < J; j++) {
