@@ -17,6 +17,11 @@ struct sk_clip_builder {
     sk_track *tracks;
     float *times, *values;
     size_t time_count, time_cap, value_count, value_cap;
+    /* Tracks added by reference (sk_clip_builder_add_track_ref): the caller's
+     * arrays, read at finish; such a track has pad_ = 1 and its slot here in
+     * time_offset until then. */
+    struct clip_ref { const float *times, *values; } *refs;
+    size_t ref_count, ref_cap;
 };
 
 static const char *path_name(uint32_t p) {
@@ -50,6 +55,7 @@ void sk_clip_builder_destroy(sk_clip_builder *b) {
     sk_free(&a, b->tracks, b->track_cap * sizeof(sk_track));
     sk_free(&a, b->times, b->time_cap * sizeof(float));
     sk_free(&a, b->values, b->value_cap * sizeof(float));
+    sk_free(&a, b->refs, b->ref_cap * sizeof *b->refs);
     sk_free(&a, b, sizeof *b);
 }
 
@@ -67,7 +73,32 @@ static bool grow(const sk_allocator *a, void **p, size_t *cap, size_t need, size
     return true;
 }
 
+/* Unit rotation keys (glTF requires them; three.js does not normalise, which
+ * shows as ~1e-4 differences on assets with keys like 0.707): q / |q| in
+ * float, in double when |q|^2 overflows float (found by fuzz_skc). */
+static void normalize_key(float *q) {
+    float l2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (l2 <= 3.0e38f) {
+        float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys are rejected */
+        q[0] *= inv; q[1] *= inv; q[2] *= inv; q[3] *= inv;
+    } else {
+        double d2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+        double dinv = 1.0 / sqrt(d2);
+        for (int k = 0; k < 4; k++) q[k] = (float)(q[k] * dinv);
+    }
+}
+
+static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, sk_error *err);
+
 sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
+    return add_track(b, t, false, err);
+}
+
+sk_result sk_clip_builder_add_track_ref(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
+    return add_track(b, t, true, err);
+}
+
+static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, sk_error *err) {
     if (!b || !t) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_add_track: NULL argument");
     if (t->path > SK_PATH_WEIGHTS)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: unknown path %d", (int)t->path);
@@ -131,6 +162,22 @@ sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, 
             return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
         b->track_cap = (uint32_t)cap;
     }
+    if (ref) {
+        if (!grow(&b->alloc, (void **)&b->refs, &b->ref_cap, b->ref_count + 1, sizeof *b->refs))
+            return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        sk_track *tr = &b->tracks[b->track_count++];
+        memset(tr, 0, sizeof *tr);
+        tr->joint = t->joint;
+        tr->path = (uint8_t)t->path;
+        tr->interp = (uint8_t)t->interpolation;
+        tr->key_count = t->key_count;
+        tr->width = width;
+        tr->pad_ = 1;
+        tr->time_offset = b->ref_count;
+        b->refs[b->ref_count].times = t->times;
+        b->refs[b->ref_count++].values = t->values;
+        return SK_OK;
+    }
     if (!grow(&b->alloc, (void **)&b->times, &b->time_cap, b->time_count + t->key_count, sizeof(float)) ||
         !grow(&b->alloc, (void **)&b->values, &b->value_cap, b->value_count + nvals, sizeof(float)))
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -146,22 +193,8 @@ sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, 
     memcpy(b->times + b->time_count, t->times, t->key_count * sizeof(float));
     float *dst = b->values + b->value_count;
     memcpy(dst, t->values, nvals * sizeof(float));
-    if (t->path == SK_PATH_ROTATION && t->interpolation != SK_INTERP_CUBICSPLINE) {
-        /* glTF requires unit rotation keys; normalise stored keys (three.js does
-         * not, which shows as ~1e-4 differences on assets with keys like 0.707). */
-        for (size_t v = 0; v < nvals; v += 4) {
-            float l2 = dst[v] * dst[v] + dst[v + 1] * dst[v + 1] + dst[v + 2] * dst[v + 2] + dst[v + 3] * dst[v + 3];
-            if (l2 <= 3.0e38f) {
-                float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys were rejected above */
-                dst[v] *= inv; dst[v + 1] *= inv; dst[v + 2] *= inv; dst[v + 3] *= inv;
-            } else { /* components so large that l2 overflows float: normalise in double (found by fuzz_skc) */
-                double d2 = (double)dst[v] * dst[v] + (double)dst[v + 1] * dst[v + 1] + (double)dst[v + 2] * dst[v + 2] +
-                            (double)dst[v + 3] * dst[v + 3];
-                double dinv = 1.0 / sqrt(d2);
-                for (int k = 0; k < 4; k++) dst[v + k] = (float)(dst[v + k] * dinv);
-            }
-        }
-    }
+    if (t->path == SK_PATH_ROTATION && t->interpolation != SK_INTERP_CUBICSPLINE)
+        for (size_t v = 0; v < nvals; v += 4) normalize_key(dst + v);
     b->time_count += t->key_count;
     b->value_count += nvals;
     return SK_OK;
@@ -212,17 +245,27 @@ static const float frames_identity[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1
 /* Builds the frame-major layout when the clip qualifies (see clip_internal.h)
  * and then drops the per-track values and all but one copy of the times.
  * Returns false only when out of memory (the clip then stays as it was). */
-static bool frames_build(sk_clip *c) {
+/* A track's key times and values during finish: the builder's arrays, or
+ * the caller's for a track added by reference (pad_ = 1, its slot in
+ * time_offset). */
+static const float *fin_times(const sk_clip *c, const struct clip_ref *refs, const sk_track *t) {
+    return t->pad_ ? refs[t->time_offset].times : c->times + t->time_offset;
+}
+static const float *fin_values(const sk_clip *c, const struct clip_ref *refs, const sk_track *t) {
+    return t->pad_ ? refs[t->time_offset].values : c->values + t->value_offset;
+}
+
+static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
     uint32_t T = c->track_count;
     if (T == 0 || c->weight_tracks) return true;
     const sk_track *t0 = &c->tracks[0];
     uint32_t n = t0->key_count;
     if (n < 2) return true;
-    const float *times0 = c->times + t0->time_offset;
+    const float *times0 = fin_times(c, refs, t0);
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
         if (t->interp != SK_INTERP_LINEAR || t->path > SK_PATH_SCALE || t->key_count != n) return true;
-        if (i && memcmp(c->times + t->time_offset, times0, n * sizeof(float)) != 0) return true;
+        if (i && memcmp(fin_times(c, refs, t), times0, n * sizeof(float)) != 0) return true;
         if (i && t->joint == c->tracks[i - 1].joint && t->path == c->tracks[i - 1].path) return true; /* a duplicate */
         if (t->joint / 8u >= (1u << 24)) return true;
     }
@@ -299,8 +342,10 @@ static bool frames_build(sk_clip *c) {
         for (uint32_t i = 0; i < T; i++) {
             const sk_track *t = &c->tracks[i];
             const sk_frame_block *b = &f->blocks[f->track_block[i]];
-            const float *v = c->values + t->value_offset + (size_t)k * b->comps;
-            for (uint32_t r = 0; r < b->comps; r++) fr[sk_frame_index(b, t->joint % 8u, r)] = v[r];
+            const float *v = fin_values(c, refs, t) + (size_t)k * b->comps;
+            float q[4] = {v[0], v[1], v[2], b->comps == 4 ? v[3] : 0.0f};
+            if (t->pad_ && t->path == SK_PATH_ROTATION) normalize_key(q); /* as add_track stores them */
+            for (uint32_t r = 0; r < b->comps; r++) fr[sk_frame_index(b, t->joint % 8u, r)] = q[r];
         }
     }
     /* One time array for every track; no per-track values. */
@@ -316,8 +361,45 @@ static bool frames_build(sk_clip *c) {
     c->time_total = n;
     c->values = NULL;
     c->value_total = 0;
-    for (uint32_t i = 0; i < T; i++) c->tracks[i].time_offset = 0, c->tracks[i].value_offset = 0;
+    for (uint32_t i = 0; i < T; i++) c->tracks[i].time_offset = 0, c->tracks[i].value_offset = 0, c->tracks[i].pad_ = 0;
     c->frames = f;
+    return true;
+}
+
+/* Tracks added by reference in a clip that is not frame-major: their keys
+ * copied after the others (rotations normalised, as add_track stores them). */
+static bool refs_materialize(sk_clip *c, const struct clip_ref *refs) {
+    const sk_allocator *a = &c->alloc;
+    size_t nt = c->time_total, nv = c->value_total;
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        const sk_track *t = &c->tracks[i];
+        if (!t->pad_) continue;
+        size_t per = (size_t)t->width * (t->interp == SK_INTERP_CUBICSPLINE ? 3u : 1u);
+        nt += t->key_count, nv += per * t->key_count; /* bounded: add_track checked each product */
+    }
+    float *times = sk_realloc_raw(a, c->times, c->time_total * sizeof(float), (nt ? nt : 1) * sizeof(float));
+    if (!times) return false;
+    c->times = times;
+    size_t old_t = c->time_total;
+    c->time_total = nt ? nt : 1;
+    float *values = sk_realloc_raw(a, c->values, c->value_total * sizeof(float), (nv ? nv : 1) * sizeof(float));
+    if (!values) return false;
+    c->values = values;
+    size_t old_v = c->value_total;
+    c->value_total = nv ? nv : 1;
+    size_t at_t = old_t, at_v = old_v;
+    for (uint32_t i = 0; i < c->track_count; i++) {
+        sk_track *t = &c->tracks[i];
+        if (!t->pad_) continue;
+        const struct clip_ref *r = &refs[t->time_offset];
+        size_t per = (size_t)t->width * (t->interp == SK_INTERP_CUBICSPLINE ? 3u : 1u), n = per * t->key_count;
+        memcpy(c->times + at_t, r->times, t->key_count * sizeof(float));
+        memcpy(c->values + at_v, r->values, n * sizeof(float));
+        if (t->path == SK_PATH_ROTATION && t->interp != SK_INTERP_CUBICSPLINE)
+            for (size_t v = 0; v < n; v += 4) normalize_key(c->values + at_v + v);
+        t->time_offset = at_t, t->value_offset = at_v, t->pad_ = 0;
+        at_t += t->key_count, at_v += n;
+    }
     return true;
 }
 
@@ -339,12 +421,22 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
     /* Hand the builder's arrays over, shrunk to size (no copy of the keys). */
     c->tracks = b->tracks ? sk_realloc_raw(a, b->tracks, b->track_cap * sizeof(sk_track), (size_t)b->track_count * sizeof(sk_track)) : sk_alloc(a, 0);
     if (c->tracks) { b->tracks = NULL; b->track_cap = 0; }
-    c->times = b->times ? sk_realloc_raw(a, b->times, b->time_cap * sizeof(float), b->time_count * sizeof(float)) : sk_alloc(a, 0);
+    /* (no copied keys at all — an empty clip, or every track by reference —:
+     * one float each, so that every free names the size allocated) */
+    if (b->times && b->time_count == 0) { /* reserved, then every track came by reference */
+        sk_free(a, b->times, b->time_cap * sizeof(float));
+        b->times = NULL, b->time_cap = 0;
+    }
+    if (b->values && b->value_count == 0) {
+        sk_free(a, b->values, b->value_cap * sizeof(float));
+        b->values = NULL, b->value_cap = 0;
+    }
+    c->time_total = b->times ? b->time_count : 1;
+    c->value_total = b->values ? b->value_count : 1;
+    c->times = b->times ? sk_realloc_raw(a, b->times, b->time_cap * sizeof(float), b->time_count * sizeof(float)) : sk_alloc(a, sizeof(float));
     if (c->times) { b->times = NULL; b->time_cap = 0; }
-    c->values = b->values ? sk_realloc_raw(a, b->values, b->value_cap * sizeof(float), b->value_count * sizeof(float)) : sk_alloc(a, 0);
+    c->values = b->values ? sk_realloc_raw(a, b->values, b->value_cap * sizeof(float), b->value_count * sizeof(float)) : sk_alloc(a, sizeof(float));
     if (c->values) { b->values = NULL; b->value_cap = 0; }
-    c->time_total = b->time_count;
-    c->value_total = b->value_count;
     if (!c->tracks || !c->times || !c->values) {
         c->name = NULL;
         sk_clip_destroy(c);
@@ -356,14 +448,14 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
     uint32_t span = 0;
     for (uint32_t i = 0; i < c->track_count; i++) {
         const sk_track *t = &c->tracks[i];
-        float last = c->times[t->time_offset + t->key_count - 1];
+        float last = fin_times(c, b->refs, t)[t->key_count - 1];
         if (last > dur) dur = last;
         if (t->joint + 1 > span) span = t->joint + 1;
         if (t->path == SK_PATH_WEIGHTS) c->weight_tracks++;
     }
     c->duration = b->has_duration ? b->duration : dur;
     c->joint_span = span;
-    if (!frames_build(c)) {
+    if (!frames_build(c, b->refs) || (!c->frames && b->ref_count && !refs_materialize(c, b->refs))) {
         c->name = NULL;
         sk_clip_destroy(c);
         sk_clip_builder_destroy(b);
@@ -376,6 +468,7 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
         sk_free(&al, b->tracks, b->track_cap * sizeof(sk_track));
         sk_free(&al, b->times, b->time_cap * sizeof(float));
         sk_free(&al, b->values, b->value_cap * sizeof(float));
+        sk_free(&al, b->refs, b->ref_cap * sizeof *b->refs);
         sk_free(&al, b, sizeof *b);
     }
     *out = c;

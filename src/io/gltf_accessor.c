@@ -389,6 +389,28 @@ sk_result sk_gl_acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, const
     return SK_OK;
 }
 
+/* Whether an accessor's floats can be read where they lie in the buffer
+ * (little-endian float, tightly packed, no sparse values, 4-byte aligned);
+ * sk_gl_acc_float_view then points at them (valid while the reader runs),
+ * with the same checks and decoding budget as sk_gl_acc_read_float. */
+bool sk_gl_acc_viewable(const gl_ctx *g, uint32_t index) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const gl_acc *a = &g->accs[index];
+    return a->comp_type == GL_FLOAT && a->data && !a->sparse_count && a->cols == 1 && a->missing_buffer < 0 &&
+           !a->unknown && a->stride == (size_t)a->ncomp * sizeof(float) && (uintptr_t)a->data % sizeof(float) == 0;
+#else
+    (void)g, (void)index;
+    return false;
+#endif
+}
+
+sk_result sk_gl_acc_float_view(gl_ctx *g, uint32_t index, const char *user_path, const float **out) {
+    TRY(sk_gl_acc_available(g, index, user_path));
+    TRY(acc_budget(g, index, user_path));
+    *out = (const float *)(const void *)g->accs[index].data;
+    return SK_OK;
+}
+
 sk_result sk_gl_acc_read_float_shared(gl_ctx *g, uint32_t index, const char *user_path, const float **out) {
     gl_acc *a = &g->accs[index];
     if (!a->shared) {

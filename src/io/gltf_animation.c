@@ -82,9 +82,20 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     if (out->count != expect)
         return fail(g, SK_ERR_INVALID_DATA, "%s: accessor %u has %u elements, expected %llu for %u keys", op, oa,
                     out->count, (unsigned long long)expect, keys);
-    float *times, *values;
+    const float *times, *values;
     sk_arena_reset(&g->chan);
-    TRY(sk_gl_acc_read_float(g, ia, &g->chan, ip, &times));
+    /* Keys read where they lie in the buffer when they can be (the builder
+     * then keeps a reference, no copy); else decoded into the channel arena. */
+    bool by_ref = sk_gl_acc_viewable(g, ia) && sk_gl_acc_viewable(g, oa);
+    const float *vv = NULL;
+    if (by_ref) {
+        TRY(sk_gl_acc_float_view(g, ia, ip, &times));
+        TRY(sk_gl_acc_float_view(g, oa, op, &vv));
+    } else {
+        float *tt;
+        TRY(sk_gl_acc_read_float(g, ia, &g->chan, ip, &tt));
+        times = tt;
+    }
     for (uint32_t i = 0; i < keys; i++) {
         if (times[i] < 0.0f)
             return fail(g, SK_ERR_INVALID_DATA, "%s: key %u time %g is negative", ip, i, (double)times[i]);
@@ -100,7 +111,12 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     if (keys > 1 && in->view < 0 && in->sparse_count == 0)
         sk_gl_warn(g, "%s: accessor %u has no bufferView: its %u key times are all 0 (the track is a still pose at t = 0)",
                    ip, ia, keys);
-    TRY(sk_gl_acc_read_float(g, oa, &g->chan, op, &values));
+    if (by_ref) values = vv;
+    else {
+        float *vals;
+        TRY(sk_gl_acc_read_float(g, oa, &g->chan, op, &vals));
+        values = vals;
+    }
     if (tpath == SK_PATH_ROTATION) {
         /* Rotation keys are unit quaternions (the validator's tolerance). */
         uint32_t elems = out->count;
@@ -130,7 +146,7 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     td.values = values;
     td.width = width;
     sk_error e = {0};
-    sk_result r = sk_clip_builder_add_track(b, &td, &e);
+    sk_result r = by_ref ? sk_clip_builder_add_track_ref(b, &td, &e) : sk_clip_builder_add_track(b, &td, &e);
     if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
     return SK_OK;
 }

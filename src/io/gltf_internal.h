@@ -217,6 +217,9 @@ sk_result sk_gl_acc_ref(gl_ctx *g, const cJSON *it, const char *path, const char
 sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path);
 /* Decodes an accessor into floats (count * ncomp, matrices column-major
  * without padding) in the given arena. */
+/* Floats in place in the buffer (sk_gl_acc_viewable first: float, packed, no sparse, aligned). */
+bool sk_gl_acc_viewable(const gl_ctx *g, uint32_t index);
+sk_result sk_gl_acc_float_view(gl_ctx *g, uint32_t index, const char *user_path, const float **out);
 sk_result sk_gl_acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, const char *user_path, float **out);
 /* Charges bytes the reader allocates for a file's data without decoding an
  * accessor (zero positions, skinning arrays) to the decoded-data budget:

@@ -63,6 +63,12 @@ sk_result sk_clip_builder_create(const char *name, const sk_allocator *alloc,
 /* Copies the track. Rejects NaN/infinite times or values, decreasing times, a
  * bad width, and a second track for the same joint and path. */
 sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *track, sk_error *err);
+/* The same checks, but the builder keeps the caller's times and values
+ * instead of copying them; they must stay valid and unchanged until
+ * sk_clip_builder_finish (or _destroy). Finish then reads them once, into the
+ * clip's own layout: a reader whose keys are already in memory (the glTF
+ * reader's buffers) saves a copy of every key. */
+sk_result sk_clip_builder_add_track_ref(sk_clip_builder *b, const sk_track_desc *track, sk_error *err);
 /* Optional: reserves room for this many more tracks, keys and value floats
  * (importers know the totals up front; saves regrowing). */
 sk_result sk_clip_builder_reserve(sk_clip_builder *b, uint32_t tracks, size_t keys, size_t values, sk_error *err);
