@@ -162,24 +162,9 @@ static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref,
             return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
         b->track_cap = (uint32_t)cap;
     }
-    if (ref) {
-        if (!grow(&b->alloc, (void **)&b->refs, &b->ref_cap, b->ref_count + 1, sizeof *b->refs))
-            return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-        sk_track *tr = &b->tracks[b->track_count++];
-        memset(tr, 0, sizeof *tr);
-        tr->joint = t->joint;
-        tr->path = (uint8_t)t->path;
-        tr->interp = (uint8_t)t->interpolation;
-        tr->key_count = t->key_count;
-        tr->width = width;
-        tr->pad_ = 1;
-        tr->time_offset = b->ref_count;
-        b->refs[b->ref_count].times = t->times;
-        b->refs[b->ref_count++].values = t->values;
-        return SK_OK;
-    }
-    if (!grow(&b->alloc, (void **)&b->times, &b->time_cap, b->time_count + t->key_count, sizeof(float)) ||
-        !grow(&b->alloc, (void **)&b->values, &b->value_cap, b->value_count + nvals, sizeof(float)))
+    if (ref ? !grow(&b->alloc, (void **)&b->refs, &b->ref_cap, b->ref_count + 1, sizeof *b->refs)
+            : (!grow(&b->alloc, (void **)&b->times, &b->time_cap, b->time_count + t->key_count, sizeof(float)) ||
+               !grow(&b->alloc, (void **)&b->values, &b->value_cap, b->value_count + nvals, sizeof(float))))
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     sk_track *tr = &b->tracks[b->track_count++];
     memset(tr, 0, sizeof *tr);
@@ -188,6 +173,13 @@ static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref,
     tr->interp = (uint8_t)t->interpolation;
     tr->key_count = t->key_count;
     tr->width = width;
+    if (ref) { /* the caller's arrays, read at finish */
+        tr->pad_ = 1;
+        tr->time_offset = b->ref_count;
+        b->refs[b->ref_count].times = t->times;
+        b->refs[b->ref_count++].values = t->values;
+        return SK_OK;
+    }
     tr->time_offset = b->time_count;
     tr->value_offset = b->value_count;
     memcpy(b->times + b->time_count, t->times, t->key_count * sizeof(float));
