@@ -338,8 +338,8 @@ int bench_crowd(int argc, char **argv) {
                 double run_total = 0, cpu0 = process_cpu();
                 for (uint32_t f = 0; f < frames; f++) {
                     double t0 = cli_now();
+                    bool ok = true;
                     if (t == nthreads) { /* --loop: the same calls written out, as this bench was before sk_batch */
-                        bool ok = true;
                         for (uint32_t i = 0; i < count && ok; i++) {
                             float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
                             uint32_t *ci = cur + (size_t)i * stride;
@@ -349,24 +349,17 @@ int bench_crowd(int argc, char **argv) {
                                  sk_local_to_model(s, SK_POSE_OF(s, lpose, NULL), NULL, lmodel, n, &err) == SK_OK &&
                                  sk_skin_palette(rig.skin, lmodel, n, pal + (size_t)i * pn, pn, &err) == SK_OK;
                         }
-                        if (!ok) {
-                            fail(&err);
-                            free(pal), free(phase), free(mix), free(times), free(cur);
-                            goto out;
+                    } else {
+                        for (uint32_t i = 0; i < count; i++) {
+                            float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
+                            if (layers == 3)
+                                for (uint32_t l = 0; l < 3; l++) times[(size_t)i * 3 + l] = fmodf(ph + (float)l / 3.0f, 1.0f) * dw;
+                            else
+                                times[(size_t)i * 2] = ph * dw, times[(size_t)i * 2 + 1] = ph * dr;
                         }
-                        double dt = cli_now() - t0;
-                        run_total += dt;
-                        if (dt < best[t]) best[t] = dt;
-                        continue;
+                        ok = sk_batch_run_pipeline(pools[t], &p, &err) == SK_OK;
                     }
-                    for (uint32_t i = 0; i < count; i++) {
-                        float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
-                        if (layers == 3)
-                            for (uint32_t l = 0; l < 3; l++) times[(size_t)i * 3 + l] = fmodf(ph + (float)l / 3.0f, 1.0f) * dw;
-                        else
-                            times[(size_t)i * 2] = ph * dw, times[(size_t)i * 2 + 1] = ph * dr;
-                    }
-                    if (sk_batch_run_pipeline(pools[t], &p, &err) != SK_OK) {
+                    if (!ok) {
                         fail(&err);
                         free(pal), free(phase), free(mix), free(times), free(cur);
                         goto out;

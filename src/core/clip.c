@@ -88,6 +88,16 @@ static void normalize_key(float *q) {
     }
 }
 
+/* A track's keys into the clip's arrays, LINEAR and STEP rotations
+ * normalised (CUBICSPLINE ones are normalised after interpolation). */
+static void copy_keys(const sk_track *t, const float *times, const float *values, float *dt, float *dv) {
+    size_t n = (size_t)t->key_count * t->width * (t->interp == SK_INTERP_CUBICSPLINE ? 3u : 1u);
+    memcpy(dt, times, t->key_count * sizeof(float));
+    memcpy(dv, values, n * sizeof(float));
+    if (t->path == SK_PATH_ROTATION && t->interp != SK_INTERP_CUBICSPLINE)
+        for (size_t v = 0; v < n; v += 4) normalize_key(dv + v);
+}
+
 static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, sk_error *err);
 
 sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
@@ -182,11 +192,7 @@ static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref,
     }
     tr->time_offset = b->time_count;
     tr->value_offset = b->value_count;
-    memcpy(b->times + b->time_count, t->times, t->key_count * sizeof(float));
-    float *dst = b->values + b->value_count;
-    memcpy(dst, t->values, nvals * sizeof(float));
-    if (t->path == SK_PATH_ROTATION && t->interpolation != SK_INTERP_CUBICSPLINE)
-        for (size_t v = 0; v < nvals; v += 4) normalize_key(dst + v);
+    copy_keys(tr, t->times, t->values, b->times + b->time_count, b->values + b->value_count);
     b->time_count += t->key_count;
     b->value_count += nvals;
     return SK_OK;
@@ -385,10 +391,7 @@ static bool refs_materialize(sk_clip *c, const struct clip_ref *refs) {
         if (!t->pad_) continue;
         const struct clip_ref *r = &refs[t->time_offset];
         size_t per = (size_t)t->width * (t->interp == SK_INTERP_CUBICSPLINE ? 3u : 1u), n = per * t->key_count;
-        memcpy(c->times + at_t, r->times, t->key_count * sizeof(float));
-        memcpy(c->values + at_v, r->values, n * sizeof(float));
-        if (t->path == SK_PATH_ROTATION && t->interp != SK_INTERP_CUBICSPLINE)
-            for (size_t v = 0; v < n; v += 4) normalize_key(c->values + at_v + v);
+        copy_keys(t, r->times, r->values, c->times + at_t, c->values + at_v);
         t->time_offset = at_t, t->value_offset = at_v, t->pad_ = 0;
         at_t += t->key_count, at_v += n;
     }
@@ -949,19 +952,22 @@ void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *curs
     sample_track(c, &c->tracks[i], t, cursor, x, NULL);
 }
 
-static sk_result sample_args(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count,
-                             const sk_pose *p, const char *who, sk_error *err) {
-    sk_result r = sk_pose_check(s, p, who, err);
-    if (r != SK_OK) return r;
+sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count,
+                             bool weights, const char *who, sk_error *err) {
     if (!c) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL clip", who);
     if (cursor && cursor_count < sk_clip_cursor_size(c))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: cursor holds %zu entries, clip '%s' needs %zu", who,
                             cursor_count, sk_clip_name(c), sk_clip_cursor_size(c));
-    if (check_layout(c, s) != SK_OK)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
-                            "%s: clip '%s' targets joints or morph weights the skeleton does not have", who,
-                            sk_clip_name(c));
+    if (weights ? check_layout(c, s) != SK_OK : c->joint_span > s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clip '%s' targets %s the skeleton does not have", who,
+                            sk_clip_name(c), weights ? "joints or morph weights" : "joints");
     return SK_OK;
+}
+
+static sk_result sample_args(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count,
+                             const sk_pose *p, const char *who, sk_error *err) {
+    sk_result r = sk_pose_check(s, p, who, err);
+    return r != SK_OK ? r : sk_clip_args_check(c, s, cursor, cursor_count, true, who, err);
 }
 
 static void sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,

@@ -193,6 +193,12 @@ void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform
  * frames at wrapped time t into x (clip.c). */
 void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *cursor, sk_transform *x);
 
+/* The clip arguments of a sampling call (clip.c): clip present, cursor long
+ * enough, the clip's joints (and with weights, its morph-weight widths)
+ * inside the skeleton. */
+sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count,
+                             bool weights, const char *who, sk_error *err);
+
 /* Compressed kind (clip_compressed.c). */
 void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values);

@@ -47,4 +47,10 @@ const sk_allocator *sk_allocator_or_default(const sk_allocator *a);
 
 static inline bool sk_isfinite_f(float x) { return x - x == 0.0f; }
 
+/* soa.c: joints [0, n) of in written into the rows of groups SoA groups
+ * (sk_soa_pose's layout), the lanes past n set to the identity transform;
+ * skeleton.c fills its rest_soa with it. */
+struct sk_transform;
+void sk_soa_fill(const struct sk_transform *in, uint32_t n, uint32_t groups, float *data);
+
 #endif

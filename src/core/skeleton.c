@@ -81,19 +81,7 @@ sk_result sk_skeleton_create(const sk_skeleton_desc *d, const sk_allocator *allo
         chars += len;
     }
     if (d->rest_weights && wtotal) memcpy(wrest, d->rest_weights, (size_t)wtotal * sizeof(float));
-    static const float identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
-    for (size_t j = 0; j < groups * 8; j++) {
-        float *g = rsoa + (j / 8) * 80;
-        float x[10];
-        if (j < n) {
-            const sk_transform *r = &rest[j];
-            float v[10] = {r->t.x, r->t.y, r->t.z, r->r.x, r->r.y, r->r.z, r->r.w, r->s.x, r->s.y, r->s.z};
-            memcpy(x, v, sizeof x);
-        } else {
-            memcpy(x, identity, sizeof x);
-        }
-        for (int c = 0; c < 10; c++) g[c * 8 + j % 8] = x[c];
-    }
+    sk_soa_fill(rest, n, (uint32_t)groups, rsoa);
     s->joint_count = n;
     s->parents = parents;
     s->names = names;

@@ -22,12 +22,6 @@ typedef float skd_f2 __attribute__((vector_size(8)));
 #define SKD_FN(name) name##_d2
 #define SKD_ATTR
 #include "core/soa_blend_body.h"
-#undef SKD_D
-#undef SKD_VD
-#undef SKD_VF
-#undef SKD_VL
-#undef SKD_FN
-#undef SKD_ATTR
 #if defined(SK_SOA_X86)
 typedef double skd_d4 __attribute__((vector_size(32)));
 typedef int64_t skd_l4 __attribute__((vector_size(32)));
@@ -39,12 +33,6 @@ typedef float skd_f4 __attribute__((vector_size(16)));
 #define SKD_FN(name) name##_d4
 #define SKD_ATTR __attribute__((target("avx2")))
 #include "core/soa_blend_body.h"
-#undef SKD_D
-#undef SKD_VD
-#undef SKD_VF
-#undef SKD_VL
-#undef SKD_FN
-#undef SKD_ATTR
 #endif
 
 static const float soa_identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
@@ -105,7 +93,7 @@ static void put_joint(float *g, uint32_t l, const sk_transform *x) {
     g[56 + l] = x->s.x, g[64 + l] = x->s.y, g[72 + l] = x->s.z;
 }
 
-static void soa_from(const sk_transform *in, uint32_t n, uint32_t groups, float *data) {
+void sk_soa_fill(const sk_transform *in, uint32_t n, uint32_t groups, float *data) {
     for (uint32_t g = 0; g < groups; g++) {
         float *gd = data + (size_t)g * SK_SOA_GROUP_FLOATS;
         for (uint32_t l = 0; l < SK_SOA_LANES; l++) {
@@ -130,7 +118,7 @@ sk_result sk_soa_pose_from_pose(const sk_skeleton *s, const sk_pose *in, sk_soa_
     sk_result r = sk_pose_check(s, in, "sk_soa_pose_from_pose", err);
     if (r == SK_OK) r = sk_soa_pose_check(s, out, "sk_soa_pose_from_pose", err);
     if (r != SK_OK) return r;
-    soa_from(in->local, s->joint_count, out->group_count, out->data);
+    sk_soa_fill(in->local, s->joint_count, out->group_count, out->data);
     return SK_OK;
 }
 
@@ -156,13 +144,7 @@ sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, s
     static const char *who = "sk_clip_sample_soa";
     sk_result r = sk_soa_pose_check(s, out, who, err);
     if (r != SK_OK) return r;
-    if (!c) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL clip", who);
-    if (cursor && cursor_count < sk_clip_cursor_size(c))
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: cursor holds %zu entries, clip '%s' needs %zu", who,
-                            cursor_count, sk_clip_name(c), sk_clip_cursor_size(c));
-    if (sk_clip_joint_span(c) > s->joint_count)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clip '%s' targets joints the skeleton does not have",
-                            who, sk_clip_name(c));
+    if ((r = sk_clip_args_check(c, s, cursor, cursor_count, false, who, err)) != SK_OK) return r;
     memcpy(out->data, s->rest_soa, (size_t)out->group_count * SK_SOA_GROUP_FLOATS * sizeof(float));
     if (c->frames) {
         sk_frames_sample(c, sk_clip_wrap_time(c, t, loop), cursor, NULL, out->data, sk_soa_use_avx2());

@@ -4,7 +4,7 @@
  * accumulation in double in input order, the rest pose filling a weight sum
  * below one (or not: no_fill), rotations by normalised lerp on the shortest
  * arc against the running sum; every operation in its order, so the same
- * bits. w[i] > 0 for every input here (the caller drops the others); W is
+ * bits. The body undefines its parameters at its end. w[i] > 0 for every input here (the caller drops the others); W is
  * their sum in that order. */
 
 SKD_ATTR static inline SKD_VD SKD_FN(skd_ld)(const float *p) {
@@ -81,3 +81,10 @@ SKD_ATTR static inline void SKD_FN(skd_blend_group)(const float *const *in, cons
             SKD_FN(skd_st)(out + SKK_ROW_R + k * 8 + o, SKD_FN(skd_sel)(ok, a[k] / l, SKD_FN(skd_splat)(k == 3 ? 1.0 : 0.0)));
     }
 }
+
+#undef SKD_D
+#undef SKD_VD
+#undef SKD_VF
+#undef SKD_VL
+#undef SKD_FN
+#undef SKD_ATTR

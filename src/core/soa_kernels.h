@@ -50,11 +50,6 @@ static inline bool sk_soa_use_avx2(void) {
 #define SKK_FN(name) name##_w4
 #define SKK_ATTR
 #include "core/soa_kernels_body.h"
-#undef SKK_W
-#undef SKK_V
-#undef SKK_I
-#undef SKK_FN
-#undef SKK_ATTR
 
 #if defined(SK_SOA_X86)
 #define SKK_W 8
@@ -63,11 +58,6 @@ static inline bool sk_soa_use_avx2(void) {
 #define SKK_FN(name) name##_w8
 #define SKK_ATTR __attribute__((target("avx2")))
 #include "core/soa_kernels_body.h"
-#undef SKK_W
-#undef SKK_V
-#undef SKK_I
-#undef SKK_FN
-#undef SKK_ATTR
 #endif
 
 /* soa.c's blending and local-to-model with the kernel width chosen (wide:

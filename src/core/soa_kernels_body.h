@@ -192,3 +192,8 @@ SKK_ATTR static inline void SKK_FN(skk_rs_group)(const float *g, float *out) {
 }
 
 #undef SKK_PARTS
+#undef SKK_W
+#undef SKK_V
+#undef SKK_I
+#undef SKK_FN
+#undef SKK_ATTR
