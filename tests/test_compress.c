@@ -7,6 +7,8 @@
  * rejected or loaded without reading outside it. */
 #include "support.h"
 
+#include "core/clip_internal.h" /* the AVX2 and scalar decoders side by side */
+
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +77,7 @@ static double rnd01(void) {
     return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
 
-typedef struct tally { int clips, compressed, unsupported; double worst_cm; } tally;
+typedef struct tally { int clips, compressed, unsupported; double worst_cm; long simd_poses; } tally;
 
 /* Compresses every clip of an asset and checks it at RANDOM_TIMES random times. */
 static void check_asset(const char *label, const sk_asset *as, double m_per_unit, tally *ty) {
@@ -115,6 +117,18 @@ static void check_asset(const char *label, const sk_asset *as, double m_per_unit
                st.p99_error_cm, worst);
         assert_true(st.max_error_cm <= limit);
         assert_true(worst <= limit);
+        /* the AVX2 decoder gives the scalar one's bits: at every frame, a
+         * quarter past it (both frames in one segment, or across a segment
+         * boundary) and at random times */
+        uint32_t F = st.frames;
+        for (uint32_t k = 0; k < 2 * F + 64; k++) {
+            double t = k < 2 * F ? (k / 2 + 0.25 * (k & 1)) * (d / (F > 1 ? F - 1 : 1)) : rnd01() * d;
+            for (uint32_t j = 0; j < J; j++) l[j] = l[J + j] = s->rest[j];
+            sk_cclip_sample_tracks_simd(cc, t, l, false);
+            sk_cclip_sample_tracks_simd(cc, t, l + J, true);
+            if (memcmp(l, l + J, J * sizeof *l) != 0) fail_msg("%s clip %u: the AVX2 decoder differs at t = %.9g", label, c, t);
+            ty->simd_poses++;
+        }
         if (worst > ty->worst_cm) ty->worst_cm = worst;
         ty->compressed++;
         sk_clip_destroy(cc);
@@ -141,7 +155,7 @@ static void test_mocap_round_trip(void **state) {
     }
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, cmp_str);
-    tally ty = {0, 0, 0, 0};
+    tally ty = {0, 0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         sk_asset *as = NULL;
@@ -154,6 +168,9 @@ static void test_mocap_round_trip(void **state) {
     printf("mocap: %d files, %d clips compressed, worst %.4f cm at random times\n", n, ty.compressed, ty.worst_cm);
     assert_int_equal(n, MOCAP_CLIPS);
     assert_int_equal(ty.compressed, MOCAP_CLIPS);
+    printf("mocap: AVX2 and scalar decoders compared on %ld poses\n", ty.simd_poses);
+    assert_true(ty.simd_poses >= 2L * 25000);
+    if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
 }
 
 static void test_gltf_round_trip(void **state) {
@@ -163,7 +180,7 @@ static void test_gltf_round_trip(void **state) {
     snprintf(dir, sizeof dir, "%s/assets/gltf", shared);
     char *names[256];
     int count = sk_test_model_dirs(dir, names, 256);
-    tally ty = {0, 0, 0, 0};
+    tally ty = {0, 0, 0, 0, 0};
     for (int i = 0; i < count; i++) {
         snprintf(path, sizeof path, "%s/%s/%s.glb", dir, names[i], names[i]);
         FILE *f = fopen(path, "rb");
@@ -182,6 +199,9 @@ static void test_gltf_round_trip(void **state) {
            ty.clips, ty.compressed, ty.unsupported, ty.worst_cm);
     assert_int_equal(count, GLTF_MODELS);
     assert_true(ty.compressed > 0);
+    printf("glTF: AVX2 and scalar decoders compared on %ld poses\n", ty.simd_poses);
+    assert_true(ty.simd_poses > 64L * ty.compressed);
+    if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
 }
 
 int main(void) {

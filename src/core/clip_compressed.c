@@ -9,6 +9,10 @@
 #include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
+#if (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#define SK_CC_AVX2 1
+#include <immintrin.h>
+#endif
 
 static sk_result bad(sk_error *err, const char *what) {
     return sk_error_set(err, SK_ERR_INVALID_DATA, "compressed clip: %s", what);
@@ -280,7 +284,175 @@ static void cc_qlerp_chunk(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32
     for (; i < n; i++) *dst[i] = sk_cc_qlerp(q0[i], q1[i], u);
 }
 
-void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) {
+#if defined(SK_CC_AVX2)
+/* Tables of the AVX2 decoder (in-lane permutes and blends), by the dropped
+ * component d0 of frame 0 (lanes 0-3) and d1 of frame 1 (lanes 4-7): the
+ * clip range's component for stored component k is k + (k >= d); output
+ * component j takes stored lane j - (j > d); lane d (-1) is the dropped one.
+ * By bit-rate level: the three components' shifts and the value mask. */
+static const int32_t CC_STORED[4][4][8] =
+    {{{1, 2, 3, 3, 1, 2, 3, 3}, {1, 2, 3, 3, 0, 2, 3, 3}, {1, 2, 3, 3, 0, 1, 3, 3}, {1, 2, 3, 3, 0, 1, 2, 3}},
+     {{0, 2, 3, 3, 1, 2, 3, 3}, {0, 2, 3, 3, 0, 2, 3, 3}, {0, 2, 3, 3, 0, 1, 3, 3}, {0, 2, 3, 3, 0, 1, 2, 3}},
+     {{0, 1, 3, 3, 1, 2, 3, 3}, {0, 1, 3, 3, 0, 2, 3, 3}, {0, 1, 3, 3, 0, 1, 3, 3}, {0, 1, 3, 3, 0, 1, 2, 3}},
+     {{0, 1, 2, 3, 1, 2, 3, 3}, {0, 1, 2, 3, 0, 2, 3, 3}, {0, 1, 2, 3, 0, 1, 3, 3}, {0, 1, 2, 3, 0, 1, 2, 3}}};
+static const int32_t CC_PLACE[4][4][8] =
+    {{{0, 0, 1, 2, 0, 0, 1, 2}, {0, 0, 1, 2, 0, 0, 1, 2}, {0, 0, 1, 2, 0, 1, 0, 2}, {0, 0, 1, 2, 0, 1, 2, 0}},
+     {{0, 0, 1, 2, 0, 0, 1, 2}, {0, 0, 1, 2, 0, 0, 1, 2}, {0, 0, 1, 2, 0, 1, 0, 2}, {0, 0, 1, 2, 0, 1, 2, 0}},
+     {{0, 1, 0, 2, 0, 0, 1, 2}, {0, 1, 0, 2, 0, 0, 1, 2}, {0, 1, 0, 2, 0, 1, 0, 2}, {0, 1, 0, 2, 0, 1, 2, 0}},
+     {{0, 1, 2, 0, 0, 0, 1, 2}, {0, 1, 2, 0, 0, 0, 1, 2}, {0, 1, 2, 0, 0, 1, 0, 2}, {0, 1, 2, 0, 0, 1, 2, 0}}};
+static const int32_t CC_LANE[4][4][8] =
+    {{{-1, 0, 0, 0, -1, 0, 0, 0}, {-1, 0, 0, 0, 0, -1, 0, 0}, {-1, 0, 0, 0, 0, 0, -1, 0}, {-1, 0, 0, 0, 0, 0, 0, -1}},
+     {{0, -1, 0, 0, -1, 0, 0, 0}, {0, -1, 0, 0, 0, -1, 0, 0}, {0, -1, 0, 0, 0, 0, -1, 0}, {0, -1, 0, 0, 0, 0, 0, -1}},
+     {{0, 0, -1, 0, -1, 0, 0, 0}, {0, 0, -1, 0, 0, -1, 0, 0}, {0, 0, -1, 0, 0, 0, -1, 0}, {0, 0, -1, 0, 0, 0, 0, -1}},
+     {{0, 0, 0, -1, -1, 0, 0, 0}, {0, 0, 0, -1, 0, -1, 0, 0}, {0, 0, 0, -1, 0, 0, -1, 0}, {0, 0, 0, -1, 0, 0, 0, -1}}};
+static const uint64_t CC_SHIFT[SK_CC_LEVELS][4] = {{0, 0, 0, 0}, {0, 3, 6, 0}, {0, 4, 8, 0}, {0, 5, 10, 0}, {0, 6, 12, 0}, {0, 7, 14, 0}, {0, 8, 16, 0}, {0, 9, 18, 0}, {0, 10, 20, 0}, {0, 11, 22, 0}, {0, 12, 24, 0}, {0, 13, 26, 0}, {0, 14, 28, 0}, {0, 16, 32, 0}, {0, 19, 38, 0}, {0, 23, 46, 0}};
+static const uint64_t CC_MASK[SK_CC_LEVELS][4] = {{0x0u, 0x0u, 0x0u, 0x0u}, {0x7u, 0x7u, 0x7u, 0x7u}, {0xfu, 0xfu, 0xfu, 0xfu}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {0xffu, 0xffu, 0xffu, 0xffu}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}};
+
+/* Animated tracks [a0, a0 + n) (n <= CC_CHUNK) of frames s0 and s1 (one
+ * segment or two), decoded with AVX2 into o0[i] / o1[i]: per track the
+ * three stored components of frame 0 in lanes 0-2 and of frame 1 in lanes
+ * 4-6 of one register, with each frame's segment coefficients; the dropped
+ * components' square roots eight at a time; the four components placed by
+ * table permutes instead of branches. The same float operations in the
+ * same order as cc_read + sk_cc_place (sk_cc_coef, sk_cc_w; no FMA: the
+ * "avx2" target does not enable it), so the samples are bit for bit the
+ * scalar decoder's, which the compressor measured (test_compress checks). */
+__attribute__((target("avx2"))) static void cc_decode2_avx2(const sk_clip *c, cc_cursor *s0,
+                                                            cc_cursor *s1, uint32_t a0, uint32_t n, const uint8_t *rot,
+                                                            float **o0, float **o1) {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), k255 = _mm256_set1_ps(1.0f / 255.0f);
+    const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    /* bytes 0-2 of each range (smin) then 3-5 (sext), of frame 0 then 1 */
+    const __m128i gather = _mm_setr_epi8(0, 1, 2, -1, 8, 9, 10, -1, 3, 4, 5, -1, 11, 12, 13, -1);
+    __m256 xs[CC_CHUNK];
+    float w2[2 * CC_CHUNK + 8];
+    uint8_t ds[CC_CHUNK][2];
+    const uint8_t *bits0 = s0->bits, *bits1 = s1->bits;
+    uint64_t p0 = s0->pos, p1 = s1->pos;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = a0 + i, v0 = s0->rates[a], v1 = s1->rates[a];
+        uint32_t l0 = v0 & 15u, l1 = v1 & 15u, b0 = SK_CC_BITS[l0], b1 = SK_CC_BITS[l1], d0 = v0 >> 4, d1 = v1 >> 4;
+        ds[i][0] = (uint8_t)d0, ds[i][1] = (uint8_t)d1;
+        /* the clip range in stored order */
+        const float *cr = (const float *)(const void *)(c->cc.ranges + 32u * a);
+        __m256i perm = _mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0][d1]);
+        __m256 cmin = _mm256_permutevar_ps(_mm256_broadcast_ps((const __m128 *)(const void *)cr), perm);
+        __m256 cext = _mm256_permutevar_ps(_mm256_broadcast_ps((const __m128 *)(const void *)(cr + 4)), perm);
+        /* the segment ranges (8 bytes read each: the frames follow them) */
+        __m128i sb = _mm_shuffle_epi8(_mm_set_epi64x((long long)sk_cc_u64(s1->ranges + 6u * a), (long long)sk_cc_u64(s0->ranges + 6u * a)),
+                                      gather);
+        __m256 s0f = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(sb)), k255);
+        __m256 sef = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(sb, 8))), k255);
+        /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact) */
+        __m256 hv = _mm256_set_m128(_mm_set1_ps(l1 ? 0.0f : 0.5f), _mm_set1_ps(l0 ? 0.0f : 0.5f));
+        __m256 off = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_add_ps(s0f, _mm256_mul_ps(sef, hv))));
+        __m256 sc = _mm256_mul_ps(_mm256_mul_ps(cext, sef), _mm256_set_m128(_mm_set1_ps(SK_CC_INV[l1]), _mm_set1_ps(SK_CC_INV[l0])));
+        /* the quantised values: one 64-bit read per frame holds all three when 3b + 7 <= 64 */
+        __m256i q0, q1;
+        if (b0 <= 19)
+            q0 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits0 + (p0 >> 3))),
+                                   _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)CC_SHIFT[l0]),
+                                                    _mm256_set1_epi64x((long long)(p0 & 7u))));
+        else {
+            uint64_t e = p0 + b0, f = p0 + 2u * b0;
+            q0 = _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits0 + (p0 >> 3)), (long long)sk_cc_u64(bits0 + (e >> 3)),
+                                                      (long long)sk_cc_u64(bits0 + (f >> 3)), 0),
+                                   _mm256_setr_epi64x((long long)(p0 & 7u), (long long)(e & 7u), (long long)(f & 7u), 0));
+        }
+        if (b1 <= 19)
+            q1 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits1 + (p1 >> 3))),
+                                   _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)CC_SHIFT[l1]),
+                                                    _mm256_set1_epi64x((long long)(p1 & 7u))));
+        else {
+            uint64_t e = p1 + b1, f = p1 + 2u * b1;
+            q1 = _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits1 + (p1 >> 3)), (long long)sk_cc_u64(bits1 + (e >> 3)),
+                                                      (long long)sk_cc_u64(bits1 + (f >> 3)), 0),
+                                   _mm256_setr_epi64x((long long)(p1 & 7u), (long long)(e & 7u), (long long)(f & 7u), 0));
+        }
+        p0 += 3u * b0, p1 += 3u * b1;
+        q0 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q0, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l0])), lo32);
+        q1 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l1])), lo32);
+        __m256 x = _mm256_add_ps(off, _mm256_mul_ps(sc, _mm256_cvtepi32_ps(_mm256_blend_epi32(q0, q1, 0xF0))));
+        xs[i] = x;
+        /* sk_cc_w's radicand, ((1 - x0^2) - x1^2) - x2^2, of both frames */
+        __m256 sq = _mm256_mul_ps(x, x);
+        __m256 r = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, sq), _mm256_permute_ps(sq, 0x55)), _mm256_permute_ps(sq, 0xAA));
+        w2[2 * i] = _mm256_cvtss_f32(r);
+        w2[2 * i + 1] = _mm_cvtss_f32(_mm256_extractf128_ps(r, 1));
+    }
+    s0->pos = p0, s1->pos = p1;
+    /* the roots, eight at a time (what is not above zero reads zero) */
+    for (uint32_t i = 0; i < 2 * n; i += 8) _mm256_storeu_ps(&w2[i], _mm256_sqrt_ps(_mm256_max_ps(_mm256_loadu_ps(&w2[i]), zero)));
+    const __m256i dup = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t d0 = ds[i][0], d1 = ds[i][1];
+        __m256 w = rot[i] ? _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&w2[2 * i]))), dup)
+                          : zero;
+        __m256 r = _mm256_permutevar_ps(xs[i], _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0][d1]));
+        r = _mm256_blendv_ps(r, w, _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0][d1])));
+        _mm_storeu_ps(o0[i], _mm256_castps256_ps128(r));
+        _mm_storeu_ps(o1[i], _mm256_extractf128_ps(r, 1));
+    }
+}
+
+/* cc_qlerp_chunk eight rotations at a time (the same operations in the same
+ * order; lanes that need slerp take sk_cc_qlerp). */
+__attribute__((target("avx2"))) static void cc_qlerp_chunk_avx2(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32_t n,
+                                                                float u) {
+    uint32_t i = 0;
+    const __m256 vu = _mm256_set1_ps(u), one = _mm256_set1_ps(1.0f), mone = _mm256_set1_ps(-1.0f), zero = _mm256_setzero_ps();
+    const __m256 lim = _mm256_set1_ps(SK_CC_NLERP_DOT);
+    static const uint8_t lane_q[8] = {0, 2, 4, 6, 1, 3, 5, 7}; /* the transpose's lane order */
+    for (; i + 8 <= n; i += 8) {
+        __m256 a0 = _mm256_loadu_ps(q0[i]), a1 = _mm256_loadu_ps(q0[i + 2]), a2 = _mm256_loadu_ps(q0[i + 4]), a3 = _mm256_loadu_ps(q0[i + 6]);
+        __m256 b0 = _mm256_loadu_ps(q1[i]), b1 = _mm256_loadu_ps(q1[i + 2]), b2 = _mm256_loadu_ps(q1[i + 4]), b3 = _mm256_loadu_ps(q1[i + 6]);
+        __m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1), t2 = _mm256_unpacklo_ps(a2, a3),
+               t3 = _mm256_unpackhi_ps(a2, a3);
+        __m256 ax = _mm256_shuffle_ps(t0, t2, 0x44), ay = _mm256_shuffle_ps(t0, t2, 0xEE), az = _mm256_shuffle_ps(t1, t3, 0x44),
+               aw = _mm256_shuffle_ps(t1, t3, 0xEE);
+        t0 = _mm256_unpacklo_ps(b0, b1), t1 = _mm256_unpackhi_ps(b0, b1), t2 = _mm256_unpacklo_ps(b2, b3), t3 = _mm256_unpackhi_ps(b2, b3);
+        __m256 bx = _mm256_shuffle_ps(t0, t2, 0x44), by = _mm256_shuffle_ps(t0, t2, 0xEE), bz = _mm256_shuffle_ps(t1, t3, 0x44),
+               bw = _mm256_shuffle_ps(t1, t3, 0xEE);
+        __m256 d = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, bx), _mm256_mul_ps(ay, by)), _mm256_mul_ps(az, bz)),
+                                 _mm256_mul_ps(aw, bw));
+        __m256 neg = _mm256_cmp_ps(d, zero, _CMP_LT_OQ);
+        __m256 sg = _mm256_blendv_ps(one, mone, neg);
+        int far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(d, sg), lim, _CMP_LT_OQ)) : 0;
+        __m256 x = _mm256_add_ps(ax, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bx), ax), vu));
+        __m256 y = _mm256_add_ps(ay, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, by), ay), vu));
+        __m256 z = _mm256_add_ps(az, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bz), az), vu));
+        __m256 w = _mm256_add_ps(aw, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bw), aw), vu));
+        __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z)),
+                                  _mm256_mul_ps(w, w));
+        __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(l2));
+        x = _mm256_mul_ps(x, inv), y = _mm256_mul_ps(y, inv), z = _mm256_mul_ps(z, inv), w = _mm256_mul_ps(w, inv);
+        t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y), t2 = _mm256_unpacklo_ps(z, w), t3 = _mm256_unpackhi_ps(z, w);
+        __m256 r[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
+                       _mm256_shuffle_ps(t1, t3, 0xEE)}; /* rotations i+0|i+1, i+2|i+3, i+4|i+5, i+6|i+7 */
+        for (int k = 0; k < 4; k++) {
+            _mm_storeu_ps(&dst[i + 2 * k]->x, _mm256_castps256_ps128(r[k]));
+            _mm_storeu_ps(&dst[i + 2 * k + 1]->x, _mm256_extractf128_ps(r[k], 1));
+        }
+        for (; far; far &= far - 1) {
+            uint32_t k = i + lane_q[__builtin_ctz((unsigned)far)];
+            *dst[k] = sk_cc_qlerp(q0[k], q1[k], u);
+        }
+    }
+    if (i < n) cc_qlerp_chunk(q0 + i, q1 + i, dst + i, n - i, u);
+}
+#endif
+
+bool sk_cclip_simd_available(void) {
+#if defined(SK_CC_AVX2)
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+
+void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) { sk_cclip_sample_tracks_simd(c, tw, local, true); }
+
+void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *local, bool simd) {
     uint32_t N = c->cc.frames, k0;
     double f = tw * (double)c->cc.rate;
     float u;
@@ -298,6 +470,38 @@ void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) {
     uint32_t a = 0, nq = 0;
     float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
     sk_quat *dst[CC_CHUNK];
+#if defined(SK_CC_AVX2)
+    if (simd && __builtin_cpu_supports("avx2")) {
+        /* the animated tracks decoded CC_CHUNK at a time, rotations
+         * straight into the interpolation's arrays (padded to eight with
+         * identities written nowhere) */
+        float v0[CC_CHUNK][4], v1[CC_CHUNK][4], *p0[CC_CHUNK], *p1[CC_CHUNK];
+        sk_vec3 *vdst[CC_CHUNK];
+        sk_quat sink;
+        uint8_t rot[CC_CHUNK];
+        for (uint32_t i = 0; i < c->track_count;) {
+            uint32_t n = 0, nv = 0;
+            nq = 0;
+            for (; i < c->track_count && n < CC_CHUNK; i++) {
+                const sk_track *t = &c->tracks[i];
+                sk_transform *x = &local[t->joint];
+                if (!t->pad_) cc_const(c, t, x);
+                else if (t->path == SK_PATH_ROTATION) rot[n] = 1, p0[n] = q0[nq], p1[n++] = q1[nq], dst[nq++] = &x->r;
+                else rot[n] = 0, p0[n] = v0[nv], p1[n++] = v1[nv], vdst[nv++] = t->path == SK_PATH_TRANSLATION ? &x->t : &x->s;
+            }
+            cc_decode2_avx2(c, &s0, &s1, a, n, rot, p0, p1);
+            a += n;
+            for (uint32_t k = 0; k < nv; k++) *vdst[k] = sk_cc_vlerp(v0[k], v1[k], u);
+            for (; nq & 7u; nq++) {
+                q0[nq][0] = q0[nq][1] = q0[nq][2] = q1[nq][0] = q1[nq][1] = q1[nq][2] = 0.0f;
+                q0[nq][3] = q1[nq][3] = 1.0f;
+                dst[nq] = &sink;
+            }
+            cc_qlerp_chunk_avx2(q0, q1, dst, nq, u);
+        }
+        return;
+    }
+#endif
     for (uint32_t i = 0; i < c->track_count; i++) {
         const sk_track *t = &c->tracks[i];
         sk_transform *x = &local[t->joint];

@@ -201,6 +201,10 @@ sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint3
 
 /* Compressed kind (clip_compressed.c). */
 void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
+/* The same with the AVX2 decoder (when the CPU has it; simd true) or the
+ * scalar one: the results are bit for bit the same (test_compress). */
+void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, sk_transform *local, bool simd);
+bool sk_cclip_simd_available(void);
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values);
 void sk_cclip_release(sk_clip *c);
 
