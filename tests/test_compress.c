@@ -204,10 +204,73 @@ static void test_gltf_round_trip(void **state) {
     if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
 }
 
+/* The AVX2 decoder's slerp lanes (frames far enough apart that the decoder
+ * slerps instead of nlerping: common at 24 frames/s) against the scalar
+ * decoder, bit for bit: four CMU clips kept at every 5th frame, sampled at
+ * every frame, a quarter past it and 500 random times. */
+static void test_simd_far_lanes(void **state) {
+    (void)state;
+    const char *shared = sk_test_require_shared();
+    static const char *const clips[] = {"02_01.bvh", "05_06.bvh", "131_03.bvh", "60_01_scaled.bvh"};
+    long poses = 0, far_pairs = 0;
+    for (int f = 0; f < 4; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/mocap/bvh/%s", shared, clips[f]);
+        sk_asset *as = NULL;
+        sk_error err = {0};
+        assert_int_equal(sk_bvh_load_file(path, NULL, &as, &err), SK_OK);
+        const sk_skeleton *s = as->skeleton;
+        uint32_t J = s->joint_count;
+        sk_compress_options o = {0.01, 3.0, strstr(clips[f], "_scaled") ? 1.0 : CMU_M_PER_UNIT, 0, 0};
+        sk_compress_stats st;
+        sk_clip *res = NULL, *cc = NULL;
+        assert_int_equal(sk_clip_resample(as->clips[0], s, 24.0, NULL, &res, &err), SK_OK);
+        assert_int_equal(sk_clip_compress(res, s, &o, NULL, &cc, &st, &err), SK_OK);
+        sk_clip_destroy(res);
+        /* the frame pairs the decoder slerps, per rotation track */
+        uint32_t F = st.frames, T = sk_clip_track_count(cc);
+        unsigned char *far = calloc((size_t)F * T, 1);
+        float *v = malloc((size_t)F * 4 * sizeof *v);
+        for (uint32_t i = 0; i < T; i++) {
+            sk_track_info ti;
+            assert_true(sk_clip_track_info(cc, i, &ti));
+            if (ti.path != SK_PATH_ROTATION) continue;
+            assert_true(sk_clip_track_keys(cc, i, NULL, v));
+            for (uint32_t k = 0; k + 1 < F; k++) {
+                const float *a = v + 4 * k, *b = a + 4;
+                far[(size_t)k * T + i] = fabsf(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]) < SK_CC_NLERP_DOT;
+            }
+        }
+        sk_transform *l = calloc(2 * (size_t)J, sizeof *l);
+        double d = sk_clip_duration(cc), dt = d / (F > 1 ? F - 1 : 1);
+        for (uint32_t k = 0; k < 2 * F + 500; k++) {
+            double t = k < 2 * F ? (k / 2 + 0.25 * (k & 1)) * dt : rnd01() * d;
+            for (uint32_t j = 0; j < J; j++) l[j] = l[J + j] = s->rest[j];
+            sk_cclip_sample_tracks_simd(cc, t, l, false);
+            sk_cclip_sample_tracks_simd(cc, t, l + J, true);
+            if (memcmp(l, l + J, J * sizeof *l) != 0) fail_msg("%s: the AVX2 decoder differs at t = %.9g", clips[f], t);
+            poses++;
+            uint32_t k0 = (uint32_t)(t / dt);
+            if (k0 + 1 < F && t / dt - k0 > 1e-6)
+                for (uint32_t i = 0; i < T; i++) far_pairs += far[(size_t)k0 * T + i];
+        }
+        free(l);
+        free(v);
+        free(far);
+        sk_clip_destroy(cc);
+        sk_asset_destroy(as);
+    }
+    printf("24 frames/s: AVX2 and scalar decoders compared on %ld poses, %ld slerped track samples\n", poses, far_pairs);
+    assert_true(poses > 2000);
+    assert_true(far_pairs > 1000);
+    if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gltf_round_trip),
         cmocka_unit_test(test_mocap_round_trip),
+        cmocka_unit_test(test_simd_far_lanes),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

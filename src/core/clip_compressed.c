@@ -3,6 +3,7 @@
  * decompressing the clip. Written by core/compress.c. */
 #include "core/clip_internal.h"
 #include "core/math_inline.h"
+#include "core/soa_kernels.h"
 
 #include <math.h>
 #if defined(__SSE2__)
@@ -308,6 +309,57 @@ static const int32_t CC_LANE[4][4][8] =
 static const uint64_t CC_SHIFT[SK_CC_LEVELS][4] = {{0, 0, 0, 0}, {0, 3, 6, 0}, {0, 4, 8, 0}, {0, 5, 10, 0}, {0, 6, 12, 0}, {0, 7, 14, 0}, {0, 8, 16, 0}, {0, 9, 18, 0}, {0, 10, 20, 0}, {0, 11, 22, 0}, {0, 12, 24, 0}, {0, 13, 26, 0}, {0, 14, 28, 0}, {0, 16, 32, 0}, {0, 19, 38, 0}, {0, 23, 46, 0}};
 static const uint64_t CC_MASK[SK_CC_LEVELS][4] = {{0x0u, 0x0u, 0x0u, 0x0u}, {0x7u, 0x7u, 0x7u, 0x7u}, {0xfu, 0xfu, 0xfu, 0xfu}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {0xffu, 0xffu, 0xffu, 0xffu}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}};
 
+/* cc_decode2_avx2's loop when both frames are in one segment (15 of 16
+ * pairs): one set of coefficients for both. rates, sranges: the segment's
+ * from the first track; cranges: the clip's from the first track. */
+__attribute__((target("avx2"), noinline)) static void cc_decode_same_avx2(const uint8_t *cranges, const uint8_t *rates,
+                                                                         const uint8_t *sranges, const uint8_t *bits0,
+                                                                         uint64_t *pp0, uint64_t *pp1, uint32_t n, __m256 *xs,
+                                                                         float *w2, uint8_t (*ds)[2]) {
+    uint64_t p0 = *pp0, p1 = *pp1;
+    const __m256 one = _mm256_set1_ps(1.0f), k255 = _mm256_set1_ps(1.0f / 255.0f);
+    const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = rates[i], l = v & 15u, b = SK_CC_BITS[l], d = v >> 4;
+        ds[i][0] = ds[i][1] = (uint8_t)d;
+        const float *cr = (const float *)(const void *)(cranges + 32u * i);
+        __m128i perm = _mm_loadu_si128((const __m128i *)(const void *)CC_STORED[d][d]);
+        __m128 cmin = _mm_permutevar_ps(_mm_loadu_ps(cr), perm), cext = _mm_permutevar_ps(_mm_loadu_ps(cr + 4), perm);
+        __m128i sb = _mm_loadl_epi64((const __m128i *)(const void *)(sranges + 6u * i));
+        __m128 s0f = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(sb)), _mm256_castps256_ps128(k255));
+        __m128 sef = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3))), _mm256_castps256_ps128(k255));
+        __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, l ? s0f : _mm_add_ps(s0f, _mm_mul_ps(sef, _mm_set1_ps(0.5f)))));
+        __m128 sc = _mm_mul_ps(_mm_mul_ps(cext, sef), _mm_set1_ps(SK_CC_INV[l]));
+        __m256i q0, q1;
+        if (b <= 19) {
+            __m256i sh = _mm256_loadu_si256((const __m256i *)(const void *)CC_SHIFT[l]);
+            q0 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits0 + (p0 >> 3))),
+                                   _mm256_add_epi64(sh, _mm256_set1_epi64x((long long)(p0 & 7u))));
+            q1 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits0 + (p1 >> 3))),
+                                   _mm256_add_epi64(sh, _mm256_set1_epi64x((long long)(p1 & 7u))));
+        } else {
+            uint64_t e0 = p0 + b, f0 = p0 + 2u * b, e1 = p1 + b, f1 = p1 + 2u * b;
+            q0 = _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits0 + (p0 >> 3)), (long long)sk_cc_u64(bits0 + (e0 >> 3)),
+                                                      (long long)sk_cc_u64(bits0 + (f0 >> 3)), 0),
+                                   _mm256_setr_epi64x((long long)(p0 & 7u), (long long)(e0 & 7u), (long long)(f0 & 7u), 0));
+            q1 = _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits0 + (p1 >> 3)), (long long)sk_cc_u64(bits0 + (e1 >> 3)),
+                                                      (long long)sk_cc_u64(bits0 + (f1 >> 3)), 0),
+                                   _mm256_setr_epi64x((long long)(p1 & 7u), (long long)(e1 & 7u), (long long)(f1 & 7u), 0));
+        }
+        p0 += 3u * b, p1 += 3u * b;
+        __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l]);
+        __m256i q = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_and_si256(q0, m), lo32),
+                                       _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, m), lo32), 0xF0);
+        __m256 x = _mm256_add_ps(_mm256_set_m128(off, off), _mm256_mul_ps(_mm256_set_m128(sc, sc), _mm256_cvtepi32_ps(q)));
+        xs[i] = x;
+        __m256 sq = _mm256_mul_ps(x, x);
+        __m256 r = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, sq), _mm256_permute_ps(sq, 0x55)), _mm256_permute_ps(sq, 0xAA));
+        w2[2 * i] = _mm256_cvtss_f32(r);
+        w2[2 * i + 1] = _mm_cvtss_f32(_mm256_extractf128_ps(r, 1));
+    }
+    *pp0 = p0, *pp1 = p1;
+}
+
 /* Animated tracks [a0, a0 + n) (n <= CC_CHUNK) of frames s0 and s1 (one
  * segment or two), decoded with AVX2 into o0[i] / o1[i]: per track the
  * three stored components of frame 0 in lanes 0-2 and of frame 1 in lanes
@@ -329,7 +381,9 @@ __attribute__((target("avx2"))) static void cc_decode2_avx2(const sk_clip *c, cc
     uint8_t ds[CC_CHUNK][2];
     const uint8_t *bits0 = s0->bits, *bits1 = s1->bits;
     uint64_t p0 = s0->pos, p1 = s1->pos;
-    for (uint32_t i = 0; i < n; i++) {
+    if (s0->seg == s1->seg)
+        cc_decode_same_avx2(c->cc.ranges + 32u * a0, s0->rates + a0, s0->ranges + 6u * a0, bits0, &p0, &p1, n, xs, w2, ds);
+    else for (uint32_t i = 0; i < n; i++) {
         uint32_t a = a0 + i, v0 = s0->rates[a], v1 = s1->rates[a];
         uint32_t l0 = v0 & 15u, l1 = v1 & 15u, b0 = SK_CC_BITS[l0], b1 = SK_CC_BITS[l1], d0 = v0 >> 4, d1 = v1 >> 4;
         ds[i][0] = (uint8_t)d0, ds[i][1] = (uint8_t)d1;
@@ -433,9 +487,29 @@ __attribute__((target("avx2"))) static void cc_qlerp_chunk_avx2(float (*q0)[4], 
             _mm_storeu_ps(&dst[i + 2 * k]->x, _mm256_castps256_ps128(r[k]));
             _mm_storeu_ps(&dst[i + 2 * k + 1]->x, _mm256_extractf128_ps(r[k], 1));
         }
-        for (; far; far &= far - 1) {
-            uint32_t k = i + lane_q[__builtin_ctz((unsigned)far)];
-            *dst[k] = sk_cc_qlerp(q0[k], q1[k], u);
+        if (far) {
+            /* sk_cc_qlerp's slerp branch, eight lanes: both samples
+             * normalised, then sk_quat_slerp's series (skk_slerp_rows, bit
+             * for bit the scalar function's); lanes it leaves (keys more
+             * than 120 degrees apart) take the scalar function */
+            __m256 na = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_add_ps(
+                                               _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, ax), _mm256_mul_ps(ay, ay)), _mm256_mul_ps(az, az)),
+                                               _mm256_mul_ps(aw, aw))));
+            __m256 nb = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_add_ps(
+                                               _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bx, bx), _mm256_mul_ps(by, by)), _mm256_mul_ps(bz, bz)),
+                                               _mm256_mul_ps(bw, bw))));
+            float ar[32], br[32], sr[32];
+            _mm256_storeu_ps(ar, _mm256_mul_ps(ax, na)), _mm256_storeu_ps(ar + 8, _mm256_mul_ps(ay, na));
+            _mm256_storeu_ps(ar + 16, _mm256_mul_ps(az, na)), _mm256_storeu_ps(ar + 24, _mm256_mul_ps(aw, na));
+            _mm256_storeu_ps(br, _mm256_mul_ps(bx, nb)), _mm256_storeu_ps(br + 8, _mm256_mul_ps(by, nb));
+            _mm256_storeu_ps(br + 16, _mm256_mul_ps(bz, nb)), _mm256_storeu_ps(br + 24, _mm256_mul_ps(bw, nb));
+            unsigned trig = skk_slerp_rows_w8(ar, br, u, sr);
+            for (; far; far &= far - 1) {
+                int l = __builtin_ctz((unsigned)far);
+                uint32_t k = i + lane_q[l];
+                if (trig >> l & 1u) *dst[k] = sk_cc_qlerp(q0[k], q1[k], u);
+                else *dst[k] = sk_quat_make(sr[l], sr[8 + l], sr[16 + l], sr[24 + l]);
+            }
         }
     }
     if (i < n) cc_qlerp_chunk(q0 + i, q1 + i, dst + i, n - i, u);
