@@ -309,19 +309,24 @@ static const int32_t CC_LANE[4][4][8] =
 static const uint64_t CC_SHIFT[SK_CC_LEVELS][4] = {{0, 0, 0, 0}, {0, 3, 6, 0}, {0, 4, 8, 0}, {0, 5, 10, 0}, {0, 6, 12, 0}, {0, 7, 14, 0}, {0, 8, 16, 0}, {0, 9, 18, 0}, {0, 10, 20, 0}, {0, 11, 22, 0}, {0, 12, 24, 0}, {0, 13, 26, 0}, {0, 14, 28, 0}, {0, 16, 32, 0}, {0, 19, 38, 0}, {0, 23, 46, 0}};
 static const uint64_t CC_MASK[SK_CC_LEVELS][4] = {{0x0u, 0x0u, 0x0u, 0x0u}, {0x7u, 0x7u, 0x7u, 0x7u}, {0xfu, 0xfu, 0xfu, 0xfu}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {0xffu, 0xffu, 0xffu, 0xffu}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}};
 
-/* cc_decode2_avx2's loop when both frames are in one segment (15 of 16
- * pairs): one set of coefficients for both. rates, sranges: the segment's
- * from the first track; cranges: the clip's from the first track. */
-__attribute__((target("avx2"), noinline)) static void cc_decode_same_avx2(const uint8_t *cranges, const uint8_t *rates,
+/* Animated tracks [0, n) of two frames in one segment (15 of 16 pairs),
+ * from the clip ranges cranges, the segment's bit rates and ranges (rates,
+ * sranges) and its frames' bits at p0 and p1 (advanced past them): per
+ * track one register, frame 0 in lanes 0-3 and frame 1 in lanes 4-7, each
+ * in output order (x, y, z, w) with +0 in place of the dropped component,
+ * stored to *xo[i], the dropped component to *dd[i]. The coefficients are
+ * computed once for both frames. Same float operations in the same order
+ * as cc_read2 (sk_cc_coef; no FMA: the "avx2" target does not enable it). */
+__attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(const uint8_t *cranges, const uint8_t *rates,
                                                                          const uint8_t *sranges, const uint8_t *bits0,
-                                                                         uint64_t *pp0, uint64_t *pp1, uint32_t n, __m256 *xs,
-                                                                         float *w2, uint8_t (*ds)[2]) {
+                                                                         uint64_t *pp0, uint64_t *pp1, uint32_t n, __m256 **xo,
+                                                                         uint8_t **dd) {
     uint64_t p0 = *pp0, p1 = *pp1;
-    const __m256 one = _mm256_set1_ps(1.0f), k255 = _mm256_set1_ps(1.0f / 255.0f);
+    const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = rates[i], l = v & 15u, b = SK_CC_BITS[l], d = v >> 4;
-        ds[i][0] = ds[i][1] = (uint8_t)d;
+        *dd[i] = (uint8_t)d;
         const float *cr = (const float *)(const void *)(cranges + 32u * i);
         __m128i perm = _mm_loadu_si128((const __m128i *)(const void *)CC_STORED[d][d]);
         __m128 cmin = _mm_permutevar_ps(_mm_loadu_ps(cr), perm), cext = _mm_permutevar_ps(_mm_loadu_ps(cr + 4), perm);
@@ -351,11 +356,8 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_same_avx2(const 
         __m256i q = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_and_si256(q0, m), lo32),
                                        _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, m), lo32), 0xF0);
         __m256 x = _mm256_add_ps(_mm256_set_m128(off, off), _mm256_mul_ps(_mm256_set_m128(sc, sc), _mm256_cvtepi32_ps(q)));
-        xs[i] = x;
-        __m256 sq = _mm256_mul_ps(x, x);
-        __m256 r = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, sq), _mm256_permute_ps(sq, 0x55)), _mm256_permute_ps(sq, 0xAA));
-        w2[2 * i] = _mm256_cvtss_f32(r);
-        w2[2 * i + 1] = _mm_cvtss_f32(_mm256_extractf128_ps(r, 1));
+        *xo[i] = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d][d])),
+                                  _mm256_permutevar_ps(x, _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d][d])));
     }
     *pp0 = p0, *pp1 = p1;
 }
@@ -381,9 +383,7 @@ __attribute__((target("avx2"))) static void cc_decode2_avx2(const sk_clip *c, cc
     uint8_t ds[CC_CHUNK][2];
     const uint8_t *bits0 = s0->bits, *bits1 = s1->bits;
     uint64_t p0 = s0->pos, p1 = s1->pos;
-    if (s0->seg == s1->seg)
-        cc_decode_same_avx2(c->cc.ranges + 32u * a0, s0->rates + a0, s0->ranges + 6u * a0, bits0, &p0, &p1, n, xs, w2, ds);
-    else for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         uint32_t a = a0 + i, v0 = s0->rates[a], v1 = s1->rates[a];
         uint32_t l0 = v0 & 15u, l1 = v1 & 15u, b0 = SK_CC_BITS[l0], b1 = SK_CC_BITS[l1], d0 = v0 >> 4, d1 = v1 >> 4;
         ds[i][0] = (uint8_t)d0, ds[i][1] = (uint8_t)d1;
@@ -524,6 +524,128 @@ bool sk_cclip_simd_available(void) {
 #endif
 }
 
+#if defined(SK_CC_AVX2)
+/* Eight rotation tracks decoded by cc_decode_placed_avx2 (x[0..7], their
+ * dropped components d[0..7]) interpolated at u into *dst[0..7]: transposed
+ * to rows, the dropped components rebuilt as sk_cc_w does (the +0 in their
+ * place leaves the radicand's value exact), then sk_cc_qlerp per lane: nlerp,
+ * or for samples further apart sk_quat_slerp's series on the normalised
+ * samples (skk_slerp_rows), or for keys more than 120 degrees apart the
+ * scalar function. Bit for bit the scalar decoder's results. */
+__attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const uint8_t *d, sk_quat *const *dst, float u) {
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), mone = _mm256_set1_ps(-1.0f);
+    __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
+    __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
+    __m256 t4 = _mm256_unpacklo_ps(x[4], x[5]), t5 = _mm256_unpackhi_ps(x[4], x[5]);
+    __m256 t6 = _mm256_unpacklo_ps(x[6], x[7]), t7 = _mm256_unpackhi_ps(x[6], x[7]);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    /* rows: component c of frame 0 (ac) and of frame 1 (bc), lane j = track j */
+    __m256 ax = _mm256_permute2f128_ps(u0, u4, 0x20), ay = _mm256_permute2f128_ps(u1, u5, 0x20);
+    __m256 az = _mm256_permute2f128_ps(u2, u6, 0x20), aw = _mm256_permute2f128_ps(u3, u7, 0x20);
+    __m256 bx = _mm256_permute2f128_ps(u0, u4, 0x31), by = _mm256_permute2f128_ps(u1, u5, 0x31);
+    __m256 bz = _mm256_permute2f128_ps(u2, u6, 0x31), bw = _mm256_permute2f128_ps(u3, u7, 0x31);
+    /* sk_cc_w: ((1 - s0^2) - s1^2) - s2^2 over the stored components; the
+     * dropped one's +0 adds an exact "- 0" */
+    __m256 wa = _mm256_sqrt_ps(_mm256_max_ps(
+        _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(ax, ax)), _mm256_mul_ps(ay, ay)), _mm256_mul_ps(az, az)),
+                      _mm256_mul_ps(aw, aw)),
+        zero));
+    __m256 wb = _mm256_sqrt_ps(_mm256_max_ps(
+        _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(bx, bx)), _mm256_mul_ps(by, by)), _mm256_mul_ps(bz, bz)),
+                      _mm256_mul_ps(bw, bw)),
+        zero));
+    __m256i dv = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d));
+    __m256 m0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(dv, _mm256_setzero_si256()));
+    __m256 m1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(dv, _mm256_set1_epi32(1)));
+    __m256 m2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(dv, _mm256_set1_epi32(2)));
+    __m256 m3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(dv, _mm256_set1_epi32(3)));
+    ax = _mm256_blendv_ps(ax, wa, m0), ay = _mm256_blendv_ps(ay, wa, m1), az = _mm256_blendv_ps(az, wa, m2), aw = _mm256_blendv_ps(aw, wa, m3);
+    bx = _mm256_blendv_ps(bx, wb, m0), by = _mm256_blendv_ps(by, wb, m1), bz = _mm256_blendv_ps(bz, wb, m2), bw = _mm256_blendv_ps(bw, wb, m3);
+    /* sk_cc_qlerp */
+    __m256 dt = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, bx), _mm256_mul_ps(ay, by)), _mm256_mul_ps(az, bz)),
+                              _mm256_mul_ps(aw, bw));
+    __m256 sg = _mm256_blendv_ps(one, mone, _mm256_cmp_ps(dt, zero, _CMP_LT_OQ));
+    int far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(dt, sg), _mm256_set1_ps(SK_CC_NLERP_DOT), _CMP_LT_OQ)) : 0;
+    const __m256 vu = _mm256_set1_ps(u);
+    __m256 qx = _mm256_add_ps(ax, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bx), ax), vu));
+    __m256 qy = _mm256_add_ps(ay, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, by), ay), vu));
+    __m256 qz = _mm256_add_ps(az, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bz), az), vu));
+    __m256 qw = _mm256_add_ps(aw, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bw), aw), vu));
+    __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(qx, qx), _mm256_mul_ps(qy, qy)), _mm256_mul_ps(qz, qz)),
+                              _mm256_mul_ps(qw, qw));
+    __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(l2));
+    qx = _mm256_mul_ps(qx, inv), qy = _mm256_mul_ps(qy, inv), qz = _mm256_mul_ps(qz, inv), qw = _mm256_mul_ps(qw, inv);
+    t0 = _mm256_unpacklo_ps(qx, qy), t1 = _mm256_unpackhi_ps(qx, qy), t2 = _mm256_unpacklo_ps(qz, qw), t3 = _mm256_unpackhi_ps(qz, qw);
+    __m256 r0 = _mm256_shuffle_ps(t0, t2, 0x44), r1 = _mm256_shuffle_ps(t0, t2, 0xEE); /* tracks 0|4, 1|5 */
+    __m256 r2 = _mm256_shuffle_ps(t1, t3, 0x44), r3 = _mm256_shuffle_ps(t1, t3, 0xEE); /* tracks 2|6, 3|7 */
+    _mm_storeu_ps(&dst[0]->x, _mm256_castps256_ps128(r0)), _mm_storeu_ps(&dst[4]->x, _mm256_extractf128_ps(r0, 1));
+    _mm_storeu_ps(&dst[1]->x, _mm256_castps256_ps128(r1)), _mm_storeu_ps(&dst[5]->x, _mm256_extractf128_ps(r1, 1));
+    _mm_storeu_ps(&dst[2]->x, _mm256_castps256_ps128(r2)), _mm_storeu_ps(&dst[6]->x, _mm256_extractf128_ps(r2, 1));
+    _mm_storeu_ps(&dst[3]->x, _mm256_castps256_ps128(r3)), _mm_storeu_ps(&dst[7]->x, _mm256_extractf128_ps(r3, 1));
+    if (far) {
+        /* the slerp branch: both samples normalised, then the series */
+        __m256 na = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_add_ps(
+                                           _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, ax), _mm256_mul_ps(ay, ay)), _mm256_mul_ps(az, az)),
+                                           _mm256_mul_ps(aw, aw))));
+        __m256 nb = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_add_ps(
+                                           _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bx, bx), _mm256_mul_ps(by, by)), _mm256_mul_ps(bz, bz)),
+                                           _mm256_mul_ps(bw, bw))));
+        float ar[32], br[32], sr[32], ra[32], rb[32];
+        _mm256_storeu_ps(ar, _mm256_mul_ps(ax, na)), _mm256_storeu_ps(ar + 8, _mm256_mul_ps(ay, na));
+        _mm256_storeu_ps(ar + 16, _mm256_mul_ps(az, na)), _mm256_storeu_ps(ar + 24, _mm256_mul_ps(aw, na));
+        _mm256_storeu_ps(br, _mm256_mul_ps(bx, nb)), _mm256_storeu_ps(br + 8, _mm256_mul_ps(by, nb));
+        _mm256_storeu_ps(br + 16, _mm256_mul_ps(bz, nb)), _mm256_storeu_ps(br + 24, _mm256_mul_ps(bw, nb));
+        unsigned trig = skk_slerp_rows_w8(ar, br, u, sr);
+        if (trig & (unsigned)far) {
+            _mm256_storeu_ps(ra, ax), _mm256_storeu_ps(ra + 8, ay), _mm256_storeu_ps(ra + 16, az), _mm256_storeu_ps(ra + 24, aw);
+            _mm256_storeu_ps(rb, bx), _mm256_storeu_ps(rb + 8, by), _mm256_storeu_ps(rb + 16, bz), _mm256_storeu_ps(rb + 24, bw);
+        }
+        for (; far; far &= far - 1) {
+            int l = __builtin_ctz((unsigned)far);
+            if (trig >> l & 1u) {
+                float qa[4] = {ra[l], ra[8 + l], ra[16 + l], ra[24 + l]}, qb[4] = {rb[l], rb[8 + l], rb[16 + l], rb[24 + l]};
+                *dst[l] = sk_cc_qlerp(qa, qb, u);
+            } else *dst[l] = sk_quat_make(sr[l], sr[8 + l], sr[16 + l], sr[24 + l]);
+        }
+    }
+}
+
+/* Both frames in one segment: the animated tracks decoded CC_CHUNK at a
+ * time (rotations to xr, translations and scales to xv), the rotations
+ * interpolated eight at a time (padded with identities written nowhere). */
+__attribute__((target("avx2"))) static void cc_sample_same_avx2(const sk_clip *c, const cc_cursor *s0, const cc_cursor *s1,
+                                                                float u, sk_transform *local) {
+    __m256 xr[CC_CHUNK + 8], xv[CC_CHUNK], *xo[CC_CHUNK];
+    uint8_t dr[CC_CHUNK + 8], dv[CC_CHUNK], *dd[CC_CHUNK];
+    sk_quat *rdst[CC_CHUNK + 8], sink;
+    sk_vec3 *vdst[CC_CHUNK];
+    uint64_t p0 = s0->pos, p1 = s1->pos;
+    uint32_t a = 0, T = c->track_count;
+    for (uint32_t i = 0; i < T;) {
+        uint32_t n = 0, nr = 0, nv = 0;
+        for (; i < T && n < CC_CHUNK; i++) {
+            const sk_track *t = &c->tracks[i];
+            sk_transform *x = &local[t->joint];
+            if (!t->pad_) cc_const(c, t, x);
+            else if (t->path == SK_PATH_ROTATION) xo[n] = &xr[nr], dd[n++] = &dr[nr], rdst[nr++] = &x->r;
+            else xo[n] = &xv[nv], dd[n++] = &dv[nv], vdst[nv++] = t->path == SK_PATH_TRANSLATION ? &x->t : &x->s;
+        }
+        cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &p0, &p1, n, xo, dd);
+        a += n;
+        for (uint32_t k = 0; k < nv; k++) {
+            float v[8];
+            _mm256_storeu_ps(v, xv[k]);
+            *vdst[k] = sk_cc_vlerp(v, v + 4, u);
+        }
+        for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr[nr] = 3, rdst[nr] = &sink;
+        for (uint32_t k = 0; k < nr; k += 8) cc_rot8_avx2(xr + k, dr + k, rdst + k, u);
+    }
+}
+#endif
+
 void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) { sk_cclip_sample_tracks_simd(c, tw, local, true); }
 
 void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *local, bool simd) {
@@ -545,6 +667,10 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *loca
     float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
     sk_quat *dst[CC_CHUNK];
 #if defined(SK_CC_AVX2)
+    if (simd && same && __builtin_cpu_supports("avx2")) {
+        cc_sample_same_avx2(c, &s0, &s1, u, local);
+        return;
+    }
     if (simd && __builtin_cpu_supports("avx2")) {
         /* the animated tracks decoded CC_CHUNK at a time, rotations
          * straight into the interpolation's arrays (padded to eight with
