@@ -362,31 +362,23 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
     *pp0 = p0, *pp1 = p1;
 }
 
-/* Animated tracks [a0, a0 + n) (n <= CC_CHUNK) of frames s0 and s1 (one
- * segment or two), decoded with AVX2 into o0[i] / o1[i]: per track the
- * three stored components of frame 0 in lanes 0-2 and of frame 1 in lanes
- * 4-6 of one register, with each frame's segment coefficients; the dropped
- * components' square roots eight at a time; the four components placed by
- * table permutes instead of branches. The same float operations in the
- * same order as cc_read + sk_cc_place (sk_cc_coef, sk_cc_w; no FMA: the
- * "avx2" target does not enable it), so the samples are bit for bit the
- * scalar decoder's, which the compressor measured (test_compress checks). */
-__attribute__((target("avx2"))) static void cc_decode2_avx2(const sk_clip *c, cc_cursor *s0,
-                                                            cc_cursor *s1, uint32_t a0, uint32_t n, const uint8_t *rot,
-                                                            float **o0, float **o1) {
-    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), k255 = _mm256_set1_ps(1.0f / 255.0f);
+/* cc_decode_placed_avx2 for two frames in two segments (the last frame of
+ * one and the first of the next): each half of the register with its own
+ * segment's bit rate, dropped component (*dd0[i], *dd1[i]) and
+ * coefficients. Tracks [a0, a0 + n); the cursors' bit positions advance. */
+__attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
+                                                                   uint32_t a0, uint32_t n, __m256 **xo, uint8_t **dd0,
+                                                                   uint8_t **dd1) {
+    const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     /* bytes 0-2 of each range (smin) then 3-5 (sext), of frame 0 then 1 */
     const __m128i gather = _mm_setr_epi8(0, 1, 2, -1, 8, 9, 10, -1, 3, 4, 5, -1, 11, 12, 13, -1);
-    __m256 xs[CC_CHUNK];
-    float w2[2 * CC_CHUNK + 8];
-    uint8_t ds[CC_CHUNK][2];
     const uint8_t *bits0 = s0->bits, *bits1 = s1->bits;
     uint64_t p0 = s0->pos, p1 = s1->pos;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t a = a0 + i, v0 = s0->rates[a], v1 = s1->rates[a];
         uint32_t l0 = v0 & 15u, l1 = v1 & 15u, b0 = SK_CC_BITS[l0], b1 = SK_CC_BITS[l1], d0 = v0 >> 4, d1 = v1 >> 4;
-        ds[i][0] = (uint8_t)d0, ds[i][1] = (uint8_t)d1;
+        *dd0[i] = (uint8_t)d0, *dd1[i] = (uint8_t)d1;
         /* the clip range in stored order */
         const float *cr = (const float *)(const void *)(c->cc.ranges + 32u * a);
         __m256i perm = _mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0][d1]);
@@ -427,93 +419,12 @@ __attribute__((target("avx2"))) static void cc_decode2_avx2(const sk_clip *c, cc
         q0 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q0, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l0])), lo32);
         q1 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l1])), lo32);
         __m256 x = _mm256_add_ps(off, _mm256_mul_ps(sc, _mm256_cvtepi32_ps(_mm256_blend_epi32(q0, q1, 0xF0))));
-        xs[i] = x;
-        /* sk_cc_w's radicand, ((1 - x0^2) - x1^2) - x2^2, of both frames */
-        __m256 sq = _mm256_mul_ps(x, x);
-        __m256 r = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, sq), _mm256_permute_ps(sq, 0x55)), _mm256_permute_ps(sq, 0xAA));
-        w2[2 * i] = _mm256_cvtss_f32(r);
-        w2[2 * i + 1] = _mm_cvtss_f32(_mm256_extractf128_ps(r, 1));
+        *xo[i] = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0][d1])),
+                                  _mm256_permutevar_ps(x, _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0][d1])));
     }
     s0->pos = p0, s1->pos = p1;
-    /* the roots, eight at a time (what is not above zero reads zero) */
-    for (uint32_t i = 0; i < 2 * n; i += 8) _mm256_storeu_ps(&w2[i], _mm256_sqrt_ps(_mm256_max_ps(_mm256_loadu_ps(&w2[i]), zero)));
-    const __m256i dup = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t d0 = ds[i][0], d1 = ds[i][1];
-        __m256 w = rot[i] ? _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)&w2[2 * i]))), dup)
-                          : zero;
-        __m256 r = _mm256_permutevar_ps(xs[i], _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0][d1]));
-        r = _mm256_blendv_ps(r, w, _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0][d1])));
-        _mm_storeu_ps(o0[i], _mm256_castps256_ps128(r));
-        _mm_storeu_ps(o1[i], _mm256_extractf128_ps(r, 1));
-    }
 }
 
-/* cc_qlerp_chunk eight rotations at a time (the same operations in the same
- * order; lanes that need slerp take sk_cc_qlerp). */
-__attribute__((target("avx2"))) static void cc_qlerp_chunk_avx2(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32_t n,
-                                                                float u) {
-    uint32_t i = 0;
-    const __m256 vu = _mm256_set1_ps(u), one = _mm256_set1_ps(1.0f), mone = _mm256_set1_ps(-1.0f), zero = _mm256_setzero_ps();
-    const __m256 lim = _mm256_set1_ps(SK_CC_NLERP_DOT);
-    static const uint8_t lane_q[8] = {0, 2, 4, 6, 1, 3, 5, 7}; /* the transpose's lane order */
-    for (; i + 8 <= n; i += 8) {
-        __m256 a0 = _mm256_loadu_ps(q0[i]), a1 = _mm256_loadu_ps(q0[i + 2]), a2 = _mm256_loadu_ps(q0[i + 4]), a3 = _mm256_loadu_ps(q0[i + 6]);
-        __m256 b0 = _mm256_loadu_ps(q1[i]), b1 = _mm256_loadu_ps(q1[i + 2]), b2 = _mm256_loadu_ps(q1[i + 4]), b3 = _mm256_loadu_ps(q1[i + 6]);
-        __m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1), t2 = _mm256_unpacklo_ps(a2, a3),
-               t3 = _mm256_unpackhi_ps(a2, a3);
-        __m256 ax = _mm256_shuffle_ps(t0, t2, 0x44), ay = _mm256_shuffle_ps(t0, t2, 0xEE), az = _mm256_shuffle_ps(t1, t3, 0x44),
-               aw = _mm256_shuffle_ps(t1, t3, 0xEE);
-        t0 = _mm256_unpacklo_ps(b0, b1), t1 = _mm256_unpackhi_ps(b0, b1), t2 = _mm256_unpacklo_ps(b2, b3), t3 = _mm256_unpackhi_ps(b2, b3);
-        __m256 bx = _mm256_shuffle_ps(t0, t2, 0x44), by = _mm256_shuffle_ps(t0, t2, 0xEE), bz = _mm256_shuffle_ps(t1, t3, 0x44),
-               bw = _mm256_shuffle_ps(t1, t3, 0xEE);
-        __m256 d = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, bx), _mm256_mul_ps(ay, by)), _mm256_mul_ps(az, bz)),
-                                 _mm256_mul_ps(aw, bw));
-        __m256 neg = _mm256_cmp_ps(d, zero, _CMP_LT_OQ);
-        __m256 sg = _mm256_blendv_ps(one, mone, neg);
-        int far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(d, sg), lim, _CMP_LT_OQ)) : 0;
-        __m256 x = _mm256_add_ps(ax, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bx), ax), vu));
-        __m256 y = _mm256_add_ps(ay, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, by), ay), vu));
-        __m256 z = _mm256_add_ps(az, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bz), az), vu));
-        __m256 w = _mm256_add_ps(aw, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bw), aw), vu));
-        __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z)),
-                                  _mm256_mul_ps(w, w));
-        __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(l2));
-        x = _mm256_mul_ps(x, inv), y = _mm256_mul_ps(y, inv), z = _mm256_mul_ps(z, inv), w = _mm256_mul_ps(w, inv);
-        t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y), t2 = _mm256_unpacklo_ps(z, w), t3 = _mm256_unpackhi_ps(z, w);
-        __m256 r[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
-                       _mm256_shuffle_ps(t1, t3, 0xEE)}; /* rotations i+0|i+1, i+2|i+3, i+4|i+5, i+6|i+7 */
-        for (int k = 0; k < 4; k++) {
-            _mm_storeu_ps(&dst[i + 2 * k]->x, _mm256_castps256_ps128(r[k]));
-            _mm_storeu_ps(&dst[i + 2 * k + 1]->x, _mm256_extractf128_ps(r[k], 1));
-        }
-        if (far) {
-            /* sk_cc_qlerp's slerp branch, eight lanes: both samples
-             * normalised, then sk_quat_slerp's series (skk_slerp_rows, bit
-             * for bit the scalar function's); lanes it leaves (keys more
-             * than 120 degrees apart) take the scalar function */
-            __m256 na = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_add_ps(
-                                               _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, ax), _mm256_mul_ps(ay, ay)), _mm256_mul_ps(az, az)),
-                                               _mm256_mul_ps(aw, aw))));
-            __m256 nb = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_add_ps(
-                                               _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bx, bx), _mm256_mul_ps(by, by)), _mm256_mul_ps(bz, bz)),
-                                               _mm256_mul_ps(bw, bw))));
-            float ar[32], br[32], sr[32];
-            _mm256_storeu_ps(ar, _mm256_mul_ps(ax, na)), _mm256_storeu_ps(ar + 8, _mm256_mul_ps(ay, na));
-            _mm256_storeu_ps(ar + 16, _mm256_mul_ps(az, na)), _mm256_storeu_ps(ar + 24, _mm256_mul_ps(aw, na));
-            _mm256_storeu_ps(br, _mm256_mul_ps(bx, nb)), _mm256_storeu_ps(br + 8, _mm256_mul_ps(by, nb));
-            _mm256_storeu_ps(br + 16, _mm256_mul_ps(bz, nb)), _mm256_storeu_ps(br + 24, _mm256_mul_ps(bw, nb));
-            unsigned trig = skk_slerp_rows_w8(ar, br, u, sr);
-            for (; far; far &= far - 1) {
-                int l = __builtin_ctz((unsigned)far);
-                uint32_t k = i + lane_q[l];
-                if (trig >> l & 1u) *dst[k] = sk_cc_qlerp(q0[k], q1[k], u);
-                else *dst[k] = sk_quat_make(sr[l], sr[8 + l], sr[16 + l], sr[24 + l]);
-            }
-        }
-    }
-    if (i < n) cc_qlerp_chunk(q0 + i, q1 + i, dst + i, n - i, u);
-}
 #endif
 
 bool sk_cclip_simd_available(void) {
@@ -526,13 +437,14 @@ bool sk_cclip_simd_available(void) {
 
 #if defined(SK_CC_AVX2)
 /* Eight rotation tracks decoded by cc_decode_placed_avx2 (x[0..7], their
- * dropped components d[0..7]) interpolated at u into *dst[0..7]: transposed
+ * dropped components d0[0..7] in frame 0 and d1[0..7] in frame 1) interpolated at u into *dst[0..7]: transposed
  * to rows, the dropped components rebuilt as sk_cc_w does (the +0 in their
  * place leaves the radicand's value exact), then sk_cc_qlerp per lane: nlerp,
  * or for samples further apart sk_quat_slerp's series on the normalised
  * samples (skk_slerp_rows), or for keys more than 120 degrees apart the
  * scalar function. Bit for bit the scalar decoder's results. */
-__attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const uint8_t *d, sk_quat *const *dst, float u) {
+__attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const uint8_t *d0, const uint8_t *d1, sk_quat *const *dst,
+                                                         float u) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), mone = _mm256_set1_ps(-1.0f);
     __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
     __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
@@ -557,13 +469,17 @@ __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const 
         _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(bx, bx)), _mm256_mul_ps(by, by)), _mm256_mul_ps(bz, bz)),
                       _mm256_mul_ps(bw, bw)),
         zero));
-    __m256i dv = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d));
-    __m256 m0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(dv, _mm256_setzero_si256()));
-    __m256 m1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(dv, _mm256_set1_epi32(1)));
-    __m256 m2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(dv, _mm256_set1_epi32(2)));
-    __m256 m3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(dv, _mm256_set1_epi32(3)));
-    ax = _mm256_blendv_ps(ax, wa, m0), ay = _mm256_blendv_ps(ay, wa, m1), az = _mm256_blendv_ps(az, wa, m2), aw = _mm256_blendv_ps(aw, wa, m3);
-    bx = _mm256_blendv_ps(bx, wb, m0), by = _mm256_blendv_ps(by, wb, m1), bz = _mm256_blendv_ps(bz, wb, m2), bw = _mm256_blendv_ps(bw, wb, m3);
+    const __m256i k1 = _mm256_set1_epi32(1), k2 = _mm256_set1_epi32(2), k3 = _mm256_set1_epi32(3), k0 = _mm256_setzero_si256();
+    __m256i da = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d0));
+    ax = _mm256_blendv_ps(ax, wa, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, k0)));
+    ay = _mm256_blendv_ps(ay, wa, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, k1)));
+    az = _mm256_blendv_ps(az, wa, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, k2)));
+    aw = _mm256_blendv_ps(aw, wa, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, k3)));
+    __m256i db = d1 == d0 ? da : _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d1));
+    bx = _mm256_blendv_ps(bx, wb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, k0)));
+    by = _mm256_blendv_ps(by, wb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, k1)));
+    bz = _mm256_blendv_ps(bz, wb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, k2)));
+    bw = _mm256_blendv_ps(bw, wb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, k3)));
     /* sk_cc_qlerp */
     __m256 dt = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, bx), _mm256_mul_ps(ay, by)), _mm256_mul_ps(az, bz)),
                               _mm256_mul_ps(aw, bw));
@@ -613,16 +529,17 @@ __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const 
     }
 }
 
-/* Both frames in one segment: the animated tracks decoded CC_CHUNK at a
- * time (rotations to xr, translations and scales to xv), the rotations
- * interpolated eight at a time (padded with identities written nowhere). */
-__attribute__((target("avx2"))) static void cc_sample_same_avx2(const sk_clip *c, const cc_cursor *s0, const cc_cursor *s1,
-                                                                float u, sk_transform *local) {
+/* The AVX2 decoder: the animated tracks decoded CC_CHUNK at a time
+ * (rotations to xr, translations and scales to xv; both frames in one
+ * segment, 15 of 16 pairs, or in two), the rotations interpolated eight at
+ * a time (padded with identities written nowhere). */
+__attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                           sk_transform *local) {
     __m256 xr[CC_CHUNK + 8], xv[CC_CHUNK], *xo[CC_CHUNK];
-    uint8_t dr[CC_CHUNK + 8], dv[CC_CHUNK], *dd[CC_CHUNK];
+    uint8_t dr0[CC_CHUNK + 8], dr1[CC_CHUNK + 8], dv0[CC_CHUNK], dv1[CC_CHUNK], *dd0[CC_CHUNK], *dd1[CC_CHUNK];
     sk_quat *rdst[CC_CHUNK + 8], sink;
     sk_vec3 *vdst[CC_CHUNK];
-    uint64_t p0 = s0->pos, p1 = s1->pos;
+    bool same = s0->seg == s1->seg;
     uint32_t a = 0, T = c->track_count;
     for (uint32_t i = 0; i < T;) {
         uint32_t n = 0, nr = 0, nv = 0;
@@ -630,18 +547,19 @@ __attribute__((target("avx2"))) static void cc_sample_same_avx2(const sk_clip *c
             const sk_track *t = &c->tracks[i];
             sk_transform *x = &local[t->joint];
             if (!t->pad_) cc_const(c, t, x);
-            else if (t->path == SK_PATH_ROTATION) xo[n] = &xr[nr], dd[n++] = &dr[nr], rdst[nr++] = &x->r;
-            else xo[n] = &xv[nv], dd[n++] = &dv[nv], vdst[nv++] = t->path == SK_PATH_TRANSLATION ? &x->t : &x->s;
+            else if (t->path == SK_PATH_ROTATION) xo[n] = &xr[nr], dd0[n] = &dr0[nr], dd1[n++] = &dr1[nr], rdst[nr++] = &x->r;
+            else xo[n] = &xv[nv], dd0[n] = &dv0[nv], dd1[n++] = &dv1[nv], vdst[nv++] = t->path == SK_PATH_TRANSLATION ? &x->t : &x->s;
         }
-        cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &p0, &p1, n, xo, dd);
+        if (same) cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n, xo, dd0);
+        else cc_decode_placed2_avx2(c, s0, s1, a, n, xo, dd0, dd1);
         a += n;
         for (uint32_t k = 0; k < nv; k++) {
             float v[8];
             _mm256_storeu_ps(v, xv[k]);
             *vdst[k] = sk_cc_vlerp(v, v + 4, u);
         }
-        for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr[nr] = 3, rdst[nr] = &sink;
-        for (uint32_t k = 0; k < nr; k += 8) cc_rot8_avx2(xr + k, dr + k, rdst + k, u);
+        for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3, rdst[nr] = &sink;
+        for (uint32_t k = 0; k < nr; k += 8) cc_rot8_avx2(xr + k, dr0 + k, same ? dr0 + k : dr1 + k, rdst + k, u);
     }
 }
 #endif
@@ -667,38 +585,8 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *loca
     float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
     sk_quat *dst[CC_CHUNK];
 #if defined(SK_CC_AVX2)
-    if (simd && same && __builtin_cpu_supports("avx2")) {
-        cc_sample_same_avx2(c, &s0, &s1, u, local);
-        return;
-    }
     if (simd && __builtin_cpu_supports("avx2")) {
-        /* the animated tracks decoded CC_CHUNK at a time, rotations
-         * straight into the interpolation's arrays (padded to eight with
-         * identities written nowhere) */
-        float v0[CC_CHUNK][4], v1[CC_CHUNK][4], *p0[CC_CHUNK], *p1[CC_CHUNK];
-        sk_vec3 *vdst[CC_CHUNK];
-        sk_quat sink;
-        uint8_t rot[CC_CHUNK];
-        for (uint32_t i = 0; i < c->track_count;) {
-            uint32_t n = 0, nv = 0;
-            nq = 0;
-            for (; i < c->track_count && n < CC_CHUNK; i++) {
-                const sk_track *t = &c->tracks[i];
-                sk_transform *x = &local[t->joint];
-                if (!t->pad_) cc_const(c, t, x);
-                else if (t->path == SK_PATH_ROTATION) rot[n] = 1, p0[n] = q0[nq], p1[n++] = q1[nq], dst[nq++] = &x->r;
-                else rot[n] = 0, p0[n] = v0[nv], p1[n++] = v1[nv], vdst[nv++] = t->path == SK_PATH_TRANSLATION ? &x->t : &x->s;
-            }
-            cc_decode2_avx2(c, &s0, &s1, a, n, rot, p0, p1);
-            a += n;
-            for (uint32_t k = 0; k < nv; k++) *vdst[k] = sk_cc_vlerp(v0[k], v1[k], u);
-            for (; nq & 7u; nq++) {
-                q0[nq][0] = q0[nq][1] = q0[nq][2] = q1[nq][0] = q1[nq][1] = q1[nq][2] = 0.0f;
-                q0[nq][3] = q1[nq][3] = 1.0f;
-                dst[nq] = &sink;
-            }
-            cc_qlerp_chunk_avx2(q0, q1, dst, nq, u);
-        }
+        cc_sample_avx2(c, &s0, &s1, u, local);
         return;
     }
 #endif
