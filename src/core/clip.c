@@ -491,7 +491,7 @@ size_t sk_clip_memory_size(const sk_clip *c) {
     if (c->frames)
         n += sizeof *c->frames + c->frames->data_bytes +
              (size_t)c->frames->tracks * (sizeof(sk_frame_block) + sizeof(uint32_t));
-    if (c->kind == SK_CLIP_COMPRESSED && c->blob_owned) n += c->blob_size;
+    if (c->kind == SK_CLIP_COMPRESSED) n += (c->blob_owned ? c->blob_size : 0) + c->cc.plan_words * sizeof(uint32_t);
     return n;
 }
 const char *sk_clip_name(const sk_clip *c) { return c && c->name ? c->name : ""; }

@@ -15,6 +15,9 @@
 #include <immintrin.h>
 #endif
 
+/* Animated tracks decoded per pass (stack buffers of the decoders). */
+enum { CC_CHUNK = 64 };
+
 static sk_result bad(sk_error *err, const char *what) {
     return sk_error_set(err, SK_ERR_INVALID_DATA, "compressed clip: %s", what);
 }
@@ -152,11 +155,41 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         if (t->joint + 1 > span) span = t->joint + 1;
     }
     c->joint_span = span;
+    /* The AVX2 decoder's plan: per animated track its slot in its chunk's
+     * rotations or translations/scales (bit 31); the rotations' joints;
+     * the translations'/scales' joints (x2, +1 for a scale); the constant
+     * tracks; per chunk of CC_CHUNK animated tracks, its rotation count. */
+    uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK;
+    c->cc.plan_words = (size_t)A + A + (T - A) + chunks;
+    c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
+    if (!c->cc.plan) {
+        c->cc.plan_words = 0;
+        sk_clip_destroy(c);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
+    uint32_t R = 0;
+    for (uint32_t i = 0; i < T; i++) R += c->tracks[i].pad_ && c->tracks[i].path == SK_PATH_ROTATION;
+    uint32_t *tj = rj + R, nr = 0, nv = 0, ncon = 0, ai = 0;
+    for (uint32_t i = 0; i < T; i++) {
+        const sk_track *t = &c->tracks[i];
+        if (!t->pad_) {
+            cons[ncon++] = i;
+            continue;
+        }
+        if (ai % CC_CHUNK == 0) nr = nv = 0;
+        if (t->path == SK_PATH_ROTATION) slot[ai] = nr++, *rj++ = t->joint;
+        else slot[ai] = 0x80000000u | nv++, *tj++ = 2u * t->joint + (t->path == SK_PATH_SCALE);
+        cnr[ai / CC_CHUNK] = nr;
+        ai++;
+    }
     *out = c;
     return SK_OK;
 }
 
 void sk_cclip_release(sk_clip *c) {
+    if (c->cc.plan) sk_free(&c->alloc, c->cc.plan, c->cc.plan_words * sizeof(uint32_t));
+    c->cc.plan = NULL;
     if (c->blob_owned) sk_free(&c->alloc, (void *)(uintptr_t)c->blob, c->blob_size);
     c->blob = NULL;
 }
@@ -250,7 +283,6 @@ static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x
 /* Rotations decoded in a chunk are interpolated four at a time (SSE2): the
  * same operations in the same order as sk_cc_qlerp, so the results are the
  * ones the compressor measured; lanes that need slerp take sk_cc_qlerp. */
-enum { CC_CHUNK = 64 };
 
 static void cc_qlerp_chunk(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32_t n, float u) {
     uint32_t i = 0;
@@ -319,14 +351,16 @@ static const uint64_t CC_MASK[SK_CC_LEVELS][4] = {{0x0u, 0x0u, 0x0u, 0x0u}, {0x7
  * as cc_read2 (sk_cc_coef; no FMA: the "avx2" target does not enable it). */
 __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(const uint8_t *cranges, const uint8_t *rates,
                                                                          const uint8_t *sranges, const uint8_t *bits0,
-                                                                         uint64_t *pp0, uint64_t *pp1, uint32_t n, __m256 **xo,
-                                                                         uint8_t **dd) {
+                                                                         uint64_t *pp0, uint64_t *pp1, uint32_t n, const uint32_t *slot,
+                                                                         __m256 *xr, __m256 *xv, uint8_t *dr, uint8_t *dv) {
     uint64_t p0 = *pp0, p1 = *pp1;
     const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = rates[i], l = v & 15u, b = SK_CC_BITS[l], d = v >> 4;
-        *dd[i] = (uint8_t)d;
+        uint32_t sl = slot[i], k = sl & 0x7fffffffu;
+        __m256 *xo = sl >> 31 ? &xv[k] : &xr[k];
+        (sl >> 31 ? dv : dr)[k] = (uint8_t)d;
         const float *cr = (const float *)(const void *)(cranges + 32u * i);
         __m128i perm = _mm_loadu_si128((const __m128i *)(const void *)CC_STORED[d][d]);
         __m128 cmin = _mm_permutevar_ps(_mm_loadu_ps(cr), perm), cext = _mm_permutevar_ps(_mm_loadu_ps(cr + 4), perm);
@@ -356,7 +390,7 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
         __m256i q = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_and_si256(q0, m), lo32),
                                        _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, m), lo32), 0xF0);
         __m256 x = _mm256_add_ps(_mm256_set_m128(off, off), _mm256_mul_ps(_mm256_set_m128(sc, sc), _mm256_cvtepi32_ps(q)));
-        *xo[i] = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d][d])),
+        *xo = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d][d])),
                                   _mm256_permutevar_ps(x, _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d][d])));
     }
     *pp0 = p0, *pp1 = p1;
@@ -367,8 +401,9 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
  * segment's bit rate, dropped component (*dd0[i], *dd1[i]) and
  * coefficients. Tracks [a0, a0 + n); the cursors' bit positions advance. */
 __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
-                                                                   uint32_t a0, uint32_t n, __m256 **xo, uint8_t **dd0,
-                                                                   uint8_t **dd1) {
+                                                                   uint32_t a0, uint32_t n, const uint32_t *slot, __m256 *xr,
+                                                                   __m256 *xv, uint8_t *dr0, uint8_t *dr1, uint8_t *dv0,
+                                                                   uint8_t *dv1) {
     const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     /* bytes 0-2 of each range (smin) then 3-5 (sext), of frame 0 then 1 */
@@ -378,7 +413,9 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
     for (uint32_t i = 0; i < n; i++) {
         uint32_t a = a0 + i, v0 = s0->rates[a], v1 = s1->rates[a];
         uint32_t l0 = v0 & 15u, l1 = v1 & 15u, b0 = SK_CC_BITS[l0], b1 = SK_CC_BITS[l1], d0 = v0 >> 4, d1 = v1 >> 4;
-        *dd0[i] = (uint8_t)d0, *dd1[i] = (uint8_t)d1;
+        uint32_t sl = slot[i], k = sl & 0x7fffffffu;
+        __m256 *xo = sl >> 31 ? &xv[k] : &xr[k];
+        (sl >> 31 ? dv0 : dr0)[k] = (uint8_t)d0, (sl >> 31 ? dv1 : dr1)[k] = (uint8_t)d1;
         /* the clip range in stored order */
         const float *cr = (const float *)(const void *)(c->cc.ranges + 32u * a);
         __m256i perm = _mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0][d1]);
@@ -419,7 +456,7 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
         q0 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q0, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l0])), lo32);
         q1 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l1])), lo32);
         __m256 x = _mm256_add_ps(off, _mm256_mul_ps(sc, _mm256_cvtepi32_ps(_mm256_blend_epi32(q0, q1, 0xF0))));
-        *xo[i] = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0][d1])),
+        *xo = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0][d1])),
                                   _mm256_permutevar_ps(x, _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0][d1])));
     }
     s0->pos = p0, s1->pos = p1;
@@ -529,35 +566,42 @@ __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const 
     }
 }
 
-/* The AVX2 decoder: the animated tracks decoded CC_CHUNK at a time
+/* The AVX2 decoder, by the clip's plan (sk_clip_from_compressed): the
+ * constant tracks, then the animated tracks decoded CC_CHUNK at a time
  * (rotations to xr, translations and scales to xv; both frames in one
  * segment, 15 of 16 pairs, or in two), the rotations interpolated eight at
  * a time (padded with identities written nowhere). */
 __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
                                                            sk_transform *local) {
-    __m256 xr[CC_CHUNK + 8], xv[CC_CHUNK], *xo[CC_CHUNK];
-    uint8_t dr0[CC_CHUNK + 8], dr1[CC_CHUNK + 8], dv0[CC_CHUNK], dv1[CC_CHUNK], *dd0[CC_CHUNK], *dd1[CC_CHUNK];
+    __m256 xr[CC_CHUNK + 8], xv[CC_CHUNK];
+    uint8_t dr0[CC_CHUNK + 8], dr1[CC_CHUNK + 8], dv0[CC_CHUNK], dv1[CC_CHUNK];
     sk_quat *rdst[CC_CHUNK + 8], sink;
-    sk_vec3 *vdst[CC_CHUNK];
     bool same = s0->seg == s1->seg;
-    uint32_t a = 0, T = c->track_count;
-    for (uint32_t i = 0; i < T;) {
-        uint32_t n = 0, nr = 0, nv = 0;
-        for (; i < T && n < CC_CHUNK; i++) {
-            const sk_track *t = &c->tracks[i];
-            sk_transform *x = &local[t->joint];
-            if (!t->pad_) cc_const(c, t, x);
-            else if (t->path == SK_PATH_ROTATION) xo[n] = &xr[nr], dd0[n] = &dr0[nr], dd1[n++] = &dr1[nr], rdst[nr++] = &x->r;
-            else xo[n] = &xv[nv], dd0[n] = &dv0[nv], dd1[n++] = &dv1[nv], vdst[nv++] = t->path == SK_PATH_TRANSLATION ? &x->t : &x->s;
-        }
-        if (same) cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n, xo, dd0);
-        else cc_decode_placed2_avx2(c, s0, s1, a, n, xo, dd0, dd1);
-        a += n;
+    uint32_t A = c->cc.anim, T = c->track_count;
+    const uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
+    for (uint32_t k = 0; k < T - A; k++) {
+        const sk_track *t = &c->tracks[cons[k]];
+        cc_const(c, t, &local[t->joint]);
+    }
+    uint32_t R = 0;
+    for (uint32_t a = 0; a < A; a += CC_CHUNK) R += cnr[a / CC_CHUNK];
+    const uint32_t *tj = rj + R;
+    for (uint32_t a = 0; a < A; a += CC_CHUNK) {
+        uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
+        if (same)
+            cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
+                                  slot + a, xr, xv, dr0, dv0);
+        else cc_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, xv, dr0, dr1, dv0, dv1);
         for (uint32_t k = 0; k < nv; k++) {
             float v[8];
             _mm256_storeu_ps(v, xv[k]);
-            *vdst[k] = sk_cc_vlerp(v, v + 4, u);
+            sk_transform *x = &local[tj[k] >> 1];
+            if (tj[k] & 1u) x->s = sk_cc_vlerp(v, v + 4, u);
+            else x->t = sk_cc_vlerp(v, v + 4, u);
         }
+        tj += nv;
+        for (uint32_t k = 0; k < nr; k++) rdst[k] = &local[rj[k]].r;
+        rj += nr;
         for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3, rdst[nr] = &sink;
         for (uint32_t k = 0; k < nr; k += 8) cc_rot8_avx2(xr + k, dr0 + k, same ? dr0 + k : dr1 + k, rdst + k, u);
     }

@@ -84,6 +84,9 @@ struct sk_clip {
         uint32_t frames, anim, seg_len, segments;
         float rate;
         const uint8_t *consts, *ranges, *segtab;
+        /* the AVX2 decoder's plan, one allocation of plan_words (clip_compressed.c) */
+        uint32_t *plan;
+        size_t plan_words;
     } cc;
 };
 
