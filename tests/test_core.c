@@ -2,6 +2,8 @@
  * mode against closed-form values), loop modes, cursors, poses. */
 #include "support.h"
 
+#include "core/internal.h" /* the palette kernel levels */
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,6 +468,46 @@ static void test_cursor(void **st) {
     sk_skeleton_destroy(s);
 }
 
+/* Every palette kernel level (scalar, AVX2, AVX-512) gives the same bits:
+ * random skins of 1-200 joints, random joint orders, values from 1e-30 to
+ * 1e30 with zeros of both signs. */
+static void test_palette_levels(void **st) {
+    (void)st;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    enum { J = 200 };
+    sk_mat4 *model = calloc(J, sizeof *model), *ibm = calloc(J, sizeof *ibm), *out[3];
+    uint32_t joints[J];
+    for (int l = 0; l < 3; l++) out[l] = calloc(J, sizeof(sk_mat4));
+    long compared = 0;
+    for (int round = 0; round < 60; round++) {
+        uint32_t n = 1 + round * 37 % J;
+        for (uint32_t i = 0; i < J; i++)
+            for (int k = 0; k < 16; k++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                float v = (float)((double)(x >> 11) / 9007199254740992.0 - 0.5);
+                int kind = (int)(x & 15);
+                if (kind == 0) v = 0.0f;
+                else if (kind == 1) v = -0.0f;
+                else if (kind == 2) v *= 1e30f;
+                else if (kind == 3) v *= 1e-30f;
+                if (i & 1) ibm[i].m[k] = v;
+                else model[i].m[k] = v;
+                if (i & 1) model[i].m[k] = -v * 3.0f;
+                else ibm[i].m[k] = v * 0.25f;
+            }
+        for (uint32_t i = 0; i < n; i++) joints[i] = (uint32_t)((i * 7919u + (uint32_t)round) % J);
+        sk_skin skin = {"s", n, joints, ibm, 0};
+        for (int l = 0; l < 3; l++) sk_palette_at_level(&skin, model, out[l], l);
+        for (int l = 1; l < 3; l++) assert_memory_equal(out[0], out[l], n * sizeof(sk_mat4));
+        compared += n;
+    }
+    printf("palette levels compared on %ld joints (highest level here: %d)\n", compared, sk_palette_level_max());
+    assert_true(compared > 5000);
+    for (int l = 0; l < 3; l++) free(out[l]);
+    free(model);
+    free(ibm);
+}
+
 /* Palette and vertex skinning with a rigid two-joint chain. */
 static void test_palette(void **st) {
     (void)st;
@@ -593,7 +635,7 @@ int main(void) {
         cmocka_unit_test(test_skeleton),          cmocka_unit_test(test_skeleton_large),
         cmocka_unit_test(test_interp_linear_step), cmocka_unit_test(test_interp_rotation),
         cmocka_unit_test(test_interp_cubic),      cmocka_unit_test(test_weights_and_errors),
-        cmocka_unit_test(test_cursor),            cmocka_unit_test(test_palette),
+        cmocka_unit_test(test_cursor),            cmocka_unit_test(test_palette), cmocka_unit_test(test_palette_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

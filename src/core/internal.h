@@ -53,4 +53,12 @@ static inline bool sk_isfinite_f(float x) { return x - x == 0.0f; }
 struct sk_transform;
 void sk_soa_fill(const struct sk_transform *in, uint32_t n, uint32_t groups, float *data);
 
+/* palette.c: the palette at a kernel level (0 scalar, 1 AVX2, 2 AVX-512; a
+ * level the CPU lacks falls back to the best it has), the highest level
+ * the CPU has. Every level gives the scalar skm_mat4_mul's bits (test_core). */
+struct sk_skin;
+struct sk_mat4;
+void sk_palette_at_level(const struct sk_skin *skin, const struct sk_mat4 *model, struct sk_mat4 *out, int level);
+int sk_palette_level_max(void);
+
 #endif
