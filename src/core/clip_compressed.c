@@ -474,12 +474,13 @@ bool sk_cclip_simd_available(void) {
 
 #if defined(SK_CC_AVX2)
 /* Eight rotation tracks decoded by cc_decode_placed_avx2 (x[0..7], their
- * dropped components d0[0..7] in frame 0 and d1[0..7] in frame 1) interpolated at u into *dst[0..7]: transposed
- * to rows, the dropped components rebuilt as sk_cc_w does (the +0 in their
- * place leaves the radicand's value exact), then sk_cc_qlerp per lane: nlerp,
- * or for samples further apart sk_quat_slerp's series on the normalised
- * samples (skk_slerp_rows), or for keys more than 120 degrees apart the
- * scalar function. Bit for bit the scalar decoder's results. */
+ * dropped components d0[0..7] in frame 0 and d1[0..7] in frame 1)
+ * interpolated at u into *dst[0..7]: transposed to rows, the dropped
+ * components rebuilt as sk_cc_w does (the +0 in their place leaves the
+ * radicand's value exact), then sk_cc_qlerp per lane: nlerp, or for samples
+ * further apart sk_quat_slerp's series (skk_slerp_rows, bit for bit the
+ * scalar function), or for keys more than 120 degrees apart the scalar
+ * function. Bit for bit the scalar decoder's results. */
 __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const uint8_t *d0, const uint8_t *d1, sk_quat *const *dst,
                                                          float u) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), mone = _mm256_set1_ps(-1.0f);
@@ -539,27 +540,15 @@ __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const 
     _mm_storeu_ps(&dst[2]->x, _mm256_castps256_ps128(r2)), _mm_storeu_ps(&dst[6]->x, _mm256_extractf128_ps(r2, 1));
     _mm_storeu_ps(&dst[3]->x, _mm256_castps256_ps128(r3)), _mm_storeu_ps(&dst[7]->x, _mm256_extractf128_ps(r3, 1));
     if (far) {
-        /* the slerp branch: both samples normalised, then the series */
-        __m256 na = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_add_ps(
-                                           _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, ax), _mm256_mul_ps(ay, ay)), _mm256_mul_ps(az, az)),
-                                           _mm256_mul_ps(aw, aw))));
-        __m256 nb = _mm256_div_ps(one, _mm256_sqrt_ps(_mm256_add_ps(
-                                           _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bx, bx), _mm256_mul_ps(by, by)), _mm256_mul_ps(bz, bz)),
-                                           _mm256_mul_ps(bw, bw))));
-        float ar[32], br[32], sr[32], ra[32], rb[32];
-        _mm256_storeu_ps(ar, _mm256_mul_ps(ax, na)), _mm256_storeu_ps(ar + 8, _mm256_mul_ps(ay, na));
-        _mm256_storeu_ps(ar + 16, _mm256_mul_ps(az, na)), _mm256_storeu_ps(ar + 24, _mm256_mul_ps(aw, na));
-        _mm256_storeu_ps(br, _mm256_mul_ps(bx, nb)), _mm256_storeu_ps(br + 8, _mm256_mul_ps(by, nb));
-        _mm256_storeu_ps(br + 16, _mm256_mul_ps(bz, nb)), _mm256_storeu_ps(br + 24, _mm256_mul_ps(bw, nb));
+        /* the slerp branch: sk_quat_slerp's series on the samples */
+        float ar[32], br[32], sr[32];
+        _mm256_storeu_ps(ar, ax), _mm256_storeu_ps(ar + 8, ay), _mm256_storeu_ps(ar + 16, az), _mm256_storeu_ps(ar + 24, aw);
+        _mm256_storeu_ps(br, bx), _mm256_storeu_ps(br + 8, by), _mm256_storeu_ps(br + 16, bz), _mm256_storeu_ps(br + 24, bw);
         unsigned trig = skk_slerp_rows_w8(ar, br, u, sr);
-        if (trig & (unsigned)far) {
-            _mm256_storeu_ps(ra, ax), _mm256_storeu_ps(ra + 8, ay), _mm256_storeu_ps(ra + 16, az), _mm256_storeu_ps(ra + 24, aw);
-            _mm256_storeu_ps(rb, bx), _mm256_storeu_ps(rb + 8, by), _mm256_storeu_ps(rb + 16, bz), _mm256_storeu_ps(rb + 24, bw);
-        }
         for (; far; far &= far - 1) {
             int l = __builtin_ctz((unsigned)far);
             if (trig >> l & 1u) {
-                float qa[4] = {ra[l], ra[8 + l], ra[16 + l], ra[24 + l]}, qb[4] = {rb[l], rb[8 + l], rb[16 + l], rb[24 + l]};
+                float qa[4] = {ar[l], ar[8 + l], ar[16 + l], ar[24 + l]}, qb[4] = {br[l], br[8 + l], br[16 + l], br[24 + l]};
                 *dst[l] = sk_cc_qlerp(qa, qb, u);
             } else *dst[l] = sk_quat_make(sr[l], sr[8 + l], sr[16 + l], sr[24 + l]);
         }

@@ -166,16 +166,15 @@ static inline void sk_cc_place(float *out, const float *v, uint32_t d, bool rot)
  * model). Rotations: nlerp while the two samples are within a half-angle of
  * 0.05 rad (nlerp then strays from slerp by < 2.1e-6 rad: 0.0002 cm at 1 m),
  * else the library's slerp, which the keyed clips use: a fast turn between
- * two frames stays as exact as its frames. */
+ * two frames stays as exact as its frames. The decoded samples go to the
+ * slerp as they are (their length is 1 to rounding where the dropped
+ * component was rebuilt, and the slerp normalises its result; the error
+ * the compressor measures is of this function). */
 #define SK_CC_NLERP_DOT 0.99875f
 static inline sk_quat sk_cc_qlerp(const float *a, const float *b, float u) {
     float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sg = d < 0.0f ? -1.0f : 1.0f;
-    if (u != 0.0f && d * sg < SK_CC_NLERP_DOT) {
-        float n0 = 1.0f / sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
-        float n1 = 1.0f / sqrtf(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
-        return sk_quat_slerp(sk_quat_make(a[0] * n0, a[1] * n0, a[2] * n0, a[3] * n0),
-                             sk_quat_make(b[0] * n1, b[1] * n1, b[2] * n1, b[3] * n1), u);
-    }
+    if (u != 0.0f && d * sg < SK_CC_NLERP_DOT)
+        return sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), u);
     float x = a[0] + (sg * b[0] - a[0]) * u, y = a[1] + (sg * b[1] - a[1]) * u;
     float z = a[2] + (sg * b[2] - a[2]) * u, w = a[3] + (sg * b[3] - a[3]) * u;
     float inv = 1.0f / sqrtf(x * x + y * y + z * z + w * w);
