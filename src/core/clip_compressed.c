@@ -341,6 +341,21 @@ static const int32_t CC_LANE[4][4][8] =
 static const uint64_t CC_SHIFT[SK_CC_LEVELS][4] = {{0, 0, 0, 0}, {0, 3, 6, 0}, {0, 4, 8, 0}, {0, 5, 10, 0}, {0, 6, 12, 0}, {0, 7, 14, 0}, {0, 8, 16, 0}, {0, 9, 18, 0}, {0, 10, 20, 0}, {0, 11, 22, 0}, {0, 12, 24, 0}, {0, 13, 26, 0}, {0, 14, 28, 0}, {0, 16, 32, 0}, {0, 19, 38, 0}, {0, 23, 46, 0}};
 static const uint64_t CC_MASK[SK_CC_LEVELS][4] = {{0x0u, 0x0u, 0x0u, 0x0u}, {0x7u, 0x7u, 0x7u, 0x7u}, {0xfu, 0xfu, 0xfu, 0xfu}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {0xffu, 0xffu, 0xffu, 0xffu}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}};
 
+/* The three stored components' quantised values of one frame (bit rate
+ * level l of b bits, at bit position p of bits) in the low 32 bits of the
+ * 64-bit lanes 0-2, still to be masked: one 64-bit read when 3b + 7 <= 64,
+ * else one per component. */
+__attribute__((target("avx2"))) static inline __m256i cc_fields_avx2(const uint8_t *bits, uint64_t p, uint32_t l, uint32_t b) {
+    if (b <= 19)
+        return _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits + (p >> 3))),
+                                 _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)CC_SHIFT[l]),
+                                                  _mm256_set1_epi64x((long long)(p & 7u))));
+    uint64_t e = p + b, f = p + 2u * b;
+    return _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits + (p >> 3)), (long long)sk_cc_u64(bits + (e >> 3)),
+                                                (long long)sk_cc_u64(bits + (f >> 3)), 0),
+                             _mm256_setr_epi64x((long long)(p & 7u), (long long)(e & 7u), (long long)(f & 7u), 0));
+}
+
 /* Animated tracks [0, n) of two frames in one segment (15 of 16 pairs),
  * from the clip ranges cranges, the segment's bit rates and ranges (rates,
  * sranges) and its frames' bits at p0 and p1 (advanced past them): per
@@ -369,22 +384,7 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
         __m128 sef = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3))), _mm256_castps256_ps128(k255));
         __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, l ? s0f : _mm_add_ps(s0f, _mm_mul_ps(sef, _mm_set1_ps(0.5f)))));
         __m128 sc = _mm_mul_ps(_mm_mul_ps(cext, sef), _mm_set1_ps(SK_CC_INV[l]));
-        __m256i q0, q1;
-        if (b <= 19) {
-            __m256i sh = _mm256_loadu_si256((const __m256i *)(const void *)CC_SHIFT[l]);
-            q0 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits0 + (p0 >> 3))),
-                                   _mm256_add_epi64(sh, _mm256_set1_epi64x((long long)(p0 & 7u))));
-            q1 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits0 + (p1 >> 3))),
-                                   _mm256_add_epi64(sh, _mm256_set1_epi64x((long long)(p1 & 7u))));
-        } else {
-            uint64_t e0 = p0 + b, f0 = p0 + 2u * b, e1 = p1 + b, f1 = p1 + 2u * b;
-            q0 = _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits0 + (p0 >> 3)), (long long)sk_cc_u64(bits0 + (e0 >> 3)),
-                                                      (long long)sk_cc_u64(bits0 + (f0 >> 3)), 0),
-                                   _mm256_setr_epi64x((long long)(p0 & 7u), (long long)(e0 & 7u), (long long)(f0 & 7u), 0));
-            q1 = _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits0 + (p1 >> 3)), (long long)sk_cc_u64(bits0 + (e1 >> 3)),
-                                                      (long long)sk_cc_u64(bits0 + (f1 >> 3)), 0),
-                                   _mm256_setr_epi64x((long long)(p1 & 7u), (long long)(e1 & 7u), (long long)(f1 & 7u), 0));
-        }
+        __m256i q0 = cc_fields_avx2(bits0, p0, l, b), q1 = cc_fields_avx2(bits0, p1, l, b);
         p0 += 3u * b, p1 += 3u * b;
         __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l]);
         __m256i q = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_and_si256(q0, m), lo32),
@@ -431,27 +431,7 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
         __m256 off = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_add_ps(s0f, _mm256_mul_ps(sef, hv))));
         __m256 sc = _mm256_mul_ps(_mm256_mul_ps(cext, sef), _mm256_set_m128(_mm_set1_ps(SK_CC_INV[l1]), _mm_set1_ps(SK_CC_INV[l0])));
         /* the quantised values: one 64-bit read per frame holds all three when 3b + 7 <= 64 */
-        __m256i q0, q1;
-        if (b0 <= 19)
-            q0 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits0 + (p0 >> 3))),
-                                   _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)CC_SHIFT[l0]),
-                                                    _mm256_set1_epi64x((long long)(p0 & 7u))));
-        else {
-            uint64_t e = p0 + b0, f = p0 + 2u * b0;
-            q0 = _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits0 + (p0 >> 3)), (long long)sk_cc_u64(bits0 + (e >> 3)),
-                                                      (long long)sk_cc_u64(bits0 + (f >> 3)), 0),
-                                   _mm256_setr_epi64x((long long)(p0 & 7u), (long long)(e & 7u), (long long)(f & 7u), 0));
-        }
-        if (b1 <= 19)
-            q1 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits1 + (p1 >> 3))),
-                                   _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)CC_SHIFT[l1]),
-                                                    _mm256_set1_epi64x((long long)(p1 & 7u))));
-        else {
-            uint64_t e = p1 + b1, f = p1 + 2u * b1;
-            q1 = _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits1 + (p1 >> 3)), (long long)sk_cc_u64(bits1 + (e >> 3)),
-                                                      (long long)sk_cc_u64(bits1 + (f >> 3)), 0),
-                                   _mm256_setr_epi64x((long long)(p1 & 7u), (long long)(e & 7u), (long long)(f & 7u), 0));
-        }
+        __m256i q0 = cc_fields_avx2(bits0, p0, l0, b0), q1 = cc_fields_avx2(bits1, p1, l1, b1);
         p0 += 3u * b0, p1 += 3u * b1;
         q0 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q0, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l0])), lo32);
         q1 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l1])), lo32);
@@ -484,19 +464,10 @@ bool sk_cclip_simd_available(void) {
 __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const uint8_t *d0, const uint8_t *d1, sk_quat *const *dst,
                                                          float u) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), mone = _mm256_set1_ps(-1.0f);
-    __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
-    __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
-    __m256 t4 = _mm256_unpacklo_ps(x[4], x[5]), t5 = _mm256_unpackhi_ps(x[4], x[5]);
-    __m256 t6 = _mm256_unpacklo_ps(x[6], x[7]), t7 = _mm256_unpackhi_ps(x[6], x[7]);
-    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
     /* rows: component c of frame 0 (ac) and of frame 1 (bc), lane j = track j */
-    __m256 ax = _mm256_permute2f128_ps(u0, u4, 0x20), ay = _mm256_permute2f128_ps(u1, u5, 0x20);
-    __m256 az = _mm256_permute2f128_ps(u2, u6, 0x20), aw = _mm256_permute2f128_ps(u3, u7, 0x20);
-    __m256 bx = _mm256_permute2f128_ps(u0, u4, 0x31), by = _mm256_permute2f128_ps(u1, u5, 0x31);
-    __m256 bz = _mm256_permute2f128_ps(u2, u6, 0x31), bw = _mm256_permute2f128_ps(u3, u7, 0x31);
+    __m256 r[8] = {x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]};
+    skk_tr8_avx2(r);
+    __m256 ax = r[0], ay = r[1], az = r[2], aw = r[3], bx = r[4], by = r[5], bz = r[6], bw = r[7];
     /* sk_cc_w: ((1 - s0^2) - s1^2) - s2^2 over the stored components; the
      * dropped one's +0 adds an exact "- 0" */
     __m256 wa = _mm256_sqrt_ps(_mm256_max_ps(
@@ -532,7 +503,8 @@ __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const 
                               _mm256_mul_ps(qw, qw));
     __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(l2));
     qx = _mm256_mul_ps(qx, inv), qy = _mm256_mul_ps(qy, inv), qz = _mm256_mul_ps(qz, inv), qw = _mm256_mul_ps(qw, inv);
-    t0 = _mm256_unpacklo_ps(qx, qy), t1 = _mm256_unpackhi_ps(qx, qy), t2 = _mm256_unpacklo_ps(qz, qw), t3 = _mm256_unpackhi_ps(qz, qw);
+    __m256 t0 = _mm256_unpacklo_ps(qx, qy), t1 = _mm256_unpackhi_ps(qx, qy), t2 = _mm256_unpacklo_ps(qz, qw),
+           t3 = _mm256_unpackhi_ps(qz, qw);
     __m256 r0 = _mm256_shuffle_ps(t0, t2, 0x44), r1 = _mm256_shuffle_ps(t0, t2, 0xEE); /* tracks 0|4, 1|5 */
     __m256 r2 = _mm256_shuffle_ps(t1, t3, 0x44), r3 = _mm256_shuffle_ps(t1, t3, 0xEE); /* tracks 2|6, 3|7 */
     _mm_storeu_ps(&dst[0]->x, _mm256_castps256_ps128(r0)), _mm_storeu_ps(&dst[4]->x, _mm256_extractf128_ps(r0, 1));

@@ -291,21 +291,6 @@ static inline void soa_l2m_joint(const float *rs, uint32_t l, const float *pm, f
  * per instruction: [a_k | a_k] x [b_ck | b_(c+1)k] summed in l2m_joint's
  * order (the same bits; no FMA). */
 #define SK_AVX2 __attribute__((target("avx2")))
-SK_AVX2 static inline void soa_tr8(__m256 *r) {
-    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-    __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-    __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-    __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-    __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20), r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20), r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
-    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31), r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
-    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31), r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
-}
-
 SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model) {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float rs[96] __attribute__((aligned(32)));
@@ -316,11 +301,11 @@ SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, cons
         skk_rs_group_w8(pose->data + (size_t)g * SK_SOA_GROUP_FLOATS, rs);
         __m256 r[8] = {_mm256_load_ps(rs), _mm256_load_ps(rs + 8), _mm256_load_ps(rs + 16), zero,
                        _mm256_load_ps(rs + 24), _mm256_load_ps(rs + 32), _mm256_load_ps(rs + 40), zero};
-        soa_tr8(r);
+        skk_tr8_avx2(r);
         for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l], r[l]);
         __m256 q[8] = {_mm256_load_ps(rs + 48), _mm256_load_ps(rs + 56), _mm256_load_ps(rs + 64), zero,
                        _mm256_load_ps(rs + 72), _mm256_load_ps(rs + 80), _mm256_load_ps(rs + 88), one};
-        soa_tr8(q);
+        skk_tr8_avx2(q);
         for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l] + 8, q[l]);
         uint32_t end = (g + 1) * SK_SOA_LANES < n ? (g + 1) * SK_SOA_LANES : n;
         for (uint32_t j = g * SK_SOA_LANES; j < end; j++) {
