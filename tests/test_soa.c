@@ -100,19 +100,24 @@ static void test_sample_mannequin(void **st) {
     uint32_t checks = 0;
     for (uint32_t i = 0; i < a->clip_count; i++) checks += check_sampling(a->skeleton, a->clips[i], sk_clip_name(a->clips[i]));
     assert_int_equal(checks, a->clip_count * 3 * 203);
-    /* and compressed clips (the decoder's output through the SoA fallback) */
-    sk_clip *cc = NULL;
-    sk_error err = {0};
-    assert_int_equal(sk_clip_compress(a->clips[1], a->skeleton, NULL, NULL, &cc, NULL, &err), SK_OK);
-    check_sampling(a->skeleton, cc, "compressed");
-    sk_clip_destroy(cc);
+    /* and every clip compressed (the AVX2 decoder straight into the rows,
+     * or the scalar one through an AoS buffer) */
+    for (uint32_t i = 0; i < a->clip_count; i++) {
+        sk_clip *cc = NULL;
+        sk_error err = {0};
+        assert_int_equal(sk_clip_compress(a->clips[i], a->skeleton, NULL, NULL, &cc, NULL, &err), SK_OK);
+        checks += check_sampling(a->skeleton, cc, "compressed");
+        sk_clip_destroy(cc);
+    }
+    assert_int_equal(checks, 2 * a->clip_count * 3 * 203);
     sk_asset_destroy(a);
 }
 
 /* A skeleton of n joints (chains of 5) and a clip on it: LINEAR T and R on
  * every joint with key times shared (frame-major) unless `layout` says
  * otherwise: 1 = every track its own times, 2 = a STEP scale track added,
- * 3 = CUBICSPLINE rotations. */
+ * 3 = CUBICSPLINE rotations; every seventh joint without tracks except in
+ * layout 4. */
 static sk_skeleton *chain_skeleton(uint32_t n) {
     int32_t *parents = malloc(n * sizeof *parents);
     sk_transform *rest = malloc(n * sizeof *rest);
@@ -141,7 +146,7 @@ static sk_clip *chain_clip(uint32_t n, uint32_t keys, int layout, uint32_t seed)
     assert_int_equal(sk_clip_builder_create("chain", NULL, &b, &err), SK_OK);
     float *times = malloc(keys * sizeof *times), *vals = malloc(keys * 12 * sizeof *vals);
     for (uint32_t j = 0; j < n; j++) {
-        if (j % 7 == 3) continue; /* joints without tracks keep the rest pose */
+        if (j % 7 == 3 && layout != 4) continue; /* joints without tracks keep the rest pose */
         for (int path = 0; path < 2; path++) {
             for (uint32_t k = 0; k < keys; k++) times[k] = (float)k / 30.0f + (layout == 1 ? (float)j * 1e-3f : 0.0f);
             bool cubic = layout == 3 && path == 1;
@@ -176,19 +181,33 @@ static sk_clip *chain_clip(uint32_t n, uint32_t keys, int layout, uint32_t seed)
 
 static void test_sample_layouts(void **st) {
     (void)st;
-    uint32_t checks = 0;
+    uint32_t checks = 0, compressed = 0;
     for (uint32_t n = 1; n <= 41; n += 8) {
         sk_skeleton *s = chain_skeleton(n);
-        for (int layout = 0; layout < 4; layout++) {
+        for (int layout = 0; layout < 5; layout++) {
             sk_clip *c = chain_clip(n, 17, layout, 11 + n);
             char what[64];
             snprintf(what, sizeof what, "%u joints, layout %d", n, layout);
             checks += check_sampling(s, c, what);
+            if (layout == 0 || layout == 4) {
+                /* compressed: the decoder's rotations stored as a group's
+                 * rows (layout 4: every joint animated) or lane by lane */
+                sk_clip *cc = NULL;
+                sk_error err = {0};
+                sk_compress_options o = {2.0, 3.0, 1.0, 0, 0}; /* random keys: a loose bound is enough here */
+                sk_result cr = sk_clip_compress(c, s, &o, NULL, &cc, NULL, &err);
+                if (cr != SK_OK) fprintf(stderr, "%s: %s\n", what, err.message);
+                assert_int_equal(cr, SK_OK);
+                snprintf(what, sizeof what, "%u joints, layout %d, compressed", n, layout);
+                compressed += check_sampling(s, cc, what);
+                sk_clip_destroy(cc);
+            }
             sk_clip_destroy(c);
         }
         sk_skeleton_destroy(s);
     }
-    assert_int_equal(checks, 6 * 4 * 3 * 203);
+    assert_int_equal(checks, 6 * 5 * 3 * 203);
+    assert_int_equal(compressed, 6 * 2 * 3 * 203);
 }
 
 /* Frame-major clips against the same keys in the per-track layout (the STEP

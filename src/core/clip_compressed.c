@@ -4,6 +4,7 @@
 #include "core/clip_internal.h"
 #include "core/math_inline.h"
 #include "core/soa_kernels.h"
+#include "skelanim/core/soa.h"
 
 #include <math.h>
 #if defined(__SSE2__)
@@ -461,8 +462,8 @@ bool sk_cclip_simd_available(void) {
  * further apart sk_quat_slerp's series (skk_slerp_rows, bit for bit the
  * scalar function), or for keys more than 120 degrees apart the scalar
  * function. Bit for bit the scalar decoder's results. */
-__attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const uint8_t *d0, const uint8_t *d1, sk_quat *const *dst,
-                                                         float u) {
+__attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const uint8_t *d0, const uint8_t *d1, float u,
+                                                         __m256 *q) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), mone = _mm256_set1_ps(-1.0f);
     /* rows: component c of frame 0 (ac) and of frame 1 (bc), lane j = track j */
     __m256 r[8] = {x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]};
@@ -503,37 +504,57 @@ __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const 
                               _mm256_mul_ps(qw, qw));
     __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(l2));
     qx = _mm256_mul_ps(qx, inv), qy = _mm256_mul_ps(qy, inv), qz = _mm256_mul_ps(qz, inv), qw = _mm256_mul_ps(qw, inv);
-    __m256 t0 = _mm256_unpacklo_ps(qx, qy), t1 = _mm256_unpackhi_ps(qx, qy), t2 = _mm256_unpacklo_ps(qz, qw),
-           t3 = _mm256_unpackhi_ps(qz, qw);
-    __m256 r0 = _mm256_shuffle_ps(t0, t2, 0x44), r1 = _mm256_shuffle_ps(t0, t2, 0xEE); /* tracks 0|4, 1|5 */
-    __m256 r2 = _mm256_shuffle_ps(t1, t3, 0x44), r3 = _mm256_shuffle_ps(t1, t3, 0xEE); /* tracks 2|6, 3|7 */
+    if (far) {
+        /* the slerp branch: sk_quat_slerp's series on the samples, blended
+         * into the far lanes (keys more than 120 degrees apart: the scalar
+         * function, written into the series' rows first) */
+        float ar[32], br[32], sr[32];
+        _mm256_storeu_ps(ar, ax), _mm256_storeu_ps(ar + 8, ay), _mm256_storeu_ps(ar + 16, az), _mm256_storeu_ps(ar + 24, aw);
+        _mm256_storeu_ps(br, bx), _mm256_storeu_ps(br + 8, by), _mm256_storeu_ps(br + 16, bz), _mm256_storeu_ps(br + 24, bw);
+        unsigned trig = skk_slerp_rows_w8(ar, br, u, sr) & (unsigned)far;
+        for (; trig; trig &= trig - 1) {
+            int l = __builtin_ctz(trig);
+            float qa[4] = {ar[l], ar[8 + l], ar[16 + l], ar[24 + l]}, qb[4] = {br[l], br[8 + l], br[16 + l], br[24 + l]};
+            sk_quat e = sk_cc_qlerp(qa, qb, u);
+            sr[l] = e.x, sr[8 + l] = e.y, sr[16 + l] = e.z, sr[24 + l] = e.w;
+        }
+        const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        __m256 fm = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(far), bit), bit));
+        qx = _mm256_blendv_ps(qx, _mm256_loadu_ps(sr), fm), qy = _mm256_blendv_ps(qy, _mm256_loadu_ps(sr + 8), fm);
+        qz = _mm256_blendv_ps(qz, _mm256_loadu_ps(sr + 16), fm), qw = _mm256_blendv_ps(qw, _mm256_loadu_ps(sr + 24), fm);
+    }
+    q[0] = qx, q[1] = qy, q[2] = qz, q[3] = qw;
+}
+
+/* Rows q[0..3] of eight rotations to *dst[0..7]. */
+__attribute__((target("avx2"))) static void cc_store8_aos(const __m256 *q, sk_quat *const *dst) {
+    __m256 t0 = _mm256_unpacklo_ps(q[0], q[1]), t1 = _mm256_unpackhi_ps(q[0], q[1]), t2 = _mm256_unpacklo_ps(q[2], q[3]),
+           t3 = _mm256_unpackhi_ps(q[2], q[3]);
+    __m256 r0 = _mm256_shuffle_ps(t0, t2, 0x44), r1 = _mm256_shuffle_ps(t0, t2, 0xEE); /* rotations 0|4, 1|5 */
+    __m256 r2 = _mm256_shuffle_ps(t1, t3, 0x44), r3 = _mm256_shuffle_ps(t1, t3, 0xEE); /* rotations 2|6, 3|7 */
     _mm_storeu_ps(&dst[0]->x, _mm256_castps256_ps128(r0)), _mm_storeu_ps(&dst[4]->x, _mm256_extractf128_ps(r0, 1));
     _mm_storeu_ps(&dst[1]->x, _mm256_castps256_ps128(r1)), _mm_storeu_ps(&dst[5]->x, _mm256_extractf128_ps(r1, 1));
     _mm_storeu_ps(&dst[2]->x, _mm256_castps256_ps128(r2)), _mm_storeu_ps(&dst[6]->x, _mm256_extractf128_ps(r2, 1));
     _mm_storeu_ps(&dst[3]->x, _mm256_castps256_ps128(r3)), _mm_storeu_ps(&dst[7]->x, _mm256_extractf128_ps(r3, 1));
-    if (far) {
-        /* the slerp branch: sk_quat_slerp's series on the samples */
-        float ar[32], br[32], sr[32];
-        _mm256_storeu_ps(ar, ax), _mm256_storeu_ps(ar + 8, ay), _mm256_storeu_ps(ar + 16, az), _mm256_storeu_ps(ar + 24, aw);
-        _mm256_storeu_ps(br, bx), _mm256_storeu_ps(br + 8, by), _mm256_storeu_ps(br + 16, bz), _mm256_storeu_ps(br + 24, bw);
-        unsigned trig = skk_slerp_rows_w8(ar, br, u, sr);
-        for (; far; far &= far - 1) {
-            int l = __builtin_ctz((unsigned)far);
-            if (trig >> l & 1u) {
-                float qa[4] = {ar[l], ar[8 + l], ar[16 + l], ar[24 + l]}, qb[4] = {br[l], br[8 + l], br[16 + l], br[24 + l]};
-                *dst[l] = sk_cc_qlerp(qa, qb, u);
-            } else *dst[l] = sk_quat_make(sr[l], sr[8 + l], sr[16 + l], sr[24 + l]);
-        }
-    }
+}
+
+/* A translation, rotation or scale value v (4 floats) of joint j into an
+ * SoA pose's rows (sk_soa_pose's layout: 80 floats per 8 joints). */
+static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
+    float *g = soa + (size_t)(j / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + j % SK_SOA_LANES;
+    uint32_t row = path == SK_PATH_TRANSLATION ? 0u : path == SK_PATH_ROTATION ? 24u : 56u;
+    for (uint32_t k = 0; k < (path == SK_PATH_ROTATION ? 4u : 3u); k++) g[row + 8 * k] = v[k];
 }
 
 /* The AVX2 decoder, by the clip's plan (sk_clip_from_compressed): the
  * constant tracks, then the animated tracks decoded CC_CHUNK at a time
  * (rotations to xr, translations and scales to xv; both frames in one
  * segment, 15 of 16 pairs, or in two), the rotations interpolated eight at
- * a time (padded with identities written nowhere). */
+ * a time (padded with identities written nowhere). Into local (indexed by
+ * joint) or, when local is NULL, into the rows of an SoA pose's data (eight
+ * rotations of the joints of one group stored as its rows). */
 __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                           sk_transform *local) {
+                                                           sk_transform *local, float *soa) {
     __m256 xr[CC_CHUNK + 8], xv[CC_CHUNK];
     uint8_t dr0[CC_CHUNK + 8], dr1[CC_CHUNK + 8], dv0[CC_CHUNK], dv1[CC_CHUNK];
     sk_quat *rdst[CC_CHUNK + 8], sink;
@@ -542,7 +563,12 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
     const uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
     for (uint32_t k = 0; k < T - A; k++) {
         const sk_track *t = &c->tracks[cons[k]];
-        cc_const(c, t, &local[t->joint]);
+        if (local) cc_const(c, t, &local[t->joint]);
+        else {
+            float v[4];
+            memcpy(v, c->cc.consts + 16u * t->value_offset, 16); /* little-endian: the AVX2 build */
+            cc_put_soa(soa, t->joint, t->path, v);
+        }
     }
     uint32_t R = 0;
     for (uint32_t a = 0; a < A; a += CC_CHUNK) R += cnr[a / CC_CHUNK];
@@ -556,42 +582,79 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
         for (uint32_t k = 0; k < nv; k++) {
             float v[8];
             _mm256_storeu_ps(v, xv[k]);
-            sk_transform *x = &local[tj[k] >> 1];
-            if (tj[k] & 1u) x->s = sk_cc_vlerp(v, v + 4, u);
-            else x->t = sk_cc_vlerp(v, v + 4, u);
+            sk_vec3 r = sk_cc_vlerp(v, v + 4, u);
+            uint32_t j = tj[k] >> 1, path = tj[k] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION;
+            if (!local) cc_put_soa(soa, j, path, &r.x);
+            else if (path == SK_PATH_SCALE) local[j].s = r;
+            else local[j].t = r;
         }
         tj += nv;
-        for (uint32_t k = 0; k < nr; k++) rdst[k] = &local[rj[k]].r;
-        rj += nr;
+        uint32_t real = nr;
+        if (local)
+            for (uint32_t k = 0; k < nr; k++) rdst[k] = &local[rj[k]].r;
         for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3, rdst[nr] = &sink;
-        for (uint32_t k = 0; k < nr; k += 8) cc_rot8_avx2(xr + k, dr0 + k, same ? dr0 + k : dr1 + k, rdst + k, u);
+        for (uint32_t k = 0; k < nr; k += 8) {
+            __m256 q[4];
+            cc_rot8_avx2(xr + k, dr0 + k, same ? dr0 + k : dr1 + k, u, q);
+            if (local) cc_store8_aos(q, rdst + k);
+            else if (k + 8 <= real && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
+                float *g = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
+                for (int r = 0; r < 4; r++) _mm256_storeu_ps(g + 8 * r, q[r]);
+            } else {
+                float rows[32];
+                for (int r = 0; r < 4; r++) _mm256_storeu_ps(rows + 8 * r, q[r]);
+                for (uint32_t l = 0; l < 8 && k + l < real; l++) {
+                    float v[4] = {rows[l], rows[8 + l], rows[16 + l], rows[24 + l]};
+                    cc_put_soa(soa, rj[k + l], SK_PATH_ROTATION, v);
+                }
+            }
+        }
+        rj += real;
     }
 }
 #endif
 
 void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) { sk_cclip_sample_tracks_simd(c, tw, local, true); }
 
-void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *local, bool simd) {
+/* The two frames around wrapped time tw and the weight u of the second. */
+static void cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
     uint32_t N = c->cc.frames, k0;
     double f = tw * (double)c->cc.rate;
-    float u;
-    if (!(f > 0.0)) k0 = 0, u = 0.0f;
-    else if (f >= (double)(N - 1)) k0 = N - 1, u = 0.0f;
+    if (!(f > 0.0)) k0 = 0, *u = 0.0f;
+    else if (f >= (double)(N - 1)) k0 = N - 1, *u = 0.0f;
     else {
         k0 = (uint32_t)f;
-        u = (float)(f - (double)k0);
+        *u = (float)(f - (double)k0);
     }
-    uint32_t k1 = k0 + 1 < N ? k0 + 1 : k0;
+    cc_at(c, k0, s0);
+    cc_at(c, k0 + 1 < N ? k0 + 1 : k0, s1);
+}
+
+bool sk_cclip_sample_soa(const sk_clip *c, double tw, float *soa) {
+#if defined(SK_CC_AVX2)
+    if (__builtin_cpu_supports("avx2")) {
+        cc_cursor s0, s1;
+        float u;
+        cc_frames(c, tw, &s0, &s1, &u);
+        cc_sample_avx2(c, &s0, &s1, u, NULL, soa);
+        return true;
+    }
+#endif
+    (void)c, (void)tw, (void)soa;
+    return false;
+}
+
+void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *local, bool simd) {
     cc_cursor s0, s1;
-    cc_at(c, k0, &s0);
-    cc_at(c, k1, &s1);
+    float u;
+    cc_frames(c, tw, &s0, &s1, &u);
     bool same = s0.seg == s1.seg;
     uint32_t a = 0, nq = 0;
     float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
     sk_quat *dst[CC_CHUNK];
 #if defined(SK_CC_AVX2)
     if (simd && __builtin_cpu_supports("avx2")) {
-        cc_sample_avx2(c, &s0, &s1, u, local);
+        cc_sample_avx2(c, &s0, &s1, u, local, NULL);
         return;
     }
 #endif

@@ -207,6 +207,10 @@ void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
  * scalar one: the results are bit for bit the same (test_compress). */
 void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, sk_transform *local, bool simd);
 bool sk_cclip_simd_available(void);
+/* The AVX2 decoder straight into an SoA pose's rows (soa: its data, the
+ * rest pose already there); false, with nothing written, on a CPU without
+ * AVX2. */
+bool sk_cclip_sample_soa(const sk_clip *c, double t, float *soa);
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values);
 void sk_cclip_release(sk_clip *c);
 

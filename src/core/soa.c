@@ -151,8 +151,9 @@ sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, s
         return SK_OK;
     }
     double tw = sk_clip_wrap_time(c, t, loop);
+    if (c->kind == SK_CLIP_COMPRESSED && sk_cclip_sample_soa(c, tw, out->data)) return SK_OK;
     if (c->kind == SK_CLIP_COMPRESSED) {
-        /* The decoder writes an AoS array indexed by joint: up to
+        /* Without AVX2 the decoder writes an AoS array indexed by joint: up to
          * SK_SOA_COMPRESSED_JOINTS joints through a stack buffer. */
         sk_transform buf[SK_SOA_COMPRESSED_JOINTS];
         if (c->joint_span > SK_SOA_COMPRESSED_JOINTS)
