@@ -180,6 +180,55 @@ static void test_pipeline_matches_single_thread(void **state) {
     sk_asset_destroy(f.a);
 }
 
+/* Compressed clips take the structure-of-arrays path too (on AVX2 CPUs the
+ * decoder writes the rows): the same bits as the single-threaded loop, on
+ * 1 and 2 threads, and as the sk_pose path. */
+static void test_compressed_pipeline(void **state) {
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    sk_error err = {0};
+    sk_clip *cc[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(sk_clip_compress(f.clips[i], f.s, NULL, NULL, &cc[i], NULL, &err), SK_OK);
+        f.clips[i] = cc[i];
+    }
+    size_t pal_bytes = (size_t)CHARS * f.pn * sizeof(sk_mat4), model_bytes = (size_t)CHARS * f.n * sizeof(sk_mat4),
+           local_bytes = (size_t)CHARS * f.n * sizeof(sk_transform);
+    sk_mat4 *ref_pal = calloc(1, pal_bytes), *ref_model = calloc(1, model_bytes), *pal = calloc(1, pal_bytes);
+    sk_transform *ref_local = calloc(1, local_bytes), *local = calloc(1, local_bytes);
+    reference(&f, FRAMES, ref_pal, ref_model, ref_local);
+    size_t stride = sk_batch_cursor_stride(f.clips, 2);
+    uint32_t *cur = calloc((size_t)CHARS * stride, sizeof *cur);
+    double *times = calloc(CHARS * 2, sizeof *times);
+    float *mix = calloc(CHARS, sizeof *mix);
+    int runs = 0;
+    for (uint32_t threads = 1; threads <= 2; threads++)
+        for (int aos = 0; aos < 2; aos++) {
+            sk_batch *b = NULL;
+            sk_batch_desc d = {.threads = threads, .max_joints = f.n, .max_clips = 2};
+            assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+            sk_batch_pipeline p = {.skeleton = f.s, .character_count = CHARS, .clips = f.clips, .clip_count = 2,
+                                   .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
+                                   .cursor_stride = stride, .out_local = local, .skin = f.skin, .out_palette = pal,
+                                   .aos = aos != 0};
+            memset(cur, 0, (size_t)CHARS * stride * sizeof *cur);
+            for (uint32_t fr = 0; fr < FRAMES; fr++) {
+                inputs(&f, CHARS, 2, fr, times, mix, NULL);
+                assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+            }
+            if (memcmp(pal, ref_pal, pal_bytes) != 0 || memcmp(local, ref_local, local_bytes) != 0)
+                fail_msg("compressed clips, %u threads, %s path: differs from the single-threaded loop", threads,
+                         aos ? "sk_pose" : "SoA");
+            sk_batch_destroy(b);
+            runs++;
+        }
+    assert_int_equal(runs, 4);
+    for (int i = 0; i < 2; i++) sk_clip_destroy(cc[i]);
+    free(ref_pal), free(ref_model), free(pal), free(ref_local), free(local), free(cur), free(times), free(mix);
+    sk_asset_destroy(f.a);
+}
+
 /* The post-process hook: adds a per-character bend to a joint and counts calls. */
 typedef struct post_state {
     uint32_t *calls;
@@ -451,6 +500,7 @@ static void test_create_destroy(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipeline_matches_single_thread),
+        cmocka_unit_test(test_compressed_pipeline),
         cmocka_unit_test(test_weights_hook_skinning),
         cmocka_unit_test(test_callbacks_and_errors),
         cmocka_unit_test(test_many_small_runs),

@@ -13,6 +13,7 @@
 #include "skelanim/batch/batch.h"
 #include "skelanim/core/soa.h"
 
+#include "core/clip_internal.h" /* sk_cclip_simd_available */
 #include "core/internal.h"
 
 #include <pthread.h>
@@ -468,7 +469,9 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
     job.soa = !p->aos && !p->post &&
               (p->clip_count == 1 || (p->clip_count == 2 && p->mix && !p->mix_slerp) ||
                (!(p->clip_count == 2 && p->mix) && (!p->blend_options || p->blend_options->rotation == SK_BLEND_NLERP)));
+    /* compressed clips: the AVX2 decoder writes SoA rows; the scalar one
+     * goes through a bounded stack buffer (sk_clip_sample_soa), so not here */
     for (uint32_t i = 0; i < p->clip_count; i++)
-        if (sk_clip_is_compressed(p->clips[i])) job.soa = false;
+        if (sk_clip_is_compressed(p->clips[i]) && !sk_cclip_simd_available()) job.soa = false;
     return batch_execute(b, &job, err);
 }

@@ -142,8 +142,9 @@ typedef struct sk_batch_pipeline {
     sk_skin_method skin_method;       /* SK_SKIN_LBS only (DQS needs dual quaternions: use a callback) */
     float *out_positions;
     float *out_normals;
-    /* Layout of the per-frame poses. With no post hook and no compressed
-     * clip, and one clip, two mixed by `mix` with mix_slerp false, or any
+    /* Layout of the per-frame poses. With no post hook (and no compressed
+     * clip on a CPU without AVX2), and one clip, two mixed by `mix` with
+     * mix_slerp false, or any
      * count by `weights` with normalised-lerp rotations (blend_options NULL
      * or SK_BLEND_NLERP), the pipeline samples, blends and runs
      * local-to-model on structure-of-arrays poses (core/soa.h), four or

@@ -76,9 +76,11 @@ sk_result sk_soa_pose_to_pose(const sk_skeleton *skel, const sk_soa_pose *in, sk
  * skipped. cursor as sk_clip_sample_cursor (NULL: random access). Clips
  * whose tracks are all LINEAR on the same key times (baked exports, motion
  * capture, sk_clip_resample's output) are stored frame-major and sampled
- * eight joints at a time; other clips track by track; a compressed clip
- * (compress.h) spanning more than SK_SOA_COMPRESSED_JOINTS joints is
- * SK_ERR_LIMIT here (sk_clip_sample_cursor takes any). */
+ * eight joints at a time; other clips track by track; compressed clips
+ * (compress.h) are decoded into the rows on CPUs with AVX2, elsewhere
+ * through a stack buffer, where one spanning more than
+ * SK_SOA_COMPRESSED_JOINTS joints is SK_ERR_LIMIT (sk_clip_sample_cursor
+ * takes any). */
 #define SK_SOA_COMPRESSED_JOINTS 256u
 sk_result sk_clip_sample_soa(const sk_clip *clip, const sk_skeleton *skel, double t, sk_loop_mode loop,
                              uint32_t *cursor, size_t cursor_count, sk_soa_pose *out, sk_error *err);
