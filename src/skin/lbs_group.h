@@ -16,12 +16,12 @@
  * (positions and normals only, no morphing) are constants where inlined. */
 
 LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e, uint32_t e1,
-                                            const uint32_t K, const bool FAST) {
+                                            const uint32_t K, const bool FAST, const bool PACKED) {
     const sk_skinned_mesh *m = c->mesh;
     const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
     const float *pal = c->palette;
     const uint32_t first = c->first, *index = g->index;
-    const uint16_t *J = g->joints;
+    const uint16_t *J = g->joint8; /* joints times 8: see PAL_AT */
     const float *W = g->weights;
     const size_t ps = c->ps, ns = c->ns, ts = c->ts;
     float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
@@ -35,6 +35,8 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
         }
         __m256 P[4], N[4], T[4];
         float tw[8];
+        /* Unrolled: P, N and T stay in registers (a loop kept them on the stack). */
+        SK_UNROLL4
         for (uint32_t h = 0; h < 4; h++) {
             const float *p[2], *n[2], *t[2];
             float bp[2][4], bn[2][4], bt[2][4];
@@ -49,6 +51,16 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
                      K == 8 ? st.count[vv[2 * h + 1]] : K, p, n, t, FAST || on, !FAST && ot, &P[h], &N[h], &T[h]);
         }
         const bool consecutive = vv[7] - vv[0] == 7; /* ascending and distinct: eight in a row */
+        if (FAST && PACKED) { /* both outputs packed: one offset per vertex for both */
+            normalize8_rows(N);
+            if (consecutive) {
+                pack3_store8(P, op + (size_t)(vv[0] - first) * 3);
+                pack3_store8(N, on + (size_t)(vv[0] - first) * 3);
+            } else {
+                LBS_ROWS_STORE3_2(P, N, vv, first, op, on);
+            }
+            continue;
+        }
         if (FAST || op) {
             if (consecutive && ps == 3) pack3_store8(P, op + (size_t)(vv[0] - first) * 3);
             else LBS_ROWS_STORE3(P, vv, first, op, ps, NULL);

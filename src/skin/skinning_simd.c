@@ -206,6 +206,13 @@ SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
 }
 
 #define SK_INLINE inline __attribute__((always_inline))
+/* Palette matrix of a joint given as joint * 8 (sk_skin_group.joint8): 64 bytes per matrix. */
+#define PAL_AT(pal, j8) ((const float *)(const void *)((const char *)(pal) + 8 * (size_t)(j8)))
+#if defined(__clang__)
+#define SK_UNROLL4 _Pragma("unroll 4")
+#else
+#define SK_UNROLL4 _Pragma("GCC unroll 4")
+#endif
 
 /* The blended matrix of one vertex with K influences (a constant where
  * inlined; K == 8 means 5-8: the eight slots, zero-weight padding
@@ -213,13 +220,13 @@ SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
  * One influence has weight exactly 1: the palette matrix itself. */
 SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K,
                                              uint32_t cnt, __m256 *o01, __m256 *o23) {
-    const float *P0 = pal + 16 * (size_t)jj[0];
+    const float *P0 = PAL_AT(pal, jj[0]);
     if (K == 1) {
         *o01 = _mm256_loadu_ps(P0);
         *o23 = _mm256_loadu_ps(P0 + 8);
         return;
     }
-    const float *P1 = pal + 16 * (size_t)jj[1];
+    const float *P1 = PAL_AT(pal, jj[1]);
     __m256 w0 = _mm256_set1_ps(ww[0]), w1 = _mm256_set1_ps(ww[1]);
     __m256 a01 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0));
     __m256 a23 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0 + 8));
@@ -231,12 +238,12 @@ SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *j
     /* Two accumulators: two independent chains of FMAs. */
     __m256 b01 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1));
     __m256 b23 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1 + 8));
-    const float *P2 = pal + 16 * (size_t)jj[2];
+    const float *P2 = PAL_AT(pal, jj[2]);
     __m256 w2 = _mm256_set1_ps(ww[2]);
     a01 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2), a01);
     a23 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2 + 8), a23);
     if (K >= 4) {
-        const float *P3 = pal + 16 * (size_t)jj[3];
+        const float *P3 = PAL_AT(pal, jj[3]);
         __m256 w3 = _mm256_set1_ps(ww[3]);
         b01 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3), b01);
         b23 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3 + 8), b23);
@@ -244,7 +251,7 @@ SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *j
     if (K == 8) { /* 5-8: all eight slots, the padding has weight 0 (no branch), two chains */
         (void)cnt;
         for (uint32_t q = 4; q < 8; q += 2) {
-            const float *P = pal + 16 * (size_t)jj[q], *Q = pal + 16 * (size_t)jj[q + 1];
+            const float *P = PAL_AT(pal, jj[q]), *Q = PAL_AT(pal, jj[q + 1]);
             __m256 w = _mm256_set1_ps(ww[q]), x = _mm256_set1_ps(ww[q + 1]);
             a01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P), a01);
             a23 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P + 8), a23);
@@ -341,6 +348,20 @@ SK_AVX2 static SK_INLINE void normalize8_rows(__m256 r[4]) {
         }                                                                                                       \
     }
 ROWS_STORE3_FN(rows_store3, SK_AVX2, store3)
+/* Rows of positions (rp) and normals (rn) of vertices vv[0..7] to two packed
+ * arrays (stride 3) at the same offset. */
+#define ROWS_STORE3_2_FN(NAME, ATTR, STORE3)                                                                    \
+    ATTR static SK_INLINE void NAME(const __m256 rp[4], const __m256 rn[4], const uint32_t *vv, uint32_t first, \
+                                    float *op, float *on) {                                                     \
+        for (uint32_t l = 0; l < 8; l += 2) {                                                                   \
+            size_t a = (size_t)(vv[l] - first) * 3, b = (size_t)(vv[l + 1] - first) * 3;                       \
+            STORE3(op + a, _mm256_castps256_ps128(rp[l >> 1]));                                                 \
+            STORE3(on + a, _mm256_castps256_ps128(rn[l >> 1]));                                                 \
+            STORE3(op + b, _mm256_extractf128_ps(rp[l >> 1], 1));                                              \
+            STORE3(on + b, _mm256_extractf128_ps(rn[l >> 1], 1));                                              \
+        }                                                                                                       \
+    }
+ROWS_STORE3_2_FN(rows_store3_2, SK_AVX2, store3)
 
 /* [M p | M n] in one register from the columns duplicated in both halves
  * (C3z: column 3 below, zero above): p and n side by side, each splatted by
@@ -359,7 +380,7 @@ SK_AVX2 static SK_INLINE void lbs_vertex_avx2(const float *pal, const uint16_t *
                                               bool want_t, __m256 *rpn, __m128 *rt) {
     __m256 C0, C1, C2, C3z;
     if (K == 1) {
-        const float *P = pal + 16 * (size_t)jj[0];
+        const float *P = PAL_AT(pal, jj[0]);
         C0 = _mm256_broadcast_ps((const __m128 *)(const void *)P);
         C1 = _mm256_broadcast_ps((const __m128 *)(const void *)(P + 4));
         C2 = _mm256_broadcast_ps((const __m128 *)(const void *)(P + 8));
@@ -393,7 +414,7 @@ SK_AVX2 static SK_INLINE void lbs_pair_avx2(const float *pal, const uint16_t *ja
                                             bool want_n, bool want_t, __m256 *P, __m256 *N, __m256 *T) {
     __m256 C0, C1, C2, C3;
     if (K == 1) {
-        const float *A = pal + 16 * (size_t)ja[0], *B = pal + 16 * (size_t)jb[0];
+        const float *A = PAL_AT(pal, ja[0]), *B = PAL_AT(pal, jb[0]);
         C0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A)), _mm_loadu_ps(B), 1);
         C1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A + 4)), _mm_loadu_ps(B + 4), 1);
         C2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A + 8)), _mm_loadu_ps(B + 8), 1);
@@ -432,6 +453,7 @@ SK_AVX2 static SK_INLINE void lbs_pair_avx2(const float *pal, const uint16_t *ja
 #define LBS_PAIR lbs_pair_avx2
 #define LBS_STORE3 store3
 #define LBS_ROWS_STORE3 rows_store3
+#define LBS_ROWS_STORE3_2 rows_store3_2
 #include "skin/lbs_group.h"
 #undef LBS_GROUP_FN
 #undef LBS_ATTR
@@ -439,22 +461,35 @@ SK_AVX2 static SK_INLINE void lbs_pair_avx2(const float *pal, const uint16_t *ja
 #undef LBS_PAIR
 #undef LBS_STORE3
 #undef LBS_ROWS_STORE3
+#undef LBS_ROWS_STORE3_2
 
-/* Calls run(c, g, e0, e1, K, FAST) with K = the group's slots and FAST =
- * positions + normals without morphing, both as constants. */
+/* Calls run(c, g, e0, e1, K, FAST, PACKED) with K = the group's slots, FAST =
+ * positions + normals without morphing and PACKED = both of those outputs at
+ * stride 3, all as constants. */
+#define SK_LBS_RUN_K(run, c, g, lo, hi, K, fast, packed)                                                         \
+    do {                                                                                                         \
+        if (fast && packed) run(c, g, lo, hi, K, true, true);                                                    \
+        else if (fast) run(c, g, lo, hi, K, true, false);                                                        \
+        else run(c, g, lo, hi, K, false, false);                                                                 \
+    } while (0)
 #define SK_LBS_DISPATCH(run, c, g, lo, hi)                                                                       \
     do {                                                                                                         \
         const bool fast_ = (c)->op && (c)->on && !(c)->ot && !(c)->morph_count;                                  \
+        const bool packed_ = (c)->ps == 3 && (c)->ns == 3;                                                       \
         switch ((g)->slots) {                                                                                    \
-        case 1: fast_ ? run(c, g, lo, hi, 1, true) : run(c, g, lo, hi, 1, false); break;                         \
-        case 2: fast_ ? run(c, g, lo, hi, 2, true) : run(c, g, lo, hi, 2, false); break;                         \
-        case 3: fast_ ? run(c, g, lo, hi, 3, true) : run(c, g, lo, hi, 3, false); break;                         \
-        case 4: fast_ ? run(c, g, lo, hi, 4, true) : run(c, g, lo, hi, 4, false); break;                         \
-        default: fast_ ? run(c, g, lo, hi, 8, true) : run(c, g, lo, hi, 8, false); break;                        \
+        case 1: SK_LBS_RUN_K(run, c, g, lo, hi, 1, fast_, packed_); break;                                       \
+        case 2: SK_LBS_RUN_K(run, c, g, lo, hi, 2, fast_, packed_); break;                                       \
+        case 3: SK_LBS_RUN_K(run, c, g, lo, hi, 3, fast_, packed_); break;                                       \
+        case 4: SK_LBS_RUN_K(run, c, g, lo, hi, 4, fast_, packed_); break;                                       \
+        default: SK_LBS_RUN_K(run, c, g, lo, hi, 8, fast_, packed_); break;                                      \
         }                                                                                                        \
     } while (0)
 
 SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    if (!g->joint8) { /* a palette of more than SK_SKIN_JOINT8_MAX joints */
+        sk_skin_lbs_sse2(c, g, e0, e1);
+        return;
+    }
     SK_LBS_DISPATCH(lbs_group_avx2, c, g, e0, e1);
 }
 
@@ -551,6 +586,7 @@ SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
  * outputs cost one instruction instead of two stores and a shuffle. */
 SK_AVX512 static SK_INLINE void store3_avx512(float *o, __m128 r) { _mm_mask_storeu_ps(o, 0x7, r); }
 ROWS_STORE3_FN(rows_store3_avx512, SK_AVX512, store3_avx512)
+ROWS_STORE3_2_FN(rows_store3_2_avx512, SK_AVX512, store3_avx512)
 
 /* The AVX2 algorithm compiled for AVX-512 (EVEX encoding, 32 vector
  * registers: no spills in the blocks of eight), storing three floats with a
@@ -565,6 +601,7 @@ ROWS_STORE3_FN(rows_store3_avx512, SK_AVX512, store3_avx512)
 #define LBS_PAIR lbs_pair_avx2
 #define LBS_STORE3 store3_avx512
 #define LBS_ROWS_STORE3 rows_store3_avx512
+#define LBS_ROWS_STORE3_2 rows_store3_2_avx512
 #include "skin/lbs_group.h"
 #undef LBS_GROUP_FN
 #undef LBS_ATTR
@@ -572,8 +609,13 @@ ROWS_STORE3_FN(rows_store3_avx512, SK_AVX512, store3_avx512)
 #undef LBS_PAIR
 #undef LBS_STORE3
 #undef LBS_ROWS_STORE3
+#undef LBS_ROWS_STORE3_2
 
 SK_AVX512 void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    if (!g->joint8) {
+        sk_skin_lbs_sse2(c, g, e0, e1);
+        return;
+    }
     SK_LBS_DISPATCH(lbs_group_avx512, c, g, e0, e1);
 }
 
