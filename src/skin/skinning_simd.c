@@ -12,8 +12,10 @@
  * one register; the eight normals (and tangents) are normalised together,
  * transposed in registers, and eight consecutive vertices written with three
  * 256-bit stores per array. Positions, normals, tangents and morph targets
- * go in one pass. The AVX-512 level runs the same code compiled for AVX-512
- * (32 registers, three-float masked stores). SSE2 LBS works vertex by vertex
+ * go in one pass. The AVX-512 level has its own kernel for positions +
+ * normals (four vertices per 512-bit register, lbs_fast512 below) and runs
+ * the AVX2 code compiled for AVX-512 (32 registers, three-float masked
+ * stores) for everything else. SSE2 LBS works vertex by vertex
  * with the matrix's four columns in four registers. DQS of positions and
  * normals (no morphing) runs 4 (SSE2) or 8 (AVX2) of a group's vertices at a
  * time in structure-of-arrays form (dqs_soa.h); with
@@ -588,13 +590,10 @@ SK_AVX512 static SK_INLINE void store3_avx512(float *o, __m128 r) { _mm_mask_sto
 ROWS_STORE3_FN(rows_store3_avx512, SK_AVX512, store3_avx512)
 ROWS_STORE3_2_FN(rows_store3_2_avx512, SK_AVX512, store3_avx512)
 
-/* The AVX2 algorithm compiled for AVX-512 (EVEX encoding, 32 vector
- * registers: no spills in the blocks of eight), storing three floats with a
- * masked store. A form with the blended
- * matrix in one 512-bit register (one load and one FMA per influence,
- * position and normal transformed by one multiply) measured 15-20% slower
- * than this on AMD Zen 4, which runs 512-bit operations as two 256-bit
- * halves; see docs/performance.md. */
+/* Jobs with tangents, morph targets or only some outputs: the AVX2
+ * algorithm compiled for AVX-512 (EVEX encoding, 32 vector registers),
+ * storing three floats with a masked store. Positions + normals take
+ * lbs_fast512 below. */
 #define LBS_GROUP_FN lbs_group_avx512
 #define LBS_ATTR SK_AVX512
 #define LBS_VERTEX lbs_vertex_avx2
@@ -614,9 +613,9 @@ ROWS_STORE3_2_FN(rows_store3_2_avx512, SK_AVX512, store3_avx512)
 /* ---- AVX-512, positions + normals: four vertices per 512-bit register ----
  *
  * The common job (positions and normals, no tangents, no morphing) has its
- * own AVX-512 kernel, which needs half the instructions of the AVX2 form per
- * vertex (that form is bound by the instructions it issues, not by its
- * arithmetic):
+ * own AVX-512 kernel. The AVX2 form issues about 48 instructions per vertex
+ * on CesiumMan (about 5 per cycle: it is bound by issuing them, not by its
+ * arithmetic); this one about a third fewer, most of them on 512 bits:
  *  1. per vertex the blended matrix, all four columns in one register (one
  *     load and one FMA per influence; the same operations per element as
  *     lbs_blend_avx2, so the same roundings);
@@ -635,7 +634,10 @@ ROWS_STORE3_2_FN(rows_store3_2_avx512, SK_AVX512, store3_avx512)
  *     vertex (masked store).
  * The last fewer-than-eight entries of a group go through lbs_vertex_avx2
  * (the same products and sums) and normalize3_avx512 (the same rsqrt14 and
- * Newton step), so a vertex gets the same result in a block or alone. */
+ * Newton step), so a vertex gets the same result in a block or alone (as on
+ * the AVX2 level, a block with a normal outside the direct range normalises
+ * all eight in the scalar code). Results differ from the AVX2 level's by the
+ * estimate (rsqrt14 instead of rsqrt) after the Newton step: within an ulp. */
 
 SK_AVX512 static SK_INLINE __m512 lbs_blend512(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K) {
     __m512 m0 = _mm512_loadu_ps(PAL_AT(pal, jj[0]));
