@@ -615,7 +615,7 @@ ROWS_STORE3_2_FN(rows_store3_2_avx512, SK_AVX512, store3_avx512)
  * The common job (positions and normals, no tangents, no morphing) has its
  * own AVX-512 kernel. The AVX2 form issues about 48 instructions per vertex
  * on CesiumMan (about 5 per cycle: it is bound by issuing them, not by its
- * arithmetic); this one about a third fewer, most of them on 512 bits:
+ * arithmetic); this one about a quarter fewer, most of them on 512 bits:
  *  1. per vertex the blended matrix, all four columns in one register (one
  *     load and one FMA per influence; the same operations per element as
  *     lbs_blend_avx2, so the same roundings);
