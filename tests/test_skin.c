@@ -576,6 +576,40 @@ static void run_extreme_normals(sk_skin_method method, bool morph) {
     free_prim(&unit);
 }
 
+/* A palette of more than 8,192 joints: the AVX2 and AVX-512 LBS kernels
+ * address the palette through the joints times 8 (uint16), which such a mesh
+ * cannot hold; they run the SSE2 kernel instead. Every level against the
+ * scalar kernel, with and without tangents. */
+static void test_large_palette(void **st) {
+    (void)st;
+    enum { N = 45, K = 4, J = 9000 };
+    rand_prim rp;
+    make_prim(&rp, N, K, J, false);
+    rp.j[0] = J - 1; /* the palette size is the largest joint + 1 */
+    sk_skinned_mesh *m = NULL;
+    assert_int_equal(sk_skinned_mesh_create(&rp.p, NULL, &m, NULL), SK_OK);
+    assert_int_equal(sk_skinned_mesh_palette_size(m), J);
+    sk_mat4 *pal = malloc(J * sizeof *pal);
+    rand_palette(pal, J, false);
+    float out[2][3][N * 4];
+    for (int tangents = 0; tangents < 2; tangents++)
+        for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
+            int o = l == SK_SIMD_SCALAR ? 0 : 1;
+            sk_skin_job job = {.mesh = m, .method = SK_SKIN_LBS, .simd = (sk_simd)l, .palette = pal, .palette_count = J,
+                               .out_positions = out[o][0], .out_normals = out[o][1],
+                               .out_tangents = tangents ? out[o][2] : NULL};
+            assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+            if (o) {
+                assert_true(max_diff(out[1][0], out[0][0], N * 3) < 1e-5);
+                assert_true(max_diff(out[1][1], out[0][1], N * 3) < 1e-5);
+                if (tangents) assert_true(max_diff(out[1][2], out[0][2], N * 4) < 1e-5);
+            }
+        }
+    free(pal);
+    sk_skinned_mesh_destroy(m);
+    free_prim(&rp);
+}
+
 static void test_extreme_normals(void **st) {
     (void)st;
     run_extreme_normals(SK_SKIN_LBS, false);
@@ -1125,7 +1159,7 @@ int main(void) {
         cmocka_unit_test(test_grouped),              cmocka_unit_test(test_many_targets),              cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
         cmocka_unit_test(test_dqs_refuses_scale),    cmocka_unit_test(test_dqs_equals_lbs_rigid),
         cmocka_unit_test(test_twisted_cylinder),     cmocka_unit_test(test_oracle_vertices),
-        cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_closed_forms),
+        cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_large_palette),        cmocka_unit_test(test_closed_forms),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
