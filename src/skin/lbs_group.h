@@ -16,7 +16,7 @@
  * (positions and normals only, no morphing) are constants where inlined. */
 
 LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e, uint32_t e1,
-                                            const uint32_t K, const bool FAST, const bool PACKED) {
+                                            const uint32_t K, const bool FAST) {
     const sk_skinned_mesh *m = c->mesh;
     const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
     const float *pal = c->palette;
@@ -51,16 +51,6 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
                      K == 8 ? st.count[vv[2 * h + 1]] : K, p, n, t, FAST || on, !FAST && ot, &P[h], &N[h], &T[h]);
         }
         const bool consecutive = vv[7] - vv[0] == 7; /* ascending and distinct: eight in a row */
-        if (FAST && PACKED) { /* both outputs packed: one offset per vertex for both */
-            normalize8_rows(N);
-            if (consecutive) {
-                pack3_store8(P, op + (size_t)(vv[0] - first) * 3);
-                pack3_store8(N, on + (size_t)(vv[0] - first) * 3);
-            } else {
-                LBS_ROWS_STORE3_2(P, N, vv, first, op, on);
-            }
-            continue;
-        }
         if (FAST || op) {
             if (consecutive && ps == 3) pack3_store8(P, op + (size_t)(vv[0] - first) * 3);
             else LBS_ROWS_STORE3(P, vv, first, op, ps, NULL);

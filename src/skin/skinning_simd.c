@@ -210,8 +210,10 @@ SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
 #define SK_INLINE inline __attribute__((always_inline))
 /* Palette matrix of a joint given as joint * 8 (sk_skin_group.joint8): 64 bytes per matrix. */
 #define PAL_AT(pal, j8) ((const float *)(const void *)((const char *)(pal) + 8 * (size_t)(j8)))
+/* gcc keeps a loop's __m256 arrays on the stack unless the loop is unrolled;
+ * clang unrolls it by itself (and measured slower with the pragma). */
 #if defined(__clang__)
-#define SK_UNROLL4 _Pragma("unroll 4")
+#define SK_UNROLL4
 #else
 #define SK_UNROLL4 _Pragma("GCC unroll 4")
 #endif
@@ -350,20 +352,6 @@ SK_AVX2 static SK_INLINE void normalize8_rows(__m256 r[4]) {
         }                                                                                                       \
     }
 ROWS_STORE3_FN(rows_store3, SK_AVX2, store3)
-/* Rows of positions (rp) and normals (rn) of vertices vv[0..7] to two packed
- * arrays (stride 3) at the same offset. */
-#define ROWS_STORE3_2_FN(NAME, ATTR, STORE3)                                                                    \
-    ATTR static SK_INLINE void NAME(const __m256 rp[4], const __m256 rn[4], const uint32_t *vv, uint32_t first, \
-                                    float *op, float *on) {                                                     \
-        for (uint32_t l = 0; l < 8; l += 2) {                                                                   \
-            size_t a = (size_t)(vv[l] - first) * 3, b = (size_t)(vv[l + 1] - first) * 3;                       \
-            STORE3(op + a, _mm256_castps256_ps128(rp[l >> 1]));                                                 \
-            STORE3(on + a, _mm256_castps256_ps128(rn[l >> 1]));                                                 \
-            STORE3(op + b, _mm256_extractf128_ps(rp[l >> 1], 1));                                              \
-            STORE3(on + b, _mm256_extractf128_ps(rn[l >> 1], 1));                                              \
-        }                                                                                                       \
-    }
-ROWS_STORE3_2_FN(rows_store3_2, SK_AVX2, store3)
 
 /* [M p | M n] in one register from the columns duplicated in both halves
  * (C3z: column 3 below, zero above): p and n side by side, each splatted by
@@ -455,7 +443,6 @@ SK_AVX2 static SK_INLINE void lbs_pair_avx2(const float *pal, const uint16_t *ja
 #define LBS_PAIR lbs_pair_avx2
 #define LBS_STORE3 store3
 #define LBS_ROWS_STORE3 rows_store3
-#define LBS_ROWS_STORE3_2 rows_store3_2
 #include "skin/lbs_group.h"
 #undef LBS_GROUP_FN
 #undef LBS_ATTR
@@ -463,27 +450,18 @@ SK_AVX2 static SK_INLINE void lbs_pair_avx2(const float *pal, const uint16_t *ja
 #undef LBS_PAIR
 #undef LBS_STORE3
 #undef LBS_ROWS_STORE3
-#undef LBS_ROWS_STORE3_2
 
-/* Calls run(c, g, e0, e1, K, FAST, PACKED) with K = the group's slots, FAST =
- * positions + normals without morphing and PACKED = both of those outputs at
- * stride 3, all as constants. */
-#define SK_LBS_RUN_K(run, c, g, lo, hi, K, fast, packed)                                                         \
-    do {                                                                                                         \
-        if (fast && packed) run(c, g, lo, hi, K, true, true);                                                    \
-        else if (fast) run(c, g, lo, hi, K, true, false);                                                        \
-        else run(c, g, lo, hi, K, false, false);                                                                 \
-    } while (0)
+/* Calls run(c, g, e0, e1, K, FAST) with K = the group's slots and FAST =
+ * positions + normals without morphing, both as constants. */
 #define SK_LBS_DISPATCH(run, c, g, lo, hi)                                                                       \
     do {                                                                                                         \
         const bool fast_ = (c)->op && (c)->on && !(c)->ot && !(c)->morph_count;                                  \
-        const bool packed_ = (c)->ps == 3 && (c)->ns == 3;                                                       \
         switch ((g)->slots) {                                                                                    \
-        case 1: SK_LBS_RUN_K(run, c, g, lo, hi, 1, fast_, packed_); break;                                       \
-        case 2: SK_LBS_RUN_K(run, c, g, lo, hi, 2, fast_, packed_); break;                                       \
-        case 3: SK_LBS_RUN_K(run, c, g, lo, hi, 3, fast_, packed_); break;                                       \
-        case 4: SK_LBS_RUN_K(run, c, g, lo, hi, 4, fast_, packed_); break;                                       \
-        default: SK_LBS_RUN_K(run, c, g, lo, hi, 8, fast_, packed_); break;                                      \
+        case 1: fast_ ? run(c, g, lo, hi, 1, true) : run(c, g, lo, hi, 1, false); break;                         \
+        case 2: fast_ ? run(c, g, lo, hi, 2, true) : run(c, g, lo, hi, 2, false); break;                         \
+        case 3: fast_ ? run(c, g, lo, hi, 3, true) : run(c, g, lo, hi, 3, false); break;                         \
+        case 4: fast_ ? run(c, g, lo, hi, 4, true) : run(c, g, lo, hi, 4, false); break;                         \
+        default: fast_ ? run(c, g, lo, hi, 8, true) : run(c, g, lo, hi, 8, false); break;                        \
         }                                                                                                        \
     } while (0)
 
@@ -588,7 +566,6 @@ SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
  * outputs cost one instruction instead of two stores and a shuffle. */
 SK_AVX512 static SK_INLINE void store3_avx512(float *o, __m128 r) { _mm_mask_storeu_ps(o, 0x7, r); }
 ROWS_STORE3_FN(rows_store3_avx512, SK_AVX512, store3_avx512)
-ROWS_STORE3_2_FN(rows_store3_2_avx512, SK_AVX512, store3_avx512)
 
 /* Jobs with tangents, morph targets or only some outputs: the AVX2
  * algorithm compiled for AVX-512 (EVEX encoding, 32 vector registers),
@@ -600,7 +577,6 @@ ROWS_STORE3_2_FN(rows_store3_2_avx512, SK_AVX512, store3_avx512)
 #define LBS_PAIR lbs_pair_avx2
 #define LBS_STORE3 store3_avx512
 #define LBS_ROWS_STORE3 rows_store3_avx512
-#define LBS_ROWS_STORE3_2 rows_store3_2_avx512
 #include "skin/lbs_group.h"
 #undef LBS_GROUP_FN
 #undef LBS_ATTR
@@ -608,7 +584,6 @@ ROWS_STORE3_2_FN(rows_store3_2_avx512, SK_AVX512, store3_avx512)
 #undef LBS_PAIR
 #undef LBS_STORE3
 #undef LBS_ROWS_STORE3
-#undef LBS_ROWS_STORE3_2
 
 /* ---- AVX-512, positions + normals: four vertices per 512-bit register ----
  *
