@@ -355,8 +355,9 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
  * and negative / zero weights among them. Every level against the double
  * reference and against the scalar kernel (which walks the vertices in
  * order, without the groups), for sub-ranges that cut through runs and
- * groups, every output combination and strides 5 / 4 / 6; outputs outside
- * the range and the padding between strided elements stay untouched. */
+ * groups, every output combination and strides 5 / 4 / 6 and 3 / 3 / 6
+ * (packed positions and normals take other stores); outputs outside the
+ * range and the padding between strided elements stay untouched. */
 static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
     enum { N = 1500, J = 40 };
     rand_prim rp;
@@ -396,10 +397,12 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
     float *sp = malloc(N * 5 * sizeof(float)), *sn = malloc(N * 4 * sizeof(float)), *st3 = malloc(N * 6 * sizeof(float));
     const float SENT = 12345.0f;
     ref_err worst = {0, 0, 0};
+    for (int packed = 0; packed < 2; packed++) /* strides 5 / 4 / 6, and positions and normals packed (3 / 3 / 6) */
     for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++)
         for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
             for (int combo = 0; combo < 4; combo++) { /* P+N+T, P+N, P, N+T */
                 bool wp = combo != 3, wn = combo != 2, wt = combo == 0 || combo == 3;
+                const uint32_t ps = packed ? 3 : 5, ns = packed ? 3 : 4;
                 uint32_t first = ranges[r][0], cnt = ranges[r][1] ? ranges[r][1] : N - first;
                 for (uint32_t i = 0; i < N * 5; i++) op[i] = sp[i] = SENT;
                 for (uint32_t i = 0; i < N * 4; i++) on[i] = sn[i] = SENT;
@@ -408,33 +411,34 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
                                    .palette_count = J, .morph_weights = morph ? mw : NULL, .first_vertex = first,
                                    .vertex_count = ranges[r][1], .out_positions = wp ? op : NULL,
                                    .out_normals = wn ? on : NULL, .out_tangents = wt ? ot : NULL,
-                                   .position_stride = 5, .normal_stride = 4, .tangent_stride = 6};
+                                   .position_stride = ps, .normal_stride = ns, .tangent_stride = 6};
                 assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
                 /* the scalar kernel (vertex by vertex, no groups) on the same job agrees within 1e-5 */
                 sk_skin_job sj = job;
                 sj.simd = SK_SIMD_SCALAR;
                 sj.out_positions = wp ? sp : NULL, sj.out_normals = wn ? sn : NULL, sj.out_tangents = wt ? st3 : NULL;
                 assert_int_equal(sk_skin_run(&sj, NULL), SK_OK);
-                if (wp) assert_true(max_diff(op, sp, (size_t)cnt * 5) < 1e-5);
-                if (wn) assert_true(max_diff(on, sn, (size_t)cnt * 4) < 1e-5);
+                if (wp) assert_true(max_diff(op, sp, (size_t)cnt * ps) < 1e-5);
+                if (wn) assert_true(max_diff(on, sn, (size_t)cnt * ns) < 1e-5);
                 if (wt) assert_true(max_diff(ot, st3, (size_t)cnt * 6) < 1e-5);
                 ref_err e = {0, 0, 0};
                 for (uint32_t i = 0; i < cnt; i++) {
                     const ref_vertex *rv = &ref[first + i];
                     float zero[4] = {0, 0, 0, 0};
-                    ref_compare(wp ? op + i * 5 : zero, 5, wn ? on + i * 4 : NULL, wt ? ot + i * 6 : NULL, rv, &e);
+                    ref_compare(wp ? op + i * ps : zero, ps, wn ? on + i * ns : NULL, wt ? ot + i * 6 : NULL, rv, &e);
                     if (!wp) e.p = 0;
                     if (wt) assert_true(ot[i * 6 + 3] == rp.tan[(first + i) * 4 + 3]);
                     /* padding untouched */
-                    assert_true(op[i * 5 + 3] == SENT && op[i * 5 + 4] == SENT && on[i * 4 + 3] == SENT);
+                    if (!packed) assert_true(op[i * 5 + 3] == SENT && op[i * 5 + 4] == SENT && on[i * 4 + 3] == SENT);
                     assert_true(ot[i * 6 + 4] == SENT && ot[i * 6 + 5] == SENT);
                 }
                 for (uint32_t i = cnt; i < N; i++) /* nothing past the range */
-                    assert_true(op[i * 5] == SENT && on[i * 4] == SENT && ot[i * 6] == SENT);
+                    assert_true(op[i * ps] == SENT && on[i * ns] == SENT && ot[i * 6] == SENT);
                 if (e.p > lp || e.n > lnt || e.t > lnt) {
-                    printf("grouped %s-%u%s %s range %u+%u outputs %d: position %.2f, normal %.2f, tangent %.2f eps\n",
+                    printf("grouped %s-%u%s %s range %u+%u outputs %d strides %u/%u: position %.2f, normal %.2f, "
+                           "tangent %.2f eps\n",
                            method == SK_SKIN_LBS ? "LBS" : "DQS", k, morph ? "+morph" : "",
-                           sk_simd_name(sk_simd_resolve((sk_simd)l)), first, cnt, combo, e.p, e.n, e.t);
+                           sk_simd_name(sk_simd_resolve((sk_simd)l)), first, cnt, combo, ps, ns, e.p, e.n, e.t);
                     fail();
                 }
                 worst.p = fmax(worst.p, e.p), worst.n = fmax(worst.n, e.n), worst.t = fmax(worst.t, e.t);
@@ -570,6 +574,40 @@ static void run_extreme_normals(sk_skin_method method, bool morph) {
     sk_skinned_mesh_destroy(mu), sk_skinned_mesh_destroy(mb);
     free(tn), free(bigN);
     free_prim(&unit);
+}
+
+/* A palette of more than 8,192 joints: the AVX2 and AVX-512 LBS kernels
+ * address the palette through the joints times 8 (uint16), which such a mesh
+ * cannot hold; they run the SSE2 kernel instead. Every level against the
+ * scalar kernel, with and without tangents. */
+static void test_large_palette(void **st) {
+    (void)st;
+    enum { N = 45, K = 4, J = 9000 };
+    rand_prim rp;
+    make_prim(&rp, N, K, J, false);
+    rp.j[0] = J - 1; /* the palette size is the largest joint + 1 */
+    sk_skinned_mesh *m = NULL;
+    assert_int_equal(sk_skinned_mesh_create(&rp.p, NULL, &m, NULL), SK_OK);
+    assert_int_equal(sk_skinned_mesh_palette_size(m), J);
+    sk_mat4 *pal = malloc(J * sizeof *pal);
+    rand_palette(pal, J, false);
+    float out[2][3][N * 4];
+    for (int tangents = 0; tangents < 2; tangents++)
+        for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
+            int o = l == SK_SIMD_SCALAR ? 0 : 1;
+            sk_skin_job job = {.mesh = m, .method = SK_SKIN_LBS, .simd = (sk_simd)l, .palette = pal, .palette_count = J,
+                               .out_positions = out[o][0], .out_normals = out[o][1],
+                               .out_tangents = tangents ? out[o][2] : NULL};
+            assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+            if (o) {
+                assert_true(max_diff(out[1][0], out[0][0], N * 3) < 1e-5);
+                assert_true(max_diff(out[1][1], out[0][1], N * 3) < 1e-5);
+                if (tangents) assert_true(max_diff(out[1][2], out[0][2], N * 4) < 1e-5);
+            }
+        }
+    free(pal);
+    sk_skinned_mesh_destroy(m);
+    free_prim(&rp);
 }
 
 static void test_extreme_normals(void **st) {
@@ -1121,7 +1159,7 @@ int main(void) {
         cmocka_unit_test(test_grouped),              cmocka_unit_test(test_many_targets),              cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
         cmocka_unit_test(test_dqs_refuses_scale),    cmocka_unit_test(test_dqs_equals_lbs_rigid),
         cmocka_unit_test(test_twisted_cylinder),     cmocka_unit_test(test_oracle_vertices),
-        cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_closed_forms),
+        cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_large_palette),        cmocka_unit_test(test_closed_forms),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

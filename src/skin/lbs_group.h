@@ -21,7 +21,7 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
     const lbs_streams st = {m->pos, m->nrm, m->tan, m->count};
     const float *pal = c->palette;
     const uint32_t first = c->first, *index = g->index;
-    const uint16_t *J = g->joints;
+    const uint16_t *J = g->joint8; /* joints times 8: see PAL_AT */
     const float *W = g->weights;
     const size_t ps = c->ps, ns = c->ns, ts = c->ts;
     float *op = c->op, *on = c->on, *ot = FAST ? NULL : c->ot;
@@ -35,6 +35,8 @@ LBS_ATTR static SK_INLINE void LBS_GROUP_FN(const sk_skin_ctx *c, const sk_skin_
         }
         __m256 P[4], N[4], T[4];
         float tw[8];
+        /* Unrolled: P, N and T stay in registers (a loop kept them on the stack). */
+        SK_UNROLL4
         for (uint32_t h = 0; h < 4; h++) {
             const float *p[2], *n[2], *t[2];
             float bp[2][4], bn[2][4], bt[2][4];

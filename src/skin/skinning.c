@@ -88,6 +88,7 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
         size_t c = gr->count ? gr->count : 1;
         sk_free(a, gr->index, c * sizeof(uint32_t));
         sk_free(a, gr->joints, c * gr->slots * sizeof(uint16_t));
+        sk_free(a, gr->joint8, c * gr->slots * sizeof(uint16_t));
         sk_free(a, gr->weights, c * gr->slots * sizeof(float));
     }
     if (m->targets) {
@@ -122,7 +123,8 @@ static sk_result build_groups(sk_skinned_mesh *m) {
         gr->index = sk_alloc(a, c * sizeof(uint32_t));
         gr->joints = sk_alloc(a, c * gr->slots * sizeof(uint16_t));
         gr->weights = sk_alloc(a, c * gr->slots * sizeof(float));
-        oom = oom || !gr->index || !gr->joints || !gr->weights;
+        gr->joint8 = m->palette_size <= SK_SKIN_JOINT8_MAX ? sk_alloc(a, c * gr->slots * sizeof(uint16_t)) : NULL;
+        oom = oom || !gr->index || !gr->joints || !gr->weights || (m->palette_size <= SK_SKIN_JOINT8_MAX && !gr->joint8);
     }
     if (oom) return SK_ERR_OUT_OF_MEMORY;
     uint32_t fill[SK_SKIN_GROUPS] = {0};
@@ -135,6 +137,7 @@ static sk_result build_groups(sk_skinned_mesh *m) {
         for (uint32_t q = 0; q < gr->slots; q++) {
             bool used = q < cnt;
             gr->joints[(size_t)i * gr->slots + q] = used ? m->joints[(size_t)v * k + q] : 0;
+            if (gr->joint8) gr->joint8[(size_t)i * gr->slots + q] = (uint16_t)(8u * gr->joints[(size_t)i * gr->slots + q]);
             gr->weights[(size_t)i * gr->slots + q] = used ? m->weights[(size_t)v * k + q] : 0.0f;
         }
     }

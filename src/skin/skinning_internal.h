@@ -24,12 +24,17 @@ typedef struct sk_skin_target {
  * original vertex order (eight entries that are eight consecutive vertices
  * are written with wide stores). */
 #define SK_SKIN_GROUPS 5u
+#define SK_SKIN_JOINT8_MAX 8192u
 typedef struct sk_skin_group {
     uint32_t slots;          /* 1, 2, 3, 4 or 8 */
     uint32_t count;          /* vertices in the group */
     uint32_t *index;         /* vertex of each entry (ascending) */
     bool contiguous;         /* index[i] == index[0] + i: one run of vertices */
     uint16_t *joints;        /* slots per vertex, sorted by weight (descending) */
+    uint16_t *joint8;        /* the same joints times 8 (the AVX2 / AVX-512 LBS kernels address the
+                              * palette as base + 8 * joint8 bytes: one addressing mode, no shift
+                              * and add per influence); NULL when the palette exceeds
+                              * SK_SKIN_JOINT8_MAX joints (those kernels then run the SSE2 one) */
     float *weights;          /* slots per vertex, renormalised; group 1: exactly 1 */
 } sk_skin_group;
 

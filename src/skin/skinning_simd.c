@@ -12,8 +12,10 @@
  * one register; the eight normals (and tangents) are normalised together,
  * transposed in registers, and eight consecutive vertices written with three
  * 256-bit stores per array. Positions, normals, tangents and morph targets
- * go in one pass. The AVX-512 level runs the same code compiled for AVX-512
- * (32 registers, three-float masked stores). SSE2 LBS works vertex by vertex
+ * go in one pass. The AVX-512 level has its own kernel for positions +
+ * normals (four vertices per 512-bit register, lbs_fast512 below) and runs
+ * the AVX2 code compiled for AVX-512 (32 registers, three-float masked
+ * stores) for everything else. SSE2 LBS works vertex by vertex
  * with the matrix's four columns in four registers. DQS of positions and
  * normals (no morphing) runs 4 (SSE2) or 8 (AVX2) of a group's vertices at a
  * time in structure-of-arrays form (dqs_soa.h); with
@@ -206,6 +208,15 @@ SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
 }
 
 #define SK_INLINE inline __attribute__((always_inline))
+/* Palette matrix of a joint given as joint * 8 (sk_skin_group.joint8): 64 bytes per matrix. */
+#define PAL_AT(pal, j8) ((const float *)(const void *)((const char *)(pal) + 8 * (size_t)(j8)))
+/* gcc keeps a loop's __m256 arrays on the stack unless the loop is unrolled;
+ * clang unrolls it by itself (and measured slower with the pragma). */
+#if defined(__clang__)
+#define SK_UNROLL4
+#else
+#define SK_UNROLL4 _Pragma("GCC unroll 4")
+#endif
 
 /* The blended matrix of one vertex with K influences (a constant where
  * inlined; K == 8 means 5-8: the eight slots, zero-weight padding
@@ -213,13 +224,13 @@ SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
  * One influence has weight exactly 1: the palette matrix itself. */
 SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K,
                                              uint32_t cnt, __m256 *o01, __m256 *o23) {
-    const float *P0 = pal + 16 * (size_t)jj[0];
+    const float *P0 = PAL_AT(pal, jj[0]);
     if (K == 1) {
         *o01 = _mm256_loadu_ps(P0);
         *o23 = _mm256_loadu_ps(P0 + 8);
         return;
     }
-    const float *P1 = pal + 16 * (size_t)jj[1];
+    const float *P1 = PAL_AT(pal, jj[1]);
     __m256 w0 = _mm256_set1_ps(ww[0]), w1 = _mm256_set1_ps(ww[1]);
     __m256 a01 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0));
     __m256 a23 = _mm256_mul_ps(w0, _mm256_loadu_ps(P0 + 8));
@@ -231,12 +242,12 @@ SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *j
     /* Two accumulators: two independent chains of FMAs. */
     __m256 b01 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1));
     __m256 b23 = _mm256_mul_ps(w1, _mm256_loadu_ps(P1 + 8));
-    const float *P2 = pal + 16 * (size_t)jj[2];
+    const float *P2 = PAL_AT(pal, jj[2]);
     __m256 w2 = _mm256_set1_ps(ww[2]);
     a01 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2), a01);
     a23 = _mm256_fmadd_ps(w2, _mm256_loadu_ps(P2 + 8), a23);
     if (K >= 4) {
-        const float *P3 = pal + 16 * (size_t)jj[3];
+        const float *P3 = PAL_AT(pal, jj[3]);
         __m256 w3 = _mm256_set1_ps(ww[3]);
         b01 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3), b01);
         b23 = _mm256_fmadd_ps(w3, _mm256_loadu_ps(P3 + 8), b23);
@@ -244,7 +255,7 @@ SK_AVX2 static SK_INLINE void lbs_blend_avx2(const float *pal, const uint16_t *j
     if (K == 8) { /* 5-8: all eight slots, the padding has weight 0 (no branch), two chains */
         (void)cnt;
         for (uint32_t q = 4; q < 8; q += 2) {
-            const float *P = pal + 16 * (size_t)jj[q], *Q = pal + 16 * (size_t)jj[q + 1];
+            const float *P = PAL_AT(pal, jj[q]), *Q = PAL_AT(pal, jj[q + 1]);
             __m256 w = _mm256_set1_ps(ww[q]), x = _mm256_set1_ps(ww[q + 1]);
             a01 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P), a01);
             a23 = _mm256_fmadd_ps(w, _mm256_loadu_ps(P + 8), a23);
@@ -359,7 +370,7 @@ SK_AVX2 static SK_INLINE void lbs_vertex_avx2(const float *pal, const uint16_t *
                                               bool want_t, __m256 *rpn, __m128 *rt) {
     __m256 C0, C1, C2, C3z;
     if (K == 1) {
-        const float *P = pal + 16 * (size_t)jj[0];
+        const float *P = PAL_AT(pal, jj[0]);
         C0 = _mm256_broadcast_ps((const __m128 *)(const void *)P);
         C1 = _mm256_broadcast_ps((const __m128 *)(const void *)(P + 4));
         C2 = _mm256_broadcast_ps((const __m128 *)(const void *)(P + 8));
@@ -393,7 +404,7 @@ SK_AVX2 static SK_INLINE void lbs_pair_avx2(const float *pal, const uint16_t *ja
                                             bool want_n, bool want_t, __m256 *P, __m256 *N, __m256 *T) {
     __m256 C0, C1, C2, C3;
     if (K == 1) {
-        const float *A = pal + 16 * (size_t)ja[0], *B = pal + 16 * (size_t)jb[0];
+        const float *A = PAL_AT(pal, ja[0]), *B = PAL_AT(pal, jb[0]);
         C0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A)), _mm_loadu_ps(B), 1);
         C1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A + 4)), _mm_loadu_ps(B + 4), 1);
         C2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(A + 8)), _mm_loadu_ps(B + 8), 1);
@@ -455,6 +466,10 @@ SK_AVX2 static SK_INLINE void lbs_pair_avx2(const float *pal, const uint16_t *ja
     } while (0)
 
 SK_AVX2 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    if (!g->joint8) { /* a palette of more than SK_SKIN_JOINT8_MAX joints */
+        sk_skin_lbs_sse2(c, g, e0, e1);
+        return;
+    }
     SK_LBS_DISPATCH(lbs_group_avx2, c, g, e0, e1);
 }
 
@@ -552,13 +567,10 @@ SK_AVX2 void sk_skin_dqs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint
 SK_AVX512 static SK_INLINE void store3_avx512(float *o, __m128 r) { _mm_mask_storeu_ps(o, 0x7, r); }
 ROWS_STORE3_FN(rows_store3_avx512, SK_AVX512, store3_avx512)
 
-/* The AVX2 algorithm compiled for AVX-512 (EVEX encoding, 32 vector
- * registers: no spills in the blocks of eight), storing three floats with a
- * masked store. A form with the blended
- * matrix in one 512-bit register (one load and one FMA per influence,
- * position and normal transformed by one multiply) measured 15-20% slower
- * than this on AMD Zen 4, which runs 512-bit operations as two 256-bit
- * halves; see docs/performance.md. */
+/* Jobs with tangents, morph targets or only some outputs: the AVX2
+ * algorithm compiled for AVX-512 (EVEX encoding, 32 vector registers),
+ * storing three floats with a masked store. Positions + normals take
+ * lbs_fast512 below. */
 #define LBS_GROUP_FN lbs_group_avx512
 #define LBS_ATTR SK_AVX512
 #define LBS_VERTEX lbs_vertex_avx2
@@ -573,7 +585,237 @@ ROWS_STORE3_FN(rows_store3_avx512, SK_AVX512, store3_avx512)
 #undef LBS_STORE3
 #undef LBS_ROWS_STORE3
 
+/* ---- AVX-512, positions + normals: four vertices per 512-bit register ----
+ *
+ * The common job (positions and normals, no tangents, no morphing) has its
+ * own AVX-512 kernel. The AVX2 form issues about 48 instructions per vertex
+ * on CesiumMan (about 5 per cycle: it is bound by issuing them, not by its
+ * arithmetic); this one about a quarter fewer, most of them on 512 bits:
+ *  1. per vertex the blended matrix, all four columns in one register (one
+ *     load and one FMA per influence; the same operations per element as
+ *     lbs_blend_avx2, so the same roundings);
+ *  2. four vertices A B C D: their matrices' columns regrouped,
+ *     [column of A | B | C | D] (two rounds of four 128-bit shuffles), the
+ *     four positions side by side, splatted in-lane, three FMAs give
+ *     [M_A p_A | M_B p_B | M_C p_C | M_D p_D]; the normals likewise;
+ *  3. eight vertices' normals (two registers) normalised together without a
+ *     transpose: squared lengths from one unpack per register pair (the same
+ *     FMA order as normalize8_rows), the rsqrt14 estimate and one Newton
+ *     step, the factors splatted back in-lane; lengths outside
+ *     sk_skin_norm_direct's range send the eight rows to the scalar
+ *     sk_skin_normalize3, as in normalize8_rows;
+ *  4. eight consecutive vertices of a packed output: two two-source permutes
+ *     and a 64-byte and a 32-byte store per array; else three floats per
+ *     vertex (masked store).
+ * The last fewer-than-eight entries of a group go through lbs_vertex_avx2
+ * (the same products and sums) and normalize3_avx512 (the same rsqrt14 and
+ * Newton step), so a vertex gets the same result in a block or alone (as on
+ * the AVX2 level, a block with a normal outside the direct range normalises
+ * all eight in the scalar code). Results differ from the AVX2 level's by the
+ * estimate (rsqrt14 instead of rsqrt) after the Newton step: within an ulp. */
+
+SK_AVX512 static SK_INLINE __m512 lbs_blend512(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K) {
+    __m512 m0 = _mm512_loadu_ps(PAL_AT(pal, jj[0]));
+    if (K == 1) return m0;
+    __m512 a = _mm512_mul_ps(_mm512_set1_ps(ww[0]), m0);
+    if (K == 2) return _mm512_fmadd_ps(_mm512_set1_ps(ww[1]), _mm512_loadu_ps(PAL_AT(pal, jj[1])), a);
+    __m512 b = _mm512_mul_ps(_mm512_set1_ps(ww[1]), _mm512_loadu_ps(PAL_AT(pal, jj[1])));
+    a = _mm512_fmadd_ps(_mm512_set1_ps(ww[2]), _mm512_loadu_ps(PAL_AT(pal, jj[2])), a);
+    if (K >= 4) b = _mm512_fmadd_ps(_mm512_set1_ps(ww[3]), _mm512_loadu_ps(PAL_AT(pal, jj[3])), b);
+    if (K == 8)
+        for (uint32_t q = 4; q < 8; q += 2) {
+            a = _mm512_fmadd_ps(_mm512_set1_ps(ww[q]), _mm512_loadu_ps(PAL_AT(pal, jj[q])), a);
+            b = _mm512_fmadd_ps(_mm512_set1_ps(ww[q + 1]), _mm512_loadu_ps(PAL_AT(pal, jj[q + 1])), b);
+        }
+    return _mm512_add_ps(a, b);
+}
+
+/* Four vertices' xyz (base + 3 * vq[l], read as 4 floats each) side by side in one register. */
+SK_AVX512 static SK_INLINE __m512 load4x4(const float *base, const uint32_t *vq) {
+    __m512 v = _mm512_castps128_ps512(_mm_loadu_ps(base + 3 * (size_t)vq[0]));
+    v = _mm512_insertf32x4(v, _mm_loadu_ps(base + 3 * (size_t)vq[1]), 1);
+    v = _mm512_insertf32x4(v, _mm_loadu_ps(base + 3 * (size_t)vq[2]), 2);
+    return _mm512_insertf32x4(v, _mm_loadu_ps(base + 3 * (size_t)vq[3]), 3);
+}
+/* The same for four consecutive vertices from base (12 floats and one more). */
+SK_AVX512 static SK_INLINE __m512 load4x4_seq(const float *base) {
+    __m512 v = _mm512_castps128_ps512(_mm_loadu_ps(base));
+    v = _mm512_insertf32x4(v, _mm_loadu_ps(base + 3), 1);
+    v = _mm512_insertf32x4(v, _mm_loadu_ps(base + 6), 2);
+    return _mm512_insertf32x4(v, _mm_loadu_ps(base + 9), 3);
+}
+
+/* Four vertices' blended matrices (entries at jj / ww, K apart) regrouped by
+ * column: C[i] = [column i of A | B | C | D]. */
+SK_AVX512 static SK_INLINE void lbs_columns4x512(const float *pal, const uint16_t *jj, const float *ww, const uint32_t K,
+                                                 __m512 C[4]) {
+    __m512 MA = lbs_blend512(pal, jj, ww, K);
+    __m512 MB = lbs_blend512(pal, jj + K, ww + K, K);
+    __m512 MC = lbs_blend512(pal, jj + 2 * K, ww + 2 * K, K);
+    __m512 MD = lbs_blend512(pal, jj + 3 * K, ww + 3 * K, K);
+    __m512 T0 = _mm512_shuffle_f32x4(MA, MB, _MM_SHUFFLE(1, 0, 1, 0)); /* c0A c1A c0B c1B */
+    __m512 T1 = _mm512_shuffle_f32x4(MA, MB, _MM_SHUFFLE(3, 2, 3, 2)); /* c2A c3A c2B c3B */
+    __m512 T2 = _mm512_shuffle_f32x4(MC, MD, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 T3 = _mm512_shuffle_f32x4(MC, MD, _MM_SHUFFLE(3, 2, 3, 2));
+    C[0] = _mm512_shuffle_f32x4(T0, T2, _MM_SHUFFLE(2, 0, 2, 0)); /* c0A c0B c0C c0D */
+    C[1] = _mm512_shuffle_f32x4(T0, T2, _MM_SHUFFLE(3, 1, 3, 1));
+    C[2] = _mm512_shuffle_f32x4(T1, T3, _MM_SHUFFLE(2, 0, 2, 0));
+    C[3] = _mm512_shuffle_f32x4(T1, T3, _MM_SHUFFLE(3, 1, 3, 1));
+}
+
+/* [M_A v_A | M_B v_B | M_C v_C | M_D v_D], with the translation (points) or
+ * without (directions): the splats and FMAs of lbs_pair_avx2. */
+SK_AVX512 static SK_INLINE __m512 xform4x512(const __m512 C[4], __m512 v, bool point) {
+    __m512 x = point ? _mm512_fmadd_ps(_mm512_permute_ps(v, 0x00), C[0], C[3]) : _mm512_mul_ps(_mm512_permute_ps(v, 0x00), C[0]);
+    return _mm512_fmadd_ps(_mm512_permute_ps(v, 0xAA), C[2], _mm512_fmadd_ps(_mm512_permute_ps(v, 0x55), C[1], x));
+}
+
+/* rsqrt14 and one Newton step, as normalize3_avx512 and normalize8x512 do it. */
+#define SK_RSQRT_NEWTON512(W, l2, y)                                                                             \
+    _mm##W##_mul_ps(_mm##W##_mul_ps(_mm##W##_set1_ps(0.5f), y),                                                   \
+                    _mm##W##_fnmadd_ps(_mm##W##_mul_ps(l2, y), y, _mm##W##_set1_ps(3.0f)))
+
+/* One vertex's normal (the tail of a group). */
+SK_AVX512 static SK_INLINE __m128 normalize3_avx512(__m128 r) {
+    __m128 s = _mm_mul_ps(r, r);
+    __m128 l2 = _mm_fmadd_ps(_mm_movehl_ps(r, r), _mm_movehl_ps(r, r), _mm_fmadd_ps(_mm_movehdup_ps(r), _mm_movehdup_ps(r), s));
+    if (!sk_skin_norm_direct(_mm_cvtss_f32(l2))) return normalize_fallback(r);
+    l2 = _mm_broadcastss_ps(l2);
+    __m128 y = _mm_rsqrt14_ps(l2);
+    y = SK_RSQRT_NEWTON512(, l2, y);
+    return _mm_mul_ps(r, y);
+}
+
+/* Eight rows (vertices A-D in R0, E-H in R1, xyz per 128-bit lane, w
+ * ignored) normalised: after the unpacks lane 0 of each 128-bit lane holds
+ * x, y (lane 2), z (t1) of A..D and lane 1 those of E..H. */
+SK_AVX512 static SK_INLINE void normalize8x512(__m512 *R0, __m512 *R1) {
+    __m512 t0 = _mm512_unpacklo_ps(*R0, *R1), t1 = _mm512_unpackhi_ps(*R0, *R1); /* xa xe ya ye | za ze wa we */
+    __m512 y0 = _mm512_permute_ps(t0, _MM_SHUFFLE(1, 0, 3, 2));                  /* ya ye xa xe */
+    __m512 l2 = _mm512_fmadd_ps(t1, t1, _mm512_fmadd_ps(y0, y0, _mm512_mul_ps(t0, t0)));
+    __mmask16 ok = _mm512_mask_cmp_ps_mask(0x3333, l2, _mm512_set1_ps(1e-30f), _CMP_GT_OQ);
+    ok = _mm512_mask_cmp_ps_mask(ok, l2, _mm512_set1_ps(3.0e38f), _CMP_LE_OQ);
+    if (ok != 0x3333) { /* zero, tiny or overflowing lengths: row by row */
+        _Alignas(64) float rows[2][16];
+        _mm512_store_ps(rows[0], *R0);
+        _mm512_store_ps(rows[1], *R1);
+        for (int h = 0; h < 2; h++)
+            for (int l = 0; l < 4; l++) sk_skin_normalize3(rows[h] + 4 * l);
+        *R0 = _mm512_load_ps(rows[0]);
+        *R1 = _mm512_load_ps(rows[1]);
+        return;
+    }
+    __m512 y = _mm512_rsqrt14_ps(l2);
+    y = SK_RSQRT_NEWTON512(512, l2, y);
+    *R0 = _mm512_mul_ps(*R0, _mm512_permute_ps(y, 0x00));
+    *R1 = _mm512_mul_ps(*R1, _mm512_permute_ps(y, 0x55));
+}
+
+/* Eight rows (R0: vertices 0-3, R1: 4-7) -> 24 packed floats at dst. */
+SK_AVX512 static SK_INLINE void pack3_store8x512(__m512 R0, __m512 R1, float *dst) {
+    const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20);
+    const __m512i i1 = _mm512_setr_epi32(21, 22, 24, 25, 26, 28, 29, 30, 0, 0, 0, 0, 0, 0, 0, 0);
+    _mm512_storeu_ps(dst, _mm512_permutex2var_ps(R0, i0, R1));
+    _mm256_storeu_ps(dst + 16, _mm512_castps512_ps256(_mm512_permutex2var_ps(R0, i1, R1)));
+}
+
+/* Four rows of R to dst + (vq[l] - first) * stride, three floats each. */
+SK_AVX512 static SK_INLINE void rows4_store3x512(__m512 R, float *dst, const uint32_t *vq, uint32_t first, size_t stride) {
+    _mm_mask_storeu_ps(dst + (size_t)(vq[0] - first) * stride, 0x7, _mm512_castps512_ps128(R));
+    _mm_mask_storeu_ps(dst + (size_t)(vq[1] - first) * stride, 0x7, _mm512_extractf32x4_ps(R, 1));
+    _mm_mask_storeu_ps(dst + (size_t)(vq[2] - first) * stride, 0x7, _mm512_extractf32x4_ps(R, 2));
+    _mm_mask_storeu_ps(dst + (size_t)(vq[3] - first) * stride, 0x7, _mm512_extractf32x4_ps(R, 3));
+}
+/* The same for four consecutive outputs from dst. */
+SK_AVX512 static SK_INLINE void rows4_store3x512_seq(__m512 R, float *dst, size_t stride) {
+    _mm_mask_storeu_ps(dst, 0x7, _mm512_castps512_ps128(R));
+    _mm_mask_storeu_ps(dst + stride, 0x7, _mm512_extractf32x4_ps(R, 1));
+    _mm_mask_storeu_ps(dst + 2 * stride, 0x7, _mm512_extractf32x4_ps(R, 2));
+    _mm_mask_storeu_ps(dst + 3 * stride, 0x7, _mm512_extractf32x4_ps(R, 3));
+}
+
+/* Positions + normals of entries [e, e1) of a group with K influences
+ * (PACKED: both outputs at stride 3). Eight entries that are eight
+ * consecutive vertices address everything from the first one; others are
+ * stored vertex by vertex, the positions of each four as soon as they are
+ * known. */
+SK_AVX512 static SK_INLINE void lbs_fast512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e, uint32_t e1,
+                                            const uint32_t K, const bool PACKED) {
+    const sk_skinned_mesh *m = c->mesh;
+    const float *pos = m->pos, *nrm = m->nrm, *pal = c->palette;
+    const uint32_t first = c->first, *index = g->index;
+    const uint16_t *J = g->joint8;
+    const float *W = g->weights;
+    const size_t ps = PACKED ? 3 : c->ps, ns = PACKED ? 3 : c->ns;
+    float *op = c->op, *on = c->on;
+    const bool contiguous = g->contiguous;
+    for (; e + 8 <= e1; e += 8) {
+        const uint32_t *vi = index + e;
+        const uint16_t *jj = J + (size_t)e * K;
+        const float *ww = W + (size_t)e * K;
+        __m512 C[4], P0, N0, P1, N1;
+        if (contiguous || vi[7] - vi[0] == 7) { /* eight consecutive vertices */
+            const uint32_t v0 = contiguous ? index[0] + e : vi[0];
+            const float *sp = pos + 3 * (size_t)v0, *sn = nrm + 3 * (size_t)v0;
+            lbs_columns4x512(pal, jj, ww, K, C);
+            P0 = xform4x512(C, load4x4_seq(sp), true);
+            N0 = xform4x512(C, load4x4_seq(sn), false);
+            lbs_columns4x512(pal, jj + 4 * K, ww + 4 * K, K, C);
+            P1 = xform4x512(C, load4x4_seq(sp + 12), true);
+            N1 = xform4x512(C, load4x4_seq(sn + 12), false);
+            normalize8x512(&N0, &N1);
+            const size_t o = (size_t)(v0 - first);
+            if (PACKED) {
+                pack3_store8x512(P0, P1, op + o * 3);
+                pack3_store8x512(N0, N1, on + o * 3);
+            } else {
+                rows4_store3x512_seq(P0, op + o * ps, ps);
+                rows4_store3x512_seq(P1, op + (o + 4) * ps, ps);
+                rows4_store3x512_seq(N0, on + o * ns, ns);
+                rows4_store3x512_seq(N1, on + (o + 4) * ns, ns);
+            }
+            continue;
+        }
+        lbs_columns4x512(pal, jj, ww, K, C);
+        P0 = xform4x512(C, load4x4(pos, vi), true);
+        N0 = xform4x512(C, load4x4(nrm, vi), false);
+        rows4_store3x512(P0, op, vi, first, ps);
+        lbs_columns4x512(pal, jj + 4 * K, ww + 4 * K, K, C);
+        P1 = xform4x512(C, load4x4(pos, vi + 4), true);
+        N1 = xform4x512(C, load4x4(nrm, vi + 4), false);
+        rows4_store3x512(P1, op, vi + 4, first, ps);
+        normalize8x512(&N0, &N1);
+        rows4_store3x512(N0, on, vi, first, ns);
+        rows4_store3x512(N1, on, vi + 4, first, ns);
+    }
+    for (; e < e1; e++) {
+        uint32_t v = index[e];
+        size_t o = v - first;
+        __m256 rpn;
+        __m128 rt;
+        lbs_vertex_avx2(pal, J + (size_t)e * K, W + (size_t)e * K, K, K, pos + 3 * (size_t)v, nrm + 3 * (size_t)v,
+                        NULL, true, false, &rpn, &rt);
+        store3_avx512(op + o * ps, _mm256_castps256_ps128(rpn));
+        store3_avx512(on + o * ns, normalize3_avx512(_mm256_extractf128_ps(rpn, 1)));
+    }
+}
+
 SK_AVX512 void sk_skin_lbs_avx512(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1) {
+    if (!g->joint8) {
+        sk_skin_lbs_sse2(c, g, e0, e1);
+        return;
+    }
+    if (c->op && c->on && !c->ot && !c->morph_count) {
+        const bool packed = c->ps == 3 && c->ns == 3;
+        switch (g->slots) {
+        case 1: packed ? lbs_fast512(c, g, e0, e1, 1, true) : lbs_fast512(c, g, e0, e1, 1, false); break;
+        case 2: packed ? lbs_fast512(c, g, e0, e1, 2, true) : lbs_fast512(c, g, e0, e1, 2, false); break;
+        case 3: packed ? lbs_fast512(c, g, e0, e1, 3, true) : lbs_fast512(c, g, e0, e1, 3, false); break;
+        case 4: packed ? lbs_fast512(c, g, e0, e1, 4, true) : lbs_fast512(c, g, e0, e1, 4, false); break;
+        default: packed ? lbs_fast512(c, g, e0, e1, 8, true) : lbs_fast512(c, g, e0, e1, 8, false); break;
+        }
+        return;
+    }
     SK_LBS_DISPATCH(lbs_group_avx512, c, g, e0, e1);
 }
 
