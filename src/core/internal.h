@@ -53,4 +53,14 @@ static inline bool sk_isfinite_f(float x) { return x - x == 0.0f; }
 struct sk_transform;
 void sk_soa_fill(const struct sk_transform *in, uint32_t n, uint32_t groups, float *data);
 
+/* clip.c: sk_clip_builder_add_track_ref for a caller that has already
+ * checked the keys as the builder would (every time and value finite, times
+ * non-decreasing, rotation keys of non-zero length): those passes are not
+ * repeated, every other check is made (the glTF reader, whose accessor and
+ * channel checks are stricter). */
+struct sk_clip_builder;
+struct sk_track_desc;
+sk_result sk_clip_builder_add_track_ref_checked(struct sk_clip_builder *b, const struct sk_track_desc *t,
+                                                sk_error *err);
+
 #endif

@@ -12,7 +12,7 @@ sk_result sk_gl_load_views(gl_ctx *g) {
     for (uint32_t i = 0; i < g->n_views; i++) {
         const cJSON *o = g->j_views[i];
         gl_view *v = &g->views[i];
-        snprintf(path, sizeof path, "/bufferViews/%u", i);
+        gl_path(path, sizeof path, "/bufferViews/", i, NULL);
         uint64_t off, len, stride;
         bool has_stride;
         TRY(sk_gl_req_index(g, o, "buffer", g->n_buffers, "buffer", path, &v->buffer));
@@ -95,7 +95,7 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
     gl_acc *a = &g->accs[index];
     a->missing_buffer = -1;
     char path[64];
-    snprintf(path, sizeof path, "/accessors/%u", index);
+    gl_path(path, sizeof path, "/accessors/", index, NULL);
     uint64_t ct, count, off;
     bool has_off;
     TRY(sk_gl_req_uint(g, o, "componentType", path, 1e9, &ct));
