@@ -76,15 +76,21 @@ static bool grow(const sk_allocator *a, void **p, size_t *cap, size_t need, size
 /* Unit rotation keys (glTF requires them; three.js does not normalise, which
  * shows as ~1e-4 differences on assets with keys like 0.707): q / |q| in
  * float, in double when |q|^2 overflows float (found by fuzz_skc). */
-static void normalize_key(float *q) {
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void normalize_key_wide(float *q) {
+    double d2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+    double dinv = 1.0 / sqrt(d2);
+    for (int k = 0; k < 4; k++) q[k] = (float)(q[k] * dinv);
+}
+static inline void normalize_key(float *q) {
     float l2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
     if (l2 <= 3.0e38f) {
         float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys are rejected */
         q[0] *= inv; q[1] *= inv; q[2] *= inv; q[3] *= inv;
     } else {
-        double d2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
-        double dinv = 1.0 / sqrt(d2);
-        for (int k = 0; k < 4; k++) q[k] = (float)(q[k] * dinv);
+        normalize_key_wide(q);
     }
 }
 
@@ -353,37 +359,43 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
         src[i].comps = b->comps;
         src[i].norm = t->pad_ && t->path == SK_PATH_ROTATION; /* normalised as add_track stores them */
     }
-    /* Key by key (the frames are written front to back, once): the identity
-     * in the lanes of full blocks that have no track, zeros in the padding,
-     * then each track's values for that key; no float is written twice. */
+    /* Sixteen keys at a time (their frames stay in the first-level cache):
+     * the identity in the lanes of full blocks that have no track, zeros in
+     * the padding, then each track's values for those keys; no float is
+     * written twice. */
     uint32_t used = 0;
     for (uint32_t bi = 0; bi < nb; bi++) {
         const sk_frame_block *b = &f->blocks[bi];
         uint32_t end = b->offset + (b->compact ? (uint32_t)__builtin_popcount(b->mask) : 8u) * b->comps;
         if (end > used) used = end;
     }
-    for (uint32_t k = 0; k < n; k++) {
-        float *fr = f->data + (size_t)k * stride;
-        for (uint32_t bi = 0; bi < nb; bi++) {
-            const sk_frame_block *b = &f->blocks[bi];
-            if (b->compact || b->mask == 0xffu) continue;
-            for (uint32_t r = 0; r < b->comps; r++)
-                for (uint32_t l = 0; l < 8; l++)
-                    if (!(b->mask >> l & 1u)) fr[b->offset + r * 8 + l] = frames_identity[b->path][r];
+    for (uint32_t k0 = 0; k0 < n; k0 += 16) { /* 16 keys at a time, one track after another */
+        uint32_t k1 = n - k0 < 16 ? n : k0 + 16;
+        for (uint32_t k = k0; k < k1; k++) {
+            float *fr = f->data + (size_t)k * stride;
+            for (uint32_t bi = 0; bi < nb; bi++) {
+                const sk_frame_block *b = &f->blocks[bi];
+                if (b->compact || b->mask == 0xffu) continue;
+                for (uint32_t r = 0; r < b->comps; r++)
+                    for (uint32_t l = 0; l < 8; l++)
+                        if (!(b->mask >> l & 1u)) fr[b->offset + r * 8 + l] = frames_identity[b->path][r];
+            }
+            for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
         }
-        for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
         for (uint32_t i = 0; i < T; i++) {
-            const struct frame_src *sr = &src[i];
-            float *o = fr + sr->at;
-            uint32_t st = sr->step;
-            if (sr->comps == 4) {
-                const float *v = sr->v + (size_t)k * 4u;
-                float q[4] = {v[0], v[1], v[2], v[3]};
-                if (sr->norm) normalize_key(q);
-                o[0] = q[0], o[st] = q[1], o[2 * st] = q[2], o[3 * st] = q[3];
+            const struct frame_src sr = src[i];
+            float *o = f->data + (size_t)k0 * stride + sr.at;
+            uint32_t st = sr.step;
+            if (sr.comps == 4) {
+                const float *v = sr.v + (size_t)k0 * 4u;
+                for (uint32_t k = k0; k < k1; k++, v += 4, o += stride) {
+                    float q[4] = {v[0], v[1], v[2], v[3]};
+                    if (sr.norm) normalize_key(q);
+                    o[0] = q[0], o[st] = q[1], o[2 * st] = q[2], o[3 * st] = q[3];
+                }
             } else {
-                const float *v = sr->v + (size_t)k * 3u;
-                o[0] = v[0], o[st] = v[1], o[2 * st] = v[2];
+                const float *v = sr.v + (size_t)k0 * 3u;
+                for (uint32_t k = k0; k < k1; k++, v += 3, o += stride) o[0] = v[0], o[st] = v[1], o[2 * st] = v[2];
             }
         }
     }
