@@ -76,15 +76,21 @@ static bool grow(const sk_allocator *a, void **p, size_t *cap, size_t need, size
 /* Unit rotation keys (glTF requires them; three.js does not normalise, which
  * shows as ~1e-4 differences on assets with keys like 0.707): q / |q| in
  * float, in double when |q|^2 overflows float (found by fuzz_skc). */
-static void normalize_key(float *q) {
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void normalize_key_wide(float *q) {
+    double d2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+    double dinv = 1.0 / sqrt(d2);
+    for (int k = 0; k < 4; k++) q[k] = (float)(q[k] * dinv);
+}
+static inline void normalize_key(float *q) {
     float l2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
     if (l2 <= 3.0e38f) {
         float inv = 1.0f / sqrtf(l2); /* l2 > 0: zero-length keys are rejected */
         q[0] *= inv; q[1] *= inv; q[2] *= inv; q[3] *= inv;
     } else {
-        double d2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
-        double dinv = 1.0 / sqrt(d2);
-        for (int k = 0; k < 4; k++) q[k] = (float)(q[k] * dinv);
+        normalize_key_wide(q);
     }
 }
 
@@ -98,17 +104,24 @@ static void copy_keys(const sk_track *t, const float *times, const float *values
         for (size_t v = 0; v < n; v += 4) normalize_key(dv + v);
 }
 
-static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, sk_error *err);
+static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, bool checked, sk_error *err);
 
 sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
-    return add_track(b, t, false, err);
+    return add_track(b, t, false, false, err);
 }
 
 sk_result sk_clip_builder_add_track_ref(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
-    return add_track(b, t, true, err);
+    return add_track(b, t, true, false, err);
 }
 
-static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, sk_error *err) {
+sk_result sk_clip_builder_add_track_ref_checked(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
+    return add_track(b, t, true, true, err);
+}
+
+/* checked: the caller has already verified the keys (finite, non-decreasing
+ * times; finite values; rotation keys of non-zero length), so the passes over
+ * them are not repeated; every other check stays. */
+static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, bool checked, sk_error *err) {
     if (!b || !t) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_add_track: NULL argument");
     if (t->path > SK_PATH_WEIGHTS)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: unknown path %d", (int)t->path);
@@ -133,7 +146,7 @@ static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref,
         if (b->tracks[i].joint == t->joint && b->tracks[i].path == (uint8_t)t->path)
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): a track for this joint and path exists",
                                 t->joint, path_name(t->path));
-    for (uint32_t k = 0; k < t->key_count; k++) {
+    for (uint32_t k = 0; !checked && k < t->key_count; k++) {
         if (!sk_isfinite_f(t->times[k]))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): key %u time is not finite", t->joint,
                                 path_name(t->path), k);
@@ -146,7 +159,7 @@ static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref,
         return sk_error_set(err, SK_ERR_LIMIT, "track: too many values");
     /* One branch-free pass first (exponent all ones = Inf/NaN); locate only on failure. */
     uint32_t bad = 0;
-    for (size_t v = 0; v < nvals; v++) {
+    for (size_t v = 0; !checked && v < nvals; v++) {
         uint32_t u;
         memcpy(&u, &t->values[v], 4);
         bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
@@ -155,7 +168,7 @@ static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref,
         if (!sk_isfinite_f(t->values[v]))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track (joint %u, %s): value %zu is not finite", t->joint,
                                 path_name(t->path), v);
-    if (t->path == SK_PATH_ROTATION) {
+    if (t->path == SK_PATH_ROTATION && !checked) {
         /* Zero-length rotation keys have no meaning (glTF requires unit quaternions). */
         for (size_t v = 0; v < nvals; v += 4) {
             bool tangent = t->interpolation == SK_INTERP_CUBICSPLINE && (v / 4) % 3 != 1;
@@ -263,7 +276,8 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
         if (t->interp != SK_INTERP_LINEAR || t->path > SK_PATH_SCALE || t->key_count != n) return true;
-        if (i && memcmp(fin_times(c, refs, t), times0, n * sizeof(float)) != 0) return true;
+        const float *ti = fin_times(c, refs, t);
+        if (i && ti != times0 && memcmp(ti, times0, n * sizeof(float)) != 0) return true;
         if (i && t->joint == c->tracks[i - 1].joint && t->path == c->tracks[i - 1].path) return true; /* a duplicate */
         if (t->joint / 8u >= (1u << 24)) return true;
     }
@@ -327,25 +341,65 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
         return false;
     }
     f->data = (float *)(((uintptr_t)f->data_raw + 31u) & ~(uintptr_t)31u);
-    /* Key by key (the frames are written front to back, once): the identity
-     * in every lane of the full blocks, zeros in the padding, then each
-     * track's values for that key. */
-    for (uint32_t k = 0; k < n; k++) {
-        float *fr = f->data + (size_t)k * stride;
-        memset(fr, 0, stride * sizeof(float));
-        for (uint32_t bi = 0; bi < nb; bi++)
-            for (uint32_t r = 0; !f->blocks[bi].compact && r < f->blocks[bi].comps; r++)
-                for (uint32_t l = 0; l < 8; l++)
-                    fr[f->blocks[bi].offset + r * 8 + l] = frames_identity[f->blocks[bi].path][r];
+    /* Per track: its values, where its component 0 sits in a key's frame
+     * and the step between its components (8 in a full block's rows, 1 in a
+     * compact one). */
+    struct frame_src { const float *v; uint32_t at, step, comps, norm; } *src;
+    src = sk_realloc_raw(a, NULL, 0, (size_t)T * sizeof *src);
+    if (!src) {
+        frames_free(a, f);
+        return false;
+    }
+    for (uint32_t i = 0; i < T; i++) {
+        const sk_track *t = &c->tracks[i];
+        const sk_frame_block *b = &f->blocks[f->track_block[i]];
+        src[i].v = fin_values(c, refs, t);
+        src[i].at = (uint32_t)sk_frame_index(b, t->joint % 8u, 0);
+        src[i].step = b->compact ? 1u : 8u;
+        src[i].comps = b->comps;
+        src[i].norm = t->pad_ && t->path == SK_PATH_ROTATION; /* normalised as add_track stores them */
+    }
+    /* Sixteen keys at a time (their frames stay in the first-level cache):
+     * the identity in the lanes of full blocks that have no track, zeros in
+     * the padding, then each track's values for those keys; no float is
+     * written twice. */
+    uint32_t used = 0;
+    for (uint32_t bi = 0; bi < nb; bi++) {
+        const sk_frame_block *b = &f->blocks[bi];
+        uint32_t end = b->offset + (b->compact ? (uint32_t)__builtin_popcount(b->mask) : 8u) * b->comps;
+        if (end > used) used = end;
+    }
+    for (uint32_t k0 = 0; k0 < n; k0 += 16) { /* 16 keys at a time, one track after another */
+        uint32_t k1 = n - k0 < 16 ? n : k0 + 16;
+        for (uint32_t k = k0; k < k1; k++) {
+            float *fr = f->data + (size_t)k * stride;
+            for (uint32_t bi = 0; bi < nb; bi++) {
+                const sk_frame_block *b = &f->blocks[bi];
+                if (b->compact || b->mask == 0xffu) continue;
+                for (uint32_t r = 0; r < b->comps; r++)
+                    for (uint32_t l = 0; l < 8; l++)
+                        if (!(b->mask >> l & 1u)) fr[b->offset + r * 8 + l] = frames_identity[b->path][r];
+            }
+            for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
+        }
         for (uint32_t i = 0; i < T; i++) {
-            const sk_track *t = &c->tracks[i];
-            const sk_frame_block *b = &f->blocks[f->track_block[i]];
-            const float *v = fin_values(c, refs, t) + (size_t)k * b->comps;
-            float q[4] = {v[0], v[1], v[2], b->comps == 4 ? v[3] : 0.0f};
-            if (t->pad_ && t->path == SK_PATH_ROTATION) normalize_key(q); /* as add_track stores them */
-            for (uint32_t r = 0; r < b->comps; r++) fr[sk_frame_index(b, t->joint % 8u, r)] = q[r];
+            const struct frame_src sr = src[i];
+            float *o = f->data + (size_t)k0 * stride + sr.at;
+            uint32_t st = sr.step;
+            if (sr.comps == 4) {
+                const float *v = sr.v + (size_t)k0 * 4u;
+                for (uint32_t k = k0; k < k1; k++, v += 4, o += stride) {
+                    float q[4] = {v[0], v[1], v[2], v[3]};
+                    if (sr.norm) normalize_key(q);
+                    o[0] = q[0], o[st] = q[1], o[2 * st] = q[2], o[3 * st] = q[3];
+                }
+            } else {
+                const float *v = sr.v + (size_t)k0 * 3u;
+                for (uint32_t k = k0; k < k1; k++, v += 3, o += stride) o[0] = v[0], o[st] = v[1], o[2 * st] = v[2];
+            }
         }
     }
+    sk_free(a, src, (size_t)T * sizeof *src);
     /* One time array for every track; no per-track values. */
     float *times = sk_alloc(a, n * sizeof(float));
     if (!times) {

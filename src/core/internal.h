@@ -61,4 +61,14 @@ struct sk_mat4;
 void sk_palette_at_level(const struct sk_skin *skin, const struct sk_mat4 *model, struct sk_mat4 *out, int level);
 int sk_palette_level_max(void);
 
+/* clip.c: sk_clip_builder_add_track_ref for a caller that has already
+ * checked the keys as the builder would (every time and value finite, times
+ * non-decreasing, rotation keys of non-zero length): those passes are not
+ * repeated, every other check is made (the glTF reader, whose accessor and
+ * channel checks are stricter). */
+struct sk_clip_builder;
+struct sk_track_desc;
+sk_result sk_clip_builder_add_track_ref_checked(struct sk_clip_builder *b, const struct sk_track_desc *t,
+                                                sk_error *err);
+
 #endif

@@ -7,6 +7,9 @@
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
 #endif
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#endif
 #include "core/internal.h"
 #include "skelanim/io/file.h"
 
@@ -16,10 +19,12 @@
 
 #if defined(__unix__) || defined(__unix) || defined(__APPLE__)
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #define SK_FILE_POSIX 1
 #endif
+#include "io/file_internal.h"
 
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
@@ -44,9 +49,46 @@ static sk_result too_large(sk_error *err, const char *path, uint64_t size, uint6
                         (unsigned long long)max);
 }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SK_FILE_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SK_FILE_ASAN 1
+#endif
+/* (not under AddressSanitizer, which sees a read past a heap buffer but not
+ * past these pages) */
+#if defined(SK_FILE_POSIX) && defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE) && !defined(SK_FILE_ASAN)
+#define SK_FILE_SCRATCH 1
+/* A file read for the length of a load only (sk_file_read_scratch): at least
+ * this large, its bytes go into pages of their own (2 MiB aligned, huge
+ * pages advised), released when the load ends. Smaller files go to the
+ * allocator: the kernel zeroes a whole 2 MiB page before the read fills it,
+ * which costs more than the copy below 1 MiB. */
+#define SK_SCRATCH_MIN ((size_t)1 << 20)
+#define SK_SCRATCH_ALIGN ((size_t)2 << 20)
+#endif
+
+/* Releases what read_posix returned: its own pages, or the allocator's. */
+static void scratch_free(const sk_allocator *alloc, void *buf, size_t n, sk_file_scratch *map) {
+#if defined(SK_FILE_SCRATCH)
+    if (map && map->base) {
+        munmap(map->base, map->length);
+        map->base = NULL;
+        map->length = 0;
+        return;
+    }
+#endif
+    (void)map;
+    sk_free(alloc, buf, n ? n : 1);
+}
+
 #if defined(SK_FILE_POSIX)
+/* map: the caller's sk_file_scratch when the file may go into pages of its
+ * own (SK_FILE_SCRATCH), else NULL. */
 static sk_result read_posix(const char *path, uint64_t max_size, const sk_allocator *alloc, void **data,
-                            size_t *size, sk_error *err) {
+                            size_t *size, sk_file_scratch *map, sk_error *err) {
     int fd;
     do fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
@@ -71,7 +113,25 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
         return too_large(err, path, (uint64_t)st.st_size, max_size);
     }
     size_t n = (size_t)st.st_size, got = 0;
-    uint8_t *buf = sk_realloc_raw(alloc, NULL, 0, n ? n : 1); /* every byte is read into */
+    uint8_t *buf = NULL;
+#if defined(SK_FILE_SCRATCH)
+    /* A large file read for one load: pages of its own rather than the
+     * allocator's (which would hand out fresh memory for it, and take it
+     * back, on every load), 2 MiB aligned with huge pages advised, so that
+     * the kernel can back it with a few large pages instead of one 4 KiB
+     * page per fault. Nothing the library keeps is in it. */
+    if (map && n >= SK_SCRATCH_MIN && n <= SIZE_MAX - 2 * SK_SCRATCH_ALIGN) {
+        size_t len = ((n + SK_SCRATCH_ALIGN - 1) & ~(SK_SCRATCH_ALIGN - 1)) + SK_SCRATCH_ALIGN;
+        void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m != MAP_FAILED) {
+            map->base = m;
+            map->length = len;
+            buf = (uint8_t *)(((uintptr_t)m + SK_SCRATCH_ALIGN - 1) & ~(uintptr_t)(SK_SCRATCH_ALIGN - 1));
+            (void)madvise(buf, (len - (size_t)(buf - (uint8_t *)m)) & ~(SK_SCRATCH_ALIGN - 1), MADV_HUGEPAGE);
+        }
+    }
+#endif
+    if (!buf) buf = sk_realloc_raw(alloc, NULL, 0, n ? n : 1); /* every byte is read into */
     if (!buf) {
         close(fd);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes", path, n);
@@ -82,7 +142,7 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
         if (r < 0) {
             int e = errno;
             close(fd);
-            sk_free(alloc, buf, n ? n : 1);
+            scratch_free(alloc, buf, n, map);
             return sk_error_set(err, SK_ERR_IO, "%s: read error: %s", path, errno_text(e, eb, sizeof eb));
         }
         if (r == 0) break;
@@ -90,7 +150,7 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
     }
     close(fd);
     if (got != n) {
-        sk_free(alloc, buf, n ? n : 1);
+        scratch_free(alloc, buf, n, map);
         return sk_error_set(err, SK_ERR_IO, "%s: the file shrank while being read (%zu of %zu bytes)", path, got, n);
     }
     *data = buf;
@@ -138,7 +198,7 @@ sk_result sk_file_read_default(void *user, const char *path, uint64_t max_size, 
     *data = NULL;
     *size = 0;
 #if defined(SK_FILE_POSIX)
-    return read_posix(path, max_size, alloc, data, size, err);
+    return read_posix(path, max_size, alloc, data, size, NULL, err);
 #else
     return read_stdio(path, max_size, alloc, data, size, err);
 #endif
@@ -202,4 +262,32 @@ sk_result sk_file_write(const sk_file_io *io, const char *path, const void *data
     if (!path) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_file_write: path is NULL");
     if (!io || !io->write) return sk_file_write_default(NULL, path, data, size, err);
     return io->write(io->user, path, data, size, err);
+}
+
+sk_result sk_file_read_scratch(const sk_file_io *io, const char *path, uint64_t max_size, const sk_allocator *alloc,
+                               void **data, size_t *size, sk_file_scratch *scratch, sk_error *err) {
+    scratch->base = NULL;
+    scratch->length = 0;
+#if defined(SK_FILE_POSIX)
+    /* only with the default file system and the default allocator: a
+     * caller's allocator sees every byte the library takes */
+    if ((!io || !io->read) && sk_allocator_or_default(alloc) == sk_allocator_or_default(NULL) && path && data && size) {
+        *data = NULL;
+        *size = 0;
+        return read_posix(path, max_size, sk_allocator_or_default(alloc), data, size, scratch, err);
+    }
+#endif
+    return sk_file_read(io, path, max_size, alloc, data, size, err);
+}
+
+void sk_file_release_scratch(const sk_file_io *io, const sk_allocator *alloc, void *data, size_t size,
+                             sk_file_scratch *scratch) {
+#if defined(SK_FILE_SCRATCH)
+    if (scratch->base) {
+        scratch_free(alloc, data, size, scratch);
+        return;
+    }
+#endif
+    (void)scratch;
+    sk_file_release(io, alloc, data, size);
 }

@@ -12,7 +12,7 @@ sk_result sk_gl_load_views(gl_ctx *g) {
     for (uint32_t i = 0; i < g->n_views; i++) {
         const cJSON *o = g->j_views[i];
         gl_view *v = &g->views[i];
-        snprintf(path, sizeof path, "/bufferViews/%u", i);
+        gl_path(path, sizeof path, "/bufferViews/", i, NULL);
         uint64_t off, len, stride;
         bool has_stride;
         TRY(sk_gl_req_index(g, o, "buffer", g->n_buffers, "buffer", path, &v->buffer));
@@ -90,12 +90,29 @@ static sk_result view_range(gl_ctx *g, uint32_t view, size_t offset, size_t byte
     return SK_OK;
 }
 
+/* Whether none of n little-endian floats at p is Inf or NaN (exponent all
+ * ones): the exponent bits plus one exponent unit reach the sign bit only
+ * when they are all ones; one OR over all words (a loop the compiler
+ * vectorises), then one test. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool floats_finite(const uint8_t *p, size_t n) {
+    uint32_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, p + i * 4u, 4);
+        bad |= (u & 0x7f800000u) + 0x00800000u;
+    }
+    return (bad & 0x80000000u) == 0;
+}
+
 static sk_result load_accessor(gl_ctx *g, uint32_t index) {
     const cJSON *o = g->j_accessors[index];
     gl_acc *a = &g->accs[index];
     a->missing_buffer = -1;
     char path[64];
-    snprintf(path, sizeof path, "/accessors/%u", index);
+    gl_path(path, sizeof path, "/accessors/", index, NULL);
     uint64_t ct, count, off;
     bool has_off;
     TRY(sk_gl_req_uint(g, o, "componentType", path, 1e9, &ct));
@@ -257,13 +274,7 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
     if (packed) {
         /* Packed floats: one tight pass over the words (exponent all ones = Inf/NaN). */
         size_t words = (size_t)a->count * a->ncomp;
-        uint32_t bad = 0;
-        for (size_t i = 0; i < words; i++) {
-            uint32_t u;
-            memcpy(&u, a->data + i * 4u, 4);
-            bad |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u);
-        }
-        if (bad)
+        if (!floats_finite(a->data, words))
             for (size_t i = 0; i < words; i++)
                 if ((rd_u32(a->data + i * 4u) & 0x7f800000u) == 0x7f800000u)
                     return fail(g, SK_ERR_INVALID_DATA, "%s: element %zu component %zu is not finite", path,

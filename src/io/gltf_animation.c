@@ -9,13 +9,14 @@
 static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32_t ci, const cJSON *ch,
                               const cJSON **samplers, uint32_t n_samplers, uint8_t *seen) {
     char path[96];
-    snprintf(path, sizeof path, "/animations/%u/channels/%u", ai, ci);
+    size_t pn = gl_path(path, sizeof path, "/animations/", ai, "/channels/");
+    gl_path(path + pn, sizeof path - pn, "", ci, NULL);
     if (!cJSON_IsObject(ch)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", path);
     uint32_t si = 0;
     TRY(sk_gl_req_index(g, ch, "sampler", n_samplers, "sampler", path, &si));
     const cJSON *target = j_get(ch, "target");
     char tp[112];
-    snprintf(tp, sizeof tp, "%s/target", path);
+    gl_cat(tp, sizeof tp, path, "/target");
     if (!cJSON_IsObject(target)) return fail(g, SK_ERR_INVALID_DATA, "%s: required object missing", tp);
     const char *pathname;
     TRY(sk_gl_opt_string(g, target, "path", tp, &pathname));
@@ -48,7 +49,8 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     /* Sampler. */
     const cJSON *smp = samplers[si];
     char sp[96];
-    snprintf(sp, sizeof sp, "/animations/%u/samplers/%u", ai, si);
+    size_t sn = gl_path(sp, sizeof sp, "/animations/", ai, "/samplers/");
+    gl_path(sp + sn, sizeof sp - sn, "", si, NULL);
     if (!cJSON_IsObject(smp)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", sp);
     const char *interp;
     TRY(sk_gl_opt_string(g, smp, "interpolation", sp, &interp));
@@ -58,8 +60,8 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     else if (strcmp(interp, "CUBICSPLINE") == 0) mode = SK_INTERP_CUBICSPLINE;
     else return fail(g, SK_ERR_INVALID_DATA, "%s/interpolation: \"%s\" is not a glTF interpolation", sp, interp);
     char ip[112], op[112];
-    snprintf(ip, sizeof ip, "%s/input", sp);
-    snprintf(op, sizeof op, "%s/output", sp);
+    gl_cat(ip, sizeof ip, sp, "/input");
+    gl_cat(op, sizeof op, sp, "/output");
     const cJSON *jin = j_get(smp, "input"), *jout = j_get(smp, "output");
     if (!jin) return fail(g, SK_ERR_INVALID_DATA, "%s: required property missing", ip);
     if (!jout) return fail(g, SK_ERR_INVALID_DATA, "%s: required property missing", op);
@@ -96,7 +98,8 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
         TRY(sk_gl_acc_read_float(g, ia, &g->chan, ip, &tt));
         times = tt;
     }
-    for (uint32_t i = 0; i < keys; i++) {
+    /* Key times are checked once per input accessor (channels share them). */
+    for (uint32_t i = 0; !in->times_checked && i < keys; i++) {
         if (times[i] < 0.0f)
             return fail(g, SK_ERR_INVALID_DATA, "%s: key %u time %g is negative", ip, i, (double)times[i]);
         /* §3.11: strictly increasing. An input accessor with no bufferView
@@ -108,6 +111,7 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
             return fail(g, SK_ERR_INVALID_DATA, "%s: key times are not strictly increasing at key %u (%g after %g)", ip,
                         i, (double)times[i], (double)times[i - 1]);
     }
+    g->accs[ia].times_checked = true;
     if (keys > 1 && in->view < 0 && in->sparse_count == 0)
         sk_gl_warn(g, "%s: accessor %u has no bufferView: its %u key times are all 0 (the track is a still pose at t = 0)",
                    ip, ia, keys);
@@ -123,7 +127,11 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
         for (uint32_t e = 0; e < elems; e++) {
             if (mode == SK_INTERP_CUBICSPLINE && e % 3 != 1) continue;
             const float *q = values + (size_t)e * 4;
-            double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]);
+            double l2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+            /* well inside (1 +- 0.00769)^2: no square root needed; near the
+             * edges the exact test below decides */
+            if (l2 > 0.98475 && l2 < 1.01540) continue;
+            double len = sqrt(l2);
             if (fabs(len - 1.0) > 0.00769)
                 return fail(g, SK_ERR_INVALID_DATA, "%s: rotation element %u is not a unit quaternion (length %g)", op, e,
                             len);
@@ -146,7 +154,10 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     td.values = values;
     td.width = width;
     sk_error e = {0};
-    sk_result r = by_ref ? sk_clip_builder_add_track_ref(b, &td, &e) : sk_clip_builder_add_track(b, &td, &e);
+    /* By reference the keys are the accessors' floats, checked above and when
+     * the accessors were loaded (finite; times strictly increasing; rotations
+     * of unit length): the builder does not check them again. */
+    sk_result r = by_ref ? sk_clip_builder_add_track_ref_checked(b, &td, &e) : sk_clip_builder_add_track(b, &td, &e);
     if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
     return SK_OK;
 }
@@ -163,7 +174,7 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
     for (uint32_t a = 0; a < g->n_anims; a++) {
         const cJSON *o = g->j_anims[a];
         char path[64];
-        snprintf(path, sizeof path, "/animations/%u", a);
+        gl_path(path, sizeof path, "/animations/", a, NULL);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
         const cJSON *chans, *samplers;
@@ -189,6 +200,10 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
             if (!j_is_uint(si, ns)) continue;
             const cJSON *in = j_get(stable[(uint32_t)si->valuedouble], "input");
             const cJSON *outp = j_get(stable[(uint32_t)si->valuedouble], "output");
+            /* keys the builder will copy: channels whose keys are not read in place */
+            if (j_is_uint(in, g->n_accessors) && j_is_uint(outp, g->n_accessors) &&
+                sk_gl_acc_viewable(g, (uint32_t)in->valuedouble) && sk_gl_acc_viewable(g, (uint32_t)outp->valuedouble))
+                continue;
             if (j_is_uint(in, g->n_accessors)) rkeys += g->accs[(uint32_t)in->valuedouble].count;
             if (j_is_uint(outp, g->n_accessors)) {
                 const gl_acc *oa = &g->accs[(uint32_t)outp->valuedouble];

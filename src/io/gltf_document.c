@@ -389,7 +389,7 @@ sk_result sk_gl_load_meshes(gl_ctx *g) {
     for (uint32_t m = 0; m < g->n_meshes; m++) {
         const cJSON *o = g->j_meshes[m];
         char path[64];
-        snprintf(path, sizeof path, "/meshes/%u", m);
+        gl_path(path, sizeof path, "/meshes/", m, NULL);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
         if (!(meshes[m].name = sk_asset_strdup(g->asset, name))) return oom(g);
@@ -444,7 +444,7 @@ sk_result sk_gl_load_nodes(gl_ctx *g) {
         const cJSON *o = g->j_nodes[i];
         gl_node *n = &g->nodes[i];
         char path[64];
-        snprintf(path, sizeof path, "/nodes/%u", i);
+        gl_path(path, sizeof path, "/nodes/", i, NULL);
         int32_t cam;
         TRY(sk_gl_opt_index(g, o, "mesh", g->n_meshes, "mesh", path, &n->mesh));
         TRY(sk_gl_opt_index(g, o, "skin", g->n_skins, "skin", path, &n->skin));
@@ -583,7 +583,7 @@ sk_result sk_gl_build_skeleton(gl_ctx *g) {
         jpar[k] = nd->parent < 0 ? -1 : (int32_t)n2j[nd->parent];
         const char *name;
         char path[64];
-        snprintf(path, sizeof path, "/nodes/%u", order[k]);
+        gl_path(path, sizeof path, "/nodes/", order[k], NULL);
         TRY(sk_gl_opt_string(g, g->j_nodes[order[k]], "name", path, &name));
         names[k] = name ? name : "";
         rest[k] = nd->rest;
@@ -648,7 +648,7 @@ sk_result sk_gl_load_skins(gl_ctx *g) {
     for (uint32_t s = 0; s < g->n_skins; s++) {
         const cJSON *o = g->j_skins[s];
         char path[64];
-        snprintf(path, sizeof path, "/skins/%u", s);
+        gl_path(path, sizeof path, "/skins/", s, NULL);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
         if (!(skins[s].name = sk_asset_strdup(g->asset, name))) return oom(g);

@@ -74,6 +74,7 @@ typedef struct gl_acc {
     int32_t missing_buffer; /* a buffer we need is unavailable, or -1 */
     const char *unknown;    /* why the accessor cannot be read (unknown type), or NULL */
     const float *shared;    /* decoded once into the asset's arena, shared by every vertex attribute using it */
+    bool times_checked;     /* checked as animation key times (gltf_animation.c): once per accessor */
 } gl_acc;
 
 typedef struct gl_node {
@@ -151,6 +152,29 @@ static inline sk_arena *asset_arena(gl_ctx *g) { return &((sk_asset_internal *)g
 static inline uint32_t rd_u16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static inline uint32_t rd_u32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* JSON paths for messages, built without printf (the reader makes one per
+ * accessor, channel and node): head + the decimal u + tail (NULL: none),
+ * truncated to cap; returns the length. */
+static inline size_t gl_path(char *buf, size_t cap, const char *head, uint32_t u, const char *tail) {
+    size_t n = 0;
+    for (; *head && n + 1 < cap; head++) buf[n++] = *head;
+    char d[10];
+    int k = 0;
+    do d[k++] = (char)('0' + u % 10u);
+    while ((u /= 10u) != 0 && k < 10);
+    while (k > 0 && n + 1 < cap) buf[n++] = d[--k];
+    for (; tail && *tail && n + 1 < cap; tail++) buf[n++] = *tail;
+    if (cap) buf[n < cap ? n : cap - 1] = 0;
+    return n;
+}
+/* a + b, truncated to cap. */
+static inline void gl_cat(char *buf, size_t cap, const char *a, const char *b) {
+    size_t n = 0;
+    for (; *a && n + 1 < cap; a++) buf[n++] = *a;
+    for (; *b && n + 1 < cap; b++) buf[n++] = *b;
+    if (cap) buf[n] = 0;
 }
 
 /* ---- JSON helpers (gltf_container.c) --------------------------------------- */

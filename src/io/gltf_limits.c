@@ -25,18 +25,51 @@ static double len3(double x, double y, double z) { return sqrt(x * x + y * y + z
  * checks below still see one, as with fmax's callers' !(x <= lim)). */
 static inline double dmax(double a, double b) { return (a > b || a != a) ? a : b; }
 
-/* Largest |translation| (width 3, lengths) or |scale component| over a track's keys. */
+/* Largest |translation| (width 3, lengths) or |scale component| over a track's keys.
+ * The values are finite (every float accessor is checked when it is
+ * loaded), so the common cases run as plain loops: LINEAR/STEP lengths in
+ * double with four running maxima, and the largest |component| as the
+ * largest magnitude bit pattern (for finite floats the order of |x| is the
+ * order of its bits without the sign). */
 double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_t w, bool cubic, bool length) {
     double vmax = 0.0, mmax = 0.0; /* squared lengths when `length`: one square root at the end */
-    for (uint32_t k = 0; k < n; k++) {
-        for (uint32_t part = 0; part < (cubic ? 3u : 1u); part++) {
-            const float *x = v + ((size_t)k * (cubic ? 3u : 1u) + part) * w;
-            double m = 0.0;
-            if (length) m = (double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2];
-            else
-                for (uint32_t c = 0; c < w; c++) m = dmax(m, fabs((double)x[c]));
-            if (cubic && part != 1) mmax = dmax(mmax, m);
-            else vmax = dmax(vmax, m);
+    if (!cubic && length && w == 3) {
+        double m4[4] = {0.0, 0.0, 0.0, 0.0};
+        uint32_t k = 0;
+        for (; k + 4 <= n; k += 4)
+            for (uint32_t j = 0; j < 4; j++) {
+                const float *x = v + (size_t)(k + j) * 3;
+                double m = (double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2];
+                m4[j] = dmax(m4[j], m);
+            }
+        for (; k < n; k++) {
+            const float *x = v + (size_t)k * 3;
+            m4[0] = dmax(m4[0], (double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2]);
+        }
+        vmax = dmax(dmax(m4[0], m4[1]), dmax(m4[2], m4[3]));
+    } else if (!cubic && !length) {
+        size_t words = (size_t)n * w;
+        uint32_t top = 0;
+        for (size_t i = 0; i < words; i++) {
+            uint32_t u;
+            memcpy(&u, v + i, 4);
+            u &= 0x7fffffffu;
+            top = u > top ? u : top;
+        }
+        float f;
+        memcpy(&f, &top, 4);
+        vmax = (double)f;
+    } else {
+        for (uint32_t k = 0; k < n; k++) {
+            for (uint32_t part = 0; part < (cubic ? 3u : 1u); part++) {
+                const float *x = v + ((size_t)k * (cubic ? 3u : 1u) + part) * w;
+                double m = 0.0;
+                if (length) m = (double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2];
+                else
+                    for (uint32_t c = 0; c < w; c++) m = dmax(m, fabs((double)x[c]));
+                if (cubic && part != 1) mmax = dmax(mmax, m);
+                else vmax = dmax(vmax, m);
+            }
         }
     }
     if (length) vmax = sqrt(vmax), mmax = sqrt(mmax);

@@ -5,6 +5,7 @@
  * animations (gltf_animation.c). Calls go one way: this file calls the
  * others, they call gltf_accessor.c and gltf_container.c, and
  * gltf_container.c calls none of them. */
+#include "io/file_internal.h"
 #include "io/gltf_internal.h"
 #include "io/json_internal.h"
 
@@ -119,13 +120,15 @@ sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts, sk_as
     const sk_file_io *io = opts ? &opts->file_io : NULL;
     void *buf = NULL;
     size_t size = 0;
-    sk_result r = sk_file_read(io, path, max, alloc, &buf, &size, err); /* its message starts with the path */
+    sk_file_scratch scratch;
+    /* the file's bytes are needed only while the load runs */
+    sk_result r = sk_file_read_scratch(io, path, max, alloc, &buf, &size, &scratch, err); /* its message starts with the path */
     if (r != SK_OK) return r;
     /* The folder of the file resolves relative URIs. */
     size_t plen = strlen(path);
     char *dir = sk_alloc(alloc, plen + 2);
     if (!dir) {
-        sk_file_release(io, alloc, buf, size);
+        sk_file_release_scratch(io, alloc, buf, size, &scratch);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
     const char *slash = strrchr(path, '/');
@@ -134,7 +137,7 @@ sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts, sk_as
     sk_error e = {0};
     r = sk_gltf_load_memory(buf, size, dir, opts, out, &e);
     sk_free(alloc, dir, plen + 2);
-    sk_file_release(io, alloc, buf, size);
+    sk_file_release_scratch(io, alloc, buf, size, &scratch);
     if (r != SK_OK) return sk_error_set(err, r, "%s: %s", path, e.message);
     return SK_OK;
 }

@@ -81,7 +81,12 @@ typedef struct sk_gltf_options {
  * Memory: everything comes from opts->allocator, except cJSON's parse tree of
  * the JSON text (cJSON's own malloc: its hooks are process-wide state, which
  * the library never changes). The tree exists only during the call; if cJSON
- * runs out of memory the result is SK_ERR_OUT_OF_MEMORY. */
+ * runs out of memory the result is SK_ERR_OUT_OF_MEMORY. With the default
+ * file system (file_io.read NULL) and the default allocator on Linux, a
+ * file of 1 MiB or more is read into pages of its own (anonymous memory,
+ * huge pages advised), unmapped before the call returns: the file's bytes
+ * are needed only while it runs, and nothing the asset keeps is in them.
+ * With an allocator of the caller's, the file goes through it as well. */
 sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts,
                             sk_asset **out, sk_error *err);
 /* Same from memory. base_dir resolves external URIs (NULL: only data: URIs and
