@@ -5,6 +5,7 @@
 #include "core/clip_internal.h"
 #include "core/math_inline.h"
 #include "skelanim/core/compress.h"
+#include "skelanim/core/simd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -135,12 +136,19 @@ typedef struct ctrack {
     float cmin[4], cext[4]; /* clip range per component (x,y,z,w) */
 } ctrack;
 
+/* The bit-rate search keeps a segment's matrices in structure-of-arrays
+ * form: per joint, its 12 m34 entries, each a row of EP doubles (one per
+ * sample of the segment), so that one joint at every sample is a loop over
+ * the samples (vectorised; AVX2 when the CPU has it). The arithmetic, and
+ * its order, is m34_from, m34_mul and shell_err's: the results are the same
+ * bits as the one-sample-at-a-time model. */
 typedef struct ctx {
     sk_allocator al;
     const sk_skeleton *s;
     uint32_t J, N, L, S, T, A;
     float rate, dur;
     double thr, shell;
+    bool wide;           /* AVX2 kernel */
     ctrack *tr;          /* T */
     uint32_t *anim;      /* A: index into tr */
     float *vals;         /* A x N x 4: rotations (w >= 0); T and S as x,y,z,0 */
@@ -150,13 +158,18 @@ typedef struct ctx {
     uint8_t *drop;       /* S x A: the component not stored (3 for T/S) */
     uint8_t *srange;     /* S x A x 6 */
     /* per segment */
-    uint32_t E, f0, nf;
+    uint32_t E, En, EP, f0, nf; /* samples, samples rounded up to 4 (the lanes past E repeat the last), row stride */
     uint32_t *ek;        /* 2L: frame index within the segment */
     float *eu;           /* 2L: 0 or 0.5 */
     sk_transform *ll;    /* 2L x J lossy local */
-    m34 *mr, *ml, *ms;   /* 2L x J raw model, lossy model, scratch */
+    double *lm, *mr, *ml, *ms; /* J x 12 x EP: lossy local, raw model, lossy model, scratch model */
+    double *tl;          /* 12 x EP: the local matrices of a trial's joint */
+    sk_transform *tx;    /* 2L: the transforms of a trial's joint */
+    double *ev;          /* EP: one joint's errors */
+    m34 *fk;             /* J: one sample's raw model matrices */
+    double *nrm;         /* A x L x 3: the stored components of the segment's frames, normalised */
+    float *dec;          /* (L + 1) x 4 decoded values of a track's frames (+ the next frame, raw) */
     double *jerr, *terr; /* J */
-    float *dec;          /* A x (L + 1) x 4 decoded values of the segment's frames (+ the next frame, raw) */
     uint32_t *subtree_end; /* J */
 } ctx;
 
@@ -173,7 +186,7 @@ static void cx_free(ctx *c, void *p, size_t n, size_t elem) {
 }
 
 static void ctx_free(ctx *c) {
-    size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J;
+    size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J, M = (size_t)c->J * 12 * c->EP;
     cx_free(c, c->tr, c->T, sizeof(ctrack));
     cx_free(c, c->anim, c->A, sizeof(uint32_t));
     cx_free(c, c->vals, (size_t)c->A * c->N, 4 * sizeof(float));
@@ -185,12 +198,18 @@ static void ctx_free(ctx *c) {
     cx_free(c, c->ek, L2, sizeof(uint32_t));
     cx_free(c, c->eu, L2, sizeof(float));
     cx_free(c, c->ll, L2 * c->J, sizeof(sk_transform));
-    cx_free(c, c->mr, L2 * c->J, sizeof(m34));
-    cx_free(c, c->ml, L2 * c->J, sizeof(m34));
-    cx_free(c, c->ms, L2 * c->J, sizeof(m34));
+    cx_free(c, c->lm, M, sizeof(double));
+    cx_free(c, c->mr, M, sizeof(double));
+    cx_free(c, c->ml, M, sizeof(double));
+    cx_free(c, c->ms, M, sizeof(double));
+    cx_free(c, c->tl, 12 * (size_t)c->EP, sizeof(double));
+    cx_free(c, c->tx, L2, sizeof(sk_transform));
+    cx_free(c, c->ev, c->EP, sizeof(double));
+    cx_free(c, c->fk, c->J, sizeof(m34));
+    cx_free(c, c->nrm, (size_t)c->A * c->L, 3 * sizeof(double));
+    cx_free(c, c->dec, (size_t)c->L + 1, 4 * sizeof(float));
     cx_free(c, c->jerr, c->J, sizeof(double));
     cx_free(c, c->terr, c->J, sizeof(double));
-    cx_free(c, c->dec, (size_t)c->A * (c->L + 1), 4 * sizeof(float));
     cx_free(c, c->subtree_end, c->J, sizeof(uint32_t));
 }
 
@@ -236,60 +255,121 @@ static void stored(const ctx *c, uint32_t seg, uint32_t a, uint32_t k, double *n
     }
 }
 
-/* Decodes track a's frames of the current segment at its level (and the
- * next frame after the segment, raw, for the halfway sample across). */
-static void decode_track(ctx *c, uint32_t seg, uint32_t a) {
+/* Decodes track a's frames of the current segment at level lvl into dv (and
+ * the next frame after the segment, raw, for the halfway sample across). */
+static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, float *dv) {
     const ctrack *t = &c->tr[c->anim[a]];
     size_t at = (size_t)seg * c->A + a;
-    uint32_t bits = SK_CC_BITS[c->level[at]], d = c->drop[at];
+    uint32_t bits = SK_CC_BITS[lvl], d = c->drop[at];
     const uint8_t *sr = &c->srange[at * 6];
-    float *dv = &c->dec[(size_t)a * (c->L + 1) * 4];
+    const double *nr = &c->nrm[(size_t)a * c->L * 3];
     float off[3], sc[3];
     for (uint32_t k = 0; k < 3; k++) {
         uint32_t comp = k + (k >= d);
-        sk_cc_coef(t->cmin[comp], t->cext[comp], sr[k], sr[3 + k], c->level[at], &off[k], &sc[k]);
+        sk_cc_coef(t->cmin[comp], t->cext[comp], sr[k], sr[3 + k], lvl, &off[k], &sc[k]);
     }
     for (uint32_t i = 0; i < c->nf; i++) {
-        double n[3];
         float x[3];
-        stored(c, seg, a, c->f0 + i, n);
-        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise(n[k], sr[k], sr[3 + k], bits);
+        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise(nr[i * 3 + k], sr[k], sr[3 + k], bits);
         sk_cc_place(&dv[i * 4], x, d, t->path == SK_PATH_ROTATION);
     }
     if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], &c->vals[((size_t)a * c->N + c->f0 + c->nf) * 4], 4 * sizeof(float));
 }
 
-/* Writes track a's decoded samples into the lossy local poses. */
-static void apply_track(ctx *c, uint32_t a) {
-    const ctrack *t = &c->tr[c->anim[a]];
-    const float *d = &c->dec[(size_t)a * (c->L + 1) * 4];
-    for (uint32_t e = 0; e < c->E; e++) {
-        uint32_t i = c->ek[e];
-        sk_transform *x = &c->ll[(size_t)e * c->J + t->joint];
-        const float *v0 = &d[i * 4], *v1 = c->eu[e] > 0.0f ? &d[(i + 1) * 4] : v0;
-        if (t->path == SK_PATH_ROTATION) x->r = sk_cc_qlerp(v0, v1, c->eu[e]);
-        else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, c->eu[e]);
-        else x->s = sk_cc_vlerp(v0, v1, c->eu[e]);
-    }
+/* Track a's decoded frames dv at sample e, written into x. */
+static void track_sample(const ctx *c, const ctrack *t, const float *dv, uint32_t e, sk_transform *x) {
+    uint32_t i = c->ek[e];
+    const float *v0 = &dv[i * 4], *v1 = c->eu[e] > 0.0f ? &dv[(i + 1) * 4] : v0;
+    if (t->path == SK_PATH_ROTATION) x->r = sk_cc_qlerp(v0, v1, c->eu[e]);
+    else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, c->eu[e]);
+    else x->s = sk_cc_vlerp(v0, v1, c->eu[e]);
 }
 
-/* Lossy model poses of joints [j, end) into ms (parents before j from ml);
- * terr[jj] = the joints' largest error; returns the segment's largest error,
- * or INFINITY as soon as one error is above bound (then ms and terr are partial). */
-static double eval_subtree(ctx *c, uint32_t j, double bound) {
-    uint32_t end = c->subtree_end[j], J = c->J;
-    for (uint32_t jj = j; jj < end; jj++) c->terr[jj] = 0.0;
+/* m (one sample) into lane e of the 12 rows at soa; the lanes from E to En
+ * repeat the last sample. */
+static void soa_put(const ctx *c, double *soa, uint32_t e, const m34 *m) {
+    for (uint32_t k = 0; k < 12; k++) soa[(size_t)k * c->EP + e] = m->m[k];
+}
+static void soa_pad(const ctx *c, double *soa) {
+    for (uint32_t k = 0; k < 12; k++)
+        for (uint32_t e = c->E; e < c->En; e++) soa[(size_t)k * c->EP + e] = soa[(size_t)k * c->EP + c->E - 1];
+}
+
+static double *soa_joint(const ctx *c, double *base, uint32_t j) { return base + (size_t)j * 12 * c->EP; }
+
+/* The lossy local matrices of joint j from ll. */
+static void local_from_ll(ctx *c, uint32_t j) {
+    double *o = soa_joint(c, c->lm, j);
     for (uint32_t e = 0; e < c->E; e++) {
-        const sk_transform *ll = &c->ll[(size_t)e * J];
-        m34 *ms = &c->ms[(size_t)e * J], *ml = &c->ml[(size_t)e * J], *mr = &c->mr[(size_t)e * J];
-        for (uint32_t jj = j; jj < end; jj++) {
-            int32_t p = c->s->parents[jj];
-            const m34 *pm = p < 0 ? NULL : (uint32_t)p >= j ? &ms[p] : &ml[p];
-            m34_model(&ll[jj], NULL, pm, &ms[jj]);
-            double v = shell_err(&ms[jj], &mr[jj], c->shell);
-            if (!(v <= c->terr[jj])) c->terr[jj] = v;
+        m34 m;
+        m34_from(&c->ll[(size_t)e * c->J + j], &m);
+        soa_put(c, o, e, &m);
+    }
+    soa_pad(c, o);
+}
+
+/* One joint at every sample: model matrices O = P x Lc (Lc when there is no
+ * parent), ev = the shell error against the raw model R. */
+#define SK_CS_JOINT_KERNEL(name, attr)                                                                               \
+    attr static void name(const double *restrict Lc, const double *restrict P, const double *restrict R,            \
+                          double *restrict O, double *restrict ev, uint32_t n, size_t ep, double shell) {           \
+        if (P) {                                                                                                     \
+            for (uint32_t e = 0; e < n; e++)                                                                         \
+                for (uint32_t col = 0; col < 4; col++)                                                               \
+                    for (uint32_t r = 0; r < 3; r++)                                                                 \
+                        O[(col * 3 + r) * ep + e] = P[r * ep + e] * Lc[(col * 3) * ep + e] +                         \
+                                                    P[(3 + r) * ep + e] * Lc[(col * 3 + 1) * ep + e] +               \
+                                                    P[(6 + r) * ep + e] * Lc[(col * 3 + 2) * ep + e] +               \
+                                                    (col == 3 ? P[(9 + r) * ep + e] : 0.0);                          \
+        } else {                                                                                                     \
+            for (uint32_t k = 0; k < 12; k++)                                                                        \
+                for (uint32_t e = 0; e < n; e++) O[k * ep + e] = Lc[k * ep + e];                                     \
+        }                                                                                                            \
+        for (uint32_t e = 0; e < n; e++) {                                                                           \
+            double dt0 = O[9 * ep + e] - R[9 * ep + e], dt1 = O[10 * ep + e] - R[10 * ep + e],                       \
+                   dt2 = O[11 * ep + e] - R[11 * ep + e], e2 = 0.0;                                                  \
+            for (uint32_t col = 0; col < 3; col++) {                                                                 \
+                double d0 = dt0 + shell * (O[(col * 3) * ep + e] - R[(col * 3) * ep + e]);                           \
+                double d1 = dt1 + shell * (O[(col * 3 + 1) * ep + e] - R[(col * 3 + 1) * ep + e]);                   \
+                double d2 = dt2 + shell * (O[(col * 3 + 2) * ep + e] - R[(col * 3 + 2) * ep + e]);                   \
+                double l2 = d0 * d0 + d1 * d1 + d2 * d2;                                                             \
+                e2 = l2 > e2 ? l2 : e2;                                                                              \
+            }                                                                                                        \
+            ev[e] = sqrt(e2);                                                                                        \
+        }                                                                                                            \
+    }
+
+SK_CS_JOINT_KERNEL(joint_err, )
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define SK_CS_HAVE_WIDE 1
+SK_CS_JOINT_KERNEL(joint_err_avx2, __attribute__((target("avx2"))))
+#endif
+
+/* Lossy model matrices of joints [j, end) into ms (parents before j from ml),
+ * joint j's local matrices being lj; terr[jj] = the joints' largest error;
+ * returns the segment's largest error, or INFINITY as soon as one joint has
+ * an error above bound (then ms and terr are partial). */
+static double eval_subtree(ctx *c, uint32_t j, const double *lj, double bound) {
+    uint32_t end = c->subtree_end[j], J = c->J;
+    size_t ep = c->EP;
+    for (uint32_t jj = j; jj < end; jj++) {
+        int32_t p = c->s->parents[jj];
+        const double *pm = p < 0 ? NULL : (uint32_t)p >= j ? soa_joint(c, c->ms, (uint32_t)p) : soa_joint(c, c->ml, (uint32_t)p);
+        const double *lc = jj == j ? lj : soa_joint(c, c->lm, jj);
+        double *o = soa_joint(c, c->ms, jj);
+        const double *rm = soa_joint(c, c->mr, jj);
+#ifdef SK_CS_HAVE_WIDE
+        if (c->wide) joint_err_avx2(lc, pm, rm, o, c->ev, c->En, ep, c->shell);
+        else
+#endif
+            joint_err(lc, pm, rm, o, c->ev, c->En, ep, c->shell);
+        double mx = 0.0;
+        for (uint32_t e = 0; e < c->E; e++) {
+            double v = c->ev[e];
             if (!(v <= bound)) return INFINITY;
+            if (!(v <= mx)) mx = v;
         }
+        c->terr[jj] = mx;
     }
     double mx = 0.0;
     for (uint32_t jj = 0; jj < J; jj++) {
@@ -300,33 +380,48 @@ static double eval_subtree(ctx *c, uint32_t j, double bound) {
 }
 
 static void commit_subtree(ctx *c, uint32_t j) {
-    uint32_t end = c->subtree_end[j], J = c->J;
-    for (uint32_t e = 0; e < c->E; e++)
-        memcpy(&c->ml[(size_t)e * J + j], &c->ms[(size_t)e * J + j], (end - j) * sizeof(m34));
+    uint32_t end = c->subtree_end[j];
+    memcpy(soa_joint(c, c->ml, j), soa_joint(c, c->ms, j), (size_t)(end - j) * 12 * c->EP * sizeof(double));
     for (uint32_t jj = j; jj < end; jj++) c->jerr[jj] = c->terr[jj];
 }
 
-/* Track a at level lvl: the segment's largest error; kept when commit. */
+/* Track a at level lvl: the segment's largest error; kept when commit.
+ * Only the track's joint gets new local matrices; its descendants' are the
+ * cached ones. */
 static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, bool commit, double bound) {
-    uint8_t *lv = &c->level[(size_t)seg * c->A + a], old = *lv;
-    *lv = (uint8_t)lvl;
-    decode_track(c, seg, a);
-    apply_track(c, a);
-    uint32_t j = c->tr[c->anim[a]].joint;
-    double e = eval_subtree(c, j, commit ? INFINITY : bound);
-    if (commit) commit_subtree(c, j);
-    else {
-        *lv = old;
-        decode_track(c, seg, a);
-        apply_track(c, a);
+    const ctrack *t = &c->tr[c->anim[a]];
+    uint32_t j = t->joint;
+    decode_track(c, seg, a, lvl, c->dec);
+    for (uint32_t e = 0; e < c->E; e++) {
+        sk_transform *x = &c->tx[e];
+        *x = c->ll[(size_t)e * c->J + j];
+        track_sample(c, t, c->dec, e, x);
+        m34 m;
+        m34_from(x, &m);
+        soa_put(c, c->tl, e, &m);
     }
-    return e;
+    soa_pad(c, c->tl);
+    double err = eval_subtree(c, j, c->tl, commit ? INFINITY : bound);
+    if (commit) {
+        c->level[(size_t)seg * c->A + a] = (uint8_t)lvl;
+        commit_subtree(c, j);
+        memcpy(soa_joint(c, c->lm, j), c->tl, 12 * (size_t)c->EP * sizeof(double));
+        for (uint32_t e = 0; e < c->E; e++) c->ll[(size_t)e * c->J + j] = c->tx[e];
+    }
+    return err;
 }
 
-static double eval_all(ctx *c) {
+/* Every track at its level in ll and lm, then the error of every joint. */
+static double eval_all(ctx *c, uint32_t seg) {
+    for (uint32_t a = 0; a < c->A; a++) {
+        const ctrack *t = &c->tr[c->anim[a]];
+        decode_track(c, seg, a, c->level[(size_t)seg * c->A + a], c->dec);
+        for (uint32_t e = 0; e < c->E; e++) track_sample(c, t, c->dec, e, &c->ll[(size_t)e * c->J + t->joint]);
+    }
+    for (uint32_t j = 0; j < c->J; j++) local_from_ll(c, j);
     double mx = 0.0;
     for (uint32_t j = 0; j < c->J; j = c->subtree_end[j]) {
-        eval_subtree(c, j, INFINITY);
+        eval_subtree(c, j, soa_joint(c, c->lm, j), INFINITY);
         commit_subtree(c, j);
     }
     for (uint32_t j = 0; j < c->J; j++)
@@ -344,23 +439,26 @@ static bool search_segment(ctx *c, uint32_t seg) {
         c->ek[c->E] = i, c->eu[c->E++] = 0.0f;
         if (c->f0 + i + 1 < c->N) c->ek[c->E] = i, c->eu[c->E++] = 0.5f;
     }
+    c->En = (c->E + 3u) & ~3u;
     for (uint32_t e = 0; e < c->E; e++) {
         uint32_t k = c->f0 + c->ek[e];
         const sk_transform *raw = c->eu[e] > 0.0f ? &c->rawm[(size_t)k * J] : &c->rawf[(size_t)k * J];
         memcpy(&c->ll[(size_t)e * J], raw, J * sizeof(sk_transform));
-        fk_all(c->s, raw, &c->mr[(size_t)e * J]);
+        fk_all(c->s, raw, c->fk);
+        for (uint32_t j = 0; j < J; j++) soa_put(c, soa_joint(c, c->mr, j), e, &c->fk[j]);
         for (uint32_t i = 0; i < c->T; i++)
             if (!c->tr[i].anim) put_value(&c->ll[(size_t)e * J + c->tr[i].joint], c->tr[i].path, c->tr[i].cval);
     }
+    for (uint32_t j = 0; j < J; j++) soa_pad(c, soa_joint(c, c->mr, j));
+    for (uint32_t a = 0; a < A; a++)
+        for (uint32_t i = 0; i < c->nf; i++) stored(c, seg, a, c->f0 + i, &c->nrm[((size_t)a * c->L + i) * 3]);
     /* segment ranges, in 1/255 of the clip range */
     for (uint32_t a = 0; a < A; a++) {
         uint8_t *sr = &c->srange[((size_t)seg * A + a) * 6];
         for (int k = 0; k < 3; k++) {
             double lo = 1.0, hi = 0.0;
             for (uint32_t i = 0; i < c->nf; i++) {
-                double n3[3];
-                stored(c, seg, a, c->f0 + i, n3);
-                double n = n3[k];
+                double n = c->nrm[((size_t)a * c->L + i) * 3 + k];
                 if (n < lo) lo = n;
                 if (n > hi) hi = n;
             }
@@ -375,14 +473,9 @@ static bool search_segment(ctx *c, uint32_t seg) {
         }
     }
     uint8_t *lv = &c->level[(size_t)seg * A];
-    for (uint32_t a = 0; a < A; a++) {
-        lv[a] = SK_CC_LEVELS - 1;
-        decode_track(c, seg, a);
-        apply_track(c, a);
-    }
-    eval_all(c);
+    for (uint32_t a = 0; a < A; a++) lv[a] = SK_CC_LEVELS - 1;
+    eval_all(c, seg);
     /* 1. each track alone (the others near exact): its lowest level within a share of the error */
-    uint8_t *iso = &c->level[(size_t)seg * A]; /* written below once every track is known */
     uint8_t tmp_small[256];
     uint8_t *iso_l = A <= 256 ? tmp_small : sk_alloc(&c->al, A);
     if (!iso_l) return false;
@@ -395,13 +488,9 @@ static bool search_segment(ctx *c, uint32_t seg) {
         }
         iso_l[a] = (uint8_t)lo;
     }
-    for (uint32_t a = 0; a < A; a++) {
-        iso[a] = iso_l[a];
-        decode_track(c, seg, a);
-        apply_track(c, a);
-    }
+    for (uint32_t a = 0; a < A; a++) lv[a] = iso_l[a];
     if (iso_l != tmp_small) sk_free(&c->al, iso_l, A);
-    double mx = eval_all(c);
+    double mx = eval_all(c, seg);
     /* 2. raise bit rates on the chain of the worst joint until every joint is within the error */
     while (!(mx <= c->thr)) {
         uint32_t w = 0;
@@ -579,9 +668,20 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->ek = cx_alloc(c, L2, sizeof(uint32_t), &ok);
     c->eu = cx_alloc(c, L2, sizeof(float), &ok);
     c->ll = cx_alloc(c, L2 * c->J, sizeof(sk_transform), &ok);
-    c->mr = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
-    c->ml = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
-    c->ms = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
+    c->EP = (uint32_t)((L2 + 3u) & ~(size_t)3u);
+    size_t M = (size_t)c->J * 12 * c->EP;
+    c->lm = cx_alloc(c, M, sizeof(double), &ok);
+    c->mr = cx_alloc(c, M, sizeof(double), &ok);
+    c->ml = cx_alloc(c, M, sizeof(double), &ok);
+    c->ms = cx_alloc(c, M, sizeof(double), &ok);
+    c->tl = cx_alloc(c, 12 * (size_t)c->EP, sizeof(double), &ok);
+    c->tx = cx_alloc(c, L2, sizeof(sk_transform), &ok);
+    c->ev = cx_alloc(c, c->EP, sizeof(double), &ok);
+    c->fk = cx_alloc(c, c->J, sizeof(m34), &ok);
+    c->dec = cx_alloc(c, (size_t)c->L + 1, 4 * sizeof(float), &ok);
+#ifdef SK_CS_HAVE_WIDE
+    c->wide = sk_simd_best() >= SK_SIMD_AVX2;
+#endif
     c->jerr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->terr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->subtree_end = cx_alloc(c, c->J, sizeof(uint32_t), &ok);
@@ -622,7 +722,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->drop = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->level = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->srange = cx_alloc(c, (size_t)c->S * c->A, 6, &ok);
-    c->dec = cx_alloc(c, (size_t)c->A * (c->L + 1), 4 * sizeof(float), &ok);
+    c->nrm = cx_alloc(c, (size_t)c->A * c->L, 3 * sizeof(double), &ok);
     if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
     for (uint32_t i = 0, a = 0; i < c->T; i++) {
         if (!c->tr[i].anim) continue;
