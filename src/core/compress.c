@@ -309,18 +309,23 @@ static void local_from_ll(ctx *c, uint32_t j) {
 }
 
 /* One joint at every sample: model matrices O = P x Lc (Lc when there is no
- * parent), ev = the shell error against the raw model R. */
+ * parent); returns the largest squared shell error against the raw model R
+ * over the n samples (n a multiple of 4), NaN when one is NaN. The square
+ * root of the largest is the largest square root (sqrt is monotonic), so the
+ * errors are those of shell_err. m34_mul's "+ 0.0" on the axes is left out:
+ * it only turns -0 into +0, which changes no error. */
 #define SK_CS_JOINT_KERNEL(name, attr)                                                                               \
-    attr static void name(const double *restrict Lc, const double *restrict P, const double *restrict R,            \
-                          double *restrict O, double *restrict ev, uint32_t n, size_t ep, double shell) {           \
+    attr static double name(const double *restrict Lc, const double *restrict P, const double *restrict R,          \
+                            double *restrict O, double *restrict ev, uint32_t n, size_t ep, double shell) {         \
         if (P) {                                                                                                     \
             for (uint32_t e = 0; e < n; e++)                                                                         \
                 for (uint32_t col = 0; col < 4; col++)                                                               \
-                    for (uint32_t r = 0; r < 3; r++)                                                                 \
-                        O[(col * 3 + r) * ep + e] = P[r * ep + e] * Lc[(col * 3) * ep + e] +                         \
-                                                    P[(3 + r) * ep + e] * Lc[(col * 3 + 1) * ep + e] +               \
-                                                    P[(6 + r) * ep + e] * Lc[(col * 3 + 2) * ep + e] +               \
-                                                    (col == 3 ? P[(9 + r) * ep + e] : 0.0);                          \
+                    for (uint32_t r = 0; r < 3; r++) {                                                               \
+                        double v = P[r * ep + e] * Lc[(col * 3) * ep + e] +                                          \
+                                   P[(3 + r) * ep + e] * Lc[(col * 3 + 1) * ep + e] +                                \
+                                   P[(6 + r) * ep + e] * Lc[(col * 3 + 2) * ep + e];                                 \
+                        O[(col * 3 + r) * ep + e] = col == 3 ? v + P[(9 + r) * ep + e] : v;                          \
+                    }                                                                                                \
         } else {                                                                                                     \
             for (uint32_t k = 0; k < 12; k++)                                                                        \
                 for (uint32_t e = 0; e < n; e++) O[k * ep + e] = Lc[k * ep + e];                                     \
@@ -335,8 +340,17 @@ static void local_from_ll(ctx *c, uint32_t j) {
                 double l2 = d0 * d0 + d1 * d1 + d2 * d2;                                                             \
                 e2 = l2 > e2 ? l2 : e2;                                                                              \
             }                                                                                                        \
-            ev[e] = sqrt(e2);                                                                                        \
+            ev[e] = e2;                                                                                              \
         }                                                                                                            \
+        double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;                                                               \
+        int nan = 0;                                                                                                 \
+        for (uint32_t e = 0; e < n; e += 4) {                                                                        \
+            m0 = ev[e] > m0 ? ev[e] : m0, m1 = ev[e + 1] > m1 ? ev[e + 1] : m1;                                      \
+            m2 = ev[e + 2] > m2 ? ev[e + 2] : m2, m3 = ev[e + 3] > m3 ? ev[e + 3] : m3;                              \
+            nan |= (ev[e] != ev[e]) | (ev[e + 1] != ev[e + 1]) | (ev[e + 2] != ev[e + 2]) | (ev[e + 3] != ev[e + 3]); \
+        }                                                                                                            \
+        m0 = m1 > m0 ? m1 : m0, m2 = m3 > m2 ? m3 : m2;                                                              \
+        return nan ? NAN : m2 > m0 ? m2 : m0;                                                                        \
     }
 
 SK_CS_JOINT_KERNEL(joint_err, )
@@ -358,17 +372,14 @@ static double eval_subtree(ctx *c, uint32_t j, const double *lj, double bound) {
         const double *lc = jj == j ? lj : soa_joint(c, c->lm, jj);
         double *o = soa_joint(c, c->ms, jj);
         const double *rm = soa_joint(c, c->mr, jj);
+        double m2;
 #ifdef SK_CS_HAVE_WIDE
-        if (c->wide) joint_err_avx2(lc, pm, rm, o, c->ev, c->En, ep, c->shell);
+        if (c->wide) m2 = joint_err_avx2(lc, pm, rm, o, c->ev, c->En, ep, c->shell);
         else
 #endif
-            joint_err(lc, pm, rm, o, c->ev, c->En, ep, c->shell);
-        double mx = 0.0;
-        for (uint32_t e = 0; e < c->E; e++) {
-            double v = c->ev[e];
-            if (!(v <= bound)) return INFINITY;
-            if (!(v <= mx)) mx = v;
-        }
+            m2 = joint_err(lc, pm, rm, o, c->ev, c->En, ep, c->shell);
+        double mx = sqrt(m2);
+        if (!(mx <= bound)) return INFINITY;
         c->terr[jj] = mx;
     }
     double mx = 0.0;
