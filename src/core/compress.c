@@ -163,8 +163,10 @@ typedef struct ctx {
     float *eu;           /* 2L: 0 or 0.5 */
     sk_transform *ll;    /* 2L x J lossy local */
     double *lm, *mr, *ml, *ms; /* J x 12 x EP: lossy local, raw model, lossy model, scratch model */
-    double *tl;          /* 12 x EP: the local matrices of a trial's joint */
-    sk_transform *tx;    /* 2L: the transforms of a trial's joint */
+    double *ms2, *terr2; /* the best trial's ms and terr so far (swapped with ms and terr) */
+    double *tl;          /* A x 12 x EP: per track, its joint's local matrices at level tlv[a] (the others' as in ll) */
+    sk_transform *tx;    /* A x 2L: the same as transforms */
+    uint8_t *tlv;        /* A: the level of tl and tx, or 0xff */
     double *ev;          /* EP: one joint's errors */
     m34 *fk;             /* J: one sample's raw model matrices */
     double *nrm;         /* A x L x 3: the stored components of the segment's frames, normalised */
@@ -202,8 +204,11 @@ static void ctx_free(ctx *c) {
     cx_free(c, c->mr, M, sizeof(double));
     cx_free(c, c->ml, M, sizeof(double));
     cx_free(c, c->ms, M, sizeof(double));
-    cx_free(c, c->tl, 12 * (size_t)c->EP, sizeof(double));
-    cx_free(c, c->tx, L2, sizeof(sk_transform));
+    cx_free(c, c->ms2, M, sizeof(double));
+    cx_free(c, c->terr2, c->J, sizeof(double));
+    cx_free(c, c->tl, (size_t)c->A * 12 * c->EP, sizeof(double));
+    cx_free(c, c->tx, (size_t)c->A * L2, sizeof(sk_transform));
+    cx_free(c, c->tlv, c->A, 1);
     cx_free(c, c->ev, c->EP, sizeof(double));
     cx_free(c, c->fk, c->J, sizeof(m34));
     cx_free(c, c->nrm, (size_t)c->A * c->L, 3 * sizeof(double));
@@ -396,30 +401,41 @@ static void commit_subtree(ctx *c, uint32_t j) {
     for (uint32_t jj = j; jj < end; jj++) c->jerr[jj] = c->terr[jj];
 }
 
-/* Track a at level lvl: the segment's largest error; kept when commit.
- * Only the track's joint gets new local matrices; its descendants' are the
- * cached ones. */
-static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, bool commit, double bound) {
+/* Track a at level lvl: the segment's largest error (INFINITY when a joint
+ * is above bound, then ms and terr are partial). Only the track's joint gets
+ * new local matrices (kept per track for its last level); its descendants'
+ * are the cached ones. */
+static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, double bound) {
     const ctrack *t = &c->tr[c->anim[a]];
     uint32_t j = t->joint;
-    decode_track(c, seg, a, lvl, c->dec);
-    for (uint32_t e = 0; e < c->E; e++) {
-        sk_transform *x = &c->tx[e];
-        *x = c->ll[(size_t)e * c->J + j];
-        track_sample(c, t, c->dec, e, x);
-        m34 m;
-        m34_from(x, &m);
-        soa_put(c, c->tl, e, &m);
+    double *tl = &c->tl[(size_t)a * 12 * c->EP];
+    if (c->tlv[a] != lvl) {
+        sk_transform *tx = &c->tx[(size_t)a * 2 * c->L];
+        decode_track(c, seg, a, lvl, c->dec);
+        for (uint32_t e = 0; e < c->E; e++) {
+            tx[e] = c->ll[(size_t)e * c->J + j];
+            track_sample(c, t, c->dec, e, &tx[e]);
+            m34 m;
+            m34_from(&tx[e], &m);
+            soa_put(c, tl, e, &m);
+        }
+        soa_pad(c, tl);
+        c->tlv[a] = (uint8_t)lvl;
     }
-    soa_pad(c, c->tl);
-    double err = eval_subtree(c, j, c->tl, commit ? INFINITY : bound);
-    if (commit) {
-        c->level[(size_t)seg * c->A + a] = (uint8_t)lvl;
-        commit_subtree(c, j);
-        memcpy(soa_joint(c, c->lm, j), c->tl, 12 * (size_t)c->EP * sizeof(double));
-        for (uint32_t e = 0; e < c->E; e++) c->ll[(size_t)e * c->J + j] = c->tx[e];
-    }
-    return err;
+    return eval_subtree(c, j, tl, bound);
+}
+
+/* Keeps track a at level lvl, whose trial left complete model matrices in ms
+ * and errors in terr. */
+static void keep(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl) {
+    uint32_t j = c->tr[c->anim[a]].joint;
+    c->level[(size_t)seg * c->A + a] = (uint8_t)lvl;
+    commit_subtree(c, j);
+    memcpy(soa_joint(c, c->lm, j), &c->tl[(size_t)a * 12 * c->EP], 12 * (size_t)c->EP * sizeof(double));
+    const sk_transform *tx = &c->tx[(size_t)a * 2 * c->L];
+    for (uint32_t e = 0; e < c->E; e++) c->ll[(size_t)e * c->J + j] = tx[e];
+    for (uint32_t b = 0; b < c->A; b++) /* the other tracks of the joint were built on its old transforms */
+        if (b != a && c->tr[c->anim[b]].joint == j) c->tlv[b] = 0xff;
 }
 
 /* Every track at its level in ll and lm, then the error of every joint. */
@@ -430,6 +446,7 @@ static double eval_all(ctx *c, uint32_t seg) {
         for (uint32_t e = 0; e < c->E; e++) track_sample(c, t, c->dec, e, &c->ll[(size_t)e * c->J + t->joint]);
     }
     for (uint32_t j = 0; j < c->J; j++) local_from_ll(c, j);
+    memset(c->tlv, 0xff, c->A);
     double mx = 0.0;
     for (uint32_t j = 0; j < c->J; j = c->subtree_end[j]) {
         eval_subtree(c, j, soa_joint(c, c->lm, j), INFINITY);
@@ -494,7 +511,7 @@ static bool search_segment(ctx *c, uint32_t seg) {
         uint32_t lo = 0, hi = SK_CC_LEVELS - 1;
         while (lo < hi) {
             uint32_t mid = (lo + hi) / 2;
-            if (trial(c, seg, a, mid, false, SK_CC_ISOLATED_SHARE * c->thr) <= SK_CC_ISOLATED_SHARE * c->thr) hi = mid;
+            if (trial(c, seg, a, mid, SK_CC_ISOLATED_SHARE * c->thr) <= SK_CC_ISOLATED_SHARE * c->thr) hi = mid;
             else lo = mid + 1;
         }
         iso_l[a] = (uint8_t)lo;
@@ -512,14 +529,23 @@ static bool search_segment(ctx *c, uint32_t seg) {
         for (int32_t j = (int32_t)w; j >= 0; j = c->s->parents[j]) {
             for (uint32_t a = 0; a < A; a++) {
                 if (c->tr[c->anim[a]].joint != (uint32_t)j || lv[a] + 1u >= SK_CC_LEVELS) continue;
-                double e = trial(c, seg, a, lv[a] + 1u, false, best);
-                if (e < best) best = e, best_a = a;
+                double e = trial(c, seg, a, lv[a] + 1u, best);
+                if (e < best) { /* complete (below a finite bound or INFINITY): kept aside */
+                    best = e, best_a = a;
+                    double *t = c->ms;
+                    c->ms = c->ms2, c->ms2 = t;
+                    t = c->terr, c->terr = c->terr2, c->terr2 = t;
+                }
             }
         }
         if (best_a == UINT32_MAX) {
             return false;
         }
-        mx = trial(c, seg, best_a, lv[best_a] + 1u, true, INFINITY);
+        double *t = c->ms;
+        c->ms = c->ms2, c->ms2 = t;
+        t = c->terr, c->terr = c->terr2, c->terr2 = t;
+        keep(c, seg, best_a, lv[best_a] + 1u);
+        mx = best;
     }
     /* 3. lower bit rates while the error holds, the widest tracks first */
     for (int pass = 0; pass < 2; pass++) {
@@ -527,8 +553,8 @@ static bool search_segment(ctx *c, uint32_t seg) {
         for (uint32_t bits = SK_CC_LEVELS - 1; bits > 0; bits--)
             for (uint32_t a = 0; a < A; a++) {
                 if (lv[a] != bits) continue;
-                if (trial(c, seg, a, lv[a] - 1u, false, c->thr) <= c->thr) {
-                    trial(c, seg, a, lv[a] - 1u, true, INFINITY);
+                if (trial(c, seg, a, lv[a] - 1u, c->thr) <= c->thr) {
+                    keep(c, seg, a, lv[a] - 1u);
                     changed = true;
                 }
             }
@@ -685,8 +711,8 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->mr = cx_alloc(c, M, sizeof(double), &ok);
     c->ml = cx_alloc(c, M, sizeof(double), &ok);
     c->ms = cx_alloc(c, M, sizeof(double), &ok);
-    c->tl = cx_alloc(c, 12 * (size_t)c->EP, sizeof(double), &ok);
-    c->tx = cx_alloc(c, L2, sizeof(sk_transform), &ok);
+    c->ms2 = cx_alloc(c, M, sizeof(double), &ok);
+    c->terr2 = cx_alloc(c, c->J, sizeof(double), &ok);
     c->ev = cx_alloc(c, c->EP, sizeof(double), &ok);
     c->fk = cx_alloc(c, c->J, sizeof(m34), &ok);
     c->dec = cx_alloc(c, (size_t)c->L + 1, 4 * sizeof(float), &ok);
@@ -734,6 +760,9 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->level = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->srange = cx_alloc(c, (size_t)c->S * c->A, 6, &ok);
     c->nrm = cx_alloc(c, (size_t)c->A * c->L, 3 * sizeof(double), &ok);
+    c->tl = cx_alloc(c, (size_t)c->A * 12 * c->EP, sizeof(double), &ok);
+    c->tx = cx_alloc(c, (size_t)c->A * 2 * c->L, sizeof(sk_transform), &ok);
+    c->tlv = cx_alloc(c, c->A, 1, &ok);
     if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
     for (uint32_t i = 0, a = 0; i < c->T; i++) {
         if (!c->tr[i].anim) continue;
