@@ -183,6 +183,15 @@ static void *cx_alloc(ctx *c, size_t n, size_t elem, bool *ok) {
     return p;
 }
 
+/* The same, not zero-filled: for buffers written in full before they are read. */
+static void *cx_alloc_raw(ctx *c, size_t n, size_t elem, bool *ok) {
+    size_t b;
+    if (!sk_size_mul(n ? n : 1, elem, &b)) { *ok = false; return NULL; }
+    void *p = sk_realloc_raw(&c->al, NULL, 0, b);
+    if (!p) *ok = false;
+    return p;
+}
+
 static void cx_free(ctx *c, void *p, size_t n, size_t elem) {
     if (p) sk_free(&c->al, p, (n ? n : 1) * elem);
 }
@@ -617,19 +626,22 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
         for (uint32_t a = 0; a < A; a++) b[o + 4 + a] = (uint8_t)(lv[a] | c->drop[(size_t)s * A + a] << 4);
         memcpy(b + o + 4 + A, &c->srange[(size_t)s * A * 6], 6u * (size_t)A);
         uint8_t *bits = b + o + 4 + 7u * (size_t)A;
-        uint64_t pos = 0;
+        uint64_t pos = 0, acc = 0; /* bits least significant first; acc holds the nacc bits not yet written */
+        uint32_t nacc = 0;
         for (uint32_t i = 0; i < nf; i++)
             for (uint32_t a = 0; a < A; a++) {
                 uint32_t nb = SK_CC_BITS[lv[a]];
+                if (!nb) continue;
                 const uint8_t *sr = &c->srange[((size_t)s * A + a) * 6];
                 double n[3];
                 stored(c, s, a, f0 + i, n);
                 for (int k = 0; k < 3; k++) {
-                    uint32_t q = quantise(n[k], sr[k], sr[3 + k], nb);
-                    for (uint32_t bit = 0; bit < nb; bit++, pos++)
-                        if (q >> bit & 1u) bits[pos >> 3] |= (uint8_t)(1u << (pos & 7));
+                    acc |= (uint64_t)quantise(n[k], sr[k], sr[3 + k], nb) << nacc;
+                    nacc += nb, pos += nb;
+                    for (; nacc >= 8; nacc -= 8, acc >>= 8) bits[(pos - nacc) >> 3] = (uint8_t)acc;
                 }
             }
+        if (nacc) bits[(pos - nacc) >> 3] = (uint8_t)acc;
         o += 4 + 7u * (size_t)A + (size_t)((pos + 7) / 8);
     }
     *size_out = size;
@@ -700,8 +712,8 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     bool ok = true;
     size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J;
     c->tr = cx_alloc(c, c->T, sizeof(ctrack), &ok);
-    c->rawf = cx_alloc(c, NJ, sizeof(sk_transform), &ok);
-    c->rawm = cx_alloc(c, NJ, sizeof(sk_transform), &ok);
+    c->rawf = cx_alloc_raw(c, NJ, sizeof(sk_transform), &ok);
+    c->rawm = cx_alloc_raw(c, NJ, sizeof(sk_transform), &ok);
     c->ek = cx_alloc(c, L2, sizeof(uint32_t), &ok);
     c->eu = cx_alloc(c, L2, sizeof(float), &ok);
     c->ll = cx_alloc(c, L2 * c->J, sizeof(sk_transform), &ok);
@@ -755,7 +767,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         c->A += t->anim;
     }
     c->anim = cx_alloc(c, c->A, sizeof(uint32_t), &ok);
-    c->vals = cx_alloc(c, (size_t)c->A * c->N, 4 * sizeof(float), &ok);
+    c->vals = cx_alloc_raw(c, (size_t)c->A * c->N, 4 * sizeof(float), &ok);
     c->drop = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->level = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->srange = cx_alloc(c, (size_t)c->S * c->A, 6, &ok);
@@ -811,7 +823,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         }
     /* the result, checked at every frame and halfway between frames; raise bit rates where it fails */
     size_t ne = ((size_t)4 * c->N) * c->J;
-    errs = cx_alloc(c, ne, sizeof(double), &ok);
+    errs = cx_alloc_raw(c, ne, sizeof(double), &ok);
     sk_transform *pl = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
     sk_transform *ql = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
     m34 *pm = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(m34)), *rm = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(m34));
