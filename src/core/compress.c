@@ -162,8 +162,11 @@ typedef struct ctx {
     uint32_t *ek;        /* 2L: frame index within the segment */
     float *eu;           /* 2L: 0 or 0.5 */
     sk_transform *ll;    /* 2L x J lossy local */
-    double *lm, *mr, *ml, *ms; /* J x 12 x EP: lossy local, raw model, lossy model, scratch model */
-    double *ms2, *terr2; /* the best trial's ms and terr so far (swapped with ms and terr) */
+    double *lm, *mr;     /* J x 12 x EP: lossy local, raw model */
+    double *mpool;       /* 3 x J x 12 x EP: the blocks ml, ms and ms2 point to */
+    double **mptr;       /* 3 x J: ml, ms, ms2 */
+    double **ml, **ms;   /* J: per joint its lossy model block, its scratch block (a commit swaps them) */
+    double **ms2, *terr2; /* the best trial's ms and terr so far (swapped with ms and terr) */
     double *tl;          /* A x 12 x EP: per track, its joint's local matrices at level tlv[a] (the others' as in ll) */
     sk_transform *tx;    /* A x 2L: the same as transforms */
     uint8_t *tlv;        /* A: the level of tl and tx, or 0xff */
@@ -211,9 +214,8 @@ static void ctx_free(ctx *c) {
     cx_free(c, c->ll, L2 * c->J, sizeof(sk_transform));
     cx_free(c, c->lm, M, sizeof(double));
     cx_free(c, c->mr, M, sizeof(double));
-    cx_free(c, c->ml, M, sizeof(double));
-    cx_free(c, c->ms, M, sizeof(double));
-    cx_free(c, c->ms2, M, sizeof(double));
+    cx_free(c, c->mpool, 3 * M, sizeof(double));
+    cx_free(c, c->mptr, 3 * (size_t)c->J, sizeof(double *));
     cx_free(c, c->terr2, c->J, sizeof(double));
     cx_free(c, c->tl, (size_t)c->A * 12 * c->EP, sizeof(double));
     cx_free(c, c->tx, (size_t)c->A * L2, sizeof(sk_transform));
@@ -382,9 +384,9 @@ static double eval_subtree(ctx *c, uint32_t j, const double *lj, double bound) {
     size_t ep = c->EP;
     for (uint32_t jj = j; jj < end; jj++) {
         int32_t p = c->s->parents[jj];
-        const double *pm = p < 0 ? NULL : (uint32_t)p >= j ? soa_joint(c, c->ms, (uint32_t)p) : soa_joint(c, c->ml, (uint32_t)p);
+        const double *pm = p < 0 ? NULL : (uint32_t)p >= j ? c->ms[p] : c->ml[p];
         const double *lc = jj == j ? lj : soa_joint(c, c->lm, jj);
-        double *o = soa_joint(c, c->ms, jj);
+        double *o = c->ms[jj];
         const double *rm = soa_joint(c, c->mr, jj);
         double m2;
 #ifdef SK_CS_HAVE_WIDE
@@ -406,8 +408,11 @@ static double eval_subtree(ctx *c, uint32_t j, const double *lj, double bound) {
 
 static void commit_subtree(ctx *c, uint32_t j) {
     uint32_t end = c->subtree_end[j];
-    memcpy(soa_joint(c, c->ml, j), soa_joint(c, c->ms, j), (size_t)(end - j) * 12 * c->EP * sizeof(double));
-    for (uint32_t jj = j; jj < end; jj++) c->jerr[jj] = c->terr[jj];
+    for (uint32_t jj = j; jj < end; jj++) {
+        double *t = c->ml[jj];
+        c->ml[jj] = c->ms[jj], c->ms[jj] = t;
+        c->jerr[jj] = c->terr[jj];
+    }
 }
 
 /* Track a at level lvl: the segment's largest error (INFINITY when a joint
@@ -541,18 +546,18 @@ static bool search_segment(ctx *c, uint32_t seg) {
                 double e = trial(c, seg, a, lv[a] + 1u, best);
                 if (e < best) { /* complete (below a finite bound or INFINITY): kept aside */
                     best = e, best_a = a;
-                    double *t = c->ms;
-                    c->ms = c->ms2, c->ms2 = t;
-                    t = c->terr, c->terr = c->terr2, c->terr2 = t;
+                    double **tm = c->ms, *te = c->terr;
+                    c->ms = c->ms2, c->ms2 = tm;
+                    c->terr = c->terr2, c->terr2 = te;
                 }
             }
         }
         if (best_a == UINT32_MAX) {
             return false;
         }
-        double *t = c->ms;
-        c->ms = c->ms2, c->ms2 = t;
-        t = c->terr, c->terr = c->terr2, c->terr2 = t;
+        double **tm = c->ms, *te = c->terr;
+        c->ms = c->ms2, c->ms2 = tm;
+        c->terr = c->terr2, c->terr2 = te;
         keep(c, seg, best_a, lv[best_a] + 1u);
         mx = best;
     }
@@ -721,9 +726,12 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     size_t M = (size_t)c->J * 12 * c->EP;
     c->lm = cx_alloc(c, M, sizeof(double), &ok);
     c->mr = cx_alloc(c, M, sizeof(double), &ok);
-    c->ml = cx_alloc(c, M, sizeof(double), &ok);
-    c->ms = cx_alloc(c, M, sizeof(double), &ok);
-    c->ms2 = cx_alloc(c, M, sizeof(double), &ok);
+    c->mpool = cx_alloc_raw(c, 3 * M, sizeof(double), &ok);
+    c->mptr = cx_alloc(c, 3 * (size_t)c->J, sizeof(double *), &ok);
+    if (ok) {
+        c->ml = c->mptr, c->ms = c->mptr + c->J, c->ms2 = c->mptr + 2 * (size_t)c->J;
+        for (size_t i = 0; i < 3 * (size_t)c->J; i++) c->mptr[i] = c->mpool + i * 12 * c->EP;
+    }
     c->terr2 = cx_alloc(c, c->J, sizeof(double), &ok);
     c->ev = cx_alloc(c, c->EP, sizeof(double), &ok);
     c->fk = cx_alloc(c, c->J, sizeof(m34), &ok);
