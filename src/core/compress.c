@@ -326,7 +326,8 @@ static void local_from_ll(ctx *c, uint32_t j) {
 
 /* One joint at every sample: model matrices O = P x Lc (Lc when there is no
  * parent); returns the largest squared shell error against the raw model R
- * over the n samples (n a multiple of 4), NaN when one is NaN. The square
+ * over the n samples (n a multiple of 4), NaN when one is NaN, and leaves
+ * the squared errors in ev (R NULL: the model matrices only). The square
  * root of the largest is the largest square root (sqrt is monotonic), so the
  * errors are those of shell_err. m34_mul's "+ 0.0" on the axes is left out:
  * it only turns -0 into +0, which changes no error. */
@@ -346,6 +347,7 @@ static void local_from_ll(ctx *c, uint32_t j) {
             for (uint32_t k = 0; k < 12; k++)                                                                        \
                 for (uint32_t e = 0; e < n; e++) O[k * ep + e] = Lc[k * ep + e];                                     \
         }                                                                                                            \
+        if (!R) return 0.0; /* model matrices only */                                                                \
         for (uint32_t e = 0; e < n; e++) {                                                                           \
             double dt0 = O[9 * ep + e] - R[9 * ep + e], dt1 = O[10 * ep + e] - R[10 * ep + e],                       \
                    dt2 = O[11 * ep + e] - R[11 * ep + e], e2 = 0.0;                                                  \
@@ -834,10 +836,19 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     errs = cx_alloc_raw(c, ne, sizeof(double), &ok);
     sk_transform *pl = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
     sk_transform *ql = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
-    m34 *pm = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(m34)), *rm = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(m34));
+    double *bev = cx_alloc_raw(c, (size_t)c->J * c->EP, sizeof(double), &ok);
     uint8_t *bump = sk_alloc(&c->al, (size_t)c->S * c->A + 1);
-    if (!errs || !pl || !ql || !pm || !rm || !bump) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!errs || !pl || !ql || !bev || !bump) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     sk_clip *res = NULL;
+    /* The check goes EP samples at a time through the search's matrix blocks
+     * (free now): local matrices, then model matrices joint after joint for
+     * all the samples at once, raw and lossy; the errors are shell_err's. */
+    double *cl_local = c->lm, *cl_model = c->mpool, *cr_local = c->mpool + (size_t)c->J * 12 * c->EP, *cr_model = c->mr;
+    size_t nbmax = c->EP;
+    uint32_t *bk = cx_alloc_raw(c, nbmax, sizeof(uint32_t), &ok);
+    uint8_t *bh = cx_alloc_raw(c, nbmax, 1, &ok);
+    double *bt = cx_alloc_raw(c, nbmax, sizeof(double), &ok);
+    if (!ok && r == SK_OK) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     for (int round = 0; r == SK_OK; round++) {
         blob = build_blob(c, &blob_size);
         if (!blob) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); break; }
@@ -849,42 +860,79 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         bool fail = false, stuck = false;
         nerrs = 0;
         double mx = 0.0;
-        for (uint32_t k = 0; k < c->N; k++)
-            for (int h = 0; h < 4; h++) {
+        uint32_t nb = 0;
+        for (uint32_t k = 0; k < c->N && r == SK_OK; k++)
+            for (int h = 0; h < 4 && r == SK_OK; h++) {
                 if (h && k + 1 >= c->N) continue;
                 double t = k + 1 == c->N && c->N > 1 ? (double)c->dur : (double)k / (double)c->rate;
                 if (h) t += 0.25 * h * ((k + 2 == c->N ? (double)c->dur : (double)(k + 1) / (double)c->rate) - t);
-                memcpy(pl, s->rest, c->J * sizeof(sk_transform));
-                sk_cclip_sample_tracks(res, t, pl);
-                fk_all(s, pl, pm);
-                if (h == 1 || h == 3) { /* a quarter: the raw clip sampled here */
-                    memcpy(ql, s->rest, c->J * sizeof(sk_transform));
-                    r = sk_clip_sample_tracks(clip, s, t, SK_LOOP_CLAMP, NULL, 0, SK_POSE_OF(s, ql, NULL), err);
-                    if (r != SK_OK) break;
-                    fk_all(s, ql, rm);
-                } else fk_all(s, h ? &c->rawm[(size_t)k * c->J] : &c->rawf[(size_t)k * c->J], rm);
-                uint32_t worst = UINT32_MAX;
-                double we = c->thr;
-                for (uint32_t j = 0; j < c->J; j++) {
-                    double e = shell_err(&pm[j], &rm[j], c->shell);
-                    errs[nerrs++] = e;
-                    if (!(e <= mx)) mx = e;
-                    if (!(e <= we)) we = e, worst = j;
-                }
-                if (worst == UINT32_MAX) continue;
-                fail = true;
-                uint32_t segs[2] = {k / c->L, (k + (h != 0)) / c->L};
-                for (int32_t j = (int32_t)worst; j >= 0; j = s->parents[j])
-                    for (uint32_t a = 0; a < c->A; a++) {
-                        if (c->tr[c->anim[a]].joint != (uint32_t)j) continue;
-                        for (int q = 0; q < 2; q++) {
-                            size_t at = (size_t)segs[q] * c->A + a;
-                            if (bump[at]) continue;
-                            bump[at] = 1;
-                            if (c->level[at] + 1u < SK_CC_LEVELS) c->level[at]++;
-                            else stuck = true;
-                        }
+                bk[nb] = k, bh[nb] = (uint8_t)h, bt[nb++] = t;
+                if (nb < nbmax && k + 1 < c->N) continue;
+                /* a batch of nb samples */
+                for (uint32_t i = 0; i < nb && r == SK_OK; i++) {
+                    memcpy(pl, s->rest, c->J * sizeof(sk_transform));
+                    sk_cclip_sample_tracks(res, bt[i], pl);
+                    const sk_transform *raw;
+                    if (bh[i] == 1 || bh[i] == 3) { /* a quarter: the raw clip sampled here */
+                        memcpy(ql, s->rest, c->J * sizeof(sk_transform));
+                        r = sk_clip_sample_tracks(clip, s, bt[i], SK_LOOP_CLAMP, NULL, 0, SK_POSE_OF(s, ql, NULL), err);
+                        raw = ql;
+                    } else raw = bh[i] ? &c->rawm[(size_t)bk[i] * c->J] : &c->rawf[(size_t)bk[i] * c->J];
+                    for (uint32_t j = 0; j < c->J; j++) {
+                        m34 m;
+                        m34_from(&pl[j], &m);
+                        soa_put(c, soa_joint(c, cl_local, j), i, &m);
+                        m34_from(&raw[j], &m);
+                        soa_put(c, soa_joint(c, cr_local, j), i, &m);
                     }
+                }
+                if (r != SK_OK) break;
+                c->E = nb, c->En = (nb + 3u) & ~3u;
+                for (uint32_t j = 0; j < c->J; j++) {
+                    soa_pad(c, soa_joint(c, cl_local, j));
+                    soa_pad(c, soa_joint(c, cr_local, j));
+                    int32_t p = s->parents[j];
+                    const double *prm = p < 0 ? NULL : soa_joint(c, cr_model, (uint32_t)p);
+                    const double *plm = p < 0 ? NULL : soa_joint(c, cl_model, (uint32_t)p);
+                    double *ev = &bev[(size_t)j * c->EP];
+#ifdef SK_CS_HAVE_WIDE
+                    if (c->wide) {
+                        joint_err_avx2(soa_joint(c, cr_local, j), prm, NULL, soa_joint(c, cr_model, j), ev, c->En, c->EP, c->shell);
+                        joint_err_avx2(soa_joint(c, cl_local, j), plm, soa_joint(c, cr_model, j), soa_joint(c, cl_model, j), ev,
+                                       c->En, c->EP, c->shell);
+                    } else
+#endif
+                    {
+                        joint_err(soa_joint(c, cr_local, j), prm, NULL, soa_joint(c, cr_model, j), ev, c->En, c->EP, c->shell);
+                        joint_err(soa_joint(c, cl_local, j), plm, soa_joint(c, cr_model, j), soa_joint(c, cl_model, j), ev,
+                                  c->En, c->EP, c->shell);
+                    }
+                }
+                for (uint32_t i = 0; i < nb; i++) {
+                    uint32_t worst = UINT32_MAX;
+                    double we = c->thr;
+                    for (uint32_t j = 0; j < c->J; j++) {
+                        double e = sqrt(bev[(size_t)j * c->EP + i]);
+                        errs[nerrs++] = e;
+                        if (!(e <= mx)) mx = e;
+                        if (!(e <= we)) we = e, worst = j;
+                    }
+                    if (worst == UINT32_MAX) continue;
+                    fail = true;
+                    uint32_t segs[2] = {bk[i] / c->L, (bk[i] + (bh[i] != 0)) / c->L};
+                    for (int32_t j = (int32_t)worst; j >= 0; j = s->parents[j])
+                        for (uint32_t a = 0; a < c->A; a++) {
+                            if (c->tr[c->anim[a]].joint != (uint32_t)j) continue;
+                            for (int q = 0; q < 2; q++) {
+                                size_t at = (size_t)segs[q] * c->A + a;
+                                if (bump[at]) continue;
+                                bump[at] = 1;
+                                if (c->level[at] + 1u < SK_CC_LEVELS) c->level[at]++;
+                                else stuck = true;
+                            }
+                        }
+                }
+                nb = 0;
             }
         if (r != SK_OK) break;
         if (!fail) {
@@ -906,8 +954,10 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     sk_clip_destroy(res); /* a check that failed part-way */
     sk_free(&c->al, pl, (c->J ? c->J : 1) * sizeof(sk_transform));
     sk_free(&c->al, ql, (c->J ? c->J : 1) * sizeof(sk_transform));
-    sk_free(&c->al, pm, (c->J ? c->J : 1) * sizeof(m34));
-    sk_free(&c->al, rm, (c->J ? c->J : 1) * sizeof(m34));
+    cx_free(c, bev, (size_t)c->J * c->EP, sizeof(double));
+    cx_free(c, bk, nbmax, sizeof(uint32_t));
+    cx_free(c, bh, nbmax, 1);
+    cx_free(c, bt, nbmax, sizeof(double));
     sk_free(&c->al, bump, (size_t)c->S * c->A + 1);
     if (r == SK_OK) {
         uint32_t tracked = 0;
