@@ -151,9 +151,9 @@ typedef struct ctx {
     bool wide;           /* AVX2 kernel */
     ctrack *tr;          /* T */
     uint32_t *anim;      /* A: index into tr */
-    float *vals;         /* A x N x 4: rotations (w >= 0); T and S as x,y,z,0 */
-    sk_transform *rawf;  /* N x J raw local poses at the frames */
-    sk_transform *rawm;  /* N x J raw local poses halfway after each frame (the last unused) */
+    const sk_clip *clip; /* the raw clip */
+    float *tv;           /* T x N x 4: every track's raw value at the frames, as get_value (rotations w >= 0) */
+    sk_transform *pose;  /* J: one raw pose */
     uint8_t *level;      /* S x A */
     uint8_t *drop;       /* S x A: the component not stored (3 for T/S) */
     uint8_t *srange;     /* S x A x 6 */
@@ -200,13 +200,12 @@ static void cx_free(ctx *c, void *p, size_t n, size_t elem) {
 }
 
 static void ctx_free(ctx *c) {
-    size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J, M = (size_t)c->J * 12 * c->EP;
+    size_t L2 = 2 * (size_t)c->L, M = (size_t)c->J * 12 * c->EP;
     cx_free(c, c->tr, c->T, sizeof(ctrack));
     cx_free(c, c->anim, c->A, sizeof(uint32_t));
-    cx_free(c, c->vals, (size_t)c->A * c->N, 4 * sizeof(float));
     cx_free(c, c->drop, (size_t)c->S * c->A, 1);
-    cx_free(c, c->rawf, NJ, sizeof(sk_transform));
-    cx_free(c, c->rawm, NJ, sizeof(sk_transform));
+    cx_free(c, c->tv, (size_t)c->T * c->N, 4 * sizeof(float));
+    cx_free(c, c->pose, c->J, sizeof(sk_transform));
     cx_free(c, c->level, (size_t)c->S * c->A, 1);
     cx_free(c, c->srange, (size_t)c->S * c->A, 6);
     cx_free(c, c->ek, L2, sizeof(uint32_t));
@@ -246,6 +245,9 @@ static void get_value(const sk_transform *x, uint8_t path, float *v) {
     }
 }
 
+/* Animated track a's raw value at frame k. */
+static const float *aval(const ctx *c, uint32_t a, uint32_t k) { return &c->tv[((size_t)c->anim[a] * c->N + k) * 4]; }
+
 /* Quantised value of normalised n in a segment range at a level. */
 static uint32_t quantise(double n, uint8_t smin, uint8_t sext, uint32_t bits) {
     if (!bits) return 0;
@@ -261,7 +263,7 @@ static uint32_t quantise(double n, uint8_t smin, uint8_t sext, uint32_t bits) {
  * normalised in the clip range. */
 static void stored(const ctx *c, uint32_t seg, uint32_t a, uint32_t k, double *n) {
     const ctrack *t = &c->tr[c->anim[a]];
-    const float *v = &c->vals[((size_t)a * c->N + k) * 4];
+    const float *v = aval(c, a, k);
     uint32_t d = c->drop[(size_t)seg * c->A + a];
     float sg = t->path == SK_PATH_ROTATION && v[d] < 0.0f ? -1.0f : 1.0f;
     for (uint32_t i = 0, comp = 0; i < 3; i++, comp++) {
@@ -289,7 +291,7 @@ static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, f
         for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise(nr[i * 3 + k], sr[k], sr[3 + k], bits);
         sk_cc_place(&dv[i * 4], x, d, t->path == SK_PATH_ROTATION);
     }
-    if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], &c->vals[((size_t)a * c->N + c->f0 + c->nf) * 4], 4 * sizeof(float));
+    if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], aval(c, a, c->f0 + c->nf), 4 * sizeof(float));
 }
 
 /* Track a's decoded frames dv at sample e, written into x. */
@@ -473,8 +475,41 @@ static double eval_all(ctx *c, uint32_t seg) {
     return mx;
 }
 
-/* Chooses the bit rates of segment seg. */
-static bool search_segment(ctx *c, uint32_t seg) {
+/* The time of frame k. */
+static double frame_time(const ctx *c, uint32_t k) {
+    return k + 1 == c->N && c->N > 1 ? (double)c->dur : (double)k / (double)c->rate;
+}
+
+/* Samples every track's raw value at the frames into tv. */
+static sk_result sample_raw(ctx *c, sk_error *err) {
+    uint32_t J = c->J;
+    for (uint32_t k = 0; k < c->N; k++) {
+        sk_pose p = sk_pose_view(c->pose, J, NULL, 0);
+        memcpy(p.local, c->s->rest, J * sizeof(sk_transform));
+        sk_result r = sk_clip_sample_tracks(c->clip, c->s, frame_time(c, k), SK_LOOP_CLAMP, NULL, 0, &p, err);
+        if (r != SK_OK) return r;
+        for (uint32_t i = 0; i < c->T; i++)
+            get_value(&c->pose[c->tr[i].joint], c->tr[i].path, &c->tv[((size_t)i * c->N + k) * 4]);
+    }
+    return SK_OK;
+}
+
+/* The raw pose at frame k (half: halfway after it, sampled) into out. Rebuilt
+ * from tv, a rotation may have the other sign than sampled: the same matrix. */
+static sk_result raw_pose(const ctx *c, uint32_t k, bool half, sk_transform *out, sk_error *err) {
+    memcpy(out, c->s->rest, c->J * sizeof(sk_transform));
+    if (half) {
+        sk_pose p = sk_pose_view(out, c->J, NULL, 0);
+        return sk_clip_sample_tracks(c->clip, c->s, 0.5 * (frame_time(c, k) + frame_time(c, k + 1)), SK_LOOP_CLAMP, NULL, 0,
+                                     &p, err);
+    }
+    for (uint32_t i = 0; i < c->T; i++) put_value(&out[c->tr[i].joint], c->tr[i].path, &c->tv[((size_t)i * c->N + k) * 4]);
+    return SK_OK;
+}
+
+/* Chooses the bit rates of segment seg: SK_OK, SK_ERR_UNSUPPORTED when the
+ * error cannot be met, or the raw clip's sampling error. */
+static sk_result search_segment(ctx *c, uint32_t seg, sk_error *err) {
     uint32_t J = c->J, A = c->A;
     c->f0 = seg * c->L;
     c->nf = c->N - c->f0 < c->L ? c->N - c->f0 : c->L;
@@ -486,7 +521,9 @@ static bool search_segment(ctx *c, uint32_t seg) {
     c->En = (c->E + 3u) & ~3u;
     for (uint32_t e = 0; e < c->E; e++) {
         uint32_t k = c->f0 + c->ek[e];
-        const sk_transform *raw = c->eu[e] > 0.0f ? &c->rawm[(size_t)k * J] : &c->rawf[(size_t)k * J];
+        const sk_transform *raw = c->pose;
+        sk_result r = raw_pose(c, k, c->eu[e] > 0.0f, c->pose, err);
+        if (r != SK_OK) return r;
         memcpy(&c->ll[(size_t)e * J], raw, J * sizeof(sk_transform));
         fk_all(c->s, raw, c->fk);
         for (uint32_t j = 0; j < J; j++) soa_put(c, soa_joint(c, c->mr, j), e, &c->fk[j]);
@@ -522,7 +559,7 @@ static bool search_segment(ctx *c, uint32_t seg) {
     /* 1. each track alone (the others near exact): its lowest level within a share of the error */
     uint8_t tmp_small[256];
     uint8_t *iso_l = A <= 256 ? tmp_small : sk_alloc(&c->al, A);
-    if (!iso_l) return false;
+    if (!iso_l) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t a = 0; a < A; a++) {
         uint32_t lo = 0, hi = SK_CC_LEVELS - 1;
         while (lo < hi) {
@@ -554,9 +591,7 @@ static bool search_segment(ctx *c, uint32_t seg) {
                 }
             }
         }
-        if (best_a == UINT32_MAX) {
-            return false;
-        }
+        if (best_a == UINT32_MAX) return SK_ERR_UNSUPPORTED;
         double **tm = c->ms, *te = c->terr;
         c->ms = c->ms2, c->ms2 = tm;
         c->terr = c->terr2, c->terr2 = te;
@@ -576,7 +611,7 @@ static bool search_segment(ctx *c, uint32_t seg) {
             }
         if (!changed) break;
     }
-    return true;
+    return SK_OK;
 }
 
 /* ---- the blob -------------------------------------------------------------- */
@@ -676,26 +711,6 @@ static double own_rate(const sk_clip *clip) {
     return period > 0.0 ? 1.0 / period : 0.0;
 }
 
-/* Samples the raw poses (rest + tracks) at frame k and halfway after it. */
-static sk_result sample_raw(ctx *c, const sk_clip *clip, sk_error *err) {
-    uint32_t J = c->J;
-    for (uint32_t k = 0; k < c->N; k++) {
-        double t = k + 1 == c->N && c->N > 1 ? (double)c->dur : (double)k / (double)c->rate;
-        sk_pose p = sk_pose_view(&c->rawf[(size_t)k * J], J, NULL, 0);
-        memcpy(p.local, c->s->rest, J * sizeof(sk_transform));
-        sk_result r = sk_clip_sample_tracks(clip, c->s, t, SK_LOOP_CLAMP, NULL, 0, &p, err);
-        if (r != SK_OK) return r;
-        if (k + 1 < c->N) {
-            double t1 = k + 2 == c->N ? (double)c->dur : (double)(k + 1) / (double)c->rate;
-            p = sk_pose_view(&c->rawm[(size_t)k * J], J, NULL, 0);
-            memcpy(p.local, c->s->rest, J * sizeof(sk_transform));
-            r = sk_clip_sample_tracks(clip, c->s, 0.5 * (t + t1), SK_LOOP_CLAMP, NULL, 0, &p, err);
-            if (r != SK_OK) return r;
-        }
-    }
-    return SK_OK;
-}
-
 /* One attempt at one sample rate: SK_OK with *out, or SK_ERR_UNSUPPORTED when the error cannot be met. */
 static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *o, double rate,
                              const sk_allocator *alloc, sk_clip **out, sk_compress_stats *st, sk_error *err) {
@@ -717,10 +732,11 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->thr = (o->error_cm > 0.0 ? o->error_cm : 0.01) * 0.01 * upm;
     c->shell = (o->shell_cm > 0.0 ? o->shell_cm : 3.0) * 0.01 * upm;
     bool ok = true;
-    size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J;
+    size_t L2 = 2 * (size_t)c->L;
     c->tr = cx_alloc(c, c->T, sizeof(ctrack), &ok);
-    c->rawf = cx_alloc_raw(c, NJ, sizeof(sk_transform), &ok);
-    c->rawm = cx_alloc_raw(c, NJ, sizeof(sk_transform), &ok);
+    c->clip = clip;
+    c->tv = cx_alloc_raw(c, (size_t)c->T * c->N, 4 * sizeof(float), &ok);
+    c->pose = cx_alloc(c, c->J, sizeof(sk_transform), &ok);
     c->ek = cx_alloc(c, L2, sizeof(uint32_t), &ok);
     c->eu = cx_alloc(c, L2, sizeof(float), &ok);
     c->ll = cx_alloc(c, L2 * c->J, sizeof(sk_transform), &ok);
@@ -751,18 +767,17 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     size_t nerrs = 0;
     if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
     for (uint32_t j = 0; j < c->J; j++) c->subtree_end[j] = sk_skeleton_subtree_end(s, j);
-    r = sample_raw(c, clip, err);
+    for (uint32_t i = 0; i < c->T; i++) c->tr[i].joint = clip->tracks[i].joint, c->tr[i].path = clip->tracks[i].path;
+    r = sample_raw(c, err);
     if (r != SK_OK) goto done;
     /* constant or animated; clip ranges */
     for (uint32_t i = 0; i < c->T; i++) {
         ctrack *t = &c->tr[i];
-        t->joint = clip->tracks[i].joint;
-        t->path = clip->tracks[i].path;
-        float v0[4], v[4], lo[4], hi[4];
-        get_value(&c->rawf[t->joint], t->path, v0);
+        float v0[4], lo[4], hi[4];
+        memcpy(v0, &c->tv[(size_t)i * c->N * 4], sizeof v0);
         memcpy(lo, v0, sizeof lo), memcpy(hi, v0, sizeof hi);
         for (uint32_t k = 1; k < c->N; k++) {
-            get_value(&c->rawf[(size_t)k * c->J + t->joint], t->path, v);
+            const float *v = &c->tv[((size_t)i * c->N + k) * 4];
             for (int q = 0; q < 4; q++) lo[q] = v[q] < lo[q] ? v[q] : lo[q], hi[q] = v[q] > hi[q] ? v[q] : hi[q];
         }
         double tol = t->path == SK_PATH_TRANSLATION ? 0.01 * c->thr : 1e-6;
@@ -777,7 +792,6 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         c->A += t->anim;
     }
     c->anim = cx_alloc(c, c->A, sizeof(uint32_t), &ok);
-    c->vals = cx_alloc_raw(c, (size_t)c->A * c->N, 4 * sizeof(float), &ok);
     c->drop = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->level = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->srange = cx_alloc(c, (size_t)c->S * c->A, 6, &ok);
@@ -789,11 +803,6 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     for (uint32_t i = 0, a = 0; i < c->T; i++) {
         if (!c->tr[i].anim) continue;
         c->anim[a] = i;
-        for (uint32_t k = 0; k < c->N; k++) {
-            float v[4];
-            get_value(&c->rawf[(size_t)k * c->J + c->tr[i].joint], c->tr[i].path, v);
-            memcpy(&c->vals[((size_t)a * c->N + k) * 4], v, 4 * sizeof(float));
-        }
         /* per segment: the rotation component farthest from zero is dropped */
         ctrack *t = &c->tr[i];
         for (uint32_t seg = 0; seg < c->S; seg++) {
@@ -803,17 +812,17 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
                 for (uint32_t comp = 0; comp < 4; comp++) {
                     float m = 2.0f;
                     for (uint32_t k = seg * c->L; k < c->N && k < (seg + 1) * c->L; k++)
-                        m = fminf(m, fabsf(c->vals[((size_t)a * c->N + k) * 4 + comp]));
+                        m = fminf(m, fabsf(aval(c, a, k)[comp]));
                     if (m > best + 1e-3f) best = m, d = comp; /* w unless another is clearly farther */
                 }
-                if (fabsf(c->vals[((size_t)a * c->N + seg * c->L) * 4 + 3]) >= best - 1e-3f) d = 3;
+                if (fabsf(aval(c, a, seg * c->L)[3]) >= best - 1e-3f) d = 3;
             }
             c->drop[(size_t)seg * c->A + a] = (uint8_t)d;
         }
         /* clip range of the stored (signed) components */
         float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
         for (uint32_t k = 0; k < c->N; k++) {
-            const float *v = &c->vals[((size_t)a * c->N + k) * 4];
+            const float *v = aval(c, a, k);
             uint32_t d = c->drop[(size_t)(k / c->L) * c->A + a];
             float sg = t->path == SK_PATH_ROTATION && v[d] < 0.0f ? -1.0f : 1.0f;
             for (int q = 0; q < 4; q++) lo[q] = fminf(lo[q], sg * v[q]), hi[q] = fmaxf(hi[q], sg * v[q]);
@@ -826,7 +835,8 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         a++;
     }
     for (uint32_t seg = 0; seg < c->S; seg++)
-        if (!search_segment(c, seg)) {
+        if ((r = search_segment(c, seg, err)) != SK_OK) {
+            if (r != SK_ERR_UNSUPPORTED) goto done;
             r = sk_error_set(err, SK_ERR_UNSUPPORTED, "compress: clip '%s': the error cannot be met at %g frames/s",
                              sk_clip_name(clip), (double)c->rate);
             goto done;
@@ -877,7 +887,10 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
                         memcpy(ql, s->rest, c->J * sizeof(sk_transform));
                         r = sk_clip_sample_tracks(clip, s, bt[i], SK_LOOP_CLAMP, NULL, 0, SK_POSE_OF(s, ql, NULL), err);
                         raw = ql;
-                    } else raw = bh[i] ? &c->rawm[(size_t)bk[i] * c->J] : &c->rawf[(size_t)bk[i] * c->J];
+                    } else {
+                        r = raw_pose(c, bk[i], bh[i] != 0, ql, err);
+                        raw = ql;
+                    }
                     for (uint32_t j = 0; j < c->J; j++) {
                         m34 m;
                         m34_from(&pl[j], &m);
