@@ -171,6 +171,7 @@ typedef struct ctx {
     sk_transform *tx;    /* A x 2L: the same as transforms */
     uint8_t *tlv;        /* A: the level of tl and tx, or 0xff */
     double *ev;          /* EP: one joint's errors */
+    double *qs;          /* 2 x J x 10 x EP: transforms' fields, a row per field */
     m34 *fk;             /* J: one sample's raw model matrices */
     double *nrm;         /* A x L x 3: the stored components of the segment's frames, normalised */
     float *dec;          /* (L + 1) x 4 decoded values of a track's frames (+ the next frame, raw) */
@@ -220,6 +221,7 @@ static void ctx_free(ctx *c) {
     cx_free(c, c->tx, (size_t)c->A * L2, sizeof(sk_transform));
     cx_free(c, c->tlv, c->A, 1);
     cx_free(c, c->ev, c->EP, sizeof(double));
+    cx_free(c, c->qs, 20 * (size_t)c->J * c->EP, sizeof(double));
     cx_free(c, c->fk, c->J, sizeof(m34));
     cx_free(c, c->nrm, (size_t)c->A * c->L, 3 * sizeof(double));
     cx_free(c, c->dec, (size_t)c->L + 1, 4 * sizeof(float));
@@ -315,17 +317,6 @@ static void soa_pad(const ctx *c, double *soa) {
 
 static double *soa_joint(const ctx *c, double *base, uint32_t j) { return base + (size_t)j * 12 * c->EP; }
 
-/* The lossy local matrices of joint j from ll. */
-static void local_from_ll(ctx *c, uint32_t j) {
-    double *o = soa_joint(c, c->lm, j);
-    for (uint32_t e = 0; e < c->E; e++) {
-        m34 m;
-        m34_from(&c->ll[(size_t)e * c->J + j], &m);
-        soa_put(c, o, e, &m);
-    }
-    soa_pad(c, o);
-}
-
 /* One joint at every sample: model matrices O = P x Lc (Lc when there is no
  * parent); returns the largest squared shell error against the raw model R
  * over the n samples (n a multiple of 4), NaN when one is NaN, and leaves
@@ -373,11 +364,56 @@ static void local_from_ll(ctx *c, uint32_t j) {
         return nan ? NAN : m2 > m0 ? m2 : m0;                                                                        \
     }
 
+/* m34_from over n lanes: q holds the transforms' 10 fields (rotation x, y,
+ * z, w, scale x, y, z, translation x, y, z), a row of ep each. */
+#define SK_CS_FROM_KERNEL(name, attr)                                                                                \
+    attr static void name(const double *restrict q, double *restrict o, uint32_t n, size_t ep) {                     \
+        for (uint32_t e = 0; e < n; e++) {                                                                           \
+            double qx = q[e], qy = q[ep + e], qz = q[2 * ep + e], qw = q[3 * ep + e];                                \
+            double xx = qx * qx, yy = qy * qy, zz = qz * qz, xy = qx * qy, xz = qx * qz, yz = qy * qz, wx = qw * qx, \
+                   wy = qw * qy, wz = qw * qz;                                                                       \
+            double sx = q[4 * ep + e], sy = q[5 * ep + e], sz = q[6 * ep + e];                                       \
+            o[e] = (1 - 2 * (yy + zz)) * sx, o[ep + e] = 2 * (xy + wz) * sx, o[2 * ep + e] = 2 * (xz - wy) * sx;      \
+            o[3 * ep + e] = 2 * (xy - wz) * sy, o[4 * ep + e] = (1 - 2 * (xx + zz)) * sy;                            \
+            o[5 * ep + e] = 2 * (yz + wx) * sy;                                                                      \
+            o[6 * ep + e] = 2 * (xz + wy) * sz, o[7 * ep + e] = 2 * (yz - wx) * sz;                                  \
+            o[8 * ep + e] = (1 - 2 * (xx + yy)) * sz;                                                                \
+            o[9 * ep + e] = q[7 * ep + e], o[10 * ep + e] = q[8 * ep + e], o[11 * ep + e] = q[9 * ep + e];           \
+        }                                                                                                            \
+    }
+
 SK_CS_JOINT_KERNEL(joint_err, )
+SK_CS_FROM_KERNEL(lanes_from, )
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #define SK_CS_HAVE_WIDE 1
 SK_CS_JOINT_KERNEL(joint_err_avx2, __attribute__((target("avx2"))))
+SK_CS_FROM_KERNEL(lanes_from_avx2, __attribute__((target("avx2"))))
 #endif
+
+/* Lane e of the field rows q from transform x. */
+static void fields_put(const ctx *c, double *q, uint32_t e, const sk_transform *x) {
+    size_t ep = c->EP;
+    q[e] = x->r.x, q[ep + e] = x->r.y, q[2 * ep + e] = x->r.z, q[3 * ep + e] = x->r.w;
+    q[4 * ep + e] = x->s.x, q[5 * ep + e] = x->s.y, q[6 * ep + e] = x->s.z;
+    q[7 * ep + e] = x->t.x, q[8 * ep + e] = x->t.y, q[9 * ep + e] = x->t.z;
+}
+
+/* The field rows q (lanes [0, E) filled; padded here) into the matrix rows o. */
+static void lanes_to_m34(ctx *c, double *q, double *o) {
+    for (uint32_t k = 0; k < 10; k++)
+        for (uint32_t e = c->E; e < c->En; e++) q[(size_t)k * c->EP + e] = q[(size_t)k * c->EP + c->E - 1];
+#ifdef SK_CS_HAVE_WIDE
+    if (c->wide) lanes_from_avx2(q, o, c->En, c->EP);
+    else
+#endif
+        lanes_from(q, o, c->En, c->EP);
+}
+
+/* The lossy local matrices of joint j from ll. */
+static void local_from_ll(ctx *c, uint32_t j) {
+    for (uint32_t e = 0; e < c->E; e++) fields_put(c, c->qs, e, &c->ll[(size_t)e * c->J + j]);
+    lanes_to_m34(c, c->qs, soa_joint(c, c->lm, j));
+}
 
 /* Lossy model matrices of joints [j, end) into ms (parents before j from ml),
  * joint j's local matrices being lj; terr[jj] = the joints' largest error;
@@ -433,11 +469,9 @@ static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, double bound
         for (uint32_t e = 0; e < c->E; e++) {
             tx[e] = c->ll[(size_t)e * c->J + j];
             track_sample(c, t, c->dec, e, &tx[e]);
-            m34 m;
-            m34_from(&tx[e], &m);
-            soa_put(c, tl, e, &m);
+            fields_put(c, c->qs, e, &tx[e]);
         }
-        soa_pad(c, tl);
+        lanes_to_m34(c, c->qs, tl);
         c->tlv[a] = (uint8_t)lvl;
     }
     return eval_subtree(c, j, tl, bound);
@@ -752,6 +786,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     }
     c->terr2 = cx_alloc(c, c->J, sizeof(double), &ok);
     c->ev = cx_alloc(c, c->EP, sizeof(double), &ok);
+    c->qs = cx_alloc_raw(c, 20 * (size_t)c->J * c->EP, sizeof(double), &ok);
     c->fk = cx_alloc(c, c->J, sizeof(m34), &ok);
     c->dec = cx_alloc(c, (size_t)c->L + 1, 4 * sizeof(float), &ok);
 #ifdef SK_CS_HAVE_WIDE
@@ -892,18 +927,15 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
                         raw = ql;
                     }
                     for (uint32_t j = 0; j < c->J; j++) {
-                        m34 m;
-                        m34_from(&pl[j], &m);
-                        soa_put(c, soa_joint(c, cl_local, j), i, &m);
-                        m34_from(&raw[j], &m);
-                        soa_put(c, soa_joint(c, cr_local, j), i, &m);
+                        fields_put(c, &c->qs[(size_t)j * 10 * c->EP], i, &pl[j]);
+                        fields_put(c, &c->qs[((size_t)c->J + j) * 10 * c->EP], i, &raw[j]);
                     }
                 }
                 if (r != SK_OK) break;
                 c->E = nb, c->En = (nb + 3u) & ~3u;
                 for (uint32_t j = 0; j < c->J; j++) {
-                    soa_pad(c, soa_joint(c, cl_local, j));
-                    soa_pad(c, soa_joint(c, cr_local, j));
+                    lanes_to_m34(c, &c->qs[(size_t)j * 10 * c->EP], soa_joint(c, cl_local, j));
+                    lanes_to_m34(c, &c->qs[((size_t)c->J + j) * 10 * c->EP], soa_joint(c, cr_local, j));
                     int32_t p = s->parents[j];
                     const double *prm = p < 0 ? NULL : soa_joint(c, cr_model, (uint32_t)p);
                     const double *plm = p < 0 ? NULL : soa_joint(c, cl_model, (uint32_t)p);
