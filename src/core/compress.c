@@ -173,7 +173,8 @@ typedef struct ctx {
     double *ev;          /* EP: one joint's errors */
     double *qs;          /* 2 x J x 10 x EP: transforms' fields, a row per field */
     m34 *fk;             /* J: one sample's raw model matrices */
-    double *nrm;         /* A x L x 3: the stored components of the segment's frames, normalised */
+    double *nrm;         /* A x L x 3: the stored components of the segment's frames, normalised in the clip
+                            range, then in the segment range (seg_unit) */
     float *dec;          /* (L + 1) x 4 decoded values of a track's frames (+ the next frame, raw) */
     double *jerr, *terr; /* J */
     uint32_t *subtree_end; /* J */
@@ -250,15 +251,25 @@ static void get_value(const sk_transform *x, uint8_t path, float *v) {
 /* Animated track a's raw value at frame k. */
 static const float *aval(const ctx *c, uint32_t a, uint32_t k) { return &c->tv[((size_t)c->anim[a] * c->N + k) * 4]; }
 
-/* Quantised value of normalised n in a segment range at a level. */
-static uint32_t quantise(double n, uint8_t smin, uint8_t sext, uint32_t bits) {
-    if (!bits) return 0;
+/* Normalised n in a segment range: u in [0, 1]. */
+static double seg_unit(double n, uint8_t smin, uint8_t sext) {
     double s0 = smin / 255.0, se = sext / 255.0;
     double u = se > 0.0 ? (n - s0) / se : 0.0;
     if (u < 0.0) u = 0.0;
     if (u > 1.0) u = 1.0;
+    return u;
+}
+
+/* Quantised value of u in [0, 1] at a bit rate. */
+static uint32_t quantise_u(double u, uint32_t bits) {
+    if (!bits) return 0;
     double mq = (double)((1u << bits) - 1u);
     return (uint32_t)floor(u * mq + 0.5);
+}
+
+/* Quantised value of normalised n in a segment range at a bit rate. */
+static uint32_t quantise(double n, uint8_t smin, uint8_t sext, uint32_t bits) {
+    return bits ? quantise_u(seg_unit(n, smin, sext), bits) : 0;
 }
 
 /* The three stored components of track a at frame k in segment seg,
@@ -290,7 +301,7 @@ static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, f
     }
     for (uint32_t i = 0; i < c->nf; i++) {
         float x[3];
-        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise(nr[i * 3 + k], sr[k], sr[3 + k], bits);
+        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise_u(nr[i * 3 + k], bits);
         sk_cc_place(&dv[i * 4], x, d, t->path == SK_PATH_ROTATION);
     }
     if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], aval(c, a, c->f0 + c->nf), 4 * sizeof(float));
@@ -586,6 +597,12 @@ static sk_result search_segment(ctx *c, uint32_t seg, sk_error *err) {
             sr[k] = (uint8_t)qlo;
             sr[3 + k] = (uint8_t)(qhi - qlo);
         }
+    }
+    for (uint32_t a = 0; a < A; a++) {
+        const uint8_t *sr = &c->srange[((size_t)seg * A + a) * 6];
+        double *nr = &c->nrm[(size_t)a * c->L * 3];
+        for (uint32_t i = 0; i < c->nf; i++)
+            for (int k = 0; k < 3; k++) nr[i * 3 + k] = seg_unit(nr[i * 3 + k], sr[k], sr[3 + k]);
     }
     uint8_t *lv = &c->level[(size_t)seg * A];
     for (uint32_t a = 0; a < A; a++) lv[a] = SK_CC_LEVELS - 1;
