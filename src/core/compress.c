@@ -379,17 +379,19 @@ static double *soa_joint(const ctx *c, double *base, uint32_t j) { return base +
  * z, w, scale x, y, z, translation x, y, z), a row of ep each. */
 #define SK_CS_FROM_KERNEL(name, attr)                                                                                \
     attr static void name(const double *restrict q, double *restrict o, uint32_t n, size_t ep) {                     \
-        for (uint32_t e = 0; e < n; e++) {                                                                           \
-            double qx = q[e], qy = q[ep + e], qz = q[2 * ep + e], qw = q[3 * ep + e];                                \
+        const double *rx = q, *ry = q + ep, *rz = q + 2 * ep, *rw = q + 3 * ep, *sx = q + 4 * ep, *sy = q + 5 * ep;  \
+        const double *sz = q + 6 * ep, *tx = q + 7 * ep, *ty = q + 8 * ep, *tz = q + 9 * ep;                          \
+        double *o0 = o, *o1 = o + ep, *o2 = o + 2 * ep, *o3 = o + 3 * ep, *o4 = o + 4 * ep, *o5 = o + 5 * ep;        \
+        double *o6 = o + 6 * ep, *o7 = o + 7 * ep, *o8 = o + 8 * ep, *o9 = o + 9 * ep, *o10 = o + 10 * ep;           \
+        double *o11 = o + 11 * ep;                                                                                   \
+        for (size_t e = 0; e < n; e++) {                                                                             \
+            double qx = rx[e], qy = ry[e], qz = rz[e], qw = rw[e];                                                   \
             double xx = qx * qx, yy = qy * qy, zz = qz * qz, xy = qx * qy, xz = qx * qz, yz = qy * qz, wx = qw * qx, \
                    wy = qw * qy, wz = qw * qz;                                                                       \
-            double sx = q[4 * ep + e], sy = q[5 * ep + e], sz = q[6 * ep + e];                                       \
-            o[e] = (1 - 2 * (yy + zz)) * sx, o[ep + e] = 2 * (xy + wz) * sx, o[2 * ep + e] = 2 * (xz - wy) * sx;      \
-            o[3 * ep + e] = 2 * (xy - wz) * sy, o[4 * ep + e] = (1 - 2 * (xx + zz)) * sy;                            \
-            o[5 * ep + e] = 2 * (yz + wx) * sy;                                                                      \
-            o[6 * ep + e] = 2 * (xz + wy) * sz, o[7 * ep + e] = 2 * (yz - wx) * sz;                                  \
-            o[8 * ep + e] = (1 - 2 * (xx + yy)) * sz;                                                                \
-            o[9 * ep + e] = q[7 * ep + e], o[10 * ep + e] = q[8 * ep + e], o[11 * ep + e] = q[9 * ep + e];           \
+            o0[e] = (1 - 2 * (yy + zz)) * sx[e], o1[e] = 2 * (xy + wz) * sx[e], o2[e] = 2 * (xz - wy) * sx[e];       \
+            o3[e] = 2 * (xy - wz) * sy[e], o4[e] = (1 - 2 * (xx + zz)) * sy[e], o5[e] = 2 * (yz + wx) * sy[e];       \
+            o6[e] = 2 * (xz + wy) * sz[e], o7[e] = 2 * (yz - wx) * sz[e], o8[e] = (1 - 2 * (xx + yy)) * sz[e];       \
+            o9[e] = tx[e], o10[e] = ty[e], o11[e] = tz[e];                                                           \
         }                                                                                                            \
     }
 
