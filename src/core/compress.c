@@ -172,7 +172,6 @@ typedef struct ctx {
     uint8_t *tlv;        /* A: the level of tl and tx, or 0xff */
     double *ev;          /* EP: one joint's errors */
     double *qs;          /* 2 x J x 10 x EP: transforms' fields, a row per field */
-    m34 *fk;             /* J: one sample's raw model matrices */
     double *nrm;         /* A x L x 3: the stored components of the segment's frames, normalised in the clip
                             range, then in the segment range (seg_unit) */
     float *dec;          /* (L + 1) x 4 decoded values of a track's frames (+ the next frame, raw) */
@@ -223,7 +222,6 @@ static void ctx_free(ctx *c) {
     cx_free(c, c->tlv, c->A, 1);
     cx_free(c, c->ev, c->EP, sizeof(double));
     cx_free(c, c->qs, 20 * (size_t)c->J * c->EP, sizeof(double));
-    cx_free(c, c->fk, c->J, sizeof(m34));
     cx_free(c, c->nrm, (size_t)c->A * c->L, 3 * sizeof(double));
     cx_free(c, c->dec, (size_t)c->L + 1, 4 * sizeof(float));
     cx_free(c, c->jerr, c->J, sizeof(double));
@@ -314,16 +312,6 @@ static void track_sample(const ctx *c, const ctrack *t, const float *dv, uint32_
     if (t->path == SK_PATH_ROTATION) x->r = sk_cc_qlerp(v0, v1, c->eu[e]);
     else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, c->eu[e]);
     else x->s = sk_cc_vlerp(v0, v1, c->eu[e]);
-}
-
-/* m (one sample) into lane e of the 12 rows at soa; the lanes from E to En
- * repeat the last sample. */
-static void soa_put(const ctx *c, double *soa, uint32_t e, const m34 *m) {
-    for (uint32_t k = 0; k < 12; k++) soa[(size_t)k * c->EP + e] = m->m[k];
-}
-static void soa_pad(const ctx *c, double *soa) {
-    for (uint32_t k = 0; k < 12; k++)
-        for (uint32_t e = c->E; e < c->En; e++) soa[(size_t)k * c->EP + e] = soa[(size_t)k * c->EP + c->E - 1];
 }
 
 static double *soa_joint(const ctx *c, double *base, uint32_t j) { return base + (size_t)j * 12 * c->EP; }
@@ -600,12 +588,22 @@ static sk_result search_segment(ctx *c, uint32_t seg, sk_error *err) {
         sk_result r = raw_pose(c, k, c->eu[e] > 0.0f, c->pose, err);
         if (r != SK_OK) return r;
         memcpy(&c->ll[(size_t)e * J], raw, J * sizeof(sk_transform));
-        fk_all(c->s, raw, c->fk);
-        for (uint32_t j = 0; j < J; j++) soa_put(c, soa_joint(c, c->mr, j), e, &c->fk[j]);
+        for (uint32_t j = 0; j < J; j++) fields_put(c, &c->qs[(size_t)j * 10 * c->EP], e, &raw[j]);
         for (uint32_t i = 0; i < c->T; i++)
             if (!c->tr[i].anim) put_value(&c->ll[(size_t)e * J + c->tr[i].joint], c->tr[i].path, c->tr[i].cval);
     }
-    for (uint32_t j = 0; j < J; j++) soa_pad(c, soa_joint(c, c->mr, j));
+    /* the raw model matrices (lm as scratch for the raw local ones: eval_all sets it) */
+    for (uint32_t j = 0; j < J; j++) {
+        double *lc = soa_joint(c, c->lm, j);
+        lanes_to_m34(c, &c->qs[(size_t)j * 10 * c->EP], lc);
+        int32_t p = c->s->parents[j];
+        const double *pm = p < 0 ? NULL : soa_joint(c, c->mr, (uint32_t)p);
+#ifdef SK_CS_HAVE_WIDE
+        if (c->wide) joint_err_avx2(lc, pm, NULL, soa_joint(c, c->mr, j), c->ev, c->En, c->EP, c->shell);
+        else
+#endif
+            joint_err(lc, pm, NULL, soa_joint(c, c->mr, j), c->ev, c->En, c->EP, c->shell);
+    }
     for (uint32_t a = 0; a < A; a++)
         for (uint32_t i = 0; i < c->nf; i++) stored(c, seg, a, c->f0 + i, &c->nrm[((size_t)a * c->L + i) * 3]);
     /* segment ranges, in 1/255 of the clip range */
@@ -834,7 +832,6 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->terr2 = cx_alloc(c, c->J, sizeof(double), &ok);
     c->ev = cx_alloc(c, c->EP, sizeof(double), &ok);
     c->qs = cx_alloc_raw(c, 20 * (size_t)c->J * c->EP, sizeof(double), &ok);
-    c->fk = cx_alloc(c, c->J, sizeof(m34), &ok);
     c->dec = cx_alloc(c, (size_t)c->L + 1, 4 * sizeof(float), &ok);
 #ifdef SK_CS_HAVE_WIDE
     c->wide = sk_simd_best() >= SK_SIMD_AVX2;
