@@ -21,7 +21,8 @@ typedef struct clip_row {
     char why[256];
     sk_compress_stats st;
     double keys_bytes; /* a clip kept as keys: its record size */
-    double seconds;
+    double seconds;     /* wall clock */
+    double cpu_seconds; /* the compressing thread's CPU time */
 } clip_row;
 
 typedef struct job {
@@ -70,7 +71,7 @@ static void job_compress(crun *R, job *J) {
         clip_row *row = &J->rows[i];
         const sk_clip *src = a->clips[i];
         snprintf(row->name, sizeof row->name, "%s", sk_clip_name(src));
-        double t0 = cli_now();
+        double t0 = cli_now(), c0 = cli_thread_cpu_now();
         sk_clip *res = NULL;
         if (R->fps > 0.0) {
             r = sk_clip_resample(src, a->skeleton, R->fps, NULL, &res, &err);
@@ -85,6 +86,7 @@ static void job_compress(crun *R, job *J) {
         sk_clip *cc = NULL;
         r = sk_clip_compress(src, a->skeleton, &R->opt, NULL, &cc, &row->st, &err);
         row->seconds = cli_now() - t0;
+        row->cpu_seconds = cli_thread_cpu_now() - c0;
         if (r == SK_OK) {
             row->compressed = true;
             out[i] = cc;
@@ -282,7 +284,7 @@ int cmd_compress(int argc, char **argv) {
         free(th);
         pthread_mutex_destroy(&R.mu);
         if (R.progress) fprintf(stderr, "\r%60s\r", "");
-        double raw = 0, packed = 0, secs = 0, mx = 0;
+        double raw = 0, packed = 0, secs = 0, cpu = 0, mx = 0;
         uint32_t clips = 0, kept = 0;
         if (!json)
             printf("%-22s %-18s %7s %12s %10s %7s %9s %9s %8s\n", "file", "clip", "frames", "raw B", "packed B", "ratio",
@@ -299,7 +301,7 @@ int cmd_compress(int argc, char **argv) {
                 clips++;
                 double cb = row->compressed ? (double)row->st.compressed_bytes : row->keys_bytes;
                 if (row->compressed) {
-                    raw += row->st.raw_bytes, packed += cb, secs += row->seconds;
+                    raw += row->st.raw_bytes, packed += cb, secs += row->seconds, cpu += row->cpu_seconds;
                     if (row->st.max_error_cm > mx) mx = row->st.max_error_cm;
                 } else kept++;
                 if (json) {
@@ -323,6 +325,7 @@ int cmd_compress(int argc, char **argv) {
                         cJSON_AddStringToObject(o, "reason", row->why);
                     }
                     cJSON_AddItemToObject(o, "seconds", cli_num(row->seconds));
+                    cJSON_AddItemToObject(o, "cpu_seconds", cli_num(row->cpu_seconds));
                     if (!cli_json_finite(o, "compress")) status = 1;
                     else {
                         char *s = cJSON_PrintUnformatted(o);
@@ -342,9 +345,9 @@ int cmd_compress(int argc, char **argv) {
         }
         if (!json)
             printf("total: %u clips (%u kept as keys), compressed %.0f -> %.0f bytes, ratio %.2f:1, max error %.5f cm, "
-                   "%.1f MB/s of raw data (%.2f s on %u thread%s)\n",
+                   "%.1f MB/s of raw data (%.2f s on %u thread%s; %.1f MB/s of thread CPU time, %.2f s)\n",
                    clips, kept, raw, packed, packed > 0 ? raw / packed : 0.0, mx, secs > 0 ? raw / secs / 1e6 : 0.0, secs,
-                   threads, threads == 1 ? "" : "s");
+                   threads, threads == 1 ? "" : "s", cpu > 0 ? raw / cpu / 1e6 : 0.0, cpu);
         free(R.jobs);
     }
     for (size_t i = 0; i < np; i++) free(paths[i]), free(stems[i]);

@@ -5,6 +5,7 @@
 #include "core/clip_internal.h"
 #include "core/math_inline.h"
 #include "skelanim/core/compress.h"
+#include "skelanim/core/simd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -135,28 +136,46 @@ typedef struct ctrack {
     float cmin[4], cext[4]; /* clip range per component (x,y,z,w) */
 } ctrack;
 
+/* The bit-rate search keeps a segment's matrices in structure-of-arrays
+ * form: per joint, its 12 m34 entries, each a row of EP doubles (one per
+ * sample of the segment), so that one joint at every sample is a loop over
+ * the samples (vectorised; AVX2 when the CPU has it). The arithmetic, and
+ * its order, is m34_from, m34_mul and shell_err's: the results are the same
+ * bits as the one-sample-at-a-time model. */
 typedef struct ctx {
     sk_allocator al;
     const sk_skeleton *s;
     uint32_t J, N, L, S, T, A;
     float rate, dur;
     double thr, shell;
+    bool wide;           /* AVX2 kernel */
     ctrack *tr;          /* T */
     uint32_t *anim;      /* A: index into tr */
-    float *vals;         /* A x N x 4: rotations (w >= 0); T and S as x,y,z,0 */
-    sk_transform *rawf;  /* N x J raw local poses at the frames */
-    sk_transform *rawm;  /* N x J raw local poses halfway after each frame (the last unused) */
+    const sk_clip *clip; /* the raw clip */
+    float *tv;           /* T x N x 4: every track's raw value at the frames, as get_value (rotations w >= 0) */
+    sk_transform *pose;  /* J: one raw pose */
     uint8_t *level;      /* S x A */
     uint8_t *drop;       /* S x A: the component not stored (3 for T/S) */
     uint8_t *srange;     /* S x A x 6 */
     /* per segment */
-    uint32_t E, f0, nf;
+    uint32_t E, En, EP, f0, nf; /* samples, samples rounded up to 4 (the lanes past E repeat the last), row stride */
     uint32_t *ek;        /* 2L: frame index within the segment */
     float *eu;           /* 2L: 0 or 0.5 */
     sk_transform *ll;    /* 2L x J lossy local */
-    m34 *mr, *ml, *ms;   /* 2L x J raw model, lossy model, scratch */
+    double *lm, *mr;     /* J x 12 x EP: lossy local, raw model */
+    double *mpool;       /* 3 x J x 12 x EP: the blocks ml, ms and ms2 point to */
+    double **mptr;       /* 3 x J: ml, ms, ms2 */
+    double **ml, **ms;   /* J: per joint its lossy model block, its scratch block (a commit swaps them) */
+    double **ms2, *terr2; /* the best trial's ms and terr so far (swapped with ms and terr) */
+    double *tl;          /* A x 12 x EP: per track, its joint's local matrices at level tlv[a] (the others' as in ll) */
+    sk_transform *tx;    /* A x 2L: the same as transforms */
+    uint8_t *tlv;        /* A: the level of tl and tx, or 0xff */
+    double *ev;          /* EP: one joint's errors */
+    double *qs;          /* 2 x J x 10 x EP: transforms' fields, a row per field */
+    double *nrm;         /* A x L x 3: the stored components of the segment's frames, normalised in the clip
+                            range, then in the segment range (seg_unit) */
+    float *dec;          /* (L + 1) x 4 decoded values of a track's frames (+ the next frame, raw) */
     double *jerr, *terr; /* J */
-    float *dec;          /* A x (L + 1) x 4 decoded values of the segment's frames (+ the next frame, raw) */
     uint32_t *subtree_end; /* J */
 } ctx;
 
@@ -168,29 +187,45 @@ static void *cx_alloc(ctx *c, size_t n, size_t elem, bool *ok) {
     return p;
 }
 
+/* The same, not zero-filled: for buffers written in full before they are read. */
+static void *cx_alloc_raw(ctx *c, size_t n, size_t elem, bool *ok) {
+    size_t b;
+    if (!sk_size_mul(n ? n : 1, elem, &b)) { *ok = false; return NULL; }
+    void *p = sk_realloc_raw(&c->al, NULL, 0, b);
+    if (!p) *ok = false;
+    return p;
+}
+
 static void cx_free(ctx *c, void *p, size_t n, size_t elem) {
     if (p) sk_free(&c->al, p, (n ? n : 1) * elem);
 }
 
 static void ctx_free(ctx *c) {
-    size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J;
+    size_t L2 = 2 * (size_t)c->L, M = (size_t)c->J * 12 * c->EP;
     cx_free(c, c->tr, c->T, sizeof(ctrack));
     cx_free(c, c->anim, c->A, sizeof(uint32_t));
-    cx_free(c, c->vals, (size_t)c->A * c->N, 4 * sizeof(float));
     cx_free(c, c->drop, (size_t)c->S * c->A, 1);
-    cx_free(c, c->rawf, NJ, sizeof(sk_transform));
-    cx_free(c, c->rawm, NJ, sizeof(sk_transform));
+    cx_free(c, c->tv, (size_t)c->T * c->N, 4 * sizeof(float));
+    cx_free(c, c->pose, c->J, sizeof(sk_transform));
     cx_free(c, c->level, (size_t)c->S * c->A, 1);
     cx_free(c, c->srange, (size_t)c->S * c->A, 6);
     cx_free(c, c->ek, L2, sizeof(uint32_t));
     cx_free(c, c->eu, L2, sizeof(float));
     cx_free(c, c->ll, L2 * c->J, sizeof(sk_transform));
-    cx_free(c, c->mr, L2 * c->J, sizeof(m34));
-    cx_free(c, c->ml, L2 * c->J, sizeof(m34));
-    cx_free(c, c->ms, L2 * c->J, sizeof(m34));
+    cx_free(c, c->lm, M, sizeof(double));
+    cx_free(c, c->mr, M, sizeof(double));
+    cx_free(c, c->mpool, 3 * M, sizeof(double));
+    cx_free(c, c->mptr, 3 * (size_t)c->J, sizeof(double *));
+    cx_free(c, c->terr2, c->J, sizeof(double));
+    cx_free(c, c->tl, (size_t)c->A * 12 * c->EP, sizeof(double));
+    cx_free(c, c->tx, (size_t)c->A * L2, sizeof(sk_transform));
+    cx_free(c, c->tlv, c->A, 1);
+    cx_free(c, c->ev, c->EP, sizeof(double));
+    cx_free(c, c->qs, 20 * (size_t)c->J * c->EP, sizeof(double));
+    cx_free(c, c->nrm, (size_t)c->A * c->L, 3 * sizeof(double));
+    cx_free(c, c->dec, (size_t)c->L + 1, 4 * sizeof(float));
     cx_free(c, c->jerr, c->J, sizeof(double));
     cx_free(c, c->terr, c->J, sizeof(double));
-    cx_free(c, c->dec, (size_t)c->A * (c->L + 1), 4 * sizeof(float));
     cx_free(c, c->subtree_end, c->J, sizeof(uint32_t));
 }
 
@@ -211,22 +246,35 @@ static void get_value(const sk_transform *x, uint8_t path, float *v) {
     }
 }
 
-/* Quantised value of normalised n in a segment range at a level. */
-static uint32_t quantise(double n, uint8_t smin, uint8_t sext, uint32_t bits) {
-    if (!bits) return 0;
+/* Animated track a's raw value at frame k. */
+static const float *aval(const ctx *c, uint32_t a, uint32_t k) { return &c->tv[((size_t)c->anim[a] * c->N + k) * 4]; }
+
+/* Normalised n in a segment range: u in [0, 1]. */
+static double seg_unit(double n, uint8_t smin, uint8_t sext) {
     double s0 = smin / 255.0, se = sext / 255.0;
     double u = se > 0.0 ? (n - s0) / se : 0.0;
     if (u < 0.0) u = 0.0;
     if (u > 1.0) u = 1.0;
+    return u;
+}
+
+/* Quantised value of u in [0, 1] at a bit rate. */
+static uint32_t quantise_u(double u, uint32_t bits) {
+    if (!bits) return 0;
     double mq = (double)((1u << bits) - 1u);
     return (uint32_t)floor(u * mq + 0.5);
+}
+
+/* Quantised value of normalised n in a segment range at a bit rate. */
+static uint32_t quantise(double n, uint8_t smin, uint8_t sext, uint32_t bits) {
+    return bits ? quantise_u(seg_unit(n, smin, sext), bits) : 0;
 }
 
 /* The three stored components of track a at frame k in segment seg,
  * normalised in the clip range. */
 static void stored(const ctx *c, uint32_t seg, uint32_t a, uint32_t k, double *n) {
     const ctrack *t = &c->tr[c->anim[a]];
-    const float *v = &c->vals[((size_t)a * c->N + k) * 4];
+    const float *v = aval(c, a, k);
     uint32_t d = c->drop[(size_t)seg * c->A + a];
     float sg = t->path == SK_PATH_ROTATION && v[d] < 0.0f ? -1.0f : 1.0f;
     for (uint32_t i = 0, comp = 0; i < 3; i++, comp++) {
@@ -236,60 +284,188 @@ static void stored(const ctx *c, uint32_t seg, uint32_t a, uint32_t k, double *n
     }
 }
 
-/* Decodes track a's frames of the current segment at its level (and the
- * next frame after the segment, raw, for the halfway sample across). */
-static void decode_track(ctx *c, uint32_t seg, uint32_t a) {
+/* Decodes track a's frames of the current segment at level lvl into dv (and
+ * the next frame after the segment, raw, for the halfway sample across). */
+static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, float *dv) {
     const ctrack *t = &c->tr[c->anim[a]];
     size_t at = (size_t)seg * c->A + a;
-    uint32_t bits = SK_CC_BITS[c->level[at]], d = c->drop[at];
+    uint32_t bits = SK_CC_BITS[lvl], d = c->drop[at];
     const uint8_t *sr = &c->srange[at * 6];
-    float *dv = &c->dec[(size_t)a * (c->L + 1) * 4];
+    const double *nr = &c->nrm[(size_t)a * c->L * 3];
     float off[3], sc[3];
     for (uint32_t k = 0; k < 3; k++) {
         uint32_t comp = k + (k >= d);
-        sk_cc_coef(t->cmin[comp], t->cext[comp], sr[k], sr[3 + k], c->level[at], &off[k], &sc[k]);
+        sk_cc_coef(t->cmin[comp], t->cext[comp], sr[k], sr[3 + k], lvl, &off[k], &sc[k]);
     }
     for (uint32_t i = 0; i < c->nf; i++) {
-        double n[3];
         float x[3];
-        stored(c, seg, a, c->f0 + i, n);
-        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise(n[k], sr[k], sr[3 + k], bits);
+        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise_u(nr[i * 3 + k], bits);
         sk_cc_place(&dv[i * 4], x, d, t->path == SK_PATH_ROTATION);
     }
-    if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], &c->vals[((size_t)a * c->N + c->f0 + c->nf) * 4], 4 * sizeof(float));
+    if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], aval(c, a, c->f0 + c->nf), 4 * sizeof(float));
 }
 
-/* Writes track a's decoded samples into the lossy local poses. */
-static void apply_track(ctx *c, uint32_t a) {
-    const ctrack *t = &c->tr[c->anim[a]];
-    const float *d = &c->dec[(size_t)a * (c->L + 1) * 4];
-    for (uint32_t e = 0; e < c->E; e++) {
-        uint32_t i = c->ek[e];
-        sk_transform *x = &c->ll[(size_t)e * c->J + t->joint];
-        const float *v0 = &d[i * 4], *v1 = c->eu[e] > 0.0f ? &d[(i + 1) * 4] : v0;
-        if (t->path == SK_PATH_ROTATION) x->r = sk_cc_qlerp(v0, v1, c->eu[e]);
-        else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, c->eu[e]);
-        else x->s = sk_cc_vlerp(v0, v1, c->eu[e]);
+/* Track a's decoded frames dv at sample e, written into x. */
+static void track_sample(const ctx *c, const ctrack *t, const float *dv, uint32_t e, sk_transform *x) {
+    uint32_t i = c->ek[e];
+    const float *v0 = &dv[i * 4], *v1 = c->eu[e] > 0.0f ? &dv[(i + 1) * 4] : v0;
+    if (t->path == SK_PATH_ROTATION) x->r = sk_cc_qlerp(v0, v1, c->eu[e]);
+    else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, c->eu[e]);
+    else x->s = sk_cc_vlerp(v0, v1, c->eu[e]);
+}
+
+static double *soa_joint(const ctx *c, double *base, uint32_t j) { return base + (size_t)j * 12 * c->EP; }
+
+/* O = P x Lc over n lanes (n a multiple of 4): m34_mul's products and sums
+ * in its order (the axes without its "+ 0.0", see below). */
+static void matmul(const double *restrict Lc, const double *restrict P, double *restrict O, uint32_t n, size_t ep) {
+    for (size_t e = 0; e < n; e++)
+        for (size_t col = 0; col < 4; col++)
+            for (size_t r = 0; r < 3; r++) {
+                double v = P[r * ep + e] * Lc[(col * 3) * ep + e] + P[(3 + r) * ep + e] * Lc[(col * 3 + 1) * ep + e] +
+                           P[(6 + r) * ep + e] * Lc[(col * 3 + 2) * ep + e];
+                O[(col * 3 + r) * ep + e] = col == 3 ? v + P[(9 + r) * ep + e] : v;
+            }
+}
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/* The same four lanes at a time (separate multiplies and adds: no fused
+ * multiply-add, so the same roundings). */
+__attribute__((target("avx2"))) static void matmul_avx2(const double *restrict Lc, const double *restrict P,
+                                                        double *restrict O, uint32_t n, size_t ep) {
+    for (size_t e = 0; e < n; e += 4) {
+        __m256d a[12];
+        for (size_t k = 0; k < 12; k++) a[k] = _mm256_loadu_pd(&P[k * ep + e]);
+        for (size_t col = 0; col < 4; col++) {
+            __m256d b0 = _mm256_loadu_pd(&Lc[(col * 3) * ep + e]), b1 = _mm256_loadu_pd(&Lc[(col * 3 + 1) * ep + e]);
+            __m256d b2 = _mm256_loadu_pd(&Lc[(col * 3 + 2) * ep + e]);
+            for (size_t r = 0; r < 3; r++) {
+                __m256d v = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[r], b0), _mm256_mul_pd(a[3 + r], b1)),
+                                          _mm256_mul_pd(a[6 + r], b2));
+                if (col == 3) v = _mm256_add_pd(v, a[9 + r]);
+                _mm256_storeu_pd(&O[(col * 3 + r) * ep + e], v);
+            }
+        }
     }
 }
+#endif
 
-/* Lossy model poses of joints [j, end) into ms (parents before j from ml);
- * terr[jj] = the joints' largest error; returns the segment's largest error,
- * or INFINITY as soon as one error is above bound (then ms and terr are partial). */
-static double eval_subtree(ctx *c, uint32_t j, double bound) {
+/* One joint at every sample: model matrices O = P x Lc (Lc when there is no
+ * parent); returns the largest squared shell error against the raw model R
+ * over the n samples (n a multiple of 4), NaN when one is NaN, and leaves
+ * the squared errors in ev (R NULL: the model matrices only). The square
+ * root of the largest is the largest square root (sqrt is monotonic), so the
+ * errors are those of shell_err. m34_mul's "+ 0.0" on the axes is left out:
+ * it only turns -0 into +0, which changes no error. */
+#define SK_CS_JOINT_KERNEL(name, attr, mm)                                                                               \
+    attr static double name(const double *restrict Lc, const double *restrict P, const double *restrict R,          \
+                            double *restrict O, double *restrict ev, uint32_t n, size_t ep, double shell) {         \
+        if (P) {                                                                                                     \
+            mm(Lc, P, O, n, ep);                                                                                     \
+        } else {                                                                                                     \
+            for (uint32_t k = 0; k < 12; k++)                                                                        \
+                for (uint32_t e = 0; e < n; e++) O[k * ep + e] = Lc[k * ep + e];                                     \
+        }                                                                                                            \
+        if (!R) return 0.0; /* model matrices only */                                                                \
+        for (uint32_t e = 0; e < n; e++) {                                                                           \
+            double dt0 = O[9 * ep + e] - R[9 * ep + e], dt1 = O[10 * ep + e] - R[10 * ep + e],                       \
+                   dt2 = O[11 * ep + e] - R[11 * ep + e], e2 = 0.0;                                                  \
+            for (uint32_t col = 0; col < 3; col++) {                                                                 \
+                double d0 = dt0 + shell * (O[(col * 3) * ep + e] - R[(col * 3) * ep + e]);                           \
+                double d1 = dt1 + shell * (O[(col * 3 + 1) * ep + e] - R[(col * 3 + 1) * ep + e]);                   \
+                double d2 = dt2 + shell * (O[(col * 3 + 2) * ep + e] - R[(col * 3 + 2) * ep + e]);                   \
+                double l2 = d0 * d0 + d1 * d1 + d2 * d2;                                                             \
+                e2 = l2 > e2 ? l2 : e2;                                                                              \
+            }                                                                                                        \
+            ev[e] = e2;                                                                                              \
+        }                                                                                                            \
+        double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;                                                               \
+        int nan = 0;                                                                                                 \
+        for (uint32_t e = 0; e < n; e += 4) {                                                                        \
+            m0 = ev[e] > m0 ? ev[e] : m0, m1 = ev[e + 1] > m1 ? ev[e + 1] : m1;                                      \
+            m2 = ev[e + 2] > m2 ? ev[e + 2] : m2, m3 = ev[e + 3] > m3 ? ev[e + 3] : m3;                              \
+            nan |= (ev[e] != ev[e]) | (ev[e + 1] != ev[e + 1]) | (ev[e + 2] != ev[e + 2]) | (ev[e + 3] != ev[e + 3]); \
+        }                                                                                                            \
+        m0 = m1 > m0 ? m1 : m0, m2 = m3 > m2 ? m3 : m2;                                                              \
+        return nan ? NAN : m2 > m0 ? m2 : m0;                                                                        \
+    }
+
+/* m34_from over n lanes: q holds the transforms' 10 fields (rotation x, y,
+ * z, w, scale x, y, z, translation x, y, z), a row of ep each. */
+#define SK_CS_FROM_KERNEL(name, attr)                                                                                \
+    attr static void name(const double *restrict q, double *restrict o, uint32_t n, size_t ep) {                     \
+        const double *rx = q, *ry = q + ep, *rz = q + 2 * ep, *rw = q + 3 * ep, *sx = q + 4 * ep, *sy = q + 5 * ep;  \
+        const double *sz = q + 6 * ep, *tx = q + 7 * ep, *ty = q + 8 * ep, *tz = q + 9 * ep;                          \
+        double *o0 = o, *o1 = o + ep, *o2 = o + 2 * ep, *o3 = o + 3 * ep, *o4 = o + 4 * ep, *o5 = o + 5 * ep;        \
+        double *o6 = o + 6 * ep, *o7 = o + 7 * ep, *o8 = o + 8 * ep, *o9 = o + 9 * ep, *o10 = o + 10 * ep;           \
+        double *o11 = o + 11 * ep;                                                                                   \
+        for (size_t e = 0; e < n; e++) {                                                                             \
+            double qx = rx[e], qy = ry[e], qz = rz[e], qw = rw[e];                                                   \
+            double xx = qx * qx, yy = qy * qy, zz = qz * qz, xy = qx * qy, xz = qx * qz, yz = qy * qz, wx = qw * qx, \
+                   wy = qw * qy, wz = qw * qz;                                                                       \
+            o0[e] = (1 - 2 * (yy + zz)) * sx[e], o1[e] = 2 * (xy + wz) * sx[e], o2[e] = 2 * (xz - wy) * sx[e];       \
+            o3[e] = 2 * (xy - wz) * sy[e], o4[e] = (1 - 2 * (xx + zz)) * sy[e], o5[e] = 2 * (yz + wx) * sy[e];       \
+            o6[e] = 2 * (xz + wy) * sz[e], o7[e] = 2 * (yz - wx) * sz[e], o8[e] = (1 - 2 * (xx + yy)) * sz[e];       \
+            o9[e] = tx[e], o10[e] = ty[e], o11[e] = tz[e];                                                           \
+        }                                                                                                            \
+    }
+
+SK_CS_JOINT_KERNEL(joint_err, , matmul)
+SK_CS_FROM_KERNEL(lanes_from, )
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define SK_CS_HAVE_WIDE 1
+SK_CS_JOINT_KERNEL(joint_err_avx2, __attribute__((target("avx2"))), matmul_avx2)
+SK_CS_FROM_KERNEL(lanes_from_avx2, __attribute__((target("avx2"))))
+#endif
+
+/* Lane e of the field rows q from transform x. */
+static void fields_put(const ctx *c, double *q, uint32_t e, const sk_transform *x) {
+    size_t ep = c->EP;
+    q[e] = x->r.x, q[ep + e] = x->r.y, q[2 * ep + e] = x->r.z, q[3 * ep + e] = x->r.w;
+    q[4 * ep + e] = x->s.x, q[5 * ep + e] = x->s.y, q[6 * ep + e] = x->s.z;
+    q[7 * ep + e] = x->t.x, q[8 * ep + e] = x->t.y, q[9 * ep + e] = x->t.z;
+}
+
+/* The field rows q (lanes [0, E) filled; padded here) into the matrix rows o. */
+static void lanes_to_m34(ctx *c, double *q, double *o) {
+    for (uint32_t k = 0; k < 10; k++)
+        for (uint32_t e = c->E; e < c->En; e++) q[(size_t)k * c->EP + e] = q[(size_t)k * c->EP + c->E - 1];
+#ifdef SK_CS_HAVE_WIDE
+    if (c->wide) lanes_from_avx2(q, o, c->En, c->EP);
+    else
+#endif
+        lanes_from(q, o, c->En, c->EP);
+}
+
+/* The lossy local matrices of joint j from ll. */
+static void local_from_ll(ctx *c, uint32_t j) {
+    for (uint32_t e = 0; e < c->E; e++) fields_put(c, c->qs, e, &c->ll[(size_t)e * c->J + j]);
+    lanes_to_m34(c, c->qs, soa_joint(c, c->lm, j));
+}
+
+/* Lossy model matrices of joints [j, end) into ms (parents before j from ml),
+ * joint j's local matrices being lj; terr[jj] = the joints' largest error;
+ * returns the segment's largest error, or INFINITY as soon as one joint has
+ * an error above bound (then ms and terr are partial). */
+static double eval_subtree(ctx *c, uint32_t j, const double *lj, double bound) {
     uint32_t end = c->subtree_end[j], J = c->J;
-    for (uint32_t jj = j; jj < end; jj++) c->terr[jj] = 0.0;
-    for (uint32_t e = 0; e < c->E; e++) {
-        const sk_transform *ll = &c->ll[(size_t)e * J];
-        m34 *ms = &c->ms[(size_t)e * J], *ml = &c->ml[(size_t)e * J], *mr = &c->mr[(size_t)e * J];
-        for (uint32_t jj = j; jj < end; jj++) {
-            int32_t p = c->s->parents[jj];
-            const m34 *pm = p < 0 ? NULL : (uint32_t)p >= j ? &ms[p] : &ml[p];
-            m34_model(&ll[jj], NULL, pm, &ms[jj]);
-            double v = shell_err(&ms[jj], &mr[jj], c->shell);
-            if (!(v <= c->terr[jj])) c->terr[jj] = v;
-            if (!(v <= bound)) return INFINITY;
-        }
+    size_t ep = c->EP;
+    for (uint32_t jj = j; jj < end; jj++) {
+        int32_t p = c->s->parents[jj];
+        const double *pm = p < 0 ? NULL : (uint32_t)p >= j ? c->ms[p] : c->ml[p];
+        const double *lc = jj == j ? lj : soa_joint(c, c->lm, jj);
+        double *o = c->ms[jj];
+        const double *rm = soa_joint(c, c->mr, jj);
+        double m2;
+#ifdef SK_CS_HAVE_WIDE
+        if (c->wide) m2 = joint_err_avx2(lc, pm, rm, o, c->ev, c->En, ep, c->shell);
+        else
+#endif
+            m2 = joint_err(lc, pm, rm, o, c->ev, c->En, ep, c->shell);
+        double mx = sqrt(m2);
+        if (!(mx <= bound)) return INFINITY;
+        c->terr[jj] = mx;
     }
     double mx = 0.0;
     for (uint32_t jj = 0; jj < J; jj++) {
@@ -300,33 +476,61 @@ static double eval_subtree(ctx *c, uint32_t j, double bound) {
 }
 
 static void commit_subtree(ctx *c, uint32_t j) {
-    uint32_t end = c->subtree_end[j], J = c->J;
-    for (uint32_t e = 0; e < c->E; e++)
-        memcpy(&c->ml[(size_t)e * J + j], &c->ms[(size_t)e * J + j], (end - j) * sizeof(m34));
-    for (uint32_t jj = j; jj < end; jj++) c->jerr[jj] = c->terr[jj];
-}
-
-/* Track a at level lvl: the segment's largest error; kept when commit. */
-static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, bool commit, double bound) {
-    uint8_t *lv = &c->level[(size_t)seg * c->A + a], old = *lv;
-    *lv = (uint8_t)lvl;
-    decode_track(c, seg, a);
-    apply_track(c, a);
-    uint32_t j = c->tr[c->anim[a]].joint;
-    double e = eval_subtree(c, j, commit ? INFINITY : bound);
-    if (commit) commit_subtree(c, j);
-    else {
-        *lv = old;
-        decode_track(c, seg, a);
-        apply_track(c, a);
+    uint32_t end = c->subtree_end[j];
+    for (uint32_t jj = j; jj < end; jj++) {
+        double *t = c->ml[jj];
+        c->ml[jj] = c->ms[jj], c->ms[jj] = t;
+        c->jerr[jj] = c->terr[jj];
     }
-    return e;
 }
 
-static double eval_all(ctx *c) {
+/* Track a at level lvl: the segment's largest error (INFINITY when a joint
+ * is above bound, then ms and terr are partial). Only the track's joint gets
+ * new local matrices (kept per track for its last level); its descendants'
+ * are the cached ones. */
+static double trial(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, double bound) {
+    const ctrack *t = &c->tr[c->anim[a]];
+    uint32_t j = t->joint;
+    double *tl = &c->tl[(size_t)a * 12 * c->EP];
+    if (c->tlv[a] != lvl) {
+        sk_transform *tx = &c->tx[(size_t)a * 2 * c->L];
+        decode_track(c, seg, a, lvl, c->dec);
+        for (uint32_t e = 0; e < c->E; e++) {
+            tx[e] = c->ll[(size_t)e * c->J + j];
+            track_sample(c, t, c->dec, e, &tx[e]);
+            fields_put(c, c->qs, e, &tx[e]);
+        }
+        lanes_to_m34(c, c->qs, tl);
+        c->tlv[a] = (uint8_t)lvl;
+    }
+    return eval_subtree(c, j, tl, bound);
+}
+
+/* Keeps track a at level lvl, whose trial left complete model matrices in ms
+ * and errors in terr. */
+static void keep(ctx *c, uint32_t seg, uint32_t a, uint32_t lvl) {
+    uint32_t j = c->tr[c->anim[a]].joint;
+    c->level[(size_t)seg * c->A + a] = (uint8_t)lvl;
+    commit_subtree(c, j);
+    memcpy(soa_joint(c, c->lm, j), &c->tl[(size_t)a * 12 * c->EP], 12 * (size_t)c->EP * sizeof(double));
+    const sk_transform *tx = &c->tx[(size_t)a * 2 * c->L];
+    for (uint32_t e = 0; e < c->E; e++) c->ll[(size_t)e * c->J + j] = tx[e];
+    for (uint32_t b = 0; b < c->A; b++) /* the other tracks of the joint were built on its old transforms */
+        if (b != a && c->tr[c->anim[b]].joint == j) c->tlv[b] = 0xff;
+}
+
+/* Every track at its level in ll and lm, then the error of every joint. */
+static double eval_all(ctx *c, uint32_t seg) {
+    for (uint32_t a = 0; a < c->A; a++) {
+        const ctrack *t = &c->tr[c->anim[a]];
+        decode_track(c, seg, a, c->level[(size_t)seg * c->A + a], c->dec);
+        for (uint32_t e = 0; e < c->E; e++) track_sample(c, t, c->dec, e, &c->ll[(size_t)e * c->J + t->joint]);
+    }
+    for (uint32_t j = 0; j < c->J; j++) local_from_ll(c, j);
+    memset(c->tlv, 0xff, c->A);
     double mx = 0.0;
     for (uint32_t j = 0; j < c->J; j = c->subtree_end[j]) {
-        eval_subtree(c, j, INFINITY);
+        eval_subtree(c, j, soa_joint(c, c->lm, j), INFINITY);
         commit_subtree(c, j);
     }
     for (uint32_t j = 0; j < c->J; j++)
@@ -334,8 +538,41 @@ static double eval_all(ctx *c) {
     return mx;
 }
 
-/* Chooses the bit rates of segment seg. */
-static bool search_segment(ctx *c, uint32_t seg) {
+/* The time of frame k. */
+static double frame_time(const ctx *c, uint32_t k) {
+    return k + 1 == c->N && c->N > 1 ? (double)c->dur : (double)k / (double)c->rate;
+}
+
+/* Samples every track's raw value at the frames into tv. */
+static sk_result sample_raw(ctx *c, sk_error *err) {
+    uint32_t J = c->J;
+    for (uint32_t k = 0; k < c->N; k++) {
+        sk_pose p = sk_pose_view(c->pose, J, NULL, 0);
+        memcpy(p.local, c->s->rest, J * sizeof(sk_transform));
+        sk_result r = sk_clip_sample_tracks(c->clip, c->s, frame_time(c, k), SK_LOOP_CLAMP, NULL, 0, &p, err);
+        if (r != SK_OK) return r;
+        for (uint32_t i = 0; i < c->T; i++)
+            get_value(&c->pose[c->tr[i].joint], c->tr[i].path, &c->tv[((size_t)i * c->N + k) * 4]);
+    }
+    return SK_OK;
+}
+
+/* The raw pose at frame k (half: halfway after it, sampled) into out. Rebuilt
+ * from tv, a rotation may have the other sign than sampled: the same matrix. */
+static sk_result raw_pose(const ctx *c, uint32_t k, bool half, sk_transform *out, sk_error *err) {
+    memcpy(out, c->s->rest, c->J * sizeof(sk_transform));
+    if (half) {
+        sk_pose p = sk_pose_view(out, c->J, NULL, 0);
+        return sk_clip_sample_tracks(c->clip, c->s, 0.5 * (frame_time(c, k) + frame_time(c, k + 1)), SK_LOOP_CLAMP, NULL, 0,
+                                     &p, err);
+    }
+    for (uint32_t i = 0; i < c->T; i++) put_value(&out[c->tr[i].joint], c->tr[i].path, &c->tv[((size_t)i * c->N + k) * 4]);
+    return SK_OK;
+}
+
+/* Chooses the bit rates of segment seg: SK_OK, SK_ERR_UNSUPPORTED when the
+ * error cannot be met, or the raw clip's sampling error. */
+static sk_result search_segment(ctx *c, uint32_t seg, sk_error *err) {
     uint32_t J = c->J, A = c->A;
     c->f0 = seg * c->L;
     c->nf = c->N - c->f0 < c->L ? c->N - c->f0 : c->L;
@@ -344,23 +581,38 @@ static bool search_segment(ctx *c, uint32_t seg) {
         c->ek[c->E] = i, c->eu[c->E++] = 0.0f;
         if (c->f0 + i + 1 < c->N) c->ek[c->E] = i, c->eu[c->E++] = 0.5f;
     }
+    c->En = (c->E + 3u) & ~3u;
     for (uint32_t e = 0; e < c->E; e++) {
         uint32_t k = c->f0 + c->ek[e];
-        const sk_transform *raw = c->eu[e] > 0.0f ? &c->rawm[(size_t)k * J] : &c->rawf[(size_t)k * J];
+        const sk_transform *raw = c->pose;
+        sk_result r = raw_pose(c, k, c->eu[e] > 0.0f, c->pose, err);
+        if (r != SK_OK) return r;
         memcpy(&c->ll[(size_t)e * J], raw, J * sizeof(sk_transform));
-        fk_all(c->s, raw, &c->mr[(size_t)e * J]);
+        for (uint32_t j = 0; j < J; j++) fields_put(c, &c->qs[(size_t)j * 10 * c->EP], e, &raw[j]);
         for (uint32_t i = 0; i < c->T; i++)
             if (!c->tr[i].anim) put_value(&c->ll[(size_t)e * J + c->tr[i].joint], c->tr[i].path, c->tr[i].cval);
     }
+    /* the raw model matrices (lm as scratch for the raw local ones: eval_all sets it) */
+    for (uint32_t j = 0; j < J; j++) {
+        double *lc = soa_joint(c, c->lm, j);
+        lanes_to_m34(c, &c->qs[(size_t)j * 10 * c->EP], lc);
+        int32_t p = c->s->parents[j];
+        const double *pm = p < 0 ? NULL : soa_joint(c, c->mr, (uint32_t)p);
+#ifdef SK_CS_HAVE_WIDE
+        if (c->wide) joint_err_avx2(lc, pm, NULL, soa_joint(c, c->mr, j), c->ev, c->En, c->EP, c->shell);
+        else
+#endif
+            joint_err(lc, pm, NULL, soa_joint(c, c->mr, j), c->ev, c->En, c->EP, c->shell);
+    }
+    for (uint32_t a = 0; a < A; a++)
+        for (uint32_t i = 0; i < c->nf; i++) stored(c, seg, a, c->f0 + i, &c->nrm[((size_t)a * c->L + i) * 3]);
     /* segment ranges, in 1/255 of the clip range */
     for (uint32_t a = 0; a < A; a++) {
         uint8_t *sr = &c->srange[((size_t)seg * A + a) * 6];
         for (int k = 0; k < 3; k++) {
             double lo = 1.0, hi = 0.0;
             for (uint32_t i = 0; i < c->nf; i++) {
-                double n3[3];
-                stored(c, seg, a, c->f0 + i, n3);
-                double n = n3[k];
+                double n = c->nrm[((size_t)a * c->L + i) * 3 + k];
                 if (n < lo) lo = n;
                 if (n > hi) hi = n;
             }
@@ -374,34 +626,31 @@ static bool search_segment(ctx *c, uint32_t seg) {
             sr[3 + k] = (uint8_t)(qhi - qlo);
         }
     }
-    uint8_t *lv = &c->level[(size_t)seg * A];
     for (uint32_t a = 0; a < A; a++) {
-        lv[a] = SK_CC_LEVELS - 1;
-        decode_track(c, seg, a);
-        apply_track(c, a);
+        const uint8_t *sr = &c->srange[((size_t)seg * A + a) * 6];
+        double *nr = &c->nrm[(size_t)a * c->L * 3];
+        for (uint32_t i = 0; i < c->nf; i++)
+            for (int k = 0; k < 3; k++) nr[i * 3 + k] = seg_unit(nr[i * 3 + k], sr[k], sr[3 + k]);
     }
-    eval_all(c);
+    uint8_t *lv = &c->level[(size_t)seg * A];
+    for (uint32_t a = 0; a < A; a++) lv[a] = SK_CC_LEVELS - 1;
+    eval_all(c, seg);
     /* 1. each track alone (the others near exact): its lowest level within a share of the error */
-    uint8_t *iso = &c->level[(size_t)seg * A]; /* written below once every track is known */
     uint8_t tmp_small[256];
     uint8_t *iso_l = A <= 256 ? tmp_small : sk_alloc(&c->al, A);
-    if (!iso_l) return false;
+    if (!iso_l) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t a = 0; a < A; a++) {
         uint32_t lo = 0, hi = SK_CC_LEVELS - 1;
         while (lo < hi) {
             uint32_t mid = (lo + hi) / 2;
-            if (trial(c, seg, a, mid, false, SK_CC_ISOLATED_SHARE * c->thr) <= SK_CC_ISOLATED_SHARE * c->thr) hi = mid;
+            if (trial(c, seg, a, mid, SK_CC_ISOLATED_SHARE * c->thr) <= SK_CC_ISOLATED_SHARE * c->thr) hi = mid;
             else lo = mid + 1;
         }
         iso_l[a] = (uint8_t)lo;
     }
-    for (uint32_t a = 0; a < A; a++) {
-        iso[a] = iso_l[a];
-        decode_track(c, seg, a);
-        apply_track(c, a);
-    }
+    for (uint32_t a = 0; a < A; a++) lv[a] = iso_l[a];
     if (iso_l != tmp_small) sk_free(&c->al, iso_l, A);
-    double mx = eval_all(c);
+    double mx = eval_all(c, seg);
     /* 2. raise bit rates on the chain of the worst joint until every joint is within the error */
     while (!(mx <= c->thr)) {
         uint32_t w = 0;
@@ -412,14 +661,21 @@ static bool search_segment(ctx *c, uint32_t seg) {
         for (int32_t j = (int32_t)w; j >= 0; j = c->s->parents[j]) {
             for (uint32_t a = 0; a < A; a++) {
                 if (c->tr[c->anim[a]].joint != (uint32_t)j || lv[a] + 1u >= SK_CC_LEVELS) continue;
-                double e = trial(c, seg, a, lv[a] + 1u, false, best);
-                if (e < best) best = e, best_a = a;
+                double e = trial(c, seg, a, lv[a] + 1u, best);
+                if (e < best) { /* complete (below a finite bound or INFINITY): kept aside */
+                    best = e, best_a = a;
+                    double **tm = c->ms, *te = c->terr;
+                    c->ms = c->ms2, c->ms2 = tm;
+                    c->terr = c->terr2, c->terr2 = te;
+                }
             }
         }
-        if (best_a == UINT32_MAX) {
-            return false;
-        }
-        mx = trial(c, seg, best_a, lv[best_a] + 1u, true, INFINITY);
+        if (best_a == UINT32_MAX) return SK_ERR_UNSUPPORTED;
+        double **tm = c->ms, *te = c->terr;
+        c->ms = c->ms2, c->ms2 = tm;
+        c->terr = c->terr2, c->terr2 = te;
+        keep(c, seg, best_a, lv[best_a] + 1u);
+        mx = best;
     }
     /* 3. lower bit rates while the error holds, the widest tracks first */
     for (int pass = 0; pass < 2; pass++) {
@@ -427,14 +683,14 @@ static bool search_segment(ctx *c, uint32_t seg) {
         for (uint32_t bits = SK_CC_LEVELS - 1; bits > 0; bits--)
             for (uint32_t a = 0; a < A; a++) {
                 if (lv[a] != bits) continue;
-                if (trial(c, seg, a, lv[a] - 1u, false, c->thr) <= c->thr) {
-                    trial(c, seg, a, lv[a] - 1u, true, INFINITY);
+                if (trial(c, seg, a, lv[a] - 1u, c->thr) <= c->thr) {
+                    keep(c, seg, a, lv[a] - 1u);
                     changed = true;
                 }
             }
         if (!changed) break;
     }
-    return true;
+    return SK_OK;
 }
 
 /* ---- the blob -------------------------------------------------------------- */
@@ -491,19 +747,22 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
         for (uint32_t a = 0; a < A; a++) b[o + 4 + a] = (uint8_t)(lv[a] | c->drop[(size_t)s * A + a] << 4);
         memcpy(b + o + 4 + A, &c->srange[(size_t)s * A * 6], 6u * (size_t)A);
         uint8_t *bits = b + o + 4 + 7u * (size_t)A;
-        uint64_t pos = 0;
+        uint64_t pos = 0, acc = 0; /* bits least significant first; acc holds the nacc bits not yet written */
+        uint32_t nacc = 0;
         for (uint32_t i = 0; i < nf; i++)
             for (uint32_t a = 0; a < A; a++) {
                 uint32_t nb = SK_CC_BITS[lv[a]];
+                if (!nb) continue;
                 const uint8_t *sr = &c->srange[((size_t)s * A + a) * 6];
                 double n[3];
                 stored(c, s, a, f0 + i, n);
                 for (int k = 0; k < 3; k++) {
-                    uint32_t q = quantise(n[k], sr[k], sr[3 + k], nb);
-                    for (uint32_t bit = 0; bit < nb; bit++, pos++)
-                        if (q >> bit & 1u) bits[pos >> 3] |= (uint8_t)(1u << (pos & 7));
+                    acc |= (uint64_t)quantise(n[k], sr[k], sr[3 + k], nb) << nacc;
+                    nacc += nb, pos += nb;
+                    for (; nacc >= 8; nacc -= 8, acc >>= 8) bits[(pos - nacc) >> 3] = (uint8_t)acc;
                 }
             }
+        if (nacc) bits[(pos - nacc) >> 3] = (uint8_t)acc;
         o += 4 + 7u * (size_t)A + (size_t)((pos + 7) / 8);
     }
     *size_out = size;
@@ -531,26 +790,6 @@ static double own_rate(const sk_clip *clip) {
     return period > 0.0 ? 1.0 / period : 0.0;
 }
 
-/* Samples the raw poses (rest + tracks) at frame k and halfway after it. */
-static sk_result sample_raw(ctx *c, const sk_clip *clip, sk_error *err) {
-    uint32_t J = c->J;
-    for (uint32_t k = 0; k < c->N; k++) {
-        double t = k + 1 == c->N && c->N > 1 ? (double)c->dur : (double)k / (double)c->rate;
-        sk_pose p = sk_pose_view(&c->rawf[(size_t)k * J], J, NULL, 0);
-        memcpy(p.local, c->s->rest, J * sizeof(sk_transform));
-        sk_result r = sk_clip_sample_tracks(clip, c->s, t, SK_LOOP_CLAMP, NULL, 0, &p, err);
-        if (r != SK_OK) return r;
-        if (k + 1 < c->N) {
-            double t1 = k + 2 == c->N ? (double)c->dur : (double)(k + 1) / (double)c->rate;
-            p = sk_pose_view(&c->rawm[(size_t)k * J], J, NULL, 0);
-            memcpy(p.local, c->s->rest, J * sizeof(sk_transform));
-            r = sk_clip_sample_tracks(clip, c->s, 0.5 * (t + t1), SK_LOOP_CLAMP, NULL, 0, &p, err);
-            if (r != SK_OK) return r;
-        }
-    }
-    return SK_OK;
-}
-
 /* One attempt at one sample rate: SK_OK with *out, or SK_ERR_UNSUPPORTED when the error cannot be met. */
 static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *o, double rate,
                              const sk_allocator *alloc, sk_clip **out, sk_compress_stats *st, sk_error *err) {
@@ -572,16 +811,31 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->thr = (o->error_cm > 0.0 ? o->error_cm : 0.01) * 0.01 * upm;
     c->shell = (o->shell_cm > 0.0 ? o->shell_cm : 3.0) * 0.01 * upm;
     bool ok = true;
-    size_t L2 = 2 * (size_t)c->L, NJ = (size_t)c->N * c->J;
+    size_t L2 = 2 * (size_t)c->L;
     c->tr = cx_alloc(c, c->T, sizeof(ctrack), &ok);
-    c->rawf = cx_alloc(c, NJ, sizeof(sk_transform), &ok);
-    c->rawm = cx_alloc(c, NJ, sizeof(sk_transform), &ok);
+    c->clip = clip;
+    c->tv = cx_alloc_raw(c, (size_t)c->T * c->N, 4 * sizeof(float), &ok);
+    c->pose = cx_alloc(c, c->J, sizeof(sk_transform), &ok);
     c->ek = cx_alloc(c, L2, sizeof(uint32_t), &ok);
     c->eu = cx_alloc(c, L2, sizeof(float), &ok);
     c->ll = cx_alloc(c, L2 * c->J, sizeof(sk_transform), &ok);
-    c->mr = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
-    c->ml = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
-    c->ms = cx_alloc(c, L2 * c->J, sizeof(m34), &ok);
+    c->EP = (uint32_t)((L2 + 3u) & ~(size_t)3u);
+    size_t M = (size_t)c->J * 12 * c->EP;
+    c->lm = cx_alloc(c, M, sizeof(double), &ok);
+    c->mr = cx_alloc(c, M, sizeof(double), &ok);
+    c->mpool = cx_alloc_raw(c, 3 * M, sizeof(double), &ok);
+    c->mptr = cx_alloc(c, 3 * (size_t)c->J, sizeof(double *), &ok);
+    if (ok) {
+        c->ml = c->mptr, c->ms = c->mptr + c->J, c->ms2 = c->mptr + 2 * (size_t)c->J;
+        for (size_t i = 0; i < 3 * (size_t)c->J; i++) c->mptr[i] = c->mpool + i * 12 * c->EP;
+    }
+    c->terr2 = cx_alloc(c, c->J, sizeof(double), &ok);
+    c->ev = cx_alloc(c, c->EP, sizeof(double), &ok);
+    c->qs = cx_alloc_raw(c, 20 * (size_t)c->J * c->EP, sizeof(double), &ok);
+    c->dec = cx_alloc(c, (size_t)c->L + 1, 4 * sizeof(float), &ok);
+#ifdef SK_CS_HAVE_WIDE
+    c->wide = sk_simd_best() >= SK_SIMD_AVX2;
+#endif
     c->jerr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->terr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->subtree_end = cx_alloc(c, c->J, sizeof(uint32_t), &ok);
@@ -592,18 +846,17 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     size_t nerrs = 0;
     if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
     for (uint32_t j = 0; j < c->J; j++) c->subtree_end[j] = sk_skeleton_subtree_end(s, j);
-    r = sample_raw(c, clip, err);
+    for (uint32_t i = 0; i < c->T; i++) c->tr[i].joint = clip->tracks[i].joint, c->tr[i].path = clip->tracks[i].path;
+    r = sample_raw(c, err);
     if (r != SK_OK) goto done;
     /* constant or animated; clip ranges */
     for (uint32_t i = 0; i < c->T; i++) {
         ctrack *t = &c->tr[i];
-        t->joint = clip->tracks[i].joint;
-        t->path = clip->tracks[i].path;
-        float v0[4], v[4], lo[4], hi[4];
-        get_value(&c->rawf[t->joint], t->path, v0);
+        float v0[4], lo[4], hi[4];
+        memcpy(v0, &c->tv[(size_t)i * c->N * 4], sizeof v0);
         memcpy(lo, v0, sizeof lo), memcpy(hi, v0, sizeof hi);
         for (uint32_t k = 1; k < c->N; k++) {
-            get_value(&c->rawf[(size_t)k * c->J + t->joint], t->path, v);
+            const float *v = &c->tv[((size_t)i * c->N + k) * 4];
             for (int q = 0; q < 4; q++) lo[q] = v[q] < lo[q] ? v[q] : lo[q], hi[q] = v[q] > hi[q] ? v[q] : hi[q];
         }
         double tol = t->path == SK_PATH_TRANSLATION ? 0.01 * c->thr : 1e-6;
@@ -618,20 +871,17 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         c->A += t->anim;
     }
     c->anim = cx_alloc(c, c->A, sizeof(uint32_t), &ok);
-    c->vals = cx_alloc(c, (size_t)c->A * c->N, 4 * sizeof(float), &ok);
     c->drop = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->level = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->srange = cx_alloc(c, (size_t)c->S * c->A, 6, &ok);
-    c->dec = cx_alloc(c, (size_t)c->A * (c->L + 1), 4 * sizeof(float), &ok);
+    c->nrm = cx_alloc(c, (size_t)c->A * c->L, 3 * sizeof(double), &ok);
+    c->tl = cx_alloc(c, (size_t)c->A * 12 * c->EP, sizeof(double), &ok);
+    c->tx = cx_alloc(c, (size_t)c->A * 2 * c->L, sizeof(sk_transform), &ok);
+    c->tlv = cx_alloc(c, c->A, 1, &ok);
     if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
     for (uint32_t i = 0, a = 0; i < c->T; i++) {
         if (!c->tr[i].anim) continue;
         c->anim[a] = i;
-        for (uint32_t k = 0; k < c->N; k++) {
-            float v[4];
-            get_value(&c->rawf[(size_t)k * c->J + c->tr[i].joint], c->tr[i].path, v);
-            memcpy(&c->vals[((size_t)a * c->N + k) * 4], v, 4 * sizeof(float));
-        }
         /* per segment: the rotation component farthest from zero is dropped */
         ctrack *t = &c->tr[i];
         for (uint32_t seg = 0; seg < c->S; seg++) {
@@ -641,17 +891,17 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
                 for (uint32_t comp = 0; comp < 4; comp++) {
                     float m = 2.0f;
                     for (uint32_t k = seg * c->L; k < c->N && k < (seg + 1) * c->L; k++)
-                        m = fminf(m, fabsf(c->vals[((size_t)a * c->N + k) * 4 + comp]));
+                        m = fminf(m, fabsf(aval(c, a, k)[comp]));
                     if (m > best + 1e-3f) best = m, d = comp; /* w unless another is clearly farther */
                 }
-                if (fabsf(c->vals[((size_t)a * c->N + seg * c->L) * 4 + 3]) >= best - 1e-3f) d = 3;
+                if (fabsf(aval(c, a, seg * c->L)[3]) >= best - 1e-3f) d = 3;
             }
             c->drop[(size_t)seg * c->A + a] = (uint8_t)d;
         }
         /* clip range of the stored (signed) components */
         float lo[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, hi[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
         for (uint32_t k = 0; k < c->N; k++) {
-            const float *v = &c->vals[((size_t)a * c->N + k) * 4];
+            const float *v = aval(c, a, k);
             uint32_t d = c->drop[(size_t)(k / c->L) * c->A + a];
             float sg = t->path == SK_PATH_ROTATION && v[d] < 0.0f ? -1.0f : 1.0f;
             for (int q = 0; q < 4; q++) lo[q] = fminf(lo[q], sg * v[q]), hi[q] = fmaxf(hi[q], sg * v[q]);
@@ -664,20 +914,30 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         a++;
     }
     for (uint32_t seg = 0; seg < c->S; seg++)
-        if (!search_segment(c, seg)) {
+        if ((r = search_segment(c, seg, err)) != SK_OK) {
+            if (r != SK_ERR_UNSUPPORTED) goto done;
             r = sk_error_set(err, SK_ERR_UNSUPPORTED, "compress: clip '%s': the error cannot be met at %g frames/s",
                              sk_clip_name(clip), (double)c->rate);
             goto done;
         }
     /* the result, checked at every frame and halfway between frames; raise bit rates where it fails */
     size_t ne = ((size_t)4 * c->N) * c->J;
-    errs = cx_alloc(c, ne, sizeof(double), &ok);
+    errs = cx_alloc_raw(c, ne, sizeof(double), &ok);
     sk_transform *pl = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
     sk_transform *ql = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
-    m34 *pm = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(m34)), *rm = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(m34));
+    double *bev = cx_alloc_raw(c, (size_t)c->J * c->EP, sizeof(double), &ok);
     uint8_t *bump = sk_alloc(&c->al, (size_t)c->S * c->A + 1);
-    if (!errs || !pl || !ql || !pm || !rm || !bump) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!errs || !pl || !ql || !bev || !bump) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     sk_clip *res = NULL;
+    /* The check goes EP samples at a time through the search's matrix blocks
+     * (free now): local matrices, then model matrices joint after joint for
+     * all the samples at once, raw and lossy; the errors are shell_err's. */
+    double *cl_local = c->lm, *cl_model = c->mpool, *cr_local = c->mpool + (size_t)c->J * 12 * c->EP, *cr_model = c->mr;
+    size_t nbmax = c->EP;
+    uint32_t *bk = cx_alloc_raw(c, nbmax, sizeof(uint32_t), &ok);
+    uint8_t *bh = cx_alloc_raw(c, nbmax, 1, &ok);
+    double *bt = cx_alloc_raw(c, nbmax, sizeof(double), &ok);
+    if (!ok && r == SK_OK) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     for (int round = 0; r == SK_OK; round++) {
         blob = build_blob(c, &blob_size);
         if (!blob) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); break; }
@@ -689,42 +949,79 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         bool fail = false, stuck = false;
         nerrs = 0;
         double mx = 0.0;
-        for (uint32_t k = 0; k < c->N; k++)
-            for (int h = 0; h < 4; h++) {
+        uint32_t nb = 0;
+        for (uint32_t k = 0; k < c->N && r == SK_OK; k++)
+            for (int h = 0; h < 4 && r == SK_OK; h++) {
                 if (h && k + 1 >= c->N) continue;
                 double t = k + 1 == c->N && c->N > 1 ? (double)c->dur : (double)k / (double)c->rate;
                 if (h) t += 0.25 * h * ((k + 2 == c->N ? (double)c->dur : (double)(k + 1) / (double)c->rate) - t);
-                memcpy(pl, s->rest, c->J * sizeof(sk_transform));
-                sk_cclip_sample_tracks(res, t, pl);
-                fk_all(s, pl, pm);
-                if (h == 1 || h == 3) { /* a quarter: the raw clip sampled here */
-                    memcpy(ql, s->rest, c->J * sizeof(sk_transform));
-                    r = sk_clip_sample_tracks(clip, s, t, SK_LOOP_CLAMP, NULL, 0, SK_POSE_OF(s, ql, NULL), err);
-                    if (r != SK_OK) break;
-                    fk_all(s, ql, rm);
-                } else fk_all(s, h ? &c->rawm[(size_t)k * c->J] : &c->rawf[(size_t)k * c->J], rm);
-                uint32_t worst = UINT32_MAX;
-                double we = c->thr;
-                for (uint32_t j = 0; j < c->J; j++) {
-                    double e = shell_err(&pm[j], &rm[j], c->shell);
-                    errs[nerrs++] = e;
-                    if (!(e <= mx)) mx = e;
-                    if (!(e <= we)) we = e, worst = j;
-                }
-                if (worst == UINT32_MAX) continue;
-                fail = true;
-                uint32_t segs[2] = {k / c->L, (k + (h != 0)) / c->L};
-                for (int32_t j = (int32_t)worst; j >= 0; j = s->parents[j])
-                    for (uint32_t a = 0; a < c->A; a++) {
-                        if (c->tr[c->anim[a]].joint != (uint32_t)j) continue;
-                        for (int q = 0; q < 2; q++) {
-                            size_t at = (size_t)segs[q] * c->A + a;
-                            if (bump[at]) continue;
-                            bump[at] = 1;
-                            if (c->level[at] + 1u < SK_CC_LEVELS) c->level[at]++;
-                            else stuck = true;
-                        }
+                bk[nb] = k, bh[nb] = (uint8_t)h, bt[nb++] = t;
+                if (nb < nbmax && k + 1 < c->N) continue;
+                /* a batch of nb samples */
+                for (uint32_t i = 0; i < nb && r == SK_OK; i++) {
+                    memcpy(pl, s->rest, c->J * sizeof(sk_transform));
+                    sk_cclip_sample_tracks(res, bt[i], pl);
+                    const sk_transform *raw;
+                    if (bh[i] == 1 || bh[i] == 3) { /* a quarter: the raw clip sampled here */
+                        memcpy(ql, s->rest, c->J * sizeof(sk_transform));
+                        r = sk_clip_sample_tracks(clip, s, bt[i], SK_LOOP_CLAMP, NULL, 0, SK_POSE_OF(s, ql, NULL), err);
+                        raw = ql;
+                    } else {
+                        r = raw_pose(c, bk[i], bh[i] != 0, ql, err);
+                        raw = ql;
                     }
+                    for (uint32_t j = 0; j < c->J; j++) {
+                        fields_put(c, &c->qs[(size_t)j * 10 * c->EP], i, &pl[j]);
+                        fields_put(c, &c->qs[((size_t)c->J + j) * 10 * c->EP], i, &raw[j]);
+                    }
+                }
+                if (r != SK_OK) break;
+                c->E = nb, c->En = (nb + 3u) & ~3u;
+                for (uint32_t j = 0; j < c->J; j++) {
+                    lanes_to_m34(c, &c->qs[(size_t)j * 10 * c->EP], soa_joint(c, cl_local, j));
+                    lanes_to_m34(c, &c->qs[((size_t)c->J + j) * 10 * c->EP], soa_joint(c, cr_local, j));
+                    int32_t p = s->parents[j];
+                    const double *prm = p < 0 ? NULL : soa_joint(c, cr_model, (uint32_t)p);
+                    const double *plm = p < 0 ? NULL : soa_joint(c, cl_model, (uint32_t)p);
+                    double *ev = &bev[(size_t)j * c->EP];
+#ifdef SK_CS_HAVE_WIDE
+                    if (c->wide) {
+                        joint_err_avx2(soa_joint(c, cr_local, j), prm, NULL, soa_joint(c, cr_model, j), ev, c->En, c->EP, c->shell);
+                        joint_err_avx2(soa_joint(c, cl_local, j), plm, soa_joint(c, cr_model, j), soa_joint(c, cl_model, j), ev,
+                                       c->En, c->EP, c->shell);
+                    } else
+#endif
+                    {
+                        joint_err(soa_joint(c, cr_local, j), prm, NULL, soa_joint(c, cr_model, j), ev, c->En, c->EP, c->shell);
+                        joint_err(soa_joint(c, cl_local, j), plm, soa_joint(c, cr_model, j), soa_joint(c, cl_model, j), ev,
+                                  c->En, c->EP, c->shell);
+                    }
+                }
+                for (uint32_t i = 0; i < nb; i++) {
+                    uint32_t worst = UINT32_MAX;
+                    double we = c->thr;
+                    for (uint32_t j = 0; j < c->J; j++) {
+                        double e = sqrt(bev[(size_t)j * c->EP + i]);
+                        errs[nerrs++] = e;
+                        if (!(e <= mx)) mx = e;
+                        if (!(e <= we)) we = e, worst = j;
+                    }
+                    if (worst == UINT32_MAX) continue;
+                    fail = true;
+                    uint32_t segs[2] = {bk[i] / c->L, (bk[i] + (bh[i] != 0)) / c->L};
+                    for (int32_t j = (int32_t)worst; j >= 0; j = s->parents[j])
+                        for (uint32_t a = 0; a < c->A; a++) {
+                            if (c->tr[c->anim[a]].joint != (uint32_t)j) continue;
+                            for (int q = 0; q < 2; q++) {
+                                size_t at = (size_t)segs[q] * c->A + a;
+                                if (bump[at]) continue;
+                                bump[at] = 1;
+                                if (c->level[at] + 1u < SK_CC_LEVELS) c->level[at]++;
+                                else stuck = true;
+                            }
+                        }
+                }
+                nb = 0;
             }
         if (r != SK_OK) break;
         if (!fail) {
@@ -746,8 +1043,10 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     sk_clip_destroy(res); /* a check that failed part-way */
     sk_free(&c->al, pl, (c->J ? c->J : 1) * sizeof(sk_transform));
     sk_free(&c->al, ql, (c->J ? c->J : 1) * sizeof(sk_transform));
-    sk_free(&c->al, pm, (c->J ? c->J : 1) * sizeof(m34));
-    sk_free(&c->al, rm, (c->J ? c->J : 1) * sizeof(m34));
+    cx_free(c, bev, (size_t)c->J * c->EP, sizeof(double));
+    cx_free(c, bk, nbmax, sizeof(uint32_t));
+    cx_free(c, bh, nbmax, 1);
+    cx_free(c, bt, nbmax, sizeof(double));
     sk_free(&c->al, bump, (size_t)c->S * c->A + 1);
     if (r == SK_OK) {
         uint32_t tracked = 0;
