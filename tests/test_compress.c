@@ -266,11 +266,47 @@ static void test_simd_far_lanes(void **state) {
     if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
 }
 
+/* The compressor's AVX2 kernels and its scalar ones write the same blob
+ * (two captures at 120 frames/s and one kept at every 5th frame). */
+static void test_scalar_compressor(void **state) {
+    (void)state;
+    const char *shared = sk_test_require_shared();
+    static const char *const clips[] = {"02_01.bvh", "09_11_fbx2bvh.bvh", "131_03.bvh"};
+    int same = 0;
+    for (int f = 0; f < 3; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/mocap/bvh/%s", shared, clips[f]);
+        sk_asset *as = NULL;
+        sk_error err = {0};
+        assert_int_equal(sk_bvh_load_file(path, NULL, &as, &err), SK_OK);
+        sk_clip *src = NULL, *cc[2] = {NULL, NULL};
+        if (f == 2) assert_int_equal(sk_clip_resample(as->clips[0], as->skeleton, 24.0, NULL, &src, &err), SK_OK);
+        sk_compress_options o = {0.01, 3.0, CMU_M_PER_UNIT, 0, 0};
+        sk_compress_stats st[2];
+        for (int simd = 0; simd < 2; simd++)
+            assert_int_equal(sk_clip_compress_simd(src ? src : as->clips[0], as->skeleton, &o, NULL, simd != 0, &cc[simd],
+                                                   &st[simd], &err),
+                             SK_OK);
+        const void *b0, *b1;
+        size_t n0, n1;
+        assert_true(sk_clip_compressed_data(cc[0], &b0, &n0) && sk_clip_compressed_data(cc[1], &b1, &n1));
+        assert_int_equal(n0, n1);
+        assert_memory_equal(b0, b1, n0);
+        assert_true(st[0].max_error_cm == st[1].max_error_cm && st[0].p99_error_cm == st[1].p99_error_cm);
+        same++;
+        sk_clip_destroy(cc[0]), sk_clip_destroy(cc[1]), sk_clip_destroy(src);
+        sk_asset_destroy(as);
+    }
+    printf("scalar and AVX2 compressor: %d clips, the same blobs\n", same);
+    assert_int_equal(same, 3);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gltf_round_trip),
         cmocka_unit_test(test_mocap_round_trip),
         cmocka_unit_test(test_simd_far_lanes),
+        cmocka_unit_test(test_scalar_compressor),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -207,6 +207,13 @@ void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
  * scalar one: the results are bit for bit the same (test_compress). */
 void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, sk_transform *local, bool simd);
 bool sk_cclip_simd_available(void);
+/* sk_clip_compress with its AVX2 kernels (when the CPU has them; simd true)
+ * or the scalar ones: the same blob either way (test_compress). */
+struct sk_compress_options;
+struct sk_compress_stats;
+sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const struct sk_compress_options *opt,
+                                const sk_allocator *alloc, bool simd, sk_clip **out, struct sk_compress_stats *stats,
+                                sk_error *err);
 /* The AVX2 decoder straight into an SoA pose's rows (soa: its data, the
  * rest pose already there); false, with nothing written, on a CPU without
  * AVX2. */

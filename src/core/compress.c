@@ -792,7 +792,7 @@ static double own_rate(const sk_clip *clip) {
 
 /* One attempt at one sample rate: SK_OK with *out, or SK_ERR_UNSUPPORTED when the error cannot be met. */
 static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *o, double rate,
-                             const sk_allocator *alloc, sk_clip **out, sk_compress_stats *st, sk_error *err) {
+                             bool simd, const sk_allocator *alloc, sk_clip **out, sk_compress_stats *st, sk_error *err) {
     ctx cx, *c = &cx;
     memset(c, 0, sizeof *c);
     c->al = *sk_allocator_or_default(alloc);
@@ -834,7 +834,9 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->qs = cx_alloc_raw(c, 20 * (size_t)c->J * c->EP, sizeof(double), &ok);
     c->dec = cx_alloc(c, (size_t)c->L + 1, 4 * sizeof(float), &ok);
 #ifdef SK_CS_HAVE_WIDE
-    c->wide = sk_simd_best() >= SK_SIMD_AVX2;
+    c->wide = simd && sk_simd_best() >= SK_SIMD_AVX2;
+#else
+    (void)simd;
 #endif
     c->jerr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->terr = cx_alloc(c, c->J, sizeof(double), &ok);
@@ -1071,6 +1073,11 @@ done:
 
 sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *opt,
                            const sk_allocator *alloc, sk_clip **out, sk_compress_stats *stats, sk_error *err) {
+    return sk_clip_compress_simd(clip, s, opt, alloc, true, out, stats, err);
+}
+
+sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *opt,
+                                const sk_allocator *alloc, bool simd, sk_clip **out, sk_compress_stats *stats, sk_error *err) {
     if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_compress: out is NULL");
     *out = NULL;
     if (!clip || !s) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_compress: NULL argument");
@@ -1097,7 +1104,7 @@ sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *s, const sk_c
     }
     sk_result r = SK_ERR_UNSUPPORTED;
     for (int i = 0; i < nr; i++) {
-        r = compress_at(clip, s, &o, rates[i], alloc, out, &st, err);
+        r = compress_at(clip, s, &o, rates[i], simd, alloc, out, &st, err);
         if (r != SK_ERR_UNSUPPORTED) break;
     }
     if (r == SK_OK && stats) *stats = st;
