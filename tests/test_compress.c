@@ -287,9 +287,10 @@ static void test_scalar_compressor(void **state) {
             assert_int_equal(sk_clip_compress_simd(src ? src : as->clips[0], as->skeleton, &o, NULL, simd != 0, &cc[simd],
                                                    &st[simd], &err),
                              SK_OK);
-        const void *b0, *b1;
-        size_t n0, n1;
-        assert_true(sk_clip_compressed_data(cc[0], &b0, &n0) && sk_clip_compressed_data(cc[1], &b1, &n1));
+        const void *b0 = NULL, *b1 = NULL;
+        size_t n0 = 0, n1 = 0;
+        assert_true(sk_clip_compressed_data(cc[0], &b0, &n0));
+        assert_true(sk_clip_compressed_data(cc[1], &b1, &n1));
         assert_int_equal(n0, n1);
         assert_memory_equal(b0, b1, n0);
         assert_true(st[0].max_error_cm == st[1].max_error_cm && st[0].p99_error_cm == st[1].p99_error_cm);
