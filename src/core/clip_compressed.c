@@ -454,63 +454,64 @@ bool sk_cclip_simd_available(void) {
 }
 
 #if defined(SK_CC_AVX2)
-/* Eight rotation tracks decoded by cc_decode_placed_avx2 (x[0..7], their
- * dropped components d0[0..7] in frame 0 and d1[0..7] in frame 1)
- * interpolated at u into *dst[0..7]: transposed to rows, the dropped
- * components rebuilt as sk_cc_w does (the +0 in their place leaves the
- * radicand's value exact), then sk_cc_qlerp per lane: nlerp, or for samples
- * further apart sk_quat_slerp's series (skk_slerp_rows, bit for bit the
- * scalar function), or for keys more than 120 degrees apart the scalar
+/* Rotation tracks decoded by cc_decode_placed_avx2 interpolated eight at a
+ * time, in phases over all the groups of a chunk so that each phase's
+ * square roots and divisions (long latencies) overlap across the groups:
+ * (1) transposed to rows (component c of frame 0 in a[c], of frame 1 in
+ * b[c], lane j = track j) and the dropped components' radicands as sk_cc_w
+ * computes them ((1 - s0^2) - s1^2) - s2^2, the +0 in the dropped place
+ * adding an exact "- 0"); (2) their roots; (3) the roots put in place and
+ * sk_cc_qlerp's nlerp up to the squared length; (4) one over its root;
+ * (5) the normalised rows, with the lanes further apart replaced by
+ * sk_quat_slerp's series (skk_slerp_rows, bit for bit the scalar
+ * function) or, for keys more than 120 degrees apart, the scalar
  * function. Bit for bit the scalar decoder's results. */
-__attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const uint8_t *d0, const uint8_t *d1, float u,
-                                                         __m256 *q) {
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), mone = _mm256_set1_ps(-1.0f);
-    /* rows: component c of frame 0 (ac) and of frame 1 (bc), lane j = track j */
+typedef struct cc_rot8 {
+    __m256 a[4], b[4], q[4], ra, rb, l2;
+    int far;
+} cc_rot8;
+
+__attribute__((target("avx2"))) static inline void cc_rot8_rows(const __m256 *x, cc_rot8 *g) {
+    const __m256 one = _mm256_set1_ps(1.0f);
     __m256 r[8] = {x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]};
     skk_tr8_avx2(r);
-    __m256 ax = r[0], ay = r[1], az = r[2], aw = r[3], bx = r[4], by = r[5], bz = r[6], bw = r[7];
-    /* sk_cc_w: ((1 - s0^2) - s1^2) - s2^2 over the stored components; the
-     * dropped one's +0 adds an exact "- 0" */
-    __m256 wa = _mm256_sqrt_ps(_mm256_max_ps(
-        _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(ax, ax)), _mm256_mul_ps(ay, ay)), _mm256_mul_ps(az, az)),
-                      _mm256_mul_ps(aw, aw)),
-        zero));
-    __m256 wb = _mm256_sqrt_ps(_mm256_max_ps(
-        _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(bx, bx)), _mm256_mul_ps(by, by)), _mm256_mul_ps(bz, bz)),
-                      _mm256_mul_ps(bw, bw)),
-        zero));
+    for (int c = 0; c < 4; c++) g->a[c] = r[c], g->b[c] = r[4 + c];
+    g->ra = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(r[0], r[0])), _mm256_mul_ps(r[1], r[1])),
+                                        _mm256_mul_ps(r[2], r[2])),
+                          _mm256_mul_ps(r[3], r[3]));
+    g->rb = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(r[4], r[4])), _mm256_mul_ps(r[5], r[5])),
+                                        _mm256_mul_ps(r[6], r[6])),
+                          _mm256_mul_ps(r[7], r[7]));
+}
+
+__attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, const uint8_t *d0, const uint8_t *d1, float u) {
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), mone = _mm256_set1_ps(-1.0f);
     const __m256i k1 = _mm256_set1_epi32(1), k2 = _mm256_set1_epi32(2), k3 = _mm256_set1_epi32(3), k0 = _mm256_setzero_si256();
     __m256i da = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d0));
-    ax = _mm256_blendv_ps(ax, wa, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, k0)));
-    ay = _mm256_blendv_ps(ay, wa, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, k1)));
-    az = _mm256_blendv_ps(az, wa, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, k2)));
-    aw = _mm256_blendv_ps(aw, wa, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, k3)));
     __m256i db = d1 == d0 ? da : _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d1));
-    bx = _mm256_blendv_ps(bx, wb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, k0)));
-    by = _mm256_blendv_ps(by, wb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, k1)));
-    bz = _mm256_blendv_ps(bz, wb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, k2)));
-    bw = _mm256_blendv_ps(bw, wb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, k3)));
-    /* sk_cc_qlerp */
-    __m256 dt = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, bx), _mm256_mul_ps(ay, by)), _mm256_mul_ps(az, bz)),
-                              _mm256_mul_ps(aw, bw));
+    const __m256i kc[4] = {k0, k1, k2, k3};
+    for (int c = 0; c < 4; c++) {
+        g->a[c] = _mm256_blendv_ps(g->a[c], g->ra, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, kc[c])));
+        g->b[c] = _mm256_blendv_ps(g->b[c], g->rb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, kc[c])));
+    }
+    const __m256 *a = g->a, *b = g->b;
+    __m256 dt = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])), _mm256_mul_ps(a[2], b[2])),
+                              _mm256_mul_ps(a[3], b[3]));
     __m256 sg = _mm256_blendv_ps(one, mone, _mm256_cmp_ps(dt, zero, _CMP_LT_OQ));
-    int far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(dt, sg), _mm256_set1_ps(SK_CC_NLERP_DOT), _CMP_LT_OQ)) : 0;
+    g->far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(dt, sg), _mm256_set1_ps(SK_CC_NLERP_DOT), _CMP_LT_OQ)) : 0;
     const __m256 vu = _mm256_set1_ps(u);
-    __m256 qx = _mm256_add_ps(ax, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bx), ax), vu));
-    __m256 qy = _mm256_add_ps(ay, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, by), ay), vu));
-    __m256 qz = _mm256_add_ps(az, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bz), az), vu));
-    __m256 qw = _mm256_add_ps(aw, _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, bw), aw), vu));
-    __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(qx, qx), _mm256_mul_ps(qy, qy)), _mm256_mul_ps(qz, qz)),
-                              _mm256_mul_ps(qw, qw));
-    __m256 inv = _mm256_div_ps(one, _mm256_sqrt_ps(l2));
-    qx = _mm256_mul_ps(qx, inv), qy = _mm256_mul_ps(qy, inv), qz = _mm256_mul_ps(qz, inv), qw = _mm256_mul_ps(qw, inv);
+    for (int c = 0; c < 4; c++) g->q[c] = _mm256_add_ps(a[c], _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, b[c]), a[c]), vu));
+    __m256 *q = g->q;
+    g->l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])), _mm256_mul_ps(q[2], q[2])),
+                          _mm256_mul_ps(q[3], q[3]));
+}
+
+__attribute__((target("avx2"))) static inline void cc_rot8_finish(cc_rot8 *g, float u) {
+    for (int c = 0; c < 4; c++) g->q[c] = _mm256_mul_ps(g->q[c], g->l2); /* l2 holds 1 / sqrt(l2) here */
+    int far = g->far;
     if (far) {
-        /* the slerp branch: sk_quat_slerp's series on the samples, blended
-         * into the far lanes (keys more than 120 degrees apart: the scalar
-         * function, written into the series' rows first) */
         float ar[32], br[32], sr[32];
-        _mm256_storeu_ps(ar, ax), _mm256_storeu_ps(ar + 8, ay), _mm256_storeu_ps(ar + 16, az), _mm256_storeu_ps(ar + 24, aw);
-        _mm256_storeu_ps(br, bx), _mm256_storeu_ps(br + 8, by), _mm256_storeu_ps(br + 16, bz), _mm256_storeu_ps(br + 24, bw);
+        for (int c = 0; c < 4; c++) _mm256_storeu_ps(ar + 8 * c, g->a[c]), _mm256_storeu_ps(br + 8 * c, g->b[c]);
         unsigned trig = skk_slerp_rows_w8(ar, br, u, sr) & (unsigned)far;
         for (; trig; trig &= trig - 1) {
             int l = __builtin_ctz(trig);
@@ -520,10 +521,22 @@ __attribute__((target("avx2"))) static void cc_rot8_avx2(const __m256 *x, const 
         }
         const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
         __m256 fm = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(far), bit), bit));
-        qx = _mm256_blendv_ps(qx, _mm256_loadu_ps(sr), fm), qy = _mm256_blendv_ps(qy, _mm256_loadu_ps(sr + 8), fm);
-        qz = _mm256_blendv_ps(qz, _mm256_loadu_ps(sr + 16), fm), qw = _mm256_blendv_ps(qw, _mm256_loadu_ps(sr + 24), fm);
+        for (int c = 0; c < 4; c++) g->q[c] = _mm256_blendv_ps(g->q[c], _mm256_loadu_ps(sr + 8 * c), fm);
     }
-    q[0] = qx, q[1] = qy, q[2] = qz, q[3] = qw;
+}
+
+/* The rotations of a chunk, xr[0, nr) (nr a multiple of 8) with their
+ * dropped components, interpolated at u into g[nr / 8].q. */
+__attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const uint8_t *d0, const uint8_t *d1, uint32_t nr,
+                                                         float u, cc_rot8 *g) {
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    uint32_t ng = nr / 8;
+    for (uint32_t k = 0; k < ng; k++) cc_rot8_rows(xr + 8 * k, &g[k]);
+    for (uint32_t k = 0; k < ng; k++)
+        g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
+    for (uint32_t k = 0; k < ng; k++) cc_rot8_lerp(&g[k], d0 + 8 * k, d1 + 8 * k, u);
+    for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
+    for (uint32_t k = 0; k < ng; k++) cc_rot8_finish(&g[k], u);
 }
 
 /* Rows q[0..3] of eight rotations to *dst[0..7]. */
@@ -593,9 +606,10 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
         if (local)
             for (uint32_t k = 0; k < nr; k++) rdst[k] = &local[rj[k]].r;
         for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3, rdst[nr] = &sink;
+        cc_rot8 grp[CC_CHUNK / 8 + 1];
+        cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, grp);
         for (uint32_t k = 0; k < nr; k += 8) {
-            __m256 q[4];
-            cc_rot8_avx2(xr + k, dr0 + k, same ? dr0 + k : dr1 + k, u, q);
+            const __m256 *q = grp[k / 8].q;
             if (local) cc_store8_aos(q, rdst + k);
             else if (k + 8 <= real && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
                 float *g = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
