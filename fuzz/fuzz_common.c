@@ -1,6 +1,8 @@
 /* Shared helpers of the fuzzing harnesses: fuzz_common.h. */
 #include "fuzz_common.h"
 
+#include "core/clip_internal.h" /* the scalar decoder beside the AVX2 one */
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -217,6 +219,16 @@ void fz_exercise_asset(const sk_asset *asset, fz_bytes *b) {
                 for (int loop = 0; loop < 3; loop++) {
                     if (sk_clip_sample(clip, skel, times[k], (sk_loop_mode)loop, &pose, &err) != SK_OK)
                         fz_fail("sk_clip_sample on a loaded clip: %s", err.message);
+                    if (sk_clip_is_compressed(clip) && jc) { /* the AVX2 decoder gives the scalar one's bits */
+                        sk_transform *sc = malloc((size_t)jc * sizeof *sc);
+                        if (sc) {
+                            memcpy(sc, skel->rest, (size_t)jc * sizeof *sc);
+                            sk_cclip_sample_tracks_simd(clip, sk_clip_wrap_time(clip, times[k], (sk_loop_mode)loop), sc, false);
+                            if (memcmp(sc, pose.local, (size_t)jc * sizeof *sc) != 0)
+                                fz_fail("the AVX2 and scalar decoders differ at t = %g", times[k]);
+                            free(sc);
+                        }
+                    }
                     if (loop == 0 && k < 3) {
                         if (sk_local_to_model(skel, &pose, NULL, model, jc, &err) != SK_OK)
                             fz_fail("sk_local_to_model: %s", err.message);
