@@ -204,6 +204,16 @@ static void test_gltf_round_trip(void **state) {
     if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
 }
 
+/* A clip of ../shared/mocap/bvh, loaded (fails the test if it does not load). */
+static sk_asset *load_mocap(const char *shared, const char *name) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mocap/bvh/%s", shared, name);
+    sk_asset *as = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_bvh_load_file(path, NULL, &as, &err), SK_OK);
+    return as;
+}
+
 /* The AVX2 decoder's slerp lanes (frames far enough apart that the decoder
  * slerps instead of nlerping: common at 24 frames/s) against the scalar
  * decoder, bit for bit: four CMU clips kept at every 5th frame, sampled at
@@ -214,11 +224,8 @@ static void test_simd_far_lanes(void **state) {
     static const char *const clips[] = {"02_01.bvh", "05_06.bvh", "131_03.bvh", "60_01_scaled.bvh"};
     long poses = 0, far_pairs = 0;
     for (int f = 0; f < 4; f++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/mocap/bvh/%s", shared, clips[f]);
-        sk_asset *as = NULL;
+        sk_asset *as = load_mocap(shared, clips[f]);
         sk_error err = {0};
-        assert_int_equal(sk_bvh_load_file(path, NULL, &as, &err), SK_OK);
         const sk_skeleton *s = as->skeleton;
         uint32_t J = s->joint_count;
         sk_compress_options o = {0.01, 3.0, strstr(clips[f], "_scaled") ? 1.0 : CMU_M_PER_UNIT, 0, 0};
@@ -274,11 +281,8 @@ static void test_scalar_compressor(void **state) {
     static const char *const clips[] = {"02_01.bvh", "09_11_fbx2bvh.bvh", "131_03.bvh"};
     int same = 0;
     for (int f = 0; f < 3; f++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/mocap/bvh/%s", shared, clips[f]);
-        sk_asset *as = NULL;
+        sk_asset *as = load_mocap(shared, clips[f]);
         sk_error err = {0};
-        assert_int_equal(sk_bvh_load_file(path, NULL, &as, &err), SK_OK);
         sk_clip *src = NULL, *cc[2] = {NULL, NULL};
         if (f == 2) assert_int_equal(sk_clip_resample(as->clips[0], as->skeleton, 24.0, NULL, &src, &err), SK_OK);
         sk_compress_options o = {0.01, 3.0, CMU_M_PER_UNIT, 0, 0};
