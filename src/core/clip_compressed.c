@@ -171,6 +171,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
     uint32_t R = 0;
     for (uint32_t i = 0; i < T; i++) R += c->tracks[i].pad_ && c->tracks[i].path == SK_PATH_ROTATION;
+    c->cc.rots = R;
     uint32_t *tj = rj + R, nr = 0, nv = 0, ncon = 0, ai = 0;
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
@@ -281,10 +282,10 @@ static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x
     else x->s = sk_vec3_make(v[0], v[1], v[2]);
 }
 
-/* Rotations decoded in a chunk are interpolated four at a time (SSE2): the
- * same operations in the same order as sk_cc_qlerp, so the results are the
- * ones the compressor measured; lanes that need slerp take sk_cc_qlerp. */
-
+/* The scalar decoder's rotations of a chunk interpolated four at a time
+ * (SSE2): the same operations in the same order as sk_cc_qlerp, so the
+ * results are the ones the compressor measured; lanes that need slerp take
+ * sk_cc_qlerp. */
 static void cc_qlerp_chunk(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32_t n, float u) {
     uint32_t i = 0;
 #if defined(__SSE2__)
@@ -362,7 +363,8 @@ __attribute__((target("avx2"))) static inline __m256i cc_fields_avx2(const uint8
  * sranges) and its frames' bits at p0 and p1 (advanced past them): per
  * track one register, frame 0 in lanes 0-3 and frame 1 in lanes 4-7, each
  * in output order (x, y, z, w) with +0 in place of the dropped component,
- * stored to *xo[i], the dropped component to *dd[i]. The coefficients are
+ * stored in the slot the plan gives it (slot[i]: xr[k], or xv[k] when bit
+ * 31 is set), its dropped component in dr[k] or dv[k]. The coefficients are
  * computed once for both frames. Same float operations in the same order
  * as cc_read2 (sk_cc_coef; no FMA: the "avx2" target does not enable it). */
 __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(const uint8_t *cranges, const uint8_t *rates,
@@ -399,8 +401,9 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
 
 /* cc_decode_placed_avx2 for two frames in two segments (the last frame of
  * one and the first of the next): each half of the register with its own
- * segment's bit rate, dropped component (*dd0[i], *dd1[i]) and
- * coefficients. Tracks [a0, a0 + n); the cursors' bit positions advance. */
+ * segment's bit rate, dropped component (dr0/dv0 for frame 0, dr1/dv1 for
+ * frame 1) and coefficients. Tracks [a0, a0 + n); the cursors' bit
+ * positions advance. */
 __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
                                                                    uint32_t a0, uint32_t n, const uint32_t *slot, __m256 *xr,
                                                                    __m256 *xv, uint8_t *dr0, uint8_t *dr1, uint8_t *dv0,
@@ -583,9 +586,7 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
             cc_put_soa(soa, t->joint, t->path, v);
         }
     }
-    uint32_t R = 0;
-    for (uint32_t a = 0; a < A; a += CC_CHUNK) R += cnr[a / CC_CHUNK];
-    const uint32_t *tj = rj + R;
+    const uint32_t *tj = rj + c->cc.rots;
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
         if (same)

@@ -87,6 +87,7 @@ struct sk_clip {
         /* the AVX2 decoder's plan, one allocation of plan_words (clip_compressed.c) */
         uint32_t *plan;
         size_t plan_words;
+        uint32_t rots; /* animated rotation tracks (the plan's joint lists split there) */
     } cc;
 };
 
