@@ -139,6 +139,9 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     c->cc.anim = sk_cc_u32(b + 28);
     c->cc.segments = sk_cc_u32(b + 32);
     c->cc.seg_len = sk_cc_u32(b + 36);
+    c->cc.seg_shift = 32;
+    for (uint32_t sh = 0; sh < 32; sh++)
+        if (c->cc.seg_len == 1u << sh) c->cc.seg_shift = sh;
     c->cc.consts = b + sk_cc_u32(b + 44);
     c->cc.ranges = b + sk_cc_u32(b + 48);
     c->cc.segtab = b + sk_cc_u32(b + 52);
@@ -212,7 +215,8 @@ typedef struct cc_cursor {
 } cc_cursor;
 
 static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
-    uint32_t si = k / c->cc.seg_len, i = k - si * c->cc.seg_len, A = c->cc.anim;
+    uint32_t si = c->cc.seg_shift < 32 ? k >> c->cc.seg_shift : k / c->cc.seg_len; /* no division in the usual case */
+    uint32_t i = k - si * c->cc.seg_len, A = c->cc.anim;
     const uint8_t *seg = c->blob + sk_cc_u32(c->cc.segtab + 4u * si);
     s->seg = seg;
     s->rates = seg + 4;
@@ -509,22 +513,85 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
                           _mm256_mul_ps(q[3], q[3]));
 }
 
-__attribute__((target("avx2"))) static inline void cc_rot8_finish(cc_rot8 *g, float u) {
-    for (int c = 0; c < 4; c++) g->q[c] = _mm256_mul_ps(g->q[c], g->l2); /* l2 holds 1 / sqrt(l2) here */
-    int far = g->far;
-    if (far) {
-        float ar[32], br[32], sr[32];
-        for (int c = 0; c < 4; c++) _mm256_storeu_ps(ar + 8 * c, g->a[c]), _mm256_storeu_ps(br + 8 * c, g->b[c]);
-        unsigned trig = skk_slerp_rows_w8(ar, br, u, sr) & (unsigned)far;
-        for (; trig; trig &= trig - 1) {
+/* The slerp of the far lanes, sk_quat_slerp's series (skk_slerp_rows: the
+ * same operations in the same order, so bit for bit the scalar function),
+ * for all the groups of a chunk that have far lanes at once: each term of
+ * the series is one dependent multiply and add per group, so the groups'
+ * chains run side by side instead of one after the other. Each lane gets the
+ * terms of its own angle whatever the other lanes need (the terms before
+ * them leave 1 unchanged), so one count of terms serves all the groups. */
+typedef struct cc_far8 {
+    __m256 xm1, ct, cd, sgt, q[4], l2;
+    __m256i m3, m6, bad;
+} cc_far8;
+
+__attribute__((target("avx2"))) static void cc_slerp_far(cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u) {
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 t = _mm256_set1_ps(u), d = _mm256_sub_ps(one, t), t2 = _mm256_mul_ps(t, t), d2 = _mm256_mul_ps(d, d);
+    cc_far8 f[CC_CHUNK / 8 + 1];
+    int start = 2;
+    for (uint32_t i = 0; i < nf; i++) {
+        const cc_rot8 *h = &g[fg[i]];
+        const __m256 *a = h->a, *b = h->b;
+        /* the dot product and its sign as cc_rot8_lerp computed them (= skk_slerp_rows's) */
+        __m256 x = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])), _mm256_mul_ps(a[2], b[2])),
+                                 _mm256_mul_ps(a[3], b[3]));
+        __m256 bad = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+        __m256 sg = _mm256_blendv_ps(one, _mm256_set1_ps(-1.0f), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
+        x = _mm256_mul_ps(x, sg);
+        x = _mm256_blendv_ps(x, one, _mm256_cmp_ps(x, one, _CMP_GT_OQ));
+        bad = _mm256_or_ps(bad, _mm256_cmp_ps(x, _mm256_set1_ps(SKM_SLERP_TRIG_BELOW), _CMP_LT_OQ));
+        f[i].xm1 = _mm256_sub_ps(x, one);
+        __m256 m3 = _mm256_cmp_ps(f[i].xm1, _mm256_set1_ps(SKM_SLERP_3_TERMS_ABOVE), _CMP_GT_OQ);
+        __m256 m6 = _mm256_cmp_ps(f[i].xm1, _mm256_set1_ps(SKM_SLERP_6_TERMS_ABOVE), _CMP_GT_OQ);
+        int s = _mm256_movemask_ps(m3) == 0xff ? 2 : _mm256_movemask_ps(m6) == 0xff ? 5 : 7;
+        if (s > start) start = s;
+        f[i].m3 = _mm256_castps_si256(m3), f[i].m6 = _mm256_castps_si256(m6), f[i].bad = _mm256_castps_si256(bad);
+        f[i].ct = f[i].cd = one;
+        f[i].sgt = _mm256_mul_ps(t, sg);
+    }
+    for (int k = start; k >= 0; k--) {
+        const __m256 uk = _mm256_set1_ps(skm_slerp_u[k]), vk = _mm256_set1_ps(skm_slerp_v[k]);
+        const __m256 ct_k = _mm256_sub_ps(_mm256_mul_ps(uk, t2), vk), cd_k = _mm256_sub_ps(_mm256_mul_ps(uk, d2), vk);
+        for (uint32_t i = 0; i < nf; i++) {
+            __m256 nct = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(ct_k, f[i].xm1), f[i].ct));
+            __m256 ncd = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(cd_k, f[i].xm1), f[i].cd));
+            if (k >= 3) { /* lanes whose angle needs this term: not m6 (terms 7, 6), not m3 (5, 4, 3) */
+                __m256 keep = _mm256_castsi256_ps(k >= 6 ? f[i].m6 : f[i].m3);
+                nct = _mm256_blendv_ps(nct, f[i].ct, keep);
+                ncd = _mm256_blendv_ps(ncd, f[i].cd, keep);
+            }
+            f[i].ct = nct, f[i].cd = ncd;
+        }
+    }
+    for (uint32_t i = 0; i < nf; i++) {
+        const cc_rot8 *h = &g[fg[i]];
+        __m256 ct = _mm256_mul_ps(f[i].ct, f[i].sgt), cd = _mm256_mul_ps(f[i].cd, d);
+        for (int c = 0; c < 4; c++) f[i].q[c] = _mm256_add_ps(_mm256_mul_ps(cd, h->a[c]), _mm256_mul_ps(ct, h->b[c]));
+        __m256 *q = f[i].q;
+        f[i].l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])), _mm256_mul_ps(q[2], q[2])),
+                                _mm256_mul_ps(q[3], q[3]));
+    }
+    for (uint32_t i = 0; i < nf; i++) {
+        f[i].bad = _mm256_or_si256(f[i].bad, _mm256_castps_si256(_mm256_cmp_ps(f[i].l2, zero, _CMP_NGT_UQ)));
+        f[i].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(f[i].l2));
+    }
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    for (uint32_t i = 0; i < nf; i++) {
+        cc_rot8 *h = &g[fg[i]];
+        __m256 fm = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(h->far), bit), bit));
+        for (int c = 0; c < 4; c++) h->q[c] = _mm256_blendv_ps(h->q[c], _mm256_mul_ps(f[i].q[c], f[i].l2), fm);
+        /* more than 120 degrees apart (or not finite): the scalar function */
+        for (unsigned trig = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(f[i].bad)) & (unsigned)h->far; trig; trig &= trig - 1) {
             int l = __builtin_ctz(trig);
+            float ar[32], br[32], qr[32];
+            for (int c = 0; c < 4; c++)
+                _mm256_storeu_ps(ar + 8 * c, h->a[c]), _mm256_storeu_ps(br + 8 * c, h->b[c]), _mm256_storeu_ps(qr + 8 * c, h->q[c]);
             float qa[4] = {ar[l], ar[8 + l], ar[16 + l], ar[24 + l]}, qb[4] = {br[l], br[8 + l], br[16 + l], br[24 + l]};
             sk_quat e = sk_cc_qlerp(qa, qb, u);
-            sr[l] = e.x, sr[8 + l] = e.y, sr[16 + l] = e.z, sr[24 + l] = e.w;
+            qr[l] = e.x, qr[8 + l] = e.y, qr[16 + l] = e.z, qr[24 + l] = e.w;
+            for (int c = 0; c < 4; c++) h->q[c] = _mm256_loadu_ps(qr + 8 * c);
         }
-        const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-        __m256 fm = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(far), bit), bit));
-        for (int c = 0; c < 4; c++) g->q[c] = _mm256_blendv_ps(g->q[c], _mm256_loadu_ps(sr + 8 * c), fm);
     }
 }
 
@@ -533,13 +600,17 @@ __attribute__((target("avx2"))) static inline void cc_rot8_finish(cc_rot8 *g, fl
 __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const uint8_t *d0, const uint8_t *d1, uint32_t nr,
                                                          float u, cc_rot8 *g) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    uint32_t ng = nr / 8;
+    uint32_t ng = nr / 8, fg[CC_CHUNK / 8 + 1], nf = 0;
     for (uint32_t k = 0; k < ng; k++) cc_rot8_rows(xr + 8 * k, &g[k]);
     for (uint32_t k = 0; k < ng; k++)
         g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
     for (uint32_t k = 0; k < ng; k++) cc_rot8_lerp(&g[k], d0 + 8 * k, d1 + 8 * k, u);
     for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
-    for (uint32_t k = 0; k < ng; k++) cc_rot8_finish(&g[k], u);
+    for (uint32_t k = 0; k < ng; k++) {
+        for (int c = 0; c < 4; c++) g[k].q[c] = _mm256_mul_ps(g[k].q[c], g[k].l2); /* l2 holds 1 / sqrt(l2) here */
+        if (g[k].far) fg[nf++] = k;
+    }
+    if (nf) cc_slerp_far(g, fg, nf, u);
 }
 
 /* Rows q[0..3] of eight rotations to *dst[0..7]. */

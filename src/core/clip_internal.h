@@ -82,6 +82,7 @@ struct sk_clip {
     sk_clip_frames *frames;     /* frame-major keys, or NULL */
     struct {                    /* compressed: header fields read once at load */
         uint32_t frames, anim, seg_len, segments;
+        uint32_t seg_shift; /* log2(seg_len) when it is a power of two (the compressor's 16), else 32 */
         float rate;
         const uint8_t *consts, *ranges, *segtab;
         /* the AVX2 decoder's plan, one allocation of plan_words (clip_compressed.c) */
