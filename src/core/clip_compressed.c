@@ -17,7 +17,7 @@
 #endif
 
 /* Animated tracks decoded per pass (stack buffers of the decoders). */
-enum { CC_CHUNK = 64 };
+enum { CC_CHUNK = 64, CC_XV = CC_CHUNK + 8 }; /* decoded slots: rotations (padded to 8), then translations/scales */
 
 static sk_result bad(sk_error *err, const char *what) {
     return sk_error_set(err, SK_ERR_INVALID_DATA, "compressed clip: %s", what);
@@ -160,7 +160,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     }
     c->joint_span = span;
     /* The AVX2 decoder's plan: per animated track its slot in its chunk's
-     * rotations or translations/scales (bit 31); the rotations' joints;
+     * decoded values (rotations from 0, translations/scales from CC_XV); the rotations' joints;
      * the translations'/scales' joints (x2, +1 for a scale); the constant
      * tracks; per chunk of CC_CHUNK animated tracks, its rotation count. */
     uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK;
@@ -184,7 +184,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         }
         if (ai % CC_CHUNK == 0) nr = nv = 0;
         if (t->path == SK_PATH_ROTATION) slot[ai] = nr++, *rj++ = t->joint;
-        else slot[ai] = 0x80000000u | nv++, *tj++ = 2u * t->joint + (t->path == SK_PATH_SCALE);
+        else slot[ai] = CC_XV + nv++, *tj++ = 2u * t->joint + (t->path == SK_PATH_SCALE);
         cnr[ai / CC_CHUNK] = nr;
         ai++;
     }
@@ -344,6 +344,8 @@ static const int32_t CC_LANE[4][4][8] =
      {{0, -1, 0, 0, -1, 0, 0, 0}, {0, -1, 0, 0, 0, -1, 0, 0}, {0, -1, 0, 0, 0, 0, -1, 0}, {0, -1, 0, 0, 0, 0, 0, -1}},
      {{0, 0, -1, 0, -1, 0, 0, 0}, {0, 0, -1, 0, 0, -1, 0, 0}, {0, 0, -1, 0, 0, 0, -1, 0}, {0, 0, -1, 0, 0, 0, 0, -1}},
      {{0, 0, 0, -1, -1, 0, 0, 0}, {0, 0, 0, -1, 0, -1, 0, 0}, {0, 0, 0, -1, 0, 0, -1, 0}, {0, 0, 0, -1, 0, 0, 0, -1}}};
+/* sk_cc_coef's middle of the range for 0 bits (s0 + se x 0.5; else s0 + se x 0 = s0 exactly), without a branch */
+static const float CC_HALF[SK_CC_LEVELS] = {0.5f};
 static const uint64_t CC_SHIFT[SK_CC_LEVELS][4] = {{0, 0, 0, 0}, {0, 3, 6, 0}, {0, 4, 8, 0}, {0, 5, 10, 0}, {0, 6, 12, 0}, {0, 7, 14, 0}, {0, 8, 16, 0}, {0, 9, 18, 0}, {0, 10, 20, 0}, {0, 11, 22, 0}, {0, 12, 24, 0}, {0, 13, 26, 0}, {0, 14, 28, 0}, {0, 16, 32, 0}, {0, 19, 38, 0}, {0, 23, 46, 0}};
 static const uint64_t CC_MASK[SK_CC_LEVELS][4] = {{0x0u, 0x0u, 0x0u, 0x0u}, {0x7u, 0x7u, 0x7u, 0x7u}, {0xfu, 0xfu, 0xfu, 0xfu}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {0xffu, 0xffu, 0xffu, 0xffu}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}};
 
@@ -367,29 +369,29 @@ __attribute__((target("avx2"))) static inline __m256i cc_fields_avx2(const uint8
  * sranges) and its frames' bits at p0 and p1 (advanced past them): per
  * track one register, frame 0 in lanes 0-3 and frame 1 in lanes 4-7, each
  * in output order (x, y, z, w) with +0 in place of the dropped component,
- * stored in the slot the plan gives it (slot[i]: xr[k], or xv[k] when bit
- * 31 is set), its dropped component in dr[k] or dv[k]. The coefficients are
+ * stored in out[slot[i]] (the plan's slot: rotations from 0, translations
+ * and scales from CC_XV), its dropped component in dd[slot[i]]. The coefficients are
  * computed once for both frames. Same float operations in the same order
  * as cc_read2 (sk_cc_coef; no FMA: the "avx2" target does not enable it). */
 __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(const uint8_t *cranges, const uint8_t *rates,
                                                                          const uint8_t *sranges, const uint8_t *bits0,
                                                                          uint64_t *pp0, uint64_t *pp1, uint32_t n, const uint32_t *slot,
-                                                                         __m256 *xr, __m256 *xv, uint8_t *dr, uint8_t *dv) {
+                                                                         __m256 *out, uint8_t *dd) {
     uint64_t p0 = *pp0, p1 = *pp1;
     const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = rates[i], l = v & 15u, b = SK_CC_BITS[l], d = v >> 4;
-        uint32_t sl = slot[i], k = sl & 0x7fffffffu;
-        __m256 *xo = sl >> 31 ? &xv[k] : &xr[k];
-        (sl >> 31 ? dv : dr)[k] = (uint8_t)d;
+        uint32_t sl = slot[i];
+        __m256 *xo = &out[sl];
+        dd[sl] = (uint8_t)d;
         const float *cr = (const float *)(const void *)(cranges + 32u * i);
         __m128i perm = _mm_loadu_si128((const __m128i *)(const void *)CC_STORED[d][d]);
         __m128 cmin = _mm_permutevar_ps(_mm_loadu_ps(cr), perm), cext = _mm_permutevar_ps(_mm_loadu_ps(cr + 4), perm);
         __m128i sb = _mm_loadl_epi64((const __m128i *)(const void *)(sranges + 6u * i));
         __m128 s0f = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(sb)), _mm256_castps256_ps128(k255));
         __m128 sef = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3))), _mm256_castps256_ps128(k255));
-        __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, l ? s0f : _mm_add_ps(s0f, _mm_mul_ps(sef, _mm_set1_ps(0.5f)))));
+        __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, _mm_add_ps(s0f, _mm_mul_ps(sef, _mm_set1_ps(CC_HALF[l]))))); /* as in placed2 */
         __m128 sc = _mm_mul_ps(_mm_mul_ps(cext, sef), _mm_set1_ps(SK_CC_INV[l]));
         __m256i q0 = cc_fields_avx2(bits0, p0, l, b), q1 = cc_fields_avx2(bits0, p1, l, b);
         p0 += 3u * b, p1 += 3u * b;
@@ -405,13 +407,12 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
 
 /* cc_decode_placed_avx2 for two frames in two segments (the last frame of
  * one and the first of the next): each half of the register with its own
- * segment's bit rate, dropped component (dr0/dv0 for frame 0, dr1/dv1 for
- * frame 1) and coefficients. Tracks [a0, a0 + n); the cursors' bit
+ * segment's bit rate, dropped component (dd0 for frame 0, dd1 for frame 1)
+ * and coefficients. Tracks [a0, a0 + n); the cursors' bit
  * positions advance. */
 __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
-                                                                   uint32_t a0, uint32_t n, const uint32_t *slot, __m256 *xr,
-                                                                   __m256 *xv, uint8_t *dr0, uint8_t *dr1, uint8_t *dv0,
-                                                                   uint8_t *dv1) {
+                                                                   uint32_t a0, uint32_t n, const uint32_t *slot, __m256 *out,
+                                                                   uint8_t *dd0, uint8_t *dd1) {
     const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     /* bytes 0-2 of each range (smin) then 3-5 (sext), of frame 0 then 1 */
@@ -421,9 +422,9 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
     for (uint32_t i = 0; i < n; i++) {
         uint32_t a = a0 + i, v0 = s0->rates[a], v1 = s1->rates[a];
         uint32_t l0 = v0 & 15u, l1 = v1 & 15u, b0 = SK_CC_BITS[l0], b1 = SK_CC_BITS[l1], d0 = v0 >> 4, d1 = v1 >> 4;
-        uint32_t sl = slot[i], k = sl & 0x7fffffffu;
-        __m256 *xo = sl >> 31 ? &xv[k] : &xr[k];
-        (sl >> 31 ? dv0 : dr0)[k] = (uint8_t)d0, (sl >> 31 ? dv1 : dr1)[k] = (uint8_t)d1;
+        uint32_t sl = slot[i];
+        __m256 *xo = &out[sl];
+        dd0[sl] = (uint8_t)d0, dd1[sl] = (uint8_t)d1;
         /* the clip range in stored order */
         const float *cr = (const float *)(const void *)(c->cc.ranges + 32u * a);
         __m256i perm = _mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0][d1]);
@@ -642,8 +643,8 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
  * rotations of the joints of one group stored as its rows). */
 __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
                                                            sk_transform *local, float *soa) {
-    __m256 xr[CC_CHUNK + 8], xv[CC_CHUNK];
-    uint8_t dr0[CC_CHUNK + 8], dr1[CC_CHUNK + 8], dv0[CC_CHUNK], dv1[CC_CHUNK];
+    __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
+    uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
     sk_quat *rdst[CC_CHUNK + 8], sink;
     bool same = s0->seg == s1->seg;
     uint32_t A = c->cc.anim, T = c->track_count;
@@ -662,8 +663,8 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
         if (same)
             cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
-                                  slot + a, xr, xv, dr0, dv0);
-        else cc_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, xv, dr0, dr1, dv0, dv1);
+                                  slot + a, xr, dr0);
+        else cc_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, dr0, dr1);
         for (uint32_t k = 0; k < nv; k++) {
             float v[8];
             _mm256_storeu_ps(v, xv[k]);
