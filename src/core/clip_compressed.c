@@ -344,10 +344,45 @@ static const int32_t CC_LANE[4][4][8] =
      {{0, -1, 0, 0, -1, 0, 0, 0}, {0, -1, 0, 0, 0, -1, 0, 0}, {0, -1, 0, 0, 0, 0, -1, 0}, {0, -1, 0, 0, 0, 0, 0, -1}},
      {{0, 0, -1, 0, -1, 0, 0, 0}, {0, 0, -1, 0, 0, -1, 0, 0}, {0, 0, -1, 0, 0, 0, -1, 0}, {0, 0, -1, 0, 0, 0, 0, -1}},
      {{0, 0, 0, -1, -1, 0, 0, 0}, {0, 0, 0, -1, 0, -1, 0, 0}, {0, 0, 0, -1, 0, 0, -1, 0}, {0, 0, 0, -1, 0, 0, 0, -1}}};
-/* sk_cc_coef's middle of the range for 0 bits (s0 + se x 0.5; else s0 + se x 0 = s0 exactly), without a branch */
-static const float CC_HALF[SK_CC_LEVELS] = {0.5f};
 static const uint64_t CC_SHIFT[SK_CC_LEVELS][4] = {{0, 0, 0, 0}, {0, 3, 6, 0}, {0, 4, 8, 0}, {0, 5, 10, 0}, {0, 6, 12, 0}, {0, 7, 14, 0}, {0, 8, 16, 0}, {0, 9, 18, 0}, {0, 10, 20, 0}, {0, 11, 22, 0}, {0, 12, 24, 0}, {0, 13, 26, 0}, {0, 14, 28, 0}, {0, 16, 32, 0}, {0, 19, 38, 0}, {0, 23, 46, 0}};
 static const uint64_t CC_MASK[SK_CC_LEVELS][4] = {{0x0u, 0x0u, 0x0u, 0x0u}, {0x7u, 0x7u, 0x7u, 0x7u}, {0xfu, 0xfu, 0xfu, 0xfu}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {0xffu, 0xffu, 0xffu, 0xffu}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}};
+
+/* The same-segment decoder's tables in one row per bit-rate level and per
+ * dropped component (fewer table bases live in the loop): per level the
+ * three components' shifts, the value mask, SK_CC_INV and sk_cc_coef's half
+ * (0.5 for 0 bits), and 3b; per dropped component d the clip range's
+ * components in stored order, each output component's stored lane and the
+ * dropped lane (as CC_STORED, CC_PLACE and CC_LANE with d0 = d1 = d). */
+typedef struct cc_level {
+    uint64_t shift[4], mask[4];
+    float inv[4], half[4];
+    uint32_t b3, pad[7];
+} cc_level;
+static const cc_level CC_LV[SK_CC_LEVELS] __attribute__((aligned(32))) = {
+    {{0, 0, 0, 0}, {0x0u, 0x0u, 0x0u, 0x0u}, {0.0f, 0.0f, 0.0f, 0.0f}, {0.5f, 0.5f, 0.5f, 0.5f}, 0u, {0}},
+    {{0, 3, 6, 0}, {0x7u, 0x7u, 0x7u, 0x7u}, {1.0f / 7, 1.0f / 7, 1.0f / 7, 1.0f / 7}, {0.0f, 0.0f, 0.0f, 0.0f}, 9u, {0}},
+    {{0, 4, 8, 0}, {0xfu, 0xfu, 0xfu, 0xfu}, {1.0f / 15, 1.0f / 15, 1.0f / 15, 1.0f / 15}, {0.0f, 0.0f, 0.0f, 0.0f}, 12u, {0}},
+    {{0, 5, 10, 0}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {1.0f / 31, 1.0f / 31, 1.0f / 31, 1.0f / 31}, {0.0f, 0.0f, 0.0f, 0.0f}, 15u, {0}},
+    {{0, 6, 12, 0}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {1.0f / 63, 1.0f / 63, 1.0f / 63, 1.0f / 63}, {0.0f, 0.0f, 0.0f, 0.0f}, 18u, {0}},
+    {{0, 7, 14, 0}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {1.0f / 127, 1.0f / 127, 1.0f / 127, 1.0f / 127}, {0.0f, 0.0f, 0.0f, 0.0f}, 21u, {0}},
+    {{0, 8, 16, 0}, {0xffu, 0xffu, 0xffu, 0xffu}, {1.0f / 255, 1.0f / 255, 1.0f / 255, 1.0f / 255}, {0.0f, 0.0f, 0.0f, 0.0f}, 24u, {0}},
+    {{0, 9, 18, 0}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {1.0f / 511, 1.0f / 511, 1.0f / 511, 1.0f / 511}, {0.0f, 0.0f, 0.0f, 0.0f}, 27u, {0}},
+    {{0, 10, 20, 0}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {1.0f / 1023, 1.0f / 1023, 1.0f / 1023, 1.0f / 1023}, {0.0f, 0.0f, 0.0f, 0.0f}, 30u, {0}},
+    {{0, 11, 22, 0}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {1.0f / 2047, 1.0f / 2047, 1.0f / 2047, 1.0f / 2047}, {0.0f, 0.0f, 0.0f, 0.0f}, 33u, {0}},
+    {{0, 12, 24, 0}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {1.0f / 4095, 1.0f / 4095, 1.0f / 4095, 1.0f / 4095}, {0.0f, 0.0f, 0.0f, 0.0f}, 36u, {0}},
+    {{0, 13, 26, 0}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {1.0f / 8191, 1.0f / 8191, 1.0f / 8191, 1.0f / 8191}, {0.0f, 0.0f, 0.0f, 0.0f}, 39u, {0}},
+    {{0, 14, 28, 0}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {1.0f / 16383, 1.0f / 16383, 1.0f / 16383, 1.0f / 16383}, {0.0f, 0.0f, 0.0f, 0.0f}, 42u, {0}},
+    {{0, 16, 32, 0}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {1.0f / 65535, 1.0f / 65535, 1.0f / 65535, 1.0f / 65535}, {0.0f, 0.0f, 0.0f, 0.0f}, 48u, {0}},
+    {{0, 19, 38, 0}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {1.0f / 524287, 1.0f / 524287, 1.0f / 524287, 1.0f / 524287}, {0.0f, 0.0f, 0.0f, 0.0f}, 57u, {0}},
+    {{0, 23, 46, 0}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}, {1.0f / 8388607, 1.0f / 8388607, 1.0f / 8388607, 1.0f / 8388607}, {0.0f, 0.0f, 0.0f, 0.0f}, 69u, {0}}};
+typedef struct cc_drop {
+    int32_t stored[4], pad[4], place[8], lane[8];
+} cc_drop;
+static const cc_drop CC_DROP[4] __attribute__((aligned(32))) = {
+    {{1, 2, 3, 3}, {0}, {0, 0, 1, 2, 0, 0, 1, 2}, {-1, 0, 0, 0, -1, 0, 0, 0}},
+    {{0, 2, 3, 3}, {0}, {0, 0, 1, 2, 0, 0, 1, 2}, {0, -1, 0, 0, 0, -1, 0, 0}},
+    {{0, 1, 3, 3}, {0}, {0, 1, 0, 2, 0, 1, 0, 2}, {0, 0, -1, 0, 0, 0, -1, 0}},
+    {{0, 1, 2, 3}, {0}, {0, 1, 2, 0, 0, 1, 2, 0}, {0, 0, 0, -1, 0, 0, 0, -1}}};
 
 /* The three stored components' quantised values of one frame (bit rate
  * level l of b bits, at bit position p of bits) in the low 32 bits of the
@@ -364,6 +399,14 @@ __attribute__((target("avx2"))) static inline __m256i cc_fields_avx2(const uint8
                              _mm256_setr_epi64x((long long)(p & 7u), (long long)(e & 7u), (long long)(f & 7u), 0));
 }
 
+/* cc_fields_avx2 for both frames at bit rates above 19 bits (three reads
+ * each), out of the decoder's loop. */
+__attribute__((target("avx2"), noinline, cold)) static void cc_fields2_wide(const uint8_t *bits, uint64_t p0, uint64_t p1,
+                                                                         uint32_t l, __m256i *q0, __m256i *q1) {
+    *q0 = cc_fields_avx2(bits, p0, l, SK_CC_BITS[l]);
+    *q1 = cc_fields_avx2(bits, p1, l, SK_CC_BITS[l]);
+}
+
 /* Animated tracks [0, n) of two frames in one segment (15 of 16 pairs),
  * from the clip ranges cranges, the segment's bit rates and ranges (rates,
  * sranges) and its frames' bits at p0 and p1 (advanced past them): per
@@ -374,35 +417,45 @@ __attribute__((target("avx2"))) static inline __m256i cc_fields_avx2(const uint8
  * computed once for both frames. Same float operations in the same order
  * as cc_read2 (sk_cc_coef; no FMA: the "avx2" target does not enable it). */
 __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(const uint8_t *cranges, const uint8_t *rates,
-                                                                         const uint8_t *sranges, const uint8_t *bits0,
+                                                                         const uint8_t *sranges, const uint8_t *bits,
                                                                          uint64_t *pp0, uint64_t *pp1, uint32_t n, const uint32_t *slot,
                                                                          __m256 *out, uint8_t *dd) {
-    uint64_t p0 = *pp0, p1 = *pp1;
-    const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f);
+    uint64_t p = *pp0, f = *pp1 - *pp0; /* frame 1 starts f bits after frame 0 (0: the same frame) */
+    const __m128 k255 = _mm_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t v = rates[i], l = v & 15u, b = SK_CC_BITS[l], d = v >> 4;
-        uint32_t sl = slot[i];
-        __m256 *xo = &out[sl];
-        dd[sl] = (uint8_t)d;
-        const float *cr = (const float *)(const void *)(cranges + 32u * i);
-        __m128i perm = _mm_loadu_si128((const __m128i *)(const void *)CC_STORED[d][d]);
-        __m128 cmin = _mm_permutevar_ps(_mm_loadu_ps(cr), perm), cext = _mm_permutevar_ps(_mm_loadu_ps(cr + 4), perm);
-        __m128i sb = _mm_loadl_epi64((const __m128i *)(const void *)(sranges + 6u * i));
-        __m128 s0f = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(sb)), _mm256_castps256_ps128(k255));
-        __m128 sef = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3))), _mm256_castps256_ps128(k255));
-        __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, _mm_add_ps(s0f, _mm_mul_ps(sef, _mm_set1_ps(CC_HALF[l]))))); /* as in placed2 */
-        __m128 sc = _mm_mul_ps(_mm_mul_ps(cext, sef), _mm_set1_ps(SK_CC_INV[l]));
-        __m256i q0 = cc_fields_avx2(bits0, p0, l, b), q1 = cc_fields_avx2(bits0, p1, l, b);
-        p0 += 3u * b, p1 += 3u * b;
-        __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l]);
+    for (uint32_t i = 0; i < n; i++, cranges += 32, sranges += 6) {
+        uint32_t v = rates[i], sl = slot[i];
+        const cc_level *L = &CC_LV[v & 15u];
+        const cc_drop *D = &CC_DROP[v >> 4];
+        dd[sl] = (uint8_t)(v >> 4);
+        __m128i perm = _mm_load_si128((const __m128i *)(const void *)D->stored);
+        __m128 cmin = _mm_permutevar_ps(_mm_loadu_ps((const float *)(const void *)cranges), perm);
+        __m128 cext = _mm_permutevar_ps(_mm_loadu_ps((const float *)(const void *)(cranges + 16)), perm);
+        __m128i sb = _mm_loadl_epi64((const __m128i *)(const void *)sranges);
+        __m128 s0f = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(sb)), k255);
+        __m128 sef = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3))), k255);
+        /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact) */
+        __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, _mm_add_ps(s0f, _mm_mul_ps(sef, _mm_load_ps(L->half)))));
+        __m128 sc = _mm_mul_ps(_mm_mul_ps(cext, sef), _mm_load_ps(L->inv));
+        uint64_t p1 = p + f;
+        __m256i q0, q1;
+        if (L->b3 <= 57) { /* 3b + 7 <= 64: one 64-bit read per frame holds all three */
+            __m256i sh = _mm256_load_si256((const __m256i *)(const void *)L->shift);
+            q0 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits + (p >> 3))),
+                                   _mm256_add_epi64(sh, _mm256_set1_epi64x((long long)(p & 7u))));
+            q1 = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits + (p1 >> 3))),
+                                   _mm256_add_epi64(sh, _mm256_set1_epi64x((long long)(p1 & 7u))));
+        } else
+            cc_fields2_wide(bits, p, p1, v & 15u, &q0, &q1);
+        p += L->b3;
+        __m256i m = _mm256_load_si256((const __m256i *)(const void *)L->mask);
         __m256i q = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_and_si256(q0, m), lo32),
                                        _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, m), lo32), 0xF0);
         __m256 x = _mm256_add_ps(_mm256_set_m128(off, off), _mm256_mul_ps(_mm256_set_m128(sc, sc), _mm256_cvtepi32_ps(q)));
-        *xo = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d][d])),
-                                  _mm256_permutevar_ps(x, _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d][d])));
+        out[sl] = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(const void *)D->lane)),
+                                   _mm256_permutevar_ps(x, _mm256_load_si256((const __m256i *)(const void *)D->place)));
     }
-    *pp0 = p0, *pp1 = p1;
+    *pp0 = p, *pp1 = p + f;
 }
 
 /* cc_decode_placed_avx2 for two frames in two segments (the last frame of
