@@ -579,10 +579,9 @@ typedef struct cc_far8 {
     __m256i m3, m6, bad;
 } cc_far8;
 
-__attribute__((target("avx2"))) static void cc_slerp_far(cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u) {
+__attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u, cc_far8 *f) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256 t = _mm256_set1_ps(u), d = _mm256_sub_ps(one, t), t2 = _mm256_mul_ps(t, t), d2 = _mm256_mul_ps(d, d);
-    cc_far8 f[CC_CHUNK / 8 + 1];
     int start = 2;
     for (uint32_t i = 0; i < nf; i++) {
         const cc_rot8 *h = &g[fg[i]];
@@ -630,6 +629,10 @@ __attribute__((target("avx2"))) static void cc_slerp_far(cc_rot8 *g, const uint3
         f[i].bad = _mm256_or_si256(f[i].bad, _mm256_castps_si256(_mm256_cmp_ps(f[i].l2, zero, _CMP_NGT_UQ)));
         f[i].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(f[i].l2));
     }
+}
+
+/* The far lanes' slerp (cc_slerp_far) over the groups' nlerp. */
+__attribute__((target("avx2"))) static void cc_slerp_apply(cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u, const cc_far8 *f) {
     const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     for (uint32_t i = 0; i < nf; i++) {
         cc_rot8 *h = &g[fg[i]];
@@ -658,17 +661,23 @@ __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const
     for (uint32_t k = 0; k < ng; k++) cc_rot8_rows(xr + 8 * k, &g[k]);
     for (uint32_t k = 0; k < ng; k++)
         g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
-    for (uint32_t k = 0; k < ng; k++) cc_rot8_lerp(&g[k], d0 + 8 * k, d1 + 8 * k, u);
-    for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
     for (uint32_t k = 0; k < ng; k++) {
-        for (int c = 0; c < 4; c++) g[k].q[c] = _mm256_mul_ps(g[k].q[c], g[k].l2); /* l2 holds 1 / sqrt(l2) here */
+        cc_rot8_lerp(&g[k], d0 + 8 * k, d1 + 8 * k, u);
         if (g[k].far) fg[nf++] = k;
     }
-    if (nf) cc_slerp_far(g, fg, nf, u);
+    /* the far lanes' series first: its chains then run beside the nlerp's roots and divisions */
+    cc_far8 f[CC_CHUNK / 8 + 1];
+    if (nf) cc_slerp_far(g, fg, nf, u, f);
+    for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
+    for (uint32_t k = 0; k < ng; k++)
+        for (int c = 0; c < 4; c++) g[k].q[c] = _mm256_mul_ps(g[k].q[c], g[k].l2); /* l2 holds 1 / sqrt(l2) here */
+    if (nf) cc_slerp_apply(g, fg, nf, u, f);
 }
 
-/* Rows q[0..3] of eight rotations to *dst[0..7]. */
-__attribute__((target("avx2"))) static void cc_store8_aos(const __m256 *q, sk_quat *const *dst) {
+/* Rows q[0..3] of eight rotations to the joints j[0..n) of local (n <= 8). */
+__attribute__((target("avx2"))) static inline void cc_store8_aos(const __m256 *q, sk_transform *local, const uint32_t *j, uint32_t n) {
+    sk_quat sink[8], *dst[8];
+    for (uint32_t l = 0; l < 8; l++) dst[l] = n == 8 || l < n ? &local[j[l]].r : &sink[l];
     __m256 t0 = _mm256_unpacklo_ps(q[0], q[1]), t1 = _mm256_unpackhi_ps(q[0], q[1]), t2 = _mm256_unpacklo_ps(q[2], q[3]),
            t3 = _mm256_unpackhi_ps(q[2], q[3]);
     __m256 r0 = _mm256_shuffle_ps(t0, t2, 0x44), r1 = _mm256_shuffle_ps(t0, t2, 0xEE); /* rotations 0|4, 1|5 */
@@ -698,7 +707,6 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
                                                            sk_transform *local, float *soa) {
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
-    sk_quat *rdst[CC_CHUNK + 8], sink;
     bool same = s0->seg == s1->seg;
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
@@ -729,14 +737,12 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
         }
         tj += nv;
         uint32_t real = nr;
-        if (local)
-            for (uint32_t k = 0; k < nr; k++) rdst[k] = &local[rj[k]].r;
-        for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3, rdst[nr] = &sink;
+        for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3;
         cc_rot8 grp[CC_CHUNK / 8 + 1];
         cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, grp);
         for (uint32_t k = 0; k < nr; k += 8) {
             const __m256 *q = grp[k / 8].q;
-            if (local) cc_store8_aos(q, rdst + k);
+            if (local) cc_store8_aos(q, local, rj + k, real - k < 8 ? real - k : 8);
             else if (k + 8 <= real && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
                 float *g = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
                 for (int r = 0; r < 4; r++) _mm256_storeu_ps(g + 8 * r, q[r]);
