@@ -573,10 +573,12 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
  * the series is one dependent multiply and add per group, so the groups'
  * chains run side by side instead of one after the other. Each lane gets the
  * terms of its own angle whatever the other lanes need (the terms before
- * them leave 1 unchanged), so one count of terms serves all the groups. */
+ * them leave 1 unchanged), so a group starts at the first term any of its
+ * lanes needs. */
 typedef struct cc_far8 {
     __m256 xm1, ct, cd, sgt, q[4], l2;
     __m256i m3, m6, bad;
+    int start; /* the group's first term: 2, 5 or 7 (3, 6 or 8 terms) */
 } cc_far8;
 
 __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u, cc_far8 *f) {
@@ -597,8 +599,8 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
         f[i].xm1 = _mm256_sub_ps(x, one);
         __m256 m3 = _mm256_cmp_ps(f[i].xm1, _mm256_set1_ps(SKM_SLERP_3_TERMS_ABOVE), _CMP_GT_OQ);
         __m256 m6 = _mm256_cmp_ps(f[i].xm1, _mm256_set1_ps(SKM_SLERP_6_TERMS_ABOVE), _CMP_GT_OQ);
-        int s = _mm256_movemask_ps(m3) == 0xff ? 2 : _mm256_movemask_ps(m6) == 0xff ? 5 : 7;
-        if (s > start) start = s;
+        f[i].start = _mm256_movemask_ps(m3) == 0xff ? 2 : _mm256_movemask_ps(m6) == 0xff ? 5 : 7;
+        if (f[i].start > start) start = f[i].start;
         f[i].m3 = _mm256_castps_si256(m3), f[i].m6 = _mm256_castps_si256(m6), f[i].bad = _mm256_castps_si256(bad);
         f[i].ct = f[i].cd = one;
         f[i].sgt = _mm256_mul_ps(t, sg);
@@ -607,6 +609,7 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
         const __m256 uk = _mm256_set1_ps(skm_slerp_u[k]), vk = _mm256_set1_ps(skm_slerp_v[k]);
         const __m256 ct_k = _mm256_sub_ps(_mm256_mul_ps(uk, t2), vk), cd_k = _mm256_sub_ps(_mm256_mul_ps(uk, d2), vk);
         for (uint32_t i = 0; i < nf; i++) {
+            if (k > f[i].start) continue; /* no lane of the group needs this term */
             __m256 nct = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(ct_k, f[i].xm1), f[i].ct));
             __m256 ncd = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(cd_k, f[i].xm1), f[i].cd));
             if (k >= 3) { /* lanes whose angle needs this term: not m6 (terms 7, 6), not m3 (5, 4, 3) */
