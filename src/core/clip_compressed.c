@@ -528,7 +528,7 @@ bool sk_cclip_simd_available(void) {
  * function) or, for keys more than 120 degrees apart, the scalar
  * function. Bit for bit the scalar decoder's results. */
 typedef struct cc_rot8 {
-    __m256 a[4], b[4], q[4], ra, rb, l2;
+    __m256 a[4], b[4], q[4], ra, rb, l2, dt, sg; /* dt, sg: a . b and its sign (the far lanes' series reuses them) */
     int far;
 } cc_rot8;
 
@@ -560,6 +560,7 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
                               _mm256_mul_ps(a[3], b[3]));
     __m256 sg = _mm256_blendv_ps(one, mone, _mm256_cmp_ps(dt, zero, _CMP_LT_OQ));
     g->far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(_mm256_mul_ps(dt, sg), _mm256_set1_ps(SK_CC_NLERP_DOT), _CMP_LT_OQ)) : 0;
+    g->dt = dt, g->sg = sg;
     const __m256 vu = _mm256_set1_ps(u);
     for (int c = 0; c < 4; c++) g->q[c] = _mm256_add_ps(a[c], _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, b[c]), a[c]), vu));
     __m256 *q = g->q;
@@ -587,12 +588,9 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
     int start = 2;
     for (uint32_t i = 0; i < nf; i++) {
         const cc_rot8 *h = &g[fg[i]];
-        const __m256 *a = h->a, *b = h->b;
-        /* the dot product and its sign as cc_rot8_lerp computed them (= skk_slerp_rows's) */
-        __m256 x = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])), _mm256_mul_ps(a[2], b[2])),
-                                 _mm256_mul_ps(a[3], b[3]));
+        /* the dot product and its sign as cc_rot8_interp computed them (= skk_slerp_rows's) */
+        __m256 x = h->dt, sg = h->sg;
         __m256 bad = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
-        __m256 sg = _mm256_blendv_ps(one, _mm256_set1_ps(-1.0f), _mm256_cmp_ps(x, zero, _CMP_LT_OQ));
         x = _mm256_mul_ps(x, sg);
         x = _mm256_blendv_ps(x, one, _mm256_cmp_ps(x, one, _CMP_GT_OQ));
         bad = _mm256_or_ps(bad, _mm256_cmp_ps(x, _mm256_set1_ps(SKM_SLERP_TRIG_BELOW), _CMP_LT_OQ));
