@@ -574,12 +574,10 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
  * the series is one dependent multiply and add per group, so the groups'
  * chains run side by side instead of one after the other. Each lane gets the
  * terms of its own angle whatever the other lanes need (the terms before
- * them leave 1 unchanged), so a group starts at the first term any of its
- * lanes needs. */
+ * them leave 1 unchanged), so one count of terms serves all the groups. */
 typedef struct cc_far8 {
     __m256 xm1, ct, cd, sgt, q[4], l2;
     __m256i m3, m6, bad;
-    int start; /* the group's first term: 2, 5 or 7 (3, 6 or 8 terms) */
 } cc_far8;
 
 __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u, cc_far8 *f) {
@@ -597,8 +595,8 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
         f[i].xm1 = _mm256_sub_ps(x, one);
         __m256 m3 = _mm256_cmp_ps(f[i].xm1, _mm256_set1_ps(SKM_SLERP_3_TERMS_ABOVE), _CMP_GT_OQ);
         __m256 m6 = _mm256_cmp_ps(f[i].xm1, _mm256_set1_ps(SKM_SLERP_6_TERMS_ABOVE), _CMP_GT_OQ);
-        f[i].start = _mm256_movemask_ps(m3) == 0xff ? 2 : _mm256_movemask_ps(m6) == 0xff ? 5 : 7;
-        if (f[i].start > start) start = f[i].start;
+        int first = _mm256_movemask_ps(m3) == 0xff ? 2 : _mm256_movemask_ps(m6) == 0xff ? 5 : 7;
+        start = first > start ? first : start;
         f[i].m3 = _mm256_castps_si256(m3), f[i].m6 = _mm256_castps_si256(m6), f[i].bad = _mm256_castps_si256(bad);
         f[i].ct = f[i].cd = one;
         f[i].sgt = _mm256_mul_ps(t, sg);
@@ -607,15 +605,16 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
         const __m256 uk = _mm256_set1_ps(skm_slerp_u[k]), vk = _mm256_set1_ps(skm_slerp_v[k]);
         const __m256 ct_k = _mm256_sub_ps(_mm256_mul_ps(uk, t2), vk), cd_k = _mm256_sub_ps(_mm256_mul_ps(uk, d2), vk);
         for (uint32_t i = 0; i < nf; i++) {
-            if (k > f[i].start) continue; /* no lane of the group needs this term */
-            __m256 nct = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(ct_k, f[i].xm1), f[i].ct));
-            __m256 ncd = _mm256_add_ps(one, _mm256_mul_ps(_mm256_mul_ps(cd_k, f[i].xm1), f[i].cd));
-            if (k >= 3) { /* lanes whose angle needs this term: not m6 (terms 7, 6), not m3 (5, 4, 3) */
+            __m256 tc = _mm256_mul_ps(ct_k, f[i].xm1), dc = _mm256_mul_ps(cd_k, f[i].xm1);
+            if (k >= 3) {
+                /* lanes whose angle does not need this term (m6: terms 7, 6; m3: 5, 4, 3) have had no
+                 * term yet, so ct = cd = 1: a +0 coefficient keeps them 1 exactly (1 + 0 x 1), as the
+                 * scalar series' skipped terms do, with no select in the chain and no branch per group */
                 __m256 keep = _mm256_castsi256_ps(k >= 6 ? f[i].m6 : f[i].m3);
-                nct = _mm256_blendv_ps(nct, f[i].ct, keep);
-                ncd = _mm256_blendv_ps(ncd, f[i].cd, keep);
+                tc = _mm256_andnot_ps(keep, tc), dc = _mm256_andnot_ps(keep, dc);
             }
-            f[i].ct = nct, f[i].cd = ncd;
+            f[i].ct = _mm256_add_ps(one, _mm256_mul_ps(tc, f[i].ct));
+            f[i].cd = _mm256_add_ps(one, _mm256_mul_ps(dc, f[i].cd));
         }
     }
     for (uint32_t i = 0; i < nf; i++) {
@@ -662,10 +661,16 @@ __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const
     for (uint32_t k = 0; k < ng; k++) cc_rot8_rows(xr + 8 * k, &g[k]);
     for (uint32_t k = 0; k < ng; k++)
         g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
+    unsigned any = 0;
     for (uint32_t k = 0; k < ng; k++) {
         cc_rot8_lerp(&g[k], d0 + 8 * k, d1 + 8 * k, u);
-        if (g[k].far) fg[nf++] = k;
+        any |= (unsigned)g[k].far;
     }
+    /* When any lane is far, every group goes through the series (those with no far lane keep their
+     * nlerp): which groups have far lanes changes from one sample to the next, and branching on
+     * it costs more at random times than the series does (24 fps: most groups have one). */
+    if (any)
+        for (uint32_t k = 0; k < ng; k++) fg[nf++] = k;
     /* the far lanes' series first: its chains then run beside the nlerp's roots and divisions */
     cc_far8 f[CC_CHUNK / 8 + 1];
     if (nf) cc_slerp_far(g, fg, nf, u, f);
