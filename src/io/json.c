@@ -1,10 +1,20 @@
-/* JSON for libskelanim_io: parsing through cJSON with out-of-memory told
- * apart from syntax errors, and a streaming writer on an sk_allocator. See
- * json_internal.h. */
+/* JSON for libskelanim_io: a strict syntax checker; a document on an
+ * sk_allocator (checker, then jsmn's tokenizer, then values and decoded
+ * strings); parsing through cJSON with out-of-memory told apart from syntax
+ * errors; and a streaming writer on an sk_allocator. See json_internal.h. */
 #include "io/json_internal.h"
 
+#include <float.h>
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#define JSMN_STATIC
+#define JSMN_STRICT
+#define JSMN_PARENT_LINKS /* closing a container without parent links scans back over its siblings */
+#include <jsmn.h>
 
 /* ---- syntax check (RFC 8259, with cJSON's limits) ----------------------------- */
 
@@ -114,8 +124,12 @@ bad:
 
 enum { ST_VALUE, ST_VALUE_OR_CLOSE, ST_KEY, ST_KEY_OR_CLOSE, ST_AFTER };
 
-sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char **what) {
+/* The check; *values and *keys count what a well-formed text holds (the
+ * tokens of jsmn are the values and the keys). */
+static sk_result check(const char *text, size_t len, size_t *offset, const char **what, size_t *values,
+                       size_t *keys) {
     const unsigned char *s = (const unsigned char *)text;
+    size_t n_values = 0, n_keys = 0;
     uint8_t is_object[(SK_JSON_MAX_DEPTH + 7) / 8];
     uint32_t depth = 0;
     int state = ST_VALUE;
@@ -156,6 +170,7 @@ sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char
                 goto fail;
             }
             if (!check_string(s, len, &i, &w)) goto fail;
+            n_keys++;
             i = skip_ws(s, len, i);
             if (i >= len || s[i] != ':') {
                 w = "expected ':' after an object key";
@@ -182,6 +197,7 @@ sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char
             else is_object[depth / 8] &= (uint8_t)~(1u << (depth % 8));
             depth++;
             i++;
+            n_values++;
             state = c == '{' ? ST_KEY_OR_CLOSE : ST_VALUE_OR_CLOSE;
             continue;
         }
@@ -202,17 +218,350 @@ sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char
             }
             i += n;
         }
+        n_values++;
         state = ST_AFTER;
     }
     if (i != len) {
         w = "trailing data after the JSON value";
         goto fail;
     }
+    if (values) *values = n_values;
+    if (keys) *keys = n_keys;
     return SK_OK;
 fail:
     if (offset) *offset = i;
     if (what) *what = w;
     return code;
+}
+
+sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char **what) {
+    return check(text, len, offset, what, NULL, NULL);
+}
+
+/* ---- numbers ------------------------------------------------------------------ */
+
+/* strtod on a copy, '.' replaced by the locale's decimal point as cJSON does
+ * (strtod reads the locale's). n <= SK_JSON_MAX_NUMBER_CHARS (checked). */
+static double number_strtod(const char *s, size_t n) {
+    char buf[SK_JSON_MAX_NUMBER_CHARS + 1];
+    if (n > SK_JSON_MAX_NUMBER_CHARS) n = SK_JSON_MAX_NUMBER_CHARS;
+    const char point = localeconv()->decimal_point[0];
+    for (size_t i = 0; i < n; i++) buf[i] = s[i] == '.' ? point : s[i];
+    buf[n] = 0;
+    return strtod(buf, NULL);
+}
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 sk_u128;
+
+/* The double nearest to (q + f) * 2^e2, ties to even, where 0 <= f < 1 and
+ * f > 0 exactly when sticky; q has at least 54 bits when sticky (so f only
+ * breaks ties below q's last bit). The result is a normal double (the
+ * callers' ranges). */
+static double round_u128(sk_u128 q, bool sticky, int e2) {
+    uint64_t hi = (uint64_t)(q >> 64);
+    int bits = hi ? 128 - __builtin_clzll(hi) : 64 - __builtin_clzll((uint64_t)q);
+    if (bits <= 53) return ldexp((double)(uint64_t)q, e2); /* exact (sticky is false here) */
+    int shift = bits - 53;
+    uint64_t m = (uint64_t)(q >> shift);
+    sk_u128 rem = q & (((sk_u128)1 << shift) - 1), half = (sk_u128)1 << (shift - 1);
+    if (rem > half || (rem == half && (sticky || (m & 1u)))) m++; /* 2^53 at most: still exact */
+    return ldexp((double)m, e2 + shift);
+}
+#endif
+
+double sk_json_number(const char *s, size_t n) {
+    size_t i = 0;
+    bool neg = n > 0 && s[0] == '-';
+    if (neg) i++;
+    uint64_t w = 0; /* the significant digits, at most 19 (< 2^64) */
+    int sig = 0;
+    long scale = 0; /* value = w * 10^scale */
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+        unsigned d = (unsigned)(s[i] - '0');
+        if (w == 0 && d == 0) continue; /* "0" (JSON has no other leading zeros) */
+        if (++sig > 19) return number_strtod(s, n);
+        w = w * 10u + d;
+    }
+    if (i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            unsigned d = (unsigned)(s[i] - '0');
+            scale--;
+            if (w == 0 && d == 0) continue; /* zeros before the first significant digit */
+            if (++sig > 19) return number_strtod(s, n);
+            w = w * 10u + d;
+        }
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = i < n && s[i] == '-';
+        if (i < n && (s[i] == '-' || s[i] == '+')) i++;
+        long e = 0;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (e < 100000) e = e * 10 + (s[i] - '0');
+        scale += eneg ? -e : e;
+    }
+    if (i != n) return number_strtod(s, n); /* not JSON syntax: strtod decides */
+    if (w == 0) return neg ? -0.0 : 0.0;
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    /* Clinger's fast path: a mantissa of at most 15 digits is an exact
+     * double, so are 10^0..10^22, and one IEEE multiplication or division of
+     * exact operands is correctly rounded: strtod's double, no locale. */
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (sig <= 15 && scale >= -22 && scale <= 22) {
+        double v = (double)w;
+        v = scale < 0 ? v / p10[-scale] : v * p10[scale];
+        return neg ? -v : v;
+    }
+#endif
+#if defined(__SIZEOF_INT128__)
+    /* Up to 19 digits and |scale| <= 27 (the shortest round-trip text of a
+     * double has 17), exactly in integers: w * 10^k = (w * 5^k) * 2^k, and
+     * w / 10^k = (w * 2^s / 5^k) * 2^-(s+k) with a quotient of at least 64
+     * bits and the remainder as the sticky bit; then one rounding. */
+    static const uint64_t p5[28] = {1ull,
+                                    5ull,
+                                    25ull,
+                                    125ull,
+                                    625ull,
+                                    3125ull,
+                                    15625ull,
+                                    78125ull,
+                                    390625ull,
+                                    1953125ull,
+                                    9765625ull,
+                                    48828125ull,
+                                    244140625ull,
+                                    1220703125ull,
+                                    6103515625ull,
+                                    30517578125ull,
+                                    152587890625ull,
+                                    762939453125ull,
+                                    3814697265625ull,
+                                    19073486328125ull,
+                                    95367431640625ull,
+                                    476837158203125ull,
+                                    2384185791015625ull,
+                                    11920928955078125ull,
+                                    59604644775390625ull,
+                                    298023223876953125ull,
+                                    1490116119384765625ull,
+                                    7450580596923828125ull};
+    if (scale >= 0 && scale <= 27) {
+        double v = round_u128((sk_u128)w * p5[scale], false, (int)scale);
+        return neg ? -v : v;
+    }
+    if (scale < 0 && scale >= -27) {
+        int k = (int)-scale, s2 = __builtin_clzll(w) + 64; /* w * 2^s2 has bit 127 set */
+        sk_u128 num = (sk_u128)w << s2;
+        sk_u128 q = num / p5[k], r = num % p5[k]; /* q >= 2^127 / 2^63 = 2^64 */
+        double v = round_u128(q, r != 0, -s2 - k);
+        return neg ? -v : v;
+    }
+#endif
+    return number_strtod(s, n);
+}
+
+/* ---- the document (sk_json_read) ---------------------------------------------- */
+
+static unsigned hex_value(unsigned char c) {
+    return c <= '9' ? (unsigned)(c - '0') : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
+}
+
+static unsigned read_hex4(const unsigned char *p) {
+    return hex_value(p[0]) << 12 | hex_value(p[1]) << 8 | hex_value(p[2]) << 4 | hex_value(p[3]);
+}
+
+/* Decodes the checked string body s[0, n) into out (NUL-terminated) as cJSON
+ * does: escapes replaced, \uXXXX (a surrogate pair as one code point) as
+ * UTF-8 (\u0000 included: the C string ends there), every other byte as it
+ * is. Returns the end of the output after the NUL. out has room for n + 1. */
+static char *decode_string(const unsigned char *s, size_t n, char *out) {
+    unsigned char *o = (unsigned char *)out;
+    size_t i = 0;
+    while (i < n) {
+        const unsigned char *bs = memchr(s + i, '\\', n - i);
+        size_t run = bs ? (size_t)(bs - (s + i)) : n - i;
+        memcpy(o, s + i, run);
+        o += run;
+        i += run;
+        if (i >= n) break;
+        unsigned char e = s[i + 1];
+        i += 2;
+        switch (e) {
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            uint32_t cp = read_hex4(s + i);
+            i += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF) { /* the checker made sure a low surrogate follows */
+                cp = 0x10000 + ((cp & 0x3FF) << 10 | (read_hex4(s + i + 2) & 0x3FF));
+                i += 6;
+            }
+            if (cp < 0x80) {
+                *o++ = (unsigned char)cp;
+            } else if (cp < 0x800) {
+                *o++ = (unsigned char)(0xC0 | cp >> 6);
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            } else if (cp < 0x10000) {
+                *o++ = (unsigned char)(0xE0 | cp >> 12);
+                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            } else {
+                *o++ = (unsigned char)(0xF0 | cp >> 18);
+                *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            }
+            break;
+        }
+        default: *o++ = e; break; /* '"', '\\', '/' */
+        }
+    }
+    *o++ = 0;
+    return (char *)o;
+}
+
+/* A scalar from its text [s, s + n): a string's body (type known) or a
+ * primitive (number or literal). */
+static void scalar(sk_jv *v, const char *text, int start, int end, bool is_string, char **strings) {
+    const char *s = text + start;
+    size_t n = (size_t)(end - start);
+    if (is_string) {
+        v->type = SK_JV_STRING;
+        v->valuestring = *strings;
+        *strings = decode_string((const unsigned char *)s, n, *strings);
+    } else if (s[0] == 't') {
+        v->type = SK_JV_TRUE;
+    } else if (s[0] == 'f') {
+        v->type = SK_JV_FALSE;
+    } else if (s[0] == 'n') {
+        v->type = SK_JV_NULL;
+    } else {
+        v->type = SK_JV_NUMBER;
+        v->valuedouble = sk_json_number(s, n);
+    }
+}
+
+void sk_json_doc_free(sk_json_doc *doc) {
+    if (doc->block) sk_free(doc->alloc, doc->block, doc->block_size);
+    memset(doc, 0, sizeof *doc);
+}
+
+sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, sk_json_doc *doc, size_t *offset,
+                       const char **what) {
+    memset(doc, 0, sizeof *doc);
+    doc->alloc = sk_allocator_or_default(alloc);
+    if (offset) *offset = 0;
+    if (what) *what = "";
+    size_t n_values = 0, n_keys = 0;
+    sk_result r = check(text, len, offset, what, &n_values, &n_keys);
+    if (r != SK_OK) return r;
+    if (len >= (size_t)INT_MAX) {
+        if (what) *what = "JSON text of 2 GiB or more (the tokenizer's limit)";
+        return SK_ERR_LIMIT;
+    }
+    /* values (8-byte aligned), then the strings: decoded, each is shorter
+     * than its quoted text, so len bytes hold them all */
+    size_t block = 0;
+    bool fits = sk_size_mul(n_values, sizeof(sk_jv), &block) && sk_size_add(block, len + 1, &block);
+    sk_jv *v = fits ? sk_realloc_raw(doc->alloc, NULL, 0, block) : NULL;
+    if (!v) {
+        if (what) *what = "out of memory";
+        return SK_ERR_OUT_OF_MEMORY;
+    }
+    memset(v, 0, n_values * sizeof(sk_jv));
+    char *strings = (char *)(v + n_values);
+    size_t first = skip_ws((const unsigned char *)text, len, 0);
+    if (text[first] != '{' && text[first] != '[') {
+        /* a scalar alone (jsmn's strict mode wants a delimiter after a primitive) */
+        size_t end = len;
+        while (end > first && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\n' ||
+                               text[end - 1] == '\r'))
+            end--;
+        bool str = text[first] == '"';
+        scalar(v, text, (int)first + str, (int)end - str, str, &strings);
+    } else {
+        size_t n_tokens = n_values + n_keys;
+        jsmntok_t *tok = n_tokens <= UINT_MAX ? sk_realloc_raw(doc->alloc, NULL, 0, n_tokens * sizeof *tok) : NULL;
+        if (!tok) {
+            sk_free(doc->alloc, v, block);
+            if (what) *what = "out of memory";
+            return SK_ERR_OUT_OF_MEMORY;
+        }
+        jsmn_parser p;
+        jsmn_init(&p);
+        int got = jsmn_parse(&p, text, len, tok, (unsigned)n_tokens);
+        if (got < 0 || (size_t)got != n_tokens) {
+            /* cannot happen on checked text (the tests and the fuzzers compare) */
+            sk_free(doc->alloc, tok, n_tokens * sizeof *tok);
+            sk_free(doc->alloc, v, block);
+            if (what) *what = "the tokenizer disagrees with the syntax check";
+            return SK_ERR_PARSE;
+        }
+        /* Tokens in document order, a key before its value: per open
+         * container the value it is, the members or elements still to come,
+         * its last one so far (whose next is set when another follows), and
+         * for an object whether a key comes next. */
+        struct frame {
+            uint32_t at, left, last;
+            bool obj, want_key;
+        } stack[SK_JSON_MAX_DEPTH + 1];
+        int sp = -1;
+        uint32_t n = 0;
+        const char *key = NULL;
+        for (size_t t = 0; t < n_tokens; t++) {
+            const jsmntok_t *k = &tok[t];
+            if (sp >= 0 && stack[sp].want_key) {
+                key = strings;
+                strings = decode_string((const unsigned char *)text + k->start, (size_t)(k->end - k->start), strings);
+                stack[sp].want_key = false;
+                continue;
+            }
+            sk_jv *x = &v[n];
+            if (sp >= 0) {
+                struct frame *f = &stack[sp];
+                if (f->last != UINT32_MAX) v[f->last].next = n - f->last;
+                f->last = n;
+                f->left--;
+                if (f->obj) {
+                    x->key = key;
+                    f->want_key = f->left > 0;
+                }
+            }
+            if (k->type == JSMN_OBJECT || k->type == JSMN_ARRAY) {
+                x->type = k->type == JSMN_OBJECT ? SK_JV_OBJECT : SK_JV_ARRAY;
+                x->count = (uint32_t)k->size;
+                if (k->size > 0) {
+                    stack[++sp] = (struct frame){n, (uint32_t)k->size, UINT32_MAX, k->type == JSMN_OBJECT,
+                                                 k->type == JSMN_OBJECT};
+                    n++;
+                    continue;
+                }
+            } else {
+                scalar(x, text, k->start, k->end, k->type == JSMN_STRING, &strings);
+            }
+            n++;
+            while (sp >= 0 && stack[sp].left == 0) sp--;
+        }
+        sk_free(doc->alloc, tok, n_tokens * sizeof *tok);
+    }
+    doc->block = v;
+    doc->block_size = block;
+    doc->root = v;
+    doc->count = (uint32_t)n_values;
+    return SK_OK;
+}
+
+const sk_jv *sk_jv_get(const sk_jv *obj, const char *key) {
+    if (!sk_jv_is(obj, SK_JV_OBJECT)) return NULL;
+    for (const sk_jv *m = sk_jv_child(obj); m; m = sk_jv_next(m))
+        if (m->key[0] == key[0] && strcmp(m->key, key) == 0) return m;
+    return NULL;
 }
 
 sk_result sk_json_parse(const char *text, size_t len, cJSON **out, size_t *offset, const char **what) {
