@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs=(cmake ninja-build pkg-config gcc libcjson-dev libjsmn-dev zlib1g-dev libassimp-dev
+pkgs=(cmake ninja-build pkg-config gcc libcjson-dev zlib1g-dev libassimp-dev
       libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev libgif-dev libstb-dev libsdl2-dev libcairo2-dev libfontconfig-dev)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(clang libclang-rt-14-dev libcmocka-dev xvfb xauth)

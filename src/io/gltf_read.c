@@ -9,7 +9,6 @@
 #include "io/gltf_internal.h"
 #include "io/json_internal.h"
 
-#include <limits.h>
 #include <string.h>
 
 static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
@@ -30,7 +29,6 @@ static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
     sk_result pr = sk_json_read(json, json_len, g->alloc, &g->doc, &at, &what);
     if (pr == SK_ERR_OUT_OF_MEMORY)
         return fail(g, pr, "JSON: out of memory building the parse tree of %zu bytes", json_len);
-    if (pr == SK_ERR_LIMIT && json_len >= (size_t)INT_MAX) return fail(g, pr, "JSON: %s", what);
     if (pr != SK_OK) return fail(g, pr, "JSON syntax error near byte %zu: %s", at, what);
     g->root = g->doc.root;
     if (!j_is_object(g->root)) return fail(g, SK_ERR_INVALID_DATA, "/: the JSON root is not an object");

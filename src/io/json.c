@@ -1,6 +1,6 @@
 /* JSON for libskelanim_io: a strict syntax checker; a document on an
- * sk_allocator (checker, then jsmn's tokenizer, then values and decoded
- * strings); parsing through cJSON with out-of-memory told apart from syntax
+ * sk_allocator (the checker, then a second pass that builds the values and
+ * decodes the strings); parsing through cJSON with out-of-memory told apart from syntax
  * errors; and a streaming writer on an sk_allocator. See json_internal.h. */
 #include "io/json_internal.h"
 
@@ -10,11 +10,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#define JSMN_STATIC
-#define JSMN_STRICT
-#define JSMN_PARENT_LINKS /* closing a container without parent links scans back over its siblings */
-#include <jsmn.h>
 
 /* ---- syntax check (RFC 8259, with cJSON's limits) ----------------------------- */
 
@@ -35,10 +30,22 @@ static int hex4(const unsigned char *s, size_t len, size_t i) {
     return v;
 }
 
+/* Eight bytes at s hold no '"', '\\' or control character (bytes below
+ * 0x20): the exact tests for a zero byte and a byte below n, on a word. */
+static inline bool plain8(const unsigned char *s) {
+    uint64_t x;
+    memcpy(&x, s, 8);
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x)) & highs ? false : true;
+}
+
 /* s[*i] is the opening quote. */
 static bool check_string(const unsigned char *s, size_t len, size_t *i, const char **what) {
     size_t k = *i + 1;
     for (;;) {
+        while (len - k >= 8 && plain8(s + k)) k += 8;
+        while (k < len && s[k] >= 0x20 && s[k] != '"' && s[k] != '\\') k++;
         if (k >= len) {
             *what = "unterminated string";
             return false;
@@ -124,12 +131,11 @@ bad:
 
 enum { ST_VALUE, ST_VALUE_OR_CLOSE, ST_KEY, ST_KEY_OR_CLOSE, ST_AFTER };
 
-/* The check; *values and *keys count what a well-formed text holds (the
- * tokens of jsmn are the values and the keys). */
-static sk_result check(const char *text, size_t len, size_t *offset, const char **what, size_t *values,
-                       size_t *keys) {
+/* The check; *values counts the values of a well-formed text (object keys
+ * are not values). */
+static sk_result check(const char *text, size_t len, size_t *offset, const char **what, size_t *values) {
     const unsigned char *s = (const unsigned char *)text;
-    size_t n_values = 0, n_keys = 0;
+    size_t n_values = 0;
     uint8_t is_object[(SK_JSON_MAX_DEPTH + 7) / 8];
     uint32_t depth = 0;
     int state = ST_VALUE;
@@ -170,7 +176,6 @@ static sk_result check(const char *text, size_t len, size_t *offset, const char 
                 goto fail;
             }
             if (!check_string(s, len, &i, &w)) goto fail;
-            n_keys++;
             i = skip_ws(s, len, i);
             if (i >= len || s[i] != ':') {
                 w = "expected ':' after an object key";
@@ -226,7 +231,6 @@ static sk_result check(const char *text, size_t len, size_t *offset, const char 
         goto fail;
     }
     if (values) *values = n_values;
-    if (keys) *keys = n_keys;
     return SK_OK;
 fail:
     if (offset) *offset = i;
@@ -235,7 +239,7 @@ fail:
 }
 
 sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char **what) {
-    return check(text, len, offset, what, NULL, NULL);
+    return check(text, len, offset, what, NULL);
 }
 
 /* ---- numbers ------------------------------------------------------------------ */
@@ -254,6 +258,14 @@ static double number_strtod(const char *s, size_t n) {
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef unsigned __int128 sk_u128;
 
+/* 2^e for e in the normal range [-1022, 1023], from its bits. */
+static inline double pow2(int e) {
+    uint64_t b = (uint64_t)(e + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
 /* The double nearest to (q + f) * 2^e2, ties to even, where 0 <= f < 1 and
  * f > 0 exactly when sticky; q has at least 54 bits when sticky (so f only
  * breaks ties below q's last bit). The result is a normal double (the
@@ -261,18 +273,23 @@ __extension__ typedef unsigned __int128 sk_u128;
 static double round_u128(sk_u128 q, bool sticky, int e2) {
     uint64_t hi = (uint64_t)(q >> 64);
     int bits = hi ? 128 - __builtin_clzll(hi) : 64 - __builtin_clzll((uint64_t)q);
-    if (bits <= 53) return ldexp((double)(uint64_t)q, e2); /* exact (sticky is false here) */
+    if (bits <= 53) return (double)(uint64_t)q * pow2(e2); /* exact (sticky is false here) */
     int shift = bits - 53;
     uint64_t m = (uint64_t)(q >> shift);
     sk_u128 rem = q & (((sk_u128)1 << shift) - 1), half = (sk_u128)1 << (shift - 1);
     if (rem > half || (rem == half && (sticky || (m & 1u)))) m++; /* 2^53 at most: still exact */
-    return ldexp((double)m, e2 + shift);
+    return (double)m * pow2(e2 + shift); /* exact: the result is normal (|e2 + shift| < 160) */
 }
 #endif
 
-double sk_json_number(const char *s, size_t n) {
-    size_t i = 0;
-    bool neg = n > 0 && s[0] == '-';
+/* The number of JSON syntax (checked) that starts at s[*at], ending at
+ * s[len] at the latest; *at: the index after it. */
+static double number_at(const char *s, size_t len, size_t *at) {
+    size_t i = *at;
+    s += i;
+    size_t n = len - i;
+    i = 0;
+    bool neg = s[0] == '-';
     if (neg) i++;
     uint64_t w = 0; /* the significant digits, at most 19 (< 2^64) */
     int sig = 0;
@@ -280,7 +297,7 @@ double sk_json_number(const char *s, size_t n) {
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
         unsigned d = (unsigned)(s[i] - '0');
         if (w == 0 && d == 0) continue; /* "0" (JSON has no other leading zeros) */
-        if (++sig > 19) return number_strtod(s, n);
+        if (++sig > 19) goto slow;
         w = w * 10u + d;
     }
     if (i < n && s[i] == '.') {
@@ -288,7 +305,7 @@ double sk_json_number(const char *s, size_t n) {
             unsigned d = (unsigned)(s[i] - '0');
             scale--;
             if (w == 0 && d == 0) continue; /* zeros before the first significant digit */
-            if (++sig > 19) return number_strtod(s, n);
+            if (++sig > 19) goto slow;
             w = w * 10u + d;
         }
     }
@@ -301,7 +318,8 @@ double sk_json_number(const char *s, size_t n) {
             if (e < 100000) e = e * 10 + (s[i] - '0');
         scale += eneg ? -e : e;
     }
-    if (i != n) return number_strtod(s, n); /* not JSON syntax: strtod decides */
+    *at += i;
+    n = i;
     if (w == 0) return neg ? -0.0 : 0.0;
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
     /* Clinger's fast path: a mantissa of at most 15 digits is an exact
@@ -361,6 +379,20 @@ double sk_json_number(const char *s, size_t n) {
     }
 #endif
     return number_strtod(s, n);
+slow: /* more than 19 significant digits: the end of the number, then strtod */
+    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '-' || s[i] == '+' || s[i] == 'e' ||
+                     s[i] == 'E'))
+        i++;
+    *at += i;
+    return number_strtod(s, i);
+}
+
+double sk_json_number(const char *s, size_t n) {
+    if (n == 0) return number_strtod(s, n);
+    size_t at = 0;
+    double v = number_at(s, n, &at);
+    /* text beyond the number (not JSON syntax): strtod decides */
+    return at == n ? v : number_strtod(s, n);
 }
 
 /* ---- the document (sk_json_read) ---------------------------------------------- */
@@ -373,20 +405,28 @@ static unsigned read_hex4(const unsigned char *p) {
     return hex_value(p[0]) << 12 | hex_value(p[1]) << 8 | hex_value(p[2]) << 4 | hex_value(p[3]);
 }
 
-/* Decodes the checked string body s[0, n) into out (NUL-terminated) as cJSON
- * does: escapes replaced, \uXXXX (a surrogate pair as one code point) as
- * UTF-8 (\u0000 included: the C string ends there), every other byte as it
- * is. Returns the end of the output after the NUL. out has room for n + 1. */
-static char *decode_string(const unsigned char *s, size_t n, char *out) {
+/* Decodes the checked string whose body starts at s[i] (after the opening
+ * quote) into out, NUL-terminated, as cJSON does: escapes replaced, \uXXXX
+ * (a surrogate pair as one code point) as UTF-8 (\u0000 included: the C
+ * string ends there), every other byte as it is. *end: the index after the
+ * closing quote. Returns the end of the output (after the NUL); the output
+ * is never longer than the quoted text. */
+static char *decode_string(const unsigned char *s, size_t len, size_t i, size_t *end, char *out) {
     unsigned char *o = (unsigned char *)out;
-    size_t i = 0;
-    while (i < n) {
-        const unsigned char *bs = memchr(s + i, '\\', n - i);
-        size_t run = bs ? (size_t)(bs - (s + i)) : n - i;
-        memcpy(o, s + i, run);
-        o += run;
-        i += run;
-        if (i >= n) break;
+    for (;;) {
+        /* eight plain bytes at a time where the text has them (the output
+         * is behind the input: a whole word fits in the block) */
+        while (i + 8 <= len && plain8(s + i)) {
+            memcpy(o, s + i, 8);
+            o += 8;
+            i += 8;
+        }
+        unsigned char c;
+        while ((c = s[i]) != '"' && c != '\\') {
+            *o++ = c;
+            i++;
+        }
+        if (c == '"') break;
         unsigned char e = s[i + 1];
         i += 2;
         switch (e) {
@@ -423,33 +463,82 @@ static char *decode_string(const unsigned char *s, size_t n, char *out) {
         }
     }
     *o++ = 0;
+    *end = i + 1;
     return (char *)o;
-}
-
-/* A scalar from its text [s, s + n): a string's body (type known) or a
- * primitive (number or literal). */
-static void scalar(sk_jv *v, const char *text, int start, int end, bool is_string, char **strings) {
-    const char *s = text + start;
-    size_t n = (size_t)(end - start);
-    if (is_string) {
-        v->type = SK_JV_STRING;
-        v->valuestring = *strings;
-        *strings = decode_string((const unsigned char *)s, n, *strings);
-    } else if (s[0] == 't') {
-        v->type = SK_JV_TRUE;
-    } else if (s[0] == 'f') {
-        v->type = SK_JV_FALSE;
-    } else if (s[0] == 'n') {
-        v->type = SK_JV_NULL;
-    } else {
-        v->type = SK_JV_NUMBER;
-        v->valuedouble = sk_json_number(s, n);
-    }
 }
 
 void sk_json_doc_free(sk_json_doc *doc) {
     if (doc->block) sk_free(doc->alloc, doc->block, doc->block_size);
     memset(doc, 0, sizeof *doc);
+}
+
+/* The second pass, over text the checker accepted (so nothing is checked
+ * again): the values in document order into v, the strings into strings.
+ * Per open container: the value it is and its last element or member so far
+ * (whose next is set when another follows). */
+static void build(const unsigned char *s, size_t len, sk_jv *v, char *strings) {
+    struct frame {
+        uint32_t at, last;
+        bool obj;
+    } stack[SK_JSON_MAX_DEPTH];
+    int sp = -1;
+    uint32_t n = 0;
+    bool want_key = false;
+    const char *key = NULL;
+    size_t i = 0;
+    for (;;) {
+        i = skip_ws(s, len, i);
+        if (i >= len) break;
+        unsigned char c = s[i];
+        if (c == ',') {
+            want_key = stack[sp].obj;
+            i++;
+            continue;
+        }
+        if (c == '}' || c == ']') {
+            sp--;
+            i++;
+            continue;
+        }
+        if (want_key) { /* "key" : */
+            key = strings;
+            strings = decode_string(s, len, i + 1, &i, strings);
+            i = skip_ws(s, len, i) + 1;
+            want_key = false;
+            continue;
+        }
+        sk_jv *x = &v[n];
+        if (sp >= 0) {
+            struct frame *f = &stack[sp];
+            if (f->last != UINT32_MAX) v[f->last].next = n - f->last;
+            f->last = n;
+            v[f->at].count++;
+            if (f->obj) x->key = key;
+        }
+        if (c == '{' || c == '[') {
+            x->type = c == '{' ? SK_JV_OBJECT : SK_JV_ARRAY;
+            stack[++sp] = (struct frame){n, UINT32_MAX, c == '{'};
+            want_key = c == '{';
+            i++;
+        } else if (c == '"') {
+            x->type = SK_JV_STRING;
+            x->valuestring = strings;
+            strings = decode_string(s, len, i + 1, &i, strings);
+        } else if (c == 't') {
+            x->type = SK_JV_TRUE;
+            i += 4;
+        } else if (c == 'f') {
+            x->type = SK_JV_FALSE;
+            i += 5;
+        } else if (c == 'n') {
+            x->type = SK_JV_NULL;
+            i += 4;
+        } else {
+            x->type = SK_JV_NUMBER;
+            x->valuedouble = number_at((const char *)s, len, &i);
+        }
+        n++;
+    }
 }
 
 sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, sk_json_doc *doc, size_t *offset,
@@ -458,15 +547,15 @@ sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, 
     doc->alloc = sk_allocator_or_default(alloc);
     if (offset) *offset = 0;
     if (what) *what = "";
-    size_t n_values = 0, n_keys = 0;
-    sk_result r = check(text, len, offset, what, &n_values, &n_keys);
+    size_t n_values = 0;
+    sk_result r = check(text, len, offset, what, &n_values);
     if (r != SK_OK) return r;
-    if (len >= (size_t)INT_MAX) {
-        if (what) *what = "JSON text of 2 GiB or more (the tokenizer's limit)";
+    if (n_values > UINT32_MAX) { /* 8 GiB of text at least */
+        if (what) *what = "more than 2^32 JSON values";
         return SK_ERR_LIMIT;
     }
-    /* values (8-byte aligned), then the strings: decoded, each is shorter
-     * than its quoted text, so len bytes hold them all */
+    /* The values (8-byte aligned), then the strings: decoded, each is shorter
+     * than its quoted text, so len bytes hold them all. */
     size_t block = 0;
     bool fits = sk_size_mul(n_values, sizeof(sk_jv), &block) && sk_size_add(block, len + 1, &block);
     sk_jv *v = fits ? sk_realloc_raw(doc->alloc, NULL, 0, block) : NULL;
@@ -475,81 +564,7 @@ sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, 
         return SK_ERR_OUT_OF_MEMORY;
     }
     memset(v, 0, n_values * sizeof(sk_jv));
-    char *strings = (char *)(v + n_values);
-    size_t first = skip_ws((const unsigned char *)text, len, 0);
-    if (text[first] != '{' && text[first] != '[') {
-        /* a scalar alone (jsmn's strict mode wants a delimiter after a primitive) */
-        size_t end = len;
-        while (end > first && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\n' ||
-                               text[end - 1] == '\r'))
-            end--;
-        bool str = text[first] == '"';
-        scalar(v, text, (int)first + str, (int)end - str, str, &strings);
-    } else {
-        size_t n_tokens = n_values + n_keys;
-        jsmntok_t *tok = n_tokens <= UINT_MAX ? sk_realloc_raw(doc->alloc, NULL, 0, n_tokens * sizeof *tok) : NULL;
-        if (!tok) {
-            sk_free(doc->alloc, v, block);
-            if (what) *what = "out of memory";
-            return SK_ERR_OUT_OF_MEMORY;
-        }
-        jsmn_parser p;
-        jsmn_init(&p);
-        int got = jsmn_parse(&p, text, len, tok, (unsigned)n_tokens);
-        if (got < 0 || (size_t)got != n_tokens) {
-            /* cannot happen on checked text (the tests and the fuzzers compare) */
-            sk_free(doc->alloc, tok, n_tokens * sizeof *tok);
-            sk_free(doc->alloc, v, block);
-            if (what) *what = "the tokenizer disagrees with the syntax check";
-            return SK_ERR_PARSE;
-        }
-        /* Tokens in document order, a key before its value: per open
-         * container the value it is, the members or elements still to come,
-         * its last one so far (whose next is set when another follows), and
-         * for an object whether a key comes next. */
-        struct frame {
-            uint32_t at, left, last;
-            bool obj, want_key;
-        } stack[SK_JSON_MAX_DEPTH + 1];
-        int sp = -1;
-        uint32_t n = 0;
-        const char *key = NULL;
-        for (size_t t = 0; t < n_tokens; t++) {
-            const jsmntok_t *k = &tok[t];
-            if (sp >= 0 && stack[sp].want_key) {
-                key = strings;
-                strings = decode_string((const unsigned char *)text + k->start, (size_t)(k->end - k->start), strings);
-                stack[sp].want_key = false;
-                continue;
-            }
-            sk_jv *x = &v[n];
-            if (sp >= 0) {
-                struct frame *f = &stack[sp];
-                if (f->last != UINT32_MAX) v[f->last].next = n - f->last;
-                f->last = n;
-                f->left--;
-                if (f->obj) {
-                    x->key = key;
-                    f->want_key = f->left > 0;
-                }
-            }
-            if (k->type == JSMN_OBJECT || k->type == JSMN_ARRAY) {
-                x->type = k->type == JSMN_OBJECT ? SK_JV_OBJECT : SK_JV_ARRAY;
-                x->count = (uint32_t)k->size;
-                if (k->size > 0) {
-                    stack[++sp] = (struct frame){n, (uint32_t)k->size, UINT32_MAX, k->type == JSMN_OBJECT,
-                                                 k->type == JSMN_OBJECT};
-                    n++;
-                    continue;
-                }
-            } else {
-                scalar(x, text, k->start, k->end, k->type == JSMN_STRING, &strings);
-            }
-            n++;
-            while (sp >= 0 && stack[sp].left == 0) sp--;
-        }
-        sk_free(doc->alloc, tok, n_tokens * sizeof *tok);
-    }
+    build((const unsigned char *)text, len, v, (char *)(v + n_values));
     doc->block = v;
     doc->block_size = block;
     doc->root = v;

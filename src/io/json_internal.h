@@ -2,13 +2,14 @@
  *
  * Reading, two ways:
  *  - sk_json_read (the glTF reader): a document in memory from an
- *    sk_allocator. The text is first checked by a strict, allocation-free
- *    syntax checker (RFC 8259 with cJSON's limits: a syntax error is reported
- *    with its byte offset); only well-formed text is tokenized (jsmn, into one
- *    token array from the allocator, freed before sk_json_read returns), then
- *    turned into a flat array of values in document order (sk_jv) and one
- *    block of decoded, NUL-terminated strings. Numbers are read as strtod
- *    reads them (bit for bit), strings decoded as cJSON decodes them.
+ *    sk_allocator, in one block: a flat array of values in document order
+ *    (sk_jv), then the decoded, NUL-terminated strings. The text is first
+ *    checked by a strict, allocation-free syntax checker (RFC 8259 with
+ *    cJSON's limits: a syntax error is reported with its byte offset), which
+ *    also counts the values; a second pass over the checked text fills the
+ *    block. Numbers are read as strtod reads them (bit for bit), strings
+ *    decoded as cJSON decodes them; of duplicate keys a lookup finds the
+ *    first, as cJSON's did.
  *  - sk_json_parse (the state machine and analysis readers): cJSON builds the
  *    parse tree. Its nodes come from cJSON's own allocator (malloc unless a
  *    program calls cJSON_InitHooks, which would be process-wide state, so the
@@ -82,8 +83,8 @@ typedef struct sk_json_doc {
  * with memory from alloc (NULL: the default). On failure *doc holds nothing
  * and the result is SK_ERR_PARSE (a syntax error at byte *offset, described
  * by *what), SK_ERR_LIMIT (nesting deeper than 1000 levels, a number of more
- * than 63 characters, or text of 2 GiB or more: the tokenizer's offsets are
- * int) or SK_ERR_OUT_OF_MEMORY. Free with sk_json_doc_free. */
+ * than 63 characters, more than 2^32 values) or SK_ERR_OUT_OF_MEMORY. Free
+ * with sk_json_doc_free. */
 sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, sk_json_doc *doc, size_t *offset,
                        const char **what);
 void sk_json_doc_free(sk_json_doc *doc);
