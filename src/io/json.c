@@ -574,8 +574,12 @@ sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, 
 
 const sk_jv *sk_jv_get(const sk_jv *obj, const char *key) {
     if (!sk_jv_is(obj, SK_JV_OBJECT)) return NULL;
-    for (const sk_jv *m = sk_jv_child(obj); m; m = sk_jv_next(m))
-        if (m->key[0] == key[0] && strcmp(m->key, key) == 0) return m;
+    for (const sk_jv *m = sk_jv_child(obj); m; m = sk_jv_next(m)) {
+        /* keys are short: compared here rather than through a call */
+        const unsigned char *a = (const unsigned char *)m->key, *b = (const unsigned char *)key;
+        while (*a && *a == *b) a++, b++;
+        if (*a == *b) return m;
+    }
     return NULL;
 }
 
