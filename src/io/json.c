@@ -1,11 +1,11 @@
 /* JSON for libskelanim_io: a strict syntax checker; a document on an
  * sk_allocator (the checker, then a second pass that builds the values and
- * decodes the strings); parsing through cJSON with out-of-memory told apart from syntax
- * errors; and a streaming writer on an sk_allocator. See json_internal.h. */
+ * decodes the strings); parsing through cJSON with out-of-memory told apart
+ * from syntax errors; and a streaming writer on an sk_allocator. See
+ * json_internal.h. */
 #include "io/json_internal.h"
 
 #include <float.h>
-#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
