@@ -1,5 +1,6 @@
 /* skelanim bench: benchmarks with one JSON line per measurement. */
 #include "cli.h"
+#include "io/json_internal.h" /* bench json: the glTF reader's JSON layer */
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -179,10 +180,107 @@ static int bench_load(int argc, char **argv) {
     return failures ? 1 : 0;
 }
 
+/* bench json: the glTF reader's JSON layer (sk_json_read: check, then the
+ * values and strings on the default allocator, then freed) against cJSON's
+ * parse and release, on the JSON of each .gltf/.glb (a .glb's JSON chunk). */
+typedef struct json_text {
+    const char *text;
+    size_t len;
+} json_text;
+
+static double json_min_ms(const json_text *t, int which, int runs) {
+    double best = 1e30;
+    for (int r = 0; r < runs; r++) {
+        double t0 = cli_now();
+        if (which == 0) {
+            sk_json_check(t->text, t->len, NULL, NULL);
+        } else if (which == 1) {
+            sk_json_doc doc;
+            if (sk_json_read(t->text, t->len, NULL, &doc, NULL, NULL) == SK_OK) sk_json_doc_free(&doc);
+        } else {
+            cJSON_Delete(cJSON_ParseWithLength(t->text, t->len));
+        }
+        double ms = (cli_now() - t0) * 1e3;
+        if (ms < best) best = ms;
+    }
+    return best;
+}
+
+static int bench_json(int argc, char **argv) {
+    file_list files = {0};
+    int runs = 200;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) runs = 3;
+        else collect(&files, argv[i], 0);
+    }
+    if (!files.n) {
+        fprintf(stderr, "usage: skelanim bench json [--quick] PATH...   (files or folders with .glb/.gltf)\n");
+        return 1;
+    }
+    qsort(files.v, files.n, sizeof(char *), cmp_str);
+    int failures = 0;
+    for (size_t i = 0; i < files.n; i++) {
+        const char *p = files.v[i];
+        if (has_ext(p, ".bvh")) {
+            free(files.v[i]);
+            continue;
+        }
+        size_t size = 0;
+        unsigned char *data = NULL;
+        FILE *f = fopen(p, "rb");
+        if (f && fseek(f, 0, SEEK_END) == 0) {
+            long n = ftell(f);
+            if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n)) != NULL &&
+                fread(data, 1, (size_t)n, f) == (size_t)n)
+                size = (size_t)n;
+        }
+        if (f) fclose(f);
+        json_text t = {(const char *)data, size};
+        /* a .glb: its first chunk, the JSON (GLB header 12 bytes, chunk header 8) */
+        if (size >= 20 && !memcmp(data, "glTF", 4) && !memcmp(data + 16, "JSON", 4)) {
+            size_t n = (size_t)data[12] | (size_t)data[13] << 8 | (size_t)data[14] << 16 | (size_t)data[15] << 24;
+            t.text = (const char *)data + 20;
+            t.len = n <= size - 20 ? n : 0;
+        }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "bench", "json");
+        cJSON_AddStringToObject(o, "file", p);
+        cJSON_AddNumberToObject(o, "json_bytes", (double)t.len);
+        sk_json_doc doc;
+        size_t at = 0;
+        const char *what = "";
+        sk_result r = size ? sk_json_read(t.text, t.len, NULL, &doc, &at, &what) : SK_ERR_IO;
+        if (r == SK_OK) {
+            cJSON_AddNumberToObject(o, "values", doc.count);
+            sk_json_doc_free(&doc);
+            double check = json_min_ms(&t, 0, runs), read = json_min_ms(&t, 1, runs), cj = json_min_ms(&t, 2, runs);
+            cJSON_AddItemToObject(o, "check_min_ms", cli_num(check));
+            cJSON_AddItemToObject(o, "read_min_ms", cli_num(read));
+            cJSON_AddItemToObject(o, "cjson_min_ms", cli_num(cj));
+            cJSON_AddItemToObject(o, "cjson_over_read", cli_num(read > 0 ? cj / read : 0));
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s near byte %zu: %s", sk_result_string(r), at, size ? what : "cannot read");
+            cJSON_AddStringToObject(o, "error", msg);
+            failures++;
+        }
+        char *s = cJSON_PrintUnformatted(o);
+        if (s) puts(s);
+        cJSON_free(s);
+        cJSON_Delete(o);
+        fflush(stdout);
+        free(data);
+        free(files.v[i]);
+    }
+    free(files.v);
+    return failures ? 1 : 0;
+}
+
 int cmd_bench(int argc, char **argv) {
     /* One line per benchmark; others live in cli/bench_NAME.c (declared in cli.h). */
     static const struct { const char *name; int (*fn)(int, char **); } benches[] = {
         {"load", bench_load},
+        {"json", bench_json},
         {"blend", bench_blend},
         {"ik", bench_ik},
         {"skin", bench_skin},

@@ -49,4 +49,20 @@ if "$SK_CLI" bench palette "$tmp/noskin.gltf" 2>"$tmp/err.txt"; then fail "palet
 grep -q "has no skin" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "message"; }
 if "$SK_CLI" bench ltm --count 0 2>"$tmp/err.txt"; then fail "--count 0 accepted"; fi
 grep -q -- "--count" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "message"; }
+# bench json: the glTF reader's JSON layer and cJSON on a .glb's JSON chunk and a .gltf; broken JSON: an error line
+printf '{"asset": [}' >"$tmp/broken.gltf"
+if "$SK_CLI" bench json --quick "$tmp/m.glb" "$tmp/noskin.gltf" "$tmp/broken.gltf" >"$tmp/json.jsonl"; then
+  fail "bench json: broken JSON accepted"
+fi
+python3 - "$tmp/json.jsonl" <<'PY'
+import json, math, sys
+rows = {r["file"].split("/")[-1]: r for r in map(json.loads, open(sys.argv[1]))}
+assert sorted(rows) == ["broken.gltf", "m.glb", "noskin.gltf"], rows
+assert "near byte 11" in rows["broken.gltf"]["error"], rows
+assert rows["noskin.gltf"]["json_bytes"] == 76 and rows["noskin.gltf"]["values"] == 10, rows
+for r in (rows["m.glb"], rows["noskin.gltf"]):
+    for k in ("check_min_ms", "read_min_ms", "cjson_min_ms", "cjson_over_read"):
+        assert math.isfinite(r[k]) and r[k] > 0, (k, r)
+print("bench json:", [(f, r.get("read_min_ms"), r.get("cjson_min_ms")) for f, r in sorted(rows.items())])
+PY
 sk_done cli_bench

@@ -1377,9 +1377,12 @@ static void test_special_files(void **state) {
     rmdir(dir);
 }
 
-/* cJSON's parse tree is the one allocation that does not go through the
- * sk_allocator; when cJSON runs out of memory the loaders say so (and not
- * "syntax error"). cJSON's hooks are process-wide: only this test sets them. */
+/* The glTF reader's JSON document comes from the sk_allocator (its failures
+ * are test_alloc_failure's): with every cJSON allocation failing it still
+ * loads. cJSON's parse tree is the one allocation of the other JSON readers
+ * that does not go through the sk_allocator; when cJSON runs out of memory
+ * they say so (and not "syntax error"). cJSON's hooks are process-wide: only
+ * this test sets them. */
 static long cjson_budget;
 static void *cjson_failing_malloc(size_t n) { return cjson_budget-- > 0 ? malloc(n) : NULL; }
 
@@ -1390,23 +1393,13 @@ static void test_json_out_of_memory(void **state) {
         "{\"name\":\"b\"}],\"scenes\":[{\"nodes\":[0]}]}";
     cJSON_Hooks hooks = {cjson_failing_malloc, free};
     cJSON_InitHooks(&hooks);
-    int oom = 0, ok = 0;
-    for (long budget = 0; budget < 200 && !ok; budget++) {
-        cjson_budget = budget;
-        sk_asset *a = NULL;
-        sk_error err = {0};
-        sk_result r = load_str(json, &a, &err);
-        if (r == SK_OK) {
-            ok++;
-            sk_asset_destroy(a);
-        } else {
-            if (r != SK_ERR_OUT_OF_MEMORY) fprintf(stderr, "budget %ld: %s\n", budget, err.message);
-            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
-            assert_non_null(strstr(err.message, "out of memory"));
-            oom++;
-        }
-    }
-    /* the state-machine loader: same */
+    cjson_budget = 0;
+    sk_asset *a = NULL;
+    sk_error e = {0};
+    assert_int_equal(load_str(json, &a, &e), SK_OK);
+    assert_int_equal(a->node_count, 2);
+    sk_asset_destroy(a);
+    /* the state-machine loader */
     sk_asset *m = NULL;
     cJSON_InitHooks(NULL);
     assert_int_equal(sk_mannequin_create(NULL, NULL, &m, NULL), SK_OK);
@@ -1424,9 +1417,7 @@ static void test_json_out_of_memory(void **state) {
                      SK_OK);
     sk_graph_destroy(g);
     sk_asset_destroy(m);
-    printf("cJSON out of memory: %d budgets reported as out of memory, then loaded\n", oom);
-    assert_true(oom > 5);
-    assert_int_equal(ok, 1);
+    printf("cJSON out of memory: the glTF reader does not use it; the state machine's loader reports it\n");
 }
 
 /* The checker behind that report: what it accepts, cJSON accepts (so a cJSON

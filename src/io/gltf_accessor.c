@@ -10,7 +10,7 @@ sk_result sk_gl_load_views(gl_ctx *g) {
     if (!g->views) return oom(g);
     char path[64];
     for (uint32_t i = 0; i < g->n_views; i++) {
-        const cJSON *o = g->j_views[i];
+        const sk_jv *o = g->j_views[i];
         gl_view *v = &g->views[i];
         gl_path(path, sizeof path, "/bufferViews/", i, NULL);
         uint64_t off, len, stride;
@@ -108,7 +108,7 @@ static bool floats_finite(const uint8_t *p, size_t n) {
 }
 
 static sk_result load_accessor(gl_ctx *g, uint32_t index) {
-    const cJSON *o = g->j_accessors[index];
+    const sk_jv *o = g->j_accessors[index];
     gl_acc *a = &g->accs[index];
     a->missing_buffer = -1;
     char path[64];
@@ -149,9 +149,9 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
         a->rows = a->cols = 0;
         return SK_OK;
     }
-    const cJSON *norm = j_get(o, "normalized");
-    if (norm && !cJSON_IsBool(norm)) return fail(g, SK_ERR_INVALID_DATA, "%s/normalized: expected a boolean", path);
-    a->normalized = cJSON_IsTrue(norm);
+    const sk_jv *norm = j_get(o, "normalized");
+    if (norm && !j_is_bool(norm)) return fail(g, SK_ERR_INVALID_DATA, "%s/normalized: expected a boolean", path);
+    a->normalized = j_is_true(norm);
     if (a->normalized && (a->comp_type == GL_FLOAT || a->comp_type == GL_UNSIGNED_INT))
         return fail(g, SK_ERR_INVALID_DATA, "%s/normalized: not allowed for FLOAT or UNSIGNED_INT", path);
     a->ncomp = a->rows * a->cols;
@@ -207,21 +207,21 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
     }
 
     /* §3.6.2.3 "Sparse Accessors". */
-    const cJSON *sp = j_get(o, "sparse");
+    const sk_jv *sp = j_get(o, "sparse");
     if (sp) {
         char sp_path[96], ip[112], vp[112];
         snprintf(sp_path, sizeof sp_path, "%s/sparse", path);
         snprintf(ip, sizeof ip, "%s/indices", sp_path);
         snprintf(vp, sizeof vp, "%s/values", sp_path);
-        if (!cJSON_IsObject(sp)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", sp_path);
+        if (!j_is_object(sp)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", sp_path);
         uint64_t sc, ict, ioff, voff;
         TRY(sk_gl_req_uint(g, sp, "count", sp_path, 4294967295.0, &sc));
         if (sc < 1 || sc > a->count)
             return fail(g, SK_ERR_INVALID_DATA, "%s/count: %llu is not in [1, %u] (the accessor count)", sp_path,
                         (unsigned long long)sc, a->count);
-        const cJSON *ji = j_get(sp, "indices"), *jv = j_get(sp, "values");
-        if (!cJSON_IsObject(ji)) return fail(g, SK_ERR_INVALID_DATA, "%s: required object missing", ip);
-        if (!cJSON_IsObject(jv)) return fail(g, SK_ERR_INVALID_DATA, "%s: required object missing", vp);
+        const sk_jv *ji = j_get(sp, "indices"), *jv = j_get(sp, "values");
+        if (!j_is_object(ji)) return fail(g, SK_ERR_INVALID_DATA, "%s: required object missing", ip);
+        if (!j_is_object(jv)) return fail(g, SK_ERR_INVALID_DATA, "%s: required object missing", vp);
         uint32_t iv, vv;
         TRY(sk_gl_req_index(g, ji, "bufferView", g->n_views, "bufferView", ip, &iv));
         TRY(sk_gl_opt_uint(g, ji, "byteOffset", ip, 0, GL_MAX_OFFSET, &ioff, NULL));
@@ -486,7 +486,7 @@ static const char *comp_name(const gl_acc *a) {
 
 /* Checks an accessor reference (a JSON index property) against the expected
  * type and allowed component types; returns its index. */
-sk_result sk_gl_acc_ref(gl_ctx *g, const cJSON *it, const char *path, const char *type, unsigned allowed,
+sk_result sk_gl_acc_ref(gl_ctx *g, const sk_jv *it, const char *path, const char *type, unsigned allowed,
                          uint32_t *out) {
     if (!j_is_uint(it, 4294967296.0))
         return fail(g, SK_ERR_INVALID_DATA, "%s: expected an accessor index", path);

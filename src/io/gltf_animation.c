@@ -6,18 +6,18 @@
 
 /* ---- animations (§3.11) --------------------------------------------------- */
 
-static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32_t ci, const cJSON *ch,
-                              const cJSON **samplers, uint32_t n_samplers, uint8_t *seen) {
+static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32_t ci, const sk_jv *ch,
+                              const sk_jv **samplers, uint32_t n_samplers, uint8_t *seen) {
     char path[96];
     size_t pn = gl_path(path, sizeof path, "/animations/", ai, "/channels/");
     gl_path(path + pn, sizeof path - pn, "", ci, NULL);
-    if (!cJSON_IsObject(ch)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", path);
+    if (!j_is_object(ch)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", path);
     uint32_t si = 0;
     TRY(sk_gl_req_index(g, ch, "sampler", n_samplers, "sampler", path, &si));
-    const cJSON *target = j_get(ch, "target");
+    const sk_jv *target = j_get(ch, "target");
     char tp[112];
     gl_cat(tp, sizeof tp, path, "/target");
-    if (!cJSON_IsObject(target)) return fail(g, SK_ERR_INVALID_DATA, "%s: required object missing", tp);
+    if (!j_is_object(target)) return fail(g, SK_ERR_INVALID_DATA, "%s: required object missing", tp);
     const char *pathname;
     TRY(sk_gl_opt_string(g, target, "path", tp, &pathname));
     if (!pathname) return fail(g, SK_ERR_INVALID_DATA, "%s/path: required property missing", tp);
@@ -47,11 +47,11 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     seen[node] |= bit;
 
     /* Sampler. */
-    const cJSON *smp = samplers[si];
+    const sk_jv *smp = samplers[si];
     char sp[96];
     size_t sn = gl_path(sp, sizeof sp, "/animations/", ai, "/samplers/");
     gl_path(sp + sn, sizeof sp - sn, "", si, NULL);
-    if (!cJSON_IsObject(smp)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", sp);
+    if (!j_is_object(smp)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", sp);
     const char *interp;
     TRY(sk_gl_opt_string(g, smp, "interpolation", sp, &interp));
     sk_interpolation mode = SK_INTERP_LINEAR;
@@ -62,7 +62,7 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     char ip[112], op[112];
     gl_cat(ip, sizeof ip, sp, "/input");
     gl_cat(op, sizeof op, sp, "/output");
-    const cJSON *jin = j_get(smp, "input"), *jout = j_get(smp, "output");
+    const sk_jv *jin = j_get(smp, "input"), *jout = j_get(smp, "output");
     if (!jin) return fail(g, SK_ERR_INVALID_DATA, "%s: required property missing", ip);
     if (!jout) return fail(g, SK_ERR_INVALID_DATA, "%s: required property missing", op);
     uint32_t ia = 0, oa = 0;
@@ -172,22 +172,22 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
     if (!g->anim_tb) return oom(g);
     g->anim_sb = g->anim_tb + J;
     for (uint32_t a = 0; a < g->n_anims; a++) {
-        const cJSON *o = g->j_anims[a];
+        const sk_jv *o = g->j_anims[a];
         char path[64];
         gl_path(path, sizeof path, "/animations/", a, NULL);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
-        const cJSON *chans, *samplers;
+        const sk_jv *chans, *samplers;
         uint32_t nc, ns;
         TRY(sk_gl_array_len(g, o, "channels", path, &chans, &nc));
         TRY(sk_gl_array_len(g, o, "samplers", path, &samplers, &ns));
         if (!chans) return fail(g, SK_ERR_INVALID_DATA, "%s/channels: required property missing", path);
         if (!samplers) return fail(g, SK_ERR_INVALID_DATA, "%s/samplers: required property missing", path);
         memset(seen, 0, g->n_nodes ? g->n_nodes : 1);
-        const cJSON **stable = tmp_alloc(g, ns ? ns : 1, sizeof *stable);
+        const sk_jv **stable = tmp_alloc(g, ns ? ns : 1, sizeof *stable);
         if (!stable) return oom(g);
         uint32_t k = 0;
-        for (const cJSON *c = samplers->child; c; c = c->next) stable[k++] = c;
+        for (const sk_jv *c = j_child(samplers); c; c = j_next(c)) stable[k++] = c;
         sk_clip_builder *b;
         sk_error e = {0};
         sk_result r = sk_clip_builder_create(name ? name : "", g->alloc, &b, &e);
@@ -195,11 +195,11 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
         /* Reserve the builder's storage from the samplers' accessor counts (a hint:
          * indices are validated channel by channel below). */
         size_t rkeys = 0, rvals = 0;
-        for (const cJSON *c = chans->child; c; c = c->next) {
-            const cJSON *si = j_get(c, "sampler");
+        for (const sk_jv *c = j_child(chans); c; c = j_next(c)) {
+            const sk_jv *si = j_get(c, "sampler");
             if (!j_is_uint(si, ns)) continue;
-            const cJSON *in = j_get(stable[(uint32_t)si->valuedouble], "input");
-            const cJSON *outp = j_get(stable[(uint32_t)si->valuedouble], "output");
+            const sk_jv *in = j_get(stable[(uint32_t)si->valuedouble], "input");
+            const sk_jv *outp = j_get(stable[(uint32_t)si->valuedouble], "output");
             /* keys the builder will copy: channels whose keys are not read in place */
             if (j_is_uint(in, g->n_accessors) && j_is_uint(outp, g->n_accessors) &&
                 sk_gl_acc_viewable(g, (uint32_t)in->valuedouble) && sk_gl_acc_viewable(g, (uint32_t)outp->valuedouble))
@@ -212,7 +212,7 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
         }
         if (rkeys + rvals <= g->max_bytes) (void)sk_clip_builder_reserve(b, nc, rkeys, rvals, NULL);
         uint32_t ci = 0;
-        for (const cJSON *c = chans->child; c; c = c->next, ci++) {
+        for (const sk_jv *c = j_child(chans); c; c = j_next(c), ci++) {
             r = load_channel(g, b, a, ci, c, stable, ns, seen);
             if (r != SK_OK) {
                 sk_clip_builder_destroy(b);

@@ -35,36 +35,36 @@ void sk_gl_warn(gl_ctx *g, const char *fmt, ...) {
 
 /* ---- JSON helpers ------------------------------------------------------- */
 
-/* Collects a top-level array of objects into a flat table (cJSON arrays are
- * linked lists: indexing them one by one would be quadratic). */
-sk_result sk_gl_collection(gl_ctx *g, const char *key, const cJSON ***out, uint32_t *count) {
+/* Collects a top-level array of objects into a flat table (the reader
+ * indexes them; an element is found by walking its siblings). */
+sk_result sk_gl_collection(gl_ctx *g, const char *key, const sk_jv ***out, uint32_t *count) {
     *out = NULL;
     *count = 0;
-    const cJSON *arr = j_get(g->root, key);
+    const sk_jv *arr = j_get(g->root, key);
     if (!arr) return SK_OK;
-    if (!cJSON_IsArray(arr)) return fail(g, SK_ERR_INVALID_DATA, "/%s: expected an array", key);
+    if (!j_is_array(arr)) return fail(g, SK_ERR_INVALID_DATA, "/%s: expected an array", key);
     size_t n = 0;
-    for (const cJSON *c = arr->child; c; c = c->next) {
-        if (!cJSON_IsObject(c))
+    for (const sk_jv *c = j_child(arr); c; c = j_next(c)) {
+        if (!j_is_object(c))
             return fail(g, SK_ERR_INVALID_DATA, "/%s/%zu: expected an object", key, n);
         n++;
     }
     if (n > SK_MAX_JOINTS * 16ull)
         return fail(g, SK_ERR_LIMIT, "/%s: %zu entries is more than this reader accepts", key, n);
-    const cJSON **t = tmp_alloc(g, n ? n : 1, sizeof *t);
+    const sk_jv **t = tmp_alloc(g, n ? n : 1, sizeof *t);
     if (!t) return oom(g);
     n = 0;
-    for (const cJSON *c = arr->child; c; c = c->next) t[n++] = c;
+    for (const sk_jv *c = j_child(arr); c; c = j_next(c)) t[n++] = c;
     *out = t;
     *count = (uint32_t)n;
     return SK_OK;
 }
 
 /* Optional index property: -1 when absent. */
-sk_result sk_gl_opt_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t limit,
+sk_result sk_gl_opt_index(gl_ctx *g, const sk_jv *obj, const char *key, uint32_t limit,
                              const char *what, const char *path, int32_t *out) {
     *out = -1;
-    const cJSON *it = j_get(obj, key);
+    const sk_jv *it = j_get(obj, key);
     if (!it) return SK_OK;
     if (!j_is_uint(it, 4294967296.0))
         return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected a non-negative integer index", path, key);
@@ -75,7 +75,7 @@ sk_result sk_gl_opt_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t
     return SK_OK;
 }
 
-sk_result sk_gl_req_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t limit,
+sk_result sk_gl_req_index(gl_ctx *g, const sk_jv *obj, const char *key, uint32_t limit,
                              const char *what, const char *path, uint32_t *out) {
     int32_t v;
     TRY(sk_gl_opt_index(g, obj, key, limit, what, path, &v));
@@ -85,11 +85,11 @@ sk_result sk_gl_req_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t
 }
 
 /* Optional non-negative integer with a default and an upper bound. */
-sk_result sk_gl_opt_uint(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+sk_result sk_gl_opt_uint(gl_ctx *g, const sk_jv *obj, const char *key, const char *path,
                             uint64_t def, double max, uint64_t *out, bool *present) {
     *out = def;
     if (present) *present = false;
-    const cJSON *it = j_get(obj, key);
+    const sk_jv *it = j_get(obj, key);
     if (!it) return SK_OK;
     if (!j_is_uint(it, 18446744073709551616.0))
         return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected a non-negative integer", path, key);
@@ -100,7 +100,7 @@ sk_result sk_gl_opt_uint(gl_ctx *g, const cJSON *obj, const char *key, const cha
     return SK_OK;
 }
 
-sk_result sk_gl_req_uint(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+sk_result sk_gl_req_uint(gl_ctx *g, const sk_jv *obj, const char *key, const char *path,
                             double max, uint64_t *out) {
     bool present;
     TRY(sk_gl_opt_uint(g, obj, key, path, 0, max, out, &present));
@@ -108,48 +108,48 @@ sk_result sk_gl_req_uint(gl_ctx *g, const cJSON *obj, const char *key, const cha
     return SK_OK;
 }
 
-sk_result sk_gl_opt_string(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+sk_result sk_gl_opt_string(gl_ctx *g, const sk_jv *obj, const char *key, const char *path,
                               const char **out) {
     *out = NULL;
-    const cJSON *it = j_get(obj, key);
+    const sk_jv *it = j_get(obj, key);
     if (!it) return SK_OK;
-    if (!cJSON_IsString(it) || !it->valuestring)
+    if (!j_is_string(it) || !it->valuestring)
         return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected a string", path, key);
     *out = it->valuestring;
     return SK_OK;
 }
 
 /* Fixed-length array of finite numbers; *present false when absent. */
-sk_result sk_gl_opt_numbers(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
+sk_result sk_gl_opt_numbers(gl_ctx *g, const sk_jv *obj, const char *key, const char *path,
                                uint32_t n, double *out, bool *present) {
     *present = false;
-    const cJSON *it = j_get(obj, key);
+    const sk_jv *it = j_get(obj, key);
     if (!it) return SK_OK;
-    if (!cJSON_IsArray(it)) return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected an array", path, key);
+    if (!j_is_array(it)) return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected an array", path, key);
     uint32_t i = 0;
-    for (const cJSON *c = it->child; c; c = c->next, i++) {
+    for (const sk_jv *c = j_child(it); c; c = j_next(c), i++) {
         if (i >= n) break;
-        if (!cJSON_IsNumber(c))
+        if (!j_is_number(c))
             return fail(g, SK_ERR_INVALID_DATA, "%s/%s/%u: expected a number", path, key, i);
         if (!isfinite(c->valuedouble))
             return fail(g, SK_ERR_INVALID_DATA, "%s/%s/%u: value is not finite", path, key, i);
         out[i] = c->valuedouble;
     }
-    if (i != n || cJSON_GetArraySize(it) != (int)n)
+    if (i != n || j_size(it) != (int)n)
         return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected %u numbers", path, key, n);
     *present = true;
     return SK_OK;
 }
 
 /* Array length of an optional array property (type-checked); 0 when absent. */
-sk_result sk_gl_array_len(gl_ctx *g, const cJSON *obj, const char *key, const char *path,
-                             const cJSON **arr, uint32_t *len) {
+sk_result sk_gl_array_len(gl_ctx *g, const sk_jv *obj, const char *key, const char *path,
+                             const sk_jv **arr, uint32_t *len) {
     *arr = j_get(obj, key);
     *len = 0;
     if (!*arr) return SK_OK;
-    if (!cJSON_IsArray(*arr)) return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected an array", path, key);
+    if (!j_is_array(*arr)) return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected an array", path, key);
     uint32_t n = 0;
-    for (const cJSON *c = (*arr)->child; c; c = c->next) {
+    for (const sk_jv *c = j_child((*arr)); c; c = j_next(c)) {
         if (n == UINT32_MAX) return fail(g, SK_ERR_LIMIT, "%s/%s: too many entries", path, key);
         n++;
     }
@@ -177,8 +177,8 @@ static bool extension_supported(const char *name) {
 }
 
 sk_result sk_gl_check_asset(gl_ctx *g) {
-    const cJSON *asset = j_get(g->root, "asset");
-    if (!cJSON_IsObject(asset)) return fail(g, SK_ERR_INVALID_DATA, "/asset: required object missing");
+    const sk_jv *asset = j_get(g->root, "asset");
+    if (!j_is_object(asset)) return fail(g, SK_ERR_INVALID_DATA, "/asset: required object missing");
     const char *version, *minv;
     TRY(sk_gl_opt_string(g, asset, "version", "/asset", &version));
     TRY(sk_gl_opt_string(g, asset, "minVersion", "/asset", &minv));
@@ -201,13 +201,13 @@ sk_result sk_gl_check_asset(gl_ctx *g) {
     g->asset->generator = sk_asset_strdup(g->asset, gen);
     if (!g->asset->generator) return oom(g);
 
-    const cJSON *used = j_get(g->root, "extensionsUsed"), *req = j_get(g->root, "extensionsRequired");
-    if (used && !cJSON_IsArray(used)) return fail(g, SK_ERR_INVALID_DATA, "/extensionsUsed: expected an array");
-    if (req && !cJSON_IsArray(req)) return fail(g, SK_ERR_INVALID_DATA, "/extensionsRequired: expected an array");
+    const sk_jv *used = j_get(g->root, "extensionsUsed"), *req = j_get(g->root, "extensionsRequired");
+    if (used && !j_is_array(used)) return fail(g, SK_ERR_INVALID_DATA, "/extensionsUsed: expected an array");
+    if (req && !j_is_array(req)) return fail(g, SK_ERR_INVALID_DATA, "/extensionsRequired: expected an array");
     if (req) {
         uint32_t i = 0;
-        for (const cJSON *c = req->child; c; c = c->next, i++) {
-            if (!cJSON_IsString(c) || !c->valuestring)
+        for (const sk_jv *c = j_child(req); c; c = j_next(c), i++) {
+            if (!j_is_string(c) || !c->valuestring)
                 return fail(g, SK_ERR_INVALID_DATA, "/extensionsRequired/%u: expected a string", i);
             if (!extension_supported(c->valuestring))
                 return fail(g, SK_ERR_UNSUPPORTED, "/extensionsRequired/%u: required extension %s is not supported",
@@ -220,8 +220,8 @@ sk_result sk_gl_check_asset(gl_ctx *g) {
      * refused above). */
     if (used) {
         uint32_t i = 0;
-        for (const cJSON *c = used->child; c; c = c->next, i++)
-            if (cJSON_IsString(c) && c->valuestring && strcmp(c->valuestring, "KHR_mesh_quantization") != 0)
+        for (const sk_jv *c = j_child(used); c; c = j_next(c), i++)
+            if (j_is_string(c) && c->valuestring && strcmp(c->valuestring, "KHR_mesh_quantization") != 0)
                 sk_gl_warn(g, "/extensionsUsed/%u: %s is not read: what it adds to the file is ignored", i,
                            c->valuestring);
     }
@@ -532,7 +532,7 @@ sk_result sk_gl_load_images(gl_ctx *g) {
     if (!imgs) return oom(g);
     char path[64];
     for (uint32_t i = 0; i < g->n_images; i++) {
-        const cJSON *o = g->j_images[i];
+        const sk_jv *o = g->j_images[i];
         sk_image *img = &imgs[i];
         snprintf(path, sizeof path, "/images/%u", i);
         const char *name, *mime, *uri;

@@ -8,18 +8,18 @@
 
 /* ---- samplers, textures, materials (§3.8, §3.9) ------------------------------ */
 
-static sk_result opt_float(gl_ctx *g, const cJSON *o, const char *key, const char *path, float def, float *out) {
+static sk_result opt_float(gl_ctx *g, const sk_jv *o, const char *key, const char *path, float def, float *out) {
     *out = def;
-    const cJSON *it = j_get(o, key);
+    const sk_jv *it = j_get(o, key);
     if (!it) return SK_OK;
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || !sk_isfinite_f((float)it->valuedouble))
+    if (!j_is_number(it) || !isfinite(it->valuedouble) || !sk_isfinite_f((float)it->valuedouble))
         return fail(g, SK_ERR_INVALID_DATA, "%s/%s: expected a finite number", path, key);
     *out = (float)it->valuedouble;
     return SK_OK;
 }
 
 /* A GL enum from a fixed list (0 when absent). */
-static sk_result opt_enum(gl_ctx *g, const cJSON *o, const char *key, const char *path, const uint32_t *allowed,
+static sk_result opt_enum(gl_ctx *g, const sk_jv *o, const char *key, const char *path, const uint32_t *allowed,
                           size_t n, uint32_t def, uint32_t *out) {
     uint64_t v;
     bool present;
@@ -39,7 +39,7 @@ static sk_result load_samplers(gl_ctx *g) {
     if (!smp) return oom(g);
     char path[64];
     for (uint32_t i = 0; i < g->n_samplers; i++) {
-        const cJSON *o = g->j_samplers[i];
+        const sk_jv *o = g->j_samplers[i];
         snprintf(path, sizeof path, "/samplers/%u", i);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
@@ -59,17 +59,17 @@ static sk_result load_textures(gl_ctx *g) {
     if (!tex) return oom(g);
     char path[64];
     for (uint32_t i = 0; i < g->n_textures; i++) {
-        const cJSON *o = g->j_textures[i];
+        const sk_jv *o = g->j_textures[i];
         snprintf(path, sizeof path, "/textures/%u", i);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
         if (!(tex[i].name = sk_asset_strdup(g->asset, name))) return oom(g);
         /* An image only in an extension (KHR_texture_basisu, EXT_texture_webp, ...) is not followed. */
         TRY(sk_gl_opt_index(g, o, "source", g->n_images, "image", path, &tex[i].image));
-        const cJSON *ext = j_get(o, "extensions");
-        if (tex[i].image < 0 && cJSON_IsObject(ext) && ext->child && ext->child->string)
+        const sk_jv *ext = j_get(o, "extensions");
+        if (tex[i].image < 0 && j_is_object(ext) && j_child(ext) && j_child(ext)->key)
             sk_gl_warn(g, "%s: its image is only in extension %s, which is not read: the texture has no image", path,
-                       ext->child->string);
+                       j_child(ext)->key);
         TRY(sk_gl_opt_index(g, o, "sampler", g->n_samplers, "sampler", path, &tex[i].sampler));
     }
     g->asset->textures = tex;
@@ -82,7 +82,7 @@ static sk_result load_materials(gl_ctx *g) {
     if (!mats) return oom(g);
     char path[64], pp[96], tp[128];
     for (uint32_t i = 0; i < g->n_materials; i++) {
-        const cJSON *o = g->j_materials[i];
+        const sk_jv *o = g->j_materials[i];
         sk_material *m = &mats[i];
         snprintf(path, sizeof path, "/materials/%u", i);
         const char *name, *alpha;
@@ -91,9 +91,9 @@ static sk_result load_materials(gl_ctx *g) {
         m->base_color[0] = m->base_color[1] = m->base_color[2] = m->base_color[3] = 1.0f;
         m->base_color_texture.texture = -1;
         m->metallic = m->roughness = 1.0f;
-        const cJSON *pbr = j_get(o, "pbrMetallicRoughness");
+        const sk_jv *pbr = j_get(o, "pbrMetallicRoughness");
         snprintf(pp, sizeof pp, "%s/pbrMetallicRoughness", path);
-        if (pbr && !cJSON_IsObject(pbr)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", pp);
+        if (pbr && !j_is_object(pbr)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", pp);
         if (pbr) {
             double c[4];
             bool present;
@@ -102,9 +102,9 @@ static sk_result load_materials(gl_ctx *g) {
                 for (int k = 0; k < 4; k++) m->base_color[k] = (float)c[k];
             TRY(opt_float(g, pbr, "metallicFactor", pp, 1.0f, &m->metallic));
             TRY(opt_float(g, pbr, "roughnessFactor", pp, 1.0f, &m->roughness));
-            const cJSON *bt = j_get(pbr, "baseColorTexture");
+            const sk_jv *bt = j_get(pbr, "baseColorTexture");
             snprintf(tp, sizeof tp, "%s/baseColorTexture", pp);
-            if (bt && !cJSON_IsObject(bt)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", tp);
+            if (bt && !j_is_object(bt)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", tp);
             if (bt) {
                 uint32_t t;
                 uint64_t set;
@@ -121,9 +121,9 @@ static sk_result load_materials(gl_ctx *g) {
         else return fail(g, SK_ERR_INVALID_DATA, "%s/alphaMode: \"%s\" is not OPAQUE, MASK or BLEND", path, alpha);
         TRY(opt_float(g, o, "alphaCutoff", path, 0.5f, &m->alpha_cutoff));
         if (m->alpha_cutoff < 0.0f) return fail(g, SK_ERR_INVALID_DATA, "%s/alphaCutoff: negative", path);
-        const cJSON *ds = j_get(o, "doubleSided");
-        if (ds && !cJSON_IsBool(ds)) return fail(g, SK_ERR_INVALID_DATA, "%s/doubleSided: expected a boolean", path);
-        m->double_sided = cJSON_IsTrue(ds);
+        const sk_jv *ds = j_get(o, "doubleSided");
+        if (ds && !j_is_bool(ds)) return fail(g, SK_ERR_INVALID_DATA, "%s/doubleSided: expected a boolean", path);
+        m->double_sided = j_is_true(ds);
     }
     g->asset->materials = mats;
     g->asset->material_count = g->n_materials;
@@ -147,10 +147,10 @@ typedef struct attr_rule {
  * 4-byte alignment of §3.6.2.4 (accessor.byteOffset a multiple of 4; a
  * defined byteStride already is one). A tightly packed element whose size is
  * not a multiple of 4 is tolerated: it reads safely. */
-static sk_result attr_accessor(gl_ctx *g, const cJSON *attrs, const attr_rule *rule, const char *path,
+static sk_result attr_accessor(gl_ctx *g, const sk_jv *attrs, const attr_rule *rule, const char *path,
                                uint32_t *vcount, int32_t *out) {
     *out = -1;
-    const cJSON *it = j_get(attrs, rule->name);
+    const sk_jv *it = j_get(attrs, rule->name);
     if (!it) return SK_OK;
     char p[160];
     snprintf(p, sizeof p, "%s/%s", path, rule->name);
@@ -190,7 +190,7 @@ static const attr_rule R_T_TANGENT = {"TANGENT", "VEC3", CB_F, CB_F | CB_BN | CB
 
 /* Checks one accessor a primitive would read: *out gets a message (asset
  * memory) when its buffer has no data. */
-static sk_result check_present(gl_ctx *g, const cJSON *it, const char *where, const char **out) {
+static sk_result check_present(gl_ctx *g, const sk_jv *it, const char *where, const char **out) {
     if (*out || !j_is_uint(it, (double)g->n_accessors)) return SK_OK; /* a bad index is reported later */
     uint32_t i = (uint32_t)it->valuedouble;
     const gl_acc *a = &g->accs[i];
@@ -208,7 +208,7 @@ static sk_result check_present(gl_ctx *g, const cJSON *it, const char *where, co
  * .gltf, or a URL we do not fetch) is valid glTF; such a primitive is loaded
  * empty and says why (sk_primitive.missing_data) instead of failing the
  * load. */
-static sk_result primitive_missing(gl_ctx *g, const cJSON *o, const cJSON *attrs, const char *path,
+static sk_result primitive_missing(gl_ctx *g, const sk_jv *o, const sk_jv *attrs, const char *path,
                                    const char **out) {
     static const char *const names[] = {"POSITION", "NORMAL",    "TANGENT",   "TEXCOORD_0",
                                         "JOINTS_0", "JOINTS_1", "WEIGHTS_0", "WEIGHTS_1"};
@@ -220,9 +220,9 @@ static sk_result primitive_missing(gl_ctx *g, const cJSON *o, const cJSON *attrs
     }
     snprintf(where, sizeof where, "%s/indices", path);
     TRY(check_present(g, j_get(o, "indices"), where, out));
-    const cJSON *targets = j_get(o, "targets");
+    const sk_jv *targets = j_get(o, "targets");
     uint32_t k = 0;
-    for (const cJSON *c = cJSON_IsArray(targets) ? targets->child : NULL; c; c = c->next, k++)
+    for (const sk_jv *c = j_is_array(targets) ? j_child(targets) : NULL; c; c = j_next(c), k++)
         for (size_t i = 0; i < 3; i++) {
             snprintf(where, sizeof where, "%s/targets/%u/%s", path, k, names[i]);
             TRY(check_present(g, j_get(c, names[i]), where, out));
@@ -230,9 +230,9 @@ static sk_result primitive_missing(gl_ctx *g, const cJSON *o, const cJSON *attrs
     return SK_OK;
 }
 
-static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_primitive *prim) {
-    const cJSON *attrs = j_get(o, "attributes");
-    if (!cJSON_IsObject(attrs)) return fail(g, SK_ERR_INVALID_DATA, "%s/attributes: required object missing", path);
+static sk_result load_primitive(gl_ctx *g, const sk_jv *o, const char *path, sk_primitive *prim) {
+    const sk_jv *attrs = j_get(o, "attributes");
+    if (!j_is_object(attrs)) return fail(g, SK_ERR_INVALID_DATA, "%s/attributes: required object missing", path);
     char ap[128];
     snprintf(ap, sizeof ap, "%s/attributes", path);
     uint64_t mode;
@@ -246,19 +246,19 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
     /* Every attribute value must be an accessor index; attributes we do not
      * read still must not point outside the accessor array. */
     uint32_t vcount = UINT32_MAX;
-    for (const cJSON *c = attrs->child; c; c = c->next) {
+    for (const sk_jv *c = j_child(attrs); c; c = j_next(c)) {
         if (!j_is_uint(c, 4294967296.0) || c->valuedouble >= g->n_accessors)
-            return fail(g, SK_ERR_INVALID_DATA, "%s/%s: not a valid accessor index", ap, c->string ? c->string : "?");
-        if (c->string && strncmp(c->string, "JOINTS_", 7) == 0 && strcmp(c->string, "JOINTS_0") != 0 &&
-            strcmp(c->string, "JOINTS_1") != 0)
+            return fail(g, SK_ERR_INVALID_DATA, "%s/%s: not a valid accessor index", ap, c->key ? c->key : "?");
+        if (c->key && strncmp(c->key, "JOINTS_", 7) == 0 && strcmp(c->key, "JOINTS_0") != 0 &&
+            strcmp(c->key, "JOINTS_1") != 0)
             return fail(g, SK_ERR_UNSUPPORTED, "%s/%s: more than 8 joint influences per vertex are not supported", ap,
-                        c->string);
+                        c->key);
         /* §3.7.2.1: all attribute accessors of a primitive have the same count. */
         uint32_t cnt = g->accs[(uint32_t)c->valuedouble].count;
         if (vcount == UINT32_MAX) vcount = cnt;
         else if (cnt != vcount)
             return fail(g, SK_ERR_INVALID_DATA, "%s/%s: accessor count %u differs from the other attributes (%u)", ap,
-                        c->string ? c->string : "?", cnt, vcount);
+                        c->key ? c->key : "?", cnt, vcount);
     }
     int32_t pos, nrm, tan, uv, jnt[2], wgt[2];
     TRY(attr_accessor(g, attrs, &R_POSITION, ap, &vcount, &pos));
@@ -320,7 +320,7 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
     }
     /* Indices (§3.7.2.1): SCALAR unsigned, no byteStride, each < vertex count;
      * the maximum value of the type (primitive restart) is not allowed. */
-    const cJSON *ji = j_get(o, "indices");
+    const sk_jv *ji = j_get(o, "indices");
     if (ji) {
         char p[128];
         snprintf(p, sizeof p, "%s/indices", path);
@@ -346,26 +346,26 @@ static sk_result load_primitive(gl_ctx *g, const cJSON *o, const char *path, sk_
         }
     }
     /* Morph targets (§3.7.2.2). */
-    const cJSON *targets;
+    const sk_jv *targets;
     uint32_t tc;
     TRY(sk_gl_array_len(g, o, "targets", path, &targets, &tc));
     if (tc) {
         sk_morph_target *t = sk_asset_alloc(g->asset, (size_t)tc * sizeof *t);
         if (!t) return oom(g);
         uint32_t k = 0;
-        for (const cJSON *c = targets->child; c; c = c->next, k++) {
+        for (const sk_jv *c = j_child(targets); c; c = j_next(c), k++) {
             char tp[128];
             snprintf(tp, sizeof tp, "%s/targets/%u", path, k);
-            if (!cJSON_IsObject(c)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", tp);
-            for (const cJSON *x = c->child; x; x = x->next) {
+            if (!j_is_object(c)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", tp);
+            for (const sk_jv *x = j_child(c); x; x = j_next(x)) {
                 if (!j_is_uint(x, 4294967296.0) || x->valuedouble >= g->n_accessors)
-                    return fail(g, SK_ERR_INVALID_DATA, "%s/%s: not a valid accessor index", tp, x->string ? x->string : "?");
-                if (x->string && !j_get(attrs, x->string))
+                    return fail(g, SK_ERR_INVALID_DATA, "%s/%s: not a valid accessor index", tp, x->key ? x->key : "?");
+                if (x->key && !j_get(attrs, x->key))
                     return fail(g, SK_ERR_INVALID_DATA, "%s/%s: morph target attribute without a base attribute", tp,
-                                x->string);
+                                x->key);
                 if (g->accs[(uint32_t)x->valuedouble].count != vcount)
                     return fail(g, SK_ERR_INVALID_DATA, "%s/%s: accessor count %u differs from the vertex count %u", tp,
-                                x->string ? x->string : "?", g->accs[(uint32_t)x->valuedouble].count, vcount);
+                                x->key ? x->key : "?", g->accs[(uint32_t)x->valuedouble].count, vcount);
             }
             int32_t tpos, tnrm, ttan;
             uint32_t vc = vcount;
@@ -387,23 +387,23 @@ sk_result sk_gl_load_meshes(gl_ctx *g) {
     sk_mesh *meshes = sk_asset_alloc(g->asset, (size_t)(g->n_meshes ? g->n_meshes : 1) * sizeof *meshes);
     if (!meshes) return oom(g);
     for (uint32_t m = 0; m < g->n_meshes; m++) {
-        const cJSON *o = g->j_meshes[m];
+        const sk_jv *o = g->j_meshes[m];
         char path[64];
         gl_path(path, sizeof path, "/meshes/", m, NULL);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
         if (!(meshes[m].name = sk_asset_strdup(g->asset, name))) return oom(g);
-        const cJSON *prims;
+        const sk_jv *prims;
         uint32_t pc;
         TRY(sk_gl_array_len(g, o, "primitives", path, &prims, &pc));
         if (pc == 0) return fail(g, SK_ERR_INVALID_DATA, "%s/primitives: required non-empty array missing", path);
         sk_primitive *p = sk_asset_alloc(g->asset, (size_t)pc * sizeof *p);
         if (!p) return oom(g);
         uint32_t k = 0;
-        for (const cJSON *c = prims->child; c; c = c->next, k++) {
+        for (const sk_jv *c = j_child(prims); c; c = j_next(c), k++) {
             char pp[96];
             snprintf(pp, sizeof pp, "%s/primitives/%u", path, k);
-            if (!cJSON_IsObject(c)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", pp);
+            if (!j_is_object(c)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", pp);
             TRY(load_primitive(g, c, pp, &p[k]));
             /* §3.7.2.2: every primitive has the same number of targets. */
             if (p[k].target_count != p[0].target_count)
@@ -413,16 +413,16 @@ sk_result sk_gl_load_meshes(gl_ctx *g) {
         meshes[m].primitives = p;
         meshes[m].primitive_count = pc;
         meshes[m].weight_count = p[0].target_count;
-        const cJSON *jw = j_get(o, "weights");
+        const sk_jv *jw = j_get(o, "weights");
         if (jw) {
             uint32_t wc = meshes[m].weight_count;
-            if (!cJSON_IsArray(jw) || cJSON_GetArraySize(jw) != (int)wc || wc == 0)
+            if (!j_is_array(jw) || j_size(jw) != (int)wc || wc == 0)
                 return fail(g, SK_ERR_INVALID_DATA, "%s/weights: expected %u numbers (the morph target count)", path, wc);
             float *dw = sk_asset_alloc(g->asset, (size_t)wc * sizeof(float));
             if (!dw) return oom(g);
             uint32_t i = 0;
-            for (const cJSON *c = jw->child; c; c = c->next, i++) {
-                if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble))
+            for (const sk_jv *c = j_child(jw); c; c = j_next(c), i++) {
+                if (!j_is_number(c) || !isfinite(c->valuedouble))
                     return fail(g, SK_ERR_INVALID_DATA, "%s/weights/%u: expected a finite number", path, i);
                 dw[i] = (float)c->valuedouble;
             }
@@ -441,7 +441,7 @@ sk_result sk_gl_load_nodes(gl_ctx *g) {
     if (!g->nodes) return oom(g);
     for (uint32_t i = 0; i < g->n_nodes; i++) g->nodes[i].parent = -1;
     for (uint32_t i = 0; i < g->n_nodes; i++) {
-        const cJSON *o = g->j_nodes[i];
+        const sk_jv *o = g->j_nodes[i];
         gl_node *n = &g->nodes[i];
         char path[64];
         gl_path(path, sizeof path, "/nodes/", i, NULL);
@@ -449,11 +449,11 @@ sk_result sk_gl_load_nodes(gl_ctx *g) {
         TRY(sk_gl_opt_index(g, o, "mesh", g->n_meshes, "mesh", path, &n->mesh));
         TRY(sk_gl_opt_index(g, o, "skin", g->n_skins, "skin", path, &n->skin));
         TRY(sk_gl_opt_index(g, o, "camera", g->n_cameras, "camera", path, &cam));
-        const cJSON *ch;
+        const sk_jv *ch;
         uint32_t cc;
         TRY(sk_gl_array_len(g, o, "children", path, &ch, &cc));
         uint32_t k = 0;
-        for (const cJSON *c = ch ? ch->child : NULL; c; c = c->next, k++) {
+        for (const sk_jv *c = ch ? j_child(ch) : NULL; c; c = j_next(c), k++) {
             if (!j_is_uint(c, 4294967296.0) || c->valuedouble >= g->n_nodes)
                 return fail(g, SK_ERR_INVALID_DATA, "%s/children/%u: not a valid node index (%u nodes)", path, k,
                             g->n_nodes);
@@ -507,16 +507,16 @@ sk_result sk_gl_load_nodes(gl_ctx *g) {
                 return fail(g, SK_ERR_INVALID_DATA, "%s/matrix: not decomposable into translation/rotation/scale", path);
         }
         n->rest = x;
-        const cJSON *w = j_get(o, "weights");
+        const sk_jv *w = j_get(o, "weights");
         if (w) {
             if (n->mesh < 0) return fail(g, SK_ERR_INVALID_DATA, "%s/weights: defined without a mesh", path);
             uint32_t wc = g->asset->meshes[n->mesh].weight_count;
-            if (!cJSON_IsArray(w) || cJSON_GetArraySize(w) != (int)wc || wc == 0)
+            if (!j_is_array(w) || j_size(w) != (int)wc || wc == 0)
                 return fail(g, SK_ERR_INVALID_DATA, "%s/weights: expected %u numbers (mesh %d morph targets)", path, wc,
                             n->mesh);
             uint32_t q = 0;
-            for (const cJSON *c = w->child; c; c = c->next, q++)
-                if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble))
+            for (const sk_jv *c = j_child(w); c; c = j_next(c), q++)
+                if (!j_is_number(c) || !isfinite(c->valuedouble))
                     return fail(g, SK_ERR_INVALID_DATA, "%s/weights/%u: expected a finite number", path, q);
             n->weights = w;
         }
@@ -601,7 +601,7 @@ sk_result sk_gl_build_skeleton(gl_ctx *g) {
         const sk_mesh *m = &g->asset->meshes[nd->mesh];
         if (nd->weights) {
             uint32_t q = 0;
-            for (const cJSON *c = nd->weights->child; c && q < wcounts[k]; c = c->next, q++)
+            for (const sk_jv *c = j_child(nd->weights); c && q < wcounts[k]; c = j_next(c), q++)
                 rw[at + q] = (float)c->valuedouble;
         } else if (m->default_weights) {
             memcpy(rw + at, m->default_weights, wcounts[k] * sizeof(float));
@@ -646,13 +646,13 @@ sk_result sk_gl_load_skins(gl_ctx *g) {
     if (!skins || !seen) return oom(g);
     for (uint32_t i = 0; i < g->n_nodes; i++) seen[i] = UINT32_MAX;
     for (uint32_t s = 0; s < g->n_skins; s++) {
-        const cJSON *o = g->j_skins[s];
+        const sk_jv *o = g->j_skins[s];
         char path[64];
         gl_path(path, sizeof path, "/skins/", s, NULL);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
         if (!(skins[s].name = sk_asset_strdup(g->asset, name))) return oom(g);
-        const cJSON *ja;
+        const sk_jv *ja;
         uint32_t jc;
         TRY(sk_gl_array_len(g, o, "joints", path, &ja, &jc));
         if (jc == 0) return fail(g, SK_ERR_INVALID_DATA, "%s/joints: required non-empty array missing", path);
@@ -660,7 +660,7 @@ sk_result sk_gl_load_skins(gl_ctx *g) {
         sk_mat4 *ibm = sk_asset_alloc(g->asset, (size_t)jc * sizeof(sk_mat4));
         if (!joints || !ibm) return oom(g);
         uint32_t k = 0, common_root = 0;
-        for (const cJSON *c = ja->child; c; c = c->next, k++) {
+        for (const sk_jv *c = j_child(ja); c; c = j_next(c), k++) {
             if (!j_is_uint(c, 4294967296.0) || c->valuedouble >= g->n_nodes)
                 return fail(g, SK_ERR_INVALID_DATA, "%s/joints/%u: not a valid node index (%u nodes)", path, k, g->n_nodes);
             uint32_t node = (uint32_t)c->valuedouble;
@@ -673,20 +673,20 @@ sk_result sk_gl_load_skins(gl_ctx *g) {
             if (k == 0) common_root = rt;
             else if (rt != common_root)
                 return fail(g, SK_ERR_INVALID_DATA, "%s/joints/%u: node %u does not share a common root with node %.0f",
-                            path, k, node, ja->child->valuedouble);
+                            path, k, node, j_child(ja)->valuedouble);
         }
         int32_t skel;
         TRY(sk_gl_opt_index(g, o, "skeleton", g->n_nodes, "node", path, &skel));
         skins[s].skeleton_root = -1;
         if (skel >= 0) {
             k = 0;
-            for (const cJSON *c = ja->child; c; c = c->next, k++)
+            for (const sk_jv *c = j_child(ja); c; c = j_next(c), k++)
                 if (!is_ancestor_or_self(g, (uint32_t)skel, (uint32_t)c->valuedouble))
                     return fail(g, SK_ERR_INVALID_DATA, "%s/skeleton: node %d is not an ancestor of joint node %.0f",
                                 path, skel, c->valuedouble);
             skins[s].skeleton_root = (int32_t)g->asset->node_to_joint[skel];
         }
-        const cJSON *jibm = j_get(o, "inverseBindMatrices");
+        const sk_jv *jibm = j_get(o, "inverseBindMatrices");
         if (jibm) {
             char p[96];
             snprintf(p, sizeof p, "%s/inverseBindMatrices", path);
@@ -776,19 +776,19 @@ sk_result sk_gl_load_scenes(gl_ctx *g) {
     if (!scenes || !seen) return oom(g);
     for (uint32_t i = 0; i < g->n_nodes; i++) seen[i] = UINT32_MAX;
     for (uint32_t s = 0; s < g->n_scenes; s++) {
-        const cJSON *o = g->j_scenes[s];
+        const sk_jv *o = g->j_scenes[s];
         char path[64];
         snprintf(path, sizeof path, "/scenes/%u", s);
         const char *name;
         TRY(sk_gl_opt_string(g, o, "name", path, &name));
         if (!(scenes[s].name = sk_asset_strdup(g->asset, name))) return oom(g);
-        const cJSON *arr;
+        const sk_jv *arr;
         uint32_t nc;
         TRY(sk_gl_array_len(g, o, "nodes", path, &arr, &nc));
         uint32_t *roots = sk_asset_alloc(g->asset, (size_t)(nc ? nc : 1) * sizeof(uint32_t));
         if (!roots) return oom(g);
         uint32_t k = 0;
-        for (const cJSON *c = arr ? arr->child : NULL; c; c = c->next, k++) {
+        for (const sk_jv *c = arr ? j_child(arr) : NULL; c; c = j_next(c), k++) {
             if (!j_is_uint(c, 4294967296.0) || c->valuedouble >= g->n_nodes)
                 return fail(g, SK_ERR_INVALID_DATA, "%s/nodes/%u: not a valid node index (%u nodes)", path, k, g->n_nodes);
             uint32_t node = (uint32_t)c->valuedouble;

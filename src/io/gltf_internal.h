@@ -18,7 +18,7 @@
 #include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"
 
-#include <cjson/cJSON.h>
+#include "io/json_internal.h"
 
 #include <math.h>
 
@@ -81,7 +81,7 @@ typedef struct gl_node {
     int32_t parent, mesh, skin;
     bool has_matrix, matrix_identity;
     sk_transform rest;
-    const cJSON *weights; /* node.weights or NULL */
+    const sk_jv *weights; /* node.weights or NULL */
 } gl_node;
 
 /* A file read through the sk_file_io, released when the load ends. */
@@ -103,8 +103,9 @@ typedef struct gl_ctx {
     const uint8_t *bin;
     size_t bin_size;
     bool has_bin, is_glb, quantization, skip_image_data;
-    cJSON *root;
-    const cJSON **j_buffers, **j_views, **j_accessors, **j_nodes, **j_meshes, **j_skins,
+    sk_json_doc doc; /* the JSON document (g->alloc), freed when the load ends */
+    const sk_jv *root;
+    const sk_jv **j_buffers, **j_views, **j_accessors, **j_nodes, **j_meshes, **j_skins,
         **j_anims, **j_scenes, **j_materials, **j_images, **j_samplers, **j_textures;
     uint32_t n_buffers, n_views, n_accessors, n_nodes, n_meshes, n_skins, n_anims, n_scenes,
         n_materials, n_cameras, n_images, n_samplers, n_textures;
@@ -179,34 +180,41 @@ static inline void gl_cat(char *buf, size_t cap, const char *a, const char *b) {
 
 /* ---- JSON helpers (gltf_container.c) --------------------------------------- */
 
-static inline const cJSON *j_get(const cJSON *obj, const char *key) {
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
+static inline const sk_jv *j_get(const sk_jv *obj, const char *key) { return sk_jv_get(obj, key); }
+static inline const sk_jv *j_child(const sk_jv *v) { return sk_jv_child(v); }
+static inline const sk_jv *j_next(const sk_jv *v) { return sk_jv_next(v); }
+static inline bool j_is_array(const sk_jv *v) { return sk_jv_is(v, SK_JV_ARRAY); }
+static inline bool j_is_object(const sk_jv *v) { return sk_jv_is(v, SK_JV_OBJECT); }
+static inline bool j_is_number(const sk_jv *v) { return sk_jv_is(v, SK_JV_NUMBER); }
+static inline bool j_is_string(const sk_jv *v) { return sk_jv_is(v, SK_JV_STRING); }
+static inline bool j_is_true(const sk_jv *v) { return sk_jv_is(v, SK_JV_TRUE); }
+static inline bool j_is_bool(const sk_jv *v) { return sk_jv_is(v, SK_JV_TRUE) || sk_jv_is(v, SK_JV_FALSE); }
+/* Elements of an array, members of an object (0 for anything else). */
+static inline int j_size(const sk_jv *v) { return v ? (int)v->count : 0; }
 
-static inline bool j_is_uint(const cJSON *it, double limit) {
-    if (!cJSON_IsNumber(it)) return false;
+static inline bool j_is_uint(const sk_jv *it, double limit) {
+    if (!j_is_number(it)) return false;
     double d = it->valuedouble;
     return d >= 0.0 && d < limit && d == floor(d);
 }
 
-/* A top-level array of objects as a flat table (cJSON arrays are linked
- * lists: indexing them one by one would be quadratic). */
-sk_result sk_gl_collection(gl_ctx *g, const char *key, const cJSON ***out, uint32_t *count);
+/* A top-level array of objects as a flat table (indexed by the reader). */
+sk_result sk_gl_collection(gl_ctx *g, const char *key, const sk_jv ***out, uint32_t *count);
 /* Optional index property: -1 when absent. */
-sk_result sk_gl_opt_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t limit, const char *what,
+sk_result sk_gl_opt_index(gl_ctx *g, const sk_jv *obj, const char *key, uint32_t limit, const char *what,
                           const char *path, int32_t *out);
-sk_result sk_gl_req_index(gl_ctx *g, const cJSON *obj, const char *key, uint32_t limit, const char *what,
+sk_result sk_gl_req_index(gl_ctx *g, const sk_jv *obj, const char *key, uint32_t limit, const char *what,
                           const char *path, uint32_t *out);
 /* Optional non-negative integer with a default and an upper bound. */
-sk_result sk_gl_opt_uint(gl_ctx *g, const cJSON *obj, const char *key, const char *path, uint64_t def, double max,
+sk_result sk_gl_opt_uint(gl_ctx *g, const sk_jv *obj, const char *key, const char *path, uint64_t def, double max,
                          uint64_t *out, bool *present);
-sk_result sk_gl_req_uint(gl_ctx *g, const cJSON *obj, const char *key, const char *path, double max, uint64_t *out);
-sk_result sk_gl_opt_string(gl_ctx *g, const cJSON *obj, const char *key, const char *path, const char **out);
+sk_result sk_gl_req_uint(gl_ctx *g, const sk_jv *obj, const char *key, const char *path, double max, uint64_t *out);
+sk_result sk_gl_opt_string(gl_ctx *g, const sk_jv *obj, const char *key, const char *path, const char **out);
 /* Fixed-length array of finite numbers; *present false when absent. */
-sk_result sk_gl_opt_numbers(gl_ctx *g, const cJSON *obj, const char *key, const char *path, uint32_t n, double *out,
+sk_result sk_gl_opt_numbers(gl_ctx *g, const sk_jv *obj, const char *key, const char *path, uint32_t n, double *out,
                             bool *present);
 /* Array length of an optional array property (type-checked); 0 when absent. */
-sk_result sk_gl_array_len(gl_ctx *g, const cJSON *obj, const char *key, const char *path, const cJSON **arr,
+sk_result sk_gl_array_len(gl_ctx *g, const sk_jv *obj, const char *key, const char *path, const sk_jv **arr,
                           uint32_t *len);
 
 /* Images: their bytes from bufferViews, data: URIs or files (§3.9.2). */
@@ -235,7 +243,7 @@ sk_result sk_gl_load_views(gl_ctx *g);
 sk_result sk_gl_load_accessors(gl_ctx *g);
 /* Checks an accessor reference (a JSON index property) against the expected
  * type (NULL: any) and allowed component types; returns its index. */
-sk_result sk_gl_acc_ref(gl_ctx *g, const cJSON *it, const char *path, const char *type, unsigned allowed,
+sk_result sk_gl_acc_ref(gl_ctx *g, const sk_jv *it, const char *path, const char *type, unsigned allowed,
                         uint32_t *out);
 /* The data of an accessor we are about to read must exist. */
 sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path);

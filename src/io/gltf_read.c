@@ -23,23 +23,24 @@ static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
     /* glTF JSON is UTF-8 without a byte order mark (§3.1 / §4.4.3.2). */
     if (json_len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0)
         return fail(g, SK_ERR_PARSE, "JSON starts with a byte order mark, which glTF does not allow");
-    /* cJSON's tree (its own malloc) lives until the load returns. */
+    /* The document (from g->alloc) lives until the load returns. */
     size_t at = 0;
     const char *what = "";
-    sk_result pr = sk_json_parse(json, json_len, &g->root, &at, &what);
+    sk_result pr = sk_json_read(json, json_len, g->alloc, &g->doc, &at, &what);
     if (pr == SK_ERR_OUT_OF_MEMORY)
         return fail(g, pr, "JSON: out of memory building the parse tree of %zu bytes", json_len);
     if (pr != SK_OK) return fail(g, pr, "JSON syntax error near byte %zu: %s", at, what);
-    if (!cJSON_IsObject(g->root)) return fail(g, SK_ERR_INVALID_DATA, "/: the JSON root is not an object");
+    g->root = g->doc.root;
+    if (!j_is_object(g->root)) return fail(g, SK_ERR_INVALID_DATA, "/: the JSON root is not an object");
     TRY(sk_gl_check_asset(g));
-    const cJSON *ext = j_get(g->root, "extensions");
-    if (ext && !cJSON_IsObject(ext)) return fail(g, SK_ERR_INVALID_DATA, "/extensions: expected an object");
-    for (const cJSON *c = ext ? ext->child : NULL; c; c = c->next)
-        if (!cJSON_IsObject(c))
-            return fail(g, SK_ERR_INVALID_DATA, "/extensions/%s: expected an object", c->string ? c->string : "?");
+    const sk_jv *ext = j_get(g->root, "extensions");
+    if (ext && !j_is_object(ext)) return fail(g, SK_ERR_INVALID_DATA, "/extensions: expected an object");
+    for (const sk_jv *c = ext ? j_child(ext) : NULL; c; c = j_next(c))
+        if (!j_is_object(c))
+            return fail(g, SK_ERR_INVALID_DATA, "/extensions/%s: expected an object", c->key ? c->key : "?");
     /* Top-level arrays: each must be an array of objects (we type-check the
      * ones we do not read too; cheap and it catches broken files early). */
-    const cJSON **cameras;
+    const sk_jv **cameras;
     TRY(sk_gl_collection(g, "cameras", &cameras, &g->n_cameras));
     TRY(sk_gl_collection(g, "images", &g->j_images, &g->n_images));
     TRY(sk_gl_collection(g, "samplers", &g->j_samplers, &g->n_samplers));
@@ -99,7 +100,7 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
     sk_arena_init(&g.chan, g.alloc);
     sk_result r = sk_asset_create_empty(g.alloc, &g.asset, err);
     if (r == SK_OK) r = load_all(&g, data ? data : "", size);
-    if (g.root) cJSON_Delete(g.root);
+    sk_json_doc_free(&g.doc);
     for (gl_file *f = g.files; f; f = f->next) sk_file_release(g.io, g.alloc, f->data, f->size);
     sk_arena_release(&g.tmp);
     sk_arena_release(&g.chan);

@@ -1,10 +1,15 @@
-/* JSON for libskelanim_io: parsing through cJSON with out-of-memory told
- * apart from syntax errors, and a streaming writer on an sk_allocator. See
+/* JSON for libskelanim_io: a strict syntax checker; a document on an
+ * sk_allocator (the checker, then a second pass that builds the values and
+ * decodes the strings); parsing through cJSON with out-of-memory told apart
+ * from syntax errors; and a streaming writer on an sk_allocator. See
  * json_internal.h. */
 #include "io/json_internal.h"
 
+#include <float.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* ---- syntax check (RFC 8259, with cJSON's limits) ----------------------------- */
 
@@ -25,10 +30,22 @@ static int hex4(const unsigned char *s, size_t len, size_t i) {
     return v;
 }
 
+/* Eight bytes at s hold no '"', '\\' or control character (bytes below
+ * 0x20): the exact tests for a zero byte and a byte below n, on a word. */
+static inline bool plain8(const unsigned char *s) {
+    uint64_t x;
+    memcpy(&x, s, 8);
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    return (((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x)) & highs ? false : true;
+}
+
 /* s[*i] is the opening quote. */
 static bool check_string(const unsigned char *s, size_t len, size_t *i, const char **what) {
     size_t k = *i + 1;
     for (;;) {
+        while (len - k >= 8 && plain8(s + k)) k += 8;
+        while (k < len && s[k] >= 0x20 && s[k] != '"' && s[k] != '\\') k++;
         if (k >= len) {
             *what = "unterminated string";
             return false;
@@ -114,8 +131,11 @@ bad:
 
 enum { ST_VALUE, ST_VALUE_OR_CLOSE, ST_KEY, ST_KEY_OR_CLOSE, ST_AFTER };
 
-sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char **what) {
+/* The check; *values counts the values of a well-formed text (object keys
+ * are not values). */
+static sk_result check(const char *text, size_t len, size_t *offset, const char **what, size_t *values) {
     const unsigned char *s = (const unsigned char *)text;
+    size_t n_values = 0;
     uint8_t is_object[(SK_JSON_MAX_DEPTH + 7) / 8];
     uint32_t depth = 0;
     int state = ST_VALUE;
@@ -182,6 +202,7 @@ sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char
             else is_object[depth / 8] &= (uint8_t)~(1u << (depth % 8));
             depth++;
             i++;
+            n_values++;
             state = c == '{' ? ST_KEY_OR_CLOSE : ST_VALUE_OR_CLOSE;
             continue;
         }
@@ -202,17 +223,364 @@ sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char
             }
             i += n;
         }
+        n_values++;
         state = ST_AFTER;
     }
     if (i != len) {
         w = "trailing data after the JSON value";
         goto fail;
     }
+    if (values) *values = n_values;
     return SK_OK;
 fail:
     if (offset) *offset = i;
     if (what) *what = w;
     return code;
+}
+
+sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char **what) {
+    return check(text, len, offset, what, NULL);
+}
+
+/* ---- numbers ------------------------------------------------------------------ */
+
+/* strtod on a copy, '.' replaced by the locale's decimal point as cJSON does
+ * (strtod reads the locale's). n <= SK_JSON_MAX_NUMBER_CHARS (checked). */
+static double number_strtod(const char *s, size_t n) {
+    char buf[SK_JSON_MAX_NUMBER_CHARS + 1];
+    if (n > SK_JSON_MAX_NUMBER_CHARS) n = SK_JSON_MAX_NUMBER_CHARS;
+    const char point = localeconv()->decimal_point[0];
+    for (size_t i = 0; i < n; i++) buf[i] = s[i] == '.' ? point : s[i];
+    buf[n] = 0;
+    return strtod(buf, NULL);
+}
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 sk_u128;
+
+/* 2^e for e in the normal range [-1022, 1023], from its bits. */
+static inline double pow2(int e) {
+    uint64_t b = (uint64_t)(e + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* The double nearest to (q + f) * 2^e2, ties to even, where 0 <= f < 1 and
+ * f > 0 exactly when sticky; q has at least 54 bits when sticky (so f only
+ * breaks ties below q's last bit). The result is a normal double (the
+ * callers' ranges). */
+static double round_u128(sk_u128 q, bool sticky, int e2) {
+    uint64_t hi = (uint64_t)(q >> 64);
+    int bits = hi ? 128 - __builtin_clzll(hi) : 64 - __builtin_clzll((uint64_t)q);
+    if (bits <= 53) return (double)(uint64_t)q * pow2(e2); /* exact (sticky is false here) */
+    int shift = bits - 53;
+    uint64_t m = (uint64_t)(q >> shift);
+    sk_u128 rem = q & (((sk_u128)1 << shift) - 1), half = (sk_u128)1 << (shift - 1);
+    if (rem > half || (rem == half && (sticky || (m & 1u)))) m++; /* 2^53 at most: still exact */
+    return (double)m * pow2(e2 + shift); /* exact: the result is normal (|e2 + shift| < 160) */
+}
+#endif
+
+/* The number of JSON syntax (checked) that starts at s[*at], ending at
+ * s[len] at the latest; *at: the index after it. */
+static double number_at(const char *s, size_t len, size_t *at) {
+    size_t i = *at;
+    s += i;
+    size_t n = len - i;
+    i = 0;
+    bool neg = s[0] == '-';
+    if (neg) i++;
+    uint64_t w = 0; /* the significant digits, at most 19 (< 2^64) */
+    int sig = 0;
+    long scale = 0; /* value = w * 10^scale */
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+        unsigned d = (unsigned)(s[i] - '0');
+        if (w == 0 && d == 0) continue; /* "0" (JSON has no other leading zeros) */
+        if (++sig > 19) goto slow;
+        w = w * 10u + d;
+    }
+    if (i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            unsigned d = (unsigned)(s[i] - '0');
+            scale--;
+            if (w == 0 && d == 0) continue; /* zeros before the first significant digit */
+            if (++sig > 19) goto slow;
+            w = w * 10u + d;
+        }
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = i < n && s[i] == '-';
+        if (i < n && (s[i] == '-' || s[i] == '+')) i++;
+        long e = 0;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (e < 100000) e = e * 10 + (s[i] - '0');
+        scale += eneg ? -e : e;
+    }
+    *at += i;
+    n = i;
+    if (w == 0) return neg ? -0.0 : 0.0;
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    /* Clinger's fast path: a mantissa of at most 15 digits is an exact
+     * double, so are 10^0..10^22, and one IEEE multiplication or division of
+     * exact operands is correctly rounded: strtod's double, no locale. */
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (sig <= 15 && scale >= -22 && scale <= 22) {
+        double v = (double)w;
+        v = scale < 0 ? v / p10[-scale] : v * p10[scale];
+        return neg ? -v : v;
+    }
+#endif
+#if defined(__SIZEOF_INT128__)
+    /* Up to 19 digits and |scale| <= 27 (the shortest round-trip text of a
+     * double has 17), exactly in integers: w * 10^k = (w * 5^k) * 2^k, and
+     * w / 10^k = (w * 2^s / 5^k) * 2^-(s+k) with a quotient of at least 64
+     * bits and the remainder as the sticky bit; then one rounding. */
+    static const uint64_t p5[28] = {1ull,
+                                    5ull,
+                                    25ull,
+                                    125ull,
+                                    625ull,
+                                    3125ull,
+                                    15625ull,
+                                    78125ull,
+                                    390625ull,
+                                    1953125ull,
+                                    9765625ull,
+                                    48828125ull,
+                                    244140625ull,
+                                    1220703125ull,
+                                    6103515625ull,
+                                    30517578125ull,
+                                    152587890625ull,
+                                    762939453125ull,
+                                    3814697265625ull,
+                                    19073486328125ull,
+                                    95367431640625ull,
+                                    476837158203125ull,
+                                    2384185791015625ull,
+                                    11920928955078125ull,
+                                    59604644775390625ull,
+                                    298023223876953125ull,
+                                    1490116119384765625ull,
+                                    7450580596923828125ull};
+    if (scale >= 0 && scale <= 27) {
+        double v = round_u128((sk_u128)w * p5[scale], false, (int)scale);
+        return neg ? -v : v;
+    }
+    if (scale < 0 && scale >= -27) {
+        int k = (int)-scale, s2 = __builtin_clzll(w) + 64; /* w * 2^s2 has bit 127 set */
+        sk_u128 num = (sk_u128)w << s2;
+        sk_u128 q = num / p5[k], r = num % p5[k]; /* q >= 2^127 / 2^63 = 2^64 */
+        double v = round_u128(q, r != 0, -s2 - k);
+        return neg ? -v : v;
+    }
+#endif
+    return number_strtod(s, n);
+slow: /* more than 19 significant digits: the end of the number, then strtod */
+    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '-' || s[i] == '+' || s[i] == 'e' ||
+                     s[i] == 'E'))
+        i++;
+    *at += i;
+    return number_strtod(s, i);
+}
+
+double sk_json_number(const char *s, size_t n) {
+    if (n == 0) return number_strtod(s, n);
+    size_t at = 0;
+    double v = number_at(s, n, &at);
+    /* text beyond the number (not JSON syntax): strtod decides */
+    return at == n ? v : number_strtod(s, n);
+}
+
+/* ---- the document (sk_json_read) ---------------------------------------------- */
+
+static unsigned hex_value(unsigned char c) {
+    return c <= '9' ? (unsigned)(c - '0') : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
+}
+
+static unsigned read_hex4(const unsigned char *p) {
+    return hex_value(p[0]) << 12 | hex_value(p[1]) << 8 | hex_value(p[2]) << 4 | hex_value(p[3]);
+}
+
+/* Decodes the checked string whose body starts at s[i] (after the opening
+ * quote) into out, NUL-terminated, as cJSON does: escapes replaced, \uXXXX
+ * (a surrogate pair as one code point) as UTF-8 (\u0000 included: the C
+ * string ends there), every other byte as it is. *end: the index after the
+ * closing quote. Returns the end of the output (after the NUL); the output
+ * is never longer than the quoted text. */
+static char *decode_string(const unsigned char *s, size_t len, size_t i, size_t *end, char *out) {
+    unsigned char *o = (unsigned char *)out;
+    for (;;) {
+        /* eight plain bytes at a time where the text has them (the output
+         * is behind the input: a whole word fits in the block) */
+        while (i + 8 <= len && plain8(s + i)) {
+            memcpy(o, s + i, 8);
+            o += 8;
+            i += 8;
+        }
+        unsigned char c;
+        while ((c = s[i]) != '"' && c != '\\') {
+            *o++ = c;
+            i++;
+        }
+        if (c == '"') break;
+        unsigned char e = s[i + 1];
+        i += 2;
+        switch (e) {
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            uint32_t cp = read_hex4(s + i);
+            i += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF) { /* the checker made sure a low surrogate follows */
+                cp = 0x10000 + ((cp & 0x3FF) << 10 | (read_hex4(s + i + 2) & 0x3FF));
+                i += 6;
+            }
+            if (cp < 0x80) {
+                *o++ = (unsigned char)cp;
+            } else if (cp < 0x800) {
+                *o++ = (unsigned char)(0xC0 | cp >> 6);
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            } else if (cp < 0x10000) {
+                *o++ = (unsigned char)(0xE0 | cp >> 12);
+                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            } else {
+                *o++ = (unsigned char)(0xF0 | cp >> 18);
+                *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            }
+            break;
+        }
+        default: *o++ = e; break; /* '"', '\\', '/' */
+        }
+    }
+    *o++ = 0;
+    *end = i + 1;
+    return (char *)o;
+}
+
+void sk_json_doc_free(sk_json_doc *doc) {
+    if (doc->block) sk_free(doc->alloc, doc->block, doc->block_size);
+    memset(doc, 0, sizeof *doc);
+}
+
+/* The second pass, over text the checker accepted (so nothing is checked
+ * again): the values in document order into v, the strings into strings.
+ * Per open container: the value it is and its last element or member so far
+ * (whose next is set when another follows). */
+static void build(const unsigned char *s, size_t len, sk_jv *v, char *strings) {
+    struct frame {
+        uint32_t at, last;
+        bool obj;
+    } stack[SK_JSON_MAX_DEPTH];
+    int sp = -1;
+    uint32_t n = 0;
+    bool want_key = false;
+    const char *key = NULL;
+    size_t i = 0;
+    for (;;) {
+        i = skip_ws(s, len, i);
+        if (i >= len) break;
+        unsigned char c = s[i];
+        if (c == ',') {
+            want_key = stack[sp].obj;
+            i++;
+            continue;
+        }
+        if (c == '}' || c == ']') {
+            sp--;
+            i++;
+            continue;
+        }
+        if (want_key) { /* "key" : */
+            key = strings;
+            strings = decode_string(s, len, i + 1, &i, strings);
+            i = skip_ws(s, len, i) + 1;
+            want_key = false;
+            continue;
+        }
+        sk_jv *x = &v[n];
+        if (sp >= 0) {
+            struct frame *f = &stack[sp];
+            if (f->last != UINT32_MAX) v[f->last].next = n - f->last;
+            f->last = n;
+            v[f->at].count++;
+            if (f->obj) x->key = key;
+        }
+        if (c == '{' || c == '[') {
+            x->type = c == '{' ? SK_JV_OBJECT : SK_JV_ARRAY;
+            stack[++sp] = (struct frame){n, UINT32_MAX, c == '{'};
+            want_key = c == '{';
+            i++;
+        } else if (c == '"') {
+            x->type = SK_JV_STRING;
+            x->valuestring = strings;
+            strings = decode_string(s, len, i + 1, &i, strings);
+        } else if (c == 't') {
+            x->type = SK_JV_TRUE;
+            i += 4;
+        } else if (c == 'f') {
+            x->type = SK_JV_FALSE;
+            i += 5;
+        } else if (c == 'n') {
+            x->type = SK_JV_NULL;
+            i += 4;
+        } else {
+            x->type = SK_JV_NUMBER;
+            x->valuedouble = number_at((const char *)s, len, &i);
+        }
+        n++;
+    }
+}
+
+sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, sk_json_doc *doc, size_t *offset,
+                       const char **what) {
+    memset(doc, 0, sizeof *doc);
+    doc->alloc = sk_allocator_or_default(alloc);
+    if (offset) *offset = 0;
+    if (what) *what = "";
+    size_t n_values = 0;
+    sk_result r = check(text, len, offset, what, &n_values);
+    if (r != SK_OK) return r;
+    if (n_values > UINT32_MAX) { /* 8 GiB of text at least */
+        if (what) *what = "more than 2^32 JSON values";
+        return SK_ERR_LIMIT;
+    }
+    /* The values (8-byte aligned), then the strings: decoded, each is shorter
+     * than its quoted text, so len bytes hold them all. */
+    size_t block = 0;
+    bool fits = sk_size_mul(n_values, sizeof(sk_jv), &block) && sk_size_add(block, len + 1, &block);
+    sk_jv *v = fits ? sk_realloc_raw(doc->alloc, NULL, 0, block) : NULL;
+    if (!v) {
+        if (what) *what = "out of memory";
+        return SK_ERR_OUT_OF_MEMORY;
+    }
+    memset(v, 0, n_values * sizeof(sk_jv));
+    build((const unsigned char *)text, len, v, (char *)(v + n_values));
+    doc->block = v;
+    doc->block_size = block;
+    doc->root = v;
+    doc->count = (uint32_t)n_values;
+    return SK_OK;
+}
+
+const sk_jv *sk_jv_get(const sk_jv *obj, const char *key) {
+    if (!sk_jv_is(obj, SK_JV_OBJECT)) return NULL;
+    for (const sk_jv *m = sk_jv_child(obj); m; m = sk_jv_next(m)) {
+        /* keys are short: compared here rather than through a call */
+        const unsigned char *a = (const unsigned char *)m->key, *b = (const unsigned char *)key;
+        while (*a && *a == *b) a++, b++;
+        if (*a == *b) return m;
+    }
+    return NULL;
 }
 
 sk_result sk_json_parse(const char *text, size_t len, cJSON **out, size_t *offset, const char **what) {

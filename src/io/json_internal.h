@@ -1,14 +1,24 @@
 /* Private JSON helpers of libskelanim_io (src/io/json.c). Not installed.
  *
- * Reading: cJSON builds the parse tree. Its nodes come from cJSON's own
- * allocator (malloc unless a program calls cJSON_InitHooks, which would be
- * process-wide state, so the library never does): that tree is the one
- * documented exception to "every allocation goes through sk_allocator". It
- * lives only while a loader runs and is freed before the loader returns.
- * cJSON reports every failure the same way, so when it fails the text is
- * checked again by a strict, allocation-free syntax checker with cJSON's own
- * limits: a syntax error is reported with its byte offset, and text that is
- * well-formed means cJSON ran out of memory.
+ * Reading, two ways:
+ *  - sk_json_read (the glTF reader): a document in memory from an
+ *    sk_allocator, in one block: a flat array of values in document order
+ *    (sk_jv), then the decoded, NUL-terminated strings. The text is first
+ *    checked by a strict, allocation-free syntax checker (RFC 8259 with
+ *    cJSON's limits: a syntax error is reported with its byte offset), which
+ *    also counts the values; a second pass over the checked text fills the
+ *    block. Numbers are read as strtod reads them (bit for bit), strings
+ *    decoded as cJSON decodes them; of duplicate keys a lookup finds the
+ *    first, as cJSON's did.
+ *  - sk_json_parse (the state machine and analysis readers): cJSON builds the
+ *    parse tree. Its nodes come from cJSON's own allocator (malloc unless a
+ *    program calls cJSON_InitHooks, which would be process-wide state, so the
+ *    library never does): that tree is the one documented exception to "every
+ *    allocation goes through sk_allocator". It lives only while a loader runs
+ *    and is freed before the loader returns. cJSON reports every failure the
+ *    same way, so when it fails the text is checked again by the syntax
+ *    checker: a syntax error is reported with its byte offset, and text that
+ *    is well-formed means cJSON ran out of memory.
  *
  * Writing: a small streaming writer whose buffer comes from an sk_allocator
  * (the .glb writer builds its JSON chunk with it). */
@@ -34,6 +44,61 @@ sk_result sk_json_parse(const char *text, size_t len, cJSON **out, size_t *offse
 
 /* The syntax check alone (SK_OK, SK_ERR_PARSE or SK_ERR_LIMIT). */
 sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char **what);
+
+/* ---- a document on an sk_allocator (sk_json_read) ---------------------------- */
+
+typedef enum sk_jv_type {
+    SK_JV_NULL,
+    SK_JV_FALSE,
+    SK_JV_TRUE,
+    SK_JV_NUMBER,
+    SK_JV_STRING,
+    SK_JV_ARRAY,
+    SK_JV_OBJECT
+} sk_jv_type;
+
+/* One value. The values of a document are one array in document order: the
+ * first element or member of a container is the value right after it, the
+ * next one is `next` values further on. */
+typedef struct sk_jv {
+    union {
+        double valuedouble;      /* SK_JV_NUMBER */
+        const char *valuestring; /* SK_JV_STRING: decoded, NUL-terminated */
+    };
+    const char *key; /* a member's name (decoded, NUL-terminated), else NULL */
+    uint32_t next;   /* values to the next element or member; 0: the last one */
+    uint32_t count;  /* elements of an array, members of an object; 0 otherwise */
+    uint8_t type;    /* sk_jv_type */
+} sk_jv;
+
+typedef struct sk_json_doc {
+    const sk_allocator *alloc;
+    void *block; /* the values, then the strings */
+    size_t block_size;
+    const sk_jv *root;
+    uint32_t count; /* values */
+} sk_json_doc;
+
+/* Reads len bytes of JSON text (one value, then only whitespace) into *doc
+ * with memory from alloc (NULL: the default). On failure *doc holds nothing
+ * and the result is SK_ERR_PARSE (a syntax error at byte *offset, described
+ * by *what), SK_ERR_LIMIT (nesting deeper than 1000 levels, a number of more
+ * than 63 characters, more than 2^32 values) or SK_ERR_OUT_OF_MEMORY. Free
+ * with sk_json_doc_free. */
+sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, sk_json_doc *doc, size_t *offset,
+                       const char **what);
+void sk_json_doc_free(sk_json_doc *doc);
+
+/* A number of JSON syntax (checked) as strtod reads it in the "C" locale, bit
+ * for bit; exposed for the tests. */
+double sk_json_number(const char *s, size_t n);
+
+/* NULL-safe accessors (like cJSON's). */
+static inline bool sk_jv_is(const sk_jv *v, sk_jv_type t) { return v && v->type == (uint8_t)t; }
+static inline const sk_jv *sk_jv_child(const sk_jv *v) { return v && v->count ? v + 1 : NULL; }
+static inline const sk_jv *sk_jv_next(const sk_jv *v) { return v->next ? v + v->next : NULL; }
+/* The first member named key (NULL: none, or obj is not an object). */
+const sk_jv *sk_jv_get(const sk_jv *obj, const char *key);
 
 /* ---- writing ---------------------------------------------------------------- */
 

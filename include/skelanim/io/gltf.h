@@ -78,10 +78,12 @@ typedef struct sk_gltf_options {
  * end of its buffer, a required extension we do not implement, a file whose
  * minVersion is above 2.0.
  *
- * Memory: everything comes from opts->allocator, except cJSON's parse tree of
- * the JSON text (cJSON's own malloc: its hooks are process-wide state, which
- * the library never changes). The tree exists only during the call; if cJSON
- * runs out of memory the result is SK_ERR_OUT_OF_MEMORY. With the default
+ * Memory: everything comes from opts->allocator, the parsed JSON text
+ * included (one block, freed before the call returns). The JSON must be
+ * RFC 8259 JSON (no leading zeros, no control characters inside strings, no
+ * whitespace but space, tab, CR and LF): anything else is a syntax error with
+ * its byte offset; nesting is limited to 1000 levels and a number to 63
+ * characters (SK_ERR_LIMIT). With the default
  * file system (file_io.read NULL) and the default allocator on Linux, a
  * file of 1 MiB or more is read into pages of its own (anonymous memory,
  * huge pages advised), unmapped before the call returns: the file's bytes
