@@ -123,10 +123,13 @@ static void check_asset(const char *label, const sk_asset *as, double m_per_unit
         uint32_t F = st.frames;
         for (uint32_t k = 0; k < 2 * F + 64; k++) {
             double t = k < 2 * F ? (k / 2 + 0.25 * (k & 1)) * (d / (F > 1 ? F - 1 : 1)) : rnd01() * d;
-            for (uint32_t j = 0; j < J; j++) l[j] = l[J + j] = s->rest[j];
-            sk_cclip_sample_tracks_simd(cc, t, l, false);
-            sk_cclip_sample_tracks_simd(cc, t, l + J, true);
-            if (memcmp(l, l + J, J * sizeof *l) != 0) fail_msg("%s clip %u: the AVX2 decoder differs at t = %.9g", label, c, t);
+            for (int level = SK_CC_AVX2; level <= SK_CC_BEST; level++) {
+                for (uint32_t j = 0; j < J; j++) l[j] = l[J + j] = s->rest[j];
+                sk_cclip_sample_tracks_simd(cc, t, l, SK_CC_SCALAR);
+                sk_cclip_sample_tracks_simd(cc, t, l + J, level);
+                if (memcmp(l, l + J, J * sizeof *l) != 0)
+                    fail_msg("%s clip %u: the %s decoder differs at t = %.9g", label, c, level == SK_CC_AVX2 ? "AVX2" : "AVX-512", t);
+            }
             ty->simd_poses++;
         }
         if (worst > ty->worst_cm) ty->worst_cm = worst;
@@ -168,7 +171,8 @@ static void test_mocap_round_trip(void **state) {
     printf("mocap: %d files, %d clips compressed, worst %.4f cm at random times\n", n, ty.compressed, ty.worst_cm);
     assert_int_equal(n, MOCAP_CLIPS);
     assert_int_equal(ty.compressed, MOCAP_CLIPS);
-    printf("mocap: AVX2 and scalar decoders compared on %ld poses\n", ty.simd_poses);
+    printf("mocap: AVX2 and scalar decoders compared on %ld poses (and the AVX-512 series: %s)\n", ty.simd_poses,
+           sk_cclip_avx512_available() ? "yes" : "no, the CPU has no AVX-512");
     assert_true(ty.simd_poses >= 2L * 25000);
     if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
 }
@@ -252,10 +256,13 @@ static void test_simd_far_lanes(void **state) {
         double d = sk_clip_duration(cc), dt = d / (F > 1 ? F - 1 : 1);
         for (uint32_t k = 0; k < 2 * F + 500; k++) {
             double t = k < 2 * F ? (k / 2 + 0.25 * (k & 1)) * dt : rnd01() * d;
-            for (uint32_t j = 0; j < J; j++) l[j] = l[J + j] = s->rest[j];
-            sk_cclip_sample_tracks_simd(cc, t, l, false);
-            sk_cclip_sample_tracks_simd(cc, t, l + J, true);
-            if (memcmp(l, l + J, J * sizeof *l) != 0) fail_msg("%s: the AVX2 decoder differs at t = %.9g", clips[f], t);
+            for (int level = SK_CC_AVX2; level <= SK_CC_BEST; level++) {
+                for (uint32_t j = 0; j < J; j++) l[j] = l[J + j] = s->rest[j];
+                sk_cclip_sample_tracks_simd(cc, t, l, SK_CC_SCALAR);
+                sk_cclip_sample_tracks_simd(cc, t, l + J, level);
+                if (memcmp(l, l + J, J * sizeof *l) != 0)
+                    fail_msg("%s: the %s decoder differs at t = %.9g", clips[f], level == SK_CC_AVX2 ? "AVX2" : "AVX-512", t);
+            }
             poses++;
             uint32_t k0 = (uint32_t)(t / dt);
             if (k0 + 1 < F && t / dt - k0 > 1e-6)

@@ -514,6 +514,14 @@ bool sk_cclip_simd_available(void) {
 #endif
 }
 
+bool sk_cclip_avx512_available(void) {
+#if defined(SK_CC_AVX2)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+#else
+    return false;
+#endif
+}
+
 #if defined(SK_CC_AVX2)
 /* Rotation tracks decoded by cc_decode_placed_avx2 interpolated eight at a
  * time, in phases over all the groups of a chunk so that each phase's
@@ -631,6 +639,72 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
     }
 }
 
+/* cc_slerp_far on AVX-512 machines (chosen at run time): two groups per
+ * 512-bit register, the same operations per lane (no FMA either), so the
+ * same bits with half the instructions. Groups [0, ng) (ng of them). */
+__attribute__((target("avx2,avx512f,avx512dq"))) static void cc_slerp_far512(const cc_rot8 *g, uint32_t ng, float u, cc_far8 *f) {
+#define CC_Z(v0, v1) _mm512_insertf32x8(_mm512_castps256_ps512(v0), (v1), 1)
+    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
+    const __m512 t = _mm512_set1_ps(u), d = _mm512_sub_ps(one, t), t2 = _mm512_mul_ps(t, t), d2 = _mm512_mul_ps(d, d);
+    enum { NP = (CC_CHUNK / 8 + 2) / 2 };
+    __m512 xm1[NP], ct[NP], cd[NP], sgt[NP];
+    __mmask16 m3[NP], m6[NP], bad[NP];
+    uint32_t np = (ng + 1) / 2;
+    int start = 2;
+    for (uint32_t p = 0; p < np; p++) {
+        const cc_rot8 *h0 = &g[2 * p], *h1 = &g[2 * p + 1 < ng ? 2 * p + 1 : 2 * p];
+        __m512 x = CC_Z(h0->dt, h1->dt), sg = CC_Z(h0->sg, h1->sg);
+        __mmask16 b = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+        x = _mm512_mul_ps(x, sg);
+        x = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, one, _CMP_GT_OQ), x, one);
+        b |= _mm512_cmp_ps_mask(x, _mm512_set1_ps(SKM_SLERP_TRIG_BELOW), _CMP_LT_OQ);
+        xm1[p] = _mm512_sub_ps(x, one);
+        m3[p] = _mm512_cmp_ps_mask(xm1[p], _mm512_set1_ps(SKM_SLERP_3_TERMS_ABOVE), _CMP_GT_OQ);
+        m6[p] = _mm512_cmp_ps_mask(xm1[p], _mm512_set1_ps(SKM_SLERP_6_TERMS_ABOVE), _CMP_GT_OQ);
+        int first = m3[p] == 0xffff ? 2 : m6[p] == 0xffff ? 5 : 7;
+        start = first > start ? first : start;
+        bad[p] = b;
+        ct[p] = cd[p] = one;
+        sgt[p] = _mm512_mul_ps(t, sg);
+    }
+    for (int k = start; k >= 0; k--) {
+        const __m512 uk = _mm512_set1_ps(skm_slerp_u[k]), vk = _mm512_set1_ps(skm_slerp_v[k]);
+        const __m512 ct_k = _mm512_sub_ps(_mm512_mul_ps(uk, t2), vk), cd_k = _mm512_sub_ps(_mm512_mul_ps(uk, d2), vk);
+        for (uint32_t p = 0; p < np; p++) {
+            __m512 tc = _mm512_mul_ps(ct_k, xm1[p]), dc = _mm512_mul_ps(cd_k, xm1[p]);
+            if (k >= 3) { /* as cc_slerp_far: +0 where the lane's angle does not need the term */
+                __mmask16 use = (__mmask16)~(k >= 6 ? m6[p] : m3[p]);
+                tc = _mm512_maskz_mov_ps(use, tc), dc = _mm512_maskz_mov_ps(use, dc);
+            }
+            ct[p] = _mm512_add_ps(one, _mm512_mul_ps(tc, ct[p]));
+            cd[p] = _mm512_add_ps(one, _mm512_mul_ps(dc, cd[p]));
+        }
+    }
+    __m512 q[NP][4], l2[NP];
+    for (uint32_t p = 0; p < np; p++) {
+        const cc_rot8 *h0 = &g[2 * p], *h1 = &g[2 * p + 1 < ng ? 2 * p + 1 : 2 * p];
+        __m512 c1 = _mm512_mul_ps(ct[p], sgt[p]), c0 = _mm512_mul_ps(cd[p], d);
+        for (int c = 0; c < 4; c++)
+            q[p][c] = _mm512_add_ps(_mm512_mul_ps(c0, CC_Z(h0->a[c], h1->a[c])), _mm512_mul_ps(c1, CC_Z(h0->b[c], h1->b[c])));
+        l2[p] = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(q[p][0], q[p][0]), _mm512_mul_ps(q[p][1], q[p][1])),
+                                            _mm512_mul_ps(q[p][2], q[p][2])),
+                              _mm512_mul_ps(q[p][3], q[p][3]));
+    }
+    for (uint32_t p = 0; p < np; p++) {
+        bad[p] |= _mm512_cmp_ps_mask(l2[p], zero, _CMP_NGT_UQ);
+        l2[p] = _mm512_div_ps(one, _mm512_sqrt_ps(l2[p]));
+    }
+    for (uint32_t p = 0; p < np; p++)
+        for (uint32_t h = 0; h < 2 && 2 * p + h < ng; h++) {
+            cc_far8 *o = &f[2 * p + h];
+            for (int c = 0; c < 4; c++) o->q[c] = h ? _mm512_extractf32x8_ps(q[p][c], 1) : _mm512_castps512_ps256(q[p][c]);
+            o->l2 = h ? _mm512_extractf32x8_ps(l2[p], 1) : _mm512_castps512_ps256(l2[p]);
+            __m512i bm = _mm512_movm_epi32(bad[p]);
+            o->bad = h ? _mm512_extracti32x8_epi32(bm, 1) : _mm512_castsi512_si256(bm);
+        }
+#undef CC_Z
+}
+
 /* The far lanes' slerp (cc_slerp_far) over the groups' nlerp. */
 __attribute__((target("avx2"))) static void cc_slerp_apply(cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u, const cc_far8 *f) {
     const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
@@ -655,7 +729,7 @@ __attribute__((target("avx2"))) static void cc_slerp_apply(cc_rot8 *g, const uin
 /* The rotations of a chunk, xr[0, nr) (nr a multiple of 8) with their
  * dropped components, interpolated at u into g[nr / 8].q. */
 __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const uint8_t *d0, const uint8_t *d1, uint32_t nr,
-                                                         float u, cc_rot8 *g) {
+                                                         float u, cc_rot8 *g, bool wide) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     uint32_t ng = nr / 8, fg[CC_CHUNK / 8 + 1], nf = 0;
     for (uint32_t k = 0; k < ng; k++) cc_rot8_rows(xr + 8 * k, &g[k]);
@@ -673,7 +747,8 @@ __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const
         for (uint32_t k = 0; k < ng; k++) fg[nf++] = k;
     /* the far lanes' series first: its chains then run beside the nlerp's roots and divisions */
     cc_far8 f[CC_CHUNK / 8 + 1];
-    if (nf) cc_slerp_far(g, fg, nf, u, f);
+    if (nf && wide) cc_slerp_far512(g, nf, u, f); /* nf == ng: every group */
+    else if (nf) cc_slerp_far(g, fg, nf, u, f);
     for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
     for (uint32_t k = 0; k < ng; k++)
         for (int c = 0; c < 4; c++) g[k].q[c] = _mm256_mul_ps(g[k].q[c], g[k].l2); /* l2 holds 1 / sqrt(l2) here */
@@ -710,7 +785,7 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
  * joint) or, when local is NULL, into the rows of an SoA pose's data (eight
  * rotations of the joints of one group stored as its rows). */
 __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                           sk_transform *local, float *soa) {
+                                                           sk_transform *local, float *soa, bool wide) {
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
     bool same = s0->seg == s1->seg;
@@ -745,7 +820,7 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
         uint32_t real = nr;
         for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3;
         cc_rot8 grp[CC_CHUNK / 8 + 1];
-        cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, grp);
+        cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, grp, wide);
         for (uint32_t k = 0; k < nr; k += 8) {
             const __m256 *q = grp[k / 8].q;
             if (local) cc_store8_aos(q, local, rj + k, real - k < 8 ? real - k : 8);
@@ -766,7 +841,7 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
 }
 #endif
 
-void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) { sk_cclip_sample_tracks_simd(c, tw, local, true); }
+void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) { sk_cclip_sample_tracks_simd(c, tw, local, SK_CC_BEST); }
 
 /* The two frames around wrapped time tw and the weight u of the second. */
 static void cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
@@ -788,7 +863,7 @@ bool sk_cclip_sample_soa(const sk_clip *c, double tw, float *soa) {
         cc_cursor s0, s1;
         float u;
         cc_frames(c, tw, &s0, &s1, &u);
-        cc_sample_avx2(c, &s0, &s1, u, NULL, soa);
+        cc_sample_avx2(c, &s0, &s1, u, NULL, soa, sk_cclip_avx512_available());
         return true;
     }
 #endif
@@ -796,7 +871,7 @@ bool sk_cclip_sample_soa(const sk_clip *c, double tw, float *soa) {
     return false;
 }
 
-void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *local, bool simd) {
+void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *local, int level) {
     cc_cursor s0, s1;
     float u;
     cc_frames(c, tw, &s0, &s1, &u);
@@ -805,8 +880,8 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *loca
     float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
     sk_quat *dst[CC_CHUNK];
 #if defined(SK_CC_AVX2)
-    if (simd && __builtin_cpu_supports("avx2")) {
-        cc_sample_avx2(c, &s0, &s1, u, local, NULL);
+    if (level > SK_CC_SCALAR && __builtin_cpu_supports("avx2")) {
+        cc_sample_avx2(c, &s0, &s1, u, local, NULL, level >= SK_CC_BEST && sk_cclip_avx512_available());
         return;
     }
 #endif

@@ -205,10 +205,13 @@ sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint3
 
 /* Compressed kind (clip_compressed.c). */
 void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
-/* The same with the AVX2 decoder (when the CPU has it; simd true) or the
- * scalar one: the results are bit for bit the same (test_compress). */
-void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, sk_transform *local, bool simd);
+/* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2, SK_CC_BEST
+ * (AVX2 with the AVX-512 slerp series where the CPU has it; what sampling
+ * uses). Every level gives the same bits (tests/test_compress.c). */
+enum { SK_CC_SCALAR = 0, SK_CC_AVX2 = 1, SK_CC_BEST = 2 };
+void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, sk_transform *local, int level);
 bool sk_cclip_simd_available(void);
+bool sk_cclip_avx512_available(void);
 /* sk_clip_compress with its AVX2 kernels (when the CPU has them; simd true)
  * or the scalar ones: the same blob either way (test_compress). */
 struct sk_compress_options;
