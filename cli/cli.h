@@ -34,6 +34,8 @@ cJSON *cli_nums(const float *v, int n);
 /* True when every number in root is finite; else prints "skelanim: WHAT:
  * non-finite value at /json/pointer" and returns false (the caller exits 1). */
 bool cli_json_finite(const cJSON *root, const char *what);
+/* root as one JSON line on stdout (flushed), then deleted. */
+void cli_put_json_line(cJSON *root);
 /* Monotonic clock in seconds, and a qsort comparator for doubles (benchmarks). */
 double cli_now(void);
 /* CPU time of the calling thread (s): excludes the time other processes

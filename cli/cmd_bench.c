@@ -169,11 +169,7 @@ static int bench_load(int argc, char **argv) {
             cJSON_AddStringToObject(o, "assimp_error", aiGetErrorString());
         }
 #endif
-        char *s = cJSON_PrintUnformatted(o);
-        if (s) puts(s);
-        cJSON_free(s);
-        cJSON_Delete(o);
-        fflush(stdout);
+        cli_put_json_line(o);
         free(files.v[i]);
     }
     free(files.v);
@@ -264,11 +260,7 @@ static int bench_json(int argc, char **argv) {
             cJSON_AddStringToObject(o, "error", msg);
             failures++;
         }
-        char *s = cJSON_PrintUnformatted(o);
-        if (s) puts(s);
-        cJSON_free(s);
-        cJSON_Delete(o);
-        fflush(stdout);
+        cli_put_json_line(o);
         free(data);
         free(files.v[i]);
     }

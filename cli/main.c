@@ -193,6 +193,14 @@ bool cli_json_finite(const cJSON *root, const char *what) {
     return false;
 }
 
+void cli_put_json_line(cJSON *root) {
+    char *s = cJSON_PrintUnformatted(root);
+    if (s) puts(s);
+    cJSON_free(s);
+    cJSON_Delete(root);
+    fflush(stdout);
+}
+
 cJSON *cli_nums(const float *v, int n) {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cli_num(v[i]));

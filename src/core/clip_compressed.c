@@ -328,7 +328,7 @@ static void cc_qlerp_chunk(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32
  * component d0 of frame 0 (lanes 0-3) and d1 of frame 1 (lanes 4-7): the
  * clip range's component for stored component k is k + (k >= d); output
  * component j takes stored lane j - (j > d); lane d (-1) is the dropped one.
- * By bit-rate level: the three components' shifts and the value mask. */
+ * By bit-rate level: CC_LV below. */
 static const int32_t CC_STORED[4][4][8] =
     {{{1, 2, 3, 3, 1, 2, 3, 3}, {1, 2, 3, 3, 0, 2, 3, 3}, {1, 2, 3, 3, 0, 1, 3, 3}, {1, 2, 3, 3, 0, 1, 2, 3}},
      {{0, 2, 3, 3, 1, 2, 3, 3}, {0, 2, 3, 3, 0, 2, 3, 3}, {0, 2, 3, 3, 0, 1, 3, 3}, {0, 2, 3, 3, 0, 1, 2, 3}},
@@ -344,11 +344,9 @@ static const int32_t CC_LANE[4][4][8] =
      {{0, -1, 0, 0, -1, 0, 0, 0}, {0, -1, 0, 0, 0, -1, 0, 0}, {0, -1, 0, 0, 0, 0, -1, 0}, {0, -1, 0, 0, 0, 0, 0, -1}},
      {{0, 0, -1, 0, -1, 0, 0, 0}, {0, 0, -1, 0, 0, -1, 0, 0}, {0, 0, -1, 0, 0, 0, -1, 0}, {0, 0, -1, 0, 0, 0, 0, -1}},
      {{0, 0, 0, -1, -1, 0, 0, 0}, {0, 0, 0, -1, 0, -1, 0, 0}, {0, 0, 0, -1, 0, 0, -1, 0}, {0, 0, 0, -1, 0, 0, 0, -1}}};
-static const uint64_t CC_SHIFT[SK_CC_LEVELS][4] = {{0, 0, 0, 0}, {0, 3, 6, 0}, {0, 4, 8, 0}, {0, 5, 10, 0}, {0, 6, 12, 0}, {0, 7, 14, 0}, {0, 8, 16, 0}, {0, 9, 18, 0}, {0, 10, 20, 0}, {0, 11, 22, 0}, {0, 12, 24, 0}, {0, 13, 26, 0}, {0, 14, 28, 0}, {0, 16, 32, 0}, {0, 19, 38, 0}, {0, 23, 46, 0}};
-static const uint64_t CC_MASK[SK_CC_LEVELS][4] = {{0x0u, 0x0u, 0x0u, 0x0u}, {0x7u, 0x7u, 0x7u, 0x7u}, {0xfu, 0xfu, 0xfu, 0xfu}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {0xffu, 0xffu, 0xffu, 0xffu}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}};
 
-/* The same-segment decoder's tables in one row per bit-rate level and per
- * dropped component (fewer table bases live in the loop): per level the
+/* One row per bit-rate level (both decoders) and per dropped component (the
+ * same-segment loop: fewer table bases live in it): per level the
  * three components' shifts, the value mask, SK_CC_INV and sk_cc_coef's half
  * (0.5 for 0 bits), and 3b; per dropped component d the clip range's
  * components in stored order, each output component's stored lane and the
@@ -391,7 +389,7 @@ static const cc_drop CC_DROP[4] __attribute__((aligned(32))) = {
 __attribute__((target("avx2"))) static inline __m256i cc_fields_avx2(const uint8_t *bits, uint64_t p, uint32_t l, uint32_t b) {
     if (b <= 19)
         return _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits + (p >> 3))),
-                                 _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)CC_SHIFT[l]),
+                                 _mm256_add_epi64(_mm256_load_si256((const __m256i *)(const void *)CC_LV[l].shift),
                                                   _mm256_set1_epi64x((long long)(p & 7u))));
     uint64_t e = p + b, f = p + 2u * b;
     return _mm256_srlv_epi64(_mm256_setr_epi64x((long long)sk_cc_u64(bits + (p >> 3)), (long long)sk_cc_u64(bits + (e >> 3)),
@@ -495,8 +493,8 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
         /* the quantised values: one 64-bit read per frame holds all three when 3b + 7 <= 64 */
         __m256i q0 = cc_fields_avx2(bits0, p0, l0, b0), q1 = cc_fields_avx2(bits1, p1, l1, b1);
         p0 += 3u * b0, p1 += 3u * b1;
-        q0 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q0, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l0])), lo32);
-        q1 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, _mm256_loadu_si256((const __m256i *)(const void *)CC_MASK[l1])), lo32);
+        q0 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q0, _mm256_load_si256((const __m256i *)(const void *)CC_LV[l0].mask)), lo32);
+        q1 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, _mm256_load_si256((const __m256i *)(const void *)CC_LV[l1].mask)), lo32);
         __m256 x = _mm256_add_ps(off, _mm256_mul_ps(sc, _mm256_cvtepi32_ps(_mm256_blend_epi32(q0, q1, 0xF0))));
         *xo = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0][d1])),
                                   _mm256_permutevar_ps(x, _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0][d1])));
@@ -578,7 +576,8 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
 
 /* The slerp of the far lanes, sk_quat_slerp's series (skk_slerp_rows: the
  * same operations in the same order, so bit for bit the scalar function),
- * for all the groups of a chunk that have far lanes at once: each term of
+ * for all the groups of a chunk at once (cc_rots_avx2 calls it when any lane
+ * is far; cc_slerp_apply keeps the nlerp of the others): each term of
  * the series is one dependent multiply and add per group, so the groups'
  * chains run side by side instead of one after the other. Each lane gets the
  * terms of its own angle whatever the other lanes need (the terms before
@@ -588,13 +587,13 @@ typedef struct cc_far8 {
     __m256i m3, m6, bad;
 } cc_far8;
 
-__attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u, cc_far8 *f) {
+__attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g, uint32_t ng, float u, cc_far8 *f) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256 t = _mm256_set1_ps(u), d = _mm256_sub_ps(one, t), t2 = _mm256_mul_ps(t, t), d2 = _mm256_mul_ps(d, d);
     int start = 2;
-    for (uint32_t i = 0; i < nf; i++) {
-        const cc_rot8 *h = &g[fg[i]];
-        /* the dot product and its sign as cc_rot8_interp computed them (= skk_slerp_rows's) */
+    for (uint32_t i = 0; i < ng; i++) {
+        const cc_rot8 *h = &g[i];
+        /* the dot product and its sign as cc_rot8_lerp computed them (= skk_slerp_rows's) */
         __m256 x = h->dt, sg = h->sg;
         __m256 bad = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
         x = _mm256_mul_ps(x, sg);
@@ -612,7 +611,7 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
     for (int k = start; k >= 0; k--) {
         const __m256 uk = _mm256_set1_ps(skm_slerp_u[k]), vk = _mm256_set1_ps(skm_slerp_v[k]);
         const __m256 ct_k = _mm256_sub_ps(_mm256_mul_ps(uk, t2), vk), cd_k = _mm256_sub_ps(_mm256_mul_ps(uk, d2), vk);
-        for (uint32_t i = 0; i < nf; i++) {
+        for (uint32_t i = 0; i < ng; i++) {
             __m256 tc = _mm256_mul_ps(ct_k, f[i].xm1), dc = _mm256_mul_ps(cd_k, f[i].xm1);
             if (k >= 3) {
                 /* lanes whose angle does not need this term (m6: terms 7, 6; m3: 5, 4, 3) have had no
@@ -625,15 +624,15 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
             f[i].cd = _mm256_add_ps(one, _mm256_mul_ps(dc, f[i].cd));
         }
     }
-    for (uint32_t i = 0; i < nf; i++) {
-        const cc_rot8 *h = &g[fg[i]];
+    for (uint32_t i = 0; i < ng; i++) {
+        const cc_rot8 *h = &g[i];
         __m256 ct = _mm256_mul_ps(f[i].ct, f[i].sgt), cd = _mm256_mul_ps(f[i].cd, d);
         for (int c = 0; c < 4; c++) f[i].q[c] = _mm256_add_ps(_mm256_mul_ps(cd, h->a[c]), _mm256_mul_ps(ct, h->b[c]));
         __m256 *q = f[i].q;
         f[i].l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])), _mm256_mul_ps(q[2], q[2])),
                                 _mm256_mul_ps(q[3], q[3]));
     }
-    for (uint32_t i = 0; i < nf; i++) {
+    for (uint32_t i = 0; i < ng; i++) {
         f[i].bad = _mm256_or_si256(f[i].bad, _mm256_castps_si256(_mm256_cmp_ps(f[i].l2, zero, _CMP_NGT_UQ)));
         f[i].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(f[i].l2));
     }
@@ -706,10 +705,10 @@ __attribute__((target("avx2,avx512f,avx512dq"))) static void cc_slerp_far512(con
 }
 
 /* The far lanes' slerp (cc_slerp_far) over the groups' nlerp. */
-__attribute__((target("avx2"))) static void cc_slerp_apply(cc_rot8 *g, const uint32_t *fg, uint32_t nf, float u, const cc_far8 *f) {
+__attribute__((target("avx2"))) static void cc_slerp_apply(cc_rot8 *g, uint32_t ng, float u, const cc_far8 *f) {
     const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    for (uint32_t i = 0; i < nf; i++) {
-        cc_rot8 *h = &g[fg[i]];
+    for (uint32_t i = 0; i < ng; i++) {
+        cc_rot8 *h = &g[i];
         __m256 fm = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(h->far), bit), bit));
         for (int c = 0; c < 4; c++) h->q[c] = _mm256_blendv_ps(h->q[c], _mm256_mul_ps(f[i].q[c], f[i].l2), fm);
         /* more than 120 degrees apart (or not finite): the scalar function */
@@ -731,7 +730,7 @@ __attribute__((target("avx2"))) static void cc_slerp_apply(cc_rot8 *g, const uin
 __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const uint8_t *d0, const uint8_t *d1, uint32_t nr,
                                                          float u, cc_rot8 *g, bool wide) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    uint32_t ng = nr / 8, fg[CC_CHUNK / 8 + 1], nf = 0;
+    uint32_t ng = nr / 8;
     for (uint32_t k = 0; k < ng; k++) cc_rot8_rows(xr + 8 * k, &g[k]);
     for (uint32_t k = 0; k < ng; k++)
         g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
@@ -743,16 +742,14 @@ __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const
     /* When any lane is far, every group goes through the series (those with no far lane keep their
      * nlerp): which groups have far lanes changes from one sample to the next, and branching on
      * it costs more at random times than the series does (24 fps: most groups have one). */
-    if (any)
-        for (uint32_t k = 0; k < ng; k++) fg[nf++] = k;
     /* the far lanes' series first: its chains then run beside the nlerp's roots and divisions */
     cc_far8 f[CC_CHUNK / 8 + 1];
-    if (nf && wide) cc_slerp_far512(g, nf, u, f); /* nf == ng: every group */
-    else if (nf) cc_slerp_far(g, fg, nf, u, f);
+    if (any && wide) cc_slerp_far512(g, ng, u, f);
+    else if (any) cc_slerp_far(g, ng, u, f);
     for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
     for (uint32_t k = 0; k < ng; k++)
         for (int c = 0; c < 4; c++) g[k].q[c] = _mm256_mul_ps(g[k].q[c], g[k].l2); /* l2 holds 1 / sqrt(l2) here */
-    if (nf) cc_slerp_apply(g, fg, nf, u, f);
+    if (any) cc_slerp_apply(g, ng, u, f);
 }
 
 /* Rows q[0..3] of eight rotations to the joints j[0..n) of local (n <= 8). */

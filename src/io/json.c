@@ -397,14 +397,6 @@ double sk_json_number(const char *s, size_t n) {
 
 /* ---- the document (sk_json_read) ---------------------------------------------- */
 
-static unsigned hex_value(unsigned char c) {
-    return c <= '9' ? (unsigned)(c - '0') : c <= 'F' ? (unsigned)(c - 'A' + 10) : (unsigned)(c - 'a' + 10);
-}
-
-static unsigned read_hex4(const unsigned char *p) {
-    return hex_value(p[0]) << 12 | hex_value(p[1]) << 8 | hex_value(p[2]) << 4 | hex_value(p[3]);
-}
-
 /* Decodes the checked string whose body starts at s[i] (after the opening
  * quote) into out, NUL-terminated, as cJSON does: escapes replaced, \uXXXX
  * (a surrogate pair as one code point) as UTF-8 (\u0000 included: the C
@@ -436,10 +428,10 @@ static char *decode_string(const unsigned char *s, size_t len, size_t i, size_t 
         case 'r': *o++ = '\r'; break;
         case 't': *o++ = '\t'; break;
         case 'u': {
-            uint32_t cp = read_hex4(s + i);
+            uint32_t cp = (uint32_t)hex4(s, len, i); /* checked: four hex digits */
             i += 4;
             if (cp >= 0xD800 && cp <= 0xDBFF) { /* the checker made sure a low surrogate follows */
-                cp = 0x10000 + ((cp & 0x3FF) << 10 | (read_hex4(s + i + 2) & 0x3FF));
+                cp = 0x10000 + ((cp & 0x3FF) << 10 | ((uint32_t)hex4(s, len, i + 2) & 0x3FF));
                 i += 6;
             }
             if (cp < 0x80) {
