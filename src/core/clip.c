@@ -266,6 +266,67 @@ static const float *fin_values(const sk_clip *c, const struct clip_ref *refs, co
     return t->pad_ ? refs[t->time_offset].values : c->values + t->value_offset;
 }
 
+/* Per track during frames_build: its values, where its component 0 sits in
+ * a key's frame and the step between its components (8 in a full block's
+ * rows, 1 in a compact one), its component count, and whether rotation keys
+ * are normalised on the way (as add_track stores them). */
+struct frame_src {
+    const float *v;
+    uint32_t at, step, comps, norm;
+};
+
+#if defined(SK_SOA_X86)
+/* Keys k0..k1-1 of four tracks in lanes 4q..4q+3 of a full block (s[0..3],
+ * same path): each key's four elements loaded as they lie, transposed (4x4)
+ * and stored as one 4-float piece of each row; rotations normalised with the
+ * operations and order of normalize_key (bit for bit; a key whose squared
+ * length passes 3e38 goes through normalize_key itself). A translation or
+ * scale element is read as 4 floats, so the track's last key (whose 4th
+ * float may lie past its array) is copied float by float. */
+static void frames_quad(const struct frame_src *src, const uint32_t *ti, float *data, uint32_t stride, uint32_t k0,
+                        uint32_t k1, uint32_t n) {
+    const struct frame_src *s = &src[ti[0]];
+    const uint32_t comps = s->comps, norm = s->norm;
+    float *o = data + (size_t)k0 * stride + s->at;
+    const float *v0 = src[ti[0]].v + (size_t)k0 * comps, *v1 = src[ti[1]].v + (size_t)k0 * comps;
+    const float *v2 = src[ti[2]].v + (size_t)k0 * comps, *v3 = src[ti[3]].v + (size_t)k0 * comps;
+    if (comps == 4) {
+        for (uint32_t k = k0; k < k1; k++, o += stride, v0 += 4, v1 += 4, v2 += 4, v3 += 4) {
+            __m128 x = _mm_loadu_ps(v0), y = _mm_loadu_ps(v1), z = _mm_loadu_ps(v2), w = _mm_loadu_ps(v3);
+            _MM_TRANSPOSE4_PS(x, y, z, w); /* x: the four x components, ... */
+            if (norm) {
+                __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
+                                       _mm_mul_ps(w, w));
+                if (_mm_movemask_ps(_mm_cmple_ps(l2, _mm_set1_ps(3.0e38f))) != 15) { /* a huge key: one by one */
+                    const float *vv[4] = {v0, v1, v2, v3};
+                    for (int l = 0; l < 4; l++) {
+                        float q[4] = {vv[l][0], vv[l][1], vv[l][2], vv[l][3]};
+                        normalize_key(q);
+                        o[l] = q[0], o[8 + l] = q[1], o[16 + l] = q[2], o[24 + l] = q[3];
+                    }
+                    continue;
+                }
+                __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(l2));
+                x = _mm_mul_ps(x, inv), y = _mm_mul_ps(y, inv), z = _mm_mul_ps(z, inv), w = _mm_mul_ps(w, inv);
+            }
+            _mm_storeu_ps(o, x), _mm_storeu_ps(o + 8, y), _mm_storeu_ps(o + 16, z), _mm_storeu_ps(o + 24, w);
+        }
+        return;
+    }
+    uint32_t kv = k1 < n ? k1 : n - 1; /* keys read 4 floats at a time */
+    uint32_t k = k0;
+    for (; k < kv; k++, o += stride, v0 += 3, v1 += 3, v2 += 3, v3 += 3) {
+        __m128 x = _mm_loadu_ps(v0), y = _mm_loadu_ps(v1), z = _mm_loadu_ps(v2), w = _mm_loadu_ps(v3);
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        _mm_storeu_ps(o, x), _mm_storeu_ps(o + 8, y), _mm_storeu_ps(o + 16, z);
+    }
+    for (; k < k1; k++, o += stride, v0 += 3, v1 += 3, v2 += 3, v3 += 3) {
+        const float *vv[4] = {v0, v1, v2, v3};
+        for (int l = 0; l < 4; l++) o[l] = vv[l][0], o[8 + l] = vv[l][1], o[16 + l] = vv[l][2];
+    }
+}
+#endif
+
 static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
     uint32_t T = c->track_count;
     if (T == 0 || c->weight_tracks) return true;
@@ -344,7 +405,7 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
     /* Per track: its values, where its component 0 sits in a key's frame
      * and the step between its components (8 in a full block's rows, 1 in a
      * compact one). */
-    struct frame_src { const float *v; uint32_t at, step, comps, norm; } *src;
+    struct frame_src *src;
     src = sk_realloc_raw(a, NULL, 0, (size_t)T * sizeof *src);
     if (!src) {
         frames_free(a, f);
@@ -369,20 +430,64 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
         uint32_t end = b->offset + (b->compact ? (uint32_t)__builtin_popcount(b->mask) : 8u) * b->comps;
         if (end > used) used = end;
     }
+    /* The identity's floats in the lanes of full blocks without a track,
+     * listed once. */
+    struct frame_fill { uint32_t at; float v; } *fill;
+    uint32_t nfill = 0;
+    size_t fill_cap = (size_t)nb * 32u;
+    fill = sk_realloc_raw(a, NULL, 0, fill_cap * sizeof *fill);
+    if (!fill) {
+        sk_free(a, src, (size_t)T * sizeof *src);
+        frames_free(a, f);
+        return false;
+    }
+    for (uint32_t bi = 0; bi < nb; bi++) {
+        const sk_frame_block *b = &f->blocks[bi];
+        if (b->compact || b->mask == 0xffu) continue;
+        for (uint32_t r = 0; r < b->comps; r++)
+            for (uint32_t l = 0; l < 8; l++)
+                if (!(b->mask >> l & 1u)) fill[nfill].at = b->offset + r * 8 + l, fill[nfill++].v = frames_identity[b->path][r];
+    }
+    /* Four tracks of consecutive lanes in a full block (the usual case: a
+     * skeleton's joints all animated) are written together (frames_quad). */
+    uint32_t *quad = sk_realloc_raw(a, NULL, 0, (size_t)(T + 4u) * sizeof *quad), nq = 0; /* 4 tracks each */
+    uint8_t *in_quad = sk_realloc_raw(a, NULL, 0, T ? T : 1);
+    if (!quad || !in_quad) {
+        sk_free(a, fill, fill_cap * sizeof *fill);
+        sk_free(a, quad, (size_t)(T + 4u) * sizeof *quad);
+        sk_free(a, in_quad, T ? T : 1);
+        sk_free(a, src, (size_t)T * sizeof *src);
+        frames_free(a, f);
+        return false;
+    }
+    memset(in_quad, 0, T);
+#if defined(SK_SOA_X86)
+    /* Tracks are sorted by joint, then path: joint j + d's track of the same
+     * path is among the next 3 d tracks. */
+    for (uint32_t i = 0; i < T; i++) {
+        const sk_track *t = &c->tracks[i];
+        if (t->joint % 4u || f->blocks[f->track_block[i]].compact) continue;
+        uint32_t L[4] = {i, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+        for (uint32_t x = i + 1; x < T && x <= i + 9 && c->tracks[x].joint <= t->joint + 3; x++)
+            if (f->track_block[x] == f->track_block[i]) L[c->tracks[x].joint - t->joint] = x;
+        if (L[1] == UINT32_MAX || L[2] == UINT32_MAX || L[3] == UINT32_MAX) continue;
+        if (src[L[1]].norm != src[i].norm || src[L[2]].norm != src[i].norm || src[L[3]].norm != src[i].norm) continue;
+        for (uint32_t d = 0; d < 4; d++) quad[4u * nq + d] = L[d], in_quad[L[d]] = 1;
+        nq++;
+    }
+#endif
     for (uint32_t k0 = 0; k0 < n; k0 += 16) { /* 16 keys at a time, one track after another */
         uint32_t k1 = n - k0 < 16 ? n : k0 + 16;
         for (uint32_t k = k0; k < k1; k++) {
             float *fr = f->data + (size_t)k * stride;
-            for (uint32_t bi = 0; bi < nb; bi++) {
-                const sk_frame_block *b = &f->blocks[bi];
-                if (b->compact || b->mask == 0xffu) continue;
-                for (uint32_t r = 0; r < b->comps; r++)
-                    for (uint32_t l = 0; l < 8; l++)
-                        if (!(b->mask >> l & 1u)) fr[b->offset + r * 8 + l] = frames_identity[b->path][r];
-            }
+            for (uint32_t x = 0; x < nfill; x++) fr[fill[x].at] = fill[x].v;
             for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
         }
+#if defined(SK_SOA_X86)
+        for (uint32_t qi = 0; qi < nq; qi++) frames_quad(src, quad + 4u * qi, f->data, stride, k0, k1, n);
+#endif
         for (uint32_t i = 0; i < T; i++) {
+            if (in_quad[i]) continue;
             const struct frame_src sr = src[i];
             float *o = f->data + (size_t)k0 * stride + sr.at;
             uint32_t st = sr.step;
@@ -399,6 +504,9 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
             }
         }
     }
+    sk_free(a, fill, fill_cap * sizeof *fill);
+    sk_free(a, quad, (size_t)(T + 4u) * sizeof *quad);
+    sk_free(a, in_quad, T ? T : 1);
     sk_free(a, src, (size_t)T * sizeof *src);
     /* One time array for every track; no per-track values. */
     float *times = sk_alloc(a, n * sizeof(float));

@@ -2,9 +2,44 @@
  * times and values checked, tracks handed to the clip builder. */
 #include "io/gltf_internal.h"
 
+#include <math.h>
 #include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
 
 /* ---- animations (§3.11) --------------------------------------------------- */
+
+/* True when every one of the n quaternions' squared lengths, in float, lies
+ * in [0.98476, 1.01539]: well inside the exact test's (1 +- 0.00769)^2 =
+ * [0.984680, 1.015439] (float's rounding of four squares and three sums is
+ * below 3e-7 there), so every key passes it. False sends the caller to the
+ * exact test, key by key, which names the first key that fails. Four keys
+ * at a time, transposed, with the smallest and largest seen so far. */
+static bool rotations_clearly_unit(const float *q, uint32_t n) {
+#if defined(__SSE2__)
+    __m128 lo = _mm_set1_ps(2.0f), hi = _mm_setzero_ps();
+    uint32_t e = 0;
+    for (; e + 4 <= n; e += 4, q += 16) {
+        __m128 x = _mm_loadu_ps(q), y = _mm_loadu_ps(q + 4), z = _mm_loadu_ps(q + 8), w = _mm_loadu_ps(q + 12);
+        _MM_TRANSPOSE4_PS(x, y, z, w);
+        __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_add_ps(_mm_mul_ps(z, z), _mm_mul_ps(w, w)));
+        lo = _mm_min_ps(lo, l2), hi = _mm_max_ps(hi, l2);
+    }
+    float l[4], h[4];
+    _mm_storeu_ps(l, lo), _mm_storeu_ps(h, hi);
+    float mn = fminf(fminf(l[0], l[1]), fminf(l[2], l[3])), mx = fmaxf(fmaxf(h[0], h[1]), fmaxf(h[2], h[3]));
+#else
+    float mn = 2.0f, mx = 0.0f;
+    uint32_t e = 0;
+#endif
+    for (; e < n; e++, q += 4) {
+        float l2 = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
+        mn = l2 < mn ? l2 : mn, mx = l2 > mx ? l2 : mx;
+    }
+    return mn >= 0.98476f && mx <= 1.01539f;
+}
 
 static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32_t ci, const sk_jv *ch,
                               const sk_jv **samplers, uint32_t n_samplers, uint8_t *seen) {
@@ -121,7 +156,7 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
         TRY(sk_gl_acc_read_float(g, oa, &g->chan, op, &vals));
         values = vals;
     }
-    if (tpath == SK_PATH_ROTATION) {
+    if (tpath == SK_PATH_ROTATION && !(mode != SK_INTERP_CUBICSPLINE && rotations_clearly_unit(values, out->count))) {
         /* Rotation keys are unit quaternions (the validator's tolerance). */
         uint32_t elems = out->count;
         for (uint32_t e = 0; e < elems; e++) {
