@@ -596,6 +596,59 @@ static void test_rejections(void **state) {
 }
 
 /* GLB container: valid round trip, then truncations and corruptions. */
+/* Inf/NaN in animation keys read in place: the reader checks them in its
+ * one pass over each channel's values (translation bounds, scale bounds,
+ * rotation lengths) instead of when the accessor is loaded, and data that no
+ * step reads at the end of the load. Each case must name the accessor,
+ * element and component, in the SIMD body (elements 0-7) and the tail (8). */
+static void test_nonfinite_keys(void **state) {
+    (void)state;
+    enum { K = 9 };
+    float buf[K + 3 * K + 4 * K + 3 * K + 3];
+    const char *doc =
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":408,\"uri\":\"@URI@\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,\"byteLength\":108},"
+        "{\"buffer\":0,\"byteOffset\":144,\"byteLength\":144},{\"buffer\":0,\"byteOffset\":288,\"byteLength\":108},"
+        "{\"buffer\":0,\"byteOffset\":396,\"byteLength\":12}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":9,\"type\":\"SCALAR\",\"min\":[0],\"max\":[8]},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":9,\"type\":\"VEC3\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":9,\"type\":\"VEC4\"},"
+        "{\"bufferView\":3,\"componentType\":5126,\"count\":9,\"type\":\"VEC3\"},"
+        "{\"bufferView\":4,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],\"nodes\":[{}],"
+        "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2},{\"input\":0,\"output\":3}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}},"
+        "{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"rotation\"}},"
+        "{\"sampler\":2,\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}";
+    const struct { uint32_t acc, elem, comp; float bad; } cases[] = {
+        {1, 0, 0, NAN}, {1, 5, 2, INFINITY}, {1, 8, 1, -INFINITY}, {2, 0, 3, NAN}, {2, 6, 1, INFINITY},
+        {2, 8, 2, NAN}, {3, 3, 0, NAN},     {3, 8, 2, -INFINITY}, {4, 0, 1, NAN},
+    };
+    const uint32_t first[5] = {0, K, 4 * K, 8 * K, 11 * K}, width[5] = {1, 3, 4, 3, 3};
+    size_t checked = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (uint32_t k = 0; k < K; k++) {
+            buf[k] = (float)k;
+            for (uint32_t i = 0; i < 3; i++) buf[K + 3 * k + i] = 0.5f * (float)i, buf[8 * K + 3 * k + i] = 1.0f;
+            for (uint32_t i = 0; i < 4; i++) buf[4 * K + 4 * k + i] = i == 3 ? 1.0f : 0.0f;
+        }
+        buf[11 * K] = buf[11 * K + 1] = buf[11 * K + 2] = 0.0f;
+        if (c == 0) { /* the clean file loads */
+            sk_asset *a = NULL;
+            sk_error err = {0};
+            assert_int_equal(load_bin(doc, buf, sizeof buf, &a, &err), SK_OK);
+            assert_int_equal(a->clip_count, 1);
+            sk_asset_destroy(a);
+        }
+        buf[first[cases[c].acc] + width[cases[c].acc] * cases[c].elem + cases[c].comp] = cases[c].bad;
+        char needle[96];
+        snprintf(needle, sizeof needle, "/accessors/%u: element %u component %u is not finite", cases[c].acc,
+                 cases[c].elem, cases[c].comp);
+        expect_reject(doc, buf, sizeof buf, SK_ERR_INVALID_DATA, needle);
+        checked++;
+    }
+    assert_int_equal(checked, 9);
+}
+
 static size_t make_glb(unsigned char *out, const char *json, const void *bin, size_t bin_len) {
     size_t jl = strlen(json), jp = (jl + 3) & ~(size_t)3, bp = (bin_len + 3) & ~(size_t)3;
     size_t total = 12 + 8 + jp + (bin ? 8 + bp : 0);
@@ -1617,6 +1670,7 @@ int main(void) {
         cmocka_unit_test(test_matrix_and_hierarchy),
         cmocka_unit_test(test_skin),
         cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_nonfinite_keys),
         cmocka_unit_test(test_glb),
         cmocka_unit_test(test_external_files),
         cmocka_unit_test(test_allocator),

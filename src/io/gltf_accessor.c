@@ -271,15 +271,10 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
      * whose data is available, as the validator does). */
     bool packed = a->comp_type == GL_FLOAT && a->data && (a->cols == 1 || a->col_stride == a->rows * 4u) &&
                   a->stride == (size_t)a->ncomp * 4u;
-    if (packed) {
-        /* Packed floats: one tight pass over the words (exponent all ones = Inf/NaN). */
-        size_t words = (size_t)a->count * a->ncomp;
-        if (!floats_finite(a->data, words))
-            for (size_t i = 0; i < words; i++)
-                if ((rd_u32(a->data + i * 4u) & 0x7f800000u) == 0x7f800000u)
-                    return fail(g, SK_ERR_INVALID_DATA, "%s: element %zu component %zu is not finite", path,
-                                i / a->ncomp, i % a->ncomp);
-    }
+    /* Packed floats are checked when first read (sk_gl_acc_available), by an
+     * animation channel's own pass over its keys, or at the end of the load
+     * (sk_gl_acc_check_pending): one pass over the words fewer for keys. */
+    a->finite_pending = packed;
     if (a->comp_type == GL_FLOAT) {
         for (uint32_t i = 0; a->data && !packed && i < a->count; i++)
             for (uint32_t c = 0; c < a->ncomp; c++) {
@@ -341,7 +336,29 @@ sk_result sk_gl_budget(gl_ctx *g, uint64_t bytes, const char *user_path, const c
 }
 
 /* Data of an accessor we are about to read must exist. */
-sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path) {
+sk_result sk_gl_acc_finite(gl_ctx *g, uint32_t index) {
+    gl_acc *a = &g->accs[index];
+    if (!a->finite_pending) return SK_OK;
+    /* Packed floats: one tight pass over the words (exponent all ones = Inf/NaN). */
+    size_t words = (size_t)a->count * a->ncomp;
+    if (!floats_finite(a->data, words))
+        for (size_t i = 0; i < words; i++)
+            if ((rd_u32(a->data + i * 4u) & 0x7f800000u) == 0x7f800000u) {
+                char path[64];
+                gl_path(path, sizeof path, "/accessors/", index, NULL);
+                return fail(g, SK_ERR_INVALID_DATA, "%s: element %zu component %zu is not finite", path, i / a->ncomp,
+                            i % a->ncomp);
+            }
+    a->finite_pending = false;
+    return SK_OK;
+}
+
+sk_result sk_gl_acc_check_pending(gl_ctx *g) {
+    for (uint32_t i = 0; i < g->n_accessors; i++) TRY(sk_gl_acc_finite(g, i));
+    return SK_OK;
+}
+
+static sk_result acc_present(gl_ctx *g, uint32_t index, const char *user_path) {
     const gl_acc *a = &g->accs[index];
     if (a->missing_buffer < 0) return SK_OK;
     const gl_buffer *b = &g->buffers[a->missing_buffer];
@@ -354,6 +371,11 @@ static void decode_element(const gl_acc *a, const uint8_t *base, double *out) {
     for (uint32_t c = 0; c < a->cols; c++)
         for (uint32_t r = 0; r < a->rows; r++)
             out[k++] = read_comp(base + c * a->col_stride + (size_t)r * a->comp_size, a->comp_type, a->normalized);
+}
+
+sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path) {
+    TRY(acc_present(g, index, user_path));
+    return sk_gl_acc_finite(g, index);
 }
 
 /* Decodes an accessor into floats (count * ncomp, matrices column-major
@@ -395,7 +417,7 @@ sk_result sk_gl_acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, const
             for (uint32_t c = 0; c < a->ncomp; c++) f[(size_t)idx * a->ncomp + c] = (float)e[c];
         }
     }
-    /* Float data was checked for non-finite values when the accessor was loaded. */
+    /* Float data was checked for non-finite values (sk_gl_acc_available, or when the accessor was loaded). */
     *out = f;
     return SK_OK;
 }
@@ -419,6 +441,15 @@ sk_result sk_gl_acc_float_view(gl_ctx *g, uint32_t index, const char *user_path,
     TRY(sk_gl_acc_available(g, index, user_path));
     TRY(acc_budget(g, index, user_path));
     *out = (const float *)(const void *)g->accs[index].data;
+    return SK_OK;
+}
+
+sk_result sk_gl_acc_float_view_unchecked(gl_ctx *g, uint32_t index, const char *user_path, const float **out,
+                                         bool *pending) {
+    TRY(acc_present(g, index, user_path));
+    TRY(acc_budget(g, index, user_path));
+    *out = (const float *)(const void *)g->accs[index].data;
+    *pending = g->accs[index].finite_pending;
     return SK_OK;
 }
 

@@ -11,18 +11,25 @@
 
 /* ---- animations (§3.11) --------------------------------------------------- */
 
-/* True when every one of the n quaternions' squared lengths, in float, lies
+/* finite: whether every component is finite (no word with all exponent bits
+ * set). True when every one of the n quaternions' squared lengths, in float, lies
  * in [0.98476, 1.01539]: well inside the exact test's (1 +- 0.00769)^2 =
  * [0.984680, 1.015439] (float's rounding of four squares and three sums is
  * below 3e-7 there), so every key passes it. False sends the caller to the
  * exact test, key by key, which names the first key that fails. Four keys
  * at a time, transposed, with the smallest and largest seen so far. */
-static bool rotations_clearly_unit(const float *q, uint32_t n) {
+static bool rotations_clearly_unit(const float *q, uint32_t n, bool *finite) {
+    uint32_t bad = 0; /* sign bit: a word with every exponent bit set (Inf or NaN) */
 #if defined(__SSE2__)
     __m128 lo = _mm_set1_ps(2.0f), hi = _mm_setzero_ps();
+    const __m128i expo = _mm_set1_epi32(0x7f800000), one = _mm_set1_epi32(0x00800000);
+    __m128i badv = _mm_setzero_si128();
     uint32_t e = 0;
     for (; e + 4 <= n; e += 4, q += 16) {
         __m128 x = _mm_loadu_ps(q), y = _mm_loadu_ps(q + 4), z = _mm_loadu_ps(q + 8), w = _mm_loadu_ps(q + 12);
+#define SK_BAD4(v) _mm_add_epi32(_mm_and_si128(_mm_castps_si128(v), expo), one)
+        badv = _mm_or_si128(badv, _mm_or_si128(_mm_or_si128(SK_BAD4(x), SK_BAD4(y)), _mm_or_si128(SK_BAD4(z), SK_BAD4(w))));
+#undef SK_BAD4
         _MM_TRANSPOSE4_PS(x, y, z, w);
         __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_add_ps(_mm_mul_ps(z, z), _mm_mul_ps(w, w)));
         lo = _mm_min_ps(lo, l2), hi = _mm_max_ps(hi, l2);
@@ -30,6 +37,9 @@ static bool rotations_clearly_unit(const float *q, uint32_t n) {
     float l[4], h[4];
     _mm_storeu_ps(l, lo), _mm_storeu_ps(h, hi);
     float mn = fminf(fminf(l[0], l[1]), fminf(l[2], l[3])), mx = fmaxf(fmaxf(h[0], h[1]), fmaxf(h[2], h[3]));
+    uint32_t b4[4];
+    _mm_storeu_si128((__m128i *)(void *)b4, badv);
+    bad = b4[0] | b4[1] | b4[2] | b4[3];
 #else
     float mn = 2.0f, mx = 0.0f;
     uint32_t e = 0;
@@ -37,8 +47,14 @@ static bool rotations_clearly_unit(const float *q, uint32_t n) {
     for (; e < n; e++, q += 4) {
         float l2 = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
         mn = l2 < mn ? l2 : mn, mx = l2 > mx ? l2 : mx;
+        for (int c = 0; c < 4; c++) {
+            uint32_t u;
+            memcpy(&u, q + c, 4);
+            bad |= (u & 0x7f800000u) + 0x00800000u;
+        }
     }
-    return mn >= 0.98476f && mx <= 1.01539f;
+    *finite = (bad & 0x80000000u) == 0;
+    return *finite && mn >= 0.98476f && mx <= 1.01539f;
 }
 
 static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32_t ci, const sk_jv *ch,
@@ -125,9 +141,10 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
      * then keeps a reference, no copy); else decoded into the channel arena. */
     bool by_ref = sk_gl_acc_viewable(g, ia) && sk_gl_acc_viewable(g, oa);
     const float *vv = NULL;
+    bool pending = false; /* the values' Inf/NaN check is this function's (sk_gl_acc_float_view_unchecked) */
     if (by_ref) {
         TRY(sk_gl_acc_float_view(g, ia, ip, &times));
-        TRY(sk_gl_acc_float_view(g, oa, op, &vv));
+        TRY(sk_gl_acc_float_view_unchecked(g, oa, op, &vv, &pending));
     } else {
         float *tt;
         TRY(sk_gl_acc_read_float(g, ia, &g->chan, ip, &tt));
@@ -156,7 +173,15 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
         TRY(sk_gl_acc_read_float(g, oa, &g->chan, op, &vals));
         values = vals;
     }
-    if (tpath == SK_PATH_ROTATION && !(mode != SK_INTERP_CUBICSPLINE && rotations_clearly_unit(values, out->count))) {
+    bool unit = false;
+    if (tpath == SK_PATH_ROTATION && mode != SK_INTERP_CUBICSPLINE) {
+        bool finite = true;
+        unit = rotations_clearly_unit(values, out->count, &finite);
+        if (pending && !finite) return sk_gl_acc_finite(g, oa); /* fails, naming the first such value */
+        if (pending) g->accs[oa].finite_pending = pending = false;
+    }
+    if (pending && tpath == SK_PATH_ROTATION) TRY(sk_gl_acc_finite(g, oa)); /* CUBICSPLINE: on its own */
+    if (tpath == SK_PATH_ROTATION && !unit) {
         /* Rotation keys are unit quaternions (the validator's tolerance). */
         uint32_t elems = out->count;
         for (uint32_t e = 0; e < elems; e++) {
@@ -174,11 +199,15 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     }
     if (tpath == SK_PATH_TRANSLATION || tpath == SK_PATH_SCALE) { /* for gltf_limits.c */
         uint32_t j = g->asset->node_to_joint[node];
+        bool finite = true;
         double bound = sk_gl_track_bound(times, values, keys, width, mode == SK_INTERP_CUBICSPLINE,
-                                         tpath == SK_PATH_TRANSLATION && width == 3);
+                                         tpath == SK_PATH_TRANSLATION && width == 3, pending ? &finite : NULL);
+        if (pending && !finite) return sk_gl_acc_finite(g, oa); /* fails, naming the first such value */
+        if (pending) g->accs[oa].finite_pending = pending = false;
         double *slot = tpath == SK_PATH_TRANSLATION ? &g->anim_tb[j] : &g->anim_sb[j];
         *slot = fmax(*slot, bound);
     }
+    if (pending) TRY(sk_gl_acc_finite(g, oa)); /* weights */
     sk_track_desc td;
     memset(&td, 0, sizeof td);
     td.joint = g->asset->node_to_joint[node];

@@ -75,6 +75,9 @@ typedef struct gl_acc {
     const char *unknown;    /* why the accessor cannot be read (unknown type), or NULL */
     const float *shared;    /* decoded once into the asset's arena, shared by every vertex attribute using it */
     bool times_checked;     /* checked as animation key times (gltf_animation.c): once per accessor */
+    bool finite_pending;    /* packed floats not yet checked for Inf/NaN: checked by the first reader of
+                               the data (sk_gl_acc_available), by an animation channel's pass over
+                               its keys, or at the end of the load (sk_gl_acc_check_pending) */
 } gl_acc;
 
 typedef struct gl_node {
@@ -252,6 +255,18 @@ sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path);
 /* Floats in place in the buffer (sk_gl_acc_viewable first: float, packed, no sparse, aligned). */
 bool sk_gl_acc_viewable(const gl_ctx *g, uint32_t index);
 sk_result sk_gl_acc_float_view(gl_ctx *g, uint32_t index, const char *user_path, const float **out);
+/* As sk_gl_acc_float_view, but the floats' Inf/NaN check is left to the
+ * caller when *pending comes back true: its own pass over the values then
+ * either clears g->accs[index].finite_pending or, having seen a word with
+ * all exponent bits set, calls sk_gl_acc_finite (which fails with the
+ * accessor's message). */
+sk_result sk_gl_acc_float_view_unchecked(gl_ctx *g, uint32_t index, const char *user_path, const float **out,
+                                         bool *pending);
+/* The Inf/NaN check of a packed float accessor, if still pending. */
+sk_result sk_gl_acc_finite(gl_ctx *g, uint32_t index);
+/* Every accessor whose check is still pending (the load's last step, so
+ * that data no step read is checked as before). */
+sk_result sk_gl_acc_check_pending(gl_ctx *g);
 sk_result sk_gl_acc_read_float(gl_ctx *g, uint32_t index, sk_arena *arena, const char *user_path, float **out);
 /* Charges bytes the reader allocates for a file's data without decoding an
  * accessor (zero positions, skinning arrays) to the decoded-data budget:
@@ -288,6 +303,10 @@ sk_result sk_gl_check_world_range(gl_ctx *g);
 /* gltf_limits.c: the largest |translation| (length: width 3) or |scale
  * component| over a track's keys, CUBICSPLINE tangents times the key span
  * included. */
-double sk_gl_track_bound(const float *times, const float *v, uint32_t key_count, uint32_t width, bool cubic, bool length);
+/* finite: NULL, or set to whether every value's exponent bits are not all
+ * set (the values need not have been checked for Inf/NaN then; the bound
+ * means nothing when *finite comes back false). */
+double sk_gl_track_bound(const float *times, const float *v, uint32_t key_count, uint32_t width, bool cubic, bool length,
+                         bool *finite);
 
 #endif

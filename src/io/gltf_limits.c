@@ -28,14 +28,28 @@ static double len3(double x, double y, double z) { return sqrt(x * x + y * y + z
  * checks below still see one, as with fmax's callers' !(x <= lim)). */
 static inline double dmax(double a, double b) { return (a > b || a != a) ? a : b; }
 
-/* Largest |translation| (width 3, lengths) or |scale component| over a track's keys.
- * The values are finite (every float accessor is checked when it is
- * loaded), so the common cases run as plain loops: LINEAR/STEP lengths in
+/* Largest |translation| (width 3, lengths) or |scale component| over a track's keys,
+ * and (finite) whether every value is finite: the reader's Inf/NaN check of
+ * the keys in the same pass (the bound is used only when they are). The
+ * common cases run as plain loops: LINEAR/STEP lengths in
  * double with four running maxima, and the largest |component| as the
  * largest magnitude bit pattern (for finite floats the order of |x| is the
  * order of its bits without the sign). */
-double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_t w, bool cubic, bool length) {
+static inline uint32_t word_bad(const float *x) { /* sign bit set when *x is Inf or NaN */
+    uint32_t u;
+    memcpy(&u, x, 4);
+    return (u & 0x7f800000u) + 0x00800000u;
+}
+
+double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_t w, bool cubic, bool length,
+                         bool *finite) {
     double vmax = 0.0, mmax = 0.0; /* squared lengths when `length`: one square root at the end */
+    uint32_t bad = 0;              /* word_bad of every value, or'ed */
+#if defined(__SSE2__)
+    const __m128i expo = _mm_set1_epi32(0x7f800000), one = _mm_set1_epi32(0x00800000);
+    __m128i badv = _mm_setzero_si128();
+#define SK_BAD4(x) (badv = _mm_or_si128(badv, _mm_add_epi32(_mm_and_si128(_mm_castps_si128(x), expo), one)))
+#endif
     if (!cubic && length && w == 3) {
         double m4[4] = {0.0, 0.0, 0.0, 0.0};
         uint32_t k = 0;
@@ -47,6 +61,7 @@ double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_
         for (; k + 4 <= n; k += 4) {
             const float *x = v + (size_t)k * 3;
             __m128 a = _mm_loadu_ps(x), b = _mm_loadu_ps(x + 4), c = _mm_loadu_ps(x + 8);
+            SK_BAD4(a), SK_BAD4(b), SK_BAD4(c);
             /* a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3 */
             __m128 bc = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2));            /* x2 x2 x3 x3 */
             __m128 X = _mm_shuffle_ps(a, bc, _MM_SHUFFLE(2, 0, 3, 0));            /* x0 x1 x2 x3 */
@@ -70,18 +85,40 @@ double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_
                 const float *x = v + (size_t)(k + j) * 3;
                 double m = (double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2];
                 m4[j] = dmax(m4[j], m);
+                bad |= word_bad(x) | word_bad(x + 1) | word_bad(x + 2);
             }
         for (; k < n; k++) {
             const float *x = v + (size_t)k * 3;
             m4[0] = dmax(m4[0], (double)x[0] * x[0] + (double)x[1] * x[1] + (double)x[2] * x[2]);
+            bad |= word_bad(x) | word_bad(x + 1) | word_bad(x + 2);
         }
         vmax = dmax(dmax(m4[0], m4[1]), dmax(m4[2], m4[3]));
     } else if (!cubic && !length) {
-        size_t words = (size_t)n * w;
+        size_t words = (size_t)n * w, i = 0;
         uint32_t top = 0;
-        for (size_t i = 0; i < words; i++) {
+#if defined(__SSE2__)
+        /* |x| as floats, 8 at a time: for finite floats the largest |x| is the
+         * largest magnitude bit pattern, the same answer as below */
+        const __m128 abs = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+        __m128 m0 = _mm_setzero_ps(), m1 = _mm_setzero_ps();
+        for (; i + 8 <= words; i += 8) {
+            __m128 a = _mm_loadu_ps(v + i), b = _mm_loadu_ps(v + i + 4);
+            SK_BAD4(a), SK_BAD4(b);
+            m0 = _mm_max_ps(m0, _mm_and_ps(a, abs));
+            m1 = _mm_max_ps(m1, _mm_and_ps(b, abs));
+        }
+        float m[4];
+        _mm_storeu_ps(m, _mm_max_ps(m0, m1));
+        for (int l = 0; l < 4; l++) {
+            uint32_t u;
+            memcpy(&u, &m[l], 4);
+            top = u > top ? u : top;
+        }
+#endif
+        for (; i < words; i++) {
             uint32_t u;
             memcpy(&u, v + i, 4);
+            bad |= word_bad(v + i);
             u &= 0x7fffffffu;
             top = u > top ? u : top;
         }
@@ -89,6 +126,7 @@ double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_
         memcpy(&f, &top, 4);
         vmax = (double)f;
     } else {
+        for (size_t i = 0, words = (size_t)n * w * (cubic ? 3u : 1u); finite && i < words; i++) bad |= word_bad(v + i);
         for (uint32_t k = 0; k < n; k++) {
             for (uint32_t part = 0; part < (cubic ? 3u : 1u); part++) {
                 const float *x = v + ((size_t)k * (cubic ? 3u : 1u) + part) * w;
@@ -101,6 +139,15 @@ double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_
             }
         }
     }
+#if defined(__SSE2__)
+    {
+        uint32_t b4[4];
+        _mm_storeu_si128((__m128i *)(void *)b4, badv);
+        bad |= b4[0] | b4[1] | b4[2] | b4[3];
+    }
+#undef SK_BAD4
+#endif
+    if (finite) *finite = (bad & 0x80000000u) == 0;
     if (length) vmax = sqrt(vmax), mmax = sqrt(mmax);
     double span = n ? (double)times[n - 1] - (double)times[0] : 0.0;
     return vmax + span * mmax;

@@ -67,6 +67,7 @@ static sk_result load_all(gl_ctx *g, const void *data, size_t size) {
     TRY(sk_gl_load_skins(g));
     TRY(sk_gl_load_scenes(g));
     TRY(sk_gl_load_animations(g));
+    TRY(sk_gl_acc_check_pending(g)); /* floats no step has read (or checked) yet */
     TRY(sk_gl_check_world_range(g));
     return SK_OK;
 }
