@@ -20,7 +20,10 @@ struct sk_clip_builder {
     /* Tracks added by reference (sk_clip_builder_add_track_ref): the caller's
      * arrays, read at finish; such a track has pad_ = 1 and its slot here in
      * time_offset until then. */
-    struct clip_ref { const float *times, *values; } *refs;
+    struct clip_ref {
+        const float *times, *values;
+        sk_key_stats *stats; /* sk_clip_builder_add_track_ref_stats: filled at finish, else NULL */
+    } *refs;
     size_t ref_count, ref_cap;
 };
 
@@ -104,24 +107,34 @@ static void copy_keys(const sk_track *t, const float *times, const float *values
         for (size_t v = 0; v < n; v += 4) normalize_key(dv + v);
 }
 
-static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, bool checked, sk_error *err);
+static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, bool checked, sk_key_stats *stats,
+                           sk_error *err);
 
 sk_result sk_clip_builder_add_track(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
-    return add_track(b, t, false, false, err);
+    return add_track(b, t, false, false, NULL, err);
 }
 
 sk_result sk_clip_builder_add_track_ref(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
-    return add_track(b, t, true, false, err);
+    return add_track(b, t, true, false, NULL, err);
 }
 
 sk_result sk_clip_builder_add_track_ref_checked(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
-    return add_track(b, t, true, true, err);
+    return add_track(b, t, true, true, NULL, err);
+}
+
+sk_result sk_clip_builder_add_track_ref_stats(sk_clip_builder *b, const sk_track_desc *t, sk_key_stats *stats,
+                                              sk_error *err) {
+    if (!stats || !t || t->path > SK_PATH_SCALE || t->interpolation == SK_INTERP_CUBICSPLINE)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "sk_clip_builder_add_track_ref_stats: a LINEAR or STEP translation, rotation or scale track");
+    return add_track(b, t, true, true, stats, err);
 }
 
 /* checked: the caller has already verified the keys (finite, non-decreasing
  * times; finite values; rotation keys of non-zero length), so the passes over
  * them are not repeated; every other check stays. */
-static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, bool checked, sk_error *err) {
+static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref, bool checked, sk_key_stats *stats,
+                           sk_error *err) {
     if (!b || !t) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_add_track: NULL argument");
     if (t->path > SK_PATH_WEIGHTS)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "track: unknown path %d", (int)t->path);
@@ -200,6 +213,7 @@ static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref,
         tr->pad_ = 1;
         tr->time_offset = b->ref_count;
         b->refs[b->ref_count].times = t->times;
+        b->refs[b->ref_count].stats = stats;
         b->refs[b->ref_count++].values = t->values;
         return SK_OK;
     }
@@ -272,8 +286,34 @@ static const float *fin_values(const sk_clip *c, const struct clip_ref *refs, co
  * are normalised on the way (as add_track stores them). */
 struct frame_src {
     const float *v;
-    uint32_t at, step, comps, norm;
+    uint32_t at, step, comps, norm, path;
+    sk_key_stats *stats; /* a track added with sk_clip_builder_add_track_ref_stats, else NULL */
 };
+
+/* sk_key_stats of a track's values (the tracks frames_quad does not take):
+ * the same operations as frames_quad's lanes. */
+static void key_stats(const float *v, uint32_t n, uint32_t path, sk_key_stats *st) {
+    uint32_t bad = 0;
+    float lo = st->lo, hi = st->hi;
+    uint32_t w = path == SK_PATH_ROTATION ? 4u : 3u;
+    for (uint32_t k = 0; k < n; k++, v += w) {
+        for (uint32_t c = 0; c < w; c++) {
+            uint32_t u;
+            memcpy(&u, v + c, 4);
+            bad |= (u & 0x7f800000u) + 0x00800000u;
+        }
+        if (path == SK_PATH_ROTATION) {
+            float l2 = ((v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]) + v[3] * v[3];
+            lo = l2 < lo ? l2 : lo, hi = l2 > hi ? l2 : hi;
+        } else if (path == SK_PATH_TRANSLATION) {
+            float l2 = (v[0] * v[0] + v[1] * v[1]) + v[2] * v[2];
+            hi = l2 > hi ? l2 : hi;
+        } else {
+            for (uint32_t c = 0; c < 3; c++) hi = fabsf(v[c]) > hi ? fabsf(v[c]) : hi;
+        }
+    }
+    st->bad |= bad, st->lo = lo, st->hi = hi;
+}
 
 #if defined(SK_SOA_X86)
 /* Keys k0..k1-1 of four tracks in lanes 4q..4q+3 of a full block (s[0..3],
@@ -283,47 +323,118 @@ struct frame_src {
  * length passes 3e38 goes through normalize_key itself). A translation or
  * scale element is read as 4 floats, so the track's last key (whose 4th
  * float may lie past its array) is copied float by float. */
-static void frames_quad(const struct frame_src *src, const uint32_t *ti, float *data, uint32_t stride, uint32_t k0,
-                        uint32_t k1, uint32_t n) {
-    const struct frame_src *s = &src[ti[0]];
+static inline __attribute__((always_inline)) void frames_quad_body(const struct frame_src *src, const uint32_t *ti,
+                                                                    float *data, uint32_t stride, uint32_t k0,
+                                                                    uint32_t k1, uint32_t n, const bool partial) {
+    /* A lane without a track (ti[d] == UINT32_MAX) reads a present lane's
+     * keys and stores the identity (as the frame's fill already holds). */
+    uint32_t p = 0;
+    while (ti[p] == UINT32_MAX) p++;
+    const struct frame_src *s = &src[ti[p]];
     const uint32_t comps = s->comps, norm = s->norm;
-    float *o = data + (size_t)k0 * stride + s->at;
-    const float *v0 = src[ti[0]].v + (size_t)k0 * comps, *v1 = src[ti[1]].v + (size_t)k0 * comps;
-    const float *v2 = src[ti[2]].v + (size_t)k0 * comps, *v3 = src[ti[3]].v + (size_t)k0 * comps;
+    const float *vp[4];
+    sk_key_stats *st[4];
+    int keepm[4];
+    for (uint32_t d = 0; d < 4; d++) {
+        bool has = ti[d] != UINT32_MAX;
+        vp[d] = (has ? src[ti[d]].v : s->v) + (size_t)k0 * comps;
+        st[d] = has ? src[ti[d]].stats : NULL;
+        keepm[d] = has ? -1 : 0;
+    }
+    const __m128 keep = _mm_castsi128_ps(_mm_setr_epi32(keepm[0], keepm[1], keepm[2], keepm[3]));
+    const float *idr = frames_identity[s->path];
+    float *o = data + (size_t)k0 * stride + (s->at - p); /* lane 0 of the four */
+    const float *v0 = vp[0], *v1 = vp[1], *v2 = vp[2], *v3 = vp[3];
+    /* key statistics (sk_key_stats) of the tracks, one per lane, when asked for */
+    const bool stats = s->stats != NULL;
+    const __m128i expo = _mm_set1_epi32(0x7f800000), one = _mm_set1_epi32(0x00800000);
+    const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 lo = _mm_setzero_ps(), hi = _mm_setzero_ps();
+    __m128i bad = _mm_setzero_si128();
+    if (stats) {
+        float l[4], h[4];
+        uint32_t b[4];
+        for (uint32_t d = 0; d < 4; d++) l[d] = st[d] ? st[d]->lo : 0.0f, h[d] = st[d] ? st[d]->hi : 0.0f, b[d] = st[d] ? st[d]->bad : 0u;
+        lo = _mm_loadu_ps(l), hi = _mm_loadu_ps(h), bad = _mm_loadu_si128((const __m128i *)(const void *)b);
+    }
+#define SK_KEEP(v, r) (partial ? _mm_or_ps(_mm_and_ps(keep, v), _mm_andnot_ps(keep, _mm_set1_ps(idr[r]))) : (v))
+#define SK_BAD(v) (bad = _mm_or_si128(bad, _mm_add_epi32(_mm_and_si128(_mm_castps_si128(v), expo), one)))
     if (comps == 4) {
         for (uint32_t k = k0; k < k1; k++, o += stride, v0 += 4, v1 += 4, v2 += 4, v3 += 4) {
             __m128 x = _mm_loadu_ps(v0), y = _mm_loadu_ps(v1), z = _mm_loadu_ps(v2), w = _mm_loadu_ps(v3);
             _MM_TRANSPOSE4_PS(x, y, z, w); /* x: the four x components, ... */
-            if (norm) {
+            if (norm || stats) {
                 __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)),
                                        _mm_mul_ps(w, w));
-                if (_mm_movemask_ps(_mm_cmple_ps(l2, _mm_set1_ps(3.0e38f))) != 15) { /* a huge key: one by one */
+                if (stats) {
+                    SK_BAD(x), SK_BAD(y), SK_BAD(z), SK_BAD(w);
+                    lo = _mm_min_ps(lo, l2), hi = _mm_max_ps(hi, l2);
+                }
+                if (norm && _mm_movemask_ps(_mm_cmple_ps(l2, _mm_set1_ps(3.0e38f))) != 15) { /* huge (or NaN): one by one */
                     const float *vv[4] = {v0, v1, v2, v3};
                     for (int l = 0; l < 4; l++) {
+                        if (!keepm[l]) continue; /* the identity is there */
                         float q[4] = {vv[l][0], vv[l][1], vv[l][2], vv[l][3]};
                         normalize_key(q);
                         o[l] = q[0], o[8 + l] = q[1], o[16 + l] = q[2], o[24 + l] = q[3];
                     }
                     continue;
                 }
-                __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(l2));
-                x = _mm_mul_ps(x, inv), y = _mm_mul_ps(y, inv), z = _mm_mul_ps(z, inv), w = _mm_mul_ps(w, inv);
+                if (norm) {
+                    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(l2));
+                    x = _mm_mul_ps(x, inv), y = _mm_mul_ps(y, inv), z = _mm_mul_ps(z, inv), w = _mm_mul_ps(w, inv);
+                }
             }
-            _mm_storeu_ps(o, x), _mm_storeu_ps(o + 8, y), _mm_storeu_ps(o + 16, z), _mm_storeu_ps(o + 24, w);
+            _mm_storeu_ps(o, SK_KEEP(x, 0)), _mm_storeu_ps(o + 8, SK_KEEP(y, 1)), _mm_storeu_ps(o + 16, SK_KEEP(z, 2));
+            _mm_storeu_ps(o + 24, SK_KEEP(w, 3));
         }
-        return;
+    } else {
+        const bool length = s->path == SK_PATH_TRANSLATION;
+        uint32_t kv = k1 < n ? k1 : n - 1; /* keys read 4 floats at a time */
+        uint32_t k = k0;
+        for (; k < kv; k++, o += stride, v0 += 3, v1 += 3, v2 += 3, v3 += 3) {
+            __m128 x = _mm_loadu_ps(v0), y = _mm_loadu_ps(v1), z = _mm_loadu_ps(v2), w = _mm_loadu_ps(v3);
+            _MM_TRANSPOSE4_PS(x, y, z, w);
+            _mm_storeu_ps(o, SK_KEEP(x, 0)), _mm_storeu_ps(o + 8, SK_KEEP(y, 1)), _mm_storeu_ps(o + 16, SK_KEEP(z, 2));
+            if (stats) {
+                SK_BAD(x), SK_BAD(y), SK_BAD(z);
+                hi = _mm_max_ps(hi, length ? _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z))
+                                           : _mm_max_ps(_mm_max_ps(_mm_and_ps(x, absm), _mm_and_ps(y, absm)),
+                                                        _mm_and_ps(z, absm)));
+            }
+        }
+        for (; k < k1; k++, o += stride, v0 += 3, v1 += 3, v2 += 3, v3 += 3) {
+            const float *vv[4] = {v0, v1, v2, v3};
+            for (int l = 0; l < 4; l++)
+                if (keepm[l]) o[l] = vv[l][0], o[8 + l] = vv[l][1], o[16 + l] = vv[l][2];
+            if (stats) { /* the last key: as a vector of lanes, the same operations */
+                __m128 x = _mm_setr_ps(v0[0], v1[0], v2[0], v3[0]), y = _mm_setr_ps(v0[1], v1[1], v2[1], v3[1]),
+                       z = _mm_setr_ps(v0[2], v1[2], v2[2], v3[2]);
+                SK_BAD(x), SK_BAD(y), SK_BAD(z);
+                hi = _mm_max_ps(hi, length ? _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z))
+                                           : _mm_max_ps(_mm_max_ps(_mm_and_ps(x, absm), _mm_and_ps(y, absm)),
+                                                        _mm_and_ps(z, absm)));
+            }
+        }
     }
-    uint32_t kv = k1 < n ? k1 : n - 1; /* keys read 4 floats at a time */
-    uint32_t k = k0;
-    for (; k < kv; k++, o += stride, v0 += 3, v1 += 3, v2 += 3, v3 += 3) {
-        __m128 x = _mm_loadu_ps(v0), y = _mm_loadu_ps(v1), z = _mm_loadu_ps(v2), w = _mm_loadu_ps(v3);
-        _MM_TRANSPOSE4_PS(x, y, z, w);
-        _mm_storeu_ps(o, x), _mm_storeu_ps(o + 8, y), _mm_storeu_ps(o + 16, z);
+#undef SK_BAD
+#undef SK_KEEP
+    if (stats) {
+        float l[4], h[4];
+        uint32_t b[4];
+        _mm_storeu_ps(l, lo), _mm_storeu_ps(h, hi), _mm_storeu_si128((__m128i *)(void *)b, bad);
+        for (int x = 0; x < 4; x++)
+            if (st[x]) st[x]->lo = l[x], st[x]->hi = h[x], st[x]->bad = b[x];
     }
-    for (; k < k1; k++, o += stride, v0 += 3, v1 += 3, v2 += 3, v3 += 3) {
-        const float *vv[4] = {v0, v1, v2, v3};
-        for (int l = 0; l < 4; l++) o[l] = vv[l][0], o[8 + l] = vv[l][1], o[16 + l] = vv[l][2];
-    }
+}
+
+/* Keys k0..k1-1 of the tracks in lanes 0-3 or 4-7 of a full block. */
+static void frames_quad(const struct frame_src *src, const uint32_t *ti, float *data, uint32_t stride, uint32_t k0,
+                        uint32_t k1, uint32_t n) {
+    if (ti[0] != UINT32_MAX && ti[1] != UINT32_MAX && ti[2] != UINT32_MAX && ti[3] != UINT32_MAX)
+        frames_quad_body(src, ti, data, stride, k0, k1, n, false);
+    else
+        frames_quad_body(src, ti, data, stride, k0, k1, n, true);
 }
 #endif
 
@@ -419,6 +530,8 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
         src[i].step = b->compact ? 1u : 8u;
         src[i].comps = b->comps;
         src[i].norm = t->pad_ && t->path == SK_PATH_ROTATION; /* normalised as add_track stores them */
+        src[i].path = t->path;
+        src[i].stats = t->pad_ ? refs[t->time_offset].stats : NULL;
     }
     /* Sixteen keys at a time (their frames stay in the first-level cache):
      * the identity in the lanes of full blocks that have no track, zeros in
@@ -448,13 +561,14 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
             for (uint32_t l = 0; l < 8; l++)
                 if (!(b->mask >> l & 1u)) fill[nfill].at = b->offset + r * 8 + l, fill[nfill++].v = frames_identity[b->path][r];
     }
-    /* Four tracks of consecutive lanes in a full block (the usual case: a
-     * skeleton's joints all animated) are written together (frames_quad). */
-    uint32_t *quad = sk_realloc_raw(a, NULL, 0, (size_t)(T + 4u) * sizeof *quad), nq = 0; /* 4 tracks each */
+    /* Lanes 0-3 and 4-7 of a full block are written together (frames_quad). */
+    uint32_t *quad = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * 4u * sizeof *quad), nq = 0; /* 4 tracks each */
+    uint32_t *qslot = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * sizeof *qslot);
     uint8_t *in_quad = sk_realloc_raw(a, NULL, 0, T ? T : 1);
-    if (!quad || !in_quad) {
+    if (!quad || !qslot || !in_quad) {
         sk_free(a, fill, fill_cap * sizeof *fill);
-        sk_free(a, quad, (size_t)(T + 4u) * sizeof *quad);
+        sk_free(a, quad, (size_t)(2u * nb + 1u) * 4u * sizeof *quad);
+        sk_free(a, qslot, (size_t)(2u * nb + 1u) * sizeof *qslot);
         sk_free(a, in_quad, T ? T : 1);
         sk_free(a, src, (size_t)T * sizeof *src);
         frames_free(a, f);
@@ -462,20 +576,43 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
     }
     memset(in_quad, 0, T);
 #if defined(SK_SOA_X86)
-    /* Tracks are sorted by joint, then path: joint j + d's track of the same
-     * path is among the next 3 d tracks. */
+    /* Per full block, lanes 0-3 and 4-7: a quad when its tracks (one to
+     * four; a lane without a track holds the identity) agree on
+     * normalisation and statistics. */
+    for (uint32_t x = 0; x < 2u * nb; x++) qslot[x] = UINT32_MAX;
     for (uint32_t i = 0; i < T; i++) {
-        const sk_track *t = &c->tracks[i];
-        if (t->joint % 4u || f->blocks[f->track_block[i]].compact) continue;
-        uint32_t L[4] = {i, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-        for (uint32_t x = i + 1; x < T && x <= i + 9 && c->tracks[x].joint <= t->joint + 3; x++)
-            if (f->track_block[x] == f->track_block[i]) L[c->tracks[x].joint - t->joint] = x;
-        if (L[1] == UINT32_MAX || L[2] == UINT32_MAX || L[3] == UINT32_MAX) continue;
-        if (src[L[1]].norm != src[i].norm || src[L[2]].norm != src[i].norm || src[L[3]].norm != src[i].norm) continue;
-        for (uint32_t d = 0; d < 4; d++) quad[4u * nq + d] = L[d], in_quad[L[d]] = 1;
-        nq++;
+        uint32_t bi = f->track_block[i], l = c->tracks[i].joint % 8u;
+        if (f->blocks[bi].compact) continue;
+        uint32_t *q = &qslot[2u * bi + l / 4u];
+        if (*q == UINT32_MAX) {
+            *q = nq++;
+            for (uint32_t d = 0; d < 4; d++) quad[4u * *q + d] = UINT32_MAX;
+        }
+        quad[4u * *q + l % 4u] = i;
+    }
+    {
+        uint32_t kept = 0;
+        for (uint32_t qi = 0; qi < nq; qi++) {
+            const uint32_t *L = quad + 4u * qi;
+            uint32_t first = UINT32_MAX;
+            bool ok = true;
+            for (uint32_t d = 0; d < 4; d++) {
+                if (L[d] == UINT32_MAX) continue;
+                if (first == UINT32_MAX) first = L[d];
+                else ok = ok && src[L[d]].norm == src[first].norm && !src[L[d]].stats == !src[first].stats;
+            }
+            if (!ok) continue;
+            for (uint32_t d = 0; d < 4; d++) {
+                quad[4u * kept + d] = L[d];
+                if (L[d] != UINT32_MAX) in_quad[L[d]] = 1;
+            }
+            kept++;
+        }
+        nq = kept;
     }
 #endif
+    for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
+        if (src[i].stats && !in_quad[i]) key_stats(src[i].v, n, src[i].path, src[i].stats);
     for (uint32_t k0 = 0; k0 < n; k0 += 16) { /* 16 keys at a time, one track after another */
         uint32_t k1 = n - k0 < 16 ? n : k0 + 16;
         for (uint32_t k = k0; k < k1; k++) {
@@ -505,7 +642,8 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
         }
     }
     sk_free(a, fill, fill_cap * sizeof *fill);
-    sk_free(a, quad, (size_t)(T + 4u) * sizeof *quad);
+    sk_free(a, quad, (size_t)(2u * nb + 1u) * 4u * sizeof *quad);
+    sk_free(a, qslot, (size_t)(2u * nb + 1u) * sizeof *qslot);
     sk_free(a, in_quad, T ? T : 1);
     sk_free(a, src, (size_t)T * sizeof *src);
     /* One time array for every track; no per-track values. */
@@ -612,7 +750,15 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
     }
     c->duration = b->has_duration ? b->duration : dur;
     c->joint_span = span;
-    if (!frames_build(c, b->refs) || (!c->frames && b->ref_count && !refs_materialize(c, b->refs))) {
+    for (size_t i = 0; i < b->ref_count; i++)
+        if (b->refs[i].stats) b->refs[i].stats->bad = 0, b->refs[i].stats->lo = 3.4e38f, b->refs[i].stats->hi = 0.0f;
+    bool built = frames_build(c, b->refs);
+    for (uint32_t i = 0; built && !c->frames && i < c->track_count; i++) { /* not frame-major: a pass of their own */
+        const sk_track *t = &c->tracks[i];
+        if (t->pad_ && b->refs[t->time_offset].stats)
+            key_stats(b->refs[t->time_offset].values, t->key_count, t->path, b->refs[t->time_offset].stats);
+    }
+    if (!built || (!c->frames && b->ref_count && !refs_materialize(c, b->refs))) {
         c->name = NULL;
         sk_clip_destroy(c);
         sk_clip_builder_destroy(b);

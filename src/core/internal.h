@@ -71,4 +71,25 @@ struct sk_track_desc;
 sk_result sk_clip_builder_add_track_ref_checked(struct sk_clip_builder *b, const struct sk_track_desc *t,
                                                 sk_error *err);
 
+/* What sk_clip_builder_finish saw of a track's values in its one pass over
+ * them (sk_clip_builder_add_track_ref_stats). bad: every value's
+ * (bits & 0x7f800000) + 0x00800000 or'ed, so its sign bit is set when a
+ * value is Inf or NaN (then lo and hi mean nothing). Rotations: lo and hi the
+ * smallest and largest squared length in float, ((x*x + y*y) + z*z) + w*w;
+ * translations: hi the largest squared length in float, (x*x + y*y) + z*z;
+ * scales: hi the largest |component|. */
+typedef struct sk_key_stats {
+    uint32_t bad;
+    float lo, hi;
+} sk_key_stats;
+
+/* As sk_clip_builder_add_track_ref_checked for a LINEAR or STEP translation,
+ * rotation or scale track whose times the caller has checked but whose
+ * values it has not: finish fills *stats (the caller's, written before
+ * finish returns) and the caller decides from it; a clip built from values
+ * that fail the caller's checks is to be destroyed unused. Other tracks are
+ * refused (SK_ERR_INVALID_ARGUMENT). */
+sk_result sk_clip_builder_add_track_ref_stats(struct sk_clip_builder *b, const struct sk_track_desc *t,
+                                              sk_key_stats *stats, sk_error *err);
+
 #endif

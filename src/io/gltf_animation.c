@@ -57,8 +57,75 @@ static bool rotations_clearly_unit(const float *q, uint32_t n, bool *finite) {
     return *finite && mn >= 0.98476f && mx <= 1.01539f;
 }
 
+/* A channel whose values the clip builder checks in its pass over them
+ * (sk_clip_builder_add_track_ref_stats): decided on once the clip is built
+ * (check_deferred). */
+typedef struct deferred_keys {
+    sk_key_stats st;
+    uint32_t oa, si, joint, keys;
+    uint8_t path;
+    const float *times, *values;
+} deferred_keys;
+
+/* The exact unit test of rotation keys (the validator's tolerance), element by element. */
+static sk_result rotations_exact(gl_ctx *g, const float *values, uint32_t elems, bool cubic, const char *op) {
+    for (uint32_t e = 0; e < elems; e++) {
+        if (cubic && e % 3 != 1) continue;
+        const float *q = values + (size_t)e * 4;
+        double l2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
+        /* well inside (1 +- 0.00769)^2: no square root needed; near the
+         * edges the exact test below decides */
+        if (l2 > 0.98475 && l2 < 1.01540) continue;
+        double len = sqrt(l2);
+        if (fabs(len - 1.0) > 0.00769)
+            return fail(g, SK_ERR_INVALID_DATA, "%s: rotation element %u is not a unit quaternion (length %g)", op, e, len);
+    }
+    return SK_OK;
+}
+
+static void track_bound_into(gl_ctx *g, uint32_t j, sk_track_path path, double bound) {
+    double *slot = path == SK_PATH_TRANSLATION ? &g->anim_tb[j] : &g->anim_sb[j];
+    *slot = fmax(*slot, bound);
+}
+
+/* The checks of deferred channels from what the builder saw: Inf/NaN (the
+ * accessor's message), unit rotations (float squared lengths inside the
+ * band of rotations_clearly_unit, else the exact test), and the bounds for
+ * gltf_limits.c: a scale's largest |component| exactly; a translation's
+ * largest length from its float squared length, rounded up by 2^-20 (more
+ * than float's error there, so still a bound), exactly when that is not
+ * finite or above 1e30. */
+static sk_result check_deferred(gl_ctx *g, uint32_t ai, const deferred_keys *d, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        const deferred_keys *k = &d[i];
+        if (k->st.bad & 0x80000000u) {
+            TRY(sk_gl_acc_finite(g, k->oa)); /* fails, naming the first such value */
+            char op[96];
+            size_t sn = gl_path(op, sizeof op, "/animations/", ai, "/samplers/");
+            gl_path(op + sn, sizeof op - sn, "", k->si, "/output");
+            return fail(g, SK_ERR_INVALID_DATA, "%s: a value is not finite", op); /* (not reached) */
+        }
+        g->accs[k->oa].finite_pending = false;
+        if (k->path == SK_PATH_ROTATION) {
+            if (k->st.lo >= 0.98476f && k->st.hi <= 1.01539f) continue;
+            char op[96];
+            size_t sn = gl_path(op, sizeof op, "/animations/", ai, "/samplers/");
+            gl_path(op + sn, sizeof op - sn, "", k->si, "/output");
+            TRY(rotations_exact(g, k->values, k->keys, false, op));
+        } else if (k->path == SK_PATH_SCALE) {
+            track_bound_into(g, k->joint, SK_PATH_SCALE, (double)k->st.hi);
+        } else {
+            double bound = k->st.hi <= 1e30f ? sqrt((double)k->st.hi) * (1.0 + 0x1p-20)
+                                             : sk_gl_track_bound(k->times, k->values, k->keys, 3, false, true, NULL);
+            track_bound_into(g, k->joint, SK_PATH_TRANSLATION, bound);
+        }
+    }
+    return SK_OK;
+}
+
 static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32_t ci, const sk_jv *ch,
-                              const sk_jv **samplers, uint32_t n_samplers, uint8_t *seen) {
+                              const sk_jv **samplers, uint32_t n_samplers, uint8_t *seen, deferred_keys *defer,
+                              uint32_t *n_defer) {
     char path[96];
     size_t pn = gl_path(path, sizeof path, "/animations/", ai, "/channels/");
     gl_path(path + pn, sizeof path - pn, "", ci, NULL);
@@ -173,41 +240,6 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
         TRY(sk_gl_acc_read_float(g, oa, &g->chan, op, &vals));
         values = vals;
     }
-    bool unit = false;
-    if (tpath == SK_PATH_ROTATION && mode != SK_INTERP_CUBICSPLINE) {
-        bool finite = true;
-        unit = rotations_clearly_unit(values, out->count, &finite);
-        if (pending && !finite) return sk_gl_acc_finite(g, oa); /* fails, naming the first such value */
-        if (pending) g->accs[oa].finite_pending = pending = false;
-    }
-    if (pending && tpath == SK_PATH_ROTATION) TRY(sk_gl_acc_finite(g, oa)); /* CUBICSPLINE: on its own */
-    if (tpath == SK_PATH_ROTATION && !unit) {
-        /* Rotation keys are unit quaternions (the validator's tolerance). */
-        uint32_t elems = out->count;
-        for (uint32_t e = 0; e < elems; e++) {
-            if (mode == SK_INTERP_CUBICSPLINE && e % 3 != 1) continue;
-            const float *q = values + (size_t)e * 4;
-            double l2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3];
-            /* well inside (1 +- 0.00769)^2: no square root needed; near the
-             * edges the exact test below decides */
-            if (l2 > 0.98475 && l2 < 1.01540) continue;
-            double len = sqrt(l2);
-            if (fabs(len - 1.0) > 0.00769)
-                return fail(g, SK_ERR_INVALID_DATA, "%s: rotation element %u is not a unit quaternion (length %g)", op, e,
-                            len);
-        }
-    }
-    if (tpath == SK_PATH_TRANSLATION || tpath == SK_PATH_SCALE) { /* for gltf_limits.c */
-        uint32_t j = g->asset->node_to_joint[node];
-        bool finite = true;
-        double bound = sk_gl_track_bound(times, values, keys, width, mode == SK_INTERP_CUBICSPLINE,
-                                         tpath == SK_PATH_TRANSLATION && width == 3, pending ? &finite : NULL);
-        if (pending && !finite) return sk_gl_acc_finite(g, oa); /* fails, naming the first such value */
-        if (pending) g->accs[oa].finite_pending = pending = false;
-        double *slot = tpath == SK_PATH_TRANSLATION ? &g->anim_tb[j] : &g->anim_sb[j];
-        *slot = fmax(*slot, bound);
-    }
-    if (pending) TRY(sk_gl_acc_finite(g, oa)); /* weights */
     sk_track_desc td;
     memset(&td, 0, sizeof td);
     td.joint = g->asset->node_to_joint[node];
@@ -218,6 +250,36 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     td.values = values;
     td.width = width;
     sk_error e = {0};
+    if (by_ref && mode != SK_INTERP_CUBICSPLINE && tpath != SK_PATH_WEIGHTS) {
+        /* The values are checked in the builder's one pass over them (Inf/NaN
+         * included, if still pending), and decided on after finish. */
+        deferred_keys *d = &defer[(*n_defer)++];
+        memset(d, 0, sizeof *d);
+        d->oa = oa, d->si = si, d->joint = td.joint, d->keys = keys, d->path = (uint8_t)tpath;
+        d->times = times, d->values = values;
+        sk_result r = sk_clip_builder_add_track_ref_stats(b, &td, &d->st, &e);
+        if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
+        return SK_OK;
+    }
+    bool unit = false;
+    if (tpath == SK_PATH_ROTATION && mode != SK_INTERP_CUBICSPLINE) {
+        bool finite = true;
+        unit = rotations_clearly_unit(values, out->count, &finite);
+        if (pending && !finite) return sk_gl_acc_finite(g, oa); /* fails, naming the first such value */
+        if (pending) g->accs[oa].finite_pending = pending = false;
+    }
+    if (pending && tpath == SK_PATH_ROTATION) TRY(sk_gl_acc_finite(g, oa)); /* CUBICSPLINE: on its own */
+    if (tpath == SK_PATH_ROTATION && !unit) TRY(rotations_exact(g, values, out->count, mode == SK_INTERP_CUBICSPLINE, op));
+    if (tpath == SK_PATH_TRANSLATION || tpath == SK_PATH_SCALE) { /* for gltf_limits.c */
+        uint32_t j = g->asset->node_to_joint[node];
+        bool finite = true;
+        double bound = sk_gl_track_bound(times, values, keys, width, mode == SK_INTERP_CUBICSPLINE,
+                                         tpath == SK_PATH_TRANSLATION && width == 3, pending ? &finite : NULL);
+        if (pending && !finite) return sk_gl_acc_finite(g, oa); /* fails, naming the first such value */
+        if (pending) g->accs[oa].finite_pending = pending = false;
+        track_bound_into(g, j, tpath, bound);
+    }
+    if (pending) TRY(sk_gl_acc_finite(g, oa)); /* weights */
     /* By reference the keys are the accessors' floats, checked above and when
      * the accessors were loaded (finite; times strictly increasing; rotations
      * of unit length): the builder does not check them again. */
@@ -275,9 +337,14 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
             }
         }
         if (rkeys + rvals <= g->max_bytes) (void)sk_clip_builder_reserve(b, nc, rkeys, rvals, NULL);
-        uint32_t ci = 0;
+        deferred_keys *defer = tmp_alloc(g, nc ? nc : 1, sizeof *defer);
+        if (!defer) {
+            sk_clip_builder_destroy(b);
+            return oom(g);
+        }
+        uint32_t ci = 0, n_defer = 0;
         for (const sk_jv *c = j_child(chans); c; c = j_next(c), ci++) {
-            r = load_channel(g, b, a, ci, c, stable, ns, seen);
+            r = load_channel(g, b, a, ci, c, stable, ns, seen, defer, &n_defer);
             if (r != SK_OK) {
                 sk_clip_builder_destroy(b);
                 return r;
@@ -285,6 +352,12 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
         }
         r = sk_clip_builder_finish(b, &clips[a], &e);
         if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
+        r = check_deferred(g, a, defer, n_defer);
+        if (r != SK_OK) {
+            sk_clip_destroy(clips[a]);
+            clips[a] = NULL;
+            return r;
+        }
         g->asset->clip_count = a + 1;
     }
     g->asset->clip_count = g->n_anims;
