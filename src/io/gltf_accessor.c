@@ -471,10 +471,21 @@ sk_result sk_gl_acc_read_uint(gl_ctx *g, uint32_t index, sk_arena *arena, const 
     TRY(acc_budget(g, index, user_path));
     size_t n, bytes;
     uint32_t *u;
+    /* without a bufferView the values start as zeros (then sparse); otherwise every one is written */
     if (!sk_size_mul(a->count, a->ncomp, &n) || !sk_size_mul(n, sizeof(uint32_t), &bytes) ||
-        !(u = sk_arena_alloc(arena, bytes)))
+        !(u = a->data ? sk_arena_alloc_raw(arena, bytes) : sk_arena_alloc(arena, bytes)))
         return oom(g);
-    if (a->data)
+    if (a->data && a->stride == (size_t)a->ncomp * a->comp_size) {
+        /* Tightly packed (index buffers, most joint attributes): one loop per
+         * component type over all n values, which compilers vectorise. */
+        const uint8_t *d = a->data;
+        if (a->comp_type == GL_UNSIGNED_BYTE)
+            for (size_t i = 0; i < n; i++) u[i] = d[i];
+        else if (a->comp_type == GL_UNSIGNED_SHORT)
+            for (size_t i = 0; i < n; i++) u[i] = rd_u16(d + 2 * i);
+        else
+            for (size_t i = 0; i < n; i++) u[i] = rd_u32(d + 4 * i);
+    } else if (a->data)
         for (uint32_t i = 0; i < a->count; i++)
             for (uint32_t c = 0; c < a->ncomp; c++)
                 u[(size_t)i * a->ncomp + c] =
