@@ -6,6 +6,7 @@
  * layout; errors. */
 #include "support.h"
 #include "core/clip_internal.h"
+#include "core/internal.h"
 #include "core/soa_kernels.h"
 
 #include <math.h>
@@ -256,6 +257,119 @@ static void test_frames_vs_tracks(void **st) {
     sk_clip_destroy(fr);
     sk_clip_destroy(tr);
     sk_skeleton_destroy(s);
+}
+
+/* The frame writers (sk_clip_builder_set_writer: one track at a time, four
+ * lanes, eight lanes) write the same bytes and gather the same key
+ * statistics (sk_clip_builder_add_track_ref_stats), which are checked
+ * against the formulas of core/internal.h computed here: joint counts that
+ * leave blocks partly empty or compact, key counts around the writers'
+ * chunks of 16, tracks copied, by reference and by reference with
+ * statistics side by side, keys whose squared length passes 3e38 and keys
+ * that are Inf or NaN. */
+static void test_frame_writers(void **st) {
+    (void)st;
+    const uint32_t joints[] = {1, 3, 4, 5, 8, 9, 12, 17, 31, 38, 41}, key_counts[] = {2, 3, 15, 16, 17, 33};
+    const int levels = sk_soa_use_avx2() ? 3 : 2;
+    uint32_t clips = 0, stats_checked = 0;
+    for (size_t ji = 0; ji < sizeof joints / sizeof joints[0]; ji++)
+        for (size_t ki = 0; ki < sizeof key_counts / sizeof key_counts[0]; ki++)
+            for (int variant = 0; variant < 3; variant++) {
+                uint32_t n = joints[ji], keys = key_counts[ki], seed = 7 + n * 31 + keys * 3 + (uint32_t)variant;
+                float *times = malloc(keys * sizeof *times);
+                float *vals = malloc((size_t)n * 3 * keys * 4 * sizeof *vals);
+                sk_key_stats *stats = calloc((size_t)n * 3, sizeof *stats);
+                uint8_t *mode = calloc((size_t)n * 3, 1); /* 0 none, 1 copied, 2 by reference, 3 with statistics */
+                for (uint32_t k = 0; k < keys; k++) times[k] = (float)k / 24.0f;
+                for (uint32_t j = 0; j < n; j++)
+                    for (uint32_t p = 0; p < 3; p++) {
+                        uint32_t ti = j * 3 + p, w = p == SK_PATH_ROTATION ? 4 : 3;
+                        float *v = vals + (size_t)ti * keys * 4;
+                        mode[ti] = variant == 0 ? 2 : variant == 1 ? 3 : (uint8_t)((j * 7 + p * 3) % 4);
+                        for (uint32_t k = 0; k < keys; k++) {
+                            sk_quat q = rnd_quat(&seed);
+                            float e[4] = {q.x, q.y, q.z, q.w};
+                            if (p != SK_PATH_ROTATION) e[0] = 4 * rnd(&seed), e[1] = rnd(&seed), e[2] = -rnd(&seed);
+                            if (p == SK_PATH_ROTATION && k % 5 == 2) /* not unit: the writer normalises */
+                                for (int c = 0; c < 4; c++) e[c] *= 1.004f;
+                            for (uint32_t c = 0; c < w; c++) v[k * w + c] = e[c];
+                        }
+                        if (variant == 2 && mode[ti] == 3 && j % 5 == 1) { /* a huge key, an Inf, a NaN */
+                            uint32_t k = (j + p) % keys;
+                            if (p == SK_PATH_ROTATION) v[k * 4 + 1] = 2.0e19f, v[k * 4 + 3] = 1.5e19f;
+                            else if (j % 2) v[k * 3 + 2] = INFINITY;
+                            else v[k * 3] = NAN;
+                        }
+                    }
+                void *ref_data = NULL;
+                size_t ref_bytes = 0;
+                sk_key_stats *ref_stats = malloc((size_t)n * 3 * sizeof *ref_stats);
+                for (int level = 0; level < levels; level++) {
+                    sk_clip_builder *b = NULL;
+                    sk_error err = {0};
+                    assert_int_equal(sk_clip_builder_create("w", NULL, &b, &err), SK_OK);
+                    sk_clip_builder_set_writer(b, level);
+                    memset(stats, 0xff, (size_t)n * 3 * sizeof *stats); /* finish writes every field */
+                    for (uint32_t ti = 0; ti < n * 3; ti++) {
+                        if (!mode[ti]) continue;
+                        uint32_t p = ti % 3;
+                        sk_track_desc td = {ti / 3, (sk_track_path)p, SK_INTERP_LINEAR, keys, times,
+                                            vals + (size_t)ti * keys * 4, 0};
+                        sk_result r = mode[ti] == 1   ? sk_clip_builder_add_track(b, &td, &err)
+                                      : mode[ti] == 2 ? sk_clip_builder_add_track_ref_checked(b, &td, &err)
+                                                      : sk_clip_builder_add_track_ref_stats(b, &td, &stats[ti], &err);
+                        if (r != SK_OK) fprintf(stderr, "%s\n", err.message);
+                        assert_int_equal(r, SK_OK);
+                    }
+                    sk_clip *c = NULL;
+                    assert_int_equal(sk_clip_builder_finish(b, &c, &err), SK_OK);
+                    if (c->track_count == 0) { sk_clip_destroy(c); continue; }
+                    assert_true(sk_clip_is_frame_major(c));
+                    if (level == 0) {
+                        ref_bytes = c->frames->data_bytes - 32;
+                        ref_data = malloc(ref_bytes);
+                        memcpy(ref_data, c->frames->data, ref_bytes);
+                        memcpy(ref_stats, stats, (size_t)n * 3 * sizeof *stats);
+                    } else {
+                        assert_int_equal(c->frames->data_bytes - 32, ref_bytes);
+                        assert_memory_equal(c->frames->data, ref_data, ref_bytes);
+                        for (uint32_t ti = 0; ti < n * 3; ti++)
+                            if (mode[ti] == 3) assert_memory_equal(&stats[ti], &ref_stats[ti], sizeof *stats);
+                    }
+                    sk_clip_destroy(c);
+                    clips++;
+                }
+                /* the statistics against their definition */
+                for (uint32_t ti = 0; ti < n * 3; ti++) {
+                    if (mode[ti] != 3) continue;
+                    uint32_t p = ti % 3, w = p == SK_PATH_ROTATION ? 4 : 3, bad = 0;
+                    const float *v = vals + (size_t)ti * keys * 4;
+                    float lo = 3.4e38f, hi = 0.0f;
+                    for (uint32_t k = 0; k < keys; k++, v += w) {
+                        for (uint32_t c = 0; c < w; c++) bad |= isfinite(v[c]) ? 0u : 0x80000000u;
+                        float m = p == SK_PATH_ROTATION      ? ((v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]) + v[3] * v[3]
+                                  : p == SK_PATH_TRANSLATION ? (v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]
+                                                             : fmaxf(fmaxf(fabsf(v[0]), fabsf(v[1])), fabsf(v[2]));
+                        lo = m < lo ? m : lo, hi = m > hi ? m : hi;
+                    }
+                    assert_int_equal(ref_stats[ti].bad & 0x80000000u, bad);
+                    if (!bad) {
+                        assert_true(ref_stats[ti].hi == hi);
+                        if (p == SK_PATH_ROTATION) assert_true(ref_stats[ti].lo == lo);
+                    }
+                    stats_checked++;
+                }
+                free(ref_data);
+                free(ref_stats);
+                free(times);
+                free(vals);
+                free(stats);
+                free(mode);
+            }
+    assert_int_equal(clips, 11 * 6 * 3 * (uint32_t)levels);
+    printf("frame writers: %u clips at %d levels, %u tracks' statistics\n", clips / (uint32_t)levels, levels,
+           stats_checked);
+    assert_true(stats_checked > 1000);
 }
 
 /* Blending and local-to-model: the SoA functions against sk_blend_two
@@ -522,7 +636,7 @@ static void test_errors(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_mannequin), cmocka_unit_test(test_sample_layouts),
-        cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_blend_l2m),
+        cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_frame_writers), cmocka_unit_test(test_blend_l2m),
         cmocka_unit_test(test_kernel_widths),    cmocka_unit_test(test_errors),
         cmocka_unit_test(test_blend_weighted),
     };

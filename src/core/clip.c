@@ -25,6 +25,7 @@ struct sk_clip_builder {
         sk_key_stats *stats; /* sk_clip_builder_add_track_ref_stats: filled at finish, else NULL */
     } *refs;
     size_t ref_count, ref_cap;
+    int writer; /* frame writer (sk_clip_builder_set_writer): -1 the best this CPU has */
 };
 
 static const char *path_name(uint32_t p) {
@@ -39,6 +40,7 @@ sk_result sk_clip_builder_create(const char *name, const sk_allocator *alloc, sk
     sk_clip_builder *b = sk_alloc(a, sizeof *b);
     if (!b) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     b->alloc = *a;
+    b->writer = -1;
     if (!name) name = "";
     size_t n = strlen(name) + 1;
     b->name = sk_alloc(a, n);
@@ -120,6 +122,10 @@ sk_result sk_clip_builder_add_track_ref(sk_clip_builder *b, const sk_track_desc 
 
 sk_result sk_clip_builder_add_track_ref_checked(sk_clip_builder *b, const sk_track_desc *t, sk_error *err) {
     return add_track(b, t, true, true, NULL, err);
+}
+
+void sk_clip_builder_set_writer(sk_clip_builder *b, int level) {
+    if (b) b->writer = level < 0 || level > 2 ? -1 : level;
 }
 
 sk_result sk_clip_builder_add_track_ref_stats(sk_clip_builder *b, const sk_track_desc *t, sk_key_stats *stats,
@@ -428,6 +434,134 @@ static inline __attribute__((always_inline)) void frames_quad_body(const struct 
     }
 }
 
+/* frames_quad on AVX2 (chosen at run time, sk_soa_use_avx2): the eight
+ * lanes of a full block (ti[0..7]) at once, lanes l and l + 4 loaded into
+ * one register's halves so that the in-lane 4x4 transpose gives a block's
+ * rows as they lie. The same operations per lane as frames_quad_body. */
+__attribute__((target("avx2"))) static void frames_oct(const struct frame_src *src, const uint32_t *ti, float *data,
+                                                       uint32_t stride, uint32_t k0, uint32_t k1, uint32_t n) {
+    uint32_t p = 0;
+    while (ti[p] == UINT32_MAX) p++;
+    const struct frame_src *s = &src[ti[p]];
+    const uint32_t comps = s->comps, norm = s->norm;
+    const float *vp[8];
+    sk_key_stats *st[8];
+    int keepm[8];
+    bool partial = false;
+    for (uint32_t d = 0; d < 8; d++) {
+        bool has = ti[d] != UINT32_MAX;
+        vp[d] = (has ? src[ti[d]].v : s->v) + (size_t)k0 * comps;
+        st[d] = has ? src[ti[d]].stats : NULL;
+        keepm[d] = has ? -1 : 0;
+        partial = partial || !has;
+    }
+    const __m256 keep = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)keepm));
+    const float *idr = frames_identity[s->path];
+    float *o = data + (size_t)k0 * stride + (s->at - p); /* lane 0 */
+    const bool stats = s->stats != NULL;
+    const __m256i expo = _mm256_set1_epi32(0x7f800000), one = _mm256_set1_epi32(0x00800000);
+    const __m256 absm = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    __m256 lo = _mm256_setzero_ps(), hi = _mm256_setzero_ps();
+    __m256i bad = _mm256_setzero_si256();
+    if (stats) {
+        float l[8], h[8];
+        uint32_t b[8];
+        for (uint32_t d = 0; d < 8; d++) l[d] = st[d] ? st[d]->lo : 0.0f, h[d] = st[d] ? st[d]->hi : 0.0f, b[d] = st[d] ? st[d]->bad : 0u;
+        lo = _mm256_loadu_ps(l), hi = _mm256_loadu_ps(h), bad = _mm256_loadu_si256((const __m256i *)(const void *)b);
+    }
+#define SK_KEEP(v, r) (partial ? _mm256_blendv_ps(_mm256_set1_ps(idr[r]), v, keep) : (v))
+#define SK_BAD(v) (bad = _mm256_or_si256(bad, _mm256_add_epi32(_mm256_and_si256(_mm256_castps_si256(v), expo), one)))
+#define SK_LD(a, b) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1)
+#define SK_T4(r0, r1, r2, r3, X, Y, Z, W)                                                                               \
+    do {                                                                                                                \
+        __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);                                        \
+        __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);                                        \
+        X = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), Y = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)); \
+        Z = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), W = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)); \
+    } while (0)
+    const size_t w = comps;
+    if (comps == 4) {
+        for (uint32_t k = k0; k < k1; k++, o += stride) {
+            size_t at = (size_t)(k - k0) * w;
+            __m256 x, y, z, q;
+            SK_T4(SK_LD(vp[0] + at, vp[4] + at), SK_LD(vp[1] + at, vp[5] + at), SK_LD(vp[2] + at, vp[6] + at),
+                  SK_LD(vp[3] + at, vp[7] + at), x, y, z, q);
+            if (norm || stats) {
+                __m256 l2 = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z)),
+                    _mm256_mul_ps(q, q));
+                if (stats) {
+                    SK_BAD(x), SK_BAD(y), SK_BAD(z), SK_BAD(q);
+                    lo = _mm256_min_ps(lo, l2), hi = _mm256_max_ps(hi, l2);
+                }
+                if (norm && _mm256_movemask_ps(_mm256_cmp_ps(l2, _mm256_set1_ps(3.0e38f), _CMP_LE_OQ)) != 255) {
+                    for (int l = 0; l < 8; l++) { /* huge (or NaN): one by one */
+                        if (!keepm[l]) continue; /* the identity is there */
+                        const float *v = vp[l] + at;
+                        float qq[4] = {v[0], v[1], v[2], v[3]};
+                        normalize_key(qq);
+                        o[l] = qq[0], o[8 + l] = qq[1], o[16 + l] = qq[2], o[24 + l] = qq[3];
+                    }
+                    continue;
+                }
+                if (norm) {
+                    __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(l2));
+                    x = _mm256_mul_ps(x, inv), y = _mm256_mul_ps(y, inv), z = _mm256_mul_ps(z, inv), q = _mm256_mul_ps(q, inv);
+                }
+            }
+            _mm256_storeu_ps(o, SK_KEEP(x, 0)), _mm256_storeu_ps(o + 8, SK_KEEP(y, 1));
+            _mm256_storeu_ps(o + 16, SK_KEEP(z, 2)), _mm256_storeu_ps(o + 24, SK_KEEP(q, 3));
+        }
+    } else {
+        const bool length = s->path == SK_PATH_TRANSLATION;
+        uint32_t kv = k1 < n ? k1 : n - 1; /* keys read 4 floats at a time */
+        uint32_t k = k0;
+        for (; k < kv; k++, o += stride) {
+            size_t at = (size_t)(k - k0) * w;
+            __m256 x, y, z, q;
+            SK_T4(SK_LD(vp[0] + at, vp[4] + at), SK_LD(vp[1] + at, vp[5] + at), SK_LD(vp[2] + at, vp[6] + at),
+                  SK_LD(vp[3] + at, vp[7] + at), x, y, z, q);
+            (void)q;
+            _mm256_storeu_ps(o, SK_KEEP(x, 0)), _mm256_storeu_ps(o + 8, SK_KEEP(y, 1)), _mm256_storeu_ps(o + 16, SK_KEEP(z, 2));
+            if (stats) {
+                SK_BAD(x), SK_BAD(y), SK_BAD(z);
+                hi = _mm256_max_ps(hi, length ? _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)),
+                                                              _mm256_mul_ps(z, z))
+                                              : _mm256_max_ps(_mm256_max_ps(_mm256_and_ps(x, absm), _mm256_and_ps(y, absm)),
+                                                              _mm256_and_ps(z, absm)));
+            }
+        }
+        for (; k < k1; k++, o += stride) {
+            size_t at = (size_t)(k - k0) * w;
+            float xs[8], ys[8], zs[8];
+            for (int l = 0; l < 8; l++) {
+                const float *v = vp[l] + at;
+                xs[l] = v[0], ys[l] = v[1], zs[l] = v[2];
+                if (keepm[l]) o[l] = v[0], o[8 + l] = v[1], o[16 + l] = v[2];
+            }
+            if (stats) { /* the last key: as a vector of lanes, the same operations */
+                __m256 x = _mm256_loadu_ps(xs), y = _mm256_loadu_ps(ys), z = _mm256_loadu_ps(zs);
+                SK_BAD(x), SK_BAD(y), SK_BAD(z);
+                hi = _mm256_max_ps(hi, length ? _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)),
+                                                              _mm256_mul_ps(z, z))
+                                              : _mm256_max_ps(_mm256_max_ps(_mm256_and_ps(x, absm), _mm256_and_ps(y, absm)),
+                                                              _mm256_and_ps(z, absm)));
+            }
+        }
+    }
+#undef SK_T4
+#undef SK_LD
+#undef SK_BAD
+#undef SK_KEEP
+    if (stats) {
+        float l[8], h[8];
+        uint32_t b[8];
+        _mm256_storeu_ps(l, lo), _mm256_storeu_ps(h, hi), _mm256_storeu_si256((__m256i *)(void *)b, bad);
+        for (int x = 0; x < 8; x++)
+            if (st[x]) st[x]->lo = l[x], st[x]->hi = h[x], st[x]->bad = b[x];
+    }
+}
+
 /* Keys k0..k1-1 of the tracks in lanes 0-3 or 4-7 of a full block. */
 static void frames_quad(const struct frame_src *src, const uint32_t *ti, float *data, uint32_t stride, uint32_t k0,
                         uint32_t k1, uint32_t n) {
@@ -438,7 +572,7 @@ static void frames_quad(const struct frame_src *src, const uint32_t *ti, float *
 }
 #endif
 
-static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
+static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
     uint32_t T = c->track_count;
     if (T == 0 || c->weight_tracks) return true;
     const sk_track *t0 = &c->tracks[0];
@@ -576,40 +710,47 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
     }
     memset(in_quad, 0, T);
 #if defined(SK_SOA_X86)
+    const bool wide = writer == 2 || (writer < 0 && sk_soa_use_avx2());
+    if (writer != 0) {
     /* Per full block, lanes 0-3 and 4-7: a quad when its tracks (one to
      * four; a lane without a track holds the identity) agree on
      * normalisation and statistics. */
+    /* (on AVX2 all eight lanes of a block at once: frames_oct) */
+    const uint32_t G = wide ? 8u : 4u;
     for (uint32_t x = 0; x < 2u * nb; x++) qslot[x] = UINT32_MAX;
     for (uint32_t i = 0; i < T; i++) {
         uint32_t bi = f->track_block[i], l = c->tracks[i].joint % 8u;
         if (f->blocks[bi].compact) continue;
-        uint32_t *q = &qslot[2u * bi + l / 4u];
+        uint32_t *q = &qslot[wide ? bi : 2u * bi + l / 4u];
         if (*q == UINT32_MAX) {
             *q = nq++;
-            for (uint32_t d = 0; d < 4; d++) quad[4u * *q + d] = UINT32_MAX;
+            for (uint32_t d = 0; d < G; d++) quad[G * *q + d] = UINT32_MAX;
         }
-        quad[4u * *q + l % 4u] = i;
+        quad[G * *q + l % G] = i;
     }
     {
         uint32_t kept = 0;
         for (uint32_t qi = 0; qi < nq; qi++) {
-            const uint32_t *L = quad + 4u * qi;
+            const uint32_t *L = quad + G * qi;
             uint32_t first = UINT32_MAX;
             bool ok = true;
-            for (uint32_t d = 0; d < 4; d++) {
+            for (uint32_t d = 0; d < G; d++) {
                 if (L[d] == UINT32_MAX) continue;
                 if (first == UINT32_MAX) first = L[d];
                 else ok = ok && src[L[d]].norm == src[first].norm && !src[L[d]].stats == !src[first].stats;
             }
             if (!ok) continue;
-            for (uint32_t d = 0; d < 4; d++) {
-                quad[4u * kept + d] = L[d];
+            for (uint32_t d = 0; d < G; d++) {
+                quad[G * kept + d] = L[d];
                 if (L[d] != UINT32_MAX) in_quad[L[d]] = 1;
             }
             kept++;
         }
         nq = kept;
     }
+    }
+#else
+    (void)writer;
 #endif
     for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
         if (src[i].stats && !in_quad[i]) key_stats(src[i].v, n, src[i].path, src[i].stats);
@@ -621,7 +762,10 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs) {
             for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
         }
 #if defined(SK_SOA_X86)
-        for (uint32_t qi = 0; qi < nq; qi++) frames_quad(src, quad + 4u * qi, f->data, stride, k0, k1, n);
+        for (uint32_t qi = 0; qi < nq; qi++) {
+            if (wide) frames_oct(src, quad + 8u * qi, f->data, stride, k0, k1, n);
+            else frames_quad(src, quad + 4u * qi, f->data, stride, k0, k1, n);
+        }
 #endif
         for (uint32_t i = 0; i < T; i++) {
             if (in_quad[i]) continue;
@@ -752,7 +896,7 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
     c->joint_span = span;
     for (size_t i = 0; i < b->ref_count; i++)
         if (b->refs[i].stats) b->refs[i].stats->bad = 0, b->refs[i].stats->lo = 3.4e38f, b->refs[i].stats->hi = 0.0f;
-    bool built = frames_build(c, b->refs);
+    bool built = frames_build(c, b->refs, b->writer);
     for (uint32_t i = 0; built && !c->frames && i < c->track_count; i++) { /* not frame-major: a pass of their own */
         const sk_track *t = &c->tracks[i];
         if (t->pad_ && b->refs[t->time_offset].stats)

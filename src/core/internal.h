@@ -92,4 +92,10 @@ typedef struct sk_key_stats {
 sk_result sk_clip_builder_add_track_ref_stats(struct sk_clip_builder *b, const struct sk_track_desc *t,
                                               sk_key_stats *stats, sk_error *err);
 
+/* Which code writes the frame-major keys at finish (tests compare them):
+ * 0 one track at a time, 1 four lanes of a block at once (SSE2), 2 eight
+ * (AVX2; only on a CPU that has it), -1 (the default) the best this CPU has.
+ * Every level writes the same bytes and the same statistics. */
+void sk_clip_builder_set_writer(struct sk_clip_builder *b, int level);
+
 #endif
