@@ -331,7 +331,8 @@ static void key_stats(const float *v, uint32_t n, uint32_t path, sk_key_stats *s
  * float may lie past its array) is copied float by float. */
 static inline __attribute__((always_inline)) void frames_quad_body(const struct frame_src *src, const uint32_t *ti,
                                                                     float *data, uint32_t stride, uint32_t k0,
-                                                                    uint32_t k1, uint32_t n, const bool partial) {
+                                                                    uint32_t k1, uint32_t n, float *acc,
+                                                                    const bool partial) {
     /* A lane without a track (ti[d] == UINT32_MAX) reads a present lane's
      * keys and stores the identity (as the frame's fill already holds). */
     uint32_t p = 0;
@@ -339,12 +340,10 @@ static inline __attribute__((always_inline)) void frames_quad_body(const struct 
     const struct frame_src *s = &src[ti[p]];
     const uint32_t comps = s->comps, norm = s->norm;
     const float *vp[4];
-    sk_key_stats *st[4];
     int keepm[4];
     for (uint32_t d = 0; d < 4; d++) {
         bool has = ti[d] != UINT32_MAX;
         vp[d] = (has ? src[ti[d]].v : s->v) + (size_t)k0 * comps;
-        st[d] = has ? src[ti[d]].stats : NULL;
         keepm[d] = has ? -1 : 0;
     }
     const __m128 keep = _mm_castsi128_ps(_mm_setr_epi32(keepm[0], keepm[1], keepm[2], keepm[3]));
@@ -357,12 +356,7 @@ static inline __attribute__((always_inline)) void frames_quad_body(const struct 
     const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     __m128 lo = _mm_setzero_ps(), hi = _mm_setzero_ps();
     __m128i bad = _mm_setzero_si128();
-    if (stats) {
-        float l[4], h[4];
-        uint32_t b[4];
-        for (uint32_t d = 0; d < 4; d++) l[d] = st[d] ? st[d]->lo : 0.0f, h[d] = st[d] ? st[d]->hi : 0.0f, b[d] = st[d] ? st[d]->bad : 0u;
-        lo = _mm_loadu_ps(l), hi = _mm_loadu_ps(h), bad = _mm_loadu_si128((const __m128i *)(const void *)b);
-    }
+    if (stats) lo = _mm_loadu_ps(acc), hi = _mm_loadu_ps(acc + 4), bad = _mm_loadu_si128((const __m128i *)(void *)(acc + 8));
 #define SK_KEEP(v, r) (partial ? _mm_or_ps(_mm_and_ps(keep, v), _mm_andnot_ps(keep, _mm_set1_ps(idr[r]))) : (v))
 #define SK_BAD(v) (bad = _mm_or_si128(bad, _mm_add_epi32(_mm_and_si128(_mm_castps_si128(v), expo), one)))
     if (comps == 4) {
@@ -425,13 +419,7 @@ static inline __attribute__((always_inline)) void frames_quad_body(const struct 
     }
 #undef SK_BAD
 #undef SK_KEEP
-    if (stats) {
-        float l[4], h[4];
-        uint32_t b[4];
-        _mm_storeu_ps(l, lo), _mm_storeu_ps(h, hi), _mm_storeu_si128((__m128i *)(void *)b, bad);
-        for (int x = 0; x < 4; x++)
-            if (st[x]) st[x]->lo = l[x], st[x]->hi = h[x], st[x]->bad = b[x];
-    }
+    if (stats) _mm_storeu_ps(acc, lo), _mm_storeu_ps(acc + 4, hi), _mm_storeu_si128((__m128i *)(void *)(acc + 8), bad);
 }
 
 /* frames_quad on AVX2 (chosen at run time, sk_soa_use_avx2): the eight
@@ -439,19 +427,18 @@ static inline __attribute__((always_inline)) void frames_quad_body(const struct 
  * one register's halves so that the in-lane 4x4 transpose gives a block's
  * rows as they lie. The same operations per lane as frames_quad_body. */
 __attribute__((target("avx2"))) static void frames_oct(const struct frame_src *src, const uint32_t *ti, float *data,
-                                                       uint32_t stride, uint32_t k0, uint32_t k1, uint32_t n) {
+                                                       uint32_t stride, uint32_t k0, uint32_t k1, uint32_t n,
+                                                       float *acc) {
     uint32_t p = 0;
     while (ti[p] == UINT32_MAX) p++;
     const struct frame_src *s = &src[ti[p]];
     const uint32_t comps = s->comps, norm = s->norm;
     const float *vp[8];
-    sk_key_stats *st[8];
     int keepm[8];
     bool partial = false;
     for (uint32_t d = 0; d < 8; d++) {
         bool has = ti[d] != UINT32_MAX;
         vp[d] = (has ? src[ti[d]].v : s->v) + (size_t)k0 * comps;
-        st[d] = has ? src[ti[d]].stats : NULL;
         keepm[d] = has ? -1 : 0;
         partial = partial || !has;
     }
@@ -463,12 +450,8 @@ __attribute__((target("avx2"))) static void frames_oct(const struct frame_src *s
     const __m256 absm = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     __m256 lo = _mm256_setzero_ps(), hi = _mm256_setzero_ps();
     __m256i bad = _mm256_setzero_si256();
-    if (stats) {
-        float l[8], h[8];
-        uint32_t b[8];
-        for (uint32_t d = 0; d < 8; d++) l[d] = st[d] ? st[d]->lo : 0.0f, h[d] = st[d] ? st[d]->hi : 0.0f, b[d] = st[d] ? st[d]->bad : 0u;
-        lo = _mm256_loadu_ps(l), hi = _mm256_loadu_ps(h), bad = _mm256_loadu_si256((const __m256i *)(const void *)b);
-    }
+    if (stats)
+        lo = _mm256_loadu_ps(acc), hi = _mm256_loadu_ps(acc + 8), bad = _mm256_loadu_si256((const __m256i *)(void *)(acc + 16));
 #define SK_KEEP(v, r) (partial ? _mm256_blendv_ps(_mm256_set1_ps(idr[r]), v, keep) : (v))
 #define SK_BAD(v) (bad = _mm256_or_si256(bad, _mm256_add_epi32(_mm256_and_si256(_mm256_castps_si256(v), expo), one)))
 #define SK_LD(a, b) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1)
@@ -553,22 +536,17 @@ __attribute__((target("avx2"))) static void frames_oct(const struct frame_src *s
 #undef SK_LD
 #undef SK_BAD
 #undef SK_KEEP
-    if (stats) {
-        float l[8], h[8];
-        uint32_t b[8];
-        _mm256_storeu_ps(l, lo), _mm256_storeu_ps(h, hi), _mm256_storeu_si256((__m256i *)(void *)b, bad);
-        for (int x = 0; x < 8; x++)
-            if (st[x]) st[x]->lo = l[x], st[x]->hi = h[x], st[x]->bad = b[x];
-    }
+    if (stats)
+        _mm256_storeu_ps(acc, lo), _mm256_storeu_ps(acc + 8, hi), _mm256_storeu_si256((__m256i *)(void *)(acc + 16), bad);
 }
 
 /* Keys k0..k1-1 of the tracks in lanes 0-3 or 4-7 of a full block. */
 static void frames_quad(const struct frame_src *src, const uint32_t *ti, float *data, uint32_t stride, uint32_t k0,
-                        uint32_t k1, uint32_t n) {
+                        uint32_t k1, uint32_t n, float *acc) {
     if (ti[0] != UINT32_MAX && ti[1] != UINT32_MAX && ti[2] != UINT32_MAX && ti[3] != UINT32_MAX)
-        frames_quad_body(src, ti, data, stride, k0, k1, n, false);
+        frames_quad_body(src, ti, data, stride, k0, k1, n, acc, false);
     else
-        frames_quad_body(src, ti, data, stride, k0, k1, n, true);
+        frames_quad_body(src, ti, data, stride, k0, k1, n, acc, true);
 }
 #endif
 
@@ -667,10 +645,11 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
         src[i].path = t->path;
         src[i].stats = t->pad_ ? refs[t->time_offset].stats : NULL;
     }
-    /* Sixteen keys at a time (their frames stay in the first-level cache):
+    /* A chunk of keys at a time (their frames stay in the cache):
      * the identity in the lanes of full blocks that have no track, zeros in
-     * the padding, then each track's values for those keys; no float is
-     * written twice. */
+     * the padding, then each track's values for those keys (the four- and
+     * eight-lane writers store a block's empty lanes again, as the same
+     * identity). */
     uint32_t used = 0;
     for (uint32_t bi = 0; bi < nb; bi++) {
         const sk_frame_block *b = &f->blocks[bi];
@@ -698,8 +677,11 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
     /* Lanes 0-3 and 4-7 of a full block are written together (frames_quad). */
     uint32_t *quad = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * 4u * sizeof *quad), nq = 0; /* 4 tracks each */
     uint32_t *qslot = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * sizeof *qslot);
+    /* per writer call: its lanes' statistics so far (lo, hi, bad: 8 each) */
+    float *acc = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * 24u * sizeof *acc);
     uint8_t *in_quad = sk_realloc_raw(a, NULL, 0, T ? T : 1);
-    if (!quad || !qslot || !in_quad) {
+    if (!quad || !qslot || !acc || !in_quad) {
+        sk_free(a, acc, (size_t)(2u * nb + 1u) * 24u * sizeof *acc);
         sk_free(a, fill, fill_cap * sizeof *fill);
         sk_free(a, quad, (size_t)(2u * nb + 1u) * 4u * sizeof *quad);
         sk_free(a, qslot, (size_t)(2u * nb + 1u) * sizeof *qslot);
@@ -748,14 +730,19 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
         }
         nq = kept;
     }
+    for (uint32_t qi = 0; qi < nq; qi++) /* lo, hi, bad of G lanes each: as finish starts every sk_key_stats */
+        for (uint32_t d = 0; d < G; d++) acc[24u * qi + d] = 3.4e38f, acc[24u * qi + G + d] = 0.0f, acc[24u * qi + 2 * G + d] = 0.0f;
     }
 #else
     (void)writer;
 #endif
     for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
         if (src[i].stats && !in_quad[i]) key_stats(src[i].v, n, src[i].path, src[i].stats);
-    for (uint32_t k0 = 0; k0 < n; k0 += 16) { /* 16 keys at a time, one track after another */
-        uint32_t k1 = n - k0 < 16 ? n : k0 + 16;
+    /* keys at a time: about 128 KiB of frames (in the second-level cache), 16 to 256 */
+    uint32_t chunk = (uint32_t)(131072u / ((size_t)stride * 4u));
+    chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
+    for (uint32_t k0 = 0; k0 < n; k0 += chunk) { /* a chunk of keys at a time, one track after another */
+        uint32_t k1 = n - k0 < chunk ? n : k0 + chunk;
         for (uint32_t k = k0; k < k1; k++) {
             float *fr = f->data + (size_t)k * stride;
             for (uint32_t x = 0; x < nfill; x++) fr[fill[x].at] = fill[x].v;
@@ -763,8 +750,8 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
         }
 #if defined(SK_SOA_X86)
         for (uint32_t qi = 0; qi < nq; qi++) {
-            if (wide) frames_oct(src, quad + 8u * qi, f->data, stride, k0, k1, n);
-            else frames_quad(src, quad + 4u * qi, f->data, stride, k0, k1, n);
+            if (wide) frames_oct(src, quad + 8u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);
+            else frames_quad(src, quad + 4u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);
         }
 #endif
         for (uint32_t i = 0; i < T; i++) {
@@ -785,9 +772,23 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
             }
         }
     }
+#if defined(SK_SOA_X86)
+    for (uint32_t qi = 0; qi < nq; qi++) { /* the writers' statistics to their tracks */
+        const uint32_t G = wide ? 8u : 4u, *L = quad + G * qi;
+        const float *q = acc + (size_t)24 * qi;
+        for (uint32_t d = 0; d < G; d++) {
+            sk_key_stats *k = L[d] == UINT32_MAX ? NULL : src[L[d]].stats;
+            if (!k) continue;
+            uint32_t bad;
+            memcpy(&bad, &q[2 * G + d], 4);
+            k->lo = q[d], k->hi = q[G + d], k->bad = bad;
+        }
+    }
+#endif
     sk_free(a, fill, fill_cap * sizeof *fill);
     sk_free(a, quad, (size_t)(2u * nb + 1u) * 4u * sizeof *quad);
     sk_free(a, qslot, (size_t)(2u * nb + 1u) * sizeof *qslot);
+    sk_free(a, acc, (size_t)(2u * nb + 1u) * 24u * sizeof *acc);
     sk_free(a, in_quad, T ? T : 1);
     sk_free(a, src, (size_t)T * sizeof *src);
     /* One time array for every track; no per-track values. */
