@@ -334,7 +334,7 @@ static inline __attribute__((always_inline)) void frames_quad_body(const struct 
                                                                     uint32_t k1, uint32_t n, float *acc,
                                                                     const bool partial) {
     /* A lane without a track (ti[d] == UINT32_MAX) reads a present lane's
-     * keys and stores the identity (as the frame's fill already holds). */
+     * keys and stores the identity. */
     uint32_t p = 0;
     while (ti[p] == UINT32_MAX) p++;
     const struct frame_src *s = &src[ti[p]];
@@ -373,9 +373,9 @@ static inline __attribute__((always_inline)) void frames_quad_body(const struct 
                 if (norm && _mm_movemask_ps(_mm_cmple_ps(l2, _mm_set1_ps(3.0e38f))) != 15) { /* huge (or NaN): one by one */
                     const float *vv[4] = {v0, v1, v2, v3};
                     for (int l = 0; l < 4; l++) {
-                        if (!keepm[l]) continue; /* the identity is there */
                         float q[4] = {vv[l][0], vv[l][1], vv[l][2], vv[l][3]};
-                        normalize_key(q);
+                        if (keepm[l]) normalize_key(q);
+                        else q[0] = q[1] = q[2] = 0.0f, q[3] = 1.0f; /* no track: the identity */
                         o[l] = q[0], o[8 + l] = q[1], o[16 + l] = q[2], o[24 + l] = q[3];
                     }
                     continue;
@@ -407,6 +407,7 @@ static inline __attribute__((always_inline)) void frames_quad_body(const struct 
             const float *vv[4] = {v0, v1, v2, v3};
             for (int l = 0; l < 4; l++)
                 if (keepm[l]) o[l] = vv[l][0], o[8 + l] = vv[l][1], o[16 + l] = vv[l][2];
+                else o[l] = idr[0], o[8 + l] = idr[1], o[16 + l] = idr[2]; /* no track: the identity */
             if (stats) { /* the last key: as a vector of lanes, the same operations */
                 __m128 x = _mm_setr_ps(v0[0], v1[0], v2[0], v3[0]), y = _mm_setr_ps(v0[1], v1[1], v2[1], v3[1]),
                        z = _mm_setr_ps(v0[2], v1[2], v2[2], v3[2]);
@@ -479,10 +480,10 @@ __attribute__((target("avx2"))) static void frames_oct(const struct frame_src *s
                 }
                 if (norm && _mm256_movemask_ps(_mm256_cmp_ps(l2, _mm256_set1_ps(3.0e38f), _CMP_LE_OQ)) != 255) {
                     for (int l = 0; l < 8; l++) { /* huge (or NaN): one by one */
-                        if (!keepm[l]) continue; /* the identity is there */
                         const float *v = vp[l] + at;
                         float qq[4] = {v[0], v[1], v[2], v[3]};
-                        normalize_key(qq);
+                        if (keepm[l]) normalize_key(qq);
+                        else qq[0] = qq[1] = qq[2] = 0.0f, qq[3] = 1.0f; /* no track: the identity */
                         o[l] = qq[0], o[8 + l] = qq[1], o[16 + l] = qq[2], o[24 + l] = qq[3];
                     }
                     continue;
@@ -521,6 +522,7 @@ __attribute__((target("avx2"))) static void frames_oct(const struct frame_src *s
                 const float *v = vp[l] + at;
                 xs[l] = v[0], ys[l] = v[1], zs[l] = v[2];
                 if (keepm[l]) o[l] = v[0], o[8 + l] = v[1], o[16 + l] = v[2];
+                else o[l] = idr[0], o[8 + l] = idr[1], o[16 + l] = idr[2]; /* no track: the identity */
             }
             if (stats) { /* the last key: as a vector of lanes, the same operations */
                 __m256 x = _mm256_loadu_ps(xs), y = _mm256_loadu_ps(ys), z = _mm256_loadu_ps(zs);
@@ -646,18 +648,17 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
         src[i].stats = t->pad_ ? refs[t->time_offset].stats : NULL;
     }
     /* A chunk of keys at a time (their frames stay in the cache):
-     * the identity in the lanes of full blocks that have no track, zeros in
-     * the padding, then each track's values for those keys (the four- and
-     * eight-lane writers store a block's empty lanes again, as the same
-     * identity). */
+     * the identity in the lanes of full blocks that have no track (the four-
+     * and eight-lane writers store it in the blocks they take), zeros in the
+     * padding, then each track's values for those keys. */
     uint32_t used = 0;
     for (uint32_t bi = 0; bi < nb; bi++) {
         const sk_frame_block *b = &f->blocks[bi];
         uint32_t end = b->offset + (b->compact ? (uint32_t)__builtin_popcount(b->mask) : 8u) * b->comps;
         if (end > used) used = end;
     }
-    /* The identity's floats in the lanes of full blocks without a track,
-     * listed once. */
+    /* The identity's floats in the lanes of full blocks without a track that
+     * no four- or eight-lane writer stores, listed once (below). */
     struct frame_fill { uint32_t at; float v; } *fill;
     uint32_t nfill = 0;
     size_t fill_cap = (size_t)nb * 32u;
@@ -666,13 +667,6 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
         sk_free(a, src, (size_t)T * sizeof *src);
         frames_free(a, f);
         return false;
-    }
-    for (uint32_t bi = 0; bi < nb; bi++) {
-        const sk_frame_block *b = &f->blocks[bi];
-        if (b->compact || b->mask == 0xffu) continue;
-        for (uint32_t r = 0; r < b->comps; r++)
-            for (uint32_t l = 0; l < 8; l++)
-                if (!(b->mask >> l & 1u)) fill[nfill].at = b->offset + r * 8 + l, fill[nfill++].v = frames_identity[b->path][r];
     }
     /* Lanes 0-3 and 4-7 of a full block are written together (frames_quad). */
     uint32_t *quad = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * 4u * sizeof *quad), nq = 0; /* 4 tracks each */
@@ -736,6 +730,26 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
 #else
     (void)writer;
 #endif
+    /* qslot from here: per block half, whether a writer call stores it */
+    for (uint32_t x = 0; x < 2u * nb; x++) qslot[x] = 0;
+#if defined(SK_SOA_X86)
+    for (uint32_t qi = 0; qi < nq; qi++) {
+        const uint32_t G = wide ? 8u : 4u, *L = quad + G * qi;
+        uint32_t d = 0;
+        while (L[d] == UINT32_MAX) d++;
+        uint32_t bi = f->track_block[L[d]], half = (c->tracks[L[d]].joint % 8u) / 4u;
+        if (wide) qslot[2u * bi] = qslot[2u * bi + 1u] = 1;
+        else qslot[2u * bi + half] = 1;
+    }
+#endif
+    for (uint32_t bi = 0; bi < nb; bi++) {
+        const sk_frame_block *b = &f->blocks[bi];
+        if (b->compact || b->mask == 0xffu) continue;
+        for (uint32_t r = 0; r < b->comps; r++)
+            for (uint32_t l = 0; l < 8; l++)
+                if (!(b->mask >> l & 1u) && !qslot[2u * bi + l / 4u])
+                    fill[nfill].at = b->offset + r * 8 + l, fill[nfill++].v = frames_identity[b->path][r];
+    }
     for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
         if (src[i].stats && !in_quad[i]) key_stats(src[i].v, n, src[i].path, src[i].stats);
     /* keys at a time: about 128 KiB of frames (in the second-level cache), 16 to 256 */
