@@ -634,7 +634,6 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
     }
     for (uint32_t i = 0; i < ng; i++) {
         f[i].bad = _mm256_or_si256(f[i].bad, _mm256_castps_si256(_mm256_cmp_ps(f[i].l2, zero, _CMP_NGT_UQ)));
-        f[i].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(f[i].l2));
     }
 }
 
@@ -689,10 +688,7 @@ __attribute__((target("avx2,avx512f,avx512dq"))) static void cc_slerp_far512(con
                                             _mm512_mul_ps(q[p][2], q[p][2])),
                               _mm512_mul_ps(q[p][3], q[p][3]));
     }
-    for (uint32_t p = 0; p < np; p++) {
-        bad[p] |= _mm512_cmp_ps_mask(l2[p], zero, _CMP_NGT_UQ);
-        l2[p] = _mm512_div_ps(one, _mm512_sqrt_ps(l2[p]));
-    }
+    for (uint32_t p = 0; p < np; p++) bad[p] |= _mm512_cmp_ps_mask(l2[p], zero, _CMP_NGT_UQ);
     for (uint32_t p = 0; p < np; p++)
         for (uint32_t h = 0; h < 2 && 2 * p + h < ng; h++) {
             cc_far8 *o = &f[2 * p + h];
@@ -704,14 +700,24 @@ __attribute__((target("avx2,avx512f,avx512dq"))) static void cc_slerp_far512(con
 #undef CC_Z
 }
 
-/* The far lanes' slerp (cc_slerp_far) over the groups' nlerp. */
-__attribute__((target("avx2"))) static void cc_slerp_apply(cc_rot8 *g, uint32_t ng, float u, const cc_far8 *f) {
+/* The far lanes' slerp (cc_slerp_far, up to its squared length) put over the
+ * groups' nlerp before the one normalisation both share (q / sqrt(l2) by the
+ * same operations: per lane the same bits as normalising each apart, with one
+ * root and one division per group instead of two). */
+__attribute__((target("avx2"))) static inline void cc_slerp_merge(cc_rot8 *g, uint32_t ng, const cc_far8 *f) {
     const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     for (uint32_t i = 0; i < ng; i++) {
         cc_rot8 *h = &g[i];
         __m256 fm = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(h->far), bit), bit));
-        for (int c = 0; c < 4; c++) h->q[c] = _mm256_blendv_ps(h->q[c], _mm256_mul_ps(f[i].q[c], f[i].l2), fm);
-        /* more than 120 degrees apart (or not finite): the scalar function */
+        for (int c = 0; c < 4; c++) h->q[c] = _mm256_blendv_ps(h->q[c], f[i].q[c], fm);
+        h->l2 = _mm256_blendv_ps(h->l2, f[i].l2, fm);
+    }
+}
+
+/* Far lanes more than 120 degrees apart (or not finite): the scalar function. */
+__attribute__((target("avx2"))) static void cc_slerp_trig(cc_rot8 *g, uint32_t ng, float u, const cc_far8 *f) {
+    for (uint32_t i = 0; i < ng; i++) {
+        cc_rot8 *h = &g[i];
         for (unsigned trig = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(f[i].bad)) & (unsigned)h->far; trig; trig &= trig - 1) {
             int l = __builtin_ctz(trig);
             float ar[32], br[32], qr[32];
@@ -746,10 +752,11 @@ __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const
     cc_far8 f[CC_CHUNK / 8 + 1];
     if (any && wide) cc_slerp_far512(g, ng, u, f);
     else if (any) cc_slerp_far(g, ng, u, f);
+    if (any) cc_slerp_merge(g, ng, f);
     for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
     for (uint32_t k = 0; k < ng; k++)
         for (int c = 0; c < 4; c++) g[k].q[c] = _mm256_mul_ps(g[k].q[c], g[k].l2); /* l2 holds 1 / sqrt(l2) here */
-    if (any) cc_slerp_apply(g, ng, u, f);
+    if (any) cc_slerp_trig(g, ng, u, f);
 }
 
 /* Rows q[0..3] of eight rotations to the joints j[0..n) of local (n <= 8). */
