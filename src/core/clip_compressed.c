@@ -18,6 +18,9 @@
 
 /* Animated tracks decoded per pass (stack buffers of the decoders). */
 enum { CC_CHUNK = 64, CC_XV = CC_CHUNK + 8 }; /* decoded slots: rotations (padded to 8), then translations/scales */
+/* The plan's constant tracks: words per track, the rotation flag of its place. */
+enum { CC_CONST_WORDS = 5 };
+#define CC_CONST_ROT 0x80000000u
 
 static sk_result bad(sk_error *err, const char *what) {
     return sk_error_set(err, SK_ERR_INVALID_DATA, "compressed clip: %s", what);
@@ -162,9 +165,12 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     /* The AVX2 decoder's plan: per animated track its slot in its chunk's
      * decoded values (rotations from 0, translations/scales from CC_XV); the rotations' joints;
      * the translations'/scales' joints (x2, +1 for a scale); the constant
-     * tracks; per chunk of CC_CHUNK animated tracks, its rotation count. */
+     * tracks; per chunk of CC_CHUNK animated tracks, its rotation count;
+     * per constant track its place in a pose's sk_transform array (in floats,
+     * CC_CONST_ROT set for a rotation) and its four values, so that a sample
+     * writes each with one or two stores (CC_CONST_WORDS words each). */
     uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK;
-    c->cc.plan_words = (size_t)A + A + (T - A) + chunks;
+    c->cc.plan_words = (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A);
     c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
     if (!c->cc.plan) {
         c->cc.plan_words = 0;
@@ -179,6 +185,12 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
         if (!t->pad_) {
+            uint32_t *cv = cnr + chunks + CC_CONST_WORDS * ncon;
+            size_t at = t->path == SK_PATH_ROTATION ? offsetof(sk_transform, r)
+                        : t->path == SK_PATH_SCALE  ? offsetof(sk_transform, s)
+                                                    : offsetof(sk_transform, t);
+            cv[0] = (uint32_t)((t->joint * sizeof(sk_transform) + at) / sizeof(float)) | (t->path == SK_PATH_ROTATION ? CC_CONST_ROT : 0u);
+            for (uint32_t k = 0; k < 4; k++) cv[1 + k] = sk_cc_u32(c->cc.consts + 16u * t->value_offset + 4u * k);
             cons[ncon++] = i;
             continue;
         }
@@ -795,10 +807,16 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
     bool same = s0->seg == s1->seg;
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
-    for (uint32_t k = 0; k < T - A; k++) {
+    const uint32_t *cv = cnr + (A + CC_CHUNK - 1) / CC_CHUNK;
+    for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
         const sk_track *t = &c->tracks[cons[k]];
-        if (local) cc_const(c, t, &local[t->joint]);
-        else {
+        if (local) {
+            /* the plan's values straight to their place: a rotation's four, else three (8 + 4 bytes) */
+            float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
+            __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
+            if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
+            else _mm_storel_pi((__m64 *)(void *)dst, v), _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
+        } else {
             float v[4];
             memcpy(v, c->cc.consts + 16u * t->value_offset, 16); /* little-endian: the AVX2 build */
             cc_put_soa(soa, t->joint, t->path, v);
