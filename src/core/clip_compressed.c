@@ -18,6 +18,9 @@
 
 /* Animated tracks decoded per pass (stack buffers of the decoders). */
 enum { CC_CHUNK = 64, CC_XV = CC_CHUNK + 8 }; /* decoded slots: rotations (padded to 8), then translations/scales */
+/* The plan's constant tracks: words per track, the rotation flag of its place. */
+enum { CC_CONST_WORDS = 5 };
+#define CC_CONST_ROT 0x80000000u
 
 static sk_result bad(sk_error *err, const char *what) {
     return sk_error_set(err, SK_ERR_INVALID_DATA, "compressed clip: %s", what);
@@ -162,9 +165,12 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     /* The AVX2 decoder's plan: per animated track its slot in its chunk's
      * decoded values (rotations from 0, translations/scales from CC_XV); the rotations' joints;
      * the translations'/scales' joints (x2, +1 for a scale); the constant
-     * tracks; per chunk of CC_CHUNK animated tracks, its rotation count. */
+     * tracks; per chunk of CC_CHUNK animated tracks, its rotation count;
+     * per constant track its place in a pose's sk_transform array (in floats,
+     * CC_CONST_ROT set for a rotation) and its four values, so that a sample
+     * writes each with one or two stores (CC_CONST_WORDS words each). */
     uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK;
-    c->cc.plan_words = (size_t)A + A + (T - A) + chunks;
+    c->cc.plan_words = (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A);
     c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
     if (!c->cc.plan) {
         c->cc.plan_words = 0;
@@ -179,6 +185,12 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
         if (!t->pad_) {
+            uint32_t *cv = cnr + chunks + CC_CONST_WORDS * ncon;
+            size_t at = t->path == SK_PATH_ROTATION ? offsetof(sk_transform, r)
+                        : t->path == SK_PATH_SCALE  ? offsetof(sk_transform, s)
+                                                    : offsetof(sk_transform, t);
+            cv[0] = (uint32_t)((t->joint * sizeof(sk_transform) + at) / sizeof(float)) | (t->path == SK_PATH_ROTATION ? CC_CONST_ROT : 0u);
+            for (uint32_t k = 0; k < 4; k++) cv[1 + k] = sk_cc_u32(c->cc.consts + 16u * t->value_offset + 4u * k);
             cons[ncon++] = i;
             continue;
         }
@@ -502,6 +514,169 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
     s0->pos = p0, s1->pos = p1;
 }
 
+/* The same-segment decoder on AVX-512 CPUs (chosen at run time): two tracks
+ * per 512-bit register, lanes 0-7 track i (frame 0, frame 1), 8-15 track
+ * i + 1, each lane with the same float operations as cc_decode_placed_avx2's
+ * (so the same bits, with about half the instructions per track). The values
+ * are computed straight in output order: the clip range as it is, the
+ * segment range's bytes put in place by a byte shuffle, the quantised values
+ * by the permute that joins the two tracks' fields; the dropped lanes are
+ * zeroed by the mask of the last add (an exact +0, as the andnot gives).
+ * CC_PAIR by the two tracks' dropped components (4 d_i + d_{i+1}): that
+ * permute's dword indices (qword lanes 0-2 of frame 0, 4-6 of frame 1; 16 +
+ * for track i + 1), the byte shuffles of the segment minimum and extent
+ * (bytes 0-5 track i, 6-11 track i + 1), the lanes kept. CC_SH8: per level
+ * the three components' shifts for both frames. */
+typedef struct cc_pair {
+    int32_t idx[16];
+    int8_t smin[16], sext[16];
+    uint16_t keep, pad[15];
+} cc_pair;
+static const cc_pair CC_PAIR[16] __attribute__((aligned(64))) = {
+    {{6, 0, 2, 4, 14, 8, 10, 12, 22, 16, 18, 20, 30, 24, 26, 28},
+     {-128, 0, 1, 2, -128, 0, 1, 2, -128, 6, 7, 8, -128, 6, 7, 8},
+     {-128, 3, 4, 5, -128, 3, 4, 5, -128, 9, 10, 11, -128, 9, 10, 11},
+     0xeeeeu, {0}},
+    {{6, 0, 2, 4, 14, 8, 10, 12, 16, 22, 18, 20, 24, 30, 26, 28},
+     {-128, 0, 1, 2, -128, 0, 1, 2, 6, -128, 7, 8, 6, -128, 7, 8},
+     {-128, 3, 4, 5, -128, 3, 4, 5, 9, -128, 10, 11, 9, -128, 10, 11},
+     0xddeeu, {0}},
+    {{6, 0, 2, 4, 14, 8, 10, 12, 16, 18, 22, 20, 24, 26, 30, 28},
+     {-128, 0, 1, 2, -128, 0, 1, 2, 6, 7, -128, 8, 6, 7, -128, 8},
+     {-128, 3, 4, 5, -128, 3, 4, 5, 9, 10, -128, 11, 9, 10, -128, 11},
+     0xbbeeu, {0}},
+    {{6, 0, 2, 4, 14, 8, 10, 12, 16, 18, 20, 22, 24, 26, 28, 30},
+     {-128, 0, 1, 2, -128, 0, 1, 2, 6, 7, 8, -128, 6, 7, 8, -128},
+     {-128, 3, 4, 5, -128, 3, 4, 5, 9, 10, 11, -128, 9, 10, 11, -128},
+     0x77eeu, {0}},
+    {{0, 6, 2, 4, 8, 14, 10, 12, 22, 16, 18, 20, 30, 24, 26, 28},
+     {0, -128, 1, 2, 0, -128, 1, 2, -128, 6, 7, 8, -128, 6, 7, 8},
+     {3, -128, 4, 5, 3, -128, 4, 5, -128, 9, 10, 11, -128, 9, 10, 11},
+     0xeeddu, {0}},
+    {{0, 6, 2, 4, 8, 14, 10, 12, 16, 22, 18, 20, 24, 30, 26, 28},
+     {0, -128, 1, 2, 0, -128, 1, 2, 6, -128, 7, 8, 6, -128, 7, 8},
+     {3, -128, 4, 5, 3, -128, 4, 5, 9, -128, 10, 11, 9, -128, 10, 11},
+     0xddddu, {0}},
+    {{0, 6, 2, 4, 8, 14, 10, 12, 16, 18, 22, 20, 24, 26, 30, 28},
+     {0, -128, 1, 2, 0, -128, 1, 2, 6, 7, -128, 8, 6, 7, -128, 8},
+     {3, -128, 4, 5, 3, -128, 4, 5, 9, 10, -128, 11, 9, 10, -128, 11},
+     0xbbddu, {0}},
+    {{0, 6, 2, 4, 8, 14, 10, 12, 16, 18, 20, 22, 24, 26, 28, 30},
+     {0, -128, 1, 2, 0, -128, 1, 2, 6, 7, 8, -128, 6, 7, 8, -128},
+     {3, -128, 4, 5, 3, -128, 4, 5, 9, 10, 11, -128, 9, 10, 11, -128},
+     0x77ddu, {0}},
+    {{0, 2, 6, 4, 8, 10, 14, 12, 22, 16, 18, 20, 30, 24, 26, 28},
+     {0, 1, -128, 2, 0, 1, -128, 2, -128, 6, 7, 8, -128, 6, 7, 8},
+     {3, 4, -128, 5, 3, 4, -128, 5, -128, 9, 10, 11, -128, 9, 10, 11},
+     0xeebbu, {0}},
+    {{0, 2, 6, 4, 8, 10, 14, 12, 16, 22, 18, 20, 24, 30, 26, 28},
+     {0, 1, -128, 2, 0, 1, -128, 2, 6, -128, 7, 8, 6, -128, 7, 8},
+     {3, 4, -128, 5, 3, 4, -128, 5, 9, -128, 10, 11, 9, -128, 10, 11},
+     0xddbbu, {0}},
+    {{0, 2, 6, 4, 8, 10, 14, 12, 16, 18, 22, 20, 24, 26, 30, 28},
+     {0, 1, -128, 2, 0, 1, -128, 2, 6, 7, -128, 8, 6, 7, -128, 8},
+     {3, 4, -128, 5, 3, 4, -128, 5, 9, 10, -128, 11, 9, 10, -128, 11},
+     0xbbbbu, {0}},
+    {{0, 2, 6, 4, 8, 10, 14, 12, 16, 18, 20, 22, 24, 26, 28, 30},
+     {0, 1, -128, 2, 0, 1, -128, 2, 6, 7, 8, -128, 6, 7, 8, -128},
+     {3, 4, -128, 5, 3, 4, -128, 5, 9, 10, 11, -128, 9, 10, 11, -128},
+     0x77bbu, {0}},
+    {{0, 2, 4, 6, 8, 10, 12, 14, 22, 16, 18, 20, 30, 24, 26, 28},
+     {0, 1, 2, -128, 0, 1, 2, -128, -128, 6, 7, 8, -128, 6, 7, 8},
+     {3, 4, 5, -128, 3, 4, 5, -128, -128, 9, 10, 11, -128, 9, 10, 11},
+     0xee77u, {0}},
+    {{0, 2, 4, 6, 8, 10, 12, 14, 16, 22, 18, 20, 24, 30, 26, 28},
+     {0, 1, 2, -128, 0, 1, 2, -128, 6, -128, 7, 8, 6, -128, 7, 8},
+     {3, 4, 5, -128, 3, 4, 5, -128, 9, -128, 10, 11, 9, -128, 10, 11},
+     0xdd77u, {0}},
+    {{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 22, 20, 24, 26, 30, 28},
+     {0, 1, 2, -128, 0, 1, 2, -128, 6, 7, -128, 8, 6, 7, -128, 8},
+     {3, 4, 5, -128, 3, 4, 5, -128, 9, 10, -128, 11, 9, 10, -128, 11},
+     0xbb77u, {0}},
+    {{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},
+     {0, 1, 2, -128, 0, 1, 2, -128, 6, 7, 8, -128, 6, 7, 8, -128},
+     {3, 4, 5, -128, 3, 4, 5, -128, 9, 10, 11, -128, 9, 10, 11, -128},
+     0x7777u, {0}}
+};
+static const uint64_t CC_SH8[SK_CC_LEVELS][8] __attribute__((aligned(64))) = {
+    {0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 3, 6, 0, 0, 3, 6, 0},
+    {0, 4, 8, 0, 0, 4, 8, 0},
+    {0, 5, 10, 0, 0, 5, 10, 0},
+    {0, 6, 12, 0, 0, 6, 12, 0},
+    {0, 7, 14, 0, 0, 7, 14, 0},
+    {0, 8, 16, 0, 0, 8, 16, 0},
+    {0, 9, 18, 0, 0, 9, 18, 0},
+    {0, 10, 20, 0, 0, 10, 20, 0},
+    {0, 11, 22, 0, 0, 11, 22, 0},
+    {0, 12, 24, 0, 0, 12, 24, 0},
+    {0, 13, 26, 0, 0, 13, 26, 0},
+    {0, 14, 28, 0, 0, 14, 28, 0},
+    {0, 16, 32, 0, 0, 16, 32, 0},
+    {0, 19, 38, 0, 0, 19, 38, 0},
+    {0, 23, 46, 0, 0, 23, 46, 0}};
+
+/* The fields of one track at bit positions a (frame 0) and b (frame 1), level
+ * l (3b + 7 <= 64): qword lanes 0-2 frame 0's, 4-6 frame 1's, masked. */
+__attribute__((target("avx2,avx512f,avx512dq"))) static inline __m512i cc_fields512(const uint8_t *bits, uint64_t a, uint64_t b,
+                                                                                   uint32_t l) {
+    uint64_t u0 = sk_cc_u64(bits + (a >> 3)) >> (a & 7u), u1 = sk_cc_u64(bits + (b >> 3)) >> (b & 7u);
+    __m512i w = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 0, 0, 0, 1, 1, 1, 1),
+                                         _mm512_castsi128_si512(_mm_set_epi64x((long long)u1, (long long)u0)));
+    w = _mm512_srlv_epi64(w, _mm512_load_si512((const void *)CC_SH8[l]));
+    return _mm512_and_si512(w, _mm512_set1_epi64((long long)CC_LV[l].mask[0]));
+}
+
+/* cc_decode_placed_avx2 (same arguments, same results) two tracks at a time;
+ * a pair with a rate above 19 bits, and an odd last track, go through it. */
+__attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode_placed512(const uint8_t *cranges, const uint8_t *rates,
+                                                                                         const uint8_t *sranges, const uint8_t *bits,
+                                                                                         uint64_t *pp0, uint64_t *pp1, uint32_t n,
+                                                                                         const uint32_t *slot, __m256 *out, uint8_t *dd) {
+    uint64_t p = *pp0, f = *pp1 - *pp0;
+    const __m512 k255 = _mm512_set1_ps(1.0f / 255.0f);
+    uint32_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        uint32_t vi = rates[i], vj = rates[i + 1];
+        const cc_level *Li = &CC_LV[vi & 15u], *Lj = &CC_LV[vj & 15u];
+        uint32_t bi = Li->b3, bj = Lj->b3;
+        if (bi > 57 || bj > 57) { /* three reads per frame: the AVX2 loop's wide path */
+            uint64_t q0 = p, q1 = p + f;
+            cc_decode_placed_avx2(cranges + 32u * i, rates + i, sranges + 6u * i, bits, &q0, &q1, 2, slot + i, out, dd);
+            p = q0;
+            continue;
+        }
+        uint32_t di = vi >> 4, dj = vj >> 4, si = slot[i], sj = slot[i + 1];
+        const cc_pair *P = &CC_PAIR[4u * di + dj];
+        dd[si] = (uint8_t)di, dd[sj] = (uint8_t)dj;
+        __m512 cr = _mm512_loadu_ps((const void *)(cranges + 32u * i));
+        __m512 cmin = _mm512_shuffle_f32x4(cr, cr, _MM_SHUFFLE(2, 2, 0, 0)), cext = _mm512_shuffle_f32x4(cr, cr, _MM_SHUFFLE(3, 3, 1, 1));
+        /* 16 bytes read: 12 of the two ranges, then the next ones or the frames (at least 8 bytes follow) */
+        __m128i sb = _mm_loadu_si128((const __m128i *)(const void *)(sranges + 6u * i));
+        __m512 s0f = _mm512_mul_ps(
+            _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->smin)))), k255);
+        __m512 sef = _mm512_mul_ps(
+            _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->sext)))), k255);
+        __m512 hv = _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(Li->half[0]), _mm512_set1_ps(Lj->half[0]));
+        __m512 iv = _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(Li->inv[0]), _mm512_set1_ps(Lj->inv[0]));
+        __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_add_ps(s0f, _mm512_mul_ps(sef, hv))));
+        __m512 sc = _mm512_mul_ps(_mm512_mul_ps(cext, sef), iv);
+        uint64_t pj = p + bi;
+        __m512i qi = cc_fields512(bits, p, p + f, vi & 15u), qj = cc_fields512(bits, pj, pj + f, vj & 15u);
+        p = pj + bj;
+        __m512i q = _mm512_permutex2var_epi32(qi, _mm512_load_si512((const void *)P->idx), qj);
+        __m512 x = _mm512_maskz_add_ps(P->keep, off, _mm512_mul_ps(sc, _mm512_cvtepi32_ps(q)));
+        out[si] = _mm512_castps512_ps256(x);
+        out[sj] = _mm512_extractf32x8_ps(x, 1);
+    }
+    if (i < n) {
+        uint64_t q0 = p, q1 = p + f;
+        cc_decode_placed_avx2(cranges + 32u * i, rates + i, sranges + 6u * i, bits, &q0, &q1, 1, slot + i, out, dd);
+        p = q0;
+    }
+    *pp0 = p, *pp1 = p + f;
+}
+
 #endif
 
 bool sk_cclip_simd_available(void) {
@@ -634,7 +809,6 @@ __attribute__((target("avx2"))) static inline void cc_slerp_far(const cc_rot8 *g
     }
     for (uint32_t i = 0; i < ng; i++) {
         f[i].bad = _mm256_or_si256(f[i].bad, _mm256_castps_si256(_mm256_cmp_ps(f[i].l2, zero, _CMP_NGT_UQ)));
-        f[i].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(f[i].l2));
     }
 }
 
@@ -689,10 +863,7 @@ __attribute__((target("avx2,avx512f,avx512dq"))) static void cc_slerp_far512(con
                                             _mm512_mul_ps(q[p][2], q[p][2])),
                               _mm512_mul_ps(q[p][3], q[p][3]));
     }
-    for (uint32_t p = 0; p < np; p++) {
-        bad[p] |= _mm512_cmp_ps_mask(l2[p], zero, _CMP_NGT_UQ);
-        l2[p] = _mm512_div_ps(one, _mm512_sqrt_ps(l2[p]));
-    }
+    for (uint32_t p = 0; p < np; p++) bad[p] |= _mm512_cmp_ps_mask(l2[p], zero, _CMP_NGT_UQ);
     for (uint32_t p = 0; p < np; p++)
         for (uint32_t h = 0; h < 2 && 2 * p + h < ng; h++) {
             cc_far8 *o = &f[2 * p + h];
@@ -704,14 +875,24 @@ __attribute__((target("avx2,avx512f,avx512dq"))) static void cc_slerp_far512(con
 #undef CC_Z
 }
 
-/* The far lanes' slerp (cc_slerp_far) over the groups' nlerp. */
-__attribute__((target("avx2"))) static void cc_slerp_apply(cc_rot8 *g, uint32_t ng, float u, const cc_far8 *f) {
+/* The far lanes' slerp (cc_slerp_far, up to its squared length) put over the
+ * groups' nlerp before the one normalisation both share (q / sqrt(l2) by the
+ * same operations: per lane the same bits as normalising each apart, with one
+ * root and one division per group instead of two). */
+__attribute__((target("avx2"))) static inline void cc_slerp_merge(cc_rot8 *g, uint32_t ng, const cc_far8 *f) {
     const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     for (uint32_t i = 0; i < ng; i++) {
         cc_rot8 *h = &g[i];
         __m256 fm = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(h->far), bit), bit));
-        for (int c = 0; c < 4; c++) h->q[c] = _mm256_blendv_ps(h->q[c], _mm256_mul_ps(f[i].q[c], f[i].l2), fm);
-        /* more than 120 degrees apart (or not finite): the scalar function */
+        for (int c = 0; c < 4; c++) h->q[c] = _mm256_blendv_ps(h->q[c], f[i].q[c], fm);
+        h->l2 = _mm256_blendv_ps(h->l2, f[i].l2, fm);
+    }
+}
+
+/* Far lanes more than 120 degrees apart (or not finite): the scalar function. */
+__attribute__((target("avx2"))) static void cc_slerp_trig(cc_rot8 *g, uint32_t ng, float u, const cc_far8 *f) {
+    for (uint32_t i = 0; i < ng; i++) {
+        cc_rot8 *h = &g[i];
         for (unsigned trig = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(f[i].bad)) & (unsigned)h->far; trig; trig &= trig - 1) {
             int l = __builtin_ctz(trig);
             float ar[32], br[32], qr[32];
@@ -746,10 +927,11 @@ __attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const
     cc_far8 f[CC_CHUNK / 8 + 1];
     if (any && wide) cc_slerp_far512(g, ng, u, f);
     else if (any) cc_slerp_far(g, ng, u, f);
+    if (any) cc_slerp_merge(g, ng, f);
     for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
     for (uint32_t k = 0; k < ng; k++)
         for (int c = 0; c < 4; c++) g[k].q[c] = _mm256_mul_ps(g[k].q[c], g[k].l2); /* l2 holds 1 / sqrt(l2) here */
-    if (any) cc_slerp_apply(g, ng, u, f);
+    if (any) cc_slerp_trig(g, ng, u, f);
 }
 
 /* Rows q[0..3] of eight rotations to the joints j[0..n) of local (n <= 8). */
@@ -788,10 +970,16 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
     bool same = s0->seg == s1->seg;
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
-    for (uint32_t k = 0; k < T - A; k++) {
+    const uint32_t *cv = cnr + (A + CC_CHUNK - 1) / CC_CHUNK;
+    for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
         const sk_track *t = &c->tracks[cons[k]];
-        if (local) cc_const(c, t, &local[t->joint]);
-        else {
+        if (local) {
+            /* the plan's values straight to their place: a rotation's four, else three (8 + 4 bytes) */
+            float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
+            __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
+            if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
+            else _mm_storel_pi((__m64 *)(void *)dst, v), _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
+        } else {
             float v[4];
             memcpy(v, c->cc.consts + 16u * t->value_offset, 16); /* little-endian: the AVX2 build */
             cc_put_soa(soa, t->joint, t->path, v);
@@ -800,7 +988,10 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
     const uint32_t *tj = rj + c->cc.rots;
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
-        if (same)
+        if (same && wide)
+            cc_decode_placed512(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
+                                slot + a, xr, dr0);
+        else if (same)
             cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
                                   slot + a, xr, dr0);
         else cc_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, dr0, dr1);

@@ -206,8 +206,9 @@ sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint3
 /* Compressed kind (clip_compressed.c). */
 void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
 /* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2, SK_CC_BEST
- * (AVX2 with the AVX-512 slerp series where the CPU has it; what sampling
- * uses). Every level gives the same bits (tests/test_compress.c). */
+ * (AVX2 with the AVX-512 slerp series and two-track same-segment decoding
+ * where the CPU has it; what sampling uses). Every level gives the same bits
+ * (tests/test_compress.c). */
 enum { SK_CC_SCALAR = 0, SK_CC_AVX2 = 1, SK_CC_BEST = 2 };
 void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, sk_transform *local, int level);
 bool sk_cclip_simd_available(void);
