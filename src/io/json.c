@@ -461,7 +461,196 @@ static char *decode_string(const unsigned char *s, size_t len, size_t i, size_t 
 
 void sk_json_doc_free(sk_json_doc *doc) {
     if (doc->block) sk_free(doc->alloc, doc->block, doc->block_size);
+    if (doc->strings) sk_free(doc->alloc, doc->strings, doc->strings_size);
     memset(doc, 0, sizeof *doc);
+}
+
+/* A string from s[i] (after its opening quote) checked and decoded into out
+ * in one go, as check_string accepts and decode_string writes. Returns the
+ * end of the output, *end the index after the closing quote; NULL when the
+ * string is not valid (the caller then runs the checker for its message). */
+static char *read_string(const unsigned char *s, size_t len, size_t i, size_t *end, char *out) {
+    unsigned char *o = (unsigned char *)out;
+    for (;;) {
+        while (len - i >= 8 && plain8(s + i)) {
+            memcpy(o, s + i, 8);
+            o += 8;
+            i += 8;
+        }
+        unsigned char c;
+        while (i < len && (c = s[i]) >= 0x20 && c != '"' && c != '\\') *o++ = c, i++;
+        if (i >= len || s[i] < 0x20) return NULL;
+        if (s[i] == '"') break;
+        if (len - i < 2) return NULL;
+        unsigned char e = s[i + 1];
+        i += 2;
+        switch (e) {
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case '"': case '\\': case '/': *o++ = e; break;
+        case 'u': {
+            int h = hex4(s, len, i);
+            if (h < 0 || (h >= 0xDC00 && h <= 0xDFFF)) return NULL;
+            uint32_t cp = (uint32_t)h;
+            i += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                int low = len - i >= 2 && s[i] == '\\' && s[i + 1] == 'u' ? hex4(s, len, i + 2) : -1;
+                if (low < 0xDC00 || low > 0xDFFF) return NULL;
+                cp = 0x10000 + ((cp & 0x3FF) << 10 | ((uint32_t)low & 0x3FF));
+                i += 6;
+            }
+            if (cp < 0x80) {
+                *o++ = (unsigned char)cp;
+            } else if (cp < 0x800) {
+                *o++ = (unsigned char)(0xC0 | cp >> 6);
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            } else if (cp < 0x10000) {
+                *o++ = (unsigned char)(0xE0 | cp >> 12);
+                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            } else {
+                *o++ = (unsigned char)(0xF0 | cp >> 18);
+                *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+            }
+            break;
+        }
+        default: return NULL;
+        }
+    }
+    *o++ = 0;
+    *end = i + 1;
+    return (char *)o;
+}
+
+/* The document in one pass: what check() accepts, built as build() builds
+ * it, the values in an array that grows (they refer to each other by
+ * distance, so it may move), the strings in a block of len + 1 bytes of
+ * their own (decoded, each is shorter than its quoted text). SK_ERR_PARSE
+ * without a message when the text is not valid JSON or passes a limit (the
+ * caller then runs check() for the byte and the message), or
+ * SK_ERR_OUT_OF_MEMORY. */
+static sk_result read_one_pass(const unsigned char *s, size_t len, sk_json_doc *doc) {
+    const sk_allocator *a = doc->alloc;
+    struct frame {
+        uint32_t at, last;
+        bool obj;
+    } stack[SK_JSON_MAX_DEPTH];
+    int sp = -1;
+    size_t cap = len / 12u + 64u, n = 0;
+    sk_jv *v = sk_realloc_raw(a, NULL, 0, cap * sizeof *v);
+    char *strings = sk_realloc_raw(a, NULL, 0, len + 1), *sp_out = strings;
+    sk_result r = SK_ERR_PARSE;
+    if (!v || !strings) {
+        r = SK_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    size_t i = skip_ws(s, len, 0);
+    const char *key = NULL;
+    for (;;) {
+        /* a value at s[i] */
+        if (i >= len) goto fail;
+        if (n == cap) {
+            size_t nc = cap + cap / 2;
+            if (nc > UINT32_MAX) goto fail; /* check() reports the limit */
+            sk_jv *nv = sk_realloc_raw(a, v, cap * sizeof *v, nc * sizeof *v);
+            if (!nv) {
+                r = SK_ERR_OUT_OF_MEMORY;
+                goto fail;
+            }
+            v = nv, cap = nc;
+        }
+        sk_jv *x = &v[n];
+        memset(x, 0, sizeof *x);
+        if (sp >= 0) {
+            struct frame *f = &stack[sp];
+            if (f->last != UINT32_MAX) v[f->last].next = (uint32_t)(n - f->last);
+            f->last = (uint32_t)n;
+            v[f->at].count++;
+            if (f->obj) x->key = key;
+        }
+        unsigned char c = s[i];
+        bool open = false;
+        if (c == '{' || c == '[') {
+            if (sp + 1 >= (int)SK_JSON_MAX_DEPTH) goto fail;
+            x->type = c == '{' ? SK_JV_OBJECT : SK_JV_ARRAY;
+            stack[++sp] = (struct frame){(uint32_t)n, UINT32_MAX, c == '{'};
+            open = true;
+            i++;
+        } else if (c == '"') {
+            x->type = SK_JV_STRING;
+            x->valuestring = sp_out;
+            if (!(sp_out = read_string(s, len, i + 1, &i, sp_out))) goto fail;
+        } else if (c == '-' || is_digit(c)) {
+            const char *w;
+            size_t k = i;
+            if (check_number(s, len, &k, &w) != SK_OK) goto fail;
+            x->type = SK_JV_NUMBER;
+            x->valuedouble = number_at((const char *)s, k, &i); /* the number the checker saw, no more */
+            if (i != k) goto fail;
+        } else if (c == 't' && len - i >= 4 && memcmp(s + i, "true", 4) == 0) {
+            x->type = SK_JV_TRUE;
+            i += 4;
+        } else if (c == 'f' && len - i >= 5 && memcmp(s + i, "false", 5) == 0) {
+            x->type = SK_JV_FALSE;
+            i += 5;
+        } else if (c == 'n' && len - i >= 4 && memcmp(s + i, "null", 4) == 0) {
+            x->type = SK_JV_NULL;
+            i += 4;
+        } else {
+            goto fail;
+        }
+        n++;
+        /* what follows: a first key or an empty container's end, or, after a
+         * value, ',' and the next key or value, or the container's end */
+        i = skip_ws(s, len, i);
+        if (open) {
+            if (i < len && s[i] == (stack[sp].obj ? '}' : ']')) {
+                sp--;
+                i++;
+            } else if (stack[sp].obj) {
+                goto key;
+            } else {
+                continue;
+            }
+        }
+        for (;;) { /* after a value */
+            if (sp < 0) {
+                if (skip_ws(s, len, i) != len) goto fail;
+                doc->block = v, doc->block_size = cap * sizeof *v;
+                doc->strings = strings, doc->strings_size = len + 1;
+                doc->root = v;
+                doc->count = (uint32_t)n;
+                return SK_OK;
+            }
+            i = skip_ws(s, len, i);
+            if (i >= len) goto fail;
+            if (s[i] == ',') {
+                i = skip_ws(s, len, i + 1);
+                if (stack[sp].obj) goto key;
+                break;
+            }
+            if (s[i] != (stack[sp].obj ? '}' : ']')) goto fail;
+            sp--;
+            i++;
+        }
+        continue;
+    key:
+        if (i >= len || s[i] != '"') goto fail;
+        key = sp_out;
+        if (!(sp_out = read_string(s, len, i + 1, &i, sp_out))) goto fail;
+        i = skip_ws(s, len, i);
+        if (i >= len || s[i] != ':') goto fail;
+        i = skip_ws(s, len, i + 1);
+    }
+fail:
+    if (v) sk_free(a, v, cap * sizeof *v);
+    if (strings) sk_free(a, strings, len + 1);
+    return r;
 }
 
 /* The second pass, over text the checker accepted (so nothing is checked
@@ -539,9 +728,21 @@ sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, 
     doc->alloc = sk_allocator_or_default(alloc);
     if (offset) *offset = 0;
     if (what) *what = "";
+    /* One pass over a valid text; for an invalid one (or one that passes a
+     * limit) the checker says where and why. */
+    sk_result r = read_one_pass((const unsigned char *)text, len, doc);
+    if (r == SK_OK) return SK_OK;
+    if (r == SK_ERR_OUT_OF_MEMORY) {
+        memset(doc, 0, sizeof *doc);
+        if (what) *what = "out of memory";
+        return r;
+    }
+    doc->alloc = sk_allocator_or_default(alloc);
     size_t n_values = 0;
-    sk_result r = check(text, len, offset, what, &n_values);
+    r = check(text, len, offset, what, &n_values);
     if (r != SK_OK) return r;
+    /* (the checker accepts what the one pass did not: not expected; the two
+     * passes below build it) */
     if (n_values > UINT32_MAX) { /* 8 GiB of text at least */
         if (what) *what = "more than 2^32 JSON values";
         return SK_ERR_LIMIT;

@@ -73,8 +73,10 @@ typedef struct sk_jv {
 
 typedef struct sk_json_doc {
     const sk_allocator *alloc;
-    void *block; /* the values, then the strings */
+    void *block; /* the values (and, read in two passes, then the strings) */
     size_t block_size;
+    void *strings; /* read in one pass: the decoded strings' own block, else NULL */
+    size_t strings_size;
     const sk_jv *root;
     uint32_t count; /* values */
 } sk_json_doc;
