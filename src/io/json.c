@@ -1,6 +1,6 @@
 /* JSON for libskelanim_io: a strict syntax checker; a document on an
- * sk_allocator (the checker, then a second pass that builds the values and
- * decodes the strings); parsing through cJSON with out-of-memory told apart
+ * sk_allocator (one pass that checks and builds a valid text; the checker
+ * for the message of an invalid one); parsing through cJSON with out-of-memory told apart
  * from syntax errors; and a streaming writer on an sk_allocator. See
  * json_internal.h. */
 #include "io/json_internal.h"

@@ -2,12 +2,14 @@
  *
  * Reading, two ways:
  *  - sk_json_read (the glTF reader): a document in memory from an
- *    sk_allocator, in one block: a flat array of values in document order
- *    (sk_jv), then the decoded, NUL-terminated strings. The text is first
- *    checked by a strict, allocation-free syntax checker (RFC 8259 with
- *    cJSON's limits: a syntax error is reported with its byte offset), which
- *    also counts the values; a second pass over the checked text fills the
- *    block. Numbers are read as strtod reads them (bit for bit), strings
+ *    sk_allocator: a flat array of values in document order (sk_jv) and the
+ *    decoded, NUL-terminated strings. One pass checks a text as the strict,
+ *    allocation-free syntax checker does (RFC 8259 with cJSON's limits) and
+ *    builds it, the values in an array that grows, the strings in a block of
+ *    their own; a text it does not accept goes to the checker, which reports
+ *    the syntax error with its byte offset (and, should it accept what the
+ *    one pass did not, counts the values for a second pass that fills one
+ *    block). Numbers are read as strtod reads them (bit for bit), strings
  *    decoded as cJSON decodes them; of duplicate keys a lookup finds the
  *    first, as cJSON's did.
  *  - sk_json_parse (the state machine and analysis readers): cJSON builds the
