@@ -126,6 +126,15 @@ static bool compare_text(const char *name, const char *text, size_t len, counts 
             fprintf(stderr, "%s: the readers differ at %s\n", name, where[0] ? where : "/");
             ok = false;
         }
+        /* the checker and a second pass (sk_json_read's other way) build the same */
+        sk_json_doc two;
+        if (sk_json_read_two_pass(text, len, NULL, &two, NULL, NULL) != SK_OK ||
+            !same_value(c, two.root, where, sizeof where) || two.count != doc.count) {
+            fprintf(stderr, "%s: the two-pass reader differs at %s\n", name, where[0] ? where : "/");
+            ok = false;
+        } else {
+            sk_json_doc_free(&two);
+        }
         n->compared++;
     } else if (c) {
         n->lax++;

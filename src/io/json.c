@@ -403,60 +403,24 @@ double sk_json_number(const char *s, size_t n) {
  * string ends there), every other byte as it is. *end: the index after the
  * closing quote. Returns the end of the output (after the NUL); the output
  * is never longer than the quoted text. */
-static char *decode_string(const unsigned char *s, size_t len, size_t i, size_t *end, char *out) {
-    unsigned char *o = (unsigned char *)out;
-    for (;;) {
-        /* eight plain bytes at a time where the text has them (the output
-         * is behind the input: a whole word fits in the block) */
-        while (i + 8 <= len && plain8(s + i)) {
-            memcpy(o, s + i, 8);
-            o += 8;
-            i += 8;
-        }
-        unsigned char c;
-        while ((c = s[i]) != '"' && c != '\\') {
-            *o++ = c;
-            i++;
-        }
-        if (c == '"') break;
-        unsigned char e = s[i + 1];
-        i += 2;
-        switch (e) {
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'n': *o++ = '\n'; break;
-        case 'r': *o++ = '\r'; break;
-        case 't': *o++ = '\t'; break;
-        case 'u': {
-            uint32_t cp = (uint32_t)hex4(s, len, i); /* checked: four hex digits */
-            i += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF) { /* the checker made sure a low surrogate follows */
-                cp = 0x10000 + ((cp & 0x3FF) << 10 | ((uint32_t)hex4(s, len, i + 2) & 0x3FF));
-                i += 6;
-            }
-            if (cp < 0x80) {
-                *o++ = (unsigned char)cp;
-            } else if (cp < 0x800) {
-                *o++ = (unsigned char)(0xC0 | cp >> 6);
-                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-            } else if (cp < 0x10000) {
-                *o++ = (unsigned char)(0xE0 | cp >> 12);
-                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-            } else {
-                *o++ = (unsigned char)(0xF0 | cp >> 18);
-                *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-            }
-            break;
-        }
-        default: *o++ = e; break; /* '"', '\\', '/' */
-        }
+/* A code point as UTF-8 (1-4 bytes); returns the end. */
+static unsigned char *put_utf8(unsigned char *o, uint32_t cp) {
+    if (cp < 0x80) {
+        *o++ = (unsigned char)cp;
+    } else if (cp < 0x800) {
+        *o++ = (unsigned char)(0xC0 | cp >> 6);
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *o++ = (unsigned char)(0xE0 | cp >> 12);
+        *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
+    } else {
+        *o++ = (unsigned char)(0xF0 | cp >> 18);
+        *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+        *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (cp & 0x3F));
     }
-    *o++ = 0;
-    *end = i + 1;
-    return (char *)o;
+    return o;
 }
 
 void sk_json_doc_free(sk_json_doc *doc) {
@@ -466,7 +430,7 @@ void sk_json_doc_free(sk_json_doc *doc) {
 }
 
 /* A string from s[i] (after its opening quote) checked and decoded into out
- * in one go, as check_string accepts and decode_string writes. Returns the
+ * in one go (what check_string accepts, decoded as cJSON decodes it). Returns the
  * end of the output, *end the index after the closing quote; NULL when the
  * string is not valid (the caller then runs the checker for its message). */
 static char *read_string(const unsigned char *s, size_t len, size_t i, size_t *end, char *out) {
@@ -502,21 +466,7 @@ static char *read_string(const unsigned char *s, size_t len, size_t i, size_t *e
                 cp = 0x10000 + ((cp & 0x3FF) << 10 | ((uint32_t)low & 0x3FF));
                 i += 6;
             }
-            if (cp < 0x80) {
-                *o++ = (unsigned char)cp;
-            } else if (cp < 0x800) {
-                *o++ = (unsigned char)(0xC0 | cp >> 6);
-                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-            } else if (cp < 0x10000) {
-                *o++ = (unsigned char)(0xE0 | cp >> 12);
-                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-            } else {
-                *o++ = (unsigned char)(0xF0 | cp >> 18);
-                *o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-                *o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-                *o++ = (unsigned char)(0x80 | (cp & 0x3F));
-            }
+            o = put_utf8(o, cp);
             break;
         }
         default: return NULL;
@@ -683,7 +633,7 @@ static void build(const unsigned char *s, size_t len, sk_jv *v, char *strings) {
         }
         if (want_key) { /* "key" : */
             key = strings;
-            strings = decode_string(s, len, i + 1, &i, strings);
+            strings = read_string(s, len, i + 1, &i, strings); /* checked: not NULL */
             i = skip_ws(s, len, i) + 1;
             want_key = false;
             continue;
@@ -704,7 +654,7 @@ static void build(const unsigned char *s, size_t len, sk_jv *v, char *strings) {
         } else if (c == '"') {
             x->type = SK_JV_STRING;
             x->valuestring = strings;
-            strings = decode_string(s, len, i + 1, &i, strings);
+            strings = read_string(s, len, i + 1, &i, strings); /* checked: not NULL */
         } else if (c == 't') {
             x->type = SK_JV_TRUE;
             i += 4;
@@ -737,12 +687,20 @@ sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, 
         if (what) *what = "out of memory";
         return r;
     }
+    /* (should the checker accept what the one pass did not, the two passes
+     * build it) */
+    return sk_json_read_two_pass(text, len, alloc, doc, offset, what);
+}
+
+sk_result sk_json_read_two_pass(const char *text, size_t len, const sk_allocator *alloc, sk_json_doc *doc,
+                                size_t *offset, const char **what) {
+    memset(doc, 0, sizeof *doc);
     doc->alloc = sk_allocator_or_default(alloc);
+    if (offset) *offset = 0;
+    if (what) *what = "";
     size_t n_values = 0;
-    r = check(text, len, offset, what, &n_values);
+    sk_result r = check(text, len, offset, what, &n_values);
     if (r != SK_OK) return r;
-    /* (the checker accepts what the one pass did not: not expected; the two
-     * passes below build it) */
     if (n_values > UINT32_MAX) { /* 8 GiB of text at least */
         if (what) *what = "more than 2^32 JSON values";
         return SK_ERR_LIMIT;

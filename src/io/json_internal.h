@@ -92,6 +92,11 @@ typedef struct sk_json_doc {
 sk_result sk_json_read(const char *text, size_t len, const sk_allocator *alloc, sk_json_doc *doc, size_t *offset,
                        const char **what);
 void sk_json_doc_free(sk_json_doc *doc);
+/* sk_json_read by the checker and a second pass over the checked text (one
+ * block): what sk_json_read does with a text its one pass refused and the
+ * checker accepts (not expected); tests compare the two. */
+sk_result sk_json_read_two_pass(const char *text, size_t len, const sk_allocator *alloc, sk_json_doc *doc,
+                                size_t *offset, const char **what);
 
 /* A number of JSON syntax (checked) as strtod reads it in the "C" locale, bit
  * for bit; exposed for the tests. */
