@@ -4,7 +4,10 @@
  *   sample   sk_clip_sample_cursor of one clip (--clip, default the first),
  *            forward at 60 Hz with a cursor per character from spread
  *            phases, and at random times (sk_clip_sample: key search)
- *   mix      sk_blend_two of two poses (nlerp, no mask)
+ *   mix      sk_blend_two of two poses (nlerp, no mask); --op picks another
+ *            blend: masked (a mask of 0, 1/3, 2/3, 1 by joint), slerp,
+ *            additive (sk_pose_apply_additive of a delta, masked, in place),
+ *            poses (sk_blend_poses of two inputs, one masked, rest fill)
  *   ltm      sk_local_to_model (local transforms -> model matrices)
  *   palette  sk_skin_palette (model matrices x inverse binds)
  * On the mannequin, or FILE (its skeleton and first skin). One JSON line per
@@ -12,7 +15,8 @@
  * time the structure-of-arrays functions (core/soa.h: sk_clip_sample_soa,
  * sk_blend_two_soa, sk_local_to_model_soa; the same results) on their own
  * SoA poses in the same frames, alternated with the AoS ones: "soa_..." and
- * "aos_..." keys ("ns_per_joint_*" stays the AoS figure). */
+ * "aos_..." keys ("ns_per_joint_*" stays the AoS figure); mix's other ops
+ * time anim/soa_layers.h's functions against blend.h's and layers.h's. */
 #include "cli.h"
 
 #include <math.h>
@@ -20,6 +24,8 @@
 #include <string.h>
 
 enum { ST_MIX, ST_LTM, ST_PALETTE };
+enum { OP_TWO, OP_MASKED, OP_SLERP, OP_ADDITIVE, OP_POSES };
+static const char *const op_names[] = {"two", "masked", "slerp", "additive", "poses"};
 
 static double median_of(double *v, uint32_t n) {
     qsort(v, n, sizeof *v, cli_cmp_double);
@@ -132,15 +138,26 @@ static int bench_stage(int stage, int argc, char **argv) {
     static const char *names[] = {"mix", "ltm", "palette"};
     const char *file = SK_CLI_MANNEQUIN;
     uint32_t count = 1000, frames = 200;
+    int op = OP_TWO;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--count") && i + 1 < argc) {
             if (!cli_parse_uint("--count", argv[++i], 1, 100000, &count)) return 1;
         } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
             if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
+        } else if (stage == ST_MIX && !strcmp(argv[i], "--op") && i + 1 < argc) {
+            const char *v = argv[++i];
+            op = -1;
+            for (int k = 0; k < (int)(sizeof op_names / sizeof op_names[0]); k++)
+                if (!strcmp(v, op_names[k])) op = k;
+            if (op < 0) {
+                fprintf(stderr, "skelanim: bench mix: --op: '%s' is not one of two, masked, slerp, additive, poses\n", v);
+                return 1;
+            }
         } else if (argv[i][0] != '-') {
             file = argv[i];
         } else {
-            fprintf(stderr, "usage: skelanim bench %s [FILE] [--count N] [--frames N]\n", names[stage]);
+            fprintf(stderr, "usage: skelanim bench %s [FILE] [--count N] [--frames N]%s\n", names[stage],
+                    stage == ST_MIX ? " [--op two|masked|slerp|additive|poses]" : "");
             return 1;
         }
     }
@@ -163,8 +180,13 @@ static int bench_stage(int stage, int argc, char **argv) {
     float *sa = aligned_alloc(32, (size_t)count * sf * sizeof(float)), *sb = aligned_alloc(32, (size_t)count * sf * sizeof(float));
     float *so = aligned_alloc(32, (size_t)count * sf * sizeof(float));
     sk_mat4 *smodel = malloc(nt * sizeof *smodel);
+    /* mix's other ops: a delta per character (B against A) and one mask */
+    sk_transform *pd = op == OP_ADDITIVE ? malloc(nt * sizeof *pd) : NULL;
+    float *sd = op == OP_ADDITIVE ? aligned_alloc(32, (size_t)count * sf * sizeof(float)) : NULL;
+    float *mask = malloc((J ? J : 1) * sizeof *mask);
     int rc = 1;
-    if (!pa || !pb || !po || !model || !pal || !ft || !st || !sa || !sb || !so || !smodel) {
+    if (!pa || !pb || !po || !model || !pal || !ft || !st || !sa || !sb || !so || !smodel || !mask ||
+        (op == OP_ADDITIVE && (!pd || !sd))) {
         fprintf(stderr, "skelanim: out of memory\n");
         goto done;
     }
@@ -183,15 +205,29 @@ static int bench_stage(int stage, int argc, char **argv) {
         sk_soa_pose_from_pose(s, &A, &SA, NULL);
         sk_soa_pose_from_pose(s, &B, &SB, NULL);
         sk_soa_pose_from_pose(s, &O, &SO, NULL);
+        if (op == OP_ADDITIVE) {
+            sk_pose D = sk_pose_view(pd + (size_t)i * J, J, NULL, 0);
+            sk_soa_pose SD = sk_soa_pose_view(sd + i * sf, J);
+            sk_pose_make_additive(s, &B, &A, &D, NULL);
+            sk_soa_pose_from_pose(s, &D, &SD, NULL);
+        }
     }
+    for (uint32_t j = 0; j < J; j++) mask[j] = (float)(j % 4) / 3.0f;
     double checksum = 0;
     for (uint32_t f = 0; f < frames + 5; f++) {
         double t0 = cli_now();
         for (uint32_t i = 0; i < count; i++) {
             sk_pose A = sk_pose_view(pa + (size_t)i * J, J, NULL, 0), B = sk_pose_view(pb + (size_t)i * J, J, NULL, 0);
             sk_pose O = sk_pose_view(po + (size_t)i * J, J, NULL, 0);
-            if (stage == ST_MIX)
-                sk_blend_two(s, &A, &B, (float)(i % 7) / 6.0f, NULL, false, &O, NULL);
+            float t = (float)(i % 7) / 6.0f;
+            if (stage == ST_MIX && op == OP_ADDITIVE) {
+                sk_pose D = sk_pose_view(pd + (size_t)i * J, J, NULL, 0);
+                sk_pose_apply_additive(s, &O, &D, t, mask, NULL);
+            } else if (stage == ST_MIX && op == OP_POSES) {
+                sk_blend_input in[2] = {{&A, 0.6f, NULL, NULL}, {&B, t * 0.4f, mask, NULL}};
+                sk_blend_poses(s, in, 2, NULL, &O, NULL);
+            } else if (stage == ST_MIX)
+                sk_blend_two(s, &A, &B, t, op == OP_MASKED ? mask : NULL, op == OP_SLERP, &O, NULL);
             else if (stage == ST_LTM)
                 sk_local_to_model(s, &O, NULL, model + (size_t)i * J, J, NULL);
             else
@@ -203,8 +239,19 @@ static int bench_stage(int stage, int argc, char **argv) {
             for (uint32_t i = 0; i < count; i++) {
                 sk_soa_pose SA = sk_soa_pose_view(sa + i * sf, J), SB = sk_soa_pose_view(sb + i * sf, J);
                 sk_soa_pose SO = sk_soa_pose_view(so + i * sf, J);
-                if (stage == ST_MIX) sk_blend_two_soa(s, &SA, &SB, (float)(i % 7) / 6.0f, &SO, NULL);
-                else sk_local_to_model_soa(s, &SO, NULL, smodel + (size_t)i * J, J, NULL);
+                float t = (float)(i % 7) / 6.0f;
+                if (stage == ST_MIX && op == OP_TWO) {
+                    sk_blend_two_soa(s, &SA, &SB, t, &SO, NULL);
+                } else if (stage == ST_MIX && op == OP_ADDITIVE) {
+                    sk_soa_pose SD = sk_soa_pose_view(sd + i * sf, J);
+                    sk_pose_apply_additive_soa(s, &SO, &SD, t, mask, NULL);
+                } else if (stage == ST_MIX && op == OP_POSES) {
+                    sk_soa_blend_input in[2] = {{&SA, 0.6f, NULL, NULL}, {&SB, t * 0.4f, mask, NULL}};
+                    sk_blend_poses_soa(s, in, 2, NULL, &SO, NULL);
+                } else if (stage == ST_MIX) {
+                    sk_blend_two_masked_soa(s, &SA, &SB, t, op == OP_MASKED ? mask : NULL, op == OP_SLERP, &SO, NULL);
+                } else
+                    sk_local_to_model_soa(s, &SO, NULL, smodel + (size_t)i * J, J, NULL);
             }
             if (f >= 5) st[f - 5] = cli_now() - t1;
             checksum += stage == ST_MIX ? so[(size_t)(f % count) * sf + 48] : smodel[(size_t)(f % count) * J + J - 1].m[12];
@@ -216,9 +263,11 @@ static int bench_stage(int stage, int argc, char **argv) {
     qsort(ft, frames, sizeof *ft, cli_cmp_double);
     qsort(st, frames, sizeof *st, cli_cmp_double);
     double per = (double)count * (stage == ST_PALETTE ? P : J);
-    printf("{\"bench\":\"%s\",\"file\":\"%s\",\"characters\":%u,\"joints\":%u,\"frames\":%u,"
+    printf("{\"bench\":\"%s\",", names[stage]);
+    if (stage == ST_MIX) printf("\"op\":\"%s\",", op_names[op]);
+    printf("\"file\":\"%s\",\"characters\":%u,\"joints\":%u,\"frames\":%u,"
            "\"ns_per_joint_min\":%.3f,\"ns_per_joint_median\":%.3f",
-           names[stage], file, count, stage == ST_PALETTE ? P : J, frames, ft[0] * 1e9 / per,
+           file, count, stage == ST_PALETTE ? P : J, frames, ft[0] * 1e9 / per,
            ft[frames / 2] * 1e9 / per);
     if (stage != ST_PALETTE)
         printf(",\"aos_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_median\":%.3f",
@@ -228,6 +277,7 @@ static int bench_stage(int stage, int argc, char **argv) {
     rc = 0;
 done:
     free(pa), free(pb), free(po), free(model), free(pal), free(ft), free(st), free(sa), free(sb), free(so), free(smodel);
+    free(pd), free(sd), free(mask);
     sk_asset_destroy(a);
     return rc;
 }

@@ -2,10 +2,11 @@
  * mannequin. Input bytes pick up to four clips and times (poses), weights
  * (mostly 0..2, sometimes any float), masks (from a subtree, a joint list, or
  * per joint), channel bits, the rotation mode and rest fill; then
- * sk_blend_poses, sk_blend_two (and their SoA forms, bit for bit),
- * sk_pose_make_additive/apply_additive and
- * sk_layers_apply. Promise checked: with finite weights and masks in [0, 1]
- * every output pose is finite (a NaN or negative weight counts as 0). */
+ * sk_blend_poses, sk_blend_two, sk_pose_make_additive/apply_additive and
+ * sk_layers_apply, each with its SoA form (core/soa.h, anim/soa_layers.h)
+ * compared bit for bit where the sk_pose result is finite. Promise checked:
+ * with finite weights and masks in [0, 1] every output pose is finite (a NaN
+ * or negative weight counts as 0). */
 #include "fuzz_common.h"
 
 #include <math.h>
@@ -68,8 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sk_blend_options bo = {(sk_blend_rotation)(fz_u8(&b) & 1), (fz_u8(&b) & 1) != 0};
     if (sk_blend_poses(skel, inputs, n, &bo, &out, &err) != SK_OK) fz_fail("sk_blend_poses: %s", err.message);
     if (finite_in && !fz_pose_finite(&out)) fz_fail("sk_blend_poses: finite input, pose not finite");
-    /* The SoA blends (core/soa.h) promise the same bits where they apply:
-     * nlerp, no masks or channel sets; finite results compared with memcmp. */
+    /* The SoA blends promise the same bits: core/soa.h's plain weighted blend
+     * (nlerp, no masks or channel sets), anim/soa_layers.h's in every case;
+     * finite results compared with memcmp. */
     sk_soa_pose sin[NIN], sout;
     bool soa_ok = sk_soa_pose_alloc(skel, NULL, &sout, &err) == SK_OK;
     for (int i = 0; i < NIN; i++) soa_ok = sk_soa_pose_alloc(skel, NULL, &sin[i], &err) == SK_OK && soa_ok;
@@ -89,6 +91,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fz_fail("sk_blend_weighted_soa: %s", err.message);
         if (memcmp(back.local, out.local, jc * sizeof(sk_transform)) != 0) fz_fail("sk_blend_weighted_soa differs from sk_blend_poses");
     }
+    if (fz_pose_finite(&out)) {
+        sk_soa_blend_input si[NIN];
+        for (uint32_t i = 0; i < n; i++) si[i] = (sk_soa_blend_input){&sin[i], inputs[i].weight, inputs[i].mask, inputs[i].channels};
+        if (sk_blend_poses_soa(skel, si, n, &bo, &sout, &err) != SK_OK || sk_soa_pose_to_pose(skel, &sout, &back, &err) != SK_OK)
+            fz_fail("sk_blend_poses_soa: %s", err.message);
+        if (memcmp(back.local, out.local, jc * sizeof(sk_transform)) != 0) fz_fail("sk_blend_poses_soa differs from sk_blend_poses");
+    }
 
     float t2 = fz_float(&b, -0.5f, 1.5f);
     const float *mask2 = inputs[0].mask;
@@ -103,29 +112,60 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fz_fail("sk_blend_two_soa: %s", err.message);
         if (memcmp(back.local, out.local, jc * sizeof(sk_transform)) != 0) fz_fail("sk_blend_two_soa differs from sk_blend_two (t %g)", t2);
     }
-    for (int i = 0; i < NIN; i++) sk_soa_pose_free(&sin[i], NULL);
-    sk_soa_pose_free(&sout, NULL);
-    sk_pose_free(&back, NULL);
+    if (fz_pose_finite(&out)) {
+        if (sk_blend_two_masked_soa(skel, &sin[0], &sin[n - 1], t2, mask2, slerp2, &sout, &err) != SK_OK ||
+            sk_soa_pose_to_pose(skel, &sout, &back, &err) != SK_OK)
+            fz_fail("sk_blend_two_masked_soa: %s", err.message);
+        if (memcmp(back.local, out.local, jc * sizeof(sk_transform)) != 0)
+            fz_fail("sk_blend_two_masked_soa differs from sk_blend_two (t %g, slerp %d)", t2, slerp2);
+    }
 
     /* Additive: in[n-1] relative to in[0], applied on out. */
     if (sk_pose_make_additive(skel, &in[n - 1], &in[0], &delta, &err) != SK_OK)
         fz_fail("sk_pose_make_additive: %s", err.message);
     float aw = fz_float(&b, 0.0f, 1.0f);
+    sk_soa_pose sdelta;
+    if (sk_soa_pose_alloc(skel, NULL, &sdelta, &err) != SK_OK) fz_fail("%s", err.message);
+    if (sk_pose_make_additive_soa(skel, &sin[n - 1], &sin[0], &sdelta, &err) != SK_OK ||
+        sk_soa_pose_to_pose(skel, &sdelta, &back, &err) != SK_OK)
+        fz_fail("sk_pose_make_additive_soa: %s", err.message);
+    if (fz_pose_finite(&delta) && memcmp(back.local, delta.local, jc * sizeof(sk_transform)) != 0)
+        fz_fail("sk_pose_make_additive_soa differs from sk_pose_make_additive");
+    bool out_finite = fz_pose_finite(&out);
+    if (sk_soa_pose_from_pose(skel, &out, &sout, &err) != SK_OK) fz_fail("%s", err.message);
     if (sk_pose_apply_additive(skel, &out, &delta, aw, inputs[0].mask, &err) != SK_OK)
         fz_fail("sk_pose_apply_additive: %s", err.message);
+    if (out_finite && fz_pose_finite(&delta) && fz_pose_finite(&out)) {
+        if (sk_pose_apply_additive_soa(skel, &sout, &sdelta, aw, inputs[0].mask, &err) != SK_OK ||
+            sk_soa_pose_to_pose(skel, &sout, &back, &err) != SK_OK)
+            fz_fail("sk_pose_apply_additive_soa: %s", err.message);
+        if (memcmp(back.local, out.local, jc * sizeof(sk_transform)) != 0)
+            fz_fail("sk_pose_apply_additive_soa differs from sk_pose_apply_additive");
+    }
 
     sk_layer layers[NIN];
+    sk_soa_layer slayers[NIN];
     for (uint32_t i = 0; i < n; i++) {
         layers[i].mode = (sk_layer_mode)(fz_u8(&b) & 1);
         layers[i].weight = fz_range(&b, 0.0f, 1.0f);
         layers[i].mask = inputs[i].mask;
         layers[i].pose = layers[i].mode == SK_LAYER_ADDITIVE ? &delta : &in[i];
+        slayers[i] = (sk_soa_layer){layers[i].mode, layers[i].weight, layers[i].mask,
+                                    layers[i].mode == SK_LAYER_ADDITIVE ? &sdelta : &sin[i]};
     }
     if (sk_pose_rest(skel, &out, &err) != SK_OK) fz_fail("%s", err.message);
     if (sk_layers_apply(skel, &out, layers, n, &err) != SK_OK) fz_fail("sk_layers_apply: %s", err.message);
     /* A delta of two sampled poses may carry any scale ratio; finite scales in
      * the mannequin's clips keep the stack finite. */
     if (!fz_pose_finite(&out)) fz_fail("sk_layers_apply: finite input, pose not finite");
+    if (sk_soa_pose_rest(skel, &sout, &err) != SK_OK || sk_layers_apply_soa(skel, &sout, slayers, n, &err) != SK_OK ||
+        sk_soa_pose_to_pose(skel, &sout, &back, &err) != SK_OK)
+        fz_fail("sk_layers_apply_soa: %s", err.message);
+    if (memcmp(back.local, out.local, jc * sizeof(sk_transform)) != 0) fz_fail("sk_layers_apply_soa differs from sk_layers_apply");
+    for (int i = 0; i < NIN; i++) sk_soa_pose_free(&sin[i], NULL);
+    sk_soa_pose_free(&sout, NULL);
+    sk_soa_pose_free(&sdelta, NULL);
+    sk_pose_free(&back, NULL);
 
     for (int i = 0; i < NIN; i++) sk_pose_free(&in[i], NULL);
     sk_pose_free(&out, NULL);

@@ -22,6 +22,7 @@
 #include "skelanim/anim/rootmotion.h"
 #include "skelanim/anim/blend.h"
 #include "skelanim/anim/layers.h"
+#include "skelanim/anim/soa_layers.h"
 #include "skelanim/anim/fader.h"
 #include "skelanim/anim/blendspace.h"
 #include "skelanim/anim/motor.h"

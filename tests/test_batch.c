@@ -322,6 +322,24 @@ static void test_weights_hook_skinning(void **state) {
             if (memcmp(pa, pb, pal_bytes) || memcmp(va, vb, v_bytes))
                 fail_msg("%u threads: weights blend: the SoA and sk_pose paths differ", thread_counts[t]);
             assert_true(memcmp(&pa[0], &pa[(size_t)5 * f.pn], sizeof(sk_mat4) * f.pn) != 0);
+            /* slerp rotations (anim/soa_layers.h on the SoA path): three clips by
+             * weights with and without rest fill, then two mixed by `mix` */
+            float mix[N];
+            for (uint32_t c = 0; c < N; c++) mix[c] = (float)(c % 9) / 8.0f;
+            for (int v = 0; v < 3; v++) {
+                sk_blend_options bo = {SK_BLEND_SLERP, v == 1};
+                q.aos = false, q.out_palette = pa, q.out_positions = va;
+                q.blend_options = v < 2 ? &bo : NULL;
+                q.clip_count = v < 2 ? 3 : 2, q.mix = v < 2 ? NULL : mix, q.mix_slerp = v == 2;
+                double t2[N * 2];
+                for (uint32_t c = 0; c < N; c++) t2[2 * c] = times[3 * c], t2[2 * c + 1] = times[3 * c + 1];
+                q.times = v < 2 ? times : t2;
+                assert_int_equal(sk_batch_run_pipeline(b, &q, &err), SK_OK);
+                q.aos = true, q.out_palette = pb, q.out_positions = vb;
+                assert_int_equal(sk_batch_run_pipeline(b, &q, &err), SK_OK);
+                if (memcmp(pa, pb, pal_bytes) || memcmp(va, vb, v_bytes))
+                    fail_msg("%u threads: slerp blend %d: the SoA and sk_pose paths differ", thread_counts[t], v);
+            }
             free(pa), free(pb), free(va), free(vb);
         }
         sk_batch_destroy(b);

@@ -6,51 +6,14 @@
  * describes the multi-way blend (sum of weighted poses divided by the weight
  * sum, which is what happens here when the weights exceed one), nlerp for
  * rotations, and per-bone masks whose values multiply the animation weight. */
+#include "anim/blend_internal.h"
 #include "core/math_inline.h"
 #include "skelanim/anim/blend.h"
 
 #include <math.h>
 
 static float eff_weight(const sk_blend_input *in, uint32_t j, uint8_t bit) {
-    float w = in->weight;
-    if (!(w > 0.0f)) return 0.0f;
-    if (in->channels && !(in->channels[j] & bit)) return 0.0f;
-    if (in->mask) {
-        float m = in->mask[j];
-        if (!(m > 0.0f)) return 0.0f;
-        if (m < 1.0f) w *= m;
-    }
-    return w;
-}
-
-/* three.js Quaternion.slerpFlat (double): no renormalisation on the slerp
- * branch, lerp + normalise when nearly parallel, returns a when a == b. */
-static void slerp_flat(double *a, const double *b_in, double t) {
-    if (a[0] == b_in[0] && a[1] == b_in[1] && a[2] == b_in[2] && a[3] == b_in[3]) return;
-    double b[4] = {b_in[0], b_in[1], b_in[2], b_in[3]};
-    double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    if (dot < 0.0) {
-        for (int k = 0; k < 4; k++) b[k] = -b[k];
-        dot = -dot;
-    }
-    double s = 1.0 - t;
-    if (dot < 0.9995) {
-        double th = acos(dot), sn = sin(th);
-        s = sin(s * th) / sn;
-        t = sin(t * th) / sn;
-        for (int k = 0; k < 4; k++) a[k] = a[k] * s + b[k] * t;
-    } else { /* small angle: lerp then normalise */
-        for (int k = 0; k < 4; k++) a[k] = a[k] * s + b[k] * t;
-        double l = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
-        if (l > 0.0)
-            for (int k = 0; k < 4; k++) a[k] /= l;
-    }
-}
-
-static sk_quat quat_from_d(const double *q) {
-    double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (!(l > 0.0)) return sk_quat_identity();
-    return sk_quat_make((float)(q[0] / l), (float)(q[1] / l), (float)(q[2] / l), (float)(q[3] / l));
+    return ska_eff_weight(in->weight, in->mask, in->channels, j, bit);
 }
 
 static sk_vec3 blend_vec(const sk_blend_input *in, uint32_t n, uint32_t j, uint8_t bit, bool is_scale, sk_vec3 rest,
@@ -93,30 +56,16 @@ static sk_quat blend_rot_nlerp(const sk_blend_input *in, uint32_t n, uint32_t j,
         double s = (acc[0] * rq[0] + acc[1] * rq[1] + acc[2] * rq[2] + acc[3] * rq[3] >= 0.0) ? 1.0 - W : W - 1.0;
         for (int k = 0; k < 4; k++) acc[k] += s * rq[k];
     }
-    return quat_from_d(acc);
+    return ska_quat_from_d(acc);
 }
 
 static sk_quat blend_rot_slerp(const sk_blend_input *in, uint32_t n, uint32_t j, sk_quat rest, bool fill) {
-    double acc[4] = {0, 0, 0, 0}, W = 0;
+    ska_slerp_acc acc = {{0, 0, 0, 0}, 0};
     for (uint32_t i = 0; i < n; i++) {
         float w = eff_weight(&in[i], j, SK_CHANNEL_R);
-        if (w == 0.0f) continue;
-        sk_quat q = in[i].pose->local[j].r;
-        double qd[4] = {q.x, q.y, q.z, q.w};
-        if (W == 0.0) {
-            for (int k = 0; k < 4; k++) acc[k] = qd[k];
-            W = w;
-        } else {
-            W += w;
-            slerp_flat(acc, qd, (double)w / W);
-        }
+        if (w != 0.0f) ska_slerp_add(&acc, in[i].pose->local[j].r, w);
     }
-    if (W == 0.0) return rest;
-    if (fill && W < 1.0) {
-        double rq[4] = {rest.x, rest.y, rest.z, rest.w};
-        slerp_flat(acc, rq, 1.0 - W);
-    }
-    return quat_from_d(acc);
+    return ska_slerp_finish(&acc, rest, fill);
 }
 
 /* An input pose fits when its joints match and it has all morph weights or none. */

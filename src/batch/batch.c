@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "skelanim/batch/batch.h"
+#include "skelanim/anim/soa_layers.h"
 #include "skelanim/core/soa.h"
 
 #include "core/clip_internal.h" /* sk_cclip_simd_available */
@@ -92,9 +93,9 @@ static sk_result palette_and_skin(const batch_job *job, uint32_t c, const sk_mat
     return sk_skin_run(&sj, err);
 }
 
-/* The structure-of-arrays path (core/soa.h: the same results, bit for bit):
- * one clip, two mixed with sk_blend_two's normalised lerp, or any count by
- * weights with sk_blend_poses's normalised lerp; no hook. */
+/* The structure-of-arrays path (core/soa.h, anim/soa_layers.h: the same
+ * results, bit for bit): one clip, two mixed as sk_blend_two does, or any
+ * count by weights as sk_blend_poses does; no hook. */
 static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
                                         sk_error *err) {
     const sk_batch_pipeline *p = job->pipe;
@@ -114,12 +115,20 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
     }
     sk_soa_pose *pose = &sp[0];
     if (k == 2 && p->mix) {
-        r = sk_blend_two_soa(skel, &sp[0], &sp[1], p->mix[c], &sp[2], err);
+        r = p->mix_slerp ? sk_blend_two_masked_soa(skel, &sp[0], &sp[1], p->mix[c], NULL, true, &sp[2], err)
+                         : sk_blend_two_soa(skel, &sp[0], &sp[1], p->mix[c], &sp[2], err);
         if (r != SK_OK) return r;
         pose = &sp[2];
     } else if (k > 1) {
-        bool fill = !(p->blend_options && p->blend_options->no_rest_fill);
-        r = sk_blend_weighted_soa(skel, in, p->weights + (size_t)c * k, k, fill, &sp[k], err);
+        const float *w = p->weights + (size_t)c * k;
+        if (p->blend_options && p->blend_options->rotation == SK_BLEND_SLERP) { /* anim/soa_layers.h */
+            sk_soa_blend_input bi[SK_BATCH_MAX_CLIPS];
+            for (uint32_t i = 0; i < k; i++) bi[i] = (sk_soa_blend_input){&sp[i], w[i], NULL, NULL};
+            r = sk_blend_poses_soa(skel, bi, k, p->blend_options, &sp[k], err);
+        } else {
+            bool fill = !(p->blend_options && p->blend_options->no_rest_fill);
+            r = sk_blend_weighted_soa(skel, in, w, k, fill, &sp[k], err);
+        }
         if (r != SK_OK) return r;
         pose = &sp[k];
     }
@@ -466,9 +475,7 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_normals given but the mesh has no normals", who);
         job.vertex_count = sk_skinned_mesh_vertex_count(p->mesh);
     }
-    job.soa = !p->aos && !p->post &&
-              (p->clip_count == 1 || (p->clip_count == 2 && p->mix && !p->mix_slerp) ||
-               (!(p->clip_count == 2 && p->mix) && (!p->blend_options || p->blend_options->rotation == SK_BLEND_NLERP)));
+    job.soa = !p->aos && !p->post;
     /* compressed clips: the AVX2 decoder writes SoA rows; the scalar one
      * goes through a bounded stack buffer (sk_clip_sample_soa), so not here */
     for (uint32_t i = 0; i < p->clip_count; i++)

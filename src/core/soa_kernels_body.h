@@ -81,86 +81,103 @@ SKK_ATTR static inline void SKK_FN(skk_store_rows)(const float *src, unsigned ro
     }
 }
 
-/* Four rows of rotations (x, y, z, w rows): sk_quat_slerp(a, b, u) per lane,
- * the series branch (core/math.c). Returns the lanes (bits) that need the
- * scalar function instead (more than 120 degrees apart, non-finite, zero
- * length); their out values are not defined. */
+/* Four rows of rotations (x, y, z, w rows), the SKK_W lanes at offset o:
+ * sk_quat_slerp(a, b, t) per lane, the series branch (core/math.c). Returns
+ * the lanes (bits, of this part) that need the scalar function instead (more
+ * than 120 degrees apart, non-finite, zero length); their out values are not
+ * defined. */
+SKK_ATTR static inline unsigned SKK_FN(skk_slerp_part)(const float *a, const float *b, int o, SKK_V t, float *out) {
+    const SKK_V one = SKK_FN(skk_splat)(1.0f), zero = SKK_FN(skk_splat)(0.0f);
+    const SKK_V d = one - t, t2 = t * t, d2 = d * d;
+    SKK_V ax = SKK_FN(skk_ld)(a + o), ay = SKK_FN(skk_ld)(a + 8 + o), az = SKK_FN(skk_ld)(a + 16 + o),
+          aw = SKK_FN(skk_ld)(a + 24 + o);
+    SKK_V bx = SKK_FN(skk_ld)(b + o), by = SKK_FN(skk_ld)(b + 8 + o), bz = SKK_FN(skk_ld)(b + 16 + o),
+          bw = SKK_FN(skk_ld)(b + 24 + o);
+    SKK_V x = ax * bx + ay * by + az * bz + aw * bw;
+    SKK_I bad = x != x;
+    SKK_I neg = x < zero;
+    SKK_V sgn = SKK_FN(skk_sel)(neg, SKK_FN(skk_splat)(-1.0f), one);
+    x = x * sgn;
+    x = SKK_FN(skk_sel)(x > one, one, x);
+    bad |= x < SKK_FN(skk_splat)(SKM_SLERP_TRIG_BELOW);
+    SKK_V xm1 = x - one;
+    SKK_I m3 = xm1 > SKK_FN(skk_splat)(SKM_SLERP_3_TERMS_ABOVE);
+    SKK_I m6 = xm1 > SKK_FN(skk_splat)(SKM_SLERP_6_TERMS_ABOVE);
+    int b3 = SKK_FN(skk_bits)(m3), b6 = SKK_FN(skk_bits)(m6), all = (1 << SKK_W) - 1;
+    int start = b3 == all ? 2 : b6 == all ? 5 : 7;
+    SKK_V ct = one, cd = one;
+    for (int i = start; i >= 0; i--) {
+        SKK_V ui = SKK_FN(skk_splat)(skm_slerp_u[i]), vi = SKK_FN(skk_splat)(skm_slerp_v[i]);
+        SKK_V nct = one + (ui * t2 - vi) * xm1 * ct;
+        SKK_V ncd = one + (ui * d2 - vi) * xm1 * cd;
+        SKK_I use = i >= 6 ? ~m6 : i >= 3 ? ~m3 : (m3 | ~m3);
+        ct = SKK_FN(skk_sel)(use, nct, ct);
+        cd = SKK_FN(skk_sel)(use, ncd, cd);
+    }
+    ct = ct * (t * sgn);
+    cd = cd * d;
+    SKK_V qx = cd * ax + ct * bx, qy = cd * ay + ct * by, qz = cd * az + ct * bz, qw = cd * aw + ct * bw;
+    SKK_V l2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    bad |= ~(l2 > zero);
+    SKK_V inv = one / SKK_FN(skk_sqrt)(l2);
+    SKK_FN(skk_st)(out + o, qx * inv);
+    SKK_FN(skk_st)(out + 8 + o, qy * inv);
+    SKK_FN(skk_st)(out + 16 + o, qz * inv);
+    SKK_FN(skk_st)(out + 24 + o, qw * inv);
+    return (unsigned)SKK_FN(skk_bits)(bad);
+}
+
+/* All 8 lanes of four rotation rows with one t: the lanes (bits) for the
+ * scalar function, as skk_slerp_part. */
 SKK_ATTR static inline unsigned SKK_FN(skk_slerp_rows)(const float *a, const float *b, float u, float *out) {
     unsigned far = 0;
-    const SKK_V one = SKK_FN(skk_splat)(1.0f), zero = SKK_FN(skk_splat)(0.0f);
-    const SKK_V t = SKK_FN(skk_splat)(u), d = one - t, t2 = t * t, d2 = d * d;
-    for (int p = 0; p < SKK_PARTS; p++) {
-        int o = p * SKK_W;
-        SKK_V ax = SKK_FN(skk_ld)(a + o), ay = SKK_FN(skk_ld)(a + 8 + o), az = SKK_FN(skk_ld)(a + 16 + o),
-              aw = SKK_FN(skk_ld)(a + 24 + o);
-        SKK_V bx = SKK_FN(skk_ld)(b + o), by = SKK_FN(skk_ld)(b + 8 + o), bz = SKK_FN(skk_ld)(b + 16 + o),
-              bw = SKK_FN(skk_ld)(b + 24 + o);
-        SKK_V x = ax * bx + ay * by + az * bz + aw * bw;
-        SKK_I bad = x != x;
-        SKK_I neg = x < zero;
-        SKK_V sgn = SKK_FN(skk_sel)(neg, SKK_FN(skk_splat)(-1.0f), one);
-        x = x * sgn;
-        x = SKK_FN(skk_sel)(x > one, one, x);
-        bad |= x < SKK_FN(skk_splat)(SKM_SLERP_TRIG_BELOW);
-        SKK_V xm1 = x - one;
-        SKK_I m3 = xm1 > SKK_FN(skk_splat)(SKM_SLERP_3_TERMS_ABOVE);
-        SKK_I m6 = xm1 > SKK_FN(skk_splat)(SKM_SLERP_6_TERMS_ABOVE);
-        int b3 = SKK_FN(skk_bits)(m3), b6 = SKK_FN(skk_bits)(m6), all = (1 << SKK_W) - 1;
-        int start = b3 == all ? 2 : b6 == all ? 5 : 7;
-        SKK_V ct = one, cd = one;
-        for (int i = start; i >= 0; i--) {
-            SKK_V ui = SKK_FN(skk_splat)(skm_slerp_u[i]), vi = SKK_FN(skk_splat)(skm_slerp_v[i]);
-            SKK_V nct = one + (ui * t2 - vi) * xm1 * ct;
-            SKK_V ncd = one + (ui * d2 - vi) * xm1 * cd;
-            SKK_I use = i >= 6 ? ~m6 : i >= 3 ? ~m3 : (m3 | ~m3);
-            ct = SKK_FN(skk_sel)(use, nct, ct);
-            cd = SKK_FN(skk_sel)(use, ncd, cd);
-        }
-        ct = ct * (t * sgn);
-        cd = cd * d;
-        SKK_V qx = cd * ax + ct * bx, qy = cd * ay + ct * by, qz = cd * az + ct * bz, qw = cd * aw + ct * bw;
-        SKK_V l2 = qx * qx + qy * qy + qz * qz + qw * qw;
-        bad |= ~(l2 > zero);
-        SKK_V inv = one / SKK_FN(skk_sqrt)(l2);
-        SKK_FN(skk_st)(out + o, qx * inv);
-        SKK_FN(skk_st)(out + 8 + o, qy * inv);
-        SKK_FN(skk_st)(out + 16 + o, qz * inv);
-        SKK_FN(skk_st)(out + 24 + o, qw * inv);
-        far |= (unsigned)SKK_FN(skk_bits)(bad) << o;
-    }
+    const SKK_V t = SKK_FN(skk_splat)(u);
+    for (int p = 0; p < SKK_PARTS; p++) far |= SKK_FN(skk_slerp_part)(a, b, p * SKK_W, t, out) << (p * SKK_W);
     return far;
 }
 
-/* One SoA group (80 floats): sk_blend_two's per-joint work with t != 0,
- * rotations by skm_quat_nlerp (identity where the sum is zero or not
- * finite, as skm_quat_normalize). out may be a or b. */
-SKK_ATTR static inline void SKK_FN(skk_blend_group)(const float *a, const float *b, float t, float *out) {
+/* The same with a t per lane (u: 8 floats). */
+SKK_ATTR static inline unsigned SKK_FN(skk_slerp_rows_u)(const float *a, const float *b, const float *u, float *out) {
+    unsigned far = 0;
+    for (int p = 0; p < SKK_PARTS; p++)
+        far |= SKK_FN(skk_slerp_part)(a, b, p * SKK_W, SKK_FN(skk_ld)(u + p * SKK_W), out) << (p * SKK_W);
+    return far;
+}
+
+/* The SKK_W lanes at offset o of one SoA group (80 floats): sk_blend_two's
+ * per-joint work with weight tt (per lane, != 0), rotations by
+ * skm_quat_nlerp (identity where the sum is zero or not finite, as
+ * skm_quat_normalize). out may be a or b. */
+SKK_ATTR static inline void SKK_FN(skk_blend_part)(const float *a, const float *b, int o, SKK_V tt, float *out) {
     const SKK_V one = SKK_FN(skk_splat)(1.0f), zero = SKK_FN(skk_splat)(0.0f);
-    const SKK_V tt = SKK_FN(skk_splat)(t), u = one - tt;
-    for (int p = 0; p < SKK_PARTS; p++) {
-        int o = p * SKK_W;
-        for (int r = 0; r < 3; r++) { /* translation and scale: skm_vec3_lerp */
-            SKK_V x = SKK_FN(skk_ld)(a + SKK_ROW_T + r * 8 + o), y = SKK_FN(skk_ld)(b + SKK_ROW_T + r * 8 + o);
-            SKK_V s = SKK_FN(skk_ld)(a + SKK_ROW_S + r * 8 + o), w = SKK_FN(skk_ld)(b + SKK_ROW_S + r * 8 + o);
-            SKK_FN(skk_st)(out + SKK_ROW_T + r * 8 + o, x + (y - x) * tt);
-            SKK_FN(skk_st)(out + SKK_ROW_S + r * 8 + o, s + (w - s) * tt);
-        }
-        const float *ar = a + SKK_ROW_R + o, *br = b + SKK_ROW_R + o;
-        SKK_V ax = SKK_FN(skk_ld)(ar), ay = SKK_FN(skk_ld)(ar + 8), az = SKK_FN(skk_ld)(ar + 16), aw = SKK_FN(skk_ld)(ar + 24);
-        SKK_V bx = SKK_FN(skk_ld)(br), by = SKK_FN(skk_ld)(br + 8), bz = SKK_FN(skk_ld)(br + 16), bw = SKK_FN(skk_ld)(br + 24);
-        SKK_V dot = ax * bx + ay * by + az * bz + aw * bw;
-        SKK_V s = SKK_FN(skk_sel)(dot < zero, SKK_FN(skk_splat)(-1.0f), one);
-        SKK_V qx = ax * u + bx * s * tt, qy = ay * u + by * s * tt, qz = az * u + bz * s * tt, qw = aw * u + bw * s * tt;
-        SKK_V l = SKK_FN(skk_sqrt)(qx * qx + qy * qy + qz * qz + qw * qw);
-        /* !(l > 0) || !finite(l): the identity */
-        SKK_I ok = (l > zero) & (l < SKK_FN(skk_splat)(__builtin_inff()));
-        SKK_V inv = one / l;
-        float *orr = out + SKK_ROW_R + o;
-        SKK_FN(skk_st)(orr, SKK_FN(skk_sel)(ok, qx * inv, zero));
-        SKK_FN(skk_st)(orr + 8, SKK_FN(skk_sel)(ok, qy * inv, zero));
-        SKK_FN(skk_st)(orr + 16, SKK_FN(skk_sel)(ok, qz * inv, zero));
-        SKK_FN(skk_st)(orr + 24, SKK_FN(skk_sel)(ok, qw * inv, one));
+    const SKK_V u = one - tt;
+    for (int r = 0; r < 3; r++) { /* translation and scale: skm_vec3_lerp */
+        SKK_V x = SKK_FN(skk_ld)(a + SKK_ROW_T + r * 8 + o), y = SKK_FN(skk_ld)(b + SKK_ROW_T + r * 8 + o);
+        SKK_V s = SKK_FN(skk_ld)(a + SKK_ROW_S + r * 8 + o), w = SKK_FN(skk_ld)(b + SKK_ROW_S + r * 8 + o);
+        SKK_FN(skk_st)(out + SKK_ROW_T + r * 8 + o, x + (y - x) * tt);
+        SKK_FN(skk_st)(out + SKK_ROW_S + r * 8 + o, s + (w - s) * tt);
     }
+    const float *ar = a + SKK_ROW_R + o, *br = b + SKK_ROW_R + o;
+    SKK_V ax = SKK_FN(skk_ld)(ar), ay = SKK_FN(skk_ld)(ar + 8), az = SKK_FN(skk_ld)(ar + 16), aw = SKK_FN(skk_ld)(ar + 24);
+    SKK_V bx = SKK_FN(skk_ld)(br), by = SKK_FN(skk_ld)(br + 8), bz = SKK_FN(skk_ld)(br + 16), bw = SKK_FN(skk_ld)(br + 24);
+    SKK_V dot = ax * bx + ay * by + az * bz + aw * bw;
+    SKK_V s = SKK_FN(skk_sel)(dot < zero, SKK_FN(skk_splat)(-1.0f), one);
+    SKK_V qx = ax * u + bx * s * tt, qy = ay * u + by * s * tt, qz = az * u + bz * s * tt, qw = aw * u + bw * s * tt;
+    SKK_V l = SKK_FN(skk_sqrt)(qx * qx + qy * qy + qz * qz + qw * qw);
+    /* !(l > 0) || !finite(l): the identity */
+    SKK_I ok = (l > zero) & (l < SKK_FN(skk_splat)(__builtin_inff()));
+    SKK_V inv = one / l;
+    float *orr = out + SKK_ROW_R + o;
+    SKK_FN(skk_st)(orr, SKK_FN(skk_sel)(ok, qx * inv, zero));
+    SKK_FN(skk_st)(orr + 8, SKK_FN(skk_sel)(ok, qy * inv, zero));
+    SKK_FN(skk_st)(orr + 16, SKK_FN(skk_sel)(ok, qz * inv, zero));
+    SKK_FN(skk_st)(orr + 24, SKK_FN(skk_sel)(ok, qw * inv, one));
+}
+
+/* One SoA group with one t != 0 (sk_blend_two_soa). */
+SKK_ATTR static inline void SKK_FN(skk_blend_group)(const float *a, const float *b, float t, float *out) {
+    const SKK_V tt = SKK_FN(skk_splat)(t);
+    for (int p = 0; p < SKK_PARTS; p++) SKK_FN(skk_blend_part)(a, b, p * SKK_W, tt, out);
 }
 
 /* One SoA group's local matrices (skm_transform_rs and the translation):

@@ -143,13 +143,11 @@ typedef struct sk_batch_pipeline {
     float *out_positions;
     float *out_normals;
     /* Layout of the per-frame poses. With no post hook (and no compressed
-     * clip on a CPU without AVX2), and one clip, two mixed by `mix` with
-     * mix_slerp false, or any
-     * count by `weights` with normalised-lerp rotations (blend_options NULL
-     * or SK_BLEND_NLERP), the pipeline samples, blends and runs
-     * local-to-model on structure-of-arrays poses (core/soa.h), four or
-     * eight joints at a time, with the same results bit for bit; otherwise
-     * on sk_pose. aos = true keeps sk_pose throughout (to compare). */
+     * clip on a CPU without AVX2), the pipeline samples, blends (nlerp or
+     * slerp: core/soa.h, anim/soa_layers.h) and runs local-to-model on
+     * structure-of-arrays poses, four or eight joints at a time, with the
+     * same results bit for bit; otherwise on sk_pose. aos = true keeps
+     * sk_pose throughout (to compare). */
     bool aos;
 } sk_batch_pipeline;
 

@@ -1,0 +1,241 @@
+/* Masks, channel sets, slerp, additive poses and the layer stack on
+ * structure-of-arrays poses (anim/soa_layers.h): blend.c's and layers.c's
+ * joint loops one SoA group (eight joints) at a time, four or eight lanes
+ * per instruction (soa_layers_body.h), the same operations in the same
+ * order. Where blend.c works in double (sk_blend_poses) so does this, four
+ * doubles per AVX2 instruction. */
+#include "anim/blend_internal.h"
+#include "anim/soa_layers_internal.h"
+#include "core/internal.h"
+#include "core/soa_kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Double vectors: core/soa_blend_body.h's loads, stores and selects (its
+ * plain N-layer blend is soa.c's; here only the helpers are used). */
+typedef double skd_d2 __attribute__((vector_size(16)));
+typedef int64_t skd_l2 __attribute__((vector_size(16)));
+typedef float skd_f2 __attribute__((vector_size(8)));
+#define SKD_D 2
+#define SKD_VD skd_d2
+#define SKD_VF skd_f2
+#define SKD_VL skd_l2
+#define SKD_FN(name) name##_d2
+#define SKD_ATTR
+#include "core/soa_blend_body.h"
+#if defined(SK_SOA_X86)
+typedef double skd_d4 __attribute__((vector_size(32)));
+typedef int64_t skd_l4 __attribute__((vector_size(32)));
+typedef float skd_f4 __attribute__((vector_size(16)));
+#define SKD_D 4
+#define SKD_VD skd_d4
+#define SKD_VF skd_f4
+#define SKD_VL skd_l4
+#define SKD_FN(name) name##_d4
+#define SKD_ATTR __attribute__((target("avx2")))
+#include "core/soa_blend_body.h"
+#endif
+
+/* Rotation rows of the identity (x, y, z, w rows of 8). */
+static const float sla_identity_rows[32] __attribute__((aligned(32))) = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+
+/* Lane l's rotation of a group; a rotation into lane l of rotation rows. */
+static inline sk_quat sla_rot(const float *g, unsigned l) {
+    const float *r = g + SKK_ROW_R;
+    return sk_quat_make(r[l], r[8 + l], r[16 + l], r[24 + l]);
+}
+static inline void sla_put_q(float *rows, unsigned l, sk_quat q) {
+    rows[l] = q.x, rows[8 + l] = q.y, rows[16 + l] = q.z, rows[24 + l] = q.w;
+}
+
+#define SKK_W 4
+#define SKK_V skk_f4
+#define SKK_I skk_i4
+#define SKK_FN(name) name##_w4
+#define SKK_ATTR
+#define SKD_D 2
+#define SKD_VD skd_d2
+#define SKD_VL skd_l2
+#define SKD_FN(name) name##_d2
+#include "anim/soa_layers_body.h"
+#if defined(SK_SOA_X86)
+#define SKK_W 8
+#define SKK_V skk_f8
+#define SKK_I skk_i8
+#define SKK_FN(name) name##_w8
+#define SKK_ATTR __attribute__((target("avx2")))
+#define SKD_D 4
+#define SKD_VD skd_d4
+#define SKD_VL skd_l4
+#define SKD_FN(name) name##_d4
+#include "anim/soa_layers_body.h"
+#define SLA_CALL(wide, name, ...) ((wide) ? name##_w8(__VA_ARGS__) : name##_w4(__VA_ARGS__))
+#else
+#define SLA_CALL(wide, name, ...) ((void)(wide), name##_w4(__VA_ARGS__))
+#endif
+
+/* Per-lane factor of group g: value * mask[j] (value where mask is NULL), 0
+ * in the padding lanes. */
+static void sla_lane_factors(float value, const float *mask, uint32_t n, uint32_t g, float *u) {
+    if ((g + 1) * SK_SOA_LANES <= n) { /* a full group: one product per lane, as below */
+        if (mask)
+            for (uint32_t l = 0; l < SK_SOA_LANES; l++) u[l] = value * mask[g * SK_SOA_LANES + l];
+        else
+            for (uint32_t l = 0; l < SK_SOA_LANES; l++) u[l] = value;
+        return;
+    }
+    for (uint32_t l = 0; l < SK_SOA_LANES; l++) {
+        uint32_t j = g * SK_SOA_LANES + l;
+        u[l] = j >= n ? 0.0f : mask ? value * mask[j] : value;
+    }
+}
+
+void ska_blend_two_masked_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_soa_pose *b, float t,
+                              const float *mask, bool slerp, sk_soa_pose *out, bool wide) {
+    float u[SK_SOA_LANES] __attribute__((aligned(32)));
+    for (uint32_t g = 0; g < out->group_count; g++) {
+        size_t at = (size_t)g * SK_SOA_GROUP_FLOATS;
+        sla_lane_factors(t, mask, s->joint_count, g, u);
+        SLA_CALL(wide, sla_two_group, a->data + at, b->data + at, u, slerp, out->data + at);
+    }
+}
+
+void ska_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *d, float weight,
+                            const float *mask, bool wide) {
+    float w[SK_SOA_LANES] __attribute__((aligned(32)));
+    for (uint32_t g = 0; g < io->group_count; g++) {
+        size_t at = (size_t)g * SK_SOA_GROUP_FLOATS;
+        sla_lane_factors(weight, mask, s->joint_count, g, w);
+        SLA_CALL(wide, sla_additive_group, io->data + at, d->data + at, w);
+    }
+}
+
+void ska_make_additive_soa(const sk_skeleton *s, const sk_soa_pose *p, const sk_soa_pose *r, sk_soa_pose *out,
+                           bool wide) {
+    (void)s;
+    for (uint32_t g = 0; g < out->group_count; g++) {
+        size_t at = (size_t)g * SK_SOA_GROUP_FLOATS;
+        SLA_CALL(wide, sla_make_additive_group, p->data + at, r->data + at, out->data + at);
+    }
+}
+
+#define SLA_MAX_INPUTS 64u
+
+void ska_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uint32_t n, bool slerp, bool fill,
+                         sk_soa_pose *out, bool wide) {
+    static const uint8_t bits[3] = {SK_CHANNEL_T, SK_CHANNEL_R, SK_CHANNEL_S};
+    float wt[SLA_MAX_INPUTS * 24] __attribute__((aligned(32)));
+    const float *rows[SLA_MAX_INPUTS];
+    float rot[32] __attribute__((aligned(32)));
+    uint32_t joints = s->joint_count;
+    for (uint32_t g = 0; g < out->group_count; g++) {
+        size_t at = (size_t)g * SK_SOA_GROUP_FLOATS;
+        for (uint32_t i = 0; i < n; i++) { /* ska_eff_weight, the mask once for the three channels */
+            rows[i] = in[i].pose->data + at;
+            float *wi = wt + i * 24, w = in[i].weight, base[SK_SOA_LANES];
+            if (!(w > 0.0f)) {
+                memset(wi, 0, 24 * sizeof *wi);
+                continue;
+            }
+            for (uint32_t l = 0; l < SK_SOA_LANES; l++) {
+                uint32_t j = g * SK_SOA_LANES + l;
+                float m = j < joints ? (in[i].mask ? in[i].mask[j] : 1.0f) : 0.0f;
+                base[l] = !(m > 0.0f) ? 0.0f : m < 1.0f ? w * m : w;
+            }
+            for (uint32_t c = 0; c < 3; c++)
+                for (uint32_t l = 0; l < SK_SOA_LANES; l++) {
+                    uint32_t j = g * SK_SOA_LANES + l;
+                    bool has = !in[i].channels || (j < joints && (in[i].channels[j] & bits[c]));
+                    wi[c * 8 + l] = has ? base[l] : 0.0f;
+                }
+        }
+        const float *rest = s->rest_soa + at;
+        if (slerp) { /* SK_BLEND_SLERP: the rotations joint by joint (acos and sin in double), before out is written */
+            for (uint32_t l = 0; l < SK_SOA_LANES; l++) {
+                ska_slerp_acc acc = {{0, 0, 0, 0}, 0};
+                for (uint32_t i = 0; i < n; i++)
+                    if (wt[i * 24 + 8 + l] != 0.0f) ska_slerp_add(&acc, sla_rot(rows[i], l), wt[i * 24 + 8 + l]);
+                sla_put_q(rot, l, ska_slerp_finish(&acc, sla_rot(rest, l), fill));
+            }
+        }
+        SLA_CALL(wide, sla_blend_group, rows, wt, n, fill, rest, out->data + at);
+        if (slerp) memcpy(out->data + at + SKK_ROW_R, rot, sizeof rot);
+    }
+}
+
+/* ---- public functions ---------------------------------------------------- */
+
+sk_result sk_blend_two_masked_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_soa_pose *b, float t,
+                                  const float *mask, bool use_slerp, sk_soa_pose *out, sk_error *err) {
+    static const char *who = "sk_blend_two_masked_soa";
+    sk_result r = sk_soa_pose_check(s, a, who, err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, b, who, err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, out, who, err);
+    if (r != SK_OK) return r;
+    ska_blend_two_masked_soa(s, a, b, t, mask, use_slerp, out, sk_soa_use_avx2());
+    return SK_OK;
+}
+
+sk_result sk_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uint32_t n,
+                             const sk_blend_options *opts, sk_soa_pose *out, sk_error *err) {
+    static const char *who = "sk_blend_poses_soa";
+    sk_result r = sk_soa_pose_check(s, out, who, err);
+    if (r != SK_OK) return r;
+    if (n > SLA_MAX_INPUTS) return sk_error_set(err, SK_ERR_LIMIT, "%s: %u inputs, at most %u", who, n, SLA_MAX_INPUTS);
+    if (n && !in) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL inputs", who);
+    for (uint32_t i = 0; i < n; i++) {
+        if (!in[i].pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: input %u: no pose", who, i);
+        if ((r = sk_soa_pose_check(s, in[i].pose, who, err)) != SK_OK) return r;
+    }
+    sk_blend_options o = {0};
+    if (opts) o = *opts;
+    ska_blend_poses_soa(s, in, n, o.rotation == SK_BLEND_SLERP, !o.no_rest_fill, out, sk_soa_use_avx2());
+    return SK_OK;
+}
+
+sk_result sk_pose_make_additive_soa(const sk_skeleton *s, const sk_soa_pose *pose, const sk_soa_pose *reference,
+                                    sk_soa_pose *out, sk_error *err) {
+    static const char *who = "sk_pose_make_additive_soa";
+    sk_result r = sk_soa_pose_check(s, pose, who, err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, reference, who, err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, out, who, err);
+    if (r != SK_OK) return r;
+    ska_make_additive_soa(s, pose, reference, out, sk_soa_use_avx2());
+    return SK_OK;
+}
+
+sk_result sk_pose_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *delta, float weight,
+                                     const float *mask, sk_error *err) {
+    static const char *who = "sk_pose_apply_additive_soa";
+    sk_result r = sk_soa_pose_check(s, io, who, err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, delta, who, err);
+    if (r != SK_OK) return r;
+    ska_apply_additive_soa(s, io, delta, weight, mask, sk_soa_use_avx2());
+    return SK_OK;
+}
+
+sk_result sk_layers_apply_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_layer *layers, uint32_t n,
+                              sk_error *err) {
+    static const char *who = "sk_layers_apply_soa";
+    if (!s || (n && !layers)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL argument", who);
+    sk_result r = sk_soa_pose_check(s, io, who, err);
+    if (r != SK_OK) return r;
+    for (uint32_t i = 0; i < n; i++) { /* every layer checked before any is applied */
+        if (!layers[i].pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: layer %u has no pose", who, i);
+        if ((r = sk_soa_pose_check(s, layers[i].pose, who, err)) != SK_OK) return r;
+    }
+    bool wide = sk_soa_use_avx2();
+    for (uint32_t i = 0; i < n; i++) { /* sk_layers_apply */
+        const sk_soa_layer *L = &layers[i];
+        float w = L->weight;
+        if (!(w > 0.0f)) continue;
+        if (w > 1.0f) w = 1.0f;
+        if (L->mode == SK_LAYER_ADDITIVE)
+            ska_apply_additive_soa(s, io, L->pose, w, L->mask, wide);
+        else
+            ska_blend_two_masked_soa(s, io, L->pose, w, L->mask, false, io, wide);
+    }
+    return SK_OK;
+}

@@ -1,0 +1,20 @@
+/* Private: soa_layers.c's functions with the kernel width chosen (wide:
+ * eight floats / four doubles per instruction, AVX2, only where
+ * sk_soa_use_avx2(); otherwise four floats / two doubles). The public
+ * functions (anim/soa_layers.h) check their arguments and choose the width
+ * by themselves; the tests run both. Arguments already checked. */
+#ifndef SKELANIM_ANIM_SOA_LAYERS_INTERNAL_H
+#define SKELANIM_ANIM_SOA_LAYERS_INTERNAL_H
+
+#include "skelanim/anim/soa_layers.h"
+
+void ska_blend_two_masked_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_soa_pose *b, float t,
+                              const float *mask, bool slerp, sk_soa_pose *out, bool wide);
+void ska_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uint32_t n, bool slerp, bool fill,
+                         sk_soa_pose *out, bool wide);
+void ska_make_additive_soa(const sk_skeleton *s, const sk_soa_pose *p, const sk_soa_pose *r, sk_soa_pose *out,
+                           bool wide);
+void ska_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *d, float weight,
+                            const float *mask, bool wide);
+
+#endif
