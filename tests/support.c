@@ -108,3 +108,62 @@ int sk_test_model_dirs(const char *dir, char **names, int cap) {
     qsort(names, (size_t)count, sizeof(char *), cmp_name);
     return count;
 }
+
+float sk_test_rnd(uint32_t *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (float)(*s >> 8) / (float)(1u << 23) - 1.0f;
+}
+
+sk_quat sk_test_rnd_quat(uint32_t *s) {
+    float x = sk_test_rnd(s), y = sk_test_rnd(s), z = sk_test_rnd(s), w = sk_test_rnd(s);
+    return sk_quat_normalize(sk_quat_make(x, y, z, w));
+}
+
+sk_skeleton *sk_test_chain_skeleton(uint32_t n, uint32_t seed) {
+    int32_t *parents = malloc(n * sizeof *parents);
+    sk_transform *rest = malloc(n * sizeof *rest);
+    assert_non_null(parents);
+    assert_non_null(rest);
+    for (uint32_t i = 0; i < n; i++) {
+        parents[i] = i % 5 == 0 ? (i ? 0 : -1) : (int32_t)i - 1;
+        float x = sk_test_rnd(&seed), y = sk_test_rnd(&seed), z = sk_test_rnd(&seed);
+        rest[i].t = sk_vec3_make(x, y, z);
+        rest[i].r = sk_test_rnd_quat(&seed);
+        rest[i].s = sk_vec3_make(1.0f + 0.1f * sk_test_rnd(&seed), 1, 1);
+    }
+    sk_skeleton *s = NULL;
+    sk_error err = {0};
+    sk_skeleton_desc sd = {0};
+    sd.joint_count = n;
+    sd.parents = parents;
+    sd.rest = rest;
+    assert_int_equal(sk_skeleton_create(&sd, NULL, &s, &err), SK_OK);
+    free(parents);
+    free(rest);
+    return s;
+}
+
+void sk_test_assert_soa_equal(const sk_skeleton *s, const sk_soa_pose *soa, const sk_transform *aos, const char *what) {
+    sk_transform *back = calloc(s->joint_count, sizeof *back);
+    sk_pose p = sk_pose_view(back, s->joint_count, NULL, 0);
+    sk_error err = {0};
+    assert_int_equal(sk_soa_pose_to_pose(s, soa, &p, &err), SK_OK);
+    for (uint32_t j = 0; j < s->joint_count; j++)
+        if (memcmp(&back[j], &aos[j], sizeof(sk_transform)) != 0) {
+            const sk_transform *x = &back[j], *y = &aos[j];
+            fprintf(stderr,
+                    "%s: joint %u differs: soa t (%.9g %.9g %.9g) r (%.9g %.9g %.9g %.9g) s (%.9g %.9g %.9g), "
+                    "aos t (%.9g %.9g %.9g) r (%.9g %.9g %.9g %.9g) s (%.9g %.9g %.9g)\n",
+                    what, j, (double)x->t.x, (double)x->t.y, (double)x->t.z, (double)x->r.x, (double)x->r.y,
+                    (double)x->r.z, (double)x->r.w, (double)x->s.x, (double)x->s.y, (double)x->s.z, (double)y->t.x,
+                    (double)y->t.y, (double)y->t.z, (double)y->r.x, (double)y->r.y, (double)y->r.z, (double)y->r.w,
+                    (double)y->s.x, (double)y->s.y, (double)y->s.z);
+            fail();
+        }
+    /* padding lanes stay the identity */
+    uint32_t last = s->joint_count % 8;
+    const float *g = soa->data + (size_t)(soa->group_count - 1) * 80;
+    for (uint32_t l = last ? last : 8; l < 8; l++)
+        for (uint32_t c = 0; c < 10; c++) assert_true(g[c * 8 + l] == (c == 6 || c >= 7 ? 1.0f : 0.0f));
+    free(back);
+}

@@ -49,5 +49,18 @@ char *sk_test_read_file(const char *path, size_t *size);
  * dot-entries and LICENSES/, sorted by name, strdup'ed into names (free each).
  * Fails the test when dir cannot be read or holds more than cap. */
 int sk_test_model_dirs(const char *dir, char **names, int cap);
+/* Deterministic pseudo-random numbers in [-1, 1) (a linear congruential
+ * step of *seed), and a random unit quaternion from four of them. */
+float sk_test_rnd(uint32_t *seed);
+sk_quat sk_test_rnd_quat(uint32_t *seed);
+/* A skeleton of n joints (n >= 1): chains of five from the root (joint i's
+ * parent is 0 where i % 5 == 0, else i - 1), a random rest pose from seed
+ * (scale x in [0.9, 1.1)). Fails the test on error; destroy with
+ * sk_skeleton_destroy. */
+sk_skeleton *sk_test_chain_skeleton(uint32_t n, uint32_t seed);
+/* Fails the test (printing the first differing joint) unless the SoA pose
+ * converts back to exactly these transforms (memcmp) and its padding lanes
+ * hold the identity. */
+void sk_test_assert_soa_equal(const sk_skeleton *s, const sk_soa_pose *soa, const sk_transform *aos, const char *what);
 
 #endif

@@ -21,32 +21,7 @@ static sk_asset *mannequin(void) {
     return a;
 }
 
-/* Deterministic pseudo-random numbers in [-1, 1). */
-static float rnd(uint32_t *s) {
-    *s = *s * 1664525u + 1013904223u;
-    return (float)(*s >> 8) / (float)(1u << 23) - 1.0f;
-}
-static sk_quat rnd_quat(uint32_t *s) {
-    sk_quat q = sk_quat_make(rnd(s), rnd(s), rnd(s), rnd(s));
-    return sk_quat_normalize(q);
-}
 
-static void assert_same_pose(const sk_skeleton *s, const sk_soa_pose *soa, const sk_transform *aos, const char *what) {
-    sk_transform *back = calloc(s->joint_count, sizeof *back);
-    sk_pose p = sk_pose_view(back, s->joint_count, NULL, 0);
-    sk_error err = {0};
-    assert_int_equal(sk_soa_pose_to_pose(s, soa, &p, &err), SK_OK);
-    for (uint32_t j = 0; j < s->joint_count; j++)
-        if (memcmp(&back[j], &aos[j], sizeof(sk_transform)) != 0) {
-            fprintf(stderr, "%s: joint %u differs: soa r (%.9g %.9g %.9g %.9g) t (%.9g %.9g %.9g), aos r (%.9g %.9g %.9g %.9g) t (%.9g %.9g %.9g)\n",
-                    what, j, (double)back[j].r.x, (double)back[j].r.y, (double)back[j].r.z, (double)back[j].r.w,
-                    (double)back[j].t.x, (double)back[j].t.y, (double)back[j].t.z, (double)aos[j].r.x,
-                    (double)aos[j].r.y, (double)aos[j].r.z, (double)aos[j].r.w, (double)aos[j].t.x, (double)aos[j].t.y,
-                    (double)aos[j].t.z);
-            fail();
-        }
-    free(back);
-}
 
 /* Sampling: sk_clip_sample_soa == sk_clip_sample_cursor, forward with a
  * cursor, backward, and at random times without one. */
@@ -64,21 +39,21 @@ static uint32_t check_sampling(const sk_skeleton *s, const sk_clip *c, const cha
         memset(ca, 0, (cn + 1) * sizeof *ca);
         memset(cb, 0, (cn + 1) * sizeof *cb);
         for (int f = -3; f < 200; f++) {
-            double t = pass == 0 ? f / 60.0 : pass == 1 ? d - f / 60.0 : (double)(rnd(&seed) + 1.0f) * 0.6 * d;
+            double t = pass == 0 ? f / 60.0 : pass == 1 ? d - f / 60.0 : (double)(sk_test_rnd(&seed) + 1.0f) * 0.6 * d;
             bool cur = pass < 2;
             assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_CLAMP, cur ? ca : NULL, cn,
                                                    SK_POSE_OF(s, aos, NULL), &err), SK_OK);
             assert_int_equal(sk_clip_sample_soa(c, s, t, SK_LOOP_CLAMP, cur ? cb : NULL, cn, &soa, &err), SK_OK);
             char label[160];
             snprintf(label, sizeof label, "%s, pass %d, t %.4f", what, pass, t);
-            assert_same_pose(s, &soa, aos, label);
+            sk_test_assert_soa_equal(s, &soa, aos, label);
             if (sk_clip_is_frame_major(c)) { /* both kernel widths, into SoA and into AoS */
                 double tw = sk_clip_wrap_time(c, t, SK_LOOP_CLAMP);
                 sk_transform *x = calloc(n, sizeof *x);
                 for (int wide = 0; wide < (sk_soa_use_avx2() ? 2 : 1); wide++) {
                     memcpy(soa.data, s->rest_soa, soa.group_count * 80 * sizeof(float));
                     sk_frames_sample(c, tw, NULL, NULL, soa.data, wide);
-                    assert_same_pose(s, &soa, aos, label);
+                    sk_test_assert_soa_equal(s, &soa, aos, label);
                     memcpy(x, s->rest, n * sizeof *x);
                     sk_frames_sample(c, tw, NULL, x, NULL, wide);
                     assert_memory_equal(x, aos, n * sizeof *x);
@@ -114,33 +89,12 @@ static void test_sample_mannequin(void **st) {
     sk_asset_destroy(a);
 }
 
-/* A skeleton of n joints (chains of 5) and a clip on it: LINEAR T and R on
- * every joint with key times shared (frame-major) unless `layout` says
- * otherwise: 1 = every track its own times, 2 = a STEP scale track added,
- * 3 = CUBICSPLINE rotations; every seventh joint without tracks except in
- * layout 4. */
-static sk_skeleton *chain_skeleton(uint32_t n) {
-    int32_t *parents = malloc(n * sizeof *parents);
-    sk_transform *rest = malloc(n * sizeof *rest);
-    uint32_t seed = 3;
-    for (uint32_t i = 0; i < n; i++) {
-        parents[i] = i % 5 == 0 ? (i ? 0 : -1) : (int32_t)i - 1;
-        rest[i].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
-        rest[i].r = rnd_quat(&seed);
-        rest[i].s = sk_vec3_make(1.0f + 0.1f * rnd(&seed), 1, 1);
-    }
-    sk_skeleton *s = NULL;
-    sk_error err = {0};
-    sk_skeleton_desc sd = {0};
-    sd.joint_count = n;
-    sd.parents = parents;
-    sd.rest = rest;
-    assert_int_equal(sk_skeleton_create(&sd, NULL, &s, &err), SK_OK);
-    free(parents);
-    free(rest);
-    return s;
-}
 
+/* A clip on a chain skeleton of n joints (sk_test_chain_skeleton): LINEAR T
+ * and R on every joint with key times shared (frame-major) unless `layout`
+ * says otherwise: 1 = every track its own times, 2 = a STEP scale track
+ * added, 3 = CUBICSPLINE rotations; every seventh joint without tracks
+ * except in layout 4. */
 static sk_clip *chain_clip(uint32_t n, uint32_t keys, int layout, uint32_t seed) {
     sk_clip_builder *b = NULL;
     sk_error err = {0};
@@ -152,13 +106,13 @@ static sk_clip *chain_clip(uint32_t n, uint32_t keys, int layout, uint32_t seed)
             for (uint32_t k = 0; k < keys; k++) times[k] = (float)k / 30.0f + (layout == 1 ? (float)j * 1e-3f : 0.0f);
             bool cubic = layout == 3 && path == 1;
             for (uint32_t k = 0; k < keys; k++) {
-                sk_quat q = rnd_quat(&seed);
+                sk_quat q = sk_test_rnd_quat(&seed);
                 if (k % 9 == 4) q = sk_quat_make(-q.x, -q.y, -q.z, -q.w); /* the other hemisphere */
                 float v[4] = {q.x, q.y, q.z, q.w};
-                if (path == 0) v[0] = rnd(&seed) * 2, v[1] = rnd(&seed), v[2] = rnd(&seed);
+                if (path == 0) v[0] = sk_test_rnd(&seed) * 2, v[1] = sk_test_rnd(&seed), v[2] = sk_test_rnd(&seed);
                 uint32_t w = path == 0 ? 3 : 4;
                 for (uint32_t e = 0; e < (cubic ? 3u : 1u); e++)
-                    for (uint32_t i = 0; i < w; i++) vals[(k * (cubic ? 3 : 1) + e) * w + i] = e == 1 || !cubic ? v[i] : 0.1f * rnd(&seed);
+                    for (uint32_t i = 0; i < w; i++) vals[(k * (cubic ? 3 : 1) + e) * w + i] = e == 1 || !cubic ? v[i] : 0.1f * sk_test_rnd(&seed);
             }
             sk_track_desc td = {j, path == 0 ? SK_PATH_TRANSLATION : SK_PATH_ROTATION,
                                 cubic ? SK_INTERP_CUBICSPLINE : SK_INTERP_LINEAR, keys, times, vals, 0};
@@ -184,7 +138,7 @@ static void test_sample_layouts(void **st) {
     (void)st;
     uint32_t checks = 0, compressed = 0;
     for (uint32_t n = 1; n <= 41; n += 8) {
-        sk_skeleton *s = chain_skeleton(n);
+        sk_skeleton *s = sk_test_chain_skeleton(n, 3);
         for (int layout = 0; layout < 5; layout++) {
             sk_clip *c = chain_clip(n, 17, layout, 11 + n);
             char what[64];
@@ -219,7 +173,7 @@ static void test_sample_layouts(void **st) {
 static void test_frames_vs_tracks(void **st) {
     (void)st;
     uint32_t n = 34, keys = 23, checks = 0; /* joints 32-33: a compact block */
-    sk_skeleton *s = chain_skeleton(n);
+    sk_skeleton *s = sk_test_chain_skeleton(n, 3);
     sk_clip *fr = chain_clip(n, keys, 0, 5), *tr = chain_clip(n, keys, 2, 5);
     sk_error err = {0};
     sk_transform *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
@@ -287,9 +241,9 @@ static void test_frame_writers(void **st) {
                         float *v = vals + (size_t)ti * keys * 4;
                         mode[ti] = variant == 0 ? 2 : variant == 1 ? 3 : (uint8_t)((j * 7 + p * 3) % 4);
                         for (uint32_t k = 0; k < keys; k++) {
-                            sk_quat q = rnd_quat(&seed);
+                            sk_quat q = sk_test_rnd_quat(&seed);
                             float e[4] = {q.x, q.y, q.z, q.w};
-                            if (p != SK_PATH_ROTATION) e[0] = 4 * rnd(&seed), e[1] = rnd(&seed), e[2] = -rnd(&seed);
+                            if (p != SK_PATH_ROTATION) e[0] = 4 * sk_test_rnd(&seed), e[1] = sk_test_rnd(&seed), e[2] = -sk_test_rnd(&seed);
                             if (p == SK_PATH_ROTATION && k % 5 == 2) /* not unit: the writer normalises */
                                 for (int c = 0; c < 4; c++) e[c] *= 1.004f;
                             for (uint32_t c = 0; c < w; c++) v[k * w + c] = e[c];
@@ -379,18 +333,18 @@ static void test_blend_l2m(void **st) {
     (void)st;
     uint32_t checks = 0;
     for (uint32_t n = 1; n <= 67; n += 11) {
-        sk_skeleton *s = chain_skeleton(n);
+        sk_skeleton *s = sk_test_chain_skeleton(n, 3);
         sk_error err = {0};
         sk_transform *pa = calloc(n, sizeof *pa), *pb = calloc(n, sizeof *pb), *po = calloc(n, sizeof *po);
         sk_mat4 *ma = calloc(n, sizeof *ma), *mb = calloc(n, sizeof *mb);
         uint32_t seed = n;
         for (uint32_t j = 0; j < n; j++) {
-            pa[j].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
-            pb[j].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
-            pa[j].r = rnd_quat(&seed);
-            pb[j].r = rnd_quat(&seed);
-            pa[j].s = sk_vec3_make(1 + rnd(&seed) * 0.5f, 1 + rnd(&seed) * 0.5f, 1);
-            pb[j].s = sk_vec3_make(1, 1 + rnd(&seed) * 0.5f, 1 + rnd(&seed) * 0.5f);
+            pa[j].t = sk_vec3_make(sk_test_rnd(&seed), sk_test_rnd(&seed), sk_test_rnd(&seed));
+            pb[j].t = sk_vec3_make(sk_test_rnd(&seed), sk_test_rnd(&seed), sk_test_rnd(&seed));
+            pa[j].r = sk_test_rnd_quat(&seed);
+            pb[j].r = sk_test_rnd_quat(&seed);
+            pa[j].s = sk_vec3_make(1 + sk_test_rnd(&seed) * 0.5f, 1 + sk_test_rnd(&seed) * 0.5f, 1);
+            pb[j].s = sk_vec3_make(1, 1 + sk_test_rnd(&seed) * 0.5f, 1 + sk_test_rnd(&seed) * 0.5f);
         }
         if (n > 20) {
             pa[5].r = sk_quat_make(0, 0, 0, 0), pb[5].r = sk_quat_make(0, 0, 0, 0); /* nlerp of nothing: identity */
@@ -402,20 +356,20 @@ static void test_blend_l2m(void **st) {
         assert_int_equal(sk_soa_pose_alloc(s, NULL, &so, &err), SK_OK);
         assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, pa, NULL), &sa, &err), SK_OK);
         assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, pb, NULL), &sb, &err), SK_OK);
-        assert_same_pose(s, &sa, pa, "round trip");
+        sk_test_assert_soa_equal(s, &sa, pa, "round trip");
         const float ws[] = {0.0f, 0.3f, 0.5f, 1.0f, 0.77f, -0.25f, 1.5f};
         sk_mat4 root = sk_mat4_from_transform(&pa[0]);
         for (size_t w = 0; w < sizeof ws / sizeof ws[0]; w++) {
             sk_pose out = sk_pose_view(po, n, NULL, 0);
             assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), SK_POSE_OF(s, pb, NULL), ws[w], NULL, false, &out, &err), SK_OK);
             assert_int_equal(sk_blend_two_soa(s, &sa, &sb, ws[w], &so, &err), SK_OK);
-            assert_same_pose(s, &so, po, "blend");
+            sk_test_assert_soa_equal(s, &so, po, "blend");
             if (ws[w] != 0.0f) { /* both kernel widths (the public function picks one) */
                 sk_soa_blend(&sa, &sb, ws[w], &so, false);
-                assert_same_pose(s, &so, po, "blend, 4 lanes");
+                sk_test_assert_soa_equal(s, &so, po, "blend, 4 lanes");
                 if (sk_soa_use_avx2()) {
                     sk_soa_blend(&sa, &sb, ws[w], &so, true);
-                    assert_same_pose(s, &so, po, "blend, 8 lanes");
+                    sk_test_assert_soa_equal(s, &so, po, "blend, 8 lanes");
                 }
             }
             for (int r = 0; r < 2; r++) {
@@ -437,7 +391,7 @@ static void test_blend_l2m(void **st) {
         assert_int_equal(sk_blend_two_soa(s, &sa, &sb, 0.4f, &sa, &err), SK_OK);
         sk_pose out = sk_pose_view(po, n, NULL, 0);
         assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), SK_POSE_OF(s, pb, NULL), 0.4f, NULL, false, &out, &err), SK_OK);
-        assert_same_pose(s, &sa, po, "blend in place");
+        sk_test_assert_soa_equal(s, &sa, po, "blend in place");
         sk_soa_pose_free(&sa, NULL);
         sk_soa_pose_free(&sb, NULL);
         sk_soa_pose_free(&so, NULL);
@@ -455,7 +409,7 @@ static void test_blend_weighted(void **st) {
     (void)st;
     uint32_t checks = 0;
     for (uint32_t n = 1; n <= 45; n += 11) {
-        sk_skeleton *s = chain_skeleton(n);
+        sk_skeleton *s = sk_test_chain_skeleton(n, 3);
         sk_error err = {0};
         enum { L = 4 };
         sk_transform *p[L], *po = calloc(n, sizeof *po);
@@ -464,10 +418,10 @@ static void test_blend_weighted(void **st) {
         for (int i = 0; i < L; i++) {
             p[i] = calloc(n, sizeof *p[i]);
             for (uint32_t j = 0; j < n; j++) {
-                p[i][j].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
-                p[i][j].r = rnd_quat(&seed);
+                p[i][j].t = sk_vec3_make(sk_test_rnd(&seed), sk_test_rnd(&seed), sk_test_rnd(&seed));
+                p[i][j].r = sk_test_rnd_quat(&seed);
                 if ((i + j) % 3 == 0) p[i][j].r = sk_quat_make(-p[i][j].r.x, -p[i][j].r.y, -p[i][j].r.z, -p[i][j].r.w);
-                p[i][j].s = sk_vec3_make(1 + 0.3f * rnd(&seed), 1, 1 + 0.2f * rnd(&seed));
+                p[i][j].s = sk_vec3_make(1 + 0.3f * sk_test_rnd(&seed), 1, 1 + 0.2f * sk_test_rnd(&seed));
             }
             assert_int_equal(sk_soa_pose_alloc(s, NULL, &sp[i], &err), SK_OK);
             assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, p[i], NULL), &sp[i], &err), SK_OK);
@@ -489,11 +443,11 @@ static void test_blend_weighted(void **st) {
                 sk_pose out = sk_pose_view(po, n, NULL, 0);
                 assert_int_equal(sk_blend_poses(s, in, L, &o, &out, &err), SK_OK);
                 assert_int_equal(sk_blend_weighted_soa(s, sin, wsets[ws], L, fill, &so, &err), SK_OK);
-                assert_same_pose(s, &so, po, "weighted blend");
+                sk_test_assert_soa_equal(s, &so, po, "weighted blend");
                 for (int wide = 0; wide < (sk_soa_use_avx2() ? 2 : 1); wide++) {
                     memset(so.data, 0, so.group_count * 80 * sizeof(float));
                     sk_soa_blend_weighted(s, sin, wsets[ws], L, fill, &so, wide);
-                    assert_same_pose(s, &so, po, wide ? "weighted blend, 4 doubles" : "weighted blend, 2 doubles");
+                    sk_test_assert_soa_equal(s, &so, po, wide ? "weighted blend, 4 doubles" : "weighted blend, 2 doubles");
                 }
                 checks++;
             }
@@ -511,7 +465,7 @@ static void test_blend_weighted(void **st) {
             sk_pose out = sk_pose_view(po, n, NULL, 0);
             assert_int_equal(sk_blend_poses(s, in, L, NULL, &out, &err), SK_OK);
             assert_int_equal(sk_blend_weighted_soa(s, sin, w, L, true, &sp[0], &err), SK_OK);
-            assert_same_pose(s, &sp[0], po, "weighted blend in place");
+            sk_test_assert_soa_equal(s, &sp[0], po, "weighted blend in place");
         }
         assert_int_equal(sk_blend_weighted_soa(s, NULL, NULL, 65, true, &so, &err), SK_ERR_LIMIT);
         for (int i = 0; i < L; i++) {
@@ -532,15 +486,15 @@ static void test_kernel_widths(void **st) {
     float a[32], b[32], o4[32], o8[32];
     for (int round = 0; round < 2000; round++) {
         for (int l = 0; l < 8; l++) {
-            sk_quat qa = rnd_quat(&seed), qb = rnd_quat(&seed);
+            sk_quat qa = sk_test_rnd_quat(&seed), qb = sk_test_rnd_quat(&seed);
             if (round % 3 == 0) { /* close keys: the 3- and 6-term series */
                 float e = round % 2 ? 1e-3f : 0.05f;
-                qb = sk_quat_normalize(sk_quat_make(qa.x + e * rnd(&seed), qa.y + e * rnd(&seed), qa.z, qa.w));
+                qb = sk_quat_normalize(sk_quat_make(qa.x + e * sk_test_rnd(&seed), qa.y + e * sk_test_rnd(&seed), qa.z, qa.w));
             }
             a[l] = qa.x, a[8 + l] = qa.y, a[16 + l] = qa.z, a[24 + l] = qa.w;
             b[l] = qb.x, b[8 + l] = qb.y, b[16 + l] = qb.z, b[24 + l] = qb.w;
         }
-        float u = (rnd(&seed) + 1.0f) * 0.5f;
+        float u = (sk_test_rnd(&seed) + 1.0f) * 0.5f;
         unsigned far4 = skk_slerp_rows_w4(a, b, u, o4);
 #if defined(SK_SOA_X86)
         unsigned far8 = far4;
@@ -573,7 +527,7 @@ static void test_kernel_widths(void **st) {
     assert_true(checks > 2000 * 8 / 2);
     /* blend groups: w4 == w8 on the same data */
     float ga[80], gb[80], r4[80], r8[80];
-    for (int i = 0; i < 80; i++) ga[i] = rnd(&seed), gb[i] = rnd(&seed);
+    for (int i = 0; i < 80; i++) ga[i] = sk_test_rnd(&seed), gb[i] = sk_test_rnd(&seed);
     skk_blend_group_w4(ga, gb, 0.35f, r4);
 #if defined(SK_SOA_X86)
     if (sk_soa_use_avx2()) {
@@ -600,7 +554,7 @@ static void test_errors(void **st) {
     assert_int_equal(sk_soa_pose_floats(0), 80u);
     /* rest pose, padding lanes identity */
     sk_transform *rest = calloc(s->joint_count, sizeof *rest);
-    assert_same_pose(s, &p, s->rest, "rest");
+    sk_test_assert_soa_equal(s, &p, s->rest, "rest");
     uint32_t last = s->joint_count % 8;
     if (last) {
         const float *g = p.data + (size_t)(p.group_count - 1) * 80;
@@ -622,7 +576,7 @@ static void test_errors(void **st) {
     sk_mat4 m[2];
     assert_int_equal(sk_local_to_model_soa(s, &p, NULL, m, 2, &err), SK_ERR_INVALID_ARGUMENT);
     /* a clip on more joints than the skeleton has */
-    sk_skeleton *small = chain_skeleton(3);
+    sk_skeleton *small = sk_test_chain_skeleton(3, 3);
     sk_soa_pose ps;
     assert_int_equal(sk_soa_pose_alloc(small, NULL, &ps, &err), SK_OK);
     assert_int_equal(sk_clip_sample_soa(a->clips[0], small, 0.1, SK_LOOP_REPEAT, NULL, 0, &ps, &err), SK_ERR_INVALID_ARGUMENT);

@@ -16,51 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Deterministic pseudo-random numbers in [-1, 1). */
-static float rnd(uint32_t *s) {
-    *s = *s * 1664525u + 1013904223u;
-    return (float)(*s >> 8) / (float)(1u << 23) - 1.0f;
-}
-static sk_quat rnd_quat(uint32_t *s) { return sk_quat_normalize(sk_quat_make(rnd(s), rnd(s), rnd(s), rnd(s))); }
-
 static int widths(void) { return sk_soa_use_avx2() ? 2 : 1; }
 
-/* A skeleton of n joints: chains of five from the root, random rest pose. */
-static sk_skeleton *chain_skeleton(uint32_t n) {
-    int32_t *parents = malloc(n * sizeof *parents);
-    sk_transform *rest = malloc(n * sizeof *rest);
-    uint32_t seed = 5;
-    for (uint32_t i = 0; i < n; i++) {
-        parents[i] = i % 5 == 0 ? (i ? 0 : -1) : (int32_t)i - 1;
-        rest[i].t = sk_vec3_make(rnd(&seed), rnd(&seed), rnd(&seed));
-        rest[i].r = rnd_quat(&seed);
-        rest[i].s = sk_vec3_make(1.0f + 0.1f * rnd(&seed), 1, 1);
-    }
-    sk_skeleton *s = NULL;
-    sk_error err = {0};
-    sk_skeleton_desc sd = {0};
-    sd.joint_count = n;
-    sd.parents = parents;
-    sd.rest = rest;
-    assert_int_equal(sk_skeleton_create(&sd, NULL, &s, &err), SK_OK);
-    free(parents);
-    free(rest);
-    return s;
-}
 
 /* Random pose; near (if given): rotations within a few degrees of it on
  * every third joint (the slerp series), the others anywhere (more than 120
  * degrees apart on many: the scalar lanes), some on the other hemisphere. */
 static void rnd_pose(uint32_t n, uint32_t *seed, const sk_transform *near, sk_transform *p) {
     for (uint32_t j = 0; j < n; j++) {
-        p[j].t = sk_vec3_make(rnd(seed), rnd(seed), rnd(seed));
-        p[j].r = rnd_quat(seed);
+        p[j].t = sk_vec3_make(sk_test_rnd(seed), sk_test_rnd(seed), sk_test_rnd(seed));
+        p[j].r = sk_test_rnd_quat(seed);
         if (near && j % 3 == 0) {
             sk_quat q = near[j].r;
-            p[j].r = sk_quat_normalize(sk_quat_make(q.x + 0.03f * rnd(seed), q.y, q.z + 0.02f * rnd(seed), q.w));
+            p[j].r = sk_quat_normalize(sk_quat_make(q.x + 0.03f * sk_test_rnd(seed), q.y, q.z + 0.02f * sk_test_rnd(seed), q.w));
         }
         if (j % 4 == 1) p[j].r = sk_quat_make(-p[j].r.x, -p[j].r.y, -p[j].r.z, -p[j].r.w);
-        p[j].s = sk_vec3_make(1 + 0.4f * rnd(seed), 1 + 0.2f * rnd(seed), j % 7 == 3 ? 0.0f : 1.0f);
+        p[j].s = sk_vec3_make(1 + 0.4f * sk_test_rnd(seed), 1 + 0.2f * sk_test_rnd(seed), j % 7 == 3 ? 0.0f : 1.0f);
     }
 }
 
@@ -72,37 +43,13 @@ static sk_soa_pose soa_of(const sk_skeleton *s, const sk_transform *p) {
     return out;
 }
 
-static void assert_same(const sk_skeleton *s, const sk_soa_pose *soa, const sk_transform *aos, const char *what) {
-    sk_transform *back = calloc(s->joint_count, sizeof *back);
-    sk_pose p = sk_pose_view(back, s->joint_count, NULL, 0);
-    sk_error err = {0};
-    assert_int_equal(sk_soa_pose_to_pose(s, soa, &p, &err), SK_OK);
-    for (uint32_t j = 0; j < s->joint_count; j++)
-        if (memcmp(&back[j], &aos[j], sizeof(sk_transform)) != 0) {
-            const sk_transform *x = &back[j], *y = &aos[j];
-            fprintf(stderr,
-                    "%s: joint %u differs: soa t (%.9g %.9g %.9g) r (%.9g %.9g %.9g %.9g) s (%.9g %.9g %.9g), "
-                    "aos t (%.9g %.9g %.9g) r (%.9g %.9g %.9g %.9g) s (%.9g %.9g %.9g)\n",
-                    what, j, (double)x->t.x, (double)x->t.y, (double)x->t.z, (double)x->r.x, (double)x->r.y,
-                    (double)x->r.z, (double)x->r.w, (double)x->s.x, (double)x->s.y, (double)x->s.z, (double)y->t.x,
-                    (double)y->t.y, (double)y->t.z, (double)y->r.x, (double)y->r.y, (double)y->r.z, (double)y->r.w,
-                    (double)y->s.x, (double)y->s.y, (double)y->s.z);
-            fail();
-        }
-    /* padding lanes stay the identity */
-    uint32_t last = s->joint_count % 8;
-    const float *g = soa->data + (size_t)(soa->group_count - 1) * 80;
-    for (uint32_t l = last ? last : 8; l < 8; l++)
-        for (uint32_t c = 0; c < 10; c++) assert_true(g[c * 8 + l] == (c == 6 || c >= 7 ? 1.0f : 0.0f));
-    free(back);
-}
 
 /* Masks: kind 0 NULL, 1 zeros and ones, 2 fractions, 3 everything (above
  * one, negative, NaN). */
 static const float *make_mask(uint32_t n, int kind, uint32_t *seed, float *m) {
     if (kind == 0) return NULL;
     for (uint32_t j = 0; j < n; j++) {
-        float r = rnd(seed);
+        float r = sk_test_rnd(seed);
         m[j] = kind == 1 ? (r > 0 ? 1.0f : 0.0f) : 0.5f + 0.5f * r;
         if (kind == 3 && j % 6 == 2) m[j] = 1.7f;
         if (kind == 3 && j % 6 == 4) m[j] = -0.3f;
@@ -121,7 +68,7 @@ static void test_two_masked(void **st) {
     const float ts[] = {0.0f, 0.3f, 1.0f, -0.25f, 1.5f, 0.71f};
     for (size_t k = 0; k < NSIZES; k++) {
         uint32_t n = sizes[k], seed = 31 * n + 1;
-        sk_skeleton *s = chain_skeleton(n);
+        sk_skeleton *s = sk_test_chain_skeleton(n, 5);
         sk_error err = {0};
         sk_transform *pa = calloc(n, sizeof *pa), *pb = calloc(n, sizeof *pb), *po = calloc(n, sizeof *po);
         float *mbuf = calloc(n, sizeof *mbuf);
@@ -139,19 +86,19 @@ static void test_two_masked(void **st) {
                     char what[96];
                     snprintf(what, sizeof what, "two, %u joints, mask %d, t %g, slerp %d", n, mk, (double)ts[ti], slerp);
                     assert_int_equal(sk_blend_two_masked_soa(s, &sa, &sb, ts[ti], mask, slerp, &so, &err), SK_OK);
-                    assert_same(s, &so, po, what);
+                    sk_test_assert_soa_equal(s, &so, po, what);
                     for (int wide = 0; wide < widths(); wide++) {
                         memset(so.data, 0, so.group_count * 80 * sizeof(float));
                         ska_blend_two_masked_soa(s, &sa, &sb, ts[ti], mask, slerp, &so, wide);
-                        assert_same(s, &so, po, what);
+                        sk_test_assert_soa_equal(s, &so, po, what);
                         checks++;
                     }
                     /* out aliasing a, then b */
                     sk_soa_pose ca = soa_of(s, pa), cb = soa_of(s, pb);
                     assert_int_equal(sk_blend_two_masked_soa(s, &ca, &sb, ts[ti], mask, slerp, &ca, &err), SK_OK);
-                    assert_same(s, &ca, po, "two, out = a");
+                    sk_test_assert_soa_equal(s, &ca, po, "two, out = a");
                     assert_int_equal(sk_blend_two_masked_soa(s, &sa, &cb, ts[ti], mask, slerp, &cb, &err), SK_OK);
-                    assert_same(s, &cb, po, "two, out = b");
+                    sk_test_assert_soa_equal(s, &cb, po, "two, out = b");
                     sk_soa_pose_free(&ca, NULL), sk_soa_pose_free(&cb, NULL);
                 }
         }
@@ -173,7 +120,7 @@ static void test_poses_masked(void **st) {
     enum { NW = sizeof wsets / sizeof wsets[0] };
     for (size_t k = 0; k < NSIZES; k++) {
         uint32_t n = sizes[k], seed = 7 * n + 3;
-        sk_skeleton *s = chain_skeleton(n);
+        sk_skeleton *s = sk_test_chain_skeleton(n, 5);
         sk_error err = {0};
         sk_transform *p[L], *po = calloc(n, sizeof *po);
         sk_soa_pose sp[L], so = soa_of(s, NULL);
@@ -213,18 +160,18 @@ static void test_poses_masked(void **st) {
                         snprintf(what, sizeof what, "poses, %u joints, weights %zu, variant %d, slerp %d, fill %d", n,
                                  ws, variant, rot, fill);
                         assert_int_equal(sk_blend_poses_soa(s, sin, L, &o, &so, &err), SK_OK);
-                        assert_same(s, &so, po, what);
+                        sk_test_assert_soa_equal(s, &so, po, what);
                         for (int wide = 0; wide < widths(); wide++) {
                             memset(so.data, 0, so.group_count * 80 * sizeof(float));
                             ska_blend_poses_soa(s, sin, L, rot, fill, &so, wide);
-                            assert_same(s, &so, po, what);
+                            sk_test_assert_soa_equal(s, &so, po, what);
                             checks++;
                         }
                         /* out aliasing the last input */
                         sk_soa_pose alias = soa_of(s, p[L - 1]);
                         sin[L - 1].pose = &alias;
                         assert_int_equal(sk_blend_poses_soa(s, sin, L, &o, &alias, &err), SK_OK);
-                        assert_same(s, &alias, po, "poses, out = an input");
+                        sk_test_assert_soa_equal(s, &alias, po, "poses, out = an input");
                         sk_soa_pose_free(&alias, NULL);
                     }
         for (int i = 0; i < L; i++) {
@@ -245,7 +192,7 @@ static void test_additive(void **st) {
     const float ws[] = {0.0f, 0.4f, 1.0f, 1.7f, -0.5f};
     for (size_t k = 0; k < NSIZES; k++) {
         uint32_t n = sizes[k], seed = 13 * n + 5;
-        sk_skeleton *s = chain_skeleton(n);
+        sk_skeleton *s = sk_test_chain_skeleton(n, 5);
         sk_error err = {0};
         sk_transform *pp = calloc(n, sizeof *pp), *pr = calloc(n, sizeof *pr), *pd = calloc(n, sizeof *pd);
         sk_transform *base = calloc(n, sizeof *base), *io = calloc(n, sizeof *io);
@@ -258,16 +205,16 @@ static void test_additive(void **st) {
         assert_int_equal(sk_pose_make_additive(s, SK_POSE_OF(s, pp, NULL), SK_POSE_OF(s, pr, NULL),
                                                SK_POSE_OF(s, pd, NULL), &err), SK_OK);
         assert_int_equal(sk_pose_make_additive_soa(s, &sp, &sr, &sd, &err), SK_OK);
-        assert_same(s, &sd, pd, "make additive");
+        sk_test_assert_soa_equal(s, &sd, pd, "make additive");
         for (int wide = 0; wide < widths(); wide++) {
             memset(sd.data, 0, sd.group_count * 80 * sizeof(float));
             ska_make_additive_soa(s, &sp, &sr, &sd, wide);
-            assert_same(s, &sd, pd, "make additive, width");
+            sk_test_assert_soa_equal(s, &sd, pd, "make additive, width");
             checks++;
         }
         sk_soa_pose alias = soa_of(s, pp); /* out = pose */
         assert_int_equal(sk_pose_make_additive_soa(s, &alias, &sr, &alias, &err), SK_OK);
-        assert_same(s, &alias, pd, "make additive, out = pose");
+        sk_test_assert_soa_equal(s, &alias, pd, "make additive, out = pose");
         sk_soa_pose_free(&alias, NULL);
         for (int mk = 0; mk < 4; mk++) {
             const float *mask = make_mask(n, mk, &seed, mbuf);
@@ -279,11 +226,11 @@ static void test_additive(void **st) {
                 snprintf(what, sizeof what, "apply additive, %u joints, mask %d, weight %g", n, mk, (double)ws[wi]);
                 sk_soa_pose sio = soa_of(s, base);
                 assert_int_equal(sk_pose_apply_additive_soa(s, &sio, &sd, ws[wi], mask, &err), SK_OK);
-                assert_same(s, &sio, io, what);
+                sk_test_assert_soa_equal(s, &sio, io, what);
                 for (int wide = 0; wide < widths(); wide++) {
                     assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, base, NULL), &sio, &err), SK_OK);
                     ska_apply_additive_soa(s, &sio, &sd, ws[wi], mask, wide);
-                    assert_same(s, &sio, io, what);
+                    sk_test_assert_soa_equal(s, &sio, io, what);
                     checks++;
                 }
                 sk_soa_pose_free(&sio, NULL);
@@ -327,7 +274,7 @@ static void test_layers_mannequin(void **st) {
         assert_int_equal(sk_pose_make_additive(s, SK_POSE_OF(s, pc, NULL), SK_POSE_OF(s, pi, NULL),
                                                SK_POSE_OF(s, pd, NULL), &err), SK_OK);
         assert_int_equal(sk_pose_make_additive_soa(s, &sc, &si, &sd, &err), SK_OK);
-        assert_same(s, &sd, pd, "mannequin additive");
+        sk_test_assert_soa_equal(s, &sd, pd, "mannequin additive");
         float w = (float)f / 39.0f;
         sk_layer layers[4] = {{SK_LAYER_OVERRIDE, 1.0f, upper, SK_POSE_OF(s, pr, NULL)},
                               {SK_LAYER_ADDITIVE, 0.6f * w, NULL, SK_POSE_OF(s, pd, NULL)},
@@ -341,12 +288,12 @@ static void test_layers_mannequin(void **st) {
         assert_int_equal(sk_layers_apply(s, SK_POSE_OF(s, io, NULL), layers, 4, &err), SK_OK);
         memcpy(sio.data, sw.data, sio.group_count * 80 * sizeof(float));
         assert_int_equal(sk_layers_apply_soa(s, &sio, sl, 4, &err), SK_OK);
-        assert_same(s, &sio, io, "mannequin layers");
+        sk_test_assert_soa_equal(s, &sio, io, "mannequin layers");
         /* a slerp crossfade walk -> run */
         sk_pose out = sk_pose_view(io, n, NULL, 0);
         assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pw, NULL), SK_POSE_OF(s, pr, NULL), w, NULL, true, &out, &err), SK_OK);
         assert_int_equal(sk_blend_two_masked_soa(s, &sw, &sr, w, NULL, true, &sio, &err), SK_OK);
-        assert_same(s, &sio, io, "mannequin slerp crossfade");
+        sk_test_assert_soa_equal(s, &sio, io, "mannequin slerp crossfade");
         checks++;
     }
     assert_int_equal(checks, 40);
@@ -358,7 +305,7 @@ static void test_layers_mannequin(void **st) {
 
 static void test_errors(void **st) {
     (void)st;
-    sk_skeleton *s = chain_skeleton(10), *other = chain_skeleton(9);
+    sk_skeleton *s = sk_test_chain_skeleton(10, 5), *other = sk_test_chain_skeleton(9, 5);
     sk_error err = {0};
     sk_soa_pose p = soa_of(s, NULL), q = soa_of(s, NULL), wrong = soa_of(other, NULL);
     sk_soa_pose none = sk_soa_pose_view(NULL, 10);
@@ -371,7 +318,7 @@ static void test_errors(void **st) {
     assert_int_equal(sk_blend_poses_soa(s, in, 65, NULL, &q, &err), SK_ERR_LIMIT);
     assert_int_equal(sk_blend_poses_soa(s, NULL, 1, NULL, &q, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_blend_poses_soa(s, NULL, 0, NULL, &q, &err), SK_OK); /* nothing: the rest pose */
-    assert_same(s, &q, s->rest, "no inputs");
+    sk_test_assert_soa_equal(s, &q, s->rest, "no inputs");
     assert_int_equal(sk_pose_make_additive_soa(s, &p, &wrong, &q, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_pose_apply_additive_soa(s, &p, &wrong, 1.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
     /* a bad layer anywhere in the stack: nothing applied */
@@ -383,10 +330,10 @@ static void test_errors(void **st) {
                               {SK_LAYER_OVERRIDE, 0.5f, NULL, NULL}};
     assert_int_equal(sk_layers_apply_soa(s, &p, layers, 3, &err), SK_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(err.message, "layer 2"));
-    assert_same(s, &p, before, "unchanged after a bad layer");
+    sk_test_assert_soa_equal(s, &p, before, "unchanged after a bad layer");
     layers[2].pose = &wrong;
     assert_int_equal(sk_layers_apply_soa(s, &p, layers, 3, &err), SK_ERR_INVALID_ARGUMENT);
-    assert_same(s, &p, before, "unchanged after a bad layer");
+    sk_test_assert_soa_equal(s, &p, before, "unchanged after a bad layer");
     assert_int_equal(sk_layers_apply_soa(s, &p, NULL, 1, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_layers_apply_soa(NULL, &p, layers, 1, &err), SK_ERR_INVALID_ARGUMENT);
     free(before);

@@ -12,30 +12,9 @@
 #include <math.h>
 #include <string.h>
 
-/* Double vectors: core/soa_blend_body.h's loads, stores and selects (its
- * plain N-layer blend is soa.c's; here only the helpers are used). */
-typedef double skd_d2 __attribute__((vector_size(16)));
-typedef int64_t skd_l2 __attribute__((vector_size(16)));
-typedef float skd_f2 __attribute__((vector_size(8)));
-#define SKD_D 2
-#define SKD_VD skd_d2
-#define SKD_VF skd_f2
-#define SKD_VL skd_l2
-#define SKD_FN(name) name##_d2
-#define SKD_ATTR
-#include "core/soa_blend_body.h"
-#if defined(SK_SOA_X86)
-typedef double skd_d4 __attribute__((vector_size(32)));
-typedef int64_t skd_l4 __attribute__((vector_size(32)));
-typedef float skd_f4 __attribute__((vector_size(16)));
-#define SKD_D 4
-#define SKD_VD skd_d4
-#define SKD_VF skd_f4
-#define SKD_VL skd_l4
-#define SKD_FN(name) name##_d4
-#define SKD_ATTR __attribute__((target("avx2")))
-#include "core/soa_blend_body.h"
-#endif
+/* Double vectors (two or four per instruction) and their loads, stores
+ * and selects: core/soa_dvec.h. */
+#include "core/soa_dvec.h"
 
 /* Rotation rows of the identity (x, y, z, w rows of 8). */
 static const float sla_identity_rows[32] __attribute__((aligned(32))) = {

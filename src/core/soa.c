@@ -10,30 +10,9 @@
 #include <math.h>
 #include <stdint.h>
 
-/* The N-layer blend in double (soa_blend_body.h): 2 doubles per vector in
- * the baseline build, 4 under AVX2. */
-typedef double skd_d2 __attribute__((vector_size(16)));
-typedef int64_t skd_l2 __attribute__((vector_size(16)));
-typedef float skd_f2 __attribute__((vector_size(8)));
-#define SKD_D 2
-#define SKD_VD skd_d2
-#define SKD_VF skd_f2
-#define SKD_VL skd_l2
-#define SKD_FN(name) name##_d2
-#define SKD_ATTR
-#include "core/soa_blend_body.h"
-#if defined(SK_SOA_X86)
-typedef double skd_d4 __attribute__((vector_size(32)));
-typedef int64_t skd_l4 __attribute__((vector_size(32)));
-typedef float skd_f4 __attribute__((vector_size(16)));
-#define SKD_D 4
-#define SKD_VD skd_d4
-#define SKD_VF skd_f4
-#define SKD_VL skd_l4
-#define SKD_FN(name) name##_d4
-#define SKD_ATTR __attribute__((target("avx2")))
-#include "core/soa_blend_body.h"
-#endif
+/* The N-layer blend in double: core/soa_dvec.h (2 doubles per vector in
+ * the baseline build, 4 under AVX2). */
+#include "core/soa_dvec.h"
 
 static const float soa_identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
 
