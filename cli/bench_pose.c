@@ -9,7 +9,10 @@
  *            additive (sk_pose_apply_additive of a delta, masked, in place),
  *            poses (sk_blend_poses of two inputs, one masked, rest fill)
  *   ltm      sk_local_to_model (local transforms -> model matrices)
- *   palette  sk_skin_palette (model matrices x inverse binds)
+ *   palette  sk_skin_palette (model matrices x inverse binds); also, per
+ *            joint of the skeleton, SoA local-to-model then the palette
+ *            against sk_local_to_model_palette_soa with sk_skin_joint_map's
+ *            map (one pass): "two_pass_..." and "one_pass_..." keys
  * On the mannequin, or FILE (its skeleton and first skin). One JSON line per
  * stage: the minimum and median over the frames. sample, mix and ltm also
  * time the structure-of-arrays functions (core/soa.h: sk_clip_sample_soa,
@@ -176,6 +179,7 @@ static int bench_stage(int stage, int argc, char **argv) {
     sk_transform *pa = malloc(nt * sizeof *pa), *pb = malloc(nt * sizeof *pb), *po = malloc(nt * sizeof *po);
     sk_mat4 *model = malloc(nt * sizeof *model), *pal = malloc((size_t)count * (P ? P : 1) * sizeof *pal);
     double *ft = calloc(frames, sizeof *ft), *st = calloc(frames, sizeof *st);
+    double *f2 = calloc(frames, sizeof *f2), *f1 = calloc(frames, sizeof *f1); /* palette: two passes, one pass */
     size_t sf = sk_soa_pose_floats(J);
     float *sa = aligned_alloc(32, (size_t)count * sf * sizeof(float)), *sb = aligned_alloc(32, (size_t)count * sf * sizeof(float));
     float *so = aligned_alloc(32, (size_t)count * sf * sizeof(float));
@@ -184,8 +188,9 @@ static int bench_stage(int stage, int argc, char **argv) {
     sk_transform *pd = op == OP_ADDITIVE ? malloc(nt * sizeof *pd) : NULL;
     float *sd = op == OP_ADDITIVE ? aligned_alloc(32, (size_t)count * sf * sizeof(float)) : NULL;
     float *mask = malloc((J ? J : 1) * sizeof *mask);
+    int16_t *map = NULL; /* palette: sk_skin_joint_map's */
     int rc = 1;
-    if (!pa || !pb || !po || !model || !pal || !ft || !st || !sa || !sb || !so || !smodel || !mask ||
+    if (!pa || !pb || !po || !model || !pal || !ft || !st || !f2 || !f1 || !sa || !sb || !so || !smodel || !mask ||
         (op == OP_ADDITIVE && (!pd || !sd))) {
         fprintf(stderr, "skelanim: out of memory\n");
         goto done;
@@ -213,6 +218,11 @@ static int bench_stage(int stage, int argc, char **argv) {
         }
     }
     for (uint32_t j = 0; j < J; j++) mask[j] = (float)(j % 4) / 3.0f;
+    map = stage == ST_PALETTE ? malloc(J * sizeof *map) : NULL;
+    if (stage == ST_PALETTE && (!map || !sk_skin_joint_map(s, skin, map))) {
+        free(map);
+        map = NULL; /* not allowed for this skin: the one-pass figure is the two steps */
+    }
     double checksum = 0;
     for (uint32_t f = 0; f < frames + 5; f++) {
         double t0 = cli_now();
@@ -256,6 +266,20 @@ static int bench_stage(int stage, int argc, char **argv) {
             if (f >= 5) st[f - 5] = cli_now() - t1;
             checksum += stage == ST_MIX ? so[(size_t)(f % count) * sf + 48] : smodel[(size_t)(f % count) * J + J - 1].m[12];
         }
+        if (stage == ST_PALETTE) { /* local-to-model and the palette: two passes, then one (the map made once) */
+            double u0 = cli_now();
+            for (uint32_t i = 0; i < count; i++) {
+                sk_soa_pose SO = sk_soa_pose_view(so + i * sf, J);
+                sk_local_to_model_soa(s, &SO, NULL, smodel + (size_t)i * J, J, NULL);
+                sk_skin_palette(skin, smodel + (size_t)i * J, J, pal + (size_t)i * P, P, NULL);
+            }
+            double u1 = cli_now();
+            for (uint32_t i = 0; i < count; i++) {
+                sk_soa_pose SO = sk_soa_pose_view(so + i * sf, J);
+                sk_local_to_model_palette_soa(s, &SO, NULL, smodel + (size_t)i * J, J, skin, map, pal + (size_t)i * P, P, NULL);
+            }
+            if (f >= 5) f2[f - 5] = u1 - u0, f1[f - 5] = cli_now() - u1;
+        }
         checksum += stage == ST_MIX ? po[(size_t)(f % count) * J].r.w
                     : stage == ST_LTM ? model[(size_t)(f % count) * J + J - 1].m[12]
                                       : pal[(size_t)(f % count) * P].m[0];
@@ -272,12 +296,20 @@ static int bench_stage(int stage, int argc, char **argv) {
     if (stage != ST_PALETTE)
         printf(",\"aos_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_median\":%.3f",
                ft[0] * 1e9 / per, st[0] * 1e9 / per, st[frames / 2] * 1e9 / per);
+    else {
+        qsort(f2, frames, sizeof *f2, cli_cmp_double);
+        qsort(f1, frames, sizeof *f1, cli_cmp_double);
+        double pj = (double)count * J;
+        printf(",\"skeleton_joints\":%u,\"two_pass_ns_per_joint_min\":%.3f,\"two_pass_ns_per_joint_median\":%.3f,"
+               "\"one_pass_ns_per_joint_min\":%.3f,\"one_pass_ns_per_joint_median\":%.3f",
+               J, f2[0] * 1e9 / pj, f2[frames / 2] * 1e9 / pj, f1[0] * 1e9 / pj, f1[frames / 2] * 1e9 / pj);
+    }
     printf("}\n");
     if (!isfinite(checksum)) fprintf(stderr, "skelanim: bench %s: the outputs are not finite\n", names[stage]);
     rc = 0;
 done:
     free(pa), free(pb), free(po), free(model), free(pal), free(ft), free(st), free(sa), free(sb), free(so), free(smodel);
-    free(pd), free(sd), free(mask);
+    free(pd), free(sd), free(mask), free(f2), free(f1), free(map);
     sk_asset_destroy(a);
     return rc;
 }

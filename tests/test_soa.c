@@ -377,11 +377,11 @@ static void test_blend_l2m(void **st) {
                 assert_int_equal(sk_local_to_model_soa(s, &so, r ? &root : NULL, mb, n, &err), SK_OK);
                 assert_memory_equal(ma, mb, n * sizeof(sk_mat4));
                 memset(mb, 0, n * sizeof(sk_mat4));
-                sk_soa_l2m(s, &so, r ? &root : NULL, mb, false);
+                sk_soa_l2m(s, &so, r ? &root : NULL, mb, NULL, false);
                 assert_memory_equal(ma, mb, n * sizeof(sk_mat4));
                 if (sk_soa_use_avx2()) {
                     memset(mb, 0, n * sizeof(sk_mat4));
-                    sk_soa_l2m(s, &so, r ? &root : NULL, mb, true);
+                    sk_soa_l2m(s, &so, r ? &root : NULL, mb, NULL, true);
                     assert_memory_equal(ma, mb, n * sizeof(sk_mat4));
                 }
                 checks++;
@@ -399,6 +399,105 @@ static void test_blend_l2m(void **st) {
         sk_skeleton_destroy(s);
     }
     assert_int_equal(checks, 7 * 7 * 2);
+}
+
+/* Local-to-model with the palette in the same pass (sk_local_to_model_palette_soa)
+ * against sk_local_to_model + sk_skin_palette, byte for byte: skins of every
+ * joint in order, a permuted subset (as glTF files have), one listing a joint
+ * twice (made after the pass); with and without a root; both widths. */
+static void test_l2m_palette(void **st) {
+    (void)st;
+    uint32_t checks = 0;
+    for (uint32_t n = 1; n <= 67; n += 11) {
+        sk_skeleton *s = sk_test_chain_skeleton(n, 3);
+        sk_error err = {0};
+        uint32_t seed = 5 * n + 1;
+        sk_transform *p = calloc(n, sizeof *p);
+        for (uint32_t j = 0; j < n; j++) {
+            p[j].t = sk_vec3_make(sk_test_rnd(&seed), sk_test_rnd(&seed), sk_test_rnd(&seed));
+            p[j].r = sk_test_rnd_quat(&seed);
+            p[j].s = sk_vec3_make(1 + 0.2f * sk_test_rnd(&seed), 1, 1 - 0.1f * sk_test_rnd(&seed));
+        }
+        sk_soa_pose sp;
+        assert_int_equal(sk_soa_pose_alloc(s, NULL, &sp, &err), SK_OK);
+        assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, p, NULL), &sp, &err), SK_OK);
+        uint32_t joints[80], pc[3];
+        sk_mat4 ib[80];
+        for (uint32_t i = 0; i < 80; i++)
+            for (int k = 0; k < 16; k++) ib[i].m[k] = (k % 5 == 0 ? 1.0f : 0.0f) + 0.3f * sk_test_rnd(&seed);
+        for (int kind = 0; kind < 3; kind++) {
+            uint32_t c = 0;
+            if (kind == 0) /* every joint, in order */
+                for (uint32_t j = 0; j < n; j++) joints[c++] = j;
+            else /* every second joint from the end backwards (kind 2: and joint 0 twice) */
+                for (uint32_t j = n; j-- > 0;)
+                    if (j % 2 == 0 || j + 1 == n) joints[c++] = j;
+            if (kind == 2) joints[c++] = 0;
+            pc[kind] = c;
+            sk_skin skin = {"chain", c, joints, ib, -1};
+            sk_mat4 *ma = calloc(n, sizeof *ma), *mb = calloc(n, sizeof *mb);
+            sk_mat4 *pa = calloc(c, sizeof *pa), *pb = calloc(c, sizeof *pb);
+            sk_mat4 root = sk_mat4_from_transform(&p[0]);
+            int16_t map[80];
+            assert_int_equal(sk_skin_joint_map(s, &skin, map), kind != 2);
+            for (int r = 0; r < 2; r++) {
+                assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, p, NULL), r ? &root : NULL, ma, n, &err), SK_OK);
+                assert_int_equal(sk_skin_palette(&skin, ma, n, pa, c, &err), SK_OK);
+                memset(mb, 0, n * sizeof *mb), memset(pb, 0, c * sizeof *pb);
+                assert_int_equal(sk_local_to_model_palette_soa(s, &sp, r ? &root : NULL, mb, n, &skin, NULL, pb, c, &err), SK_OK);
+                assert_memory_equal(ma, mb, n * sizeof *ma);
+                assert_memory_equal(pa, pb, c * sizeof *pa);
+                checks++;
+                if (kind == 2) continue;
+                memset(mb, 0, n * sizeof *mb), memset(pb, 0, c * sizeof *pb);
+                assert_int_equal(sk_local_to_model_palette_soa(s, &sp, r ? &root : NULL, mb, n, &skin, map, pb, c, &err), SK_OK);
+                assert_memory_equal(ma, mb, n * sizeof *ma);
+                assert_memory_equal(pa, pb, c * sizeof *pa);
+                for (int wide = 0; wide < (sk_soa_use_avx2() ? 2 : 1); wide++) {
+                    sk_soa_palette pal = {&skin, map, pb};
+                    memset(mb, 0, n * sizeof *mb), memset(pb, 0, c * sizeof *pb);
+                    sk_soa_l2m(s, &sp, r ? &root : NULL, mb, &pal, wide);
+                    assert_memory_equal(ma, mb, n * sizeof *ma);
+                    assert_memory_equal(pa, pb, c * sizeof *pa);
+                }
+            }
+            free(ma), free(mb), free(pa), free(pb);
+        }
+        /* a map of another skin (every joint) with this one (half of them): only
+         * this skin's entries are written, nothing outside its palette */
+        if (n > 2) {
+            uint32_t half = n / 2;
+            for (uint32_t j = 0; j < n; j++) joints[j] = j;
+            sk_skin whole = {"all", n, joints, ib, -1}, part = {"half", half, joints, ib, -1};
+            int16_t wmap[80];
+            assert_true(sk_skin_joint_map(s, &whole, wmap));
+            sk_mat4 *m = calloc(n, sizeof *m), *pp = calloc(n, sizeof *pp);
+            memset(pp, 0x7f, n * sizeof *pp);
+            assert_int_equal(sk_local_to_model_palette_soa(s, &sp, NULL, m, n, &part, wmap, pp, half, &err), SK_OK);
+            assert_true(((const unsigned char *)&pp[half])[0] == 0x7f);
+            free(m), free(pp);
+        }
+        /* errors: a palette too small, a skin joint outside the skeleton (nothing written) */
+        sk_mat4 *m = calloc(n, sizeof *m), pal1[80];
+        sk_skin skin = {"chain", pc[0], joints, ib, -1};
+        for (uint32_t j = 0; j < n; j++) joints[j] = j;
+        if (n > 1) {
+            assert_int_equal(sk_local_to_model_palette_soa(s, &sp, NULL, m, n, &skin, NULL, pal1, n - 1, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(err.message, "palette"));
+        }
+        joints[0] = n;
+        memset(pal1, 0x7f, sizeof pal1);
+        assert_int_equal(sk_local_to_model_palette_soa(s, &sp, NULL, m, n, &skin, NULL, pal1, n, &err), SK_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(err.message, "skin joint 0"));
+        assert_true(((const unsigned char *)pal1)[0] == 0x7f);
+        assert_int_equal(sk_local_to_model_palette_soa(s, &sp, NULL, m, n, NULL, NULL, pal1, n, &err), SK_ERR_INVALID_ARGUMENT);
+        assert_int_equal(sk_local_to_model_palette_soa(s, &sp, NULL, m, n - 1, &skin, NULL, pal1, n, &err), SK_ERR_INVALID_ARGUMENT);
+        free(m);
+        free(p);
+        sk_soa_pose_free(&sp, NULL);
+        sk_skeleton_destroy(s);
+    }
+    assert_int_equal(checks, 7 * 3 * 2);
 }
 
 /* N-layer blends: sk_blend_weighted_soa against sk_blend_poses (nlerp, no
@@ -592,7 +691,7 @@ int main(void) {
         cmocka_unit_test(test_sample_mannequin), cmocka_unit_test(test_sample_layouts),
         cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_frame_writers), cmocka_unit_test(test_blend_l2m),
         cmocka_unit_test(test_kernel_widths),    cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_blend_weighted),
+        cmocka_unit_test(test_blend_weighted),   cmocka_unit_test(test_l2m_palette),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

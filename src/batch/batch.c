@@ -16,6 +16,7 @@
 
 #include "core/clip_internal.h" /* sk_cclip_simd_available */
 #include "core/internal.h"
+#include "core/soa_kernels.h" /* sk_soa_l2m with the palette in its pass */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -52,6 +53,8 @@ typedef struct batch_job {
     size_t cursor_offset[SK_BATCH_MAX_CLIPS], cursor_size[SK_BATCH_MAX_CLIPS];
     uint32_t palette_count, vertex_count;
     bool soa;                      /* the pipeline takes the SoA path */
+    bool fused_palette;            /* SoA path: the palette made in the local-to-model pass (palette_map) */
+    int16_t palette_map[SK_SOA_PALETTE_MAX];
 } batch_job;
 
 struct sk_batch {
@@ -76,11 +79,13 @@ struct sk_batch {
 
 /* ---- per-character pipeline ---------------------------------------------- */
 
-/* Character c's palette from its model matrices, then its CPU skinning (both paths). */
-static sk_result palette_and_skin(const batch_job *job, uint32_t c, const sk_mat4 *model, uint32_t n, sk_error *err) {
+/* Character c's palette from its model matrices (unless the local-to-model
+ * pass made it: made), then its CPU skinning (both paths). */
+static sk_result palette_and_skin(const batch_job *job, uint32_t c, const sk_mat4 *model, uint32_t n, bool made,
+                                  sk_error *err) {
     const sk_batch_pipeline *p = job->pipe;
     sk_mat4 *pal = p->out_palette + (size_t)c * job->palette_count;
-    sk_result r = sk_skin_palette(p->skin, model, n, pal, job->palette_count, err);
+    sk_result r = made ? SK_OK : sk_skin_palette(p->skin, model, n, pal, job->palette_count, err);
     if (r != SK_OK || !p->mesh) return r;
     size_t v = (size_t)c * job->vertex_count * 3;
     sk_skin_job sj = {0};
@@ -138,9 +143,14 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
     }
     if (!p->out_model && !p->out_palette) return SK_OK;
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
+    if (job->fused_palette && p->out_palette) { /* the palette in the same pass (core/soa.h) */
+        sk_soa_palette pal = {p->skin, job->palette_map, p->out_palette + (size_t)c * job->palette_count};
+        sk_soa_l2m(skel, pose, p->roots ? &p->roots[c] : NULL, model, &pal, sk_soa_use_avx2());
+        return palette_and_skin(job, c, model, n, true, err);
+    }
     r = sk_local_to_model_soa(skel, pose, p->roots ? &p->roots[c] : NULL, model, n, err);
     if (r != SK_OK || !p->out_palette) return r;
-    return palette_and_skin(job, c, model, n, err);
+    return palette_and_skin(job, c, model, n, false, err);
 }
 
 static sk_result pipeline_character(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
@@ -183,7 +193,7 @@ static sk_result pipeline_character(const sk_batch *b, const batch_job *job, uin
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
     r = sk_local_to_model(skel, &pose, p->roots ? &p->roots[c] : NULL, model, n, err);
     if (r != SK_OK || !p->out_palette) return r;
-    return palette_and_skin(job, c, model, n, err);
+    return palette_and_skin(job, c, model, n, false, err);
 }
 
 /* ---- the work loop every thread runs ---------------------------------- */
@@ -476,6 +486,10 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
         job.vertex_count = sk_skinned_mesh_vertex_count(p->mesh);
     }
     job.soa = !p->aos && !p->post;
+    /* SoA path: the palette in the local-to-model pass where the skin allows
+     * (every skin joint once; checked against the skeleton above) */
+    job.fused_palette = job.soa && p->out_palette && p->skeleton->joint_count <= SK_SOA_PALETTE_MAX &&
+                        sk_skin_joint_map(p->skeleton, p->skin, job.palette_map);
     /* compressed clips: the AVX2 decoder writes SoA rows; the scalar one
      * goes through a bounded stack buffer (sk_clip_sample_soa), so not here */
     for (uint32_t i = 0; i < p->clip_count; i++)

@@ -271,7 +271,23 @@ static inline void soa_l2m_joint(const float *rs, uint32_t l, const float *pm, f
  * per instruction: [a_k | a_k] x [b_ck | b_(c+1)k] summed in l2m_joint's
  * order (the same bits; no FMA). */
 #define SK_AVX2 __attribute__((target("avx2")))
-SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model) {
+/* The palette matrix of joint j from its model columns in registers
+ * ([col0 | col1], [col2 | col3]): palette_avx2's products and sums
+ * (core/palette.c, skm_mat4_mul's order), the same bits. */
+SK_AVX2 static inline void l2m_palette_avx2(__m256 c01, __m256 c23, const float *b, float *out) {
+    __m256 a0 = _mm256_permute2f128_ps(c01, c01, 0x00), a1 = _mm256_permute2f128_ps(c01, c01, 0x11);
+    __m256 a2 = _mm256_permute2f128_ps(c23, c23, 0x00), a3 = _mm256_permute2f128_ps(c23, c23, 0x11);
+    for (int h = 0; h < 2; h++) {
+        __m256 bc = _mm256_loadu_ps(b + 8 * h);
+        __m256 col = _mm256_add_ps(_mm256_mul_ps(a0, _mm256_permute_ps(bc, 0x00)), _mm256_mul_ps(a1, _mm256_permute_ps(bc, 0x55)));
+        col = _mm256_add_ps(col, _mm256_mul_ps(a2, _mm256_permute_ps(bc, 0xAA)));
+        col = _mm256_add_ps(col, _mm256_mul_ps(a3, _mm256_permute_ps(bc, 0xFF)));
+        _mm256_storeu_ps(out + 8 * h, col);
+    }
+}
+
+SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
+                             const sk_soa_palette *pal) {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float rs[96] __attribute__((aligned(32)));
     float mats[8][16] __attribute__((aligned(32)));
@@ -295,6 +311,8 @@ SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, cons
             __m256 L01 = _mm256_load_ps(m), L23 = _mm256_load_ps(m + 8);
             if (p < 0 && !root) { /* sk_mat4_from_transform */
                 _mm256_storeu_ps(o, L01), _mm256_storeu_ps(o + 8, L23);
+                if (pal && (uint32_t)(int32_t)pal->map[j] < pal->skin->joint_count)
+                    l2m_palette_avx2(L01, L23, pal->skin->inverse_bind[pal->map[j]].m, pal->out[pal->map[j]].m);
                 continue;
             }
             const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
@@ -308,6 +326,8 @@ SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, cons
                                        _mm256_mul_ps(a2, _mm256_permute_ps(L23, 0xAA)));
             c23 = _mm256_blend_ps(c23, _mm256_add_ps(c23, a3), 0xF0); /* + a3 in the translation column only */
             _mm256_storeu_ps(o, c01), _mm256_storeu_ps(o + 8, c23);
+            if (pal && (uint32_t)(int32_t)pal->map[j] < pal->skin->joint_count) /* the palette while the columns are in registers */
+                l2m_palette_avx2(c01, c23, pal->skin->inverse_bind[pal->map[j]].m, pal->out[pal->map[j]].m);
         }
     }
 }
@@ -320,14 +340,55 @@ sk_result sk_local_to_model_soa(const sk_skeleton *s, const sk_soa_pose *pose, c
     if (!out_model || model_count < s->joint_count)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_local_to_model_soa: room for %u matrices, skeleton has %u",
                             out_model ? model_count : 0, s->joint_count);
-    sk_soa_l2m(s, pose, root, out_model, sk_soa_use_avx2());
+    sk_soa_l2m(s, pose, root, out_model, NULL, sk_soa_use_avx2());
     return SK_OK;
 }
 
-void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model, bool wide) {
+bool sk_skin_joint_map(const sk_skeleton *s, const sk_skin *skin, int16_t *map) {
+    if (!s || !skin || !map) return false;
+    for (uint32_t j = 0; j < s->joint_count; j++) map[j] = -1;
+    if (skin->joint_count > INT16_MAX) return false;
+    for (uint32_t i = 0; i < skin->joint_count; i++) {
+        uint32_t j = skin->joints[i];
+        if (j >= s->joint_count || map[j] >= 0) return false;
+        map[j] = (int16_t)i;
+    }
+    return true;
+}
+
+sk_result sk_local_to_model_palette_soa(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root,
+                                        sk_mat4 *out_model, uint32_t model_count, const sk_skin *skin,
+                                        const int16_t *map, sk_mat4 *out_palette, uint32_t palette_count,
+                                        sk_error *err) {
+    static const char *who = "sk_local_to_model_palette_soa";
+    sk_result r = sk_soa_pose_check(s, pose, who, err);
+    if (r != SK_OK) return r;
+    if (!out_model || model_count < s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: room for %u matrices, skeleton has %u", who,
+                            out_model ? model_count : 0, s->joint_count);
+    if (!skin || !out_palette) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL skin or palette", who);
+    if (palette_count < skin->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: room for %u palette matrices, skin has %u joints", who,
+                            palette_count, skin->joint_count);
+    if (map) { /* the caller's sk_skin_joint_map: entries outside the skin are skipped in the pass */
+        sk_soa_palette pal = {skin, map, out_palette};
+        sk_soa_l2m(s, pose, root, out_model, &pal, sk_soa_use_avx2());
+        return SK_OK;
+    }
+    for (uint32_t i = 0; i < skin->joint_count; i++) /* nothing written for a skin that does not fit */
+        if (skin->joints[i] >= s->joint_count)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: skin joint %u is joint %u of %u", who, i,
+                                skin->joints[i], s->joint_count);
+    sk_soa_l2m(s, pose, root, out_model, NULL, sk_soa_use_avx2());
+    sk_palette_at_level(skin, out_model, out_palette, 2);
+    return SK_OK;
+}
+
+void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
+                const sk_soa_palette *pal, bool wide) {
 #if defined(SK_SOA_X86)
     if (wide) {
-        l2m_avx2(s, pose, root, out_model);
+        l2m_avx2(s, pose, root, out_model, pal);
         return;
     }
 #else
@@ -354,6 +415,7 @@ void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *ro
 #if defined(__SSE2__)
                 c[0] = _mm_loadu_ps(o), c[1] = _mm_loadu_ps(o + 4), c[2] = _mm_loadu_ps(o + 8), c[3] = _mm_loadu_ps(o + 12);
 #endif
+                if (pal && (uint32_t)(int32_t)pal->map[j] < pal->skin->joint_count) skm_mat4_mul(o, pal->skin->inverse_bind[pal->map[j]].m, pal->out[pal->map[j]].m);
                 continue;
             }
             const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
@@ -366,6 +428,7 @@ void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *ro
 #else
             soa_l2m_joint(rs, l, pm, o);
 #endif
+            if (pal && (uint32_t)(int32_t)pal->map[j] < pal->skin->joint_count) skm_mat4_mul(o, pal->skin->inverse_bind[pal->map[j]].m, pal->out[pal->map[j]].m);
         }
     }
 }

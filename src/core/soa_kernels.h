@@ -85,7 +85,17 @@ struct sk_skeleton;
 void sk_soa_blend(const struct sk_soa_pose *a, const struct sk_soa_pose *b, float t, struct sk_soa_pose *out, bool wide);
 void sk_soa_blend_weighted(const struct sk_skeleton *s, const struct sk_soa_pose *const *poses, const float *weights,
                            uint32_t n, bool fill, struct sk_soa_pose *out, bool wide);
+/* The palette made in sk_soa_l2m's pass: map[j] the skin index of joint j
+ * (sk_skin_joint_map; entries not below skin->joint_count: none), out the
+ * palette. */
+struct sk_skin;
+typedef struct sk_soa_palette {
+    const struct sk_skin *skin;
+    const int16_t *map;
+    sk_mat4 *out;
+} sk_soa_palette;
+#define SK_SOA_PALETTE_MAX 1024u /* sk_batch keeps a map for skeletons up to this size */
 void sk_soa_l2m(const struct sk_skeleton *s, const struct sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
-                bool wide);
+                const sk_soa_palette *pal, bool wide);
 
 #endif
