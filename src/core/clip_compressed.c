@@ -696,7 +696,8 @@ bool sk_cclip_simd_available(void) {
 
 bool sk_cclip_avx512_available(void) {
 #if defined(SK_CC_AVX2)
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl");
 #else
     return false;
 #endif
@@ -736,7 +737,7 @@ __attribute__((target("avx2"))) static inline void cc_rot8_rows(const __m256 *x,
  * weights' coefficients (sk_cc_tweights at u) broadcast. */
 __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, const uint8_t *d0, const uint8_t *d1, float u,
                                                                 const __m256 *e) {
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), mone = _mm256_set1_ps(-1.0f);
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256i k1 = _mm256_set1_epi32(1), k2 = _mm256_set1_epi32(2), k3 = _mm256_set1_epi32(3), k0 = _mm256_setzero_si256();
     __m256i da = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d0));
     __m256i db = d1 == d0 ? da : _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d1));
@@ -748,57 +749,60 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
     const __m256 *a = g->a, *b = g->b;
     __m256 dt = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])), _mm256_mul_ps(a[2], b[2])),
                               _mm256_mul_ps(a[3], b[3]));
-    __m256 sg = _mm256_blendv_ps(one, mone, _mm256_cmp_ps(dt, zero, _CMP_LT_OQ));
-    __m256 ad = _mm256_mul_ps(dt, sg), y = _mm256_sub_ps(one, ad);
+    /* x (+1 or -1) as an exact sign flip: the sign bit where a . b < 0 */
+    __m256 sm = _mm256_and_ps(_mm256_cmp_ps(dt, zero, _CMP_LT_OQ), _mm256_set1_ps(-0.0f));
+    __m256 ad = _mm256_xor_ps(dt, sm), y = _mm256_sub_ps(one, ad);
     g->far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(ad, _mm256_set1_ps(SK_CC_SLERP_BELOW), _CMP_LT_OQ)) : 0;
     /* sk_cc_tprime: u + (((e3 y + e2) y + e1) y + e0) y */
     __m256 vt = _mm256_add_ps(
         _mm256_set1_ps(u),
         _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(e[3], y), e[2]), y), e[1]), y), e[0]),
                       y));
-    for (int c = 0; c < 4; c++) g->q[c] = _mm256_add_ps(a[c], _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(sg, b[c]), a[c]), vt));
+    for (int c = 0; c < 4; c++) g->q[c] = _mm256_add_ps(a[c], _mm256_mul_ps(_mm256_sub_ps(_mm256_xor_ps(sm, b[c]), a[c]), vt));
     __m256 *q = g->q;
     g->l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])), _mm256_mul_ps(q[2], q[2])),
                           _mm256_mul_ps(q[3], q[3]));
 }
 
-/* Lanes more than 120 degrees apart (rare): the scalar function. */
+/* Lanes more than 120 degrees apart (rare): the scalar function (its result
+ * in q, 1 in l2, which holds the other lanes' 1 / sqrt(l2)). */
 __attribute__((target("avx2"))) static void cc_slerp_trig(cc_rot8 *g, uint32_t ng, float u) {
     for (uint32_t i = 0; i < ng; i++) {
         cc_rot8 *h = &g[i];
         for (unsigned trig = (unsigned)h->far; trig; trig &= trig - 1) {
             int l = __builtin_ctz(trig);
-            float ar[32], br[32], qr[32];
+            float ar[32], br[32], qr[32], ir[8];
             for (int c = 0; c < 4; c++)
                 _mm256_storeu_ps(ar + 8 * c, h->a[c]), _mm256_storeu_ps(br + 8 * c, h->b[c]), _mm256_storeu_ps(qr + 8 * c, h->q[c]);
+            _mm256_storeu_ps(ir, h->l2);
             float qa[4] = {ar[l], ar[8 + l], ar[16 + l], ar[24 + l]}, qb[4] = {br[l], br[8 + l], br[16 + l], br[24 + l]};
             sk_quat e = sk_cc_qlerp(qa, qb, u);
-            qr[l] = e.x, qr[8 + l] = e.y, qr[16 + l] = e.z, qr[24 + l] = e.w;
+            qr[l] = e.x, qr[8 + l] = e.y, qr[16 + l] = e.z, qr[24 + l] = e.w, ir[l] = 1.0f; /* q x 1: the same bits */
             for (int c = 0; c < 4; c++) h->q[c] = _mm256_loadu_ps(qr + 8 * c);
+            h->l2 = _mm256_loadu_ps(ir);
         }
     }
 }
 
 /* The rotations of a chunk, xr[0, nr) (nr a multiple of 8) with their
- * dropped components, interpolated at u into g[nr / 8].q. */
-__attribute__((target("avx2"))) static void cc_rots_avx2(const __m256 *xr, const uint8_t *d0, const uint8_t *d1, uint32_t nr,
-                                                         float u, cc_rot8 *g) {
+ * dropped components, interpolated at u: g[nr / 8].q times g[nr / 8].l2
+ * (one over the root of the squared length, 1 in lanes the scalar function
+ * wrote in q), multiplied as the rows are stored. */
+__attribute__((target("avx2"), always_inline)) static inline void cc_rots_avx2(const __m256 *xr, const uint8_t *d0, const uint8_t *d1,
+                                                                              uint32_t nr, float u, const float *ew, cc_rot8 *g) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     uint32_t ng = nr / 8;
-    float ew[4];
-    sk_cc_tweights(u, ew); /* scalar, no FMA (the "avx2" target does not enable it): sk_cc_qlerp's bits */
     const __m256 e[4] = {_mm256_set1_ps(ew[0]), _mm256_set1_ps(ew[1]), _mm256_set1_ps(ew[2]), _mm256_set1_ps(ew[3])};
-    for (uint32_t k = 0; k < ng; k++) cc_rot8_rows(xr + 8 * k, &g[k]);
-    for (uint32_t k = 0; k < ng; k++)
+    for (uint32_t k = 0; k < ng; k++) {
+        cc_rot8_rows(xr + 8 * k, &g[k]);
         g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
+    }
     unsigned any = 0;
     for (uint32_t k = 0; k < ng; k++) {
         cc_rot8_lerp(&g[k], d0 + 8 * k, d1 + 8 * k, u, e);
         any |= (unsigned)g[k].far;
+        g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
     }
-    for (uint32_t k = 0; k < ng; k++) g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
-    for (uint32_t k = 0; k < ng; k++)
-        for (int c = 0; c < 4; c++) g[k].q[c] = _mm256_mul_ps(g[k].q[c], g[k].l2); /* l2 holds 1 / sqrt(l2) here */
     if (any) cc_slerp_trig(g, ng, u);
 }
 
@@ -831,8 +835,8 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
  * a time (padded with identities written nowhere). Into local (indexed by
  * joint) or, when local is NULL, into the rows of an SoA pose's data (eight
  * rotations of the joints of one group stored as its rows). */
-__attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                           sk_transform *local, float *soa, bool wide) {
+__attribute__((target("avx2"), always_inline)) static inline void cc_sample_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                                             const float *ew, sk_transform *local, float *soa, bool wide) {
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
     bool same = s0->seg == s1->seg;
@@ -876,9 +880,11 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
         uint32_t real = nr;
         for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3;
         cc_rot8 grp[CC_CHUNK / 8 + 1];
-        cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, grp);
+        cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, ew, grp);
         for (uint32_t k = 0; k < nr; k += 8) {
-            const __m256 *q = grp[k / 8].q;
+            const cc_rot8 *h = &grp[k / 8];
+            const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
+                                 _mm256_mul_ps(h->q[3], h->l2)};
             if (local) cc_store8_aos(q, local, rj + k, real - k < 8 ? real - k : 8);
             else if (k + 8 <= real && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
                 float *g = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
@@ -894,6 +900,19 @@ __attribute__((target("avx2"))) static void cc_sample_avx2(const sk_clip *c, cc_
         }
         rj += real;
     }
+}
+/* cc_sample_body with the AVX2 decoding, and with AVX-512's (two tracks
+ * per register; the rest compiled for AVX-512VL: 32 registers). ew: the
+ * weights' coefficients (sk_cc_tweights at u, computed outside these
+ * targets, so that no compiler contracts them into fused multiply-adds). */
+__attribute__((target("avx2"), noinline)) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                                     const float *ew, sk_transform *local, float *soa) {
+    cc_sample_body(c, s0, s1, u, ew, local, soa, false);
+}
+__attribute__((target("avx2,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0,
+                                                                                                 cc_cursor *s1, float u, const float *ew,
+                                                                                                 sk_transform *local, float *soa) {
+    cc_sample_body(c, s0, s1, u, ew, local, soa, true);
 }
 #endif
 
@@ -919,7 +938,10 @@ bool sk_cclip_sample_soa(const sk_clip *c, double tw, float *soa) {
         cc_cursor s0, s1;
         float u;
         cc_frames(c, tw, &s0, &s1, &u);
-        cc_sample_avx2(c, &s0, &s1, u, NULL, soa, sk_cclip_avx512_available());
+        float ew[4];
+        sk_cc_tweights(u, ew);
+        if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, ew, NULL, soa);
+        else cc_sample_avx2(c, &s0, &s1, u, ew, NULL, soa);
         return true;
     }
 #endif
@@ -937,7 +959,10 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *loca
     sk_quat *dst[CC_CHUNK];
 #if defined(SK_CC_AVX2)
     if (level > SK_CC_SCALAR && __builtin_cpu_supports("avx2")) {
-        cc_sample_avx2(c, &s0, &s1, u, local, NULL, level >= SK_CC_BEST && sk_cclip_avx512_available());
+        float ew[4];
+        sk_cc_tweights(u, ew);
+        if (level >= SK_CC_BEST && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, ew, local, NULL);
+        else cc_sample_avx2(c, &s0, &s1, u, ew, local, NULL);
         return;
     }
 #endif
