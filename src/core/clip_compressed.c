@@ -708,13 +708,15 @@ bool sk_cclip_avx512_available(void) {
  * time, in phases over all the groups of a chunk so that each phase's
  * square roots and divisions (long latencies) overlap across the groups:
  * (1) transposed to rows (component c of frame 0 in a[c], of frame 1 in
- * b[c], lane j = track j) and the dropped components' radicands as sk_cc_w
+ * b[c], lane j = track j), the dropped components' radicands as sk_cc_w
  * computes them ((1 - s0^2) - s1^2) - s2^2, the +0 in the dropped place
- * adding an exact "- 0"); (2) their roots; (3) the roots put in place and
+ * adding an exact "- 0") and their roots; (2) the roots put in place,
  * sk_cc_qlerp's corrected nlerp (sk_cc_tprime per lane) up to the squared
- * length; (4) one over its root and the normalised rows; (5) lanes more than
- * 120 degrees apart (rare) replaced by the scalar function. Bit for bit the
- * scalar decoder's results. */
+ * length and one over its root; (3) lanes more than 120 degrees apart (rare)
+ * replaced by the scalar function; the normalising multiply as the rows are
+ * stored (cc_sample_body). Bit for bit the scalar decoder's results. Merging
+ * the phases (1)-(2) and the multiply into fewer passes over the groups
+ * measured 3 % faster at 24 fps; one pass per group (no phases) 5 % slower. */
 typedef struct cc_rot8 {
     __m256 a[4], b[4], q[4], ra, rb, l2;
     int far; /* lanes more than 120 degrees apart */
@@ -749,7 +751,7 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
     const __m256 *a = g->a, *b = g->b;
     __m256 dt = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])), _mm256_mul_ps(a[2], b[2])),
                               _mm256_mul_ps(a[3], b[3]));
-    /* x (+1 or -1) as an exact sign flip: the sign bit where a . b < 0 */
+    /* sk_cc_qlerp's products with sg (+1 or -1) as the exact sign flips they are: the sign bit where a . b < 0 */
     __m256 sm = _mm256_and_ps(_mm256_cmp_ps(dt, zero, _CMP_LT_OQ), _mm256_set1_ps(-0.0f));
     __m256 ad = _mm256_xor_ps(dt, sm), y = _mm256_sub_ps(one, ad);
     g->far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(ad, _mm256_set1_ps(SK_CC_SLERP_BELOW), _CMP_LT_OQ)) : 0;

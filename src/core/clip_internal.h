@@ -177,9 +177,10 @@ static inline void sk_cc_place(float *out, const float *v, uint32_t d, bool rot)
  * th), SK_CC_TK, fitted here (least squares on the angle error, reweighted
  * toward its largest values, over |cos th| in [0.5, 1] and t in [0, 1]; the fit
  * is tools/compression/fit_onlerp.py): in double the result strays from slerp
- * by less than 4.2e-8 rad (0.05 rad apart: < 2e-10 rad); in float rounding
- * dominates. The decoded samples go in as they are (their length is 1 to
- * rounding where the dropped component was rebuilt; the nlerp normalises).
+ * by less than 4.2e-8 rad (angle between quaternions; within a half-angle of
+ * 0.05 rad: < 2.5e-10 rad); in float rounding dominates. The decoded samples
+ * go in as they are (their length is 1 to rounding where the dropped
+ * component was rebuilt; the nlerp normalises).
  * Keys more than 120 degrees apart (|cos th| < 0.5, rare) take sk_quat_slerp
  * (its trigonometric branch). The weights' coefficients depend on t alone:
  * sk_cc_tweights once per sample, sk_cc_tprime per rotation. Every decoder
