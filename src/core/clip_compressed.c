@@ -791,10 +791,17 @@ __attribute__((target("avx2"))) static void cc_slerp_trig(cc_rot8 *g, uint32_t n
  * (one over the root of the squared length, 1 in lanes the scalar function
  * wrote in q), multiplied as the rows are stored. */
 __attribute__((target("avx2"), always_inline)) static inline void cc_rots_avx2(const __m256 *xr, const uint8_t *d0, const uint8_t *d1,
-                                                                              uint32_t nr, float u, const float *ew, cc_rot8 *g) {
+                                                                              uint32_t nr, float u, cc_rot8 *g) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     uint32_t ng = nr / 8;
-    const __m256 e[4] = {_mm256_set1_ps(ew[0]), _mm256_set1_ps(ew[1]), _mm256_set1_ps(ew[2]), _mm256_set1_ps(ew[3])};
+    /* sk_cc_tweights, its four coefficients in the lanes of one register (intrinsics: no contraction) */
+    const __m128 vu = _mm_set1_ps(u), h = _mm_sub_ps(vu, _mm_set1_ps(0.5f)), s = _mm_mul_ps(h, h);
+    __m128 ev = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(SK_CC_TK[3]), s), _mm_loadu_ps(SK_CC_TK[2]));
+    ev = _mm_add_ps(_mm_mul_ps(ev, s), _mm_loadu_ps(SK_CC_TK[1]));
+    ev = _mm_add_ps(_mm_mul_ps(ev, s), _mm_loadu_ps(SK_CC_TK[0]));
+    ev = _mm_mul_ps(_mm_mul_ps(_mm_mul_ps(vu, h), _mm_sub_ps(vu, _mm_set1_ps(1.0f))), ev);
+    const __m256 e[4] = {_mm256_broadcastss_ps(ev), _mm256_broadcastss_ps(_mm_permute_ps(ev, 1)),
+                         _mm256_broadcastss_ps(_mm_permute_ps(ev, 2)), _mm256_broadcastss_ps(_mm_permute_ps(ev, 3))};
     for (uint32_t k = 0; k < ng; k++) {
         cc_rot8_rows(xr + 8 * k, &g[k]);
         g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
@@ -838,7 +845,7 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
  * joint) or, when local is NULL, into the rows of an SoA pose's data (eight
  * rotations of the joints of one group stored as its rows). */
 __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                                             const float *ew, sk_transform *local, float *soa, bool wide) {
+                                                                             sk_transform *local, float *soa, bool wide) {
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
     bool same = s0->seg == s1->seg;
@@ -882,7 +889,7 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         uint32_t real = nr;
         for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3;
         cc_rot8 grp[CC_CHUNK / 8 + 1];
-        cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, ew, grp);
+        cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, grp);
         for (uint32_t k = 0; k < nr; k += 8) {
             const cc_rot8 *h = &grp[k / 8];
             const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
@@ -908,13 +915,13 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
  * weights' coefficients (sk_cc_tweights at u, computed outside these
  * targets, so that no compiler contracts them into fused multiply-adds). */
 __attribute__((target("avx2"), noinline)) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                                     const float *ew, sk_transform *local, float *soa) {
-    cc_sample_body(c, s0, s1, u, ew, local, soa, false);
+                                                                     sk_transform *local, float *soa) {
+    cc_sample_body(c, s0, s1, u, local, soa, false);
 }
 __attribute__((target("avx2,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0,
-                                                                                                 cc_cursor *s1, float u, const float *ew,
+                                                                                                 cc_cursor *s1, float u,
                                                                                                  sk_transform *local, float *soa) {
-    cc_sample_body(c, s0, s1, u, ew, local, soa, true);
+    cc_sample_body(c, s0, s1, u, local, soa, true);
 }
 #endif
 
@@ -940,10 +947,8 @@ bool sk_cclip_sample_soa(const sk_clip *c, double tw, float *soa) {
         cc_cursor s0, s1;
         float u;
         cc_frames(c, tw, &s0, &s1, &u);
-        float ew[4];
-        sk_cc_tweights(u, ew);
-        if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, ew, NULL, soa);
-        else cc_sample_avx2(c, &s0, &s1, u, ew, NULL, soa);
+        if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa);
+        else cc_sample_avx2(c, &s0, &s1, u, NULL, soa);
         return true;
     }
 #endif
@@ -961,10 +966,8 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *loca
     sk_quat *dst[CC_CHUNK];
 #if defined(SK_CC_AVX2)
     if (level > SK_CC_SCALAR && __builtin_cpu_supports("avx2")) {
-        float ew[4];
-        sk_cc_tweights(u, ew);
-        if (level >= SK_CC_BEST && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, ew, local, NULL);
-        else cc_sample_avx2(c, &s0, &s1, u, ew, local, NULL);
+        if (level >= SK_CC_BEST && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL);
+        else cc_sample_avx2(c, &s0, &s1, u, local, NULL);
         return;
     }
 #endif
