@@ -767,8 +767,10 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
 }
 
 /* Lanes more than 120 degrees apart (rare): the scalar function (its result
- * in q, 1 in l2, which holds the other lanes' 1 / sqrt(l2)). */
-__attribute__((target("avx2"))) static void cc_slerp_trig(cc_rot8 *g, uint32_t ng, float u) {
+ * in q, 1 in l2, which holds the other lanes' 1 / sqrt(l2)). Not inlined:
+ * sk_cc_qlerp's scalar expressions stay under the "avx2" target, which has
+ * no FMA to contract them into (the AVX-512 body's target has). */
+__attribute__((target("avx2"), noinline, cold)) static void cc_slerp_trig(cc_rot8 *g, uint32_t ng, float u) {
     for (uint32_t i = 0; i < ng; i++) {
         cc_rot8 *h = &g[i];
         for (unsigned trig = (unsigned)h->far; trig; trig &= trig - 1) {
@@ -877,13 +879,18 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
                                   slot + a, xr, dr0);
         else cc_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, dr0, dr1);
         for (uint32_t k = 0; k < nv; k++) {
-            float v[8];
-            _mm256_storeu_ps(v, xv[k]);
-            sk_vec3 r = sk_cc_vlerp(v, v + 4, u);
+            /* sk_cc_vlerp with intrinsics (no contraction under the AVX-512 body's target) */
+            __m128 v0 = _mm256_castps256_ps128(xv[k]), v1 = _mm256_extractf128_ps(xv[k], 1);
+            __m128 r = _mm_add_ps(v0, _mm_mul_ps(_mm_sub_ps(v1, v0), _mm_set1_ps(u)));
             uint32_t j = tj[k] >> 1, path = tj[k] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION;
-            if (!local) cc_put_soa(soa, j, path, &r.x);
-            else if (path == SK_PATH_SCALE) local[j].s = r;
-            else local[j].t = r;
+            if (!local) {
+                float v[4];
+                _mm_storeu_ps(v, r);
+                cc_put_soa(soa, j, path, v);
+            } else {
+                float *dst = path == SK_PATH_SCALE ? &local[j].s.x : &local[j].t.x;
+                _mm_storel_pi((__m64 *)(void *)dst, r), _mm_store_ss(dst + 2, _mm_movehl_ps(r, r));
+            }
         }
         tj += nv;
         uint32_t real = nr;
@@ -910,10 +917,12 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         rj += real;
     }
 }
+
 /* cc_sample_body with the AVX2 decoding, and with AVX-512's (two tracks
- * per register; the rest compiled for AVX-512VL: 32 registers). ew: the
- * weights' coefficients (sk_cc_tweights at u, computed outside these
- * targets, so that no compiler contracts them into fused multiply-adds). */
+ * per register; the rest compiled for AVX-512VL: 32 registers). No scalar
+ * float expression is evaluated in them (cc_rots_avx2 computes
+ * sk_cc_tweights with intrinsics), so that no compiler contracts one into a
+ * fused multiply-add under the AVX-512 target, which has FMA. */
 __attribute__((target("avx2"), noinline)) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
                                                                      sk_transform *local, float *soa) {
     cc_sample_body(c, s0, s1, u, local, soa, false);
