@@ -171,7 +171,7 @@ static void test_mocap_round_trip(void **state) {
     printf("mocap: %d files, %d clips compressed, worst %.4f cm at random times\n", n, ty.compressed, ty.worst_cm);
     assert_int_equal(n, MOCAP_CLIPS);
     assert_int_equal(ty.compressed, MOCAP_CLIPS);
-    printf("mocap: AVX2 and scalar decoders compared on %ld poses (and the AVX-512 series: %s)\n", ty.simd_poses,
+    printf("mocap: AVX2 and scalar decoders compared on %ld poses (and the AVX-512 decoding: %s)\n", ty.simd_poses,
            sk_cclip_avx512_available() ? "yes" : "no, the CPU has no AVX-512");
     assert_true(ty.simd_poses >= 2L * 25000);
     if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
@@ -218,10 +218,11 @@ static sk_asset *load_mocap(const char *shared, const char *name) {
     return as;
 }
 
-/* The AVX2 decoder's slerp lanes (frames far enough apart that the decoder
- * slerps instead of nlerping: common at 24 frames/s) against the scalar
- * decoder, bit for bit: four CMU clips kept at every 5th frame, sampled at
- * every frame, a quarter past it and 500 random times. */
+/* The AVX2 decoder's rotations far apart (frames more than a half-angle of
+ * 0.05 rad apart, where the corrected nlerp's weight moves most: common at 24
+ * frames/s) against the scalar decoder, bit for bit: four CMU clips kept at
+ * every 5th frame, sampled at every frame, a quarter past it and 500 random
+ * times. */
 static void test_simd_far_lanes(void **state) {
     (void)state;
     const char *shared = sk_test_require_shared();
@@ -238,7 +239,7 @@ static void test_simd_far_lanes(void **state) {
         assert_int_equal(sk_clip_resample(as->clips[0], s, 24.0, NULL, &res, &err), SK_OK);
         assert_int_equal(sk_clip_compress(res, s, &o, NULL, &cc, &st, &err), SK_OK);
         sk_clip_destroy(res);
-        /* the frame pairs the decoder slerps, per rotation track */
+        /* the frame pairs more than a half-angle of 0.05 rad apart, per rotation track */
         uint32_t F = st.frames, T = sk_clip_track_count(cc);
         unsigned char *far = calloc((size_t)F * T, 1);
         float *v = malloc((size_t)F * 4 * sizeof *v);
@@ -249,7 +250,7 @@ static void test_simd_far_lanes(void **state) {
             assert_true(sk_clip_track_keys(cc, i, NULL, v));
             for (uint32_t k = 0; k + 1 < F; k++) {
                 const float *a = v + 4 * k, *b = a + 4;
-                far[(size_t)k * T + i] = fabsf(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]) < SK_CC_NLERP_DOT;
+                far[(size_t)k * T + i] = fabsf(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]) < 0.99875f; /* cos 0.05 */
             }
         }
         sk_transform *l = calloc(2 * (size_t)J, sizeof *l);
@@ -274,7 +275,7 @@ static void test_simd_far_lanes(void **state) {
         sk_clip_destroy(cc);
         sk_asset_destroy(as);
     }
-    printf("24 frames/s: AVX2 and scalar decoders compared on %ld poses, %ld slerped track samples\n", poses, far_pairs);
+    printf("24 frames/s: AVX2 and scalar decoders compared on %ld poses, %ld track samples 0.05 rad or more apart\n", poses, far_pairs);
     assert_true(poses > 2000);
     assert_true(far_pairs > 1000);
     if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");

@@ -165,20 +165,53 @@ static inline void sk_cc_place(float *out, const float *v, uint32_t d, bool rot)
 }
 
 /* Interpolation of decoded samples (the decoder and the compressor's error
- * model). Rotations: nlerp while the two samples are within a half-angle of
- * 0.05 rad (nlerp then strays from slerp by < 2.1e-6 rad: 0.0002 cm at 1 m),
- * else the library's slerp, which the keyed clips use: a fast turn between
- * two frames stays as exact as its frames. The decoded samples go to the
- * slerp as they are (their length is 1 to rounding where the dropped
- * component was rebuilt, and the slerp normalises its result; the error
- * the compressor measures is of this function). */
-#define SK_CC_NLERP_DOT 0.99875f
+ * model). Rotations: nlerp with a corrected weight (A. Kapoulkine,
+ * "Approximating slerp", 2015, https://zeux.io/2015/07/23/approximating-slerp/):
+ * the nlerp of a and b at weight t' is slerp's at t when t' / (1 - t') =
+ * sin(t th) / sin((1 - t) th) (th the angle between a and b, shortest arc; the
+ * nlerp then has the direction of slerp's weighted sum), i.e.
+ * t' = 1/2 + tan((t - 1/2) th) / (2 tan(th / 2)). t' - t vanishes at t = 0,
+ * 1/2 and 1 and is odd about 1/2, so t' = t + t (t - 1/2) (t - 1) K with K even
+ * in t - 1/2; K is approximated by a polynomial in s = (t - 1/2)^2 (degree 3)
+ * and y = 1 - |cos th| (degree 4, no constant term: K = th^2/3 + ... for small
+ * th), SK_CC_TK, fitted here (least squares on the angle error, reweighted
+ * toward its largest values, over |cos th| in [0.5, 1] and t in [0, 1]; the fit
+ * is tools/compression/fit_onlerp.py): in double the result strays from slerp
+ * by less than 4.2e-8 rad (angle between quaternions; within a half-angle of
+ * 0.05 rad: < 2.5e-10 rad); in float rounding dominates. The decoded samples
+ * go in as they are (their length is 1 to rounding where the dropped
+ * component was rebuilt; the nlerp normalises).
+ * Keys more than 120 degrees apart (|cos th| < 0.5, rare) take sk_quat_slerp
+ * (its trigonometric branch). The weights' coefficients depend on t alone:
+ * sk_cc_tweights once per sample, sk_cc_tprime per rotation. Every decoder
+ * (scalar, SSE2, AVX2, AVX-512) does these float operations in this order, so
+ * they give the same bits, and the error the compressor measures is of this
+ * function. */
+#define SK_CC_SLERP_BELOW 0.5f /* = SKM_SLERP_TRIG_BELOW (core/math_inline.h): sk_quat_slerp's trigonometric branch */
+static const float SK_CC_TK[4][4] = { /* [power of s][power of y - 1] */
+    {0.666552793f, 0.134852617f, 0.0315441798f, 0.0234636405f},
+    {0.000636724386f, 0.527984565f, 0.203782613f, 0.0940903571f},
+    {-0.00706256405f, 0.0811616884f, 0.145600097f, 0.578824376f},
+    {0.00593418713f, -0.0309445077f, -0.0939718652f, 0.910416897f}};
+/* e[j] = t (t - 1/2) (t - 1) x the coefficient of y^(j+1) in K at t = u. */
+static inline void sk_cc_tweights(float u, float *e) {
+    float h = u - 0.5f, s = h * h, w = u * h * (u - 1.0f);
+    for (int j = 0; j < 4; j++) e[j] = w * (((SK_CC_TK[3][j] * s + SK_CC_TK[2][j]) * s + SK_CC_TK[1][j]) * s + SK_CC_TK[0][j]);
+}
+/* The corrected weight t' for keys x = |cos th| apart. */
+static inline float sk_cc_tprime(float u, const float *e, float x) {
+    float y = 1.0f - x;
+    return u + (((e[3] * y + e[2]) * y + e[1]) * y + e[0]) * y;
+}
 static inline sk_quat sk_cc_qlerp(const float *a, const float *b, float u) {
-    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sg = d < 0.0f ? -1.0f : 1.0f;
-    if (u != 0.0f && d * sg < SK_CC_NLERP_DOT)
+    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sg = d < 0.0f ? -1.0f : 1.0f, ad = d * sg;
+    if (u != 0.0f && ad < SK_CC_SLERP_BELOW)
         return sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), u);
-    float x = a[0] + (sg * b[0] - a[0]) * u, y = a[1] + (sg * b[1] - a[1]) * u;
-    float z = a[2] + (sg * b[2] - a[2]) * u, w = a[3] + (sg * b[3] - a[3]) * u;
+    float e[4];
+    sk_cc_tweights(u, e);
+    float t = sk_cc_tprime(u, e, ad);
+    float x = a[0] + (sg * b[0] - a[0]) * t, y = a[1] + (sg * b[1] - a[1]) * t;
+    float z = a[2] + (sg * b[2] - a[2]) * t, w = a[3] + (sg * b[3] - a[3]) * t;
     float inv = 1.0f / sqrtf(x * x + y * y + z * z + w * w);
     sk_quat q = {x * inv, y * inv, z * inv, w * inv};
     return q;
@@ -206,7 +239,7 @@ sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint3
 /* Compressed kind (clip_compressed.c). */
 void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
 /* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2, SK_CC_BEST
- * (AVX2 with the AVX-512 slerp series and two-track same-segment decoding
+ * (AVX2 with the AVX-512 two-track same-segment decoding
  * where the CPU has it; what sampling uses). Every level gives the same bits
  * (tests/test_compress.c). */
 enum { SK_CC_SCALAR = 0, SK_CC_AVX2 = 1, SK_CC_BEST = 2 };
