@@ -120,8 +120,7 @@ void ska_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uin
             }
             for (uint32_t l = 0; l < SK_SOA_LANES; l++) {
                 uint32_t j = g * SK_SOA_LANES + l;
-                float m = j < joints ? (in[i].mask ? in[i].mask[j] : 1.0f) : 0.0f;
-                base[l] = !(m > 0.0f) ? 0.0f : m < 1.0f ? w * m : w;
+                base[l] = j < joints ? ska_eff_weight(w, in[i].mask, NULL, j, 0) : 0.0f;
             }
             for (uint32_t c = 0; c < 3; c++)
                 for (uint32_t l = 0; l < SK_SOA_LANES; l++) {

@@ -143,7 +143,7 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
     }
     if (!p->out_model && !p->out_palette) return SK_OK;
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
-    if (job->fused_palette && p->out_palette) { /* the palette in the same pass (core/soa.h) */
+    if (job->fused_palette) { /* the palette in the same pass (core/soa.h) */
         sk_soa_palette pal = {p->skin, job->palette_map, p->out_palette + (size_t)c * job->palette_count};
         sk_soa_l2m(skel, pose, p->roots ? &p->roots[c] : NULL, model, &pal, sk_soa_use_avx2());
         return palette_and_skin(job, c, model, n, true, err);

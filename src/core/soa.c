@@ -271,6 +271,14 @@ static inline void soa_l2m_joint(const float *rs, uint32_t l, const float *pm, f
  * per instruction: [a_k | a_k] x [b_ck | b_(c+1)k] summed in l2m_joint's
  * order (the same bits; no FMA). */
 #define SK_AVX2 __attribute__((target("avx2")))
+/* The skin joint that is joint j in the palette pass, or UINT32_MAX (no
+ * pass, or map[j] not a joint of the skin: skipped, so a stale map cannot
+ * write outside the palette). */
+static inline uint32_t soa_palette_index(const sk_soa_palette *pal, uint32_t j) {
+    uint32_t i = pal ? (uint32_t)(int32_t)pal->map[j] : UINT32_MAX;
+    return pal && i < pal->skin->joint_count ? i : UINT32_MAX;
+}
+
 /* The palette matrix of joint j from its model columns in registers
  * ([col0 | col1], [col2 | col3]): palette_avx2's products and sums
  * (core/palette.c, skm_mat4_mul's order), the same bits. */
@@ -311,8 +319,8 @@ SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, cons
             __m256 L01 = _mm256_load_ps(m), L23 = _mm256_load_ps(m + 8);
             if (p < 0 && !root) { /* sk_mat4_from_transform */
                 _mm256_storeu_ps(o, L01), _mm256_storeu_ps(o + 8, L23);
-                if (pal && (uint32_t)(int32_t)pal->map[j] < pal->skin->joint_count)
-                    l2m_palette_avx2(L01, L23, pal->skin->inverse_bind[pal->map[j]].m, pal->out[pal->map[j]].m);
+                uint32_t i = soa_palette_index(pal, j);
+                if (i != UINT32_MAX) l2m_palette_avx2(L01, L23, pal->skin->inverse_bind[i].m, pal->out[i].m);
                 continue;
             }
             const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
@@ -326,20 +334,28 @@ SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, cons
                                        _mm256_mul_ps(a2, _mm256_permute_ps(L23, 0xAA)));
             c23 = _mm256_blend_ps(c23, _mm256_add_ps(c23, a3), 0xF0); /* + a3 in the translation column only */
             _mm256_storeu_ps(o, c01), _mm256_storeu_ps(o + 8, c23);
-            if (pal && (uint32_t)(int32_t)pal->map[j] < pal->skin->joint_count) /* the palette while the columns are in registers */
-                l2m_palette_avx2(c01, c23, pal->skin->inverse_bind[pal->map[j]].m, pal->out[pal->map[j]].m);
+            uint32_t i = soa_palette_index(pal, j); /* the palette while the columns are in registers */
+            if (i != UINT32_MAX) l2m_palette_avx2(c01, c23, pal->skin->inverse_bind[i].m, pal->out[i].m);
         }
     }
 }
 #endif
 
-sk_result sk_local_to_model_soa(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root,
-                                sk_mat4 *out_model, uint32_t model_count, sk_error *err) {
-    sk_result r = sk_soa_pose_check(s, pose, "sk_local_to_model_soa", err);
+/* A pose that fits the skeleton and room for its model matrices. */
+static sk_result l2m_check(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *out_model,
+                           uint32_t model_count, const char *who, sk_error *err) {
+    sk_result r = sk_soa_pose_check(s, pose, who, err);
     if (r != SK_OK) return r;
     if (!out_model || model_count < s->joint_count)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_local_to_model_soa: room for %u matrices, skeleton has %u",
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: room for %u matrices, skeleton has %u", who,
                             out_model ? model_count : 0, s->joint_count);
+    return SK_OK;
+}
+
+sk_result sk_local_to_model_soa(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root,
+                                sk_mat4 *out_model, uint32_t model_count, sk_error *err) {
+    sk_result r = l2m_check(s, pose, out_model, model_count, "sk_local_to_model_soa", err);
+    if (r != SK_OK) return r;
     sk_soa_l2m(s, pose, root, out_model, NULL, sk_soa_use_avx2());
     return SK_OK;
 }
@@ -361,26 +377,18 @@ sk_result sk_local_to_model_palette_soa(const sk_skeleton *s, const sk_soa_pose 
                                         const int16_t *map, sk_mat4 *out_palette, uint32_t palette_count,
                                         sk_error *err) {
     static const char *who = "sk_local_to_model_palette_soa";
-    sk_result r = sk_soa_pose_check(s, pose, who, err);
+    if (!map) { /* the two steps */
+        sk_result r = sk_local_to_model_soa(s, pose, root, out_model, model_count, err);
+        return r != SK_OK ? r : sk_skin_palette(skin, out_model, s->joint_count, out_palette, palette_count, err);
+    }
+    sk_result r = l2m_check(s, pose, out_model, model_count, who, err);
     if (r != SK_OK) return r;
-    if (!out_model || model_count < s->joint_count)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: room for %u matrices, skeleton has %u", who,
-                            out_model ? model_count : 0, s->joint_count);
     if (!skin || !out_palette) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL skin or palette", who);
     if (palette_count < skin->joint_count)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: room for %u palette matrices, skin has %u joints", who,
                             palette_count, skin->joint_count);
-    if (map) { /* the caller's sk_skin_joint_map: entries outside the skin are skipped in the pass */
-        sk_soa_palette pal = {skin, map, out_palette};
-        sk_soa_l2m(s, pose, root, out_model, &pal, sk_soa_use_avx2());
-        return SK_OK;
-    }
-    for (uint32_t i = 0; i < skin->joint_count; i++) /* nothing written for a skin that does not fit */
-        if (skin->joints[i] >= s->joint_count)
-            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: skin joint %u is joint %u of %u", who, i,
-                                skin->joints[i], s->joint_count);
-    sk_soa_l2m(s, pose, root, out_model, NULL, sk_soa_use_avx2());
-    sk_palette_at_level(skin, out_model, out_palette, 2);
+    sk_soa_palette pal = {skin, map, out_palette}; /* the caller's sk_skin_joint_map */
+    sk_soa_l2m(s, pose, root, out_model, &pal, sk_soa_use_avx2());
     return SK_OK;
 }
 
@@ -415,7 +423,8 @@ void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *ro
 #if defined(__SSE2__)
                 c[0] = _mm_loadu_ps(o), c[1] = _mm_loadu_ps(o + 4), c[2] = _mm_loadu_ps(o + 8), c[3] = _mm_loadu_ps(o + 12);
 #endif
-                if (pal && (uint32_t)(int32_t)pal->map[j] < pal->skin->joint_count) skm_mat4_mul(o, pal->skin->inverse_bind[pal->map[j]].m, pal->out[pal->map[j]].m);
+                uint32_t i = soa_palette_index(pal, j);
+                if (i != UINT32_MAX) skm_mat4_mul(o, pal->skin->inverse_bind[i].m, pal->out[i].m);
                 continue;
             }
             const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
@@ -428,7 +437,8 @@ void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *ro
 #else
             soa_l2m_joint(rs, l, pm, o);
 #endif
-            if (pal && (uint32_t)(int32_t)pal->map[j] < pal->skin->joint_count) skm_mat4_mul(o, pal->skin->inverse_bind[pal->map[j]].m, pal->out[pal->map[j]].m);
+            uint32_t i = soa_palette_index(pal, j);
+            if (i != UINT32_MAX) skm_mat4_mul(o, pal->skin->inverse_bind[i].m, pal->out[i].m);
         }
     }
 }
