@@ -198,8 +198,51 @@ static void test_hostile(void **state) {
     sk_asset_destroy(src);
 }
 
+/* A compressed clip of format version 1 (before the far weights: its error
+ * was measured with another interpolation) is refused with a message that
+ * says what to do, in a .skc and on its own; the current version loads. */
+static void test_old_version(void **state) {
+    (void)state;
+    uint8_t *data;
+    size_t size;
+    sk_asset *src;
+    sk_clip *cc;
+    make_skc(&data, &size, &src, &cc);
+    const void *blob = NULL;
+    size_t bs = 0;
+    assert_true(sk_clip_compressed_data(cc, &blob, &bs));
+    uint8_t *m = malloc(size), *one = malloc(bs);
+    int found = 0;
+    memcpy(m, data, size);
+    for (size_t i = 0; i + 8 <= size; i++)
+        if (memcmp(m + i, "SKCB", 4) == 0) {
+            assert_int_equal(m[i + 4], 2); /* little-endian u32 version */
+            m[i + 4] = 1, found++;
+        }
+    assert_int_equal(found, 1);
+    crc_fix(m, size);
+    sk_asset *as = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_skc_load_memory(m, size, false, NULL, &as, NULL, &err), SK_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "version 1, this build reads version 2 (compress the source again)"));
+    assert_null(as);
+    memcpy(one, blob, bs);
+    one[4] = 1;
+    sk_clip *c = NULL;
+    assert_int_equal(sk_clip_from_compressed("old", one, bs, true, NULL, &c, &err), SK_ERR_UNSUPPORTED);
+    assert_null(c);
+    one[4] = 2;
+    assert_int_equal(sk_clip_from_compressed("new", one, bs, true, NULL, &c, &err), SK_OK);
+    sk_clip_destroy(c);
+    free(one);
+    free(m);
+    free(data);
+    sk_clip_destroy(cc);
+    sk_asset_destroy(src);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_checksum), cmocka_unit_test(test_round_trip),
-                                       cmocka_unit_test(test_hostile)};
+                                       cmocka_unit_test(test_hostile), cmocka_unit_test(test_old_version)};
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -112,9 +112,13 @@ struct sk_clip {
  *   8 zero bytes at the end (a 64-bit read at any bit of a segment stays inside).
  * Rotations drop per segment the component farthest from zero, signed so it
  * is >= 0 in the segment, and rebuild it as sqrt(1 - the others squared).
- * Decoded component: min + ext * (smin/255 + sext/255 * q / (2^bits - 1)); 0 bits: q/(2^0-1) reads 1/2. */
+ * Decoded component: min + ext * (smin/255 + sext/255 * q / (2^bits - 1)); 0 bits: q/(2^0-1) reads 1/2.
+ * Between frames, rotations by sk_cc_qlerp below. Version 2: keys more than
+ * 120 degrees apart by the corrected nlerp's own coefficients (version 1:
+ * slerp); the same layout, but the compressor measured its error with the
+ * interpolation of its version, so a version 1 blob is refused. */
 #define SK_CC_MAGIC 0x42434b53u
-#define SK_CC_VERSION 1u
+#define SK_CC_VERSION 2u
 #define SK_CC_HEADER 64u
 #define SK_CC_LEVELS 16u
 static const uint8_t SK_CC_BITS[SK_CC_LEVELS] = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 23};
@@ -181,35 +185,62 @@ static inline void sk_cc_place(float *out, const float *v, uint32_t d, bool rot)
  * 0.05 rad: < 2.5e-10 rad); in float rounding dominates. The decoded samples
  * go in as they are (their length is 1 to rounding where the dropped
  * component was rebuilt; the nlerp normalises).
- * Keys more than 120 degrees apart (|cos th| < 0.5, rare) take sk_quat_slerp
- * (its trigonometric branch). The weights' coefficients depend on t alone:
- * sk_cc_tweights once per sample, sk_cc_tprime per rotation. Every decoder
- * (scalar, SSE2, AVX2, AVX-512) does these float operations in this order, so
- * they give the same bits, and the error the compressor measures is of this
- * function. */
-#define SK_CC_SLERP_BELOW 0.5f /* = SKM_SLERP_TRIG_BELOW (core/math_inline.h): sk_quat_slerp's trigonometric branch */
+ * Keys more than 120 degrees apart (|cos th| < 0.5: a half-angle of 60 to 90
+ * degrees; rare, most often a glitch in a capture) take the same corrected
+ * nlerp with coefficients of their own, SK_CC_TKF: K over |cos th| in
+ * [0, 0.5], degree 4 in s and 5 in y (the same fit with XMIN 0, XMAX 0.5);
+ * in double within 1.3e-7 rad of slerp there, in float 2.7e-7 rad (the
+ * closed-form test in tests/test_compress.c). Before format version 2 these
+ * keys took sk_quat_slerp's trigonometric branch, which the SIMD decoders
+ * could only reach lane by lane through a scalar call; now every lane is the
+ * same few vector operations. The weights' coefficients depend on t alone:
+ * sk_cc_tweights (and sk_cc_tweights_far when a pair is that far apart) once
+ * per sample, sk_cc_tprime per rotation. Every decoder (scalar, SSE2, AVX2,
+ * AVX-512) does these float operations in this order, so they give the same
+ * bits, and the error the compressor measures is of this function. */
+#define SK_CC_FAR_BELOW 0.5f /* |cos th| below this: SK_CC_TKF */
 static const float SK_CC_TK[4][4] = { /* [power of s][power of y - 1] */
     {0.666552793f, 0.134852617f, 0.0315441798f, 0.0234636405f},
     {0.000636724386f, 0.527984565f, 0.203782613f, 0.0940903571f},
     {-0.00706256405f, 0.0811616884f, 0.145600097f, 0.578824376f},
     {0.00593418713f, -0.0309445077f, -0.0939718652f, 0.910416897f}};
+/* tools/compression/fit_onlerp.py 4 5 0 81 120 0.5 */
+static const float SK_CC_TKF[5][5] = { /* [power of s][power of y - 1], |cos th| in [0, 0.5] */
+    {0.671704863f, 0.103126636f, 0.106863944f, -0.0594508427f, 0.0361689268f},
+    {-0.0271064036f, 0.653022815f, 0.0335881127f, 0.116493533f, 0.0731532345f},
+    {0.744701081f, -4.07764114f, 8.71362277f, -7.2623736f, 2.74721458f},
+    {-4.75572002f, 25.7800133f, -51.2744639f, 44.7550962f, -13.8307276f},
+    {15.3950129f, -86.801505f, 181.603934f, -168.442549f, 59.8378293f}};
 /* e[j] = t (t - 1/2) (t - 1) x the coefficient of y^(j+1) in K at t = u. */
 static inline void sk_cc_tweights(float u, float *e) {
     float h = u - 0.5f, s = h * h, w = u * h * (u - 1.0f);
     for (int j = 0; j < 4; j++) e[j] = w * (((SK_CC_TK[3][j] * s + SK_CC_TK[2][j]) * s + SK_CC_TK[1][j]) * s + SK_CC_TK[0][j]);
+}
+/* The same for keys more than 120 degrees apart (five weights). */
+static inline void sk_cc_tweights_far(float u, float *e) {
+    float h = u - 0.5f, s = h * h, w = u * h * (u - 1.0f);
+    for (int j = 0; j < 5; j++)
+        e[j] = w * ((((SK_CC_TKF[4][j] * s + SK_CC_TKF[3][j]) * s + SK_CC_TKF[2][j]) * s + SK_CC_TKF[1][j]) * s + SK_CC_TKF[0][j]);
 }
 /* The corrected weight t' for keys x = |cos th| apart. */
 static inline float sk_cc_tprime(float u, const float *e, float x) {
     float y = 1.0f - x;
     return u + (((e[3] * y + e[2]) * y + e[1]) * y + e[0]) * y;
 }
+static inline float sk_cc_tprime_far(float u, const float *e, float x) {
+    float y = 1.0f - x;
+    return u + ((((e[4] * y + e[3]) * y + e[2]) * y + e[1]) * y + e[0]) * y;
+}
 static inline sk_quat sk_cc_qlerp(const float *a, const float *b, float u) {
     float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sg = d < 0.0f ? -1.0f : 1.0f, ad = d * sg;
-    if (u != 0.0f && ad < SK_CC_SLERP_BELOW)
-        return sk_quat_slerp(sk_quat_make(a[0], a[1], a[2], a[3]), sk_quat_make(b[0], b[1], b[2], b[3]), u);
-    float e[4];
-    sk_cc_tweights(u, e);
-    float t = sk_cc_tprime(u, e, ad);
+    float e[5], t;
+    if (u != 0.0f && ad < SK_CC_FAR_BELOW) {
+        sk_cc_tweights_far(u, e);
+        t = sk_cc_tprime_far(u, e, ad);
+    } else {
+        sk_cc_tweights(u, e);
+        t = sk_cc_tprime(u, e, ad);
+    }
     float x = a[0] + (sg * b[0] - a[0]) * t, y = a[1] + (sg * b[1] - a[1]) * t;
     float z = a[2] + (sg * b[2] - a[2]) * t, w = a[3] + (sg * b[3] - a[3]) * t;
     float inv = 1.0f / sqrtf(x * x + y * y + z * z + w * w);

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""The coefficients of the compressed decoder's corrected nlerp (SK_CC_TK in
-src/core/clip_internal.h).
+"""The coefficients of the compressed decoder's corrected nlerp (SK_CC_TK and
+SK_CC_TKF in src/core/clip_internal.h).
 
-  tools/compression/fit_onlerp.py [I J XMIN NT NH]     (defaults: 3 4 0.5 81 120)
+  tools/compression/fit_onlerp.py [I J XMIN NT NH [XMAX]]   (defaults: 3 4 0.5 81 120 1)
+
+  SK_CC_TK:  fit_onlerp.py 3 4 0.5 81 120        (keys up to 120 degrees apart)
+  SK_CC_TKF: fit_onlerp.py 4 5 0 81 120 0.5      (keys more than 120 degrees apart)
 
 After A. Kapoulkine, "Approximating slerp" (2015,
 https://zeux.io/2015/07/23/approximating-slerp/): nlerp(a, b, t') equals
@@ -10,7 +13,7 @@ slerp(a, b, t) when t' / (1 - t') = sin(t th) / sin((1 - t) th), i.e.
 t' = 1/2 + tan((t - 1/2) th) / (2 tan(th / 2)) (th: the angle between the
 quaternions). t' - t = t (t - 1/2) (t - 1) K with K even in t - 1/2; K is
 fitted as sum c[i][j] s^i y^j, s = (t - 1/2)^2 (i <= I), y = 1 - cos th
-(1 <= j <= J), over cos th in [XMIN, 1] and t in (0, 1) (NH angles, NT - 1
+(1 <= j <= J), over cos th in [XMIN, XMAX] and t in (0, 1) (NH angles, NT - 1
 times), by least squares on the angle error, reweighted (Lawson) toward its
 largest values. Prints the largest angle error of the fit (double precision)
 by band of th and the coefficients. Plain Python (no numpy).
@@ -52,10 +55,11 @@ def lstsq(A, b):
 def main():
     args = sys.argv[1:] + ["3", "4", "0.5", "81", "120"][len(sys.argv) - 1:]
     I, J, xmin, NT, NH = int(args[0]), int(args[1]), float(args[2]), int(args[3]), int(args[4])
-    thmax = math.acos(xmin)
+    xmax = float(args[5]) if len(args) > 5 else 1.0
+    thmin, thmax = math.acos(xmax), math.acos(xmin)
     pts = []
     for a in range(1, NH + 1):
-        th = thmax * a / NH
+        th = thmin + (thmax - thmin) * a / NH
         for b in range(1, NT):
             t = b / NT
             if abs(t - 0.5) < 1e-9:
