@@ -179,18 +179,25 @@ sk_result sk_blend_two_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_
     return SK_OK;
 }
 
+#if defined(SK_SOA_X86)
+/* The groups' loop inside the AVX2 function: one call per pose, its
+ * constants made once. */
+__attribute__((target("avx2"), noinline)) static void soa_blend_w8(const float *a, const float *b, float t, float *out, size_t floats) {
+    skk_blend_groups_w8(a, b, t, out, floats);
+}
+#endif
+
 void sk_soa_blend(const sk_soa_pose *a, const sk_soa_pose *b, float t, sk_soa_pose *out, bool wide) {
     size_t floats = (size_t)out->group_count * SK_SOA_GROUP_FLOATS;
 #if defined(SK_SOA_X86)
     if (wide) {
-        for (size_t g = 0; g < floats; g += SK_SOA_GROUP_FLOATS)
-            skk_blend_group_w8(a->data + g, b->data + g, t, out->data + g);
+        soa_blend_w8(a->data, b->data, t, out->data, floats);
         return;
     }
 #else
     (void)wide;
 #endif
-    for (size_t g = 0; g < floats; g += SK_SOA_GROUP_FLOATS) skk_blend_group_w4(a->data + g, b->data + g, t, out->data + g);
+    skk_blend_groups_w4(a->data, b->data, t, out->data, floats);
 }
 
 #define SK_SOA_MAX_LAYERS 64u

@@ -161,8 +161,9 @@ SKK_ATTR static inline void SKK_FN(skk_blend_part)(const float *a, const float *
     SKK_V ax = SKK_FN(skk_ld)(ar), ay = SKK_FN(skk_ld)(ar + 8), az = SKK_FN(skk_ld)(ar + 16), aw = SKK_FN(skk_ld)(ar + 24);
     SKK_V bx = SKK_FN(skk_ld)(br), by = SKK_FN(skk_ld)(br + 8), bz = SKK_FN(skk_ld)(br + 16), bw = SKK_FN(skk_ld)(br + 24);
     SKK_V dot = ax * bx + ay * by + az * bz + aw * bw;
-    SKK_V s = SKK_FN(skk_sel)(dot < zero, SKK_FN(skk_splat)(-1.0f), one);
-    SKK_V qx = ax * u + bx * s * tt, qy = ay * u + by * s * tt, qz = az * u + bz * s * tt, qw = aw * u + bw * s * tt;
+    /* skm_quat_nlerp's b * s * t with s = +-1 as b * (+-t): the same bits (a product with +-1 is exact) */
+    SKK_V st = SKK_FN(skk_sel)(dot < zero, -tt, tt);
+    SKK_V qx = ax * u + bx * st, qy = ay * u + by * st, qz = az * u + bz * st, qw = aw * u + bw * st;
     SKK_V l = SKK_FN(skk_sqrt)(qx * qx + qy * qy + qz * qz + qw * qw);
     /* !(l > 0) || !finite(l): the identity */
     SKK_I ok = (l > zero) & (l < SKK_FN(skk_splat)(__builtin_inff()));
@@ -178,6 +179,11 @@ SKK_ATTR static inline void SKK_FN(skk_blend_part)(const float *a, const float *
 SKK_ATTR static inline void SKK_FN(skk_blend_group)(const float *a, const float *b, float t, float *out) {
     const SKK_V tt = SKK_FN(skk_splat)(t);
     for (int p = 0; p < SKK_PARTS; p++) SKK_FN(skk_blend_part)(a, b, p * SKK_W, tt, out);
+}
+
+/* n SoA groups with one t != 0 (floats: 80 per group). */
+SKK_ATTR static inline void SKK_FN(skk_blend_groups)(const float *a, const float *b, float t, float *out, size_t floats) {
+    for (size_t g = 0; g < floats; g += 80u) SKK_FN(skk_blend_group)(a + g, b + g, t, out + g);
 }
 
 /* One SoA group's local matrices (skm_transform_rs and the translation):
