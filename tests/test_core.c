@@ -628,12 +628,48 @@ static void test_batched_slerp(void **st) {
     sk_skeleton_destroy(s);
 }
 
+/* SK_LOOP_REPEAT's wrap, t - d floor(t / d) as glTF players compute it,
+ * against that formula evaluated here, bit for bit: inside the clip the
+ * library returns t without the division, which must be the same value
+ * (t / d rounds below 1 there), also one ulp from either end; outside it
+ * the formula itself. 100 durations from 1e-4 to 1e4 s (float), 21 times each. */
+static void test_wrap_time_formula(void **st) {
+    (void)st;
+    sk_skeleton *s = one_joint(0);
+    uint32_t rs = 12345u;
+    int checked = 0, inside = 0;
+    for (int k = 0; k < 100; k++) {
+        float d = (float)pow(10.0, -4.0 + 8.0 * frand(&rs));
+        float times[2] = {0.0f, d}, vals[6] = {0, 0, 0, 1, 1, 1};
+        sk_track_desc t = {0, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 2, times, vals, 0};
+        sk_clip *c = make_clip(&t, 1);
+        double D = (double)d;
+        double ts[21] = {nextafter(D, 0.0), nextafter(0.0, 1.0), D * 0.5, D, 0.0, -0.0, nextafter(D, 2.0 * D),
+                         -nextafter(0.0, 1.0), 3.0 * D, -D, 1e6 * D + 0.25 * D};
+        for (int i = 11; i < 21; i++) ts[i] = (frand(&rs) * 4.0 - 1.0) * D;
+        for (int i = 0; i < 21; i++) {
+            double w = ts[i] - D * floor(ts[i] / D);
+            if (w >= D || w < 0.0) w = 0.0;
+            double got = sk_clip_wrap_time(c, ts[i], SK_LOOP_REPEAT);
+            if (memcmp(&got, &w, sizeof w) != 0 && !(got == 0.0 && w == 0.0))
+                fail_msg("d %.9g t %.17g: %.17g, the formula %.17g", D, ts[i], got, w);
+            checked++;
+            inside += ts[i] > 0.0 && ts[i] < D;
+        }
+        sk_clip_destroy(c);
+    }
+    sk_skeleton_destroy(s);
+    printf("wrap time: %d times against t - d floor(t / d), %d inside the clip\n", checked, inside);
+    assert_int_equal(checked, 2100);
+    assert_true(inside >= 400);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_math_quat),         cmocka_unit_test(test_math_mat4),
         cmocka_unit_test(test_slerp_accuracy),    cmocka_unit_test(test_batched_slerp),
         cmocka_unit_test(test_skeleton),          cmocka_unit_test(test_skeleton_large),
-        cmocka_unit_test(test_interp_linear_step), cmocka_unit_test(test_interp_rotation),
+        cmocka_unit_test(test_interp_linear_step), cmocka_unit_test(test_wrap_time_formula), cmocka_unit_test(test_interp_rotation),
         cmocka_unit_test(test_interp_cubic),      cmocka_unit_test(test_weights_and_errors),
         cmocka_unit_test(test_cursor),            cmocka_unit_test(test_palette), cmocka_unit_test(test_palette_levels),
     };

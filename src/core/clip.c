@@ -1015,7 +1015,11 @@ double sk_clip_wrap_time(const sk_clip *c, double t, sk_loop_mode loop) {
         if (w >= p || w < 0.0) w = 0.0;
         return w > d ? p - w : w;
     }
-    /* Same wrap as glTF players (and three.js): t - d*floor(t/d), so t == d plays 0. */
+    /* Same wrap as glTF players (and three.js): t - d*floor(t/d), so t == d plays 0.
+     * Inside the clip that is t itself, without the division: for 0 < t < d
+     * (d a float widened, so t <= d - ulp(d)) t / d rounds to at most
+     * 1 - 2^-53, its floor is 0 and the formula gives t exactly. */
+    if (t > 0.0 && t < d) return t;
     double w = t - d * floor(t / d);
     if (w >= d || w < 0.0) w = 0.0;
     return w;
