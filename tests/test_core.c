@@ -631,8 +631,9 @@ static void test_batched_slerp(void **st) {
 /* SK_LOOP_REPEAT's wrap, t - d floor(t / d) as glTF players compute it,
  * against that formula evaluated here, bit for bit: inside the clip the
  * library returns t without the division, which must be the same value
- * (t / d rounds below 1 there), also one ulp from either end; outside it
- * the formula itself. 100 durations from 1e-4 to 1e4 s (float), 21 times each. */
+ * (t / d rounds below 1 there), and t - d in the second period, also one
+ * ulp from either end; elsewhere the formula itself. 100 durations from
+ * 1e-4 to 1e4 s (float), 24 times each. */
 static void test_wrap_time_formula(void **st) {
     (void)st;
     sk_skeleton *s = one_joint(0);
@@ -644,24 +645,25 @@ static void test_wrap_time_formula(void **st) {
         sk_track_desc t = {0, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 2, times, vals, 0};
         sk_clip *c = make_clip(&t, 1);
         double D = (double)d;
-        double ts[21] = {nextafter(D, 0.0), nextafter(0.0, 1.0), D * 0.5, D, 0.0, -0.0, nextafter(D, 2.0 * D),
-                         -nextafter(0.0, 1.0), 3.0 * D, -D, 1e6 * D + 0.25 * D};
-        for (int i = 11; i < 21; i++) ts[i] = (frand(&rs) * 4.0 - 1.0) * D;
-        for (int i = 0; i < 21; i++) {
+        double ts[24] = {nextafter(D, 0.0), nextafter(0.0, 1.0), D * 0.5, D, 0.0, -0.0, nextafter(D, 2.0 * D),
+                         -nextafter(0.0, 1.0), 3.0 * D, -D, 1e6 * D + 0.25 * D, nextafter(2.0 * D, 0.0), 2.0 * D,
+                         1.5 * D};
+        for (int i = 14; i < 24; i++) ts[i] = (frand(&rs) * 4.0 - 1.0) * D;
+        for (int i = 0; i < 24; i++) {
             double w = ts[i] - D * floor(ts[i] / D);
             if (w >= D || w < 0.0) w = 0.0;
             double got = sk_clip_wrap_time(c, ts[i], SK_LOOP_REPEAT);
             if (memcmp(&got, &w, sizeof w) != 0 && !(got == 0.0 && w == 0.0))
                 fail_msg("d %.9g t %.17g: %.17g, the formula %.17g", D, ts[i], got, w);
             checked++;
-            inside += ts[i] > 0.0 && ts[i] < D;
+            inside += ts[i] > 0.0 && ts[i] < 2.0 * D;
         }
         sk_clip_destroy(c);
     }
     sk_skeleton_destroy(s);
-    printf("wrap time: %d times against t - d floor(t / d), %d inside the clip\n", checked, inside);
-    assert_int_equal(checked, 2100);
-    assert_true(inside >= 400);
+    printf("wrap time: %d times against t - d floor(t / d), %d in the first two periods\n", checked, inside);
+    assert_int_equal(checked, 2400);
+    assert_true(inside >= 800);
 }
 
 int main(void) {

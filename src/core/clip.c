@@ -1017,9 +1017,12 @@ double sk_clip_wrap_time(const sk_clip *c, double t, sk_loop_mode loop) {
     }
     /* Same wrap as glTF players (and three.js): t - d*floor(t/d), so t == d plays 0.
      * Inside the clip that is t itself, without the division: for 0 < t < d
-     * (d a float widened, so t <= d - ulp(d)) t / d rounds to at most
-     * 1 - 2^-53, its floor is 0 and the formula gives t exactly. */
+     * (so t <= d - ulp(d)) t / d rounds to at most 1 - 2^-53, its floor is 0
+     * and the formula gives t exactly. In the second period, d <= t < 2d,
+     * t / d is at least 1 and rounds to at most 2 - 2^-52: the floor is 1 and
+     * the formula gives t - d, exact (Sterbenz) and below d. */
     if (t > 0.0 && t < d) return t;
+    if (t >= d && t < 2.0 * d) return t - d;
     double w = t - d * floor(t / d);
     if (w >= d || w < 0.0) w = 0.0;
     return w;
