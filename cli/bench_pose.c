@@ -39,6 +39,7 @@ int bench_sample(int argc, char **argv) {
     const char *file = SK_CLI_MANNEQUIN, *clip_spec = NULL;
     uint32_t count = 1000, frames = 200;
     double scale = 0.0;
+    bool cache = false;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--count") && i + 1 < argc) {
             if (!cli_parse_uint("--count", argv[++i], 1, 100000, &count)) return 1;
@@ -48,11 +49,13 @@ int bench_sample(int argc, char **argv) {
             clip_spec = argv[++i];
         } else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
             if (!cli_parse_real("--scale", argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
+        } else if (!strcmp(argv[i], "--cursor-cache")) {
+            cache = true;
         } else if (argv[i][0] != '-') {
             file = argv[i];
         } else {
             fprintf(stderr, "usage: skelanim bench sample [FILE] [--clip NAME|INDEX] [--count N] [--frames N] "
-                            "[--scale M_PER_UNIT]\n");
+                            "[--scale M_PER_UNIT] [--cursor-cache]\n");
             return 1;
         }
     }
@@ -68,7 +71,8 @@ int bench_sample(int argc, char **argv) {
     const sk_skeleton *s = a->skeleton;
     const sk_clip *clip = a->clips[ci];
     uint32_t J = s->joint_count, W = s->weight_total;
-    size_t cs = sk_clip_cursor_size(clip);
+    /* --cursor-cache: cursors that keep a compressed clip's decoded frames (sk_clip_cursor_cache_size) */
+    size_t cs = cache ? sk_clip_cursor_cache_size(clip) : sk_clip_cursor_size(clip);
     double dur = sk_clip_duration(clip);
     sk_transform *poses = malloc((size_t)count * J * sizeof *poses);
     float *weights = W ? malloc((size_t)count * W * sizeof *weights) : NULL;
@@ -121,12 +125,12 @@ int bench_sample(int argc, char **argv) {
            "\"frames\":%u,\"forward_ns_per_joint_min\":%.3f,\"forward_ns_per_joint_median\":%.3f,"
            "\"random_ns_per_joint_min\":%.3f,\"random_ns_per_joint_median\":%.3f,\"pose_ns_forward_min\":%.1f,"
            "\"pose_ns_random_min\":%.1f,\"soa_forward_ns_per_joint_min\":%.3f,\"soa_forward_ns_per_joint_median\":%.3f,"
-           "\"soa_pose_ns_forward_min\":%.1f,\"frame_major\":%s,\"clip_bytes\":%zu,\"cursor_bytes\":%zu}\n",
+           "\"soa_pose_ns_forward_min\":%.1f,\"frame_major\":%s,\"clip_bytes\":%zu,\"cursor_bytes\":%zu,\"cursor_cache\":%s}\n",
            file, sk_clip_name(clip) ? sk_clip_name(clip) : "", count, J, sk_clip_track_count(clip), frames,
            fmin * 1e9 / per, median_of(fwd, frames) * 1e9 / per, rmin * 1e9 / per, median_of(rnd, frames) * 1e9 / per,
            fmin * 1e9 / count, rmin * 1e9 / count, smin * 1e9 / per, median_of(sfw, frames) * 1e9 / per,
            smin * 1e9 / count, sk_clip_is_frame_major(clip) ? "true" : "false", sk_clip_memory_size(clip),
-           cs * sizeof(uint32_t));
+           cs * sizeof(uint32_t), cache ? "true" : "false");
     rc = 0;
     goto done;
 bad:

@@ -223,7 +223,7 @@ void fz_exercise_asset(const sk_asset *asset, fz_bytes *b) {
                         sk_transform *sc = malloc((size_t)jc * sizeof *sc);
                         if (sc) {
                             memcpy(sc, skel->rest, (size_t)jc * sizeof *sc);
-                            sk_cclip_sample_tracks_simd(clip, sk_clip_wrap_time(clip, times[k], (sk_loop_mode)loop), sc, SK_CC_SCALAR);
+                            sk_cclip_sample_tracks_simd(clip, sk_clip_wrap_time(clip, times[k], (sk_loop_mode)loop), NULL, sc, SK_CC_SCALAR);
                             if (memcmp(sc, pose.local, (size_t)jc * sizeof *sc) != 0)
                                 fz_fail("the AVX2 and scalar decoders differ at t = %g", times[k]);
                             free(sc);

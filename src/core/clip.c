@@ -1445,11 +1445,11 @@ static sk_result sample_args(const sk_clip *c, const sk_skeleton *s, const uint3
 }
 
 static void sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
-                          sk_transform *io_local, float *io_weights) {
+                          size_t cursor_count, sk_transform *io_local, float *io_weights) {
     double tw = sk_clip_wrap_time(c, t, loop);
     if (c->kind == SK_CLIP_COMPRESSED) {
-        (void)s, (void)cursor, (void)io_weights; /* no morph weights, no key search */
-        sk_cclip_sample_tracks(c, tw, io_local);
+        (void)s, (void)io_weights; /* no morph weights, no key search */
+        sk_cclip_sample_tracks(c, tw, sk_cclip_cache(c, cursor, cursor_count), io_local);
         return;
     }
     if (c->frames) {
@@ -1475,7 +1475,7 @@ sk_result sk_clip_sample_tracks(const sk_clip *c, const sk_skeleton *s, double t
                                 size_t cursor_count, sk_pose *io, sk_error *err) {
     sk_result r = sample_args(c, s, cursor, cursor_count, io, "sk_clip_sample_tracks", err);
     if (r != SK_OK) return r;
-    sample_tracks(c, s, t, loop, cursor, io->local, io->weight_count ? io->weights : NULL);
+    sample_tracks(c, s, t, loop, cursor, cursor_count, io->local, io->weight_count ? io->weights : NULL);
     return SK_OK;
 }
 
@@ -1486,7 +1486,7 @@ sk_result sk_clip_sample_cursor(const sk_clip *c, const sk_skeleton *s, double t
     memcpy(out->local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
     float *w = out->weight_count ? out->weights : NULL;
     if (w) memcpy(w, s->rest_weights, (size_t)s->weight_total * sizeof(float));
-    sample_tracks(c, s, t, loop, cursor, out->local, w);
+    sample_tracks(c, s, t, loop, cursor, cursor_count, out->local, w);
     return SK_OK;
 }
 
@@ -1497,3 +1497,8 @@ sk_result sk_clip_sample(const sk_clip *c, const sk_skeleton *s, double t, sk_lo
 
 /* Frame-major clips keep one key position for all their tracks. */
 size_t sk_clip_cursor_size(const sk_clip *c) { return !c ? 0 : c->frames ? 1 : c->track_count; }
+
+size_t sk_clip_cursor_cache_size(const sk_clip *c) {
+    size_t n = sk_clip_cursor_size(c);
+    return c && c->kind == SK_CLIP_COMPRESSED && c->cc.cache_words > n ? c->cc.cache_words : n;
+}

@@ -20,6 +20,8 @@
 enum { CC_CHUNK = 64, CC_XV = CC_CHUNK + 8 }; /* decoded slots: rotations (padded to 8), then translations/scales */
 /* The plan's constant tracks: words per track, the rotation flag of its place. */
 enum { CC_CONST_WORDS = 5 };
+/* The header of a cursor's cache of decoded frames (cc_cache_hit), in words. */
+enum { CC_CACHE_HEADER = 8 };
 #define CC_CONST_ROT 0x80000000u
 
 static sk_result bad(sk_error *err, const char *what) {
@@ -202,6 +204,14 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         cnr[ai / CC_CHUNK] = nr;
         ai++;
     }
+    /* a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 and its other tracks */
+    size_t cslots = 0, cdrops = 0;
+    for (uint32_t k = 0; k < chunks; k++) {
+        uint32_t n = A - k * CC_CHUNK < CC_CHUNK ? A - k * CC_CHUNK : CC_CHUNK, r8 = (cnr[k] + 7u) & ~7u;
+        cslots += r8 + (n - cnr[k]), cdrops += 2u * r8;
+    }
+    c->cc.cache_slots = (uint32_t)cslots;
+    c->cc.cache_words = CC_CACHE_HEADER + 8u * (uint32_t)cslots + (uint32_t)((cdrops + 3u) / 4u);
     *out = c;
     return SK_OK;
 }
@@ -724,9 +734,10 @@ typedef struct cc_rot8 {
     int far; /* lanes more than 120 degrees apart */
 } cc_rot8;
 
-__attribute__((target("avx2"))) static inline void cc_rot8_rows(const __m256 *x, cc_rot8 *g) {
+__attribute__((target("avx2"))) static inline void cc_rot8_rows(const float *x, cc_rot8 *g) {
     const __m256 one = _mm256_set1_ps(1.0f);
-    __m256 r[8] = {x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]};
+    __m256 r[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_ps(x + 8 * k); /* the decoder's slots or a cursor's cache */
     skk_tr8_avx2(r);
     for (int c = 0; c < 4; c++) g->a[c] = r[c], g->b[c] = r[4 + c];
     g->ra = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(r[0], r[0])), _mm256_mul_ps(r[1], r[1])),
@@ -815,7 +826,7 @@ __attribute__((target("avx2"), noinline, cold)) static void cc_rot8_far(cc_rot8 
  * dropped components, interpolated at u: g[nr / 8].q times g[nr / 8].l2
  * (one over the root of the squared length), multiplied as the rows are
  * stored. */
-__attribute__((target("avx2"), always_inline)) static inline void cc_rots_avx2(const __m256 *xr, const uint8_t *d0, const uint8_t *d1,
+__attribute__((target("avx2"), always_inline)) static inline void cc_rots_avx2(const float *xr, const uint8_t *d0, const uint8_t *d1,
                                                                               uint32_t nr, float u, cc_rot8 *g) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     uint32_t ng = nr / 8;
@@ -828,7 +839,7 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_rots_avx2(c
     const __m256 e[4] = {_mm256_broadcastss_ps(ev), _mm256_broadcastss_ps(_mm_permute_ps(ev, 1)),
                          _mm256_broadcastss_ps(_mm_permute_ps(ev, 2)), _mm256_broadcastss_ps(_mm_permute_ps(ev, 3))};
     for (uint32_t k = 0; k < ng; k++) {
-        cc_rot8_rows(xr + 8 * k, &g[k]);
+        cc_rot8_rows(xr + 64 * k, &g[k]);
         g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
     }
     unsigned any = 0;
@@ -862,18 +873,56 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
     for (uint32_t k = 0; k < (path == SK_PATH_ROTATION ? 4u : 3u); k++) g[row + 8 * k] = v[k];
 }
 
+/* A cursor's cache of decoded frames (sk_clip_cursor_size words): a header
+ * of CC_CACHE_HEADER words, then per chunk its rotation slots (padded to 8)
+ * and translation/scale slots, 8 floats each (frame 0 in 0-3, frame 1 in
+ * 4-7, as the decoders leave them), then per chunk the rotations' dropped
+ * components of frame 0 and of frame 1 (one byte each). The header: frame
+ * k0 + 1 of the pair it holds (0: none), and the clip's blob address and
+ * size each mixed with k0 (odd multipliers: a product with k0 differs for
+ * every other k0), so that a cursor written by another clip is not taken
+ * for this one's: another clip's key index written over word 0 alone still
+ * matches words 1-3 only when it names the pair they hold. Word 4: k0 + 1
+ * of the cursor's last sample (whatever it decoded), which decides whether
+ * a new pair is worth keeping. */
+static void cc_cache_words(const sk_clip *c, uint32_t k0, uint32_t *w) {
+    uint64_t b = (uint64_t)(uintptr_t)c->blob;
+    w[0] = k0 + 1u;
+    w[1] = (uint32_t)b ^ (k0 * 0x9E3779B1u);
+    w[2] = (uint32_t)(b >> 32) ^ (k0 * 0x85EBCA77u) ^ 0x27D4EB2Fu;
+    w[3] = (uint32_t)c->blob_size ^ (k0 * 0xC2B2AE3Du) ^ 0x165667B1u;
+}
+static bool cc_cache_hit(const sk_clip *c, const uint32_t *cache, uint32_t k0) {
+    uint32_t w[4];
+    cc_cache_words(c, k0, w);
+    return cache[0] == w[0] && cache[1] == w[1] && cache[2] == w[2] && cache[3] == w[3];
+}
+static void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0) { cc_cache_words(c, k0, cache); }
+
 /* The AVX2 decoder, by the clip's plan (sk_clip_from_compressed): the
  * constant tracks, then the animated tracks decoded CC_CHUNK at a time
  * (rotations to xr, translations and scales to xv; both frames in one
  * segment, 15 of 16 pairs, or in two), the rotations interpolated eight at
  * a time (padded with identities written nowhere). Into local (indexed by
  * joint) or, when local is NULL, into the rows of an SoA pose's data (eight
- * rotations of the joints of one group stored as its rows). */
+ * rotations of the joints of one group stored as its rows). cache: a
+ * cursor's decoded frames (cc_cache_hit; NULL: none): when it holds frame
+ * k0's pair, nothing is decoded and its slots are read instead; else the
+ * decoded slots are copied into it. */
 __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                                             sk_transform *local, float *soa, bool wide) {
+                                                                             sk_transform *local, float *soa, bool wide,
+                                                                             uint32_t *cache, uint32_t k0) {
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
-    bool same = s0->seg == s1->seg;
+    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0);
+    /* a pair decoded here is kept only when playback moves at most a frame per sample (the
+     * previous sample's k0, word 4, this one or next to it): then the next sample may need
+     * it again; faster playback (a 120 fps clip at 60 Hz) would pay the copy for nothing */
+    if (cache && !hit) {
+        uint32_t last = cache[4];
+        cache[4] = k0 + 1u;
+        if (!(last == k0 + 1u || last == k0 || last == k0 + 2u)) cache = NULL;
+    }
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
     const uint32_t *cv = cnr + (A + CC_CHUNK - 1) / CC_CHUNK;
@@ -892,9 +941,16 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         }
     }
     const uint32_t *tj = rj + c->cc.rots;
+    /* the cache's slots (8 floats each) and dropped components, chunk after chunk */
+    float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
+    uint8_t *cdrop = cache ? (uint8_t *)(void *)(cache + CC_CACHE_HEADER + 8u * c->cc.cache_slots) : NULL;
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
-        uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
-        if (same && wide)
+        uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr, nr8 = (nr + 7u) & ~7u;
+        const float *rsrc = (const float *)(const void *)xr, *vsrc = (const float *)(const void *)xv;
+        const uint8_t *d0 = dr0, *d1 = same ? dr0 : dr1;
+        if (hit) {
+            rsrc = cslot, vsrc = cslot + 8u * nr8, d0 = cdrop, d1 = cdrop + nr8;
+        } else if (same && wide)
             cc_decode_placed512(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
                                 slot + a, xr, dr0);
         else if (same)
@@ -903,7 +959,9 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         else cc_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, dr0, dr1);
         for (uint32_t k = 0; k < nv; k++) {
             /* sk_cc_vlerp with intrinsics (no contraction under the AVX-512 body's target) */
-            __m128 v0 = _mm256_castps256_ps128(xv[k]), v1 = _mm256_extractf128_ps(xv[k], 1);
+            __m128 v0, v1;
+            if (hit) v0 = _mm_loadu_ps(vsrc + 8u * k), v1 = _mm_loadu_ps(vsrc + 8u * k + 4u);
+            else v0 = _mm256_castps256_ps128(xv[k]), v1 = _mm256_extractf128_ps(xv[k], 1);
             __m128 r = _mm_add_ps(v0, _mm_mul_ps(_mm_sub_ps(v1, v0), _mm_set1_ps(u)));
             uint32_t j = tj[k] >> 1, path = tj[k] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION;
             if (!local) {
@@ -917,9 +975,18 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         }
         tj += nv;
         uint32_t real = nr;
-        for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3;
+        if (!hit) {
+            for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3;
+            if (cache) { /* the decoded slots kept for the next sample */
+                for (uint32_t k = 0; k < nr8; k++) _mm256_storeu_ps(cslot + 8u * k, xr[k]);
+                for (uint32_t k = 0; k < nv; k++) _mm256_storeu_ps(cslot + 8u * (nr8 + k), xv[k]);
+                memcpy(cdrop, dr0, nr8), memcpy(cdrop + nr8, same ? dr0 : dr1, nr8);
+            }
+        }
+        nr = nr8;
+        if (cache) cslot += 8u * (nr8 + nv), cdrop += 2u * nr8;
         cc_rot8 grp[CC_CHUNK / 8 + 1];
-        cc_rots_avx2(xr, dr0, same ? dr0 : dr1, nr, u, grp);
+        cc_rots_avx2(rsrc, d0, d1, nr, u, grp);
         for (uint32_t k = 0; k < nr; k += 8) {
             const cc_rot8 *h = &grp[k / 8];
             const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
@@ -939,6 +1006,8 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         }
         rj += real;
     }
+    if (cache && !hit) cc_cache_tag(c, cache, k0);
+    if (hit) cache[4] = k0 + 1u;
 }
 
 /* cc_sample_body with the AVX2 decoding, and with AVX-512's (two tracks
@@ -947,21 +1016,45 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
  * compute sk_cc_tweights and sk_cc_tweights_far with intrinsics), so that no
  * compiler contracts one into a fused multiply-add under the AVX-512 target,
  * which has FMA. */
-__attribute__((target("avx2"), noinline)) static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                                     sk_transform *local, float *soa) {
-    cc_sample_body(c, s0, s1, u, local, soa, false);
+__attribute__((target("avx2"), noinline)) static void cc_sample_avx2_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
+                                                                            float u, sk_transform *local, float *soa,
+                                                                            uint32_t *cache, uint32_t k0) {
+    cc_sample_body(c, s0, s1, u, local, soa, false, cache, k0);
 }
-__attribute__((target("avx2,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0,
-                                                                                                 cc_cursor *s1, float u,
-                                                                                                 sk_transform *local, float *soa) {
-    cc_sample_body(c, s0, s1, u, local, soa, true);
+__attribute__((target("avx2,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512_cached(const sk_clip *c, cc_cursor *s0,
+                                                                                                        cc_cursor *s1, float u,
+                                                                                                        sk_transform *local, float *soa,
+                                                                                                        uint32_t *cache, uint32_t k0) {
+    cc_sample_body(c, s0, s1, u, local, soa, true, cache, k0);
+}
+/* Without a cursor: the body with its cache code folded away (the same speed as before the cache). */
+__attribute__((target("avx2"), noinline)) static void cc_sample_avx2_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                                           sk_transform *local, float *soa) {
+    cc_sample_body(c, s0, s1, u, local, soa, false, NULL, 0);
+}
+__attribute__((target("avx2,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512_plain(const sk_clip *c, cc_cursor *s0,
+                                                                                                       cc_cursor *s1, float u,
+                                                                                                       sk_transform *local, float *soa) {
+    cc_sample_body(c, s0, s1, u, local, soa, true, NULL, 0);
+}
+static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
+                           uint32_t k0) {
+    if (cache) cc_sample_avx2_cached(c, s0, s1, u, local, soa, cache, k0);
+    else cc_sample_avx2_plain(c, s0, s1, u, local, soa);
+}
+static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
+                             uint32_t k0) {
+    if (cache) cc_sample_avx512_cached(c, s0, s1, u, local, soa, cache, k0);
+    else cc_sample_avx512_plain(c, s0, s1, u, local, soa);
 }
 #endif
 
-void sk_cclip_sample_tracks(const sk_clip *c, double tw, sk_transform *local) { sk_cclip_sample_tracks_simd(c, tw, local, SK_CC_BEST); }
+void sk_cclip_sample_tracks(const sk_clip *c, double tw, uint32_t *cache, sk_transform *local) {
+    sk_cclip_sample_tracks_simd(c, tw, cache, local, SK_CC_BEST);
+}
 
-/* The two frames around wrapped time tw and the weight u of the second. */
-static void cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
+/* The two frames around wrapped time tw and the weight u of the second; the first's index. */
+static uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
     uint32_t N = c->cc.frames, k0;
     double f = tw * (double)c->cc.rate;
     if (!(f > 0.0)) k0 = 0, *u = 0.0f;
@@ -972,35 +1065,37 @@ static void cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1,
     }
     cc_at(c, k0, s0);
     cc_at(c, k0 + 1 < N ? k0 + 1 : k0, s1);
+    return k0;
 }
 
-bool sk_cclip_sample_soa(const sk_clip *c, double tw, float *soa) {
+bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *soa) {
 #if defined(SK_CC_AVX2)
     if (__builtin_cpu_supports("avx2")) {
         cc_cursor s0, s1;
         float u;
-        cc_frames(c, tw, &s0, &s1, &u);
-        if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa);
-        else cc_sample_avx2(c, &s0, &s1, u, NULL, soa);
+        uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+        if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa, cache, k0);
+        else cc_sample_avx2(c, &s0, &s1, u, NULL, soa, cache, k0);
         return true;
     }
 #endif
-    (void)c, (void)tw, (void)soa;
+    (void)c, (void)tw, (void)cache, (void)soa;
     return false;
 }
 
-void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, sk_transform *local, int level) {
+void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, sk_transform *local, int level) {
     cc_cursor s0, s1;
     float u;
-    cc_frames(c, tw, &s0, &s1, &u);
+    uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+    (void)k0, (void)cache;
     bool same = s0.seg == s1.seg;
     uint32_t a = 0, nq = 0;
     float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
     sk_quat *dst[CC_CHUNK];
 #if defined(SK_CC_AVX2)
     if (level > SK_CC_SCALAR && __builtin_cpu_supports("avx2")) {
-        if (level >= SK_CC_BEST && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL);
-        else cc_sample_avx2(c, &s0, &s1, u, local, NULL);
+        if (level >= SK_CC_BEST && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
+        else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
         return;
     }
 #endif

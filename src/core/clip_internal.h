@@ -89,6 +89,8 @@ struct sk_clip {
         uint32_t *plan;
         size_t plan_words;
         uint32_t rots; /* animated rotation tracks (the plan's joint lists split there) */
+        /* a cursor's cache of decoded frames (clip_compressed.c, cc_cache_hit): its 8-float slots, its size in words */
+        uint32_t cache_slots, cache_words;
     } cc;
 };
 
@@ -268,13 +270,19 @@ sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint3
                              bool weights, const char *who, sk_error *err);
 
 /* Compressed kind (clip_compressed.c). */
-void sk_cclip_sample_tracks(const sk_clip *c, double t, sk_transform *local);
+/* cache: a cursor of sk_clip_cursor_cache_size words (decoded frames kept
+ * for the next sample: forward playback at a higher rate than the frames
+ * decodes each pair once), or NULL. */
+static inline uint32_t *sk_cclip_cache(const sk_clip *c, uint32_t *cursor, size_t cursor_count) {
+    return cursor && c->cc.cache_words && cursor_count >= c->cc.cache_words ? cursor : NULL;
+}
+void sk_cclip_sample_tracks(const sk_clip *c, double t, uint32_t *cache, sk_transform *local);
 /* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2, SK_CC_BEST
  * (AVX2 with the AVX-512 two-track same-segment decoding
  * where the CPU has it; what sampling uses). Every level gives the same bits
  * (tests/test_compress.c). */
 enum { SK_CC_SCALAR = 0, SK_CC_AVX2 = 1, SK_CC_BEST = 2 };
-void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, sk_transform *local, int level);
+void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, uint32_t *cache, sk_transform *local, int level);
 bool sk_cclip_simd_available(void);
 bool sk_cclip_avx512_available(void);
 /* sk_clip_compress with its AVX2 kernels (when the CPU has them; simd true)
@@ -287,7 +295,7 @@ sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const
 /* The AVX2 decoder straight into an SoA pose's rows (soa: its data, the
  * rest pose already there); false, with nothing written, on a CPU without
  * AVX2. */
-bool sk_cclip_sample_soa(const sk_clip *c, double t, float *soa);
+bool sk_cclip_sample_soa(const sk_clip *c, double t, uint32_t *cache, float *soa);
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values);
 void sk_cclip_release(sk_clip *c);
 

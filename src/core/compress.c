@@ -962,7 +962,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
                 /* a batch of nb samples */
                 for (uint32_t i = 0; i < nb && r == SK_OK; i++) {
                     memcpy(pl, s->rest, c->J * sizeof(sk_transform));
-                    sk_cclip_sample_tracks(res, bt[i], pl);
+                    sk_cclip_sample_tracks(res, bt[i], NULL, pl);
                     const sk_transform *raw;
                     if (bh[i] == 1 || bh[i] == 3) { /* a quarter: the raw clip sampled here */
                         memcpy(ql, s->rest, c->J * sizeof(sk_transform));

@@ -130,7 +130,7 @@ sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, s
         return SK_OK;
     }
     double tw = sk_clip_wrap_time(c, t, loop);
-    if (c->kind == SK_CLIP_COMPRESSED && sk_cclip_sample_soa(c, tw, out->data)) return SK_OK;
+    if (c->kind == SK_CLIP_COMPRESSED && sk_cclip_sample_soa(c, tw, sk_cclip_cache(c, cursor, cursor_count), out->data)) return SK_OK;
     if (c->kind == SK_CLIP_COMPRESSED) {
         /* Without AVX2 the decoder writes an AoS array indexed by joint: up to
          * SK_SOA_COMPRESSED_JOINTS joints through a stack buffer. */
@@ -141,7 +141,7 @@ sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, s
                                 who, sk_clip_name(c), c->joint_span, SK_SOA_COMPRESSED_JOINTS);
         uint32_t n = c->joint_span;
         if (n) memcpy(buf, s->rest, n * sizeof(sk_transform));
-        sk_cclip_sample_tracks(c, tw, buf);
+        sk_cclip_sample_tracks(c, tw, NULL, buf);
         for (uint32_t j = 0; j < n; j++)
             put_joint(out->data + (size_t)(j / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS, j % SK_SOA_LANES, &buf[j]);
         return SK_OK;
