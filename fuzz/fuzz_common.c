@@ -235,16 +235,23 @@ void fz_exercise_asset(const sk_asset *asset, fz_bytes *b) {
                         fz_check_soa(skel, clip, times[k], (sk_loop_mode)loop, &pose, model);
                     }
                 }
-            size_t cn = sk_clip_cursor_size(clip);
+            size_t cn = sk_clip_cursor_cache_size(clip); /* a compressed clip's cursor then keeps decoded frames */
             uint32_t *cursor = calloc(cn ? cn : 1, sizeof *cursor);
-            if (cursor) {
-                for (int k = 0; k < 8; k++) {
-                    double t = d * (k - 2) / 3.0;
+            sk_transform *ref = jc ? malloc((size_t)jc * sizeof *ref) : NULL;
+            if (cursor && (ref || !jc)) {
+                for (int k = 0; k < 16; k++) {
+                    double t = d * (k / 2 - 2) / 3.0 + (k & 1) * d / 97.0; /* pairs of close times: the cache reused */
                     if (sk_clip_sample_cursor(clip, skel, t, SK_LOOP_REPEAT, cursor, cn, &pose, &err) != SK_OK)
                         fz_fail("sk_clip_sample_cursor: %s", err.message);
+                    if (!jc) continue;
+                    memcpy(ref, pose.local, (size_t)jc * sizeof *ref);
+                    if (sk_clip_sample(clip, skel, t, SK_LOOP_REPEAT, &pose, &err) != SK_OK) fz_fail("sk_clip_sample: %s", err.message);
+                    if (memcmp(ref, pose.local, (size_t)jc * sizeof *ref) != 0)
+                        fz_fail("sampling through a cursor differs from sampling without one at t = %g", t);
                 }
-                free(cursor);
             }
+            free(cursor);
+            free(ref);
         } else if (sk_pose_rest(skel, &pose, &err) != SK_OK) {
             fz_fail("sk_pose_rest: %s", err.message);
         }
