@@ -696,6 +696,89 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
     *pp0 = p, *pp1 = p + f;
 }
 
+/* cc_decode_placed2_avx2 (same arguments, same results) two tracks per
+ * 512-bit register: lanes 0-7 track i, 8-15 track i + 1, each half as the
+ * AVX2 function computes its register (the clip range permuted by
+ * CC_STORED, the two segments' range bytes, each frame's own coefficients,
+ * one field read per frame, the CC_PLACE permute and CC_LANE mask). A pair
+ * with a rate above 19 bits, and an odd last track, go through
+ * cc_decode_placed2_avx2. */
+__attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode_placed2_512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
+                                                                                           uint32_t a0, uint32_t n, const uint32_t *slot,
+                                                                                           __m256 *out, uint8_t *dd0, uint8_t *dd1) {
+    const __m512 k255 = _mm512_set1_ps(1.0f / 255.0f);
+    /* per track: bytes 0-2 of each range (smin) of frame 0 then frame 1, then 3-5 (sext) */
+    const __m128i gather = _mm_setr_epi8(0, 1, 2, -1, 8, 9, 10, -1, 3, 4, 5, -1, 11, 12, 13, -1);
+    const __m512i quarter = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    const __m512i pick = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i spread = _mm512_setr_epi64(0, 0, 0, 0, 1, 1, 1, 1);
+    const uint8_t *bits0 = s0->bits, *bits1 = s1->bits;
+    uint64_t p0 = s0->pos, p1 = s1->pos;
+    uint32_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        uint32_t a = a0 + i;
+        uint32_t v0i = s0->rates[a], v1i = s1->rates[a], v0j = s0->rates[a + 1], v1j = s1->rates[a + 1];
+        const cc_level *L0i = &CC_LV[v0i & 15u], *L1i = &CC_LV[v1i & 15u], *L0j = &CC_LV[v0j & 15u], *L1j = &CC_LV[v1j & 15u];
+        if (L0i->b3 > 57 || L1i->b3 > 57 || L0j->b3 > 57 || L1j->b3 > 57) { /* three reads per frame */
+            s0->pos = p0, s1->pos = p1;
+            cc_decode_placed2_avx2(c, s0, s1, a, 2, slot + i, out, dd0, dd1);
+            p0 = s0->pos, p1 = s1->pos;
+            continue;
+        }
+        uint32_t d0i = v0i >> 4, d1i = v1i >> 4, d0j = v0j >> 4, d1j = v1j >> 4, si = slot[i], sj = slot[i + 1];
+        dd0[si] = (uint8_t)d0i, dd1[si] = (uint8_t)d1i, dd0[sj] = (uint8_t)d0j, dd1[sj] = (uint8_t)d1j;
+        /* the clip ranges of both tracks (64 bytes: min i, ext i, min j, ext j) in stored order per frame */
+        __m512 cr = _mm512_loadu_ps((const void *)(c->cc.ranges + 32u * a));
+        __m512i perm = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0i][d1i])),
+                                          _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0j][d1j]),
+                                                           _mm256_set1_epi32(8)),
+                                          1);
+        __m512 cmin = _mm512_permutexvar_ps(perm, cr), cext = _mm512_permutexvar_ps(_mm512_add_epi32(perm, _mm512_set1_epi32(4)), cr);
+        /* the segment ranges: 16 bytes read from each segment at track i (12 used: i's six, j's six) */
+        __m128i A = _mm_loadu_si128((const __m128i *)(const void *)(s0->ranges + 6u * a));
+        __m128i B = _mm_loadu_si128((const __m128i *)(const void *)(s1->ranges + 6u * a));
+        __m128i Si = _mm_shuffle_epi8(_mm_unpacklo_epi64(A, B), gather);
+        __m128i Sj = _mm_shuffle_epi8(_mm_unpacklo_epi64(_mm_srli_si128(A, 6), _mm_srli_si128(B, 6)), gather);
+        __m512 s0f = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpacklo_epi64(Si, Sj))), k255);
+        __m512 sef = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpackhi_epi64(Si, Sj))), k255);
+        /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact); per frame of each track */
+        __m512 hv = _mm512_permutexvar_ps(quarter, _mm512_castps128_ps512(_mm_setr_ps(L0i->half[0], L1i->half[0], L0j->half[0], L1j->half[0])));
+        __m512 iv = _mm512_permutexvar_ps(quarter, _mm512_castps128_ps512(_mm_setr_ps(L0i->inv[0], L1i->inv[0], L0j->inv[0], L1j->inv[0])));
+        __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_add_ps(s0f, _mm512_mul_ps(sef, hv))));
+        __m512 sc = _mm512_mul_ps(_mm512_mul_ps(cext, sef), iv);
+        /* the fields: per track one 64-bit read per frame, each frame's shifts and mask */
+        uint64_t q0j = p0 + L0i->b3, q1j = p1 + L1i->b3;
+        __m512i wi = _mm512_permutexvar_epi64(spread, _mm512_castsi128_si512(_mm_set_epi64x(
+                                                          (long long)(sk_cc_u64(bits1 + (p1 >> 3)) >> (p1 & 7u)),
+                                                          (long long)(sk_cc_u64(bits0 + (p0 >> 3)) >> (p0 & 7u)))));
+        __m512i wj = _mm512_permutexvar_epi64(spread, _mm512_castsi128_si512(_mm_set_epi64x(
+                                                          (long long)(sk_cc_u64(bits1 + (q1j >> 3)) >> (q1j & 7u)),
+                                                          (long long)(sk_cc_u64(bits0 + (q0j >> 3)) >> (q0j & 7u)))));
+        __m512i shi = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_load_si256((const __m256i *)(const void *)L0i->shift)),
+                                         _mm256_load_si256((const __m256i *)(const void *)L1i->shift), 1);
+        __m512i shj = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_load_si256((const __m256i *)(const void *)L0j->shift)),
+                                         _mm256_load_si256((const __m256i *)(const void *)L1j->shift), 1);
+        __m512i mki = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_load_si256((const __m256i *)(const void *)L0i->mask)),
+                                         _mm256_load_si256((const __m256i *)(const void *)L1i->mask), 1);
+        __m512i mkj = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_load_si256((const __m256i *)(const void *)L0j->mask)),
+                                         _mm256_load_si256((const __m256i *)(const void *)L1j->mask), 1);
+        wi = _mm512_and_si512(_mm512_srlv_epi64(wi, shi), mki);
+        wj = _mm512_and_si512(_mm512_srlv_epi64(wj, shj), mkj);
+        p0 = q0j + L0j->b3, p1 = q1j + L1j->b3;
+        __m512i q = _mm512_permutex2var_epi32(wi, pick, wj);
+        __m512 x = _mm512_add_ps(off, _mm512_mul_ps(sc, _mm512_cvtepi32_ps(q)));
+        __m512i place = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0i][d1i])),
+                                           _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0j][d1j]), 1);
+        __m512i lane = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0i][d1i])),
+                                          _mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0j][d1j]), 1);
+        x = _mm512_castsi512_ps(_mm512_andnot_si512(lane, _mm512_castps_si512(_mm512_permutevar_ps(x, place))));
+        out[si] = _mm512_castps512_ps256(x);
+        out[sj] = _mm512_extractf32x8_ps(x, 1);
+    }
+    s0->pos = p0, s1->pos = p1;
+    if (i < n) cc_decode_placed2_avx2(c, s0, s1, a0 + i, 1, slot + i, out, dd0, dd1);
+}
+
 #endif
 
 bool sk_cclip_simd_available(void) {
@@ -956,6 +1039,7 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         else if (same)
             cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
                                   slot + a, xr, dr0);
+        else if (wide) cc_decode_placed2_512(c, s0, s1, a, n, slot + a, xr, dr0, dr1);
         else cc_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, dr0, dr1);
         for (uint32_t k = 0; k < nv; k++) {
             /* sk_cc_vlerp with intrinsics (no contraction under the AVX-512 body's target) */
