@@ -184,7 +184,7 @@ static double median(double *v, uint32_t n) {
 int bench_crowd(int argc, char **argv) {
     uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
     uint32_t frames = 60, runs = 1, joints = 0, chunk = 0, layers = 2;
-    bool loop = false, aos = false;
+    bool loop = false, aos = false, cache = false;
     const char *file = NULL, *clip_spec = NULL, *write = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -194,6 +194,10 @@ int bench_crowd(int argc, char **argv) {
         }
         if (!strcmp(a, "--aos")) {
             aos = true;
+            continue;
+        }
+        if (!strcmp(a, "--cursor-cache")) { /* cursors keeping compressed clips' decoded frames */
+            cache = true;
             continue;
         }
         if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") || !strcmp(a, "--chunk") ||
@@ -228,7 +232,7 @@ int bench_crowd(int argc, char **argv) {
             else if (a[0] == '-' && a[1] == '-') {
                 fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
                                 "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C] [--aos] "
-                                "[--file FILE [--clip NAME]] [--layers 2|3] [--write OUT.glb])\n", a);
+                                "[--cursor-cache] [--file FILE [--clip NAME]] [--layers 2|3] [--write OUT.glb])\n", a);
                 return 1;
             }
             if (nsizes == CROWD_MAX_SIZES) {
@@ -307,7 +311,7 @@ int bench_crowd(int argc, char **argv) {
             goto out;
         }
     }
-    size_t stride = sk_batch_cursor_stride(pclips, layers);
+    size_t stride = cache ? sk_batch_cursor_cache_stride(pclips, layers) : sk_batch_cursor_stride(pclips, layers);
     for (uint32_t k = 0; k < nsizes; k++) {
         uint32_t count = sizes[k];
         /* every character's palette, as a renderer needs (three layers: its model matrices) */
@@ -326,7 +330,7 @@ int bench_crowd(int argc, char **argv) {
         for (uint32_t i = 0; i < count; i++) phase[i] = (float)((i * 2654435761u) % 1000) / 1000.0f, mix[i] = (float)(i % 7) / 6.0f;
         sk_batch_pipeline p = {.skeleton = s, .character_count = count, .clips = pclips, .clip_count = layers,
                                .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
-                               .cursor_stride = stride, .skin = rig.skin, .out_palette = pal, .aos = aos};
+                               .cursor_stride = stride, .skin = rig.skin, .out_palette = pal, .aos = aos, .cursor_cache = cache};
         if (layers == 3) { /* one clip at three phases, weights 0.5, 0.3, 0.2; model matrices out */
             for (uint32_t i = 0; i < count; i++) mix[i * 3] = 0.5f, mix[i * 3 + 1] = 0.3f, mix[i * 3 + 2] = 0.2f;
             p.mix = NULL, p.weights = mix, p.skin = NULL, p.out_palette = NULL, p.out_model = pal;

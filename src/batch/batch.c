@@ -440,6 +440,13 @@ size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) 
     return n;
 }
 
+size_t sk_batch_cursor_cache_stride(const sk_clip *const *clips, uint32_t clip_count) {
+    size_t n = 0;
+    for (uint32_t i = 0; clips && i < clip_count; i++)
+        if (clips[i]) n += sk_clip_cursor_cache_size(clips[i]);
+    return n;
+}
+
 sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_error *err) {
     static const char *who = "sk_batch_run_pipeline";
     if (!b || !p) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, b ? "pipeline" : "batch");
@@ -463,13 +470,13 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
     for (uint32_t i = 0; i < p->clip_count; i++) {
         if (!p->clips[i]) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clips[%u] is NULL", who, i);
         job.cursor_offset[i] = off;
-        job.cursor_size[i] = sk_clip_cursor_size(p->clips[i]);
+        job.cursor_size[i] = p->cursor_cache ? sk_clip_cursor_cache_size(p->clips[i]) : sk_clip_cursor_size(p->clips[i]);
         off += job.cursor_size[i];
     }
     if (p->cursors && p->cursor_stride < off)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
-                            "%s: cursor_stride %zu is less than the clips' cursors need (%zu, sk_batch_cursor_stride)", who,
-                            p->cursor_stride, off);
+                            "%s: cursor_stride %zu is less than the clips' cursors need (%zu, %s)", who, p->cursor_stride, off,
+                            p->cursor_cache ? "sk_batch_cursor_cache_stride" : "sk_batch_cursor_stride");
     if (p->out_palette && !p->skin)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_palette needs a skin", who);
     job.palette_count = p->skin ? p->skin->joint_count : 0;

@@ -965,9 +965,10 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
  * size each mixed with k0 (odd multipliers: a product with k0 differs for
  * every other k0), so that a cursor written by another clip is not taken
  * for this one's: another clip's key index written over word 0 alone still
- * matches words 1-3 only when it names the pair they hold. Word 4: k0 + 1
- * of the cursor's last sample (whatever it decoded), which decides whether
- * a new pair is worth keeping. */
+ * matches words 1-3 only when it names the pair they hold. Words 4 and 5:
+ * k0 + 1 of the cursor's last sample (whatever it decoded) and whether that
+ * sample was at the same frame as the one before it, which decide whether a
+ * new pair is worth keeping. */
 static void cc_cache_words(const sk_clip *c, uint32_t k0, uint32_t *w) {
     uint64_t b = (uint64_t)(uintptr_t)c->blob;
     w[0] = k0 + 1u;
@@ -998,13 +999,15 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
     bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0);
-    /* a pair decoded here is kept only when playback moves at most a frame per sample (the
-     * previous sample's k0, word 4, this one or next to it): then the next sample may need
-     * it again; faster playback (a 120 fps clip at 60 Hz) would pay the copy for nothing */
-    if (cache && !hit) {
-        uint32_t last = cache[4];
-        cache[4] = k0 + 1u;
-        if (!(last == k0 + 1u || last == k0 || last == k0 + 2u)) cache = NULL;
+    /* A pair decoded here is kept only when playback has just stayed on one frame for two
+     * samples (this one and the last, or the last and the one before: words 4 and 5), so
+     * that it samples faster than the frames go by and the next sample may need the pair
+     * again; playback at a frame or more per sample (a 120 fps clip at 60 Hz, a crowd's
+     * sped-up phases) would pay the copy for nothing. */
+    if (cache) {
+        uint32_t stayed = cache[4] == k0 + 1u, kept = stayed || cache[5];
+        cache[4] = k0 + 1u, cache[5] = stayed;
+        if (!hit && !kept) cache = NULL;
     }
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
@@ -1091,7 +1094,6 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         rj += real;
     }
     if (cache && !hit) cc_cache_tag(c, cache, k0);
-    if (hit) cache[4] = k0 + 1u;
 }
 
 /* cc_sample_body with the AVX2 decoding, and with AVX-512's (two tracks

@@ -122,6 +122,11 @@ typedef struct sk_batch_pipeline {
      * kept between frames; NULL = random access. */
     uint32_t *cursors;
     size_t cursor_stride;
+    /* Cursors that also keep compressed clips' decoded frames
+     * (sk_clip_cursor_cache_size; stride from sk_batch_cursor_cache_stride):
+     * faster forward playback where the crowd's cursors stay in the CPU's
+     * cache, slower where they do not (docs/compression.md). */
+    bool cursor_cache;
     /* Optional hook (see sk_batch_post_fn). */
     sk_batch_post_fn post;
     void *post_user;
@@ -154,6 +159,8 @@ typedef struct sk_batch_pipeline {
 /* The cursor memory per character for these clips: the sum of
  * sk_clip_cursor_size over them. */
 size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count);
+/* The same with sk_clip_cursor_cache_size (for cursor_cache). */
+size_t sk_batch_cursor_cache_stride(const sk_clip *const *clips, uint32_t clip_count);
 
 /* Runs the pipeline for every character. Checks the description first
  * (SK_ERR_INVALID_ARGUMENT naming the field: skeleton larger than the
