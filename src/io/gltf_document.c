@@ -106,8 +106,8 @@ static sk_result load_materials(gl_ctx *g) {
             snprintf(tp, sizeof tp, "%s/baseColorTexture", pp);
             if (bt && !j_is_object(bt)) return fail(g, SK_ERR_INVALID_DATA, "%s: expected an object", tp);
             if (bt) {
-                uint32_t t;
-                uint64_t set;
+                uint32_t t = 0; /* (set by sk_gl_req_index on success; a whole-program build cannot see that) */
+                uint64_t set = 0;
                 TRY(sk_gl_req_index(g, bt, "index", g->n_textures, "texture", tp, &t));
                 TRY(sk_gl_opt_uint(g, bt, "texCoord", tp, 0, 4294967295.0, &set, NULL));
                 m->base_color_texture.texture = (int32_t)t;
