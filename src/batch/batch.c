@@ -433,18 +433,20 @@ sk_result sk_batch_run(sk_batch *b, uint32_t count, sk_batch_fn fn, void *user, 
     return batch_execute(b, &job, err);
 }
 
-size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) {
+/* A clip's cursor in the pipeline: with or without the frame cache. */
+static size_t clip_cursor(const sk_clip *c, bool cache) { return cache ? sk_clip_cursor_cache_size(c) : sk_clip_cursor_size(c); }
+
+static size_t cursor_stride(const sk_clip *const *clips, uint32_t clip_count, bool cache) {
     size_t n = 0;
     for (uint32_t i = 0; clips && i < clip_count; i++)
-        if (clips[i]) n += sk_clip_cursor_size(clips[i]);
+        if (clips[i]) n += clip_cursor(clips[i], cache);
     return n;
 }
 
+size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) { return cursor_stride(clips, clip_count, false); }
+
 size_t sk_batch_cursor_cache_stride(const sk_clip *const *clips, uint32_t clip_count) {
-    size_t n = 0;
-    for (uint32_t i = 0; clips && i < clip_count; i++)
-        if (clips[i]) n += sk_clip_cursor_cache_size(clips[i]);
-    return n;
+    return cursor_stride(clips, clip_count, true);
 }
 
 sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_error *err) {
@@ -470,7 +472,7 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
     for (uint32_t i = 0; i < p->clip_count; i++) {
         if (!p->clips[i]) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clips[%u] is NULL", who, i);
         job.cursor_offset[i] = off;
-        job.cursor_size[i] = p->cursor_cache ? sk_clip_cursor_cache_size(p->clips[i]) : sk_clip_cursor_size(p->clips[i]);
+        job.cursor_size[i] = clip_cursor(p->clips[i], p->cursor_cache);
         off += job.cursor_size[i];
     }
     if (p->cursors && p->cursor_stride < off)

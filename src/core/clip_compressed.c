@@ -1067,7 +1067,7 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
             if (cache) { /* the decoded slots kept for the next sample */
                 for (uint32_t k = 0; k < nr8; k++) _mm256_storeu_ps(cslot + 8u * k, xr[k]);
                 for (uint32_t k = 0; k < nv; k++) _mm256_storeu_ps(cslot + 8u * (nr8 + k), xv[k]);
-                memcpy(cdrop, dr0, nr8), memcpy(cdrop + nr8, same ? dr0 : dr1, nr8);
+                memcpy(cdrop, d0, nr8), memcpy(cdrop + nr8, d1, nr8);
             }
         }
         nr = nr8;
