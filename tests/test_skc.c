@@ -205,9 +205,9 @@ static void test_hostile(void **state) {
     sk_asset_destroy(src);
 }
 
-/* A compressed clip of format version 1 (before the far weights: its error
- * was measured with another interpolation) is refused with a message that
- * says what to do, in a .skc and on its own; the current version loads. */
+/* A compressed clip of an older format version (1: its error was measured
+ * with another interpolation; 2: another layout) is refused with a message
+ * that says what to do, in a .skc and on its own; the current version loads. */
 static void test_old_version(void **state) {
     (void)state;
     uint8_t *data;
@@ -223,22 +223,24 @@ static void test_old_version(void **state) {
     memcpy(m, data, size);
     for (size_t i = 0; i + 8 <= size; i++)
         if (memcmp(m + i, "SKCB", 4) == 0) {
-            assert_int_equal(m[i + 4], 2); /* little-endian u32 version */
-            m[i + 4] = 1, found++;
+            assert_int_equal(m[i + 4], 3); /* little-endian u32 version */
+            m[i + 4] = 2, found++;
         }
     assert_int_equal(found, 1);
     crc_fix(m, size);
     sk_asset *as = NULL;
     sk_error err = {0};
     assert_int_equal(sk_skc_load_memory(m, size, false, NULL, &as, NULL, &err), SK_ERR_UNSUPPORTED);
-    assert_non_null(strstr(err.message, "version 1, this build reads version 2 (compress the source again)"));
+    assert_non_null(strstr(err.message, "version 2, this build reads version 3 (compress the source again)"));
     assert_null(as);
     memcpy(one, blob, bs);
-    one[4] = 1;
     sk_clip *c = NULL;
-    assert_int_equal(sk_clip_from_compressed("old", one, bs, true, NULL, &c, &err), SK_ERR_UNSUPPORTED);
-    assert_null(c);
-    one[4] = 2;
+    for (uint8_t v = 1; v <= 2; v++) {
+        one[4] = v;
+        assert_int_equal(sk_clip_from_compressed("old", one, bs, true, NULL, &c, &err), SK_ERR_UNSUPPORTED);
+        assert_null(c);
+    }
+    one[4] = 3;
     assert_int_equal(sk_clip_from_compressed("new", one, bs, true, NULL, &c, &err), SK_OK);
     sk_clip_destroy(c);
     free(one);
@@ -248,8 +250,95 @@ static void test_old_version(void **state) {
     sk_asset_destroy(src);
 }
 
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static void wr32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24); }
+static void wrf(uint8_t *p, float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    wr32(p, u);
+}
+
+/* The blob layout as docs/compression.md and clip_internal.h describe
+ * version 3, walked here on its own: a 40-byte header, a word per track, 16
+ * bytes per constant, 16 (rotation) or 24 bytes of clip range per animated
+ * track, then per segment A bit rates, 6A range bytes and its frames' bits
+ * (3 x SK_CC_BITS[rate] per track per frame), then 8 zero bytes: the parts
+ * add up to the blob's size. Then blobs made here by hand: constant tracks
+ * only (no segments) load and sample, also with the largest frame count;
+ * one frame more, a byte more, or a track word with a stray bit is refused. */
+static void test_blob_layout(void **state) {
+    (void)state;
+    static const unsigned bits[16] = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 23};
+    uint8_t *data;
+    size_t size;
+    sk_asset *src;
+    sk_clip *cc;
+    make_skc(&data, &size, &src, &cc);
+    const uint8_t *b = NULL;
+    size_t bs = 0;
+    assert_true(sk_clip_compressed_data(cc, (const void **)&b, &bs));
+    assert_int_equal(rd32(b + 4), 3);
+    assert_int_equal(rd32(b + 8), bs);
+    uint32_t N = rd32(b + 12), T = rd32(b + 24), A = rd32(b + 28), L = rd32(b + 32), nrot = 0;
+    assert_int_equal(rd32(b + 36), 0);
+    assert_int_equal(N, FRAMES);
+    size_t o = 40 + 4u * (size_t)T + 16u * (size_t)(T - A);
+    for (uint32_t i = 0; i < T; i++) {
+        uint32_t w = rd32(b + 40 + 4u * i);
+        if (!(w >> 26 & 1u)) continue;
+        nrot += (w >> 24 & 3u) == 1u;
+        o += (w >> 24 & 3u) == 1u ? 16u : 24u;
+    }
+    assert_true(A >= 4 && nrot >= 3); /* the root's translation and the rotations move */
+    for (uint32_t s = 0; s * L < N; s++) {
+        uint64_t F = 0, frames = N - s * L < L ? N - s * L : L;
+        for (uint32_t a = 0; a < A; a++) F += 3u * bits[b[o + a] & 15u];
+        o += 7u * (size_t)A + (size_t)((frames * F + 7) / 8);
+    }
+    assert_int_equal(o + 8, bs);
+    for (int k = 0; k < 8; k++) assert_int_equal(b[bs - 8 + k], 0);
+
+    /* one constant rotation track (joint 1), no animated ones */
+    uint8_t m[40 + 4 + 16 + 8 + 1];
+    memset(m, 0, sizeof m);
+    size_t ms = sizeof m - 1;
+    memcpy(m, "SKCB", 4), wr32(m + 4, 3), wr32(m + 8, (uint32_t)ms), wr32(m + 12, 5), wrf(m + 16, 30.0f);
+    wrf(m + 20, 4.0f / 30.0f), wr32(m + 24, 1), wr32(m + 28, 0), wr32(m + 32, 16);
+    wr32(m + 40, 1u | 1u << 24);
+    const float q[4] = {0.6f, 0.0f, 0.0f, 0.8f};
+    for (int k = 0; k < 4; k++) wrf(m + 44 + 4 * k, q[k]);
+    sk_error err = {0};
+    sk_clip *c = NULL;
+    const sk_skeleton *sk = src->skeleton;
+    sk_transform *l = calloc(sk->joint_count, sizeof *l);
+    const uint32_t counts[2] = {5, 10000001u};
+    for (int i = 0; i < 2; i++) {
+        wr32(m + 12, counts[i]), wrf(m + 20, (float)(counts[i] - 1) / 30.0f);
+        assert_int_equal(sk_clip_from_compressed("constant", m, ms, true, NULL, &c, &err), SK_OK);
+        assert_true(sk_clip_memory_size(c) < 1024); /* nothing per frame or segment */
+        assert_int_equal(sk_clip_sample(c, sk, 0.1 + i * 1000.0, SK_LOOP_REPEAT, SK_POSE_OF(sk, l, NULL), &err), SK_OK);
+        assert_memory_equal(&l[1].r, q, sizeof q);
+        sk_clip_destroy(c);
+    }
+    wr32(m + 12, 10000002u);
+    assert_int_equal(sk_clip_from_compressed("constant", m, ms, true, NULL, &c, &err), SK_ERR_INVALID_DATA);
+    assert_non_null(strstr(err.message, "bad counts"));
+    wr32(m + 12, 5), wr32(m + 8, (uint32_t)ms + 1);
+    assert_int_equal(sk_clip_from_compressed("constant", m, ms + 1, true, NULL, &c, &err), SK_ERR_INVALID_DATA);
+    assert_non_null(strstr(err.message, "size does not match its segments"));
+    wr32(m + 8, (uint32_t)ms), wr32(m + 40, 1u | 1u << 24 | 1u << 27);
+    assert_int_equal(sk_clip_from_compressed("constant", m, ms, true, NULL, &c, &err), SK_ERR_INVALID_DATA);
+    assert_non_null(strstr(err.message, "bad track"));
+    assert_null(c);
+    free(l);
+    free(data);
+    sk_clip_destroy(cc);
+    sk_asset_destroy(src);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_checksum), cmocka_unit_test(test_round_trip),
-                                       cmocka_unit_test(test_hostile), cmocka_unit_test(test_old_version)};
+                                       cmocka_unit_test(test_hostile), cmocka_unit_test(test_old_version),
+                                       cmocka_unit_test(test_blob_layout)};
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -30,43 +30,56 @@ static sk_result bad(sk_error *err, const char *what) {
 
 static bool finite_in(float v, float lim) { return sk_isfinite_f(v) && v >= -lim && v <= lim; }
 
-/* Every offset and count is checked against the blob before it is used;
- * afterwards sampling reads nothing outside it. */
-static sk_result check_blob(const uint8_t *b, size_t size, sk_error *err) {
+static uint32_t cc_u16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+
+/* A track's u32 entry: its joint, path and whether it is animated. */
+static uint32_t cc_tjoint(uint32_t w) { return w & ((1u << SK_CC_JOINT_BITS) - 1u); }
+static uint32_t cc_tpath(uint32_t w) { return w >> SK_CC_JOINT_BITS & 3u; }
+static uint32_t cc_tanim(uint32_t w) { return w >> (SK_CC_JOINT_BITS + 2) & 1u; }
+
+/* The header, the tracks, the constants and the clip ranges checked against
+ * the blob before anything is read from them (the segments: cc_segments);
+ * *seg0: where the segments start. */
+static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_error *err) {
     if (size < SK_CC_HEADER + 8) return bad(err, "shorter than its header");
     if (sk_cc_u32(b) != SK_CC_MAGIC) return bad(err, "bad magic");
     if (sk_cc_u32(b + 4) != SK_CC_VERSION)
         return sk_error_set(err, SK_ERR_UNSUPPORTED, "compressed clip: version %u, this build reads version %u (compress the source again)",
                             sk_cc_u32(b + 4), SK_CC_VERSION);
     if (sk_cc_u32(b + 8) != size) return bad(err, "size does not match its header");
-    uint32_t N = sk_cc_u32(b + 12), T = sk_cc_u32(b + 24), A = sk_cc_u32(b + 28), S = sk_cc_u32(b + 32),
-             L = sk_cc_u32(b + 36);
+    uint32_t N = sk_cc_u32(b + 12), T = sk_cc_u32(b + 24), A = sk_cc_u32(b + 28), L = sk_cc_u32(b + 32);
     float rate = sk_cc_f32(b + 16), dur = sk_cc_f32(b + 20);
-    if (N == 0 || L == 0 || L > 4096 || A > T || T > 4u * SK_MAX_JOINTS) return bad(err, "bad counts");
-    if (S != (N - 1) / L + 1) return bad(err, "segment count does not match the frames");
+    if (N == 0 || N > SK_CC_MAX_FRAMES || L == 0 || L > 4096 || A > T || T > 4u * SK_MAX_JOINTS) return bad(err, "bad counts");
+    if (sk_cc_u32(b + 36)) return bad(err, "bad header");
     if (!finite_in(dur, 1e30f) || dur < 0.0f) return bad(err, "bad duration");
     if (!finite_in(rate, 1e30f) || !(rate > 0.0f)) return bad(err, "bad sample rate");
     if (N > 1 && !(dur > 0.0f)) return bad(err, "frames without a duration");
-    uint32_t ot = sk_cc_u32(b + 40), oc = sk_cc_u32(b + 44), orr = sk_cc_u32(b + 48), os = sk_cc_u32(b + 52);
-    uint64_t lim = size - 8;
-    if (ot < SK_CC_HEADER || (uint64_t)ot + 8ull * T > lim) return bad(err, "track table outside the blob");
-    if ((uint64_t)oc + 16ull * (T - A) > lim) return bad(err, "constants outside the blob");
-    if ((uint64_t)orr + 32ull * A > lim) return bad(err, "ranges outside the blob");
-    if ((uint64_t)os + 4ull * S > lim) return bad(err, "segment table outside the blob");
+    uint64_t lim = size - 8, oc = SK_CC_HEADER + 4ull * T, orr = oc + 16ull * (T - A);
+    if (orr > lim) return bad(err, "track table outside the blob");
+    /* every segment holds at least its A bit rates and A segment ranges */
+    uint64_t S = (N - 1) / L + 1;
+    if (A && S * 7u * A > lim - orr) return bad(err, "segments outside the blob");
     uint32_t na = 0, nc = 0, pj = 0, pp = 0;
+    uint64_t rr = orr;
     for (uint32_t i = 0; i < T; i++) {
-        const uint8_t *t = b + ot + 8u * i;
-        uint32_t j = sk_cc_u32(t), path = t[4], anim = t[5];
-        if (j >= SK_MAX_JOINTS || path > SK_PATH_SCALE || anim > 1 || t[6] || t[7]) return bad(err, "bad track");
+        uint32_t w = sk_cc_u32(b + SK_CC_HEADER + 4u * i), j = cc_tjoint(w), path = cc_tpath(w), anim = cc_tanim(w);
+        if (w >> (SK_CC_JOINT_BITS + 3) || j >= SK_MAX_JOINTS || path > SK_PATH_SCALE) return bad(err, "bad track");
         if (i > 0 && (j < pj || (j == pj && path <= pp))) return bad(err, "tracks not sorted");
         pj = j, pp = path;
         if (anim ? na >= A : nc >= T - A) return bad(err, "animated track count does not match"); /* found by fuzz_skc */
         if (anim) {
-            const uint8_t *r = b + orr + 32u * na++;
-            for (int k = 0; k < 8; k++) {
-                float v = sk_cc_f32(r + 4 * k);
-                if (!finite_in(v, path == SK_PATH_ROTATION ? 2.0f : 1e30f) || (k >= 4 && v < 0.0f))
-                    return bad(err, "bad range");
+            const uint8_t *r = b + rr;
+            na++;
+            if (path == SK_PATH_ROTATION) {
+                if ((rr += 16) > lim) return bad(err, "ranges outside the blob");
+                for (int k = 0; k < 4; k++)
+                    if (cc_u16(r + 8 + 2 * k) < cc_u16(r + 2 * k)) return bad(err, "bad range");
+            } else {
+                if ((rr += 24) > lim) return bad(err, "ranges outside the blob");
+                for (int k = 0; k < 6; k++) {
+                    float v = sk_cc_f32(r + 4 * k);
+                    if (!finite_in(v, 1e30f) || (k >= 3 && v < 0.0f)) return bad(err, "bad range");
+                }
             }
         } else {
             const uint8_t *q = b + oc + 16u * nc++;
@@ -85,25 +98,35 @@ static sk_result check_blob(const uint8_t *b, size_t size, sk_error *err) {
         }
     }
     if (na != A) return bad(err, "animated track count does not match");
-    uint64_t prev_end = 0;
+    if (A && S * 7u * A > lim - rr) return bad(err, "segments outside the blob");
+    if (!A && rr != lim) return bad(err, "size does not match its segments");
+    *seg0 = rr;
+    return SK_OK;
+}
+
+/* The segments checked and placed (A > 0): each one's bit rates (a rotation's
+ * dropped component 0-3, 3 for a translation or scale: slot[a] >= CC_XV),
+ * its bits per frame computed from them and its data inside the blob, the
+ * last one ending where the 8 zero bytes start. Into segtab: each segment's
+ * offset and bits per frame. */
+static sk_result cc_segments(const uint8_t *b, size_t size, uint64_t o, const uint32_t *slot, uint32_t *segtab, sk_error *err) {
+    uint32_t N = sk_cc_u32(b + 12), A = sk_cc_u32(b + 28), L = sk_cc_u32(b + 32), S = (N - 1) / L + 1;
+    uint64_t lim = size - 8;
     for (uint32_t s = 0; s < S; s++) {
-        uint64_t o = sk_cc_u32(b + os + 4u * s);
-        if (o < prev_end || o < SK_CC_HEADER || o + 4 + 7ull * A > lim) return bad(err, "segment outside the blob");
+        if (o + 7ull * A > lim) return bad(err, "segment outside the blob");
         const uint8_t *seg = b + o;
         uint64_t F = 0;
-        for (uint32_t i = 0, a = 0; i < T; i++) {
-            const uint8_t *t = b + ot + 8u * i;
-            if (!t[5]) continue;
-            uint8_t v = seg[4 + a++];
-            if (v >> 6 || (t[4] != SK_PATH_ROTATION && v >> 4 != 3)) return bad(err, "bad bit rate");
+        for (uint32_t a = 0; a < A; a++) {
+            uint8_t v = seg[a];
+            if (v >> 6 || (slot[a] >= CC_XV && v >> 4 != 3)) return bad(err, "bad bit rate");
             F += 3u * SK_CC_BITS[v & 15u];
         }
-        if (F != sk_cc_u32(seg)) return bad(err, "bits per frame do not match the bit rates");
         uint64_t frames = s + 1 < S ? L : N - (uint64_t)s * L;
-        uint64_t end = o + 4 + 7ull * A + (frames * F + 7) / 8;
-        if (end > lim) return bad(err, "segment data outside the blob");
-        prev_end = end;
+        segtab[2u * s] = (uint32_t)o, segtab[2u * s + 1] = (uint32_t)F;
+        o += 7ull * A + (frames * F + 7) / 8;
+        if (o > lim) return bad(err, "segment data outside the blob");
     }
+    if (o != lim) return bad(err, "size does not match its segments");
     return SK_OK;
 }
 
@@ -112,7 +135,8 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     if (!out || (!data && size)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_from_compressed: NULL argument");
     *out = NULL;
     if (size > UINT32_MAX) return bad(err, "larger than 4 GiB");
-    sk_result r = check_blob(data, size, err);
+    uint64_t seg0 = 0;
+    sk_result r = check_blob(data, size, &seg0, err);
     if (r != SK_OK) return r;
     const sk_allocator *a = sk_allocator_or_default(alloc);
     sk_clip *c = sk_alloc(a, sizeof *c);
@@ -144,44 +168,50 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     c->cc.rate = sk_cc_f32(b + 16);
     c->duration = sk_cc_f32(b + 20);
     c->cc.anim = sk_cc_u32(b + 28);
-    c->cc.segments = sk_cc_u32(b + 32);
-    c->cc.seg_len = sk_cc_u32(b + 36);
+    c->cc.seg_len = sk_cc_u32(b + 32);
+    c->cc.segments = (c->cc.frames - 1) / c->cc.seg_len + 1;
     c->cc.seg_shift = 32;
     for (uint32_t sh = 0; sh < 32; sh++)
         if (c->cc.seg_len == 1u << sh) c->cc.seg_shift = sh;
-    c->cc.consts = b + sk_cc_u32(b + 44);
-    c->cc.ranges = b + sk_cc_u32(b + 48);
-    c->cc.segtab = b + sk_cc_u32(b + 52);
-    const uint8_t *tt = b + sk_cc_u32(b + 40);
+    c->cc.consts = b + SK_CC_HEADER + 4u * T;
+    const uint8_t *tt = b + SK_CC_HEADER, *rb = c->cc.consts + 16u * (T - c->cc.anim);
     uint32_t na = 0, nc = 0, span = 0;
     for (uint32_t i = 0; i < T; i++) {
         sk_track *t = &c->tracks[i];
-        t->joint = sk_cc_u32(tt + 8u * i);
-        t->path = tt[8u * i + 4];
+        uint32_t w = sk_cc_u32(tt + 4u * i);
+        t->joint = cc_tjoint(w);
+        t->path = (uint8_t)cc_tpath(w);
         t->interp = SK_INTERP_LINEAR;
-        t->pad_ = tt[8u * i + 5];
+        t->pad_ = (uint8_t)cc_tanim(w);
         t->key_count = c->cc.frames;
         t->width = t->path == SK_PATH_ROTATION ? 4u : 3u;
         t->value_offset = t->pad_ ? na++ : nc++;
         if (t->joint + 1 > span) span = t->joint + 1;
     }
     c->joint_span = span;
-    /* The AVX2 decoder's plan: per animated track its slot in its chunk's
+    /* The plan: the clip ranges as floats (A x 8: minima x,y,z,w then extents;
+     * a 64-byte alignment of them measured no faster); the segments' offsets and bits per frame (S x 2 when
+     * A > 0); for the AVX2 decoder per animated track its slot in its chunk's
      * decoded values (rotations from 0, translations/scales from CC_XV); the rotations' joints;
      * the translations'/scales' joints (x2, +1 for a scale); the constant
      * tracks; per chunk of CC_CHUNK animated tracks, its rotation count;
      * per constant track its place in a pose's sk_transform array (in floats,
      * CC_CONST_ROT set for a rotation) and its four values, so that a sample
      * writes each with one or two stores (CC_CONST_WORDS words each). */
-    uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK;
-    c->cc.plan_words = (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A);
+    uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK, S = A ? c->cc.segments : 0;
+    c->cc.plan_words = 8u * (size_t)A + 2u * (size_t)S + (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A);
     c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
     if (!c->cc.plan) {
         c->cc.plan_words = 0;
         sk_clip_destroy(c);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
+    float *ranges = (float *)(void *)c->cc.plan;
+    uint32_t *segtab = (uint32_t *)(void *)(ranges + 8u * (size_t)A);
+    c->cc.ranges = ranges;
+    c->cc.segtab = segtab;
+    uint32_t *slot = segtab + 2u * (size_t)S, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
+    c->cc.slots = slot;
     uint32_t R = 0;
     for (uint32_t i = 0; i < T; i++) R += c->tracks[i].pad_ && c->tracks[i].path == SK_PATH_ROTATION;
     c->cc.rots = R;
@@ -198,11 +228,23 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
             cons[ncon++] = i;
             continue;
         }
+        float *cr = ranges + 8u * ai; /* zero-filled: a translation's or scale's w range is 0, 0 */
+        if (t->path == SK_PATH_ROTATION) {
+            for (int k = 0; k < 4; k++) sk_cc_rot_range(cc_u16(rb + 2 * k), cc_u16(rb + 8 + 2 * k), &cr[k], &cr[4 + k]);
+            rb += 16;
+        } else {
+            for (int k = 0; k < 3; k++) cr[k] = sk_cc_f32(rb + 4 * k), cr[4 + k] = sk_cc_f32(rb + 12 + 4 * k);
+            rb += 24;
+        }
         if (ai % CC_CHUNK == 0) nr = nv = 0;
         if (t->path == SK_PATH_ROTATION) slot[ai] = nr++, *rj++ = t->joint;
         else slot[ai] = CC_XV + nv++, *tj++ = 2u * t->joint + (t->path == SK_PATH_SCALE);
         cnr[ai / CC_CHUNK] = nr;
         ai++;
+    }
+    if (A && (r = cc_segments(b, size, seg0, slot, segtab, err)) != SK_OK) {
+        sk_clip_destroy(c);
+        return r;
     }
     /* a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 and its other tracks */
     size_t cslots = 0, cdrops = 0;
@@ -239,14 +281,21 @@ typedef struct cc_cursor {
 } cc_cursor;
 
 static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
+    uint32_t A = c->cc.anim;
+    if (!A) { /* only constant tracks: no segments to read */
+        s->seg = s->rates = s->ranges = s->bits = c->blob;
+        s->pos = 0;
+        return;
+    }
     uint32_t si = c->cc.seg_shift < 32 ? k >> c->cc.seg_shift : k / c->cc.seg_len; /* no division in the usual case */
-    uint32_t i = k - si * c->cc.seg_len, A = c->cc.anim;
-    const uint8_t *seg = c->blob + sk_cc_u32(c->cc.segtab + 4u * si);
+    uint32_t i = k - si * c->cc.seg_len;
+    const uint32_t *st = c->cc.segtab + 2u * si;
+    const uint8_t *seg = c->blob + st[0];
     s->seg = seg;
-    s->rates = seg + 4;
-    s->ranges = seg + 4 + A;
-    s->bits = seg + 4 + 7u * A;
-    s->pos = (uint64_t)i * sk_cc_u32(seg);
+    s->rates = seg;
+    s->ranges = seg + A;
+    s->bits = seg + 7u * A;
+    s->pos = (uint64_t)i * st[1];
 }
 
 static inline uint32_t cc_bits(const uint8_t *bits, uint64_t pos, uint64_t mask) {
@@ -289,13 +338,7 @@ static inline void cc_read2(cc_cursor *s0, cc_cursor *s1, uint32_t a, const floa
     sk_cc_place(o1, x1, d, rot);
 }
 
-static inline void cc_range(const sk_clip *c, uint32_t a, float *range) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(range, c->cc.ranges + 32u * a, 32);
-#else
-    for (int k = 0; k < 8; k++) range[k] = sk_cc_f32(c->cc.ranges + 32u * a + 4u * k);
-#endif
-}
+static inline void cc_range(const sk_clip *c, uint32_t a, float *range) { memcpy(range, c->cc.ranges + 8u * a, 32); }
 
 static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x) {
     const uint8_t *q = c->cc.consts + 16u * t->value_offset;
@@ -508,7 +551,7 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
         __m256 *xo = &out[sl];
         dd0[sl] = (uint8_t)d0, dd1[sl] = (uint8_t)d1;
         /* the clip range in stored order */
-        const float *cr = (const float *)(const void *)(c->cc.ranges + 32u * a);
+        const float *cr = c->cc.ranges + 8u * a;
         __m256i perm = _mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0][d1]);
         __m256 cmin = _mm256_permutevar_ps(_mm256_broadcast_ps((const __m128 *)(const void *)cr), perm);
         __m256 cext = _mm256_permutevar_ps(_mm256_broadcast_ps((const __m128 *)(const void *)(cr + 4)), perm);
@@ -728,7 +771,7 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
         uint32_t d0i = v0i >> 4, d1i = v1i >> 4, d0j = v0j >> 4, d1j = v1j >> 4, si = slot[i], sj = slot[i + 1];
         dd0[si] = (uint8_t)d0i, dd1[si] = (uint8_t)d1i, dd0[sj] = (uint8_t)d0j, dd1[sj] = (uint8_t)d1j;
         /* the clip ranges of both tracks (64 bytes: min i, ext i, min j, ext j) in stored order per frame */
-        __m512 cr = _mm512_loadu_ps((const void *)(c->cc.ranges + 32u * a));
+        __m512 cr = _mm512_loadu_ps(c->cc.ranges + 8u * a);
         __m512i perm = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0i][d1i])),
                                           _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)CC_STORED[d0j][d1j]),
                                                            _mm256_set1_epi32(8)),
@@ -1010,7 +1053,7 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         if (!hit && !kept) cache = NULL;
     }
     uint32_t A = c->cc.anim, T = c->track_count;
-    const uint32_t *slot = c->cc.plan, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
+    const uint32_t *slot = c->cc.slots, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
     const uint32_t *cv = cnr + (A + CC_CHUNK - 1) / CC_CHUNK;
     for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
         const sk_track *t = &c->tracks[cons[k]];
@@ -1037,10 +1080,10 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
         if (hit) {
             rsrc = cslot, vsrc = cslot + 8u * nr8, d0 = cdrop, d1 = cdrop + nr8;
         } else if (same && wide)
-            cc_decode_placed512(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
+            cc_decode_placed512((const uint8_t *)(const void *)(c->cc.ranges + 8u * a), s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
                                 slot + a, xr, dr0);
         else if (same)
-            cc_decode_placed_avx2(c->cc.ranges + 32u * a, s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
+            cc_decode_placed_avx2((const uint8_t *)(const void *)(c->cc.ranges + 8u * a), s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
                                   slot + a, xr, dr0);
         else if (wide) cc_decode_placed2_512(c, s0, s1, a, n, slot + a, xr, dr0, dr1);
         else cc_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, dr0, dr1);

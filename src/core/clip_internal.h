@@ -84,9 +84,12 @@ struct sk_clip {
         uint32_t frames, anim, seg_len, segments;
         uint32_t seg_shift; /* log2(seg_len) when it is a power of two (the compressor's 16), else 32 */
         float rate;
-        const uint8_t *consts, *ranges, *segtab;
+        const uint8_t *consts;
+        const float *ranges;     /* A x 8: per animated track its clip minimum (x,y,z,w) then extents, in the plan */
+        const uint32_t *segtab;  /* S x 2: each segment's byte offset in the blob and bits per frame, in the plan */
         /* the AVX2 decoder's plan, one allocation of plan_words (clip_compressed.c) */
         uint32_t *plan;
+        const uint32_t *slots; /* the decoder's part of the plan (after the ranges and segments) */
         size_t plan_words;
         uint32_t rots; /* animated rotation tracks (the plan's joint lists split there) */
         /* a cursor's cache of decoded frames (clip_compressed.c, cc_cache_hit): its 8-float slots, its size in words */
@@ -97,31 +100,45 @@ struct sk_clip {
 
 /* ---- The compressed kind (clip_compressed.c decodes, compress.c encodes) ----
  * A compressed clip is one little-endian blob, read in place:
- *   header (SK_CC_HEADER bytes): u32 magic "SKCB", u32 version, u32 blob size,
- *     u32 frames N, f32 sample rate, f32 duration, u32 tracks T, u32 animated A,
- *     u32 segments S, u32 segment length L, u32 offsets of the track table,
- *     the constants, the ranges and the segment table, 8 reserved bytes;
- *   tracks: T x (u32 joint, u8 path, u8 animated, u16 0), sorted by joint then path;
+ *   header (SK_CC_HEADER = 40 bytes): u32 magic "SKCB", u32 version, u32 blob
+ *     size, u32 frames N, f32 sample rate, f32 duration, u32 tracks T, u32
+ *     animated A, u32 segment length L, u32 0;
+ *   tracks: T x u32 (joint in bits 0-23, path in bits 24-25, animated in bit
+ *     26, the rest 0), sorted by joint then path;
  *   constants: (T - A) x 4 f32 (rotation x,y,z,w with w >= 0; T/S: x,y,z,0);
- *   ranges: A x 8 f32 (per component x,y,z,w: the clip minimum; then the four extents);
- *   segment table: S x u32 offsets; segment s holds frames [sL, min(N, sL+L)):
- *     u32 bits per frame F, A x u8 (bit-rate index into SK_CC_BITS in bits
- *     0-3, the dropped component in bits 4-5: 3 for T/S), A x 6 u8 segment
- *     range (minimum of the three stored components, then their extents, in
- *     1/255 of the clip range), then the frames in playback order, each F
- *     bits: per animated track (in track order) its three stored components
- *     (x,y,z,w without the dropped one), bits[index] bits each, LSB first;
+ *   ranges, per animated track in track order: a rotation 4 x u16 lo then
+ *     4 x u16 hi (per component x,y,z,w: the clip minimum lo x 2/65535 - 1
+ *     and the extent (hi - lo) x 2/65535, sk_cc_rot_range), a translation or
+ *     scale 3 x f32 minimum then 3 x f32 extent;
+ *   segments, S = (N - 1) / L + 1 of them one after another; segment s holds
+ *     frames [sL, min(N, sL+L)): A x u8 (bit-rate index into SK_CC_BITS in
+ *     bits 0-3, the dropped component in bits 4-5: 3 for T/S), A x 6 u8
+ *     segment range (minimum of the three stored components, then their
+ *     extents, in 1/255 of the clip range), then the frames in playback
+ *     order, each F bits (F = the sum of 3 x SK_CC_BITS over the tracks'
+ *     rates): per animated track (in track order) its three stored
+ *     components (x,y,z,w without the dropped one), bits[index] bits each,
+ *     LSB first, the segment padded to a byte;
  *   8 zero bytes at the end (a 64-bit read at any bit of a segment stays inside).
+ * Nothing is stored that the loader can compute: the offsets of the parts,
+ * the segments' places and bits per frame (the load computes them into the
+ * clip's plan, with the clip ranges as floats).
  * Rotations drop per segment the component farthest from zero, signed so it
  * is >= 0 in the segment, and rebuild it as sqrt(1 - the others squared).
  * Decoded component: min + ext * (smin/255 + sext/255 * q / (2^bits - 1)); 0 bits: q/(2^0-1) reads 1/2.
  * Between frames, rotations by sk_cc_qlerp below. Version 2: keys more than
  * 120 degrees apart by the corrected nlerp's own coefficients (version 1:
- * slerp); the same layout, but the compressor measured its error with the
- * interpolation of its version, so a version 1 blob is refused. */
+ * slerp), so a version 1 blob (its error measured with another
+ * interpolation) is refused. Version 3: the layout above (version 2 had a
+ * 64-byte header with the parts' offsets, 8-byte track entries, f32 clip
+ * ranges for every component of every track, a segment table and each
+ * segment's bits per frame: 2.6 % more bytes at 24 frames/s on the CMU
+ * clips); version 2 blobs are refused too. */
 #define SK_CC_MAGIC 0x42434b53u
-#define SK_CC_VERSION 2u
-#define SK_CC_HEADER 64u
+#define SK_CC_VERSION 3u
+#define SK_CC_HEADER 40u
+#define SK_CC_MAX_FRAMES 10000001u /* frames of one clip (the compressor's limit; the loader's too) */
+#define SK_CC_JOINT_BITS 24u /* a track's joint index in its u32 entry */
 #define SK_CC_LEVELS 16u
 static const uint8_t SK_CC_BITS[SK_CC_LEVELS] = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 23};
 
@@ -152,6 +169,12 @@ static inline uint64_t sk_cc_u64(const uint8_t *p) {
 static const float SK_CC_INV[SK_CC_LEVELS] = {
     0.0f, 1.0f / 7, 1.0f / 15, 1.0f / 31, 1.0f / 63, 1.0f / 127, 1.0f / 255, 1.0f / 511, 1.0f / 1023, 1.0f / 2047,
     1.0f / 4095, 1.0f / 8191, 1.0f / 16383, 1.0f / 65535, 1.0f / 524287, 1.0f / 8388607};
+/* A rotation track's clip range of one component from its u16 codes: the
+ * compressor rounds the minimum down and the maximum up to these steps. */
+static inline void sk_cc_rot_range(uint32_t lo, uint32_t hi, float *cmin, float *cext) {
+    *cmin = (float)lo * (2.0f / 65535.0f) - 1.0f;
+    *cext = (float)(hi - lo) * (2.0f / 65535.0f);
+}
 static inline void sk_cc_coef(float cmin, float cext, uint8_t smin, uint8_t sext, uint32_t level, float *off, float *sc) {
     float s0 = (float)smin * (1.0f / 255.0f), se = (float)sext * (1.0f / 255.0f);
     *off = cmin + cext * (level ? s0 : s0 + se * 0.5f);

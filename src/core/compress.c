@@ -134,6 +134,7 @@ typedef struct ctrack {
     uint8_t path, anim;
     float cval[4];       /* constant value */
     float cmin[4], cext[4]; /* clip range per component (x,y,z,w) */
+    uint16_t rlo[4], rhi[4]; /* a rotation's clip range as stored (sk_cc_rot_range) */
 } ctrack;
 
 /* The bit-rate search keeps a segment's matrices in structure-of-arrays
@@ -702,51 +703,47 @@ static void wf32(uint8_t *p, float f) {
     w32(p, u);
 }
 
+static void w16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
+
+/* The blob (layout in clip_internal.h). */
 static uint8_t *build_blob(ctx *c, size_t *size_out) {
     uint32_t A = c->A, T = c->T, S = c->S;
-    size_t size = SK_CC_HEADER, ot = size;
-    size += 8u * (size_t)T;
-    size_t oc = size;
-    size += 16u * (size_t)(T - A);
-    size_t orr = size;
-    size += 32u * (size_t)A;
+    size_t size = SK_CC_HEADER + 4u * (size_t)T + 16u * (size_t)(T - A);
+    for (uint32_t a = 0; a < A; a++) size += c->tr[c->anim[a]].path == SK_PATH_ROTATION ? 16u : 24u;
     size_t os = size;
-    size += 4u * (size_t)S;
     for (uint32_t s = 0; s < S; s++) {
         uint64_t F = 0, nf = s + 1 < S ? c->L : c->N - s * c->L;
         for (uint32_t a = 0; a < A; a++) F += 3u * SK_CC_BITS[c->level[(size_t)s * A + a]];
-        size += 4 + 7u * (size_t)A + (size_t)((nf * F + 7) / 8);
+        size += 7u * (size_t)A + (size_t)((nf * F + 7) / 8);
     }
     size += 8;
     if (size > UINT32_MAX) return NULL;
-    uint8_t *b = sk_alloc(&c->al, size);
+    uint8_t *b = sk_alloc(&c->al, size); /* zero-filled: the padding and the 8 bytes at the end */
     if (!b) return NULL;
     w32(b, SK_CC_MAGIC), w32(b + 4, SK_CC_VERSION), w32(b + 8, (uint32_t)size), w32(b + 12, c->N);
-    wf32(b + 16, c->rate), wf32(b + 20, c->dur), w32(b + 24, T), w32(b + 28, A), w32(b + 32, S), w32(b + 36, c->L);
-    w32(b + 40, (uint32_t)ot), w32(b + 44, (uint32_t)oc), w32(b + 48, (uint32_t)orr), w32(b + 52, (uint32_t)os);
-    uint32_t nc = 0, na = 0;
+    wf32(b + 16, c->rate), wf32(b + 20, c->dur), w32(b + 24, T), w32(b + 28, A), w32(b + 32, c->L), w32(b + 36, 0);
+    uint8_t *p = b + SK_CC_HEADER, *q = p + 4u * (size_t)T, *r = q + 16u * (size_t)(T - A);
     for (uint32_t i = 0; i < T; i++) {
         const ctrack *t = &c->tr[i];
-        uint8_t *p = b + ot + 8u * i;
-        w32(p, t->joint), p[4] = t->path, p[5] = t->anim;
-        if (t->anim) {
-            uint8_t *r = b + orr + 32u * na++;
-            for (int k = 0; k < 4; k++) wf32(r + 4 * k, t->cmin[k]), wf32(r + 16 + 4 * k, t->cext[k]);
-        } else {
-            uint8_t *q = b + oc + 16u * nc++;
+        w32(p + 4u * i, t->joint | (uint32_t)t->path << SK_CC_JOINT_BITS | (uint32_t)t->anim << (SK_CC_JOINT_BITS + 2));
+        if (!t->anim) {
             for (int k = 0; k < 4; k++) wf32(q + 4 * k, t->cval[k]);
+            q += 16;
+        } else if (t->path == SK_PATH_ROTATION) {
+            for (int k = 0; k < 4; k++) w16(r + 2 * k, t->rlo[k]), w16(r + 8 + 2 * k, t->rhi[k]);
+            r += 16;
+        } else {
+            for (int k = 0; k < 3; k++) wf32(r + 4 * k, t->cmin[k]), wf32(r + 12 + 4 * k, t->cext[k]);
+            r += 24;
         }
     }
-    size_t o = os + 4u * (size_t)S;
+    size_t o = os;
     for (uint32_t s = 0; s < S; s++) {
-        w32(b + os + 4u * s, (uint32_t)o);
-        uint32_t F = 0, f0 = s * c->L, nf = s + 1 < S ? c->L : c->N - f0;
+        uint32_t f0 = s * c->L, nf = s + 1 < S ? c->L : c->N - f0;
         const uint8_t *lv = &c->level[(size_t)s * A];
-        for (uint32_t a = 0; a < A; a++) F += 3u * SK_CC_BITS[lv[a]];
-        w32(b + o, F);
-        for (uint32_t a = 0; a < A; a++) b[o + 4 + a] = (uint8_t)(lv[a] | c->drop[(size_t)s * A + a] << 4);
-        memcpy(b + o + 4 + A, &c->srange[(size_t)s * A * 6], 6u * (size_t)A);
-        uint8_t *bits = b + o + 4 + 7u * (size_t)A;
+        for (uint32_t a = 0; a < A; a++) b[o + a] = (uint8_t)(lv[a] | c->drop[(size_t)s * A + a] << 4);
+        memcpy(b + o + A, &c->srange[(size_t)s * A * 6], 6u * (size_t)A);
+        uint8_t *bits = b + o + 7u * (size_t)A;
         uint64_t pos = 0, acc = 0; /* bits least significant first; acc holds the nacc bits not yet written */
         uint32_t nacc = 0;
         for (uint32_t i = 0; i < nf; i++)
@@ -763,7 +760,7 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
                 }
             }
         if (nacc) bits[(pos - nacc) >> 3] = (uint8_t)acc;
-        o += 4 + 7u * (size_t)A + (size_t)((pos + 7) / 8);
+        o += 7u * (size_t)A + (size_t)((pos + 7) / 8);
     }
     *size_out = size;
     return b;
@@ -801,7 +798,8 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->L = o->segment_len ? o->segment_len : 16u;
     c->dur = (float)sk_clip_duration(clip);
     double nf = floor((double)c->dur * rate + 0.5);
-    if (nf > 1e7) return sk_error_set(err, SK_ERR_LIMIT, "compress: clip '%s': more than 10^7 frames", sk_clip_name(clip));
+    if (nf + 1.0 > (double)SK_CC_MAX_FRAMES)
+        return sk_error_set(err, SK_ERR_LIMIT, "compress: clip '%s': more than %u frames", sk_clip_name(clip), SK_CC_MAX_FRAMES);
     c->N = (uint32_t)nf + 1;
     c->rate = c->N > 1 ? (float)((double)(c->N - 1) / (double)c->dur) : (float)rate;
     if (!(c->rate > 0.0f) || !sk_isfinite_f(c->rate)) c->rate = 1.0f;
@@ -909,6 +907,17 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
             for (int q = 0; q < 4; q++) lo[q] = fminf(lo[q], sg * v[q]), hi[q] = fmaxf(hi[q], sg * v[q]);
         }
         for (int q = 0; q < 4; q++) {
+            if (t->path == SK_PATH_ROTATION) {
+                /* in steps of 2/65535 over [-1, 1]: the minimum rounded down, the maximum up */
+                double l = floor(((double)lo[q] + 1.0) * 32767.5), h = ceil(((double)hi[q] + 1.0) * 32767.5);
+                uint32_t L = l < 0.0 ? 0u : l > 65535.0 ? 65535u : (uint32_t)l;
+                uint32_t H = h < (double)L ? L : h > 65535.0 ? 65535u : (uint32_t)h;
+                sk_cc_rot_range(L, H, &t->cmin[q], &t->cext[q]);
+                while (L > 0 && t->cmin[q] > lo[q]) sk_cc_rot_range(--L, H, &t->cmin[q], &t->cext[q]);
+                while (H < 65535 && t->cmin[q] + t->cext[q] < hi[q]) sk_cc_rot_range(L, ++H, &t->cmin[q], &t->cext[q]);
+                t->rlo[q] = (uint16_t)L, t->rhi[q] = (uint16_t)H;
+                continue;
+            }
             t->cmin[q] = lo[q], t->cext[q] = hi[q] - lo[q];
             /* the extent must reach the maximum in float: min + ext >= max */
             while (t->cmin[q] + t->cext[q] < hi[q]) t->cext[q] = nextafterf(t->cext[q], INFINITY);
