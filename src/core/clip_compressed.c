@@ -189,7 +189,8 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         if (t->joint + 1 > span) span = t->joint + 1;
     }
     c->joint_span = span;
-    /* The plan: the clip ranges as floats (A x 8: minima x,y,z,w then extents;
+    /* The plan: the clip ranges as floats (A x 8: minima x,y,z,w then the
+     * extents per 1/255 step, sk_cc_ext255;
      * a 64-byte alignment of them measured no faster); the segments' offsets and bits per frame (S x 2 when
      * A > 0); for the AVX2 decoder per animated track its slot in its chunk's
      * decoded values (rotations from 0, translations/scales from CC_XV); the rotations' joints;
@@ -230,10 +231,13 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         }
         float *cr = ranges + 8u * ai; /* zero-filled: a translation's or scale's w range is 0, 0 */
         if (t->path == SK_PATH_ROTATION) {
-            for (int k = 0; k < 4; k++) sk_cc_rot_range(cc_u16(rb + 2 * k), cc_u16(rb + 8 + 2 * k), &cr[k], &cr[4 + k]);
+            for (int k = 0; k < 4; k++) {
+                sk_cc_rot_range(cc_u16(rb + 2 * k), cc_u16(rb + 8 + 2 * k), &cr[k], &cr[4 + k]);
+                cr[4 + k] = sk_cc_ext255(cr[4 + k]);
+            }
             rb += 16;
         } else {
-            for (int k = 0; k < 3; k++) cr[k] = sk_cc_f32(rb + 4 * k), cr[4 + k] = sk_cc_f32(rb + 12 + 4 * k);
+            for (int k = 0; k < 3; k++) cr[k] = sk_cc_f32(rb + 4 * k), cr[4 + k] = sk_cc_ext255(sk_cc_f32(rb + 12 + 4 * k));
             rb += 24;
         }
         if (ai % CC_CHUNK == 0) nr = nv = 0;
@@ -493,7 +497,6 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
                                                                          uint64_t *pp0, uint64_t *pp1, uint32_t n, const uint32_t *slot,
                                                                          __m256 *out, uint8_t *dd) {
     uint64_t p = *pp0, f = *pp1 - *pp0; /* frame 1 starts f bits after frame 0 (0: the same frame) */
-    const __m128 k255 = _mm_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     for (uint32_t i = 0; i < n; i++, cranges += 32, sranges += 6) {
         uint32_t v = rates[i], sl = slot[i];
@@ -504,8 +507,8 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
         __m128 cmin = _mm_permutevar_ps(_mm_loadu_ps((const float *)(const void *)cranges), perm);
         __m128 cext = _mm_permutevar_ps(_mm_loadu_ps((const float *)(const void *)(cranges + 16)), perm);
         __m128i sb = _mm_loadl_epi64((const __m128i *)(const void *)sranges);
-        __m128 s0f = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(sb)), k255);
-        __m128 sef = _mm_mul_ps(_mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3))), k255);
+        __m128 s0f = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(sb));
+        __m128 sef = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3)));
         /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact) */
         __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, _mm_add_ps(s0f, _mm_mul_ps(sef, _mm_load_ps(L->half)))));
         __m128 sc = _mm_mul_ps(_mm_mul_ps(cext, sef), _mm_load_ps(L->inv));
@@ -538,7 +541,6 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
 __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
                                                                    uint32_t a0, uint32_t n, const uint32_t *slot, __m256 *out,
                                                                    uint8_t *dd0, uint8_t *dd1) {
-    const __m256 k255 = _mm256_set1_ps(1.0f / 255.0f);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     /* bytes 0-2 of each range (smin) then 3-5 (sext), of frame 0 then 1 */
     const __m128i gather = _mm_setr_epi8(0, 1, 2, -1, 8, 9, 10, -1, 3, 4, 5, -1, 11, 12, 13, -1);
@@ -558,8 +560,8 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
         /* the segment ranges (8 bytes read each: the frames follow them) */
         __m128i sb = _mm_shuffle_epi8(_mm_set_epi64x((long long)sk_cc_u64(s1->ranges + 6u * a), (long long)sk_cc_u64(s0->ranges + 6u * a)),
                                       gather);
-        __m256 s0f = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(sb)), k255);
-        __m256 sef = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(sb, 8))), k255);
+        __m256 s0f = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(sb));
+        __m256 sef = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(sb, 8)));
         /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact) */
         __m256 hv = _mm256_set_m128(_mm_set1_ps(l1 ? 0.0f : 0.5f), _mm_set1_ps(l0 ? 0.0f : 0.5f));
         __m256 off = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_add_ps(s0f, _mm256_mul_ps(sef, hv))));
@@ -696,7 +698,6 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
                                                                                          uint64_t *pp0, uint64_t *pp1, uint32_t n,
                                                                                          const uint32_t *slot, __m256 *out, uint8_t *dd) {
     uint64_t p = *pp0, f = *pp1 - *pp0;
-    const __m512 k255 = _mm512_set1_ps(1.0f / 255.0f);
     uint32_t i = 0;
     for (; i + 2 <= n; i += 2) {
         uint32_t vi = rates[i], vj = rates[i + 1];
@@ -715,10 +716,8 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
         __m512 cmin = _mm512_shuffle_f32x4(cr, cr, _MM_SHUFFLE(2, 2, 0, 0)), cext = _mm512_shuffle_f32x4(cr, cr, _MM_SHUFFLE(3, 3, 1, 1));
         /* 16 bytes read: 12 of the two ranges, then the next ones or the frames (at least 8 bytes follow) */
         __m128i sb = _mm_loadu_si128((const __m128i *)(const void *)(sranges + 6u * i));
-        __m512 s0f = _mm512_mul_ps(
-            _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->smin)))), k255);
-        __m512 sef = _mm512_mul_ps(
-            _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->sext)))), k255);
+        __m512 s0f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->smin))));
+        __m512 sef = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->sext))));
         __m512 hv = _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(Li->half[0]), _mm512_set1_ps(Lj->half[0]));
         __m512 iv = _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(Li->inv[0]), _mm512_set1_ps(Lj->inv[0]));
         __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_add_ps(s0f, _mm512_mul_ps(sef, hv))));
@@ -749,7 +748,6 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
 __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode_placed2_512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
                                                                                            uint32_t a0, uint32_t n, const uint32_t *slot,
                                                                                            __m256 *out, uint8_t *dd0, uint8_t *dd1) {
-    const __m512 k255 = _mm512_set1_ps(1.0f / 255.0f);
     /* per track: bytes 0-2 of each range (smin) of frame 0 then frame 1, then 3-5 (sext) */
     const __m128i gather = _mm_setr_epi8(0, 1, 2, -1, 8, 9, 10, -1, 3, 4, 5, -1, 11, 12, 13, -1);
     const __m512i quarter = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
@@ -782,8 +780,8 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
         __m128i B = _mm_loadu_si128((const __m128i *)(const void *)(s1->ranges + 6u * a));
         __m128i Si = _mm_shuffle_epi8(_mm_unpacklo_epi64(A, B), gather);
         __m128i Sj = _mm_shuffle_epi8(_mm_unpacklo_epi64(_mm_srli_si128(A, 6), _mm_srli_si128(B, 6)), gather);
-        __m512 s0f = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpacklo_epi64(Si, Sj))), k255);
-        __m512 sef = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpackhi_epi64(Si, Sj))), k255);
+        __m512 s0f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpacklo_epi64(Si, Sj)));
+        __m512 sef = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpackhi_epi64(Si, Sj)));
         /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact); per frame of each track */
         __m512 hv = _mm512_permutexvar_ps(quarter, _mm512_castps128_ps512(_mm_setr_ps(L0i->half[0], L1i->half[0], L0j->half[0], L1j->half[0])));
         __m512 iv = _mm512_permutexvar_ps(quarter, _mm512_castps128_ps512(_mm_setr_ps(L0i->inv[0], L1i->inv[0], L0j->inv[0], L1j->inv[0])));

@@ -125,7 +125,7 @@ struct sk_clip {
  * clip's plan, with the clip ranges as floats).
  * Rotations drop per segment the component farthest from zero, signed so it
  * is >= 0 in the segment, and rebuild it as sqrt(1 - the others squared).
- * Decoded component: min + ext * (smin/255 + sext/255 * q / (2^bits - 1)); 0 bits: q/(2^0-1) reads 1/2.
+ * Decoded component: min + (ext/255) * (smin + sext * q / (2^bits - 1)) (sk_cc_coef); 0 bits: q/(2^0-1) reads 1/2.
  * Between frames, rotations by sk_cc_qlerp below. Version 2: keys more than
  * 120 degrees apart by the corrected nlerp's own coefficients (version 1:
  * slerp), so a version 1 blob (its error measured with another
@@ -163,9 +163,11 @@ static inline uint64_t sk_cc_u64(const uint8_t *p) {
 #endif
 }
 /* A decoded component is off + sc * q: off and sc from the clip range
- * (cmin, cext), the segment range (smin, sext in 1/255) and the bit rate;
- * 0 bits decode the middle of the segment range. The compressor and the
- * decoder share these float operations. */
+ * (cmin, and e = sk_cc_ext255(cext): the extent per 1/255 step), the
+ * segment range (smin, sext in those steps) and the bit rate; 0 bits decode
+ * the middle of the segment range. The compressor and the decoder share
+ * these float operations (the loader keeps e in the clip's plan, so that a
+ * sample does not multiply the range bytes by 1/255). */
 static const float SK_CC_INV[SK_CC_LEVELS] = {
     0.0f, 1.0f / 7, 1.0f / 15, 1.0f / 31, 1.0f / 63, 1.0f / 127, 1.0f / 255, 1.0f / 511, 1.0f / 1023, 1.0f / 2047,
     1.0f / 4095, 1.0f / 8191, 1.0f / 16383, 1.0f / 65535, 1.0f / 524287, 1.0f / 8388607};
@@ -175,10 +177,11 @@ static inline void sk_cc_rot_range(uint32_t lo, uint32_t hi, float *cmin, float 
     *cmin = (float)lo * (2.0f / 65535.0f) - 1.0f;
     *cext = (float)(hi - lo) * (2.0f / 65535.0f);
 }
-static inline void sk_cc_coef(float cmin, float cext, uint8_t smin, uint8_t sext, uint32_t level, float *off, float *sc) {
-    float s0 = (float)smin * (1.0f / 255.0f), se = (float)sext * (1.0f / 255.0f);
-    *off = cmin + cext * (level ? s0 : s0 + se * 0.5f);
-    *sc = cext * se * SK_CC_INV[level];
+static inline float sk_cc_ext255(float cext) { return cext * (1.0f / 255.0f); }
+static inline void sk_cc_coef(float cmin, float e, uint8_t smin, uint8_t sext, uint32_t level, float *off, float *sc) {
+    float s0 = (float)smin, se = (float)sext;
+    *off = cmin + e * (level ? s0 : s0 + se * 0.5f);
+    *sc = e * se * SK_CC_INV[level];
 }
 static inline float sk_cc_w(float x, float y, float z) {
     float w2 = 1.0f - x * x - y * y - z * z;

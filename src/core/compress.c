@@ -296,7 +296,7 @@ static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, f
     float off[3], sc[3];
     for (uint32_t k = 0; k < 3; k++) {
         uint32_t comp = k + (k >= d);
-        sk_cc_coef(t->cmin[comp], t->cext[comp], sr[k], sr[3 + k], lvl, &off[k], &sc[k]);
+        sk_cc_coef(t->cmin[comp], sk_cc_ext255(t->cext[comp]), sr[k], sr[3 + k], lvl, &off[k], &sc[k]);
     }
     for (uint32_t i = 0; i < c->nf; i++) {
         float x[3];
