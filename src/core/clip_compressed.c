@@ -425,32 +425,31 @@ static const int32_t CC_LANE[4][4][8] =
 
 /* One row per bit-rate level (both decoders) and per dropped component (the
  * same-segment loop: fewer table bases live in it): per level the
- * three components' shifts, the value mask, SK_CC_INV and sk_cc_coef's half
- * (0.5 for 0 bits), and 3b; per dropped component d the clip range's
+ * three components' shifts, the value mask, SK_CC_INV, and 3b; per dropped component d the clip range's
  * components in stored order, each output component's stored lane and the
  * dropped lane (as CC_STORED, CC_PLACE and CC_LANE with d0 = d1 = d). */
 typedef struct cc_level {
     uint64_t shift[4], mask[4];
-    float inv[4], half[4];
-    uint32_t b3, pad[7];
+    float inv[4];
+    uint32_t b3, pad[11];
 } cc_level;
 static const cc_level CC_LV[SK_CC_LEVELS] __attribute__((aligned(32))) = {
-    {{0, 0, 0, 0}, {0x0u, 0x0u, 0x0u, 0x0u}, {0.0f, 0.0f, 0.0f, 0.0f}, {0.5f, 0.5f, 0.5f, 0.5f}, 0u, {0}},
-    {{0, 3, 6, 0}, {0x7u, 0x7u, 0x7u, 0x7u}, {1.0f / 7, 1.0f / 7, 1.0f / 7, 1.0f / 7}, {0.0f, 0.0f, 0.0f, 0.0f}, 9u, {0}},
-    {{0, 4, 8, 0}, {0xfu, 0xfu, 0xfu, 0xfu}, {1.0f / 15, 1.0f / 15, 1.0f / 15, 1.0f / 15}, {0.0f, 0.0f, 0.0f, 0.0f}, 12u, {0}},
-    {{0, 5, 10, 0}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {1.0f / 31, 1.0f / 31, 1.0f / 31, 1.0f / 31}, {0.0f, 0.0f, 0.0f, 0.0f}, 15u, {0}},
-    {{0, 6, 12, 0}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {1.0f / 63, 1.0f / 63, 1.0f / 63, 1.0f / 63}, {0.0f, 0.0f, 0.0f, 0.0f}, 18u, {0}},
-    {{0, 7, 14, 0}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {1.0f / 127, 1.0f / 127, 1.0f / 127, 1.0f / 127}, {0.0f, 0.0f, 0.0f, 0.0f}, 21u, {0}},
-    {{0, 8, 16, 0}, {0xffu, 0xffu, 0xffu, 0xffu}, {1.0f / 255, 1.0f / 255, 1.0f / 255, 1.0f / 255}, {0.0f, 0.0f, 0.0f, 0.0f}, 24u, {0}},
-    {{0, 9, 18, 0}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {1.0f / 511, 1.0f / 511, 1.0f / 511, 1.0f / 511}, {0.0f, 0.0f, 0.0f, 0.0f}, 27u, {0}},
-    {{0, 10, 20, 0}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {1.0f / 1023, 1.0f / 1023, 1.0f / 1023, 1.0f / 1023}, {0.0f, 0.0f, 0.0f, 0.0f}, 30u, {0}},
-    {{0, 11, 22, 0}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {1.0f / 2047, 1.0f / 2047, 1.0f / 2047, 1.0f / 2047}, {0.0f, 0.0f, 0.0f, 0.0f}, 33u, {0}},
-    {{0, 12, 24, 0}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {1.0f / 4095, 1.0f / 4095, 1.0f / 4095, 1.0f / 4095}, {0.0f, 0.0f, 0.0f, 0.0f}, 36u, {0}},
-    {{0, 13, 26, 0}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {1.0f / 8191, 1.0f / 8191, 1.0f / 8191, 1.0f / 8191}, {0.0f, 0.0f, 0.0f, 0.0f}, 39u, {0}},
-    {{0, 14, 28, 0}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {1.0f / 16383, 1.0f / 16383, 1.0f / 16383, 1.0f / 16383}, {0.0f, 0.0f, 0.0f, 0.0f}, 42u, {0}},
-    {{0, 16, 32, 0}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {1.0f / 65535, 1.0f / 65535, 1.0f / 65535, 1.0f / 65535}, {0.0f, 0.0f, 0.0f, 0.0f}, 48u, {0}},
-    {{0, 19, 38, 0}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {1.0f / 524287, 1.0f / 524287, 1.0f / 524287, 1.0f / 524287}, {0.0f, 0.0f, 0.0f, 0.0f}, 57u, {0}},
-    {{0, 23, 46, 0}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}, {1.0f / 8388607, 1.0f / 8388607, 1.0f / 8388607, 1.0f / 8388607}, {0.0f, 0.0f, 0.0f, 0.0f}, 69u, {0}}};
+    {{0, 0, 0, 0}, {0x0u, 0x0u, 0x0u, 0x0u}, {0.0f, 0.0f, 0.0f, 0.0f}, 0u, {0}},
+    {{0, 3, 6, 0}, {0x7u, 0x7u, 0x7u, 0x7u}, {1.0f / 7, 1.0f / 7, 1.0f / 7, 1.0f / 7}, 9u, {0}},
+    {{0, 4, 8, 0}, {0xfu, 0xfu, 0xfu, 0xfu}, {1.0f / 15, 1.0f / 15, 1.0f / 15, 1.0f / 15}, 12u, {0}},
+    {{0, 5, 10, 0}, {0x1fu, 0x1fu, 0x1fu, 0x1fu}, {1.0f / 31, 1.0f / 31, 1.0f / 31, 1.0f / 31}, 15u, {0}},
+    {{0, 6, 12, 0}, {0x3fu, 0x3fu, 0x3fu, 0x3fu}, {1.0f / 63, 1.0f / 63, 1.0f / 63, 1.0f / 63}, 18u, {0}},
+    {{0, 7, 14, 0}, {0x7fu, 0x7fu, 0x7fu, 0x7fu}, {1.0f / 127, 1.0f / 127, 1.0f / 127, 1.0f / 127}, 21u, {0}},
+    {{0, 8, 16, 0}, {0xffu, 0xffu, 0xffu, 0xffu}, {1.0f / 255, 1.0f / 255, 1.0f / 255, 1.0f / 255}, 24u, {0}},
+    {{0, 9, 18, 0}, {0x1ffu, 0x1ffu, 0x1ffu, 0x1ffu}, {1.0f / 511, 1.0f / 511, 1.0f / 511, 1.0f / 511}, 27u, {0}},
+    {{0, 10, 20, 0}, {0x3ffu, 0x3ffu, 0x3ffu, 0x3ffu}, {1.0f / 1023, 1.0f / 1023, 1.0f / 1023, 1.0f / 1023}, 30u, {0}},
+    {{0, 11, 22, 0}, {0x7ffu, 0x7ffu, 0x7ffu, 0x7ffu}, {1.0f / 2047, 1.0f / 2047, 1.0f / 2047, 1.0f / 2047}, 33u, {0}},
+    {{0, 12, 24, 0}, {0xfffu, 0xfffu, 0xfffu, 0xfffu}, {1.0f / 4095, 1.0f / 4095, 1.0f / 4095, 1.0f / 4095}, 36u, {0}},
+    {{0, 13, 26, 0}, {0x1fffu, 0x1fffu, 0x1fffu, 0x1fffu}, {1.0f / 8191, 1.0f / 8191, 1.0f / 8191, 1.0f / 8191}, 39u, {0}},
+    {{0, 14, 28, 0}, {0x3fffu, 0x3fffu, 0x3fffu, 0x3fffu}, {1.0f / 16383, 1.0f / 16383, 1.0f / 16383, 1.0f / 16383}, 42u, {0}},
+    {{0, 16, 32, 0}, {0xffffu, 0xffffu, 0xffffu, 0xffffu}, {1.0f / 65535, 1.0f / 65535, 1.0f / 65535, 1.0f / 65535}, 48u, {0}},
+    {{0, 19, 38, 0}, {0x7ffffu, 0x7ffffu, 0x7ffffu, 0x7ffffu}, {1.0f / 524287, 1.0f / 524287, 1.0f / 524287, 1.0f / 524287}, 57u, {0}},
+    {{0, 23, 46, 0}, {0x7fffffu, 0x7fffffu, 0x7fffffu, 0x7fffffu}, {1.0f / 8388607, 1.0f / 8388607, 1.0f / 8388607, 1.0f / 8388607}, 69u, {0}}};
 typedef struct cc_drop {
     int32_t stored[4], pad[4], place[8], lane[8];
 } cc_drop;
@@ -509,8 +508,7 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
         __m128i sb = _mm_loadl_epi64((const __m128i *)(const void *)sranges);
         __m128 s0f = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(sb));
         __m128 sef = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3)));
-        /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact) */
-        __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, _mm_add_ps(s0f, _mm_mul_ps(sef, _mm_load_ps(L->half)))));
+        __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, s0f)); /* sk_cc_coef */
         __m128 sc = _mm_mul_ps(_mm_mul_ps(cext, sef), _mm_load_ps(L->inv));
         uint64_t p1 = p + f;
         __m256i q0, q1;
@@ -562,9 +560,7 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
                                       gather);
         __m256 s0f = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(sb));
         __m256 sef = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(sb, 8)));
-        /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact) */
-        __m256 hv = _mm256_set_m128(_mm_set1_ps(l1 ? 0.0f : 0.5f), _mm_set1_ps(l0 ? 0.0f : 0.5f));
-        __m256 off = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_add_ps(s0f, _mm256_mul_ps(sef, hv))));
+        __m256 off = _mm256_add_ps(cmin, _mm256_mul_ps(cext, s0f)); /* sk_cc_coef */
         __m256 sc = _mm256_mul_ps(_mm256_mul_ps(cext, sef), _mm256_set_m128(_mm_set1_ps(SK_CC_INV[l1]), _mm_set1_ps(SK_CC_INV[l0])));
         /* the quantised values: one 64-bit read per frame holds all three when 3b + 7 <= 64 */
         __m256i q0 = cc_fields_avx2(bits0, p0, l0, b0), q1 = cc_fields_avx2(bits1, p1, l1, b1);
@@ -718,9 +714,8 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
         __m128i sb = _mm_loadu_si128((const __m128i *)(const void *)(sranges + 6u * i));
         __m512 s0f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->smin))));
         __m512 sef = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->sext))));
-        __m512 hv = _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(Li->half[0]), _mm512_set1_ps(Lj->half[0]));
         __m512 iv = _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(Li->inv[0]), _mm512_set1_ps(Lj->inv[0]));
-        __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_add_ps(s0f, _mm512_mul_ps(sef, hv))));
+        __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, s0f)); /* sk_cc_coef */
         __m512 sc = _mm512_mul_ps(_mm512_mul_ps(cext, sef), iv);
         uint64_t pj = p + bi;
         __m512i qi = cc_fields512(bits, p, p + f, vi & 15u), qj = cc_fields512(bits, pj, pj + f, vj & 15u);
@@ -782,10 +777,9 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
         __m128i Sj = _mm_shuffle_epi8(_mm_unpacklo_epi64(_mm_srli_si128(A, 6), _mm_srli_si128(B, 6)), gather);
         __m512 s0f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpacklo_epi64(Si, Sj)));
         __m512 sef = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpackhi_epi64(Si, Sj)));
-        /* sk_cc_coef: 0 bits decode the middle (s0 + se x 0.5), else s0 (+ se x 0, exact); per frame of each track */
-        __m512 hv = _mm512_permutexvar_ps(quarter, _mm512_castps128_ps512(_mm_setr_ps(L0i->half[0], L1i->half[0], L0j->half[0], L1j->half[0])));
+        /* sk_cc_coef, per frame of each track */
         __m512 iv = _mm512_permutexvar_ps(quarter, _mm512_castps128_ps512(_mm_setr_ps(L0i->inv[0], L1i->inv[0], L0j->inv[0], L1j->inv[0])));
-        __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_add_ps(s0f, _mm512_mul_ps(sef, hv))));
+        __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, s0f));
         __m512 sc = _mm512_mul_ps(_mm512_mul_ps(cext, sef), iv);
         /* the fields: per track one 64-bit read per frame, each frame's shifts and mask */
         uint64_t q0j = p0 + L0i->b3, q1j = p1 + L1i->b3;

@@ -125,7 +125,8 @@ struct sk_clip {
  * clip's plan, with the clip ranges as floats).
  * Rotations drop per segment the component farthest from zero, signed so it
  * is >= 0 in the segment, and rebuild it as sqrt(1 - the others squared).
- * Decoded component: min + (ext/255) * (smin + sext * q / (2^bits - 1)) (sk_cc_coef); 0 bits: q/(2^0-1) reads 1/2.
+ * Decoded component: min + (ext/255) * (smin + sext * q / (2^bits - 1)) (sk_cc_coef); at 0 bits min +
+ * (ext/255) * smin (the compressor stores the middle of the segment's values there, extent 0).
  * Between frames, rotations by sk_cc_qlerp below. Version 2: keys more than
  * 120 degrees apart by the corrected nlerp's own coefficients (version 1:
  * slerp), so a version 1 blob (its error measured with another
@@ -165,7 +166,7 @@ static inline uint64_t sk_cc_u64(const uint8_t *p) {
 /* A decoded component is off + sc * q: off and sc from the clip range
  * (cmin, and e = sk_cc_ext255(cext): the extent per 1/255 step), the
  * segment range (smin, sext in those steps) and the bit rate; 0 bits decode
- * the middle of the segment range. The compressor and the decoder share
+ * smin (sk_cc_zero_bits_range). The compressor and the decoder share
  * these float operations (the loader keeps e in the clip's plan, so that a
  * sample does not multiply the range bytes by 1/255). */
 static const float SK_CC_INV[SK_CC_LEVELS] = {
@@ -179,9 +180,13 @@ static inline void sk_cc_rot_range(uint32_t lo, uint32_t hi, float *cmin, float 
 }
 static inline float sk_cc_ext255(float cext) { return cext * (1.0f / 255.0f); }
 static inline void sk_cc_coef(float cmin, float e, uint8_t smin, uint8_t sext, uint32_t level, float *off, float *sc) {
-    float s0 = (float)smin, se = (float)sext;
-    *off = cmin + e * (level ? s0 : s0 + se * 0.5f);
-    *sc = e * se * SK_CC_INV[level];
+    *off = cmin + e * (float)smin;
+    *sc = e * (float)sext * SK_CC_INV[level];
+}
+/* The segment range the compressor stores for a track at 0 bits (which
+ * decodes smin: SK_CC_INV[0] is 0): the middle of its range, extent 0. */
+static inline void sk_cc_zero_bits_range(const uint8_t *sr, uint8_t *out) {
+    for (int k = 0; k < 3; k++) out[k] = (uint8_t)((2u * sr[k] + sr[3 + k] + 1u) / 2u), out[3 + k] = 0;
 }
 static inline float sk_cc_w(float x, float y, float z) {
     float w2 = 1.0f - x * x - y * y - z * z;

@@ -292,6 +292,8 @@ static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, f
     size_t at = (size_t)seg * c->A + a;
     uint32_t bits = SK_CC_BITS[lvl], d = c->drop[at];
     const uint8_t *sr = &c->srange[at * 6];
+    uint8_t zr[6];
+    if (!lvl) sk_cc_zero_bits_range(sr, zr), sr = zr; /* as build_blob stores it */
     const double *nr = &c->nrm[(size_t)a * c->L * 3];
     float off[3], sc[3];
     for (uint32_t k = 0; k < 3; k++) {
@@ -743,6 +745,8 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
         const uint8_t *lv = &c->level[(size_t)s * A];
         for (uint32_t a = 0; a < A; a++) b[o + a] = (uint8_t)(lv[a] | c->drop[(size_t)s * A + a] << 4);
         memcpy(b + o + A, &c->srange[(size_t)s * A * 6], 6u * (size_t)A);
+        for (uint32_t a = 0; a < A; a++)
+            if (!lv[a]) sk_cc_zero_bits_range(&c->srange[((size_t)s * A + a) * 6], b + o + A + 6u * a);
         uint8_t *bits = b + o + 7u * (size_t)A;
         uint64_t pos = 0, acc = 0; /* bits least significant first; acc holds the nacc bits not yet written */
         uint32_t nacc = 0;
