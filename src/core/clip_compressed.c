@@ -7,6 +7,9 @@
 #include "skelanim/core/soa.h"
 
 #include <math.h>
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF /* fused multiply-adds only where written (the scalar decoder's fmaf) */
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #include <xmmintrin.h>
@@ -316,7 +319,7 @@ static inline void cc_read(cc_cursor *s, uint32_t a, const float *range, bool ro
         uint32_t comp = k + (k >= d);
         float off, sc;
         sk_cc_coef(range[comp], range[4 + comp], sr[k], sr[3 + k], lvl, &off, &sc);
-        x[k] = off + sc * (float)cc_bits(s->bits, s->pos, mask);
+        x[k] = sk_cc_value(off, sc, cc_bits(s->bits, s->pos, mask));
         s->pos += b;
     }
     sk_cc_place(out, x, d, rot);
@@ -333,8 +336,8 @@ static inline void cc_read2(cc_cursor *s0, cc_cursor *s1, uint32_t a, const floa
         uint32_t comp = k + (k >= d);
         float off, sc;
         sk_cc_coef(range[comp], range[4 + comp], sr[k], sr[3 + k], lvl, &off, &sc);
-        x0[k] = off + sc * (float)cc_bits(s0->bits, s0->pos, mask);
-        x1[k] = off + sc * (float)cc_bits(s1->bits, s1->pos, mask);
+        x0[k] = sk_cc_value(off, sc, cc_bits(s0->bits, s0->pos, mask));
+        x1[k] = sk_cc_value(off, sc, cc_bits(s1->bits, s1->pos, mask));
         s0->pos += b;
         s1->pos += b;
     }
@@ -357,48 +360,11 @@ static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x
     else x->s = sk_vec3_make(v[0], v[1], v[2]);
 }
 
-/* The scalar decoder's rotations of a chunk interpolated four at a time
- * (SSE2): the same operations in the same order as sk_cc_qlerp (the
- * corrected nlerp, its weights' coefficients once per call), so the results
- * are the ones the compressor measured; lanes more than 120 degrees apart
- * (their own coefficients) take sk_cc_qlerp. */
+/* The scalar decoder's rotations of a chunk: sk_cc_qlerp each (its fused
+ * multiply-adds are what the compressor measured; an SSE2 batch without FMA
+ * could not give the same bits). */
 static void cc_qlerp_chunk(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32_t n, float u) {
-    uint32_t i = 0;
-#if defined(__SSE2__)
-    float e[4];
-    sk_cc_tweights(u, e);
-    const __m128 vu = _mm_set1_ps(u), one = _mm_set1_ps(1.0f), mone = _mm_set1_ps(-1.0f), zero = _mm_setzero_ps();
-    const __m128 e0 = _mm_set1_ps(e[0]), e1 = _mm_set1_ps(e[1]), e2 = _mm_set1_ps(e[2]), e3 = _mm_set1_ps(e[3]);
-    const __m128 lim = _mm_set1_ps(SK_CC_FAR_BELOW);
-    for (; i + 4 <= n; i += 4) {
-        __m128 ax = _mm_loadu_ps(q0[i]), ay = _mm_loadu_ps(q0[i + 1]), az = _mm_loadu_ps(q0[i + 2]), aw = _mm_loadu_ps(q0[i + 3]);
-        __m128 bx = _mm_loadu_ps(q1[i]), by = _mm_loadu_ps(q1[i + 1]), bz = _mm_loadu_ps(q1[i + 2]), bw = _mm_loadu_ps(q1[i + 3]);
-        _MM_TRANSPOSE4_PS(ax, ay, az, aw);
-        _MM_TRANSPOSE4_PS(bx, by, bz, bw);
-        __m128 d = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz)),
-                              _mm_mul_ps(aw, bw));
-        __m128 neg = _mm_cmplt_ps(d, zero);
-        __m128 sg = _mm_or_ps(_mm_and_ps(neg, mone), _mm_andnot_ps(neg, one));
-        __m128 ad = _mm_mul_ps(d, sg), y = _mm_sub_ps(one, ad);
-        int far = u != 0.0f ? _mm_movemask_ps(_mm_cmplt_ps(ad, lim)) : 0;
-        /* sk_cc_tprime */
-        __m128 vt = _mm_add_ps(vu, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_add_ps(_mm_mul_ps(e3, y), e2), y), e1), y), e0), y));
-        __m128 x = _mm_add_ps(ax, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(sg, bx), ax), vt));
-        __m128 yy = _mm_add_ps(ay, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(sg, by), ay), vt));
-        __m128 z = _mm_add_ps(az, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(sg, bz), az), vt));
-        __m128 w = _mm_add_ps(aw, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(sg, bw), aw), vt));
-        __m128 l2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(yy, yy)), _mm_mul_ps(z, z)), _mm_mul_ps(w, w));
-        __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(l2));
-        x = _mm_mul_ps(x, inv), yy = _mm_mul_ps(yy, inv), z = _mm_mul_ps(z, inv), w = _mm_mul_ps(w, inv);
-        _MM_TRANSPOSE4_PS(x, yy, z, w);
-        __m128 r[4] = {x, yy, z, w};
-        for (int k = 0; k < 4; k++) {
-            if (far >> k & 1) *dst[i + k] = sk_cc_qlerp(q0[i + k], q1[i + k], u);
-            else _mm_storeu_ps(&dst[i + k]->x, r[k]);
-        }
-    }
-#endif
-    for (; i < n; i++) *dst[i] = sk_cc_qlerp(q0[i], q1[i], u);
+    for (uint32_t i = 0; i < n; i++) *dst[i] = sk_cc_qlerp(q0[i], q1[i], u);
 }
 
 #if defined(SK_CC_AVX2)
@@ -463,7 +429,7 @@ static const cc_drop CC_DROP[4] __attribute__((aligned(32))) = {
  * level l of b bits, at bit position p of bits) in the low 32 bits of the
  * 64-bit lanes 0-2, still to be masked: one 64-bit read when 3b + 7 <= 64,
  * else one per component. */
-__attribute__((target("avx2"))) static inline __m256i cc_fields_avx2(const uint8_t *bits, uint64_t p, uint32_t l, uint32_t b) {
+__attribute__((target("avx2,fma"))) static inline __m256i cc_fields_avx2(const uint8_t *bits, uint64_t p, uint32_t l, uint32_t b) {
     if (b <= 19)
         return _mm256_srlv_epi64(_mm256_set1_epi64x((long long)sk_cc_u64(bits + (p >> 3))),
                                  _mm256_add_epi64(_mm256_load_si256((const __m256i *)(const void *)CC_LV[l].shift),
@@ -476,7 +442,7 @@ __attribute__((target("avx2"))) static inline __m256i cc_fields_avx2(const uint8
 
 /* cc_fields_avx2 for both frames at bit rates above 19 bits (three reads
  * each), out of the decoder's loop. */
-__attribute__((target("avx2"), noinline, cold)) static void cc_fields2_wide(const uint8_t *bits, uint64_t p0, uint64_t p1,
+__attribute__((target("avx2,fma"), noinline, cold)) static void cc_fields2_wide(const uint8_t *bits, uint64_t p0, uint64_t p1,
                                                                          uint32_t l, __m256i *q0, __m256i *q1) {
     *q0 = cc_fields_avx2(bits, p0, l, SK_CC_BITS[l]);
     *q1 = cc_fields_avx2(bits, p1, l, SK_CC_BITS[l]);
@@ -491,7 +457,7 @@ __attribute__((target("avx2"), noinline, cold)) static void cc_fields2_wide(cons
  * and scales from CC_XV), its dropped component in dd[slot[i]]. The coefficients are
  * computed once for both frames. Same float operations in the same order
  * as cc_read2 (sk_cc_coef; no FMA: the "avx2" target does not enable it). */
-__attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(const uint8_t *cranges, const uint8_t *rates,
+__attribute__((target("avx2,fma"), noinline)) static void cc_decode_placed_avx2(const uint8_t *cranges, const uint8_t *rates,
                                                                          const uint8_t *sranges, const uint8_t *bits,
                                                                          uint64_t *pp0, uint64_t *pp1, uint32_t n, const uint32_t *slot,
                                                                          __m256 *out, uint8_t *dd) {
@@ -508,7 +474,7 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
         __m128i sb = _mm_loadl_epi64((const __m128i *)(const void *)sranges);
         __m128 s0f = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(sb));
         __m128 sef = _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_srli_si128(sb, 3)));
-        __m128 off = _mm_add_ps(cmin, _mm_mul_ps(cext, s0f)); /* sk_cc_coef */
+        __m128 off = _mm_fmadd_ps(cext, s0f, cmin); /* sk_cc_coef */
         __m128 sc = _mm_mul_ps(_mm_mul_ps(cext, sef), _mm_load_ps(L->inv));
         uint64_t p1 = p + f;
         __m256i q0, q1;
@@ -524,7 +490,7 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
         __m256i m = _mm256_load_si256((const __m256i *)(const void *)L->mask);
         __m256i q = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_and_si256(q0, m), lo32),
                                        _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, m), lo32), 0xF0);
-        __m256 x = _mm256_add_ps(_mm256_set_m128(off, off), _mm256_mul_ps(_mm256_set_m128(sc, sc), _mm256_cvtepi32_ps(q)));
+        __m256 x = _mm256_fmadd_ps(_mm256_set_m128(sc, sc), _mm256_cvtepi32_ps(q), _mm256_set_m128(off, off)); /* sk_cc_value */
         out[sl] = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(const void *)D->lane)),
                                    _mm256_permutevar_ps(x, _mm256_load_si256((const __m256i *)(const void *)D->place)));
     }
@@ -536,7 +502,7 @@ __attribute__((target("avx2"), noinline)) static void cc_decode_placed_avx2(cons
  * segment's bit rate, dropped component (dd0 for frame 0, dd1 for frame 1)
  * and coefficients. Tracks [a0, a0 + n); the cursors' bit
  * positions advance. */
-__attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
+__attribute__((target("avx2,fma"))) static void cc_decode_placed2_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
                                                                    uint32_t a0, uint32_t n, const uint32_t *slot, __m256 *out,
                                                                    uint8_t *dd0, uint8_t *dd1) {
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
@@ -560,14 +526,14 @@ __attribute__((target("avx2"))) static void cc_decode_placed2_avx2(const sk_clip
                                       gather);
         __m256 s0f = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(sb));
         __m256 sef = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(sb, 8)));
-        __m256 off = _mm256_add_ps(cmin, _mm256_mul_ps(cext, s0f)); /* sk_cc_coef */
+        __m256 off = _mm256_fmadd_ps(cext, s0f, cmin); /* sk_cc_coef */
         __m256 sc = _mm256_mul_ps(_mm256_mul_ps(cext, sef), _mm256_set_m128(_mm_set1_ps(SK_CC_INV[l1]), _mm_set1_ps(SK_CC_INV[l0])));
         /* the quantised values: one 64-bit read per frame holds all three when 3b + 7 <= 64 */
         __m256i q0 = cc_fields_avx2(bits0, p0, l0, b0), q1 = cc_fields_avx2(bits1, p1, l1, b1);
         p0 += 3u * b0, p1 += 3u * b1;
         q0 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q0, _mm256_load_si256((const __m256i *)(const void *)CC_LV[l0].mask)), lo32);
         q1 = _mm256_permutevar8x32_epi32(_mm256_and_si256(q1, _mm256_load_si256((const __m256i *)(const void *)CC_LV[l1].mask)), lo32);
-        __m256 x = _mm256_add_ps(off, _mm256_mul_ps(sc, _mm256_cvtepi32_ps(_mm256_blend_epi32(q0, q1, 0xF0))));
+        __m256 x = _mm256_fmadd_ps(sc, _mm256_cvtepi32_ps(_mm256_blend_epi32(q0, q1, 0xF0)), off); /* sk_cc_value */
         *xo = _mm256_andnot_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0][d1])),
                                   _mm256_permutevar_ps(x, _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0][d1])));
     }
@@ -678,7 +644,7 @@ static const uint64_t CC_SH8[SK_CC_LEVELS][8] __attribute__((aligned(64))) = {
 
 /* The fields of one track at bit positions a (frame 0) and b (frame 1), level
  * l (3b + 7 <= 64): qword lanes 0-2 frame 0's, 4-6 frame 1's, masked. */
-__attribute__((target("avx2,avx512f,avx512dq"))) static inline __m512i cc_fields512(const uint8_t *bits, uint64_t a, uint64_t b,
+__attribute__((target("avx2,fma,avx512f,avx512dq"))) static inline __m512i cc_fields512(const uint8_t *bits, uint64_t a, uint64_t b,
                                                                                    uint32_t l) {
     uint64_t u0 = sk_cc_u64(bits + (a >> 3)) >> (a & 7u), u1 = sk_cc_u64(bits + (b >> 3)) >> (b & 7u);
     __m512i w = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 0, 0, 0, 1, 1, 1, 1),
@@ -689,7 +655,7 @@ __attribute__((target("avx2,avx512f,avx512dq"))) static inline __m512i cc_fields
 
 /* cc_decode_placed_avx2 (same arguments, same results) two tracks at a time;
  * a pair with a rate above 19 bits, and an odd last track, go through it. */
-__attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode_placed512(const uint8_t *cranges, const uint8_t *rates,
+__attribute__((target("avx2,fma,avx512f,avx512dq"), noinline)) static void cc_decode_placed512(const uint8_t *cranges, const uint8_t *rates,
                                                                                          const uint8_t *sranges, const uint8_t *bits,
                                                                                          uint64_t *pp0, uint64_t *pp1, uint32_t n,
                                                                                          const uint32_t *slot, __m256 *out, uint8_t *dd) {
@@ -715,13 +681,13 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
         __m512 s0f = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->smin))));
         __m512 sef = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sb, _mm_load_si128((const __m128i *)(const void *)P->sext))));
         __m512 iv = _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(Li->inv[0]), _mm512_set1_ps(Lj->inv[0]));
-        __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, s0f)); /* sk_cc_coef */
+        __m512 off = _mm512_fmadd_ps(cext, s0f, cmin); /* sk_cc_coef */
         __m512 sc = _mm512_mul_ps(_mm512_mul_ps(cext, sef), iv);
         uint64_t pj = p + bi;
         __m512i qi = cc_fields512(bits, p, p + f, vi & 15u), qj = cc_fields512(bits, pj, pj + f, vj & 15u);
         p = pj + bj;
         __m512i q = _mm512_permutex2var_epi32(qi, _mm512_load_si512((const void *)P->idx), qj);
-        __m512 x = _mm512_maskz_add_ps(P->keep, off, _mm512_mul_ps(sc, _mm512_cvtepi32_ps(q)));
+        __m512 x = _mm512_maskz_fmadd_ps(P->keep, sc, _mm512_cvtepi32_ps(q), off); /* sk_cc_value */
         out[si] = _mm512_castps512_ps256(x);
         out[sj] = _mm512_extractf32x8_ps(x, 1);
     }
@@ -740,7 +706,7 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
  * one field read per frame, the CC_PLACE permute and CC_LANE mask). A pair
  * with a rate above 19 bits, and an odd last track, go through
  * cc_decode_placed2_avx2. */
-__attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode_placed2_512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
+__attribute__((target("avx2,fma,avx512f,avx512dq"), noinline)) static void cc_decode_placed2_512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
                                                                                            uint32_t a0, uint32_t n, const uint32_t *slot,
                                                                                            __m256 *out, uint8_t *dd0, uint8_t *dd1) {
     /* per track: bytes 0-2 of each range (smin) of frame 0 then frame 1, then 3-5 (sext) */
@@ -779,7 +745,7 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
         __m512 sef = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_unpackhi_epi64(Si, Sj)));
         /* sk_cc_coef, per frame of each track */
         __m512 iv = _mm512_permutexvar_ps(quarter, _mm512_castps128_ps512(_mm_setr_ps(L0i->inv[0], L1i->inv[0], L0j->inv[0], L1j->inv[0])));
-        __m512 off = _mm512_add_ps(cmin, _mm512_mul_ps(cext, s0f));
+        __m512 off = _mm512_fmadd_ps(cext, s0f, cmin);
         __m512 sc = _mm512_mul_ps(_mm512_mul_ps(cext, sef), iv);
         /* the fields: per track one 64-bit read per frame, each frame's shifts and mask */
         uint64_t q0j = p0 + L0i->b3, q1j = p1 + L1i->b3;
@@ -801,7 +767,7 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
         wj = _mm512_and_si512(_mm512_srlv_epi64(wj, shj), mkj);
         p0 = q0j + L0j->b3, p1 = q1j + L1j->b3;
         __m512i q = _mm512_permutex2var_epi32(wi, pick, wj);
-        __m512 x = _mm512_add_ps(off, _mm512_mul_ps(sc, _mm512_cvtepi32_ps(q)));
+        __m512 x = _mm512_fmadd_ps(sc, _mm512_cvtepi32_ps(q), off); /* sk_cc_value */
         __m512i place = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0i][d1i])),
                                            _mm256_loadu_si256((const __m256i *)(const void *)CC_PLACE[d0j][d1j]), 1);
         __m512i lane = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)CC_LANE[d0i][d1i])),
@@ -818,7 +784,7 @@ __attribute__((target("avx2,avx512f,avx512dq"), noinline)) static void cc_decode
 
 bool sk_cclip_simd_available(void) {
 #if defined(SK_CC_AVX2)
-    return __builtin_cpu_supports("avx2");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
     return false;
 #endif
@@ -852,24 +818,20 @@ typedef struct cc_rot8 {
     int far; /* lanes more than 120 degrees apart */
 } cc_rot8;
 
-__attribute__((target("avx2"))) static inline void cc_rot8_rows(const float *x, cc_rot8 *g) {
+__attribute__((target("avx2,fma"))) static inline void cc_rot8_rows(const float *x, cc_rot8 *g) {
     const __m256 one = _mm256_set1_ps(1.0f);
     __m256 r[8];
     for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_ps(x + 8 * k); /* the decoder's slots or a cursor's cache */
     skk_tr8_avx2(r);
     for (int c = 0; c < 4; c++) g->a[c] = r[c], g->b[c] = r[4 + c];
-    g->ra = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(r[0], r[0])), _mm256_mul_ps(r[1], r[1])),
-                                        _mm256_mul_ps(r[2], r[2])),
-                          _mm256_mul_ps(r[3], r[3]));
-    g->rb = _mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_sub_ps(one, _mm256_mul_ps(r[4], r[4])), _mm256_mul_ps(r[5], r[5])),
-                                        _mm256_mul_ps(r[6], r[6])),
-                          _mm256_mul_ps(r[7], r[7]));
+    g->ra = _mm256_fnmadd_ps(r[3], r[3], _mm256_fnmadd_ps(r[2], r[2], _mm256_fnmadd_ps(r[1], r[1], _mm256_fnmadd_ps(r[0], r[0], one))));
+    g->rb = _mm256_fnmadd_ps(r[7], r[7], _mm256_fnmadd_ps(r[6], r[6], _mm256_fnmadd_ps(r[5], r[5], _mm256_fnmadd_ps(r[4], r[4], one))));
 }
 
 /* sk_cc_qlerp's corrected nlerp of a group up to its squared length; e: the
  * weights' coefficients (sk_cc_tweights at u) broadcast. Lanes more than 120
  * degrees apart are marked in far and redone by cc_rot8_far. */
-__attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, const uint8_t *d0, const uint8_t *d1, float u,
+__attribute__((target("avx2,fma"))) static inline void cc_rot8_lerp(cc_rot8 *g, const uint8_t *d0, const uint8_t *d1, float u,
                                                                 const __m256 *e) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256i k1 = _mm256_set1_epi32(1), k2 = _mm256_set1_epi32(2), k3 = _mm256_set1_epi32(3), k0 = _mm256_setzero_si256();
@@ -881,28 +843,23 @@ __attribute__((target("avx2"))) static inline void cc_rot8_lerp(cc_rot8 *g, cons
         g->b[c] = _mm256_blendv_ps(g->b[c], g->rb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, kc[c])));
     }
     const __m256 *a = g->a, *b = g->b;
-    __m256 dt = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])), _mm256_mul_ps(a[2], b[2])),
-                              _mm256_mul_ps(a[3], b[3]));
+    __m256 dt = _mm256_fmadd_ps(a[3], b[3], _mm256_fmadd_ps(a[2], b[2], _mm256_fmadd_ps(a[1], b[1], _mm256_mul_ps(a[0], b[0]))));
     /* sk_cc_qlerp's products with sg (+1 or -1) as the exact sign flips they are: the sign bit where a . b < 0 */
     __m256 sm = _mm256_and_ps(_mm256_cmp_ps(dt, zero, _CMP_LT_OQ), _mm256_set1_ps(-0.0f));
     __m256 ad = _mm256_xor_ps(dt, sm), y = _mm256_sub_ps(one, ad);
     g->far = u != 0.0f ? _mm256_movemask_ps(_mm256_cmp_ps(ad, _mm256_set1_ps(SK_CC_FAR_BELOW), _CMP_LT_OQ)) : 0;
     /* sk_cc_tprime: u + (((e3 y + e2) y + e1) y + e0) y */
-    __m256 vt = _mm256_add_ps(
-        _mm256_set1_ps(u),
-        _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(e[3], y), e[2]), y), e[1]), y), e[0]),
-                      y));
-    for (int c = 0; c < 4; c++) g->q[c] = _mm256_add_ps(a[c], _mm256_mul_ps(_mm256_sub_ps(_mm256_xor_ps(sm, b[c]), a[c]), vt));
+    __m256 vt = _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(e[3], y, e[2]), y, e[1]), y, e[0]), y, _mm256_set1_ps(u));
+    for (int c = 0; c < 4; c++) g->q[c] = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(sm, b[c]), a[c]), vt, a[c]);
     __m256 *q = g->q;
-    g->l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])), _mm256_mul_ps(q[2], q[2])),
-                          _mm256_mul_ps(q[3], q[3]));
+    g->l2 = _mm256_fmadd_ps(q[3], q[3], _mm256_fmadd_ps(q[2], q[2], _mm256_fmadd_ps(q[1], q[1], _mm256_mul_ps(q[0], q[0]))));
 }
 
 /* The groups with lanes more than 120 degrees apart (rare) redone with the
  * far weights (sk_cc_tweights_far, sk_cc_tprime_far) in those lanes: their
  * q and one over the root of their squared length. Out of line: most
  * samples have no such lane. */
-__attribute__((target("avx2"), noinline, cold)) static void cc_rot8_far(cc_rot8 *g, uint32_t ng, float u) {
+__attribute__((target("avx2,fma"), noinline, cold)) static void cc_rot8_far(cc_rot8 *g, uint32_t ng, float u) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), vu = _mm256_set1_ps(u);
     /* sk_cc_tweights_far, its five coefficients in lanes 0-4 of one register (intrinsics: no contraction) */
     const __m256 hs = _mm256_sub_ps(vu, _mm256_set1_ps(0.5f)), s = _mm256_mul_ps(hs, hs);
@@ -921,20 +878,18 @@ __attribute__((target("avx2"), noinline, cold)) static void cc_rot8_far(cc_rot8 
         cc_rot8 *h = &g[k];
         if (!h->far) continue;
         const __m256 *a = h->a, *b = h->b;
-        __m256 dt = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])), _mm256_mul_ps(a[2], b[2])),
-                                  _mm256_mul_ps(a[3], b[3]));
+        __m256 dt = _mm256_fmadd_ps(a[3], b[3], _mm256_fmadd_ps(a[2], b[2], _mm256_fmadd_ps(a[1], b[1], _mm256_mul_ps(a[0], b[0]))));
         __m256 sm = _mm256_and_ps(_mm256_cmp_ps(dt, zero, _CMP_LT_OQ), _mm256_set1_ps(-0.0f));
         __m256 ad = _mm256_xor_ps(dt, sm), y = _mm256_sub_ps(one, ad);
         __m256 farm = _mm256_cmp_ps(ad, _mm256_set1_ps(SK_CC_FAR_BELOW), _CMP_LT_OQ);
         /* sk_cc_tprime_far: u + ((((f4 y + f3) y + f2) y + f1) y + f0) y */
-        __m256 p = _mm256_add_ps(_mm256_mul_ps(f[4], y), f[3]);
-        p = _mm256_add_ps(_mm256_mul_ps(p, y), f[2]);
-        p = _mm256_add_ps(_mm256_mul_ps(p, y), f[1]);
-        p = _mm256_add_ps(_mm256_mul_ps(p, y), f[0]);
-        __m256 vt = _mm256_add_ps(vu, _mm256_mul_ps(p, y)), q[4];
-        for (int c = 0; c < 4; c++) q[c] = _mm256_add_ps(a[c], _mm256_mul_ps(_mm256_sub_ps(_mm256_xor_ps(sm, b[c]), a[c]), vt));
-        __m256 l2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(q[0], q[0]), _mm256_mul_ps(q[1], q[1])), _mm256_mul_ps(q[2], q[2])),
-                                  _mm256_mul_ps(q[3], q[3]));
+        __m256 p = _mm256_fmadd_ps(f[4], y, f[3]);
+        p = _mm256_fmadd_ps(p, y, f[2]);
+        p = _mm256_fmadd_ps(p, y, f[1]);
+        p = _mm256_fmadd_ps(p, y, f[0]);
+        __m256 vt = _mm256_fmadd_ps(p, y, vu), q[4];
+        for (int c = 0; c < 4; c++) q[c] = _mm256_fmadd_ps(_mm256_sub_ps(_mm256_xor_ps(sm, b[c]), a[c]), vt, a[c]);
+        __m256 l2 = _mm256_fmadd_ps(q[3], q[3], _mm256_fmadd_ps(q[2], q[2], _mm256_fmadd_ps(q[1], q[1], _mm256_mul_ps(q[0], q[0]))));
         for (int c = 0; c < 4; c++) h->q[c] = _mm256_blendv_ps(h->q[c], q[c], farm);
         h->l2 = _mm256_blendv_ps(h->l2, _mm256_div_ps(one, _mm256_sqrt_ps(l2)), farm);
     }
@@ -944,7 +899,7 @@ __attribute__((target("avx2"), noinline, cold)) static void cc_rot8_far(cc_rot8 
  * dropped components, interpolated at u: g[nr / 8].q times g[nr / 8].l2
  * (one over the root of the squared length), multiplied as the rows are
  * stored. */
-__attribute__((target("avx2"), always_inline)) static inline void cc_rots_avx2(const float *xr, const uint8_t *d0, const uint8_t *d1,
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_avx2(const float *xr, const uint8_t *d0, const uint8_t *d1,
                                                                               uint32_t nr, float u, cc_rot8 *g) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     uint32_t ng = nr / 8;
@@ -970,7 +925,7 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_rots_avx2(c
 }
 
 /* Rows q[0..3] of eight rotations to the joints j[0..n) of local (n <= 8). */
-__attribute__((target("avx2"))) static inline void cc_store8_aos(const __m256 *q, sk_transform *local, const uint32_t *j, uint32_t n) {
+__attribute__((target("avx2,fma"))) static inline void cc_store8_aos(const __m256 *q, sk_transform *local, const uint32_t *j, uint32_t n) {
     sk_quat sink[8], *dst[8];
     for (uint32_t l = 0; l < 8; l++) dst[l] = n == 8 || l < n ? &local[j[l]].r : &sink[l];
     __m256 t0 = _mm256_unpacklo_ps(q[0], q[1]), t1 = _mm256_unpackhi_ps(q[0], q[1]), t2 = _mm256_unpacklo_ps(q[2], q[3]),
@@ -1028,7 +983,7 @@ static void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0) { cc_ca
  * cursor's decoded frames (cc_cache_hit; NULL: none): when it holds frame
  * k0's pair, nothing is decoded and its slots are read instead; else the
  * decoded slots are copied into it. */
-__attribute__((target("avx2"), always_inline)) static inline void cc_sample_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
                                                                              sk_transform *local, float *soa, bool wide,
                                                                              uint32_t *cache, uint32_t k0) {
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
@@ -1084,7 +1039,7 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
             __m128 v0, v1;
             if (hit) v0 = _mm_loadu_ps(vsrc + 8u * k), v1 = _mm_loadu_ps(vsrc + 8u * k + 4u);
             else v0 = _mm256_castps256_ps128(xv[k]), v1 = _mm256_extractf128_ps(xv[k], 1);
-            __m128 r = _mm_add_ps(v0, _mm_mul_ps(_mm_sub_ps(v1, v0), _mm_set1_ps(u)));
+            __m128 r = _mm_fmadd_ps(_mm_sub_ps(v1, v0), _mm_set1_ps(u), v0);
             uint32_t j = tj[k] >> 1, path = tj[k] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION;
             if (!local) {
                 float v[4];
@@ -1137,23 +1092,23 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_sample_body
  * compute sk_cc_tweights and sk_cc_tweights_far with intrinsics), so that no
  * compiler contracts one into a fused multiply-add under the AVX-512 target,
  * which has FMA. */
-__attribute__((target("avx2"), noinline)) static void cc_sample_avx2_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
+__attribute__((target("avx2,fma"), noinline)) static void cc_sample_avx2_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
                                                                             float u, sk_transform *local, float *soa,
                                                                             uint32_t *cache, uint32_t k0) {
     cc_sample_body(c, s0, s1, u, local, soa, false, cache, k0);
 }
-__attribute__((target("avx2,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512_cached(const sk_clip *c, cc_cursor *s0,
+__attribute__((target("avx2,fma,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512_cached(const sk_clip *c, cc_cursor *s0,
                                                                                                         cc_cursor *s1, float u,
                                                                                                         sk_transform *local, float *soa,
                                                                                                         uint32_t *cache, uint32_t k0) {
     cc_sample_body(c, s0, s1, u, local, soa, true, cache, k0);
 }
 /* Without a cursor: the body with its cache code folded away (the same speed as before the cache). */
-__attribute__((target("avx2"), noinline)) static void cc_sample_avx2_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+__attribute__((target("avx2,fma"), noinline)) static void cc_sample_avx2_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
                                                                            sk_transform *local, float *soa) {
     cc_sample_body(c, s0, s1, u, local, soa, false, NULL, 0);
 }
-__attribute__((target("avx2,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512_plain(const sk_clip *c, cc_cursor *s0,
+__attribute__((target("avx2,fma,avx512f,avx512vl,avx512dq"), noinline)) static void cc_sample_avx512_plain(const sk_clip *c, cc_cursor *s0,
                                                                                                        cc_cursor *s1, float u,
                                                                                                        sk_transform *local, float *soa) {
     cc_sample_body(c, s0, s1, u, local, soa, true, NULL, 0);
@@ -1191,7 +1146,7 @@ static uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor 
 
 bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *soa) {
 #if defined(SK_CC_AVX2)
-    if (__builtin_cpu_supports("avx2")) {
+    if (sk_cclip_simd_available()) {
         cc_cursor s0, s1;
         float u;
         uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
@@ -1214,7 +1169,7 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
     float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
     sk_quat *dst[CC_CHUNK];
 #if defined(SK_CC_AVX2)
-    if (level > SK_CC_SCALAR && __builtin_cpu_supports("avx2")) {
+    if (level > SK_CC_SCALAR && sk_cclip_simd_available()) {
         if (level >= SK_CC_BEST && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
         else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
         return;

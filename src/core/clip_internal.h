@@ -180,16 +180,18 @@ static inline void sk_cc_rot_range(uint32_t lo, uint32_t hi, float *cmin, float 
 }
 static inline float sk_cc_ext255(float cext) { return cext * (1.0f / 255.0f); }
 static inline void sk_cc_coef(float cmin, float e, uint8_t smin, uint8_t sext, uint32_t level, float *off, float *sc) {
-    *off = cmin + e * (float)smin;
+    *off = fmaf(e, (float)smin, cmin);
     *sc = e * (float)sext * SK_CC_INV[level];
 }
+/* The decoded component from its quantised value q: one fused multiply-add. */
+static inline float sk_cc_value(float off, float sc, uint32_t q) { return fmaf(sc, (float)q, off); }
 /* The segment range the compressor stores for a track at 0 bits (which
  * decodes smin: SK_CC_INV[0] is 0): the middle of its range, extent 0. */
 static inline void sk_cc_zero_bits_range(const uint8_t *sr, uint8_t *out) {
     for (int k = 0; k < 3; k++) out[k] = (uint8_t)((2u * sr[k] + sr[3 + k] + 1u) / 2u), out[3 + k] = 0;
 }
 static inline float sk_cc_w(float x, float y, float z) {
-    float w2 = 1.0f - x * x - y * y - z * z;
+    float w2 = fmaf(-z, z, fmaf(-y, y, fmaf(-x, x, 1.0f)));
     return w2 > 0.0f ? sqrtf(w2) : 0.0f;
 }
 
@@ -258,14 +260,14 @@ static inline void sk_cc_tweights_far(float u, float *e) {
 /* The corrected weight t' for keys x = |cos th| apart. */
 static inline float sk_cc_tprime(float u, const float *e, float x) {
     float y = 1.0f - x;
-    return u + (((e[3] * y + e[2]) * y + e[1]) * y + e[0]) * y;
+    return fmaf(fmaf(fmaf(fmaf(e[3], y, e[2]), y, e[1]), y, e[0]), y, u);
 }
 static inline float sk_cc_tprime_far(float u, const float *e, float x) {
     float y = 1.0f - x;
-    return u + ((((e[4] * y + e[3]) * y + e[2]) * y + e[1]) * y + e[0]) * y;
+    return fmaf(fmaf(fmaf(fmaf(fmaf(e[4], y, e[3]), y, e[2]), y, e[1]), y, e[0]), y, u);
 }
 static inline sk_quat sk_cc_qlerp(const float *a, const float *b, float u) {
-    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], sg = d < 0.0f ? -1.0f : 1.0f, ad = d * sg;
+    float d = fmaf(a[3], b[3], fmaf(a[2], b[2], fmaf(a[1], b[1], a[0] * b[0]))), sg = d < 0.0f ? -1.0f : 1.0f, ad = d * sg;
     float e[5], t;
     if (u != 0.0f && ad < SK_CC_FAR_BELOW) {
         sk_cc_tweights_far(u, e);
@@ -274,14 +276,14 @@ static inline sk_quat sk_cc_qlerp(const float *a, const float *b, float u) {
         sk_cc_tweights(u, e);
         t = sk_cc_tprime(u, e, ad);
     }
-    float x = a[0] + (sg * b[0] - a[0]) * t, y = a[1] + (sg * b[1] - a[1]) * t;
-    float z = a[2] + (sg * b[2] - a[2]) * t, w = a[3] + (sg * b[3] - a[3]) * t;
-    float inv = 1.0f / sqrtf(x * x + y * y + z * z + w * w);
+    float x = fmaf(sg * b[0] - a[0], t, a[0]), y = fmaf(sg * b[1] - a[1], t, a[1]);
+    float z = fmaf(sg * b[2] - a[2], t, a[2]), w = fmaf(sg * b[3] - a[3], t, a[3]);
+    float inv = 1.0f / sqrtf(fmaf(w, w, fmaf(z, z, fmaf(y, y, x * x))));
     sk_quat q = {x * inv, y * inv, z * inv, w * inv};
     return q;
 }
 static inline sk_vec3 sk_cc_vlerp(const float *a, const float *b, float u) {
-    sk_vec3 v = {a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u};
+    sk_vec3 v = {fmaf(b[0] - a[0], u, a[0]), fmaf(b[1] - a[1], u, a[1]), fmaf(b[2] - a[2], u, a[2])};
     return v;
 }
 

@@ -10,6 +10,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF /* the FMA copies below must round as the plain ones (GCC: off in C11 mode) */
+#endif
+
 /* Share of the error a track may use alone before the tracks are combined. */
 #define SK_CC_ISOLATED_SHARE 0.5
 
@@ -150,6 +154,7 @@ typedef struct ctx {
     float rate, dur;
     double thr, shell;
     bool wide;           /* AVX2 kernel */
+    bool fma;            /* decode_track and track_sample compiled for FMA */
     ctrack *tr;          /* T */
     uint32_t *anim;      /* A: index into tr */
     const sk_clip *clip; /* the raw clip */
@@ -287,7 +292,8 @@ static void stored(const ctx *c, uint32_t seg, uint32_t a, uint32_t k, double *n
 
 /* Decodes track a's frames of the current segment at level lvl into dv (and
  * the next frame after the segment, raw, for the halfway sample across). */
-static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, float *dv) {
+__attribute__((always_inline)) static inline void decode_track_body(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl,
+                                                                     float *dv) {
     const ctrack *t = &c->tr[c->anim[a]];
     size_t at = (size_t)seg * c->A + a;
     uint32_t bits = SK_CC_BITS[lvl], d = c->drop[at];
@@ -302,14 +308,15 @@ static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, f
     }
     for (uint32_t i = 0; i < c->nf; i++) {
         float x[3];
-        for (uint32_t k = 0; k < 3; k++) x[k] = off[k] + sc[k] * (float)quantise_u(nr[i * 3 + k], bits);
+        for (uint32_t k = 0; k < 3; k++) x[k] = sk_cc_value(off[k], sc[k], quantise_u(nr[i * 3 + k], bits));
         sk_cc_place(&dv[i * 4], x, d, t->path == SK_PATH_ROTATION);
     }
     if (c->f0 + c->nf < c->N) memcpy(&dv[c->nf * 4], aval(c, a, c->f0 + c->nf), 4 * sizeof(float));
 }
 
 /* Track a's decoded frames dv at sample e, written into x. */
-static void track_sample(const ctx *c, const ctrack *t, const float *dv, uint32_t e, sk_transform *x) {
+__attribute__((always_inline)) static inline void track_sample_body(const ctx *c, const ctrack *t, const float *dv, uint32_t e,
+                                                                     sk_transform *x) {
     uint32_t i = c->ek[e];
     const float *v0 = &dv[i * 4], *v1 = c->eu[e] > 0.0f ? &dv[(i + 1) * 4] : v0;
     if (t->path == SK_PATH_ROTATION) x->r = sk_cc_qlerp(v0, v1, c->eu[e]);
@@ -421,6 +428,45 @@ SK_CS_FROM_KERNEL(lanes_from, )
 SK_CS_JOINT_KERNEL(joint_err_avx2, __attribute__((target("avx2"))), matmul_avx2)
 SK_CS_FROM_KERNEL(lanes_from_avx2, __attribute__((target("avx2"))))
 #endif
+
+/* The decoder's arithmetic (clip_internal.h) has fused multiply-adds (fmaf):
+ * where the CPU has FMA, decode_track and track_sample run as copies
+ * compiled for it (fmaf one instruction instead of a call into libm), with
+ * the same results (an fmaf is one rounding either way; nothing else is
+ * contracted: C11 mode, and the pragma above for clang). */
+static void decode_track_plain(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, float *dv) {
+    decode_track_body(c, seg, a, lvl, dv);
+}
+static void track_sample_plain(const ctx *c, const ctrack *t, const float *dv, uint32_t e, sk_transform *x) {
+    track_sample_body(c, t, dv, e, x);
+}
+#ifdef SK_CS_HAVE_WIDE
+__attribute__((target("fma"))) static void decode_track_fma(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, float *dv) {
+    decode_track_body(c, seg, a, lvl, dv);
+}
+__attribute__((target("fma"))) static void track_sample_fma(const ctx *c, const ctrack *t, const float *dv, uint32_t e,
+                                                              sk_transform *x) {
+    track_sample_body(c, t, dv, e, x);
+}
+#endif
+static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, float *dv) {
+#ifdef SK_CS_HAVE_WIDE
+    if (c->fma) {
+        decode_track_fma(c, seg, a, lvl, dv);
+        return;
+    }
+#endif
+    decode_track_plain(c, seg, a, lvl, dv);
+}
+static void track_sample(const ctx *c, const ctrack *t, const float *dv, uint32_t e, sk_transform *x) {
+#ifdef SK_CS_HAVE_WIDE
+    if (c->fma) {
+        track_sample_fma(c, t, dv, e, x);
+        return;
+    }
+#endif
+    track_sample_plain(c, t, dv, e, x);
+}
 
 /* Lane e of the field rows q from transform x. */
 static void fields_put(const ctx *c, double *q, uint32_t e, const sk_transform *x) {
@@ -837,6 +883,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->dec = cx_alloc(c, (size_t)c->L + 1, 4 * sizeof(float), &ok);
 #ifdef SK_CS_HAVE_WIDE
     c->wide = simd && sk_simd_best() >= SK_SIMD_AVX2;
+    c->fma = simd && __builtin_cpu_supports("fma");
 #else
     (void)simd;
 #endif
