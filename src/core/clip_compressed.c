@@ -456,7 +456,7 @@ __attribute__((target("avx2,fma"), noinline, cold)) static void cc_fields2_wide(
  * stored in out[slot[i]] (the plan's slot: rotations from 0, translations
  * and scales from CC_XV), its dropped component in dd[slot[i]]. The coefficients are
  * computed once for both frames. Same float operations in the same order
- * as cc_read2 (sk_cc_coef; no FMA: the "avx2" target does not enable it). */
+ * as cc_read2 (sk_cc_coef and sk_cc_value: fused where they call fmaf, nowhere else). */
 __attribute__((target("avx2,fma"), noinline)) static void cc_decode_placed_avx2(const uint8_t *cranges, const uint8_t *rates,
                                                                          const uint8_t *sranges, const uint8_t *bits,
                                                                          uint64_t *pp0, uint64_t *pp1, uint32_t n, const uint32_t *slot,
@@ -1090,8 +1090,8 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
  * per register; the rest compiled for AVX-512VL: 32 registers). No scalar
  * float expression is evaluated in them (cc_rots_avx2 and cc_rot8_far
  * compute sk_cc_tweights and sk_cc_tweights_far with intrinsics), so that no
- * compiler contracts one into a fused multiply-add under the AVX-512 target,
- * which has FMA. */
+ * compiler contracts one into a fused multiply-add under these targets, which
+ * have FMA: the fused ones are the intrinsics that match the scalar fmaf. */
 __attribute__((target("avx2,fma"), noinline)) static void cc_sample_avx2_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1,
                                                                             float u, sk_transform *local, float *soa,
                                                                             uint32_t *cache, uint32_t k0) {

@@ -230,9 +230,12 @@ static inline void sk_cc_place(float *out, const float *v, uint32_t d, bool rot)
  * could only reach lane by lane through a scalar call; now every lane is the
  * same few vector operations. The weights' coefficients depend on t alone:
  * sk_cc_tweights (and sk_cc_tweights_far when a pair is that far apart) once
- * per sample, sk_cc_tprime per rotation. Every decoder (scalar, SSE2, AVX2,
- * AVX-512) does these float operations in this order, so they give the same
- * bits, and the error the compressor measures is of this function. */
+ * per sample, sk_cc_tprime per rotation. Every decoder (scalar, AVX2,
+ * AVX-512) does these float operations in this order, with fused
+ * multiply-adds exactly where fmaf is written here (blob version 3: the
+ * dot product, the weight's polynomial, the lerps, the squared length; the
+ * weights' coefficients unfused), so they give the same bits, and the error
+ * the compressor measures is of this function. */
 #define SK_CC_FAR_BELOW 0.5f /* |cos th| below this: SK_CC_TKF */
 static const float SK_CC_TK[4][4] = { /* [power of s][power of y - 1] */
     {0.666552793f, 0.134852617f, 0.0315441798f, 0.0234636405f},
