@@ -448,24 +448,19 @@ __attribute__((target("fma"))) static void track_sample_fma(const ctx *c, const 
                                                               sk_transform *x) {
     track_sample_body(c, t, dv, e, x);
 }
+#define SK_CS_FMA(c) ((c)->fma)
+#else
+#define decode_track_fma decode_track_plain
+#define track_sample_fma track_sample_plain
+#define SK_CS_FMA(c) false
 #endif
 static void decode_track(const ctx *c, uint32_t seg, uint32_t a, uint32_t lvl, float *dv) {
-#ifdef SK_CS_HAVE_WIDE
-    if (c->fma) {
-        decode_track_fma(c, seg, a, lvl, dv);
-        return;
-    }
-#endif
-    decode_track_plain(c, seg, a, lvl, dv);
+    if (SK_CS_FMA(c)) decode_track_fma(c, seg, a, lvl, dv);
+    else decode_track_plain(c, seg, a, lvl, dv);
 }
 static void track_sample(const ctx *c, const ctrack *t, const float *dv, uint32_t e, sk_transform *x) {
-#ifdef SK_CS_HAVE_WIDE
-    if (c->fma) {
-        track_sample_fma(c, t, dv, e, x);
-        return;
-    }
-#endif
-    track_sample_plain(c, t, dv, e, x);
+    if (SK_CS_FMA(c)) track_sample_fma(c, t, dv, e, x);
+    else track_sample_plain(c, t, dv, e, x);
 }
 
 /* Lane e of the field rows q from transform x. */
