@@ -254,13 +254,13 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         return r;
     }
     /* a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 and its other tracks */
-    size_t cslots = 0, cdrops = 0;
+    size_t cslots = 0;
     for (uint32_t k = 0; k < chunks; k++) {
         uint32_t n = A - k * CC_CHUNK < CC_CHUNK ? A - k * CC_CHUNK : CC_CHUNK, r8 = (cnr[k] + 7u) & ~7u;
-        cslots += r8 + (n - cnr[k]), cdrops += 2u * r8;
+        cslots += r8 + (n - cnr[k]);
     }
     c->cc.cache_slots = (uint32_t)cslots;
-    c->cc.cache_words = CC_CACHE_HEADER + 8u * (uint32_t)cslots + (uint32_t)((cdrops + 3u) / 4u);
+    c->cc.cache_words = CC_CACHE_HEADER + 8u * (uint32_t)cslots;
     *out = c;
     return SK_OK;
 }
@@ -831,9 +831,7 @@ __attribute__((target("avx2,fma"))) static inline void cc_rot8_rows(const float 
 /* sk_cc_qlerp's corrected nlerp of a group up to its squared length; e: the
  * weights' coefficients (sk_cc_tweights at u) broadcast. Lanes more than 120
  * degrees apart are marked in far and redone by cc_rot8_far. */
-__attribute__((target("avx2,fma"))) static inline void cc_rot8_lerp(cc_rot8 *g, const uint8_t *d0, const uint8_t *d1, float u,
-                                                                const __m256 *e) {
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+__attribute__((target("avx2,fma"))) static inline void cc_rot8_place(cc_rot8 *g, const uint8_t *d0, const uint8_t *d1) {
     const __m256i k1 = _mm256_set1_epi32(1), k2 = _mm256_set1_epi32(2), k3 = _mm256_set1_epi32(3), k0 = _mm256_setzero_si256();
     __m256i da = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d0));
     __m256i db = d1 == d0 ? da : _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)d1));
@@ -842,6 +840,11 @@ __attribute__((target("avx2,fma"))) static inline void cc_rot8_lerp(cc_rot8 *g, 
         g->a[c] = _mm256_blendv_ps(g->a[c], g->ra, _mm256_castsi256_ps(_mm256_cmpeq_epi32(da, kc[c])));
         g->b[c] = _mm256_blendv_ps(g->b[c], g->rb, _mm256_castsi256_ps(_mm256_cmpeq_epi32(db, kc[c])));
     }
+}
+/* The lerp of a group whose rows hold both frames' four components (the
+ * dropped ones rebuilt and placed: cc_rot8_place, or a cursor's cache). */
+__attribute__((target("avx2,fma"))) static inline void cc_rot8_lerp(cc_rot8 *g, float u, const __m256 *e) {
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256 *a = g->a, *b = g->b;
     __m256 dt = _mm256_fmadd_ps(a[3], b[3], _mm256_fmadd_ps(a[2], b[2], _mm256_fmadd_ps(a[1], b[1], _mm256_mul_ps(a[0], b[0]))));
     /* sk_cc_qlerp's products with sg (+1 or -1) as the exact sign flips they are: the sign bit where a . b < 0 */
@@ -900,7 +903,8 @@ __attribute__((target("avx2,fma"), noinline, cold)) static void cc_rot8_far(cc_r
  * (one over the root of the squared length), multiplied as the rows are
  * stored. */
 __attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_avx2(const float *xr, const uint8_t *d0, const uint8_t *d1,
-                                                                              uint32_t nr, float u, cc_rot8 *g) {
+                                                                                  const float *rows, float *keep, uint32_t nr, float u,
+                                                                                  cc_rot8 *g) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     uint32_t ng = nr / 8;
     /* sk_cc_tweights, its four coefficients in the lanes of one register (intrinsics: no contraction) */
@@ -911,13 +915,21 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_av
     ev = _mm_mul_ps(_mm_mul_ps(_mm_mul_ps(vu, h), _mm_sub_ps(vu, _mm_set1_ps(1.0f))), ev);
     const __m256 e[4] = {_mm256_broadcastss_ps(ev), _mm256_broadcastss_ps(_mm_permute_ps(ev, 1)),
                          _mm256_broadcastss_ps(_mm_permute_ps(ev, 2)), _mm256_broadcastss_ps(_mm_permute_ps(ev, 3))};
-    for (uint32_t k = 0; k < ng; k++) {
-        cc_rot8_rows(xr + 64 * k, &g[k]);
-        g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
-    }
+    if (rows) /* a cursor's cache: the groups' rows as placed below */
+        for (uint32_t k = 0; k < ng; k++)
+            for (int c = 0; c < 4; c++)
+                g[k].a[c] = _mm256_loadu_ps(rows + 64 * k + 8 * c), g[k].b[c] = _mm256_loadu_ps(rows + 64 * k + 32 + 8 * c);
+    else
+        for (uint32_t k = 0; k < ng; k++) {
+            cc_rot8_rows(xr + 64 * k, &g[k]);
+            g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
+        }
     unsigned any = 0;
     for (uint32_t k = 0; k < ng; k++) {
-        cc_rot8_lerp(&g[k], d0 + 8 * k, d1 + 8 * k, u, e);
+        if (!rows) cc_rot8_place(&g[k], d0 + 8 * k, d1 + 8 * k);
+        if (keep)
+            for (int c = 0; c < 4; c++) _mm256_storeu_ps(keep + 64 * k + 8 * c, g[k].a[c]), _mm256_storeu_ps(keep + 64 * k + 32 + 8 * c, g[k].b[c]);
+        cc_rot8_lerp(&g[k], u, e);
         any |= (unsigned)g[k].far;
         g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
     }
@@ -946,11 +958,13 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
     for (uint32_t k = 0; k < (path == SK_PATH_ROTATION ? 4u : 3u); k++) g[row + 8 * k] = v[k];
 }
 
-/* A cursor's cache of decoded frames (sk_clip_cursor_size words): a header
- * of CC_CACHE_HEADER words, then per chunk its rotation slots (padded to 8)
- * and translation/scale slots, 8 floats each (frame 0 in 0-3, frame 1 in
- * 4-7, as the decoders leave them), then per chunk the rotations' dropped
- * components of frame 0 and of frame 1 (one byte each). The header: frame
+/* A cursor's cache of decoded frames (sk_clip_cursor_cache_size words): a
+ * header of CC_CACHE_HEADER words, then per chunk its rotations as
+ * cc_rots_avx2 holds them before the lerp (per group of eight, padded: the
+ * four component rows of frame 0, then of frame 1, the dropped components
+ * rebuilt and in place: a sample that finds its pair skips the transpose,
+ * the roots and the placing), then its translation/scale slots, 8 floats
+ * each (frame 0 in 0-3, frame 1 in 4-7, as the decoders leave them). The header: frame
  * k0 + 1 of the pair it holds (0: none), and the clip's blob address and
  * size each mixed with k0 (odd multipliers: a product with k0 differs for
  * every other k0), so that a cursor written by another clip is not taken
@@ -1017,15 +1031,15 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
         }
     }
     const uint32_t *tj = rj + c->cc.rots;
-    /* the cache's slots (8 floats each) and dropped components, chunk after chunk */
+    /* the cache, chunk after chunk: its rotations' rows as cc_rots_avx2 places them (64 floats per
+     * group of eight), then its translations' and scales' slots (8 floats each) */
     float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
-    uint8_t *cdrop = cache ? (uint8_t *)(void *)(cache + CC_CACHE_HEADER + 8u * c->cc.cache_slots) : NULL;
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr, nr8 = (nr + 7u) & ~7u;
         const float *rsrc = (const float *)(const void *)xr, *vsrc = (const float *)(const void *)xv;
         const uint8_t *d0 = dr0, *d1 = same ? dr0 : dr1;
         if (hit) {
-            rsrc = cslot, vsrc = cslot + 8u * nr8, d0 = cdrop, d1 = cdrop + nr8;
+            rsrc = NULL, vsrc = cslot + 8u * nr8;
         } else if (same && wide)
             cc_decode_placed512((const uint8_t *)(const void *)(c->cc.ranges + 8u * a), s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
                                 slot + a, xr, dr0);
@@ -1055,15 +1069,14 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
         if (!hit) {
             for (; nr & 7u; nr++) xr[nr] = _mm256_setzero_ps(), dr0[nr] = dr1[nr] = 3;
             if (cache) { /* the decoded slots kept for the next sample */
-                for (uint32_t k = 0; k < nr8; k++) _mm256_storeu_ps(cslot + 8u * k, xr[k]);
                 for (uint32_t k = 0; k < nv; k++) _mm256_storeu_ps(cslot + 8u * (nr8 + k), xv[k]);
-                memcpy(cdrop, d0, nr8), memcpy(cdrop + nr8, d1, nr8);
             }
         }
         nr = nr8;
-        if (cache) cslot += 8u * (nr8 + nv), cdrop += 2u * nr8;
+        float *crows = cslot;
+        if (cache) cslot += 8u * (nr8 + nv);
         cc_rot8 grp[CC_CHUNK / 8 + 1];
-        cc_rots_avx2(rsrc, d0, d1, nr, u, grp);
+        cc_rots_avx2(rsrc, d0, d1, hit ? crows : NULL, cache && !hit ? crows : NULL, nr, u, grp);
         for (uint32_t k = 0; k < nr; k += 8) {
             const cc_rot8 *h = &grp[k / 8];
             const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
