@@ -89,6 +89,29 @@ static void make_skc(uint8_t **out, size_t *size, sk_asset **src, sk_clip **cc) 
     *out = data;
 }
 
+/* The .skc of make_skc, made once per test (cmocka setup and teardown). */
+typedef struct skc_case {
+    uint8_t *data;
+    size_t size;
+    sk_asset *src;
+    sk_clip *cc;
+} skc_case;
+static int case_setup(void **state) {
+    skc_case *k = calloc(1, sizeof *k);
+    if (!k) return -1;
+    make_skc(&k->data, &k->size, &k->src, &k->cc);
+    *state = k;
+    return 0;
+}
+static int case_teardown(void **state) {
+    skc_case *k = *state;
+    free(k->data);
+    sk_clip_destroy(k->cc);
+    sk_asset_destroy(k->src);
+    free(k);
+    return 0;
+}
+
 /* The stored checksum is the CRC-32 (IEEE 802.3, reflected, as zlib and
  * PNG) of the file without bytes 16..19, computed here bit by bit: the
  * standard check value of "123456789" is 0xCBF43926. */
@@ -113,12 +136,11 @@ static void test_checksum(void **state) {
 }
 
 static void test_round_trip(void **state) {
-    (void)state;
-    uint8_t *data;
-    size_t size;
-    sk_asset *src;
-    sk_clip *cc;
-    make_skc(&data, &size, &src, &cc);
+    const skc_case *fx = *state;
+    const uint8_t *data = fx->data;
+    size_t size = fx->size;
+    sk_asset *src = fx->src;
+    sk_clip *cc = fx->cc;
     size_t cs = 0;
     assert_true(sk_clip_compressed_data(cc, NULL, &cs));
     printf("synthetic .skc: %zu bytes (compressed clip %zu bytes)\n", size, cs);
@@ -159,18 +181,12 @@ static void test_round_trip(void **state) {
         free(cursor);
         sk_asset_destroy(as);
     }
-    free(data);
-    sk_clip_destroy(cc);
-    sk_asset_destroy(src);
 }
 
 static void test_hostile(void **state) {
-    (void)state;
-    uint8_t *data;
-    size_t size;
-    sk_asset *src;
-    sk_clip *cc;
-    make_skc(&data, &size, &src, &cc);
+    const skc_case *fx = *state;
+    const uint8_t *data = fx->data;
+    size_t size = fx->size;
     int loaded = 0, tried = 0;
     /* every truncation: as is, and with the size field and checksum patched to match */
     uint8_t *m = malloc(size);
@@ -200,21 +216,16 @@ static void test_hostile(void **state) {
            size, tried, loaded);
     assert_int_equal(tried, (int)(size + (size - 64) + 6 * size));
     free(m);
-    free(data);
-    sk_clip_destroy(cc);
-    sk_asset_destroy(src);
 }
 
 /* A compressed clip of an older format version (1: its error was measured
  * with another interpolation; 2: another layout) is refused with a message
  * that says what to do, in a .skc and on its own; the current version loads. */
 static void test_old_version(void **state) {
-    (void)state;
-    uint8_t *data;
-    size_t size;
-    sk_asset *src;
-    sk_clip *cc;
-    make_skc(&data, &size, &src, &cc);
+    const skc_case *fx = *state;
+    const uint8_t *data = fx->data;
+    size_t size = fx->size;
+    sk_clip *cc = fx->cc;
     const void *blob = NULL;
     size_t bs = 0;
     assert_true(sk_clip_compressed_data(cc, &blob, &bs));
@@ -245,9 +256,6 @@ static void test_old_version(void **state) {
     sk_clip_destroy(c);
     free(one);
     free(m);
-    free(data);
-    sk_clip_destroy(cc);
-    sk_asset_destroy(src);
 }
 
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -267,13 +275,10 @@ static void wrf(uint8_t *p, float f) {
  * only (no segments) load and sample, also with the largest frame count;
  * one frame more, a byte more, or a track word with a stray bit is refused. */
 static void test_blob_layout(void **state) {
-    (void)state;
     static const unsigned bits[16] = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 23};
-    uint8_t *data;
-    size_t size;
-    sk_asset *src;
-    sk_clip *cc;
-    make_skc(&data, &size, &src, &cc);
+    const skc_case *fx = *state;
+    sk_asset *src = fx->src;
+    sk_clip *cc = fx->cc;
     const uint8_t *b = NULL;
     size_t bs = 0;
     assert_true(sk_clip_compressed_data(cc, (const void **)&b, &bs));
@@ -331,14 +336,13 @@ static void test_blob_layout(void **state) {
     assert_non_null(strstr(err.message, "bad track"));
     assert_null(c);
     free(l);
-    free(data);
-    sk_clip_destroy(cc);
-    sk_asset_destroy(src);
 }
 
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_checksum), cmocka_unit_test(test_round_trip),
-                                       cmocka_unit_test(test_hostile), cmocka_unit_test(test_old_version),
-                                       cmocka_unit_test(test_blob_layout)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_checksum),
+                                       cmocka_unit_test_setup_teardown(test_round_trip, case_setup, case_teardown),
+                                       cmocka_unit_test_setup_teardown(test_hostile, case_setup, case_teardown),
+                                       cmocka_unit_test_setup_teardown(test_old_version, case_setup, case_teardown),
+                                       cmocka_unit_test_setup_teardown(test_blob_layout, case_setup, case_teardown)};
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
