@@ -59,9 +59,6 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
     if (N > 1 && !(dur > 0.0f)) return bad(err, "frames without a duration");
     uint64_t lim = size - 8, oc = SK_CC_HEADER + 4ull * T, orr = oc + 16ull * (T - A);
     if (orr > lim) return bad(err, "track table outside the blob");
-    /* every segment holds at least its A bit rates and A segment ranges */
-    uint64_t S = (N - 1) / L + 1;
-    if (A && S * 7u * A > lim - orr) return bad(err, "segments outside the blob");
     uint32_t na = 0, nc = 0, pj = 0, pp = 0;
     uint64_t rr = orr;
     for (uint32_t i = 0; i < T; i++) {
@@ -101,7 +98,8 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
         }
     }
     if (na != A) return bad(err, "animated track count does not match");
-    if (A && S * 7u * A > lim - rr) return bad(err, "segments outside the blob");
+    /* every segment holds at least its A bit rates and A segment ranges (the plan's segment table is sized by S) */
+    if (A && ((uint64_t)(N - 1) / L + 1) * 7u * A > lim - rr) return bad(err, "segments outside the blob");
     if (!A && rr != lim) return bad(err, "size does not match its segments");
     *seg0 = rr;
     return SK_OK;
@@ -112,9 +110,10 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
  * its bits per frame computed from them and its data inside the blob, the
  * last one ending where the 8 zero bytes start. Into segtab: each segment's
  * offset and bits per frame. */
-static sk_result cc_segments(const uint8_t *b, size_t size, uint64_t o, const uint32_t *slot, uint32_t *segtab, sk_error *err) {
-    uint32_t N = sk_cc_u32(b + 12), A = sk_cc_u32(b + 28), L = sk_cc_u32(b + 32), S = (N - 1) / L + 1;
-    uint64_t lim = size - 8;
+static sk_result cc_segments(const sk_clip *c, uint64_t o, const uint32_t *slot, uint32_t *segtab, sk_error *err) {
+    const uint8_t *b = c->blob;
+    uint32_t N = c->cc.frames, A = c->cc.anim, L = c->cc.seg_len, S = c->cc.segments;
+    uint64_t lim = c->blob_size - 8;
     for (uint32_t s = 0; s < S; s++) {
         if (o + 7ull * A > lim) return bad(err, "segment outside the blob");
         const uint8_t *seg = b + o;
@@ -249,7 +248,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         cnr[ai / CC_CHUNK] = nr;
         ai++;
     }
-    if (A && (r = cc_segments(b, size, seg0, slot, segtab, err)) != SK_OK) {
+    if (A && (r = cc_segments(c, seg0, slot, segtab, err)) != SK_OK) {
         sk_clip_destroy(c);
         return r;
     }
@@ -259,7 +258,6 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         uint32_t n = A - k * CC_CHUNK < CC_CHUNK ? A - k * CC_CHUNK : CC_CHUNK, r8 = (cnr[k] + 7u) & ~7u;
         cslots += r8 + (n - cnr[k]);
     }
-    c->cc.cache_slots = (uint32_t)cslots;
     c->cc.cache_words = CC_CACHE_HEADER + 8u * (uint32_t)cslots;
     *out = c;
     return SK_OK;
@@ -358,13 +356,6 @@ static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x
     if (t->path == SK_PATH_ROTATION) x->r = sk_quat_make(v[0], v[1], v[2], v[3]);
     else if (t->path == SK_PATH_TRANSLATION) x->t = sk_vec3_make(v[0], v[1], v[2]);
     else x->s = sk_vec3_make(v[0], v[1], v[2]);
-}
-
-/* The scalar decoder's rotations of a chunk: sk_cc_qlerp each (its fused
- * multiply-adds are what the compressor measured; an SSE2 batch without FMA
- * could not give the same bits). */
-static void cc_qlerp_chunk(float (*q0)[4], float (*q1)[4], sk_quat **dst, uint32_t n, float u) {
-    for (uint32_t i = 0; i < n; i++) *dst[i] = sk_cc_qlerp(q0[i], q1[i], u);
 }
 
 #if defined(SK_CC_AVX2)
@@ -1178,9 +1169,7 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
     uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
     (void)k0, (void)cache;
     bool same = s0.seg == s1.seg;
-    uint32_t a = 0, nq = 0;
-    float q0[CC_CHUNK][4], q1[CC_CHUNK][4];
-    sk_quat *dst[CC_CHUNK];
+    uint32_t a = 0;
 #if defined(SK_CC_AVX2)
     if (level > SK_CC_SCALAR && sk_cclip_simd_available()) {
         if (level >= SK_CC_BEST && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
@@ -1198,20 +1187,16 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
         float range[8], v0[4], v1[4];
         bool rot = t->path == SK_PATH_ROTATION;
         cc_range(c, a, range);
-        float *o0 = rot ? q0[nq] : v0, *o1 = rot ? q1[nq] : v1;
-        if (same) cc_read2(&s0, &s1, a, range, rot, o0, o1);
+        if (same) cc_read2(&s0, &s1, a, range, rot, v0, v1);
         else {
-            cc_read(&s0, a, range, rot, o0);
-            cc_read(&s1, a, range, rot, o1);
+            cc_read(&s0, a, range, rot, v0);
+            cc_read(&s1, a, range, rot, v1);
         }
         a++;
-        if (rot) {
-            dst[nq++] = &x->r;
-            if (nq == CC_CHUNK) cc_qlerp_chunk(q0, q1, dst, nq, u), nq = 0;
-        } else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, u);
+        if (rot) x->r = sk_cc_qlerp(v0, v1, u);
+        else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, u);
         else x->s = sk_cc_vlerp(v0, v1, u);
     }
-    cc_qlerp_chunk(q0, q1, dst, nq, u);
 }
 
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t ti, float *times, float *values) {

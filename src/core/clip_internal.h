@@ -92,8 +92,8 @@ struct sk_clip {
         const uint32_t *slots; /* the decoder's part of the plan (after the ranges and segments) */
         size_t plan_words;
         uint32_t rots; /* animated rotation tracks (the plan's joint lists split there) */
-        /* a cursor's cache of decoded frames (clip_compressed.c, cc_cache_hit): its 8-float slots, its size in words */
-        uint32_t cache_slots, cache_words;
+        /* a cursor's cache of decoded frames (clip_compressed.c, cc_cache_hit): its size in words */
+        uint32_t cache_words;
     } cc;
 };
 
