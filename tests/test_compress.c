@@ -130,7 +130,7 @@ static void check_asset(const char *label, const sk_asset *as, double m_per_unit
                 sk_cclip_sample_tracks_simd(cc, t, NULL, l, SK_CC_SCALAR);
                 sk_cclip_sample_tracks_simd(cc, t, NULL, l + J, level);
                 if (memcmp(l, l + J, J * sizeof *l) != 0)
-                    fail_msg("%s clip %u: the %s decoder differs at t = %.9g", label, c, level == SK_CC_AVX2 ? "AVX2" : "AVX-512", t);
+                    fail_msg("%s clip %u: the %s decoder differs at t = %.9g", label, c, level == SK_CC_AVX2 ? "AVX2" : level == SK_CC_AVX512 ? "AVX-512" : "rows (AVX-512 VBMI)", t);
             }
             ty->simd_poses++;
         }
@@ -173,8 +173,9 @@ static void test_mocap_round_trip(void **state) {
     printf("mocap: %d files, %d clips compressed, worst %.4f cm at random times\n", n, ty.compressed, ty.worst_cm);
     assert_int_equal(n, MOCAP_CLIPS);
     assert_int_equal(ty.compressed, MOCAP_CLIPS);
-    printf("mocap: AVX2 and scalar decoders compared on %ld poses (and the AVX-512 decoding: %s)\n", ty.simd_poses,
-           sk_cclip_avx512_available() ? "yes" : "no, the CPU has no AVX-512");
+    printf("mocap: AVX2 and scalar decoders compared on %ld poses (and the AVX-512 decoding: %s; the rows decoder: %s)\n",
+           ty.simd_poses, sk_cclip_avx512_available() ? "yes" : "no, the CPU has no AVX-512",
+           sk_cclip_rows_available() ? "yes" : "no, the CPU has no AVX-512 VBMI");
     assert_true(ty.simd_poses >= 2L * 25000);
     if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
 }
@@ -266,7 +267,7 @@ static void test_simd_far_lanes(void **state) {
                 sk_cclip_sample_tracks_simd(cc, t, NULL, l, SK_CC_SCALAR);
                 sk_cclip_sample_tracks_simd(cc, t, NULL, l + J, level);
                 if (memcmp(l, l + J, J * sizeof *l) != 0)
-                    fail_msg("%s: the %s decoder differs at t = %.9g", clips[f], level == SK_CC_AVX2 ? "AVX2" : "AVX-512", t);
+                    fail_msg("%s: the %s decoder differs at t = %.9g", clips[f], level == SK_CC_AVX2 ? "AVX2" : level == SK_CC_AVX512 ? "AVX-512" : "rows (AVX-512 VBMI)", t);
             }
             poses++;
             uint32_t k0 = (uint32_t)(t / dt);

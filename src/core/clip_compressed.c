@@ -202,7 +202,11 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
      * CC_CONST_ROT set for a rotation) and its four values, so that a sample
      * writes each with one or two stores (CC_CONST_WORDS words each). */
     uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK, S = A ? c->cc.segments : 0;
-    c->cc.plan_words = 8u * (size_t)A + 2u * (size_t)S + (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A);
+    /* the rows decoder's clip ranges and rotation masks: only on a CPU that has it */
+    uint32_t blocks = (A + 15u) / 16u;
+    bool rows = A && sk_cclip_rows_available();
+    c->cc.plan_words = 8u * (size_t)A + 2u * (size_t)S + (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A) +
+                       (rows ? 129u * (size_t)blocks : 0);
     c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
     if (!c->cc.plan) {
         c->cc.plan_words = 0;
@@ -252,13 +256,31 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         sk_clip_destroy(c);
         return r;
     }
-    /* a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 and its other tracks */
-    size_t cslots = 0;
-    for (uint32_t k = 0; k < chunks; k++) {
-        uint32_t n = A - k * CC_CHUNK < CC_CHUNK ? A - k * CC_CHUNK : CC_CHUNK, r8 = (cnr[k] + 7u) & ~7u;
-        cslots += r8 + (n - cnr[k]);
+    /* The rows decoder reads bit positions as 32-bit lanes: every segment's bits below 2^31. */
+    for (uint32_t s = 0; rows && s < S; s++)
+        if ((uint64_t)segtab[2u * s + 1] * c->cc.seg_len >= (1ull << 31) - 64u) rows = false;
+    if (rows) {
+        float *rr = (float *)(void *)(cnr + chunks + (size_t)CC_CONST_WORDS * (T - A));
+        uint32_t *rm = (uint32_t *)(void *)(rr + 128u * (size_t)blocks), ai2 = 0;
+        for (uint32_t i = 0; i < T; i++) {
+            const sk_track *t = &c->tracks[i];
+            if (!t->pad_) continue;
+            for (uint32_t k = 0; k < 8; k++) rr[128u * (ai2 / 16u) + 16u * k + ai2 % 16u] = ranges[8u * ai2 + k];
+            if (t->path == SK_PATH_ROTATION) rm[ai2 / 16u] |= 1u << (ai2 % 16u);
+            ai2++;
+        }
+        c->cc.rrows = rr, c->cc.rmask = rm;
     }
-    c->cc.cache_words = CC_CACHE_HEADER + 8u * (uint32_t)cslots;
+    /* a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 (8 floats each, placed rows)
+     * and its other tracks (the decoders' slots, 8 floats each; the rows decoder's rows, 6 per track
+     * padded to 8 tracks) */
+    size_t cslots = 0, crows = 0;
+    for (uint32_t k = 0; k < chunks; k++) {
+        uint32_t n = A - k * CC_CHUNK < CC_CHUNK ? A - k * CC_CHUNK : CC_CHUNK, r8 = (cnr[k] + 7u) & ~7u, v8 = (n - cnr[k] + 7u) & ~7u;
+        cslots += 8u * (r8 + (n - cnr[k]));
+        crows += 8u * r8 + 6u * v8;
+    }
+    c->cc.cache_words = CC_CACHE_HEADER + (uint32_t)(cslots > crows ? cslots : crows);
     *out = c;
     return SK_OK;
 }
@@ -790,6 +812,15 @@ bool sk_cclip_avx512_available(void) {
 #endif
 }
 
+bool sk_cclip_rows_available(void) {
+#if defined(SK_CC_AVX2)
+    return sk_cclip_avx512_available() && __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vbmi");
+#else
+    return false;
+#endif
+}
+
 #if defined(SK_CC_AVX2)
 /* Rotation tracks decoded by cc_decode_placed_avx2 interpolated eight at a
  * time, in phases over all the groups of a chunk so that each phase's
@@ -893,19 +924,45 @@ __attribute__((target("avx2,fma"), noinline, cold)) static void cc_rot8_far(cc_r
  * dropped components, interpolated at u: g[nr / 8].q times g[nr / 8].l2
  * (one over the root of the squared length), multiplied as the rows are
  * stored. */
-__attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_avx2(const float *xr, const uint8_t *d0, const uint8_t *d1,
-                                                                                  const float *rows, float *keep, uint32_t nr, float u,
-                                                                                  cc_rot8 *g) {
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    uint32_t ng = nr / 8;
-    /* sk_cc_tweights, its four coefficients in the lanes of one register (intrinsics: no contraction) */
+/* sk_cc_tweights at u, its four coefficients broadcast (intrinsics: no contraction). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_tweights8(float u, __m256 *e) {
     const __m128 vu = _mm_set1_ps(u), h = _mm_sub_ps(vu, _mm_set1_ps(0.5f)), s = _mm_mul_ps(h, h);
     __m128 ev = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(SK_CC_TK[3]), s), _mm_loadu_ps(SK_CC_TK[2]));
     ev = _mm_add_ps(_mm_mul_ps(ev, s), _mm_loadu_ps(SK_CC_TK[1]));
     ev = _mm_add_ps(_mm_mul_ps(ev, s), _mm_loadu_ps(SK_CC_TK[0]));
     ev = _mm_mul_ps(_mm_mul_ps(_mm_mul_ps(vu, h), _mm_sub_ps(vu, _mm_set1_ps(1.0f))), ev);
-    const __m256 e[4] = {_mm256_broadcastss_ps(ev), _mm256_broadcastss_ps(_mm_permute_ps(ev, 1)),
-                         _mm256_broadcastss_ps(_mm_permute_ps(ev, 2)), _mm256_broadcastss_ps(_mm_permute_ps(ev, 3))};
+    e[0] = _mm256_broadcastss_ps(ev), e[1] = _mm256_broadcastss_ps(_mm_permute_ps(ev, 1));
+    e[2] = _mm256_broadcastss_ps(_mm_permute_ps(ev, 2)), e[3] = _mm256_broadcastss_ps(_mm_permute_ps(ev, 3));
+}
+
+/* The groups g[0, ng), their rows placed (both frames' four components),
+ * interpolated at u: g[k].q and g[k].l2 (one over the root of the squared
+ * length); keep (a cursor's cache, or NULL): the placed rows stored first,
+ * 64 floats per group. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_finish(cc_rot8 *g, uint32_t ng, float u, float *keep) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256 e[4];
+    cc_tweights8(u, e);
+    unsigned any = 0;
+    for (uint32_t k = 0; k < ng; k++) {
+        if (keep)
+            for (int c = 0; c < 4; c++) _mm256_storeu_ps(keep + 64 * k + 8 * c, g[k].a[c]), _mm256_storeu_ps(keep + 64 * k + 32 + 8 * c, g[k].b[c]);
+        cc_rot8_lerp(&g[k], u, e);
+        any |= (unsigned)g[k].far;
+        g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
+    }
+    if (any) cc_rot8_far(g, ng, u);
+}
+
+/* The rotations of a chunk, xr[0, nr) (nr a multiple of 8) with their
+ * dropped components, interpolated at u: g[nr / 8].q times g[nr / 8].l2
+ * (one over the root of the squared length), multiplied as the rows are
+ * stored. rows: a cursor's cache holding them placed (then xr is not read). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_avx2(const float *xr, const uint8_t *d0, const uint8_t *d1,
+                                                                                  const float *rows, float *keep, uint32_t nr, float u,
+                                                                                  cc_rot8 *g) {
+    const __m256 zero = _mm256_setzero_ps();
+    uint32_t ng = nr / 8;
     if (rows) /* a cursor's cache: the groups' rows as placed below */
         for (uint32_t k = 0; k < ng; k++)
             for (int c = 0; c < 4; c++)
@@ -914,17 +971,9 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_av
         for (uint32_t k = 0; k < ng; k++) {
             cc_rot8_rows(xr + 64 * k, &g[k]);
             g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
+            cc_rot8_place(&g[k], d0 + 8 * k, d1 + 8 * k);
         }
-    unsigned any = 0;
-    for (uint32_t k = 0; k < ng; k++) {
-        if (!rows) cc_rot8_place(&g[k], d0 + 8 * k, d1 + 8 * k);
-        if (keep)
-            for (int c = 0; c < 4; c++) _mm256_storeu_ps(keep + 64 * k + 8 * c, g[k].a[c]), _mm256_storeu_ps(keep + 64 * k + 32 + 8 * c, g[k].b[c]);
-        cc_rot8_lerp(&g[k], u, e);
-        any |= (unsigned)g[k].far;
-        g[k].l2 = _mm256_div_ps(one, _mm256_sqrt_ps(g[k].l2));
-    }
-    if (any) cc_rot8_far(g, ng, u);
+    cc_rots_finish(g, ng, u, keep);
 }
 
 /* Rows q[0..3] of eight rotations to the joints j[0..n) of local (n <= 8). */
@@ -964,19 +1013,19 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
  * k0 + 1 of the cursor's last sample (whatever it decoded) and whether that
  * sample was at the same frame as the one before it, which decide whether a
  * new pair is worth keeping. */
-static void cc_cache_words(const sk_clip *c, uint32_t k0, uint32_t *w) {
+static void cc_cache_words(const sk_clip *c, uint32_t k0, bool rows, uint32_t *w) {
     uint64_t b = (uint64_t)(uintptr_t)c->blob;
     w[0] = k0 + 1u;
     w[1] = (uint32_t)b ^ (k0 * 0x9E3779B1u);
     w[2] = (uint32_t)(b >> 32) ^ (k0 * 0x85EBCA77u) ^ 0x27D4EB2Fu;
-    w[3] = (uint32_t)c->blob_size ^ (k0 * 0xC2B2AE3Du) ^ 0x165667B1u;
+    w[3] = (uint32_t)c->blob_size ^ (k0 * 0xC2B2AE3Du) ^ (rows ? 0x5BD1E995u : 0x165667B1u); /* the rows decoder's layout or the others' */
 }
-static bool cc_cache_hit(const sk_clip *c, const uint32_t *cache, uint32_t k0) {
+static bool cc_cache_hit(const sk_clip *c, const uint32_t *cache, uint32_t k0, bool rows) {
     uint32_t w[4];
-    cc_cache_words(c, k0, w);
+    cc_cache_words(c, k0, rows, w);
     return cache[0] == w[0] && cache[1] == w[1] && cache[2] == w[2] && cache[3] == w[3];
 }
-static void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0) { cc_cache_words(c, k0, cache); }
+static void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0, bool rows) { cc_cache_words(c, k0, rows, cache); }
 
 /* The AVX2 decoder, by the clip's plan (sk_clip_from_compressed): the
  * constant tracks, then the animated tracks decoded CC_CHUNK at a time
@@ -993,7 +1042,7 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
                                                                              uint32_t *cache, uint32_t k0) {
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
-    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0);
+    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, false);
     /* A pair decoded here is kept only when playback has just stayed on one frame for two
      * samples (this one and the last, or the last and the one before: words 4 and 5), so
      * that it samples faster than the frames go by and the next sample may need the pair
@@ -1087,7 +1136,325 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
         }
         rj += real;
     }
-    if (cache && !hit) cc_cache_tag(c, cache, k0);
+    if (cache && !hit) cc_cache_tag(c, cache, k0, false);
+}
+
+/* ---- The rows decoder (AVX-512 with VBMI): sixteen tracks per register ----
+ * The decoders above hold one track per register (frame 0 in lanes 0-3,
+ * frame 1 in 4-7) and pay per track for the permutes that place its
+ * components, then transpose eight rotations to rows for the lerp. This one
+ * decodes sixteen tracks of a segment at once, one register per stored
+ * component: their bit positions by a prefix sum of their widths, one 64-bit
+ * read per track and frame (a gather), the three fields shifted out, the
+ * coefficients from the range bytes picked by byte permutes (VBMI) and the
+ * clip ranges the plan keeps as rows (cc.rrows), the dropped component's
+ * clip range chosen by masks. The rows go to the rotations' or the
+ * translations' and scales' buffers (compressed by the plan's rotation mask
+ * per block, cc.rmask), and the rotations are rebuilt, placed and
+ * interpolated eight at a time with no transpose. The same float operations
+ * in the same order as cc_read2 and sk_cc_qlerp: the same bits. */
+#ifndef CC_EXP
+#define CC_EXP 0
+#endif
+#define CC_ROWS_TARGET "avx2,fma,avx512f,avx512vl,avx512dq,avx512bw,avx512vbmi"
+
+
+static const int32_t CC_BITS16[SK_CC_LEVELS] __attribute__((aligned(64))) = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 23};
+
+/* One block's per-track decoding terms of one segment. */
+typedef struct cc_blk {
+    __m512i lvl, d, b;       /* bit-rate level, dropped component, bits per component */
+    __m512 off[3], sc[3];    /* sk_cc_coef per stored component */
+} cc_blk;
+
+/* The terms of tracks [0, n) (n <= 16) from the segment's rates and range
+ * bytes at the block's first track and the block's clip-range rows cr. */
+__attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk_coef(const float *cr, const uint8_t *rates, const uint8_t *sr,
+                                                                                   uint32_t n, cc_blk *k) {
+    __m512i r = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((__mmask16)((1u << n) - 1u), rates));
+    k->lvl = _mm512_and_si512(r, _mm512_set1_epi32(15));
+    k->d = _mm512_srli_epi32(r, 4);
+    k->b = _mm512_permutexvar_epi32(k->lvl, _mm512_load_si512((const void *)CC_BITS16));
+    uint32_t nb = 6u * n;
+    __mmask64 m0 = nb >= 64 ? ~0ull : (1ull << nb) - 1u, m1 = nb > 64 ? (1ull << (nb - 64)) - 1u : 0;
+    __m512i lo = _mm512_maskz_loadu_epi8(m0, sr), hi = _mm512_maskz_loadu_epi8(m1, sr + 64);
+    __m512 inv = _mm512_permutexvar_ps(k->lvl, _mm512_loadu_ps(SK_CC_INV));
+    /* byte 6i + j of the ranges to the low byte of lane i */
+    const __m512i six = _mm512_setr_epi32(0, 6, 12, 18, 24, 30, 36, 42, 48, 54, 60, 66, 72, 78, 84, 90);
+    const __mmask64 low = 0x1111111111111111ull;
+    for (int j = 0; j < 3; j++) {
+        __m512 smin = _mm512_cvtepi32_ps(_mm512_maskz_permutex2var_epi8(low, lo, _mm512_add_epi32(six, _mm512_set1_epi32(j)), hi));
+        __m512 sext = _mm512_cvtepi32_ps(_mm512_maskz_permutex2var_epi8(low, lo, _mm512_add_epi32(six, _mm512_set1_epi32(3 + j)), hi));
+        /* stored component j is the clip range's j + (j >= d) */
+        __mmask16 up = _mm512_cmple_epi32_mask(k->d, _mm512_set1_epi32(j));
+        __m512 cmin = _mm512_mask_blend_ps(up, _mm512_loadu_ps(cr + 16 * j), _mm512_loadu_ps(cr + 16 * (j + 1)));
+        __m512 cext = _mm512_mask_blend_ps(up, _mm512_loadu_ps(cr + 64 + 16 * j), _mm512_loadu_ps(cr + 64 + 16 * (j + 1)));
+        k->off[j] = _mm512_fmadd_ps(cext, smin, cmin);
+        k->sc[j] = _mm512_mul_ps(_mm512_mul_ps(cext, sext), inv);
+    }
+}
+
+/* Each track's first bit in the frame: base plus the widths (3b) of the
+ * tracks before it in the block (a prefix sum); base moves past the block. */
+__attribute__((target(CC_ROWS_TARGET), always_inline)) static inline __m512i cc_blk_pos(__m512i b, __m512i *base) {
+    const __m512i z = _mm512_setzero_si512();
+    __m512i b3 = _mm512_add_epi32(b, _mm512_add_epi32(b, b)), x = b3;
+    x = _mm512_add_epi32(x, _mm512_alignr_epi32(x, z, 15));
+    x = _mm512_add_epi32(x, _mm512_alignr_epi32(x, z, 14));
+    x = _mm512_add_epi32(x, _mm512_alignr_epi32(x, z, 12));
+    x = _mm512_add_epi32(x, _mm512_alignr_epi32(x, z, 8));
+    __m512i p = _mm512_add_epi32(*base, _mm512_sub_epi32(x, b3));
+    *base = _mm512_add_epi32(*base, _mm512_permutexvar_epi32(_mm512_set1_epi32(15), x));
+    return p;
+}
+
+/* The block's three stored components of one frame: fields at bit
+ * positions p (widths b) of bits, decoded by the terms k. wide: a track at 23
+ * bits (3b + 7 > 64): one read per component. Lanes outside kn read nothing. */
+__attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk_values(const uint8_t *bits, __m512i p, const cc_blk *k,
+                                                                                     __mmask16 kn, bool wide, __m512 *x) {
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), seven = _mm512_set1_epi32(7);
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+    __m512i m = _mm512_sub_epi32(_mm512_sllv_epi32(one, k->b), one), f[2][3];
+    __m256i blo = _mm512_castsi512_si256(k->b), bhi = _mm512_extracti64x4_epi64(k->b, 1);
+    if (!wide) {
+        __m512i idx = _mm512_srli_epi32(p, 3), sh = _mm512_and_si512(p, seven);
+        for (int h = 0; h < 2; h++) {
+            __m256i ih = h ? _mm512_extracti64x4_epi64(idx, 1) : _mm512_castsi512_si256(idx);
+            __m512i g = _mm512_mask_i32gather_epi64(zero, (__mmask8)(kn >> (8 * h)), ih, (const void *)bits, 1);
+            __m512i s = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(sh, 1) : _mm512_castsi512_si256(sh));
+            __m512i bb = _mm512_cvtepu32_epi64(h ? bhi : blo);
+            f[h][0] = _mm512_srlv_epi64(g, s);
+            s = _mm512_add_epi64(s, bb);
+            f[h][1] = _mm512_srlv_epi64(g, s);
+            s = _mm512_add_epi64(s, bb);
+            f[h][2] = _mm512_srlv_epi64(g, s);
+        }
+    } else {
+        __m512i pk = p;
+        for (int j = 0; j < 3; j++, pk = _mm512_add_epi32(pk, k->b)) {
+            __m512i idx = _mm512_srli_epi32(pk, 3), sh = _mm512_and_si512(pk, seven);
+            for (int h = 0; h < 2; h++) {
+                __m256i ih = h ? _mm512_extracti64x4_epi64(idx, 1) : _mm512_castsi512_si256(idx);
+                __m512i g = _mm512_mask_i32gather_epi64(zero, (__mmask8)(kn >> (8 * h)), ih, (const void *)bits, 1);
+                f[h][j] = _mm512_srlv_epi64(g, _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(sh, 1) : _mm512_castsi512_si256(sh)));
+            }
+        }
+    }
+    for (int j = 0; j < 3; j++) {
+        __m512i q = _mm512_and_si512(_mm512_permutex2var_epi32(f[0][j], even, f[1][j]), m);
+        x[j] = _mm512_fmadd_ps(k->sc[j], _mm512_cvtepi32_ps(q), k->off[j]); /* sk_cc_value */
+    }
+}
+
+/* One chunk's decoded stored components: rotations (frame 0 in ra, frame 1
+ * in rb, their dropped components in d0, d1) and translations/scales (va,
+ * vb), each in track order, padded. */
+typedef struct cc_rowbuf {
+    float ra[3][CC_CHUNK + 16], rb[3][CC_CHUNK + 16], va[3][CC_CHUNK + 16], vb[3][CC_CHUNK + 16];
+    int32_t d0[CC_CHUNK + 16], d1[CC_CHUNK + 16];
+} cc_rowbuf;
+
+/* The rows of a block (lanes kn) to the buffers: rotation lanes kr at *nr, the others at *nv. */
+__attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk_split(cc_rowbuf *w, const __m512 *x0, const __m512 *x1,
+                                                                                    __m512i d0, __m512i d1, __mmask16 kn, __mmask16 kr,
+                                                                                    uint32_t *nr, uint32_t *nv) {
+    __mmask16 kv = (__mmask16)(kn & ~kr);
+    if (kr == kn) { /* rotations only: no compress */
+        for (int j = 0; j < 3; j++) _mm512_storeu_ps(w->ra[j] + *nr, x0[j]), _mm512_storeu_ps(w->rb[j] + *nr, x1[j]);
+        _mm512_storeu_si512((void *)(w->d0 + *nr), d0), _mm512_storeu_si512((void *)(w->d1 + *nr), d1);
+    } else if (!kr) {
+        for (int j = 0; j < 3; j++) _mm512_storeu_ps(w->va[j] + *nv, x0[j]), _mm512_storeu_ps(w->vb[j] + *nv, x1[j]);
+    } else {
+        for (int j = 0; j < 3; j++) {
+            _mm512_storeu_ps(w->ra[j] + *nr, _mm512_maskz_compress_ps(kr, x0[j]));
+            _mm512_storeu_ps(w->rb[j] + *nr, _mm512_maskz_compress_ps(kr, x1[j]));
+            _mm512_storeu_ps(w->va[j] + *nv, _mm512_maskz_compress_ps(kv, x0[j]));
+            _mm512_storeu_ps(w->vb[j] + *nv, _mm512_maskz_compress_ps(kv, x1[j]));
+        }
+        _mm512_storeu_si512((void *)(w->d0 + *nr), _mm512_maskz_compress_epi32(kr, d0));
+        _mm512_storeu_si512((void *)(w->d1 + *nr), _mm512_maskz_compress_epi32(kr, d1));
+    }
+    *nr += (uint32_t)__builtin_popcount(kr), *nv += (uint32_t)__builtin_popcount(kv);
+}
+
+/* A rotation's dropped component rebuilt from its three stored ones x (as
+ * sk_cc_w: ((1 - x0^2) - x1^2) - x2^2, the root of it or 0) and its four
+ * components placed around it by d (eight rotations per register). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_rows_place(const float *x0, const float *x1, const float *x2,
+                                                                                 const int32_t *dp, __m256 *o) {
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    __m256 a = _mm256_loadu_ps(x0), b = _mm256_loadu_ps(x1), c = _mm256_loadu_ps(x2);
+    __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)dp);
+    __m256 w = _mm256_sqrt_ps(_mm256_max_ps(_mm256_fnmadd_ps(c, c, _mm256_fnmadd_ps(b, b, _mm256_fnmadd_ps(a, a, one))), zero));
+    __m256 e0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_setzero_si256()));
+    __m256 e1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(1)));
+    __m256 e2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(2)));
+    __m256 e3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(3)));
+    o[0] = _mm256_blendv_ps(a, w, e0);
+    o[1] = _mm256_blendv_ps(_mm256_blendv_ps(b, a, e0), w, e1);
+    o[2] = _mm256_blendv_ps(_mm256_blendv_ps(c, b, _mm256_or_ps(e0, e1)), w, e2);
+    o[3] = _mm256_blendv_ps(c, w, e3);
+}
+
+/* Rows r[0..2] of eight translations or scales to their joints (tj: 2 joint
+ * + 1 for a scale) in local, lanes [0, n). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_store8_vec(const __m256 *r, sk_transform *local, const uint32_t *tj,
+                                                                                 uint32_t n) {
+    float v[4][8];
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]), t2 = _mm256_unpacklo_ps(r[2], r[2]),
+           t3 = _mm256_unpackhi_ps(r[2], r[2]);
+    _mm256_storeu_ps(v[0], _mm256_shuffle_ps(t0, t2, 0x44)), _mm256_storeu_ps(v[1], _mm256_shuffle_ps(t0, t2, 0xEE));
+    _mm256_storeu_ps(v[2], _mm256_shuffle_ps(t1, t3, 0x44)), _mm256_storeu_ps(v[3], _mm256_shuffle_ps(t1, t3, 0xEE));
+    for (uint32_t l = 0; l < n; l++) { /* v[l & 3] + 4 (l >> 2): lane l's x, y, z */
+        uint32_t j = tj[l] >> 1;
+        float *dst = tj[l] & 1u ? &local[j].s.x : &local[j].t.x;
+        memcpy(dst, v[l & 3] + 4 * (l >> 2), 12);
+    }
+}
+
+/* The rows decoder's sample (arguments as cc_sample_body). The cache holds
+ * per chunk its rotations' placed rows (as the other decoders keep them)
+ * and its translations'/scales' rows (ra[0..2] then rb[0..2], padded to 8). */
+__attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_rows_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                                                    sk_transform *local, float *soa, uint32_t *cache,
+                                                                                    uint32_t k0) {
+    cc_rowbuf w;
+    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, true);
+    if (cache) { /* as cc_sample_body */
+        uint32_t stayed = cache[4] == k0 + 1u, kept = stayed || cache[5];
+        cache[4] = k0 + 1u, cache[5] = stayed;
+        if (!hit && !kept) cache = NULL;
+    }
+    uint32_t A = c->cc.anim, T = c->track_count;
+    const uint32_t *slot = c->cc.slots, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
+    const uint32_t *cv = cnr + (A + CC_CHUNK - 1) / CC_CHUNK;
+    for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
+        if (local) {
+            float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
+            __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
+            if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
+            else _mm_storel_pi((__m64 *)(void *)dst, v), _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
+        } else {
+            const sk_track *t = &c->tracks[cons[k]];
+            float v[4];
+            memcpy(v, c->cc.consts + 16u * t->value_offset, 16);
+            cc_put_soa(soa, t->joint, t->path, v);
+        }
+    }
+    const uint32_t *tj = rj + c->cc.rots;
+    float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
+    const __m512i fbits = _mm512_set1_epi32((int)(s1->pos - s0->pos));
+    __m512i base0 = _mm512_set1_epi32((int)s0->pos), base1 = _mm512_set1_epi32((int)s1->pos);
+    const __m256 vu = _mm256_set1_ps(u);
+    for (uint32_t a = 0; a < A; a += CC_CHUNK) {
+        uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
+        uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
+        const float *rsrc = NULL, *vsrc = NULL;
+        if (hit) {
+            rsrc = cslot, vsrc = cslot + 8u * nr8;
+        } else {
+            uint32_t r = 0, v = 0;
+            for (uint32_t o = 0; o < n && CC_EXP != 3; o += 16) {
+                uint32_t m = n - o < 16 ? n - o : 16, blk = (a + o) / 16;
+                __mmask16 kn = (__mmask16)((1u << m) - 1u), kr = (__mmask16)(c->cc.rmask[blk] & kn);
+                const float *cr = c->cc.rrows + 128u * blk;
+                cc_blk B0, B1;
+                __m512 x0[3], x1[3];
+                cc_blk_coef(cr, s0->rates + a + o, s0->ranges + 6u * (a + o), m, &B0);
+                bool wide0 = _mm512_mask_cmpeq_epi32_mask(kn, B0.lvl, _mm512_set1_epi32(15)) != 0;
+                __m512i p0 = cc_blk_pos(B0.b, &base0);
+                cc_blk_values(s0->bits, p0, &B0, kn, wide0, x0);
+                if (same) cc_blk_values(s0->bits, _mm512_add_epi32(p0, fbits), &B0, kn, wide0, x1);
+                else {
+                    cc_blk_coef(cr, s1->rates + a + o, s1->ranges + 6u * (a + o), m, &B1);
+                    bool wide1 = _mm512_mask_cmpeq_epi32_mask(kn, B1.lvl, _mm512_set1_epi32(15)) != 0;
+                    cc_blk_values(s1->bits, cc_blk_pos(B1.b, &base1), &B1, kn, wide1, x1);
+                }
+                cc_blk_split(&w, x0, x1, B0.d, same ? B0.d : B1.d, kn, kr, &r, &v);
+            }
+            /* padding: identities (0, 0, 0 and w rebuilt as 1 in place 3), zero vectors */
+            for (int j = 0; j < 3; j++) {
+                _mm256_storeu_ps(w.ra[j] + nr, _mm256_setzero_ps()), _mm256_storeu_ps(w.rb[j] + nr, _mm256_setzero_ps());
+                _mm256_storeu_ps(w.va[j] + nv, _mm256_setzero_ps()), _mm256_storeu_ps(w.vb[j] + nv, _mm256_setzero_ps());
+            }
+            _mm256_storeu_si256((__m256i *)(void *)(w.d0 + nr), _mm256_set1_epi32(3));
+            _mm256_storeu_si256((__m256i *)(void *)(w.d1 + nr), _mm256_set1_epi32(3));
+        }
+        /* translations and scales */
+        for (uint32_t k = 0; k < nv && CC_EXP != 2; k += 8) {
+            __m256 r[3];
+            for (int j = 0; j < 3; j++) {
+                __m256 va = vsrc ? _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k) : _mm256_loadu_ps(w.va[j] + k);
+                __m256 vb = vsrc ? _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k) : _mm256_loadu_ps(w.vb[j] + k);
+                r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
+            }
+            uint32_t m = nv - k < 8 ? nv - k : 8;
+            if (local) cc_store8_vec(r, local, tj + k, m);
+            else {
+                float rows[3][8];
+                for (int j = 0; j < 3; j++) _mm256_storeu_ps(rows[j], r[j]);
+                for (uint32_t l = 0; l < m; l++) {
+                    float v[4] = {rows[0][l], rows[1][l], rows[2][l], 0.0f};
+                    cc_put_soa(soa, tj[k + l] >> 1, tj[k + l] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION, v);
+                }
+            }
+        }
+        if (cache && !hit) /* the translations' rows kept */
+            for (int j = 0; j < 3; j++)
+                for (uint32_t k = 0; k < nv8; k += 8) {
+                    _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)j + k, _mm256_loadu_ps(w.va[j] + k));
+                    _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)(3 + j) + k, _mm256_loadu_ps(w.vb[j] + k));
+                }
+        tj += nv;
+        /* rotations */
+        cc_rot8 grp[CC_CHUNK / 8 + 1];
+        uint32_t ng = CC_EXP == 1 ? 0 : nr8 / 8;
+        for (uint32_t g = 0; g < ng; g++) {
+            if (rsrc)
+                for (int j = 0; j < 4; j++)
+                    grp[g].a[j] = _mm256_loadu_ps(rsrc + 64 * g + 8 * j), grp[g].b[j] = _mm256_loadu_ps(rsrc + 64 * g + 32 + 8 * j);
+            else {
+                cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, grp[g].a);
+                cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, grp[g].b);
+            }
+        }
+        cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL);
+        for (uint32_t k = 0; k < ng * 8; k += 8) {
+            const cc_rot8 *h = &grp[k / 8];
+            const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
+                                 _mm256_mul_ps(h->q[3], h->l2)};
+            if (local) cc_store8_aos(q, local, rj + k, nr - k < 8 ? nr - k : 8);
+            else if (k + 8 <= nr && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
+                float *g = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
+                for (int r = 0; r < 4; r++) _mm256_storeu_ps(g + 8 * r, q[r]);
+            } else {
+                float rows[32];
+                for (int r = 0; r < 4; r++) _mm256_storeu_ps(rows + 8 * r, q[r]);
+                for (uint32_t l = 0; l < 8 && k + l < nr; l++) {
+                    float v[4] = {rows[l], rows[8 + l], rows[16 + l], rows[24 + l]};
+                    cc_put_soa(soa, rj[k + l], SK_PATH_ROTATION, v);
+                }
+            }
+        }
+        rj += nr;
+        if (cache) cslot += 8u * nr8 + 6u * nv8;
+    }
+    if (cache && !hit) cc_cache_tag(c, cache, k0, true);
+}
+
+__attribute__((target(CC_ROWS_TARGET), noinline)) static void cc_sample_rows_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                                               sk_transform *local, float *soa, uint32_t *cache, uint32_t k0) {
+    cc_rows_body(c, s0, s1, u, local, soa, cache, k0);
+}
+__attribute__((target(CC_ROWS_TARGET), noinline)) static void cc_sample_rows_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                                              sk_transform *local, float *soa) {
+    cc_rows_body(c, s0, s1, u, local, soa, NULL, 0);
+}
+static void cc_sample_rows(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
+                           uint32_t k0) {
+    if (cache) cc_sample_rows_cached(c, s0, s1, u, local, soa, cache, k0);
+    else cc_sample_rows_plain(c, s0, s1, u, local, soa);
 }
 
 /* cc_sample_body with the AVX2 decoding, and with AVX-512's (two tracks
@@ -1154,7 +1521,8 @@ bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *so
         cc_cursor s0, s1;
         float u;
         uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-        if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa, cache, k0);
+        if (c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, NULL, soa, cache, k0);
+        else if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa, cache, k0);
         else cc_sample_avx2(c, &s0, &s1, u, NULL, soa, cache, k0);
         return true;
     }
@@ -1172,7 +1540,8 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
     uint32_t a = 0;
 #if defined(SK_CC_AVX2)
     if (level > SK_CC_SCALAR && sk_cclip_simd_available()) {
-        if (level >= SK_CC_BEST && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
+        if (level >= SK_CC_ROWS && c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, local, NULL, cache, k0);
+        else if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
         else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
         return;
     }

@@ -92,6 +92,9 @@ struct sk_clip {
         const uint32_t *slots; /* the decoder's part of the plan (after the ranges and segments) */
         size_t plan_words;
         uint32_t rots; /* animated rotation tracks (the plan's joint lists split there) */
+        /* the rows decoder's part of the plan (NULL where it is not used: clip_compressed.c) */
+        const float *rrows;    /* per block of 16 animated tracks the clip ranges as rows: minima x,y,z,w then extents, 16 lanes each */
+        const uint32_t *rmask; /* per block, bit i: its track i is a rotation */
         /* a cursor's cache of decoded frames (clip_compressed.c, cc_cache_hit): its size in words */
         uint32_t cache_words;
     } cc;
@@ -313,14 +316,16 @@ static inline uint32_t *sk_cclip_cache(const sk_clip *c, uint32_t *cursor, size_
     return cursor && c->cc.cache_words && cursor_count >= c->cc.cache_words ? cursor : NULL;
 }
 void sk_cclip_sample_tracks(const sk_clip *c, double t, uint32_t *cache, sk_transform *local);
-/* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2, SK_CC_BEST
- * (AVX2 with the AVX-512 two-track same-segment decoding
- * where the CPU has it; what sampling uses). Every level gives the same bits
- * (tests/test_compress.c). */
-enum { SK_CC_SCALAR = 0, SK_CC_AVX2 = 1, SK_CC_BEST = 2 };
+/* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2,
+ * SK_CC_AVX512 (AVX2 with AVX-512's two tracks per register), SK_CC_ROWS
+ * (sixteen tracks per register, AVX-512 with VBMI) = SK_CC_BEST, what
+ * sampling uses; each falls back to the one below where the CPU lacks it.
+ * Every level gives the same bits (tests/test_compress.c). */
+enum { SK_CC_SCALAR = 0, SK_CC_AVX2 = 1, SK_CC_AVX512 = 2, SK_CC_ROWS = 3, SK_CC_BEST = 3 };
 void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, uint32_t *cache, sk_transform *local, int level);
 bool sk_cclip_simd_available(void);
 bool sk_cclip_avx512_available(void);
+bool sk_cclip_rows_available(void);
 /* sk_clip_compress with its AVX2 kernels (when the CPU has them; simd true)
  * or the scalar ones: the same blob either way (test_compress). */
 struct sk_compress_options;
