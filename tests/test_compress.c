@@ -482,6 +482,100 @@ static void test_scalar_compressor(void **state) {
     assert_int_equal(same, 3);
 }
 
+/* Whole poses of compressed clips (sk_clip_sample, sk_clip_sample_cursor)
+ * against the scalar decoder over the rest pose, bit for bit. On a CPU with
+ * the rows decoder a pose whose clip stays inside the skeleton's full groups
+ * of eight joints is sampled as SoA groups in the pose's own memory and
+ * turned into transforms in place (sk_cclip_sample_pose); the skeletons
+ * here (8 to 41 joints, rest poses with every component set) and their
+ * clips (random joints with animated or constant translation, rotation and
+ * scale, some joints with none) reach that path and the fallback. */
+static void test_whole_pose(void **state) {
+    (void)state;
+    static const uint32_t sizes[][2] = {{8, 8}, {16, 16}, {24, 13}, {40, 40}, {41, 40}, {41, 41}, {20, 16}, {64, 64}};
+    int via_groups = 0, cases = 0;
+    double worst = 0.0;
+    for (uint32_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        uint32_t J = sizes[si][0], span = sizes[si][1], F = 37;
+        int32_t parents[64];
+        sk_transform rest[64];
+        for (uint32_t j = 0; j < J; j++) {
+            parents[j] = j ? (int32_t)(j - 1) / 2 : -1; /* a binary tree: shallow, so that the error can be met */
+            float q[4], n = 0;
+            for (int k = 0; k < 4; k++) q[k] = (float)(rnd01() * 2 - 1), n += q[k] * q[k];
+            n = sqrtf(n);
+            rest[j] = (sk_transform){{(float)rnd01(), (float)rnd01() - 0.5f, 0.25f}, {q[0] / n, q[1] / n, q[2] / n, q[3] / n},
+                                     {1.0f, 1.0f, 1.0f}};
+            rest[j].s.x = rest[j].s.y = rest[j].s.z = 1.0f + 0.1f * (float)rnd01();
+        }
+        sk_skeleton_desc sd = {.joint_count = J, .parents = parents, .rest = rest};
+        sk_skeleton *s = NULL;
+        assert_int_equal(sk_skeleton_create(&sd, NULL, &s, NULL), SK_OK);
+        sk_clip_builder *b = NULL;
+        assert_int_equal(sk_clip_builder_create("pose", NULL, &b, NULL), SK_OK);
+        float times[37], vals[37 * 4];
+        for (uint32_t k = 0; k < F; k++) times[k] = (float)k / 30.0f;
+        for (uint32_t j = 0; j < span; j++)
+            for (int path = 0; path < 3; path++) {
+                double r = rnd01();
+                if (j + 1 != span && r < 0.2) continue; /* no track (the last joint always has one: the span) */
+                bool still = r < 0.35;
+                uint32_t w = path == SK_PATH_ROTATION ? 4 : 3;
+                for (uint32_t k = 0; k < F; k++) {
+                    double ph = still ? 0.3 : 0.17 * k + j;
+                    if (w == 4) {
+                        float h = (float)(0.6 * sin(ph)), c = cosf(h);
+                        vals[4 * k] = sinf(h) * 0.6f, vals[4 * k + 1] = sinf(h) * 0.8f, vals[4 * k + 2] = 0, vals[4 * k + 3] = c;
+                    } else
+                        for (uint32_t e = 0; e < 3; e++) vals[3 * k + e] = path == SK_PATH_SCALE ? (float)(1.0 + 0.2 * sin(ph)) : (float)sin(ph + e);
+                }
+                sk_track_desc td = {.joint = j, .path = (sk_track_path)path, .interpolation = SK_INTERP_LINEAR, .key_count = F, .times = times, .values = vals};
+                assert_int_equal(sk_clip_builder_add_track(b, &td, NULL), SK_OK);
+            }
+        sk_clip *raw = NULL, *cc = NULL;
+        assert_int_equal(sk_clip_builder_finish(b, &raw, NULL), SK_OK);
+        sk_compress_options o = {0.01, 3.0, 1.0, 0, 0};
+        sk_error err = {0};
+        if (sk_clip_compress(raw, s, &o, NULL, &cc, NULL, &err) != SK_OK) fail_msg("%u joints: %s", J, err.message);
+        size_t cn = sk_clip_cursor_cache_size(cc);
+        uint32_t *cur = calloc(cn, sizeof *cur);
+        sk_transform ref[64], got[64], got2[64];
+        /* the error bound holds on these trees too (joints in breadth-first order: a joint's
+         * descendants do not all follow it), by forward kinematics here */
+        xf m0[64], m1[64];
+        for (int k = 0; k < 100; k++) {
+            double e = pose_error(s, raw, cc, rnd01() * sk_clip_duration(raw), 0.03, ref, got, m0, m1) * 100.0;
+            if (!(e <= 0.0101)) fail_msg("%u joints: %.5f cm from the raw clip", J, e);
+            worst = e > worst ? e : worst;
+        }
+        if (sk_cclip_rows_available() && span <= J / 8 * 8) via_groups++;
+        for (int step = 0; step < 200; step++) {
+            double t = step < 100 ? step / 60.0 : rnd01() * 3.0 - 1.0;
+            sk_pose_rest(s, SK_POSE_OF(s, ref, NULL), NULL);
+            sk_cclip_sample_tracks_simd(cc, sk_clip_wrap_time(cc, t, SK_LOOP_REPEAT), NULL, ref, SK_CC_SCALAR);
+            memset(got, 0x7f, sizeof got), memset(got2, 0x7f, sizeof got2);
+            assert_int_equal(sk_clip_sample(cc, s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
+            assert_int_equal(sk_clip_sample_cursor(cc, s, t, SK_LOOP_REPEAT, cur, cn, SK_POSE_OF(s, got2, NULL), NULL), SK_OK);
+            for (uint32_t j = 0; j < J && (memcmp(ref, got, J * sizeof *ref) != 0 || memcmp(ref, got2, J * sizeof *ref) != 0); j++) {
+                const float *a = &ref[j].t.x, *g1 = &got[j].t.x, *g2 = &got2[j].t.x;
+                for (int k = 0; k < 10; k++)
+                    if (memcmp(a + k, g1 + k, 4) || memcmp(a + k, g2 + k, 4)) printf("joint %u float %d: %.9g %.9g %.9g\n", j, k, a[k], g1[k], g2[k]);
+            }
+            if (memcmp(ref, got, J * sizeof *ref) != 0 || memcmp(ref, got2, J * sizeof *ref) != 0)
+                fail_msg("%u joints, clip to joint %u: the pose at t = %.9g differs from the scalar decoder's", J, span - 1, t);
+            /* nothing written past the skeleton's joints */
+            for (uint32_t k = J * sizeof(sk_transform); k < sizeof got; k++) assert_int_equal(((unsigned char *)got)[k], 0x7f);
+            cases++;
+        }
+        free(cur);
+        sk_clip_destroy(cc), sk_clip_destroy(raw), sk_skeleton_destroy(s);
+    }
+    printf("whole poses: %d samples of 8 skeletons the scalar decoder's bits; %d of them sampled as SoA groups in place; "
+           "worst error %.4f cm\n", cases, via_groups, worst);
+    assert_int_equal(cases, 8 * 200);
+    if (sk_cclip_rows_available()) assert_int_equal(via_groups, 7);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gltf_round_trip),
@@ -490,6 +584,7 @@ int main(void) {
         cmocka_unit_test(test_qlerp_accuracy),
         cmocka_unit_test(test_cursor_cache),
         cmocka_unit_test(test_scalar_compressor),
+        cmocka_unit_test(test_whole_pose),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -1483,9 +1483,12 @@ sk_result sk_clip_sample_cursor(const sk_clip *c, const sk_skeleton *s, double t
                                 size_t cursor_count, sk_pose *out, sk_error *err) {
     sk_result r = sample_args(c, s, cursor, cursor_count, out, "sk_clip_sample", err);
     if (r != SK_OK) return r;
-    memcpy(out->local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
     float *w = out->weight_count ? out->weights : NULL;
     if (w) memcpy(w, s->rest_weights, (size_t)s->weight_total * sizeof(float));
+    if (c->kind == SK_CLIP_COMPRESSED &&
+        sk_cclip_sample_pose(c, s, sk_clip_wrap_time(c, t, loop), sk_cclip_cache(c, cursor, cursor_count), out->local))
+        return SK_OK;
+    memcpy(out->local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
     sample_tracks(c, s, t, loop, cursor, cursor_count, out->local, w);
     return SK_OK;
 }

@@ -1211,17 +1211,37 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline __m512i cc_
 /* The block's three stored components of one frame: fields at bit
  * positions p (widths b) of bits, decoded by the terms k. wide: a track at 23
  * bits (3b + 7 > 64): one read per component. Lanes outside kn read nothing. */
-__attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk_values(const uint8_t *bits, __m512i p, const cc_blk *k,
-                                                                                     __mmask16 kn, bool wide, __m512 *x) {
+/* CC_REP8[h]: byte 8l + m = the low byte of dword lane 8h + l. */
+static const uint8_t CC_REP8[2][64] __attribute__((aligned(64))) = {
+    {0,  0,  0,  0,  0,  0,  0,  0,  4,  4,  4,  4,  4,  4,  4,  4,  8,  8,  8,  8,  8,  8,  8,  8,  12, 12, 12, 12, 12, 12, 12, 12,
+     16, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20, 20, 20, 20, 20, 24, 24, 24, 24, 24, 24, 24, 24, 28, 28, 28, 28, 28, 28, 28, 28},
+    {32, 32, 32, 32, 32, 32, 32, 32, 36, 36, 36, 36, 36, 36, 36, 36, 40, 40, 40, 40, 40, 40, 40, 40, 44, 44, 44, 44, 44, 44, 44, 44,
+     48, 48, 48, 48, 48, 48, 48, 48, 52, 52, 52, 52, 52, 52, 52, 52, 56, 56, 56, 56, 56, 56, 56, 56, 60, 60, 60, 60, 60, 60, 60, 60}};
+
+__attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk_values(const uint8_t *bits, const uint8_t *end, __m512i p,
+                                                                                     const cc_blk *k, __mmask16 kn, bool wide, __m512 *x) {
     const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), seven = _mm512_set1_epi32(7);
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     __m512i m = _mm512_sub_epi32(_mm512_sllv_epi32(one, k->b), one), f[2][3];
     __m256i blo = _mm512_castsi512_si256(k->b), bhi = _mm512_extracti64x4_epi64(k->b, 1);
     if (!wide) {
+        /* the block's bits (at most 16 x 57 + 7 bits: 115 bytes) in two registers, each track's
+         * 8 bytes picked from them by a byte permute */
         __m512i idx = _mm512_srli_epi32(p, 3), sh = _mm512_and_si512(p, seven);
+        uint32_t start = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(idx));
+        const uint8_t *src = bits + start;
+        __m512i lo, hi;
+        if (end - src >= 128) lo = _mm512_loadu_si512((const void *)src), hi = _mm512_loadu_si512((const void *)(src + 64));
+        else {
+            size_t left = (size_t)(end - src);
+            lo = _mm512_maskz_loadu_epi8(left >= 64 ? ~0ull : (1ull << left) - 1u, src);
+            hi = _mm512_maskz_loadu_epi8(left >= 128 ? ~0ull : left > 64 ? (1ull << (left - 64)) - 1u : 0, src + 64);
+        }
+        __m512i o = _mm512_sub_epi32(idx, _mm512_set1_epi32((int)start));
+        const __m512i inc = _mm512_set1_epi64(0x0706050403020100ll);
         for (int h = 0; h < 2; h++) {
-            __m256i ih = h ? _mm512_extracti64x4_epi64(idx, 1) : _mm512_castsi512_si256(idx);
-            __m512i g = _mm512_mask_i32gather_epi64(zero, (__mmask8)(kn >> (8 * h)), ih, (const void *)bits, 1);
+            const __m512i rep = _mm512_load_si512((const void *)CC_REP8[h]);
+            __m512i g = _mm512_permutex2var_epi8(lo, _mm512_add_epi8(_mm512_permutexvar_epi8(rep, o), inc), hi);
             __m512i s = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(sh, 1) : _mm512_castsi512_si256(sh));
             __m512i bb = _mm512_cvtepu32_epi64(h ? bhi : blo);
             f[h][0] = _mm512_srlv_epi64(g, s);
@@ -1347,6 +1367,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
     const __m512i fbits = _mm512_set1_epi32((int)(s1->pos - s0->pos));
     __m512i base0 = _mm512_set1_epi32((int)s0->pos), base1 = _mm512_set1_epi32((int)s1->pos);
     const __m256 vu = _mm256_set1_ps(u);
+    const uint8_t *end = c->blob + c->blob_size;
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
         uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
@@ -1364,12 +1385,12 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
                 cc_blk_coef(cr, s0->rates + a + o, s0->ranges + 6u * (a + o), m, &B0);
                 bool wide0 = _mm512_mask_cmpeq_epi32_mask(kn, B0.lvl, _mm512_set1_epi32(15)) != 0;
                 __m512i p0 = cc_blk_pos(B0.b, &base0);
-                cc_blk_values(s0->bits, p0, &B0, kn, wide0, x0);
-                if (same) cc_blk_values(s0->bits, _mm512_add_epi32(p0, fbits), &B0, kn, wide0, x1);
+                cc_blk_values(s0->bits, end, p0, &B0, kn, wide0, x0);
+                if (same) cc_blk_values(s0->bits, end, _mm512_add_epi32(p0, fbits), &B0, kn, wide0, x1);
                 else {
                     cc_blk_coef(cr, s1->rates + a + o, s1->ranges + 6u * (a + o), m, &B1);
                     bool wide1 = _mm512_mask_cmpeq_epi32_mask(kn, B1.lvl, _mm512_set1_epi32(15)) != 0;
-                    cc_blk_values(s1->bits, cc_blk_pos(B1.b, &base1), &B1, kn, wide1, x1);
+                    cc_blk_values(s1->bits, end, cc_blk_pos(B1.b, &base1), &B1, kn, wide1, x1);
                 }
                 cc_blk_split(&w, x0, x1, B0.d, same ? B0.d : B1.d, kn, kr, &r, &v);
             }
@@ -1391,7 +1412,14 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
             }
             uint32_t m = nv - k < 8 ? nv - k : 8;
             if (local) cc_store8_vec(r, local, tj + k, m);
-            else {
+            else if (m == 8 && (tj[k] >> 1) % SK_SOA_LANES == 0 &&
+                     _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(tj + k)),
+                                                             _mm256_add_epi32(_mm256_set1_epi32((int)tj[k]),
+                                                                              _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)))) == -1) {
+                /* eight translations (or scales) of one SoA group: its rows */
+                float *g = soa + (size_t)(tj[k] / (2u * SK_SOA_LANES)) * SK_SOA_GROUP_FLOATS + (tj[k] & 1u ? 56u : 0u);
+                for (int j = 0; j < 3; j++) _mm256_storeu_ps(g + 8 * j, r[j]);
+            } else {
                 float rows[3][8];
                 for (int j = 0; j < 3; j++) _mm256_storeu_ps(rows[j], r[j]);
                 for (uint32_t l = 0; l < m; l++) {
@@ -1496,10 +1524,6 @@ static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, flo
 }
 #endif
 
-void sk_cclip_sample_tracks(const sk_clip *c, double tw, uint32_t *cache, sk_transform *local) {
-    sk_cclip_sample_tracks_simd(c, tw, cache, local, SK_CC_BEST);
-}
-
 /* The two frames around wrapped time tw and the weight u of the second; the first's index. */
 static uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
     uint32_t N = c->cc.frames, k0;
@@ -1513,6 +1537,55 @@ static uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor 
     cc_at(c, k0, s0);
     cc_at(c, k0 + 1 < N ? k0 + 1 : k0, s1);
     return k0;
+}
+
+#if defined(SK_CC_AVX2)
+/* SoA groups [0, n) of a pose's data turned, in place, into the AoS
+ * transforms of their joints (80 floats per group either way). */
+__attribute__((target("avx2,fma"))) static void cc_soa_to_aos(float *d, uint32_t n) {
+    for (uint32_t g = 0; g < n; g++, d += SK_SOA_GROUP_FLOATS) {
+        __m256 r[8];
+        for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_ps(d + 8 * k);
+        __m256 sy = _mm256_loadu_ps(d + 64), sz = _mm256_loadu_ps(d + 72);
+        skk_tr8_avx2(r); /* r[l]: joint l's t, r and s.x */
+        __m256 lo = _mm256_unpacklo_ps(sy, sz), hi = _mm256_unpackhi_ps(sy, sz); /* (y, z) of joints 0 1 4 5, 2 3 6 7 */
+        for (int l = 0; l < 8; l++) _mm256_storeu_ps(d + 10 * l, r[l]);
+        __m128 a = _mm256_castps256_ps128(lo), b = _mm256_extractf128_ps(lo, 1), c = _mm256_castps256_ps128(hi),
+               e = _mm256_extractf128_ps(hi, 1);
+        _mm_storel_pi((__m64 *)(void *)(d + 8), a), _mm_storeh_pi((__m64 *)(void *)(d + 18), a);
+        _mm_storel_pi((__m64 *)(void *)(d + 28), c), _mm_storeh_pi((__m64 *)(void *)(d + 38), c);
+        _mm_storel_pi((__m64 *)(void *)(d + 48), b), _mm_storeh_pi((__m64 *)(void *)(d + 58), b);
+        _mm_storel_pi((__m64 *)(void *)(d + 68), e), _mm_storeh_pi((__m64 *)(void *)(d + 78), e);
+    }
+}
+#endif
+
+bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uint32_t *cache, sk_transform *local) {
+#if defined(SK_CC_AVX2)
+    /* The rows decoder writes an SoA pose's rows with no per-joint stores: the joints' full
+     * groups of eight are sampled as SoA into the pose's own memory (the same 80 floats per
+     * eight joints), from the SoA rest pose, and turned into transforms in place. Where the
+     * clip reaches the last, partial group, the decoder writes transforms instead. */
+    uint32_t J = s->joint_count, full = J / SK_SOA_LANES;
+    if (!c->cc.rrows || c->joint_span > full * SK_SOA_LANES) return false;
+    float *d = (float *)(void *)local;
+    memcpy(d, s->rest_soa, (size_t)full * SK_SOA_GROUP_FLOATS * sizeof(float));
+    cc_cursor s0, s1;
+    float u;
+    uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+    cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
+    cc_soa_to_aos(d, full);
+    if (J > full * SK_SOA_LANES)
+        memcpy(local + full * SK_SOA_LANES, s->rest + full * SK_SOA_LANES, (J - full * SK_SOA_LANES) * sizeof(sk_transform));
+    return true;
+#else
+    (void)c, (void)s, (void)tw, (void)cache, (void)local;
+    return false;
+#endif
+}
+
+void sk_cclip_sample_tracks(const sk_clip *c, double tw, uint32_t *cache, sk_transform *local) {
+    sk_cclip_sample_tracks_simd(c, tw, cache, local, SK_CC_BEST);
 }
 
 bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *soa) {

@@ -316,6 +316,12 @@ static inline uint32_t *sk_cclip_cache(const sk_clip *c, uint32_t *cursor, size_
     return cursor && c->cc.cache_words && cursor_count >= c->cc.cache_words ? cursor : NULL;
 }
 void sk_cclip_sample_tracks(const sk_clip *c, double t, uint32_t *cache, sk_transform *local);
+/* A whole pose (s's joints from its rest pose, then the clip's tracks) at
+ * wrapped time t by the rows decoder through the pose's memory as SoA groups;
+ * false, with nothing written, where that decoder is not used or the clip
+ * reaches the skeleton's last, partial group of eight joints. */
+struct sk_skeleton;
+bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double t, uint32_t *cache, sk_transform *local);
 /* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2,
  * SK_CC_AVX512 (AVX2 with AVX-512's two tracks per register), SK_CC_ROWS
  * (sixteen tracks per register, AVX-512 with VBMI) = SK_CC_BEST, what

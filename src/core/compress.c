@@ -183,6 +183,10 @@ typedef struct ctx {
     float *dec;          /* (L + 1) x 4 decoded values of a track's frames (+ the next frame, raw) */
     double *jerr, *terr; /* J */
     uint32_t *subtree_end; /* J */
+    /* Whether every joint's descendants directly follow it (depth-first order); else a
+     * subtree is found by marking (inside, J) */
+    bool dfs;
+    uint8_t *inside;
 } ctx;
 
 static void *cx_alloc(ctx *c, size_t n, size_t elem, bool *ok) {
@@ -233,6 +237,7 @@ static void ctx_free(ctx *c) {
     cx_free(c, c->jerr, c->J, sizeof(double));
     cx_free(c, c->terr, c->J, sizeof(double));
     cx_free(c, c->subtree_end, c->J, sizeof(uint32_t));
+    cx_free(c, c->inside, c->J, 1);
 }
 
 static void put_value(sk_transform *x, uint8_t path, const float *v) {
@@ -488,14 +493,29 @@ static void local_from_ll(ctx *c, uint32_t j) {
     lanes_to_m34(c, c->qs, soa_joint(c, c->lm, j));
 }
 
-/* Lossy model matrices of joints [j, end) into ms (parents before j from ml),
+/* Joint j's subtree: the joints [j, end) for which in_subtree holds (in a
+ * depth-first order all of its run; else marked in c->inside, a parent
+ * before its children, as sk_skeleton_create requires). */
+static uint32_t subtree_mark(ctx *c, uint32_t j) {
+    if (c->dfs) return c->subtree_end[j];
+    c->inside[j] = 1;
+    for (uint32_t jj = j + 1; jj < c->J; jj++) {
+        int32_t p = c->s->parents[jj];
+        c->inside[jj] = p >= (int32_t)j && c->inside[p];
+    }
+    return c->J;
+}
+static bool in_subtree(const ctx *c, uint32_t j, uint32_t end, uint32_t jj) { return jj >= j && jj < end && (c->dfs || c->inside[jj]); }
+
+/* Lossy model matrices of joint j's subtree (subtree_mark) into ms (parents before j from ml),
  * joint j's local matrices being lj; terr[jj] = the joints' largest error;
  * returns the segment's largest error, or INFINITY as soon as one joint has
  * an error above bound (then ms and terr are partial). */
 static double eval_subtree(ctx *c, uint32_t j, const double *lj, double bound) {
-    uint32_t end = c->subtree_end[j], J = c->J;
+    uint32_t end = subtree_mark(c, j), J = c->J;
     size_t ep = c->EP;
     for (uint32_t jj = j; jj < end; jj++) {
+        if (!in_subtree(c, j, end, jj)) continue;
         int32_t p = c->s->parents[jj];
         const double *pm = p < 0 ? NULL : (uint32_t)p >= j ? c->ms[p] : c->ml[p];
         const double *lc = jj == j ? lj : soa_joint(c, c->lm, jj);
@@ -513,15 +533,16 @@ static double eval_subtree(ctx *c, uint32_t j, const double *lj, double bound) {
     }
     double mx = 0.0;
     for (uint32_t jj = 0; jj < J; jj++) {
-        double v = jj >= j && jj < end ? c->terr[jj] : c->jerr[jj];
+        double v = in_subtree(c, j, end, jj) ? c->terr[jj] : c->jerr[jj];
         if (!(v <= mx)) mx = v;
     }
     return mx;
 }
 
 static void commit_subtree(ctx *c, uint32_t j) {
-    uint32_t end = c->subtree_end[j];
+    uint32_t end = subtree_mark(c, j);
     for (uint32_t jj = j; jj < end; jj++) {
+        if (!in_subtree(c, j, end, jj)) continue;
         double *t = c->ml[jj];
         c->ml[jj] = c->ms[jj], c->ms[jj] = t;
         c->jerr[jj] = c->terr[jj];
@@ -885,6 +906,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->jerr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->terr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->subtree_end = cx_alloc(c, c->J, sizeof(uint32_t), &ok);
+    c->inside = cx_alloc(c, c->J, 1, &ok);
     sk_result r = SK_OK;
     uint8_t *blob = NULL;
     size_t blob_size = 0;
@@ -892,6 +914,10 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     size_t nerrs = 0;
     if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
     for (uint32_t j = 0; j < c->J; j++) c->subtree_end[j] = sk_skeleton_subtree_end(s, j);
+    /* depth-first order: each joint inside its parent's run (then every subtree is one run) */
+    c->dfs = true;
+    for (uint32_t j = 0; j < c->J; j++)
+        if (s->parents[j] >= 0 && j >= c->subtree_end[s->parents[j]]) c->dfs = false;
     for (uint32_t i = 0; i < c->T; i++) c->tr[i].joint = clip->tracks[i].joint, c->tr[i].path = clip->tracks[i].path;
     r = sample_raw(c, err);
     if (r != SK_OK) goto done;
