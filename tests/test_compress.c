@@ -492,13 +492,13 @@ static void test_scalar_compressor(void **state) {
  * scale, some joints with none) reach that path and the fallback. */
 static void test_whole_pose(void **state) {
     (void)state;
-    static const uint32_t sizes[][2] = {{8, 8}, {16, 16}, {24, 13}, {40, 40}, {41, 40}, {41, 41}, {20, 16}, {64, 64}};
-    int via_groups = 0, cases = 0;
+    static const uint32_t sizes[][2] = {{8, 8}, {16, 16}, {24, 13}, {40, 40}, {41, 40}, {41, 41}, {20, 16}, {64, 64}, {136, 136}, {137, 130}, {137, 137}};
+    int via_groups = 0, in_place = 0, cases = 0;
     double worst = 0.0;
     for (uint32_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         uint32_t J = sizes[si][0], span = sizes[si][1], F = 37;
-        int32_t parents[64];
-        sk_transform rest[64];
+        int32_t parents[160];
+        sk_transform rest[160];
         for (uint32_t j = 0; j < J; j++) {
             parents[j] = j ? (int32_t)(j - 1) / 2 : -1; /* a binary tree: shallow, so that the error can be met */
             float q[4], n = 0;
@@ -539,16 +539,17 @@ static void test_whole_pose(void **state) {
         if (sk_clip_compress(raw, s, &o, NULL, &cc, NULL, &err) != SK_OK) fail_msg("%u joints: %s", J, err.message);
         size_t cn = sk_clip_cursor_cache_size(cc);
         uint32_t *cur = calloc(cn, sizeof *cur);
-        sk_transform ref[64], got[64], got2[64];
+        sk_transform ref[160], got[160], got2[160];
         /* the error bound holds on these trees too (joints in breadth-first order: a joint's
          * descendants do not all follow it), by forward kinematics here */
-        xf m0[64], m1[64];
+        xf m0[160], m1[160];
         for (int k = 0; k < 100; k++) {
             double e = pose_error(s, raw, cc, rnd01() * sk_clip_duration(raw), 0.03, ref, got, m0, m1) * 100.0;
             if (!(e <= 0.0101)) fail_msg("%u joints: %.5f cm from the raw clip", J, e);
             worst = e > worst ? e : worst;
         }
-        if (sk_cclip_rows_available() && span <= J / 8 * 8) via_groups++;
+        via_groups += cc->cc.pose_rows; /* the rows decoder's whole-pose path (sk_cclip_sample_pose) */
+        in_place += cc->cc.pose_rows && J > 128 && span <= J / 8 * 8;
         for (int step = 0; step < 200; step++) {
             double t = step < 100 ? step / 60.0 : rnd01() * 3.0 - 1.0;
             sk_pose_rest(s, SK_POSE_OF(s, ref, NULL), NULL);
@@ -570,10 +571,10 @@ static void test_whole_pose(void **state) {
         free(cur);
         sk_clip_destroy(cc), sk_clip_destroy(raw), sk_skeleton_destroy(s);
     }
-    printf("whole poses: %d samples of 8 skeletons the scalar decoder's bits; %d of them sampled as SoA groups in place; "
-           "worst error %.4f cm\n", cases, via_groups, worst);
-    assert_int_equal(cases, 8 * 200);
-    if (sk_cclip_rows_available()) assert_int_equal(via_groups, 7);
+    printf("whole poses: %d samples of 11 skeletons the scalar decoder's bits; %d of them sampled as SoA groups (%d in the pose's "
+           "own memory); worst error %.4f cm\n", cases, via_groups, in_place, worst);
+    assert_int_equal(cases, 11 * 200);
+    if (sk_cclip_rows_available()) assert_true(via_groups >= 6 && in_place == 2);
 }
 
 int main(void) {

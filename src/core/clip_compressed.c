@@ -23,6 +23,10 @@
 enum { CC_CHUNK = 64, CC_XV = CC_CHUNK + 8 }; /* decoded slots: rotations (padded to 8), then translations/scales */
 /* The plan's constant tracks: words per track, the rotation flag of its place. */
 enum { CC_CONST_WORDS = 5 };
+/* Skeletons of up to this many joints are sampled whole through a stack buffer of SoA groups (sk_cclip_sample_pose). */
+enum { CC_POSE_JOINTS = 128 };
+/* Clips with fewer animated tracks than this keep the two-track decoder (sk_clip_from_compressed). */
+enum { CC_ROWS_MIN = 24 };
 /* The header of a cursor's cache of decoded frames (cc_cache_hit), in words. */
 enum { CC_CACHE_HEADER = 8 };
 #define CC_CONST_ROT 0x80000000u
@@ -203,10 +207,12 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
      * writes each with one or two stores (CC_CONST_WORDS words each). */
     uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK, S = A ? c->cc.segments : 0;
     /* the rows decoder's clip ranges and rotation masks: only on a CPU that has it */
-    uint32_t blocks = (A + 15u) / 16u;
-    bool rows = A && sk_cclip_rows_available();
+    uint32_t blocks = (A + 15u) / 16u, groups = (span + 7u) / 8u;
+    /* the rows decoder pays per block of sixteen tracks: below CC_ROWS_MIN animated tracks the
+     * two-track decoder is faster (the mannequin's 18: 7.6 against 9.2 ns per joint) */
+    bool rows = A >= CC_ROWS_MIN && sk_cclip_rows_available();
     c->cc.plan_words = 8u * (size_t)A + 2u * (size_t)S + (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A) +
-                       (rows ? 129u * (size_t)blocks : 0);
+                       (rows ? 129u * (size_t)blocks : 0) + groups;
     c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
     if (!c->cc.plan) {
         c->cc.plan_words = 0;
@@ -256,6 +262,13 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         sk_clip_destroy(c);
         return r;
     }
+    /* the groups' coverage, at the plan's end: per group and path the joints that have a track */
+    {
+        uint32_t *gc = c->cc.plan + c->cc.plan_words - groups;
+        for (uint32_t i = 0; i < T; i++)
+            if (c->tracks[i].path < 3) gc[c->tracks[i].joint / 8u] |= 1u << (8u * c->tracks[i].path + c->tracks[i].joint % 8u);
+        c->cc.gcover = gc;
+    }
     /* The rows decoder reads bit positions as 32-bit lanes: every segment's bits below 2^31. */
     for (uint32_t s = 0; rows && s < S; s++)
         if ((uint64_t)segtab[2u * s + 1] * c->cc.seg_len >= (1ull << 31) - 64u) rows = false;
@@ -270,6 +283,9 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
             ai2++;
         }
         c->cc.rrows = rr, c->cc.rmask = rm;
+        /* whole poses through SoA groups where most joints have two animated tracks or more
+         * (the transposes cost less there than the per-joint stores) */
+        c->cc.pose_rows = 2u * A >= 3u * span;
     }
     /* a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 (8 floats each, placed rows)
      * and its other tracks (the decoders' slots, 8 floats each; the rows decoder's rows, 6 per track
@@ -305,13 +321,14 @@ bool sk_clip_compressed_data(const sk_clip *c, const void **data, size_t *size) 
 typedef struct cc_cursor {
     const uint8_t *seg, *rates, *ranges, *bits;
     uint64_t pos;
+    uint32_t fbits; /* bits per frame of the segment */
 } cc_cursor;
 
 static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
     uint32_t A = c->cc.anim;
     if (!A) { /* only constant tracks: no segments to read */
         s->seg = s->rates = s->ranges = s->bits = c->blob;
-        s->pos = 0;
+        s->pos = 0, s->fbits = 0;
         return;
     }
     uint32_t si = c->cc.seg_shift < 32 ? k >> c->cc.seg_shift : k / c->cc.seg_len; /* no division in the usual case */
@@ -323,6 +340,7 @@ static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
     s->ranges = seg + A;
     s->bits = seg + 7u * A;
     s->pos = (uint64_t)i * st[1];
+    s->fbits = st[1];
 }
 
 static inline uint32_t cc_bits(const uint8_t *bits, uint64_t pos, uint64_t mask) {
@@ -938,13 +956,16 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_tweight
 /* The groups g[0, ng), their rows placed (both frames' four components),
  * interpolated at u: g[k].q and g[k].l2 (one over the root of the squared
  * length); keep (a cursor's cache, or NULL): the placed rows stored first,
- * 64 floats per group. */
-__attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_finish(cc_rot8 *g, uint32_t ng, float u, float *keep) {
+ * 64 floats per group. d0, d1: the two-track decoder's dropped components,
+ * whose roots (ra, rb) are put in place first (NULL: the rows are placed). */
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_finish(cc_rot8 *g, uint32_t ng, float u, float *keep,
+                                                                                    const uint8_t *d0, const uint8_t *d1) {
     const __m256 one = _mm256_set1_ps(1.0f);
     __m256 e[4];
     cc_tweights8(u, e);
     unsigned any = 0;
     for (uint32_t k = 0; k < ng; k++) {
+        if (d0) cc_rot8_place(&g[k], d0 + 8 * k, d1 + 8 * k); /* the two-track decoder's roots put in place */
         if (keep)
             for (int c = 0; c < 4; c++) _mm256_storeu_ps(keep + 64 * k + 8 * c, g[k].a[c]), _mm256_storeu_ps(keep + 64 * k + 32 + 8 * c, g[k].b[c]);
         cc_rot8_lerp(&g[k], u, e);
@@ -971,9 +992,8 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_av
         for (uint32_t k = 0; k < ng; k++) {
             cc_rot8_rows(xr + 64 * k, &g[k]);
             g[k].ra = _mm256_sqrt_ps(_mm256_max_ps(g[k].ra, zero)), g[k].rb = _mm256_sqrt_ps(_mm256_max_ps(g[k].rb, zero));
-            cc_rot8_place(&g[k], d0 + 8 * k, d1 + 8 * k);
         }
-    cc_rots_finish(g, ng, u, keep);
+    cc_rots_finish(g, ng, u, keep, rows ? NULL : d0, d1);
 }
 
 /* Rows q[0..3] of eight rotations to the joints j[0..n) of local (n <= 8). */
@@ -1280,11 +1300,15 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk
                                                                                     __m512i d0, __m512i d1, __mmask16 kn, __mmask16 kr,
                                                                                     uint32_t *nr, uint32_t *nv) {
     __mmask16 kv = (__mmask16)(kn & ~kr);
-    if (kr == kn) { /* rotations only: no compress */
-        for (int j = 0; j < 3; j++) _mm512_storeu_ps(w->ra[j] + *nr, x0[j]), _mm512_storeu_ps(w->rb[j] + *nr, x1[j]);
-        _mm512_storeu_si512((void *)(w->d0 + *nr), d0), _mm512_storeu_si512((void *)(w->d1 + *nr), d1);
+    /* lanes past the block's tracks stored as zeros (a dropped component 0: they rebuild as 1, 0, 0, 0) */
+    if (kr == kn || CC_EXP == 9) { /* rotations only: no compress */
+        for (int j = 0; j < 3; j++)
+            _mm512_storeu_ps(w->ra[j] + *nr, _mm512_maskz_mov_ps(kn, x0[j])), _mm512_storeu_ps(w->rb[j] + *nr, _mm512_maskz_mov_ps(kn, x1[j]));
+        _mm512_storeu_si512((void *)(w->d0 + *nr), _mm512_maskz_mov_epi32(kn, d0));
+        _mm512_storeu_si512((void *)(w->d1 + *nr), _mm512_maskz_mov_epi32(kn, d1));
     } else if (!kr) {
-        for (int j = 0; j < 3; j++) _mm512_storeu_ps(w->va[j] + *nv, x0[j]), _mm512_storeu_ps(w->vb[j] + *nv, x1[j]);
+        for (int j = 0; j < 3; j++)
+            _mm512_storeu_ps(w->va[j] + *nv, _mm512_maskz_mov_ps(kn, x0[j])), _mm512_storeu_ps(w->vb[j] + *nv, _mm512_maskz_mov_ps(kn, x1[j]));
     } else {
         for (int j = 0; j < 3; j++) {
             _mm512_storeu_ps(w->ra[j] + *nr, _mm512_maskz_compress_ps(kr, x0[j]));
@@ -1300,12 +1324,13 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk
 
 /* A rotation's dropped component rebuilt from its three stored ones x (as
  * sk_cc_w: ((1 - x0^2) - x1^2) - x2^2, the root of it or 0) and its four
- * components placed around it by d (eight rotations per register). */
-__attribute__((target("avx2,fma"), always_inline)) static inline void cc_rows_place(const float *x0, const float *x1, const float *x2,
-                                                                                 const int32_t *dp, __m256 *o) {
+ * components placed around it by d (eight rotations per register, lanes km). */
+__attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_rows_place(const float *x0, const float *x1, const float *x2,
+                                                                                      const int32_t *dp, __mmask8 km, __m256 *o) {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    __m256 a = _mm256_loadu_ps(x0), b = _mm256_loadu_ps(x1), c = _mm256_loadu_ps(x2);
-    __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)dp);
+    /* lanes outside km (past the chunk's rotations) read as zeros: 1, 0, 0, 0 */
+    __m256 a = _mm256_maskz_loadu_ps(km, x0), b = _mm256_maskz_loadu_ps(km, x1), c = _mm256_maskz_loadu_ps(km, x2);
+    __m256i d = _mm256_maskz_loadu_epi32(km, dp);
     __m256 w = _mm256_sqrt_ps(_mm256_max_ps(_mm256_fnmadd_ps(c, c, _mm256_fnmadd_ps(b, b, _mm256_fnmadd_ps(a, a, one))), zero));
     __m256 e0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_setzero_si256()));
     __m256 e1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(1)));
@@ -1368,6 +1393,14 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
     __m512i base0 = _mm512_set1_epi32((int)s0->pos), base1 = _mm512_set1_epi32((int)s1->pos);
     const __m256 vu = _mm256_set1_ps(u);
     const uint8_t *end = c->blob + c->blob_size;
+    if (!hit && CC_EXP != 8) /* the two frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
+        for (int f = 0; f < 2; f++) {
+            const cc_cursor *q = f ? s1 : s0;
+            if (!f || !same)
+                for (const uint8_t *p = q->rates; p < q->bits; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
+            const uint8_t *b = q->bits + (q->pos >> 3), *e = b + (q->fbits + 7u) / 8u;
+            for (const uint8_t *p = b; p < e; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
+        }
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
         uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
@@ -1394,23 +1427,24 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
                 }
                 cc_blk_split(&w, x0, x1, B0.d, same ? B0.d : B1.d, kn, kr, &r, &v);
             }
-            /* padding: identities (0, 0, 0 and w rebuilt as 1 in place 3), zero vectors */
-            for (int j = 0; j < 3; j++) {
-                _mm256_storeu_ps(w.ra[j] + nr, _mm256_setzero_ps()), _mm256_storeu_ps(w.rb[j] + nr, _mm256_setzero_ps());
-                _mm256_storeu_ps(w.va[j] + nv, _mm256_setzero_ps()), _mm256_storeu_ps(w.vb[j] + nv, _mm256_setzero_ps());
-            }
-            _mm256_storeu_si256((__m256i *)(void *)(w.d0 + nr), _mm256_set1_epi32(3));
-            _mm256_storeu_si256((__m256i *)(void *)(w.d1 + nr), _mm256_set1_epi32(3));
         }
-        /* translations and scales */
+        /* translations and scales (the last group's lanes past nv read as zeros: no store of
+         * padding that a load would have to wait for) */
         for (uint32_t k = 0; k < nv && CC_EXP != 2; k += 8) {
             __m256 r[3];
+            uint32_t m = nv - k < 8 ? nv - k : 8;
+            __mmask8 km = (__mmask8)((1u << m) - 1u);
             for (int j = 0; j < 3; j++) {
-                __m256 va = vsrc ? _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k) : _mm256_loadu_ps(w.va[j] + k);
-                __m256 vb = vsrc ? _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k) : _mm256_loadu_ps(w.vb[j] + k);
+                __m256 va, vb;
+                if (vsrc) va = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k), vb = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k);
+                else {
+                    va = _mm256_maskz_loadu_ps(km, w.va[j] + k), vb = _mm256_maskz_loadu_ps(km, w.vb[j] + k);
+                    if (cache) /* kept for the next sample */
+                        _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)j + k, va),
+                            _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)(3 + j) + k, vb);
+                }
                 r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
             }
-            uint32_t m = nv - k < 8 ? nv - k : 8;
             if (local) cc_store8_vec(r, local, tj + k, m);
             else if (m == 8 && (tj[k] >> 1) % SK_SOA_LANES == 0 &&
                      _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(tj + k)),
@@ -1428,12 +1462,6 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
                 }
             }
         }
-        if (cache && !hit) /* the translations' rows kept */
-            for (int j = 0; j < 3; j++)
-                for (uint32_t k = 0; k < nv8; k += 8) {
-                    _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)j + k, _mm256_loadu_ps(w.va[j] + k));
-                    _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)(3 + j) + k, _mm256_loadu_ps(w.vb[j] + k));
-                }
         tj += nv;
         /* rotations */
         cc_rot8 grp[CC_CHUNK / 8 + 1];
@@ -1443,11 +1471,12 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
                 for (int j = 0; j < 4; j++)
                     grp[g].a[j] = _mm256_loadu_ps(rsrc + 64 * g + 8 * j), grp[g].b[j] = _mm256_loadu_ps(rsrc + 64 * g + 32 + 8 * j);
             else {
-                cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, grp[g].a);
-                cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, grp[g].b);
+                __mmask8 km = (__mmask8)(nr - 8 * g < 8 ? (1u << (nr - 8 * g)) - 1u : 0xffu);
+                cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, km, grp[g].a);
+                cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, km, grp[g].b);
             }
         }
-        cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL);
+        cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL, NULL, NULL);
         for (uint32_t k = 0; k < ng * 8; k += 8) {
             const cc_rot8 *h = &grp[k / 8];
             const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
@@ -1540,41 +1569,72 @@ static uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor 
 }
 
 #if defined(SK_CC_AVX2)
-/* SoA groups [0, n) of a pose's data turned, in place, into the AoS
- * transforms of their joints (80 floats per group either way). */
-__attribute__((target("avx2,fma"))) static void cc_soa_to_aos(float *d, uint32_t n) {
-    for (uint32_t g = 0; g < n; g++, d += SK_SOA_GROUP_FLOATS) {
+/* SoA groups of a pose's data (80 floats per eight joints) to the AoS
+ * transforms of joints [0, n) at out, which may be the same memory when n is
+ * a multiple of 8 (each group's 80 floats are read before they are written). */
+__attribute__((target("avx2,fma"))) static void cc_soa_to_aos(const float *d, float *out, uint32_t n) {
+    for (uint32_t j = 0; j < n; j += 8, d += SK_SOA_GROUP_FLOATS, out += SK_SOA_GROUP_FLOATS) {
+        float part[SK_SOA_GROUP_FLOATS];
+        float *o = n - j >= 8 ? out : part; /* a last, partial group through part */
         __m256 r[8];
         for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_ps(d + 8 * k);
         __m256 sy = _mm256_loadu_ps(d + 64), sz = _mm256_loadu_ps(d + 72);
         skk_tr8_avx2(r); /* r[l]: joint l's t, r and s.x */
         __m256 lo = _mm256_unpacklo_ps(sy, sz), hi = _mm256_unpackhi_ps(sy, sz); /* (y, z) of joints 0 1 4 5, 2 3 6 7 */
-        for (int l = 0; l < 8; l++) _mm256_storeu_ps(d + 10 * l, r[l]);
+        for (int l = 0; l < 8; l++) _mm256_storeu_ps(o + 10 * l, r[l]);
         __m128 a = _mm256_castps256_ps128(lo), b = _mm256_extractf128_ps(lo, 1), c = _mm256_castps256_ps128(hi),
                e = _mm256_extractf128_ps(hi, 1);
-        _mm_storel_pi((__m64 *)(void *)(d + 8), a), _mm_storeh_pi((__m64 *)(void *)(d + 18), a);
-        _mm_storel_pi((__m64 *)(void *)(d + 28), c), _mm_storeh_pi((__m64 *)(void *)(d + 38), c);
-        _mm_storel_pi((__m64 *)(void *)(d + 48), b), _mm_storeh_pi((__m64 *)(void *)(d + 58), b);
-        _mm_storel_pi((__m64 *)(void *)(d + 68), e), _mm_storeh_pi((__m64 *)(void *)(d + 78), e);
+        _mm_storel_pi((__m64 *)(void *)(o + 8), a), _mm_storeh_pi((__m64 *)(void *)(o + 18), a);
+        _mm_storel_pi((__m64 *)(void *)(o + 28), c), _mm_storeh_pi((__m64 *)(void *)(o + 38), c);
+        _mm_storel_pi((__m64 *)(void *)(o + 48), b), _mm_storeh_pi((__m64 *)(void *)(o + 58), b);
+        _mm_storel_pi((__m64 *)(void *)(o + 68), e), _mm_storeh_pi((__m64 *)(void *)(o + 78), e);
+        if (o == part) memcpy(out, part, (n - j) * 10 * sizeof(float));
     }
 }
 #endif
 
+void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uint32_t groups) {
+    uint32_t cg = (c->joint_span + 7u) / 8u;
+    if (cg > groups) cg = groups;
+    for (uint32_t g = 0; g < cg; g++) {
+        const float *r = rest_soa + (size_t)g * SK_SOA_GROUP_FLOATS;
+        float *o = data + (size_t)g * SK_SOA_GROUP_FLOATS;
+        uint32_t m = c->cc.gcover[g];
+        if (m != 0xffffffu) { /* rows: translation 0-23, rotation 24-55, scale 56-79 */
+            if ((m & 0xffu) != 0xffu) memcpy(o, r, 24 * sizeof(float));
+            if ((m & 0xff00u) != 0xff00u) memcpy(o + 24, r + 24, 32 * sizeof(float));
+            if ((m & 0xff0000u) != 0xff0000u) memcpy(o + 56, r + 56, 24 * sizeof(float));
+        }
+    }
+    if (groups > cg) memcpy(data + (size_t)cg * SK_SOA_GROUP_FLOATS, rest_soa + (size_t)cg * SK_SOA_GROUP_FLOATS,
+                            (size_t)(groups - cg) * SK_SOA_GROUP_FLOATS * sizeof(float));
+}
+
 bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uint32_t *cache, sk_transform *local) {
 #if defined(SK_CC_AVX2)
-    /* The rows decoder writes an SoA pose's rows with no per-joint stores: the joints' full
-     * groups of eight are sampled as SoA into the pose's own memory (the same 80 floats per
-     * eight joints), from the SoA rest pose, and turned into transforms in place. Where the
-     * clip reaches the last, partial group, the decoder writes transforms instead. */
-    uint32_t J = s->joint_count, full = J / SK_SOA_LANES;
-    if (!c->cc.rrows || c->joint_span > full * SK_SOA_LANES) return false;
-    float *d = (float *)(void *)local;
-    memcpy(d, s->rest_soa, (size_t)full * SK_SOA_GROUP_FLOATS * sizeof(float));
+    /* The rows decoder writes an SoA pose's rows with no per-joint stores, so a pose is
+     * sampled as SoA groups, from the SoA rest pose (only the rows the clip does not write
+     * in full), then turned into transforms: through a stack buffer up to CC_POSE_JOINTS
+     * joints, else in the pose's own memory (the same 80 floats per eight joints) when the
+     * clip stays inside the skeleton's full groups. */
+    uint32_t J = s->joint_count, G = (J + 7u) / 8u, full = J / SK_SOA_LANES;
+    if (!c->cc.pose_rows) return false;
     cc_cursor s0, s1;
     float u;
+    if (J <= CC_POSE_JOINTS) {
+        float d[CC_POSE_JOINTS / 8 * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
+        sk_cclip_rest_soa(c, s->rest_soa, d, G);
+        uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+        cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
+        cc_soa_to_aos(d, (float *)(void *)local, J);
+        return true;
+    }
+    if (c->joint_span > full * SK_SOA_LANES) return false;
+    float *d = (float *)(void *)local;
+    sk_cclip_rest_soa(c, s->rest_soa, d, full);
     uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
     cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
-    cc_soa_to_aos(d, full);
+    if (CC_EXP != 7) cc_soa_to_aos(d, d, full * SK_SOA_LANES);
     if (J > full * SK_SOA_LANES)
         memcpy(local + full * SK_SOA_LANES, s->rest + full * SK_SOA_LANES, (J - full * SK_SOA_LANES) * sizeof(sk_transform));
     return true;

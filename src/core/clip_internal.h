@@ -95,6 +95,10 @@ struct sk_clip {
         /* the rows decoder's part of the plan (NULL where it is not used: clip_compressed.c) */
         const float *rrows;    /* per block of 16 animated tracks the clip ranges as rows: minima x,y,z,w then extents, 16 lanes each */
         const uint32_t *rmask; /* per block, bit i: its track i is a rotation */
+        bool pose_rows;        /* whole poses through SoA groups (sk_cclip_sample_pose) */
+        /* per SoA group of eight joints up to the clip's span, bit 8 p + l: joint l of the
+         * group has a track of path p (a path with all eight: its rows are not copied from the rest pose) */
+        const uint32_t *gcover;
         /* a cursor's cache of decoded frames (clip_compressed.c, cc_cache_hit): its size in words */
         uint32_t cache_words;
     } cc;
@@ -321,6 +325,9 @@ void sk_cclip_sample_tracks(const sk_clip *c, double t, uint32_t *cache, sk_tran
  * false, with nothing written, where that decoder is not used or the clip
  * reaches the skeleton's last, partial group of eight joints. */
 struct sk_skeleton;
+/* An SoA pose's groups [0, groups) from the rest pose rest_soa, but for the
+ * rows the clip writes in full (every decoder writes every track). */
+void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uint32_t groups);
 bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double t, uint32_t *cache, sk_transform *local);
 /* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2,
  * SK_CC_AVX512 (AVX2 with AVX-512's two tracks per register), SK_CC_ROWS

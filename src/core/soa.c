@@ -124,7 +124,8 @@ sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, s
     sk_result r = sk_soa_pose_check(s, out, who, err);
     if (r != SK_OK) return r;
     if ((r = sk_clip_args_check(c, s, cursor, cursor_count, false, who, err)) != SK_OK) return r;
-    memcpy(out->data, s->rest_soa, (size_t)out->group_count * SK_SOA_GROUP_FLOATS * sizeof(float));
+    if (c->kind == SK_CLIP_COMPRESSED) sk_cclip_rest_soa(c, s->rest_soa, out->data, out->group_count);
+    else memcpy(out->data, s->rest_soa, (size_t)out->group_count * SK_SOA_GROUP_FLOATS * sizeof(float));
     if (c->frames) {
         sk_frames_sample(c, sk_clip_wrap_time(c, t, loop), cursor, NULL, out->data, sk_soa_use_avx2());
         return SK_OK;
