@@ -219,8 +219,9 @@ static void test_hostile(void **state) {
 }
 
 /* A compressed clip of an older format version (1: its error was measured
- * with another interpolation; 2: another layout) is refused with a message
- * that says what to do, in a .skc and on its own; the current version loads. */
+ * with another interpolation; 2: another layout; 3: the animated tracks'
+ * data in track order) is refused with a message that says what to do, in a
+ * .skc and on its own; the current version loads. */
 static void test_old_version(void **state) {
     const skc_case *fx = *state;
     const uint8_t *data = fx->data;
@@ -234,24 +235,24 @@ static void test_old_version(void **state) {
     memcpy(m, data, size);
     for (size_t i = 0; i + 8 <= size; i++)
         if (memcmp(m + i, "SKCB", 4) == 0) {
-            assert_int_equal(m[i + 4], 3); /* little-endian u32 version */
-            m[i + 4] = 2, found++;
+            assert_int_equal(m[i + 4], 4); /* little-endian u32 version */
+            m[i + 4] = 3, found++;
         }
     assert_int_equal(found, 1);
     crc_fix(m, size);
     sk_asset *as = NULL;
     sk_error err = {0};
     assert_int_equal(sk_skc_load_memory(m, size, false, NULL, &as, NULL, &err), SK_ERR_UNSUPPORTED);
-    assert_non_null(strstr(err.message, "version 2, this build reads version 3 (compress the source again)"));
+    assert_non_null(strstr(err.message, "version 3, this build reads version 4 (compress the source again)"));
     assert_null(as);
     memcpy(one, blob, bs);
     sk_clip *c = NULL;
-    for (uint8_t v = 1; v <= 2; v++) {
+    for (uint8_t v = 1; v <= 3; v++) {
         one[4] = v;
         assert_int_equal(sk_clip_from_compressed("old", one, bs, true, NULL, &c, &err), SK_ERR_UNSUPPORTED);
         assert_null(c);
     }
-    one[4] = 3;
+    one[4] = 4;
     assert_int_equal(sk_clip_from_compressed("new", one, bs, true, NULL, &c, &err), SK_OK);
     sk_clip_destroy(c);
     free(one);
@@ -267,13 +268,15 @@ static void wrf(uint8_t *p, float f) {
 }
 
 /* The blob layout as docs/compression.md and clip_internal.h describe
- * version 3, walked here on its own: a 40-byte header, a word per track, 16
+ * version 4, walked here on its own: a 40-byte header, a word per track, 16
  * bytes per constant, 16 (rotation) or 24 bytes of clip range per animated
- * track, then per segment A bit rates, 6A range bytes and its frames' bits
- * (3 x SK_CC_BITS[rate] per track per frame), then 8 zero bytes: the parts
- * add up to the blob's size. Then blobs made here by hand: constant tracks
- * only (no segments) load and sample, also with the largest frame count;
- * one frame more, a byte more, or a track word with a stray bit is refused. */
+ * track, the rotations' first (data order), then per segment A bit rates,
+ * 6A range bytes and its frames' bits (3 x SK_CC_BITS[rate] per track per
+ * frame), then 8 zero bytes: the parts add up to the blob's size. The root's
+ * translation range comes after the rotations' and holds its keys. Then
+ * blobs made here by hand: constant tracks only (no segments) load and
+ * sample, also with the largest frame count; one frame more, a byte more,
+ * or a track word with a stray bit is refused. */
 static void test_blob_layout(void **state) {
     static const unsigned bits[16] = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 23};
     const skc_case *fx = *state;
@@ -282,7 +285,7 @@ static void test_blob_layout(void **state) {
     const uint8_t *b = NULL;
     size_t bs = 0;
     assert_true(sk_clip_compressed_data(cc, (const void **)&b, &bs));
-    assert_int_equal(rd32(b + 4), 3);
+    assert_int_equal(rd32(b + 4), 4);
     assert_int_equal(rd32(b + 8), bs);
     uint32_t N = rd32(b + 12), T = rd32(b + 24), A = rd32(b + 28), L = rd32(b + 32), nrot = 0;
     assert_int_equal(rd32(b + 36), 0);
@@ -295,6 +298,25 @@ static void test_blob_layout(void **state) {
         o += (w >> 24 & 3u) == 1u ? 16u : 24u;
     }
     assert_true(A >= 4 && nrot >= 3); /* the root's translation and the rotations move */
+    /* data order: the first translation range follows the rotations' (nrot x 16 bytes): the
+     * root's (the BVH's only position channels), its minimum and extent around the source keys */
+    {
+        const uint8_t *tr = b + 40 + 4u * (size_t)T + 16u * (size_t)(T - A) + 16u * nrot;
+        const sk_clip *raw = src->clips[0];
+        uint32_t ti = 0;
+        sk_track_info info;
+        while (sk_clip_track_info(raw, ti, &info) && !(info.joint == 0 && info.path == SK_PATH_TRANSLATION)) ti++;
+        assert_true(sk_clip_track_info(raw, ti, &info));
+        float *kv = malloc(3 * sizeof(float) * info.key_count);
+        assert_true(sk_clip_track_keys(raw, ti, NULL, kv));
+        for (int k = 0; k < 3; k++) {
+            float lo = kv[k], hi = kv[k], mn, ex;
+            for (uint32_t f = 1; f < info.key_count; f++) lo = fminf(lo, kv[3 * f + k]), hi = fmaxf(hi, kv[3 * f + k]);
+            memcpy(&mn, tr + 4 * k, 4), memcpy(&ex, tr + 12 + 4 * k, 4);
+            assert_true(mn <= lo && mn + ex >= hi && ex <= (hi - lo) * 1.01f + 1e-6f);
+        }
+        free(kv);
+    }
     for (uint32_t s = 0; s * L < N; s++) {
         uint64_t F = 0, frames = N - s * L < L ? N - s * L : L;
         for (uint32_t a = 0; a < A; a++) F += 3u * bits[b[o + a] & 15u];
@@ -307,7 +329,7 @@ static void test_blob_layout(void **state) {
     uint8_t m[40 + 4 + 16 + 8 + 1];
     memset(m, 0, sizeof m);
     size_t ms = sizeof m - 1;
-    memcpy(m, "SKCB", 4), wr32(m + 4, 3), wr32(m + 8, (uint32_t)ms), wr32(m + 12, 5), wrf(m + 16, 30.0f);
+    memcpy(m, "SKCB", 4), wr32(m + 4, 4), wr32(m + 8, (uint32_t)ms), wr32(m + 12, 5), wrf(m + 16, 30.0f);
     wrf(m + 20, 4.0f / 30.0f), wr32(m + 24, 1), wr32(m + 28, 0), wr32(m + 32, 16);
     wr32(m + 40, 1u | 1u << 24);
     const float q[4] = {0.6f, 0.0f, 0.0f, 0.8f};

@@ -63,8 +63,7 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
     if (N > 1 && !(dur > 0.0f)) return bad(err, "frames without a duration");
     uint64_t lim = size - 8, oc = SK_CC_HEADER + 4ull * T, orr = oc + 16ull * (T - A);
     if (orr > lim) return bad(err, "track table outside the blob");
-    uint32_t na = 0, nc = 0, pj = 0, pp = 0;
-    uint64_t rr = orr;
+    uint32_t na = 0, nc = 0, pj = 0, pp = 0, nrot = 0;
     for (uint32_t i = 0; i < T; i++) {
         uint32_t w = sk_cc_u32(b + SK_CC_HEADER + 4u * i), j = cc_tjoint(w), path = cc_tpath(w), anim = cc_tanim(w);
         if (w >> (SK_CC_JOINT_BITS + 3) || j >= SK_MAX_JOINTS || path > SK_PATH_SCALE) return bad(err, "bad track");
@@ -72,19 +71,8 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
         pj = j, pp = path;
         if (anim ? na >= A : nc >= T - A) return bad(err, "animated track count does not match"); /* found by fuzz_skc */
         if (anim) {
-            const uint8_t *r = b + rr;
             na++;
-            if (path == SK_PATH_ROTATION) {
-                if ((rr += 16) > lim) return bad(err, "ranges outside the blob");
-                for (int k = 0; k < 4; k++)
-                    if (cc_u16(r + 8 + 2 * k) < cc_u16(r + 2 * k)) return bad(err, "bad range");
-            } else {
-                if ((rr += 24) > lim) return bad(err, "ranges outside the blob");
-                for (int k = 0; k < 6; k++) {
-                    float v = sk_cc_f32(r + 4 * k);
-                    if (!finite_in(v, 1e30f) || (k >= 3 && v < 0.0f)) return bad(err, "bad range");
-                }
-            }
+            nrot += path == SK_PATH_ROTATION;
         } else {
             const uint8_t *q = b + oc + 16u * nc++;
             float v[4], l2 = 0.0f;
@@ -98,6 +86,22 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
                     l2 += v[k] * v[k];
                 }
                 if (!(l2 > 0.25f)) return bad(err, "bad constant rotation");
+            }
+        }
+    }
+    /* the clip ranges in data order: the animated rotations', then the translations' and scales' */
+    uint64_t rr = orr;
+    for (uint32_t a = 0; a < na; a++) {
+        const uint8_t *r = b + rr;
+        if (a < nrot) {
+            if ((rr += 16) > lim) return bad(err, "ranges outside the blob");
+            for (int k = 0; k < 4; k++)
+                if (cc_u16(r + 8 + 2 * k) < cc_u16(r + 2 * k)) return bad(err, "bad range");
+        } else {
+            if ((rr += 24) > lim) return bad(err, "ranges outside the blob");
+            for (int k = 0; k < 6; k++) {
+                float v = sk_cc_f32(r + 4 * k);
+                if (!finite_in(v, 1e30f) || (k >= 3 && v < 0.0f)) return bad(err, "bad range");
             }
         }
     }
@@ -181,7 +185,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         if (c->cc.seg_len == 1u << sh) c->cc.seg_shift = sh;
     c->cc.consts = b + SK_CC_HEADER + 4u * T;
     const uint8_t *tt = b + SK_CC_HEADER, *rb = c->cc.consts + 16u * (T - c->cc.anim);
-    uint32_t na = 0, nc = 0, span = 0;
+    uint32_t nrot = 0, nc = 0, span = 0;
     for (uint32_t i = 0; i < T; i++) {
         sk_track *t = &c->tracks[i];
         uint32_t w = sk_cc_u32(tt + 4u * i);
@@ -191,9 +195,13 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         t->pad_ = (uint8_t)cc_tanim(w);
         t->key_count = c->cc.frames;
         t->width = t->path == SK_PATH_ROTATION ? 4u : 3u;
-        t->value_offset = t->pad_ ? na++ : nc++;
+        if (!t->pad_) t->value_offset = nc++;
+        nrot += t->pad_ && t->path == SK_PATH_ROTATION;
         if (t->joint + 1 > span) span = t->joint + 1;
     }
+    /* an animated track's value_offset: its place in the data order (the rotations, then the others) */
+    for (uint32_t i = 0, ar = 0, av = nrot; i < T; i++)
+        if (c->tracks[i].pad_) c->tracks[i].value_offset = c->tracks[i].path == SK_PATH_ROTATION ? ar++ : av++;
     c->joint_span = span;
     /* The plan: the clip ranges as floats (A x 8: minima x,y,z,w then the
      * extents per 1/255 step, sk_cc_ext255;
@@ -231,33 +239,37 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     uint32_t *tj = rj + R, nr = 0, nv = 0, ncon = 0, ai = 0;
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
-        if (!t->pad_) {
-            uint32_t *cv = cnr + chunks + CC_CONST_WORDS * ncon;
-            size_t at = t->path == SK_PATH_ROTATION ? offsetof(sk_transform, r)
-                        : t->path == SK_PATH_SCALE  ? offsetof(sk_transform, s)
-                                                    : offsetof(sk_transform, t);
-            cv[0] = (uint32_t)((t->joint * sizeof(sk_transform) + at) / sizeof(float)) | (t->path == SK_PATH_ROTATION ? CC_CONST_ROT : 0u);
-            for (uint32_t k = 0; k < 4; k++) cv[1 + k] = sk_cc_u32(c->cc.consts + 16u * t->value_offset + 4u * k);
-            cons[ncon++] = i;
-            continue;
-        }
-        float *cr = ranges + 8u * ai; /* zero-filled: a translation's or scale's w range is 0, 0 */
-        if (t->path == SK_PATH_ROTATION) {
-            for (int k = 0; k < 4; k++) {
-                sk_cc_rot_range(cc_u16(rb + 2 * k), cc_u16(rb + 8 + 2 * k), &cr[k], &cr[4 + k]);
-                cr[4 + k] = sk_cc_ext255(cr[4 + k]);
-            }
-            rb += 16;
-        } else {
-            for (int k = 0; k < 3; k++) cr[k] = sk_cc_f32(rb + 4 * k), cr[4 + k] = sk_cc_ext255(sk_cc_f32(rb + 12 + 4 * k));
-            rb += 24;
-        }
-        if (ai % CC_CHUNK == 0) nr = nv = 0;
-        if (t->path == SK_PATH_ROTATION) slot[ai] = nr++, *rj++ = t->joint;
-        else slot[ai] = CC_XV + nv++, *tj++ = 2u * t->joint + (t->path == SK_PATH_SCALE);
-        cnr[ai / CC_CHUNK] = nr;
-        ai++;
+        if (t->pad_) continue;
+        uint32_t *cv = cnr + chunks + CC_CONST_WORDS * ncon;
+        size_t at = t->path == SK_PATH_ROTATION ? offsetof(sk_transform, r)
+                    : t->path == SK_PATH_SCALE  ? offsetof(sk_transform, s)
+                                                : offsetof(sk_transform, t);
+        cv[0] = (uint32_t)((t->joint * sizeof(sk_transform) + at) / sizeof(float)) | (t->path == SK_PATH_ROTATION ? CC_CONST_ROT : 0u);
+        for (uint32_t k = 0; k < 4; k++) cv[1 + k] = sk_cc_u32(c->cc.consts + 16u * t->value_offset + 4u * k);
+        cons[ncon++] = i;
     }
+    /* the animated tracks in data order: the rotations, then the translations and scales */
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < T; i++) {
+            const sk_track *t = &c->tracks[i];
+            if (!t->pad_ || (t->path == SK_PATH_ROTATION) != (pass == 0)) continue;
+            float *cr = ranges + 8u * ai; /* zero-filled: a translation's or scale's w range is 0, 0 */
+            if (t->path == SK_PATH_ROTATION) {
+                for (int k = 0; k < 4; k++) {
+                    sk_cc_rot_range(cc_u16(rb + 2 * k), cc_u16(rb + 8 + 2 * k), &cr[k], &cr[4 + k]);
+                    cr[4 + k] = sk_cc_ext255(cr[4 + k]);
+                }
+                rb += 16;
+            } else {
+                for (int k = 0; k < 3; k++) cr[k] = sk_cc_f32(rb + 4 * k), cr[4 + k] = sk_cc_ext255(sk_cc_f32(rb + 12 + 4 * k));
+                rb += 24;
+            }
+            if (ai % CC_CHUNK == 0) nr = nv = 0;
+            if (t->path == SK_PATH_ROTATION) slot[ai] = nr++, *rj++ = t->joint;
+            else slot[ai] = CC_XV + nv++, *tj++ = 2u * t->joint + (t->path == SK_PATH_SCALE);
+            cnr[ai / CC_CHUNK] = nr;
+            ai++;
+        }
     if (A && (r = cc_segments(c, seg0, slot, segtab, err)) != SK_OK) {
         sk_clip_destroy(c);
         return r;
@@ -274,13 +286,10 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         if ((uint64_t)segtab[2u * s + 1] * c->cc.seg_len >= (1ull << 31) - 64u) rows = false;
     if (rows) {
         float *rr = (float *)(void *)(cnr + chunks + (size_t)CC_CONST_WORDS * (T - A));
-        uint32_t *rm = (uint32_t *)(void *)(rr + 128u * (size_t)blocks), ai2 = 0;
-        for (uint32_t i = 0; i < T; i++) {
-            const sk_track *t = &c->tracks[i];
-            if (!t->pad_) continue;
+        uint32_t *rm = (uint32_t *)(void *)(rr + 128u * (size_t)blocks);
+        for (uint32_t ai2 = 0; ai2 < A; ai2++) {
             for (uint32_t k = 0; k < 8; k++) rr[128u * (ai2 / 16u) + 16u * k + ai2 % 16u] = ranges[8u * ai2 + k];
-            if (t->path == SK_PATH_ROTATION) rm[ai2 / 16u] |= 1u << (ai2 % 16u);
-            ai2++;
+            if (ai2 < R) rm[ai2 / 16u] |= 1u << (ai2 % 16u);
         }
         c->cc.rrows = rr, c->cc.rmask = rm;
         /* whole poses through SoA groups where most joints have two animated tracks or more
@@ -1679,25 +1688,25 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
         return;
     }
 #endif
-    for (uint32_t i = 0; i < c->track_count; i++) {
-        const sk_track *t = &c->tracks[i];
-        sk_transform *x = &local[t->joint];
-        if (!t->pad_) {
-            cc_const(c, t, x);
-            continue;
-        }
+    for (uint32_t i = 0; i < c->track_count; i++)
+        if (!c->tracks[i].pad_) cc_const(c, &c->tracks[i], &local[c->tracks[i].joint]);
+    /* the animated tracks in data order (the plan's joint lists: the rotations', then the
+     * translations' and scales', 2 joint + 1 for a scale) */
+    const uint32_t *rj = c->cc.slots + c->cc.anim, *tj = rj + c->cc.rots;
+    for (; a < c->cc.anim; a++) {
         float range[8], v0[4], v1[4];
-        bool rot = t->path == SK_PATH_ROTATION;
+        bool rot = a < c->cc.rots;
+        uint32_t tv = rot ? 0 : tj[a - c->cc.rots];
+        sk_transform *x = &local[rot ? rj[a] : tv >> 1];
         cc_range(c, a, range);
         if (same) cc_read2(&s0, &s1, a, range, rot, v0, v1);
         else {
             cc_read(&s0, a, range, rot, v0);
             cc_read(&s1, a, range, rot, v1);
         }
-        a++;
         if (rot) x->r = sk_cc_qlerp(v0, v1, u);
-        else if (t->path == SK_PATH_TRANSLATION) x->t = sk_cc_vlerp(v0, v1, u);
-        else x->s = sk_cc_vlerp(v0, v1, u);
+        else if (tv & 1u) x->s = sk_cc_vlerp(v0, v1, u);
+        else x->t = sk_cc_vlerp(v0, v1, u);
     }
 }
 
@@ -1708,8 +1717,7 @@ bool sk_cclip_track_keys(const sk_clip *c, uint32_t ti, float *times, float *val
             times[k] = k + 1 == N && N > 1 ? c->duration : (float)((double)k / (double)c->cc.rate);
     if (!values) return true;
     const sk_track *tr = &c->tracks[ti];
-    uint32_t a = 0;
-    for (uint32_t i = 0; i < ti; i++) a += c->tracks[i].pad_;
+    uint32_t a = tr->value_offset; /* an animated track's place in the data order */
     uint32_t w = tr->width;
     for (uint32_t k = 0; k < N; k++) {
         sk_transform x;

@@ -143,7 +143,7 @@ struct sk_clip {
  * segment's bits per frame: 2.6 % more bytes at 24 frames/s on the CMU
  * clips); version 2 blobs are refused too. */
 #define SK_CC_MAGIC 0x42434b53u
-#define SK_CC_VERSION 3u
+#define SK_CC_VERSION 4u
 #define SK_CC_HEADER 40u
 #define SK_CC_MAX_FRAMES 10000001u /* frames of one clip (the compressor's limit; the loader's too) */
 #define SK_CC_JOINT_BITS 24u /* a track's joint index in its u32 entry */

@@ -156,7 +156,8 @@ typedef struct ctx {
     bool wide;           /* AVX2 kernel */
     bool fma;            /* decode_track and track_sample compiled for FMA */
     ctrack *tr;          /* T */
-    uint32_t *anim;      /* A: index into tr */
+    uint32_t *anim;      /* A: index into tr, in the blob's data order (the rotations first) */
+    uint32_t *tord;      /* A: the animated tracks (their index a) in track order, the order of the search */
     const sk_clip *clip; /* the raw clip */
     float *tv;           /* T x N x 4: every track's raw value at the frames, as get_value (rotations w >= 0) */
     sk_transform *pose;  /* J: one raw pose */
@@ -214,6 +215,7 @@ static void ctx_free(ctx *c) {
     size_t L2 = 2 * (size_t)c->L, M = (size_t)c->J * 12 * c->EP;
     cx_free(c, c->tr, c->T, sizeof(ctrack));
     cx_free(c, c->anim, c->A, sizeof(uint32_t));
+    cx_free(c, c->tord, c->A, sizeof(uint32_t));
     cx_free(c, c->drop, (size_t)c->S * c->A, 1);
     cx_free(c, c->tv, (size_t)c->T * c->N, 4 * sizeof(float));
     cx_free(c, c->pose, c->J, sizeof(sk_transform));
@@ -724,7 +726,8 @@ static sk_result search_segment(ctx *c, uint32_t seg, sk_error *err) {
         double best = INFINITY;
         uint32_t best_a = UINT32_MAX;
         for (int32_t j = (int32_t)w; j >= 0; j = c->s->parents[j]) {
-            for (uint32_t a = 0; a < A; a++) {
+            for (uint32_t k = 0; k < A; k++) {
+                uint32_t a = c->tord[k]; /* in track order, as the tracks' ties were always broken */
                 if (c->tr[c->anim[a]].joint != (uint32_t)j || lv[a] + 1u >= SK_CC_LEVELS) continue;
                 double e = trial(c, seg, a, lv[a] + 1u, best);
                 if (e < best) { /* complete (below a finite bound or INFINITY): kept aside */
@@ -746,7 +749,8 @@ static sk_result search_segment(ctx *c, uint32_t seg, sk_error *err) {
     for (int pass = 0; pass < 2; pass++) {
         bool changed = false;
         for (uint32_t bits = SK_CC_LEVELS - 1; bits > 0; bits--)
-            for (uint32_t a = 0; a < A; a++) {
+            for (uint32_t k = 0; k < A; k++) {
+                uint32_t a = c->tord[k]; /* in track order: the greedy search's result depends on it */
                 if (lv[a] != bits) continue;
                 if (trial(c, seg, a, lv[a] - 1u, c->thr) <= c->thr) {
                     keep(c, seg, a, lv[a] - 1u);
@@ -793,7 +797,11 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
         if (!t->anim) {
             for (int k = 0; k < 4; k++) wf32(q + 4 * k, t->cval[k]);
             q += 16;
-        } else if (t->path == SK_PATH_ROTATION) {
+        }
+    }
+    for (uint32_t a = 0; a < A; a++) { /* the clip ranges in data order */
+        const ctrack *t = &c->tr[c->anim[a]];
+        if (t->path == SK_PATH_ROTATION) {
             for (int k = 0; k < 4; k++) w16(r + 2 * k, t->rlo[k]), w16(r + 8 + 2 * k, t->rhi[k]);
             r += 16;
         } else {
@@ -943,6 +951,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         c->A += t->anim;
     }
     c->anim = cx_alloc(c, c->A, sizeof(uint32_t), &ok);
+    c->tord = cx_alloc(c, c->A, sizeof(uint32_t), &ok);
     c->drop = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->level = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
     c->srange = cx_alloc(c, (size_t)c->S * c->A, 6, &ok);
@@ -951,9 +960,17 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->tx = cx_alloc(c, (size_t)c->A * 2 * c->L, sizeof(sk_transform), &ok);
     c->tlv = cx_alloc(c, c->A, 1, &ok);
     if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
-    for (uint32_t i = 0, a = 0; i < c->T; i++) {
-        if (!c->tr[i].anim) continue;
-        c->anim[a] = i;
+    /* the animated tracks in the blob's data order (version 4): the rotations, then the
+     * translations and scales, each in track order */
+    for (uint32_t pass = 0, a = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < c->T; i++)
+            if (c->tr[i].anim && (c->tr[i].path == SK_PATH_ROTATION) == (pass == 0)) c->anim[a++] = i;
+    uint32_t nrot = 0;
+    for (uint32_t i = 0; i < c->T; i++) nrot += c->tr[i].anim && c->tr[i].path == SK_PATH_ROTATION;
+    for (uint32_t i = 0, k = 0, ar = 0, av = nrot; i < c->T; i++)
+        if (c->tr[i].anim) c->tord[k++] = c->tr[i].path == SK_PATH_ROTATION ? ar++ : av++;
+    for (uint32_t a = 0; a < c->A; a++) {
+        uint32_t i = c->anim[a];
         /* per segment: the rotation component farthest from zero is dropped */
         ctrack *t = &c->tr[i];
         for (uint32_t seg = 0; seg < c->S; seg++) {
@@ -994,7 +1011,6 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
             /* the extent must reach the maximum in float: min + ext >= max */
             while (t->cmin[q] + t->cext[q] < hi[q]) t->cext[q] = nextafterf(t->cext[q], INFINITY);
         }
-        a++;
     }
     for (uint32_t seg = 0; seg < c->S; seg++)
         if ((r = search_segment(c, seg, err)) != SK_OK) {
