@@ -1485,7 +1485,8 @@ sk_result sk_clip_sample_cursor(const sk_clip *c, const sk_skeleton *s, double t
     if (r != SK_OK) return r;
     float *w = out->weight_count ? out->weights : NULL;
     if (w) memcpy(w, s->rest_weights, (size_t)s->weight_total * sizeof(float));
-    if (c->kind == SK_CLIP_COMPRESSED && c->cc.pose_rows &&
+    /* a compressed clip with many animated tracks per joint: the whole pose through SoA groups */
+    if (__builtin_expect(c->kind == SK_CLIP_COMPRESSED && c->cc.pose_rows, 0) &&
         sk_cclip_sample_pose(c, s, sk_clip_wrap_time(c, t, loop), sk_cclip_cache(c, cursor, cursor_count), out->local))
         return SK_OK;
     memcpy(out->local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));

@@ -1182,9 +1182,6 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
  * per block, cc.rmask), and the rotations are rebuilt, placed and
  * interpolated eight at a time with no transpose. The same float operations
  * in the same order as cc_read2 and sk_cc_qlerp: the same bits. */
-#ifndef CC_EXP
-#define CC_EXP 0
-#endif
 #define CC_ROWS_TARGET "avx2,fma,avx512f,avx512vl,avx512dq,avx512bw,avx512vbmi"
 
 
@@ -1310,7 +1307,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk
                                                                                     uint32_t *nr, uint32_t *nv) {
     __mmask16 kv = (__mmask16)(kn & ~kr);
     /* lanes past the block's tracks stored as zeros (a dropped component 0: they rebuild as 1, 0, 0, 0) */
-    if (kr == kn || CC_EXP == 9) { /* rotations only: no compress */
+    if (kr == kn) { /* rotations only (the data order puts them first: one kind per block but one) */
         for (int j = 0; j < 3; j++)
             _mm512_storeu_ps(w->ra[j] + *nr, _mm512_maskz_mov_ps(kn, x0[j])), _mm512_storeu_ps(w->rb[j] + *nr, _mm512_maskz_mov_ps(kn, x1[j]));
         _mm512_storeu_si512((void *)(w->d0 + *nr), _mm512_maskz_mov_epi32(kn, d0));
@@ -1402,7 +1399,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
     __m512i base0 = _mm512_set1_epi32((int)s0->pos), base1 = _mm512_set1_epi32((int)s1->pos);
     const __m256 vu = _mm256_set1_ps(u);
     const uint8_t *end = c->blob + c->blob_size;
-    if (!hit && CC_EXP != 8) /* the two frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
+    if (!hit) /* the two frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
         for (int f = 0; f < 2; f++) {
             const cc_cursor *q = f ? s1 : s0;
             if (!f || !same)
@@ -1418,7 +1415,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
             rsrc = cslot, vsrc = cslot + 8u * nr8;
         } else {
             uint32_t r = 0, v = 0;
-            for (uint32_t o = 0; o < n && CC_EXP != 3; o += 16) {
+            for (uint32_t o = 0; o < n; o += 16) {
                 uint32_t m = n - o < 16 ? n - o : 16, blk = (a + o) / 16;
                 __mmask16 kn = (__mmask16)((1u << m) - 1u), kr = (__mmask16)(c->cc.rmask[blk] & kn);
                 const float *cr = c->cc.rrows + 128u * blk;
@@ -1439,7 +1436,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
         }
         /* translations and scales (the last group's lanes past nv read as zeros: no store of
          * padding that a load would have to wait for) */
-        for (uint32_t k = 0; k < nv && CC_EXP != 2; k += 8) {
+        for (uint32_t k = 0; k < nv; k += 8) {
             __m256 r[3];
             uint32_t m = nv - k < 8 ? nv - k : 8;
             __mmask8 km = (__mmask8)((1u << m) - 1u);
@@ -1474,7 +1471,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
         tj += nv;
         /* rotations */
         cc_rot8 grp[CC_CHUNK / 8 + 1];
-        uint32_t ng = CC_EXP == 1 ? 0 : nr8 / 8;
+        uint32_t ng = nr8 / 8;
         for (uint32_t g = 0; g < ng; g++) {
             if (rsrc)
                 for (int j = 0; j < 4; j++)
@@ -1563,7 +1560,7 @@ static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, flo
 #endif
 
 /* The two frames around wrapped time tw and the weight u of the second; the first's index. */
-static uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
+static inline __attribute__((always_inline)) uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
     uint32_t N = c->cc.frames, k0;
     double f = tw * (double)c->cc.rate;
     if (!(f > 0.0)) k0 = 0, *u = 0.0f;
@@ -1643,7 +1640,7 @@ bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uin
     sk_cclip_rest_soa(c, s->rest_soa, d, full);
     uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
     cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
-    if (CC_EXP != 7) cc_soa_to_aos(d, d, full * SK_SOA_LANES);
+    cc_soa_to_aos(d, d, full * SK_SOA_LANES);
     if (J > full * SK_SOA_LANES)
         memcpy(local + full * SK_SOA_LANES, s->rest + full * SK_SOA_LANES, (J - full * SK_SOA_LANES) * sizeof(sk_transform));
     return true;
