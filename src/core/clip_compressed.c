@@ -1027,6 +1027,31 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
     for (uint32_t k = 0; k < (path == SK_PATH_ROTATION ? 4u : 3u); k++) g[row + 8 * k] = v[k];
 }
 
+/* The interpolated rotations of groups g[0, ng) (q times l2, the normalising
+ * multiply), n of them, of the joints rj, into local (AoS) or, when local is
+ * NULL, the rows of an SoA pose's data: a group of eight consecutive joints
+ * from a multiple of eight as its four rows, else lane by lane. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void cc_store_rots(const cc_rot8 *g, uint32_t ng, uint32_t n, const uint32_t *rj,
+                                                                                 sk_transform *local, float *soa) {
+    for (uint32_t k = 0; k < ng * 8; k += 8) {
+        const cc_rot8 *h = &g[k / 8];
+        const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
+                             _mm256_mul_ps(h->q[3], h->l2)};
+        if (local) cc_store8_aos(q, local, rj + k, n - k < 8 ? n - k : 8);
+        else if (k + 8 <= n && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
+            float *d = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
+            for (int r = 0; r < 4; r++) _mm256_storeu_ps(d + 8 * r, q[r]);
+        } else {
+            float rows[32];
+            for (int r = 0; r < 4; r++) _mm256_storeu_ps(rows + 8 * r, q[r]);
+            for (uint32_t l = 0; l < 8 && k + l < n; l++) {
+                float v[4] = {rows[l], rows[8 + l], rows[16 + l], rows[24 + l]};
+                cc_put_soa(soa, rj[k + l], SK_PATH_ROTATION, v);
+            }
+        }
+    }
+}
+
 /* A cursor's cache of decoded frames (sk_clip_cursor_cache_size words): a
  * header of CC_CACHE_HEADER words, then per chunk its rotations as
  * cc_rots_avx2 holds them before the lerp (per group of eight, padded: the
@@ -1056,6 +1081,41 @@ static bool cc_cache_hit(const sk_clip *c, const uint32_t *cache, uint32_t k0, b
 }
 static void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0, bool rows) { cc_cache_words(c, k0, rows, cache); }
 
+/* The start of a sample (both SIMD decoders): the cursor's cache to keep the
+ * pair in (NULL: none) and the constant tracks written. A pair decoded here
+ * is kept only when playback has just stayed on one frame for two samples
+ * (this one and the last, or the last and the one before: words 4 and 5),
+ * so that it samples faster than the frames go by and the next sample may
+ * need the pair again; playback at a frame or more per sample (a 120 fps
+ * clip at 60 Hz, a crowd's sped-up phases) would pay the copy for nothing.
+ * The constants go from the plan straight to their place in local (a
+ * rotation's four floats, else three: 8 + 4 bytes), or lane by lane into
+ * the SoA rows. */
+__attribute__((target("avx2,fma"), always_inline)) static inline uint32_t *cc_begin(const sk_clip *c, uint32_t *cache, uint32_t k0, bool hit,
+                                                                                  sk_transform *local, float *soa) {
+    if (cache) {
+        uint32_t stayed = cache[4] == k0 + 1u, kept = stayed || cache[5];
+        cache[4] = k0 + 1u, cache[5] = stayed;
+        if (!hit && !kept) cache = NULL;
+    }
+    uint32_t A = c->cc.anim, T = c->track_count;
+    const uint32_t *cons = c->cc.slots + 2u * A, *cv = cons + (T - A) + (A + CC_CHUNK - 1) / CC_CHUNK;
+    for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
+        if (local) {
+            float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
+            __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
+            if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
+            else _mm_storel_pi((__m64 *)(void *)dst, v), _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
+        } else {
+            const sk_track *t = &c->tracks[cons[k]];
+            float v[4];
+            memcpy(v, c->cc.consts + 16u * t->value_offset, 16); /* little-endian: the AVX2 build */
+            cc_put_soa(soa, t->joint, t->path, v);
+        }
+    }
+    return cache;
+}
+
 /* The AVX2 decoder, by the clip's plan (sk_clip_from_compressed): the
  * constant tracks, then the animated tracks decoded CC_CHUNK at a time
  * (rotations to xr, translations and scales to xv; both frames in one
@@ -1072,33 +1132,9 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
     bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, false);
-    /* A pair decoded here is kept only when playback has just stayed on one frame for two
-     * samples (this one and the last, or the last and the one before: words 4 and 5), so
-     * that it samples faster than the frames go by and the next sample may need the pair
-     * again; playback at a frame or more per sample (a 120 fps clip at 60 Hz, a crowd's
-     * sped-up phases) would pay the copy for nothing. */
-    if (cache) {
-        uint32_t stayed = cache[4] == k0 + 1u, kept = stayed || cache[5];
-        cache[4] = k0 + 1u, cache[5] = stayed;
-        if (!hit && !kept) cache = NULL;
-    }
+    cache = cc_begin(c, cache, k0, hit, local, soa);
     uint32_t A = c->cc.anim, T = c->track_count;
-    const uint32_t *slot = c->cc.slots, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
-    const uint32_t *cv = cnr + (A + CC_CHUNK - 1) / CC_CHUNK;
-    for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
-        const sk_track *t = &c->tracks[cons[k]];
-        if (local) {
-            /* the plan's values straight to their place: a rotation's four, else three (8 + 4 bytes) */
-            float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
-            __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
-            if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
-            else _mm_storel_pi((__m64 *)(void *)dst, v), _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
-        } else {
-            float v[4];
-            memcpy(v, c->cc.consts + 16u * t->value_offset, 16); /* little-endian: the AVX2 build */
-            cc_put_soa(soa, t->joint, t->path, v);
-        }
-    }
+    const uint32_t *slot = c->cc.slots, *rj = slot + A, *cnr = rj + A + (T - A);
     const uint32_t *tj = rj + c->cc.rots;
     /* the cache, chunk after chunk: its rotations' rows as cc_rots_avx2 places them (64 floats per
      * group of eight), then its translations' and scales' slots (8 floats each) */
@@ -1146,23 +1182,7 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
         if (cache) cslot += 8u * (nr8 + nv);
         cc_rot8 grp[CC_CHUNK / 8 + 1];
         cc_rots_avx2(rsrc, d0, d1, hit ? crows : NULL, cache && !hit ? crows : NULL, nr, u, grp);
-        for (uint32_t k = 0; k < nr; k += 8) {
-            const cc_rot8 *h = &grp[k / 8];
-            const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
-                                 _mm256_mul_ps(h->q[3], h->l2)};
-            if (local) cc_store8_aos(q, local, rj + k, real - k < 8 ? real - k : 8);
-            else if (k + 8 <= real && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
-                float *g = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
-                for (int r = 0; r < 4; r++) _mm256_storeu_ps(g + 8 * r, q[r]);
-            } else {
-                float rows[32];
-                for (int r = 0; r < 4; r++) _mm256_storeu_ps(rows + 8 * r, q[r]);
-                for (uint32_t l = 0; l < 8 && k + l < real; l++) {
-                    float v[4] = {rows[l], rows[8 + l], rows[16 + l], rows[24 + l]};
-                    cc_put_soa(soa, rj[k + l], SK_PATH_ROTATION, v);
-                }
-            }
-        }
+        cc_store_rots(grp, nr / 8, real, rj, local, soa);
         rj += real;
     }
     if (cache && !hit) cc_cache_tag(c, cache, k0, false);
@@ -1372,27 +1392,9 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
                                                                                     uint32_t k0) {
     cc_rowbuf w;
     bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, true);
-    if (cache) { /* as cc_sample_body */
-        uint32_t stayed = cache[4] == k0 + 1u, kept = stayed || cache[5];
-        cache[4] = k0 + 1u, cache[5] = stayed;
-        if (!hit && !kept) cache = NULL;
-    }
+    cache = cc_begin(c, cache, k0, hit, local, soa);
     uint32_t A = c->cc.anim, T = c->track_count;
-    const uint32_t *slot = c->cc.slots, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
-    const uint32_t *cv = cnr + (A + CC_CHUNK - 1) / CC_CHUNK;
-    for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
-        if (local) {
-            float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
-            __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
-            if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
-            else _mm_storel_pi((__m64 *)(void *)dst, v), _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
-        } else {
-            const sk_track *t = &c->tracks[cons[k]];
-            float v[4];
-            memcpy(v, c->cc.consts + 16u * t->value_offset, 16);
-            cc_put_soa(soa, t->joint, t->path, v);
-        }
-    }
+    const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
     const uint32_t *tj = rj + c->cc.rots;
     float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
     const __m512i fbits = _mm512_set1_epi32((int)(s1->pos - s0->pos));
@@ -1483,23 +1485,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
             }
         }
         cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL, NULL, NULL);
-        for (uint32_t k = 0; k < ng * 8; k += 8) {
-            const cc_rot8 *h = &grp[k / 8];
-            const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
-                                 _mm256_mul_ps(h->q[3], h->l2)};
-            if (local) cc_store8_aos(q, local, rj + k, nr - k < 8 ? nr - k : 8);
-            else if (k + 8 <= nr && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
-                float *g = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
-                for (int r = 0; r < 4; r++) _mm256_storeu_ps(g + 8 * r, q[r]);
-            } else {
-                float rows[32];
-                for (int r = 0; r < 4; r++) _mm256_storeu_ps(rows + 8 * r, q[r]);
-                for (uint32_t l = 0; l < 8 && k + l < nr; l++) {
-                    float v[4] = {rows[l], rows[8 + l], rows[16 + l], rows[24 + l]};
-                    cc_put_soa(soa, rj[k + l], SK_PATH_ROTATION, v);
-                }
-            }
-        }
+        cc_store_rots(grp, ng, nr, rj, local, soa);
         rj += nr;
         if (cache) cslot += 8u * nr8 + 6u * nv8;
     }
