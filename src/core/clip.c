@@ -1485,10 +1485,15 @@ sk_result sk_clip_sample_cursor(const sk_clip *c, const sk_skeleton *s, double t
     if (r != SK_OK) return r;
     float *w = out->weight_count ? out->weights : NULL;
     if (w) memcpy(w, s->rest_weights, (size_t)s->weight_total * sizeof(float));
-    /* a compressed clip with many animated tracks per joint: the whole pose through SoA groups */
-    if (__builtin_expect(c->kind == SK_CLIP_COMPRESSED && c->cc.pose_rows, 0) &&
-        sk_cclip_sample_pose(c, s, sk_clip_wrap_time(c, t, loop), sk_cclip_cache(c, cursor, cursor_count), out->local))
+    if (c->kind == SK_CLIP_COMPRESSED) { /* no morph weights, no key search */
+        double tw = sk_clip_wrap_time(c, t, loop);
+        uint32_t *cache = sk_cclip_cache(c, cursor, cursor_count);
+        /* many animated tracks per joint: the whole pose through SoA groups */
+        if (c->cc.pose_rows && sk_cclip_sample_pose(c, s, tw, cache, out->local)) return SK_OK;
+        memcpy(out->local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
+        sk_cclip_sample_tracks(c, tw, cache, out->local);
         return SK_OK;
+    }
     memcpy(out->local, s->rest, (size_t)s->joint_count * sizeof(sk_transform));
     sample_tracks(c, s, t, loop, cursor, cursor_count, out->local, w);
     return SK_OK;
