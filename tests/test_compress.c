@@ -493,7 +493,7 @@ static void test_scalar_compressor(void **state) {
 static void test_whole_pose(void **state) {
     (void)state;
     static const uint32_t sizes[][2] = {{8, 8}, {16, 16}, {24, 13}, {40, 40}, {41, 40}, {41, 41}, {20, 16}, {64, 64}, {136, 136}, {137, 130}, {137, 137}};
-    int via_groups = 0, in_place = 0, cases = 0;
+    int via_groups = 0, in_place = 0, cases = 0, wide = 0;
     double worst = 0.0;
     for (uint32_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         uint32_t J = sizes[si][0], span = sizes[si][1], F = 37;
@@ -527,7 +527,9 @@ static void test_whole_pose(void **state) {
                         float h = (float)(0.6 * sin(ph)), c = cosf(h);
                         vals[4 * k] = sinf(h) * 0.6f, vals[4 * k + 1] = sinf(h) * 0.8f, vals[4 * k + 2] = 0, vals[4 * k + 3] = c;
                     } else
-                        for (uint32_t e = 0; e < 3; e++) vals[3 * k + e] = path == SK_PATH_SCALE ? (float)(1.0 + 0.2 * sin(ph)) : (float)sin(ph + e);
+                        for (uint32_t e = 0; e < 3; e++)
+                            vals[3 * k + e] = path == SK_PATH_SCALE ? (float)(1.0 + 0.2 * sin(ph))
+                                                                    : (float)(sin(ph + e) * (j == 0 && si == 3 ? 300.0 : 1.0));
                 }
                 sk_track_desc td = {.joint = j, .path = (sk_track_path)path, .interpolation = SK_INTERP_LINEAR, .key_count = F, .times = times, .values = vals};
                 assert_int_equal(sk_clip_builder_add_track(b, &td, NULL), SK_OK);
@@ -540,6 +542,10 @@ static void test_whole_pose(void **state) {
         size_t cn = sk_clip_cursor_cache_size(cc);
         uint32_t *cur = calloc(cn, sizeof *cur);
         sk_transform ref[160], got[160], got2[160];
+        /* the 40-joint clip's root moves 300 m: its translation needs 23 bits in some segment
+         * (the decoders' path that reads each component on its own) */
+        for (uint32_t sg = 0; sg < cc->cc.segments && cc->cc.anim; sg++)
+            for (uint32_t a = 0; a < cc->cc.anim; a++) wide += (cc->blob[cc->cc.segtab[2u * sg] + a] & 15u) == 15u;
         /* the error bound holds on these trees too (joints in breadth-first order: a joint's
          * descendants do not all follow it), by forward kinematics here */
         xf m0[160], m1[160];
@@ -572,7 +578,8 @@ static void test_whole_pose(void **state) {
         sk_clip_destroy(cc), sk_clip_destroy(raw), sk_skeleton_destroy(s);
     }
     printf("whole poses: %d samples of 11 skeletons the scalar decoder's bits; %d of them sampled as SoA groups (%d in the pose's "
-           "own memory); worst error %.4f cm\n", cases, via_groups, in_place, worst);
+           "own memory); %d track segments at 23 bits; worst error %.4f cm\n", cases, via_groups, in_place, wide, worst);
+    assert_true(wide > 0);
     assert_int_equal(cases, 11 * 200);
     if (sk_cclip_rows_available()) assert_true(via_groups >= 6 && in_place == 2);
 }

@@ -212,12 +212,18 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
      * tracks; per chunk of CC_CHUNK animated tracks, its rotation count;
      * per constant track its place in a pose's sk_transform array (in floats,
      * CC_CONST_ROT set for a rotation) and its four values, so that a sample
-     * writes each with one or two stores (CC_CONST_WORDS words each). */
+     * writes each with one or two stores (CC_CONST_WORDS words each); on a
+     * CPU with the rows decoder (and 24 animated tracks or more) per block of
+     * sixteen animated tracks their clip ranges as rows (128 floats: minima
+     * x, y, z, w then extents, a lane per track) and then a rotation mask per
+     * block; last, per group of eight joints of the span, which joints have a
+     * track of each path (8 bits per path). The animated tracks are in data
+     * order (the blob's: rotations first). */
     uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK, S = A ? c->cc.segments : 0;
     /* the rows decoder's clip ranges and rotation masks: only on a CPU that has it */
     uint32_t blocks = (A + 15u) / 16u, groups = (span + 7u) / 8u;
     /* the rows decoder pays per block of sixteen tracks: below CC_ROWS_MIN animated tracks the
-     * two-track decoder is faster (the mannequin's 18: 7.6 against 9.2 ns per joint) */
+     * two-track decoder is faster (the mannequin's 18: 7.6 against 8.4-8.8 ns per joint) */
     bool rows = A >= CC_ROWS_MIN && sk_cclip_rows_available();
     c->cc.plan_words = 8u * (size_t)A + 2u * (size_t)S + (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A) +
                        (rows ? 129u * (size_t)blocks : 0) + groups;
@@ -947,10 +953,6 @@ __attribute__((target("avx2,fma"), noinline, cold)) static void cc_rot8_far(cc_r
     }
 }
 
-/* The rotations of a chunk, xr[0, nr) (nr a multiple of 8) with their
- * dropped components, interpolated at u: g[nr / 8].q times g[nr / 8].l2
- * (one over the root of the squared length), multiplied as the rows are
- * stored. */
 /* sk_cc_tweights at u, its four coefficients broadcast (intrinsics: no contraction). */
 __attribute__((target("avx2,fma"), always_inline)) static inline void cc_tweights8(float u, __m256 *e) {
     const __m128 vu = _mm_set1_ps(u), h = _mm_sub_ps(vu, _mm_set1_ps(0.5f)), s = _mm_mul_ps(h, h);
