@@ -1195,19 +1195,18 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
  * frame 1 in 4-7) and pay per track for the permutes that place its
  * components, then transpose eight rotations to rows for the lerp. This one
  * decodes sixteen tracks of a segment at once, one register per stored
- * component: their bit positions by a prefix sum of their widths, one 64-bit
- * read per track and frame (a gather), the three fields shifted out, the
- * coefficients from the range bytes picked by byte permutes (VBMI) and the
- * clip ranges the plan keeps as rows (cc.rrows), the dropped component's
- * clip range chosen by masks. The rows go to the rotations' or the
- * translations' and scales' buffers (compressed by the plan's rotation mask
- * per block, cc.rmask), and the rotations are rebuilt, placed and
- * interpolated eight at a time with no transpose. The same float operations
- * in the same order as cc_read2 and sk_cc_qlerp: the same bits. */
+ * component: their bit positions by a prefix sum of their widths, each
+ * track's 8 bytes picked from the block's bytes by a byte permute (VBMI; a
+ * gather per component in a block with a 23-bit track), the three fields
+ * shifted out, the coefficients from the range bytes picked by byte permutes
+ * and the clip ranges the plan keeps as rows (cc.rrows), the dropped
+ * component's clip range chosen by masks. The rows go to the rotations' or
+ * the translations' and scales' buffers (blob version 4 puts the rotations
+ * first, so only the block where they end is split, by the plan's rotation
+ * mask, cc.rmask), and the rotations are rebuilt, placed and interpolated
+ * eight at a time with no transpose. The same float operations in the same
+ * order as cc_read2 and sk_cc_qlerp: the same bits. */
 #define CC_ROWS_TARGET "avx2,fma,avx512f,avx512vl,avx512dq,avx512bw,avx512vbmi"
-
-
-static const int32_t CC_BITS16[SK_CC_LEVELS] __attribute__((aligned(64))) = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 23};
 
 /* One block's per-track decoding terms of one segment. */
 typedef struct cc_blk {
@@ -1222,7 +1221,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk
     __m512i r = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((__mmask16)((1u << n) - 1u), rates));
     k->lvl = _mm512_and_si512(r, _mm512_set1_epi32(15));
     k->d = _mm512_srli_epi32(r, 4);
-    k->b = _mm512_permutexvar_epi32(k->lvl, _mm512_load_si512((const void *)CC_BITS16));
+    k->b = _mm512_permutexvar_epi32(k->lvl, _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)SK_CC_BITS)));
     uint32_t nb = 6u * n;
     __mmask64 m0 = nb >= 64 ? ~0ull : (1ull << nb) - 1u, m1 = nb > 64 ? (1ull << (nb - 64)) - 1u : 0;
     __m512i lo = _mm512_maskz_loadu_epi8(m0, sr), hi = _mm512_maskz_loadu_epi8(m1, sr + 64);
@@ -1256,9 +1255,6 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline __m512i cc_
     return p;
 }
 
-/* The block's three stored components of one frame: fields at bit
- * positions p (widths b) of bits, decoded by the terms k. wide: a track at 23
- * bits (3b + 7 > 64): one read per component. Lanes outside kn read nothing. */
 /* CC_REP8[h]: byte 8l + m = the low byte of dword lane 8h + l. */
 static const uint8_t CC_REP8[2][64] __attribute__((aligned(64))) = {
     {0,  0,  0,  0,  0,  0,  0,  0,  4,  4,  4,  4,  4,  4,  4,  4,  8,  8,  8,  8,  8,  8,  8,  8,  12, 12, 12, 12, 12, 12, 12, 12,
@@ -1266,6 +1262,10 @@ static const uint8_t CC_REP8[2][64] __attribute__((aligned(64))) = {
     {32, 32, 32, 32, 32, 32, 32, 32, 36, 36, 36, 36, 36, 36, 36, 36, 40, 40, 40, 40, 40, 40, 40, 40, 44, 44, 44, 44, 44, 44, 44, 44,
      48, 48, 48, 48, 48, 48, 48, 48, 52, 52, 52, 52, 52, 52, 52, 52, 56, 56, 56, 56, 56, 56, 56, 56, 60, 60, 60, 60, 60, 60, 60, 60}};
 
+/* The block's three stored components of one frame: fields at bit
+ * positions p (widths b) of bits, decoded by the terms k. wide: a track at 23
+ * bits (3b + 7 > 64): one read per component. end: the blob's end (no read past
+ * it). Lanes outside kn are not read from memory. */
 __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk_values(const uint8_t *bits, const uint8_t *end, __m512i p,
                                                                                      const cc_blk *k, __mmask16 kn, bool wide, __m512 *x) {
     const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), seven = _mm512_set1_epi32(7);
@@ -1317,7 +1317,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_blk
 
 /* One chunk's decoded stored components: rotations (frame 0 in ra, frame 1
  * in rb, their dropped components in d0, d1) and translations/scales (va,
- * vb), each in track order, padded. */
+ * vb), each in data order; room for a full block stored at the last place. */
 typedef struct cc_rowbuf {
     float ra[3][CC_CHUNK + 16], rb[3][CC_CHUNK + 16], va[3][CC_CHUNK + 16], vb[3][CC_CHUNK + 16];
     int32_t d0[CC_CHUNK + 16], d1[CC_CHUNK + 16];
