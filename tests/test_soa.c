@@ -221,8 +221,30 @@ static void test_frames_vs_tracks(void **st) {
  * writers' chunks (16 to 256 keys), tracks copied, by reference and by reference with
  * statistics side by side, keys whose squared length passes 3e38 and keys
  * that are Inf or NaN. */
+/* Values fetched for sk_clip_builder_add_track_ref_lazy: the tracks point
+ * into `poison` (NaN), the keys are at the same place in `real`. */
+struct lazy_src {
+    float *poison;
+    const float *real;
+    size_t bytes;
+    uint32_t calls, in_place;
+    int fail_at; /* the call that fails (from 1), or -1 */
+};
+
+static bool lazy_fetch(void *user, const float *src, size_t bytes, float *dst) {
+    struct lazy_src *l = user;
+    size_t off = (size_t)((const char *)src - (const char *)l->poison);
+    assert_true((const char *)src >= (const char *)l->poison && off <= l->bytes && bytes <= l->bytes - off);
+    l->calls++;
+    l->in_place += dst == src;
+    if (l->fail_at >= 0 && l->calls == (uint32_t)l->fail_at) return false;
+    memcpy(dst, (const char *)l->real + off, bytes);
+    return true;
+}
+
 static void test_frame_writers(void **st) {
     (void)st;
+    uint32_t lazy_runs = 0;
     const uint32_t joints[] = {1, 3, 4, 5, 8, 9, 12, 17, 31, 38, 41}, key_counts[] = {2, 3, 15, 16, 17, 33, 300};
     const int levels = sk_soa_use_avx2() ? 3 : 2;
     uint32_t clips = 0, stats_checked = 0;
@@ -258,19 +280,27 @@ static void test_frame_writers(void **st) {
                 void *ref_data = NULL;
                 size_t ref_bytes = 0;
                 sk_key_stats *ref_stats = malloc((size_t)n * 3 * sizeof *ref_stats);
-                for (int level = 0; level < levels; level++) {
+                size_t vbytes = (size_t)n * 3 * keys * 4 * sizeof *vals;
+                float *poison = malloc(vbytes); /* the lazy tracks' arrays: NaN until fetched */
+                for (int run = 0; run < 2 * levels; run++) {
+                    /* each level with the statistics tracks in memory, then fetched (sk_clip_builder_add_track_ref_lazy) */
+                    int level = run / 2, lazy = run % 2;
                     sk_clip_builder *b = NULL;
                     sk_error err = {0};
                     assert_int_equal(sk_clip_builder_create("w", NULL, &b, &err), SK_OK);
                     sk_clip_builder_set_writer(b, level);
+                    memset(poison, 0xff, vbytes);
+                    struct lazy_src ls = {poison, vals, vbytes, 0, 0, -1};
+                    if (lazy) sk_clip_builder_set_fetch(b, lazy_fetch, &ls);
                     memset(stats, 0xff, (size_t)n * 3 * sizeof *stats); /* finish writes every field */
                     for (uint32_t ti = 0; ti < n * 3; ti++) {
                         if (!mode[ti]) continue;
                         uint32_t p = ti % 3;
                         sk_track_desc td = {ti / 3, (sk_track_path)p, SK_INTERP_LINEAR, keys, times,
-                                            vals + (size_t)ti * keys * 4, 0};
+                                            (lazy && mode[ti] == 3 ? poison : vals) + (size_t)ti * keys * 4, 0};
                         sk_result r = mode[ti] == 1   ? sk_clip_builder_add_track(b, &td, &err)
                                       : mode[ti] == 2 ? sk_clip_builder_add_track_ref_checked(b, &td, &err)
+                                      : lazy          ? sk_clip_builder_add_track_ref_lazy(b, &td, &stats[ti], &err)
                                                       : sk_clip_builder_add_track_ref_stats(b, &td, &stats[ti], &err);
                         if (r != SK_OK) fprintf(stderr, "%s\n", err.message);
                         assert_int_equal(r, SK_OK);
@@ -279,7 +309,20 @@ static void test_frame_writers(void **st) {
                     assert_int_equal(sk_clip_builder_finish(b, &c, &err), SK_OK);
                     if (c->track_count == 0) { sk_clip_destroy(c); continue; }
                     assert_true(sk_clip_is_frame_major(c));
-                    if (level == 0) {
+                    if (lazy) { /* one read per joint group with lazy tracks, none in place */
+                        uint32_t groups = 0;
+                        for (uint32_t g0 = 0; g0 < n; g0 += 8) {
+                            bool any = false;
+                            for (uint32_t ti = g0 * 3; ti < n * 3 && ti < (g0 + 8) * 3; ti++) any = any || mode[ti] == 3;
+                            groups += any;
+                        }
+                        /* (tracks of other kinds between them can leave gaps wider than the builder reads through) */
+                        if (variant == 1) assert_int_equal(ls.calls, groups);
+                        else assert_true(ls.calls >= groups && ls.calls <= n * 3);
+                        assert_int_equal(ls.in_place, 0);
+                        lazy_runs++;
+                    }
+                    if (run == 0) {
                         ref_bytes = c->frames->data_bytes - 32;
                         ref_data = malloc(ref_bytes);
                         memcpy(ref_data, c->frames->data, ref_bytes);
@@ -293,6 +336,7 @@ static void test_frame_writers(void **st) {
                     sk_clip_destroy(c);
                     clips++;
                 }
+                free(poison);
                 /* the statistics against their definition */
                 for (uint32_t ti = 0; ti < n * 3; ti++) {
                     if (mode[ti] != 3) continue;
@@ -320,10 +364,87 @@ static void test_frame_writers(void **st) {
                 free(stats);
                 free(mode);
             }
-    assert_int_equal(clips, 11 * 7 * 3 * (uint32_t)levels);
-    printf("frame writers: %u clips at %d levels, %u tracks' statistics\n", clips / (uint32_t)levels, levels,
-           stats_checked);
+    assert_int_equal(clips, 11 * 7 * 3 * 2 * (uint32_t)levels);
+    printf("frame writers: %u clips at %d levels, in memory and fetched (%u runs with fetched tracks), %u tracks' "
+           "statistics\n", clips / (uint32_t)levels / 2, levels, lazy_runs, stats_checked);
+    assert_int_equal(lazy_runs, 11 * 7 * 2 * (uint32_t)levels + 11 * 7 * (uint32_t)levels);
     assert_true(stats_checked > 1000);
+}
+
+/* Fetched keys in a clip that is not frame-major (one STEP track): they are
+ * fetched into the caller's arrays and the clip is the one of the same keys
+ * in memory; a fetch that fails makes finish fail with SK_ERR_IO. */
+static void test_lazy_fallback(void **st) {
+    (void)st;
+    enum { J = 11, K = 40 };
+    float times[K], *vals = malloc(sizeof(float) * J * 3 * K * 4), *poison = malloc(sizeof(float) * J * 3 * K * 4);
+    uint32_t seed = 99;
+    for (uint32_t k = 0; k < K; k++) times[k] = (float)k / 30.0f;
+    for (size_t i = 0; i < (size_t)J * 3 * K * 4; i++) vals[i] = sk_test_rnd(&seed);
+    for (uint32_t ti = 0; ti < J * 3; ti++)
+        if (ti % 3 == SK_PATH_ROTATION)
+            for (uint32_t k = 0; k < K; k++) {
+                sk_quat q = sk_test_rnd_quat(&seed);
+                float *v = vals + (size_t)ti * K * 4 + k * 4;
+                v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+            }
+    for (int fail_at = -1; fail_at <= 3; fail_at++)
+        for (int step = 0; step < 2; step++) {
+            sk_clip *c[2] = {NULL, NULL};
+            sk_key_stats stats[2][J * 3];
+            struct lazy_src ls = {poison, vals, sizeof(float) * J * 3 * K * 4, 0, 0, fail_at};
+            sk_result r = SK_OK;
+            for (int lazy = 0; lazy < 2; lazy++) {
+                sk_clip_builder *b = NULL;
+                sk_error err = {0};
+                assert_int_equal(sk_clip_builder_create("f", NULL, &b, &err), SK_OK);
+                memset(poison, 0xff, ls.bytes);
+                if (lazy) sk_clip_builder_set_fetch(b, lazy_fetch, &ls);
+                for (uint32_t ti = 0; ti < J * 3; ti++) {
+                    sk_track_desc td = {ti / 3, (sk_track_path)(ti % 3),
+                                        step && ti == 7 ? SK_INTERP_STEP : SK_INTERP_LINEAR, K, times,
+                                        (lazy ? poison : vals) + (size_t)ti * K * 4, 0};
+                    assert_int_equal(lazy ? sk_clip_builder_add_track_ref_lazy(b, &td, &stats[lazy][ti], &err)
+                                          : sk_clip_builder_add_track_ref_stats(b, &td, &stats[lazy][ti], &err),
+                                     SK_OK);
+                }
+                r = sk_clip_builder_finish(b, &c[lazy], &err);
+                /* frame-major: one read per joint group (two groups); else one per track */
+                bool fails = fail_at >= 1 && (step || fail_at <= 2);
+                if (lazy && fails) {
+                    assert_int_equal(r, SK_ERR_IO);
+                    assert_null(c[1]);
+                    assert_string_equal(err.message, "the animation keys could not be read");
+                } else
+                    assert_int_equal(r, SK_OK);
+            }
+            if (!(fail_at >= 1 && (step || fail_at <= 2))) {
+                assert_int_equal(ls.calls, step ? J * 3 : 2);
+                assert_int_equal(sk_clip_is_frame_major(c[0]), !step);
+                assert_int_equal(sk_clip_is_frame_major(c[1]), !step);
+                assert_memory_equal(stats[0], stats[1], sizeof stats[0]);
+                assert_int_equal(ls.in_place, step ? J * 3 : 0); /* not frame-major: every track in place */
+                for (uint32_t ti = 0; ti < J * 3; ti++) {
+                    float t0[K], v0[K * 4], t1[K], v1[K * 4];
+                    assert_true(sk_clip_track_keys(c[0], ti, t0, v0));
+                    assert_true(sk_clip_track_keys(c[1], ti, t1, v1));
+                    assert_memory_equal(t0, t1, sizeof t0);
+                    assert_memory_equal(v0, v1, sizeof(float) * K * (ti % 3 == SK_PATH_ROTATION ? 4 : 3));
+                }
+            }
+            sk_clip_destroy(c[0]);
+            sk_clip_destroy(c[1]);
+        }
+    /* a lazy track without a fetch function is refused */
+    sk_clip_builder *b = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_clip_builder_create("g", NULL, &b, &err), SK_OK);
+    sk_key_stats s1;
+    sk_track_desc td = {0, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, K, times, vals, 0};
+    assert_int_equal(sk_clip_builder_add_track_ref_lazy(b, &td, &s1, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_clip_builder_destroy(b);
+    free(vals);
+    free(poison);
 }
 
 /* Blending and local-to-model: the SoA functions against sk_blend_two
@@ -689,7 +810,7 @@ static void test_errors(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_mannequin), cmocka_unit_test(test_sample_layouts),
-        cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_frame_writers), cmocka_unit_test(test_blend_l2m),
+        cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_frame_writers), cmocka_unit_test(test_lazy_fallback), cmocka_unit_test(test_blend_l2m),
         cmocka_unit_test(test_kernel_widths),    cmocka_unit_test(test_errors),
         cmocka_unit_test(test_blend_weighted),   cmocka_unit_test(test_l2m_palette),
     };

@@ -23,9 +23,12 @@ struct sk_clip_builder {
     struct clip_ref {
         const float *times, *values;
         sk_key_stats *stats; /* sk_clip_builder_add_track_ref_stats: filled at finish, else NULL */
+        bool lazy;           /* sk_clip_builder_add_track_ref_lazy: values read through fetch */
     } *refs;
     size_t ref_count, ref_cap;
     int writer; /* frame writer (sk_clip_builder_set_writer): -1 the best this CPU has */
+    sk_key_fetch_fn fetch; /* sk_clip_builder_set_fetch */
+    void *fetch_user;
 };
 
 static const char *path_name(uint32_t p) {
@@ -136,6 +139,19 @@ sk_result sk_clip_builder_add_track_ref_stats(sk_clip_builder *b, const sk_track
     return add_track(b, t, true, true, stats, err);
 }
 
+void sk_clip_builder_set_fetch(sk_clip_builder *b, sk_key_fetch_fn fetch, void *user) {
+    if (b) b->fetch = fetch, b->fetch_user = user;
+}
+
+sk_result sk_clip_builder_add_track_ref_lazy(sk_clip_builder *b, const sk_track_desc *t, sk_key_stats *stats,
+                                             sk_error *err) {
+    if (!b || !b->fetch)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_builder_add_track_ref_lazy: no fetch function set");
+    sk_result r = sk_clip_builder_add_track_ref_stats(b, t, stats, err);
+    if (r == SK_OK) b->refs[b->ref_count - 1].lazy = true;
+    return r;
+}
+
 /* checked: the caller has already verified the keys (finite, non-decreasing
  * times; finite values; rotation keys of non-zero length), so the passes over
  * them are not repeated; every other check stays. */
@@ -220,6 +236,7 @@ static sk_result add_track(sk_clip_builder *b, const sk_track_desc *t, bool ref,
         tr->time_offset = b->ref_count;
         b->refs[b->ref_count].times = t->times;
         b->refs[b->ref_count].stats = stats;
+        b->refs[b->ref_count].lazy = false;
         b->refs[b->ref_count++].values = t->values;
         return SK_OK;
     }
@@ -552,32 +569,170 @@ static void frames_quad(const struct frame_src *src, const uint32_t *ti, float *
 }
 #endif
 
-static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
+/* A float of the identity in a lane of a full block that no writer stores. */
+struct frame_fill {
+    uint32_t at;
+    float v;
+};
+
+/* Keys k0..k1-1 of one track (one that no four- or eight-lane writer takes). */
+static void frames_track(const struct frame_src *sr, float *data, uint32_t stride, uint32_t k0, uint32_t k1) {
+    float *o = data + (size_t)k0 * stride + sr->at;
+    uint32_t st = sr->step;
+    if (sr->comps == 4) {
+        const float *v = sr->v + (size_t)k0 * 4u;
+        for (uint32_t k = k0; k < k1; k++, v += 4, o += stride) {
+            float q[4] = {v[0], v[1], v[2], v[3]};
+            if (sr->norm) normalize_key(q);
+            o[0] = q[0], o[st] = q[1], o[2 * st] = q[2], o[3 * st] = q[3];
+        }
+    } else {
+        const float *v = sr->v + (size_t)k0 * 3u;
+        for (uint32_t k = k0; k < k1; k++, v += 3, o += stride) o[0] = v[0], o[st] = v[1], o[2 * st] = v[2];
+    }
+}
+
+enum { FB_OK = 0, FB_OOM = 1, FB_IO = 2 }; /* frames_build's outcome */
+
+/* Lazy keys (sk_clip_builder_add_track_ref_lazy) closer than this in the
+ * caller's memory are read in one fetch call, the bytes between included. */
+#define FB_FETCH_GAP ((size_t)16384)
+#ifndef FB_LAZY_CHUNK
+#define FB_LAZY_CHUNK 256u
+#endif
+
+/* frames_build when some values are fetched: the identity and padding of
+ * every frame first, then one joint group at a time (tracks are sorted by
+ * joint, so a group's tracks are consecutive): its lazy tracks' keys read
+ * into one scratch block, ranges that lie close together in one fetch call
+ * (a .glb exporter writes a joint's channels one after another: one read per
+ * group), then the group's blocks written over every key from there. The
+ * same writers, lanes and operations as the chunked loop: the same bytes. */
+static int frames_lazy(const sk_clip *c, const struct clip_ref *refs, sk_clip_frames *f, struct frame_src *src,
+                       const uint32_t *quad, uint32_t nq, bool wide, const uint8_t *in_quad,
+                       const struct frame_fill *fill, uint32_t nfill, uint32_t used, float *acc, sk_key_fetch_fn fetch,
+                       void *fuser) {
+    const sk_allocator *a = &c->alloc;
+    const uint32_t T = c->track_count, n = f->keys, stride = f->stride;
+    (void)wide;
+    for (uint32_t k = 0; k < n; k++) {
+        float *fr = f->data + (size_t)k * stride;
+        for (uint32_t x = 0; x < nfill; x++) fr[fill[x].at] = fill[x].v;
+        for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
+    }
+    uint32_t *ord = sk_realloc_raw(a, NULL, 0, (size_t)T * sizeof *ord);
+    if (!ord) return FB_OOM;
+    uint8_t *scr = NULL;
+    size_t scr_cap = 0;
+    int status = FB_OK;
+    uint32_t qi = 0;
+    for (uint32_t i0 = 0, i1; status == FB_OK && i0 < T; i0 = i1) {
+        uint32_t g = c->tracks[i0].joint / 8u;
+        for (i1 = i0; i1 < T && c->tracks[i1].joint / 8u == g; i1++) {}
+        /* the group's lazy tracks by address (insertion sort: at most 8 joints x 3 paths) */
+        uint32_t m = 0;
+        for (uint32_t i = i0; i < i1; i++) {
+            if (!c->tracks[i].pad_ || !refs[c->tracks[i].time_offset].lazy) continue;
+            uint32_t j = m++;
+            while (j > 0 && (uintptr_t)src[ord[j - 1]].v > (uintptr_t)src[i].v) ord[j] = ord[j - 1], j--;
+            ord[j] = i;
+        }
+        /* the scratch block: each run of close ranges whole */
+        size_t need = 0;
+        for (uint32_t x = 0; x < m;) {
+            uintptr_t s0 = (uintptr_t)src[ord[x]].v, e0 = s0;
+            for (; x < m; x++) {
+                uintptr_t s = (uintptr_t)src[ord[x]].v, e = s + (size_t)n * src[ord[x]].comps * sizeof(float);
+                if (s > e0 + FB_FETCH_GAP || (s - s0) % sizeof(float)) break;
+                if (e > e0) e0 = e;
+            }
+            need += e0 - s0;
+        }
+        need += 16; /* (the eight-lane writer reads a key as four floats) */
+        if (m && need > scr_cap) {
+            sk_free(a, scr, scr_cap);
+            scr_cap = need;
+            scr = sk_realloc_raw(a, NULL, 0, scr_cap);
+            if (!scr) {
+                scr_cap = 0;
+                status = FB_OOM;
+                break;
+            }
+        }
+        size_t at = 0;
+        for (uint32_t x = 0; x < m;) {
+            uint32_t x0 = x;
+            uintptr_t s0 = (uintptr_t)src[ord[x]].v, e0 = s0;
+            for (; x < m; x++) {
+                uintptr_t s = (uintptr_t)src[ord[x]].v, e = s + (size_t)n * src[ord[x]].comps * sizeof(float);
+                if (s > e0 + FB_FETCH_GAP || (s - s0) % sizeof(float)) break;
+                if (e > e0) e0 = e;
+            }
+            if (!fetch(fuser, src[ord[x0]].v, e0 - s0, (float *)(void *)(scr + at))) {
+                status = FB_IO;
+                break;
+            }
+            for (uint32_t y = x0; y < x; y++)
+                src[ord[y]].v = (const float *)(const void *)(scr + at + ((uintptr_t)src[ord[y]].v - s0));
+            at += e0 - s0;
+        }
+        if (status != FB_OK) break;
+        if (m) memset(scr + at, 0, 16);
+#if defined(SK_SOA_X86)
+        uint32_t q0 = qi; /* the group's full blocks (quads are in track order) */
+        for (; qi < nq; qi++) {
+            const uint32_t *L = quad + (wide ? 8u : 4u) * qi;
+            uint32_t d = 0;
+            while (L[d] == UINT32_MAX) d++;
+            if (c->tracks[L[d]].joint / 8u != g) break;
+        }
+        for (uint32_t k0 = 0; k0 < n; k0 += FB_LAZY_CHUNK) {
+            uint32_t k1 = n - k0 < FB_LAZY_CHUNK ? n : k0 + FB_LAZY_CHUNK;
+            for (uint32_t q = q0; q < qi; q++) {
+                if (wide) frames_oct(src, quad + 8u * q, f->data, stride, k0, k1, n, acc + (size_t)24 * q);
+                else frames_quad(src, quad + 4u * q, f->data, stride, k0, k1, n, acc + (size_t)24 * q);
+            }
+        }
+#else
+        (void)quad, (void)nq, (void)acc, (void)qi;
+#endif
+        for (uint32_t i = i0; i < i1; i++) {
+            if (in_quad[i]) continue;
+            if (src[i].stats) key_stats(src[i].v, n, src[i].path, src[i].stats);
+            frames_track(&src[i], f->data, stride, 0, n);
+        }
+    }
+    sk_free(a, scr, scr_cap);
+    sk_free(a, ord, (size_t)T * sizeof *ord);
+    return status;
+}
+
+static int frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk_key_fetch_fn fetch, void *fuser) {
     uint32_t T = c->track_count;
-    if (T == 0 || c->weight_tracks) return true;
+    if (T == 0 || c->weight_tracks) return FB_OK;
     const sk_track *t0 = &c->tracks[0];
     uint32_t n = t0->key_count;
-    if (n < 2) return true;
+    if (n < 2) return FB_OK;
     const float *times0 = fin_times(c, refs, t0);
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
-        if (t->interp != SK_INTERP_LINEAR || t->path > SK_PATH_SCALE || t->key_count != n) return true;
+        if (t->interp != SK_INTERP_LINEAR || t->path > SK_PATH_SCALE || t->key_count != n) return FB_OK;
         const float *ti = fin_times(c, refs, t);
-        if (i && ti != times0 && memcmp(ti, times0, n * sizeof(float)) != 0) return true;
-        if (i && t->joint == c->tracks[i - 1].joint && t->path == c->tracks[i - 1].path) return true; /* a duplicate */
-        if (t->joint / 8u >= (1u << 24)) return true;
+        if (i && ti != times0 && memcmp(ti, times0, n * sizeof(float)) != 0) return FB_OK;
+        if (i && t->joint == c->tracks[i - 1].joint && t->path == c->tracks[i - 1].path) return FB_OK; /* a duplicate */
+        if (t->joint / 8u >= (1u << 24)) return FB_OK;
     }
     /* Tracks are sorted by joint then path, so blocks come out in (group, path) order. */
     const sk_allocator *a = &c->alloc;
     sk_clip_frames *f = sk_alloc(a, sizeof *f);
-    if (!f) return false;
+    if (!f) return FB_OOM;
     memset(f, 0, sizeof *f);
     f->tracks = T;
     f->blocks = sk_alloc(a, (size_t)T * sizeof(sk_frame_block)); /* at most one per track */
     f->track_block = sk_alloc(a, (size_t)T * sizeof(uint32_t));
     if (!f->blocks || !f->track_block) {
         frames_free(a, f);
-        return false;
+        return FB_OOM;
     }
     /* Blocks: group then path (tracks sorted by joint, then path, within a
      * group the paths interleave, so look each block up). */
@@ -617,14 +772,14 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
     size_t floats = (size_t)n * stride;
     if (floats / stride != n || floats > SIZE_MAX / sizeof(float) - 32) {
         frames_free(a, f);
-        return true; /* too large to lay out: keep the per-track keys */
+        return FB_OK; /* too large to lay out: keep the per-track keys */
     }
     f->data_bytes = floats * sizeof(float) + 32;
     f->data_raw = sk_realloc_raw(a, NULL, 0, f->data_bytes); /* every float is written below */
     if (!f->data_raw) {
         f->data_bytes = 0;
         frames_free(a, f);
-        return false;
+        return FB_OOM;
     }
     f->data = (float *)(((uintptr_t)f->data_raw + 31u) & ~(uintptr_t)31u);
     /* Per track: its values, where its component 0 sits in a key's frame
@@ -634,7 +789,7 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
     src = sk_realloc_raw(a, NULL, 0, (size_t)T * sizeof *src);
     if (!src) {
         frames_free(a, f);
-        return false;
+        return FB_OOM;
     }
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
@@ -659,14 +814,14 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
     }
     /* The identity's floats in the lanes of full blocks without a track that
      * no four- or eight-lane writer stores, listed once (below). */
-    struct frame_fill { uint32_t at; float v; } *fill;
+    struct frame_fill *fill;
     uint32_t nfill = 0;
     size_t fill_cap = (size_t)nb * 32u;
     fill = sk_realloc_raw(a, NULL, 0, fill_cap * sizeof *fill);
     if (!fill) {
         sk_free(a, src, (size_t)T * sizeof *src);
         frames_free(a, f);
-        return false;
+        return FB_OOM;
     }
     /* Lanes 0-3 and 4-7 of a full block are written together (frames_quad). */
     uint32_t *quad = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * 4u * sizeof *quad), nq = 0; /* 4 tracks each */
@@ -682,11 +837,13 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
         sk_free(a, in_quad, T ? T : 1);
         sk_free(a, src, (size_t)T * sizeof *src);
         frames_free(a, f);
-        return false;
+        return FB_OOM;
     }
     memset(in_quad, 0, T);
+    bool wide_q = false; /* quads of eight lanes (frames_oct) */
 #if defined(SK_SOA_X86)
     const bool wide = writer == 2 || (writer < 0 && sk_soa_use_avx2());
+    wide_q = wide;
     if (writer != 0) {
     /* Per full block, lanes 0-3 and 4-7: a quad when its tracks (one to
      * four; a lane without a track holds the identity) agree on
@@ -750,40 +907,31 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
                 if (!(b->mask >> l & 1u) && !qslot[2u * bi + l / 4u])
                     fill[nfill].at = b->offset + r * 8 + l, fill[nfill++].v = frames_identity[b->path][r];
     }
-    for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
-        if (src[i].stats && !in_quad[i]) key_stats(src[i].v, n, src[i].path, src[i].stats);
-    /* keys at a time: about 128 KiB of frames (in the second-level cache), 16 to 256 */
-    uint32_t chunk = (uint32_t)(131072u / ((size_t)stride * 4u));
-    chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
-    for (uint32_t k0 = 0; k0 < n; k0 += chunk) { /* a chunk of keys at a time, one track after another */
-        uint32_t k1 = n - k0 < chunk ? n : k0 + chunk;
-        for (uint32_t k = k0; k < k1; k++) {
-            float *fr = f->data + (size_t)k * stride;
-            for (uint32_t x = 0; x < nfill; x++) fr[fill[x].at] = fill[x].v;
-            for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
-        }
-#if defined(SK_SOA_X86)
-        for (uint32_t qi = 0; qi < nq; qi++) {
-            if (wide) frames_oct(src, quad + 8u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);
-            else frames_quad(src, quad + 4u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);
-        }
-#endif
-        for (uint32_t i = 0; i < T; i++) {
-            if (in_quad[i]) continue;
-            const struct frame_src sr = src[i];
-            float *o = f->data + (size_t)k0 * stride + sr.at;
-            uint32_t st = sr.step;
-            if (sr.comps == 4) {
-                const float *v = sr.v + (size_t)k0 * 4u;
-                for (uint32_t k = k0; k < k1; k++, v += 4, o += stride) {
-                    float q[4] = {v[0], v[1], v[2], v[3]};
-                    if (sr.norm) normalize_key(q);
-                    o[0] = q[0], o[st] = q[1], o[2 * st] = q[2], o[3 * st] = q[3];
-                }
-            } else {
-                const float *v = sr.v + (size_t)k0 * 3u;
-                for (uint32_t k = k0; k < k1; k++, v += 3, o += stride) o[0] = v[0], o[st] = v[1], o[2 * st] = v[2];
+    bool lazy = false;
+    for (uint32_t i = 0; i < T; i++) lazy = lazy || (c->tracks[i].pad_ && refs[c->tracks[i].time_offset].lazy);
+    int status = FB_OK;
+    if (lazy) status = frames_lazy(c, refs, f, src, quad, nq, wide_q, in_quad, fill, nfill, used, acc, fetch, fuser);
+    else {
+        for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
+            if (src[i].stats && !in_quad[i]) key_stats(src[i].v, n, src[i].path, src[i].stats);
+        /* keys at a time: about 128 KiB of frames (in the second-level cache), 16 to 256 */
+        uint32_t chunk = (uint32_t)(131072u / ((size_t)stride * 4u));
+        chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
+        for (uint32_t k0 = 0; k0 < n; k0 += chunk) { /* a chunk of keys at a time, one track after another */
+            uint32_t k1 = n - k0 < chunk ? n : k0 + chunk;
+            for (uint32_t k = k0; k < k1; k++) {
+                float *fr = f->data + (size_t)k * stride;
+                for (uint32_t x = 0; x < nfill; x++) fr[fill[x].at] = fill[x].v;
+                for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
             }
+#if defined(SK_SOA_X86)
+            for (uint32_t qi = 0; qi < nq; qi++) {
+                if (wide) frames_oct(src, quad + 8u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);
+                else frames_quad(src, quad + 4u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);
+            }
+#endif
+            for (uint32_t i = 0; i < T; i++)
+                if (!in_quad[i]) frames_track(&src[i], f->data, stride, k0, k1);
         }
     }
 #if defined(SK_SOA_X86)
@@ -805,11 +953,15 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
     sk_free(a, acc, (size_t)(2u * nb + 1u) * 24u * sizeof *acc);
     sk_free(a, in_quad, T ? T : 1);
     sk_free(a, src, (size_t)T * sizeof *src);
+    if (status != FB_OK) {
+        frames_free(a, f);
+        return status;
+    }
     /* One time array for every track; no per-track values. */
     float *times = sk_alloc(a, n * sizeof(float));
     if (!times) {
         frames_free(a, f);
-        return false;
+        return FB_OOM;
     }
     memcpy(times, times0, n * sizeof(float));
     sk_free(a, c->times, c->time_total * sizeof(float));
@@ -820,7 +972,7 @@ static bool frames_build(sk_clip *c, const struct clip_ref *refs, int writer) {
     c->value_total = 0;
     for (uint32_t i = 0; i < T; i++) c->tracks[i].time_offset = 0, c->tracks[i].value_offset = 0, c->tracks[i].pad_ = 0;
     c->frames = f;
-    return true;
+    return FB_OK;
 }
 
 /* Tracks added by reference in a clip that is not frame-major: their keys
@@ -911,17 +1063,26 @@ sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *er
     c->joint_span = span;
     for (size_t i = 0; i < b->ref_count; i++)
         if (b->refs[i].stats) b->refs[i].stats->bad = 0, b->refs[i].stats->lo = 3.4e38f, b->refs[i].stats->hi = 0.0f;
-    bool built = frames_build(c, b->refs, b->writer);
-    for (uint32_t i = 0; built && !c->frames && i < c->track_count; i++) { /* not frame-major: a pass of their own */
+    int fb = frames_build(c, b->refs, b->writer, b->fetch, b->fetch_user);
+    for (uint32_t i = 0; fb == FB_OK && !c->frames && i < c->track_count; i++) { /* not frame-major: */
+        const sk_track *t = &c->tracks[i];                                    /* lazy keys into the caller's arrays */
+        const struct clip_ref *r = t->pad_ ? &b->refs[t->time_offset] : NULL;
+        if (r && r->lazy &&
+            !b->fetch(b->fetch_user, r->values, (size_t)t->key_count * t->width * sizeof(float), (float *)(uintptr_t)r->values))
+            fb = FB_IO;
+    }
+    for (uint32_t i = 0; fb == FB_OK && !c->frames && i < c->track_count; i++) { /* not frame-major: a pass of their own */
         const sk_track *t = &c->tracks[i];
         if (t->pad_ && b->refs[t->time_offset].stats)
             key_stats(b->refs[t->time_offset].values, t->key_count, t->path, b->refs[t->time_offset].stats);
     }
-    if (!built || (!c->frames && b->ref_count && !refs_materialize(c, b->refs))) {
+    if (fb == FB_OK && !c->frames && b->ref_count && !refs_materialize(c, b->refs)) fb = FB_OOM;
+    if (fb != FB_OK) {
         c->name = NULL;
         sk_clip_destroy(c);
         sk_clip_builder_destroy(b);
-        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        return fb == FB_IO ? sk_error_set(err, SK_ERR_IO, "the animation keys could not be read")
+                           : sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     }
     c->name = b->name; /* take ownership */
     b->name = NULL;

@@ -92,6 +92,23 @@ typedef struct sk_key_stats {
 sk_result sk_clip_builder_add_track_ref_stats(struct sk_clip_builder *b, const struct sk_track_desc *t,
                                               sk_key_stats *stats, sk_error *err);
 
+/* Keys that are not in memory yet (the glTF reader streams a .glb's
+ * animation keys from the file): fetch(user, src, bytes, dst) copies the
+ * bytes the caller's array at src holds in the file into dst, or into the
+ * array itself when dst == src. It returns false when they cannot be read
+ * (finish then fails with SK_ERR_IO; the caller keeps its own message). */
+typedef bool (*sk_key_fetch_fn)(void *user, const float *src, size_t bytes, float *dst);
+void sk_clip_builder_set_fetch(struct sk_clip_builder *b, sk_key_fetch_fn fetch, void *user);
+
+/* As sk_clip_builder_add_track_ref_stats for values read through the
+ * builder's fetch function (set first; SK_ERR_INVALID_ARGUMENT without
+ * one): finish reads a joint group's tracks at a time into a block of its
+ * own (ranges that lie close together in one call) and writes the frames
+ * from there; a clip that is not frame-major fetches them into the caller's
+ * arrays. The clip is the one the same keys in memory give. */
+sk_result sk_clip_builder_add_track_ref_lazy(struct sk_clip_builder *b, const struct sk_track_desc *t,
+                                             sk_key_stats *stats, sk_error *err);
+
 /* Which code writes the frame-major keys at finish (tests compare them):
  * 0 one track at a time, 1 four lanes of a block at once (SSE2), 2 eight
  * (AVX2; only on a CPU that has it), -1 (the default) the best this CPU has.

@@ -70,6 +70,31 @@ static sk_result too_large(sk_error *err, const char *path, uint64_t size, uint6
 #define SK_SCRATCH_ALIGN ((size_t)2 << 20)
 #endif
 
+void *sk_file_pages(size_t n, sk_file_scratch *map) {
+    map->base = NULL;
+    map->length = 0;
+#if defined(SK_FILE_SCRATCH)
+    if (n == 0 || n > SIZE_MAX - 4096) return NULL;
+    size_t len = (n + 4095) & ~(size_t)4095;
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    map->base = m;
+    map->length = len;
+    return m;
+#else
+    (void)n;
+    return NULL;
+#endif
+}
+
+void sk_file_pages_free(sk_file_scratch *map) {
+#if defined(SK_FILE_SCRATCH)
+    if (map->base) munmap(map->base, map->length);
+#endif
+    map->base = NULL;
+    map->length = 0;
+}
+
 /* Releases what read_posix returned: its own pages, or the allocator's. */
 static void scratch_free(const sk_allocator *alloc, void *buf, size_t n, sk_file_scratch *map) {
 #if defined(SK_FILE_SCRATCH)
@@ -85,33 +110,88 @@ static void scratch_free(const sk_allocator *alloc, void *buf, size_t n, sk_file
 }
 
 #if defined(SK_FILE_POSIX)
-/* map: the caller's sk_file_scratch when the file may go into pages of its
- * own (SK_FILE_SCRATCH), else NULL. */
-static sk_result read_posix(const char *path, uint64_t max_size, const sk_allocator *alloc, void **data,
-                            size_t *size, sk_file_scratch *map, sk_error *err) {
+/* Opens a regular file for reading (never waiting on a FIFO) no larger than
+ * max_size: its descriptor and size. */
+static sk_result open_regular(const char *path, uint64_t max_size, int *fd_out, struct stat *st, sk_error *err) {
     int fd;
     do fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
     char eb[128];
     if (fd < 0) return sk_error_set(err, SK_ERR_IO, "%s: cannot open: %s", path, errno_text(errno, eb, sizeof eb));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
+    if (fstat(fd, st) != 0) {
         int e = errno;
         close(fd);
         return sk_error_set(err, SK_ERR_IO, "%s: cannot stat: %s", path, errno_text(e, eb, sizeof eb));
     }
-    if (!S_ISREG(st.st_mode)) {
+    if (!S_ISREG(st->st_mode)) {
         close(fd);
         return sk_error_set(err, SK_ERR_IO, "%s: %s, not a regular file", path,
-                            S_ISDIR(st.st_mode)    ? "is a directory"
-                            : S_ISFIFO(st.st_mode) ? "is a FIFO"
-                            : S_ISSOCK(st.st_mode) ? "is a socket"
-                                                   : "is a device");
+                            S_ISDIR(st->st_mode)    ? "is a directory"
+                            : S_ISFIFO(st->st_mode) ? "is a FIFO"
+                            : S_ISSOCK(st->st_mode) ? "is a socket"
+                                                    : "is a device");
     }
-    if (st.st_size < 0 || (uint64_t)st.st_size > max_size || (uint64_t)st.st_size > SIZE_MAX - 1) {
+    if (st->st_size < 0 || (uint64_t)st->st_size > max_size || (uint64_t)st->st_size > SIZE_MAX - 1) {
         close(fd);
-        return too_large(err, path, (uint64_t)st.st_size, max_size);
+        return too_large(err, path, (uint64_t)st->st_size, max_size);
     }
+    *fd_out = fd;
+    return SK_OK;
+}
+
+sk_result sk_file_open_read(const sk_file_io *io, const char *path, uint64_t max_size, sk_file_handle *h,
+                            sk_error *err) {
+    h->fd = -1;
+    h->size = 0;
+    if (io && io->read) return SK_ERR_UNSUPPORTED;
+    struct stat st;
+    sk_result r = open_regular(path, max_size, &h->fd, &st, err);
+    if (r != SK_OK) return r;
+    h->size = (uint64_t)st.st_size;
+    return SK_OK;
+}
+
+bool sk_file_pread(const sk_file_handle *h, void *dst, size_t n, uint64_t at) {
+    uint8_t *d = dst;
+    if (at > h->size || n > h->size - at) return false;
+    while (n) {
+        ssize_t r = pread(h->fd, d, n, (off_t)at);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false; /* an error, or the file shrank */
+        d += r, n -= (size_t)r, at += (uint64_t)r;
+    }
+    return true;
+}
+
+void sk_file_close(sk_file_handle *h) {
+    if (h->fd >= 0) close(h->fd);
+    h->fd = -1;
+}
+#else
+sk_result sk_file_open_read(const sk_file_io *io, const char *path, uint64_t max_size, sk_file_handle *h,
+                            sk_error *err) {
+    (void)io, (void)path, (void)max_size, (void)err;
+    h->fd = -1;
+    h->size = 0;
+    return SK_ERR_UNSUPPORTED;
+}
+bool sk_file_pread(const sk_file_handle *h, void *dst, size_t n, uint64_t at) {
+    (void)h, (void)dst, (void)n, (void)at;
+    return false;
+}
+void sk_file_close(sk_file_handle *h) { h->fd = -1; }
+#endif
+
+#if defined(SK_FILE_POSIX)
+/* map: the caller's sk_file_scratch when the file may go into pages of its
+ * own (SK_FILE_SCRATCH), else NULL. */
+static sk_result read_posix(const char *path, uint64_t max_size, const sk_allocator *alloc, void **data,
+                            size_t *size, sk_file_scratch *map, sk_error *err) {
+    int fd;
+    struct stat st;
+    char eb[128];
+    sk_result opened = open_regular(path, max_size, &fd, &st, err);
+    if (opened != SK_OK) return opened;
     size_t n = (size_t)st.st_size, got = 0;
     uint8_t *buf = NULL;
 #if defined(SK_FILE_SCRATCH)

@@ -252,6 +252,8 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
         TRY(view_range(g, vv, (size_t)voff, vbytes, vp, what, &a->sparse_val));
         a->sparse_count = (uint32_t)sc;
         a->sparse_idx_type = (uint32_t)ict;
+        TRY(sk_gl_stream_ensure(g, a->sparse_idx, ibytes));
+        TRY(sk_gl_stream_ensure(g, a->sparse_val, vbytes));
         if (!a->sparse_idx) a->missing_buffer = (int32_t)g->views[iv].buffer;
         if (!a->sparse_val) a->missing_buffer = (int32_t)g->views[vv].buffer;
         /* Indices strictly increasing and inside the accessor. */
@@ -275,6 +277,8 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
      * animation channel's own pass over its keys, or at the end of the load
      * (sk_gl_acc_check_pending): one pass over the words fewer for keys. */
     a->finite_pending = packed;
+    if (a->comp_type == GL_FLOAT && a->data && !packed && a->count)
+        TRY(sk_gl_stream_ensure(g, a->data, a->stride * (a->count - 1u) + a->last_size));
     if (a->comp_type == GL_FLOAT) {
         for (uint32_t i = 0; a->data && !packed && i < a->count; i++)
             for (uint32_t c = 0; c < a->ncomp; c++) {
@@ -335,10 +339,23 @@ sk_result sk_gl_budget(gl_ctx *g, uint64_t bytes, const char *user_path, const c
     return SK_OK;
 }
 
+/* The bytes an accessor reads (its elements and sparse data) in memory:
+ * a streamed .glb reads any part not read yet (gltf_stream.c). */
+static sk_result acc_ensure(gl_ctx *g, const gl_acc *a) {
+    if (!g->n_lazy) return SK_OK;
+    if (a->data && a->count) TRY(sk_gl_stream_ensure(g, a->data, a->stride * (a->count - 1u) + a->last_size));
+    if (a->sparse_count) {
+        TRY(sk_gl_stream_ensure(g, a->sparse_idx, (size_t)a->sparse_count * comp_size(a->sparse_idx_type)));
+        TRY(sk_gl_stream_ensure(g, a->sparse_val, (size_t)(a->sparse_count - 1u) * a->elem_size + a->last_size));
+    }
+    return SK_OK;
+}
+
 /* Data of an accessor we are about to read must exist. */
 sk_result sk_gl_acc_finite(gl_ctx *g, uint32_t index) {
     gl_acc *a = &g->accs[index];
     if (!a->finite_pending) return SK_OK;
+    TRY(acc_ensure(g, a));
     /* Packed floats: one tight pass over the words (exponent all ones = Inf/NaN). */
     size_t words = (size_t)a->count * a->ncomp;
     if (!floats_finite(a->data, words))
@@ -375,6 +392,7 @@ static void decode_element(const gl_acc *a, const uint8_t *base, double *out) {
 
 sk_result sk_gl_acc_available(gl_ctx *g, uint32_t index, const char *user_path) {
     TRY(acc_present(g, index, user_path));
+    TRY(acc_ensure(g, &g->accs[index]));
     return sk_gl_acc_finite(g, index);
 }
 
@@ -447,9 +465,21 @@ sk_result sk_gl_acc_float_view(gl_ctx *g, uint32_t index, const char *user_path,
 sk_result sk_gl_acc_float_view_unchecked(gl_ctx *g, uint32_t index, const char *user_path, const float **out,
                                          bool *pending) {
     TRY(acc_present(g, index, user_path));
+    TRY(acc_ensure(g, &g->accs[index]));
     TRY(acc_budget(g, index, user_path));
     *out = (const float *)(const void *)g->accs[index].data;
     *pending = g->accs[index].finite_pending;
+    return SK_OK;
+}
+
+sk_result sk_gl_acc_float_view_lazy(gl_ctx *g, uint32_t index, const char *user_path, const float **out,
+                                    bool *pending, bool *lazy) {
+    const gl_acc *a = &g->accs[index];
+    TRY(acc_present(g, index, user_path));
+    TRY(acc_budget(g, index, user_path));
+    *out = (const float *)(const void *)a->data;
+    *pending = a->finite_pending;
+    *lazy = a->data && a->count && sk_gl_stream_pending(g, a->data, a->stride * (a->count - 1u) + a->last_size);
     return SK_OK;
 }
 

@@ -111,10 +111,12 @@ static sk_result check_deferred(gl_ctx *g, uint32_t ai, const deferred_keys *d, 
             char op[96];
             size_t sn = gl_path(op, sizeof op, "/animations/", ai, "/samplers/");
             gl_path(op + sn, sizeof op - sn, "", k->si, "/output");
+            TRY(sk_gl_stream_ensure(g, k->values, (size_t)k->keys * 4u * sizeof(float)));
             TRY(rotations_exact(g, k->values, k->keys, false, op));
         } else if (k->path == SK_PATH_SCALE) {
             track_bound_into(g, k->joint, SK_PATH_SCALE, (double)k->st.hi);
         } else {
+            if (!(k->st.hi <= 1e30f)) TRY(sk_gl_stream_ensure(g, k->values, (size_t)k->keys * 3u * sizeof(float)));
             double bound = k->st.hi <= 1e30f ? sqrt((double)k->st.hi) * (1.0 + 0x1p-20)
                                              : sk_gl_track_bound(k->times, k->values, k->keys, 3, false, true, NULL);
             track_bound_into(g, k->joint, SK_PATH_TRANSLATION, bound);
@@ -209,9 +211,14 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     bool by_ref = sk_gl_acc_viewable(g, ia) && sk_gl_acc_viewable(g, oa);
     const float *vv = NULL;
     bool pending = false; /* the values' Inf/NaN check is this function's (sk_gl_acc_float_view_unchecked) */
+    /* LINEAR and STEP translations, rotations and scales by reference: the
+     * builder checks their values in its pass over them (below), and reads
+     * them from the file itself when they are streamed (gltf_stream.c) */
+    bool deferrable = by_ref && mode != SK_INTERP_CUBICSPLINE && tpath != SK_PATH_WEIGHTS, lazy = false;
     if (by_ref) {
         TRY(sk_gl_acc_float_view(g, ia, ip, &times));
-        TRY(sk_gl_acc_float_view_unchecked(g, oa, op, &vv, &pending));
+        if (deferrable) TRY(sk_gl_acc_float_view_lazy(g, oa, op, &vv, &pending, &lazy));
+        else TRY(sk_gl_acc_float_view_unchecked(g, oa, op, &vv, &pending));
     } else {
         float *tt;
         TRY(sk_gl_acc_read_float(g, ia, &g->chan, ip, &tt));
@@ -250,14 +257,15 @@ static sk_result load_channel(gl_ctx *g, sk_clip_builder *b, uint32_t ai, uint32
     td.values = values;
     td.width = width;
     sk_error e = {0};
-    if (by_ref && mode != SK_INTERP_CUBICSPLINE && tpath != SK_PATH_WEIGHTS) {
+    if (deferrable) {
         /* The values are checked in the builder's one pass over them (Inf/NaN
          * included, if still pending), and decided on after finish. */
         deferred_keys *d = &defer[(*n_defer)++];
         memset(d, 0, sizeof *d);
         d->oa = oa, d->si = si, d->joint = td.joint, d->keys = keys, d->path = (uint8_t)tpath;
         d->times = times, d->values = values;
-        sk_result r = sk_clip_builder_add_track_ref_stats(b, &td, &d->st, &e);
+        sk_result r = lazy ? sk_clip_builder_add_track_ref_lazy(b, &td, &d->st, &e)
+                           : sk_clip_builder_add_track_ref_stats(b, &td, &d->st, &e);
         if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
         return SK_OK;
     }
@@ -318,6 +326,7 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
         sk_error e = {0};
         sk_result r = sk_clip_builder_create(name ? name : "", g->alloc, &b, &e);
         if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
+        if (g->n_lazy) sk_clip_builder_set_fetch(b, sk_gl_stream_fetch, g);
         /* Reserve the builder's storage from the samplers' accessor counts (a hint:
          * indices are validated channel by channel below). */
         size_t rkeys = 0, rvals = 0;
@@ -351,6 +360,8 @@ sk_result sk_gl_load_animations(gl_ctx *g) {
             }
         }
         r = sk_clip_builder_finish(b, &clips[a], &e);
+        if (r == SK_ERR_IO) /* a streamed key range that could not be read */
+            return fail(g, r, "%s: %s: the file changed while it was being read", path, e.message);
         if (r != SK_OK) return fail(g, r, "%s: %s", path, e.message);
         r = check_deferred(g, a, defer, n_defer);
         if (r != SK_OK) {

@@ -556,7 +556,10 @@ sk_result sk_gl_load_images(gl_ctx *g) {
                 return fail(g, SK_ERR_INVALID_DATA, "%s/bufferView: bufferView %d has a byteStride (%u)", path, view,
                             v->stride);
             const gl_buffer *b = &g->buffers[v->buffer];
-            if (b->data && !g->skip_image_data) TRY(image_copy(g, img, b->data + v->offset, v->length));
+            if (b->data && !g->skip_image_data) {
+                TRY(sk_gl_stream_ensure(g, b->data + v->offset, v->length));
+                TRY(image_copy(g, img, b->data + v->offset, v->length));
+            }
         } else if (strncmp(uri, "data:", 5) == 0) {
             if (g->skip_image_data) continue;
             uint8_t *d = NULL;
@@ -595,8 +598,6 @@ sk_result sk_gl_load_images(gl_ctx *g) {
 
 /* ---- container (§4 GLB File Format Specification) ------------------------ */
 
-#define GLB_JSON 0x4E4F534Au
-#define GLB_BIN 0x004E4942u
 
 sk_result sk_gl_parse_glb(gl_ctx *g, const uint8_t *d, size_t size, const char **json, size_t *json_len) {
     if (size < 12) return fail(g, SK_ERR_PARSE, "GLB: %zu bytes is shorter than the 12-byte header", size);

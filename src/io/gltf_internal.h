@@ -15,6 +15,7 @@
 #define SKELANIM_GLTF_INTERNAL_H
 
 #include "core/internal.h"
+#include "io/file_internal.h"
 #include "skelanim/io/file.h"
 #include "skelanim/io/gltf.h"
 
@@ -32,6 +33,8 @@
 
 #define GL_DEFAULT_MAX_BYTES ((uint64_t)1 << 30)
 #define GLB_MAGIC 0x46546C67u /* "glTF" (§4.4.2) */
+#define GLB_JSON 0x4E4F534Au  /* chunk types (§4.4.3.1) */
+#define GLB_BIN 0x004E4942u
 /* Byte offsets/lengths: exact in a JSON double and representable in size_t. */
 #define GL_MAX_OFFSET ((double)(SIZE_MAX < 9007199254740991ull ? SIZE_MAX : 9007199254740991ull))
 
@@ -94,6 +97,14 @@ typedef struct gl_file {
     size_t size;
 } gl_file;
 
+/* A byte range of the BIN chunk that is read when needed (gltf_stream.c). */
+typedef struct gl_range {
+    size_t at, len;
+    bool filled;
+} gl_range;
+
+struct sk_file_handle;
+
 typedef struct gl_ctx {
     sk_arena tmp; /* scratch, released at the end */
     sk_arena chan; /* per animation channel, reset after each (keeps its memory hot) */
@@ -131,6 +142,17 @@ typedef struct gl_ctx {
      * bound for CUBICSPLINE), measured while each channel's keys are in hand
      * (gltf_animation.c) for gltf_limits.c; NULL when no clip has such keys. */
     double *anim_tb, *anim_sb;
+    /* A .glb whose BIN chunk is read as it is needed (gltf_stream.c): the
+     * open file and where the chunk's data starts in it (file NULL: the
+     * whole input is in memory), the chunk's memory (g->alloc), and its
+     * ranges that are read only when asked for, by position. */
+    const struct sk_file_handle *file;
+    uint64_t bin_at;
+    uint8_t *bin_mem;
+    size_t bin_mem_size;
+    struct sk_file_scratch bin_pages; /* bin_mem in pages of its own (base NULL: from g->alloc) */
+    gl_range *lazy;
+    uint32_t n_lazy;
 } gl_ctx;
 
 /* Fills the caller's sk_error (if any) and returns the code. */
@@ -203,6 +225,24 @@ static inline bool j_is_uint(const sk_jv *it, double limit) {
 
 /* A top-level array of objects as a flat table (indexed by the reader). */
 sk_result sk_gl_collection(gl_ctx *g, const char *key, const sk_jv ***out, uint32_t *count);
+
+/* gltf_stream.c: the BIN chunk of a .glb read from g->file (after the
+ * top-level collections, before the buffers): every byte except the keys
+ * the clip builder can stream. sk_gl_stream_ensure reads any such range
+ * that [p, p + n) touches (every reader of the BIN's bytes calls it first);
+ * sk_gl_stream_pending says whether one is still unread there;
+ * sk_gl_stream_fetch is the clip builder's sk_key_fetch_fn (user: g). */
+sk_result sk_gl_stream_bin(gl_ctx *g);
+sk_result sk_gl_stream_ensure(gl_ctx *g, const void *p, size_t n);
+bool sk_gl_stream_pending(const gl_ctx *g, const void *p, size_t n);
+bool sk_gl_stream_fetch(void *user, const float *src, size_t bytes, float *dst);
+
+/* gltf_read.c: sk_gltf_load_file, streaming the BIN chunk of a .glb of at
+ * least stream_min bytes (sk_gltf_load_file: SK_GLTF_STREAM_MIN; tests
+ * lower it to stream every file). */
+#define SK_GLTF_STREAM_MIN ((uint64_t)1 << 20)
+sk_result sk_gltf_load_file_streamed(const char *path, const sk_gltf_options *opts, uint64_t stream_min,
+                                     sk_asset **out, sk_error *err);
 /* Optional index property: -1 when absent. */
 sk_result sk_gl_opt_index(gl_ctx *g, const sk_jv *obj, const char *key, uint32_t limit, const char *what,
                           const char *path, int32_t *out);
@@ -262,6 +302,11 @@ sk_result sk_gl_acc_float_view(gl_ctx *g, uint32_t index, const char *user_path,
  * accessor's message). */
 sk_result sk_gl_acc_float_view_unchecked(gl_ctx *g, uint32_t index, const char *user_path, const float **out,
                                          bool *pending);
+/* As sk_gl_acc_float_view_unchecked without reading streamed bytes
+ * (gltf_stream.c): *lazy says whether some of them are not read yet (the
+ * clip builder then fetches them: sk_clip_builder_add_track_ref_lazy). */
+sk_result sk_gl_acc_float_view_lazy(gl_ctx *g, uint32_t index, const char *user_path, const float **out,
+                                    bool *pending, bool *lazy);
 /* The Inf/NaN check of a packed float accessor, if still pending. */
 sk_result sk_gl_acc_finite(gl_ctx *g, uint32_t index);
 /* Every accessor whose check is still pending (the load's last step, so
