@@ -30,6 +30,7 @@
  *     same way as 1-3.
  * Every count is printed; the loops assert that they ran every index. */
 #include "support.h"
+#include "io/gltf_stream.h" /* sk_gltf_load_file_streamed */
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -170,6 +171,14 @@ static sk_result run_gltf_file(const load *l, const sk_allocator *a, void **out,
     memset(&o, 0, sizeof o);
     o.allocator = *a;
     return sk_gltf_load_file(l->path, &o, (sk_asset **)out, err);
+}
+
+/* the .glb's BIN chunk streamed (src/io/gltf_stream.c), whatever its size */
+static sk_result run_gltf_streamed(const load *l, const sk_allocator *a, void **out, sk_error *err) {
+    sk_gltf_options o;
+    memset(&o, 0, sizeof o);
+    o.allocator = *a;
+    return sk_gltf_load_file_streamed(l->path, &o, 0, (sk_asset **)out, NULL, err);
 }
 
 static sk_result run_graph(const load *l, const sk_allocator *a, void **out, sk_error *err) {
@@ -407,8 +416,11 @@ static void test_shared_models(void **st) {
     load l1 = {"gltf: CesiumMan.glb (file)", run_gltf_file, destroy_asset, same_asset, NULL, 0, cm, NULL, NULL, 0, false};
     load l2 = {"gltf: SimpleSkin.gltf + .bin files (file)", run_gltf_file, destroy_asset, same_asset, NULL, 0, ss, NULL,
                NULL, 0, false};
+    load l3 = {"gltf: CesiumMan.glb (file, BIN streamed)", run_gltf_streamed, destroy_asset, same_asset, NULL, 0, cm,
+               NULL, NULL, 0, false};
     check_load(&l1);
     check_load(&l2);
+    check_load(&l3);
 }
 
 /* A glTF whose JSON is broken: a parse error with the place, nothing left allocated. */

@@ -237,12 +237,7 @@ sk_result sk_gl_stream_ensure(gl_ctx *g, const void *p, size_t n);
 bool sk_gl_stream_pending(const gl_ctx *g, const void *p, size_t n);
 bool sk_gl_stream_fetch(void *user, const float *src, size_t bytes, float *dst);
 
-/* gltf_read.c: sk_gltf_load_file, streaming the BIN chunk of a .glb of at
- * least stream_min bytes (sk_gltf_load_file: SK_GLTF_STREAM_MIN; tests
- * lower it to stream every file). */
-#define SK_GLTF_STREAM_MIN ((uint64_t)1 << 20)
-sk_result sk_gltf_load_file_streamed(const char *path, const sk_gltf_options *opts, uint64_t stream_min,
-                                     sk_asset **out, sk_error *err);
+#include "io/gltf_stream.h" /* sk_gltf_load_file_streamed */
 /* Optional index property: -1 when absent. */
 sk_result sk_gl_opt_index(gl_ctx *g, const sk_jv *obj, const char *key, uint32_t limit, const char *what,
                           const char *path, int32_t *out);

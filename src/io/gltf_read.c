@@ -85,7 +85,8 @@ typedef struct gl_stream_src {
 
 /* data/size: the whole input, or a streamed .glb's JSON chunk. */
 static sk_result load_input(const void *data, size_t size, uint64_t input_bytes, const gl_stream_src *stream,
-                            const char *base_dir, const sk_gltf_options *opts, sk_asset **out, sk_error *err) {
+                            const char *base_dir, const sk_gltf_options *opts, sk_asset **out,
+                            sk_gltf_stream_stats *stats, sk_error *err) {
     sk_gltf_options defaults;
     memset(&defaults, 0, sizeof defaults);
     if (!opts) opts = &defaults;
@@ -111,6 +112,8 @@ static sk_result load_input(const void *data, size_t size, uint64_t input_bytes,
     sk_arena_init(&g.chan, g.alloc);
     sk_result r = sk_asset_create_empty(g.alloc, &g.asset, err);
     if (r == SK_OK) r = load_all(&g, data ? data : "", size);
+    for (uint32_t i = 0; stats && i < g.n_lazy; i++)
+        stats->ranges++, stats->filled += g.lazy[i].filled, stats->bytes += g.lazy[i].len;
     sk_json_doc_free(&g.doc);
     for (gl_file *f = g.files; f; f = f->next) sk_file_release(g.io, g.alloc, f->data, f->size);
     if (g.bin_pages.base) sk_file_pages_free(&g.bin_pages);
@@ -130,7 +133,7 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
     if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_memory: out is NULL");
     *out = NULL;
     if (!data && size) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_memory: data is NULL");
-    return load_input(data, size, size, NULL, base_dir, opts, out, err);
+    return load_input(data, size, size, NULL, base_dir, opts, out, NULL, err);
 }
 
 /* Where a .glb's JSON and BIN chunks lie, when the file is a GLB container
@@ -162,11 +165,12 @@ static bool glb_layout(const sk_file_handle *h, uint32_t *json_len, uint64_t *bi
 }
 
 sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts, sk_asset **out, sk_error *err) {
-    return sk_gltf_load_file_streamed(path, opts, SK_GLTF_STREAM_MIN, out, err);
+    return sk_gltf_load_file_streamed(path, opts, SK_GLTF_STREAM_MIN, out, NULL, err);
 }
 
 sk_result sk_gltf_load_file_streamed(const char *path, const sk_gltf_options *opts, uint64_t stream_min,
-                                     sk_asset **out, sk_error *err) {
+                                     sk_asset **out, sk_gltf_stream_stats *stats, sk_error *err) {
+    if (stats) memset(stats, 0, sizeof *stats);
     if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_file: out is NULL");
     *out = NULL;
     if (!path) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_gltf_load_file: path is NULL");
@@ -199,7 +203,7 @@ sk_result sk_gltf_load_file_streamed(const char *path, const sk_gltf_options *op
             r = sk_error_set(&e, SK_ERR_IO, "the file changed while it was being read (its JSON chunk is shorter)");
         else {
             gl_stream_src src = {&fh, bin_at, blen};
-            r = load_input(json, jlen, fh.size, &src, dir, opts, out, &e);
+            r = load_input(json, jlen, fh.size, &src, dir, opts, out, stats, &e);
         }
         if (json) sk_free(alloc, json, jlen);
         sk_file_close(&fh);
