@@ -195,6 +195,7 @@ typedef struct sbuf {
 static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_add(sbuf *b, const char *fmt, ...) {
     va_list ap;
+    if (!b->s) b->cap = 4096, b->s = malloc(b->cap);
     for (;;) {
         va_start(ap, fmt);
         int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
