@@ -180,19 +180,21 @@ bool sk_file_pread(const sk_file_handle *h, void *dst, size_t n, uint64_t at) {
     return false;
 }
 void sk_file_close(sk_file_handle *h) { h->fd = -1; }
+sk_result sk_file_read_handle(const sk_file_handle *h, const char *path, const sk_allocator *alloc, void **data,
+                              size_t *size, sk_file_scratch *scratch, sk_error *err) {
+    (void)h, (void)path, (void)alloc, (void)data, (void)size, (void)scratch;
+    return sk_error_set(err, SK_ERR_UNSUPPORTED, "no file handles here");
+}
 #endif
 
 #if defined(SK_FILE_POSIX)
 /* map: the caller's sk_file_scratch when the file may go into pages of its
  * own (SK_FILE_SCRATCH), else NULL. */
-static sk_result read_posix(const char *path, uint64_t max_size, const sk_allocator *alloc, void **data,
-                            size_t *size, sk_file_scratch *map, sk_error *err) {
-    int fd;
-    struct stat st;
+/* The n bytes of the open file fd (left open), from where it stands. */
+static sk_result read_fd(int fd, size_t n, const char *path, const sk_allocator *alloc, void **data, size_t *size,
+                         sk_file_scratch *map, sk_error *err) {
     char eb[128];
-    sk_result opened = open_regular(path, max_size, &fd, &st, err);
-    if (opened != SK_OK) return opened;
-    size_t n = (size_t)st.st_size, got = 0;
+    size_t got = 0;
     uint8_t *buf = NULL;
 #if defined(SK_FILE_SCRATCH)
     /* A large file read for one load: pages of its own rather than the
@@ -213,7 +215,6 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
 #endif
     if (!buf) buf = sk_realloc_raw(alloc, NULL, 0, n ? n : 1); /* every byte is read into */
     if (!buf) {
-        close(fd);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes", path, n);
     }
     while (got < n) {
@@ -221,14 +222,12 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) {
             int e = errno;
-            close(fd);
             scratch_free(alloc, buf, n, map);
             return sk_error_set(err, SK_ERR_IO, "%s: read error: %s", path, errno_text(e, eb, sizeof eb));
         }
         if (r == 0) break;
         got += (size_t)r;
     }
-    close(fd);
     if (got != n) {
         scratch_free(alloc, buf, n, map);
         return sk_error_set(err, SK_ERR_IO, "%s: the file shrank while being read (%zu of %zu bytes)", path, got, n);
@@ -236,6 +235,27 @@ static sk_result read_posix(const char *path, uint64_t max_size, const sk_alloca
     *data = buf;
     *size = n;
     return SK_OK;
+}
+static sk_result read_posix(const char *path, uint64_t max_size, const sk_allocator *alloc, void **data,
+                            size_t *size, sk_file_scratch *map, sk_error *err) {
+    int fd;
+    struct stat st;
+    sk_result r = open_regular(path, max_size, &fd, &st, err);
+    if (r != SK_OK) return r;
+    r = read_fd(fd, (size_t)st.st_size, path, alloc, data, size, map, err);
+    close(fd);
+    return r;
+}
+
+sk_result sk_file_read_handle(const sk_file_handle *h, const char *path, const sk_allocator *alloc, void **data,
+                              size_t *size, sk_file_scratch *scratch, sk_error *err) {
+    scratch->base = NULL;
+    scratch->length = 0;
+    *data = NULL;
+    *size = 0;
+    alloc = sk_allocator_or_default(alloc);
+    bool own_pages = alloc == sk_allocator_or_default(NULL); /* (as sk_file_read_scratch) */
+    return read_fd(h->fd, (size_t)h->size, path, alloc, data, size, own_pages ? scratch : NULL, err);
 }
 #else
 static sk_result read_stdio(const char *path, uint64_t max_size, const sk_allocator *alloc, void **data,

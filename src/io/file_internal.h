@@ -42,5 +42,10 @@ sk_result sk_file_open_read(const sk_file_io *io, const char *path, uint64_t max
                             sk_error *err);
 bool sk_file_pread(const sk_file_handle *h, void *dst, size_t n, uint64_t at);
 void sk_file_close(sk_file_handle *h);
+/* The whole file from the start, as sk_file_read_scratch reads it (scratch
+ * pages with the default allocator); release with sk_file_release_scratch
+ * (io NULL). The handle stays open. */
+sk_result sk_file_read_handle(const sk_file_handle *h, const char *path, const sk_allocator *alloc, void **data,
+                              size_t *size, sk_file_scratch *scratch, sk_error *err);
 
 #endif

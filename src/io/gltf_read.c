@@ -211,12 +211,16 @@ sk_result sk_gltf_load_file_streamed(const char *path, const sk_gltf_options *op
         if (r != SK_OK) return sk_error_set(err, r, "%s: %s", path, e.message);
         return SK_OK;
     }
-    if (r == SK_OK) sk_file_close(&fh);
     void *buf = NULL;
     size_t size = 0;
     sk_file_scratch scratch;
     /* the file's bytes are needed only while the load runs */
-    r = sk_file_read_scratch(io, path, max, alloc, &buf, &size, &scratch, err); /* its message starts with the path */
+    if (r == SK_OK) { /* (the file is open: read it from there) */
+        r = sk_file_read_handle(&fh, path, alloc, &buf, &size, &scratch, err); /* its message starts with the path */
+        sk_file_close(&fh);
+        io = NULL; /* (what it read pairs with the default release) */
+    } else
+        r = sk_file_read_scratch(io, path, max, alloc, &buf, &size, &scratch, err);
     if (r != SK_OK) {
         sk_free(alloc, dir, plen + 2);
         return r;
