@@ -290,9 +290,6 @@ static void frames_free(const sk_allocator *a, sk_clip_frames *f) {
 
 static const float frames_identity[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
 
-/* Builds the frame-major layout when the clip qualifies (see clip_internal.h)
- * and then drops the per-track values and all but one copy of the times.
- * Returns false only when out of memory (the clip then stays as it was). */
 /* A track's key times and values during finish: the builder's arrays, or
  * the caller's for a track added by reference (pad_ = 1, its slot in
  * time_offset). */
@@ -707,6 +704,10 @@ static int frames_lazy(const sk_clip *c, const struct clip_ref *refs, sk_clip_fr
     return status;
 }
 
+/* Builds the frame-major layout when the clip qualifies (see clip_internal.h)
+ * and then drops the per-track values and all but one copy of the times.
+ * Returns FB_OK (built, or the clip does not qualify), FB_OOM or FB_IO (a
+ * lazy track's keys could not be fetched); the clip then stays as it was. */
 static int frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk_key_fetch_fn fetch, void *fuser) {
     uint32_t T = c->track_count;
     if (T == 0 || c->weight_tracks) return FB_OK;
