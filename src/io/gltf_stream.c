@@ -79,7 +79,10 @@ sk_result sk_gl_stream_bin(gl_ctx *g) {
     for (uint32_t a = 0; buffer0_bin && a < g->n_anims; a++) {
         const sk_jv *samplers = j_get(g->j_anims[a], "samplers"), *chans = j_get(g->j_anims[a], "channels");
         if (!j_is_array(samplers) || !j_is_array(chans)) continue;
-        uint32_t ns = (uint32_t)j_size(samplers);
+        uint32_t ns = (uint32_t)j_size(samplers), k = 0;
+        const sk_jv **stable = tmp_alloc(g, ns ? ns : 1, sizeof *stable); /* by index, not a walk per channel */
+        if (!stable) return oom(g);
+        for (const sk_jv *s = j_child(samplers); s; s = j_next(s)) stable[k++] = s;
         for (const sk_jv *c = j_child(chans); c; c = j_next(c)) {
             const sk_jv *si = j_get(c, "sampler"), *tg = j_get(c, "target");
             const sk_jv *path = tg ? j_get(tg, "path") : NULL;
@@ -87,10 +90,9 @@ sk_result sk_gl_stream_bin(gl_ctx *g) {
             if (strcmp(path->valuestring, "translation") != 0 && strcmp(path->valuestring, "rotation") != 0 &&
                 strcmp(path->valuestring, "scale") != 0)
                 continue;
-            const sk_jv *s = j_child(samplers);
-            for (uint32_t k = (uint32_t)si->valuedouble; s && k > 0; k--) s = j_next(s);
+            const sk_jv *s = stable[(uint32_t)si->valuedouble];
             const sk_jv *interp = s ? j_get(s, "interpolation") : NULL;
-            if (!s || (interp && !(j_is_string(interp) && strcmp(interp->valuestring, "LINEAR") == 0))) continue;
+            if (!j_is_object(s) || (interp && !(j_is_string(interp) && strcmp(interp->valuestring, "LINEAR") == 0))) continue;
             const sk_jv *in = j_get(s, "input"), *out = j_get(s, "output");
             if (j_is_uint(in, g->n_accessors)) use[(uint32_t)in->valuedouble] = 2;
             if (j_is_uint(out, g->n_accessors) && !use[(uint32_t)out->valuedouble]) {
