@@ -594,9 +594,31 @@ enum { FB_OK = 0, FB_OOM = 1, FB_IO = 2 }; /* frames_build's outcome */
 /* Lazy keys (sk_clip_builder_add_track_ref_lazy) closer than this in the
  * caller's memory are read in one fetch call, the bytes between included. */
 #define FB_FETCH_GAP ((size_t)16384)
-#ifndef FB_LAZY_CHUNK
-#define FB_LAZY_CHUNK 256u
-#endif
+#define FB_LAZY_CHUNK 256u /* keys written per block at a time (16-64 measured slower, all of them the same) */
+
+/* The identity floats no writer stores, and the padding, of frames k0..k1-1. */
+static void frames_fill(sk_clip_frames *f, const struct frame_fill *fill, uint32_t nfill, uint32_t used, uint32_t k0,
+                        uint32_t k1) {
+    for (uint32_t k = k0; k < k1; k++) {
+        float *fr = f->data + (size_t)k * f->stride;
+        for (uint32_t x = 0; x < nfill; x++) fr[fill[x].at] = fill[x].v;
+        for (uint32_t x = used; x < f->stride; x++) fr[x] = 0.0f;
+    }
+}
+
+/* From ord[x] on (lazy tracks sorted by address): the end of the run of
+ * ranges read in one fetch call (*end: the address past its last byte). */
+static uint32_t fetch_run(const struct frame_src *src, const uint32_t *ord, uint32_t m, uint32_t x, uint32_t n,
+                          uintptr_t *end) {
+    uintptr_t s0 = (uintptr_t)src[ord[x]].v, e0 = s0;
+    for (; x < m; x++) {
+        uintptr_t s = (uintptr_t)src[ord[x]].v, e = s + (size_t)n * src[ord[x]].comps * sizeof(float);
+        if (s > e0 + FB_FETCH_GAP || (s - s0) % sizeof(float)) break;
+        if (e > e0) e0 = e;
+    }
+    *end = e0;
+    return x;
+}
 
 /* frames_build when some values are fetched: the identity and padding of
  * every frame first, then one joint group at a time (tracks are sorted by
@@ -611,12 +633,7 @@ static int frames_lazy(const sk_clip *c, const struct clip_ref *refs, sk_clip_fr
                        void *fuser) {
     const sk_allocator *a = &c->alloc;
     const uint32_t T = c->track_count, n = f->keys, stride = f->stride;
-    (void)wide;
-    for (uint32_t k = 0; k < n; k++) {
-        float *fr = f->data + (size_t)k * stride;
-        for (uint32_t x = 0; x < nfill; x++) fr[fill[x].at] = fill[x].v;
-        for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
-    }
+    frames_fill(f, fill, nfill, used, 0, n);
     uint32_t *ord = sk_realloc_raw(a, NULL, 0, (size_t)T * sizeof *ord);
     if (!ord) return FB_OOM;
     uint8_t *scr = NULL;
@@ -635,17 +652,12 @@ static int frames_lazy(const sk_clip *c, const struct clip_ref *refs, sk_clip_fr
             ord[j] = i;
         }
         /* the scratch block: each run of close ranges whole */
-        size_t need = 0;
+        size_t need = 16; /* (the eight-lane writer reads a key as four floats) */
         for (uint32_t x = 0; x < m;) {
-            uintptr_t s0 = (uintptr_t)src[ord[x]].v, e0 = s0;
-            for (; x < m; x++) {
-                uintptr_t s = (uintptr_t)src[ord[x]].v, e = s + (size_t)n * src[ord[x]].comps * sizeof(float);
-                if (s > e0 + FB_FETCH_GAP || (s - s0) % sizeof(float)) break;
-                if (e > e0) e0 = e;
-            }
+            uintptr_t e0, s0 = (uintptr_t)src[ord[x]].v;
+            x = fetch_run(src, ord, m, x, n, &e0);
             need += e0 - s0;
         }
-        need += 16; /* (the eight-lane writer reads a key as four floats) */
         if (m && need > scr_cap) {
             sk_free(a, scr, scr_cap);
             scr_cap = need;
@@ -659,12 +671,8 @@ static int frames_lazy(const sk_clip *c, const struct clip_ref *refs, sk_clip_fr
         size_t at = 0;
         for (uint32_t x = 0; x < m;) {
             uint32_t x0 = x;
-            uintptr_t s0 = (uintptr_t)src[ord[x]].v, e0 = s0;
-            for (; x < m; x++) {
-                uintptr_t s = (uintptr_t)src[ord[x]].v, e = s + (size_t)n * src[ord[x]].comps * sizeof(float);
-                if (s > e0 + FB_FETCH_GAP || (s - s0) % sizeof(float)) break;
-                if (e > e0) e0 = e;
-            }
+            uintptr_t e0, s0 = (uintptr_t)src[ord[x]].v;
+            x = fetch_run(src, ord, m, x, n, &e0);
             if (!fetch(fuser, src[ord[x0]].v, e0 - s0, (float *)(void *)(scr + at))) {
                 status = FB_IO;
                 break;
@@ -691,7 +699,7 @@ static int frames_lazy(const sk_clip *c, const struct clip_ref *refs, sk_clip_fr
             }
         }
 #else
-        (void)quad, (void)nq, (void)acc, (void)qi;
+        (void)quad, (void)nq, (void)acc, (void)qi, (void)wide;
 #endif
         for (uint32_t i = i0; i < i1; i++) {
             if (in_quad[i]) continue;
@@ -841,10 +849,9 @@ static int frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk_
         return FB_OOM;
     }
     memset(in_quad, 0, T);
-    bool wide_q = false; /* quads of eight lanes (frames_oct) */
+    bool wide = false; /* quads of eight lanes (frames_oct) */
 #if defined(SK_SOA_X86)
-    const bool wide = writer == 2 || (writer < 0 && sk_soa_use_avx2());
-    wide_q = wide;
+    wide = writer == 2 || (writer < 0 && sk_soa_use_avx2());
     if (writer != 0) {
     /* Per full block, lanes 0-3 and 4-7: a quad when its tracks (one to
      * four; a lane without a track holds the identity) agree on
@@ -911,7 +918,7 @@ static int frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk_
     bool lazy = false;
     for (uint32_t i = 0; i < T; i++) lazy = lazy || (c->tracks[i].pad_ && refs[c->tracks[i].time_offset].lazy);
     int status = FB_OK;
-    if (lazy) status = frames_lazy(c, refs, f, src, quad, nq, wide_q, in_quad, fill, nfill, used, acc, fetch, fuser);
+    if (lazy) status = frames_lazy(c, refs, f, src, quad, nq, wide, in_quad, fill, nfill, used, acc, fetch, fuser);
     else {
         for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
             if (src[i].stats && !in_quad[i]) key_stats(src[i].v, n, src[i].path, src[i].stats);
@@ -920,11 +927,7 @@ static int frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk_
         chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
         for (uint32_t k0 = 0; k0 < n; k0 += chunk) { /* a chunk of keys at a time, one track after another */
             uint32_t k1 = n - k0 < chunk ? n : k0 + chunk;
-            for (uint32_t k = k0; k < k1; k++) {
-                float *fr = f->data + (size_t)k * stride;
-                for (uint32_t x = 0; x < nfill; x++) fr[fill[x].at] = fill[x].v;
-                for (uint32_t x = used; x < stride; x++) fr[x] = 0.0f;
-            }
+            frames_fill(f, fill, nfill, used, k0, k1);
 #if defined(SK_SOA_X86)
             for (uint32_t qi = 0; qi < nq; qi++) {
                 if (wide) frames_oct(src, quad + 8u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);

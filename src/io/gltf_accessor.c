@@ -107,6 +107,9 @@ static bool floats_finite(const uint8_t *p, size_t n) {
     return (bad & 0x80000000u) == 0;
 }
 
+/* The bytes from an accessor's first element to the end of its last (count >= 1). */
+static size_t acc_span(const gl_acc *a) { return a->stride * (a->count - 1u) + a->last_size; }
+
 static sk_result load_accessor(gl_ctx *g, uint32_t index) {
     const sk_jv *o = g->j_accessors[index];
     gl_acc *a = &g->accs[index];
@@ -278,7 +281,7 @@ static sk_result load_accessor(gl_ctx *g, uint32_t index) {
      * (sk_gl_acc_check_pending): one pass over the words fewer for keys. */
     a->finite_pending = packed;
     if (a->comp_type == GL_FLOAT && a->data && !packed && a->count)
-        TRY(sk_gl_stream_ensure(g, a->data, a->stride * (a->count - 1u) + a->last_size));
+        TRY(sk_gl_stream_ensure(g, a->data, acc_span(a)));
     if (a->comp_type == GL_FLOAT) {
         for (uint32_t i = 0; a->data && !packed && i < a->count; i++)
             for (uint32_t c = 0; c < a->ncomp; c++) {
@@ -343,7 +346,7 @@ sk_result sk_gl_budget(gl_ctx *g, uint64_t bytes, const char *user_path, const c
  * a streamed .glb reads any part not read yet (gltf_stream.c). */
 static sk_result acc_ensure(gl_ctx *g, const gl_acc *a) {
     if (!g->n_lazy) return SK_OK;
-    if (a->data && a->count) TRY(sk_gl_stream_ensure(g, a->data, a->stride * (a->count - 1u) + a->last_size));
+    if (a->data && a->count) TRY(sk_gl_stream_ensure(g, a->data, acc_span(a)));
     if (a->sparse_count) {
         TRY(sk_gl_stream_ensure(g, a->sparse_idx, (size_t)a->sparse_count * comp_size(a->sparse_idx_type)));
         TRY(sk_gl_stream_ensure(g, a->sparse_val, (size_t)(a->sparse_count - 1u) * a->elem_size + a->last_size));
@@ -479,7 +482,7 @@ sk_result sk_gl_acc_float_view_lazy(gl_ctx *g, uint32_t index, const char *user_
     TRY(acc_budget(g, index, user_path));
     *out = (const float *)(const void *)a->data;
     *pending = a->finite_pending;
-    *lazy = a->data && a->count && sk_gl_stream_pending(g, a->data, a->stride * (a->count - 1u) + a->last_size);
+    *lazy = a->data && a->count && sk_gl_stream_pending(g, a->data, acc_span(a));
     return SK_OK;
 }
 
