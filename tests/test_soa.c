@@ -165,6 +165,60 @@ static void test_sample_layouts(void **st) {
     assert_int_equal(compressed, 6 * 2 * 3 * 203);
 }
 
+/* A compressed clip whose animated rotations are far apart (its first block
+ * of eight reaches four groups: written lane by lane; the second, four lanes
+ * of one group: blended into its rows; test_sample_layouts has blocks over
+ * two groups and whole groups); with constant
+ * translation, rotation and scale tracks in groups with and without animated
+ * ones (sk_cclip_rest_soa puts them in the SoA rows): SoA sampling is the
+ * sk_pose sampling bit for bit. */
+static void test_sample_sparse_compressed(void **st) {
+    (void)st;
+    uint32_t n = 40, keys = 21, seed = 5;
+    sk_skeleton *s = sk_test_chain_skeleton(n, 3);
+    sk_clip_builder *b = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_clip_builder_create("sparse", NULL, &b, &err), SK_OK);
+    static const uint32_t rot[] = {0, 9, 18, 27, 28, 29, 30, 31, 33, 35, 36, 39};
+    static const struct { uint32_t joint; sk_track_path path; } still[] = {
+        {3, SK_PATH_ROTATION}, {12, SK_PATH_ROTATION}, {5, SK_PATH_TRANSLATION}, {20, SK_PATH_TRANSLATION},
+        {7, SK_PATH_SCALE}, {21, SK_PATH_SCALE}, {34, SK_PATH_ROTATION}, {38, SK_PATH_SCALE}};
+    float times[21], vals[21 * 4];
+    for (uint32_t k = 0; k < keys; k++) times[k] = (float)k / 30.0f;
+    for (size_t i = 0; i < sizeof rot / sizeof rot[0]; i++) {
+        for (uint32_t k = 0; k < keys; k++) {
+            sk_quat q = sk_test_rnd_quat(&seed);
+            vals[4 * k] = q.x, vals[4 * k + 1] = q.y, vals[4 * k + 2] = q.z, vals[4 * k + 3] = q.w;
+        }
+        sk_track_desc td = {rot[i], SK_PATH_ROTATION, SK_INTERP_LINEAR, keys, times, vals, 0};
+        assert_int_equal(sk_clip_builder_add_track(b, &td, &err), SK_OK);
+    }
+    for (size_t i = 0; i < sizeof still / sizeof still[0]; i++) {
+        sk_quat q = sk_test_rnd_quat(&seed);
+        float v[4] = {q.x, q.y, q.z, q.w};
+        if (still[i].path != SK_PATH_ROTATION) v[0] = 0.5f + (float)i, v[1] = -0.25f, v[2] = 1.5f;
+        uint32_t w = still[i].path == SK_PATH_ROTATION ? 4 : 3;
+        for (uint32_t k = 0; k < keys; k++) memcpy(vals + w * k, v, w * sizeof(float));
+        sk_track_desc td = {still[i].joint, still[i].path, SK_INTERP_LINEAR, keys, times, vals, 0};
+        assert_int_equal(sk_clip_builder_add_track(b, &td, &err), SK_OK);
+    }
+    for (uint32_t k = 0; k < keys; k++) vals[3 * k] = 0.1f * (float)k, vals[3 * k + 1] = 1.0f, vals[3 * k + 2] = sk_test_rnd(&seed);
+    sk_track_desc tt = {0, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, keys, times, vals, 0};
+    assert_int_equal(sk_clip_builder_add_track(b, &tt, &err), SK_OK);
+    sk_clip *c = NULL, *cc = NULL;
+    assert_int_equal(sk_clip_builder_finish(b, &c, &err), SK_OK);
+    sk_compress_options o = {2.0, 3.0, 1.0, 0, 0}; /* random keys: a loose bound is enough here */
+    assert_int_equal(sk_clip_compress(c, s, &o, NULL, &cc, NULL, &err), SK_OK);
+    /* the eight constant tracks kept as such, in four groups (0, 1, 2, 4) */
+    assert_int_equal(cc->track_count - cc->cc.anim, 8);
+    assert_int_equal(cc->cc.ncgroups, 4);
+    uint32_t checks = check_sampling(s, cc, "sparse, compressed");
+    assert_int_equal(checks, 3 * 203);
+    sk_clip_destroy(cc);
+    sk_clip_destroy(c);
+    sk_skeleton_destroy(s);
+}
+
 /* Frame-major clips against the same keys in the per-track layout (the STEP
  * track on the last joint keeps clip 2 per-track): rotations bit for bit (the
  * batched slerp and the frame kernels are both sk_quat_slerp), translations
@@ -810,6 +864,7 @@ static void test_errors(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_mannequin), cmocka_unit_test(test_sample_layouts),
+        cmocka_unit_test(test_sample_sparse_compressed),
         cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_frame_writers), cmocka_unit_test(test_lazy_fallback), cmocka_unit_test(test_blend_l2m),
         cmocka_unit_test(test_kernel_widths),    cmocka_unit_test(test_errors),
         cmocka_unit_test(test_blend_weighted),   cmocka_unit_test(test_l2m_palette),

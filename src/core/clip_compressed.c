@@ -30,6 +30,14 @@ enum { CC_ROWS_MIN = 24 };
 /* The header of a cursor's cache of decoded frames (cc_cache_hit), in words. */
 enum { CC_CACHE_HEADER = 8 };
 #define CC_CONST_ROT 0x80000000u
+/* The SoA placement of a block of eight rotations (cc.rplace): words per block, and the
+ * first word of a block whose lanes reach more than two groups (or one joint twice). */
+enum { CC_PLACE_WORDS = 4 };
+#define CC_PLACE_LANES 0xffffffffu
+/* The lanes word of a block whose eight rotations are a group's eight joints in order. */
+#define CC_PLACE_ALL 0xFFFAC688u
+/* Words per constant group (cc.cgroups): index, lanes, 80 floats. */
+enum { CC_CGROUP_WORDS = 2 + SK_SOA_GROUP_FLOATS };
 
 static sk_result bad(sk_error *err, const char *what) {
     return sk_error_set(err, SK_ERR_INVALID_DATA, "compressed clip: %s", what);
@@ -225,11 +233,29 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     /* the rows decoder pays per block of sixteen tracks: below CC_ROWS_MIN animated tracks the
      * two-track decoder is faster (the mannequin's 18: 7.6 against 8.4-8.8 ns per joint) */
     bool rows = A >= CC_ROWS_MIN && sk_cclip_rows_available();
+    /* blocks of eight rotations: each chunk's from its first (the rotations come first in data order) */
+    uint32_t rblocks = 0;
+    for (uint32_t k = 0; k < chunks; k++) {
+        uint32_t from = k * CC_CHUNK, nrk = nrot > from ? (nrot - from < CC_CHUNK ? nrot - from : CC_CHUNK) : 0;
+        rblocks += (nrk + 7u) / 8u;
+    }
+    /* the groups that hold a constant track, numbered in group order (cmark[g]: its number + 1) */
+    uint32_t ncg = 0, *cmark = T > A ? sk_alloc(a, (size_t)groups * sizeof(uint32_t)) : NULL;
+    if (T > A && !cmark) {
+        sk_clip_destroy(c);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t i = 0; i < T && cmark; i++)
+        if (!c->tracks[i].pad_ && c->tracks[i].path < 3) cmark[c->tracks[i].joint / 8u] = 1;
+    for (uint32_t g = 0; g < groups && cmark; g++)
+        if (cmark[g]) cmark[g] = ++ncg;
     c->cc.plan_words = 8u * (size_t)A + 2u * (size_t)S + (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A) +
-                       (rows ? 129u * (size_t)blocks : 0) + groups;
+                       (rows ? 129u * (size_t)blocks : 0) + (size_t)CC_PLACE_WORDS * rblocks + (size_t)CC_CGROUP_WORDS * ncg +
+                       groups;
     c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
     if (!c->cc.plan) {
         c->cc.plan_words = 0;
+        if (cmark) sk_free(a, cmark, (size_t)groups * sizeof(uint32_t));
         sk_clip_destroy(c);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     }
@@ -276,16 +302,46 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
             cnr[ai / CC_CHUNK] = nr;
             ai++;
         }
-    if (A && (r = cc_segments(c, seg0, slot, segtab, err)) != SK_OK) {
-        sk_clip_destroy(c);
-        return r;
-    }
-    /* the groups' coverage, at the plan's end: per group and path the joints that have a track */
+    /* the groups' coverage, at the plan's end: per group and path the joints that have a track;
+     * before it the constant groups' rows, and before them the rotation blocks' placement */
     {
         uint32_t *gc = c->cc.plan + c->cc.plan_words - groups;
         for (uint32_t i = 0; i < T; i++)
             if (c->tracks[i].path < 3) gc[c->tracks[i].joint / 8u] |= 1u << (8u * c->tracks[i].path + c->tracks[i].joint % 8u);
         c->cc.gcover = gc;
+        uint32_t *cg = gc - (size_t)CC_CGROUP_WORDS * ncg, *pl = cg - (size_t)CC_PLACE_WORDS * rblocks;
+        c->cc.cgroups = cg, c->cc.ncgroups = ncg, c->cc.rplace = pl;
+        for (uint32_t g = 0; g < groups && cmark; g++)
+            if (cmark[g]) cg[(size_t)CC_CGROUP_WORDS * (cmark[g] - 1u)] = g;
+        for (uint32_t k = 0; k < T - A; k++) {
+            const sk_track *t = &c->tracks[cons[k]];
+            if (t->path >= 3) continue;
+            uint32_t *e = cg + (size_t)CC_CGROUP_WORDS * (cmark[t->joint / 8u] - 1u), l = t->joint % 8u;
+            static const uint8_t row[3] = {0, 3, 7}; /* sk_soa_pose's rows: t x,y,z, r x,y,z,w, s x,y,z */
+            e[1] |= 1u << (8u * t->path + l);
+            for (uint32_t q = 0; q < t->width; q++) memcpy(&e[2 + 8u * (row[t->path] + q) + l], c->cc.consts + 16u * t->value_offset + 4u * q, 4);
+        }
+        for (uint32_t k = 0, ri = 0; k < chunks; k++) {
+            uint32_t from = k * CC_CHUNK, nrk = nrot > from ? (nrot - from < CC_CHUNK ? nrot - from : CC_CHUNK) : 0;
+            for (uint32_t bk = 0; bk < nrk; bk += 8, pl += CC_PLACE_WORDS) {
+                uint32_t m = nrk - bk < 8 ? nrk - bk : 8, ne = 0;
+                for (uint32_t l = 0; l < m && pl[0] != CC_PLACE_LANES; l++) {
+                    uint32_t j = slot[A + ri + bk + l], at = (j / 8u) * SK_SOA_GROUP_FLOATS + 24u, e = 0;
+                    while (e < ne && pl[2 * e] != at) e++;
+                    if (e == 2 || (e < ne && pl[2 * e + 1] >> (24u + j % 8u) & 1u)) pl[0] = CC_PLACE_LANES;
+                    else {
+                        if (e == ne) pl[2 * e] = at, ne++;
+                        pl[2 * e + 1] |= 1u << (24u + j % 8u) | l << (3u * (j % 8u));
+                    }
+                }
+            }
+            ri += nrk;
+        }
+    }
+    if (cmark) sk_free(a, cmark, (size_t)groups * sizeof(uint32_t));
+    if (A && (r = cc_segments(c, seg0, slot, segtab, err)) != SK_OK) {
+        sk_clip_destroy(c);
+        return r;
     }
     /* The rows decoder reads bit positions as 32-bit lanes: every segment's bits below 2^31. */
     for (uint32_t s = 0; rows && s < S; s++)
@@ -312,6 +368,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         crows += 8u * r8 + 6u * v8;
     }
     c->cc.cache_words = CC_CACHE_HEADER + (uint32_t)(cslots > crows ? cslots : crows);
+    c->cc.rest_avx2 = sk_cclip_simd_available();
     *out = c;
     return SK_OK;
 }
@@ -1034,16 +1091,28 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
  * NULL, the rows of an SoA pose's data: a group of eight consecutive joints
  * from a multiple of eight as its four rows, else lane by lane. */
 __attribute__((target("avx2,fma"), always_inline)) static inline void cc_store_rots(const cc_rot8 *g, uint32_t ng, uint32_t n, const uint32_t *rj,
-                                                                                 sk_transform *local, float *soa) {
-    for (uint32_t k = 0; k < ng * 8; k += 8) {
+                                                                                 const uint32_t *pl, sk_transform *local, float *soa) {
+    for (uint32_t k = 0; k < ng * 8; k += 8, pl += CC_PLACE_WORDS) {
         const cc_rot8 *h = &g[k / 8];
         const __m256 q[4] = {_mm256_mul_ps(h->q[0], h->l2), _mm256_mul_ps(h->q[1], h->l2), _mm256_mul_ps(h->q[2], h->l2),
                              _mm256_mul_ps(h->q[3], h->l2)};
         if (local) cc_store8_aos(q, local, rj + k, n - k < 8 ? n - k : 8);
-        else if (k + 8 <= n && rj[k] % SK_SOA_LANES == 0 && rj[k + 7] == rj[k] + 7) {
-            float *d = soa + (size_t)(rj[k] / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS + 24;
-            for (int r = 0; r < 4; r++) _mm256_storeu_ps(d + 8 * r, q[r]);
-        } else {
+        else if (pl[0] != CC_PLACE_LANES) /* the block's lanes into at most two groups' rows */
+            for (uint32_t e = 0; e < 2 && pl[2 * e + 1] >> 24; e++) {
+                uint32_t lanes = pl[2 * e + 1];
+                float *d = soa + pl[2 * e];
+                if (lanes == CC_PLACE_ALL)
+                    for (int r = 0; r < 4; r++) _mm256_storeu_ps(d + 8 * r, q[r]);
+                else { /* row lane p = block lane (lanes >> 3p & 7) where bit 24 + p is set, else kept */
+                    const __m256i bit = _mm256_setr_epi32(1 << 24, 1 << 25, 1 << 26, 1 << 27, 1 << 28, 1 << 29, 1 << 30, INT32_MIN);
+                    __m256i w = _mm256_set1_epi32((int)lanes);
+                    __m256i idx = _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21)), _mm256_set1_epi32(7));
+                    __m256 keep = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(w, bit), bit));
+                    for (int r = 0; r < 4; r++)
+                        _mm256_storeu_ps(d + 8 * r, _mm256_blendv_ps(_mm256_loadu_ps(d + 8 * r), _mm256_permutevar8x32_ps(q[r], idx), keep));
+                }
+            }
+        else {
             float rows[32];
             for (int r = 0; r < 4; r++) _mm256_storeu_ps(rows + 8 * r, q[r]);
             for (uint32_t l = 0; l < 8 && k + l < n; l++) {
@@ -1102,18 +1171,12 @@ __attribute__((target("avx2,fma"), always_inline)) static inline uint32_t *cc_be
     }
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *cons = c->cc.slots + 2u * A, *cv = cons + (T - A) + (A + CC_CHUNK - 1) / CC_CHUNK;
-    for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
-        if (local) {
-            float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
-            __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
-            if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
-            else _mm_storel_pi((__m64 *)(void *)dst, v), _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
-        } else {
-            const sk_track *t = &c->tracks[cons[k]];
-            float v[4];
-            memcpy(v, c->cc.consts + 16u * t->value_offset, 16); /* little-endian: the AVX2 build */
-            cc_put_soa(soa, t->joint, t->path, v);
-        }
+    (void)soa, (void)cons; /* an SoA pose has its constant tracks from sk_cclip_rest_soa */
+    for (uint32_t k = 0; local && k < T - A; k++, cv += CC_CONST_WORDS) {
+        float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
+        __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
+        if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
+        else _mm_storel_pi((__m64 *)(void *)dst, v), _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
     }
     return cache;
 }
@@ -1137,7 +1200,7 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
     cache = cc_begin(c, cache, k0, hit, local, soa);
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *slot = c->cc.slots, *rj = slot + A, *cnr = rj + A + (T - A);
-    const uint32_t *tj = rj + c->cc.rots;
+    const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
     /* the cache, chunk after chunk: its rotations' rows as cc_rots_avx2 places them (64 floats per
      * group of eight), then its translations' and scales' slots (8 floats each) */
     float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
@@ -1184,8 +1247,8 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
         if (cache) cslot += 8u * (nr8 + nv);
         cc_rot8 grp[CC_CHUNK / 8 + 1];
         cc_rots_avx2(rsrc, d0, d1, hit ? crows : NULL, cache && !hit ? crows : NULL, nr, u, grp);
-        cc_store_rots(grp, nr / 8, real, rj, local, soa);
-        rj += real;
+        cc_store_rots(grp, nr / 8, real, rj, pl, local, soa);
+        rj += real, pl += CC_PLACE_WORDS * (nr / 8);
     }
     if (cache && !hit) cc_cache_tag(c, cache, k0, false);
 }
@@ -1397,7 +1460,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
     cache = cc_begin(c, cache, k0, hit, local, soa);
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
-    const uint32_t *tj = rj + c->cc.rots;
+    const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
     float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
     const __m512i fbits = _mm512_set1_epi32((int)(s1->pos - s0->pos));
     __m512i base0 = _mm512_set1_epi32((int)s0->pos), base1 = _mm512_set1_epi32((int)s1->pos);
@@ -1487,8 +1550,8 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
             }
         }
         cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL, NULL, NULL);
-        cc_store_rots(grp, ng, nr, rj, local, soa);
-        rj += nr;
+        cc_store_rots(grp, ng, nr, rj, pl, local, soa);
+        rj += nr, pl += CC_PLACE_WORDS * ng;
         if (cache) cslot += 8u * nr8 + 6u * nv8;
     }
     if (cache && !hit) cc_cache_tag(c, cache, k0, true);
@@ -1587,17 +1650,53 @@ __attribute__((target("avx2,fma"))) static void cc_soa_to_aos(const float *d, fl
 }
 #endif
 
+/* sk_cclip_rest_soa's rows of one path (n of them) from the rest pose r, the
+ * lanes of constant tracks from the plan's rows cv; none where the clip's
+ * animated tracks write every lane (cover 0xff). Row stores of 32 bytes, that
+ * the decoders' loads of a row they blend into can take as they are. */
+#if defined(SK_CC_AVX2)
+__attribute__((target("avx2"), always_inline)) static inline void cc_rest_path(float *o, const float *r, const float *cv, uint32_t lanes,
+                                                                              uint32_t cover, int n) {
+    if (lanes) {
+        const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        __m256 k = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)lanes), bit), bit));
+        for (int q = 0; q < n; q++) _mm256_storeu_ps(o + 8 * q, _mm256_blendv_ps(_mm256_loadu_ps(r + 8 * q), _mm256_loadu_ps(cv + 8 * q), k));
+    } else if (cover != 0xffu)
+        for (int q = 0; q < n; q++) _mm256_storeu_ps(o + 8 * q, _mm256_loadu_ps(r + 8 * q));
+}
+__attribute__((target("avx2"))) static void cc_rest_rows_avx2(const sk_clip *c, const float *rest_soa, float *data, uint32_t cg) {
+    const uint32_t *e = c->cc.cgroups, *eend = e + (size_t)CC_CGROUP_WORDS * c->cc.ncgroups;
+    for (uint32_t g = 0; g < cg; g++) {
+        const float *r = rest_soa + (size_t)g * SK_SOA_GROUP_FLOATS, *cv = r;
+        float *o = data + (size_t)g * SK_SOA_GROUP_FLOATS;
+        uint32_t m = c->cc.gcover[g], cm = 0;
+        if (e < eend && e[0] == g) cm = e[1], cv = (const float *)(const void *)(e + 2), e += CC_CGROUP_WORDS;
+        cc_rest_path(o, r, cv, cm & 0xffu, m & 0xffu, 3);
+        cc_rest_path(o + 24, r + 24, cv + 24, cm >> 8 & 0xffu, m >> 8 & 0xffu, 4);
+        cc_rest_path(o + 56, r + 56, cv + 56, cm >> 16 & 0xffu, m >> 16 & 0xffu, 3);
+    }
+}
+#endif
+
 void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uint32_t groups) {
     uint32_t cg = (c->joint_span + 7u) / 8u;
     if (cg > groups) cg = groups;
-    for (uint32_t g = 0; g < cg; g++) {
-        const float *r = rest_soa + (size_t)g * SK_SOA_GROUP_FLOATS;
-        float *o = data + (size_t)g * SK_SOA_GROUP_FLOATS;
-        uint32_t m = c->cc.gcover[g];
-        if (m != 0xffffffu) { /* rows: translation 0-23, rotation 24-55, scale 56-79 */
-            if ((m & 0xffu) != 0xffu) memcpy(o, r, 24 * sizeof(float));
-            if ((m & 0xff00u) != 0xff00u) memcpy(o + 24, r + 24, 32 * sizeof(float));
-            if ((m & 0xff0000u) != 0xff0000u) memcpy(o + 56, r + 56, 24 * sizeof(float));
+#if defined(SK_CC_AVX2)
+    if (c->cc.rest_avx2) cc_rest_rows_avx2(c, rest_soa, data, cg);
+    else
+#endif
+    {
+        static const uint8_t row0[4] = {0, 3, 7, 10};
+        const uint32_t *e = c->cc.cgroups, *eend = e + (size_t)CC_CGROUP_WORDS * c->cc.ncgroups;
+        for (uint32_t g = 0; g < cg; g++) {
+            const float *r = rest_soa + (size_t)g * SK_SOA_GROUP_FLOATS, *cv = r;
+            float *o = data + (size_t)g * SK_SOA_GROUP_FLOATS;
+            uint32_t m = c->cc.gcover[g], cm = 0;
+            if (e < eend && e[0] == g) cm = e[1], cv = (const float *)(const void *)(e + 2), e += CC_CGROUP_WORDS;
+            for (uint32_t p = 0; p < 3; p++)
+                if ((m >> 8 * p & 0xffu) != 0xffu || (cm >> 8 * p & 0xffu))
+                    for (uint32_t q = row0[p]; q < row0[p + 1]; q++)
+                        for (uint32_t l = 0; l < 8; l++) o[8 * q + l] = cm >> (8 * p + l) & 1u ? cv[8 * q + l] : r[8 * q + l];
         }
     }
     if (groups > cg) memcpy(data + (size_t)cg * SK_SOA_GROUP_FLOATS, rest_soa + (size_t)cg * SK_SOA_GROUP_FLOATS,

@@ -99,6 +99,16 @@ struct sk_clip {
         /* per SoA group of eight joints up to the clip's span, bit 8 p + l: joint l of the
          * group has a track of path p (a path with all eight: its rows are not copied from the rest pose) */
         const uint32_t *gcover;
+        /* where an SoA pose gets the animated rotations, per block of eight of each chunk's (the
+         * decoders' order): CC_PLACE_WORDS words, two (rows' first float, lanes) pairs, the lanes
+         * word a mask of the group's lanes written (bits 24-31) and per lane p the block lane it
+         * takes (bits 3p..3p+2); first word CC_PLACE_LANES: one lane at a time (clip_compressed.c) */
+        const uint32_t *rplace;
+        /* the constant tracks as SoA rows, per group of eight joints that has any, in group order:
+         * its index, its lanes per path (bit 8 p + l), the group's 80 floats (sk_cclip_rest_soa) */
+        uint32_t ncgroups;
+        bool rest_avx2; /* sk_cclip_rest_soa by row stores of 32 bytes (the CPU has AVX2) */
+        const uint32_t *cgroups;
         /* a cursor's cache of decoded frames (clip_compressed.c, cc_cache_hit): its size in words */
         uint32_t cache_words;
     } cc;
@@ -331,7 +341,9 @@ void sk_cclip_sample_tracks(const sk_clip *c, double t, uint32_t *cache, sk_tran
  * reaches the skeleton's last, partial group of eight joints. */
 struct sk_skeleton;
 /* An SoA pose's groups [0, groups) from the rest pose rest_soa, but for the
- * rows the clip writes in full (every decoder writes every track). */
+ * rows the clip writes in full, with the clip's constant tracks in place
+ * (every decoder writes every animated track; writing into SoA rows, none
+ * writes the constant ones: this does). */
 void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uint32_t groups);
 bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double t, uint32_t *cache, sk_transform *local);
 /* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2,
@@ -352,7 +364,7 @@ sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const
                                 const sk_allocator *alloc, bool simd, sk_clip **out, struct sk_compress_stats *stats,
                                 sk_error *err);
 /* The AVX2 decoder straight into an SoA pose's rows (soa: its data, the
- * rest pose already there); false, with nothing written, on a CPU without
+ * rest pose and the constant tracks already there, sk_cclip_rest_soa); false, with nothing written, on a CPU without
  * AVX2. */
 bool sk_cclip_sample_soa(const sk_clip *c, double t, uint32_t *cache, float *soa);
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values);
