@@ -27,7 +27,8 @@
  *     parse failure, SK_ERR_PARSE, or SK_ERR_OUT_OF_MEMORY), not crash, and
  *     leave nothing allocated, in sk_allocator or in cJSON; every index.
  *  5. The BVH reader (tests/data/bvh/mixed.bvh and the shared 02_01.bvh) the
- *     same way as 1-3.
+ *     same way as 1-3; and the .skc reader (the mannequin's clips compressed,
+ *     in memory).
  * Every count is printed; the loops assert that they ran every index. */
 #include "support.h"
 #include "io/gltf_stream.h" /* sk_gltf_load_file_streamed */
@@ -372,6 +373,32 @@ static void test_mannequin_glb(void **st) {
     sk_asset_destroy(m);
 }
 
+static sk_result run_skc_memory(const load *l, const sk_allocator *a, void **out, sk_error *err) {
+    return sk_skc_load_memory(l->data, l->size, false, a, (sk_asset **)out, NULL, err);
+}
+
+/* The mannequin's four clips compressed, as a .skc in memory: each clip's
+ * plan (its SoA placement and constant rows among it) and every other block. */
+static void test_mannequin_skc(void **st) {
+    (void)st;
+    sk_asset *m = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &m, NULL), SK_OK);
+    sk_clip *cc[8];
+    assert_true(m->clip_count > 0 && m->clip_count <= 8);
+    for (uint32_t i = 0; i < m->clip_count; i++)
+        assert_int_equal(sk_clip_compress(m->clips[i], m->skeleton, NULL, NULL, &cc[i], NULL, NULL), SK_OK);
+    void *skc = NULL;
+    size_t size = 0;
+    assert_int_equal(sk_skc_write_memory(m->skeleton, cc, m->clip_count, 1.0, NULL, &skc, &size, NULL), SK_OK);
+    load l = {"skc: the mannequin's clips compressed (memory)", run_skc_memory, destroy_asset, same_asset, skc, size,
+              NULL, NULL, NULL, 0, false};
+    size_t n = check_load(&l);
+    assert_true(n >= 3 * m->clip_count);
+    free(skc);
+    for (uint32_t i = 0; i < m->clip_count; i++) sk_clip_destroy(cc[i]);
+    sk_asset_destroy(m);
+}
+
 static void test_mannequin_create(void **st) {
     (void)st;
     load l = {"mannequin: sk_mannequin_create", run_mannequin, destroy_asset, NULL, NULL, 0, NULL, NULL, NULL, 0, false};
@@ -462,7 +489,7 @@ static void test_bvh(void **st) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mannequin_glb), cmocka_unit_test(test_mannequin_create),
+        cmocka_unit_test(test_mannequin_glb), cmocka_unit_test(test_mannequin_skc), cmocka_unit_test(test_mannequin_create),
         cmocka_unit_test(test_graph),         cmocka_unit_test(test_gltf_bad_json),
         cmocka_unit_test(test_shared_models), cmocka_unit_test(test_bvh),
     };

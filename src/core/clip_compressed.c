@@ -166,6 +166,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     const uint8_t *b = data;
     uint32_t T = sk_cc_u32(b + 24);
     c->name = sk_alloc(a, nl);
+    if (c->name) memcpy(c->name, name, nl); /* before any failure: sk_clip_destroy frees strlen + 1 bytes */
     c->tracks = sk_alloc(a, (size_t)T * sizeof(sk_track));
     c->track_count = T;
     if (copy) {
@@ -180,7 +181,6 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         sk_clip_destroy(c);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    memcpy(c->name, name, nl);
     b = c->blob;
     c->cc.frames = sk_cc_u32(b + 12);
     c->cc.rate = sk_cc_f32(b + 16);
