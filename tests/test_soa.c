@@ -214,6 +214,20 @@ static void test_sample_sparse_compressed(void **st) {
     assert_int_equal(cc->cc.ncgroups, 4);
     uint32_t checks = check_sampling(s, cc, "sparse, compressed");
     assert_int_equal(checks, 3 * 203);
+    /* the rest rows with the constants: the AVX2 writer and the scalar one (CPUs without AVX2)
+     * give the same bytes (each into a pose filled with a marker, so that a row one writes and
+     * the other does not shows) */
+    if (cc->cc.rest_avx2) {
+        uint32_t G = (n + 7) / 8;
+        float *x = malloc(G * SK_SOA_GROUP_FLOATS * sizeof *x), *y = malloc(G * SK_SOA_GROUP_FLOATS * sizeof *y);
+        for (uint32_t i = 0; i < G * SK_SOA_GROUP_FLOATS; i++) x[i] = y[i] = -7.0f;
+        sk_cclip_rest_soa(cc, s->rest_soa, x, G);
+        cc->cc.rest_avx2 = false;
+        sk_cclip_rest_soa(cc, s->rest_soa, y, G);
+        cc->cc.rest_avx2 = true;
+        assert_memory_equal(x, y, G * SK_SOA_GROUP_FLOATS * sizeof *x);
+        free(x), free(y);
+    }
     sk_clip_destroy(cc);
     sk_clip_destroy(c);
     sk_skeleton_destroy(s);

@@ -1654,6 +1654,16 @@ __attribute__((target("avx2,fma"))) static void cc_soa_to_aos(const float *d, fl
  * lanes of constant tracks from the plan's rows cv; none where the clip's
  * animated tracks write every lane (cover 0xff). Row stores of 32 bytes, that
  * the decoders' loads of a row they blend into can take as they are. */
+/* Group g's constant lanes (bit 8 p + l) and rows (*cv; else left as it is), from the entry
+ * at *e of the plan's constant groups (in group order; *e moves past g's). */
+static inline uint32_t cc_cgroup(const sk_clip *c, const uint32_t **e, uint32_t g, const float **cv) {
+    if (*e == c->cc.cgroups + (size_t)CC_CGROUP_WORDS * c->cc.ncgroups || (*e)[0] != g) return 0;
+    uint32_t cm = (*e)[1];
+    *cv = (const float *)(const void *)(*e + 2);
+    *e += CC_CGROUP_WORDS;
+    return cm;
+}
+
 #if defined(SK_CC_AVX2)
 __attribute__((target("avx2"), always_inline)) static inline void cc_rest_path(float *o, const float *r, const float *cv, uint32_t lanes,
                                                                               uint32_t cover, int n) {
@@ -1665,12 +1675,11 @@ __attribute__((target("avx2"), always_inline)) static inline void cc_rest_path(f
         for (int q = 0; q < n; q++) _mm256_storeu_ps(o + 8 * q, _mm256_loadu_ps(r + 8 * q));
 }
 __attribute__((target("avx2"))) static void cc_rest_rows_avx2(const sk_clip *c, const float *rest_soa, float *data, uint32_t cg) {
-    const uint32_t *e = c->cc.cgroups, *eend = e + (size_t)CC_CGROUP_WORDS * c->cc.ncgroups;
+    const uint32_t *e = c->cc.cgroups;
     for (uint32_t g = 0; g < cg; g++) {
         const float *r = rest_soa + (size_t)g * SK_SOA_GROUP_FLOATS, *cv = r;
         float *o = data + (size_t)g * SK_SOA_GROUP_FLOATS;
-        uint32_t m = c->cc.gcover[g], cm = 0;
-        if (e < eend && e[0] == g) cm = e[1], cv = (const float *)(const void *)(e + 2), e += CC_CGROUP_WORDS;
+        uint32_t m = c->cc.gcover[g], cm = cc_cgroup(c, &e, g, &cv);
         cc_rest_path(o, r, cv, cm & 0xffu, m & 0xffu, 3);
         cc_rest_path(o + 24, r + 24, cv + 24, cm >> 8 & 0xffu, m >> 8 & 0xffu, 4);
         cc_rest_path(o + 56, r + 56, cv + 56, cm >> 16 & 0xffu, m >> 16 & 0xffu, 3);
@@ -1687,12 +1696,11 @@ void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uin
 #endif
     {
         static const uint8_t row0[4] = {0, 3, 7, 10};
-        const uint32_t *e = c->cc.cgroups, *eend = e + (size_t)CC_CGROUP_WORDS * c->cc.ncgroups;
+        const uint32_t *e = c->cc.cgroups;
         for (uint32_t g = 0; g < cg; g++) {
             const float *r = rest_soa + (size_t)g * SK_SOA_GROUP_FLOATS, *cv = r;
             float *o = data + (size_t)g * SK_SOA_GROUP_FLOATS;
-            uint32_t m = c->cc.gcover[g], cm = 0;
-            if (e < eend && e[0] == g) cm = e[1], cv = (const float *)(const void *)(e + 2), e += CC_CGROUP_WORDS;
+            uint32_t m = c->cc.gcover[g], cm = cc_cgroup(c, &e, g, &cv);
             for (uint32_t p = 0; p < 3; p++)
                 if ((m >> 8 * p & 0xffu) != 0xffu || (cm >> 8 * p & 0xffu))
                     for (uint32_t q = row0[p]; q < row0[p + 1]; q++)
