@@ -1088,8 +1088,10 @@ static void cc_put_soa(float *soa, uint32_t j, uint32_t path, const float *v) {
 
 /* The interpolated rotations of groups g[0, ng) (q times l2, the normalising
  * multiply), n of them, of the joints rj, into local (AoS) or, when local is
- * NULL, the rows of an SoA pose's data: a group of eight consecutive joints
- * from a multiple of eight as its four rows, else lane by lane. */
+ * NULL, the rows of an SoA pose's data as the plan places each block (pl,
+ * cc.rplace from the chunk's first): a group's eight joints in order as its
+ * four rows, lanes of one or two groups by a permute and a blend into the
+ * rows there, else lane by lane. */
 __attribute__((target("avx2,fma"), always_inline)) static inline void cc_store_rots(const cc_rot8 *g, uint32_t ng, uint32_t n, const uint32_t *rj,
                                                                                  const uint32_t *pl, sk_transform *local, float *soa) {
     for (uint32_t k = 0; k < ng * 8; k += 8, pl += CC_PLACE_WORDS) {
