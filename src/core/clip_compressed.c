@@ -322,7 +322,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
             for (uint32_t q = 0; q < t->width; q++) memcpy(&e[2 + 8u * (row[t->path] + q) + l], c->cc.consts + 16u * t->value_offset + 4u * q, 4);
         }
         for (uint32_t k = 0, ri = 0; k < chunks; k++) {
-            uint32_t from = k * CC_CHUNK, nrk = nrot > from ? (nrot - from < CC_CHUNK ? nrot - from : CC_CHUNK) : 0;
+            uint32_t nrk = cnr[k]; /* the chunk's rotations, as counted above */
             for (uint32_t bk = 0; bk < nrk; bk += 8, pl += CC_PLACE_WORDS) {
                 uint32_t m = nrk - bk < 8 ? nrk - bk : 8, ne = 0;
                 for (uint32_t l = 0; l < m && pl[0] != CC_PLACE_LANES; l++) {
@@ -1162,18 +1162,17 @@ static void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0, bool ro
  * need the pair again; playback at a frame or more per sample (a 120 fps
  * clip at 60 Hz, a crowd's sped-up phases) would pay the copy for nothing.
  * The constants go from the plan straight to their place in local (a
- * rotation's four floats, else three: 8 + 4 bytes), or lane by lane into
- * the SoA rows. */
+ * rotation's four floats, else three: 8 + 4 bytes); an SoA pose (local
+ * NULL) has them from sk_cclip_rest_soa. */
 __attribute__((target("avx2,fma"), always_inline)) static inline uint32_t *cc_begin(const sk_clip *c, uint32_t *cache, uint32_t k0, bool hit,
-                                                                                  sk_transform *local, float *soa) {
+                                                                                  sk_transform *local) {
     if (cache) {
         uint32_t stayed = cache[4] == k0 + 1u, kept = stayed || cache[5];
         cache[4] = k0 + 1u, cache[5] = stayed;
         if (!hit && !kept) cache = NULL;
     }
     uint32_t A = c->cc.anim, T = c->track_count;
-    const uint32_t *cons = c->cc.slots + 2u * A, *cv = cons + (T - A) + (A + CC_CHUNK - 1) / CC_CHUNK;
-    (void)soa, (void)cons; /* an SoA pose has its constant tracks from sk_cclip_rest_soa */
+    const uint32_t *cv = c->cc.slots + 2u * A + (T - A) + (A + CC_CHUNK - 1) / CC_CHUNK;
     for (uint32_t k = 0; local && k < T - A; k++, cv += CC_CONST_WORDS) {
         float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
         __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
@@ -1199,7 +1198,7 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
     bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, false);
-    cache = cc_begin(c, cache, k0, hit, local, soa);
+    cache = cc_begin(c, cache, k0, hit, local);
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *slot = c->cc.slots, *rj = slot + A, *cnr = rj + A + (T - A);
     const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
@@ -1459,7 +1458,7 @@ __attribute__((target(CC_ROWS_TARGET), always_inline)) static inline void cc_row
                                                                                     uint32_t k0) {
     cc_rowbuf w;
     bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, true);
-    cache = cc_begin(c, cache, k0, hit, local, soa);
+    cache = cc_begin(c, cache, k0, hit, local);
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
     const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
