@@ -65,4 +65,29 @@ for r in (rows["m.glb"], rows["noskin.gltf"]):
         assert math.isfinite(r[k]) and r[k] > 0, (k, r)
 print("bench json:", [(f, r.get("read_min_ms"), r.get("cjson_min_ms")) for f, r in sorted(rows.items())])
 PY
+# bench load: each loader timed on each file in a process of its own (the
+# default), or all in this one (--same-process); a rejected file is an
+# error row and exit status 1, in both modes.
+for mode in fresh same; do
+  extra=(); [ "$mode" = same ] && extra=(--same-process)
+  if "$SK_CLI" bench load --quick "${extra[@]}" "$tmp/m.glb" "$tmp/noskin.gltf" "$tmp/broken.gltf" >"$tmp/load.jsonl"; then
+    fail "bench load: broken JSON accepted"
+  fi
+  python3 - "$tmp/load.jsonl" "$mode" <<'PY'
+import json, math, sys
+rows = {r["file"].split("/")[-1]: r for r in map(json.loads, open(sys.argv[1]))}
+fresh = sys.argv[2] == "fresh"
+assert sorted(rows) == ["broken.gltf", "m.glb", "noskin.gltf"], rows
+assert rows["broken.gltf"]["error"] == "rejected by skelanim", rows
+for f in ("m.glb", "noskin.gltf"):
+    r = rows[f]
+    assert r["fresh_process"] is fresh and "error" not in r and r["runs"] >= 1, r
+    for k in ("median_ms", "min_ms"):
+        assert math.isfinite(r[k]) and r[k] > 0, (k, r)
+    assert 0 <= r["min_page_faults"] <= r["median_page_faults"], r
+    if "assimp_median_ms" in r or "assimp_error" in r:  # built with assimp
+        assert r["assimp_median_ms"] > 0 and r["assimp_over_skelanim"] > 0, r
+print("bench load (%s):" % sys.argv[2], [(f, r.get("median_ms"), r.get("assimp_median_ms")) for f, r in sorted(rows.items())])
+PY
+done
 sk_done cli_bench

@@ -86,8 +86,9 @@ static void assert_same_asset(const sk_asset *a, const sk_asset *b, const char *
 
 static char last_message[256]; /* the memory load's message, for the log */
 
-/* One file both ways: the same outcome. Returns the streamed load's figures. */
-static sk_gltf_stream_stats load_both(const char *path, sk_result *result) {
+/* One file both ways (streamed from stream_min bytes): the same outcome.
+ * Returns the streamed load's figures. */
+static sk_gltf_stream_stats load_both_from(const char *path, uint64_t stream_min, sk_result *result) {
     size_t size = 0;
     char *data = sk_test_read_file(path, &size);
     assert_non_null(data);
@@ -100,7 +101,7 @@ static sk_gltf_stream_stats load_both(const char *path, sk_result *result) {
     sk_error em = {0}, es = {0};
     sk_result rm = sk_gltf_load_memory(data, size, dir, NULL, &mem, &em);
     sk_gltf_stream_stats st;
-    sk_result rs = sk_gltf_load_file_streamed(path, NULL, 0, &str, &st, &es);
+    sk_result rs = sk_gltf_load_file_streamed(path, NULL, stream_min, &str, &st, &es);
     if (rm != rs) fail_msg("%s: memory %d (%s), streamed %d (%s)", path, rm, em.message, rs, es.message);
     if (rm == SK_OK) assert_same_asset(mem, str, path);
     else { /* the file's messages start with its path */
@@ -115,6 +116,11 @@ static sk_gltf_stream_stats load_both(const char *path, sk_result *result) {
     snprintf(last_message, sizeof last_message, "%s", em.message);
     *result = rs;
     return st;
+}
+
+/* Every .glb streamed, and its key ranges whatever their share. */
+static sk_gltf_stream_stats load_both(const char *path, sk_result *result) {
+    return load_both_from(path, 0, result);
 }
 
 static bool has_suffix(const char *s, const char *x) {
@@ -183,6 +189,47 @@ static void test_captures_stream(void **state) {
         assert_true(st.bytes > size / 2); /* most of the file is keys */
         free(data);
     }
+}
+
+/* What sk_gltf_load_file does: files under SK_GLTF_STREAM_MIN read whole;
+ * above it, key ranges streamed only when they are most of the BIN chunk
+ * (the captures), else the chunk read at once (CesiumMan: a mesh, its
+ * texture and a short clip). The assets equal the memory load's. */
+static void test_production_rule(void **state) {
+    (void)state;
+    const char *shared = sk_test_require_shared();
+    const struct {
+        const char *file;
+        bool streams;
+    } cases[] = {
+        {"mocap/glb/02_01.glb", true},                     /* 491,876 bytes, 92 % keys */
+        {"mocap/glb/49_08_fbx2bvh.glb", true},             /* 957,252 bytes */
+        {"mocap/glb/60_01_scaled.glb", true},              /* 3,955,740 bytes */
+        {"assets/gltf/CesiumMan/CesiumMan.glb", false},    /* 490,956 bytes, keys a minority */
+        {"assets/gltf/RiggedFigure/RiggedFigure.glb", false}, /* 50,116 bytes: under the minimum */
+    };
+    uint32_t n = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", shared, cases[i].file);
+        sk_result r;
+        sk_gltf_stream_stats st = load_both_from(p, SK_GLTF_STREAM_MIN, &r);
+        assert_int_equal(r, SK_OK);
+        if (cases[i].streams) {
+            assert_true(st.ranges >= 1);
+            size_t size = 0;
+            char *data = sk_test_read_file(p, &size);
+            assert_true(st.bytes > size / 2);
+            free(data);
+        } else
+            assert_int_equal(st.ranges, 0);
+        sk_gltf_stream_stats all = load_both(p, &r); /* stream_min 0: its keys streamed all the same */
+        assert_int_equal(r, SK_OK);
+        assert_true(all.ranges >= 1);
+        n++;
+    }
+    printf("sk_gltf_load_file's rule: %u files\n", n);
+    assert_int_equal(n, 5);
 }
 
 /* ---- files made here ------------------------------------------------------- */
@@ -351,6 +398,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_made),
         cmocka_unit_test(test_captures_stream),
+        cmocka_unit_test(test_production_rule),
         cmocka_unit_test(test_corpus),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));

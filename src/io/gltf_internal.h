@@ -148,6 +148,7 @@ typedef struct gl_ctx {
      * ranges that are read only when asked for, by position. */
     const struct sk_file_handle *file;
     uint64_t bin_at;
+    bool stream_any_share; /* stream the key ranges even when they are not most of the chunk */
     uint8_t *bin_mem;
     size_t bin_mem_size;
     struct sk_file_scratch bin_pages; /* bin_mem in pages of its own (base NULL: from g->alloc) */

@@ -81,6 +81,7 @@ typedef struct gl_stream_src {
     const sk_file_handle *file;
     uint64_t bin_at;
     size_t bin_size;
+    bool any_share; /* (stream_min 0) */
 } gl_stream_src;
 
 /* data/size: the whole input, or a streamed .glb's JSON chunk. */
@@ -104,7 +105,9 @@ static sk_result load_input(const void *data, size_t size, uint64_t input_bytes,
     g.warn_user = opts->warning_user;
     g.roots = opts->allowed_roots;
     g.n_roots = opts->allowed_roots ? opts->allowed_root_count : 0;
-    if (stream) g.file = stream->file, g.bin_at = stream->bin_at, g.bin_size = stream->bin_size;
+    if (stream)
+        g.file = stream->file, g.bin_at = stream->bin_at, g.bin_size = stream->bin_size,
+        g.stream_any_share = stream->any_share;
     if (input_bytes > g.max_bytes)
         return sk_error_set(err, SK_ERR_LIMIT, "input of %llu bytes exceeds the limit of %llu",
                             (unsigned long long)input_bytes, (unsigned long long)g.max_bytes);
@@ -202,7 +205,7 @@ sk_result sk_gltf_load_file_streamed(const char *path, const sk_gltf_options *op
         else if (!sk_file_pread(&fh, json, jlen, 20))
             r = sk_error_set(&e, SK_ERR_IO, "the file changed while it was being read (its JSON chunk is shorter)");
         else {
-            gl_stream_src src = {&fh, bin_at, blen};
+            gl_stream_src src = {&fh, bin_at, blen, stream_min == 0};
             r = load_input(json, jlen, fh.size, &src, dir, opts, out, stats, &e);
         }
         if (json) sk_free(alloc, json, jlen);

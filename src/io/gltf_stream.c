@@ -1,5 +1,6 @@
 /* glTF reader: a .glb's BIN chunk read as it is needed (sk_gltf_load_file
- * with the default file system, files of SK_GLTF_STREAM_MIN bytes or more).
+ * with the default file system, files of SK_GLTF_STREAM_MIN bytes or more
+ * whose animation keys are most of the chunk).
  *
  * Reading a 4 MB capture whole cost more than a third of its load: the
  * kernel zeroes fresh pages for it and copies the file into them, and the
@@ -61,14 +62,7 @@ static bool stream_range(gl_ctx *g, uint32_t ai, gl_range *out) {
 
 sk_result sk_gl_stream_bin(gl_ctx *g) {
     size_t size = g->bin_size;
-    /* With the default allocator, pages of their own: the streamed ranges
-     * are never written there, so never backed (and the allocator's heap
-     * does not grow and shrink by the file's size on every load). */
-    if (g->alloc == sk_allocator_or_default(NULL)) g->bin_mem = sk_file_pages(size, &g->bin_pages);
-    if (!g->bin_mem) g->bin_mem = sk_realloc_raw(g->alloc, NULL, 0, size ? size : 1); /* every byte is read before use */
-    if (!g->bin_mem) return fail(g, SK_ERR_OUT_OF_MEMORY, "out of memory for the %zu-byte BIN chunk", size);
-    g->bin_mem_size = size ? size : 1;
-    g->bin = g->bin_mem;
+    g->bin_mem = NULL;
     /* Accessors that LINEAR translation, rotation or scale channels read as
      * their output (1), and those read as key times (2: read at once). */
     uint8_t *use = tmp_alloc(g, g->n_accessors ? g->n_accessors : 1, 1);
@@ -118,6 +112,29 @@ sk_result sk_gl_stream_bin(gl_ctx *g) {
         }
         n = m + 1;
     }
+    /* Keys that are not most of the chunk (a mesh with its textures and a
+     * short clip): the whole chunk at once, into the allocator's memory,
+     * which the next load reuses; streaming them saves little and costs a
+     * read per joint group. */
+    size_t lazy_bytes = 0;
+    for (uint32_t i = 0; i < n; i++) lazy_bytes += r[i].len;
+    if (!g->stream_any_share && lazy_bytes <= size / 2) n = 0;
+    /* Mostly keys (a capture), with the default allocator: pages of their
+     * own. The streamed ranges are never written there, so never backed,
+     * and the allocator's heap does not grow by the chunk's size on every
+     * load: it grows by the clip's, which is then its largest block. With
+     * the chunk (or the whole file) in the heap as well, a load's blocks
+     * came to more than twice the largest, glibc gave the heap's top back
+     * to the system when they were freed (its trim threshold), and every
+     * load faulted on fresh pages again: 02_01.glb read whole took 0.46 ms
+     * and 198 faults per load in a process of its own, 0.19 ms and 10
+     * faults streamed into pages (docs/performance.md). */
+    else if (n && g->alloc == sk_allocator_or_default(NULL))
+        g->bin_mem = sk_file_pages(size, &g->bin_pages);
+    if (!g->bin_mem) g->bin_mem = sk_realloc_raw(g->alloc, NULL, 0, size ? size : 1); /* every byte is read before use */
+    if (!g->bin_mem) return fail(g, SK_ERR_OUT_OF_MEMORY, "out of memory for the %zu-byte BIN chunk", size);
+    g->bin_mem_size = size ? size : 1;
+    g->bin = g->bin_mem;
     /* everything else now, one read per gap between the streamed ranges */
     size_t at = 0;
     for (uint32_t i = 0; i <= n; i++) {

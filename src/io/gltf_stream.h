@@ -6,9 +6,12 @@
 #include "skelanim/io/gltf.h"
 
 /* gltf_read.c: sk_gltf_load_file, streaming the BIN chunk of a .glb of at
- * least stream_min bytes (sk_gltf_load_file: SK_GLTF_STREAM_MIN; tests
- * lower it to stream every file). */
-#define SK_GLTF_STREAM_MIN ((uint64_t)1 << 20)
+ * least stream_min bytes (sk_gltf_load_file: SK_GLTF_STREAM_MIN). Its key
+ * ranges are then streamed only when they are more than half of the chunk;
+ * otherwise the chunk is read at once, into the allocator's memory, and
+ * stats->ranges is 0. stream_min 0 (tests): every .glb streamed, and its
+ * key ranges whatever their share. */
+#define SK_GLTF_STREAM_MIN ((uint64_t)256 << 10)
 typedef struct sk_gltf_stream_stats {
     uint32_t ranges; /* byte ranges of the BIN chunk not read up front */
     uint32_t filled; /* of those, read into place because something else read their bytes */
