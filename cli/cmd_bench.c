@@ -170,9 +170,8 @@ static int bench_load(int argc, char **argv) {
     file_list files = {0};
     int min_runs = 5;
     double min_seconds = 0.3;
-    /* --only skelanim|assimp: time one loader, so that each can be measured
-     * in a process of its own (the two share the C library's heap otherwise,
-     * and what one leaves free the other reuses without page faults) */
+    /* --only skelanim|assimp: time one loader. --same-process: every loader
+     * and file in this process (time_fresh says why that is not the default) */
     bool run_ours = true, run_assimp = true, fresh = true;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--same-process")) {
