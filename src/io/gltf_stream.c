@@ -62,7 +62,6 @@ static bool stream_range(gl_ctx *g, uint32_t ai, gl_range *out) {
 
 sk_result sk_gl_stream_bin(gl_ctx *g) {
     size_t size = g->bin_size;
-    g->bin_mem = NULL;
     /* Accessors that LINEAR translation, rotation or scale channels read as
      * their output (1), and those read as key times (2: read at once). */
     uint8_t *use = tmp_alloc(g, g->n_accessors ? g->n_accessors : 1, 1);
