@@ -14,9 +14,11 @@
 #include "skelanim/anim/soa_layers.h"
 #include "skelanim/core/soa.h"
 
-#include "core/clip_internal.h" /* sk_cclip_simd_available */
 #include "core/internal.h"
-#include "core/soa_kernels.h" /* sk_soa_l2m with the palette in its pass */
+
+/* The pipeline keeps a skin joint map (sk_skin_joint_map) for skeletons up to
+ * this size; larger ones make the palette after local-to-model. */
+#define SK_BATCH_PALETTE_MAP_MAX 1024u
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -54,7 +56,7 @@ typedef struct batch_job {
     uint32_t palette_count, vertex_count;
     bool soa;                      /* the pipeline takes the SoA path */
     bool fused_palette;            /* SoA path: the palette made in the local-to-model pass (palette_map) */
-    int16_t palette_map[SK_SOA_PALETTE_MAX];
+    int16_t palette_map[SK_BATCH_PALETTE_MAP_MAX];
 } batch_job;
 
 struct sk_batch {
@@ -144,9 +146,10 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
     if (!p->out_model && !p->out_palette) return SK_OK;
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
     if (job->fused_palette) { /* the palette in the same pass (core/soa.h) */
-        sk_soa_palette pal = {p->skin, job->palette_map, p->out_palette + (size_t)c * job->palette_count};
-        sk_soa_l2m(skel, pose, p->roots ? &p->roots[c] : NULL, model, &pal, sk_soa_use_avx2());
-        return palette_and_skin(job, c, model, n, true, err);
+        r = sk_local_to_model_palette_soa(skel, pose, p->roots ? &p->roots[c] : NULL, model, n, p->skin,
+                                          job->palette_map, p->out_palette + (size_t)c * job->palette_count,
+                                          job->palette_count, err);
+        return r != SK_OK ? r : palette_and_skin(job, c, model, n, true, err);
     }
     r = sk_local_to_model_soa(skel, pose, p->roots ? &p->roots[c] : NULL, model, n, err);
     if (r != SK_OK || !p->out_palette) return r;
@@ -497,11 +500,11 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
     job.soa = !p->aos && !p->post;
     /* SoA path: the palette in the local-to-model pass where the skin allows
      * (every skin joint once; checked against the skeleton above) */
-    job.fused_palette = job.soa && p->out_palette && p->skeleton->joint_count <= SK_SOA_PALETTE_MAX &&
+    job.fused_palette = job.soa && p->out_palette && p->skeleton->joint_count <= SK_BATCH_PALETTE_MAP_MAX &&
                         sk_skin_joint_map(p->skeleton, p->skin, job.palette_map);
     /* compressed clips: the AVX2 decoder writes SoA rows; the scalar one
      * goes through a bounded stack buffer (sk_clip_sample_soa), so not here */
     for (uint32_t i = 0; i < p->clip_count; i++)
-        if (sk_clip_is_compressed(p->clips[i]) && !sk_cclip_simd_available()) job.soa = false;
+        if (!sk_clip_samples_soa_directly(p->clips[i])) job.soa = false;
     return batch_execute(b, &job, err);
 }

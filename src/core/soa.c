@@ -118,6 +118,10 @@ sk_result sk_soa_pose_to_pose(const sk_skeleton *s, const sk_soa_pose *in, sk_po
 
 /* ---- sampling ------------------------------------------------------------ */
 
+bool sk_clip_samples_soa_directly(const sk_clip *clip) {
+    return clip && (!sk_clip_is_compressed(clip) || sk_cclip_simd_available());
+}
+
 sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
                              size_t cursor_count, sk_soa_pose *out, sk_error *err) {
     static const char *who = "sk_clip_sample_soa";

@@ -94,7 +94,6 @@ typedef struct sk_soa_palette {
     const int16_t *map;
     sk_mat4 *out;
 } sk_soa_palette;
-#define SK_SOA_PALETTE_MAX 1024u /* sk_batch keeps a map for skeletons up to this size */
 void sk_soa_l2m(const struct sk_skeleton *s, const struct sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
                 const sk_soa_palette *pal, bool wide);
 

@@ -52,19 +52,19 @@ typedef struct sk_blend_options {
 
 /* out = blend of n poses (out may alias none of the inputs). opts may be
  * NULL. Fails only on invalid arguments (a pose that does not fit the skeleton). */
-sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint32_t n,
-                         const sk_blend_options *opts, sk_pose *out, sk_error *err);
+SK_API sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint32_t n,
+                                const sk_blend_options *opts, sk_pose *out, sk_error *err);
 
 /* Two-pose convenience: out = a*(1-t) + b*t per joint (t scaled by mask[j] if
  * mask is non-NULL), rotations by slerp when use_slerp, otherwise nlerp, both
  * on the shortest arc; morph weights likewise when a, b and out all carry
  * them. out may alias a. */
-sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *a, const sk_pose *b, float t, const float *mask,
-                       bool use_slerp, sk_pose *out, sk_error *err);
+SK_API sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *a, const sk_pose *b, float t, const float *mask,
+                              bool use_slerp, sk_pose *out, sk_error *err);
 
 /* Per-joint channel bits of the tracks in a clip (SK_CHANNEL_*), for
  * sk_blend_input.channels. out holds joint_count bytes. */
-sk_result sk_clip_channel_mask(const sk_clip *clip, const sk_skeleton *skel, uint8_t *out, sk_error *err);
+SK_API sk_result sk_clip_channel_mask(const sk_clip *clip, const sk_skeleton *skel, uint8_t *out, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -26,8 +26,8 @@ typedef enum sk_blendspace_mode {
 
 /* points: n * dim floats (dim 1 or 2); query: dim floats; out_weights: n.
  * Fails on dim outside 1..2, n == 0, duplicate points or non-finite input. */
-sk_result sk_blendspace_weights(const float *points, uint32_t n, uint32_t dim, const float *query,
-                                sk_blendspace_mode mode, float *out_weights, sk_error *err);
+SK_API sk_result sk_blendspace_weights(const float *points, uint32_t n, uint32_t dim, const float *query,
+                                       sk_blendspace_mode mode, float *out_weights, sk_error *err);
 
 #ifdef __cplusplus
 }

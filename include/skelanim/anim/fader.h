@@ -14,7 +14,7 @@ extern "C" {
 typedef enum sk_fade_curve { SK_FADE_LINEAR = 0, SK_FADE_SMOOTHSTEP = 1 } sk_fade_curve;
 
 /* Curve value for x in [0, 1] (clamped): x, or 3x^2 - 2x^3. */
-float sk_fade_eval(sk_fade_curve curve, float x);
+SK_API float sk_fade_eval(sk_fade_curve curve, float x);
 
 /* A fader keeps the weights of up to SK_FADER_MAX sources (clips, blend
  * spaces, states — the caller's ids). Starting a transition to a source
@@ -36,15 +36,15 @@ typedef struct sk_fader {
 } sk_fader;
 
 /* Starts with one source at full weight. */
-void sk_fader_init(sk_fader *f, uint32_t id);
+SK_API void sk_fader_init(sk_fader *f, uint32_t id);
 /* Begins a transition to id (duration <= 0: an immediate cut). If id is
  * already active it fades back in from its current weight. */
-void sk_fader_start(sk_fader *f, uint32_t id, double duration, sk_fade_curve curve);
+SK_API void sk_fader_start(sk_fader *f, uint32_t id, double duration, sk_fade_curve curve);
 /* Advances the transition; sources that reach weight 0 are removed. */
-void sk_fader_update(sk_fader *f, double dt);
-bool sk_fader_in_transition(const sk_fader *f);
+SK_API void sk_fader_update(sk_fader *f, double dt);
+SK_API bool sk_fader_in_transition(const sk_fader *f);
 /* Weight of id (0 if not active). */
-float sk_fader_weight(const sk_fader *f, uint32_t id);
+SK_API float sk_fader_weight(const sk_fader *f, uint32_t id);
 
 /* Phase synchronisation (seed 002 §4.1: cycles compared on a normalised time
  * circle; seed 000 §4.3 notes clips of different lengths do not blend well
@@ -56,7 +56,7 @@ float sk_fader_weight(const sk_fader *f, uint32_t id);
  * player's own speed scales the step (the first player's speed is used for
  * the group). Markers are not reported here (use sk_player_step per player
  * with dt_i = the returned phase step * period_i). Returns the phase step. */
-double sk_players_advance_synced(sk_player *const *players, const float *weights, uint32_t n, double dt);
+SK_API double sk_players_advance_synced(sk_player *const *players, const float *weights, uint32_t n, double dt);
 
 #ifdef __cplusplus
 }

@@ -72,53 +72,53 @@ typedef struct sk_graph_instance sk_graph_instance;
 typedef enum sk_param_type { SK_PARAM_FLOAT = 0, SK_PARAM_BOOL = 1, SK_PARAM_TRIGGER = 2 } sk_param_type;
 
 /* Graphs are built by a loader (io/graph_json.h: sk_graph_load_json). */
-void sk_graph_destroy(sk_graph *g);
+SK_API void sk_graph_destroy(sk_graph *g);
 
-uint32_t sk_graph_param_count(const sk_graph *g);
+SK_API uint32_t sk_graph_param_count(const sk_graph *g);
 /* Index of a parameter, or -1. */
-int32_t sk_graph_find_param(const sk_graph *g, const char *name);
-const char *sk_graph_param_name(const sk_graph *g, uint32_t i);
-sk_param_type sk_graph_param_type(const sk_graph *g, uint32_t i);
+SK_API int32_t sk_graph_find_param(const sk_graph *g, const char *name);
+SK_API const char *sk_graph_param_name(const sk_graph *g, uint32_t i);
+SK_API sk_param_type sk_graph_param_type(const sk_graph *g, uint32_t i);
 
-sk_result sk_graph_instance_create(const sk_graph *g, const sk_allocator *alloc, sk_graph_instance **out,
-                                   sk_error *err);
-void sk_graph_instance_destroy(sk_graph_instance *inst);
+SK_API sk_result sk_graph_instance_create(const sk_graph *g, const sk_allocator *alloc, sk_graph_instance **out,
+                                          sk_error *err);
+SK_API void sk_graph_instance_destroy(sk_graph_instance *inst);
 
 /* Parameters by name (fail with a message naming unknown parameters or a
  * type mismatch) or by index (no checks beyond the range). Bool and trigger
  * values are stored as 0/1. */
-sk_result sk_graph_set_float(sk_graph_instance *inst, const char *name, float value, sk_error *err);
-sk_result sk_graph_set_bool(sk_graph_instance *inst, const char *name, bool value, sk_error *err);
-sk_result sk_graph_set_trigger(sk_graph_instance *inst, const char *name, sk_error *err);
-void sk_graph_set_param(sk_graph_instance *inst, uint32_t index, float value);
-float sk_graph_get_param(const sk_graph_instance *inst, uint32_t index);
+SK_API sk_result sk_graph_set_float(sk_graph_instance *inst, const char *name, float value, sk_error *err);
+SK_API sk_result sk_graph_set_bool(sk_graph_instance *inst, const char *name, bool value, sk_error *err);
+SK_API sk_result sk_graph_set_trigger(sk_graph_instance *inst, const char *name, sk_error *err);
+SK_API void sk_graph_set_param(sk_graph_instance *inst, uint32_t index, float value);
+SK_API float sk_graph_get_param(const sk_graph_instance *inst, uint32_t index);
 
 /* Fires the transitions whose conditions hold, then advances time by dt
  * seconds (>= 0) and the fades. A negative or non-finite dt changes nothing;
  * a huge one moves each clip by at most SK_PLAYER_MAX_STEP_CYCLES loops
  * (player.h). */
-void sk_graph_update(sk_graph_instance *inst, double dt);
+SK_API void sk_graph_update(sk_graph_instance *inst, double dt);
 /* Root motion of the last update (identity unless the description has
  * "root_motion": {"joint": NAME}): the blended delta of every playing clip,
  * whose poses are then evaluated in place (sk_root_motion_strip). */
-sk_root_delta sk_graph_root_motion(const sk_graph_instance *inst);
+SK_API sk_root_delta sk_graph_root_motion(const sk_graph_instance *inst);
 /* The pose of an external state: write the pose of `source` into out (the
  * graph's skeleton; every joint). Return SK_OK or an error (then evaluate
  * fails with it). */
 typedef sk_result (*sk_graph_pose_fn)(void *user, const char *source, sk_pose *out, sk_error *err);
 /* Sets (fn NULL: clears) the source of every external state's pose. */
-void sk_graph_set_pose_source(sk_graph_instance *inst, sk_graph_pose_fn fn, void *user);
+SK_API void sk_graph_set_pose_source(sk_graph_instance *inst, sk_graph_pose_fn fn, void *user);
 /* How many external states (at any level) take their pose from `source`. */
-uint32_t sk_graph_source_count(const sk_graph *g, const char *source);
+SK_API uint32_t sk_graph_source_count(const sk_graph *g, const char *source);
 /* Global weight (contribution to the pose, 0..1) of the external states
  * whose pose comes from `source`, at any level, right now: 0 when none is
  * active. A locomotor driven by the machine takes this as its group weight
  * (sk_locomotor_set_group_weight). */
-float sk_graph_source_weight(const sk_graph_instance *inst, const char *source);
+SK_API float sk_graph_source_weight(const sk_graph_instance *inst, const char *source);
 /* The current pose (must fit the graph's skeleton: sk_pose_check). An
  * external state with weight and no pose source fails with a message naming
  * it. */
-sk_result sk_graph_evaluate(sk_graph_instance *inst, sk_pose *out, sk_error *err);
+SK_API sk_result sk_graph_evaluate(sk_graph_instance *inst, sk_pose *out, sk_error *err);
 
 typedef struct sk_graph_state_info {
     const char *name;     /* the state's name */
@@ -131,9 +131,9 @@ typedef struct sk_graph_state_info {
 
 /* Lists the active states of every machine level (depth first); returns the
  * total number (may exceed cap; only cap are written). */
-uint32_t sk_graph_active_states(const sk_graph_instance *inst, sk_graph_state_info *out, uint32_t cap);
+SK_API uint32_t sk_graph_active_states(const sk_graph_instance *inst, sk_graph_state_info *out, uint32_t cap);
 /* Name of the top machine's current state. */
-const char *sk_graph_current_state(const sk_graph_instance *inst);
+SK_API const char *sk_graph_current_state(const sk_graph_instance *inst);
 
 #ifdef __cplusplus
 }

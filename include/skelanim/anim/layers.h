@@ -12,12 +12,12 @@ extern "C" {
 /* ---- Masks (seed 000 §4.5, seed 003 §4.3: a 0..1 value per joint) ------- */
 
 /* Sets every entry to value. */
-void sk_mask_fill(const sk_skeleton *skel, float *mask, float value);
+SK_API void sk_mask_fill(const sk_skeleton *skel, float *mask, float value);
 /* Sets the named joint and all its descendants to value. */
-sk_result sk_mask_set_subtree(const sk_skeleton *skel, const char *joint, float value, float *mask, sk_error *err);
+SK_API sk_result sk_mask_set_subtree(const sk_skeleton *skel, const char *joint, float value, float *mask, sk_error *err);
 /* Sets only the named joints (a list) to value. */
-sk_result sk_mask_set_joints(const sk_skeleton *skel, const char *const *joints, uint32_t count, float value,
-                             float *mask, sk_error *err);
+SK_API sk_result sk_mask_set_joints(const sk_skeleton *skel, const char *const *joints, uint32_t count, float value,
+                                    float *mask, sk_error *err);
 
 /* ---- Additive poses and the layer stack --------------------------------- */
 
@@ -26,13 +26,13 @@ sk_result sk_mask_set_joints(const sk_skeleton *skel, const char *const *joints,
  * s = p.s / r.s (component-wise; a zero reference scale gives 1). Morph:
  * p - r (when all three poses carry morph weights). Use a clip's first
  * frame or another clip's pose as the reference. */
-sk_result sk_pose_make_additive(const sk_skeleton *skel, const sk_pose *pose, const sk_pose *reference,
-                                sk_pose *out_delta, sk_error *err);
+SK_API sk_result sk_pose_make_additive(const sk_skeleton *skel, const sk_pose *pose, const sk_pose *reference,
+                                       sk_pose *out_delta, sk_error *err);
 /* io = io (+) weight * delta: t += w*dt, r = r * slerp(identity, dr, w),
  * s *= lerp(1, ds, w); weight per joint scaled by mask (NULL = 1); morph
  * weights += w * delta when the delta carries them. */
-sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *io, const sk_pose *delta, float weight,
-                                 const float *mask, sk_error *err);
+SK_API sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *io, const sk_pose *delta, float weight,
+                                        const float *mask, sk_error *err);
 
 typedef enum sk_layer_mode {
     SK_LAYER_OVERRIDE = 0, /* io = blend(io, pose, weight * mask) */
@@ -50,7 +50,7 @@ typedef struct sk_layer {
 
 /* Applies layers in order on top of io (the base layer's pose), like an
  * engine's animation layer stack. Rotations of override layers by nlerp. */
-sk_result sk_layers_apply(const sk_skeleton *skel, sk_pose *io, const sk_layer *layers, uint32_t n, sk_error *err);
+SK_API sk_result sk_layers_apply(const sk_skeleton *skel, sk_pose *io, const sk_layer *layers, uint32_t n, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -44,10 +44,10 @@ typedef struct sk_motor {
     float blend_param[2];  /* blend-space parameter: local velocity (x = sideways, y = forward) */
 } sk_motor;
 
-void sk_motor_init(sk_motor *m, const sk_motor_desc *desc /* NULL = defaults */);
+SK_API void sk_motor_init(sk_motor *m, const sk_motor_desc *desc /* NULL = defaults */);
 /* One update: the same function serves the player (input from a device) and
  * AI characters (input from a planner). */
-void sk_motor_update(sk_motor *m, const sk_motor_input *in, double dt_seconds);
+SK_API void sk_motor_update(sk_motor *m, const sk_motor_input *in, double dt_seconds);
 
 #ifdef __cplusplus
 }

@@ -69,23 +69,23 @@ typedef struct sk_player {
     sk_loop_mode loop;
 } sk_player;
 
-void sk_player_init(sk_player *p, const sk_player_desc *desc /* NULL = zeroed */);
-void sk_player_set_speed(sk_player *p, float speed);
-void sk_player_set_paused(sk_player *p, bool paused);
+SK_API void sk_player_init(sk_player *p, const sk_player_desc *desc /* NULL = zeroed */);
+SK_API void sk_player_set_speed(sk_player *p, float speed);
+SK_API void sk_player_set_paused(sk_player *p, bool paused);
 /* Scrubbing: jump to a clip time (wrapped per the loop mode; for PING_PONG a
  * time in (d, 2d) is on the way back). Keeps the cycle count. No events. */
-void sk_player_seek(sk_player *p, double clip_time);
+SK_API void sk_player_seek(sk_player *p, double clip_time);
 /* Jump to a phase in [0, 1) of the cycle (PING_PONG: of the round trip). */
-void sk_player_seek_phase(sk_player *p, double phase);
+SK_API void sk_player_seek_phase(sk_player *p, double phase);
 /* The time to sample the clip at, in [0, d]. */
-double sk_player_clip_time(const sk_player *p);
+SK_API double sk_player_clip_time(const sk_player *p);
 /* Normalised time: position / period in [0, 1) (CLAMP: [0, 1]). This is the
  * phase used for synchronisation. */
-double sk_player_phase(const sk_player *p);
+SK_API double sk_player_phase(const sk_player *p);
 /* Unrolled position: cycle * period + pos (loses precision after very long runs). */
-double sk_player_unrolled(const sk_player *p);
+SK_API double sk_player_unrolled(const sk_player *p);
 /* True once a CLAMP player rests at the end it is heading to. */
-bool sk_player_finished(const sk_player *p);
+SK_API bool sk_player_finished(const sk_player *p);
 
 typedef struct sk_marker {
     const char *name;
@@ -106,17 +106,17 @@ typedef bool (*sk_event_fn)(void *user, const sk_event *ev);
 
 /* Checks markers for sk_player_advance: sorted by time (non-decreasing),
  * finite, inside [0, duration]. */
-sk_result sk_markers_validate(const sk_marker *markers, uint32_t count, double duration, sk_error *err);
+SK_API sk_result sk_markers_validate(const sk_marker *markers, uint32_t count, double duration, sk_error *err);
 
 /* Advances by dt seconds of global time (local step = dt * speed; nothing if
  * paused) and reports every marker crossed (see the event rule above).
  * markers must pass sk_markers_validate (may be NULL when count is 0; fn may
  * be NULL). Returns the number of events delivered. */
-uint64_t sk_player_advance(sk_player *p, double dt, const sk_marker *markers, uint32_t marker_count,
-                           sk_event_fn fn, void *user);
+SK_API uint64_t sk_player_advance(sk_player *p, double dt, const sk_marker *markers, uint32_t marker_count,
+                                  sk_event_fn fn, void *user);
 /* Moves by a local-time step (already scaled by speed; pause is ignored). */
-uint64_t sk_player_step(sk_player *p, double local_dt, const sk_marker *markers, uint32_t marker_count,
-                        sk_event_fn fn, void *user);
+SK_API uint64_t sk_player_step(sk_player *p, double local_dt, const sk_marker *markers, uint32_t marker_count,
+                               sk_event_fn fn, void *user);
 
 #ifdef __cplusplus
 }

@@ -27,24 +27,24 @@ typedef struct sk_root_motion sk_root_motion;
 /* Builds a root-motion extractor for joint `root` of the skeleton driven by
  * clip (copies the joint's translation/rotation tracks; the clip may be
  * destroyed afterwards). Immutable afterwards: share it between instances. */
-sk_result sk_root_motion_create(const sk_clip *clip, const sk_skeleton *skel, uint32_t root,
-                                const sk_allocator *alloc, sk_root_motion **out, sk_error *err);
-void sk_root_motion_destroy(sk_root_motion *rm);
-uint32_t sk_root_motion_joint(const sk_root_motion *rm);
+SK_API sk_result sk_root_motion_create(const sk_clip *clip, const sk_skeleton *skel, uint32_t root,
+                                       const sk_allocator *alloc, sk_root_motion **out, sk_error *err);
+SK_API void sk_root_motion_destroy(sk_root_motion *rm);
+SK_API uint32_t sk_root_motion_joint(const sk_root_motion *rm);
 /* Motion of the root between two states of the same player (before, after). */
-sk_root_delta sk_root_motion_delta(const sk_root_motion *rm, const sk_player *before, const sk_player *after);
+SK_API sk_root_delta sk_root_motion_delta(const sk_root_motion *rm, const sk_player *before, const sk_player *after);
 /* Motion between two clip times inside one cycle (a to b, either order). */
-sk_root_delta sk_root_motion_between(const sk_root_motion *rm, double a, double b);
+SK_API sk_root_delta sk_root_motion_between(const sk_root_motion *rm, double a, double b);
 /* Removes the motion from a sampled pose: the root keeps its frame-0
  * horizontal position and yaw (the height and other rotation remain). */
-sk_result sk_root_motion_strip(const sk_root_motion *rm, sk_pose *pose, sk_error *err);
+SK_API sk_result sk_root_motion_strip(const sk_root_motion *rm, sk_pose *pose, sk_error *err);
 
-sk_root_delta sk_root_delta_identity(void);
+SK_API sk_root_delta sk_root_delta_identity(void);
 /* a then b (b expressed in the frame reached by a). */
-sk_root_delta sk_root_delta_compose(sk_root_delta a, sk_root_delta b);
-sk_root_delta sk_root_delta_inverse(sk_root_delta a);
+SK_API sk_root_delta sk_root_delta_compose(sk_root_delta a, sk_root_delta b);
+SK_API sk_root_delta sk_root_delta_inverse(sk_root_delta a);
 /* Weighted mean of deltas (weights normalised; all-zero gives identity). */
-sk_root_delta sk_root_delta_blend(const sk_root_delta *d, const float *w, uint32_t n);
+SK_API sk_root_delta sk_root_delta_blend(const sk_root_delta *d, const float *w, uint32_t n);
 
 #ifdef __cplusplus
 }

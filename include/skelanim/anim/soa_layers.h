@@ -36,8 +36,8 @@ extern "C" {
  * u = t * mask[j] (t where mask is NULL); a where u == 0, otherwise
  * a + (b - a) u, rotations by slerp (use_slerp) or normalised lerp on the
  * shortest arc. out may be a or b. */
-sk_result sk_blend_two_masked_soa(const sk_skeleton *skel, const sk_soa_pose *a, const sk_soa_pose *b, float t,
-                                  const float *mask, bool use_slerp, sk_soa_pose *out, sk_error *err);
+SK_API sk_result sk_blend_two_masked_soa(const sk_skeleton *skel, const sk_soa_pose *a, const sk_soa_pose *b, float t,
+                                         const float *mask, bool use_slerp, sk_soa_pose *out, sk_error *err);
 
 /* sk_blend_input with an SoA pose. */
 typedef struct sk_soa_blend_input {
@@ -51,16 +51,16 @@ typedef struct sk_soa_blend_input {
  * inputs that animate it, the rest pose filling a sum below one (unless
  * opts->no_rest_fill), rotations by opts->rotation (NULL: nlerp). At most 64
  * inputs (SK_ERR_LIMIT). out may be one of the inputs. */
-sk_result sk_blend_poses_soa(const sk_skeleton *skel, const sk_soa_blend_input *in, uint32_t n,
-                             const sk_blend_options *opts, sk_soa_pose *out, sk_error *err);
+SK_API sk_result sk_blend_poses_soa(const sk_skeleton *skel, const sk_soa_blend_input *in, uint32_t n,
+                                    const sk_blend_options *opts, sk_soa_pose *out, sk_error *err);
 
 /* sk_pose_make_additive on SoA poses (out may be either input). */
-sk_result sk_pose_make_additive_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_soa_pose *reference,
-                                    sk_soa_pose *out_delta, sk_error *err);
+SK_API sk_result sk_pose_make_additive_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_soa_pose *reference,
+                                           sk_soa_pose *out_delta, sk_error *err);
 
 /* sk_pose_apply_additive on SoA poses: io = io (+) weight * mask * delta. */
-sk_result sk_pose_apply_additive_soa(const sk_skeleton *skel, sk_soa_pose *io, const sk_soa_pose *delta,
-                                     float weight, const float *mask, sk_error *err);
+SK_API sk_result sk_pose_apply_additive_soa(const sk_skeleton *skel, sk_soa_pose *io, const sk_soa_pose *delta,
+                                            float weight, const float *mask, sk_error *err);
 
 /* sk_layer with an SoA pose (override) or delta (additive). */
 typedef struct sk_soa_layer {
@@ -72,8 +72,8 @@ typedef struct sk_soa_layer {
 
 /* sk_layers_apply on SoA poses: override layers blend by normalised lerp
  * with their mask, additive layers apply their delta. */
-sk_result sk_layers_apply_soa(const sk_skeleton *skel, sk_soa_pose *io, const sk_soa_layer *layers, uint32_t n,
-                              sk_error *err);
+SK_API sk_result sk_layers_apply_soa(const sk_skeleton *skel, sk_soa_pose *io, const sk_soa_layer *layers, uint32_t n,
+                                     sk_error *err);
 
 #ifdef __cplusplus
 }

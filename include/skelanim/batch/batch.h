@@ -68,12 +68,12 @@ typedef struct sk_batch_desc {
  * through alloc (NULL = C library). Fails with SK_ERR_INVALID_ARGUMENT on a
  * bad description, SK_ERR_OUT_OF_MEMORY, or SK_ERR_LIMIT when the system
  * refuses a thread (no thread is left running then). */
-sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, sk_batch **out, sk_error *err);
+SK_API sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, sk_batch **out, sk_error *err);
 /* Stops and joins the workers and frees everything. NULL is a no-op. Must
  * not be called while a run is in progress. */
-void sk_batch_destroy(sk_batch *batch);
+SK_API void sk_batch_destroy(sk_batch *batch);
 /* Threads working a frame, the caller included. */
-uint32_t sk_batch_thread_count(const sk_batch *batch);
+SK_API uint32_t sk_batch_thread_count(const sk_batch *batch);
 
 /* ---- Callback jobs ------------------------------------------------------ */
 
@@ -87,7 +87,7 @@ typedef sk_result (*sk_batch_fn)(void *user, uint32_t character, uint32_t thread
  * are done. On failure the error of the lowest-index failing character is
  * returned, its message prefixed by "character N: "; characters with a
  * higher index than a known failure may be skipped. */
-sk_result sk_batch_run(sk_batch *batch, uint32_t count, sk_batch_fn fn, void *user, sk_error *err);
+SK_API sk_result sk_batch_run(sk_batch *batch, uint32_t count, sk_batch_fn fn, void *user, sk_error *err);
 
 /* ---- The animation pipeline ------------------------------------------- */
 
@@ -158,16 +158,16 @@ typedef struct sk_batch_pipeline {
 
 /* The cursor memory per character for these clips: the sum of
  * sk_clip_cursor_size over them. */
-size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count);
+SK_API size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count);
 /* The same with sk_clip_cursor_cache_size (for cursor_cache). */
-size_t sk_batch_cursor_cache_stride(const sk_clip *const *clips, uint32_t clip_count);
+SK_API size_t sk_batch_cursor_cache_stride(const sk_clip *const *clips, uint32_t clip_count);
 
 /* Runs the pipeline for every character. Checks the description first
  * (SK_ERR_INVALID_ARGUMENT naming the field: skeleton larger than the
  * batch's scratch, too many clips, missing times, a cursor stride too small,
  * skinning without a palette...); then per character errors are reported as
  * sk_batch_run reports them ("character N: ..."). */
-sk_result sk_batch_run_pipeline(sk_batch *batch, const sk_batch_pipeline *pipeline, sk_error *err);
+SK_API sk_result sk_batch_run_pipeline(sk_batch *batch, const sk_batch_pipeline *pipeline, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -18,8 +18,8 @@ typedef struct sk_mannequin_desc {
 
 /* Builds the mannequin as an asset (one scene, one skinned mesh, clips
  * "idle", "walk", "run", "crouch"). desc may be NULL. */
-sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_allocator *alloc,
-                              sk_asset **out, sk_error *err);
+SK_API sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_allocator *alloc,
+                                     sk_asset **out, sk_error *err);
 
 /* Anatomical limits of the mannequin's legs (issue #11), relative to the
  * rest pose (legs straight down, feet forward; +X is the hinge of flexion):
@@ -38,7 +38,7 @@ sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_allocator 
  * out holds count (>= the skeleton's joint count) entries; joints without a
  * limit get SK_IK_LIMIT_NONE. SK_ERR_INVALID_ARGUMENT if a leg joint is
  * missing (not the mannequin) or count is short. */
-sk_result sk_mannequin_leg_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err);
+SK_API sk_result sk_mannequin_leg_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err);
 
 /* Anatomical limits of the mannequin's arms, relative to the rest pose (the
  * arms hanging 12 degrees out from vertical), after the usual clinical ranges
@@ -50,7 +50,7 @@ sk_result sk_mannequin_leg_limits(const sk_skeleton *skel, sk_ik_limit *out, uin
  *   elbows (forearm_l/r) HINGE about +X: -2.6 .. 0 rad (flexion turns the
  *                       forearm forward; never backwards)
  * out, count and the errors as sk_mannequin_leg_limits. */
-sk_result sk_mannequin_arm_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err);
+SK_API sk_result sk_mannequin_arm_limits(const sk_skeleton *skel, sk_ik_limit *out, uint32_t count, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-sk_result sk_planar_rig_create(const sk_allocator *alloc, sk_asset **out, sk_error *err);
+SK_API sk_result sk_planar_rig_create(const sk_allocator *alloc, sk_asset **out, sk_error *err);
 
 #ifdef __cplusplus
 }

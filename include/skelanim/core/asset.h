@@ -149,10 +149,10 @@ typedef struct sk_asset {
     void *internal;              /* private */
 } sk_asset;
 
-void sk_asset_destroy(sk_asset *asset);
+SK_API void sk_asset_destroy(sk_asset *asset);
 
 /* Index of the clip with this name, or -1. */
-int32_t sk_asset_find_clip(const sk_asset *asset, const char *name);
+SK_API int32_t sk_asset_find_clip(const sk_asset *asset, const char *name);
 
 /* Checks an asset's internal consistency — what a reader guarantees and an
  * asset built in code must too: node mapping (inverse permutations), mesh and
@@ -164,24 +164,24 @@ int32_t sk_asset_find_clip(const sk_asset *asset, const char *name);
  * image and sampler indices in range, images' data present for their size). SK_OK, or SK_ERR_INVALID_DATA with a
  * message naming the first problem ("meshes/0/primitives/1: index 812 >=
  * vertex count 800"). The .glb writer and the renderer call it first. */
-sk_result sk_asset_validate(const sk_asset *asset, sk_error *err);
+SK_API sk_result sk_asset_validate(const sk_asset *asset, sk_error *err);
 
 /* Position of vertex v of a primitive after morph targets (weights: the
  * mesh's morph weights, NULL = rest/zero) and, if palette is non-NULL,
  * linear blend skinning with that palette (weights of the vertex renormalised
  * to sum 1; an all-zero vertex uses joint 0). If palette is NULL the result is
  * transformed by node_world (NULL = identity). Returns false if v is out of range. */
-bool sk_primitive_vertex_position(const sk_primitive *prim, uint32_t v, const float *weights,
-                                  const sk_mat4 *palette, uint32_t palette_count,
-                                  const sk_mat4 *node_world, sk_vec3 *out);
+SK_API bool sk_primitive_vertex_position(const sk_primitive *prim, uint32_t v, const float *weights,
+                                         const sk_mat4 *palette, uint32_t palette_count,
+                                         const sk_mat4 *node_world, sk_vec3 *out);
 
 /* ---- Building an asset in code (importers, the mannequin) ------------------ */
 /* Creates an empty asset whose memory comes from alloc (copied). */
-sk_result sk_asset_create_empty(const sk_allocator *alloc, sk_asset **out, sk_error *err);
+SK_API sk_result sk_asset_create_empty(const sk_allocator *alloc, sk_asset **out, sk_error *err);
 /* Zero-filled memory owned by the asset, freed by sk_asset_destroy; NULL on OOM. */
-void *sk_asset_alloc(sk_asset *asset, size_t size);
-char *sk_asset_strdup(sk_asset *asset, const char *s); /* NULL s gives "" */
-const sk_allocator *sk_asset_allocator(const sk_asset *asset);
+SK_API void *sk_asset_alloc(sk_asset *asset, size_t size);
+SK_API char *sk_asset_strdup(sk_asset *asset, const char *s); /* NULL s gives "" */
+SK_API const sk_allocator *sk_asset_allocator(const sk_asset *asset);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,17 @@ extern "C" {
 #define SK_VERSION_PATCH 0
 #define SK_VERSION_STRING "0.1.0"
 
+/* SK_API marks every function of the public API. The libraries are built
+ * with hidden visibility (-fvisibility=hidden), so a shared library exports
+ * exactly the functions declared with SK_API in these headers and nothing
+ * else; static libraries are unaffected. On compilers without the GNU
+ * visibility attribute it expands to nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SK_API __attribute__((visibility("default")))
+#else
+#define SK_API
+#endif
+
 typedef enum sk_result {
     SK_OK = 0,
     SK_ERR_INVALID_ARGUMENT, /* a caller passed something unusable (NULL, NaN, bad index) */
@@ -45,10 +56,10 @@ typedef struct sk_error {
 } sk_error;
 
 /* Human-readable name of a result code ("SK_ERR_INVALID_DATA"). */
-const char *sk_result_string(sk_result r);
+SK_API const char *sk_result_string(sk_result r);
 
 /* Fills err (if non-NULL) with code and a printf-style message; returns code. */
-sk_result sk_error_set(sk_error *err, sk_result code, const char *fmt, ...)
+SK_API sk_result sk_error_set(sk_error *err, sk_result code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -63,9 +74,9 @@ typedef struct sk_allocator {
     void *user;
 } sk_allocator;
 
-void *sk_alloc(const sk_allocator *a, size_t size);           /* zero-filled */
-void *sk_realloc(const sk_allocator *a, void *p, size_t old_size, size_t new_size);
-void sk_free(const sk_allocator *a, void *p, size_t size);
+SK_API void *sk_alloc(const sk_allocator *a, size_t size);           /* zero-filled */
+SK_API void *sk_realloc(const sk_allocator *a, void *p, size_t old_size, size_t new_size);
+SK_API void sk_free(const sk_allocator *a, void *p, size_t size);
 
 #ifdef __cplusplus
 }

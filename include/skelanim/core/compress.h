@@ -43,8 +43,8 @@ typedef struct sk_compress_stats {
 /* Compresses clip (every joint it targets must exist in skel). Fails with
  * SK_ERR_UNSUPPORTED for a clip with morph-weight tracks or one whose
  * error cannot be met at any tried sample rate (STEP keys that jump). */
-sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *skel, const sk_compress_options *opt,
-                           const sk_allocator *alloc, sk_clip **out, sk_compress_stats *stats, sk_error *err);
+SK_API sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *skel, const sk_compress_options *opt,
+                                  const sk_allocator *alloc, sk_clip **out, sk_compress_stats *stats, sk_error *err);
 
 /* The same clip resampled at fps: frames at k / fps for every k / fps within
  * the duration, or past it by less than 1 % of a frame (sampled clamped: the
@@ -52,15 +52,15 @@ sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *skel, const s
  * is the last frame's time: 120 to 24 fps keeps every 5th frame, the last
  * one included when the frame count is 1 + a multiple of 5): what
  * `skelanim compress --fps` compresses and measures against. */
-sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *skel, double fps, const sk_allocator *alloc,
-                           sk_clip **out, sk_error *err);
+SK_API sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *skel, double fps, const sk_allocator *alloc,
+                                  sk_clip **out, sk_error *err);
 
 /* The shell error of `test` against `ref` (both sampled with sk_clip_sample)
  * at each of `count` times: the largest and the 99th percentile over every
  * joint at every time, in the clips' units. */
-sk_result sk_clip_shell_error(const sk_clip *ref, const sk_clip *test, const sk_skeleton *skel, double shell,
-                              const double *times, size_t count, const sk_allocator *alloc, double *max_error,
-                              double *p99_error, sk_error *err);
+SK_API sk_result sk_clip_shell_error(const sk_clip *ref, const sk_clip *test, const sk_skeleton *skel, double shell,
+                                     const double *times, size_t count, const sk_allocator *alloc, double *max_error,
+                                     double *p99_error, sk_error *err);
 
 #ifdef __cplusplus
 }

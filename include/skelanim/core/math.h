@@ -30,42 +30,42 @@ static inline sk_quat sk_quat_identity(void) { return sk_quat_make(0.0f, 0.0f, 0
 static inline sk_quat sk_quat_conjugate(sk_quat q) { return sk_quat_make(-q.x, -q.y, -q.z, q.w); }
 static inline float sk_quat_dot(sk_quat a, sk_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 
-sk_vec3 sk_vec3_lerp(sk_vec3 a, sk_vec3 b, float t);
-float sk_vec3_length(sk_vec3 a);
-sk_vec3 sk_vec3_normalize(sk_vec3 a); /* zero vector stays zero */
+SK_API sk_vec3 sk_vec3_lerp(sk_vec3 a, sk_vec3 b, float t);
+SK_API float sk_vec3_length(sk_vec3 a);
+SK_API sk_vec3 sk_vec3_normalize(sk_vec3 a); /* zero vector stays zero */
 
-sk_quat sk_quat_from_axis_angle(sk_vec3 axis, float radians);
-sk_quat sk_quat_mul(sk_quat a, sk_quat b);       /* a then... : rotates by b first, then a */
-sk_quat sk_quat_inverse(sk_quat q);
-float sk_quat_length(sk_quat q);
-sk_quat sk_quat_normalize(sk_quat q);            /* zero quaternion gives identity */
-sk_vec3 sk_quat_rotate(sk_quat q, sk_vec3 v);
+SK_API sk_quat sk_quat_from_axis_angle(sk_vec3 axis, float radians);
+SK_API sk_quat sk_quat_mul(sk_quat a, sk_quat b);       /* a then... : rotates by b first, then a */
+SK_API sk_quat sk_quat_inverse(sk_quat q);
+SK_API float sk_quat_length(sk_quat q);
+SK_API sk_quat sk_quat_normalize(sk_quat q);            /* zero quaternion gives identity */
+SK_API sk_vec3 sk_quat_rotate(sk_quat q, sk_vec3 v);
 /* Spherical linear interpolation on the shortest arc (sign of b flipped when
  * dot < 0); falls back to nlerp when the angle is tiny. Result is unit. */
-sk_quat sk_quat_slerp(sk_quat a, sk_quat b, float t);
+SK_API sk_quat sk_quat_slerp(sk_quat a, sk_quat b, float t);
 /* Normalised linear interpolation on the shortest arc. */
-sk_quat sk_quat_nlerp(sk_quat a, sk_quat b, float t);
+SK_API sk_quat sk_quat_nlerp(sk_quat a, sk_quat b, float t);
 
 /* Yaw of a rotation about +Y: atan2 of the rotated +Z axis. */
-float sk_quat_yaw(sk_quat q);
+SK_API float sk_quat_yaw(sk_quat q);
 
-sk_mat4 sk_mat4_identity(void);
-sk_mat4 sk_mat4_mul(const sk_mat4 *a, const sk_mat4 *b); /* a * b */
-sk_mat4 sk_mat4_from_transform(const sk_transform *x);   /* T * R * S */
+SK_API sk_mat4 sk_mat4_identity(void);
+SK_API sk_mat4 sk_mat4_mul(const sk_mat4 *a, const sk_mat4 *b); /* a * b */
+SK_API sk_mat4 sk_mat4_from_transform(const sk_transform *x);   /* T * R * S */
 /* General 4x4 inverse; returns false (and identity) when singular. */
-bool sk_mat4_invert(const sk_mat4 *m, sk_mat4 *out);
+SK_API bool sk_mat4_invert(const sk_mat4 *m, sk_mat4 *out);
 /* Inverse of an affine matrix (bottom row 0,0,0,1); false when singular. */
-bool sk_mat4_invert_affine(const sk_mat4 *m, sk_mat4 *out);
+SK_API bool sk_mat4_invert_affine(const sk_mat4 *m, sk_mat4 *out);
 /* Decomposes an affine matrix into TRS. A negative determinant puts the
  * reflection into scale.x. Returns false if the matrix has a zero scale or is
  * not affine; out then holds the best effort. */
-bool sk_mat4_decompose(const sk_mat4 *m, sk_transform *out);
-sk_vec3 sk_mat4_transform_point(const sk_mat4 *m, sk_vec3 p);
-sk_vec3 sk_mat4_transform_dir(const sk_mat4 *m, sk_vec3 d);
+SK_API bool sk_mat4_decompose(const sk_mat4 *m, sk_transform *out);
+SK_API sk_vec3 sk_mat4_transform_point(const sk_mat4 *m, sk_vec3 p);
+SK_API sk_vec3 sk_mat4_transform_dir(const sk_mat4 *m, sk_vec3 d);
 
-sk_transform sk_transform_identity(void);
+SK_API sk_transform sk_transform_identity(void);
 /* parent * child as TRS (exact only without non-uniform scale + rotation shear). */
-sk_transform sk_transform_mul(const sk_transform *parent, const sk_transform *child);
+SK_API sk_transform sk_transform_mul(const sk_transform *parent, const sk_transform *child);
 
 #ifdef __cplusplus
 }

@@ -28,8 +28,8 @@ typedef struct sk_skin {
  * model holds model_count matrices (sk_local_to_model); out_palette room for
  * palette_count >= skin->joint_count. Fails (SK_ERR_INVALID_ARGUMENT) when a
  * skin joint is not below model_count or the palette is too small. */
-sk_result sk_skin_palette(const sk_skin *skin, const sk_mat4 *model, uint32_t model_count, sk_mat4 *out_palette,
-                          uint32_t palette_count, sk_error *err);
+SK_API sk_result sk_skin_palette(const sk_skin *skin, const sk_mat4 *model, uint32_t model_count, sk_mat4 *out_palette,
+                                 uint32_t palette_count, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -57,22 +57,22 @@ static inline sk_pose sk_pose_view(sk_transform *local, uint32_t joint_count, fl
 
 /* Allocates both arrays for skel (filled with its rest pose); free with
  * sk_pose_free and the same allocator (NULL = C library). */
-sk_result sk_pose_alloc(const sk_skeleton *skel, const sk_allocator *alloc, sk_pose *out, sk_error *err);
-void sk_pose_free(sk_pose *pose, const sk_allocator *alloc);
+SK_API sk_result sk_pose_alloc(const sk_skeleton *skel, const sk_allocator *alloc, sk_pose *out, sk_error *err);
+SK_API void sk_pose_free(sk_pose *pose, const sk_allocator *alloc);
 
 /* SK_OK when pose fits skel: joint counts equal, weight_count 0 or equal,
  * arrays present. The message names
  * what differs, prefixed by `who` (the calling function's name). */
-sk_result sk_pose_check(const sk_skeleton *skel, const sk_pose *pose, const char *who, sk_error *err);
+SK_API sk_result sk_pose_check(const sk_skeleton *skel, const sk_pose *pose, const char *who, sk_error *err);
 
 /* Copies the skeleton's rest pose (local transforms and morph weights). */
-sk_result sk_pose_rest(const sk_skeleton *skel, sk_pose *out, sk_error *err);
+SK_API sk_result sk_pose_rest(const sk_skeleton *skel, sk_pose *out, sk_error *err);
 
 /* Model matrices: model[i] = model[parent[i]] * TRS(local[i]); roots get
  * root * TRS(local[i]) (root may be NULL for identity). out_model holds
  * model_count >= joint_count matrices. */
-sk_result sk_local_to_model(const sk_skeleton *skel, const sk_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
-                            uint32_t model_count, sk_error *err);
+SK_API sk_result sk_local_to_model(const sk_skeleton *skel, const sk_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
+                                   uint32_t model_count, sk_error *err);
 
 /* Partial update after a change to joints from `from` on (e.g. IK on a
  * chain whose root is `from`), like ozz's LocalToModelJob from/to: joints
@@ -83,8 +83,8 @@ sk_result sk_local_to_model(const sk_skeleton *skel, const sk_pose *pose, const 
  * [from, joint_count); skeletons sorted depth-first (glTF loads,
  * sk_skeleton_sort) keep a subtree contiguous, so `to` may stop at its end
  * (sk_skeleton_subtree_end). */
-sk_result sk_local_to_model_range(const sk_skeleton *skel, const sk_pose *pose, const sk_mat4 *root, uint32_t from,
-                                  uint32_t to, sk_mat4 *io_model, uint32_t model_count, sk_error *err);
+SK_API sk_result sk_local_to_model_range(const sk_skeleton *skel, const sk_pose *pose, const sk_mat4 *root, uint32_t from,
+                                         uint32_t to, sk_mat4 *io_model, uint32_t model_count, sk_error *err);
 
 #ifdef __cplusplus
 }

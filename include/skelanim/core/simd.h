@@ -19,10 +19,10 @@ typedef enum sk_simd {
 } sk_simd;
 
 /* The best level this CPU runs (x86-64: SSE2 at least; elsewhere SCALAR). */
-sk_simd sk_simd_best(void);
+SK_API sk_simd sk_simd_best(void);
 /* Resolves AUTO and downgrades a level the CPU lacks to the best it has. */
-sk_simd sk_simd_resolve(sk_simd want);
-const char *sk_simd_name(sk_simd s); /* "scalar", "sse2", "avx2", "avx512" ("auto") */
+SK_API sk_simd sk_simd_resolve(sk_simd want);
+SK_API const char *sk_simd_name(sk_simd s); /* "scalar", "sse2", "avx2", "avx512" ("auto") */
 
 #ifdef __cplusplus
 }

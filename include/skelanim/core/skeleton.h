@@ -44,26 +44,26 @@ typedef struct sk_skeleton_desc {
 /* Copies the description into a new skeleton. Rejects parents that are not
  * parent-before-child, non-finite or zero-length rotations in rest (rotations
  * are stored normalised). */
-sk_result sk_skeleton_create(const sk_skeleton_desc *desc, const sk_allocator *alloc,
-                             sk_skeleton **out, sk_error *err);
-void sk_skeleton_destroy(sk_skeleton *skel);
+SK_API sk_result sk_skeleton_create(const sk_skeleton_desc *desc, const sk_allocator *alloc,
+                                    sk_skeleton **out, sk_error *err);
+SK_API void sk_skeleton_destroy(sk_skeleton *skel);
 
 /* Index of the first joint with this name, or -1. */
-int32_t sk_skeleton_find(const sk_skeleton *skel, const char *name);
+SK_API int32_t sk_skeleton_find(const sk_skeleton *skel, const char *name);
 
 /* End (exclusive) of the run of joint's descendants that directly follows
  * it: [joint, end) holds joint and descendants only. In a depth-first order
  * (glTF loads, sk_skeleton_sort) that is the whole subtree. Returns 0 when
  * joint is out of range. */
-uint32_t sk_skeleton_subtree_end(const sk_skeleton *skel, uint32_t joint);
+SK_API uint32_t sk_skeleton_subtree_end(const sk_skeleton *skel, uint32_t joint);
 
 /* Sorts an arbitrary forest into parent-before-child order (depth-first,
  * children in index order). parents[i] is the parent of node i or -1.
  * out_order[k] = node placed at position k. Fails on a cycle, a parent index
  * out of range, or a node with itself as parent. scratch must hold
  * 3*count uint32_t. */
-sk_result sk_skeleton_sort(uint32_t count, const int32_t *parents, uint32_t *out_order,
-                           uint32_t *scratch, sk_error *err);
+SK_API sk_result sk_skeleton_sort(uint32_t count, const int32_t *parents, uint32_t *out_order,
+                                  uint32_t *scratch, sk_error *err);
 
 #ifdef __cplusplus
 }

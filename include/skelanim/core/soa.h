@@ -49,27 +49,27 @@ typedef struct sk_soa_pose {
 } sk_soa_pose;
 
 /* Floats a pose of joint_count joints needs (a multiple of 80; at least 80). */
-size_t sk_soa_pose_floats(uint32_t joint_count);
+SK_API size_t sk_soa_pose_floats(uint32_t joint_count);
 
 /* A view of data (sk_soa_pose_floats(joint_count) floats). */
-sk_soa_pose sk_soa_pose_view(float *data, uint32_t joint_count);
+SK_API sk_soa_pose sk_soa_pose_view(float *data, uint32_t joint_count);
 
 /* Allocates (32-byte aligned, through alloc; NULL = C library) a pose for
  * skel holding its rest pose; free with sk_soa_pose_free and the same alloc. */
-sk_result sk_soa_pose_alloc(const sk_skeleton *skel, const sk_allocator *alloc, sk_soa_pose *out, sk_error *err);
-void sk_soa_pose_free(sk_soa_pose *pose, const sk_allocator *alloc);
+SK_API sk_result sk_soa_pose_alloc(const sk_skeleton *skel, const sk_allocator *alloc, sk_soa_pose *out, sk_error *err);
+SK_API void sk_soa_pose_free(sk_soa_pose *pose, const sk_allocator *alloc);
 
 /* SK_OK when pose fits skel (joint counts, group count, data present,
  * 16-byte aligned); the message is prefixed by who. */
-sk_result sk_soa_pose_check(const sk_skeleton *skel, const sk_soa_pose *pose, const char *who, sk_error *err);
+SK_API sk_result sk_soa_pose_check(const sk_skeleton *skel, const sk_soa_pose *pose, const char *who, sk_error *err);
 
 /* The skeleton's rest pose (padding lanes: identity). */
-sk_result sk_soa_pose_rest(const sk_skeleton *skel, sk_soa_pose *out, sk_error *err);
+SK_API sk_result sk_soa_pose_rest(const sk_skeleton *skel, sk_soa_pose *out, sk_error *err);
 
 /* Conversions at the edges (morph weights are not part of an SoA pose:
  * from_pose ignores them, to_pose leaves them as they are). */
-sk_result sk_soa_pose_from_pose(const sk_skeleton *skel, const sk_pose *in, sk_soa_pose *out, sk_error *err);
-sk_result sk_soa_pose_to_pose(const sk_skeleton *skel, const sk_soa_pose *in, sk_pose *out, sk_error *err);
+SK_API sk_result sk_soa_pose_from_pose(const sk_skeleton *skel, const sk_pose *in, sk_soa_pose *out, sk_error *err);
+SK_API sk_result sk_soa_pose_to_pose(const sk_skeleton *skel, const sk_soa_pose *in, sk_pose *out, sk_error *err);
 
 /* sk_clip_sample_cursor into an SoA pose: the rest pose, then the clip's
  * tracks at t (the same values, bit for bit). Morph-weight tracks are
@@ -82,13 +82,18 @@ sk_result sk_soa_pose_to_pose(const sk_skeleton *skel, const sk_soa_pose *in, sk
  * SK_SOA_COMPRESSED_JOINTS joints is SK_ERR_LIMIT (sk_clip_sample_cursor
  * takes any). */
 #define SK_SOA_COMPRESSED_JOINTS 256u
-sk_result sk_clip_sample_soa(const sk_clip *clip, const sk_skeleton *skel, double t, sk_loop_mode loop,
-                             uint32_t *cursor, size_t cursor_count, sk_soa_pose *out, sk_error *err);
+SK_API sk_result sk_clip_sample_soa(const sk_clip *clip, const sk_skeleton *skel, double t, sk_loop_mode loop,
+                                    uint32_t *cursor, size_t cursor_count, sk_soa_pose *out, sk_error *err);
+/* Whether sk_clip_sample_soa decodes this clip straight into the rows: true
+ * for every uncompressed clip, and for a compressed one on a CPU with AVX2
+ * and FMA; false where it goes through the stack buffer (and so is bounded by
+ * SK_SOA_COMPRESSED_JOINTS). false for NULL. Thread-safe. */
+SK_API bool sk_clip_samples_soa_directly(const sk_clip *clip);
 
 /* sk_blend_two(skel, a, b, t, NULL, false, out): every joint a + (b - a) t,
  * rotations by normalised lerp on the shortest arc. out may be a or b. */
-sk_result sk_blend_two_soa(const sk_skeleton *skel, const sk_soa_pose *a, const sk_soa_pose *b, float t,
-                           sk_soa_pose *out, sk_error *err);
+SK_API sk_result sk_blend_two_soa(const sk_skeleton *skel, const sk_soa_pose *a, const sk_soa_pose *b, float t,
+                                  sk_soa_pose *out, sk_error *err);
 
 /* sk_blend_poses (anim/blend.h) of n poses with these weights, no masks or
  * channel sets, rotations by normalised lerp (SK_BLEND_NLERP); rest_fill as
@@ -97,19 +102,19 @@ sk_result sk_blend_two_soa(const sk_skeleton *skel, const sk_soa_pose *a, const 
  * joints per AVX2 instruction: the same bits. Poses with weight <= 0 (or
  * NaN) do not contribute; none contributing gives the rest pose. At most
  * 64 poses (SK_ERR_LIMIT). out may be one of the inputs. */
-sk_result sk_blend_weighted_soa(const sk_skeleton *skel, const sk_soa_pose *const *poses, const float *weights,
-                                uint32_t n, bool rest_fill, sk_soa_pose *out, sk_error *err);
+SK_API sk_result sk_blend_weighted_soa(const sk_skeleton *skel, const sk_soa_pose *const *poses, const float *weights,
+                                       uint32_t n, bool rest_fill, sk_soa_pose *out, sk_error *err);
 
 /* sk_local_to_model on an SoA pose (root may be NULL). */
-sk_result sk_local_to_model_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_mat4 *root,
-                                sk_mat4 *out_model, uint32_t model_count, sk_error *err);
+SK_API sk_result sk_local_to_model_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_mat4 *root,
+                                       sk_mat4 *out_model, uint32_t model_count, sk_error *err);
 
 /* For sk_local_to_model_palette_soa: map[j] = the skin joint that is
  * skeleton joint j, -1 where none (map holds skel->joint_count entries).
  * Returns false (map all -1) where the skin does not allow it: a skin
  * joint listed twice or not in the skeleton, more than 32,767 skin joints.
  * Make it once per skeleton and skin. */
-bool sk_skin_joint_map(const sk_skeleton *skel, const sk_skin *skin, int16_t *map);
+SK_API bool sk_skin_joint_map(const sk_skeleton *skel, const sk_skin *skin, int16_t *map);
 
 /* sk_local_to_model_soa and sk_skin_palette(skin, out_model, ...) with the
  * same bits. With map (sk_skin_joint_map's, true) in one pass: each palette
@@ -118,10 +123,10 @@ bool sk_skin_joint_map(const sk_skeleton *skel, const sk_skin *skin, int16_t *ma
  * joints are skipped, so a map of another skin cannot write outside the
  * palette). With map NULL: the two calls one after the other (and their
  * errors). out_model is required (children read their parents' matrices). */
-sk_result sk_local_to_model_palette_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_mat4 *root,
-                                        sk_mat4 *out_model, uint32_t model_count, const sk_skin *skin,
-                                        const int16_t *map, sk_mat4 *out_palette, uint32_t palette_count,
-                                        sk_error *err);
+SK_API sk_result sk_local_to_model_palette_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_mat4 *root,
+                                               sk_mat4 *out_model, uint32_t model_count, const sk_skin *skin,
+                                               const int16_t *map, sk_mat4 *out_palette, uint32_t palette_count,
+                                               sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -65,10 +65,10 @@ typedef enum sk_ik_stop {
     SK_IK_STOP_ANALYTIC        /* closed-form solver (two-bone, aim): one step */
 } sk_ik_stop;
 
-const char *sk_ik_stop_string(sk_ik_stop s);   /* "tolerance", "no_progress", ... */
-const char *sk_ik_solver_string(sk_ik_solver s); /* "fabrik", "ccd", "twobone", "jt", "dls", "aim" */
+SK_API const char *sk_ik_stop_string(sk_ik_stop s);   /* "tolerance", "no_progress", ... */
+SK_API const char *sk_ik_solver_string(sk_ik_solver s); /* "fabrik", "ccd", "twobone", "jt", "dls", "aim" */
 /* Parses the names above (also "jacobian-transpose", "two-bone"); false if unknown. */
-bool sk_ik_solver_parse(const char *name, sk_ik_solver *out);
+SK_API bool sk_ik_solver_parse(const char *name, sk_ik_solver *out);
 
 /* ---- Joint limits -------------------------------------------------------
  * A limit constrains a joint's rotation relative to a reference orientation:
@@ -97,9 +97,9 @@ typedef struct sk_ik_limit {
 
 /* Clamps rel (a unit rotation relative to the reference) into the limit.
  * default_axis is used when limit->axis is zero. */
-sk_quat sk_ik_limit_clamp(const sk_ik_limit *limit, sk_vec3 default_axis, sk_quat rel);
+SK_API sk_quat sk_ik_limit_clamp(const sk_ik_limit *limit, sk_vec3 default_axis, sk_quat rel);
 /* True if rel satisfies the limit within eps radians. */
-bool sk_ik_limit_check(const sk_ik_limit *limit, sk_vec3 default_axis, sk_quat rel, float eps);
+SK_API bool sk_ik_limit_check(const sk_ik_limit *limit, sk_vec3 default_axis, sk_quat rel, float eps);
 
 /* ---- Chains ------------------------------------------------------------ */
 typedef struct sk_ik_chain {
@@ -114,11 +114,11 @@ typedef struct sk_ik_chain {
  * SK_ERR_INVALID_ARGUMENT when tip does not descend from root or an index is
  * out of range, and with SK_ERR_LIMIT when capacity is too small (*out_count
  * then holds the length needed). */
-sk_result sk_ik_chain_find(const sk_skeleton *skel, uint32_t root, uint32_t tip, uint32_t *out_joints,
-                           uint32_t capacity, uint32_t *out_count, sk_error *err);
+SK_API sk_result sk_ik_chain_find(const sk_skeleton *skel, uint32_t root, uint32_t tip, uint32_t *out_joints,
+                                  uint32_t capacity, uint32_t *out_count, sk_error *err);
 /* The same with joint names. */
-sk_result sk_ik_chain_find_named(const sk_skeleton *skel, const char *root, const char *tip,
-                                 uint32_t *out_joints, uint32_t capacity, uint32_t *out_count, sk_error *err);
+SK_API sk_result sk_ik_chain_find_named(const sk_skeleton *skel, const char *root, const char *tip,
+                                        uint32_t *out_joints, uint32_t capacity, uint32_t *out_count, sk_error *err);
 
 /* ---- Targets, options, result ------------------------------------------ */
 typedef struct sk_ik_target {
@@ -183,15 +183,15 @@ typedef struct sk_ik_result {
 } sk_ik_result;
 
 /* Bytes of scratch memory a solve on a chain of joint_count joints needs (any solver). */
-size_t sk_ik_scratch_size(uint32_t joint_count);
+SK_API size_t sk_ik_scratch_size(uint32_t joint_count);
 
 /* Solves the chain toward the target and writes the local rotations of the
  * chain's joints in io (a pose of the chain's skeleton: sk_pose_check). options may
  * be NULL. Fails with SK_ERR_INVALID_ARGUMENT on a NULL/invalid chain, a
  * non-finite target or option, too little scratch, or a solver that does not
  * fit the chain (two-bone needs exactly 3 joints). out may be NULL. */
-sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
-                      sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err);
+SK_API sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
+                             sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err);
 
 /* ---- Two-bone, low level (ozz-style) -------------------------------------
  * Model-space transforms of the start, middle and end joints in; rotations to
@@ -199,9 +199,9 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
  * (local.r = local.r * correction). Honours target.pole, options->soft. Returns
  * false (and identity corrections) on non-finite input. *reached (optional)
  * tells whether the end lands on the target. */
-bool sk_ik_two_bone(const sk_transform *start_model, const sk_transform *mid_model, const sk_transform *end_model,
-                    const sk_ik_target *target, const sk_ik_options *options, sk_quat *out_start_correction,
-                    sk_quat *out_mid_correction, bool *reached);
+SK_API bool sk_ik_two_bone(const sk_transform *start_model, const sk_transform *mid_model, const sk_transform *end_model,
+                           const sk_ik_target *target, const sk_ik_options *options, sk_quat *out_start_correction,
+                           sk_quat *out_mid_correction, bool *reached);
 
 /* ---- Several end effectors (FABRIK with sub-bases, paper §4.1) ----------
  * Moves the joints of the subtree spanned by root and the effector joints
@@ -213,11 +213,11 @@ typedef struct sk_ik_effector {
     sk_vec3 target;
 } sk_ik_effector;
 
-size_t sk_ik_multi_scratch_size(const sk_skeleton *skel);
+SK_API size_t sk_ik_multi_scratch_size(const sk_skeleton *skel);
 /* result->error is the largest effector error. limits are not applied here. */
-sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_effector *effectors,
-                            uint32_t effector_count, const sk_ik_options *options, sk_pose *io,
-                            void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err);
+SK_API sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_effector *effectors,
+                                   uint32_t effector_count, const sk_ik_options *options, sk_pose *io,
+                                   void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err);
 
 #ifdef __cplusplus
 }

@@ -21,18 +21,18 @@ extern "C" {
 
 /* The JSON text of an analysis, in memory from alloc (free with sk_free(alloc,
  * *text, *len + 1); NUL-terminated). */
-sk_result sk_motion_analysis_to_json(const sk_motion_analysis *a, const sk_allocator *alloc, char **text, size_t *len,
-                                     sk_error *err);
+SK_API sk_result sk_motion_analysis_to_json(const sk_motion_analysis *a, const sk_allocator *alloc, char **text, size_t *len,
+                                            sk_error *err);
 /* Writes the JSON text to path through io (NULL: stdio). */
-sk_result sk_motion_analysis_save(const sk_motion_analysis *a, const char *path, const sk_allocator *alloc,
-                                  const sk_file_io *io, sk_error *err);
+SK_API sk_result sk_motion_analysis_save(const sk_motion_analysis *a, const char *path, const sk_allocator *alloc,
+                                         const sk_file_io *io, sk_error *err);
 /* Parses an analysis (every field required; counts and lengths checked; the
  * error names the JSON path). Free the result with sk_motion_analysis_destroy. */
-sk_result sk_motion_analysis_from_json(const char *json, size_t len, const sk_allocator *alloc,
-                                       sk_motion_analysis **out, sk_error *err);
+SK_API sk_result sk_motion_analysis_from_json(const char *json, size_t len, const sk_allocator *alloc,
+                                              sk_motion_analysis **out, sk_error *err);
 /* The same from a file (at most 256 MiB); the error message starts with the path. */
-sk_result sk_motion_analysis_load(const char *path, const sk_allocator *alloc, const sk_file_io *io,
-                                  sk_motion_analysis **out, sk_error *err);
+SK_API sk_result sk_motion_analysis_load(const char *path, const sk_allocator *alloc, const sk_file_io *io,
+                                         sk_motion_analysis **out, sk_error *err);
 
 #ifdef __cplusplus
 }

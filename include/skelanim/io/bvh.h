@@ -86,10 +86,10 @@ typedef struct sk_bvh_options {
 } sk_bvh_options;
 
 /* Loads a .bvh file (through opts->file_io). Messages start with the path. */
-sk_result sk_bvh_load_file(const char *path, const sk_bvh_options *opts, sk_asset **out, sk_error *err);
+SK_API sk_result sk_bvh_load_file(const char *path, const sk_bvh_options *opts, sk_asset **out, sk_error *err);
 /* The same from memory; name (NULL: "bvh") starts the messages and names the clip. */
-sk_result sk_bvh_load_memory(const void *data, size_t size, const char *name, const sk_bvh_options *opts,
-                             sk_asset **out, sk_error *err);
+SK_API sk_result sk_bvh_load_memory(const void *data, size_t size, const char *name, const sk_bvh_options *opts,
+                                    sk_asset **out, sk_error *err);
 
 #ifdef __cplusplus
 }

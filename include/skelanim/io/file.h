@@ -41,16 +41,16 @@ typedef struct sk_file_io {
 /* The default implementations (what NULL members select), for a custom
  * sk_file_io that wraps them. user is ignored. The default read allocates
  * max(size, 1) bytes; the default release frees them. */
-sk_result sk_file_read_default(void *user, const char *path, uint64_t max_size, const sk_allocator *alloc,
-                               void **data, size_t *size, sk_error *err);
-void sk_file_release_default(void *user, const sk_allocator *alloc, void *data, size_t size);
-sk_result sk_file_write_default(void *user, const char *path, const void *data, size_t size, sk_error *err);
+SK_API sk_result sk_file_read_default(void *user, const char *path, uint64_t max_size, const sk_allocator *alloc,
+                                      void **data, size_t *size, sk_error *err);
+SK_API void sk_file_release_default(void *user, const sk_allocator *alloc, void *data, size_t size);
+SK_API sk_result sk_file_write_default(void *user, const char *path, const void *data, size_t size, sk_error *err);
 
 /* Calls through an sk_file_io (NULL or zeroed members: the defaults). */
-sk_result sk_file_read(const sk_file_io *io, const char *path, uint64_t max_size, const sk_allocator *alloc,
-                       void **data, size_t *size, sk_error *err);
-void sk_file_release(const sk_file_io *io, const sk_allocator *alloc, void *data, size_t size);
-sk_result sk_file_write(const sk_file_io *io, const char *path, const void *data, size_t size, sk_error *err);
+SK_API sk_result sk_file_read(const sk_file_io *io, const char *path, uint64_t max_size, const sk_allocator *alloc,
+                              void **data, size_t *size, sk_error *err);
+SK_API void sk_file_release(const sk_file_io *io, const sk_allocator *alloc, void *data, size_t size);
+SK_API sk_result sk_file_write(const sk_file_io *io, const char *path, const void *data, size_t size, sk_error *err);
 
 #ifdef __cplusplus
 }

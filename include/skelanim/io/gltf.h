@@ -89,12 +89,12 @@ typedef struct sk_gltf_options {
  * huge pages advised), unmapped before the call returns: the file's bytes
  * are needed only while it runs, and nothing the asset keeps is in them.
  * With an allocator of the caller's, the file goes through it as well. */
-sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts,
-                            sk_asset **out, sk_error *err);
+SK_API sk_result sk_gltf_load_file(const char *path, const sk_gltf_options *opts,
+                                   sk_asset **out, sk_error *err);
 /* Same from memory. base_dir resolves external URIs (NULL: only data: URIs and
  * the GLB chunk are available). */
-sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_dir,
-                              const sk_gltf_options *opts, sk_asset **out, sk_error *err);
+SK_API sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_dir,
+                                     const sk_gltf_options *opts, sk_asset **out, sk_error *err);
 
 /* Options of the .glb writer; a zeroed struct (or NULL) gives the defaults. */
 typedef struct sk_glb_write_options {
@@ -116,13 +116,13 @@ typedef struct sk_glb_write_options {
  * through io's write (NULL or a zeroed struct: stdio). Error messages start
  * with the path. What cannot be written is left out as listed above
  * (sk_glb_write_options.warning); use the _ex forms to be told. */
-sk_result sk_glb_write_file(const sk_asset *asset, const char *path, const sk_file_io *io, sk_error *err);
+SK_API sk_result sk_glb_write_file(const sk_asset *asset, const char *path, const sk_file_io *io, sk_error *err);
 /* Same into memory allocated with the asset's allocator; free with sk_free(alloc, *out, *size). */
-sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, sk_error *err);
-sk_result sk_glb_write_file_ex(const sk_asset *asset, const char *path, const sk_glb_write_options *opts,
-                               sk_error *err);
-sk_result sk_glb_write_memory_ex(const sk_asset *asset, const sk_glb_write_options *opts, void **out,
-                                 size_t *size, sk_error *err);
+SK_API sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, sk_error *err);
+SK_API sk_result sk_glb_write_file_ex(const sk_asset *asset, const char *path, const sk_glb_write_options *opts,
+                                      sk_error *err);
+SK_API sk_result sk_glb_write_memory_ex(const sk_asset *asset, const sk_glb_write_options *opts, void **out,
+                                        size_t *size, sk_error *err);
 
 #ifdef __cplusplus
 }

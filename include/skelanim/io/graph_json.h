@@ -15,13 +15,13 @@ extern "C" {
  * the JSON text is parsed with cJSON, whose tree (cJSON's own malloc) exists
  * only during the call (a parse that runs out of memory gives
  * SK_ERR_OUT_OF_MEMORY). */
-sk_result sk_graph_load_json(const char *json, size_t len, const sk_skeleton *skel, sk_clip *const *clips,
-                             uint32_t clip_count, const sk_allocator *alloc, sk_graph **out, sk_error *err);
+SK_API sk_result sk_graph_load_json(const char *json, size_t len, const sk_skeleton *skel, sk_clip *const *clips,
+                                    uint32_t clip_count, const sk_allocator *alloc, sk_graph **out, sk_error *err);
 /* Same from a file (at most 64 MiB), read through io (NULL or a zeroed
  * struct: stdio, regular files only; skelanim/io/file.h); the error message
  * starts with the file name. */
-sk_result sk_graph_load_file(const char *path, const sk_skeleton *skel, sk_clip *const *clips, uint32_t clip_count,
-                             const sk_allocator *alloc, const sk_file_io *io, sk_graph **out, sk_error *err);
+SK_API sk_result sk_graph_load_file(const char *path, const sk_skeleton *skel, sk_clip *const *clips, uint32_t clip_count,
+                                    const sk_allocator *alloc, const sk_file_io *io, sk_graph **out, sk_error *err);
 
 #ifdef __cplusplus
 }

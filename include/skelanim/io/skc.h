@@ -43,21 +43,21 @@ extern "C" {
 /* Packs a skeleton and clips (any kind) into one block from alloc (*out, *size). */
 /* The checksum a .skc stores at bytes 16..19: the CRC-32 (zlib's crc32) of
  * the file but those four bytes. For tools that edit a .skc on purpose. */
-uint32_t sk_skc_checksum(const void *data, size_t size);
+SK_API uint32_t sk_skc_checksum(const void *data, size_t size);
 
-sk_result sk_skc_write_memory(const sk_skeleton *skel, sk_clip *const *clips, uint32_t clip_count, double metres_per_unit,
-                              const sk_allocator *alloc, void **out, size_t *size, sk_error *err);
+SK_API sk_result sk_skc_write_memory(const sk_skeleton *skel, sk_clip *const *clips, uint32_t clip_count, double metres_per_unit,
+                                     const sk_allocator *alloc, void **out, size_t *size, sk_error *err);
 /* The same written to path through io (NULL: stdio). Messages start with the path. */
-sk_result sk_skc_write_file(const char *path, const sk_file_io *io, const sk_skeleton *skel, sk_clip *const *clips,
-                            uint32_t clip_count, double metres_per_unit, sk_error *err);
+SK_API sk_result sk_skc_write_file(const char *path, const sk_file_io *io, const sk_skeleton *skel, sk_clip *const *clips,
+                                   uint32_t clip_count, double metres_per_unit, sk_error *err);
 
 /* An asset (skeleton, one scene, the clips; no meshes) from a .skc in memory.
  * metres_per_unit may be NULL. in_place: see above. */
-sk_result sk_skc_load_memory(const void *data, size_t size, bool in_place, const sk_allocator *alloc, sk_asset **out,
-                             double *metres_per_unit, sk_error *err);
+SK_API sk_result sk_skc_load_memory(const void *data, size_t size, bool in_place, const sk_allocator *alloc, sk_asset **out,
+                                    double *metres_per_unit, sk_error *err);
 /* The same from a file (through io; NULL: stdio). Messages start with the path. */
-sk_result sk_skc_load_file(const char *path, const sk_file_io *io, const sk_allocator *alloc, sk_asset **out,
-                           double *metres_per_unit, sk_error *err);
+SK_API sk_result sk_skc_load_file(const char *path, const sk_file_io *io, const sk_allocator *alloc, sk_asset **out,
+                                  double *metres_per_unit, sk_error *err);
 
 #ifdef __cplusplus
 }

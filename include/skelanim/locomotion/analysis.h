@@ -58,13 +58,13 @@ typedef struct sk_leg_desc {
  * first child, else -1. Writes up to cap legs (left first) with default
  * points (heel_set/toe_tip_set false) and returns how many it found (0, 1 or
  * 2). */
-uint32_t sk_legs_find(const sk_skeleton *skel, sk_leg_desc *out, uint32_t cap);
+SK_API uint32_t sk_legs_find(const sk_skeleton *skel, sk_leg_desc *out, uint32_t cap);
 
 /* Checks a leg against the skeleton (indices in range, hip above knee above
  * ankle above toe in the hierarchy, finite manual points) and fills the
  * heel/toe points that are not set from the rest pose (sets their flags).
  * SK_ERR_INVALID_ARGUMENT with a message naming the joints otherwise. */
-sk_result sk_leg_default_points(const sk_skeleton *skel, sk_leg_desc *leg, sk_error *err);
+SK_API sk_result sk_leg_default_points(const sk_skeleton *skel, sk_leg_desc *leg, sk_error *err);
 
 /* Where a leg's heel / toe points came from (sk_leg_points_from_mesh). */
 typedef enum sk_leg_points_source {
@@ -94,8 +94,8 @@ typedef struct sk_leg_points_options {
  * mesh) gets the skeleton's points (sk_leg_default_points). Points set by
  * hand are kept. sources (NULL or n entries) says per leg which was used.
  * Validates the legs as sk_leg_default_points does. */
-sk_result sk_leg_points_from_mesh(const sk_asset *asset, sk_leg_desc *legs, uint32_t n,
-                                  const sk_leg_points_options *opts, sk_leg_points_source *sources, sk_error *err);
+SK_API sk_result sk_leg_points_from_mesh(const sk_asset *asset, sk_leg_desc *legs, uint32_t n,
+                                         const sk_leg_points_options *opts, sk_leg_points_source *sources, sk_error *err);
 
 /* Where the stride (12)-(15) comes from. */
 typedef enum sk_stride_source {
@@ -228,13 +228,13 @@ typedef struct sk_motion_analysis {
  * NULL arguments, a zero-length or non-finite clip, bad legs, a pose that is
  * not finite, feet that do not move (no cycle to analyse). The result is
  * allocated from alloc; free it with sk_motion_analysis_destroy. */
-sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
-                            const sk_motion_analysis_options *opt, const sk_allocator *alloc,
-                            sk_motion_analysis **out, sk_error *err);
+SK_API sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
+                                   const sk_motion_analysis_options *opt, const sk_allocator *alloc,
+                                   sk_motion_analysis **out, sk_error *err);
 /* The same with opt->backward set. */
-sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
-                                     uint32_t leg_count, const sk_motion_analysis_options *opt,
-                                     const sk_allocator *alloc, sk_motion_analysis **out, sk_error *err);
+SK_API sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
+                                            uint32_t leg_count, const sk_motion_analysis_options *opt,
+                                            const sk_allocator *alloc, sk_motion_analysis **out, sk_error *err);
 
 /* Best cycle of a clip that is not a loop (a capture): the pair of times
  * (start, end), end - start >= min_duration (0: 0.4 s), whose poses are
@@ -244,15 +244,15 @@ sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *cli
  * shortest is taken (so not two cycles where one will do). Returns
  * SK_ERR_INVALID_DATA when the clip is shorter than min_duration plus two
  * samples. */
-sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
-                               uint32_t leg_count, double min_duration, const sk_allocator *alloc, double *start,
-                               double *end, sk_error *err);
+SK_API sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
+                                      uint32_t leg_count, double min_duration, const sk_allocator *alloc, double *start,
+                                      double *end, sk_error *err);
 
 /* An empty result with the arrays allocated (zeros), for loaders
  * (io/analysis_json). 1..16 legs, 4..100000 samples. */
-sk_result sk_motion_analysis_create(uint32_t leg_count, uint32_t sample_count, const sk_allocator *alloc,
-                                    sk_motion_analysis **out, sk_error *err);
-void sk_motion_analysis_destroy(sk_motion_analysis *a);
+SK_API sk_result sk_motion_analysis_create(uint32_t leg_count, uint32_t sample_count, const sk_allocator *alloc,
+                                           sk_motion_analysis **out, sk_error *err);
+SK_API void sk_motion_analysis_destroy(sk_motion_analysis *a);
 
 #ifdef __cplusplus
 }

@@ -54,15 +54,15 @@ typedef struct sk_path_follower {
 /* Validates (finite points, 2..SK_PATH_MAX_POINTS of them, not all the same,
  * options finite and in range: SK_ERR_INVALID_ARGUMENT) and places the
  * character on the first point. */
-sk_result sk_path_follower_init(sk_path_follower *pf, const sk_path_follower_desc *desc, sk_error *err);
+SK_API sk_result sk_path_follower_init(sk_path_follower *pf, const sk_path_follower_desc *desc, sk_error *err);
 /* Advances by dt seconds (dt <= 0 or non-finite: nothing happens). */
-void sk_path_follower_step(sk_path_follower *pf, double dt);
+SK_API void sk_path_follower_step(sk_path_follower *pf, double dt);
 /* Total path length (m). */
-float sk_path_follower_length(const sk_path_follower *pf);
+SK_API float sk_path_follower_length(const sk_path_follower *pf);
 
 /* Parses "X,Z X,Z ..." (separated by spaces or semicolons) into at most cap
  * pairs; returns the number of points, or 0 with a message in err. */
-uint32_t sk_path_parse(const char *text, float *xz, uint32_t cap, sk_error *err);
+SK_API uint32_t sk_path_parse(const char *text, float *xz, uint32_t cap, sk_error *err);
 
 #ifdef __cplusplus
 }

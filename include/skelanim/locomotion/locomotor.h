@@ -57,12 +57,12 @@ typedef struct sk_motion_tracker {
 } sk_motion_tracker;
 
 /* Starts tracking at rest at (position, yaw); smoothing = 0.05 s. */
-void sk_motion_tracker_reset(sk_motion_tracker *t, sk_vec3 position, float yaw);
+SK_API void sk_motion_tracker_reset(sk_motion_tracker *t, sk_vec3 position, float yaw);
 /* The character moved to (position, yaw) in dt seconds (dt <= 0 or a
  * non-finite input leaves the tracker as it was). Velocity and angular
  * velocity are finite differences (yaw unwrapped, so crossing +-pi is a small
  * turn), acceleration the difference of velocities, each smoothed. */
-void sk_motion_tracker_update(sk_motion_tracker *t, sk_vec3 position, float yaw, double dt);
+SK_API void sk_motion_tracker_update(sk_motion_tracker *t, sk_vec3 position, float yaw, double dt);
 
 /* ---- Locomotor ---------------------------------------------------------- */
 typedef struct sk_locomotor sk_locomotor;
@@ -155,20 +155,20 @@ typedef struct sk_locomotor_state {
 /* Checks the description (a group whose analyses have the skeleton's leg
  * joints, clip_count == the motion count) and allocates. Errors:
  * SK_ERR_INVALID_ARGUMENT with a message, SK_ERR_OUT_OF_MEMORY. */
-sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator *alloc, sk_locomotor **out,
-                              sk_error *err);
-void sk_locomotor_destroy(sk_locomotor *L);
+SK_API sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator *alloc, sk_locomotor **out,
+                                     sk_error *err);
+SK_API void sk_locomotor_destroy(sk_locomotor *L);
 
 /* Puts the character standing at (x, z) facing yaw (the ground height from
  * the terrain), feet on footsteps under its body, phase 0, tracker at rest. */
-sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_error *err);
+SK_API sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_error *err);
 
 /* One frame, all steps: advance + sample + adjust. (x, z) and yaw are the
  * character's new ground point and facing, dt > 0 the time since the last
  * frame (at most 1 s). pose (the skeleton's; weights may be absent) gets
  * the final local pose in character space. */
-sk_result sk_locomotor_update(sk_locomotor *L, double dt, float x, float z, float yaw, sk_pose *pose,
-                              sk_error *err);
+SK_API sk_result sk_locomotor_update(sk_locomotor *L, double dt, float x, float z, float yaw, sk_pose *pose,
+                                     sk_error *err);
 
 /* The three steps of sk_locomotor_update, for callers who sample and blend
  * the clips themselves (with their own layers): advance tracks the motion,
@@ -177,9 +177,9 @@ sk_result sk_locomotor_update(sk_locomotor *L, double dt, float x, float z, floa
  * sk_locomotor_clip_time. sample writes the blend of the clips (root motion
  * removed) and the idle clip into pose. adjust fits pose (character space,
  * root motion removed) to the terrain. */
-sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, float yaw, sk_error *err);
-sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err);
-sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err);
+SK_API sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, float yaw, sk_error *err);
+SK_API sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err);
+SK_API sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err);
 
 /* Hands the standing/moving crossfade to the caller's state machine (seed
  * 002 §4.3: the locomotion group's weight is updated outside the system).
@@ -192,15 +192,15 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err);
  * mode still says when the feet are down, which the machine should wait
  * for before leaving the locomotion state (docs/locomotion.md). A negative
  * or NaN w gives the fade back to the locomotor. */
-void sk_locomotor_set_group_weight(sk_locomotor *L, float w);
+SK_API void sk_locomotor_set_group_weight(sk_locomotor *L, float w);
 
-const sk_locomotor_state *sk_locomotor_get_state(const sk_locomotor *L);
+SK_API const sk_locomotor_state *sk_locomotor_get_state(const sk_locomotor *L);
 /* Current motion weights (sk_motion_group_count entries; they sum to 1). */
-const float *sk_locomotor_weights(const sk_locomotor *L);
+SK_API const float *sk_locomotor_weights(const sk_locomotor *L);
 /* Clip time (s) of motion i at the current phase. */
-double sk_locomotor_clip_time(const sk_locomotor *L, uint32_t i);
+SK_API double sk_locomotor_clip_time(const sk_locomotor *L, uint32_t i);
 /* The body joint the hip adjustment moves. */
-uint32_t sk_locomotor_body_joint(const sk_locomotor *L);
+SK_API uint32_t sk_locomotor_body_joint(const sk_locomotor *L);
 
 #ifdef __cplusplus
 }

@@ -118,18 +118,18 @@ typedef struct sk_procedural_state {
     sk_procedural_foot feet[2];
 } sk_procedural_state;
 
-sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocator *alloc, sk_procedural **out,
-                               sk_error *err);
-void sk_procedural_destroy(sk_procedural *P);
+SK_API sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocator *alloc, sk_procedural **out,
+                                      sk_error *err);
+SK_API void sk_procedural_destroy(sk_procedural *P);
 /* Standing at (x, z) facing yaw, feet side by side on the ground. */
-sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_error *err);
+SK_API sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_error *err);
 /* One frame: the character's new ground point and facing (dt in (0, 1] s);
  * pose (the skeleton's) gets the local pose. */
-sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, float yaw, sk_pose *pose,
-                               sk_error *err);
+SK_API sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, float yaw, sk_pose *pose,
+                                      sk_error *err);
 /* Starts a jump (a crouch, then the take-off) if standing or walking;
  * false otherwise. */
-bool sk_procedural_jump(sk_procedural *P);
+SK_API bool sk_procedural_jump(sk_procedural *P);
 /* Pointing (seed 004 §8.2): from the next update on, arm `arm` (0 ..
  * arm_count - 1) points at the world point `target`: its chain shoulder ->
  * elbow -> hand is solved by FABRIK (sk_ik_solve, at most 16 iterations,
@@ -143,8 +143,8 @@ bool sk_procedural_jump(sk_procedural *P);
  * target NULL or weight 0 stops pointing. false (nothing changed) for a NULL
  * walker, an arm out of range, or a non-finite target or weight outside
  * [0, 1]. */
-bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *target, float weight);
-const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
+SK_API bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *target, float weight);
+SK_API const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
 
 #ifdef __cplusplus
 }

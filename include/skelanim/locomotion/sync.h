@@ -46,8 +46,8 @@ extern "C" {
  * reference; only differences matter). Deterministic; n == 1 gives 0.
  * Scratch memory (n doubles) comes from alloc. Errors: NULL arguments,
  * n == 0, legs that differ, non-finite stance times. */
-sk_result sk_motion_sync_offsets(const sk_motion_analysis *const *motions, uint32_t n, const sk_allocator *alloc,
-                                 float *out_offsets, sk_error *err);
+SK_API sk_result sk_motion_sync_offsets(const sk_motion_analysis *const *motions, uint32_t n, const sk_allocator *alloc,
+                                        float *out_offsets, sk_error *err);
 
 /* A motion group (seed 002 §4.3 "animacijske grupe", Kod 3): cyclic walk /
  * run motions of one character, synchronised at creation, blended by
@@ -58,17 +58,17 @@ typedef struct sk_motion_group sk_motion_group;
  * motions with the same velocity cannot be told apart by the blend space:
  * SK_ERR_INVALID_ARGUMENT). The group synchronises them (Kod 1) and keeps
  * their velocities as blend-space points. */
-sk_result sk_motion_group_create(const sk_motion_analysis *const *motions, uint32_t n, const sk_allocator *alloc,
-                                 sk_motion_group **out, sk_error *err);
-void sk_motion_group_destroy(sk_motion_group *g);
+SK_API sk_result sk_motion_group_create(const sk_motion_analysis *const *motions, uint32_t n, const sk_allocator *alloc,
+                                        sk_motion_group **out, sk_error *err);
+SK_API void sk_motion_group_destroy(sk_motion_group *g);
 
-uint32_t sk_motion_group_count(const sk_motion_group *g);
-uint32_t sk_motion_group_leg_count(const sk_motion_group *g);
+SK_API uint32_t sk_motion_group_count(const sk_motion_group *g);
+SK_API uint32_t sk_motion_group_leg_count(const sk_motion_group *g);
 /* Offset of motion i (Kod 1), its velocity (x, 0, z) in m/s. */
-float sk_motion_group_offset(const sk_motion_group *g, uint32_t i);
+SK_API float sk_motion_group_offset(const sk_motion_group *g, uint32_t i);
 /* Motion i's analysis as given to sk_motion_group_create (NULL when out of range). */
-const sk_motion_analysis *sk_motion_group_motion(const sk_motion_group *g, uint32_t i);
-sk_vec3 sk_motion_group_velocity(const sk_motion_group *g, uint32_t i);
+SK_API const sk_motion_analysis *sk_motion_group_motion(const sk_motion_group *g, uint32_t i);
+SK_API sk_vec3 sk_motion_group_velocity(const sk_motion_group *g, uint32_t i);
 
 /* Per leg, blended (Kod 4). Keytimes are group phases in [0, 1): the
  * weighted circular mean of the motions' keytimes + offsets (not a linear
@@ -97,13 +97,13 @@ typedef struct sk_motion_blend {
  * the motion count) and, when out is not NULL, the blended cycle (Kod 4).
  * Errors: NULL group, a non-finite velocity, a short weights array
  * (SK_ERR_INVALID_ARGUMENT). Allocates nothing. */
-sk_result sk_motion_group_evaluate(const sk_motion_group *g, sk_vec3 velocity, float *out_weights,
-                                   uint32_t weight_count, sk_motion_blend *out, sk_error *err);
+SK_API sk_result sk_motion_group_evaluate(const sk_motion_group *g, sk_vec3 velocity, float *out_weights,
+                                          uint32_t weight_count, sk_motion_blend *out, sk_error *err);
 
 /* The same blend for given weights (weight_count == the motion count,
  * finite, >= 0, not all 0; they are normalised). */
-sk_result sk_motion_group_blend(const sk_motion_group *g, const float *weights, uint32_t weight_count,
-                                sk_motion_blend *out, sk_error *err);
+SK_API sk_result sk_motion_group_blend(const sk_motion_group *g, const float *weights, uint32_t weight_count,
+                                       sk_motion_blend *out, sk_error *err);
 
 /* Normalised footbase trajectory of leg at group phase `phase` (seed 002
  * (19)-(22) blended, Kod 4): each motion's trajectory sampled (linearly
@@ -111,16 +111,16 @@ sk_result sk_motion_group_blend(const sk_motion_group *g, const float *weights, 
  * blend->legs[leg].stance_time, and weighted. z runs from 0 at stance to 1
  * at the next stance (1 is returned for tau -> 1, not 0). Errors: bad leg,
  * weights or phase. Allocates nothing. */
-sk_result sk_motion_group_footbase(const sk_motion_group *g, const float *weights, uint32_t weight_count,
-                                   const sk_motion_blend *blend, uint32_t leg, double phase, sk_vec3 *out,
-                                   sk_error *err);
+SK_API sk_result sk_motion_group_footbase(const sk_motion_group *g, const float *weights, uint32_t weight_count,
+                                          const sk_motion_blend *blend, uint32_t leg, double phase, sk_vec3 *out,
+                                          sk_error *err);
 
 /* The normalised clip time in [0, 1) at which motion i is played at group
  * phase `phase`: phase - offset_i, mirrored (1 - t) for a backward
  * analysis. Multiply by the clip's cycle duration (for an analysis of a
  * cycle inside a longer capture, sk_motion_analysis_options cycle_start /
  * cycle_end: clip time = cycle_start + this x (cycle_end - cycle_start)). */
-double sk_motion_group_clip_phase(const sk_motion_group *g, uint32_t i, double phase);
+SK_API double sk_motion_group_clip_phase(const sk_motion_group *g, uint32_t i, double phase);
 
 #ifdef __cplusplus
 }

@@ -48,15 +48,15 @@ typedef struct sk_terrain {
  * along the unit direction; one within 1e-6 of unit length is used as given). No hit (false) for a NULL terrain or callback, a
  * non-finite origin or direction, a zero direction, a NaN or negative
  * max_distance; never a crash or an endless loop. out may be NULL. */
-bool sk_terrain_raycast(const sk_terrain *terrain, sk_vec3 origin, sk_vec3 direction, float max_distance,
-                        sk_terrain_hit *out);
+SK_API bool sk_terrain_raycast(const sk_terrain *terrain, sk_vec3 origin, sk_vec3 direction, float max_distance,
+                               sk_terrain_hit *out);
 
 /* The ground below (x, z): a ray cast straight down from height y_from over at
  * most max_drop metres (y_from - max_drop is the lowest height found). The
  * height is out->point.y. Choose y_from a little above where the ground can be
  * (a hip, a foot plus a step height): distances are float, so a ray from
  * 10 km above loses millimetres. */
-bool sk_terrain_height(const sk_terrain *terrain, float x, float z, float y_from, float max_drop, sk_terrain_hit *out);
+SK_API bool sk_terrain_height(const sk_terrain *terrain, float x, float z, float y_from, float max_drop, sk_terrain_hit *out);
 
 /* ---- Built-in terrains (no allocation) ----------------------------------- *
  * Each fills a caller-owned sk_terrain_shape (which must outlive the terrain)
@@ -79,7 +79,7 @@ typedef struct sk_terrain_shape {
 } sk_terrain_shape;
 
 /* The plane y = height. */
-sk_terrain sk_terrain_flat(sk_terrain_shape *storage, float height);
+SK_API sk_terrain sk_terrain_flat(sk_terrain_shape *storage, float height);
 
 typedef struct sk_terrain_ramp_options {
     float angle;          /* radians, |angle| < pi/2; negative descends; 0: flat */
@@ -91,8 +91,8 @@ typedef struct sk_terrain_ramp_options {
 /* Flat at start.y for s < 0; start.y + tan(angle) s on 0 <= s <= length; flat
  * at the top after. On the slope the upward normal is
  * -sin(angle) direction + cos(angle) up. */
-sk_result sk_terrain_ramp(sk_terrain_shape *storage, const sk_terrain_ramp_options *opt, sk_terrain *out,
-                          sk_error *err);
+SK_API sk_result sk_terrain_ramp(sk_terrain_shape *storage, const sk_terrain_ramp_options *opt, sk_terrain *out,
+                                 sk_error *err);
 
 typedef struct sk_terrain_stairs_options {
     float rise;           /* metres per step (0: 0.17); negative: stairs down */
@@ -107,8 +107,8 @@ typedef struct sk_terrain_stairs_options {
  * s < 0. A ray meets a riser face (normal -direction, or +direction from the
  * other side) or a tread (normal +Y) exactly; a ray that passes exactly over
  * a tread's front edge touches it. */
-sk_result sk_terrain_stairs(sk_terrain_shape *storage, const sk_terrain_stairs_options *opt, sk_terrain *out,
-                            sk_error *err);
+SK_API sk_result sk_terrain_stairs(sk_terrain_shape *storage, const sk_terrain_stairs_options *opt, sk_terrain *out,
+                                   sk_error *err);
 
 typedef struct sk_terrain_bumps_options {
     float amplitude;      /* metres (0: 0.1): the ground stays within base +- amplitude */
@@ -123,11 +123,11 @@ typedef struct sk_terrain_bumps_options {
  * rays step with a bound on the height field's curvature, so no crossing is
  * ever stepped over (the hit is within 1e-10 m of the surface vertically); a
  * ray still skimming the surface after 4096 steps reports no hit. */
-sk_result sk_terrain_bumps(sk_terrain_shape *storage, const sk_terrain_bumps_options *opt, sk_terrain *out,
-                           sk_error *err);
+SK_API sk_result sk_terrain_bumps(sk_terrain_shape *storage, const sk_terrain_bumps_options *opt, sk_terrain *out,
+                                  sk_error *err);
 /* The bumps' height at (x, z) and the upward unit normal there (may be NULL),
  * in closed form: for tests and rendering. storage as filled by sk_terrain_bumps. */
-float sk_terrain_bumps_height(const sk_terrain_shape *storage, float x, float z, sk_vec3 *normal);
+SK_API float sk_terrain_bumps_height(const sk_terrain_shape *storage, float x, float z, sk_vec3 *normal);
 
 typedef struct sk_terrain_ledge_options {
     float height;         /* of the ledge above the floor, metres, > 0 (0: 1) */
@@ -137,8 +137,8 @@ typedef struct sk_terrain_ledge_options {
 } sk_terrain_ledge_options;
 /* Flat at floor + height for s < 0 (the ledge), a vertical face at s = 0
  * (normal +direction towards the drop), flat at floor for s >= 0. */
-sk_result sk_terrain_ledge(sk_terrain_shape *storage, const sk_terrain_ledge_options *opt, sk_terrain *out,
-                           sk_error *err);
+SK_API sk_result sk_terrain_ledge(sk_terrain_shape *storage, const sk_terrain_ledge_options *opt, sk_terrain *out,
+                                  sk_error *err);
 
 /* ---- Triangle meshes ------------------------------------------------------ */
 typedef struct sk_terrain_mesh sk_terrain_mesh;
@@ -165,9 +165,9 @@ typedef struct sk_terrain_mesh_info {
  * triangles are dropped (counted in the info); an index out of range or a
  * non-finite position used by a triangle is SK_ERR_INVALID_ARGUMENT. 0
  * triangles is a valid mesh that nothing hits. Everything is copied. */
-sk_result sk_terrain_mesh_create(const float *positions, uint32_t vertex_count, const uint32_t *indices,
-                                 uint32_t triangle_count, const sk_terrain_mesh_options *opt,
-                                 const sk_allocator *alloc, sk_terrain_mesh **out, sk_error *err);
+SK_API sk_result sk_terrain_mesh_create(const float *positions, uint32_t vertex_count, const uint32_t *indices,
+                                        uint32_t triangle_count, const sk_terrain_mesh_options *opt,
+                                        const sk_allocator *alloc, sk_terrain_mesh **out, sk_error *err);
 
 /* Every mesh of the asset's default scene (every node when it names none) in
  * world space: the rest pose through sk_local_to_model; skinned primitives by
@@ -176,17 +176,17 @@ sk_result sk_terrain_mesh_create(const float *positions, uint32_t vertex_count, 
  * 4, indexed or not); primitives with missing_data and other modes are
  * skipped (counted in *skipped_primitives when it is not NULL). The asset is
  * checked with sk_asset_validate first and may be destroyed afterwards. */
-sk_result sk_terrain_mesh_from_asset(const sk_asset *asset, const sk_terrain_mesh_options *opt,
-                                     const sk_allocator *alloc, sk_terrain_mesh **out,
-                                     uint32_t *skipped_primitives, sk_error *err);
+SK_API sk_result sk_terrain_mesh_from_asset(const sk_asset *asset, const sk_terrain_mesh_options *opt,
+                                            const sk_allocator *alloc, sk_terrain_mesh **out,
+                                            uint32_t *skipped_primitives, sk_error *err);
 
-void sk_terrain_mesh_destroy(sk_terrain_mesh *mesh);
-sk_terrain_mesh_info sk_terrain_mesh_get_info(const sk_terrain_mesh *mesh);
+SK_API void sk_terrain_mesh_destroy(sk_terrain_mesh *mesh);
+SK_API sk_terrain_mesh_info sk_terrain_mesh_get_info(const sk_terrain_mesh *mesh);
 /* The mesh as a terrain (through its grid). */
-sk_terrain sk_terrain_mesh_terrain(const sk_terrain_mesh *mesh);
+SK_API sk_terrain sk_terrain_mesh_terrain(const sk_terrain_mesh *mesh);
 /* The same mesh tested triangle by triangle: the reference for tests and
  * benchmarks (O(triangles) per ray). */
-sk_terrain sk_terrain_mesh_terrain_brute_force(const sk_terrain_mesh *mesh);
+SK_API sk_terrain sk_terrain_mesh_terrain_brute_force(const sk_terrain_mesh *mesh);
 
 #ifdef __cplusplus
 }

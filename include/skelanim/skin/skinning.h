@@ -55,29 +55,29 @@ typedef struct sk_dual_quat {
  * off 1 by more than 1e-3), shear or a reflection is refused with
  * SK_ERR_UNSUPPORTED and a message naming the palette entry and its scale —
  * skin such a character with SK_SKIN_LBS. out holds count entries. */
-sk_result sk_skin_dual_quats(const sk_mat4 *palette, uint32_t count, sk_dual_quat *out, sk_error *err);
+SK_API sk_result sk_skin_dual_quats(const sk_mat4 *palette, uint32_t count, sk_dual_quat *out, sk_error *err);
 
 typedef struct sk_skinned_mesh sk_skinned_mesh;
 
 /* Prepares a primitive for sk_skin. The primitive need not be skinned (then
  * every vertex follows palette entry 0, i.e. pass the node's world matrix as
  * a one-entry palette). The mesh copies what it needs; prim may be freed. */
-sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *alloc,
-                                 sk_skinned_mesh **out, sk_error *err);
-void sk_skinned_mesh_destroy(sk_skinned_mesh *mesh);
+SK_API sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *alloc,
+                                        sk_skinned_mesh **out, sk_error *err);
+SK_API void sk_skinned_mesh_destroy(sk_skinned_mesh *mesh);
 
-uint32_t sk_skinned_mesh_vertex_count(const sk_skinned_mesh *mesh);
+SK_API uint32_t sk_skinned_mesh_vertex_count(const sk_skinned_mesh *mesh);
 /* 4 or 8 (1 for an unskinned primitive). */
-uint32_t sk_skinned_mesh_influence_count(const sk_skinned_mesh *mesh);
+SK_API uint32_t sk_skinned_mesh_influence_count(const sk_skinned_mesh *mesh);
 /* Palette entries the mesh reads: largest joint index + 1. */
-uint32_t sk_skinned_mesh_palette_size(const sk_skinned_mesh *mesh);
-uint32_t sk_skinned_mesh_target_count(const sk_skinned_mesh *mesh);
-bool sk_skinned_mesh_has_normals(const sk_skinned_mesh *mesh);
-bool sk_skinned_mesh_has_tangents(const sk_skinned_mesh *mesh);
+SK_API uint32_t sk_skinned_mesh_palette_size(const sk_skinned_mesh *mesh);
+SK_API uint32_t sk_skinned_mesh_target_count(const sk_skinned_mesh *mesh);
+SK_API bool sk_skinned_mesh_has_normals(const sk_skinned_mesh *mesh);
+SK_API bool sk_skinned_mesh_has_tangents(const sk_skinned_mesh *mesh);
 /* Renormalised influences of vertex v (up to 8; unused slots get joint 0 and
  * weight 0); returns how many are non-zero, 0 if v is out of range. */
-uint32_t sk_skinned_mesh_vertex_influences(const sk_skinned_mesh *mesh, uint32_t v, uint16_t joints[8],
-                                           float weights[8]);
+SK_API uint32_t sk_skinned_mesh_vertex_influences(const sk_skinned_mesh *mesh, uint32_t v, uint16_t joints[8],
+                                                  float weights[8]);
 
 typedef struct sk_skin_job {
     const sk_skinned_mesh *mesh;
@@ -99,7 +99,7 @@ typedef struct sk_skin_job {
 /* Runs a skinning job. Fails (SK_ERR_INVALID_ARGUMENT) on a NULL mesh, a
  * palette too small for the mesh, a missing palette for the chosen method, an
  * output the mesh has no data for, or a range past the end. */
-sk_result sk_skin_run(const sk_skin_job *job, sk_error *err);
+SK_API sk_result sk_skin_run(const sk_skin_job *job, sk_error *err);
 
 #ifdef __cplusplus
 }
