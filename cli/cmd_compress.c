@@ -2,7 +2,7 @@
  * skelanim bench sample-compressed FILE.skc
  * Each input (.bvh, .glb, .gltf; folders are searched, not recursively)
  * becomes OUTDIR/<stem>.skc: its skeleton and every clip, compressed
- * (core/compress.h) or, when a clip cannot be (morph weights, STEP jumps),
+ * (offline/compress.h) or, when a clip cannot be (morph weights, STEP jumps),
  * kept as keys. */
 #include "cli.h"
 

@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "loco_run.h"
 #include "terrain_spec.h"
-#include "../render/skr.h"
+#include "skr.h"
 
 #include <math.h>
 #include <stdlib.h>

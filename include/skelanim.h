@@ -1,9 +1,11 @@
 /* skelanim — skeletal character animation for C11. Umbrella header.
  *
- * The runtime (libskelanim: core, anim, ik, skin, content, locomotion) needs nothing but
- * libm; the readers and writers (libskelanim_io: glTF, state-machine JSON)
- * are a separate library, and so is the batch update across threads
- * (libskelanim_batch: POSIX threads). docs/architecture.md has the layers. */
+ * The runtime (libskelanim: core, anim, ik, skin, content, locomotion) needs
+ * nothing but libm; the offline tools (libskelanim_offline: the compressor
+ * and resampler), the readers and writers (libskelanim_io: glTF, BVH, .skc,
+ * JSON; adds zlib) and the batch update across threads (libskelanim_batch:
+ * POSIX threads) are libraries of their own. docs/architecture.md has the
+ * layers. */
 #ifndef SKELANIM_H
 #define SKELANIM_H
 /* core: data and the per-frame pipeline */
@@ -12,7 +14,6 @@
 #include "skelanim/core/simd.h"
 #include "skelanim/core/skeleton.h"
 #include "skelanim/core/clip.h"
-#include "skelanim/core/compress.h"
 #include "skelanim/core/pose.h"
 #include "skelanim/core/palette.h"
 #include "skelanim/core/soa.h"
@@ -39,6 +40,8 @@
 #include "skelanim/locomotion/procedural.h"
 #include "skelanim/locomotion/sync.h"
 #include "skelanim/locomotion/terrain.h"
+/* offline tools (libskelanim_offline): compressor, resampler, shell error */
+#include "skelanim/offline/compress.h"
 /* batch update across threads (libskelanim_batch: links the thread library) */
 #include "skelanim/batch/batch.h"
 /* io (libskelanim_io) */

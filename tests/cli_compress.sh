@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# skelanim compress (core/compress.h, io/skc.h): a table and JSON lines per
+# skelanim compress (offline/compress.h, io/skc.h): a table and JSON lines per
 # clip, OUTDIR/<stem>.skc per input, folders, --fps, -j, the same-stem error,
 # bad options; info, sample --json, render and bench sample-compressed on the
 # .skc it writes (sample: within the requested error of the source).

@@ -27,13 +27,14 @@ test "$n" -gt 250   # the headers were read
 lib_of() {
   case "$1" in
     io) echo skelanim_io ;;
+    offline) echo skelanim_offline ;;
     batch) echo skelanim_batch ;;
     *) echo skelanim ;;
   esac
 }
 fail=0
 : > "$tmp/all_exported.txt"
-for lib in skelanim skelanim_io skelanim_batch; do
+for lib in skelanim skelanim_offline skelanim_io skelanim_batch; do
   so="$SK_BINARY_DIR/lib$lib.so"
   if [[ ! -f "$so" ]]; then echo "missing $so" >&2; fail=1; continue; fi
   nm -D --defined-only "$so" | awk '{print $NF}' | sort -u > "$tmp/$lib.exported"

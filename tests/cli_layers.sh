@@ -7,6 +7,9 @@
 #  - every public header include/skelanim/LAYER/NAME.h has its source
 #    src/LAYER/NAME.c or src/LAYER/NAME_*.c, and every layer folder in src/
 #    is a layer of the table;
+#  - private headers (src/LAYER/*.h) are included only by their own layer or
+#    along a crossing sanctioned in docs/architecture.md; cli/ and render/ are
+#    read too, and no include climbs out of its folder;
 #  - the runtime library's folders hold no cJSON include and use no cJSON_
 #    function or type (prose about cJSON in comments, like base.h's note on
 #    the allocation exception, is fine).
@@ -15,6 +18,7 @@ set -euo pipefail
 cd "$SK_SOURCE_DIR"
 declare -A allow=(
   [core]="core"
+  [offline]="core offline"
   [anim]="core anim"
   [ik]="core ik"
   [skin]="core skin"
@@ -56,6 +60,58 @@ for dir in src/*/; do
     fi
   done
 done
+# Private headers (any "LAYER/NAME.h" that is a file of src/LAYER/) may be
+# included only inside their own layer, or where docs/architecture.md
+# sanctions the crossing: "including layer:private header" ("*": any layer).
+sanctioned=(
+  "*:core/internal.h" "*:core/math_inline.h"     # shared private helpers of every layer
+  "io:anim/graph_internal.h"                     # the state machine's definition, for its JSON loader
+  "offline:core/clip_internal.h"                 # the compressor writes the clip's private storage
+  "anim:core/soa_kernels.h" "anim:core/soa_dvec.h" # SoA blend kernels shared by core and anim's layers
+  "cli:io/json_internal.h"                       # skelanim bench json times io's private JSON layer
+)
+is_sanctioned() {
+  local e
+  for e in "${sanctioned[@]}"; do
+    [[ "$e" == "$1:$2" || "$e" == "*:$2" ]] && return 0
+  done
+  return 1
+}
+# Every quoted include of src/, cli/ and render/ is one of: a public header
+# ("skelanim.h", "skelanim/LAYER/..."), a private header of a layer (rules
+# above), or a header beside the including file (cli/ may also include
+# render/skr.h, the renderer's public header); nothing else, and no "../".
+crossings=0
+for f in src/*/*.[ch] cli/*.[ch] render/*.[ch]; do
+  dir=$(dirname "$f"); here=$(basename "$dir")
+  while IFS= read -r inc; do
+    checked=$((checked + 1))
+    case "$inc" in
+      skelanim.h|skelanim/*) continue ;;
+      ../*|*/../*) echo "$f includes \"$inc\": no relative paths out of the folder" >&2; fail=1; continue ;;
+    esac
+    if [[ "$inc" == */* ]]; then
+      dep=${inc%%/*}
+      if [[ ! -f "src/$inc" ]]; then echo "$f includes \"$inc\": no such private header in src/" >&2; fail=1; continue; fi
+      [[ "$dep" == "$here" ]] && continue
+      crossings=$((crossings + 1))
+      if ! is_sanctioned "$here" "$inc"; then
+        echo "$f includes \"$inc\": a private header of $dep; only $dep may include it (or add the crossing to docs/architecture.md and this list)" >&2
+        fail=1
+      fi
+    elif [[ ! -f "$dir/$inc" ]] && ! [[ "$here" == cli && -f "render/$inc" && "$inc" != *_internal.h ]]; then
+      echo "$f includes \"$inc\": not a file beside it" >&2; fail=1
+    fi
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done
+test "$crossings" -gt 10   # the crossings were seen
+echo "private headers: $crossings crossings between layers, each sanctioned"
+# the tool and renderer use no private header of the libraries beyond the list,
+# and the libraries include nothing of the tool's
+if grep -lE '#[[:space:]]*include[[:space:]]*"(cli|skr|render)' src/*/*.[ch] include/skelanim/*/*.h 2>/dev/null; then
+  echo "the libraries include the tool's or the renderer's headers" >&2; fail=1
+fi
+
 # every public header is reachable from the umbrella header
 for h in include/skelanim/*/*.h; do
   rel=${h#include/}

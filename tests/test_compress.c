@@ -1,4 +1,4 @@
-/* Compressed clips (core/compress.h): every shared mocap clip and glTF asset
+/* Compressed clips (offline/compress.h): every shared mocap clip and glTF asset
  * compressed at 0.01 cm (3 cm shell) and sampled at 1,000 random times stays
  * within the error, measured here with forward kinematics of the test's own
  * (double precision, shell vertices along each joint's axes) against the raw
@@ -8,6 +8,7 @@
 #include "support.h"
 
 #include "core/clip_internal.h" /* the AVX2 and scalar decoders side by side */
+#include "offline/compress_internal.h" /* the compressor's AVX2 and scalar kernels */
 #include "skelanim/content/mannequin.h"
 #include "skelanim/core/soa.h"
 

@@ -275,7 +275,7 @@ static void test_oracle_all(void **state) {
     assert_int_equal(total.failed, 0);
 }
 
-/* The same oracle on compressed clips (core/compress.h; 0.01 cm, 3 cm shell), its tolerances
+/* The same oracle on compressed clips (offline/compress.h; 0.01 cm, 3 cm shell), its tolerances
  * widened by what the requested error e allows: 2e at a joint, 2e / shell radians of
  * rotation, and 2e (1 + R / shell) for a vertex R from the joints that move it (the
  * shell bound grows with the distance from the joint). Clips the compressor keeps as

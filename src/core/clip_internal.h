@@ -356,13 +356,6 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, uint32_t *cache, sk
 bool sk_cclip_simd_available(void);
 bool sk_cclip_avx512_available(void);
 bool sk_cclip_rows_available(void);
-/* sk_clip_compress with its AVX2 kernels (when the CPU has them; simd true)
- * or the scalar ones: the same blob either way (test_compress). */
-struct sk_compress_options;
-struct sk_compress_stats;
-sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const struct sk_compress_options *opt,
-                                const sk_allocator *alloc, bool simd, sk_clip **out, struct sk_compress_stats *stats,
-                                sk_error *err);
 /* The AVX2 decoder straight into an SoA pose's rows (soa: its data, the
  * rest pose and the constant tracks already there, sk_cclip_rest_soa); false, with nothing written, on a CPU without
  * AVX2. */

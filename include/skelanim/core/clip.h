@@ -141,7 +141,7 @@ SK_API uint32_t sk_clip_joint_span(const sk_clip *clip);
  * times 3 for CUBICSPLINE). Either pointer may be NULL. */
 SK_API bool sk_clip_track_keys(const sk_clip *clip, uint32_t i, float *times, float *values);
 
-/* ---- Compressed clips (core/compress.h makes them) ----------------------
+/* ---- Compressed clips (offline/compress.h makes them) ----------------------
  * A compressed clip is an sk_clip like any other: every function of this
  * header works on it (sampling decodes the two frames around t, nothing
  * more). Its tracks report LINEAR interpolation and one key per frame

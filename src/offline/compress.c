@@ -1,10 +1,10 @@
-/* The compressor (core/compress.h): per segment, a bit rate per animated
+/* The compressor (offline/compress.h): per segment, a bit rate per animated
  * track chosen against the model-space shell error with the hierarchy in the
  * error, then the blob (layout in clip_internal.h), then a check of the
  * result sampled at every frame and halfway between frames. */
 #include "core/clip_internal.h"
 #include "core/math_inline.h"
-#include "skelanim/core/compress.h"
+#include "offline/compress_internal.h"
 #include "skelanim/core/simd.h"
 
 #include <math.h>
@@ -1059,7 +1059,8 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
                 /* a batch of nb samples */
                 for (uint32_t i = 0; i < nb && r == SK_OK; i++) {
                     memcpy(pl, s->rest, c->J * sizeof(sk_transform));
-                    sk_cclip_sample_tracks(res, bt[i], NULL, pl);
+                    r = sk_clip_sample_tracks(res, s, bt[i], SK_LOOP_CLAMP, NULL, 0, SK_POSE_OF(s, pl, NULL), err);
+                    if (r != SK_OK) break;
                     const sk_transform *raw;
                     if (bh[i] == 1 || bh[i] == 3) { /* a quarter: the raw clip sampled here */
                         memcpy(ql, s->rest, c->J * sizeof(sk_transform));
