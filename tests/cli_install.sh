@@ -20,6 +20,9 @@ test -f "$libdir/libskelanim_batch.a"
 test -f "$tmp/prefix/include/skelanim/batch/batch.h"
 test -f "$libdir/cmake/skelanim/skelanimConfig.cmake"
 test -f "$tmp/prefix/include/skelanim.h"
+test -f "$libdir/pkgconfig/skelanim_offline.pc"
+test -f "$libdir/libskelanim_offline.a"
+test -f "$tmp/prefix/include/skelanim/offline/compress.h"
 
 # pkg-config, static library
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
@@ -27,6 +30,31 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
   $(pkg-config --cflags skelanim_io) "$libdir/libskelanim_io.a" "$libdir/libskelanim.a" $(pkg-config --libs --static libcjson zlib) -lm
 "$tmp/pj_pc" | grep -q "position"
 echo "pkg-config build of examples/print_joints.c: ok"
+
+# the offline library (compressor, resampler) through pkg-config: the
+# mannequin's walk resampled to 30 fps and compressed
+cat > "$tmp/offline.c" <<'EOC'
+#include <skelanim.h>
+#include <stdio.h>
+int main(void) {
+    sk_asset *a = NULL;
+    sk_clip *r = NULL, *c = NULL;
+    sk_error err = {0};
+    if (sk_mannequin_create(NULL, NULL, &a, &err) != SK_OK) return 1;
+    if (sk_clip_resample(a->clips[0], a->skeleton, 30.0, NULL, &r, &err) != SK_OK) return 2;
+    sk_compress_stats st;
+    if (sk_clip_compress(r, a->skeleton, NULL, NULL, &c, &st, &err) != SK_OK) return 3;
+    printf("compressed %zu bytes, max error %.4f cm\n", st.compressed_bytes, st.max_error_cm);
+    sk_clip_destroy(c);
+    sk_clip_destroy(r);
+    sk_asset_destroy(a);
+    return st.compressed_bytes > 0 ? 0 : 4;
+}
+EOC
+"${SK_CC:-cc}" ${SK_CFLAGS:-} -std=c11 -Wall -Wextra -Werror "$tmp/offline.c" -o "$tmp/offline" \
+  $(pkg-config --cflags skelanim_offline) "$libdir/libskelanim_offline.a" "$libdir/libskelanim.a" -lm
+"$tmp/offline" | grep -q "compressed"
+echo "pkg-config build against libskelanim_offline: ok"
 
 # find_package
 mkdir -p "$tmp/proj"
