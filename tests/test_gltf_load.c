@@ -1251,6 +1251,168 @@ static void test_valid_files_load(void **state) {
     sk_asset_destroy(a);
 }
 
+/* ---- a buffer without uri that is not the BIN chunk ------------------------------ */
+
+/* What reads the placeholder buffer (buffer 1: no uri, no data behind it). */
+typedef enum ph_use { PH_UNUSED, PH_PRIMITIVE, PH_SPARSE, PH_SAMPLER, PH_SKIN, PH_IMAGE } ph_use;
+
+/* Buffer 0 (the BIN chunk of a .glb, a data: URI in a .gltf): key times 0
+ * and 1 (view 0), two translations (view 1), three positions (view 2), an
+ * identity inverse bind (view 3); buffer 1 (view 4) has no uri. Accessors 0
+ * to 3 read buffer 0; 4 (VEC3, 2) and 5 (MAT4, 1) read buffer 1, and 6 is
+ * positions with one sparse value there. */
+static void ph_document(char *out, size_t cap, ph_use use, bool glb) {
+    snprintf(out, cap,
+             "{\"asset\":{\"version\":\"2.0\"},"
+             "\"buffers\":[{\"byteLength\":132%s},{\"byteLength\":64}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24},"
+             "{\"buffer\":0,\"byteOffset\":32,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":68,\"byteLength\":64},"
+             "{\"buffer\":1,\"byteLength\":64}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],"
+             "\"max\":[1]},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"sparse\":{\"count\":1,"
+             "\"indices\":{\"bufferView\":4,\"componentType\":5121},\"values\":{\"bufferView\":4,\"byteOffset\":4}}}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":2},\"mode\":0}]},"
+             "{\"primitives\":[{\"attributes\":{\"POSITION\":%d},\"mode\":0}]}],"
+             "\"skins\":[{\"joints\":[1],\"inverseBindMatrices\":%d}],"
+             "\"nodes\":[{\"mesh\":0,\"children\":[1]},{\"mesh\":1}],\"scenes\":[{\"nodes\":[0]}],"
+             "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":%d}],"
+             "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}]}]%s}",
+             glb ? "" : ",\"uri\":\"@URI@\"", use == PH_PRIMITIVE ? 4 : use == PH_SPARSE ? 6 : 2,
+             use == PH_SKIN ? 5 : 3, use == PH_SAMPLER ? 4 : 1,
+             use == PH_IMAGE ? ",\"images\":[{\"bufferView\":4,\"mimeType\":\"image/png\"}]" : "");
+}
+
+static void ph_warn(void *user, const char *message) {
+    char *log = user;
+    size_t n = strlen(log);
+    snprintf(log + n, 1024 - n, "%s\n", message);
+}
+
+/* The same document as a .glb (buffer 0 the BIN chunk) or a .gltf. */
+static sk_result ph_load(ph_use use, bool glb, sk_asset **out, sk_error *err, char *log) {
+    float bin[33] = {0, 1, 0, 1, 2, 3, 4, 5, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int k = 0; k < 16; k++) bin[17 + k] = k % 5 == 0 ? 1.0f : 0.0f; /* identity, column-major */
+    char doc[4096];
+    ph_document(doc, sizeof doc, use, glb);
+    sk_gltf_options o;
+    memset(&o, 0, sizeof o);
+    o.warning = ph_warn;
+    o.warning_user = log;
+    log[0] = 0;
+    if (glb) {
+        unsigned char file[4096];
+        size_t n = make_glb(file, doc, bin, sizeof bin);
+        return sk_gltf_load_memory(file, n, NULL, &o, out, err);
+    }
+    char *j = with_uri(doc, bin, sizeof bin);
+    sk_result r = sk_gltf_load_memory(j, strlen(j), NULL, &o, out, err);
+    free(j);
+    return r;
+}
+
+/* A buffer without uri that is not a .glb's BIN chunk (in a .glb, any but
+ * buffer 0; in a .gltf, every one) has no data; glTF-Validator accepts such
+ * a file. Unused, it changes nothing; a primitive reading it is loaded empty
+ * and says why; an image reading it has no data and a warning says why; key
+ * times and values or inverse binds reading it are refused with the JSON
+ * path. The .glb and the .gltf behave alike (only the reason differs). */
+static void test_placeholder_buffer(void **state) {
+    (void)state;
+    static const char *const why[2] = {"it has no uri (and a .gltf file has no GLB BIN chunk)",
+                                       "it has no uri (and only buffer 0 of a .glb can be its BIN chunk)"};
+    char log[1024], want[512];
+    for (int glb = 0; glb < 2; glb++) {
+        sk_asset *a = NULL;
+        sk_error err = {0};
+        /* unused: everything from buffer 0 loads as usual */
+        sk_result r = ph_load(PH_UNUSED, glb, &a, &err, log);
+        if (r) fprintf(stderr, "%s\n", err.message);
+        assert_int_equal(r, SK_OK);
+        assert_string_equal(log, "");
+        for (uint32_t m = 0; m < 2; m++) {
+            const sk_primitive *p = &a->meshes[m].primitives[0];
+            assert_null(p->missing_data);
+            assert_int_equal(p->vertex_count, 3);
+            near(p->positions[4], 1, 0);
+        }
+        assert_int_equal(a->skins[0].joint_count, 1);
+        near(a->skins[0].inverse_bind[0].m[15], 1, 0);
+        sk_transform local[2];
+        sk_pose pose = {local, NULL, 2, 0};
+        assert_int_equal(sk_clip_sample(a->clips[0], a->skeleton, 0.5, SK_LOOP_CLAMP, &pose, NULL), SK_OK);
+        near(local[joint_of(a, 1)].t.x, 1.5, 1e-6);
+        assert_int_equal(sk_asset_validate(a, &err), SK_OK);
+        sk_asset_destroy(a);
+
+        /* a primitive reading it, directly or through sparse values: loaded empty, saying why */
+        for (int sparse = 0; sparse < 2; sparse++) {
+            a = NULL;
+            r = ph_load(sparse ? PH_SPARSE : PH_PRIMITIVE, glb, &a, &err, log);
+            if (r) fprintf(stderr, "%s\n", err.message);
+            assert_int_equal(r, SK_OK);
+            const sk_primitive *p = &a->meshes[1].primitives[0];
+            assert_int_equal(p->vertex_count, 0);
+            assert_null(p->positions);
+            assert_non_null(p->missing_data);
+            snprintf(want, sizeof want,
+                     "/meshes/1/primitives/0/attributes/POSITION: accessor %d needs buffer 1, which has no data: %s",
+                     sparse ? 6 : 4, why[glb]);
+            assert_string_equal(p->missing_data, want);
+            assert_null(a->meshes[0].primitives[0].missing_data);
+            assert_int_equal(a->meshes[0].primitives[0].vertex_count, 3);
+            assert_int_equal(a->clip_count, 1);
+            assert_int_equal(sk_asset_validate(a, &err), SK_OK);
+            sk_asset_destroy(a);
+        }
+
+        /* an image in it: no data, and a warning says why */
+        a = NULL;
+        r = ph_load(PH_IMAGE, glb, &a, &err, log);
+        assert_int_equal(r, SK_OK);
+        assert_int_equal(a->image_count, 1);
+        assert_null(a->images[0].data);
+        assert_int_equal(a->images[0].size, 0);
+        assert_string_equal(a->images[0].mime_type, "image/png");
+        snprintf(want, sizeof want, "/images/0/bufferView: bufferView 4 is in buffer 1, which has no data: %s: the "
+                 "image has no data\n", why[glb]);
+        assert_string_equal(log, want);
+        sk_asset_destroy(a);
+
+        /* key values or inverse binds in it: refused, with the JSON path and the reason */
+        a = (sk_asset *)1;
+        r = ph_load(PH_SAMPLER, glb, &a, &err, log);
+        assert_int_equal(r, SK_ERR_INVALID_DATA);
+        assert_null(a);
+        snprintf(want, sizeof want, "/animations/0/samplers/0/output: accessor 4 needs buffer 1, which has no data: %s",
+                 why[glb]);
+        assert_string_equal(err.message, want);
+        a = (sk_asset *)1;
+        r = ph_load(PH_SKIN, glb, &a, &err, log);
+        assert_int_equal(r, SK_ERR_INVALID_DATA);
+        assert_null(a);
+        snprintf(want, sizeof want, "/skins/0/inverseBindMatrices: accessor 5 needs buffer 1, which has no data: %s",
+                 why[glb]);
+        assert_string_equal(err.message, want);
+    }
+
+    /* buffer 0 of a .glb without uri is its BIN chunk, which must be there */
+    char doc[4096];
+    ph_document(doc, sizeof doc, PH_UNUSED, true);
+    unsigned char file[4096];
+    size_t n = make_glb(file, doc, NULL, 0);
+    sk_asset *a = (sk_asset *)1;
+    sk_error err = {0};
+    assert_int_equal(sk_gltf_load_memory(file, n, NULL, NULL, &a, &err), SK_ERR_INVALID_DATA);
+    assert_null(a);
+    assert_string_equal(err.message, "/buffers/0: buffer has no uri and there is no GLB BIN chunk for it");
+}
+
 /* ---- file-system callbacks (skelanim/io/file.h) ----------------------------- */
 
 /* An in-memory "archive" served through sk_file_io: nothing touches the disk. */
@@ -1683,6 +1845,7 @@ int main(void) {
         cmocka_unit_test(test_looks_external_images),
         cmocka_unit_test(test_looks_handwritten),
         cmocka_unit_test(test_valid_files_load),
+        cmocka_unit_test(test_placeholder_buffer),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -5,8 +5,9 @@
  * (every clip's keys, meshes, skins, skeleton), on every .glb of ../shared
  * and the repository, and on files made here to press the edges (bytes a
  * mesh, an image or a STEP channel read from a streamed range; bad keys in
- * a streamed range; broken containers). Every file is streamed here
- * (stream_min 0) whatever its size. */
+ * a streamed range; broken containers; a second buffer without uri, which
+ * has no data, read by nothing, a mesh, an image or a channel). Every file
+ * is streamed here (stream_min 0) whatever its size. */
 #include "support.h"
 #include "io/gltf_stream.h" /* sk_gltf_load_file_streamed */
 
@@ -73,7 +74,16 @@ static void assert_same_asset(const sk_asset *a, const sk_asset *b, const char *
             assert_true(same_floats(x->weights, y->weights, v * x->influence_count));
             if (x->index_count) assert_memory_equal(x->indices, y->indices, x->index_count * sizeof(uint32_t));
             if (x->influence_count) assert_memory_equal(x->joints, y->joints, v * x->influence_count * sizeof(uint16_t));
+            assert_int_equal(x->missing_data != NULL, y->missing_data != NULL);
+            if (x->missing_data) assert_string_equal(x->missing_data, y->missing_data);
         }
+    }
+    assert_int_equal(a->image_count, b->image_count);
+    for (uint32_t i = 0; i < a->image_count; i++) {
+        const sk_image *x = &a->images[i], *y = &b->images[i];
+        assert_int_equal(x->size, y->size);
+        assert_int_equal(x->data != NULL, y->data != NULL);
+        if (x->data && x->size) assert_memory_equal(x->data, y->data, x->size);
     }
     assert_int_equal(a->skin_count, b->skin_count);
     for (uint32_t k = 0; k < a->skin_count; k++) {
@@ -257,6 +267,7 @@ static void sb_add(sbuf *b, const char *fmt, ...) {
 }
 
 enum { NODES = 10, KEYS = 40 };
+#define KEYS_VEC3_BYTES "480" /* KEYS * 12, in the JSON */
 
 /* What to press in a made file. */
 typedef struct made {
@@ -265,6 +276,8 @@ typedef struct made {
     bool image_overlap; /* an image's bufferView over node 5's rotation keys */
     int bad_key;        /* 1: a NaN in node 7's rotations; 2: a rotation of length 1.5; 3: a translation of 1e20 */
     int container;      /* 1: the BIN chunk's length past the file; 2: an unknown chunk after BIN */
+    int placeholder;    /* buffer 1 without uri (no data) and a VEC3 accessor of KEYS there, read by nothing (1),
+                           a mesh on node 1 (2), an image (3), a translation channel of a second animation (4) */
 } made;
 
 /* A .glb of NODES nodes in a chain, one animation with LINEAR translation,
@@ -293,9 +306,11 @@ static void write_made(const char *path, const made *m) {
         sb_add(&j, "%s{\"name\":\"n%u\"", i ? "," : "", i);
         if (i + 1 < NODES) sb_add(&j, ",\"children\":[%u]", i + 1);
         if (i == 0 && m->alias_mesh) sb_add(&j, ",\"mesh\":0");
+        if (i == 1 && m->placeholder == 2) sb_add(&j, ",\"mesh\":%d", m->alias_mesh ? 1 : 0);
         sb_add(&j, "}");
     }
-    sb_add(&j, "],\"buffers\":[{\"byteLength\":%zu}],\"bufferViews\":[", nfl * 4);
+    sb_add(&j, "],\"buffers\":[{\"byteLength\":%zu}%s],\"bufferViews\":[", nfl * 4,
+           m->placeholder ? ",{\"byteLength\":" KEYS_VEC3_BYTES "}" : "");
     sb_add(&j, "{\"buffer\":0,\"byteOffset\":0,\"byteLength\":%zu}", tfl * 4);
     for (uint32_t i = 0; i < NODES; i++) {
         size_t at = (tfl + i * per) * 4;
@@ -306,6 +321,8 @@ static void write_made(const char *path, const made *m) {
     uint32_t views = 1 + 3 * NODES;
     if (m->image_overlap) /* 64 bytes inside node 5's rotations */
         sb_add(&j, ",{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":64}", (tfl + 5 * per + KEYS * 3 + 8) * 4);
+    uint32_t ph_view = views + (m->image_overlap ? 1u : 0u), ph_acc = 1 + 3 * NODES + (m->alias_mesh ? 1u : 0u);
+    if (m->placeholder) sb_add(&j, ",{\"buffer\":1,\"byteLength\":" KEYS_VEC3_BYTES "}");
     sb_add(&j, "],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,\"type\":\"SCALAR\","
                "\"min\":[0],\"max\":[%.9g]}", KEYS, (double)bin[KEYS - 1]);
     for (uint32_t i = 0; i < NODES; i++)
@@ -324,9 +341,24 @@ static void write_made(const char *path, const made *m) {
                    "\"max\":[%.9g,%.9g,%.9g]}", KEYS - KEYS % 3, (double)lo[0], (double)lo[1], (double)lo[2],
                (double)hi[0], (double)hi[1], (double)hi[2]);
     }
+    if (m->placeholder)
+        sb_add(&j, ",{\"bufferView\":%u,\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\"}", ph_view, KEYS);
     sb_add(&j, "]");
-    if (m->alias_mesh) sb_add(&j, ",\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%u}}]}]", 1 + 3 * NODES);
-    if (m->image_overlap) sb_add(&j, ",\"images\":[{\"bufferView\":%u,\"mimeType\":\"image/png\"}]", views);
+    if (m->alias_mesh || m->placeholder == 2) {
+        sb_add(&j, ",\"meshes\":[");
+        if (m->alias_mesh) sb_add(&j, "{\"primitives\":[{\"attributes\":{\"POSITION\":%u}}]}", 1 + 3 * NODES);
+        if (m->placeholder == 2)
+            sb_add(&j, "%s{\"primitives\":[{\"attributes\":{\"POSITION\":%u},\"mode\":0}]}", m->alias_mesh ? "," : "",
+                   ph_acc);
+        sb_add(&j, "]");
+    }
+    if (m->image_overlap || m->placeholder == 3) {
+        sb_add(&j, ",\"images\":[");
+        if (m->image_overlap) sb_add(&j, "{\"bufferView\":%u,\"mimeType\":\"image/png\"}", views);
+        if (m->placeholder == 3)
+            sb_add(&j, "%s{\"bufferView\":%u,\"mimeType\":\"image/png\"}", m->image_overlap ? "," : "", ph_view);
+        sb_add(&j, "]");
+    }
     sb_add(&j, ",\"animations\":[{\"name\":\"all\",\"samplers\":[");
     for (uint32_t i = 0; i < 3 * NODES; i++) sb_add(&j, "%s{\"input\":0,\"output\":%u}", i ? "," : "", 1 + i);
     sb_add(&j, "],\"channels\":[");
@@ -338,6 +370,10 @@ static void write_made(const char *path, const made *m) {
         sb_add(&j, ",{\"name\":\"step\",\"samplers\":[{\"input\":0,\"output\":%u,\"interpolation\":\"STEP\"}],"
                    "\"channels\":[{\"sampler\":0,\"target\":{\"node\":3,\"path\":\"rotation\"}}]}",
                1 + 3 * 3 + 1);
+    if (m->placeholder == 4)
+        sb_add(&j, ",{\"name\":\"placeholder\",\"samplers\":[{\"input\":0,\"output\":%u}],"
+                   "\"channels\":[{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"translation\"}}]}",
+               ph_acc);
     sb_add(&j, "]}");
     while (j.n % 4) sb_add(&j, " ");
     size_t bin_bytes = nfl * 4, extra = m->container == 2 ? 16 : 0;
@@ -354,6 +390,29 @@ static void write_made(const char *path, const made *m) {
     fclose(f);
     free(j.s);
     free(bin);
+}
+
+/* A made file whose buffer 1 has no data, streamed: the mesh reading it is
+ * loaded empty and says why (placeholder 2), the image in it has no data (3);
+ * the rest loads from the BIN chunk. */
+static void check_placeholder(const char *path, int placeholder) {
+    sk_asset *a = NULL;
+    sk_error e = {0};
+    assert_int_equal(sk_gltf_load_file_streamed(path, NULL, 0, &a, NULL, &e), SK_OK);
+    if (placeholder == 2) {
+        const sk_primitive *p = &a->meshes[1].primitives[0];
+        assert_int_equal(p->vertex_count, 0);
+        assert_non_null(p->missing_data);
+        assert_non_null(strstr(p->missing_data, "accessor 32 needs buffer 1, which has no data: it has no uri"));
+        assert_null(a->meshes[0].primitives[0].missing_data); /* the aliased mesh, from the BIN chunk */
+        assert_int_equal(a->meshes[0].primitives[0].vertex_count, KEYS - KEYS % 3);
+    } else {
+        assert_int_equal(a->image_count, 2);
+        assert_int_equal(a->images[0].size, 64);
+        assert_null(a->images[1].data);
+    }
+    assert_int_equal(a->clip_count, 1);
+    sk_asset_destroy(a);
 }
 
 static void test_made(void **state) {
@@ -375,6 +434,11 @@ static void test_made(void **state) {
         {{.bad_key = 3}, SK_ERR_INVALID_DATA, true}, /* outside the world range (gltf_limits.c) */
         {{.container = 1}, SK_ERR_PARSE, false},
         {{.container = 2}, SK_OK, false},
+        /* buffer 1 has no uri and is not the BIN chunk: it has no data */
+        {{.placeholder = 1}, SK_OK, false},
+        {{.placeholder = 2, .alias_mesh = true}, SK_OK, true},
+        {{.placeholder = 3, .image_overlap = true}, SK_OK, true},
+        {{.placeholder = 4}, SK_ERR_INVALID_DATA, false},
     };
     uint32_t n = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -383,6 +447,11 @@ static void test_made(void **state) {
         sk_gltf_stream_stats st = load_both(path, &r);
         if (r != cases[i].want) fail_msg("case %zu: %d, expected %d", i, r, cases[i].want);
         if (r != SK_OK) printf("case %zu: %s\n", i, last_message);
+        if (cases[i].m.placeholder == 2 || cases[i].m.placeholder == 3) check_placeholder(path, cases[i].m.placeholder);
+        if (cases[i].m.placeholder == 4)
+            assert_string_equal(last_message, "/animations/1/samplers/0/output: accessor 31 needs buffer 1, which "
+                                              "has no data: it has no uri (and only buffer 0 of a .glb can be its "
+                                              "BIN chunk)");
         if (cases[i].m.container != 1) assert_true(st.ranges >= 1); /* (a broken container is read whole) */
         else assert_int_equal(st.ranges, 0);
         if (cases[i].any_filled) assert_true(st.filled >= 1);
@@ -391,7 +460,7 @@ static void test_made(void **state) {
     }
     unlink(path);
     printf("made .glb files: %u cases, streamed and read whole alike\n", n);
-    assert_int_equal(n, 10);
+    assert_int_equal(n, 14);
 }
 
 int main(void) {

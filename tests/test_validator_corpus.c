@@ -17,7 +17,9 @@
  * base/buffer/non_relative_uri), and a mesh whose vertex data is not in the
  * file (base/root/named_objects: its only buffer has no uri in a .gltf). Such
  * a primitive is loaded empty and says why (sk_primitive.missing_data); the
- * skeleton, skins, scenes and clips do not depend on it.
+ * skeleton, skins, scenes and clips do not depend on it. The corpus has no
+ * .glb whose buffer other than the first lacks a uri (the same placeholder):
+ * tests/test_gltf_load.c (test_placeholder_buffer) makes them.
  *
  * Which errors are "relevant" (must be rejected) is decided per error message
  * of the expected report, by code and JSON pointer:

@@ -382,7 +382,7 @@ static sk_result acc_present(gl_ctx *g, uint32_t index, const char *user_path) {
     const gl_acc *a = &g->accs[index];
     if (a->missing_buffer < 0) return SK_OK;
     const gl_buffer *b = &g->buffers[a->missing_buffer];
-    return fail(g, b->unavailable_code, "%s: accessor %u needs buffer %d, which is unavailable: %s", user_path, index,
+    return fail(g, b->unavailable_code, "%s: accessor %u needs buffer %d, which has no data: %s", user_path, index,
                 a->missing_buffer, b->unavailable ? b->unavailable : "?");
 }
 

@@ -442,11 +442,35 @@ static sk_result read_external(gl_ctx *g, const char *file, const char *path, co
     return SK_OK;
 }
 
+/* A buffer without uri: in a .glb, buffer 0 is the BIN chunk, which must be
+ * there (the validator's BUFFER_MISSING_GLB_DATA otherwise). Any other such
+ * buffer — in a .glb other than the first (§4.4.3.3: only buffers[0] may
+ * refer to the BIN chunk), every one in a .gltf — is a placeholder with no
+ * bytes, as glTF-Validator treats it: an error only when something reads it
+ * (sk_gl_acc_available; a primitive then loads empty with missing_data, an
+ * image without data and a warning). */
+static sk_result buffer_without_uri(gl_ctx *g, uint32_t i, gl_buffer *b, const char *path) {
+    if (!g->is_glb || i != 0) {
+        b->unavailable = g->is_glb ? "it has no uri (and only buffer 0 of a .glb can be its BIN chunk)"
+                                   : "it has no uri (and a .gltf file has no GLB BIN chunk)";
+        b->unavailable_code = SK_ERR_INVALID_DATA;
+        return SK_OK;
+    }
+    if (!g->has_bin)
+        return fail(g, SK_ERR_INVALID_DATA, "%s: buffer has no uri and there is no GLB BIN chunk for it", path);
+    if (g->bin_size < b->length)
+        return fail(g, SK_ERR_INVALID_DATA, "%s/byteLength: %zu bytes declared but the GLB BIN chunk holds %zu", path,
+                    b->length, g->bin_size);
+    b->data = g->bin;
+    return SK_OK;
+}
+
 /* Every buffer is checked up front: data: URIs are decoded, relative files
  * read (a missing or short file is an error), the GLB BIN chunk matched.
- * Buffers we cannot have — no uri in a .gltf, or a network URI we refuse to
- * fetch — are marked unavailable: an error only if an accessor we read needs
- * them (glTF-Validator likewise accepts such files). */
+ * Buffers we cannot have — no uri (in a .gltf, or in a .glb other than the
+ * first), or a network URI we refuse to fetch — are marked unavailable: an
+ * error only if an accessor we read needs them (glTF-Validator likewise
+ * accepts such files). */
 sk_result sk_gl_load_buffers(gl_ctx *g) {
     g->buffers = tmp_alloc(g, g->n_buffers ? g->n_buffers : 1, sizeof *g->buffers);
     if (!g->buffers) return oom(g);
@@ -464,19 +488,7 @@ sk_result sk_gl_load_buffers(gl_ctx *g) {
         const char *uri;
         TRY(sk_gl_opt_string(g, g->j_buffers[i], "uri", path, &uri));
         if (!uri) {
-            /* §4.4.3.3 (GLB-stored buffer): the BIN chunk is buffer 0, which has no uri. */
-            if (g->is_glb) {
-                if (i != 0 || !g->has_bin)
-                    return fail(g, SK_ERR_INVALID_DATA, "%s: buffer has no uri and there is no GLB BIN chunk for it", path);
-                if (g->bin_size < b->length)
-                    return fail(g, SK_ERR_INVALID_DATA,
-                                "%s/byteLength: %zu bytes declared but the GLB BIN chunk holds %zu", path, b->length,
-                                g->bin_size);
-                b->data = g->bin;
-            } else {
-                b->unavailable = "it has no uri (and a .gltf file has no GLB BIN chunk)";
-                b->unavailable_code = SK_ERR_INVALID_DATA;
-            }
+            TRY(buffer_without_uri(g, i, b, path));
         } else if (strncmp(uri, "data:", 5) == 0) {
             /* §3.6.1.1 allows application/octet-stream and application/gltf-buffer. */
             uint8_t *d = NULL;
@@ -526,7 +538,8 @@ static sk_result image_copy(gl_ctx *g, sk_image *img, const void *data, size_t s
 /* Every image keeps what the file says (name, MIME type, uri) and, unless
  * opts->skip_image_data, its encoded bytes: from a bufferView, a data: URI
  * or a relative file read through the sk_file_io. Not an error: an image in
- * a buffer that has no data, or at a URL (never fetched): data is NULL. */
+ * a buffer that has no data (a warning says why), or at a URL (never
+ * fetched): data is NULL. */
 sk_result sk_gl_load_images(gl_ctx *g) {
     sk_image *imgs = sk_asset_alloc(g->asset, (size_t)(g->n_images ? g->n_images : 1) * sizeof *imgs);
     if (!imgs) return oom(g);
@@ -556,10 +569,14 @@ sk_result sk_gl_load_images(gl_ctx *g) {
                 return fail(g, SK_ERR_INVALID_DATA, "%s/bufferView: bufferView %d has a byteStride (%u)", path, view,
                             v->stride);
             const gl_buffer *b = &g->buffers[v->buffer];
-            if (b->data && !g->skip_image_data) {
-                TRY(sk_gl_stream_ensure(g, b->data + v->offset, v->length));
-                TRY(image_copy(g, img, b->data + v->offset, v->length));
+            if (g->skip_image_data) continue;
+            if (!b->data) {
+                sk_gl_warn(g, "%s/bufferView: bufferView %d is in buffer %u, which has no data: %s: the image has no "
+                           "data", path, view, v->buffer, b->unavailable ? b->unavailable : "?");
+                continue;
             }
+            TRY(sk_gl_stream_ensure(g, b->data + v->offset, v->length));
+            TRY(image_copy(g, img, b->data + v->offset, v->length));
         } else if (strncmp(uri, "data:", 5) == 0) {
             if (g->skip_image_data) continue;
             uint8_t *d = NULL;

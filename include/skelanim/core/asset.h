@@ -45,7 +45,8 @@ typedef struct sk_primitive {
     float base_color[4];      /* the material's base_color (1,1,1,1 without one) */
     /* NULL, or why this primitive's vertex data is not in the file: an
      * accessor it reads lies in a buffer with no data (a buffer without uri in
-     * a .gltf, or at a URL the loader does not fetch). glTF allows such files
+     * a .gltf, or in a .glb other than buffer 0 — only that one can be the
+     * BIN chunk — or at a URL the loader does not fetch). glTF allows such files
      * (the Khronos validator accepts them) and the rest of the asset is
      * usable, so the primitive is loaded empty: vertex_count and index_count
      * are 0, every array is NULL, target_count is kept (with NULL arrays) so

@@ -68,13 +68,17 @@ typedef struct sk_gltf_options {
  * What loads: every file the Khronos glTF validator accepts (its corpus is a
  * test). Objects nothing reads never fail a load: an accessor of a type or
  * component type we do not know (refused, with its path, only if something
- * we read uses it), a buffer without data, a buffer at a URL (never
- * fetched). A primitive whose vertex data is not in the file (an accessor it
- * reads lies in such a buffer) is loaded empty, with sk_primitive.missing_data
- * saying why, whether or not a node uses its mesh: the skeleton, skins,
- * scenes and clips do not depend on it, and a caller that needs the geometry
- * sees at once what is missing. Refused: what would be read wrong or not at
- * all — clip or inverse-bind data that is not in the file, anything past the
+ * we read uses it), a buffer without data (one without uri: every such
+ * buffer of a .gltf, and of a .glb every one but buffer 0, which is its BIN
+ * chunk and must be there), a buffer at a URL (never fetched). A primitive
+ * whose vertex data is not in the file (an accessor it reads lies in such a
+ * buffer) is loaded empty, with sk_primitive.missing_data saying why, whether
+ * or not a node uses its mesh: the skeleton, skins, scenes and clips do not
+ * depend on it, and a caller that needs the geometry sees at once what is
+ * missing. An image in such a buffer has no data (a warning says why).
+ * Refused: what would be read wrong or not at all — clip or inverse-bind
+ * data that is not in the file ("/skins/0/inverseBindMatrices: accessor 5
+ * needs buffer 1, which has no data: it has no uri (...)"), anything past the
  * end of its buffer, a required extension we do not implement, a file whose
  * minVersion is above 2.0.
  *
