@@ -34,10 +34,18 @@
  * kept, no palette: the mocap frame of ozz-animation's published figures
  * (issue #13).
  *
+ * --hook footik: after the blend, two-bone IK of both legs keeps each ankle
+ * at or above its rest height over flat ground (cli/crowd_footik.c), as a
+ * post-process hook that lists its joints (sk_batch_pipeline.post_joints), so
+ * the pipeline keeps the SoA path; with --aos the hook runs on sk_pose, the
+ * path every hook took before hooks could list their joints. "hook":"footik"
+ * in the JSON line.
+ *
  * --write OUT.glb saves the characters (skeleton, skin, the two clips; the
  * synthetic ones with --joints) as .glb, so another runtime can read the same
  * file. */
 #include "cli.h"
+#include "crowd_footik.h"
 
 #include "skelanim/batch/batch.h"
 
@@ -185,7 +193,7 @@ int bench_crowd(int argc, char **argv) {
     uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
     uint32_t frames = 60, runs = 1, joints = 0, chunk = 0, layers = 2;
     bool loop = false, aos = false, cache = false;
-    const char *file = NULL, *clip_spec = NULL, *write = NULL;
+    const char *file = NULL, *clip_spec = NULL, *write = NULL, *hook = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--loop")) {
@@ -194,6 +202,14 @@ int bench_crowd(int argc, char **argv) {
         }
         if (!strcmp(a, "--aos")) {
             aos = true;
+            continue;
+        }
+        if (!strcmp(a, "--hook")) {
+            if (i + 1 >= argc || strcmp(argv[i + 1], "footik")) {
+                fprintf(stderr, "skelanim: bench crowd: --hook takes footik (two-bone IK of both legs onto flat ground)\n");
+                return 1;
+            }
+            hook = argv[++i];
             continue;
         }
         if (!strcmp(a, "--cursor-cache")) { /* cursors keeping compressed clips' decoded frames */
@@ -232,7 +248,7 @@ int bench_crowd(int argc, char **argv) {
             else if (a[0] == '-' && a[1] == '-') {
                 fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
                                 "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C] [--aos] "
-                                "[--cursor-cache] [--file FILE [--clip NAME]] [--layers 2|3] [--write OUT.glb])\n", a);
+                                "[--cursor-cache] [--hook footik] [--file FILE [--clip NAME]] [--layers 2|3] [--write OUT.glb])\n", a);
                 return 1;
             }
             if (nsizes == CROWD_MAX_SIZES) {
@@ -290,6 +306,20 @@ int bench_crowd(int argc, char **argv) {
         fprintf(stderr, "skelanim: bench crowd: wrote %s\n", write);
     }
     const sk_skeleton *s = rig.skel;
+    crowd_footik footik;
+    if (hook) {
+        sk_error herr = {0};
+        if (loop) {
+            fprintf(stderr, "skelanim: bench crowd: --hook runs through sk_batch; not with --loop\n");
+            rig_free(&rig);
+            return 1;
+        }
+        if (crowd_footik_init(&footik, s, &herr) != SK_OK) {
+            fprintf(stderr, "skelanim: bench crowd: %s\n", herr.message);
+            rig_free(&rig);
+            return 1;
+        }
+    }
     uint32_t n = s->joint_count, pn = layers == 2 && rig.skin ? rig.skin->joint_count : 0;
     const sk_clip *clips3[3] = {rig.clips[0], rig.clips[0], rig.clips[0]};
     const sk_clip *const *pclips = layers == 3 ? clips3 : rig.clips;
@@ -331,6 +361,7 @@ int bench_crowd(int argc, char **argv) {
         sk_batch_pipeline p = {.skeleton = s, .character_count = count, .clips = pclips, .clip_count = layers,
                                .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
                                .cursor_stride = stride, .skin = rig.skin, .out_palette = pal, .aos = aos, .cursor_cache = cache};
+        if (hook) p.post = crowd_footik_hook, p.post_user = &footik, p.post_joints = footik.joints, p.post_joint_count = footik.joint_count;
         if (layers == 3) { /* one clip at three phases, weights 0.5, 0.3, 0.2; model matrices out */
             for (uint32_t i = 0; i < count; i++) mix[i * 3] = 0.5f, mix[i * 3 + 1] = 0.3f, mix[i * 3 + 2] = 0.2f;
             p.mix = NULL, p.weights = mix, p.skin = NULL, p.out_palette = NULL, p.out_model = pal;
@@ -395,6 +426,7 @@ int bench_crowd(int argc, char **argv) {
             /* memory: the clips (each once) and what each character keeps between frames (its cursors) */
             size_t clip_bytes = sk_clip_memory_size(rig.clips[0]) + (rig.clips[1] != rig.clips[0] ? sk_clip_memory_size(rig.clips[1]) : 0);
             printf(",\"clip_bytes\":%zu,\"instance_bytes\":%zu", clip_bytes, stride * sizeof(uint32_t));
+            if (hook) printf(",\"hook\":\"%s\"", hook);
             if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], threads[0]);
             printf("}\n");
         }

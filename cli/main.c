@@ -60,7 +60,7 @@ static void usage(FILE *f) {
             "                                 CPU skinning, ns per vertex: a grid (beside the bandwidth\n"
             "                                 bound), the mannequin and each FILE\n"
             "  bench crowd [N...] [--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop]\n"
-            "                     [--chunk C]\n"
+            "                     [--chunk C] [--aos] [--hook footik]\n"
             "                                 animation time per frame for crowds (200 1000 5000) on T\n"
             "                                 threads (several: alternated, R runs each); --joints J: a\n"
             "                                 synthetic J-joint skeleton with two dense 30 Hz clips; --loop:\n"

@@ -54,7 +54,16 @@ grep -q '"layout":"aos","skeleton":"@mannequin"' "$tmp/out.jsonl" || fail "--fil
 "$SK_CLI" bench crowd 10 --file "$tmp/syn.glb" --clip walk --frames 2 > "$tmp/out.jsonl" || fail "--file of the written rig"
 grep -q '"joints":20,' "$tmp/out.jsonl" || fail "--file: joints"
 
-for bad in "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate" "--layers 4" \
+# --hook footik: foot IK on the SoA path (the hook lists its joints), and on sk_pose with --aos
+"$SK_CLI" bench crowd 25 --hook footik --frames 2 >"$tmp/out.jsonl"
+"$SK_CLI" bench crowd 25 --hook footik --frames 2 --aos >>"$tmp/out.jsonl"
+cat "$tmp/out.jsonl"
+[[ $(grep -c '"hook":"footik"' "$tmp/out.jsonl") -eq 2 ]] || fail "--hook footik not reported"
+grep '"hook":"footik"' "$tmp/out.jsonl" | grep -q '"layout":"soa"' || fail "--hook footik did not keep the SoA path"
+grep '"hook":"footik"' "$tmp/out.jsonl" | grep -q '"layout":"aos"' || fail "--hook footik --aos"
+
+for bad in "--hook" "--hook ccd" "--hook footik --loop" "--hook footik --joints 20" \
+           "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate" "--layers 4" \
            "--layers 3 --loop" "--file @mannequin --joints 64" "--file @mannequin --clip nosuchclip"; do
   # shellcheck disable=SC2086
   if "$SK_CLI" bench crowd $bad 2>"$tmp/err.txt" >/dev/null; then fail "bench crowd $bad accepted"; fi

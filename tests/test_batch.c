@@ -356,6 +356,108 @@ static void test_weights_hook_skinning(void **state) {
     sk_asset_destroy(f.a);
 }
 
+/* A hook that lists its joints (post_joints) keeps the SoA path: two-bone IK
+ * of the left leg toward a per-character target, and a bend of joint 1, give
+ * the same palettes, model matrices and local poses byte for byte as the
+ * whole-pose sk_pose path (aos = true), on every thread count; a hook's
+ * change to a joint it did not list is not taken back. */
+typedef struct leg_hook {
+    const sk_skeleton *s;
+    uint32_t chain[3];
+    uint32_t *calls;
+    int32_t stray; /* >= 0: also writes this joint (not listed) */
+} leg_hook;
+static sk_result leg_ik(void *user, uint32_t c, uint32_t thread, void *scratch, sk_pose *pose, sk_error *err) {
+    (void)thread, (void)scratch;
+    leg_hook *h = user;
+    h->calls[c]++;
+    float a = 0.002f * (float)(c % 53);
+    sk_quat r = {sinf(a), 0.0f, 0.0f, cosf(a)};
+    pose->local[1].r = sk_quat_mul(r, pose->local[1].r);
+    sk_ik_chain ch = {.skeleton = h->s, .joints = h->chain, .count = 3};
+    sk_ik_target t = {.position = {0.1f + 0.001f * (float)(c % 11), 0.12f, 0.05f * (float)(c % 5)}};
+    sk_ik_options o = {.solver = SK_IK_TWO_BONE};
+    if (h->stray >= 0) pose->local[h->stray].t.y += 1.0f;
+    return sk_ik_solve(&ch, &t, &o, pose, NULL, 0, NULL, err);
+}
+
+static void test_hook_soa_joints(void **state) {
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    sk_error err = {0};
+    enum { N = 64 };
+    uint32_t count = 0, chain[3];
+    assert_int_equal(sk_ik_chain_find_named(f.s, "thigh_l", "foot_l", chain, 3, &count, &err), SK_OK);
+    assert_int_equal(count, 3);
+    /* the listed joints: joint 1 (the bend) and the leg with its ancestors */
+    uint32_t joints[16], nj = 0;
+    joints[nj++] = 1;
+    for (int32_t j = (int32_t)chain[2]; j >= 0; j = f.s->parents[j]) joints[nj++] = (uint32_t)j;
+    double times[N * 2];
+    float mix[N];
+    inputs(&f, N, 2, 3, times, mix, NULL);
+    size_t pal_bytes = (size_t)N * f.pn * sizeof(sk_mat4), model_bytes = (size_t)N * f.n * sizeof(sk_mat4);
+    size_t local_bytes = (size_t)N * f.n * sizeof(sk_transform);
+    for (size_t t = 0; t < NTHREADS; t++) {
+        sk_batch *b = NULL;
+        sk_batch_desc d = {.threads = thread_counts[t], .max_joints = f.n, .max_clips = 2, .chunk = 5};
+        assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+        sk_mat4 *pal[2], *model[2];
+        sk_transform *local[2];
+        uint32_t calls[2][N];
+        memset(calls, 0, sizeof calls);
+        for (int v = 0; v < 2; v++) { /* 0: SoA with the listed joints, 1: sk_pose */
+            pal[v] = calloc(1, pal_bytes), model[v] = calloc(1, model_bytes), local[v] = calloc(1, local_bytes);
+            assert_non_null(pal[v]), assert_non_null(model[v]), assert_non_null(local[v]);
+            leg_hook h = {f.s, {chain[0], chain[1], chain[2]}, calls[v], -1};
+            sk_batch_pipeline p = {.skeleton = f.s, .character_count = N, .clips = f.clips, .clip_count = 2,
+                                   .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .post = leg_ik, .post_user = &h,
+                                   .post_joints = joints, .post_joint_count = nj, .aos = v == 1, .skin = f.skin,
+                                   .out_palette = pal[v], .out_model = model[v], .out_local = local[v]};
+            assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+            for (uint32_t c = 0; c < N; c++) assert_int_equal(calls[v][c], 1);
+        }
+        if (memcmp(pal[0], pal[1], pal_bytes) || memcmp(model[0], model[1], model_bytes) ||
+            memcmp(local[0], local[1], local_bytes))
+            fail_msg("%u threads: the hook with listed joints (SoA) and the sk_pose path differ", thread_counts[t]);
+        /* the IK moved the foot: character 1's foot is not where the blend put it */
+        sk_transform blended[64];
+        assert_true(f.n <= 64);
+        sk_transform s0[64], s1[64];
+        assert_int_equal(sk_clip_sample(f.clips[0], f.s, times[2], SK_LOOP_REPEAT, SK_POSE_OF(f.s, s0, NULL), &err), SK_OK);
+        assert_int_equal(sk_clip_sample(f.clips[1], f.s, times[3], SK_LOOP_REPEAT, SK_POSE_OF(f.s, s1, NULL), &err), SK_OK);
+        assert_int_equal(sk_blend_two(f.s, SK_POSE_OF(f.s, s0, NULL), SK_POSE_OF(f.s, s1, NULL), mix[1], NULL, false,
+                                      SK_POSE_OF(f.s, blended, NULL), &err), SK_OK);
+        assert_true(memcmp(&blended[chain[0]].r, &local[0][f.n + chain[0]].r, sizeof(sk_quat)) != 0);
+        /* a joint the hook writes but did not list: its change is not taken back on the SoA path */
+        {
+            uint32_t stray = 4; /* the head: not in the list */
+            for (uint32_t i = 0; i < nj; i++) assert_true(joints[i] != stray);
+            leg_hook h = {f.s, {chain[0], chain[1], chain[2]}, calls[0], (int32_t)stray};
+            sk_batch_pipeline p = {.skeleton = f.s, .character_count = N, .clips = f.clips, .clip_count = 2,
+                                   .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .post = leg_ik, .post_user = &h,
+                                   .post_joints = joints, .post_joint_count = nj, .out_local = local[1]};
+            assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+            assert_memory_equal(&local[1][f.n + stray], &blended[stray], sizeof(sk_transform));
+        }
+        for (int v = 0; v < 2; v++) free(pal[v]), free(model[v]), free(local[v]);
+        /* bad lists */
+        leg_hook h = {f.s, {chain[0], chain[1], chain[2]}, calls[0], -1};
+        uint32_t bad[2] = {0, f.n};
+        sk_batch_pipeline p = {.skeleton = f.s, .character_count = N, .clips = f.clips, .clip_count = 2,
+                               .times = times, .mix = mix, .post = leg_ik, .post_user = &h, .post_joints = bad,
+                               .post_joint_count = 2};
+        assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(err.message, "post_joints[1]"));
+        p.post_joints = NULL;
+        assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(err.message, "post_joint_count"));
+        sk_batch_destroy(b);
+    }
+    sk_asset_destroy(f.a);
+}
+
 /* Callback jobs: each character once, scratch per thread. */
 typedef struct cb_state {
     uint32_t *hits;
@@ -527,6 +629,7 @@ int main(void) {
         cmocka_unit_test(test_pipeline_matches_single_thread),
         cmocka_unit_test(test_compressed_pipeline),
         cmocka_unit_test(test_weights_hook_skinning),
+        cmocka_unit_test(test_hook_soa_joints),
         cmocka_unit_test(test_callbacks_and_errors),
         cmocka_unit_test(test_many_small_runs),
         cmocka_unit_test(test_bad_pipelines),

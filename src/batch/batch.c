@@ -100,9 +100,23 @@ static sk_result palette_and_skin(const batch_job *job, uint32_t c, const sk_mat
     return sk_skin_run(&sj, err);
 }
 
+/* The hook on the SoA path: the listed joints out of the SoA pose into the
+ * thread's sk_pose scratch, the hook, and the same joints back. */
+static sk_result post_soa(const batch_job *job, uint32_t c, batch_slot *s, sk_soa_pose *pose, sk_error *err) {
+    const sk_batch_pipeline *p = job->pipe;
+    uint32_t n = p->skeleton->joint_count;
+    for (uint32_t i = 0; i < p->post_joint_count; i++) sk_soa_pose_get(pose, p->post_joints[i], &s->poses[p->post_joints[i]]);
+    sk_pose view = sk_pose_view(s->poses, n, NULL, 0);
+    sk_result r = p->post(p->post_user, c, s->id, s->scratch, &view, err);
+    if (r != SK_OK) return r;
+    for (uint32_t i = 0; i < p->post_joint_count; i++) sk_soa_pose_set(pose, p->post_joints[i], &s->poses[p->post_joints[i]]);
+    return SK_OK;
+}
+
 /* The structure-of-arrays path (core/soa.h, anim/soa_layers.h: the same
  * results, bit for bit): one clip, two mixed as sk_blend_two does, or any
- * count by weights as sk_blend_poses does; no hook. */
+ * count by weights as sk_blend_poses does; a hook whose joints are listed
+ * (post_soa). */
 static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
                                         sk_error *err) {
     const sk_batch_pipeline *p = job->pipe;
@@ -139,6 +153,7 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
         if (r != SK_OK) return r;
         pose = &sp[k];
     }
+    if (p->post && (r = post_soa(job, c, s, pose, err)) != SK_OK) return r;
     if (p->out_local) {
         sk_pose view = sk_pose_view(p->out_local + (size_t)c * n, n, NULL, 0);
         if ((r = sk_soa_pose_to_pose(skel, pose, &view, err)) != SK_OK) return r;
@@ -497,7 +512,14 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_normals given but the mesh has no normals", who);
         job.vertex_count = sk_skinned_mesh_vertex_count(p->mesh);
     }
-    job.soa = !p->aos && !p->post;
+    if (p->post_joint_count && !p->post_joints)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: post_joint_count %u with post_joints NULL", who,
+                            p->post_joint_count);
+    for (uint32_t i = 0; p->post_joints && i < p->post_joint_count; i++)
+        if (p->post_joints[i] >= p->skeleton->joint_count)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: post_joints[%u] = %u, the skeleton has %u joints", who,
+                                i, p->post_joints[i], p->skeleton->joint_count);
+    job.soa = !p->aos && (!p->post || (p->post_joints && p->post_joint_count));
     /* SoA path: the palette in the local-to-model pass where the skin allows
      * (every skin joint once; checked against the skeleton above) */
     job.fused_palette = job.soa && p->out_palette && p->skeleton->joint_count <= SK_BATCH_PALETTE_MAP_MAX &&

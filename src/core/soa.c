@@ -101,19 +101,32 @@ sk_result sk_soa_pose_from_pose(const sk_skeleton *s, const sk_pose *in, sk_soa_
     return SK_OK;
 }
 
+static void get_joint(const float *data, uint32_t j, sk_transform *x) {
+    const float *g = data + (size_t)(j / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS;
+    uint32_t l = j % SK_SOA_LANES;
+    x->t = sk_vec3_make(g[l], g[8 + l], g[16 + l]);
+    x->r = sk_quat_make(g[24 + l], g[32 + l], g[40 + l], g[48 + l]);
+    x->s = sk_vec3_make(g[56 + l], g[64 + l], g[72 + l]);
+}
+
 sk_result sk_soa_pose_to_pose(const sk_skeleton *s, const sk_soa_pose *in, sk_pose *out, sk_error *err) {
     sk_result r = sk_soa_pose_check(s, in, "sk_soa_pose_to_pose", err);
     if (r == SK_OK) r = sk_pose_check(s, out, "sk_soa_pose_to_pose", err);
     if (r != SK_OK) return r;
-    for (uint32_t j = 0; j < s->joint_count; j++) {
-        const float *g = in->data + (size_t)(j / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS;
-        uint32_t l = j % SK_SOA_LANES;
-        sk_transform *x = &out->local[j];
-        x->t = sk_vec3_make(g[l], g[8 + l], g[16 + l]);
-        x->r = sk_quat_make(g[24 + l], g[32 + l], g[40 + l], g[48 + l]);
-        x->s = sk_vec3_make(g[56 + l], g[64 + l], g[72 + l]);
-    }
+    for (uint32_t j = 0; j < s->joint_count; j++) get_joint(in->data, j, &out->local[j]);
     return SK_OK;
+}
+
+bool sk_soa_pose_get(const sk_soa_pose *pose, uint32_t joint, sk_transform *out) {
+    if (!pose || !pose->data || !out || joint >= pose->joint_count) return false;
+    get_joint(pose->data, joint, out);
+    return true;
+}
+
+bool sk_soa_pose_set(sk_soa_pose *pose, uint32_t joint, const sk_transform *in) {
+    if (!pose || !pose->data || !in || joint >= pose->joint_count) return false;
+    put_joint(pose->data + (size_t)(joint / SK_SOA_LANES) * SK_SOA_GROUP_FLOATS, joint % SK_SOA_LANES, in);
+    return true;
 }
 
 /* ---- sampling ------------------------------------------------------------ */

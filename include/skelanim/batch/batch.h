@@ -130,6 +130,17 @@ typedef struct sk_batch_pipeline {
     /* Optional hook (see sk_batch_post_fn). */
     sk_batch_post_fn post;
     void *post_user;
+    /* The joints the hook reads or writes (post_joint_count indices, each
+     * below joint_count; repeats allowed). Given, the pipeline keeps its
+     * structure-of-arrays path with the hook: the hook's pose holds these
+     * joints of the blended pose and unspecified values elsewhere (never to
+     * be read), and only these joints are taken back from it. An IK hook
+     * lists its chains and every ancestor of their roots (model space is
+     * computed from them). NULL: the whole pose goes to the hook, on the
+     * sk_pose path. The results are the same bits either way when the hook
+     * keeps to the joints listed. */
+    const uint32_t *post_joints;
+    uint32_t post_joint_count;
     /* Root matrix per character (NULL = identity for all). */
     const sk_mat4 *roots;
     /* Outputs, all optional, character c at c * (size per character):
@@ -147,8 +158,9 @@ typedef struct sk_batch_pipeline {
     sk_skin_method skin_method;       /* SK_SKIN_LBS only (DQS needs dual quaternions: use a callback) */
     float *out_positions;
     float *out_normals;
-    /* Layout of the per-frame poses. With no post hook (and no compressed
-     * clip on a CPU without AVX2), the pipeline samples, blends (nlerp or
+    /* Layout of the per-frame poses. With no post hook or one whose joints
+     * are listed (post_joints), and no compressed clip on a CPU without AVX2
+     * (sk_clip_samples_soa_directly), the pipeline samples, blends (nlerp or
      * slerp: core/soa.h, anim/soa_layers.h) and runs local-to-model on
      * structure-of-arrays poses, four or eight joints at a time, with the
      * same results bit for bit; otherwise on sk_pose. aos = true keeps

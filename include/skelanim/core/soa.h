@@ -70,6 +70,11 @@ SK_API sk_result sk_soa_pose_rest(const sk_skeleton *skel, sk_soa_pose *out, sk_
  * from_pose ignores them, to_pose leaves them as they are). */
 SK_API sk_result sk_soa_pose_from_pose(const sk_skeleton *skel, const sk_pose *in, sk_soa_pose *out, sk_error *err);
 SK_API sk_result sk_soa_pose_to_pose(const sk_skeleton *skel, const sk_soa_pose *in, sk_pose *out, sk_error *err);
+/* One joint of an SoA pose read into *out, or written from *in (the same
+ * values as sk_soa_pose_to_pose / _from_pose give for that joint). false,
+ * with nothing done, for a NULL argument or joint >= pose->joint_count. */
+SK_API bool sk_soa_pose_get(const sk_soa_pose *pose, uint32_t joint, sk_transform *out);
+SK_API bool sk_soa_pose_set(sk_soa_pose *pose, uint32_t joint, const sk_transform *in);
 
 /* sk_clip_sample_cursor into an SoA pose: the rest pose, then the clip's
  * tracks at t (the same values, bit for bit). Morph-weight tracks are
