@@ -62,6 +62,59 @@ int sk_test_exit_status(int failed) {
     return 0;
 }
 
+sk_test_cpu sk_test_cpu_features(void) {
+    sk_test_cpu c = {0};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    c.x86_64 = true;
+    c.sse2 = __builtin_cpu_supports("sse2");
+    c.avx2 = __builtin_cpu_supports("avx2");
+    c.fma = __builtin_cpu_supports("fma");
+    c.avx512f = __builtin_cpu_supports("avx512f");
+    c.avx512vl = __builtin_cpu_supports("avx512vl");
+    c.avx512dq = __builtin_cpu_supports("avx512dq");
+    c.avx512bw = __builtin_cpu_supports("avx512bw");
+    c.avx512vbmi = __builtin_cpu_supports("avx512vbmi");
+#endif
+    return c;
+}
+
+static void simd_list(char *out, size_t cap, unsigned mask, const char *const *names, int count) {
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 0; i < count && n < cap; i++)
+        if (mask >> i & 1u) n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? " " : "", names[i]);
+    if (!out[0]) snprintf(out, cap, "none");
+}
+
+int sk_test_simd_levels(const char *what, unsigned ran, unsigned cpu, const char *const *names, int count) {
+    char r[256], c[256], miss[256];
+    simd_list(r, sizeof r, ran, names, count);
+    simd_list(c, sizeof c, cpu, names, count);
+    printf("SIMD levels run: %s (%s; this CPU supports: %s)\n", r, what, c);
+    unsigned all = count >= 32 ? ~0u : (1u << count) - 1u;
+    if (all & ~cpu & ~ran) {
+        simd_list(miss, sizeof miss, all & ~cpu & ~ran, names, count);
+        printf("note: %s: %s not run: this CPU does not support it\n", what, miss);
+    }
+    int missing = 0;
+    for (int i = 0; i < count; i++) missing += (cpu & ~ran) >> i & 1u;
+    if (missing) {
+        simd_list(miss, sizeof miss, cpu & ~ran, names, count);
+        fflush(stdout);
+        if (sk_test_strict())
+            fprintf(stderr, "FAIL: %s: this CPU supports %s, which did not run (CI is set: a level not run is a failure)\n",
+                    what, miss);
+        else
+            fprintf(stderr, "note: %s: this CPU supports %s, which did not run (with CI set this fails)\n", what, miss);
+    }
+    return missing;
+}
+
+void sk_test_simd_check(int missing) {
+    if (missing && sk_test_strict()) fail_msg("%d SIMD level(s) this CPU supports did not run (CI is set)", missing);
+}
+
 const char *sk_test_source_dir(void) {
     const char *d = getenv("SK_SOURCE_DIR");
     return d ? d : ".";

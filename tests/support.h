@@ -39,6 +39,26 @@ const char *sk_test_require_shared(void);
  * any failed, else SK_TEST_SKIP_STATUS if a prerequisite was missing, else 0:
  *   return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL)); */
 int sk_test_exit_status(int failed);
+/* The CPU's instruction-set features, read here with the compiler's CPUID
+ * builtin (__builtin_cpu_supports), independently of the library's own
+ * detection (core/simd.c, the decoders' availability checks): a test that
+ * runs kernels at several SIMD levels composes from these the levels the CPU
+ * can run and checks that each of them ran. All false off x86-64. */
+typedef struct sk_test_cpu {
+    bool x86_64, sse2, avx2, fma, avx512f, avx512vl, avx512dq, avx512bw, avx512vbmi;
+} sk_test_cpu;
+sk_test_cpu sk_test_cpu_features(void);
+/* The SIMD levels a test ran against those the CPU supports (bit i: level
+ * names[i]). Prints one line, "SIMD levels run: <ran>", with what (the
+ * kernels they are of) and the CPU's levels, and a note naming the levels the
+ * CPU lacks (not run: nothing to run them on). Returns the number of levels
+ * the CPU supports that were not run, each named on stderr: a failure in
+ * strict mode (sk_test_strict; the caller fails: see sk_test_simd_check),
+ * otherwise a note. */
+int sk_test_simd_levels(const char *what, unsigned ran, unsigned cpu, const char *const *names, int count);
+/* Fails the running cmocka test in strict mode when missing (the sum of
+ * sk_test_simd_levels' results) is not 0. */
+void sk_test_simd_check(int missing);
 /* Source tree root (env SK_SOURCE_DIR, else "."). */
 const char *sk_test_source_dir(void);
 /* Path join into a static-free caller buffer. */

@@ -4,7 +4,11 @@
  * (double precision, shell vertices along each joint's axes) against the raw
  * clip; the compressed clip through the whole sk_clip API (cursor, backward,
  * loop modes, track keys); and every truncation and byte flip of a blob is
- * rejected or loaded without reading outside it. */
+ * rejected or loaded without reading outside it. The SIMD decoders and the
+ * compressor's AVX2 kernels against the scalar ones: every level the CPU
+ * supports, by the test's own reading of its features, must have run (one
+ * "SIMD levels run:" line each; under CI a level not run fails, else a
+ * note): test_simd_levels_run. Compression ratios: test_compress_floor.c. */
 #include "support.h"
 
 #include "core/clip_internal.h" /* the AVX2 and scalar decoders side by side */
@@ -80,6 +84,30 @@ static double rnd01(void) {
     return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* The decoder levels this program ran (bit: SK_CC_SCALAR, SK_CC_AVX2,
+ * SK_CC_AVX512, SK_CC_ROWS) and the compressor's kernels (bit 0 scalar, 1
+ * AVX2), as the library resolves a level asked for: test_simd_levels_run
+ * (last) checks them against the CPU's own features. */
+static unsigned cc_ran, cs_ran;
+
+/* The decoder sk_cclip_sample_tracks_simd runs for level on cc: its dispatch
+ * (clip_compressed.c), which quietly falls back where the CPU lacks a level:
+ * the rows decoder where the clip was given its rows at load (cc.rrows: AVX-512
+ * VBMI and 24 animated tracks or more), else AVX-512 where available, else
+ * AVX2, scalar without AVX2. */
+static int cc_resolved(const sk_clip *cc, int level) {
+    if (level == SK_CC_SCALAR || !sk_cclip_simd_available()) return SK_CC_SCALAR;
+    if (level >= SK_CC_ROWS && cc->cc.rrows) return SK_CC_ROWS;
+    if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) return SK_CC_AVX512;
+    return SK_CC_AVX2;
+}
+
+/* sk_cclip_sample_tracks_simd, the level it ran counted. */
+static void cc_sample_level(const sk_clip *cc, double t, sk_transform *local, int level) {
+    sk_cclip_sample_tracks_simd(cc, t, NULL, local, level);
+    cc_ran |= 1u << cc_resolved(cc, level);
+}
+
 typedef struct tally { int clips, compressed, unsupported; double worst_cm; long simd_poses; } tally;
 
 /* Compresses every clip of an asset and checks it at RANDOM_TIMES random times. */
@@ -128,8 +156,8 @@ static void check_asset(const char *label, const sk_asset *as, double m_per_unit
             double t = k < 2 * F ? (k / 2 + 0.25 * (k & 1)) * (d / (F > 1 ? F - 1 : 1)) : rnd01() * d;
             for (int level = SK_CC_AVX2; level <= SK_CC_BEST; level++) {
                 for (uint32_t j = 0; j < J; j++) l[j] = l[J + j] = s->rest[j];
-                sk_cclip_sample_tracks_simd(cc, t, NULL, l, SK_CC_SCALAR);
-                sk_cclip_sample_tracks_simd(cc, t, NULL, l + J, level);
+                cc_sample_level(cc, t, l, SK_CC_SCALAR);
+                cc_sample_level(cc, t, l + J, level);
                 if (memcmp(l, l + J, J * sizeof *l) != 0)
                     fail_msg("%s clip %u: the %s decoder differs at t = %.9g", label, c, level == SK_CC_AVX2 ? "AVX2" : level == SK_CC_AVX512 ? "AVX-512" : "rows (AVX-512 VBMI)", t);
             }
@@ -265,8 +293,8 @@ static void test_simd_far_lanes(void **state) {
             double t = k < 2 * F ? (k / 2 + 0.25 * (k & 1)) * dt : rnd01() * d;
             for (int level = SK_CC_AVX2; level <= SK_CC_BEST; level++) {
                 for (uint32_t j = 0; j < J; j++) l[j] = l[J + j] = s->rest[j];
-                sk_cclip_sample_tracks_simd(cc, t, NULL, l, SK_CC_SCALAR);
-                sk_cclip_sample_tracks_simd(cc, t, NULL, l + J, level);
+                cc_sample_level(cc, t, l, SK_CC_SCALAR);
+                cc_sample_level(cc, t, l + J, level);
                 if (memcmp(l, l + J, J * sizeof *l) != 0)
                     fail_msg("%s: the %s decoder differs at t = %.9g", clips[f], level == SK_CC_AVX2 ? "AVX2" : level == SK_CC_AVX512 ? "AVX-512" : "rows (AVX-512 VBMI)", t);
             }
@@ -464,10 +492,14 @@ static void test_scalar_compressor(void **state) {
         if (f == 2) assert_int_equal(sk_clip_resample(as->clips[0], as->skeleton, 24.0, NULL, &src, &err), SK_OK);
         sk_compress_options o = {0.01, 3.0, CMU_M_PER_UNIT, 0, 0};
         sk_compress_stats st[2];
-        for (int simd = 0; simd < 2; simd++)
-            assert_int_equal(sk_clip_compress_simd(src ? src : as->clips[0], as->skeleton, &o, NULL, simd != 0, &cc[simd],
+        for (int simd = 0; simd < 2; simd++) {
+            const bool wide = simd != 0;
+            assert_int_equal(sk_clip_compress_simd(src ? src : as->clips[0], as->skeleton, &o, NULL, wide, &cc[simd],
                                                    &st[simd], &err),
                              SK_OK);
+            /* its AVX2 kernels run where asked for and the library's best level has AVX2 (compress.c) */
+            cs_ran |= 1u << (wide && sk_simd_best() >= SK_SIMD_AVX2);
+        }
         const void *b0 = NULL, *b1 = NULL;
         size_t n0 = 0, n1 = 0;
         assert_true(sk_clip_compressed_data(cc[0], &b0, &n0));
@@ -581,6 +613,28 @@ static void test_whole_pose(void **state) {
     if (sk_cclip_rows_available()) assert_true(via_groups >= 6 && in_place == 2);
 }
 
+/* Every decoder level and compressor kernel this CPU supports ran: the
+ * CPU's levels from its features read here (sk_test_cpu_features), as the
+ * library's checks require them (clip_compressed.c, compress.c, simd.c):
+ * AVX2 with FMA; AVX-512 F, DQ and VL with those; the rows decoder with
+ * AVX-512 BW and VBMI besides. The levels the tests above ask for are
+ * resolved by the library, which quietly runs the next one down where the
+ * CPU lacks one: such a level is named as not run, and under CI a level the
+ * CPU has but no sample ran at fails. */
+static void test_simd_levels_run(void **state) {
+    (void)state;
+    if (!cc_ran) sk_test_missing("no decoder was compared (the tests on ../shared did not run)");
+    static const char *const dec[] = {"scalar", "avx2", "avx512", "avx512-vbmi-rows"}, *const comp[] = {"scalar", "avx2"};
+    const sk_test_cpu f = sk_test_cpu_features();
+    const bool avx2 = f.x86_64 && f.avx2 && f.fma, avx512 = avx2 && f.avx512f && f.avx512dq && f.avx512vl,
+               rows = avx512 && f.avx512bw && f.avx512vbmi;
+    unsigned cpu = 1u << SK_CC_SCALAR | (unsigned)avx2 << SK_CC_AVX2 | (unsigned)avx512 << SK_CC_AVX512 |
+                   (unsigned)rows << SK_CC_ROWS;
+    int missing = sk_test_simd_levels("compressed-clip decoders", cc_ran, cpu, dec, 4);
+    missing += sk_test_simd_levels("compressor kernels", cs_ran, 1u | (unsigned)avx2 << 1, comp, 2);
+    sk_test_simd_check(missing);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gltf_round_trip),
@@ -590,6 +644,7 @@ int main(void) {
         cmocka_unit_test(test_cursor_cache),
         cmocka_unit_test(test_scalar_compressor),
         cmocka_unit_test(test_whole_pose),
+        cmocka_unit_test(test_simd_levels_run), /* last: the levels the tests above ran */
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

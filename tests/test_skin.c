@@ -13,7 +13,11 @@
  *  - weights are renormalised at preparation; all-zero vertices use joint 0;
  *  - DQS equals LBS for rigid single-influence vertices; a two-joint cylinder
  *    twisted 180 degrees keeps its volume under DQS and collapses under LBS;
- *  - DQS refuses scaled joints with a clear message. */
+ *  - DQS refuses scaled joints with a clear message;
+ *  - the levels run: every level the CPU supports, by the test's own reading
+ *    of its features (not the library's sk_simd_best), ran for LBS and DQS
+ *    (one "SIMD levels run:" line; a level the library resolved down is not
+ *    counted as run): under CI a level not run fails, else a note. */
 #include "support.h"
 
 #include <cjson/cJSON.h>
@@ -24,6 +28,19 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
+
+/* The SIMD levels the skinning jobs of this program ran, per method (0 LBS,
+ * 1 DQS), as the library resolves them (sk_skin_run runs
+ * sk_simd_resolve(job->simd): a level the CPU lacks becomes the best it has):
+ * bit 1 << level. Jobs at SK_SIMD_AUTO are not counted. test_simd_levels_run
+ * (last) checks them against the CPU's own features. */
+static unsigned simd_ran[2];
+
+static sk_result skin_run(const sk_skin_job *job, sk_error *err) {
+    sk_result r = sk_skin_run(job, err);
+    if (r == SK_OK && job->simd != SK_SIMD_AUTO) simd_ran[job->method == SK_SKIN_DQS] |= 1u << sk_simd_resolve(job->simd);
+    return r;
+}
 
 static uint32_t rng_state = 12345u;
 static float frand(void) { /* [0,1) */
@@ -300,7 +317,7 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
         sk_skin_job job = {.mesh = m, .method = method, .simd = levels[l], .palette = pal, .dual_quats = dq,
                            .palette_count = J, .morph_weights = morph ? mw : NULL, .out_positions = out[l][0],
                            .out_normals = out[l][1], .out_tangents = out[l][2], .position_stride = 5};
-        assert_int_equal(sk_skin_run(&job, &err), SK_OK);
+        assert_int_equal(skin_run(&job, &err), SK_OK);
         /* Every level (on a CPU without it: resolved down) against the double reference. */
         ref_err e = {0, 0, 0};
         for (uint32_t v = 0; v < N; v++)
@@ -324,7 +341,7 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
     sk_skin_job job = {.mesh = m, .method = method, .simd = SK_SIMD_AUTO, .palette = pal, .dual_quats = dq,
                        .palette_count = J, .morph_weights = morph ? mw : NULL, .first_vertex = 100, .vertex_count = 10,
                        .out_positions = sub};
-    assert_int_equal(sk_skin_run(&job, &err), SK_OK);
+    assert_int_equal(skin_run(&job, &err), SK_OK);
     ref_err es = {0, 0, 0};
     for (int v = 0; v < 10; v++) ref_compare(sub + v * 3, 3, NULL, NULL, &ref[100 + v], &es);
     assert_true(es.p <= lp);
@@ -334,7 +351,7 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
         sk_skin_job j2 = {.mesh = m, .method = method, .simd = levels[l], .palette = pal, .dual_quats = dq,
                           .palette_count = J, .morph_weights = morph ? mw : NULL, .out_positions = pn,
                           .out_normals = nn2};
-        assert_int_equal(sk_skin_run(&j2, &err), SK_OK);
+        assert_int_equal(skin_run(&j2, &err), SK_OK);
         ref_err e = {0, 0, 0};
         for (uint32_t v = 0; v < N; v++) ref_compare(pn + v * 3, 3, nn2 + v * 3, NULL, &ref[v], &e);
         assert_true(e.p <= lp);
@@ -412,12 +429,12 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
                                    .vertex_count = ranges[r][1], .out_positions = wp ? op : NULL,
                                    .out_normals = wn ? on : NULL, .out_tangents = wt ? ot : NULL,
                                    .position_stride = ps, .normal_stride = ns, .tangent_stride = 6};
-                assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+                assert_int_equal(skin_run(&job, NULL), SK_OK);
                 /* the scalar kernel (vertex by vertex, no groups) on the same job agrees within 1e-5 */
                 sk_skin_job sj = job;
                 sj.simd = SK_SIMD_SCALAR;
                 sj.out_positions = wp ? sp : NULL, sj.out_normals = wn ? sn : NULL, sj.out_tangents = wt ? st3 : NULL;
-                assert_int_equal(sk_skin_run(&sj, NULL), SK_OK);
+                assert_int_equal(skin_run(&sj, NULL), SK_OK);
                 if (wp) assert_true(max_diff(op, sp, (size_t)cnt * ps) < 1e-5);
                 if (wn) assert_true(max_diff(on, sn, (size_t)cnt * ns) < 1e-5);
                 if (wt) assert_true(max_diff(ot, st3, (size_t)cnt * 6) < 1e-5);
@@ -482,7 +499,7 @@ static void test_many_targets(void **st) {
             sk_skin_job job = {.mesh = m, .method = (sk_skin_method)method, .simd = (sk_simd)l, .palette = pal,
                                .dual_quats = dq, .palette_count = J, .morph_weights = mw, .first_vertex = 3,
                                .out_positions = op, .out_normals = on, .out_tangents = ot};
-            assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+            assert_int_equal(skin_run(&job, NULL), SK_OK);
             ref_err e = {0, 0, 0};
             for (uint32_t v = 3; v < N; v++) {
                 ref_vertex rv;
@@ -552,8 +569,8 @@ static void run_extreme_normals(sk_skin_method method, bool morph) {
                           .palette_count = J, .out_positions = pu, .out_normals = nu};
         sk_skin_job jb = ju;
         jb.mesh = mb, jb.out_positions = pb, jb.out_normals = nb, jb.morph_weights = morph ? mw : NULL;
-        assert_int_equal(sk_skin_run(&ju, NULL), SK_OK);
-        assert_int_equal(sk_skin_run(&jb, NULL), SK_OK);
+        assert_int_equal(skin_run(&ju, NULL), SK_OK);
+        assert_int_equal(skin_run(&jb, NULL), SK_OK);
         for (uint32_t v = 0; v < N; v++) {
             float s = scales[v % (sizeof scales / sizeof scales[0])];
             for (int c = 0; c < 3; c++) {
@@ -598,7 +615,7 @@ static void test_large_palette(void **st) {
             sk_skin_job job = {.mesh = m, .method = SK_SKIN_LBS, .simd = (sk_simd)l, .palette = pal, .palette_count = J,
                                .out_positions = out[o][0], .out_normals = out[o][1],
                                .out_tangents = tangents ? out[o][2] : NULL};
-            assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+            assert_int_equal(skin_run(&job, NULL), SK_OK);
             if (o) {
                 assert_true(max_diff(out[1][0], out[0][0], N * 3) < 1e-5);
                 assert_true(max_diff(out[1][1], out[0][1], N * 3) < 1e-5);
@@ -656,18 +673,18 @@ static void test_renormalise(void **st) {
     float out[9];
     sk_error err = {0};
     sk_skin_job job = {.mesh = m, .palette = pal, .palette_count = 5, .out_positions = out};
-    assert_int_equal(sk_skin_run(&job, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(skin_run(&job, &err), SK_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(err.message, "palette"));
     job.out_normals = out;
     job.palette_count = 6;
     sk_mat4 pal6[6];
     for (int i = 0; i < 6; i++) pal6[i] = sk_mat4_identity();
     job.palette = pal6;
-    assert_int_equal(sk_skin_run(&job, &err), SK_ERR_INVALID_ARGUMENT); /* no normals in the mesh */
+    assert_int_equal(skin_run(&job, &err), SK_ERR_INVALID_ARGUMENT); /* no normals in the mesh */
     job.out_normals = NULL;
-    assert_int_equal(sk_skin_run(&job, &err), SK_OK);
+    assert_int_equal(skin_run(&job, &err), SK_OK);
     job.method = SK_SKIN_DQS;
-    assert_int_equal(sk_skin_run(&job, &err), SK_ERR_INVALID_ARGUMENT); /* DQS without dual quats */
+    assert_int_equal(skin_run(&job, &err), SK_ERR_INVALID_ARGUMENT); /* DQS without dual quats */
     sk_skinned_mesh_destroy(m);
 }
 
@@ -711,11 +728,11 @@ static void test_dqs_equals_lbs_rigid(void **st) {
     for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
         sk_skin_job job = {.mesh = m, .method = SK_SKIN_LBS, .simd = (sk_simd)l, .palette = pal, .dual_quats = dq,
                            .palette_count = J, .out_positions = a, .out_normals = na};
-        assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+        assert_int_equal(skin_run(&job, NULL), SK_OK);
         job.method = SK_SKIN_DQS;
         job.out_positions = b;
         job.out_normals = nb;
-        assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+        assert_int_equal(skin_run(&job, NULL), SK_OK);
         assert_true(max_diff(a, b, N * 3) < 1e-5);
         assert_true(max_diff(na, nb, N * 3) < 1e-5);
     }
@@ -774,10 +791,10 @@ static void test_twisted_cylinder(void **st) {
     static float lbs[RINGS * SEGS * 3], dqs[RINGS * SEGS * 3];
     sk_skin_job job = {.mesh = m, .method = SK_SKIN_LBS, .palette = pal, .dual_quats = dq, .palette_count = 2,
                        .out_positions = lbs};
-    assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+    assert_int_equal(skin_run(&job, NULL), SK_OK);
     job.method = SK_SKIN_DQS;
     job.out_positions = dqs;
-    assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+    assert_int_equal(skin_run(&job, NULL), SK_OK);
     double v0 = ring_volume(pos), vl = ring_volume(lbs), vd = ring_volume(dqs);
     /* Radius at the middle ring (y = 1, weights 0.5/0.5). */
     const int mid = (RINGS - 1) / 2;
@@ -810,7 +827,7 @@ static void closed_form_run(const sk_primitive *p, const sk_mat4 *pal, uint32_t 
     assert_int_equal(sk_skin_dual_quats(pal, np, dq, NULL), SK_OK);
     sk_skin_job job = {.mesh = m, .method = method, .simd = level, .palette = pal, .dual_quats = dq,
                        .palette_count = np, .out_positions = pos, .out_normals = nrm};
-    assert_int_equal(sk_skin_run(&job, NULL), SK_OK);
+    assert_int_equal(skin_run(&job, NULL), SK_OK);
     sk_skinned_mesh_destroy(m);
 }
 
@@ -1039,7 +1056,7 @@ static void oracle_model(const char *dir, const char *model, oracle_stats *os) {
                     sk_skin_job job = {.mesh = mesh, .method = method, .simd = level, .palette = use,
                                        .dual_quats = dq, .palette_count = use_n, .morph_weights = mw,
                                        .out_positions = out};
-                    assert_int_equal(sk_skin_run(&job, &err), SK_OK);
+                    assert_int_equal(skin_run(&job, &err), SK_OK);
                     for (int q = 0; q < cJSON_GetArraySize(xw); q++) {
                         uint32_t v = (uint32_t)cJSON_GetArrayItem(idx, q)->valueint;
                         uint16_t ij[8];
@@ -1139,7 +1156,7 @@ static void test_dqs_antipodal(void **st) {
         float op[N * 3], on[N * 3];
         sk_skin_job job = {.mesh = m, .method = SK_SKIN_DQS, .simd = levels[l], .dual_quats = dq, .palette_count = 2,
                            .out_positions = op, .out_normals = on};
-        assert_int_equal(sk_skin_run(&job, &err), SK_OK);
+        assert_int_equal(skin_run(&job, &err), SK_OK);
         for (int v = 0; v < N; v++) {
             sk_vec3 want = sk_mat4_transform_point(&pal[0], sk_vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]));
             sk_vec3 wn = sk_vec3_normalize(sk_mat4_transform_dir(&pal[0], sk_vec3_make(0, 0, 1)));
@@ -1151,6 +1168,29 @@ static void test_dqs_antipodal(void **st) {
     sk_skinned_mesh_destroy(m);
 }
 
+/* Every SIMD level this CPU supports ran, for LBS and for DQS: the CPU's
+ * levels from its features read here (sk_test_cpu_features), as
+ * src/core/simd.c defines them: SSE2 on x86-64; AVX2 with FMA; AVX-512 F and
+ * VL with AVX2 and FMA (the level also runs DQS, whose AVX-512 level is its
+ * AVX2 kernel). The levels above are asked for explicitly and resolved by
+ * the library, which quietly runs a level the CPU lacks as the best it has:
+ * here such a level is named as not run, and under CI a level the CPU has
+ * but no job ran at fails. */
+static void test_simd_levels_run(void **st) {
+    (void)st;
+    static const char *const names[] = {"scalar", "sse2", "avx2", "avx512"}; /* bit level - SK_SIMD_SCALAR */
+    const sk_test_cpu f = sk_test_cpu_features();
+    bool avx2 = f.avx2 && f.fma, avx512 = avx2 && f.avx512f && f.avx512vl;
+    unsigned cpu = 1u << SK_SIMD_SCALAR | (unsigned)(f.x86_64 && f.sse2) << SK_SIMD_SSE2 |
+                   (unsigned)(f.x86_64 && avx2) << SK_SIMD_AVX2 | (unsigned)(f.x86_64 && avx512) << SK_SIMD_AVX512;
+    /* one line: the levels both LBS and DQS ran */
+    if (simd_ran[0] != simd_ran[1])
+        printf("note: LBS ran levels 0x%x, DQS 0x%x (bit 1 << sk_simd): the line below counts those both ran\n",
+               simd_ran[0], simd_ran[1]);
+    sk_test_simd_check(sk_test_simd_levels("skinning kernels, LBS and DQS each",
+                                           (simd_ran[0] & simd_ran[1]) >> SK_SIMD_SCALAR, cpu >> SK_SIMD_SCALAR, names, 4));
+}
+
 int main(void) {
     printf("skinning kernels on this CPU: best %s\n", sk_simd_name(sk_simd_best()));
     const struct CMUnitTest tests[] = {
@@ -1160,6 +1200,7 @@ int main(void) {
         cmocka_unit_test(test_dqs_refuses_scale),    cmocka_unit_test(test_dqs_equals_lbs_rigid),
         cmocka_unit_test(test_twisted_cylinder),     cmocka_unit_test(test_oracle_vertices),
         cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_large_palette),        cmocka_unit_test(test_closed_forms),
+        cmocka_unit_test(test_simd_levels_run), /* last: the levels the tests above ran */
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
