@@ -27,9 +27,21 @@ test -f "$tmp/prefix/include/skelanim/offline/compress.h"
 # pkg-config, static library
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 "${SK_CC:-cc}" ${SK_CFLAGS:-} -std=c11 -Wall -Wextra -Werror "$SK_SOURCE_DIR/examples/print_joints.c" -o "$tmp/pj_pc" \
-  $(pkg-config --cflags skelanim_io) "$libdir/libskelanim_io.a" "$libdir/libskelanim.a" $(pkg-config --libs --static libcjson zlib) -lm
+  $(pkg-config --cflags skelanim_io) "$libdir/libskelanim_io.a" "$libdir/libskelanim.a" $(pkg-config --libs --static zlib) -lm
 "$tmp/pj_pc" | grep -q "position"
 echo "pkg-config build of examples/print_joints.c: ok"
+# libskelanim_io needs no cJSON (its JSON reader is src/io/json.c): not in
+# its pkg-config file, and no object of the installed archive refers to it.
+if pkg-config --print-requires-private skelanim_io | grep -qi cjson; then
+  echo "skelanim_io.pc still requires cJSON" >&2; exit 1
+fi
+sk_need_cmd nm "Debian: binutils"
+nm -u "$libdir/libskelanim_io.a" | awk '{print $2}' | sort -u > "$tmp/io_undef.txt"
+test "$(wc -l < "$tmp/io_undef.txt")" -gt 5   # the archive was read
+if grep -q '^cJSON_' "$tmp/io_undef.txt"; then
+  echo "libskelanim_io.a refers to: $(grep '^cJSON_' "$tmp/io_undef.txt" | tr '\n' ' ')" >&2; exit 1
+fi
+echo "libskelanim_io: no cJSON in skelanim_io.pc or the archive: ok"
 
 # the offline library (compressor, resampler) through pkg-config: the
 # mannequin's walk resampled to 30 fps and compressed

@@ -3,7 +3,9 @@
  *  1. Count: a load of a real model (the exported mannequin, .glb in memory;
  *     ../shared's CesiumMan .glb and SimpleSkin .gltf with external .bin
  *     files, from disk), a state machine (tests/data/blend/locomotion.json on
- *     the mannequin's clips) and the mannequin itself; every byte allocated
+ *     the mannequin's clips, from memory and from its file), a motion
+ *     analysis (the mannequin's walk saved as JSON, from memory and from a
+ *     file) and the mannequin itself; every byte allocated
  *     must be freed by the destroy function, and every free must give back
  *     the size that was allocated (sk_allocator passes sizes).
  *  2. For every allocation index k of that count, run the same load with
@@ -18,14 +20,14 @@
  *     result equal to the normal load's, freed completely by its destroy.
  *     Both allocator shapes are covered: with realloc, and without (the
  *     library then uses alloc + copy + free).
- *     The glTF reader's JSON document is in that count too (one block for
- *     its values and strings, one for the tokens while it is built).
- *  4. cJSON's allocations (the state machine's parse tree) do not go through
- *     sk_allocator: that is the one documented exception
- *     (include/skelanim/io/graph_json.h). They are failed one at a time
- *     through cJSON_InitHooks: the load must then fail with an error (a JSON
- *     parse failure, SK_ERR_PARSE, or SK_ERR_OUT_OF_MEMORY), not crash, and
- *     leave nothing allocated, in sk_allocator or in cJSON; every index.
+ *     The JSON document of every JSON reader (glTF, state machine, motion
+ *     analysis: src/io/json.c) is in that count too (its values and its
+ *     strings, and the growth of the values while they are read).
+ *  4. No load allocates through cJSON: with cJSON_InitHooks counting, every
+ *     load above makes no cJSON allocation (the state-machine and analysis
+ *     readers once parsed with cJSON, whose tree bypassed sk_allocator; they
+ *     read with the library's own reader now, and their JSON memory is
+ *     failed one allocation at a time in 2 and 3 like everything else).
  *  5. The BVH reader (tests/data/bvh/mixed.bvh and the shared 02_01.bvh) the
  *     same way as 1-3; and the .skc reader (the mannequin's clips compressed,
  *     in memory).
@@ -157,7 +159,6 @@ typedef struct load {
     const sk_skeleton *skel; /* state machines */
     sk_clip *const *clips;
     uint32_t clip_count;
-    bool uses_cjson;
 } load;
 
 static sk_result run_gltf_memory(const load *l, const sk_allocator *a, void **out, sk_error *err) {
@@ -186,6 +187,18 @@ static sk_result run_graph(const load *l, const sk_allocator *a, void **out, sk_
     return sk_graph_load_json(l->data, l->size, l->skel, l->clips, l->clip_count, a, (sk_graph **)out, err);
 }
 
+static sk_result run_graph_file(const load *l, const sk_allocator *a, void **out, sk_error *err) {
+    return sk_graph_load_file(l->path, l->skel, l->clips, l->clip_count, a, NULL, (sk_graph **)out, err);
+}
+
+static sk_result run_analysis(const load *l, const sk_allocator *a, void **out, sk_error *err) {
+    return sk_motion_analysis_from_json(l->data, l->size, a, (sk_motion_analysis **)out, err);
+}
+
+static sk_result run_analysis_file(const load *l, const sk_allocator *a, void **out, sk_error *err) {
+    return sk_motion_analysis_load(l->path, a, NULL, (sk_motion_analysis **)out, err);
+}
+
 static sk_result run_mannequin(const load *l, const sk_allocator *a, void **out, sk_error *err) {
     (void)l;
     return sk_mannequin_create(NULL, a, (sk_asset **)out, err);
@@ -200,6 +213,7 @@ static sk_result run_bvh_file(const load *l, const sk_allocator *a, void **out, 
 
 static void destroy_asset(void *p) { sk_asset_destroy(p); }
 static void destroy_graph(void *p) { sk_graph_destroy(p); }
+static void destroy_analysis(void *p) { sk_motion_analysis_destroy(p); }
 
 /* Two assets are the same load: same counts, names, and bit-identical rest
  * poses, clip samples (at 7 times per clip), meshes' positions and skins. */
@@ -310,49 +324,21 @@ static size_t check_load(const load *l) {
         assert_true(oom >= n);                    /* exhausted memory is always reported */
         if (with_realloc) counted = n;
     }
-    /* 3. cJSON's own allocations */
-    if (l->uses_cjson) {
-        tracker t;
-        memset(&t, 0, sizeof t);
-        sk_allocator a = make_allocator(&t, true);
-        cj_hooks(true);
-        void *obj = NULL;
-        assert_int_equal(l->run(l, &a, &obj, &err), SK_OK);
-        l->destroy(obj);
-        const size_t n = cj.calls;
-        assert_int_equal(cj.live_blocks, 0);
-        size_t errors = 0, parse = 0, runs = 0;
-        const size_t stride = n > 1000 ? 16 : 1;
-        for (size_t k = 1; k <= n; k = k + stride > n && k < n ? n : k + stride) {
-            runs++;
-            memset(&t, 0, sizeof t);
-            cj_hooks(true);
-            cj.fail_at = k;
-            obj = NULL;
-            memset(&err, 0, sizeof err);
-            sk_result r = l->run(l, &a, &obj, &err);
-            if (r == SK_OK || obj || t.live_bytes || cj.live_blocks)
-                fprintf(stderr, "%s: cJSON allocation %zu of %zu failed: %s (%s), result %p, %zu bytes of ours and %zu "
-                                "cJSON blocks left\n",
-                        l->name, k, n, sk_result_string(r), err.message, obj, t.live_bytes, cj.live_blocks);
-            assert_true(cj.failed);
-            assert_int_not_equal(r, SK_OK);
-            assert_true(r == SK_ERR_PARSE || r == SK_ERR_OUT_OF_MEMORY);
-            assert_true(err.message[0] != 0); /* reported, with a message */
-            assert_null(obj);
-            assert_int_equal(t.live_bytes, 0);
-            assert_int_equal(cj.live_blocks, 0);
-            errors++;
-            parse += r == SK_ERR_PARSE;
-        }
-        cj_hooks(false);
-        printf("%-44s cJSON: %5zu allocations, %zu of them failed in turn (%s): %zu errors (%zu parse errors), "
-               "no leak\n",
-               l->name, n, runs, stride > 1 ? "every 16th and the last" : "every one", errors, parse);
-        assert_true(n > 0);
-        assert_int_equal(runs, (n - 1) / stride + 1 + ((n - 1) % stride != 0));
-        assert_int_equal(errors, runs);
-    }
+    /* 4. nothing through cJSON */
+    tracker t;
+    memset(&t, 0, sizeof t);
+    sk_allocator a = make_allocator(&t, true);
+    cj_hooks(true);
+    void *obj = NULL;
+    memset(&err, 0, sizeof err);
+    sk_result r = l->run(l, &a, &obj, &err);
+    const size_t cj_calls = cj.calls;
+    cj_hooks(false);
+    assert_int_equal(r, SK_OK);
+    l->destroy(obj);
+    printf("%-44s cJSON: %zu allocations\n", l->name, cj_calls);
+    assert_int_equal(cj_calls, 0);
+    assert_int_equal(t.live_bytes, 0);
     return counted;
 }
 
@@ -366,7 +352,7 @@ static void test_mannequin_glb(void **st) {
     size_t size = 0;
     assert_int_equal(sk_glb_write_memory(m, &glb, &size, NULL), SK_OK);
     load l = {"gltf: the exported mannequin (.glb, memory)", run_gltf_memory, destroy_asset, same_asset, glb, size,
-              NULL, NULL, NULL, 0, false};
+              NULL, NULL, NULL, 0};
     size_t n = check_load(&l);
     assert_true(n > 10);
     sk_free(sk_asset_allocator(m), glb, size);
@@ -391,7 +377,7 @@ static void test_mannequin_skc(void **st) {
     size_t size = 0;
     assert_int_equal(sk_skc_write_memory(m->skeleton, cc, m->clip_count, 1.0, NULL, &skc, &size, NULL), SK_OK);
     load l = {"skc: the mannequin's clips compressed (memory)", run_skc_memory, destroy_asset, same_asset, skc, size,
-              NULL, NULL, NULL, 0, false};
+              NULL, NULL, NULL, 0};
     size_t n = check_load(&l);
     assert_true(n >= 3 * m->clip_count);
     free(skc);
@@ -401,7 +387,7 @@ static void test_mannequin_skc(void **st) {
 
 static void test_mannequin_create(void **st) {
     (void)st;
-    load l = {"mannequin: sk_mannequin_create", run_mannequin, destroy_asset, NULL, NULL, 0, NULL, NULL, NULL, 0, false};
+    load l = {"mannequin: sk_mannequin_create", run_mannequin, destroy_asset, NULL, NULL, 0, NULL, NULL, NULL, 0};
     check_load(&l);
 }
 
@@ -416,8 +402,11 @@ static void test_graph(void **st) {
     if (!json) fprintf(stderr, "%s: cannot read\n", path);
     assert_non_null(json);
     load l = {"state machine: tests/data/blend/locomotion.json", run_graph, destroy_graph, NULL, json, size, NULL,
-              m->skeleton, m->clips, m->clip_count, true};
+              m->skeleton, m->clips, m->clip_count};
     check_load(&l);
+    load lf = {"state machine: tests/data/blend/locomotion.json (file)", run_graph_file, destroy_graph, NULL, NULL, 0,
+               path, m->skeleton, m->clips, m->clip_count};
+    check_load(&lf);
     /* Not JSON at all, and JSON cut short: errors, nothing allocated left. */
     tracker t;
     memset(&t, 0, sizeof t);
@@ -440,14 +429,55 @@ static void test_shared_models(void **st) {
     char cm[2048], ss[2048];
     snprintf(cm, sizeof cm, "%s/assets/gltf/CesiumMan/CesiumMan.glb", shared);
     snprintf(ss, sizeof ss, "%s/assets/gltf/SimpleSkin/SimpleSkin.gltf", shared);
-    load l1 = {"gltf: CesiumMan.glb (file)", run_gltf_file, destroy_asset, same_asset, NULL, 0, cm, NULL, NULL, 0, false};
+    load l1 = {"gltf: CesiumMan.glb (file)", run_gltf_file, destroy_asset, same_asset, NULL, 0, cm, NULL, NULL, 0};
     load l2 = {"gltf: SimpleSkin.gltf + .bin files (file)", run_gltf_file, destroy_asset, same_asset, NULL, 0, ss, NULL,
-               NULL, 0, false};
+               NULL, 0};
     load l3 = {"gltf: CesiumMan.glb (file, BIN streamed)", run_gltf_streamed, destroy_asset, same_asset, NULL, 0, cm,
-               NULL, NULL, 0, false};
+               NULL, NULL, 0};
     check_load(&l1);
     check_load(&l2);
     check_load(&l3);
+}
+
+/* A motion analysis of the mannequin's walk as JSON, loaded from memory and
+ * from a file beside the build; then broken JSON and a document cut short:
+ * errors, nothing left allocated. */
+static void test_analysis(void **st) {
+    (void)st;
+    sk_asset *m = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &m, NULL), SK_OK);
+    sk_leg_desc legs[2];
+    assert_int_equal(sk_legs_find(m->skeleton, legs, 2), 2);
+    sk_motion_analysis *an = NULL;
+    sk_error err = {0};
+    const sk_clip *walk = m->clips[sk_asset_find_clip(m, "walk")];
+    assert_int_equal(sk_motion_analyze(m->skeleton, walk, legs, 2, NULL, NULL, &an, &err), SK_OK);
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(sk_motion_analysis_to_json(an, NULL, &text, &len, &err), SK_OK);
+    char path[2048];
+    const char *bin = getenv("SK_BINARY_DIR");
+    snprintf(path, sizeof path, "%s/alloc_failure_analysis.json", bin && *bin ? bin : ".");
+    assert_int_equal(sk_motion_analysis_save(an, path, NULL, NULL, &err), SK_OK);
+    load l = {"motion analysis: the mannequin's walk (memory)", run_analysis, destroy_analysis, NULL, text, len, NULL,
+              NULL, NULL, 0};
+    assert_true(check_load(&l) > 2);
+    load lf = {"motion analysis: the mannequin's walk (file)", run_analysis_file, destroy_analysis, NULL, NULL, 0, path,
+               NULL, NULL, 0};
+    assert_true(check_load(&lf) > 3);
+    tracker t;
+    memset(&t, 0, sizeof t);
+    sk_allocator a = make_allocator(&t, true);
+    sk_motion_analysis *back = NULL;
+    assert_int_equal(sk_motion_analysis_from_json("{\"legs\": [", 10, &a, &back, &err), SK_ERR_PARSE);
+    assert_null(back);
+    assert_int_equal(sk_motion_analysis_from_json(text, len / 2, &a, &back, &err), SK_ERR_PARSE);
+    assert_null(back);
+    assert_int_equal(t.live_bytes, 0);
+    remove(path);
+    sk_free(NULL, text, len + 1);
+    sk_motion_analysis_destroy(an);
+    sk_asset_destroy(m);
 }
 
 /* A glTF whose JSON is broken: a parse error with the place, nothing left allocated. */
@@ -478,19 +508,18 @@ static void test_bvh(void **st) {
     char mixed[2048], cmu[2048];
     snprintf(mixed, sizeof mixed, "%s/tests/data/bvh/mixed.bvh", sk_test_source_dir());
     load l1 = {"bvh: tests/data/bvh/mixed.bvh (file)", run_bvh_file, destroy_asset, same_asset, NULL, 0, mixed, NULL,
-               NULL, 0, false};
+               NULL, 0};
     assert_true(check_load(&l1) > 5);
     const char *shared = sk_test_require_shared();
     snprintf(cmu, sizeof cmu, "%s/mocap/bvh/02_01.bvh", shared);
-    load l2 = {"bvh: mocap/bvh/02_01.bvh (file)", run_bvh_file, destroy_asset, same_asset, NULL, 0, cmu, NULL, NULL, 0,
-               false};
+    load l2 = {"bvh: mocap/bvh/02_01.bvh (file)", run_bvh_file, destroy_asset, same_asset, NULL, 0, cmu, NULL, NULL, 0};
     assert_true(check_load(&l2) > 5);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mannequin_glb), cmocka_unit_test(test_mannequin_skc), cmocka_unit_test(test_mannequin_create),
-        cmocka_unit_test(test_graph),         cmocka_unit_test(test_gltf_bad_json),
+        cmocka_unit_test(test_graph),         cmocka_unit_test(test_analysis),        cmocka_unit_test(test_gltf_bad_json),
         cmocka_unit_test(test_shared_models), cmocka_unit_test(test_bvh),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));

@@ -435,7 +435,23 @@ static void test_json_round_trip(void **state) {
     assert_non_null(strstr(err.message, "/legs/0/foot_strike"));
     assert_int_equal(sk_motion_analysis_from_json("{\"format\":1}", 12, NULL, &back, &err), SK_ERR_INVALID_DATA);
     assert_int_equal(sk_motion_analysis_from_json("{\"format\":", 10, NULL, &back, &err), SK_ERR_PARSE);
+    assert_string_equal(err.message, "invalid JSON near byte 10: unexpected end of the text");
+    /* not JSON: a byte order mark, a leading zero */
+    assert_int_equal(sk_motion_analysis_from_json("\xef\xbb\xbf{}", 5, NULL, &back, &err), SK_ERR_PARSE);
+    assert_string_equal(err.message, "invalid JSON near byte 0: unexpected character");
+    assert_int_equal(sk_motion_analysis_from_json("{\"version\": 01}", 15, NULL, &back, &err), SK_ERR_PARSE);
+    assert_string_equal(err.message, "invalid JSON near byte 13: expected ',' or '}'");
+    assert_null(back);
     assert_int_equal(sk_motion_analysis_load("/nonexistent/a.json", NULL, NULL, &back, &err), SK_ERR_IO);
+    /* a syntax error in a file: the message starts with the file's name */
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("{\"legs\": [", f);
+    fclose(f);
+    assert_int_equal(sk_motion_analysis_load(path, NULL, NULL, &back, &err), SK_ERR_PARSE);
+    assert_null(back);
+    assert_int_equal(strncmp(err.message, path, strlen(path)), 0);
+    assert_string_equal(err.message + strlen(path), ": invalid JSON near byte 10: unexpected end of the text");
     sk_free(NULL, text, len + 1);
     sk_motion_analysis_destroy(an);
     sk_asset_destroy(a);

@@ -4,7 +4,7 @@
  * accessors, matrix nodes, hierarchy order, GLB, external files, and
  * rejections that must name the JSON path. */
 #include "support.h"
-#include "io/json_internal.h" /* sk_json_check: the syntax checker behind out-of-memory reports */
+#include "io/json_internal.h" /* sk_json_check: the syntax checker behind the readers' syntax errors */
 
 #include <cjson/cJSON.h>
 
@@ -1592,52 +1592,73 @@ static void test_special_files(void **state) {
     rmdir(dir);
 }
 
-/* The glTF reader's JSON document comes from the sk_allocator (its failures
- * are test_alloc_failure's): with every cJSON allocation failing it still
- * loads. cJSON's parse tree is the one allocation of the other JSON readers
- * that does not go through the sk_allocator; when cJSON runs out of memory
- * they say so (and not "syntax error"). cJSON's hooks are process-wide: only
- * this test sets them. */
+/* Every JSON reader's document comes from the sk_allocator (their failures
+ * are test_alloc_failure's): with every cJSON allocation failing, the glTF
+ * reader, the state-machine loader and the motion-analysis loader still
+ * load (none of them uses cJSON). When the sk_allocator runs out while the
+ * JSON is read, the loaders say so (and not "syntax error"). cJSON's hooks
+ * are process-wide: only this test sets them, and it restores them before
+ * it asserts. */
 static long cjson_budget;
 static void *cjson_failing_malloc(size_t n) { return cjson_budget-- > 0 ? malloc(n) : NULL; }
+
+/* An sk_allocator that gives `budget` allocations, then none. */
+static void *budget_alloc(void *user, size_t n) {
+    long *budget = user;
+    return (*budget)-- > 0 ? malloc(n) : NULL;
+}
+static void budget_free(void *user, void *p, size_t n) {
+    (void)user, (void)n;
+    free(p);
+}
 
 static void test_json_out_of_memory(void **state) {
     (void)state;
     const char *json =
         "{\"asset\":{\"version\":\"2.0\",\"generator\":\"x\"},\"nodes\":[{\"name\":\"a\",\"children\":[1]},"
         "{\"name\":\"b\"}],\"scenes\":[{\"nodes\":[0]}]}";
+    sk_asset *m = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &m, NULL), SK_OK);
+    const char *graph = "{\"parameters\":[{\"name\":\"speed\",\"type\":\"float\"}],"
+                        "\"machine\":{\"initial\":\"idle\",\"states\":[{\"name\":\"idle\",\"clip\":\"idle\"}]}}";
+    const char *analysis = "{\"format\": 1}"; /* read (then refused for its content) */
     cJSON_Hooks hooks = {cjson_failing_malloc, free};
     cJSON_InitHooks(&hooks);
     cjson_budget = 0;
     sk_asset *a = NULL;
-    sk_error e = {0};
-    assert_int_equal(load_str(json, &a, &e), SK_OK);
+    sk_graph *g = NULL;
+    sk_motion_analysis *an = NULL;
+    sk_error e = {0}, err = {0}, aerr = {0};
+    sk_result ra = load_str(json, &a, &e);
+    sk_result rg = sk_graph_load_json(graph, strlen(graph), m->skeleton, m->clips, m->clip_count, NULL, &g, &err);
+    sk_result rn = sk_motion_analysis_from_json(analysis, strlen(analysis), NULL, &an, &aerr);
+    cJSON_InitHooks(NULL);
+    assert_int_equal(ra, SK_OK);
     assert_int_equal(a->node_count, 2);
     sk_asset_destroy(a);
-    /* the state-machine loader */
-    sk_asset *m = NULL;
-    cJSON_InitHooks(NULL);
-    assert_int_equal(sk_mannequin_create(NULL, NULL, &m, NULL), SK_OK);
-    const char *graph = "{\"parameters\":[{\"name\":\"speed\",\"type\":\"float\"}],"
-                        "\"machine\":{\"initial\":\"idle\",\"states\":[{\"name\":\"idle\",\"clip\":\"idle\"}]}}";
-    cJSON_InitHooks(&hooks);
-    cjson_budget = 2;
-    sk_graph *g = NULL;
-    sk_error err = {0};
-    assert_int_equal(sk_graph_load_json(graph, strlen(graph), m->skeleton, m->clips, m->clip_count, NULL, &g, &err),
+    assert_int_equal(rg, SK_OK);
+    sk_graph_destroy(g);
+    assert_int_equal(rn, SK_ERR_INVALID_DATA);
+    assert_string_equal(aerr.message, "/format: expected \"skelanim-motion-analysis\"");
+    /* the sk_allocator runs out while the JSON is read: the state-machine
+     * loader's first allocation is its graph, the next one the document's */
+    long budget = 1;
+    sk_allocator lean = {budget_alloc, NULL, budget_free, &budget};
+    assert_int_equal(sk_graph_load_json(graph, strlen(graph), m->skeleton, m->clips, m->clip_count, &lean, &g, &err),
                      SK_ERR_OUT_OF_MEMORY);
     assert_null(g);
-    cJSON_InitHooks(NULL);
-    assert_int_equal(sk_graph_load_json(graph, strlen(graph), m->skeleton, m->clips, m->clip_count, NULL, &g, &err),
-                     SK_OK);
-    sk_graph_destroy(g);
+    assert_string_equal(err.message, "out of memory building the JSON parse tree");
+    budget = 0;
+    assert_int_equal(sk_motion_analysis_from_json(analysis, strlen(analysis), &lean, &an, &aerr), SK_ERR_OUT_OF_MEMORY);
+    assert_null(an);
+    assert_string_equal(aerr.message, "out of memory building the JSON parse tree");
     sk_asset_destroy(m);
-    printf("cJSON out of memory: the glTF reader does not use it; the state machine's loader reports it\n");
+    printf("cJSON out of memory: no reader of the library uses it; the loaders report their own allocator's\n");
 }
 
-/* The checker behind that report: what it accepts, cJSON accepts (so a cJSON
- * failure on accepted text can only be memory), checked on hand-picked cases
- * and on random corruptions of a document; and its limits are cJSON's. */
+/* The checker behind the readers' syntax errors: what it accepts, cJSON
+ * accepts, checked on hand-picked cases and on random corruptions of a
+ * document; and its limits are cJSON's. */
 static void test_json_checker(void **state) {
     (void)state;
     static const struct { const char *text; sk_result want; size_t at; } cases[] = {

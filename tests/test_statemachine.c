@@ -88,9 +88,42 @@ static void test_graph_errors(void **st) {
     expect_error(a, "{\"machine\": {\"states\": [{\"name\": \"a\", \"clip\": \"idle\"}, {\"name\": \"b\", \"clip\": \"run\"}],"
                     " \"transitions\": [{\"from\": \"a\", \"to\": \"b\"}]}}",
                  "/machine/transitions/0: a transition needs conditions or an exit_time");
-    /* file loading names the file */
+    /* JSON syntax: SK_ERR_PARSE with the byte and what is wrong there; text
+     * that is not JSON (a byte order mark, a leading zero, a control
+     * character inside a string, trailing data) included */
+    expect_error(a, "{", "invalid JSON near byte 1: unexpected end of the text");
+    expect_error(a, "", "invalid JSON near byte 0: unexpected end of the text");
+    expect_error(a, "\xef\xbb\xbf{\"machine\": {}}", "invalid JSON near byte 0: unexpected character");
+    expect_error(a, "{\"parameters\": [{\"name\": \"s\", \"type\": \"float\", \"default\": 01}], \"machine\": {}}",
+                 "invalid JSON near byte 59: expected ',' or '}'");
+    expect_error(a, "{\"machine\": {\"states\": [{\"name\": \"a\tb\", \"clip\": \"idle\"}]}}",
+                 "invalid JSON near byte 35: control character in a string");
+    expect_error(a, "{\"machine\": {}} x", "invalid JSON near byte 16: trailing data after the JSON value");
     sk_graph *g = NULL;
     sk_error err;
+    assert_int_equal(sk_graph_load_json("[1, 2", 5, a->skeleton, a->clips, a->clip_count, NULL, &g, &err), SK_ERR_PARSE);
+    assert_string_equal(err.message, "invalid JSON near byte 5: unexpected end of the text");
+    assert_null(g);
+    /* nesting beyond the reader's limit */
+    char deep[1100];
+    memset(deep, '[', 1001);
+    deep[1001] = 0;
+    assert_int_equal(sk_graph_load_json(deep, 1001, a->skeleton, a->clips, a->clip_count, NULL, &g, &err), SK_ERR_LIMIT);
+    assert_non_null(strstr(err.message, "invalid JSON near byte 1000: nesting deeper than 1000 levels"));
+    /* a syntax error in a file: the message starts with the file's name */
+    char path[1024];
+    const char *bin = getenv("SK_BINARY_DIR");
+    snprintf(path, sizeof path, "%s/statemachine_broken.json", bin && *bin ? bin : ".");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("{\"machine\": [", f);
+    fclose(f);
+    assert_int_equal(sk_graph_load_file(path, a->skeleton, a->clips, a->clip_count, NULL, NULL, &g, &err), SK_ERR_PARSE);
+    assert_null(g);
+    assert_int_equal(strncmp(err.message, path, strlen(path)), 0);
+    assert_string_equal(err.message + strlen(path), ": invalid JSON near byte 13: unexpected end of the text");
+    remove(path);
+    /* file loading names the file */
     assert_int_equal(sk_graph_load_file("/nonexistent/g.json", a->skeleton, a->clips, a->clip_count, NULL, NULL, &g, &err), SK_ERR_IO);
     assert_non_null(strstr(err.message, "/nonexistent/g.json"));
     sk_asset_destroy(a);

@@ -146,49 +146,137 @@ static sk_result perr(const rctx *c, const char *path, const char *what) {
     return sk_error_set(c->err, SK_ERR_INVALID_DATA, "%s%s%s: %s", c->prefix, c->prefix[0] ? ": " : "", path, what);
 }
 
-static const cJSON *item(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
-
-static bool get_floats(const cJSON *v, float *out, size_t n) {
-    if (!cJSON_IsArray(v) || (size_t)cJSON_GetArraySize(v) != n) return false;
+/* n numbers (null: NaN, as the writer writes non-finite values). */
+static bool get_floats(const sk_jv *v, float *out, size_t n) {
+    if (!sk_jv_is(v, SK_JV_ARRAY) || v->count != n) return false;
     size_t i = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, v) {
-        if (cJSON_IsNumber(e)) out[i++] = (float)e->valuedouble;
-        else if (cJSON_IsNull(e)) out[i++] = NAN; /* non-finite values are written as null */
+    for (const sk_jv *e = sk_jv_child(v); e; e = sk_jv_next(e)) {
+        double d;
+        if (sk_jv_number(e, &d)) out[i++] = (float)d;
+        else if (sk_jv_is_null(e)) out[i++] = NAN;
         else return false;
     }
     return i == n;
 }
 
-static sk_result read_fields(const rctx *c, const cJSON *o, void *base, const field *f, size_t n, const char *at) {
+/* An integral number in [lo, hi]. */
+static bool get_integer(const sk_jv *v, double lo, double hi, double *out) {
+    return sk_jv_number(v, out) && *out == floor(*out) && *out >= lo && *out <= hi;
+}
+
+static sk_result read_fields(const rctx *c, const sk_jv *o, void *base, const field *f, size_t n, const char *at) {
     char path[128];
     for (size_t i = 0; i < n; i++) {
         char *p = (char *)base + f[i].off;
-        const cJSON *v = item(o, f[i].key);
+        const sk_jv *v = sk_jv_get(o, f[i].key);
+        double d;
         snprintf(path, sizeof path, "%s/%s", at, f[i].key);
         switch (f[i].kind) {
         case F_FLOAT:
-            if (cJSON_IsNull(v)) *(float *)p = NAN;
-            else if (cJSON_IsNumber(v)) *(float *)p = (float)v->valuedouble;
+            if (sk_jv_is_null(v)) *(float *)p = NAN;
+            else if (sk_jv_number(v, &d)) *(float *)p = (float)d;
             else return perr(c, path, "expected a number");
             break;
         case F_VEC3:
             if (!get_floats(v, (float *)p, 3)) return perr(c, path, "expected [x, y, z]");
             break;
         case F_I32:
-            if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < -1 ||
-                v->valuedouble > 2147483647.0)
-                return perr(c, path, "expected a joint index (-1 or more)");
-            *(int32_t *)p = (int32_t)v->valuedouble;
+            if (!get_integer(v, -1, 2147483647.0, &d)) return perr(c, path, "expected a joint index (-1 or more)");
+            *(int32_t *)p = (int32_t)d;
             break;
         case F_U32:
-            if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 0 ||
-                v->valuedouble > 4294967295.0)
-                return perr(c, path, "expected an unsigned integer");
-            *(uint32_t *)p = (uint32_t)v->valuedouble;
+            if (!get_integer(v, 0, 4294967295.0, &d)) return perr(c, path, "expected an unsigned integer");
+            *(uint32_t *)p = (uint32_t)d;
             break;
         }
     }
+    return SK_OK;
+}
+
+/* The format, version, leg count and sample count, checked before the
+ * analysis is created. */
+static sk_result read_shape(const rctx *c, const sk_jv *root, uint32_t *legs, uint32_t *samples) {
+    if (!sk_jv_is(root, SK_JV_OBJECT)) return perr(c, "", "expected an object");
+    const char *fmt = sk_jv_string(sk_jv_get(root, "format"));
+    if (!fmt || strcmp(fmt, FORMAT_NAME) != 0) return perr(c, "/format", "expected \"" FORMAT_NAME "\"");
+    double ver, ns;
+    if (!sk_jv_number(sk_jv_get(root, "version"), &ver) || ver != FORMAT_VERSION)
+        return perr(c, "/version", "unsupported version (this reader knows 1)");
+    const sk_jv *jl = sk_jv_get(root, "legs");
+    if (!sk_jv_is(jl, SK_JV_ARRAY)) return perr(c, "/legs", "expected an array");
+    if (!get_integer(sk_jv_get(root, "sample_count"), 0, 1e9, &ns))
+        return perr(c, "/sample_count", "expected a sample count");
+    if (jl->count < 1 || jl->count > 16) return perr(c, "/legs", "expected 1 to 16 legs");
+    if (ns < 4 || ns > 100000) return perr(c, "/sample_count", "expected 4 to 100000 samples");
+    *legs = jl->count;
+    *samples = (uint32_t)ns;
+    return SK_OK;
+}
+
+/* The clip's name, direction, cycle and clip-wide fields. */
+static sk_result read_clip(const rctx *c, const sk_jv *root, sk_motion_analysis *a) {
+    const char *clip = sk_jv_string(sk_jv_get(root, "clip"));
+    const sk_jv *bw = sk_jv_get(root, "backward");
+    if (!clip) return perr(c, "/clip", "expected a string");
+    snprintf(a->clip_name, sizeof a->clip_name, "%s", clip);
+    if (!sk_jv_is_bool(bw)) return perr(c, "/backward", "expected true or false");
+    a->backward = sk_jv_is_true(bw);
+    if (!sk_jv_number(sk_jv_get(root, "cycle_duration"), &a->cycle_duration))
+        return perr(c, "/cycle_duration", "expected a number");
+    const sk_jv *cs = sk_jv_get(root, "cycle_start");
+    if (cs) {
+        double d;
+        if (!sk_jv_finite(cs, &d) || d < 0) return perr(c, "/cycle_start", "expected a number >= 0 (seconds)");
+        a->cycle_start = d;
+    }
+    return read_fields(c, root, a, clip_fields, SK_ARRAY_COUNT(clip_fields), "");
+}
+
+/* Leg l: its name, fields and per-sample series. */
+static sk_result read_leg(const rctx *c, const sk_jv *lj, uint32_t l, sk_motion_analysis *a) {
+    char at_leg[48], path[128];
+    snprintf(at_leg, sizeof at_leg, "/legs/%u", l);
+    sk_leg_analysis *L = &a->legs[l];
+    if (!sk_jv_is(lj, SK_JV_OBJECT)) return perr(c, at_leg, "expected an object");
+    const char *name = sk_jv_string(sk_jv_get(lj, "name"));
+    if (!name) {
+        snprintf(path, sizeof path, "%s/name", at_leg);
+        return perr(c, path, "expected a string");
+    }
+    snprintf(L->name, sizeof L->name, "%s", name);
+    sk_result r = read_fields(c, lj, L, leg_fields, SK_ARRAY_COUNT(leg_fields), at_leg);
+    if (r != SK_OK) return r;
+    if (L->stance_sample >= a->sample_count) {
+        snprintf(path, sizeof path, "%s/stance_sample", at_leg);
+        return perr(c, path, "not below sample_count");
+    }
+    const sk_jv *samples = sk_jv_get(lj, "samples");
+    for (size_t i = 0; i < SK_ARRAY_COUNT(leg_series); i++) {
+        float *v = *(float **)((char *)L + leg_series[i].off);
+        snprintf(path, sizeof path, "%s/samples/%s", at_leg, leg_series[i].key);
+        const int width = leg_series[i].width;
+        if (!get_floats(sk_jv_get(samples, leg_series[i].key), v, (size_t)a->sample_count * (size_t)width))
+            return perr(c, path, width == 3 ? "expected 3 x sample_count numbers" : "expected sample_count numbers");
+    }
+    return SK_OK;
+}
+
+static sk_result read_analysis(const rctx *c, const sk_jv *root, const sk_allocator *alloc, sk_motion_analysis **out) {
+    uint32_t nlegs = 0, nsamp = 0;
+    sk_result r = read_shape(c, root, &nlegs, &nsamp);
+    if (r != SK_OK) return r;
+    sk_motion_analysis *a = NULL;
+    r = sk_motion_analysis_create(nlegs, nsamp, alloc, &a, c->err);
+    if (r != SK_OK) return r;
+    r = read_clip(c, root, a);
+    uint32_t l = 0;
+    for (const sk_jv *lj = sk_jv_child(sk_jv_get(root, "legs")); lj && r == SK_OK; lj = sk_jv_next(lj), l++)
+        r = read_leg(c, lj, l, a);
+    if (r != SK_OK) {
+        sk_motion_analysis_destroy(a);
+        return r;
+    }
+    *out = a;
     return SK_OK;
 }
 
@@ -197,98 +285,12 @@ static sk_result load_impl(const char *json, size_t len, const sk_allocator *all
     if (!json || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "motion analysis JSON: NULL argument");
     *out = NULL;
     rctx c = {prefix, err};
-    cJSON *root = NULL;
-    size_t at = 0;
-    const char *what = "";
-    sk_result r = sk_json_parse(json, len, &root, &at, &what);
-    if (r == SK_ERR_OUT_OF_MEMORY)
-        return sk_error_set(err, r, "%s%sout of memory building the JSON parse tree", prefix, prefix[0] ? ": " : "");
-    if (r != SK_OK)
-        return sk_error_set(err, r, "%s%sinvalid JSON near byte %zu: %s", prefix, prefix[0] ? ": " : "", at, what);
-    sk_motion_analysis *a = NULL;
-    const cJSON *fmt = item(root, "format"), *ver = item(root, "version"), *legs = item(root, "legs");
-    const cJSON *nsamp = item(root, "sample_count");
-    if (!cJSON_IsObject(root)) { r = perr(&c, "", "expected an object"); goto done; }
-    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, FORMAT_NAME) != 0) {
-        r = perr(&c, "/format", "expected \"" FORMAT_NAME "\"");
-        goto done;
-    }
-    if (!cJSON_IsNumber(ver) || ver->valuedouble != FORMAT_VERSION) {
-        r = perr(&c, "/version", "unsupported version (this reader knows 1)");
-        goto done;
-    }
-    if (!cJSON_IsArray(legs)) { r = perr(&c, "/legs", "expected an array"); goto done; }
-    if (!cJSON_IsNumber(nsamp) || nsamp->valuedouble != floor(nsamp->valuedouble) || nsamp->valuedouble < 0 ||
-        nsamp->valuedouble > 1e9) {
-        r = perr(&c, "/sample_count", "expected a sample count");
-        goto done;
-    }
-    int nlegs = cJSON_GetArraySize(legs);
-    if (nlegs < 1 || nlegs > 16) { r = perr(&c, "/legs", "expected 1 to 16 legs"); goto done; }
-    if (nsamp->valuedouble < 4 || nsamp->valuedouble > 100000) {
-        r = perr(&c, "/sample_count", "expected 4 to 100000 samples");
-        goto done;
-    }
-    r = sk_motion_analysis_create((uint32_t)nlegs, (uint32_t)nsamp->valuedouble, alloc, &a, err);
-    if (r != SK_OK) goto done;
-    const cJSON *clip = item(root, "clip"), *bw = item(root, "backward"), *dur = item(root, "cycle_duration");
-    if (!cJSON_IsString(clip)) { r = perr(&c, "/clip", "expected a string"); goto done; }
-    snprintf(a->clip_name, sizeof a->clip_name, "%s", clip->valuestring);
-    if (!cJSON_IsBool(bw)) { r = perr(&c, "/backward", "expected true or false"); goto done; }
-    a->backward = cJSON_IsTrue(bw);
-    if (!cJSON_IsNumber(dur)) { r = perr(&c, "/cycle_duration", "expected a number"); goto done; }
-    a->cycle_duration = dur->valuedouble;
-    const cJSON *cs = item(root, "cycle_start");
-    if (cs) {
-        if (!cJSON_IsNumber(cs) || !isfinite(cs->valuedouble) || cs->valuedouble < 0) {
-            r = perr(&c, "/cycle_start", "expected a number >= 0 (seconds)");
-            goto done;
-        }
-        a->cycle_start = cs->valuedouble;
-    }
-    r = read_fields(&c, root, a, clip_fields, SK_ARRAY_COUNT(clip_fields), "");
-    if (r != SK_OK) goto done;
-    uint32_t l = 0;
-    const cJSON *lj;
-    cJSON_ArrayForEach(lj, legs) {
-        char at_leg[48], path[128];
-        snprintf(at_leg, sizeof at_leg, "/legs/%u", l);
-        sk_leg_analysis *L = &a->legs[l++];
-        if (!cJSON_IsObject(lj)) { r = perr(&c, at_leg, "expected an object"); goto done; }
-        const cJSON *name = item(lj, "name");
-        if (!cJSON_IsString(name)) {
-            snprintf(path, sizeof path, "%s/name", at_leg);
-            r = perr(&c, path, "expected a string");
-            goto done;
-        }
-        snprintf(L->name, sizeof L->name, "%s", name->valuestring);
-        r = read_fields(&c, lj, L, leg_fields, SK_ARRAY_COUNT(leg_fields), at_leg);
-        if (r != SK_OK) goto done;
-        if (L->stance_sample >= a->sample_count) {
-            snprintf(path, sizeof path, "%s/stance_sample", at_leg);
-            r = perr(&c, path, "not below sample_count");
-            goto done;
-        }
-        const cJSON *samples = item(lj, "samples");
-        for (size_t i = 0; i < SK_ARRAY_COUNT(leg_series); i++) {
-            float *v = *(float **)((char *)L + leg_series[i].off);
-            snprintf(path, sizeof path, "%s/samples/%s", at_leg, leg_series[i].key);
-            if (!cJSON_IsObject(samples) ||
-                !get_floats(item(samples, leg_series[i].key), v, (size_t)a->sample_count * (size_t)leg_series[i].width)) {
-                r = perr(&c, path, leg_series[i].width == 3 ? "expected 3 x sample_count numbers"
-                                                            : "expected sample_count numbers");
-                goto done;
-            }
-        }
-    }
-done:
-    cJSON_Delete(root);
-    if (r != SK_OK) {
-        sk_motion_analysis_destroy(a);
-        return r;
-    }
-    *out = a;
-    return SK_OK;
+    sk_json_doc doc;
+    sk_result r = sk_json_load(json, len, alloc, prefix, &doc, err);
+    if (r != SK_OK) return r;
+    r = read_analysis(&c, doc.root, alloc, out);
+    sk_json_doc_free(&doc);
+    return r;
 }
 
 sk_result sk_motion_analysis_from_json(const char *json, size_t len, const sk_allocator *alloc,

@@ -1,7 +1,7 @@
 /* JSON for libskelanim_io: a strict syntax checker; a document on an
  * sk_allocator (one pass that checks and builds a valid text; the checker
- * for the message of an invalid one); parsing through cJSON with out-of-memory told apart
- * from syntax errors; and a streaming writer on an sk_allocator. See
+ * for the message of an invalid one), with out-of-memory told apart from
+ * syntax errors; and a streaming writer on an sk_allocator. See
  * json_internal.h. */
 #include "io/json_internal.h"
 
@@ -734,28 +734,16 @@ const sk_jv *sk_jv_get(const sk_jv *obj, const char *key) {
     return NULL;
 }
 
-sk_result sk_json_parse(const char *text, size_t len, cJSON **out, size_t *offset, const char **what) {
-    *out = NULL;
-    if (offset) *offset = 0;
-    if (what) *what = "";
-    const char *end = NULL;
-    cJSON *root = len ? cJSON_ParseWithLengthOpts(text, len, &end, false) : NULL;
-    if (root) {
-        /* cJSON stops after the value: only whitespace may follow. */
-        size_t i = skip_ws((const unsigned char *)text, len, (size_t)(end - text));
-        if (i == len) {
-            *out = root;
-            return SK_OK;
-        }
-        cJSON_Delete(root);
-        if (offset) *offset = i;
-        if (what) *what = "trailing data after the JSON value";
-        return SK_ERR_PARSE;
-    }
-    sk_result r = sk_json_check(text, len, offset, what);
-    if (r != SK_OK) return r;
-    if (what) *what = "out of memory building the JSON tree";
-    return SK_ERR_OUT_OF_MEMORY;
+sk_result sk_json_load(const char *text, size_t len, const sk_allocator *alloc, const char *prefix,
+                       sk_json_doc *doc, sk_error *err) {
+    size_t at = 0;
+    const char *what = "";
+    sk_result r = sk_json_read(text, len, alloc, doc, &at, &what);
+    const char *sep = prefix[0] ? ": " : "";
+    if (r == SK_ERR_OUT_OF_MEMORY)
+        return sk_error_set(err, r, "%s%sout of memory building the JSON parse tree", prefix, sep);
+    if (r != SK_OK) return sk_error_set(err, r, "%s%sinvalid JSON near byte %zu: %s", prefix, sep, at, what);
+    return SK_OK;
 }
 
 /* ---- writer --------------------------------------------------------------------- */

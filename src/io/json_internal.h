@@ -1,48 +1,34 @@
 /* Private JSON helpers of libskelanim_io (src/io/json.c). Not installed.
  *
- * Reading, two ways:
- *  - sk_json_read (the glTF reader): a document in memory from an
- *    sk_allocator: a flat array of values in document order (sk_jv) and the
- *    decoded, NUL-terminated strings. One pass checks a text as the strict,
- *    allocation-free syntax checker does (RFC 8259 with cJSON's limits) and
- *    builds it, the values in an array that grows, the strings in a block of
- *    their own; a text it does not accept goes to the checker, which reports
- *    the syntax error with its byte offset (and, should it accept what the
- *    one pass did not, counts the values for a second pass that fills one
- *    block). Numbers are read as strtod reads them (bit for bit), strings
- *    decoded as cJSON decodes them; of duplicate keys a lookup finds the
- *    first, as cJSON's did.
- *  - sk_json_parse (the state machine and analysis readers): cJSON builds the
- *    parse tree. Its nodes come from cJSON's own allocator (malloc unless a
- *    program calls cJSON_InitHooks, which would be process-wide state, so the
- *    library never does): that tree is the one documented exception to "every
- *    allocation goes through sk_allocator". It lives only while a loader runs
- *    and is freed before the loader returns. cJSON reports every failure the
- *    same way, so when it fails the text is checked again by the syntax
- *    checker: a syntax error is reported with its byte offset, and text that
- *    is well-formed means cJSON ran out of memory.
+ * Reading: sk_json_read, the one JSON reader of the library (the glTF, state
+ * machine and motion analysis readers): a document in memory from an
+ * sk_allocator: a flat array of values in document order (sk_jv) and the
+ * decoded, NUL-terminated strings. One pass checks a text as the strict,
+ * allocation-free syntax checker does (RFC 8259 with cJSON's limits) and
+ * builds it, the values in an array that grows, the strings in a block of
+ * their own; a text it does not accept goes to the checker, which reports
+ * the syntax error with its byte offset (and, should it accept what the one
+ * pass did not, counts the values for a second pass that fills one block).
+ * Numbers are read as strtod reads them (bit for bit), strings decoded as
+ * cJSON decodes them; of duplicate keys a lookup finds the first, as
+ * cJSON's did. Every byte comes from the caller's allocator, and running
+ * out of memory is SK_ERR_OUT_OF_MEMORY, told apart from syntax errors.
+ * cJSON itself is no part of the library: the tests and the fuzz harnesses
+ * use it as the oracle this reader is compared with.
  *
  * Writing: a small streaming writer whose buffer comes from an sk_allocator
- * (the .glb writer builds its JSON chunk with it). */
+ * (the .glb writer and the analysis writer build their JSON with it). */
 #ifndef SKELANIM_IO_JSON_INTERNAL_H
 #define SKELANIM_IO_JSON_INTERNAL_H
 
 #include "core/internal.h"
 
-#include <cjson/cJSON.h>
+#include <math.h>
 
 /* cJSON's limits (cJSON.c 1.7: CJSON_NESTING_LIMIT, and numbers are copied
  * into a 64-byte buffer before strtod). */
 #define SK_JSON_MAX_DEPTH 1000u
 #define SK_JSON_MAX_NUMBER_CHARS 63u
-
-/* Parses len bytes of JSON text: one value, then only whitespace. On
- * success *out is the tree (free it with cJSON_Delete). Otherwise *out is
- * NULL and the result is SK_ERR_PARSE (a syntax error at byte *offset,
- * described by *what), SK_ERR_LIMIT (nesting or a number beyond cJSON's
- * limits) or SK_ERR_OUT_OF_MEMORY (the text is well-formed: cJSON could not
- * allocate its tree). */
-sk_result sk_json_parse(const char *text, size_t len, cJSON **out, size_t *offset, const char **what);
 
 /* The syntax check alone (SK_OK, SK_ERR_PARSE or SK_ERR_LIMIT). */
 sk_result sk_json_check(const char *text, size_t len, size_t *offset, const char **what);
@@ -102,12 +88,40 @@ sk_result sk_json_read_two_pass(const char *text, size_t len, const sk_allocator
  * for bit; exposed for the tests. */
 double sk_json_number(const char *s, size_t n);
 
-/* NULL-safe accessors (like cJSON's). */
+/* sk_json_read for the readers whose errors name a file (prefix; "": none):
+ * on failure *doc holds nothing and err says "PREFIX: invalid JSON near byte
+ * N: WHAT" or "PREFIX: out of memory building the JSON parse tree". */
+sk_result sk_json_load(const char *text, size_t len, const sk_allocator *alloc, const char *prefix,
+                       sk_json_doc *doc, sk_error *err);
+
+/* NULL-safe accessors (like cJSON's): v may be NULL (a member that is not
+ * there), which is of no type. */
 static inline bool sk_jv_is(const sk_jv *v, sk_jv_type t) { return v && v->type == (uint8_t)t; }
 static inline const sk_jv *sk_jv_child(const sk_jv *v) { return v && v->count ? v + 1 : NULL; }
 static inline const sk_jv *sk_jv_next(const sk_jv *v) { return v->next ? v + v->next : NULL; }
 /* The first member named key (NULL: none, or obj is not an object). */
 const sk_jv *sk_jv_get(const sk_jv *obj, const char *key);
+
+/* Typed reads. */
+static inline bool sk_jv_is_null(const sk_jv *v) { return sk_jv_is(v, SK_JV_NULL); }
+static inline bool sk_jv_is_true(const sk_jv *v) { return sk_jv_is(v, SK_JV_TRUE); }
+static inline bool sk_jv_is_bool(const sk_jv *v) { return sk_jv_is(v, SK_JV_TRUE) || sk_jv_is(v, SK_JV_FALSE); }
+/* The decoded string, NULL when v is not a string. */
+static inline const char *sk_jv_string(const sk_jv *v) { return sk_jv_is(v, SK_JV_STRING) ? v->valuestring : NULL; }
+/* A number: true and its value in *out; false (*out untouched) otherwise. */
+static inline bool sk_jv_number(const sk_jv *v, double *out) {
+    if (!sk_jv_is(v, SK_JV_NUMBER)) return false;
+    *out = v->valuedouble;
+    return true;
+}
+/* The same for a finite number (JSON text such as 1e999 reads as infinity). */
+static inline bool sk_jv_finite(const sk_jv *v, double *out) {
+    if (!sk_jv_is(v, SK_JV_NUMBER) || !isfinite(v->valuedouble)) return false;
+    *out = v->valuedouble;
+    return true;
+}
+/* Elements of an array (0 when v is not an array). */
+static inline uint32_t sk_jv_array_size(const sk_jv *v) { return sk_jv_is(v, SK_JV_ARRAY) ? v->count : 0; }
 
 /* ---- writing ---------------------------------------------------------------- */
 

@@ -4,13 +4,9 @@
  * sk_error (may be NULL) with a message naming the place (file, JSON path).
  * Nothing in the library prints or exits. Every allocating function takes an
  * sk_allocator (NULL or zero-initialised means malloc/realloc/free), and every
- * byte the library keeps comes from it. One documented exception, in
- * libskelanim_io only: the state-machine and analysis JSON readers parse with
- * cJSON, whose allocation hooks are process-wide (installing ours per call
- * would be global state), so cJSON's temporary parse tree uses the C
- * library; it is freed before the load returns, and a parse that runs out of
- * memory is reported as SK_ERR_OUT_OF_MEMORY / SK_ERR_PARSE, never a crash.
- * The glTF reader's JSON document comes from its sk_allocator.
+ * byte the library allocates comes from it, the temporary JSON document of
+ * the glTF, state-machine and analysis readers included; running out of
+ * memory is reported as SK_ERR_OUT_OF_MEMORY, never a crash.
  */
 #ifndef SKELANIM_BASE_H
 #define SKELANIM_BASE_H

@@ -27,7 +27,10 @@ SK_API sk_result sk_motion_analysis_to_json(const sk_motion_analysis *a, const s
 SK_API sk_result sk_motion_analysis_save(const sk_motion_analysis *a, const char *path, const sk_allocator *alloc,
                                          const sk_file_io *io, sk_error *err);
 /* Parses an analysis (every field required; counts and lengths checked; the
- * error names the JSON path). Free the result with sk_motion_analysis_destroy. */
+ * error names the JSON path). All memory, the parsed JSON document's
+ * included (freed before the call returns), comes from alloc; the text must
+ * be RFC 8259 JSON, as the writer writes it. Free the result with
+ * sk_motion_analysis_destroy. */
 SK_API sk_result sk_motion_analysis_from_json(const char *json, size_t len, const sk_allocator *alloc,
                                               sk_motion_analysis **out, sk_error *err);
 /* The same from a file (at most 256 MiB); the error message starts with the path. */
