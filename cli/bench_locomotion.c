@@ -52,15 +52,19 @@ static const bl_case bl_cases[] = {
 };
 
 /* The frame's model matrices in world space (the state's root), as
- * skinning or a renderer reads them after the locomotion step: the forward
- * kinematics of the adjusted pose. */
-static sk_result bl_model_locomotor(const sk_skeleton *skel, const sk_locomotor *L, const sk_pose *pose, sk_mat4 *out,
-                                    sk_error *err) {
-    return sk_local_to_model(skel, pose, &sk_locomotor_get_state(L)->root, out, skel->joint_count, err);
+ * skinning or a renderer reads them after the locomotion step: the
+ * runtime's own (sk_locomotor_model, sk_procedural_model), which it computed
+ * placing the feet, read where they are (buf, the place a forward
+ * kinematics of our own would write them, stays unused). */
+static sk_result bl_model_locomotor(const sk_locomotor *L, sk_mat4 *buf, const sk_mat4 **out, sk_error *err) {
+    (void)buf;
+    *out = sk_locomotor_model(L);
+    return *out ? SK_OK : sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "no model matrices after adjust");
 }
-static sk_result bl_model_procedural(const sk_skeleton *skel, const sk_procedural *P, const sk_pose *pose, sk_mat4 *out,
-                                     sk_error *err) {
-    return sk_local_to_model(skel, pose, &sk_procedural_get_state(P)->root, out, skel->joint_count, err);
+static sk_result bl_model_procedural(const sk_procedural *P, sk_mat4 *buf, const sk_mat4 **out, sk_error *err) {
+    (void)buf;
+    *out = sk_procedural_model(P);
+    return *out ? SK_OK : sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "no model matrices after the update");
 }
 
 static bool running_ok(const char *t) {
@@ -144,11 +148,12 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
     sk_procedural **P = calloc(count, sizeof *P);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
     sk_mat4 *models = calloc((size_t)count * J, sizeof *models);
+    const sk_mat4 **model_of = calloc(count, sizeof *model_of);
     float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
     double *ft = calloc(frames, sizeof *ft), *fc = calloc(frames, sizeof *fc);
     double *fm = calloc(frames, sizeof *fm), *fmc = calloc(frames, sizeof *fmc);
     int rc = 1;
-    if (!P || !poses || !models || !x || !z || !ft || !fc || !fm || !fmc) goto done;
+    if (!P || !poses || !models || !model_of || !x || !z || !ft || !fc || !fm || !fmc) goto done;
     sk_procedural_desc pd = {0};
     pd.skeleton = c.asset->skeleton;
     pd.legs[0] = c.legs[0], pd.legs[1] = c.legs[1];
@@ -181,8 +186,7 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
         /* the frame's model matrices (world: the state's root) */
         double m0 = cli_now(), mc0 = cli_thread_cpu_now();
         for (uint32_t i = 0; i < count; i++) {
-            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
-            if (bl_model_procedural(c.asset->skeleton, P[i], &p, models + (size_t)i * J, &err) != SK_OK) {
+            if (bl_model_procedural(P[i], models + (size_t)i * J, &model_of[i], &err) != SK_OK) {
                 fprintf(stderr, "skelanim: procedural: %s\n", err.message);
                 goto done;
             }
@@ -221,6 +225,7 @@ done:
     free(P);
     free(poses);
     free(models);
+    free(model_of);
     free(x);
     free(z);
     free(ft);
@@ -249,10 +254,11 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     sk_locomotor **L = calloc(count, sizeof *L);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
     sk_mat4 *models = calloc((size_t)count * J, sizeof *models);
+    const sk_mat4 **model_of = calloc(count, sizeof *model_of);
     float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
     double *ft = NULL, *fm = NULL, *fmc = NULL;
     int rc = 1;
-    if (!L || !poses || !models || !x || !z) goto done;
+    if (!L || !poses || !models || !model_of || !x || !z) goto done;
     for (uint32_t i = 0; i < count; i++) {
         if (sk_locomotor_create(&c.desc, NULL, &L[i], &err) != SK_OK) {
             fprintf(stderr, "skelanim: %s\n", err.message);
@@ -295,8 +301,7 @@ static int bl_cost(uint32_t count, uint32_t frames) {
         t0 = cli_now();
         c0 = cli_thread_cpu_now();
         for (uint32_t i = 0; i < count; i++) {
-            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
-            if (bl_model_locomotor(c.asset->skeleton, L[i], &p, models + (size_t)i * J, &err) != SK_OK) goto fail;
+            if (bl_model_locomotor(L[i], models + (size_t)i * J, &model_of[i], &err) != SK_OK) goto fail;
         }
         double t_mod = cli_now() - t0, c_mod = cli_thread_cpu_now() - c0;
         if (f >= warm) {
@@ -334,6 +339,7 @@ done:
     free(L);
     free(poses);
     free(models);
+    free(model_of);
     free(x);
     free(z);
     loco_char_destroy(&c);

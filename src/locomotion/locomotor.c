@@ -101,8 +101,7 @@ struct sk_locomotor {
     const sk_skeleton *skel;
     uint32_t J, n, legs;
     uint32_t body;
-    sk_quat body_parent_r; /* rest world rotation / scale of the body's parent (identity at a root) */
-    sk_vec3 body_parent_s;
+    sk_mat4 body_parent;    /* rest model matrix of the body's parent (identity at a root) */
     float max_up, max_down, soft, idle_speed, ground_tau, longest_leg;
     leg_rt leg[SK_MOTION_GROUP_MAX_LEGS];
     sk_motion_tracker tracker;
@@ -112,14 +111,15 @@ struct sk_locomotor {
     /* per frame */
     float cyaw, syaw;        /* cos, sin of the character's yaw */
     sk_quat qyaw;
-    bool *need;              /* J: joints whose world transform adjust needs */
     float *weights;          /* n */
     double *clip_times;      /* n */
     sk_vec3 *centers;        /* n: each motion's mean leg centre, horizontal (character space) */
     sk_transform *scratch;   /* (n + 1) x J: one pose per motion, one for idle */
     sk_blend_input *inputs;  /* n */
-    sk_vec3 *wt, *ws;        /* world FK, J each */
-    sk_quat *wr;
+    sk_mat4 *model;          /* J world matrices (root: st.root) of the pose adjust works on and writes */
+    bool *need;              /* J: joints whose world matrices adjust reads (legs and their ancestors) */
+    bool *late;              /* J: the others, computed once at the end of adjust */
+    bool model_valid;        /* model holds the last adjusted (or plain) pose's */
     double idle_time;
     bool external_group;  /* the caller's state machine sets st.moving (sk_locomotor_set_group_weight) */
     bool frozen;             /* standing: the phase does not advance */
@@ -144,6 +144,9 @@ static sk_vec3 rotc(const sk_locomotor *L, sk_vec3 v) {
 static sk_vec3 rotc_inv(const sk_locomotor *L, sk_vec3 v) {
     return sk_vec3_make(L->cyaw * v.x - L->syaw * v.z, v.y, L->syaw * v.x + L->cyaw * v.z);
 }
+/* A joint's position and a point in its frame, from the model matrices. */
+static sk_vec3 pos_of(const sk_locomotor *L, uint32_t j) { return skm_mat4_pos(&L->model[j]); }
+static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) { return sk_mat4_transform_point(&L->model[j], p); }
 static float unwrap_delta(float a, float b) { /* b - a wrapped into (-pi, pi] */
     return skm_wrap_angle(b - a);
 }
@@ -220,7 +223,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
 
     size_t size = sizeof(sk_locomotor) + n * sizeof(float) + n * sizeof(double) +
                   (size_t)(n + 1) * J * sizeof(sk_transform) + n * sizeof(sk_blend_input) + n * sizeof(sk_vec3) +
-                  (size_t)J * (2 * sizeof(sk_vec3) + sizeof(sk_quat) + sizeof(bool)) + 64;
+                  (size_t)J * (sizeof(sk_mat4) + 2 * sizeof(bool)) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "locomotor: out of memory");
@@ -235,15 +238,14 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     L->legs = legs;
     L->body = (uint32_t)body;
     char *p = mem + sizeof(sk_locomotor);
+    L->model = (sk_mat4 *)p; p += (size_t)J * sizeof(sk_mat4);
     L->scratch = (sk_transform *)p; p += (size_t)(n + 1) * J * sizeof(sk_transform);
-    L->wt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
-    L->ws = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
-    L->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
     L->clip_times = (double *)p; p += n * sizeof(double);
     L->inputs = (sk_blend_input *)p; p += n * sizeof(sk_blend_input);
     L->weights = (float *)p; p += n * sizeof(float);
     L->centers = (sk_vec3 *)p; p += n * sizeof(sk_vec3);
-    L->need = (bool *)p;
+    L->need = (bool *)p; p += (size_t)J * sizeof(bool);
+    L->late = (bool *)p;
 
     for (uint32_t i = 0; i < n; i++) {
         const sk_motion_analysis *mi = sk_motion_group_motion(desc->group, i);
@@ -251,10 +253,10 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         for (uint32_t l = 0; l < legs; l++) c = sk_vec3_add(c, mi->legs[l].center);
         L->centers[i] = sk_vec3_make(c.x / (float)legs, 0, c.z / (float)legs);
     }
-    skl_fk(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), L->wt, L->wr, L->ws, 0, J, NULL);
+    /* the rest pose's model matrices (model space: no root) */
+    sk_local_to_model(s, SK_POSE_OF(s, s->rest, NULL), NULL, L->model, J, NULL);
     int32_t bp = s->parents[body];
-    L->body_parent_r = bp >= 0 ? L->wr[bp] : sk_quat_identity();
-    L->body_parent_s = bp >= 0 ? L->ws[bp] : sk_vec3_make(1, 1, 1);
+    L->body_parent = bp >= 0 ? L->model[bp] : sk_mat4_identity();
     L->longest_leg = 0;
     for (uint32_t l = 0; l < legs; l++) {
         const sk_leg_analysis *a = &m0->legs[l];
@@ -265,8 +267,8 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         g->tip_joint = a->toe_joint >= 0 ? (uint32_t)a->toe_joint : g->ankle;
         g->heel_pt = a->heel_point;
         g->toe_pt = a->toe_point;
-        g->length = skm_vec3_len(sk_vec3_sub(L->wt[g->knee], L->wt[g->hip])) +
-                    skm_vec3_len(sk_vec3_sub(L->wt[g->ankle], L->wt[g->knee]));
+        g->length = skm_vec3_len(sk_vec3_sub(pos_of(L, g->knee), pos_of(L, g->hip))) +
+                    skm_vec3_len(sk_vec3_sub(pos_of(L, g->ankle), pos_of(L, g->knee)));
         if (!(g->length > 0)) {
             sk_free(&L->alloc, mem, size);
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: leg %s has zero length at rest", a->name);
@@ -281,13 +283,15 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         g->toe_ground = (float)(tg / n);
         if (g->length > L->longest_leg) L->longest_leg = g->length;
     }
-    /* adjust needs the world transforms of the legs' joints below the hips
-     * (the whole subtrees: heel and toe points) and of their ancestors */
+    /* adjust reads the world matrices of the legs' joints below the hips
+     * (the whole subtrees: heel and toe points) and of their ancestors:
+     * computed first; the other joints once the pose is final */
     for (uint32_t l = 0; l < legs; l++) {
         uint32_t end = sk_skeleton_subtree_end(s, L->leg[l].hip);
         for (uint32_t j = L->leg[l].hip; j < end; j++) L->need[j] = true;
         for (int32_t a = s->parents[L->leg[l].hip]; a >= 0; a = s->parents[a]) L->need[a] = true;
     }
+    for (uint32_t j = 0; j < J; j++) L->late[j] = !L->need[j];
     L->max_up = desc->max_step_up > 0 ? desc->max_step_up : 0.8f * L->longest_leg;
     L->max_down = desc->max_step_down > 0 ? desc->max_step_down : 1.2f * L->longest_leg;
     L->ground.terrain = desc->terrain;
@@ -310,6 +314,7 @@ const sk_locomotor_state *sk_locomotor_get_state(const sk_locomotor *L) { return
 const float *sk_locomotor_weights(const sk_locomotor *L) { return L ? L->weights : NULL; }
 double sk_locomotor_clip_time(const sk_locomotor *L, uint32_t i) { return L && i < L->n ? L->clip_times[i] : 0.0; }
 uint32_t sk_locomotor_body_joint(const sk_locomotor *L) { return L ? L->body : 0; }
+const sk_mat4 *sk_locomotor_model(const sk_locomotor *L) { return L && L->model_valid ? L->model : NULL; }
 
 /* ---- terrain (locomotor_ground.c) --------------------------------------- */
 static bool ground_at(sk_locomotor *L, float x, float z, float y_ref, sk_terrain_hit *hit) {
@@ -447,6 +452,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor reset: NULL or non-finite position/yaw");
     memset(&L->st, 0, sizeof L->st);
     L->st.leg_count = L->legs;
+    L->model_valid = false;
     L->st.yaw = skm_wrap_angle(yaw);
     sk_terrain_hit h;
     float y = 0;
@@ -587,9 +593,7 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         const sk_motion_analysis *m = sk_motion_group_motion(L->d.group, i);
         sk_vec3 vf = m->backward ? sk_vec3_scale(m->root_velocity, -1) : m->root_velocity;
         sk_vec3 dm = sk_vec3_add(sk_vec3_scale(vf, (float)(L->clip_times[i] - m->cycle_start)), L->centers[i]);
-        sk_vec3 dl = skm_quat_rotate(sk_quat_conjugate(L->body_parent_r), dm);
-        dl = sk_vec3_make(dl.x / L->body_parent_s.x, dl.y / L->body_parent_s.y, dl.z / L->body_parent_s.z);
-        loc[L->body].t = sk_vec3_sub(loc[L->body].t, dl);
+        loc[L->body].t = sk_vec3_sub(loc[L->body].t, skm_mat4_unrotate(&L->body_parent, dm));
         L->inputs[k].pose = &views[k];
         L->inputs[k].weight = L->weights[i];
         L->inputs[k].mask = NULL;
@@ -612,12 +616,15 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
 }
 
 /* ---- adjust --------------------------------------------------------------- */
-static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to, bool all) {
-    skl_fk(L->skel, loc, L->st.position, L->qyaw, L->wt, L->wr, L->ws, from, to, all ? NULL : L->need);
-}
-
-static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) {
-    return sk_vec3_add(L->wt[j], skm_quat_rotate(L->wr[j], sk_vec3_mul(L->ws[j], p)));
+/* World matrices of joints [from, to) of the pose, those mask marks (NULL:
+ * all): the core's forward kinematics (sk_local_to_model_masked) under the
+ * character's placement (set_root). A frame computes the joints adjust
+ * reads (need), the subtrees the leg IK changes, and the rest of the pose
+ * (late) at the end: each joint once, the legs' again after their IK. The
+ * pose was checked by the caller. */
+static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to, const bool *mask) {
+    sk_local_to_model_masked(L->skel, SK_POSE_OF(L->skel, loc, NULL), &L->st.root, from, to, mask, L->model, L->J,
+                             NULL);
 }
 
 /* Height of the upper intersection of the vertical line through hip with
@@ -644,13 +651,13 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     sk_transform *loc = pose->local;
     uint32_t J = L->J;
     set_root(L);
-    fk(L, loc, 0, J, false);
+    fk(L, loc, 0, J, L->need);
     sk_quat cinv = sk_quat_conjugate(L->qyaw);
     sk_vec3 cpos = L->st.position;
     double phase = L->st.phase;
     sk_vec3 up = sk_vec3_make(0, 1, 0);
     sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS];
-    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];
+    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS], ankle_wr[SK_MOTION_GROUP_MAX_LEGS];
     float flight_of[SK_MOTION_GROUP_MAX_LEGS];
     double cts[SK_MOTION_GROUP_MAX_LEGS], kt[SK_MOTION_GROUP_MAX_LEGS][4];
 
@@ -806,7 +813,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         sk_vec3 heel_w = point_of(L, g->ankle, g->heel_pt), toe_w = point_of(L, g->tip_joint, g->toe_pt);
         sk_vec3 heel_c = skm_quat_rotate(cinv, sk_vec3_sub(heel_w, cpos));
         sk_vec3 toe_c = skm_quat_rotate(cinv, sk_vec3_sub(toe_w, cpos));
-        sk_vec3 ank_c = skm_quat_rotate(cinv, sk_vec3_sub(L->wt[g->ankle], cpos));
+        sk_vec3 ank_c = skm_quat_rotate(cinv, sk_vec3_sub(pos_of(L, g->ankle), cpos));
         float hh = heel_c.y - g->heel_ground, th = toe_c.y - g->toe_ground;
         float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
         float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
@@ -831,7 +838,8 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             g->lift_prev = -1;
         }
         ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
-        ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(cinv, L->wr[g->ankle])));
+        ankle_wr[l] = skm_mat4_rotation(&L->model[g->ankle]);
+        ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(cinv, ankle_wr[l])));
     }
     /* (59)-(64): the hip offset. */
     float hip_off = 0;
@@ -839,8 +847,8 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         float max_min = INFINITY, des_min = INFINITY, des_sum = 0;
         for (uint32_t l = 0; l < L->legs; l++) {
             leg_rt *g = &L->leg[l];
-            sk_vec3 H = L->wt[g->hip];
-            float d0 = skm_vec3_len(sk_vec3_sub(L->wt[g->ankle], H));
+            sk_vec3 H = pos_of(L, g->hip);
+            float d0 = skm_vec3_len(sk_vec3_sub(pos_of(L, g->ankle), H));
             float len = g->length * (0.999f - L->soft);
             if (d0 > len) d0 = len;
             float des = sphere_up(H, ankle_target[l], d0), mx = sphere_up(H, ankle_target[l], len);
@@ -865,35 +873,41 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         L->hip_valid = true;
         sk_vec3 dw = sk_vec3_make(0, hip_off, 0);
         int32_t bp = L->skel->parents[L->body];
-        sk_quat pr = bp >= 0 ? L->wr[bp] : L->qyaw;
-        sk_vec3 ps = bp >= 0 ? L->ws[bp] : sk_vec3_make(1, 1, 1);
-        sk_vec3 dl = skm_quat_rotate(sk_quat_conjugate(pr), dw);
-        dl = sk_vec3_make(dl.x / ps.x, dl.y / ps.y, dl.z / ps.z);
+        sk_vec3 dl = skm_mat4_unrotate(bp >= 0 ? &L->model[bp] : &L->st.root, dw);
         loc[L->body].t = sk_vec3_add(loc[L->body].t, dl);
+        /* the body's subtree moves by dw in the world: its matrices computed
+         * so far too (the late ones are computed from them at the end) */
         uint32_t end = sk_skeleton_subtree_end(L->skel, L->body);
-        for (uint32_t j = L->body; j < end; j++) L->wt[j] = sk_vec3_add(L->wt[j], dw);
+        for (uint32_t j = L->body; j < end; j++) {
+            if (!L->need[j]) continue;
+            L->model[j].m[12] += dw.x;
+            L->model[j].m[13] += dw.y;
+            L->model[j].m[14] += dw.z;
+        }
     }
     L->st.hip_offset = hip_off;
     /* Legs: two-bone IK to the ankle, then the foot's rotation. */
     sk_ik_options io = {.soft = L->soft};
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
-        sk_transform th = {L->wt[g->hip], L->wr[g->hip], L->ws[g->hip]};
-        sk_transform tk = {L->wt[g->knee], L->wr[g->knee], L->ws[g->knee]};
-        sk_transform ta = {L->wt[g->ankle], L->wr[g->ankle], L->ws[g->ankle]};
+        /* the two-bone solve reads the joints' positions and the hip's and
+         * knee's rotations */
+        sk_transform th = {pos_of(L, g->hip), skm_mat4_rotation(&L->model[g->hip]), sk_vec3_make(1, 1, 1)};
+        sk_transform tk = {pos_of(L, g->knee), skm_mat4_rotation(&L->model[g->knee]), sk_vec3_make(1, 1, 1)};
+        sk_transform ta = {pos_of(L, g->ankle), ankle_wr[l], sk_vec3_make(1, 1, 1)};
         /* Bend plane: the clips' knee, off the hip-ankle line, plus a little
          * of the foot's forward direction, so a leg the clips hold nearly
          * straight still bends the way its foot points instead of flipping
          * (the plane of an almost straight leg is noise). */
         sk_ik_target tg = {.position = ankle_target[l], .has_pole = true};
         {
-            sk_vec3 h = L->wt[g->hip], k = L->wt[g->knee], a = L->wt[g->ankle];
+            sk_vec3 h = th.t, k = tk.t, a = ta.t;
             sk_vec3 ha = sk_vec3_sub(a, h);
             float hl2 = sk_vec3_dot(ha, ha);
             sk_vec3 off = sk_vec3_sub(k, h);
             if (hl2 > 1e-12f) off = sk_vec3_sub(off, sk_vec3_scale(ha, sk_vec3_dot(off, ha) / hl2));
-            sk_vec3 fwd = skm_quat_rotate(ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(L->wr[g->ankle]),
-                                                                        sk_vec3_sub(L->wt[g->tip_joint], a)));
+            sk_vec3 fwd = skm_quat_rotate(ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(ankle_wr[l]),
+                                                                        sk_vec3_sub(pos_of(L, g->tip_joint), a)));
             fwd = skm_vec3_unit(skl_horiz(fwd));
             sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
             tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
@@ -905,11 +919,21 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
         }
         uint32_t end = sk_skeleton_subtree_end(L->skel, g->hip);
-        fk(L, loc, g->hip, end, true);
         int32_t ap = L->skel->parents[g->ankle];
-        if (ap >= 0) {
-            loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(L->wr[ap]), ankle_rot[l]));
-            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle), true);
+        if (ap >= 0 && g->ankle > g->hip && g->ankle < end) {
+            /* the hip's subtree up to the ankle, the ankle turned to its
+             * footstep under its parent's new rotation, then the rest */
+            fk(L, loc, g->hip, g->ankle, NULL);
+            sk_quat apr = skm_mat4_rotation(&L->model[ap]);
+            loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), ankle_rot[l]));
+            fk(L, loc, g->ankle, end, NULL);
+        } else {
+            fk(L, loc, g->hip, end, NULL);
+            if (ap >= 0) {
+                sk_quat apr = skm_mat4_rotation(&L->model[ap]);
+                loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), ankle_rot[l]));
+                fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle), NULL);
+            }
         }
         sk_locomotor_foot *f = &L->st.feet[l];
         double lift = kt[l][0], off = kt[l][1], strike = kt[l][2], land = kt[l][3];
@@ -925,16 +949,19 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         f->reached = reached;
         f->heel = point_of(L, g->ankle, g->heel_pt);
         f->toe = point_of(L, g->tip_joint, g->toe_pt);
-        f->ankle = L->wt[g->ankle];
+        f->ankle = pos_of(L, g->ankle);
     }
+    fk(L, loc, 0, J, L->late); /* the rest of the pose, from its final parents */
     L->st.rays = L->ground.rays;
+    L->model_valid = true;
     return SK_OK;
 }
 
 /* The clips alone, placed at the character: the baseline. */
 static void plain_feet(sk_locomotor *L, sk_pose *pose) {
     set_root(L);
-    fk(L, pose->local, 0, L->J, true);
+    fk(L, pose->local, 0, L->J, NULL);
+    L->model_valid = true;
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         const sk_leg_blend *lb = &L->blend.legs[l];
@@ -948,7 +975,7 @@ static void plain_feet(sk_locomotor *L, sk_pose *pose) {
         f->flight = 0;
         f->heel = point_of(L, g->ankle, g->heel_pt);
         f->toe = point_of(L, g->tip_joint, g->toe_pt);
-        f->ankle = L->wt[g->ankle];
+        f->ankle = pos_of(L, g->ankle);
         f->reached = true;
     }
 }

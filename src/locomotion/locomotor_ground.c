@@ -1,6 +1,5 @@
 /* Helpers of the locomotion runtimes (locomotor_internal.h): ground rays
- * and footstep placement with the step-edge rule (seed 002 §5.2.1), forward
- * kinematics, shared by the semi-procedural locomotor and the IK-only
+ * and footstep placement with the step-edge rule (seed 002 §5.2.1), shared by the semi-procedural locomotor and the IK-only
  * walker. */
 #include "core/internal.h"
 #include "core/math_inline.h"
@@ -25,26 +24,6 @@ int32_t skl_common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32
         if (all) return c;
     }
     return -1;
-}
-
-void skl_fk(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt, sk_quat *wr,
-            sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need) {
-    for (uint32_t j = from; j < to; j++) {
-        if (need && !need[j]) continue;
-        const sk_transform *l = &loc[j];
-        int32_t p = s->parents[j];
-        sk_quat pr = p >= 0 ? wr[p] : root_r;
-        sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
-        sk_vec3 pt = p >= 0 ? wt[p] : root_t;
-        /* Poses hold unit rotations (blends and IK normalise), whose products
-         * stay unit within rounding: normalise only what is visibly off (a
-         * caller's pose), which saves a square root and a division a joint. */
-        sk_quat q = skm_quat_mul(pr, l->r);
-        float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-        wr[j] = fabsf(n2 - 1.0f) > 1e-5f ? skm_quat_normalize(q) : q;
-        ws[j] = sk_vec3_mul(ps, l->s);
-        wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
-    }
 }
 
 bool skl_ground_at(skl_ground *G, float x, float z, float y_ref, sk_terrain_hit *hit) {

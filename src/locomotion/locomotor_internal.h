@@ -1,6 +1,6 @@
 /* Private to the locomotion layer: helpers shared by the semi-procedural
  * locomotor (locomotor.c) and the IK-only walker (procedural.c): terrain
- * rays and footstep placement, forward kinematics, small vector helpers.
+ * rays and footstep placement, small vector helpers.
  * Not installed. */
 #ifndef SKELANIM_LOCOMOTOR_INTERNAL_H
 #define SKELANIM_LOCOMOTOR_INTERNAL_H
@@ -21,11 +21,6 @@ static inline float skl_smooth(double dt, float tau) { return tau > 0 ? (float)(
 /* The nearest joint of which every one of joints[n] descends, above the
  * first one's parent; -1 if none. */
 int32_t skl_common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32_t n);
-/* World transforms (translation, rotation, scale without shear) of joints
- * [from, to) from local ones, roots placed by (root_t, root_r); parents
- * before from must be filled. need (may be NULL) skips joints it marks false. */
-void skl_fk(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt, sk_quat *wr,
-            sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need);
 
 /* Where rays start and how far they look: from y_ref + max_up (plus 1.5 x
  * the horizontal distance from center, for slopes ahead) down over

@@ -106,10 +106,12 @@ struct sk_procedural {
     uint32_t J, body, arms;
     pleg leg[2];
     parm arm[2];
-    sk_vec3 *rt, *rs, *wt, *ws; /* rest FK (character frame at the origin), world FK */
-    sk_quat *rr, *wr;
+    sk_vec3 *rt, *rs;         /* rest model transforms (character frame at the origin) */
+    sk_quat *rr;
+    sk_mat4 *model;           /* J world matrices (root: st.root) of the pose the frame writes */
     bool *need;               /* the joints the frame's first FK computes: the legs' and arms' ancestors */
-    bool unit_rest;           /* every rest rotation unit: FK without normalizing */
+    bool *late;               /* the joints no step computes: filled in at the end of the frame */
+    bool model_valid;         /* model holds the last update's pose */
     sk_quat yq;               /* the facing this frame: rotation about +Y, and its sine and cosine */
     float ys, yc;
     float hip_h;              /* rest body height above the heels */
@@ -134,20 +136,24 @@ struct sk_procedural {
 };
 
 
-/* Forward kinematics of joints [from, to) (need: only those marked, NULL:
- * all): skl_fk, which normalises a world rotation only when it is visibly
- * off unit (the walker's local rotations are unit: the rest pose's, checked
- * at creation, or set normalised). `unit` is kept for the callers. */
-static void fk_need(const sk_skeleton *s, bool unit, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r,
-                    sk_vec3 *wt, sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need) {
-    (void)unit;
-    skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, need);
+/* World matrices of joints [from, to) of the pose, only those need marks
+ * (NULL: all): the core's forward kinematics (sk_local_to_model_masked)
+ * under the character's placement (st.root, set_root). Each frame computes
+ * the joints the legs and arms read first (P->need), the subtrees the leg
+ * and arm steps change after each change, and the joints no step touches
+ * (P->late) at the end, so every joint's matrix is computed once a frame
+ * (more often only where a step changes it again). The pose was checked by
+ * the caller. */
+static void fk_need(sk_procedural *P, const sk_transform *loc, uint32_t from, uint32_t to, const bool *need) {
+    sk_local_to_model_masked(P->skel, SK_POSE_OF(P->skel, loc, NULL), &P->st.root, from, to, need, P->model, P->J,
+                             NULL);
 }
-
-static void fk_from(const sk_procedural *P, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
-                    sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to) {
-    fk_need(P->skel, P->unit_rest, loc, root_t, root_r, wt, wr, ws, from, to, NULL);
+static void fk_from(sk_procedural *P, const sk_transform *loc, uint32_t from, uint32_t to) {
+    fk_need(P, loc, from, to, NULL);
 }
+/* A joint's world position and rotation, from the model matrices. */
+static sk_vec3 pos_of(const sk_procedural *P, uint32_t j) { return skm_mat4_pos(&P->model[j]); }
+static sk_quat rot_of(const sk_procedural *P, uint32_t j) { return skm_mat4_rotation(&P->model[j]); }
 
 /* The angle from a to b about axis (signed, -pi..pi). */
 static float signed_angle(sk_vec3 a, sk_vec3 b, sk_vec3 axis) {
@@ -157,6 +163,7 @@ static float signed_angle(sk_vec3 a, sk_vec3 b, sk_vec3 axis) {
 static sk_vec3 pt_of(const sk_vec3 *wt, const sk_quat *wr, const sk_vec3 *ws, uint32_t j, sk_vec3 p) {
     return sk_vec3_add(wt[j], skm_quat_rotate(wr[j], sk_vec3_mul(ws[j], p)));
 }
+static sk_vec3 point_of(const sk_procedural *P, uint32_t j, sk_vec3 p) { return sk_mat4_transform_point(&P->model[j], p); }
 
 sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocator *alloc, sk_procedural **out,
                                sk_error *err) {
@@ -192,7 +199,8 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     }
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: no body joint (set body_joint)");
-    size_t size = sizeof(sk_procedural) + (size_t)J * (4 * sizeof(sk_vec3) + 2 * sizeof(sk_quat) + sizeof(bool)) + 64;
+    size_t size = sizeof(sk_procedural) + (size_t)J * (sizeof(sk_mat4) + 2 * sizeof(sk_vec3) + sizeof(sk_quat) +
+                                                        2 * sizeof(bool)) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "procedural: out of memory");
@@ -204,18 +212,20 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->J = J;
     P->body = (uint32_t)body;
     char *p = mem + sizeof *P;
+    P->model = (sk_mat4 *)p; p += J * sizeof(sk_mat4);
     P->rt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
     P->rs = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
-    P->wt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
-    P->ws = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
     P->rr = (sk_quat *)p; p += J * sizeof(sk_quat);
-    P->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
-    P->need = (bool *)p;
+    P->need = (bool *)p; p += J * sizeof(bool);
+    P->late = (bool *)p;
     memset(P->need, 0, J * sizeof(bool));
-    skl_fk(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), P->rt, P->rr, P->rs, 0, J, NULL);
-    P->unit_rest = true;
-    for (uint32_t j = 0; j < J; j++)
-        if (fabsf(sk_quat_dot(s->rest[j].r, s->rest[j].r) - 1) > 1e-5f) P->unit_rest = false;
+    /* the rest pose's model transforms (model space: no root) */
+    sk_local_to_model(s, SK_POSE_OF(s, s->rest, NULL), NULL, P->model, J, NULL);
+    for (uint32_t j = 0; j < J; j++) {
+        sk_transform rj;
+        sk_mat4_decompose(&P->model[j], &rj);
+        P->rt[j] = rj.t, P->rr[j] = rj.r, P->rs[j] = rj.s;
+    }
     float lowest = INFINITY, longest = 0;
     for (int l = 0; l < 2; l++) {
         pleg *g = &P->leg[l];
@@ -290,6 +300,16 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         for (uint32_t a = 0; a < P->arms; a++) marks[n++] = P->arm[a].shoulder;
         for (uint32_t k = 0; k < n; k++)
             for (int32_t j = (int32_t)marks[k]; j >= 0 && !P->need[j]; j = s->parents[j]) P->need[j] = true;
+        /* the frame's last FK: the joints neither that one nor the legs'
+         * (solve_leg: the hip's subtree, to the end of the ankle's on the
+         * hinge path) nor the arms' steps compute */
+        for (uint32_t j = 0; j < J; j++) P->late[j] = !P->need[j];
+        for (int l = 0; l < 2; l++) {
+            const pleg *g = &P->leg[l];
+            uint32_t end = g->hinge_ok ? sk_skeleton_subtree_end(s, g->ankle) : sk_skeleton_subtree_end(s, g->hip);
+            for (uint32_t j = g->hip; j < end; j++) P->late[j] = false;
+        }
+        for (uint32_t a = 0; a < P->arms; a++) P->late[P->arm[a].shoulder] = false;
     }
     P->hip_h = P->rt[P->body].y - lowest;
     P->leg_len = longest;
@@ -318,6 +338,7 @@ void sk_procedural_destroy(sk_procedural *P) {
 }
 
 const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P) { return P ? &P->st : NULL; }
+const sk_mat4 *sk_procedural_model(const sk_procedural *P) { return P && P->model_valid ? P->model : NULL; }
 
 static bool ground(sk_procedural *P, float x, float z, float y_ref, sk_terrain_hit *h) {
     P->ground.center = P->st.position;
@@ -430,6 +451,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
     if (!P || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural reset: NULL or non-finite position/yaw");
     memset(&P->st, 0, sizeof P->st);
+    P->model_valid = false;
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -490,14 +512,12 @@ bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *targe
 }
 
 /* Arm a points at its target (sk_procedural_point_at): FABRIK on the chain,
- * in the pose's model space (world = root x model). */
+ * in world space on the frame's model matrices (sk_ik_solve_model: the
+ * shoulder's parent read from them, the arm's subtree brought up to date). */
 static void point_arm(sk_procedural *P, sk_pose *pose, uint32_t a) {
     const parm *m = &P->arm[a];
-    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
-    sk_quat yawi = sk_quat_conjugate(P->yq);
-    sk_vec3 t = skm_quat_rotate(yawi, sk_vec3_sub(m->point, root_t));
-    sk_vec3 sh = skm_quat_rotate(yawi, sk_vec3_sub(P->wt[m->shoulder], root_t));
-    sk_vec3 d = sk_vec3_sub(t, sh);
+    sk_vec3 sh = pos_of(P, m->shoulder);
+    sk_vec3 d = sk_vec3_sub(m->point, sh);
     float dl = skm_vec3_len(d);
     if (!(dl > 1e-4f)) return; /* at the shoulder: no direction */
     uint32_t joints[3] = {m->shoulder, m->elbow, m->hand};
@@ -509,7 +529,8 @@ static void point_arm(sk_procedural *P, sk_pose *pose, uint32_t a) {
     }
     sk_ik_target tg = {.position = sk_vec3_add(sh, sk_vec3_scale(d, 1.05f * m->length / dl))};
     sk_ik_options o = {.solver = SK_IK_FABRIK, .max_iterations = 16, .fk_blend = 1 - m->point_w};
-    (void)sk_ik_solve(&ch, &tg, &o, pose, NULL, 0, NULL, NULL); /* on failure the swing stays */
+    /* on failure the swing stays (and its matrices) */
+    (void)sk_ik_solve_model(&ch, &tg, &o, pose, &P->st.root, P->model, P->J, NULL, 0, NULL, NULL);
 }
 
 /* The arc height that clears the ground between A and C (4 samples). */
@@ -628,7 +649,6 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
     sk_vec3 at = sk_vec3_add(heel_target, skm_quat_rotate(rot, g->ankle_off));
     uint32_t end = sk_skeleton_subtree_end(P->skel, g->hip);
     sk_quat yawq = P->yq;
-    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
     int32_t ap = P->skel->parents[g->ankle];
     /* the knee toward the facing and the foot's own heading (a foot planted
      * before a turn): the hip takes half of the twist, the ankle the rest */
@@ -645,17 +665,18 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
         /* The knee is a hinge: its angle from the hip-target distance (law
          * of cosines), about its own axis; the hip turns the leg so the
          * ankle is on the target and the knee toward the pole direction. */
-        sk_vec3 hip = P->wt[g->hip], t = sk_vec3_sub(at, hip);
+        sk_vec3 hip = pos_of(P, g->hip), t = sk_vec3_sub(at, hip);
         float D = skm_vec3_len(t), l1 = g->l1, l2 = g->l2;
         float Dc = skm_clampf(D, fabsf(l1 - l2) + 1e-4f, 0.9999f * (l1 + l2));
         float phi = acosf(skm_clampf((l1 * l1 + l2 * l2 - Dc * Dc) / (2 * l1 * l2), -1.0f, 1.0f));
         loc[g->knee].r = skm_quat_normalize(
             skm_quat_mul(P->skel->rest[g->knee].r, skm_quat_axis_angle(g->hinge, g->bend_sign * (g->phi0 - phi))));
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->knee, g->knee + 1); /* the hip's is current */
-        sk_vec3 a = sk_vec3_add(P->wt[g->knee], skm_quat_rotate(P->wr[g->knee], sk_vec3_mul(P->ws[g->knee], loc[g->ankle].t)));
+        fk_from(P, loc, g->knee, g->knee + 1); /* the hip's is current */
+        sk_vec3 a = point_of(P, g->knee, loc[g->ankle].t);
+        sk_quat knee_r = rot_of(P, g->knee);
         sk_vec3 tu = D > 1e-6f ? sk_vec3_scale(t, 1.0f / D) : sk_vec3_make(0, -1, 0);
         sk_quat q1 = skm_quat_from_to(sk_vec3_sub(a, hip), tu);
-        sk_vec3 h1 = skm_quat_rotate(q1, skm_quat_rotate(P->wr[g->knee], g->hinge));
+        sk_vec3 h1 = skm_quat_rotate(q1, skm_quat_rotate(knee_r, g->hinge));
         h1 = sk_vec3_sub(h1, sk_vec3_scale(tu, sk_vec3_dot(h1, tu)));
         sk_vec3 pp = sk_vec3_sub(fwd, sk_vec3_scale(tu, sk_vec3_dot(fwd, tu)));
         sk_quat R = q1;
@@ -666,27 +687,29 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
             R = skm_quat_mul(q2, q1);
         }
         int32_t hp = P->skel->parents[g->hip];
-        sk_quat pw = hp >= 0 ? P->wr[hp] : yawq;
-        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, P->wr[g->hip])));
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, g->ankle);
+        sk_quat pw = hp >= 0 ? rot_of(P, (uint32_t)hp) : yawq;
+        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, rot_of(P, g->hip))));
+        fk_from(P, loc, g->hip, g->ankle);
     } else {
-        sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
-        sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
-        sk_transform ta = {P->wt[g->ankle], P->wr[g->ankle], P->ws[g->ankle]};
+        /* the two-bone solve reads the joints' positions and the hip's and
+         * knee's rotations */
+        sk_transform th = {pos_of(P, g->hip), rot_of(P, g->hip), sk_vec3_make(1, 1, 1)};
+        sk_transform tk = {pos_of(P, g->knee), rot_of(P, g->knee), sk_vec3_make(1, 1, 1)};
+        sk_transform ta = {pos_of(P, g->ankle), sk_quat_identity(), sk_vec3_make(1, 1, 1)};
         sk_ik_target tg = {.position = at, .has_pole = true};
-        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(P->wt[g->hip], at), 0.5f), sk_vec3_scale(fwd, g->length));
+        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(th.t, at), 0.5f), sk_vec3_scale(fwd, g->length));
         sk_ik_options io = {.soft = 0.01f};
         sk_quat ch, ck;
         if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, NULL)) {
             loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
             loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
         }
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        fk_from(P, loc, g->hip, end);
     }
     if (ap >= 0) {
         sk_quat want = skm_quat_mul(rot, g->ankle_rest_c);
-        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[ap]), want));
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(rot_of(P, (uint32_t)ap)), want));
+        fk_from(P, loc, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
     }
     /* limits (the gait is meant to stay inside them; clamping is the guard) */
     if (P->d.limits) {
@@ -705,13 +728,13 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
                 changed = true;
             }
         }
-        if (changed) fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        if (changed) fk_from(P, loc, g->hip, end);
     }
     sk_procedural_foot *f = &P->st.feet[l];
-    f->heel = pt_of(P->wt, P->wr, P->ws, g->ankle, g->heel_pt);
-    f->toe = pt_of(P->wt, P->wr, P->ws, g->tip, g->toe_pt);
-    f->ankle = P->wt[g->ankle];
-    f->reached = skm_vec3_len(sk_vec3_sub(P->wt[g->ankle], at)) < 0.005f;
+    f->heel = point_of(P, g->ankle, g->heel_pt);
+    f->toe = point_of(P, g->tip, g->toe_pt);
+    f->ankle = pos_of(P, g->ankle);
+    f->reached = skm_vec3_len(sk_vec3_sub(f->ankle, at)) < 0.005f;
 }
 
 /* Leg l after solve_leg: a foot bent up toward the shin more than
@@ -744,7 +767,7 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
             bend = g->eul_sign * atan2f(y, x);
         } else {
             const sk_procedural_foot *f = &P->st.feet[l];
-            sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
+            sk_vec3 shin = sk_vec3_sub(pos_of(P, g->knee), pos_of(P, g->ankle)), foot = sk_vec3_sub(f->toe, f->heel);
             y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
             if (it == 0 && dmax >= FOOT_DORSI_MAX && x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half)
                 return false;
@@ -785,8 +808,7 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
  * character's lateral axis by the opposite leg's lead; the elbow bends with
  * the run; in the air both arms rise. */
 static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run, float raise) {
-    sk_quat yawq = P->yq, yawi = sk_quat_conjugate(yawq);
-    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
+    sk_quat yawq = P->yq;
     for (uint32_t a = 0; a < P->arms; a++) {
         const parm *m = &P->arm[a];
         float side = a == 0 ? 1.0f : -1.0f;               /* left arm: +X */
@@ -800,12 +822,11 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
         sk_quat qs = skm_quat_mul(skm_quat_rot_z(side * raise), skm_quat_rot_x(-swing));
         sk_quat want_u = skm_quat_mul(yawq, skm_quat_mul(qs, P->rr[m->shoulder]));
         int32_t pu = P->skel->parents[m->shoulder];
-        sk_quat pw = pu >= 0 ? P->wr[pu] : yawq;
+        sk_quat pw = pu >= 0 ? rot_of(P, (uint32_t)pu) : yawq;
         loc[m->shoulder].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), want_u));
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, m->shoulder, m->shoulder + 1);
+        fk_from(P, loc, m->shoulder, m->shoulder + 1);
         sk_quat want_f = skm_quat_mul(yawq, skm_quat_mul(skm_quat_mul(qs, skm_quat_rot_x(-bend)), P->rr[m->elbow]));
-        loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[m->shoulder]), want_f));
-        (void)yawi;
+        loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(rot_of(P, m->shoulder)), want_f));
     }
 }
 
@@ -1132,9 +1153,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         loc[P->body].t = sk_vec3_add(loc[P->body].t, dw);
     }
     set_root(P);
-    sk_quat yawq = P->yq;
-    fk_need(P->skel, P->unit_rest, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0,
-            P->J, P->need);
+    fk_need(P, loc, 0, P->J, P->need);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
     if (on_ground && P->walking) {
         if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw], FOOT_DORSI_MAX - FOOT_LAND_MARGIN * s);
@@ -1154,8 +1173,10 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
     float raise = st->mode == SK_PROCEDURAL_AIRBORNE ? 1.2f * skm_clampf(0.5f + 0.25f * fabsf(P->vy), 0, 1) : 0;
     if (P->arms) pose_arms(P, loc, lead, run, raise);
+    fk_need(P, loc, 0, P->J, P->late); /* the joints no step computed */
     for (uint32_t a = 0; a < P->arms; a++)
         if (P->arm[a].point_w > 0) point_arm(P, pose, a);
     st->rays = P->ground.rays;
+    P->model_valid = true;
     return SK_OK;
 }
