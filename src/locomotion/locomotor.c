@@ -635,6 +635,24 @@ static float sphere_up(sk_vec3 hip, sk_vec3 c, float r) {
     return (c.y - hip.y) + (q > 0 ? sqrtf(q) : 0.0f);
 }
 
+/* The world rotations of leg l's hip, knee and ankle in the pose (before
+ * its IK): the hip's parent's from its matrix (or the character's at a
+ * root; prev_pr: the previous leg's when both hips share the parent), the
+ * rest composed down the chain where each is the parent of the next, else
+ * read from their matrices. */
+static void leg_rotations(const sk_locomotor *L, const sk_transform *loc, uint32_t l, const sk_quat *prev_pr,
+                          sk_quat *pr, sk_quat *hip, sk_quat *knee, sk_quat *ankle) {
+    const leg_rt *g = &L->leg[l];
+    const int32_t *par = L->skel->parents;
+    int32_t hp = par[g->hip];
+    if (prev_pr && l > 0 && par[L->leg[l - 1].hip] == hp) *pr = *prev_pr;
+    else *pr = hp >= 0 ? skm_mat4_rotation(&L->model[hp]) : L->qyaw;
+    *hip = skl_child_rot(*pr, loc[g->hip].r);
+    *knee = par[g->knee] == (int32_t)g->hip ? skl_child_rot(*hip, loc[g->knee].r) : skm_mat4_rotation(&L->model[g->knee]);
+    *ankle = par[g->ankle] == (int32_t)g->knee ? skl_child_rot(*knee, loc[g->ankle].r)
+                                                : skm_mat4_rotation(&L->model[g->ankle]);
+}
+
 static void set_root(sk_locomotor *L) {
     L->qyaw = yaw_quat(L->st.yaw);
     L->cyaw = cosf(L->st.yaw);
@@ -657,7 +675,9 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     double phase = L->st.phase;
     sk_vec3 up = sk_vec3_make(0, 1, 0);
     sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS];
-    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS], ankle_wr[SK_MOTION_GROUP_MAX_LEGS];
+    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];
+    sk_quat hip_pr[SK_MOTION_GROUP_MAX_LEGS], hip_wr[SK_MOTION_GROUP_MAX_LEGS], knee_wr[SK_MOTION_GROUP_MAX_LEGS],
+        ankle_wr[SK_MOTION_GROUP_MAX_LEGS];
     float flight_of[SK_MOTION_GROUP_MAX_LEGS];
     double cts[SK_MOTION_GROUP_MAX_LEGS], kt[SK_MOTION_GROUP_MAX_LEGS][4];
 
@@ -838,7 +858,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             g->lift_prev = -1;
         }
         ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
-        ankle_wr[l] = skm_mat4_rotation(&L->model[g->ankle]);
+        leg_rotations(L, loc, l, l ? &hip_pr[l - 1] : NULL, &hip_pr[l], &hip_wr[l], &knee_wr[l], &ankle_wr[l]);
         ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(cinv, ankle_wr[l])));
     }
     /* (59)-(64): the hip offset. */
@@ -892,8 +912,8 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         leg_rt *g = &L->leg[l];
         /* the two-bone solve reads the joints' positions and the hip's and
          * knee's rotations */
-        sk_transform th = {pos_of(L, g->hip), skm_mat4_rotation(&L->model[g->hip]), sk_vec3_make(1, 1, 1)};
-        sk_transform tk = {pos_of(L, g->knee), skm_mat4_rotation(&L->model[g->knee]), sk_vec3_make(1, 1, 1)};
+        sk_transform th = {pos_of(L, g->hip), hip_wr[l], sk_vec3_make(1, 1, 1)};
+        sk_transform tk = {pos_of(L, g->knee), knee_wr[l], sk_vec3_make(1, 1, 1)};
         sk_transform ta = {pos_of(L, g->ankle), ankle_wr[l], sk_vec3_make(1, 1, 1)};
         /* Bend plane: the clips' knee, off the hip-ankle line, plus a little
          * of the foot's forward direction, so a leg the clips hold nearly
@@ -924,7 +944,10 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             /* the hip's subtree up to the ankle, the ankle turned to its
              * footstep under its parent's new rotation, then the rest */
             fk(L, loc, g->hip, g->ankle, NULL);
-            sk_quat apr = skm_mat4_rotation(&L->model[ap]);
+            /* the knee's new rotation, from the hip's parent's (or its matrix) */
+            sk_quat apr = (uint32_t)ap == g->knee && L->skel->parents[g->knee] == (int32_t)g->hip
+                              ? skl_child_rot(skl_child_rot(hip_pr[l], loc[g->hip].r), loc[g->knee].r)
+                              : skm_mat4_rotation(&L->model[ap]);
             loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), ankle_rot[l]));
             fk(L, loc, g->ankle, end, NULL);
         } else {

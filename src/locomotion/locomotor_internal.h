@@ -5,6 +5,7 @@
 #ifndef SKELANIM_LOCOMOTOR_INTERNAL_H
 #define SKELANIM_LOCOMOTOR_INTERNAL_H
 
+#include "core/math_inline.h"
 #include "skelanim/locomotion/locomotor.h"
 
 #include <math.h>
@@ -14,6 +15,17 @@ static inline sk_vec3 skl_horiz(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
 static inline sk_vec3 skl_rot_y(sk_vec3 v, float a) {
     float c = cosf(a), s = sinf(a);
     return sk_vec3_make(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
+}
+/* The world rotation of a joint whose parent's world rotation is pr and
+ * whose local rotation is lr: their product, normalised only when visibly
+ * off unit length (poses hold unit rotations, whose products stay unit
+ * within rounding). What the pose's model matrices hold, without reading a
+ * rotation back out of a matrix (skm_mat4_rotation) when the parent's is
+ * known. */
+static inline sk_quat skl_child_rot(sk_quat pr, sk_quat lr) {
+    sk_quat q = skm_quat_mul(pr, lr);
+    float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    return fabsf(n2 - 1.0f) > 1e-5f ? skm_quat_normalize(q) : q;
 }
 /* Weight of one step of an exponential smoothing of time constant tau. */
 static inline float skl_smooth(double dt, float tau) { return tau > 0 ? (float)(1.0 - exp(-dt / tau)) : 1.0f; }

@@ -661,6 +661,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
             if (skm_vec3_len(mixd) > 0.1f) fwd = skm_vec3_unit(mixd);
         }
     }
+    sk_quat ap_r = sk_quat_identity(); /* the ankle's parent's new world rotation (hinge path) */
     if (g->hinge_ok) {
         /* The knee is a hinge: its angle from the hip-target distance (law
          * of cosines), about its own axis; the hip turns the leg so the
@@ -673,7 +674,11 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
             skm_quat_mul(P->skel->rest[g->knee].r, skm_quat_axis_angle(g->hinge, g->bend_sign * (g->phi0 - phi))));
         fk_from(P, loc, g->knee, g->knee + 1); /* the hip's is current */
         sk_vec3 a = point_of(P, g->knee, loc[g->ankle].t);
-        sk_quat knee_r = rot_of(P, g->knee);
+        /* world rotations down the chain hip -> knee (a parent chain here)
+         * from the hip's parent's */
+        int32_t hp = P->skel->parents[g->hip];
+        sk_quat pw = hp >= 0 ? rot_of(P, (uint32_t)hp) : yawq;
+        sk_quat hip_r = skl_child_rot(pw, loc[g->hip].r), knee_r = skl_child_rot(hip_r, loc[g->knee].r);
         sk_vec3 tu = D > 1e-6f ? sk_vec3_scale(t, 1.0f / D) : sk_vec3_make(0, -1, 0);
         sk_quat q1 = skm_quat_from_to(sk_vec3_sub(a, hip), tu);
         sk_vec3 h1 = skm_quat_rotate(q1, skm_quat_rotate(knee_r, g->hinge));
@@ -686,10 +691,9 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
             sk_quat q2 = sk_vec3_dot(h1, nd) < -0.9999f ? sk_quat_make(tu.x, tu.y, tu.z, 0) : skm_quat_from_to(h1, nd);
             R = skm_quat_mul(q2, q1);
         }
-        int32_t hp = P->skel->parents[g->hip];
-        sk_quat pw = hp >= 0 ? rot_of(P, (uint32_t)hp) : yawq;
-        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, rot_of(P, g->hip))));
+        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, hip_r)));
         fk_from(P, loc, g->hip, g->ankle);
+        ap_r = skl_child_rot(skl_child_rot(pw, loc[g->hip].r), loc[g->knee].r); /* ap is the knee */
     } else {
         /* the two-bone solve reads the joints' positions and the hip's and
          * knee's rotations */
@@ -708,7 +712,8 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
     }
     if (ap >= 0) {
         sk_quat want = skm_quat_mul(rot, g->ankle_rest_c);
-        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(rot_of(P, (uint32_t)ap)), want));
+        if (!g->hinge_ok) ap_r = rot_of(P, (uint32_t)ap);
+        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(ap_r), want));
         fk_from(P, loc, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
     }
     /* limits (the gait is meant to stay inside them; clamping is the guard) */
@@ -826,7 +831,8 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
         loc[m->shoulder].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), want_u));
         fk_from(P, loc, m->shoulder, m->shoulder + 1);
         sk_quat want_f = skm_quat_mul(yawq, skm_quat_mul(skm_quat_mul(qs, skm_quat_rot_x(-bend)), P->rr[m->elbow]));
-        loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(rot_of(P, m->shoulder)), want_f));
+        sk_quat sh_r = skl_child_rot(pw, loc[m->shoulder].r); /* the shoulder's new world rotation */
+        loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(sh_r), want_f));
     }
 }
 
