@@ -53,7 +53,7 @@
 #include "skelanim/anim/blend.h"
 #include "skelanim/ik/ik.h"
 #include "skelanim/locomotion/locomotor.h"
-#include "locomotor_internal.h"
+#include "footstep.h"
 
 #include <math.h>
 #include <string.h>
@@ -128,7 +128,7 @@ struct sk_locomotor {
     bool hip_valid;
     float slope;             /* smoothed ground slope ahead */          /* st.hip_offset holds last frame's offset */
     sk_locomotor_state st;
-    skl_ground ground;       /* terrain rays (counts them) */
+    ground_probe ground;       /* terrain rays (counts them) */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -162,7 +162,7 @@ void sk_motion_tracker_reset(sk_motion_tracker *t, sk_vec3 position, float yaw) 
 
 void sk_motion_tracker_update(sk_motion_tracker *t, sk_vec3 position, float yaw, double dt) {
     if (!t || !(dt > 0) || !isfinite(dt) || !skm_vec3_finite(position) || !isfinite(yaw)) return;
-    float k = t->updates == 0 ? 1.0f : skl_smooth(dt, t->smoothing);
+    float k = t->updates == 0 ? 1.0f : smoothing_weight(dt, t->smoothing);
     sk_vec3 v = sk_vec3_scale(sk_vec3_sub(position, t->position), (float)(1.0 / dt));
     float w = (float)(unwrap_delta(t->yaw, yaw) / dt);
     sk_vec3 v_new = skm_vec3_lerp(t->velocity, v, k);
@@ -216,7 +216,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         hips[l] = (uint32_t)a->hip_joint;
     }
     int32_t body = desc->body_joint;
-    if (body < 0) body = skl_common_ancestor(s, hips, legs);
+    if (body < 0) body = legs_common_ancestor(s, hips, legs);
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "locomotor: no body joint (the legs' hips have no common ancestor; set body_joint)");
@@ -316,16 +316,16 @@ double sk_locomotor_clip_time(const sk_locomotor *L, uint32_t i) { return L && i
 uint32_t sk_locomotor_body_joint(const sk_locomotor *L) { return L ? L->body : 0; }
 const sk_mat4 *sk_locomotor_model(const sk_locomotor *L) { return L && L->model_valid ? L->model : NULL; }
 
-/* ---- terrain (locomotor_ground.c) --------------------------------------- */
+/* ---- terrain: the ground probe (footstep.c) ----------------------------- */
 static bool ground_at(sk_locomotor *L, float x, float z, float y_ref, sk_terrain_hit *hit) {
     L->ground.center = L->st.position;
-    return skl_ground_at(&L->ground, x, z, y_ref, hit);
+    return ground_probe_cast(&L->ground, x, z, y_ref, hit);
 }
 
 static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base, float yaw, double when,
                            int *prefer, sk_footstep *out) {
     L->ground.center = L->st.position;
-    skl_place_footstep(&L->ground, lb->foot_direction, base, yaw, when, prefer, out);
+    footstep_place(&L->ground, lb->foot_direction, base, yaw, when, prefer, out);
 }
 
 /* (27)-(33): where the character will be when leg l is next at stance:
@@ -333,7 +333,7 @@ static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base
 static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *base, float *yaw_to, double *when) {
     const sk_leg_blend *lb = &L->blend.legs[l];
     double dt_to = L->cd_eff * (1.0 - ct);                                     /* (27) */
-    sk_vec3 pos = L->st.position, v = skl_horiz(L->tracker.velocity);
+    sk_vec3 pos = L->st.position, v = vec3_horizontal(L->tracker.velocity);
     float w = L->tracker.angular_velocity, yaw = L->st.yaw;
     if (L->frozen) { /* standing: footsteps under the body */
         v = sk_vec3_make(0, 0, 0);
@@ -344,17 +344,17 @@ static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *
          * atan(w tau) and is shorter by sqrt(1 + (w tau)^2): undone here, so
          * a steady turn is predicted exactly. */
         float wt = w * L->tracker.smoothing;
-        v = sk_vec3_scale(skl_rot_y(v, atanf(wt)), sqrtf(1 + wt * wt));
+        v = sk_vec3_scale(vec3_turn_y(v, atanf(wt)), sqrtf(1 + wt * wt));
     }
     sk_vec3 P;
     if (fabsf(w) > 1e-3f) {
         sk_vec3 tc = sk_vec3_scale(sk_vec3_make(v.z, 0, -v.x), 1.0f / w); /* (31): up x v / turn speed (32) */
-        P = sk_vec3_add(sk_vec3_add(pos, tc), skl_rot_y(sk_vec3_scale(tc, -1), (float)(w * dt_to))); /* (30), (33) */
+        P = sk_vec3_add(sk_vec3_add(pos, tc), vec3_turn_y(sk_vec3_scale(tc, -1), (float)(w * dt_to))); /* (30), (33) */
     } else {
         P = sk_vec3_add(pos, sk_vec3_scale(v, (float)dt_to));                 /* (28) */
     }
     *yaw_to = yaw + (float)(w * dt_to);                                       /* (29) */
-    *base = sk_vec3_add(P, skl_rot_y(skl_horiz(lb->stance_position), *yaw_to));
+    *base = sk_vec3_add(P, vec3_turn_y(vec3_horizontal(lb->stance_position), *yaw_to));
     base->y = 0;
     *when = L->st.time + dt_to;
 }
@@ -390,7 +390,7 @@ static float clearance(sk_locomotor *L, uint32_t l) {
         float z = (float)k / (CLEAR_SAMPLES + 1);
         sk_vec3 p = skm_vec3_lerp(a->position, b->position, z);
         float yaw = a->yaw + skm_wrap_angle(b->yaw - a->yaw) * z;
-        sk_vec3 d = skl_horiz(skl_rot_y(lb->foot_direction, yaw));
+        sk_vec3 d = vec3_horizontal(vec3_turn_y(lb->foot_direction, yaw));
         sk_terrain_hit h, t;
         float top = -INFINITY;
         if (ground_at(L, p.x, p.z, fmaxf(a->position.y, b->position.y), &h)) top = h.point.y;
@@ -476,7 +476,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         g->cast_valid = g->clr_valid = false;
         g->guard = 0;
         g->lift_prev = -1;
-        sk_vec3 base = sk_vec3_add(L->st.position, skl_rot_y(skl_horiz(L->blend.legs[l].stance_position), L->st.yaw));
+        sk_vec3 base = sk_vec3_add(L->st.position, vec3_turn_y(vec3_horizontal(L->blend.legs[l].stance_position), L->st.yaw));
         place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, NULL, &g->from);
         g->to_base = base;
         g->to_base.y = 0;
@@ -501,7 +501,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     sk_terrain_hit h;
     float gy = L->st.position.y;
     if (ground_at(L, x, z, L->st.position.y, &h)) gy = h.point.y;
-    float y = L->st.position.y + (gy - L->st.position.y) * skl_smooth(dt, L->ground_tau);
+    float y = L->st.position.y + (gy - L->st.position.y) * smoothing_weight(dt, L->ground_tau);
     L->st.position = sk_vec3_make(x, y, z);
     L->st.yaw = skm_wrap_angle(yaw);
     sk_motion_tracker_update(&L->tracker, L->st.position, L->st.yaw, dt);
@@ -509,9 +509,9 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     L->st.angular_velocity = L->tracker.angular_velocity;
 
     /* Weights from the velocity in character space (§4.2, Kod 4). */
-    sk_vec3 v = skl_horiz(L->tracker.velocity);
+    sk_vec3 v = vec3_horizontal(L->tracker.velocity);
     float speed = skm_vec3_len(v);
-    blend_now(L, skl_rot_y(v, -L->st.yaw));
+    blend_now(L, vec3_turn_y(v, -L->st.yaw));
     float vb = skm_vec3_len(L->blend.velocity);
     double cd = L->blend.cycle_duration;
     /* Slower than the blended clips: longer cycles (at most 2x), while
@@ -531,9 +531,9 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
         sk_terrain_hit ha;
         float slope = 0;
         if (ground_at(L, ahead.x, ahead.z, L->st.position.y, &ha)) slope = fabsf(ha.point.y - gy) / 0.6f;
-        L->slope += (fminf(slope, 2.0f) - L->slope) * skl_smooth(dt, 0.3f);
+        L->slope += (fminf(slope, 2.0f) - L->slope) * smoothing_weight(dt, 0.3f);
     } else {
-        L->slope += (0 - L->slope) * skl_smooth(dt, 0.3f);
+        L->slope += (0 - L->slope) * smoothing_weight(dt, 0.3f);
     }
     cd /= 1.0 + SLOPE_CADENCE * L->slope;
     L->cd_eff = cd;
@@ -556,7 +556,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     if (!L->frozen) L->st.phase = wrap01d(L->st.phase + dt / cd);
     if (!L->external_group) { /* else the caller's state machine sets it (sk_locomotor_set_group_weight) */
         float target = L->frozen ? 0.0f : 1.0f;
-        L->st.moving += (target - L->st.moving) * skl_smooth(dt, 0.2f);
+        L->st.moving += (target - L->st.moving) * smoothing_weight(dt, 0.2f);
         if (L->frozen && L->st.moving < 1e-3f) L->st.moving = 0;
     }
     L->idle_time += dt;
@@ -647,9 +647,9 @@ static void leg_rotations(const sk_locomotor *L, const sk_transform *loc, uint32
     int32_t hp = par[g->hip];
     if (prev_pr && l > 0 && par[L->leg[l - 1].hip] == hp) *pr = *prev_pr;
     else *pr = hp >= 0 ? skm_mat4_rotation(&L->model[hp]) : L->qyaw;
-    *hip = skl_child_rot(*pr, loc[g->hip].r);
-    *knee = par[g->knee] == (int32_t)g->hip ? skl_child_rot(*hip, loc[g->knee].r) : skm_mat4_rotation(&L->model[g->knee]);
-    *ankle = par[g->ankle] == (int32_t)g->knee ? skl_child_rot(*knee, loc[g->ankle].r)
+    *hip = child_world_rot(*pr, loc[g->hip].r);
+    *knee = par[g->knee] == (int32_t)g->hip ? child_world_rot(*hip, loc[g->knee].r) : skm_mat4_rotation(&L->model[g->knee]);
+    *ankle = par[g->ankle] == (int32_t)g->knee ? child_world_rot(*knee, loc[g->ankle].r)
                                                 : skm_mat4_rotation(&L->model[g->ankle]);
 }
 
@@ -768,8 +768,8 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             }
             float arc = sinf(SKM_PI * s);                                       /* (36) */
             /* (37)-(38): toward where the body would put the foot now. */
-            sk_vec3 here = sk_vec3_add(cpos, rotc(L, skl_horiz(lb->stance_position)));
-            sk_vec3 off3 = skl_horiz(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
+            sk_vec3 here = sk_vec3_add(cpos, rotc(L, vec3_horizontal(lb->stance_position)));
+            sk_vec3 off3 = vec3_horizontal(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
             F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
             float base_y = F.y;
             /* (39)-(44): follow the footsteps' tangent planes; and clear the
@@ -782,9 +782,9 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             F.y += lift_amp * arc;                                                            /* (44) */
             /* (45)-(54): not lower than the ground the other legs stand on. */
             {
-                sk_vec3 vdir = skm_vec3_unit(skl_horiz(L->tracker.velocity));
+                sk_vec3 vdir = skm_vec3_unit(vec3_horizontal(L->tracker.velocity));
                 sk_vec3 vdc = rotc_inv(L, vdir);
-                float cdist = skm_vec3_len(skl_horiz(L->tracker.velocity)) * (float)L->cd_eff;
+                float cdist = skm_vec3_len(vec3_horizontal(L->tracker.velocity)) * (float)L->cd_eff;
                 double sum_h = 0;
                 float sum_y = 0;
                 for (uint32_t k = 0; k < L->legs; k++) {
@@ -796,7 +796,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
                     sk_vec3 ghp = skm_vec3_lerp(sk_vec3_add(o->from.position, sk_vec3_scale(tf, (float)ck)),
                                                 sk_vec3_add(o->to.position, sk_vec3_scale(tt, (float)(ck - 1))),
                                                 wk);                                                 /* (49) */
-                    ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(skl_horiz(L->blend.legs[k].stance_position), -1))); /* (50) */
+                    ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(vec3_horizontal(L->blend.legs[k].stance_position), -1))); /* (50) */
                     double hk = (cos(2 * SKM_PI * ck) + 1) / 2 + 1e-4;                               /* (51) */
                     sum_h += hk;
                     sum_y += (float)hk * ghp.y;
@@ -820,7 +820,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
                 F.y = base_y + g->lift_prev;
             }
             /* (55)-(58): the clips' sideways and vertical motion. */
-            sk_vec3 sd = skl_horiz(sk_vec3_sub(b->position, a->position));                                /* (55) */
+            sk_vec3 sd = vec3_horizontal(sk_vec3_sub(b->position, a->position));                                /* (55) */
             sk_vec3 side = skm_vec3_unit(sk_vec3_cross(up, sd));                                     /* (56) */
             if (skm_vec3_is_zero(side)) side = rotc(L, sk_vec3_make(1, 0, 0));
             F = sk_vec3_add(F, sk_vec3_scale(side, xn));                                             /* (57) */
@@ -928,7 +928,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             if (hl2 > 1e-12f) off = sk_vec3_sub(off, sk_vec3_scale(ha, sk_vec3_dot(off, ha) / hl2));
             sk_vec3 fwd = skm_quat_rotate(ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(ankle_wr[l]),
                                                                         sk_vec3_sub(pos_of(L, g->tip_joint), a)));
-            fwd = skm_vec3_unit(skl_horiz(fwd));
+            fwd = skm_vec3_unit(vec3_horizontal(fwd));
             sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
             tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
         }
@@ -946,7 +946,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             fk(L, loc, g->hip, g->ankle, NULL);
             /* the knee's new rotation, from the hip's parent's (or its matrix) */
             sk_quat apr = (uint32_t)ap == g->knee && L->skel->parents[g->knee] == (int32_t)g->hip
-                              ? skl_child_rot(skl_child_rot(hip_pr[l], loc[g->hip].r), loc[g->knee].r)
+                              ? child_world_rot(child_world_rot(hip_pr[l], loc[g->hip].r), loc[g->knee].r)
                               : skm_mat4_rotation(&L->model[ap]);
             loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), ankle_rot[l]));
             fk(L, loc, g->ankle, end, NULL);

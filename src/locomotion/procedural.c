@@ -23,7 +23,7 @@
  *     0.3 s. */
 #include "core/internal.h"
 #include "core/math_inline.h"
-#include "locomotor_internal.h"
+#include "footstep.h"
 #include "skelanim/locomotion/procedural.h"
 
 #include <math.h>
@@ -116,7 +116,7 @@ struct sk_procedural {
     float ys, yc;
     float hip_h;              /* rest body height above the heels */
     float leg_len, walk, runv, step0, lift0, rise0, crouch, jump_v, down_max, up_max;
-    skl_ground ground;
+    ground_probe ground;
     sk_motion_tracker tracker;
     /* motion */
     float ground_y;           /* smoothed ground under the body */
@@ -195,7 +195,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     int32_t body = desc->body_joint;
     if (body < 0) {
         uint32_t hips[2] = {(uint32_t)legs[0].hip, (uint32_t)legs[1].hip};
-        body = skl_common_ancestor(s, hips, 2);
+        body = legs_common_ancestor(s, hips, 2);
     }
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: no body joint (set body_joint)");
@@ -237,7 +237,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         sk_vec3 heel = pt_of(P->rt, P->rr, P->rs, g->ankle, g->heel_pt), toe = pt_of(P->rt, P->rr, P->rs, g->tip, g->toe_pt);
         g->lateral = heel.x;
         g->ankle_off = sk_vec3_sub(P->rt[g->ankle], heel);
-        g->foot_dir = skl_horiz(sk_vec3_sub(toe, heel));
+        g->foot_dir = vec3_horizontal(sk_vec3_sub(toe, heel));
         g->ankle_rest_c = P->rr[g->ankle];
         g->hinge = skm_quat_rotate(sk_quat_conjugate(P->rr[g->knee]), sk_vec3_make(1, 0, 0));
         /* a frame axis within 10 degrees of it is taken as the hinge (the
@@ -342,21 +342,21 @@ const sk_mat4 *sk_procedural_model(const sk_procedural *P) { return P && P->mode
 
 static bool ground(sk_procedural *P, float x, float z, float y_ref, sk_terrain_hit *h) {
     P->ground.center = P->st.position;
-    return skl_ground_at(&P->ground, x, z, y_ref, h);
+    return ground_probe_cast(&P->ground, x, z, y_ref, h);
 }
 
 /* A footstep for leg l whose heel goes to base (horizontal), facing yaw. */
 static void place(sk_procedural *P, uint32_t l, sk_vec3 base, float yaw, sk_footstep *out) {
     P->ground.center = P->st.position;
     P->ground.center.y = P->leg[1 - l].step.position.y; /* rays from the support foot's height */
-    skl_place_footstep(&P->ground, P->leg[l].foot_dir, base, yaw, P->st.time, &P->leg[l].edge_pref, out);
+    footstep_place(&P->ground, P->leg[l].foot_dir, base, yaw, P->st.time, &P->leg[l].edge_pref, out);
     /* Steep ground: the foot is pitched at most FOOT_PITCH_UP/DOWN, on the
      * ball of the foot uphill (the toe on the ground, the heel raised) and
      * on the heel downhill (the toe raised), so the ankle stays inside its
      * anatomical range through the stance (sk_mannequin_leg_limits: a foot
      * flat on a 30 degree slope uphill needs more dorsiflexion than it
      * allows, on a 45 degree slope downhill more plantarflexion). */
-    sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = skl_horiz(fd);
+    sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = vec3_horizontal(fd);
     float fl = skm_vec3_len(fh);
     if (fl < 1e-6f) return;
     if (fd.y < fl * FOOT_TAN_UP && fd.y > -fl * FOOT_TAN_UP) return; /* inside both: flat on the ground */
@@ -376,7 +376,7 @@ static sk_vec3 heel_base(const sk_procedural *P, uint32_t l, sk_vec3 c, float ya
     const pleg *g = &P->leg[l];
     /* the ankle under the hip line: the heel sits behind it by the ankle's forward offset */
     sk_vec3 off = sk_vec3_make(g->lateral, 0, -g->ankle_off.z);
-    sk_vec3 b = sk_vec3_add(c, skl_rot_y(off, yaw));
+    sk_vec3 b = sk_vec3_add(c, vec3_turn_y(off, yaw));
     b.y = 0;
     return b;
 }
@@ -539,7 +539,7 @@ static float clearance(sk_procedural *P, uint32_t l) {
     if (g->clr_valid && skm_vec3_len(sk_vec3_sub(g->clr_c, g->step.position)) < 0.03f) return g->clr_h;
     sk_vec3 a = g->from.position, c = g->step.position;
     float need = 0;
-    sk_vec3 fd = skl_rot_y(g->foot_dir, g->step.yaw);
+    sk_vec3 fd = vec3_turn_y(g->foot_dir, g->step.yaw);
     float top_all = fmaxf(fmaxf(a.y, c.y), fmaxf(a.y + skm_quat_rotate(g->from.rotation, g->foot_dir).y,
                                                  c.y + skm_quat_rotate(g->step.rotation, g->foot_dir).y));
     for (int k = 1; k <= 4; k++) {
@@ -576,7 +576,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
         float t = ahead / v;
         sk_vec3 vel = sk_vec3_scale(dir, v);
         sk_vec3 tc = sk_vec3_scale(sk_vec3_make(vel.z, 0, -vel.x), 1.0f / w);
-        c = sk_vec3_add(sk_vec3_add(P->st.position, tc), skl_rot_y(sk_vec3_scale(tc, -1), w * t));
+        c = sk_vec3_add(sk_vec3_add(P->st.position, tc), vec3_turn_y(sk_vec3_scale(tc, -1), w * t));
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
@@ -654,7 +654,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
      * before a turn): the hip takes half of the twist, the ankle the rest */
     sk_vec3 fwd = sk_vec3_make(P->ys, 0, P->yc);
     {
-        sk_vec3 ff = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(0, 0, 1)));
+        sk_vec3 ff = vec3_horizontal(skm_quat_rotate(rot, sk_vec3_make(0, 0, 1)));
         float fl = skm_vec3_len(ff);
         if (fl > 0.1f) {
             sk_vec3 mixd = sk_vec3_add(fwd, sk_vec3_scale(ff, 1.0f / fl));
@@ -678,7 +678,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
          * from the hip's parent's */
         int32_t hp = P->skel->parents[g->hip];
         sk_quat pw = hp >= 0 ? rot_of(P, (uint32_t)hp) : yawq;
-        sk_quat hip_r = skl_child_rot(pw, loc[g->hip].r), knee_r = skl_child_rot(hip_r, loc[g->knee].r);
+        sk_quat hip_r = child_world_rot(pw, loc[g->hip].r), knee_r = child_world_rot(hip_r, loc[g->knee].r);
         sk_vec3 tu = D > 1e-6f ? sk_vec3_scale(t, 1.0f / D) : sk_vec3_make(0, -1, 0);
         sk_quat q1 = skm_quat_from_to(sk_vec3_sub(a, hip), tu);
         sk_vec3 h1 = skm_quat_rotate(q1, skm_quat_rotate(knee_r, g->hinge));
@@ -693,7 +693,7 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
         }
         loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, hip_r)));
         fk_from(P, loc, g->hip, g->ankle);
-        ap_r = skl_child_rot(skl_child_rot(pw, loc[g->hip].r), loc[g->knee].r); /* ap is the knee */
+        ap_r = child_world_rot(child_world_rot(pw, loc[g->hip].r), loc[g->knee].r); /* ap is the knee */
     } else {
         /* the two-bone solve reads the joints' positions and the hip's and
          * knee's rotations */
@@ -754,7 +754,7 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
     g->piv_q = sk_quat_identity();
     /* the foot's own lateral axis (across a slope or in a turn the foot is
      * turned from the facing; about the facing's a pivot would roll it) */
-    sk_vec3 lat = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(1, 0, 0)));
+    sk_vec3 lat = vec3_horizontal(skm_quat_rotate(rot, sk_vec3_make(1, 0, 0)));
     float lat_len = skm_vec3_len(lat);
     lat = lat_len > 0.1f ? sk_vec3_scale(lat, 1.0f / lat_len) : sk_vec3_make(P->yc, 0, -P->ys);
     float bend0 = 0, target = 0, total = 0;
@@ -831,7 +831,7 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
         loc[m->shoulder].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), want_u));
         fk_from(P, loc, m->shoulder, m->shoulder + 1);
         sk_quat want_f = skm_quat_mul(yawq, skm_quat_mul(skm_quat_mul(qs, skm_quat_rot_x(-bend)), P->rr[m->elbow]));
-        sk_quat sh_r = skl_child_rot(pw, loc[m->shoulder].r); /* the shoulder's new world rotation */
+        sk_quat sh_r = child_world_rot(pw, loc[m->shoulder].r); /* the shoulder's new world rotation */
         loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(sh_r), want_f));
     }
 }
@@ -860,23 +860,23 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         float xt = 0;
         if (has_ground) {
             /* the slope, not each bump: the normal smoothed over XS_NORMAL s */
-            P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h.normal, skl_smooth(dt, XS_NORMAL)));
+            P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h.normal, smoothing_weight(dt, XS_NORMAL)));
             sk_vec3 n = P->xs_n;
             cross_slope(n, yaw, &P->xs_side, &xb, &xf);
             /* across the velocity (the facing standing) */
-            sk_vec3 vv = skl_horiz(P->tracker.velocity);
+            sk_vec3 vv = vec3_horizontal(P->tracker.velocity);
             float vl = skm_vec3_len(vv);
             sk_vec3 d0 = vl > 0.05f ? sk_vec3_scale(vv, 1.0f / vl) : sk_vec3_make(sinf(yaw), 0, cosf(yaw));
             if (n.y > 0.2f) xt = fabsf(n.x * d0.z - n.z * d0.x) / n.y;
         }
-        float k = skl_smooth(dt, XS_SMOOTH);
+        float k = smoothing_weight(dt, XS_SMOOTH);
         P->xs_body += (xb - P->xs_body) * k;
         P->xs_foot += (xf - P->xs_foot) * k;
         P->xs_tan += (xt - P->xs_tan) * k;
     }
     st->yaw = skm_wrap_angle(yaw + P->xs_body);
     sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
-    sk_vec3 v = skl_horiz(P->tracker.velocity);
+    sk_vec3 v = vec3_horizontal(P->tracker.velocity);
     float speed = skm_vec3_len(v);
     P->yq = skm_quat_rot_y(st->yaw);
     P->ys = sinf(st->yaw), P->yc = cosf(st->yaw);
@@ -901,7 +901,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         sk_terrain_hit ha;
         if (ground(P, ahead.x, ahead.z, gy, &ha) && has_ground) slope = skm_clampf((ha.point.y - gy) / 0.6f, -2, 2);
     }
-    st->slope += (slope - st->slope) * skl_smooth(dt, 0.3f);
+    st->slope += (slope - st->slope) * smoothing_weight(dt, 0.3f);
     /* gait parameters */
     float run = skm_clampf((speed - P->walk) / (P->runv - P->walk), 0, 1);
     run = run * run * (3 - 2 * run);
@@ -952,7 +952,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             sk_footstep beside;
             const pleg *sup = &P->leg[st->support];
             sk_vec3 base = sk_vec3_add(sup->step.position,
-                                       skl_rot_y(sk_vec3_make(gs->lateral - sup->lateral, 0, 0), sup->step.yaw));
+                                       vec3_turn_y(sk_vec3_make(gs->lateral - sup->lateral, 0, 0), sup->step.yaw));
             base.y = 0;
             place(P, sw, base, sup->step.yaw, &beside);
             gs->step = beside;
@@ -991,7 +991,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
                  * toe): it stands so, heel raised, toe where it was to land */
                 pleg *gl = &P->leg[st->support];
                 sk_vec3 fd = skm_quat_rotate(gl->step.rotation, gl->foot_dir);
-                bool on_heel = fd.y < -0.95f * FOOT_TAN_DOWN * skm_vec3_len(skl_horiz(fd)); /* place(): toe raised */
+                bool on_heel = fd.y < -0.95f * FOOT_TAN_DOWN * skm_vec3_len(vec3_horizontal(fd)); /* place(): toe raised */
                 if (gl->piv_toe && !on_heel) {
                     sk_vec3 toe = sk_vec3_add(gl->step.position, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
                     gl->step.rotation = skm_quat_normalize(skm_quat_mul(gl->piv_q, gl->step.rotation));
@@ -1009,7 +1009,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
                  * and ends the step (len - ahead) behind it: at most 0.6 leg
                  * lengths, or (speeding up: the last landing was planned
                  * for a shorter step) the hip over-extends */
-                sk_vec3 rel = skl_horiz(sk_vec3_sub(P->leg[st->support].step.position, st->position));
+                sk_vec3 rel = vec3_horizontal(sk_vec3_sub(P->leg[st->support].step.position, st->position));
                 float ahead = sk_vec3_dot(rel, dir);
                 P->step_len = fminf(len, fmaxf(ahead, 0.0f) + 0.6f * P->leg_len);
                 landing(P, sw, dir, P->step_len, 0.5f * P->step_len, &gs->step);
@@ -1024,7 +1024,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
          * the ground on a ramp (27 cm at 1.8 m/s up 45 degrees: the knees
          * folded past their range): the ground 0.15 s ahead is followed */
         float lead = st->slope * speed * 0.15f; /* slope: along the velocity */
-        P->ground_y += (gy + lead - P->ground_y) * skl_smooth(dt, 0.15f);
+        P->ground_y += (gy + lead - P->ground_y) * smoothing_weight(dt, 0.15f);
     }
     float s = st->step;
     float rise = P->rise0 * (1 + run);
@@ -1086,7 +1086,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             /* not below the ground under the foot (the frame before touching
              * down; a foot still over the ledge it fell from) */
             float fy = body_y - reach;
-            sk_vec3 fd = skl_rot_y(P->leg[l].foot_dir, st->yaw);
+            sk_vec3 fd = vec3_turn_y(P->leg[l].foot_dir, st->yaw);
             sk_terrain_hit fh;
             if (ground(P, b.x, b.z, P->body_y, &fh)) fy = fmaxf(fy, fh.point.y);
             if (ground(P, b.x + fd.x, b.z + fd.z, P->body_y, &fh)) fy = fmaxf(fy, fh.point.y);
@@ -1132,7 +1132,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             pleg *g = &P->leg[l];
             sk_vec3 at = sk_vec3_add(heel_t[l], skm_quat_rotate(rot_t[l], g->ankle_off));
             sk_vec3 hip_rest = sk_vec3_add(sk_vec3_make(st->position.x, 0, st->position.z),
-                                           skl_rot_y(sk_vec3_sub(P->rt[g->hip], sk_vec3_make(0, P->rt[P->body].y, 0)), st->yaw));
+                                           vec3_turn_y(sk_vec3_sub(P->rt[g->hip], sk_vec3_make(0, P->rt[P->body].y, 0)), st->yaw));
             float dx = hip_rest.x - at.x, dz = hip_rest.z - at.z, L2 = 0.985f * g->length * 0.985f * g->length; /* below the soft-IK band: exact */
             float q = L2 - dx * dx - dz * dz;
             /* out of reach horizontally: the leg stretches toward it, the

@@ -38,7 +38,7 @@
 #include "skelanim/core/pose.h"
 #include "skelanim/core/skeleton.h"
 #include "skelanim/locomotion/sync.h"
-#include "skelanim/locomotion/terrain.h"
+#include "skelanim/world/terrain.h"
 
 #ifdef __cplusplus
 extern "C" {
