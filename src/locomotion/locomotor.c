@@ -662,35 +662,33 @@ static void set_root(sk_locomotor *L) {
     L->st.root = sk_mat4_from_transform(&t);
 }
 
-sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
-    if (!L || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor adjust: NULL");
-    sk_result r = sk_pose_check(L->skel, pose, "locomotor adjust", err);
-    if (r != SK_OK) return r;
-    sk_transform *loc = pose->local;
-    uint32_t J = L->J;
-    set_root(L);
-    fk(L, loc, 0, J, L->need);
-    sk_quat cinv = sk_quat_conjugate(L->qyaw);
-    sk_vec3 cpos = L->st.position;
-    double phase = L->st.phase;
-    sk_vec3 up = sk_vec3_make(0, 1, 0);
-    sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS];
-    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];
+/* What one adjust frame hands from step to step, per leg. */
+typedef struct adjust_frame {
+    sk_quat cinv;                                   /* the character's yaw, inverted */
+    sk_vec3 cpos;                                   /* the character's ground point */
+    double phase;                                   /* the group phase */
+    double cts[SK_MOTION_GROUP_MAX_LEGS];           /* each leg's cycle time from its stance */
+    double kt[SK_MOTION_GROUP_MAX_LEGS][4];         /* its keytimes: lift, off, strike, land */
+    float flight[SK_MOTION_GROUP_MAX_LEGS];         /* flight time (0 on the ground) */
+    sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS]; /* (66) */
+    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];    /* the ankle's world rotation wanted */
+    /* world rotations in the pose before the IK: the hip's parent, hip, knee, ankle */
     sk_quat hip_pr[SK_MOTION_GROUP_MAX_LEGS], hip_wr[SK_MOTION_GROUP_MAX_LEGS], knee_wr[SK_MOTION_GROUP_MAX_LEGS],
         ankle_wr[SK_MOTION_GROUP_MAX_LEGS];
-    float flight_of[SK_MOTION_GROUP_MAX_LEGS];
-    double cts[SK_MOTION_GROUP_MAX_LEGS], kt[SK_MOTION_GROUP_MAX_LEGS][4];
+} adjust_frame;
 
-    /* Footsteps: a new one when the leg's cycle wraps (stance), the next
-     * predicted until the foot strikes. */
+/* Footsteps: a new one when a leg's cycle wraps (stance), the next
+ * predicted (27)-(33) until the foot strikes; each leg's cycle time and
+ * keytimes into A. */
+static void adjust_footsteps(sk_locomotor *L, adjust_frame *A) {
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         const sk_leg_blend *lb = &L->blend.legs[l];
         double lift, off, strike, land;
         keytimes(lb, &lift, &off, &strike, &land);
-        kt[l][0] = lift, kt[l][1] = off, kt[l][2] = strike, kt[l][3] = land;
-        double ct = wrap01d(phase - lb->stance_time);
-        cts[l] = ct;
+        A->kt[l][0] = lift, A->kt[l][1] = off, A->kt[l][2] = strike, A->kt[l][3] = land;
+        double ct = wrap01d(A->phase - lb->stance_time);
+        A->cts[l] = ct;
         if (ct < g->prev_ct - 0.5) { /* wrapped: the foot is on the step it went to */
             g->from = g->to;
             g->cast_valid = false;
@@ -721,147 +719,179 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             footstep_at(L, l, base, yaw_to, when, &g->to);
         }
     }
-    /* Per leg: footbase target and foot rotation (34)-(58), ankle (65)-(66). */
-    for (uint32_t l = 0; l < L->legs; l++) {
-        leg_rt *g = &L->leg[l];
-        const sk_leg_blend *lb = &L->blend.legs[l];
-        double lift = kt[l][0], land = kt[l][3];
-        double ct = cts[l];
-        sk_vec3 F;
-        sk_quat Rf;
-        float flight = 0;
-        /* Standing still (the phase stopped with every foot on the ground),
-         * a rolling foot stays on its footstep too. */
-        bool rolling = ct > lift && ct < land && (ct <= kt[l][1] || ct >= kt[l][2]);
-        bool in_air = ct > lift && ct < land && land > lift && !(L->frozen && rolling);
-        if (!in_air) {
-            const sk_footstep *fs = ct <= kt[l][1] ? &g->from : &g->to;
-            F = fs->position;
-            Rf = fs->rotation;
-        } else {
-            flight = (float)((ct - lift) / (land - lift));
-            sk_vec3 nf, nl, nd;
-            sk_error e = {0};
-            double gl = lb->stance_time + lift, gd = lb->stance_time + land;
-            sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, phase, &nf, &e);
-            if (!g->ends_valid) { /* the trajectory's ends change only with the blend */
-                sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gl, &g->fb_lift, &e);
-                sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gd, &g->fb_land, &e);
-                g->ends_valid = true;
-            }
-            nl = g->fb_lift;
-            nd = g->fb_land;
-            float dz = nd.z - nl.z;
-            float s = dz > 1e-4f ? skm_clampf((nf.z - nl.z) / dz, 0, 1) : flight;
-            float xn = nf.x - (nl.x + (nd.x - nl.x) * s), yn = nf.y - (nl.y + (nd.y - nl.y) * s);
-            const sk_footstep *a = &g->from, *b = &g->to;
-            F = skm_vec3_lerp(a->position, b->position, s);                     /* (34) */
-            /* Height: (34) lerps it with the clips' forward progress, which
-             * is concentrated in mid-flight; between footsteps at different
-             * heights the foot would then climb (or drop) all at once, the
-             * knee flexing at up to 30 rad/s on 0.17 m stairs. The height
-             * moves with the flight time instead (smoothstep): up early,
-             * down late, as people take stairs. */
-            {
-                float u = flight, ss = u * u * (3 - 2 * u);
-                F.y = a->position.y + (b->position.y - a->position.y) * ss;
-            }
-            float arc = sinf(SKM_PI * s);                                       /* (36) */
-            /* (37)-(38): toward where the body would put the foot now. */
-            sk_vec3 here = sk_vec3_add(cpos, rotc(L, vec3_horizontal(lb->stance_position)));
-            sk_vec3 off3 = vec3_horizontal(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
-            F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
-            float base_y = F.y;
-            /* (39)-(44): follow the footsteps' tangent planes; and clear the
-             * terrain between them (see the top). */
-            sk_vec3 mid = sk_vec3_scale(sk_vec3_add(a->position, b->position), 0.5f);         /* (39) */
-            float hf = sk_vec3_dot(sk_vec3_sub(a->position, mid), a->normal) / fmaxf(a->normal.y, 0.1f); /* (40) */
-            float hn = sk_vec3_dot(sk_vec3_sub(b->position, mid), b->normal) / fmaxf(b->normal.y, 0.1f); /* (41) */
-            float hmax = fmaxf(fmaxf(hf, hn), 0.0f);                                          /* (42) */
-            float lift_amp = fmaxf(2.0f * hmax / SKM_PI, clearance(L, l));                   /* (43) */
-            F.y += lift_amp * arc;                                                            /* (44) */
-            /* (45)-(54): not lower than the ground the other legs stand on. */
-            {
-                sk_vec3 vdir = skm_vec3_unit(vec3_horizontal(L->tracker.velocity));
-                sk_vec3 vdc = rotc_inv(L, vdir);
-                float cdist = skm_vec3_len(vec3_horizontal(L->tracker.velocity)) * (float)L->cd_eff;
-                double sum_h = 0;
-                float sum_y = 0;
-                for (uint32_t k = 0; k < L->legs; k++) {
-                    const leg_rt *o = &L->leg[k];
-                    double ck = cts[k];
-                    sk_vec3 tf = sk_vec3_scale(skm_quat_rotate(o->from.rotation, vdc), cdist); /* (46) */
-                    sk_vec3 tt = sk_vec3_scale(skm_quat_rotate(o->to.rotation, vdc), cdist);   /* (47) */
-                    float wk = (float)(-cos(SKM_PI * ck) / 2 + 0.5);                                 /* (48) */
-                    sk_vec3 ghp = skm_vec3_lerp(sk_vec3_add(o->from.position, sk_vec3_scale(tf, (float)ck)),
-                                                sk_vec3_add(o->to.position, sk_vec3_scale(tt, (float)(ck - 1))),
-                                                wk);                                                 /* (49) */
-                    ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(vec3_horizontal(L->blend.legs[k].stance_position), -1))); /* (50) */
-                    double hk = (cos(2 * SKM_PI * ck) + 1) / 2 + 1e-4;                               /* (51) */
-                    sum_h += hk;
-                    sum_y += (float)hk * ghp.y;
-                }
-                float supported = (float)(sum_y / sum_h);                                            /* (52) */
-                float lifted = F.y + (supported - F.y) * sinf(SKM_PI * flight);                      /* (53)-(54) */
-                if (lifted > F.y) F.y = lifted;
-            }
-            /* The lifts (44) and (54) follow footsteps that are still being
-             * predicted (the other legs' too): where a prediction moves to
-             * another tread they would jump, and (54) lets go of the foot
-             * as the arc passes the supported height. The lift rises at
-             * most 2.5 m/s (4 cm a frame at 60 Hz), falls at most a quarter
-             * of that, and is back to what the formulas give by landing;
-             * the guard below keeps the foot out of the ground meanwhile. */
-            {
-                float want = F.y - base_y, rise = LIFT_RATE * (float)L->frame_dt, fall = 0.25f * rise;
-                if (g->lift_prev < 0) g->lift_prev = want; /* first frame of the flight */
-                float lp = skm_clampf(want, g->lift_prev - fall, g->lift_prev + rise);
-                g->lift_prev = fminf(lp, want + 0.3f * (1.0f - s)); /* back to the lifts by landing */
-                F.y = base_y + g->lift_prev;
-            }
-            /* (55)-(58): the clips' sideways and vertical motion. */
-            sk_vec3 sd = vec3_horizontal(sk_vec3_sub(b->position, a->position));                                /* (55) */
-            sk_vec3 side = skm_vec3_unit(sk_vec3_cross(up, sd));                                     /* (56) */
-            if (skm_vec3_is_zero(side)) side = rotc(L, sk_vec3_make(1, 0, 0));
-            F = sk_vec3_add(F, sk_vec3_scale(side, xn));                                             /* (57) */
-            F.y += yn;                                                                               /* (58) */
-            Rf = skm_quat_nlerp(a->rotation, b->rotation, s);
-        }
-        flight_of[l] = flight;
-        /* (65)-(66): the clip's foot, moved so its footbase is at F and
-         * turned from the character's frame into the footstep's. */
-        sk_vec3 heel_w = point_of(L, g->ankle, g->heel_pt), toe_w = point_of(L, g->tip_joint, g->toe_pt);
-        sk_vec3 heel_c = skm_quat_rotate(cinv, sk_vec3_sub(heel_w, cpos));
-        sk_vec3 toe_c = skm_quat_rotate(cinv, sk_vec3_sub(toe_w, cpos));
-        sk_vec3 ank_c = skm_quat_rotate(cinv, sk_vec3_sub(pos_of(L, g->ankle), cpos));
-        float hh = heel_c.y - g->heel_ground, th = toe_c.y - g->toe_ground;
-        float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
-        float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
-        sk_vec3 fb_c = sk_vec3_add(sk_vec3_scale(heel_c, 1 - bal),
-                                   sk_vec3_scale(sk_vec3_sub(toe_c, lb->foot_direction), bal));      /* (11) */
-        /* F carries the footbase's height in flight ((58) adds the clips'
-         * lift), so the ankle keeps its offset from the clip's footbase. */
-        if (in_air) {
-            /* Guard: the foot's heel and toe at this frame stay above the
-             * ground under them (a riser passed sideways in a turn, an edge
-             * between the clearance samples); the lift decays at 1 m/s. */
-            sk_vec3 hw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(heel_c, fb_c)));
-            sk_vec3 tw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(toe_c, fb_c)));
-            float need = 0;
-            sk_terrain_hit gh;
-            if (ground_at(L, hw.x, hw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
-            if (ground_at(L, tw.x, tw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
-            g->guard = fmaxf(need, g->guard - (float)L->frame_dt);
-            F.y += g->guard;
-        } else {
-            g->guard = 0;
-            g->lift_prev = -1;
-        }
-        ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
-        leg_rotations(L, loc, l, l ? &hip_pr[l - 1] : NULL, &hip_pr[l], &hip_wr[l], &knee_wr[l], &ankle_wr[l]);
-        ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(cinv, ankle_wr[l])));
+}
+
+/* (45)-(52): the height of the ground the legs stand on, each leg's
+ * footstep weighted by how planted it is at its cycle time. */
+static float supported_height(const sk_locomotor *L, const adjust_frame *A) {
+    sk_vec3 vdir = skm_vec3_unit(vec3_horizontal(L->tracker.velocity));
+    sk_vec3 vdc = rotc_inv(L, vdir);
+    float cdist = skm_vec3_len(vec3_horizontal(L->tracker.velocity)) * (float)L->cd_eff;
+    double sum_h = 0;
+    float sum_y = 0;
+    for (uint32_t k = 0; k < L->legs; k++) {
+        const leg_rt *o = &L->leg[k];
+        double ck = A->cts[k];
+        sk_vec3 tf = sk_vec3_scale(skm_quat_rotate(o->from.rotation, vdc), cdist); /* (46) */
+        sk_vec3 tt = sk_vec3_scale(skm_quat_rotate(o->to.rotation, vdc), cdist);   /* (47) */
+        float wk = (float)(-cos(SKM_PI * ck) / 2 + 0.5);                                 /* (48) */
+        sk_vec3 ghp = skm_vec3_lerp(sk_vec3_add(o->from.position, sk_vec3_scale(tf, (float)ck)),
+                                    sk_vec3_add(o->to.position, sk_vec3_scale(tt, (float)(ck - 1))),
+                                    wk);                                                 /* (49) */
+        ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(vec3_horizontal(L->blend.legs[k].stance_position), -1))); /* (50) */
+        double hk = (cos(2 * SKM_PI * ck) + 1) / 2 + 1e-4;                               /* (51) */
+        sum_h += hk;
+        sum_y += (float)hk * ghp.y;
     }
-    /* (59)-(64): the hip offset. */
+    return (float)(sum_y / sum_h); /* (52) */
+}
+
+/* (34)-(58): the footbase of leg l in flight at flight time `flight`
+ * (0 at foot-lift, 1 at foot-land) and the foot's rotation: between its
+ * footsteps along the clips' normalised trajectory, lifted over the
+ * footsteps' tangent planes and the terrain between them, not lower than
+ * the ground the other legs stand on, the lift rate-limited. */
+static void flight_footbase(sk_locomotor *L, const adjust_frame *A, uint32_t l, float flight, sk_vec3 *F_out,
+                            sk_quat *Rf_out) {
+    leg_rt *g = &L->leg[l];
+    const sk_leg_blend *lb = &L->blend.legs[l];
+    double lift = A->kt[l][0], land = A->kt[l][3], ct = A->cts[l];
+    sk_vec3 F;
+    sk_quat Rf;
+    sk_vec3 nf, nl, nd;
+    sk_error e = {0};
+    double gl = lb->stance_time + lift, gd = lb->stance_time + land;
+    sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, A->phase, &nf, &e);
+    if (!g->ends_valid) { /* the trajectory's ends change only with the blend */
+        sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gl, &g->fb_lift, &e);
+        sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gd, &g->fb_land, &e);
+        g->ends_valid = true;
+    }
+    nl = g->fb_lift;
+    nd = g->fb_land;
+    float dz = nd.z - nl.z;
+    float s = dz > 1e-4f ? skm_clampf((nf.z - nl.z) / dz, 0, 1) : flight;
+    float xn = nf.x - (nl.x + (nd.x - nl.x) * s), yn = nf.y - (nl.y + (nd.y - nl.y) * s);
+    const sk_footstep *a = &g->from, *b = &g->to;
+    F = skm_vec3_lerp(a->position, b->position, s);                     /* (34) */
+    /* Height: (34) lerps it with the clips' forward progress, which
+     * is concentrated in mid-flight; between footsteps at different
+     * heights the foot would then climb (or drop) all at once, the
+     * knee flexing at up to 30 rad/s on 0.17 m stairs. The height
+     * moves with the flight time instead (smoothstep): up early,
+     * down late, as people take stairs. */
+    {
+        float u = flight, ss = u * u * (3 - 2 * u);
+        F.y = a->position.y + (b->position.y - a->position.y) * ss;
+    }
+    float arc = sinf(SKM_PI * s);                                       /* (36) */
+    /* (37)-(38): toward where the body would put the foot now. */
+    sk_vec3 here = sk_vec3_add(A->cpos, rotc(L, vec3_horizontal(lb->stance_position)));
+    sk_vec3 off3 = vec3_horizontal(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
+    F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
+    float base_y = F.y;
+    /* (39)-(44): follow the footsteps' tangent planes; and clear the
+     * terrain between them (see the top). */
+    sk_vec3 mid = sk_vec3_scale(sk_vec3_add(a->position, b->position), 0.5f);         /* (39) */
+    float hf = sk_vec3_dot(sk_vec3_sub(a->position, mid), a->normal) / fmaxf(a->normal.y, 0.1f); /* (40) */
+    float hn = sk_vec3_dot(sk_vec3_sub(b->position, mid), b->normal) / fmaxf(b->normal.y, 0.1f); /* (41) */
+    float hmax = fmaxf(fmaxf(hf, hn), 0.0f);                                          /* (42) */
+    float lift_amp = fmaxf(2.0f * hmax / SKM_PI, clearance(L, l));                   /* (43) */
+    F.y += lift_amp * arc;                                                            /* (44) */
+    /* (45)-(54): not lower than the ground the other legs stand on. */
+    {
+        float supported = supported_height(L, A);
+        float lifted = F.y + (supported - F.y) * sinf(SKM_PI * flight); /* (53)-(54) */
+        if (lifted > F.y) F.y = lifted;
+    }
+    /* The lifts (44) and (54) follow footsteps that are still being
+     * predicted (the other legs' too): where a prediction moves to
+     * another tread they would jump, and (54) lets go of the foot
+     * as the arc passes the supported height. The lift rises at
+     * most 2.5 m/s (4 cm a frame at 60 Hz), falls at most a quarter
+     * of that, and is back to what the formulas give by landing;
+     * the guard below keeps the foot out of the ground meanwhile. */
+    {
+        float want = F.y - base_y, rise = LIFT_RATE * (float)L->frame_dt, fall = 0.25f * rise;
+        if (g->lift_prev < 0) g->lift_prev = want; /* first frame of the flight */
+        float lp = skm_clampf(want, g->lift_prev - fall, g->lift_prev + rise);
+        g->lift_prev = fminf(lp, want + 0.3f * (1.0f - s)); /* back to the lifts by landing */
+        F.y = base_y + g->lift_prev;
+    }
+    /* (55)-(58): the clips' sideways and vertical motion. */
+    sk_vec3 sd = vec3_horizontal(sk_vec3_sub(b->position, a->position));                                /* (55) */
+    sk_vec3 side = skm_vec3_unit(sk_vec3_cross(sk_vec3_make(0, 1, 0), sd));                  /* (56) */
+    if (skm_vec3_is_zero(side)) side = rotc(L, sk_vec3_make(1, 0, 0));
+    F = sk_vec3_add(F, sk_vec3_scale(side, xn));                                             /* (57) */
+    F.y += yn;                                                                               /* (58) */
+    Rf = skm_quat_nlerp(a->rotation, b->rotation, s);
+    *F_out = F;
+    *Rf_out = Rf;
+}
+
+/* Leg l's ankle target (65)-(66) and wanted rotation: the footbase on its
+ * footstep or in flight (flight_footbase), the clip's foot moved there,
+ * kept above the ground in flight; its joints' world rotations before the
+ * IK. */
+static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *loc, uint32_t l) {
+    leg_rt *g = &L->leg[l];
+    const sk_leg_blend *lb = &L->blend.legs[l];
+    double lift = A->kt[l][0], land = A->kt[l][3];
+    double ct = A->cts[l];
+    sk_vec3 F;
+    sk_quat Rf;
+    float flight = 0;
+    /* Standing still (the phase stopped with every foot on the ground),
+     * a rolling foot stays on its footstep too. */
+    bool rolling = ct > lift && ct < land && (ct <= A->kt[l][1] || ct >= A->kt[l][2]);
+    bool in_air = ct > lift && ct < land && land > lift && !(L->frozen && rolling);
+    if (!in_air) {
+        const sk_footstep *fs = ct <= A->kt[l][1] ? &g->from : &g->to;
+        F = fs->position;
+        Rf = fs->rotation;
+    } else {
+        flight = (float)((ct - lift) / (land - lift));
+        flight_footbase(L, A, l, flight, &F, &Rf);
+    }
+    A->flight[l] = flight;
+    /* (65)-(66): the clip's foot, moved so its footbase is at F and
+     * turned from the character's frame into the footstep's. */
+    sk_vec3 heel_w = point_of(L, g->ankle, g->heel_pt), toe_w = point_of(L, g->tip_joint, g->toe_pt);
+    sk_vec3 heel_c = skm_quat_rotate(A->cinv, sk_vec3_sub(heel_w, A->cpos));
+    sk_vec3 toe_c = skm_quat_rotate(A->cinv, sk_vec3_sub(toe_w, A->cpos));
+    sk_vec3 ank_c = skm_quat_rotate(A->cinv, sk_vec3_sub(pos_of(L, g->ankle), A->cpos));
+    float hh = heel_c.y - g->heel_ground, th = toe_c.y - g->toe_ground;
+    float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
+    float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
+    sk_vec3 fb_c = sk_vec3_add(sk_vec3_scale(heel_c, 1 - bal),
+                               sk_vec3_scale(sk_vec3_sub(toe_c, lb->foot_direction), bal));      /* (11) */
+    /* F carries the footbase's height in flight ((58) adds the clips'
+     * lift), so the ankle keeps its offset from the clip's footbase. */
+    if (in_air) {
+        /* Guard: the foot's heel and toe at this frame stay above the
+         * ground under them (a riser passed sideways in a turn, an edge
+         * between the clearance samples); the lift decays at 1 m/s. */
+        sk_vec3 hw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(heel_c, fb_c)));
+        sk_vec3 tw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(toe_c, fb_c)));
+        float need = 0;
+        sk_terrain_hit gh;
+        if (ground_at(L, hw.x, hw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
+        if (ground_at(L, tw.x, tw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+        g->guard = fmaxf(need, g->guard - (float)L->frame_dt);
+        F.y += g->guard;
+    } else {
+        g->guard = 0;
+        g->lift_prev = -1;
+    }
+    A->ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
+    leg_rotations(L, loc, l, l ? &A->hip_pr[l - 1] : NULL, &A->hip_pr[l], &A->hip_wr[l], &A->knee_wr[l], &A->ankle_wr[l]);
+    A->ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(A->cinv, A->ankle_wr[l])));
+}
+
+/* (59)-(64): the hip offset that lets the legs reach their ankle targets,
+ * rate-limited; the body joint moved by it (and the world matrices computed
+ * so far). */
+static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *loc) {
     float hip_off = 0;
     if (!L->d.no_hip_adjust) {
         float max_min = INFINITY, des_min = INFINITY, des_sum = 0;
@@ -871,7 +901,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             float d0 = skm_vec3_len(sk_vec3_sub(pos_of(L, g->ankle), H));
             float len = g->length * (0.999f - L->soft);
             if (d0 > len) d0 = len;
-            float des = sphere_up(H, ankle_target[l], d0), mx = sphere_up(H, ankle_target[l], len);
+            float des = sphere_up(H, A->ankle_target[l], d0), mx = sphere_up(H, A->ankle_target[l], len);
             if (des > mx) des = mx;
             max_min = fminf(max_min, mx);                                                            /* (59) */
             des_min = fminf(des_min, des);                                                           /* (60) */
@@ -906,75 +936,96 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         }
     }
     L->st.hip_offset = hip_off;
-    /* Legs: two-bone IK to the ankle, then the foot's rotation. */
+    L->st.hip_offset = hip_off;
+}
+
+/* Leg l: two-bone IK of the hip and knee to the ankle target, the ankle
+ * turned to its wanted rotation, the leg's world matrices brought up to
+ * date; the foot's state. */
+static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, uint32_t l) {
     sk_ik_options io = {.soft = L->soft};
-    for (uint32_t l = 0; l < L->legs; l++) {
-        leg_rt *g = &L->leg[l];
-        /* the two-bone solve reads the joints' positions and the hip's and
-         * knee's rotations */
-        sk_transform th = {pos_of(L, g->hip), hip_wr[l], sk_vec3_make(1, 1, 1)};
-        sk_transform tk = {pos_of(L, g->knee), knee_wr[l], sk_vec3_make(1, 1, 1)};
-        sk_transform ta = {pos_of(L, g->ankle), ankle_wr[l], sk_vec3_make(1, 1, 1)};
-        /* Bend plane: the clips' knee, off the hip-ankle line, plus a little
-         * of the foot's forward direction, so a leg the clips hold nearly
-         * straight still bends the way its foot points instead of flipping
-         * (the plane of an almost straight leg is noise). */
-        sk_ik_target tg = {.position = ankle_target[l], .has_pole = true};
-        {
-            sk_vec3 h = th.t, k = tk.t, a = ta.t;
-            sk_vec3 ha = sk_vec3_sub(a, h);
-            float hl2 = sk_vec3_dot(ha, ha);
-            sk_vec3 off = sk_vec3_sub(k, h);
-            if (hl2 > 1e-12f) off = sk_vec3_sub(off, sk_vec3_scale(ha, sk_vec3_dot(off, ha) / hl2));
-            sk_vec3 fwd = skm_quat_rotate(ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(ankle_wr[l]),
-                                                                        sk_vec3_sub(pos_of(L, g->tip_joint), a)));
-            fwd = skm_vec3_unit(vec3_horizontal(fwd));
-            sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
-            tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
-        }
-        sk_quat ch, ck;
-        bool reached = false;
-        if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
-            loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
-            loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
-        }
-        uint32_t end = sk_skeleton_subtree_end(L->skel, g->hip);
-        int32_t ap = L->skel->parents[g->ankle];
-        if (ap >= 0 && g->ankle > g->hip && g->ankle < end) {
-            /* the hip's subtree up to the ankle, the ankle turned to its
-             * footstep under its parent's new rotation, then the rest */
-            fk(L, loc, g->hip, g->ankle, NULL);
-            /* the knee's new rotation, from the hip's parent's (or its matrix) */
-            sk_quat apr = (uint32_t)ap == g->knee && L->skel->parents[g->knee] == (int32_t)g->hip
-                              ? child_world_rot(child_world_rot(hip_pr[l], loc[g->hip].r), loc[g->knee].r)
-                              : skm_mat4_rotation(&L->model[ap]);
-            loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), ankle_rot[l]));
-            fk(L, loc, g->ankle, end, NULL);
-        } else {
-            fk(L, loc, g->hip, end, NULL);
-            if (ap >= 0) {
-                sk_quat apr = skm_mat4_rotation(&L->model[ap]);
-                loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), ankle_rot[l]));
-                fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle), NULL);
-            }
-        }
-        sk_locomotor_foot *f = &L->st.feet[l];
-        double lift = kt[l][0], off = kt[l][1], strike = kt[l][2], land = kt[l][3];
-        f->cycle_time = (float)cts[l];
-        f->grounded = cts[l] <= off || cts[l] >= strike;
-        /* Standing still, a foot on the ground is planted once the idle has
-         * mostly faded in (a heel raised by the frozen toe roll is then down
-         * to a tenth: its heel-toe midpoint moves under 0.1 mm more). */
-        f->stance = cts[l] <= lift || cts[l] >= land || (L->frozen && L->st.moving < 0.01f && f->grounded);
-        f->flight = flight_of[l];
-        f->from = g->from;
-        f->to = g->to;
-        f->reached = reached;
-        f->heel = point_of(L, g->ankle, g->heel_pt);
-        f->toe = point_of(L, g->tip_joint, g->toe_pt);
-        f->ankle = pos_of(L, g->ankle);
+    leg_rt *g = &L->leg[l];
+    /* the two-bone solve reads the joints' positions and the hip's and
+     * knee's rotations */
+    sk_transform th = {pos_of(L, g->hip), A->hip_wr[l], sk_vec3_make(1, 1, 1)};
+    sk_transform tk = {pos_of(L, g->knee), A->knee_wr[l], sk_vec3_make(1, 1, 1)};
+    sk_transform ta = {pos_of(L, g->ankle), A->ankle_wr[l], sk_vec3_make(1, 1, 1)};
+    /* Bend plane: the clips' knee, off the hip-ankle line, plus a little
+     * of the foot's forward direction, so a leg the clips hold nearly
+     * straight still bends the way its foot points instead of flipping
+     * (the plane of an almost straight leg is noise). */
+    sk_ik_target tg = {.position = A->ankle_target[l], .has_pole = true};
+    {
+        sk_vec3 h = th.t, k = tk.t, a = ta.t;
+        sk_vec3 ha = sk_vec3_sub(a, h);
+        float hl2 = sk_vec3_dot(ha, ha);
+        sk_vec3 off = sk_vec3_sub(k, h);
+        if (hl2 > 1e-12f) off = sk_vec3_sub(off, sk_vec3_scale(ha, sk_vec3_dot(off, ha) / hl2));
+        sk_vec3 fwd = skm_quat_rotate(A->ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(A->ankle_wr[l]),
+                                                                    sk_vec3_sub(pos_of(L, g->tip_joint), a)));
+        fwd = skm_vec3_unit(vec3_horizontal(fwd));
+        sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
+        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, A->ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
     }
-    fk(L, loc, 0, J, L->late); /* the rest of the pose, from its final parents */
+    sk_quat ch, ck;
+    bool reached = false;
+    if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
+        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
+        loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
+    }
+    uint32_t end = sk_skeleton_subtree_end(L->skel, g->hip);
+    int32_t ap = L->skel->parents[g->ankle];
+    if (ap >= 0 && g->ankle > g->hip && g->ankle < end) {
+        /* the hip's subtree up to the ankle, the ankle turned to its
+         * footstep under its parent's new rotation, then the rest */
+        fk(L, loc, g->hip, g->ankle, NULL);
+        /* the knee's new rotation, from the hip's parent's (or its matrix) */
+        sk_quat apr = (uint32_t)ap == g->knee && L->skel->parents[g->knee] == (int32_t)g->hip
+                          ? child_world_rot(child_world_rot(A->hip_pr[l], loc[g->hip].r), loc[g->knee].r)
+                          : skm_mat4_rotation(&L->model[ap]);
+        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), A->ankle_rot[l]));
+        fk(L, loc, g->ankle, end, NULL);
+    } else {
+        fk(L, loc, g->hip, end, NULL);
+        if (ap >= 0) {
+            sk_quat apr = skm_mat4_rotation(&L->model[ap]);
+            loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), A->ankle_rot[l]));
+            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle), NULL);
+        }
+    }
+    sk_locomotor_foot *f = &L->st.feet[l];
+    double lift = A->kt[l][0], off = A->kt[l][1], strike = A->kt[l][2], land = A->kt[l][3];
+    f->cycle_time = (float)A->cts[l];
+    f->grounded = A->cts[l] <= off || A->cts[l] >= strike;
+    /* Standing still, a foot on the ground is planted once the idle has
+     * mostly faded in (a heel raised by the frozen toe roll is then down
+     * to a tenth: its heel-toe midpoint moves under 0.1 mm more). */
+    f->stance = A->cts[l] <= lift || A->cts[l] >= land || (L->frozen && L->st.moving < 0.01f && f->grounded);
+    f->flight = A->flight[l];
+    f->from = g->from;
+    f->to = g->to;
+    f->reached = reached;
+    f->heel = point_of(L, g->ankle, g->heel_pt);
+    f->toe = point_of(L, g->tip_joint, g->toe_pt);
+    f->ankle = pos_of(L, g->ankle);
+}
+
+sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
+    if (!L || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor adjust: NULL");
+    sk_result r = sk_pose_check(L->skel, pose, "locomotor adjust", err);
+    if (r != SK_OK) return r;
+    sk_transform *loc = pose->local;
+    set_root(L);
+    fk(L, loc, 0, L->J, L->need); /* the joints the steps read */
+    adjust_frame A;
+    A.cinv = sk_quat_conjugate(L->qyaw);
+    A.cpos = L->st.position;
+    A.phase = L->st.phase;
+    adjust_footsteps(L, &A);
+    for (uint32_t l = 0; l < L->legs; l++) foot_target(L, &A, loc, l);
+    adjust_hips(L, &A, loc);
+    for (uint32_t l = 0; l < L->legs; l++) leg_ik(L, &A, loc, l);
+    fk(L, loc, 0, L->J, L->late); /* the rest of the pose, from its final parents */
     L->st.rays = L->ground.rays;
     L->model_valid = true;
     return SK_OK;
