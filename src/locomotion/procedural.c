@@ -836,44 +836,58 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
     }
 }
 
-sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, float yaw, sk_pose *pose,
-                               sk_error *err) {
-    if (!P || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: NULL");
-    if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
-                            "procedural: dt must be in (0, 1] s and the position and yaw finite (dt %g)", dt);
-    sk_result r = sk_pose_check(P->skel, pose, "procedural", err);
-    if (r != SK_OK) return r;
-    float fdt = (float)dt;
-    P->ground.rays = 0;
-    P->st.time += dt;
+/* What one sk_procedural_update frame hands from step to step. */
+typedef struct proc_frame {
+    double dt;
+    float fdt;
+    float gy;                 /* the ground under the point (its old height without ground) */
+    bool has_ground;
+    float speed;              /* tracked, horizontal */
+    sk_vec3 fwd, dir;         /* the facing; the direction of travel (the facing standing) */
+    float run, len;           /* run blend 0..1; the step length */
+    uint32_t sw;              /* the swinging leg */
+    bool on_ground;           /* not airborne */
+    float s;                  /* the step's progress 0..1 */
+    sk_vec3 heel_t[2];        /* the feet's heel targets */
+    sk_quat rot_t[2];         /* and rotations */
+} proc_frame;
+
+/* Across a slope: the facing's and the feet's turns toward the fall line
+ * (cross_slope) from the ground normal under the character (h; NULL: no
+ * ground), smoothed, and the rise across the velocity. */
+static void follow_cross_slope(sk_procedural *P, double dt, float yaw, const sk_terrain_hit *h) {
+    float xb = 0, xf = 0;
+    float xt = 0;
+    if (h) {
+        /* the slope, not each bump: the normal smoothed over XS_NORMAL s */
+        P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h->normal, smoothing_weight(dt, XS_NORMAL)));
+        sk_vec3 n = P->xs_n;
+        cross_slope(n, yaw, &P->xs_side, &xb, &xf);
+        /* across the velocity (the facing standing) */
+        sk_vec3 vv = vec3_horizontal(P->tracker.velocity);
+        float vl = skm_vec3_len(vv);
+        sk_vec3 d0 = vl > 0.05f ? sk_vec3_scale(vv, 1.0f / vl) : sk_vec3_make(sinf(yaw), 0, cosf(yaw));
+        if (n.y > 0.2f) xt = fabsf(n.x * d0.z - n.z * d0.x) / n.y;
+    }
+    float k = smoothing_weight(dt, XS_SMOOTH);
+    P->xs_body += (xb - P->xs_body) * k;
+    P->xs_foot += (xf - P->xs_foot) * k;
+    P->xs_tan += (xt - P->xs_tan) * k;
+
+}
+
+/* The character's new point and facing: the ground under it, the turns
+ * across a slope, the tracker; speed, facing and direction of travel. */
+static void track_point(sk_procedural *P, proc_frame *F, float x, float z, float yaw) {
     sk_procedural_state *st = &P->st;
+    double dt = F->dt;
     /* the character's point and the ground under it */
     sk_terrain_hit h;
     float gy = st->position.y;
     bool has_ground = ground(P, x, z, st->position.y, &h);
     if (has_ground) gy = h.point.y;
     st->position = sk_vec3_make(x, st->position.y, z);
-    {
-        /* across a slope: the facing and the feet turned toward the fall line */
-        float xb = 0, xf = 0;
-        float xt = 0;
-        if (has_ground) {
-            /* the slope, not each bump: the normal smoothed over XS_NORMAL s */
-            P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h.normal, smoothing_weight(dt, XS_NORMAL)));
-            sk_vec3 n = P->xs_n;
-            cross_slope(n, yaw, &P->xs_side, &xb, &xf);
-            /* across the velocity (the facing standing) */
-            sk_vec3 vv = vec3_horizontal(P->tracker.velocity);
-            float vl = skm_vec3_len(vv);
-            sk_vec3 d0 = vl > 0.05f ? sk_vec3_scale(vv, 1.0f / vl) : sk_vec3_make(sinf(yaw), 0, cosf(yaw));
-            if (n.y > 0.2f) xt = fabsf(n.x * d0.z - n.z * d0.x) / n.y;
-        }
-        float k = smoothing_weight(dt, XS_SMOOTH);
-        P->xs_body += (xb - P->xs_body) * k;
-        P->xs_foot += (xf - P->xs_foot) * k;
-        P->xs_tan += (xt - P->xs_tan) * k;
-    }
+    follow_cross_slope(P, dt, yaw, has_ground ? &h : NULL);
     st->yaw = skm_wrap_angle(yaw + P->xs_body);
     sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
     sk_vec3 v = vec3_horizontal(P->tracker.velocity);
@@ -885,6 +899,20 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     st->speed = speed;
     st->backward = sk_vec3_dot(v, fwd) < -0.05f;
     sk_vec3 dir = speed > 1e-3f ? sk_vec3_scale(v, 1.0f / speed) : fwd;
+    F->gy = gy;
+    F->has_ground = has_ground;
+    F->speed = speed;
+    F->fwd = fwd;
+    F->dir = dir;
+}
+
+/* A ledge under the point (the character falls), and the slope ahead
+ * (signed rise per metre 0.6 m along the velocity, smoothed). */
+static void watch_ground(sk_procedural *P, const proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float gy = F->gy, speed = F->speed;
+    bool has_ground = F->has_ground;
+    sk_vec3 dir = F->dir;
     float support_y = P->leg[st->support].step.position.y;
     /* A ledge: the point is over ground lower than a step below the feet (or
      * none): the character falls. */
@@ -901,8 +929,14 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         sk_terrain_hit ha;
         if (ground(P, ahead.x, ahead.z, gy, &ha) && has_ground) slope = skm_clampf((ha.point.y - gy) / 0.6f, -2, 2);
     }
-    st->slope += (slope - st->slope) * smoothing_weight(dt, 0.3f);
-    /* gait parameters */
+    st->slope += (slope - st->slope) * smoothing_weight(F->dt, 0.3f);
+}
+
+/* The gait: run blend and step length from the speed, the slope along
+ * and across, walking backward, turning, the leg's reach. */
+static void gait(sk_procedural *P, proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float speed = F->speed;
     float run = skm_clampf((speed - P->walk) / (P->runv - P->walk), 0, 1);
     run = run * run * (3 - 2 * run);
     st->run = run;
@@ -928,12 +962,70 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
      * spanned; faster then means a quicker cadence */
     len = fminf(len, 1.1f * P->leg_len);
     st->step_length = len;
+    F->run = run;
+    F->len = len;
+}
+
+/* The swinging foot landed: it becomes the support (standing on its ball
+ * if its swing pivoted on the toe), the other leg starts its swing toward
+ * a new landing point (or the rest step ends). */
+static void land_step(sk_procedural *P, proc_frame *F, bool moving) {
+    sk_procedural_state *st = &P->st;
+    sk_vec3 dir = F->dir;
+    float len = F->len;
+    st->step = 0;
+    st->support = F->sw; /* the swinging leg lands */
+    uint32_t sw = 1 - st->support;
+    pleg *gs = &P->leg[sw];
+    F->sw = sw;
+    {
+        /* landed on the ball of the foot (its swing pivoted on the
+         * toe): it stands so, heel raised, toe where it was to land */
+        pleg *gl = &P->leg[st->support];
+        sk_vec3 fd = skm_quat_rotate(gl->step.rotation, gl->foot_dir);
+        bool on_heel = fd.y < -0.95f * FOOT_TAN_DOWN * skm_vec3_len(vec3_horizontal(fd)); /* place(): toe raised */
+        if (gl->piv_toe && !on_heel) {
+            sk_vec3 toe = sk_vec3_add(gl->step.position, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
+            gl->step.rotation = skm_quat_normalize(skm_quat_mul(gl->piv_q, gl->step.rotation));
+            gl->step.position = sk_vec3_sub(toe, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
+        }
+    }
+    gs->from = gs->step;
+    gs->guard = 0;
+    if (P->stopping_step) {
+        P->stopping_step = false;
+        P->walking = moving;
+    }
+    if (P->walking) {
+        /* the support foot just landed `ahead` in front of the body
+         * and ends the step (len - ahead) behind it: at most 0.6 leg
+         * lengths, or (speeding up: the last landing was planned
+         * for a shorter step) the hip over-extends */
+        sk_vec3 rel = vec3_horizontal(sk_vec3_sub(P->leg[st->support].step.position, st->position));
+        float ahead = sk_vec3_dot(rel, dir);
+        P->step_len = fminf(len, fmaxf(ahead, 0.0f) + 0.6f * P->leg_len);
+        landing(P, sw, dir, P->step_len, 0.5f * P->step_len, &gs->step);
+        gs->clr_valid = false;
+    }
+
+}
+
+/* Stepping (seed 004 §7): the first half step from standing, the rest
+ * step when stopping, the step's progress at the speed, the landing point
+ * re-planned during the swing, the landing (land_step). Under a crouch or
+ * a landing too: the point keeps moving. */
+static void advance_steps(sk_procedural *P, proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float fdt = F->fdt, speed = F->speed, len = F->len;
+    sk_vec3 dir = F->dir;
     uint32_t sw = 1 - st->support;
     pleg *gs = &P->leg[sw];
     bool moving = speed >= 0.1f;
+    F->sw = sw;
 
     /* Stepping goes on under a crouch or a landing (the point keeps moving). */
     bool on_ground = st->mode != SK_PROCEDURAL_AIRBORNE;
+    F->on_ground = on_ground;
     if (on_ground && !P->walking && moving) {
         /* the first step from standing is a half step: the support foot is
          * under the body, not half a step behind it */
@@ -981,50 +1073,26 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             }
             gs->step = want;
         }
-        if (st->step >= 1.0f) { /* landed: switch the support leg */
-            st->step = 0;
-            st->support = sw;
-            sw = 1 - sw;
-            gs = &P->leg[sw];
-            {
-                /* landed on the ball of the foot (its swing pivoted on the
-                 * toe): it stands so, heel raised, toe where it was to land */
-                pleg *gl = &P->leg[st->support];
-                sk_vec3 fd = skm_quat_rotate(gl->step.rotation, gl->foot_dir);
-                bool on_heel = fd.y < -0.95f * FOOT_TAN_DOWN * skm_vec3_len(vec3_horizontal(fd)); /* place(): toe raised */
-                if (gl->piv_toe && !on_heel) {
-                    sk_vec3 toe = sk_vec3_add(gl->step.position, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
-                    gl->step.rotation = skm_quat_normalize(skm_quat_mul(gl->piv_q, gl->step.rotation));
-                    gl->step.position = sk_vec3_sub(toe, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
-                }
-            }
-            gs->from = gs->step;
-            gs->guard = 0;
-            if (P->stopping_step) {
-                P->stopping_step = false;
-                P->walking = moving;
-            }
-            if (P->walking) {
-                /* the support foot just landed `ahead` in front of the body
-                 * and ends the step (len - ahead) behind it: at most 0.6 leg
-                 * lengths, or (speeding up: the last landing was planned
-                 * for a shorter step) the hip over-extends */
-                sk_vec3 rel = vec3_horizontal(sk_vec3_sub(P->leg[st->support].step.position, st->position));
-                float ahead = sk_vec3_dot(rel, dir);
-                P->step_len = fminf(len, fmaxf(ahead, 0.0f) + 0.6f * P->leg_len);
-                landing(P, sw, dir, P->step_len, 0.5f * P->step_len, &gs->step);
-                gs->clr_valid = false;
-            }
-        }
+        if (st->step >= 1.0f) land_step(P, F, moving); /* landed: switch the support leg */
     }
+}
+
+/* The body's height over the ground before falls, crouches and the legs'
+ * reach: the ground under it smoothed (stairs become a slope), the bob,
+ * no higher than the feet allow. Returns it; the step's progress into F. */
+static float body_base(sk_procedural *P, proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float gy = F->gy, speed = F->speed, run = F->run;
+    bool on_ground = F->on_ground;
+    const pleg *gs = &P->leg[F->sw];
     /* body height: the ground under it smoothed (stairs become a slope),
      * plus the bob, lowered so both feet reach */
-    if (has_ground) {
+    if (F->has_ground) {
         /* smoothed over 0.15 s, which lags 0.15 s x the climb rate behind
          * the ground on a ramp (27 cm at 1.8 m/s up 45 degrees: the knees
          * folded past their range): the ground 0.15 s ahead is followed */
         float lead = st->slope * speed * 0.15f; /* slope: along the velocity */
-        P->ground_y += (gy + lead - P->ground_y) * smoothing_weight(dt, 0.15f);
+        P->ground_y += (gy + lead - P->ground_y) * smoothing_weight(F->dt, 0.15f);
     }
     float s = st->step;
     float rise = P->rise0 * (1 + run);
@@ -1039,8 +1107,19 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         feet_y = 0.5f * (P->leg[st->support].step.position.y +
                          gs->from.position.y + (gs->step.position.y - gs->from.position.y) * s);
     float base_y = fminf(P->ground_y, feet_y + 0.05f) + P->hip_h * (0.97f - 0.04f * run) + bob;
-    sk_vec3 heel_t[2];
-    sk_quat rot_t[2];
+    F->s = s;
+    return base_y;
+}
+
+/* The feet's targets (heel and rotation): each on its footstep, the
+ * swinging one on its Bezier arc (§7.1) over the ground between. */
+static void foot_targets(sk_procedural *P, proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float fdt = F->fdt, speed = F->speed, s = F->s;
+    uint32_t sw = F->sw;
+    pleg *gs = &P->leg[sw];
+    sk_vec3 *heel_t = F->heel_t;
+    sk_quat *rot_t = F->rot_t;
     for (uint32_t l = 0; l < 2; l++) {
         pleg *g = &P->leg[l];
         heel_t[l] = g->step.position;
@@ -1048,7 +1127,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         st->feet[l].stance = true;
         st->feet[l].step = g->step;
     }
-    if (on_ground && P->walking) {
+    if (F->on_ground && P->walking) {
         /* the swinging foot on its Bezier arc (§7.1) */
         float lift = P->lift0 * (0.6f + 0.4f * fminf(speed / P->walk, 1.5f)) * (P->stopping_step ? 0.5f : 1.0f);
         lift = fmaxf(lift, clearance(P, sw));
@@ -1073,6 +1152,18 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         rot_t[sw] = R;
         st->feet[sw].stance = false;
     }
+}
+
+/* The body's height by mode: falling (the feet hanging, landing when
+ * they touch), crouching for a jump, or walking and standing (lowered after
+ * a landing, and so both legs reach their targets, §7.2). */
+static float body_height(sk_procedural *P, proc_frame *F, float base_y) {
+    sk_procedural_state *st = &P->st;
+    double dt = F->dt;
+    float fdt = F->fdt, gy = F->gy;
+    bool has_ground = F->has_ground;
+    sk_vec3 *heel_t = F->heel_t;
+    sk_quat *rot_t = F->rot_t;
     float body_y;
     if (st->mode == SK_PROCEDURAL_AIRBORNE) {
         P->vy -= GRAVITY * fdt;
@@ -1145,8 +1236,19 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     }
     st->body_height = body_y;
     st->position.y = P->ground_y;
-    /* pose: the rest pose with the body placed, then the legs and arms */
-    sk_transform *loc = pose->local;
+    return body_y;
+}
+
+/* The pose: the rest pose with the body placed at body_y, its world
+ * matrices (the joints the legs and arms read), the legs solved to their
+ * targets, feet pivoting on heel or toe past the ankle's range. */
+static void pose_legs(sk_procedural *P, const proc_frame *F, sk_transform *loc, float body_y) {
+    sk_procedural_state *st = &P->st;
+    uint32_t sw = F->sw;
+    float s = F->s;
+    bool on_ground = F->on_ground;
+    const sk_vec3 *heel_t = F->heel_t;
+    const sk_quat *rot_t = F->rot_t;
     memcpy(loc, P->skel->rest, sizeof(sk_transform) * P->J);
     {
         /* the body joint's height in its parent's frame (the character's at a root) */
@@ -1174,6 +1276,15 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         for (uint32_t l = 0; l < 2; l++)
             if (foot_pivot(P, loc, l, heel_t[l], rot_t[l], FOOT_DORSI_MAX)) st->feet[l].stance = false;
     }
+}
+
+/* The arms: swung against the legs (or raised in the air), the joints no
+ * step computed brought into the model matrices, then pointing. */
+static void pose_upper_body(sk_procedural *P, const proc_frame *F, sk_pose *pose) {
+    sk_procedural_state *st = &P->st;
+    sk_transform *loc = pose->local;
+    float len = F->len, run = F->run;
+    sk_vec3 fwd = F->fwd;
     float lead = 0;
     if (P->walking && st->mode != SK_PROCEDURAL_AIRBORNE && len > 0)
         lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
@@ -1182,7 +1293,31 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     fk_need(P, loc, 0, P->J, P->late); /* the joints no step computed */
     for (uint32_t a = 0; a < P->arms; a++)
         if (P->arm[a].point_w > 0) point_arm(P, pose, a);
-    st->rays = P->ground.rays;
+}
+
+sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, float yaw, sk_pose *pose,
+                               sk_error *err) {
+    if (!P || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: NULL");
+    if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "procedural: dt must be in (0, 1] s and the position and yaw finite (dt %g)", dt);
+    sk_result r = sk_pose_check(P->skel, pose, "procedural", err);
+    if (r != SK_OK) return r;
+    P->ground.rays = 0;
+    P->st.time += dt;
+    proc_frame F;
+    F.dt = dt;
+    F.fdt = (float)dt;
+    track_point(P, &F, x, z, yaw);
+    watch_ground(P, &F);
+    gait(P, &F);
+    advance_steps(P, &F);
+    float base_y = body_base(P, &F);
+    foot_targets(P, &F);
+    float body_y = body_height(P, &F, base_y);
+    pose_legs(P, &F, pose->local, body_y);
+    pose_upper_body(P, &F, pose);
+    P->st.rays = P->ground.rays;
     P->model_valid = true;
     return SK_OK;
 }
