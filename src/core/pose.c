@@ -77,11 +77,11 @@ static inline void l2m_joint(const sk_transform *x, const float *pm, float *out)
 }
 
 /* The forward kinematics of the library (pose.h: sk_local_to_model,
- * _range, _masked): joints [from, to), only those need marks when need is
- * given. Parents come before children (seed 000), so one forward pass
- * suffices. */
-static void l2m(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from, uint32_t to,
-                const bool *need, sk_mat4 *out_model) {
+ * _range, _masked; core/internal.h): joints [from, to), only those need
+ * marks when need is given. Parents come before children (seed 000), so
+ * one forward pass suffices. */
+void sk_local_to_model_kernel(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from,
+                              uint32_t to, const bool *need, sk_mat4 *out_model) {
     static const sk_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
     for (uint32_t i = from; i < to; i++) {
         if (need && !need[i]) continue;
@@ -114,7 +114,7 @@ sk_result sk_local_to_model(const sk_skeleton *s, const sk_pose *pose, const sk_
     uint32_t to = 0;
     sk_result r = l2m_check(s, pose, 0, &to, out_model, model_count, "sk_local_to_model", err);
     if (r != SK_OK) return r;
-    l2m(s, pose->local, root, 0, to, NULL, out_model);
+    sk_local_to_model_kernel(s, pose->local, root, 0, to, NULL, out_model);
     return SK_OK;
 }
 
@@ -122,7 +122,7 @@ sk_result sk_local_to_model_range(const sk_skeleton *s, const sk_pose *pose, con
                                   uint32_t to, sk_mat4 *io_model, uint32_t model_count, sk_error *err) {
     sk_result r = l2m_check(s, pose, from, &to, io_model, model_count, "sk_local_to_model_range", err);
     if (r != SK_OK) return r;
-    l2m(s, pose->local, root, from, to, NULL, io_model);
+    sk_local_to_model_kernel(s, pose->local, root, from, to, NULL, io_model);
     return SK_OK;
 }
 
@@ -131,6 +131,6 @@ sk_result sk_local_to_model_masked(const sk_skeleton *s, const sk_pose *pose, co
                                    sk_error *err) {
     sk_result r = l2m_check(s, pose, from, &to, io_model, model_count, "sk_local_to_model_masked", err);
     if (r != SK_OK) return r;
-    l2m(s, pose->local, root, from, to, need, io_model);
+    sk_local_to_model_kernel(s, pose->local, root, from, to, need, io_model);
     return SK_OK;
 }

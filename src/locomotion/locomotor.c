@@ -617,14 +617,14 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
 
 /* ---- adjust --------------------------------------------------------------- */
 /* World matrices of joints [from, to) of the pose, those mask marks (NULL:
- * all): the core's forward kinematics (sk_local_to_model_masked) under the
+ * all): the core's forward kinematics (sk_local_to_model_masked's kernel,
+ * core/internal.h: the pose is checked once a frame) under the
  * character's placement (set_root). A frame computes the joints adjust
  * reads (need), the subtrees the leg IK changes, and the rest of the pose
  * (late) at the end: each joint once, the legs' again after their IK. The
  * pose was checked by the caller. */
 static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to, const bool *mask) {
-    sk_local_to_model_masked(L->skel, SK_POSE_OF(L->skel, loc, NULL), &L->st.root, from, to, mask, L->model, L->J,
-                             NULL);
+    sk_local_to_model_kernel(L->skel, loc, &L->st.root, from, to, mask, L->model);
 }
 
 /* Height of the upper intersection of the vertical line through hip with

@@ -137,7 +137,8 @@ struct sk_procedural {
 
 
 /* World matrices of joints [from, to) of the pose, only those need marks
- * (NULL: all): the core's forward kinematics (sk_local_to_model_masked)
+ * (NULL: all): the core's forward kinematics (sk_local_to_model_masked's
+ * kernel, core/internal.h: the pose is checked once a frame)
  * under the character's placement (st.root, set_root). Each frame computes
  * the joints the legs and arms read first (P->need), the subtrees the leg
  * and arm steps change after each change, and the joints no step touches
@@ -145,8 +146,7 @@ struct sk_procedural {
  * (more often only where a step changes it again). The pose was checked by
  * the caller. */
 static void fk_need(sk_procedural *P, const sk_transform *loc, uint32_t from, uint32_t to, const bool *need) {
-    sk_local_to_model_masked(P->skel, SK_POSE_OF(P->skel, loc, NULL), &P->st.root, from, to, need, P->model, P->J,
-                             NULL);
+    sk_local_to_model_kernel(P->skel, loc, &P->st.root, from, to, need, P->model);
 }
 static void fk_from(sk_procedural *P, const sk_transform *loc, uint32_t from, uint32_t to) {
     fk_need(P, loc, from, to, NULL);
