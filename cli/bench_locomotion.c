@@ -54,15 +54,13 @@ static const bl_case bl_cases[] = {
 /* The frame's model matrices in world space (the state's root), as
  * skinning or a renderer reads them after the locomotion step: the
  * runtime's own (sk_locomotor_model, sk_procedural_model), which it computed
- * placing the feet, read where they are (buf, the place a forward
- * kinematics of our own would write them, stays unused). */
-static sk_result bl_model_locomotor(const sk_locomotor *L, sk_mat4 *buf, const sk_mat4 **out, sk_error *err) {
-    (void)buf;
+ * placing the feet, read where they are (before the runtimes kept them, this
+ * stage was a sk_local_to_model of the pose). */
+static sk_result bl_model_locomotor(const sk_locomotor *L, const sk_mat4 **out, sk_error *err) {
     *out = sk_locomotor_model(L);
     return *out ? SK_OK : sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "no model matrices after adjust");
 }
-static sk_result bl_model_procedural(const sk_procedural *P, sk_mat4 *buf, const sk_mat4 **out, sk_error *err) {
-    (void)buf;
+static sk_result bl_model_procedural(const sk_procedural *P, const sk_mat4 **out, sk_error *err) {
     *out = sk_procedural_model(P);
     return *out ? SK_OK : sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "no model matrices after the update");
 }
@@ -147,13 +145,12 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
     uint32_t J = c.asset->skeleton->joint_count;
     sk_procedural **P = calloc(count, sizeof *P);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
-    sk_mat4 *models = calloc((size_t)count * J, sizeof *models);
     const sk_mat4 **model_of = calloc(count, sizeof *model_of);
     float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
     double *ft = calloc(frames, sizeof *ft), *fc = calloc(frames, sizeof *fc);
     double *fm = calloc(frames, sizeof *fm), *fmc = calloc(frames, sizeof *fmc);
     int rc = 1;
-    if (!P || !poses || !models || !model_of || !x || !z || !ft || !fc || !fm || !fmc) goto done;
+    if (!P || !poses || !model_of || !x || !z || !ft || !fc || !fm || !fmc) goto done;
     sk_procedural_desc pd = {0};
     pd.skeleton = c.asset->skeleton;
     pd.legs[0] = c.legs[0], pd.legs[1] = c.legs[1];
@@ -186,7 +183,7 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
         /* the frame's model matrices (world: the state's root) */
         double m0 = cli_now(), mc0 = cli_thread_cpu_now();
         for (uint32_t i = 0; i < count; i++) {
-            if (bl_model_procedural(P[i], models + (size_t)i * J, &model_of[i], &err) != SK_OK) {
+            if (bl_model_procedural(P[i], &model_of[i], &err) != SK_OK) {
                 fprintf(stderr, "skelanim: procedural: %s\n", err.message);
                 goto done;
             }
@@ -224,7 +221,6 @@ done:
         for (uint32_t i = 0; i < count; i++) sk_procedural_destroy(P[i]);
     free(P);
     free(poses);
-    free(models);
     free(model_of);
     free(x);
     free(z);
@@ -253,12 +249,11 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     uint32_t J = c.asset->skeleton->joint_count;
     sk_locomotor **L = calloc(count, sizeof *L);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
-    sk_mat4 *models = calloc((size_t)count * J, sizeof *models);
     const sk_mat4 **model_of = calloc(count, sizeof *model_of);
     float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
     double *ft = NULL, *fm = NULL, *fmc = NULL;
     int rc = 1;
-    if (!L || !poses || !models || !model_of || !x || !z) goto done;
+    if (!L || !poses || !model_of || !x || !z) goto done;
     for (uint32_t i = 0; i < count; i++) {
         if (sk_locomotor_create(&c.desc, NULL, &L[i], &err) != SK_OK) {
             fprintf(stderr, "skelanim: %s\n", err.message);
@@ -301,7 +296,7 @@ static int bl_cost(uint32_t count, uint32_t frames) {
         t0 = cli_now();
         c0 = cli_thread_cpu_now();
         for (uint32_t i = 0; i < count; i++) {
-            if (bl_model_locomotor(L[i], models + (size_t)i * J, &model_of[i], &err) != SK_OK) goto fail;
+            if (bl_model_locomotor(L[i], &model_of[i], &err) != SK_OK) goto fail;
         }
         double t_mod = cli_now() - t0, c_mod = cli_thread_cpu_now() - c0;
         if (f >= warm) {
@@ -338,7 +333,6 @@ done:
     free(fmc);
     free(L);
     free(poses);
-    free(models);
     free(model_of);
     free(x);
     free(z);
