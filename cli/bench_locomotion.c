@@ -5,7 +5,8 @@
  * with the root motion replaced by the path); and the cost of the
  * locomotion step (tracking, footstep prediction, terrain rays on the mesh
  * course, swing trajectories, hip adjustment, leg IK; clip sampling and
- * blending excluded) for a crowd. JSON lines.
+ * blending excluded) for a crowd, and the same with the frame's model
+ * matrices (what skinning or a renderer reads next) obtained. JSON lines.
  *
  *   skelanim bench locomotion [--procedural] [--quick] [--count N] [--frames N] [--no-table]
  *
@@ -13,7 +14,8 @@
  * plus a ledge (walking up to its edge), backward walks (flat, 10 degree
  * ramps up and down, stairs) and straight up and down the 30 and 45 degree
  * ramps, no baseline; its cost is the whole
- * sk_procedural_update (steps, body, two-bone legs, arm swing).
+ * sk_procedural_update (steps, body, two-bone legs, arm swing), and the
+ * same with the frame's model matrices.
  *
  * The metrics are those of skelanim locomote (cli/loco_run.h). */
 #include "cli.h"
@@ -48,6 +50,20 @@ static const bl_case bl_cases[] = {
     {"bumps:0.1,1", "0,0 0,6 6,6", false},
     {"course", "0,-1 0,12 6,12", false},
 };
+
+/* The frame's model matrices in world space (the state's root), as
+ * skinning or a renderer reads them after the locomotion step: the
+ * runtime's own (sk_locomotor_model, sk_procedural_model), which it computed
+ * placing the feet, read where they are (before the runtimes kept them, this
+ * stage was a sk_local_to_model of the pose). */
+static sk_result bl_model_locomotor(const sk_locomotor *L, const sk_mat4 **out, sk_error *err) {
+    *out = sk_locomotor_model(L);
+    return *out ? SK_OK : sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "no model matrices after adjust");
+}
+static sk_result bl_model_procedural(const sk_procedural *P, const sk_mat4 **out, sk_error *err) {
+    *out = sk_procedural_model(P);
+    return *out ? SK_OK : sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "no model matrices after the update");
+}
 
 static bool running_ok(const char *t) {
     return !strcmp(t, "flat") || !strcmp(t, "ramp:10") || !strncmp(t, "bumps", 5) || !strcmp(t, "course");
@@ -129,10 +145,12 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
     uint32_t J = c.asset->skeleton->joint_count;
     sk_procedural **P = calloc(count, sizeof *P);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
+    const sk_mat4 **model_of = calloc(count, sizeof *model_of);
     float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
     double *ft = calloc(frames, sizeof *ft), *fc = calloc(frames, sizeof *fc);
+    double *fm = calloc(frames, sizeof *fm), *fmc = calloc(frames, sizeof *fmc);
     int rc = 1;
-    if (!P || !poses || !x || !z || !ft || !fc) goto done;
+    if (!P || !poses || !model_of || !x || !z || !ft || !fc || !fm || !fmc) goto done;
     sk_procedural_desc pd = {0};
     pd.skeleton = c.asset->skeleton;
     pd.legs[0] = c.legs[0], pd.legs[1] = c.legs[1];
@@ -162,35 +180,54 @@ static int bl_cost_procedural(uint32_t count, uint32_t frames) {
             }
         }
         double t = cli_now() - t0, tc = cli_thread_cpu_now() - c0;
+        /* the frame's model matrices (world: the state's root) */
+        double m0 = cli_now(), mc0 = cli_thread_cpu_now();
+        for (uint32_t i = 0; i < count; i++) {
+            if (bl_model_procedural(P[i], &model_of[i], &err) != SK_OK) {
+                fprintf(stderr, "skelanim: procedural: %s\n", err.message);
+                goto done;
+            }
+        }
+        double tm = cli_now() - m0, tmc = cli_thread_cpu_now() - mc0;
         if (f >= warm) {
             if (t < best) best = t;
             sum += t;
             fc[timed] = tc;
+            fm[timed] = t + tm;
+            fmc[timed] = tc + tmc;
             ft[timed++] = t;
             for (uint32_t i = 0; i < count; i++) rays += sk_procedural_get_state(P[i])->rays;
         }
     }
     qsort(ft, timed, sizeof *ft, cli_cmp_double);
     qsort(fc, timed, sizeof *fc, cli_cmp_double);
+    qsort(fm, timed, sizeof *fm, cli_cmp_double);
+    qsort(fmc, timed, sizeof *fmc, cli_cmp_double);
     /* the wall clock, and the thread's CPU time (the same work without the
      * time other processes held the core: on a shared machine) */
     printf("{\"bench\":\"locomotion_cost\",\"runtime\":\"procedural\",\"characters\":%u,\"legs\":2,\"terrain\":\"course\","
            "\"frames\":%u,\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,\"frame_ms_mean\":%.4f,"
            "\"frame_cpu_ms_min\":%.4f,\"frame_cpu_ms_median\":%.4f,\"frame_cpu_ms_p90\":%.4f,"
-           "\"ns_per_character_min\":%.1f,\"ns_per_character_median\":%.1f,\"rays_per_character_frame\":%.2f}\n",
+           "\"ns_per_character_min\":%.1f,\"ns_per_character_median\":%.1f,\"rays_per_character_frame\":%.2f,"
+           "\"with_model_frame_ms_min\":%.4f,\"with_model_frame_ms_median\":%.4f,"
+           "\"with_model_frame_cpu_ms_min\":%.4f,\"with_model_frame_cpu_ms_median\":%.4f}\n",
            count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, fc[0] * 1e3, fc[timed / 2] * 1e3,
            fc[timed * 9 / 10] * 1e3, best * 1e9 / count, ft[timed / 2] * 1e9 / count,
-           (double)rays / ((double)timed * count));
+           (double)rays / ((double)timed * count), fm[0] * 1e3, fm[timed / 2] * 1e3, fmc[0] * 1e3,
+           fmc[timed / 2] * 1e3);
     rc = 0;
 done:
     if (P)
         for (uint32_t i = 0; i < count; i++) sk_procedural_destroy(P[i]);
     free(P);
     free(poses);
+    free(model_of);
     free(x);
     free(z);
     free(ft);
     free(fc);
+    free(fm);
+    free(fmc);
     loco_char_destroy(&c);
     cli_terrain_destroy(terrain);
     return rc;
@@ -212,10 +249,11 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     uint32_t J = c.asset->skeleton->joint_count;
     sk_locomotor **L = calloc(count, sizeof *L);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
+    const sk_mat4 **model_of = calloc(count, sizeof *model_of);
     float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
-    double *ft = NULL;
+    double *ft = NULL, *fm = NULL, *fmc = NULL;
     int rc = 1;
-    if (!L || !poses || !x || !z) goto done;
+    if (!L || !poses || !model_of || !x || !z) goto done;
     for (uint32_t i = 0; i < count; i++) {
         if (sk_locomotor_create(&c.desc, NULL, &L[i], &err) != SK_OK) {
             fprintf(stderr, "skelanim: %s\n", err.message);
@@ -230,40 +268,59 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     double best = INFINITY, sum = 0, sum_adv = 0;
     uint32_t timed = 0;
     ft = calloc(frames, sizeof *ft);
-    if (!ft) goto done;
+    fm = calloc(frames, sizeof *fm);
+    fmc = calloc(frames, sizeof *fmc);
+    if (!ft || !fm || !fmc) goto done;
     for (uint32_t f = 0; f < warm + frames; f++) {
-        double t_adv = 0, t_adj = 0;
-        double t0 = cli_now();
+        double t_adv = 0, t_adj = 0, c_adv = 0, c_adj = 0;
+        double t0 = cli_now(), c0 = cli_thread_cpu_now();
         for (uint32_t i = 0; i < count; i++) {
             z[i] += (float)(speed * dt);
             if (sk_locomotor_advance(L[i], dt, x[i], z[i], 0, &err) != SK_OK) goto fail;
         }
         t_adv = cli_now() - t0;
+        c_adv = cli_thread_cpu_now() - c0;
         for (uint32_t i = 0; i < count; i++) {
             sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
             if (sk_locomotor_sample(L[i], &p, &err) != SK_OK) goto fail;
         }
         t0 = cli_now();
+        c0 = cli_thread_cpu_now();
         for (uint32_t i = 0; i < count; i++) {
             sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
             if (sk_locomotor_adjust(L[i], &p, &err) != SK_OK) goto fail;
         }
         t_adj = cli_now() - t0;
+        c_adj = cli_thread_cpu_now() - c0;
+        /* the frame's model matrices (world: the state's root) */
+        t0 = cli_now();
+        c0 = cli_thread_cpu_now();
+        for (uint32_t i = 0; i < count; i++) {
+            if (bl_model_locomotor(L[i], &model_of[i], &err) != SK_OK) goto fail;
+        }
+        double t_mod = cli_now() - t0, c_mod = cli_thread_cpu_now() - c0;
         if (f >= warm) {
             double t = t_adv + t_adj;
             if (t < best) best = t;
             sum += t;
             sum_adv += t_adv;
+            fm[timed] = t + t_mod;
+            fmc[timed] = c_adv + c_adj + c_mod;
             ft[timed++] = t;
             for (uint32_t i = 0; i < count; i++) rays += sk_locomotor_get_state(L[i])->rays;
         }
     }
     qsort(ft, timed, sizeof *ft, cli_cmp_double);
+    qsort(fm, timed, sizeof *fm, cli_cmp_double);
+    qsort(fmc, timed, sizeof *fmc, cli_cmp_double);
     printf("{\"bench\":\"locomotion_cost\",\"characters\":%u,\"legs\":%u,\"terrain\":\"course\",\"frames\":%u,"
            "\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,\"frame_ms_mean\":%.4f,\"ns_per_character_min\":%.1f,"
-           "\"ns_per_character_median\":%.1f,\"advance_share\":%.3f,\"rays_per_character_frame\":%.2f}\n",
+           "\"ns_per_character_median\":%.1f,\"advance_share\":%.3f,\"rays_per_character_frame\":%.2f,"
+           "\"with_model_frame_ms_min\":%.4f,\"with_model_frame_ms_median\":%.4f,"
+           "\"with_model_frame_cpu_ms_min\":%.4f,\"with_model_frame_cpu_ms_median\":%.4f}\n",
            count, c.leg_count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
-           ft[timed / 2] * 1e9 / count, sum > 0 ? sum_adv / sum : 0.0, (double)rays / ((double)timed * count));
+           ft[timed / 2] * 1e9 / count, sum > 0 ? sum_adv / sum : 0.0, (double)rays / ((double)timed * count),
+           fm[0] * 1e3, fm[timed / 2] * 1e3, fmc[0] * 1e3, fmc[timed / 2] * 1e3);
     rc = 0;
     goto done;
 fail:
@@ -272,8 +329,11 @@ done:
     if (L)
         for (uint32_t i = 0; i < count; i++) sk_locomotor_destroy(L[i]);
     free(ft);
+    free(fm);
+    free(fmc);
     free(L);
     free(poses);
+    free(model_of);
     free(x);
     free(z);
     loco_char_destroy(&c);

@@ -185,8 +185,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
     if (graph && !s->plain && !loco_graph_create(c, graph)) goto fail;
 buffers:
     c->local = calloc(skel->joint_count, sizeof *c->local);
-    c->world = calloc(skel->joint_count, sizeof *c->world);
-    if (!c->local || !c->world) {
+    if (!c->local) {
         fprintf(stderr, "skelanim: out of memory\n");
         goto fail;
     }
@@ -206,7 +205,6 @@ void loco_char_destroy(loco_char *c) {
     sk_motion_group_destroy(c->group);
     for (uint32_t i = 0; i < LOCO_MAX_CLIPS; i++) sk_motion_analysis_destroy(c->an[i]);
     free(c->local);
-    free(c->world);
     sk_asset_destroy(c->asset);
     memset(c, 0, sizeof *c);
 }
@@ -282,19 +280,21 @@ bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw) {
     sk_error err = {0};
     const sk_skeleton *skel = c->asset->skeleton;
     sk_pose pose = sk_pose_view(c->local, skel->joint_count, NULL, 0);
-    const sk_mat4 *root = NULL;
     sk_result r;
+    /* the world matrices are the runtime's: it computed them placing the
+     * feet (no forward kinematics of our own) */
     if (c->proc) {
         r = sk_procedural_update(c->proc, dt, x, z, yaw, &pose, &err);
-        root = &sk_procedural_get_state(c->proc)->root;
+        c->world = sk_procedural_model(c->proc);
     } else if (c->gi) {
         r = loco_graph_step(c, dt, x, z, yaw, &pose, &err);
-        root = &sk_locomotor_get_state(c->loco)->root;
+        c->world = sk_locomotor_model(c->loco);
     } else {
         r = sk_locomotor_update(c->loco, dt, x, z, yaw, &pose, &err);
-        root = &sk_locomotor_get_state(c->loco)->root;
+        c->world = sk_locomotor_model(c->loco);
     }
-    if (r != SK_OK || sk_local_to_model(skel, &pose, root, c->world, skel->joint_count, &err) != SK_OK) {
+    if (r == SK_OK && !c->world) r = sk_error_set(&err, SK_ERR_INVALID_ARGUMENT, "no model matrices after the update");
+    if (r != SK_OK) {
         fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
         return false;
     }

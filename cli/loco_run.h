@@ -62,7 +62,8 @@ typedef struct loco_char {
     sk_ik_limit *arm_limits;        /* the mannequin's arm limits (procedural): applied when pointing */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;
-    sk_mat4 *world;                 /* world matrices of the last frame */
+    const sk_mat4 *world;           /* world matrices of the last frame (the runtime's: sk_locomotor_model,
+                                       sk_procedural_model) */
     const sk_terrain *terrain;
     double analysis_ms;
 } loco_char;
@@ -74,7 +75,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c);
 void loco_char_destroy(loco_char *c);
 /* Loads the state machine (setup.graph) for c's locomotor; false after printing. */
 bool loco_graph_create(loco_char *c, const char *spec);
-/* One frame: the locomotor updated at the controller's point; c->world filled. */
+/* One frame: the locomotor updated at the controller's point; c->world set. */
 bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw);
 
 /* One frame's feet, from either runtime. */

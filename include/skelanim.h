@@ -1,6 +1,6 @@
 /* skelanim — skeletal character animation for C11. Umbrella header.
  *
- * The runtime (libskelanim: core, anim, ik, skin, content, locomotion) needs
+ * The runtime (libskelanim: core, anim, ik, skin, content, world, locomotion) needs
  * nothing but libm; the offline tools (libskelanim_offline: the compressor
  * and resampler), the readers and writers (libskelanim_io: glTF, BVH, .skc,
  * JSON; adds zlib) and the batch update across threads (libskelanim_batch:
@@ -33,13 +33,14 @@
 #include "skelanim/skin/skinning.h"
 #include "skelanim/content/mannequin.h"
 #include "skelanim/content/planar.h"
-/* locomotion (seed 002 and 004): motion analysis, synchronisation, terrain */
+/* world: the ground as a ray-cast query (built-in terrains, triangle meshes) */
+#include "skelanim/world/terrain.h"
+/* locomotion (seed 002 and 004): motion analysis, synchronisation, foot placement */
 #include "skelanim/locomotion/analysis.h"
 #include "skelanim/locomotion/controller.h"
 #include "skelanim/locomotion/locomotor.h"
 #include "skelanim/locomotion/procedural.h"
 #include "skelanim/locomotion/sync.h"
-#include "skelanim/locomotion/terrain.h"
 /* offline tools (libskelanim_offline): compressor, resampler, shell error */
 #include "skelanim/offline/compress.h"
 /* batch update across threads (libskelanim_batch: links the thread library) */

@@ -25,8 +25,9 @@ declare -A allow=(
   [ik]="core ik"
   [skin]="core skin"
   [content]="core ik content"
-  [locomotion]="core anim ik locomotion"
-  [io]="core anim locomotion io"
+  [world]="core world"
+  [locomotion]="core anim ik world locomotion"
+  [io]="core anim world locomotion io"
   [batch]="core anim skin batch"
 )
 fail=0

@@ -1065,6 +1065,95 @@ static void test_mannequin_leg(void **st) {
     sk_asset_destroy(a);
 }
 
+/* sk_ik_solve_model: on the walk's pose with the model matrices the caller
+ * has (model space, and world space under a root placing the character),
+ * every solver gives the rotations sk_ik_solve gives (to float rounding),
+ * reaches the same target, and leaves io_model's chain subtree exactly as a
+ * fresh forward kinematics of the solved pose, the other joints untouched;
+ * a short or missing io_model is refused with nothing changed. */
+static void test_solve_model(void **st) {
+    (void)st;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, &err), SK_OK);
+    const sk_skeleton *s = a->skeleton;
+    uint32_t J = s->joint_count, leg[8], arm[8], nl, na;
+    assert_int_equal(sk_ik_chain_find_named(s, "thigh_r", "foot_r", leg, 8, &nl, &err), SK_OK);
+    assert_int_equal(sk_ik_chain_find_named(s, "clavicle_l", "hand_l", arm, 8, &na, &err), SK_OK);
+    sk_transform *base = calloc(J, sizeof *base), *l1 = calloc(J, sizeof *l1), *l2 = calloc(J, sizeof *l2);
+    sk_mat4 *m1 = calloc(J, sizeof *m1), *m2 = calloc(J, sizeof *m2), *fresh = calloc(J, sizeof *fresh);
+    assert_int_equal(sk_clip_sample(a->clips[sk_asset_find_clip(a, "walk")], s, 0.3, SK_LOOP_REPEAT,
+                                    SK_POSE_OF(s, base, NULL), &err), SK_OK);
+    sk_transform place = {{2.0f, 0.1f, -3.0f}, sk_quat_from_axis_angle(sk_vec3_make(0, 1, 0), 2.1f), {1, 1, 1}};
+    const sk_mat4 root = sk_mat4_from_transform(&place);
+    const sk_ik_solver solvers[] = {SK_IK_FABRIK, SK_IK_CCD, SK_IK_TWO_BONE, SK_IK_DLS, SK_IK_JACOBIAN_TRANSPOSE};
+    for (int placed = 0; placed < 2; placed++) {
+        const sk_mat4 *rp = placed ? &root : NULL;
+        for (size_t si = 0; si < sizeof solvers / sizeof solvers[0]; si++) {
+            bool two = solvers[si] == SK_IK_TWO_BONE;
+            const uint32_t *joints = two ? leg : arm;
+            uint32_t n = two ? nl : na;
+            memcpy(l1, base, J * sizeof *l1);
+            memcpy(l2, base, J * sizeof *l2);
+            assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, base, NULL), NULL, m1, J, NULL), SK_OK);
+            sk_vec3 tip = sk_vec3_make(m1[joints[n - 1]].m[12], m1[joints[n - 1]].m[13], m1[joints[n - 1]].m[14]);
+            sk_ik_target t1 = {.position = sk_vec3_add(tip, sk_vec3_make(0.05f, 0.1f, 0.08f))};
+            if (two) t1.has_pole = true, t1.pole = sk_vec3_add(tip, sk_vec3_make(0, 0.5f, 1.0f));
+            sk_ik_target t2 = t1;
+            if (placed) {
+                t2.position = sk_mat4_transform_point(&root, t1.position);
+                t2.pole = sk_mat4_transform_point(&root, t1.pole);
+            }
+            sk_ik_chain chain = {s, joints, n, NULL};
+            sk_ik_options o = {.solver = solvers[si], .max_iterations = solvers[si] == SK_IK_JACOBIAN_TRANSPOSE ? 200 : 0};
+            sk_ik_result r1, r2;
+            assert_int_equal(sk_ik_solve(&chain, &t1, &o, SK_POSE_OF(s, l1, NULL), NULL, 0, &r1, &err), SK_OK);
+            assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, base, NULL), rp, m2, J, NULL), SK_OK);
+            sk_mat4 keep[64];
+            memcpy(keep, m2, J * sizeof *m2);
+            assert_int_equal(sk_ik_solve_model(&chain, &t2, &o, SK_POSE_OF(s, l2, NULL), rp, m2, J, NULL, 0, &r2, &err),
+                             SK_OK);
+            assert_int_equal(r1.stop, r2.stop);
+            assert_true(fabsf(r1.error - r2.error) < 1e-4f && fabsf(r1.chain_length - r2.chain_length) < 1e-5f);
+            for (uint32_t i = 0; i < n; i++) {
+                sk_quat q1 = l1[joints[i]].r, q2 = l2[joints[i]].r;
+                assert_true(fabsf(sk_quat_dot(q1, q2)) > 1.0f - 1e-5f);
+            }
+            /* the subtree is a fresh FK of the solved pose; the rest untouched */
+            assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, l2, NULL), rp, fresh, J, NULL), SK_OK);
+            uint32_t end = sk_skeleton_subtree_end(s, joints[0]);
+            for (uint32_t j = 0; j < J; j++) {
+                bool in = j >= joints[0] && j < end;
+                assert_memory_equal(&m2[j], in ? &fresh[j] : &keep[j], sizeof(sk_mat4));
+            }
+            sk_vec3 got = sk_vec3_make(m2[joints[n - 1]].m[12], m2[joints[n - 1]].m[13], m2[joints[n - 1]].m[14]);
+            assert_true(dist3(got, t2.position) <= fmaxf(r2.error, 0) + 1e-4f);
+        }
+    }
+    /* refused: no matrices, too few; nothing written */
+    memcpy(l2, base, J * sizeof *l2);
+    assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, base, NULL), NULL, m2, J, NULL), SK_OK);
+    memcpy(fresh, m2, J * sizeof *m2);
+    sk_ik_chain chain = {s, arm, na, NULL};
+    sk_ik_target tg = {.position = {0, 1, 0.5f}};
+    assert_int_equal(sk_ik_solve_model(&chain, &tg, NULL, SK_POSE_OF(s, l2, NULL), NULL, NULL, J, NULL, 0, NULL, &err),
+                     SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_ik_solve_model(&chain, &tg, NULL, SK_POSE_OF(s, l2, NULL), NULL, m2, J - 1, NULL, 0, NULL, &err),
+                     SK_ERR_INVALID_ARGUMENT);
+    sk_ik_target bad = {.position = {NAN, 0, 0}};
+    assert_int_equal(sk_ik_solve_model(&chain, &bad, NULL, SK_POSE_OF(s, l2, NULL), NULL, m2, J, NULL, 0, NULL, &err),
+                     SK_ERR_INVALID_ARGUMENT);
+    assert_memory_equal(l2, base, J * sizeof *l2);
+    assert_memory_equal(m2, fresh, J * sizeof *m2);
+    free(base);
+    free(l1);
+    free(l2);
+    free(m1);
+    free(m2);
+    free(fresh);
+    sk_asset_destroy(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_reachable),    cmocka_unit_test(test_two_bone_exact),
@@ -1075,7 +1164,7 @@ int main(void) {
         cmocka_unit_test(test_unreachable_straight), cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_orientation_target),  cmocka_unit_test(test_stopping_rules),
         cmocka_unit_test(test_blend_and_aim),       cmocka_unit_test(test_multi_effector),
-        cmocka_unit_test(test_mannequin_leg),
+        cmocka_unit_test(test_mannequin_leg),       cmocka_unit_test(test_solve_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

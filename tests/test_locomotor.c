@@ -100,7 +100,9 @@ static void rig_free(rig *r) {
 static sk_vec3 mpos(const sk_mat4 *m) { return sk_vec3_make(m->m[12], m->m[13], m->m[14]); }
 static sk_vec3 mpoint(const sk_mat4 *m, sk_vec3 p) { return sk_mat4_transform_point(m, p); }
 
-/* One frame; world matrices from the output pose (independent FK). */
+/* One frame; world matrices from the output pose (independent FK), and
+ * the locomotor's own (sk_locomotor_model, computed while it placed the
+ * feet) the same to float rounding. */
 static void rig_step(rig *r, double dt, float x, float z, float yaw) {
     sk_error err = {0};
     sk_pose pose = sk_pose_view(r->local, r->skel->joint_count, NULL, 0);
@@ -108,6 +110,13 @@ static void rig_step(rig *r, double dt, float x, float z, float yaw) {
     const sk_locomotor_state *st = sk_locomotor_get_state(r->L);
     if (sk_local_to_model(r->skel, &pose, &st->root, r->world, r->skel->joint_count, &err) != SK_OK)
         fail_msg("%s", err.message);
+    const sk_mat4 *own = sk_locomotor_model(r->L);
+    assert_non_null(own);
+    for (uint32_t j = 0; j < r->skel->joint_count; j++)
+        for (int k = 0; k < 16; k++)
+            if (!(fabsf(own[j].m[k] - r->world[j].m[k]) <= 2e-5f * (1 + fabsf(r->world[j].m[k]))))
+                fail_msg("sk_locomotor_model: joint %u element %d is %g, the pose's FK %g", j, k, (double)own[j].m[k],
+                         (double)r->world[j].m[k]);
 }
 
 static void feet_of(const rig *r, uint32_t l, sk_vec3 *heel, sk_vec3 *toe) {
@@ -854,6 +863,9 @@ static void test_bad_input(void **state) {
     sk_pose pose = sk_pose_view(r.local, r.skel->joint_count, NULL, 0);
     assert_int_equal(sk_locomotor_reset(r.L, NAN, 0, 0, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_locomotor_reset(r.L, 0, 0, 0, &err), SK_OK);
+    /* no model matrices before the first adjust */
+    assert_null(sk_locomotor_model(NULL));
+    assert_null(sk_locomotor_model(r.L));
     assert_int_equal(sk_locomotor_update(r.L, 0, 0, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_locomotor_update(r.L, -1, 0, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_locomotor_update(r.L, 2.0, 0, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);

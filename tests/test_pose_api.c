@@ -152,6 +152,66 @@ static void test_partial_local_to_model(void **state) {
     sk_asset_destroy(a);
 }
 
+/* The masked forward kinematics: the marked joints (a leg and its
+ * ancestors) get exactly what a full local-to-model gives, the others keep
+ * their values; the rest filled in afterwards (the complement mask) gives
+ * the full result, bit for bit; a root matrix places every joint; bad
+ * arguments leave the output untouched. */
+static void test_masked_local_to_model(void **state) {
+    (void)state;
+    sk_asset *a = mannequin();
+    const sk_skeleton *s = a->skeleton;
+    uint32_t n = s->joint_count;
+    sk_pose pose;
+    assert_int_equal(sk_pose_alloc(s, NULL, &pose, NULL), SK_OK);
+    assert_int_equal(sk_clip_sample(a->clips[2], s, 0.23, SK_LOOP_REPEAT, &pose, NULL), SK_OK);
+    sk_mat4 *full = calloc(n, sizeof *full), *part = calloc(n, sizeof *part), *placed = calloc(n, sizeof *placed);
+    bool *need = calloc(n, sizeof *need), *rest = calloc(n, sizeof *rest);
+    int32_t toe = sk_skeleton_find(s, "toe_r");
+    assert_true(toe >= 0);
+    for (int32_t j = toe; j >= 0; j = s->parents[j]) need[j] = true;
+    for (uint32_t j = 0; j < n; j++) rest[j] = !need[j];
+    const sk_mat4 poison = {{7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7}};
+    for (uint32_t j = 0; j < n; j++) part[j] = poison;
+    assert_int_equal(sk_local_to_model(s, &pose, NULL, full, n, NULL), SK_OK);
+    assert_int_equal(sk_local_to_model_masked(s, &pose, NULL, 0, 0, need, part, n, NULL), SK_OK);
+    uint32_t marked = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        if (need[j]) {
+            marked++;
+            assert_memory_equal(&part[j], &full[j], sizeof(sk_mat4));
+        } else {
+            assert_memory_equal(&part[j], &poison, sizeof(sk_mat4));
+        }
+    }
+    assert_true(marked >= 4 && marked < n);
+    assert_int_equal(sk_local_to_model_masked(s, &pose, NULL, 0, n, rest, part, n, NULL), SK_OK);
+    assert_memory_equal(part, full, sizeof(sk_mat4) * n);
+    /* need NULL: the range form, and sk_local_to_model under a root */
+    sk_transform rt = {{1, 0.5f, -2}, sk_quat_from_axis_angle(sk_vec3_make(0, 1, 0), 0.7f), {1, 1, 1}};
+    sk_mat4 root = sk_mat4_from_transform(&rt);
+    assert_int_equal(sk_local_to_model(s, &pose, &root, full, n, NULL), SK_OK);
+    assert_int_equal(sk_local_to_model_masked(s, &pose, &root, 0, 0, NULL, placed, n, NULL), SK_OK);
+    assert_memory_equal(placed, full, sizeof(sk_mat4) * n);
+    /* errors: nothing written */
+    sk_error err;
+    for (uint32_t j = 0; j < n; j++) part[j] = poison;
+    assert_int_equal(sk_local_to_model_masked(s, &pose, NULL, 5, 3, need, part, n, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_local_to_model_masked(s, &pose, NULL, 0, n + 1, need, part, n, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_local_to_model_masked(s, &pose, NULL, 0, 0, need, part, n - 1, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_local_to_model_masked(s, &pose, NULL, 0, 0, need, NULL, n, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_pose short_pose = sk_pose_view(pose.local, n - 1, NULL, 0);
+    assert_int_equal(sk_local_to_model_masked(s, &short_pose, NULL, 0, 0, need, part, n, &err), SK_ERR_INVALID_ARGUMENT);
+    for (uint32_t j = 0; j < n; j++) assert_memory_equal(&part[j], &poison, sizeof(sk_mat4));
+    free(full);
+    free(part);
+    free(placed);
+    free(need);
+    free(rest);
+    sk_pose_free(&pose, NULL);
+    sk_asset_destroy(a);
+}
+
 /* An asset built in code with a bad index is caught, with its place named;
  * the same asset corrected passes; the mannequin passes. */
 static void test_asset_validate(void **state) {
@@ -283,7 +343,8 @@ static void test_failure_paths(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pose_counts_checked),      cmocka_unit_test(test_ping_pong_wrap),
-        cmocka_unit_test(test_partial_local_to_model),   cmocka_unit_test(test_asset_validate),
+        cmocka_unit_test(test_partial_local_to_model),   cmocka_unit_test(test_masked_local_to_model),
+        cmocka_unit_test(test_asset_validate),
         cmocka_unit_test(test_large_blendspace_root_motion), cmocka_unit_test(test_failure_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

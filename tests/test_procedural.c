@@ -70,6 +70,15 @@ static void prig_step(prig *r, double dt, float x, float z, float yaw) {
     if (sk_local_to_model(r->skel, &pose, &sk_procedural_get_state(r->P)->root, r->world, r->skel->joint_count,
                           &err) != SK_OK)
         fail_msg("%s", err.message);
+    /* the walker's own matrices (computed while it placed the legs and
+     * arms): the same to float rounding */
+    const sk_mat4 *own = sk_procedural_model(r->P);
+    assert_non_null(own);
+    for (uint32_t j = 0; j < r->skel->joint_count; j++)
+        for (int k = 0; k < 16; k++)
+            if (!(fabsf(own[j].m[k] - r->world[j].m[k]) <= 2e-5f * (1 + fabsf(r->world[j].m[k]))))
+                fail_msg("sk_procedural_model: joint %u element %d is %g, the pose's FK %g", j, k, (double)own[j].m[k],
+                         (double)r->world[j].m[k]);
 }
 
 static void feet(const prig *r, int l, sk_vec3 *heel, sk_vec3 *toe) {
@@ -878,6 +887,9 @@ static void test_bad_input(void **state) {
     prig_make(&r, false, NULL);
     sk_error err = {0};
     sk_pose pose = sk_pose_view(r.local, r.skel->joint_count, NULL, 0);
+    /* no model matrices before the first update */
+    assert_null(sk_procedural_model(NULL));
+    assert_null(sk_procedural_model(r.P));
     assert_int_equal(sk_procedural_update(r.P, 0, 0, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_procedural_update(r.P, NAN, 0, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);
     assert_int_equal(sk_procedural_update(r.P, 0.016, INFINITY, 0, 0, &pose, &err), SK_ERR_INVALID_ARGUMENT);

@@ -1,4 +1,4 @@
-/* Terrain (include/skelanim/locomotion/terrain.h): ray casts against the
+/* Terrain (include/skelanim/world/terrain.h): ray casts against the
  * built-in terrains checked against closed-form intersections written here
  * independently (3D plane and segment tests, not the library's (s, y)
  * profile walk), on seeded random rays whose hit counts are asserted; normals;

@@ -61,6 +61,17 @@ struct sk_mat4;
 void sk_palette_at_level(const struct sk_skin *skin, const struct sk_mat4 *model, struct sk_mat4 *out, int level);
 int sk_palette_level_max(void);
 
+/* pose.c: the library's forward kinematics, behind sk_local_to_model,
+ * sk_local_to_model_range and sk_local_to_model_masked (pose.h has the
+ * contract), without their argument checks: for the runtimes' per-frame
+ * calls (locomotion) on a pose they checked once that frame. joints
+ * [from, to) of local, only those need marks (NULL: all), into model; to <=
+ * the skeleton's joint count, model holding that many matrices. */
+struct sk_skeleton;
+void sk_local_to_model_kernel(const struct sk_skeleton *skel, const struct sk_transform *local,
+                              const struct sk_mat4 *root, uint32_t from, uint32_t to, const bool *need,
+                              struct sk_mat4 *model);
+
 /* The importer-facing builder calls (sk_clip_builder_add_track_ref_checked,
  * _stats, _lazy, sk_clip_builder_set_fetch) are public: core/clip.h. */
 struct sk_clip_builder;

@@ -225,6 +225,63 @@ static inline sk_quat skm_quat_from_rotation(double r[3][3]) {
     return skm_quat_normalize(sk_quat_make((float)x, (float)y, (float)z, (float)w));
 }
 
+/* The rotation of a model matrix (sk_local_to_model's: columns R x S, no
+ * shear): the columns normalised (skipped for columns of unit length within
+ * 1e-5, the common case), a mirror (negative determinant) undone on the
+ * first column as sk_mat4_decompose does, then Shepperd's method in float
+ * (one square root and one division), normalised only when visibly off unit
+ * length. Identity for a degenerate matrix (a zero column). For runtimes
+ * that keep model matrices and need a few joints' world rotations (foot
+ * placement). */
+static inline sk_quat skm_mat4_rotation(const sk_mat4 *mat) {
+    const float *m = mat->m;
+    float l0 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2], l1 = m[4] * m[4] + m[5] * m[5] + m[6] * m[6],
+          l2 = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
+    if (!(l0 > 1e-30f && l1 > 1e-30f && l2 > 1e-30f)) return sk_quat_identity();
+    float i0 = 1, i1 = 1, i2 = 1;
+    if (fabsf(l0 - 1) > 1e-5f || fabsf(l1 - 1) > 1e-5f || fabsf(l2 - 1) > 1e-5f)
+        i0 = 1.0f / sqrtf(l0), i1 = 1.0f / sqrtf(l1), i2 = 1.0f / sqrtf(l2);
+    float det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
+                m[8] * (m[1] * m[6] - m[2] * m[5]);
+    if (det < 0) i0 = -i0;
+    /* r[col][row] */
+    float r00 = m[0] * i0, r01 = m[1] * i0, r02 = m[2] * i0;
+    float r10 = m[4] * i1, r11 = m[5] * i1, r12 = m[6] * i1;
+    float r20 = m[8] * i2, r21 = m[9] * i2, r22 = m[10] * i2;
+    float tr = r00 + r11 + r22, x, y, z, w;
+    if (tr > 0) {
+        float s = sqrtf(tr + 1.0f) * 2, is = 1.0f / s;
+        w = 0.25f * s, x = (r12 - r21) * is, y = (r20 - r02) * is, z = (r01 - r10) * is;
+    } else if (r00 > r11 && r00 > r22) {
+        float s = sqrtf(1.0f + r00 - r11 - r22) * 2, is = 1.0f / s;
+        w = (r12 - r21) * is, x = 0.25f * s, y = (r10 + r01) * is, z = (r20 + r02) * is;
+    } else if (r11 > r22) {
+        float s = sqrtf(1.0f + r11 - r00 - r22) * 2, is = 1.0f / s;
+        w = (r20 - r02) * is, x = (r10 + r01) * is, y = 0.25f * s, z = (r21 + r12) * is;
+    } else {
+        float s = sqrtf(1.0f + r22 - r00 - r11) * 2, is = 1.0f / s;
+        w = (r01 - r10) * is, x = (r20 + r02) * is, y = (r21 + r12) * is, z = 0.25f * s;
+    }
+    sk_quat q = sk_quat_make(x, y, z, w);
+    float n2 = x * x + y * y + z * z + w * w;
+    return fabsf(n2 - 1.0f) > 1e-5f ? skm_quat_normalize(q) : q;
+}
+/* The translation of a model matrix. */
+static inline sk_vec3 skm_mat4_pos(const sk_mat4 *mat) { return sk_vec3_make(mat->m[12], mat->m[13], mat->m[14]); }
+/* v brought into a model matrix's frame without its translation: the
+ * inverse of its linear part (R x S, no shear) applied to v, component k
+ * being (column k . v) / |column k|^2. */
+static inline sk_vec3 skm_mat4_unrotate(const sk_mat4 *mat, sk_vec3 v) {
+    const float *m = mat->m;
+    float d[3];
+    for (int k = 0; k < 3; k++) {
+        const float *c = m + 4 * k;
+        float l2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+        d[k] = l2 > 1e-30f ? (c[0] * v.x + c[1] * v.y + c[2] * v.z) / l2 : 0.0f;
+    }
+    return sk_vec3_make(d[0], d[1], d[2]);
+}
+
 /* An angle brought into [-pi, pi] by whole turns. */
 static inline float skm_wrap_angle(float a) {
     if (!(a - a == 0.0f)) return 0.0f; /* NaN or infinite: no angle (the loops would never end) */

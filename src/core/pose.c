@@ -76,11 +76,15 @@ static inline void l2m_joint(const sk_transform *x, const float *pm, float *out)
 #endif
 }
 
-static void l2m(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from, uint32_t to,
-                sk_mat4 *out_model) {
-    /* Parents come before children (seed 000), so one forward pass suffices. */
+/* The forward kinematics of the library (pose.h: sk_local_to_model,
+ * _range, _masked; core/internal.h): joints [from, to), only those need
+ * marks when need is given. Parents come before children (seed 000), so
+ * one forward pass suffices. */
+void sk_local_to_model_kernel(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from,
+                              uint32_t to, const bool *need, sk_mat4 *out_model) {
     static const sk_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
     for (uint32_t i = from; i < to; i++) {
+        if (need && !need[i]) continue;
         int32_t p = s->parents[i];
         if (p < 0 && !root) {
             out_model[i] = sk_mat4_from_transform(&local[i]);
@@ -91,29 +95,42 @@ static void l2m(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *
     }
 }
 
+static sk_result l2m_check(const sk_skeleton *s, const sk_pose *pose, uint32_t from, uint32_t *to,
+                           const sk_mat4 *io_model, uint32_t model_count, const char *who, sk_error *err) {
+    sk_result r = sk_pose_check(s, pose, who, err);
+    if (r != SK_OK) return r;
+    if (!io_model || model_count < s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: room for %u matrices, skeleton has %u", who,
+                            io_model ? model_count : 0, s->joint_count);
+    if (*to == 0) *to = s->joint_count;
+    if (from > *to || *to > s->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: range [%u, %u) outside %u joints", who, from, *to,
+                            s->joint_count);
+    return SK_OK;
+}
+
 sk_result sk_local_to_model(const sk_skeleton *s, const sk_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
                             uint32_t model_count, sk_error *err) {
-    sk_result r = sk_pose_check(s, pose, "sk_local_to_model", err);
+    uint32_t to = 0;
+    sk_result r = l2m_check(s, pose, 0, &to, out_model, model_count, "sk_local_to_model", err);
     if (r != SK_OK) return r;
-    if (!out_model || model_count < s->joint_count)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_local_to_model: room for %u matrices, skeleton has %u",
-                            out_model ? model_count : 0, s->joint_count);
-    l2m(s, pose->local, root, 0, s->joint_count, out_model);
+    sk_local_to_model_kernel(s, pose->local, root, 0, to, NULL, out_model);
     return SK_OK;
 }
 
 sk_result sk_local_to_model_range(const sk_skeleton *s, const sk_pose *pose, const sk_mat4 *root, uint32_t from,
                                   uint32_t to, sk_mat4 *io_model, uint32_t model_count, sk_error *err) {
-    sk_result r = sk_pose_check(s, pose, "sk_local_to_model_range", err);
+    sk_result r = l2m_check(s, pose, from, &to, io_model, model_count, "sk_local_to_model_range", err);
     if (r != SK_OK) return r;
-    if (!io_model || model_count < s->joint_count)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
-                            "sk_local_to_model_range: room for %u matrices, skeleton has %u",
-                            io_model ? model_count : 0, s->joint_count);
-    if (to == 0) to = s->joint_count;
-    if (from > to || to > s->joint_count)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_local_to_model_range: range [%u, %u) outside %u joints",
-                            from, to, s->joint_count);
-    l2m(s, pose->local, root, from, to, io_model);
+    sk_local_to_model_kernel(s, pose->local, root, from, to, NULL, io_model);
+    return SK_OK;
+}
+
+sk_result sk_local_to_model_masked(const sk_skeleton *s, const sk_pose *pose, const sk_mat4 *root, uint32_t from,
+                                   uint32_t to, const bool *need, sk_mat4 *io_model, uint32_t model_count,
+                                   sk_error *err) {
+    sk_result r = l2m_check(s, pose, from, &to, io_model, model_count, "sk_local_to_model_masked", err);
+    if (r != SK_OK) return r;
+    sk_local_to_model_kernel(s, pose->local, root, from, to, need, io_model);
     return SK_OK;
 }

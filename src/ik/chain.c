@@ -54,7 +54,10 @@ static void state_carve(ik_state *s, void *scratch) {
 }
 
 /* ---- setting up ---- */
-/* Model transform of joint j's parent, from the local pose (exact for uniform scale). */
+/* Model transform of joint j's parent, from the local pose (exact for
+ * uniform scale): sk_ik_solve's, whose caller has no model matrices (one
+ * joint's ancestors, composed as transforms; sk_ik_solve_model reads the
+ * caller's matrices instead). */
 static sk_transform parent_model(const sk_skeleton *skel, const sk_transform *local, uint32_t j) {
     sk_transform acc = sk_transform_identity();
     for (int32_t a = skel->parents[j]; a >= 0; a = skel->parents[a]) acc = sk_transform_mul(&local[a], &acc);
@@ -62,7 +65,8 @@ static sk_transform parent_model(const sk_skeleton *skel, const sk_transform *lo
 }
 
 sk_result ik_state_init(ik_state *s, const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *o,
-                        const sk_transform *io_local, void *scratch, sk_ik_result *res, sk_error *err) {
+                        const sk_transform *io_local, const sk_transform *parent, void *scratch, sk_ik_result *res,
+                        sk_error *err) {
     const sk_skeleton *skel = chain->skeleton;
     const uint32_t n = chain->count;
     memset(s, 0, sizeof *s);
@@ -75,7 +79,7 @@ sk_result ik_state_init(ik_state *s, const sk_ik_chain *chain, const sk_ik_targe
     s->t_start = o->time_budget_us > 0 ? ik_now_us() : 0.0;
 
     /* Model space of the chain from the local pose. */
-    sk_transform pm = parent_model(skel, io_local, chain->joints[0]);
+    sk_transform pm = parent ? *parent : parent_model(skel, io_local, chain->joints[0]);
     s->parent_r = skm_quat_unit(pm.r);
     sk_vec3 scale = pm.s;
     s->p[0] = sk_vec3_add(pm.t, skm_quat_rotate(pm.r, sk_vec3_mul(pm.s, io_local[chain->joints[0]].t)));

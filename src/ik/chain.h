@@ -54,9 +54,13 @@ size_t ik_state_scratch_size(uint32_t n);
  * by the caller except for finiteness of the chain's own transforms):
  * scratch carved, model space of the chain, bone offsets and lengths, limit
  * references, forward kinematics, tolerances, the target and its reach.
- * Fills res->chain_length and res->reachable. */
+ * parent: the model transform of the chain root's parent when the caller
+ * has it (sk_ik_solve_model: from its model matrices), NULL to compose it
+ * from the ancestors' local transforms (sk_ik_solve). Fills
+ * res->chain_length and res->reachable. */
 sk_result ik_state_init(ik_state *s, const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *o,
-                        const sk_transform *io_local, void *scratch, sk_ik_result *res, sk_error *err);
+                        const sk_transform *io_local, const sk_transform *parent, void *scratch, sk_ik_result *res,
+                        sk_error *err);
 /* Writes s->lq into the chain's local rotations, blended against the FK
  * pose by options.fk_blend, and brings s->R, s->p up to date (refresh_fk:
  * the solver did not). */

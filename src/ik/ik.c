@@ -1,7 +1,8 @@
 /* Inverse kinematics, the public entry points: solver and stop names,
- * chains, scratch size, and sk_ik_solve, which checks its input, sets the
- * chain state up (chain.c), runs the solver the options name and writes the
- * result back (chain.c).
+ * chains, scratch size, and sk_ik_solve (and sk_ik_solve_model, the same
+ * on a pose whose model matrices the caller has), which checks its input,
+ * sets the chain state up (chain.c), runs the solver the options name and
+ * writes the result back (chain.c).
  *
  * The module's files, in layers (calls go down only):
  *   ik.c                     this file
@@ -106,8 +107,13 @@ static bool coord_ok(sk_vec3 v) {
     return fabsf(v.x) <= SK_IK_MAX_COORD && fabsf(v.y) <= SK_IK_MAX_COORD && fabsf(v.z) <= SK_IK_MAX_COORD;
 }
 
-sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
-                      sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err) {
+/* sk_ik_solve and sk_ik_solve_model: model, when given, holds model
+ * matrices of io's pose under root (the caller's; checked), from which the
+ * chain root's parent transform is read, and whose chain subtree is brought
+ * up to date after the solve. */
+static sk_result ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
+                          sk_pose *io, const sk_mat4 *root, sk_mat4 *model, void *scratch, size_t scratch_size,
+                          sk_ik_result *out, sk_error *err) {
     sk_transform *io_local = io ? io->local : NULL;
     static const sk_ik_options zero_options;
     const sk_ik_options *o = options ? options : &zero_options;
@@ -160,8 +166,18 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
     if (scratch_size < need)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: scratch of %zu bytes, %zu needed", scratch_size, need);
 
+    sk_transform parent_tr, *parent = NULL;
+    if (model) {
+        int32_t pj = skel->parents[chain->joints[0]];
+        const sk_mat4 *pm = pj >= 0 ? &model[pj] : root;
+        if (pm) sk_mat4_decompose(pm, &parent_tr);
+        else parent_tr = sk_transform_identity();
+        if (!skm_vec3_finite(parent_tr.t) || !skm_quat_finite(parent_tr.r) || !skm_vec3_finite(parent_tr.s))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: the model matrix of the chain root's parent is not finite");
+        parent = &parent_tr;
+    }
     ik_state s;
-    sk_result rc = ik_state_init(&s, chain, target, o, io_local, scratch, &res, err);
+    sk_result rc = ik_state_init(&s, chain, target, o, io_local, parent, scratch, &res, err);
     if (rc != SK_OK) return rc;
     for (uint32_t i = 0; i < n; i++)
         if (!coord_ok(s.p[i]))
@@ -205,6 +221,30 @@ sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, cons
         if (o->solver == SK_IK_AIM) ik_aim_result(&s, &res);
         else ik_state_result(&s, &res);
     }
+    if (model) /* the chain root's subtree, from the solved pose (checked above: cannot fail) */
+        sk_local_to_model_range(skel, io, root, chain->joints[0], sk_skeleton_subtree_end(skel, chain->joints[0]),
+                                model, skel->joint_count, NULL);
     if (out) *out = res;
     return SK_OK;
+}
+
+sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
+                      sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err) {
+    return ik_solve(chain, target, options, io, NULL, NULL, scratch, scratch_size, out, err);
+}
+
+sk_result sk_ik_solve_model(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
+                            sk_pose *io, const sk_mat4 *root, sk_mat4 *io_model, uint32_t model_count, void *scratch,
+                            size_t scratch_size, sk_ik_result *out, sk_error *err) {
+    if (out) {
+        sk_ik_result none = {0};
+        none.stretch = 1.0f;
+        *out = none;
+    }
+    if (chain && chain->skeleton && (!io_model || model_count < chain->skeleton->joint_count))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: room for %u model matrices, skeleton has %u",
+                            io_model ? model_count : 0, chain->skeleton->joint_count);
+    if (!chain || !chain->skeleton || !io_model)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "ik: NULL chain or model matrices");
+    return ik_solve(chain, target, options, io, root, io_model, scratch, scratch_size, out, err);
 }

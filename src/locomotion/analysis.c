@@ -604,12 +604,13 @@ static uint32_t default_samples(const sk_clip *clip, double cycle) {
 }
 
 /* The footbase (10)-(11) in the clip's own space at clip time t, with the
- * leg's foot and ground heights from its analysis. */
+ * leg's foot and ground heights from its analysis. need: the joints whose
+ * model matrices the analysis reads (legs_need). */
 static sk_result footbase_at(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *leg,
-                             const sk_leg_analysis *L, float alpha_bal, double t, sk_pose *pose, sk_mat4 *model,
-                             sk_vec3 *out, sk_error *err) {
+                             const sk_leg_analysis *L, float alpha_bal, double t, sk_pose *pose, const bool *need,
+                             sk_mat4 *model, sk_vec3 *out, sk_error *err) {
     sk_result r = sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, pose, err);
-    if (r == SK_OK) r = sk_local_to_model(skel, pose, NULL, model, skel->joint_count, err);
+    if (r == SK_OK) r = sk_local_to_model_masked(skel, pose, NULL, 0, 0, need, model, skel->joint_count, err);
     if (r != SK_OK) return r;
     sk_vec3 heel = sk_mat4_transform_point(&model[leg->ankle], leg->heel);
     sk_vec3 toe = sk_mat4_transform_point(&model[leg->toe >= 0 ? leg->toe : leg->ankle], leg->toe_tip);
@@ -634,7 +635,8 @@ static sk_result footbase_at(const sk_skeleton *skel, const sk_clip *clip, const
  * SK_STRIDE_AUTO, the rules of sk_stride_source say CONTACT. */
 static sk_result footprint_stride(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *leg,
                                   sk_motion_analysis *res, sk_leg_analysis *L, const sk_motion_analysis_options *o,
-                                  double t_start, double dur, sk_pose *pose, sk_mat4 *model, sk_error *err) {
+                                  double t_start, double dur, sk_pose *pose, const bool *need, sk_mat4 *model,
+                                  sk_error *err) {
     if (o->stride_source == SK_STRIDE_CONTACT) return SK_OK;
     if (o->stride_source == SK_STRIDE_AUTO &&
         (!(o->cycle_end > 0) ||
@@ -649,8 +651,8 @@ static sk_result footprint_stride(const sk_skeleton *skel, const sk_clip *clip, 
     else return SK_OK;
     float alpha_bal = o->balance_alpha > 0 ? o->balance_alpha : 20.0f;
     sk_vec3 p1, p2;
-    sk_result r = footbase_at(skel, clip, leg, L, alpha_bal, t1, pose, model, &p1, err);
-    if (r == SK_OK) r = footbase_at(skel, clip, leg, L, alpha_bal, t2, pose, model, &p2, err);
+    sk_result r = footbase_at(skel, clip, leg, L, alpha_bal, t1, pose, need, model, &p1, err);
+    if (r == SK_OK) r = footbase_at(skel, clip, leg, L, alpha_bal, t2, pose, need, model, &p2, err);
     if (r != SK_OK) return r;
     sk_vec3 step = ground(sk_vec3_sub(p2, p1)); /* forward in clip time: one cycle later */
     if (t2 < t1) step = sk_vec3_scale(step, -1);
@@ -717,11 +719,13 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
     res->cycle_duration = dur;
     res->cycle_start = t_start;
 
-    /* Scratch: one pose, the model matrices, the hip midpoint per sample. */
+    /* Scratch: one pose, the model matrices, the hip midpoint per sample,
+     * and the joints whose model matrices are read (the legs' hips, ankles
+     * and toes and their ancestors: forward kinematics of those only). */
     uint32_t J = skel->joint_count;
     size_t need_pose = (size_t)J * sizeof(sk_transform), need_model = (size_t)J * sizeof(sk_mat4),
            need_hips = ((size_t)N + 1) * sizeof(sk_vec3);
-    size_t scratch = need_pose + need_model + need_hips;
+    size_t scratch = need_pose + need_model + need_hips + (size_t)J * sizeof(bool);
     char *mem = sk_alloc(alloc, scratch);
     if (!mem) {
         sk_motion_analysis_destroy(res);
@@ -730,13 +734,20 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
     sk_transform *local = (sk_transform *)mem;
     sk_mat4 *model = (sk_mat4 *)(mem + need_pose);
     sk_vec3 *hips = (sk_vec3 *)(mem + need_pose + need_model);
+    bool *need = (bool *)(mem + need_pose + need_model + need_hips);
     sk_pose pose = sk_pose_view(local, J, NULL, 0);
+    memset(need, 0, (size_t)J * sizeof(bool));
+    for (uint32_t l = 0; l < leg_count; l++) {
+        int32_t ends[3] = {ld[l].hip, ld[l].ankle, ld[l].toe};
+        for (int k = 0; k < 3; k++)
+            for (int32_t j = ends[k]; j >= 0 && !need[j]; j = skel->parents[j]) need[j] = true;
+    }
 
     /* Sample forward at t = d s / N, s = 0..N (the last for the root motion). */
     for (uint32_t s = 0; s <= N && r == SK_OK; s++) {
         double t = t_start + dur * (double)s / (double)N;
         r = sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, &pose, err);
-        if (r == SK_OK) r = sk_local_to_model(skel, &pose, NULL, model, J, err);
+        if (r == SK_OK) r = sk_local_to_model_masked(skel, &pose, NULL, 0, 0, need, model, J, err);
         if (r != SK_OK) break;
         sk_vec3 hm = sk_vec3_make(0, 0, 0);
         for (uint32_t l = 0; l < leg_count; l++) hm = sk_vec3_add(hm, mat_pos(&model[ld[l].hip]));
@@ -786,7 +797,7 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
             if (!(L->leg_length > 0))
                 r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: zero leg length at rest", L->name);
             if (r == SK_OK) r = analyze_leg(res, L, &o, err);
-            if (r == SK_OK) r = footprint_stride(skel, clip, &ld[l], res, L, &o, t_start, dur, &pose, model, err);
+            if (r == SK_OK) r = footprint_stride(skel, clip, &ld[l], res, L, &o, t_start, dur, &pose, need, model, err);
             if (r != SK_OK) break;
         }
     }

@@ -53,7 +53,7 @@
 #include "skelanim/anim/blend.h"
 #include "skelanim/ik/ik.h"
 #include "skelanim/locomotion/locomotor.h"
-#include "locomotor_internal.h"
+#include "footstep.h"
 
 #include <math.h>
 #include <string.h>
@@ -101,8 +101,7 @@ struct sk_locomotor {
     const sk_skeleton *skel;
     uint32_t J, n, legs;
     uint32_t body;
-    sk_quat body_parent_r; /* rest world rotation / scale of the body's parent (identity at a root) */
-    sk_vec3 body_parent_s;
+    sk_mat4 body_parent;    /* rest model matrix of the body's parent (identity at a root) */
     float max_up, max_down, soft, idle_speed, ground_tau, longest_leg;
     leg_rt leg[SK_MOTION_GROUP_MAX_LEGS];
     sk_motion_tracker tracker;
@@ -112,14 +111,15 @@ struct sk_locomotor {
     /* per frame */
     float cyaw, syaw;        /* cos, sin of the character's yaw */
     sk_quat qyaw;
-    bool *need;              /* J: joints whose world transform adjust needs */
     float *weights;          /* n */
     double *clip_times;      /* n */
     sk_vec3 *centers;        /* n: each motion's mean leg centre, horizontal (character space) */
     sk_transform *scratch;   /* (n + 1) x J: one pose per motion, one for idle */
     sk_blend_input *inputs;  /* n */
-    sk_vec3 *wt, *ws;        /* world FK, J each */
-    sk_quat *wr;
+    sk_mat4 *model;          /* J world matrices (root: st.root) of the pose adjust works on and writes */
+    bool *need;              /* J: joints whose world matrices adjust reads (legs and their ancestors) */
+    bool *late;              /* J: the others, computed once at the end of adjust */
+    bool model_valid;        /* model holds the last adjusted (or plain) pose's */
     double idle_time;
     bool external_group;  /* the caller's state machine sets st.moving (sk_locomotor_set_group_weight) */
     bool frozen;             /* standing: the phase does not advance */
@@ -128,7 +128,7 @@ struct sk_locomotor {
     bool hip_valid;
     float slope;             /* smoothed ground slope ahead */          /* st.hip_offset holds last frame's offset */
     sk_locomotor_state st;
-    skl_ground ground;       /* terrain rays (counts them) */
+    ground_probe ground;       /* terrain rays (counts them) */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -144,6 +144,9 @@ static sk_vec3 rotc(const sk_locomotor *L, sk_vec3 v) {
 static sk_vec3 rotc_inv(const sk_locomotor *L, sk_vec3 v) {
     return sk_vec3_make(L->cyaw * v.x - L->syaw * v.z, v.y, L->syaw * v.x + L->cyaw * v.z);
 }
+/* A joint's position and a point in its frame, from the model matrices. */
+static sk_vec3 pos_of(const sk_locomotor *L, uint32_t j) { return skm_mat4_pos(&L->model[j]); }
+static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) { return sk_mat4_transform_point(&L->model[j], p); }
 static float unwrap_delta(float a, float b) { /* b - a wrapped into (-pi, pi] */
     return skm_wrap_angle(b - a);
 }
@@ -159,7 +162,7 @@ void sk_motion_tracker_reset(sk_motion_tracker *t, sk_vec3 position, float yaw) 
 
 void sk_motion_tracker_update(sk_motion_tracker *t, sk_vec3 position, float yaw, double dt) {
     if (!t || !(dt > 0) || !isfinite(dt) || !skm_vec3_finite(position) || !isfinite(yaw)) return;
-    float k = t->updates == 0 ? 1.0f : skl_smooth(dt, t->smoothing);
+    float k = t->updates == 0 ? 1.0f : smoothing_weight(dt, t->smoothing);
     sk_vec3 v = sk_vec3_scale(sk_vec3_sub(position, t->position), (float)(1.0 / dt));
     float w = (float)(unwrap_delta(t->yaw, yaw) / dt);
     sk_vec3 v_new = skm_vec3_lerp(t->velocity, v, k);
@@ -213,14 +216,14 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         hips[l] = (uint32_t)a->hip_joint;
     }
     int32_t body = desc->body_joint;
-    if (body < 0) body = skl_common_ancestor(s, hips, legs);
+    if (body < 0) body = legs_common_ancestor(s, hips, legs);
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "locomotor: no body joint (the legs' hips have no common ancestor; set body_joint)");
 
     size_t size = sizeof(sk_locomotor) + n * sizeof(float) + n * sizeof(double) +
                   (size_t)(n + 1) * J * sizeof(sk_transform) + n * sizeof(sk_blend_input) + n * sizeof(sk_vec3) +
-                  (size_t)J * (2 * sizeof(sk_vec3) + sizeof(sk_quat) + sizeof(bool)) + 64;
+                  (size_t)J * (sizeof(sk_mat4) + 2 * sizeof(bool)) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "locomotor: out of memory");
@@ -235,15 +238,14 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     L->legs = legs;
     L->body = (uint32_t)body;
     char *p = mem + sizeof(sk_locomotor);
+    L->model = (sk_mat4 *)p; p += (size_t)J * sizeof(sk_mat4);
     L->scratch = (sk_transform *)p; p += (size_t)(n + 1) * J * sizeof(sk_transform);
-    L->wt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
-    L->ws = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
-    L->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
     L->clip_times = (double *)p; p += n * sizeof(double);
     L->inputs = (sk_blend_input *)p; p += n * sizeof(sk_blend_input);
     L->weights = (float *)p; p += n * sizeof(float);
     L->centers = (sk_vec3 *)p; p += n * sizeof(sk_vec3);
-    L->need = (bool *)p;
+    L->need = (bool *)p; p += (size_t)J * sizeof(bool);
+    L->late = (bool *)p;
 
     for (uint32_t i = 0; i < n; i++) {
         const sk_motion_analysis *mi = sk_motion_group_motion(desc->group, i);
@@ -251,10 +253,10 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         for (uint32_t l = 0; l < legs; l++) c = sk_vec3_add(c, mi->legs[l].center);
         L->centers[i] = sk_vec3_make(c.x / (float)legs, 0, c.z / (float)legs);
     }
-    skl_fk(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), L->wt, L->wr, L->ws, 0, J, NULL);
+    /* the rest pose's model matrices (model space: no root) */
+    sk_local_to_model(s, SK_POSE_OF(s, s->rest, NULL), NULL, L->model, J, NULL);
     int32_t bp = s->parents[body];
-    L->body_parent_r = bp >= 0 ? L->wr[bp] : sk_quat_identity();
-    L->body_parent_s = bp >= 0 ? L->ws[bp] : sk_vec3_make(1, 1, 1);
+    L->body_parent = bp >= 0 ? L->model[bp] : sk_mat4_identity();
     L->longest_leg = 0;
     for (uint32_t l = 0; l < legs; l++) {
         const sk_leg_analysis *a = &m0->legs[l];
@@ -265,8 +267,8 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         g->tip_joint = a->toe_joint >= 0 ? (uint32_t)a->toe_joint : g->ankle;
         g->heel_pt = a->heel_point;
         g->toe_pt = a->toe_point;
-        g->length = skm_vec3_len(sk_vec3_sub(L->wt[g->knee], L->wt[g->hip])) +
-                    skm_vec3_len(sk_vec3_sub(L->wt[g->ankle], L->wt[g->knee]));
+        g->length = skm_vec3_len(sk_vec3_sub(pos_of(L, g->knee), pos_of(L, g->hip))) +
+                    skm_vec3_len(sk_vec3_sub(pos_of(L, g->ankle), pos_of(L, g->knee)));
         if (!(g->length > 0)) {
             sk_free(&L->alloc, mem, size);
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: leg %s has zero length at rest", a->name);
@@ -281,13 +283,15 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         g->toe_ground = (float)(tg / n);
         if (g->length > L->longest_leg) L->longest_leg = g->length;
     }
-    /* adjust needs the world transforms of the legs' joints below the hips
-     * (the whole subtrees: heel and toe points) and of their ancestors */
+    /* adjust reads the world matrices of the legs' joints below the hips
+     * (the whole subtrees: heel and toe points) and of their ancestors:
+     * computed first; the other joints once the pose is final */
     for (uint32_t l = 0; l < legs; l++) {
         uint32_t end = sk_skeleton_subtree_end(s, L->leg[l].hip);
         for (uint32_t j = L->leg[l].hip; j < end; j++) L->need[j] = true;
         for (int32_t a = s->parents[L->leg[l].hip]; a >= 0; a = s->parents[a]) L->need[a] = true;
     }
+    for (uint32_t j = 0; j < J; j++) L->late[j] = !L->need[j];
     L->max_up = desc->max_step_up > 0 ? desc->max_step_up : 0.8f * L->longest_leg;
     L->max_down = desc->max_step_down > 0 ? desc->max_step_down : 1.2f * L->longest_leg;
     L->ground.terrain = desc->terrain;
@@ -310,17 +314,18 @@ const sk_locomotor_state *sk_locomotor_get_state(const sk_locomotor *L) { return
 const float *sk_locomotor_weights(const sk_locomotor *L) { return L ? L->weights : NULL; }
 double sk_locomotor_clip_time(const sk_locomotor *L, uint32_t i) { return L && i < L->n ? L->clip_times[i] : 0.0; }
 uint32_t sk_locomotor_body_joint(const sk_locomotor *L) { return L ? L->body : 0; }
+const sk_mat4 *sk_locomotor_model(const sk_locomotor *L) { return L && L->model_valid ? L->model : NULL; }
 
-/* ---- terrain (locomotor_ground.c) --------------------------------------- */
+/* ---- terrain: the ground probe (footstep.c) ----------------------------- */
 static bool ground_at(sk_locomotor *L, float x, float z, float y_ref, sk_terrain_hit *hit) {
     L->ground.center = L->st.position;
-    return skl_ground_at(&L->ground, x, z, y_ref, hit);
+    return ground_probe_cast(&L->ground, x, z, y_ref, hit);
 }
 
 static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base, float yaw, double when,
                            int *prefer, sk_footstep *out) {
     L->ground.center = L->st.position;
-    skl_place_footstep(&L->ground, lb->foot_direction, base, yaw, when, prefer, out);
+    footstep_place(&L->ground, lb->foot_direction, base, yaw, when, prefer, out);
 }
 
 /* (27)-(33): where the character will be when leg l is next at stance:
@@ -328,7 +333,7 @@ static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base
 static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *base, float *yaw_to, double *when) {
     const sk_leg_blend *lb = &L->blend.legs[l];
     double dt_to = L->cd_eff * (1.0 - ct);                                     /* (27) */
-    sk_vec3 pos = L->st.position, v = skl_horiz(L->tracker.velocity);
+    sk_vec3 pos = L->st.position, v = vec3_horizontal(L->tracker.velocity);
     float w = L->tracker.angular_velocity, yaw = L->st.yaw;
     if (L->frozen) { /* standing: footsteps under the body */
         v = sk_vec3_make(0, 0, 0);
@@ -339,17 +344,17 @@ static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *
          * atan(w tau) and is shorter by sqrt(1 + (w tau)^2): undone here, so
          * a steady turn is predicted exactly. */
         float wt = w * L->tracker.smoothing;
-        v = sk_vec3_scale(skl_rot_y(v, atanf(wt)), sqrtf(1 + wt * wt));
+        v = sk_vec3_scale(vec3_turn_y(v, atanf(wt)), sqrtf(1 + wt * wt));
     }
     sk_vec3 P;
     if (fabsf(w) > 1e-3f) {
         sk_vec3 tc = sk_vec3_scale(sk_vec3_make(v.z, 0, -v.x), 1.0f / w); /* (31): up x v / turn speed (32) */
-        P = sk_vec3_add(sk_vec3_add(pos, tc), skl_rot_y(sk_vec3_scale(tc, -1), (float)(w * dt_to))); /* (30), (33) */
+        P = sk_vec3_add(sk_vec3_add(pos, tc), vec3_turn_y(sk_vec3_scale(tc, -1), (float)(w * dt_to))); /* (30), (33) */
     } else {
         P = sk_vec3_add(pos, sk_vec3_scale(v, (float)dt_to));                 /* (28) */
     }
     *yaw_to = yaw + (float)(w * dt_to);                                       /* (29) */
-    *base = sk_vec3_add(P, skl_rot_y(skl_horiz(lb->stance_position), *yaw_to));
+    *base = sk_vec3_add(P, vec3_turn_y(vec3_horizontal(lb->stance_position), *yaw_to));
     base->y = 0;
     *when = L->st.time + dt_to;
 }
@@ -385,7 +390,7 @@ static float clearance(sk_locomotor *L, uint32_t l) {
         float z = (float)k / (CLEAR_SAMPLES + 1);
         sk_vec3 p = skm_vec3_lerp(a->position, b->position, z);
         float yaw = a->yaw + skm_wrap_angle(b->yaw - a->yaw) * z;
-        sk_vec3 d = skl_horiz(skl_rot_y(lb->foot_direction, yaw));
+        sk_vec3 d = vec3_horizontal(vec3_turn_y(lb->foot_direction, yaw));
         sk_terrain_hit h, t;
         float top = -INFINITY;
         if (ground_at(L, p.x, p.z, fmaxf(a->position.y, b->position.y), &h)) top = h.point.y;
@@ -447,6 +452,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor reset: NULL or non-finite position/yaw");
     memset(&L->st, 0, sizeof L->st);
     L->st.leg_count = L->legs;
+    L->model_valid = false;
     L->st.yaw = skm_wrap_angle(yaw);
     sk_terrain_hit h;
     float y = 0;
@@ -470,7 +476,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         g->cast_valid = g->clr_valid = false;
         g->guard = 0;
         g->lift_prev = -1;
-        sk_vec3 base = sk_vec3_add(L->st.position, skl_rot_y(skl_horiz(L->blend.legs[l].stance_position), L->st.yaw));
+        sk_vec3 base = sk_vec3_add(L->st.position, vec3_turn_y(vec3_horizontal(L->blend.legs[l].stance_position), L->st.yaw));
         place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, NULL, &g->from);
         g->to_base = base;
         g->to_base.y = 0;
@@ -495,7 +501,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     sk_terrain_hit h;
     float gy = L->st.position.y;
     if (ground_at(L, x, z, L->st.position.y, &h)) gy = h.point.y;
-    float y = L->st.position.y + (gy - L->st.position.y) * skl_smooth(dt, L->ground_tau);
+    float y = L->st.position.y + (gy - L->st.position.y) * smoothing_weight(dt, L->ground_tau);
     L->st.position = sk_vec3_make(x, y, z);
     L->st.yaw = skm_wrap_angle(yaw);
     sk_motion_tracker_update(&L->tracker, L->st.position, L->st.yaw, dt);
@@ -503,9 +509,9 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     L->st.angular_velocity = L->tracker.angular_velocity;
 
     /* Weights from the velocity in character space (§4.2, Kod 4). */
-    sk_vec3 v = skl_horiz(L->tracker.velocity);
+    sk_vec3 v = vec3_horizontal(L->tracker.velocity);
     float speed = skm_vec3_len(v);
-    blend_now(L, skl_rot_y(v, -L->st.yaw));
+    blend_now(L, vec3_turn_y(v, -L->st.yaw));
     float vb = skm_vec3_len(L->blend.velocity);
     double cd = L->blend.cycle_duration;
     /* Slower than the blended clips: longer cycles (at most 2x), while
@@ -525,9 +531,9 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
         sk_terrain_hit ha;
         float slope = 0;
         if (ground_at(L, ahead.x, ahead.z, L->st.position.y, &ha)) slope = fabsf(ha.point.y - gy) / 0.6f;
-        L->slope += (fminf(slope, 2.0f) - L->slope) * skl_smooth(dt, 0.3f);
+        L->slope += (fminf(slope, 2.0f) - L->slope) * smoothing_weight(dt, 0.3f);
     } else {
-        L->slope += (0 - L->slope) * skl_smooth(dt, 0.3f);
+        L->slope += (0 - L->slope) * smoothing_weight(dt, 0.3f);
     }
     cd /= 1.0 + SLOPE_CADENCE * L->slope;
     L->cd_eff = cd;
@@ -550,7 +556,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     if (!L->frozen) L->st.phase = wrap01d(L->st.phase + dt / cd);
     if (!L->external_group) { /* else the caller's state machine sets it (sk_locomotor_set_group_weight) */
         float target = L->frozen ? 0.0f : 1.0f;
-        L->st.moving += (target - L->st.moving) * skl_smooth(dt, 0.2f);
+        L->st.moving += (target - L->st.moving) * smoothing_weight(dt, 0.2f);
         if (L->frozen && L->st.moving < 1e-3f) L->st.moving = 0;
     }
     L->idle_time += dt;
@@ -587,9 +593,7 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         const sk_motion_analysis *m = sk_motion_group_motion(L->d.group, i);
         sk_vec3 vf = m->backward ? sk_vec3_scale(m->root_velocity, -1) : m->root_velocity;
         sk_vec3 dm = sk_vec3_add(sk_vec3_scale(vf, (float)(L->clip_times[i] - m->cycle_start)), L->centers[i]);
-        sk_vec3 dl = skm_quat_rotate(sk_quat_conjugate(L->body_parent_r), dm);
-        dl = sk_vec3_make(dl.x / L->body_parent_s.x, dl.y / L->body_parent_s.y, dl.z / L->body_parent_s.z);
-        loc[L->body].t = sk_vec3_sub(loc[L->body].t, dl);
+        loc[L->body].t = sk_vec3_sub(loc[L->body].t, skm_mat4_unrotate(&L->body_parent, dm));
         L->inputs[k].pose = &views[k];
         L->inputs[k].weight = L->weights[i];
         L->inputs[k].mask = NULL;
@@ -612,12 +616,15 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
 }
 
 /* ---- adjust --------------------------------------------------------------- */
-static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to, bool all) {
-    skl_fk(L->skel, loc, L->st.position, L->qyaw, L->wt, L->wr, L->ws, from, to, all ? NULL : L->need);
-}
-
-static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) {
-    return sk_vec3_add(L->wt[j], skm_quat_rotate(L->wr[j], sk_vec3_mul(L->ws[j], p)));
+/* World matrices of joints [from, to) of the pose, those mask marks (NULL:
+ * all): the core's forward kinematics (sk_local_to_model_masked's kernel,
+ * core/internal.h: the pose is checked once a frame) under the
+ * character's placement (set_root). A frame computes the joints adjust
+ * reads (need), the subtrees the leg IK changes, and the rest of the pose
+ * (late) at the end: each joint once, the legs' again after their IK. The
+ * pose was checked by the caller. */
+static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to, const bool *mask) {
+    sk_local_to_model_kernel(L->skel, loc, &L->st.root, from, to, mask, L->model);
 }
 
 /* Height of the upper intersection of the vertical line through hip with
@@ -626,6 +633,24 @@ static float sphere_up(sk_vec3 hip, sk_vec3 c, float r) {
     float dx = hip.x - c.x, dz = hip.z - c.z;
     float q = r * r - dx * dx - dz * dz;
     return (c.y - hip.y) + (q > 0 ? sqrtf(q) : 0.0f);
+}
+
+/* The world rotations of leg l's hip, knee and ankle in the pose (before
+ * its IK): the hip's parent's from its matrix (or the character's at a
+ * root; prev_pr: the previous leg's when both hips share the parent), the
+ * rest composed down the chain where each is the parent of the next, else
+ * read from their matrices. */
+static void leg_rotations(const sk_locomotor *L, const sk_transform *loc, uint32_t l, const sk_quat *prev_pr,
+                          sk_quat *pr, sk_quat *hip, sk_quat *knee, sk_quat *ankle) {
+    const leg_rt *g = &L->leg[l];
+    const int32_t *par = L->skel->parents;
+    int32_t hp = par[g->hip];
+    if (prev_pr && l > 0 && par[L->leg[l - 1].hip] == hp) *pr = *prev_pr;
+    else *pr = hp >= 0 ? skm_mat4_rotation(&L->model[hp]) : L->qyaw;
+    *hip = child_world_rot(*pr, loc[g->hip].r);
+    *knee = par[g->knee] == (int32_t)g->hip ? child_world_rot(*hip, loc[g->knee].r) : skm_mat4_rotation(&L->model[g->knee]);
+    *ankle = par[g->ankle] == (int32_t)g->knee ? child_world_rot(*knee, loc[g->ankle].r)
+                                                : skm_mat4_rotation(&L->model[g->ankle]);
 }
 
 static void set_root(sk_locomotor *L) {
@@ -637,33 +662,33 @@ static void set_root(sk_locomotor *L) {
     L->st.root = sk_mat4_from_transform(&t);
 }
 
-sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
-    if (!L || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor adjust: NULL");
-    sk_result r = sk_pose_check(L->skel, pose, "locomotor adjust", err);
-    if (r != SK_OK) return r;
-    sk_transform *loc = pose->local;
-    uint32_t J = L->J;
-    set_root(L);
-    fk(L, loc, 0, J, false);
-    sk_quat cinv = sk_quat_conjugate(L->qyaw);
-    sk_vec3 cpos = L->st.position;
-    double phase = L->st.phase;
-    sk_vec3 up = sk_vec3_make(0, 1, 0);
-    sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS];
-    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];
-    float flight_of[SK_MOTION_GROUP_MAX_LEGS];
-    double cts[SK_MOTION_GROUP_MAX_LEGS], kt[SK_MOTION_GROUP_MAX_LEGS][4];
+/* What one adjust frame hands from step to step, per leg. */
+typedef struct adjust_frame {
+    sk_quat cinv;                                   /* the character's yaw, inverted */
+    sk_vec3 cpos;                                   /* the character's ground point */
+    double phase;                                   /* the group phase */
+    double cts[SK_MOTION_GROUP_MAX_LEGS];           /* each leg's cycle time from its stance */
+    double kt[SK_MOTION_GROUP_MAX_LEGS][4];         /* its keytimes: lift, off, strike, land */
+    float flight[SK_MOTION_GROUP_MAX_LEGS];         /* flight time (0 on the ground) */
+    sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS]; /* (66) */
+    sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];    /* the ankle's world rotation wanted */
+    /* world rotations in the pose before the IK: the hip's parent, hip, knee, ankle */
+    sk_quat hip_pr[SK_MOTION_GROUP_MAX_LEGS], hip_wr[SK_MOTION_GROUP_MAX_LEGS], knee_wr[SK_MOTION_GROUP_MAX_LEGS],
+        ankle_wr[SK_MOTION_GROUP_MAX_LEGS];
+} adjust_frame;
 
-    /* Footsteps: a new one when the leg's cycle wraps (stance), the next
-     * predicted until the foot strikes. */
+/* Footsteps: a new one when a leg's cycle wraps (stance), the next
+ * predicted (27)-(33) until the foot strikes; each leg's cycle time and
+ * keytimes into A. */
+static void adjust_footsteps(sk_locomotor *L, adjust_frame *A) {
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         const sk_leg_blend *lb = &L->blend.legs[l];
         double lift, off, strike, land;
         keytimes(lb, &lift, &off, &strike, &land);
-        kt[l][0] = lift, kt[l][1] = off, kt[l][2] = strike, kt[l][3] = land;
-        double ct = wrap01d(phase - lb->stance_time);
-        cts[l] = ct;
+        A->kt[l][0] = lift, A->kt[l][1] = off, A->kt[l][2] = strike, A->kt[l][3] = land;
+        double ct = wrap01d(A->phase - lb->stance_time);
+        A->cts[l] = ct;
         if (ct < g->prev_ct - 0.5) { /* wrapped: the foot is on the step it went to */
             g->from = g->to;
             g->cast_valid = false;
@@ -694,156 +719,189 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
             footstep_at(L, l, base, yaw_to, when, &g->to);
         }
     }
-    /* Per leg: footbase target and foot rotation (34)-(58), ankle (65)-(66). */
-    for (uint32_t l = 0; l < L->legs; l++) {
-        leg_rt *g = &L->leg[l];
-        const sk_leg_blend *lb = &L->blend.legs[l];
-        double lift = kt[l][0], land = kt[l][3];
-        double ct = cts[l];
-        sk_vec3 F;
-        sk_quat Rf;
-        float flight = 0;
-        /* Standing still (the phase stopped with every foot on the ground),
-         * a rolling foot stays on its footstep too. */
-        bool rolling = ct > lift && ct < land && (ct <= kt[l][1] || ct >= kt[l][2]);
-        bool in_air = ct > lift && ct < land && land > lift && !(L->frozen && rolling);
-        if (!in_air) {
-            const sk_footstep *fs = ct <= kt[l][1] ? &g->from : &g->to;
-            F = fs->position;
-            Rf = fs->rotation;
-        } else {
-            flight = (float)((ct - lift) / (land - lift));
-            sk_vec3 nf, nl, nd;
-            sk_error e = {0};
-            double gl = lb->stance_time + lift, gd = lb->stance_time + land;
-            sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, phase, &nf, &e);
-            if (!g->ends_valid) { /* the trajectory's ends change only with the blend */
-                sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gl, &g->fb_lift, &e);
-                sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gd, &g->fb_land, &e);
-                g->ends_valid = true;
-            }
-            nl = g->fb_lift;
-            nd = g->fb_land;
-            float dz = nd.z - nl.z;
-            float s = dz > 1e-4f ? skm_clampf((nf.z - nl.z) / dz, 0, 1) : flight;
-            float xn = nf.x - (nl.x + (nd.x - nl.x) * s), yn = nf.y - (nl.y + (nd.y - nl.y) * s);
-            const sk_footstep *a = &g->from, *b = &g->to;
-            F = skm_vec3_lerp(a->position, b->position, s);                     /* (34) */
-            /* Height: (34) lerps it with the clips' forward progress, which
-             * is concentrated in mid-flight; between footsteps at different
-             * heights the foot would then climb (or drop) all at once, the
-             * knee flexing at up to 30 rad/s on 0.17 m stairs. The height
-             * moves with the flight time instead (smoothstep): up early,
-             * down late, as people take stairs. */
-            {
-                float u = flight, ss = u * u * (3 - 2 * u);
-                F.y = a->position.y + (b->position.y - a->position.y) * ss;
-            }
-            float arc = sinf(SKM_PI * s);                                       /* (36) */
-            /* (37)-(38): toward where the body would put the foot now. */
-            sk_vec3 here = sk_vec3_add(cpos, rotc(L, skl_horiz(lb->stance_position)));
-            sk_vec3 off3 = skl_horiz(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
-            F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
-            float base_y = F.y;
-            /* (39)-(44): follow the footsteps' tangent planes; and clear the
-             * terrain between them (see the top). */
-            sk_vec3 mid = sk_vec3_scale(sk_vec3_add(a->position, b->position), 0.5f);         /* (39) */
-            float hf = sk_vec3_dot(sk_vec3_sub(a->position, mid), a->normal) / fmaxf(a->normal.y, 0.1f); /* (40) */
-            float hn = sk_vec3_dot(sk_vec3_sub(b->position, mid), b->normal) / fmaxf(b->normal.y, 0.1f); /* (41) */
-            float hmax = fmaxf(fmaxf(hf, hn), 0.0f);                                          /* (42) */
-            float lift_amp = fmaxf(2.0f * hmax / SKM_PI, clearance(L, l));                   /* (43) */
-            F.y += lift_amp * arc;                                                            /* (44) */
-            /* (45)-(54): not lower than the ground the other legs stand on. */
-            {
-                sk_vec3 vdir = skm_vec3_unit(skl_horiz(L->tracker.velocity));
-                sk_vec3 vdc = rotc_inv(L, vdir);
-                float cdist = skm_vec3_len(skl_horiz(L->tracker.velocity)) * (float)L->cd_eff;
-                double sum_h = 0;
-                float sum_y = 0;
-                for (uint32_t k = 0; k < L->legs; k++) {
-                    const leg_rt *o = &L->leg[k];
-                    double ck = cts[k];
-                    sk_vec3 tf = sk_vec3_scale(skm_quat_rotate(o->from.rotation, vdc), cdist); /* (46) */
-                    sk_vec3 tt = sk_vec3_scale(skm_quat_rotate(o->to.rotation, vdc), cdist);   /* (47) */
-                    float wk = (float)(-cos(SKM_PI * ck) / 2 + 0.5);                                 /* (48) */
-                    sk_vec3 ghp = skm_vec3_lerp(sk_vec3_add(o->from.position, sk_vec3_scale(tf, (float)ck)),
-                                                sk_vec3_add(o->to.position, sk_vec3_scale(tt, (float)(ck - 1))),
-                                                wk);                                                 /* (49) */
-                    ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(skl_horiz(L->blend.legs[k].stance_position), -1))); /* (50) */
-                    double hk = (cos(2 * SKM_PI * ck) + 1) / 2 + 1e-4;                               /* (51) */
-                    sum_h += hk;
-                    sum_y += (float)hk * ghp.y;
-                }
-                float supported = (float)(sum_y / sum_h);                                            /* (52) */
-                float lifted = F.y + (supported - F.y) * sinf(SKM_PI * flight);                      /* (53)-(54) */
-                if (lifted > F.y) F.y = lifted;
-            }
-            /* The lifts (44) and (54) follow footsteps that are still being
-             * predicted (the other legs' too): where a prediction moves to
-             * another tread they would jump, and (54) lets go of the foot
-             * as the arc passes the supported height. The lift rises at
-             * most 2.5 m/s (4 cm a frame at 60 Hz), falls at most a quarter
-             * of that, and is back to what the formulas give by landing;
-             * the guard below keeps the foot out of the ground meanwhile. */
-            {
-                float want = F.y - base_y, rise = LIFT_RATE * (float)L->frame_dt, fall = 0.25f * rise;
-                if (g->lift_prev < 0) g->lift_prev = want; /* first frame of the flight */
-                float lp = skm_clampf(want, g->lift_prev - fall, g->lift_prev + rise);
-                g->lift_prev = fminf(lp, want + 0.3f * (1.0f - s)); /* back to the lifts by landing */
-                F.y = base_y + g->lift_prev;
-            }
-            /* (55)-(58): the clips' sideways and vertical motion. */
-            sk_vec3 sd = skl_horiz(sk_vec3_sub(b->position, a->position));                                /* (55) */
-            sk_vec3 side = skm_vec3_unit(sk_vec3_cross(up, sd));                                     /* (56) */
-            if (skm_vec3_is_zero(side)) side = rotc(L, sk_vec3_make(1, 0, 0));
-            F = sk_vec3_add(F, sk_vec3_scale(side, xn));                                             /* (57) */
-            F.y += yn;                                                                               /* (58) */
-            Rf = skm_quat_nlerp(a->rotation, b->rotation, s);
-        }
-        flight_of[l] = flight;
-        /* (65)-(66): the clip's foot, moved so its footbase is at F and
-         * turned from the character's frame into the footstep's. */
-        sk_vec3 heel_w = point_of(L, g->ankle, g->heel_pt), toe_w = point_of(L, g->tip_joint, g->toe_pt);
-        sk_vec3 heel_c = skm_quat_rotate(cinv, sk_vec3_sub(heel_w, cpos));
-        sk_vec3 toe_c = skm_quat_rotate(cinv, sk_vec3_sub(toe_w, cpos));
-        sk_vec3 ank_c = skm_quat_rotate(cinv, sk_vec3_sub(L->wt[g->ankle], cpos));
-        float hh = heel_c.y - g->heel_ground, th = toe_c.y - g->toe_ground;
-        float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
-        float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
-        sk_vec3 fb_c = sk_vec3_add(sk_vec3_scale(heel_c, 1 - bal),
-                                   sk_vec3_scale(sk_vec3_sub(toe_c, lb->foot_direction), bal));      /* (11) */
-        /* F carries the footbase's height in flight ((58) adds the clips'
-         * lift), so the ankle keeps its offset from the clip's footbase. */
-        if (in_air) {
-            /* Guard: the foot's heel and toe at this frame stay above the
-             * ground under them (a riser passed sideways in a turn, an edge
-             * between the clearance samples); the lift decays at 1 m/s. */
-            sk_vec3 hw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(heel_c, fb_c)));
-            sk_vec3 tw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(toe_c, fb_c)));
-            float need = 0;
-            sk_terrain_hit gh;
-            if (ground_at(L, hw.x, hw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
-            if (ground_at(L, tw.x, tw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
-            g->guard = fmaxf(need, g->guard - (float)L->frame_dt);
-            F.y += g->guard;
-        } else {
-            g->guard = 0;
-            g->lift_prev = -1;
-        }
-        ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
-        ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(cinv, L->wr[g->ankle])));
+}
+
+/* (45)-(52): the height of the ground the legs stand on, each leg's
+ * footstep weighted by how planted it is at its cycle time. */
+static float supported_height(const sk_locomotor *L, const adjust_frame *A) {
+    sk_vec3 vdir = skm_vec3_unit(vec3_horizontal(L->tracker.velocity));
+    sk_vec3 vdc = rotc_inv(L, vdir);
+    float cdist = skm_vec3_len(vec3_horizontal(L->tracker.velocity)) * (float)L->cd_eff;
+    double sum_h = 0;
+    float sum_y = 0;
+    for (uint32_t k = 0; k < L->legs; k++) {
+        const leg_rt *o = &L->leg[k];
+        double ck = A->cts[k];
+        sk_vec3 tf = sk_vec3_scale(skm_quat_rotate(o->from.rotation, vdc), cdist); /* (46) */
+        sk_vec3 tt = sk_vec3_scale(skm_quat_rotate(o->to.rotation, vdc), cdist);   /* (47) */
+        float wk = (float)(-cos(SKM_PI * ck) / 2 + 0.5);                                 /* (48) */
+        sk_vec3 ghp = skm_vec3_lerp(sk_vec3_add(o->from.position, sk_vec3_scale(tf, (float)ck)),
+                                    sk_vec3_add(o->to.position, sk_vec3_scale(tt, (float)(ck - 1))),
+                                    wk);                                                 /* (49) */
+        ghp = sk_vec3_add(ghp, rotc(L, sk_vec3_scale(vec3_horizontal(L->blend.legs[k].stance_position), -1))); /* (50) */
+        double hk = (cos(2 * SKM_PI * ck) + 1) / 2 + 1e-4;                               /* (51) */
+        sum_h += hk;
+        sum_y += (float)hk * ghp.y;
     }
-    /* (59)-(64): the hip offset. */
+    return (float)(sum_y / sum_h); /* (52) */
+}
+
+/* (34)-(58): the footbase of leg l in flight at flight time `flight`
+ * (0 at foot-lift, 1 at foot-land) and the foot's rotation: between its
+ * footsteps along the clips' normalised trajectory, lifted over the
+ * footsteps' tangent planes and the terrain between them, not lower than
+ * the ground the other legs stand on, the lift rate-limited. */
+static void flight_footbase(sk_locomotor *L, const adjust_frame *A, uint32_t l, float flight, sk_vec3 *F_out,
+                            sk_quat *Rf_out) {
+    leg_rt *g = &L->leg[l];
+    const sk_leg_blend *lb = &L->blend.legs[l];
+    double lift = A->kt[l][0], land = A->kt[l][3], ct = A->cts[l];
+    sk_vec3 F;
+    sk_quat Rf;
+    sk_vec3 nf, nl, nd;
+    sk_error e = {0};
+    double gl = lb->stance_time + lift, gd = lb->stance_time + land;
+    sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, A->phase, &nf, &e);
+    if (!g->ends_valid) { /* the trajectory's ends change only with the blend */
+        sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gl, &g->fb_lift, &e);
+        sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, gd, &g->fb_land, &e);
+        g->ends_valid = true;
+    }
+    nl = g->fb_lift;
+    nd = g->fb_land;
+    float dz = nd.z - nl.z;
+    float s = dz > 1e-4f ? skm_clampf((nf.z - nl.z) / dz, 0, 1) : flight;
+    float xn = nf.x - (nl.x + (nd.x - nl.x) * s), yn = nf.y - (nl.y + (nd.y - nl.y) * s);
+    const sk_footstep *a = &g->from, *b = &g->to;
+    F = skm_vec3_lerp(a->position, b->position, s);                     /* (34) */
+    /* Height: (34) lerps it with the clips' forward progress, which
+     * is concentrated in mid-flight; between footsteps at different
+     * heights the foot would then climb (or drop) all at once, the
+     * knee flexing at up to 30 rad/s on 0.17 m stairs. The height
+     * moves with the flight time instead (smoothstep): up early,
+     * down late, as people take stairs. */
+    {
+        float u = flight, ss = u * u * (3 - 2 * u);
+        F.y = a->position.y + (b->position.y - a->position.y) * ss;
+    }
+    float arc = sinf(SKM_PI * s);                                       /* (36) */
+    /* (37)-(38): toward where the body would put the foot now. */
+    sk_vec3 here = sk_vec3_add(A->cpos, rotc(L, vec3_horizontal(lb->stance_position)));
+    sk_vec3 off3 = vec3_horizontal(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
+    F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
+    float base_y = F.y;
+    /* (39)-(44): follow the footsteps' tangent planes; and clear the
+     * terrain between them (see the top). */
+    sk_vec3 mid = sk_vec3_scale(sk_vec3_add(a->position, b->position), 0.5f);         /* (39) */
+    float hf = sk_vec3_dot(sk_vec3_sub(a->position, mid), a->normal) / fmaxf(a->normal.y, 0.1f); /* (40) */
+    float hn = sk_vec3_dot(sk_vec3_sub(b->position, mid), b->normal) / fmaxf(b->normal.y, 0.1f); /* (41) */
+    float hmax = fmaxf(fmaxf(hf, hn), 0.0f);                                          /* (42) */
+    float lift_amp = fmaxf(2.0f * hmax / SKM_PI, clearance(L, l));                   /* (43) */
+    F.y += lift_amp * arc;                                                            /* (44) */
+    /* (45)-(54): not lower than the ground the other legs stand on. */
+    {
+        float supported = supported_height(L, A);
+        float lifted = F.y + (supported - F.y) * sinf(SKM_PI * flight); /* (53)-(54) */
+        if (lifted > F.y) F.y = lifted;
+    }
+    /* The lifts (44) and (54) follow footsteps that are still being
+     * predicted (the other legs' too): where a prediction moves to
+     * another tread they would jump, and (54) lets go of the foot
+     * as the arc passes the supported height. The lift rises at
+     * most 2.5 m/s (4 cm a frame at 60 Hz), falls at most a quarter
+     * of that, and is back to what the formulas give by landing;
+     * the guard below keeps the foot out of the ground meanwhile. */
+    {
+        float want = F.y - base_y, rise = LIFT_RATE * (float)L->frame_dt, fall = 0.25f * rise;
+        if (g->lift_prev < 0) g->lift_prev = want; /* first frame of the flight */
+        float lp = skm_clampf(want, g->lift_prev - fall, g->lift_prev + rise);
+        g->lift_prev = fminf(lp, want + 0.3f * (1.0f - s)); /* back to the lifts by landing */
+        F.y = base_y + g->lift_prev;
+    }
+    /* (55)-(58): the clips' sideways and vertical motion. */
+    sk_vec3 sd = vec3_horizontal(sk_vec3_sub(b->position, a->position));                                /* (55) */
+    sk_vec3 side = skm_vec3_unit(sk_vec3_cross(sk_vec3_make(0, 1, 0), sd));                  /* (56) */
+    if (skm_vec3_is_zero(side)) side = rotc(L, sk_vec3_make(1, 0, 0));
+    F = sk_vec3_add(F, sk_vec3_scale(side, xn));                                             /* (57) */
+    F.y += yn;                                                                               /* (58) */
+    Rf = skm_quat_nlerp(a->rotation, b->rotation, s);
+    *F_out = F;
+    *Rf_out = Rf;
+}
+
+/* Leg l's ankle target (65)-(66) and wanted rotation: the footbase on its
+ * footstep or in flight (flight_footbase), the clip's foot moved there,
+ * kept above the ground in flight; its joints' world rotations before the
+ * IK. */
+static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *loc, uint32_t l) {
+    leg_rt *g = &L->leg[l];
+    const sk_leg_blend *lb = &L->blend.legs[l];
+    double lift = A->kt[l][0], land = A->kt[l][3];
+    double ct = A->cts[l];
+    sk_vec3 F;
+    sk_quat Rf;
+    float flight = 0;
+    /* Standing still (the phase stopped with every foot on the ground),
+     * a rolling foot stays on its footstep too. */
+    bool rolling = ct > lift && ct < land && (ct <= A->kt[l][1] || ct >= A->kt[l][2]);
+    bool in_air = ct > lift && ct < land && land > lift && !(L->frozen && rolling);
+    if (!in_air) {
+        const sk_footstep *fs = ct <= A->kt[l][1] ? &g->from : &g->to;
+        F = fs->position;
+        Rf = fs->rotation;
+    } else {
+        flight = (float)((ct - lift) / (land - lift));
+        flight_footbase(L, A, l, flight, &F, &Rf);
+    }
+    A->flight[l] = flight;
+    /* (65)-(66): the clip's foot, moved so its footbase is at F and
+     * turned from the character's frame into the footstep's. */
+    sk_vec3 heel_w = point_of(L, g->ankle, g->heel_pt), toe_w = point_of(L, g->tip_joint, g->toe_pt);
+    sk_vec3 heel_c = skm_quat_rotate(A->cinv, sk_vec3_sub(heel_w, A->cpos));
+    sk_vec3 toe_c = skm_quat_rotate(A->cinv, sk_vec3_sub(toe_w, A->cpos));
+    sk_vec3 ank_c = skm_quat_rotate(A->cinv, sk_vec3_sub(pos_of(L, g->ankle), A->cpos));
+    float hh = heel_c.y - g->heel_ground, th = toe_c.y - g->toe_ground;
+    float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
+    float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
+    sk_vec3 fb_c = sk_vec3_add(sk_vec3_scale(heel_c, 1 - bal),
+                               sk_vec3_scale(sk_vec3_sub(toe_c, lb->foot_direction), bal));      /* (11) */
+    /* F carries the footbase's height in flight ((58) adds the clips'
+     * lift), so the ankle keeps its offset from the clip's footbase. */
+    if (in_air) {
+        /* Guard: the foot's heel and toe at this frame stay above the
+         * ground under them (a riser passed sideways in a turn, an edge
+         * between the clearance samples); the lift decays at 1 m/s. */
+        sk_vec3 hw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(heel_c, fb_c)));
+        sk_vec3 tw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(toe_c, fb_c)));
+        float need = 0;
+        sk_terrain_hit gh;
+        if (ground_at(L, hw.x, hw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
+        if (ground_at(L, tw.x, tw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+        g->guard = fmaxf(need, g->guard - (float)L->frame_dt);
+        F.y += g->guard;
+    } else {
+        g->guard = 0;
+        g->lift_prev = -1;
+    }
+    A->ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
+    leg_rotations(L, loc, l, l ? &A->hip_pr[l - 1] : NULL, &A->hip_pr[l], &A->hip_wr[l], &A->knee_wr[l], &A->ankle_wr[l]);
+    A->ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(A->cinv, A->ankle_wr[l])));
+}
+
+/* (59)-(64): the hip offset that lets the legs reach their ankle targets,
+ * rate-limited; the body joint moved by it (and the world matrices computed
+ * so far). */
+static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *loc) {
     float hip_off = 0;
     if (!L->d.no_hip_adjust) {
         float max_min = INFINITY, des_min = INFINITY, des_sum = 0;
         for (uint32_t l = 0; l < L->legs; l++) {
             leg_rt *g = &L->leg[l];
-            sk_vec3 H = L->wt[g->hip];
-            float d0 = skm_vec3_len(sk_vec3_sub(L->wt[g->ankle], H));
+            sk_vec3 H = pos_of(L, g->hip);
+            float d0 = skm_vec3_len(sk_vec3_sub(pos_of(L, g->ankle), H));
             float len = g->length * (0.999f - L->soft);
             if (d0 > len) d0 = len;
-            float des = sphere_up(H, ankle_target[l], d0), mx = sphere_up(H, ankle_target[l], len);
+            float des = sphere_up(H, A->ankle_target[l], d0), mx = sphere_up(H, A->ankle_target[l], len);
             if (des > mx) des = mx;
             max_min = fminf(max_min, mx);                                                            /* (59) */
             des_min = fminf(des_min, des);                                                           /* (60) */
@@ -865,76 +923,119 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         L->hip_valid = true;
         sk_vec3 dw = sk_vec3_make(0, hip_off, 0);
         int32_t bp = L->skel->parents[L->body];
-        sk_quat pr = bp >= 0 ? L->wr[bp] : L->qyaw;
-        sk_vec3 ps = bp >= 0 ? L->ws[bp] : sk_vec3_make(1, 1, 1);
-        sk_vec3 dl = skm_quat_rotate(sk_quat_conjugate(pr), dw);
-        dl = sk_vec3_make(dl.x / ps.x, dl.y / ps.y, dl.z / ps.z);
+        sk_vec3 dl = skm_mat4_unrotate(bp >= 0 ? &L->model[bp] : &L->st.root, dw);
         loc[L->body].t = sk_vec3_add(loc[L->body].t, dl);
+        /* the body's subtree moves by dw in the world: its matrices computed
+         * so far too (the late ones are computed from them at the end) */
         uint32_t end = sk_skeleton_subtree_end(L->skel, L->body);
-        for (uint32_t j = L->body; j < end; j++) L->wt[j] = sk_vec3_add(L->wt[j], dw);
+        for (uint32_t j = L->body; j < end; j++) {
+            if (!L->need[j]) continue;
+            L->model[j].m[12] += dw.x;
+            L->model[j].m[13] += dw.y;
+            L->model[j].m[14] += dw.z;
+        }
     }
     L->st.hip_offset = hip_off;
-    /* Legs: two-bone IK to the ankle, then the foot's rotation. */
+    L->st.hip_offset = hip_off;
+}
+
+/* Leg l: two-bone IK of the hip and knee to the ankle target, the ankle
+ * turned to its wanted rotation, the leg's world matrices brought up to
+ * date; the foot's state. */
+static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, uint32_t l) {
     sk_ik_options io = {.soft = L->soft};
-    for (uint32_t l = 0; l < L->legs; l++) {
-        leg_rt *g = &L->leg[l];
-        sk_transform th = {L->wt[g->hip], L->wr[g->hip], L->ws[g->hip]};
-        sk_transform tk = {L->wt[g->knee], L->wr[g->knee], L->ws[g->knee]};
-        sk_transform ta = {L->wt[g->ankle], L->wr[g->ankle], L->ws[g->ankle]};
-        /* Bend plane: the clips' knee, off the hip-ankle line, plus a little
-         * of the foot's forward direction, so a leg the clips hold nearly
-         * straight still bends the way its foot points instead of flipping
-         * (the plane of an almost straight leg is noise). */
-        sk_ik_target tg = {.position = ankle_target[l], .has_pole = true};
-        {
-            sk_vec3 h = L->wt[g->hip], k = L->wt[g->knee], a = L->wt[g->ankle];
-            sk_vec3 ha = sk_vec3_sub(a, h);
-            float hl2 = sk_vec3_dot(ha, ha);
-            sk_vec3 off = sk_vec3_sub(k, h);
-            if (hl2 > 1e-12f) off = sk_vec3_sub(off, sk_vec3_scale(ha, sk_vec3_dot(off, ha) / hl2));
-            sk_vec3 fwd = skm_quat_rotate(ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(L->wr[g->ankle]),
-                                                                        sk_vec3_sub(L->wt[g->tip_joint], a)));
-            fwd = skm_vec3_unit(skl_horiz(fwd));
-            sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
-            tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
-        }
-        sk_quat ch, ck;
-        bool reached = false;
-        if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
-            loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
-            loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
-        }
-        uint32_t end = sk_skeleton_subtree_end(L->skel, g->hip);
-        fk(L, loc, g->hip, end, true);
-        int32_t ap = L->skel->parents[g->ankle];
-        if (ap >= 0) {
-            loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(L->wr[ap]), ankle_rot[l]));
-            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle), true);
-        }
-        sk_locomotor_foot *f = &L->st.feet[l];
-        double lift = kt[l][0], off = kt[l][1], strike = kt[l][2], land = kt[l][3];
-        f->cycle_time = (float)cts[l];
-        f->grounded = cts[l] <= off || cts[l] >= strike;
-        /* Standing still, a foot on the ground is planted once the idle has
-         * mostly faded in (a heel raised by the frozen toe roll is then down
-         * to a tenth: its heel-toe midpoint moves under 0.1 mm more). */
-        f->stance = cts[l] <= lift || cts[l] >= land || (L->frozen && L->st.moving < 0.01f && f->grounded);
-        f->flight = flight_of[l];
-        f->from = g->from;
-        f->to = g->to;
-        f->reached = reached;
-        f->heel = point_of(L, g->ankle, g->heel_pt);
-        f->toe = point_of(L, g->tip_joint, g->toe_pt);
-        f->ankle = L->wt[g->ankle];
+    leg_rt *g = &L->leg[l];
+    /* the two-bone solve reads the joints' positions and the hip's and
+     * knee's rotations */
+    sk_transform th = {pos_of(L, g->hip), A->hip_wr[l], sk_vec3_make(1, 1, 1)};
+    sk_transform tk = {pos_of(L, g->knee), A->knee_wr[l], sk_vec3_make(1, 1, 1)};
+    sk_transform ta = {pos_of(L, g->ankle), A->ankle_wr[l], sk_vec3_make(1, 1, 1)};
+    /* Bend plane: the clips' knee, off the hip-ankle line, plus a little
+     * of the foot's forward direction, so a leg the clips hold nearly
+     * straight still bends the way its foot points instead of flipping
+     * (the plane of an almost straight leg is noise). */
+    sk_ik_target tg = {.position = A->ankle_target[l], .has_pole = true};
+    {
+        sk_vec3 h = th.t, k = tk.t, a = ta.t;
+        sk_vec3 ha = sk_vec3_sub(a, h);
+        float hl2 = sk_vec3_dot(ha, ha);
+        sk_vec3 off = sk_vec3_sub(k, h);
+        if (hl2 > 1e-12f) off = sk_vec3_sub(off, sk_vec3_scale(ha, sk_vec3_dot(off, ha) / hl2));
+        sk_vec3 fwd = skm_quat_rotate(A->ankle_rot[l], skm_quat_rotate(sk_quat_conjugate(A->ankle_wr[l]),
+                                                                    sk_vec3_sub(pos_of(L, g->tip_joint), a)));
+        fwd = skm_vec3_unit(vec3_horizontal(fwd));
+        sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
+        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, A->ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
     }
+    sk_quat ch, ck;
+    bool reached = false;
+    if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, &reached)) {
+        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
+        loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
+    }
+    uint32_t end = sk_skeleton_subtree_end(L->skel, g->hip);
+    int32_t ap = L->skel->parents[g->ankle];
+    if (ap >= 0 && g->ankle > g->hip && g->ankle < end) {
+        /* the hip's subtree up to the ankle, the ankle turned to its
+         * footstep under its parent's new rotation, then the rest */
+        fk(L, loc, g->hip, g->ankle, NULL);
+        /* the knee's new rotation, from the hip's parent's (or its matrix) */
+        sk_quat apr = (uint32_t)ap == g->knee && L->skel->parents[g->knee] == (int32_t)g->hip
+                          ? child_world_rot(child_world_rot(A->hip_pr[l], loc[g->hip].r), loc[g->knee].r)
+                          : skm_mat4_rotation(&L->model[ap]);
+        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), A->ankle_rot[l]));
+        fk(L, loc, g->ankle, end, NULL);
+    } else {
+        fk(L, loc, g->hip, end, NULL);
+        if (ap >= 0) {
+            sk_quat apr = skm_mat4_rotation(&L->model[ap]);
+            loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), A->ankle_rot[l]));
+            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle), NULL);
+        }
+    }
+    sk_locomotor_foot *f = &L->st.feet[l];
+    double lift = A->kt[l][0], off = A->kt[l][1], strike = A->kt[l][2], land = A->kt[l][3];
+    f->cycle_time = (float)A->cts[l];
+    f->grounded = A->cts[l] <= off || A->cts[l] >= strike;
+    /* Standing still, a foot on the ground is planted once the idle has
+     * mostly faded in (a heel raised by the frozen toe roll is then down
+     * to a tenth: its heel-toe midpoint moves under 0.1 mm more). */
+    f->stance = A->cts[l] <= lift || A->cts[l] >= land || (L->frozen && L->st.moving < 0.01f && f->grounded);
+    f->flight = A->flight[l];
+    f->from = g->from;
+    f->to = g->to;
+    f->reached = reached;
+    f->heel = point_of(L, g->ankle, g->heel_pt);
+    f->toe = point_of(L, g->tip_joint, g->toe_pt);
+    f->ankle = pos_of(L, g->ankle);
+}
+
+sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
+    if (!L || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor adjust: NULL");
+    sk_result r = sk_pose_check(L->skel, pose, "locomotor adjust", err);
+    if (r != SK_OK) return r;
+    sk_transform *loc = pose->local;
+    set_root(L);
+    fk(L, loc, 0, L->J, L->need); /* the joints the steps read */
+    adjust_frame A;
+    A.cinv = sk_quat_conjugate(L->qyaw);
+    A.cpos = L->st.position;
+    A.phase = L->st.phase;
+    adjust_footsteps(L, &A);
+    for (uint32_t l = 0; l < L->legs; l++) foot_target(L, &A, loc, l);
+    adjust_hips(L, &A, loc);
+    for (uint32_t l = 0; l < L->legs; l++) leg_ik(L, &A, loc, l);
+    fk(L, loc, 0, L->J, L->late); /* the rest of the pose, from its final parents */
     L->st.rays = L->ground.rays;
+    L->model_valid = true;
     return SK_OK;
 }
 
 /* The clips alone, placed at the character: the baseline. */
 static void plain_feet(sk_locomotor *L, sk_pose *pose) {
     set_root(L);
-    fk(L, pose->local, 0, L->J, true);
+    fk(L, pose->local, 0, L->J, NULL);
+    L->model_valid = true;
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         const sk_leg_blend *lb = &L->blend.legs[l];
@@ -948,7 +1049,7 @@ static void plain_feet(sk_locomotor *L, sk_pose *pose) {
         f->flight = 0;
         f->heel = point_of(L, g->ankle, g->heel_pt);
         f->toe = point_of(L, g->tip_joint, g->toe_pt);
-        f->ankle = L->wt[g->ankle];
+        f->ankle = pos_of(L, g->ankle);
         f->reached = true;
     }
 }

@@ -23,7 +23,7 @@
  *     0.3 s. */
 #include "core/internal.h"
 #include "core/math_inline.h"
-#include "locomotor_internal.h"
+#include "footstep.h"
 #include "skelanim/locomotion/procedural.h"
 
 #include <math.h>
@@ -106,15 +106,17 @@ struct sk_procedural {
     uint32_t J, body, arms;
     pleg leg[2];
     parm arm[2];
-    sk_vec3 *rt, *rs, *wt, *ws; /* rest FK (character frame at the origin), world FK */
-    sk_quat *rr, *wr;
+    sk_vec3 *rt, *rs;         /* rest model transforms (character frame at the origin) */
+    sk_quat *rr;
+    sk_mat4 *model;           /* J world matrices (root: st.root) of the pose the frame writes */
     bool *need;               /* the joints the frame's first FK computes: the legs' and arms' ancestors */
-    bool unit_rest;           /* every rest rotation unit: FK without normalizing */
+    bool *late;               /* the joints no step computes: filled in at the end of the frame */
+    bool model_valid;         /* model holds the last update's pose */
     sk_quat yq;               /* the facing this frame: rotation about +Y, and its sine and cosine */
     float ys, yc;
     float hip_h;              /* rest body height above the heels */
     float leg_len, walk, runv, step0, lift0, rise0, crouch, jump_v, down_max, up_max;
-    skl_ground ground;
+    ground_probe ground;
     sk_motion_tracker tracker;
     /* motion */
     float ground_y;           /* smoothed ground under the body */
@@ -134,20 +136,24 @@ struct sk_procedural {
 };
 
 
-/* Forward kinematics of joints [from, to) (need: only those marked, NULL:
- * all): skl_fk, which normalises a world rotation only when it is visibly
- * off unit (the walker's local rotations are unit: the rest pose's, checked
- * at creation, or set normalised). `unit` is kept for the callers. */
-static void fk_need(const sk_skeleton *s, bool unit, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r,
-                    sk_vec3 *wt, sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need) {
-    (void)unit;
-    skl_fk(s, loc, root_t, root_r, wt, wr, ws, from, to, need);
+/* World matrices of joints [from, to) of the pose, only those need marks
+ * (NULL: all): the core's forward kinematics (sk_local_to_model_masked's
+ * kernel, core/internal.h: the pose is checked once a frame)
+ * under the character's placement (st.root, set_root). Each frame computes
+ * the joints the legs and arms read first (P->need), the subtrees the leg
+ * and arm steps change after each change, and the joints no step touches
+ * (P->late) at the end, so every joint's matrix is computed once a frame
+ * (more often only where a step changes it again). The pose was checked by
+ * the caller. */
+static void fk_need(sk_procedural *P, const sk_transform *loc, uint32_t from, uint32_t to, const bool *need) {
+    sk_local_to_model_kernel(P->skel, loc, &P->st.root, from, to, need, P->model);
 }
-
-static void fk_from(const sk_procedural *P, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt,
-                    sk_quat *wr, sk_vec3 *ws, uint32_t from, uint32_t to) {
-    fk_need(P->skel, P->unit_rest, loc, root_t, root_r, wt, wr, ws, from, to, NULL);
+static void fk_from(sk_procedural *P, const sk_transform *loc, uint32_t from, uint32_t to) {
+    fk_need(P, loc, from, to, NULL);
 }
+/* A joint's world position and rotation, from the model matrices. */
+static sk_vec3 pos_of(const sk_procedural *P, uint32_t j) { return skm_mat4_pos(&P->model[j]); }
+static sk_quat rot_of(const sk_procedural *P, uint32_t j) { return skm_mat4_rotation(&P->model[j]); }
 
 /* The angle from a to b about axis (signed, -pi..pi). */
 static float signed_angle(sk_vec3 a, sk_vec3 b, sk_vec3 axis) {
@@ -157,6 +163,7 @@ static float signed_angle(sk_vec3 a, sk_vec3 b, sk_vec3 axis) {
 static sk_vec3 pt_of(const sk_vec3 *wt, const sk_quat *wr, const sk_vec3 *ws, uint32_t j, sk_vec3 p) {
     return sk_vec3_add(wt[j], skm_quat_rotate(wr[j], sk_vec3_mul(ws[j], p)));
 }
+static sk_vec3 point_of(const sk_procedural *P, uint32_t j, sk_vec3 p) { return sk_mat4_transform_point(&P->model[j], p); }
 
 sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocator *alloc, sk_procedural **out,
                                sk_error *err) {
@@ -188,11 +195,12 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     int32_t body = desc->body_joint;
     if (body < 0) {
         uint32_t hips[2] = {(uint32_t)legs[0].hip, (uint32_t)legs[1].hip};
-        body = skl_common_ancestor(s, hips, 2);
+        body = legs_common_ancestor(s, hips, 2);
     }
     if (body < 0 || (uint32_t)body >= J)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: no body joint (set body_joint)");
-    size_t size = sizeof(sk_procedural) + (size_t)J * (4 * sizeof(sk_vec3) + 2 * sizeof(sk_quat) + sizeof(bool)) + 64;
+    size_t size = sizeof(sk_procedural) + (size_t)J * (sizeof(sk_mat4) + 2 * sizeof(sk_vec3) + sizeof(sk_quat) +
+                                                        2 * sizeof(bool)) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "procedural: out of memory");
@@ -204,18 +212,20 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->J = J;
     P->body = (uint32_t)body;
     char *p = mem + sizeof *P;
+    P->model = (sk_mat4 *)p; p += J * sizeof(sk_mat4);
     P->rt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
     P->rs = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
-    P->wt = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
-    P->ws = (sk_vec3 *)p; p += J * sizeof(sk_vec3);
     P->rr = (sk_quat *)p; p += J * sizeof(sk_quat);
-    P->wr = (sk_quat *)p; p += J * sizeof(sk_quat);
-    P->need = (bool *)p;
+    P->need = (bool *)p; p += J * sizeof(bool);
+    P->late = (bool *)p;
     memset(P->need, 0, J * sizeof(bool));
-    skl_fk(s, s->rest, sk_vec3_make(0, 0, 0), sk_quat_identity(), P->rt, P->rr, P->rs, 0, J, NULL);
-    P->unit_rest = true;
-    for (uint32_t j = 0; j < J; j++)
-        if (fabsf(sk_quat_dot(s->rest[j].r, s->rest[j].r) - 1) > 1e-5f) P->unit_rest = false;
+    /* the rest pose's model transforms (model space: no root) */
+    sk_local_to_model(s, SK_POSE_OF(s, s->rest, NULL), NULL, P->model, J, NULL);
+    for (uint32_t j = 0; j < J; j++) {
+        sk_transform rj;
+        sk_mat4_decompose(&P->model[j], &rj);
+        P->rt[j] = rj.t, P->rr[j] = rj.r, P->rs[j] = rj.s;
+    }
     float lowest = INFINITY, longest = 0;
     for (int l = 0; l < 2; l++) {
         pleg *g = &P->leg[l];
@@ -227,7 +237,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         sk_vec3 heel = pt_of(P->rt, P->rr, P->rs, g->ankle, g->heel_pt), toe = pt_of(P->rt, P->rr, P->rs, g->tip, g->toe_pt);
         g->lateral = heel.x;
         g->ankle_off = sk_vec3_sub(P->rt[g->ankle], heel);
-        g->foot_dir = skl_horiz(sk_vec3_sub(toe, heel));
+        g->foot_dir = vec3_horizontal(sk_vec3_sub(toe, heel));
         g->ankle_rest_c = P->rr[g->ankle];
         g->hinge = skm_quat_rotate(sk_quat_conjugate(P->rr[g->knee]), sk_vec3_make(1, 0, 0));
         /* a frame axis within 10 degrees of it is taken as the hinge (the
@@ -290,6 +300,16 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         for (uint32_t a = 0; a < P->arms; a++) marks[n++] = P->arm[a].shoulder;
         for (uint32_t k = 0; k < n; k++)
             for (int32_t j = (int32_t)marks[k]; j >= 0 && !P->need[j]; j = s->parents[j]) P->need[j] = true;
+        /* the frame's last FK: the joints neither that one nor the legs'
+         * (solve_leg: the hip's subtree, to the end of the ankle's on the
+         * hinge path) nor the arms' steps compute */
+        for (uint32_t j = 0; j < J; j++) P->late[j] = !P->need[j];
+        for (int l = 0; l < 2; l++) {
+            const pleg *g = &P->leg[l];
+            uint32_t end = g->hinge_ok ? sk_skeleton_subtree_end(s, g->ankle) : sk_skeleton_subtree_end(s, g->hip);
+            for (uint32_t j = g->hip; j < end; j++) P->late[j] = false;
+        }
+        for (uint32_t a = 0; a < P->arms; a++) P->late[P->arm[a].shoulder] = false;
     }
     P->hip_h = P->rt[P->body].y - lowest;
     P->leg_len = longest;
@@ -318,24 +338,25 @@ void sk_procedural_destroy(sk_procedural *P) {
 }
 
 const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P) { return P ? &P->st : NULL; }
+const sk_mat4 *sk_procedural_model(const sk_procedural *P) { return P && P->model_valid ? P->model : NULL; }
 
 static bool ground(sk_procedural *P, float x, float z, float y_ref, sk_terrain_hit *h) {
     P->ground.center = P->st.position;
-    return skl_ground_at(&P->ground, x, z, y_ref, h);
+    return ground_probe_cast(&P->ground, x, z, y_ref, h);
 }
 
 /* A footstep for leg l whose heel goes to base (horizontal), facing yaw. */
 static void place(sk_procedural *P, uint32_t l, sk_vec3 base, float yaw, sk_footstep *out) {
     P->ground.center = P->st.position;
     P->ground.center.y = P->leg[1 - l].step.position.y; /* rays from the support foot's height */
-    skl_place_footstep(&P->ground, P->leg[l].foot_dir, base, yaw, P->st.time, &P->leg[l].edge_pref, out);
+    footstep_place(&P->ground, P->leg[l].foot_dir, base, yaw, P->st.time, &P->leg[l].edge_pref, out);
     /* Steep ground: the foot is pitched at most FOOT_PITCH_UP/DOWN, on the
      * ball of the foot uphill (the toe on the ground, the heel raised) and
      * on the heel downhill (the toe raised), so the ankle stays inside its
      * anatomical range through the stance (sk_mannequin_leg_limits: a foot
      * flat on a 30 degree slope uphill needs more dorsiflexion than it
      * allows, on a 45 degree slope downhill more plantarflexion). */
-    sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = skl_horiz(fd);
+    sk_vec3 fd = skm_quat_rotate(out->rotation, P->leg[l].foot_dir), fh = vec3_horizontal(fd);
     float fl = skm_vec3_len(fh);
     if (fl < 1e-6f) return;
     if (fd.y < fl * FOOT_TAN_UP && fd.y > -fl * FOOT_TAN_UP) return; /* inside both: flat on the ground */
@@ -355,7 +376,7 @@ static sk_vec3 heel_base(const sk_procedural *P, uint32_t l, sk_vec3 c, float ya
     const pleg *g = &P->leg[l];
     /* the ankle under the hip line: the heel sits behind it by the ankle's forward offset */
     sk_vec3 off = sk_vec3_make(g->lateral, 0, -g->ankle_off.z);
-    sk_vec3 b = sk_vec3_add(c, skl_rot_y(off, yaw));
+    sk_vec3 b = sk_vec3_add(c, vec3_turn_y(off, yaw));
     b.y = 0;
     return b;
 }
@@ -430,6 +451,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
     if (!P || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural reset: NULL or non-finite position/yaw");
     memset(&P->st, 0, sizeof P->st);
+    P->model_valid = false;
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -490,14 +512,12 @@ bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *targe
 }
 
 /* Arm a points at its target (sk_procedural_point_at): FABRIK on the chain,
- * in the pose's model space (world = root x model). */
+ * in world space on the frame's model matrices (sk_ik_solve_model: the
+ * shoulder's parent read from them, the arm's subtree brought up to date). */
 static void point_arm(sk_procedural *P, sk_pose *pose, uint32_t a) {
     const parm *m = &P->arm[a];
-    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
-    sk_quat yawi = sk_quat_conjugate(P->yq);
-    sk_vec3 t = skm_quat_rotate(yawi, sk_vec3_sub(m->point, root_t));
-    sk_vec3 sh = skm_quat_rotate(yawi, sk_vec3_sub(P->wt[m->shoulder], root_t));
-    sk_vec3 d = sk_vec3_sub(t, sh);
+    sk_vec3 sh = pos_of(P, m->shoulder);
+    sk_vec3 d = sk_vec3_sub(m->point, sh);
     float dl = skm_vec3_len(d);
     if (!(dl > 1e-4f)) return; /* at the shoulder: no direction */
     uint32_t joints[3] = {m->shoulder, m->elbow, m->hand};
@@ -509,7 +529,8 @@ static void point_arm(sk_procedural *P, sk_pose *pose, uint32_t a) {
     }
     sk_ik_target tg = {.position = sk_vec3_add(sh, sk_vec3_scale(d, 1.05f * m->length / dl))};
     sk_ik_options o = {.solver = SK_IK_FABRIK, .max_iterations = 16, .fk_blend = 1 - m->point_w};
-    (void)sk_ik_solve(&ch, &tg, &o, pose, NULL, 0, NULL, NULL); /* on failure the swing stays */
+    /* on failure the swing stays (and its matrices) */
+    (void)sk_ik_solve_model(&ch, &tg, &o, pose, &P->st.root, P->model, P->J, NULL, 0, NULL, NULL);
 }
 
 /* The arc height that clears the ground between A and C (4 samples). */
@@ -518,7 +539,7 @@ static float clearance(sk_procedural *P, uint32_t l) {
     if (g->clr_valid && skm_vec3_len(sk_vec3_sub(g->clr_c, g->step.position)) < 0.03f) return g->clr_h;
     sk_vec3 a = g->from.position, c = g->step.position;
     float need = 0;
-    sk_vec3 fd = skl_rot_y(g->foot_dir, g->step.yaw);
+    sk_vec3 fd = vec3_turn_y(g->foot_dir, g->step.yaw);
     float top_all = fmaxf(fmaxf(a.y, c.y), fmaxf(a.y + skm_quat_rotate(g->from.rotation, g->foot_dir).y,
                                                  c.y + skm_quat_rotate(g->step.rotation, g->foot_dir).y));
     for (int k = 1; k <= 4; k++) {
@@ -555,7 +576,7 @@ static void landing(sk_procedural *P, uint32_t l, sk_vec3 dir, float remaining, 
         float t = ahead / v;
         sk_vec3 vel = sk_vec3_scale(dir, v);
         sk_vec3 tc = sk_vec3_scale(sk_vec3_make(vel.z, 0, -vel.x), 1.0f / w);
-        c = sk_vec3_add(sk_vec3_add(P->st.position, tc), skl_rot_y(sk_vec3_scale(tc, -1), w * t));
+        c = sk_vec3_add(sk_vec3_add(P->st.position, tc), vec3_turn_y(sk_vec3_scale(tc, -1), w * t));
         yaw_land = P->st.yaw + w * t;
     }
     sk_vec3 base = heel_base(P, l, c, yaw_land);
@@ -628,34 +649,39 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
     sk_vec3 at = sk_vec3_add(heel_target, skm_quat_rotate(rot, g->ankle_off));
     uint32_t end = sk_skeleton_subtree_end(P->skel, g->hip);
     sk_quat yawq = P->yq;
-    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
     int32_t ap = P->skel->parents[g->ankle];
     /* the knee toward the facing and the foot's own heading (a foot planted
      * before a turn): the hip takes half of the twist, the ankle the rest */
     sk_vec3 fwd = sk_vec3_make(P->ys, 0, P->yc);
     {
-        sk_vec3 ff = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(0, 0, 1)));
+        sk_vec3 ff = vec3_horizontal(skm_quat_rotate(rot, sk_vec3_make(0, 0, 1)));
         float fl = skm_vec3_len(ff);
         if (fl > 0.1f) {
             sk_vec3 mixd = sk_vec3_add(fwd, sk_vec3_scale(ff, 1.0f / fl));
             if (skm_vec3_len(mixd) > 0.1f) fwd = skm_vec3_unit(mixd);
         }
     }
+    sk_quat ap_r = sk_quat_identity(); /* the ankle's parent's new world rotation (hinge path) */
     if (g->hinge_ok) {
         /* The knee is a hinge: its angle from the hip-target distance (law
          * of cosines), about its own axis; the hip turns the leg so the
          * ankle is on the target and the knee toward the pole direction. */
-        sk_vec3 hip = P->wt[g->hip], t = sk_vec3_sub(at, hip);
+        sk_vec3 hip = pos_of(P, g->hip), t = sk_vec3_sub(at, hip);
         float D = skm_vec3_len(t), l1 = g->l1, l2 = g->l2;
         float Dc = skm_clampf(D, fabsf(l1 - l2) + 1e-4f, 0.9999f * (l1 + l2));
         float phi = acosf(skm_clampf((l1 * l1 + l2 * l2 - Dc * Dc) / (2 * l1 * l2), -1.0f, 1.0f));
         loc[g->knee].r = skm_quat_normalize(
             skm_quat_mul(P->skel->rest[g->knee].r, skm_quat_axis_angle(g->hinge, g->bend_sign * (g->phi0 - phi))));
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->knee, g->knee + 1); /* the hip's is current */
-        sk_vec3 a = sk_vec3_add(P->wt[g->knee], skm_quat_rotate(P->wr[g->knee], sk_vec3_mul(P->ws[g->knee], loc[g->ankle].t)));
+        fk_from(P, loc, g->knee, g->knee + 1); /* the hip's is current */
+        sk_vec3 a = point_of(P, g->knee, loc[g->ankle].t);
+        /* world rotations down the chain hip -> knee (a parent chain here)
+         * from the hip's parent's */
+        int32_t hp = P->skel->parents[g->hip];
+        sk_quat pw = hp >= 0 ? rot_of(P, (uint32_t)hp) : yawq;
+        sk_quat hip_r = child_world_rot(pw, loc[g->hip].r), knee_r = child_world_rot(hip_r, loc[g->knee].r);
         sk_vec3 tu = D > 1e-6f ? sk_vec3_scale(t, 1.0f / D) : sk_vec3_make(0, -1, 0);
         sk_quat q1 = skm_quat_from_to(sk_vec3_sub(a, hip), tu);
-        sk_vec3 h1 = skm_quat_rotate(q1, skm_quat_rotate(P->wr[g->knee], g->hinge));
+        sk_vec3 h1 = skm_quat_rotate(q1, skm_quat_rotate(knee_r, g->hinge));
         h1 = sk_vec3_sub(h1, sk_vec3_scale(tu, sk_vec3_dot(h1, tu)));
         sk_vec3 pp = sk_vec3_sub(fwd, sk_vec3_scale(tu, sk_vec3_dot(fwd, tu)));
         sk_quat R = q1;
@@ -665,28 +691,30 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
             sk_quat q2 = sk_vec3_dot(h1, nd) < -0.9999f ? sk_quat_make(tu.x, tu.y, tu.z, 0) : skm_quat_from_to(h1, nd);
             R = skm_quat_mul(q2, q1);
         }
-        int32_t hp = P->skel->parents[g->hip];
-        sk_quat pw = hp >= 0 ? P->wr[hp] : yawq;
-        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, P->wr[g->hip])));
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, g->ankle);
+        loc[g->hip].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(R, hip_r)));
+        fk_from(P, loc, g->hip, g->ankle);
+        ap_r = child_world_rot(child_world_rot(pw, loc[g->hip].r), loc[g->knee].r); /* ap is the knee */
     } else {
-        sk_transform th = {P->wt[g->hip], P->wr[g->hip], P->ws[g->hip]};
-        sk_transform tk = {P->wt[g->knee], P->wr[g->knee], P->ws[g->knee]};
-        sk_transform ta = {P->wt[g->ankle], P->wr[g->ankle], P->ws[g->ankle]};
+        /* the two-bone solve reads the joints' positions and the hip's and
+         * knee's rotations */
+        sk_transform th = {pos_of(P, g->hip), rot_of(P, g->hip), sk_vec3_make(1, 1, 1)};
+        sk_transform tk = {pos_of(P, g->knee), rot_of(P, g->knee), sk_vec3_make(1, 1, 1)};
+        sk_transform ta = {pos_of(P, g->ankle), sk_quat_identity(), sk_vec3_make(1, 1, 1)};
         sk_ik_target tg = {.position = at, .has_pole = true};
-        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(P->wt[g->hip], at), 0.5f), sk_vec3_scale(fwd, g->length));
+        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(th.t, at), 0.5f), sk_vec3_scale(fwd, g->length));
         sk_ik_options io = {.soft = 0.01f};
         sk_quat ch, ck;
         if (sk_ik_two_bone(&th, &tk, &ta, &tg, &io, &ch, &ck, NULL)) {
             loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
             loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
         }
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        fk_from(P, loc, g->hip, end);
     }
     if (ap >= 0) {
         sk_quat want = skm_quat_mul(rot, g->ankle_rest_c);
-        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[ap]), want));
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+        if (!g->hinge_ok) ap_r = rot_of(P, (uint32_t)ap);
+        loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(ap_r), want));
+        fk_from(P, loc, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
     }
     /* limits (the gait is meant to stay inside them; clamping is the guard) */
     if (P->d.limits) {
@@ -705,13 +733,13 @@ static void solve_leg(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 h
                 changed = true;
             }
         }
-        if (changed) fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, g->hip, end);
+        if (changed) fk_from(P, loc, g->hip, end);
     }
     sk_procedural_foot *f = &P->st.feet[l];
-    f->heel = pt_of(P->wt, P->wr, P->ws, g->ankle, g->heel_pt);
-    f->toe = pt_of(P->wt, P->wr, P->ws, g->tip, g->toe_pt);
-    f->ankle = P->wt[g->ankle];
-    f->reached = skm_vec3_len(sk_vec3_sub(P->wt[g->ankle], at)) < 0.005f;
+    f->heel = point_of(P, g->ankle, g->heel_pt);
+    f->toe = point_of(P, g->tip, g->toe_pt);
+    f->ankle = pos_of(P, g->ankle);
+    f->reached = skm_vec3_len(sk_vec3_sub(f->ankle, at)) < 0.005f;
 }
 
 /* Leg l after solve_leg: a foot bent up toward the shin more than
@@ -726,7 +754,7 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
     g->piv_q = sk_quat_identity();
     /* the foot's own lateral axis (across a slope or in a turn the foot is
      * turned from the facing; about the facing's a pivot would roll it) */
-    sk_vec3 lat = skl_horiz(skm_quat_rotate(rot, sk_vec3_make(1, 0, 0)));
+    sk_vec3 lat = vec3_horizontal(skm_quat_rotate(rot, sk_vec3_make(1, 0, 0)));
     float lat_len = skm_vec3_len(lat);
     lat = lat_len > 0.1f ? sk_vec3_scale(lat, 1.0f / lat_len) : sk_vec3_make(P->yc, 0, -P->ys);
     float bend0 = 0, target = 0, total = 0;
@@ -744,7 +772,7 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
             bend = g->eul_sign * atan2f(y, x);
         } else {
             const sk_procedural_foot *f = &P->st.feet[l];
-            sk_vec3 shin = sk_vec3_sub(P->wt[g->knee], P->wt[g->ankle]), foot = sk_vec3_sub(f->toe, f->heel);
+            sk_vec3 shin = sk_vec3_sub(pos_of(P, g->knee), pos_of(P, g->ankle)), foot = sk_vec3_sub(f->toe, f->heel);
             y = sk_vec3_dot(sk_vec3_cross(shin, foot), lat), x = sk_vec3_dot(shin, foot);
             if (it == 0 && dmax >= FOOT_DORSI_MAX && x * g->piv_c + y * g->piv_s >= sqrtf(x * x + y * y) * g->piv_half)
                 return false;
@@ -785,8 +813,7 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
  * character's lateral axis by the opposite leg's lead; the elbow bends with
  * the run; in the air both arms rise. */
 static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run, float raise) {
-    sk_quat yawq = P->yq, yawi = sk_quat_conjugate(yawq);
-    sk_vec3 root_t = sk_vec3_make(P->st.position.x, 0, P->st.position.z);
+    sk_quat yawq = P->yq;
     for (uint32_t a = 0; a < P->arms; a++) {
         const parm *m = &P->arm[a];
         float side = a == 0 ? 1.0f : -1.0f;               /* left arm: +X */
@@ -800,56 +827,70 @@ static void pose_arms(sk_procedural *P, sk_transform *loc, float lead, float run
         sk_quat qs = skm_quat_mul(skm_quat_rot_z(side * raise), skm_quat_rot_x(-swing));
         sk_quat want_u = skm_quat_mul(yawq, skm_quat_mul(qs, P->rr[m->shoulder]));
         int32_t pu = P->skel->parents[m->shoulder];
-        sk_quat pw = pu >= 0 ? P->wr[pu] : yawq;
+        sk_quat pw = pu >= 0 ? rot_of(P, (uint32_t)pu) : yawq;
         loc[m->shoulder].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pw), want_u));
-        fk_from(P, loc, root_t, yawq, P->wt, P->wr, P->ws, m->shoulder, m->shoulder + 1);
+        fk_from(P, loc, m->shoulder, m->shoulder + 1);
         sk_quat want_f = skm_quat_mul(yawq, skm_quat_mul(skm_quat_mul(qs, skm_quat_rot_x(-bend)), P->rr[m->elbow]));
-        loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(P->wr[m->shoulder]), want_f));
-        (void)yawi;
+        sk_quat sh_r = child_world_rot(pw, loc[m->shoulder].r); /* the shoulder's new world rotation */
+        loc[m->elbow].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(sh_r), want_f));
     }
 }
 
-sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, float yaw, sk_pose *pose,
-                               sk_error *err) {
-    if (!P || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: NULL");
-    if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
-                            "procedural: dt must be in (0, 1] s and the position and yaw finite (dt %g)", dt);
-    sk_result r = sk_pose_check(P->skel, pose, "procedural", err);
-    if (r != SK_OK) return r;
-    float fdt = (float)dt;
-    P->ground.rays = 0;
-    P->st.time += dt;
+/* What one sk_procedural_update frame hands from step to step. */
+typedef struct proc_frame {
+    double dt;
+    float fdt;
+    float gy;                 /* the ground under the point (its old height without ground) */
+    bool has_ground;
+    float speed;              /* tracked, horizontal */
+    sk_vec3 fwd, dir;         /* the facing; the direction of travel (the facing standing) */
+    float run, len;           /* run blend 0..1; the step length */
+    uint32_t sw;              /* the swinging leg */
+    bool on_ground;           /* not airborne */
+    float s;                  /* the step's progress 0..1 */
+    sk_vec3 heel_t[2];        /* the feet's heel targets */
+    sk_quat rot_t[2];         /* and rotations */
+} proc_frame;
+
+/* Across a slope: the facing's and the feet's turns toward the fall line
+ * (cross_slope) from the ground normal under the character (h; NULL: no
+ * ground), smoothed, and the rise across the velocity. */
+static void follow_cross_slope(sk_procedural *P, double dt, float yaw, const sk_terrain_hit *h) {
+    float xb = 0, xf = 0;
+    float xt = 0;
+    if (h) {
+        /* the slope, not each bump: the normal smoothed over XS_NORMAL s */
+        P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h->normal, smoothing_weight(dt, XS_NORMAL)));
+        sk_vec3 n = P->xs_n;
+        cross_slope(n, yaw, &P->xs_side, &xb, &xf);
+        /* across the velocity (the facing standing) */
+        sk_vec3 vv = vec3_horizontal(P->tracker.velocity);
+        float vl = skm_vec3_len(vv);
+        sk_vec3 d0 = vl > 0.05f ? sk_vec3_scale(vv, 1.0f / vl) : sk_vec3_make(sinf(yaw), 0, cosf(yaw));
+        if (n.y > 0.2f) xt = fabsf(n.x * d0.z - n.z * d0.x) / n.y;
+    }
+    float k = smoothing_weight(dt, XS_SMOOTH);
+    P->xs_body += (xb - P->xs_body) * k;
+    P->xs_foot += (xf - P->xs_foot) * k;
+    P->xs_tan += (xt - P->xs_tan) * k;
+
+}
+
+/* The character's new point and facing: the ground under it, the turns
+ * across a slope, the tracker; speed, facing and direction of travel. */
+static void track_point(sk_procedural *P, proc_frame *F, float x, float z, float yaw) {
     sk_procedural_state *st = &P->st;
+    double dt = F->dt;
     /* the character's point and the ground under it */
     sk_terrain_hit h;
     float gy = st->position.y;
     bool has_ground = ground(P, x, z, st->position.y, &h);
     if (has_ground) gy = h.point.y;
     st->position = sk_vec3_make(x, st->position.y, z);
-    {
-        /* across a slope: the facing and the feet turned toward the fall line */
-        float xb = 0, xf = 0;
-        float xt = 0;
-        if (has_ground) {
-            /* the slope, not each bump: the normal smoothed over XS_NORMAL s */
-            P->xs_n = skm_vec3_unit(skm_vec3_lerp(P->xs_n, h.normal, skl_smooth(dt, XS_NORMAL)));
-            sk_vec3 n = P->xs_n;
-            cross_slope(n, yaw, &P->xs_side, &xb, &xf);
-            /* across the velocity (the facing standing) */
-            sk_vec3 vv = skl_horiz(P->tracker.velocity);
-            float vl = skm_vec3_len(vv);
-            sk_vec3 d0 = vl > 0.05f ? sk_vec3_scale(vv, 1.0f / vl) : sk_vec3_make(sinf(yaw), 0, cosf(yaw));
-            if (n.y > 0.2f) xt = fabsf(n.x * d0.z - n.z * d0.x) / n.y;
-        }
-        float k = skl_smooth(dt, XS_SMOOTH);
-        P->xs_body += (xb - P->xs_body) * k;
-        P->xs_foot += (xf - P->xs_foot) * k;
-        P->xs_tan += (xt - P->xs_tan) * k;
-    }
+    follow_cross_slope(P, dt, yaw, has_ground ? &h : NULL);
     st->yaw = skm_wrap_angle(yaw + P->xs_body);
     sk_motion_tracker_update(&P->tracker, st->position, st->yaw, dt);
-    sk_vec3 v = skl_horiz(P->tracker.velocity);
+    sk_vec3 v = vec3_horizontal(P->tracker.velocity);
     float speed = skm_vec3_len(v);
     P->yq = skm_quat_rot_y(st->yaw);
     P->ys = sinf(st->yaw), P->yc = cosf(st->yaw);
@@ -858,6 +899,20 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     st->speed = speed;
     st->backward = sk_vec3_dot(v, fwd) < -0.05f;
     sk_vec3 dir = speed > 1e-3f ? sk_vec3_scale(v, 1.0f / speed) : fwd;
+    F->gy = gy;
+    F->has_ground = has_ground;
+    F->speed = speed;
+    F->fwd = fwd;
+    F->dir = dir;
+}
+
+/* A ledge under the point (the character falls), and the slope ahead
+ * (signed rise per metre 0.6 m along the velocity, smoothed). */
+static void watch_ground(sk_procedural *P, const proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float gy = F->gy, speed = F->speed;
+    bool has_ground = F->has_ground;
+    sk_vec3 dir = F->dir;
     float support_y = P->leg[st->support].step.position.y;
     /* A ledge: the point is over ground lower than a step below the feet (or
      * none): the character falls. */
@@ -874,8 +929,14 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         sk_terrain_hit ha;
         if (ground(P, ahead.x, ahead.z, gy, &ha) && has_ground) slope = skm_clampf((ha.point.y - gy) / 0.6f, -2, 2);
     }
-    st->slope += (slope - st->slope) * skl_smooth(dt, 0.3f);
-    /* gait parameters */
+    st->slope += (slope - st->slope) * smoothing_weight(F->dt, 0.3f);
+}
+
+/* The gait: run blend and step length from the speed, the slope along
+ * and across, walking backward, turning, the leg's reach. */
+static void gait(sk_procedural *P, proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float speed = F->speed;
     float run = skm_clampf((speed - P->walk) / (P->runv - P->walk), 0, 1);
     run = run * run * (3 - 2 * run);
     st->run = run;
@@ -901,12 +962,70 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
      * spanned; faster then means a quicker cadence */
     len = fminf(len, 1.1f * P->leg_len);
     st->step_length = len;
+    F->run = run;
+    F->len = len;
+}
+
+/* The swinging foot landed: it becomes the support (standing on its ball
+ * if its swing pivoted on the toe), the other leg starts its swing toward
+ * a new landing point (or the rest step ends). */
+static void land_step(sk_procedural *P, proc_frame *F, bool moving) {
+    sk_procedural_state *st = &P->st;
+    sk_vec3 dir = F->dir;
+    float len = F->len;
+    st->step = 0;
+    st->support = F->sw; /* the swinging leg lands */
+    uint32_t sw = 1 - st->support;
+    pleg *gs = &P->leg[sw];
+    F->sw = sw;
+    {
+        /* landed on the ball of the foot (its swing pivoted on the
+         * toe): it stands so, heel raised, toe where it was to land */
+        pleg *gl = &P->leg[st->support];
+        sk_vec3 fd = skm_quat_rotate(gl->step.rotation, gl->foot_dir);
+        bool on_heel = fd.y < -0.95f * FOOT_TAN_DOWN * skm_vec3_len(vec3_horizontal(fd)); /* place(): toe raised */
+        if (gl->piv_toe && !on_heel) {
+            sk_vec3 toe = sk_vec3_add(gl->step.position, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
+            gl->step.rotation = skm_quat_normalize(skm_quat_mul(gl->piv_q, gl->step.rotation));
+            gl->step.position = sk_vec3_sub(toe, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
+        }
+    }
+    gs->from = gs->step;
+    gs->guard = 0;
+    if (P->stopping_step) {
+        P->stopping_step = false;
+        P->walking = moving;
+    }
+    if (P->walking) {
+        /* the support foot just landed `ahead` in front of the body
+         * and ends the step (len - ahead) behind it: at most 0.6 leg
+         * lengths, or (speeding up: the last landing was planned
+         * for a shorter step) the hip over-extends */
+        sk_vec3 rel = vec3_horizontal(sk_vec3_sub(P->leg[st->support].step.position, st->position));
+        float ahead = sk_vec3_dot(rel, dir);
+        P->step_len = fminf(len, fmaxf(ahead, 0.0f) + 0.6f * P->leg_len);
+        landing(P, sw, dir, P->step_len, 0.5f * P->step_len, &gs->step);
+        gs->clr_valid = false;
+    }
+
+}
+
+/* Stepping (seed 004 §7): the first half step from standing, the rest
+ * step when stopping, the step's progress at the speed, the landing point
+ * re-planned during the swing, the landing (land_step). Under a crouch or
+ * a landing too: the point keeps moving. */
+static void advance_steps(sk_procedural *P, proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float fdt = F->fdt, speed = F->speed, len = F->len;
+    sk_vec3 dir = F->dir;
     uint32_t sw = 1 - st->support;
     pleg *gs = &P->leg[sw];
     bool moving = speed >= 0.1f;
+    F->sw = sw;
 
     /* Stepping goes on under a crouch or a landing (the point keeps moving). */
     bool on_ground = st->mode != SK_PROCEDURAL_AIRBORNE;
+    F->on_ground = on_ground;
     if (on_ground && !P->walking && moving) {
         /* the first step from standing is a half step: the support foot is
          * under the body, not half a step behind it */
@@ -925,7 +1044,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             sk_footstep beside;
             const pleg *sup = &P->leg[st->support];
             sk_vec3 base = sk_vec3_add(sup->step.position,
-                                       skl_rot_y(sk_vec3_make(gs->lateral - sup->lateral, 0, 0), sup->step.yaw));
+                                       vec3_turn_y(sk_vec3_make(gs->lateral - sup->lateral, 0, 0), sup->step.yaw));
             base.y = 0;
             place(P, sw, base, sup->step.yaw, &beside);
             gs->step = beside;
@@ -954,50 +1073,26 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             }
             gs->step = want;
         }
-        if (st->step >= 1.0f) { /* landed: switch the support leg */
-            st->step = 0;
-            st->support = sw;
-            sw = 1 - sw;
-            gs = &P->leg[sw];
-            {
-                /* landed on the ball of the foot (its swing pivoted on the
-                 * toe): it stands so, heel raised, toe where it was to land */
-                pleg *gl = &P->leg[st->support];
-                sk_vec3 fd = skm_quat_rotate(gl->step.rotation, gl->foot_dir);
-                bool on_heel = fd.y < -0.95f * FOOT_TAN_DOWN * skm_vec3_len(skl_horiz(fd)); /* place(): toe raised */
-                if (gl->piv_toe && !on_heel) {
-                    sk_vec3 toe = sk_vec3_add(gl->step.position, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
-                    gl->step.rotation = skm_quat_normalize(skm_quat_mul(gl->piv_q, gl->step.rotation));
-                    gl->step.position = sk_vec3_sub(toe, skm_quat_rotate(gl->step.rotation, gl->foot_dir));
-                }
-            }
-            gs->from = gs->step;
-            gs->guard = 0;
-            if (P->stopping_step) {
-                P->stopping_step = false;
-                P->walking = moving;
-            }
-            if (P->walking) {
-                /* the support foot just landed `ahead` in front of the body
-                 * and ends the step (len - ahead) behind it: at most 0.6 leg
-                 * lengths, or (speeding up: the last landing was planned
-                 * for a shorter step) the hip over-extends */
-                sk_vec3 rel = skl_horiz(sk_vec3_sub(P->leg[st->support].step.position, st->position));
-                float ahead = sk_vec3_dot(rel, dir);
-                P->step_len = fminf(len, fmaxf(ahead, 0.0f) + 0.6f * P->leg_len);
-                landing(P, sw, dir, P->step_len, 0.5f * P->step_len, &gs->step);
-                gs->clr_valid = false;
-            }
-        }
+        if (st->step >= 1.0f) land_step(P, F, moving); /* landed: switch the support leg */
     }
+}
+
+/* The body's height over the ground before falls, crouches and the legs'
+ * reach: the ground under it smoothed (stairs become a slope), the bob,
+ * no higher than the feet allow. Returns it; the step's progress into F. */
+static float body_base(sk_procedural *P, proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float gy = F->gy, speed = F->speed, run = F->run;
+    bool on_ground = F->on_ground;
+    const pleg *gs = &P->leg[F->sw];
     /* body height: the ground under it smoothed (stairs become a slope),
      * plus the bob, lowered so both feet reach */
-    if (has_ground) {
+    if (F->has_ground) {
         /* smoothed over 0.15 s, which lags 0.15 s x the climb rate behind
          * the ground on a ramp (27 cm at 1.8 m/s up 45 degrees: the knees
          * folded past their range): the ground 0.15 s ahead is followed */
         float lead = st->slope * speed * 0.15f; /* slope: along the velocity */
-        P->ground_y += (gy + lead - P->ground_y) * skl_smooth(dt, 0.15f);
+        P->ground_y += (gy + lead - P->ground_y) * smoothing_weight(F->dt, 0.15f);
     }
     float s = st->step;
     float rise = P->rise0 * (1 + run);
@@ -1012,8 +1107,19 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         feet_y = 0.5f * (P->leg[st->support].step.position.y +
                          gs->from.position.y + (gs->step.position.y - gs->from.position.y) * s);
     float base_y = fminf(P->ground_y, feet_y + 0.05f) + P->hip_h * (0.97f - 0.04f * run) + bob;
-    sk_vec3 heel_t[2];
-    sk_quat rot_t[2];
+    F->s = s;
+    return base_y;
+}
+
+/* The feet's targets (heel and rotation): each on its footstep, the
+ * swinging one on its Bezier arc (§7.1) over the ground between. */
+static void foot_targets(sk_procedural *P, proc_frame *F) {
+    sk_procedural_state *st = &P->st;
+    float fdt = F->fdt, speed = F->speed, s = F->s;
+    uint32_t sw = F->sw;
+    pleg *gs = &P->leg[sw];
+    sk_vec3 *heel_t = F->heel_t;
+    sk_quat *rot_t = F->rot_t;
     for (uint32_t l = 0; l < 2; l++) {
         pleg *g = &P->leg[l];
         heel_t[l] = g->step.position;
@@ -1021,7 +1127,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         st->feet[l].stance = true;
         st->feet[l].step = g->step;
     }
-    if (on_ground && P->walking) {
+    if (F->on_ground && P->walking) {
         /* the swinging foot on its Bezier arc (§7.1) */
         float lift = P->lift0 * (0.6f + 0.4f * fminf(speed / P->walk, 1.5f)) * (P->stopping_step ? 0.5f : 1.0f);
         lift = fmaxf(lift, clearance(P, sw));
@@ -1046,6 +1152,18 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         rot_t[sw] = R;
         st->feet[sw].stance = false;
     }
+}
+
+/* The body's height by mode: falling (the feet hanging, landing when
+ * they touch), crouching for a jump, or walking and standing (lowered after
+ * a landing, and so both legs reach their targets, §7.2). */
+static float body_height(sk_procedural *P, proc_frame *F, float base_y) {
+    sk_procedural_state *st = &P->st;
+    double dt = F->dt;
+    float fdt = F->fdt, gy = F->gy;
+    bool has_ground = F->has_ground;
+    sk_vec3 *heel_t = F->heel_t;
+    sk_quat *rot_t = F->rot_t;
     float body_y;
     if (st->mode == SK_PROCEDURAL_AIRBORNE) {
         P->vy -= GRAVITY * fdt;
@@ -1059,7 +1177,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             /* not below the ground under the foot (the frame before touching
              * down; a foot still over the ledge it fell from) */
             float fy = body_y - reach;
-            sk_vec3 fd = skl_rot_y(P->leg[l].foot_dir, st->yaw);
+            sk_vec3 fd = vec3_turn_y(P->leg[l].foot_dir, st->yaw);
             sk_terrain_hit fh;
             if (ground(P, b.x, b.z, P->body_y, &fh)) fy = fmaxf(fy, fh.point.y);
             if (ground(P, b.x + fd.x, b.z + fd.z, P->body_y, &fh)) fy = fmaxf(fy, fh.point.y);
@@ -1105,7 +1223,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
             pleg *g = &P->leg[l];
             sk_vec3 at = sk_vec3_add(heel_t[l], skm_quat_rotate(rot_t[l], g->ankle_off));
             sk_vec3 hip_rest = sk_vec3_add(sk_vec3_make(st->position.x, 0, st->position.z),
-                                           skl_rot_y(sk_vec3_sub(P->rt[g->hip], sk_vec3_make(0, P->rt[P->body].y, 0)), st->yaw));
+                                           vec3_turn_y(sk_vec3_sub(P->rt[g->hip], sk_vec3_make(0, P->rt[P->body].y, 0)), st->yaw));
             float dx = hip_rest.x - at.x, dz = hip_rest.z - at.z, L2 = 0.985f * g->length * 0.985f * g->length; /* below the soft-IK band: exact */
             float q = L2 - dx * dx - dz * dz;
             /* out of reach horizontally: the leg stretches toward it, the
@@ -1118,8 +1236,19 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     }
     st->body_height = body_y;
     st->position.y = P->ground_y;
-    /* pose: the rest pose with the body placed, then the legs and arms */
-    sk_transform *loc = pose->local;
+    return body_y;
+}
+
+/* The pose: the rest pose with the body placed at body_y, its world
+ * matrices (the joints the legs and arms read), the legs solved to their
+ * targets, feet pivoting on heel or toe past the ankle's range. */
+static void pose_legs(sk_procedural *P, const proc_frame *F, sk_transform *loc, float body_y) {
+    sk_procedural_state *st = &P->st;
+    uint32_t sw = F->sw;
+    float s = F->s;
+    bool on_ground = F->on_ground;
+    const sk_vec3 *heel_t = F->heel_t;
+    const sk_quat *rot_t = F->rot_t;
     memcpy(loc, P->skel->rest, sizeof(sk_transform) * P->J);
     {
         /* the body joint's height in its parent's frame (the character's at a root) */
@@ -1132,9 +1261,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         loc[P->body].t = sk_vec3_add(loc[P->body].t, dw);
     }
     set_root(P);
-    sk_quat yawq = P->yq;
-    fk_need(P->skel, P->unit_rest, loc, sk_vec3_make(st->position.x, 0, st->position.z), yawq, P->wt, P->wr, P->ws, 0,
-            P->J, P->need);
+    fk_need(P, loc, 0, P->J, P->need);
     for (uint32_t l = 0; l < 2; l++) solve_leg(P, loc, l, heel_t[l], rot_t[l]);
     if (on_ground && P->walking) {
         if (!st->feet[sw].stance) foot_pivot(P, loc, sw, heel_t[sw], rot_t[sw], FOOT_DORSI_MAX - FOOT_LAND_MARGIN * s);
@@ -1149,13 +1276,48 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
         for (uint32_t l = 0; l < 2; l++)
             if (foot_pivot(P, loc, l, heel_t[l], rot_t[l], FOOT_DORSI_MAX)) st->feet[l].stance = false;
     }
+}
+
+/* The arms: swung against the legs (or raised in the air), the joints no
+ * step computed brought into the model matrices, then pointing. */
+static void pose_upper_body(sk_procedural *P, const proc_frame *F, sk_pose *pose) {
+    sk_procedural_state *st = &P->st;
+    sk_transform *loc = pose->local;
+    float len = F->len, run = F->run;
+    sk_vec3 fwd = F->fwd;
     float lead = 0;
     if (P->walking && st->mode != SK_PROCEDURAL_AIRBORNE && len > 0)
         lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
     float raise = st->mode == SK_PROCEDURAL_AIRBORNE ? 1.2f * skm_clampf(0.5f + 0.25f * fabsf(P->vy), 0, 1) : 0;
     if (P->arms) pose_arms(P, loc, lead, run, raise);
+    fk_need(P, loc, 0, P->J, P->late); /* the joints no step computed */
     for (uint32_t a = 0; a < P->arms; a++)
         if (P->arm[a].point_w > 0) point_arm(P, pose, a);
-    st->rays = P->ground.rays;
+}
+
+sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, float yaw, sk_pose *pose,
+                               sk_error *err) {
+    if (!P || !pose) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: NULL");
+    if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "procedural: dt must be in (0, 1] s and the position and yaw finite (dt %g)", dt);
+    sk_result r = sk_pose_check(P->skel, pose, "procedural", err);
+    if (r != SK_OK) return r;
+    P->ground.rays = 0;
+    P->st.time += dt;
+    proc_frame F;
+    F.dt = dt;
+    F.fdt = (float)dt;
+    track_point(P, &F, x, z, yaw);
+    watch_ground(P, &F);
+    gait(P, &F);
+    advance_steps(P, &F);
+    float base_y = body_base(P, &F);
+    foot_targets(P, &F);
+    float body_y = body_height(P, &F, base_y);
+    pose_legs(P, &F, pose->local, body_y);
+    pose_upper_body(P, &F, pose);
+    P->st.rays = P->ground.rays;
+    P->model_valid = true;
     return SK_OK;
 }

@@ -13,8 +13,9 @@
  * joints directly (procedural animation, IK, debugging); the batch paths that
  * want structure-of-arrays (crowds) convert at their edges.
  *
- * Pipeline: pose -> model matrices (sk_local_to_model) -> skinning palette
- * (palette.h). Per-frame functions allocate nothing. */
+ * Pipeline: pose -> model matrices (sk_local_to_model, or for part of the
+ * joints sk_local_to_model_range / _masked) -> skinning palette (palette.h).
+ * Per-frame functions allocate nothing. */
 #ifndef SKELANIM_CORE_POSE_H
 #define SKELANIM_CORE_POSE_H
 
@@ -85,6 +86,35 @@ SK_API sk_result sk_local_to_model(const sk_skeleton *skel, const sk_pose *pose,
  * (sk_skeleton_subtree_end). */
 SK_API sk_result sk_local_to_model_range(const sk_skeleton *skel, const sk_pose *pose, const sk_mat4 *root, uint32_t from,
                                          uint32_t to, sk_mat4 *io_model, uint32_t model_count, sk_error *err);
+
+/* Forward kinematics of the joints a frame needs: the general form of
+ * sk_local_to_model and sk_local_to_model_range, which are this call with
+ * need = NULL (one routine computes all three). A runtime that reads only
+ * some joints' model matrices before it changes the pose (the legs' and
+ * their ancestors' for foot placement) computes those, changes the pose, and
+ * brings the changed subtrees (sk_local_to_model_range) and the joints it
+ * skipped up to date afterwards, so each joint's matrix is computed once a
+ * frame.
+ *
+ * What: for every joint j in [from, to) with need == NULL or need[j] true,
+ * io_model[j] = io_model[parent[j]] x TRS(local[j]) (root x TRS(local[j])
+ * for a root joint; root NULL is the identity), in joint order (parents
+ * first). Joints outside the range or not marked keep io_model's values;
+ * the parent of a joint computed must be valid in io_model (computed
+ * earlier in this call or before it). to = 0 means joint_count.
+ * Units: those of the pose's translations (metres for the built-in
+ * characters); matrices column-major (sk_mat4).
+ * Ownership: everything is the caller's; pose and need (joint_count
+ * entries, or NULL) are read, io_model (model_count >= joint_count
+ * matrices) is written only at the joints computed. Allocates nothing.
+ * Errors: SK_ERR_INVALID_ARGUMENT when the pose does not fit the skeleton
+ * (sk_pose_check), io_model is NULL or too short, or from > to or
+ * to > joint_count; io_model is then not touched.
+ * Thread safety: no shared state; calls on different io_model arrays may
+ * run at once (the skeleton and pose are only read). */
+SK_API sk_result sk_local_to_model_masked(const sk_skeleton *skel, const sk_pose *pose, const sk_mat4 *root,
+                                          uint32_t from, uint32_t to, const bool *need, sk_mat4 *io_model,
+                                          uint32_t model_count, sk_error *err);
 
 #ifdef __cplusplus
 }

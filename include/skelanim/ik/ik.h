@@ -17,7 +17,8 @@
  *   chain's joints back (translations and scales are never touched, except
  *   by the two-bone solver's optional stretch). Targets are in model space.
  *   Model space is computed from the local pose of the chain root's
- *   ancestors; exact for uniform scale.
+ *   ancestors; exact for uniform scale. (sk_ik_solve_model reads it from
+ *   the caller's model matrices instead, in whatever space they are.)
  * - The result is blended against the incoming (FK) pose by fk_blend.
  * - Per-frame calls allocate nothing: pass scratch memory of
  *   sk_ik_scratch_size() bytes (aligned for float), or NULL for chains of at
@@ -192,6 +193,31 @@ SK_API size_t sk_ik_scratch_size(uint32_t joint_count);
  * fit the chain (two-bone needs exactly 3 joints). out may be NULL. */
 SK_API sk_result sk_ik_solve(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
                              sk_pose *io, void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err);
+
+/* sk_ik_solve on a pose whose model matrices the caller already has (a
+ * runtime that computed them this frame with sk_local_to_model_masked, e.g.
+ * to place the feet): the model transform of the chain root's parent is
+ * read from io_model (root for a chain rooted at a skeleton root) instead
+ * of being composed from the ancestors' local transforms, and on success the
+ * matrices of the chain root's subtree in io_model are brought up to date
+ * with the solved pose (sk_local_to_model_range from the chain root to
+ * sk_skeleton_subtree_end), so the caller runs no forward kinematics of its
+ * own after the solve.
+ * io_model: model_count >= joint_count matrices of io's pose under root
+ * (sk_local_to_model's root argument; NULL: identity), valid at least for
+ * the chain root's ancestors. The target's position, pole and up are in
+ * that space (world space when root places the character), and so are the
+ * result's errors and chain length. The solve matches sk_ik_solve's on the
+ * same pose to float rounding (the parent transform comes from a matrix).
+ * Ownership: everything is the caller's; io's chain rotations (and, with
+ * max_stretch, two translations) and io_model's subtree matrices are
+ * written. Errors: sk_ik_solve's, and SK_ERR_INVALID_ARGUMENT for a NULL or
+ * short io_model or a non-finite parent matrix; io and io_model are then
+ * unchanged. Allocates nothing (scratch as for sk_ik_solve). Thread safety:
+ * as sk_ik_solve (distinct poses and matrices may be solved at once). */
+SK_API sk_result sk_ik_solve_model(const sk_ik_chain *chain, const sk_ik_target *target, const sk_ik_options *options,
+                                   sk_pose *io, const sk_mat4 *root, sk_mat4 *io_model, uint32_t model_count,
+                                   void *scratch, size_t scratch_size, sk_ik_result *out, sk_error *err);
 
 /* ---- Two-bone, low level (ozz-style) -------------------------------------
  * Model-space transforms of the start, middle and end joints in; rotations to

@@ -18,7 +18,8 @@
  *      (65)-(66) and the leg is bent with sk_ik_two_bone, the foot aligned
  *      to the ground.
  * The pose out is in character space: world = sk_locomotor_state.root x the
- * model matrices (sk_local_to_model with that root).
+ * model matrices (sk_local_to_model with that root; sk_locomotor_model hands
+ * out the ones the locomotor computed).
  *
  * Spaces and units: world space, metres, seconds, +Y up; yaw is the angle
  * about +Y with yaw 0 facing +Z (the way a glTF character faces). A leg is
@@ -37,7 +38,7 @@
 #include "skelanim/core/pose.h"
 #include "skelanim/core/skeleton.h"
 #include "skelanim/locomotion/sync.h"
-#include "skelanim/locomotion/terrain.h"
+#include "skelanim/world/terrain.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -201,6 +202,18 @@ SK_API const float *sk_locomotor_weights(const sk_locomotor *L);
 SK_API double sk_locomotor_clip_time(const sk_locomotor *L, uint32_t i);
 /* The body joint the hip adjustment moves. */
 SK_API uint32_t sk_locomotor_body_joint(const sk_locomotor *L);
+/* The world matrices of the pose the last sk_locomotor_adjust (or
+ * sk_locomotor_update) wrote: joint_count column-major matrices, world =
+ * state.root x model (what sk_local_to_model of that pose with root =
+ * &sk_locomotor_get_state(L)->root gives, to float rounding), in metres.
+ * The locomotor computes them anyway to place the feet (the forward
+ * kinematics of the pose once, then of the subtrees the leg IK changes), so
+ * skinning or a renderer reads them here instead of running its own. Owned
+ * by the locomotor: valid until its next adjust, update, reset or destroy;
+ * read-only. NULL for a NULL locomotor and before the first adjust after
+ * create or reset. Thread safety: as the locomotor's (one thread at a time
+ * per locomotor). */
+SK_API const sk_mat4 *sk_locomotor_model(const sk_locomotor *L);
 
 #ifdef __cplusplus
 }

@@ -132,7 +132,8 @@ SK_API sk_result sk_procedural_update(sk_procedural *P, double dt, float x, floa
 SK_API bool sk_procedural_jump(sk_procedural *P);
 /* Pointing (seed 004 §8.2): from the next update on, arm `arm` (0 ..
  * arm_count - 1) points at the world point `target`: its chain shoulder ->
- * elbow -> hand is solved by FABRIK (sk_ik_solve, at most 16 iterations,
+ * elbow -> hand is solved by FABRIK (sk_ik_solve_model on the walker's model
+ * matrices, at most 16 iterations,
  * allocation-free) toward the point one arm's length and a little more along
  * the line from the shoulder to the target, so the arm straightens along that
  * line, within desc.limits of its joints when given
@@ -145,6 +146,17 @@ SK_API bool sk_procedural_jump(sk_procedural *P);
  * [0, 1]. */
 SK_API bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *target, float weight);
 SK_API const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
+/* The world matrices of the pose the last sk_procedural_update wrote:
+ * joint_count column-major matrices, world = state.root x model (what
+ * sk_local_to_model of that pose with root = &sk_procedural_get_state(P)->root
+ * gives, to float rounding), in metres. The walker computes them anyway to
+ * place the legs and arms (the joints they read once, then the subtrees each
+ * step changes, then the joints no step touches), so skinning or a renderer
+ * reads them here instead of running its own forward kinematics. Owned by
+ * the walker: valid until its next update, reset or destroy; read-only. NULL
+ * for a NULL walker and before the first update after create or reset.
+ * Thread safety: as the walker's (one thread at a time per walker). */
+SK_API const sk_mat4 *sk_procedural_model(const sk_procedural *P);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,10 @@
-/* Helpers of the locomotion runtimes (locomotor_internal.h): ground rays
- * and footstep placement with the step-edge rule (seed 002 §5.2.1), forward
- * kinematics, shared by the semi-procedural locomotor and the IK-only
- * walker. */
+/* The ground and footstep helpers of the locomotion runtimes (footstep.h):
+ * the ground probe's rays, footstep placement from heel and toe rays with
+ * the step-edge rule (seed 002 §5.2.1) and the foot's rotation on the
+ * ground, shared by the semi-procedural locomotor and the IK-only walker. */
 #include "core/internal.h"
 #include "core/math_inline.h"
-#include "locomotor_internal.h"
+#include "footstep.h"
 
 #include <math.h>
 
@@ -14,7 +14,7 @@
 #define FOOT_HALF_WIDTH 0.05f
 
 
-int32_t skl_common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32_t n) {
+int32_t legs_common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32_t n) {
     for (int32_t c = s->parents[joints[0]]; c >= 0; c = s->parents[c]) {
         bool all = true;
         for (uint32_t i = 0; i < n && all; i++) {
@@ -27,27 +27,7 @@ int32_t skl_common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32
     return -1;
 }
 
-void skl_fk(const sk_skeleton *s, const sk_transform *loc, sk_vec3 root_t, sk_quat root_r, sk_vec3 *wt, sk_quat *wr,
-            sk_vec3 *ws, uint32_t from, uint32_t to, const bool *need) {
-    for (uint32_t j = from; j < to; j++) {
-        if (need && !need[j]) continue;
-        const sk_transform *l = &loc[j];
-        int32_t p = s->parents[j];
-        sk_quat pr = p >= 0 ? wr[p] : root_r;
-        sk_vec3 ps = p >= 0 ? ws[p] : sk_vec3_make(1, 1, 1);
-        sk_vec3 pt = p >= 0 ? wt[p] : root_t;
-        /* Poses hold unit rotations (blends and IK normalise), whose products
-         * stay unit within rounding: normalise only what is visibly off (a
-         * caller's pose), which saves a square root and a division a joint. */
-        sk_quat q = skm_quat_mul(pr, l->r);
-        float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-        wr[j] = fabsf(n2 - 1.0f) > 1e-5f ? skm_quat_normalize(q) : q;
-        ws[j] = sk_vec3_mul(ps, l->s);
-        wt[j] = sk_vec3_add(pt, skm_quat_rotate(pr, sk_vec3_mul(ps, l->t)));
-    }
-}
-
-bool skl_ground_at(skl_ground *G, float x, float z, float y_ref, sk_terrain_hit *hit) {
+bool ground_probe_cast(ground_probe *G, float x, float z, float y_ref, sk_terrain_hit *hit) {
     G->rays++;
     if (!G->terrain.raycast) { /* flat at 0 */
         hit->point = sk_vec3_make(x, 0, z);
@@ -63,9 +43,9 @@ bool skl_ground_at(skl_ground *G, float x, float z, float y_ref, sk_terrain_hit 
     return sk_terrain_height(&G->terrain, x, z, top, G->max_up + G->max_down + 2 * d, hit);
 }
 
-sk_quat skl_foot_rotation(float yaw, sk_vec3 foot_dir_c, sk_vec3 heel, sk_vec3 toe, sk_vec3 normal) {
+sk_quat footstep_rotation(float yaw, sk_vec3 foot_dir_c, sk_vec3 heel, sk_vec3 toe, sk_vec3 normal) {
     sk_quat qy = skm_quat_rot_y(yaw);
-    sk_vec3 f0 = skm_vec3_unit(skl_horiz(skl_rot_y(foot_dir_c, yaw)));
+    sk_vec3 f0 = skm_vec3_unit(vec3_horizontal(vec3_turn_y(foot_dir_c, yaw)));
     sk_vec3 f = skm_vec3_unit(sk_vec3_sub(toe, heel));
     if (skm_vec3_is_zero(f0) || skm_vec3_is_zero(f)) return qy;
     sk_quat q1 = skm_quat_from_to(f0, f);
@@ -88,9 +68,9 @@ static bool straddles(sk_terrain_hit *h, sk_terrain_hit *t) {
 
 /* Casts the heel and toe rays for a foot whose heel is at (heel.x, heel.z)
  * and whose toe is d further. Returns how many hit (0..2). */
-static int cast_foot(skl_ground *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_terrain_hit *h, sk_terrain_hit *t) {
-    bool bh = skl_ground_at(G, heel.x, heel.z, y_ref, h);
-    bool bt = skl_ground_at(G, heel.x + d.x, heel.z + d.z, y_ref, t);
+static int cast_foot(ground_probe *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_terrain_hit *h, sk_terrain_hit *t) {
+    bool bh = ground_probe_cast(G, heel.x, heel.z, y_ref, h);
+    bool bt = ground_probe_cast(G, heel.x + d.x, heel.z + d.z, y_ref, t);
     if (bh && !bt) { *t = *h; t->point = sk_vec3_add(h->point, sk_vec3_make(d.x, 0, d.z)); }
     if (bt && !bh) { *h = *t; h->point = sk_vec3_sub(t->point, sk_vec3_make(d.x, 0, d.z)); }
     return (int)bh + (int)bt;
@@ -98,9 +78,9 @@ static int cast_foot(skl_ground *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_ter
 
 /* §5.2.1: a footstep for a foot whose heel (footbase) is at base, facing
  * yaw, on the ground, moved off step edges. */
-void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw, double when, int *prefer,
-                        sk_footstep *out) {
-    sk_vec3 d = skl_horiz(skl_rot_y(foot_dir_c, yaw));
+void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw, double when, int *prefer,
+                    sk_footstep *out) {
+    sk_vec3 d = vec3_horizontal(vec3_turn_y(foot_dir_c, yaw));
     float flen = skm_vec3_len(d);
     sk_vec3 du = flen > 1e-6f ? sk_vec3_scale(d, 1.0f / flen) : sk_vec3_make(0, 0, 1);
     float y_ref = G->center.y;
@@ -126,7 +106,8 @@ void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float y
          * the two heights, not near their mean. */
         sk_vec3 mid = sk_vec3_scale(sk_vec3_add(h.point, t.point), 0.5f);
         sk_terrain_hit m;
-        if (skl_ground_at(G, mid.x, mid.z, y_ref, &m) && fabsf(m.point.y - mid.y) < 0.25f * fabsf(t.point.y - h.point.y))
+        if (ground_probe_cast(G, mid.x, mid.z, y_ref, &m) &&
+            fabsf(m.point.y - mid.y) < 0.25f * fabsf(t.point.y - h.point.y))
             edge = false;
     }
     if (edge) {
@@ -137,7 +118,7 @@ void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float y
             float u = 0.5f * (lo + hi);
             sk_terrain_hit m;
             sk_vec3 p = sk_vec3_add(sk_vec3_sub(base, padv), sk_vec3_scale(dp, u));
-            bool on_heel = skl_ground_at(G, p.x, p.z, y_ref, &m) &&
+            bool on_heel = ground_probe_cast(G, p.x, p.z, y_ref, &m) &&
                            fabsf(m.point.y - plane_y(h.point, h.normal, p.x, p.z)) <= EDGE_TOL;
             if (on_heel) lo = u; else hi = u;
         }
@@ -179,7 +160,7 @@ void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float y
             float sg = k ? -1.0f : 1.0f;
             sk_vec3 q = sk_vec3_add(mid, sk_vec3_scale(side, sg * FOOT_HALF_WIDTH));
             sk_terrain_hit m;
-            if (!skl_ground_at(G, q.x, q.z, y_ref, &m) ||
+            if (!ground_probe_cast(G, q.x, q.z, y_ref, &m) ||
                 fabsf(m.point.y - plane_y(mid, nm, q.x, q.z)) <= EDGE_TOL)
                 continue;
             sk_vec3 sh = sk_vec3_scale(side, -sg * (FOOT_HALF_WIDTH + EDGE_MARGIN));
@@ -198,7 +179,7 @@ void skl_place_footstep(skl_ground *G, sk_vec3 foot_dir_c, sk_vec3 base, float y
     out->position = skm_vec3_lerp(h.point, t.point, FOOT_PAD / flen_p); /* the heel, on the line of the hits */
     out->normal = nrm;
     out->yaw = yaw;
-    out->rotation = skl_foot_rotation(yaw, foot_dir_c, h.point, t.point, nrm);
+    out->rotation = footstep_rotation(yaw, foot_dir_c, h.point, t.point, nrm);
     out->time = when;
 }
 

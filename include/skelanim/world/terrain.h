@@ -1,5 +1,7 @@
-/* skelanim — terrain: the ground that locomotion (issues #10 and #11) casts
- * rays against.
+/* skelanim — terrain: the ground of the world, as a ray-cast query. The
+ * world layer (src/world/: terrain.c, the built-in terrains; terrain_mesh.c,
+ * triangle meshes) uses only core; locomotion (issues #10 and #11: foot
+ * placement), the renderer and the tool read the ground through it.
  *
  * World space, metres, +Y up (glTF). A terrain is a surface, not a solid: a
  * ray hits the first point of the surface along it, from either side, and the
@@ -14,8 +16,8 @@
  * Ray casts allocate nothing, keep no state and may run from several threads
  * at once on the same terrain. A terrain's parameters and a mesh must outlive
  * every sk_terrain made from them. */
-#ifndef SKELANIM_LOCOMOTION_TERRAIN_H
-#define SKELANIM_LOCOMOTION_TERRAIN_H
+#ifndef SKELANIM_WORLD_TERRAIN_H
+#define SKELANIM_WORLD_TERRAIN_H
 
 #include "skelanim/core/asset.h"
 #include "skelanim/core/math.h"
