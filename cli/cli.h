@@ -107,24 +107,6 @@ int cmd_demo_procedural(int argc, char **argv);  /* cli/cmd_locomote.c */
 /* Creates the folder that will hold path (one level), if missing; prints and returns false on failure. */
 bool cli_make_parent_dir(const char *path);
 
-/* SDL2 window for `view` and `demo --window` (cli/cmd_view.c). */
-typedef struct cli_window cli_window;
-enum { CLI_KEY_LEFT = 1001, CLI_KEY_RIGHT, CLI_KEY_UP, CLI_KEY_DOWN, CLI_KEY_BACKTAB };
-typedef struct cli_input {
-    int keys[32]; /* ASCII for printable keys, CLI_KEY_* for the others */
-    int nkeys;
-    float drag_x, drag_y, pan_x, pan_y, wheel;
-} cli_input;
-typedef struct cli_orbit { float target[3], az, el, dist; } cli_orbit;
-cli_window *cli_window_open(const char *title, int w, int h, sk_error *err);
-void cli_window_close(cli_window *cw);
-void cli_window_begin(cli_window *cw, int *w, int *h); /* binds the window's framebuffer; drawable size */
-void cli_window_read(cli_window *cw, unsigned char *rgb, int w, int h);
-void cli_window_swap(cli_window *cw);
-void cli_window_title(cli_window *cw, const char *title);
-const char *cli_window_get_title(cli_window *cw);
-bool cli_window_poll(cli_window *cw, cli_input *in); /* false: closed (window, Esc or q) */
-void cli_orbit_apply(cli_orbit *o, const cli_input *in);
 int bench_ik(int argc, char **argv); /* cli/bench_ik.c */
 int bench_skin(int argc, char **argv); /* cli/bench_skin.c */
 int bench_crowd(int argc, char **argv); /* cli/bench_crowd.c */

@@ -4,6 +4,7 @@
  * local-to-model, palettes) is measured separately from rendering. */
 #include "cli.h"
 #include "skr.h"
+#include "window.h"
 
 #include <errno.h>
 #include <math.h>
