@@ -3,9 +3,7 @@
  * skelanim/locomotion/locomotor.h). Prints the foot metrics; --trace writes
  * one JSON line per frame, --out renders it. */
 #include "cli.h"
-#include "loco_run.h"
-#include "terrain_spec.h"
-#include "skr.h"
+#include "loco_view.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,174 +45,6 @@ static bool ends_with(const char *s, const char *suf) {
     return a >= b && !strcmp(s + a - b, suf);
 }
 
-static void fprint_vec(FILE *f, sk_vec3 v) { fprintf(f, "[%.5f,%.5f,%.5f]", v.x, v.y, v.z); }
-
-static void write_trace(FILE *f, const loco_char *c, double t) {
-    loco_feet ft;
-    loco_char_feet(c, &ft);
-    const sk_skeleton *s = c->asset->skeleton;
-    fprintf(f, "{\"t\":%.6f,\"root\":", t);
-    fprint_vec(f, ft.root);
-    fprintf(f, ",\"feet\":[");
-    for (uint32_t l = 0; l < ft.legs; l++) {
-        fprintf(f, "%s{\"leg\":\"%s\",\"heel\":", l ? "," : "", loco_char_leg_name(c, l));
-        fprint_vec(f, ft.f[l].heel);
-        fprintf(f, ",\"toe\":");
-        fprint_vec(f, ft.f[l].toe);
-        fprintf(f, ",\"ankle\":");
-        fprint_vec(f, ft.f[l].ankle);
-        fprintf(f, ",\"stance\":%s}", ft.f[l].stance ? "true" : "false");
-    }
-    fprintf(f, "],\"joints\":{");
-    for (uint32_t j = 0; j < s->joint_count; j++) {
-        const float *m = c->world[j].m;
-        char name[128];
-        size_t k = 0;
-        for (const char *p = s->names[j]; *p && k + 2 < sizeof name; p++) { /* JSON-escape quotes and backslashes */
-            if (*p == '"' || *p == '\\') name[k++] = '\\';
-            name[k++] = (unsigned char)*p < 0x20 ? '?' : *p;
-        }
-        name[k] = 0;
-        fprintf(f, "%s\"%s\":[%.5f,%.5f,%.5f]", j ? "," : "", name[0] ? name : "?", m[12], m[13], m[14]);
-    }
-    fprintf(f, "}}\n");
-}
-
-typedef struct frame_rec {
-    sk_mat4 *world; /* joint_count */
-    sk_vec3 center;
-} frame_rec;
-
-typedef struct rec_ctx {
-    FILE *trace;
-    bool keep_frames;
-    double fps_out, next_out;
-    frame_rec *frames;
-    uint32_t nframes, cap;
-    float bmin[3], bmax[3];
-} rec_ctx;
-
-static bool record(void *user, const loco_char *c, double t) {
-    rec_ctx *r = user;
-    loco_feet ft;
-    loco_char_feet(c, &ft);
-    if (r->trace) write_trace(r->trace, c, t);
-    float p[3] = {ft.root.x, ft.root.y, ft.root.z};
-    for (int q = 0; q < 3; q++) r->bmin[q] = fminf(r->bmin[q], p[q]), r->bmax[q] = fmaxf(r->bmax[q], p[q]);
-    if (!r->keep_frames || t + 1e-9 < r->next_out) return true;
-    r->next_out += 1.0 / r->fps_out;
-    if (r->nframes == r->cap) {
-        uint32_t cap = r->cap ? 2 * r->cap : 64;
-        frame_rec *nfr = realloc(r->frames, cap * sizeof *nfr);
-        if (!nfr) { fprintf(stderr, "skelanim: out of memory\n"); return false; }
-        r->frames = nfr;
-        r->cap = cap;
-    }
-    uint32_t J = c->asset->skeleton->joint_count;
-    r->frames[r->nframes].world = malloc(J * sizeof(sk_mat4));
-    if (!r->frames[r->nframes].world) { fprintf(stderr, "skelanim: out of memory\n"); return false; }
-    memcpy(r->frames[r->nframes].world, c->world, J * sizeof(sk_mat4));
-    r->frames[r->nframes].center = ft.root;
-    r->nframes++;
-    return true;
-}
-
-/* Off-screen drawing of walks over terrains, into one GIF or PNG. */
-typedef struct loco_view {
-    bool side;                /* the side view (seed 004's figures): from +X, bones */
-    skr_headless *hd;
-    skr_renderer *rn;
-    skr_gif *gif;
-    unsigned char *rgb;
-    uint32_t w, h;
-    uint32_t frames;
-} loco_view;
-
-static void view_close(loco_view *v) {
-    skr_gif_close(v->gif, NULL);
-    skr_renderer_destroy(v->rn);
-    skr_headless_destroy(v->hd);
-    free(v->rgb);
-    memset(v, 0, sizeof *v);
-}
-
-static bool view_open(loco_view *v, const char *gif_path, uint32_t w, uint32_t h, sk_error *err) {
-    memset(v, 0, sizeof *v);
-    v->w = w, v->h = h;
-    if (!(v->hd = skr_headless_create((int)w, (int)h, 4, err))) return false;
-    skr_headless_bind(v->hd);
-    if (skr_renderer_create(&v->rn, err) != SK_OK) return false;
-    if (!(v->rgb = malloc((size_t)w * h * 3))) {
-        sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-        return false;
-    }
-    if (gif_path && skr_gif_open(gif_path, (int)w, (int)h, &v->gif, err) != SK_OK) return false;
-    return true;
-}
-
-/* Draws frames [first, last) of a walk over its terrain (the GIF's next
- * frames, or one PNG). bmin/bmax: the path's bounds (the terrain drawn
- * around them). */
-static bool view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrain, const frame_rec *frames,
-                       uint32_t first, uint32_t last, double fps_out, const float bmin[3], const float bmax[3],
-                       const char *png, sk_error *err) {
-    bool ok = false;
-    skr_model *model = NULL;
-    skr_terrain *tmesh = NULL;
-    sk_mat4 *pal = NULL;
-    bool bones = v->side || c->asset->mesh_count == 0;
-    if (!bones && skr_model_create(c->asset, 0, &model, err) != SK_OK) goto done;
-    float fc[2] = {0.5f * (bmin[0] + bmax[0]), 0.5f * (bmin[2] + bmax[2])};
-    float fr = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 3.0f;
-    if (terrain && terrain->kind == CLI_TERRAIN_MESH) {
-        if (skr_terrain_create_mesh(terrain->asset, &tmesh, err) != SK_OK) goto done;
-    } else {
-        sk_terrain flat_t;
-        sk_terrain_shape flat_s;
-        const sk_terrain *tt = terrain ? &terrain->terrain : NULL;
-        if (!tt) {
-            flat_t = sk_terrain_flat(&flat_s, 0);
-            tt = &flat_t;
-        }
-        skr_terrain_area area = {fc[0] - fr, fc[1] - fr, fc[0] + fr, fc[1] + fr, bmax[1] + 30.0f, bmin[1] - 60.0f, 0};
-        if (skr_terrain_create_heightfield(tt, &area, &tmesh, err) != SK_OK) goto done;
-    }
-    if (!(pal = malloc(sizeof(sk_mat4) * ((model ? skr_model_palette_size(model) : 0) + 1)))) {
-        sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-        goto done;
-    }
-    for (uint32_t f = first; f < last; f++) {
-        skr_camera cam = {0};
-        float target[3] = {frames[f].center.x, frames[f].center.y + 0.85f, frames[f].center.z};
-        if (v->side) skr_camera_orbit(&cam, target, 90.0f, 2.0f, 4.5f, (int)v->w, (int)v->h);
-        else skr_camera_orbit(&cam, target, -75.0f, 8.0f, 4.0f, (int)v->w, (int)v->h);
-        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, false, 0, 0, {0, 0}};
-        skr_begin_frame(v->rn, &fd);
-        skr_draw_terrain(v->rn, tmesh, fc, fr, fd.background);
-        if (bones) {
-            const float ink[3] = {0.1f, 0.12f, 0.2f};
-            skr_draw_skeleton(v->rn, c->asset->skeleton, frames[f].world, ink);
-        } else {
-            skr_model_palette(model, frames[f].world, pal);
-            skr_draw_desc dd = {model, 1, pal, NULL, NULL};
-            skr_draw_model(v->rn, &dd);
-        }
-        skr_headless_read(v->hd, v->rgb);
-        if (v->gif) {
-            if (skr_gif_add(v->gif, v->rgb, (int)lrint(100.0 / fps_out), err) != SK_OK) goto done;
-        } else if (png && skr_write_image(png, v->rgb, (int)v->w, (int)v->h, err) != SK_OK) {
-            goto done;
-        }
-        v->frames++;
-    }
-    ok = true;
-done:
-    skr_terrain_destroy(tmesh);
-    skr_model_destroy(model);
-    free(pal);
-    return ok;
-}
-
 static int render(const char *out, const loco_char *c, const cli_terrain *terrain, frame_rec *frames, uint32_t nf,
                   double fps_out, double at, uint32_t w, uint32_t h, float bmin[3], float bmax[3], bool side) {
     sk_error err = {0};
@@ -222,8 +52,8 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
     loco_view v;
     memset(&v, 0, sizeof v);
     uint32_t pick = at >= 0 ? (uint32_t)fmin(at * fps_out, nf - 1.0) : nf / 2;
-    bool ok = nf > 0 && view_open(&v, gif ? out : NULL, w, h, &err) && (v.side = side, true) &&
-              view_scene(&v, c, terrain, frames, gif ? 0 : pick, gif ? nf : pick + 1, fps_out, bmin, bmax,
+    bool ok = nf > 0 && loco_view_open(&v, gif ? out : NULL, w, h, &err) && (v.side = side, true) &&
+              loco_view_scene(&v, c, terrain, frames, gif ? 0 : pick, gif ? nf : pick + 1, fps_out, bmin, bmax,
                          gif ? NULL : out, &err);
     if (ok && v.gif) {
         skr_gif *g = v.gif;
@@ -231,7 +61,7 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
         ok = skr_gif_close(g, &err) == SK_OK;
     }
     uint32_t drawn = v.frames;
-    view_close(&v);
+    loco_view_close(&v);
     if (!ok) {
         fprintf(stderr, "skelanim: locomote: --out %s: %s\n", out, err.message[0] ? err.message : "failed");
         return 1;
@@ -332,10 +162,11 @@ int cmd_locomote(int argc, char **argv) {
         goto done;
     }
     loco_metrics m;
-    rec_ctx rc_ctx = {tf, out != NULL, 25, 0, NULL, 0, 0, {INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    rec_ctx rc_ctx;
+    loco_record_init(&rc_ctx, tf, out ? 25 : 0);
     double t0 = cli_now();
     bool finished = false;
-    bool ok = loco_run_path(&c, path_text, speed, turn, fps, seconds, &m, record, &rc_ctx, &finished);
+    bool ok = loco_run_path(&c, path_text, speed, turn, fps, seconds, &m, loco_record, &rc_ctx, &finished);
     frames = rc_ctx.frames;
     nframes = rc_ctx.nframes;
     if (!ok) goto done;
@@ -391,136 +222,4 @@ done:
     loco_char_destroy(&c);
     cli_terrain_destroy(terrain);
     return rc;
-}
-
-/* skelanim demo locomotion / demo procedural: walks over terrains, one GIF.
- * locomotion: the mannequin's clips adapted (seed 002) over stairs, 10, 30
- * and 45 degree ramps and bumps; procedural: the IK-only walker (seed 004)
- * over stairs, a 45 degree ramp, off a ledge, a jump, and the planar rig's
- * side view on stairs. */
-typedef struct demo_scene {
-    const char *character, *terrain, *path;
-    double speed, jump_at;
-    bool procedural, side;
-} demo_scene;
-
-static int demo_walks_scaled(const char *name, const demo_scene *scenes, size_t n, double scale, int argc,
-                             char **argv) {
-    char dflt[64];
-    snprintf(dflt, sizeof dflt, "out/%s.gif", name);
-    const char *out = dflt;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else {
-            fprintf(stderr, "usage: skelanim demo %s [--out FILE.gif]\n", name);
-            return 1;
-        }
-    }
-    if (!ends_with(out, ".gif")) {
-        fprintf(stderr, "skelanim: demo %s: --out %s: expected a .gif file\n", name, out);
-        return 1;
-    }
-    if (!cli_make_parent_dir(out)) return 1;
-    sk_error err = {0};
-    loco_view v;
-    if (!view_open(&v, out, 400, 300, &err)) {
-        fprintf(stderr, "skelanim: demo %s: %s\n", name, err.message);
-        view_close(&v);
-        return 1;
-    }
-    int rc = 0;
-    for (size_t k = 0; k < n && rc == 0; k++) {
-        cli_terrain *terrain = NULL;
-        if (cli_terrain_parse(scenes[k].terrain, &terrain, &err) != SK_OK) {
-            fprintf(stderr, "skelanim: %s\n", err.message);
-            rc = 1;
-            break;
-        }
-        bool capture = strcmp(scenes[k].character, SK_CLI_MANNEQUIN) && strcmp(scenes[k].character, SK_CLI_PLANAR);
-        loco_setup setup = {.character = scenes[k].character, .procedural = scenes[k].procedural,
-                            .terrain = &terrain->terrain, .scale = scale};
-        if (capture && !scenes[k].procedural) { /* its first clip, its best cycle */
-            setup.clips[0] = "0";
-            setup.nclips = 1;
-            setup.find_cycle = true;
-        }
-        loco_char c;
-        if (!loco_char_create(&setup, &c)) {
-            cli_terrain_destroy(terrain);
-            rc = 1;
-            break;
-        }
-        c.jump_at = scenes[k].jump_at;
-        rec_ctx r = {NULL, true, 12.5, 0, NULL, 0, 0, {INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-        loco_metrics m;
-        bool finished = false;
-        if (!loco_run_path(&c, scenes[k].path, scenes[k].speed, 90, 60, 0, &m, record, &r, &finished)) rc = 1;
-        r.bmin[1] -= 1.0f, r.bmax[1] += 2.0f;
-        v.side = scenes[k].side;
-        if (rc == 0 && !view_scene(&v, &c, terrain, r.frames, 0, r.nframes, r.fps_out, r.bmin, r.bmax, NULL, &err)) {
-            fprintf(stderr, "skelanim: demo %s: %s\n", name, err.message);
-            rc = 1;
-        }
-        if (rc == 0)
-            printf("%-10s %-18s %.1f m/s%s: %u frames, slide max %.3f cm, contact max %.3f cm, penetration max %.3f cm\n",
-                   scenes[k].character, scenes[k].terrain, scenes[k].speed, scenes[k].jump_at >= 0 ? ", a jump" : "",
-                   m.frames, 100 * m.slide_max, 100 * m.contact_max, 100 * m.penetration_max);
-        for (uint32_t i = 0; i < r.nframes; i++) free(r.frames[i].world);
-        free(r.frames);
-        loco_char_destroy(&c);
-        cli_terrain_destroy(terrain);
-    }
-    if (rc == 0) {
-        skr_gif *g = v.gif;
-        v.gif = NULL;
-        if (skr_gif_close(g, &err) != SK_OK) {
-            fprintf(stderr, "skelanim: demo %s: %s\n", name, err.message);
-            rc = 1;
-        } else {
-            printf("wrote %s (%ux%u, %u frames)\n", out, v.w, v.h, v.frames);
-        }
-    }
-    view_close(&v);
-    return rc;
-}
-
-static int demo_walks(const char *name, const demo_scene *scenes, size_t n, int argc, char **argv) {
-    return demo_walks_scaled(name, scenes, n, 0, argc, argv);
-}
-
-int cmd_demo_locomotion(int argc, char **argv) {
-    /* --clips FILE [--scale M]: a capture (a walk, not a loop) drives its own
-     * skeleton, drawn as bones, over stairs, a 10 degree ramp and bumps */
-    if (argc >= 2 && !strcmp(argv[0], "--clips")) {
-        static demo_scene cap[3];
-        const char *file = argv[1];
-        double scale = 0;
-        int rest = 2;
-        if (argc >= 4 && !strcmp(argv[2], "--scale")) {
-            if (!cli_parse_real("--scale", argv[3], 1e-6, 1e6, &scale)) return 1;
-            rest = 4;
-        }
-        static const char *const ts[3] = {"stairs:0.17,0.28", "ramp:10", "bumps:0.08,5"};
-        for (int k = 0; k < 3; k++) cap[k] = (demo_scene){file, ts[k], "0,-1 0,5", 1.2, -1, false, true};
-        return demo_walks_scaled("locomotion", cap, 3, scale, argc - rest, argv + rest);
-    }
-    static const demo_scene scenes[] = {
-        {SK_CLI_MANNEQUIN, "stairs:0.17,0.28", "0,-1 0,4.5", 1.2, -1, false, false},
-        {SK_CLI_MANNEQUIN, "ramp:10", "0,-1 0,10", 3.0, -1, false, false},
-        {SK_CLI_MANNEQUIN, "ramp:30", "0,-1 0,4.5", 1.2, -1, false, false},
-        {SK_CLI_MANNEQUIN, "ramp:45", "0,-1 0,4", 1.0, -1, false, false},
-        {SK_CLI_MANNEQUIN, "bumps:0.12,3", "0,-1 0,4 4,4", 2.5, -1, false, false},
-    };
-    return demo_walks("locomotion", scenes, sizeof scenes / sizeof scenes[0], argc, argv);
-}
-
-int cmd_demo_procedural(int argc, char **argv) {
-    static const demo_scene scenes[] = {
-        {SK_CLI_MANNEQUIN, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, false},
-        {SK_CLI_MANNEQUIN, "ramp:45", "0,-1 0,3.5", 0.8, -1, true, false},
-        {SK_CLI_MANNEQUIN, "ledge:1", "0,-1 0,0.8 0,3", 1.0, -1, true, false},
-        {SK_CLI_MANNEQUIN, "flat", "0,-1 0,4", 1.2, 1.5, true, false},
-        {SK_CLI_PLANAR, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, true},
-    };
-    return demo_walks("procedural", scenes, sizeof scenes / sizeof scenes[0], argc, argv);
 }
