@@ -101,7 +101,7 @@ int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
 int cmd_view(int argc, char **argv);   /* cli/cmd_view.c */
 int cmd_locomote(int argc, char **argv); /* cli/cmd_locomote.c */
 int cmd_compress(int argc, char **argv); /* cli/cmd_compress.c */
-int cli_bench_sample_compressed(int argc, char **argv); /* cli/cmd_compress.c */
+int cli_bench_sample_compressed(int argc, char **argv); /* cli/bench_compressed.c */
 int cmd_demo_locomotion(int argc, char **argv); /* cli/demo_walks.c */
 int cmd_demo_procedural(int argc, char **argv);  /* cli/demo_walks.c */
 /* Creates the folder that will hold path (one level), if missing; prints and returns false on failure. */

@@ -1,5 +1,4 @@
 /* skelanim compress IN... -o OUTDIR [--error-cm E] [--shell-cm S] [--scale M] [--fps N] [-j T] [--json]
- * skelanim bench sample-compressed FILE.skc
  * Each input (.bvh, .glb, .gltf; folders are searched, not recursively)
  * becomes OUTDIR/<stem>.skc: its skeleton and every clip, compressed
  * (offline/compress.h) or, when a clip cannot be (morph weights, STEP jumps),
@@ -8,7 +7,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,71 +351,5 @@ int cmd_compress(int argc, char **argv) {
     for (size_t i = 0; i < np; i++) free(paths[i]), free(stems[i]);
     free(paths);
     free(stems);
-    return status;
-}
-
-/* ---- bench sample-compressed ------------------------------------------------ */
-
-int cli_bench_sample_compressed(int argc, char **argv) {
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "usage: skelanim bench sample-compressed FILE.skc   (one JSON line per clip)\n");
-        return 1;
-    }
-    sk_asset *a = NULL;
-    sk_error err = {0};
-    if (sk_skc_load_file(argv[0], NULL, NULL, &a, NULL, &err) != SK_OK) {
-        fprintf(stderr, "skelanim: %s\n", err.message);
-        return 1;
-    }
-    const sk_skeleton *s = a->skeleton;
-    sk_transform *l = calloc(s->joint_count, sizeof *l);
-    float *w = calloc(s->weight_total + 1, sizeof *w);
-    enum { RANDOM = 4096 };
-    double *rt = malloc(RANDOM * sizeof *rt);
-    uint64_t x = 0x2545f4914f6cdd1dull;
-    int status = 0;
-    for (uint32_t c = 0; c < a->clip_count; c++) {
-        const sk_clip *clip = a->clips[c];
-        double d = sk_clip_duration(clip);
-        for (int i = 0; i < RANDOM; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            rt[i] = (double)(x >> 11) / 9007199254740992.0 * d;
-        }
-        double best[3] = {INFINITY, INFINITY, INFINITY};
-        long reps = 0;
-        for (int mode = 0; mode < 3; mode++) /* forward, backward, random: the best of 7 runs of 4,096 poses */
-            for (int run = 0; run < 7; run++) {
-                double t0 = cli_now();
-                for (int i = 0; i < RANDOM; i++) {
-                    double t = mode == 0 ? d * i / RANDOM : mode == 1 ? d * (RANDOM - i) / RANDOM : rt[i];
-                    sk_clip_sample(clip, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, l, s->weight_total ? w : NULL), NULL);
-                }
-                double us = (cli_now() - t0) * 1e6 / RANDOM;
-                if (us < best[mode]) best[mode] = us;
-                reps += RANDOM;
-            }
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "bench", "sample-compressed");
-        cJSON_AddStringToObject(o, "file", argv[0]);
-        cJSON_AddStringToObject(o, "clip", sk_clip_name(clip));
-        cJSON_AddBoolToObject(o, "compressed", sk_clip_is_compressed(clip));
-        cJSON_AddNumberToObject(o, "joints", s->joint_count);
-        cJSON_AddNumberToObject(o, "tracks", sk_clip_track_count(clip));
-        cJSON_AddItemToObject(o, "forward_us", cli_num(best[0]));
-        cJSON_AddItemToObject(o, "backward_us", cli_num(best[1]));
-        cJSON_AddItemToObject(o, "random_us", cli_num(best[2]));
-        cJSON_AddNumberToObject(o, "poses", (double)reps);
-        if (!cli_json_finite(o, "bench sample-compressed")) status = 1;
-        else {
-            char *str = cJSON_PrintUnformatted(o);
-            if (str) puts(str);
-            cJSON_free(str);
-        }
-        cJSON_Delete(o);
-    }
-    free(rt);
-    free(l);
-    free(w);
-    sk_asset_destroy(a);
     return status;
 }
