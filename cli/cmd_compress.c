@@ -1,4 +1,4 @@
-/* skelanim compress IN... -o OUTDIR [--error-cm E] [--shell-cm S] [--scale M] [--fps N] [-j T] [--json]
+/* skelanim compress IN... -o OUTDIR [--error-cm E] [--shell-cm S] [--scale M] [--fps N] [-j T] [--json]:
  * Each input (.bvh, .glb, .gltf; folders are searched, not recursively)
  * becomes OUTDIR/<stem>.skc: its skeleton and every clip, compressed
  * (offline/compress.h) or, when a clip cannot be (morph weights, STEP jumps),
@@ -209,40 +209,32 @@ static char *stem_of(const char *p) {
     return s;
 }
 
-static int usage(void) {
-    fprintf(stderr, "usage: skelanim compress IN... -o OUTDIR [--error-cm E (0.01)] [--shell-cm S (3)]\n"
-                    "         [--scale M_PER_UNIT (1; CMU .bvh: 0.056444)] [--fps N] [-j THREADS] [--json]\n"
-                    "  IN: .bvh, .glb or .gltf files, or folders of them; writes OUTDIR/<stem>.skc per input\n");
-    return 1;
-}
+typedef struct compress_args {
+    cli_list inputs;
+    const char *outdir;
+    double error_cm, shell_cm, scale, fps;
+    uint32_t threads;
+    bool json;
+} compress_args;
 
-int cmd_compress(int argc, char **argv) {
+static int cmd_compress(int argc, char **argv) {
+    compress_args args;
+    memset(&args, 0, sizeof args);
+    int prc = cli_parse(&cli_cmd_compress, argc, argv, &args, NULL);
+    if (prc != CLI_CONTINUE) return prc;
     char **paths = NULL;
     size_t np = 0;
-    const char *outdir = NULL;
-    bool json = false, ok = true;
-    uint32_t threads = 1;
+    const char *outdir = args.outdir;
+    bool json = args.json, ok = true;
+    uint32_t threads = args.threads;
     crun R;
     memset(&R, 0, sizeof R);
-    R.opt.error_cm = 0.01, R.opt.shell_cm = 3.0, R.opt.metres_per_unit = 1.0;
-    for (int i = 0; i < argc && ok; i++) {
-        const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (!strcmp(a, "-o") && more) outdir = argv[++i];
-        else if (!strcmp(a, "--error-cm") && more) ok = cli_parse_real(a, argv[++i], 1e-6, 1e4, &R.opt.error_cm);
-        else if (!strcmp(a, "--shell-cm") && more) ok = cli_parse_real(a, argv[++i], 1e-6, 1e6, &R.opt.shell_cm);
-        else if (!strcmp(a, "--scale") && more) ok = cli_parse_real(a, argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &R.opt.metres_per_unit);
-        else if (!strcmp(a, "--fps") && more) ok = cli_parse_real(a, argv[++i], 0.01, 1e4, &R.fps);
-        else if (!strcmp(a, "-j") && more) ok = cli_parse_uint(a, argv[++i], 1, 256, &threads);
-        else if (!strcmp(a, "--json")) json = true;
-        else if (a[0] == '-') {
-            fprintf(stderr, "skelanim: compress: unknown option '%s'\n", a);
-            ok = false;
-        } else ok = collect(&paths, &np, a);
-    }
-    if (ok && (!outdir || !np)) {
+    R.opt.error_cm = args.error_cm, R.opt.shell_cm = args.shell_cm, R.opt.metres_per_unit = args.scale;
+    R.fps = args.fps;
+    for (uint32_t i = 0; i < args.inputs.n && ok; i++) ok = collect(&paths, &np, args.inputs.v[i]);
+    if (ok && !np) {
+        fprintf(stderr, "skelanim: compress: no .bvh, .glb or .gltf file in the folders given\n");
         ok = false;
-        usage();
     }
     char **stems = calloc(np ? np : 1, sizeof *stems);
     for (size_t i = 0; ok && i < np; i++) {
@@ -353,3 +345,39 @@ int cmd_compress(int argc, char **argv) {
     free(stems);
     return status;
 }
+
+static const cli_opt compress_opts[] = {
+    {"--out-dir", CLI_STRING(compress_args, outdir), .short_name = 'o', .flags = CLI_REQUIRED, .meta = "OUTDIR",
+     .help = "the folder of the .skc files, made when missing"},
+    {"--error-cm", CLI_REAL(compress_args, error_cm), .meta = "E", .min = 1e-6, .max = 1e4, .dflt = "0.01",
+     .help = "the largest error, cm, on virtual vertices --shell-cm from each joint"},
+    {"--shell-cm", CLI_REAL(compress_args, shell_cm), .meta = "S", .min = 1e-6, .max = 1e6, .dflt = "3",
+     .help = "the distance of the virtual vertices from their joint, cm"},
+    {"--scale", CLI_REAL(compress_args, scale), .meta = "M", .min = CLI_SCALE_MIN, .max = CLI_SCALE_MAX, .dflt = "1",
+     .help = "metres per unit of the inputs, 0.056444 for CMU .bvh"},
+    {"--fps", CLI_REAL(compress_args, fps), .meta = "N", .min = 0.01, .max = 1e4,
+     .help = "resample each clip at N frames per second first", .dflt_text = "as it is"},
+    {"--jobs", CLI_INT(compress_args, threads), .short_name = 'j', .meta = "THREADS", .min = 1, .max = 256, .dflt = "1",
+     .help = "files compressed at once"},
+    {"--json", CLI_FLAG(compress_args, json), .help = "one JSON line per clip instead of the table"},
+};
+static const cli_arg compress_arg_list[] = {
+    {"IN", CLI_ARGS(compress_args, inputs, CLI_REQUIRED),
+     .help = ".bvh, .glb or .gltf files, or folders of them (not searched recursively)"},
+};
+static const char *const compress_notes[] = {
+    "Each input becomes OUTDIR/STEM.skc: its skeleton and every clip, compressed, or kept as keys\n"
+    "when a clip cannot be (morph weights, STEP jumps). Prints a table of sizes and errors per clip\n"
+    "and a total line.\n",
+    NULL,
+};
+const cli_command cli_cmd_compress = {
+    .name = "compress",
+    .run = cmd_compress,
+    .summary = "compress every clip of .bvh/.glb/.gltf files into .skc files",
+    .opts = compress_opts,
+    .nopts = CLI_COUNT(compress_opts),
+    .args = compress_arg_list,
+    .nargs = CLI_COUNT(compress_arg_list),
+    .notes = compress_notes,
+};

@@ -9,37 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(void) {
-    fprintf(stderr,
-            "usage: skelanim locomote CHARACTER [--clips NAME...] [--idle NAME] [--graph FILE|builtin|none] [--terrain SPEC]\n"
-            "                         [--path \"X,Z X,Z ...\"] [--speed M/S] [--turn-rate DEG/S] [--fps 60]\n"
-            "                         [--seconds S] [--plain] [--trace out.jsonl] [--json]\n"
-            "                         [--out walk.gif|walk.png [--at T]] [--size WxH] [--procedural [--jump T] [--backward] [--point X,Y,Z]] [--side]\n"
-            "  CHARACTER   a .glb/.gltf with a walk and a run clip, or @mannequin\n"
-            "  --clips     the cyclic clips to analyse and blend by speed (default: \"walk\" \"run\")\n"
-            "  --cycle auto  the clips are captures, not loops: each plays its best cycle (closest poses)\n"
-            "  --graph G   a state machine decides idle / locomotion: a JSON file with an external state\n"
-            "              \"external\": \"locomotion\" (parameters \"speed\" and \"standing\" are set each frame),\n"
-            "              \"builtin\" (idle <-> locomotion by speed, leaving only with the feet down; the default\n"
-            "              when the character has an idle clip), or \"none\" (the locomotor fades its idle itself)\n"
-            "  --scale M   metres per unit of a .bvh character (CMU: 0.056444)\n"
-            "  --path      the ground path the character follows (default \"0,0 0,8\": 8 m along +Z)\n"
-            "  --speed     cruise speed (default 1.4 m/s); the blend of the clips follows it\n"
-            "  --seconds   simulated time (default: until the path's end, plus 1 s standing)\n"
-            "  --plain     the clips with their root motion replaced by the path, no foot placement\n"
-            "              (the baseline the metrics compare against)\n"
-            "  --trace     one JSON line per frame: {\"t\",\"root\",\"feet\":[{\"leg\",\"heel\",\"toe\",\"ankle\",\n"
-            "              \"stance\"}...],\"joints\":{NAME:[x,y,z]...}}, world positions in metres\n"
-            "  --out       render the walk (GIF: 25 frames/s; PNG: one frame, at T s with --at, else the middle)\n"
-            "  --procedural  the IK-only walker (seed 004): no clips, legs and arms by inverse kinematics\n"
-            "  --jump T    (with --procedural) jump at T s: crouch, take-off, flight, landing\n"
-            "  --backward  (with --procedural) walk the path facing backward\n"
-            "  --point X,Y,Z  (with --procedural) the right arm points at this world point while walking\n"
-            "  --side      render the side view as bones (the 2D look of seed 004; @planar is its 2D rig)\n"
-            "%s",
-            cli_terrain_usage);
-}
-
 static bool ends_with(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && !strcmp(s + a - b, suf);
@@ -70,66 +39,67 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
     return 0;
 }
 
-int cmd_locomote(int argc, char **argv) {
-    if (argc < 1 || argv[0][0] == '-') {
-        usage();
-        return 1;
+typedef struct locomote_args {
+    const char *character, *idle, *graph, *terrain, *path, *trace, *out;
+    cli_list clips;
+    double speed, turn_rate, fps, seconds, at, scale, jump, point[3];
+    uint32_t size[2];
+    int cycle;
+    bool plain, procedural, side, backward, json;
+} locomote_args;
+
+/* The foot metrics: one JSON line, or a few lines of text. */
+static void print_metrics(const locomote_args *a, const loco_char *c, const cli_terrain *terrain, const loco_metrics *m,
+                          bool finished, double sim_ms) {
+    double t = m->frames / a->fps;
+    loco_feet endf;
+    loco_char_feet(c, &endf);
+    if (a->json) {
+        printf("{\"terrain\":\"%s\",\"plain\":%s,\"speed\":%.3f,\"frames\":%u,\"seconds\":%.3f,",
+               a->terrain ? a->terrain : "flat", a->plain ? "true" : "false", a->speed, m->frames, t);
+        printf("\"stance_fraction\":[");
+        for (uint32_t l = 0; l < c->leg_count; l++) printf("%s%.4f", l ? "," : "", (double)m->stance_frames[l] / m->frames);
+        printf("],\"stance_runs\":%u,\"slide_max_cm\":%.4f,\"slide_mean_cm\":%.4f,\"contact_max_cm\":%.4f,"
+               "\"contact_mean_cm\":%.4f,\"penetration_max_cm\":%.4f,\"unreached\":%u,\"end\":[%.4f,%.4f,%.4f],"
+               "\"simulation_ms\":%.3f",
+               m->runs, 100 * m->slide_max, m->runs ? 100 * m->slide_sum / m->runs : 0.0, 100 * m->contact_max,
+               m->contact_n ? 100 * m->contact_sum / m->contact_n : 0.0, 100 * m->penetration_max, m->unreached,
+               endf.root.x, endf.root.y, endf.root.z, sim_ms);
+        if (c->limits) printf(",\"limits_outside_frames\":%u", m->limit_outside);
+        printf("}\n");
+        return;
     }
+    printf("locomote: %s on %s, %s, %.2f m/s, %u frames (%.2f s)%s\n", a->character,
+           terrain ? terrain->description : "flat ground", a->plain ? "plain clips (baseline)" : "foot placement",
+           a->speed, m->frames, t, finished ? "" : " — the path was not finished");
+    for (uint32_t l = 0; l < c->leg_count; l++)
+        printf("  %-6s in stance %.1f%% of the frames\n", loco_char_leg_name(c, l), 100.0 * m->stance_frames[l] / m->frames);
+    printf("  slide        max %.3f cm, mean %.3f cm over %u stance runs\n", 100 * m->slide_max,
+           m->runs ? 100 * m->slide_sum / m->runs : 0.0, m->runs);
+    printf("  contact      max %.3f cm, mean %.3f cm (in stance)\n", 100 * m->contact_max,
+           m->contact_n ? 100 * m->contact_sum / m->contact_n : 0.0);
+    printf("  penetration  max %.3f cm\n", 100 * m->penetration_max);
+    if (m->unreached) printf("  the leg IK fell short in %u leg-frames\n", m->unreached);
+    if (c->limits)
+        printf("  limits       %u of %u frames with a leg or arm joint outside the mannequin's anatomical limits\n",
+               m->limit_outside, m->frames);
+}
+
+static int cmd_locomote(int argc, char **argv) {
+    locomote_args a;
+    memset(&a, 0, sizeof a);
+    a.seconds = -1, a.at = -1, a.jump = -1;
+    cli_seen seen;
+    int prc = cli_parse(&cli_cmd_locomote, argc, argv, &a, &seen);
+    if (prc != CLI_CONTINUE) return prc;
     loco_setup setup = {0};
-    setup.character = argv[0];
-    const char *terrain_spec = NULL, *path_text = "0,0 0,8", *trace = NULL, *out = NULL, *size = "480x360";
-    double speed = 1.4, fps = 60, seconds = -1, turn = 90, at = -1;
-    bool json = false, side = false, backward = false, point = false;
-    double point_at[3] = {0, 0, 0};
-    double jump_at = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (!strcmp(a, "--clips") && more) {
-            while (i + 1 < argc && argv[i + 1][0] != '-' ) {
-                if (setup.nclips == LOCO_MAX_CLIPS) {
-                    fprintf(stderr, "skelanim: --clips: at most %d clips\n", LOCO_MAX_CLIPS);
-                    return 1;
-                }
-                setup.clips[setup.nclips++] = argv[++i];
-            }
-        } else if (!strcmp(a, "--idle") && more) setup.idle = argv[++i];
-        else if (!strcmp(a, "--graph") && more) setup.graph = argv[++i];
-        else if (!strcmp(a, "--terrain") && more) terrain_spec = argv[++i];
-        else if (!strcmp(a, "--path") && more) path_text = argv[++i];
-        else if (!strcmp(a, "--speed") && more) { if (!cli_parse_real("--speed", argv[++i], 1e-3, 10, &speed)) return 1; }
-        else if (!strcmp(a, "--turn-rate") && more) { if (!cli_parse_real("--turn-rate", argv[++i], 1e-3, 3600, &turn)) return 1; }
-        else if (!strcmp(a, "--fps") && more) { if (!cli_parse_real("--fps", argv[++i], 10, 1000, &fps)) return 1; }
-        else if (!strcmp(a, "--seconds") && more) { if (!cli_parse_real("--seconds", argv[++i], 1e-3, 600, &seconds)) return 1; }
-        else if (!strcmp(a, "--at") && more) { if (!cli_parse_real("--at", argv[++i], 0, 600, &at)) return 1; }
-        else if (!strcmp(a, "--plain")) setup.plain = true;
-        else if (!strcmp(a, "--procedural")) setup.procedural = true;
-        else if (!strcmp(a, "--side")) side = true;
-        else if (!strcmp(a, "--backward")) backward = true;
-        else if (!strcmp(a, "--point") && more) {
-            if (!cli_parse_doubles("--point", argv[++i], ',', 3, -1e5, 1e5, point_at)) return 1;
-            point = true;
-        }
-        else if (!strcmp(a, "--scale") && more) { if (!cli_parse_real("--scale", argv[++i], 1e-6, 1e6, &setup.scale)) return 1; }
-        else if (!strcmp(a, "--cycle") && more) {
-            const char *v = argv[++i];
-            if (strcmp(v, "auto")) { fprintf(stderr, "skelanim: --cycle %s: expected auto\n", v); return 1; }
-            setup.find_cycle = true;
-        }
-        else if (!strcmp(a, "--jump") && more) { if (!cli_parse_real("--jump", argv[++i], 0, 600, &jump_at)) return 1; }
-        else if (!strcmp(a, "--trace") && more) trace = argv[++i];
-        else if (!strcmp(a, "--out") && more) out = argv[++i];
-        else if (!strcmp(a, "--size") && more) size = argv[++i];
-        else if (!strcmp(a, "--json")) json = true;
-        else {
-            fprintf(stderr, "skelanim: locomote: unknown or incomplete option '%s'\n", a);
-            usage();
-            return 1;
-        }
-    }
-    uint32_t wh[2];
-    if (!cli_parse_u32s("--size", size, 'x', 2, 16, 4096, wh)) return 1;
-    uint32_t w = wh[0], h = wh[1];
+    setup.character = a.character;
+    for (uint32_t i = 0; i < a.clips.n; i++) setup.clips[setup.nclips++] = a.clips.v[i];
+    setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale;
+    setup.plain = a.plain, setup.procedural = a.procedural, setup.find_cycle = cli_given(&seen, "--cycle");
+    const char *terrain_spec = a.terrain, *trace = a.trace, *out = a.out;
+    bool point = cli_given(&seen, "--point");
+    uint32_t w = a.size[0], h = a.size[1];
     if (out && !ends_with(out, ".gif") && !ends_with(out, ".png")) {
         fprintf(stderr, "skelanim: --out %s: expected a .gif or .png file\n", out);
         return 1;
@@ -143,16 +113,16 @@ int cmd_locomote(int argc, char **argv) {
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;
     if (!loco_char_create(&setup, &c)) { cli_terrain_destroy(terrain); return 1; }
-    if ((jump_at >= 0 || backward || point) && !setup.procedural) {
+    if ((a.jump >= 0 || a.backward || point) && !setup.procedural) {
         fprintf(stderr, "skelanim: --jump, --backward and --point go with --procedural (the IK-only walker)\n");
         loco_char_destroy(&c);
         cli_terrain_destroy(terrain);
         return 1;
     }
-    c.jump_at = jump_at;
-    c.backward = backward;
+    c.jump_at = a.jump;
+    c.backward = a.backward;
     c.point = point;
-    c.point_at = sk_vec3_make((float)point_at[0], (float)point_at[1], (float)point_at[2]);
+    c.point_at = sk_vec3_make((float)a.point[0], (float)a.point[1], (float)a.point[2]);
     int rc = 1;
     FILE *tf = NULL;
     frame_rec *frames = NULL;
@@ -166,53 +136,20 @@ int cmd_locomote(int argc, char **argv) {
     loco_record_init(&rc_ctx, tf, out ? 25 : 0);
     double t0 = cli_now();
     bool finished = false;
-    bool ok = loco_run_path(&c, path_text, speed, turn, fps, seconds, &m, loco_record, &rc_ctx, &finished);
+    bool ok = loco_run_path(&c, a.path, a.speed, a.turn_rate, a.fps, a.seconds, &m, loco_record, &rc_ctx, &finished);
     frames = rc_ctx.frames;
     nframes = rc_ctx.nframes;
     if (!ok) goto done;
-    double t = m.frames / fps;
     float *bmin = rc_ctx.bmin, *bmax = rc_ctx.bmax;
-    double fps_out = rc_ctx.fps_out;
-    double sim_ms = (cli_now() - t0) * 1e3;
-    loco_feet endf;
-    loco_char_feet(&c, &endf);
-    if (json) {
-        printf("{\"terrain\":\"%s\",\"plain\":%s,\"speed\":%.3f,\"frames\":%u,\"seconds\":%.3f,", terrain_spec ? terrain_spec : "flat",
-               setup.plain ? "true" : "false", speed, m.frames, t);
-        printf("\"stance_fraction\":[");
-        for (uint32_t l = 0; l < c.leg_count; l++) printf("%s%.4f", l ? "," : "", (double)m.stance_frames[l] / m.frames);
-        printf("],\"stance_runs\":%u,\"slide_max_cm\":%.4f,\"slide_mean_cm\":%.4f,\"contact_max_cm\":%.4f,"
-               "\"contact_mean_cm\":%.4f,\"penetration_max_cm\":%.4f,\"unreached\":%u,\"end\":[%.4f,%.4f,%.4f],"
-               "\"simulation_ms\":%.3f",
-               m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
-               m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached,
-               endf.root.x, endf.root.y, endf.root.z, sim_ms);
-        if (c.limits) printf(",\"limits_outside_frames\":%u", m.limit_outside);
-        printf("}\n");
-    } else {
-        printf("locomote: %s on %s, %s, %.2f m/s, %u frames (%.2f s)%s\n", setup.character,
-               terrain ? terrain->description : "flat ground", setup.plain ? "plain clips (baseline)" : "foot placement",
-               speed, m.frames, t, finished ? "" : " — the path was not finished");
-        for (uint32_t l = 0; l < c.leg_count; l++)
-            printf("  %-6s in stance %.1f%% of the frames\n", loco_char_leg_name(&c, l), 100.0 * m.stance_frames[l] / m.frames);
-        printf("  slide        max %.3f cm, mean %.3f cm over %u stance runs\n", 100 * m.slide_max,
-               m.runs ? 100 * m.slide_sum / m.runs : 0.0, m.runs);
-        printf("  contact      max %.3f cm, mean %.3f cm (in stance)\n", 100 * m.contact_max,
-               m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0);
-        printf("  penetration  max %.3f cm\n", 100 * m.penetration_max);
-        if (m.unreached) printf("  the leg IK fell short in %u leg-frames\n", m.unreached);
-        if (c.limits)
-            printf("  limits       %u of %u frames with a leg or arm joint outside the mannequin's anatomical limits\n",
-                   m.limit_outside, m.frames);
-    }
+    print_metrics(&a, &c, terrain, &m, finished, (cli_now() - t0) * 1e3);
     if (tf) {
         if (fclose(tf) != 0) { tf = NULL; fprintf(stderr, "skelanim: --trace %s: write failed\n", trace); goto done; }
         tf = NULL;
-        if (!json) printf("wrote %s (%u lines)\n", trace, m.frames);
+        if (!a.json) printf("wrote %s (%u lines)\n", trace, m.frames);
     }
     if (out) {
         bmin[1] -= 1.0f, bmax[1] += 2.0f;
-        if (render(out, &c, terrain, frames, nframes, fps_out, at, w, h, bmin, bmax, side) != 0) goto done;
+        if (render(out, &c, terrain, frames, nframes, rc_ctx.fps_out, a.at, w, h, bmin, bmax, a.side) != 0) goto done;
     }
     rc = 0;
 done:
@@ -223,3 +160,73 @@ done:
     cli_terrain_destroy(terrain);
     return rc;
 }
+
+static const cli_opt locomote_opts[] = {
+    {"--clips", CLI_LIST_OF(CLI_KIND_STRING, locomote_args, clips, CLI_GREEDY), .meta = "NAME...",
+     .max_count = LOCO_MAX_CLIPS, .help = "the cyclic clips to analyse and blend by speed", .dflt_text = "walk run"},
+    {"--idle", CLI_STRING(locomote_args, idle), .meta = "NAME", .help = "the idle clip", .dflt_text = "idle, when there is one"},
+    {"--cycle", CLI_CHOICE(locomote_args, cycle, "auto"),
+     .help = "the clips are captures, not loops: each plays its best cycle, the closest poses"},
+    {"--graph", CLI_STRING(locomote_args, graph), .meta = "FILE|builtin|none",
+     .help = "the state machine deciding idle or locomotion, below",
+     .dflt_text = "builtin with an idle clip, else none"},
+    {"--terrain", CLI_STRING(locomote_args, terrain), .meta = "SPEC", .help = "the ground, in a form below",
+     .dflt_text = "flat"},
+    {"--path", CLI_STRING(locomote_args, path), .meta = "\"X,Z X,Z ...\"", .dflt = "0,0 0,8",
+     .help = "the ground path the character follows, metres"},
+    {"--speed", CLI_REAL(locomote_args, speed), .meta = "M/S", .min = 1e-3, .max = 10, .dflt = "1.4",
+     .help = "the cruise speed; the blend of the clips follows it"},
+    {"--turn-rate", CLI_REAL(locomote_args, turn_rate), .meta = "DEG/S", .min = 1e-3, .max = 3600, .dflt = "90",
+     .help = "the fastest turn"},
+    {"--fps", CLI_REAL(locomote_args, fps), .meta = "F", .min = 10, .max = 1000, .dflt = "60", .help = "simulation steps per second"},
+    {"--seconds", CLI_REAL(locomote_args, seconds), .meta = "S", .min = 1e-3, .max = 600,
+     .help = "simulated time", .dflt_text = "until the path's end, plus 1 s standing"},
+    {"--plain", CLI_FLAG(locomote_args, plain),
+     .help = "the clips with their root motion replaced by the path, no foot placement: the baseline"},
+    {"--scale", CLI_REAL(locomote_args, scale), .meta = "M", .min = 1e-6, .max = 1e6,
+     .help = "metres per unit of a .bvh character, 0.0564444 for CMU captures", .dflt_text = "the file's units"},
+    {"--trace", CLI_STRING(locomote_args, trace), .meta = "OUT.jsonl", .help = "one JSON line per frame, below"},
+    {"--json", CLI_FLAG(locomote_args, json), .help = "the metrics as one JSON line"},
+    {"--out", CLI_STRING(locomote_args, out), .meta = "WALK.gif|WALK.png",
+     .help = "render the walk: a GIF at 25 frames/s, or one PNG frame"},
+    {"--at", CLI_REAL(locomote_args, at), .meta = "T", .min = 0, .max = 600,
+     .help = "(--out PNG) the frame at T seconds", .dflt_text = "the middle"},
+    {"--size", CLI_INTS(locomote_args, size, 2, 'x'), .meta = "WxH", .min = 16, .max = 4096, .dflt = "480x360",
+     .help = "the --out image's size in pixels"},
+    {"--procedural", CLI_FLAG(locomote_args, procedural),
+     .help = "the IK-only walker (seed 004): no clips, legs and arms by inverse kinematics"},
+    {"--jump", CLI_REAL(locomote_args, jump), .meta = "T", .min = 0, .max = 600,
+     .help = "(--procedural) jump at T seconds: crouch, take-off, flight, landing"},
+    {"--backward", CLI_FLAG(locomote_args, backward), .help = "(--procedural) walk the path facing backward"},
+    {"--point", CLI_REALS(locomote_args, point, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,
+     .help = "(--procedural) the right arm points at this world point while walking"},
+    {"--side", CLI_FLAG(locomote_args, side),
+     .help = "render the side view as bones (the 2D look of seed 004; " SK_CLI_PLANAR " is its 2D rig)"},
+};
+static const cli_arg locomote_arg_list[] = {
+    {"CHARACTER", CLI_ARG(locomote_args, character), .flags = CLI_REQUIRED,
+     .help = "a .glb/.gltf with a walk and a run clip, or " SK_CLI_MANNEQUIN " (" SK_CLI_PLANAR
+             " with --procedural)"},
+};
+static const char locomote_note[] =
+    "--graph: a JSON state machine with an external state \"external\": \"locomotion\" (its parameters\n"
+    "         \"speed\" and \"standing\" are set each frame); builtin: idle <-> locomotion by speed, leaving\n"
+    "         only with the feet down; none: the locomotor fades its idle clip itself.\n"
+    "--trace: one JSON line per frame, world positions in metres:\n"
+    "         {\"t\",\"root\",\"feet\":[{\"leg\",\"heel\",\"toe\",\"ankle\",\"stance\"}...],\"joints\":{NAME:[x,y,z]...}}\n";
+static const char *const locomote_notes[] = {locomote_note, cli_terrain_usage, NULL};
+const cli_command cli_cmd_locomote = {
+    .name = "locomote",
+    .run = cmd_locomote,
+    .summary = "walk a path over a terrain with the feet placed; foot-slide metrics",
+    .about = "A character walks a path over stairs, ramps, bumps or a mesh, its feet placed on "
+             "the ground by the semi-procedural locomotion runtime (seed 002 ch. 5); prints the "
+             "foot-slide, contact and penetration metrics; --trace writes one JSON line per "
+             "frame, --out renders the walk.",
+    .opts = locomote_opts,
+    .nopts = CLI_COUNT(locomote_opts),
+    .args = locomote_arg_list,
+    .nargs = CLI_COUNT(locomote_arg_list),
+    .notes = locomote_notes,
+    .unknown = "unknown or incomplete option", /* the wording tests/cli_locomote.sh checks */
+};

@@ -19,18 +19,13 @@ typedef struct demo_scene {
     bool procedural, side;
 } demo_scene;
 
-static int demo_walks_scaled(const char *name, const demo_scene *scenes, size_t n, double scale, int argc,
-                             char **argv) {
-    char dflt[64];
-    snprintf(dflt, sizeof dflt, "out/%s.gif", name);
-    const char *out = dflt;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else {
-            fprintf(stderr, "usage: skelanim demo %s [--out FILE.gif]\n", name);
-            return 1;
-        }
-    }
+typedef struct walks_args {
+    const char *out, *clips;
+    double scale;
+} walks_args;
+
+/* The scenes one after the other into one GIF, with each walk's metrics. */
+static int demo_walks(const char *name, const demo_scene *scenes, size_t n, double scale, const char *out) {
     if (!ends_with(out, ".gif")) {
         fprintf(stderr, "skelanim: demo %s: --out %s: expected a .gif file\n", name, out);
         return 1;
@@ -99,25 +94,20 @@ static int demo_walks_scaled(const char *name, const demo_scene *scenes, size_t 
     return rc;
 }
 
-static int demo_walks(const char *name, const demo_scene *scenes, size_t n, int argc, char **argv) {
-    return demo_walks_scaled(name, scenes, n, 0, argc, argv);
-}
-
-int cmd_demo_locomotion(int argc, char **argv) {
-    /* --clips FILE [--scale M]: a capture (a walk, not a loop) drives its own
-     * skeleton, drawn as bones, over stairs, a 10 degree ramp and bumps */
-    if (argc >= 2 && !strcmp(argv[0], "--clips")) {
-        demo_scene cap[3];
-        const char *file = argv[1];
-        double scale = 0;
-        int rest = 2;
-        if (argc >= 4 && !strcmp(argv[2], "--scale")) {
-            if (!cli_parse_real("--scale", argv[3], 1e-6, 1e6, &scale)) return 1;
-            rest = 4;
-        }
+static int cmd_demo_locomotion(int argc, char **argv) {
+    walks_args a = {NULL, NULL, 0.0};
+    cli_seen seen;
+    int rc = cli_parse(&cli_cmd_demo_locomotion, argc, argv, &a, &seen);
+    if (rc != CLI_CONTINUE) return rc;
+    if (a.clips) { /* a capture (a walk, not a loop) drives its own skeleton, drawn as bones */
         static const char *const ts[3] = {"stairs:0.17,0.28", "ramp:10", "bumps:0.08,5"};
-        for (int k = 0; k < 3; k++) cap[k] = (demo_scene){file, ts[k], "0,-1 0,5", 1.2, -1, false, true};
-        return demo_walks_scaled("locomotion", cap, 3, scale, argc - rest, argv + rest);
+        demo_scene cap[3];
+        for (int k = 0; k < 3; k++) cap[k] = (demo_scene){a.clips, ts[k], "0,-1 0,5", 1.2, -1, false, true};
+        return demo_walks("locomotion", cap, 3, a.scale, a.out);
+    }
+    if (cli_given(&seen, "--scale")) {
+        fprintf(stderr, "skelanim: demo locomotion: --scale goes with --clips FILE\n");
+        return 1;
     }
     static const demo_scene scenes[] = {
         {SK_CLI_MANNEQUIN, "stairs:0.17,0.28", "0,-1 0,4.5", 1.2, -1, false, false},
@@ -126,10 +116,13 @@ int cmd_demo_locomotion(int argc, char **argv) {
         {SK_CLI_MANNEQUIN, "ramp:45", "0,-1 0,4", 1.0, -1, false, false},
         {SK_CLI_MANNEQUIN, "bumps:0.12,3", "0,-1 0,4 4,4", 2.5, -1, false, false},
     };
-    return demo_walks("locomotion", scenes, sizeof scenes / sizeof scenes[0], argc, argv);
+    return demo_walks("locomotion", scenes, CLI_COUNT(scenes), 0, a.out);
 }
 
-int cmd_demo_procedural(int argc, char **argv) {
+static int cmd_demo_procedural(int argc, char **argv) {
+    walks_args a = {NULL, NULL, 0.0};
+    int rc = cli_parse(&cli_cmd_demo_procedural, argc, argv, &a, NULL);
+    if (rc != CLI_CONTINUE) return rc;
     static const demo_scene scenes[] = {
         {SK_CLI_MANNEQUIN, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, false},
         {SK_CLI_MANNEQUIN, "ramp:45", "0,-1 0,3.5", 0.8, -1, true, false},
@@ -137,5 +130,38 @@ int cmd_demo_procedural(int argc, char **argv) {
         {SK_CLI_MANNEQUIN, "flat", "0,-1 0,4", 1.2, 1.5, true, false},
         {SK_CLI_PLANAR, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, true},
     };
-    return demo_walks("procedural", scenes, sizeof scenes / sizeof scenes[0], argc, argv);
+    return demo_walks("procedural", scenes, CLI_COUNT(scenes), 0, a.out);
 }
+
+static const cli_opt locomotion_opts[] = {
+    {"--out", CLI_STRING(walks_args, out), .meta = "FILE.gif", .dflt = "out/locomotion.gif", .help = "the GIF"},
+    {"--clips", CLI_STRING(walks_args, clips), .meta = "FILE",
+     .help = "instead, a capture (a walk, not a loop: its best cycle) drives its own skeleton, drawn as bones, "
+             "over stairs, a 10 degree ramp and bumps"},
+    {"--scale", CLI_REAL(walks_args, scale), .meta = "M", .min = 1e-6, .max = 1e6,
+     .help = "(--clips) metres per unit of the capture, 0.0564444 for CMU"},
+};
+const cli_command cli_cmd_demo_locomotion = {
+    .name = "demo locomotion",
+    .run = cmd_demo_locomotion,
+    .summary = "the mannequin\'s feet placed on stairs, ramps, bumps: out/locomotion.gif",
+    .about = "The mannequin's walk and run adapted to the ground (seed 002): over stairs, 10, 30 "
+             "and 45 degree ramps and bumps, its feet placed on the ground, rendered to "
+             "out/locomotion.gif with each walk's foot metrics.",
+    .opts = locomotion_opts,
+    .nopts = CLI_COUNT(locomotion_opts),
+};
+
+static const cli_opt procedural_opts[] = {
+    {"--out", CLI_STRING(walks_args, out), .meta = "FILE.gif", .dflt = "out/procedural.gif", .help = "the GIF"},
+};
+const cli_command cli_cmd_demo_procedural = {
+    .name = "demo procedural",
+    .run = cmd_demo_procedural,
+    .summary = "the IK-only walker on stairs, a ramp, a ledge, a jump: out/procedural.gif",
+    .about = "The IK-only walker (no clips, seed 004) over stairs, a 45-degree ramp, off a ledge, "
+             "a jump, and the planar rig's 2D side view on stairs, rendered to out/procedural.gif "
+             "with each walk's foot metrics.",
+    .opts = procedural_opts,
+    .nopts = CLI_COUNT(procedural_opts),
+};
