@@ -4,7 +4,6 @@
  * (`skelanim help --markdown`; tests/cli_help.sh compares the two). */
 #include "cli.h"
 
-#include <float.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -42,25 +41,6 @@ static void opt_spec(const cli_opt *o, char *buf, size_t cap) {
     if (o->kind != CLI_KIND_FLAG) appendf(buf, cap, " %s", opt_meta(o));
 }
 
-/* A bound as a reader writes it: 0.001, 3600, 1e-6, 1e9 (six digits at most). */
-static void fmt_num(char *buf, size_t cap, double v) {
-    char tmp[32], *e;
-    snprintf(tmp, sizeof tmp, "%.6g", v);
-    if ((e = strchr(tmp, 'e'))) {
-        char *d = e + 1, *out = e + 1;
-        if (*d == '+') d++;
-        else if (*d == '-') *out++ = *d++;
-        while (*d == '0' && d[1]) d++;
-        memmove(out, d, strlen(d) + 1);
-    }
-    snprintf(buf, cap, "%s", tmp);
-}
-
-static bool full_range(const cli_opt *o) {
-    if (o->kind == CLI_KIND_INT) return o->min <= 0.0 && o->max >= 4294967295.0;
-    return o->min <= -DBL_MAX && o->max >= DBL_MAX;
-}
-
 /* The help line and what the table knows: "... (required; default 15; 0.001 to 100)". */
 static void opt_text(const cli_opt *o, char *buf, size_t cap) {
     char extra[256] = "";
@@ -68,10 +48,10 @@ static void opt_text(const cli_opt *o, char *buf, size_t cap) {
     if (o->flags & CLI_REQUIRED) appendf(extra, sizeof extra, "%srequired", sep), sep = "; ";
     if (o->dflt) appendf(extra, sizeof extra, "%sdefault %s", sep, o->dflt), sep = "; ";
     else if (o->dflt_text) appendf(extra, sizeof extra, "%sdefault: %s", sep, o->dflt_text), sep = "; ";
-    if ((o->kind == CLI_KIND_INT || o->kind == CLI_KIND_REAL) && !full_range(o)) {
-        char lo[48], hi[48];
-        fmt_num(lo, sizeof lo, o->min);
-        fmt_num(hi, sizeof hi, o->max);
+    if (cli_opt_bounded(o)) {
+        char lo[32], hi[32];
+        cli_format_bound(lo, sizeof lo, o->min);
+        cli_format_bound(hi, sizeof hi, o->max);
         appendf(extra, sizeof extra, "%s%s%s to %s", sep, o->count > 1 ? "each " : "", lo, hi), sep = "; ";
     }
     if (((o->flags & CLI_LIST) && !(o->flags & CLI_GREEDY)) || (o->on && o->kind != CLI_KIND_FLAG))

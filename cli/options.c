@@ -2,6 +2,7 @@
 #include "options.h"
 #include "parse_number.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,38 @@ static void print_choices(FILE *f, const char *choices) {
     }
 }
 
+bool cli_opt_bounded(const cli_opt *o) {
+    if (o->kind == CLI_KIND_INT) return o->min > 0.0 || o->max < 4294967295.0;
+    return o->kind == CLI_KIND_REAL && (o->min > -DBL_MAX || o->max < DBL_MAX);
+}
+
+void cli_format_bound(char *buf, size_t cap, double v) {
+    char tmp[32], *e;
+    snprintf(tmp, sizeof tmp, "%.6g", v);
+    if ((e = strchr(tmp, 'e'))) { /* 1e+09 -> 1e9, 1e-06 -> 1e-6 */
+        char *d = e + 1, *out = e + 1;
+        if (*d == '+') d++;
+        else if (*d == '-') *out++ = *d++;
+        while (*d == '0' && d[1]) d++;
+        memmove(out, d, strlen(d) + 1);
+    }
+    snprintf(buf, cap, "%s", tmp);
+}
+
+/* "skelanim: --fps: 'q' is not a finite number (expected a number in [10, 1000])" */
+static void number_error(const cli_opt *o, const char *spelled, const char *text, const char *why) {
+    fprintf(stderr, "skelanim: %s: '%s' %s", spelled, text, why);
+    if (!strncmp(why, "is not a", 8) && cli_opt_bounded(o)) {
+        char lo[32], hi[32];
+        cli_format_bound(lo, sizeof lo, o->min);
+        cli_format_bound(hi, sizeof hi, o->max);
+        bool many = o->count > 1, integer = o->kind == CLI_KIND_INT;
+        fprintf(stderr, " (expected %s in [%s, %s])", integer ? (many ? "integers" : "an integer") : many ? "numbers" : "a number",
+                lo, hi);
+    }
+    fprintf(stderr, "\n");
+}
+
 /* Checks text as a value of o (numbers within its bounds, a choice among its
  * words) into v; prints why not. spelled: the option as typed. */
 static bool check_value(const cli_opt *o, const char *spelled, const char *text, cli_value *v) {
@@ -86,7 +119,7 @@ static bool check_value(const cli_opt *o, const char *spelled, const char *text,
         char why[160];
         bool ok = n == 1 ? cli_number(text, strlen(text), k, o->min, o->max, v->num, why, sizeof why)
                          : cli_numbers(text, o->sep, n, k, o->min, o->max, v->num, why, sizeof why);
-        if (!ok) fprintf(stderr, "skelanim: %s: '%s' %s\n", spelled, text, why);
+        if (!ok) number_error(o, spelled, text, why);
         return ok;
     }
     if (o->kind == CLI_KIND_CHOICE) {

@@ -17,8 +17,9 @@
  *    are positional.
  *  - `-h` or `--help` anywhere prints the command's help to stdout, exit 0.
  *  - Numbers go through cli_number (parse_number.h), with the option's
- *    bounds: `skelanim: --fps: 'q' is not a finite number`,
- *    `skelanim: --size: '3x3' is outside [16, 4096]` (the option as typed).
+ *    bounds: `skelanim: --fps: 'q' is not a finite number (expected a number
+ *    in [0.001, 100])`, `skelanim: --size: '3x3' is outside [16, 4096]` (the
+ *    option as typed).
  *  - Errors name the command: `skelanim: CMD: unknown option '--x'` (then the
  *    usage line), `skelanim: CMD: --x needs a value`, `skelanim: CMD: --x is
  *    given twice` (an option that is not a list or a flag), `skelanim: CMD:
@@ -162,6 +163,10 @@ bool cli_asks_help(int argc, char *const *argv);
  * that pass the option's checks, a list only as the last argument. Prints
  * each problem; true when there is none (skelanim help --commands). */
 bool cli_table_check(const cli_command *cmd);
+/* An INT or REAL option's bounds are narrower than its type's; a bound as
+ * one writes it (0.001, 3600, 1e-6, 1e9). */
+bool cli_opt_bounded(const cli_opt *o);
+void cli_format_bound(char *buf, size_t cap, double v);
 /* The i-th value of a list of INT or REAL values (already checked by the parser). */
 uint32_t cli_list_uint(const cli_list *l, uint32_t i);
 double cli_list_real(const cli_list *l, uint32_t i);

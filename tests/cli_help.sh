@@ -119,7 +119,7 @@ bad() { # message, then the arguments
   grep -qF -- "$msg" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "no '$msg' for: $*"; }
 }
 bad "skelanim: render: --fps needs a value" render @mannequin --out "$tmp/x.png" --fps
-bad "skelanim: --fps: 'q' is not a finite number" render @mannequin --out "$tmp/x.png" --fps q
+bad "skelanim: --fps: 'q' is not a finite number (expected a number in [0.001, 100])" render @mannequin --out "$tmp/x.png" --fps q
 bad "skelanim: render: --out is given twice" render @mannequin --out "$tmp/x.png" --out "$tmp/y.png"
 bad "skelanim: sample: FILE is required" sample
 bad "skelanim: info: unexpected argument 'b.glb'" info a.glb b.glb
