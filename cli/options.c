@@ -151,8 +151,9 @@ static void store(const cli_opt *o, void *out, const cli_value *v) {
     }
 }
 
-/* The table's defaults, before the command line (a default the table's own
- * checks refuse is a bug of the table: tests/cli_help.sh runs every command's). */
+/* The table's defaults, before the command line (a default the option's own
+ * checks refuse is a bug of the table: cli_table_check finds it, through
+ * skelanim help --commands in tests/cli_help.sh). */
 static bool apply_defaults(const cli_command *c, void *out) {
     for (size_t k = 0; k < c->nopts; k++) {
         const cli_opt *o = &c->opts[k];
