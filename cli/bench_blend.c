@@ -22,21 +22,19 @@ static const char *BENCH_GRAPH =
     "  \"transitions\": [{\"from\": \"idle\", \"to\": \"loco\", \"duration\": 1e9, \"sync\": true,"
     "                    \"conditions\": [{\"param\": \"go\"}]}]}}";
 
-int bench_blend(int argc, char **argv) {
-    uint32_t chars = 256, frames = 600;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick")) {
-            chars = 16;
-            frames = 30;
-        } else if (!strcmp(argv[i], "--characters") && i + 1 < argc) {
-            if (!cli_parse_uint("--characters", argv[++i], 1, 1000000, &chars)) return 1;
-        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-            if (!cli_parse_uint("--frames", argv[++i], 1, 1000000, &frames)) return 1;
-        } else {
-            fprintf(stderr, "usage: skelanim bench blend [--quick] [--characters N] [--frames N]\n");
-            return 1;
-        }
-    }
+typedef struct bb_args {
+    uint32_t characters, frames;
+    bool quick;
+} bb_args;
+
+static int bench_blend(int argc, char **argv) {
+    bb_args args = {0, 0, false};
+    cli_seen seen;
+    int prc = cli_parse(&cli_cmd_bench_blend, argc, argv, &args, &seen);
+    if (prc != CLI_CONTINUE) return prc;
+    uint32_t chars = args.characters, frames = args.frames;
+    if (args.quick && !cli_given(&seen, "--characters")) chars = 16;
+    if (args.quick && !cli_given(&seen, "--frames")) frames = 30;
     sk_asset *a = NULL;
     if (!cli_load(SK_CLI_MANNEQUIN, &a)) return 1;
     const sk_skeleton *s = a->skeleton;
@@ -115,3 +113,20 @@ done:
     sk_asset_destroy(a);
     return rc;
 }
+
+static const cli_opt bb_opts[] = {
+    {"--quick", CLI_FLAG(bb_args, quick), .help = "16 characters, 30 frames (a check, not a measure)"},
+    {"--characters", CLI_INT(bb_args, characters), .meta = "N", .min = 1, .max = 1000000, .dflt = "256",
+     .help = "characters, each with its own graph instance"},
+    {"--frames", CLI_INT(bb_args, frames), .meta = "N", .min = 1, .max = 1000000, .dflt = "600", .help = "frames"},
+};
+const cli_command cli_cmd_bench_blend = {
+    .name = "bench blend",
+    .run = bench_blend,
+    .summary = "a typical animation graph per character per frame",
+    .about = "A typical animation graph per character per frame: a state machine with a 5-clip "
+             "polar blend space in transition, an upper-body layer and root motion; one JSON "
+             "line.",
+    .opts = bb_opts,
+    .nopts = CLI_COUNT(bb_opts),
+};

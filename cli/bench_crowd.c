@@ -189,254 +189,290 @@ static double median(double *v, uint32_t n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-int bench_crowd(int argc, char **argv) {
-    uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = 0, threads[CROWD_MAX_THREADS] = {1}, nthreads = 0;
-    uint32_t frames = 60, runs = 1, joints = 0, chunk = 0, layers = 2;
-    bool loop = false, aos = false, cache = false;
-    const char *file = NULL, *clip_spec = NULL, *write = NULL, *hook = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--loop")) {
-            loop = true;
-            continue;
-        }
-        if (!strcmp(a, "--aos")) {
-            aos = true;
-            continue;
-        }
-        if (!strcmp(a, "--hook")) {
-            if (i + 1 >= argc || strcmp(argv[i + 1], "footik")) {
-                fprintf(stderr, "skelanim: bench crowd: --hook takes footik (two-bone IK of both legs onto flat ground)\n");
-                return 1;
-            }
-            hook = argv[++i];
-            continue;
-        }
-        if (!strcmp(a, "--cursor-cache")) { /* cursors keeping compressed clips' decoded frames */
-            cache = true;
-            continue;
-        }
-        if ((!strcmp(a, "--count") || !strcmp(a, "--threads") || !strcmp(a, "--joints") || !strcmp(a, "--frames") || !strcmp(a, "--chunk") ||
-             !strcmp(a, "--repeat") || !strcmp(a, "--file") || !strcmp(a, "--clip") || !strcmp(a, "--layers") || !strcmp(a, "--write")) && i + 1 >= argc) {
-            fprintf(stderr, "skelanim: bench crowd: %s needs a value\n", a);
-            return 1;
-        }
-        if (!strcmp(a, "--threads")) {
-            if (nthreads == CROWD_MAX_THREADS) {
-                fprintf(stderr, "skelanim: bench crowd: at most %d --threads values\n", CROWD_MAX_THREADS);
-                return 1;
-            }
-            if (!cli_parse_uint("--threads", argv[++i], 1, 256, &threads[nthreads++])) return 1;
-        } else if (!strcmp(a, "--file")) {
-            file = argv[++i];
-        } else if (!strcmp(a, "--write")) {
-            write = argv[++i];
-        } else if (!strcmp(a, "--clip")) {
-            clip_spec = argv[++i];
-        } else if (!strcmp(a, "--layers")) {
-            if (!cli_parse_uint("--layers", argv[++i], 2, 3, &layers)) return 1;
-        } else if (!strcmp(a, "--chunk")) {
-            if (!cli_parse_uint("--chunk", argv[++i], 1, 1000000, &chunk)) return 1;
-        } else if (!strcmp(a, "--joints")) {
-            if (!cli_parse_uint("--joints", argv[++i], 2, 1024, &joints)) return 1;
-        } else if (!strcmp(a, "--frames")) {
-            if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
-        } else if (!strcmp(a, "--repeat")) {
-            if (!cli_parse_uint("--repeat", argv[++i], 1, CROWD_MAX_RUNS, &runs)) return 1;
-        } else {
-            if (!strcmp(a, "--count")) a = argv[++i];
-            else if (a[0] == '-' && a[1] == '-') {
-                fprintf(stderr, "skelanim: bench crowd: unknown option %s (usage: skelanim bench crowd [N...] "
-                                "[--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop] [--chunk C] [--aos] "
-                                "[--cursor-cache] [--hook footik] [--file FILE [--clip NAME]] [--layers 2|3] [--write OUT.glb])\n", a);
-                return 1;
-            }
-            if (nsizes == CROWD_MAX_SIZES) {
-                fprintf(stderr, "skelanim: bench crowd: at most %d crowd sizes\n", CROWD_MAX_SIZES);
-                return 1;
-            }
-            if (!cli_parse_uint("crowd size", a, 1, 1000000, &sizes[nsizes++])) return 1;
-        }
-    }
-    if (!nsizes) nsizes = 3;
-    if (!nthreads) nthreads = 1;
-    uint32_t npaths = nthreads + (loop ? 1 : 0); /* path t < nthreads: sk_batch on threads[t]; the last with --loop: the plain loop */
-    if (loop) threads[nthreads] = 1;
+typedef struct crowd_args {
+    cli_list sizes, threads;
+    uint32_t frames, runs, joints, chunk, layers;
+    bool loop, aos, cache;
+    const char *file, *clip, *write, *hook;
+} crowd_args;
 
-    crowd_rig rig = {0};
-    if (file) layers = 3; /* a file: one clip at three phases */
-    if (layers == 3 && loop) {
+/* What every crowd size runs with. */
+typedef struct crowd_run {
+    const crowd_args *a;
+    crowd_rig *rig;
+    const sk_skeleton *s;
+    uint32_t n, pn, layers, nthreads, npaths;
+    uint32_t threads[CROWD_MAX_PATHS];
+    const sk_clip *const *pclips;
+    float dw, dr;
+    sk_batch *pools[CROWD_MAX_PATHS];
+    crowd_footik footik; /* --hook footik */
+    size_t stride;
+    sk_transform *lp0, *lp1, *lpose; /* --loop: one character's poses and matrices */
+    sk_mat4 *lmodel;
+} crowd_run;
+
+/* The characters: --file's clip, --joints' synthetic rig, or the mannequin's walk and run. */
+static bool rig_setup(crowd_rig *rig, const crowd_args *a) {
+    if (a->file) {
+        if (!cli_load(a->file, &rig->asset)) return false;
+        int32_t ci = a->clip ? cli_find_clip(rig->asset, a->clip) : (rig->asset->clip_count ? 0 : -1);
+        if (ci < 0) {
+            if (!a->clip) fprintf(stderr, "skelanim: bench crowd: %s has no clip\n", a->file);
+            return false;
+        }
+        rig->skel = rig->asset->skeleton;
+        rig->clips[0] = rig->clips[1] = rig->asset->clips[ci];
+        rig->skin = rig->asset->skin_count ? &rig->asset->skins[0] : NULL;
+    } else if (a->joints) {
+        if (!rig_synthetic(rig, a->joints)) return false;
+    } else {
+        if (!cli_load(SK_CLI_MANNEQUIN, &rig->asset)) return false;
+        rig->skel = rig->asset->skeleton;
+        rig->clips[0] = rig->asset->clips[sk_asset_find_clip(rig->asset, "walk")];
+        rig->clips[1] = rig->asset->clips[sk_asset_find_clip(rig->asset, "run")];
+        rig->skin = &rig->asset->skins[0];
+    }
+    if (a->write) { /* the characters as .glb, for another runtime to read the same file */
+        sk_error werr = {0};
+        if (sk_glb_write_file(rig->asset, a->write, NULL, &werr) != SK_OK) return fail(&werr);
+        fprintf(stderr, "skelanim: bench crowd: wrote %s\n", a->write);
+    }
+    return true;
+}
+
+/* The buffers of one crowd size. */
+typedef struct crowd_bufs {
+    sk_mat4 *pal;   /* every character's palette, as a renderer needs (three layers: its model matrices) */
+    float *phase, *mix;
+    double *times;
+    uint32_t *cur;  /* each character keeps a cursor per track of each clip (amortised O(1) key search) */
+} crowd_bufs;
+
+/* One frame of path t (a thread count, or the plain loop) over count characters. */
+static bool crowd_frame(crowd_run *R, uint32_t t, uint32_t f, uint32_t count, const sk_batch_pipeline *p,
+                        const crowd_bufs *b, sk_error *err) {
+    const sk_skeleton *s = R->s;
+    const crowd_rig *rig = R->rig;
+    bool ok = true;
+    if (t == R->nthreads) { /* --loop: the same calls written out, as this bench was before sk_batch */
+        size_t c0 = sk_clip_cursor_size(rig->clips[0]), c1 = sk_clip_cursor_size(rig->clips[1]);
+        for (uint32_t i = 0; i < count && ok; i++) {
+            float ph = fmodf(b->phase[i] + f / 60.0f, 1.0f);
+            uint32_t *ci = b->cur + (size_t)i * R->stride;
+            ok = sk_clip_sample_cursor(rig->clips[0], s, ph * R->dw, SK_LOOP_REPEAT, ci, c0, SK_POSE_OF(s, R->lp0, NULL), err) == SK_OK &&
+                 sk_clip_sample_cursor(rig->clips[1], s, ph * R->dr, SK_LOOP_REPEAT, ci + c0, c1, SK_POSE_OF(s, R->lp1, NULL), err) == SK_OK &&
+                 sk_blend_two(s, SK_POSE_OF(s, R->lp0, NULL), SK_POSE_OF(s, R->lp1, NULL), b->mix[i], NULL, false, SK_POSE_OF(s, R->lpose, NULL), err) == SK_OK &&
+                 sk_local_to_model(s, SK_POSE_OF(s, R->lpose, NULL), NULL, R->lmodel, R->n, err) == SK_OK &&
+                 sk_skin_palette(rig->skin, R->lmodel, R->n, b->pal + (size_t)i * R->pn, R->pn, err) == SK_OK;
+        }
+        return ok;
+    }
+    double *times = b->times;
+    for (uint32_t i = 0; i < count; i++) {
+        float ph = fmodf(b->phase[i] + f / 60.0f, 1.0f);
+        if (R->layers == 3)
+            for (uint32_t l = 0; l < 3; l++) times[(size_t)i * 3 + l] = fmodf(ph + (float)l / 3.0f, 1.0f) * R->dw;
+        else
+            times[(size_t)i * 2] = ph * R->dw, times[(size_t)i * 2 + 1] = ph * R->dr;
+    }
+    return sk_batch_run_pipeline(R->pools[t], p, err) == SK_OK;
+}
+
+/* One JSON line per path: the times of count characters over the runs. */
+static void crowd_print(const crowd_run *R, uint32_t count, double run_ms[][CROWD_MAX_RUNS],
+                        double run_cpu[][CROWD_MAX_RUNS], const double *best, const double *total) {
+    const crowd_args *a = R->a;
+    uint32_t frames = a->frames, runs = a->runs, n = R->n;
+    double med[CROWD_MAX_PATHS];
+    for (uint32_t t = 0; t < R->npaths; t++) {
+        double sorted[CROWD_MAX_RUNS];
+        memcpy(sorted, run_ms[t], runs * sizeof *sorted);
+        med[t] = median(sorted, runs);
+        printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"%s\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f,"
+               "\"threads\":%u,\"path\":\"%s\",\"layout\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
+               count, n, frames,
+               R->layers == 3 ? "3 samples + 3-layer blend + local-to-model" : "2 samples + blend + local-to-model + palette",
+               total[t] * 1e3 / ((double)frames * runs), best[t] * 1e3,
+               total[t] * 1e6 / ((double)frames * runs) / count, R->threads[t], t == R->nthreads ? "loop" : "batch",
+               t == R->nthreads || a->aos ? "aos" : "soa", a->file ? a->file : a->joints ? "synthetic" : "mannequin", runs,
+               med[t]);
+        for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);
+        memcpy(sorted, run_cpu[t], runs * sizeof *sorted);
+        printf("],\"cpu_per_wall\":%.2f", median(sorted, runs));
+        /* memory: the clips (each once) and what each character keeps between frames (its cursors) */
+        const crowd_rig *rig = R->rig;
+        size_t clip_bytes = sk_clip_memory_size(rig->clips[0]) + (rig->clips[1] != rig->clips[0] ? sk_clip_memory_size(rig->clips[1]) : 0);
+        printf(",\"clip_bytes\":%zu,\"instance_bytes\":%zu", clip_bytes, R->stride * sizeof(uint32_t));
+        if (a->hook) printf(",\"hook\":\"%s\"", a->hook);
+        if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], R->threads[0]);
+        printf("}\n");
+    }
+    fflush(stdout);
+}
+
+/* A crowd of count characters: --repeat runs of --frames frames on each path, alternated. */
+static bool crowd_size(crowd_run *R, uint32_t count) {
+    const crowd_args *a = R->a;
+    uint32_t n = R->n, layers = R->layers, frames = a->frames, runs = a->runs;
+    crowd_bufs b = {malloc((size_t)count * (layers == 3 ? n : R->pn) * sizeof(sk_mat4)), malloc(count * sizeof(float)),
+                    malloc(count * 3 * sizeof(float)), malloc((size_t)count * 3 * sizeof(double)),
+                    calloc((size_t)count * R->stride, sizeof(uint32_t))};
+    sk_mat4 *pal = b.pal;
+    float *phase = b.phase, *mix = b.mix;
+    double run_ms[CROWD_MAX_PATHS][CROWD_MAX_RUNS], run_cpu[CROWD_MAX_PATHS][CROWD_MAX_RUNS];
+    double best[CROWD_MAX_PATHS], total[CROWD_MAX_PATHS];
+    bool ok = pal && phase && mix && b.times && b.cur;
+    if (!ok) fprintf(stderr, "skelanim: bench crowd: out of memory for %u characters\n", count);
+    for (uint32_t i = 0; ok && i < count; i++)
+        phase[i] = (float)((i * 2654435761u) % 1000) / 1000.0f, mix[i] = (float)(i % 7) / 6.0f;
+    sk_batch_pipeline p = {.skeleton = R->s, .character_count = count, .clips = R->pclips, .clip_count = layers,
+                           .loop = SK_LOOP_REPEAT, .times = b.times, .mix = mix, .cursors = b.cur,
+                           .cursor_stride = R->stride, .skin = R->rig->skin, .out_palette = pal, .aos = a->aos,
+                           .cursor_cache = a->cache};
+    if (a->hook)
+        p.post = crowd_footik_hook, p.post_user = &R->footik, p.post_joints = R->footik.joints,
+        p.post_joint_count = R->footik.joint_count;
+    if (ok && layers == 3) { /* one clip at three phases, weights 0.5, 0.3, 0.2; model matrices out */
+        for (uint32_t i = 0; i < count; i++) mix[i * 3] = 0.5f, mix[i * 3 + 1] = 0.3f, mix[i * 3 + 2] = 0.2f;
+        p.mix = NULL, p.weights = mix, p.skin = NULL, p.out_palette = NULL, p.out_model = pal;
+    }
+    for (uint32_t t = 0; t < R->npaths; t++) best[t] = INFINITY, total[t] = 0;
+    sk_error err = {0};
+    for (uint32_t r = 0; ok && r < runs; r++)
+        for (uint32_t t = 0; ok && t < R->npaths; t++) { /* thread counts (and the loop) alternated */
+            double run_total = 0, cpu0 = process_cpu();
+            for (uint32_t f = 0; ok && f < frames; f++) {
+                double t0 = cli_now();
+                ok = crowd_frame(R, t, f, count, &p, &b, &err) || fail(&err);
+                double dt = cli_now() - t0;
+                run_total += dt;
+                if (dt < best[t]) best[t] = dt;
+            }
+            run_cpu[t][r] = run_total > 0 ? (process_cpu() - cpu0) / run_total : 0.0;
+            run_ms[t][r] = run_total * 1e3 / frames;
+            total[t] += run_total;
+        }
+    if (ok) crowd_print(R, count, run_ms, run_cpu, best, total);
+    free(b.pal), free(b.phase), free(b.mix), free(b.times), free(b.cur);
+    return ok;
+}
+
+static int bench_crowd(int argc, char **argv) {
+    crowd_args a;
+    memset(&a, 0, sizeof a);
+    int prc = cli_parse(&cli_cmd_bench_crowd, argc, argv, &a, NULL);
+    if (prc != CLI_CONTINUE) return prc;
+    uint32_t sizes[CROWD_MAX_SIZES] = {200, 1000, 5000}, nsizes = a.sizes.n ? a.sizes.n : 3;
+    for (uint32_t i = 0; i < a.sizes.n; i++)
+        if (!cli_parse_uint("crowd size", a.sizes.v[i], 1, 1000000, &sizes[i])) return 1;
+    crowd_run R;
+    memset(&R, 0, sizeof R);
+    R.a = &a;
+    R.nthreads = a.threads.n ? a.threads.n : 1;
+    R.threads[0] = 1;
+    for (uint32_t i = 0; i < a.threads.n; i++) R.threads[i] = cli_list_uint(&a.threads, i);
+    R.npaths = R.nthreads + (a.loop ? 1 : 0); /* path t < nthreads: sk_batch on threads[t]; the last with --loop: the plain loop */
+    if (a.loop) R.threads[R.nthreads] = 1;
+    R.layers = a.file ? 3 : a.layers; /* a file: one clip at three phases */
+    if (R.layers == 3 && a.loop) {
         fprintf(stderr, "skelanim: bench crowd: --loop is for two layers\n");
         return 1;
     }
-    if (file && joints) {
+    if (a.file && a.joints) {
         fprintf(stderr, "skelanim: bench crowd: --file or --joints, not both\n");
         return 1;
     }
-    if (file) {
-        if (!cli_load(file, &rig.asset)) return 1;
-        int32_t ci = clip_spec ? cli_find_clip(rig.asset, clip_spec) : (rig.asset->clip_count ? 0 : -1);
-        if (ci < 0) {
-            if (!clip_spec) fprintf(stderr, "skelanim: bench crowd: %s has no clip\n", file);
-            rig_free(&rig);
-            return 1;
-        }
-        rig.skel = rig.asset->skeleton;
-        rig.clips[0] = rig.clips[1] = rig.asset->clips[ci];
-        rig.skin = rig.asset->skin_count ? &rig.asset->skins[0] : NULL;
-    } else if (joints) {
-        if (!rig_synthetic(&rig, joints)) {
-            rig_free(&rig);
-            return 1;
-        }
-    } else {
-        if (!cli_load(SK_CLI_MANNEQUIN, &rig.asset)) return 1;
-        rig.skel = rig.asset->skeleton;
-        rig.clips[0] = rig.asset->clips[sk_asset_find_clip(rig.asset, "walk")];
-        rig.clips[1] = rig.asset->clips[sk_asset_find_clip(rig.asset, "run")];
-        rig.skin = &rig.asset->skins[0];
+    if (a.hook && strcmp(a.hook, "footik")) {
+        fprintf(stderr, "skelanim: bench crowd: --hook takes footik (two-bone IK of both legs onto flat ground)\n");
+        return 1;
     }
-    if (write) { /* the characters as .glb, for another runtime to read the same file */
-        sk_error werr = {0};
-        if (sk_glb_write_file(rig.asset, write, NULL, &werr) != SK_OK) {
-            fprintf(stderr, "skelanim: bench crowd: %s\n", werr.message);
-            rig_free(&rig);
-            return 1;
-        }
-        fprintf(stderr, "skelanim: bench crowd: wrote %s\n", write);
+    if (a.hook && a.loop) {
+        fprintf(stderr, "skelanim: bench crowd: --hook runs through sk_batch; not with --loop\n");
+        return 1;
     }
-    const sk_skeleton *s = rig.skel;
-    crowd_footik footik;
-    if (hook) {
-        sk_error herr = {0};
-        if (loop) {
-            fprintf(stderr, "skelanim: bench crowd: --hook runs through sk_batch; not with --loop\n");
-            rig_free(&rig);
-            return 1;
-        }
-        if (crowd_footik_init(&footik, s, &herr) != SK_OK) {
-            fprintf(stderr, "skelanim: bench crowd: %s\n", herr.message);
-            rig_free(&rig);
-            return 1;
-        }
-    }
-    uint32_t n = s->joint_count, pn = layers == 2 && rig.skin ? rig.skin->joint_count : 0;
-    const sk_clip *clips3[3] = {rig.clips[0], rig.clips[0], rig.clips[0]};
-    const sk_clip *const *pclips = layers == 3 ? clips3 : rig.clips;
-    float dw = (float)sk_clip_duration(rig.clips[0]), dr = (float)sk_clip_duration(rig.clips[1]);
+    crowd_rig rig = {0};
     int rc = 1;
-    sk_error err = {0};
-    sk_batch *pools[CROWD_MAX_PATHS] = {0};
-    sk_transform *lp0 = NULL, *lp1 = NULL, *lpose = NULL; /* --loop: one character's poses and matrices */
-    sk_mat4 *lmodel = NULL;
-    if (loop && (!(lp0 = calloc(n, sizeof *lp0)) || !(lp1 = calloc(n, sizeof *lp1)) ||
-                 !(lpose = calloc(n, sizeof *lpose)) || !(lmodel = calloc(n, sizeof *lmodel)))) {
+    if (!rig_setup(&rig, &a)) goto out;
+    R.rig = &rig;
+    R.s = rig.skel;
+    R.n = R.s->joint_count;
+    if (a.hook) {
+        sk_error herr = {0};
+        if (crowd_footik_init(&R.footik, R.s, &herr) != SK_OK) {
+            fprintf(stderr, "skelanim: bench crowd: %s\n", herr.message);
+            goto out;
+        }
+    }
+    R.pn = R.layers == 2 && rig.skin ? rig.skin->joint_count : 0;
+    const sk_clip *clips3[3] = {rig.clips[0], rig.clips[0], rig.clips[0]};
+    R.pclips = R.layers == 3 ? clips3 : rig.clips;
+    R.dw = (float)sk_clip_duration(rig.clips[0]), R.dr = (float)sk_clip_duration(rig.clips[1]);
+    uint32_t n = R.n;
+    if (a.loop && (!(R.lp0 = calloc(n, sizeof *R.lp0)) || !(R.lp1 = calloc(n, sizeof *R.lp1)) ||
+                   !(R.lpose = calloc(n, sizeof *R.lpose)) || !(R.lmodel = calloc(n, sizeof *R.lmodel)))) {
         fprintf(stderr, "skelanim: bench crowd: out of memory\n");
         goto out;
     }
-    for (uint32_t t = 0; t < nthreads; t++) {
-        sk_batch_desc d = {.threads = threads[t], .chunk = chunk, .max_joints = n, .max_clips = layers};
-        if (sk_batch_create(&d, NULL, &pools[t], &err) != SK_OK) {
+    for (uint32_t t = 0; t < R.nthreads; t++) {
+        sk_error err = {0};
+        sk_batch_desc d = {.threads = R.threads[t], .chunk = a.chunk, .max_joints = n, .max_clips = R.layers};
+        if (sk_batch_create(&d, NULL, &R.pools[t], &err) != SK_OK) {
             fail(&err);
             goto out;
         }
     }
-    size_t stride = cache ? sk_batch_cursor_cache_stride(pclips, layers) : sk_batch_cursor_stride(pclips, layers);
-    for (uint32_t k = 0; k < nsizes; k++) {
-        uint32_t count = sizes[k];
-        /* every character's palette, as a renderer needs (three layers: its model matrices) */
-        sk_mat4 *pal = malloc((size_t)count * (layers == 3 ? n : pn) * sizeof *pal);
-        float *phase = malloc(count * sizeof *phase), *mix = malloc(count * 3 * sizeof *mix);
-        double *times = malloc((size_t)count * 3 * sizeof *times);
-        /* Each character keeps a cursor per track of each clip (amortised O(1) key search). */
-        uint32_t *cur = calloc((size_t)count * stride, sizeof *cur);
-        double run_ms[CROWD_MAX_PATHS][CROWD_MAX_RUNS], run_cpu[CROWD_MAX_PATHS][CROWD_MAX_RUNS];
-        double best[CROWD_MAX_PATHS], total[CROWD_MAX_PATHS];
-        if (!pal || !phase || !mix || !times || !cur) {
-            fprintf(stderr, "skelanim: bench crowd: out of memory for %u characters\n", count);
-            free(pal), free(phase), free(mix), free(times), free(cur);
-            goto out;
-        }
-        for (uint32_t i = 0; i < count; i++) phase[i] = (float)((i * 2654435761u) % 1000) / 1000.0f, mix[i] = (float)(i % 7) / 6.0f;
-        sk_batch_pipeline p = {.skeleton = s, .character_count = count, .clips = pclips, .clip_count = layers,
-                               .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
-                               .cursor_stride = stride, .skin = rig.skin, .out_palette = pal, .aos = aos, .cursor_cache = cache};
-        if (hook) p.post = crowd_footik_hook, p.post_user = &footik, p.post_joints = footik.joints, p.post_joint_count = footik.joint_count;
-        if (layers == 3) { /* one clip at three phases, weights 0.5, 0.3, 0.2; model matrices out */
-            for (uint32_t i = 0; i < count; i++) mix[i * 3] = 0.5f, mix[i * 3 + 1] = 0.3f, mix[i * 3 + 2] = 0.2f;
-            p.mix = NULL, p.weights = mix, p.skin = NULL, p.out_palette = NULL, p.out_model = pal;
-        }
-        size_t c0 = sk_clip_cursor_size(rig.clips[0]), c1 = sk_clip_cursor_size(rig.clips[1]);
-        for (uint32_t t = 0; t < npaths; t++) best[t] = INFINITY, total[t] = 0;
-        for (uint32_t r = 0; r < runs; r++)
-            for (uint32_t t = 0; t < npaths; t++) { /* thread counts (and the loop) alternated */
-                double run_total = 0, cpu0 = process_cpu();
-                for (uint32_t f = 0; f < frames; f++) {
-                    double t0 = cli_now();
-                    bool ok = true;
-                    if (t == nthreads) { /* --loop: the same calls written out, as this bench was before sk_batch */
-                        for (uint32_t i = 0; i < count && ok; i++) {
-                            float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
-                            uint32_t *ci = cur + (size_t)i * stride;
-                            ok = sk_clip_sample_cursor(rig.clips[0], s, ph * dw, SK_LOOP_REPEAT, ci, c0, SK_POSE_OF(s, lp0, NULL), &err) == SK_OK &&
-                                 sk_clip_sample_cursor(rig.clips[1], s, ph * dr, SK_LOOP_REPEAT, ci + c0, c1, SK_POSE_OF(s, lp1, NULL), &err) == SK_OK &&
-                                 sk_blend_two(s, SK_POSE_OF(s, lp0, NULL), SK_POSE_OF(s, lp1, NULL), mix[i], NULL, false, SK_POSE_OF(s, lpose, NULL), &err) == SK_OK &&
-                                 sk_local_to_model(s, SK_POSE_OF(s, lpose, NULL), NULL, lmodel, n, &err) == SK_OK &&
-                                 sk_skin_palette(rig.skin, lmodel, n, pal + (size_t)i * pn, pn, &err) == SK_OK;
-                        }
-                    } else {
-                        for (uint32_t i = 0; i < count; i++) {
-                            float ph = fmodf(phase[i] + f / 60.0f, 1.0f);
-                            if (layers == 3)
-                                for (uint32_t l = 0; l < 3; l++) times[(size_t)i * 3 + l] = fmodf(ph + (float)l / 3.0f, 1.0f) * dw;
-                            else
-                                times[(size_t)i * 2] = ph * dw, times[(size_t)i * 2 + 1] = ph * dr;
-                        }
-                        ok = sk_batch_run_pipeline(pools[t], &p, &err) == SK_OK;
-                    }
-                    if (!ok) {
-                        fail(&err);
-                        free(pal), free(phase), free(mix), free(times), free(cur);
-                        goto out;
-                    }
-                    double dt = cli_now() - t0;
-                    run_total += dt;
-                    if (dt < best[t]) best[t] = dt;
-                }
-                run_cpu[t][r] = run_total > 0 ? (process_cpu() - cpu0) / run_total : 0.0;
-                run_ms[t][r] = run_total * 1e3 / frames;
-                total[t] += run_total;
-            }
-        double med[CROWD_MAX_PATHS];
-        for (uint32_t t = 0; t < npaths; t++) {
-            double sorted[CROWD_MAX_RUNS];
-            memcpy(sorted, run_ms[t], runs * sizeof *sorted);
-            med[t] = median(sorted, runs);
-            printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"%s\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f,"
-                   "\"threads\":%u,\"path\":\"%s\",\"layout\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
-                   count, n, frames,
-                   layers == 3 ? "3 samples + 3-layer blend + local-to-model" : "2 samples + blend + local-to-model + palette",
-                   total[t] * 1e3 / ((double)frames * runs), best[t] * 1e3,
-                   total[t] * 1e6 / ((double)frames * runs) / count, threads[t], t == nthreads ? "loop" : "batch", t == nthreads || aos ? "aos" : "soa",
-                   file ? file : joints ? "synthetic" : "mannequin", runs,
-                   med[t]);
-            for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);
-            memcpy(sorted, run_cpu[t], runs * sizeof *sorted);
-            printf("],\"cpu_per_wall\":%.2f", median(sorted, runs));
-            /* memory: the clips (each once) and what each character keeps between frames (its cursors) */
-            size_t clip_bytes = sk_clip_memory_size(rig.clips[0]) + (rig.clips[1] != rig.clips[0] ? sk_clip_memory_size(rig.clips[1]) : 0);
-            printf(",\"clip_bytes\":%zu,\"instance_bytes\":%zu", clip_bytes, stride * sizeof(uint32_t));
-            if (hook) printf(",\"hook\":\"%s\"", hook);
-            if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], threads[0]);
-            printf("}\n");
-        }
-        fflush(stdout);
-        free(pal), free(phase), free(mix), free(times), free(cur);
-    }
+    R.stride = a.cache ? sk_batch_cursor_cache_stride(R.pclips, R.layers) : sk_batch_cursor_stride(R.pclips, R.layers);
+    for (uint32_t k = 0; k < nsizes; k++)
+        if (!crowd_size(&R, sizes[k])) goto out;
     rc = 0;
 out:
-    for (uint32_t t = 0; t < nthreads; t++) sk_batch_destroy(pools[t]);
-    free(lp0), free(lp1), free(lpose), free(lmodel);
+    for (uint32_t t = 0; t < R.nthreads; t++) sk_batch_destroy(R.pools[t]);
+    free(R.lp0), free(R.lp1), free(R.lpose), free(R.lmodel);
     rig_free(&rig);
     return rc;
 }
+
+static const cli_opt crowd_opts[] = {
+    {"--count", CLI_KIND_INT, 0, .flags = CLI_LIST | CLI_AS_ARGUMENT, .meta = "N", .min = 1, .max = 1000000,
+     .help = "one more crowd size, the same as N"},
+    {"--threads", CLI_LIST_OF(CLI_KIND_INT, crowd_args, threads, 0), .meta = "T", .min = 1, .max = 256,
+     .max_count = CROWD_MAX_THREADS, .help = "threads of the pool; several: alternated", .dflt_text = "1"},
+    {"--joints", CLI_INT(crowd_args, joints), .meta = "J", .min = 2, .max = 1024,
+     .help = "a synthetic J-joint skeleton with two dense 30 Hz clips instead of the mannequin"},
+    {"--frames", CLI_INT(crowd_args, frames), .meta = "F", .min = 1, .max = 100000, .dflt = "60",
+     .help = "frames per run"},
+    {"--repeat", CLI_INT(crowd_args, runs), .meta = "R", .min = 1, .max = CROWD_MAX_RUNS, .dflt = "1",
+     .help = "runs of each thread count, alternated"},
+    {"--loop", CLI_FLAG(crowd_args, loop), .help = "also the same work as a plain loop on this thread, without the pool"},
+    {"--chunk", CLI_INT(crowd_args, chunk), .meta = "C", .min = 1, .max = 1000000,
+     .help = "characters per chunk of the pool", .dflt_text = "chosen per run"},
+    {"--aos", CLI_FLAG(crowd_args, aos), .help = "keep sk_pose, an array of structures, throughout instead of SoA poses"},
+    {"--cursor-cache", CLI_FLAG(crowd_args, cache), .help = "cursors that keep compressed clips' decoded frames"},
+    {"--hook", CLI_STRING(crowd_args, hook), .meta = "footik",
+     .help = "a post-process hook: footik, two-bone IK of both legs onto flat ground (SoA path; --aos: sk_pose)"},
+    {"--file", CLI_STRING(crowd_args, file), .meta = "FILE",
+     .help = "any readable character: its first clip, or --clip, at three phases in three layers"},
+    {"--clip", CLI_STRING(crowd_args, clip), .meta = "NAME", .help = "(--file) the clip"},
+    {"--layers", CLI_INT(crowd_args, layers), .meta = "2|3", .min = 2, .max = 3, .dflt = "2",
+     .help = "2: walk and run blended, palettes; 3: one clip at three phases, 3-layer blend, model matrices"},
+    {"--write", CLI_STRING(crowd_args, write), .meta = "OUT.glb",
+     .help = "also write the characters as .glb, for another runtime to read the same file"},
+};
+static const cli_arg crowd_arg_list[] = {
+    {"N", CLI_ARGS(crowd_args, sizes, 0), .max_count = CROWD_MAX_SIZES,
+     .help = "crowd sizes, one JSON line each", .dflt_text = "200 1000 5000"},
+};
+const cli_command cli_cmd_bench_crowd = {
+    .name = "bench crowd",
+    .run = bench_crowd,
+    .summary = "animation time per frame for crowds, on a pool of threads",
+    .about = "Animation CPU time per frame for crowds: per character two clips sampled at a "
+             "synchronised phase, blended, local-to-model and the skinning palette, through "
+             "sk_batch on a pool of threads; one JSON line per crowd size and thread count "
+             "(docs/performance.md).",
+    .opts = crowd_opts,
+    .nopts = CLI_COUNT(crowd_opts),
+    .args = crowd_arg_list,
+    .nargs = CLI_COUNT(crowd_arg_list),
+};

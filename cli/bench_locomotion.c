@@ -341,24 +341,40 @@ done:
     return rc;
 }
 
-int bench_locomotion(int argc, char **argv) {
-    bool quick = false, table = true, procedural = false;
-    uint32_t count = 1000, frames = 120;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick")) quick = true;
-        else if (!strcmp(argv[i], "--procedural")) procedural = true;
-        else if (!strcmp(argv[i], "--no-table")) table = false;
-        else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-            if (!cli_parse_uint("--count", argv[++i], 1, 100000, &count)) return 1;
-        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-            if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
-        } else {
-            fprintf(stderr, "usage: skelanim bench locomotion [--procedural] [--quick] [--count N] [--frames N] [--no-table]\n");
-            return 1;
-        }
-    }
+typedef struct bl_args {
+    uint32_t count, frames;
+    bool quick, procedural, no_table;
+} bl_args;
+
+static int bench_locomotion(int argc, char **argv) {
+    bl_args a;
+    memset(&a, 0, sizeof a);
+    int prc = cli_parse(&cli_cmd_bench_locomotion, argc, argv, &a, NULL);
+    if (prc != CLI_CONTINUE) return prc;
+    bool quick = a.quick, table = !a.no_table, procedural = a.procedural;
+    uint32_t count = a.count, frames = a.frames;
     int rc = 0;
     if (table) rc |= bl_table(quick, procedural);
     rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
     return rc;
 }
+
+static const cli_opt bl_opts[] = {
+    {"--procedural", CLI_FLAG(bl_args, procedural), .help = "the IK-only walker (seed 004) instead of the clips"},
+    {"--quick", CLI_FLAG(bl_args, quick), .help = "fewer speeds in the table (a check, not a measure)"},
+    {"--count", CLI_INT(bl_args, count), .meta = "N", .min = 1, .max = 100000, .dflt = "1000",
+     .help = "characters of the cost measure, on the mesh course"},
+    {"--frames", CLI_INT(bl_args, frames), .meta = "N", .min = 1, .max = 100000, .dflt = "120",
+     .help = "frames of the cost measure"},
+    {"--no-table", CLI_FLAG(bl_args, no_table), .help = "only the cost measure, not the table of walks"},
+};
+const cli_command cli_cmd_bench_locomotion = {
+    .name = "bench locomotion",
+    .run = bench_locomotion,
+    .summary = "foot slide over every terrain; the locomotion step's cost",
+    .about = "Foot slide, contact and penetration of walks over every terrain with a 90 degree "
+             "turn, beside the plain clips, and the cost of the locomotion step for a crowd on "
+             "the mesh course; JSON lines.",
+    .opts = bl_opts,
+    .nopts = CLI_COUNT(bl_opts),
+};

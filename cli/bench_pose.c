@@ -35,30 +35,23 @@ static double median_of(double *v, uint32_t n) {
     return v[n / 2];
 }
 
-int bench_sample(int argc, char **argv) {
-    const char *file = SK_CLI_MANNEQUIN, *clip_spec = NULL;
-    uint32_t count = 1000, frames = 200;
-    double scale = 0.0;
-    bool cache = false;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-            if (!cli_parse_uint("--count", argv[++i], 1, 100000, &count)) return 1;
-        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-            if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
-        } else if (!strcmp(argv[i], "--clip") && i + 1 < argc) {
-            clip_spec = argv[++i];
-        } else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
-            if (!cli_parse_real("--scale", argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
-        } else if (!strcmp(argv[i], "--cursor-cache")) {
-            cache = true;
-        } else if (argv[i][0] != '-') {
-            file = argv[i];
-        } else {
-            fprintf(stderr, "usage: skelanim bench sample [FILE] [--clip NAME|INDEX] [--count N] [--frames N] "
-                            "[--scale M_PER_UNIT] [--cursor-cache]\n");
-            return 1;
-        }
-    }
+typedef struct pose_args {
+    const char *file, *clip;
+    uint32_t count, frames;
+    double scale;
+    int op; /* bench mix: index into op_names */
+    bool cache;
+} pose_args;
+
+static int bench_sample(int argc, char **argv) {
+    pose_args args;
+    memset(&args, 0, sizeof args);
+    int prc = cli_parse(&cli_cmd_bench_sample, argc, argv, &args, NULL);
+    if (prc != CLI_CONTINUE) return prc;
+    const char *file = args.file ? args.file : SK_CLI_MANNEQUIN, *clip_spec = args.clip;
+    uint32_t count = args.count, frames = args.frames;
+    double scale = args.scale;
+    bool cache = args.cache;
     sk_asset *a = NULL;
     if (!cli_load_scaled(file, scale, &a)) return 1;
     int rc = 1;
@@ -141,161 +134,165 @@ done:
     return rc;
 }
 
-static int bench_stage(int stage, int argc, char **argv) {
-    static const char *names[] = {"mix", "ltm", "palette"};
-    const char *file = SK_CLI_MANNEQUIN;
-    uint32_t count = 1000, frames = 200;
-    int op = OP_TWO;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-            if (!cli_parse_uint("--count", argv[++i], 1, 100000, &count)) return 1;
-        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
-            if (!cli_parse_uint("--frames", argv[++i], 1, 100000, &frames)) return 1;
-        } else if (stage == ST_MIX && !strcmp(argv[i], "--op") && i + 1 < argc) {
-            const char *v = argv[++i];
-            op = -1;
-            for (int k = 0; k < (int)(sizeof op_names / sizeof op_names[0]); k++)
-                if (!strcmp(v, op_names[k])) op = k;
-            if (op < 0) {
-                fprintf(stderr, "skelanim: bench mix: --op: '%s' is not one of two, masked, slerp, additive, poses\n", v);
-                return 1;
-            }
-        } else if (argv[i][0] != '-') {
-            file = argv[i];
-        } else {
-            fprintf(stderr, "usage: skelanim bench %s [FILE] [--count N] [--frames N]%s\n", names[stage],
-                    stage == ST_MIX ? " [--op two|masked|slerp|additive|poses]" : "");
-            return 1;
-        }
-    }
-    sk_asset *a = NULL;
-    if (!cli_load(file, &a)) return 1;
-    const sk_skeleton *s = a->skeleton;
-    uint32_t J = s->joint_count;
-    if (stage == ST_PALETTE && a->skin_count == 0) {
-        fprintf(stderr, "skelanim: bench palette: %s has no skin\n", file);
-        sk_asset_destroy(a);
-        return 1;
-    }
-    const sk_skin *skin = a->skin_count ? &a->skins[0] : NULL;
-    uint32_t P = skin ? skin->joint_count : 0;
-    size_t nt = (size_t)count * J;
-    sk_transform *pa = malloc(nt * sizeof *pa), *pb = malloc(nt * sizeof *pb), *po = malloc(nt * sizeof *po);
-    sk_mat4 *model = malloc(nt * sizeof *model), *pal = malloc((size_t)count * (P ? P : 1) * sizeof *pal);
-    double *ft = calloc(frames, sizeof *ft), *st = calloc(frames, sizeof *st);
-    double *f2 = calloc(frames, sizeof *f2), *f1 = calloc(frames, sizeof *f1); /* palette: two passes, one pass */
-    size_t sf = sk_soa_pose_floats(J);
-    float *sa = aligned_alloc(32, (size_t)count * sf * sizeof(float)), *sb = aligned_alloc(32, (size_t)count * sf * sizeof(float));
-    float *so = aligned_alloc(32, (size_t)count * sf * sizeof(float));
-    sk_mat4 *smodel = malloc(nt * sizeof *smodel);
-    /* mix's other ops: a delta per character (B against A) and one mask */
-    sk_transform *pd = op == OP_ADDITIVE ? malloc(nt * sizeof *pd) : NULL;
-    float *sd = op == OP_ADDITIVE ? aligned_alloc(32, (size_t)count * sf * sizeof(float)) : NULL;
-    float *mask = malloc((J ? J : 1) * sizeof *mask);
-    int16_t *map = NULL; /* palette: sk_skin_joint_map's */
-    int rc = 1;
-    if (!pa || !pb || !po || !model || !pal || !ft || !st || !f2 || !f1 || !sa || !sb || !so || !smodel || !mask ||
-        (op == OP_ADDITIVE && (!pd || !sd))) {
-        fprintf(stderr, "skelanim: out of memory\n");
-        goto done;
-    }
-    /* Two poses per character: the first two clips (or the rest pose) at spread times. */
-    for (uint32_t i = 0; i < count; i++) {
-        sk_pose A = sk_pose_view(pa + (size_t)i * J, J, NULL, 0), B = sk_pose_view(pb + (size_t)i * J, J, NULL, 0);
+/* One stage over a crowd: each character's poses, matrices and palette,
+ * AoS and SoA, and the frame times. */
+typedef struct stage_run {
+    int stage, op;
+    const sk_asset *a;
+    const sk_skeleton *s;
+    const sk_skin *skin;
+    uint32_t count, frames, J, P;
+    size_t sf;                               /* floats of one SoA pose */
+    sk_transform *pa, *pb, *po, *pd;         /* two poses, the output, mix's additive delta */
+    sk_mat4 *model, *pal, *smodel;
+    float *sa, *sb, *so, *sd, *mask;         /* the same in SoA; mix's mask */
+    double *ft, *st, *f2, *f1;               /* frame times: AoS, SoA; palette's two passes, one pass */
+    int16_t *map;                            /* palette: sk_skin_joint_map's, or NULL */
+} stage_run;
+
+static bool stage_alloc(stage_run *R) {
+    uint32_t count = R->count, frames = R->frames, J = R->J, P = R->P;
+    size_t nt = (size_t)count * J, sf = R->sf = sk_soa_pose_floats(J);
+    R->pa = malloc(nt * sizeof *R->pa), R->pb = malloc(nt * sizeof *R->pb), R->po = malloc(nt * sizeof *R->po);
+    R->model = malloc(nt * sizeof *R->model), R->pal = malloc((size_t)count * (P ? P : 1) * sizeof *R->pal);
+    R->ft = calloc(frames, sizeof *R->ft), R->st = calloc(frames, sizeof *R->st);
+    R->f2 = calloc(frames, sizeof *R->f2), R->f1 = calloc(frames, sizeof *R->f1);
+    R->sa = aligned_alloc(32, (size_t)count * sf * sizeof(float)), R->sb = aligned_alloc(32, (size_t)count * sf * sizeof(float));
+    R->so = aligned_alloc(32, (size_t)count * sf * sizeof(float));
+    R->smodel = malloc(nt * sizeof *R->smodel);
+    bool additive = R->stage == ST_MIX && R->op == OP_ADDITIVE;
+    R->pd = additive ? malloc(nt * sizeof *R->pd) : NULL;
+    R->sd = additive ? aligned_alloc(32, (size_t)count * sf * sizeof(float)) : NULL;
+    R->mask = malloc((J ? J : 1) * sizeof *R->mask);
+    if (R->pa && R->pb && R->po && R->model && R->pal && R->ft && R->st && R->f2 && R->f1 && R->sa && R->sb && R->so &&
+        R->smodel && R->mask && (!additive || (R->pd && R->sd)))
+        return true;
+    fprintf(stderr, "skelanim: out of memory\n");
+    return false;
+}
+
+static void stage_free(stage_run *R) {
+    free(R->pa), free(R->pb), free(R->po), free(R->model), free(R->pal), free(R->ft), free(R->st), free(R->sa);
+    free(R->sb), free(R->so), free(R->smodel), free(R->pd), free(R->sd), free(R->mask), free(R->f2), free(R->f1);
+    free(R->map);
+}
+
+/* Two poses per character: the first two clips (or the rest pose) at spread times; the mask; the palette's map. */
+static void stage_poses(stage_run *R) {
+    const sk_skeleton *s = R->s;
+    uint32_t J = R->J;
+    size_t sf = R->sf;
+    for (uint32_t i = 0; i < R->count; i++) {
+        sk_pose A = sk_pose_view(R->pa + (size_t)i * J, J, NULL, 0), B = sk_pose_view(R->pb + (size_t)i * J, J, NULL, 0);
         sk_pose_rest(s, &A, NULL);
         sk_pose_rest(s, &B, NULL);
         double t = (double)((i * 2654435761u) % 1000) / 1000.0;
+        const sk_asset *a = R->a;
         if (a->clip_count > 0) sk_clip_sample_tracks(a->clips[0], s, t * sk_clip_duration(a->clips[0]), SK_LOOP_REPEAT, NULL, 0, &A, NULL);
         if (a->clip_count > 1) sk_clip_sample_tracks(a->clips[1], s, t * sk_clip_duration(a->clips[1]), SK_LOOP_REPEAT, NULL, 0, &B, NULL);
-        memcpy(po + (size_t)i * J, pa + (size_t)i * J, J * sizeof *po);
-        sk_pose O = sk_pose_view(po + (size_t)i * J, J, NULL, 0);
-        sk_local_to_model(s, &O, NULL, model + (size_t)i * J, J, NULL);
-        sk_soa_pose SA = sk_soa_pose_view(sa + i * sf, J), SB = sk_soa_pose_view(sb + i * sf, J), SO = sk_soa_pose_view(so + i * sf, J);
+        memcpy(R->po + (size_t)i * J, R->pa + (size_t)i * J, J * sizeof *R->po);
+        sk_pose O = sk_pose_view(R->po + (size_t)i * J, J, NULL, 0);
+        sk_local_to_model(s, &O, NULL, R->model + (size_t)i * J, J, NULL);
+        sk_soa_pose SA = sk_soa_pose_view(R->sa + i * sf, J), SB = sk_soa_pose_view(R->sb + i * sf, J), SO = sk_soa_pose_view(R->so + i * sf, J);
         sk_soa_pose_from_pose(s, &A, &SA, NULL);
         sk_soa_pose_from_pose(s, &B, &SB, NULL);
         sk_soa_pose_from_pose(s, &O, &SO, NULL);
-        if (op == OP_ADDITIVE) {
-            sk_pose D = sk_pose_view(pd + (size_t)i * J, J, NULL, 0);
-            sk_soa_pose SD = sk_soa_pose_view(sd + i * sf, J);
+        if (R->pd) {
+            sk_pose D = sk_pose_view(R->pd + (size_t)i * J, J, NULL, 0);
+            sk_soa_pose SD = sk_soa_pose_view(R->sd + i * sf, J);
             sk_pose_make_additive(s, &B, &A, &D, NULL);
             sk_soa_pose_from_pose(s, &D, &SD, NULL);
         }
     }
-    for (uint32_t j = 0; j < J; j++) mask[j] = (float)(j % 4) / 3.0f;
-    map = stage == ST_PALETTE ? malloc(J * sizeof *map) : NULL;
-    if (stage == ST_PALETTE && (!map || !sk_skin_joint_map(s, skin, map))) {
-        free(map);
-        map = NULL; /* not allowed for this skin: the one-pass figure is the two steps */
+    for (uint32_t j = 0; j < J; j++) R->mask[j] = (float)(j % 4) / 3.0f;
+    R->map = R->stage == ST_PALETTE ? malloc(J * sizeof *R->map) : NULL;
+    if (R->stage == ST_PALETTE && (!R->map || !sk_skin_joint_map(s, R->skin, R->map))) {
+        free(R->map);
+        R->map = NULL; /* not allowed for this skin: the one-pass figure is the two steps */
     }
-    double checksum = 0;
-    for (uint32_t f = 0; f < frames + 5; f++) {
-        double t0 = cli_now();
-        for (uint32_t i = 0; i < count; i++) {
-            sk_pose A = sk_pose_view(pa + (size_t)i * J, J, NULL, 0), B = sk_pose_view(pb + (size_t)i * J, J, NULL, 0);
-            sk_pose O = sk_pose_view(po + (size_t)i * J, J, NULL, 0);
-            float t = (float)(i % 7) / 6.0f;
-            if (stage == ST_MIX && op == OP_ADDITIVE) {
-                sk_pose D = sk_pose_view(pd + (size_t)i * J, J, NULL, 0);
-                sk_pose_apply_additive(s, &O, &D, t, mask, NULL);
-            } else if (stage == ST_MIX && op == OP_POSES) {
-                sk_blend_input in[2] = {{&A, 0.6f, NULL, NULL}, {&B, t * 0.4f, mask, NULL}};
-                sk_blend_poses(s, in, 2, NULL, &O, NULL);
-            } else if (stage == ST_MIX)
-                sk_blend_two(s, &A, &B, t, op == OP_MASKED ? mask : NULL, op == OP_SLERP, &O, NULL);
-            else if (stage == ST_LTM)
-                sk_local_to_model(s, &O, NULL, model + (size_t)i * J, J, NULL);
-            else
-                sk_skin_palette(skin, model + (size_t)i * J, J, pal + (size_t)i * P, P, NULL);
-        }
-        double t1 = cli_now(), dt = t1 - t0;
-        if (f >= 5) ft[f - 5] = dt;
-        if (stage != ST_PALETTE) {
-            for (uint32_t i = 0; i < count; i++) {
-                sk_soa_pose SA = sk_soa_pose_view(sa + i * sf, J), SB = sk_soa_pose_view(sb + i * sf, J);
-                sk_soa_pose SO = sk_soa_pose_view(so + i * sf, J);
-                float t = (float)(i % 7) / 6.0f;
-                if (stage == ST_MIX && op == OP_TWO) {
-                    sk_blend_two_soa(s, &SA, &SB, t, &SO, NULL);
-                } else if (stage == ST_MIX && op == OP_ADDITIVE) {
-                    sk_soa_pose SD = sk_soa_pose_view(sd + i * sf, J);
-                    sk_pose_apply_additive_soa(s, &SO, &SD, t, mask, NULL);
-                } else if (stage == ST_MIX && op == OP_POSES) {
-                    sk_soa_blend_input in[2] = {{&SA, 0.6f, NULL, NULL}, {&SB, t * 0.4f, mask, NULL}};
-                    sk_blend_poses_soa(s, in, 2, NULL, &SO, NULL);
-                } else if (stage == ST_MIX) {
-                    sk_blend_two_masked_soa(s, &SA, &SB, t, op == OP_MASKED ? mask : NULL, op == OP_SLERP, &SO, NULL);
-                } else
-                    sk_local_to_model_soa(s, &SO, NULL, smodel + (size_t)i * J, J, NULL);
-            }
-            if (f >= 5) st[f - 5] = cli_now() - t1;
-            checksum += stage == ST_MIX ? so[(size_t)(f % count) * sf + 48] : smodel[(size_t)(f % count) * J + J - 1].m[12];
-        }
-        if (stage == ST_PALETTE) { /* local-to-model and the palette: two passes, then one (the map made once) */
-            double u0 = cli_now();
-            for (uint32_t i = 0; i < count; i++) {
-                sk_soa_pose SO = sk_soa_pose_view(so + i * sf, J);
-                sk_local_to_model_soa(s, &SO, NULL, smodel + (size_t)i * J, J, NULL);
-                sk_skin_palette(skin, smodel + (size_t)i * J, J, pal + (size_t)i * P, P, NULL);
-            }
-            double u1 = cli_now();
-            for (uint32_t i = 0; i < count; i++) {
-                sk_soa_pose SO = sk_soa_pose_view(so + i * sf, J);
-                sk_local_to_model_palette_soa(s, &SO, NULL, smodel + (size_t)i * J, J, skin, map, pal + (size_t)i * P, P, NULL);
-            }
-            if (f >= 5) f2[f - 5] = u1 - u0, f1[f - 5] = cli_now() - u1;
-        }
-        checksum += stage == ST_MIX ? po[(size_t)(f % count) * J].r.w
-                    : stage == ST_LTM ? model[(size_t)(f % count) * J + J - 1].m[12]
-                                      : pal[(size_t)(f % count) * P].m[0];
+}
+
+/* The stage on every character, AoS (sk_pose, sk_mat4). */
+static void stage_aos(const stage_run *R) {
+    const sk_skeleton *s = R->s;
+    uint32_t J = R->J, P = R->P;
+    int stage = R->stage, op = R->op;
+    for (uint32_t i = 0; i < R->count; i++) {
+        sk_pose A = sk_pose_view(R->pa + (size_t)i * J, J, NULL, 0), B = sk_pose_view(R->pb + (size_t)i * J, J, NULL, 0);
+        sk_pose O = sk_pose_view(R->po + (size_t)i * J, J, NULL, 0);
+        float t = (float)(i % 7) / 6.0f;
+        if (stage == ST_MIX && op == OP_ADDITIVE) {
+            sk_pose D = sk_pose_view(R->pd + (size_t)i * J, J, NULL, 0);
+            sk_pose_apply_additive(s, &O, &D, t, R->mask, NULL);
+        } else if (stage == ST_MIX && op == OP_POSES) {
+            sk_blend_input in[2] = {{&A, 0.6f, NULL, NULL}, {&B, t * 0.4f, R->mask, NULL}};
+            sk_blend_poses(s, in, 2, NULL, &O, NULL);
+        } else if (stage == ST_MIX)
+            sk_blend_two(s, &A, &B, t, op == OP_MASKED ? R->mask : NULL, op == OP_SLERP, &O, NULL);
+        else if (stage == ST_LTM)
+            sk_local_to_model(s, &O, NULL, R->model + (size_t)i * J, J, NULL);
+        else
+            sk_skin_palette(R->skin, R->model + (size_t)i * J, J, R->pal + (size_t)i * P, P, NULL);
     }
+}
+
+/* mix and ltm on every character, SoA (core/soa.h, anim/soa_layers.h). */
+static void stage_soa(const stage_run *R) {
+    const sk_skeleton *s = R->s;
+    uint32_t J = R->J;
+    size_t sf = R->sf;
+    int stage = R->stage, op = R->op;
+    for (uint32_t i = 0; i < R->count; i++) {
+        sk_soa_pose SA = sk_soa_pose_view(R->sa + i * sf, J), SB = sk_soa_pose_view(R->sb + i * sf, J);
+        sk_soa_pose SO = sk_soa_pose_view(R->so + i * sf, J);
+        float t = (float)(i % 7) / 6.0f;
+        if (stage == ST_MIX && op == OP_TWO) {
+            sk_blend_two_soa(s, &SA, &SB, t, &SO, NULL);
+        } else if (stage == ST_MIX && op == OP_ADDITIVE) {
+            sk_soa_pose SD = sk_soa_pose_view(R->sd + i * sf, J);
+            sk_pose_apply_additive_soa(s, &SO, &SD, t, R->mask, NULL);
+        } else if (stage == ST_MIX && op == OP_POSES) {
+            sk_soa_blend_input in[2] = {{&SA, 0.6f, NULL, NULL}, {&SB, t * 0.4f, R->mask, NULL}};
+            sk_blend_poses_soa(s, in, 2, NULL, &SO, NULL);
+        } else if (stage == ST_MIX) {
+            sk_blend_two_masked_soa(s, &SA, &SB, t, op == OP_MASKED ? R->mask : NULL, op == OP_SLERP, &SO, NULL);
+        } else
+            sk_local_to_model_soa(s, &SO, NULL, R->smodel + (size_t)i * J, J, NULL);
+    }
+}
+
+/* palette: SoA local-to-model and the palette in two passes, then in one (the map made once). */
+static void stage_palette_passes(const stage_run *R, double *two, double *one) {
+    const sk_skeleton *s = R->s;
+    uint32_t J = R->J, P = R->P;
+    size_t sf = R->sf;
+    double u0 = cli_now();
+    for (uint32_t i = 0; i < R->count; i++) {
+        sk_soa_pose SO = sk_soa_pose_view(R->so + i * sf, J);
+        sk_local_to_model_soa(s, &SO, NULL, R->smodel + (size_t)i * J, J, NULL);
+        sk_skin_palette(R->skin, R->smodel + (size_t)i * J, J, R->pal + (size_t)i * P, P, NULL);
+    }
+    double u1 = cli_now();
+    for (uint32_t i = 0; i < R->count; i++) {
+        sk_soa_pose SO = sk_soa_pose_view(R->so + i * sf, J);
+        sk_local_to_model_palette_soa(s, &SO, NULL, R->smodel + (size_t)i * J, J, R->skin, R->map,
+                                      R->pal + (size_t)i * P, P, NULL);
+    }
+    *two = u1 - u0, *one = cli_now() - u1;
+}
+
+static void stage_print(const stage_run *R, const char *name, const char *file) {
+    uint32_t frames = R->frames, J = R->J, P = R->P;
+    int stage = R->stage;
+    double *ft = R->ft, *st = R->st, *f2 = R->f2, *f1 = R->f1;
     qsort(ft, frames, sizeof *ft, cli_cmp_double);
     qsort(st, frames, sizeof *st, cli_cmp_double);
-    double per = (double)count * (stage == ST_PALETTE ? P : J);
-    printf("{\"bench\":\"%s\",", names[stage]);
-    if (stage == ST_MIX) printf("\"op\":\"%s\",", op_names[op]);
+    double per = (double)R->count * (stage == ST_PALETTE ? P : J);
+    printf("{\"bench\":\"%s\",", name);
+    if (stage == ST_MIX) printf("\"op\":\"%s\",", op_names[R->op]);
     printf("\"file\":\"%s\",\"characters\":%u,\"joints\":%u,\"frames\":%u,"
            "\"ns_per_joint_min\":%.3f,\"ns_per_joint_median\":%.3f",
-           file, count, stage == ST_PALETTE ? P : J, frames, ft[0] * 1e9 / per,
+           file, R->count, stage == ST_PALETTE ? P : J, frames, ft[0] * 1e9 / per,
            ft[frames / 2] * 1e9 / per);
     if (stage != ST_PALETTE)
         printf(",\"aos_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_median\":%.3f",
@@ -303,21 +300,133 @@ static int bench_stage(int stage, int argc, char **argv) {
     else {
         qsort(f2, frames, sizeof *f2, cli_cmp_double);
         qsort(f1, frames, sizeof *f1, cli_cmp_double);
-        double pj = (double)count * J;
+        double pj = (double)R->count * J;
         printf(",\"skeleton_joints\":%u,\"two_pass_ns_per_joint_min\":%.3f,\"two_pass_ns_per_joint_median\":%.3f,"
                "\"one_pass_ns_per_joint_min\":%.3f,\"one_pass_ns_per_joint_median\":%.3f",
                J, f2[0] * 1e9 / pj, f2[frames / 2] * 1e9 / pj, f1[0] * 1e9 / pj, f1[frames / 2] * 1e9 / pj);
     }
     printf("}\n");
+}
+
+static int bench_stage(int stage, const cli_command *cmd, int argc, char **argv) {
+    static const char *names[] = {"mix", "ltm", "palette"};
+    pose_args args;
+    memset(&args, 0, sizeof args);
+    int prc = cli_parse(cmd, argc, argv, &args, NULL);
+    if (prc != CLI_CONTINUE) return prc;
+    const char *file = args.file ? args.file : SK_CLI_MANNEQUIN;
+    sk_asset *a = NULL;
+    if (!cli_load(file, &a)) return 1;
+    if (stage == ST_PALETTE && a->skin_count == 0) {
+        fprintf(stderr, "skelanim: bench palette: %s has no skin\n", file);
+        sk_asset_destroy(a);
+        return 1;
+    }
+    stage_run R;
+    memset(&R, 0, sizeof R);
+    R.stage = stage, R.op = stage == ST_MIX ? args.op : OP_TWO;
+    R.a = a, R.s = a->skeleton, R.skin = a->skin_count ? &a->skins[0] : NULL;
+    R.count = args.count, R.frames = args.frames, R.J = R.s->joint_count, R.P = R.skin ? R.skin->joint_count : 0;
+    int rc = 1;
+    if (!stage_alloc(&R)) goto done;
+    stage_poses(&R);
+    double checksum = 0;
+    uint32_t count = R.count, J = R.J;
+    for (uint32_t f = 0; f < R.frames + 5; f++) {
+        double t0 = cli_now();
+        stage_aos(&R);
+        double t1 = cli_now(), dt = t1 - t0;
+        if (f >= 5) R.ft[f - 5] = dt;
+        if (stage != ST_PALETTE) {
+            stage_soa(&R);
+            if (f >= 5) R.st[f - 5] = cli_now() - t1;
+            checksum += stage == ST_MIX ? R.so[(size_t)(f % count) * R.sf + 48] : R.smodel[(size_t)(f % count) * J + J - 1].m[12];
+        } else {
+            double two, one;
+            stage_palette_passes(&R, &two, &one);
+            if (f >= 5) R.f2[f - 5] = two, R.f1[f - 5] = one;
+        }
+        checksum += stage == ST_MIX ? R.po[(size_t)(f % count) * J].r.w
+                    : stage == ST_LTM ? R.model[(size_t)(f % count) * J + J - 1].m[12]
+                                      : R.pal[(size_t)(f % count) * R.P].m[0];
+    }
+    stage_print(&R, names[stage], file);
     if (!isfinite(checksum)) fprintf(stderr, "skelanim: bench %s: the outputs are not finite\n", names[stage]);
     rc = 0;
 done:
-    free(pa), free(pb), free(po), free(model), free(pal), free(ft), free(st), free(sa), free(sb), free(so), free(smodel);
-    free(pd), free(sd), free(mask), free(f2), free(f1), free(map);
+    stage_free(&R);
     sk_asset_destroy(a);
     return rc;
 }
 
-int bench_mix(int argc, char **argv) { return bench_stage(ST_MIX, argc, argv); }
-int bench_ltm(int argc, char **argv) { return bench_stage(ST_LTM, argc, argv); }
-int bench_palette(int argc, char **argv) { return bench_stage(ST_PALETTE, argc, argv); }
+static int bench_mix(int argc, char **argv) { return bench_stage(ST_MIX, &cli_cmd_bench_mix, argc, argv); }
+static int bench_ltm(int argc, char **argv) { return bench_stage(ST_LTM, &cli_cmd_bench_ltm, argc, argv); }
+static int bench_palette(int argc, char **argv) { return bench_stage(ST_PALETTE, &cli_cmd_bench_palette, argc, argv); }
+
+/* --count and --frames, and FILE, of every stage. */
+#define POSE_OPTS                                                                                             \
+    {"--count", CLI_INT(pose_args, count), .meta = "N", .min = 1, .max = 100000, .dflt = "1000",             \
+     .help = "characters, each with its own poses and matrices"},                                            \
+    {"--frames", CLI_INT(pose_args, frames), .meta = "N", .min = 1, .max = 100000, .dflt = "200",            \
+     .help = "frames timed, after 5 untimed"}
+static const cli_arg pose_file_arg[] = {
+    {"FILE", CLI_ARG(pose_args, file), .help = CLI_FILE_HELP, .dflt_text = SK_CLI_MANNEQUIN},
+};
+
+static const cli_opt sample_opts[] = {
+    POSE_OPTS,
+    {"--clip", CLI_STRING(pose_args, clip), .meta = "NAME|INDEX", .help = "the clip", .dflt_text = "the first"},
+    CLI_OPT_SCALE(pose_args, scale),
+    {"--cursor-cache", CLI_FLAG(pose_args, cache), .help = "cursors that keep a compressed clip's decoded frames"},
+};
+const cli_command cli_cmd_bench_sample = {
+    .name = "bench sample",
+    .run = bench_sample,
+    .summary = "clip sampling over a crowd, ns per joint",
+    .about = "Clip sampling over a crowd in ns per joint: forward at 60 Hz with a cursor per "
+             "character, at random times, and into SoA poses; one JSON line.",
+    .opts = sample_opts,
+    .nopts = CLI_COUNT(sample_opts),
+    .args = pose_file_arg,
+    .nargs = CLI_COUNT(pose_file_arg),
+};
+
+static const cli_opt mix_opts[] = {
+    POSE_OPTS,
+    {"--op", CLI_CHOICE(pose_args, op, "two|masked|slerp|additive|poses"), .dflt = "two",
+     .help = "the blend: two poses (nlerp), masked, slerp, an additive delta, sk_blend_poses of two inputs"},
+};
+const cli_command cli_cmd_bench_mix = {
+    .name = "bench mix",
+    .run = bench_mix,
+    .summary = "a two-pose blend over a crowd, ns per joint",
+    .about = "A two-pose blend (or --op's) over a crowd in ns per joint, AoS and SoA; one JSON "
+             "line.",
+    .opts = mix_opts,
+    .nopts = CLI_COUNT(mix_opts),
+    .args = pose_file_arg,
+    .nargs = CLI_COUNT(pose_file_arg),
+};
+
+static const cli_opt stage_opts[] = {POSE_OPTS};
+const cli_command cli_cmd_bench_ltm = {
+    .name = "bench ltm",
+    .run = bench_ltm,
+    .summary = "local-to-model over a crowd, ns per joint",
+    .about = "Local-to-model over a crowd in ns per joint, AoS and SoA; one JSON line.",
+    .opts = stage_opts,
+    .nopts = CLI_COUNT(stage_opts),
+    .args = pose_file_arg,
+    .nargs = CLI_COUNT(pose_file_arg),
+};
+const cli_command cli_cmd_bench_palette = {
+    .name = "bench palette",
+    .run = bench_palette,
+    .summary = "the skinning palette over a crowd, ns per joint",
+    .about = "The skinning palette over a crowd in ns per joint, and SoA local-to-model with the "
+             "palette in two passes and in one; one JSON line.",
+    .opts = stage_opts,
+    .nopts = CLI_COUNT(stage_opts),
+    .args = pose_file_arg,
+    .nargs = CLI_COUNT(pose_file_arg),
+};

@@ -147,20 +147,18 @@ done:
     return rc;
 }
 
-int bench_skin(int argc, char **argv) {
-    uint32_t nv = 200000, joints = 64;
-    const char *files[16];
-    int file_count = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--vertices") && i + 1 < argc) {
-            if (!cli_parse_uint("--vertices", argv[++i], 1, 100000000, &nv)) return 1;
-        } else if (argv[i][0] != '-' && file_count < 16) {
-            files[file_count++] = argv[i];
-        } else {
-            fprintf(stderr, "usage: skelanim bench skin [--vertices N] [FILE.glb ...]\n");
-            return 1;
-        }
-    }
+typedef struct bs_args {
+    uint32_t vertices;
+    cli_list files;
+} bs_args;
+
+static int bench_skin(int argc, char **argv) {
+    bs_args args = {0, {NULL, 0}};
+    int prc = cli_parse(&cli_cmd_bench_skin, argc, argv, &args, NULL);
+    if (prc != CLI_CONTINUE) return prc;
+    uint32_t nv = args.vertices, joints = 64;
+    const char *const *files = args.files.v;
+    int file_count = (int)args.files.n;
     /* Copy bandwidth: memcpy of a buffer far larger than the caches. */
     size_t cb = (size_t)64 << 20;
     char *src = malloc(cb), *dst = malloc(cb);
@@ -264,3 +262,23 @@ int bench_skin(int argc, char **argv) {
     free(adq);
     return rc;
 }
+
+static const cli_opt bs_opts[] = {
+    {"--vertices", CLI_INT(bs_args, vertices), .meta = "N", .min = 1, .max = 100000000, .dflt = "200000",
+     .help = "vertices of the synthetic grid; each sample of a file skins about N vertices"},
+};
+static const cli_arg bs_arg_list[] = {
+    {"FILE", CLI_ARGS(bs_args, files, 0), .max_count = 16, .help = ".glb or .gltf files with skinned meshes"},
+};
+const cli_command cli_cmd_bench_skin = {
+    .name = "bench skin",
+    .run = bench_skin,
+    .summary = "CPU skinning in ns per vertex: a grid, the mannequin, each FILE",
+    .about = "CPU skinning (positions and normals; LBS and DQS at every SIMD level the CPU has) "
+             "in ns per vertex: a synthetic grid beside the bound set by memory bandwidth, the "
+             "mannequin and each FILE; one JSON line per measurement.",
+    .opts = bs_opts,
+    .nopts = CLI_COUNT(bs_opts),
+    .args = bs_arg_list,
+    .nargs = CLI_COUNT(bs_arg_list),
+};

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t bt_rng;
-static double bt_rnd(void) {
-    bt_rng ^= bt_rng >> 12;
-    bt_rng ^= bt_rng << 25;
-    bt_rng ^= bt_rng >> 27;
-    return (double)((bt_rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
+/* xorshift64*: the rays, from --seed. */
+static double bt_rnd(uint64_t *rng) {
+    *rng ^= *rng >> 12;
+    *rng ^= *rng << 25;
+    *rng ^= *rng >> 27;
+    return (double)((*rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 typedef struct bt_ray { sk_vec3 o, d; float max; } bt_ray;
@@ -36,14 +36,14 @@ static void bt_emit(cJSON *o) {
 
 /* Rays over [-half, half]^2 starting 0.5-2 m above the ground height at
  * their (x, z) (found with a long vertical ray). */
-static void bt_make_rays(const sk_terrain *t, bt_ray *rays, uint32_t n, float half, bool slant) {
+static void bt_make_rays(const sk_terrain *t, bt_ray *rays, uint32_t n, float half, bool slant, uint64_t *rng) {
     for (uint32_t i = 0; i < n; i++) {
-        float x = (float)((2 * bt_rnd() - 1) * half), z = (float)((2 * bt_rnd() - 1) * half);
+        float x = (float)((2 * bt_rnd(rng) - 1) * half), z = (float)((2 * bt_rnd(rng) - 1) * half);
         sk_terrain_hit h;
         float ground = sk_terrain_height(t, x, z, 100.0f, 200.0f, &h) ? h.point.y : 0.0f;
-        rays[i].o = sk_vec3_make(x, ground + (float)(0.5 + 1.5 * bt_rnd()), z);
+        rays[i].o = sk_vec3_make(x, ground + (float)(0.5 + 1.5 * bt_rnd(rng)), z);
         if (slant) {
-            double el = (10.0 + 70.0 * bt_rnd()) * 3.14159265358979 / 180.0, az = 2 * 3.14159265358979 * bt_rnd();
+            double el = (10.0 + 70.0 * bt_rnd(rng)) * 3.14159265358979 / 180.0, az = 2 * 3.14159265358979 * bt_rnd(rng);
             rays[i].d = sk_vec3_make((float)(cos(el) * cos(az)), (float)-sin(el), (float)(cos(el) * sin(az)));
             rays[i].max = 5.0f;
         } else {
@@ -90,29 +90,16 @@ static void bt_run(const char *name, const sk_terrain *t, const char *method, co
     bt_emit(o);
 }
 
-int bench_terrain(int argc, char **argv) {
-    uint32_t nrays = 20000, grid = 224, seed = 2009;
-    for (int i = 0; i < argc; i++) {
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--rays") && val) {
-            if (!cli_parse_uint("--rays", val, 0, 100000000, &nrays)) return 1;
-            i++;
-        } else if (!strcmp(argv[i], "--grid-size") && val) {
-            if (!cli_parse_uint("--grid-size", val, 0, 100000, &grid)) return 1;
-            i++;
-        } else if (!strcmp(argv[i], "--seed") && val) {
-            if (!cli_parse_uint("--seed", val, 0, UINT32_MAX, &seed)) return 1;
-            i++;
-        } else {
-            fprintf(stderr, "usage: skelanim bench terrain [--rays N] [--grid-size N (mesh of 2 N^2 triangles)] [--seed S]\n");
-            return 1;
-        }
-    }
-    if (nrays == 0 || nrays > 10000000 || grid == 0 || grid > 4000) {
-        fprintf(stderr, "skelanim: bench terrain: --rays 1..10000000, --grid-size 1..4000\n");
-        return 1;
-    }
-    bt_rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed << 1);
+typedef struct bt_args {
+    uint32_t rays, grid, seed;
+} bt_args;
+
+static int bench_terrain(int argc, char **argv) {
+    bt_args args = {0, 0, 0};
+    int rc = cli_parse(&cli_cmd_bench_terrain, argc, argv, &args, NULL);
+    if (rc != CLI_CONTINUE) return rc;
+    uint32_t nrays = args.rays, grid = args.grid, seed = args.seed;
+    uint64_t rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed << 1);
     bt_ray *rays = malloc(sizeof *rays * nrays);
     if (!rays) return 1;
     sk_error err;
@@ -132,7 +119,7 @@ int bench_terrain(int argc, char **argv) {
     }
     for (int k = 0; k < 5; k++)
         for (int slant = 0; slant < 2; slant++) {
-            bt_make_rays(&t[k], rays, nrays, 10.0f, slant);
+            bt_make_rays(&t[k], rays, nrays, 10.0f, slant, &rng);
             cJSON *x = cJSON_CreateObject();
             cJSON_AddStringToObject(x, "kind", slant ? "slant" : "down");
             bt_run(names[k], &t[k], NULL, rays, nrays, x);
@@ -171,7 +158,7 @@ int bench_terrain(int argc, char **argv) {
     uint32_t nbrute = nrays / 100 ? nrays / 100 : 1;
     for (int kind = 0; kind < 3; kind++) {
         bool slant = kind == 1;
-        bt_make_rays(&mg, rays, nrays, kind == 2 ? 0.5f : 9.5f, slant);
+        bt_make_rays(&mg, rays, nrays, kind == 2 ? 0.5f : 9.5f, slant, &rng);
         cJSON *x = cJSON_CreateObject();
         cJSON_AddStringToObject(x, "kind", kind == 2 ? "down_local" : (slant ? "slant" : "down"));
         cJSON_AddNumberToObject(x, "triangles", info.triangle_count);
@@ -198,3 +185,22 @@ int bench_terrain(int argc, char **argv) {
     free(rays);
     return 0;
 }
+
+static const cli_opt bt_opts[] = {
+    {"--rays", CLI_INT(bt_args, rays), .meta = "N", .min = 1, .max = 10000000, .dflt = "20000",
+     .help = "rays of each kind per terrain"},
+    {"--grid-size", CLI_INT(bt_args, grid), .meta = "N", .min = 1, .max = 4000, .dflt = "224",
+     .help = "the mesh terrain: an N x N grid of 2 N^2 triangles"},
+    {"--seed", CLI_INT(bt_args, seed), .meta = "S", .min = 0, .max = UINT32_MAX, .dflt = "2009",
+     .help = "the seed of the rays and of the bumps"},
+};
+const cli_command cli_cmd_bench_terrain = {
+    .name = "bench terrain",
+    .run = bench_terrain,
+    .summary = "ns per ray cast on the built-in terrains and a triangle mesh",
+    .about = "Nanoseconds per ray for each built-in terrain and for a triangle-mesh terrain "
+             "through its grid and by brute force, rays straight down and slanted; one JSON line "
+             "per terrain and kind of ray.",
+    .opts = bt_opts,
+    .nopts = CLI_COUNT(bt_opts),
+};

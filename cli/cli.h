@@ -3,6 +3,7 @@
 #define SK_CLI_H
 
 #include "skelanim.h"
+#include "options.h"
 #include "parse_number.h"
 
 #include <cjson/cJSON.h>
@@ -26,6 +27,11 @@ bool cli_is_bvh(const char *path);
 /* The range of --scale (units per file unit). */
 #define CLI_SCALE_MIN 1e-9
 #define CLI_SCALE_MAX 1e9
+/* The help of a FILE argument, and the --scale option of the commands that load one. */
+#define CLI_FILE_HELP "a .glb, .gltf, .skc or .bvh file, or " SK_CLI_MANNEQUIN ", the built-in character"
+#define CLI_OPT_SCALE(T, f)                                                                                \
+    {"--scale", CLI_REAL(T, f), .min = CLI_SCALE_MIN, .max = CLI_SCALE_MAX, .meta = "M",                  \
+     .help = "metres per unit of a .bvh file, 0.0564444 for CMU captures", .dflt_text = "the file's units"}
 /* A JSON number formatted with 9 significant digits (float precision). A
  * non-finite value is kept as a non-finite cJSON number, which
  * cli_json_finite finds: the tool never prints it (as null) with exit 0. */
@@ -78,7 +84,7 @@ typedef struct cli_sample_ext {
     uint32_t nclips;
     const char *blend_mode; /* --blend-mode nlerp|slerp */
     const char *graph;      /* --graph FILE */
-    const char **sets;      /* --set NAME=VALUE | NAME (trigger) */
+    const char *const *sets; /* --set NAME=VALUE | NAME (trigger) */
     uint32_t nsets;
     const char *steps;      /* --steps DT[xN],... */
 } cli_sample_ext;
@@ -86,53 +92,36 @@ bool cli_sample_blend(const sk_asset *asset, const cli_sample_ext *x, double t, 
                       float *weights, cJSON *root);
 bool cli_sample_graph(const sk_asset *asset, const cli_sample_ext *x, sk_transform *local, float *weights, cJSON *root,
                       double *total_time);
-int bench_blend(int argc, char **argv);
-
-int cmd_info(int argc, char **argv);
-int cmd_sample(int argc, char **argv);
-int cmd_export_mannequin(int argc, char **argv);
-int cmd_export_course(int argc, char **argv); /* cli/cmd_export.c */
-int cmd_convert(int argc, char **argv); /* cli/cmd_export.c */
-int cmd_bench(int argc, char **argv);
-int cmd_demo(int argc, char **argv);
-int cmd_ik(int argc, char **argv);   /* cli/cmd_ik.c */
-int cmd_analyze(int argc, char **argv); /* cli/cmd_analyze.c */
-int cmd_render(int argc, char **argv); /* cli/cmd_render.c */
-int cmd_view(int argc, char **argv);   /* cli/cmd_view.c */
-int cmd_locomote(int argc, char **argv); /* cli/cmd_locomote.c */
-int cmd_compress(int argc, char **argv); /* cli/cmd_compress.c */
-int cli_bench_sample_compressed(int argc, char **argv); /* cli/cmd_compress.c */
-int cmd_demo_locomotion(int argc, char **argv); /* cli/cmd_locomote.c */
-int cmd_demo_procedural(int argc, char **argv);  /* cli/cmd_locomote.c */
+/* The commands (options.h), each in its file: cli/cmd_NAME.c, cli/bench_NAME.c,
+ * cli/demo_NAME.c; main.c lists them. */
+extern const cli_command cli_cmd_demo;             /* cmd_demo.c */
+extern const cli_command cli_cmd_demo_locomotion;  /* demo_walks.c */
+extern const cli_command cli_cmd_demo_procedural;  /* demo_walks.c */
+extern const cli_command cli_cmd_info;
+extern const cli_command cli_cmd_sample;
+extern const cli_command cli_cmd_render;
+extern const cli_command cli_cmd_view;
+extern const cli_command cli_cmd_analyze;
+extern const cli_command cli_cmd_locomote;
+extern const cli_command cli_cmd_ik;
+extern const cli_command cli_cmd_export_mannequin; /* cmd_export.c */
+extern const cli_command cli_cmd_export_course;    /* cmd_export.c */
+extern const cli_command cli_cmd_convert;          /* cmd_export.c */
+extern const cli_command cli_cmd_compress;
+extern const cli_command cli_cmd_bench_load;       /* cmd_bench.c */
+extern const cli_command cli_cmd_bench_json;       /* cmd_bench.c */
+extern const cli_command cli_cmd_bench_blend;
+extern const cli_command cli_cmd_bench_ik;
+extern const cli_command cli_cmd_bench_skin;
+extern const cli_command cli_cmd_bench_crowd;
+extern const cli_command cli_cmd_bench_terrain;
+extern const cli_command cli_cmd_bench_locomotion;
+extern const cli_command cli_cmd_bench_sample;     /* bench_pose.c */
+extern const cli_command cli_cmd_bench_mix;        /* bench_pose.c */
+extern const cli_command cli_cmd_bench_ltm;        /* bench_pose.c */
+extern const cli_command cli_cmd_bench_palette;    /* bench_pose.c */
+extern const cli_command cli_cmd_bench_sample_compressed; /* bench_compressed.c */
 /* Creates the folder that will hold path (one level), if missing; prints and returns false on failure. */
 bool cli_make_parent_dir(const char *path);
-
-/* SDL2 window for `view` and `demo --window` (cli/cmd_view.c). */
-typedef struct cli_window cli_window;
-enum { CLI_KEY_LEFT = 1001, CLI_KEY_RIGHT, CLI_KEY_UP, CLI_KEY_DOWN, CLI_KEY_BACKTAB };
-typedef struct cli_input {
-    int keys[32]; /* ASCII for printable keys, CLI_KEY_* for the others */
-    int nkeys;
-    float drag_x, drag_y, pan_x, pan_y, wheel;
-} cli_input;
-typedef struct cli_orbit { float target[3], az, el, dist; } cli_orbit;
-cli_window *cli_window_open(const char *title, int w, int h, sk_error *err);
-void cli_window_close(cli_window *cw);
-void cli_window_begin(cli_window *cw, int *w, int *h); /* binds the window's framebuffer; drawable size */
-void cli_window_read(cli_window *cw, unsigned char *rgb, int w, int h);
-void cli_window_swap(cli_window *cw);
-void cli_window_title(cli_window *cw, const char *title);
-const char *cli_window_get_title(cli_window *cw);
-bool cli_window_poll(cli_window *cw, cli_input *in); /* false: closed (window, Esc or q) */
-void cli_orbit_apply(cli_orbit *o, const cli_input *in);
-int bench_ik(int argc, char **argv); /* cli/bench_ik.c */
-int bench_skin(int argc, char **argv); /* cli/bench_skin.c */
-int bench_crowd(int argc, char **argv); /* cli/bench_crowd.c */
-int bench_terrain(int argc, char **argv); /* cli/bench_terrain.c */
-int bench_locomotion(int argc, char **argv); /* cli/bench_locomotion.c */
-int bench_sample(int argc, char **argv);     /* cli/bench_pose.c */
-int bench_mix(int argc, char **argv);
-int bench_ltm(int argc, char **argv);
-int bench_palette(int argc, char **argv);
 
 #endif

@@ -91,51 +91,29 @@ static void print_leg(const sk_skeleton *skel, const sk_motion_analysis *a, cons
            L->stride_direction.z, L->stride_source == SK_STRIDE_FOOTPRINTS ? "footprints" : "contact");
 }
 
-int cmd_analyze(int argc, char **argv) {
-    const char *file = NULL, *clip_spec = NULL, *legs_spec = "auto", *cycle_spec = NULL, *plot = NULL;
-    bool json = false;
-    double scale = 0.0;
+typedef struct analyze_args {
+    const char *file, *clip, *legs, *cycle, *plot;
+    int stride; /* index into "auto|contact|footprints" */
+    uint32_t samples;
+    double scale;
+    bool json, backward, stride_planted;
+} analyze_args;
+
+static int cmd_analyze(int argc, char **argv) {
+    static const sk_stride_source strides[] = {SK_STRIDE_AUTO, SK_STRIDE_CONTACT, SK_STRIDE_FOOTPRINTS};
+    analyze_args args;
+    memset(&args, 0, sizeof args);
+    int prc = cli_parse(&cli_cmd_analyze, argc, argv, &args, NULL);
+    if (prc != CLI_CONTINUE) return prc;
+    const char *file = args.file, *clip_spec = args.clip, *legs_spec = args.legs, *cycle_spec = args.cycle;
+    const char *plot = args.plot;
+    bool json = args.json;
+    double scale = args.scale;
     sk_motion_analysis_options opt = {0};
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--json")) json = true;
-        else if (!strcmp(a, "--backward")) opt.backward = true;
-        else if (!strcmp(a, "--stride-planted")) opt.stride_planted = true;
-        else if (!strcmp(a, "--clip") && val) clip_spec = argv[++i];
-        else if (!strcmp(a, "--legs") && val) legs_spec = argv[++i];
-        else if (!strcmp(a, "--cycle") && val) cycle_spec = argv[++i];
-        else if (!strcmp(a, "--stride") && val) {
-            const char *v = argv[++i];
-            if (!strcmp(v, "auto")) opt.stride_source = SK_STRIDE_AUTO;
-            else if (!strcmp(v, "contact")) opt.stride_source = SK_STRIDE_CONTACT;
-            else if (!strcmp(v, "footprints")) opt.stride_source = SK_STRIDE_FOOTPRINTS;
-            else {
-                fprintf(stderr, "skelanim: --stride %s: expected auto, contact or footprints\n", v);
-                return 1;
-            }
-        }
-        else if (!strcmp(a, "--samples") && val) {
-            if (!cli_parse_uint("--samples", argv[++i], 0, 1000000, &opt.sample_count)) return 1;
-        } else if (!strcmp(a, "--scale") && val) {
-            if (!cli_parse_real("--scale", argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
-        } else if (!strcmp(a, "--plot") && val) plot = argv[++i];
-        else if (a[0] == '-' && strcmp(a, SK_CLI_MANNEQUIN)) {
-            fprintf(stderr, "skelanim: analyze: unknown option or missing value: %s\n", a);
-            return 1;
-        } else if (!file) file = a;
-        else {
-            fprintf(stderr, "skelanim: analyze: more than one FILE (%s)\n", a);
-            return 1;
-        }
-    }
-    if (!file) {
-        fprintf(stderr, "usage: skelanim analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] "
-                        "[--backward] [--samples N] [--cycle auto|START:END] [--stride auto|contact|footprints] [--stride-planted] "
-                        "[--json] [--plot OUT.png] [--scale M]   (FILE: .glb, .gltf, .bvh or %s; the analysis is in metres:\n"
-                        "give a .bvh's metres per unit, e.g. --scale 0.0564444 for CMU files)\n",
-                SK_CLI_MANNEQUIN);
-        return 1;
-    }
+    opt.backward = args.backward;
+    opt.stride_planted = args.stride_planted;
+    opt.stride_source = strides[args.stride];
+    opt.sample_count = args.samples;
     sk_asset *asset = NULL;
     if (!cli_load_scaled(file, scale, &asset)) return 1;
     int rc = 1;
@@ -245,3 +223,46 @@ done:
     sk_asset_destroy(asset);
     return rc;
 }
+
+static const cli_opt analyze_opts[] = {
+    {"--clip", CLI_STRING(analyze_args, clip), .meta = "NAME|INDEX",
+     .help = "the walk or run cycle", .dflt_text = "a clip named walk, else the first"},
+    {"--legs", CLI_STRING(analyze_args, legs), .meta = "auto|HIP:KNEE:ANKLE:TOE,...", .dflt = "auto",
+     .help = "the legs: found from joint names, or given by joint name or index; TOE may be empty or none"},
+    {"--backward", CLI_FLAG(analyze_args, backward), .help = "the cycle walks backward"},
+    {"--samples", CLI_INT(analyze_args, samples), .meta = "N", .min = 0, .max = 1000000, .dflt = "0",
+     .help = "samples over the cycle; 0: 4 x the clip's key rate, at least 60"},
+    {"--cycle", CLI_STRING(analyze_args, cycle), .meta = "auto|START:END",
+     .help = "the cycle inside the clip: its best cycle (closest poses), or from START to END seconds",
+     .dflt_text = "the whole clip"},
+    {"--stride", CLI_CHOICE(analyze_args, stride, "auto|contact|footprints"), .dflt = "auto",
+     .help = "the stride from the foot's contact (seed 002), or from footprints one cycle apart (captures whose "
+             "planted feet skate); auto: footprints for a cycle cut from a longer clip that moves by its root"},
+    {"--stride-planted", CLI_FLAG(analyze_args, stride_planted),
+     .help = "the contact stride over foot-land .. foot-lift instead of foot-strike .. foot-off"},
+    {"--json", CLI_FLAG(analyze_args, json), .help = "the saved format (io/analysis_json.h) and the analysis time"},
+    {"--plot", CLI_STRING(analyze_args, plot), .meta = "OUT.png",
+     .help = "draw one cycle per leg: heel/toe/footbase heights, balance, normalised footbase z, keytimes, contacts"},
+    CLI_OPT_SCALE(analyze_args, scale),
+};
+static const cli_arg analyze_arg_list[] = {
+    {"FILE", CLI_ARG(analyze_args, file), .flags = CLI_REQUIRED, .help = CLI_FILE_HELP},
+};
+static const char *const analyze_notes[] = {
+    "The analysis is in metres: give a .bvh's metres per unit with --scale (0.0564444 for CMU files).\n"
+    "Heel and toe come from the skinned mesh's sole when the file has one, else from the skeleton.\n",
+    NULL,
+};
+const cli_command cli_cmd_analyze = {
+    .name = "analyze",
+    .run = cmd_analyze,
+    .summary = "motion analysis of a walk or run cycle: keytimes, stride, speed",
+    .about = "Motion analysis of a walk or run cycle (seed 002 ch. 3): per-leg keytimes, stride, "
+             "cycle speed and direction; human-readable, or --json (the saved format plus the "
+             "analysis time); --plot draws one cycle per leg.",
+    .opts = analyze_opts,
+    .nopts = CLI_COUNT(analyze_opts),
+    .args = analyze_arg_list,
+    .nargs = CLI_COUNT(analyze_arg_list),
+    .notes = analyze_notes,
+};

@@ -168,34 +168,35 @@ static load_figures time_fresh(load_fn fn, const char *path, int min_runs, doubl
     return f;
 }
 
+typedef struct bench_files_args {
+    cli_list paths;
+    int only; /* index into "skelanim|assimp", when given */
+    bool quick, same_process;
+} bench_files_args;
+
+/* The files of the PATH arguments (folders searched); false (after saying so) when there is none. */
+static bool gather_files(const char *bench, const cli_list *paths, file_list *files) {
+    for (uint32_t i = 0; i < paths->n; i++) collect(files, paths->v[i], 0);
+    if (files->n) return true;
+    fprintf(stderr, "skelanim: bench %s: no .glb, .gltf or .bvh file in the paths given\n", bench);
+    return false;
+}
+
 static int bench_load(int argc, char **argv) {
+    bench_files_args a;
+    memset(&a, 0, sizeof a);
+    cli_seen seen;
+    int rc = cli_parse(&cli_cmd_bench_load, argc, argv, &a, &seen);
+    if (rc != CLI_CONTINUE) return rc;
     file_list files = {0};
-    int min_runs = 5;
-    double min_seconds = 0.3;
+    int min_runs = a.quick ? 1 : 5;
+    double min_seconds = a.quick ? 0.0 : 0.3;
     /* --only skelanim|assimp: time one loader. --same-process: every loader
      * and file in this process (time_fresh says why that is not the default) */
-    bool run_ours = true, run_assimp = true, fresh = true;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--same-process")) {
-            fresh = false;
-        } else if (!strcmp(argv[i], "--quick")) {
-            min_runs = 1;
-            min_seconds = 0.0;
-        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
-            i++;
-            run_ours = !strcmp(argv[i], "skelanim");
-            run_assimp = !strcmp(argv[i], "assimp");
-            if (!run_ours && !run_assimp) {
-                fprintf(stderr, "skelanim: bench load --only: \"%s\" is neither skelanim nor assimp\n", argv[i]);
-                return 1;
-            }
-        } else collect(&files, argv[i], 0);
-    }
-    if (!files.n) {
-        fprintf(stderr, "usage: skelanim bench load [--quick] [--only skelanim|assimp] [--same-process] PATH...   (files "
-                        "or folders with .glb/.gltf/.bvh)\n");
-        return 1;
-    }
+    bool only = cli_given(&seen, "--only");
+    bool run_ours = !only || a.only == 0, run_assimp = !only || a.only == 1, fresh = !a.same_process;
+    (void)run_assimp; /* (without assimp: only ours) */
+    if (!gather_files("load", &a.paths, &files)) return 1;
     qsort(files.v, files.n, sizeof(char *), cmp_str);
     int failures = 0;
     for (size_t i = 0; i < files.n; i++) {
@@ -273,16 +274,13 @@ static double json_min_ms(const json_text *t, int which, int runs) {
 }
 
 static int bench_json(int argc, char **argv) {
+    bench_files_args a;
+    memset(&a, 0, sizeof a);
+    int rc = cli_parse(&cli_cmd_bench_json, argc, argv, &a, NULL);
+    if (rc != CLI_CONTINUE) return rc;
     file_list files = {0};
-    int runs = 200;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick")) runs = 3;
-        else collect(&files, argv[i], 0);
-    }
-    if (!files.n) {
-        fprintf(stderr, "usage: skelanim bench json [--quick] PATH...   (files or folders with .glb/.gltf)\n");
-        return 1;
-    }
+    int runs = a.quick ? 3 : 200;
+    if (!gather_files("json", &a.paths, &files)) return 1;
     qsort(files.v, files.n, sizeof(char *), cmp_str);
     int failures = 0;
     for (size_t i = 0; i < files.n; i++) {
@@ -338,28 +336,40 @@ static int bench_json(int argc, char **argv) {
     return failures ? 1 : 0;
 }
 
-int cmd_bench(int argc, char **argv) {
-    /* One line per benchmark; others live in cli/bench_NAME.c (declared in cli.h). */
-    static const struct { const char *name; int (*fn)(int, char **); } benches[] = {
-        {"load", bench_load},
-        {"json", bench_json},
-        {"blend", bench_blend},
-        {"ik", bench_ik},
-        {"skin", bench_skin},
-        {"crowd", bench_crowd},
-        {"terrain", bench_terrain},
-        {"locomotion", bench_locomotion},
-        {"sample", bench_sample},
-        {"mix", bench_mix},
-        {"ltm", bench_ltm},
-        {"palette", bench_palette},
-        {"sample-compressed", cli_bench_sample_compressed},
-    };
-    if (argc >= 1)
-        for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
-            if (!strcmp(argv[0], benches[i].name)) return benches[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "usage: skelanim bench NAME [args]   (NAME:");
-    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++) fprintf(stderr, " %s", benches[i].name);
-    fprintf(stderr, ")\n");
-    return 1;
-}
+static const cli_opt load_opts[] = {
+    {"--quick", CLI_FLAG(bench_files_args, quick), .help = "one run per file and loader (a check, not a measure)"},
+    {"--only", CLI_CHOICE(bench_files_args, only, "skelanim|assimp"), .help = "time one loader", .dflt_text = "both"},
+    {"--same-process", CLI_FLAG(bench_files_args, same_process),
+     .help = "time every loader and file in this process; a load's cost depends on the heap the loads "
+             "before it left", .dflt_text = "each in a process of its own, forked before any load"},
+};
+static const cli_arg paths_arg[] = {
+    {"PATH", CLI_ARGS(bench_files_args, paths, CLI_REQUIRED), .help = ".glb, .gltf or .bvh files, or folders of them"},
+};
+const cli_command cli_cmd_bench_load = {
+    .name = "bench load",
+    .run = bench_load,
+    .summary = "time loading .glb/.gltf/.bvh files (beside assimp when built with it)",
+    .about = "Times loading each file (folders are searched), beside assimp when the tool is "
+             "built with it: one JSON line per file with the median and fastest load and the page "
+             "faults.",
+    .opts = load_opts,
+    .nopts = CLI_COUNT(load_opts),
+    .args = paths_arg,
+    .nargs = CLI_COUNT(paths_arg),
+};
+
+static const cli_opt json_opts[] = {
+    {"--quick", CLI_FLAG(bench_files_args, quick), .help = "3 runs per file instead of 200"},
+};
+const cli_command cli_cmd_bench_json = {
+    .name = "bench json",
+    .run = bench_json,
+    .summary = "the glTF reader's JSON layer beside cJSON on each file's JSON",
+    .about = "The glTF reader's JSON layer (check, then read) beside cJSON's parse on the JSON of "
+             "each .gltf or .glb: one JSON line per file.",
+    .opts = json_opts,
+    .nopts = CLI_COUNT(json_opts),
+    .args = paths_arg,
+    .nargs = CLI_COUNT(paths_arg),
+};

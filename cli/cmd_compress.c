@@ -1,5 +1,4 @@
-/* skelanim compress IN... -o OUTDIR [--error-cm E] [--shell-cm S] [--scale M] [--fps N] [-j T] [--json]
- * skelanim bench sample-compressed FILE.skc
+/* skelanim compress IN... -o OUTDIR [--error-cm E] [--shell-cm S] [--scale M] [--fps N] [-j T] [--json]:
  * Each input (.bvh, .glb, .gltf; folders are searched, not recursively)
  * becomes OUTDIR/<stem>.skc: its skeleton and every clip, compressed
  * (offline/compress.h) or, when a clip cannot be (morph weights, STEP jumps),
@@ -8,7 +7,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,40 +209,32 @@ static char *stem_of(const char *p) {
     return s;
 }
 
-static int usage(void) {
-    fprintf(stderr, "usage: skelanim compress IN... -o OUTDIR [--error-cm E (0.01)] [--shell-cm S (3)]\n"
-                    "         [--scale M_PER_UNIT (1; CMU .bvh: 0.056444)] [--fps N] [-j THREADS] [--json]\n"
-                    "  IN: .bvh, .glb or .gltf files, or folders of them; writes OUTDIR/<stem>.skc per input\n");
-    return 1;
-}
+typedef struct compress_args {
+    cli_list inputs;
+    const char *outdir;
+    double error_cm, shell_cm, scale, fps;
+    uint32_t threads;
+    bool json;
+} compress_args;
 
-int cmd_compress(int argc, char **argv) {
+static int cmd_compress(int argc, char **argv) {
+    compress_args args;
+    memset(&args, 0, sizeof args);
+    int prc = cli_parse(&cli_cmd_compress, argc, argv, &args, NULL);
+    if (prc != CLI_CONTINUE) return prc;
     char **paths = NULL;
     size_t np = 0;
-    const char *outdir = NULL;
-    bool json = false, ok = true;
-    uint32_t threads = 1;
+    const char *outdir = args.outdir;
+    bool json = args.json, ok = true;
+    uint32_t threads = args.threads;
     crun R;
     memset(&R, 0, sizeof R);
-    R.opt.error_cm = 0.01, R.opt.shell_cm = 3.0, R.opt.metres_per_unit = 1.0;
-    for (int i = 0; i < argc && ok; i++) {
-        const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (!strcmp(a, "-o") && more) outdir = argv[++i];
-        else if (!strcmp(a, "--error-cm") && more) ok = cli_parse_real(a, argv[++i], 1e-6, 1e4, &R.opt.error_cm);
-        else if (!strcmp(a, "--shell-cm") && more) ok = cli_parse_real(a, argv[++i], 1e-6, 1e6, &R.opt.shell_cm);
-        else if (!strcmp(a, "--scale") && more) ok = cli_parse_real(a, argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &R.opt.metres_per_unit);
-        else if (!strcmp(a, "--fps") && more) ok = cli_parse_real(a, argv[++i], 0.01, 1e4, &R.fps);
-        else if (!strcmp(a, "-j") && more) ok = cli_parse_uint(a, argv[++i], 1, 256, &threads);
-        else if (!strcmp(a, "--json")) json = true;
-        else if (a[0] == '-') {
-            fprintf(stderr, "skelanim: compress: unknown option '%s'\n", a);
-            ok = false;
-        } else ok = collect(&paths, &np, a);
-    }
-    if (ok && (!outdir || !np)) {
+    R.opt.error_cm = args.error_cm, R.opt.shell_cm = args.shell_cm, R.opt.metres_per_unit = args.scale;
+    R.fps = args.fps;
+    for (uint32_t i = 0; i < args.inputs.n && ok; i++) ok = collect(&paths, &np, args.inputs.v[i]);
+    if (ok && !np) {
+        fprintf(stderr, "skelanim: compress: no .bvh, .glb or .gltf file in the folders given\n");
         ok = false;
-        usage();
     }
     char **stems = calloc(np ? np : 1, sizeof *stems);
     for (size_t i = 0; ok && i < np; i++) {
@@ -356,68 +346,38 @@ int cmd_compress(int argc, char **argv) {
     return status;
 }
 
-/* ---- bench sample-compressed ------------------------------------------------ */
-
-int cli_bench_sample_compressed(int argc, char **argv) {
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "usage: skelanim bench sample-compressed FILE.skc   (one JSON line per clip)\n");
-        return 1;
-    }
-    sk_asset *a = NULL;
-    sk_error err = {0};
-    if (sk_skc_load_file(argv[0], NULL, NULL, &a, NULL, &err) != SK_OK) {
-        fprintf(stderr, "skelanim: %s\n", err.message);
-        return 1;
-    }
-    const sk_skeleton *s = a->skeleton;
-    sk_transform *l = calloc(s->joint_count, sizeof *l);
-    float *w = calloc(s->weight_total + 1, sizeof *w);
-    enum { RANDOM = 4096 };
-    double *rt = malloc(RANDOM * sizeof *rt);
-    uint64_t x = 0x2545f4914f6cdd1dull;
-    int status = 0;
-    for (uint32_t c = 0; c < a->clip_count; c++) {
-        const sk_clip *clip = a->clips[c];
-        double d = sk_clip_duration(clip);
-        for (int i = 0; i < RANDOM; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            rt[i] = (double)(x >> 11) / 9007199254740992.0 * d;
-        }
-        double best[3] = {INFINITY, INFINITY, INFINITY};
-        long reps = 0;
-        for (int mode = 0; mode < 3; mode++) /* forward, backward, random: the best of 7 runs of 4,096 poses */
-            for (int run = 0; run < 7; run++) {
-                double t0 = cli_now();
-                for (int i = 0; i < RANDOM; i++) {
-                    double t = mode == 0 ? d * i / RANDOM : mode == 1 ? d * (RANDOM - i) / RANDOM : rt[i];
-                    sk_clip_sample(clip, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, l, s->weight_total ? w : NULL), NULL);
-                }
-                double us = (cli_now() - t0) * 1e6 / RANDOM;
-                if (us < best[mode]) best[mode] = us;
-                reps += RANDOM;
-            }
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "bench", "sample-compressed");
-        cJSON_AddStringToObject(o, "file", argv[0]);
-        cJSON_AddStringToObject(o, "clip", sk_clip_name(clip));
-        cJSON_AddBoolToObject(o, "compressed", sk_clip_is_compressed(clip));
-        cJSON_AddNumberToObject(o, "joints", s->joint_count);
-        cJSON_AddNumberToObject(o, "tracks", sk_clip_track_count(clip));
-        cJSON_AddItemToObject(o, "forward_us", cli_num(best[0]));
-        cJSON_AddItemToObject(o, "backward_us", cli_num(best[1]));
-        cJSON_AddItemToObject(o, "random_us", cli_num(best[2]));
-        cJSON_AddNumberToObject(o, "poses", (double)reps);
-        if (!cli_json_finite(o, "bench sample-compressed")) status = 1;
-        else {
-            char *str = cJSON_PrintUnformatted(o);
-            if (str) puts(str);
-            cJSON_free(str);
-        }
-        cJSON_Delete(o);
-    }
-    free(rt);
-    free(l);
-    free(w);
-    sk_asset_destroy(a);
-    return status;
-}
+static const cli_opt compress_opts[] = {
+    {"--out-dir", CLI_STRING(compress_args, outdir), .short_name = 'o', .flags = CLI_REQUIRED, .meta = "OUTDIR",
+     .help = "the folder of the .skc files, made when missing"},
+    {"--error-cm", CLI_REAL(compress_args, error_cm), .meta = "E", .min = 1e-6, .max = 1e4, .dflt = "0.01",
+     .help = "the largest error, cm, on virtual vertices --shell-cm from each joint"},
+    {"--shell-cm", CLI_REAL(compress_args, shell_cm), .meta = "S", .min = 1e-6, .max = 1e6, .dflt = "3",
+     .help = "the distance of the virtual vertices from their joint, cm"},
+    {"--scale", CLI_REAL(compress_args, scale), .meta = "M", .min = CLI_SCALE_MIN, .max = CLI_SCALE_MAX, .dflt = "1",
+     .help = "metres per unit of the inputs, 0.056444 for CMU .bvh"},
+    {"--fps", CLI_REAL(compress_args, fps), .meta = "N", .min = 0.01, .max = 1e4,
+     .help = "resample each clip at N frames per second first", .dflt_text = "as it is"},
+    {"--jobs", CLI_INT(compress_args, threads), .short_name = 'j', .meta = "THREADS", .min = 1, .max = 256, .dflt = "1",
+     .help = "files compressed at once"},
+    {"--json", CLI_FLAG(compress_args, json), .help = "one JSON line per clip instead of the table"},
+};
+static const cli_arg compress_arg_list[] = {
+    {"IN", CLI_ARGS(compress_args, inputs, CLI_REQUIRED),
+     .help = ".bvh, .glb or .gltf files, or folders of them (not searched recursively)"},
+};
+static const char *const compress_notes[] = {
+    "Each input becomes OUTDIR/STEM.skc: its skeleton and every clip, compressed, or kept as keys\n"
+    "when a clip cannot be (morph weights, STEP jumps). Prints a table of sizes and errors per clip\n"
+    "and a total line.\n",
+    NULL,
+};
+const cli_command cli_cmd_compress = {
+    .name = "compress",
+    .run = cmd_compress,
+    .summary = "compress every clip of .bvh/.glb/.gltf files into .skc files",
+    .opts = compress_opts,
+    .nopts = CLI_COUNT(compress_opts),
+    .args = compress_arg_list,
+    .nargs = CLI_COUNT(compress_arg_list),
+    .notes = compress_notes,
+};

@@ -4,6 +4,7 @@
  * local-to-model, palettes) is measured separately from rendering. */
 #include "cli.h"
 #include "skr.h"
+#include "window.h"
 
 #include <errno.h>
 #include <math.h>
@@ -142,30 +143,90 @@ static void demo_window(crowd *c, cli_window *win, skr_renderer *rn, const float
                frame_total * 1e3 / total_frames);
 }
 
-int cmd_demo(int argc, char **argv) {
-    if (argc >= 1 && !strcmp(argv[0], "locomotion")) return cmd_demo_locomotion(argc - 1, argv + 1);
-    if (argc >= 1 && !strcmp(argv[0], "procedural")) return cmd_demo_procedural(argc - 1, argv + 1);
-    uint32_t count = 200, frames = 36, size = 480;
-    bool window = false, frames_set = false;
-    const char *out = "out/demo.gif", *png = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--count") && v) {
-            if (!cli_parse_uint("--count", argv[++i], 1, 20000, &count)) return 1;
-        } else if (!strcmp(argv[i], "--frames") && v) {
-            if (!cli_parse_uint("--frames", argv[++i], 1, 600, &frames)) return 1;
-            frames_set = true;
-        } else if (!strcmp(argv[i], "--out") && v) {
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--window")) {
-            window = true;
-        } else if (!strcmp(argv[i], "--png") && v) {
-            png = argv[++i]; /* also keep the last frame as a PNG */
-        } else {
-            fprintf(stderr, "usage: skelanim demo [--count N] [--frames N] [--out FILE.gif] [--png LAST_FRAME.png] [--window]\n");
-            return 1;
-        }
+typedef struct demo_args {
+    uint32_t count, frames;
+    const char *out, *png;
+    bool window;
+} demo_args;
+
+/* Two streams crossing, each character with its own walk/run mix, phase, rate and tint. */
+static void place_walkers(walker *ws, uint32_t count, float side) {
+    uint32_t seed = 7;
+    for (uint32_t i = 0; i < count; i++) {
+        walker *w = &ws[i];
+        w->x = (rnd(&seed) - 0.5f) * side;
+        w->z = (rnd(&seed) - 0.5f) * side;
+        w->yaw = rnd(&seed) < 0.5f ? 0.0f : 3.14159265f; /* two streams, crossing */
+        w->x += w->yaw == 0.0f ? -side * 0.02f : side * 0.02f;
+        w->mix = rnd(&seed) < 0.6f ? rnd(&seed) * 0.3f : 0.5f + rnd(&seed) * 0.5f;
+        w->phase = rnd(&seed);
+        w->rate = 0.9f + 0.2f * rnd(&seed);
+        float h = rnd(&seed);
+        w->tint[0] = 0.55f + 0.4f * h, w->tint[1] = 0.6f + 0.3f * (1 - h), w->tint[2] = 0.75f - 0.3f * h, w->tint[3] = 1;
     }
+}
+
+/* The clips move forward in the clip (root motion is authored in): each
+ * clip's speed, measured at the hips (pa, pb: scratch poses). */
+static float clip_speed(const sk_skeleton *s, const sk_clip *c, int32_t hips, sk_transform *pa, sk_transform *pb) {
+    float d = sk_clip_duration(c);
+    sk_clip_sample(c, s, 0, SK_LOOP_CLAMP, SK_POSE_OF(s, pa, NULL), NULL);
+    sk_clip_sample(c, s, d, SK_LOOP_CLAMP, SK_POSE_OF(s, pb, NULL), NULL);
+    return (pb[hips].t.z - pa[hips].t.z) / d;
+}
+
+/* The GIF (out/demo.gif) of a.frames frames at 15 fps, and the times. */
+static bool demo_gif(crowd *c, const demo_args *a, skr_headless *hd, skr_renderer *rn, const float *tints,
+                     sk_error *err) {
+    const uint32_t size = 480;
+    unsigned char *rgb = malloc((size_t)size * size * 3);
+    skr_gif *gif = NULL;
+    bool ok = false;
+    if (!rgb || !cli_make_parent_dir(a->out)) goto done;
+    if (skr_gif_open(a->out, (int)size, (int)size, &gif, err) != SK_OK) goto done;
+    skr_camera cam = {0};
+    float target[3] = {0, 0.9f, 0};
+    skr_camera_orbit(&cam, target, 30.0f, 28.0f, c->side * 0.55f + 6.0f, (int)size, (int)size);
+    const float fps = 15.0f, dt = 1.0f / fps;
+    double anim_s = 0, render_s = 0;
+    for (uint32_t f = 0; f < a->frames; f++) {
+        double t0 = cli_now();
+        crowd_step(c, dt);
+        double t1 = cli_now();
+        anim_s += t1 - t0;
+        skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, c->side, {0, 0}};
+        skr_begin_frame(rn, &fd);
+        skr_draw_desc dd = {c->model, c->count, c->pal, NULL, tints};
+        skr_draw_model(rn, &dd);
+        skr_headless_read(hd, rgb);
+        render_s += cli_now() - t1;
+        if (skr_gif_add(gif, rgb, (int)lrintf(100.0f / fps), err) != SK_OK) goto done;
+    }
+    if (a->png && skr_write_image(a->png, rgb, (int)size, (int)size, err) != SK_OK) goto done;
+    skr_gif *g = gif;
+    gif = NULL;
+    if (skr_gif_close(g, err) != SK_OK) goto done;
+    printf("skelanim demo: %u mannequins (%u joints each), %u frames at %.0f fps -> %s\n", c->count,
+           c->s->joint_count - 1, a->frames, (double)fps, a->out);
+    printf("animation CPU time per frame (sample 2 clips, blend, local-to-model, palette): %.3f ms (%.2f us per character)\n",
+           anim_s * 1e3 / a->frames, anim_s * 1e6 / a->frames / c->count);
+    printf("rendering per frame (off-screen, software rasteriser, GPU-style skinning in the shader): %.1f ms\n",
+           render_s * 1e3 / a->frames);
+    printf("open %s to watch it; try: skelanim render @mannequin --clip run --frames 21 --out run.gif\n", a->out);
+    ok = true;
+done:
+    skr_gif_close(gif, NULL);
+    free(rgb);
+    return ok;
+}
+
+static int cmd_demo(int argc, char **argv) {
+    demo_args args;
+    memset(&args, 0, sizeof args);
+    cli_seen seen;
+    int rc = cli_parse(&cli_cmd_demo, argc, argv, &args, &seen);
+    if (rc != CLI_CONTINUE) return rc;
+    uint32_t count = args.count;
     sk_asset *a = NULL;
     if (!cli_load(SK_CLI_MANNEQUIN, &a)) return 1;
     const sk_skeleton *s = a->skeleton;
@@ -177,114 +238,78 @@ int cmd_demo(int argc, char **argv) {
         return 1;
     }
     const sk_clip *cw = a->clips[walk], *cr = a->clips[run];
-    float dw = sk_clip_duration(cw), dr = sk_clip_duration(cr);
     uint32_t n = s->joint_count;
     sk_transform *pw = calloc(n, sizeof *pw), *pr = calloc(n, sizeof *pr), *pose = calloc(n, sizeof *pose);
     sk_mat4 *world = calloc(n, sizeof *world);
-    /* The clips move forward in the clip (root motion is authored in): measure
-     * each clip's speed, then play them in place and move the character. */
-    float vw, vr;
-    {
-        sk_clip_sample(cw, s, 0, SK_LOOP_CLAMP, SK_POSE_OF(s, pw, NULL), NULL);
-        sk_clip_sample(cw, s, dw, SK_LOOP_CLAMP, SK_POSE_OF(s, pr, NULL), NULL);
-        vw = (pr[hips].t.z - pw[hips].t.z) / dw;
-        sk_clip_sample(cr, s, 0, SK_LOOP_CLAMP, SK_POSE_OF(s, pw, NULL), NULL);
-        sk_clip_sample(cr, s, dr, SK_LOOP_CLAMP, SK_POSE_OF(s, pr, NULL), NULL);
-        vr = (pr[hips].t.z - pw[hips].t.z) / dr;
-    }
-    walker *cw_ = calloc(count, sizeof *cw_);
-    uint32_t *cursors = NULL;
-    uint32_t seed = 7;
+    walker *walkers = calloc(count, sizeof *walkers);
     float side = sqrtf((float)count) * 1.6f; /* metres: about 2.5 m^2 per character */
-    for (uint32_t i = 0; i < count; i++) {
-        walker *w = &cw_[i];
-        w->x = (rnd(&seed) - 0.5f) * side;
-        w->z = (rnd(&seed) - 0.5f) * side;
-        w->yaw = rnd(&seed) < 0.5f ? 0.0f : 3.14159265f; /* two streams, crossing */
-        w->x += w->yaw == 0.0f ? -side * 0.02f : side * 0.02f;
-        w->mix = rnd(&seed) < 0.6f ? rnd(&seed) * 0.3f : 0.5f + rnd(&seed) * 0.5f;
-        w->phase = rnd(&seed);
-        w->rate = 0.9f + 0.2f * rnd(&seed);
-        float h = rnd(&seed);
-        w->tint[0] = 0.55f + 0.4f * h, w->tint[1] = 0.6f + 0.3f * (1 - h), w->tint[2] = 0.75f - 0.3f * h, w->tint[3] = 1;
-    }
-    int rc = 1;
+    rc = 1;
     sk_error err = {0};
     skr_headless *hd = NULL;
     skr_renderer *rn = NULL;
     skr_model *model = NULL;
-    skr_gif *gif = NULL;
     sk_mat4 *pal = NULL;
     float *tints = NULL;
-    unsigned char *rgb = NULL;
+    uint32_t *cursors = NULL;
     cli_window *win = NULL;
-    if (window) {
+    if (!pw || !pr || !pose || !world || !walkers) goto done;
+    float vw = clip_speed(s, cw, hips, pw, pr), vr = clip_speed(s, cr, hips, pw, pr);
+    place_walkers(walkers, count, side);
+    if (args.window) {
         if (!(win = cli_window_open("skelanim demo", 1024, 720, &err))) goto fail;
     } else {
-        if (!(hd = skr_headless_create((int)size, (int)size, 4, &err))) goto fail;
+        if (!(hd = skr_headless_create(480, 480, 4, &err))) goto fail;
         skr_headless_bind(hd);
     }
     if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
     if (skr_model_create(a, 0, &model, &err) != SK_OK) goto fail;
     uint32_t np = skr_model_palette_size(model);
+    uint32_t tw = sk_clip_track_count(cw), tr = sk_clip_track_count(cr);
     pal = calloc((size_t)count * np, sizeof *pal);
     tints = calloc((size_t)count * 4, sizeof *tints);
-    rgb = malloc((size_t)size * size * 3);
-    if (!pal || !tints || !rgb || !pw || !pr || !pose || !world || !cw_) goto done;
-    for (uint32_t i = 0; i < count; i++) memcpy(tints + 4 * i, cw_[i].tint, sizeof cw_[i].tint);
-    uint32_t tw = sk_clip_track_count(cw), tr = sk_clip_track_count(cr);
     cursors = calloc((size_t)count * (tw + tr), sizeof *cursors);
-    if (!cursors) goto done;
-    crowd cr_ = {s, cw, cr, dw, dr, vw, vr, side, hips, cw_, count, np, pw, pr, pose, world, pal, model, cursors, tw, tr};
-    if (window) {
-        demo_window(&cr_, win, rn, tints, frames_set ? frames : 0, png);
-        rc = 0;
-        goto done;
-    }
-    if (!cli_make_parent_dir(out)) goto done;
-    if (skr_gif_open(out, (int)size, (int)size, &gif, &err) != SK_OK) goto fail;
-    skr_camera cam = {0};
-    float target[3] = {0, 0.9f, 0};
-    skr_camera_orbit(&cam, target, 30.0f, 28.0f, side * 0.55f + 6.0f, (int)size, (int)size);
-    const float fps = 15.0f, dt = 1.0f / fps;
-    double anim_s = 0, render_s = 0;
-    for (uint32_t f = 0; f < frames; f++) {
-        double t0 = cli_now();
-        crowd_step(&cr_, dt);
-        double t1 = cli_now();
-        anim_s += t1 - t0;
-        skr_frame_desc fd = {&cam, {0.80f, 0.84f, 0.90f}, true, 0, side, {0, 0}};
-        skr_begin_frame(rn, &fd);
-        skr_draw_desc dd = {model, count, pal, NULL, tints};
-        skr_draw_model(rn, &dd);
-        skr_headless_read(hd, rgb);
-        render_s += cli_now() - t1;
-        if (skr_gif_add(gif, rgb, (int)lrintf(100.0f / fps), &err) != SK_OK) goto fail;
-    }
-    if (png && skr_write_image(png, rgb, (int)size, (int)size, &err) != SK_OK) goto fail;
-    {
-        skr_gif *g = gif;
-        gif = NULL;
-        if (skr_gif_close(g, &err) != SK_OK) goto fail;
-    }
-    printf("skelanim demo: %u mannequins (%u joints each), %u frames at %.0f fps -> %s\n", count, n - 1, frames,
-           (double)fps, out);
-    printf("animation CPU time per frame (sample 2 clips, blend, local-to-model, palette): %.3f ms (%.2f us per character)\n",
-           anim_s * 1e3 / frames, anim_s * 1e6 / frames / count);
-    printf("rendering per frame (off-screen, software rasteriser, GPU-style skinning in the shader): %.1f ms\n",
-           render_s * 1e3 / frames);
-    printf("open %s to watch it; try: skelanim render @mannequin --clip run --frames 21 --out run.gif\n", out);
+    if (!pal || !tints || !cursors) goto done;
+    for (uint32_t i = 0; i < count; i++) memcpy(tints + 4 * i, walkers[i].tint, sizeof walkers[i].tint);
+    crowd c = {s, cw, cr, sk_clip_duration(cw), sk_clip_duration(cr), vw, vr, side, hips, walkers, count,
+               np, pw, pr, pose, world, pal, model, cursors, tw, tr};
+    if (args.window) demo_window(&c, win, rn, tints, cli_given(&seen, "--frames") ? args.frames : 0, args.png);
+    else if (!demo_gif(&c, &args, hd, rn, tints, &err)) goto fail;
     rc = 0;
     goto done;
 fail:
     fprintf(stderr, "skelanim: demo: %s\n", err.message[0] ? err.message : "failed");
 done:
-    skr_gif_close(gif, NULL);
     skr_model_destroy(model);
     skr_renderer_destroy(rn);
     skr_headless_destroy(hd);
     cli_window_close(win);
-    free(pal), free(tints), free(rgb), free(pw), free(pr), free(pose), free(world), free(cw_), free(cursors);
+    free(pal), free(tints), free(pw), free(pr), free(pose), free(world), free(walkers), free(cursors);
     sk_asset_destroy(a);
     return rc;
 }
+
+static const cli_opt demo_opts[] = {
+    {"--count", CLI_INT(demo_args, count), .meta = "N", .min = 1, .max = 20000, .dflt = "200", .help = "mannequins in the crowd"},
+    {"--frames", CLI_INT(demo_args, frames), .meta = "N", .min = 1, .max = 600, .dflt = "36",
+     .help = "frames of the GIF, at 15 fps; --window: exit after N frames, else run until closed"},
+    {"--out", CLI_STRING(demo_args, out), .meta = "FILE.gif", .dflt = "out/demo.gif", .help = "the GIF"},
+    {"--png", CLI_STRING(demo_args, png), .meta = "LAST_FRAME.png", .help = "also write the last frame as a PNG"},
+    {"--window", CLI_FLAG(demo_args, window),
+     .help = "show the crowd live in a window (SDL2): space pause, up/down speed, drag orbit, wheel zoom"},
+};
+static const char *const demo_notes[] = {
+    "The walking demos: skelanim demo locomotion and skelanim demo procedural.\n",
+    NULL,
+};
+const cli_command cli_cmd_demo = {
+    .name = "demo",
+    .run = cmd_demo,
+    .summary = "a crowd of mannequins walking, rendered to out/demo.gif (--window: live)",
+    .about = "A crowd of mannequins, each with its own walk/run mix, phase and speed, walking "
+             "over a ground plane, rendered off-screen to out/demo.gif; the animation CPU time "
+             "per frame (sampling, blending, local-to-model, palettes) is measured apart from the "
+             "drawing.",
+    .opts = demo_opts,
+    .nopts = CLI_COUNT(demo_opts),
+    .notes = demo_notes,
+};

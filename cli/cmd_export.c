@@ -1,4 +1,5 @@
 /* skelanim export-mannequin OUT.glb
+ * skelanim export-course OUT.glb
  * skelanim convert FILE OUT.glb   (any file the loader reads, or @mannequin) */
 #include "cli.h"
 #include "course.h"
@@ -28,40 +29,70 @@ static int write_glb(const char *in, const char *out, double scale) {
     return 0;
 }
 
-int cmd_export_mannequin(int argc, char **argv) {
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "usage: skelanim export-mannequin OUT.glb\n");
-        return 1;
-    }
-    return write_glb(SK_CLI_MANNEQUIN, argv[0], 0.0);
+typedef struct export_args {
+    const char *in, *out;
+    double scale;
+} export_args;
+
+static int cmd_export_mannequin(int argc, char **argv) {
+    export_args a = {NULL, NULL, 0.0};
+    int rc = cli_parse(&cli_cmd_export_mannequin, argc, argv, &a, NULL);
+    return rc != CLI_CONTINUE ? rc : write_glb(SK_CLI_MANNEQUIN, a.out, 0.0);
 }
 
-int cmd_convert(int argc, char **argv) {
-    double scale = 0.0;
-    if (argc == 4 && !strcmp(argv[2], "--scale")) { /* convert FILE.bvh OUT.glb --scale M */
-        if (!cli_parse_real("--scale", argv[3], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
-        argc = 2;
-    }
-    if (argc != 2 || argv[0][0] == '-' || argv[1][0] == '-') {
-        fprintf(stderr, "usage: skelanim convert FILE OUT.glb [--scale M_PER_UNIT (.bvh)]\n");
-        return 1;
-    }
-    return write_glb(argv[0], argv[1], scale);
+static int cmd_convert(int argc, char **argv) {
+    export_args a = {NULL, NULL, 0.0};
+    int rc = cli_parse(&cli_cmd_convert, argc, argv, &a, NULL);
+    return rc != CLI_CONTINUE ? rc : write_glb(a.in, a.out, a.scale);
 }
 
-int cmd_export_course(int argc, char **argv) {
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "usage: skelanim export-course OUT.glb   (the --terrain course mesh as a file)\n");
-        return 1;
-    }
-    sk_asset *a = NULL;
+static int cmd_export_course(int argc, char **argv) {
+    export_args a = {NULL, NULL, 0.0};
+    int rc = cli_parse(&cli_cmd_export_course, argc, argv, &a, NULL);
+    if (rc != CLI_CONTINUE) return rc;
+    sk_asset *asset = NULL;
     sk_error err = {0};
-    if (cli_course_asset(&a, &err) != SK_OK || sk_glb_write_file(a, argv[0], NULL, &err) != SK_OK) {
+    if (cli_course_asset(&asset, &err) != SK_OK || sk_glb_write_file(asset, a.out, NULL, &err) != SK_OK) {
         fprintf(stderr, "skelanim: export-course: %s\n", err.message);
-        sk_asset_destroy(a);
+        sk_asset_destroy(asset);
         return 1;
     }
-    sk_asset_destroy(a);
-    printf("wrote %s\n", argv[0]);
+    sk_asset_destroy(asset);
+    printf("wrote %s\n", a.out);
     return 0;
 }
+
+static const cli_arg out_arg[] = {{"OUT.glb", CLI_ARG(export_args, out), .flags = CLI_REQUIRED, .help = "the file to write"}};
+const cli_command cli_cmd_export_mannequin = {
+    .name = "export-mannequin",
+    .run = cmd_export_mannequin,
+    .summary = "write the built-in character as a .glb",
+    .about = "Writes the built-in character (" SK_CLI_MANNEQUIN ": skeleton, skinned mesh, materials, clips) as a "
+             "self-contained .glb.",
+    .args = out_arg,
+    .nargs = CLI_COUNT(out_arg),
+};
+const cli_command cli_cmd_export_course = {
+    .name = "export-course",
+    .run = cmd_export_course,
+    .summary = "write the locomotion course (--terrain course) as a .glb",
+    .args = out_arg,
+    .nargs = CLI_COUNT(out_arg),
+};
+
+static const cli_opt convert_opts[] = {CLI_OPT_SCALE(export_args, scale)};
+static const cli_arg convert_args[] = {
+    {"FILE", CLI_ARG(export_args, in), .flags = CLI_REQUIRED, .help = CLI_FILE_HELP},
+    {"OUT.glb", CLI_ARG(export_args, out), .flags = CLI_REQUIRED, .help = "the file to write"},
+};
+const cli_command cli_cmd_convert = {
+    .name = "convert",
+    .run = cmd_convert,
+    .summary = "write FILE as a self-contained .glb",
+    .about = "Writes FILE (skeleton, meshes, skins, materials, textures, clips) as a "
+             "self-contained .glb; what the writer leaves out is said on stderr.",
+    .opts = convert_opts,
+    .nopts = CLI_COUNT(convert_opts),
+    .args = convert_args,
+    .nargs = CLI_COUNT(convert_args),
+};

@@ -7,27 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void ik_usage(FILE *f) {
-    fprintf(f, "usage: skelanim ik FILE --chain ROOT:TIP --target X,Y,Z\n"
-               "         [--solver fabrik|ccd|twobone|jt|dls|aim] [--clip NAME|INDEX|none] [--time T]\n"
-               "         [--pole X,Y,Z] [--up X,Y,Z] [--tolerance D] [--max-iterations N] [--plane-normal X,Y,Z]\n"
-               "         [--fk-blend W] [--json]\n"
-               "  Solves the chain ROOT..TIP (joint names; TIP must descend from ROOT) of FILE (or %s)\n"
-               "  in its rest pose or the clip's pose at time T; the target is in model space.\n",
-               SK_CLI_MANNEQUIN);
-}
-
-static bool parse_vec3(const char *opt, const char *s, sk_vec3 *out) {
-    double v[3];
-    if (!cli_parse_doubles(opt, s, ',', 3, -CLI_COORD_MAX, CLI_COORD_MAX, v)) return false;
-    *out = sk_vec3_make((float)v[0], (float)v[1], (float)v[2]);
-    if (!isfinite(out->x) || !isfinite(out->y) || !isfinite(out->z)) {
-        fprintf(stderr, "skelanim: %s %s: out of float range\n", opt, s);
-        return false;
-    }
-    return true;
-}
-
 /* ROOT:TIP where names may themselves contain ':' (e.g. "mixamorig:Hips"):
  * the first split whose two halves both name joints wins. */
 static bool resolve_chain(const sk_skeleton *skel, const char *spec, int32_t *root, int32_t *tip) {
@@ -59,13 +38,47 @@ static cJSON *vec_json(sk_vec3 v) {
     return cli_nums(f, 3);
 }
 
-int cmd_ik(int argc, char **argv) {
-    const char *file = NULL, *chain_spec = NULL, *clip_spec = NULL;
-    bool json = false, have_target = false;
-    double t = 0.0;
-    sk_ik_target target = {0};
-    sk_ik_options opt = {0};
-    int rc = 1;
+typedef struct ik_args {
+    const char *file, *chain, *clip, *solver;
+    double time, tolerance, fk_blend;
+    double target[3], pole[3], up[3], plane_normal[3];
+    uint32_t max_iterations;
+    bool json;
+} ik_args;
+
+static sk_vec3 vec3_of(const double v[3]) { return sk_vec3_make((float)v[0], (float)v[1], (float)v[2]); }
+
+/* The solver's target and options from the command line; false after printing why not. */
+static bool ik_setup(const ik_args *a, const cli_seen *seen, sk_ik_target *target, sk_ik_options *opt) {
+    memset(target, 0, sizeof *target);
+    memset(opt, 0, sizeof *opt);
+    target->position = vec3_of(a->target);
+    if (cli_given(seen, "--pole")) target->pole = vec3_of(a->pole), target->has_pole = true;
+    if (cli_given(seen, "--up")) target->up = vec3_of(a->up);
+    if (cli_given(seen, "--plane-normal")) opt->plane_normal = vec3_of(a->plane_normal);
+    if (a->solver && !sk_ik_solver_parse(a->solver, &opt->solver)) {
+        fprintf(stderr, "skelanim: --solver %s: expected fabrik, ccd, twobone, jt, dls or aim\n", a->solver);
+        return false;
+    }
+    opt->tolerance = (float)a->tolerance;
+    opt->fk_blend = (float)a->fk_blend;
+    opt->max_iterations = a->max_iterations;
+    return true;
+}
+
+static int cmd_ik(int argc, char **argv) {
+    ik_args args;
+    memset(&args, 0, sizeof args);
+    cli_seen seen;
+    int rc = cli_parse(&cli_cmd_ik, argc, argv, &args, &seen);
+    if (rc != CLI_CONTINUE) return rc;
+    const char *file = args.file, *chain_spec = args.chain, *clip_spec = args.clip;
+    bool json = args.json;
+    double t = args.time;
+    sk_ik_target target;
+    sk_ik_options opt;
+    if (!ik_setup(&args, &seen, &target, &opt)) return 1;
+    rc = 1;
     sk_asset *asset = NULL;
     sk_transform *local = NULL;
     sk_mat4 *model = NULL;
@@ -73,66 +86,6 @@ int cmd_ik(int argc, char **argv) {
     uint32_t *joints = NULL;
     sk_vec3 *before = NULL;
     void *scratch = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--json")) {
-            json = true;
-            continue;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            ik_usage(stdout);
-            return 0;
-        }
-        if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
-            if (!val) {
-                fprintf(stderr, "skelanim: ik: %s needs a value\n", a);
-                goto done;
-            }
-            i++;
-            if (!strcmp(a, "--chain")) chain_spec = val;
-            else if (!strcmp(a, "--target")) {
-                if (!parse_vec3("--target", val, &target.position)) goto done;
-                have_target = true;
-            } else if (!strcmp(a, "--pole")) {
-                if (!parse_vec3("--pole", val, &target.pole)) goto done;
-                target.has_pole = true;
-            } else if (!strcmp(a, "--up")) {
-                if (!parse_vec3("--up", val, &target.up)) goto done;
-            } else if (!strcmp(a, "--plane-normal")) {
-                if (!parse_vec3("--plane-normal", val, &opt.plane_normal)) goto done;
-            } else if (!strcmp(a, "--solver")) {
-                if (!sk_ik_solver_parse(val, &opt.solver)) {
-                    fprintf(stderr, "skelanim: --solver %s: expected fabrik, ccd, twobone, jt, dls or aim\n", val);
-                    goto done;
-                }
-            } else if (!strcmp(a, "--clip")) clip_spec = val;
-            else if (!strcmp(a, "--time")) {
-                if (!cli_parse_real("--time", val, -CLI_TIME_MAX, CLI_TIME_MAX, &t)) goto done;
-            } else if (!strcmp(a, "--tolerance") || !strcmp(a, "--fk-blend")) {
-                double v;
-                if (!cli_parse_real(a, val, 0.0, !strcmp(a, "--fk-blend") ? 1.0 : CLI_COORD_MAX, &v)) goto done;
-                if (!strcmp(a, "--tolerance")) opt.tolerance = (float)v;
-                else opt.fk_blend = (float)v;
-            } else if (!strcmp(a, "--max-iterations")) {
-                if (!cli_parse_uint(a, val, 0, 1000000, &opt.max_iterations)) goto done;
-            } else {
-                fprintf(stderr, "skelanim: ik: unknown option %s\n", a);
-                goto done;
-            }
-        } else if (!file) file = a;
-        else {
-            fprintf(stderr, "skelanim: ik: unexpected argument %s\n", a);
-            goto done;
-        }
-    }
-    if (!file || !chain_spec || !have_target) {
-        if (!file) fprintf(stderr, "skelanim: ik: FILE is required\n");
-        else if (!chain_spec) fprintf(stderr, "skelanim: ik: --chain ROOT:TIP is required\n");
-        else fprintf(stderr, "skelanim: ik: --target X,Y,Z is required\n");
-        ik_usage(stderr);
-        goto done;
-    }
     if (!cli_load(file, &asset)) goto done;
     const sk_skeleton *skel = asset->skeleton;
     int32_t root, tip;
@@ -244,3 +197,45 @@ done:
     sk_asset_destroy(asset);
     return rc;
 }
+
+static const cli_opt ik_opts[] = {
+    {"--chain", CLI_STRING(ik_args, chain), .flags = CLI_REQUIRED, .meta = "ROOT:TIP",
+     .help = "the chain from joint ROOT down to joint TIP, by name"},
+    {"--target", CLI_REALS(ik_args, target, 3, ','), .flags = CLI_REQUIRED, .meta = "X,Y,Z",
+     .min = -CLI_COORD_MAX, .max = CLI_COORD_MAX, .help = "where TIP should be, in model space, metres"},
+    {"--solver", CLI_STRING(ik_args, solver), .meta = "fabrik|ccd|twobone|jt|dls|aim", .dflt = "fabrik",
+     .help = "the solver"},
+    {"--clip", CLI_STRING(ik_args, clip), .meta = "NAME|INDEX|none",
+     .help = "solve from the clip's pose at --time", .dflt_text = "the rest pose"},
+    {"--time", CLI_REAL(ik_args, time), .meta = "T", .min = -CLI_TIME_MAX, .max = CLI_TIME_MAX, .dflt = "0",
+     .help = "the time of the clip's pose, seconds"},
+    {"--pole", CLI_REALS(ik_args, pole, 3, ','), .meta = "X,Y,Z", .min = -CLI_COORD_MAX, .max = CLI_COORD_MAX,
+     .help = "a pole point the chain bends toward, in model space"},
+    {"--up", CLI_REALS(ik_args, up, 3, ','), .meta = "X,Y,Z", .min = -CLI_COORD_MAX, .max = CLI_COORD_MAX,
+     .help = "the up vector of the aim solver"},
+    {"--tolerance", CLI_REAL(ik_args, tolerance), .meta = "D", .min = 0, .max = CLI_COORD_MAX, .dflt = "0",
+     .help = "stop within this distance of the target, model units; 0: 1e-4 x the chain's length"},
+    {"--max-iterations", CLI_INT(ik_args, max_iterations), .meta = "N", .min = 0, .max = 1000000, .dflt = "0",
+     .help = "at most this many iterations; 0: the solver's own, FABRIK 64, CCD 128, JT 4096, DLS 256"},
+    {"--plane-normal", CLI_REALS(ik_args, plane_normal, 3, ','), .meta = "X,Y,Z", .min = -CLI_COORD_MAX,
+     .max = CLI_COORD_MAX, .help = "the bending plane's normal of the two-bone solver"},
+    {"--fk-blend", CLI_REAL(ik_args, fk_blend), .meta = "W", .min = 0, .max = 1, .dflt = "0",
+     .help = "0: the solved pose; 1: the pose before solving; between: slerp of the two"},
+    {"--json", CLI_FLAG(ik_args, json), .help = "print the result as JSON"},
+};
+static const cli_arg ik_arg_list[] = {{"FILE", CLI_ARG(ik_args, file), .flags = CLI_REQUIRED, .help = CLI_FILE_HELP}};
+static const char *const ik_notes[] = {
+    "Solves the chain ROOT..TIP of FILE in its rest pose, or in the clip's pose at --time, and prints the\n"
+    "chain's joint positions before and after, the error, the iterations and why the solver stopped.\n",
+    NULL,
+};
+const cli_command cli_cmd_ik = {
+    .name = "ik",
+    .run = cmd_ik,
+    .summary = "solve inverse kinematics for a chain of a character toward a target",
+    .opts = ik_opts,
+    .nopts = CLI_COUNT(ik_opts),
+    .args = ik_arg_list,
+    .nargs = CLI_COUNT(ik_arg_list),
+    .notes = ik_notes,
+};

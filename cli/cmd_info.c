@@ -67,22 +67,17 @@ out:
     free(depth);
 }
 
-int cmd_info(int argc, char **argv) {
-    const char *file = NULL;
-    double scale = 0.0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
-            if (!cli_parse_real("--scale", argv[++i], CLI_SCALE_MIN, CLI_SCALE_MAX, &scale)) return 1;
-        } else if (argv[i][0] == '-' || file) {
-            file = NULL;
-            break;
-        } else file = argv[i];
-    }
-    if (!file) {
-        fprintf(stderr, "usage: skelanim info FILE [--scale M_PER_UNIT]   (FILE: .glb, .gltf, .bvh or %s)\n",
-                SK_CLI_MANNEQUIN);
-        return 1;
-    }
+typedef struct info_args {
+    const char *file;
+    double scale;
+} info_args;
+
+static int cmd_info(int argc, char **argv) {
+    info_args args = {NULL, 0.0};
+    int rc = cli_parse(&cli_cmd_info, argc, argv, &args, NULL);
+    if (rc != CLI_CONTINUE) return rc;
+    const char *file = args.file;
+    double scale = args.scale;
     sk_asset *a = NULL;
     if (!cli_load_scaled(file, scale, &a)) return 1;
     char nb[160];
@@ -188,3 +183,15 @@ int cmd_info(int argc, char **argv) {
     sk_asset_destroy(a);
     return 0;
 }
+
+static const cli_opt info_opts[] = {CLI_OPT_SCALE(info_args, scale)};
+static const cli_arg info_arg_list[] = {{"FILE", CLI_ARG(info_args, file), .flags = CLI_REQUIRED, .help = CLI_FILE_HELP}};
+const cli_command cli_cmd_info = {
+    .name = "info",
+    .run = cmd_info,
+    .summary = "what a file holds: scenes, node tree, skins, meshes, materials, clips",
+    .opts = info_opts,
+    .nopts = CLI_COUNT(info_opts),
+    .args = info_arg_list,
+    .nargs = CLI_COUNT(info_arg_list),
+};

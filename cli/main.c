@@ -1,309 +1,172 @@
 /* skelanim — command-line tool. Exit status: 0 success, 1 rejected file or bad
- * argument (message on stderr). */
+ * argument (message on stderr).
+ *
+ * Every command is a cli_command (options.h) in its own file; this list is
+ * the order of `skelanim help` and docs/cli.md. A name of two words ("bench
+ * crowd", "demo locomotion") is a subcommand. */
 #include "cli.h"
 
-#include <errno.h>
-#include <float.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
-static void usage(FILE *f) {
-    fprintf(f,
-            "skelanim %s — skeletal character animation\n"
-            "\n"
-            "usage: skelanim COMMAND [options]\n"
-            "\n"
-            "commands:\n"
-            "  demo [--count N] [--window]    a crowd of mannequins walking, rendered to out/demo.gif\n"
-            "                                 (--window: in a window instead)\n"
-            "  demo locomotion                the mannequin over stairs, ramps and bumps with its feet\n"
-            "                                 placed on the ground, rendered to out/locomotion.gif\n"
-            "  demo procedural                the IK-only walker (no clips) over stairs, a 45-degree ramp,\n"
-            "                                 off a ledge, a jump, and a 2D side view: out/procedural.gif\n"
-            "  info FILE [--scale M]          scenes, nodes, skeleton tree, skins, meshes, clips\n"
-            "  sample FILE --time T [--clip NAME|INDEX|none] [--loop repeat|clamp]\n"
-            "         [--vertex NODE:PRIM:VTX ...] [--scale M] [--json]\n"
-            "                                 pose at time T as JSON (local TRS, world matrices,\n"
-            "                                 morph weights, skinned vertex positions)\n"
-            "  export-mannequin OUT.glb       write the built-in character as a .glb\n"
-            "  export-course OUT.glb          write the triangle-mesh locomotion course as a .glb\n"
-            "  convert FILE OUT.glb [--scale M]\n"
-            "                                 write FILE (skeleton, meshes, skins, materials, textures,\n"
-            "                                 clips) as a self-contained .glb\n"
-            "  render FILE [--clip C] [--time T | --frames N --fps F] [--size WxH] [--scale M]\n"
-            "         --out F.png|F.gif       draw the character off-screen (no display needed; a file\n"
-            "                                 without a mesh, e.g. .bvh, is drawn as bones)\n"
-            "  view FILE [--clip C] [--time T] [--cpu] [--dqs] [--skeleton]\n"
-            "                                 open a window: orbit camera, clips, pause/scrub/speed,\n"
-            "                                 CPU/GPU skinning toggle, skeleton overlay (SDL2)\n"
-            "  analyze FILE [--clip NAME|INDEX] [--legs auto|HIP:KNEE:ANKLE:TOE,...] [--backward]\n"
-            "         [--samples N] [--cycle auto|START:END] [--stride auto|contact|footprints]\n"
-            "         [--stride-planted] [--json] [--plot OUT.png] [--scale M]\n"
-            "                                 motion analysis of a walk/run cycle (seed 002 ch. 3):\n"
-            "                                 per-leg keytimes, stride, cycle speed and direction;\n"
-            "                                 --plot draws one cycle per leg (heel/toe/footbase heights,\n"
-            "                                 balance, normalised footbase z, keytimes, contacts) as PNG\n"
-            "  locomote CHARACTER [--terrain SPEC] [--path \"X,Z ...\"] [--speed M/S] [--plain]\n"
-            "         [--trace out.jsonl] [--out walk.gif]\n"
-            "                                 walk a path over stairs, ramps, bumps or a mesh with the feet\n"
-            "                                 placed on the ground (seed 002 ch. 5); foot-slide metrics\n"
-            "  ik FILE --chain ROOT:TIP --target X,Y,Z [--solver NAME] [--json]\n"
-            "                                 solve inverse kinematics on a loaded character\n"
-            "  bench load PATH...             time loading .glb/.gltf/.bvh files (folders are searched);\n"
-            "                                 one JSON line per file\n"
-            "  bench ik                       IK solvers on the FABRIK paper's experiment\n"
-            "  bench blend                    a typical animation graph, per character per frame\n"
-            "  bench skin [--vertices N] [FILE...]\n"
-            "                                 CPU skinning, ns per vertex: a grid (beside the bandwidth\n"
-            "                                 bound), the mannequin and each FILE\n"
-            "  bench crowd [N...] [--count N]... [--threads T]... [--joints J] [--frames F] [--repeat R] [--loop]\n"
-            "                     [--chunk C] [--aos] [--hook footik]\n"
-            "                                 animation time per frame for crowds (200 1000 5000) on T\n"
-            "                                 threads (several: alternated, R runs each); --joints J: a\n"
-            "                                 synthetic J-joint skeleton with two dense 30 Hz clips; --loop:\n"
-            "                                 also the same work as a plain loop without the pool\n"
-            "  bench sample|mix|ltm|palette [FILE] [--count N] [--frames N]\n"
-            "                                 one per-frame stage over a crowd, ns per joint: sampling\n"
-            "                                 (--clip; forward at 60 Hz and random), two-pose blend,\n"
-            "                                 local-to-model, skinning palette\n"
-            "  bench sample-compressed FILE.skc\n"
-            "                                 time to sample one pose of each clip (forward, backward, random)\n"
-            "  compress IN... -o OUTDIR [--error-cm 0.01] [--shell-cm 3] [--scale M] [--fps N] [-j T] [--json]\n"
-            "                                 compress every clip of .bvh/.glb/.gltf files (or folders) into\n"
-            "                                 OUTDIR/<stem>.skc; a table (or JSON lines) of sizes and errors\n"
-            "\n"
-            "FILE is a .glb or .gltf file, a packed .skc (skelanim compress), a .bvh motion capture (units as in the file; --scale M:\n"
-            "M metres per file unit, e.g. 0.0564444 = 2.54/45 for CMU files), or %s for the built-in character.\n",
-            SK_VERSION_STRING, SK_CLI_MANNEQUIN);
+static const cli_command cli_cmd_help;
+
+static const cli_command *const commands[] = {
+    &cli_cmd_demo,
+    &cli_cmd_demo_locomotion,
+    &cli_cmd_demo_procedural,
+    &cli_cmd_info,
+    &cli_cmd_sample,
+    &cli_cmd_render,
+    &cli_cmd_view,
+    &cli_cmd_analyze,
+    &cli_cmd_locomote,
+    &cli_cmd_ik,
+    &cli_cmd_export_mannequin,
+    &cli_cmd_export_course,
+    &cli_cmd_convert,
+    &cli_cmd_compress,
+    &cli_cmd_bench_load,
+    &cli_cmd_bench_json,
+    &cli_cmd_bench_blend,
+    &cli_cmd_bench_ik,
+    &cli_cmd_bench_skin,
+    &cli_cmd_bench_crowd,
+    &cli_cmd_bench_terrain,
+    &cli_cmd_bench_locomotion,
+    &cli_cmd_bench_sample,
+    &cli_cmd_bench_mix,
+    &cli_cmd_bench_ltm,
+    &cli_cmd_bench_palette,
+    &cli_cmd_bench_sample_compressed,
+    &cli_cmd_help,
+};
+enum { NCOMMANDS = CLI_COUNT(commands) };
+
+/* The command named by the first words of argv (two words first: "demo
+ * locomotion" before "demo"); *words: how many it took. */
+static const cli_command *find_command(int argc, char **argv, int *words) {
+    for (int w = 2; w >= 1; w--) {
+        if (argc < w) continue;
+        for (size_t i = 0; i < NCOMMANDS; i++) {
+            const char *name = commands[i]->name, *space = strchr(name, ' ');
+            bool match = w == 1 ? !space && !strcmp(name, argv[0])
+                                : space && !strncmp(name, argv[0], (size_t)(space - name)) &&
+                                      !argv[0][space - name] && !strcmp(space + 1, argv[1]);
+            if (match) {
+                *words = w;
+                return commands[i];
+            }
+        }
+    }
+    return NULL;
+}
+
+/* A word that starts subcommands ("bench", "demo"). */
+static bool is_group(const char *word) {
+    size_t n = strlen(word);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strncmp(commands[i]->name, word, n) && commands[i]->name[n] == ' ') return true;
+    return false;
+}
+
+static void group_usage(FILE *f, const char *group) {
+    fprintf(f, "usage: skelanim %s NAME [options]   (NAME:", group);
+    size_t n = strlen(group);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strncmp(commands[i]->name, group, n) && commands[i]->name[n] == ' ')
+            fprintf(f, " %s", commands[i]->name + n + 1);
+    fprintf(f, "; skelanim help %s)\n", group);
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        usage(stderr);
+        cli_help_overview(stderr, commands, NCOMMANDS);
         return 1;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        usage(stdout);
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+        cli_help_overview(stdout, commands, NCOMMANDS);
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
         printf("skelanim %s\n", SK_VERSION_STRING);
         return 0;
     }
-    /* One line per command; each lives in cli/cmd_NAME.c. */
-    static const struct { const char *name; int (*fn)(int, char **); } commands[] = {
-        {"demo", cmd_demo},
-        {"info", cmd_info},
-        {"sample", cmd_sample},
-        {"export-mannequin", cmd_export_mannequin},
-        {"export-course", cmd_export_course},
-        {"convert", cmd_convert},
-        {"bench", cmd_bench},
-        {"ik", cmd_ik},
-        {"analyze", cmd_analyze},
-        {"render", cmd_render},
-        {"view", cmd_view},
-        {"locomote", cmd_locomote},
-        {"compress", cmd_compress},
-    };
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
-    fprintf(stderr, "skelanim: unknown command '%s' (see skelanim --help)\n", cmd);
+    int words = 0;
+    const cli_command *c = find_command(argc - 1, argv + 1, &words);
+    if (c) return c->run(argc - 1 - words, argv + 1 + words);
+    if (is_group(cmd)) {
+        if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+            cli_help_group(stdout, cmd, commands, NCOMMANDS);
+            return 0;
+        }
+        if (argc > 2) fprintf(stderr, "skelanim: %s: unknown subcommand '%s'\n", cmd, argv[2]);
+        else fprintf(stderr, "skelanim: %s: which one?\n", cmd);
+        group_usage(stderr, cmd);
+        return 1;
+    }
+    fprintf(stderr, "skelanim: unknown command '%s' (see skelanim help)\n", cmd);
     return 1;
 }
 
-/* The reader's warnings go to stderr, naming the file once. */
-static void cli_warning(void *user, const char *message) {
-    fprintf(stderr, "skelanim: %s: warning: %s\n", (const char *)user, message);
-}
+/* ---- skelanim help ------------------------------------------------------------ */
 
-bool cli_is_bvh(const char *path) {
-    size_t n = strlen(path);
-    if (n < 4) return false;
-    const char *e = path + n - 4;
-    return e[0] == '.' && (e[1] | 32) == 'b' && (e[2] | 32) == 'v' && (e[3] | 32) == 'h';
-}
+typedef struct help_args {
+    cli_list topic;
+    bool markdown, list;
+} help_args;
 
-bool cli_is_skc(const char *path) {
-    size_t n = strlen(path);
-    if (n < 4) return false;
-    const char *e = path + n - 4;
-    return e[0] == '.' && (e[1] | 32) == 's' && (e[2] | 32) == 'k' && (e[3] | 32) == 'c';
-}
-
-bool cli_load(const char *path, sk_asset **out) { return cli_load_scaled(path, 0.0, out); }
-
-bool cli_load_scaled(const char *path, double scale, sk_asset **out) {
-    sk_error err = {0};
-    sk_result r;
-    sk_gltf_options opt = {0};
-    opt.warning = cli_warning;
-    opt.warning_user = (void *)(uintptr_t)path;
-    bool bvh = cli_is_bvh(path);
-    if (scale != 0.0 && !bvh) {
-        fprintf(stderr, "skelanim: %s: --scale applies to .bvh files only\n", path);
-        return false;
+static int cmd_help(int argc, char **argv) {
+    help_args a = {{NULL, 0}, false, false};
+    int rc = cli_parse(&cli_cmd_help, argc, argv, &a, NULL);
+    if (rc != CLI_CONTINUE) return rc;
+    if (a.markdown) {
+        cli_help_markdown(stdout, commands, NCOMMANDS);
+        return 0;
     }
-    bool builtin = !strcmp(path, SK_CLI_MANNEQUIN) || !strcmp(path, SK_CLI_PLANAR);
-    if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
-    else if (!strcmp(path, SK_CLI_PLANAR)) r = sk_planar_rig_create(NULL, out, &err);
-    else if (cli_is_skc(path)) r = sk_skc_load_file(path, NULL, NULL, out, NULL, &err);
-    else if (bvh) {
-        sk_bvh_options bo = {0};
-        bo.scale = scale;
-        r = sk_bvh_load_file(path, &bo, out, &err);
-    } else r = sk_gltf_load_file(path, &opt, out, &err);
-    if (r != SK_OK) {
-        /* The readers' messages name the file (once); the built-in characters' do not. */
-        if (builtin || !err.message[0])
-            fprintf(stderr, "skelanim: %s: %s\n", path, err.message[0] ? err.message : sk_result_string(r));
-        else fprintf(stderr, "skelanim: %s\n", err.message);
-        return false;
+    if (a.list) { /* (and the tables' own consistency: tests/cli_help.sh) */
+        bool ok = true;
+        for (size_t i = 0; i < NCOMMANDS; i++) {
+            printf("%s\n", commands[i]->name);
+            if (!cli_table_check(commands[i])) ok = false;
+        }
+        return ok ? 0 : 1;
     }
-    return true;
-}
-
-cJSON *cli_num(double v) {
-    if (!isfinite(v)) return cJSON_CreateNumber(v); /* found by cli_json_finite */
-    char buf[48];
-    snprintf(buf, sizeof buf, "%.9g", v);
-    return cJSON_CreateRaw(buf);
-}
-
-static bool nonfinite_at(const cJSON *j, char *path, size_t len, size_t cap) {
-    if (cJSON_IsNumber(j) && !isfinite(j->valuedouble)) return true;
-    int i = 0;
-    for (const cJSON *c = j->child; c; c = c->next, i++) {
-        int n = c->string ? snprintf(path + len, cap - len, "/%s", c->string) : snprintf(path + len, cap - len, "/%d", i);
-        size_t l2 = n < 0 ? len : (len + (size_t)n < cap ? len + (size_t)n : cap - 1);
-        if (nonfinite_at(c, path, l2, cap)) return true;
-        path[len] = 0;
+    if (!a.topic.n) {
+        cli_help_overview(stdout, commands, NCOMMANDS);
+        return 0;
     }
-    return false;
-}
-
-bool cli_json_finite(const cJSON *root, const char *what) {
-    char path[512] = "";
-    if (!root || !nonfinite_at(root, path, 0, sizeof path)) return true;
-    fprintf(stderr, "skelanim: %s: non-finite value at %s (not printed)\n", what, path[0] ? path : "/");
-    return false;
-}
-
-void cli_put_json_line(cJSON *root) {
-    char *s = cJSON_PrintUnformatted(root);
-    if (s) puts(s);
-    cJSON_free(s);
-    cJSON_Delete(root);
-    fflush(stdout);
-}
-
-cJSON *cli_nums(const float *v, int n) {
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cli_num(v[i]));
-    return a;
-}
-
-static bool parse_print(const char *opt, const char *s, char sep, int n, cli_num_kind kind, double min, double max,
-                        double *out) {
-    char why[160];
-    bool ok = n == 1 ? cli_number(s, s ? strlen(s) : 0, kind, min, max, out, why, sizeof why)
-                     : cli_numbers(s ? s : "", sep, n, kind, min, max, out, why, sizeof why);
-    if (!ok) fprintf(stderr, "skelanim: %s: '%s' %s\n", opt, s ? s : "", why);
-    return ok;
-}
-
-bool cli_parse_real(const char *opt, const char *s, double min, double max, double *out) {
-    return parse_print(opt, s, 0, 1, CLI_NUM_REAL, min, max, out);
-}
-
-bool cli_parse_double(const char *opt, const char *s, double *out) {
-    return parse_print(opt, s, 0, 1, CLI_NUM_REAL, -DBL_MAX, DBL_MAX, out);
-}
-
-bool cli_parse_doubles(const char *opt, const char *s, char sep, int n, double min, double max, double *out) {
-    return parse_print(opt, s, sep, n, CLI_NUM_REAL, min, max, out);
-}
-
-bool cli_parse_u32s(const char *opt, const char *s, char sep, int n, uint32_t min, uint32_t max, uint32_t *out) {
-    double v[8];
-    if (n < 1 || n > 8 || !parse_print(opt, s, sep, n, CLI_NUM_UINT, min, max, v)) return false;
-    for (int i = 0; i < n; i++) out[i] = (uint32_t)v[i];
-    return true;
-}
-
-bool cli_parse_uint(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out) {
-    return cli_parse_u32s(opt, s, 0, 1, min, max, out);
-}
-
-bool cli_parse_u32(const char *opt, const char *s, uint32_t *out) {
-    return cli_parse_u32s(opt, s, 0, 1, 0, UINT32_MAX, out);
-}
-
-int32_t cli_find_clip(const sk_asset *asset, const char *spec) {
-    if (!strcmp(spec, "none")) return -1;
-    int32_t i = sk_asset_find_clip(asset, spec);
-    if (i >= 0) return i;
-    double v;
-    if (cli_number(spec, strlen(spec), CLI_NUM_UINT, 0.0, (double)asset->clip_count - 1.0, &v, NULL, 0))
-        return (int32_t)v;
-    fprintf(stderr, "skelanim: --clip %s: no such clip (the file has %u clip%s", spec, asset->clip_count,
-            asset->clip_count == 1 ? "" : "s");
-    for (uint32_t c = 0; c < asset->clip_count && c < 20; c++)
-        fprintf(stderr, "%s%u '%s'", c ? ", " : ": ", c, sk_clip_name(asset->clips[c]));
-    fprintf(stderr, ")\n");
-    return -2;
-}
-
-uint32_t cli_scene_nodes(const sk_asset *asset, uint32_t *out_nodes) {
-    const sk_skeleton *s = asset->skeleton;
-    uint32_t n = asset->node_count, count = 0;
-    if (asset->default_scene < 0 || (uint32_t)asset->default_scene >= asset->scene_count) {
-        for (uint32_t i = 0; i < n; i++) out_nodes[count++] = i;
-        return count;
+    int words = 0;
+    const cli_command *c = find_command((int)a.topic.n, (char **)a.topic.v, &words);
+    if (c && (uint32_t)words == a.topic.n) {
+        cli_help_command(stdout, c);
+        return 0;
     }
-    /* Mark joints under the scene roots; parents come first, so one pass. */
-    unsigned char *in = calloc(n ? n : 1, 1);
-    if (!in) return 0;
-    const sk_scene *sc = &asset->scenes[asset->default_scene];
-    for (uint32_t r = 0; r < sc->root_count; r++) in[sc->roots[r]] = 1;
-    for (uint32_t j = 0; j < n; j++)
-        if (s->parents[j] >= 0 && in[s->parents[j]]) in[j] = 1;
-    for (uint32_t node = 0; node < n; node++)
-        if (in[asset->node_to_joint[node]]) out_nodes[count++] = node;
-    free(in);
-    return count;
-}
-
-double cli_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-double cli_thread_cpu_now(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return cli_now();
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-int cli_cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-bool cli_make_parent_dir(const char *path) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir) return true;
-    *slash = 0;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "skelanim: cannot create the folder %s: %s\n", dir, strerror(errno));
-        return false;
+    if (a.topic.n == 1 && is_group(a.topic.v[0])) {
+        cli_help_group(stdout, a.topic.v[0], commands, NCOMMANDS);
+        return 0;
     }
-    return true;
+    fprintf(stderr, "skelanim: help: no command '%s%s%s' (skelanim help lists them)\n", a.topic.v[0],
+            a.topic.n > 1 ? " " : "", a.topic.n > 1 ? a.topic.v[1] : "");
+    return 1;
 }
+
+static const cli_opt help_opts[] = {
+    {"--markdown", CLI_FLAG(help_args, markdown), .flags = CLI_HIDDEN,
+     .help = "the reference of every command in Markdown (docs/cli.md)"},
+    {"--commands", CLI_FLAG(help_args, list), .flags = CLI_HIDDEN,
+     .help = "every command's name, one per line (exit status 1 when a table is not consistent)"},
+};
+static const cli_arg help_arg_list[] = {
+    {"COMMAND", CLI_ARGS(help_args, topic, 0), .max_count = 2,
+     .help = "a command (render) or a subcommand (bench crowd): its options; none: every command"},
+};
+static const cli_command cli_cmd_help = {
+    .name = "help",
+    .run = cmd_help,
+    .summary = "this list, or every option of a command",
+    .opts = help_opts,
+    .nopts = CLI_COUNT(help_opts),
+    .args = help_arg_list,
+    .nargs = CLI_COUNT(help_arg_list),
+};

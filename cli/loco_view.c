@@ -1,0 +1,161 @@
+/* skelanim command-line tool: walks recorded and drawn off-screen (loco_view.h). */
+#include "loco_view.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fprint_vec(FILE *f, sk_vec3 v) { fprintf(f, "[%.5f,%.5f,%.5f]", v.x, v.y, v.z); }
+
+static void write_trace(FILE *f, const loco_char *c, double t) {
+    loco_feet ft;
+    loco_char_feet(c, &ft);
+    const sk_skeleton *s = c->asset->skeleton;
+    fprintf(f, "{\"t\":%.6f,\"root\":", t);
+    fprint_vec(f, ft.root);
+    fprintf(f, ",\"feet\":[");
+    for (uint32_t l = 0; l < ft.legs; l++) {
+        fprintf(f, "%s{\"leg\":\"%s\",\"heel\":", l ? "," : "", loco_char_leg_name(c, l));
+        fprint_vec(f, ft.f[l].heel);
+        fprintf(f, ",\"toe\":");
+        fprint_vec(f, ft.f[l].toe);
+        fprintf(f, ",\"ankle\":");
+        fprint_vec(f, ft.f[l].ankle);
+        fprintf(f, ",\"stance\":%s}", ft.f[l].stance ? "true" : "false");
+    }
+    fprintf(f, "],\"joints\":{");
+    for (uint32_t j = 0; j < s->joint_count; j++) {
+        const float *m = c->world[j].m;
+        char name[128];
+        size_t k = 0;
+        for (const char *p = s->names[j]; *p && k + 2 < sizeof name; p++) { /* JSON-escape quotes and backslashes */
+            if (*p == '"' || *p == '\\') name[k++] = '\\';
+            name[k++] = (unsigned char)*p < 0x20 ? '?' : *p;
+        }
+        name[k] = 0;
+        fprintf(f, "%s\"%s\":[%.5f,%.5f,%.5f]", j ? "," : "", name[0] ? name : "?", m[12], m[13], m[14]);
+    }
+    fprintf(f, "}}\n");
+}
+
+void loco_record_init(rec_ctx *r, FILE *trace, double fps_out) {
+    memset(r, 0, sizeof *r);
+    r->trace = trace;
+    r->keep_frames = fps_out > 0;
+    r->fps_out = fps_out > 0 ? fps_out : 25;
+    for (int q = 0; q < 3; q++) r->bmin[q] = INFINITY, r->bmax[q] = -INFINITY;
+}
+
+void loco_record_free(rec_ctx *r) {
+    for (uint32_t i = 0; i < r->nframes; i++) free(r->frames[i].world);
+    free(r->frames);
+    r->frames = NULL;
+    r->nframes = r->cap = 0;
+}
+
+bool loco_record(void *user, const loco_char *c, double t) {
+    rec_ctx *r = user;
+    loco_feet ft;
+    loco_char_feet(c, &ft);
+    if (r->trace) write_trace(r->trace, c, t);
+    float p[3] = {ft.root.x, ft.root.y, ft.root.z};
+    for (int q = 0; q < 3; q++) r->bmin[q] = fminf(r->bmin[q], p[q]), r->bmax[q] = fmaxf(r->bmax[q], p[q]);
+    if (!r->keep_frames || t + 1e-9 < r->next_out) return true;
+    r->next_out += 1.0 / r->fps_out;
+    if (r->nframes == r->cap) {
+        uint32_t cap = r->cap ? 2 * r->cap : 64;
+        frame_rec *nfr = realloc(r->frames, cap * sizeof *nfr);
+        if (!nfr) { fprintf(stderr, "skelanim: out of memory\n"); return false; }
+        r->frames = nfr;
+        r->cap = cap;
+    }
+    uint32_t J = c->asset->skeleton->joint_count;
+    r->frames[r->nframes].world = malloc(J * sizeof(sk_mat4));
+    if (!r->frames[r->nframes].world) { fprintf(stderr, "skelanim: out of memory\n"); return false; }
+    memcpy(r->frames[r->nframes].world, c->world, J * sizeof(sk_mat4));
+    r->frames[r->nframes].center = ft.root;
+    r->nframes++;
+    return true;
+}
+
+void loco_view_close(loco_view *v) {
+    skr_gif_close(v->gif, NULL);
+    skr_renderer_destroy(v->rn);
+    skr_headless_destroy(v->hd);
+    free(v->rgb);
+    memset(v, 0, sizeof *v);
+}
+
+bool loco_view_open(loco_view *v, const char *gif_path, uint32_t w, uint32_t h, sk_error *err) {
+    memset(v, 0, sizeof *v);
+    v->w = w, v->h = h;
+    if (!(v->hd = skr_headless_create((int)w, (int)h, 4, err))) return false;
+    skr_headless_bind(v->hd);
+    if (skr_renderer_create(&v->rn, err) != SK_OK) return false;
+    if (!(v->rgb = malloc((size_t)w * h * 3))) {
+        sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    if (gif_path && skr_gif_open(gif_path, (int)w, (int)h, &v->gif, err) != SK_OK) return false;
+    return true;
+}
+
+bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrain, const frame_rec *frames,
+                     uint32_t first, uint32_t last, double fps_out, const float bmin[3], const float bmax[3],
+                     const char *png, sk_error *err) {
+    bool ok = false;
+    skr_model *model = NULL;
+    skr_terrain *tmesh = NULL;
+    sk_mat4 *pal = NULL;
+    bool bones = v->side || c->asset->mesh_count == 0;
+    if (!bones && skr_model_create(c->asset, 0, &model, err) != SK_OK) goto done;
+    float fc[2] = {0.5f * (bmin[0] + bmax[0]), 0.5f * (bmin[2] + bmax[2])};
+    float fr = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 3.0f;
+    if (terrain && terrain->kind == CLI_TERRAIN_MESH) {
+        if (skr_terrain_create_mesh(terrain->asset, &tmesh, err) != SK_OK) goto done;
+    } else {
+        sk_terrain flat_t;
+        sk_terrain_shape flat_s;
+        const sk_terrain *tt = terrain ? &terrain->terrain : NULL;
+        if (!tt) {
+            flat_t = sk_terrain_flat(&flat_s, 0);
+            tt = &flat_t;
+        }
+        skr_terrain_area area = {fc[0] - fr, fc[1] - fr, fc[0] + fr, fc[1] + fr, bmax[1] + 30.0f, bmin[1] - 60.0f, 0};
+        if (skr_terrain_create_heightfield(tt, &area, &tmesh, err) != SK_OK) goto done;
+    }
+    if (!(pal = malloc(sizeof(sk_mat4) * ((model ? skr_model_palette_size(model) : 0) + 1)))) {
+        sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    for (uint32_t f = first; f < last; f++) {
+        skr_camera cam = {0};
+        float target[3] = {frames[f].center.x, frames[f].center.y + 0.85f, frames[f].center.z};
+        if (v->side) skr_camera_orbit(&cam, target, 90.0f, 2.0f, 4.5f, (int)v->w, (int)v->h);
+        else skr_camera_orbit(&cam, target, -75.0f, 8.0f, 4.0f, (int)v->w, (int)v->h);
+        skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, false, 0, 0, {0, 0}};
+        skr_begin_frame(v->rn, &fd);
+        skr_draw_terrain(v->rn, tmesh, fc, fr, fd.background);
+        if (bones) {
+            const float ink[3] = {0.1f, 0.12f, 0.2f};
+            skr_draw_skeleton(v->rn, c->asset->skeleton, frames[f].world, ink);
+        } else {
+            skr_model_palette(model, frames[f].world, pal);
+            skr_draw_desc dd = {model, 1, pal, NULL, NULL};
+            skr_draw_model(v->rn, &dd);
+        }
+        skr_headless_read(v->hd, v->rgb);
+        if (v->gif) {
+            if (skr_gif_add(v->gif, v->rgb, (int)lrint(100.0 / fps_out), err) != SK_OK) goto done;
+        } else if (png && skr_write_image(png, v->rgb, (int)v->w, (int)v->h, err) != SK_OK) {
+            goto done;
+        }
+        v->frames++;
+    }
+    ok = true;
+done:
+    skr_terrain_destroy(tmesh);
+    skr_model_destroy(model);
+    free(pal);
+    return ok;
+}

@@ -1,0 +1,57 @@
+/* skelanim command-line tool: walks over terrains recorded frame by frame and
+ * drawn off-screen into one GIF or PNG (cli/loco_view.c), for `locomote` and
+ * the walking demos (`demo locomotion`, `demo procedural`). */
+#ifndef SK_CLI_LOCO_VIEW_H
+#define SK_CLI_LOCO_VIEW_H
+
+#include "loco_run.h"
+#include "skr.h"
+#include "terrain_spec.h"
+
+#include <stdio.h>
+
+/* One recorded frame: the joints' world matrices and the root on the ground. */
+typedef struct frame_rec {
+    sk_mat4 *world; /* joint_count */
+    sk_vec3 center;
+} frame_rec;
+
+/* What loco_record keeps: the --trace lines, the frames to draw (fps_out
+ * of them per second), the bounds of the root's path. */
+typedef struct rec_ctx {
+    FILE *trace;
+    bool keep_frames;
+    double fps_out, next_out;
+    frame_rec *frames;
+    uint32_t nframes, cap;
+    float bmin[3], bmax[3];
+} rec_ctx;
+
+/* An empty recording: trace (or NULL), frames kept at fps_out (0: none). */
+void loco_record_init(rec_ctx *r, FILE *trace, double fps_out);
+/* A loco_frame_fn (loco_run.h): user is a rec_ctx. */
+bool loco_record(void *user, const loco_char *c, double t);
+void loco_record_free(rec_ctx *r);
+
+/* Off-screen drawing of walks over terrains, into one GIF or PNG. */
+typedef struct loco_view {
+    bool side;                /* the side view (seed 004's figures): from +X, bones */
+    skr_headless *hd;
+    skr_renderer *rn;
+    skr_gif *gif;
+    unsigned char *rgb;
+    uint32_t w, h;
+    uint32_t frames;
+} loco_view;
+
+/* A w x h context, and a GIF at gif_path (or none: PNG frames). */
+bool loco_view_open(loco_view *v, const char *gif_path, uint32_t w, uint32_t h, sk_error *err);
+void loco_view_close(loco_view *v);
+/* Draws frames [first, last) of a walk over its terrain (the GIF's next
+ * frames, or one PNG). bmin/bmax: the path's bounds (the terrain drawn
+ * around them). */
+bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrain, const frame_rec *frames,
+                     uint32_t first, uint32_t last, double fps_out, const float bmin[3], const float bmax[3],
+                     const char *png, sk_error *err);
+
+#endif
