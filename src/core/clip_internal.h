@@ -1,5 +1,6 @@
 /* Private: the storage of sk_clip, shared by the clip module's sources
- * (clip.c: float keys and sampling; clip_compressed.c: the compressed kind)
+ * (clip.c: the clip and sampling of float keys; clip_build.c and
+ * clip_build_frames.c: the builder; clip_compressed.c: the compressed kind)
  * and the compressor (compress.c). Not installed. */
 #ifndef SKELANIM_CLIP_INTERNAL_H
 #define SKELANIM_CLIP_INTERNAL_H
@@ -316,6 +317,9 @@ static inline sk_vec3 sk_cc_vlerp(const float *a, const float *b, float u) {
  * transforms) or, when aos is NULL, the rows of an SoA pose's data; wide:
  * the 8-lane (AVX2) kernels, else the 4-lane ones (the tests run both). */
 void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa, bool wide);
+
+/* Frees frame-major keys (clip_build_frames.c, which builds them). */
+void sk_clip_frames_free(const sk_allocator *a, sk_clip_frames *f);
 
 /* Track i (translation, rotation or scale) of an SK_CLIP_KEYS clip without
  * frames at wrapped time t into x (clip.c). */
