@@ -430,25 +430,33 @@ static int frames_lazy(const sk_clip *c, const struct clip_ref *refs, sk_clip_fr
     return status;
 }
 
-/* Builds the frame-major layout when the clip qualifies (see clip_internal.h)
- * and then drops the per-track values and all but one copy of the times.
- * Returns FB_OK (built, or the clip does not qualify), FB_OOM or FB_IO (a
- * lazy track's keys could not be fetched); the clip then stays as it was. */
-int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk_key_fetch_fn fetch, void *fuser) {
+/* Whether the clip qualifies for frame-major keys (clip_internal.h): LINEAR
+ * translation, rotation and scale tracks, at least two keys each, all on the
+ * same key times, no joint and path twice, no morph weights. */
+static bool frames_qualify(const sk_clip *c, const struct clip_ref *refs) {
     uint32_t T = c->track_count;
-    if (T == 0 || c->weight_tracks) return FB_OK;
+    if (T == 0 || c->weight_tracks) return false;
     const sk_track *t0 = &c->tracks[0];
     uint32_t n = t0->key_count;
-    if (n < 2) return FB_OK;
+    if (n < 2) return false;
     const float *times0 = sk_clip_fin_times(c, refs, t0);
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
-        if (t->interp != SK_INTERP_LINEAR || t->path > SK_PATH_SCALE || t->key_count != n) return FB_OK;
+        if (t->interp != SK_INTERP_LINEAR || t->path > SK_PATH_SCALE || t->key_count != n) return false;
         const float *ti = sk_clip_fin_times(c, refs, t);
-        if (i && ti != times0 && memcmp(ti, times0, n * sizeof(float)) != 0) return FB_OK;
-        if (i && t->joint == c->tracks[i - 1].joint && t->path == c->tracks[i - 1].path) return FB_OK; /* a duplicate */
-        if (t->joint / 8u >= (1u << 24)) return FB_OK;
+        if (i && ti != times0 && memcmp(ti, times0, n * sizeof(float)) != 0) return false;
+        if (i && t->joint == c->tracks[i - 1].joint && t->path == c->tracks[i - 1].path) return false; /* a duplicate */
+        if (t->joint / 8u >= (1u << 24)) return false;
     }
+    return true;
+}
+
+/* The frame-major layout of a qualifying clip: its blocks, stride and data
+ * (not written yet) in *out; FB_OK with *out NULL when it is too large to
+ * lay out, FB_OOM. */
+static int frames_layout(const sk_clip *c, sk_clip_frames **out) {
+    uint32_t T = c->track_count, n = c->tracks[0].key_count;
+    *out = NULL;
     /* Tracks are sorted by joint then path, so blocks come out in (group, path) order. */
     const sk_allocator *a = &c->alloc;
     sk_clip_frames *f = sk_alloc(a, sizeof *f);
@@ -509,15 +517,44 @@ int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk
         return FB_OOM;
     }
     f->data = (float *)(((uintptr_t)f->data_raw + 31u) & ~(uintptr_t)31u);
-    /* Per track: its values, where its component 0 sits in a key's frame
-     * and the step between its components (8 in a full block's rows, 1 in a
-     * compact one). */
+    *out = f;
+    return FB_OK;
+}
+
+/* The writers' plan and scratch while the frames are written. */
+typedef struct frames_work {
+    struct frame_src *src;   /* per track: its values and place (T) */
+    struct frame_fill *fill; /* the identity floats no writer stores (fill_cap) */
+    size_t fill_cap;
+    uint32_t nfill;
+    uint32_t used;           /* floats of a frame up to the padding */
+    uint32_t *quad, nq;      /* the four- or eight-lane writer calls: their tracks (4 or 8 each) */
+    uint32_t *qslot;         /* 2 nb + 1: per block half, its call, then whether a call stores it */
+    float *acc;              /* per writer call: its lanes' statistics so far (lo, hi, bad: 8 each) */
+    uint8_t *in_quad;        /* per track: taken by a writer call */
+    bool wide;               /* eight-lane calls (frames_oct) */
+} frames_work;
+
+static void frames_work_free(const sk_allocator *a, frames_work *w, uint32_t nb, uint32_t T) {
+    sk_free(a, w->fill, w->fill_cap * sizeof *w->fill);
+    sk_free(a, w->quad, (size_t)(2u * nb + 1u) * 4u * sizeof *w->quad);
+    sk_free(a, w->qslot, (size_t)(2u * nb + 1u) * sizeof *w->qslot);
+    sk_free(a, w->acc, (size_t)(2u * nb + 1u) * 24u * sizeof *w->acc);
+    sk_free(a, w->in_quad, T ? T : 1);
+    sk_free(a, w->src, (size_t)T * sizeof *w->src);
+}
+
+/* Per track: its values, where its component 0 sits in a key's frame and the
+ * step between its components (8 in a full block's rows, 1 in a compact
+ * one); the writers' scratch. False when out of memory (nothing left
+ * allocated). */
+static bool frames_work_alloc(const sk_clip *c, const struct clip_ref *refs, const sk_clip_frames *f, frames_work *w) {
+    const sk_allocator *a = &c->alloc;
+    uint32_t T = c->track_count, nb = f->block_count;
+    memset(w, 0, sizeof *w);
     struct frame_src *src;
     src = sk_realloc_raw(a, NULL, 0, (size_t)T * sizeof *src);
-    if (!src) {
-        sk_clip_frames_free(a, f);
-        return FB_OOM;
-    }
+    if (!src) return false;
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
         const sk_frame_block *b = &f->blocks[f->track_block[i]];
@@ -540,18 +577,16 @@ int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk
         if (end > used) used = end;
     }
     /* The identity's floats in the lanes of full blocks without a track that
-     * no four- or eight-lane writer stores, listed once (below). */
+     * no four- or eight-lane writer stores, listed once (frames_fill_list). */
     struct frame_fill *fill;
-    uint32_t nfill = 0;
     size_t fill_cap = (size_t)nb * 32u;
     fill = sk_realloc_raw(a, NULL, 0, fill_cap * sizeof *fill);
     if (!fill) {
         sk_free(a, src, (size_t)T * sizeof *src);
-        sk_clip_frames_free(a, f);
-        return FB_OOM;
+        return false;
     }
     /* Lanes 0-3 and 4-7 of a full block are written together (frames_quad). */
-    uint32_t *quad = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * 4u * sizeof *quad), nq = 0; /* 4 tracks each */
+    uint32_t *quad = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * 4u * sizeof *quad); /* 4 tracks each */
     uint32_t *qslot = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * sizeof *qslot);
     /* per writer call: its lanes' statistics so far (lo, hi, bad: 8 each) */
     float *acc = sk_realloc_raw(a, NULL, 0, (size_t)(2u * nb + 1u) * 24u * sizeof *acc);
@@ -563,12 +598,23 @@ int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk
         sk_free(a, qslot, (size_t)(2u * nb + 1u) * sizeof *qslot);
         sk_free(a, in_quad, T ? T : 1);
         sk_free(a, src, (size_t)T * sizeof *src);
-        sk_clip_frames_free(a, f);
-        return FB_OOM;
+        return false;
     }
     memset(in_quad, 0, T);
+    w->src = src, w->fill = fill, w->fill_cap = fill_cap, w->used = used;
+    w->quad = quad, w->qslot = qslot, w->acc = acc, w->in_quad = in_quad;
+    return true;
+}
+
+/* The four- or eight-lane writer calls (writer: sk_clip_builder_set_writer's
+ * level, -1 the best this CPU has; 0 none). */
+static void frames_plan_writers(const sk_clip *c, const sk_clip_frames *f, frames_work *w, int writer) {
     bool wide = false; /* quads of eight lanes (frames_oct) */
 #if defined(SK_SOA_X86)
+    uint32_t T = c->track_count, nb = f->block_count, *quad = w->quad, *qslot = w->qslot, nq = 0;
+    const struct frame_src *src = w->src;
+    float *acc = w->acc;
+    uint8_t *in_quad = w->in_quad;
     wide = writer == 2 || (writer < 0 && sk_soa_use_avx2());
     if (writer != 0) {
     /* Per full block, lanes 0-3 and 4-7: a quad when its tracks (one to
@@ -610,13 +656,23 @@ int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk
     for (uint32_t qi = 0; qi < nq; qi++) /* lo, hi, bad of G lanes each: as finish starts every sk_key_stats */
         for (uint32_t d = 0; d < G; d++) acc[24u * qi + d] = 3.4e38f, acc[24u * qi + G + d] = 0.0f, acc[24u * qi + 2 * G + d] = 0.0f;
     }
+    w->nq = nq;
 #else
-    (void)writer;
+    (void)c, (void)f, (void)writer;
 #endif
-    /* qslot from here: per block half, whether a writer call stores it */
+    w->wide = wide;
+}
+
+/* The identity floats no writer call stores (w->fill); qslot from here: per
+ * block half, whether a writer call stores it. */
+static void frames_fill_list(const sk_clip *c, const sk_clip_frames *f, frames_work *w) {
+    uint32_t nb = f->block_count, *qslot = w->qslot, nfill = 0;
+    struct frame_fill *fill = w->fill;
     for (uint32_t x = 0; x < 2u * nb; x++) qslot[x] = 0;
 #if defined(SK_SOA_X86)
-    for (uint32_t qi = 0; qi < nq; qi++) {
+    const uint32_t *quad = w->quad;
+    bool wide = w->wide;
+    for (uint32_t qi = 0; qi < w->nq; qi++) {
         const uint32_t G = wide ? 8u : 4u, *L = quad + G * qi;
         uint32_t d = 0;
         while (L[d] == UINT32_MAX) d++;
@@ -624,6 +680,8 @@ int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk
         if (wide) qslot[2u * bi] = qslot[2u * bi + 1u] = 1;
         else qslot[2u * bi + half] = 1;
     }
+#else
+    (void)c;
 #endif
     for (uint32_t bi = 0; bi < nb; bi++) {
         const sk_frame_block *b = &f->blocks[bi];
@@ -633,52 +691,58 @@ int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk
                 if (!(b->mask >> l & 1u) && !qslot[2u * bi + l / 4u])
                     fill[nfill].at = b->offset + r * 8 + l, fill[nfill++].v = frames_identity[b->path][r];
     }
-    bool lazy = false;
-    for (uint32_t i = 0; i < T; i++) lazy = lazy || (c->tracks[i].pad_ && refs[c->tracks[i].time_offset].lazy);
-    int status = FB_OK;
-    if (lazy) status = frames_lazy(c, refs, f, src, quad, nq, wide, in_quad, fill, nfill, used, acc, fetch, fuser);
-    else {
-        for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
-            if (src[i].stats && !in_quad[i]) sk_clip_key_stats(src[i].v, n, src[i].path, src[i].stats);
-        /* keys at a time: about 128 KiB of frames (in the second-level cache), 16 to 256 */
-        uint32_t chunk = (uint32_t)(131072u / ((size_t)stride * 4u));
-        chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
-        for (uint32_t k0 = 0; k0 < n; k0 += chunk) { /* a chunk of keys at a time, one track after another */
-            uint32_t k1 = n - k0 < chunk ? n : k0 + chunk;
-            frames_fill(f, fill, nfill, used, k0, k1);
+    w->nfill = nfill;
+}
+
+/* Every frame written when no values are fetched: the other tracks'
+ * statistics in a pass of their own, then a chunk of keys at a time, one
+ * track after another. */
+static void frames_write(const sk_clip *c, sk_clip_frames *f, const frames_work *w) {
+    uint32_t T = c->track_count, n = f->keys, stride = f->stride;
+    const struct frame_src *src = w->src;
+    for (uint32_t i = 0; i < T; i++) /* the other tracks' statistics, in a pass of their own */
+        if (src[i].stats && !w->in_quad[i]) sk_clip_key_stats(src[i].v, n, src[i].path, src[i].stats);
+    /* keys at a time: about 128 KiB of frames (in the second-level cache), 16 to 256 */
+    uint32_t chunk = (uint32_t)(131072u / ((size_t)stride * 4u));
+    chunk = chunk < 16 ? 16 : chunk > 256 ? 256 : chunk;
+    for (uint32_t k0 = 0; k0 < n; k0 += chunk) { /* a chunk of keys at a time, one track after another */
+        uint32_t k1 = n - k0 < chunk ? n : k0 + chunk;
+        frames_fill(f, w->fill, w->nfill, w->used, k0, k1);
 #if defined(SK_SOA_X86)
-            for (uint32_t qi = 0; qi < nq; qi++) {
-                if (wide) frames_oct(src, quad + 8u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);
-                else frames_quad(src, quad + 4u * qi, f->data, stride, k0, k1, n, acc + (size_t)24 * qi);
-            }
-#endif
-            for (uint32_t i = 0; i < T; i++)
-                if (!in_quad[i]) frames_track(&src[i], f->data, stride, k0, k1);
+        for (uint32_t qi = 0; qi < w->nq; qi++) {
+            if (w->wide) frames_oct(src, w->quad + 8u * qi, f->data, stride, k0, k1, n, w->acc + (size_t)24 * qi);
+            else frames_quad(src, w->quad + 4u * qi, f->data, stride, k0, k1, n, w->acc + (size_t)24 * qi);
         }
+#endif
+        for (uint32_t i = 0; i < T; i++)
+            if (!w->in_quad[i]) frames_track(&src[i], f->data, stride, k0, k1);
     }
+}
+
+/* The writer calls' statistics to their tracks' sk_key_stats. */
+static void frames_stats_back(const frames_work *w) {
 #if defined(SK_SOA_X86)
-    for (uint32_t qi = 0; qi < nq; qi++) { /* the writers' statistics to their tracks */
-        const uint32_t G = wide ? 8u : 4u, *L = quad + G * qi;
-        const float *q = acc + (size_t)24 * qi;
+    for (uint32_t qi = 0; qi < w->nq; qi++) { /* the writers' statistics to their tracks */
+        const uint32_t G = w->wide ? 8u : 4u, *L = w->quad + G * qi;
+        const float *q = w->acc + (size_t)24 * qi;
         for (uint32_t d = 0; d < G; d++) {
-            sk_key_stats *k = L[d] == UINT32_MAX ? NULL : src[L[d]].stats;
+            sk_key_stats *k = L[d] == UINT32_MAX ? NULL : w->src[L[d]].stats;
             if (!k) continue;
             uint32_t bad;
             memcpy(&bad, &q[2 * G + d], 4);
             k->lo = q[d], k->hi = q[G + d], k->bad = bad;
         }
     }
+#else
+    (void)w;
 #endif
-    sk_free(a, fill, fill_cap * sizeof *fill);
-    sk_free(a, quad, (size_t)(2u * nb + 1u) * 4u * sizeof *quad);
-    sk_free(a, qslot, (size_t)(2u * nb + 1u) * sizeof *qslot);
-    sk_free(a, acc, (size_t)(2u * nb + 1u) * 24u * sizeof *acc);
-    sk_free(a, in_quad, T ? T : 1);
-    sk_free(a, src, (size_t)T * sizeof *src);
-    if (status != FB_OK) {
-        sk_clip_frames_free(a, f);
-        return status;
-    }
+}
+
+/* The clip takes the written frames: one time array for every track (a copy
+ * of times0), no per-track values. FB_OK or FB_OOM (then f is freed). */
+static int frames_commit(sk_clip *c, sk_clip_frames *f, const float *times0) {
+    const sk_allocator *a = &c->alloc;
+    uint32_t T = c->track_count, n = f->keys;
     /* One time array for every track; no per-track values. */
     float *times = sk_alloc(a, n * sizeof(float));
     if (!times) {
@@ -695,4 +759,37 @@ int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk
     for (uint32_t i = 0; i < T; i++) c->tracks[i].time_offset = 0, c->tracks[i].value_offset = 0, c->tracks[i].pad_ = 0;
     c->frames = f;
     return FB_OK;
+}
+
+/* Builds the frame-major layout when the clip qualifies (see clip_internal.h)
+ * and then drops the per-track values and all but one copy of the times.
+ * Returns FB_OK (built, or the clip does not qualify), FB_OOM or FB_IO (a
+ * lazy track's keys could not be fetched); the clip then stays as it was. */
+int sk_clip_frames_build(sk_clip *c, const struct clip_ref *refs, int writer, sk_key_fetch_fn fetch, void *fuser) {
+    if (!frames_qualify(c, refs)) return FB_OK;
+    const float *times0 = sk_clip_fin_times(c, refs, &c->tracks[0]);
+    sk_clip_frames *f;
+    int status = frames_layout(c, &f);
+    if (status != FB_OK || !f) return status;
+    const sk_allocator *a = &c->alloc;
+    uint32_t T = c->track_count, nb = f->block_count;
+    frames_work w;
+    if (!frames_work_alloc(c, refs, f, &w)) {
+        sk_clip_frames_free(a, f);
+        return FB_OOM;
+    }
+    frames_plan_writers(c, f, &w, writer);
+    frames_fill_list(c, f, &w);
+    bool lazy = false;
+    for (uint32_t i = 0; i < T; i++) lazy = lazy || (c->tracks[i].pad_ && refs[c->tracks[i].time_offset].lazy);
+    if (lazy)
+        status = frames_lazy(c, refs, f, w.src, w.quad, w.nq, w.wide, w.in_quad, w.fill, w.nfill, w.used, w.acc, fetch, fuser);
+    else frames_write(c, f, &w);
+    frames_stats_back(&w);
+    frames_work_free(a, &w, nb, T);
+    if (status != FB_OK) {
+        sk_clip_frames_free(a, f);
+        return status;
+    }
+    return frames_commit(c, f, times0);
 }

@@ -125,17 +125,12 @@ static sk_result cc_segments(const sk_clip *c, uint64_t o, const uint32_t *slot,
     return SK_OK;
 }
 
-sk_result sk_clip_from_compressed(const char *name, const void *data, size_t size, bool copy, const sk_allocator *alloc,
-                                  sk_clip **out, sk_error *err) {
-    if (!out || (!data && size)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_from_compressed: NULL argument");
-    *out = NULL;
-    if (size > UINT32_MAX) return bad(err, "larger than 4 GiB");
-    uint64_t seg0 = 0;
-    sk_result r = check_blob(data, size, &seg0, err);
-    if (r != SK_OK) return r;
-    const sk_allocator *a = sk_allocator_or_default(alloc);
+/* The clip, its name, its tracks' array and the blob (a copy of data when
+ * copy) allocated and filled in but for the tracks; NULL when out of memory
+ * (then nothing is left allocated). */
+static sk_clip *cc_clip_new(const char *name, const void *data, size_t size, bool copy, const sk_allocator *a) {
     sk_clip *c = sk_alloc(a, sizeof *c);
-    if (!c) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    if (!c) return NULL;
     c->alloc = *a;
     c->kind = SK_CLIP_COMPRESSED;
     if (!name) name = "";
@@ -156,9 +151,18 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     if (!c->name || !c->tracks || !c->blob) {
         if (!c->blob) c->blob_size = 0;
         sk_clip_destroy(c);
-        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        return NULL;
     }
-    b = c->blob;
+    return c;
+}
+
+/* The header's fields and the tracks from the (checked) blob: per track its
+ * joint, path, whether it is animated (pad_) and its value_offset (a constant
+ * track's index among the constants, an animated track's place in the data
+ * order); the clip's joint span. Returns the animated rotations' count. */
+static uint32_t cc_read_tracks(sk_clip *c) {
+    const uint8_t *b = c->blob;
+    uint32_t T = c->track_count;
     c->cc.frames = sk_cc_u32(b + 12);
     c->cc.rate = sk_cc_f32(b + 16);
     c->duration = sk_cc_f32(b + 20);
@@ -169,7 +173,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     for (uint32_t sh = 0; sh < 32; sh++)
         if (c->cc.seg_len == 1u << sh) c->cc.seg_shift = sh;
     c->cc.consts = b + SK_CC_HEADER + 4u * T;
-    const uint8_t *tt = b + SK_CC_HEADER, *rb = c->cc.consts + 16u * (T - c->cc.anim);
+    const uint8_t *tt = b + SK_CC_HEADER;
     uint32_t nrot = 0, nc = 0, span = 0;
     for (uint32_t i = 0; i < T; i++) {
         sk_track *t = &c->tracks[i];
@@ -188,25 +192,41 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     for (uint32_t i = 0, ar = 0, av = nrot; i < T; i++)
         if (c->tracks[i].pad_) c->tracks[i].value_offset = c->tracks[i].path == SK_PATH_ROTATION ? ar++ : av++;
     c->joint_span = span;
-    /* The plan: the clip ranges as floats (A x 8: minima x,y,z,w then the
-     * extents per 1/255 step, sk_cc_ext255;
-     * a 64-byte alignment of them measured no faster); the segments' offsets and bits per frame (S x 2 when
-     * A > 0); for the AVX2 decoder per animated track its slot in its chunk's
-     * decoded values (rotations from 0, translations/scales from CC_XV); the rotations' joints;
-     * the translations'/scales' joints (x2, +1 for a scale); the constant
-     * tracks; per chunk of CC_CHUNK animated tracks, its rotation count;
-     * per constant track its place in a pose's sk_transform array (in floats,
-     * CC_CONST_ROT set for a rotation) and its four values, so that a sample
-     * writes each with one or two stores (CC_CONST_WORDS words each); on a
-     * CPU with the rows decoder (and 24 animated tracks or more) per block of
-     * sixteen animated tracks their clip ranges as rows (128 floats: minima
-     * x, y, z, w then extents, a lane per track) and then a rotation mask per
-     * block; last, per group of eight joints of the span, which joints have a
-     * track of each path (8 bits per path). The animated tracks are in data
-     * order (the blob's: rotations first). */
-    uint32_t A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK, S = A ? c->cc.segments : 0;
+    return nrot;
+}
+
+/* The plan (sk_clip_from_compressed): the clip ranges as floats (A x 8:
+ * minima x,y,z,w then the extents per 1/255 step, sk_cc_ext255; a 64-byte
+ * alignment of them measured no faster); the segments' offsets and bits per
+ * frame (S x 2 when A > 0); for the AVX2 decoder per animated track its slot
+ * in its chunk's decoded values (rotations from 0, translations/scales from
+ * CC_XV); the rotations' joints; the translations'/scales' joints (x2, +1 for
+ * a scale); the constant tracks; per chunk of CC_CHUNK animated tracks, its
+ * rotation count; per constant track its place in a pose's sk_transform
+ * array (in floats, CC_CONST_ROT set for a rotation) and its four values, so
+ * that a sample writes each with one or two stores (CC_CONST_WORDS words
+ * each); on a CPU with the rows decoder (and 24 animated tracks or more) per
+ * block of sixteen animated tracks their clip ranges as rows (128 floats:
+ * minima x, y, z, w then extents, a lane per track) and then a rotation mask
+ * per block; last, per group of eight joints of the span, which joints have
+ * a track of each path (8 bits per path). The animated tracks are in data
+ * order (the blob's: rotations first). Its parts' counts: */
+typedef struct cc_layout {
+    uint32_t T, A, S, chunks;
+    uint32_t blocks;  /* of sixteen animated tracks (the rows decoder's) */
+    uint32_t groups;  /* of eight joints up to the span */
+    uint32_t rblocks; /* of eight rotations, each chunk's from its first (cc.rplace) */
+    uint32_t ncg;     /* groups that hold a constant track (cc.cgroups) */
+    uint32_t *cmark;  /* per group: its number among those + 1, else 0; NULL without constant tracks */
+    bool rows;        /* the rows decoder's part */
+} cc_layout;
+
+/* The plan's counts and size (c->cc.plan_words) for a clip of nrot animated
+ * rotations; false when out of memory (for cmark). */
+static bool cc_plan_layout(sk_clip *c, uint32_t nrot, cc_layout *p) {
+    uint32_t T = c->track_count, A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK, S = A ? c->cc.segments : 0;
     /* the rows decoder's clip ranges and rotation masks: only on a CPU that has it */
-    uint32_t blocks = (A + 15u) / 16u, groups = (span + 7u) / 8u;
+    uint32_t blocks = (A + 15u) / 16u, groups = (c->joint_span + 7u) / 8u;
     /* the rows decoder pays per block of sixteen tracks: below CC_ROWS_MIN animated tracks the
      * two-track decoder is faster (the mannequin's 18: 7.6 against 8.4-8.8 ns per joint) */
     bool rows = A >= CC_ROWS_MIN && sk_cclip_rows_available();
@@ -217,11 +237,8 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         rblocks += (nrk + 7u) / 8u;
     }
     /* the groups that hold a constant track, numbered in group order (cmark[g]: its number + 1) */
-    uint32_t ncg = 0, *cmark = T > A ? sk_alloc(a, (size_t)groups * sizeof(uint32_t)) : NULL;
-    if (T > A && !cmark) {
-        sk_clip_destroy(c);
-        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    }
+    uint32_t ncg = 0, *cmark = T > A ? sk_alloc(&c->alloc, (size_t)groups * sizeof(uint32_t)) : NULL;
+    if (T > A && !cmark) return false;
     for (uint32_t i = 0; i < T && cmark; i++)
         if (!c->tracks[i].pad_ && c->tracks[i].path < 3) cmark[c->tracks[i].joint / 8u] = 1;
     for (uint32_t g = 0; g < groups && cmark; g++)
@@ -229,23 +246,21 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     c->cc.plan_words = 8u * (size_t)A + 2u * (size_t)S + (size_t)A + A + (T - A) + chunks + (size_t)CC_CONST_WORDS * (T - A) +
                        (rows ? 129u * (size_t)blocks : 0) + (size_t)CC_PLACE_WORDS * rblocks + (size_t)CC_CGROUP_WORDS * ncg +
                        groups;
-    c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
-    if (!c->cc.plan) {
-        c->cc.plan_words = 0;
-        if (cmark) sk_free(a, cmark, (size_t)groups * sizeof(uint32_t));
-        sk_clip_destroy(c);
-        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    float *ranges = (float *)(void *)c->cc.plan;
-    uint32_t *segtab = (uint32_t *)(void *)(ranges + 8u * (size_t)A);
-    c->cc.ranges = ranges;
-    c->cc.segtab = segtab;
-    uint32_t *slot = segtab + 2u * (size_t)S, *rj = slot + A, *cons = rj + A, *cnr = cons + (T - A);
-    c->cc.slots = slot;
-    uint32_t R = 0;
-    for (uint32_t i = 0; i < T; i++) R += c->tracks[i].pad_ && c->tracks[i].path == SK_PATH_ROTATION;
-    c->cc.rots = R;
-    uint32_t *tj = rj + R, nr = 0, nv = 0, ncon = 0, ai = 0;
+    p->T = T, p->A = A, p->S = S, p->chunks = chunks, p->blocks = blocks, p->groups = groups;
+    p->rblocks = rblocks, p->ncg = ncg, p->cmark = cmark, p->rows = rows;
+    return true;
+}
+
+/* The plan's parts in the order above (the plan zero-filled). */
+static float *cc_plan_ranges(const sk_clip *c) { return (float *)(void *)c->cc.plan; }
+static uint32_t *cc_plan_segtab(const sk_clip *c, const cc_layout *p) { return c->cc.plan + 8u * (size_t)p->A; }
+static uint32_t *cc_plan_slots(const sk_clip *c, const cc_layout *p) { return cc_plan_segtab(c, p) + 2u * (size_t)p->S; }
+static uint32_t *cc_plan_cons(const sk_clip *c, const cc_layout *p) { return cc_plan_slots(c, p) + 2u * (size_t)p->A; }
+static uint32_t *cc_plan_cnr(const sk_clip *c, const cc_layout *p) { return cc_plan_cons(c, p) + (p->T - p->A); }
+
+/* The constant tracks: their indices (cons) and per track its place and values. */
+static void cc_plan_constants(sk_clip *c, const cc_layout *p) {
+    uint32_t T = p->T, chunks = p->chunks, *cons = cc_plan_cons(c, p), *cnr = cc_plan_cnr(c, p), ncon = 0;
     for (uint32_t i = 0; i < T; i++) {
         const sk_track *t = &c->tracks[i];
         if (t->pad_) continue;
@@ -257,7 +272,16 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         for (uint32_t k = 0; k < 4; k++) cv[1 + k] = sk_cc_u32(c->cc.consts + 16u * t->value_offset + 4u * k);
         cons[ncon++] = i;
     }
-    /* the animated tracks in data order: the rotations, then the translations and scales */
+}
+
+/* The animated tracks in data order (the rotations, then the translations
+ * and scales): their clip ranges as floats, their slots, their joints and
+ * each chunk's rotation count. */
+static void cc_plan_animated(sk_clip *c, const cc_layout *p) {
+    uint32_t T = p->T, A = p->A, *slot = cc_plan_slots(c, p), *rj = slot + A, *cnr = cc_plan_cnr(c, p);
+    uint32_t *tj = rj + c->cc.rots, nr = 0, nv = 0, ai = 0;
+    float *ranges = cc_plan_ranges(c);
+    const uint8_t *rb = c->cc.consts + 16u * (T - A);
     for (uint32_t pass = 0; pass < 2; pass++)
         for (uint32_t i = 0; i < T; i++) {
             const sk_track *t = &c->tracks[i];
@@ -279,47 +303,56 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
             cnr[ai / CC_CHUNK] = nr;
             ai++;
         }
-    /* the groups' coverage, at the plan's end: per group and path the joints that have a track;
-     * before it the constant groups' rows, and before them the rotation blocks' placement */
-    {
-        uint32_t *gc = c->cc.plan + c->cc.plan_words - groups;
-        for (uint32_t i = 0; i < T; i++)
-            if (c->tracks[i].path < 3) gc[c->tracks[i].joint / 8u] |= 1u << (8u * c->tracks[i].path + c->tracks[i].joint % 8u);
-        c->cc.gcover = gc;
-        uint32_t *cg = gc - (size_t)CC_CGROUP_WORDS * ncg, *pl = cg - (size_t)CC_PLACE_WORDS * rblocks;
-        c->cc.cgroups = cg, c->cc.ncgroups = ncg, c->cc.rplace = pl;
-        for (uint32_t g = 0; g < groups && cmark; g++)
-            if (cmark[g]) cg[(size_t)CC_CGROUP_WORDS * (cmark[g] - 1u)] = g;
-        for (uint32_t k = 0; k < T - A; k++) {
-            const sk_track *t = &c->tracks[cons[k]];
-            if (t->path >= 3) continue;
-            uint32_t *e = cg + (size_t)CC_CGROUP_WORDS * (cmark[t->joint / 8u] - 1u), l = t->joint % 8u;
-            static const uint8_t row[3] = {0, 3, 7}; /* sk_soa_pose's rows: t x,y,z, r x,y,z,w, s x,y,z */
-            e[1] |= 1u << (8u * t->path + l);
-            for (uint32_t q = 0; q < t->width; q++) memcpy(&e[2 + 8u * (row[t->path] + q) + l], c->cc.consts + 16u * t->value_offset + 4u * q, 4);
-        }
-        for (uint32_t k = 0, ri = 0; k < chunks; k++) {
-            uint32_t nrk = cnr[k]; /* the chunk's rotations, as counted above */
-            for (uint32_t bk = 0; bk < nrk; bk += 8, pl += CC_PLACE_WORDS) {
-                uint32_t m = nrk - bk < 8 ? nrk - bk : 8, ne = 0;
-                for (uint32_t l = 0; l < m && pl[0] != CC_PLACE_LANES; l++) {
-                    uint32_t j = slot[A + ri + bk + l], at = (j / 8u) * SK_SOA_GROUP_FLOATS + 24u, e = 0;
-                    while (e < ne && pl[2 * e] != at) e++;
-                    if (e == 2 || (e < ne && pl[2 * e + 1] >> (24u + j % 8u) & 1u)) pl[0] = CC_PLACE_LANES;
-                    else {
-                        if (e == ne) pl[2 * e] = at, ne++;
-                        pl[2 * e + 1] |= 1u << (24u + j % 8u) | l << (3u * (j % 8u));
-                    }
+}
+
+/* The groups' coverage, at the plan's end: per group and path the joints that
+ * have a track; before it the constant groups' rows, and before them the
+ * rotation blocks' placement. */
+static void cc_plan_groups(sk_clip *c, const cc_layout *p) {
+    uint32_t T = p->T, A = p->A, groups = p->groups, ncg = p->ncg, chunks = p->chunks;
+    const uint32_t *cmark = p->cmark, *slot = cc_plan_slots(c, p), *cons = cc_plan_cons(c, p), *cnr = cc_plan_cnr(c, p);
+    uint32_t *gc = c->cc.plan + c->cc.plan_words - groups;
+    for (uint32_t i = 0; i < T; i++)
+        if (c->tracks[i].path < 3) gc[c->tracks[i].joint / 8u] |= 1u << (8u * c->tracks[i].path + c->tracks[i].joint % 8u);
+    c->cc.gcover = gc;
+    uint32_t *cg = gc - (size_t)CC_CGROUP_WORDS * ncg, *pl = cg - (size_t)CC_PLACE_WORDS * p->rblocks;
+    c->cc.cgroups = cg, c->cc.ncgroups = ncg, c->cc.rplace = pl;
+    for (uint32_t g = 0; g < groups && cmark; g++)
+        if (cmark[g]) cg[(size_t)CC_CGROUP_WORDS * (cmark[g] - 1u)] = g;
+    for (uint32_t k = 0; k < T - A; k++) {
+        const sk_track *t = &c->tracks[cons[k]];
+        if (t->path >= 3) continue;
+        uint32_t *e = cg + (size_t)CC_CGROUP_WORDS * (cmark[t->joint / 8u] - 1u), l = t->joint % 8u;
+        static const uint8_t row[3] = {0, 3, 7}; /* sk_soa_pose's rows: t x,y,z, r x,y,z,w, s x,y,z */
+        e[1] |= 1u << (8u * t->path + l);
+        for (uint32_t q = 0; q < t->width; q++) memcpy(&e[2 + 8u * (row[t->path] + q) + l], c->cc.consts + 16u * t->value_offset + 4u * q, 4);
+    }
+    for (uint32_t k = 0, ri = 0; k < chunks; k++) {
+        uint32_t nrk = cnr[k]; /* the chunk's rotations, as counted above */
+        for (uint32_t bk = 0; bk < nrk; bk += 8, pl += CC_PLACE_WORDS) {
+            uint32_t m = nrk - bk < 8 ? nrk - bk : 8, ne = 0;
+            for (uint32_t l = 0; l < m && pl[0] != CC_PLACE_LANES; l++) {
+                uint32_t j = slot[A + ri + bk + l], at = (j / 8u) * SK_SOA_GROUP_FLOATS + 24u, e = 0;
+                while (e < ne && pl[2 * e] != at) e++;
+                if (e == 2 || (e < ne && pl[2 * e + 1] >> (24u + j % 8u) & 1u)) pl[0] = CC_PLACE_LANES;
+                else {
+                    if (e == ne) pl[2 * e] = at, ne++;
+                    pl[2 * e + 1] |= 1u << (24u + j % 8u) | l << (3u * (j % 8u));
                 }
             }
-            ri += nrk;
         }
+        ri += nrk;
     }
-    if (cmark) sk_free(a, cmark, (size_t)groups * sizeof(uint32_t));
-    if (A && (r = cc_segments(c, seg0, slot, segtab, err)) != SK_OK) {
-        sk_clip_destroy(c);
-        return r;
-    }
+}
+
+/* The rows decoder's part (where p->rows): the clip ranges as rows and the
+ * rotation masks, unless a segment's bits reach 2^31 (the decoder reads bit
+ * positions as 32-bit lanes); whether whole poses go through SoA groups. */
+static void cc_plan_rows(sk_clip *c, const cc_layout *p) {
+    uint32_t T = p->T, A = p->A, S = p->S, chunks = p->chunks, blocks = p->blocks, R = c->cc.rots;
+    const uint32_t *segtab = c->cc.segtab, *cnr = cc_plan_cnr(c, p);
+    const float *ranges = c->cc.ranges;
+    bool rows = p->rows;
     /* The rows decoder reads bit positions as 32-bit lanes: every segment's bits below 2^31. */
     for (uint32_t s = 0; rows && s < S; s++)
         if ((uint64_t)segtab[2u * s + 1] * c->cc.seg_len >= (1ull << 31) - 64u) rows = false;
@@ -333,18 +366,66 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         c->cc.rrows = rr, c->cc.rmask = rm;
         /* whole poses through SoA groups where most joints have two animated tracks or more
          * (the transposes cost less there than the per-joint stores) */
-        c->cc.pose_rows = 2u * A >= 3u * span;
+        c->cc.pose_rows = 2u * A >= 3u * c->joint_span;
     }
-    /* a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 (8 floats each, placed rows)
-     * and its other tracks (the decoders' slots, 8 floats each; the rows decoder's rows, 6 per track
-     * padded to 8 tracks) */
+}
+
+/* The words of a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 (8 floats each,
+ * placed rows) and its other tracks (the decoders' slots, 8 floats each; the rows decoder's rows, 6
+ * per track padded to 8 tracks). */
+static uint32_t cc_cache_size(const sk_clip *c, const cc_layout *p) {
+    uint32_t A = p->A, chunks = p->chunks;
+    const uint32_t *cnr = cc_plan_cnr(c, p);
     size_t cslots = 0, crows = 0;
     for (uint32_t k = 0; k < chunks; k++) {
         uint32_t n = A - k * CC_CHUNK < CC_CHUNK ? A - k * CC_CHUNK : CC_CHUNK, r8 = (cnr[k] + 7u) & ~7u, v8 = (n - cnr[k] + 7u) & ~7u;
         cslots += 8u * (r8 + (n - cnr[k]));
         crows += 8u * r8 + 6u * v8;
     }
-    c->cc.cache_words = CC_CACHE_HEADER + (uint32_t)(cslots > crows ? cslots : crows);
+    return CC_CACHE_HEADER + (uint32_t)(cslots > crows ? cslots : crows);
+}
+
+sk_result sk_clip_from_compressed(const char *name, const void *data, size_t size, bool copy, const sk_allocator *alloc,
+                                  sk_clip **out, sk_error *err) {
+    if (!out || (!data && size)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_from_compressed: NULL argument");
+    *out = NULL;
+    if (size > UINT32_MAX) return bad(err, "larger than 4 GiB");
+    uint64_t seg0 = 0;
+    sk_result r = check_blob(data, size, &seg0, err);
+    if (r != SK_OK) return r;
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    sk_clip *c = cc_clip_new(name, data, size, copy, a);
+    if (!c) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    uint32_t nrot = cc_read_tracks(c);
+    cc_layout p;
+    if (!cc_plan_layout(c, nrot, &p)) {
+        sk_clip_destroy(c);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    c->cc.plan = sk_alloc(a, c->cc.plan_words * sizeof(uint32_t));
+    if (!c->cc.plan) {
+        c->cc.plan_words = 0;
+        if (p.cmark) sk_free(a, p.cmark, (size_t)p.groups * sizeof(uint32_t));
+        sk_clip_destroy(c);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    uint32_t A = p.A, T = p.T, *segtab = cc_plan_segtab(c, &p), *slot = cc_plan_slots(c, &p);
+    c->cc.ranges = cc_plan_ranges(c);
+    c->cc.segtab = segtab;
+    c->cc.slots = slot;
+    uint32_t R = 0;
+    for (uint32_t i = 0; i < T; i++) R += c->tracks[i].pad_ && c->tracks[i].path == SK_PATH_ROTATION;
+    c->cc.rots = R;
+    cc_plan_constants(c, &p);
+    cc_plan_animated(c, &p);
+    cc_plan_groups(c, &p);
+    if (p.cmark) sk_free(a, p.cmark, (size_t)p.groups * sizeof(uint32_t));
+    if (A && (r = cc_segments(c, seg0, slot, segtab, err)) != SK_OK) {
+        sk_clip_destroy(c);
+        return r;
+    }
+    if (p.rows) cc_plan_rows(c, &p);
+    c->cc.cache_words = cc_cache_size(c, &p);
     c->cc.rest_avx2 = sk_cclip_simd_available();
     *out = c;
     return SK_OK;

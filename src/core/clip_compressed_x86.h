@@ -344,11 +344,11 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
         if (hit) {
             rsrc = NULL, vsrc = cslot + 8u * nr8;
         } else if (same && wide)
-            sk_cclip_decode_placed512((const uint8_t *)(const void *)(c->cc.ranges + 8u * a), s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
-                                slot + a, xr, dr0);
+            sk_cclip_decode_placed512((const uint8_t *)(const void *)(c->cc.ranges + 8u * a), s0->rates + a, s0->ranges + 6u * a,
+                                      s0->bits, &s0->pos, &s1->pos, n, slot + a, xr, dr0);
         else if (same)
-            sk_cclip_decode_placed_avx2((const uint8_t *)(const void *)(c->cc.ranges + 8u * a), s0->rates + a, s0->ranges + 6u * a, s0->bits, &s0->pos, &s1->pos, n,
-                                  slot + a, xr, dr0);
+            sk_cclip_decode_placed_avx2((const uint8_t *)(const void *)(c->cc.ranges + 8u * a), s0->rates + a, s0->ranges + 6u * a,
+                                        s0->bits, &s0->pos, &s1->pos, n, slot + a, xr, dr0);
         else if (wide) sk_cclip_decode_placed2_512(c, s0, s1, a, n, slot + a, xr, dr0, dr1);
         else sk_cclip_decode_placed2_avx2(c, s0, s1, a, n, slot + a, xr, dr0, dr1);
         for (uint32_t k = 0; k < nv; k++) {

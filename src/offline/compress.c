@@ -185,10 +185,12 @@ static double own_rate(const sk_clip *clip) {
     return period > 0.0 ? 1.0 / period : 0.0;
 }
 
-/* One attempt at one sample rate: SK_OK with *out, or SK_ERR_UNSUPPORTED when the error cannot be met. */
-static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *o, double rate,
-                             bool simd, const sk_allocator *alloc, sk_clip **out, sk_compress_stats *st, sk_error *err) {
-    ctx cx, *c = &cx;
+/* The context of one attempt at sample rate rate: the frames and segments
+ * (SK_ERR_LIMIT past SK_CC_MAX_FRAMES), the error threshold and the shell in
+ * the clip's units (*upm: units per metre), the kernels to use. Nothing
+ * allocated yet. */
+static sk_result ctx_init(ctx *c, const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *o, double rate,
+                          bool simd, const sk_allocator *alloc, double *upm, sk_error *err) {
     memset(c, 0, sizeof *c);
     c->al = *sk_allocator_or_default(alloc);
     c->s = s;
@@ -203,13 +205,25 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     if (!(c->rate > 0.0f) || !sk_isfinite_f(c->rate)) c->rate = 1.0f;
     c->S = (c->N - 1) / c->L + 1;
     c->T = clip->track_count;
-    double upm = 1.0 / (o->metres_per_unit > 0.0 ? o->metres_per_unit : 1.0);
-    c->thr = (o->error_cm > 0.0 ? o->error_cm : 0.01) * 0.01 * upm;
-    c->shell = (o->shell_cm > 0.0 ? o->shell_cm : 3.0) * 0.01 * upm;
+    *upm = 1.0 / (o->metres_per_unit > 0.0 ? o->metres_per_unit : 1.0);
+    c->thr = (o->error_cm > 0.0 ? o->error_cm : 0.01) * 0.01 * *upm;
+    c->shell = (o->shell_cm > 0.0 ? o->shell_cm : 3.0) * 0.01 * *upm;
+    c->clip = clip;
+#ifdef SK_CS_HAVE_WIDE
+    c->wide = simd && sk_simd_best() >= SK_SIMD_AVX2;
+    c->fma = simd && __builtin_cpu_supports("fma");
+#else
+    (void)simd;
+#endif
+    return SK_OK;
+}
+
+/* The buffers that do not depend on the animated tracks: all of them tried,
+ * false when one could not be allocated (ctx_free frees the others). */
+static bool ctx_alloc_frames(ctx *c) {
     bool ok = true;
     size_t L2 = 2 * (size_t)c->L;
     c->tr = cx_alloc(c, c->T, sizeof(ctrack), &ok);
-    c->clip = clip;
     c->tv = cx_alloc_raw(c, (size_t)c->T * c->N, 4 * sizeof(float), &ok);
     c->pose = cx_alloc(c, c->J, sizeof(sk_transform), &ok);
     c->ek = cx_alloc(c, L2, sizeof(uint32_t), &ok);
@@ -229,27 +243,29 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->ev = cx_alloc(c, c->EP, sizeof(double), &ok);
     c->qs = cx_alloc_raw(c, 20 * (size_t)c->J * c->EP, sizeof(double), &ok);
     c->dec = cx_alloc(c, (size_t)c->L + 1, 4 * sizeof(float), &ok);
-#ifdef SK_CS_HAVE_WIDE
-    c->wide = simd && sk_simd_best() >= SK_SIMD_AVX2;
-    c->fma = simd && __builtin_cpu_supports("fma");
-#else
-    (void)simd;
-#endif
     c->jerr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->terr = cx_alloc(c, c->J, sizeof(double), &ok);
     c->subtree_end = cx_alloc(c, c->J, sizeof(uint32_t), &ok);
     c->inside = cx_alloc(c, c->J, 1, &ok);
-    sk_result r = SK_OK;
-    if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
+    return ok;
+}
+
+/* The skeleton's subtrees and whether it is in depth-first order; the
+ * tracks' joints and paths. */
+static void ctx_hierarchy(ctx *c, const sk_clip *clip) {
+    const sk_skeleton *s = c->s;
     for (uint32_t j = 0; j < c->J; j++) c->subtree_end[j] = sk_skeleton_subtree_end(s, j);
     /* depth-first order: each joint inside its parent's run (then every subtree is one run) */
     c->dfs = true;
     for (uint32_t j = 0; j < c->J; j++)
         if (s->parents[j] >= 0 && j >= c->subtree_end[s->parents[j]]) c->dfs = false;
     for (uint32_t i = 0; i < c->T; i++) c->tr[i].joint = clip->tracks[i].joint, c->tr[i].path = clip->tracks[i].path;
-    r = sk_cs_sample_raw(c, err);
-    if (r != SK_OK) goto done;
-    /* constant or animated; clip ranges */
+}
+
+/* Each track constant (its value in cval, a rotation normalised) or
+ * animated, from its raw values at the frames; c->A. */
+static void classify_tracks(ctx *c) {
+    /* constant or animated */
     for (uint32_t i = 0; i < c->T; i++) {
         ctrack *t = &c->tr[i];
         float v0[4], lo[4], hi[4];
@@ -270,6 +286,12 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
         t->anim = !cst;
         c->A += t->anim;
     }
+}
+
+/* The buffers per animated track: all of them tried, false when one could
+ * not be allocated (ctx_free frees the others). */
+static bool ctx_alloc_animated(ctx *c) {
+    bool ok = true;
     c->anim = cx_alloc(c, c->A, sizeof(uint32_t), &ok);
     c->tord = cx_alloc(c, c->A, sizeof(uint32_t), &ok);
     c->drop = cx_alloc(c, (size_t)c->S * c->A, 1, &ok);
@@ -279,9 +301,13 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     c->tl = cx_alloc(c, (size_t)c->A * 12 * c->EP, sizeof(double), &ok);
     c->tx = cx_alloc(c, (size_t)c->A * 2 * c->L, sizeof(sk_transform), &ok);
     c->tlv = cx_alloc(c, c->A, 1, &ok);
-    if (!ok) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
-    /* the animated tracks in the blob's data order (version 4): the rotations, then the
-     * translations and scales, each in track order */
+    return ok;
+}
+
+/* The animated tracks in the blob's data order (version 4): the rotations,
+ * then the translations and scales, each in track order (anim); per animated
+ * track in track order, its place in that order (tord, the search's order). */
+static void order_tracks(ctx *c) {
     for (uint32_t pass = 0, a = 0; pass < 2; pass++)
         for (uint32_t i = 0; i < c->T; i++)
             if (c->tr[i].anim && (c->tr[i].path == SK_PATH_ROTATION) == (pass == 0)) c->anim[a++] = i;
@@ -289,6 +315,13 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     for (uint32_t i = 0; i < c->T; i++) nrot += c->tr[i].anim && c->tr[i].path == SK_PATH_ROTATION;
     for (uint32_t i = 0, k = 0, ar = 0, av = nrot; i < c->T; i++)
         if (c->tr[i].anim) c->tord[k++] = c->tr[i].path == SK_PATH_ROTATION ? ar++ : av++;
+}
+
+/* Per animated track: the component dropped in each segment (the rotation
+ * component farthest from zero, 3 for a translation or scale) and the clip
+ * range of the stored (signed) components (a rotation's in steps of
+ * 2/65535). */
+static void clip_ranges(ctx *c) {
     for (uint32_t a = 0; a < c->A; a++) {
         uint32_t i = c->anim[a];
         /* per segment: the rotation component farthest from zero is dropped */
@@ -332,6 +365,39 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
             while (t->cmin[q] + t->cext[q] < hi[q]) t->cext[q] = nextafterf(t->cext[q], INFINITY);
         }
     }
+}
+
+/* The statistics of the result out (its errors: sk_cs_output). */
+static void result_stats(const ctx *c, const sk_clip *out, sk_compress_stats *st) {
+    uint32_t tracked = 0;
+    for (uint32_t j = 0; j < c->J; j++) {
+        bool has = false;
+        for (uint32_t i = 0; i < c->T; i++) has = has || c->tr[i].joint == j;
+        tracked += has;
+    }
+    st->raw_bytes = 40.0 * tracked * c->N;
+    st->frames = c->N;
+    st->sample_rate = c->rate;
+    st->animated_tracks = c->A;
+    st->constant_tracks = c->T - c->A;
+    sk_clip_compressed_data(out, NULL, &st->compressed_bytes);
+}
+
+/* One attempt at one sample rate: SK_OK with *out, or SK_ERR_UNSUPPORTED when the error cannot be met. */
+static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *o, double rate,
+                             bool simd, const sk_allocator *alloc, sk_clip **out, sk_compress_stats *st, sk_error *err) {
+    ctx cx, *c = &cx;
+    double upm = 0.0; /* set by ctx_init */
+    sk_result r = ctx_init(c, clip, s, o, rate, simd, alloc, &upm, err);
+    if (r != SK_OK) return r;
+    if (!ctx_alloc_frames(c)) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
+    ctx_hierarchy(c, clip);
+    r = sk_cs_sample_raw(c, err);
+    if (r != SK_OK) goto done;
+    classify_tracks(c);
+    if (!ctx_alloc_animated(c)) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
+    order_tracks(c);
+    clip_ranges(c);
     for (uint32_t seg = 0; seg < c->S; seg++)
         if ((r = sk_cs_search_segment(c, seg, err)) != SK_OK) {
             if (r != SK_ERR_UNSUPPORTED) goto done;
@@ -340,20 +406,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
             goto done;
         }
     r = sk_cs_output(c, upm, out, st, err);
-    if (r == SK_OK) {
-        uint32_t tracked = 0;
-        for (uint32_t j = 0; j < c->J; j++) {
-            bool has = false;
-            for (uint32_t i = 0; i < c->T; i++) has = has || c->tr[i].joint == j;
-            tracked += has;
-        }
-        st->raw_bytes = 40.0 * tracked * c->N;
-        st->frames = c->N;
-        st->sample_rate = c->rate;
-        st->animated_tracks = c->A;
-        st->constant_tracks = c->T - c->A;
-        sk_clip_compressed_data(*out, NULL, &st->compressed_bytes);
-    }
+    if (r == SK_OK) result_stats(c, *out, st);
 done:
     ctx_free(c);
     return r;

@@ -364,10 +364,11 @@ sk_result sk_cs_raw_pose(const ctx *c, uint32_t k, bool half, sk_transform *out,
     return SK_OK;
 }
 
-/* Chooses the bit rates of segment seg: SK_OK, SK_ERR_UNSUPPORTED when the
- * error cannot be met, or the raw clip's sampling error. */
-sk_result sk_cs_search_segment(ctx *c, uint32_t seg, sk_error *err) {
-    uint32_t J = c->J, A = c->A;
+/* The segment's samples (each frame, and halfway to the next one but after
+ * the clip's last): the raw poses, into ll (the constant tracks at their
+ * stored values) and the field rows. */
+static sk_result segment_samples(ctx *c, uint32_t seg, sk_error *err) {
+    uint32_t J = c->J;
     c->f0 = seg * c->L;
     c->nf = c->N - c->f0 < c->L ? c->N - c->f0 : c->L;
     c->E = 0;
@@ -386,7 +387,13 @@ sk_result sk_cs_search_segment(ctx *c, uint32_t seg, sk_error *err) {
         for (uint32_t i = 0; i < c->T; i++)
             if (!c->tr[i].anim) put_value(&c->ll[(size_t)e * J + c->tr[i].joint], c->tr[i].path, c->tr[i].cval);
     }
-    /* the raw model matrices (lm as scratch for the raw local ones: eval_all sets it) */
+    return SK_OK;
+}
+
+/* The raw model matrices (mr) of the segment's samples (lm as scratch for
+ * the raw local ones: eval_all sets it). */
+static void segment_raw_model(ctx *c) {
+    uint32_t J = c->J;
     for (uint32_t j = 0; j < J; j++) {
         double *lc = soa_joint(c, c->lm, j);
         sk_cs_lanes_to_m34(c, &c->qs[(size_t)j * 10 * c->EP], lc);
@@ -398,6 +405,13 @@ sk_result sk_cs_search_segment(ctx *c, uint32_t seg, sk_error *err) {
 #endif
             sk_cs_joint_err(lc, pm, NULL, soa_joint(c, c->mr, j), c->ev, c->En, c->EP, c->shell);
     }
+}
+
+/* The stored components of the segment's frames normalised in the clip
+ * range (nrm), the segment ranges in 1/255 of it (srange), then nrm
+ * normalised in them (seg_unit). */
+static void segment_ranges(ctx *c, uint32_t seg) {
+    uint32_t A = c->A;
     for (uint32_t a = 0; a < A; a++)
         for (uint32_t i = 0; i < c->nf; i++) stored(c, seg, a, c->f0 + i, &c->nrm[((size_t)a * c->L + i) * 3]);
     /* segment ranges, in 1/255 of the clip range */
@@ -426,10 +440,13 @@ sk_result sk_cs_search_segment(ctx *c, uint32_t seg, sk_error *err) {
         for (uint32_t i = 0; i < c->nf; i++)
             for (int k = 0; k < 3; k++) nr[i * 3 + k] = seg_unit(nr[i * 3 + k], sr[k], sr[3 + k]);
     }
+}
+
+/* Phase 1 of the search: each track alone (the others near exact) at its
+ * lowest level within a share of the error (by bisection). */
+static sk_result isolated_levels(ctx *c, uint32_t seg, sk_error *err) {
+    uint32_t A = c->A;
     uint8_t *lv = &c->level[(size_t)seg * A];
-    for (uint32_t a = 0; a < A; a++) lv[a] = SK_CC_LEVELS - 1;
-    eval_all(c, seg);
-    /* 1. each track alone (the others near exact): its lowest level within a share of the error */
     uint8_t tmp_small[256];
     uint8_t *iso_l = A <= 256 ? tmp_small : sk_alloc(&c->al, A);
     if (!iso_l) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -444,8 +461,16 @@ sk_result sk_cs_search_segment(ctx *c, uint32_t seg, sk_error *err) {
     }
     for (uint32_t a = 0; a < A; a++) lv[a] = iso_l[a];
     if (iso_l != tmp_small) sk_free(&c->al, iso_l, A);
-    double mx = eval_all(c, seg);
-    /* 2. raise bit rates on the chain of the worst joint until every joint is within the error */
+    return SK_OK;
+}
+
+/* Phase 2, from the segment's largest error mx: bit rates raised on the
+ * chain of the worst joint until every joint is within the error, the track
+ * whose rise lowers the error most first; SK_ERR_UNSUPPORTED when none on
+ * the chain can rise. */
+static sk_result raise_worst(ctx *c, uint32_t seg, double mx) {
+    uint32_t J = c->J, A = c->A;
+    uint8_t *lv = &c->level[(size_t)seg * A];
     while (!(mx <= c->thr)) {
         uint32_t w = 0;
         for (uint32_t j = 1; j < J; j++)
@@ -472,7 +497,14 @@ sk_result sk_cs_search_segment(ctx *c, uint32_t seg, sk_error *err) {
         keep(c, seg, best_a, lv[best_a] + 1u);
         mx = best;
     }
-    /* 3. lower bit rates while the error holds, the widest tracks first */
+    return SK_OK;
+}
+
+/* Phase 3: bit rates lowered while the error holds, the widest tracks
+ * first (a second pass when the first lowered any). */
+static void lower_levels(ctx *c, uint32_t seg) {
+    uint32_t A = c->A;
+    uint8_t *lv = &c->level[(size_t)seg * A];
     for (int pass = 0; pass < 2; pass++) {
         bool changed = false;
         for (uint32_t bits = SK_CC_LEVELS - 1; bits > 0; bits--)
@@ -486,5 +518,22 @@ sk_result sk_cs_search_segment(ctx *c, uint32_t seg, sk_error *err) {
             }
         if (!changed) break;
     }
+}
+
+/* Chooses the bit rates of segment seg: SK_OK, SK_ERR_UNSUPPORTED when the
+ * error cannot be met, or the raw clip's sampling error. */
+sk_result sk_cs_search_segment(ctx *c, uint32_t seg, sk_error *err) {
+    sk_result r = segment_samples(c, seg, err);
+    if (r != SK_OK) return r;
+    segment_raw_model(c);
+    segment_ranges(c, seg);
+    uint8_t *lv = &c->level[(size_t)seg * c->A];
+    for (uint32_t a = 0; a < c->A; a++) lv[a] = SK_CC_LEVELS - 1;
+    eval_all(c, seg);
+    r = isolated_levels(c, seg, err);
+    if (r != SK_OK) return r;
+    r = raise_worst(c, seg, eval_all(c, seg));
+    if (r != SK_OK) return r;
+    lower_levels(c, seg);
     return SK_OK;
 }
