@@ -1,5 +1,6 @@
 /* Private: the storage of sk_clip, shared by the clip module's sources
- * (clip.c: float keys and sampling; clip_compressed.c: the compressed kind)
+ * (clip.c: the clip and sampling of float keys; clip_build.c and
+ * clip_build_frames.c: the builder; clip_compressed*.c: the compressed kind)
  * and the compressor (compress.c). Not installed. */
 #ifndef SKELANIM_CLIP_INTERNAL_H
 #define SKELANIM_CLIP_INTERNAL_H
@@ -68,7 +69,7 @@ struct sk_clip {
     sk_allocator alloc;
     uint8_t kind;              /* sk_clip_kind */
     bool blob_owned;           /* compressed: blob allocated (blob_size bytes) by alloc */
-    const uint8_t *blob;       /* compressed: the blob (format in clip_compressed.c) */
+    const uint8_t *blob;       /* compressed: the blob (format below) */
     size_t blob_size;
     char *name;
     float duration;
@@ -102,20 +103,20 @@ struct sk_clip {
         /* where an SoA pose gets the animated rotations, per block of eight of each chunk's (the
          * decoders' order): CC_PLACE_WORDS words, two (rows' first float, lanes) pairs, the lanes
          * word a mask of the group's lanes written (bits 24-31) and per lane p the block lane it
-         * takes (bits 3p..3p+2); first word CC_PLACE_LANES: one lane at a time (clip_compressed.c) */
+         * takes (bits 3p..3p+2); first word CC_PLACE_LANES: one lane at a time (clip_compressed_internal.h) */
         const uint32_t *rplace;
         /* the constant tracks as SoA rows, per group of eight joints that has any, in group order:
          * its index, its lanes per path (bit 8 p + l), the group's 80 floats (sk_cclip_rest_soa) */
         uint32_t ncgroups;
         bool rest_avx2; /* sk_cclip_rest_soa by row stores of 32 bytes (the CPU has AVX2) */
         const uint32_t *cgroups;
-        /* a cursor's cache of decoded frames (clip_compressed.c, cc_cache_hit): its size in words */
+        /* a cursor's cache of decoded frames (clip_compressed_x86.h, cc_cache_hit): its size in words */
         uint32_t cache_words;
     } cc;
 };
 
 
-/* ---- The compressed kind (clip_compressed.c decodes, compress.c encodes) ----
+/* ---- The compressed kind (clip_compressed*.c decode, compress.c encodes) ----
  * A compressed clip is one little-endian blob, read in place:
  *   header (SK_CC_HEADER = 40 bytes): u32 magic "SKCB", u32 version, u32 blob
  *     size, u32 frames N, f32 sample rate, f32 duration, u32 tracks T, u32
@@ -317,6 +318,9 @@ static inline sk_vec3 sk_cc_vlerp(const float *a, const float *b, float u) {
  * the 8-lane (AVX2) kernels, else the 4-lane ones (the tests run both). */
 void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa, bool wide);
 
+/* Frees frame-major keys (clip_build_frames.c, which builds them). */
+void sk_clip_frames_free(const sk_allocator *a, sk_clip_frames *f);
+
 /* Track i (translation, rotation or scale) of an SK_CLIP_KEYS clip without
  * frames at wrapped time t into x (clip.c). */
 void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *cursor, sk_transform *x);
@@ -327,7 +331,7 @@ void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *curs
 sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count,
                              bool weights, const char *who, sk_error *err);
 
-/* Compressed kind (clip_compressed.c). */
+/* Compressed kind (clip_compressed.c loads, clip_compressed_sample.c samples). */
 /* cache: a cursor of sk_clip_cursor_cache_size words (decoded frames kept
  * for the next sample: forward playback at a higher rate than the frames
  * decodes each pair once), or NULL. */

@@ -1,0 +1,296 @@
+/* Sampling a compressed clip: the entry points, which choose a decoder by
+ * CPU (the SIMD ones: clip_compressed_avx2.c, _avx512.c, _rows.c), and the
+ * scalar reference decoder, every other decoder's bits. */
+#include "core/clip_internal.h"
+#include "core/math_inline.h"
+#include "core/soa_kernels.h"
+#include "skelanim/core/soa.h"
+
+#include <math.h>
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF /* fused multiply-adds only where written (the scalar decoder's fmaf) */
+#endif
+#include "core/clip_compressed_internal.h"
+
+/* Skeletons of up to this many joints are sampled whole through a stack buffer of SoA groups (sk_cclip_sample_pose). */
+enum { CC_POSE_JOINTS = 128 };
+
+/* The cursor at frame k (cc_cursor). */
+static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
+    uint32_t A = c->cc.anim;
+    if (!A) { /* only constant tracks: no segments to read */
+        s->seg = s->rates = s->ranges = s->bits = c->blob;
+        s->pos = 0, s->fbits = 0;
+        return;
+    }
+    uint32_t si = c->cc.seg_shift < 32 ? k >> c->cc.seg_shift : k / c->cc.seg_len; /* no division in the usual case */
+    uint32_t i = k - si * c->cc.seg_len;
+    const uint32_t *st = c->cc.segtab + 2u * si;
+    const uint8_t *seg = c->blob + st[0];
+    s->seg = seg;
+    s->rates = seg;
+    s->ranges = seg + A;
+    s->bits = seg + 7u * A;
+    s->pos = (uint64_t)i * st[1];
+    s->fbits = st[1];
+}
+
+static inline uint32_t cc_bits(const uint8_t *bits, uint64_t pos, uint64_t mask) {
+    return (uint32_t)((sk_cc_u64(bits + (pos >> 3)) >> (pos & 7u)) & mask);
+}
+
+/* Decodes track a at the cursor (4 floats: x,y,z,w or x,y,z,0) and moves past it. */
+static inline void cc_read(cc_cursor *s, uint32_t a, const float *range, bool rot, float *out) {
+    uint32_t v = s->rates[a], lvl = v & 15u, b = SK_CC_BITS[lvl], d = v >> 4;
+    uint64_t mask = (1ull << b) - 1u;
+    const uint8_t *sr = s->ranges + 6u * a;
+    float x[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t comp = k + (k >= d);
+        float off, sc;
+        sk_cc_coef(range[comp], range[4 + comp], sr[k], sr[3 + k], lvl, &off, &sc);
+        x[k] = sk_cc_value(off, sc, cc_bits(s->bits, s->pos, mask));
+        s->pos += b;
+    }
+    sk_cc_place(out, x, d, rot);
+}
+
+/* Both frames in one segment: the coefficients once, two samples. */
+static inline void cc_read2(cc_cursor *s0, cc_cursor *s1, uint32_t a, const float *range, bool rot, float *o0,
+                            float *o1) {
+    uint32_t v = s0->rates[a], lvl = v & 15u, b = SK_CC_BITS[lvl], d = v >> 4;
+    uint64_t mask = (1ull << b) - 1u;
+    const uint8_t *sr = s0->ranges + 6u * a;
+    float x0[3], x1[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t comp = k + (k >= d);
+        float off, sc;
+        sk_cc_coef(range[comp], range[4 + comp], sr[k], sr[3 + k], lvl, &off, &sc);
+        x0[k] = sk_cc_value(off, sc, cc_bits(s0->bits, s0->pos, mask));
+        x1[k] = sk_cc_value(off, sc, cc_bits(s1->bits, s1->pos, mask));
+        s0->pos += b;
+        s1->pos += b;
+    }
+    sk_cc_place(o0, x0, d, rot);
+    sk_cc_place(o1, x1, d, rot);
+}
+
+static inline void cc_range(const sk_clip *c, uint32_t a, float *range) { memcpy(range, c->cc.ranges + 8u * a, 32); }
+
+static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x) {
+    const uint8_t *q = c->cc.consts + 16u * t->value_offset;
+    float v[4];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(v, q, 16);
+#else
+    for (int k = 0; k < 4; k++) v[k] = sk_cc_f32(q + 4 * k);
+#endif
+    if (t->path == SK_PATH_ROTATION) x->r = sk_quat_make(v[0], v[1], v[2], v[3]);
+    else if (t->path == SK_PATH_TRANSLATION) x->t = sk_vec3_make(v[0], v[1], v[2]);
+    else x->s = sk_vec3_make(v[0], v[1], v[2]);
+}
+
+bool sk_cclip_simd_available(void) {
+#if defined(SK_CC_AVX2)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
+bool sk_cclip_avx512_available(void) {
+#if defined(SK_CC_AVX2)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl");
+#else
+    return false;
+#endif
+}
+
+bool sk_cclip_rows_available(void) {
+#if defined(SK_CC_AVX2)
+    return sk_cclip_avx512_available() && __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vbmi");
+#else
+    return false;
+#endif
+}
+
+#if defined(SK_CC_AVX2)
+static void cc_sample_rows(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
+                           uint32_t k0) {
+    if (cache) sk_cclip_sample_rows_cached(c, s0, s1, u, local, soa, cache, k0);
+    else sk_cclip_sample_rows_plain(c, s0, s1, u, local, soa);
+}
+static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
+                           uint32_t k0) {
+    if (cache) sk_cclip_sample_avx2_cached(c, s0, s1, u, local, soa, cache, k0);
+    else sk_cclip_sample_avx2_plain(c, s0, s1, u, local, soa);
+}
+static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
+                             uint32_t k0) {
+    if (cache) sk_cclip_sample_avx512_cached(c, s0, s1, u, local, soa, cache, k0);
+    else sk_cclip_sample_avx512_plain(c, s0, s1, u, local, soa);
+}
+#endif
+
+/* The two frames around wrapped time tw and the weight u of the second; the first's index. */
+static inline __attribute__((always_inline)) uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
+    uint32_t N = c->cc.frames, k0;
+    double f = tw * (double)c->cc.rate;
+    if (!(f > 0.0)) k0 = 0, *u = 0.0f;
+    else if (f >= (double)(N - 1)) k0 = N - 1, *u = 0.0f;
+    else {
+        k0 = (uint32_t)f;
+        *u = (float)(f - (double)k0);
+    }
+    cc_at(c, k0, s0);
+    cc_at(c, k0 + 1 < N ? k0 + 1 : k0, s1);
+    return k0;
+}
+
+void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uint32_t groups) {
+    uint32_t cg = (c->joint_span + 7u) / 8u;
+    if (cg > groups) cg = groups;
+#if defined(SK_CC_AVX2)
+    if (c->cc.rest_avx2) sk_cclip_rest_rows_avx2(c, rest_soa, data, cg);
+    else
+#endif
+    {
+        static const uint8_t row0[4] = {0, 3, 7, 10};
+        const uint32_t *e = c->cc.cgroups;
+        for (uint32_t g = 0; g < cg; g++) {
+            const float *r = rest_soa + (size_t)g * SK_SOA_GROUP_FLOATS, *cv = r;
+            float *o = data + (size_t)g * SK_SOA_GROUP_FLOATS;
+            uint32_t m = c->cc.gcover[g], cm = cc_cgroup(c, &e, g, &cv);
+            for (uint32_t p = 0; p < 3; p++)
+                if ((m >> 8 * p & 0xffu) != 0xffu || (cm >> 8 * p & 0xffu))
+                    for (uint32_t q = row0[p]; q < row0[p + 1]; q++)
+                        for (uint32_t l = 0; l < 8; l++) o[8 * q + l] = cm >> (8 * p + l) & 1u ? cv[8 * q + l] : r[8 * q + l];
+        }
+    }
+    if (groups > cg) memcpy(data + (size_t)cg * SK_SOA_GROUP_FLOATS, rest_soa + (size_t)cg * SK_SOA_GROUP_FLOATS,
+                            (size_t)(groups - cg) * SK_SOA_GROUP_FLOATS * sizeof(float));
+}
+
+bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uint32_t *cache, sk_transform *local) {
+#if defined(SK_CC_AVX2)
+    /* The rows decoder writes an SoA pose's rows with no per-joint stores, so a pose is
+     * sampled as SoA groups, from the SoA rest pose (only the rows the clip does not write
+     * in full), then turned into transforms: through a stack buffer up to CC_POSE_JOINTS
+     * joints, else in the pose's own memory (the same 80 floats per eight joints) when the
+     * clip stays inside the skeleton's full groups. */
+    uint32_t J = s->joint_count, G = (J + 7u) / 8u, full = J / SK_SOA_LANES;
+    if (!c->cc.pose_rows) return false;
+    cc_cursor s0, s1;
+    float u;
+    if (J <= CC_POSE_JOINTS) {
+        float d[CC_POSE_JOINTS / 8 * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
+        sk_cclip_rest_soa(c, s->rest_soa, d, G);
+        uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+        cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
+        sk_cclip_soa_to_aos(d, (float *)(void *)local, J);
+        return true;
+    }
+    if (c->joint_span > full * SK_SOA_LANES) return false;
+    float *d = (float *)(void *)local;
+    sk_cclip_rest_soa(c, s->rest_soa, d, full);
+    uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+    cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
+    sk_cclip_soa_to_aos(d, d, full * SK_SOA_LANES);
+    if (J > full * SK_SOA_LANES)
+        memcpy(local + full * SK_SOA_LANES, s->rest + full * SK_SOA_LANES, (J - full * SK_SOA_LANES) * sizeof(sk_transform));
+    return true;
+#else
+    (void)c, (void)s, (void)tw, (void)cache, (void)local;
+    return false;
+#endif
+}
+
+void sk_cclip_sample_tracks(const sk_clip *c, double tw, uint32_t *cache, sk_transform *local) {
+    sk_cclip_sample_tracks_simd(c, tw, cache, local, SK_CC_BEST);
+}
+
+bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *soa) {
+#if defined(SK_CC_AVX2)
+    if (sk_cclip_simd_available()) {
+        cc_cursor s0, s1;
+        float u;
+        uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+        if (c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, NULL, soa, cache, k0);
+        else if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa, cache, k0);
+        else cc_sample_avx2(c, &s0, &s1, u, NULL, soa, cache, k0);
+        return true;
+    }
+#endif
+    (void)c, (void)tw, (void)cache, (void)soa;
+    return false;
+}
+
+void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, sk_transform *local, int level) {
+    cc_cursor s0, s1;
+    float u;
+    uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+    (void)k0, (void)cache;
+    bool same = s0.seg == s1.seg;
+    uint32_t a = 0;
+#if defined(SK_CC_AVX2)
+    if (level > SK_CC_SCALAR && sk_cclip_simd_available()) {
+        if (level >= SK_CC_ROWS && c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, local, NULL, cache, k0);
+        else if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
+        else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
+        return;
+    }
+#endif
+    for (uint32_t i = 0; i < c->track_count; i++)
+        if (!c->tracks[i].pad_) cc_const(c, &c->tracks[i], &local[c->tracks[i].joint]);
+    /* the animated tracks in data order (the plan's joint lists: the rotations', then the
+     * translations' and scales', 2 joint + 1 for a scale) */
+    const uint32_t *rj = c->cc.slots + c->cc.anim, *tj = rj + c->cc.rots;
+    for (; a < c->cc.anim; a++) {
+        float range[8], v0[4], v1[4];
+        bool rot = a < c->cc.rots;
+        uint32_t tv = rot ? 0 : tj[a - c->cc.rots];
+        sk_transform *x = &local[rot ? rj[a] : tv >> 1];
+        cc_range(c, a, range);
+        if (same) cc_read2(&s0, &s1, a, range, rot, v0, v1);
+        else {
+            cc_read(&s0, a, range, rot, v0);
+            cc_read(&s1, a, range, rot, v1);
+        }
+        if (rot) x->r = sk_cc_qlerp(v0, v1, u);
+        else if (tv & 1u) x->s = sk_cc_vlerp(v0, v1, u);
+        else x->t = sk_cc_vlerp(v0, v1, u);
+    }
+}
+
+bool sk_cclip_track_keys(const sk_clip *c, uint32_t ti, float *times, float *values) {
+    uint32_t N = c->cc.frames;
+    if (times)
+        for (uint32_t k = 0; k < N; k++)
+            times[k] = k + 1 == N && N > 1 ? c->duration : (float)((double)k / (double)c->cc.rate);
+    if (!values) return true;
+    const sk_track *tr = &c->tracks[ti];
+    uint32_t a = tr->value_offset; /* an animated track's place in the data order */
+    uint32_t w = tr->width;
+    for (uint32_t k = 0; k < N; k++) {
+        sk_transform x;
+        float *o = values + (size_t)k * w;
+        if (!tr->pad_) cc_const(c, tr, &x);
+        else {
+            float range[8], v[4];
+            cc_cursor s;
+            cc_at(c, k, &s);
+            /* the track's position inside the frame */
+            for (uint32_t b = 0; b < a; b++) s.pos += 3u * SK_CC_BITS[s.rates[b] & 15u];
+            cc_range(c, a, range);
+            cc_read(&s, a, range, tr->path == SK_PATH_ROTATION, v);
+            if (tr->path == SK_PATH_ROTATION) x.r = sk_cc_qlerp(v, v, 0.0f); /* as sampled at the frame */
+            else x.t = x.s = sk_vec3_make(v[0], v[1], v[2]);
+        }
+        if (tr->path == SK_PATH_ROTATION) o[0] = x.r.x, o[1] = x.r.y, o[2] = x.r.z, o[3] = x.r.w;
+        else if (tr->path == SK_PATH_TRANSLATION) o[0] = x.t.x, o[1] = x.t.y, o[2] = x.t.z;
+        else o[0] = x.s.x, o[1] = x.s.y, o[2] = x.s.z;
+    }
+    return true;
+}
