@@ -63,7 +63,7 @@
 extern "C" {
 #endif
 
-/* The largest playback rate a state may have (JSON "speed"; issue #14). */
+/* The largest playback rate a state may have (JSON "speed"). */
 #define SK_GRAPH_MAX_SPEED 1000.0
 
 typedef struct sk_graph sk_graph;

@@ -27,7 +27,7 @@
  * to drop the remaining events of this step (the time still advances fully).
  * Seeking (scrubbing) reports nothing. A zero-length clip reports nothing.
  *
- * Limits (issue #14: a huge but finite speed or step must not overflow the
+ * Limits (a huge but finite speed or step must not overflow the
  * cycle counter or hang). One step moves at most SK_PLAYER_MAX_STEP_CYCLES
  * periods: a longer step (any finite dt * speed) is clamped to that many
  * periods, in its direction. Markers are reported for the first

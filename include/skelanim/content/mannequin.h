@@ -21,7 +21,7 @@ typedef struct sk_mannequin_desc {
 SK_API sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_allocator *alloc,
                                      sk_asset **out, sk_error *err);
 
-/* Anatomical limits of the mannequin's legs (issue #11), relative to the
+/* Anatomical limits of the mannequin's legs, relative to the
  * rest pose (legs straight down, feet forward; +X is the hinge of flexion):
  *   hips   (thigh_l/r)  EULER: flexion -2.3 .. extension 0.7 rad about X
  *                       (132 / 40 degrees), abduction +-0.6 about Z,
@@ -33,8 +33,7 @@ SK_API sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_all
  *                       Greene & Heckman, The Clinical Measurement of Joint
  *                       Motion, 1994), +-0.5 about Y and Z (twist; roll,
  *                       29 degrees: between the AAOS inversion 35 and
- *                       eversion 15). Was -1.4 (80 degrees of
- *                       dorsiflexion) before issue #11's ankle work
+ *                       eversion 15).
  * out holds count (>= the skeleton's joint count) entries; joints without a
  * limit get SK_IK_LIMIT_NONE. SK_ERR_INVALID_ARGUMENT if a leg joint is
  * missing (not the mannequin) or count is short. */

@@ -1,5 +1,5 @@
 /* skelanim — the planar character of the IK-only walker's side view
- * (issue #11; seed 004 ch. 5, Kuvio 5): a 2D skeleton built in code, all
+ * (seed 004 ch. 5, Kuvio 5): a 2D skeleton built in code, all
  * joints in the y-z plane (x = 0), with the seed's simplification that both
  * hips are one joint and both shoulders are one joint, so left and right
  * limbs hang from the same points and overlap in the side view.

@@ -43,7 +43,7 @@ extern "C" {
 /* Largest coordinate (metres) of a target, pole, up vector or chain joint in
  * model space: beyond it squared distances could overflow float, so
  * sk_ik_solve and sk_ik_solve_multi refuse it (SK_ERR_INVALID_ARGUMENT) and
- * never return a NaN error for finite input (issue #14). */
+ * never return a NaN error for finite input. */
 #define SK_IK_MAX_COORD 1e15f
 
 typedef enum sk_ik_solver {

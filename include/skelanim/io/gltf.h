@@ -15,7 +15,7 @@ extern "C" {
  * when sampled at any time: the reader refuses files beyond it (bounded in
  * double from the rest transforms, every translation and scale key, the
  * inverse binds and the positions), so finite input never gives infinite
- * matrices or NaN vertices (issue #14). */
+ * matrices or NaN vertices. */
 #define SK_GLTF_MAX_WORLD 1e15
 
 /* A warning of the reader (sk_gltf_options.warning): what loads but is
@@ -36,21 +36,19 @@ typedef struct sk_gltf_options {
                                      8 x the file limit. An accessor without a bufferView is zeros:
                                      it counts like any other, so a 257-byte file cannot decode
                                      gigabytes; vertex attributes sharing one accessor share one
-                                     decoded array. Beyond: SK_ERR_LIMIT naming the accessor.
-                                     (Added for issue #14.) */
+                                     decoded array. Beyond: SK_ERR_LIMIT naming the accessor. */
     /* With the default file system (file_io.read NULL), an external buffer or
      * image must resolve, symbolic links followed (realpath), inside the
      * model's folder: a relative URI that is a link to a file elsewhere is
      * refused before it is read. These folders are allowed too (NULL entries
-     * are skipped). With a read callback the callback decides. (Added for
-     * issue #14.) */
+     * are skipped). With a read callback the callback decides. */
     const char *const *allowed_roots;
     uint32_t allowed_root_count;
     /* Called (when set) for what loads but is likely broken: animation key
      * times from an accessor without a bufferView (all 0: the clip is a
      * still pose at t = 0), inverse bind matrices that are zero-filled or
      * singular (they send the skinned vertices to a point, a line or a
-     * plane). NULL: no warnings. (Added for issue #14.) */
+     * plane). NULL: no warnings. */
     sk_gltf_warning_fn warning;
     void *warning_user;
 } sk_gltf_options;
@@ -104,7 +102,7 @@ SK_API sk_result sk_gltf_load_memory(const void *data, size_t size, const char *
 typedef struct sk_glb_write_options {
     sk_file_io file_io; /* sk_glb_write_file_ex only; zero = stdio */
     /* Told, once per item, of everything the file will not hold as the asset
-     * does (issue #14: no silent loss): a primitive without vertices and a
+     * does (no silent loss): a primitive without vertices and a
      * mesh left with none (nodes using it are written without it), weight
      * tracks aimed at such a mesh, a clip left with no channel, a base-colour
      * texture mapped with a UV set other than TEXCOORD_0, an image with

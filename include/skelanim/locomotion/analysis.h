@@ -81,7 +81,7 @@ typedef struct sk_leg_points_options {
     float sole_height;
 } sk_leg_points_options;
 
-/* Heel and toe points from the skinned mesh's sole (issue #10). For each leg
+/* Heel and toe points from the skinned mesh's sole. For each leg
  * whose heel_set / toe_tip_set flags are false: skins the asset's skinned
  * primitives (triangles) at the rest pose into model space, takes the
  * vertices bound mostly (weight >= 0.5 of the vertex's total) to the leg's

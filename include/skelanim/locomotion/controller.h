@@ -1,4 +1,4 @@
-/* skelanim — a character controller that follows a path (issue #10 item 4):
+/* skelanim — a character controller that follows a path:
  * a point on the ground plane that walks a polyline at a given speed, turns
  * with a bounded angular velocity, speeds up and slows down with a bounded
  * acceleration and stops at the path's end. Its position and facing drive a

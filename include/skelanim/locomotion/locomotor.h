@@ -1,6 +1,6 @@
 /* skelanim — the semi-procedural locomotion runtime (seed 002 chapter 5,
  * after R. S. Johansen, "Automated Semi-Procedural Animation for Character
- * Locomotion", 2009; issue #10 item 3).
+ * Locomotion", 2009).
  *
  * Each frame the character's ground point and facing (from a controller,
  * locomotion/controller.h, or your physics) go in; the locomotor

@@ -1,4 +1,4 @@
-/* skelanim — IK-only procedural walking (seed 004, chapters 6-8; issue #11):
+/* skelanim — IK-only procedural walking (seed 004, chapters 6-8):
  * a character with no clips that walks, runs, climbs stairs and ramps,
  * balances on ledges, falls and jumps, its legs and arms posed by inverse
  * kinematics alone from its rest pose.

@@ -1,7 +1,7 @@
 /* skelanim — synchronisation of walk/run cycles and velocity-parameterised
  * blending of their analyses (seed 002 §4.1-4.3 and §5.1, after R. S.
  * Johansen, "Automated Semi-Procedural Animation for Character Locomotion",
- * 2009; issue #10 item 2).
+ * 2009).
  *
  * Times. Every analysis (locomotion/analysis.h) has its keytimes in its own
  * normalised cycle time t in [0, 1). Synchronisation finds an offset o_i per

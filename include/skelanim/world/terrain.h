@@ -1,7 +1,7 @@
 /* skelanim — terrain: the ground of the world, as a ray-cast query. The
  * world layer (src/world/: terrain.c, the built-in terrains; terrain_mesh.c,
- * triangle meshes) uses only core; locomotion (issues #10 and #11: foot
- * placement), the renderer and the tool read the ground through it.
+ * triangle meshes) uses only core; locomotion (foot placement), the
+ * renderer and the tool read the ground through it.
  *
  * World space, metres, +Y up (glTF). A terrain is a surface, not a solid: a
  * ray hits the first point of the surface along it, from either side, and the
