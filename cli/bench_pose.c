@@ -15,11 +15,12 @@
  *            map (one pass): "two_pass_..." and "one_pass_..." keys
  * On the mannequin, or FILE (its skeleton and first skin). One JSON line per
  * stage: the minimum and median over the frames. sample, mix and ltm also
- * time the structure-of-arrays functions (core/soa.h: sk_clip_sample_soa,
- * sk_blend_two_soa, sk_local_to_model_soa; the same results) on their own
- * SoA poses in the same frames, alternated with the AoS ones: "soa_..." and
- * "aos_..." keys ("ns_per_joint_*" stays the AoS figure); mix's other ops
- * time anim/soa_layers.h's functions against blend.h's and layers.h's. */
+ * time the structure-of-arrays functions (sk_clip_sample_soa and
+ * sk_local_to_model_soa, core/soa.h; sk_blend_two_soa, anim/soa_layers.h;
+ * the same results) on their own SoA poses in the same frames, alternated
+ * with the AoS ones: "soa_..." and "aos_..." keys ("ns_per_joint_*" stays
+ * the AoS figure); mix's other ops time anim/soa_layers.h's other
+ * functions against blend.h's and layers.h's. */
 #include "cli.h"
 
 #include <math.h>

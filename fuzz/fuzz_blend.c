@@ -3,10 +3,10 @@
  * (mostly 0..2, sometimes any float), masks (from a subtree, a joint list, or
  * per joint), channel bits, the rotation mode and rest fill; then
  * sk_blend_poses, sk_blend_two, sk_pose_make_additive/apply_additive and
- * sk_layers_apply, each with its SoA form (core/soa.h, anim/soa_layers.h)
- * compared bit for bit where the sk_pose result is finite. Promise checked:
- * with finite weights and masks in [0, 1] every output pose is finite (a NaN
- * or negative weight counts as 0). */
+ * sk_layers_apply, each with its SoA form (anim/soa_layers.h) compared bit
+ * for bit where the sk_pose result is finite. Promise checked: with finite
+ * weights and masks in [0, 1] every output pose is finite (a NaN or
+ * negative weight counts as 0). */
 #include "fuzz_common.h"
 
 #include <math.h>
@@ -69,9 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sk_blend_options bo = {(sk_blend_rotation)(fz_u8(&b) & 1), (fz_u8(&b) & 1) != 0};
     if (sk_blend_poses(skel, inputs, n, &bo, &out, &err) != SK_OK) fz_fail("sk_blend_poses: %s", err.message);
     if (finite_in && !fz_pose_finite(&out)) fz_fail("sk_blend_poses: finite input, pose not finite");
-    /* The SoA blends promise the same bits: core/soa.h's plain weighted blend
-     * (nlerp, no masks or channel sets), anim/soa_layers.h's in every case;
-     * finite results compared with memcmp. */
+    /* The SoA blends (anim/soa_layers.h) promise the same bits: the plain
+     * weighted blend sk_blend_weighted_soa (nlerp, no masks or channel sets)
+     * where it applies, sk_blend_poses_soa in every case; finite results
+     * compared with memcmp. */
     sk_soa_pose sin[NIN], sout;
     bool soa_ok = sk_soa_pose_alloc(skel, NULL, &sout, &err) == SK_OK;
     for (int i = 0; i < NIN; i++) soa_ok = sk_soa_pose_alloc(skel, NULL, &sin[i], &err) == SK_OK && soa_ok;

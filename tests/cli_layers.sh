@@ -82,7 +82,7 @@ sanctioned=(
   "*:core/internal.h" "*:core/math_inline.h"     # shared private helpers of every layer
   "io:anim/graph_internal.h"                     # the state machine's definition, for its JSON loader
   "offline:core/clip_internal.h"                 # the compressor writes the clip's private storage
-  "anim:core/soa_kernels.h" "anim:core/soa_dvec.h" # SoA blend kernels shared by core and anim's layers
+  "anim:core/soa_kernels.h"                      # anim/soa_blend_kernels.h builds on core's SoA vector types, helpers and slerp series
   "cli:io/json_internal.h"                       # skelanim bench json times io's private JSON layer
 )
 is_sanctioned() {

@@ -5,6 +5,8 @@
  * functions; frame-major clips against the same keys in the per-track
  * layout; errors. */
 #include "support.h"
+#include "anim/soa_blend_kernels.h"
+#include "anim/soa_layers_internal.h"
 #include "core/clip_internal.h"
 #include "core/internal.h"
 #include "core/soa_kernels.h"

@@ -7,14 +7,15 @@
 #include "anim/blend_internal.h"
 #include "anim/soa_layers_internal.h"
 #include "core/internal.h"
-#include "core/soa_kernels.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Double vectors (two or four per instruction) and their loads, stores
- * and selects: core/soa_dvec.h. */
-#include "core/soa_dvec.h"
+/* The blend kernels (skk_blend_part, skk_slerp_rows_u), the double vectors
+ * (two or four per instruction) with their loads, stores and selects, and
+ * through it core/soa_kernels.h (vector types, row offsets,
+ * sk_soa_use_avx2): anim/soa_blend_kernels.h. */
+#include "anim/soa_blend_kernels.h"
 
 /* Rotation rows of the identity (x, y, z, w rows of 8). */
 static const float sla_identity_rows[32] __attribute__((aligned(32))) = {

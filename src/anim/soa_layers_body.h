@@ -1,10 +1,11 @@
 /* Private: the body of the SoA layer kernels (soa_layers.c includes it once
  * per width: SKK_W floats with SKK_V, SKK_I, SKK_FN, SKK_ATTR and SKD_D
  * doubles with SKD_VD, SKD_VL, SKD_FN defined; core/soa_kernels.h and
- * core/soa_blend_body.h give the loads, stores and selects of those names).
- * One SoA group (8 joints, 80 floats) per call; every lane computes what the
- * sk_pose function computes for its joint, operation by operation (no fused
- * multiply-add), so the same bits. The body undefines its parameters. */
+ * anim/soa_blend_kernels.h give the loads, stores, selects and blend
+ * kernels of those names). One SoA group (8 joints, 80 floats) per call;
+ * every lane computes what the sk_pose function computes for its joint,
+ * operation by operation (no fused multiply-add), so the same bits. The
+ * body undefines its parameters. */
 
 #define SLA_PARTS (8 / SKK_W)
 

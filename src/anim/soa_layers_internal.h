@@ -1,13 +1,19 @@
-/* Private: soa_layers.c's functions with the kernel width chosen (wide:
- * eight floats / four doubles per instruction, AVX2, only where
- * sk_soa_use_avx2(); otherwise four floats / two doubles). The public
- * functions (anim/soa_layers.h) check their arguments and choose the width
- * by themselves; the tests run both. Arguments already checked. */
+/* Private: soa_layers.c's and soa_layers_blend.c's functions with the
+ * kernel width chosen (wide: eight floats / four doubles per instruction,
+ * AVX2, only where sk_soa_use_avx2(); otherwise four floats / two doubles).
+ * The public functions (anim/soa_layers.h) check their arguments and choose
+ * the width by themselves; the tests run both. Arguments already checked. */
 #ifndef SKELANIM_ANIM_SOA_LAYERS_INTERNAL_H
 #define SKELANIM_ANIM_SOA_LAYERS_INTERNAL_H
 
 #include "skelanim/anim/soa_layers.h"
 
+/* sk_blend_two_soa (t != 0) and sk_blend_weighted_soa (soa_layers_blend.c). */
+void sk_soa_blend(const sk_soa_pose *a, const sk_soa_pose *b, float t, sk_soa_pose *out, bool wide);
+void sk_soa_blend_weighted(const sk_skeleton *s, const sk_soa_pose *const *poses, const float *weights, uint32_t n,
+                           bool fill, sk_soa_pose *out, bool wide);
+
+/* soa_layers.c */
 void ska_blend_two_masked_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_soa_pose *b, float t,
                               const float *mask, bool slerp, sk_soa_pose *out, bool wide);
 void ska_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uint32_t n, bool slerp, bool fill,

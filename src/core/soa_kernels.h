@@ -1,5 +1,10 @@
 /* Private: the structure-of-arrays kernels shared by frame-major clip
- * sampling (clip.c) and the SoA pose functions (soa.c). Not installed.
+ * sampling (clip.c, clip_compressed.c) and the SoA pose functions (soa.c).
+ * Not installed. anim's SoA blends (anim/soa_blend_kernels.h) are built on
+ * its vector types, loads, stores and selects, its slerp series (the one
+ * sampling uses, so a slerp blend and a sampled key agree) and
+ * sk_soa_use_avx2 — the one private core header anim includes besides
+ * core/internal.h and core/math_inline.h.
  *
  * Each kernel works on one row block of 8 lanes (8 joints) and is written
  * once, over GCC/clang vector types of W lanes: soa_kernels_body.h is
@@ -7,9 +12,9 @@
  * elsewhere) and W = 8 under __attribute__((target("avx2"))) (chosen at run
  * time, sk_soa_use_avx2). The operations and their order are those of the
  * scalar code they replace (core/math.c's sk_quat_slerp series,
- * skm_quat_nlerp, skm_vec3_lerp, skm_transform_rs) and no fused
- * multiply-add is enabled, so every lane's result is bit-identical to the
- * scalar code's (tests/test_soa.c). */
+ * skm_vec3_lerp, skm_transform_rs) and no fused multiply-add is enabled, so
+ * every lane's result is bit-identical to the scalar code's
+ * (tests/test_soa.c). */
 #ifndef SKELANIM_SOA_KERNELS_H
 #define SKELANIM_SOA_KERNELS_H
 
@@ -77,14 +82,12 @@ __attribute__((target("avx2"))) static inline void skk_tr8_avx2(__m256 *r) {
 }
 #endif
 
-/* soa.c's blending and local-to-model with the kernel width chosen (wide:
- * AVX2, only when sk_soa_use_avx2(); the public functions choose by
- * themselves; the tests run both). Arguments already checked. */
+/* soa.c's local-to-model with the kernel width chosen (wide: AVX2, only
+ * when sk_soa_use_avx2(); the public functions choose by themselves; the
+ * tests run both). Arguments already checked. (The blends' width-chosen
+ * forms are anim's: anim/soa_layers_internal.h.) */
 struct sk_soa_pose;
 struct sk_skeleton;
-void sk_soa_blend(const struct sk_soa_pose *a, const struct sk_soa_pose *b, float t, struct sk_soa_pose *out, bool wide);
-void sk_soa_blend_weighted(const struct sk_skeleton *s, const struct sk_soa_pose *const *poses, const float *weights,
-                           uint32_t n, bool fill, struct sk_soa_pose *out, bool wide);
 /* The palette made in sk_soa_l2m's pass: map[j] the skin index of joint j
  * (sk_skin_joint_map; entries not below skin->joint_count: none), out the
  * palette. */

@@ -4,11 +4,11 @@
  * The same operations as blend.h and layers.h, in the same order, four
  * (SSE2) or eight (AVX2) joints per instruction: every function here gives
  * the bits its sk_pose counterpart gives on the same input (tests/
- * test_soa_layers.c checks each against it, at both widths). The crowd's
- * plain blends (sk_blend_two_soa, sk_blend_weighted_soa) are in soa.h; this
- * is what a game's animation graph adds on top of them: an upper-body mask,
- * a clip that animates only some channels, a slerp crossfade, an additive
- * breathing or recoil layer.
+ * test_soa.c and tests/test_soa_layers.c check each against it, at both
+ * widths). First the crowd's plain blends (sk_blend_two_soa,
+ * sk_blend_weighted_soa), then what a game's animation graph adds on top of
+ * them: an upper-body mask, a clip that animates only some channels, a
+ * slerp crossfade, an additive breathing or recoil layer.
  *
  * Masks are per joint (skeleton joint_count floats, as layers.h's); channel
  * sets per joint (SK_CHANNEL_* bits, blend.h). Morph weights are not part of
@@ -31,6 +31,21 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* sk_blend_two(skel, a, b, t, NULL, false, out): every joint a + (b - a) t,
+ * rotations by normalised lerp on the shortest arc. out may be a or b. */
+SK_API sk_result sk_blend_two_soa(const sk_skeleton *skel, const sk_soa_pose *a, const sk_soa_pose *b, float t,
+                                  sk_soa_pose *out, sk_error *err);
+
+/* sk_blend_poses (anim/blend.h) of n poses with these weights, no masks or
+ * channel sets, rotations by normalised lerp (SK_BLEND_NLERP); rest_fill as
+ * !sk_blend_options.no_rest_fill (where the weights sum below one the rest
+ * pose fills the rest). Accumulated in double as sk_blend_poses does, four
+ * joints per AVX2 instruction: the same bits. Poses with weight <= 0 (or
+ * NaN) do not contribute; none contributing gives the rest pose. At most
+ * 64 poses (SK_ERR_LIMIT). out may be one of the inputs. */
+SK_API sk_result sk_blend_weighted_soa(const sk_skeleton *skel, const sk_soa_pose *const *poses, const float *weights,
+                                       uint32_t n, bool rest_fill, sk_soa_pose *out, sk_error *err);
 
 /* sk_blend_two(skel, a, b, t, mask, use_slerp, out) on SoA poses: per joint
  * u = t * mask[j] (t where mask is NULL); a where u == 0, otherwise

@@ -16,10 +16,13 @@
  *
  * The SoA functions compute exactly what their AoS counterparts compute —
  * the same operations in the same order, four or eight joints at a time — so
- * their results are bit-identical to sk_clip_sample_cursor, sk_blend_two
- * (normalised lerp), sk_local_to_model and sk_skin_palette on the same input
- * (tests/test_soa.c checks every one; no fused multiply-add is used, which
- * would round differently). Convert at the edges with sk_soa_pose_from_pose /
+ * their results are bit-identical to sk_clip_sample_cursor,
+ * sk_local_to_model and sk_skin_palette on the same input (tests/test_soa.c
+ * checks every one; no fused multiply-add is used, which would round
+ * differently). Blending SoA poses — the crowd's plain blends
+ * sk_blend_two_soa and sk_blend_weighted_soa, masks, channel sets, slerp,
+ * additive layers — is anim's, beside the sk_pose blends:
+ * anim/soa_layers.h. Convert at the edges with sk_soa_pose_from_pose /
  * sk_soa_pose_to_pose when a stage needs joints (IK after the blend).
  * libskelanim_batch's pipeline (batch.h) uses this path when its options
  * allow (documented there).
@@ -94,21 +97,6 @@ SK_API sk_result sk_clip_sample_soa(const sk_clip *clip, const sk_skeleton *skel
  * and FMA; false where it goes through the stack buffer (and so is bounded by
  * SK_SOA_COMPRESSED_JOINTS). false for NULL. Thread-safe. */
 SK_API bool sk_clip_samples_soa_directly(const sk_clip *clip);
-
-/* sk_blend_two(skel, a, b, t, NULL, false, out): every joint a + (b - a) t,
- * rotations by normalised lerp on the shortest arc. out may be a or b. */
-SK_API sk_result sk_blend_two_soa(const sk_skeleton *skel, const sk_soa_pose *a, const sk_soa_pose *b, float t,
-                                  sk_soa_pose *out, sk_error *err);
-
-/* sk_blend_poses (anim/blend.h) of n poses with these weights, no masks or
- * channel sets, rotations by normalised lerp (SK_BLEND_NLERP); rest_fill as
- * !sk_blend_options.no_rest_fill (where the weights sum below one the rest
- * pose fills the rest). Accumulated in double as sk_blend_poses does, four
- * joints per AVX2 instruction: the same bits. Poses with weight <= 0 (or
- * NaN) do not contribute; none contributing gives the rest pose. At most
- * 64 poses (SK_ERR_LIMIT). out may be one of the inputs. */
-SK_API sk_result sk_blend_weighted_soa(const sk_skeleton *skel, const sk_soa_pose *const *poses, const float *weights,
-                                       uint32_t n, bool rest_fill, sk_soa_pose *out, sk_error *err);
 
 /* sk_local_to_model on an SoA pose (root may be NULL). */
 SK_API sk_result sk_local_to_model_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_mat4 *root,

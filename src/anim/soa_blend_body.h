@@ -1,11 +1,14 @@
-/* Private: the body of the N-layer SoA blend (soa.c includes it once per
- * double-vector width SKD_D with SKD_VD, SKD_VF, SKD_VL, SKD_FN and SKD_ATTR
- * defined). sk_blend_poses (anim/blend.c) with no masks or channel sets:
- * accumulation in double in input order, the rest pose filling a weight sum
- * below one (or not: no_fill), rotations by normalised lerp on the shortest
- * arc against the running sum; every operation in its order, so the same
- * bits. The body undefines its parameters at its end. w[i] > 0 for every input here (the caller drops the others); W is
- * their sum in that order. */
+/* Private: the body of the N-layer SoA blend in double
+ * (anim/soa_blend_kernels.h includes it once per double-vector width SKD_D
+ * with SKD_VD, SKD_VF, SKD_VL, SKD_FN and SKD_ATTR defined; its loads,
+ * stores and selects serve soa_layers_body.h too). sk_blend_poses
+ * (anim/blend.c) with no masks or channel sets: accumulation in double in
+ * input order, the rest pose filling a weight sum below one (or not:
+ * no_fill), rotations by normalised lerp on the shortest arc against the
+ * running sum; every operation in its order, so the same bits. The body
+ * undefines its parameters at its end. w[i] > 0 for every input here (the
+ * caller, soa_layers_blend.c, drops the others); W is their sum in that
+ * order. */
 
 SKD_ATTR static inline SKD_VD SKD_FN(skd_ld)(const float *p) {
     SKD_VF f;
