@@ -44,7 +44,7 @@ typedef enum sk_blend_rotation {
 typedef struct sk_blend_options {
     sk_blend_rotation rotation;
     /* Default (false): per channel, where the contributing weights sum W < 1
-     * the rest pose fills the remaining 1 - W (seed 000 §4.2, example code 9);
+     * the rest pose fills the remaining 1 - W;
      * where W >= 1 the contributions are normalised by W. true: always
      * normalise (rest only where W == 0). */
     bool no_rest_fill;

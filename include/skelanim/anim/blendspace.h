@@ -1,5 +1,5 @@
 /* skelanim — blend spaces: weights of sample clips from a parameter point by
- * gradient band interpolation (seed 002 §4.2, formulas 23-26). */
+ * gradient band interpolation. No allocation. */
 #ifndef SKELANIM_ANIM_BLENDSPACE_H
 #define SKELANIM_ANIM_BLENDSPACE_H
 
@@ -10,13 +10,13 @@ extern "C" {
 #endif
 
 /* ---- Blend spaces: gradient band interpolation ---------------------------
- * Seed 002 §4.2, after Johansen (2009). Sample points p_i (1D or 2D
- * parameters, e.g. speed or a velocity vector); for a query p the influence
- *   h_i(p) = min_{j != i} (1 - (p_i p . p_i p_j) / |p_i p_j|^2)     (24)
- * clamped at 0 and normalised: w_i = h_i / sum_j h_j                (23).
+ * After R. S. Johansen (2009). Sample points p_i (1D or 2D parameters,
+ * e.g. speed or a velocity vector); for a query p the influence
+ *   h_i(p) = min_{j != i} (1 - (p_i p . p_i p_j) / |p_i p_j|^2)
+ * clamped at 0 and normalised: w_i = h_i / sum_j h_j.
  * The polar form measures the vectors p_i p_j and p_i p in (radius change
- * relative to the mean radius, angle * alpha) coordinates, formulas (25),
- * (26) and the pseudo-code "Kod 2". Properties (tested): exact at samples
+ * relative to the mean radius, angle * alpha) coordinates
+ * (docs/state-machine.md, "Sources"). Properties (tested): exact at samples
  * (w_i(p_i) = 1), weights sum to 1, continuous in p, local (samples beyond a
  * nearer neighbour get 0). */
 typedef enum sk_blendspace_mode {

@@ -1,5 +1,5 @@
-/* skelanim — crossfades between sources and phase-synchronised playback
- * (seed 002 §4.1). Plain structs in caller memory; nothing allocates. */
+/* skelanim — crossfades between sources and phase-synchronised playback.
+ * Plain structs in caller memory; nothing allocates. */
 #ifndef SKELANIM_ANIM_FADER_H
 #define SKELANIM_ANIM_FADER_H
 
@@ -46,10 +46,9 @@ SK_API bool sk_fader_in_transition(const sk_fader *f);
 /* Weight of id (0 if not active). */
 SK_API float sk_fader_weight(const sk_fader *f, uint32_t id);
 
-/* Phase synchronisation (seed 002 §4.1: cycles compared on a normalised time
- * circle; seed 000 §4.3 notes clips of different lengths do not blend well
- * unless their times are scaled). Advances n looping players so that they
- * keep a common phase: the group's cycle length is the weight-averaged
+/* Phase synchronisation: cycles compared on a normalised time circle, so
+ * that clips of different lengths blend in step. Advances n looping players
+ * so that they keep a common phase: the group's cycle length is the weight-averaged
  * duration D = sum w_i d_i / sum w_i, the common phase advances by dt / D,
  * and every player moves by that phase times its own period — a 1.0 s walk
  * and a 0.7 s run blended 50/50 both complete a cycle every 0.85 s. Each

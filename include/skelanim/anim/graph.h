@@ -40,16 +40,17 @@
  * target). A firing transition may interrupt one in flight: the fade starts
  * from the current weights (sk_fader), so the pose does not jump.
  * "sync": true starts the target at the source's phase and, while the fade
- * runs, advances all states of that machine at a common phase rate (seed 002
- * §4.1). Blend-space clips are always phase-synchronised.
+ * runs, advances all states of that machine at a common phase rate (dt over
+ * the weight-averaged cycle duration, as sk_players_advance_synced does).
+ * Blend-space clips are always phase-synchronised.
  * External states take their pose from the caller: sk_graph_evaluate calls
  * the instance's pose source (sk_graph_set_pose_source) with the state's
  * "external" name whenever the state has weight. This is how a system that
  * makes its own pose joins the machine — the semi-procedural locomotor
  * (locomotion/locomotor.h: its group weight is the state's global weight,
- * seed 002 §4.3) — while the machine's transitions and crossfades decide when
- * it plays. "cycle" (seconds, default 1) gives such a state a normalised time
- * for exit_time and sync; it adds no root motion.
+ * sk_locomotor_set_group_weight) — while the machine's transitions and
+ * crossfades decide when it plays. "cycle" (seconds, default 1) gives such
+ * a state a normalised time for exit_time and sync; it adds no root motion.
  * Optional top-level "root_motion": {"joint": "hips"} extracts that joint's
  * horizontal motion and yaw from every clip (see sk_graph_root_motion).
  * Errors name the JSON path, e.g. "/machine/states/2/clip: no clip named 'jog'".
@@ -63,7 +64,8 @@
 extern "C" {
 #endif
 
-/* The largest playback rate a state may have (JSON "speed"). */
+/* The largest playback rate a state may have (JSON "speed"); a larger
+ * magnitude is refused at load (SK_ERR_INVALID_DATA naming the path). */
 #define SK_GRAPH_MAX_SPEED 1000.0
 
 typedef struct sk_graph sk_graph;

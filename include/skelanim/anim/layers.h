@@ -1,5 +1,5 @@
-/* skelanim — joint masks, additive poses and the layer stack (seed 000 §4.5,
- * seed 003 §4.3). Per-frame functions allocate nothing. */
+/* skelanim — joint masks, additive poses and the layer stack. Per-frame
+ * functions allocate nothing. */
 #ifndef SKELANIM_ANIM_LAYERS_H
 #define SKELANIM_ANIM_LAYERS_H
 
@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/* ---- Masks (seed 000 §4.5, seed 003 §4.3: a 0..1 value per joint) ------- */
+/* ---- Masks (a 0..1 value per joint) -------------------------------------- */
 
 /* Sets every entry to value. */
 SK_API void sk_mask_fill(const sk_skeleton *skel, float *mask, float value);

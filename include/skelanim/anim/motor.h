@@ -1,5 +1,5 @@
 /* skelanim — the character motor: controller input to velocity, facing and
- * idle/walk/run/crouch weights (seed 000 §4.4, example code 10). */
+ * idle/walk/run/crouch weights. No allocation; one sk_motor per character. */
 #ifndef SKELANIM_ANIM_MOTOR_H
 #define SKELANIM_ANIM_MOTOR_H
 
@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/* ---- Character motor (seed 000 §4.4, example code 10) --------------------- */
+/* ---- Character motor ------------------------------------------------------ */
 
 typedef struct sk_motor_desc {
     float walk_speed;      /* m/s of the walk clip, 0 = 1.4 */
@@ -20,7 +20,8 @@ typedef struct sk_motor_desc {
     float crouch_rate;     /* crouch fraction per second, 0 = 4 */
     float jump_speed;      /* initial upward speed, 0 = 4.5 */
     float gravity;         /* m/s^2, 0 = 9.81 */
-    float crouch_override; /* seed 000's crouchOverridePowerForAnimation, 0 = 1 */
+    float crouch_override; /* moving: crouch weight w -> w + (1 - w) x min(1, crouch x this),
+                              the others scaled to keep the sum 1; 0 = 1 */
 } sk_motor_desc;
 
 typedef struct sk_motor_input {

@@ -1,10 +1,9 @@
 /* skelanim — playback state per instance, event markers, root motion.
  *
  * A clip is shared, read-only data; an sk_player is the per-instance playback
- * state (seed 003 §2.4 and §4.2: the model/instance split; local time that
- * runs at its own speed, may run backwards, may be paused, and can be set to
- * any time for scrubbing). sk_player is a plain struct owned by the caller: no
- * allocation, copy it freely.
+ * state: local time that runs at its own speed, may run backwards, may be
+ * paused, and can be set to any time for scrubbing. sk_player is a plain
+ * struct owned by the caller: no allocation, copy it freely.
  *
  * Time model. The player keeps an "unrolled" playback position split into an
  * integer cycle and a position inside the cycle (for precision over long

@@ -201,8 +201,8 @@ SK_API size_t sk_clip_cursor_size(const sk_clip *clip);
  * once: 32 bytes per animated track. Sampling uses the cache whenever the
  * cursor passed holds at least this many values. Worth it where the
  * characters' cursors stay in the CPU's cache (small skeletons, crowds of
- * hundreds): with 256 tracks per clip and 1,000 characters the 8 MB of
- * cursors made forward sampling slower, not faster. For other clips it is
+ * hundreds); cursors that do not fit in it can make forward sampling slower
+ * than the plain cursor (docs/performance.md). For other clips it is
  * sk_clip_cursor_size. The results are the same bits either way; a cursor
  * is for one clip (a cache written by another clip is recognised and not
  * used). */

@@ -1,5 +1,5 @@
-/* skelanim — skeleton: joints stored parent-before-child (seed 000: a parent's
- * index is always smaller than its children's), names, rest local transforms,
+/* skelanim — skeleton: joints stored parent-before-child (a parent's index is
+ * always smaller than its children's), names, rest local transforms,
  * and the morph-weight slots of joints that carry a morphed mesh. More than
  * one root is allowed. Read-only once created; share it between instances. */
 #ifndef SKELANIM_SKELETON_H

@@ -112,9 +112,9 @@ SK_API bool sk_skin_joint_map(const sk_skeleton *skel, const sk_skin *skin, int1
 /* sk_local_to_model_soa and sk_skin_palette(skin, out_model, ...) with the
  * same bits. With map (sk_skin_joint_map's, true) in one pass: each palette
  * matrix is made right after its joint's model matrix, while that is still
- * in registers (2-3 % off a crowd frame; entries of map that are not skin
- * joints are skipped, so a map of another skin cannot write outside the
- * palette). With map NULL: the two calls one after the other (and their
+ * in registers (docs/performance.md has the gain); entries of map that are
+ * not skin joints are skipped, so a map of another skin cannot write outside
+ * the palette. With map NULL: the two calls one after the other (and their
  * errors). out_model is required (children read their parents' matrices). */
 SK_API sk_result sk_local_to_model_palette_soa(const sk_skeleton *skel, const sk_soa_pose *pose, const sk_mat4 *root,
                                                sk_mat4 *out_model, uint32_t model_count, const sk_skin *skin,

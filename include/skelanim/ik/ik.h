@@ -1,13 +1,10 @@
 /* skelanim — inverse kinematics on chains of a skeleton.
  *
- * Sources: seed 002 (chapter 7: Jacobian IK, joint types and limits, the
- * three stopping rules), seed 004 (chapter 3: analytic, numeric and heuristic
- * solvers, CCD, FABRIK, the two-joint "Limb" solver with a bend direction),
- * Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the Inverse
- * Kinematics problem", Graphical Models 73 (2011), and S. R. Buss,
+ * After A. Aristidou & J. Lasenby, "FABRIK: A fast, iterative solver for the
+ * Inverse Kinematics problem", Graphical Models 73 (2011), and S. R. Buss,
  * "Introduction to Inverse Kinematics with Jacobian Transpose, Pseudoinverse
- * and Damped Least Squares methods" (2004/2009). docs/ik.md has the details
- * and the measured comparison with the FABRIK paper's Table 1.
+ * and Damped Least Squares methods" (2004/2009). docs/ik.md has every source,
+ * the details and the measured comparison with the FABRIK paper's Table 1.
  *
  * Conventions
  * - A chain is the path of joints from a root joint down to a tip joint
@@ -49,14 +46,14 @@ extern "C" {
 typedef enum sk_ik_solver {
     SK_IK_FABRIK = 0,             /* Aristidou & Lasenby 2011 (the default) */
     SK_IK_CCD = 1,                /* cyclic coordinate descent, tip to root */
-    SK_IK_TWO_BONE = 2,           /* analytic, exactly 3 joints (seed 004 "Limb") */
+    SK_IK_TWO_BONE = 2,           /* analytic, exactly 3 joints; pole vector or bend plane */
     SK_IK_JACOBIAN_TRANSPOSE = 3, /* Buss §3, with his step-length choice */
     SK_IK_DLS = 4,                /* damped least squares through the SVD (Buss §5-6) */
     SK_IK_AIM = 5                 /* look-at: the tip's aim axis points at the target */
 } sk_ik_solver;
 
-/* Why an iterative solve stopped (seed 002 §7.3: solution found, stuck in a
- * local minimum, search took too long). */
+/* Why an iterative solve stopped: solution found, stuck in a local minimum,
+ * or the search took too long. */
 typedef enum sk_ik_stop {
     SK_IK_STOP_TOLERANCE = 0,  /* within tolerance of the target (or of the closest
                                   reachable point for an unreachable target) */
@@ -74,8 +71,8 @@ SK_API bool sk_ik_solver_parse(const char *name, sk_ik_solver *out);
 /* ---- Joint limits -------------------------------------------------------
  * A limit constrains a joint's rotation relative to a reference orientation:
  * local.r = reference * rel, and the limit bounds rel (a rotation in the
- * joint's own reference frame). Seed 002 §7.3: values outside the limits are
- * moved to the nearer bound at the end of every iteration. */
+ * joint's own reference frame). Values outside the limits are moved to the
+ * nearer bound at the end of every iteration. */
 typedef enum sk_ik_limit_type {
     SK_IK_LIMIT_NONE = 0,
     SK_IK_LIMIT_HINGE,        /* one axis; angle in [min, max] */

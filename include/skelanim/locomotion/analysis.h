@@ -1,10 +1,13 @@
-/* skelanim — motion analysis of walk and run clips (seed 002 §3, after
- * R. S. Johansen, "Automated Semi-Procedural Animation for Character
- * Locomotion", 2009). Runs once, offline: it samples a cyclic clip, follows
- * the heel and toe of every leg and finds per leg the stance time, the lift
- * and strike keytimes, foot length and direction, the footbase curve with its
- * balance, the stride and the normalised footbase trajectory, and per clip
- * the cycle duration, velocity, direction and distance.
+/* skelanim — motion analysis of walk and run clips (after R. S. Johansen,
+ * "Automated Semi-Procedural Animation for Character Locomotion", 2009).
+ * Numbers in parentheses, (1)-(22), name the method's equations as
+ * docs/locomotion.md ("Sources") lists them.
+ *
+ * Runs once, offline: it samples a cyclic clip, follows the heel and toe of
+ * every leg and finds per leg the stance time, the lift and strike keytimes,
+ * foot length and direction, the footbase curve with its balance, the stride
+ * and the normalised footbase trajectory, and per clip the cycle duration,
+ * velocity, direction and distance.
  *
  * Spaces: +Y is up; positions are in the "character space" of the clip: the
  * model space of its skeleton with the clip's root motion removed, taken as a
@@ -14,9 +17,8 @@
  * part of that displacement (0 for a loop; for a cycle cut from a capture
  * on a floor that is not level, the hips' rise over the cycle) is removed
  * too, so that heights close over the cycle. In character
- * space a planted foot slides backwards at the cycle's speed (seed 002 §3:
- * "while the foot is on the ground it must move in a straight line at a
- * constant speed").
+ * space a planted foot slides backwards at the cycle's speed: while on the
+ * ground it moves in a straight line at a constant speed.
  *
  * Times: every keytime is a normalised cycle time in [0, 1) (0 = the clip's
  * start, or for a backward analysis its end); durations are in seconds. */
@@ -104,7 +106,7 @@ typedef enum sk_stride_source {
      * contact stride) when the clip also holds the foot's stance one cycle
      * later or earlier; CONTACT otherwise (loops, clips in place). */
     SK_STRIDE_AUTO = 0,
-    /* The seed's (12): the footbase's displacement in character space while
+    /* (12): the footbase's displacement in character space while
      * the foot is on the ground (foot-strike .. foot-off, or foot-land ..
      * foot-lift with stride_planted), over that time. */
     SK_STRIDE_CONTACT = 1,
@@ -112,8 +114,9 @@ typedef enum sk_stride_source {
      * from the stance time to the same foot's stance one cycle later (or
      * earlier), sampled from the clip outside the cycle; over one cycle.
      * Needs that time inside the clip, else CONTACT is used. For captures
-     * whose planted feet skate: the CMU walks' feet slide forward 1.3-2.6 cm
-     * during each contact, which makes the contact stride 4-11% short. */
+     * whose planted feet skate forward during each contact, which makes the
+     * contact stride short (docs/locomotion.md, "Stride: contact or
+     * footprints"). */
     SK_STRIDE_FOOTPRINTS = 2
 } sk_stride_source;
 
@@ -122,7 +125,7 @@ typedef struct sk_motion_analysis_options {
     /* Samples over the cycle. 0: 4 x the clip's key count over its duration
      * (4 x the key rate), at least 60. At most 100000. */
     uint32_t sample_count;
-    /* Analyse the clip played in reverse (seed 002 §3.3 AnalyzeBackward):
+    /* Analyse the clip played in reverse:
      * sample s is at clip time duration * (1 - s/N), keytimes are in that
      * reversed time and the stride direction points the way the reversed
      * clip moves. */
@@ -146,7 +149,7 @@ typedef struct sk_motion_analysis_options {
      * cycle_start over cycle_end - cycle_start. */
     double cycle_start, cycle_end;
     /* Stride (12)-(13) over foot-land .. foot-lift (the part of the contact
-     * where the footbase moves at its stance speed) instead of the seed's
+     * where the footbase moves at its stance speed) instead of the default
      * foot-strike .. foot-off: for captures whose feet still slide after the
      * heel touches and during the roll. The mannequin gives the same either
      * way. */
@@ -173,7 +176,7 @@ typedef struct sk_leg_analysis {
     float foot_length;                 /* (8): |toe - heel| projected on the ground at stance (m) */
     sk_vec3 foot_direction;            /* (8)-(9): unit direction d times foot_length (horizontal) */
     sk_vec3 stance_position;           /* footbase at stance time */
-    /* Keytimes (§3.1). Lift side, forward from stance: */
+    /* Keytimes. Lift side, forward from stance: */
     float heel_off, toe_off, linear_speed_end;
     float foot_lift;                   /* min(heel-off, toe-off, linear-speed-end) */
     float foot_off;                    /* max(heel-off, toe-off) */
@@ -182,9 +185,9 @@ typedef struct sk_leg_analysis {
     float heel_strike, toe_strike, linear_speed_begin;
     float foot_land;                   /* max(heel-strike, toe-strike, linear-speed-begin) */
     float foot_strike;                 /* min(heel-strike, toe-strike) */
-    float pre_foot_land;               /* min(foot-land - min_roll, foot-strike) (the seed's 2nd "post-foot-lift") */
+    float pre_foot_land;               /* min(foot-land - min_roll, foot-strike) */
     float stance_fraction;             /* cycle fraction from foot-strike to foot-off */
-    /* §3.2 (12)-(15): */
+    /* Stride, (12)-(15): */
     sk_vec3 stride_displacement;       /* footbase(foot-off) - footbase(foot-strike) on the ground (m);
                                         * from footprints: minus the footprints' displacement over one cycle */
     float stride_velocity;             /* |displacement| / (foot-off - foot-strike) (m/cycle);

@@ -7,16 +7,16 @@
  *   1. tracks the motion (position, velocity, angular velocity, acceleration),
  *   2. picks the motion weights from the velocity in character space (polar
  *      gradient band interpolation, locomotion/sync.h) and advances the
- *      group phase by dt / the blended cycle duration (Kod 4),
+ *      group phase by dt / the blended cycle duration,
  *   3. samples the clips at their synchronised times, removes their root
  *      motion and blends them (and an optional idle clip when standing),
  *   4. adjusts the pose to the terrain: per leg the footsteps are predicted
- *      (27)-(33) and placed with two rays (heel, toe) and the step-edge rule
- *      (§5.2.1), the foot flies between them along the clips' normalised
- *      footbase trajectory (34)-(58), the hips are lowered or raised so the
- *      legs reach (59)-(64), the ankle is rebuilt from the footbase
- *      (65)-(66) and the leg is bent with sk_ik_two_bone, the foot aligned
- *      to the ground.
+ *      (27)-(33) and placed with two rays (heel, toe) and the step-edge
+ *      rule (a foot stands on one tread, clear of its edges), the foot flies
+ *      between them along the clips' normalised footbase trajectory
+ *      (34)-(58), the hips are lowered or raised so the legs reach
+ *      (59)-(64), the ankle is rebuilt from the footbase (65)-(66) and the
+ *      leg is bent with sk_ik_two_bone, the foot aligned to the ground.
  * The pose out is in character space: world = sk_locomotor_state.root x the
  * model matrices (sk_local_to_model with that root; sk_locomotor_model hands
  * out the ones the locomotor computed).
@@ -44,7 +44,7 @@
 extern "C" {
 #endif
 
-/* ---- Motion tracker (seed 002 §5.1, CCharacterMotionTracker) ------------ */
+/* ---- Motion tracker ------------------------------------------------------ */
 typedef struct sk_motion_tracker {
     sk_vec3 position;          /* last position given (m) */
     float yaw;                 /* last facing (rad) */
@@ -182,8 +182,8 @@ SK_API sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float
 SK_API sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err);
 SK_API sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err);
 
-/* Hands the standing/moving crossfade to the caller's state machine (seed
- * 002 §4.3: the locomotion group's weight is updated outside the system).
+/* Hands the standing/moving crossfade to the caller's state machine (the
+ * locomotion group's weight is then set from outside the locomotor).
  * w in [0, 1] is the weight of the locomotion group in the caller's pose —
  * with anim/graph.h, sk_graph_source_weight of an external state whose pose
  * is sk_locomotor_sample's. Call it each frame after advance, before sample

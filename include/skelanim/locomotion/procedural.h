@@ -3,33 +3,32 @@
  * balances on ledges, falls and jumps, its legs and arms posed by inverse
  * kinematics alone from its rest pose.
  *
- * Steps (seed 004 §7.1): the swinging foot follows a quadratic Bezier arc
+ * Steps: the swinging foot follows a quadratic Bezier arc
  * B(s) = (1-s)^2 A + 2(1-s)s B + s^2 C from where it left the ground (A)
  * over a lift control point (B) to a landing point found by rays ahead of
- * the body (C); the arc parameter advances by ds = dt x speed / step length
- * (the seed's ds = dt sd p with p = v sf); at s = 1 the support leg
- * switches. The support foot never moves. Step length grows with speed and
- * uphill, shrinks downhill (after Psarras 2006, as the seed says); a landing
- * point that moves (a turn, a new tread) is approached at a bounded speed so
- * the foot never jumps (§7.3). Stopping ends with a rest step that puts the
- * feet side by side.
- * Body (§7.1-7.2, §8.1): the hips bob by rise x (-4 (s - 0.5)^2 + 0.25) x 4
- * (0 at the ends of a step, rise at its middle) and are lowered where the
- * ground under the feet is deeper so both feet reach; stairs are a slope
- * for the body (its height follows the ground under it, smoothed) while
- * every foot lands on a tread (heel and toe rays with the step-edge rule of
- * the semi-procedural locomotor). Walk -> run by speed: longer steps, faster
- * cadence, higher hip rise, bent arms.
- * Terrain (§8.1, §8.3): ledges: a step never goes past an edge (the last
- * acceptable landing point is used); when the character's point passes it,
- * the character falls and lands, the landing absorbed by the knees in
- * proportion to the fall speed. Jumps: a crouch (the root lowered to a set
- * depth), take-off, arms raised in the air, the same landing.
+ * the body (C); the arc parameter advances by ds = dt x speed / step length;
+ * at s = 1 the support leg switches. The support foot never moves. Step
+ * length grows with speed and uphill, shrinks downhill (after Psarras 2006);
+ * a landing point that moves (a turn, a new tread) is approached at a
+ * bounded speed so the foot never jumps. Stopping ends with a rest step that
+ * puts the feet side by side.
+ * Body: the hips bob by rise x (-4 (s - 0.5)^2 + 0.25) x 4 (0 at the ends of
+ * a step, rise at its middle) and are lowered where the ground under the feet
+ * is deeper so both feet reach; stairs are a slope for the body (its height
+ * follows the ground under it, smoothed) while every foot lands on a tread
+ * (heel and toe rays with the step-edge rule of the semi-procedural
+ * locomotor). Walk -> run by speed: longer steps, faster cadence, higher hip
+ * rise, bent arms.
+ * Terrain: ledges: a step never goes past an edge (the last acceptable
+ * landing point is used); when the character's point passes it, the character
+ * falls and lands, the landing absorbed by the knees in proportion to the
+ * fall speed. Jumps: a crouch (the root lowered to a set depth), take-off,
+ * arms raised in the air, the same landing.
  * Across a slope the body's facing and the feet turn toward the fall line
  * until the ground's roll of a flat foot, tan(roll) = tan(slope) cos(heading
  * from the contour), leaves the ankle room (the character side-steps along
  * the path; state.yaw is the facing so turned), with shorter steps.
- * Arms (§8.2): swing in opposition to the legs, nearly straight walking and
+ * Arms: swing in opposition to the legs, nearly straight walking and
  * bent running; one or both may point at a target (an iterative solver from
  * the IK layer, sk_procedural_point_at). Backward walking: the body faces one
  * way and moves the other (the velocity against the facing), shorter steps
@@ -130,7 +129,7 @@ SK_API sk_result sk_procedural_update(sk_procedural *P, double dt, float x, floa
 /* Starts a jump (a crouch, then the take-off) if standing or walking;
  * false otherwise. */
 SK_API bool sk_procedural_jump(sk_procedural *P);
-/* Pointing (seed 004 §8.2): from the next update on, arm `arm` (0 ..
+/* Pointing: from the next update on, arm `arm` (0 ..
  * arm_count - 1) points at the world point `target`: its chain shoulder ->
  * elbow -> hand is solved by FABRIK (sk_ik_solve_model on the walker's model
  * matrices, at most 16 iterations,
