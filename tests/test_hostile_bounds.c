@@ -11,7 +11,9 @@
  *      translation past the reader's bound, though every component is
  *      within the BVH reader's).
  *  b6: a compressed clip whose constant rotation is not a unit quaternion is
- *      refused, as the glTF reader refuses such rotation keys. */
+ *      refused, as the glTF reader refuses such rotation keys.
+ *  minor: the motion analysis refuses a cycle of 8 ms and one over an hour,
+ *      whatever chose the cycle (not only the best-cycle search). */
 #include "support.h"
 
 #include "core/clip_internal.h" /* SK_CC_HEADER: where a blob's track table starts */
@@ -276,6 +278,37 @@ static void b6_compressed_constant_rotation(void **state) {
     sk_skeleton_destroy(s);
 }
 
+/* ---- minor: cycle durations the analysis takes ---------------------------- */
+
+static void minor_analysis_cycle_bounds(void **state) {
+    (void)state;
+    sk_asset *a = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
+    sk_leg_desc legs[2];
+    assert_int_equal(sk_legs_find(a->skeleton, legs, 2), 2);
+    static const struct { float end; sk_result want; const char *says; } cases[] = {
+        {0.008f, SK_ERR_INVALID_DATA, "shorter than"}, /* 2 frames, 8 ms: taken as a walk cycle before */
+        {4000.0f, SK_ERR_LIMIT, "longer than an hour"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        const float times[2] = {0.0f, cases[i].end};
+        const float tv[6] = {0, 1, 0, 0, 1, 0.5f};
+        sk_clip_builder *b = NULL;
+        assert_int_equal(sk_clip_builder_create("short", NULL, &b, NULL), SK_OK);
+        sk_track_desc d = {0, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 2, times, tv, 3};
+        assert_int_equal(sk_clip_builder_add_track(b, &d, NULL), SK_OK);
+        sk_clip *c = NULL;
+        assert_int_equal(sk_clip_builder_finish(b, &c, NULL), SK_OK);
+        sk_motion_analysis *m = NULL;
+        sk_error err = {0};
+        assert_int_equal(sk_motion_analyze(a->skeleton, c, legs, 2, NULL, NULL, &m, &err), cases[i].want);
+        assert_null(m);
+        assert_non_null(strstr(err.message, cases[i].says));
+        sk_clip_destroy(c);
+    }
+    sk_asset_destroy(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(b1_compress_long_sparse_clip),
@@ -285,6 +318,7 @@ int main(void) {
         cmocka_unit_test(b3_short_path_message),
         cmocka_unit_test(b5_writer_world_bound),
         cmocka_unit_test(b6_compressed_constant_rotation),
+        cmocka_unit_test(minor_analysis_cycle_bounds),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
