@@ -960,11 +960,13 @@ sk_result sk_glb_write_memory_ex(const sk_asset *asset, const sk_glb_write_optio
                 ro.skip_image_data = true;
                 sk_asset *back = NULL;
                 sk_error re = {0};
-                if (sk_gltf_load_memory(p, total, NULL, &ro, &back, &re) != SK_OK) {
+                sk_result rr = sk_gltf_load_memory(p, total, NULL, &ro, &back, &re);
+                if (rr != SK_OK) {
                     char msg[sizeof re.message + 64];
                     snprintf(msg, sizeof msg, "the glTF reader would refuse the file: %s", re.message);
                     sk_free(w.alloc, p, total);
-                    gw_fail(&w, SK_ERR_INVALID_ARGUMENT, msg);
+                    if (rr == SK_ERR_OUT_OF_MEMORY) gw_fail(&w, rr, "out of memory");
+                    else gw_fail(&w, SK_ERR_INVALID_ARGUMENT, msg);
                 } else {
                     sk_asset_destroy(back);
                     *out = p;
