@@ -18,13 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_split(data, size, SK_FUZZ_PARAM_SEP, &head, &tail); /* head: the path text; tail: the terrain spec, then numbers */
     char path[512], spec[128];
     size_t pn = head.n < sizeof path - 1 ? head.n : sizeof path - 1;
-    memcpy(path, head.p, pn);
+    if (pn) memcpy(path, head.p, pn);
     path[pn] = 0;
     size_t sn = 0;
     while (sn < tail.n && sn < sizeof spec - 1 && tail.p[sn] != '\n') sn++;
-    memcpy(spec, tail.p, sn);
+    if (sn) memcpy(spec, tail.p, sn);
     spec[sn] = 0;
-    fz_bytes b = {tail.p + (sn < tail.n ? sn + 1 : sn), sn < tail.n ? tail.n - sn - 1 : 0};
+    fz_bytes b = {tail.n ? tail.p + (sn < tail.n ? sn + 1 : sn) : NULL, sn < tail.n ? tail.n - sn - 1 : 0};
 
     float pts[2 * SK_PATH_MAX_POINTS];
     sk_error err = {0};
