@@ -670,6 +670,21 @@ static void test_bad_input(void **state) {
     fill[n - 1].s.z = NAN;
     assert_int_equal(sk_retarget_pose(rt, SK_POSE_OF(s, in, NULL), SK_POSE_OF(s, fill, NULL), SK_POSE_OF(s, out, NULL), NULL, 0, &err),
                      SK_ERR_INVALID_ARGUMENT);
+    /* A root thrown to 3e38: refused, output untouched; rotations of 1e30
+     * (not normalised) and zero: fine, finite. */
+    memcpy(fill, s->rest, n * sizeof *fill);
+    in[0].t = sk_vec3_make(3e38f, 0, 0);
+    assert_int_equal(sk_retarget_pose(rt, SK_POSE_OF(s, in, NULL), NULL, SK_POSE_OF(s, out, NULL), NULL, 0, &err),
+                     SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "root"));
+    for (uint32_t j = 0; j < n; j++) assert_true(out[j].r.w == 1.0f && out[j].t.x == 0.0f);
+    memcpy(in, s->rest, n * sizeof *in);
+    in[1].r = sk_quat_make(1e30f, -2e30f, 0, 3e30f);
+    in[2].r = sk_quat_make(0, 0, 0, 0);
+    assert_int_equal(sk_retarget_pose(rt, SK_POSE_OF(s, in, NULL), NULL, SK_POSE_OF(s, out, NULL), NULL, 0, &err), SK_OK);
+    for (uint32_t j = 0; j < n; j++)
+        assert_true(isfinite(out[j].r.x) && isfinite(out[j].r.w) && fabsf(sk_quat_length(out[j].r) - 1.0f) < 1e-4f);
+    memcpy(in, s->rest, n * sizeof *in);
     /* A wrong pose size, short scratch. */
     sk_pose shortp = sk_pose_view(out, n - 1, NULL, 0);
     assert_int_equal(sk_retarget_pose(rt, SK_POSE_OF(s, in, NULL), NULL, &shortp, NULL, 0, &err), SK_ERR_INVALID_ARGUMENT);

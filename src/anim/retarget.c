@@ -241,6 +241,15 @@ size_t sk_retarget_scratch_size(const sk_retarget *rt) {
     return ((size_t)rt->src->joint_count + rt->dst->joint_count) * sizeof(sk_quat);
 }
 
+/* A unit quaternion from any finite one: scaled by its largest component
+ * first, so that huge components do not overflow; zero gives the identity. */
+static sk_quat unit_any(sk_quat q) {
+    float m = fmaxf(fmaxf(fabsf(q.x), fabsf(q.y)), fmaxf(fabsf(q.z), fabsf(q.w)));
+    if (!(m > 0.0f)) return sk_quat_identity();
+    float k = 1.0f / m;
+    return skm_quat_unit(sk_quat_make(q.x * k, q.y * k, q.z * k, q.w * k));
+}
+
 static bool pose_finite(const sk_pose *p) {
     if (!transforms_finite(p->local, p->joint_count)) return false;
     for (uint32_t k = 0; k < p->weight_count; k++)
@@ -276,8 +285,20 @@ sk_result sk_retarget_pose(const sk_retarget *rt, const sk_pose *sp, const sk_po
     /* Source model rotations. */
     for (uint32_t j = 0; j < ns; j++) {
         int32_t p = src->parents[j];
-        sk_quat r = skm_quat_unit(sp->local[j].r);
+        sk_quat r = unit_any(sp->local[j].r);
         qs[j] = p >= 0 ? skm_quat_mul(qs[p], r) : r;
+    }
+    /* The root's model position, before anything is written: out of range is an error. */
+    sk_vec3 want = sk_vec3_make(0, 0, 0);
+    if (rt->dst_hips >= 0) {
+        sk_vec3 ps = skr_model_position(src, sp->local, rt->src_hips);
+        sk_vec3 disp = skm_quat_rotate(rt->frame, sk_vec3_sub(ps, rt->src_hips0));
+        want = sk_vec3_add(rt->dst_hips0, sk_vec3_scale(disp, rt->root_scale));
+        if (!skm_vec3_finite(want) || fabsf(want.x) > SK_RETARGET_MAX_COORD || fabsf(want.y) > SK_RETARGET_MAX_COORD ||
+            fabsf(want.z) > SK_RETARGET_MAX_COORD)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                "sk_retarget_pose: the root lands beyond %g units (source pose translations out of range)",
+                                (double)SK_RETARGET_MAX_COORD);
     }
     /* Unmapped joints: fill or rest. */
     const sk_transform *base = fill ? fill->local : rt->dst_rest;
@@ -289,7 +310,7 @@ sk_result sk_retarget_pose(const sk_retarget *rt, const sk_pose *sp, const sk_po
     for (uint32_t j = 0; j < nt; j++) {
         int32_t p = dst->parents[j], s = rt->src_of[j];
         if (s < 0) {
-            sk_quat r = out->local[j].r;
+            sk_quat r = unit_any(out->local[j].r);
             qt[j] = p >= 0 ? skm_quat_mul(qt[p], r) : r;
             continue;
         }
@@ -300,16 +321,14 @@ sk_result sk_retarget_pose(const sk_retarget *rt, const sk_pose *sp, const sk_po
         out->local[j].r = skm_quat_unit(l);
     }
     if (rt->dst_hips >= 0) {
-        sk_vec3 ps = skr_model_position(src, sp->local, rt->src_hips);
-        sk_vec3 disp = skm_quat_rotate(rt->frame, sk_vec3_sub(ps, rt->src_hips0));
-        sk_vec3 want = sk_vec3_add(rt->dst_hips0, sk_vec3_scale(disp, rt->root_scale));
         int32_t p = dst->parents[rt->dst_hips];
         if (p >= 0) { /* into the parent's frame: S^-1 R^-1 (want - T) */
             sk_transform pm = skr_model_transform(dst, out->local, p);
             sk_vec3 v = skm_quat_rotate(sk_quat_conjugate(pm.r), sk_vec3_sub(want, pm.t));
             want = sk_vec3_make(pm.s.x != 0 ? v.x / pm.s.x : 0, pm.s.y != 0 ? v.y / pm.s.y : 0, pm.s.z != 0 ? v.z / pm.s.z : 0);
         }
-        out->local[rt->dst_hips].t = want;
+        /* A fill pose whose ancestors of the hips are extreme keeps its own root translation. */
+        if (skm_vec3_finite(want)) out->local[rt->dst_hips].t = want;
     }
     return SK_OK;
 }

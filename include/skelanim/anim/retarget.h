@@ -196,6 +196,10 @@ SK_API sk_result sk_retarget_create(const sk_retarget_desc *desc, const sk_alloc
                                     sk_error *err);
 SK_API void sk_retarget_destroy(sk_retarget *rt);
 
+/* The largest coordinate sk_retarget_pose puts the target root at: a source
+ * pose moving it farther is refused. */
+#define SK_RETARGET_MAX_COORD 1e9f
+
 /* Bytes of scratch memory sk_retarget_pose needs (aligned for float). */
 SK_API size_t sk_retarget_scratch_size(const sk_retarget *rt);
 /* Skeletons of up to this many joints (both) may pass scratch = NULL. */
@@ -209,9 +213,12 @@ SK_API size_t sk_retarget_scratch_size(const sk_retarget *rt);
  * (if any) are copied from fill or the rest. fill may alias target_out.
  * scratch: sk_retarget_scratch_size(rt) bytes, or NULL when both skeletons
  * have at most SK_RETARGET_STACK_JOINTS joints.
+ * Rotations need not be normalised (any finite non-zero quaternion; zero
+ * is the identity).
  * Errors: SK_ERR_INVALID_ARGUMENT for poses that do not fit, missing
- * scratch, or a non-finite value in source_pose or fill (target_out is then
- * left unchanged: never NaN out). Allocates nothing; rt is only read, so
+ * scratch, a non-finite value in source_pose or fill, or a source root
+ * that would put the target's beyond SK_RETARGET_MAX_COORD (target_out is
+ * then left unchanged: never NaN out). Allocates nothing; rt is only read, so
  * calls on one retargeter may run at once on different poses and scratch. */
 SK_API sk_result sk_retarget_pose(const sk_retarget *rt, const sk_pose *source_pose, const sk_pose *fill,
                                   sk_pose *target_out, void *scratch, size_t scratch_size, sk_error *err);
