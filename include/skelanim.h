@@ -28,6 +28,7 @@
 #include "skelanim/anim/blendspace.h"
 #include "skelanim/anim/motor.h"
 #include "skelanim/anim/graph.h"
+#include "skelanim/anim/retarget.h"
 /* ik, skinning, built-in content */
 #include "skelanim/ik/ik.h"
 #include "skelanim/skin/skinning.h"
@@ -52,4 +53,5 @@
 #include "skelanim/io/skc.h"
 #include "skelanim/io/graph_json.h"
 #include "skelanim/io/analysis_json.h"
+#include "skelanim/io/retarget_json.h"
 #endif
