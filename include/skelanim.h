@@ -28,6 +28,7 @@
 #include "skelanim/anim/blendspace.h"
 #include "skelanim/anim/motor.h"
 #include "skelanim/anim/graph.h"
+#include "skelanim/anim/retarget.h"
 /* ik, skinning, built-in content */
 #include "skelanim/ik/ik.h"
 #include "skelanim/skin/skinning.h"
