@@ -25,6 +25,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_export_course,
     &cli_cmd_convert,
     &cli_cmd_compress,
+    &cli_cmd_retarget,
     &cli_cmd_bench_load,
     &cli_cmd_bench_json,
     &cli_cmd_bench_blend,
