@@ -45,7 +45,8 @@ static sk_result rename_clip(const sk_clip *c, const char *name, sk_clip **out, 
     }
     if (r == SK_OK) {
         sk_clip_builder_set_duration(b, sk_clip_duration(c));
-        r = sk_clip_builder_finish(b, out, err);
+        r = sk_clip_builder_finish(b, out, err); /* destroys the builder */
+        b = NULL;
     }
     sk_clip_builder_destroy(b);
     return r;

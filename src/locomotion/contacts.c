@@ -254,11 +254,13 @@ typedef struct contact_work {
     sk_pose pose;
     sk_mat4 *model;
     sk_transform *frames; /* nkeys x joint_count: the output's local poses */
+    int32_t pelvis;       /* lowered where a pin is out of reach; -1: none */
 } contact_work;
 
 /* Solves leg l toward target on w->pose / w->model (model up to date on
  * entry and exit); returns |ankle - target| after the solve. */
 static float contact_pin_leg(contact_work *w, const sk_leg_desc *leg, sk_vec3 target, bool *reached, sk_error *err) {
+    /* (the pelvis was lowered first where the target was out of reach) */
     const sk_skeleton *skel = w->skel;
     sk_transform hip, knee, ankle;
     sk_mat4_decompose(&w->model[leg->hip], &hip);
@@ -282,6 +284,49 @@ static float contact_pin_leg(contact_work *w, const sk_leg_desc *leg, sk_vec3 ta
     local[leg->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(pr), ankle_model));
     if (sk_local_to_model(skel, &w->pose, NULL, w->model, skel->joint_count, err) != SK_OK) return INFINITY;
     return skm_vec3_len(sk_vec3_sub(skm_mat4_pos(&w->model[leg->ankle]), target));
+}
+
+/* The nearest joint above every leg's hip (the pelvis), or -1. */
+static int32_t contact_pelvis(const sk_skeleton *skel, const sk_leg_desc *legs, uint32_t n) {
+    for (int32_t j = skel->parents[legs[0].hip]; j >= 0; j = skel->parents[j]) {
+        bool all = true;
+        for (uint32_t l = 1; l < n && all; l++) {
+            int32_t a = skel->parents[legs[l].hip];
+            while (a >= 0 && a != j) a = skel->parents[a];
+            all = a == j;
+        }
+        if (all) return j;
+    }
+    return -1;
+}
+
+/* Lowers the pelvis (straight down in model space) as far as the farthest
+ * pinned leg needs to reach its target (no farther than a quarter of that
+ * leg's length), then brings w->model up to date. */
+static sk_result contact_lower_hips(contact_work *w, uint32_t pelvis, const sk_vec3 *target, const float *weight,
+                                    sk_error *err) {
+    float drop = 0.0f;
+    for (uint32_t l = 0; l < w->leg_count; l++) {
+        if (weight[l] <= 0.0f) continue;
+        const sk_leg_desc *leg = &w->leg[l];
+        float reach = 0.999f * (contact_dist(&w->model[leg->hip], &w->model[leg->knee]) +
+                                contact_dist(&w->model[leg->knee], &w->model[leg->ankle]));
+        sk_vec3 d = sk_vec3_sub(target[l], skm_mat4_pos(&w->model[leg->hip]));
+        float h2 = d.x * d.x + d.z * d.z, v = -d.y; /* the hip above the target */
+        if (d.x * d.x + d.y * d.y + d.z * d.z <= reach * reach || v <= 0.0f) continue;
+        float need = h2 < reach * reach ? v - sqrtf(reach * reach - h2) : v;
+        drop = fmaxf(drop, fminf(need, 0.25f * reach));
+    }
+    if (!(drop > 0.0f)) return SK_OK;
+    sk_vec3 down = sk_vec3_make(0.0f, -drop, 0.0f);
+    int32_t parent = w->skel->parents[pelvis];
+    if (parent >= 0) {
+        sk_mat4 inv;
+        if (!sk_mat4_invert_affine(&w->model[parent], &inv)) return SK_OK;
+        down = sk_mat4_transform_dir(&inv, down);
+    }
+    w->pose.local[pelvis].t = sk_vec3_add(w->pose.local[pelvis].t, down);
+    return sk_local_to_model(w->skel, &w->pose, NULL, w->model, w->skel->joint_count, err);
 }
 
 /* Samples key k into w->pose and w->model. */
@@ -356,6 +401,7 @@ static sk_result contact_build(contact_work *w, sk_clip **out, sk_error *err) {
         paths[w->leg[l].knee] |= 1u << SK_PATH_ROTATION;
         paths[w->leg[l].ankle] |= 1u << SK_PATH_ROTATION;
     }
+    if (w->pelvis >= 0) paths[w->pelvis] |= 1u << SK_PATH_TRANSLATION;
     for (uint32_t k = 0; k < w->nkeys; k++) times[k] = (float)w->times[k];
     r = sk_clip_builder_create(sk_clip_name(w->clip), w->alloc, &b, err);
     if (r != SK_OK) goto done;
@@ -396,7 +442,8 @@ static sk_result contact_build(contact_work *w, sk_clip **out, sk_error *err) {
     }
     if (r == SK_OK) {
         sk_clip_builder_set_duration(b, sk_clip_duration(w->clip));
-        r = sk_clip_builder_finish(b, out, err);
+        r = sk_clip_builder_finish(b, out, err); /* destroys the builder */
+        b = NULL;
     }
 done:
     sk_clip_builder_destroy(b);
@@ -475,6 +522,9 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
         sk_vec3 heel = sk_mat4_transform_point(&w.model[lg->ankle], lg->heel);
         sk_vec3 toe = sk_mat4_transform_point(&w.model[lg->toe >= 0 ? lg->toe : lg->ankle], lg->toe_tip);
         float lowest = fminf(heel.y, toe.y);
+        uint32_t end = sk_skeleton_subtree_end(skel, (uint32_t)lg->ankle); /* the foot's joints: toes, ends */
+        for (uint32_t j = (uint32_t)lg->ankle; j < end; j++) lowest = fminf(lowest, w.model[j].m[13]);
+        lowest = fminf(lowest, 0.0f); /* a rest pose standing on y = 0 keeps its ankle height */
         pin_height[l] = (o.ground_set ? o.ground : 0.0f) + (skm_mat4_pos(&w.model[lg->ankle]).y - lowest);
     }
     r = contact_pins(&w, pin_height, err);
@@ -484,28 +534,33 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
     sk_contact_restore_stats st = {0};
     st.contacts = contact_count;
     st.keys = w.nkeys;
+    int32_t pelvis = w.pelvis = contact_pelvis(skel, w.leg, leg_count);
     for (uint32_t k = 0; k < w.nkeys && r == SK_OK; k++) {
         r = contact_sample(&w, k, err);
-        for (uint32_t l = 0; l < leg_count && r == SK_OK; l++) {
-            float best = 0.0f;
+        sk_vec3 target[CONTACT_MAX_LEGS];
+        float weight[CONTACT_MAX_LEGS];
+        for (uint32_t l = 0; l < leg_count; l++) {
+            weight[l] = 0.0f;
             const sk_contact *pin = NULL;
             for (uint32_t c = 0; c < contact_count; c++) {
                 if (w.contacts[c].leg != l) continue;
                 float wt = contact_weight(&w.contacts[c], w.times[k], blend);
-                if (wt > best) best = wt, pin = &w.contacts[c];
+                if (wt > weight[l]) weight[l] = wt, pin = &w.contacts[c];
             }
-            if (!pin) continue;
-            sk_vec3 now = skm_mat4_pos(&w.model[w.leg[l].ankle]);
-            sk_vec3 target = skm_vec3_lerp(now, pin->position, best);
+            if (pin) target[l] = skm_vec3_lerp(skm_mat4_pos(&w.model[w.leg[l].ankle]), pin->position, weight[l]);
+        }
+        if (r == SK_OK && pelvis >= 0) r = contact_lower_hips(&w, (uint32_t)pelvis, target, weight, err);
+        for (uint32_t l = 0; l < leg_count && r == SK_OK; l++) {
+            if (weight[l] <= 0.0f) continue;
             bool reached = true;
-            float e = contact_pin_leg(&w, &w.leg[l], target, &reached, err);
+            float e = contact_pin_leg(&w, &w.leg[l], target[l], &reached, err);
             if (!(e < INFINITY)) {
                 r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: the leg %u could not be solved at %g s", who, l, w.times[k]);
                 break;
             }
-            if (best >= 1.0f) {
+            if (weight[l] >= 1.0f) {
                 st.max_error = fmaxf(st.max_error, e);
-                if (!reached) st.unreachable++;
+                if (e > 1e-3f * contact_dist(&w.model[w.leg[l].hip], &w.model[w.leg[l].ankle])) st.unreachable++;
             }
         }
         if (r == SK_OK) memcpy(&w.frames[(size_t)k * skel->joint_count], w.pose.local, skel->joint_count * sizeof(sk_transform));

@@ -71,8 +71,12 @@ typedef struct sk_contact_restore_options {
      * it after (s; smoothstep weight). 0: 0.15. Negative: no blend. */
     float blend_time;
     /* Model-space height of the ground (m) when ground_set; else 0. The
-     * ankle is pinned at ground + its rest height above the leg's lowest
-     * rest point (heel or toe, sk_leg_default_points). */
+     * ankle is pinned at ground + its rest height above the rest pose's
+     * floor: y = 0 (a character standing on the ground at rest), or the
+     * foot's lowest rest point when that is lower (heel, toe tip —
+     * sk_leg_default_points — or a joint below the ankle). Where a pin is beyond the leg's reach the pelvis (the
+     * nearest joint above every hip) is lowered, straight down, as far as
+     * the leg needs (at most a quarter of its length). */
     float ground;
     bool ground_set;
     /* Keys of the output. 0: the input clip's key times (every track's,
