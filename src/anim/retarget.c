@@ -1,57 +1,328 @@
-/* skelanim — retargeting: the retargeter (first stub; the solve follows). */
-#include "skelanim/anim/retarget.h"
+/* skelanim — retargeting: the retargeter (frame alignment, rest correction,
+ * root scaling), live per pose and baked per clip. Math in docs/retarget.md. */
+#include "anim/retarget_internal.h"
 
-const char *sk_humanoid_bone_name(sk_humanoid_bone bone) { (void)bone; return NULL; }
-int sk_humanoid_bone_from_name(const char *name) { (void)name; return -1; }
-sk_humanoid_bone sk_humanoid_bone_mirror(sk_humanoid_bone bone) { return bone; }
-bool sk_humanoid_bone_required(sk_humanoid_bone bone) { (void)bone; return false; }
-sk_result sk_humanoid_map_find(const sk_skeleton *skel, const sk_pose *rest, sk_humanoid_map *out, sk_error *err) {
-    (void)skel; (void)rest; (void)out;
-    return sk_error_set(err, SK_ERR_UNSUPPORTED, "sk_humanoid_map_find: not implemented yet");
+#include <stdlib.h>
+#include <string.h>
+
+
+static sk_result fail(sk_error *err, sk_result code, const char *fmt, const char *a, const char *b) {
+    return sk_error_set(err, code, fmt, a, b);
 }
-sk_result sk_humanoid_map_find_alloc(const sk_skeleton *skel, const sk_pose *rest, const sk_allocator *alloc,
-                                            sk_humanoid_map *out, sk_error *err) {
-    (void)alloc;
-    return sk_humanoid_map_find(skel, rest, out, err);
+
+/* The hips frame at rest as a rotation (columns lateral, up, forward). */
+static bool hips_frame(const sk_skeleton *s, const sk_transform *loc, const sk_humanoid_map *m, sk_quat *out) {
+    int32_t head = m->joint[SK_HUMANOID_HEAD] >= 0 ? m->joint[SK_HUMANOID_HEAD] : m->joint[SK_HUMANOID_NECK];
+    int32_t hips = m->joint[SK_HUMANOID_HIPS], l = m->joint[SK_HUMANOID_LEFT_UPPER_LEG],
+            r = m->joint[SK_HUMANOID_RIGHT_UPPER_LEG];
+    if (head < 0 || hips < 0 || l < 0 || r < 0) return false;
+    sk_vec3 up = skm_vec3_unit(sk_vec3_sub(skr_model_position(s, loc, head), skr_model_position(s, loc, hips)));
+    sk_vec3 lat = sk_vec3_sub(skr_model_position(s, loc, r), skr_model_position(s, loc, l));
+    lat = skm_vec3_unit(skm_vec3_reject(lat, up));
+    if (skm_vec3_is_zero(up) || skm_vec3_is_zero(lat)) return false;
+    sk_vec3 fwd = sk_vec3_cross(lat, up);
+    double R[3][3] = {{lat.x, lat.y, lat.z}, {up.x, up.y, up.z}, {fwd.x, fwd.y, fwd.z}}; /* R[col][row] */
+    *out = skm_quat_from_rotation(R);
+    return true;
 }
-sk_result sk_humanoid_map_set(sk_humanoid_map *map, const sk_skeleton *skel, sk_humanoid_bone bone,
-                                     const char *joint_name, sk_error *err) {
-    (void)map; (void)skel; (void)bone; (void)joint_name;
-    return sk_error_set(err, SK_ERR_UNSUPPORTED, "sk_humanoid_map_set: not implemented yet");
+
+static int32_t find_normalized(const sk_skeleton *s, const char *norm) {
+    char buf[128];
+    for (uint32_t j = 0; j < s->joint_count; j++) {
+        skr_normalize_name(s->names[j], buf, sizeof buf);
+        if (buf[0] && strcmp(buf, norm) == 0) return (int32_t)j;
+    }
+    return -1;
 }
-sk_result sk_humanoid_map_check(const sk_humanoid_map *map, const sk_skeleton *skel, sk_error *err) {
-    (void)map; (void)skel;
-    return sk_error_set(err, SK_ERR_UNSUPPORTED, "sk_humanoid_map_check: not implemented yet");
+
+static bool transforms_finite(const sk_transform *x, uint32_t n) {
+    for (uint32_t j = 0; j < n; j++)
+        if (!skm_vec3_finite(x[j].t) || !skm_vec3_finite(x[j].s) || !skm_quat_finite(x[j].r)) return false;
+    return true;
 }
-float sk_humanoid_leg_length(const sk_skeleton *skel, const sk_pose *rest, const sk_humanoid_map *map) {
-    (void)skel; (void)rest; (void)map;
-    return 0.0f;
+
+/* The humanoid bone that follows a bone down its chain (its rest direction
+ * defines the bone's direction), in order of preference. */
+static const int8_t next_bone[SK_HUMANOID_BONE_COUNT][4] = {
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_CHEST, SK_HUMANOID_UPPER_CHEST, SK_HUMANOID_NECK, SK_HUMANOID_HEAD},
+    {SK_HUMANOID_UPPER_CHEST, SK_HUMANOID_NECK, SK_HUMANOID_HEAD, -1},
+    {SK_HUMANOID_NECK, SK_HUMANOID_HEAD, -1, -1},
+    {SK_HUMANOID_HEAD, -1, -1, -1},
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_LEFT_UPPER_ARM, -1, -1, -1},
+    {SK_HUMANOID_LEFT_LOWER_ARM, -1, -1, -1},
+    {SK_HUMANOID_LEFT_HAND, -1, -1, -1},
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_UPPER_ARM, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_LOWER_ARM, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_HAND, -1, -1, -1},
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_LEFT_LOWER_LEG, -1, -1, -1},
+    {SK_HUMANOID_LEFT_FOOT, -1, -1, -1},
+    {SK_HUMANOID_LEFT_TOES, -1, -1, -1},
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_LOWER_LEG, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_FOOT, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_TOES, -1, -1, -1},
+    {-1, -1, -1, -1}};
+
+sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *alloc, sk_retarget **out, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_create: out is NULL");
+    *out = NULL;
+    if (!d || !d->source || !d->target)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_create: NULL description or skeleton");
+    const sk_skeleton *src = d->source, *dst = d->target;
+    if (!(d->root_scale >= 0.0f) || !sk_isfinite_f(d->root_scale))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_create: root_scale %g is not finite and >= 0",
+                            (double)d->root_scale);
+    if (d->pair_count && !d->pairs)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_create: pair_count %u with NULL pairs", d->pair_count);
+    if (d->source_rest && sk_pose_check(src, d->source_rest, "sk_retarget_create: source_rest", err) != SK_OK)
+        return SK_ERR_INVALID_ARGUMENT;
+    if (d->target_rest && sk_pose_check(dst, d->target_rest, "sk_retarget_create: target_rest", err) != SK_OK)
+        return SK_ERR_INVALID_ARGUMENT;
+    const sk_transform *sloc = d->source_rest ? d->source_rest->local : src->rest;
+    const sk_transform *tloc = d->target_rest ? d->target_rest->local : dst->rest;
+    if (!transforms_finite(sloc, src->joint_count) || !transforms_finite(tloc, dst->joint_count))
+        return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: a rest pose holds a non-finite value");
+    /* Pairs: every name must exist. */
+    for (uint32_t k = 0; k < d->pair_count; k++) {
+        const sk_retarget_pair *p = &d->pairs[k];
+        if (!p->source || !p->target)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_create: pair %u has a NULL name", k);
+        if (sk_skeleton_find(src, p->source) < 0)
+            return fail(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_create: map names source joint '%s'%s, which does not exist",
+                        p->source, "");
+        if (sk_skeleton_find(dst, p->target) < 0)
+            return fail(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_create: map names target joint '%s'%s, which does not exist",
+                        p->target, "");
+    }
+    /* Humanoid maps: given (checked) or found. */
+    sk_humanoid_map maps[2];
+    bool has[2];
+    sk_error e2;
+    const sk_skeleton *sk[2] = {src, dst};
+    const sk_humanoid_map *given[2] = {d->source_map, d->target_map};
+    const sk_pose *rests[2] = {d->source_rest, d->target_rest};
+    sk_error why[2];
+    for (int w = 0; w < 2; w++) {
+        sk_result r = given[w] ? sk_humanoid_map_check(given[w], sk[w], &e2)
+                               : sk_humanoid_map_find_alloc(sk[w], rests[w], alloc, &maps[w], &e2);
+        if (r == SK_ERR_OUT_OF_MEMORY) return sk_error_set(err, r, "sk_retarget_create: out of memory");
+        has[w] = r == SK_OK;
+        if (has[w] && given[w]) maps[w] = *given[w];
+        if (!has[w]) {
+            if (given[w]) return sk_error_set(err, r, "sk_retarget_create: %s map: %s", w ? "target" : "source", e2.message);
+            for (int b = 0; b < SK_HUMANOID_BONE_COUNT; b++) maps[w].joint[b] = -1, maps[w].how[b] = SK_HUMANOID_UNMAPPED;
+            maps[w].scheme = "none";
+        }
+        why[w] = e2;
+    }
+    if ((!has[0] || !has[1]) && d->pair_count == 0) {
+        if (!has[0]) return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: source: %s", why[0].message);
+        return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: target: %s", why[1].message);
+    }
+    /* Memory. */
+    uint32_t nt = dst->joint_count;
+    size_t bytes = sizeof(sk_retarget) + (size_t)nt * (sizeof(int32_t) + sizeof(sk_quat) + sizeof(sk_transform)) +
+                   (size_t)dst->weight_total * sizeof(float) + 64;
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    sk_retarget *rt = (sk_retarget *)sk_alloc(a, bytes);
+    if (!rt) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_retarget_create: out of memory");
+    rt->alloc = *a, rt->bytes = bytes, rt->src = src, rt->dst = dst, rt->flags = d->flags;
+    rt->dst_rest = (sk_transform *)(rt + 1);
+    rt->post = (sk_quat *)(rt->dst_rest + nt);
+    rt->src_of = (int32_t *)(rt->post + nt);
+    rt->dst_rest_weights = (float *)(rt->src_of + nt);
+    memcpy(rt->dst_rest, tloc, (size_t)nt * sizeof(sk_transform));
+    if (dst->weight_total)
+        memcpy(rt->dst_rest_weights, d->target_rest && d->target_rest->weight_count ? d->target_rest->weights : dst->rest_weights,
+               (size_t)dst->weight_total * sizeof(float));
+    for (int w = 0; w < 2; w++) rt->map[w] = maps[w], rt->has_map[w] = has[w];
+    for (uint32_t j = 0; j < nt; j++) rt->src_of[j] = -1, rt->post[j] = sk_quat_identity();
+    /* Joint correspondence: humanoid bones, same names, then the pairs. */
+    if (has[0] && has[1])
+        for (int b = 0; b < SK_HUMANOID_BONE_COUNT; b++)
+            if (maps[0].joint[b] >= 0 && maps[1].joint[b] >= 0) rt->src_of[maps[1].joint[b]] = maps[0].joint[b];
+    if (d->flags & SK_RETARGET_MATCH_NAMES) {
+        char norm[128];
+        for (uint32_t j = 0; j < nt; j++) {
+            if (rt->src_of[j] >= 0) continue;
+            skr_normalize_name(dst->names[j], norm, sizeof norm);
+            if (norm[0]) rt->src_of[j] = find_normalized(src, norm);
+        }
+    }
+    for (uint32_t k = 0; k < d->pair_count; k++)
+        rt->src_of[sk_skeleton_find(dst, d->pairs[k].target)] = sk_skeleton_find(src, d->pairs[k].source);
+    uint32_t mapped = 0;
+    for (uint32_t j = 0; j < nt; j++) mapped += rt->src_of[j] >= 0;
+    if (!mapped) {
+        sk_free(a, rt, bytes);
+        return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: the skeletons have nothing in common (no joint mapped)");
+    }
+    /* Frame alignment C from the hips frames (identity without both maps). */
+    sk_quat fs, ft;
+    rt->frame = sk_quat_identity();
+    if (has[0] && has[1] && hips_frame(src, sloc, &maps[0], &fs) && hips_frame(dst, tloc, &maps[1], &ft))
+        rt->frame = skm_quat_unit(skm_quat_mul(ft, sk_quat_conjugate(fs)));
+    /* Root: the hips, translated by the scaled source displacement. */
+    rt->src_hips = rt->dst_hips = -1;
+    if (has[0] && has[1] && !(d->flags & SK_RETARGET_NO_ROOT_TRANSLATION) &&
+        rt->src_of[maps[1].joint[SK_HUMANOID_HIPS]] == maps[0].joint[SK_HUMANOID_HIPS]) {
+        rt->src_hips = maps[0].joint[SK_HUMANOID_HIPS], rt->dst_hips = maps[1].joint[SK_HUMANOID_HIPS];
+        rt->src_hips0 = skr_model_position(src, sloc, rt->src_hips);
+        rt->dst_hips0 = skr_model_position(dst, tloc, rt->dst_hips);
+    }
+    rt->root_scale = d->root_scale;
+    if (rt->root_scale == 0.0f) {
+        float ls = has[0] ? sk_humanoid_leg_length(src, d->source_rest, &maps[0]) : 0.0f;
+        float lt = has[1] ? sk_humanoid_leg_length(dst, d->target_rest, &maps[1]) : 0.0f;
+        rt->root_scale = ls > 0.0f && lt > 0.0f ? lt / ls : 1.0f;
+    }
+    /* Rest correction per mapped target joint. The direction child of a
+     * joint: its humanoid next bone, else its nearest mapped descendant whose
+     * source is a descendant of its source. */
+    for (uint32_t j = 0; j < nt; j++) {
+        int32_t s = rt->src_of[j];
+        /* A: inherited from the nearest mapped ancestor unless this joint has a direction child. */
+        sk_quat A = sk_quat_identity();
+        for (int32_t p = dst->parents[j]; p >= 0; p = dst->parents[p])
+            if (rt->src_of[p] >= 0) { A = rt->post[p]; break; } /* post holds A until the end of this loop */
+        if (s < 0) { rt->post[j] = A; continue; }
+        int32_t tc = -1;
+        int bone = -1;
+        if (has[1])
+            for (int b = 0; b < SK_HUMANOID_BONE_COUNT; b++)
+                if (maps[1].joint[b] == (int32_t)j) bone = b;
+        if (bone == SK_HUMANOID_HIPS) A = sk_quat_identity();
+        if (bone >= 0)
+            for (int k = 0; k < 4 && next_bone[bone][k] >= 0 && tc < 0; k++) {
+                int32_t c = maps[1].joint[next_bone[bone][k]];
+                if (c >= 0 && rt->src_of[c] >= 0) tc = c;
+            }
+        if (tc < 0 && bone < 0)
+            for (uint32_t c = j + 1; c < nt && tc < 0; c++) {
+                if (rt->src_of[c] < 0) continue;
+                int32_t p = dst->parents[c];
+                while (p >= 0 && rt->src_of[p] < 0) p = dst->parents[p];
+                if (p == (int32_t)j) tc = (int32_t)c;
+            }
+        if (tc >= 0) {
+            int32_t sc = rt->src_of[tc];
+            sk_vec3 dt = sk_vec3_sub(skr_model_position(dst, tloc, tc), skr_model_position(dst, tloc, (int32_t)j));
+            sk_vec3 ds = sk_vec3_sub(skr_model_position(src, sloc, sc), skr_model_position(src, sloc, s));
+            ds = skm_quat_rotate(rt->frame, ds);
+            float lt = skm_vec3_len(dt), ls = skm_vec3_len(ds);
+            if (lt > 1e-6f * (1.0f + lt) && ls > 1e-6f * (1.0f + ls) && bone != SK_HUMANOID_HIPS)
+                A = skm_quat_from_to(dt, ds);
+        }
+        rt->post[j] = A;
+    }
+    /* K = Rs0^-1 C^-1 A Rt0 (post held A). */
+    for (uint32_t j = 0; j < nt; j++) {
+        int32_t s = rt->src_of[j];
+        if (s < 0) continue;
+        sk_quat rs0 = skr_model_transform(src, sloc, s).r, rt0 = skr_model_transform(dst, tloc, (int32_t)j).r;
+        sk_quat k = skm_quat_mul(sk_quat_conjugate(skm_quat_unit(rs0)), sk_quat_conjugate(rt->frame));
+        k = skm_quat_mul(k, skm_quat_mul(rt->post[j], skm_quat_unit(rt0)));
+        rt->post[j] = skm_quat_unit(k);
+    }
+    *out = rt;
+    return SK_OK;
 }
-sk_result sk_skeleton_mirror_pairs(const sk_skeleton *skel, const sk_humanoid_map *map, uint32_t (*pairs)[2],
-                                          uint32_t cap, uint32_t *count, sk_error *err) {
-    (void)skel; (void)map; (void)pairs; (void)cap; (void)count;
-    return sk_error_set(err, SK_ERR_UNSUPPORTED, "sk_skeleton_mirror_pairs: not implemented yet");
+
+void sk_retarget_destroy(sk_retarget *rt) {
+    if (!rt) return;
+    sk_allocator a = rt->alloc;
+    sk_free(&a, rt, rt->bytes);
 }
-sk_result sk_retarget_create(const sk_retarget_desc *desc, const sk_allocator *alloc, sk_retarget **out,
-                                    sk_error *err) {
-    (void)desc; (void)alloc; (void)out;
-    return sk_error_set(err, SK_ERR_UNSUPPORTED, "sk_retarget_create: not implemented yet");
+
+size_t sk_retarget_scratch_size(const sk_retarget *rt) {
+    if (!rt) return 0;
+    return ((size_t)rt->src->joint_count + rt->dst->joint_count) * sizeof(sk_quat);
 }
-void sk_retarget_destroy(sk_retarget *rt) { (void)rt; }
-size_t sk_retarget_scratch_size(const sk_retarget *rt) { (void)rt; return 0; }
-sk_result sk_retarget_pose(const sk_retarget *rt, const sk_pose *source_pose, const sk_pose *fill,
-                                  sk_pose *target_out, void *scratch, size_t scratch_size, sk_error *err) {
-    (void)rt; (void)source_pose; (void)fill; (void)target_out; (void)scratch; (void)scratch_size;
-    return sk_error_set(err, SK_ERR_UNSUPPORTED, "sk_retarget_pose: not implemented yet");
+
+static bool pose_finite(const sk_pose *p) {
+    if (!transforms_finite(p->local, p->joint_count)) return false;
+    for (uint32_t k = 0; k < p->weight_count; k++)
+        if (!sk_isfinite_f(p->weights[k])) return false;
+    return true;
 }
-sk_result sk_retarget_clip(const sk_retarget *rt, const sk_clip *source_clip, const sk_clip *fill_clip,
-                                  const sk_allocator *alloc, sk_clip **out, sk_error *err) {
-    (void)rt; (void)source_clip; (void)fill_clip; (void)alloc; (void)out;
-    return sk_error_set(err, SK_ERR_UNSUPPORTED, "sk_retarget_clip: not implemented yet");
+
+sk_result sk_retarget_pose(const sk_retarget *rt, const sk_pose *sp, const sk_pose *fill, sk_pose *out, void *scratch,
+                           size_t scratch_size, sk_error *err) {
+    if (!rt || !sp || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_pose: NULL argument");
+    const sk_skeleton *src = rt->src, *dst = rt->dst;
+    if (sk_pose_check(src, sp, "sk_retarget_pose: source pose", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
+    if (sk_pose_check(dst, out, "sk_retarget_pose: target pose", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
+    if (fill && sk_pose_check(dst, fill, "sk_retarget_pose: fill pose", err) != SK_OK) return SK_ERR_INVALID_ARGUMENT;
+    if (!pose_finite(sp)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_pose: the source pose holds a non-finite value");
+    if (fill && !pose_finite(fill)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_pose: the fill pose holds a non-finite value");
+    uint32_t ns = src->joint_count, nt = dst->joint_count;
+    sk_quat stack[2 * SK_RETARGET_STACK_JOINTS];
+    sk_quat *qs;
+    if (scratch) {
+        if (scratch_size < sk_retarget_scratch_size(rt))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_pose: scratch of %zu bytes, %zu needed",
+                                scratch_size, sk_retarget_scratch_size(rt));
+        qs = (sk_quat *)scratch;
+    } else {
+        if (ns > SK_RETARGET_STACK_JOINTS || nt > SK_RETARGET_STACK_JOINTS)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                                "sk_retarget_pose: scratch is NULL for skeletons of %u and %u joints (more than %u)", ns, nt,
+                                SK_RETARGET_STACK_JOINTS);
+        qs = stack;
+    }
+    sk_quat *qt = qs + ns;
+    /* Source model rotations. */
+    for (uint32_t j = 0; j < ns; j++) {
+        int32_t p = src->parents[j];
+        sk_quat r = skm_quat_unit(sp->local[j].r);
+        qs[j] = p >= 0 ? skm_quat_mul(qs[p], r) : r;
+    }
+    /* Unmapped joints: fill or rest. */
+    const sk_transform *base = fill ? fill->local : rt->dst_rest;
+    if (out->local != base) memmove(out->local, base, (size_t)nt * sizeof(sk_transform));
+    if (out->weight_count) {
+        const float *w = fill && fill->weight_count ? fill->weights : rt->dst_rest_weights;
+        if (out->weights != w) memmove(out->weights, w, (size_t)out->weight_count * sizeof(float));
+    }
+    for (uint32_t j = 0; j < nt; j++) {
+        int32_t p = dst->parents[j], s = rt->src_of[j];
+        if (s < 0) {
+            sk_quat r = out->local[j].r;
+            qt[j] = p >= 0 ? skm_quat_mul(qt[p], r) : r;
+            continue;
+        }
+        sk_quat m = skm_quat_unit(skm_quat_mul(skm_quat_mul(rt->frame, qs[s]), rt->post[j]));
+        qt[j] = m;
+        sk_quat l = p >= 0 ? skm_quat_mul(sk_quat_conjugate(qt[p]), m) : m;
+        if (l.w < 0) l = skm_quat_neg(l);
+        out->local[j].r = skm_quat_unit(l);
+    }
+    if (rt->dst_hips >= 0) {
+        sk_vec3 ps = skr_model_position(src, sp->local, rt->src_hips);
+        sk_vec3 disp = skm_quat_rotate(rt->frame, sk_vec3_sub(ps, rt->src_hips0));
+        sk_vec3 want = sk_vec3_add(rt->dst_hips0, sk_vec3_scale(disp, rt->root_scale));
+        int32_t p = dst->parents[rt->dst_hips];
+        if (p >= 0) { /* into the parent's frame: S^-1 R^-1 (want - T) */
+            sk_transform pm = skr_model_transform(dst, out->local, p);
+            sk_vec3 v = skm_quat_rotate(sk_quat_conjugate(pm.r), sk_vec3_sub(want, pm.t));
+            want = sk_vec3_make(pm.s.x != 0 ? v.x / pm.s.x : 0, pm.s.y != 0 ? v.y / pm.s.y : 0, pm.s.z != 0 ? v.z / pm.s.z : 0);
+        }
+        out->local[rt->dst_hips].t = want;
+    }
+    return SK_OK;
 }
-float sk_retarget_root_scale(const sk_retarget *rt) { (void)rt; return 0.0f; }
-int32_t sk_retarget_source_of(const sk_retarget *rt, uint32_t target_joint) { (void)rt; (void)target_joint; return -1; }
-const sk_humanoid_map *sk_retarget_map(const sk_retarget *rt, int which) { (void)rt; (void)which; return NULL; }
-const sk_skeleton *sk_retarget_source(const sk_retarget *rt) { (void)rt; return NULL; }
-const sk_skeleton *sk_retarget_target(const sk_retarget *rt) { (void)rt; return NULL; }
-sk_quat sk_retarget_frame_rotation(const sk_retarget *rt) { (void)rt; return sk_quat_identity(); }
+
+float sk_retarget_root_scale(const sk_retarget *rt) { return rt ? rt->root_scale : 0.0f; }
+int32_t sk_retarget_source_of(const sk_retarget *rt, uint32_t j) {
+    return rt && j < rt->dst->joint_count ? rt->src_of[j] : -1;
+}
+const sk_humanoid_map *sk_retarget_map(const sk_retarget *rt, int which) {
+    return rt && (which == 0 || which == 1) ? &rt->map[which] : NULL;
+}
+const sk_skeleton *sk_retarget_source(const sk_retarget *rt) { return rt ? rt->src : NULL; }
+const sk_skeleton *sk_retarget_target(const sk_retarget *rt) { return rt ? rt->dst : NULL; }
+sk_quat sk_retarget_frame_rotation(const sk_retarget *rt) { return rt ? rt->frame : sk_quat_identity(); }
