@@ -2,6 +2,7 @@
 #include "retarget_run.h"
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,26 @@ static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) {
 static sk_result load_map(const char *path, const sk_skeleton *source, const sk_skeleton *target, char **text,
                           sk_retarget_pair **pairs, uint32_t *count, sk_error *err);
 
+/* The rest pose of skel standing on y = 0: a rest pose whose lowest joint is
+ * below the ground (a .bvh skeleton, whose root is at the origin at rest)
+ * is raised by the skeletons' roots so that it stands on it. The
+ * retargeter measures the hips' motion from their rest position, so a
+ * source rest pose at the wrong height lifts the target by that much. */
+static bool ground_rest(const sk_skeleton *s, sk_transform *local) {
+    sk_mat4 *m = calloc(s->joint_count ? s->joint_count : 1, sizeof *m);
+    if (!m || sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL) != SK_OK ||
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) != SK_OK) {
+        free(m);
+        return false;
+    }
+    float lowest = 0.0f;
+    for (uint32_t j = 0; j < s->joint_count; j++) lowest = fminf(lowest, m[j].m[13]);
+    for (uint32_t j = 0; j < s->joint_count; j++)
+        if (s->parents[j] < 0) local[j].t.y -= lowest;
+    free(m);
+    return true;
+}
+
 sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, const char *map_path, cli_retarget *out,
                             sk_error *err) {
     memset(out, 0, sizeof *out);
@@ -38,7 +59,11 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
     if (map_path) r = load_map(map_path, d.source, d.target, &text, &pairs, &npairs, err);
     if (r != SK_OK) return r;
     d.pairs = pairs, d.pair_count = npairs;
+    sk_transform *rest = calloc(d.source->joint_count ? d.source->joint_count : 1, sizeof *rest);
+    sk_pose rest_pose = {rest, NULL, d.source->joint_count, 0};
+    if (rest && ground_rest(d.source, rest)) d.source_rest = &rest_pose;
     r = sk_retarget_create(&d, NULL, &out->rt, err);
+    free(rest);
     free(pairs);
     free(text);
     if (r != SK_OK) return r;

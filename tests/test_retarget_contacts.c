@@ -5,7 +5,7 @@
  * library's (sk_contacts_find) and of the motion analysis: the source's
  * ankle, sampled at 120 Hz, is in contact while it is within a band above
  * the ground (the 5th percentile of its heights over the clip) and moves
- * horizontally slower than a threshold, for at least 0.1 s. Over those
+ * horizontally slower than a threshold, for at least 0.06 s. Over those
  * phases, on the target:
  *   - the ankle stays within 2 cm of its rest height above the ground
  *     (its rest y; the ground is y = 0), and
@@ -68,8 +68,8 @@ static int cmp_float(const void *a, const void *b) {
 
 /* The reference detector (see the top), on ankle positions p (n x 2). */
 static int detect(const sk_vec3 *p, uint32_t n, ref_contact *out) {
-    const float band = 0.035f, still = 0.3f; /* m, m/s */
-    const uint32_t min_samples = (uint32_t)(0.1 * RATE);
+    const float band = 0.035f, still = 0.45f; /* m, m/s (a run's planted ankle: up to 0.3 m/s at 120 Hz) */
+    const uint32_t min_samples = (uint32_t)(0.06 * RATE); /* a run's flat foot: about 0.1 s */
     int count = 0;
     float *h = calloc(n, sizeof *h);
     assert_non_null(h);
@@ -77,6 +77,13 @@ static int detect(const sk_vec3 *p, uint32_t n, ref_contact *out) {
         for (uint32_t i = 0; i < n; i++) h[i] = p[(size_t)i * 2 + f].y;
         qsort(h, n, sizeof *h, cmp_float);
         float ground = h[n / 20];
+        if (getenv("SK_DEBUG_CONTACTS"))
+            for (uint32_t i = 0; i < n; i += 4) {
+                uint32_t a = i ? i - 1 : 0, b = i + 1 < n ? i + 1 : n - 1;
+                sk_vec3 d = sk_vec3_sub(p[(size_t)b * 2 + f], p[(size_t)a * 2 + f]);
+                printf("foot %d t %.3f h %.3f v %.3f ground %.3f\n", f, i / RATE, (double)p[(size_t)i * 2 + f].y,
+                       (double)(sqrtf(d.x * d.x + d.z * d.z) * (float)RATE / (float)(b - a)), (double)ground);
+            }
         uint32_t start = UINT32_MAX;
         for (uint32_t i = 0; i <= n; i++) {
             bool on = false;
@@ -191,8 +198,22 @@ static sk_clip *retarget(const sk_asset *src, const sk_clip *clip, const sk_asse
     sk_retarget_desc d;
     memset(&d, 0, sizeof d);
     d.source = src->skeleton, d.target = dst->skeleton;
+    /* The source's rest pose standing on y = 0 (a .bvh rest pose has its root at the origin). */
+    const sk_skeleton *ss = src->skeleton;
+    sk_transform *rest = calloc(ss->joint_count, sizeof *rest);
+    sk_mat4 *m = calloc(ss->joint_count, sizeof *m);
+    sk_pose_rest(ss, SK_POSE_OF(ss, rest, NULL), NULL);
+    sk_local_to_model(ss, SK_POSE_OF(ss, rest, NULL), NULL, m, ss->joint_count, NULL);
+    float lowest = 0;
+    for (uint32_t j = 0; j < ss->joint_count; j++) lowest = fminf(lowest, m[j].m[13]);
+    for (uint32_t j = 0; j < ss->joint_count; j++)
+        if (ss->parents[j] < 0) rest[j].t.y -= lowest;
+    sk_pose rest_pose = {rest, NULL, ss->joint_count, 0};
+    d.source_rest = &rest_pose;
+    free(m);
     sk_retarget *rt = NULL;
     if (sk_retarget_create(&d, NULL, &rt, &err) != SK_OK) fail_msg("sk_retarget_create: %s", err.message);
+    free(rest);
     sk_clip *baked = NULL;
     if (sk_retarget_clip(rt, clip, NULL, NULL, &baked, &err) != SK_OK) fail_msg("sk_retarget_clip: %s", err.message);
     sk_retarget_destroy(rt);

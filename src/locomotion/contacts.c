@@ -65,6 +65,13 @@ static bool contact_model_finite(const sk_mat4 *m, uint32_t n) {
     return true;
 }
 
+/* Horizontal speed of p at sample s (central difference; one-sided at the ends). */
+static float contact_speed(const sk_vec3 *p, uint32_t n, uint32_t s, double dt) {
+    uint32_t a = s > 0 ? s - 1 : s, b = s + 1 < n ? s + 1 : s;
+    float dx = p[b].x - p[a].x, dz = p[b].z - p[a].z;
+    return sqrtf(dx * dx + dz * dz) / (float)((double)(b - a) * dt);
+}
+
 sk_result sk_contacts_find(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
                            const sk_contact_find_options *opts, const sk_allocator *alloc, sk_contact *out, uint32_t cap,
                            uint32_t *out_count, sk_error *err) {
@@ -121,20 +128,21 @@ sk_result sk_contacts_find(const sk_skeleton *skel, const sk_clip *clip, const s
     uint32_t count = 0;
     for (uint32_t l = 0; l < leg_count; l++) {
         const sk_vec3 *p = pos + (size_t)l * n;
-        float lowest = INFINITY;
-        for (uint32_t s = 0; s < n; s++) lowest = fminf(lowest, p[s].y);
         float band = o.height > 0.0f ? o.height : 0.08f * length[l];
         float still = o.speed > 0.0f ? o.speed : 0.6f * length[l];
+        /* The ground: the lowest height the ankle holds while still (a
+         * capture's first frame may be a T-pose far from the others). */
+        float lowest = INFINITY, lowest_any = INFINITY;
+        for (uint32_t s = 0; s < n; s++) {
+            lowest_any = fminf(lowest_any, p[s].y);
+            if (n > 1 && contact_speed(p, n, s, dt) <= still) lowest = fminf(lowest, p[s].y);
+        }
+        if (lowest == INFINITY) lowest = lowest_any;
         double shortest = o.min_duration > 0.0f ? (double)o.min_duration : 0.05;
         uint32_t run = UINT32_MAX;
         for (uint32_t s = 0; s <= n; s++) {
             bool on = false;
-            if (s < n && n > 1) {
-                uint32_t a = s > 0 ? s - 1 : s, b = s + 1 < n ? s + 1 : s;
-                float dx = p[b].x - p[a].x, dz = p[b].z - p[a].z;
-                float speed = sqrtf(dx * dx + dz * dz) / (float)((double)(b - a) * dt);
-                on = p[s].y - lowest <= band && speed <= still;
-            }
+            if (s < n && n > 1) on = p[s].y - lowest <= band && contact_speed(p, n, s, dt) <= still;
             if (on && run == UINT32_MAX) run = s;
             if (!on && run != UINT32_MAX) {
                 uint32_t last = s - 1;

@@ -3,8 +3,8 @@
  * contact restoration of a retargeted clip).
  *
  * A contact is a phase of one leg during which its ankle is on the ground:
- * no higher than a band above the lowest height the ankle reaches over the
- * clip, and moving horizontally slower than a threshold, for at least a
+ * no higher than a band above the lowest height the ankle holds still over
+ * the clip, and moving horizontally slower than a threshold, for at least a
  * minimum time. Restoration takes those phases (found on a source clip, or
  * given by hand) and a clip of another skeleton playing the same motion on
  * the same clock (a retargeted clip), and for each contact pins the
@@ -41,8 +41,8 @@ typedef struct sk_contact_find_options {
     /* Samples per second. 0: 120. At most 10000; at most 1000000 samples. */
     float sample_rate;
     /* The ground band (m): the ankle is low when no higher than this above
-     * its lowest height over the clip. 0: 8% of the leg's rest length
-     * (hip-knee-ankle). */
+     * the lowest height it holds while still (slower than speed) over the
+     * clip. 0: 8% of the leg's rest length (hip-knee-ankle). */
     float height;
     /* Horizontal ankle speed (m/s) below which it is still. 0: 0.6 leg
      * rest lengths per second. */
