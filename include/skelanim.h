@@ -54,4 +54,5 @@
 #include "skelanim/io/skc.h"
 #include "skelanim/io/graph_json.h"
 #include "skelanim/io/analysis_json.h"
+#include "skelanim/io/retarget_json.h"
 #endif

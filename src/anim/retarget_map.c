@@ -179,34 +179,63 @@ static uint32_t chain(const topo *t, uint32_t j, int32_t *out, uint32_t cap, boo
     return n;
 }
 
+/* Names exporters give the leaf at a chain's end: "..._end", "...End",
+ * "End Site", "...Nub", "...top" (ASCII case ignored). */
+static bool end_marker(const char *name) {
+    char n[128];
+    skr_normalize_name(name, n, sizeof n);
+    size_t l = strlen(n);
+    static const char *const tails[] = {"end", "nub", "top", "site", "tip"};
+    for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
+        size_t tl = strlen(tails[k]);
+        if (l >= tl && strcmp(n + l - tl, tails[k]) == 0) return true;
+    }
+    return false;
+}
+
 static float up_of(const topo *t, sk_vec3 d) { return sk_vec3_dot(d, t->up); }
 
 static sk_vec3 bone_dir(const topo *t, int32_t a, int32_t b) {
     return skm_vec3_unit(sk_vec3_sub(t->pos[b], t->pos[a]));
 }
 
-/* Fills a leg from its chain: the foot is the first joint from the third on
- * whose bone to the next is more horizontal than vertical (or the chain's
- * last), the two joints above it the lower and upper leg, the next the toes. */
+static float seg(const topo *t, int32_t a, int32_t b) { return skm_vec3_len(sk_vec3_sub(t->pos[b], t->pos[a])); }
+
+/* The start s of the two adjacent bones c[s]-c[s+1]-c[s+2] of largest total
+ * length (thigh and shin, upper arm and forearm: the long bones of a limb). */
+static uint32_t longest_pair(const topo *t, const int32_t *c, uint32_t n) {
+    uint32_t best = 0;
+    float bl = -1.0f;
+    for (uint32_t s = 0; s + 2 < n; s++) {
+        float l = seg(t, c[s], c[s + 1]) + seg(t, c[s + 1], c[s + 2]);
+        if (l > bl * 1.0001f) bl = l, best = s;
+    }
+    return best;
+}
+
+/* Fills a leg from its chain: upper leg, lower leg, foot at the two longest
+ * adjacent bones, the next joint the toes (or -1). */
 static bool topo_leg(const topo *t, uint32_t start, int32_t out[4]) {
     int32_t c[64];
-    uint32_t n = chain(t, start, c, 64, false), foot = n - 1;
+    uint32_t n = chain(t, start, c, 64, false);
     if (n < 3) return false;
-    for (uint32_t k = 2; k + 1 < n; k++)
-        if (fabsf(up_of(t, bone_dir(t, c[k], c[k + 1]))) < 0.7071f) { foot = k; break; }
-    out[0] = c[foot - 2], out[1] = c[foot - 1], out[2] = c[foot];
-    out[3] = foot + 1 < n ? c[foot + 1] : -1;
+    uint32_t s = longest_pair(t, c, n);
+    out[0] = c[s], out[1] = c[s + 1], out[2] = c[s + 2];
+    out[3] = s + 3 < n ? c[s + 3] : -1;
     return true;
 }
 
-/* Fills an arm: shoulder (or -1), upper arm, lower arm, hand. */
+/* Fills an arm: shoulder (the joint above the upper arm, or -1), upper arm,
+ * lower arm, hand: the chain down to the first joint that branches (the
+ * hand with its fingers) ends at the hand; a chain that does not branch has
+ * the upper and lower arm at its two longest adjacent bones. */
 static bool topo_arm(const topo *t, uint32_t start, int32_t out[4]) {
     int32_t c[64];
     uint32_t n = chain(t, start, c, 64, true);
     if (n < 3) return false;
-    out[3] = c[n - 1];
-    if (n == 3) out[0] = -1, out[1] = c[0], out[2] = c[1];
-    else out[0] = c[0], out[1] = c[1], out[2] = c[n - 2];
+    /* A chain that ends where the fingers branch ends at the hand. */
+    uint32_t s = child_count(t, (uint32_t)c[n - 1], 1) >= 2 ? n - 3 : longest_pair(t, c, n);
+    out[0] = s > 0 ? c[s - 1] : -1, out[1] = c[s], out[2] = c[s + 1], out[3] = c[s + 2];
     return true;
 }
 
@@ -280,10 +309,13 @@ static sk_result topo_find(const topo *t, const sk_humanoid_map *names, sk_human
         return sk_error_set(err, SK_ERR_INVALID_DATA, "no arms: the chest '%s' does not branch into two arms and a neck",
                             s->names[chest]);
     int32_t nk[64];
-    uint32_t nn = chain(t, (uint32_t)neck, nk, 64, false);
-    /* neck chain: head alone; neck, head; or neck ..., head, head end */
+    uint32_t nn = chain(t, (uint32_t)neck, nk, 64, true);
+    bool branches = child_count(t, (uint32_t)nk[nn - 1], 1) >= 2, dropped = false;
+    while (nn > 1 && end_marker(s->names[nk[nn - 1]])) nn--, dropped = true;
+    /* neck chain: the head alone; neck, head; neck ..., head (a branch or
+     * an end marker after it); neck ..., head, an unnamed end */
     if (nn == 1) m->joint[SK_HUMANOID_HEAD] = nk[0];
-    else m->joint[SK_HUMANOID_NECK] = nk[0], m->joint[SK_HUMANOID_HEAD] = nk[nn == 2 ? 1 : nn - 2];
+    else m->joint[SK_HUMANOID_NECK] = nk[0], m->joint[SK_HUMANOID_HEAD] = nk[nn == 2 || branches || dropped ? nn - 1 : nn - 2];
     int32_t legs[2][4], arms[2][4];
     if (!topo_leg(t, (uint32_t)br[1], legs[0]) || !topo_leg(t, (uint32_t)br[2], legs[1]))
         return sk_error_set(err, SK_ERR_INVALID_DATA, "no legs: a leg branch of the hips '%s' has fewer than 3 joints",
