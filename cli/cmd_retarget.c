@@ -172,7 +172,7 @@ static const cli_opt retarget_opts[] = {
     {"--clip", CLI_LIST_OF(CLI_KIND_STRING, retarget_args, clips, 0), .meta = "NAME|INDEX",
      .help = "a source clip to retarget (repeat for more)", .dflt_text = "every clip"},
     {"--map", CLI_STRING(retarget_args, map), .meta = "MAP.json",
-     .help = "joint pairs that override the humanoid maps: {\"pairs\": {\"SOURCE_JOINT\": \"TARGET_JOINT\"}}"},
+     .help = "overrides of the humanoid maps: {\"map\": {\"SOURCE_JOINT\": \"TARGET_JOINT\"}, \"source\"|\"target\": {\"BONE\": \"JOINT\"}, \"root_scale\": S}"},
     {"--no-contacts", CLI_FLAG(retarget_args, no_contacts),
      .help = "do not restore the source's foot contacts on the target (IK)"},
     CLI_OPT_SCALE(retarget_args, scale),

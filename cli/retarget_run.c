@@ -22,9 +22,6 @@ static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) {
     return true;
 }
 
-/* The joint pairs of a JSON map file into pairs (names point into *text, freed by the caller). */
-static sk_result load_map(const char *path, const sk_skeleton *source, const sk_skeleton *target, char **text,
-                          sk_retarget_pair **pairs, uint32_t *count, sk_error *err);
 
 /* The rest pose of skel standing on y = 0: a rest pose whose lowest joint is
  * below the ground (a .bvh skeleton, whose root is at the origin at rest)
@@ -52,20 +49,24 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
     sk_retarget_desc d;
     memset(&d, 0, sizeof d);
     d.source = source->skeleton, d.target = target->skeleton;
-    char *text = NULL;
-    sk_retarget_pair *pairs = NULL;
-    uint32_t npairs = 0;
-    sk_result r = SK_OK;
-    if (map_path) r = load_map(map_path, d.source, d.target, &text, &pairs, &npairs, err);
-    if (r != SK_OK) return r;
-    d.pairs = pairs, d.pair_count = npairs;
     sk_transform *rest = calloc(d.source->joint_count ? d.source->joint_count : 1, sizeof *rest);
     sk_pose rest_pose = {rest, NULL, d.source->joint_count, 0};
     if (rest && ground_rest(d.source, rest)) d.source_rest = &rest_pose;
-    r = sk_retarget_create(&d, NULL, &out->rt, err);
+    sk_retarget_map_json *map = NULL;
+    sk_humanoid_map smap, tmap;
+    sk_result r = SK_OK;
+    if (map_path) {
+        r = sk_retarget_map_json_load(map_path, NULL, NULL, &map, err);
+        if (r == SK_OK) r = sk_retarget_map_json_apply(map, &d, &smap, &tmap, err);
+        if (r != SK_OK && !strstr(err->message, map_path)) {
+            char msg[sizeof err->message];
+            snprintf(msg, sizeof msg, "%s", err->message);
+            sk_error_set(err, r, "%s: %s", map_path, msg);
+        }
+    }
+    if (r == SK_OK) r = sk_retarget_create(&d, NULL, &out->rt, err);
+    sk_retarget_map_json_destroy(map);
     free(rest);
-    free(pairs);
-    free(text);
     if (r != SK_OK) return r;
     out->source = d.source, out->target = d.target;
     for (uint32_t j = 0; j < d.target->joint_count; j++) out->mapped += sk_retarget_source_of(out->rt, j) >= 0;
@@ -114,72 +115,5 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
     in.contacts_s = cli_thread_cpu_now() - t1;
     *out = baked;
     if (info) *info = in;
-    return SK_OK;
-}
-
-/* A map file: {"pairs": {"SOURCE_JOINT": "TARGET_JOINT", ...}} or
- * {"pairs": [["SOURCE_JOINT", "TARGET_JOINT"], ...]}. */
-static sk_result load_map(const char *path, const sk_skeleton *source, const sk_skeleton *target, char **text,
-                          sk_retarget_pair **pairs, uint32_t *count, sk_error *err) {
-    (void)source, (void)target;
-    *text = NULL, *pairs = NULL, *count = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return sk_error_set(err, SK_ERR_IO, "%s: cannot open", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    if (size < 0 || size > (1l << 24)) {
-        fclose(f);
-        return sk_error_set(err, SK_ERR_LIMIT, "%s: not a map file (size)", path);
-    }
-    char *buf = malloc((size_t)size + 1);
-    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
-        free(buf);
-        return sk_error_set(err, SK_ERR_IO, "%s: cannot read", path);
-    }
-    fclose(f);
-    buf[size] = 0;
-    cJSON *root = cJSON_ParseWithLength(buf, (size_t)size);
-    const cJSON *list = root ? cJSON_GetObjectItemCaseSensitive(root, "pairs") : NULL;
-    sk_result r = SK_OK;
-    if (!root) r = sk_error_set(err, SK_ERR_PARSE, "%s: not JSON", path);
-    else if (!cJSON_IsObject(list) && !cJSON_IsArray(list))
-        r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: expected {\"pairs\": {\"SOURCE_JOINT\": \"TARGET_JOINT\", ...}}", path);
-    uint32_t n = r == SK_OK ? (uint32_t)cJSON_GetArraySize(list) : 0;
-    /* Names are copied into one block (strings of the parsed tree die with it). */
-    size_t need = 0;
-    const cJSON *it;
-    if (r == SK_OK)
-        cJSON_ArrayForEach(it, list) {
-            const char *s = cJSON_IsArray(list) ? cJSON_GetStringValue(cJSON_GetArrayItem(it, 0)) : it->string;
-            const char *t = cJSON_IsArray(list) ? cJSON_GetStringValue(cJSON_GetArrayItem(it, 1)) : cJSON_GetStringValue(it);
-            if (!s || !t || (cJSON_IsArray(list) && cJSON_GetArraySize(it) != 2)) {
-                r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: pair %u is not two joint names", path, (unsigned)(need ? 0 : 0));
-                break;
-            }
-            need += strlen(s) + strlen(t) + 2;
-        }
-    char *names = r == SK_OK ? malloc(need + 1) : NULL;
-    sk_retarget_pair *p = r == SK_OK ? calloc(n ? n : 1, sizeof *p) : NULL;
-    if (r == SK_OK && (!names || !p)) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
-    uint32_t k = 0;
-    char *w = names;
-    if (r == SK_OK)
-        cJSON_ArrayForEach(it, list) {
-            const char *s = cJSON_IsArray(list) ? cJSON_GetStringValue(cJSON_GetArrayItem(it, 0)) : it->string;
-            const char *t = cJSON_IsArray(list) ? cJSON_GetStringValue(cJSON_GetArrayItem(it, 1)) : cJSON_GetStringValue(it);
-            p[k].source = w, w += sprintf(w, "%s", s) + 1;
-            p[k].target = w, w += sprintf(w, "%s", t) + 1;
-            k++;
-        }
-    cJSON_Delete(root);
-    free(buf);
-    if (r != SK_OK) {
-        free(names);
-        free(p);
-        return r;
-    }
-    *text = names, *pairs = p, *count = k;
     return SK_OK;
 }

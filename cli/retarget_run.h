@@ -15,8 +15,8 @@ typedef struct cli_retarget {
     uint32_t mapped;                            /* target joints driven by a source joint */
 } cli_retarget;
 
-/* A retargeter from source onto target; map_path (NULL: none) a JSON map of
- * joint pairs. On failure err says why (the message names the file or the
+/* A retargeter from source onto target; map_path (NULL: none) a JSON map
+ * (io/retarget_json.h). On failure err says why (the message names the file or the
  * skeleton) and *out is zeroed. */
 sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, const char *map_path, cli_retarget *out,
                             sk_error *err);
