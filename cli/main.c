@@ -34,6 +34,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_bench_crowd,
     &cli_cmd_bench_terrain,
     &cli_cmd_bench_locomotion,
+    &cli_cmd_bench_retarget,
     &cli_cmd_bench_sample,
     &cli_cmd_bench_mix,
     &cli_cmd_bench_ltm,
