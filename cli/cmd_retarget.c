@@ -66,6 +66,7 @@ static int cmd_retarget(int argc, char **argv) {
     memset(&rt, 0, sizeof rt);
     sk_error err = {0};
     sk_clip **baked = NULL, **all = NULL;
+    cli_retarget_info *infos = NULL;
     uint32_t nbaked = 0;
     rc = 1;
     if (!cli_load_scaled(a.source, cli_is_bvh(a.source) ? a.scale : 0.0, &src) ||
@@ -82,7 +83,8 @@ static int cmd_retarget(int argc, char **argv) {
     uint32_t want = a.clips.n ? a.clips.n : src->clip_count;
     baked = calloc(want, sizeof *baked);
     all = calloc((size_t)dst->clip_count + want, sizeof *all);
-    if (!baked || !all) goto done;
+    infos = calloc(want, sizeof *infos);
+    if (!baked || !all || !infos) goto done;
     cJSON *root = cJSON_CreateObject(), *list = cJSON_CreateArray();
     cJSON_AddStringToObject(root, "source", a.source);
     cJSON_AddStringToObject(root, "target", a.target);
@@ -111,6 +113,8 @@ static int cmd_retarget(int argc, char **argv) {
             goto done;
         }
         sk_clip_destroy(c);
+        if (a.no_contacts) info.contacts = 0;
+        infos[nbaked] = info;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", sk_clip_name(baked[nbaked]));
         cJSON_AddItemToObject(o, "duration_s", cli_num(sk_clip_duration(baked[nbaked])));
@@ -145,13 +149,9 @@ static int cmd_retarget(int argc, char **argv) {
         fprintf(stderr, "retarget: %u of %u target joints mapped (%s -> %s names), root scale %.4g\n", rt.mapped,
                 dst->skeleton->joint_count, sk_retarget_map(rt.rt, 0)->scheme, sk_retarget_map(rt.rt, 1)->scheme,
                 (double)sk_retarget_root_scale(rt.rt));
-        cJSON *o;
-        cJSON_ArrayForEach(o, list)
-            fprintf(stderr, "  clip %s: %.3g s, %d foot contacts restored (largest pin error %.3g m)\n",
-                    cJSON_GetStringValue(cJSON_GetObjectItem(o, "name")),
-                    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "duration_s")),
-                    (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "contacts_restored")),
-                    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "pin_error_max_m")));
+        for (uint32_t i = 0; i < nbaked; i++)
+            fprintf(stderr, "  clip %s: %.3g s, %u foot contacts restored (largest pin error %.3g m)\n",
+                    sk_clip_name(baked[i]), sk_clip_duration(baked[i]), infos[i].contacts, (double)infos[i].max_error);
         cJSON_Delete(root);
         printf("wrote %s (%u clip%s retargeted)\n", a.out, nbaked, nbaked == 1 ? "" : "s");
     }
@@ -160,6 +160,7 @@ done:
     for (uint32_t i = 0; i < nbaked; i++) sk_clip_destroy(baked[i]);
     free(baked);
     free(all);
+    free(infos);
     cli_retarget_close(&rt);
     sk_asset_destroy(src);
     sk_asset_destroy(dst);
