@@ -23,7 +23,8 @@
  *  6. Bad input: pairs naming missing joints (name in the message), nothing
  *     in common, a source without hips, NaN in poses (error, output
  *     untouched), a 10,000-joint chain (clear error, no hang).
- *  7. Baked clip sampled at its key times equals the live result. */
+ *  7. Baked clip sampled at its key times equals the live result.
+ *  8. Allocation failure at every allocation: SK_ERR_OUT_OF_MEMORY, nothing leaked. */
 #include "support.h"
 
 #include <math.h>
@@ -761,6 +762,69 @@ static void test_bake(void **state) {
     sk_asset_destroy(mq);
 }
 
+
+/* ---- 8. Allocation failure ----------------------------------------------- */
+typedef struct counting {
+    size_t calls, fail_at, live;
+} counting;
+static void *c_alloc(void *u, size_t n) {
+    counting *c = u;
+    if (++c->calls == c->fail_at) return NULL;
+    c->live += n;
+    return malloc(n);
+}
+static void c_free(void *u, void *p, size_t n) {
+    counting *c = u;
+    if (p) c->live -= n;
+    free(p);
+}
+
+static void test_alloc_failure(void **state) {
+    (void)state;
+    sk_asset *mq = mannequin();
+    const char *plain[SK_HUMANOID_BONE_COUNT];
+    char buf[SK_HUMANOID_BONE_COUNT][16];
+    for (int b = 0; b < SK_HUMANOID_BONE_COUNT; b++) snprintf(buf[b], sizeof buf[b], "b%d", b), plain[b] = buf[b];
+    int32_t joint_of[SK_HUMANOID_BONE_COUNT];
+    sk_skeleton *topo = synthetic(plain, joint_of); /* needs topology: allocates */
+    int failures = 0;
+    for (size_t at = 1;; at++) {
+        counting c = {0, at, 0};
+        sk_allocator a = {c_alloc, NULL, c_free, &c};
+        sk_error err;
+        sk_retarget_desc d = {0};
+        d.source = mq->skeleton, d.target = topo;
+        sk_retarget *rt = NULL;
+        sk_clip *clip = NULL;
+        sk_result r = sk_retarget_create(&d, &a, &rt, &err);
+        if (r == SK_OK) r = sk_retarget_clip(rt, mq->clips[1], NULL, &a, &clip, &err);
+        sk_clip_destroy(clip);
+        sk_retarget_destroy(rt);
+        assert_int_equal(c.live, 0);
+        if (r == SK_OK) break;
+        assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
+        failures++;
+        assert_true(at < 1000);
+    }
+    const char *doc = "{\"map\": {\"a\": \"b\"}, \"source\": {\"hips\": \"h\"}}";
+    for (size_t at = 1;; at++) {
+        counting c = {0, at, 0};
+        sk_allocator a = {c_alloc, NULL, c_free, &c};
+        sk_retarget_map_json *m = NULL;
+        sk_result r = sk_retarget_map_json_parse(doc, strlen(doc), &a, &m, NULL);
+        sk_retarget_map_json_destroy(m);
+        assert_int_equal(c.live, 0);
+        if (r == SK_OK) break;
+        assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
+        failures++;
+        assert_true(at < 1000);
+    }
+    printf("allocation failures: %d, each SK_ERR_OUT_OF_MEMORY with nothing leaked\n", failures);
+    assert_true(failures >= 5);
+    sk_skeleton_destroy(topo);
+    sk_asset_destroy(mq);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_property),
@@ -770,6 +834,7 @@ int main(void) {
         cmocka_unit_test(test_mirror),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_bake),
+        cmocka_unit_test(test_alloc_failure),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

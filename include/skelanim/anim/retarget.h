@@ -99,9 +99,10 @@ typedef struct sk_humanoid_map {
  * Errors: SK_ERR_INVALID_ARGUMENT for NULL arguments or a rest pose that
  * does not fit; SK_ERR_INVALID_DATA naming the bones still missing when a
  * required bone cannot be found (e.g. "no hips: ..."), or for non-finite
- * rest transforms. out is filled on success only. Allocates through the C
- * library's default allocator only for skeletons of more than 4096 joints
- * (use sk_humanoid_map_find_alloc to choose). Thread safety: reads only. */
+ * rest transforms. out is filled on success only. When names leave a
+ * required bone unmapped, temporary memory (about 100 bytes per joint) comes
+ * from the C library's allocator (sk_humanoid_map_find_alloc takes one) and
+ * is freed before the call returns. Thread safety: reads only. */
 SK_API sk_result sk_humanoid_map_find(const sk_skeleton *skel, const sk_pose *rest, sk_humanoid_map *out,
                                       sk_error *err);
 /* The same with the allocator of its temporary memory. */
