@@ -701,7 +701,35 @@ static void test_bad_input(void **state) {
     void *scratch = malloc(scr);
     assert_int_equal(sk_retarget_pose(rt, SK_POSE_OF(s, s->rest, NULL), NULL, SK_POSE_OF(big, bl, NULL), scratch, scr, &err), SK_OK);
     for (uint32_t j = 0; j < 10000; j++) assert_true(isfinite(bl[j].r.w) && isfinite(bl[j].t.x));
-    free(scratch), free(bl);
+    free(scratch);
+    sk_retarget_destroy(rt);
+    /* The chain onto itself by names: every joint mapped, the pose comes back. */
+    char (*bn)[16] = malloc(10000 * sizeof *bn);
+    const char **bnp = malloc(10000 * sizeof *bnp);
+    for (uint32_t j = 0; j < 10000; j++) snprintf(bn[j], sizeof bn[j], "j%u", j), bnp[j] = bn[j];
+    sk_skeleton_desc bd = {10000, big->parents, bnp, big->rest, NULL, NULL};
+    sk_skeleton *named = NULL;
+    assert_int_equal(sk_skeleton_create(&bd, NULL, &named, NULL), SK_OK);
+    free(bn), free(bnp);
+    sk_skeleton_destroy(big);
+    big = named;
+    d.source = big, d.target = big, d.pairs = NULL, d.pair_count = 0;
+    if (sk_retarget_create(&d, NULL, &rt, &err) != SK_OK) fail_msg("chain onto itself: %s", err.message);
+    for (uint32_t j = 0; j < 10000; j++) assert_int_equal(sk_retarget_source_of(rt, j), (int32_t)j);
+    sk_transform *in2 = malloc(10000 * sizeof *in2);
+    uint32_t seed = 3;
+    for (uint32_t j = 0; j < 10000; j++) in2[j] = big->rest[j], in2[j].r = sk_test_rnd_quat(&seed);
+    scr = sk_retarget_scratch_size(rt);
+    scratch = malloc(scr);
+    assert_int_equal(sk_retarget_pose(rt, SK_POSE_OF(big, in2, NULL), NULL, SK_POSE_OF(big, bl, NULL), scratch, scr, &err), SK_OK);
+    double worst = 0;
+    for (uint32_t j = 0; j < 10000; j++) {
+        double e = quat_angle(in2[j].r, bl[j].r);
+        if (e > worst) worst = e;
+    }
+    printf("10,000-joint chain onto itself: worst %.3g deg\n", worst / DEG);
+    assert_true(worst < 0.05 * DEG);
+    free(scratch), free(bl), free(in2);
     sk_retarget_destroy(rt);
     sk_skeleton_destroy(big);
     sk_skeleton_destroy(chain3);

@@ -10,29 +10,20 @@ static sk_result fail(sk_error *err, sk_result code, const char *fmt, const char
     return sk_error_set(err, code, fmt, a, b);
 }
 
-/* The hips frame at rest as a rotation (columns lateral, up, forward). */
-static bool hips_frame(const sk_skeleton *s, const sk_transform *loc, const sk_humanoid_map *m, sk_quat *out) {
+/* The hips frame at rest as a rotation (columns lateral, up, forward),
+ * from the rest model transforms. */
+static bool hips_frame(const sk_transform *model, const sk_humanoid_map *m, sk_quat *out) {
     int32_t head = m->joint[SK_HUMANOID_HEAD] >= 0 ? m->joint[SK_HUMANOID_HEAD] : m->joint[SK_HUMANOID_NECK];
     int32_t hips = m->joint[SK_HUMANOID_HIPS], l = m->joint[SK_HUMANOID_LEFT_UPPER_LEG],
             r = m->joint[SK_HUMANOID_RIGHT_UPPER_LEG];
     if (head < 0 || hips < 0 || l < 0 || r < 0) return false;
-    sk_vec3 up = skm_vec3_unit(sk_vec3_sub(skr_model_position(s, loc, head), skr_model_position(s, loc, hips)));
-    sk_vec3 lat = sk_vec3_sub(skr_model_position(s, loc, r), skr_model_position(s, loc, l));
-    lat = skm_vec3_unit(skm_vec3_reject(lat, up));
+    sk_vec3 up = skm_vec3_unit(sk_vec3_sub(model[head].t, model[hips].t));
+    sk_vec3 lat = skm_vec3_unit(skm_vec3_reject(sk_vec3_sub(model[r].t, model[l].t), up));
     if (skm_vec3_is_zero(up) || skm_vec3_is_zero(lat)) return false;
     sk_vec3 fwd = sk_vec3_cross(lat, up);
     double R[3][3] = {{lat.x, lat.y, lat.z}, {up.x, up.y, up.z}, {fwd.x, fwd.y, fwd.z}}; /* R[col][row] */
     *out = skm_quat_from_rotation(R);
     return true;
-}
-
-static int32_t find_normalized(const sk_skeleton *s, const char *norm) {
-    char buf[128];
-    for (uint32_t j = 0; j < s->joint_count; j++) {
-        skr_normalize_name(s->names[j], buf, sizeof buf);
-        if (buf[0] && strcmp(buf, norm) == 0) return (int32_t)j;
-    }
-    return -1;
 }
 
 static bool transforms_finite(const sk_transform *x, uint32_t n) {
@@ -119,7 +110,7 @@ sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *allo
         }
         why[w] = e2;
     }
-    if ((!has[0] || !has[1]) && d->pair_count == 0) {
+    if ((!has[0] || !has[1]) && d->pair_count == 0 && !(d->flags & SK_RETARGET_MATCH_NAMES)) {
         if (!has[0]) return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: source: %s", why[0].message);
         return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: target: %s", why[1].message);
     }
@@ -141,38 +132,55 @@ sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *allo
                (size_t)dst->weight_total * sizeof(float));
     for (int w = 0; w < 2; w++) rt->map[w] = maps[w], rt->has_map[w] = has[w];
     for (uint32_t j = 0; j < nt; j++) rt->src_of[j] = -1, rt->post[j] = sk_quat_identity();
+    /* Temporary: rest model transforms of both, per target joint its
+     * nearest mapped ancestor and first mapped "child". */
+    uint32_t ns = src->joint_count;
+    size_t tmp_bytes = ((size_t)ns + nt) * sizeof(sk_transform) + 2 * (size_t)nt * sizeof(int32_t);
+    sk_transform *sm = (sk_transform *)sk_alloc(a, tmp_bytes);
+    if (!sm) {
+        sk_free(a, rt, bytes);
+        return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_retarget_create: out of memory");
+    }
+    sk_transform *tm = sm + ns;
+    int32_t *nma = (int32_t *)(tm + nt), *firstc = nma + nt;
+    skr_model_all(src, sloc, sm);
+    skr_model_all(dst, tloc, tm);
     /* Joint correspondence: humanoid bones, same names, then the pairs. */
+    sk_result r = SK_OK;
     if (has[0] && has[1])
         for (int b = 0; b < SK_HUMANOID_BONE_COUNT; b++)
             if (maps[0].joint[b] >= 0 && maps[1].joint[b] >= 0) rt->src_of[maps[1].joint[b]] = maps[0].joint[b];
-    if (d->flags & SK_RETARGET_MATCH_NAMES) {
-        char norm[128];
-        for (uint32_t j = 0; j < nt; j++) {
-            if (rt->src_of[j] >= 0) continue;
-            skr_normalize_name(dst->names[j], norm, sizeof norm);
-            if (norm[0]) rt->src_of[j] = find_normalized(src, norm);
-        }
-    }
+    if (d->flags & SK_RETARGET_MATCH_NAMES) r = skr_match_names(src, dst, a, rt->src_of, err);
     for (uint32_t k = 0; k < d->pair_count; k++)
         rt->src_of[sk_skeleton_find(dst, d->pairs[k].target)] = sk_skeleton_find(src, d->pairs[k].source);
     uint32_t mapped = 0;
     for (uint32_t j = 0; j < nt; j++) mapped += rt->src_of[j] >= 0;
-    if (!mapped) {
+    if (r == SK_OK && !mapped)
+        r = sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: the skeletons have nothing in common (no joint mapped)");
+    if (r != SK_OK) {
+        sk_free(a, sm, tmp_bytes);
         sk_free(a, rt, bytes);
-        return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: the skeletons have nothing in common (no joint mapped)");
+        return r;
     }
+    for (uint32_t j = 0; j < nt; j++) {
+        int32_t p = dst->parents[j];
+        nma[j] = p < 0 ? -1 : (rt->src_of[p] >= 0 ? p : nma[p]);
+        firstc[j] = -1;
+    }
+    for (uint32_t c = 0; c < nt; c++)
+        if (rt->src_of[c] >= 0 && nma[c] >= 0 && firstc[nma[c]] < 0) firstc[nma[c]] = (int32_t)c;
     /* Frame alignment C from the hips frames (identity without both maps). */
     sk_quat fs, ft;
     rt->frame = sk_quat_identity();
-    if (has[0] && has[1] && hips_frame(src, sloc, &maps[0], &fs) && hips_frame(dst, tloc, &maps[1], &ft))
+    if (has[0] && has[1] && hips_frame(sm, &maps[0], &fs) && hips_frame(tm, &maps[1], &ft))
         rt->frame = skm_quat_unit(skm_quat_mul(ft, sk_quat_conjugate(fs)));
     /* Root: the hips, translated by the scaled source displacement. */
     rt->src_hips = rt->dst_hips = -1;
     if (has[0] && has[1] && !(d->flags & SK_RETARGET_NO_ROOT_TRANSLATION) &&
         rt->src_of[maps[1].joint[SK_HUMANOID_HIPS]] == maps[0].joint[SK_HUMANOID_HIPS]) {
         rt->src_hips = maps[0].joint[SK_HUMANOID_HIPS], rt->dst_hips = maps[1].joint[SK_HUMANOID_HIPS];
-        rt->src_hips0 = skr_model_position(src, sloc, rt->src_hips);
-        rt->dst_hips0 = skr_model_position(dst, tloc, rt->dst_hips);
+        rt->src_hips0 = sm[rt->src_hips].t;
+        rt->dst_hips0 = tm[rt->dst_hips].t;
     }
     rt->root_scale = d->root_scale;
     if (rt->root_scale == 0.0f) {
@@ -180,16 +188,15 @@ sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *allo
         float lt = has[1] ? sk_humanoid_leg_length(dst, d->target_rest, &maps[1]) : 0.0f;
         rt->root_scale = ls > 0.0f && lt > 0.0f ? lt / ls : 1.0f;
     }
-    /* Rest correction per mapped target joint. The direction child of a
-     * joint: its humanoid next bone, else its nearest mapped descendant whose
-     * source is a descendant of its source. */
+    /* Rest correction A per mapped target joint (held in post until the
+     * next loop): the rotation of the target's rest bone direction onto the
+     * source's. The direction child: the joint's humanoid next bone, else
+     * its first mapped descendant with no mapped joint between. A joint
+     * without one inherits its nearest mapped ancestor's A. */
     for (uint32_t j = 0; j < nt; j++) {
         int32_t s = rt->src_of[j];
-        /* A: inherited from the nearest mapped ancestor unless this joint has a direction child. */
-        sk_quat A = sk_quat_identity();
-        for (int32_t p = dst->parents[j]; p >= 0; p = dst->parents[p])
-            if (rt->src_of[p] >= 0) { A = rt->post[p]; break; } /* post holds A until the end of this loop */
-        if (s < 0) { rt->post[j] = A; continue; }
+        sk_quat A = nma[j] >= 0 ? rt->post[nma[j]] : sk_quat_identity();
+        if (s < 0) continue;
         int32_t tc = -1;
         int bone = -1;
         if (has[1])
@@ -201,33 +208,24 @@ sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *allo
                 int32_t c = maps[1].joint[next_bone[bone][k]];
                 if (c >= 0 && rt->src_of[c] >= 0) tc = c;
             }
-        if (tc < 0 && bone < 0)
-            for (uint32_t c = j + 1; c < nt && tc < 0; c++) {
-                if (rt->src_of[c] < 0) continue;
-                int32_t p = dst->parents[c];
-                while (p >= 0 && rt->src_of[p] < 0) p = dst->parents[p];
-                if (p == (int32_t)j) tc = (int32_t)c;
-            }
-        if (tc >= 0) {
-            int32_t sc = rt->src_of[tc];
-            sk_vec3 dt = sk_vec3_sub(skr_model_position(dst, tloc, tc), skr_model_position(dst, tloc, (int32_t)j));
-            sk_vec3 ds = sk_vec3_sub(skr_model_position(src, sloc, sc), skr_model_position(src, sloc, s));
-            ds = skm_quat_rotate(rt->frame, ds);
+        if (tc < 0 && bone < 0) tc = firstc[j];
+        if (tc >= 0 && bone != SK_HUMANOID_HIPS) {
+            sk_vec3 dt = sk_vec3_sub(tm[tc].t, tm[j].t);
+            sk_vec3 ds = skm_quat_rotate(rt->frame, sk_vec3_sub(sm[rt->src_of[tc]].t, sm[s].t));
             float lt = skm_vec3_len(dt), ls = skm_vec3_len(ds);
-            if (lt > 1e-6f * (1.0f + lt) && ls > 1e-6f * (1.0f + ls) && bone != SK_HUMANOID_HIPS)
-                A = skm_quat_from_to(dt, ds);
+            if (lt > 1e-6f * (1.0f + lt) && ls > 1e-6f * (1.0f + ls)) A = skm_quat_from_to(dt, ds);
         }
         rt->post[j] = A;
     }
-    /* K = Rs0^-1 C^-1 A Rt0 (post held A). */
+    /* K = Rs0^-1 C^-1 A Rt0. */
     for (uint32_t j = 0; j < nt; j++) {
         int32_t s = rt->src_of[j];
         if (s < 0) continue;
-        sk_quat rs0 = skr_model_transform(src, sloc, s).r, rt0 = skr_model_transform(dst, tloc, (int32_t)j).r;
-        sk_quat k = skm_quat_mul(sk_quat_conjugate(skm_quat_unit(rs0)), sk_quat_conjugate(rt->frame));
-        k = skm_quat_mul(k, skm_quat_mul(rt->post[j], skm_quat_unit(rt0)));
+        sk_quat k = skm_quat_mul(sk_quat_conjugate(skm_quat_unit(sm[s].r)), sk_quat_conjugate(rt->frame));
+        k = skm_quat_mul(k, skm_quat_mul(rt->post[j], skm_quat_unit(tm[j].r)));
         rt->post[j] = skm_quat_unit(k);
     }
+    sk_free(a, sm, tmp_bytes);
     *out = rt;
     return SK_OK;
 }

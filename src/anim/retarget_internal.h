@@ -11,6 +11,12 @@ void skr_normalize_name(const char *name, char *out, size_t cap);
 /* Model transform / position of joint j from local transforms (walks the ancestors). */
 sk_transform skr_model_transform(const sk_skeleton *skel, const sk_transform *local, int32_t j);
 sk_vec3 skr_model_position(const sk_skeleton *skel, const sk_transform *local, int32_t j);
+/* Model transforms of every joint from local transforms (parents first). */
+void skr_model_all(const sk_skeleton *skel, const sk_transform *local, sk_transform *model);
+/* src_of[t] = the source joint whose normalised name equals target joint
+ * t's, for every target joint still -1 (the lowest index on a tie). */
+sk_result skr_match_names(const sk_skeleton *src, const sk_skeleton *dst, const sk_allocator *a, int32_t *src_of,
+                          sk_error *err);
 /* Rest model matrices (rest NULL = the skeleton's rest). */
 sk_result skr_rest_model(const sk_skeleton *skel, const sk_pose *rest, sk_mat4 *model, sk_error *err);
 

@@ -2,6 +2,7 @@
  * its checks, leg length and left/right mirror pairs. See docs/retarget.md. */
 #include "anim/retarget_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const bone_names[SK_HUMANOID_BONE_COUNT] = {
@@ -503,4 +504,57 @@ sk_transform skr_model_transform(const sk_skeleton *skel, const sk_transform *lo
 
 sk_vec3 skr_model_position(const sk_skeleton *skel, const sk_transform *local, int32_t j) {
     return skr_model_transform(skel, local, j).t;
+}
+
+void skr_model_all(const sk_skeleton *skel, const sk_transform *local, sk_transform *model) {
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        int32_t p = skel->parents[j];
+        model[j] = p < 0 ? local[j] : sk_transform_mul(&model[p], &local[j]);
+    }
+}
+
+typedef struct named {
+    const char *norm;
+    int32_t joint;
+} named;
+
+static int cmp_named(const void *a, const void *b) {
+    const named *x = (const named *)a, *y = (const named *)b;
+    int c = strcmp(x->norm, y->norm);
+    return c ? c : (x->joint > y->joint) - (x->joint < y->joint);
+}
+
+sk_result skr_match_names(const sk_skeleton *src, const sk_skeleton *dst, const sk_allocator *a, int32_t *src_of,
+                          sk_error *err) {
+    uint32_t ns = src->joint_count;
+    size_t chars = 0;
+    for (uint32_t j = 0; j < ns; j++) {
+        size_t l = strlen(src->names[j]);
+        chars += (l < 127 ? l : 127) + 1;
+    }
+    size_t bytes = (size_t)ns * sizeof(named) + chars;
+    named *idx = (named *)sk_alloc(a, bytes);
+    if (!idx) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_retarget_create: out of memory");
+    char *buf = (char *)(idx + ns);
+    for (uint32_t j = 0; j < ns; j++) {
+        skr_normalize_name(src->names[j], buf, 128);
+        idx[j].norm = buf, idx[j].joint = (int32_t)j;
+        buf += strlen(buf) + 1;
+    }
+    qsort(idx, ns, sizeof *idx, cmp_named);
+    char norm[128];
+    for (uint32_t j = 0; j < dst->joint_count; j++) {
+        if (src_of[j] >= 0) continue;
+        skr_normalize_name(dst->names[j], norm, sizeof norm);
+        if (!norm[0]) continue;
+        size_t lo = 0, hi = ns; /* first entry >= norm */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (strcmp(idx[mid].norm, norm) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < ns && strcmp(idx[lo].norm, norm) == 0) src_of[j] = idx[lo].joint;
+    }
+    sk_free(a, idx, bytes);
+    return SK_OK;
 }

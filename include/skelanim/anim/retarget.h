@@ -188,8 +188,9 @@ typedef struct sk_retarget sk_retarget;
  * Errors: SK_ERR_INVALID_ARGUMENT (NULL skeletons, poses that do not fit,
  * a pair naming a joint that does not exist — the message names it —,
  * a bad root_scale); SK_ERR_INVALID_DATA when either skeleton has no
- * humanoid map ("source: no hips ...") and no pair maps anything, when no
- * joint could be mapped at all ("nothing in common"), or for non-finite
+ * humanoid map ("source: no hips ...") and neither pairs nor
+ * SK_RETARGET_MATCH_NAMES are given, when no joint could be mapped at all
+ * ("nothing in common"), or for non-finite
  * rest transforms; SK_ERR_OUT_OF_MEMORY. */
 SK_API sk_result sk_retarget_create(const sk_retarget_desc *desc, const sk_allocator *alloc, sk_retarget **out,
                                     sk_error *err);
