@@ -38,6 +38,7 @@
 #include "skelanim/world/terrain.h"
 /* locomotion (seed 002 and 004): motion analysis, synchronisation, foot placement */
 #include "skelanim/locomotion/analysis.h"
+#include "skelanim/locomotion/contacts.h"
 #include "skelanim/locomotion/controller.h"
 #include "skelanim/locomotion/locomotor.h"
 #include "skelanim/locomotion/procedural.h"
