@@ -11,7 +11,7 @@ typedef struct retarget_args {
     const char *source, *target, *out, *map;
     cli_list clips;
     double scale;
-    bool no_contacts, json;
+    bool no_contacts, json, hands;
 } retarget_args;
 
 static void write_warning(void *user, const char *message) {
@@ -94,6 +94,20 @@ static int cmd_retarget(int argc, char **argv) {
     cJSON_AddStringToObject(root, "source_scheme", sk_retarget_map(rt.rt, 0)->scheme);
     cJSON_AddStringToObject(root, "target_scheme", sk_retarget_map(rt.rt, 1)->scheme);
     cJSON_AddBoolToObject(root, "contacts", !a.no_contacts && rt.leg_count == 2);
+    if (a.hands && a.no_contacts) {
+        fprintf(stderr, "skelanim: retarget: --hands restores contacts, --no-contacts none: give one of them\n");
+        cJSON_Delete(root);
+        goto done;
+    }
+    if (a.hands && rt.arm_count != 2) {
+        fprintf(stderr, "skelanim: retarget: --hands: the %s has no two arms in its humanoid map\n",
+                sk_retarget_map(rt.rt, 0)->joint[SK_HUMANOID_LEFT_HAND] < 0 ||
+                        sk_retarget_map(rt.rt, 0)->joint[SK_HUMANOID_RIGHT_HAND] < 0 ? "source" : "target");
+        cJSON_Delete(root);
+        goto done;
+    }
+    rt.hands = a.hands;
+    cJSON_AddBoolToObject(root, "hand_contacts", a.hands);
     cJSON_AddItemToObject(root, "clips", list);
     for (uint32_t i = 0; i < want; i++) {
         int32_t ci = a.clips.n ? cli_find_clip(src, a.clips.v[i]) : (int32_t)i;
@@ -119,6 +133,7 @@ static int cmd_retarget(int argc, char **argv) {
         cJSON_AddStringToObject(o, "name", sk_clip_name(baked[nbaked]));
         cJSON_AddItemToObject(o, "duration_s", cli_num(sk_clip_duration(baked[nbaked])));
         cJSON_AddItemToObject(o, "contacts_restored", cli_num(a.no_contacts ? 0 : info.contacts));
+        if (a.hands) cJSON_AddItemToObject(o, "hand_contacts_restored", cli_num(info.hand_contacts));
         cJSON_AddItemToObject(o, "pin_error_max_m", cli_num(info.max_error));
         cJSON_AddItemToObject(o, "pins_out_of_reach", cli_num(info.unreachable));
         cJSON_AddItemToArray(list, o);
@@ -150,8 +165,10 @@ static int cmd_retarget(int argc, char **argv) {
                 dst->skeleton->joint_count, sk_retarget_map(rt.rt, 0)->scheme, sk_retarget_map(rt.rt, 1)->scheme,
                 (double)sk_retarget_root_scale(rt.rt));
         for (uint32_t i = 0; i < nbaked; i++)
-            fprintf(stderr, "  clip %s: %.3g s, %u foot contacts restored (largest pin error %.3g m)\n",
-                    sk_clip_name(baked[i]), sk_clip_duration(baked[i]), infos[i].contacts, (double)infos[i].max_error);
+            fprintf(stderr, "  clip %s: %.3g s, %u foot contacts%s restored (largest pin error %.3g m)\n",
+                    sk_clip_name(baked[i]), sk_clip_duration(baked[i]), infos[i].contacts,
+                    a.hands ? (infos[i].hand_contacts ? " and hand contacts" : " (no hand contact found)") : "",
+                    (double)infos[i].max_error);
         cJSON_Delete(root);
         printf("wrote %s (%u clip%s retargeted)\n", a.out, nbaked, nbaked == 1 ? "" : "s");
     }
@@ -176,6 +193,8 @@ static const cli_opt retarget_opts[] = {
      .help = "overrides of the humanoid maps: {\"map\": {\"SOURCE_JOINT\": \"TARGET_JOINT\"}, \"source\"|\"target\": {\"BONE\": \"JOINT\"}, \"root_scale\": S}"},
     {"--no-contacts", CLI_FLAG(retarget_args, no_contacts),
      .help = "do not restore the source's foot contacts on the target (IK)"},
+    {"--hands", CLI_FLAG(retarget_args, hands),
+     .help = "restore the source's hand contacts too (hand low and still: on the floor), at the hand's own height"},
     CLI_OPT_SCALE(retarget_args, scale),
     {"--json", CLI_FLAG(retarget_args, json), .help = "print the summary as one JSON line on stdout"},
 };

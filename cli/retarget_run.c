@@ -7,20 +7,27 @@
 #include <string.h>
 
 /* The legs of a humanoid map: upper leg, lower leg, foot, toes per side. */
-static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) {
-    static const sk_humanoid_bone bones[2][4] = {
+static bool limbs_of(const sk_humanoid_map *m, sk_leg_desc legs[2], bool arms) {
+    static const sk_humanoid_bone leg_bones[2][4] = {
         {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
         {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
+    static const sk_humanoid_bone arm_bones[2][4] = {
+        {SK_HUMANOID_LEFT_UPPER_ARM, SK_HUMANOID_LEFT_LOWER_ARM, SK_HUMANOID_LEFT_HAND, SK_HUMANOID_BONE_COUNT},
+        {SK_HUMANOID_RIGHT_UPPER_ARM, SK_HUMANOID_RIGHT_LOWER_ARM, SK_HUMANOID_RIGHT_HAND, SK_HUMANOID_BONE_COUNT}};
+    const sk_humanoid_bone(*bones)[4] = arms ? arm_bones : leg_bones;
     if (!m) return false;
     for (int s = 0; s < 2; s++) {
         memset(&legs[s], 0, sizeof legs[s]);
         snprintf(legs[s].name, sizeof legs[s].name, "%s", s ? "right" : "left");
         legs[s].hip = m->joint[bones[s][0]], legs[s].knee = m->joint[bones[s][1]];
-        legs[s].ankle = m->joint[bones[s][2]], legs[s].toe = m->joint[bones[s][3]];
+        legs[s].ankle = m->joint[bones[s][2]];
+        legs[s].toe = bones[s][3] < SK_HUMANOID_BONE_COUNT ? m->joint[bones[s][3]] : -1;
         if (legs[s].hip < 0 || legs[s].knee < 0 || legs[s].ankle < 0) return false;
     }
     return true;
 }
+
+static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) { return limbs_of(m, legs, false); }
 
 
 /* Model-space rest height of joint j of s under the local pose (0 for -1). */
@@ -104,6 +111,9 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
     for (uint32_t j = 0; j < d.target->joint_count; j++) out->mapped += sk_retarget_source_of(out->rt, j) >= 0;
     if (legs_of(sk_retarget_map(out->rt, 0), out->source_legs) && legs_of(sk_retarget_map(out->rt, 1), out->target_legs))
         out->leg_count = 2;
+    if (limbs_of(sk_retarget_map(out->rt, 0), out->source_arms, true) &&
+        limbs_of(sk_retarget_map(out->rt, 1), out->target_arms, true))
+        out->arm_count = 2;
     return SK_OK;
 }
 
@@ -123,18 +133,47 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
     in.retarget_s = t1 - t0;
     if (res != SK_OK) return res;
     if (contacts && r->leg_count == 2) {
-        uint32_t n = 0;
-        res = sk_contacts_find(r->source, source_clip, r->source_legs, 2, NULL, NULL, NULL, 0, &n, err);
+        /* limbs: the legs (0, 1), and with hands the arms (2, 3): their contacts found on the source */
+        sk_leg_desc src_limbs[4] = {r->source_legs[0], r->source_legs[1], r->source_arms[0], r->source_arms[1]};
+        sk_leg_desc dst_limbs[4] = {r->target_legs[0], r->target_legs[1], r->target_arms[0], r->target_arms[1]};
+        uint32_t nfeet = 0, nhands = 0, limbs = r->hands && r->arm_count == 2 ? 4 : 2;
         sk_contact *c = NULL;
-        if (res == SK_ERR_LIMIT || (res == SK_OK && n > 0)) {
+        res = sk_contacts_find(r->source, source_clip, src_limbs, 2, NULL, NULL, NULL, 0, &nfeet, err);
+        if (res == SK_ERR_LIMIT) res = SK_OK;
+        if (res == SK_OK && limbs == 4) {
+            res = sk_contacts_find(r->source, source_clip, src_limbs + 2, 2, NULL, NULL, NULL, 0, &nhands, err);
+            if (res == SK_ERR_LIMIT) res = SK_OK;
+        }
+        uint32_t n = nfeet + nhands;
+        if (res == SK_OK && n > 0) {
             c = calloc(n, sizeof *c);
-            res = c ? sk_contacts_find(r->source, source_clip, r->source_legs, 2, NULL, NULL, c, n, &n, err)
-                    : sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+            if (!c) res = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+            if (res == SK_OK && nfeet)
+                res = sk_contacts_find(r->source, source_clip, src_limbs, 2, NULL, NULL, c, nfeet, &nfeet, err);
+            if (res == SK_OK && nhands) {
+                res = sk_contacts_find(r->source, source_clip, src_limbs + 2, 2, NULL, NULL, c + nfeet, nhands, &nhands, err);
+                /* A hand contact is a hand on the floor: low and still, and no higher above the
+                 * floor than 0.15 leg lengths (the feet's contacts give the floor: their lowest
+                 * ankle). A swinging hand that slows at the bottom of its arc is none. */
+                float floor_y = INFINITY, leg = sk_humanoid_leg_length(r->source, NULL, sk_retarget_map(r->rt, 0));
+                for (uint32_t k = 0; k < nfeet; k++) floor_y = fminf(floor_y, c[k].position.y);
+                uint32_t kept = nfeet;
+                for (uint32_t k = nfeet; k < nfeet + nhands; k++)
+                    if (isfinite(floor_y) && c[k].position.y <= floor_y + 0.15f * leg) {
+                        c[kept] = c[k];
+                        c[kept++].leg += 2; /* limbs 2 and 3: the arms */
+                    }
+                nhands = kept - nfeet;
+                n = kept;
+            }
         }
         sk_clip *restored = NULL;
         sk_contact_restore_stats st;
         memset(&st, 0, sizeof st);
-        if (res == SK_OK) res = sk_contacts_restore(r->target, baked, r->target_legs, 2, c, n, NULL, NULL, &restored, &st, err);
+        sk_contact_restore_options ro;
+        memset(&ro, 0, sizeof ro);
+        ro.hand_mask = limbs == 4 ? 0xCu : 0u;
+        if (res == SK_OK) res = sk_contacts_restore(r->target, baked, dst_limbs, limbs, c, n, &ro, NULL, &restored, &st, err);
         free(c);
         if (res != SK_OK) {
             sk_clip_destroy(baked);
@@ -142,7 +181,7 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
         }
         sk_clip_destroy(baked);
         baked = restored;
-        in.contacts = n, in.max_error = st.max_error, in.unreachable = st.unreachable;
+        in.contacts = nfeet, in.hand_contacts = nhands, in.max_error = st.max_error, in.unreachable = st.unreachable;
     }
     in.contacts_s = cli_thread_cpu_now() - t1;
     *out = baked;

@@ -12,6 +12,9 @@ typedef struct cli_retarget {
     const sk_skeleton *source, *target;
     sk_leg_desc source_legs[2], target_legs[2]; /* left, right (from the maps) */
     uint32_t leg_count;                         /* 2, or 0 when a map lacks a leg */
+    sk_leg_desc source_arms[2], target_arms[2]; /* left, right: upper arm, lower arm, hand as a limb */
+    uint32_t arm_count;                         /* 2, or 0 when a map lacks an arm bone */
+    bool hands;                                 /* cli_retarget_bake restores hand contacts too (set by the caller) */
     uint32_t mapped;                            /* target joints driven by a source joint */
 } cli_retarget;
 
@@ -23,7 +26,8 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
 void cli_retarget_close(cli_retarget *r);
 
 typedef struct cli_retarget_info {
-    uint32_t contacts;      /* source contacts found (and restored when asked) */
+    uint32_t contacts;      /* source foot contacts found (and restored when asked) */
+    uint32_t hand_contacts; /* source hand contacts found and restored (r->hands) */
     float max_error;        /* the restoration's largest pin error (m) */
     uint32_t unreachable;   /* samples whose pin was beyond the leg's reach */
     double retarget_s;      /* time spent baking (s) */
@@ -32,7 +36,9 @@ typedef struct cli_retarget_info {
 
 /* The clip of the source baked onto the target (sk_retarget_clip), then,
  * when contacts is true and both skeletons have two legs, the source's foot
- * contacts (sk_contacts_find) restored on it (sk_contacts_restore). info may
+ * contacts (sk_contacts_find) restored on it (sk_contacts_restore); with
+ * r->hands and two arms on both, the hands' contacts too (low and still, as
+ * for feet; restored at the hand's own height). info may
  * be NULL. */
 sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, bool contacts, sk_clip **out,
                             cli_retarget_info *info, sk_error *err);

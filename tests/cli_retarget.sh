@@ -132,4 +132,14 @@ else
     [ "$1" -gt $(($2 / 50)) ] || fail "view --beside looks like the source alone"
   fi
 fi
+# --hands: hand contacts restored too (the JSON says so); with --no-contacts refused
+"$SK_CLI" retarget @mannequin @mannequin --clip walk --hands --json -o "$tmp/hands.glb" >"$tmp/hands.json" 2>"$tmp/err" \
+  || { cat "$tmp/err"; fail "retarget --hands failed"; }
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["hand_contacts"] is True and "hand_contacts_restored" in d["clips"][0], d' \
+  "$tmp/hands.json" || fail "retarget --hands: the JSON does not report hand contacts"
+set +e
+"$SK_CLI" retarget @mannequin @mannequin --hands --no-contacts -o "$tmp/x.glb" >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[[ $rc -eq 1 ]] && grep -q -- "--hands restores contacts" "$tmp/err" || fail "--hands with --no-contacts not refused (exit $rc)"
+
 sk_done cli_retarget

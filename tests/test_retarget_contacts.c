@@ -361,10 +361,96 @@ static void test_contacts_bad_input(void **state) {
     sk_asset_destroy(a);
 }
 
+/* World positions of every joint of s playing clip at t. */
+static void world_of(const sk_skeleton *s, const sk_clip *clip, double t, sk_vec3 *out) {
+    sk_transform *local = malloc(s->joint_count * sizeof *local);
+    sk_mat4 *m = malloc(s->joint_count * sizeof *m);
+    assert_true(local && m);
+    sk_pose p = sk_pose_view(local, s->joint_count, NULL, 0);
+    assert_int_equal(sk_pose_rest(s, &p, NULL), SK_OK);
+    assert_int_equal(sk_clip_sample_tracks(clip, s, t, SK_LOOP_CLAMP, NULL, 0, &p, NULL), SK_OK);
+    assert_int_equal(sk_local_to_model(s, &p, NULL, m, s->joint_count, NULL), SK_OK);
+    for (uint32_t j = 0; j < s->joint_count; j++) out[j] = sk_vec3_make(m[j].m[12], m[j].m[13], m[j].m[14]);
+    free(local);
+    free(m);
+}
+
+/* Hand contacts (sk_contact_restore_options.hand_mask): an arm given as a
+ * limb is pinned at the hand's own mean position over its contact, height
+ * included, not put on the floor; the legs are restored as without it. The
+ * check is on world positions: during the contact the hand stays within
+ * 1 mm of the mean position the unpinned clip gives it. */
+static void test_hand_contacts(void **state) {
+    (void)state;
+    sk_asset *a = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
+    const sk_skeleton *s = a->skeleton;
+    int32_t walk = sk_asset_find_clip(a, "walk");
+    assert_true(walk >= 0);
+    const sk_clip *clip = a->clips[walk];
+    sk_leg_desc limbs[3];
+    assert_int_equal(sk_legs_find(s, limbs, 2), 2);
+    /* the left arm as a limb: upper arm, forearm, hand, found by the test from the names */
+    memset(&limbs[2], 0, sizeof limbs[2]);
+    limbs[2].hip = sk_skeleton_find(s, "upperarm_l");
+    limbs[2].knee = sk_skeleton_find(s, "forearm_l");
+    limbs[2].ankle = sk_skeleton_find(s, "hand_l");
+    limbs[2].toe = -1;
+    if (limbs[2].hip < 0 || limbs[2].knee < 0 || limbs[2].ankle < 0) fail_msg("the mannequin's left arm joints are not named as expected");
+    sk_contact c = {2, 0.30, 0.33, {0, 0, 0}}; /* short: the walking body stays within the arm's reach */
+    sk_contact_restore_options o = {0};
+    o.hand_mask = 1u << 2;
+    o.sample_rate = 200.0f; /* keys every 5 ms: the check samples between none */
+    sk_clip *out = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_contacts_restore(s, clip, limbs, 3, &c, 1, &o, NULL, &out, NULL, &err), SK_OK);
+    /* the unpinned hand's mean position over the contact, at 200 Hz */
+    sk_vec3 *w = malloc(s->joint_count * sizeof *w);
+    double mean[3] = {0, 0, 0};
+    int n = 0;
+    for (double t = c.start; t <= c.end + 1e-9; t += 0.005, n++) {
+        world_of(s, clip, t, w);
+        mean[0] += w[limbs[2].ankle].x, mean[1] += w[limbs[2].ankle].y, mean[2] += w[limbs[2].ankle].z;
+    }
+    for (int k = 0; k < 3; k++) mean[k] /= n;
+    assert_true(mean[1] > 0.5); /* a swinging hand, far above the floor */
+    double moved = 0.0;
+    for (double t = c.start; t <= c.end + 1e-9; t += 0.005) {
+        world_of(s, clip, t, w);
+        sk_vec3 h = w[limbs[2].ankle];
+        moved = fmax(moved, sqrt(pow(h.x - mean[0], 2) + pow(h.y - mean[1], 2) + pow(h.z - mean[2], 2)));
+    }
+    assert_true(moved > 0.01); /* unpinned, the hand swings more than a centimetre from its mean */
+    /* pinned: it holds still (within 1 mm of where it is at the contact's start), within a
+     * centimetre of the unpinned mean (the pin is the mean of the key times inside the contact),
+     * at its own height, not on the floor */
+    world_of(s, out, c.start, w);
+    sk_vec3 h0 = w[limbs[2].ankle];
+    double spread = 0.0;
+    for (double t = c.start; t <= c.end + 1e-9; t += 0.005) {
+        world_of(s, out, t, w);
+        sk_vec3 h = w[limbs[2].ankle];
+        spread = fmax(spread, sqrt(pow(h.x - h0.x, 2) + pow(h.y - h0.y, 2) + pow(h.z - h0.z, 2)));
+    }
+    double off = sqrt(pow(h0.x - mean[0], 2) + pow(h0.y - mean[1], 2) + pow(h0.z - mean[2], 2));
+    if (!(spread < 0.001) || !(off < 0.01) || !(fabs(h0.y - mean[1]) < 0.01))
+        fail_msg("pinned hand: moves %.2f mm during the contact, %.2f mm from the unpinned mean (height %.3f m, mean %.3f m)",
+                 spread * 1e3, off * 1e3, (double)h0.y, mean[1]);
+    /* a hand_mask naming a limb not given is refused */
+    o.hand_mask = 1u << 3;
+    sk_clip *bad = NULL;
+    assert_int_equal(sk_contacts_restore(s, clip, limbs, 3, &c, 1, &o, NULL, &bad, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_null(bad);
+    free(w);
+    sk_clip_destroy(out);
+    sk_asset_destroy(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contacts_bad_input),
         cmocka_unit_test(test_restore_on_itself),
+        cmocka_unit_test(test_hand_contacts),
         cmocka_unit_test(test_retarget_contacts),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));

@@ -263,6 +263,7 @@ typedef struct contact_work {
     sk_mat4 *model;
     sk_transform *frames; /* nkeys x joint_count: the output's local poses */
     int32_t pelvis;       /* lowered where a pin is out of reach; -1: none */
+    uint32_t hand_mask;   /* limbs that are arms (sk_contact_restore_options.hand_mask) */
 } contact_work;
 
 /* Solves leg l toward target on w->pose / w->model (model up to date on
@@ -376,7 +377,7 @@ static sk_result contact_pins(contact_work *w, const float *pin_height, sk_error
             hits[c] = 1;
         }
         ct->position = sk_vec3_scale(ct->position, 1.0f / (float)hits[c]);
-        ct->position.y = pin_height[ct->leg];
+        if (!(w->hand_mask >> ct->leg & 1u)) ct->position.y = pin_height[ct->leg]; /* a hand keeps its own height */
         if (!skm_vec3_finite(ct->position))
             r = sk_error_set(err, SK_ERR_INVALID_DATA, "sk_contacts_restore: contact %u has no finite position", c);
     }
@@ -535,6 +536,12 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
         lowest = fminf(lowest, 0.0f); /* a rest pose standing on y = 0 keeps its ankle height */
         pin_height[l] = (o.ground_set ? o.ground : 0.0f) + (skm_mat4_pos(&w.model[lg->ankle]).y - lowest);
     }
+    if (o.hand_mask >> leg_count) {
+        r = sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: hand_mask 0x%x names limbs beyond the %u given", who,
+                         o.hand_mask, leg_count);
+        goto done;
+    }
+    w.hand_mask = o.hand_mask;
     r = contact_pins(&w, pin_height, err);
     if (r != SK_OK) goto done;
 
@@ -542,7 +549,12 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
     sk_contact_restore_stats st = {0};
     st.contacts = contact_count;
     st.keys = w.nkeys;
-    int32_t pelvis = w.pelvis = contact_pelvis(skel, w.leg, leg_count);
+    /* the pelvis: above every leg (arms do not lower it) */
+    sk_leg_desc only_legs[CONTACT_MAX_LEGS];
+    uint32_t nlegs = 0;
+    for (uint32_t l = 0; l < leg_count; l++)
+        if (!(o.hand_mask >> l & 1u)) only_legs[nlegs++] = w.leg[l];
+    int32_t pelvis = w.pelvis = nlegs ? contact_pelvis(skel, only_legs, nlegs) : -1;
     for (uint32_t k = 0; k < w.nkeys && r == SK_OK; k++) {
         r = contact_sample(&w, k, err);
         sk_vec3 target[CONTACT_MAX_LEGS];
@@ -557,7 +569,11 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
             }
             if (pin) target[l] = skm_vec3_lerp(skm_mat4_pos(&w.model[w.leg[l].ankle]), pin->position, weight[l]);
         }
-        if (r == SK_OK && pelvis >= 0) r = contact_lower_hips(&w, (uint32_t)pelvis, target, weight, err);
+        if (r == SK_OK && pelvis >= 0) {
+            float leg_weight[CONTACT_MAX_LEGS];
+            for (uint32_t l = 0; l < leg_count; l++) leg_weight[l] = o.hand_mask >> l & 1u ? 0.0f : weight[l];
+            r = contact_lower_hips(&w, (uint32_t)pelvis, target, leg_weight, err);
+        }
         for (uint32_t l = 0; l < leg_count && r == SK_OK; l++) {
             if (weight[l] <= 0.0f) continue;
             bool reached = true;

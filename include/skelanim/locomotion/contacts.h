@@ -1,6 +1,9 @@
-/* skelanim — foot contacts: when a clip's feet are planted, and keeping
- * another clip's feet planted over the same phases with two-bone IK (the
- * contact restoration of a retargeted clip).
+/* skelanim — foot (and hand) contacts: when a clip's feet are planted, and
+ * keeping another clip's feet planted over the same phases with two-bone IK
+ * (the contact restoration of a retargeted clip). Hands are limbs too: an
+ * arm given as a leg (upper arm, lower arm, hand) has its hand contacts found
+ * the same way and restored at the hand's own height
+ * (sk_contact_restore_options.hand_mask).
  *
  * A contact is a phase of one leg during which its ankle is on the ground:
  * no higher than a band above the lowest height the ankle holds still over
@@ -82,6 +85,12 @@ typedef struct sk_contact_restore_options {
     /* Keys of the output. 0: the input clip's key times (every track's,
      * merged); else this many samples per second (at most 10000). */
     float sample_rate;
+    /* Bit l set: limb l is an arm (hip = upper arm, knee = lower arm,
+     * ankle = hand) whose contacts are hand contacts: the hand is pinned at
+     * its own mean position over the contact, height included (a hand on
+     * the floor, a rail, a wall), and the pelvis is not lowered for it.
+     * 0: every limb is a leg. */
+    uint32_t hand_mask;
 } sk_contact_restore_options;
 
 /* What sk_contacts_restore did (optional). */
