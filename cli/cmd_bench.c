@@ -42,7 +42,7 @@ static void collect(file_list *l, const char *path, int depth) {
     struct stat st;
     if (stat(path, &st) != 0) return;
     if (S_ISREG(st.st_mode)) {
-        if (has_ext(path, ".glb") || has_ext(path, ".gltf") || has_ext(path, ".bvh")) add_file(l, path);
+        if (cli_readable_input(path, depth > 0)) add_file(l, path);
         return;
     }
     if (!S_ISDIR(st.st_mode) || depth > 8) return;
@@ -63,7 +63,7 @@ typedef bool (*load_fn)(const char *path);
 
 static bool load_ours(const char *path) {
     sk_asset *a = NULL;
-    sk_result r = has_ext(path, ".bvh") ? sk_bvh_load_file(path, NULL, &a, NULL) : sk_gltf_load_file(path, NULL, &a, NULL);
+    sk_result r = cli_load_file(path, 0.0, false, &a, NULL);
     sk_asset_destroy(a);
     return r == SK_OK;
 }
@@ -178,7 +178,7 @@ typedef struct bench_files_args {
 static bool gather_files(const char *bench, const cli_list *paths, file_list *files) {
     for (uint32_t i = 0; i < paths->n; i++) collect(files, paths->v[i], 0);
     if (files->n) return true;
-    fprintf(stderr, "skelanim: bench %s: no .glb, .gltf or .bvh file in the paths given\n", bench);
+    fprintf(stderr, "skelanim: bench %s: no file it reads in the paths given (.glb, .gltf, .bvh; with the importer what it reads, .fbx and .dae in folders)\n", bench);
     return false;
 }
 

@@ -42,21 +42,14 @@ typedef struct crun {
     pthread_mutex_t mu;
 } crun;
 
-static bool has_ext(const char *p, const char *e) {
-    size_t n = strlen(p), m = strlen(e);
-    if (n < m) return false;
-    for (size_t i = 0; i < m; i++)
-        if ((p[n - m + i] | 32) != (e[i] | 32)) return false;
-    return true;
-}
-static bool readable_input(const char *p) { return has_ext(p, ".bvh") || has_ext(p, ".glb") || has_ext(p, ".gltf"); }
+
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void job_compress(crun *R, job *J) {
     sk_asset *a = NULL;
     sk_error err = {0};
-    sk_result r = cli_is_bvh(J->path) ? sk_bvh_load_file(J->path, NULL, &a, &err) : sk_gltf_load_file(J->path, NULL, &a, &err);
+    sk_result r = cli_load_file(J->path, 0.0, false, &a, &err);
     if (r != SK_OK) {
         snprintf(J->error, sizeof J->error, "%.500s", err.message);
         return;
@@ -168,7 +161,7 @@ static bool collect(char ***v, size_t *n, const char *p) {
         char **found = NULL;
         size_t nf = 0;
         while ((e = readdir(d))) {
-            if (e->d_name[0] == '.' || !readable_input(e->d_name)) continue;
+            if (e->d_name[0] == '.' || !cli_readable_input(e->d_name, true)) continue;
             char **g = realloc(found, (nf + 1) * sizeof *found);
             if (!g) break;
             found = g;
@@ -187,8 +180,14 @@ static bool collect(char ***v, size_t *n, const char *p) {
         free(found);
         return true;
     }
-    if (!readable_input(p)) {
-        fprintf(stderr, "skelanim: %s: not a .bvh, .glb or .gltf file\n", p);
+    if (!cli_readable_input(p, false)) {
+        fprintf(stderr, "skelanim: %s: not a .bvh, .glb or .gltf file%s\n", p,
+#ifdef SK_HAVE_IMPORT
+                " nor one the importer reads (info --formats)"
+#else
+                " (this build imports no other formats: -DSK_IMPORT=ON)"
+#endif
+        );
         return false;
     }
     char **g = realloc(*v, (*n + 1) * sizeof **v);
