@@ -36,12 +36,14 @@ typedef struct ref_case {
      * key pair into per-component linear curves (nlerp, not glTF's slerp),
      * equal to slerp only at the keys and halfway between them. */
     double times[6];
-    /* Blender 3.4's COLLADA skins: assimp reads the joints and their motion
-     * right but places the skinned vertices elsewhere (the bind shape and
-     * the skinned mesh's node transform are combined differently by the two
-     * tools; 40-90% of the model's size off). A known difference
-     * (docs/import.md): asserted as such, so that a change shows. */
+    /* Blender 3.4's COLLADA skins (Z_UP files): assimp reads the joints and
+     * their motion right (within 0.04%) but the skinned vertices land 30-80%
+     * of the model's size away from the glTF reader's, in all four skinned
+     * models (BoxAnimated, unskinned, agrees to 1e-5%; assimp's own Y_UP
+     * COLLADA export of the same models agrees too). A known difference
+     * (docs/import.md), asserted as such so that a change shows. */
     bool vertices_differ;
+    bool joints_on_a_line; /* SimpleSkin, RiggedSimple: see the fit below */
 } ref_case;
 
 /* Time scale 1000: assimp's COLLADA exporter writes its key times in its
@@ -49,18 +51,18 @@ typedef struct ref_case {
  * the file, docs/import.md); the importer keeps keys as stored. */
 static const ref_case cases[] = {
     {"BoxAnimated.blender.fbx", "BoxAnimated", "BoxAnimated.glb", "Node_0|Anim_0_Node_0;inner_box|Anim_0_inner_box@1.25",
-     1, 3.6, {0, 1.25, 1.875, 2.5, 3.0, 3.6}, false},
-    {"BoxAnimated.blender.dae", "BoxAnimated", "BoxAnimated.glb", "Node_0", 1, 3.6, {0, 1.25, 1.875, 2.5, 3.0, 3.6}, false},
-    {"CesiumMan.blender.fbx", "CesiumMan", "CesiumMan.glb", "Armature|Anim_0_Armature@0.0416667", 1, 1.9, {0}, false},
-    {"CesiumMan.blender.dae", "CesiumMan", "CesiumMan.glb", "Armature_Armature", 1, 1.9, {0}, true},
-    {"RiggedFigure.blender.fbx", "RiggedFigure", "RiggedFigure.glb", "Armature|Anim_0_Armature", 1, 1.25, {0}, false},
-    {"RiggedFigure.blender.dae", "RiggedFigure", "RiggedFigure.glb", "Armature_Armature", 1, 1.25, {0}, true},
-    {"RiggedFigure.assimp.dae", "RiggedFigure", "RiggedFigure.glb", "", 1000, 1.25, {0}, false},
-    {"RiggedSimple.blender.fbx", "RiggedSimple", "RiggedSimple.glb", "Armature|Anim_0_Armature@0.0416667", 1, 2.0, {0}, false},
-    {"RiggedSimple.blender.dae", "RiggedSimple", "RiggedSimple.glb", "Armature", 1, 2.0, {0}, true},
-    {"RiggedSimple.assimp.dae", "RiggedSimple", "RiggedSimple.glb", "", 1000, 2.0, {0}, false},
-    {"SimpleSkin.blender.fbx", "SimpleSkin", "SimpleSkin.gltf", "Armature|Anim_0_Armature", 1, 5.5, {0}, false},
-    {"SimpleSkin.blender.dae", "SimpleSkin", "SimpleSkin.gltf", "Armature", 1, 5.5, {0}, true},
+     1, 3.6, {0, 1.25, 1.875, 2.5, 3.0, 3.6}, false, false},
+    {"BoxAnimated.blender.dae", "BoxAnimated", "BoxAnimated.glb", "Node_0", 1, 3.6, {0, 1.25, 1.875, 2.5, 3.0, 3.6}, false, false},
+    {"CesiumMan.blender.fbx", "CesiumMan", "CesiumMan.glb", "Armature|Anim_0_Armature@0.0416667", 1, 1.9, {0}, false, false},
+    {"CesiumMan.blender.dae", "CesiumMan", "CesiumMan.glb", "Armature_Armature", 1, 1.9, {0}, true, false},
+    {"RiggedFigure.blender.fbx", "RiggedFigure", "RiggedFigure.glb", "Armature|Anim_0_Armature", 1, 1.25, {0}, false, false},
+    {"RiggedFigure.blender.dae", "RiggedFigure", "RiggedFigure.glb", "Armature_Armature", 1, 1.25, {0}, true, false},
+    {"RiggedFigure.assimp.dae", "RiggedFigure", "RiggedFigure.glb", "", 1000, 1.25, {0}, false, false},
+    {"RiggedSimple.blender.fbx", "RiggedSimple", "RiggedSimple.glb", "Armature|Anim_0_Armature@0.0416667", 1, 2.0, {0}, false, true},
+    {"RiggedSimple.blender.dae", "RiggedSimple", "RiggedSimple.glb", "Armature", 1, 2.0, {0}, true, true},
+    {"RiggedSimple.assimp.dae", "RiggedSimple", "RiggedSimple.glb", "", 1000, 2.0, {0}, false, true},
+    {"SimpleSkin.blender.fbx", "SimpleSkin", "SimpleSkin.gltf", "Armature|Anim_0_Armature", 1, 5.5, {0}, false, true},
+    {"SimpleSkin.blender.dae", "SimpleSkin", "SimpleSkin.gltf", "Armature", 1, 5.5, {0}, true, true},
 };
 
 /* assimp 5.2 cannot read these back (docs/import.md, "Known failures"). */
@@ -340,7 +342,35 @@ static void test_against_gltf(void **state) {
         }
         double size = dist(lo, hi);
         assert_true(size > 0);
+        /* The similarity: from the joints; where they lie on one line (which
+         * leaves a turn about it free), refined by iterative closest points:
+         * each imported vertex paired with its nearest glTF vertex, the
+         * joints kept. */
         simil f = fit(pa, pb, np);
+        size_t nvall = 0;
+        for (int ti = 0; ti < TIMES; ti++) nvall += nvb[ti];
+        double *qa = malloc((np + nvall) * 3 * sizeof *qa), *qb = malloc((np + nvall) * 3 * sizeof *qb);
+        assert_true(qa && qb);
+        for (int it = 0; it < (rc->joints_on_a_line && !rc->vertices_differ ? 20 : 0); it++) {
+            memcpy(qa, pa, np * 3 * sizeof *qa);
+            memcpy(qb, pb, np * 3 * sizeof *qb);
+            size_t k = np;
+            for (int ti = 0; ti < TIMES; ti++)
+                for (size_t v = 0; v < nvb[ti]; v++, k++) {
+                    double q[3], best = DBL_MAX;
+                    apply(&f, vb[ti] + v * 3, q);
+                    size_t bi = 0;
+                    for (size_t u = 0; u < nva[ti]; u++) {
+                        double d = dist(q, va[ti] + u * 3);
+                        if (d < best) best = d, bi = u;
+                    }
+                    memcpy(qa + k * 3, va[ti] + bi * 3, 3 * sizeof *qa);
+                    memcpy(qb + k * 3, vb[ti] + v * 3, 3 * sizeof *qb);
+                }
+            f = fit(qa, qb, k);
+        }
+        free(qa);
+        free(qb);
         double jerr = 0, verr = 0;
         for (size_t i = 0; i < np; i++) {
             double q[3];
