@@ -84,21 +84,21 @@ static sk_result import_clip(sk_import_ctx *c, uint32_t ai, const struct aiAnima
     double tps = an->mTicksPerSecond;
     if (!(tps > 0.0) || !isfinite(tps)) {
         if (tps != 0.0)
-            sk_import_warn(c, "%s: animations/%u '%s': %g ticks per second: %g assumed", c->what, ai, name, tps,
+            sk_import_warn(c, "%s: animations/%u '%.120s': %g ticks per second: %g assumed", c->what, ai, name, tps,
                            SK_IMPORT_DEFAULT_TICKS);
         else
-            sk_import_warn(c, "%s: animations/%u '%s': no tick rate: %g ticks per second assumed (assimp's default)",
+            sk_import_warn(c, "%s: animations/%u '%.120s': no tick rate: %g ticks per second assumed (assimp's default)",
                            c->what, ai, name, SK_IMPORT_DEFAULT_TICKS);
         tps = SK_IMPORT_DEFAULT_TICKS;
     }
     if (an->mNumMeshChannels || an->mNumMorphMeshChannels) {
         char msg[MAXLEN + 160];
-        snprintf(msg, sizeof msg, "%s: animation '%s' (and maybe others): mesh and morph animation is not converted",
+        snprintf(msg, sizeof msg, "%s: animation '%.120s' (and maybe others): mesh and morph animation is not converted",
                  c->what, name);
         sk_import_warn_once(c, SK_IMPORT_WARN_MORPH_ANIM, msg);
     }
     if (an->mNumChannels && !an->mChannels)
-        return FAIL(SK_ERR_INVALID_DATA, "%s: animations/%u '%s': %u channels without a list", c->what, ai, name,
+        return FAIL(SK_ERR_INVALID_DATA, "%s: animations/%u '%.120s': %u channels without a list", c->what, ai, name,
                     an->mNumChannels);
     sk_clip_builder *b = NULL;
     sk_result r = sk_clip_builder_create(name, c->alloc, &b, c->err);
@@ -108,19 +108,19 @@ static sk_result import_clip(sk_import_ctx *c, uint32_t ai, const struct aiAnima
     for (uint32_t ch = 0; ch < an->mNumChannels; ch++) {
         const struct aiNodeAnim *na = an->mChannels[ch];
         if (!na) {
-            r = FAIL(SK_ERR_INVALID_DATA, "%s: animations/%u '%s': channels/%u is NULL", c->what, ai, name, ch);
+            r = FAIL(SK_ERR_INVALID_DATA, "%s: animations/%u '%.120s': channels/%u is NULL", c->what, ai, name, ch);
             goto fail;
         }
         const char *nn = sk_import_str(&na->mNodeName, nbuf);
         int32_t j = sk_import_find(c, nn);
         if (j < 0 || seen[j] == ai + 1) {
-            sk_import_warn(c, "%s: animations/%u '%s': channels/%u for '%s' %s: skipped", c->what, ai, name, ch, nn,
+            sk_import_warn(c, "%s: animations/%u '%.120s': channels/%u for '%.120s' %s: skipped", c->what, ai, name, ch, nn,
                            j < 0 ? "names no node" : "repeats a channel of the same node");
             skipped++;
             continue;
         }
         seen[j] = ai + 1;
-        snprintf(where, sizeof where, "%s: animations/%u '%s': channels/%u '%s'", c->what, ai, name, ch, nn);
+        snprintf(where, sizeof where, "%s: animations/%u '%.120s': channels/%u '%.120s'", c->what, ai, name, ch, nn);
         if ((r = add_track(c, b, kb, where, (uint32_t)j, SK_PATH_TRANSLATION, na->mPositionKeys,
                            sizeof(struct aiVectorKey), na->mNumPositionKeys, tps, &last)) != SK_OK ||
             (r = add_track(c, b, kb, where, (uint32_t)j, SK_PATH_ROTATION, na->mRotationKeys, sizeof(struct aiQuatKey),

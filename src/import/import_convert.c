@@ -169,13 +169,13 @@ static sk_result import_nodes(sk_import_ctx *c) {
         c->by_name[j] = (sk_import_name){names[j], j};
         sk_mat4 m = sk_import_mat4(&c->nodes[j]->mTransformation);
         if (!sk_import_mat4_finite(&m)) {
-            r = FAIL(SK_ERR_INVALID_DATA, "%s: nodes/%u '%s': transformation not finite", c->what, j, names[j]);
+            r = FAIL(SK_ERR_INVALID_DATA, "%s: nodes/%u '%.120s': transformation not finite", c->what, j, names[j]);
             goto done;
         }
         if (!sk_mat4_decompose(&m, &rest[j])) {
             char msg[MAXLEN + 200];
             snprintf(msg, sizeof msg,
-                     "%s: node '%s' (and maybe others): transformation is not translation, rotation and scale "
+                     "%s: node '%.120s' (and maybe others): transformation is not translation, rotation and scale "
                      "(zero scale or not affine): the closest one is used",
                      c->what, names[j]);
             sk_import_warn_once(c, SK_IMPORT_WARN_DECOMPOSE, msg);
@@ -183,7 +183,7 @@ static sk_result import_nodes(sk_import_ctx *c) {
         const float *f = &rest[j].t.x;
         for (int k = 0; k < 10; k++)
             if (!isfinite(f[k])) {
-                r = FAIL(SK_ERR_INVALID_DATA, "%s: nodes/%u '%s': transformation not decomposable", c->what, j,
+                r = FAIL(SK_ERR_INVALID_DATA, "%s: nodes/%u '%.120s': transformation not decomposable", c->what, j,
                          names[j]);
                 goto done;
             }
@@ -263,7 +263,7 @@ static sk_result import_weights(sk_import_ctx *c, uint32_t mi, const struct aiMe
     mesh_scratch s = {0};
     size_t total = 0, inf_count = 0;
     char buf[MAXLEN];
-    if (!m->mBones) return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': %u bones without a list", c->what, mi,
+    if (!m->mBones) return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': %u bones without a list", c->what, mi,
                                 mname, m->mNumBones);
     s.offset = sk_alloc(c->alloc, ((size_t)nv + 1) * sizeof *s.offset);
     s.fill = sk_alloc(c->alloc, ((size_t)nv + 1) * sizeof *s.fill);
@@ -272,32 +272,32 @@ static sk_result import_weights(sk_import_ctx *c, uint32_t mi, const struct aiMe
     for (uint32_t b = 0; b < m->mNumBones; b++) {
         const struct aiBone *bone = m->mBones[b];
         if (!bone || (bone->mNumWeights && !bone->mWeights)) {
-            r = FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': bones/%u has no weights list", c->what, mi, mname, b);
+            r = FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': bones/%u has no weights list", c->what, mi, mname, b);
             goto done;
         }
         const char *bn = sk_import_str(&bone->mName, buf);
         int32_t joint = sk_import_find(c, bn);
         if (joint < 0) {
-            r = FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': bone '%s' names no node", c->what, mi, mname, bn);
+            r = FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': bone '%.120s' names no node", c->what, mi, mname, bn);
             goto done;
         }
         sk_mat4 ibm = sk_import_mat4(&bone->mOffsetMatrix);
         if (!sk_import_mat4_finite(&ibm)) {
-            r = FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': bone '%s': offset matrix not finite", c->what, mi,
+            r = FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': bone '%.120s': offset matrix not finite", c->what, mi,
                      mname, bn);
             goto done;
         }
         int32_t e = skin_entry(c, skin, (uint32_t)joint, &ibm);
         if (e == -1) goto oom;
         if (e == -2) {
-            r = FAIL(SK_ERR_LIMIT, "%s: meshes/%u '%s': more than 65536 bones in one skin", c->what, mi, mname);
+            r = FAIL(SK_ERR_LIMIT, "%s: meshes/%u '%.120s': more than 65536 bones in one skin", c->what, mi, mname);
             goto done;
         }
         s.bone_entry[b] = e;
         for (uint32_t w = 0; w < bone->mNumWeights; w++) {
             const struct aiVertexWeight *vw = &bone->mWeights[w];
             if (vw->mVertexId >= nv || !isfinite(vw->mWeight) || vw->mWeight < 0.0f) {
-                r = FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': bone '%s': weight %u (vertex %u, %g) %s", c->what,
+                r = FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': bone '%.120s': weight %u (vertex %u, %g) %s", c->what,
                          mi, mname, bn, w, vw->mVertexId, (double)vw->mWeight,
                          vw->mVertexId >= nv ? "names no vertex" : "is not a finite weight >= 0");
                 goto done;
@@ -306,7 +306,7 @@ static sk_result import_weights(sk_import_ctx *c, uint32_t mi, const struct aiMe
         }
         total += bone->mNumWeights;
         if (total > SK_IMPORT_MAX_TOTAL_VERTICES * (size_t)4) {
-            r = FAIL(SK_ERR_LIMIT, "%s: meshes/%u '%s': more than %u bone weights", c->what, mi, mname,
+            r = FAIL(SK_ERR_LIMIT, "%s: meshes/%u '%.120s': more than %u bone weights", c->what, mi, mname,
                      SK_IMPORT_MAX_TOTAL_VERTICES * 4u);
             goto done;
         }
@@ -364,7 +364,7 @@ static sk_result import_weights(sk_import_ctx *c, uint32_t mi, const struct aiMe
     }
     if (over)
         sk_import_warn(c,
-                       "%s: meshes/%u '%s': %u vertices have more than %u influences (up to %u): the %u largest kept "
+                       "%s: meshes/%u '%.120s': %u vertices have more than %u influences (up to %u): the %u largest kept "
                        "and renormalised to sum 1",
                        c->what, mi, mname, over, SK_IMPORT_MAX_INFLUENCES, most, SK_IMPORT_MAX_INFLUENCES);
     p->influence_count = ic;
@@ -390,27 +390,27 @@ static sk_result import_primitive(sk_import_ctx *c, uint32_t mi, const struct ai
     uint32_t nv = m->mNumVertices;
     uint32_t maxv = c->opts && c->opts->max_vertices ? c->opts->max_vertices : SK_IMPORT_DEFAULT_MAX_VERTICES;
     if (nv > maxv || nv > *vertex_budget)
-        return FAIL(SK_ERR_LIMIT, "%s: meshes/%u '%s': %u vertices (limit %u per mesh, %u in all)", c->what, mi,
+        return FAIL(SK_ERR_LIMIT, "%s: meshes/%u '%.120s': %u vertices (limit %u per mesh, %u in all)", c->what, mi,
                     mname, nv, maxv, SK_IMPORT_MAX_TOTAL_VERTICES);
     *vertex_budget -= nv;
     if (nv && !m->mVertices)
-        return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': %u vertices without positions", c->what, mi, mname, nv);
+        return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': %u vertices without positions", c->what, mi, mname, nv);
     if (m->mNumFaces && !m->mFaces)
-        return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': %u faces without a list", c->what, mi, mname,
+        return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': %u faces without a list", c->what, mi, mname,
                     m->mNumFaces);
     if (m->mNumAnimMeshes) {
         char msg[MAXLEN + 160];
-        snprintf(msg, sizeof msg, "%s: mesh '%s' (and maybe others): morph targets are not converted", c->what, mname);
+        snprintf(msg, sizeof msg, "%s: mesh '%.120s' (and maybe others): morph targets are not converted", c->what, mname);
         sk_import_warn_once(c, SK_IMPORT_WARN_MORPH, msg);
     }
     if (m->mColors[0]) {
         char msg[MAXLEN + 160];
-        snprintf(msg, sizeof msg, "%s: mesh '%s' (and maybe others): vertex colours are not converted", c->what, mname);
+        snprintf(msg, sizeof msg, "%s: mesh '%.120s' (and maybe others): vertex colours are not converted", c->what, mname);
         sk_import_warn_once(c, SK_IMPORT_WARN_COLOURS, msg);
     }
     if (m->mTextureCoords[1]) {
         char msg[MAXLEN + 160];
-        snprintf(msg, sizeof msg, "%s: mesh '%s' (and maybe others): UV sets past the first are not converted",
+        snprintf(msg, sizeof msg, "%s: mesh '%.120s' (and maybe others): UV sets past the first are not converted",
                  c->what, mname);
         sk_import_warn_once(c, SK_IMPORT_WARN_UVSETS, msg);
     }
@@ -421,20 +421,20 @@ static sk_result import_primitive(sk_import_ctx *c, uint32_t mi, const struct ai
         if (f == 0) corners = fc->mNumIndices;
         if (fc->mNumIndices != corners || corners < 1 || corners > 3 || !fc->mIndices)
             return FAIL(SK_ERR_INVALID_DATA,
-                        "%s: meshes/%u '%s': faces/%u has %u corners (a mesh holds points, lines or triangles, "
+                        "%s: meshes/%u '%.120s': faces/%u has %u corners (a mesh holds points, lines or triangles, "
                         "one kind)",
                         c->what, mi, mname, f, fc->mNumIndices);
     }
     size_t ni = (size_t)m->mNumFaces * corners;
     if (ni > (size_t)maxv * 16u)
-        return FAIL(SK_ERR_LIMIT, "%s: meshes/%u '%s': %zu indices", c->what, mi, mname, ni);
+        return FAIL(SK_ERR_LIMIT, "%s: meshes/%u '%.120s': %zu indices", c->what, mi, mname, ni);
     p->mode = corners == 1 ? 0u : corners == 2 ? 1u : 4u;
     p->vertex_count = nv;
     p->material = -1;
     p->base_color[0] = p->base_color[1] = p->base_color[2] = p->base_color[3] = 1.0f;
     if (m->mMaterialIndex < c->scene->mNumMaterials) p->material = (int32_t)m->mMaterialIndex;
     else if (c->scene->mNumMaterials)
-        return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': material %u of %u", c->what, mi, mname,
+        return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': material %u of %u", c->what, mi, mname,
                     m->mMaterialIndex, c->scene->mNumMaterials);
     float *pos = sk_asset_alloc(c->asset, (size_t)nv * 3 * sizeof *pos + 1);
     uint32_t *idx = ni ? sk_asset_alloc(c->asset, ni * sizeof *idx) : NULL;
@@ -442,7 +442,7 @@ static sk_result import_primitive(sk_import_ctx *c, uint32_t mi, const struct ai
     for (uint32_t v = 0; v < nv; v++) {
         const struct aiVector3D *q = &m->mVertices[v];
         if (!isfinite(q->x) || !isfinite(q->y) || !isfinite(q->z))
-            return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': vertex %u position not finite", c->what, mi, mname,
+            return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': vertex %u position not finite", c->what, mi, mname,
                         v);
         pos[v * 3] = q->x, pos[v * 3 + 1] = q->y, pos[v * 3 + 2] = q->z;
     }
@@ -470,13 +470,13 @@ static sk_result import_primitive(sk_import_ctx *c, uint32_t mi, const struct ai
         p->texcoords = uv;
     }
     if (bad)
-        sk_import_warn(c, "%s: meshes/%u '%s': %u non-finite normals or texture coordinates set to 0", c->what, mi,
+        sk_import_warn(c, "%s: meshes/%u '%.120s': %u non-finite normals or texture coordinates set to 0", c->what, mi,
                        mname, bad);
     for (uint32_t f = 0, k = 0; f < m->mNumFaces; f++)
         for (uint32_t i = 0; i < corners; i++, k++) {
             uint32_t x = m->mFaces[f].mIndices[i];
             if (x >= nv)
-                return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%s': faces/%u: index %u >= vertex count %u", c->what,
+                return FAIL(SK_ERR_INVALID_DATA, "%s: meshes/%u '%.120s': faces/%u: index %u >= vertex count %u", c->what,
                             mi, mname, f, x, nv);
             idx[k] = x;
         }

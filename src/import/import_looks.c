@@ -119,7 +119,7 @@ sk_result sk_import_looks(sk_import_ctx *c) {
         const char *p = sk_import_str(&path, buf);
         if (!p[0]) continue;
         int32_t e = embedded_index(sc, p);
-        if (e == -2) return FAIL(SK_ERR_INVALID_DATA, "%s: materials/%u: texture '%s' names no embedded texture "
+        if (e == -2) return FAIL(SK_ERR_INVALID_DATA, "%s: materials/%u: texture '%.120s' names no embedded texture "
                                  "(the file has %u)", c->what, i, p, sc->mNumTextures);
         sk_image *img = &imgs[nt];
         img->name = "";
