@@ -3,9 +3,6 @@
 #define SK_CLI_H
 
 #include "skelanim.h"
-#ifdef SK_HAVE_IMPORT
-#include "skelanim/import/import.h"
-#endif
 #include "options.h"
 #include "parse_number.h"
 
