@@ -285,7 +285,7 @@ static int bench_json(int argc, char **argv) {
     int failures = 0;
     for (size_t i = 0; i < files.n; i++) {
         const char *p = files.v[i];
-        if (has_ext(p, ".bvh")) {
+        if (!has_ext(p, ".glb") && !has_ext(p, ".gltf")) { /* BVH and imported files have no glTF JSON */
             free(files.v[i]);
             continue;
         }
@@ -344,12 +344,13 @@ static const cli_opt load_opts[] = {
              "before it left", .dflt_text = "each in a process of its own, forked before any load"},
 };
 static const cli_arg paths_arg[] = {
-    {"PATH", CLI_ARGS(bench_files_args, paths, CLI_REQUIRED), .help = ".glb, .gltf or .bvh files, or folders of them"},
+    {"PATH", CLI_ARGS(bench_files_args, paths, CLI_REQUIRED), .help = ".glb, .gltf or .bvh files, files of a format the build imports (info --formats), or "
+             "folders of them (searched for .glb, .gltf, .bvh, and with the importer .fbx and .dae)"},
 };
 const cli_command cli_cmd_bench_load = {
     .name = "bench load",
     .run = bench_load,
-    .summary = "time loading .glb/.gltf/.bvh files (beside assimp when built with it)",
+    .summary = "time loading .glb/.gltf/.bvh files, and what the build imports (beside assimp when built with it)",
     .about = "Times loading each file (folders are searched), beside assimp when the tool is "
              "built with it: one JSON line per file with the median and fastest load and the page "
              "faults.",

@@ -362,7 +362,8 @@ static const cli_opt compress_opts[] = {
 };
 static const cli_arg compress_arg_list[] = {
     {"IN", CLI_ARGS(compress_args, inputs, CLI_REQUIRED),
-     .help = ".bvh, .glb or .gltf files, or folders of them (not searched recursively)"},
+     .help = ".bvh, .glb or .gltf files, files of a format the build imports (FBX, COLLADA, ...: info --formats), "
+             "or folders of them (not searched recursively; in folders: .bvh, .glb, .gltf, .fbx, .dae)"},
 };
 static const char *const compress_notes[] = {
     "Each input becomes OUTDIR/STEM.skc: its skeleton and every clip, compressed, or kept as keys\n"
@@ -373,7 +374,7 @@ static const char *const compress_notes[] = {
 const cli_command cli_cmd_compress = {
     .name = "compress",
     .run = cmd_compress,
-    .summary = "compress every clip of .bvh/.glb/.gltf files into .skc files",
+    .summary = "compress every clip of .bvh/.glb/.gltf (and imported) files into .skc files",
     .opts = compress_opts,
     .nopts = CLI_COUNT(compress_opts),
     .args = compress_arg_list,
