@@ -33,8 +33,8 @@ cli_format cli_file_format(const char *path);
  * the reader cli_file_format names, scale for a .bvh (0: the file's units),
  * the readers' warnings on stderr when warnings is set. A build without the
  * importer refuses what only it reads ("this build reads no .fbx files
- * (configure with -DSK_IMPORT=ON ...)"). With SKELANIM_ISOLATE set in the
- * environment, an imported file is parsed in a child process
+ * (configure with -DSK_IMPORT=ON ...)"). With SKELANIM_ISOLATE set (not empty,
+ * not 0) in the environment, an imported file is parsed in a child process
  * (cli_import_isolated): a crash of assimp is an error, not the tool's. */
 sk_result cli_load_file(const char *path, double scale, bool warnings, sk_asset **out, sk_error *err);
 /* The inputs of the commands that take many files (bench load, compress):

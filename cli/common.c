@@ -88,7 +88,8 @@ sk_result cli_load_file(const char *path, double scale, bool warnings, sk_asset 
         io.warning = cli_warning;
         io.warning_user = (void *)(uintptr_t)path;
     }
-    if (getenv("SKELANIM_ISOLATE")) return cli_import_isolated(path, &io, out, err);
+    const char *iso = getenv("SKELANIM_ISOLATE");
+    if (iso && iso[0] && strcmp(iso, "0")) return cli_import_isolated(path, &io, out, err);
     return sk_import_file(path, &io, out, err);
 #else
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
