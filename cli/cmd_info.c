@@ -142,6 +142,8 @@ static int cmd_info(int argc, char **argv) {
         if (sk_skc_load_file(file, NULL, NULL, &tmp, &mpu, NULL) == SK_OK) printf("units: %.9g m per unit (recorded in the .skc)\n", mpu);
         sk_asset_destroy(tmp);
     }
+    if (cli_file_format(file) == CLI_FORMAT_IMPORT)
+        printf("units: as the file gives them (assimp applies no unit scale; docs/import.md)\n");
     if (a->generator && *a->generator) printf("generator: %s\n", a->generator);
     printf("scenes: %u", a->scene_count);
     if (a->default_scene >= 0) printf(" (default: %d)", a->default_scene);
