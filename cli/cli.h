@@ -19,7 +19,7 @@
 bool cli_load(const char *path, sk_asset **out);
 /* Which reader takes a file: the built-in characters by name, .skc and .bvh
  * by extension (any case), glTF by content (the .glb magic or JSON) or by a
- * .gltf/.glb extension (and a file that cannot be opened: the glTF reader
+ * .gltf/.glb extension (and what is not a readable regular file: the glTF reader
  * says so), everything else the importer (assimp; import/import.h). */
 typedef enum cli_format {
     CLI_FORMAT_BUILTIN,

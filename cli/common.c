@@ -40,6 +40,9 @@ static bool has_ext_ci(const char *p, const char *ext) {
 
 /* glTF by content: the .glb magic, or JSON (first non-blank byte '{'). */
 static bool looks_gltf(const char *path, bool *readable) {
+    struct stat st;
+    *readable = false;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return false; /* the glTF reader says why */
     FILE *f = fopen(path, "rb");
     *readable = f != NULL;
     if (!f) return false;

@@ -10,7 +10,8 @@
 #  - in the unsanitized build: a libraries-only configure and build
 #    (-DSK_BUILD_TOOLS=OFF -DSK_BUILD_TESTS=OFF) succeeds with pkg-config able
 #    to see zlib and nothing else (-DSK_IMPORT=OFF: the importer needs
-#    assimp), and gives the four libraries.
+#    assimp), and gives the four libraries; the same with CI=true and
+#    SK_IMPORT=AUTO fails, naming assimp.
 # Needs readelf, pkg-config and cmake: without them tests/lib.sh's rule applies.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -88,5 +89,15 @@ if [[ -z "${SK_CFLAGS:-}" ]]; then
   if [[ -e "$tmp/build/skelanim" ]]; then echo "libraries-only build made the tool" >&2; fail=1; fi
   check_all "$tmp/build"
   echo "libraries-only build with pkg-config seeing only zlib: ok"
+  # SK_IMPORT=AUTO under CI=true means ON: without assimp the configure fails, naming it.
+  if CI=true PKG_CONFIG_LIBDIR="$tmp/pc" PKG_CONFIG_PATH="" cmake -S "$SK_SOURCE_DIR" -B "$tmp/build-ci" "${gen[@]}" \
+       -DSK_BUILD_TOOLS=OFF -DSK_BUILD_TESTS=OFF -DSK_IMPORT=AUTO -DCMAKE_C_COMPILER="${SK_CC:-cc}" \
+       > "$tmp/configure-ci.log" 2>&1; then
+    echo "CI=true with SK_IMPORT=AUTO configured without assimp" >&2; fail=1
+  elif ! grep -q "assimp" "$tmp/configure-ci.log"; then
+    cat "$tmp/configure-ci.log" >&2; echo "the CI configure failed without naming assimp" >&2; fail=1
+  else
+    echo "CI=true, SK_IMPORT=AUTO, no assimp: the configure fails naming assimp"
+  fi
 fi
 exit $fail
