@@ -140,6 +140,8 @@ extern const cli_command cli_cmd_export_mannequin; /* cmd_export.c */
 extern const cli_command cli_cmd_export_course;    /* cmd_export.c */
 extern const cli_command cli_cmd_convert;          /* cmd_export.c */
 extern const cli_command cli_cmd_compress;
+extern const cli_command cli_cmd_retarget;
+extern const cli_command cli_cmd_bench_retarget;
 extern const cli_command cli_cmd_bench_load;       /* cmd_bench.c */
 extern const cli_command cli_cmd_bench_json;       /* cmd_bench.c */
 extern const cli_command cli_cmd_bench_blend;

@@ -65,7 +65,7 @@ static void job_compress(crun *R, job *J) {
         double t0 = cli_now(), c0 = cli_thread_cpu_now();
         sk_clip *res = NULL;
         if (R->fps > 0.0) {
-            r = sk_clip_resample(src, a->skeleton, R->fps, NULL, &res, &err);
+            r = sk_clip_resample_limited(src, a->skeleton, R->fps, R->opt.max_work, NULL, &res, &err);
             if (r == SK_ERR_UNSUPPORTED) r = SK_OK, res = NULL; /* kept as it is */
             else if (r != SK_OK) {
                 snprintf(J->error, sizeof J->error, "%.300s: clip %u: %.400s", J->path, i, err.message);
@@ -211,7 +211,7 @@ static char *stem_of(const char *p) {
 typedef struct compress_args {
     cli_list inputs;
     const char *outdir;
-    double error_cm, shell_cm, scale, fps;
+    double error_cm, shell_cm, scale, fps, max_work;
     uint32_t threads;
     bool json;
 } compress_args;
@@ -229,6 +229,7 @@ static int cmd_compress(int argc, char **argv) {
     crun R;
     memset(&R, 0, sizeof R);
     R.opt.error_cm = args.error_cm, R.opt.shell_cm = args.shell_cm, R.opt.metres_per_unit = args.scale;
+    R.opt.max_work = args.max_work;
     R.fps = args.fps;
     for (uint32_t i = 0; i < args.inputs.n && ok; i++) ok = collect(&paths, &np, args.inputs.v[i]);
     if (ok && !np) {
@@ -283,6 +284,7 @@ static int cmd_compress(int argc, char **argv) {
             if (!J->ok) {
                 fprintf(stderr, "skelanim: %s\n", J->error);
                 status = 1;
+                free(J->rows); /* a failed job still owns its rows */
                 continue;
             }
             for (uint32_t c = 0; c < J->nrows; c++) {
@@ -332,11 +334,16 @@ static int cmd_compress(int argc, char **argv) {
             }
             free(J->rows);
         }
-        if (!json)
-            printf("total: %u clips (%u kept as keys), compressed %.0f -> %.0f bytes, ratio %.2f:1, max error %.5f cm, "
-                   "%.1f MB/s of raw data (%.2f s on %u thread%s; %.1f MB/s of thread CPU time, %.2f s)\n",
-                   clips, kept, raw, packed, packed > 0 ? raw / packed : 0.0, mx, secs > 0 ? raw / secs / 1e6 : 0.0, secs,
-                   threads, threads == 1 ? "" : "s", cpu > 0 ? raw / cpu / 1e6 : 0.0, cpu);
+        if (!json) {
+            if (packed > 0)
+                printf("total: %u clips (%u kept as keys), compressed %.0f -> %.0f bytes, ratio %.2f:1, max error %.5f cm, "
+                       "%.1f MB/s of raw data (%.2f s on %u thread%s; %.1f MB/s of thread CPU time, %.2f s)\n",
+                       clips, kept, raw, packed, raw / packed, mx, secs > 0 ? raw / secs / 1e6 : 0.0, secs, threads,
+                       threads == 1 ? "" : "s", cpu > 0 ? raw / cpu / 1e6 : 0.0, cpu);
+            else if (clips) /* nothing compressed: no ratio to give */
+                printf("total: %u clips, all kept as keys: nothing compressed\n", clips);
+            else printf("total: no clip compressed\n");
+        }
         free(R.jobs);
     }
     for (size_t i = 0; i < np; i++) free(paths[i]), free(stems[i]);
@@ -356,6 +363,9 @@ static const cli_opt compress_opts[] = {
      .help = "metres per unit of the inputs, 0.056444 for CMU .bvh"},
     {"--fps", CLI_REAL(compress_args, fps), .meta = "N", .min = 0.01, .max = 1e4,
      .help = "resample each clip at N frames per second first", .dflt_text = "as it is"},
+    {"--max-work", CLI_REAL(compress_args, max_work), .meta = "N", .min = 1, .max = 1e12,
+     .help = "the most frame-tracks (frames x tracks) one clip may be sampled at",
+     .dflt_text = "64 per value the clip stores, at least 2^20"},
     {"--jobs", CLI_INT(compress_args, threads), .short_name = 'j', .meta = "THREADS", .min = 1, .max = 256, .dflt = "1",
      .help = "files compressed at once"},
     {"--json", CLI_FLAG(compress_args, json), .help = "one JSON line per clip instead of the table"},

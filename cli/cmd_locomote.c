@@ -49,9 +49,27 @@ typedef struct locomote_args {
 } locomote_args;
 
 /* The foot metrics: one JSON line, or a few lines of text. */
+/* What a run did not do that the user asked for, on stderr whatever the
+ * output format: the path not walked to its end, a jump that never came, feet
+ * under the ground (a wall or a step the character cannot climb). */
+static void warn_run(const locomote_args *a, const loco_char *c, const loco_metrics *m, bool finished) {
+    if (!finished)
+        fprintf(stderr, "skelanim: warning: the run ended after %.1f s%s with %.2f of the path's %.2f m walked\n",
+                m->run_seconds, a->seconds > 0 ? " (--seconds)" : " (the longest run: give a shorter path)",
+                m->path_walked, m->path_length);
+    if (c->jump_at >= 0 && !m->jumped)
+        fprintf(stderr, "skelanim: warning: --jump %g: the run ended after %.1f s, before the jump\n", c->jump_at,
+                m->run_seconds);
+    if (m->penetration_max > 0.1)
+        fprintf(stderr, "skelanim: warning: a foot went %.2f m under the ground: the terrain is more than the character "
+                "can climb (a wall, or a step higher than its legs); %u stance leg-frames did not reach the ground\n",
+                m->penetration_max, m->unreached);
+}
+
 static void print_metrics(const locomote_args *a, const loco_char *c, const cli_terrain *terrain, const loco_metrics *m,
                           bool finished, double sim_ms) {
     double t = m->frames / a->fps;
+    warn_run(a, c, m, finished);
     loco_feet endf;
     loco_char_feet(c, &endf);
     if (a->json) {
@@ -65,6 +83,9 @@ static void print_metrics(const locomote_args *a, const loco_char *c, const cli_
                m->runs, 100 * m->slide_max, m->runs ? 100 * m->slide_sum / m->runs : 0.0, 100 * m->contact_max,
                m->contact_n ? 100 * m->contact_sum / m->contact_n : 0.0, 100 * m->penetration_max, m->unreached,
                endf.root.x, endf.root.y, endf.root.z, sim_ms);
+        printf(",\"path_finished\":%s,\"path_length_m\":%.4f,\"path_walked_m\":%.4f", finished ? "true" : "false",
+               m->path_length, m->path_walked);
+        if (c->jump_at >= 0) printf(",\"jumped\":%s", m->jumped ? "true" : "false");
         if (c->limits) printf(",\"limits_outside_frames\":%u", m->limit_outside);
         printf("}\n");
         return;
@@ -92,6 +113,11 @@ static int cmd_locomote(int argc, char **argv) {
     cli_seen seen;
     int prc = cli_parse(&cli_cmd_locomote, argc, argv, &a, &seen);
     if (prc != CLI_CONTINUE) return prc;
+    if (a.jump >= 0 && a.seconds > 0 && a.jump >= a.seconds) {
+        fprintf(stderr, "skelanim: --jump %g: the run lasts %g s (--seconds); the jump would never happen\n", a.jump,
+                a.seconds);
+        return 1;
+    }
     loco_setup setup = {0};
     setup.character = a.character;
     for (uint32_t i = 0; i < a.clips.n; i++) setup.clips[setup.nclips++] = a.clips.v[i];

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "skr.h"
 #include "ik_scene.h"
+#include "retarget_run.h"
 #include "terrain_spec.h"
 
 #include <math.h>
@@ -16,7 +17,7 @@ static bool ends_with(const char *s, const char *e) {
 }
 
 typedef struct render_args {
-    const char *file, *clip, *out, *ik_chain, *ik_legs, *camera, *terrain;
+    const char *file, *clip, *out, *ik_chain, *ik_legs, *camera, *terrain, *beside;
     double time, fps, azimuth, elevation, slope, scale;
     int ik; /* index into "reach|slope" (when given) */
     uint32_t frames, size[2];
@@ -44,6 +45,10 @@ static bool render_plan_make(const render_args *a, const cli_seen *seen, render_
     }
     if ((a->ik_chain && p->mode != SKR_IK_REACH) || (a->ik_legs && p->mode != SKR_IK_SLOPE)) {
         fprintf(stderr, "skelanim: --ik-chain goes with --ik reach, --ik-legs with --ik slope\n");
+        return false;
+    }
+    if (a->beside && (p->mode || a->terrain)) {
+        fprintf(stderr, "skelanim: --beside does not go with --ik or --terrain\n");
         return false;
     }
     if (a->terrain && p->mode) {
@@ -90,12 +95,14 @@ static bool render_plan_make(const render_args *a, const cli_seen *seen, render_
 }
 
 /* Every frame posed (palettes or bone matrices kept), the bounds over them, and the drawing. */
-typedef struct render_job {
+typedef struct render_job render_job;
+struct render_job {
     const render_args *a;
     const render_plan *p;
     const sk_asset *asset;
     const sk_skeleton *s;
     int32_t clip;
+    const sk_clip *clipp;   /* when set, played instead of asset->clips[clip] (--beside's retargeted clip) */
     skr_ik_scene ik;
     skr_model *model;       /* NULL: drawn as bones */
     bool bones;
@@ -104,13 +111,14 @@ typedef struct render_job {
     sk_mat4 *world, *pal, *bone_worlds;
     float *weights, *cpu_v;
     sk_vec3 *targets;
-    float bmin[3], bmax[3], root0[3], ground;
+    float bmin[3], bmax[3], root0[3], root1[3], ground;
     double ik_worst;
     uint32_t ik_unreached;
     cli_terrain *terrain;
     skr_terrain *tmesh;
     float fade_center[2], fade_radius;
-} render_job;
+    render_job *beside; /* --beside: the target drawn with this one */
+};
 
 static bool render_alloc(render_job *J) {
     uint32_t n = J->n, frames = J->p->frames;
@@ -152,11 +160,13 @@ static bool render_pose(render_job *J, sk_error *err) {
             } else
                 for (int k = 0; k < 2; k++) J->ik_worst = fmax(J->ik_worst, info.leg_result[k].error);
         } else {
-            if (J->clip >= 0) sk_clip_sample(J->asset->clips[J->clip], s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, J->local, wf), NULL);
+            if (J->clipp) sk_clip_sample(J->clipp, s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, J->local, wf), NULL);
+            else if (J->clip >= 0) sk_clip_sample(J->asset->clips[J->clip], s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, J->local, wf), NULL);
             else sk_pose_rest(s, SK_POSE_OF(s, J->local, wf), NULL);
             sk_local_to_model(s, SK_POSE_OF(s, J->local, NULL), NULL, J->world, s->joint_count, NULL);
         }
         if (f == 0 && n) memcpy(J->root0, &J->world[0].m[12], sizeof J->root0);
+        if (n) memcpy(J->root1, &J->world[0].m[12], sizeof J->root1);
         if (J->model) skr_model_palette(J->model, J->world, J->pal + (size_t)f * np);
         if (mode == SKR_IK_REACH)
             for (int k = 0; k < 3; k++) { /* keep the target path in the picture */
@@ -229,16 +239,8 @@ static bool render_terrain(render_job *J, sk_error *err) {
     return true;
 }
 
-/* Frame f drawn (the posed model or bones, the terrain, the IK target) into rgb. */
-static bool render_draw(render_job *J, skr_headless *hd, skr_renderer *rn, const skr_camera *cam, uint32_t f,
-                        unsigned char *rgb, sk_error *err) {
-    skr_frame_desc fd = {cam, {0.86f, 0.88f, 0.91f}, !J->terrain, J->ground, 0, {0, 0}};
-    if (J->p->mode == SKR_IK_SLOPE) { /* a patch of slope around the walk: a whole tilted plane would fill the sky */
-        fd.ground_slope[1] = tanf(J->ik.slope);
-        fd.grid_extent = 0.5f * fmaxf(J->bmax[0] - J->bmin[0], J->bmax[2] - J->bmin[2]) + 1.5f;
-    }
-    skr_begin_frame(rn, &fd);
-    if (J->tmesh) skr_draw_terrain(rn, J->tmesh, J->fade_center, J->fade_radius, fd.background);
+/* The character of J at frame f (its model or its bones). */
+static bool render_draw_character(render_job *J, skr_renderer *rn, uint32_t f, sk_error *err) {
     skr_draw_desc dd = {J->model, 1, J->pal + (size_t)f * J->np, NULL, NULL};
     if (J->a->cpu && !J->bones) {
         if (skr_model_skin_cpu(J->model, J->pal + (size_t)f * J->np, J->weights + (size_t)f * J->wstride, SK_SKIN_LBS,
@@ -252,6 +254,47 @@ static bool render_draw(render_job *J, skr_headless *hd, skr_renderer *rn, const
         skr_draw_skeleton(rn, J->s, J->bone_worlds + (size_t)f * J->n, bone_rgb);
     } else
         skr_draw_model(rn, &dd);
+    return true;
+}
+
+/* --beside: B (the target, posed like J) moved sideways, across J's direction
+ * of travel, by the sum of both characters' widths across it; the framed
+ * bounds and the ground take in both. */
+static void render_beside_place(render_job *J, render_job *B) {
+    float dx = J->root1[0] - J->root0[0], dz = J->root1[2] - J->root0[2], len = sqrtf(dx * dx + dz * dz);
+    float side[2] = {1.0f, 0.0f};
+    float size = fmaxf(J->bmax[1] - J->bmin[1], 1e-6f);
+    if (len > 0.1f * size) side[0] = -dz / len, side[1] = dx / len; /* across the travel */
+    /* Widths across the travel: the extent of each one's bounds along side. */
+    float wj = fabsf(side[0]) * (J->bmax[0] - J->bmin[0]) + fabsf(side[1]) * (J->bmax[2] - J->bmin[2]);
+    float wb = fabsf(side[0]) * (B->bmax[0] - B->bmin[0]) + fabsf(side[1]) * (B->bmax[2] - B->bmin[2]);
+    /* Centre B on J's centre, then move it over. */
+    float cj[2] = {0.5f * (J->bmin[0] + J->bmax[0]), 0.5f * (J->bmin[2] + J->bmax[2])};
+    float cb[2] = {0.5f * (B->bmin[0] + B->bmax[0]), 0.5f * (B->bmin[2] + B->bmax[2])};
+    float gap = fmaxf(wj + wb, 0.3f * size);
+    float off[2] = {cj[0] - cb[0] + side[0] * gap, cj[1] - cb[1] + side[1] * gap};
+    float dy = J->bmin[1] - B->bmin[1]; /* both on one ground */
+    for (size_t k = 0; k < (size_t)J->p->frames * B->np; k++) B->pal[k].m[12] += off[0], B->pal[k].m[13] += dy, B->pal[k].m[14] += off[1];
+    if (B->bones)
+        for (size_t k = 0; k < (size_t)J->p->frames * B->n; k++)
+            B->bone_worlds[k].m[12] += off[0], B->bone_worlds[k].m[13] += dy, B->bone_worlds[k].m[14] += off[1];
+    B->bmin[0] += off[0], B->bmax[0] += off[0], B->bmin[2] += off[1], B->bmax[2] += off[1];
+    B->bmin[1] += dy, B->bmax[1] += dy;
+    for (int k = 0; k < 3; k++) J->bmin[k] = fminf(J->bmin[k], B->bmin[k]), J->bmax[k] = fmaxf(J->bmax[k], B->bmax[k]);
+    J->ground = fminf(J->ground, B->ground + dy);
+}
+
+/* Frame f drawn (the posed model or bones, the terrain, the IK target) into rgb. */
+static bool render_draw(render_job *J, skr_headless *hd, skr_renderer *rn, const skr_camera *cam, uint32_t f,
+                        unsigned char *rgb, sk_error *err) {
+    skr_frame_desc fd = {cam, {0.86f, 0.88f, 0.91f}, !J->terrain, J->ground, 0, {0, 0}};
+    if (J->p->mode == SKR_IK_SLOPE) { /* a patch of slope around the walk: a whole tilted plane would fill the sky */
+        fd.ground_slope[1] = tanf(J->ik.slope);
+        fd.grid_extent = 0.5f * fmaxf(J->bmax[0] - J->bmin[0], J->bmax[2] - J->bmin[2]) + 1.5f;
+    }
+    skr_begin_frame(rn, &fd);
+    if (J->tmesh) skr_draw_terrain(rn, J->tmesh, J->fade_center, J->fade_radius, fd.background);
+    if (!render_draw_character(J, rn, f, err) || (J->beside && !render_draw_character(J->beside, rn, f, err))) return false;
     if (J->p->mode == SKR_IK_REACH) {
         const float red[3] = {0.9f, 0.1f, 0.1f};
         const float p[3] = {J->targets[f].x, J->targets[f].y, J->targets[f].z};
@@ -306,6 +349,38 @@ static bool render_write(render_job *J, skr_headless *hd, skr_renderer *rn, sk_e
     return true;
 }
 
+/* --beside TARGET: B is the target playing J's clip retargeted (contacts restored), posed like J. */
+static bool render_beside_setup(render_job *J, render_job *B, sk_asset **target, cli_retarget *rt, sk_clip **baked,
+                                sk_error *err) {
+    const render_args *a = J->a;
+    if (J->clip < 0 && !J->clipp) {
+        fprintf(stderr, "skelanim: render: --beside: %s has no clip to retarget\n", a->file);
+        return false;
+    }
+    if (!cli_load(a->beside, target)) return false;
+    if (cli_retarget_open(J->asset, *target, NULL, rt, err) != SK_OK ||
+        cli_retarget_bake(rt, J->asset->clips[J->clip], true, baked, NULL, err) != SK_OK) {
+        fprintf(stderr, "skelanim: render: --beside %s: %s\n", a->beside, err->message);
+        err->message[0] = 0;
+        return false;
+    }
+    memset(B, 0, sizeof *B);
+    B->a = a, B->p = J->p, B->asset = *target, B->s = (*target)->skeleton, B->clip = -1, B->clipp = *baked;
+    B->bones = (*target)->mesh_count == 0 && B->s->joint_count > 0;
+    if (!B->bones && skr_model_create(*target, 0, &B->model, err) != SK_OK) return false;
+    B->n = B->s->joint_count, B->wstride = B->s->weight_total + 1;
+    B->np = B->model ? skr_model_palette_size(B->model) : 0, B->nv = B->model ? skr_model_vertex_count(B->model) : 0;
+    if (!render_alloc(B)) return false;
+    if (!render_pose(B, err)) return false;
+    if (!(B->bmin[0] <= B->bmax[0])) {
+        fprintf(stderr, "skelanim: render: --beside %s: nothing to draw\n", a->beside);
+        return false;
+    }
+    render_beside_place(J, B);
+    J->beside = B;
+    return true;
+}
+
 static int cmd_render(int argc, char **argv) {
     render_args args;
     memset(&args, 0, sizeof args);
@@ -314,8 +389,13 @@ static int cmd_render(int argc, char **argv) {
     int rc = cli_parse(&cli_cmd_render, argc, argv, &args, &seen);
     if (rc != CLI_CONTINUE) return rc;
     if (!render_plan_make(&args, &seen, &plan)) return 1;
-    render_job J;
+    render_job J, B;
     memset(&J, 0, sizeof J);
+    memset(&B, 0, sizeof B);
+    sk_asset *target = NULL;
+    cli_retarget rt;
+    memset(&rt, 0, sizeof rt);
+    sk_clip *baked = NULL;
     J.a = &args, J.p = &plan;
     sk_asset *asset = NULL;
     skr_headless *hd = NULL;
@@ -352,6 +432,10 @@ static int cmd_render(int argc, char **argv) {
         fprintf(stderr, "skelanim: %s: nothing to draw (no triangle meshes and no joints)\n", args.file);
         goto done;
     }
+    if (args.beside && !render_beside_setup(&J, &B, &target, &rt, &baked, &err)) {
+        if (err.message[0]) goto fail;
+        goto done;
+    }
     if (J.terrain && !render_terrain(&J, &err)) goto fail;
     if (!render_write(&J, hd, rn, &err)) goto fail;
     rc = 0;
@@ -359,6 +443,10 @@ static int cmd_render(int argc, char **argv) {
 fail:
     fprintf(stderr, "skelanim: render: %s\n", err.message[0] ? err.message : "failed");
 done:
+    render_free(&B);
+    sk_clip_destroy(baked);
+    cli_retarget_close(&rt);
+    sk_asset_destroy(target);
     render_free(&J);
     skr_renderer_destroy(rn);
     skr_headless_destroy(hd);
@@ -389,6 +477,8 @@ static const cli_opt render_opts[] = {
     {"--cpu", CLI_FLAG(render_args, cpu), .help = "skin on the CPU instead of in the vertex shader"},
     {"--terrain", CLI_STRING(render_args, terrain), .meta = "SPEC",
      .help = "stand the character on a terrain at frame 0 (the forms below)"},
+    {"--beside", CLI_STRING(render_args, beside), .meta = "TARGET",
+     .help = "also draw TARGET (a file or " SK_CLI_MANNEQUIN ") beside it, playing the clip retargeted onto it"},
     {"--ik", CLI_CHOICE(render_args, ik, "reach|slope"),
      .help = "an IK scene: an arm reaching for a moving target, or a walk up a slope with the feet planted"},
     {"--ik-chain", CLI_STRING(render_args, ik_chain), .meta = "ROOT:TIP",

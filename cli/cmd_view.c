@@ -10,17 +10,32 @@
 #include "cli.h"
 #include "skr.h"
 #include "window.h"
+#include "retarget_run.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct view_args {
-    const char *file, *clip, *screenshot, *keys;
+    const char *file, *clip, *screenshot, *keys, *beside;
     uint32_t size[2], frames;
     double time;
     bool cpu, dqs, skeleton, print_state;
 } view_args;
+
+/* --beside TARGET: the target character playing every clip of the source
+ * retargeted (contacts restored), drawn beside it at the same clip time. */
+typedef struct view_beside {
+    sk_asset *asset;
+    cli_retarget rt;
+    sk_clip **clips;     /* one per source clip */
+    uint32_t clip_count;
+    skr_model *model;
+    sk_transform *local;
+    sk_mat4 *world, *pal;
+    float *weights, *cpu_v;
+    float offset[3];     /* where it stands, relative to its own model space */
+} view_beside;
 
 /* The viewer's state: the character, its buffers, what the keys change. */
 typedef struct viewer {
@@ -35,6 +50,7 @@ typedef struct viewer {
     cli_orbit orbit;
     float bmin[3], bmax[3];
     int w, h;
+    view_beside *beside; /* NULL without --beside */
 } viewer;
 
 static void clip_bounds(const sk_asset *a, const skr_model *m, int32_t clip, sk_transform *local, sk_mat4 *world,
@@ -122,6 +138,91 @@ static void press(viewer *v, int key) {
     }
 }
 
+/* The target at clip time t of source clip c (its palette moved to where it stands). */
+static void beside_pose(view_beside *b, uint32_t c, double t, bool cpu) {
+    const sk_skeleton *s = b->asset->skeleton;
+    sk_clip_sample(b->clips[c], s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, b->local, b->weights), NULL);
+    sk_local_to_model(s, SK_POSE_OF(s, b->local, NULL), NULL, b->world, s->joint_count, NULL);
+    skr_model_palette(b->model, b->world, b->pal);
+    for (uint32_t k = 0; k < skr_model_palette_size(b->model); k++)
+        b->pal[k].m[12] += b->offset[0], b->pal[k].m[13] += b->offset[1], b->pal[k].m[14] += b->offset[2];
+    if (cpu) skr_model_skin_cpu(b->model, b->pal, b->weights, SK_SKIN_LBS, SK_SIMD_AUTO, b->cpu_v, NULL);
+}
+
+/* Loads the target, bakes every source clip onto it, and places it beside
+ * the source: across the first clip's direction of travel (X when it stays
+ * in place), by the sum of both characters' widths at rest. */
+static bool beside_open(viewer *v, const char *path, view_beside *b, sk_error *err) {
+    const sk_asset *src = v->asset;
+    if (!cli_load(path, &b->asset)) return false;
+    if (cli_retarget_open(src, b->asset, NULL, &b->rt, err) != SK_OK) {
+        fprintf(stderr, "skelanim: view: --beside %s: %s\n", path, err->message);
+        err->message[0] = 0;
+        return false;
+    }
+    b->clips = calloc(src->clip_count + 1, sizeof *b->clips);
+    if (!b->clips) return false;
+    for (; b->clip_count < src->clip_count; b->clip_count++)
+        if (cli_retarget_bake(&b->rt, src->clips[b->clip_count], true, &b->clips[b->clip_count], NULL, err) != SK_OK) {
+            fprintf(stderr, "skelanim: view: --beside %s: clip '%s': %s\n", path, sk_clip_name(src->clips[b->clip_count]),
+                    err->message);
+            err->message[0] = 0;
+            return false;
+        }
+    if (skr_model_create(b->asset, 0, &b->model, err) != SK_OK) return false;
+    const sk_skeleton *s = b->asset->skeleton;
+    uint32_t n = s->joint_count, np = skr_model_palette_size(b->model), nv = skr_model_vertex_count(b->model);
+    b->local = calloc(n ? n : 1, sizeof *b->local);
+    b->world = calloc(n ? n : 1, sizeof *b->world);
+    b->pal = calloc(np ? np : 1, sizeof *b->pal);
+    b->weights = calloc(s->weight_total + 1, sizeof *b->weights);
+    b->cpu_v = calloc((size_t)nv * 6 + 1, sizeof *b->cpu_v);
+    if (!b->local || !b->world || !b->pal || !b->weights || !b->cpu_v) return false;
+    /* Widths at rest (joints and mesh), and the direction of travel of the source's root. */
+    float lo[2][3], hi[2][3];
+    for (int c = 0; c < 2; c++) {
+        const sk_skeleton *sk = c ? s : src->skeleton;
+        sk_transform *local = c ? b->local : v->local;
+        sk_mat4 *world = c ? b->world : v->world;
+        sk_pose_rest(sk, SK_POSE_OF(sk, local, NULL), NULL);
+        sk_local_to_model(sk, SK_POSE_OF(sk, local, NULL), NULL, world, sk->joint_count, NULL);
+        for (int k = 0; k < 3; k++) lo[c][k] = INFINITY, hi[c][k] = -INFINITY;
+        for (uint32_t j = 0; j < sk->joint_count; j++)
+            for (int k = 0; k < 3; k++) lo[c][k] = fminf(lo[c][k], world[j].m[12 + k]), hi[c][k] = fmaxf(hi[c][k], world[j].m[12 + k]);
+        skr_model *m = c ? b->model : v->model;
+        sk_mat4 *pal = c ? b->pal : v->pal;
+        skr_model_palette(m, world, pal);
+        skr_model_bounds(m, pal, NULL, lo[c], hi[c]);
+    }
+    float side[2] = {1.0f, 0.0f};
+    if (src->clip_count && src->skeleton->joint_count) {
+        const sk_skeleton *sk = src->skeleton;
+        float p[2][3];
+        for (int e = 0; e < 2; e++) {
+            sk_clip_sample(src->clips[0], sk, e ? sk_clip_duration(src->clips[0]) : 0.0, SK_LOOP_CLAMP,
+                           SK_POSE_OF(sk, v->local, NULL), NULL);
+            sk_local_to_model(sk, SK_POSE_OF(sk, v->local, NULL), NULL, v->world, sk->joint_count, NULL);
+            memcpy(p[e], &v->world[0].m[12], sizeof p[e]);
+        }
+        float dx = p[1][0] - p[0][0], dz = p[1][2] - p[0][2], len = sqrtf(dx * dx + dz * dz);
+        if (len > 0.1f * (hi[0][1] - lo[0][1])) side[0] = -dz / len, side[1] = dx / len;
+    }
+    float width = 0;
+    for (int c = 0; c < 2; c++) width += fabsf(side[0]) * (hi[c][0] - lo[c][0]) + fabsf(side[1]) * (hi[c][2] - lo[c][2]);
+    b->offset[0] = side[0] * width, b->offset[1] = lo[0][1] - lo[1][1], b->offset[2] = side[1] * width;
+    v->beside = b;
+    return true;
+}
+
+static void beside_close(view_beside *b) {
+    for (uint32_t i = 0; i < b->clip_count; i++) sk_clip_destroy(b->clips[i]);
+    free(b->clips);
+    skr_model_destroy(b->model);
+    free(b->local), free(b->world), free(b->pal), free(b->weights), free(b->cpu_v);
+    cli_retarget_close(&b->rt);
+    sk_asset_destroy(b->asset);
+}
+
 /* The pose at v->t, skinned on the GPU or the CPU; returns the skinning path's name. */
 static const char *pose(viewer *v, skr_draw_desc *dd) {
     const sk_skeleton *s = v->asset->skeleton;
@@ -131,6 +232,7 @@ static const char *pose(viewer *v, skr_draw_desc *dd) {
     sk_local_to_model(s, SK_POSE_OF(s, v->local, NULL), NULL, v->world, s->joint_count, NULL);
     skr_model_palette(v->model, v->world, v->pal);
     *dd = (skr_draw_desc){v->model, 1, v->pal, NULL, NULL};
+    if (v->beside && v->clip >= 0) beside_pose(v->beside, (uint32_t)v->clip, v->t, v->cpu);
     if (!v->cpu) return "GPU skinning";
     sk_error e2 = {0};
     const char *mode = v->dqs ? "CPU DQS" : "CPU LBS";
@@ -188,6 +290,11 @@ static bool view_loop(viewer *v, const view_args *a, cli_window *win, skr_render
         skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, true, v->bmin[1], 0, {0, 0}};
         skr_begin_frame(rn, &fd);
         skr_draw_model(rn, &dd);
+        if (v->beside && v->clip >= 0) {
+            skr_draw_desc bd = {v->beside->model, 1, v->beside->pal, NULL, NULL};
+            if (v->cpu) bd.palettes = NULL, bd.cpu_vertices = v->beside->cpu_v;
+            skr_draw_model(rn, &bd);
+        }
         if (v->skeleton) {
             const float rgbk[3] = {0.95f, 0.35f, 0.1f};
             skr_draw_skeleton(rn, v->asset->skeleton, v->world, rgbk);
@@ -244,6 +351,8 @@ static int cmd_view(int argc, char **argv) {
     if (!cli_load(a.file, &asset)) return 1;
     viewer v;
     memset(&v, 0, sizeof v);
+    view_beside beside;
+    memset(&beside, 0, sizeof beside);
     v.asset = asset;
     v.clip = asset->clip_count ? 0 : -1;
     if (a.clip && (v.clip = cli_find_clip(asset, a.clip)) == -2) {
@@ -272,7 +381,16 @@ static int cmd_view(int argc, char **argv) {
     if (!v.local || !v.world || !v.pal || !v.weights || !v.cpu_v) goto done;
     v.morph = skr_model_has_morph(v.model); /* morph targets are applied on the CPU path only */
     if (v.morph) v.cpu = true;
+    if (a.beside && !beside_open(&v, a.beside, &beside, &err)) {
+        if (err.message[0]) goto fail;
+        goto done;
+    }
     first_bounds(&v, v.paused);
+    if (v.beside) /* the camera takes in both */
+        for (int k = 0; k < 3; k++) {
+            float o = beside.offset[k];
+            v.bmin[k] = fminf(v.bmin[k], v.bmin[k] + o), v.bmax[k] = fmaxf(v.bmax[k], v.bmax[k] + o);
+        }
     reset_orbit(&v.orbit, v.bmin, v.bmax, v.w, v.h);
     if (!view_loop(&v, &a, win, rn, &err)) goto fail;
     rc = 0;
@@ -280,6 +398,7 @@ static int cmd_view(int argc, char **argv) {
 fail:
     fprintf(stderr, "skelanim: view: %s\n", err.message[0] ? err.message : "failed");
 done:
+    beside_close(&beside);
     skr_model_destroy(v.model);
     skr_renderer_destroy(rn);
     cli_window_close(win);
@@ -303,6 +422,8 @@ static const cli_opt view_opts[] = {
      .help = "write the last frame to F.png (--frames N, else 1 frame)"},
     {"--keys", CLI_STRING(view_args, keys), .meta = "K,K,...",
      .help = "press these keys, one per frame from the second on (with --frames; names below)"},
+    {"--beside", CLI_STRING(view_args, beside), .meta = "TARGET",
+     .help = "also show TARGET (a file or " SK_CLI_MANNEQUIN ") beside it, playing the clips retargeted onto it"},
     {"--print-state", CLI_FLAG(view_args, print_state),
      .help = "print the state and window title of every frame (with --frames)"},
 };

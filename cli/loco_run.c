@@ -343,9 +343,19 @@ static bool ground_y(const sk_terrain *t, sk_vec3 p, float *y) {
         return true;
     }
     sk_terrain_hit h;
-    if (!sk_terrain_height(t, p.x, p.z, p.y + 2.0f, 50.0f, &h)) return false;
-    *y = h.point.y;
-    return true;
+    if (sk_terrain_height(t, p.x, p.z, p.y + 2.0f, 50.0f, &h)) {
+        *y = h.point.y;
+        return true;
+    }
+    /* No ground within 2 m above to 48 m below the point: either a drop, or
+     * the point is inside the terrain (a wall, a step higher than a leg: the
+     * ray starts under the surface). Looked at from far above, a surface
+     * over the point is ground the foot is buried in. */
+    if (sk_terrain_height(t, p.x, p.z, p.y + 1e5f, 2e5f, &h) && h.point.y > p.y) {
+        *y = h.point.y;
+        return true;
+    }
+    return false;
 }
 
 static void close_run(loco_metrics *m, uint32_t l) {
@@ -372,7 +382,8 @@ void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const loco_fee
         if (f->stance) {
             m->stance_frames[l]++;
             m->moving_stance[l] += moving;
-            if (!f->reached) m->unreached++;
+            /* a stance foot under the ground (buried in a wall) did not reach it either */
+            if (!f->reached || pen > 0.05) m->unreached++;
             double c = INFINITY;
             if (hh) c = fabs(f->heel.y - gh);
             if (ht && fabs(f->toe.y - gt) < c) c = fabs(f->toe.y - gt);
@@ -458,6 +469,10 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         if (seconds <= 0 && finished_at >= 0 && t >= finished_at + 1.0) break;
     }
     loco_metrics_finish(m);
+    m->path_length = sk_path_follower_length(&pf);
+    m->path_walked = pf.finished ? m->path_length : pf.progress;
+    m->run_seconds = total;
+    m->jumped = jumped;
     if (finished) *finished = pf.finished;
     return true;
 }

@@ -106,6 +106,9 @@ typedef struct loco_metrics {
     double penetration_max;
     uint32_t unreached;             /* stance leg-frames whose IK did not reach the ankle target */
     uint32_t limit_outside;         /* frames with a leg joint outside c->limits (sk_ik_limit_check, 1e-3 rad) */
+    double path_length, path_walked;/* m: the path's length, and how much of it the run covered */
+    double run_seconds;             /* the simulated time the run was given */
+    bool jumped;                    /* a requested jump (c->jump_at >= 0) took place */
 } loco_metrics;
 
 void loco_metrics_init(loco_metrics *m, uint32_t legs);

@@ -12,7 +12,7 @@ add_library(skelanim_render STATIC ${SK_RENDER_SOURCES})
 target_compile_options(skelanim_render PRIVATE ${SK_WARN})
 target_compile_definitions(skelanim_render PRIVATE _POSIX_C_SOURCE=200809L)
 target_include_directories(skelanim_render PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/render)
-target_link_libraries(skelanim_render PUBLIC skelanim_static PkgConfig::EPOXY PkgConfig::EGL PkgConfig::PNG ${GIF_LIBRARY} ${STB_LIBRARY} m)
+target_link_libraries(skelanim_render PUBLIC skelanim_static PkgConfig::EPOXY PkgConfig::EGL PkgConfig::PNG ${GIF_LIBRARY} ${STB_LIBRARY} ${CMAKE_DL_LIBS} m)
 target_link_libraries(skelanim PRIVATE skelanim_render)
 # Windows (skelanim view, skelanim demo --window): SDL2. Without it those two
 # commands say so; rendering to files still works.

@@ -15,7 +15,7 @@ shared=${SK_SHARED_DIR:-$src/../shared}
 sep=$'\n#skelanim-fuzz-bin#\n'
 psep=$'\n#skelanim-fuzz-params#\n'
 rm -rf "$out"
-mkdir -p "$out"/{gltf,glb,roundtrip,graph,ik,blend,skin,bvh,skc}
+mkdir -p "$out"/{gltf,glb,roundtrip,graph,ik,blend,skin,bvh,skc,retarget,compress,locomote}
 max=${FUZZ_SEED_MAX_BYTES:-300000}
 
 # A .gltf and its first buffer as one input: JSON, separator, bytes.
@@ -101,12 +101,16 @@ if [[ -n "${SK_CLI:-}" ]]; then
   done
 fi
 
+# Retargeting maps: the committed regression inputs and one map per humanoid bone name.
+for f in "$src"/fuzz/regress/retarget/*; do [[ -f "$f" ]] && cp "$f" "$out/retarget/"; done
+printf '{"map": {"thigh_l": "thigh_r", "thigh_r": "thigh_l"}, "source": {"left_upper_leg": "thigh_r", "right_upper_leg": "thigh_l"}}' >"$out/retarget/swap_legs.json"
+
 # Byte-driven harnesses: a few fixed patterns (the committed regression inputs add more).
 for h in ik blend skin; do
   for k in 0 1 2 3; do
     head -c $((64 + k * 700)) /dev/zero | tr '\0' "\\$(printf '%03o' $((k * 37 + 1)))" >"$out/$h/fill_$k"
   done
 done
-for h in gltf glb roundtrip graph ik blend skin bvh skc; do
+for h in gltf glb roundtrip graph ik blend skin bvh skc retarget; do
   echo "seed: $h: $(find "$out/$h" -type f | wc -l) inputs"
 done

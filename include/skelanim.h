@@ -28,6 +28,7 @@
 #include "skelanim/anim/blendspace.h"
 #include "skelanim/anim/motor.h"
 #include "skelanim/anim/graph.h"
+#include "skelanim/anim/retarget.h"
 /* ik, skinning, built-in content */
 #include "skelanim/ik/ik.h"
 #include "skelanim/skin/skinning.h"
@@ -37,6 +38,7 @@
 #include "skelanim/world/terrain.h"
 /* locomotion (seed 002 and 004): motion analysis, synchronisation, foot placement */
 #include "skelanim/locomotion/analysis.h"
+#include "skelanim/locomotion/contacts.h"
 #include "skelanim/locomotion/controller.h"
 #include "skelanim/locomotion/locomotor.h"
 #include "skelanim/locomotion/procedural.h"
@@ -52,6 +54,7 @@
 #include "skelanim/io/skc.h"
 #include "skelanim/io/graph_json.h"
 #include "skelanim/io/analysis_json.h"
+#include "skelanim/io/retarget_json.h"
 /* import (libskelanim_import, built when assimp is there: SK_IMPORT): FBX, COLLADA, ... */
 #include "skelanim/import/import.h"
 #endif

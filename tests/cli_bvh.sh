@@ -96,4 +96,18 @@ PY
 else
   sk_missing_part "../shared/mocap/bvh/02_01.bvh is absent"
 fi
+# convert FILE OUT.bvh: the written file reads back (info), the sampling and scale said on stderr,
+# a refusal exits 1 and writes nothing, .bvh-only options refused for a .glb
+"$SK_CLI" convert @mannequin --clip walk "$tmp/m.bvh" >"$tmp/out" 2>"$tmp/err" || fail "convert to .bvh failed"
+grep -q "wrote $tmp/m.bvh (22 joints" "$tmp/out" || fail "convert to .bvh: no summary"
+"$SK_CLI" info "$tmp/m.bvh" >/dev/null || fail "the written .bvh does not read"
+"$SK_CLI" convert @mannequin --clip walk --euler ZXY "$tmp/z.bvh" >/dev/null || fail "--euler ZXY failed"
+[[ $(grep -c "Zrotation Xrotation Yrotation" "$tmp/z.bvh") -eq 22 ]] || fail "--euler ZXY: not every joint in ZXY"
+set +e
+"$SK_CLI" convert @mannequin --clip nosuch "$tmp/n.bvh" >/dev/null 2>"$tmp/err"; rc=$?
+"$SK_CLI" convert @mannequin --euler XYZ "$tmp/n.glb" >/dev/null 2>"$tmp/err2"; rc2=$?
+set -e
+[[ $rc -ne 0 && ! -e "$tmp/n.bvh" ]] || fail "convert --clip nosuch: exit $rc"
+[[ $rc2 -eq 1 ]] && grep -q "applies to a .bvh output only" "$tmp/err2" || fail "--euler with a .glb output not refused"
+
 sk_done cli_bvh

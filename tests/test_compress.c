@@ -119,7 +119,7 @@ static void check_asset(const char *label, const sk_asset *as, double m_per_unit
     double cm = 100.0 * m_per_unit, shell = 3.0 / cm, limit = 0.01;
     for (uint32_t c = 0; c < as->clip_count; c++) {
         const sk_clip *raw = as->clips[c];
-        sk_compress_options o = {0.01, 3.0, m_per_unit, 0, 0};
+        sk_compress_options o = {0.01, 3.0, m_per_unit, 0, 0, 0};
         sk_compress_stats st;
         sk_clip *cc = NULL;
         sk_error err = {0};
@@ -265,7 +265,7 @@ static void test_simd_far_lanes(void **state) {
         sk_error err = {0};
         const sk_skeleton *s = as->skeleton;
         uint32_t J = s->joint_count;
-        sk_compress_options o = {0.01, 3.0, strstr(clips[f], "_scaled") ? 1.0 : CMU_M_PER_UNIT, 0, 0};
+        sk_compress_options o = {0.01, 3.0, strstr(clips[f], "_scaled") ? 1.0 : CMU_M_PER_UNIT, 0, 0, 0};
         sk_compress_stats st;
         sk_clip *res = NULL, *cc = NULL;
         assert_int_equal(sk_clip_resample(as->clips[0], s, 24.0, NULL, &res, &err), SK_OK);
@@ -440,7 +440,7 @@ static void test_cursor_cache(void **state) {
     sk_error err = {0};
     assert_int_equal(sk_mannequin_create(NULL, NULL, &m, &err), SK_OK);
     sk_clip *cc[4];
-    sk_compress_options o = {0.01, 3.0, 1.0, 0, 0};
+    sk_compress_options o = {0.01, 3.0, 1.0, 0, 0, 0};
     for (uint32_t i = 0; i < 4; i++) {
         assert_int_equal(sk_clip_compress(m->clips[i], m->skeleton, &o, NULL, &cc[i], NULL, &err), SK_OK);
         assert_true(sk_clip_is_compressed(cc[i]));
@@ -461,7 +461,7 @@ static void test_cursor_cache(void **state) {
         for (int f = 0; f < 3; f++) {
             sk_asset *as = load_mocap(shared, clips[f]);
             sk_clip *res = NULL, *c2[2] = {NULL, NULL};
-            sk_compress_options oc = {0.01, 3.0, CMU_M_PER_UNIT, 0, 0};
+            sk_compress_options oc = {0.01, 3.0, CMU_M_PER_UNIT, 0, 0, 0};
             assert_int_equal(sk_clip_resample(as->clips[0], as->skeleton, 24.0, NULL, &res, &err), SK_OK);
             assert_int_equal(sk_clip_compress(res, as->skeleton, &oc, NULL, &c2[0], NULL, &err), SK_OK);
             assert_int_equal(sk_clip_compress(as->clips[0], as->skeleton, &oc, NULL, &c2[1], NULL, &err), SK_OK);
@@ -490,7 +490,7 @@ static void test_scalar_compressor(void **state) {
         sk_error err = {0};
         sk_clip *src = NULL, *cc[2] = {NULL, NULL};
         if (f == 2) assert_int_equal(sk_clip_resample(as->clips[0], as->skeleton, 24.0, NULL, &src, &err), SK_OK);
-        sk_compress_options o = {0.01, 3.0, CMU_M_PER_UNIT, 0, 0};
+        sk_compress_options o = {0.01, 3.0, CMU_M_PER_UNIT, 0, 0, 0};
         sk_compress_stats st[2];
         for (int simd = 0; simd < 2; simd++) {
             const bool wide = simd != 0;
@@ -569,7 +569,7 @@ static void test_whole_pose(void **state) {
             }
         sk_clip *raw = NULL, *cc = NULL;
         assert_int_equal(sk_clip_builder_finish(b, &raw, NULL), SK_OK);
-        sk_compress_options o = {0.01, 3.0, 1.0, 0, 0};
+        sk_compress_options o = {0.01, 3.0, 1.0, 0, 0, 0};
         sk_error err = {0};
         if (sk_clip_compress(raw, s, &o, NULL, &cc, NULL, &err) != SK_OK) fail_msg("%u joints: %s", J, err.message);
         size_t cn = sk_clip_cursor_cache_size(cc);

@@ -146,7 +146,7 @@ static void measure(const sk_clip *in, const sk_skeleton *s, double mpu, const c
     memset(out, 0, sizeof *out);
     input_size(in, &out->joints, &out->frames);
     assert_true(out->joints > 0 && out->frames > 1);
-    sk_compress_options o = {ERROR_CM, SHELL_CM, mpu, 0, 0};
+    sk_compress_options o = {ERROR_CM, SHELL_CM, mpu, 0, 0, 0};
     sk_compress_stats st;
     sk_clip *cc = NULL;
     sk_error err = {0};

@@ -175,7 +175,7 @@ static void test_model(const char *dir, const char *model, stats *total, double 
     sk_clip **orig = calloc(as->clip_count + 1, sizeof *orig);
     if (error_m > 0)
         for (uint32_t ci = 0; ci < as->clip_count; ci++) {
-            sk_compress_options co = {100 * error_m, 100 * shell_m, 1.0, 0, 0};
+            sk_compress_options co = {100 * error_m, 100 * shell_m, 1.0, 0, 0, 0};
             sk_clip *cc = NULL;
             if (sk_clip_compress(as->clips[ci], as->skeleton, &co, NULL, &cc, NULL, NULL) == SK_OK) {
                 orig[ci] = as->clips[ci];

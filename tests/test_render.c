@@ -7,12 +7,9 @@
  * context is a failure, not a skip, with or without CI: make test installs
  * Mesa. Without ../shared the CesiumMan tests follow tests/support.h's rule
  * (skipped, or a failure under CI). */
-#define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD, RTLD_NODELETE: pinning the GL driver (below) */
 #include "support.h"
 #include "skr.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,23 +28,9 @@ typedef struct scene {
     skr_camera cam;
 } scene;
 
-/* Mesa unloads its DRI driver (e.g. swrast_dri.so) at exit before
- * LeakSanitizer runs; the few objects the driver keeps per display then look
- * leaked, with no module name a suppression could match. Keeping the driver
- * mapped (RTLD_NODELETE) leaves them reachable from its data, so this test runs
- * with leak detection on and needs no suppression file. */
-static int pin_dri_driver(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    (void)data;
-    const char *name = info->dlpi_name;
-    size_t n = name ? strlen(name) : 0;
-    if (n > 7 && !strcmp(name + n - 7, "_dri.so")) {
-        void *h = dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-        if (h) dlclose(h);
-    }
-    return 0;
-}
-
+/* Leak detection stays on: skr_headless_create keeps Mesa's DRI driver mapped
+ * (RTLD_NODELETE), so the objects it keeps per display stay reachable at exit
+ * and LeakSanitizer needs no suppression file (render/headless.c). */
 static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t, unsigned flags) {
     sk_error err = {0};
     memset(sc, 0, sizeof *sc);
@@ -55,7 +38,6 @@ static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t, unsig
     sc->hd = skr_headless_create(W, H, 0, &err);
     if (!sc->hd) fprintf(stderr, "no off-screen GL context: %s\n", err.message);
     assert_non_null(sc->hd);
-    dl_iterate_phdr(pin_dri_driver, NULL);
     skr_headless_bind(sc->hd);
     assert_int_equal(skr_renderer_create(&sc->rn, &err), SK_OK);
     assert_int_equal(skr_model_create(asset, flags, &sc->model, &err), SK_OK);

@@ -80,7 +80,7 @@ static void make_skc(uint8_t **out, size_t *size, sk_asset **src, sk_clip **cc) 
     sk_error err = {0};
     assert_int_equal(sk_bvh_load_memory(text, strlen(text), "synthetic", NULL, src, &err), SK_OK);
     free(text);
-    sk_compress_options o = {0.01, 3.0, 0.01, 0, 0};
+    sk_compress_options o = {0.01, 3.0, 0.01, 0, 0, 0};
     sk_compress_stats st;
     assert_int_equal(sk_clip_compress((*src)->clips[0], (*src)->skeleton, &o, NULL, cc, &st, &err), SK_OK);
     sk_clip *clips[2] = {*cc, (*src)->clips[0]};

@@ -151,7 +151,7 @@ static void test_sample_layouts(void **st) {
                  * rows (layout 4: every joint animated) or lane by lane */
                 sk_clip *cc = NULL;
                 sk_error err = {0};
-                sk_compress_options o = {2.0, 3.0, 1.0, 0, 0}; /* random keys: a loose bound is enough here */
+                sk_compress_options o = {2.0, 3.0, 1.0, 0, 0, 0}; /* random keys: a loose bound is enough here */
                 sk_result cr = sk_clip_compress(c, s, &o, NULL, &cc, NULL, &err);
                 if (cr != SK_OK) fprintf(stderr, "%s: %s\n", what, err.message);
                 assert_int_equal(cr, SK_OK);
@@ -209,7 +209,7 @@ static void test_sample_sparse_compressed(void **st) {
     assert_int_equal(sk_clip_builder_add_track(b, &tt, &err), SK_OK);
     sk_clip *c = NULL, *cc = NULL;
     assert_int_equal(sk_clip_builder_finish(b, &c, &err), SK_OK);
-    sk_compress_options o = {2.0, 3.0, 1.0, 0, 0}; /* random keys: a loose bound is enough here */
+    sk_compress_options o = {2.0, 3.0, 1.0, 0, 0, 0}; /* random keys: a loose bound is enough here */
     assert_int_equal(sk_clip_compress(c, s, &o, NULL, &cc, NULL, &err), SK_OK);
     /* the eight constant tracks kept as such, in four groups (0, 1, 2, 4) */
     assert_int_equal(cc->track_count - cc->cc.anim, 8);

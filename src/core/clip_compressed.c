@@ -70,7 +70,13 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
                     if (v[k] < -2.0f || v[k] > 2.0f) return bad(err, "bad constant rotation");
                     l2 += v[k] * v[k];
                 }
-                if (!(l2 > 0.25f)) return bad(err, "bad constant rotation");
+                /* a unit quaternion, within the glTF validator's tolerance that the glTF
+                 * reader applies to rotation keys: |length - 1| <= 0.00769 */
+                double len = sqrt((double)l2);
+                if (!(fabs(len - 1.0) <= 0.00769))
+                    return sk_error_set(err, SK_ERR_INVALID_DATA,
+                                        "compressed clip: constant rotation of joint %u is not a unit quaternion "
+                                        "(length %g)", j, len);
             }
         }
     }

@@ -951,8 +951,27 @@ sk_result sk_glb_write_memory_ex(const sk_asset *asset, const sk_glb_write_optio
                     gw_put32(b + 4, GLB_BIN);
                     memcpy(b + 8, w.bin, w.bin_size);
                 }
-                *out = p;
-                *size = total;
+                /* One rule for what is written and what is read: the file
+                 * must load with the reader's own checks (world-space bounds,
+                 * unit rotations, key order, ...), or it is not written. */
+                sk_gltf_options ro;
+                memset(&ro, 0, sizeof ro);
+                ro.allocator = *w.alloc;
+                ro.skip_image_data = true;
+                sk_asset *back = NULL;
+                sk_error re = {0};
+                sk_result rr = sk_gltf_load_memory(p, total, NULL, &ro, &back, &re);
+                if (rr != SK_OK) {
+                    char msg[sizeof re.message + 64];
+                    snprintf(msg, sizeof msg, "the glTF reader would refuse the file: %s", re.message);
+                    sk_free(w.alloc, p, total);
+                    if (rr == SK_ERR_OUT_OF_MEMORY) gw_fail(&w, rr, "out of memory");
+                    else gw_fail(&w, SK_ERR_INVALID_ARGUMENT, msg);
+                } else {
+                    sk_asset_destroy(back);
+                    *out = p;
+                    *size = total;
+                }
             }
         }
     }

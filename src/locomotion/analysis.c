@@ -699,6 +699,13 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
         t_start = o.cycle_start;
         dur = o.cycle_end - o.cycle_start;
     }
+    /* The same bounds whatever chose the cycle (sk_motion_find_cycle has the hour too). */
+    if (dur > SK_ANALYSIS_MAX_CYCLE)
+        return sk_error_set(err, SK_ERR_LIMIT, "%s: cycle of %g s: longer than an hour", cname, dur);
+    if (dur < SK_ANALYSIS_MIN_CYCLE)
+        return sk_error_set(err, SK_ERR_INVALID_DATA,
+                            "%s: cycle of %g s: shorter than %g s, too short for a step (not a walk cycle?)", cname, dur,
+                            SK_ANALYSIS_MIN_CYCLE);
     if (leg_count < 1 || leg_count > SK_ANALYSIS_MAX_LEGS)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %u legs (1 to %u)", cname, leg_count,
                             SK_ANALYSIS_MAX_LEGS);
@@ -852,7 +859,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
     if (min_duration == 0) min_duration = 0.4;
     double dur = sk_clip_duration(clip);
     const double rate = 60.0;
-    if (!isfinite(dur) || dur > 3600)
+    if (!isfinite(dur) || dur > SK_ANALYSIS_MAX_CYCLE)
         return sk_error_set(err, SK_ERR_LIMIT, "%s: clip of %g s: longer than an hour", cname, dur);
     uint32_t n = (uint32_t)floor(dur * rate) + 1, lag_min = (uint32_t)ceil(min_duration * rate);
     if (n < lag_min + 3)

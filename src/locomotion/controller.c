@@ -30,7 +30,10 @@ sk_result sk_path_follower_init(sk_path_follower *pf, const sk_path_follower_des
         if (i > 0) total += hypotf(x - pf->points[2 * i - 2], z - pf->points[2 * i - 1]);
         pf->cumulative[i] = total;
     }
-    if (!(total > 1e-3f)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "path: all points are the same");
+    if (!(total > 0.0f)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "path: all points are the same");
+    if (!(total >= 1e-4f))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "path: %.3g mm long; the shortest path is 0.1 mm",
+                            1e3 * (double)total);
     pf->speed_target = d->speed > 0 ? d->speed : 1.4f;
     pf->max_turn_rate = d->max_turn_rate > 0 ? d->max_turn_rate : 0.5f * SKM_PI;
     pf->acceleration = d->acceleration > 0 ? d->acceleration : 2.0f;
@@ -93,8 +96,14 @@ void sk_path_follower_step(sk_path_follower *pf, double dt) {
     at(pf, fminf(pf->progress + pf->lookahead, total), &tx, &tz);
     float ex = pf->points[2 * pf->count - 2], ez = pf->points[2 * pf->count - 1];
     float to_end = hypotf(ex - pf->x, ez - pf->z);
-    float left = (total - pf->progress) > to_end ? (total - pf->progress) : to_end;
-    if (to_end < pf->lookahead) { tx = ex; tz = ez; }
+    /* What is left is measured along the path: a path that comes back to an
+     * earlier point of itself (a U-turn, a loop, a closed square) is not over
+     * when the character stands near its last point early on. The end is
+     * near only when the path left is about the straight way there. */
+    float remaining = total - pf->progress;
+    bool last_stretch = remaining <= to_end + 0.05f + 0.1f * pf->lookahead;
+    float left = remaining > to_end ? remaining : to_end;
+    if (last_stretch && to_end < pf->lookahead) { tx = ex; tz = ez; }
     float err = 0;
     if (hypotf(tx - pf->x, tz - pf->z) > 1e-3f) {
         float want = atan2f(tx - pf->x, tz - pf->z);
@@ -109,7 +118,7 @@ void sk_path_follower_step(sk_path_follower *pf, double dt) {
     float dv = pf->acceleration * fdt;
     pf->speed += skm_clampf(v_want - pf->speed, -dv, dv);
     float step = pf->speed * fdt;
-    if (to_end < 0.02f || (left <= to_end + 1e-3f && step >= to_end)) { /* arrived */
+    if (last_stretch && (to_end < 0.02f || step >= to_end)) { /* arrived */
         pf->x = ex;
         pf->z = ez;
         pf->speed = 0;

@@ -185,6 +185,33 @@ static double own_rate(const sk_clip *clip) {
     return period > 0.0 ? 1.0 / period : 0.0;
 }
 
+double sk_clip_work_limit(const sk_clip *clip) {
+    if (!clip) return SK_WORK_MIN;
+    double values = 0.0;
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        sk_track_info ti;
+        sk_clip_track_info(clip, i, &ti);
+        values += (double)ti.key_count * ti.width * (ti.interpolation == SK_INTERP_CUBICSPLINE ? 3.0 : 1.0);
+    }
+    return fmax(SK_WORK_MIN, SK_WORK_PER_VALUE * values);
+}
+
+/* SK_OK when frames x max(tracks, joints) stays within the work limit. */
+static sk_result work_check(const char *who, const sk_clip *clip, const sk_skeleton *s, double frames, double rate,
+                            double max_work, sk_error *err) {
+    if (!(max_work >= 0.0)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: max_work must be >= 0", who);
+    double limit = max_work > 0.0 ? max_work : sk_clip_work_limit(clip);
+    double width = fmax((double)clip->track_count, (double)s->joint_count);
+    double work = frames * (width > 0.0 ? width : 1.0);
+    if (work > limit)
+        return sk_error_set(err, SK_ERR_LIMIT,
+                            "%s: clip '%s': %.0f frames at %g fps x %.0f tracks = %.4g frame-tracks, past the work limit "
+                            "of %.4g (%s; raise it with max_work, skelanim compress --max-work)",
+                            who, sk_clip_name(clip), frames, rate, width, work, limit,
+                            max_work > 0.0 ? "as given" : "64 per value the clip stores, at least 2^20");
+    return SK_OK;
+}
+
 /* The context of one attempt at sample rate rate: the frames and segments
  * (SK_ERR_LIMIT past SK_CC_MAX_FRAMES), the error threshold and the shell in
  * the clip's units (*upm: units per metre), the kernels to use. Nothing
@@ -200,6 +227,8 @@ static sk_result ctx_init(ctx *c, const sk_clip *clip, const sk_skeleton *s, con
     double nf = floor((double)c->dur * rate + 0.5);
     if (nf + 1.0 > (double)SK_CC_MAX_FRAMES)
         return sk_error_set(err, SK_ERR_LIMIT, "compress: clip '%s': more than %u frames", sk_clip_name(clip), SK_CC_MAX_FRAMES);
+    sk_result wr = work_check("compress", clip, s, nf + 1.0, rate, o->max_work, err);
+    if (wr != SK_OK) return wr;
     c->N = (uint32_t)nf + 1;
     c->rate = c->N > 1 ? (float)((double)(c->N - 1) / (double)c->dur) : (float)rate;
     if (!(c->rate > 0.0f) || !sk_isfinite_f(c->rate)) c->rate = 1.0f;
@@ -432,7 +461,7 @@ sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const
     if (opt) o = *opt;
     if (!(o.error_cm >= 0.0 && o.error_cm <= 1e6) || !(o.shell_cm >= 0.0 && o.shell_cm <= 1e6) ||
         !(o.metres_per_unit >= 0.0 && o.metres_per_unit <= 1e9) || !(o.sample_rate >= 0.0 && o.sample_rate <= 1e4) ||
-        o.segment_len > 1024)
+        o.segment_len > 1024 || !(o.max_work >= 0.0))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_compress: option out of range");
     sk_compress_stats st;
     memset(&st, 0, sizeof st);
@@ -454,6 +483,11 @@ sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const
 
 sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *s, double fps, const sk_allocator *alloc,
                            sk_clip **out, sk_error *err) {
+    return sk_clip_resample_limited(clip, s, fps, 0.0, alloc, out, err);
+}
+
+sk_result sk_clip_resample_limited(const sk_clip *clip, const sk_skeleton *s, double fps, double max_work,
+                                   const sk_allocator *alloc, sk_clip **out, sk_error *err) {
     if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_resample: out is NULL");
     *out = NULL;
     if (!clip || !s || !(fps > 0.0 && fps <= 1e4))
@@ -493,6 +527,8 @@ sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *s, double fps
     }
     double nf = step ? floor((double)(nsrc - 1) / step) : floor(sk_clip_duration(clip) * fps + 1e-6);
     if (nf > 1e7) return sk_error_set(err, SK_ERR_LIMIT, "resample: more than 10^7 frames");
+    sk_result wr = work_check("resample", clip, s, nf + 1.0, fps, max_work, err);
+    if (wr != SK_OK) return wr;
     uint32_t N = (uint32_t)nf + 1, J = s->joint_count;
     double dur = step ? (double)src_times[(size_t)(N - 1) * step] : nf / fps;
     sk_transform *poses = sk_alloc(a, (size_t)N * (J ? J : 1) * sizeof(sk_transform));

@@ -91,6 +91,81 @@ SK_API sk_result sk_bvh_load_file(const char *path, const sk_bvh_options *opts, 
 SK_API sk_result sk_bvh_load_memory(const void *data, size_t size, const char *name, const sk_bvh_options *opts,
                                     sk_asset **out, sk_error *err);
 
+/* ---- Writing -----------------------------------------------------------------
+ * A skeleton and one of its clips as BVH text that this reader (and other
+ * BVH readers: Blender's) read back to the same joint positions.
+ *
+ * Rest pose: the file's rest pose (every channel 0) is the skeleton's rest
+ * pose. BVH joints have no rest rotation, so each joint is written in a
+ * frame with the world's axes at rest: OFFSET = the joint's rest translation
+ * turned into its parent's world-aligned frame (times opts->scale); a
+ * frame's rotation of joint j is W_p . R_j(t) . W_j^-1 (W: the rest world
+ * rotations; R_j(t): the clip's local rotation), its position channels (the
+ * root always, another joint when its translation is animated) W_p . t_j(t).
+ * Joint world positions are the skeleton's at every frame (in file units).
+ *
+ * Joints: every joint, parents before children, named as in the skeleton
+ * (spaces, braces and empty names replaced: "a b" -> "a_b", "" -> "joint_N").
+ * A leaf joint named "<parent>_end" (what this reader makes of an End Site)
+ * becomes its parent's End Site again; another leaf gets an End Site of zero
+ * OFFSET. Every root joint is a ROOT hierarchy.
+ *
+ * Euler orders: with SK_BVH_EULER_AUTO each joint gets, of the six
+ * Tait-Bryan orders, the one whose middle angle stays farthest from +-90
+ * degrees over the clip (gimbal lock), and each angle is unwrapped frame to
+ * frame (the equivalent triple nearest the previous frame's), so no channel
+ * jumps by 360 degrees or flips. Values are written with 9 significant
+ * digits.
+ *
+ * Frames: the clip's key times when every track's keys are uniformly spaced
+ * from 0 at one common step (a capture, or a uniformly keyed glTF clip); else
+ * the clip is sampled every opts->frame_time seconds (0: 1/30 s) and
+ * report->resampled says so; with opts->refuse_resample that is an error
+ * instead (SK_ERR_UNSUPPORTED). Scale: BVH has no scale channels. Scale
+ * tracks and rest scales within 1e-4 of 1 are dropped (report->scale_dropped
+ * counts the tracks); any other is refused (SK_ERR_UNSUPPORTED naming the
+ * joint), or with opts->drop_scale dropped and counted the same.
+ * A NULL clip writes one frame of the rest pose. */
+typedef enum sk_bvh_euler {
+    SK_BVH_EULER_AUTO = 0,
+    SK_BVH_EULER_XYZ, SK_BVH_EULER_XZY, SK_BVH_EULER_YXZ, SK_BVH_EULER_YZX, SK_BVH_EULER_ZXY, SK_BVH_EULER_ZYX
+} sk_bvh_euler;
+
+/* A zeroed struct (or NULL) gives the defaults. */
+typedef struct sk_bvh_write_options {
+    sk_allocator allocator;   /* zero = C library */
+    sk_file_io file_io;       /* sk_bvh_write_file only; zero = stdio */
+    double scale;             /* file units per skeleton unit; 0 = 1; finite and > 0 otherwise */
+    double frame_time;        /* s, for a resampled clip; 0 = 1/30; in [1e-4, 10] otherwise */
+    sk_bvh_euler euler;       /* the order of every joint, or AUTO: per joint */
+    bool refuse_resample;     /* non-uniform key times: SK_ERR_UNSUPPORTED instead of resampling */
+    bool drop_scale;          /* scale other than 1: dropped (counted) instead of refused */
+} sk_bvh_write_options;
+
+/* What the writer did with what BVH cannot hold. */
+typedef struct sk_bvh_write_report {
+    uint32_t frames;
+    double frame_time;        /* s */
+    bool resampled;           /* the key times were not uniform: sampled every frame_time */
+    uint32_t scale_dropped;   /* scale tracks (and rest scales) not written */
+    uint32_t euler_counts[7]; /* joints per order, indexed by sk_bvh_euler (AUTO unused) */
+} sk_bvh_write_report;
+
+/* The text into *out (allocated with opts->allocator, size bytes without a
+ * terminator; free with sk_free(&alloc, *out, *size)). report may be NULL.
+ * Errors: SK_ERR_INVALID_ARGUMENT (NULL arguments, options out of range, a
+ * clip that does not fit the skeleton, a non-finite pose at some frame),
+ * SK_ERR_UNSUPPORTED (as above), SK_ERR_LIMIT (more than SK_BVH_MAX_FRAMES
+ * frames), SK_ERR_OUT_OF_MEMORY. Thread safety: reads its arguments only. */
+SK_API sk_result sk_bvh_write_memory(const sk_skeleton *skel, const sk_clip *clip, const sk_bvh_write_options *opts,
+                                     sk_bvh_write_report *report, char **out, size_t *size, sk_error *err);
+/* The same into a file (through opts->file_io); messages start with the path. */
+SK_API sk_result sk_bvh_write_file(const char *path, const sk_skeleton *skel, const sk_clip *clip,
+                                   const sk_bvh_write_options *opts, sk_bvh_write_report *report, sk_error *err);
+
+/* The name of an order ("XYZ", ... as the channel order in the file), "auto" for AUTO, NULL out of range. */
+SK_API const char *sk_bvh_euler_name(sk_bvh_euler order);
+
 #ifdef __cplusplus
 }
 #endif

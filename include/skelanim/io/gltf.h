@@ -116,7 +116,10 @@ typedef struct sk_glb_write_options {
 
 /* Writes the asset as a self-contained .glb (nodes, meshes, skins, clips)
  * through io's write (NULL or a zeroed struct: stdio). Error messages start
- * with the path. What cannot be written is left out as listed above
+ * with the path. The bytes are read back with sk_gltf_load_memory before
+ * they are returned or written: a file the reader would refuse is never
+ * written (SK_ERR_INVALID_ARGUMENT, "the glTF reader would refuse the file:
+ * " and the reader's message). What cannot be written is left out as listed above
  * (sk_glb_write_options.warning); use the _ex forms to be told. */
 SK_API sk_result sk_glb_write_file(const sk_asset *asset, const char *path, const sk_file_io *io, sk_error *err);
 /* Same into memory allocated with the asset's allocator; free with sk_free(alloc, *out, *size). */

@@ -225,11 +225,16 @@ typedef struct sk_motion_analysis {
     size_t allocation_size;        /* private */
 } sk_motion_analysis;
 
+#define SK_ANALYSIS_MIN_CYCLE 0.1    /* s: a shorter cycle is no step (SK_ERR_INVALID_DATA) */
+#define SK_ANALYSIS_MAX_CYCLE 3600.0 /* s: a longer cycle or clip is refused (SK_ERR_LIMIT) */
+
 /* Analyses clip on skel for the given legs (1..16; their heel/toe points
  * defaulted by sk_leg_default_points when not set). opt may be NULL.
  * Errors (SK_ERR_INVALID_ARGUMENT / SK_ERR_INVALID_DATA, with a message):
- * NULL arguments, a zero-length or non-finite clip, bad legs, a pose that is
- * not finite, feet that do not move (no cycle to analyse). The result is
+ * NULL arguments, a zero-length or non-finite clip, a cycle shorter than
+ * SK_ANALYSIS_MIN_CYCLE, bad legs, a pose that is not finite, feet that do
+ * not move (no cycle to analyse); SK_ERR_LIMIT for a cycle longer than
+ * SK_ANALYSIS_MAX_CYCLE. The result is
  * allocated from alloc; free it with sk_motion_analysis_destroy. */
 SK_API sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
                                    const sk_motion_analysis_options *opt, const sk_allocator *alloc,

@@ -11,8 +11,11 @@
  * walked in order); the facing turns toward it at most max_turn_rate x dt
  * per step; the character moves along its facing. The speed is limited by
  * the turn (speed x |heading error| / (pi/2) is taken off, so a sharp corner
- * is walked slowly) and by the distance left (v <= sqrt(2 a d)), so it stops
- * on the last point without overshooting.
+ * is walked slowly) and by the distance left along the path (v <= sqrt(2 a d)),
+ * so it stops on the last point without overshooting. The path is walked by
+ * its length: one that returns to an earlier point of itself (a U-turn, a
+ * loop, a closed polygon ending where it began) is walked to its end, and the
+ * follower finishes only on the path's last stretch.
  *
  * Memory: the path is copied into caller-owned storage (the struct holds up
  * to SK_PATH_MAX_POINTS points); nothing is allocated. */

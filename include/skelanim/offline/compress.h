@@ -28,7 +28,22 @@ typedef struct sk_compress_options {
     double metres_per_unit; /* of the clip's positions; 0 = 1 (metres) */
     double sample_rate;     /* frames per second; 0 = the clip's own (uniform) key rate, else 60/120/240 until the error holds */
     uint32_t segment_len;   /* frames per segment; 0 = 16 */
+    /* The most work one attempt may do, in frame-tracks (frames sampled x
+     * max(tracks, joints)); 0 = sk_clip_work_limit(clip). A clip whose
+     * frames at a tried rate would pass it fails with SK_ERR_LIMIT and a
+     * message naming the limit, before anything is allocated. */
+    double max_work;
 } sk_compress_options;
+
+/* Work and memory tied to the input: sampling a clip at a rate does work
+ * and takes memory in proportion to frames x tracks, which a few stored keys
+ * over a long duration can make arbitrarily large. The default limit is
+ * max(SK_WORK_MIN, SK_WORK_PER_VALUE x the float values the clip stores):
+ * a capture resampled or compressed at up to 64 times its own key count
+ * passes, three keys over 300,000 s do not. */
+#define SK_WORK_MIN 1048576.0   /* frame-tracks allowed whatever the clip stores */
+#define SK_WORK_PER_VALUE 64.0  /* frame-tracks allowed per stored float value */
+SK_API double sk_clip_work_limit(const sk_clip *clip);
 
 typedef struct sk_compress_stats {
     double raw_bytes;        /* 10 float32 per joint with a track per frame (ACL's raw size) */
@@ -54,6 +69,11 @@ SK_API sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *skel, 
  * `skelanim compress --fps` compresses and measures against. */
 SK_API sk_result sk_clip_resample(const sk_clip *clip, const sk_skeleton *skel, double fps, const sk_allocator *alloc,
                                   sk_clip **out, sk_error *err);
+/* The same with a work limit in frame-tracks (frames x max(tracks, joints));
+ * 0 = sk_clip_work_limit(clip). Past it: SK_ERR_LIMIT, nothing allocated.
+ * sk_clip_resample is this with 0. */
+SK_API sk_result sk_clip_resample_limited(const sk_clip *clip, const sk_skeleton *skel, double fps, double max_work,
+                                          const sk_allocator *alloc, sk_clip **out, sk_error *err);
 
 /* The shell error of `test` against `ref` (both sampled with sk_clip_sample)
  * at each of `count` times: the largest and the 99th percentile over every

@@ -1,0 +1,359 @@
+/* skelanim bench retarget: captures and the mannequin's clips retargeted
+ * onto the mannequin and CesiumMan, one JSON line per case:
+ *   - the cost: sk_retarget_pose per pose and per target joint (source poses
+ *     sampled beforehand), baking the clip (sk_retarget_clip), finding and
+ *     restoring the foot contacts (sk_contacts_find + sk_contacts_restore);
+ *   - the feet over the source's contact phases, found here by a height and
+ *     speed detector of its own (not the library's sk_contacts_find): the
+ *     source's ankle within 3.5 cm of its 5th-percentile height and slower
+ *     than 0.45 m/s horizontally for at least 0.06 s, sampled at 120 Hz. On
+ *     the target over those phases: the ankle's largest distance from its
+ *     rest height above the ground (y = 0) and its slide (largest horizontal
+ *     distance from where the contact began), with restoration on and off;
+ *   - the stride (distance between one foot's successive contacts) of the
+ *     target over the source's, against the ratio of their leg lengths.
+ * Captures 02_01, 07_01, 09_11 are the set the method was developed on;
+ * 131_03, 49_08 and 05_06 were never looked at while tuning and are marked
+ * "held_out". A last line per set gives the worst figures.
+ *
+ *   skelanim bench retarget [--data DIR] [--quick] */
+#include "cli.h"
+#include "retarget_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BR_RATE 120.0
+#define BR_MAX_CONTACTS 512
+
+typedef struct br_args {
+    const char *data;
+    bool quick;
+} br_args;
+
+typedef struct br_case {
+    const char *source, *clip, *target; /* source: a capture's name under mocap/bvh, or "mannequin" */
+    bool held_out;
+} br_case;
+
+static const br_case br_cases[] = {
+    {"02_01", NULL, "mannequin", false},
+    {"07_01_fbx2bvh", NULL, "mannequin", false},
+    {"09_11_fbx2bvh", NULL, "mannequin", false},
+    {"02_01", NULL, "CesiumMan", false},
+    {"07_01_fbx2bvh", NULL, "CesiumMan", false},
+    {"09_11_fbx2bvh", NULL, "CesiumMan", false},
+    {"mannequin", "walk", "CesiumMan", false},
+    {"mannequin", "run", "CesiumMan", false},
+    {"131_03", NULL, "mannequin", true},
+    {"49_08_fbx2bvh", NULL, "mannequin", true},
+    {"05_06", NULL, "mannequin", true},
+    {"131_03", NULL, "CesiumMan", true},
+    {"49_08_fbx2bvh", NULL, "CesiumMan", true},
+    {"05_06", NULL, "CesiumMan", true},
+};
+
+typedef struct br_contact {
+    int foot;
+    uint32_t first, last;
+} br_contact;
+
+typedef struct br_feet {
+    float height, slide, slide_mean;
+} br_feet;
+
+/* Ankle positions (n samples at BR_RATE, two feet) of clip on s. */
+static sk_vec3 *br_ankles(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], uint32_t n) {
+    sk_vec3 *p = calloc((size_t)n * 2, sizeof *p);
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *m = calloc(s->joint_count, sizeof *m);
+    bool ok = p && local && m;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        ok = sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
+             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+        for (int f = 0; ok && f < 2; f++)
+            p[(size_t)i * 2 + f] = sk_vec3_make(m[legs[f].ankle].m[12], m[legs[f].ankle].m[13], m[legs[f].ankle].m[14]);
+    }
+    free(local), free(m);
+    if (!ok) free(p);
+    return ok ? p : NULL;
+}
+
+static int br_cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The detector of the top of this file. */
+static int br_detect(const sk_vec3 *p, uint32_t n, br_contact *out) {
+    const float band = 0.035f, still = 0.45f;
+    const uint32_t min_samples = (uint32_t)(0.06 * BR_RATE);
+    float *h = malloc(n * sizeof *h);
+    int count = 0;
+    if (!h) return 0;
+    for (int f = 0; f < 2; f++) {
+        for (uint32_t i = 0; i < n; i++) h[i] = p[(size_t)i * 2 + f].y;
+        qsort(h, n, sizeof *h, br_cmp_float);
+        float ground = h[n / 20];
+        uint32_t start = UINT32_MAX;
+        for (uint32_t i = 0; i <= n; i++) {
+            bool on = false;
+            if (i < n && n > 1) {
+                uint32_t a = i ? i - 1 : 0, b = i + 1 < n ? i + 1 : n - 1;
+                float dx = p[(size_t)b * 2 + f].x - p[(size_t)a * 2 + f].x, dz = p[(size_t)b * 2 + f].z - p[(size_t)a * 2 + f].z;
+                on = p[(size_t)i * 2 + f].y <= ground + band && sqrtf(dx * dx + dz * dz) * (float)BR_RATE / (float)(b - a) <= still;
+            }
+            if (on && start == UINT32_MAX) start = i;
+            if (!on && start != UINT32_MAX) {
+                if (i - start >= min_samples && count < BR_MAX_CONTACTS) out[count++] = (br_contact){f, start, i - 1};
+                start = UINT32_MAX;
+            }
+        }
+    }
+    free(h);
+    return count;
+}
+
+/* The target's feet over the contacts: height error against rest[f], slide; and the mean stride ratio. */
+static br_feet br_measure(const sk_vec3 *src, const sk_vec3 *dst, const br_contact *c, int nc, const float rest[2],
+                          double *stride_ratio, int *strides) {
+    br_feet r = {0, 0, 0};
+    double ratio = 0;
+    *strides = 0;
+    for (int i = 0; i < nc; i++) {
+        int f = c[i].foot;
+        sk_vec3 s0 = dst[(size_t)c[i].first * 2 + f];
+        float slide = 0;
+        for (uint32_t k = c[i].first; k <= c[i].last; k++) {
+            sk_vec3 q = dst[(size_t)k * 2 + f];
+            r.height = fmaxf(r.height, fabsf(q.y - rest[f]));
+            slide = fmaxf(slide, hypotf(q.x - s0.x, q.z - s0.z));
+        }
+        r.slide = fmaxf(r.slide, slide);
+        r.slide_mean += slide / (float)nc;
+        for (int j = i + 1; j < nc; j++) {
+            if (c[j].foot != f) continue;
+            sk_vec3 ms[2] = {{0, 0, 0}, {0, 0, 0}}, md[2] = {{0, 0, 0}, {0, 0, 0}};
+            const br_contact *cc[2] = {&c[i], &c[j]};
+            for (int k = 0; k < 2; k++) {
+                for (uint32_t t = cc[k]->first; t <= cc[k]->last; t++)
+                    ms[k] = sk_vec3_add(ms[k], src[(size_t)t * 2 + f]), md[k] = sk_vec3_add(md[k], dst[(size_t)t * 2 + f]);
+                float inv = 1.0f / (float)(cc[k]->last - cc[k]->first + 1);
+                ms[k] = sk_vec3_scale(ms[k], inv), md[k] = sk_vec3_scale(md[k], inv);
+            }
+            float ds = hypotf(ms[1].x - ms[0].x, ms[1].z - ms[0].z), dd = hypotf(md[1].x - md[0].x, md[1].z - md[0].z);
+            if (ds > 0.2f) ratio += dd / ds, (*strides)++;
+            break;
+        }
+    }
+    *stride_ratio = *strides ? ratio / *strides : 0.0;
+    return r;
+}
+
+/* Leg length (mean of hip-knee + knee-ankle at rest) and each ankle's rest height above the floor
+ * (y = 0, or the rest pose's lowest joint when lower). */
+static float br_rest(const sk_skeleton *s, const sk_leg_desc legs[2], float height[2]) {
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *m = calloc(s->joint_count, sizeof *m);
+    float len = 0, lowest = 0;
+    if (local && m && sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
+        sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK) {
+        for (uint32_t j = 0; j < s->joint_count; j++) lowest = fminf(lowest, m[j].m[13]);
+        for (int f = 0; f < 2; f++) {
+            const sk_mat4 *h = &m[legs[f].hip], *k = &m[legs[f].knee], *a = &m[legs[f].ankle];
+            len += 0.5f * (hypotf(hypotf(k->m[12] - h->m[12], k->m[13] - h->m[13]), k->m[14] - h->m[14]) +
+                           hypotf(hypotf(a->m[12] - k->m[12], a->m[13] - k->m[13]), a->m[14] - k->m[14]));
+            height[f] = a->m[13] - lowest;
+        }
+    }
+    free(local), free(m);
+    return len;
+}
+
+static bool br_load(const br_args *a, const char *name, sk_asset **out) {
+    char path[4096];
+    if (!strcmp(name, "mannequin")) return cli_load(SK_CLI_MANNEQUIN, out);
+    if (!strcmp(name, "CesiumMan")) {
+        snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", a->data);
+        return cli_load(path, out);
+    }
+    snprintf(path, sizeof path, "%s/mocap/bvh/%s.bvh", a->data, name);
+    return cli_load_scaled(path, 0.056444, out);
+}
+
+typedef struct br_worst {
+    int cases, contacts, failed;
+    float height_on, slide_on, height_off, slide_off, stride_err;
+    double ns_joint;
+} br_worst;
+
+static cJSON *br_feet_json(br_feet f) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "height_max_m", cli_num(f.height));
+    cJSON_AddItemToObject(o, "slide_max_m", cli_num(f.slide));
+    cJSON_AddItemToObject(o, "slide_mean_m", cli_num(f.slide_mean));
+    return o;
+}
+
+/* One case: its JSON line; false after printing an error. */
+static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
+    sk_asset *src = NULL, *dst = NULL;
+    cli_retarget rt;
+    memset(&rt, 0, sizeof rt);
+    sk_error err = {0};
+    sk_clip *on = NULL, *off = NULL;
+    sk_vec3 *ps = NULL, *pon = NULL, *poff = NULL;
+    sk_transform *spose = NULL, *tpose = NULL;
+    bool ok = false;
+    if (!br_load(a, c->source, &src) || !br_load(a, c->target, &dst)) goto done;
+    int32_t ci = c->clip ? sk_asset_find_clip(src, c->clip) : 0;
+    if (ci < 0 || (uint32_t)ci >= src->clip_count) {
+        fprintf(stderr, "skelanim: bench retarget: %s has no clip %s\n", c->source, c->clip ? c->clip : "0");
+        goto done;
+    }
+    const sk_clip *clip = src->clips[ci];
+    if (cli_retarget_open(src, dst, NULL, &rt, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: bench retarget: %s -> %s: %s\n", c->source, c->target, err.message);
+        goto done;
+    }
+    if (rt.leg_count != 2) {
+        fprintf(stderr, "skelanim: bench retarget: %s -> %s: no legs in a map\n", c->source, c->target);
+        goto done;
+    }
+    cli_retarget_info info_on, info_off;
+    if (cli_retarget_bake(&rt, clip, true, &on, &info_on, &err) != SK_OK ||
+        cli_retarget_bake(&rt, clip, false, &off, &info_off, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: bench retarget: %s -> %s: %s\n", c->source, c->target, err.message);
+        goto done;
+    }
+    /* The cost of one pose: the clip's poses at 120 Hz, retargeted again and again. */
+    const sk_skeleton *ss = src->skeleton, *ts = dst->skeleton;
+    uint32_t n = (uint32_t)floor(sk_clip_duration(clip) * BR_RATE) + 1;
+    spose = malloc((size_t)n * ss->joint_count * sizeof *spose);
+    tpose = malloc((size_t)ts->joint_count * sizeof *tpose);
+    size_t scratch_size = sk_retarget_scratch_size(rt.rt);
+    void *scratch = malloc(scratch_size ? scratch_size : 1);
+    if (!spose || !tpose || !scratch) {
+        free(scratch);
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        sk_clip_sample(clip, ss, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(ss, spose + (size_t)i * ss->joint_count, NULL), NULL);
+    double best = INFINITY;
+    for (int rep = 0; rep < (a->quick ? 3 : 15); rep++) {
+        double t0 = cli_thread_cpu_now();
+        for (uint32_t i = 0; i < n; i++)
+            sk_retarget_pose(rt.rt, SK_POSE_OF(ss, spose + (size_t)i * ss->joint_count, NULL), NULL,
+                             SK_POSE_OF(ts, tpose, NULL), scratch, scratch_size, NULL);
+        best = fmin(best, (cli_thread_cpu_now() - t0) / n);
+    }
+    free(scratch);
+    /* The feet. */
+    ps = br_ankles(ss, clip, rt.source_legs, n);
+    pon = br_ankles(ts, on, rt.target_legs, n);
+    poff = br_ankles(ts, off, rt.target_legs, n);
+    if (!ps || !pon || !poff) goto done;
+    br_contact *bc = malloc(BR_MAX_CONTACTS * sizeof *bc);
+    if (!bc) goto done;
+    int nc = br_detect(ps, n, bc);
+    float srest[2], trest[2];
+    float sl = br_rest(ss, rt.source_legs, srest), tl = br_rest(ts, rt.target_legs, trest);
+    double ratio_on = 0, ratio_off = 0;
+    int strides = 0, strides_off = 0;
+    br_feet fon = br_measure(ps, pon, bc, nc, trest, &ratio_on, &strides);
+    br_feet foff = br_measure(ps, poff, bc, nc, trest, &ratio_off, &strides_off);
+    free(bc);
+    double leg_ratio = sl > 0 ? tl / sl : 0;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "bench", "retarget");
+    cJSON_AddStringToObject(o, "source", c->source);
+    cJSON_AddStringToObject(o, "clip", sk_clip_name(clip));
+    cJSON_AddStringToObject(o, "target", c->target);
+    cJSON_AddBoolToObject(o, "held_out", c->held_out);
+    cJSON_AddItemToObject(o, "duration_s", cli_num(sk_clip_duration(clip)));
+    cJSON_AddItemToObject(o, "source_joints", cli_num(ss->joint_count));
+    cJSON_AddItemToObject(o, "target_joints", cli_num(ts->joint_count));
+    cJSON_AddItemToObject(o, "mapped_joints", cli_num(rt.mapped));
+    cJSON_AddItemToObject(o, "ns_per_pose", cli_num(best * 1e9));
+    cJSON_AddItemToObject(o, "ns_per_pose_joint", cli_num(best * 1e9 / ts->joint_count));
+    cJSON_AddItemToObject(o, "bake_ms", cli_num(info_off.retarget_s * 1e3));
+    cJSON_AddItemToObject(o, "contacts_ms", cli_num(info_on.contacts_s * 1e3));
+    cJSON_AddItemToObject(o, "contacts_restored", cli_num(info_on.contacts));
+    cJSON_AddItemToObject(o, "reference_contacts", cli_num(nc));
+    cJSON_AddItemToObject(o, "restored", br_feet_json(fon));
+    cJSON_AddItemToObject(o, "not_restored", br_feet_json(foff));
+    cJSON_AddItemToObject(o, "root_scale", cli_num(sk_retarget_root_scale(rt.rt)));
+    cJSON_AddItemToObject(o, "leg_ratio", cli_num(leg_ratio));
+    cJSON_AddItemToObject(o, "strides", cli_num(strides));
+    if (strides) {
+        cJSON_AddItemToObject(o, "stride_ratio", cli_num(ratio_on));
+        cJSON_AddItemToObject(o, "stride_error", cli_num(ratio_on / leg_ratio - 1.0));
+    }
+    if (!cli_json_finite(o, "bench retarget")) {
+        cJSON_Delete(o);
+        goto done;
+    }
+    cli_put_json_line(o);
+    w->cases++, w->contacts += nc;
+    w->height_on = fmaxf(w->height_on, fon.height), w->slide_on = fmaxf(w->slide_on, fon.slide);
+    w->height_off = fmaxf(w->height_off, foff.height), w->slide_off = fmaxf(w->slide_off, foff.slide);
+    if (strides) w->stride_err = fmaxf(w->stride_err, (float)fabs(ratio_on / leg_ratio - 1.0));
+    w->ns_joint = fmax(w->ns_joint, best * 1e9 / ts->joint_count);
+    ok = true;
+done:
+    free(ps), free(pon), free(poff), free(spose), free(tpose);
+    sk_clip_destroy(on);
+    sk_clip_destroy(off);
+    cli_retarget_close(&rt);
+    sk_asset_destroy(src);
+    sk_asset_destroy(dst);
+    return ok;
+}
+
+static int bench_retarget(int argc, char **argv) {
+    br_args a = {"../shared", false};
+    int rc = cli_parse(&cli_cmd_bench_retarget, argc, argv, &a, NULL);
+    if (rc != CLI_CONTINUE) return rc;
+    br_worst w[2];
+    memset(w, 0, sizeof w);
+    int failed = 0;
+    for (size_t i = 0; i < CLI_COUNT(br_cases); i++) /* a failed case is said on stderr; the others still run */
+        if (!br_run(&a, &br_cases[i], &w[br_cases[i].held_out])) failed++, w[br_cases[i].held_out].failed++;
+    for (int h = 0; h < 2; h++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "bench", "retarget");
+        cJSON_AddStringToObject(o, "summary", h ? "held_out" : "tuned");
+        cJSON_AddBoolToObject(o, "held_out", h == 1);
+        cJSON_AddItemToObject(o, "cases", cli_num(w[h].cases));
+        cJSON_AddItemToObject(o, "reference_contacts", cli_num(w[h].contacts));
+        cJSON_AddItemToObject(o, "restored_height_max_m", cli_num(w[h].height_on));
+        cJSON_AddItemToObject(o, "restored_slide_max_m", cli_num(w[h].slide_on));
+        cJSON_AddItemToObject(o, "not_restored_height_max_m", cli_num(w[h].height_off));
+        cJSON_AddItemToObject(o, "not_restored_slide_max_m", cli_num(w[h].slide_off));
+        cJSON_AddItemToObject(o, "stride_error_max", cli_num(w[h].stride_err));
+        cJSON_AddItemToObject(o, "ns_per_pose_joint_max", cli_num(w[h].ns_joint));
+        cJSON_AddItemToObject(o, "failed_cases", cli_num(w[h].failed));
+        cli_put_json_line(o);
+    }
+    if (failed) fprintf(stderr, "skelanim: bench retarget: %d case%s failed\n", failed, failed == 1 ? "" : "s");
+    return failed ? 1 : 0;
+}
+
+static const cli_opt br_opts[] = {
+    {"--data", CLI_STRING(br_args, data), .meta = "DIR", .dflt_text = "../shared",
+     .help = "the shared data: DIR/mocap/bvh/*.bvh and DIR/assets/gltf/CesiumMan"},
+    {"--quick", CLI_FLAG(br_args, quick), .help = "time 3 passes per case instead of 15"},
+};
+const cli_command cli_cmd_bench_retarget = {
+    .name = "bench retarget",
+    .run = bench_retarget,
+    .summary = "retargeting: cost per pose and joint, feet over the source's contacts, stride",
+    .about = "Captures (02_01, 07_01, 09_11; held out: 131_03, 49_08, 05_06) onto the mannequin and "
+             "CesiumMan, and the mannequin's walk and run onto CesiumMan: the cost per retargeted pose "
+             "and joint, the target's ankle height and slide over the source's contacts (found by a "
+             "height and speed detector of the benchmark's own) with contact restoration on and off, "
+             "and the stride against the leg-length ratio; JSON lines.",
+    .opts = br_opts,
+    .nopts = CLI_COUNT(br_opts),
+};

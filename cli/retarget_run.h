@@ -1,0 +1,40 @@
+/* skelanim: what the retarget command, bench retarget and render/view
+ * --beside share: a retargeter between two loaded assets, the legs of both
+ * from their humanoid maps, and one clip baked (and its foot contacts
+ * restored) for the target. */
+#ifndef SK_CLI_RETARGET_RUN_H
+#define SK_CLI_RETARGET_RUN_H
+
+#include "skelanim.h"
+
+typedef struct cli_retarget {
+    sk_retarget *rt;
+    const sk_skeleton *source, *target;
+    sk_leg_desc source_legs[2], target_legs[2]; /* left, right (from the maps) */
+    uint32_t leg_count;                         /* 2, or 0 when a map lacks a leg */
+    uint32_t mapped;                            /* target joints driven by a source joint */
+} cli_retarget;
+
+/* A retargeter from source onto target; map_path (NULL: none) a JSON map
+ * (io/retarget_json.h). On failure err says why (the message names the file or the
+ * skeleton) and *out is zeroed. */
+sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, const char *map_path, cli_retarget *out,
+                            sk_error *err);
+void cli_retarget_close(cli_retarget *r);
+
+typedef struct cli_retarget_info {
+    uint32_t contacts;      /* source contacts found (and restored when asked) */
+    float max_error;        /* the restoration's largest pin error (m) */
+    uint32_t unreachable;   /* samples whose pin was beyond the leg's reach */
+    double retarget_s;      /* time spent baking (s) */
+    double contacts_s;      /* time spent finding and restoring contacts (s) */
+} cli_retarget_info;
+
+/* The clip of the source baked onto the target (sk_retarget_clip), then,
+ * when contacts is true and both skeletons have two legs, the source's foot
+ * contacts (sk_contacts_find) restored on it (sk_contacts_restore). info may
+ * be NULL. */
+sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, bool contacts, sk_clip **out,
+                            cli_retarget_info *info, sk_error *err);
+
+#endif

@@ -1,0 +1,118 @@
+/* skelanim — foot contacts: when a clip's feet are planted, and keeping
+ * another clip's feet planted over the same phases with two-bone IK (the
+ * contact restoration of a retargeted clip).
+ *
+ * A contact is a phase of one leg during which its ankle is on the ground:
+ * no higher than a band above the lowest height the ankle holds still over
+ * the clip, and moving horizontally slower than a threshold, for at least a
+ * minimum time. Restoration takes those phases (found on a source clip, or
+ * given by hand) and a clip of another skeleton playing the same motion on
+ * the same clock (a retargeted clip), and for each contact pins the
+ * target's ankle at one position — the mean of its horizontal positions
+ * over the contact, at the ankle's rest height above the ground — by
+ * turning the hip and knee (two-bone IK, ik/ik.h), keeping the foot's
+ * model-space orientation, and blending the pin in before and out after
+ * the contact.
+ *
+ * Spaces: +Y is up; positions are in the model space of the clip's
+ * skeleton (root motion included). Times are seconds of the clip.
+ * Thread safety: the functions share nothing; distinct outputs may be
+ * written at once. */
+#ifndef SKELANIM_LOCOMOTION_CONTACTS_H
+#define SKELANIM_LOCOMOTION_CONTACTS_H
+
+#include "skelanim/core/clip.h"
+#include "skelanim/core/skeleton.h"
+#include "skelanim/locomotion/analysis.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One contact of one leg. */
+typedef struct sk_contact {
+    uint32_t leg;        /* index into the legs given */
+    double start, end;   /* seconds: the first and last sample on the ground (start <= end) */
+    sk_vec3 position;    /* the ankle's mean model position over the contact (sk_contacts_find) */
+} sk_contact;
+
+/* Options of sk_contacts_find; a zeroed struct gives the defaults. */
+typedef struct sk_contact_find_options {
+    /* Samples per second. 0: 120. At most 10000; at most 1000000 samples. */
+    float sample_rate;
+    /* The ground band (m): the ankle is low when no higher than this above
+     * the lowest height it holds while still (slower than speed) over the
+     * clip. 0: 8% of the leg's rest length (hip-knee-ankle). */
+    float height;
+    /* Horizontal ankle speed (m/s) below which it is still. 0: 0.6 leg
+     * rest lengths per second. */
+    float speed;
+    /* Shortest contact (s). 0: 0.05. Shorter runs of samples are dropped. */
+    float min_duration;
+} sk_contact_find_options;
+
+/* Finds the contacts of clip (played once, SK_LOOP_CLAMP, from 0 to its
+ * duration) on skel for the given legs (1..16; only hip, knee and ankle are
+ * used). Writes up to cap contacts to out, ordered by leg then time, and
+ * sets *out_count to how many there are; when there are more than cap,
+ * returns SK_ERR_LIMIT with *out_count the number needed (out may be NULL
+ * with cap 0 to count). opts may be NULL. Scratch memory comes from alloc
+ * (NULL: the C library) and is freed before returning. Errors
+ * (SK_ERR_INVALID_ARGUMENT / SK_ERR_INVALID_DATA, with a message): NULL
+ * arguments, bad legs, bad options, a clip that does not fit the skeleton,
+ * non-finite poses. */
+SK_API sk_result sk_contacts_find(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
+                                  uint32_t leg_count, const sk_contact_find_options *opts, const sk_allocator *alloc,
+                                  sk_contact *out, uint32_t cap, uint32_t *out_count, sk_error *err);
+
+/* Options of sk_contacts_restore; a zeroed struct gives the defaults. */
+typedef struct sk_contact_restore_options {
+    /* The pin is blended in over this time before each contact and out over
+     * it after (s; smoothstep weight). 0: 0.15. Negative: no blend. */
+    float blend_time;
+    /* Model-space height of the ground (m) when ground_set; else 0. The
+     * ankle is pinned at ground + its rest height above the rest pose's
+     * floor: y = 0 (a character standing on the ground at rest), or the
+     * foot's lowest rest point when that is lower (heel, toe tip —
+     * sk_leg_default_points — or a joint below the ankle). Where a pin is beyond the leg's reach the pelvis (the
+     * nearest joint above every hip) is lowered, straight down, as far as
+     * the leg needs (at most a quarter of its length). */
+    float ground;
+    bool ground_set;
+    /* Keys of the output. 0: the input clip's key times (every track's,
+     * merged); else this many samples per second (at most 10000). */
+    float sample_rate;
+} sk_contact_restore_options;
+
+/* What sk_contacts_restore did (optional). */
+typedef struct sk_contact_restore_stats {
+    uint32_t contacts;      /* contacts pinned */
+    uint32_t keys;          /* key times of the output */
+    float max_error;        /* largest |ankle - pin| at full weight after the solve (m) */
+    uint32_t unreachable;   /* samples at full weight whose pin was out of the leg's reach */
+} sk_contact_restore_stats;
+
+/* Writes *out: clip (of skel) with every leg pinned over its contacts as
+ * the top of this header says. legs: leg_count (1..16) legs of skel (hip,
+ * knee and ankle used; heel/toe points defaulted when not set); contacts:
+ * contact_count (may be 0) contacts whose leg indexes refer to legs and
+ * whose times are the clip's (position is not used: the pin is the
+ * target's own mean position). Contacts of one leg may not overlap. The
+ * output has LINEAR tracks at the key times (opts): translation, rotation
+ * and scale of every joint the input animates (sampled), rotation of each
+ * leg's hip, knee and ankle, and the input's morph-weight tracks copied;
+ * its name and duration are the input's. Allocated from alloc (NULL: the C
+ * library); free with sk_clip_destroy. opts and stats may be NULL.
+ * Errors (SK_ERR_INVALID_ARGUMENT / SK_ERR_INVALID_DATA / SK_ERR_LIMIT,
+ * with a message; *out untouched): NULL arguments, bad legs or options, a
+ * contact with a bad leg, non-finite or reversed times, overlapping
+ * contacts, a clip that does not fit the skeleton, non-finite poses. */
+SK_API sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
+                                     uint32_t leg_count, const sk_contact *contacts, uint32_t contact_count,
+                                     const sk_contact_restore_options *opts, const sk_allocator *alloc, sk_clip **out,
+                                     sk_contact_restore_stats *stats, sk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

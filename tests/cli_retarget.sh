@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# skelanim retarget, render --beside and view --beside.
+# - A CMU walk retargeted onto the mannequin and the mannequin's walk and run
+#   onto CesiumMan: the .glb written loads (info lists the clips), its
+#   summary names the clips and the contacts restored, and the Khronos glTF
+#   validator (npm gltf-validator, tools/validator) finds no error in it.
+# - Bad input gives exit status 1 and a message naming the problem, never a
+#   crash: a map naming a joint that does not exist, a map that is not JSON,
+#   a missing map, a source without hips (a skinned box), skeletons with
+#   nothing in common, a source without clips, --clip naming no clip.
+# - render --beside draws the target beside the source: the image differs
+#   from the source drawn alone; view --beside under Xvfb writes a screenshot.
+# Without ../shared, node, Xvfb or sk_png_diff: tests/lib.sh's rule (a
+# failure under CI, else skipped, exit 77).
+set -u
+source "$(dirname "$0")/lib.sh"
+: "${SK_CLI:?}"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+src=${SK_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+validator="$src/tools/validator"
+tmp=$(mktemp -d) || fail "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+shared=$(sk_shared_dir) || sk_missing "../shared (SK_SHARED_DIR) is absent: no captures to retarget"
+walk="$shared/mocap/bvh/02_01.bvh"
+cesium="$shared/assets/gltf/CesiumMan/CesiumMan.glb"
+[ -f "$walk" ] || fail "$walk is missing"
+[ -f "$cesium" ] || fail "$cesium is missing"
+
+# --- the command ------------------------------------------------------------
+"$SK_CLI" retarget "$walk" @mannequin --scale 0.056444 -o "$tmp/walk.glb" --json > "$tmp/walk.json" ||
+  fail "retarget 02_01 -> mannequin exited $?"
+cat "$tmp/walk.json"
+python3 - "$tmp/walk.json" <<'EOF' || fail "summary of 02_01 -> mannequin"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["contacts"] is True, s
+assert s["mapped_joints"] >= 19, s
+assert len(s["clips"]) == 1 and s["clips"][0]["name"] == "02_01", s
+assert s["clips"][0]["contacts_restored"] >= 4, s
+assert s["clips"][0]["pin_error_max_m"] < 0.03, s  # a few samples at the clip's start are out of reach
+assert 0.9 < s["root_scale"] < 1.15, s
+EOF
+"$SK_CLI" info "$tmp/walk.glb" > "$tmp/info.txt" || fail "info on the retargeted file exited $?"
+grep -q 'clip 4 "02_01"' "$tmp/info.txt" || fail "the retargeted clip is not the fifth clip: $(grep clip "$tmp/info.txt")"
+grep -q 'clip 1 "walk"' "$tmp/info.txt" || fail "the mannequin's own clips are not kept"
+
+"$SK_CLI" retarget @mannequin "$cesium" --clip walk --clip run -o "$tmp/cesium.glb" --json > "$tmp/cesium.json" ||
+  fail "retarget mannequin -> CesiumMan exited $?"
+grep -q '"name":"walk"' "$tmp/cesium.json" && grep -q '"name":"run"' "$tmp/cesium.json" ||
+  fail "walk and run not both retargeted: $(cat "$tmp/cesium.json")"
+"$SK_CLI" retarget @mannequin "$cesium" --clip walk --no-contacts -o "$tmp/nc.glb" --json > "$tmp/nc.json" ||
+  fail "retarget --no-contacts exited $?"
+grep -q '"contacts":false' "$tmp/nc.json" || fail "--no-contacts still restored contacts: $(cat "$tmp/nc.json")"
+"$SK_CLI" retarget @mannequin "$cesium" --clip walk -o "$tmp/h.glb" 2> "$tmp/human.txt" > /dev/null ||
+  fail "retarget without --json exited $?"
+grep -q "foot contacts restored" "$tmp/human.txt" || fail "no summary on stderr: $(cat "$tmp/human.txt")"
+
+# --- bad input: exit 1 with a message, never a crash ---------------------------
+expect_error() { # expect_error PATTERN ARGS...: exit status 1, PATTERN in stderr
+  local pattern=$1
+  shift
+  "$SK_CLI" retarget "$@" -o "$tmp/bad.glb" 2> "$tmp/err.txt" > /dev/null
+  local rc=$?
+  [ $rc -eq 1 ] || fail "retarget $* exited $rc (expected 1): $(cat "$tmp/err.txt")"
+  grep -q -- "$pattern" "$tmp/err.txt" || fail "retarget $*: no '$pattern' in: $(cat "$tmp/err.txt")"
+  echo "refused as expected: $(head -1 "$tmp/err.txt")"
+}
+echo '{"map": {"NoSuchJoint": "hips"}}' > "$tmp/nojoint.json"
+expect_error "NoSuchJoint" "$walk" @mannequin --scale 0.056444 --map "$tmp/nojoint.json"
+echo '{"map": {"LeftFoot": "no_such_target"}}' > "$tmp/notarget.json"
+expect_error "no_such_target" "$walk" @mannequin --scale 0.056444 --map "$tmp/notarget.json"
+echo '{"map": ' > "$tmp/broken.json"
+expect_error "broken.json" "$walk" @mannequin --scale 0.056444 --map "$tmp/broken.json"
+expect_error "missing.json" "$walk" @mannequin --scale 0.056444 --map "$tmp/missing.json"
+expect_error "no hips" "$shared/assets/gltf/BoxAnimated/BoxAnimated.glb" @mannequin
+expect_error "no hips" "$shared/assets/gltf/RiggedSimple/RiggedSimple.glb" "$cesium"
+expect_error "no hips" @mannequin "$shared/assets/gltf/RiggedSimple/RiggedSimple.glb"
+expect_error "no clips" @planar @mannequin
+expect_error "nosuchclip" @mannequin "$cesium" --clip nosuchclip
+[ ! -e "$tmp/bad.glb" ] || fail "a refused retarget wrote its output"
+
+# --- the validator ---------------------------------------------------------------
+if command -v node > /dev/null 2>&1 && { [ -f "$validator/node_modules/gltf-validator/package.json" ] ||
+  npm ci --prefix "$validator" --no-audit --no-fund >&2; }; then
+  for f in walk cesium; do
+    node "$validator/validate.mjs" "$tmp/$f.glb" > "$tmp/report.txt"
+    rc=$?
+    cat "$tmp/report.txt"
+    [ $rc -eq 0 ] || fail "the glTF validator reported errors in $f.glb written by retarget"
+    grep -q "0 errors" "$tmp/report.txt" || fail "no validator summary for $f.glb"
+  done
+else
+  sk_missing_part "node or the glTF validator (tools/validator, npm ci) is missing: the files were not validated"
+fi
+
+# --- render --beside -------------------------------------------------------------
+# Mesa (and SDL, Xlib) keep allocations to process exit: leak checking is off for
+# the drawing part only (the library's leaks are checked by the C tests and above).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" SDL_AUDIODRIVER=dummy
+"$SK_CLI" render "$walk" --scale 0.056444 --beside @mannequin --time 1 --size 240x240 --out "$tmp/beside.png" ||
+  fail "render --beside exited $?"
+"$SK_CLI" render "$walk" --scale 0.056444 --time 1 --size 240x240 --out "$tmp/alone.png" || fail "render exited $?"
+"$SK_CLI" render "$walk" --scale 0.056444 --beside @mannequin --frames 4 --size 160x160 --out "$tmp/beside.gif" ||
+  fail "render --beside to a GIF exited $?"
+[ -s "$tmp/beside.gif" ] || fail "no GIF written"
+"$SK_CLI" render "$walk" --scale 0.056444 --beside "$tmp/nope.glb" --out "$tmp/x.png" 2> "$tmp/err.txt"
+[ $? -eq 1 ] && grep -q "nope.glb" "$tmp/err.txt" || fail "render --beside a missing file: $(cat "$tmp/err.txt")"
+"$SK_CLI" render "$shared/assets/gltf/BoxAnimated/BoxAnimated.glb" --beside @mannequin --out "$tmp/x.png" 2> "$tmp/err.txt"
+[ $? -eq 1 ] && grep -q "no hips" "$tmp/err.txt" || fail "render --beside from a box: $(cat "$tmp/err.txt")"
+if [[ -n "${SK_PNG_DIFF:-}" && -x "$SK_PNG_DIFF" ]]; then
+  diff=$("$SK_PNG_DIFF" "$tmp/beside.png" "$tmp/alone.png") || fail "sk_png_diff failed"
+  set -- $diff
+  echo "render --beside vs alone: $1 of $2 pixels differ"
+  [ "$1" -gt $(($2 / 50)) ] || fail "render --beside looks like the source alone ($1 of $2 pixels differ)"
+else
+  sk_missing_part "no sk_png_diff helper (libpng): --beside's image was not compared"
+fi
+
+# --- view --beside ---------------------------------------------------------------
+view_usage=$("$SK_CLI" view 2>&1 || true)
+if grep -q "without SDL2" <<<"$view_usage" || ! command -v xvfb-run > /dev/null 2>&1; then
+  sk_missing_part "no SDL2 viewer or no xvfb-run: view --beside was not run"
+else
+  xvfb-run -a -s "-screen 0 1024x768x24" "$SK_CLI" view @mannequin --beside "$cesium" --frames 3 --size 320x240 \
+    --screenshot "$tmp/view.png" > /dev/null || fail "view --beside exited $?"
+  [ -s "$tmp/view.png" ] || fail "view --beside wrote no screenshot"
+  xvfb-run -a -s "-screen 0 1024x768x24" "$SK_CLI" view @mannequin --frames 3 --size 320x240 \
+    --screenshot "$tmp/view_alone.png" > /dev/null || fail "view exited $?"
+  if [[ -n "${SK_PNG_DIFF:-}" && -x "$SK_PNG_DIFF" ]]; then
+    set -- $("$SK_PNG_DIFF" "$tmp/view.png" "$tmp/view_alone.png")
+    echo "view --beside vs alone: $1 of $2 pixels differ"
+    [ "$1" -gt $(($2 / 50)) ] || fail "view --beside looks like the source alone"
+  fi
+fi
+sk_done cli_retarget

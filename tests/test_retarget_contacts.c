@@ -1,0 +1,371 @@
+/* Foot contacts kept through retargeting (locomotion/contacts.h on clips
+ * baked by anim/retarget.h).
+ *
+ * The reference is a contact detector written here, independently of the
+ * library's (sk_contacts_find) and of the motion analysis: the source's
+ * ankle, sampled at 120 Hz, is in contact while it is within a band above
+ * the ground (the 5th percentile of its heights over the clip) and moves
+ * horizontally slower than a threshold, for at least 0.06 s. Over those
+ * phases, on the target:
+ *   - the ankle stays within 2 cm of its rest height above the ground
+ *     (its rest y; the ground is y = 0), and
+ *   - slides (largest horizontal distance from where the contact began)
+ *     less than 1 cm,
+ * with restoration on; with it off the same figures are only printed (the
+ * bench reports them). The stride (the distance between one foot's
+ * successive contacts, mean positions) of the target over the source's
+ * equals the ratio of their leg lengths (hip-knee-ankle at rest, measured
+ * here from the named joints) within 3 %. */
+#include "support.h"
+
+#include "skelanim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RATE 120.0
+#define MAX_CONTACTS 256
+
+typedef struct feet {
+    const char *hip[2], *knee[2], *ankle[2]; /* left, right */
+} feet;
+
+static const feet cmu_feet = {{"LeftUpLeg", "RightUpLeg"}, {"LeftLeg", "RightLeg"}, {"LeftFoot", "RightFoot"}};
+static const feet mannequin_feet = {{"thigh_l", "thigh_r"}, {"shin_l", "shin_r"}, {"foot_l", "foot_r"}};
+static const feet cesium_feet = {{"leg_joint_L_1", "leg_joint_R_1"}, {"leg_joint_L_2", "leg_joint_R_2"},
+                                 {"leg_joint_L_3", "leg_joint_R_3"}};
+
+typedef struct ref_contact {
+    int foot;
+    uint32_t first, last; /* samples at RATE */
+} ref_contact;
+
+/* Model positions of the named joints over the clip at RATE (n samples). */
+static sk_vec3 *track_joints(const sk_skeleton *s, const sk_clip *c, const int32_t *joints, int nj, uint32_t *n) {
+    *n = (uint32_t)floor(sk_clip_duration(c) * RATE) + 1;
+    sk_vec3 *p = calloc((size_t)*n * (size_t)nj, sizeof *p);
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *model = calloc(s->joint_count, sizeof *model);
+    assert_non_null(p);
+    assert_non_null(local);
+    assert_non_null(model);
+    for (uint32_t i = 0; i < *n; i++) {
+        assert_int_equal(sk_clip_sample(c, s, i / RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
+        assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, s->joint_count, NULL), SK_OK);
+        for (int j = 0; j < nj; j++) p[(size_t)i * nj + j] = sk_vec3_make(model[joints[j]].m[12], model[joints[j]].m[13], model[joints[j]].m[14]);
+    }
+    free(local);
+    free(model);
+    return p;
+}
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The reference detector (see the top), on ankle positions p (n x 2). */
+static int detect(const sk_vec3 *p, uint32_t n, ref_contact *out) {
+    const float band = 0.035f, still = 0.45f; /* m, m/s (a run's planted ankle: up to 0.3 m/s at 120 Hz) */
+    const uint32_t min_samples = (uint32_t)(0.06 * RATE); /* a run's flat foot: about 0.1 s */
+    int count = 0;
+    float *h = calloc(n, sizeof *h);
+    assert_non_null(h);
+    for (int f = 0; f < 2; f++) {
+        for (uint32_t i = 0; i < n; i++) h[i] = p[(size_t)i * 2 + f].y;
+        qsort(h, n, sizeof *h, cmp_float);
+        float ground = h[n / 20];
+        uint32_t start = UINT32_MAX;
+        for (uint32_t i = 0; i <= n; i++) {
+            bool on = false;
+            if (i < n) {
+                uint32_t a = i ? i - 1 : 0, b = i + 1 < n ? i + 1 : n - 1;
+                sk_vec3 d = sk_vec3_sub(p[(size_t)b * 2 + f], p[(size_t)a * 2 + f]);
+                float v = sqrtf(d.x * d.x + d.z * d.z) * (float)RATE / (float)(b - a);
+                on = p[(size_t)i * 2 + f].y <= ground + band && v <= still;
+            }
+            if (on && start == UINT32_MAX) start = i;
+            if (!on && start != UINT32_MAX) {
+                if (i - start >= min_samples && count < MAX_CONTACTS) out[count++] = (ref_contact){f, start, i - 1};
+                start = UINT32_MAX;
+            }
+        }
+    }
+    free(h);
+    return count;
+}
+
+static int32_t find_joint(const sk_skeleton *s, const char *name) {
+    int32_t j = sk_skeleton_find(s, name);
+    if (j < 0) fail_msg("no joint %s", name);
+    return j;
+}
+
+/* Rest positions of hip, knee, ankle of both legs; leg length (mean) and ankle rest heights. */
+static float rest_legs(const sk_skeleton *s, const feet *ft, float ankle_height[2]) {
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *m = calloc(s->joint_count, sizeof *m);
+    assert_int_equal(sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
+    assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL), SK_OK);
+    float len = 0, lowest = INFINITY; /* the rest pose's lowest joint: the sole's height */
+    for (uint32_t j = 0; j < s->joint_count; j++) lowest = fminf(lowest, m[j].m[13]);
+    lowest = fminf(lowest, 0.0f); /* a character standing on y = 0 at rest */
+    for (int f = 0; f < 2; f++) {
+        int32_t h = find_joint(s, ft->hip[f]), k = find_joint(s, ft->knee[f]), a = find_joint(s, ft->ankle[f]);
+        sk_vec3 ph = {m[h].m[12], m[h].m[13], m[h].m[14]}, pk = {m[k].m[12], m[k].m[13], m[k].m[14]};
+        sk_vec3 pa = {m[a].m[12], m[a].m[13], m[a].m[14]};
+        len += 0.5f * (sk_vec3_length(sk_vec3_sub(pk, ph)) + sk_vec3_length(sk_vec3_sub(pa, pk)));
+        ankle_height[f] = pa.y - lowest;
+    }
+    free(local);
+    free(m);
+    return len;
+}
+
+typedef struct measure {
+    int contacts;
+    float height_err, slide, stride_ratio; /* worst |height|, worst slide, mean target/source stride */
+    int strides;
+} measure;
+
+/* The target's ankles over the reference contacts. */
+static measure measure_target(const sk_vec3 *src, const sk_vec3 *dst, uint32_t n, const ref_contact *c, int nc,
+                              const float ankle_rest[2]) {
+    measure m = {nc, 0, 0, 0, 0};
+    double ratio_sum = 0;
+    for (int i = 0; i < nc; i++) {
+        int f = c[i].foot;
+        sk_vec3 start = dst[(size_t)c[i].first * 2 + f];
+        for (uint32_t s = c[i].first; s <= c[i].last && s < n; s++) {
+            sk_vec3 p = dst[(size_t)s * 2 + f];
+            m.height_err = fmaxf(m.height_err, fabsf(p.y - ankle_rest[f]));
+            m.slide = fmaxf(m.slide, sqrtf((p.x - start.x) * (p.x - start.x) + (p.z - start.z) * (p.z - start.z)));
+        }
+        /* Stride: to the next contact of the same foot. */
+        for (int j = i + 1; j < nc; j++) {
+            if (c[j].foot != f) continue;
+            sk_vec3 ms[2] = {{0, 0, 0}, {0, 0, 0}}, md[2] = {{0, 0, 0}, {0, 0, 0}};
+            const ref_contact *cc[2] = {&c[i], &c[j]};
+            for (int k = 0; k < 2; k++) {
+                for (uint32_t s = cc[k]->first; s <= cc[k]->last; s++)
+                    ms[k] = sk_vec3_add(ms[k], src[(size_t)s * 2 + f]), md[k] = sk_vec3_add(md[k], dst[(size_t)s * 2 + f]);
+                float inv = 1.0f / (float)(cc[k]->last - cc[k]->first + 1);
+                ms[k] = sk_vec3_scale(ms[k], inv), md[k] = sk_vec3_scale(md[k], inv);
+            }
+            float ds = hypotf(ms[1].x - ms[0].x, ms[1].z - ms[0].z), dd = hypotf(md[1].x - md[0].x, md[1].z - md[0].z);
+            if (ds > 0.2f) ratio_sum += dd / ds, m.strides++;
+            break;
+        }
+    }
+    m.stride_ratio = m.strides ? (float)(ratio_sum / m.strides) : 0.0f;
+    return m;
+}
+
+static sk_asset *load(const char *which) {
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    char path[1024];
+    if (!strcmp(which, "mannequin")) {
+        assert_int_equal(sk_mannequin_create(NULL, NULL, &a, &err), SK_OK);
+        return a;
+    }
+    const char *shared = sk_test_require_shared();
+    if (!strcmp(which, "CesiumMan")) {
+        snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", shared);
+        if (sk_gltf_load_file(path, NULL, &a, &err) != SK_OK) sk_test_missing("%s", err.message);
+        return a;
+    }
+    snprintf(path, sizeof path, "%s/mocap/bvh/%s.bvh", shared, which);
+    sk_bvh_options bo = {0};
+    bo.scale = 0.056444;
+    if (sk_bvh_load_file(path, &bo, &a, &err) != SK_OK) sk_test_missing("%s", err.message);
+    return a;
+}
+
+/* The library's pipeline: bake, find the source's contacts, restore them on the target. */
+static sk_clip *retarget(const sk_asset *src, const sk_clip *clip, const sk_asset *dst, const feet *sf, const feet *df,
+                         bool contacts) {
+    sk_error err = {0};
+    sk_retarget_desc d;
+    memset(&d, 0, sizeof d);
+    d.source = src->skeleton, d.target = dst->skeleton;
+    /* The source's rest pose standing on y = 0 (a .bvh rest pose has its root at the origin). */
+    const sk_skeleton *ss = src->skeleton;
+    sk_transform *rest = calloc(ss->joint_count, sizeof *rest);
+    sk_mat4 *m = calloc(ss->joint_count, sizeof *m);
+    sk_pose_rest(ss, SK_POSE_OF(ss, rest, NULL), NULL);
+    sk_local_to_model(ss, SK_POSE_OF(ss, rest, NULL), NULL, m, ss->joint_count, NULL);
+    float lowest = 0;
+    for (uint32_t j = 0; j < ss->joint_count; j++) lowest = fminf(lowest, m[j].m[13]);
+    for (uint32_t j = 0; j < ss->joint_count; j++)
+        if (ss->parents[j] < 0) rest[j].t.y -= lowest;
+    sk_pose rest_pose = {rest, NULL, ss->joint_count, 0};
+    d.source_rest = &rest_pose;
+    free(m);
+    sk_retarget *rt = NULL;
+    if (sk_retarget_create(&d, NULL, &rt, &err) != SK_OK) fail_msg("sk_retarget_create: %s", err.message);
+    free(rest);
+    sk_clip *baked = NULL;
+    if (sk_retarget_clip(rt, clip, NULL, NULL, &baked, &err) != SK_OK) fail_msg("sk_retarget_clip: %s", err.message);
+    sk_retarget_destroy(rt);
+    if (!contacts) return baked;
+    sk_leg_desc sl[2], dl[2];
+    memset(sl, 0, sizeof sl), memset(dl, 0, sizeof dl);
+    for (int f = 0; f < 2; f++) {
+        sl[f].hip = find_joint(src->skeleton, sf->hip[f]), sl[f].knee = find_joint(src->skeleton, sf->knee[f]);
+        sl[f].ankle = find_joint(src->skeleton, sf->ankle[f]), sl[f].toe = -1;
+        dl[f].hip = find_joint(dst->skeleton, df->hip[f]), dl[f].knee = find_joint(dst->skeleton, df->knee[f]);
+        dl[f].ankle = find_joint(dst->skeleton, df->ankle[f]), dl[f].toe = -1;
+    }
+    sk_contact c[MAX_CONTACTS];
+    uint32_t n = 0;
+    assert_int_equal(sk_contacts_find(src->skeleton, clip, sl, 2, NULL, NULL, c, MAX_CONTACTS, &n, &err), SK_OK);
+    sk_clip *out = NULL;
+    sk_contact_restore_stats st;
+    if (sk_contacts_restore(dst->skeleton, baked, dl, 2, c, n, NULL, NULL, &out, &st, &err) != SK_OK)
+        fail_msg("sk_contacts_restore: %s", err.message);
+    sk_clip_destroy(baked);
+    return out;
+}
+
+/* One case; returns the reference contacts checked. */
+static int run_case(const char *source, const char *clip_name, const char *target, bool retargeted) {
+    sk_asset *src = load(source), *dst = retargeted ? load(target) : NULL;
+    const feet *sf = !strcmp(source, "mannequin") ? &mannequin_feet : &cmu_feet;
+    const feet *df = !retargeted ? sf : !strcmp(target, "mannequin") ? &mannequin_feet : &cesium_feet;
+    const sk_asset *tgt = retargeted ? dst : src;
+    int32_t ci = clip_name ? sk_asset_find_clip(src, clip_name) : 0;
+    assert_true(ci >= 0);
+    const sk_clip *clip = src->clips[ci];
+    sk_clip *on = NULL, *off = NULL;
+    if (retargeted) {
+        on = retarget(src, clip, dst, sf, df, true);
+        off = retarget(src, clip, dst, sf, df, false);
+    } else { /* contacts found and restored on the clip itself */
+        sk_leg_desc l[2];
+        memset(l, 0, sizeof l);
+        for (int f = 0; f < 2; f++)
+            l[f].hip = find_joint(src->skeleton, sf->hip[f]), l[f].knee = find_joint(src->skeleton, sf->knee[f]),
+            l[f].ankle = find_joint(src->skeleton, sf->ankle[f]), l[f].toe = -1;
+        sk_contact c[MAX_CONTACTS];
+        uint32_t n = 0;
+        sk_error err = {0};
+        assert_int_equal(sk_contacts_find(src->skeleton, clip, l, 2, NULL, NULL, c, MAX_CONTACTS, &n, &err), SK_OK);
+        sk_contact_restore_options o = {0};
+        o.ground_set = true;
+        o.ground = 0.0f;
+        assert_int_equal(sk_contacts_restore(src->skeleton, clip, l, 2, c, n, &o, NULL, &on, NULL, &err), SK_OK);
+    }
+    int32_t sj[2] = {find_joint(src->skeleton, sf->ankle[0]), find_joint(src->skeleton, sf->ankle[1])};
+    int32_t dj[2] = {find_joint(tgt->skeleton, df->ankle[0]), find_joint(tgt->skeleton, df->ankle[1])};
+    uint32_t n = 0, n2 = 0, n3 = 0;
+    sk_vec3 *sp = track_joints(src->skeleton, clip, sj, 2, &n);
+    sk_vec3 *dp = track_joints(tgt->skeleton, on, dj, 2, &n2);
+    sk_vec3 *op = off ? track_joints(tgt->skeleton, off, dj, 2, &n3) : NULL;
+    assert_int_equal(n, n2);
+    ref_contact rc[MAX_CONTACTS];
+    int nc = detect(sp, n, rc);
+    float src_rest[2], dst_rest[2];
+    float sl = rest_legs(src->skeleton, sf, src_rest), dl = rest_legs(tgt->skeleton, df, dst_rest);
+    measure m = measure_target(sp, dp, n, rc, nc, dst_rest);
+    measure mo = op ? measure_target(sp, op, n, rc, nc, dst_rest) : m;
+    float leg_ratio = dl / sl;
+    printf("%-14s %-6s -> %-10s contacts %2d  on: height %.4f m slide %.4f m  off: height %.4f m slide %.4f m  "
+           "stride ratio %.4f (legs %.4f, %d strides)\n",
+           source, clip_name ? clip_name : "", retargeted ? target : "(itself)", nc, (double)m.height_err,
+           (double)m.slide, (double)mo.height_err, (double)mo.slide, (double)m.stride_ratio, (double)leg_ratio,
+           m.strides);
+    assert_true(nc >= 2);
+    assert_true(m.height_err < 0.02f);
+    assert_true(m.slide < 0.01f);
+    if (m.strides > 0) assert_true(fabsf(m.stride_ratio / leg_ratio - 1.0f) < 0.03f);
+    free(sp), free(dp), free(op);
+    sk_clip_destroy(on);
+    sk_clip_destroy(off);
+    sk_asset_destroy(src);
+    sk_asset_destroy(dst);
+    return nc;
+}
+
+static const char *const captures[] = {"02_01", "07_01_fbx2bvh", "09_11_fbx2bvh"};
+
+/* Restoration alone: the mannequin's clips' own contacts pinned on them. */
+static void test_restore_on_itself(void **state) {
+    (void)state;
+    int total = 0, cases = 0;
+    total += run_case("mannequin", "walk", NULL, false), cases++;
+    total += run_case("mannequin", "run", NULL, false), cases++;
+    printf("restored on itself: %d cases, %d reference contacts\n", cases, total);
+    assert_int_equal(cases, 2);
+    assert_true(total >= 4);
+}
+
+static void test_retarget_contacts(void **state) {
+    (void)state;
+    int total = 0, cases = 0;
+    static const char *const targets[] = {"mannequin", "CesiumMan"};
+    for (size_t t = 0; t < 2; t++)
+        for (size_t i = 0; i < 3; i++) total += run_case(captures[i], NULL, targets[t], true), cases++;
+    total += run_case("mannequin", "walk", "CesiumMan", true), cases++;
+    total += run_case("mannequin", "run", "CesiumMan", true), cases++;
+    printf("retargeted: %d cases, %d reference contacts\n", cases, total);
+    assert_int_equal(cases, 8);
+    assert_true(total >= 28); /* 31 when written */
+}
+
+/* Bad input: a clear error, never a crash. */
+static void test_contacts_bad_input(void **state) {
+    (void)state;
+    sk_asset *a = load("mannequin");
+    const sk_skeleton *s = a->skeleton;
+    sk_leg_desc l[2];
+    memset(l, 0, sizeof l);
+    for (int f = 0; f < 2; f++)
+        l[f].hip = find_joint(s, mannequin_feet.hip[f]), l[f].knee = find_joint(s, mannequin_feet.knee[f]),
+        l[f].ankle = find_joint(s, mannequin_feet.ankle[f]), l[f].toe = -1;
+    sk_error err = {0};
+    uint32_t n = 0;
+    sk_contact c[4] = {{0, 0.1, 0.3, {0, 0, 0}}, {0, 0.2, 0.4, {0, 0, 0}}};
+    sk_clip *out = NULL;
+    sk_result r = sk_contacts_find(s, a->clips[1], l, 2, NULL, NULL, c, 0, &n, &err);
+    assert_true(n >= 2); /* a walk: at least one contact per foot */
+    assert_int_equal(r, SK_ERR_LIMIT);
+    sk_leg_desc bad = l[0];
+    bad.ankle = 9999;
+    assert_int_equal(sk_contacts_find(s, a->clips[1], &bad, 1, NULL, NULL, NULL, 0, &n, &err), SK_ERR_INVALID_ARGUMENT);
+    bad = l[0], bad.knee = l[1].knee; /* not a chain */
+    assert_int_not_equal(sk_contacts_find(s, a->clips[1], &bad, 1, NULL, NULL, NULL, 0, &n, &err), SK_OK);
+    sk_contact_find_options fo = {0};
+    fo.height = NAN;
+    assert_int_equal(sk_contacts_find(s, a->clips[1], l, 2, &fo, NULL, NULL, 0, &n, &err), SK_ERR_INVALID_ARGUMENT);
+    /* overlapping contacts of one leg */
+    assert_int_equal(sk_contacts_restore(s, a->clips[1], l, 2, c, 2, NULL, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "overlap"));
+    c[1].leg = 7;
+    assert_int_equal(sk_contacts_restore(s, a->clips[1], l, 2, c, 2, NULL, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    c[1].leg = 1, c[1].start = NAN;
+    assert_int_equal(sk_contacts_restore(s, a->clips[1], l, 2, c, 2, NULL, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    /* No contacts: the clip comes back as it was (same poses at its keys). */
+    assert_int_equal(sk_contacts_restore(s, a->clips[1], l, 2, NULL, 0, NULL, NULL, &out, NULL, &err), SK_OK);
+    sk_transform p0[32], p1[32];
+    for (double t = 0; t < sk_clip_duration(out); t += 0.1) {
+        sk_clip_sample(a->clips[1], s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, p0, NULL), NULL);
+        sk_clip_sample(out, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, p1, NULL), NULL);
+        for (uint32_t j = 0; j < s->joint_count; j++)
+            assert_true(fabsf(fabsf(sk_quat_dot(p0[j].r, p1[j].r)) - 1.0f) < 1e-4f);
+    }
+    sk_clip_destroy(out);
+    sk_asset_destroy(a);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contacts_bad_input),
+        cmocka_unit_test(test_restore_on_itself),
+        cmocka_unit_test(test_retarget_contacts),
+    };
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
+}
