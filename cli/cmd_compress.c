@@ -49,7 +49,11 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 static void job_compress(crun *R, job *J) {
     sk_asset *a = NULL;
     sk_error err = {0};
+    /* assimp keeps its last error in one string per process: imports run one at a time. */
+    bool imported = cli_file_format(J->path) == CLI_FORMAT_IMPORT;
+    if (imported) pthread_mutex_lock(&R->mu);
     sk_result r = cli_load_file(J->path, 0.0, false, &a, &err);
+    if (imported) pthread_mutex_unlock(&R->mu);
     if (r != SK_OK) {
         snprintf(J->error, sizeof J->error, "%.500s", err.message);
         return;

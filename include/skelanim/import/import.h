@@ -59,9 +59,9 @@ typedef struct sk_import_options {
  * sk_asset_validate.
  * A file that makes assimp itself crash or hang takes the calling process
  * with it: parse untrusted files in a child process (docs/import.md).
- * Thread safety: assimp keeps its last error message per process, so two
- * imports failing at the same time may swap messages; otherwise calls on
- * different files may run concurrently. */
+ * Thread safety: assimp keeps its last error message in one string per
+ * process, written by every failing import: calls from several threads at
+ * once must be serialised by the caller. */
 SK_API sk_result sk_import_file(const char *path, const sk_import_options *opts, sk_asset **out, sk_error *err);
 
 /* The same from memory. hint: the format's file extension without the dot
