@@ -15,8 +15,38 @@
 #define SK_CLI_PLANAR "@planar"
 
 /* Loads FILE (or the built-in mannequin); prints the error and returns false on failure.
- * A FILE ending in .bvh (any case) goes to the BVH reader (io/bvh.h). */
+ * The reader is cli_file_format's choice. */
 bool cli_load(const char *path, sk_asset **out);
+/* Which reader takes a file: the built-in characters by name, .skc and .bvh
+ * by extension (any case), glTF by content (the .glb magic or JSON) or by a
+ * .gltf/.glb extension (and what is not a readable regular file: the glTF reader
+ * says so), everything else the importer (assimp; import/import.h). */
+typedef enum cli_format {
+    CLI_FORMAT_BUILTIN,
+    CLI_FORMAT_SKC,
+    CLI_FORMAT_BVH,
+    CLI_FORMAT_GLTF,
+    CLI_FORMAT_IMPORT
+} cli_format;
+cli_format cli_file_format(const char *path);
+/* The one loader dispatch of the tool (every command that reads a file):
+ * the reader cli_file_format names, scale for a .bvh (0: the file's units),
+ * the readers' warnings on stderr when warnings is set. A build without the
+ * importer refuses what only it reads ("this build reads no .fbx files
+ * (configure with -DSK_IMPORT=ON ...)"). With SKELANIM_ISOLATE set (not empty,
+ * not 0) in the environment, an imported file is parsed in a child process
+ * (cli_import_isolated): a crash of assimp is an error, not the tool's. */
+sk_result cli_load_file(const char *path, double scale, bool warnings, sk_asset **out, sk_error *err);
+/* The inputs of the commands that take many files (bench load, compress):
+ * .glb, .gltf, .bvh, and with the importer what assimp reads (named on the
+ * command line) or .fbx and .dae (found in a folder: listed). */
+bool cli_readable_input(const char *path, bool listed);
+#ifdef SK_HAVE_IMPORT
+/* sk_import_file in a forked child that sends the asset back as .glb bytes
+ * through a pipe (sk_glb_write_memory, sk_gltf_load_memory): a child killed
+ * by a signal gives "PATH: the importer crashed (signal N)". cmd_import.c. */
+sk_result cli_import_isolated(const char *path, const sk_import_options *opts, sk_asset **out, sk_error *err);
+#endif
 /* The same with --scale M_PER_UNIT (0: none, the file's own units). Only a
  * .bvh file takes a scale; for another file it is an error. */
 bool cli_load_scaled(const char *path, double scale, sk_asset **out);
@@ -28,7 +58,9 @@ bool cli_is_bvh(const char *path);
 #define CLI_SCALE_MIN 1e-9
 #define CLI_SCALE_MAX 1e9
 /* The help of a FILE argument, and the --scale option of the commands that load one. */
-#define CLI_FILE_HELP "a .glb, .gltf, .skc or .bvh file, or " SK_CLI_MANNEQUIN ", the built-in character"
+#define CLI_FILE_HELP                                                                                     \
+    "a .glb, .gltf, .skc or .bvh file, a file of another format the build imports (FBX, COLLADA, ...: "   \
+    "info --formats), or " SK_CLI_MANNEQUIN ", the built-in character"
 #define CLI_OPT_SCALE(T, f)                                                                                \
     {"--scale", CLI_REAL(T, f), .min = CLI_SCALE_MIN, .max = CLI_SCALE_MAX, .meta = "M",                  \
      .help = "metres per unit of a .bvh file, 0.0564444 for CMU captures", .dflt_text = "the file's units"}

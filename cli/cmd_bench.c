@@ -42,7 +42,7 @@ static void collect(file_list *l, const char *path, int depth) {
     struct stat st;
     if (stat(path, &st) != 0) return;
     if (S_ISREG(st.st_mode)) {
-        if (has_ext(path, ".glb") || has_ext(path, ".gltf") || has_ext(path, ".bvh")) add_file(l, path);
+        if (cli_readable_input(path, depth > 0)) add_file(l, path);
         return;
     }
     if (!S_ISDIR(st.st_mode) || depth > 8) return;
@@ -63,7 +63,7 @@ typedef bool (*load_fn)(const char *path);
 
 static bool load_ours(const char *path) {
     sk_asset *a = NULL;
-    sk_result r = has_ext(path, ".bvh") ? sk_bvh_load_file(path, NULL, &a, NULL) : sk_gltf_load_file(path, NULL, &a, NULL);
+    sk_result r = cli_load_file(path, 0.0, false, &a, NULL);
     sk_asset_destroy(a);
     return r == SK_OK;
 }
@@ -178,7 +178,7 @@ typedef struct bench_files_args {
 static bool gather_files(const char *bench, const cli_list *paths, file_list *files) {
     for (uint32_t i = 0; i < paths->n; i++) collect(files, paths->v[i], 0);
     if (files->n) return true;
-    fprintf(stderr, "skelanim: bench %s: no .glb, .gltf or .bvh file in the paths given\n", bench);
+    fprintf(stderr, "skelanim: bench %s: no file it reads in the paths given (.glb, .gltf, .bvh; with the importer what it reads, .fbx and .dae in folders)\n", bench);
     return false;
 }
 
@@ -285,7 +285,7 @@ static int bench_json(int argc, char **argv) {
     int failures = 0;
     for (size_t i = 0; i < files.n; i++) {
         const char *p = files.v[i];
-        if (has_ext(p, ".bvh")) {
+        if (!has_ext(p, ".glb") && !has_ext(p, ".gltf")) { /* BVH and imported files have no glTF JSON */
             free(files.v[i]);
             continue;
         }
@@ -344,12 +344,13 @@ static const cli_opt load_opts[] = {
              "before it left", .dflt_text = "each in a process of its own, forked before any load"},
 };
 static const cli_arg paths_arg[] = {
-    {"PATH", CLI_ARGS(bench_files_args, paths, CLI_REQUIRED), .help = ".glb, .gltf or .bvh files, or folders of them"},
+    {"PATH", CLI_ARGS(bench_files_args, paths, CLI_REQUIRED), .help = ".glb, .gltf or .bvh files, files of a format the build imports (info --formats), or "
+             "folders of them (searched for .glb, .gltf, .bvh, and with the importer .fbx and .dae)"},
 };
 const cli_command cli_cmd_bench_load = {
     .name = "bench load",
     .run = bench_load,
-    .summary = "time loading .glb/.gltf/.bvh files (beside assimp when built with it)",
+    .summary = "time loading .glb/.gltf/.bvh files, and what the build imports (beside assimp when built with it)",
     .about = "Times loading each file (folders are searched), beside assimp when the tool is "
              "built with it: one JSON line per file with the median and fastest load and the page "
              "faults.",

@@ -42,21 +42,18 @@ typedef struct crun {
     pthread_mutex_t mu;
 } crun;
 
-static bool has_ext(const char *p, const char *e) {
-    size_t n = strlen(p), m = strlen(e);
-    if (n < m) return false;
-    for (size_t i = 0; i < m; i++)
-        if ((p[n - m + i] | 32) != (e[i] | 32)) return false;
-    return true;
-}
-static bool readable_input(const char *p) { return has_ext(p, ".bvh") || has_ext(p, ".glb") || has_ext(p, ".gltf"); }
+
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void job_compress(crun *R, job *J) {
     sk_asset *a = NULL;
     sk_error err = {0};
-    sk_result r = cli_is_bvh(J->path) ? sk_bvh_load_file(J->path, NULL, &a, &err) : sk_gltf_load_file(J->path, NULL, &a, &err);
+    /* assimp keeps its last error in one string per process: imports run one at a time. */
+    bool imported = cli_file_format(J->path) == CLI_FORMAT_IMPORT;
+    if (imported) pthread_mutex_lock(&R->mu);
+    sk_result r = cli_load_file(J->path, 0.0, false, &a, &err);
+    if (imported) pthread_mutex_unlock(&R->mu);
     if (r != SK_OK) {
         snprintf(J->error, sizeof J->error, "%.500s", err.message);
         return;
@@ -168,7 +165,7 @@ static bool collect(char ***v, size_t *n, const char *p) {
         char **found = NULL;
         size_t nf = 0;
         while ((e = readdir(d))) {
-            if (e->d_name[0] == '.' || !readable_input(e->d_name)) continue;
+            if (e->d_name[0] == '.' || !cli_readable_input(e->d_name, true)) continue;
             char **g = realloc(found, (nf + 1) * sizeof *found);
             if (!g) break;
             found = g;
@@ -187,8 +184,14 @@ static bool collect(char ***v, size_t *n, const char *p) {
         free(found);
         return true;
     }
-    if (!readable_input(p)) {
-        fprintf(stderr, "skelanim: %s: not a .bvh, .glb or .gltf file\n", p);
+    if (!cli_readable_input(p, false)) {
+        fprintf(stderr, "skelanim: %s: not a .bvh, .glb or .gltf file%s\n", p,
+#ifdef SK_HAVE_IMPORT
+                " nor one the importer reads (info --formats)"
+#else
+                " (this build imports no other formats: -DSK_IMPORT=ON)"
+#endif
+        );
         return false;
     }
     char **g = realloc(*v, (*n + 1) * sizeof **v);
@@ -373,7 +376,8 @@ static const cli_opt compress_opts[] = {
 };
 static const cli_arg compress_arg_list[] = {
     {"IN", CLI_ARGS(compress_args, inputs, CLI_REQUIRED),
-     .help = ".bvh, .glb or .gltf files, or folders of them (not searched recursively)"},
+     .help = ".bvh, .glb or .gltf files, files of a format the build imports (FBX, COLLADA, ...: info --formats), "
+             "or folders of them (not searched recursively; in folders: .bvh, .glb, .gltf, .fbx, .dae)"},
 };
 static const char *const compress_notes[] = {
     "Each input becomes OUTDIR/STEM.skc: its skeleton and every clip, compressed, or kept as keys\n"
@@ -384,7 +388,7 @@ static const char *const compress_notes[] = {
 const cli_command cli_cmd_compress = {
     .name = "compress",
     .run = cmd_compress,
-    .summary = "compress every clip of .bvh/.glb/.gltf files into .skc files",
+    .summary = "compress every clip of .bvh/.glb/.gltf (and imported) files into .skc files",
     .opts = compress_opts,
     .nopts = CLI_COUNT(compress_opts),
     .args = compress_arg_list,

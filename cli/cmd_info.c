@@ -70,12 +70,63 @@ out:
 typedef struct info_args {
     const char *file;
     double scale;
+    bool formats;
 } info_args;
 
+/* info --formats: one JSON line per reader of this build. */
+static void format_line(const char *reader, const char *library, const char *exts, const char *by) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "reader", reader);
+    cJSON_AddStringToObject(o, "library", library);
+    cJSON *a = cJSON_AddArrayToObject(o, "extensions");
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", exts);
+    for (char *t = strtok(buf, ";"); t; t = strtok(NULL, ";")) {
+        while (*t == ' ') t++;
+        if (t[0] == '*' && t[1] == '.') t++;
+        cJSON_AddItemToArray(a, cJSON_CreateString(t));
+    }
+    cJSON_AddStringToObject(o, "chosen_by", by);
+    cli_put_json_line(o);
+}
+
+static int info_formats(void) {
+    format_line("gltf", "libskelanim_io", ".gltf;.glb", "content (the .glb magic or JSON), else the extension");
+    format_line("bvh", "libskelanim_io", ".bvh", "extension");
+    format_line("skc", "libskelanim_io", ".skc", "extension");
+#ifdef SK_HAVE_IMPORT
+    char list[2048], ver[32];
+    sk_import_extensions(list, sizeof list);
+    char reader[64];
+    snprintf(reader, sizeof reader, "assimp %s", sk_import_assimp_version(ver, sizeof ver));
+    format_line(reader, "libskelanim_import", list, "any other file (assimp chooses by extension and content)");
+#else
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "reader", "assimp");
+    cJSON_AddStringToObject(o, "library", "libskelanim_import");
+    cJSON_AddFalseToObject(o, "built");
+    cJSON_AddStringToObject(o, "how", "configure with -DSK_IMPORT=ON (Debian: libassimp-dev)");
+    cli_put_json_line(o);
+#endif
+    return 0;
+}
+
 static int cmd_info(int argc, char **argv) {
-    info_args args = {NULL, 0.0};
+    info_args args = {NULL, 0.0, false};
     int rc = cli_parse(&cli_cmd_info, argc, argv, &args, NULL);
     if (rc != CLI_CONTINUE) return rc;
+    if (args.formats) {
+        if (args.file) {
+            fprintf(stderr, "skelanim: info: --formats takes no FILE\n");
+            return 1;
+        }
+        return info_formats();
+    }
+    if (!args.file) {
+        fprintf(stderr, "skelanim: info: FILE is required (or --formats)\n");
+        cli_help_usage(stderr, &cli_cmd_info);
+        return 1;
+    }
     const char *file = args.file;
     double scale = args.scale;
     sk_asset *a = NULL;
@@ -91,6 +142,8 @@ static int cmd_info(int argc, char **argv) {
         if (sk_skc_load_file(file, NULL, NULL, &tmp, &mpu, NULL) == SK_OK) printf("units: %.9g m per unit (recorded in the .skc)\n", mpu);
         sk_asset_destroy(tmp);
     }
+    if (cli_file_format(file) == CLI_FORMAT_IMPORT)
+        printf("units: as the file gives them (assimp applies no unit scale; docs/import.md)\n");
     if (a->generator && *a->generator) printf("generator: %s\n", a->generator);
     printf("scenes: %u", a->scene_count);
     if (a->default_scene >= 0) printf(" (default: %d)", a->default_scene);
@@ -184,8 +237,14 @@ static int cmd_info(int argc, char **argv) {
     return 0;
 }
 
-static const cli_opt info_opts[] = {CLI_OPT_SCALE(info_args, scale)};
-static const cli_arg info_arg_list[] = {{"FILE", CLI_ARG(info_args, file), .flags = CLI_REQUIRED, .help = CLI_FILE_HELP}};
+static const cli_opt info_opts[] = {
+    CLI_OPT_SCALE(info_args, scale),
+    {"--formats", CLI_FLAG(info_args, formats),
+     .help = "instead of a file: what this build reads, one JSON line per reader (reader, library, extensions, how "
+             "a file is matched to it)"},
+};
+static const cli_arg info_arg_list[] = {
+    {"FILE", CLI_ARG(info_args, file), .help = CLI_FILE_HELP " (required unless --formats)"}};
 const cli_command cli_cmd_info = {
     .name = "info",
     .run = cmd_info,

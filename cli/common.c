@@ -30,29 +30,106 @@ bool cli_is_skc(const char *path) {
 
 bool cli_load(const char *path, sk_asset **out) { return cli_load_scaled(path, 0.0, out); }
 
+static bool has_ext_ci(const char *p, const char *ext) {
+    size_t n = strlen(p), e = strlen(ext);
+    if (n < e) return false;
+    for (size_t i = 0; i < e; i++)
+        if ((p[n - e + i] | 32) != (ext[i] | 32)) return false;
+    return true;
+}
+
+/* glTF by content: the .glb magic, or JSON (first non-blank byte '{'). */
+static bool looks_gltf(const char *path, bool *readable) {
+    struct stat st;
+    *readable = false;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return false; /* the glTF reader says why */
+    FILE *f = fopen(path, "rb");
+    *readable = f != NULL;
+    if (!f) return false;
+    unsigned char b[64];
+    size_t n = fread(b, 1, sizeof b, f);
+    fclose(f);
+    if (n >= 4 && !memcmp(b, "glTF", 4)) return true;
+    size_t i = 0;
+    if (n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) i = 3; /* UTF-8 byte order mark */
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) i++;
+    return i < n && b[i] == '{';
+}
+
+cli_format cli_file_format(const char *path) {
+    if (!strcmp(path, SK_CLI_MANNEQUIN) || !strcmp(path, SK_CLI_PLANAR)) return CLI_FORMAT_BUILTIN;
+    if (cli_is_skc(path)) return CLI_FORMAT_SKC;
+    if (cli_is_bvh(path)) return CLI_FORMAT_BVH;
+    bool readable;
+    if (looks_gltf(path, &readable) || !readable || has_ext_ci(path, ".gltf") || has_ext_ci(path, ".glb"))
+        return CLI_FORMAT_GLTF;
+    return CLI_FORMAT_IMPORT;
+}
+
+sk_result cli_load_file(const char *path, double scale, bool warnings, sk_asset **out, sk_error *err) {
+    sk_gltf_options opt = {0};
+    if (warnings) {
+        opt.warning = cli_warning;
+        opt.warning_user = (void *)(uintptr_t)path;
+    }
+    switch (cli_file_format(path)) {
+    case CLI_FORMAT_BUILTIN:
+        return !strcmp(path, SK_CLI_MANNEQUIN) ? sk_mannequin_create(NULL, NULL, out, err)
+                                               : sk_planar_rig_create(NULL, out, err);
+    case CLI_FORMAT_SKC: return sk_skc_load_file(path, NULL, NULL, out, NULL, err);
+    case CLI_FORMAT_BVH: {
+        sk_bvh_options bo = {0};
+        bo.scale = scale;
+        return sk_bvh_load_file(path, &bo, out, err);
+    }
+    case CLI_FORMAT_GLTF: return sk_gltf_load_file(path, &opt, out, err);
+    case CLI_FORMAT_IMPORT: break;
+    }
+#ifdef SK_HAVE_IMPORT
+    sk_import_options io = {0};
+    if (warnings) {
+        io.warning = cli_warning;
+        io.warning_user = (void *)(uintptr_t)path;
+    }
+    const char *iso = getenv("SKELANIM_ISOLATE");
+    if (iso && iso[0] && strcmp(iso, "0")) return cli_import_isolated(path, &io, out, err);
+    return sk_import_file(path, &io, out, err);
+#else
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash) && dot[1] && strlen(dot) < 16)
+        return sk_error_set(err, SK_ERR_UNSUPPORTED,
+                            "%s: this build reads no %s files (configure with -DSK_IMPORT=ON, with assimp "
+                            "installed; skelanim info --formats lists what it reads)",
+                            path, dot);
+    return sk_error_set(err, SK_ERR_UNSUPPORTED,
+                        "%s: neither glTF, .bvh nor .skc, and this build reads no other formats (configure with "
+                        "-DSK_IMPORT=ON, with assimp installed; skelanim info --formats lists what it reads)",
+                        path);
+#endif
+}
+
+bool cli_readable_input(const char *path, bool listed) {
+    if (has_ext_ci(path, ".glb") || has_ext_ci(path, ".gltf") || cli_is_bvh(path)) return true;
+#ifdef SK_HAVE_IMPORT
+    if (!listed) return sk_import_can_read(path);
+    return has_ext_ci(path, ".fbx") || has_ext_ci(path, ".dae");
+#else
+    (void)listed;
+    return false;
+#endif
+}
+
 bool cli_load_scaled(const char *path, double scale, sk_asset **out) {
     sk_error err = {0};
-    sk_result r;
-    sk_gltf_options opt = {0};
-    opt.warning = cli_warning;
-    opt.warning_user = (void *)(uintptr_t)path;
-    bool bvh = cli_is_bvh(path);
-    if (scale != 0.0 && !bvh) {
+    cli_format fmt = cli_file_format(path);
+    if (scale != 0.0 && fmt != CLI_FORMAT_BVH) {
         fprintf(stderr, "skelanim: %s: --scale applies to .bvh files only\n", path);
         return false;
     }
-    bool builtin = !strcmp(path, SK_CLI_MANNEQUIN) || !strcmp(path, SK_CLI_PLANAR);
-    if (!strcmp(path, SK_CLI_MANNEQUIN)) r = sk_mannequin_create(NULL, NULL, out, &err);
-    else if (!strcmp(path, SK_CLI_PLANAR)) r = sk_planar_rig_create(NULL, out, &err);
-    else if (cli_is_skc(path)) r = sk_skc_load_file(path, NULL, NULL, out, NULL, &err);
-    else if (bvh) {
-        sk_bvh_options bo = {0};
-        bo.scale = scale;
-        r = sk_bvh_load_file(path, &bo, out, &err);
-    } else r = sk_gltf_load_file(path, &opt, out, &err);
+    sk_result r = cli_load_file(path, scale, true, out, &err);
     if (r != SK_OK) {
         /* The readers' messages name the file (once); the built-in characters' do not. */
-        if (builtin || !err.message[0])
+        if (fmt == CLI_FORMAT_BUILTIN || !err.message[0])
             fprintf(stderr, "skelanim: %s: %s\n", path, err.message[0] ? err.message : sk_result_string(r));
         else fprintf(stderr, "skelanim: %s\n", err.message);
         return false;

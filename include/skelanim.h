@@ -55,4 +55,6 @@
 #include "skelanim/io/graph_json.h"
 #include "skelanim/io/analysis_json.h"
 #include "skelanim/io/retarget_json.h"
+/* import (libskelanim_import, built when assimp is there: SK_IMPORT): FBX, COLLADA, ... */
+#include "skelanim/import/import.h"
 #endif

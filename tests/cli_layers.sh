@@ -29,6 +29,7 @@ declare -A allow=(
   [locomotion]="core anim ik world locomotion"
   [io]="core anim world locomotion io"
   [batch]="core anim skin batch"
+  [import]="core import"
 )
 fail=0
 checked=0
