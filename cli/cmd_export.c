@@ -74,8 +74,11 @@ static int write_bvh(const export_args *a) {
         fprintf(stderr, "skelanim: %s: clip '%s' has key times that are not uniform: sampled every %.6g s (%u frames)\n",
                 a->out, clip ? sk_clip_name(clip) : "", rep.frame_time, rep.frames);
     if (rep.scale_dropped)
-        fprintf(stderr, "skelanim: warning: %s: %u scale track(s) and rest scale(s) not written (BVH has no scale)\n",
+        fprintf(stderr, "skelanim: warning: %s: the scale of %u joint(s) dropped (--drop-scale; BVH has no scale)\n",
                 a->out, rep.scale_dropped);
+    if (rep.scale_baked)
+        fprintf(stderr, "skelanim: %s: the constant scale of %u joint(s) baked into the offsets (positions kept)\n",
+                a->out, rep.scale_baked);
     printf("wrote %s (%u joints, %u frames at %.6g s%s%s)\n", a->out, asset->skeleton->joint_count, rep.frames,
            rep.frame_time, clip ? ", clip " : ", rest pose", clip ? sk_clip_name(clip) : "");
     rc = 0;
@@ -152,7 +155,7 @@ static const cli_opt convert_opts[] = {
      .help = "(.bvh) frames per second when the clip's keys are not uniform (it is then sampled)"},
     {"--exact", CLI_FLAG(export_args, exact), .help = "(.bvh) refuse a clip whose keys are not uniform instead of sampling it"},
     {"--drop-scale", CLI_FLAG(export_args, drop_scale),
-     .help = "(.bvh) write a clip with scale other than 1 without it (BVH has no scale) instead of refusing"},
+     .help = "(.bvh) write a scale that changes or is not uniform as 1 (BVH has no scale) instead of refusing"},
     {"--bvh-scale", CLI_REAL(export_args, bvh_scale), .meta = "U", .min = 1e-9, .max = 1e9, .dflt = "1",
      .help = "(.bvh) file units per unit of FILE, e.g. 100 for centimetres from metres"},
 };
@@ -167,7 +170,8 @@ const cli_command cli_cmd_convert = {
     .about = "Writes FILE (skeleton, meshes, skins, materials, textures, clips) as a "
              "self-contained .glb; what the writer leaves out is said on stderr. To OUT.bvh it writes the skeleton "
              "(its rest pose as the BVH rest pose) and one clip, each joint's Euler order chosen against gimbal "
-             "lock; a clip whose keys are not uniform is sampled (--fps) and scale is refused (--drop-scale), "
+             "lock; a clip whose keys are not uniform is sampled (--fps), a constant uniform scale is baked into the offsets "
+             "and any other scale refused (--drop-scale), "
              "said on stderr (docs/bvh.md, \"Writing BVH\").",
     .opts = convert_opts,
     .nopts = CLI_COUNT(convert_opts),

@@ -293,6 +293,26 @@ static void resampling_and_scale(void **state) {
     free(text);
     sk_clip_destroy(c);
     sk_skeleton_destroy(s);
+    /* a constant uniform scale (an FBX file's unit scale of 100 at the root, 0.5 on a joint) is
+     * baked into the offsets: the same positions, no scale refused */
+    int32_t parents[3] = {-1, 0, 1};
+    const char *names[3] = {"root", "arm", "hand"};
+    sk_transform rest[3] = {sk_transform_identity(), sk_transform_identity(), sk_transform_identity()};
+    rest[0].s = sk_vec3_make(100, 100, 100);
+    rest[1].t = sk_vec3_make(0, 0.01f, 0);
+    rest[1].s = sk_vec3_make(0.5f, 0.5f, 0.5f);
+    rest[1].r = sk_quat_from_axis_angle(sk_vec3_make(0, 0, 1), 0.7f);
+    rest[2].t = sk_vec3_make(0.003f, 0.005f, 0.002f);
+    sk_skeleton_desc sd = {0};
+    sd.joint_count = 3, sd.parents = parents, sd.names = names, sd.rest = rest;
+    assert_int_equal(sk_skeleton_create(&sd, NULL, &s, NULL), SK_OK);
+    c = gimbal_clip(31, true);
+    memset(&o, 0, sizeof o);
+    assert_true(round_trip("scaled", s, c, 1.0, &o, &rep, NULL) <= TOL_M);
+    assert_int_equal(rep.scale_baked, 2);
+    assert_int_equal(rep.scale_dropped, 0);
+    sk_clip_destroy(c);
+    sk_skeleton_destroy(s);
 }
 
 static void bad_options_and_big_skeletons(void **state) {

@@ -92,6 +92,10 @@ static const scheme schemes[] = {
      {"hips", "lowerback", "spine", "spine1", "neck", "head", "leftshoulder", "leftarm", "leftforearm", "lefthand",
       "rightshoulder", "rightarm", "rightforearm", "righthand", "leftupleg", "leftleg", "leftfoot", "lefttoebase",
       "rightupleg", "rightleg", "rightfoot", "righttoebase"}},
+    {"cmu-max", /* CMU's 3ds Max-friendly BVH release (131_*): the upper arm is "shoulder" there */
+     {"hips", "lowerback", "chest", "chest2", "lowerneck", "head", "leftcollar", "leftshoulder", "leftelbow",
+      "leftwrist", "rightcollar", "rightshoulder", "rightelbow", "rightwrist", "lefthip", "leftknee", "leftankle",
+      "lefttoe", "righthip", "rightknee", "rightankle", "righttoe"}},
     {"daz",
      {"hip", "abdomen", "chest", NULL, "neck", "head", "lcollar", "lshldr", "lforearm", "lhand", "rcollar", "rshldr",
       "rforearm", "rhand", "lthigh", "lshin", "lfoot", "ltoe", "rthigh", "rshin", "rfoot", "rtoe"}},

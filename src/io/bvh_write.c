@@ -128,6 +128,8 @@ typedef struct bw {
     double *angles;   /* per joint: the previous frame's angles */
     double *score;    /* per joint and order: the smallest |cos b| over the frames */
     sk_transform *local;
+    double *cs;       /* per joint: its world scale (uniform scales baked into the offsets) */
+    uint8_t *noscale; /* per joint: its scale is dropped (drop_scale), taken as 1 */
     uint32_t frames;
     double ft;
     bool resample;
@@ -139,9 +141,21 @@ static bool ends_with_end(const char *name, const char *parent) {
     return n == m + 4 && !strncmp(name, parent, m) && !strcmp(name + m, "_end");
 }
 
+/* Uniform scales (checked constant by check_scale) go into the world scale of the offsets. */
+static void world_scales(bw *w) {
+    for (uint32_t j = 0; j < w->J; j++) {
+        int32_t par = w->s->parents[j];
+        double sj = w->noscale[j] ? 1.0 : (double)w->local[j].s.x;
+        w->cs[j] = (par >= 0 ? w->cs[par] : 1.0) * sj;
+    }
+}
+
 static sk_result sample(bw *w, uint32_t f) {
     memcpy(w->local, w->s->rest, w->J * sizeof(sk_transform));
-    if (!w->clip) return SK_OK;
+    if (!w->clip) {
+        world_scales(w);
+        return SK_OK;
+    }
     double t = w->resample ? f * w->ft : (double)(float)(f * w->ft);
     sk_pose p = sk_pose_view(w->local, w->J, NULL, 0);
     sk_result r = sk_clip_sample_tracks(w->clip, w->s, t, SK_LOOP_CLAMP, NULL, 0, &p, w->err);
@@ -152,6 +166,7 @@ static sk_result sample(bw *w, uint32_t f) {
             !sk_isfinite_f(x->r.y) || !sk_isfinite_f(x->r.z) || !sk_isfinite_f(x->r.w))
             return sk_error_set(w->err, SK_ERR_INVALID_ARGUMENT, "bvh write: joint %u is not finite at %g s", j, t);
     }
+    world_scales(w);
     return SK_OK;
 }
 
@@ -168,7 +183,8 @@ static void frame_translation(const bw *w, uint32_t j, double out[3]) {
     double t[3] = {w->local[j].t.x, w->local[j].t.y, w->local[j].t.z};
     if (p >= 0) dq_rotate(w->W[p], t, out);
     else memcpy(out, t, sizeof t);
-    for (int k = 0; k < 3; k++) out[k] *= w->scale;
+    double ps = p >= 0 ? w->cs[p] : 1.0;
+    for (int k = 0; k < 3; k++) out[k] *= w->scale * ps;
 }
 
 /* Frames: the key times when uniform from 0 at one step, else resampled. */
@@ -220,20 +236,22 @@ static sk_result plan_frames(bw *w, const sk_bvh_write_options *o, sk_bvh_write_
 }
 
 /* Scale: dropped when about 1, else refused or (drop_scale) dropped. */
+static bool uniform3(float x, float y, float z) {
+    float m = fmaxf(fabsf(x), fmaxf(fabsf(y), fabsf(z)));
+    return x > 0.0f && fabsf(x - y) <= 1e-4f * m && fabsf(x - z) <= 1e-4f * m;
+}
+
+/* Scale: a constant uniform scale (rest, or a scale track whose keys are all
+ * the same uniform value) is baked into the offsets and positions (joint
+ * positions kept); any other is refused, or with drop_scale dropped (taken as
+ * 1 for that joint). */
 static sk_result check_scale(bw *w, const sk_bvh_write_options *o, sk_bvh_write_report *rep) {
-    uint32_t dropped = 0;
-    for (uint32_t j = 0; j < w->J; j++) {
-        sk_vec3 sc = w->s->rest[j].s;
-        if (fabsf(sc.x - 1.0f) > 1e-4f || fabsf(sc.y - 1.0f) > 1e-4f || fabsf(sc.z - 1.0f) > 1e-4f) {
-            if (!o->drop_scale)
-                return sk_error_set(w->err, SK_ERR_UNSUPPORTED, "bvh write: joint '%s' has a rest scale of (%g, %g, %g); "
-                                    "BVH has no scale (drop it to write anyway)", w->s->names[j], sc.x, sc.y, sc.z);
-            dropped++;
-        }
-    }
+    uint32_t dropped = 0, baked = 0;
+    uint8_t *tracked = w->order; /* scratch (cleared by the caller after): joints with a scale track */
     for (uint32_t i = 0; w->clip && i < sk_clip_track_count(w->clip); i++) {
         sk_track_info ti;
-        if (!sk_clip_track_info(w->clip, i, &ti) || ti.path != SK_PATH_SCALE) continue;
+        if (!sk_clip_track_info(w->clip, i, &ti) || ti.path != SK_PATH_SCALE || ti.joint >= w->J) continue;
+        tracked[ti.joint] = 1;
         size_t n = (size_t)ti.key_count * 3 * (ti.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1);
         float *v = sk_alloc(w->a, n * sizeof(float)), *t = sk_alloc(w->a, (size_t)ti.key_count * sizeof(float));
         if (!v || !t) {
@@ -241,20 +259,43 @@ static sk_result check_scale(bw *w, const sk_bvh_write_options *o, sk_bvh_write_
             return sk_error_set(w->err, SK_ERR_OUT_OF_MEMORY, "out of memory");
         }
         sk_clip_track_keys(w->clip, i, t, v);
-        bool one = true;
         uint32_t per = ti.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1;
-        for (uint32_t k = 0; one && k < ti.key_count; k++) {
+        const float *x0 = v + (per == 3 ? 3 : 0);
+        bool constant = uniform3(x0[0], x0[1], x0[2]);
+        for (uint32_t k = 0; constant && k < ti.key_count; k++) {
             const float *x = v + ((size_t)k * per + (per == 3 ? 1 : 0)) * 3;
-            one = fabsf(x[0] - 1.0f) <= 1e-4f && fabsf(x[1] - 1.0f) <= 1e-4f && fabsf(x[2] - 1.0f) <= 1e-4f;
+            constant = uniform3(x[0], x[1], x[2]) && fabsf(x[0] - x0[0]) <= 1e-4f * x0[0];
+            if (per == 3) /* tangents: none */
+                constant = constant && fabsf(v[(size_t)k * 9]) + fabsf(v[(size_t)k * 9 + 6]) <= 1e-6f * x0[0];
         }
+        bool one = constant && fabsf(x0[0] - 1.0f) <= 1e-4f;
         sk_free(w->a, v, n * sizeof(float)), sk_free(w->a, t, (size_t)ti.key_count * sizeof(float));
-        if (!one && !o->drop_scale)
-            return sk_error_set(w->err, SK_ERR_UNSUPPORTED, "bvh write: joint '%s' has scale keys other than 1; BVH has "
-                                "no scale channels (drop them to write anyway)",
-                                ti.joint < w->J ? w->s->names[ti.joint] : "?");
+        if (!constant) {
+            if (!o->drop_scale)
+                return sk_error_set(w->err, SK_ERR_UNSUPPORTED, "bvh write: joint '%s' has scale keys that change or are "
+                                    "not uniform; BVH has no scale channels (drop them to write anyway)",
+                                    w->s->names[ti.joint]);
+            w->noscale[ti.joint] = 1;
+            dropped++;
+        } else if (!one) {
+            baked++;
+        }
+    }
+    for (uint32_t j = 0; j < w->J; j++) {
+        if (tracked[j]) continue;
+        sk_vec3 sc = w->s->rest[j].s;
+        if (uniform3(sc.x, sc.y, sc.z)) {
+            baked += fabsf(sc.x - 1.0f) > 1e-4f;
+            continue;
+        }
+        if (!o->drop_scale)
+            return sk_error_set(w->err, SK_ERR_UNSUPPORTED, "bvh write: joint '%s' has a rest scale of (%g, %g, %g), not "
+                                "uniform; BVH has no scale (drop it to write anyway)", w->s->names[j], sc.x, sc.y, sc.z);
+        w->noscale[j] = 1;
         dropped++;
     }
-    if (rep) rep->scale_dropped = dropped;
+    memset(tracked, 0, w->J);
+    if (rep) rep->scale_dropped = dropped, rep->scale_baked = baked;
     return SK_OK;
 }
 
@@ -373,10 +414,12 @@ sk_result sk_bvh_write_memory(const sk_skeleton *skel, const sk_clip *clip, cons
     w.angles = sk_alloc(w.a, J * 3 * sizeof(double));
     w.score = sk_alloc(w.a, J * 7 * sizeof(double));
     w.local = sk_alloc(w.a, J * sizeof(sk_transform));
+    w.cs = sk_alloc(w.a, J * sizeof(double));
+    w.noscale = sk_alloc(w.a, J);
     uint32_t *seq = sk_alloc(w.a, J * 4 * sizeof(uint32_t)), nseq = 0; /* seq, first, next, stack */
     wbuf b = {w.a, NULL, 0, 0, false};
     sk_result r = SK_OK;
-    if (!w.W || !w.order || !w.pos || !w.endsite || !w.angles || !w.score || !w.local || !seq)
+    if (!w.W || !w.order || !w.pos || !w.endsite || !w.angles || !w.score || !w.local || !seq || !w.cs || !w.noscale)
         r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
     if (r == SK_OK) r = check_scale(&w, &o, report);
     if (r == SK_OK) r = plan_frames(&w, &o, report);
@@ -463,6 +506,8 @@ sk_result sk_bvh_write_memory(const sk_skeleton *skel, const sk_clip *clip, cons
     sk_free(w.a, w.angles, J * 3 * sizeof(double));
     sk_free(w.a, w.score, J * 7 * sizeof(double));
     sk_free(w.a, w.local, J * sizeof(sk_transform));
+    sk_free(w.a, w.cs, J * sizeof(double));
+    sk_free(w.a, w.noscale, J);
     sk_free(w.a, seq, J * 4 * sizeof(uint32_t));
     if (r == SK_OK && *out && b.cap != b.len) { /* hand back exactly size bytes */
         char *q = sk_realloc_raw(w.a, *out, b.cap, b.len ? b.len : 1);

@@ -81,7 +81,7 @@ typedef enum sk_humanoid_how {
 typedef struct sk_humanoid_map {
     int32_t joint[SK_HUMANOID_BONE_COUNT]; /* joint index per bone, -1 = none */
     uint8_t how[SK_HUMANOID_BONE_COUNT];   /* sk_humanoid_how per bone */
-    /* The naming scheme that matched most bones: "mixamo", "cmu", "daz",
+    /* The naming scheme that matched most bones: "mixamo", "cmu", "cmu-max", "daz",
      * "rigify", "metarig", "unreal", "skelanim", or "topology" when names
      * matched none. Static storage; never NULL after a successful find. */
     const char *scheme;

@@ -121,10 +121,13 @@ SK_API sk_result sk_bvh_load_memory(const void *data, size_t size, const char *n
  * from 0 at one common step (a capture, or a uniformly keyed glTF clip); else
  * the clip is sampled every opts->frame_time seconds (0: 1/30 s) and
  * report->resampled says so; with opts->refuse_resample that is an error
- * instead (SK_ERR_UNSUPPORTED). Scale: BVH has no scale channels. Scale
- * tracks and rest scales within 1e-4 of 1 are dropped (report->scale_dropped
- * counts the tracks); any other is refused (SK_ERR_UNSUPPORTED naming the
- * joint), or with opts->drop_scale dropped and counted the same.
+ * instead (SK_ERR_UNSUPPORTED). Scale: BVH has no scale channels. A
+ * constant uniform scale (a rest scale, or a scale track whose keys all hold
+ * one uniform value: an FBX file's unit scale) is baked into the OFFSETs and
+ * position channels, so joint positions are kept (report->scale_baked counts
+ * the joints); any other (non-uniform, or changing over the clip) is refused
+ * (SK_ERR_UNSUPPORTED naming the joint), or with opts->drop_scale taken as
+ * 1 for that joint (report->scale_dropped counts them).
  * A NULL clip writes one frame of the rest pose. */
 typedef enum sk_bvh_euler {
     SK_BVH_EULER_AUTO = 0,
@@ -147,7 +150,8 @@ typedef struct sk_bvh_write_report {
     uint32_t frames;
     double frame_time;        /* s */
     bool resampled;           /* the key times were not uniform: sampled every frame_time */
-    uint32_t scale_dropped;   /* scale tracks (and rest scales) not written */
+    uint32_t scale_dropped;   /* joints whose scale was dropped (drop_scale) */
+    uint32_t scale_baked;     /* joints whose constant uniform scale (not 1) went into the offsets */
     uint32_t euler_counts[7]; /* joints per order, indexed by sk_bvh_euler (AUTO unused) */
 } sk_bvh_write_report;
 
