@@ -9,13 +9,10 @@
  *   knees bend toward the front; the feet turn with the ground; no vertex of
  *   the skinned mesh sinks more than 1.5 cm into the slope and one touches it
  *   in every frame; the image's silhouette matches the CPU-skinned mesh. */
-#define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD, RTLD_NODELETE (see test_render.c) */
 #include "support.h"
 #include "ik_scene.h"
 #include "skr.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,19 +177,6 @@ static void test_slope(void **st) {
     sk_asset_destroy(a);
 }
 
-/* ---- Images -------------------------------------------------------------- */
-static int pin_dri_driver(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    (void)data;
-    const char *name = info->dlpi_name;
-    size_t len = name ? strlen(name) : 0;
-    if (len > 7 && !strcmp(name + len - 7, "_dri.so")) {
-        void *h = dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-        if (h) dlclose(h);
-    }
-    return 0;
-}
-
 enum { W = 320, H = 320 };
 
 static bool is_bg(const unsigned char *rgb, int x, int y) {
@@ -218,7 +202,6 @@ static void test_images(void **st) {
     skr_headless *hd = skr_headless_create(W, H, 0, &err);
     if (!hd) fprintf(stderr, "no off-screen GL context: %s\n", err.message);
     assert_non_null(hd);
-    dl_iterate_phdr(pin_dri_driver, NULL);
     skr_headless_bind(hd);
     skr_renderer *rn = NULL;
     skr_model *m = NULL;

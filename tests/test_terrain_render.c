@@ -11,14 +11,11 @@
  * - `skelanim render @mannequin --terrain FILE.glb` writes an image.
  * No GL context is a failure, not a skip (make test installs Mesa), as in
  * tests/test_render.c. */
-#define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD, RTLD_NODELETE: pinning the GL driver */
 #include "support.h"
 #include "skr.h"
 #include "terrain_spec.h"
 #include "terrain_asset.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,19 +24,6 @@
 #include <unistd.h>
 
 enum { W = 320, H = 240 };
-
-/* Keeps Mesa's DRI driver mapped so LeakSanitizer sees its objects as reachable (see test_render.c). */
-static int pin_dri_driver(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    (void)data;
-    const char *name = info->dlpi_name;
-    size_t n = name ? strlen(name) : 0;
-    if (n > 7 && !strcmp(name + n - 7, "_dri.so")) {
-        void *h = dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-        if (h) dlclose(h);
-    }
-    return 0;
-}
 
 static skr_headless *hd;
 static skr_renderer *rn;
@@ -52,7 +36,6 @@ static int setup(void **st) {
         fprintf(stderr, "no off-screen GL context: %s\n", err.message);
         return -1;
     }
-    dl_iterate_phdr(pin_dri_driver, NULL);
     skr_headless_bind(hd);
     if (skr_renderer_create(&rn, &err) != SK_OK) {
         fprintf(stderr, "renderer: %s\n", err.message);
