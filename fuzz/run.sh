@@ -34,7 +34,7 @@ for h in "${harnesses[@]}"; do
   [[ $h == glb || $h == roundtrip ]] && dict="$src/fuzz/gltf.dict"
   dictopt=()
   [[ -f "$dict" ]] && dictopt=(-dict="$dict")
-  mkdir -p "$build/fuzz-corpus/$h" "$build/fuzz-artifacts/$h" "$build/fuzz-logs"
+  mkdir -p "$build/fuzz-corpus/$h" "$build/fuzz-artifacts/$h" "$build/fuzz-logs" "$build/fuzz-seed/$h" # a harness without seeds
   log="$build/fuzz-logs/$h.log"
   start=$(date +%s)
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

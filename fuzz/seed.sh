@@ -15,7 +15,7 @@ shared=${SK_SHARED_DIR:-$src/../shared}
 sep=$'\n#skelanim-fuzz-bin#\n'
 psep=$'\n#skelanim-fuzz-params#\n'
 rm -rf "$out"
-mkdir -p "$out"/{gltf,glb,roundtrip,graph,ik,blend,skin,bvh,skc,retarget,compress,locomote}
+mkdir -p "$out"/{gltf,glb,roundtrip,graph,ik,blend,skin,bvh,skc,retarget,compress,locomote,import}
 max=${FUZZ_SEED_MAX_BYTES:-300000}
 
 # A .gltf and its first buffer as one input: JSON, separator, bytes.
