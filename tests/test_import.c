@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct ref_case {
     const char *file;      /* tests/data/import/ */
@@ -502,9 +504,69 @@ static void test_formats(void **state) {
     assert_non_null(strstr(err.message, "bytes: assimp: "));
 }
 
+/* External textures: CesiumMan.blender.dae names Image_0.jpg beside it; the
+ * importer reads it (the bytes equal the file's), and a model naming an image
+ * outside its folder gets no bytes and a warning. */
+static void test_external_texture(void **state) {
+    (void)state;
+    char p[1200], jp[1200];
+    size_t jsize = 0, dsize = 0;
+    char *jpg = sk_test_read_file(data_path(jp, sizeof jp, "Image_0.jpg"), &jsize);
+    assert_non_null(jpg);
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_import_file(data_path(p, sizeof p, "CesiumMan.blender.dae"), NULL, &a, &err), SK_OK);
+    int found = 0;
+    for (uint32_t i = 0; i < a->image_count; i++)
+        if (a->images[i].data) {
+            assert_int_equal(a->images[i].size, jsize);
+            assert_memory_equal(a->images[i].data, jpg, jsize);
+            assert_string_equal(a->images[i].mime_type, "image/jpeg");
+            found++;
+        }
+    assert_int_equal(found, 1);
+    sk_asset_destroy(a);
+    /* the same model in a folder of its own, naming ../Image_0.jpg: not read */
+    char *dae = sk_test_read_file(p, &dsize);
+    assert_non_null(dae);
+    char tmpl[] = "/tmp/sk_import_XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    assert_non_null(dir);
+    char sub[1200], model[1300], outside[1300];
+    snprintf(sub, sizeof sub, "%s/model", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(model, sizeof model, "%s/m.dae", sub);
+    snprintf(outside, sizeof outside, "%s/Image_0.jpg", dir);
+    FILE *f = fopen(outside, "wb");
+    assert_non_null(f);
+    fwrite(jpg, 1, jsize, f);
+    fclose(f);
+    const char *from = "<init_from>Image_0.jpg</init_from>";
+    char *at = strstr(dae, from);
+    assert_non_null(at);
+    f = fopen(model, "wb");
+    assert_non_null(f);
+    fwrite(dae, 1, (size_t)(at - dae), f);
+    fputs("<init_from>../Image_0.jpg</init_from>", f);
+    fputs(at + strlen(from), f);
+    fclose(f);
+    int warnings = 0;
+    sk_import_options o = {0};
+    o.warning = warn_count;
+    o.warning_user = &warnings;
+    assert_int_equal(sk_import_file(model, &o, &a, &err), SK_OK);
+    for (uint32_t i = 0; i < a->image_count; i++) assert_null(a->images[i].data);
+    assert_true(a->image_count >= 1 && warnings >= 1);
+    sk_asset_destroy(a);
+    remove(model), remove(outside), rmdir(sub), rmdir(dir);
+    free(dae);
+    free(jpg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_formats),
+        cmocka_unit_test(test_external_texture),
         cmocka_unit_test(test_known_failures),
         cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_against_gltf),

@@ -1,7 +1,8 @@
 /* skelanim — assimp materials to sk_material: base colour (base colour, else
  * diffuse; alpha from opacity), metallic and roughness where stated, two-sided,
  * and the base-colour (else diffuse) texture: embedded images keep their
- * encoded bytes, external ones their path (not read). */
+ * encoded bytes, external ones their path (sk_import_file then reads them
+ * from the model's folder, import.c). */
 #include "import/import_ctx.h"
 
 #include <assimp/material.h>
@@ -141,7 +142,7 @@ sk_result sk_import_looks(sk_import_ctx *c) {
                                e, t->mWidth, t->mHeight);
             }
         } else {
-            /* External: the path as written, with '\' as '/'; not read. */
+            /* External: the path as written, with '\\' as '/' (sk_import_file reads it from the model's folder). */
             char *u = sk_asset_strdup(a, p);
             if (!u) return OOM();
             for (char *q = u; *q; q++)

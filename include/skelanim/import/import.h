@@ -17,7 +17,10 @@
  * translation, rotation and scale tracks, LINEAR); materials' base colour
  * (base colour, else diffuse colour; alpha from opacity) and base-colour
  * or diffuse texture (embedded: the encoded bytes; external: the path as
- * the file writes it, not read). Not converted (a warning names each kind
+ * the file writes it, and sk_import_file reads the image from the model's
+ * folder — a path resolving outside it, a missing file or one over 256 MiB
+ * is not read, the image keeps only its uri and a warning says why). Not
+ * converted (a warning names each kind
  * once): morph targets and morph animations, cameras, lights, vertex
  * colours, tangents, UV sets past the first. docs/import.md says what
  * assimp changes on the way (pivots, unit scale, axes) and what is known
