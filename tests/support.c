@@ -220,3 +220,29 @@ void sk_test_assert_soa_equal(const sk_skeleton *s, const sk_soa_pose *soa, cons
         for (uint32_t c = 0; c < 10; c++) assert_true(g[c * 8 + l] == (c == 6 || c >= 7 ? 1.0f : 0.0f));
     free(back);
 }
+
+void *sk_test_peak_alloc(void *user, size_t size) {
+    sk_test_peak *t = user;
+    size_t *h = malloc(sizeof(size_t) * 2 + size);
+    if (!h) return NULL;
+    h[0] = size;
+    t->live += size;
+    if (t->live > t->peak) t->peak = t->live;
+    return h + 2;
+}
+
+void sk_test_peak_free(void *user, void *p, size_t size) {
+    sk_test_peak *t = user;
+    if (!p) return;
+    size_t *h = (size_t *)p - 2;
+    if (h[0] != size) t->bad++;
+    t->live -= h[0];
+    free(h);
+}
+
+void *sk_test_peak_realloc(void *user, void *p, size_t old_size, size_t size) {
+    void *n = sk_test_peak_alloc(user, size);
+    if (n && p) memcpy(n, p, old_size < size ? old_size : size);
+    if (n) sk_test_peak_free(user, p, old_size);
+    return n;
+}

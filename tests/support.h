@@ -83,4 +83,13 @@ sk_skeleton *sk_test_chain_skeleton(uint32_t n, uint32_t seed);
  * hold the identity. */
 void sk_test_assert_soa_equal(const sk_skeleton *s, const sk_soa_pose *soa, const sk_transform *aos, const char *what);
 
+/* A counting allocator with the peak of live bytes (user: an sk_test_peak):
+ * bad counts frees whose size differs from the allocation's. */
+typedef struct sk_test_peak {
+    size_t live, peak, bad;
+} sk_test_peak;
+void *sk_test_peak_alloc(void *user, size_t size);
+void *sk_test_peak_realloc(void *user, void *p, size_t old_size, size_t size);
+void sk_test_peak_free(void *user, void *p, size_t size);
+
 #endif

@@ -138,34 +138,14 @@ static void f1_graph_speed(void **state) {
 
 /* ---- f2: accessors without a bufferView --------------------------------- */
 
-/* A counting allocator (the pattern of test_alloc_failure.c) with the peak. */
-typedef struct peak_tracker { size_t live, peak, bad; } peak_tracker;
-static void *pk_alloc(void *user, size_t size) {
-    peak_tracker *t = user;
-    size_t *h = malloc(sizeof(size_t) * 2 + size);
-    if (!h) return NULL;
-    h[0] = size;
-    t->live += size;
-    if (t->live > t->peak) t->peak = t->live;
-    return h + 2;
-}
-static void pk_free(void *user, void *p, size_t size) {
-    peak_tracker *t = user;
-    if (!p) return;
-    size_t *h = (size_t *)p - 2;
-    if (h[0] != size) t->bad++;
-    t->live -= h[0];
-    free(h);
-}
-
 static void f2_zero_accessor_peak(void **state) {
     (void)state;
     char p[1200];
     regress_path(p, sizeof p, "f2_zero_accessor.gltf");
-    peak_tracker t = {0};
+    sk_test_peak t = {0};
     sk_gltf_options o = {0};
-    o.allocator.alloc = pk_alloc;
-    o.allocator.free = pk_free;
+    o.allocator.alloc = sk_test_peak_alloc;
+    o.allocator.free = sk_test_peak_free;
     o.allocator.user = &t;
     sk_asset *a = NULL;
     sk_error err = {0};
@@ -184,7 +164,7 @@ static void f2_zero_accessor_peak(void **state) {
     char *at = strstr(js, "89000000");
     assert_non_null(at);
     memcpy(at, " 1000000", 8); /* JSON has no leading zeros: the reader refuses "01000000" */
-    t = (peak_tracker){0};
+    t = (sk_test_peak){0};
     o.max_decoded_bytes = (uint64_t)1 << 30;
     assert_int_equal(sk_gltf_load_memory(js, strlen(js), NULL, &o, &a, &err), SK_OK);
     const sk_mesh *m = &a->meshes[0];
@@ -328,10 +308,10 @@ static void fuzz_zero_positions_and_joint_arrays_budget(void **state) {
     (void)state;
     char p[1200];
     regress_path(p, sizeof p, "fuzz_unread_attribute_huge_count.gltf");
-    peak_tracker t = {0};
+    sk_test_peak t = {0};
     sk_gltf_options o = {0};
-    o.allocator.alloc = pk_alloc;
-    o.allocator.free = pk_free;
+    o.allocator.alloc = sk_test_peak_alloc;
+    o.allocator.free = sk_test_peak_free;
     o.allocator.user = &t;
     sk_asset *a = NULL;
     sk_error err = {0};
@@ -347,7 +327,7 @@ static void fuzz_zero_positions_and_joint_arrays_budget(void **state) {
      * 20 MB limit, the 24 MB of skinning arrays do not, and are refused
      * before they are allocated. */
     regress_path(p, sizeof p, "fuzz_joint_arrays.gltf");
-    t = (peak_tracker){0};
+    t = (sk_test_peak){0};
     o.max_decoded_bytes = 20u << 20;
     r = sk_gltf_load_file(p, &o, &a, &err);
     printf("fuzz: %s; peak %zu bytes\n", err.message, t.peak);

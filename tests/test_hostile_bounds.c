@@ -22,33 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A counting allocator with the peak of live bytes. */
-typedef struct peak_tracker { size_t live, peak; } peak_tracker;
-static void *pk_alloc(void *user, size_t size) {
-    peak_tracker *t = user;
-    size_t *h = malloc(sizeof(size_t) * 2 + size);
-    if (!h) return NULL;
-    h[0] = size;
-    t->live += size;
-    if (t->live > t->peak) t->peak = t->live;
-    return h + 2;
-}
-static void pk_free(void *user, void *p, size_t size);
-static void *pk_realloc(void *user, void *p, size_t old_size, size_t size) {
-    void *n = pk_alloc(user, size);
-    if (n && p) memcpy(n, p, old_size < size ? old_size : size);
-    if (n) pk_free(user, p, old_size);
-    return n;
-}
-static void pk_free(void *user, void *p, size_t size) {
-    peak_tracker *t = user;
-    (void)size;
-    if (!p) return;
-    size_t *h = (size_t *)p - 2;
-    t->live -= h[0];
-    free(h);
-}
-
 /* A chain of n joints and a clip whose rotation tracks (one per joint) have
  * the given key times and identity values. */
 static sk_clip *keyed_clip(uint32_t n, const float *times, uint32_t keys) {
@@ -76,8 +49,8 @@ static void b1_compress_long_sparse_clip(void **state) {
     const float times[3] = {0.0f, 1.0f / 30.0f, 300000.0f};
     sk_skeleton *s = sk_test_chain_skeleton(60, 7);
     sk_clip *c = keyed_clip(60, times, 3);
-    peak_tracker pt = {0, 0};
-    sk_allocator al = {pk_alloc, pk_realloc, pk_free, &pt};
+    sk_test_peak pt = {0, 0, 0};
+    sk_allocator al = {sk_test_peak_alloc, sk_test_peak_realloc, sk_test_peak_free, &pt};
     sk_clip *out = NULL;
     sk_error err = {0};
     sk_result r = sk_clip_compress(c, s, NULL, &al, &out, NULL, &err);
@@ -101,8 +74,8 @@ static void b1_resample_long_frame_time(void **state) {
     const float times[2] = {0.0f, 25e6f};
     sk_skeleton *s = sk_test_chain_skeleton(3, 3);
     sk_clip *c = keyed_clip(3, times, 2);
-    peak_tracker pt = {0, 0};
-    sk_allocator al = {pk_alloc, pk_realloc, pk_free, &pt};
+    sk_test_peak pt = {0, 0, 0};
+    sk_allocator al = {sk_test_peak_alloc, sk_test_peak_realloc, sk_test_peak_free, &pt};
     sk_clip *out = NULL;
     sk_error err = {0};
     assert_int_equal(sk_clip_resample(c, s, 0.1, &al, &out, &err), SK_ERR_LIMIT);
