@@ -174,6 +174,9 @@ static int cmd_analyze(int argc, char **argv) {
     double ms = (cli_now() - t0) * 1e3;
     if (r != SK_OK) {
         fprintf(stderr, "skelanim: %s: clip %d: %s\n", file, ci, err.message[0] ? err.message : sk_result_string(r));
+        if (cycle_spec && !strcmp(cycle_spec, "auto"))
+            fprintf(stderr, "skelanim: (the cycle --cycle auto found: %.3f:%.3f s; give one with --cycle START:END)\n",
+                    opt.cycle_start, opt.cycle_end);
         goto done;
     }
     if (json) {

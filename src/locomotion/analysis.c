@@ -20,6 +20,7 @@
 #include "core/math_inline.h"
 #include "skelanim/core/pose.h"
 #include "skelanim/locomotion/analysis.h"
+#include "analysis_keytimes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #define SK_ANALYSIS_MAX_LEGS 16u
 #define SK_ANALYSIS_MAX_SAMPLES 100000u
 #define SK_ANALYSIS_MIN_SAMPLES 4u
+#define SK_ANALYSIS_MAX_GAIT_CYCLE 3.0 /* s: the longest cycle sk_motion_find_cycle returns */
 
 /* ---- legs ------------------------------------------------------------------- */
 
@@ -405,14 +407,6 @@ static float wrap01(double x) {
 
 static sk_vec3 ground(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
 
-/* Offset (in samples, >= 0) of the last sample forward from stance at which
- * h stays within thr; backward (dir -1) gives a value <= 0. */
-static int32_t contact_walk(const float *h, uint32_t n, uint32_t st, float thr, int dir) {
-    for (uint32_t k = 1; k < n; k++)
-        if (h[wrapi((int64_t)st + dir * (int64_t)k, n)] > thr) return dir * (int32_t)(k - 1);
-    return dir * (int32_t)(n - 1);
-}
-
 /* (19)-(22) from the stance position and the stride: Q turns the stride
  * direction onto +Z (a yaw). z is divided by the stride distance: the seed's
  * "stridewidth" in (22) means it. */
@@ -433,7 +427,7 @@ static void normalize_footbase(sk_leg_analysis *L, uint32_t N) {
 }
 
 static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const sk_motion_analysis_options *o,
-                             sk_error *err) {
+                             const skl_leg_ext *ext, sk_error *err) {
     uint32_t N = res->sample_count;
     float alpha_bal = o->balance_alpha > 0 ? o->balance_alpha : 20.0f;
     float tol_frac = o->speed_tolerance > 0 ? o->speed_tolerance : 0.25f;
@@ -512,31 +506,22 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
     }
 
     /* Keytimes (§3.1), as sample offsets from stance. */
-    /* Contact threshold: the option (or 0.4% of the leg: 3.4 mm for the
-     * mannequin) above the point's height at stance (the seed wants the
-     * feet lowest in stance; capture noise or the dip of interpolation
-     * between keys lifts them a little). */
-    float base = o->contact_height > 0 ? o->contact_height : 0.004f * L->leg_length;
-    float hn = L->heel_height[st], tn = L->toe_height[st];
-    L->heel_contact = base + hn;
-    L->toe_contact = base + tn;
-    int32_t heel_off = contact_walk(L->heel_height, N, st, L->heel_contact, +1);
-    int32_t toe_off = contact_walk(L->toe_height, N, st, L->toe_contact, +1);
-    int32_t heel_strike = contact_walk(L->heel_height, N, st, L->heel_contact, -1);
-    int32_t toe_strike = contact_walk(L->toe_height, N, st, L->toe_contact, -1);
-    /* Linear speed: the footbase's speed along the axis at stance (least
-     * squares over stance +-2 samples), then forward / backward until a
-     * sample step differs from it by more than the tolerance. */
-#define FB(i) sk_vec3_dot(L->footbase[wrapi((int64_t)st + (i), N)], axis_hat)
-    float v0 = (2 * (FB(2) - FB(-2)) + (FB(1) - FB(-1))) / 10.0f;
-    float tol = tol_frac * fabsf(v0) + 1e-5f * L->leg_length;
-    int32_t lse = (int32_t)N - 1, lsb = -((int32_t)N - 1);
-    for (int32_t k = 1; k < (int32_t)N; k++)
-        if (fabsf(FB(k) - FB(k - 1) - v0) > tol) { lse = k - 1; break; }
-    for (int32_t k = 1; k < (int32_t)N; k++)
-        if (fabsf(FB(-k + 1) - FB(-k) - v0) > tol) { lsb = -(k - 1); break; }
-#undef FB
+    /* Contact threshold: the option, or 1.2% of the leg (1 cm for the
+     * mannequin and the CMU subjects), above the point's lowest height over
+     * the half cycle either side of stance (a capture trembles by
+     * millimetres and its floor is not level; analysis_keytimes.h). */
+    float base = o->contact_height > 0 ? o->contact_height : 0.012f * L->leg_length;
+    L->heel_contact = base;
+    L->toe_contact = base;
+    skl_keytimes kt;
+    sk_result kr = skl_analysis_keytimes(L, N, ext, base, tol_frac, alpha_bal, &res->allocator, &kt, err);
+    if (kr != SK_OK) return kr;
+    int32_t heel_off = kt.heel_off, toe_off = kt.toe_off, heel_strike = kt.heel_strike, toe_strike = kt.toe_strike;
+    int32_t lse = kt.planted_end, lsb = kt.planted_begin;
     double inv = 1.0 / N;
+    /* The seed's rules: planted (foot-land .. foot-lift) while heel and toe
+     * are both down and the footbase moves at the stance speed; on the
+     * ground (foot-strike .. foot-off) while either is down. */
     double lift = fmin(fmin(heel_off, toe_off), lse) * inv;
     double off = fmax(heel_off, toe_off) * inv;
     double post = fmax(lift + roll, off);
@@ -559,11 +544,10 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
     L->stance_fraction = (float)(off - strike);
 
     /* (12)-(15): stride from foot-strike to foot-off, on the ground. */
-    int32_t off_i = (int32_t)fmax(heel_off, toe_off), strike_i = (int32_t)fmin(heel_strike, toe_strike);
-    if (o->stride_planted) { /* foot-land .. foot-lift instead (see the option) */
-        off_i = (int32_t)fmin(fmin(heel_off, toe_off), lse);
-        strike_i = (int32_t)fmax(fmax(heel_strike, toe_strike), lsb);
-        if (off_i <= strike_i) { off_i = (int32_t)fmax(heel_off, toe_off); strike_i = (int32_t)fmin(heel_strike, toe_strike); }
+    int32_t off_i = (int32_t)llround(off * N), strike_i = (int32_t)llround(strike * N);
+    if (o->stride_planted && lse > lsb) { /* foot-land .. foot-lift instead (see the option) */
+        off_i = lse;
+        strike_i = lsb;
     }
     sk_vec3 disp = ground(sk_vec3_sub(L->footbase[wrapi((int64_t)st + off_i, N)],
                                       L->footbase[wrapi((int64_t)st + strike_i, N)]));
@@ -668,6 +652,42 @@ static sk_result footprint_stride(const sk_skeleton *skel, const sk_clip *clip, 
     return SK_OK;
 }
 
+/* A leg's heel and toe points, ball (the toe joint) and ankle over samples
+ * -X .. N + X (skl_leg_ext; hx[s], tx[s], bx[s], ax[s]): inside the cycle
+ * its samples (bx and ax there are filled already); outside, for a cycle cut from a longer clip,
+ * sampled from the clip where it goes on (shifted by the root motion v as
+ * the cycle's samples are), otherwise (a loop, or past the clip's ends) the
+ * cycle's own samples wrapped. */
+static sk_result extend_leg(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *leg,
+                            const sk_leg_analysis *L, uint32_t N, uint32_t X, double t_start, double dur, sk_vec3 v,
+                            bool backward, bool cut, sk_pose *pose, const bool *need, sk_mat4 *model, sk_vec3 *hx,
+                            sk_vec3 *tx, sk_vec3 *bx, sk_vec3 *ax, sk_error *err) {
+    double clip_dur = sk_clip_duration(clip);
+    for (uint32_t s = 0; s < N; s++) hx[s] = L->heel[s], tx[s] = L->toe[s];
+    for (int64_t s = -(int64_t)X; s <= (int64_t)(N + X); s++) {
+        if (s == 0) s = N;
+        int64_t f = backward ? (int64_t)N - s : s; /* the forward sample */
+        double t = t_start + dur * (double)f / (double)N;
+        if (cut && t >= 0 && t <= clip_dur) {
+            sk_result r = sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, pose, err);
+            if (r == SK_OK) r = sk_local_to_model_masked(skel, pose, NULL, 0, 0, need, model, skel->joint_count, err);
+            if (r != SK_OK) return r;
+            sk_vec3 shift = sk_vec3_scale(v, (float)(dur * (double)f / (double)N));
+            hx[s] = sk_vec3_sub(sk_mat4_transform_point(&model[leg->ankle], leg->heel), shift);
+            tx[s] = sk_vec3_sub(sk_mat4_transform_point(&model[leg->toe >= 0 ? leg->toe : leg->ankle], leg->toe_tip),
+                                shift);
+            bx[s] = leg->toe >= 0 ? sk_vec3_sub(mat_pos(&model[leg->toe]), shift) : tx[s];
+            ax[s] = sk_vec3_sub(mat_pos(&model[leg->ankle]), shift);
+            if (!skm_vec3_finite(hx[s]) || !skm_vec3_finite(tx[s]) || !skm_vec3_finite(bx[s]))
+                return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: the pose at t = %g s is not finite", L->name, t);
+        } else {
+            uint32_t w = wrapi(s, N);
+            hx[s] = hx[w], tx[s] = tx[w], bx[s] = bx[w], ax[s] = ax[w];
+        }
+    }
+    return SK_OK;
+}
+
 sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
                             const sk_motion_analysis_options *opt, const sk_allocator *alloc,
                             sk_motion_analysis **out, sk_error *err) {
@@ -730,9 +750,14 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
      * and the joints whose model matrices are read (the legs' hips, ankles
      * and toes and their ancestors: forward kinematics of those only). */
     uint32_t J = skel->joint_count;
+    /* Velocities at the keytimes: central differences over +-K samples
+     * (1/60 of the cycle in all). */
+    uint32_t K = (uint32_t)fmax(1.0, floor(N / 120.0 + 0.5)), X = N / 2 + K;
+    size_t E = (size_t)N + 2 * X + 1; /* samples -X .. N + X */
     size_t need_pose = (size_t)J * sizeof(sk_transform), need_model = (size_t)J * sizeof(sk_mat4),
-           need_hips = ((size_t)N + 1) * sizeof(sk_vec3);
-    size_t scratch = need_pose + need_model + need_hips + (size_t)J * sizeof(bool);
+           need_hips = ((size_t)N + 1) * sizeof(sk_vec3), need_ext = 2 * E * sizeof(sk_vec3),
+           need_ball = 2 * (size_t)leg_count * E * sizeof(sk_vec3);
+    size_t scratch = need_pose + need_model + need_hips + need_ext + need_ball + (size_t)J * sizeof(bool);
     char *mem = sk_alloc(alloc, scratch);
     if (!mem) {
         sk_motion_analysis_destroy(res);
@@ -741,7 +766,10 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
     sk_transform *local = (sk_transform *)mem;
     sk_mat4 *model = (sk_mat4 *)(mem + need_pose);
     sk_vec3 *hips = (sk_vec3 *)(mem + need_pose + need_model);
-    bool *need = (bool *)(mem + need_pose + need_model + need_hips);
+    sk_vec3 *ext_mem = (sk_vec3 *)(mem + need_pose + need_model + need_hips);
+    sk_vec3 *balls = (sk_vec3 *)(mem + need_pose + need_model + need_hips + need_ext); /* per leg E */
+    sk_vec3 *ankles = balls + (size_t)leg_count * E;                                    /* per leg E */
+    bool *need = (bool *)(mem + need_pose + need_model + need_hips + need_ext + need_ball);
     sk_pose pose = sk_pose_view(local, J, NULL, 0);
     memset(need, 0, (size_t)J * sizeof(bool));
     for (uint32_t l = 0; l < leg_count; l++) {
@@ -764,6 +792,9 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
             int32_t tj = ld[l].toe >= 0 ? ld[l].toe : ld[l].ankle;
             res->legs[l].heel[s] = sk_mat4_transform_point(&model[ld[l].ankle], ld[l].heel);
             res->legs[l].toe[s] = sk_mat4_transform_point(&model[tj], ld[l].toe_tip);
+            balls[(size_t)l * E + X + s] =
+                ld[l].toe >= 0 ? mat_pos(&model[ld[l].toe]) : res->legs[l].toe[s];
+            ankles[(size_t)l * E + X + s] = mat_pos(&model[ld[l].ankle]);
             finite = finite && skm_vec3_finite(res->legs[l].heel[s]) && skm_vec3_finite(res->legs[l].toe[s]);
         }
         if (!finite)
@@ -780,18 +811,25 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
         res->root_velocity = o.backward ? sk_vec3_scale(ground(v), -1) : ground(v);
         for (uint32_t l = 0; l < leg_count; l++) {
             sk_leg_analysis *L = &res->legs[l];
+            sk_vec3 *ball = balls + (size_t)l * E + X, *ankle = ankles + (size_t)l * E + X; /* [s], s in [-X, N + X] */
             for (uint32_t s = 0; s < N; s++) {
                 sk_vec3 shift = sk_vec3_scale(v, (float)(dur * (double)s / (double)N));
                 L->heel[s] = sk_vec3_sub(L->heel[s], shift);
                 L->toe[s] = sk_vec3_sub(L->toe[s], shift);
+                ball[s] = sk_vec3_sub(ball[s], shift);
+                ankle[s] = sk_vec3_sub(ankle[s], shift);
             }
             if (o.backward) /* sample s of the reversed clip is forward sample (N - s) mod N */
                 for (uint32_t s = 1; s < N - s; s++) {
-                    sk_vec3 h = L->heel[s], t = L->toe[s];
+                    sk_vec3 h = L->heel[s], t = L->toe[s], b = ball[s], an = ankle[s];
                     L->heel[s] = L->heel[N - s];
                     L->toe[s] = L->toe[N - s];
+                    ball[s] = ball[N - s];
+                    ankle[s] = ankle[N - s];
                     L->heel[N - s] = h;
                     L->toe[N - s] = t;
+                    ball[N - s] = b;
+                    ankle[N - s] = an;
                 }
             memcpy(L->name, ld[l].name, sizeof L->name);
             L->hip_joint = ld[l].hip;
@@ -803,7 +841,15 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
             L->leg_length = chain_length(skel, &ld[l]);
             if (!(L->leg_length > 0))
                 r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: zero leg length at rest", L->name);
-            if (r == SK_OK) r = analyze_leg(res, L, &o, err);
+            sk_vec3 *hx = ext_mem + X, *tx = ext_mem + E + X;
+            bool cut = (o.cycle_start != 0 || o.cycle_end != 0) &&
+                       (t_start > 0 || t_start + dur < sk_clip_duration(clip) * (1 - 1e-9));
+            if (r == SK_OK)
+                r = extend_leg(skel, clip, &ld[l], L, N, X, t_start, dur, v, o.backward, cut, &pose, need, model, hx, tx,
+                               ball, ankle, err);
+            float rise = (float)(v.y * dur / N) * (o.backward ? -1.0f : 1.0f);
+            skl_leg_ext ext = {hx - X, tx - X, ball - X, ankle - X, X, K, dur / N, res->root_velocity, rise};
+            if (r == SK_OK) r = analyze_leg(res, L, &o, &ext, err);
             if (r == SK_OK) r = footprint_stride(skel, clip, &ld[l], res, L, &o, t_start, dur, &pose, need, model, err);
             if (r != SK_OK) break;
         }
@@ -851,9 +897,10 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %u legs (1 to %u)", cname, leg_count,
                             SK_ANALYSIS_MAX_LEGS);
     for (uint32_t l = 0; l < leg_count; l++)
-        if (legs[l].hip < 0 || (uint32_t)legs[l].hip >= skel->joint_count)
-            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: leg %u: hip joint %d out of range", cname, l,
-                                legs[l].hip);
+        if (legs[l].hip < 0 || (uint32_t)legs[l].hip >= skel->joint_count || legs[l].ankle < 0 ||
+            (uint32_t)legs[l].ankle >= skel->joint_count)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: leg %u: hip joint %d or ankle joint %d out of range",
+                                cname, l, legs[l].hip, legs[l].ankle);
     if (!isfinite(min_duration) || min_duration < 0 || min_duration > 3600) /* cast to a sample count below */
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: minimum cycle duration %g s", cname, min_duration);
     if (min_duration == 0) min_duration = 0.4;
@@ -878,12 +925,27 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
     uint32_t J = skel->joint_count;
     size_t dsz = (size_t)n * J * sizeof(sk_vec3); /* J <= 1e6, n <= 216001: fits in 64 bits */
     size_t need_pose = (size_t)J * sizeof(sk_transform), need_model = (size_t)J * sizeof(sk_mat4);
-    size_t total = need_pose + need_model + dsz;
+    size_t psz = (size_t)n * leg_count * sizeof(double);
+    size_t total = need_pose + need_model + dsz + psz;
     char *mem = sk_alloc(alloc, total);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", cname);
     sk_transform *local = (sk_transform *)mem;
     sk_mat4 *model = (sk_mat4 *)(mem + need_pose);
     sk_vec3 *desc = (sk_vec3 *)(mem + need_pose + need_model);
+    /* Stepping: per leg the path the ankle travels about the hips
+     * (prefix sums); each half of a cycle must carry each ankle at least a
+     * quarter of the leg's length, so that standing still (whose poses all
+     * match) is no cycle and neither is a stretch from standing to standing
+     * with a few steps between. Cycles are at most SK_ANALYSIS_MAX_GAIT_CYCLE
+     * long (the slowest walks take under 2 s). */
+    uint32_t lag_max = (uint32_t)(SK_ANALYSIS_MAX_GAIT_CYCLE * rate);
+    double *path = (double *)(mem + need_pose + need_model + dsz);
+    float leg_len[SK_ANALYSIS_MAX_LEGS];
+    sk_vec3 ankle_prev[SK_ANALYSIS_MAX_LEGS];
+    for (uint32_t l = 0; l < leg_count; l++) {
+        sk_mat4 h = rest_model(skel, legs[l].hip), an = rest_model(skel, legs[l].ankle);
+        leg_len[l] = skm_vec3_len(sk_vec3_sub(mat_pos(&an), mat_pos(&h)));
+    }
     sk_pose pose = sk_pose_view(local, J, NULL, 0);
     sk_result r = SK_OK;
     for (uint32_t i = 0; i < n && r == SK_OK; i++) {
@@ -898,6 +960,12 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
             desc[(size_t)i * J + j] = ((int32_t)j == lca || is_ancestor(skel, lca, (int32_t)j))
                                           ? sk_vec3_sub(mat_pos(&model[j]), hm)
                                           : sk_vec3_make(0, 0, 0);
+        for (uint32_t l = 0; l < leg_count; l++) {
+            sk_vec3 p = ground(sk_vec3_sub(mat_pos(&model[legs[l].ankle]), hm));
+            double step = i > 0 ? skm_vec3_len(sk_vec3_sub(p, ankle_prev[l])) : 0;
+            path[(size_t)i * leg_count + l] = (i ? path[(size_t)(i - 1) * leg_count + l] : 0) + step;
+            ankle_prev[l] = p;
+        }
     }
     /* Best match per lag: positions and velocities (one-sample differences). */
     double best = INFINITY;
@@ -913,6 +981,13 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
         for (uint32_t lag = lag_min; lag + 1 < n; lag++) {
             lag_cost[lag] = INFINITY;
             for (uint32_t i = 0; i + lag + 1 < n; i++) {
+                bool steps = lag <= lag_max;
+                uint32_t h = i + lag / 2;
+                for (uint32_t l = 0; l < leg_count && steps; l++)
+                    steps = path[(size_t)h * leg_count + l] - path[(size_t)i * leg_count + l] >= 0.25 * leg_len[l] &&
+                            path[(size_t)(i + lag) * leg_count + l] - path[(size_t)h * leg_count + l] >=
+                                0.25 * leg_len[l];
+                if (!steps) continue;
                 const sk_vec3 *a = desc + (size_t)i * J, *b = desc + (size_t)(i + lag) * J;
                 double c = 0;
                 for (uint32_t j = 0; j < J; j++) {

@@ -957,6 +957,14 @@ static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, ui
     sk_ik_target tg = {.position = A->ankle_target[l], .has_pole = true};
     {
         sk_vec3 h = th.t, k = tk.t, a = ta.t;
+        /* A foot in flight keeps its ankle out of the ball of 30% of the
+         * leg around its hip, pushed down (continuously in the target): a
+         * swing lifted over a tread can carry it past the hip at the hip's
+         * height (a stride that climbs most of a leg on stairs), where the
+         * knee's plane is undefined and turns half a circle in a frame. */
+        float rr = 0.3f * g->length, hx = tg.position.x - h.x, hz = tg.position.z - h.z;
+        float cap = h.y - sqrtf(fmaxf(rr * rr - hx * hx - hz * hz, 0.0f));
+        if (A->flight[l] > 0 && hx * hx + hz * hz < rr * rr && tg.position.y > cap) tg.position.y = cap;
         sk_vec3 ha = sk_vec3_sub(a, h);
         float hl2 = sk_vec3_dot(ha, ha);
         sk_vec3 off = sk_vec3_sub(k, h);
@@ -965,7 +973,7 @@ static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, ui
                                                                     sk_vec3_sub(pos_of(L, g->tip_joint), a)));
         fwd = skm_vec3_unit(vec3_horizontal(fwd));
         sk_vec3 dir = skm_vec3_unit(sk_vec3_add(off, sk_vec3_scale(fwd, 0.05f * g->length)));
-        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, A->ankle_target[l]), 0.5f), sk_vec3_scale(dir, g->length));
+        tg.pole = sk_vec3_add(sk_vec3_scale(sk_vec3_add(h, tg.position), 0.5f), sk_vec3_scale(dir, g->length));
     }
     sk_quat ch, ck;
     bool reached = false;

@@ -130,9 +130,12 @@ typedef struct sk_motion_analysis_options {
      * reversed time and the stride direction points the way the reversed
      * clip moves. */
     bool backward;
-    /* Contact threshold (metres): a heel or toe no higher than this above
-     * its height at stance time is on the ground. 0: 0.4% of the leg's rest
-     * length (hip-knee-ankle; 3.4 mm for the mannequin). */
+    /* Contact threshold (metres): the heel side (the ankle joint) or the toe
+     * side (the toe joint, the ball; the toe point without a toe joint) no
+     * higher than this above its lowest height over the half cycle either
+     * side of the stance time, and moving horizontally at the planted
+     * velocity (speed_tolerance), is down. 0: 1.2% of the leg's rest length
+     * (hip-knee-ankle; 1 cm for the mannequin and the CMU subjects). */
     float contact_height;
     /* Balance bias alpha of (10); 0: 20 (Johansen's implementation; larger
      * pushes the balance to 0 or 1). */
@@ -140,8 +143,12 @@ typedef struct sk_motion_analysis_options {
     /* Minimum foot roll alpha of the post-foot-lift / pre-foot-land rules,
      * in cycles; 0: none (negative values are refused). */
     float min_roll;
-    /* Linear-speed-end/-begin: the footbase's speed along the axis may differ
-     * from its stance speed by this fraction of it; 0: 0.25. */
+    /* Planted: a point's or the footbase's horizontal velocity (character
+     * space, over 1/60 of the cycle) may differ from the planted velocity
+     * (minus the root velocity; for a clip in place, the footbase's median
+     * while the foot is low) by this fraction of the stance speed, plus 2%
+     * of the leg per cycle; gaps of up to 2% of the cycle are bridged
+     * (capture tremble). 0: 0.25. */
     float speed_tolerance;
     /* The cycle inside the clip (seconds, 0 <= start < end <= duration),
      * e.g. from sk_motion_find_cycle for a capture that is not a loop; both
@@ -169,14 +176,16 @@ typedef struct sk_leg_analysis {
      * farthest apart, axis = b - a (the leg's line of motion, horizontal). */
     sk_vec3 center, a, b, axis;
     float heel_ground, toe_ground;     /* lowest heel / toe height over the cycle (m) */
-    float heel_contact, toe_contact;   /* contact thresholds used (m above the lowest height) */
+    float heel_contact, toe_contact;   /* contact thresholds used (m above the lowest height near stance) */
     /* (7): the sample of least cost. */
     float stance_time;
     uint32_t stance_sample;
     float foot_length;                 /* (8): |toe - heel| projected on the ground at stance (m) */
     sk_vec3 foot_direction;            /* (8)-(9): unit direction d times foot_length (horizontal) */
     sk_vec3 stance_position;           /* footbase at stance time */
-    /* Keytimes. Lift side, forward from stance: */
+    /* Keytimes (contact_height and speed_tolerance say when a point is
+     * down; "heel" is the ankle joint's contact, "toe" the ball's). Lift
+     * side, forward from stance: */
     float heel_off, toe_off, linear_speed_end;
     float foot_lift;                   /* min(heel-off, toe-off, linear-speed-end) */
     float foot_off;                    /* max(heel-off, toe-off) */

@@ -1,0 +1,143 @@
+/* skelanim — private: contact keytimes of the motion analysis that hold on
+ * captures (see analysis_keytimes.h; docs/locomotion.md, "Keytimes on
+ * captures"). */
+#include "analysis_keytimes.h"
+
+#include "core/internal.h"
+#include "core/math_inline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The footbase (10)-(11) from the heel and toe points. */
+static sk_vec3 footbase_of(const sk_leg_analysis *L, sk_vec3 heel, sk_vec3 toe, float alpha_bal) {
+    float dh = (heel.y - L->heel_ground) - (toe.y - L->toe_ground);
+    float bal = atanf(dh / L->foot_length * alpha_bal) / SKM_PI + 0.5f;
+    return sk_vec3_add(sk_vec3_scale(heel, 1 - bal), sk_vec3_scale(sk_vec3_sub(toe, L->foot_direction), bal));
+}
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the n values in v (reorders v). */
+static float median(float *v, uint32_t n) {
+    qsort(v, n, sizeof *v, cmp_float);
+    return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Offset of the end of the run of flag from w0 (dir +1: forward, >= 0; -1:
+ * backward, <= 0) inside [0, n), bridging gaps of up to gap samples. */
+static int32_t run(const unsigned char *flag, uint32_t n, uint32_t w0, int dir, uint32_t gap) {
+    int32_t last = 0;
+    uint32_t miss = 0;
+    for (int64_t w = (int64_t)w0 + dir, k = 1; w >= 0 && w < (int64_t)n; w += dir, k++) {
+        if (flag[w]) {
+            last = (int32_t)k;
+            miss = 0;
+        } else if (++miss > gap) {
+            break;
+        }
+    }
+    return dir * last;
+}
+
+/* Horizontal velocity of p at extended index i (central difference +-K),
+ * minus (ux, uz): its speed relative to the planted velocity. */
+static float rel_speed(const sk_vec3 *p, size_t i, uint32_t K, double inv2, float ux, float uz) {
+    float vx = (float)((p[i + K].x - p[i - K].x) * inv2) - ux, vz = (float)((p[i + K].z - p[i - K].z) * inv2) - uz;
+    return sqrtf(vx * vx + vz * vz);
+}
+
+sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_leg_ext *e, float contact,
+                                float speed_tol, float alpha_bal, const sk_allocator *alloc, skl_keytimes *out,
+                                sk_error *err) {
+    memset(out, 0, sizeof *out);
+    const uint32_t K = e->K, st = L->stance_sample, half = N / 2;
+    const double inv2 = 1.0 / (2.0 * K * e->dt);
+    /* Window sample w (0 .. N-1) is cycle sample st - half + w: extended
+     * index x = st - half + w + X (X >= half + K keeps x +- K inside). */
+    const size_t x0 = (size_t)st + e->X - half;
+    size_t scratch = (size_t)N * (3 * sizeof(float) + 3);
+    char *mem = sk_alloc(alloc, scratch);
+    if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", L->name);
+    float *vx = (float *)mem, *vz = vx + N, *low = vz + N;
+    unsigned char *fb = (unsigned char *)(low + N), *fh = fb + N, *ft = fh + N;
+
+    /* Heights above each point's lowest in the window (this footstep), in
+     * the clip's own space (the vertical root motion added back). */
+#define Y(p, w) ((p)[x0 + (w)].y + e->rise * (float)(w))
+    float hmin = INFINITY, tmin = INFINITY, bmin = INFINITY, amin = INFINITY;
+    for (uint32_t w = 0; w < N; w++) {
+        amin = fminf(amin, Y(e->ankle, w));
+        hmin = fminf(hmin, Y(e->heel, w));
+        tmin = fminf(tmin, Y(e->toe, w));
+        bmin = fminf(bmin, Y(e->ball, w));
+    }
+    float low_max = 0;
+    for (uint32_t w = 0; w < N; w++) {
+        low[w] = fminf(Y(e->heel, w) - hmin, Y(e->toe, w) - tmin);
+        low_max = fmaxf(low_max, low[w]);
+    }
+
+    /* Planted velocity (character space). */
+    float ux = -e->root_velocity.x, uz = -e->root_velocity.z;
+    float rv = sqrtf(ux * ux + uz * uz);
+    if (!(rv * (float)(N * e->dt) > 0.05f * L->leg_length)) { /* in place: under 5% of the leg per cycle */
+        uint32_t n = 0;
+        for (uint32_t w = 0; w < N; w++) {
+            if (low[w] > fmaxf(0.1f * low_max, contact)) continue;
+            size_t x = x0 + w;
+            sk_vec3 a = footbase_of(L, e->heel[x - K], e->toe[x - K], alpha_bal);
+            sk_vec3 b = footbase_of(L, e->heel[x + K], e->toe[x + K], alpha_bal);
+            vx[n] = (float)((b.x - a.x) * inv2);
+            vz[n] = (float)((b.z - a.z) * inv2);
+            n++;
+        }
+        ux = n ? median(vx, n) : 0;
+        uz = n ? median(vz, n) : 0;
+    }
+    float tol = speed_tol * sqrtf(ux * ux + uz * uz) + 0.02f * L->leg_length / (float)(N * e->dt);
+    /* The foot is low where its lower point is within 30% of that point's
+     * greatest height (a swing never stalls below that). */
+    float low_h = fmaxf(0.3f * low_max, contact);
+    for (uint32_t w = 0; w < N; w++) {
+        size_t x = x0 + w;
+        sk_vec3 fa = footbase_of(L, e->heel[x - K], e->toe[x - K], alpha_bal);
+        sk_vec3 fbb = footbase_of(L, e->heel[x + K], e->toe[x + K], alpha_bal);
+        float dfx = (float)((fbb.x - fa.x) * inv2) - ux, dfz = (float)((fbb.z - fa.z) * inv2) - uz;
+        fb[w] = low[w] <= low_h && sqrtf(dfx * dfx + dfz * dfz) <= tol;
+        fh[w] = Y(e->ankle, w) - amin <= contact && rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
+        ft[w] = Y(e->ball, w) - bmin <= contact && rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
+    }
+    /* The anchor: the sample nearest the stance sample (the foot's lowest,
+     * most central moment) at which ankle and ball are down and the
+     * footbase planted; failing that (a clip that is no cycle, whose floor
+     * climbs between footsteps of one foot in the window), the nearest with
+     * the footbase planted, the heel and toe then bounding the planted
+     * phase only where they are down there too. Without either the
+     * planted phase is empty at the stance sample. */
+    uint32_t gap = N / 50, anchor = half;
+    int found = 0;
+    for (int need = 3; need >= 1 && !found; need -= 2)
+        for (uint32_t d = 0; d <= N / 4 && !found; d++) {
+            uint32_t f = half + d, b = half - d;
+            if (fb[f] && (need == 1 || (fh[f] && ft[f]))) anchor = f, found = need;
+            else if (fb[b] && (need == 1 || (fh[b] && ft[b]))) anchor = b, found = need;
+        }
+    if (found) {
+        int32_t shift = (int32_t)anchor - (int32_t)half;
+        int32_t pe = run(fb, N, anchor, +1, gap), pb = run(fb, N, anchor, -1, gap);
+        out->planted_end = shift + pe;
+        out->planted_begin = shift + pb;
+        out->heel_off = shift + (fh[anchor] ? run(fh, N, anchor, +1, gap) : pe);
+        out->heel_strike = shift + (fh[anchor] ? run(fh, N, anchor, -1, gap) : pb);
+        out->toe_off = shift + (ft[anchor] ? run(ft, N, anchor, +1, gap) : pe);
+        out->toe_strike = shift + (ft[anchor] ? run(ft, N, anchor, -1, gap) : pb);
+    }
+#undef Y
+    sk_free(alloc, mem, scratch);
+    return SK_OK;
+}
