@@ -18,6 +18,7 @@
  * same with the frame's model matrices.
  *
  * The metrics are those of skelanim locomote (cli/loco_run.h). */
+#include "loco_maneuver.h"
 #include "cli.h"
 #include "loco_run.h"
 
@@ -355,6 +356,7 @@ static int bench_locomotion(int argc, char **argv) {
     uint32_t count = a.count, frames = a.frames;
     int rc = 0;
     if (table) rc |= bl_table(quick, procedural);
+    if (table && !procedural) rc |= bench_locomotion_hard(quick, NULL, NULL, 0);
     rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
     return rc;
 }

@@ -2,6 +2,7 @@
  * by the semi-procedural locomotion runtime (issue #10; seed 002 ch. 5;
  * skelanim/locomotion/locomotor.h). Prints the foot metrics; --trace writes
  * one JSON line per frame, --out renders it. */
+#include "loco_maneuver.h"
 #include "cli.h"
 #include "loco_view.h"
 
@@ -40,7 +41,7 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
 }
 
 typedef struct locomote_args {
-    const char *character, *idle, *graph, *terrain, *path, *trace, *out;
+    const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver;
     cli_list clips;
     double speed, turn_rate, fps, seconds, at, scale, jump, point[3];
     uint32_t size[2];
@@ -161,8 +162,16 @@ static int cmd_locomote(int argc, char **argv) {
     rec_ctx rc_ctx;
     loco_record_init(&rc_ctx, tf, out ? 25 : 0);
     double t0 = cli_now();
-    bool finished = false;
-    bool ok = loco_run_path(&c, a.path, a.speed, a.turn_rate, a.fps, a.seconds, &m, loco_record, &rc_ctx, &finished);
+    bool finished = false, ok;
+    if (a.maneuver) { /* a scripted maneuver instead of the path */
+        int which = loco_maneuver_find(a.maneuver);
+        ok = which >= 0 && loco_run_maneuver(&c, (uint32_t)which, a.speed, a.fps, a.seconds, &m, NULL, loco_record,
+                                             &rc_ctx);
+        if (which < 0) fprintf(stderr, "skelanim: --maneuver %s: not one of the maneuvers below\n", a.maneuver);
+        finished = true;
+    } else {
+        ok = loco_run_path(&c, a.path, a.speed, a.turn_rate, a.fps, a.seconds, &m, loco_record, &rc_ctx, &finished);
+    }
     frames = rc_ctx.frames;
     nframes = rc_ctx.nframes;
     if (!ok) goto done;
@@ -198,6 +207,9 @@ static const cli_opt locomote_opts[] = {
      .dflt_text = "builtin with an idle clip, else none"},
     {"--terrain", CLI_STRING(locomote_args, terrain), .meta = "SPEC", .help = "the ground, in a form below",
      .dflt_text = "flat"},
+    {"--maneuver", CLI_STRING(locomote_args, maneuver), .meta = "NAME",
+     .help = "instead of the path, from the origin facing +Z: turn-in-place (a full turn at 90 deg/s), turn-180 "
+             "(the way of travel turned within 1 s), sidestep (to the left), stop-mid-stride"},
     {"--path", CLI_STRING(locomote_args, path), .meta = "\"X,Z X,Z ...\"", .dflt = "0,0 0,8",
      .help = "the ground path the character follows, metres"},
     {"--speed", CLI_REAL(locomote_args, speed), .meta = "M/S", .min = 1e-3, .max = 10, .dflt = "1.4",

@@ -136,8 +136,18 @@ EOF
 python3 - "$tmp/bench.jsonl" <<'EOF'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-scen = [r for r in rows if r["bench"] == "locomotion"]
+scen = [r for r in rows if r["bench"] == "locomotion" and "hard" not in r]
+hard = [r for r in rows if r["bench"] == "locomotion" and "hard" in r]
 cost = [r for r in rows if r["bench"] == "locomotion_cost"]
+# The hard cases (turning in place, a 180 degree turn within 1 s, a sidestep, a stop mid-stride): the
+# foot limits, no leg left behind, a planted foot never turned more than 60 degrees from the body, and
+# turning in place takes steps (the feet follow a full turn: at least 4 planted runs).
+assert sorted(r["hard"] for r in hard) == ["sidestep", "stop-mid-stride", "turn-180", "turn-in-place"], hard
+for r in hard:
+    assert r["slide_max_cm"] < 0.5 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1, r
+    assert r["ik_unreached"] == 0 and r["feet_from_point_m"] < 0.5 and r["foot_twist_max_deg"] < 60, r
+    if r["hard"] == "turn-in-place": assert r["stance_runs"] >= 4, r
+print("bench locomotion: %d hard cases within the targets" % len(hard))
 assert len(scen) == 36 and len(cost) == 1, (len(scen), len(cost))
 placed = [r for r in scen if r["mode"] == "placed"]
 assert len(placed) == 18

@@ -58,6 +58,7 @@
 #include <math.h>
 #include <string.h>
 
+#define TURN_STEP_RATE 0.35f /* rad/s (20 degrees/s): turning faster than this in place steps */
 #define CLEAR_SAMPLES 6
 #define CLEAR_MARGIN 0.03f
 #define BALANCE_ALPHA 20.0f
@@ -518,7 +519,13 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
      * moving. Stopping (below idle speed) finishes the step in flight at the
      * clips' own cadence: a slowed last step kept one foot up for over a
      * second while the standing foot rolled onto its toes. */
-    if (speed < vb && vb > 0 && speed >= L->idle_speed) cd *= fmin(2.0, sqrt(vb / fmax(speed, 0.25 * vb)));
+    /* Turning in place steps too: a turn of w rad/s counts as the speed
+     * of a foot a leg's length from the character's point (at 90 degrees/s
+     * the mannequin steps at its walking cadence), from 20 degrees/s. */
+    float turn = fabsf(L->tracker.angular_velocity) * L->longest_leg;
+    bool turning = fabsf(L->tracker.angular_velocity) >= TURN_STEP_RATE;
+    float pace = turning ? fmaxf(speed, turn) : speed;
+    if (pace < vb && vb > 0 && pace >= L->idle_speed) cd *= fmin(2.0, sqrt(vb / fmax(pace, 0.25 * vb)));
     /* Steep ground ahead (stairs, ramps): shorter, quicker steps. The
      * clips' strides (0.75 m a step for the mannequin's walk) would
      * otherwise climb 0.45 m a step on 0.17/0.28 stairs and fold the
@@ -550,7 +557,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
         double ct = wrap01d(L->st.phase - L->blend.legs[l].stance_time);
         if (ct > off && ct < land) any_up = true;
     }
-    bool want_move = speed >= L->idle_speed;
+    bool want_move = speed >= L->idle_speed || turning;
     L->frozen = !want_move && !any_up;
     L->st.mode = want_move ? SK_LOCOMOTION_MOVING : (L->frozen ? SK_LOCOMOTION_STANDING : SK_LOCOMOTION_STOPPING);
     if (!L->frozen) L->st.phase = wrap01d(L->st.phase + dt / cd);
