@@ -135,7 +135,10 @@ int blc_table(blc_which which, const char *data) {
                 }
                 loco_char c;
                 double load_ms = 0;
-                if (!blc_char(data, k, blc_walks[w], &terrain->terrain, &c, &load_ms)) {
+                if (!blc_char(data, k, blc_walks[w], &terrain->terrain, &c, &load_ms)) { /* said on stderr */
+                    printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"%.*s\",\"terrain\":"
+                           "\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
+                           names[k], (int)strcspn(blc_walks[w], "."), blc_walks[w], cs->terrain);
                     failures++;
                     cli_terrain_destroy(terrain);
                     continue;
