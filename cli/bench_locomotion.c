@@ -21,6 +21,7 @@
 #include "loco_maneuver.h"
 #include "cli.h"
 #include "loco_run.h"
+#include "bench_locomotion_capture.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -345,19 +346,27 @@ done:
 typedef struct bl_args {
     uint32_t count, frames;
     bool quick, procedural, no_table;
+    int captures;          /* -1: all, or ci with --quick (bench_locomotion_capture.h) */
+    bool captures_only;
+    const char *data;
 } bl_args;
 
 static int bench_locomotion(int argc, char **argv) {
     bl_args a;
     memset(&a, 0, sizeof a);
+    a.captures = -1, a.data = "../shared";
     int prc = cli_parse(&cli_cmd_bench_locomotion, argc, argv, &a, NULL);
     if (prc != CLI_CONTINUE) return prc;
     bool quick = a.quick, table = !a.no_table, procedural = a.procedural;
     uint32_t count = a.count, frames = a.frames;
+    /* the capture rows (none with --procedural): --captures none|ci|all */
+    blc_which captures = procedural ? BLC_NONE : a.captures >= 0 ? (blc_which)a.captures : quick ? BLC_NONE : BLC_ALL;
     int rc = 0;
-    if (table) rc |= bl_table(quick, procedural);
-    if (table && !procedural) rc |= bench_locomotion_hard(quick, NULL, NULL, 0);
-    rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
+    if (table && !a.captures_only) rc |= bl_table(quick, procedural);
+    if (table && !a.captures_only && !procedural) rc |= bench_locomotion_hard(quick, NULL, NULL, 0);
+    if (table) rc |= blc_table(captures, a.data);
+    if (!a.captures_only) rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
+    if (captures != BLC_NONE) rc |= blc_cost(count, frames, a.data);
     return rc;
 }
 
@@ -369,6 +378,12 @@ static const cli_opt bl_opts[] = {
     {"--frames", CLI_INT(bl_args, frames), .meta = "N", .min = 1, .max = 100000, .dflt = "120",
      .help = "frames of the cost measure"},
     {"--no-table", CLI_FLAG(bl_args, no_table), .help = "only the cost measure, not the table of walks"},
+    {"--captures", CLI_CHOICE(bl_args, captures, "none|ci|all"),
+     .help = "the rows of the shared CMU walks and run on the mannequin and CesiumMan (ci: a few)",
+     .dflt_text = "all; none with --quick"},
+    {"--captures-only", CLI_FLAG(bl_args, captures_only), .help = "only the capture rows and their cost"},
+    {"--data", CLI_STRING(bl_args, data), .meta = "DIR", .dflt_text = "../shared",
+     .help = "the shared data of the capture rows: DIR/mocap/bvh and DIR/assets/gltf/CesiumMan"},
 };
 const cli_command cli_cmd_bench_locomotion = {
     .name = "bench locomotion",

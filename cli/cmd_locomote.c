@@ -42,8 +42,8 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
 
 typedef struct locomote_args {
     const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver;
-    cli_list clips;
-    double speed, turn_rate, fps, seconds, at, scale, jump, point[3];
+    cli_list clips, from;
+    double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3];
     uint32_t size[2];
     int cycle;
     bool plain, procedural, side, backward, json;
@@ -84,6 +84,8 @@ static void print_metrics(const locomote_args *a, const loco_char *c, const cli_
                m->runs, 100 * m->slide_max, m->runs ? 100 * m->slide_sum / m->runs : 0.0, 100 * m->contact_max,
                m->contact_n ? 100 * m->contact_sum / m->contact_n : 0.0, 100 * m->penetration_max, m->unreached,
                endf.root.x, endf.root.y, endf.root.z, sim_ms);
+        printf(",\"skate\":%.4f,\"skate_frames\":%u", m->skate_low ? (double)m->skate_fast / m->skate_low : 0.0,
+               m->skate_low);
         printf(",\"path_finished\":%s,\"path_length_m\":%.4f,\"path_walked_m\":%.4f", finished ? "true" : "false",
                m->path_length, m->path_walked);
         if (c->jump_at >= 0) printf(",\"jumped\":%s", m->jumped ? "true" : "false");
@@ -101,6 +103,8 @@ static void print_metrics(const locomote_args *a, const loco_char *c, const cli_
     printf("  contact      max %.3f cm, mean %.3f cm (in stance)\n", 100 * m->contact_max,
            m->contact_n ? 100 * m->contact_sum / m->contact_n : 0.0);
     printf("  penetration  max %.3f cm\n", 100 * m->penetration_max);
+    printf("  skate        %.3f of %u leg-frames with a foot within 2 cm of the ground moved it faster than 30 cm/s\n",
+           m->skate_low ? (double)m->skate_fast / m->skate_low : 0.0, m->skate_low);
     if (m->unreached) printf("  the leg IK fell short in %u leg-frames\n", m->unreached);
     if (c->limits)
         printf("  limits       %u of %u frames with a leg or arm joint outside the mannequin's anatomical limits\n",
@@ -119,9 +123,19 @@ static int cmd_locomote(int argc, char **argv) {
                 a.seconds);
         return 1;
     }
+    if (a.from.n && a.procedural) {
+        fprintf(stderr, "skelanim: --from gives clips; --procedural walks without clips\n");
+        return 1;
+    }
+    if (cli_given(&seen, "--from-scale") && !a.from.n) {
+        fprintf(stderr, "skelanim: --from-scale goes with --from\n");
+        return 1;
+    }
     loco_setup setup = {0};
     setup.character = a.character;
     for (uint32_t i = 0; i < a.clips.n; i++) setup.clips[setup.nclips++] = a.clips.v[i];
+    for (uint32_t i = 0; i < a.from.n; i++) setup.from[setup.nfrom++] = a.from.v[i];
+    setup.from_scale = a.from_scale;
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale;
     setup.plain = a.plain, setup.procedural = a.procedural, setup.find_cycle = cli_given(&seen, "--cycle");
     const char *terrain_spec = a.terrain, *trace = a.trace, *out = a.out;
@@ -199,6 +213,13 @@ done:
 static const cli_opt locomote_opts[] = {
     {"--clips", CLI_LIST_OF(CLI_KIND_STRING, locomote_args, clips, CLI_GREEDY), .meta = "NAME...",
      .max_count = LOCO_MAX_CLIPS, .help = "the cyclic clips to analyse and blend by speed", .dflt_text = "walk run"},
+    {"--from", CLI_LIST_OF(CLI_KIND_STRING, locomote_args, from, 0), .meta = "FILE[:CLIP]",
+     .max_count = LOCO_MAX_CLIPS,
+     .help = "a walk or run from another file and skeleton (repeatable): the clip (a name or an index; the first) "
+             "retargeted onto CHARACTER, foot contacts restored, its best cycle analysed"},
+    {"--from-scale", CLI_REAL(locomote_args, from_scale), .meta = "M", .min = 1e-6, .max = 1e6,
+     .help = "metres per unit of the --from .bvh files, 0.056444 for CMU captures",
+     .dflt_text = "the file's units (a .bvh whose legs are over 5 units long is refused)"},
     {"--idle", CLI_STRING(locomote_args, idle), .meta = "NAME", .help = "the idle clip", .dflt_text = "idle, when there is one"},
     {"--cycle", CLI_CHOICE(locomote_args, cycle, "auto"),
      .help = "the clips are captures, not loops: each plays its best cycle, the closest poses"},
@@ -243,8 +264,8 @@ static const cli_opt locomote_opts[] = {
 };
 static const cli_arg locomote_arg_list[] = {
     {"CHARACTER", CLI_ARG(locomote_args, character), .flags = CLI_REQUIRED,
-     .help = "a .glb/.gltf with a walk and a run clip, or " SK_CLI_MANNEQUIN " (" SK_CLI_PLANAR
-             " with --procedural)"},
+     .help = "a .glb/.gltf with a walk and a run clip (or with --from, any humanoid), or " SK_CLI_MANNEQUIN " ("
+             SK_CLI_PLANAR " with --procedural)"},
 };
 static const char locomote_note[] =
     "--graph: a JSON state machine with an external state \"external\": \"locomotion\" (its parameters\n"

@@ -2,6 +2,7 @@
 #include "loco_run.h"
 
 #include "cli.h"
+#include "loco_from.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -77,6 +78,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         goto fail;
     }
     c->leg_count = sk_legs_find(skel, c->legs, 2);
+    if (c->leg_count < 2) c->leg_count = loco_legs_from_map(skel, c->legs);
     if (c->leg_count < 2) {
         fprintf(stderr, "skelanim: %s: found %u leg(s) by joint name; two are needed\n", s->character, c->leg_count);
         goto fail;
@@ -118,25 +120,36 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         goto buffers;
     }
     const char *defaults[2] = {"walk", "run"};
-    uint32_t n = s->nclips ? s->nclips : 2;
+    uint32_t own = s->nclips ? s->nclips : s->nfrom ? 0 : 2, n = own + s->nfrom;
+    if (n > LOCO_MAX_CLIPS) {
+        fprintf(stderr, "skelanim: %u clips (--clips and --from); at most %u\n", n, LOCO_MAX_CLIPS);
+        goto fail;
+    }
     double t0 = cli_now();
     for (uint32_t i = 0; i < n; i++) {
-        const char *spec = s->nclips ? s->clips[i] : defaults[i];
-        int32_t ci = s->nclips ? cli_find_clip(c->asset, spec) : find_clip_quiet(c->asset, spec);
-        if (ci < 0) {
-            if (!s->nclips) fprintf(stderr, "skelanim: %s has no clip \"%s\" (give --clips)\n", s->character, spec);
-            goto fail;
+        const char *spec = i >= own ? s->from[i - own] : s->nclips ? s->clips[i] : defaults[i];
+        const sk_clip *clip = NULL;
+        if (i >= own) { /* a capture from another file: retargeted, not a loop */
+            if (!loco_from_clip(spec, s->from_scale, c->asset, &c->owned[c->nclips], NULL)) goto fail;
+            clip = c->owned[c->nclips];
+        } else {
+            int32_t ci = s->nclips ? cli_find_clip(c->asset, spec) : find_clip_quiet(c->asset, spec);
+            if (ci < 0) {
+                if (!s->nclips)
+                    fprintf(stderr, "skelanim: %s has no clip \"%s\" (give --clips or --from)\n", s->character, spec);
+                goto fail;
+            }
+            clip = c->asset->clips[ci];
         }
-        c->clips[c->nclips] = c->asset->clips[ci];
+        c->clips[c->nclips] = clip;
         sk_motion_analysis_options ao = {0};
-        if (s->find_cycle &&
-            sk_motion_find_cycle(skel, c->asset->clips[ci], c->legs, c->leg_count, 0, NULL, &ao.cycle_start,
-                                 &ao.cycle_end, &err) != SK_OK) {
+        if ((s->find_cycle || i >= own) &&
+            sk_motion_find_cycle(skel, clip, c->legs, c->leg_count, 0, NULL, &ao.cycle_start, &ao.cycle_end, &err) !=
+                SK_OK) {
             fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
             goto fail;
         }
-        if (sk_motion_analyze(skel, c->asset->clips[ci], c->legs, c->leg_count, &ao, NULL, &c->an[c->nclips], &err) !=
-            SK_OK) {
+        if (sk_motion_analyze(skel, clip, c->legs, c->leg_count, &ao, NULL, &c->an[c->nclips], &err) != SK_OK) {
             fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
             goto fail;
         }
@@ -144,12 +157,10 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
          * touch the ground together: the heel is lowered or raised (in the
          * world, at the first clip's stance) to the toe's lowest height, and
          * the clip analysed again. */
-        if (c->nclips == 0 && fix_heel_heights(skel, c->asset->clips[ci], &ao, c->legs, c->leg_count, psrc,
-                                               c->an[0])) {
+        if (c->nclips == 0 && fix_heel_heights(skel, clip, &ao, c->legs, c->leg_count, psrc, c->an[0])) {
             sk_motion_analysis_destroy(c->an[0]);
             c->an[0] = NULL;
-            if (sk_motion_analyze(skel, c->asset->clips[ci], c->legs, c->leg_count, &ao, NULL, &c->an[0], &err) !=
-                SK_OK) {
+            if (sk_motion_analyze(skel, clip, c->legs, c->leg_count, &ao, NULL, &c->an[0], &err) != SK_OK) {
                 fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
                 goto fail;
             }
@@ -204,6 +215,7 @@ void loco_char_destroy(loco_char *c) {
     free(c->arm_limits);
     sk_motion_group_destroy(c->group);
     for (uint32_t i = 0; i < LOCO_MAX_CLIPS; i++) sk_motion_analysis_destroy(c->an[i]);
+    for (uint32_t i = 0; i < LOCO_MAX_CLIPS; i++) sk_clip_destroy(c->owned[i]);
     free(c->local);
     sk_asset_destroy(c->asset);
     memset(c, 0, sizeof *c);
@@ -378,6 +390,15 @@ void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const loco_fee
         if (hh && gh - f->heel.y > pen) pen = gh - f->heel.y;
         if (ht && gt - f->toe.y > pen) pen = gt - f->toe.y;
         if (pen > m->penetration_max) m->penetration_max = pen;
+        if (m->dt > 0 && hh && ht) { /* skate: the lower point, near the ground and moving */
+            bool heel = f->heel.y - gh <= f->toe.y - gt;
+            sk_vec3 p = heel ? f->heel : f->toe, q = heel ? m->prev_heel[l] : m->prev_toe[l];
+            if ((heel ? f->heel.y - gh : f->toe.y - gt) < 0.02f && m->have_prev[l]) {
+                m->skate_low++;
+                m->skate_fast += hypot(p.x - q.x, p.z - q.z) > 0.30 * m->dt;
+            }
+            m->have_prev[l] = true, m->prev_heel[l] = f->heel, m->prev_toe[l] = f->toe;
+        }
         sk_vec3 mid = sk_vec3_scale(sk_vec3_add(f->heel, f->toe), 0.5f);
         if (f->stance) {
             m->stance_frames[l]++;
@@ -443,6 +464,7 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
     }
     loco_metrics_init(m, c->leg_count);
     double dt = 1.0 / fps, t = 0, finished_at = -1;
+    m->dt = dt;
     double total = seconds > 0 ? seconds : fmin(sk_path_follower_length(&pf) / speed * 1.6 + 4.0, 600.0);
     uint32_t steps = (uint32_t)ceil(total / dt);
     bool jumped = false;

@@ -7,7 +7,11 @@
  *               run's first frame (max and mean over runs)
  *   contact     in stance, the smaller of the heel's and the toe's vertical
  *               distance to the ground below it
- *   penetration at any frame, how far heel or toe is below the ground. */
+ *   penetration at any frame, how far heel or toe is below the ground
+ *   skate       of the leg-frames in which the lower of heel and toe (above
+ *               the ground under each) is within 2 cm of the ground, the
+ *               share in which that point moved faster than 30 cm/s
+ *               horizontally since the frame before. */
 #ifndef SK_CLI_LOCO_RUN_H
 #define SK_CLI_LOCO_RUN_H
 
@@ -39,6 +43,12 @@ typedef struct loco_setup {
      * when the character has an idle clip, else none. */
     const char *graph;
     const sk_terrain *terrain;      /* NULL: flat at 0 */
+    /* Clips from other files (loco_from.h: FILE[:CLIP], retargeted onto the
+     * character, contacts restored, their best cycle analysed), after the
+     * character's own (--clips; with from and no clips: none of its own). */
+    const char *from[LOCO_MAX_CLIPS];
+    uint32_t nfrom;
+    double from_scale;              /* metres per unit of .bvh sources (0: the file's units) */
 } loco_setup;
 
 typedef struct loco_char {
@@ -48,6 +58,7 @@ typedef struct loco_char {
     sk_motion_analysis *an[LOCO_MAX_CLIPS];
     const sk_clip *clips[LOCO_MAX_CLIPS];
     uint32_t nclips;
+    sk_clip *owned[LOCO_MAX_CLIPS];  /* the retargeted clips (setup.from), freed with c */
     sk_motion_group *group;
     sk_locomotor *loco;
     sk_graph *graph;                /* with setup.graph: the machine and its instance */
@@ -104,6 +115,12 @@ typedef struct loco_metrics {
     double contact_max, contact_sum;
     uint32_t contact_n;
     double penetration_max;
+    /* skate: dt (s) between frames (set by the caller; 0: not measured), the
+     * previous frame's heel and toe, the low and the low-and-fast leg-frames */
+    double dt;
+    bool have_prev[SK_MOTION_GROUP_MAX_LEGS];
+    sk_vec3 prev_heel[SK_MOTION_GROUP_MAX_LEGS], prev_toe[SK_MOTION_GROUP_MAX_LEGS];
+    uint32_t skate_low, skate_fast;
     uint32_t unreached;             /* stance leg-frames whose IK did not reach the ankle target */
     uint32_t limit_outside;         /* frames with a leg joint outside c->limits (sk_ik_limit_check, 1e-3 rad) */
     double path_length, path_walked;/* m: the path's length, and how much of it the run covered */

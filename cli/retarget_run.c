@@ -30,63 +30,18 @@ static bool limbs_of(const sk_humanoid_map *m, sk_leg_desc legs[2], bool arms) {
 static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) { return limbs_of(m, legs, false); }
 
 
-/* Model-space rest height of joint j of s under the local pose (0 for -1). */
-static float rest_height(const sk_skeleton *s, const sk_transform *local, int32_t j) {
-    if (j < 0) return 0.0f;
-    sk_mat4 *m = calloc(s->joint_count ? s->joint_count : 1, sizeof *m);
-    float y = 0.0f;
-    if (m && sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK) y = m[j].m[13];
-    free(m);
-    return y;
-}
-
-/* Mean rest height of the upper legs (the hip joints) of a map. */
-static float hip_joints_height(const sk_skeleton *s, const sk_transform *local, const sk_humanoid_map *m) {
-    return 0.5f * (rest_height(s, local, m->joint[SK_HUMANOID_LEFT_UPPER_LEG]) +
-                   rest_height(s, local, m->joint[SK_HUMANOID_RIGHT_UPPER_LEG]));
-}
-
-/* The source's rest pose raised (by its roots) so that the target's hip
- * joints' height above the ground (y = 0) is the source's times the root
- * scale. The retargeter moves the target's hips from their rest position by
- * the source hips' displacement from theirs (times the scale), which puts
- * the target's feet above or below the ground when the source's rest pose
- * does not stand where its motion does (a .bvh rest pose has its root at
- * the origin and, for CMU, the legs spread) or when the hips joint sits
- * higher above the hip joints in one skeleton than in the other. With the
- * source's rest hip joints at the target's / scale, the target's hip
- * joints follow scale x the source's. */
-static void ground_rest(const sk_retarget *rt, const sk_skeleton *src, const sk_skeleton *dst, sk_transform *local) {
-    const sk_humanoid_map *sm = sk_retarget_map(rt, 0), *tm = sk_retarget_map(rt, 1);
-    float k = sk_retarget_root_scale(rt);
-    if (!sm || !tm || sm->joint[SK_HUMANOID_LEFT_UPPER_LEG] < 0 || sm->joint[SK_HUMANOID_RIGHT_UPPER_LEG] < 0 ||
-        tm->joint[SK_HUMANOID_LEFT_UPPER_LEG] < 0 || tm->joint[SK_HUMANOID_RIGHT_UPPER_LEG] < 0 || !(k > 0.0f))
-        return;
-    sk_transform *tl = calloc(dst->joint_count ? dst->joint_count : 1, sizeof *tl);
-    if (!tl || sk_pose_rest(dst, SK_POSE_OF(dst, tl, NULL), NULL) != SK_OK) {
-        free(tl);
-        return;
-    }
-    float shift = hip_joints_height(dst, tl, tm) / k - hip_joints_height(src, local, sm);
-    free(tl);
-    if (!isfinite(shift)) return;
-    for (uint32_t j = 0; j < src->joint_count; j++)
-        if (src->parents[j] < 0) local[j].t.y += shift;
-}
-
 sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, const char *map_path, cli_retarget *out,
                             sk_error *err) {
     memset(out, 0, sizeof *out);
     sk_retarget_desc d;
     memset(&d, 0, sizeof d);
     d.source = source->skeleton, d.target = target->skeleton;
-    sk_transform *rest = calloc(d.source->joint_count ? d.source->joint_count : 1, sizeof *rest);
-    if (!rest) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    sk_pose rest_pose = {rest, NULL, d.source->joint_count, 0};
+    /* the source's rest stood on the target's ground (retarget.h: a .bvh rest pose has its root at the origin) */
+    d.flags |= SK_RETARGET_GROUND_REST;
     sk_retarget_map_json *map = NULL;
     sk_humanoid_map smap, tmap;
-    sk_result r = sk_pose_rest(d.source, &rest_pose, err);
-    if (map_path && r == SK_OK) {
+    sk_result r = SK_OK;
+    if (map_path) {
         r = sk_retarget_map_json_load(map_path, NULL, NULL, &map, err);
         if (r == SK_OK) r = sk_retarget_map_json_apply(map, &d, &smap, &tmap, err);
         if (r != SK_OK && !strstr(err->message, map_path)) {
@@ -95,17 +50,8 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
             sk_error_set(err, r, "%s: %s", map_path, msg);
         }
     }
-    /* Twice: the first finds the maps and the root scale the source's rest height depends on. */
     if (r == SK_OK) r = sk_retarget_create(&d, NULL, &out->rt, err);
-    if (r == SK_OK) {
-        ground_rest(out->rt, d.source, d.target, rest);
-        sk_retarget_destroy(out->rt);
-        out->rt = NULL;
-        d.source_rest = &rest_pose;
-        r = sk_retarget_create(&d, NULL, &out->rt, err);
-    }
     sk_retarget_map_json_destroy(map);
-    free(rest);
     if (r != SK_OK) return r;
     out->source = d.source, out->target = d.target;
     for (uint32_t j = 0; j < d.target->joint_count; j++) out->mapped += sk_retarget_source_of(out->rt, j) >= 0;

@@ -58,6 +58,29 @@ static const int8_t next_bone[SK_HUMANOID_BONE_COUNT][4] = {
     {SK_HUMANOID_RIGHT_TOES, -1, -1, -1},
     {-1, -1, -1, -1}};
 
+/* SK_RETARGET_GROUND_REST (retarget.h): the source rest hips moved along
+ * the source's up axis so that the source's rest hip joints stand at the
+ * target's rest hip joint height over the root scale. sm, tm: the rest
+ * model transforms of source and target. */
+static void ground_rest(sk_retarget *rt, const sk_transform *sm, const sk_transform *tm) {
+    const sk_humanoid_map *ms = &rt->map[0], *mt = &rt->map[1];
+    int32_t sl = ms->joint[SK_HUMANOID_LEFT_UPPER_LEG], sr = ms->joint[SK_HUMANOID_RIGHT_UPPER_LEG];
+    int32_t tl = mt->joint[SK_HUMANOID_LEFT_UPPER_LEG], tr = mt->joint[SK_HUMANOID_RIGHT_UPPER_LEG];
+    if (sl < 0 || sr < 0 || tl < 0 || tr < 0 || !(rt->root_scale > 0.0f)) return;
+    /* the source's up: its principal axis nearest the target's +Y carried into the source frame (the frame
+     * rotation tilts with the rest poses' spines; a Y-up source keeps +Y exactly, a Z-up one gets +Z) */
+    sk_vec3 u = skm_quat_rotate(sk_quat_conjugate(rt->frame), sk_vec3_make(0, 1, 0)), up = sk_vec3_make(0, 0, 0);
+    float ax = fabsf(u.x), ay = fabsf(u.y), az = fabsf(u.z);
+    if (ay >= ax && ay >= az) up.y = u.y < 0 ? -1.0f : 1.0f;
+    else if (ax >= az) up.x = u.x < 0 ? -1.0f : 1.0f;
+    else up.z = u.z < 0 ? -1.0f : 1.0f;
+    float hs = 0.5f * (sk_vec3_dot(sm[sl].t, up) + sk_vec3_dot(sm[sr].t, up));
+    float ht = 0.5f * (tm[tl].t.y + tm[tr].t.y);
+    float shift = ht / rt->root_scale - hs;
+    if (!sk_isfinite_f(shift)) return;
+    rt->src_hips0 = sk_vec3_add(rt->src_hips0, sk_vec3_scale(up, shift));
+}
+
 sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *alloc, sk_retarget **out, sk_error *err) {
     if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_retarget_create: out is NULL");
     *out = NULL;
@@ -188,6 +211,7 @@ sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *allo
         float lt = has[1] ? sk_humanoid_leg_length(dst, d->target_rest, &maps[1]) : 0.0f;
         rt->root_scale = ls > 0.0f && lt > 0.0f ? lt / ls : 1.0f;
     }
+    if ((d->flags & SK_RETARGET_GROUND_REST) && rt->src_hips >= 0) ground_rest(rt, sm, tm);
     /* Rest correction A per mapped target joint (held in post until the
      * next loop): the rotation of the target's rest bone direction onto the
      * source's. The direction child: the joint's humanoid next bone, else

@@ -152,7 +152,27 @@ enum {
      * of the same name (namespaces and case ignored), e.g. fingers. */
     SK_RETARGET_MATCH_NAMES = 1u << 0,
     /* Keep the target hips' rest translation (no root motion). */
-    SK_RETARGET_NO_ROOT_TRANSLATION = 1u << 1
+    SK_RETARGET_NO_ROOT_TRANSLATION = 1u << 1,
+    /* Stand the source's rest pose on the target's ground. The root
+     * translation moves the target hips from their rest position by the
+     * source hips' displacement from theirs (times the root scale), which
+     * puts the target's feet above or below its ground when the source's
+     * rest pose does not stand where its motion does (a .bvh rest pose has
+     * its root at the origin), or when the hips joint sits higher above the
+     * hip joints in one skeleton than in the other. With this flag the
+     * source rest is taken as raised along its up axis (of the source's
+     * model axes, the one nearest the target's +Y carried into the source
+     * frame by the frame rotation: +Y for a Y-up source) so that its hip
+     * joints (the upper legs, mean of both) stand at the target's rest hip
+     * joint height divided by the root scale: the target's hip joints then
+     * follow the source's heights above the ground times the scale, and a
+     * capture whose feet touch y = 0 gives a clip whose feet touch y = 0.
+     * Only the root translation changes (rotations, the maps and the leg
+     * lengths do not depend on where the rest pose stands). Needs both
+     * humanoid maps with both upper legs; without them the flag does
+     * nothing. Default (flag clear): the rest poses as given. The
+     * command-line tool (`skelanim retarget`, `locomote --from`) sets it. */
+    SK_RETARGET_GROUND_REST = 1u << 2
 };
 
 typedef struct sk_retarget_desc {

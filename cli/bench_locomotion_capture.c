@@ -1,0 +1,239 @@
+/* skelanim bench locomotion: the capture rows (bench_locomotion_capture.h).
+ *
+ * Each shared CMU walk (02_01, 07_01, 131_01: start, walk, stop) with the run
+ * 09_11, retargeted onto the mannequin and onto CesiumMan (locomote --from:
+ * the source's rest stood on the ground, foot contacts restored, each clip's
+ * best cycle analysed), walks the paths of the mannequin's table (a 90 degree
+ * turn) on flat ground, 10/30/45 degree ramps, stairs, bumps and the mesh
+ * course; the run (with 02_01 as the walk) runs on flat ground, bumps and the
+ * 10 degree ramp. Per row the metrics of skelanim locomote (loco_run.h) and
+ * which of the limits it misses:
+ *   slide < 0.5 cm per stance, contact < 1 cm, penetration < 1 cm,
+ *   stance share per foot at full speed 30-60 % (walks at 0.8-1.5 m/s) or
+ *   15-40 % (runs), skate <= 0.15 (walks). */
+#include "bench_locomotion_capture.h"
+#include "cli.h"
+#include "loco_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define BLC_CMU_SCALE 0.056444
+#define BLC_RUN "09_11_fbx2bvh.bvh"
+
+typedef struct blc_case { const char *terrain, *path; bool run_ok; } blc_case;
+
+static const blc_case blc_cases[] = {
+    {"flat", "0,0 0,6 6,6", true},
+    {"ramp:10", "0,0 0,6 6,6", true},
+    {"ramp:30", "0,0 0,6 6,6", false},
+    {"ramp:45", "0,0 0,6 6,6", false},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", false},
+    {"bumps:0.1,1", "0,0 0,6 6,6", true},
+    {"course", "0,-1 0,12 6,12", false},
+};
+
+static const char *const blc_walks[] = {"02_01.bvh", "07_01_fbx2bvh.bvh", "131_01.bvh"};
+
+static bool blc_exists(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+/* The character's file: @mannequin or DIR/assets/gltf/CesiumMan/CesiumMan.glb. */
+static void blc_character(const char *data, int k, char *out, size_t cap) {
+    if (k == 0) snprintf(out, cap, "%s", SK_CLI_MANNEQUIN);
+    else snprintf(out, cap, "%s/assets/gltf/CesiumMan/CesiumMan.glb", data);
+}
+
+/* One row: the character (its clips from walk_file and the run) on a case at a speed. */
+static bool blc_row(loco_char *c, const char *character, const char *capture, bool run, const blc_case *cs,
+                    double speed) {
+    loco_metrics m;
+    bool finished = false;
+    double t0 = cli_now();
+    if (!loco_run_path(c, cs->path, speed, 90, 60, 0, &m, NULL, NULL, &finished)) return false;
+    double ms = (cli_now() - t0) * 1e3;
+    double skate = m.skate_low ? (double)m.skate_fast / m.skate_low : 0.0;
+    double share[SK_MOTION_GROUP_MAX_LEGS];
+    for (uint32_t l = 0; l < c->leg_count; l++)
+        share[l] = m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0;
+    /* the limits missed */
+    char fails[160] = "";
+    size_t n = 0;
+#define BLC_FAIL(name) n += (size_t)snprintf(fails + n, sizeof fails - n, "%s\"%s\"", n ? "," : "", name)
+    if (!finished) BLC_FAIL("finished");
+    if (m.slide_max >= 0.005) BLC_FAIL("slide");
+    if (m.contact_max >= 0.01) BLC_FAIL("contact");
+    if (m.penetration_max >= 0.01) BLC_FAIL("penetration");
+    double lo = run ? 0.15 : 0.30, hi = run ? 0.40 : 0.60;
+    bool share_ok = true;
+    for (uint32_t l = 0; l < c->leg_count; l++) share_ok = share_ok && share[l] >= lo && share[l] <= hi;
+    if (!share_ok && (run || (speed >= 0.8 && speed <= 1.5))) BLC_FAIL("stance_share");
+    if (!run && skate > 0.15) BLC_FAIL("skate");
+#undef BLC_FAIL
+    printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"%s\",\"gait\":\"%s\",\"terrain\":\"%s\","
+           "\"path\":\"%s\",\"speed\":%.2f,\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
+           character, capture, run ? "run" : "walk", cs->terrain, cs->path, speed, m.frames, finished ? "true" : "false");
+    for (uint32_t l = 0; l < c->leg_count; l++) printf("%s%.3f", l ? "," : "", share[l]);
+    printf("],\"stance_fraction_all\":[");
+    for (uint32_t l = 0; l < c->leg_count; l++)
+        printf("%s%.3f", l ? "," : "", m.frames ? (double)m.stance_frames[l] / m.frames : 0.0);
+    printf("],\"stance_runs\":%u,\"slide_max_cm\":%.3f,\"slide_mean_cm\":%.3f,\"contact_max_cm\":%.3f,"
+           "\"penetration_max_cm\":%.3f,\"skate\":%.3f,\"skate_frames\":%u,\"ik_unreached\":%u,\"fails\":[%s],"
+           "\"run_ms\":%.2f}\n",
+           m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
+           100 * m.penetration_max, skate, m.skate_low, m.unreached, fails, ms);
+    fflush(stdout);
+    return true;
+}
+
+/* A character with the clips of walk and the run from data. */
+static bool blc_char(const char *data, int k, const char *walk, const sk_terrain *terrain, loco_char *c,
+                     double *load_ms) {
+    char chr[1024], w[1024], r[1024];
+    blc_character(data, k, chr, sizeof chr);
+    snprintf(w, sizeof w, "%s/mocap/bvh/%s", data, walk);
+    snprintf(r, sizeof r, "%s/mocap/bvh/%s", data, BLC_RUN);
+    loco_setup s = {.character = chr, .terrain = terrain, .from = {w, r}, .nfrom = 2, .from_scale = BLC_CMU_SCALE};
+    double t0 = cli_now();
+    bool ok = loco_char_create(&s, c);
+    if (load_ms) *load_ms = (cli_now() - t0) * 1e3;
+    return ok;
+}
+
+int blc_table(blc_which which, const char *data) {
+    if (which == BLC_NONE) return 0;
+    char probe[1024];
+    snprintf(probe, sizeof probe, "%s/mocap/bvh/%s", data, BLC_RUN);
+    if (!blc_exists(probe)) {
+        printf("{\"bench\":\"locomotion_capture\",\"missing\":\"%s\",\"note\":\"the shared captures are not there "
+               "(--data DIR): no capture rows\"}\n", probe);
+        fprintf(stderr, "skelanim: bench locomotion: %s is missing (--data DIR): no capture rows\n", probe);
+        return 0;
+    }
+    static const char *const names[2] = {"mannequin", "CesiumMan"};
+    int failures = 0;
+    size_t ncases = CLI_COUNT(blc_cases), nwalks = which == BLC_CI ? 1 : CLI_COUNT(blc_walks);
+    for (int k = 0; k < 2; k++) {
+        for (size_t w = 0; w < nwalks; w++) {
+            /* one character per walk; the terrain is set per case (the locomotor reads it at creation) */
+            for (size_t i = 0; i < ncases; i++) {
+                const blc_case *cs = &blc_cases[i];
+                bool ci_case = !strcmp(cs->terrain, "flat") || !strncmp(cs->terrain, "stairs", 6) ||
+                               !strcmp(cs->terrain, "course");
+                bool walks = which == BLC_ALL || ci_case, runs = cs->run_ok && w == 0 &&
+                                                                (which == BLC_ALL || !strcmp(cs->terrain, "flat"));
+                if (!walks && !runs) continue;
+                cli_terrain *terrain = NULL;
+                sk_error err = {0};
+                if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
+                    fprintf(stderr, "skelanim: %s\n", err.message);
+                    return 1;
+                }
+                loco_char c;
+                double load_ms = 0;
+                if (!blc_char(data, k, blc_walks[w], &terrain->terrain, &c, &load_ms)) { /* said on stderr */
+                    printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"%.*s\",\"terrain\":"
+                           "\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
+                           names[k], (int)strcspn(blc_walks[w], "."), blc_walks[w], cs->terrain);
+                    failures++;
+                    cli_terrain_destroy(terrain);
+                    continue;
+                }
+                char capture[64];
+                snprintf(capture, sizeof capture, "%.*s", (int)strcspn(blc_walks[w], "."), blc_walks[w]);
+                static const double walk_speeds[] = {1.0, 1.4}, run_speeds[] = {3.0, 3.5};
+                size_t nsp = which == BLC_ALL ? 2 : 1;
+                for (size_t sp = 0; walks && sp < nsp; sp++)
+                    if (!blc_row(&c, names[k], capture, false, cs, walk_speeds[which == BLC_ALL ? sp : 1])) failures++;
+                for (size_t sp = 0; runs && sp < nsp; sp++)
+                    if (!blc_row(&c, names[k], "09_11_fbx2bvh", true, cs, run_speeds[sp])) failures++;
+                loco_char_destroy(&c);
+                cli_terrain_destroy(terrain);
+            }
+        }
+    }
+    return failures ? 1 : 0;
+}
+
+int blc_cost(uint32_t count, uint32_t frames, const char *data) {
+    char probe[1024];
+    snprintf(probe, sizeof probe, "%s/mocap/bvh/%s", data, BLC_RUN);
+    if (!blc_exists(probe)) {
+        printf("{\"bench\":\"locomotion_capture_cost\",\"missing\":\"%s\"}\n", probe);
+        return 0;
+    }
+    cli_terrain *terrain = NULL;
+    sk_error err = {0};
+    if (cli_terrain_parse("course", &terrain, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return 1;
+    }
+    loco_char c;
+    double load_ms = 0;
+    if (!blc_char(data, 0, blc_walks[0], &terrain->terrain, &c, &load_ms)) {
+        cli_terrain_destroy(terrain);
+        return 1;
+    }
+    uint32_t J = c.asset->skeleton->joint_count;
+    sk_locomotor **L = calloc(count, sizeof *L);
+    sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
+    float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
+    double *ft = calloc(frames, sizeof *ft), *fc = calloc(frames, sizeof *fc);
+    int rc = 1;
+    if (!L || !poses || !x || !z || !ft || !fc) goto done;
+    for (uint32_t i = 0; i < count; i++) {
+        if (sk_locomotor_create(&c.desc, NULL, &L[i], &err) != SK_OK) goto fail;
+        x[i] = -7.5f + 15.0f * (float)((i * 37) % count) / (float)count; /* lanes across the course */
+        z[i] = -1.0f + 0.02f * (float)(i % 50);
+        if (sk_locomotor_reset(L[i], x[i], z[i], 0, &err) != SK_OK) goto fail;
+    }
+    const double dt = 1.0 / 60, speed = 1.4;
+    uint32_t warm = 30, timed = 0;
+    for (uint32_t f = 0; f < warm + frames; f++) {
+        double t0 = cli_now(), c0 = cli_thread_cpu_now();
+        for (uint32_t i = 0; i < count; i++) {
+            z[i] += (float)(speed * dt);
+            if (sk_locomotor_advance(L[i], dt, x[i], z[i], 0, &err) != SK_OK) goto fail;
+        }
+        double t_adv = cli_now() - t0, c_adv = cli_thread_cpu_now() - c0;
+        for (uint32_t i = 0; i < count; i++) { /* sampling and blending: not timed */
+            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
+            if (sk_locomotor_sample(L[i], &p, &err) != SK_OK) goto fail;
+        }
+        t0 = cli_now(), c0 = cli_thread_cpu_now();
+        for (uint32_t i = 0; i < count; i++) {
+            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
+            if (sk_locomotor_adjust(L[i], &p, &err) != SK_OK) goto fail;
+        }
+        double t_adj = cli_now() - t0, c_adj = cli_thread_cpu_now() - c0;
+        if (f >= warm) ft[timed] = t_adv + t_adj, fc[timed++] = c_adv + c_adj;
+    }
+    qsort(ft, timed, sizeof *ft, cli_cmp_double);
+    qsort(fc, timed, sizeof *fc, cli_cmp_double);
+    printf("{\"bench\":\"locomotion_capture_cost\",\"character\":\"mannequin\",\"clips\":[\"02_01\",\"09_11_fbx2bvh\"],"
+           "\"characters\":%u,\"terrain\":\"course\",\"frames\":%u,\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,"
+           "\"frame_cpu_ms_min\":%.4f,\"frame_cpu_ms_median\":%.4f,\"ns_per_character_median\":%.1f,"
+           "\"load_ms\":%.1f,\"retargeted_at_load\":true}\n",
+           count, timed, ft[0] * 1e3, ft[timed / 2] * 1e3, fc[0] * 1e3, fc[timed / 2] * 1e3,
+           ft[timed / 2] * 1e9 / count, load_ms);
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
+done:
+    if (L)
+        for (uint32_t i = 0; i < count; i++) sk_locomotor_destroy(L[i]);
+    free(L);
+    free(poses);
+    free(x);
+    free(z);
+    free(ft);
+    free(fc);
+    loco_char_destroy(&c);
+    cli_terrain_destroy(terrain);
+    return rc;
+}

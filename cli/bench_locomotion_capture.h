@@ -1,0 +1,28 @@
+/* skelanim bench locomotion: the capture rows (bench_locomotion_capture.c).
+ * The CMU walks and run of the shared data retargeted onto the mannequin and
+ * CesiumMan and driven by the locomotion runtime over the terrains; the cost
+ * of 1,000 mannequins driven by retargeted captures. */
+#ifndef SK_CLI_BENCH_LOCOMOTION_CAPTURE_H
+#define SK_CLI_BENCH_LOCOMOTION_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum blc_which { BLC_NONE = 0, BLC_CI = 1, BLC_ALL = 2 } blc_which;
+
+/* The capture rows, one JSON line each ("bench": "locomotion_capture"):
+ * BLC_ALL every walk on every terrain and the run on the running terrains at
+ * two speeds; BLC_CI a subset (02_01 on flat, stairs and the course, the run
+ * on flat). data: the shared data folder (DIR/mocap/bvh,
+ * DIR/assets/gltf/CesiumMan). Without it one line says so
+ * ("missing": the path; the status stays 0: a test decides whether that
+ * is a failure). Returns 0, or 1 when a row
+ * could not be run (a row outside the limits is not a failure: it says so
+ * in its "fails" list). */
+int blc_table(blc_which which, const char *data);
+/* The locomotion step (advance + adjust) of count mannequins driven by the
+ * CMU walk 02_01 and run 09_11 retargeted once at load, on the mesh course,
+ * one JSON line ("bench": "locomotion_capture_cost"). */
+int blc_cost(uint32_t count, uint32_t frames, const char *data);
+
+#endif

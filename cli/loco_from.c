@@ -1,0 +1,129 @@
+/* skelanim command-line tool: clips retargeted from other files for the
+ * locomotion runner (loco_from.h). */
+#include "loco_from.h"
+#include "cli.h"
+#include "parse_number.h"
+#include "retarget_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool exists(const char *path) {
+    struct stat st;
+    return path[0] == '@' || stat(path, &st) == 0;
+}
+
+/* The clip a spec names (a name, else an index), or -1 after printing. */
+static int32_t pick_clip(const sk_asset *a, const char *file, const char *spec) {
+    if (a->clip_count == 0) {
+        fprintf(stderr, "skelanim: --from %s: the file has no clip\n", file);
+        return -1;
+    }
+    if (!spec) return 0;
+    int32_t i = sk_asset_find_clip(a, spec);
+    if (i >= 0) return i;
+    double v;
+    if (cli_number(spec, strlen(spec), CLI_NUM_UINT, 0.0, (double)a->clip_count - 1.0, &v, NULL, 0)) return (int32_t)v;
+    fprintf(stderr, "skelanim: --from %s:%s: no such clip (the file has %u clip%s", file, spec, a->clip_count,
+            a->clip_count == 1 ? "" : "s");
+    for (uint32_t c = 0; c < a->clip_count && c < 20; c++)
+        fprintf(stderr, "%s%u '%s'", c ? ", " : ": ", c, sk_clip_name(a->clips[c]));
+    fprintf(stderr, ")\n");
+    return -1;
+}
+
+bool loco_from_clip(const char *spec, double scale, const sk_asset *target, sk_clip **out, loco_from_info *info) {
+    *out = NULL;
+    loco_from_info in;
+    memset(&in, 0, sizeof in);
+    double t0 = cli_now();
+    /* FILE:CLIP, unless the whole spec is a file */
+    size_t n = strlen(spec);
+    char *file = malloc(n + 1);
+    if (!file) {
+        fprintf(stderr, "skelanim: out of memory\n");
+        return false;
+    }
+    memcpy(file, spec, n + 1);
+    const char *clip = NULL;
+    char *colon = strrchr(file, ':');
+    if (!exists(file) && colon && colon != file && colon[1]) {
+        *colon = '\0';
+        clip = colon + 1;
+    }
+    bool ok = false;
+    sk_asset *src = NULL;
+    sk_error err = {0};
+    cli_retarget rt;
+    memset(&rt, 0, sizeof rt);
+    cli_format fmt = cli_file_format(file);
+    if (scale != 0.0 && fmt != CLI_FORMAT_BVH) {
+        fprintf(stderr, "skelanim: --from %s: --from-scale applies to .bvh files only\n", file);
+        goto done;
+    }
+    if (cli_load_file(file, scale, true, &src, &err) != SK_OK) {
+        if (err.message[0] && !strncmp(err.message, file, strlen(file))) /* the readers' messages name the file */
+            fprintf(stderr, "skelanim: --from: %s\n", err.message);
+        else
+            fprintf(stderr, "skelanim: --from %s: %s\n", file, err.message[0] ? err.message : "cannot read");
+        goto done;
+    }
+    int32_t ci = pick_clip(src, file, clip);
+    if (ci < 0) goto done;
+    snprintf(in.clip, sizeof in.clip, "%s", sk_clip_name(src->clips[ci]));
+    sk_humanoid_map map;
+    if (sk_humanoid_map_find(src->skeleton, NULL, &map, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: --from %s: no humanoid skeleton to retarget from: %s\n", file, err.message);
+        goto done;
+    }
+    in.leg_units = sk_humanoid_leg_length(src->skeleton, NULL, &map);
+    if (fmt == CLI_FORMAT_BVH && scale == 0.0 && in.leg_units > LOCO_FROM_MAX_LEG_UNITS) {
+        fprintf(stderr,
+                "skelanim: --from %s: its legs are %.1f units long: the file is not in metres; give --from-scale "
+                "(metres per unit: %s)\n",
+                file, in.leg_units,
+                in.leg_units < 30 ? "0.056444 for a CMU capture" : "0.01 for centimetres, 0.0254 for inches");
+        goto done;
+    }
+    if (cli_retarget_open(src, target, NULL, &rt, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: --from %s: %s\n", file, err.message);
+        goto done;
+    }
+    if (rt.leg_count != 2) {
+        fprintf(stderr, "skelanim: --from %s: the source or the character has no two legs in its humanoid map\n", file);
+        goto done;
+    }
+    cli_retarget_info ri;
+    if (cli_retarget_bake(&rt, src->clips[ci], true, out, &ri, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: --from %s: %s\n", spec, err.message);
+        goto done;
+    }
+    in.contacts = ri.contacts;
+    ok = true;
+done:
+    cli_retarget_close(&rt);
+    sk_asset_destroy(src);
+    free(file);
+    in.retarget_ms = (cli_now() - t0) * 1e3;
+    if (info) *info = in;
+    return ok;
+}
+
+uint32_t loco_legs_from_map(const sk_skeleton *skel, sk_leg_desc legs[2]) {
+    static const sk_humanoid_bone b[2][4] = {
+        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
+        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
+    sk_humanoid_map m;
+    sk_error err = {0};
+    if (sk_humanoid_map_find(skel, NULL, &m, &err) != SK_OK) return 0;
+    for (int s = 0; s < 2; s++) {
+        memset(&legs[s], 0, sizeof legs[s]);
+        snprintf(legs[s].name, sizeof legs[s].name, "%s", s ? "right" : "left");
+        legs[s].hip = m.joint[b[s][0]], legs[s].knee = m.joint[b[s][1]];
+        legs[s].ankle = m.joint[b[s][2]], legs[s].toe = m.joint[b[s][3]];
+        if (legs[s].hip < 0 || legs[s].knee < 0 || legs[s].ankle < 0) return 0;
+    }
+    return 2;
+}

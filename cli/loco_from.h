@@ -1,0 +1,34 @@
+/* skelanim command-line tool: clips from other files and skeletons for the
+ * locomotion runner (`locomote CHARACTER --from FILE[:CLIP]`, the capture
+ * rows of `bench locomotion`): a file of any readable format loaded, one of
+ * its clips retargeted onto the character (the source's rest stood on the
+ * ground, its foot contacts restored: retarget_run.h). */
+#ifndef SK_CLI_LOCO_FROM_H
+#define SK_CLI_LOCO_FROM_H
+
+#include "skelanim.h"
+
+/* A .bvh source whose legs are longer than this many units without a
+ * scale is refused (a capture in centimetres or CMU units). */
+#define LOCO_FROM_MAX_LEG_UNITS 5.0
+
+typedef struct loco_from_info {
+    char clip[64];           /* the clip's name in the source */
+    uint32_t contacts;       /* the source's foot contacts restored */
+    double leg_units;        /* the source's leg length in its own units (after scale) */
+    double retarget_ms;      /* loading, retargeting and restoring (wall clock) */
+} loco_from_info;
+
+/* spec: FILE or FILE:CLIP (CLIP a name or an index; default the first clip;
+ * FILE is taken whole when it exists as given). scale: metres per unit of a
+ * .bvh source (0: the file's units; a .bvh whose legs measure more than
+ * LOCO_FROM_MAX_LEG_UNITS is then refused with the scale to give). Writes a
+ * clip of target's skeleton (the caller destroys it). Prints the error and
+ * returns false on failure. */
+bool loco_from_clip(const char *spec, double scale, const sk_asset *target, sk_clip **out, loco_from_info *info);
+
+/* Two legs of skel from its humanoid map (upper leg, lower leg, foot, toes),
+ * for characters whose joint names sk_legs_find does not know; 2 or 0. */
+uint32_t loco_legs_from_map(const sk_skeleton *skel, sk_leg_desc legs[2]);
+
+#endif

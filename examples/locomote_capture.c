@@ -1,0 +1,112 @@
+/* A captured walk driving another character's locomotion: a BVH walk
+ * retargeted onto the built-in mannequin (the capture's rest pose stood on
+ * the ground), its foot contacts restored, its best cycle found and
+ * analysed; a locomotor then walks the mannequin 10 m along +Z and prints
+ * where its feet are every half second.
+ *
+ *   example_locomote_capture WALK.bvh [METRES_PER_UNIT]
+ *
+ * e.g. a CMU capture: example_locomote_capture 02_01.bvh 0.056444
+ * Build against an installed skelanim with:
+ *   cc locomote_capture.c $(pkg-config --cflags --libs skelanim) */
+#include <skelanim.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Legs from a humanoid map: upper leg, lower leg, foot, toes. */
+static void legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) {
+    static const sk_humanoid_bone b[2][4] = {
+        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
+        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
+    for (int s = 0; s < 2; s++) {
+        memset(&legs[s], 0, sizeof legs[s]);
+        legs[s].hip = m->joint[b[s][0]], legs[s].knee = m->joint[b[s][1]];
+        legs[s].ankle = m->joint[b[s][2]], legs[s].toe = m->joint[b[s][3]];
+    }
+}
+
+static int fail(const sk_error *err) {
+    fprintf(stderr, "%s\n", err->message);
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s WALK.bvh [METRES_PER_UNIT]\n", argv[0]);
+        return 2;
+    }
+    sk_error err = {0};
+    sk_bvh_options bo = {0};
+    bo.scale = argc > 2 ? atof(argv[2]) : 0.0;
+    sk_asset *capture = NULL, *character = NULL;
+    if (sk_bvh_load_file(argv[1], &bo, &capture, &err) != SK_OK) return fail(&err);
+    if (sk_mannequin_create(NULL, NULL, &character, &err) != SK_OK) return fail(&err);
+    const sk_skeleton *src = capture->skeleton, *dst = character->skeleton;
+
+    /* 1. Retarget, once at load: the capture's rest pose stood on the ground. */
+    sk_retarget_desc rd = {0};
+    rd.source = src, rd.target = dst, rd.flags = SK_RETARGET_GROUND_REST;
+    sk_retarget *rt = NULL;
+    sk_clip *baked = NULL, *walk = NULL;
+    if (sk_retarget_create(&rd, NULL, &rt, &err) != SK_OK) return fail(&err);
+    if (sk_retarget_clip(rt, capture->clips[0], NULL, NULL, &baked, &err) != SK_OK) return fail(&err);
+
+    /* 2. The capture's foot contacts, kept planted on the mannequin. */
+    sk_leg_desc src_legs[2], legs[2];
+    legs_of(sk_retarget_map(rt, 0), src_legs);
+    legs_of(sk_retarget_map(rt, 1), legs);
+    sk_contact contacts[64];
+    uint32_t n = 0;
+    sk_result r = sk_contacts_find(src, capture->clips[0], src_legs, 2, NULL, NULL, contacts, 64, &n, &err);
+    if (r != SK_OK && r != SK_ERR_LIMIT) return fail(&err);
+    if (n > 64) n = 64;
+    if (sk_contacts_restore(dst, baked, legs, 2, contacts, n, NULL, NULL, &walk, NULL, &err) != SK_OK) return fail(&err);
+
+    /* 3. The capture is not a loop: its best cycle, analysed. */
+    if (sk_leg_points_from_mesh(character, legs, 2, NULL, NULL, &err) != SK_OK) return fail(&err);
+    sk_motion_analysis_options ao = {0};
+    sk_motion_analysis *an = NULL;
+    if (sk_motion_find_cycle(dst, walk, legs, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &err) != SK_OK ||
+        sk_motion_analyze(dst, walk, legs, 2, &ao, NULL, &an, &err) != SK_OK)
+        return fail(&err);
+    printf("cycle %.3f-%.3f s, %.2f m/s\n", ao.cycle_start, ao.cycle_end, (double)an->cycle_speed);
+
+    /* 4. A motion group of one walk and a locomotor on flat ground. */
+    sk_motion_group *group = NULL;
+    sk_locomotor *L = NULL;
+    const sk_clip *clips[1] = {walk};
+    if (sk_motion_group_create((const sk_motion_analysis *const *)&an, 1, NULL, &group, &err) != SK_OK) return fail(&err);
+    sk_locomotor_desc ld = {0};
+    ld.skeleton = dst, ld.group = group, ld.clips = clips, ld.clip_count = 1, ld.body_joint = -1;
+    if (sk_locomotor_create(&ld, NULL, &L, &err) != SK_OK || sk_locomotor_reset(L, 0, 0, 0, &err) != SK_OK)
+        return fail(&err);
+
+    /* 5. Walk 10 m along +Z at the capture's speed, 60 frames a second. */
+    sk_pose pose;
+    if (sk_pose_alloc(dst, NULL, &pose, &err) != SK_OK) return fail(&err);
+    const float points[4] = {0, 0, 0, 10};
+    sk_path_follower pf;
+    sk_path_follower_desc pd = {points, 2, an->cycle_speed, 0, 0, 0, 0.0f, false};
+    if (sk_path_follower_init(&pf, &pd, &err) != SK_OK) return fail(&err);
+    for (int f = 1; f <= 60 * 20 && !pf.finished; f++) {
+        sk_path_follower_step(&pf, 1.0 / 60);
+        if (sk_locomotor_update(L, 1.0 / 60, pf.x, pf.z, pf.yaw, &pose, &err) != SK_OK) return fail(&err);
+        const sk_locomotor_state *st = sk_locomotor_get_state(L);
+        if (f % 30 == 0)
+            printf("t %5.2f s  at z %5.2f m  left heel %.3f m up%s  right heel %.3f m up%s\n", st->time,
+                   (double)st->position.z, (double)st->feet[0].heel.y, st->feet[0].stance ? " (planted)" : "",
+                   (double)st->feet[1].heel.y, st->feet[1].stance ? " (planted)" : "");
+    }
+    sk_pose_free(&pose, NULL);
+    sk_locomotor_destroy(L);
+    sk_motion_group_destroy(group);
+    sk_motion_analysis_destroy(an);
+    sk_clip_destroy(walk);
+    sk_clip_destroy(baked);
+    sk_retarget_destroy(rt);
+    sk_asset_destroy(character);
+    sk_asset_destroy(capture);
+    return 0;
+}

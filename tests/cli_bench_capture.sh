@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Captured walks and runs on other characters: `skelanim locomote CHARACTER --from FILE[:CLIP]`
+# and the capture rows of `skelanim bench locomotion` (the CMU walk 02_01 and run 09_11 of
+# ../shared retargeted onto the mannequin and CesiumMan).
+#
+#  1. locomote --from: its errors (a CMU .bvh without --from-scale, a clip that is not there,
+#     a missing file, --from-scale alone), and the skate of its --json against the skate
+#     computed here from its --trace (the ground is y = 0).
+#  2. bench locomotion --captures ci --captures-only: the rows expected (2 characters x
+#     02_01 walking on flat, stairs and the course, and 09_11 running on flat: 8 rows), the
+#     cost row, and without the data a "missing" row. Then the limits, asserted from the rows:
+#     slide < 0.5 cm per stance, contact < 1 cm, penetration < 1 cm, stance share per foot at
+#     full speed 30-60 % (walks, 0.8-1.5 m/s) and 15-40 % (runs), skate <= 0.15 (walks).
+#
+# FAILS TODAY (the limits stay; measured on the 8 rows of --captures ci):
+#  - slide, every row (the mannequin 4.8-4.9 cm, CesiumMan walking 2.0-2.9 cm): the stance the
+#    analysis marks on a retargeted capture is longer than the part in which the foot stands still;
+#  - skate, CesiumMan walking (0.28-0.45); penetration, CesiumMan on the stairs and the course
+#    (20-23 cm: its feet sink into the steps);
+#  - stance share, the mannequin's run (0.35 / 0.43, over 40 %);
+#  - CesiumMan running at 3 m/s (legs 0.52 m: its retargeted run is 2.2 m/s, so 3 m/s is beyond
+#    its clips): its feet stay flagged planted (83-85 %) and skate metres.
+# The rows list what they miss ("fails"); the test prints them all.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+: "${SK_CLI:?}"
+sk_need_cmd python3 "Debian package python3"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+shared=$(sk_shared_dir) || sk_missing "../shared (SK_SHARED_DIR) is absent: the CMU captures and CesiumMan"
+bvh="$shared/mocap/bvh"
+for f in "$bvh/02_01.bvh" "$bvh/09_11_fbx2bvh.bvh" "$shared/assets/gltf/CesiumMan/CesiumMan.glb"; do
+  [[ -f "$f" ]] || sk_missing "$f is absent"
+done
+
+# 1. locomote --from: errors
+expect_error() { # expect_error "message part" ARGS...
+  local want=$1; shift
+  if "$SK_CLI" locomote "$@" >"$tmp/out.txt" 2>"$tmp/err.txt"; then fail "locomote $* succeeded"; fi
+  grep -qF -- "$want" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "locomote $*: expected '$want'"; }
+}
+expect_error "give --from-scale (metres per unit: 0.056444 for a CMU capture)" @mannequin --from "$bvh/02_01.bvh"
+expect_error "no such clip" @mannequin --from "$bvh/02_01.bvh:walkies" --from-scale 0.056444
+expect_error "cannot open" @mannequin --from "$tmp/none.bvh"
+expect_error "--from-scale goes with --from" @mannequin --from-scale 0.056444
+expect_error "applies to .bvh files only" @mannequin --from "$shared/mocap/glb/02_01.glb" --from-scale 0.056444
+
+# the skate of the JSON against the trace's
+"$SK_CLI" locomote @mannequin --from "$bvh/02_01.bvh:0" --from "$bvh/09_11_fbx2bvh.bvh" --from-scale 0.056444 \
+  --path "0,0 0,5" --json --trace "$tmp/t.jsonl" >"$tmp/m.json" || fail "locomote --from"
+python3 - "$tmp/m.json" "$tmp/t.jsonl" <<'PY'
+import json, math, sys
+m = json.loads(open(sys.argv[1]).read())
+frames = [json.loads(l) for l in open(sys.argv[2])]
+assert len(frames) == m["frames"], (len(frames), m["frames"])
+dt = frames[1]["t"] - frames[0]["t"]
+low = fast = 0
+prev = {}
+for fr in frames:
+    for f in fr["feet"]:
+        h, t = f["heel"], f["toe"]
+        p, name = (h, "heel") if h[1] <= t[1] else (t, "toe")
+        if f["leg"] in prev and p[1] < 0.02:
+            q = prev[f["leg"]][name]
+            low += 1
+            fast += math.hypot(p[0] - q[0], p[2] - q[2]) > 0.30 * dt
+        prev[f["leg"]] = {"heel": h, "toe": t}
+ref = fast / low
+assert abs(low - m["skate_frames"]) <= 2, (low, m["skate_frames"])  # the trace rounds to 0.01 mm
+assert abs(ref - m["skate"]) < 1e-3, (ref, m["skate"])
+assert m["path_finished"] and all(math.isfinite(v) for v in m["end"]), m
+print("locomote --from: skate %.4f over %d leg-frames, the trace's %.4f" % (m["skate"], low, ref))
+PY
+
+# 2. bench locomotion: without the data the rows say so
+"$SK_CLI" bench locomotion --captures ci --captures-only --data "$tmp/nothing" --count 5 --frames 2 >"$tmp/none.jsonl" \
+  2>"$tmp/none.err" || fail "bench locomotion without the data"
+grep -q '"missing"' "$tmp/none.jsonl" || fail "bench locomotion without the data: no \"missing\" row"
+
+"$SK_CLI" bench locomotion --captures ci --captures-only --data "$shared" --count 20 --frames 10 >"$tmp/b.jsonl" \
+  || fail "bench locomotion --captures ci"
+python3 - "$tmp/b.jsonl" <<'PY'
+import json, math, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert not any("missing" in r for r in rows), rows
+assert not any("error" in r for r in rows), [r for r in rows if "error" in r]
+scen = [r for r in rows if r["bench"] == "locomotion_capture"]
+cost = [r for r in rows if r["bench"] == "locomotion_capture_cost"]
+want = {(c, "walk", t) for c in ("mannequin", "CesiumMan") for t in ("flat", "stairs:0.17,0.28", "course")}
+want |= {(c, "run", "flat") for c in ("mannequin", "CesiumMan")}
+got = {(r["character"], r["gait"], r["terrain"]) for r in scen}
+assert len(scen) == 8 and got == want, (len(scen), got ^ want)  # the cases checked
+assert len(cost) == 1 and cost[0]["characters"] == 20 and cost[0]["frame_ms_min"] > 0, cost
+for r in scen:
+    assert r["finished"] and r["stance_runs"] >= 8, r
+    for k in ("slide_max_cm", "contact_max_cm", "penetration_max_cm", "skate"):
+        assert math.isfinite(r[k]), r
+# the limits, computed here from the rows
+bad = []
+for r in scen:
+    run = r["gait"] == "run"
+    name = "%s %s %s %.1f m/s" % (r["character"], r["capture"], r["terrain"], r["speed"])
+    miss = []
+    if r["slide_max_cm"] >= 0.5: miss.append("slide %.3f cm" % r["slide_max_cm"])
+    if r["contact_max_cm"] >= 1: miss.append("contact %.3f cm" % r["contact_max_cm"])
+    if r["penetration_max_cm"] >= 1: miss.append("penetration %.3f cm" % r["penetration_max_cm"])
+    lo, hi = (0.15, 0.40) if run else (0.30, 0.60)
+    if (run or 0.8 <= r["speed"] <= 1.5) and not all(lo <= s <= hi for s in r["stance_fraction"]):
+        miss.append("stance share %s not in [%.2f, %.2f]" % (r["stance_fraction"], lo, hi))
+    if not run and r["skate"] > 0.15: miss.append("skate %.3f" % r["skate"])
+    # the row's own list of misses says the same
+    assert sorted(r["fails"]) == sorted({m.split()[0] if not m.startswith("stance") else "stance_share" for m in miss}), (r["fails"], miss)
+    if miss: bad.append("%s: %s" % (name, "; ".join(miss)))
+print("bench locomotion --captures ci: %d rows, cost %.3f ms per frame for %d characters"
+      % (len(scen), cost[0]["frame_ms_min"], cost[0]["characters"]))
+if bad:
+    print("FAIL: %d of %d capture rows miss the limits:\n  %s" % (len(bad), len(scen), "\n  ".join(bad)))
+    sys.exit(1)
+PY
+
+sk_done cli_bench_capture
