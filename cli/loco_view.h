@@ -68,7 +68,10 @@ bool loco_view_open(loco_view *v, const char *gif_path, uint32_t w, uint32_t h, 
 void loco_view_close(loco_view *v);
 /* Draws frames [first, last) of a walk over its terrain (the GIF's next
  * frames, or one PNG). bmin/bmax: the path's bounds (the terrain drawn
- * around them). */
+ * around them). The camera (tests project points with it): skr_camera_orbit
+ * around the frame's center + 0.85 m up, azimuth -75 degrees, elevation 8,
+ * 4 m away, the default 35-degree field of view (the side view: azimuth 90,
+ * elevation 2, 4.5 m). */
 bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrain, const frame_rec *frames,
                      uint32_t first, uint32_t last, double fps_out, const float bmin[3], const float bmax[3],
                      const char *png, sk_error *err);
