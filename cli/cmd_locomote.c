@@ -16,13 +16,16 @@ static bool ends_with(const char *s, const char *suf) {
 }
 
 static int render(const char *out, const loco_char *c, const cli_terrain *terrain, frame_rec *frames, uint32_t nf,
-                  double fps_out, double at, uint32_t w, uint32_t h, float bmin[3], float bmax[3], bool side) {
+                  double fps_out, double at, uint32_t w, uint32_t h, float bmin[3], float bmax[3], bool side,
+                  bool overlay, const char *path) {
     sk_error err = {0};
     bool gif = ends_with(out, ".gif");
     loco_view v;
     memset(&v, 0, sizeof v);
+    float path_xz[2 * SK_PATH_MAX_POINTS];
+    uint32_t path_n = overlay ? sk_path_parse(path, path_xz, SK_PATH_MAX_POINTS, NULL) : 0;
     uint32_t pick = at >= 0 ? (uint32_t)fmin(at * fps_out, nf - 1.0) : nf / 2;
-    bool ok = nf > 0 && loco_view_open(&v, gif ? out : NULL, w, h, &err) && (v.side = side, true) &&
+    bool ok = nf > 0 && loco_view_open(&v, gif ? out : NULL, w, h, &err) && (v.side = side, v.overlay = overlay, v.path_xz = path_xz, v.path_n = path_n, true) &&
               loco_view_scene(&v, c, terrain, frames, gif ? 0 : pick, gif ? nf : pick + 1, fps_out, bmin, bmax,
                          gif ? NULL : out, &err);
     if (ok && v.gif) {
@@ -46,7 +49,7 @@ typedef struct locomote_args {
     double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3];
     uint32_t size[2];
     int cycle;
-    bool plain, procedural, side, backward, json;
+    bool plain, procedural, side, backward, json, overlay;
 } locomote_args;
 
 /* The foot metrics: one JSON line, or a few lines of text. */
@@ -154,6 +157,12 @@ static int cmd_locomote(int argc, char **argv) {
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;
     if (!loco_char_create(&setup, &c)) { cli_terrain_destroy(terrain); return 1; }
+    if (a.overlay && (setup.procedural || !out)) {
+        fprintf(stderr, "skelanim: --overlay draws the locomotor's state on --out (not with --procedural)\n");
+        loco_char_destroy(&c);
+        cli_terrain_destroy(terrain);
+        return 1;
+    }
     if ((a.jump >= 0 || a.backward || point) && !setup.procedural) {
         fprintf(stderr, "skelanim: --jump, --backward and --point go with --procedural (the IK-only walker)\n");
         loco_char_destroy(&c);
@@ -175,6 +184,7 @@ static int cmd_locomote(int argc, char **argv) {
     loco_metrics m;
     rec_ctx rc_ctx;
     loco_record_init(&rc_ctx, tf, out ? 25 : 0);
+    rc_ctx.overlay = a.overlay, rc_ctx.path_text = a.path, rc_ctx.terrain_spec = terrain_spec ? terrain_spec : "flat";
     double t0 = cli_now();
     bool finished = false, ok;
     if (a.maneuver) { /* a scripted maneuver instead of the path */
@@ -198,12 +208,14 @@ static int cmd_locomote(int argc, char **argv) {
     }
     if (out) {
         bmin[1] -= 1.0f, bmax[1] += 2.0f;
-        if (render(out, &c, terrain, frames, nframes, rc_ctx.fps_out, a.at, w, h, bmin, bmax, a.side) != 0) goto done;
+        if (render(out, &c, terrain, frames, nframes, rc_ctx.fps_out, a.at, w, h, bmin, bmax, a.side, a.overlay,
+                   a.path) != 0)
+            goto done;
     }
     rc = 0;
 done:
     if (tf) fclose(tf);
-    for (uint32_t i = 0; i < nframes; i++) free(frames[i].world);
+    for (uint32_t i = 0; i < nframes; i++) free(frames[i].world), free(frames[i].ov);
     free(frames);
     loco_char_destroy(&c);
     cli_terrain_destroy(terrain);
@@ -259,6 +271,8 @@ static const cli_opt locomote_opts[] = {
     {"--backward", CLI_FLAG(locomote_args, backward), .help = "(--procedural) walk the path facing backward"},
     {"--point", CLI_REALS(locomote_args, point, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,
      .help = "(--procedural) the right arm points at this world point while walking"},
+    {"--overlay", CLI_FLAG(locomote_args, overlay),
+     .help = "(--out) draw the debugging view: footsteps, foot states, velocity, path, cycle strips, weights"},
     {"--side", CLI_FLAG(locomote_args, side),
      .help = "render the side view as bones (the 2D look of seed 004; " SK_CLI_PLANAR " is its 2D rig)"},
 };
@@ -272,7 +286,11 @@ static const char locomote_note[] =
     "         \"speed\" and \"standing\" are set each frame); builtin: idle <-> locomotion by speed, leaving\n"
     "         only with the feet down; none: the locomotor fades its idle clip itself.\n"
     "--trace: one JSON line per frame, world positions in metres:\n"
-    "         {\"t\",\"root\",\"feet\":[{\"leg\",\"heel\",\"toe\",\"ankle\",\"stance\"}...],\"joints\":{NAME:[x,y,z]...}}\n";
+    "         {\"t\",\"root\",\"feet\":[{\"leg\",\"heel\",\"toe\",\"ankle\",\"stance\"}...],\"joints\":{NAME:[x,y,z]...}}\n"
+    "         and, from the locomotor (not --procedural), per foot \"grounded\", \"cycle_time\", \"flight\",\n"
+    "         \"from\"/\"to\":{\"heel\",\"toe\",\"normal\"}, \"keys\":{\"strike\",\"land\",\"lift\",\"off\"}, per frame\n"
+    "         \"velocity\", \"yaw\", \"mode\", \"phase\", \"moving\", \"weights\":{CLIP:W}; the first line also\n"
+    "         \"path\", \"terrain\" and the skeleton's \"parents\" (skelanim view TRACE.jsonl replays it).\n";
 static const char *const locomote_notes[] = {locomote_note, cli_terrain_usage, NULL};
 const cli_command cli_cmd_locomote = {
     .name = "locomote",

@@ -11,6 +11,7 @@
 #include "skr.h"
 #include "window.h"
 #include "retarget_run.h"
+#include "view_trace.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ typedef struct view_args {
     const char *file, *clip, *screenshot, *keys, *beside;
     uint32_t size[2], frames;
     double time;
-    bool cpu, dqs, skeleton, print_state;
+    bool cpu, dqs, skeleton, print_state, overlay;
 } view_args;
 
 /* --beside TARGET: the target character playing every clip of the source
@@ -347,6 +348,11 @@ static int cmd_view(int argc, char **argv) {
         return 1;
     }
     if (a.keys && !keys_known(a.keys)) return 1;
+    if (view_trace_is(a.file)) { /* a locomote --trace: replayed (cli/view_trace.c) */
+        view_trace_opts vt = {a.file, (int)a.size[0], (int)a.size[1], a.frames, a.screenshot, a.keys, a.overlay,
+                              a.print_state};
+        return view_trace_run(&vt);
+    }
     sk_asset *asset = NULL;
     if (!cli_load(a.file, &asset)) return 1;
     viewer v;
@@ -424,6 +430,8 @@ static const cli_opt view_opts[] = {
      .help = "press these keys, one per frame from the second on (with --frames; names below)"},
     {"--beside", CLI_STRING(view_args, beside), .meta = "TARGET",
      .help = "also show TARGET (a file or " SK_CLI_MANNEQUIN ") beside it, playing the clips retargeted onto it"},
+    {"--overlay", CLI_FLAG(view_args, overlay),
+     .help = "(a TRACE.jsonl) start with the locomotion debugging view on; O toggles it"},
     {"--print-state", CLI_FLAG(view_args, print_state),
      .help = "print the state and window title of every frame (with --frames)"},
 };
@@ -432,6 +440,8 @@ static const char *const view_notes[] = {
     "keys:  space pause | left/right scrub (1/30 s) | up/down or +/- speed | 0 speed 1\n"
     "       tab, shift-tab, 1-9 clip | c CPU/GPU skinning | d LBS/DQS (CPU) | k skeleton\n"
     "       r reset camera | q or Esc quit\n"
+    "FILE.jsonl: a `locomote --trace` replayed: bones, terrain, path; o the debugging view\n"
+    "       (--overlay: on from the start) | space pause | left/right step a frame | up/down speed\n"
     "mouse: left drag orbit, right drag pan, wheel zoom\n"
     "--keys names: space left right up down tab backtab plus minus escape, a-z, 0-9;\n"
     "       the mouse: drag pan wheelup wheeldown\n",

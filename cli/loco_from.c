@@ -96,7 +96,7 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, sk_c
         goto done;
     }
     cli_retarget_info ri;
-    if (cli_retarget_bake(&rt, src->clips[ci], true, out, &ri, &err) != SK_OK) {
+    if (cli_retarget_bake(&rt, src->clips[ci], false, out, &ri, &err) != SK_OK) {
         fprintf(stderr, "skelanim: --from %s: %s\n", spec, err.message);
         goto done;
     }

@@ -7,9 +7,41 @@
 
 static void fprint_vec(FILE *f, sk_vec3 v) { fprintf(f, "[%.5f,%.5f,%.5f]", v.x, v.y, v.z); }
 
-static void write_trace(FILE *f, const loco_char *c, double t) {
+bool loco_view_overlay_frame(const loco_char *c, double t, loco_overlay_frame *out) {
+    if (!c->loco || !c->group) return false;
+    const char *clips[LOCO_MAX_CLIPS], *legs[SK_MOTION_GROUP_MAX_LEGS];
+    for (uint32_t i = 0; i < c->nclips && i < LOCO_MAX_CLIPS; i++) clips[i] = sk_clip_name(c->clips[i]);
+    for (uint32_t l = 0; l < c->leg_count && l < SK_MOTION_GROUP_MAX_LEGS; l++) legs[l] = loco_char_leg_name(c, l);
+    return loco_overlay_gather(out, c->loco, c->group, clips, legs, t);
+}
+
+/* The first line's extras: the path, the terrain and the skeleton's parents. */
+static void write_header(FILE *f, const rec_ctx *r, const sk_skeleton *s) {
+    float xz[2 * SK_PATH_MAX_POINTS];
+    uint32_t n = r->path_text ? sk_path_parse(r->path_text, xz, SK_PATH_MAX_POINTS, NULL) : 0;
+    if (n) {
+        fprintf(f, ",\"path\":[");
+        for (uint32_t i = 0; i < n; i++) fprintf(f, "%s[%.5f,%.5f]", i ? "," : "", xz[2 * i], xz[2 * i + 1]);
+        fprintf(f, "]");
+    }
+    if (r->terrain_spec) {
+        fprintf(f, ",\"terrain\":\"");
+        for (const char *p = r->terrain_spec; *p; p++) {
+            if (*p == '"' || *p == '\\') fputc('\\', f);
+            fputc((unsigned char)*p < 0x20 ? '?' : *p, f);
+        }
+        fprintf(f, "\"");
+    }
+    fprintf(f, ",\"parents\":[");
+    for (uint32_t j = 0; j < s->joint_count; j++) fprintf(f, "%s%d", j ? "," : "", (int)s->parents[j]);
+    fprintf(f, "]");
+}
+
+static void write_trace(FILE *f, rec_ctx *r, const loco_char *c, double t) {
     loco_feet ft;
     loco_char_feet(c, &ft);
+    loco_overlay_frame ov;
+    bool has_ov = loco_view_overlay_frame(c, t, &ov) && ov.leg_count == ft.legs;
     const sk_skeleton *s = c->asset->skeleton;
     fprintf(f, "{\"t\":%.6f,\"root\":", t);
     fprint_vec(f, ft.root);
@@ -21,7 +53,12 @@ static void write_trace(FILE *f, const loco_char *c, double t) {
         fprint_vec(f, ft.f[l].toe);
         fprintf(f, ",\"ankle\":");
         fprint_vec(f, ft.f[l].ankle);
-        fprintf(f, ",\"stance\":%s}", ft.f[l].stance ? "true" : "false");
+        fprintf(f, ",\"stance\":%s", ft.f[l].stance ? "true" : "false");
+        if (has_ov) {
+            fputc(',', f);
+            loco_overlay_write_foot(f, &ov, l);
+        }
+        fputc('}', f);
     }
     fprintf(f, "],\"joints\":{");
     for (uint32_t j = 0; j < s->joint_count; j++) {
@@ -35,7 +72,13 @@ static void write_trace(FILE *f, const loco_char *c, double t) {
         name[k] = 0;
         fprintf(f, "%s\"%s\":[%.5f,%.5f,%.5f]", j ? "," : "", name[0] ? name : "?", m[12], m[13], m[14]);
     }
-    fprintf(f, "}}\n");
+    fprintf(f, "}");
+    if (has_ov) {
+        fputc(',', f);
+        loco_overlay_write_frame(f, &ov);
+    }
+    if (r->lines++ == 0) write_header(f, r, s);
+    fprintf(f, "}\n");
 }
 
 void loco_record_init(rec_ctx *r, FILE *trace, double fps_out) {
@@ -47,7 +90,7 @@ void loco_record_init(rec_ctx *r, FILE *trace, double fps_out) {
 }
 
 void loco_record_free(rec_ctx *r) {
-    for (uint32_t i = 0; i < r->nframes; i++) free(r->frames[i].world);
+    for (uint32_t i = 0; i < r->nframes; i++) free(r->frames[i].world), free(r->frames[i].ov);
     free(r->frames);
     r->frames = NULL;
     r->nframes = r->cap = 0;
@@ -57,7 +100,7 @@ bool loco_record(void *user, const loco_char *c, double t) {
     rec_ctx *r = user;
     loco_feet ft;
     loco_char_feet(c, &ft);
-    if (r->trace) write_trace(r->trace, c, t);
+    if (r->trace) write_trace(r->trace, r, c, t);
     float p[3] = {ft.root.x, ft.root.y, ft.root.z};
     for (int q = 0; q < 3; q++) r->bmin[q] = fminf(r->bmin[q], p[q]), r->bmax[q] = fmaxf(r->bmax[q], p[q]);
     if (!r->keep_frames || t + 1e-9 < r->next_out) return true;
@@ -74,12 +117,19 @@ bool loco_record(void *user, const loco_char *c, double t) {
     if (!r->frames[r->nframes].world) { fprintf(stderr, "skelanim: out of memory\n"); return false; }
     memcpy(r->frames[r->nframes].world, c->world, J * sizeof(sk_mat4));
     r->frames[r->nframes].center = ft.root;
+    r->frames[r->nframes].ov = NULL;
+    if (r->overlay && (r->frames[r->nframes].ov = malloc(sizeof(loco_overlay_frame))) &&
+        !loco_view_overlay_frame(c, t, r->frames[r->nframes].ov)) {
+        free(r->frames[r->nframes].ov);
+        r->frames[r->nframes].ov = NULL;
+    }
     r->nframes++;
     return true;
 }
 
 void loco_view_close(loco_view *v) {
     skr_gif_close(v->gif, NULL);
+    loco_overlay_destroy(v->ov);
     skr_renderer_destroy(v->rn);
     skr_headless_destroy(v->hd);
     free(v->rgb);
@@ -100,6 +150,22 @@ bool loco_view_open(loco_view *v, const char *gif_path, uint32_t w, uint32_t h, 
     return true;
 }
 
+sk_result loco_view_terrain(const cli_terrain *terrain, const float bmin[3], const float bmax[3], skr_terrain **out,
+                            float fc[2], float *fr, sk_error *err) {
+    fc[0] = 0.5f * (bmin[0] + bmax[0]), fc[1] = 0.5f * (bmin[2] + bmax[2]);
+    *fr = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 3.0f;
+    if (terrain && terrain->kind == CLI_TERRAIN_MESH) return skr_terrain_create_mesh(terrain->asset, out, err);
+    sk_terrain flat_t;
+    sk_terrain_shape flat_s;
+    const sk_terrain *tt = terrain ? &terrain->terrain : NULL;
+    if (!tt) {
+        flat_t = sk_terrain_flat(&flat_s, 0);
+        tt = &flat_t;
+    }
+    skr_terrain_area area = {fc[0] - *fr, fc[1] - *fr, fc[0] + *fr, fc[1] + *fr, bmax[1] + 30.0f, bmin[1] - 60.0f, 0};
+    return skr_terrain_create_heightfield(tt, &area, out, err);
+}
+
 bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrain, const frame_rec *frames,
                      uint32_t first, uint32_t last, double fps_out, const float bmin[3], const float bmax[3],
                      const char *png, sk_error *err) {
@@ -109,20 +175,14 @@ bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrai
     sk_mat4 *pal = NULL;
     bool bones = v->side || c->asset->mesh_count == 0;
     if (!bones && skr_model_create(c->asset, 0, &model, err) != SK_OK) goto done;
-    float fc[2] = {0.5f * (bmin[0] + bmax[0]), 0.5f * (bmin[2] + bmax[2])};
-    float fr = 0.5f * fmaxf(bmax[0] - bmin[0], bmax[2] - bmin[2]) + 3.0f;
-    if (terrain && terrain->kind == CLI_TERRAIN_MESH) {
-        if (skr_terrain_create_mesh(terrain->asset, &tmesh, err) != SK_OK) goto done;
-    } else {
-        sk_terrain flat_t;
-        sk_terrain_shape flat_s;
-        const sk_terrain *tt = terrain ? &terrain->terrain : NULL;
-        if (!tt) {
-            flat_t = sk_terrain_flat(&flat_s, 0);
-            tt = &flat_t;
+    float fc[2], fr;
+    if (loco_view_terrain(terrain, bmin, bmax, &tmesh, fc, &fr, err) != SK_OK) goto done;
+    if (v->overlay && !v->ov) {
+        if (!(v->ov = loco_overlay_create(err))) goto done;
+        if (!loco_overlay_set_path(v->ov, v->path_xz, v->path_n, terrain ? &terrain->terrain : NULL)) {
+            sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+            goto done;
         }
-        skr_terrain_area area = {fc[0] - fr, fc[1] - fr, fc[0] + fr, fc[1] + fr, bmax[1] + 30.0f, bmin[1] - 60.0f, 0};
-        if (skr_terrain_create_heightfield(tt, &area, &tmesh, err) != SK_OK) goto done;
     }
     if (!(pal = malloc(sizeof(sk_mat4) * ((model ? skr_model_palette_size(model) : 0) + 1)))) {
         sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -143,6 +203,11 @@ bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrai
             skr_model_palette(model, frames[f].world, pal);
             skr_draw_desc dd = {model, 1, pal, NULL, NULL};
             skr_draw_model(v->rn, &dd);
+        }
+        if (v->ov && frames[f].ov) {
+            loco_overlay_trail_clear(v->ov);
+            for (uint32_t k = 0; k <= f; k++) loco_overlay_trail_add(v->ov, frames[k].center);
+            loco_overlay_draw(v->ov, &cam, frames[f].ov, loco_overlay_all, (int)v->w, (int)v->h);
         }
         skr_headless_read(v->hd, v->rgb);
         if (v->gif) {

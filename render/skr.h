@@ -96,6 +96,32 @@ void skr_draw_target(skr_renderer *r, const float p[3], float size, const float 
 void skr_draw_markers(skr_renderer *r, const skr_model *m, const sk_mat4 *palette, const uint32_t *vertices,
                       uint32_t count, const unsigned char (*rgb)[3], float px);
 
+/* ---- Overlay (render/overlay.c) -------------------------------------------------- */
+/* Debug drawing over a frame: lines of any width in world space, filled
+ * convex polygons, and an RGBA image (a HUD) over the framebuffer. Its own
+ * GL programs: a GL context must be current; draw between skr_begin_frame
+ * and the read-back or swap. Overlays write no depth, so they never hide
+ * what is drawn after them; each call leaves blending off and depth test on. */
+typedef struct skr_overlay skr_overlay;
+typedef struct skr_overlay_style {
+    float rgba[4];            /* colour; alpha < 1 blends */
+    float width;              /* line width in pixels (lines only; 0 = 1) */
+    bool depth_test;          /* hidden behind the scene (with a small bias toward the eye), or drawn over it */
+} skr_overlay_style;
+sk_result skr_overlay_create(skr_overlay **out, sk_error *err);
+void skr_overlay_destroy(skr_overlay *o);
+/* count world points (xyz): segments of pairs, or one polyline (strip). The
+ * camera's width and height must be the framebuffer's. */
+void skr_overlay_lines(skr_overlay *o, const skr_camera *c, const float *xyz, uint32_t count, bool strip,
+                       const skr_overlay_style *s);
+/* A convex polygon of count world points (a triangle fan), filled. */
+void skr_overlay_polygon(skr_overlay *o, const skr_camera *c, const float *xyz, uint32_t count,
+                         const skr_overlay_style *s);
+/* A w x h image of premultiplied BGRA bytes (cairo's ARGB32 on a
+ * little-endian machine; rows of 4 w bytes, top row first) blended over a
+ * fb_w x fb_h framebuffer with its top-left corner at pixel (x, y). */
+void skr_overlay_image(skr_overlay *o, const unsigned char *bgra, int w, int h, int x, int y, int fb_w, int fb_h);
+
 /* ---- Terrain ------------------------------------------------------------------ */
 /* A terrain's triangles on the GPU (world space, with normals), drawn lit with
  * grid lines every 0.5 m and 2 m so slopes read. A GL context must be current. */

@@ -38,7 +38,9 @@ legs = None
 run_start, run_max = {}, {}
 slides, contact, pen, stance_n = [], 0.0, 0.0, {}
 for r in rows:
-    assert set(r) == {"t", "root", "feet", "joints"}, set(r)
+    # the original fields, and the debugging view's (docs/locomotion.md) beside them
+    assert {"t", "root", "feet", "joints"} <= set(r) <= {"t", "root", "feet", "joints", "velocity", "yaw", "mode",
+        "phase", "moving", "weights", "path", "terrain", "parents"}, set(r)
     assert r["t"] > t_prev; t_prev = r["t"]
     assert len(r["root"]) == 3 and all(math.isfinite(v) for v in r["root"])
     names = [f["leg"] for f in r["feet"]]
@@ -46,7 +48,8 @@ for r in rows:
     assert names == legs == ["left", "right"], names
     assert "hips" in r["joints"] and "foot_l" in r["joints"] and len(r["joints"]) >= 21
     for f in r["feet"]:
-        assert set(f) == {"leg", "heel", "toe", "ankle", "stance"}, set(f)
+        assert {"leg", "heel", "toe", "ankle", "stance"} <= set(f) <= {"leg", "heel", "toe", "ankle", "stance",
+            "grounded", "cycle_time", "flight", "from", "to", "keys"}, set(f)
         assert isinstance(f["stance"], bool)
         h, t = f["heel"], f["toe"]
         gh, gt = ground(h[0], h[2]), ground(t[0], t[2])
