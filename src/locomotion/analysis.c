@@ -487,35 +487,47 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
                      fabsf(sk_vec3_dot(sk_vec3_sub(L->middle[s], L->center), axis_hat)) / beta;
         if (cost < best_cost) { best_cost = cost; st = s; }
     }
-    L->stance_sample = st;
-    L->stance_time = (float)st / (float)N;
-
-    /* (8)-(9): foot direction and length at stance, on the ground. */
-    sk_vec3 d = ground(sk_vec3_sub(L->toe[st], L->heel[st]));
-    L->foot_length = skm_vec3_len(d);
-    if (!(L->foot_length > 1e-6f))
-        return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: heel and toe points coincide (no foot length)", L->name);
-    L->foot_direction = d;
-
-    /* (10)-(11): balance and footbase per sample. */
-    for (uint32_t s = 0; s < N; s++) {
-        float bal = atanf((L->heel_height[s] - L->toe_height[s]) / L->foot_length * alpha_bal) / SKM_PI + 0.5f;
-        L->balance[s] = bal;
-        L->footbase[s] = sk_vec3_add(sk_vec3_scale(L->heel[s], 1 - bal),
-                                     sk_vec3_scale(sk_vec3_sub(L->toe[s], L->foot_direction), bal));
-    }
-
-    /* Keytimes (§3.1), as sample offsets from stance. */
-    /* Contact threshold: the option, or 1.2% of the leg (1 cm for the
-     * mannequin and the CMU subjects), above the point's lowest height over
-     * the half cycle either side of stance (a capture trembles by
-     * millimetres and its floor is not level; analysis_keytimes.h). */
+    /* Twice at most: when the planted phase the keytimes find (foot-land ..
+     * foot-lift) does not hold the stance sample (a capture whose cost (7)
+     * is least just after the foot lifted), the stance moves to the planted
+     * phase's middle and (8)-(11) and the keytimes are found again there. */
     float base = o->contact_height > 0 ? o->contact_height : 0.012f * L->leg_length;
-    L->heel_contact = base;
-    L->toe_contact = base;
     skl_keytimes kt;
-    sk_result kr = skl_analysis_keytimes(L, N, ext, base, tol_frac, alpha_bal, &res->allocator, &kt, err);
-    if (kr != SK_OK) return kr;
+    for (int pass = 0;; pass++) {
+        L->stance_sample = st;
+        L->stance_time = (float)st / (float)N;
+
+        /* (8)-(9): foot direction and length at stance, on the ground. */
+        sk_vec3 d = ground(sk_vec3_sub(L->toe[st], L->heel[st]));
+        L->foot_length = skm_vec3_len(d);
+        if (!(L->foot_length > 1e-6f))
+            return sk_error_set(err, SK_ERR_INVALID_DATA, "%s: heel and toe points coincide (no foot length)", L->name);
+        L->foot_direction = d;
+
+        /* (10)-(11): balance and footbase per sample. */
+        for (uint32_t s = 0; s < N; s++) {
+            float bal = atanf((L->heel_height[s] - L->toe_height[s]) / L->foot_length * alpha_bal) / SKM_PI + 0.5f;
+            L->balance[s] = bal;
+            L->footbase[s] = sk_vec3_add(sk_vec3_scale(L->heel[s], 1 - bal),
+                                         sk_vec3_scale(sk_vec3_sub(L->toe[s], L->foot_direction), bal));
+        }
+
+        /* Keytimes (§3.1), as sample offsets from stance. */
+        /* Contact threshold: the option, or 1.2% of the leg (1 cm for the
+         * mannequin and the CMU subjects), above the point's lowest height over
+         * the half cycle either side of stance (a capture trembles by
+         * millimetres and its floor is not level; analysis_keytimes.h). */
+        L->heel_contact = base;
+        L->toe_contact = base;
+        sk_result kr = skl_analysis_keytimes(L, N, ext, base, tol_frac, alpha_bal, &res->allocator, &kt, err);
+        if (kr != SK_OK) return kr;
+        int32_t pb = kt.planted_begin > kt.heel_strike ? kt.planted_begin : kt.heel_strike;
+        int32_t pe = kt.planted_end < kt.heel_off ? kt.planted_end : kt.heel_off;
+        pb = pb > kt.toe_strike ? pb : kt.toe_strike;
+        pe = pe < kt.toe_off ? pe : kt.toe_off;
+        if (pass > 0 || (pb <= 0 && pe >= 0) || pb > pe) break;
+        st = wrapi((int64_t)st + (pb + pe) / 2, N);
+    }
     int32_t heel_off = kt.heel_off, toe_off = kt.toe_off, heel_strike = kt.heel_strike, toe_strike = kt.toe_strike;
     int32_t lse = kt.planted_end, lsb = kt.planted_begin;
     double inv = 1.0 / N;
