@@ -213,12 +213,11 @@ static bool play_loop(play_run *r, loco_char *c, sk_error *err) {
         }
         panel_state ps;
         memset(&ps, 0, sizeof ps);
-        ps.clip_names = names, ps.clip_count = 0, ps.clip = -1, ps.speed = 1;
+        ps.clip = -1, ps.speed = 1; /* no clip list: the locomotor picks */
         ps.locomotion = true;
         ps.walk_speed = lim.walk_speed, ps.run_speed = lim.run_speed, ps.turn_rate_deg = (float)(lim.turn_rate / DEG);
         ps.current_speed = char_speed(c), ps.mode = mode_name(c);
-        if (c->loco) ps.weights = sk_locomotor_weights(c->loco), ps.weight_count = c->nclips;
-        ps.clip_names = names;
+        if (c->loco) ps.weights = sk_locomotor_weights(c->loco), ps.weight_count = c->nclips, ps.weight_names = names;
         ps.toggles = r->toggles;
         ps.frame_ms = frame_ms, ps.anim_ms = anim_ms, ps.anim_time = t;
         panel_frame(r->pn, &ps, fw, fh);
@@ -291,7 +290,11 @@ static int cmd_play(int argc, char **argv) {
         if (skr_model_create(c.asset, 0, &r.sc.model, &err) != SK_OK) goto fail;
         if (!(r.sc.pal = malloc(sizeof(sk_mat4) * (skr_model_palette_size(r.sc.model) + 1)))) goto fail;
     }
-    if (!(r.pn = panel_create(r.win, a.panel == 0, &err))) goto fail;
+    if (!(r.pn = panel_create(r.win, a.panel == 0, &err))) { /* play goes on without it, unless asked for */
+        if (a.panel == 0) goto fail;
+        fprintf(stderr, "skelanim: play: no panel: %s\n", err.message);
+        err.message[0] = 0;
+    }
     if (!play_input_open(&r.in, r.scripted ? &r.script : NULL, &err)) goto fail;
     if (!play_loop(&r, &c, &err)) {
         if (err.message[0]) goto fail;

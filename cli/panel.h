@@ -35,6 +35,7 @@ typedef struct panel_state {
     float current_speed;            /* m/s, the character's (shown) */
     const char *mode;               /* "idle", "walking", ... (shown), or NULL */
     const float *weights;           /* the locomotor's clip weights (shown as bars), weight_count */
+    const char *const *weight_names;/* their clips' names */
     uint32_t weight_count;
     panel_toggles toggles;          /* in/out */
     /* timing (shown) */
