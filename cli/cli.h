@@ -135,6 +135,7 @@ extern const cli_command cli_cmd_render;
 extern const cli_command cli_cmd_view;
 extern const cli_command cli_cmd_analyze;
 extern const cli_command cli_cmd_locomote;
+extern const cli_command cli_cmd_play;
 extern const cli_command cli_cmd_ik;
 extern const cli_command cli_cmd_export_mannequin; /* cmd_export.c */
 extern const cli_command cli_cmd_export_course;    /* cmd_export.c */

@@ -11,6 +11,7 @@
 #include "skr.h"
 #include "window.h"
 #include "retarget_run.h"
+#include "panel.h"
 #include "view_trace.h"
 
 #include <math.h>
@@ -21,6 +22,7 @@ typedef struct view_args {
     const char *file, *clip, *screenshot, *keys, *beside;
     uint32_t size[2], frames;
     double time;
+    int panel;
     bool cpu, dqs, skeleton, print_state, overlay;
 } view_args;
 
@@ -52,6 +54,8 @@ typedef struct viewer {
     float bmin[3], bmax[3];
     int w, h;
     view_beside *beside; /* NULL without --beside */
+    panel *pn;           /* the on-screen panel (panel.h) */
+    const char **clip_names;
 } viewer;
 
 static void clip_bounds(const sk_asset *a, const skr_model *m, int32_t clip, sk_transform *local, sk_mat4 *world,
@@ -258,6 +262,29 @@ static void print_state(const viewer *v, uint32_t frame) {
            (double)v->orbit.target[0], (double)v->orbit.target[1], (double)v->orbit.target[2]);
 }
 
+static bool view_panel_hook(void *user, const void *ev) { return panel_event(user, ev); }
+
+/* The panel over the frame: clips, time, speed, pause; what it changed back into v. */
+static void view_panel(viewer *v, int fw, int fh, double frame_ms, double anim_ms) {
+    if (!panel_visible(v->pn)) return;
+    const sk_clip *c = v->clip >= 0 ? v->asset->clips[v->clip] : NULL;
+    panel_state ps;
+    memset(&ps, 0, sizeof ps);
+    ps.clip_names = v->clip_names, ps.clip_count = v->asset->clip_count, ps.clip = v->clip;
+    ps.time = c ? sk_clip_wrap_time(c, v->t, SK_LOOP_REPEAT) : 0, ps.duration = c ? sk_clip_duration(c) : 0;
+    ps.speed = v->speed, ps.paused = v->paused;
+    ps.frame_ms = frame_ms, ps.anim_ms = anim_ms, ps.anim_time = ps.time;
+    panel_frame(v->pn, &ps, fw, fh);
+    if (ps.clip != v->clip && ps.clip >= 0 && ps.clip < (int32_t)v->asset->clip_count) {
+        v->clip = ps.clip, v->t = 0;
+        clip_bounds(v->asset, v->model, v->clip, v->local, v->world, v->weights, v->pal, v->bmin, v->bmax);
+    } else if (c && ps.time != sk_clip_wrap_time(c, v->t, SK_LOOP_REPEAT)) {
+        v->t = ps.time;
+    }
+    if (isfinite(ps.speed) && ps.speed >= 0) v->speed = ps.speed;
+    v->paused = ps.paused;
+}
+
 /* The frames, until the window closes (or --frames N of them); false after an error in err. */
 static bool view_loop(viewer *v, const view_args *a, cli_window *win, skr_renderer *rn, sk_error *err) {
     double last = cli_now(), title_at = 0, frame_acc = 0, anim_acc = 0;
@@ -276,7 +303,9 @@ static bool view_loop(viewer *v, const view_args *a, cli_window *win, skr_render
         double now = cli_now(), dt = now - last;
         last = now;
         if (a->frames) dt = 1.0 / 30.0; /* scripted: fixed steps */
-        for (int k = 0; k < in.nkeys; k++) press(v, in.keys[k]);
+        for (int k = 0; k < in.nkeys; k++)
+            if (in.keys[k] == CLI_KEY_F1) panel_set_visible(v->pn, !panel_visible(v->pn));
+            else press(v, in.keys[k]);
         cli_orbit_apply(&v->orbit, &in);
         if (!v->paused) v->t += dt * v->speed;
         int fw, fh;
@@ -300,6 +329,7 @@ static bool view_loop(viewer *v, const view_args *a, cli_window *win, skr_render
             const float rgbk[3] = {0.95f, 0.35f, 0.1f};
             skr_draw_skeleton(rn, v->asset->skeleton, v->world, rgbk);
         }
+        view_panel(v, fw, fh, frame_n ? frame_acc * 1e3 / frame_n : 0, frame_n ? anim_acc * 1e3 / frame_n : 0);
         if (a->screenshot && a->frames && frame + 1 == a->frames) {
             unsigned char *rgb = malloc((size_t)fw * (size_t)fh * 3);
             if (rgb) cli_window_read(win, rgb, fw, fh);
@@ -377,6 +407,14 @@ static int cmd_view(int argc, char **argv) {
     if (!(win = cli_window_open(title, v.w, v.h, &err))) goto fail;
     if (skr_renderer_create(&rn, &err) != SK_OK) goto fail;
     if (skr_model_create(asset, 0, &v.model, &err) != SK_OK) goto fail;
+    if (!(v.pn = panel_create(win, a.panel == 0, &err))) { /* the viewer goes on without it, unless asked for */
+        if (a.panel == 0) goto fail;
+        fprintf(stderr, "skelanim: view: no panel: %s\n", err.message);
+        err.message[0] = 0;
+    }
+    cli_window_set_hook(win, view_panel_hook, v.pn);
+    if (!(v.clip_names = calloc(asset->clip_count + 1, sizeof *v.clip_names))) goto done;
+    for (uint32_t i = 0; i < asset->clip_count; i++) v.clip_names[i] = sk_clip_name(asset->clips[i]);
     const sk_skeleton *s = asset->skeleton;
     uint32_t n = s->joint_count, np = skr_model_palette_size(v.model), nv = skr_model_vertex_count(v.model);
     v.local = calloc(n ? n : 1, sizeof *v.local);
@@ -405,6 +443,8 @@ fail:
     fprintf(stderr, "skelanim: view: %s\n", err.message[0] ? err.message : "failed");
 done:
     beside_close(&beside);
+    panel_destroy(v.pn);
+    free(v.clip_names);
     skr_model_destroy(v.model);
     skr_renderer_destroy(rn);
     cli_window_close(win);
@@ -432,6 +472,8 @@ static const cli_opt view_opts[] = {
      .help = "also show TARGET (a file or " SK_CLI_MANNEQUIN ") beside it, playing the clips retargeted onto it"},
     {"--overlay", CLI_FLAG(view_args, overlay),
      .help = "(a TRACE.jsonl) start with the locomotion debugging view on; O toggles it"},
+    {"--panel", CLI_CHOICE(view_args, panel, "on|off"), .dflt = "off",
+     .help = "start with the on-screen panel shown: clips, time, speed, overlays (F1 toggles it)"},
     {"--print-state", CLI_FLAG(view_args, print_state),
      .help = "print the state and window title of every frame (with --frames)"},
 };
@@ -439,11 +481,11 @@ static const cli_arg view_arg_list[] = {{"FILE", CLI_ARG(view_args, file), .flag
 static const char *const view_notes[] = {
     "keys:  space pause | left/right scrub (1/30 s) | up/down or +/- speed | 0 speed 1\n"
     "       tab, shift-tab, 1-9 clip | c CPU/GPU skinning | d LBS/DQS (CPU) | k skeleton\n"
-    "       r reset camera | q or Esc quit\n"
+    "       r reset camera | F1 the panel | q or Esc quit\n"
     "FILE.jsonl: a `locomote --trace` replayed: bones, terrain, path; o the debugging view\n"
     "       (--overlay: on from the start) | space pause | left/right step a frame | up/down speed\n"
     "mouse: left drag orbit, right drag pan, wheel zoom\n"
-    "--keys names: space left right up down tab backtab plus minus escape, a-z, 0-9;\n"
+    "--keys names: space left right up down tab backtab plus minus escape f1, a-z, 0-9;\n"
     "       the mouse: drag pan wheelup wheeldown\n",
     NULL,
 };

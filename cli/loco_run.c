@@ -431,6 +431,32 @@ void loco_metrics_finish(loco_metrics *m) {
     for (uint32_t l = 0; l < m->legs; l++) close_run(m, l);
 }
 
+bool loco_char_reset(loco_char *c, float x, float z, float yaw) {
+    sk_error err = {0};
+    if ((c->proc ? sk_procedural_reset(c->proc, x, z, yaw, &err) : sk_locomotor_reset(c->loco, x, z, yaw, &err)) !=
+        SK_OK) {
+        fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
+        return false;
+    }
+    return true;
+}
+
+void loco_metrics_frame(loco_metrics *m, const loco_char *c) {
+    loco_feet ft;
+    loco_char_feet(c, &ft);
+    loco_metrics_add(m, c->terrain, &ft);
+    if (c->limits) {
+        const sk_skeleton *skel = c->asset->skeleton;
+        bool inside = true;
+        for (uint32_t j = 0; j < skel->joint_count && inside; j++) {
+            if (c->limits[j].type == SK_IK_LIMIT_NONE) continue;
+            sk_quat rel = sk_quat_mul(sk_quat_inverse(skel->rest[j].r), c->local[j].r);
+            inside = sk_ik_limit_check(&c->limits[j], sk_vec3_make(0, 1, 0), rel, 1e-3f);
+        }
+        m->limit_outside += !inside;
+    }
+}
+
 bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg, double fps, double seconds,
                    loco_metrics *m, loco_frame_fn frame, void *user, bool *finished) {
     float pts[2 * SK_PATH_MAX_POINTS];
@@ -447,11 +473,7 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         return false;
     }
     float back = c->proc && c->backward ? (float)M_PI : 0.0f;
-    if ((c->proc ? sk_procedural_reset(c->proc, pf.x, pf.z, pf.yaw + back, &err)
-                 : sk_locomotor_reset(c->loco, pf.x, pf.z, pf.yaw, &err)) != SK_OK) {
-        fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
-        return false;
-    }
+    if (!loco_char_reset(c, pf.x, pf.z, c->proc ? pf.yaw + back : pf.yaw)) return false;
     if (c->proc && c->point) {
         uint32_t arm = 0;
         const sk_skeleton *skel = c->asset->skeleton;
@@ -473,19 +495,7 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
         t += dt;
         if (c->proc && !jumped && c->jump_at >= 0 && t >= c->jump_at) jumped = sk_procedural_jump(c->proc);
         if (!loco_char_step(c, dt, pf.x, pf.z, pf.yaw + back)) return false;
-        loco_feet ft;
-        loco_char_feet(c, &ft);
-        loco_metrics_add(m, c->terrain, &ft);
-        if (c->limits) {
-            const sk_skeleton *skel = c->asset->skeleton;
-            bool inside = true;
-            for (uint32_t j = 0; j < skel->joint_count && inside; j++) {
-                if (c->limits[j].type == SK_IK_LIMIT_NONE) continue;
-                sk_quat rel = sk_quat_mul(sk_quat_inverse(skel->rest[j].r), c->local[j].r);
-                inside = sk_ik_limit_check(&c->limits[j], sk_vec3_make(0, 1, 0), rel, 1e-3f);
-            }
-            m->limit_outside += !inside;
-        }
+        loco_metrics_frame(m, c);
         if (frame && !frame(user, c, t)) return false;
         if (pf.finished && finished_at < 0) finished_at = t;
         if (seconds <= 0 && finished_at >= 0 && t >= finished_at + 1.0) break;

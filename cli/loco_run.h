@@ -86,6 +86,8 @@ bool loco_char_create(const loco_setup *s, loco_char *c);
 void loco_char_destroy(loco_char *c);
 /* Loads the state machine (setup.graph) for c's locomotor; false after printing. */
 bool loco_graph_create(loco_char *c, const char *spec);
+/* Places the character, standing, at (x, z) facing yaw; false after printing. */
+bool loco_char_reset(loco_char *c, float x, float z, float yaw);
 /* One frame: the locomotor updated at the controller's point; c->world set. */
 bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw);
 
@@ -132,6 +134,9 @@ void loco_metrics_init(loco_metrics *m, uint32_t legs);
 /* One frame's feet (world heel/toe, stance flag). */
 void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const loco_feet *ft);
 void loco_metrics_finish(loco_metrics *m);
+/* After loco_char_step: the frame's feet added to m, and the joints checked
+ * against c->limits (when set). */
+void loco_metrics_frame(loco_metrics *m, const loco_char *c);
 
 /* Walks the path (sk_path_parse text) at speed with the given turn rate
  * (deg/s) at fps, for seconds (<= 0: until the end of the path plus 1 s

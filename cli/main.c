@@ -20,6 +20,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_view,
     &cli_cmd_analyze,
     &cli_cmd_locomote,
+    &cli_cmd_play,
     &cli_cmd_ik,
     &cli_cmd_export_mannequin,
     &cli_cmd_export_course,

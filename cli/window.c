@@ -32,6 +32,8 @@ struct cli_window {
     SDL_Window *win;
     SDL_GLContext ctx;
     bool dragging, panning;
+    cli_event_hook hook;
+    void *hook_user;
 };
 
 cli_window *cli_window_open(const char *title, int w, int h, sk_error *err) {
@@ -130,6 +132,7 @@ bool cli_window_poll(cli_window *cw, cli_input *in) {
     memset(in, 0, sizeof *in);
     SDL_Event e;
     while (SDL_PollEvent(&e)) {
+        if (cw->hook && cw->hook(cw->hook_user, &e)) continue;
         switch (e.type) {
         case SDL_QUIT: return false;
         case SDL_KEYDOWN: {
@@ -143,6 +146,7 @@ bool cli_window_poll(cli_window *cw, cli_input *in) {
             else if (kc == SDLK_TAB) k = (e.key.keysym.mod & KMOD_SHIFT) ? CLI_KEY_BACKTAB : '\t';
             else if (kc == SDLK_KP_PLUS) k = '+';
             else if (kc == SDLK_KP_MINUS) k = '-';
+            else if (kc == SDLK_F1) k = CLI_KEY_F1;
             else if (kc >= 32 && kc < 127) k = (int)kc;
             if (k && in->nkeys < (int)(sizeof in->keys / sizeof in->keys[0])) in->keys[in->nkeys++] = k;
             break;
@@ -167,6 +171,9 @@ bool cli_window_poll(cli_window *cw, cli_input *in) {
 }
 
 bool cli_window_supported(void) { return true; }
+void *cli_window_sdl(cli_window *cw) { return cw ? cw->win : NULL; }
+void *cli_window_gl_context(cli_window *cw) { return cw ? cw->ctx : NULL; }
+void cli_window_set_hook(cli_window *cw, cli_event_hook hook, void *user) { cw->hook = hook, cw->hook_user = user; }
 
 /* Scripted input for --keys (tests, recorded sessions): the named key is
  * pushed into SDL's event queue as a key press, so it goes through the same
@@ -175,7 +182,7 @@ static bool key_code(const char *name, SDL_Keycode *kc, Uint16 *mod) {
     static const struct { const char *name; SDL_Keycode kc; } named[] = {
         {"space", SDLK_SPACE}, {"left", SDLK_LEFT},   {"right", SDLK_RIGHT}, {"up", SDLK_UP},
         {"down", SDLK_DOWN},   {"tab", SDLK_TAB},     {"backtab", SDLK_TAB}, {"plus", SDLK_KP_PLUS},
-        {"minus", SDLK_KP_MINUS}, {"escape", SDLK_ESCAPE},
+        {"minus", SDLK_KP_MINUS}, {"escape", SDLK_ESCAPE}, {"f1", SDLK_F1},
     };
     *mod = 0;
     *kc = 0;
@@ -250,6 +257,9 @@ void cli_window_title(cli_window *cw, const char *title) { (void)cw, (void)title
 const char *cli_window_get_title(cli_window *cw) { (void)cw; return ""; }
 bool cli_window_poll(cli_window *cw, cli_input *in) { (void)cw, (void)in; return false; }
 bool cli_window_supported(void) { return false; }
+void *cli_window_sdl(cli_window *cw) { (void)cw; return NULL; }
+void *cli_window_gl_context(cli_window *cw) { (void)cw; return NULL; }
+void cli_window_set_hook(cli_window *cw, cli_event_hook hook, void *user) { (void)cw, (void)hook, (void)user; }
 bool cli_window_key_known(const char *name) { (void)name; return false; }
 bool cli_window_push_key(cli_window *cw, const char *name, sk_error *err) {
     (void)cw, (void)name;

@@ -8,7 +8,7 @@
 #include "skelanim.h"
 
 typedef struct cli_window cli_window;
-enum { CLI_KEY_LEFT = 1001, CLI_KEY_RIGHT, CLI_KEY_UP, CLI_KEY_DOWN, CLI_KEY_BACKTAB };
+enum { CLI_KEY_LEFT = 1001, CLI_KEY_RIGHT, CLI_KEY_UP, CLI_KEY_DOWN, CLI_KEY_BACKTAB, CLI_KEY_F1 };
 /* The input of one frame. */
 typedef struct cli_input {
     int keys[32]; /* ASCII for printable keys, CLI_KEY_* for the others */
@@ -29,8 +29,15 @@ void cli_window_swap(cli_window *cw);
 void cli_window_title(cli_window *cw, const char *title);
 const char *cli_window_get_title(cli_window *cw);
 bool cli_window_poll(cli_window *cw, cli_input *in); /* false: closed (window, Esc or q) */
+/* The SDL_Window and its OpenGL context (for the on-screen panel, panel.h); NULL without SDL2. */
+void *cli_window_sdl(cli_window *cw);
+void *cli_window_gl_context(cli_window *cw);
+/* hook sees every event cli_window_poll reads (an SDL_Event) before it is
+ * mapped; returning true takes it (the panel under the mouse). NULL: none. */
+typedef bool (*cli_event_hook)(void *user, const void *sdl_event);
+void cli_window_set_hook(cli_window *cw, cli_event_hook hook, void *user);
 /* Scripted input (view --keys): a key name is one of space left right up down
- * tab backtab plus minus escape, a-z, 0-9, or the mouse's drag pan wheelup
+ * tab backtab plus minus escape f1, a-z, 0-9, or the mouse's drag pan wheelup
  * wheeldown. push_key queues it as a real event, so it goes through
  * cli_window_poll like a real one. */
 bool cli_window_key_known(const char *name);

@@ -21,6 +21,7 @@ if(SDL2_FOUND)
   target_compile_definitions(skelanim PRIVATE SK_HAVE_SDL2=1)
   target_link_libraries(skelanim PRIVATE PkgConfig::SDL2)
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/panel.cmake)  # the panel of view and play (Dear ImGui)
 
 # Example: the palette uploaded by a plain-OpenGL program (docs/rendering.md).
 add_executable(example_gl_palette examples/gl_palette.c)

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(cmake ninja-build pkg-config gcc libcjson-dev zlib1g-dev libassimp-dev
-      libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev libgif-dev libstb-dev libsdl2-dev libcairo2-dev libfontconfig-dev)
+      libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev libgif-dev libstb-dev libsdl2-dev libimgui-dev libcairo2-dev libfontconfig-dev)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(clang libclang-rt-14-dev libcmocka-dev xvfb xauth python3)
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)

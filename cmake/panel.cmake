@@ -1,0 +1,45 @@
+# The on-screen panel of `skelanim view` and `skelanim play` (cli/panel.h):
+# Dear ImGui from Debian's libimgui-dev (1.86, with its SDL2 and OpenGL 3
+# backends in libimgui.a). The panel is the tool's one C++ file
+# (cli/panel_imgui.cpp), built in a static library of its own so that C++ is
+# enabled for it alone; the libraries and the rest of the tool stay C.
+# SK_PANEL: ON, OFF or AUTO (the default: ON when pkg-config finds imgui and
+# the tool has SDL2; under CI=true, AUTO means ON). Without it the tool
+# builds cli/panel_stub.c, a panel that draws nothing.
+set(SK_PANEL AUTO CACHE STRING "The on-screen panel of view and play (Dear ImGui, C++): ON, OFF or AUTO")
+set_property(CACHE SK_PANEL PROPERTY STRINGS ON OFF AUTO)
+string(TOUPPER "${SK_PANEL}" SK_PANEL_MODE)
+if(SK_PANEL_MODE STREQUAL "AUTO" AND "$ENV{CI}" STREQUAL "true")
+  set(SK_PANEL_MODE ON)
+endif()
+if(NOT SK_PANEL_MODE MATCHES "^(ON|OFF|AUTO)$")
+  message(FATAL_ERROR "SK_PANEL is ON, OFF or AUTO, not '${SK_PANEL}'")
+endif()
+set(SK_HAVE_PANEL OFF)
+if(NOT SK_PANEL_MODE STREQUAL "OFF")
+  if(SK_PANEL_MODE STREQUAL "ON")
+    if(NOT SDL2_FOUND)
+      message(FATAL_ERROR "SK_PANEL=ON needs SDL2 (Debian: libsdl2-dev)")
+    endif()
+    pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+  else()
+    pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui)
+  endif()
+  if(IMGUI_FOUND AND SDL2_FOUND)
+    set(SK_HAVE_PANEL ON)
+  endif()
+endif()
+if(SK_HAVE_PANEL)
+  enable_language(CXX)
+  add_library(skelanim_panel STATIC ${CMAKE_CURRENT_SOURCE_DIR}/cli/panel_imgui.cpp)
+  set_target_properties(skelanim_panel PROPERTIES CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+  target_compile_options(skelanim_panel PRIVATE -Wall -Wextra -Wshadow $<$<BOOL:${SK_WERROR}>:-Werror>)
+  target_compile_definitions(skelanim_panel PRIVATE SK_HAVE_SDL2=1)
+  target_include_directories(skelanim_panel PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cli ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(skelanim_panel PRIVATE PkgConfig::IMGUI PkgConfig::SDL2 ${CMAKE_DL_LIBS})
+  target_compile_definitions(skelanim PRIVATE SK_HAVE_PANEL=1)
+  target_link_libraries(skelanim PRIVATE skelanim_panel)
+  message(STATUS "the panel of view and play: Dear ImGui ${IMGUI_VERSION}")
+else()
+  message(STATUS "the panel of view and play: not built (SK_PANEL=${SK_PANEL}; imgui found: ${IMGUI_FOUND})")
+endif()
