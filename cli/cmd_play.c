@@ -8,6 +8,7 @@
  * camera follows the character. --script drives it from a file of timed
  * events for tests (docs/play.md). */
 #include "cli.h"
+#include "loco_overlay.h"
 #include "loco_view.h"
 #include "panel.h"
 #include "play_input.h"
@@ -135,6 +136,7 @@ typedef struct play_run {
     bool scripted;
     const cli_terrain *terrain;
     FILE *trace;
+    loco_overlay *ov; /* the locomotion debugging view (the clips' locomotor) */
 } play_run;
 
 static bool panel_hook(void *user, const void *ev) { return panel_event(user, ev); }
@@ -210,6 +212,20 @@ static bool play_loop(play_run *r, loco_char *c, sk_error *err) {
         } else {
             const float ink[3] = {0.1f, 0.12f, 0.2f};
             skr_draw_skeleton(r->sc.rn, c->asset->skeleton, c->world, ink);
+        }
+        /* The debugging view (the panel's toggles; O flips them all). */
+        if (r->in.toggle_overlay) {
+            bool on = !(r->toggles.show_footsteps || r->toggles.show_keytimes || r->toggles.show_weights ||
+                        r->toggles.show_path);
+            r->toggles.show_footsteps = r->toggles.show_keytimes = r->toggles.show_weights = r->toggles.show_path = on;
+        }
+        if (r->ov && c->loco) {
+            loco_overlay_trail_add(r->ov, ft.root);
+            loco_overlay_toggles ot = {r->toggles.show_footsteps, r->toggles.show_keytimes, r->toggles.show_weights,
+                                       r->toggles.show_path};
+            loco_overlay_frame of;
+            if ((ot.footsteps || ot.keytimes || ot.weights || ot.path) && loco_view_overlay_frame(c, t, &of))
+                loco_overlay_draw(r->ov, &cam, &of, ot, fw, fh);
         }
         panel_state ps;
         memset(&ps, 0, sizeof ps);
@@ -295,6 +311,7 @@ static int cmd_play(int argc, char **argv) {
         fprintf(stderr, "skelanim: play: no panel: %s\n", err.message);
         err.message[0] = 0;
     }
+    if (c.loco && !(r.ov = loco_overlay_create(&err))) goto fail;
     if (!play_input_open(&r.in, r.scripted ? &r.script : NULL, &err)) goto fail;
     if (!play_loop(&r, &c, &err)) {
         if (err.message[0]) goto fail;
@@ -315,6 +332,7 @@ fail:
 done:
     if (r.trace) fclose(r.trace);
     play_input_close(&r.in);
+    loco_overlay_destroy(r.ov);
     panel_destroy(r.pn);
     skr_terrain_destroy(r.sc.ground);
     skr_model_destroy(r.sc.model);

@@ -17,7 +17,7 @@ static const struct { const char *name; SDL_Keycode kc; int held; } keys[] = {
     {"d", SDLK_d, PLAY_K_RIGHT},     {"right", SDLK_RIGHT, PLAY_K_RIGHT}, {"shift", SDLK_LSHIFT, PLAY_K_RUN},
     {"rshift", SDLK_RSHIFT, PLAY_K_RUN}, {"q", SDLK_q, PLAY_K_STRAFE_L}, {"e", SDLK_e, PLAY_K_STRAFE_R},
     {"space", SDLK_SPACE, PLAY_K_STOP}, {"escape", SDLK_ESCAPE, -1},     {"f1", SDLK_F1, -1},
-    {"tab", SDLK_TAB, -1},
+    {"tab", SDLK_TAB, -1}, {"o", SDLK_o, -1},
 };
 
 static int key_index(SDL_Keycode kc) {
@@ -252,6 +252,7 @@ bool play_script_inject(play_script *s, play_input *in, double t, sk_error *err)
 void play_input_poll(play_input *in, play_event_hook hook, void *user) {
     in->drag_x = in->drag_y = in->wheel = 0;
     in->toggle_panel = false;
+    in->toggle_overlay = false;
     SDL_Event e;
     while (SDL_PollEvent(&e)) {
         if (e.type == SDL_QUIT) in->quit = true;
@@ -273,6 +274,7 @@ void play_input_poll(play_input *in, play_event_hook hook, void *user) {
             SDL_Keycode kc = e.key.keysym.sym;
             if (kc == SDLK_ESCAPE) in->quit = true;
             if ((kc == SDLK_F1 || kc == SDLK_TAB) && !e.key.repeat) in->toggle_panel = true;
+            if (kc == SDLK_o && !e.key.repeat) in->toggle_overlay = true;
             int k = key_index(kc);
             if (k >= 0 && keys[k].held >= 0) in->held[keys[k].held] = true;
             break;

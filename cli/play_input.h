@@ -60,7 +60,7 @@ typedef struct play_input {
     int virtual_index;      /* the script's virtual joystick device index, or -1 */
     float drag_x, drag_y, wheel;
     bool dragging;
-    bool quit, toggle_panel;
+    bool quit, toggle_panel, toggle_overlay; /* this frame: Esc; F1/Tab/Start; O (the debugging view) */
     uint32_t pad_events;    /* game controller events seen (axis and button) */
 } play_input;
 

@@ -152,6 +152,17 @@ print(*c(it["show_footsteps"]), *c(it["show_path"]))' "$tmp/panel0.json")
   echo "view --panel on vs off: $n of $total pixels differ, $inside of them inside the panel's rectangle"
   ((n > total / 20)) || fail "the panel changed only $n pixels"
   ((inside == n)) || fail "$((n - inside)) pixels changed outside the panel's rectangle"
+  # O turns the locomotion debugging view on: its HUD (top left, 210 px wide) appears, the rest
+  # of the scene is the same walk
+  printf '0.0 key w down\n' >"$tmp/noov.txt"
+  printf '0.0 key w down\n0.5 key o down\n0.5 key o up\n' >"$tmp/ov.txt"
+  for o in noov ov; do
+    xvfb "$SK_CLI" play @mannequin --script "$tmp/$o.txt" --frames 90 --fps 60 --size 480x360 --panel off \
+      --screenshot "$tmp/$o.png" >/dev/null || fail "play $o"
+  done
+  read -r n total inside < <("$SK_PNG_DIFF" "$tmp/ov.png" "$tmp/noov.png" 24 6 6 210 60)
+  echo "play, O pressed: $n of $total pixels differ, $inside of them in the HUD's top rows"
+  ((inside > 2000)) || fail "O drew only $inside pixels of the debugging view's HUD"
 fi
 
 # --- bad scripts: the file and line, exit 1 --------------------------------
