@@ -53,16 +53,12 @@ int main(int argc, char **argv) {
     if (sk_retarget_create(&rd, NULL, &rt, &err) != SK_OK) return fail(&err);
     if (sk_retarget_clip(rt, capture->clips[0], NULL, NULL, &baked, &err) != SK_OK) return fail(&err);
 
-    /* 2. The capture's foot contacts, kept planted on the mannequin. */
-    sk_leg_desc src_legs[2], legs[2];
-    legs_of(sk_retarget_map(rt, 0), src_legs);
+    /* 2. The mannequin's legs (the locomotor places the feet: no contact
+     * restoration, which would pin the ankles over the capture's contacts). */
+    sk_leg_desc legs[2];
     legs_of(sk_retarget_map(rt, 1), legs);
-    sk_contact contacts[64];
-    uint32_t n = 0;
-    sk_result r = sk_contacts_find(src, capture->clips[0], src_legs, 2, NULL, NULL, contacts, 64, &n, &err);
-    if (r != SK_OK && r != SK_ERR_LIMIT) return fail(&err);
-    if (n > 64) n = 64;
-    if (sk_contacts_restore(dst, baked, legs, 2, contacts, n, NULL, NULL, &walk, NULL, &err) != SK_OK) return fail(&err);
+    walk = baked;
+    baked = NULL;
 
     /* 3. The capture is not a loop: its best cycle, analysed. */
     if (sk_leg_points_from_mesh(character, legs, 2, NULL, NULL, &err) != SK_OK) return fail(&err);
