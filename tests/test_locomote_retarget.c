@@ -418,12 +418,12 @@ typedef struct open_gap {
     double bound; /* slide/contact/penetration in cm, skate a share: at most; stance: at least */
 } open_gap;
 static const open_gap open_gaps[] = {
-    {"mannequin", "walk", "skate", 0.45},    {"mannequin", "walk", "stance", 0.25},
+    {"mannequin", "walk", "skate", 0.27},    {"mannequin", "walk", "stance", 0.25},
     {"mannequin", "run", "slide", 2.0},      {"mannequin", "run", "contact", 2.5},
     {"mannequin", "run", "penetration", 2.5}, {"mannequin", "run", "stance", 0.10},
     {"CesiumMan", "walk", "slide", 1.5},     {"CesiumMan", "walk", "contact", 3.0},
     {"CesiumMan", "walk", "penetration", 3.0}, {"CesiumMan", "walk", "stance", 0.18},
-    {"CesiumMan", "walk", "skate", 0.55},    {"CesiumMan", "run", "slide", 1.5},
+    {"CesiumMan", "walk", "skate", 0.25},    {"CesiumMan", "run", "slide", 1.5},
     {"CesiumMan", "run", "contact", 3.0},    {"CesiumMan", "run", "penetration", 3.0},
     {"CesiumMan", "run", "stance", 0.05},
 };

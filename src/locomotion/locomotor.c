@@ -880,12 +880,23 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * between the clearance samples); the lift decays at 1 m/s. */
         sk_vec3 hw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(heel_c, fb_c)));
         sk_vec3 tw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(toe_c, fb_c)));
-        float need = 0;
+        float need = 0, gap = INFINITY;
         sk_terrain_hit gh;
-        if (ground_at(L, hw.x, hw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y);
-        if (ground_at(L, tw.x, tw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y);
+        if (ground_at(L, hw.x, hw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y), gap = hw.y - gh.point.y;
+        if (ground_at(L, tw.x, tw.z, F.y, &gh))
+            need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y), gap = fminf(gap, tw.y - gh.point.y);
         g->guard = fmaxf(need, g->guard - (float)L->frame_dt);
         F.y += g->guard;
+        /* Swing clearance: away from lift-off and landing (the first and
+         * last 15% of the flight, faded) the foot's lower point clears the
+         * ground by CLEAR_MARGIN. A capture's swing skims the floor by 1-2
+         * cm (people's toe clearance) while the foot moves at walking speed
+         * and more: on the ground, that reads as a foot sliding. */
+        float w = fminf(1.0f, fminf(flight, 1.0f - flight) / 0.15f);
+        if (isfinite(gap) && w > 0) {
+            float up = CLEAR_MARGIN * w - (gap + g->guard);
+            if (up > 0) F.y += up;
+        }
     } else {
         g->guard = 0;
         g->lift_prev = -1;
