@@ -153,6 +153,11 @@ static void test_captures(void **state) {
             double share = reference_phase(s, asset->clips[0], o.cycle_start, o.cycle_end, ankle, ball, &rb, &re);
             double planted = L->foot_lift - L->foot_land;
             planted -= floor(planted);
+            /* the seed's order: foot-land <= stance <= foot-lift (a planted phase that leaves the
+             * stance out reads, to a runtime, as a foot planted the whole cycle) */
+            double to_stance = L->stance_time - L->foot_land;
+            to_stance -= floor(to_stance);
+            assert_true(to_stance <= planted + 1e-6);
             double d0 = cdiff(L->foot_land, rb), d1 = cdiff(L->foot_lift, re);
             printf("  %s%-18s %-5s cycle %.3f..%.3f s: analysis land %.3f lift %.3f (%.3f)  reference %.3f..%.3f "
                    "(%.3f)  differences %+.3f %+.3f\n",

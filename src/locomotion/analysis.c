@@ -487,10 +487,12 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
                      fabsf(sk_vec3_dot(sk_vec3_sub(L->middle[s], L->center), axis_hat)) / beta;
         if (cost < best_cost) { best_cost = cost; st = s; }
     }
-    /* Twice at most: when the planted phase the keytimes find (foot-land ..
-     * foot-lift) does not hold the stance sample (a capture whose cost (7)
-     * is least just after the foot lifted), the stance moves to the planted
-     * phase's middle and (8)-(11) and the keytimes are found again there. */
+    /* Three times at most: when the planted phase the keytimes find
+     * (foot-land .. foot-lift) does not hold the stance sample (a capture
+     * whose cost (7) is least just after the foot lifted), the stance moves
+     * to the planted phase's middle and (8)-(11) and the keytimes are found
+     * again there; a third miss leaves the planted phase empty at the
+     * stance. foot-land <= stance <= foot-lift always holds. */
     float base = o->contact_height > 0 ? o->contact_height : 0.012f * L->leg_length;
     skl_keytimes kt;
     for (int pass = 0;; pass++) {
@@ -525,7 +527,16 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
         int32_t pe = kt.planted_end < kt.heel_off ? kt.planted_end : kt.heel_off;
         pb = pb > kt.toe_strike ? pb : kt.toe_strike;
         pe = pe < kt.toe_off ? pe : kt.toe_off;
-        if (pass > 0 || (pb <= 0 && pe >= 0) || pb > pe) break;
+        if ((pb <= 0 && pe >= 0) || pb > pe) break;
+        if (pass == 2) { /* still outside: the planted phase collapses onto the stance (never a phase
+                          * that leaves the stance out, which a runtime would read as the whole cycle) */
+            kt.planted_begin = kt.planted_end = 0;
+            if (kt.heel_strike > 0) kt.heel_strike = 0;
+            if (kt.toe_strike > 0) kt.toe_strike = 0;
+            if (kt.heel_off < 0) kt.heel_off = 0;
+            if (kt.toe_off < 0) kt.toe_off = 0;
+            break;
+        }
         st = wrapi((int64_t)st + (pb + pe) / 2, N);
     }
     int32_t heel_off = kt.heel_off, toe_off = kt.toe_off, heel_strike = kt.heel_strike, toe_strike = kt.toe_strike;
