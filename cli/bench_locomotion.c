@@ -18,6 +18,7 @@
  * same with the frame's model matrices.
  *
  * The metrics are those of skelanim locomote (cli/loco_run.h). */
+#include "bench_locomotion.h"
 #include "loco_maneuver.h"
 #include "cli.h"
 #include "loco_run.h"
@@ -235,19 +236,9 @@ done:
     return rc;
 }
 
-static int bl_cost(uint32_t count, uint32_t frames) {
-    cli_terrain *terrain = NULL;
+int bl_cost_crowd(const loco_char *cc, const char *bench, const char *extra, uint32_t count, uint32_t frames) {
+    const loco_char c = *cc;
     sk_error err = {0};
-    if (cli_terrain_parse("course", &terrain, &err) != SK_OK) {
-        fprintf(stderr, "skelanim: %s\n", err.message);
-        return 1;
-    }
-    loco_setup s = {.character = SK_CLI_MANNEQUIN, .terrain = &terrain->terrain};
-    loco_char c;
-    if (!loco_char_create(&s, &c)) {
-        cli_terrain_destroy(terrain);
-        return 1;
-    }
     uint32_t J = c.asset->skeleton->joint_count;
     sk_locomotor **L = calloc(count, sizeof *L);
     sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
@@ -315,12 +306,12 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     qsort(ft, timed, sizeof *ft, cli_cmp_double);
     qsort(fm, timed, sizeof *fm, cli_cmp_double);
     qsort(fmc, timed, sizeof *fmc, cli_cmp_double);
-    printf("{\"bench\":\"locomotion_cost\",\"characters\":%u,\"legs\":%u,\"terrain\":\"course\",\"frames\":%u,"
+    printf("{\"bench\":\"%s\",%s%s\"characters\":%u,\"legs\":%u,\"terrain\":\"course\",\"frames\":%u,"
            "\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,\"frame_ms_mean\":%.4f,\"ns_per_character_min\":%.1f,"
            "\"ns_per_character_median\":%.1f,\"advance_share\":%.3f,\"rays_per_character_frame\":%.2f,"
            "\"with_model_frame_ms_min\":%.4f,\"with_model_frame_ms_median\":%.4f,"
            "\"with_model_frame_cpu_ms_min\":%.4f,\"with_model_frame_cpu_ms_median\":%.4f}\n",
-           count, c.leg_count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
+           bench, extra ? extra : "", extra && extra[0] ? "," : "", count, c.leg_count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
            ft[timed / 2] * 1e9 / count, sum > 0 ? sum_adv / sum : 0.0, (double)rays / ((double)timed * count),
            fm[0] * 1e3, fm[timed / 2] * 1e3, fmc[0] * 1e3, fmc[timed / 2] * 1e3);
     rc = 0;
@@ -338,7 +329,23 @@ done:
     free(model_of);
     free(x);
     free(z);
-    loco_char_destroy(&c);
+    return rc;
+}
+
+static int bl_cost(uint32_t count, uint32_t frames) {
+    cli_terrain *terrain = NULL;
+    sk_error err = {0};
+    if (cli_terrain_parse("course", &terrain, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return 1;
+    }
+    loco_setup s = {.character = SK_CLI_MANNEQUIN, .terrain = &terrain->terrain};
+    loco_char c;
+    int rc = 1;
+    if (loco_char_create(&s, &c)) {
+        rc = bl_cost_crowd(&c, "locomotion_cost", NULL, count, frames);
+        loco_char_destroy(&c);
+    }
     cli_terrain_destroy(terrain);
     return rc;
 }

@@ -11,6 +11,7 @@
  *   slide < 0.5 cm per stance, contact < 1 cm, penetration < 1 cm,
  *   stance share per foot at full speed 30-60 % (walks at 0.8-1.5 m/s) or
  *   15-40 % (runs), skate <= 0.15 (walks). */
+#include "bench_locomotion.h"
 #include "bench_locomotion_capture.h"
 #include "cli.h"
 #include "loco_run.h"
@@ -178,61 +179,12 @@ int blc_cost(uint32_t count, uint32_t frames, const char *data) {
         cli_terrain_destroy(terrain);
         return 1;
     }
-    uint32_t J = c.asset->skeleton->joint_count;
-    sk_locomotor **L = calloc(count, sizeof *L);
-    sk_transform *poses = calloc((size_t)count * J, sizeof *poses);
-    float *x = calloc(count, sizeof *x), *z = calloc(count, sizeof *z);
-    double *ft = calloc(frames, sizeof *ft), *fc = calloc(frames, sizeof *fc);
-    int rc = 1;
-    if (!L || !poses || !x || !z || !ft || !fc) goto done;
-    for (uint32_t i = 0; i < count; i++) {
-        if (sk_locomotor_create(&c.desc, NULL, &L[i], &err) != SK_OK) goto fail;
-        x[i] = -7.5f + 15.0f * (float)((i * 37) % count) / (float)count; /* lanes across the course */
-        z[i] = -1.0f + 0.02f * (float)(i % 50);
-        if (sk_locomotor_reset(L[i], x[i], z[i], 0, &err) != SK_OK) goto fail;
-    }
-    const double dt = 1.0 / 60, speed = 1.4;
-    uint32_t warm = 30, timed = 0;
-    for (uint32_t f = 0; f < warm + frames; f++) {
-        double t0 = cli_now(), c0 = cli_thread_cpu_now();
-        for (uint32_t i = 0; i < count; i++) {
-            z[i] += (float)(speed * dt);
-            if (sk_locomotor_advance(L[i], dt, x[i], z[i], 0, &err) != SK_OK) goto fail;
-        }
-        double t_adv = cli_now() - t0, c_adv = cli_thread_cpu_now() - c0;
-        for (uint32_t i = 0; i < count; i++) { /* sampling and blending: not timed */
-            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
-            if (sk_locomotor_sample(L[i], &p, &err) != SK_OK) goto fail;
-        }
-        t0 = cli_now(), c0 = cli_thread_cpu_now();
-        for (uint32_t i = 0; i < count; i++) {
-            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
-            if (sk_locomotor_adjust(L[i], &p, &err) != SK_OK) goto fail;
-        }
-        double t_adj = cli_now() - t0, c_adj = cli_thread_cpu_now() - c0;
-        if (f >= warm) ft[timed] = t_adv + t_adj, fc[timed++] = c_adv + c_adj;
-    }
-    qsort(ft, timed, sizeof *ft, cli_cmp_double);
-    qsort(fc, timed, sizeof *fc, cli_cmp_double);
-    printf("{\"bench\":\"locomotion_capture_cost\",\"character\":\"mannequin\",\"clips\":[\"02_01\",\"09_11_fbx2bvh\"],"
-           "\"characters\":%u,\"terrain\":\"course\",\"frames\":%u,\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,"
-           "\"frame_cpu_ms_min\":%.4f,\"frame_cpu_ms_median\":%.4f,\"ns_per_character_median\":%.1f,"
-           "\"load_ms\":%.1f,\"retargeted_at_load\":true}\n",
-           count, timed, ft[0] * 1e3, ft[timed / 2] * 1e3, fc[0] * 1e3, fc[timed / 2] * 1e3,
-           ft[timed / 2] * 1e9 / count, load_ms);
-    rc = 0;
-    goto done;
-fail:
-    fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
-done:
-    if (L)
-        for (uint32_t i = 0; i < count; i++) sk_locomotor_destroy(L[i]);
-    free(L);
-    free(poses);
-    free(x);
-    free(z);
-    free(ft);
-    free(fc);
+    char extra[256];
+    snprintf(extra, sizeof extra,
+             "\"character\":\"mannequin\",\"clips\":[\"02_01\",\"09_11_fbx2bvh\"],\"load_ms\":%.1f,"
+             "\"retargeted_at_load\":true",
+             load_ms);
+    int rc = bl_cost_crowd(&c, "locomotion_capture_cost", extra, count, frames);
     loco_char_destroy(&c);
     cli_terrain_destroy(terrain);
     return rc;

@@ -5,7 +5,7 @@
  * OpenGL 3.3 core through libepoxy; its own programs and buffers, so the
  * renderer's state is not touched beyond blending and depth test, which are
  * restored (blending off, depth test on) after each call. */
-#include "skr.h"
+#include "skr_internal.h"
 
 #include <epoxy/gl.h>
 #include <stdlib.h>
@@ -72,53 +72,13 @@ struct skr_overlay {
     GLint l_viewproj, l_bias, l_viewport, l_width, l_rgba, f_viewproj, f_bias, f_rgba, i_rect;
 };
 
-static GLuint shader(GLenum type, const char *src, sk_error *err) {
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[400];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        sk_error_set(err, SK_ERR_UNSUPPORTED, "overlay shader compile failed: %s", log);
-        glDeleteShader(s);
-        return 0;
-    }
-    return s;
-}
-
-static GLuint link3(const char *vs, const char *gs, const char *fs, sk_error *err) {
-    GLuint st[3] = {shader(GL_VERTEX_SHADER, vs, err), gs ? shader(GL_GEOMETRY_SHADER, gs, err) : 0,
-                    shader(GL_FRAGMENT_SHADER, fs, err)};
-    GLuint p = 0;
-    if (st[0] && st[2] && (!gs || st[1])) {
-        p = glCreateProgram();
-        for (int i = 0; i < 3; i++)
-            if (st[i]) glAttachShader(p, st[i]);
-        glLinkProgram(p);
-        GLint ok = 0;
-        glGetProgramiv(p, GL_LINK_STATUS, &ok);
-        if (!ok) {
-            char log[400];
-            glGetProgramInfoLog(p, sizeof log, NULL, log);
-            sk_error_set(err, SK_ERR_UNSUPPORTED, "overlay shader link failed: %s", log);
-            glDeleteProgram(p);
-            p = 0;
-        }
-    }
-    for (int i = 0; i < 3; i++)
-        if (st[i]) glDeleteShader(st[i]);
-    return p;
-}
-
 sk_result skr_overlay_create(skr_overlay **out, sk_error *err) {
     *out = NULL;
     skr_overlay *o = calloc(1, sizeof *o);
     if (!o) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    o->line_prog = link3(OV_VS, OV_GS, OV_FS, err);
-    o->fill_prog = o->line_prog ? link3(OV_VS, NULL, OV_FS, err) : 0;
-    o->img_prog = o->fill_prog ? link3(IMG_VS, NULL, IMG_FS, err) : 0;
+    o->line_prog = skr_gl_program(OV_VS, OV_GS, OV_FS, err);
+    o->fill_prog = o->line_prog ? skr_gl_program(OV_VS, NULL, OV_FS, err) : 0;
+    o->img_prog = o->fill_prog ? skr_gl_program(IMG_VS, NULL, IMG_FS, err) : 0;
     if (!o->img_prog) {
         skr_overlay_destroy(o);
         return err && err->code ? err->code : SK_ERR_UNSUPPORTED;

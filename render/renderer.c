@@ -253,29 +253,27 @@ static GLuint compile(GLenum type, const char *src, sk_error *err) {
     return s;
 }
 
-static GLuint program(const char *vs, const char *fs, sk_error *err) {
-    GLuint v = compile(GL_VERTEX_SHADER, vs, err);
-    if (!v) return 0;
-    GLuint f = compile(GL_FRAGMENT_SHADER, fs, err);
-    if (!f) {
-        glDeleteShader(v);
-        return 0;
+unsigned skr_gl_program(const char *vs, const char *gs, const char *fs, sk_error *err) {
+    GLuint st[3] = {compile(GL_VERTEX_SHADER, vs, err), gs ? compile(GL_GEOMETRY_SHADER, gs, err) : 0,
+                    compile(GL_FRAGMENT_SHADER, fs, err)};
+    GLuint p = 0;
+    if (st[0] && st[2] && (!gs || st[1])) {
+        p = glCreateProgram();
+        for (int i = 0; i < 3; i++)
+            if (st[i]) glAttachShader(p, st[i]);
+        glLinkProgram(p);
+        GLint ok = 0;
+        glGetProgramiv(p, GL_LINK_STATUS, &ok);
+        if (!ok) {
+            char log[400];
+            glGetProgramInfoLog(p, sizeof log, NULL, log);
+            sk_error_set(err, SK_ERR_UNSUPPORTED, "shader link failed: %s", log);
+            glDeleteProgram(p);
+            p = 0;
+        }
     }
-    GLuint p = glCreateProgram();
-    glAttachShader(p, v);
-    glAttachShader(p, f);
-    glLinkProgram(p);
-    glDeleteShader(v);
-    glDeleteShader(f);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[400];
-        glGetProgramInfoLog(p, sizeof log, NULL, log);
-        sk_error_set(err, SK_ERR_UNSUPPORTED, "shader link failed: %s", log);
-        glDeleteProgram(p);
-        return 0;
-    }
+    for (int i = 0; i < 3; i++)
+        if (st[i]) glDeleteShader(st[i]);
     return p;
 }
 
@@ -298,10 +296,10 @@ sk_result skr_renderer_create(skr_renderer **out, sk_error *err) {
         return sk_error_set(err, SK_ERR_UNSUPPORTED, "OpenGL 3.3 is required (the context has %d.%d)",
                             epoxy_gl_version() / 10, epoxy_gl_version() % 10);
     }
-    r->mesh_prog = program(MESH_VS, MESH_FS, err);
-    r->grid_prog = r->mesh_prog ? program(GRID_VS, GRID_FS, err) : 0;
-    r->line_prog = r->grid_prog ? program(LINE_VS, LINE_FS, err) : 0;
-    r->terrain_prog = r->line_prog ? program(TERRAIN_VS, TERRAIN_FS, err) : 0;
+    r->mesh_prog = skr_gl_program(MESH_VS, NULL, MESH_FS, err);
+    r->grid_prog = r->mesh_prog ? skr_gl_program(GRID_VS, NULL, GRID_FS, err) : 0;
+    r->line_prog = r->grid_prog ? skr_gl_program(LINE_VS, NULL, LINE_FS, err) : 0;
+    r->terrain_prog = r->line_prog ? skr_gl_program(TERRAIN_VS, NULL, TERRAIN_FS, err) : 0;
     if (!r->terrain_prog) {
         skr_renderer_destroy(r);
         return err ? err->code : SK_ERR_UNSUPPORTED;

@@ -4,6 +4,11 @@
 
 #include "skr.h"
 
+/* A GL program from a vertex, an optional geometry (NULL: none) and a
+ * fragment shader's source; 0 with err set (the compiler's or linker's log)
+ * when it fails. A GL context must be current. */
+unsigned skr_gl_program(const char *vs, const char *gs, const char *fs, sk_error *err);
+
 typedef struct skr_item {
     uint32_t joint;           /* mesh node */
     int32_t skin;             /* skin index or -1 (rigid: palette = the node's world matrix) */

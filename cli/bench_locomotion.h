@@ -1,0 +1,15 @@
+/* skelanim bench locomotion: the crowd cost measure, shared by the rows of
+ * the mannequin's own clips and of the captures (bench_locomotion_capture.c). */
+#ifndef SK_CLI_BENCH_LOCOMOTION_H
+#define SK_CLI_BENCH_LOCOMOTION_H
+
+#include "loco_run.h"
+
+/* count copies of c's locomotor on lanes across c's terrain (the course),
+ * walking at 1.4 m/s for 30 warm-up frames and frames timed ones: the
+ * locomotion step (advance + adjust) and the model matrices, one JSON line
+ * {"bench": bench, extra (JSON members, may be NULL), ...}. 0, or 1 after
+ * printing the error. */
+int bl_cost_crowd(const loco_char *c, const char *bench, const char *extra, uint32_t count, uint32_t frames);
+
+#endif
