@@ -319,6 +319,48 @@ static void test_backward(void **state) {
     sk_asset_destroy(a);
 }
 
+/* The clips that do not walk forward: the analysis's cycle direction and
+ * speed against the hips' own displacement over the clip (read from the
+ * clip's keys here), the stance share of a walk (0.5-0.7), the legs half a
+ * cycle apart, the feet still pointing forward (+Z: the body faces ahead
+ * while it walks backward or sideways). */
+static void test_direction_clips(void **state) {
+    (void)state;
+    sk_asset *a = mannequin();
+    static const char *const names[3] = {"walk_back", "strafe_left", "strafe_right"};
+    int32_t hips = sk_skeleton_find(a->skeleton, "hips");
+    assert_true(hips >= 0);
+    g_mesh_points = true;
+    for (int k = 0; k < 3; k++) {
+        const sk_clip *c = a->clips[sk_asset_find_clip(a, names[k])];
+        sk_pose p0, p1;
+        assert_int_equal(sk_pose_alloc(a->skeleton, NULL, &p0, NULL), SK_OK);
+        assert_int_equal(sk_pose_alloc(a->skeleton, NULL, &p1, NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(c, a->skeleton, 0.0, SK_LOOP_CLAMP, &p0, NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(c, a->skeleton, sk_clip_duration(c), SK_LOOP_CLAMP, &p1, NULL), SK_OK);
+        sk_vec3 d = sk_vec3_sub(p1.local[hips].t, p0.local[hips].t);
+        d.y = 0;
+        double root_speed = sk_vec3_length(d) / sk_clip_duration(c);
+        sk_motion_analysis *an = analyze(a, names[k], 0, false);
+        printf("%s: direction (%.3f, %.3f, %.3f), %.3f m/s (hips %.3f m/s); stance share %.3f / %.3f, stance times "
+               "%.3f / %.3f\n", names[k], an->cycle_direction.x, an->cycle_direction.y, an->cycle_direction.z,
+               an->cycle_speed, root_speed, an->legs[0].stance_fraction, an->legs[1].stance_fraction,
+               an->legs[0].stance_time, an->legs[1].stance_time);
+        assert_true(angle_deg(an->cycle_direction, d) < 2.0);
+        assert_true(fabs(an->cycle_speed - root_speed) < 0.05 * root_speed);
+        for (uint32_t l = 0; l < 2; l++) {
+            assert_true(an->legs[l].stance_fraction >= 0.5f && an->legs[l].stance_fraction <= 0.7f);
+            assert_true(angle_deg(an->legs[l].foot_direction, sk_vec3_make(0, 0, 1)) < 5.0);
+        }
+        assert_true(fabs(fabs(cdiff(an->legs[0].stance_time, an->legs[1].stance_time)) - 0.5) < 0.05);
+        sk_motion_analysis_destroy(an);
+        sk_pose_free(&p0, NULL);
+        sk_pose_free(&p1, NULL);
+    }
+    g_mesh_points = false;
+    sk_asset_destroy(a);
+}
+
 static sk_skeleton *named_skeleton(const char *const *names, const int32_t *parents, uint32_t n) {
     sk_skeleton_desc d = {0};
     d.joint_count = n;
@@ -760,7 +802,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_key_rate), cmocka_unit_test(test_walk_default),
         cmocka_unit_test(test_run_key_rate),  cmocka_unit_test(test_run_default),
-        cmocka_unit_test(test_backward),      cmocka_unit_test(test_legs_find),
+        cmocka_unit_test(test_backward), cmocka_unit_test(test_direction_clips),      cmocka_unit_test(test_legs_find),
         cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_alloc_failure), cmocka_unit_test(test_timing),
         cmocka_unit_test(test_mocap), cmocka_unit_test(test_points_from_mesh),

@@ -170,7 +170,12 @@ static const sk_clip *clip(const sk_asset *a, const char *name) {
 static void test_clips(void **state) {
     (void)state;
     sk_asset *a = make_mannequin(0);
-    assert_int_equal(a->clip_count, 4);
+    assert_int_equal(a->clip_count, 7);
+    float back = sk_clip_duration(clip(a, "walk_back"));
+    float strafe_l = sk_clip_duration(clip(a, "strafe_left")), strafe_r = sk_clip_duration(clip(a, "strafe_right"));
+    assert_true(back >= 0.9f && back <= 1.2f);
+    assert_true(strafe_l >= 0.5f && strafe_l <= 1.0f);
+    assert_true(strafe_r == strafe_l);
     float idle = sk_clip_duration(clip(a, "idle"));
     float walk = sk_clip_duration(clip(a, "walk"));
     float run = sk_clip_duration(clip(a, "run"));
@@ -234,6 +239,19 @@ static sampled sample_clip(const sk_asset *a, const sk_clip *c, double hz, uint3
     return out;
 }
 
+/* The root's displacement over one cycle, over the duration (m/s). */
+static sk_vec3 root_velocity(const sk_asset *a, const sk_clip *c) {
+    const sk_skeleton *s = a->skeleton;
+    sk_transform *l0 = calloc(s->joint_count, sizeof *l0), *l1 = calloc(s->joint_count, sizeof *l1);
+    int32_t hips = joint(a, "hips");
+    assert_int_equal(sk_clip_sample(c, s, 0.0, SK_LOOP_CLAMP, SK_POSE_OF(s, l0, NULL), NULL), SK_OK);
+    assert_int_equal(sk_clip_sample(c, s, sk_clip_duration(c), SK_LOOP_CLAMP, SK_POSE_OF(s, l1, NULL), NULL), SK_OK);
+    sk_vec3 v = sk_vec3_scale(sk_vec3_sub(l1[hips].t, l0[hips].t), (float)(1.0 / sk_clip_duration(c)));
+    free(l0);
+    free(l1);
+    return v;
+}
+
 static double root_speed(const sk_asset *a, const sk_clip *c) {
     const sk_skeleton *s = a->skeleton;
     sk_transform *l0 = calloc(s->joint_count, sizeof *l0), *l1 = calloc(s->joint_count, sizeof *l1);
@@ -258,6 +276,15 @@ static void test_speeds(void **state) {
     assert_true(fabs(walk - 1.4) <= 0.1);
     assert_true(fabs(run - 3.5) <= 0.2);
     assert_true(fabs(idle) < 0.01 && fabs(crouch) < 0.01);
+    /* Backward: along -Z at 1.0-1.2 m/s; the sidesteps along +X (the
+     * character's left) and -X at 0.8-1.0 m/s; no drift in the other axes. */
+    sk_vec3 vb = root_velocity(a, clip(a, "walk_back")), vl = root_velocity(a, clip(a, "strafe_left"));
+    sk_vec3 vr = root_velocity(a, clip(a, "strafe_right"));
+    printf("root velocity: walk_back (%.3f, %.3f, %.3f), strafe_left (%.3f, %.3f, %.3f), strafe_right (%.3f, %.3f, "
+           "%.3f) m/s\n", vb.x, vb.y, vb.z, vl.x, vl.y, vl.z, vr.x, vr.y, vr.z);
+    assert_true(vb.z <= -1.0f && vb.z >= -1.2f && fabsf(vb.x) < 1e-4f && fabsf(vb.y) < 1e-4f);
+    assert_true(vl.x >= 0.8f && vl.x <= 1.0f && fabsf(vl.z) < 1e-4f && fabsf(vl.y) < 1e-4f);
+    assert_true(fabsf(vr.x + vl.x) < 1e-5f && fabsf(vr.z) < 1e-4f && fabsf(vr.y) < 1e-4f);
     sk_asset_destroy(a);
 
     /* Half the size: half the speed at the same cadence. */
@@ -339,6 +366,44 @@ static void check_feet(const char *clip_name, int locomotion) {
 
 static void test_walk_feet(void **state) { (void)state; check_feet("walk", 1); }
 static void test_run_feet(void **state) { (void)state; check_feet("run", 1); }
+static void test_walk_back_feet(void **state) { (void)state; check_feet("walk_back", 1); }
+static void test_strafe_feet(void **state) {
+    (void)state;
+    check_feet("strafe_left", 1);
+    check_feet("strafe_right", 1);
+}
+
+/* A sidestep, not a crossover: over the whole cycle the left ankle and toe
+ * stay to the left (+X) of the right ones by more than a foot's width
+ * (8 cm, the mesh's sole is 9 cm across at most, so the soles never touch),
+ * and the stance widens and narrows by about a step: the lead foot steps out
+ * while the feet are close, the trailing foot closes them. */
+static void test_strafe_no_cross(void **state) {
+    (void)state;
+    sk_asset *a = make_mannequin(0);
+    uint32_t n = a->skeleton->joint_count;
+    int32_t fl = joint(a, "foot_l"), fr = joint(a, "foot_r"), tl = joint(a, "toe_l"), tr = joint(a, "toe_r");
+    static const char *const names[2] = {"strafe_left", "strafe_right"};
+    for (int k = 0; k < 2; k++) {
+        const sk_clip *c = clip(a, names[k]);
+        sampled sm = sample_clip(a, c, 240.0, 1);
+        double lo = 1e9, hi = -1e9;
+        for (uint32_t f = 0; f < sm.frames; f++) {
+            const sk_vec3 *p = sm.pos + (size_t)f * n;
+            double wa = p[fl].x - p[fr].x, wt = p[tl].x - p[tr].x;
+            if (wa < lo) lo = wa;
+            if (wt < lo) lo = wt;
+            if (wa > hi) hi = wa;
+        }
+        printf("%s: ankles %.3f .. %.3f m apart (left minus right)\n", names[k], lo, hi);
+        assert_true(lo > 0.08);
+        double step = fabs(root_velocity(a, c).x) * sk_clip_duration(c);
+        assert_true(hi - lo > 0.8 * step && hi - lo < 1.2 * step);
+        free(sm.pos);
+    }
+    sk_asset_destroy(a);
+}
+
 static void test_idle_feet(void **state) { (void)state; check_feet("idle", 0); check_feet("crouch", 0); }
 
 /* The skinned surface stays above the ground in every clip and the run has a
@@ -420,7 +485,7 @@ static void test_glb_container(void **state) {
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(asset, "version")), "2.0");
     assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(asset, "generator")), "skelanim");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "nodes")), a->node_count);
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "animations")), 4);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "animations")), (int)a->clip_count);
     assert_int_equal(cJSON_GetObjectItem(j, "scene")->valueint, 0);
     cJSON *buffers = cJSON_GetObjectItem(j, "buffers");
     assert_int_equal(cJSON_GetArraySize(buffers), 1);
@@ -830,6 +895,9 @@ int main(void) {
         cmocka_unit_test(test_speeds),
         cmocka_unit_test(test_walk_feet),
         cmocka_unit_test(test_run_feet),
+        cmocka_unit_test(test_walk_back_feet),
+        cmocka_unit_test(test_strafe_feet),
+        cmocka_unit_test(test_strafe_no_cross),
         cmocka_unit_test(test_idle_feet),
         cmocka_unit_test(test_skinned_ground),
         cmocka_unit_test(test_glb_container),

@@ -1,6 +1,8 @@
 /* The default character, built in code: a 21-joint humanoid (+Y up, facing
  * +Z, metres; the character's left is +X), a skinned mesh of tapered
- * capsules with smooth weights, and four code-authored clips.
+ * capsules with smooth weights, and seven code-authored clips (idle, walk,
+ * run and crouch here; walk_back, strafe_left and strafe_right in
+ * mannequin_dir.c).
  *
  * Everything is authored for a 1.8 m character and scaled by height/1.8
  * (lengths, root-motion speeds); times are not scaled.
@@ -12,23 +14,10 @@
  * (sk_ik_two_bone: law of cosines, knee toward a pole). Keys are sampled at
  * 30 Hz with LINEAR interpolation; the hips translation carries the root
  * motion (the last key is the first moved forward by one stride). */
-#include "core/math_inline.h"
-#include "skelanim/content/mannequin.h"
+#include "content/mannequin_internal.h"
 #include "skelanim/ik/ik.h"
 
 #include <math.h>
-
-#define MQ_FPS 30.0f
-
-enum {
-    J_HIPS, J_SPINE, J_CHEST, J_NECK, J_HEAD,
-    J_CLAV_L, J_UPARM_L, J_FOREARM_L, J_HAND_L,
-    J_CLAV_R, J_UPARM_R, J_FOREARM_R, J_HAND_R,
-    J_THIGH_L, J_SHIN_L, J_FOOT_L, J_TOE_L,
-    J_THIGH_R, J_SHIN_R, J_FOOT_R, J_TOE_R,
-    J_COUNT
-};
-#define MQ_NODE_COUNT (J_COUNT + 1) /* joints + the skinned-mesh node */
 
 static const char *const mq_names[MQ_NODE_COUNT] = {
     "hips", "spine", "chest", "neck", "head",
@@ -45,23 +34,6 @@ static const int32_t mq_parents[MQ_NODE_COUNT] = {
     J_HIPS, J_THIGH_L, J_SHIN_L, J_FOOT_L,
     J_HIPS, J_THIGH_R, J_SHIN_R, J_FOOT_R,
     -1};
-
-/* Rest geometry of a 1.8 m character (all rest rotations are identity, so a
- * joint's local rotation is expressed in axes parallel to the world's). */
-#define MQ_ARM_ANGLE 0.21f     /* A-pose: arms 12 degrees out from vertical */
-#define MQ_UPARM_LEN 0.28f
-#define MQ_FOREARM_LEN 0.25f
-#define MQ_HAND_LEN 0.17f
-#define MQ_HIP_X 0.10f
-#define MQ_ANKLE_Y 0.08f
-#define MQ_TOE_Y 0.02f
-#define MQ_TOE_Z 0.13f
-
-typedef struct mq_rig {
-    sk_vec3 world[J_COUNT]; /* rest joint positions */
-    sk_vec3 off[J_COUNT];   /* rest local translations */
-    sk_vec3 arm_dir[2];     /* rest direction of the left/right arm */
-} mq_rig;
 
 static sk_vec3 mirror_x(sk_vec3 a) { return sk_vec3_make(-a.x, a.y, a.z); }
 
@@ -91,48 +63,15 @@ static void rig_init(mq_rig *r) {
         r->off[j] = mq_parents[j] < 0 ? w[j] : sk_vec3_sub(w[j], w[mq_parents[j]]);
 }
 
-/* ---- small math helpers ---------------------------------------------------- */
-
-static float smooth01(float u) { u = skm_clampf(u, 0, 1); return u * u * (3 - 2 * u); }
-/* Minimum-jerk profile: 0 -> 1 with zero velocity and acceleration at both ends. */
-static float minjerk(float u) { u = skm_clampf(u, 0, 1); return u * u * u * (10 + u * (-15 + 6 * u)); }
-/* Bump 0 -> 1 -> 0 on [0,1] with zero slope at the ends. */
-static float bump(float u) { u = skm_clampf(u, 0, 1); return 16 * u * u * (1 - u) * (1 - u); }
-static float fracf(float x) { return x - floorf(x); }
 static float wave(float t, float period, float phase) { return sinf(2 * SKM_PI * (t / period + phase)); }
 
-/* Local rotation of a child whose world rotation is `world` under a parent
- * whose world rotation is `parent`. */
-static sk_quat qlocal(sk_quat parent, sk_quat world) {
-    return sk_quat_normalize(sk_quat_mul(sk_quat_conjugate(parent), world));
-}
-
 /* ---- posing ------------------------------------------------------------------ */
-
-typedef struct mq_pose {
-    sk_vec3 hips_pos;
-    sk_quat rot[J_COUNT]; /* local rotations */
-} mq_pose;
-
-typedef struct mq_leg_goal {
-    sk_vec3 ankle;     /* world ankle position */
-    float pitch;       /* foot pitch about X (positive: heel up / toes down) */
-    float toe;         /* toe joint bend relative to the foot */
-    sk_vec3 pole;      /* knee direction */
-} mq_leg_goal;
-
-/* The knee's bend in the leg the two-bone solver starts from: any bend about
- * the thigh's X axis (knee forward) gives the solver the knee's hinge axis,
- * so the knee only turns about X and the thigh's X ends up normal to the
- * plane of hip, knee and pole. (A straight start leg would leave the axis to
- * the pole and twist the knee's hinge with the hips' yaw.) */
-#define MQ_KNEE_START 0.2f
 
 /* The leg by the public two-bone solver (sk_ik_two_bone): thigh and shin
  * rotations that put the ankle on the goal (or on the line to it at full
  * reach), the knee bending toward the pole; then the foot gets its world
  * pitch and the toe its bend. */
-static void pose_leg(const mq_rig *rig, mq_pose *p, int side, const mq_leg_goal *g) {
+void mq_pose_leg(const mq_rig *rig, mq_pose *p, int side, const mq_leg_goal *g) {
     int thigh = side ? J_THIGH_R : J_THIGH_L, shin = thigh + 1, foot = thigh + 2, toe = thigh + 3;
     sk_quat hips = p->rot[J_HIPS], knee0 = skm_quat_rot_x(MQ_KNEE_START);
     /* model transforms of the thigh, shin and foot joints in the start leg
@@ -159,19 +98,8 @@ static void pose_leg(const mq_rig *rig, mq_pose *p, int side, const mq_leg_goal 
     p->rot[toe] = skm_quat_rot_x(g->toe);
 }
 
-typedef struct mq_upper {
-    float spine_pitch, chest_pitch;  /* forward lean (positive: leaning forward) */
-    float spine_yaw, chest_yaw;      /* local yaw */
-    float spine_roll;
-    float head_pitch, head_yaw;      /* wanted world head orientation */
-    float clav_raise;                /* shrug (both sides) */
-    float arm_fwd[2];                /* upper-arm swing forward, relative to the chest */
-    float arm_out[2];                /* extra abduction */
-    float elbow[2];                  /* elbow flexion */
-    float wrist[2];
-} mq_upper;
 
-static void pose_upper(mq_pose *p, const mq_upper *u) {
+void mq_pose_upper(mq_pose *p, const mq_upper *u) {
     sk_quat hips = p->rot[J_HIPS];
     p->rot[J_SPINE] = sk_quat_mul(sk_quat_mul(skm_quat_rot_y(u->spine_yaw), skm_quat_rot_x(u->spine_pitch)),
                                   skm_quat_rot_z(u->spine_roll));
@@ -193,20 +121,6 @@ static void pose_upper(mq_pose *p, const mq_upper *u) {
     }
 }
 
-typedef struct mq_gait {
-    float period, speed;   /* s, m/s */
-    float duty;            /* ground contact, fraction of the cycle */
-    float flat;            /* flat-foot part of the contact (ankle pinned) */
-    float reach;           /* ankle ahead of the hips centre at foot plant */
-    float toe_max;         /* heel lift at toe-off (rad) */
-    float clearance;       /* extra ankle lift in swing */
-    float dorsi;           /* toes up before landing (rad) */
-    float hip_y, bob;      /* hips height and bob amplitude */
-    int run;               /* bob lowest at mid-stance (run) or at double support (walk) */
-    float sway, yaw, roll, lean;
-    float arm_swing, elbow_base, elbow_swing;
-    float foot_x;
-} mq_gait;
 
 static const mq_gait mq_walk = {
     32.0f / MQ_FPS, 1.4f, 0.58f, 0.33f, 0.25f, 0.75f, 0.065f, 0.22f,
@@ -238,29 +152,17 @@ static sk_vec3 gait_hip_joint(const mq_rig *rig, const mq_gait *g, float t, int 
     return sk_vec3_add(pos, sk_quat_rotate(rot, rig->off[side ? J_THIGH_R : J_THIGH_L]));
 }
 
-static float leg_length(const mq_rig *rig) {
-    return sk_vec3_length(rig->off[J_SHIN_L]) + sk_vec3_length(rig->off[J_FOOT_L]);
-}
-
-/* Ankle -> ball-of-foot (toe joint) offset in the foot frame. */
-static sk_vec3 toe_offset(void) { return sk_vec3_make(0, MQ_TOE_Y - MQ_ANKLE_Y, MQ_TOE_Z); }
-
-/* Ankle position when the foot, pitched by b, pivots on a toe joint at toe. */
-static sk_vec3 ankle_on_toe(sk_vec3 toe, float b) {
-    return sk_vec3_sub(toe, sk_quat_rotate(skm_quat_rot_x(b), toe_offset()));
-}
-
 /* Heel lift during the toe roll: the scheduled lift, or more when the leg
  * could not reach the ankle otherwise (the ball of the foot stays pinned). */
 static float toe_roll_pitch(const mq_rig *rig, const mq_gait *g, float t, int side, sk_vec3 toe, float u) {
     float b = g->toe_max * u;
     sk_vec3 hip = gait_hip_joint(rig, g, t, side);
-    float reach = 0.975f * leg_length(rig);
-    if (sk_vec3_length(sk_vec3_sub(ankle_on_toe(toe, b), hip)) <= reach) return b;
+    float reach = 0.975f * mq_leg_length(rig);
+    if (sk_vec3_length(sk_vec3_sub(mq_ankle_on_toe(toe, b), hip)) <= reach) return b;
     float lo = b, hi = 1.5f;
     for (int i = 0; i < 40; i++) {
         float m = 0.5f * (lo + hi);
-        if (sk_vec3_length(sk_vec3_sub(ankle_on_toe(toe, m), hip)) > reach) lo = m;
+        if (sk_vec3_length(sk_vec3_sub(mq_ankle_on_toe(toe, m), hip)) > reach) lo = m;
         else hi = m;
     }
     return hi;
@@ -287,14 +189,14 @@ static void gait_foot(const mq_rig *rig, const mq_gait *g, float t, int side, mq
     }
     if (phi < g->duty) {
         float b = toe_roll_pitch(rig, g, t, side, toe, (phi - g->flat) / (g->duty - g->flat));
-        out->ankle = ankle_on_toe(toe, b);
+        out->ankle = mq_ankle_on_toe(toe, b);
         out->pitch = b;
         out->toe = -b; /* the toes stay flat on the ground */
         return;
     }
     float u = (phi - g->duty) / (1 - g->duty);
     float b = toe_roll_pitch(rig, g, plant_t + g->duty * T, side, toe, 1.0f);
-    sk_vec3 a0 = ankle_on_toe(toe, b);
+    sk_vec3 a0 = mq_ankle_on_toe(toe, b);
     float z1 = zp + stride;
     out->ankle = sk_vec3_make(x, a0.y + (MQ_ANKLE_Y - a0.y) * smooth01(u) + g->clearance * bump(u),
                     a0.z + (z1 - a0.z) * minjerk(u / 0.9f));
@@ -303,7 +205,7 @@ static void gait_foot(const mq_rig *rig, const mq_gait *g, float t, int side, mq
     /* Right after toe-off the foot is far behind: lift it (the knee folds)
      * rather than stretch the leg past its length. */
     sk_vec3 hip = gait_hip_joint(rig, g, t, side);
-    float reach = 0.97f * leg_length(rig);
+    float reach = 0.97f * mq_leg_length(rig);
     sk_vec3 d = sk_vec3_sub(out->ankle, hip);
     if (sk_vec3_length(d) > reach) {
         float h2 = d.x * d.x + d.z * d.z;
@@ -311,7 +213,7 @@ static void gait_foot(const mq_rig *rig, const mq_gait *g, float t, int side, mq
     }
 }
 
-static void pose_gait(const mq_rig *rig, const mq_gait *g, float t, mq_pose *p) {
+void mq_pose_gait(const mq_rig *rig, const mq_gait *g, float t, mq_pose *p) {
     float c = t / g->period;
     float fwd_l = cosf(2 * SKM_PI * c);
     float mid = g->run ? g->duty * 0.5f : (g->duty - 0.5f) * 0.5f;
@@ -323,8 +225,8 @@ static void pose_gait(const mq_rig *rig, const mq_gait *g, float t, mq_pose *p) 
     mq_leg_goal lg, rg;
     gait_foot(rig, g, t, 0, &lg);
     gait_foot(rig, g, t, 1, &rg);
-    pose_leg(rig, p, 0, &lg);
-    pose_leg(rig, p, 1, &rg);
+    mq_pose_leg(rig, p, 0, &lg);
+    mq_pose_leg(rig, p, 1, &rg);
 
     mq_upper u;
     memset(&u, 0, sizeof u);
@@ -343,7 +245,7 @@ static void pose_gait(const mq_rig *rig, const mq_gait *g, float t, mq_pose *p) 
         u.elbow[s] = g->elbow_base + g->elbow_swing * (0.5f + 0.5f * f);
         u.wrist[s] = 0.1f;
     }
-    pose_upper(p, &u);
+    mq_pose_upper(p, &u);
 }
 
 #define MQ_IDLE_T 3.0f
@@ -358,8 +260,8 @@ static void pose_idle(const mq_rig *rig, float t, mq_pose *p) {
                                  skm_quat_rot_z(0.025f * shift));
     mq_leg_goal lg = {sk_vec3_make(0.11f, MQ_ANKLE_Y, 0), 0, 0, sk_vec3_make(0.05f, 0, 1)};
     mq_leg_goal rg = {sk_vec3_make(-0.11f, MQ_ANKLE_Y, 0), 0, 0, sk_vec3_make(-0.05f, 0, 1)};
-    pose_leg(rig, p, 0, &lg);
-    pose_leg(rig, p, 1, &rg);
+    mq_pose_leg(rig, p, 0, &lg);
+    mq_pose_leg(rig, p, 1, &rg);
     mq_upper u;
     memset(&u, 0, sizeof u);
     u.spine_pitch = 0.01f;
@@ -375,7 +277,7 @@ static void pose_idle(const mq_rig *rig, float t, mq_pose *p) {
         u.elbow[s] = 0.15f + 0.03f * wave(t, MQ_IDLE_T, s ? 0.3f : 0.7f);
         u.wrist[s] = 0.12f;
     }
-    pose_upper(p, &u);
+    mq_pose_upper(p, &u);
 }
 
 static void pose_crouch(const mq_rig *rig, float t, mq_pose *p) {
@@ -386,8 +288,8 @@ static void pose_crouch(const mq_rig *rig, float t, mq_pose *p) {
                                  skm_quat_rot_z(0.02f * shift));
     mq_leg_goal lg = {sk_vec3_make(0.13f, MQ_ANKLE_Y, 0.02f), 0, 0, sk_vec3_make(0.35f, 0, 1)};
     mq_leg_goal rg = {sk_vec3_make(-0.13f, MQ_ANKLE_Y, 0.02f), 0, 0, sk_vec3_make(-0.35f, 0, 1)};
-    pose_leg(rig, p, 0, &lg);
-    pose_leg(rig, p, 1, &rg);
+    mq_pose_leg(rig, p, 0, &lg);
+    mq_pose_leg(rig, p, 1, &rg);
     mq_upper u;
     memset(&u, 0, sizeof u);
     u.spine_pitch = 0.22f;
@@ -402,16 +304,23 @@ static void pose_crouch(const mq_rig *rig, float t, mq_pose *p) {
         u.elbow[s] = 0.55f;
         u.wrist[s] = 0.2f;
     }
-    pose_upper(p, &u);
+    mq_pose_upper(p, &u);
 }
 
-typedef enum { MQ_CLIP_IDLE, MQ_CLIP_WALK, MQ_CLIP_RUN, MQ_CLIP_CROUCH, MQ_CLIP_COUNT } mq_clip_kind;
-static const char *const mq_clip_names[MQ_CLIP_COUNT] = {"idle", "walk", "run", "crouch"};
+typedef enum {
+    MQ_CLIP_IDLE, MQ_CLIP_WALK, MQ_CLIP_RUN, MQ_CLIP_CROUCH, MQ_CLIP_WALK_BACK, MQ_CLIP_STRAFE_L, MQ_CLIP_STRAFE_R,
+    MQ_CLIP_COUNT
+} mq_clip_kind;
+static const char *const mq_clip_names[MQ_CLIP_COUNT] = {"idle",      "walk",        "run",         "crouch",
+                                                          "walk_back", "strafe_left", "strafe_right"};
 
 static float clip_duration(mq_clip_kind k) {
     switch (k) {
     case MQ_CLIP_WALK: return mq_walk.period;
     case MQ_CLIP_RUN: return mq_run.period;
+    case MQ_CLIP_WALK_BACK: return MQ_WALK_BACK_T;
+    case MQ_CLIP_STRAFE_L:
+    case MQ_CLIP_STRAFE_R: return MQ_STRAFE_T;
     default: return MQ_IDLE_T;
     }
 }
@@ -419,9 +328,12 @@ static float clip_duration(mq_clip_kind k) {
 static void pose_at(const mq_rig *rig, mq_clip_kind k, float t, mq_pose *p) {
     for (int j = 0; j < J_COUNT; j++) p->rot[j] = sk_quat_identity();
     switch (k) {
-    case MQ_CLIP_WALK: pose_gait(rig, &mq_walk, t, p); break;
-    case MQ_CLIP_RUN: pose_gait(rig, &mq_run, t, p); break;
+    case MQ_CLIP_WALK: mq_pose_gait(rig, &mq_walk, t, p); break;
+    case MQ_CLIP_RUN: mq_pose_gait(rig, &mq_run, t, p); break;
     case MQ_CLIP_CROUCH: pose_crouch(rig, t, p); break;
+    case MQ_CLIP_WALK_BACK: mq_pose_walk_back(rig, t, p); break;
+    case MQ_CLIP_STRAFE_L: mq_pose_strafe(rig, t, 0, p); break;
+    case MQ_CLIP_STRAFE_R: mq_pose_strafe(rig, t, 1, p); break;
     default: pose_idle(rig, t, p); break;
     }
 }
