@@ -29,6 +29,7 @@
 #include "skelanim/anim/motor.h"
 #include "skelanim/anim/graph.h"
 #include "skelanim/anim/retarget.h"
+#include "skelanim/anim/mirror.h"
 /* ik, skinning, built-in content */
 #include "skelanim/ik/ik.h"
 #include "skelanim/skin/skinning.h"
