@@ -46,7 +46,7 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
 typedef struct locomote_args {
     const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver;
     cli_list clips, from;
-    double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3];
+    double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face;
     uint32_t size[2];
     int cycle;
     bool plain, procedural, side, backward, json, overlay;
@@ -171,6 +171,7 @@ static int cmd_locomote(int argc, char **argv) {
     }
     c.jump_at = a.jump;
     c.backward = a.backward;
+    c.face = (float)(a.face * M_PI / 180.0);
     c.point = point;
     c.point_at = sk_vec3_make((float)a.point[0], (float)a.point[1], (float)a.point[2]);
     int rc = 1;
@@ -247,6 +248,9 @@ static const cli_opt locomote_opts[] = {
      .help = "the ground path the character follows, metres"},
     {"--speed", CLI_REAL(locomote_args, speed), .meta = "M/S", .min = 1e-3, .max = 10, .dflt = "1.4",
      .help = "the cruise speed; the blend of the clips follows it"},
+    {"--face", CLI_REAL(locomote_args, face), .meta = "DEG", .min = -360, .max = 360, .dflt = "0",
+     .help = "the body's yaw against the path: 0 forward, 180 backward, 90 with the path to the character's left "
+             "(a sidestep), -90 to its right; give --clips with backward and sideways clips"},
     {"--turn-rate", CLI_REAL(locomote_args, turn_rate), .meta = "DEG/S", .min = 1e-3, .max = 3600, .dflt = "90",
      .help = "the fastest turn"},
     {"--fps", CLI_REAL(locomote_args, fps), .meta = "F", .min = 10, .max = 1000, .dflt = "60", .help = "simulation steps per second"},

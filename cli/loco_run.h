@@ -68,6 +68,8 @@ typedef struct loco_char {
     sk_ik_limit *limits;            /* the mannequin's leg and arm limits (procedural), else NULL: checked */
     double jump_at;                 /* procedural: jump at this time (s); < 0: never */
     bool backward;                  /* procedural: the path walked facing backward (yaw + 180 degrees) */
+    float face;                     /* the body's yaw relative to the path's (rad): 0 forward, pi backward,
+                                       pi/2 with the path to the character's left (a sidestep) */
     bool point;                     /* procedural: the right arm (else the only one) points at point_at */
     sk_vec3 point_at;               /* world */
     sk_ik_limit *arm_limits;        /* the mannequin's arm limits (procedural): applied when pointing */
