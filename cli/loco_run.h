@@ -149,4 +149,8 @@ typedef bool (*loco_frame_fn)(void *user, const loco_char *c, double t);
 bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg, double fps, double seconds,
                    loco_metrics *m, loco_frame_fn frame, void *user, bool *finished);
 
+/* skelanim bench locomotion's table of backward and sideways walks
+ * (cli/bench_locomotion_dir.c): JSON lines, 0 or 1 on a failed run. */
+int bl_table_dir(bool quick);
+
 #endif

@@ -120,6 +120,35 @@ cmp -s "$tmp/g_builtin.jsonl" "$tmp/g_g.json.jsonl" && fail "--graph FILE had no
 cmp -s "$tmp/g_builtin.jsonl" "$tmp/g_default.jsonl" || fail "the built-in machine is not the default"
 echo '{"machine": {"states": [{"name": "a", "clip": "idle"}]}}' >"$tmp/g_none.json"
 
+# Backward and sideways (--face) with the recommended clip set: the body's
+# yaw, read from the trace's planted feet (heel -> toe is the body's forward),
+# against the root's motion is the path's yaw minus DEG (180: facing away, 90:
+# the path on the character's left, -90 on its right); the same targets.
+for face in 180 90 -90; do
+  "$SK_CLI" locomote @mannequin --clips walk run walk_back strafe_left strafe_right --face "$face" --path "0,0 0,5" \
+    --speed 0.85 --trace "$tmp/f.jsonl" >"$tmp/out.txt" || { cat "$tmp/out.txt"; fail "--face $face"; }
+  check flat flat "$tmp/f.jsonl" placed || fail "metrics with --face $face"
+  python3 - "$tmp/f.jsonl" "$face" <<'EOF'
+import json, math, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+face = float(sys.argv[2])
+fx = fz = 0.0
+for r in rows:
+    for f in r["feet"]:
+        if f["stance"]:
+            dx, dz = f["toe"][0] - f["heel"][0], f["toe"][2] - f["heel"][2]
+            n = math.hypot(dx, dz); fx += dx / n; fz += dz / n
+mx, mz = rows[-1]["root"][0] - rows[0]["root"][0], rows[-1]["root"][2] - rows[0]["root"][2]
+assert math.hypot(mx, mz) > 4.5, (mx, mz)
+got = math.degrees(math.atan2(mx, mz) - math.atan2(fx, fz))
+d = (got - face + 180) % 360 - 180
+print("--face %g: the path %.1f degrees from the body's facing" % (face, got))
+assert abs(d) < 5, (got, face)
+EOF
+done
+"$SK_CLI" locomote @mannequin --face 400 >"$tmp/out.txt" 2>&1 && fail "--face 400 accepted"
+grep -q "outside \[-360, 360\]" "$tmp/out.txt" || { cat "$tmp/out.txt"; fail "--face 400 message"; }
+
 # The mesh course, built in code and through a .glb file: the same walk.
 "$SK_CLI" export-course "$tmp/course.glb" >/dev/null
 a=$("$SK_CLI" locomote @mannequin --terrain course --path "0,-1 0,11 4,11" --json)
@@ -165,6 +194,16 @@ for r in scen:
 c = cost[0]
 assert c["characters"] == 20 and c["frames"] == 10 and c["ns_per_character_min"] > 0 and c["rays_per_character_frame"] > 0
 print("bench locomotion: %d placed scenarios within the targets; cost %.0f ns per character" % (len(placed), c["ns_per_character_min"]))
+# the backward and sideways table (--quick: one speed per mode): 4 terrains x 3 modes
+dirs = [r for r in rows if r["bench"] == "locomotion_dir"]
+assert len(dirs) == 12, len(dirs)
+assert {r["terrain"] for r in dirs} == {"flat", "ramp:10", "stairs:0.17,0.28", "bumps:0.1,1"}
+assert sorted({r["mode"] for r in dirs}) == ["backward", "strafe_left", "strafe_right"]
+for r in dirs:
+    assert r["finished"] and r["slide_max_cm"] < 0.5 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1, r
+    assert r["ik_unreached"] == 0 and r["stance_runs"] >= 6, r
+    assert all(0.2 <= v <= 0.8 for v in r["stance_fraction"]), r
+print("bench locomotion: %d backward and sideways walks within the targets" % len(dirs))
 EOF
 
 # A rendered walk (GIF) and a PNG frame.
