@@ -1,6 +1,6 @@
 /* skelanim — the default character, built in code: a humanoid skeleton, a
  * skinned mesh of capsule-like limbs with smooth weights, and code-authored
- * idle, walk, run and crouch clips. Needs no file. */
+ * idle, walk, run, crouch, backward-walk and sidestep clips. Needs no file. */
 #ifndef SKELANIM_MANNEQUIN_H
 #define SKELANIM_MANNEQUIN_H
 
@@ -17,7 +17,10 @@ typedef struct sk_mannequin_desc {
 } sk_mannequin_desc;
 
 /* Builds the mannequin as an asset (one scene, one skinned mesh, clips
- * "idle", "walk", "run", "crouch"). desc may be NULL. */
+ * "idle", "walk" (1.4 m/s), "run" (3.5 m/s), "crouch", "walk_back" (1.1 m/s
+ * backward), "strafe_left" (0.85 m/s sidestep to the character's left, +X)
+ * and "strafe_right" (its mirror image), in that order; each locomotion clip
+ * is one cycle, looping, its root motion on the hips). desc may be NULL. */
 SK_API sk_result sk_mannequin_create(const sk_mannequin_desc *desc, const sk_allocator *alloc,
                                      sk_asset **out, sk_error *err);
 
