@@ -50,19 +50,19 @@ expect 5 speed 1.2500                                 # up: speed x1.25
 expect 6 mode cpu-lbs; expect 7 mode cpu-dqs          # c, d
 expect 8 skeleton on                                  # k
 expect 9 clip idle;    expect 9 time 0.0000           # 1: first clip
-expect 10 clip crouch                                 # shift-tab from the first: the last clip
-expect 11 camera 35.00                                # r: camera reset (framed on crouch)
+expect 10 clip strafe_right                           # shift-tab from the first: the last clip
+expect 11 camera 35.00                                # r: camera reset (framed on strafe_right)
 expect 12 camera 15.00                                # drag 50 px: azimuth -20 degrees
 d11=$(awk '$1 == "frame" && $2 == 11 { for (i = 1; i < NF; i++) if ($i == "camera") print $(i + 3) }' "$tmp/state.txt")
 d13=$(awk '$1 == "frame" && $2 == 13 { for (i = 1; i < NF; i++) if ($i == "camera") print $(i + 3) }' "$tmp/state.txt")
 awk -v a="$d11" -v b="$d13" 'BEGIN { exit !(b > 0.89 * a && b < 0.91 * a) }' || fail "wheel: distance $d11 -> $d13, expected x0.9"
 t13=$(field 13 target); t14=$(field 14 target)
 [[ "$t13" != "$t14" ]] || fail "pan did not move the camera target"
-expect 15 time 2.9667                                 # left from 0 wraps to the end of crouch (3 s)
+expect 15 time 0.5667                                 # left from 0 wraps to the end of strafe_right (0.6 s)
 # The title: clip, time, speed, pause, skinning path, frame time and its animation part.
 grep -q '^title skelanim view — @mannequin — clip walk 0.03/1.07 s ×1.00 — GPU skinning — [0-9.]* ms/frame (animation [0-9.]* ms)$' \
   "$tmp/state.txt" || fail "frame 1's window title"
-grep -q '^title .*clip crouch 2.97/3.00 s ×1.25 paused — CPU DQS — ' "$tmp/state.txt" || fail "last frame's window title"
+grep -q '^title .*clip strafe_right 0.57/0.60 s ×1.25 paused — CPU DQS — ' "$tmp/state.txt" || fail "last frame's window title"
 if "$SK_CLI" view @mannequin --frames 2 --keys nosuchkey 2>"$tmp/err.txt"; then fail "unknown key name accepted"; fi
 grep -q "unknown key name 'nosuchkey'" "$tmp/err.txt" || fail "no message for an unknown key"
 

@@ -104,7 +104,7 @@ static void test_mannequin_sample(void **st) {
     r = run("info @mannequin");
     free(last_stderr());
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "clips: 4"));
+    assert_non_null(strstr(r.out, "clips: 7"));
     free(r.out);
 }
 

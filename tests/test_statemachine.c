@@ -62,7 +62,7 @@ static void test_graph_errors(void **st) {
     expect_error(a, "[]", "expected an object");
     expect_error(a, "{\"parameters\": []}", "/machine: missing");
     expect_error(a, "{\"machine\": {\"states\": [{\"name\": \"a\", \"clip\": \"jog\"}]}}",
-                 "/machine/states/0/clip: no clip named 'jog' (clips: idle, walk, run, crouch)");
+                 "/machine/states/0/clip: no clip named 'jog' (clips: idle, walk, run, crouch, walk_back, strafe_left, strafe_right)");
     expect_error(a, "{\"machine\": {\"states\": [{\"name\": \"a\", \"clip\": \"idle\"}, {\"name\": \"a\", \"clip\": \"run\"}]}}",
                  "/machine/states/1/name: duplicate state name 'a'");
     expect_error(a, "{\"machine\": {\"initial\": \"b\", \"states\": [{\"name\": \"a\", \"clip\": \"idle\"}]}}",
