@@ -954,7 +954,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", cname);
     sk_transform *local = (sk_transform *)mem;
     sk_mat4 *model = (sk_mat4 *)(mem + need_pose);
-    sk_vec3 *desc = (sk_vec3 *)(mem + need_pose + need_model);
+    sk_vec3 *desc = (sk_vec3 *)(mem + need_pose + need_model + psz); /* after the doubles: aligned */
     /* Stepping: per leg the path the ankle travels about the hips
      * (prefix sums); each half of a cycle must carry each ankle at least a
      * quarter of the leg's length, so that standing still (whose poses all
@@ -962,7 +962,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
      * with a few steps between. Cycles are at most SK_ANALYSIS_MAX_GAIT_CYCLE
      * long (the slowest walks take under 2 s). */
     uint32_t lag_max = (uint32_t)(SK_ANALYSIS_MAX_GAIT_CYCLE * rate);
-    double *path = (double *)(mem + need_pose + need_model + dsz);
+    double *path = (double *)(mem + need_pose + need_model); /* 8-aligned: pose and model sizes are */
     float leg_len[SK_ANALYSIS_MAX_LEGS];
     sk_vec3 ankle_prev[SK_ANALYSIS_MAX_LEGS];
     for (uint32_t l = 0; l < leg_count; l++) {
