@@ -290,6 +290,11 @@ static int cmd_play(int argc, char **argv) {
     loco_setup setup = {0};
     setup.character = a.character;
     for (uint32_t i = 0; i < a.clips.n; i++) setup.clips[setup.nclips++] = a.clips.v[i];
+    /* The mannequin drives with its whole clip set: backward and sideways
+     * too, through the direction blend (docs/locomotion.md). */
+    static const char *const mannequin_set[] = {"walk", "run", "walk_back", "strafe_left", "strafe_right"};
+    if (!a.clips.n && !a.procedural && !strcmp(a.character, SK_CLI_MANNEQUIN))
+        for (uint32_t i = 0; i < 5; i++) setup.clips[setup.nclips++] = mannequin_set[i];
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale, setup.procedural = a.procedural;
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;
@@ -359,7 +364,8 @@ static const cli_opt play_opts[] = {
     {"--acceleration", CLI_REAL(play_args, acceleration), .meta = "M/S2", .min = 0.05, .max = 100, .dflt = "2",
      .help = "speeding up and braking, as the path follower"},
     {"--clips", CLI_LIST_OF(CLI_KIND_STRING, play_args, clips, CLI_GREEDY), .meta = "NAME...",
-     .max_count = LOCO_MAX_CLIPS, .help = "the cyclic clips to analyse and blend by speed", .dflt_text = "walk run"},
+     .max_count = LOCO_MAX_CLIPS, .help = "the cyclic clips to analyse and blend by speed and direction",
+     .dflt_text = "walk run; the mannequin: walk run walk_back strafe_left strafe_right"},
     {"--idle", CLI_STRING(play_args, idle), .meta = "NAME", .help = "the idle clip", .dflt_text = "idle, when there is one"},
     {"--graph", CLI_STRING(play_args, graph), .meta = "FILE|builtin|none",
      .help = "the state machine deciding idle or locomotion, as locomote --graph",

@@ -122,9 +122,9 @@ cat >"$tmp/pad.txt" <<'EOF'
 EOF
 check_run pad "$tmp/pad.txt"
 
-# --- the panel (Dear ImGui): scripted clicks toggle its checkboxes, F1 hides it;
+# --- the panel (a 480x480 window: the mannequin's five clips' weights make it taller than 360) (Dear ImGui): scripted clicks toggle its checkboxes, F1 hides it;
 # in view it draws in its rectangle (270 pixels wide at (8, 8)) and nowhere else
-xvfb "$SK_CLI" play @mannequin --frames 20 --size 480x360 --json >"$tmp/panel0.json" || fail "play with the panel failed"
+xvfb "$SK_CLI" play @mannequin --frames 20 --size 480x480 --json >"$tmp/panel0.json" || fail "play with the panel failed"
 if grep -q '"built":false' "$tmp/panel0.json"; then
   sk_missing_part "skelanim was built without the panel (SK_PANEL, Debian: libimgui-dev): no panel to test"
 else
@@ -136,11 +136,11 @@ c = lambda r: (round(r[0] + 9), round(r[1] + r[3] / 2))
 print(*c(it["show_footsteps"]), *c(it["show_path"]))' "$tmp/panel0.json")
   printf '0.2 click %s %s\n0.4 click %s %s\n0.6 click %s %s\n0.8 click %s %s\n1.0 quit\n' \
     "$fx" "$fy" "$px" "$py" "$px" "$py" "$px" "$py" >"$tmp/clicks.txt"
-  xvfb "$SK_CLI" play @mannequin --script "$tmp/clicks.txt" --size 480x360 --json >"$tmp/clicks.json" || fail "clicks"
+  xvfb "$SK_CLI" play @mannequin --script "$tmp/clicks.txt" --size 480x480 --json >"$tmp/clicks.json" || fail "clicks"
   grep -q '"show_footsteps":true,"show_keytimes":false,"show_weights":false,"show_path":true' "$tmp/clicks.json" ||
     { cat "$tmp/clicks.json"; fail "one click on footsteps and three on path did not leave both checked"; }
   printf '0.2 click %s %s\n0.5 key f1 down\n0.5 key f1 up\n0.7 click %s %s\n1.0 quit\n' "$fx" "$fy" "$fx" "$fy" >"$tmp/f1.txt"
-  xvfb "$SK_CLI" play @mannequin --script "$tmp/f1.txt" --size 480x360 --json >"$tmp/f1.json" || fail "f1"
+  xvfb "$SK_CLI" play @mannequin --script "$tmp/f1.txt" --size 480x480 --json >"$tmp/f1.json" || fail "f1"
   grep -q '"visible":false,"show_footsteps":true,' "$tmp/f1.json" ||
     { cat "$tmp/f1.json"; fail "F1 did not hide the panel, or a click went through the hidden panel"; }
   [[ -n "${SK_PNG_DIFF:-}" && -x "$SK_PNG_DIFF" ]] || sk_missing "no sk_png_diff helper (tests/png_diff.c needs libpng)"
