@@ -96,6 +96,13 @@ bool play_script_load(const char *path, play_script *s) {
         fprintf(stderr, "skelanim: play: --script %s: cannot read\n", path);
         return false;
     }
+    bool ok = play_script_read(f, path, s);
+    fclose(f);
+    return ok;
+}
+
+bool play_script_read(FILE *f, const char *path, play_script *s) {
+    memset(s, 0, sizeof *s);
     char line[512];
     uint32_t cap = 0, ln = 0;
     bool ok = true;
@@ -132,7 +139,6 @@ bool play_script_load(const char *path, play_script *s) {
             s->uses_pad |= ev.kind == PLAY_EV_AXIS || ev.kind == PLAY_EV_BUTTON;
         }
     }
-    fclose(f);
     if (!ok) play_script_free(s);
     return ok;
 }
@@ -340,6 +346,10 @@ bool play_script_load(const char *path, play_script *s) {
     memset(s, 0, sizeof *s);
     fprintf(stderr, "skelanim: play: --script %s: this skelanim was built without SDL2\n", path);
     return false;
+}
+bool play_script_read(FILE *f, const char *path, play_script *s) {
+    (void)f;
+    return play_script_load(path, s);
 }
 void play_script_free(play_script *s) { memset(s, 0, sizeof *s); }
 bool play_input_open(play_input *in, const play_script *s, sk_error *err) {

@@ -21,6 +21,7 @@
 #ifndef SK_CLI_PLAY_INPUT_H
 #define SK_CLI_PLAY_INPUT_H
 
+#include <stdio.h>
 #include "skelanim.h"
 
 typedef enum play_ev_kind { PLAY_EV_KEY, PLAY_EV_BUTTON, PLAY_EV_AXIS, PLAY_EV_CLICK, PLAY_EV_DRAG, PLAY_EV_QUIT } play_ev_kind;
@@ -43,6 +44,8 @@ typedef struct play_script {
 /* Reads and checks a script (names, numbers, order); false after printing
  * "skelanim: play: FILE:LINE: ..." */
 bool play_script_load(const char *path, play_script *s);
+/* The same from an open stream (name: for the messages). */
+bool play_script_read(FILE *f, const char *name, play_script *s);
 void play_script_free(play_script *s);
 
 /* What the player asks for this frame, relative to the camera. */
