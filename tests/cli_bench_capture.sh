@@ -64,7 +64,10 @@ for fr in frames:
         prev[f["leg"]] = {"heel": h, "toe": t}
 ref = fast / low
 assert abs(low - m["skate_frames"]) <= 2, (low, m["skate_frames"])  # the trace rounds to 0.01 mm
-assert abs(ref - m["skate"]) < 1e-3, (ref, m["skate"])
+# a planted foot stands on its lower point: heel and toe often at one height, where the
+# trace's rounding may pick the other point (and a speed at the threshold may round over it):
+# two leg-frames either way
+assert abs(ref - m["skate"]) <= 2.5 / low, (ref, m["skate"], low)
 assert m["path_finished"] and all(math.isfinite(v) for v in m["end"]), m
 print("locomote --from: skate %.4f over %d leg-frames, the trace's %.4f" % (m["skate"], low, ref))
 PY
@@ -95,10 +98,9 @@ for r in scen:
 # the limits, computed here from the rows; OPEN: (character, gait, limit) -> bound (see the top)
 OPEN = {
     ("mannequin", "walk", "stance"): 0.25, ("mannequin", "walk", "skate"): 0.22,
-    ("mannequin", "run", "slide"): 2.0, ("mannequin", "run", "contact"): 2.5, ("mannequin", "run", "penetration"): 2.5,
-    ("CesiumMan", "walk", "slide"): 1.8, ("CesiumMan", "walk", "contact"): 3.0, ("CesiumMan", "walk", "penetration"): 3.0,
-    ("CesiumMan", "walk", "stance"): 0.18, ("CesiumMan", "walk", "skate"): 0.24,
-    ("CesiumMan", "run", "slide"): 2.5, ("CesiumMan", "run", "contact"): 3.0, ("CesiumMan", "run", "penetration"): 3.0,
+    ("mannequin", "run", "slide"): 1.2,
+    ("CesiumMan", "walk", "slide"): 1.5, ("CesiumMan", "walk", "stance"): 0.18, ("CesiumMan", "walk", "skate"): 0.24,
+    ("CesiumMan", "run", "slide"): 2.2,
 }
 bad, opened = [], []
 def judge(r, limit, value, floor, text, name):

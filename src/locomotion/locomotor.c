@@ -74,7 +74,7 @@ typedef struct leg_rt {
     uint32_t hip, knee, ankle, tip_joint; /* tip_joint: toe or ankle */
     sk_vec3 heel_pt, toe_pt;
     float length;                        /* rest hip-knee + knee-ankle (m) */
-    float heel_ground, toe_ground;       /* weighted over the motions at create */
+    float heel_ground, toe_ground;       /* unweighted mean over the motions (the weights' fallback) */
     sk_footstep from, to;
     double prev_ct;
     /* ray cache for the prediction */
@@ -867,11 +867,31 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     sk_vec3 heel_c = skm_quat_rotate(A->cinv, sk_vec3_sub(heel_w, A->cpos));
     sk_vec3 toe_c = skm_quat_rotate(A->cinv, sk_vec3_sub(toe_w, A->cpos));
     sk_vec3 ank_c = skm_quat_rotate(A->cinv, sk_vec3_sub(pos_of(L, g->ankle), A->cpos));
-    float hh = heel_c.y - g->heel_ground, th = toe_c.y - g->toe_ground;
+    /* The heel's and toe's ground heights of the blended pose: each
+     * motion's (its lowest over the cycle) weighted as the motions are. A
+     * run's toe or heel may never come as low as the walk's (a forefoot
+     * strike); an unweighted mean tilted the walk's balance toward a foot
+     * standing on its heel with its toe in the air. */
+    float hg = 0, tg = 0, ws = 0;
+    for (uint32_t i = 0; i < L->n; i++) {
+        float w = L->weights[i];
+        if (!(w > 0)) continue;
+        const sk_leg_analysis *la = &sk_motion_group_motion(L->d.group, i)->legs[l];
+        hg += w * la->heel_ground, tg += w * la->toe_ground, ws += w;
+    }
+    if (ws > 1e-6f) hg /= ws, tg /= ws;
+    else hg = g->heel_ground, tg = g->toe_ground;
+    float hh = heel_c.y - hg, th = toe_c.y - tg;
     float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
     float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
     sk_vec3 fb_c = sk_vec3_add(sk_vec3_scale(heel_c, 1 - bal),
                                sk_vec3_scale(sk_vec3_sub(toe_c, lb->foot_direction), bal));      /* (11) */
+    /* Planted, the foot's lower point is on the ground: the balance's mix
+     * of heel and toe heights is, for a flat foot, either of them; for a
+     * foot the clips hold tilted (a blend whose motions' grounds disagree:
+     * a run whose toe never comes as low as its heel) it put the lower
+     * point under the ground. */
+    if (!in_air) fb_c.y = fminf(heel_c.y, toe_c.y);
     /* F carries the footbase's height in flight ((58) adds the clips'
      * lift), so the ankle keeps its offset from the clip's footbase. */
     if (in_air) {
