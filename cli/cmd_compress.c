@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,10 @@ typedef struct clip_row {
     bool compressed;
     char why[256];
     sk_compress_stats st;
+    uint32_t in_frames;   /* the file's clip: its frames (largest key count) */
+    double in_fps;        /* its own key rate, or its mean key rate when its keys are not uniform */
+    bool in_uniform;      /* its keys are uniform (sk_clip_key_rate) */
+    const char *rate_change; /* what became of the rate (rate_*) */
     double keys_bytes; /* a clip kept as keys: its record size */
     double seconds;     /* wall clock */
     double cpu_seconds; /* the compressing thread's CPU time */
@@ -46,6 +51,24 @@ typedef struct crun {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* What became of a clip's rate, in the table's notes and the JSON's "rate_change". */
+static const char rate_none[] = "none", rate_fps[] = "downsampled to --fps",
+                  rate_fps_above[] = "kept at its own rate (--fps is above it)",
+                  rate_irregular[] = "uniform frames from irregular keys";
+
+/* The file's clip: its frames (largest key count) and rate (its own, else
+ * its mean key rate). */
+static void clip_input(const sk_clip *c, uint32_t *frames, double *fps) {
+    uint32_t n = 1;
+    for (uint32_t k = 0; k < sk_clip_track_count(c); k++) {
+        sk_track_info ti;
+        if (sk_clip_track_info(c, k, &ti) && ti.key_count > n) n = ti.key_count;
+    }
+    double own = sk_clip_key_rate(c), dur = sk_clip_duration(c);
+    *frames = n;
+    *fps = own > 0.0 ? own : n > 1 && dur > 0.0 ? (double)(n - 1) / dur : 0.0;
+}
+
 static void job_compress(crun *R, job *J) {
     sk_asset *a = NULL;
     sk_error err = {0};
@@ -68,7 +91,14 @@ static void job_compress(crun *R, job *J) {
         snprintf(row->name, sizeof row->name, "%s", sk_clip_name(src));
         double t0 = cli_now(), c0 = cli_thread_cpu_now();
         sk_clip *res = NULL;
-        if (R->fps > 0.0) {
+        clip_input(src, &row->in_frames, &row->in_fps);
+        double own = sk_clip_key_rate(src);
+        row->in_uniform = own > 0.0;
+        row->rate_change = own > 0.0 ? rate_none : rate_irregular;
+        /* --fps never raises a clip's rate: above its own key rate the clip is compressed as it is */
+        if (R->fps > 0.0 && own > 0.0 && R->fps > own * (1.0 + 1e-3)) row->rate_change = rate_fps_above;
+        else if (R->fps > 0.0) {
+            row->rate_change = rate_fps;
             r = sk_clip_resample_limited(src, a->skeleton, R->fps, R->opt.max_work, NULL, &res, &err);
             if (r == SK_ERR_UNSUPPORTED) r = SK_OK, res = NULL; /* kept as it is */
             else if (r != SK_OK) {
@@ -281,8 +311,8 @@ static int cmd_compress(int argc, char **argv) {
         double raw = 0, packed = 0, secs = 0, cpu = 0, mx = 0;
         uint32_t clips = 0, kept = 0;
         if (!json)
-            printf("%-22s %-18s %7s %12s %10s %7s %9s %9s %8s\n", "file", "clip", "frames", "raw B", "packed B", "ratio",
-                   "max cm", "p99 cm", "ms");
+            printf("%-22s %-18s %11s %11s %12s %10s %7s %9s %9s %8s\n", "file", "clip", "fps", "frames", "raw B", "packed B",
+                   "ratio", "max cm", "p99 cm", "ms");
         for (size_t i = 0; i < np; i++) {
             job *J = &R.jobs[i];
             if (!J->ok) {
@@ -308,6 +338,14 @@ static int cmd_compress(int argc, char **argv) {
                     if (row->compressed) {
                         cJSON_AddNumberToObject(o, "frames", row->st.frames);
                         cJSON_AddItemToObject(o, "fps", cli_num(row->st.sample_rate));
+                        cJSON_AddNumberToObject(o, "input_frames", row->in_frames);
+                        cJSON_AddItemToObject(o, "input_fps", cli_num(row->in_fps));
+                        cJSON_AddBoolToObject(o, "input_uniform", row->in_uniform);
+                        cJSON_AddNumberToObject(o, "output_frames", row->st.frames);
+                        cJSON_AddItemToObject(o, "output_fps", cli_num(row->st.sample_rate));
+                        cJSON_AddStringToObject(o, "rate_change", row->rate_change);
+                        cJSON_AddNumberToObject(o, "segment_frames", row->st.segment_len);
+                        cJSON_AddNumberToObject(o, "raw_frames", row->st.input_frames);
                         cJSON_AddNumberToObject(o, "raw_bytes", row->st.raw_bytes);
                         cJSON_AddNumberToObject(o, "compressed_bytes", cb);
                         cJSON_AddItemToObject(o, "ratio", cli_num(row->st.raw_bytes / cb));
@@ -316,6 +354,10 @@ static int cmd_compress(int argc, char **argv) {
                         cJSON_AddNumberToObject(o, "animated_tracks", row->st.animated_tracks);
                         cJSON_AddNumberToObject(o, "constant_tracks", row->st.constant_tracks);
                     } else {
+                        cJSON_AddNumberToObject(o, "input_frames", row->in_frames);
+                        cJSON_AddItemToObject(o, "input_fps", cli_num(row->in_fps));
+                        cJSON_AddBoolToObject(o, "input_uniform", row->in_uniform);
+                        cJSON_AddStringToObject(o, "rate_change", row->rate_change);
                         cJSON_AddNumberToObject(o, "keys_bytes", cb);
                         cJSON_AddStringToObject(o, "reason", row->why);
                     }
@@ -329,9 +371,20 @@ static int cmd_compress(int argc, char **argv) {
                     }
                     cJSON_Delete(o);
                 } else if (row->compressed) {
-                    printf("%-22.22s %-18.18s %7u %12.0f %10.0f %7.2f %9.5f %9.5f %8.1f\n", J->stem, row->name,
-                           row->st.frames, row->st.raw_bytes, cb, row->st.raw_bytes / cb, row->st.max_error_cm,
-                           row->st.p99_error_cm, 1e3 * row->seconds);
+                    /* the rate and frame count, input -> stored where they differ */
+                    char fps[32], frames[32], note[96] = "";
+                    if (fabs(row->st.sample_rate - row->in_fps) > 1e-3 * row->in_fps)
+                        snprintf(fps, sizeof fps, "%.4g->%.4g", row->in_fps, row->st.sample_rate);
+                    else snprintf(fps, sizeof fps, "%.4g", row->st.sample_rate);
+                    if (row->st.frames != row->in_frames) snprintf(frames, sizeof frames, "%u->%u", row->in_frames, row->st.frames);
+                    else snprintf(frames, sizeof frames, "%u", row->st.frames);
+                    if (row->rate_change != rate_none && row->rate_change != rate_fps)
+                        snprintf(note, sizeof note, "  (%s)", row->rate_change);
+                    if (row->st.segment_len != 16)
+                        snprintf(note + strlen(note), sizeof note - strlen(note), "  (segments of %u frames)", row->st.segment_len);
+                    printf("%-22.22s %-18.18s %11s %11s %12.0f %10.0f %7.2f %9.5f %9.5f %8.1f%s\n", J->stem, row->name, fps,
+                           frames, row->st.raw_bytes, cb, row->st.raw_bytes / cb, row->st.max_error_cm, row->st.p99_error_cm,
+                           1e3 * row->seconds, note);
                 } else {
                     printf("%-22.22s %-18.18s   kept as keys (%10.0f B): %s\n", J->stem, row->name, cb, row->why);
                 }
@@ -366,7 +419,7 @@ static const cli_opt compress_opts[] = {
     {"--scale", CLI_REAL(compress_args, scale), .meta = "M", .min = CLI_SCALE_MIN, .max = CLI_SCALE_MAX, .dflt = "1",
      .help = "metres per unit of the inputs, 0.056444 for CMU .bvh"},
     {"--fps", CLI_REAL(compress_args, fps), .meta = "N", .min = 0.01, .max = 1e4,
-     .help = "resample each clip at N frames per second first", .dflt_text = "as it is"},
+     .help = "resample each clip at N frames per second first (never above its own key rate)", .dflt_text = "as it is"},
     {"--max-work", CLI_REAL(compress_args, max_work), .meta = "N", .min = 1, .max = 1e12,
      .help = "the most frame-tracks (frames x tracks) one clip may be sampled at",
      .dflt_text = "64 per value the clip stores, at least 2^20"},

@@ -20,8 +20,8 @@
  *    puts frame k at k / rate, which drifts from the input's key k (by up
  *    to about 2e-7 s on the longest clips), and at the input's keys the
  *    error measured 0.010014 cm at most (60_04_scaled, 120 fps).
- * The number of clips checked is asserted (21 per rate, 20 floors at 24 fps:
- * see 01_01 below); under CI=true a missing shared file fails the test
+ * The number of clips checked is asserted (21 per rate, 21 floors at each);
+ * under CI=true a missing shared file fails the test
  * (tests/support.h).
  *
  * Under a sanitizer (the SK_SANITIZE=ON Debug build: AddressSanitizer and
@@ -62,9 +62,9 @@ enum { MOCAP_CLIPS = 21, SANITIZED_120 = 3 };
  * sanitizers) with SK_FLOOR_TABLE=1 in the environment; it prints this table
  * with the new figures, measured less 1 %, ready to paste.
  *
- * 01_01 at 24 fps has no floor (0): its 24 fps figure is expected to change
- * with a planned fix, so it is left out on purpose; its error is still
- * checked. (Today it is stored at its input's 24 fps, 551 frames: 11.364:1.)
+ * 01_01 at 24 fps: its floor was left out while the compressor could store
+ * a clip above its input's rate; it never does now (test_compress_rate.c),
+ * and 01_01 is stored at its input's 24 fps, 551 frames: 11.364:1.
  * short_clip: one of the three shortest clips, the ones a sanitizer build
  * checks at 120 fps too. */
 static const struct floor_row {
@@ -72,7 +72,7 @@ static const struct floor_row {
     double floor120, floor24;
     bool short_clip;
 } FLOORS[MOCAP_CLIPS] = {
-    {"01_01", 13.56, 0, false},            /* 13.703, 11.364 (no floor) */
+    {"01_01", 13.56, 11.25, false},        /* 13.703, 11.364 */
     {"02_01", 12.09, 9.50, true},          /* 12.221, 9.598 */
     {"05_06", 11.41, 9.35, false},         /* 11.535, 9.451 */
     {"07_01_fbx2bvh", 14.80, 11.71, true}, /* 14.957, 11.835 */
@@ -228,20 +228,19 @@ static void test_compress_floors(void **state) {
            checked[0], floors[0], packed[0] > 0 ? raw[0] / packed[0] : 0.0, checked[1], floors[1],
            packed[1] > 0 ? raw[1] / packed[1] : 0.0, below, worst[0], worst[1], over);
     if (table) {
-        printf("/* the measured ratios less 1 %%, for FLOORS (01_01 at 24 fps: none) */\n");
+        printf("/* the measured ratios less 1 %%, for FLOORS */\n");
         for (int i = 0; i < MOCAP_CLIPS; i++) {
-            bool none24 = !strcmp(FLOORS[i].clip, "01_01");
             double f120 = floor(got[i][0].ratio * FLOOR_MARGIN * 100.0) / 100.0,
-                   f24 = none24 ? 0.0 : floor(got[i][1].ratio * FLOOR_MARGIN * 100.0) / 100.0;
-            printf("    {\"%s\", %.2f, %.2f, %s}, /* %.3f, %.3f%s */\n", FLOORS[i].clip, f120, f24,
-                   FLOORS[i].short_clip ? "true" : "false", got[i][0].ratio, got[i][1].ratio, none24 ? " (no floor)" : "");
+                   f24 = floor(got[i][1].ratio * FLOOR_MARGIN * 100.0) / 100.0;
+            printf("    {\"%s\", %.2f, %.2f, %s}, /* %.3f, %.3f */\n", FLOORS[i].clip, f120, f24,
+                   FLOORS[i].short_clip ? "true" : "false", got[i][0].ratio, got[i][1].ratio);
         }
     }
     const int want120 = all ? MOCAP_CLIPS : SANITIZED_120;
     assert_int_equal(checked[0], want120);
     assert_int_equal(floors[0], want120);
     assert_int_equal(checked[1], MOCAP_CLIPS);
-    assert_int_equal(floors[1], MOCAP_CLIPS - 1);
+    assert_int_equal(floors[1], MOCAP_CLIPS);
     assert_int_equal(below, 0);
     assert_int_equal(over, 0);
 }

@@ -168,7 +168,8 @@ static void ctx_free(ctx *c) {
 
 /* The clip's own key rate when every track's keys are uniform at one rate,
  * at multiples of the period (the first key may come later than 0); else 0. */
-static double own_rate(const sk_clip *clip) {
+double sk_clip_key_rate(const sk_clip *clip) {
+    if (!clip || clip->kind != SK_CLIP_KEYS) return 0.0;
     double period = 0.0;
     for (uint32_t i = 0; i < clip->track_count; i++) {
         const sk_track *t = &clip->tracks[i];
@@ -183,6 +184,18 @@ static double own_rate(const sk_clip *clip) {
         else if (fabs(p - period) > 1e-4 * period) return 0.0;
     }
     return period > 0.0 ? 1.0 / period : 0.0;
+}
+
+/* The input's frames (the largest key count of its tracks, at least 1) and
+ * its rate: its own key rate, or (frames - 1) / duration when its keys are
+ * not uniform (0 for a single frame). */
+static void input_size(const sk_clip *clip, double own, uint32_t *frames, double *rate) {
+    uint32_t n = 1;
+    for (uint32_t i = 0; i < clip->track_count; i++)
+        if (clip->tracks[i].key_count > n) n = clip->tracks[i].key_count;
+    double dur = sk_clip_duration(clip);
+    *frames = n;
+    *rate = own > 0.0 ? own : n > 1 && dur > 0.0 ? (double)(n - 1) / dur : 0.0;
 }
 
 double sk_clip_work_limit(const sk_clip *clip) {
@@ -404,7 +417,8 @@ static void result_stats(const ctx *c, const sk_clip *out, sk_compress_stats *st
         for (uint32_t i = 0; i < c->T; i++) has = has || c->tr[i].joint == j;
         tracked += has;
     }
-    st->raw_bytes = 40.0 * tracked * c->N;
+    st->raw_bytes = 40.0 * tracked * st->input_frames; /* the input's own keys, whatever rate is stored */
+    st->segment_len = c->L;
     st->frames = c->N;
     st->sample_rate = c->rate;
     st->animated_tracks = c->A;
@@ -465,18 +479,39 @@ sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_compress: option out of range");
     sk_compress_stats st;
     memset(&st, 0, sizeof st);
+    double own = sk_clip_key_rate(clip);
+    st.input_uniform = own > 0.0;
+    input_size(clip, own, &st.input_frames, &st.input_rate);
+    /* The rate: the one asked for, else the clip's own key rate and never
+     * more (a rate above it would store frames the input does not have and
+     * hide the motion's difficulty in a larger raw size); only a clip
+     * without a rate of its own climbs the ladder. At a fixed rate, where
+     * the error cannot be met even at the highest bit rates, shorter
+     * segments follow (their ranges and dropped components fit fast motion:
+     * see docs/compression.md), unless the caller fixed the length. */
     double rates[4] = {o.sample_rate, 0, 0, 0};
     int nr = 1;
+    bool fixed = true;
     if (o.sample_rate == 0.0) {
-        double own = own_rate(clip);
-        if (own > 0.0 && own <= 1e4) rates[0] = own, rates[1] = 2 * own, rates[2] = 4 * own, nr = 3;
-        else rates[0] = 30.0, rates[1] = 60.0, rates[2] = 120.0, rates[3] = 240.0, nr = 4;
+        if (own > 0.0 && own <= 1e4) rates[0] = own;
+        else rates[0] = 30.0, rates[1] = 60.0, rates[2] = 120.0, rates[3] = 240.0, nr = 4, fixed = false;
     }
+    const uint32_t lens[5] = {o.segment_len ? o.segment_len : 16u, 8u, 4u, 2u, 1u};
+    const int nl = fixed && !o.segment_len ? 5 : 1;
     sk_result r = SK_ERR_UNSUPPORTED;
-    for (int i = 0; i < nr; i++) {
-        r = compress_at(clip, s, &o, rates[i], simd, alloc, out, &st, err);
-        if (r != SK_ERR_UNSUPPORTED) break;
-    }
+    for (int i = 0; i < nr && r == SK_ERR_UNSUPPORTED; i++)
+        for (int l = 0; l < nl; l++) {
+            sk_compress_options ol = o;
+            ol.segment_len = lens[l];
+            r = compress_at(clip, s, &ol, rates[i], simd, alloc, out, &st, err);
+            if (r != SK_ERR_UNSUPPORTED) break;
+        }
+    if (r == SK_ERR_UNSUPPORTED && fixed)
+        r = sk_error_set(err, SK_ERR_UNSUPPORTED,
+                         "compress: clip '%s': the error cannot be met at %s %g frames/s (the highest bit rates, "
+                         "segments of %u%s frames); it is not stored at a higher rate than its input's",
+                         sk_clip_name(clip), o.sample_rate > 0.0 ? "the requested" : "its own", rates[0], lens[0],
+                         nl > 1 ? " down to 1" : "");
     if (r == SK_OK && stats) *stats = st;
     return r;
 }

@@ -173,7 +173,9 @@ static void check_errors(ctx *c, check *k, uint32_t nb) {
 /* The batch's errors into errs and mx; where a sample's worst joint is
  * above the threshold, the bit rates of the tracks on that joint's chain
  * raised by one in the segments of the sample's two frames (once per round
- * each; stuck where one is at the highest already). */
+ * each; a track at the highest rate already is passed over, and the round is
+ * stuck only where no track on the chain rose: bits are spent where the
+ * check fails before the attempt is given up). */
 static void check_raise(ctx *c, check *k, uint32_t nb) {
     const sk_skeleton *s = c->s;
     for (uint32_t i = 0; i < nb; i++) {
@@ -188,17 +190,19 @@ static void check_raise(ctx *c, check *k, uint32_t nb) {
         if (worst == UINT32_MAX) continue;
         k->fail = true;
         uint32_t segs[2] = {k->bk[i] / c->L, (k->bk[i] + (k->bh[i] != 0)) / c->L};
+        bool rose = false;
         for (int32_t j = (int32_t)worst; j >= 0; j = s->parents[j])
             for (uint32_t a = 0; a < c->A; a++) {
                 if (c->tr[c->anim[a]].joint != (uint32_t)j) continue;
                 for (int q = 0; q < 2; q++) {
                     size_t at = (size_t)segs[q] * c->A + a;
+                    if (k->bump[at] == 1) rose = true; /* raised this round already */
                     if (k->bump[at]) continue;
-                    k->bump[at] = 1;
-                    if (c->level[at] + 1u < SK_CC_LEVELS) c->level[at]++;
-                    else k->stuck = true;
+                    if (c->level[at] + 1u < SK_CC_LEVELS) c->level[at]++, k->bump[at] = 1, rose = true;
+                    else k->bump[at] = 2; /* at the highest rate */
                 }
             }
+        if (!rose) k->stuck = true;
     }
 }
 
@@ -272,7 +276,7 @@ sk_result sk_cs_output(ctx *c, double upm, sk_clip **out, sk_compress_stats *st,
         }
         sk_clip_destroy(res);
         res = NULL;
-        if (k.stuck || round > 30) {
+        if (k.stuck || round > 60) {
             r = sk_error_set(err, SK_ERR_UNSUPPORTED, "compress: clip '%s': the error cannot be met at %g frames/s",
                              sk_clip_name(clip), (double)c->rate);
             break;

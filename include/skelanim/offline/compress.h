@@ -10,9 +10,15 @@
  * track range-reduced per clip and per segment and quantised with a bit rate
  * chosen per track and segment against the model-space error (a parent's
  * error moves its children), frames laid out in playback order. The
- * compressor checks its result by sampling it at every frame and halfway
- * between frames; it raises bit rates until every sample is within the
- * error. docs/compression.md has the measurements. */
+ * compressor checks its result by sampling it at every frame and between
+ * frames; it raises bit rates until every sample is within the error.
+ *
+ * It never stores more frames per second than its input has: a clip whose
+ * keys are uniform is stored at that key rate (or the rate asked for); where
+ * the error cannot be met there even at the highest bit rates, it tries
+ * shorter segments (more range and dropped-component bytes, the same rate)
+ * and then fails with SK_ERR_UNSUPPORTED rather than raise the rate.
+ * docs/compression.md has the measurements. */
 #ifndef SKELANIM_COMPRESS_H
 #define SKELANIM_COMPRESS_H
 
@@ -26,8 +32,14 @@ typedef struct sk_compress_options {
     double error_cm;        /* largest error allowed, cm; 0 = 0.01 */
     double shell_cm;        /* virtual vertex distance, cm; 0 = 3 */
     double metres_per_unit; /* of the clip's positions; 0 = 1 (metres) */
-    double sample_rate;     /* frames per second; 0 = the clip's own (uniform) key rate, else 60/120/240 until the error holds */
-    uint32_t segment_len;   /* frames per segment; 0 = 16 */
+    /* Frames per second; 0 = the clip's own key rate (sk_clip_key_rate) when
+     * its keys are uniform, never more; a clip without one (keys at irregular
+     * times, CUBICSPLINE or STEP) is stored at 30, 60, 120 or 240, the first
+     * that holds the error. A rate given here is used as it is. */
+    double sample_rate;
+    /* Frames per segment; 0 = 16, then 8, 4, 2 and 1 where the error cannot
+     * be met with 16 (fast motion: see docs/compression.md). */
+    uint32_t segment_len;
     /* The most work one attempt may do, in frame-tracks (frames sampled x
      * max(tracks, joints)); 0 = sk_clip_work_limit(clip). A clip whose
      * frames at a tried rate would pass it fails with SK_ERR_LIMIT and a
@@ -46,14 +58,27 @@ typedef struct sk_compress_options {
 SK_API double sk_clip_work_limit(const sk_clip *clip);
 
 typedef struct sk_compress_stats {
-    double raw_bytes;        /* 10 float32 per joint with a track per frame (ACL's raw size) */
+    /* The input's own keys as ACL counts raw data: 10 float32 per joint with
+     * a track per input frame (40 x joints x input_frames), whatever rate the
+     * result is stored at; the ratio is raw_bytes / compressed_bytes. */
+    double raw_bytes;
     size_t compressed_bytes; /* the blob (sk_clip_compressed_data) */
-    uint32_t frames;
-    double sample_rate;
+    uint32_t frames;         /* stored (output) frames */
+    double sample_rate;      /* stored (output) frames per second */
     uint32_t constant_tracks, animated_tracks;
-    double max_error_cm, p99_error_cm; /* over every joint at every frame and halfway between frames */
+    double max_error_cm, p99_error_cm; /* over every joint at every frame and between frames */
     uint32_t error_samples;            /* joint samples measured */
+    uint32_t input_frames;   /* the input clip's frames: the largest key count of its tracks */
+    double input_rate;       /* its key rate (sk_clip_key_rate), or its mean key rate when its keys are not uniform */
+    bool input_uniform;      /* whether its keys are uniform (sk_clip_key_rate > 0) */
+    uint32_t segment_len;    /* frames per segment of the result */
 } sk_compress_stats;
+
+/* The clip's own key rate, frames per second, when every track's keys are
+ * LINEAR and uniform at one rate (at multiples of the period; the first key
+ * may come later than 0); else 0. What sk_clip_compress stores such a clip
+ * at by default, and the most `skelanim compress --fps` resamples it to. */
+SK_API double sk_clip_key_rate(const sk_clip *clip);
 
 /* Compresses clip (every joint it targets must exist in skel). Fails with
  * SK_ERR_UNSUPPORTED for a clip with morph-weight tracks or one whose
