@@ -292,6 +292,8 @@ class Primitive:
         self.joints = view(owner, c.joints, (v, k), np.uint16)
         self.weights = view(owner, c.weights, (v, k))
         self.indices = None if c.indices == ffi.NULL else view(owner, c.indices, (c.index_count,), np.uint32)
+        self.target_positions = [view(owner, c.targets[i].positions, (v, 3)) if c.targets[i].positions != ffi.NULL
+                                 else np.zeros((v, 3), np.float32) for i in range(c.target_count)]
         self.material = int(c.material)
         self.missing_data = None if c.missing_data == ffi.NULL else pystr(c.missing_data)
 
