@@ -88,7 +88,7 @@ has_import = 'skelanim_import' in libraries
 
 
 class _Lib:
-    """One namespace over the libraries: C.sk_name is the function from its layer's library."""
+    """One namespace over the libraries: C.<function name> is the function from its layer's library."""
 
     def __getattr__(self, name):
         layer = FUNCTIONS.get(name)
