@@ -223,6 +223,14 @@ class Clip:
             return None
         return bytes(ffi.buffer(d[0], s[0]))
 
+    @classmethod
+    def from_compressed(cls, data, name=''):
+        """A clip from a compressed blob (compressed_data()); the blob is copied and checked."""
+        b = bytes(data)
+        out = ffi.new('sk_clip **')
+        call(C.sk_clip_from_compressed, cstr(name), b, len(b), True, ffi.NULL, out)
+        return cls(out[0])
+
     def channel_mask(self, skeleton):
         out = np.zeros(skeleton.joint_count, np.uint8)
         call(C.sk_clip_channel_mask, self._p, skeleton._p, ptr(out, 'uint8_t *'))

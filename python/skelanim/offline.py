@@ -22,9 +22,13 @@ def compress(clip, skeleton, error_cm=0.0, shell_cm=0.0, metres_per_unit=0.0, sa
     return Clip(out[0]), stats
 
 
-def resample(clip, skeleton, fps):
+def resample(clip, skeleton, fps, max_work=0.0):
+    """The clip sampled at fps frames per second (max_work: the limit of work_limit; 0 = it)."""
     out = ffi.new('sk_clip **')
-    call(C.sk_clip_resample, clip._p, skeleton._p, float(fps), ffi.NULL, out)
+    if max_work:
+        call(C.sk_clip_resample_limited, clip._p, skeleton._p, float(fps), float(max_work), ffi.NULL, out)
+    else:
+        call(C.sk_clip_resample, clip._p, skeleton._p, float(fps), ffi.NULL, out)
     return Clip(out[0])
 
 

@@ -119,6 +119,12 @@ def test_skc_round_trip(mannequin, tmp_path):
     # keys: float32 keys, possibly stored frame-major on load (lerp in float: rounding only)
     np.testing.assert_allclose(mannequin.clip('walk').sample_many(s, times), b.clips[-1].sample_many(b.skeleton, times),
                                rtol=0, atol=4e-7)
+    again = sk.Clip.from_compressed(comp[1].compressed_data(), name='x')
+    np.testing.assert_array_equal(again.sample_many(s, times), comp[1].sample_many(s, times))
+    r = sk.resample(mannequin.clip('walk'), s, 60.0)
+    assert r.tracks[0].key_count == round(mannequin.clip('walk').duration * 60) + 1
+    with pytest.raises(sk.LimitExceeded):
+        sk.resample(mannequin.clip('walk'), s, 60.0, max_work=10)
     data = bytearray(open(path, 'rb').read())
     data[100] ^= 0xff
     open(path, 'wb').write(bytes(data))
