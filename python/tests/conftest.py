@@ -7,14 +7,15 @@ import shutil
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-CI = os.environ.get('CI') == 'true'
+# Strict as tests/lib.sh: CI set to anything but '', '0' or 'false', or SK_REQUIRE_SHARED=1.
+CI = os.environ.get('CI', '').lower() not in ('', '0', 'false') or os.environ.get('SK_REQUIRE_SHARED') == '1'
 
 
 def require(path, what):
     if not os.path.exists(path):
         msg = '%s not found at %s' % (what, path)
         if CI:
-            pytest.fail(msg + ' (CI=true: a missing input is a failure)')
+            pytest.fail(msg + ' (CI is set: a missing input is a failure)')
         pytest.skip(msg)
     return path
 

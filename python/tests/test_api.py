@@ -61,3 +61,12 @@ def test_struct_sizes_match_the_compiler():
     assert sk.ffi.sizeof('sk_error') == 4 + 512
     assert sk.ffi.sizeof('sk_transform') == 40 and sk.ffi.sizeof('sk_mat4') == 64
     assert sk.ffi.offsetof('sk_skeleton', 'rest_soa') == 8 * 8
+
+
+def test_installed_package_is_the_one_tested():
+    """make test's venv step sets SKELANIM_EXPECT_INSTALLED=1: the package must then come from the
+    venv, with the cdef generated when it was built (not from the source tree)."""
+    if os.environ.get('SKELANIM_EXPECT_INSTALLED') != '1':
+        pytest.skip('run from the source tree')
+    assert 'site-packages' in sk.__file__ and getattr(_lib._cdef, '__file__', '').endswith('_cdef.py')
+    assert _lib._cdef.LIB_DIR and os.path.isdir(_lib._cdef.LIB_DIR)
