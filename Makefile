@@ -6,6 +6,8 @@
 #               FUZZ_SECONDS (default 60); docs/robustness.md, "Fuzzing"
 #   make tsan   ThreadSanitizer build (clang) of the playback, blending,
 #               state-machine, locomotion, thread and batch tests, and run them
+#   make python build the libraries and install the Python package (python/)
+#               into the venv .venv over them (docs/python.md)
 # Other targets: build, bench, install (PREFIX=/usr/local), clean,
 # fuzz-smoke (each harness for FUZZ_SMOKE_SECONDS over its regression corpus
 # and seeds; `make test` runs it and `make tsan`).
@@ -13,10 +15,13 @@ JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
+# Debian's interpreter (numpy, cffi, pytest from apt), not a python3 earlier on PATH.
+PYTHON ?= /usr/bin/python3
+VENV ?= .venv
 # The tests `make tsan` runs (ctest names).
 TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads test_batch
 
-.PHONY: demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
+.PHONY: python python-test demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
 
 setup:
 	@bash scripts/setup.sh
@@ -45,8 +50,23 @@ test: build-test build-asan
 	@echo "== tests: clang AddressSanitizer + UndefinedBehaviorSanitizer build =="
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory python-test
 	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory fuzz-smoke
+
+# The Python package: installed into a venv that sees Debian's numpy and cffi (Debian refuses pip
+# into the system interpreter), the libraries found through the folder recorded at install.
+python: build
+	$(PYTHON) -m venv --system-site-packages $(VENV)
+	SKELANIM_LIB_DIR=$(CURDIR)/build $(VENV)/bin/pip install -q --no-build-isolation --no-index ./python
+	@echo "python: $(VENV)/bin/python -c 'import skelanim' (libraries: $(CURDIR)/build)"
+
+# make test's step: the same install over build-test's libraries, then the pytest suite.
+python-test: build-test
+	@echo "== tests: Python package (venv build-test/venv over build-test's libraries) =="
+	$(PYTHON) -m venv --system-site-packages build-test/venv
+	SKELANIM_LIB_DIR=$(CURDIR)/build-test build-test/venv/bin/pip install -q --no-build-isolation --no-index ./python
+	cd build-test && SKELANIM_EXPECT_INSTALLED=1 SKELANIM_CLI=$(CURDIR)/build-test/skelanim venv/bin/python -m pytest -q -p no:cacheprovider ../python/tests
 
 # libFuzzer harnesses (fuzz/): clang, everything instrumented (ASan, UBSan, coverage); the
 # tool's C++ panel left out (g++ knows no fuzzer instrumentation, and no harness needs it).
@@ -83,4 +103,4 @@ install: build
 	cmake --install build --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-test build-asan build-fuzz build-tsan
+	rm -rf build build-test build-asan build-fuzz build-tsan $(VENV) python/build python/skelanim.egg-info

@@ -3,7 +3,8 @@
 # Only missing packages are installed; runs apt-get as root or through sudo.
 #   scripts/setup.sh            build dependencies
 #   scripts/setup.sh --test     also the test tools (cmocka, clang sanitizers,
-#                               Node.js + the Khronos glTF validator from npm)
+#                               Node.js + the Khronos glTF validator from npm,
+#                               Python with numpy, cffi, pytest, matplotlib)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,9 @@ pkgs=(cmake ninja-build pkg-config gcc libcjson-dev zlib1g-dev libassimp-dev
       libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev libgif-dev libstb-dev libsdl2-dev libimgui-dev libcairo2-dev libfontconfig-dev)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(clang libclang-rt-14-dev libcmocka-dev xvfb xauth python3)
+  # the Python package's tests (python/, docs/python.md)
+  pkgs+=(python3-venv python3-pip python3-wheel python3-setuptools python3-numpy python3-cffi python3-pytest
+         python3-matplotlib)
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi
 

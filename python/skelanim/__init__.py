@@ -1,0 +1,21 @@
+"""skelanim: skeletal character animation, the Python binding of the C libraries (cffi, ABI mode).
+
+Libraries are found through $SKELANIM_LIB_DIR, the folder recorded at build time, or the dynamic
+loader's search (docs/python.md). Errors of the library raise skelanim.Error (subclasses per
+code) with the library's message.
+"""
+from ._lib import (C, Error, InvalidArgument, OutOfMemory, IOFailure, ParseError, InvalidData, Unsupported,
+                   LimitExceeded, LibraryNotFound, ffi, has_import, library_paths)
+from .core import (Skeleton, Pose, Clip, TrackInfo, Skin, Primitive, Mesh, Asset, clip_from_tracks, load,
+                   load_gltf, load_bvh, load_skc, import_file, mannequin, save_skc, local_to_model, skin_palette,
+                   blend, blend_two, LOOP_MODES)
+from .offline import compress, resample, shell_error
+from .skinning import SkinnedMesh
+from .analysis import Leg, MotionAnalysis, analyze, find_cycle, find_legs, legs_from_mesh
+from . import ik
+from .retarget import Retargeter, humanoid_map
+from .graph import Graph, GraphInstance
+from .world import Terrain
+from .locomotion import Locomotor, MotionGroup
+
+__version__ = '%d.%d.%d' % (C.SK_VERSION_MAJOR, C.SK_VERSION_MINOR, C.SK_VERSION_PATCH)

@@ -1,0 +1,149 @@
+"""Motion analysis of walk and run cycles (legs, keytimes, stride, footbase trajectories)."""
+import os
+
+import numpy as np
+
+from ._lib import C, call, cstr, ffi, pystr, view
+
+_LEG_FLOATS = ('stance_time', 'foot_length', 'leg_length', 'heel_ground', 'toe_ground', 'heel_contact',
+               'toe_contact', 'heel_off', 'toe_off', 'linear_speed_end', 'foot_lift', 'foot_off', 'post_foot_lift',
+               'heel_strike', 'toe_strike', 'linear_speed_begin', 'foot_land', 'foot_strike', 'pre_foot_land',
+               'stance_fraction', 'stride_velocity', 'stride_distance')
+_LEG_VECS = ('heel_point', 'toe_point', 'center', 'a', 'b', 'axis', 'foot_direction', 'stance_position',
+             'stride_displacement', 'stride_direction')
+_LEG_CURVES3 = ('heel', 'toe', 'middle', 'footbase', 'normalized_footbase')
+_LEG_CURVES1 = ('heel_height', 'toe_height', 'balance')
+_OPTION_FIELDS = ('sample_count', 'backward', 'contact_height', 'balance_alpha', 'min_roll', 'speed_tolerance',
+                  'cycle_start', 'cycle_end', 'stride_planted', 'stride_source')
+
+
+def _v(c):
+    return np.array([c.x, c.y, c.z], np.float32)
+
+
+class Leg:
+    """A leg to analyse: hip, knee, ankle, toe (-1: none) joint indices; heel / toe_tip points
+    (None: from the rest pose or the mesh)."""
+
+    def __init__(self, hip, knee, ankle, toe=-1, name='', heel=None, toe_tip=None):
+        self.name, self.hip, self.knee, self.ankle, self.toe = name, hip, knee, ankle, toe
+        self.heel, self.toe_tip = heel, toe_tip
+
+    def _fill(self, c):
+        c.name = cstr(self.name)[:31]
+        c.hip, c.knee, c.ankle, c.toe = self.hip, self.knee, self.ankle, self.toe
+        if self.heel is not None:
+            c.heel_set = True
+            c.heel.x, c.heel.y, c.heel.z = self.heel
+        if self.toe_tip is not None:
+            c.toe_tip_set = True
+            c.toe_tip.x, c.toe_tip.y, c.toe_tip.z = self.toe_tip
+
+    @classmethod
+    def _from(cls, c):
+        return cls(int(c.hip), int(c.knee), int(c.ankle), int(c.toe), pystr(c.name),
+                   tuple(_v(c.heel)) if c.heel_set else None, tuple(_v(c.toe_tip)) if c.toe_tip_set else None)
+
+    def __repr__(self):
+        return '<Leg %r hip %d knee %d ankle %d toe %d>' % (self.name, self.hip, self.knee, self.ankle, self.toe)
+
+
+def find_legs(skeleton):
+    """Legs found from common joint names (left first); [] when none."""
+    out = ffi.new('sk_leg_desc[]', 16)
+    n = C.sk_legs_find(skeleton._p, out, 16)
+    return [Leg._from(out[i]) for i in range(n)]
+
+
+def legs_from_mesh(asset, legs):
+    """The legs with their heel / toe points from the skinned mesh's sole (where not set)."""
+    c = _legs_c(legs)
+    call(C.sk_leg_points_from_mesh, asset._p, c, len(legs), ffi.NULL, ffi.NULL)
+    return [Leg._from(c[i]) for i in range(len(legs))]
+
+
+def _legs_c(legs):
+    c = ffi.new('sk_leg_desc[]', max(len(legs), 1))
+    for i, leg in enumerate(legs):
+        leg._fill(c[i])
+    return c
+
+
+class LegAnalysis:
+    def __init__(self, c, owner):
+        self.name = pystr(c.name)
+        self.hip_joint, self.knee_joint = int(c.hip_joint), int(c.knee_joint)
+        self.ankle_joint, self.toe_joint = int(c.ankle_joint), int(c.toe_joint)
+        for k in _LEG_FLOATS:
+            setattr(self, k, float(getattr(c, k)))
+        for k in _LEG_VECS:
+            setattr(self, k, _v(getattr(c, k)))
+        self.stance_sample = int(c.stance_sample)
+        self.stride_source = ('auto', 'contact', 'footprints')[c.stride_source]
+        n = owner.sample_count
+        for k in _LEG_CURVES3:  # per-sample curves, views of the analysis
+            setattr(self, k, view(owner, ffi.cast('float *', getattr(c, k)), (n, 3)))
+        for k in _LEG_CURVES1:
+            setattr(self, k, view(owner, getattr(c, k), (n,)))
+
+
+class MotionAnalysis:
+    """The analysis of one cycle: cycle_duration (s), cycle_speed (m/s), cycle_velocity,
+    cycle_distance, cycle_direction, root_velocity, sample_count, legs (LegAnalysis)."""
+
+    def __init__(self, p):
+        self._p = ffi.gc(p, C.sk_motion_analysis_destroy)
+        self.clip_name = pystr(p.clip_name)
+        self.backward = bool(p.backward)
+        self.sample_count = int(p.sample_count)
+        self.cycle_duration = float(p.cycle_duration)
+        self.cycle_start = float(p.cycle_start)
+        self.cycle_velocity = float(p.cycle_velocity)
+        self.cycle_speed = float(p.cycle_speed)
+        self.cycle_distance = float(p.cycle_distance)
+        self.cycle_direction = _v(p.cycle_direction)
+        self.root_velocity = _v(p.root_velocity)
+        self.legs = [LegAnalysis(p.legs[i], self) for i in range(p.leg_count)]
+
+    def to_json(self):
+        text, n = ffi.new('char **'), ffi.new('size_t *')
+        call(C.sk_motion_analysis_to_json, self._p, ffi.NULL, text, n)
+        try:
+            return bytes(ffi.buffer(text[0], n[0])).decode()
+        finally:
+            C.sk_free(ffi.NULL, text[0], n[0] + 1)
+
+    @classmethod
+    def from_json(cls, text):
+        b = text.encode() if isinstance(text, str) else bytes(text)
+        out = ffi.new('sk_motion_analysis **')
+        call(C.sk_motion_analysis_from_json, b, len(b), ffi.NULL, out)
+        return cls(out[0])
+
+    def save(self, path):
+        call(C.sk_motion_analysis_save, self._p, cstr(os.fspath(path)), ffi.NULL, ffi.NULL)
+
+
+def analyze(skeleton, clip, legs=None, **options):
+    """Analyses a walk or run cycle. legs: None (found from joint names) or a list of Leg. Options
+    by name: sample_count, backward, contact_height, cycle_start, cycle_end, stride_planted, ..."""
+    if legs is None:
+        legs = find_legs(skeleton)
+        if not legs:
+            raise ValueError('analyze: no legs found from the joint names; pass legs=')
+    o = ffi.new('sk_motion_analysis_options *')
+    for k, v in options.items():
+        if k not in _OPTION_FIELDS:
+            raise TypeError('unknown analysis option %r' % k)
+        setattr(o, k, v)
+    out = ffi.new('sk_motion_analysis **')
+    call(C.sk_motion_analyze, skeleton._p, clip._p, _legs_c(legs), len(legs), o, ffi.NULL, out)
+    return MotionAnalysis(out[0])
+
+
+def find_cycle(skeleton, clip, legs=None, min_duration=0.0):
+    """(start, end) in seconds of the best cycle of a clip that is not a loop."""
+    legs = find_legs(skeleton) if legs is None else legs
+    s, e = ffi.new('double *'), ffi.new('double *')
+    call(C.sk_motion_find_cycle, skeleton._p, clip._p, _legs_c(legs), len(legs), float(min_duration), ffi.NULL, s, e)
+    return float(s[0]), float(e[0])

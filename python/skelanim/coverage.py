@@ -1,0 +1,48 @@
+"""Which functions of the C API have no Python wrapper yet, and why.
+
+Every function the public headers declare is callable from Python through skelanim.C (the raw
+cffi functions, with skelanim.ffi to build their arguments). The classes and functions of this
+package wrap the ones below them; NOT_WRAPPED lists the rest by pattern with the reason
+(tests/test_api.py checks that the two together cover the headers exactly)."""
+
+NOT_WRAPPED = [
+    (r'sk_(vec3|quat|mat4|transform)_\w+', 'math helpers: numpy does the same on the returned arrays'),
+    (r'sk_(alloc|realloc|error_set|asset_(alloc|strdup|allocator|create_empty))',
+     'allocator and error plumbing for C code building assets; the package uses the default allocator'),
+    (r'sk_pose_(alloc|free|check|rest)', 'skelanim.Pose owns its arrays in numpy memory instead'),
+    (r'sk_clip_builder_(add_track_ref\w*|reserve|set_fetch)',
+     "importers' builder hooks (keys kept by reference, fetched late); clip_from_tracks copies the keys"),
+    (r'sk_clip_(cursor_size|cursor_cache_size|sample_cursor|sample_tracks)',
+     'cursors for sequential playback: the same results as Clip.sample, a C-side speed-up'),
+    (r'sk_(soa_pose_\w+|\w+_soa|clip_samples_soa_directly)',
+     'the structure-of-arrays crowd path: the same bits as the sk_pose functions that are wrapped'),
+    (r'sk_batch_\w+', 'the thread pool calls back per character from its workers; not bound yet'),
+    (r'sk_(player|players|fade|fader|motor|markers|mask|layers|blendspace)_\w+',
+     'playback, fader, motor, layers and masks: not bound yet (blend and state machines are)'),
+    (r'sk_pose_(make|apply)_additive', 'additive poses: not bound yet'),
+    (r'sk_root_(delta|motion)_\w+', 'root motion extraction: not bound yet (GraphInstance.root_motion is)'),
+    (r'sk_graph_(set_param|set_pose_source|source_count|source_weight)',
+     'external pose sources of a state machine (C callbacks) and parameters by index: not bound yet'),
+    (r'sk_(humanoid_bone_(from_name|mirror|required)|humanoid_leg_length|humanoid_map_(check|find_alloc|set)|'
+     r'skeleton_mirror_pairs|retarget_(frame_rotation|map|source|target)|retarget_map_json_\w+|clip_mirror)',
+     'humanoid map editing, mirroring and JSON retarget maps: not bound yet'),
+    (r'sk_(ik_(limit_check|limit_clamp|multi_scratch_size|solve_model|solve_multi|stop_string|two_bone)|'
+     r'mannequin_(arm|leg)_limits)', 'joint limits, several effectors, IK on model matrices: not bound yet'),
+    (r'sk_locomotor_(adjust|advance|sample|body_joint|clip_time|set_group_weight)',
+     'the locomotor split into its phases: Locomotor.update runs all three'),
+    (r'sk_(motion_(sync_offsets|group_(blend|clip_phase|footbase|leg_count|motion)|tracker_\w+|analysis_create|'
+     r'analysis_load|analyze_backward)|leg_default_points)',
+     "motion groups' internals, the tracker, loaders' entry points: not bound yet (analyze(backward=True) is)"),
+    (r'sk_(path_\w+|procedural_\w+|contacts_\w+|planar_rig_create)',
+     'the path follower, the IK-only procedural walker, contact restoration, the planar rig: not bound yet'),
+    (r'sk_(file_\w+|gltf_load_memory|glb_write_(file_ex|memory|memory_ex)|bvh_(load_memory|write_\w+|euler_name)|'
+     r'skc_(checksum|load_memory|write_memory))',
+     'file callbacks and the in-memory readers and writers: not bound yet (the file ones are)'),
+    (r'sk_import_(assimp_version|can_read|extensions|memory)', 'importer introspection: not bound yet'),
+    (r'sk_(skinned_mesh_(has_tangents|influence_count|target_count|vertex_influences)|skin_joint_map|'
+     r'primitive_vertex_position)', 'skinned-mesh introspection: not bound yet'),
+    (r'sk_(local_to_model_(range|masked)|skeleton_sort)', 'partial forward kinematics, sorting: not bound yet'),
+    (r'sk_simd_\w+', 'SIMD levels are chosen by the library from the CPU'),
+    (r'sk_terrain_(bumps_height|mesh_from_asset|mesh_get_info|mesh_terrain_brute_force)',
+     'terrain extras: not bound yet (Terrain.height works on every terrain)'),
+]

@@ -1,0 +1,56 @@
+"""Retargeting between skeletons (humanoid maps, poses and whole clips)."""
+from ._lib import C, call, cstr, ffi, pystr
+from .core import Clip, Pose
+
+FLAGS = {'match_names': 1, 'no_root_translation': 2, 'ground_rest': 4}
+BONES = [pystr(C.sk_humanoid_bone_name(i)) for i in range(C.SK_HUMANOID_BONE_COUNT)]
+
+
+def humanoid_map(skeleton):
+    """{bone name: joint index} of the bones found (sk_humanoid_map_find), and the scheme's name."""
+    m = ffi.new('sk_humanoid_map *')
+    call(C.sk_humanoid_map_find, skeleton._p, ffi.NULL, m)
+    return {BONES[b]: int(m.joint[b]) for b in range(len(BONES)) if m.joint[b] >= 0}, pystr(m.scheme)
+
+
+class Retargeter:
+    """Maps poses and clips of a source skeleton onto a target skeleton. flags: names of FLAGS
+    (match_names, no_root_translation, ground_rest); pairs: [(source joint, target joint)] names
+    that override the maps; root_scale 0 = the leg length ratio."""
+
+    def __init__(self, source, target, flags=(), pairs=(), root_scale=0.0):
+        self.source, self.target = source, target
+        d = ffi.new('sk_retarget_desc *')
+        d.source, d.target = source._p, target._p
+        d.root_scale = root_scale
+        d.flags = sum(FLAGS[f] for f in flags)
+        names = [(ffi.new('char[]', cstr(a)), ffi.new('char[]', cstr(b))) for a, b in pairs]
+        arr = ffi.new('sk_retarget_pair[]', max(len(names), 1))
+        for i, (a, b) in enumerate(names):
+            arr[i].source, arr[i].target = a, b
+        d.pairs, d.pair_count = arr, len(names)
+        out = ffi.new('sk_retarget **')
+        call(C.sk_retarget_create, d, ffi.NULL, out)
+        self._p = ffi.gc(out[0], C.sk_retarget_destroy)
+        self._scratch_size = int(C.sk_retarget_scratch_size(self._p))
+        self._scratch = ffi.new('char[]', max(self._scratch_size, 1))
+
+    @property
+    def root_scale(self):
+        return float(C.sk_retarget_root_scale(self._p))
+
+    def source_of(self, target_joint):
+        """The source joint driving a target joint, or -1."""
+        return int(C.sk_retarget_source_of(self._p, target_joint))
+
+    def pose(self, source_pose, fill=None, out=None):
+        res = out if out is not None else Pose(self.target, weights=False)
+        call(C.sk_retarget_pose, self._p, source_pose.c, fill.c if fill is not None else ffi.NULL, res.c,
+             self._scratch, self._scratch_size)
+        return res
+
+    def clip(self, source_clip, fill_clip=None):
+        out = ffi.new('sk_clip **')
+        call(C.sk_retarget_clip, self._p, source_clip._p, fill_clip._p if fill_clip is not None else ffi.NULL,
+             ffi.NULL, out)
+        return Clip(out[0])

@@ -1,0 +1,152 @@
+"""Motion analysis, IK, retargeting and state machines: against the skelanim tool (the same C
+functions through another door), closed forms and properties checked here."""
+import json
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import skelanim as sk
+from conftest import ROOT
+
+
+def _numbers(x, prefix=''):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _numbers(v, prefix + '/' + k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _numbers(v, '%s/%d' % (prefix, i))
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        yield prefix, float(x)
+
+
+def test_analysis_matches_the_tool(mannequin, cli):
+    s = mannequin.skeleton
+    legs = sk.legs_from_mesh(mannequin, sk.find_legs(s))
+    checked = 0
+    for clip in ('walk', 'run'):
+        a = sk.analyze(s, mannequin.clip(clip), legs)
+        ref = json.loads(subprocess.run([cli, 'analyze', '@mannequin', '--clip', clip, '--json'], check=True,
+                                        capture_output=True, text=True).stdout)['analysis']
+        mine = dict(_numbers(json.loads(a.to_json())))
+        theirs = dict(_numbers(ref))
+        assert mine.keys() == theirs.keys()
+        for k, v in theirs.items():
+            assert abs(mine[k] - v) <= 1e-6 * max(1.0, abs(v)), k
+            checked += 1
+        # the views of the per-sample curves hold what the JSON holds
+        np.testing.assert_allclose(a.legs[0].footbase, np.array(ref['legs'][0]['samples']['footbase']).reshape(-1, 3), atol=1e-6)
+        b = sk.MotionAnalysis.from_json(a.to_json())
+        assert b.cycle_speed == a.cycle_speed and b.legs[1].stance_time == a.legs[1].stance_time
+    assert checked > 5000
+
+
+def test_analysis_properties(mannequin):
+    """Root velocity = the hips' displacement over the cycle; the stride speed near it; the heel
+    down at the stance time; keytimes in [0, 1)."""
+    s, walk = mannequin.skeleton, mannequin.clip('walk')
+    a = sk.analyze(s, walk)
+    hips = [mannequin.skeleton.find(n) for n in ('thigh_l', 'thigh_r')]
+    p0, p1 = walk.sample(s, 0.0).model(), walk.sample(s, walk.duration, loop='clamp').model()
+    disp = np.mean([p1[j][:3, 3] - p0[j][:3, 3] for j in hips], axis=0) / walk.duration
+    np.testing.assert_allclose(a.root_velocity[[0, 2]], disp[[0, 2]], atol=1e-4)
+    assert abs(a.cycle_speed - np.linalg.norm(a.root_velocity)) < 0.03 * a.cycle_speed
+    assert len(a.legs) == 2 and a.sample_count >= 60
+    for leg in a.legs:
+        for k in ('stance_time', 'foot_off', 'foot_strike', 'foot_lift', 'foot_land'):
+            assert 0 <= getattr(leg, k) < 1
+        assert leg.heel_height[leg.stance_sample] <= leg.heel_contact + 1e-6
+        assert leg.heel_height.shape == (a.sample_count,) and leg.balance.min() >= 0 and leg.balance.max() <= 1
+    assert abs(a.legs[0].stance_time - a.legs[1].stance_time - 0.5) % 1.0 < 0.05 or \
+        abs(a.legs[1].stance_time - a.legs[0].stance_time - 0.5) % 1.0 < 0.05  # the legs half a cycle apart
+
+
+@pytest.mark.parametrize('solver', ['twobone', 'ccd', 'fabrik', 'dls'])
+def test_ik_reaches_the_target(mannequin, solver):
+    s = mannequin.skeleton
+    chain = sk.ik.chain(s, 'thigh_l', 'foot_l')
+    assert list(chain) == [s.find('thigh_l'), s.find('shin_l'), s.find('foot_l')]
+    checked = 0
+    for target in [(0.15, 0.35, 0.25), (0.05, 0.5, -0.2), (0.3, 0.2, 0.1)]:
+        pose = s.rest_pose()
+        r = sk.ik.solve(s, pose, chain, target, solver=solver, pole=(0.1, 0.5, 1.0) if solver == 'twobone' else None)
+        tip = pose.model()[chain[-1]][:3, 3]
+        assert r['reachable']
+        assert np.linalg.norm(tip - np.array(target)) <= max(1e-3, r['error'] + 1e-5)
+        assert r['error'] < 1e-3, r
+        # only the chain's rotations changed
+        other = np.setdiff1d(np.arange(s.joint_count), chain)
+        np.testing.assert_array_equal(pose.local[other], s.rest[other])
+        np.testing.assert_array_equal(pose.t, s.rest[:, 0:3])
+        checked += 1
+    assert checked == 3
+
+
+def test_ik_unreachable(mannequin):
+    s = mannequin.skeleton
+    chain = sk.ik.chain(s, 13, 15)
+    pose = s.rest_pose()
+    hip = pose.model()[13][:3, 3]
+    target = hip + np.array([0, -3.0, 0])
+    r = sk.ik.solve(s, pose, chain, target, solver='twobone')
+    assert not r['reachable']
+    assert abs(r['error'] - (3.0 - r['chain_length'])) < 1e-4  # the straight leg points at it
+    assert abs(r['chain_length'] - 0.85) < 1e-6  # 0.43 + 0.42 (mannequin.c)
+
+
+def test_retarget_onto_a_scaled_mannequin(mannequin):
+    """Same proportions, 1.5 m instead of 1.8 m: rotations carry over, the root translation scales
+    with the leg length ratio."""
+    small = sk.mannequin(height=1.5)
+    rt = sk.Retargeter(mannequin.skeleton, small.skeleton)
+    assert abs(rt.root_scale - 1.5 / 1.8) < 1e-4
+    bones, scheme = sk.humanoid_map(small.skeleton)
+    assert scheme == 'skelanim' and bones['left_foot'] == small.skeleton.find('foot_l')
+    walk = mannequin.clip('walk')
+    for t in (0.1, 0.6):
+        src = walk.sample(mannequin.skeleton, t)
+        out = rt.pose(src)
+        for j in range(small.skeleton.joint_count):
+            if rt.source_of(j) >= 0:
+                q, p = out.r[j], src.r[rt.source_of(j)]
+                assert min(np.abs(q - p).max(), np.abs(q + p).max()) < 1e-4
+        hips = small.skeleton.find('hips')
+        np.testing.assert_allclose(out.t[hips] - small.skeleton.rest[hips, 0:3],
+                                   (src.t[hips] - mannequin.skeleton.rest[hips, 0:3]) * rt.root_scale, atol=1e-5)
+    clip = rt.clip(walk)
+    assert abs(clip.duration - walk.duration) < 1e-6
+    np.testing.assert_allclose(clip.sample(small.skeleton, 0.6).local, rt.pose(walk.sample(mannequin.skeleton, 0.6)).local,
+                               atol=2e-4)
+
+
+def test_state_machine_matches_the_tool(mannequin, cli):
+    path = os.path.join(ROOT, 'tests', 'data', 'blend', 'locomotion.json')
+    g = sk.Graph.load(path, mannequin.skeleton, mannequin.clips)
+    assert g.params == {'speed': 'float', 'crouch': 'bool', 'stop': 'trigger'}
+    inst = g.instance()
+    assert inst.current_state == 'idle'
+    inst.set('speed', 2.0)
+    travel, yaw = np.zeros(3), 0.0
+    for _ in range(10):
+        inst.update(0.1)
+        (dx, dy, dz), dyaw = inst.root_motion  # composed here: a then b, b in a's frame (about +Y)
+        travel += [dx * math.cos(yaw) + dz * math.sin(yaw), dy, -dx * math.sin(yaw) + dz * math.cos(yaw)]
+        yaw += dyaw
+    pose = inst.evaluate()
+    ref = json.loads(subprocess.run([cli, 'sample', '@mannequin', '--graph', path, '--set', 'speed=2', '--steps',
+                                     '0.1x10', '--json'], check=True, capture_output=True, text=True).stdout)
+    assert inst.current_state == ref['graph']['current'] == 'move'
+    for node in ref['nodes']:
+        loc = node['local']
+        np.testing.assert_allclose(pose.local[node['index']], loc['t'] + loc['r'] + loc['s'], atol=1e-7)
+    np.testing.assert_allclose(travel, ref['graph']['root_motion']['translation'], atol=1e-5)
+    assert abs(yaw - ref['graph']['root_motion']['yaw']) < 1e-5
+    inst.trigger('stop')
+    inst.update(0.5)
+    assert inst.current_state == 'idle'
+    with pytest.raises(sk.ParseError) as e:
+        sk.Graph.from_json('{"machine": ', mannequin.skeleton, mannequin.clips)
+    assert 'offset' in str(e.value) or 'byte' in str(e.value), str(e.value)
