@@ -9,7 +9,7 @@ from ._lib import (C, Error, InvalidArgument, OutOfMemory, IOFailure, ParseError
 from .core import (Skeleton, Pose, Clip, TrackInfo, Skin, Primitive, Mesh, Asset, clip_from_tracks, load,
                    load_gltf, load_bvh, load_skc, import_file, mannequin, save_skc, local_to_model, skin_palette,
                    blend, blend_two, LOOP_MODES)
-from .offline import compress, resample, shell_error
+from .offline import compress, resample, shell_error, key_rate
 from .skinning import SkinnedMesh
 from .analysis import Leg, MotionAnalysis, analyze, find_cycle, find_legs, legs_from_mesh
 from . import ik

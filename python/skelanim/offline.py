@@ -43,3 +43,9 @@ def shell_error(reference, test, skeleton, shell, times):
 
 def work_limit(clip):
     return float(C.sk_clip_work_limit(clip._p))
+
+
+def key_rate(clip):
+    """The clip's own key rate (frames per second) when every track's keys are LINEAR and uniform at
+    one rate; else 0. What compress stores such a clip at by default."""
+    return float(C.sk_clip_key_rate(clip._p))

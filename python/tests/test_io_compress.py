@@ -144,3 +144,18 @@ def test_compress_matches_the_tool(shared, cli, tmp_path):
         mine, _ = sk.compress(a.clips[0], a.skeleton, error_cm=0.1, metres_per_unit=0.056444)
         theirs = sk.load_skc(os.path.join(tmp_path, os.path.basename(f)[:-4] + '.skc'))
         assert theirs.clips[0].compressed_data() == mine.compressed_data()
+
+
+def test_key_rate_is_the_files_frame_time(shared):
+    """key_rate of a BVH clip is 1 / its 'Frame Time:' line, read here from the file's text; a clip
+    with keys at irregular times has none (0)."""
+    files = sorted(glob.glob(os.path.join(shared, 'mocap', 'bvh', '*.bvh')))[:3]
+    assert len(files) == 3
+    for f in files:
+        ft = next(float(l.split(':')[1]) for l in open(f) if l.strip().startswith('Frame Time:'))
+        rate = sk.key_rate(sk.load_bvh(f).clips[0])
+        assert abs(rate - 1.0 / ft) < 1e-3 * rate, (f, rate, 1.0 / ft)
+    times = np.array([0.0, 0.1, 0.35, 0.4], np.float32)
+    values = np.tile(np.array([0, 0, 0, 1], np.float32), (4, 1))
+    clip = sk.clip_from_tracks('irregular', [{'joint': 0, 'path': 'rotation', 'times': times, 'values': values}])
+    assert sk.key_rate(clip) == 0.0
