@@ -46,6 +46,14 @@ done:
     return changed;
 }
 
+/* The clip's cycle (when find_cycle: its best one) analysed into *an. */
+static bool analyse(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t n,
+                    bool find_cycle, sk_motion_analysis_options *ao, sk_motion_analysis **an, sk_error *err) {
+    if (find_cycle && sk_motion_find_cycle(skel, clip, legs, n, 0, NULL, &ao->cycle_start, &ao->cycle_end, err) != SK_OK)
+        return false;
+    return sk_motion_analyze(skel, clip, legs, n, ao, NULL, an, err) == SK_OK;
+}
+
 /* Arms by common names: upperarm_l / LeftArm / mixamorig:LeftArm, then
  * its child (forearm) and grandchild (hand). */
 uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out) {
@@ -129,8 +137,19 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
     for (uint32_t i = 0; i < n; i++) {
         const char *spec = i >= own ? s->from[i - own] : s->nclips ? s->clips[i] : defaults[i];
         const sk_clip *clip = NULL;
+        sk_clip *raw = NULL; /* a capture as retargeted, until its levelled feet analyse */
         if (i >= own) { /* a capture from another file: retargeted, not a loop */
             if (!loco_from_clip(spec, s->from_scale, c->asset, &c->owned[c->nclips], NULL)) goto fail;
+            /* Its planted feet turned flat on the character's soles (the two
+             * rest poses hold the foot at different angles: footlevel.h). */
+            sk_clip *level = NULL;
+            if (sk_foot_level(skel, c->owned[c->nclips], c->legs, c->leg_count, NULL, NULL, &level, NULL, &err) !=
+                SK_OK) {
+                fprintf(stderr, "skelanim: --from %s: %s\n", spec, err.message);
+                goto fail;
+            }
+            raw = c->owned[c->nclips];
+            c->owned[c->nclips] = level;
             clip = c->owned[c->nclips];
         } else {
             int32_t ci = s->nclips ? cli_find_clip(c->asset, spec) : find_clip_quiet(c->asset, spec);
@@ -141,15 +160,21 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
             }
             clip = c->asset->clips[ci];
         }
-        c->clips[c->nclips] = clip;
         sk_motion_analysis_options ao = {0};
-        if ((s->find_cycle || i >= own) &&
-            sk_motion_find_cycle(skel, clip, c->legs, c->leg_count, 0, NULL, &ao.cycle_start, &ao.cycle_end, &err) !=
-                SK_OK) {
-            fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
-            goto fail;
+        bool analysed = analyse(skel, clip, c->legs, c->leg_count, s->find_cycle || i >= own, &ao, &c->an[c->nclips], &err);
+        if (!analysed && raw) { /* the levelled clip does not analyse: the capture as retargeted */
+            fprintf(stderr, "skelanim: warning: --from %s: with its feet levelled the clip does not analyse (%s); "
+                            "it walks as retargeted\n", spec, err.message);
+            sk_clip_destroy(c->owned[c->nclips]);
+            c->owned[c->nclips] = raw;
+            raw = NULL;
+            clip = c->owned[c->nclips];
+            memset(&ao, 0, sizeof ao);
+            analysed = analyse(skel, clip, c->legs, c->leg_count, true, &ao, &c->an[c->nclips], &err);
         }
-        if (sk_motion_analyze(skel, clip, c->legs, c->leg_count, &ao, NULL, &c->an[c->nclips], &err) != SK_OK) {
+        sk_clip_destroy(raw);
+        c->clips[c->nclips] = clip;
+        if (!analysed) {
             fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
             goto fail;
         }

@@ -60,8 +60,15 @@ int main(int argc, char **argv) {
     walk = baked;
     baked = NULL;
 
-    /* 3. The capture is not a loop: its best cycle, analysed. */
+    /* 3. The feet planted flat on the character's soles: the two rest poses
+     * hold the foot at different angles, which the retargeted clip keeps. */
     if (sk_leg_points_from_mesh(character, legs, 2, NULL, NULL, &err) != SK_OK) return fail(&err);
+    sk_clip *level = NULL;
+    if (sk_foot_level(dst, walk, legs, 2, NULL, NULL, &level, NULL, &err) != SK_OK) return fail(&err);
+    sk_clip_destroy(walk);
+    walk = level;
+
+    /* 4. The capture is not a loop: its best cycle, analysed. */
     sk_motion_analysis_options ao = {0};
     sk_motion_analysis *an = NULL;
     if (sk_motion_find_cycle(dst, walk, legs, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &err) != SK_OK ||
@@ -69,7 +76,7 @@ int main(int argc, char **argv) {
         return fail(&err);
     printf("cycle %.3f-%.3f s, %.2f m/s\n", ao.cycle_start, ao.cycle_end, (double)an->cycle_speed);
 
-    /* 4. A motion group of one walk and a locomotor on flat ground. */
+    /* 5. A motion group of one walk and a locomotor on flat ground. */
     sk_motion_group *group = NULL;
     sk_locomotor *L = NULL;
     const sk_clip *clips[1] = {walk};
@@ -79,7 +86,7 @@ int main(int argc, char **argv) {
     if (sk_locomotor_create(&ld, NULL, &L, &err) != SK_OK || sk_locomotor_reset(L, 0, 0, 0, &err) != SK_OK)
         return fail(&err);
 
-    /* 5. Walk 10 m along +Z at the capture's speed, 60 frames a second. */
+    /* 6. Walk 10 m along +Z at the capture's speed, 60 frames a second. */
     sk_pose pose;
     if (sk_pose_alloc(dst, NULL, &pose, &err) != SK_OK) return fail(&err);
     const float points[4] = {0, 0, 0, 10};

@@ -41,6 +41,7 @@
 #include "skelanim/locomotion/analysis.h"
 #include "skelanim/locomotion/contacts.h"
 #include "skelanim/locomotion/controller.h"
+#include "skelanim/locomotion/footlevel.h"
 #include "skelanim/locomotion/locomotor.h"
 #include "skelanim/locomotion/procedural.h"
 #include "skelanim/locomotion/sync.h"

@@ -314,6 +314,12 @@ static void drive(const char *name, const sk_asset *dst, sk_asset *const src[NGA
             memcpy(legs, map, sizeof legs);
             assert_int_equal(sk_leg_points_from_mesh(dst, legs, 2, NULL, NULL, &err), SK_OK);
         }
+        /* the planted feet flat on those soles (locomotion/footlevel.h), as locomote --from does */
+        sk_clip *level = NULL;
+        if (sk_foot_level(dst->skeleton, clips[g], legs, 2, NULL, NULL, &level, NULL, &err) != SK_OK)
+            fail_msg("%s: %s", name, err.message);
+        sk_clip_destroy(clips[g]);
+        clips[g] = level;
         sk_motion_analysis_options o;
         memset(&o, 0, sizeof o);
         if (sk_motion_find_cycle(dst->skeleton, clips[g], legs, 2, 0, NULL, &o.cycle_start, &o.cycle_end, &err) != SK_OK)

@@ -11,7 +11,7 @@ from .core import (Skeleton, Pose, Clip, TrackInfo, Skin, Primitive, Mesh, Asset
                    blend, blend_two, LOOP_MODES)
 from .offline import compress, resample, shell_error, key_rate
 from .skinning import SkinnedMesh
-from .analysis import Leg, MotionAnalysis, analyze, find_cycle, find_legs, legs_from_mesh
+from .analysis import Leg, MotionAnalysis, analyze, find_cycle, find_legs, legs_from_mesh, foot_level
 from . import ik
 from .retarget import Retargeter, humanoid_map
 from .graph import Graph, GraphInstance

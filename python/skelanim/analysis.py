@@ -147,3 +147,25 @@ def find_cycle(skeleton, clip, legs=None, min_duration=0.0):
     s, e = ffi.new('double *'), ffi.new('double *')
     call(C.sk_motion_find_cycle, skeleton._p, clip._p, _legs_c(legs), len(legs), float(min_duration), ffi.NULL, s, e)
     return float(s[0]), float(e[0])
+
+
+def foot_level(skeleton, clip, legs=None, max_angle=0.0, min_angle=0.0, middle=0.0, flat_pitch=None):
+    """The clip with each leg's planted foot turned flat on the ground (a retargeted clip keeps the
+    source's foot angle): (new Clip, stats) where stats is a list per leg of dicts with pitch, tilt,
+    spread (radians), samples, contacts and applied. Options as sk_foot_level_options (0: defaults)."""
+    from .core import Clip
+    legs = find_legs(skeleton) if legs is None else legs
+    o = ffi.new('sk_foot_level_options *')
+    o.max_angle, o.min_angle, o.middle = max_angle, min_angle, middle
+    if flat_pitch is not None:
+        fp = ffi.new('float[]', [float(x) for x in flat_pitch])
+        if len(flat_pitch) != len(legs):
+            raise ValueError('foot_level: flat_pitch has %d values for %d legs' % (len(flat_pitch), len(legs)))
+        o.flat_pitch = fp
+    out = ffi.new('sk_clip **')
+    st = ffi.new('sk_foot_level_stats *')
+    call(C.sk_foot_level, skeleton._p, clip._p, _legs_c(legs), len(legs), o, ffi.NULL, out, st)
+    stats = [dict(pitch=float(st.pitch[i]), tilt=float(st.tilt[i]), spread=float(st.spread[i]),
+                  samples=int(st.samples[i]), contacts=int(st.contacts[i]), applied=bool(st.applied[i]))
+             for i in range(len(legs))]
+    return Clip(out[0]), stats

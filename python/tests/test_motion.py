@@ -150,3 +150,68 @@ def test_state_machine_matches_the_tool(mannequin, cli):
     with pytest.raises(sk.ParseError) as e:
         sk.Graph.from_json('{"machine": ', mannequin.skeleton, mannequin.clips)
     assert 'offset' in str(e.value) or 'byte' in str(e.value), str(e.value)
+
+
+def _qmul(a, b):
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return np.array([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz])
+
+
+def _sole_pitch(skel, clip, leg, times):
+    """Median pitch (rad, toe up +) of the heel-to-toe line of leg over times, forward kinematics
+    from the library's model matrices and the leg's points (found as the library does at rest)."""
+    out = []
+    for t in times:
+        m = sk.local_to_model(skel, clip.sample(skel, t, loop='clamp'))
+        h = m[leg.ankle] @ np.append(leg.heel, 1.0)
+        q = m[leg.toe] @ np.append(leg.toe_tip, 1.0)
+        d = q[:3] - h[:3]
+        out.append(math.atan2(d[1], math.hypot(d[0], d[2])))
+    return float(np.median(out))
+
+
+def test_foot_level_takes_out_a_known_tilt(mannequin):
+    """The mannequin's walk stands its feet flat (no tilt found); the same walk with the left ankle
+    turned 10 degrees (toe up) about the world X axis as seen from the ankle at rest, built here on
+    its keys, is found tilted by 10 degrees and comes back: the sole's pitch over the middle of the
+    planted phase (measured here) returns to the original's."""
+    skel = mannequin.skeleton
+    walk = next(c for c in mannequin.clips if c.name == 'walk')
+    legs = sk.legs_from_mesh(mannequin, sk.find_legs(skel))
+    assert len(legs) == 2 and legs[0].heel is not None
+    _, st = sk.foot_level(skel, walk, legs)
+    assert [s['applied'] for s in st] == [False, False]
+    assert all(abs(s['tilt']) < math.radians(0.2) and s['samples'] > 0 for s in st)
+    ankle = legs[0].ankle
+    rest = sk.local_to_model(skel, sk.Pose(skel))[ankle][:3, :3]
+    axis = rest.T @ np.array([1.0, 0.0, 0.0])  # world +X in the ankle's rest frame (rotation part)
+    axis /= np.linalg.norm(axis)
+    a = math.radians(-10.0)  # about +X a negative turn raises the toe (the mannequin faces +Z)
+    turn = np.append(axis * math.sin(a / 2), math.cos(a / 2))
+    tracks = []
+    for i, info in enumerate(walk.tracks):
+        times, values = walk.track_keys(i)
+        if info.path == 'rotation' and info.joint == ankle:
+            values = np.array([_qmul(v, turn) for v in values], np.float32)
+        tracks.append({'joint': info.joint, 'path': info.path, 'times': times, 'values': values,
+                       'interpolation': info.interpolation})
+    tilted = sk.clip_from_tracks('tilted', tracks, duration=walk.duration)
+    _, st = sk.foot_level(skel, tilted, legs)
+    assert st[0]['applied'] and abs(st[0]['tilt'] - math.radians(10.0)) < math.radians(0.5), st[0]
+    assert not st[1]['applied']
+    level, _ = sk.foot_level(skel, tilted, legs)
+    # the middle of the left foot's planted phase, from the analysis of the original walk
+    an = sk.analyze(skel, walk, legs)
+    L = an.legs[0]
+    land, lift = L.foot_land, L.foot_lift
+    span = (lift - land) % 1.0
+    times = [walk.duration * ((land + span * (0.25 + 0.5 * k / 8)) % 1.0) for k in range(9)]
+    orig = _sole_pitch(skel, walk, legs[0], times)
+    before = _sole_pitch(skel, tilted, legs[0], times)
+    after = _sole_pitch(skel, level, legs[0], times)
+    assert abs(before - orig - math.radians(10.0)) < math.radians(1.0), (before, orig)
+    assert abs(after - orig) < math.radians(0.3), (after, orig)
+    with pytest.raises(sk.InvalidArgument):
+        sk.foot_level(skel, walk, legs, max_angle=2.0)

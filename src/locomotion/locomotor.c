@@ -677,6 +677,7 @@ typedef struct adjust_frame {
     double cts[SK_MOTION_GROUP_MAX_LEGS];           /* each leg's cycle time from its stance */
     double kt[SK_MOTION_GROUP_MAX_LEGS][4];         /* its keytimes: lift, off, strike, land */
     float flight[SK_MOTION_GROUP_MAX_LEGS];         /* flight time (0 on the ground) */
+    float clear[SK_MOTION_GROUP_MAX_LEGS];          /* in flight: the foot's lower point above the ground (m) */
     sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS]; /* (66) */
     sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];    /* the ankle's world rotation wanted */
     /* world rotations in the pose before the IK: the hip's parent, hip, knee, ankle */
@@ -861,6 +862,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
         flight_footbase(L, A, l, flight, &F, &Rf);
     }
     A->flight[l] = flight;
+    A->clear[l] = INFINITY;
     /* (65)-(66): the clip's foot, moved so its footbase is at F and
      * turned from the character's frame into the footstep's. */
     sk_vec3 heel_w = point_of(L, g->ankle, g->heel_pt), toe_w = point_of(L, g->tip_joint, g->toe_pt);
@@ -917,6 +919,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
             float up = CLEAR_MARGIN * w - (gap + g->guard);
             if (up > 0) F.y += up;
         }
+        if (isfinite(gap)) A->clear[l] = gap + g->guard + fmaxf(CLEAR_MARGIN * w - (gap + g->guard), 0.0f);
     } else {
         g->guard = 0;
         g->lift_prev = -1;
@@ -1002,7 +1005,11 @@ static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, ui
          * knee's plane is undefined and turns half a circle in a frame. */
         float rr = 0.3f * g->length, hx = tg.position.x - h.x, hz = tg.position.z - h.z;
         float cap = h.y - sqrtf(fmaxf(rr * rr - hx * hx - hz * hz, 0.0f));
-        if (A->flight[l] > 0 && hx * hx + hz * hz < rr * rr && tg.position.y > cap) tg.position.y = cap;
+        /* ... but never down into the ground: at most by the clearance
+         * its lower point has (a run's high heel kick passes near the hip
+         * with the toe just over the floor). */
+        if (A->flight[l] > 0 && hx * hx + hz * hz < rr * rr && tg.position.y > cap)
+            tg.position.y = fmaxf(cap, tg.position.y - fmaxf(A->clear[l] - GUARD_MARGIN, 0.0f));
         sk_vec3 ha = sk_vec3_sub(a, h);
         float hl2 = sk_vec3_dot(ha, ha);
         sk_vec3 off = sk_vec3_sub(k, h);

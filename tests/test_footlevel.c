@@ -1,0 +1,242 @@
+/* sk_foot_level (locomotion/footlevel.h). The reference is written here:
+ * the sole's pitch (heel point to toe point, toe up +) measured with the
+ * public sampling and forward kinematics at the middle of each contact.
+ *  - The mannequin's own clips stand their feet flat: no tilt is found and
+ *    the output samples as the input does.
+ *  - The walk with each ankle turned by a known angle about the foot's side
+ *    axis (built here, key by key): the tilt found is that angle, and the
+ *    output's planted pitch is the original's again.
+ *  - A tilt beyond max_angle is left; stats only (out NULL); bad input. */
+#include "support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEG (3.14159265358979323846 / 180.0)
+
+typedef struct rig {
+    sk_asset *a;
+    sk_leg_desc legs[2];
+} rig;
+
+static void rig_make(rig *r) {
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &r->a, NULL), SK_OK);
+    assert_int_equal(sk_legs_find(r->a->skeleton, r->legs, 2), 2);
+    for (int l = 0; l < 2; l++) assert_int_equal(sk_leg_default_points(r->a->skeleton, &r->legs[l], NULL), SK_OK);
+}
+
+static const sk_clip *clip_named(const sk_asset *a, const char *name) {
+    int32_t i = sk_asset_find_clip(a, name);
+    assert_true(i >= 0);
+    return a->clips[i];
+}
+
+/* The sole's pitch (rad, toe up +) of leg l at time t. */
+static double pitch_at(const rig *r, const sk_clip *c, uint32_t l, double t) {
+    const sk_skeleton *s = r->a->skeleton;
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *model = calloc(s->joint_count, sizeof *model);
+    assert_non_null(local);
+    assert_non_null(model);
+    assert_int_equal(sk_clip_sample(c, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
+    assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, s->joint_count, NULL), SK_OK);
+    const sk_leg_desc *g = &r->legs[l];
+    sk_vec3 h = sk_mat4_transform_point(&model[g->ankle], g->heel);
+    sk_vec3 q = sk_mat4_transform_point(&model[g->toe >= 0 ? g->toe : g->ankle], g->toe_tip);
+    free(local);
+    free(model);
+    return atan2((double)q.y - h.y, hypot((double)q.x - h.x, (double)q.z - h.z));
+}
+
+/* Median pitch of leg l over the middle half of its contacts in clip c
+ * (found on ref, the clip whose contacts count); *n: samples. */
+static double planted_pitch(const rig *r, const sk_clip *ref, const sk_clip *c, uint32_t l, uint32_t *n) {
+    sk_contact ct[64];
+    uint32_t nc = 0;
+    assert_int_equal(sk_contacts_find(r->a->skeleton, ref, r->legs, 2, NULL, NULL, ct, 64, &nc, NULL), SK_OK);
+    double v[2048];
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < nc; k++) {
+        if (ct[k].leg != l) continue;
+        double mid = 0.5 * (ct[k].start + ct[k].end), half = 0.25 * (ct[k].end - ct[k].start);
+        for (int s = 0; s <= 8 && m < 2048; s++) v[m++] = pitch_at(r, c, l, mid - half + half * s / 4.0);
+    }
+    assert_true(m > 0);
+    for (uint32_t i = 1; i < m; i++) /* insertion sort */
+        for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1], v[j - 1] = t;
+        }
+    *n = m;
+    return v[m / 2];
+}
+
+/* Largest difference of the two clips' local poses over 97 times. */
+static double pose_diff(const rig *r, const sk_clip *a, const sk_clip *b) {
+    const sk_skeleton *s = r->a->skeleton;
+    sk_transform *x = calloc(s->joint_count, sizeof *x), *y = calloc(s->joint_count, sizeof *y);
+    double d = 0, dur = sk_clip_duration(a);
+    for (int k = 0; k <= 96; k++) {
+        double t = dur * k / 96.0;
+        assert_int_equal(sk_clip_sample(a, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, x, NULL), NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(b, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, y, NULL), NULL), SK_OK);
+        for (uint32_t j = 0; j < s->joint_count; j++) {
+            const float *p = &x[j].t.x, *q = &y[j].t.x;
+            for (int i = 0; i < 10; i++) d = fmax(d, fabs((double)p[i] - q[i]));
+        }
+    }
+    free(x);
+    free(y);
+    return d;
+}
+
+/* The clip with each leg's ankle rotation keys multiplied on the right by a
+ * turn of angle[l] about the world X axis as seen from the ankle at rest
+ * (the mannequin faces +Z: about +X, a negative angle raises the toe). */
+static sk_clip *tilted(const rig *r, const sk_clip *c, const double angle[2]) {
+    const sk_skeleton *s = r->a->skeleton;
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *model = calloc(s->joint_count, sizeof *model);
+    assert_int_equal(sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
+    assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, s->joint_count, NULL), SK_OK);
+    sk_quat q[2];
+    for (int l = 0; l < 2; l++) {
+        sk_transform ta;
+        assert_true(sk_mat4_decompose(&model[r->legs[l].ankle], &ta));
+        sk_vec3 axis = sk_quat_rotate(sk_quat_inverse(ta.r), sk_vec3_make(1, 0, 0));
+        q[l] = sk_quat_from_axis_angle(axis, (float)angle[l]);
+    }
+    sk_clip_builder *b = NULL;
+    assert_int_equal(sk_clip_builder_create(sk_clip_name(c), NULL, &b, NULL), SK_OK);
+    for (uint32_t i = 0; i < sk_clip_track_count(c); i++) {
+        sk_track_info info;
+        assert_true(sk_clip_track_info(c, i, &info));
+        uint32_t per = info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1;
+        float *kt = calloc(info.key_count, sizeof *kt), *kv = calloc((size_t)info.key_count * per * info.width, 4);
+        assert_true(sk_clip_track_keys(c, i, kt, kv));
+        for (int l = 0; l < 2; l++) {
+            if (info.path != SK_PATH_ROTATION || info.joint != (uint32_t)r->legs[l].ankle) continue;
+            for (uint32_t k = 0; k < info.key_count * per; k++) {
+                float *v = kv + 4 * k;
+                sk_quat o = sk_quat_mul(sk_quat_make(v[0], v[1], v[2], v[3]), q[l]);
+                v[0] = o.x, v[1] = o.y, v[2] = o.z, v[3] = o.w;
+            }
+        }
+        sk_track_desc d = {info.joint, info.path, info.interpolation, info.key_count, kt, kv, info.width};
+        assert_int_equal(sk_clip_builder_add_track(b, &d, NULL), SK_OK);
+        free(kt);
+        free(kv);
+    }
+    sk_clip_builder_set_duration(b, sk_clip_duration(c));
+    sk_clip *out = NULL;
+    assert_int_equal(sk_clip_builder_finish(b, &out, NULL), SK_OK);
+    free(local);
+    free(model);
+    return out;
+}
+
+static void test_flat_clips_untouched(void **state) {
+    (void)state;
+    rig r;
+    rig_make(&r);
+    static const char *const names[] = {"walk", "run", "strafe_left", "strafe_right"};
+    for (size_t i = 0; i < 4; i++) {
+        const sk_clip *c = clip_named(r.a, names[i]);
+        sk_clip *out = NULL;
+        sk_foot_level_stats st;
+        sk_error err = {0};
+        if (sk_foot_level(r.a->skeleton, c, r.legs, 2, NULL, NULL, &out, &st, &err) != SK_OK)
+            fail_msg("%s: %s", names[i], err.message);
+        for (int l = 0; l < 2; l++) {
+            uint32_t n = 0;
+            double ref = planted_pitch(&r, c, c, (uint32_t)l, &n);
+            assert_true(st.samples[l] > 0 && st.contacts[l] > 0);
+            assert_true(fabs(st.tilt[l]) < 0.2 * DEG);   /* a flat foot */
+            if (!(fabs(st.pitch[l] - ref) < 0.5 * DEG)) fail_msg("%s leg %d: pitch %g, here %g (deg)", names[i], l, st.pitch[l] / DEG, ref / DEG);
+            assert_false(st.applied[l]);
+        }
+        assert_true(pose_diff(&r, c, out) < 1e-6);
+        sk_clip_destroy(out);
+    }
+    sk_asset_destroy(r.a);
+}
+
+static void test_known_tilt_taken_out(void **state) {
+    (void)state;
+    rig r;
+    rig_make(&r);
+    const sk_clip *walk = clip_named(r.a, "walk");
+    const double turn[2] = {-12 * DEG, 8 * DEG}; /* left toe up 12 degrees, right toe down 8 */
+    sk_clip *tw = tilted(&r, walk, turn);
+    uint32_t checked = 0;
+    for (int l = 0; l < 2; l++) {
+        uint32_t n = 0;
+        double before = planted_pitch(&r, walk, tw, (uint32_t)l, &n);
+        assert_true(fabs(before + turn[l]) < 1.0 * DEG); /* the tilt built here is there */
+    }
+    sk_clip *out = NULL;
+    sk_foot_level_stats st;
+    assert_int_equal(sk_foot_level(r.a->skeleton, tw, r.legs, 2, NULL, NULL, &out, &st, NULL), SK_OK);
+    for (int l = 0; l < 2; l++) {
+        assert_true(st.applied[l]);
+        assert_true(fabs(st.tilt[l] + turn[l]) < 0.5 * DEG);
+        uint32_t n = 0;
+        double orig = planted_pitch(&r, walk, walk, (uint32_t)l, &n);
+        double after = planted_pitch(&r, walk, out, (uint32_t)l, &n);
+        assert_true(fabs(after - orig) < 0.3 * DEG);
+        checked += n;
+    }
+    assert_true(checked >= 18);
+    /* stats only */
+    sk_foot_level_stats s2;
+    assert_int_equal(sk_foot_level(r.a->skeleton, tw, r.legs, 2, NULL, NULL, NULL, &s2, NULL), SK_OK);
+    assert_true(fabs(s2.tilt[0] - st.tilt[0]) < 1e-6 && s2.applied[0]);
+    /* beyond max_angle: left as it is */
+    sk_foot_level_options o = {.max_angle = 5 * DEG};
+    sk_clip *kept = NULL;
+    assert_int_equal(sk_foot_level(r.a->skeleton, tw, r.legs, 2, &o, NULL, &kept, &s2, NULL), SK_OK);
+    assert_false(s2.applied[0]);
+    assert_false(s2.applied[1]);
+    assert_true(pose_diff(&r, tw, kept) < 1e-6);
+    sk_clip_destroy(kept);
+    sk_clip_destroy(out);
+    sk_clip_destroy(tw);
+    sk_asset_destroy(r.a);
+}
+
+static void test_bad_input(void **state) {
+    (void)state;
+    rig r;
+    rig_make(&r);
+    const sk_skeleton *s = r.a->skeleton;
+    const sk_clip *walk = clip_named(r.a, "walk");
+    sk_clip *out = NULL;
+    sk_error err = {0};
+    assert_int_equal(sk_foot_level(NULL, walk, r.legs, 2, NULL, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_foot_level(s, NULL, r.legs, 2, NULL, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_foot_level(s, walk, r.legs, 0, NULL, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_foot_level(s, walk, r.legs, 17, NULL, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_foot_level_options o = {.max_angle = 2.0f};
+    assert_int_equal(sk_foot_level(s, walk, r.legs, 2, &o, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "max_angle"));
+    o = (sk_foot_level_options){.middle = 1.5f};
+    assert_int_equal(sk_foot_level(s, walk, r.legs, 2, &o, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    float flat[2] = {NAN, 0};
+    o = (sk_foot_level_options){.flat_pitch = flat};
+    assert_int_equal(sk_foot_level(s, walk, r.legs, 2, &o, NULL, &out, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_leg_desc bad[2] = {r.legs[0], r.legs[1]};
+    bad[0].ankle = 100000;
+    assert_int_not_equal(sk_foot_level(s, walk, bad, 2, NULL, NULL, &out, NULL, &err), SK_OK);
+    assert_null(out);
+    sk_asset_destroy(r.a);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_flat_clips_untouched),
+        cmocka_unit_test(test_known_tilt_taken_out),
+        cmocka_unit_test(test_bad_input),
+    };
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
+}
