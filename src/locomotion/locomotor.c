@@ -63,6 +63,7 @@
 #define CLEAR_MARGIN 0.03f
 #define BALANCE_ALPHA 20.0f
 #define GUARD_MARGIN 0.005f
+#define FLAT_RAMP 0.05 /* cycle share over which a planted foot is laid flat */
 #define LIFT_RATE 2.5f
 #define HIP_RATE 1.0f
 #define TO_RATE 3.0f
@@ -883,6 +884,43 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     }
     if (ws > 1e-6f) hg /= ws, tg /= ws;
     else hg = g->heel_ground, tg = g->toe_ground;
+    /* Planted (foot-land .. foot-lift), the sole lies on the ground: the
+     * clips' pitch of the heel-toe line against the flat foot's (the two
+     * points at their ground heights) is taken out about the foot's side
+     * axis, faded in over FLAT_RAMP of the cycle after foot-land and out
+     * before foot-lift. A capture's planted foot still rolls by a few
+     * degrees (markers on skin, a retargeted ankle), which moved the sole's
+     * points along the ground by a centimetre or two per stance. */
+    sk_quat Qflat = sk_quat_identity();
+    if (!in_air && (ct <= lift || ct >= land)) {
+        double dl = wrap01d(ct - land), du = wrap01d(lift - ct);
+        float w = (float)fmin(1.0, fmin(dl, du) / FLAT_RAMP);
+        sk_vec3 d = vec3_horizontal(sk_vec3_sub(toe_c, heel_c));
+        float hl = skm_vec3_len(d);
+        if (w > 0 && hl > 1e-4f) {
+            float tilt = atan2f((toe_c.y - tg) - (heel_c.y - hg), hl);
+            sk_vec3 side = sk_vec3_make(d.z / hl, 0, -d.x / hl); /* a turn about it by + lowers the toe */
+            Qflat = skm_quat_axis_angle(side, tilt * w);
+            sk_vec3 piv = sk_vec3_scale(sk_vec3_add(heel_c, toe_c), 0.5f);
+            heel_c = sk_vec3_add(piv, skm_quat_rotate(Qflat, sk_vec3_sub(heel_c, piv)));
+            toe_c = sk_vec3_add(piv, skm_quat_rotate(Qflat, sk_vec3_sub(toe_c, piv)));
+            ank_c = sk_vec3_add(piv, skm_quat_rotate(Qflat, sk_vec3_sub(ank_c, piv)));
+            /* ... and its heading held at the stance's (the footstep's
+             * direction, foot_direction): a capture's pelvis turns a few
+             * degrees either way over a stance, and the foot, carried in
+             * the character's frame, twisted on the ground with it. */
+            sk_vec3 want = vec3_horizontal(lb->foot_direction);
+            d = vec3_horizontal(sk_vec3_sub(toe_c, heel_c));
+            if (skm_vec3_len(want) > 1e-4f && skm_vec3_len(d) > 1e-4f) {
+                float yaw = atan2f(d.x * want.z - d.z * want.x, d.x * want.x + d.z * want.z);
+                sk_quat Qy = skm_quat_axis_angle(sk_vec3_make(0, 1, 0), -yaw * w);
+                heel_c = sk_vec3_add(piv, skm_quat_rotate(Qy, sk_vec3_sub(heel_c, piv)));
+                toe_c = sk_vec3_add(piv, skm_quat_rotate(Qy, sk_vec3_sub(toe_c, piv)));
+                ank_c = sk_vec3_add(piv, skm_quat_rotate(Qy, sk_vec3_sub(ank_c, piv)));
+                Qflat = skm_quat_mul(Qy, Qflat);
+            }
+        }
+    }
     float hh = heel_c.y - hg, th = toe_c.y - tg;
     float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
     float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
@@ -926,7 +964,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     }
     A->ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
     leg_rotations(L, loc, l, l ? &A->hip_pr[l - 1] : NULL, &A->hip_pr[l], &A->hip_wr[l], &A->knee_wr[l], &A->ankle_wr[l]);
-    A->ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(A->cinv, A->ankle_wr[l])));
+    A->ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(Qflat, skm_quat_mul(A->cinv, A->ankle_wr[l]))));
 }
 
 /* (59)-(64): the hip offset that lets the legs reach their ankle targets,
