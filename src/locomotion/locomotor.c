@@ -47,7 +47,14 @@
  *     the hip (upper intersection); a leg whose target is out of the
  *     sphere's horizontal reach takes the hip at the target's height.
  *     (62) becomes desiredMin when minToAvg + minToMax is 0. The leg length
- *     is 0.999 x the rest length minus the soft-IK band, so the legs reach. */
+ *     is 0.999 x the rest length minus the soft-IK band, so the legs reach.
+ *   - Captures (docs/locomotion.md, "Clips from captures on any character"):
+ *     the heel and toe ground heights of (10) are weighted as the motions
+ *     are; planted, the footbase stands at the lower of heel and toe, the
+ *     sole is laid flat and its heading held at the stance's (faded over
+ *     FLAT_RAMP at the planted phase's ends); from TOUCH_FROM to TOUCH_TO of
+ *     the flight the footbase closes on its landing footstep across the
+ *     ground, so the foot comes down onto it. */
 #include "core/internal.h"
 #include "core/math_inline.h"
 #include "skelanim/anim/blend.h"
@@ -63,6 +70,8 @@
 #define CLEAR_MARGIN 0.03f
 #define BALANCE_ALPHA 20.0f
 #define GUARD_MARGIN 0.005f
+#define TOUCH_FROM 0.78f /* flight share from which the foot closes on its footstep */
+#define TOUCH_TO 0.95f
 #define FLAT_RAMP 0.05 /* cycle share over which a planted foot is laid flat */
 #define LIFT_RATE 2.5f
 #define HIP_RATE 1.0f
@@ -861,6 +870,13 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     } else {
         flight = (float)((ct - lift) / (land - lift));
         flight_footbase(L, A, l, flight, &F, &Rf);
+        /* Touch-down: over the flight's last part the footbase reaches its
+         * landing footstep across the ground first, so the foot comes down
+         * onto it instead of skimming in at walking speed (a capture's heel
+         * is within 2 cm of the floor for the last tenth of its swing). */
+        float u = skm_clampf((flight - TOUCH_FROM) / (TOUCH_TO - TOUCH_FROM), 0.0f, 1.0f);
+        u = u * u * (3.0f - 2.0f * u);
+        if (u > 0) F.x += (g->to.position.x - F.x) * u, F.z += (g->to.position.z - F.z) * u;
     }
     A->flight[l] = flight;
     A->clear[l] = INFINITY;
