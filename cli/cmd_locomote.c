@@ -291,6 +291,8 @@ static const char locomote_note[] =
     "         only with the feet down; none: the locomotor fades its idle clip itself.\n"
     "--trace: one JSON line per frame, world positions in metres:\n"
     "         {\"t\",\"root\",\"feet\":[{\"leg\",\"heel\",\"toe\",\"ankle\",\"stance\"}...],\"joints\":{NAME:[x,y,z]...}}\n"
+    "         with, on the frame a foot touches or leaves the ground (both walkers), its \"event\":\n"
+    "         {\"kind\":\"down\"|\"up\",\"position\",\"normal\",\"speed\"} (the footstep, m/s of the ankle)\n"
     "         and, from the locomotor (not --procedural), per foot \"grounded\", \"cycle_time\", \"flight\",\n"
     "         \"from\"/\"to\":{\"heel\",\"toe\",\"normal\"}, \"keys\":{\"strike\",\"land\",\"lift\",\"off\"}, per frame\n"
     "         \"velocity\", \"yaw\", \"mode\", \"phase\", \"moving\", \"weights\":{CLIP:W}; the first line also\n"

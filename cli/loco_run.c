@@ -350,6 +350,7 @@ void loco_char_feet(const loco_char *c, loco_feet *out) {
             out->f[l].heel = f->heel, out->f[l].toe = f->toe, out->f[l].ankle = f->ankle;
             out->f[l].stance = f->stance && st->mode != SK_PROCEDURAL_AIRBORNE;
             out->f[l].reached = f->reached;
+            out->f[l].event = f->event;
         }
         return;
     }
@@ -361,6 +362,7 @@ void loco_char_feet(const loco_char *c, loco_feet *out) {
         const sk_locomotor_foot *f = &st->feet[l];
         out->f[l].heel = f->heel, out->f[l].toe = f->toe, out->f[l].ankle = f->ankle;
         out->f[l].stance = f->stance, out->f[l].reached = f->reached;
+        out->f[l].event = f->event;
     }
 }
 

@@ -94,7 +94,7 @@ bool loco_char_reset(loco_char *c, float x, float z, float yaw);
 bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw);
 
 /* One frame's feet, from either runtime. */
-typedef struct loco_foot { sk_vec3 heel, toe, ankle; bool stance, reached; } loco_foot;
+typedef struct loco_foot { sk_vec3 heel, toe, ankle; bool stance, reached; sk_foot_event event; } loco_foot;
 typedef struct loco_feet {
     uint32_t legs;
     sk_vec3 root;                   /* the character's point (y: ground height) */

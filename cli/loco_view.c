@@ -54,6 +54,14 @@ static void write_trace(FILE *f, rec_ctx *r, const loco_char *c, double t) {
         fprintf(f, ",\"ankle\":");
         fprint_vec(f, ft.f[l].ankle);
         fprintf(f, ",\"stance\":%s", ft.f[l].stance ? "true" : "false");
+        const sk_foot_event *ev = &ft.f[l].event;
+        if (ev->kind != SK_FOOT_EVENT_NONE) { /* a footstep event this frame */
+            fprintf(f, ",\"event\":{\"kind\":\"%s\",\"position\":", ev->kind == SK_FOOT_EVENT_DOWN ? "down" : "up");
+            fprint_vec(f, ev->position);
+            fprintf(f, ",\"normal\":");
+            fprint_vec(f, ev->normal);
+            fprintf(f, ",\"speed\":%.4f}", (double)ev->speed);
+        }
         if (has_ov) {
             fputc(',', f);
             loco_overlay_write_foot(f, &ov, l);

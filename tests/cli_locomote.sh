@@ -49,8 +49,11 @@ for r in rows:
     assert "hips" in r["joints"] and "foot_l" in r["joints"] and len(r["joints"]) >= 21
     for f in r["feet"]:
         assert {"leg", "heel", "toe", "ankle", "stance"} <= set(f) <= {"leg", "heel", "toe", "ankle", "stance",
-            "grounded", "cycle_time", "flight", "from", "to", "keys"}, set(f)
+            "grounded", "cycle_time", "flight", "from", "to", "keys", "event"}, set(f)
         assert isinstance(f["stance"], bool)
+        if "event" in f:  # a footstep event (docs/locomotion.md): down or up, on the ground, speed finite
+            e = f["event"]
+            assert e["kind"] in ("down", "up") and len(e["position"]) == 3 and math.isfinite(e["speed"]), e
         h, t = f["heel"], f["toe"]
         gh, gt = ground(h[0], h[2]), ground(t[0], t[2])
         # a point exactly over a riser's edge: the lower tread counts (the face)

@@ -7,6 +7,7 @@
 #include "footstep.h"
 
 #include <math.h>
+#include <string.h>
 
 #define EDGE_TOL 0.015f
 #define EDGE_MARGIN 0.02f
@@ -183,3 +184,16 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
     out->time = when;
 }
 
+/* The contact event of a foot whose ground contact went from was to now:
+ * DOWN onto `down`, UP from `up`, with the ankle's speed over the frame. */
+void footstep_event(sk_foot_event *e, bool was, bool now, const sk_footstep *down, const sk_footstep *up,
+                    sk_vec3 ankle_before, sk_vec3 ankle_now, double dt) {
+    memset(e, 0, sizeof *e);
+    if (was == now) return;
+    const sk_footstep *fs = now ? down : up;
+    e->kind = now ? SK_FOOT_EVENT_DOWN : SK_FOOT_EVENT_UP;
+    e->position = fs->position;
+    e->normal = fs->normal;
+    float v = dt > 0 ? skm_vec3_len(sk_vec3_sub(ankle_now, ankle_before)) / (float)dt : 0.0f;
+    e->speed = isfinite(v) ? v : 0.0f;
+}

@@ -73,4 +73,10 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
  * on the ground with its up toward normal. */
 sk_quat footstep_rotation(float yaw, sk_vec3 foot_dir_c, sk_vec3 heel, sk_vec3 toe, sk_vec3 normal);
 
+/* The contact event of a foot whose ground contact went from was to now
+ * (locomotor.h, sk_foot_event): DOWN onto `down`, UP from `up`, with the
+ * ankle's speed over the frame (dt s); kind NONE when nothing changed. */
+void footstep_event(sk_foot_event *e, bool was, bool now, const sk_footstep *down, const sk_footstep *up,
+                    sk_vec3 ankle_before, sk_vec3 ankle_now, double dt);
+
 #endif

@@ -98,6 +98,7 @@ typedef struct leg_rt {
     float clr_amp;
     float guard;                         /* swing lift from the per-frame guard (m) */
     float lift_prev;                     /* rate-limited swing lift (m); -1: on the ground */
+    bool seen;                           /* a frame was adjusted since the reset (events compare with it) */
     sk_vec3 to_base;                     /* the base the next footstep was cast at */
     float to_yaw;
     int edge_pref;                       /* last step-edge move: +1 forward, -1 back, 0 none */
@@ -487,6 +488,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         g->cast_valid = g->clr_valid = false;
         g->guard = 0;
         g->lift_prev = -1;
+        g->seen = false;
         sk_vec3 base = sk_vec3_add(L->st.position, vec3_turn_y(vec3_horizontal(L->blend.legs[l].stance_position), L->st.yaw));
         place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, NULL, &g->from);
         g->to_base = base;
@@ -1102,6 +1104,8 @@ static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, ui
     }
     sk_locomotor_foot *f = &L->st.feet[l];
     double lift = A->kt[l][0], off = A->kt[l][1], strike = A->kt[l][2], land = A->kt[l][3];
+    bool was_grounded = f->grounded;
+    sk_vec3 was_ankle = f->ankle;
     f->cycle_time = (float)A->cts[l];
     f->grounded = A->cts[l] <= off || A->cts[l] >= strike;
     /* Standing still, a foot on the ground is planted once the idle has
@@ -1115,6 +1119,9 @@ static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, ui
     f->heel = point_of(L, g->ankle, g->heel_pt);
     f->toe = point_of(L, g->tip_joint, g->toe_pt);
     f->ankle = pos_of(L, g->ankle);
+    footstep_event(&f->event, was_grounded, f->grounded, &g->to, &g->from, was_ankle, f->ankle, L->frame_dt);
+    if (!g->seen) memset(&f->event, 0, sizeof f->event);
+    g->seen = true;
 }
 
 sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
@@ -1150,6 +1157,8 @@ static void plain_feet(sk_locomotor *L, sk_pose *pose) {
         keytimes(lb, &lift, &off, &strike, &land);
         double ct = wrap01d(L->st.phase - lb->stance_time);
         sk_locomotor_foot *f = &L->st.feet[l];
+        bool was_grounded = f->grounded;
+        sk_vec3 was_ankle = f->ankle;
         f->cycle_time = (float)ct;
         f->stance = ct <= lift || ct >= land;
         f->grounded = ct <= off || ct >= strike;
@@ -1158,6 +1167,13 @@ static void plain_feet(sk_locomotor *L, sk_pose *pose) {
         f->toe = point_of(L, g->tip_joint, g->toe_pt);
         f->ankle = pos_of(L, g->ankle);
         f->reached = true;
+        /* no footsteps here: the event is where the foot is, on flat ground */
+        sk_footstep here = {0};
+        here.position = sk_vec3_scale(sk_vec3_add(f->heel, f->toe), 0.5f);
+        here.normal = sk_vec3_make(0, 1, 0);
+        footstep_event(&f->event, was_grounded, f->grounded, &here, &here, was_ankle, f->ankle, L->frame_dt);
+        if (!g->seen) memset(&f->event, 0, sizeof f->event);
+        g->seen = true;
     }
 }
 

@@ -138,6 +138,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural reset: NULL or non-finite position/yaw");
     memset(&P->st, 0, sizeof P->st);
     P->model_valid = false;
+    P->events_seen = false;
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -991,6 +992,8 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     if (r != SK_OK) return r;
     P->ground.rays = 0;
     P->st.time += dt;
+    sk_vec3 was_ankle[2];
+    for (uint32_t l = 0; l < 2; l++) was_ankle[l] = P->st.feet[l].ankle;
     proc_frame F;
     F.dt = dt;
     F.fdt = (float)dt;
@@ -1005,5 +1008,25 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     pose_upper_body(P, &F, pose);
     P->st.rays = P->ground.rays;
     P->model_valid = true;
+    /* Footstep events: a foot is on the ground when planted and its heel
+     * or toe is within 2 cm of its step's plane (a foot declared planted
+     * as the walker comes to a stand may still be coming down): DOWN at
+     * its contact point (the lower of heel and toe) when that begins, UP
+     * from that point when it ends. */
+    for (uint32_t l = 0; l < 2; l++) {
+        sk_procedural_foot *f = &P->st.feet[l];
+        const sk_footstep *fs = &P->leg[l].step;
+        float dh = sk_vec3_dot(sk_vec3_sub(f->heel, fs->position), fs->normal);
+        float dt_ = sk_vec3_dot(sk_vec3_sub(f->toe, fs->position), fs->normal);
+        bool on = f->stance && P->st.mode != SK_PROCEDURAL_AIRBORNE && fminf(dh, dt_) < 0.02f;
+        /* the contact point: the lower of heel and toe (against the step's plane) */
+        sk_footstep at = *fs;
+        at.position = dh <= dt_ ? f->heel : f->toe;
+        footstep_event(&f->event, P->contact[l], on, &at, &P->stood[l], was_ankle[l], f->ankle, dt);
+        if (!P->events_seen) memset(&f->event, 0, sizeof f->event);
+        if (on && (!P->contact[l] || !P->events_seen)) P->stood[l] = at;
+        P->contact[l] = on;
+    }
+    P->events_seen = true;
     return SK_OK;
 }

@@ -95,6 +95,9 @@ struct sk_procedural {
     bool *need;               /* the joints the frame's first FK computes: the legs' and arms' ancestors */
     bool *late;               /* the joints no step computes: filled in at the end of the frame */
     bool model_valid;         /* model holds the last update's pose */
+    bool events_seen;         /* a frame was updated since the reset (footstep events compare with it) */
+    bool contact[2];          /* each foot on the ground last frame: planted and within 2 cm of its step */
+    sk_footstep stood[2];     /* where each foot came down last (its UP event's place) */
     sk_quat yq;               /* the facing this frame: rotation about +Y, and its sine and cosine */
     float ys, yc;
     float hip_h;              /* rest body height above the heels */

@@ -110,6 +110,24 @@ typedef struct sk_footstep {
     double time;          /* when the foot stands on it (stance time), s */
 } sk_footstep;
 
+/* A foot's contact with the ground, reported on the frame it happens (for
+ * footstep sounds, dust, decals): DOWN when the foot touches the ground
+ * (the semi-procedural locomotor: foot-strike; the IK-only walker: the
+ * swing foot planted), UP when it leaves it (foot-off; the support foot
+ * lifted). NONE on every other frame. */
+typedef enum sk_foot_event_kind {
+    SK_FOOT_EVENT_NONE = 0,
+    SK_FOOT_EVENT_DOWN = 1,
+    SK_FOOT_EVENT_UP = 2
+} sk_foot_event_kind;
+
+typedef struct sk_foot_event {
+    sk_foot_event_kind kind;
+    sk_vec3 position;     /* world: the footstep's ground point (footbase) it comes down on or leaves */
+    sk_vec3 normal;       /* the ground's normal there (unit) */
+    float speed;          /* m/s: the ankle's speed over the frame before (how hard it lands) */
+} sk_foot_event;
+
 typedef struct sk_locomotor_foot {
     sk_vec3 heel, toe, ankle;     /* world, after adjustment */
     bool stance;                  /* planted: foot-land .. foot-lift of the blended keytimes, or on the
@@ -119,6 +137,7 @@ typedef struct sk_locomotor_foot {
     float flight;                 /* flight progress 0..1 (0 on the ground) */
     sk_footstep from, to;         /* the footsteps it leaves / goes to */
     bool reached;                 /* the leg IK reached its target */
+    sk_foot_event event;          /* this frame's contact event (kind NONE: none) */
 } sk_locomotor_foot;
 
 /* The locomotor's state machine for standing and moving (the polar

@@ -96,6 +96,7 @@ typedef struct sk_procedural_foot {
     bool stance;               /* the support foot (pinned), or both standing */
     sk_footstep step;          /* where it stands, or where it goes (swinging) */
     bool reached;
+    sk_foot_event event;       /* this frame's contact event (locomotor.h; kind NONE: none) */
 } sk_procedural_foot;
 
 typedef struct sk_procedural_state {
