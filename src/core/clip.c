@@ -180,6 +180,7 @@ void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform
 #if defined(SK_SOA_X86)
             far = wide ? skk_slerp_rows_w8(ka, kb, u, tmp) : skk_slerp_rows_w4(ka, kb, u, tmp);
 #else
+            (void)wide; /* one width without the x86 kernels */
             far = skk_slerp_rows_w4(ka, kb, u, tmp);
 #endif
             for (far &= b->mask; far; far &= far - 1) {

@@ -231,7 +231,7 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
     cc_cursor s0, s1;
     float u;
     uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-    (void)k0, (void)cache;
+    (void)k0, (void)cache, (void)level; /* level: without the x86 decoders, the scalar path */
     bool same = s0.seg == s1.seg;
     uint32_t a = 0;
 #if defined(SK_CC_AVX2)

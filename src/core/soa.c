@@ -203,12 +203,6 @@ static inline void soa_l2m_joint(const float *rs, uint32_t l, const float *pm, f
 }
 #endif
 
-#if defined(SK_SOA_X86)
-/* AVX: the group's local matrices as sk_mat4_from_transform lays them out
- * (two 8x8 transposes of skk_rs_group's rows), then per joint two columns
- * per instruction: [a_k | a_k] x [b_ck | b_(c+1)k] summed in l2m_joint's
- * order (the same bits; no FMA). */
-#define SK_AVX2 __attribute__((target("avx2")))
 /* The skin joint that is joint j in the palette pass, or UINT32_MAX (no
  * pass, or map[j] not a joint of the skin: skipped, so a stale map cannot
  * write outside the palette). */
@@ -217,6 +211,12 @@ static inline uint32_t soa_palette_index(const sk_soa_palette *pal, uint32_t j) 
     return pal && i < pal->skin->joint_count ? i : UINT32_MAX;
 }
 
+#if defined(SK_SOA_X86)
+/* AVX: the group's local matrices as sk_mat4_from_transform lays them out
+ * (two 8x8 transposes of skk_rs_group's rows), then per joint two columns
+ * per instruction: [a_k | a_k] x [b_ck | b_(c+1)k] summed in l2m_joint's
+ * order (the same bits; no FMA). */
+#define SK_AVX2 __attribute__((target("avx2")))
 /* The palette matrix of joint j from its model columns in registers
  * ([col0 | col1], [col2 | col3]): palette_avx2's products and sums
  * (core/palette.c, skm_mat4_mul's order), the same bits. */
