@@ -8,6 +8,9 @@
 #               state-machine, locomotion, thread and batch tests, and run them
 #   make python build the libraries and install the Python package (python/)
 #               into the venv .venv over them (docs/python.md)
+#   make web    the browser viewer with Debian's emscripten: build-web/ is one
+#               static folder any file server can host (docs/web.md)
+#   make web-test  it in headless chromium (tests/web/run.js)
 # Other targets: build, bench, install (PREFIX=/usr/local), clean,
 # fuzz-smoke (each harness for FUZZ_SMOKE_SECONDS over its regression corpus
 # and seeds; `make test` runs it and `make tsan`).
@@ -21,7 +24,7 @@ VENV ?= .venv
 # The tests `make tsan` runs (ctest names).
 TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads test_batch
 
-.PHONY: python python-test demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
+.PHONY: web web-test python python-test demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
 
 setup:
 	@bash scripts/setup.sh
@@ -96,6 +99,22 @@ tsan: build-tsan
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -R '^($(subst $(eval) ,|,$(TSAN_TESTS)))$$'
 
+# The browser viewer: emcmake over the same CMakeLists.txt (the runtime and io libraries and
+# web/). Debian's emscripten runs its JavaScript optimiser with Node.js modules from
+# /usr/share/nodejs; its system libraries come prebuilt (its cache), so nothing is built
+# there on first use (an EM_CACHE of your own is used as given).
+EM_NODE_PATH ?= /usr/share/nodejs
+web:
+	@bash scripts/setup.sh --web
+	NODE_PATH=$(EM_NODE_PATH) emcmake cmake -S . -B build-web -G Ninja -DCMAKE_BUILD_TYPE=Release -DSK_WERROR=ON >/dev/null
+	NODE_PATH=$(EM_NODE_PATH) cmake --build build-web -j $(JOBS)
+	@echo "web: build-web/ (serve it: python3 -m http.server -d build-web, open http://localhost:8000/)"
+
+# The viewer in Debian's headless chromium against python3 -m http.server; the native tool
+# (build/skelanim) is the reference for the clip counts.
+web-test: web build
+	node tests/web/run.js build-web build/skelanim
+
 bench: build
 	./build/skelanim bench load ../shared/assets/gltf
 
@@ -103,4 +122,4 @@ install: build
 	cmake --install build --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-test build-asan build-fuzz build-tsan $(VENV) python/build python/skelanim.egg-info
+	rm -rf build build-test build-asan build-fuzz build-tsan build-web $(VENV) python/build python/skelanim.egg-info

@@ -5,6 +5,8 @@
 #   scripts/setup.sh --test     also the test tools (cmocka, clang sanitizers,
 #                               Node.js + the Khronos glTF validator from npm,
 #                               Python with numpy, cffi, pytest, matplotlib)
+#   scripts/setup.sh --web      what `make web` and `make web-test` need: emscripten,
+#                               chromium, Node.js + puppeteer-core from npm (docs/web.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +17,10 @@ if [[ "${1:-}" == "--test" ]]; then
   # the Python package's tests (python/, docs/python.md)
   pkgs+=(python3-venv python3-pip python3-wheel python3-setuptools python3-numpy python3-cffi python3-pytest
          python3-matplotlib)
+  command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
+fi
+if [[ "${1:-}" == "--web" ]]; then
+  pkgs=(cmake ninja-build emscripten chromium python3)
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
 fi
 
@@ -36,4 +42,8 @@ fi
 if [[ "${1:-}" == "--test" && ! -d tools/validator/node_modules/gltf-validator ]]; then
   echo "setup: installing the Khronos glTF validator (npm ci in tools/validator)"
   (cd tools/validator && npm ci --no-audit --no-fund --loglevel=error)
+fi
+if [[ "${1:-}" == "--web" && ! -d tests/web/node_modules/puppeteer-core ]]; then
+  echo "setup: installing puppeteer-core (npm ci in tests/web; it drives Debian's chromium, no browser download)"
+  (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
 fi

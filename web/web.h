@@ -79,6 +79,7 @@ WEB_EXPORT uint32_t web_draw_count(const web_app *app);
 WEB_EXPORT uint32_t web_draw_vertex_count(const web_app *app, uint32_t i);
 WEB_EXPORT uint32_t web_draw_index_count(const web_app *app, uint32_t i);
 WEB_EXPORT const void *web_draw_data(const web_app *app, uint32_t i, uint32_t what);
+WEB_EXPORT int web_draw_skinned(const web_app *app, uint32_t i);
 WEB_EXPORT uint32_t web_draw_palette_offset(const web_app *app, uint32_t i);
 WEB_EXPORT uint32_t web_palette_count(const web_app *app);
 WEB_EXPORT const float *web_palette(const web_app *app);

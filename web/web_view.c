@@ -377,6 +377,11 @@ WEB_EXPORT const void *web_draw_data(const web_app *app, uint32_t i, uint32_t wh
     }
     return NULL;
 }
+/* 1: skinned through its palette; 0: rigid, moved by its joint's matrix. */
+WEB_EXPORT int web_draw_skinned(const web_app *app, uint32_t i) {
+    const web_draw *d = draw_at(app, i);
+    return d && d->skin >= 0;
+}
 WEB_EXPORT uint32_t web_draw_palette_offset(const web_app *app, uint32_t i) {
     const web_draw *d = draw_at(app, i);
     return d ? d->palette_offset : 0;

@@ -18,6 +18,7 @@ struct web_walk {
     sk_terrain terrain;
     sk_leg_desc legs[2];
     sk_motion_analysis *an[2];
+    const sk_clip *clips[2]; /* the locomotor keeps this array */
     sk_motion_group *group;
     sk_locomotor *loco;
     sk_procedural *proc;
@@ -82,7 +83,7 @@ static bool make_locomotor(web_app *app, web_walk *w, sk_error *err) {
     const sk_asset *a = app->asset;
     const sk_skeleton *s = a->skeleton;
     const char *names[2] = {"walk", "run"};
-    const sk_clip *clips[2];
+    const sk_clip **clips = w->clips;
     for (int i = 0; i < 2; i++) {
         int32_t c = sk_asset_find_clip(a, names[i]);
         if (c < 0) {
