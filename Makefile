@@ -107,7 +107,7 @@ EM_NODE_PATH ?= /usr/share/nodejs
 web:
 	@bash scripts/setup.sh --web
 	NODE_PATH=$(EM_NODE_PATH) emcmake cmake -S . -B build-web -G Ninja -DCMAKE_BUILD_TYPE=Release -DSK_WERROR=ON >/dev/null
-	NODE_PATH=$(EM_NODE_PATH) cmake --build build-web -j $(JOBS)
+	NODE_PATH=$(EM_NODE_PATH) cmake --build build-web -j $(JOBS) --target skelanim_web
 	@echo "web: build-web/ (serve it: python3 -m http.server -d build-web, open http://localhost:8000/)"
 
 # The viewer in Debian's headless chromium against python3 -m http.server; the native tool

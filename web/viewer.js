@@ -124,8 +124,10 @@ function frame(ts) {
       const v = M._web_draw_vertex_count(app, i), p = M._web_draw_data(app, i, 6), q = M._web_draw_data(app, i, 7);
       renderer.setSkinned(i, cpu && p ? f32(p, v * 3) : null, cpu && q ? f32(q, v * 3) : null);
     }
-    if ($('skeleton').checked) renderer.setLines(f32(M._web_segments(app), M._web_segment_count(app) * 6));
-    renderer.draw(f32(M._web_focus(app), 3), walking ? 1.2 : radius, $('skeleton').checked);
+    // A file without meshes (.bvh, .skc) is drawn as its skeleton.
+    const overlay = $('skeleton').checked || renderer.draws.length === 0;
+    if (overlay) renderer.setLines(f32(M._web_segments(app), M._web_segment_count(app) * 6));
+    renderer.draw(f32(M._web_focus(app), 3), walking ? 1.2 : radius, overlay);
     if (!walking && !$('time').matches(':active')) $('time').value = M._web_time(app);
     $('timev').textContent = M._web_time(app).toFixed(3) + ' s';
   } else if (M._web_joint_count(app)) {

@@ -220,6 +220,34 @@ async function main() {
       await page.$eval('#file', (e) => { e.value = ''; });
     }
     check(files.length > 0 && loaded === files.length, `${loaded} of ${files.length} .glb files checked`);
+
+    // The other formats, written by the native tool from the mannequin: a .glb, a .bvh (one
+    // clip) and .skc files (the CRC-32 in them is zlib's; the page's reader checks it).
+    const tmp = fs.mkdtempSync(path.join(require('os').tmpdir(), 'skelanim-web-'));
+    try {
+      execFileSync(tool, ['convert', '@mannequin', path.join(tmp, 'walk.bvh'), '--clip', 'walk'], { stdio: 'ignore' });
+      execFileSync(tool, ['export-mannequin', path.join(tmp, 'mannequin.glb')], { stdio: 'ignore' });
+      execFileSync(tool, ['compress', path.join(tmp, 'mannequin.glb'), '-o', tmp], { stdio: 'ignore' });
+      const made = fs.readdirSync(tmp).filter((f) => /\.(bvh|skc|glb)$/.test(f)).sort().map((f) => path.join(tmp, f));
+      let ok = 0;
+      for (const f of made) {
+        const ref = nativeClips(f);
+        await (await page.$('#file')).uploadFile(f);
+        const name = path.basename(f);
+        await page.waitForFunction((n) => document.getElementById('info').textContent.startsWith(n + ':') ||
+          document.getElementById('status').textContent !== '', { timeout: 30000 }, name);
+        const st = await page.$eval('#status', (e) => e.textContent);
+        const names = await page.$$eval('#clip option', (o) => o.map((x) => x.textContent.replace(/ \([\d.]+ s\)$/, '')));
+        const good = st === '' && ref.count > 0 && JSON.stringify(names) === JSON.stringify(ref.names);
+        check(good, `${name}: clips ${names.join(', ')}; skelanim info: ${ref.names.join(', ')} ${st}`);
+        if (good) ok++;
+        await page.$eval('#file', (e) => { e.value = ''; });
+      }
+      check(made.some((f) => f.endsWith('.bvh')) && made.some((f) => f.endsWith('.skc')) && ok === made.length,
+        `${ok} of ${made.length} .glb/.bvh/.skc files written by the native tool checked`);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
     // After the files: a picture still (the last file drawn, no error).
     await wait(5);
     check(errors.length === 0, `no console or page errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
