@@ -1,7 +1,9 @@
 # Quick start (Debian 12):
 #   make demo   install what is missing, build, run the demo
 #   make test   install what is missing (test tools too), build twice
-#               (gcc; clang with AddressSanitizer+UBSan), run every test
+#               (gcc; clang with AddressSanitizer+UBSan), run every test,
+#               the Python suite, the browser viewer (web-test-ci), TSan
+#               and the fuzzers' smoke pass
 #   make fuzz   build the libFuzzer harnesses (clang) and run each for
 #               FUZZ_SECONDS (default 60); docs/robustness.md, "Fuzzing"
 #   make tsan   ThreadSanitizer build (clang) of the playback, blending,
@@ -24,7 +26,7 @@ VENV ?= .venv
 # The tests `make tsan` runs (ctest names).
 TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads test_batch
 
-.PHONY: web web-test python python-test demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
+.PHONY: web web-test web-test-ci python python-test demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
 
 setup:
 	@bash scripts/setup.sh
@@ -54,6 +56,7 @@ test: build-test build-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir build-asan --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory python-test
+	@$(MAKE) --no-print-directory web-test-ci
 	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory fuzz-smoke
 
@@ -114,6 +117,11 @@ web:
 # (build/skelanim) is the reference for the clip counts.
 web-test: web build
 	node tests/web/run.js build-web build/skelanim
+
+# make test's pass: the same test, build-test's tool the reference (no third native build).
+web-test-ci: web build-test
+	@echo "== tests: the browser viewer (WebAssembly, headless chromium) =="
+	node tests/web/run.js build-web build-test/skelanim
 
 bench: build
 	./build/skelanim bench load ../shared/assets/gltf
