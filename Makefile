@@ -8,6 +8,10 @@
 #               state-machine, locomotion, thread and batch tests, and run them
 #   make python build the libraries and install the Python package (python/)
 #               into the venv .venv over them (docs/python.md)
+#   make test-nosimd  build without any SSE/AVX/AVX-512 path (-DSK_SIMD=OFF,
+#               build-nosimd: the plain-C code WebAssembly runs) and run every
+#               test there under CI=true
+#   make docs   the API reference: build-docs/html/index.html (doxygen)
 # Other targets: build, bench, install (PREFIX=/usr/local), clean,
 # fuzz-smoke (each harness for FUZZ_SMOKE_SECONDS over its regression corpus
 # and seeds; `make test` runs it and `make tsan`).
@@ -21,7 +25,7 @@ VENV ?= .venv
 # The tests `make tsan` runs (ctest names).
 TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads test_batch
 
-.PHONY: python python-test demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
+.PHONY: python python-test demo test build build-asan build-fuzz build-tsan build-nosimd test-nosimd docs fuzz fuzz-smoke tsan bench install clean setup setup-test setup-docs
 
 setup:
 	@bash scripts/setup.sh
@@ -96,6 +100,16 @@ tsan: build-tsan
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -R '^($(subst $(eval) ,|,$(TSAN_TESTS)))$$'
 
+# The plain-C paths: every SSE2/AVX2/AVX-512 kernel and the CPU dispatch compiled out
+# (-DSK_SIMD=OFF), the whole suite run over them, CI=true (a missing input fails).
+build-nosimd: setup-test
+	cmake -S . -B build-nosimd -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DSK_SIMD=OFF -DSK_WERROR=ON >/dev/null
+	cmake --build build-nosimd -j $(JOBS)
+
+test-nosimd: build-nosimd
+	@echo "== tests: build without SIMD (-DSK_SIMD=OFF) =="
+	CI=true ctest --test-dir build-nosimd --output-on-failure -j $(JOBS)
+
 bench: build
 	./build/skelanim bench load ../shared/assets/gltf
 
@@ -103,4 +117,4 @@ install: build
 	cmake --install build --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-test build-asan build-fuzz build-tsan $(VENV) python/build python/skelanim.egg-info
+	rm -rf build build-test build-asan build-fuzz build-tsan build-nosimd build-docs $(VENV) python/build python/skelanim.egg-info
