@@ -33,6 +33,9 @@ setup:
 setup-test:
 	@bash scripts/setup.sh --test
 
+setup-docs:
+	@bash scripts/setup.sh --docs
+
 build: setup
 	@cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSK_BUILD_TESTS=OFF >/dev/null
 	@cmake --build build -j $(JOBS)
@@ -109,6 +112,12 @@ build-nosimd: setup-test
 test-nosimd: build-nosimd
 	@echo "== tests: build without SIMD (-DSK_SIMD=OFF) =="
 	CI=true ctest --test-dir build-nosimd --output-on-failure -j $(JOBS)
+
+# The API reference: doxygen over include/skelanim/ (docs/Doxyfile, main page docs/api.md).
+docs: setup-docs
+	rm -rf build-docs/html build-docs/xml
+	( cat docs/Doxyfile; echo "PROJECT_NUMBER = $$(sed -n 's/^#define SK_VERSION_STRING "\(.*\)"/\1/p' include/skelanim/core/base.h)" ) | doxygen -
+	@echo "docs: build-docs/html/index.html"
 
 bench: build
 	./build/skelanim bench load ../shared/assets/gltf
