@@ -13,6 +13,10 @@
 #   make web    the browser viewer with Debian's emscripten: build-web/ is one
 #               static folder any file server can host (docs/web.md)
 #   make web-test  it in headless chromium (tests/web/run.js)
+#   make test-nosimd  build without any SSE/AVX/AVX-512 path (-DSK_SIMD=OFF,
+#               build-nosimd: the plain-C code WebAssembly runs) and run every
+#               test there under CI=true
+#   make docs   the API reference: build-docs/html/index.html (doxygen)
 # Other targets: build, bench, install (PREFIX=/usr/local), clean,
 # fuzz-smoke (each harness for FUZZ_SMOKE_SECONDS over its regression corpus
 # and seeds; `make test` runs it and `make tsan`).
@@ -26,13 +30,16 @@ VENV ?= .venv
 # The tests `make tsan` runs (ctest names).
 TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads test_batch
 
-.PHONY: web web-test web-test-ci python python-test demo test build build-asan build-fuzz build-tsan fuzz fuzz-smoke tsan bench install clean setup setup-test
+.PHONY: web web-test web-test-ci python python-test demo test build build-asan build-fuzz build-tsan build-nosimd test-nosimd docs fuzz fuzz-smoke tsan bench install clean setup setup-test setup-docs
 
 setup:
 	@bash scripts/setup.sh
 
 setup-test:
 	@bash scripts/setup.sh --test
+
+setup-docs:
+	@bash scripts/setup.sh --docs
 
 build: setup
 	@cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSK_BUILD_TESTS=OFF >/dev/null
@@ -123,6 +130,22 @@ web-test-ci: web build-test
 	@echo "== tests: the browser viewer (WebAssembly, headless chromium) =="
 	node tests/web/run.js build-web build-test/skelanim
 
+# The plain-C paths: every SSE2/AVX2/AVX-512 kernel and the CPU dispatch compiled out
+# (-DSK_SIMD=OFF), the whole suite run over them, CI=true (a missing input fails).
+build-nosimd: setup-test
+	cmake -S . -B build-nosimd -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DSK_SIMD=OFF -DSK_WERROR=ON >/dev/null
+	cmake --build build-nosimd -j $(JOBS)
+
+test-nosimd: build-nosimd
+	@echo "== tests: build without SIMD (-DSK_SIMD=OFF) =="
+	CI=true ctest --test-dir build-nosimd --output-on-failure -j $(JOBS)
+
+# The API reference: doxygen over include/skelanim/ (docs/Doxyfile, main page docs/api.md).
+docs: setup-docs
+	rm -rf build-docs/html build-docs/xml
+	( cat docs/Doxyfile; echo "PROJECT_NUMBER = $$(sed -n 's/^#define SK_VERSION_STRING "\(.*\)"/\1/p' include/skelanim/core/base.h)" ) | doxygen -
+	@echo "docs: build-docs/html/index.html"
+
 bench: build
 	./build/skelanim bench load ../shared/assets/gltf
 
@@ -130,4 +153,4 @@ install: build
 	cmake --install build --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-test build-asan build-fuzz build-tsan build-web $(VENV) python/build python/skelanim.egg-info
+	rm -rf build build-test build-asan build-fuzz build-tsan build-web build-nosimd build-docs $(VENV) python/build python/skelanim.egg-info

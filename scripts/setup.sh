@@ -4,7 +4,9 @@
 #   scripts/setup.sh            build dependencies
 #   scripts/setup.sh --test     also the test tools (cmocka, clang sanitizers,
 #                               Node.js + the Khronos glTF validator from npm,
-#                               Python with numpy, cffi, pytest, matplotlib)
+#                               Python with numpy, cffi, pytest, matplotlib,
+#                               doxygen for the API reference's test)
+#   scripts/setup.sh --docs     build dependencies and doxygen (make docs)
 #   scripts/setup.sh --web      what `make web` and `make web-test` need: emscripten,
 #                               chromium, Node.js + puppeteer-core from npm (docs/web.md)
 set -euo pipefail
@@ -18,6 +20,10 @@ if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(python3-venv python3-pip python3-wheel python3-setuptools python3-numpy python3-cffi python3-pytest
          python3-matplotlib)
   command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
+fi
+# the API reference (make docs; tests/cli_apiref.sh under --test)
+if [[ "${1:-}" == "--test" || "${1:-}" == "--docs" ]]; then
+  pkgs+=(doxygen python3)
 fi
 if [[ "${1:-}" == "--web" ]]; then
   pkgs=(cmake ninja-build emscripten chromium python3)

@@ -64,7 +64,9 @@ int sk_test_exit_status(int failed) {
 
 sk_test_cpu sk_test_cpu_features(void) {
     sk_test_cpu c = {0};
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && defined(SK_NO_SIMD)
+    c.x86_64 = true; /* -DSK_SIMD=OFF: the build has no SIMD level to run, whatever the CPU has */
+#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
     c.x86_64 = true;
     c.sse2 = __builtin_cpu_supports("sse2");
@@ -91,11 +93,26 @@ int sk_test_simd_levels(const char *what, unsigned ran, unsigned cpu, const char
     char r[256], c[256], miss[256];
     simd_list(r, sizeof r, ran, names, count);
     simd_list(c, sizeof c, cpu, names, count);
+#if defined(SK_NO_SIMD)
+    printf("SIMD levels run: %s (%s; a build without SIMD, -DSK_SIMD=OFF, runs: %s)\n", r, what, c);
+#else
     printf("SIMD levels run: %s (%s; this CPU supports: %s)\n", r, what, c);
+#endif
     unsigned all = count >= 32 ? ~0u : (1u << count) - 1u;
     if (all & ~cpu & ~ran) {
         simd_list(miss, sizeof miss, all & ~cpu & ~ran, names, count);
         printf("note: %s: %s not run: this CPU does not support it\n", what, miss);
+    }
+    unsigned beyond = ran & ~cpu & all;
+    if (beyond) { /* the library resolved a level to one the CPU (or a -DSK_SIMD=OFF build) cannot run */
+        simd_list(miss, sizeof miss, beyond, names, count);
+        fail_msg("%s: ran %s, which this CPU%s does not support", what, miss,
+#if defined(SK_NO_SIMD)
+                 " in a build without SIMD (-DSK_SIMD=OFF)"
+#else
+                 ""
+#endif
+        );
     }
     int missing = 0;
     for (int i = 0; i < count; i++) missing += (cpu & ~ran) >> i & 1u;

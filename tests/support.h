@@ -43,7 +43,9 @@ int sk_test_exit_status(int failed);
  * builtin (__builtin_cpu_supports), independently of the library's own
  * detection (core/simd.c, the decoders' availability checks): a test that
  * runs kernels at several SIMD levels composes from these the levels the CPU
- * can run and checks that each of them ran. All false off x86-64. */
+ * can run and checks that each of them ran. All false off x86-64, and every
+ * SIMD feature false in a build configured with -DSK_SIMD=OFF (SK_NO_SIMD),
+ * whose only level is scalar. */
 typedef struct sk_test_cpu {
     bool x86_64, sse2, avx2, fma, avx512f, avx512vl, avx512dq, avx512bw, avx512vbmi;
 } sk_test_cpu;
@@ -54,7 +56,9 @@ sk_test_cpu sk_test_cpu_features(void);
  * CPU lacks (not run: nothing to run them on). Returns the number of levels
  * the CPU supports that were not run, each named on stderr: a failure in
  * strict mode (sk_test_strict; the caller fails: see sk_test_simd_check),
- * otherwise a note. */
+ * otherwise a note. A level run that the CPU does not support (the library
+ * resolved a level to one it cannot run, or a -DSK_SIMD=OFF build ran a SIMD
+ * kernel) fails the running test in any mode. */
 int sk_test_simd_levels(const char *what, unsigned ran, unsigned cpu, const char *const *names, int count);
 /* Fails the running cmocka test in strict mode when missing (the sum of
  * sk_test_simd_levels' results) is not 0. */

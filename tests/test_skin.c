@@ -1189,6 +1189,11 @@ static void test_simd_levels_run(void **st) {
                simd_ran[0], simd_ran[1]);
     sk_test_simd_check(sk_test_simd_levels("skinning kernels, LBS and DQS each",
                                            (simd_ran[0] & simd_ran[1]) >> SK_SIMD_SCALAR, cpu >> SK_SIMD_SCALAR, names, 4));
+    /* the library's own detection (core/simd.c) names the best of those
+     * levels: scalar alone in a -DSK_SIMD=OFF build */
+    sk_simd best = f.x86_64 && avx512 ? SK_SIMD_AVX512 : f.x86_64 && avx2 ? SK_SIMD_AVX2 : f.x86_64 && f.sse2 ? SK_SIMD_SSE2 : SK_SIMD_SCALAR;
+    assert_int_equal(sk_simd_best(), best);
+    assert_int_equal(sk_simd_resolve(SK_SIMD_AVX512), best);
 }
 
 int main(void) {

@@ -816,11 +816,12 @@ static void test_kernel_widths(void **st) {
     assert_int_equal(checks + fars, 2000 * 8);
     assert_true(checks > 2000 * 8 / 2);
     /* blend groups: w4 == w8 on the same data */
-    float ga[80], gb[80], r4[80], r8[80];
+    float ga[80], gb[80], r4[80];
     for (int i = 0; i < 80; i++) ga[i] = sk_test_rnd(&seed), gb[i] = sk_test_rnd(&seed);
     skk_blend_group_w4(ga, gb, 0.35f, r4);
 #if defined(SK_SOA_X86)
     if (sk_soa_use_avx2()) {
+        float r8[80];
         skk_blend_group_w8(ga, gb, 0.35f, r8);
         assert_memory_equal(r4, r8, sizeof r4);
         float m4[96], m8[96];

@@ -136,6 +136,9 @@ static int64_t find_key(const float *times, uint32_t n, double t, uint32_t *curs
  * last the last, as stored; between them translation and scale
  * a + (b - a) u and rotations sk_quat_slerp (bit for bit). */
 void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform *aos, float *soa, bool wide) {
+#if !defined(SK_SOA_X86)
+    (void)wide; /* one width without the AVX2 kernels */
+#endif
     const sk_clip_frames *f = c->frames;
     int64_t k = find_key(c->times, f->keys, t, cursor);
     bool edge = k < 0 || (uint32_t)k + 1 >= f->keys;

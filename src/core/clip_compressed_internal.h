@@ -10,11 +10,12 @@
 
 #include "core/clip_internal.h"
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
 #include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
-#if (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(SK_NO_SIMD)
 #define SK_CC_AVX2 1
 #include <immintrin.h>
 #endif

@@ -241,6 +241,8 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
         else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
         return;
     }
+#else
+    (void)level; /* the scalar decoder is the only one */
 #endif
     for (uint32_t i = 0; i < c->track_count; i++)
         if (!c->tracks[i].pad_) cc_const(c, &c->tracks[i], &local[c->tracks[i].joint]);

@@ -75,11 +75,11 @@ static inline sk_quat skm_quat_normalize(sk_quat q) {
  * the sum over k of a's column k times b[c][k], in that order, the same
  * bits with SSE2 (b's columns loaded once and splatted by shuffles) and
  * without. sk_mat4_mul and the skinning palette use it. */
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
 #include <emmintrin.h>
 #endif
 static inline void skm_mat4_mul(const float *a, const float *b, float *out) {
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
     __m128 a0 = _mm_loadu_ps(a), a1 = _mm_loadu_ps(a + 4), a2 = _mm_loadu_ps(a + 8), a3 = _mm_loadu_ps(a + 12);
     for (int c = 0; c < 4; c++) {
         __m128 bc = _mm_loadu_ps(b + 4 * c);
@@ -314,7 +314,7 @@ static const float skm_slerp_v[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
  * (skm_quat_mul, skm_quat_rotate, sk_vec3_cross, sk_vec3_dot), so both give
  * the same bits; only skm_c4_dot4 (SSE2) sums pairwise. Positions are
  * (x, y, z, 0), quaternions (x, y, z, w). */
-#if defined(__SSE2__) || defined(_M_X64)
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(SK_NO_SIMD)
 #include <emmintrin.h>
 #define SKM_C4_SSE 1
 typedef __m128 skm_c4;

@@ -3,7 +3,8 @@
 #include "core/math_inline.h"
 #include "skelanim/core/palette.h"
 
-#if (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(SK_NO_SIMD)
 #include <immintrin.h>
 #define SK_PALETTE_AVX 1
 /* model x inverse bind two columns per instruction: column c is

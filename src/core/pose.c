@@ -3,7 +3,7 @@
 #include "core/math_inline.h"
 #include "skelanim/core/pose.h"
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
 #include <emmintrin.h>
 #endif
 
@@ -59,7 +59,7 @@ sk_result sk_pose_rest(const sk_skeleton *s, sk_pose *out, sk_error *err) {
 static inline void l2m_joint(const sk_transform *x, const float *pm, float *out) {
     float b[3][3];
     skm_transform_rs(x, b);
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
     __m128 a0 = _mm_loadu_ps(pm), a1 = _mm_loadu_ps(pm + 4), a2 = _mm_loadu_ps(pm + 8), a3 = _mm_loadu_ps(pm + 12);
     for (int c = 0; c < 3; c++) {
         __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(b[c][0])), _mm_mul_ps(a1, _mm_set1_ps(b[c][1])));

@@ -1,7 +1,7 @@
 /* SIMD level selection (simd.h). */
 #include "skelanim/core/simd.h"
 
-#if defined(__x86_64__) || defined(_M_X64)
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(SK_NO_SIMD)
 #define SK_SIMD_X86 1
 #endif
 

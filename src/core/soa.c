@@ -182,7 +182,7 @@ sk_result sk_clip_sample_soa(const sk_clip *c, const sk_skeleton *s, double t, s
  * order (pose.c), so the same bits. The columns stay in registers for the
  * next joint when it is this one's child (chains: the parent is the joint
  * just computed), which takes the store and reload off the critical path. */
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
 static inline void soa_l2m_cols(const float *rs, uint32_t l, __m128 a0, __m128 a1, __m128 a2, __m128 a3, __m128 *c) {
     for (int k = 0; k < 3; k++) {
         __m128 col = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(rs[(3 * k) * 8 + l])),
@@ -342,7 +342,7 @@ void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *ro
 #endif
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float rs[96] __attribute__((aligned(32)));
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
     __m128 c[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()}; /* the last joint's columns */
 #endif
     uint32_t n = s->joint_count;
@@ -358,7 +358,7 @@ void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *ro
                 o[4] = rs[24 + l], o[5] = rs[32 + l], o[6] = rs[40 + l], o[7] = 0;
                 o[8] = rs[48 + l], o[9] = rs[56 + l], o[10] = rs[64 + l], o[11] = 0;
                 o[12] = rs[72 + l], o[13] = rs[80 + l], o[14] = rs[88 + l], o[15] = 1;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
                 c[0] = _mm_loadu_ps(o), c[1] = _mm_loadu_ps(o + 4), c[2] = _mm_loadu_ps(o + 8), c[3] = _mm_loadu_ps(o + 12);
 #endif
                 uint32_t i = soa_palette_index(pal, j);
@@ -366,7 +366,7 @@ void sk_soa_l2m(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *ro
                 continue;
             }
             const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
             if (p >= 0 && (uint32_t)p + 1 == j)
                 soa_l2m_cols(rs, l, c[0], c[1], c[2], c[3], c);
             else

@@ -23,7 +23,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#if (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(__x86_64__) || defined(_M_X64)) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(SK_NO_SIMD)
 #include <immintrin.h>
 #define SK_SOA_X86 1
 #endif

@@ -4,7 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
 #include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
@@ -20,7 +20,7 @@
  * at a time, transposed, with the smallest and largest seen so far. */
 static bool rotations_clearly_unit(const float *q, uint32_t n, bool *finite) {
     uint32_t bad = 0; /* sign bit: a word with every exponent bit set (Inf or NaN) */
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
     __m128 lo = _mm_set1_ps(2.0f), hi = _mm_setzero_ps();
     const __m128i expo = _mm_set1_epi32(0x7f800000), one = _mm_set1_epi32(0x00800000);
     __m128i badv = _mm_setzero_si128();

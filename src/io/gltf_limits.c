@@ -19,7 +19,7 @@
 #include "io/gltf_internal.h"
 
 #include <math.h>
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
 #include <emmintrin.h>
 #endif
 
@@ -45,7 +45,7 @@ double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_
                          bool *finite) {
     double vmax = 0.0, mmax = 0.0; /* squared lengths when `length`: one square root at the end */
     uint32_t bad = 0;              /* word_bad of every value, or'ed */
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
     const __m128i expo = _mm_set1_epi32(0x7f800000), one = _mm_set1_epi32(0x00800000);
     __m128i badv = _mm_setzero_si128();
 #define SK_BAD4(x) (badv = _mm_or_si128(badv, _mm_add_epi32(_mm_and_si128(_mm_castps_si128(x), expo), one)))
@@ -53,7 +53,7 @@ double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_
     if (!cubic && length && w == 3) {
         double m4[4] = {0.0, 0.0, 0.0, 0.0};
         uint32_t k = 0;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
         /* Four keys (12 floats) at a time, split into their x, y and z, then
          * in double two keys at a time: the same products and sums in the
          * same order as below (exact squares, (x^2 + y^2) + z^2). */
@@ -96,7 +96,7 @@ double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_
     } else if (!cubic && !length) {
         size_t words = (size_t)n * w, i = 0;
         uint32_t top = 0;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
         /* |x| as floats, 8 at a time: for finite floats the largest |x| is the
          * largest magnitude bit pattern, the same answer as below */
         const __m128 abs = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
@@ -139,7 +139,7 @@ double sk_gl_track_bound(const float *times, const float *v, uint32_t n, uint32_
             }
         }
     }
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(SK_NO_SIMD)
     {
         uint32_t b4[4];
         _mm_storeu_si128((__m128i *)(void *)b4, badv);

@@ -13,7 +13,7 @@
 #pragma STDC FP_CONTRACT OFF /* the FMA copies of the search must round as the plain ones (GCC: off in C11 mode) */
 #endif
 
-#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && !defined(SK_NO_SIMD)
 #define SK_CS_HAVE_WIDE 1 /* the AVX2 kernels (compress_search.c) */
 #endif
 

@@ -81,7 +81,7 @@ static void matmul(const double *restrict Lc, const double *restrict P, double *
             }
 }
 
-#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && !defined(SK_NO_SIMD)
 #include <immintrin.h>
 /* The same four lanes at a time (separate multiplies and adds: no fused
  * multiply-add, so the same roundings). */
@@ -166,7 +166,7 @@ __attribute__((target("avx2"))) static void matmul_avx2(const double *restrict L
 
 SK_CS_JOINT_KERNEL(sk_cs_joint_err, , matmul)
 SK_CS_FROM_KERNEL(lanes_from, )
-#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && !defined(SK_NO_SIMD)
 SK_CS_JOINT_KERNEL(sk_cs_joint_err_avx2, __attribute__((target("avx2"))), matmul_avx2)
 SK_CS_FROM_KERNEL(lanes_from_avx2, __attribute__((target("avx2"))))
 #endif

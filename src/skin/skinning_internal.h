@@ -188,7 +188,7 @@ static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_
     return lo;
 }
 
-#if defined(__x86_64__) || defined(_M_X64)
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(SK_NO_SIMD)
 #define SK_SKIN_X86 1
 void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);

@@ -42,6 +42,7 @@ SK_API void sk_fader_init(sk_fader *f, uint32_t id);
 SK_API void sk_fader_start(sk_fader *f, uint32_t id, double duration, sk_fade_curve curve);
 /* Advances the transition; sources that reach weight 0 are removed. */
 SK_API void sk_fader_update(sk_fader *f, double dt);
+/* True while more than one source has weight (a crossfade is running). */
 SK_API bool sk_fader_in_transition(const sk_fader *f);
 /* Weight of id (0 if not active). */
 SK_API float sk_fader_weight(const sk_fader *f, uint32_t id);

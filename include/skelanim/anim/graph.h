@@ -76,23 +76,34 @@ typedef enum sk_param_type { SK_PARAM_FLOAT = 0, SK_PARAM_BOOL = 1, SK_PARAM_TRI
 /* Graphs are built by a loader (io/graph_json.h: sk_graph_load_json). */
 SK_API void sk_graph_destroy(sk_graph *g);
 
+/* Number of parameters the graph declares. */
 SK_API uint32_t sk_graph_param_count(const sk_graph *g);
 /* Index of a parameter, or -1. */
 SK_API int32_t sk_graph_find_param(const sk_graph *g, const char *name);
+/* Name of parameter i (NULL when i is out of range). */
 SK_API const char *sk_graph_param_name(const sk_graph *g, uint32_t i);
+/* Type of parameter i (SK_PARAM_FLOAT when i is out of range). */
 SK_API sk_param_type sk_graph_param_type(const sk_graph *g, uint32_t i);
 
+/* Creates the playback state of one character for graph g (g must outlive
+ * it); memory from alloc (NULL = C library). */
 SK_API sk_result sk_graph_instance_create(const sk_graph *g, const sk_allocator *alloc, sk_graph_instance **out,
                                           sk_error *err);
+/* Frees an instance (NULL: nothing happens). */
 SK_API void sk_graph_instance_destroy(sk_graph_instance *inst);
 
 /* Parameters by name (fail with a message naming unknown parameters or a
  * type mismatch) or by index (no checks beyond the range). Bool and trigger
  * values are stored as 0/1. */
 SK_API sk_result sk_graph_set_float(sk_graph_instance *inst, const char *name, float value, sk_error *err);
+/* Sets a bool parameter by name (stored as 0 or 1). */
 SK_API sk_result sk_graph_set_bool(sk_graph_instance *inst, const char *name, bool value, sk_error *err);
+/* Sets a trigger parameter by name; it holds until a transition it
+ * conditions fires. */
 SK_API sk_result sk_graph_set_trigger(sk_graph_instance *inst, const char *name, sk_error *err);
+/* Sets parameter index to value (nothing when index is out of range). */
 SK_API void sk_graph_set_param(sk_graph_instance *inst, uint32_t index, float value);
+/* Parameter index's value (0 when index is out of range). */
 SK_API float sk_graph_get_param(const sk_graph_instance *inst, uint32_t index);
 
 /* Fires the transitions whose conditions hold, then advances time by dt

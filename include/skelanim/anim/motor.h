@@ -45,6 +45,8 @@ typedef struct sk_motor {
     float blend_param[2];  /* blend-space parameter: local velocity (x = sideways, y = forward) */
 } sk_motor;
 
+/* Sets the motor at rest at the origin, grounded, idle weight 1, with desc's
+ * tuning (NULL, or a zero member: the defaults). */
 SK_API void sk_motor_init(sk_motor *m, const sk_motor_desc *desc /* NULL = defaults */);
 /* One update: the same function serves the player (input from a device) and
  * AI characters (input from a planner). */

@@ -68,8 +68,12 @@ typedef struct sk_player {
     sk_loop_mode loop;
 } sk_player;
 
+/* Starts playback per desc (NULL: a zeroed desc, a still pose at normal
+ * speed). */
 SK_API void sk_player_init(sk_player *p, const sk_player_desc *desc /* NULL = zeroed */);
+/* Sets the playback rate (negative plays backwards; non-finite gives 0). */
 SK_API void sk_player_set_speed(sk_player *p, float speed);
+/* Pauses or resumes (a paused player's advance moves nothing). */
 SK_API void sk_player_set_paused(sk_player *p, bool paused);
 /* Scrubbing: jump to a clip time (wrapped per the loop mode; for PING_PONG a
  * time in (d, 2d) is on the way back). Keeps the cycle count. No events. */

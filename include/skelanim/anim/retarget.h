@@ -214,6 +214,7 @@ typedef struct sk_retarget sk_retarget;
  * rest transforms; SK_ERR_OUT_OF_MEMORY. */
 SK_API sk_result sk_retarget_create(const sk_retarget_desc *desc, const sk_allocator *alloc, sk_retarget **out,
                                     sk_error *err);
+/* Frees the retargeter (NULL: nothing happens). */
 SK_API void sk_retarget_destroy(sk_retarget *rt);
 
 /* The largest coordinate sk_retarget_pose puts the target root at: a source
@@ -266,6 +267,7 @@ SK_API int32_t sk_retarget_source_of(const sk_retarget *rt, uint32_t target_join
 SK_API const sk_humanoid_map *sk_retarget_map(const sk_retarget *rt, int which);
 /* The skeletons given at creation. */
 SK_API const sk_skeleton *sk_retarget_source(const sk_retarget *rt);
+/* The target skeleton given at creation. */
 SK_API const sk_skeleton *sk_retarget_target(const sk_retarget *rt);
 /* The rotation taking the source's model frame onto the target's. */
 SK_API sk_quat sk_retarget_frame_rotation(const sk_retarget *rt);

@@ -29,7 +29,9 @@ typedef struct sk_root_motion sk_root_motion;
  * destroyed afterwards). Immutable afterwards: share it between instances. */
 SK_API sk_result sk_root_motion_create(const sk_clip *clip, const sk_skeleton *skel, uint32_t root,
                                        const sk_allocator *alloc, sk_root_motion **out, sk_error *err);
+/* Frees the extractor (NULL: nothing happens). */
 SK_API void sk_root_motion_destroy(sk_root_motion *rm);
+/* The root joint the extractor was built for. */
 SK_API uint32_t sk_root_motion_joint(const sk_root_motion *rm);
 /* Motion of the root between two states of the same player (before, after). */
 SK_API sk_root_delta sk_root_motion_delta(const sk_root_motion *rm, const sk_player *before, const sk_player *after);
@@ -39,9 +41,11 @@ SK_API sk_root_delta sk_root_motion_between(const sk_root_motion *rm, double a, 
  * horizontal position and yaw (the height and other rotation remain). */
 SK_API sk_result sk_root_motion_strip(const sk_root_motion *rm, sk_pose *pose, sk_error *err);
 
+/* No motion: zero translation and yaw. */
 SK_API sk_root_delta sk_root_delta_identity(void);
 /* a then b (b expressed in the frame reached by a). */
 SK_API sk_root_delta sk_root_delta_compose(sk_root_delta a, sk_root_delta b);
+/* The motion that undoes a: compose(a, inverse(a)) is the identity. */
 SK_API sk_root_delta sk_root_delta_inverse(sk_root_delta a);
 /* Weighted mean of deltas (weights normalised; all-zero gives identity). */
 SK_API sk_root_delta sk_root_delta_blend(const sk_root_delta *d, const float *w, uint32_t n);

@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+/* Builds the planar character (above) as an asset: skeleton and rest pose,
+ * no mesh, no clips. */
 SK_API sk_result sk_planar_rig_create(const sk_allocator *alloc, sk_asset **out, sk_error *err);
 
 #ifdef __cplusplus

@@ -150,6 +150,7 @@ typedef struct sk_asset {
     void *internal;              /* private */
 } sk_asset;
 
+/* Frees the asset and everything it owns (NULL: nothing happens). */
 SK_API void sk_asset_destroy(sk_asset *asset);
 
 /* Index of the clip with this name, or -1. */
@@ -182,6 +183,7 @@ SK_API sk_result sk_asset_create_empty(const sk_allocator *alloc, sk_asset **out
 /* Zero-filled memory owned by the asset, freed by sk_asset_destroy; NULL on OOM. */
 SK_API void *sk_asset_alloc(sk_asset *asset, size_t size);
 SK_API char *sk_asset_strdup(sk_asset *asset, const char *s); /* NULL s gives "" */
+/* The allocator the asset's memory comes from. */
 SK_API const sk_allocator *sk_asset_allocator(const sk_asset *asset);
 
 #ifdef __cplusplus

@@ -71,7 +71,10 @@ typedef struct sk_allocator {
 } sk_allocator;
 
 SK_API void *sk_alloc(const sk_allocator *a, size_t size);           /* zero-filled */
+/* Resizes p from old_size to new_size bytes (the new bytes zero-filled);
+ * NULL when out of memory. */
 SK_API void *sk_realloc(const sk_allocator *a, void *p, size_t old_size, size_t new_size);
+/* Frees p (size bytes, from the same allocator); NULL p does nothing. */
 SK_API void sk_free(const sk_allocator *a, void *p, size_t size);
 
 #ifdef __cplusplus

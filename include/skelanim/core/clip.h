@@ -58,6 +58,8 @@ typedef struct sk_track_info {
     double time_min, time_max;     /* seconds */
 } sk_track_info;
 
+/* Starts a clip named name (copied; NULL gives "") whose memory comes from alloc
+ * (NULL = C library). */
 SK_API sk_result sk_clip_builder_create(const char *name, const sk_allocator *alloc,
                                         sk_clip_builder **out, sk_error *err);
 /* Copies the track. Rejects NaN/infinite times or values, decreasing times, a
@@ -116,6 +118,7 @@ SK_API sk_result sk_clip_builder_add_track_ref_stats(sk_clip_builder *b, const s
  * with SK_ERR_IO; the caller keeps its own message in user). Called only from
  * sk_clip_builder_finish, on the caller's thread. */
 typedef bool (*sk_key_fetch_fn)(void *user, const float *src, size_t bytes, float *dst);
+/* Sets the fetch function sk_clip_builder_add_track_ref_lazy reads keys through. */
 SK_API void sk_clip_builder_set_fetch(sk_clip_builder *b, sk_key_fetch_fn fetch, void *user);
 
 /* As sk_clip_builder_add_track_ref_stats, with the values read through the
@@ -126,12 +129,16 @@ SK_API sk_result sk_clip_builder_add_track_ref_lazy(sk_clip_builder *b, const sk
                                                     sk_key_stats *stats, sk_error *err);
 /* Builds the clip and destroys the builder (also on failure). */
 SK_API sk_result sk_clip_builder_finish(sk_clip_builder *b, sk_clip **out, sk_error *err);
+/* Frees a builder that was not finished (NULL: nothing happens). */
 SK_API void sk_clip_builder_destroy(sk_clip_builder *b);
 
+/* Frees a clip (NULL: nothing happens). */
 SK_API void sk_clip_destroy(sk_clip *clip);
 
+/* The clip's name ("" when it has none or clip is NULL). */
 SK_API const char *sk_clip_name(const sk_clip *clip);
 SK_API double sk_clip_duration(const sk_clip *clip); /* seconds */
+/* Number of tracks (0 for NULL). */
 SK_API uint32_t sk_clip_track_count(const sk_clip *clip);
 /* Fills info for track i (0 <= i < track_count); false if out of range. */
 SK_API bool sk_clip_track_info(const sk_clip *clip, uint32_t i, sk_track_info *info);
@@ -207,6 +214,9 @@ SK_API size_t sk_clip_cursor_size(const sk_clip *clip);
  * is for one clip (a cache written by another clip is recognised and not
  * used). */
 SK_API size_t sk_clip_cursor_cache_size(const sk_clip *clip);
+/* sk_clip_sample with a cursor (cursor_count values, sk_clip_cursor_size or
+ * sk_clip_cursor_cache_size of them): the same pose, found from the keys of
+ * the previous sample. */
 SK_API sk_result sk_clip_sample_cursor(const sk_clip *clip, const sk_skeleton *skel, double t,
                                        sk_loop_mode loop, uint32_t *cursor, size_t cursor_count,
                                        sk_pose *out, sk_error *err);

@@ -59,6 +59,7 @@ static inline sk_pose sk_pose_view(sk_transform *local, uint32_t joint_count, fl
 /* Allocates both arrays for skel (filled with its rest pose); free with
  * sk_pose_free and the same allocator (NULL = C library). */
 SK_API sk_result sk_pose_alloc(const sk_skeleton *skel, const sk_allocator *alloc, sk_pose *out, sk_error *err);
+/* Frees the arrays of sk_pose_alloc (alloc as given to it) and zeroes the pose. */
 SK_API void sk_pose_free(sk_pose *pose, const sk_allocator *alloc);
 
 /* SK_OK when pose fits skel: joint counts equal, weight_count 0 or equal,

@@ -18,7 +18,8 @@ typedef enum sk_simd {
                            an AVX-512 form run their AVX2 one */
 } sk_simd;
 
-/* The best level this CPU runs (x86-64: SSE2 at least; elsewhere SCALAR). */
+/* The best level this CPU runs (x86-64: SSE2 at least; elsewhere, and in a
+ * build configured with -DSK_SIMD=OFF, SCALAR). */
 SK_API sk_simd sk_simd_best(void);
 /* Resolves AUTO and downgrades a level the CPU lacks to the best it has. */
 SK_API sk_simd sk_simd_resolve(sk_simd want);

@@ -46,6 +46,7 @@ typedef struct sk_skeleton_desc {
  * are stored normalised). */
 SK_API sk_result sk_skeleton_create(const sk_skeleton_desc *desc, const sk_allocator *alloc,
                                     sk_skeleton **out, sk_error *err);
+/* Frees the skeleton (NULL: nothing happens). */
 SK_API void sk_skeleton_destroy(sk_skeleton *skel);
 
 /* Index of the first joint with this name, or -1. */

@@ -60,6 +60,7 @@ SK_API sk_soa_pose sk_soa_pose_view(float *data, uint32_t joint_count);
 /* Allocates (32-byte aligned, through alloc; NULL = C library) a pose for
  * skel holding its rest pose; free with sk_soa_pose_free and the same alloc. */
 SK_API sk_result sk_soa_pose_alloc(const sk_skeleton *skel, const sk_allocator *alloc, sk_soa_pose *out, sk_error *err);
+/* Frees the rows of sk_soa_pose_alloc (alloc as given to it) and zeroes the pose. */
 SK_API void sk_soa_pose_free(sk_soa_pose *pose, const sk_allocator *alloc);
 
 /* SK_OK when pose fits skel (joint counts, group count, data present,
@@ -72,13 +73,19 @@ SK_API sk_result sk_soa_pose_rest(const sk_skeleton *skel, sk_soa_pose *out, sk_
 /* Conversions at the edges (morph weights are not part of an SoA pose:
  * from_pose ignores them, to_pose leaves them as they are). */
 SK_API sk_result sk_soa_pose_from_pose(const sk_skeleton *skel, const sk_pose *in, sk_soa_pose *out, sk_error *err);
+/* The way back: an SoA pose into an sk_pose. */
 SK_API sk_result sk_soa_pose_to_pose(const sk_skeleton *skel, const sk_soa_pose *in, sk_pose *out, sk_error *err);
 /* One joint of an SoA pose read into *out, or written from *in (the same
  * values as sk_soa_pose_to_pose / _from_pose give for that joint). false,
  * with nothing done, for a NULL argument or joint >= pose->joint_count. */
 SK_API bool sk_soa_pose_get(const sk_soa_pose *pose, uint32_t joint, sk_transform *out);
+/* Writes joint's transform (false, nothing done, for a NULL argument or
+ * joint >= pose->joint_count). */
 SK_API bool sk_soa_pose_set(sk_soa_pose *pose, uint32_t joint, const sk_transform *in);
 
+/* The most joints a compressed clip may span where sk_clip_sample_soa decodes
+ * it through its stack buffer (below). */
+#define SK_SOA_COMPRESSED_JOINTS 256u
 /* sk_clip_sample_cursor into an SoA pose: the rest pose, then the clip's
  * tracks at t (the same values, bit for bit). Morph-weight tracks are
  * skipped. cursor as sk_clip_sample_cursor (NULL: random access). Clips
@@ -89,7 +96,6 @@ SK_API bool sk_soa_pose_set(sk_soa_pose *pose, uint32_t joint, const sk_transfor
  * through a stack buffer, where one spanning more than
  * SK_SOA_COMPRESSED_JOINTS joints is SK_ERR_LIMIT (sk_clip_sample_cursor
  * takes any). */
-#define SK_SOA_COMPRESSED_JOINTS 256u
 SK_API sk_result sk_clip_sample_soa(const sk_clip *clip, const sk_skeleton *skel, double t, sk_loop_mode loop,
                                     uint32_t *cursor, size_t cursor_count, sk_soa_pose *out, sk_error *err);
 /* Whether sk_clip_sample_soa decodes this clip straight into the rows: true

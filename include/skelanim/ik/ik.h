@@ -236,6 +236,7 @@ typedef struct sk_ik_effector {
     sk_vec3 target;
 } sk_ik_effector;
 
+/* Bytes of scratch memory sk_ik_solve_multi needs for skel. */
 SK_API size_t sk_ik_multi_scratch_size(const sk_skeleton *skel);
 /* result->error is the largest effector error. limits are not applied here. */
 SK_API sk_result sk_ik_solve_multi(const sk_skeleton *skel, uint32_t root, const sk_ik_effector *effectors,

@@ -43,13 +43,17 @@ typedef struct sk_file_io {
  * max(size, 1) bytes; the default release frees them. */
 SK_API sk_result sk_file_read_default(void *user, const char *path, uint64_t max_size, const sk_allocator *alloc,
                                       void **data, size_t *size, sk_error *err);
+/* The default release: sk_free(alloc, data, size). */
 SK_API void sk_file_release_default(void *user, const sk_allocator *alloc, void *data, size_t size);
+/* The default write: creates or replaces the file at path with stdio. */
 SK_API sk_result sk_file_write_default(void *user, const char *path, const void *data, size_t size, sk_error *err);
 
 /* Calls through an sk_file_io (NULL or zeroed members: the defaults). */
 SK_API sk_result sk_file_read(const sk_file_io *io, const char *path, uint64_t max_size, const sk_allocator *alloc,
                               void **data, size_t *size, sk_error *err);
+/* Releases what sk_file_read returned through the same io. */
 SK_API void sk_file_release(const sk_file_io *io, const sk_allocator *alloc, void *data, size_t size);
+/* Writes size bytes to path through io's write (NULL or zeroed: the default). */
 SK_API sk_result sk_file_write(const sk_file_io *io, const char *path, const void *data, size_t size, sk_error *err);
 
 #ifdef __cplusplus

@@ -124,8 +124,11 @@ typedef struct sk_glb_write_options {
 SK_API sk_result sk_glb_write_file(const sk_asset *asset, const char *path, const sk_file_io *io, sk_error *err);
 /* Same into memory allocated with the asset's allocator; free with sk_free(alloc, *out, *size). */
 SK_API sk_result sk_glb_write_memory(const sk_asset *asset, void **out, size_t *size, sk_error *err);
+/* sk_glb_write_file with options (opts->file_io for the file, opts->warning
+ * told of what is left out). */
 SK_API sk_result sk_glb_write_file_ex(const sk_asset *asset, const char *path, const sk_glb_write_options *opts,
                                       sk_error *err);
+/* sk_glb_write_memory with options (opts->warning told of what is left out). */
 SK_API sk_result sk_glb_write_memory_ex(const sk_asset *asset, const sk_glb_write_options *opts, void **out,
                                         size_t *size, sk_error *err);
 

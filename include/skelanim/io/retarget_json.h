@@ -50,6 +50,7 @@ SK_API sk_result sk_retarget_map_json_parse(const char *json, size_t len, const 
  * error message starts with the path. */
 SK_API sk_result sk_retarget_map_json_load(const char *path, const sk_allocator *alloc, const sk_file_io *io,
                                            sk_retarget_map_json **out, sk_error *err);
+/* Frees a loaded map (NULL: nothing happens). */
 SK_API void sk_retarget_map_json_destroy(sk_retarget_map_json *m);
 
 /* Applies the document to a retargeting description: desc->pairs and

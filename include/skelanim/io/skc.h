@@ -40,11 +40,12 @@ extern "C" {
  * refused (as the glTF reader's SK_GLTF_MAX_WORLD). */
 #define SK_SKC_MAX_WORLD 1e15
 
-/* Packs a skeleton and clips (any kind) into one block from alloc (*out, *size). */
 /* The checksum a .skc stores at bytes 16..19: the CRC-32 (zlib's crc32) of
  * the file but those four bytes. For tools that edit a .skc on purpose. */
 SK_API uint32_t sk_skc_checksum(const void *data, size_t size);
 
+/* Packs a skeleton and clips (any kind) into one block from alloc (*out,
+ * *size). */
 SK_API sk_result sk_skc_write_memory(const sk_skeleton *skel, sk_clip *const *clips, uint32_t clip_count, double metres_per_unit,
                                      const sk_allocator *alloc, void **out, size_t *size, sk_error *err);
 /* The same written to path through io (NULL: stdio). Messages start with the path. */

@@ -269,6 +269,7 @@ SK_API sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *cl
  * (io/analysis_json). 1..16 legs, 4..100000 samples. */
 SK_API sk_result sk_motion_analysis_create(uint32_t leg_count, uint32_t sample_count, const sk_allocator *alloc,
                                            sk_motion_analysis **out, sk_error *err);
+/* Frees an analysis (NULL: nothing happens). */
 SK_API void sk_motion_analysis_destroy(sk_motion_analysis *a);
 
 #ifdef __cplusplus

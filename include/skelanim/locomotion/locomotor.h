@@ -177,6 +177,7 @@ typedef struct sk_locomotor_state {
  * SK_ERR_INVALID_ARGUMENT with a message, SK_ERR_OUT_OF_MEMORY. */
 SK_API sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator *alloc, sk_locomotor **out,
                                      sk_error *err);
+/* Frees the locomotor (NULL: nothing happens). */
 SK_API void sk_locomotor_destroy(sk_locomotor *L);
 
 /* Puts the character standing at (x, z) facing yaw (the ground height from
@@ -198,7 +199,11 @@ SK_API sk_result sk_locomotor_update(sk_locomotor *L, double dt, float x, float 
  * removed) and the idle clip into pose. adjust fits pose (character space,
  * root motion removed) to the terrain. */
 SK_API sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, float yaw, sk_error *err);
+/* The second step: the blend of the clips (root motion removed) and the idle
+ * clip into pose. */
 SK_API sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err);
+/* The third step: fits pose (character space, root motion removed) to the
+ * terrain. */
 SK_API sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err);
 
 /* Hands the standing/moving crossfade to the caller's state machine (the
@@ -214,6 +219,8 @@ SK_API sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *e
  * or NaN w gives the fade back to the locomotor. */
 SK_API void sk_locomotor_set_group_weight(sk_locomotor *L, float w);
 
+/* The locomotor's state after the last update (NULL for NULL); the pointer
+ * stays valid for the locomotor's life, its contents change with each update. */
 SK_API const sk_locomotor_state *sk_locomotor_get_state(const sk_locomotor *L);
 /* Current motion weights (sk_motion_group_count entries; they sum to 1). */
 SK_API const float *sk_locomotor_weights(const sk_locomotor *L);

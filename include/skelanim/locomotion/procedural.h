@@ -118,8 +118,11 @@ typedef struct sk_procedural_state {
     sk_procedural_foot feet[2];
 } sk_procedural_state;
 
+/* Checks the description and creates the walker; memory from alloc (NULL =
+ * C library). */
 SK_API sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocator *alloc, sk_procedural **out,
                                       sk_error *err);
+/* Frees the walker (NULL: nothing happens). */
 SK_API void sk_procedural_destroy(sk_procedural *P);
 /* Standing at (x, z) facing yaw, feet side by side on the ground. */
 SK_API sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_error *err);
@@ -145,6 +148,7 @@ SK_API bool sk_procedural_jump(sk_procedural *P);
  * walker, an arm out of range, or a non-finite target or weight outside
  * [0, 1]. */
 SK_API bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *target, float weight);
+/* The walker's state after the last update (NULL for NULL). */
 SK_API const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
 /* The world matrices of the pose the last sk_procedural_update wrote:
  * joint_count column-major matrices, world = state.root x model (what

@@ -60,14 +60,19 @@ typedef struct sk_motion_group sk_motion_group;
  * (sk_motion_sync_offsets) and keeps their velocities as blend-space points. */
 SK_API sk_result sk_motion_group_create(const sk_motion_analysis *const *motions, uint32_t n, const sk_allocator *alloc,
                                         sk_motion_group **out, sk_error *err);
+/* Frees a group (NULL: nothing happens). */
 SK_API void sk_motion_group_destroy(sk_motion_group *g);
 
+/* Number of motions in the group (0 for NULL). */
 SK_API uint32_t sk_motion_group_count(const sk_motion_group *g);
+/* Number of legs of the group's motions (0 for NULL). */
 SK_API uint32_t sk_motion_group_leg_count(const sk_motion_group *g);
 /* Offset of motion i (sk_motion_sync_offsets), its velocity (x, 0, z) in m/s. */
 SK_API float sk_motion_group_offset(const sk_motion_group *g, uint32_t i);
 /* Motion i's analysis as given to sk_motion_group_create (NULL when out of range). */
 SK_API const sk_motion_analysis *sk_motion_group_motion(const sk_motion_group *g, uint32_t i);
+/* Motion i's velocity (x, 0, z) in m/s, its blend-space point (zero when i
+ * is out of range). */
 SK_API sk_vec3 sk_motion_group_velocity(const sk_motion_group *g, uint32_t i);
 
 /* Per leg, blended by the motions' weights. Keytimes are group phases in

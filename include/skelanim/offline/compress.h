@@ -55,6 +55,8 @@ typedef struct sk_compress_options {
  * passes, three keys over 300,000 s do not. */
 #define SK_WORK_MIN 1048576.0   /* frame-tracks allowed whatever the clip stores */
 #define SK_WORK_PER_VALUE 64.0  /* frame-tracks allowed per stored float value */
+/* The default work limit of clip: max(SK_WORK_MIN, SK_WORK_PER_VALUE x the
+ * float values it stores), in frame-tracks. */
 SK_API double sk_clip_work_limit(const sk_clip *clip);
 
 typedef struct sk_compress_stats {

@@ -64,15 +64,20 @@ typedef struct sk_skinned_mesh sk_skinned_mesh;
  * a one-entry palette). The mesh copies what it needs; prim may be freed. */
 SK_API sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *alloc,
                                         sk_skinned_mesh **out, sk_error *err);
+/* Frees the mesh (NULL: nothing happens). */
 SK_API void sk_skinned_mesh_destroy(sk_skinned_mesh *mesh);
 
+/* Number of vertices. */
 SK_API uint32_t sk_skinned_mesh_vertex_count(const sk_skinned_mesh *mesh);
 /* 4 or 8 (1 for an unskinned primitive). */
 SK_API uint32_t sk_skinned_mesh_influence_count(const sk_skinned_mesh *mesh);
 /* Palette entries the mesh reads: largest joint index + 1. */
 SK_API uint32_t sk_skinned_mesh_palette_size(const sk_skinned_mesh *mesh);
+/* Number of morph targets. */
 SK_API uint32_t sk_skinned_mesh_target_count(const sk_skinned_mesh *mesh);
+/* True when the mesh has normals to skin. */
 SK_API bool sk_skinned_mesh_has_normals(const sk_skinned_mesh *mesh);
+/* True when the mesh has tangents to skin. */
 SK_API bool sk_skinned_mesh_has_tangents(const sk_skinned_mesh *mesh);
 /* Renormalised influences of vertex v (up to 8; unused slots get joint 0 and
  * weight 0); returns how many are non-zero, 0 if v is out of range. */

@@ -182,7 +182,9 @@ SK_API sk_result sk_terrain_mesh_from_asset(const sk_asset *asset, const sk_terr
                                             const sk_allocator *alloc, sk_terrain_mesh **out,
                                             uint32_t *skipped_primitives, sk_error *err);
 
+/* Frees the mesh (NULL: nothing happens). */
 SK_API void sk_terrain_mesh_destroy(sk_terrain_mesh *mesh);
+/* Counts and memory of the mesh (zeroed for NULL). */
 SK_API sk_terrain_mesh_info sk_terrain_mesh_get_info(const sk_terrain_mesh *mesh);
 /* The mesh as a terrain (through its grid). */
 SK_API sk_terrain sk_terrain_mesh_terrain(const sk_terrain_mesh *mesh);
