@@ -2,7 +2,7 @@
  *
  * Each shared CMU walk (02_01, 07_01, 131_01: start, walk, stop) with the run
  * 09_11, retargeted onto the mannequin and onto CesiumMan (locomote --from:
- * the source's rest stood on the ground, foot contacts restored, each clip's
+ * the source's rest stood on the ground, planted feet levelled, each clip's
  * best cycle analysed), walks the paths of the mannequin's table (a 90 degree
  * turn) on flat ground, 10/30/45 degree ramps, stairs, bumps and the mesh
  * course; the run (with 02_01 as the walk) runs on flat ground, bumps and the

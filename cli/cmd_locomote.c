@@ -229,7 +229,8 @@ static const cli_opt locomote_opts[] = {
     {"--from", CLI_LIST_OF(CLI_KIND_STRING, locomote_args, from, 0), .meta = "FILE[:CLIP]",
      .max_count = LOCO_MAX_CLIPS,
      .help = "a walk or run from another file and skeleton (repeatable): the clip (a name or an index; the first) "
-             "retargeted onto CHARACTER, foot contacts restored, its best cycle analysed"},
+             "retargeted onto CHARACTER (its foot contacts not pinned: the locomotor places the feet), its planted feet "
+             "levelled, its best cycle analysed"},
     {"--from-scale", CLI_REAL(locomote_args, from_scale), .meta = "M", .min = 1e-6, .max = 1e6,
      .help = "metres per unit of the --from .bvh files, 0.056444 for CMU captures",
      .dflt_text = "the file's units (a .bvh whose legs are over 5 units long is refused)"},

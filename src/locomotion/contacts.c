@@ -240,13 +240,25 @@ static int contact_cmp(const void *a, const void *b) {
     return x->start < y->start ? -1 : (x->start > y->start ? 1 : 0);
 }
 
-/* Weight of contact c at time t: 1 inside, smoothstep over blend outside. */
-static float contact_weight(const sk_contact *c, double t, double blend) {
+/* Weight of contact c at time t: 1 inside, smoothstep outside over
+ * before (ahead of its start) and after (past its end). */
+static float contact_weight(const sk_contact *c, double t, double before, double after) {
     double d = t < c->start ? c->start - t : (t > c->end ? t - c->end : 0.0);
+    double blend = t < c->start ? before : after;
     if (d <= 0.0) return 1.0f;
     if (blend <= 0.0 || d >= blend) return 0.0f;
     double x = 1.0 - d / blend;
     return (float)(x * x * (3.0 - 2.0 * x));
+}
+
+/* The blend lengths of sorted contact c: blend, but no more than half the
+ * gap to the same leg's neighbouring contact on either side, so that the
+ * blends of two contacts never overlap (the pin would jump from one to the
+ * other where their weights cross). */
+static void contact_blends(const sk_contact *cs, uint32_t n, uint32_t c, double blend, double *before, double *after) {
+    *before = *after = blend;
+    if (c > 0 && cs[c - 1].leg == cs[c].leg) *before = fmin(blend, 0.5 * (cs[c].start - cs[c - 1].end));
+    if (c + 1 < n && cs[c + 1].leg == cs[c].leg) *after = fmin(blend, 0.5 * (cs[c + 1].start - cs[c].end));
 }
 
 typedef struct contact_work {
@@ -313,8 +325,9 @@ static int32_t contact_pelvis(const sk_skeleton *skel, const sk_leg_desc *legs, 
  * pinned leg needs to reach its target (no farther than a quarter of that
  * leg's length), then brings w->model up to date. */
 static sk_result contact_lower_hips(contact_work *w, uint32_t pelvis, const sk_vec3 *target, const float *weight,
-                                    sk_error *err) {
+                                    float *dropped, sk_error *err) {
     float drop = 0.0f;
+    *dropped = 0.0f;
     for (uint32_t l = 0; l < w->leg_count; l++) {
         if (weight[l] <= 0.0f) continue;
         const sk_leg_desc *leg = &w->leg[l];
@@ -327,6 +340,7 @@ static sk_result contact_lower_hips(contact_work *w, uint32_t pelvis, const sk_v
         drop = fmaxf(drop, fminf(need, 0.25f * reach));
     }
     if (!(drop > 0.0f)) return SK_OK;
+    *dropped = drop;
     sk_vec3 down = sk_vec3_make(0.0f, -drop, 0.0f);
     int32_t parent = w->skel->parents[pelvis];
     if (parent >= 0) {
@@ -559,23 +573,35 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
         r = contact_sample(&w, k, err);
         sk_vec3 target[CONTACT_MAX_LEGS];
         float weight[CONTACT_MAX_LEGS];
+        const sk_contact *pin[CONTACT_MAX_LEGS];
+        sk_vec3 ankle0[CONTACT_MAX_LEGS]; /* before the pelvis is lowered */
+        bool follow[CONTACT_MAX_LEGS];     /* not pinned, kept at ankle0 */
         for (uint32_t l = 0; l < leg_count; l++) {
-            weight[l] = 0.0f;
-            const sk_contact *pin = NULL;
+            weight[l] = 0.0f, pin[l] = NULL, follow[l] = false;
             for (uint32_t c = 0; c < contact_count; c++) {
                 if (w.contacts[c].leg != l) continue;
-                float wt = contact_weight(&w.contacts[c], w.times[k], blend);
-                if (wt > weight[l]) weight[l] = wt, pin = &w.contacts[c];
+                double before, after;
+                contact_blends(w.contacts, contact_count, c, blend, &before, &after);
+                float wt = contact_weight(&w.contacts[c], w.times[k], before, after);
+                if (wt > weight[l]) weight[l] = wt, pin[l] = &w.contacts[c];
             }
-            if (pin) target[l] = skm_vec3_lerp(skm_mat4_pos(&w.model[w.leg[l].ankle]), pin->position, weight[l]);
+            ankle0[l] = skm_mat4_pos(&w.model[w.leg[l].ankle]);
+            if (pin[l]) target[l] = skm_vec3_lerp(ankle0[l], pin[l]->position, weight[l]);
         }
+        float dropped = 0.0f;
         if (r == SK_OK && pelvis >= 0) {
             float leg_weight[CONTACT_MAX_LEGS];
             for (uint32_t l = 0; l < leg_count; l++) leg_weight[l] = o.hand_mask >> l & 1u ? 0.0f : weight[l];
-            r = contact_lower_hips(&w, (uint32_t)pelvis, target, leg_weight, err);
+            r = contact_lower_hips(&w, (uint32_t)pelvis, target, leg_weight, &dropped, err);
         }
+        /* With the pelvis lowered, a leg not pinned keeps its ankle where the clip has it
+         * (its knee bends): it is not carried down with the pelvis, and it blends into its
+         * next pin from there (continuous at weight 0). */
+        if (dropped > 0.0f)
+            for (uint32_t l = 0; l < leg_count; l++)
+                if (!pin[l] && !(o.hand_mask >> l & 1u)) target[l] = ankle0[l], follow[l] = true;
         for (uint32_t l = 0; l < leg_count && r == SK_OK; l++) {
-            if (weight[l] <= 0.0f) continue;
+            if (weight[l] <= 0.0f && !follow[l]) continue;
             bool reached = true;
             float e = contact_pin_leg(&w, &w.leg[l], target[l], &reached, err);
             if (!(e < INFINITY)) {

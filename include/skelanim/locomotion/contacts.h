@@ -71,7 +71,9 @@ SK_API sk_result sk_contacts_find(const sk_skeleton *skel, const sk_clip *clip, 
 /* Options of sk_contacts_restore; a zeroed struct gives the defaults. */
 typedef struct sk_contact_restore_options {
     /* The pin is blended in over this time before each contact and out over
-     * it after (s; smoothstep weight). 0: 0.15. Negative: no blend. */
+     * it after (s; smoothstep weight), but over no more than half the gap
+     * to the same leg's previous or next contact, so that one pin never
+     * jumps to the next. 0: 0.15. Negative: no blend. */
     float blend_time;
     /* Model-space height of the ground (m) when ground_set; else 0. The
      * ankle is pinned at ground + its rest height above the rest pose's
