@@ -13,6 +13,8 @@
 #define SK_CLI_MANNEQUIN "@mannequin"
 /* The planar (side-view) character of the IK-only walker, bones only. */
 #define SK_CLI_PLANAR "@planar"
+/* The planar character with a skinned cut-out 2D mesh (content/sprite.h). */
+#define SK_CLI_SPRITE "@sprite"
 
 /* Loads FILE (or the built-in mannequin); prints the error and returns false on failure.
  * The reader is cli_file_format's choice. */

@@ -279,12 +279,14 @@ static const cli_opt locomote_opts[] = {
     {"--overlay", CLI_FLAG(locomote_args, overlay),
      .help = "(--out) draw the debugging view: footsteps, foot states, velocity, path, cycle strips, weights"},
     {"--side", CLI_FLAG(locomote_args, side),
-     .help = "render the side view as bones (the 2D look of seed 004; " SK_CLI_PLANAR " is its 2D rig)"},
+     .help = "render the side view (seed 004's 2D look): orthographic from the character's left, the ground as its "
+             "profile; bones, or the cut-out mesh of " SK_CLI_SPRITE " (" SK_CLI_PLANAR " and " SK_CLI_SPRITE
+             " are its 2D characters)"},
 };
 static const cli_arg locomote_arg_list[] = {
     {"CHARACTER", CLI_ARG(locomote_args, character), .flags = CLI_REQUIRED,
      .help = "a .glb/.gltf with a walk and a run clip (or with --from, any humanoid), or " SK_CLI_MANNEQUIN " ("
-             SK_CLI_PLANAR " with --procedural)"},
+             SK_CLI_PLANAR " or " SK_CLI_SPRITE " with --procedural)"},
 };
 static const char locomote_note[] =
     "--graph: a JSON state machine with an external state \"external\": \"locomotion\" (its parameters\n"

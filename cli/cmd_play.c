@@ -390,7 +390,7 @@ static const cli_opt play_opts[] = {
 static const cli_arg play_arg_list[] = {
     {"CHARACTER", CLI_ARG(play_args, character), .flags = CLI_REQUIRED,
      .help = "as locomote: a .glb/.gltf with a walk and a run clip, a .bvh with --scale, or " SK_CLI_MANNEQUIN
-             " (" SK_CLI_PLANAR " with --procedural)"},
+             " (" SK_CLI_PLANAR " or " SK_CLI_SPRITE " with --procedural)"},
 };
 static const char *const play_notes[] = {
     "keys:    W A S D or the arrows walk, relative to the camera | Shift run | Q E strafe |\n"

@@ -1,7 +1,7 @@
 /* skelanim demo locomotion / demo procedural: walks over terrains, one GIF.
  * locomotion: the mannequin's clips adapted (seed 002) over stairs, 10, 30
  * and 45 degree ramps and bumps; procedural: the IK-only walker (seed 004)
- * over stairs, a 45 degree ramp, off a ledge, a jump, and the planar rig's
+ * over stairs, a 45 degree ramp, off a ledge, a jump, and the sprite's
  * side view on stairs. */
 #include "cli.h"
 #include "loco_view.h"
@@ -46,7 +46,8 @@ static int demo_walks(const char *name, const demo_scene *scenes, size_t n, doub
             rc = 1;
             break;
         }
-        bool capture = strcmp(scenes[k].character, SK_CLI_MANNEQUIN) && strcmp(scenes[k].character, SK_CLI_PLANAR);
+        bool capture = strcmp(scenes[k].character, SK_CLI_MANNEQUIN) && strcmp(scenes[k].character, SK_CLI_PLANAR) &&
+                       strcmp(scenes[k].character, SK_CLI_SPRITE);
         loco_setup setup = {.character = scenes[k].character, .procedural = scenes[k].procedural,
                             .terrain = &terrain->terrain, .scale = scale};
         if (capture && !scenes[k].procedural) { /* its first clip, its best cycle */
@@ -128,7 +129,7 @@ static int cmd_demo_procedural(int argc, char **argv) {
         {SK_CLI_MANNEQUIN, "ramp:45", "0,-1 0,3.5", 0.8, -1, true, false},
         {SK_CLI_MANNEQUIN, "ledge:1", "0,-1 0,0.8 0,3", 1.0, -1, true, false},
         {SK_CLI_MANNEQUIN, "flat", "0,-1 0,4", 1.2, 1.5, true, false},
-        {SK_CLI_PLANAR, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, true},
+        {SK_CLI_SPRITE, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, true},
     };
     return demo_walks("procedural", scenes, CLI_COUNT(scenes), 0, a.out);
 }
@@ -160,7 +161,7 @@ const cli_command cli_cmd_demo_procedural = {
     .run = cmd_demo_procedural,
     .summary = "the IK-only walker on stairs, a ramp, a ledge, a jump: out/procedural.gif",
     .about = "The IK-only walker (no clips, seed 004) over stairs, a 45-degree ramp, off a ledge, "
-             "a jump, and the planar rig's 2D side view on stairs, rendered to out/procedural.gif "
+             "a jump, and the 2D cut-out character (@sprite) in its side view on stairs, rendered to out/procedural.gif "
              "with each walk's foot metrics.",
     .opts = procedural_opts,
     .nopts = CLI_COUNT(procedural_opts),

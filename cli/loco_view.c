@@ -138,6 +138,7 @@ bool loco_record(void *user, const loco_char *c, double t) {
 void loco_view_close(loco_view *v) {
     skr_gif_close(v->gif, NULL);
     loco_overlay_destroy(v->ov);
+    skr_overlay_destroy(v->ground);
     skr_renderer_destroy(v->rn);
     skr_headless_destroy(v->hd);
     free(v->rgb);
@@ -174,6 +175,50 @@ sk_result loco_view_terrain(const cli_terrain *terrain, const float bmin[3], con
     return skr_terrain_create_heightfield(tt, &area, out, err);
 }
 
+/* The side view's ground: the terrain's profile in the plane x (the
+ * character's), filled down past the picture's bottom edge, and its outline
+ * (seed 004's 2D look; the terrain's surface is edge-on from the side). */
+static void side_ground(loco_view *v, const skr_camera *cam, const sk_terrain *t, float x) {
+    float half_h = cam->ortho, half_w = half_h * (float)v->w / (float)v->h;
+    float z0 = cam->target[2] - half_w - 0.1f, z1 = cam->target[2] + half_w + 0.1f;
+    float top = cam->target[1] + half_h + 1.0f, bottom = cam->target[1] - half_h - 1.0f;
+    const skr_overlay_style fill = {{0.60f, 0.57f, 0.52f, 1.0f}, 0, false}, edge = {{0.30f, 0.28f, 0.25f, 1.0f}, 2.0f, false};
+    uint32_t n = v->w > 16 ? v->w : 16; /* two samples per pixel column */
+    float line[3 * 2 * 4097];
+    uint32_t nl = 0;
+    float pz = 0, py = 0;
+    bool have = false;
+    for (uint32_t i = 0; i <= 2 * n; i++) {
+        float z = z0 + (z1 - z0) * (float)i / (float)(2 * n);
+        sk_terrain_hit hit;
+        if (!sk_terrain_height(t, x, z, top, top - bottom + 60.0f, &hit) || hit.point.y < bottom) {
+            if (nl > 1) skr_overlay_lines(v->ground, cam, line, nl, true, &edge);
+            nl = 0, have = false;
+            continue;
+        }
+        float y = hit.point.y;
+        if (have) {
+            float q[12] = {x, py, pz, x, y, z, x, bottom, z, x, bottom, pz};
+            skr_overlay_polygon(v->ground, cam, q, 4, &fill);
+        }
+        if (nl < 2 * 4097) line[3 * nl] = x, line[3 * nl + 1] = y, line[3 * nl + 2] = z, nl++;
+        pz = z, py = y, have = true;
+    }
+    if (nl > 1) skr_overlay_lines(v->ground, cam, line, nl, true, &edge);
+}
+
+bool loco_view_cutout(const sk_asset *a) {
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < a->mesh_count; m++)
+        for (uint32_t p = 0; p < a->meshes[m].primitive_count; p++) {
+            const sk_primitive *pr = &a->meshes[m].primitives[p];
+            if (!pr->normals) return false;
+            for (uint32_t v = 0; v < pr->vertex_count; v++, n++)
+                if (!(fabsf(pr->normals[3 * v]) > 0.999f)) return false;
+        }
+    return n > 0;
+}
+
 bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrain, const frame_rec *frames,
                      uint32_t first, uint32_t last, double fps_out, const float bmin[3], const float bmax[3],
                      const char *png, sk_error *err) {
@@ -181,10 +226,15 @@ bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrai
     skr_model *model = NULL;
     skr_terrain *tmesh = NULL;
     sk_mat4 *pal = NULL;
-    bool bones = v->side || c->asset->mesh_count == 0;
+    /* The side view draws bones (the planar rig's and seed 004's look), or the mesh of a
+     * flat cut-out that faces it (@sprite: every normal along X). */
+    bool bones = c->asset->mesh_count == 0 || (v->side && !loco_view_cutout(c->asset));
     if (!bones && skr_model_create(c->asset, 0, &model, err) != SK_OK) goto done;
     float fc[2], fr;
     if (loco_view_terrain(terrain, bmin, bmax, &tmesh, fc, &fr, err) != SK_OK) goto done;
+    sk_terrain_shape flat_s;
+    sk_terrain flat_t = sk_terrain_flat(&flat_s, 0);
+    if (v->side && !v->ground && skr_overlay_create(&v->ground, err) != SK_OK) goto done;
     if (v->overlay && !v->ov) {
         if (!(v->ov = loco_overlay_create(err))) goto done;
         if (!loco_overlay_set_path(v->ov, v->path_xz, v->path_n, terrain ? &terrain->terrain : NULL)) {
@@ -199,11 +249,15 @@ bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrai
     for (uint32_t f = first; f < last; f++) {
         skr_camera cam = {0};
         float target[3] = {frames[f].center.x, frames[f].center.y + 0.85f, frames[f].center.z};
-        if (v->side) skr_camera_orbit(&cam, target, 90.0f, 2.0f, 4.5f, (int)v->w, (int)v->h);
+        if (v->side) { /* orthographic, from the character's left (+X) */
+            cam.ortho = 1.4f;
+            skr_camera_orbit(&cam, target, 90.0f, 0.0f, 4.5f, (int)v->w, (int)v->h);
+        }
         else skr_camera_orbit(&cam, target, -75.0f, 8.0f, 4.0f, (int)v->w, (int)v->h);
         skr_frame_desc fd = {&cam, {0.86f, 0.88f, 0.91f}, false, 0, 0, {0, 0}};
         skr_begin_frame(v->rn, &fd);
-        skr_draw_terrain(v->rn, tmesh, fc, fr, fd.background);
+        if (v->side && v->ground) side_ground(v, &cam, terrain ? &terrain->terrain : &flat_t, frames[f].center.x);
+        else skr_draw_terrain(v->rn, tmesh, fc, fr, fd.background);
         if (bones) {
             const float ink[3] = {0.1f, 0.12f, 0.2f};
             skr_draw_skeleton(v->rn, c->asset->skeleton, frames[f].world, ink);

@@ -50,11 +50,13 @@ sk_result loco_view_terrain(const cli_terrain *terrain, const float bmin[3], con
 
 /* Off-screen drawing of walks over terrains, into one GIF or PNG. */
 typedef struct loco_view {
-    bool side;                /* the side view (seed 004's figures): from +X, bones */
+    bool side;                /* the side view (seed 004's figures): from +X, orthographic, the ground
+                                 as its profile under the character; bones, or a cut-out's mesh */
     bool overlay;             /* draw the debugging view (frames[].ov; loco_overlay.h) */
     const float *path_xz;     /* with overlay: the path drawn (path_n x, z pairs) */
     uint32_t path_n;
     loco_overlay *ov;
+    skr_overlay *ground;      /* the side view's ground profile */
     skr_headless *hd;
     skr_renderer *rn;
     skr_gif *gif;
@@ -71,7 +73,11 @@ void loco_view_close(loco_view *v);
  * around them). The camera (tests project points with it): skr_camera_orbit
  * around the frame's center + 0.85 m up, azimuth -75 degrees, elevation 8,
  * 4 m away, the default 35-degree field of view (the side view: azimuth 90,
- * elevation 2, 4.5 m). */
+ * elevation 2, 4.5 m, orthographic, 1.4 m above and below the centre; bones,
+ * or the mesh of a cut-out, loco_view_cutout). */
+/* Whether every mesh of the asset is a flat cut-out in the side plane (each
+ * normal along X, as @sprite's): the side view draws it instead of bones. */
+bool loco_view_cutout(const sk_asset *a);
 bool loco_view_scene(loco_view *v, const loco_char *c, const cli_terrain *terrain, const frame_rec *frames,
                      uint32_t first, uint32_t last, double fps_out, const float bmin[3], const float bmax[3],
                      const char *png, sk_error *err);

@@ -35,6 +35,7 @@
 #include "skelanim/skin/skinning.h"
 #include "skelanim/content/mannequin.h"
 #include "skelanim/content/planar.h"
+#include "skelanim/content/sprite.h"
 /* world: the ground as a ray-cast query (built-in terrains, triangle meshes) */
 #include "skelanim/world/terrain.h"
 /* locomotion (seed 002 and 004): motion analysis, synchronisation, foot placement */

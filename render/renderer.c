@@ -43,6 +43,17 @@ static sk_mat4 perspective(float fovy, float aspect, float n, float f) {
     return m;
 }
 
+/* Orthographic: half_h metres above and below the view's centre. */
+static sk_mat4 orthographic(float half_h, float aspect, float n, float f) {
+    sk_mat4 m = {{0}};
+    m.m[0] = 1.0f / (half_h * aspect);
+    m.m[5] = 1.0f / half_h;
+    m.m[10] = 2.0f / (n - f);
+    m.m[14] = (f + n) / (n - f);
+    m.m[15] = 1.0f;
+    return m;
+}
+
 void skr_camera_orbit(skr_camera *c, const float target[3], float az_deg, float el_deg, float dist, int w, int h) {
     float az = az_deg * 3.14159265f / 180.0f, el = el_deg * 3.14159265f / 180.0f;
     memcpy(c->target, target, sizeof c->target);
@@ -53,7 +64,8 @@ void skr_camera_orbit(skr_camera *c, const float target[3], float az_deg, float 
     if (c->fov_y <= 0) c->fov_y = 35.0f * 3.14159265f / 180.0f;
     c->view = look_at(c->eye, c->target);
     float nearp = dist * 0.02f, farp = dist * 20.0f + 50.0f;
-    c->proj = perspective(c->fov_y, (float)w / (float)h, nearp, farp);
+    c->proj = c->ortho > 0 ? orthographic(c->ortho, (float)w / (float)h, nearp, farp)
+                           : perspective(c->fov_y, (float)w / (float)h, nearp, farp);
     c->viewproj = sk_mat4_mul(&c->proj, &c->view);
 }
 

@@ -28,6 +28,8 @@ typedef struct skr_camera {
     float eye[3], target[3];
     int width, height;
     float fov_y; /* radians; input to skr_camera_orbit/frame: 0 = 35 degrees (zero-initialise the struct) */
+    float ortho; /* input to skr_camera_orbit: > 0, an orthographic view this many metres above and below
+                    its centre (a true side view); 0, perspective */
 } skr_camera;
 /* Looks at target from azimuth/elevation (degrees; azimuth 0 = from +Z, the
  * glTF front, 90 = from +X) at distance d. */

@@ -18,6 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # Mesa (the GIF part)
+export PYTHONPATH="$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"  # tests/png_read.py
 
 check() { # terrain-kind terrain-spec trace mode(placed|plain) [rise run | deg]
   python3 - "$@" <<'EOF'
@@ -46,7 +47,7 @@ for r in rows:
     names = [f["leg"] for f in r["feet"]]
     if legs is None: legs = names
     assert names == legs == ["left", "right"], names
-    assert "hips" in r["joints"] and "foot_l" in r["joints"] and len(r["joints"]) >= 21
+    assert ("hips" in r["joints"] or "pelvis" in r["joints"]) and "foot_l" in r["joints"] and len(r["joints"]) >= 20
     for f in r["feet"]:
         assert {"leg", "heel", "toe", "ankle", "stance"} <= set(f) <= {"leg", "heel", "toe", "ankle", "stance",
             "grounded", "cycle_time", "flight", "from", "to", "keys", "event"}, set(f)
@@ -260,6 +261,40 @@ EOF2
 "$SK_CLI" locomote @planar --procedural --terrain stairs --path "0,-1 0,3" --side --size 96x72 --out "$tmp/side.png" \
   --at 2 >/dev/null || fail "@planar --side"
 [[ "$(head -c 4 "$tmp/side.png" | tail -c 3)" == PNG ]] || fail "side.png is not a PNG"
+# The sprite (a skinned 2D cut-out) in the side view: the walker's metrics on stairs, and the picture: its mesh
+# drawn (shirt-blue pixels, where bones would be ink), the ground as the stairs' profile seen orthographically:
+# 240x160 pixels over 2 x 1.4 m of height, so a 0.17 m riser is 160 / 2.8 * 0.17 = 9.7 pixels high.
+"$SK_CLI" locomote @sprite --procedural --terrain stairs:0.17,0.28 --path "$path" --speed 1.0 --trace "$tmp/sp.jsonl" \
+  >"$tmp/out.txt" || { cat "$tmp/out.txt"; fail "locomote @sprite --procedural"; }
+check stairs stairs:0.17,0.28 "$tmp/sp.jsonl" procedural 0.17 0.28 || fail "@sprite procedural metrics on stairs"
+"$SK_CLI" locomote @sprite --procedural --terrain stairs --path "0,-1 0,3" --side --size 240x160 --out "$tmp/sside.png" \
+  --at 2 >/dev/null || fail "@sprite --side"
+python3 - "$tmp/sside.png" <<'EOF2' || fail "@sprite --side: the picture"
+import sys
+from png_read import decode
+w, h, rows = decode(sys.argv[1])
+blue = sum(1 for r in rows for (R, G, B) in r if B > R + 60 and B > G + 20)
+def ground(p): return abs(p[0] - p[1]) < 16 and abs(p[1] - p[2]) < 20 and 100 < p[0] < 190 and p[0] >= p[2]
+# per column, the top of the filled ground (the first of 3 ground pixels in a row from the top)
+tops = []
+for x in range(w):
+    col = [rows[y][x] for y in range(h)]
+    top = next((y for y in range(h - 3) if all(ground(col[y + k]) for k in range(3))), None)
+    if top is not None: tops.append(top)
+# treads: runs of 8 or more columns (a 0.28 m tread is 16) with one top height; between neighbours, one
+# riser (or two, where the character hides a tread)
+treads, start = [], 0
+for i in range(1, len(tops) + 1):
+    if i == len(tops) or abs(tops[i] - tops[start]) > 1:
+        if i - start >= 8: treads.append(sum(tops[start:i]) / (i - start))
+        start = i
+steps = [round(b - a, 1) for a, b in zip(treads, treads[1:])]
+print("@sprite --side: %d shirt pixels, ground in %d of %d columns, %d treads, steps of %s px" % (blue, len(tops), w,
+      len(treads), steps))
+assert blue > 100, blue
+assert len(tops) > 0.9 * w, len(tops)
+assert len(treads) >= 5 and all(min(abs(abs(s) - k * 9.7) for k in (1, 2)) <= 1.5 for s in steps), steps
+EOF2
 "$SK_CLI" bench locomotion --procedural --quick --count 20 --frames 10 >"$tmp/pbench.jsonl"
 python3 - "$tmp/pbench.jsonl" <<'EOF2'
 import json, sys

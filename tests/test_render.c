@@ -26,12 +26,14 @@ typedef struct scene {
     sk_mat4 *pal;
     float *weights, *cpu;
     skr_camera cam;
+    uint32_t marker_vertices; /* markers are drawn from the model's first item: its vertex count (0: all) */
 } scene;
 
 /* Leak detection stays on: skr_headless_create keeps Mesa's DRI driver mapped
  * (RTLD_NODELETE), so the objects it keeps per display stay reachable at exit
  * and LeakSanitizer needs no suppression file (render/headless.c). */
-static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t, unsigned flags) {
+static void scene_open_pose(scene *sc, sk_asset *asset, int32_t clip, double t, const sk_transform *pose,
+                            unsigned flags) {
     sk_error err = {0};
     memset(sc, 0, sizeof *sc);
     sc->asset = asset;
@@ -49,6 +51,7 @@ static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t, unsig
     sc->cpu = calloc((size_t)skr_model_vertex_count(sc->model) * 6, sizeof(float));
     if (clip >= 0) assert_int_equal(sk_clip_sample(asset->clips[clip], s, t, SK_LOOP_REPEAT, SK_POSE_OF(s, local, sc->weights), NULL), SK_OK);
     else sk_pose_rest(s, SK_POSE_OF(s, local, sc->weights), NULL);
+    if (pose) memcpy(local, pose, s->joint_count * sizeof *local);
     sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, world, (s)->joint_count, NULL);
     skr_model_palette(sc->model, world, sc->pal);
     float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -57,6 +60,10 @@ static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t, unsig
     assert_int_equal(skr_model_skin_cpu(sc->model, sc->pal, sc->weights, SK_SKIN_LBS, SK_SIMD_SCALAR, sc->cpu, &err), SK_OK);
     free(local);
     free(world);
+}
+
+static void scene_open(scene *sc, sk_asset *asset, int32_t clip, double t, unsigned flags) {
+    scene_open_pose(sc, asset, clip, t, NULL, flags);
 }
 
 static void scene_close(scene *sc) {
@@ -123,7 +130,8 @@ static void check_scene(scene *sc, const char *name) {
 
     /* Marker vertices, GPU-skinned, drawn as coloured points on the background. */
     static const unsigned char colors[3][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}};
-    uint32_t verts[3] = {nv / 7, nv / 2, nv - 1 - nv / 5};
+    uint32_t mv = sc->marker_vertices ? sc->marker_vertices : nv;
+    uint32_t verts[3] = {mv / 7, mv / 2, mv - 1 - mv / 5};
     skr_frame_desc fd = {&sc->cam, {0, 0, 0}, false, 0, 0, {0, 0}};
     for (int k = 0; k < 3; k++) {
         skr_begin_frame(sc->rn, &fd);
@@ -301,8 +309,41 @@ static void test_many_joints(void **st) {
     sk_asset_destroy(a);
 }
 
+/* The sprite (content/sprite.h) in the side view locomote --side draws it in: orthographic from +X,
+ * posed mid-stride by turns about X (thigh, shin, foot, arm): the silhouette and markers as above. */
+static void test_sprite_side(void **st) {
+    (void)st;
+    sk_asset *a = NULL;
+    assert_int_equal(sk_sprite_create(NULL, &a, NULL), SK_OK);
+    const sk_skeleton *s = a->skeleton;
+    sk_transform *pose = calloc(s->joint_count, sizeof *pose);
+    memcpy(pose, s->rest, s->joint_count * sizeof *pose);
+    static const struct { const char *joint; float angle; } turns[] = {
+        {"thigh_l", -0.55f}, {"shin_l", 0.35f}, {"thigh_r", 0.35f}, {"shin_r", 0.6f}, {"foot_r", -0.3f},
+        {"upperarm_l", 0.5f}, {"forearm_l", -0.6f}, {"upperarm_r", -0.4f}, {"spine", -0.1f}};
+    for (size_t k = 0; k < sizeof turns / sizeof turns[0]; k++) {
+        int32_t j = sk_skeleton_find(s, turns[k].joint);
+        assert_true(j >= 0);
+        pose[j].r = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), turns[k].angle);
+    }
+    scene sc;
+    scene_open_pose(&sc, a, -1, 0.0, pose, 0);
+    float bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    skr_model_bounds(sc.model, sc.pal, sc.weights, bmin, bmax);
+    float ctr[3] = {0.5f * (bmin[0] + bmax[0]), 0.5f * (bmin[1] + bmax[1]), 0.5f * (bmin[2] + bmax[2])};
+    memset(&sc.cam, 0, sizeof sc.cam);
+    sc.cam.ortho = 0.6f * fmaxf(bmax[1] - bmin[1], bmax[2] - bmin[2]);
+    skr_camera_orbit(&sc.cam, ctr, 90.0f, 0.0f, 3.0f, W, H);
+    sc.marker_vertices = a->meshes[0].primitives[0].vertex_count; /* the sprite has a primitive per colour */
+    check_scene(&sc, "sprite side view (orthographic)");
+    scene_close(&sc);
+    free(pose);
+    sk_asset_destroy(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_mannequin), cmocka_unit_test(test_cesium_man),
-                                       cmocka_unit_test(test_texture), cmocka_unit_test(test_many_joints)};
+                                       cmocka_unit_test(test_texture), cmocka_unit_test(test_many_joints),
+                                       cmocka_unit_test(test_sprite_side)};
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -7,7 +7,7 @@ code) with the library's message.
 from ._lib import (C, Error, InvalidArgument, OutOfMemory, IOFailure, ParseError, InvalidData, Unsupported,
                    LimitExceeded, LibraryNotFound, ffi, has_import, library_paths)
 from .core import (Skeleton, Pose, Clip, TrackInfo, Skin, Primitive, Mesh, Asset, clip_from_tracks, load,
-                   load_gltf, load_bvh, load_skc, import_file, mannequin, save_skc, local_to_model, skin_palette,
+                   load_gltf, load_bvh, load_skc, import_file, mannequin, sprite, save_skc, local_to_model, skin_palette,
                    blend, blend_two, LOOP_MODES)
 from .offline import compress, resample, shell_error, key_rate
 from .skinning import SkinnedMesh

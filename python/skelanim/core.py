@@ -406,6 +406,13 @@ def mannequin(height=0.0, segments=0):
     return Asset(out[0], metres_per_unit=1.0, path='mannequin')
 
 
+def sprite():
+    """The 2D cut-out character: the planar rig with a skinned flat mesh facing +X (no clips)."""
+    out = ffi.new('sk_asset **')
+    call(C.sk_sprite_create, ffi.NULL, out)
+    return Asset(out[0], metres_per_unit=1.0, path='sprite')
+
+
 def save_skc(path, skeleton, clips, metres_per_unit=1.0):
     arr = ffi.new('sk_clip *[]', [c._p for c in clips] or 1)
     call(C.sk_skc_write_file, cstr(os.fspath(path)), ffi.NULL, skeleton._p, arr, len(clips), float(metres_per_unit))

@@ -118,6 +118,29 @@ def test_skinning_against_numpy(mannequin):
     assert np.abs(dq - ref).max() < 0.02  # rigid joints: DQS near LBS
 
 
+def test_sprite_cut_out():
+    """The 2D sprite: the planar rig's joints and a mesh facing +X whose pieces stay in their plane
+    when the joints turn about X (skinned by the library, checked with numpy)."""
+    a = sk.sprite()
+    s = a.skeleton
+    assert s.joint_count == 21 and s.names[-1] == 'sprite_mesh' and s.find('thigh_l') >= 0
+    prims = a.meshes[0].primitives
+    assert len(prims) >= 4 and sum(p.vertex_count for p in prims) > 300
+    pose = sk.Pose(s)
+    rng = np.random.default_rng(7)
+    for j in range(20):
+        h = rng.uniform(-0.5, 0.5)
+        pose.local[j, 3:7] = [math.sin(h), 0, 0, math.cos(h)]  # turns about X
+    pal = a.skins[0].palette(pose.model()).astype(float)
+    for p in prims:
+        assert np.all(p.normals == [1, 0, 0])
+        got = sk.SkinnedMesh(p).skin(pal)
+        w = p.weights.astype(float)
+        ref = np.einsum('vk,vkij,vj->vi', w, pal[p.joints.astype(int)], np.c_[p.positions, np.ones(p.vertex_count)])
+        np.testing.assert_allclose(got, ref[:, :3], atol=1e-5)
+        np.testing.assert_allclose(got[:, 0], p.positions[:, 0], atol=1e-6)
+
+
 def test_errors_carry_the_message(tmp_path):
     with pytest.raises(sk.IOFailure) as e:
         sk.load_gltf(str(tmp_path / 'missing.glb'))
