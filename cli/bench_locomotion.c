@@ -355,7 +355,7 @@ typedef struct bl_args {
     bool quick, procedural, no_table;
     int captures;          /* -1: all, or ci with --quick (bench_locomotion_capture.h) */
     bool captures_only;
-    const char *data;
+    const char *data, *held_out;
 } bl_args;
 
 static int bench_locomotion(int argc, char **argv) {
@@ -373,6 +373,7 @@ static int bench_locomotion(int argc, char **argv) {
     if (table && !a.captures_only && !procedural) rc |= bl_table_dir(quick); /* bench_locomotion_dir.c */
     if (table && !a.captures_only && !procedural) rc |= bench_locomotion_hard(quick, NULL, NULL, 0);
     if (table) rc |= blc_table(captures, a.data);
+    if (table && a.held_out) rc |= blc_held_out(a.held_out, a.data);
     if (!a.captures_only) rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
     if (captures != BLC_NONE) rc |= blc_cost(count, frames, a.data);
     return rc;
@@ -392,6 +393,9 @@ static const cli_opt bl_opts[] = {
     {"--captures-only", CLI_FLAG(bl_args, captures_only), .help = "only the capture rows and their cost"},
     {"--data", CLI_STRING(bl_args, data), .meta = "DIR", .dflt_text = "../shared",
      .help = "the shared data of the capture rows: DIR/mocap/bvh and DIR/assets/gltf/CesiumMan"},
+    {"--held-out", CLI_STRING(bl_args, held_out), .meta = "DIR",
+     .help = "also the rows of the reporting half's walks and runs of DIR/split.tsv (tests/data/cmu: captures "
+             "never tuned on), marked held_out"},
 };
 const cli_command cli_cmd_bench_locomotion = {
     .name = "bench locomotion",

@@ -17,6 +17,7 @@
 #include "loco_run.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,7 +52,7 @@ static void blc_character(const char *data, int k, char *out, size_t cap) {
 
 /* One row: the character (its clips from walk_file and the run) on a case at a speed. */
 static bool blc_row(loco_char *c, const char *character, const char *capture, bool run, const blc_case *cs,
-                    double speed) {
+                    double speed, bool held_out) {
     loco_metrics m;
     bool finished = false;
     double t0 = cli_now();
@@ -75,9 +76,10 @@ static bool blc_row(loco_char *c, const char *character, const char *capture, bo
     if (!share_ok && (run || (speed >= 0.8 && speed <= 1.5))) BLC_FAIL("stance_share");
     if (!run && skate > 0.15) BLC_FAIL("skate");
 #undef BLC_FAIL
-    printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"%s\",\"gait\":\"%s\",\"terrain\":\"%s\","
-           "\"path\":\"%s\",\"speed\":%.2f,\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
-           character, capture, run ? "run" : "walk", cs->terrain, cs->path, speed, m.frames, finished ? "true" : "false");
+    printf("{\"bench\":\"locomotion_capture\",%s\"character\":\"%s\",\"capture\":\"%s\",\"gait\":\"%s\","
+           "\"terrain\":\"%s\",\"path\":\"%s\",\"speed\":%.2f,\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
+           held_out ? "\"held_out\":true," : "", character, capture, run ? "run" : "walk", cs->terrain, cs->path, speed,
+           m.frames, finished ? "true" : "false");
     for (uint32_t l = 0; l < c->leg_count; l++) printf("%s%.3f", l ? "," : "", share[l]);
     printf("],\"stance_fraction_all\":[");
     for (uint32_t l = 0; l < c->leg_count; l++)
@@ -149,9 +151,88 @@ int blc_table(blc_which which, const char *data) {
                 static const double walk_speeds[] = {1.0, 1.4}, run_speeds[] = {3.0, 3.5};
                 size_t nsp = which == BLC_ALL ? 2 : 1;
                 for (size_t sp = 0; walks && sp < nsp; sp++)
-                    if (!blc_row(&c, names[k], capture, false, cs, walk_speeds[which == BLC_ALL ? sp : 1])) failures++;
+                    if (!blc_row(&c, names[k], capture, false, cs, walk_speeds[which == BLC_ALL ? sp : 1], false)) failures++;
                 for (size_t sp = 0; runs && sp < nsp; sp++)
-                    if (!blc_row(&c, names[k], "09_11_fbx2bvh", true, cs, run_speeds[sp])) failures++;
+                    if (!blc_row(&c, names[k], "09_11_fbx2bvh", true, cs, run_speeds[sp], false)) failures++;
+                loco_char_destroy(&c);
+                cli_terrain_destroy(terrain);
+            }
+        }
+    }
+    return failures ? 1 : 0;
+}
+
+/* The reporting half's walks and runs of a capture folder (DIR/split.tsv:
+ * file, half, kind, scale, fps), at most 32 of each. */
+static int blc_split(const char *dir, char walks[][64], char runs[][64], int *nw, int *nr, double *scale) {
+    char path[1024], line[512];
+    snprintf(path, sizeof path, "%s/split.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    *nw = *nr = 0;
+    while (fgets(line, sizeof line, f)) {
+        char file[64], half[32], kind[32];
+        double sc;
+        if (sscanf(line, "%63s %31s %31s %lf", file, half, kind, &sc) != 4 || strcmp(half, "reporting")) continue;
+        *scale = sc;
+        if (!strcmp(kind, "walk") && *nw < 32) snprintf(walks[(*nw)++], 64, "%s", file);
+        if (!strcmp(kind, "run") && *nr < 32) snprintf(runs[(*nr)++], 64, "%s", file);
+    }
+    fclose(f);
+    return 0;
+}
+
+int blc_held_out(const char *dir, const char *data) {
+    char walks[32][64], runs[32][64];
+    int nw = 0, nr = 0;
+    double scale = BLC_CMU_SCALE;
+    char chr[1024];
+    blc_character(data, 1, chr, sizeof chr);
+    if (blc_split(dir, walks, runs, &nw, &nr, &scale) != 0 || nw == 0 || nr == 0 || !blc_exists(chr)) {
+        printf("{\"bench\":\"locomotion_capture\",\"held_out\":true,\"missing\":\"%s\",\"note\":\"no reporting-half "
+               "walks and runs in DIR/split.tsv, or no CesiumMan under --data: no held-out rows\"}\n", dir);
+        fprintf(stderr, "skelanim: bench locomotion: --held-out %s: no split.tsv with reporting walks and runs, or no "
+                "CesiumMan (--data): no held-out rows\n", dir);
+        return 1;
+    }
+    static const char *const names[2] = {"mannequin", "CesiumMan"};
+    static const blc_case walk_cases[] = {{"flat", "0,0 0,6 6,6", true}, {"stairs:0.17,0.28", "0,0 0,6 6,6", false},
+                                          {"course", "0,-1 0,12 6,12", false}};
+    static const blc_case run_case = {"flat", "0,0 0,6 6,6", true};
+    int failures = 0;
+    for (int k = 0; k < 2; k++) {
+        blc_character(data, k, chr, sizeof chr);
+        /* each walk with the first run; each run with the first walk */
+        for (int i = 0; i < nw + nr; i++) {
+            bool run = i >= nw;
+            const char *wf = run ? walks[0] : walks[i], *rf = run ? runs[i - nw] : runs[0];
+            char capture[64];
+            snprintf(capture, sizeof capture, "%.*s", (int)strcspn(run ? rf : wf, "."), run ? rf : wf);
+            for (size_t t = 0; t < (run ? 1 : CLI_COUNT(walk_cases)); t++) {
+                const blc_case *cs = run ? &run_case : &walk_cases[t];
+                cli_terrain *terrain = NULL;
+                sk_error err = {0};
+                if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
+                    fprintf(stderr, "skelanim: %s\n", err.message);
+                    return 1;
+                }
+                char w[1024], r[1024];
+                snprintf(w, sizeof w, "%s/%s", dir, wf);
+                snprintf(r, sizeof r, "%s/%s", dir, rf);
+                loco_setup s = {.character = chr, .terrain = &terrain->terrain, .from = {w, r}, .nfrom = 2,
+                                .from_scale = scale};
+                loco_char c;
+                if (!loco_char_create(&s, &c)) { /* said on stderr */
+                    printf("{\"bench\":\"locomotion_capture\",\"held_out\":true,\"character\":\"%s\",\"capture\":"
+                           "\"%s\",\"gait\":\"%s\",\"terrain\":\"%s\",\"error\":\"the clips could not be retargeted or "
+                           "analysed\"}\n", names[k], capture, run ? "run" : "walk", cs->terrain);
+                    fflush(stdout);
+                    cli_terrain_destroy(terrain);
+                    continue;
+                }
+                static const double walk_speeds[] = {1.0, 1.4}, run_speeds[] = {3.0, 3.5};
+                for (int sp = 0; sp < 2; sp++)
+                    if (!blc_row(&c, names[k], capture, run, cs, run ? run_speeds[sp] : walk_speeds[sp], true)) failures++;
                 loco_char_destroy(&c);
                 cli_terrain_destroy(terrain);
             }
