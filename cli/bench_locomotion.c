@@ -77,8 +77,12 @@ static int bl_table(bool quick, bool procedural) {
     int failures = 0;
     size_t ncases = sizeof bl_cases / sizeof bl_cases[0],
            nextra = procedural ? sizeof bl_cases_proc_extra / sizeof bl_cases_proc_extra[0] : 0;
-    for (size_t k = 0; k < ncases + nextra; k++) {
-        const bl_case *cs = k < ncases ? &bl_cases[k] : &bl_cases_proc_extra[k - ncases];
+    /* with --procedural, the sprite (the 2D cut-out, content/sprite.h) walks the table's cases too */
+    size_t nsprite = procedural ? ncases : 0;
+    for (size_t k = 0; k < ncases + nextra + nsprite; k++) {
+        bool sprite = k >= ncases + nextra;
+        const bl_case *cs = sprite ? &bl_cases[k - ncases - nextra]
+                            : k < ncases ? &bl_cases[k] : &bl_cases_proc_extra[k - ncases];
         cli_terrain *terrain = NULL;
         sk_error err = {0};
         if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
@@ -86,8 +90,8 @@ static int bl_table(bool quick, bool procedural) {
             return 1;
         }
         for (int plain = 0; plain < (procedural ? 1 : 2); plain++) {
-            loco_setup s = {.character = SK_CLI_MANNEQUIN, .plain = plain != 0, .procedural = procedural,
-                            .terrain = &terrain->terrain};
+            loco_setup s = {.character = sprite ? SK_CLI_SPRITE : SK_CLI_MANNEQUIN, .plain = plain != 0,
+                            .procedural = procedural, .terrain = &terrain->terrain};
             loco_char c;
             if (!loco_char_create(&s, &c)) {
                 cli_terrain_destroy(terrain);
@@ -95,9 +99,11 @@ static int bl_table(bool quick, bool procedural) {
             }
             c.backward = cs->backward;
             size_t nw = quick ? 2 : 4, nr = running_ok(cs->terrain) ? (quick ? 1 : 2) : 0;
-            if (k >= ncases) nw = quick ? 1 : cs->backward ? 3 : !strncmp(cs->terrain, "ramp", 4) ? 4 : 2, nr = 0;
+            if (k >= ncases && !sprite) nw = quick ? 1 : cs->backward ? 3 : !strncmp(cs->terrain, "ramp", 4) ? 4 : 2, nr = 0;
+            if (sprite) nw = quick ? 1 : 2, nr = quick || !running_ok(cs->terrain) ? 0 : 1; /* 1.0, 1.4; 2.5 m/s */
             for (size_t i = 0; i < nw + nr; i++) {
-                double speed = i < nw ? (quick ? walk[1 + 2 * i] : walk[i]) : run[quick ? 1 : i - nw];
+                double speed = sprite ? (i < nw ? walk[1 + i] : run[0])
+                                      : i < nw ? (quick ? walk[1 + 2 * i] : walk[i]) : run[quick ? 1 : i - nw];
                 loco_metrics m;
                 bool finished = false;
                 double t0 = cli_now();
@@ -106,10 +112,10 @@ static int bl_table(bool quick, bool procedural) {
                     continue;
                 }
                 double ms = (cli_now() - t0) * 1e3;
-                printf("{\"bench\":\"locomotion\",\"terrain\":\"%s\",\"path\":\"%s\",%s\"speed\":%.2f,\"mode\":\"%s\","
-                       "\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
-                       cs->terrain, cs->path, cs->backward ? "\"backward\":true," : "", speed, procedural ? "procedural" : plain ? "plain" : "placed", m.frames,
-                       finished ? "true" : "false");
+                printf("{\"bench\":\"locomotion\",\"character\":\"%s\",\"terrain\":\"%s\",\"path\":\"%s\",%s\"speed\":%.2f,"
+                       "\"mode\":\"%s\",\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
+                       sprite ? "sprite" : "mannequin", cs->terrain, cs->path, cs->backward ? "\"backward\":true," : "", speed,
+                       procedural ? "procedural" : plain ? "plain" : "placed", m.frames, finished ? "true" : "false");
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);
                 printf("],\"stance_fraction_all\":[");
