@@ -975,7 +975,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
             float up = CLEAR_MARGIN * w - (gap + g->guard);
             if (up > 0) F.y += up;
         }
-        if (isfinite(gap)) A->clear[l] = gap + g->guard + fmaxf(CLEAR_MARGIN * w - (gap + g->guard), 0.0f);
+        if (isfinite(gap)) A->clear[l] = fmaxf(gap + g->guard, CLEAR_MARGIN * w); /* the lower point's height after the lift */
     } else {
         g->guard = 0;
         g->lift_prev = -1;
