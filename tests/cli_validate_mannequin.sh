@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Exports the built-in mannequin with the CLI and runs the Khronos glTF
+# Exports the built-in mannequin (and the sprite) with the CLI and runs the Khronos glTF
 # validator (npm gltf-validator, pinned in tools/validator) on it: any error
 # fails the test. Warnings are printed but do not fail.
 # It also validates the synthetic .glb test_mannequin writes (8 influences,
@@ -45,6 +45,10 @@ node "$validator/validate.mjs" "$out"
 rc=$?
 [ $rc -eq 0 ] || fail "the glTF validator reported errors in the exported mannequin (exit $rc)"
 
+# The sprite (content/sprite.h: eight primitives, a material made per colour) written by convert.
+"$cli" convert @sprite "$tmp/sprite.glb" >/dev/null || fail "$cli convert @sprite exited $?"
+node "$validator/validate.mjs" "$tmp/sprite.glb" || fail "the glTF validator reported errors in the exported sprite"
+
 syn="$bin/synthetic_writer_test.glb"
 [ -s "$syn" ] || fail "$syn is absent: test_mannequin (this test's fixture) should have written it"
 node "$validator/validate.mjs" "$syn" || fail "the glTF validator reported errors in $syn"
@@ -54,4 +58,4 @@ if "$cli" export-mannequin "$tmp/no/such/dir/m.glb" 2>/dev/null; then
     fail "export-mannequin to a missing directory succeeded"
 fi
 
-echo "2 files validated (the exported mannequin, $syn): ok"
+echo "3 files validated (the exported mannequin and sprite, $syn): ok"
