@@ -341,9 +341,53 @@ static void test_errors(void **st) {
     sk_skeleton_destroy(s), sk_skeleton_destroy(other);
 }
 
+/* sk_blend_two's own per-joint result (its eight-joints-at-a-time path where the CPU has AVX2)
+ * against the public per-joint functions it is defined by (sk_vec3_lerp, sk_quat_nlerp, as
+ * blend.h says), bit for bit, for every size (8-joint groups and the joints after them), t, and
+ * out aliasing a or b; morph weights lerped with t. */
+static void test_two_per_joint(void **st) {
+    (void)st;
+    uint32_t checks = 0;
+    const float ts[] = {0.3f, 1.0f, -0.25f, 1.5f, 0.71f};
+    for (size_t k = 0; k < NSIZES; k++) {
+        uint32_t n = sizes[k], seed = 17 * n + 3;
+        sk_skeleton *s = sk_test_chain_skeleton(n, 5);
+        sk_error err = {0};
+        sk_transform *pa = calloc(n, sizeof *pa), *pb = calloc(n, sizeof *pb), *po = calloc(n, sizeof *po);
+        sk_transform *ref = calloc(n, sizeof *ref), *alias = calloc(n, sizeof *alias);
+        rnd_pose(n, &seed, NULL, pa);
+        rnd_pose(n, &seed, pa, pb);
+        if (n > 20) pa[9].r = sk_quat_make(0, 0, 0, 0), pb[9].r = sk_quat_make(0, 0, 0, 0); /* identity out */
+        for (size_t ti = 0; ti < sizeof ts / sizeof ts[0]; ti++) {
+            float t = ts[ti];
+            for (uint32_t j = 0; j < n; j++) {
+                ref[j].t = sk_vec3_lerp(pa[j].t, pb[j].t, t);
+                ref[j].s = sk_vec3_lerp(pa[j].s, pb[j].s, t);
+                ref[j].r = sk_quat_nlerp(pa[j].r, pb[j].r, t);
+            }
+            sk_pose out = sk_pose_view(po, n, NULL, 0);
+            assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), SK_POSE_OF(s, pb, NULL), t, NULL, false, &out, &err), SK_OK);
+            assert_memory_equal(po, ref, n * sizeof *ref);
+            memcpy(alias, pa, n * sizeof *alias);
+            sk_pose al = sk_pose_view(alias, n, NULL, 0);
+            assert_int_equal(sk_blend_two(s, &al, SK_POSE_OF(s, pb, NULL), t, NULL, false, &al, &err), SK_OK);
+            assert_memory_equal(alias, ref, n * sizeof *ref);
+            memcpy(alias, pb, n * sizeof *alias);
+            assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), &al, t, NULL, false, &al, &err), SK_OK);
+            assert_memory_equal(alias, ref, n * sizeof *ref);
+            checks += 3 * n;
+        }
+        free(pa), free(pb), free(po), free(ref), free(alias);
+        sk_skeleton_destroy(s);
+    }
+    printf("sk_blend_two against sk_vec3_lerp / sk_quat_nlerp per joint: %u joint results, bit for bit (%s)\n", checks,
+           sk_soa_use_avx2() ? "eight joints at a time, AVX2" : "scalar");
+    assert_int_equal(checks, 3 * 5 * (1 + 8 + 13 + 30 + 45));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_two_masked), cmocka_unit_test(test_poses_masked), cmocka_unit_test(test_additive),
+        cmocka_unit_test(test_two_masked), cmocka_unit_test(test_two_per_joint), cmocka_unit_test(test_poses_masked), cmocka_unit_test(test_additive),
         cmocka_unit_test(test_layers_mannequin), cmocka_unit_test(test_errors),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));

@@ -7,6 +7,7 @@
  * sum, which is what happens here when the weights exceed one), nlerp for
  * rotations, and per-bone masks whose values multiply the animation weight. */
 #include "anim/blend_internal.h"
+#include "anim/soa_blend_kernels.h"
 #include "core/math_inline.h"
 #include "skelanim/anim/blend.h"
 
@@ -116,6 +117,63 @@ sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint
     return SK_OK;
 }
 
+#if defined(SK_SOA_X86)
+/* Eight transforms (80 floats: t, r, s each) as one SoA group's ten rows, and back. */
+__attribute__((target("avx2"))) static inline void aos8_to_soa(const float *x, float *g) {
+    __m256 r[8];
+    for (int l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(x + 10 * l); /* t, r, s.x */
+    skk_tr8_avx2(r);
+    for (int k = 0; k < 8; k++) _mm256_store_ps(g + 8 * k, r[k]);
+    for (int h = 0; h < 2; h++) { /* s.y, s.z of joints 4h .. 4h + 3 */
+        const float *y = x + 40 * h + 8;
+        __m128 p01 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)y), (const __m64 *)(const void *)(y + 10));
+        __m128 p23 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)(y + 20)),
+                                  (const __m64 *)(const void *)(y + 30));
+        _mm_store_ps(g + 64 + 4 * h, _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm_store_ps(g + 72 + 4 * h, _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+}
+__attribute__((target("avx2"))) static inline void soa_to_aos8(const float *g, float *x) {
+    __m256 r[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm256_load_ps(g + 8 * k);
+    skk_tr8_avx2(r);
+    for (int l = 0; l < 8; l++) _mm256_storeu_ps(x + 10 * l, r[l]);
+    for (int h = 0; h < 2; h++) {
+        __m128 sy = _mm_load_ps(g + 64 + 4 * h), sz = _mm_load_ps(g + 72 + 4 * h);
+        __m128 lo = _mm_unpacklo_ps(sy, sz), hi = _mm_unpackhi_ps(sy, sz); /* (y, z) of joints 0 1, 2 3 */
+        float *y = x + 40 * h + 8;
+        _mm_storel_pi((__m64 *)(void *)y, lo), _mm_storeh_pi((__m64 *)(void *)(y + 10), lo);
+        _mm_storel_pi((__m64 *)(void *)(y + 20), hi), _mm_storeh_pi((__m64 *)(void *)(y + 30), hi);
+    }
+}
+/* sk_blend_two without a mask, slerp or a zero t, 8 joints at a time through the SoA
+ * kernel (the same float operations per joint, in the same order: the same bits,
+ * tests/test_soa_layers.c); the last joints as a group filled up with rest
+ * transforms whose results are dropped. */
+__attribute__((target("avx2"))) static void blend_two_wide(const sk_transform *a, const sk_transform *b, float t,
+                                                           sk_transform *out, uint32_t n) {
+    float ga[80] __attribute__((aligned(32))), gb[80] __attribute__((aligned(32)));
+    uint32_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        aos8_to_soa((const float *)(const void *)(a + j), ga);
+        aos8_to_soa((const float *)(const void *)(b + j), gb);
+        skk_blend_group_w8(ga, gb, t, ga);
+        soa_to_aos8(ga, (float *)(void *)(out + j));
+    }
+    if (j < n) {
+        sk_transform ta[8], tb[8];
+        for (uint32_t l = 0; l < 8; l++) ta[l] = tb[l] = sk_transform_identity();
+        memcpy(ta, a + j, (n - j) * sizeof *ta);
+        memcpy(tb, b + j, (n - j) * sizeof *tb);
+        aos8_to_soa((const float *)(const void *)ta, ga);
+        aos8_to_soa((const float *)(const void *)tb, gb);
+        skk_blend_group_w8(ga, gb, t, ga);
+        soa_to_aos8(ga, (float *)(void *)ta);
+        memcpy(out + j, ta, (n - j) * sizeof *ta);
+    }
+}
+#endif
+
 sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *pa, const sk_pose *pb, float t, const float *mask,
                        bool use_slerp, sk_pose *po, sk_error *err) {
     if (!skel) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_two: NULL skeleton");
@@ -127,7 +185,20 @@ sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *pa, const sk_pose
     sk_transform *out = po->local;
     const float *ma = pa->weight_count ? pa->weights : NULL, *mb = pb->weight_count ? pb->weights : NULL;
     float *out_morph = po->weight_count ? po->weights : NULL;
-    for (uint32_t j = 0; j < skel->joint_count; j++) {
+    uint32_t j0 = 0;
+#if defined(SK_SOA_X86)
+    /* the everyday case, eight joints at a time; the morph weights below as for every joint */
+    if (!mask && !use_slerp && t != 0.0f && sk_soa_use_avx2()) {
+        blend_two_wide(a, b, t, out, skel->joint_count);
+        j0 = skel->joint_count;
+        if (out_morph && ma && mb)
+            for (uint32_t j = 0; j < j0; j++) {
+                uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+                for (uint32_t k = 0; k < cnt; k++) out_morph[off + k] = ma[off + k] + (mb[off + k] - ma[off + k]) * t;
+            }
+    }
+#endif
+    for (uint32_t j = j0; j < skel->joint_count; j++) {
         float u = mask ? t * mask[j] : t;
         sk_transform x = a[j];
         if (u != 0.0f) {
