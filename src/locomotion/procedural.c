@@ -957,9 +957,11 @@ static void pose_legs(sk_procedural *P, const proc_frame *F, sk_transform *loc, 
          * not flat on the ground and not reported as planted */
         uint32_t su = st->support;
         if (foot_pivot(P, loc, su, heel_t[su], rot_t[su], FOOT_DORSI_MAX)) st->feet[su].stance = false;
-    } else if (on_ground) {
+    } else {
         /* standing (or crouching, landing) on steep ground: a foot bent past
-         * the ankle's range stands on its ball or its heel */
+         * the ankle's range stands on its ball or its heel; in the air (the
+         * knees bent under the hips) a foot bent past it hangs from its toe,
+         * the heel raised, the toe where the flat foot's was */
         for (uint32_t l = 0; l < 2; l++)
             if (foot_pivot(P, loc, l, heel_t[l], rot_t[l], FOOT_DORSI_MAX)) st->feet[l].stance = false;
     }

@@ -1,0 +1,217 @@
+/* The IK-only walker's jumps, falls and landings inside the mannequin's
+ * anatomical limits (locomotion/procedural.h, seed 004 §8.3).
+ *
+ * Reference: sk_ik_limit_check (1e-3 rad) of every leg joint against
+ * sk_mannequin_leg_limits and every arm joint against sk_mannequin_arm_limits,
+ * on the local pose the walker writes, every frame. The walker is given no
+ * limits (desc.limits NULL): the poses it chooses must be inside them by
+ * themselves. Which modes were seen (crouch, flight, landing) is asserted, so
+ * a case that never jumped or fell cannot pass for an empty one; the number of
+ * frames checked per mode is asserted against the cases' own frame counts. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct jrig {
+    sk_asset *asset;
+    const sk_skeleton *skel;
+    sk_procedural *P;
+    sk_transform *local;
+    sk_ik_limit *lim; /* legs and arms */
+} jrig;
+
+static void jrig_make(jrig *r, const sk_terrain *terrain) {
+    memset(r, 0, sizeof *r);
+    sk_error err = {0};
+    if (sk_mannequin_create(NULL, NULL, &r->asset, &err) != SK_OK) fail_msg("%s", err.message);
+    r->skel = r->asset->skeleton;
+    uint32_t J = r->skel->joint_count;
+    sk_leg_desc legs[2];
+    assert_int_equal(sk_legs_find(r->skel, legs, 2), 2);
+    sk_procedural_desc d = {0};
+    d.skeleton = r->skel;
+    d.legs[0] = legs[0], d.legs[1] = legs[1];
+    const char *arm[2][3] = {{"upperarm_l", "forearm_l", "hand_l"}, {"upperarm_r", "forearm_r", "hand_r"}};
+    for (int a = 0; a < 2; a++)
+        d.arms[a] = (sk_arm_desc){sk_skeleton_find(r->skel, arm[a][0]), sk_skeleton_find(r->skel, arm[a][1]),
+                                  sk_skeleton_find(r->skel, arm[a][2])};
+    d.arm_count = 2;
+    d.body_joint = -1;
+    if (terrain) d.terrain = *terrain;
+    if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
+    r->local = calloc(J, sizeof *r->local);
+    r->lim = calloc(J, sizeof *r->lim);
+    sk_ik_limit *arms = calloc(J, sizeof *arms);
+    assert_non_null(r->local);
+    assert_non_null(r->lim);
+    assert_non_null(arms);
+    assert_int_equal(sk_mannequin_leg_limits(r->skel, r->lim, J, &err), SK_OK);
+    assert_int_equal(sk_mannequin_arm_limits(r->skel, arms, J, &err), SK_OK);
+    for (uint32_t j = 0; j < J; j++)
+        if (arms[j].type != SK_IK_LIMIT_NONE) r->lim[j] = arms[j];
+    free(arms);
+}
+
+static void jrig_free(jrig *r) {
+    sk_procedural_destroy(r->P);
+    free(r->local);
+    free(r->lim);
+    sk_asset_destroy(r->asset);
+}
+
+/* Frames per mode and those outside the limits. */
+typedef struct jcount {
+    uint32_t frames[5], outside[5];
+    uint32_t total, total_outside;
+    char first[160]; /* the first frame outside: mode, joint, time */
+} jcount;
+
+static void check_frame(jrig *r, jcount *c) {
+    const sk_procedural_state *st = sk_procedural_get_state(r->P);
+    int mode = (int)st->mode;
+    assert_true(mode >= 0 && mode < 5);
+    bool ok = true;
+    for (uint32_t j = 0; j < r->skel->joint_count; j++) {
+        if (r->lim[j].type == SK_IK_LIMIT_NONE) continue;
+        sk_quat rel = sk_quat_mul(sk_quat_inverse(r->skel->rest[j].r), r->local[j].r);
+        if (!sk_ik_limit_check(&r->lim[j], sk_vec3_make(0, 1, 0), rel, 1e-3f)) {
+            if (ok && !c->first[0]) {
+                sk_quat cl = sk_ik_limit_clamp(&r->lim[j], sk_vec3_make(0, 1, 0), rel);
+                float d = 2 * acosf(fminf(1.0f, fabsf(sk_quat_dot(sk_quat_normalize(rel), cl))));
+                snprintf(c->first, sizeof c->first, "t %.3f s, mode %d, %s %.3f rad outside", st->time, mode,
+                         r->skel->names[j], (double)d);
+            }
+            ok = false;
+        }
+    }
+    c->frames[mode]++;
+    c->total++;
+    c->outside[mode] += !ok;
+    c->total_outside += !ok;
+}
+
+static void step(jrig *r, double dt, float x, float z, float yaw) {
+    sk_error err = {0};
+    sk_pose pose = sk_pose_view(r->local, r->skel->joint_count, NULL, 0);
+    if (sk_procedural_update(r->P, dt, x, z, yaw, &pose, &err) != SK_OK) fail_msg("%s", err.message);
+}
+
+static void report(const char *what, const jcount *c) {
+    printf("  %-34s %4u frames (standing %u, walking %u, crouching %u, airborne %u, landing %u), %u outside%s%s\n",
+           what, c->total, c->frames[0], c->frames[1], c->frames[2], c->frames[3], c->frames[4], c->total_outside,
+           c->first[0] ? ": first " : "", c->first);
+}
+
+/* A walk along +Z at speed from z0 (a 0.5 s speed-up), a jump at t_jump
+ * (negative: none), for n frames at 60 Hz. */
+static void run_case(jrig *r, float z0, float speed, double t_jump, int n, jcount *c) {
+    sk_error err = {0};
+    assert_int_equal(sk_procedural_reset(r->P, 0, z0, 0, &err), SK_OK);
+    memset(c, 0, sizeof *c);
+    float z = z0, v = 0;
+    bool jumped = false;
+    for (int k = 0; k < n; k++) {
+        double t = (k + 1) / 60.0;
+        if (t_jump >= 0 && !jumped && t >= t_jump) jumped = sk_procedural_jump(r->P);
+        v = fminf(speed, v + speed / 30.0f);
+        z += v / 60;
+        step(r, 1.0 / 60, 0, z, 0);
+        check_frame(r, c);
+    }
+    if (t_jump >= 0) assert_true(jumped);
+}
+
+static void test_jumps(void **state) {
+    (void)state;
+    jrig r;
+    jrig_make(&r, NULL);
+    static const float speeds[] = {0, 0.5f, 1.0f, 1.4f, 1.8f, 2.4f, 3.0f};
+    uint32_t cases = 0, frames = 0, outside = 0, crouch = 0, air = 0, land = 0;
+    for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++) {
+        jcount c;
+        run_case(&r, 0, speeds[i], 1.5, 240, &c);
+        char w[64];
+        snprintf(w, sizeof w, "jump at 1.5 s, %.1f m/s:", (double)speeds[i]);
+        report(w, &c);
+        /* the jump happened: a crouch (0.3 s), a flight, a landing */
+        assert_true(c.frames[SK_PROCEDURAL_CROUCHING] >= 17 && c.frames[SK_PROCEDURAL_CROUCHING] <= 19);
+        assert_true(c.frames[SK_PROCEDURAL_AIRBORNE] >= 20);
+        assert_true(c.frames[SK_PROCEDURAL_LANDING] >= 10);
+        assert_int_equal(c.total, 240);
+        cases++, frames += c.total, outside += c.total_outside;
+        crouch += c.frames[2], air += c.frames[3], land += c.frames[4];
+    }
+    /* jumping again right after landing, twice */
+    {
+        jcount c;
+        sk_error err = {0};
+        assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+        memset(&c, 0, sizeof c);
+        float z = 0;
+        int jumps = 0;
+        for (int k = 0; k < 300; k++) {
+            if (k > 30 && jumps < 3 && sk_procedural_jump(r.P)) jumps++;
+            z += 1.2f / 60;
+            step(&r, 1.0 / 60, 0, z, 0);
+            check_frame(&r, &c);
+        }
+        report("three jumps in a row, 1.2 m/s:", &c);
+        assert_int_equal(jumps, 3);
+        cases++, frames += c.total, outside += c.total_outside;
+        crouch += c.frames[2], air += c.frames[3], land += c.frames[4];
+    }
+    printf("  jumps: %u cases, %u frames checked (crouching %u, airborne %u, landing %u), %u outside the limits\n",
+           cases, frames, crouch, air, land, outside);
+    assert_int_equal(cases, 8);
+    assert_int_equal(frames, 7 * 240 + 300);
+    assert_int_equal(outside, 0);
+    jrig_free(&r);
+}
+
+static void test_falls(void **state) {
+    (void)state;
+    static const float heights[] = {0.3f, 0.6f, 1.0f, 1.2f, 2.0f, 3.0f};
+    static const float speeds[] = {0.6f, 1.4f, 2.4f};
+    uint32_t cases = 0, frames = 0, outside = 0, air = 0, land = 0;
+    for (size_t h = 0; h < sizeof heights / sizeof heights[0]; h++) {
+        sk_terrain_shape sh;
+        sk_terrain t;
+        sk_error err = {0};
+        sk_terrain_ledge_options lo = {.height = heights[h], .floor = -heights[h] - 1, .edge = sk_vec3_make(0, 0, 1)};
+        assert_int_equal(sk_terrain_ledge(&sh, &lo, &t, &err), SK_OK);
+        jrig r;
+        jrig_make(&r, &t);
+        for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++) {
+            jcount c;
+            run_case(&r, -1, speeds[i], -1, 300, &c);
+            char w[64];
+            snprintf(w, sizeof w, "ledge %.1f m, %.1f m/s:", (double)heights[h], (double)speeds[i]);
+            report(w, &c);
+            /* below a step's height the walker steps down, no fall */
+            if (heights[h] > 0.6f * 0.9f) {
+                assert_true(c.frames[SK_PROCEDURAL_AIRBORNE] >= 1);
+                assert_true(c.frames[SK_PROCEDURAL_LANDING] >= 10);
+            }
+            assert_int_equal(c.total, 300);
+            cases++, frames += c.total, outside += c.total_outside;
+            air += c.frames[3], land += c.frames[4];
+        }
+        jrig_free(&r);
+    }
+    printf("  falls: %u cases, %u frames checked (airborne %u, landing %u), %u outside the limits\n", cases, frames,
+           air, land, outside);
+    assert_int_equal(cases, 18);
+    assert_int_equal(frames, 18 * 300);
+    assert_int_equal(outside, 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jumps),
+        cmocka_unit_test(test_falls),
+    };
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
+}
