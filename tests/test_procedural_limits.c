@@ -208,10 +208,63 @@ static void test_falls(void **state) {
     assert_int_equal(outside, 0);
 }
 
+/* The gait parameters at the ends of their ranges (hip_rise 0.1 and 1,
+ * step_frequency giving the longest and the shortest walking step, the rest
+ * step's width and offset at their ends), walking and running on flat
+ * ground and stopping: every frame inside. */
+static void test_parameter_ends(void **state) {
+    (void)state;
+    static const struct { float rise, freq, w, a; } sets[] = {
+        {0.1f, 0, 0, 0}, {1, 0, 0, 0}, {0, 1.45f, 0, 0}, {0, 4.5f, 0, 0}, {0, 0, 0.42f, 0.25f}, {0, 0, 0.09f, -0.25f},
+    };
+    static const float speeds[] = {0.5f, 1.0f, 1.4f, 1.8f, 2.4f, 3.0f};
+    uint32_t cases = 0, frames = 0, outside = 0;
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        jrig r;
+        jrig_make(&r, NULL);
+        sk_procedural_destroy(r.P);
+        sk_leg_desc legs[2];
+        assert_int_equal(sk_legs_find(r.skel, legs, 2), 2);
+        sk_procedural_desc d = {0};
+        d.skeleton = r.skel;
+        d.legs[0] = legs[0], d.legs[1] = legs[1];
+        d.body_joint = -1;
+        d.hip_rise = sets[i].rise, d.step_frequency = sets[i].freq;
+        d.rest_step_width = sets[i].w, d.rest_step_ahead = sets[i].a;
+        sk_error err = {0};
+        if (sk_procedural_create(&d, NULL, &r.P, &err) != SK_OK) fail_msg("%s", err.message);
+        for (size_t k = 0; k < sizeof speeds / sizeof speeds[0]; k++) {
+            /* 4 s at the speed, then braking to a stop within 1 s and 1 s standing */
+            jcount c;
+            assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+            memset(&c, 0, sizeof c);
+            float z = 0, v = 0;
+            for (int f = 0; f < 360; f++) {
+                v = f < 240 ? fminf(speeds[k], v + speeds[k] / 30.0f) : fmaxf(0.0f, v - speeds[k] / 60.0f);
+                z += v / 60;
+                step(&r, 1.0 / 60, 0, z, 0);
+                check_frame(&r, &c);
+            }
+            char w[80];
+            snprintf(w, sizeof w, "rise %.1f freq %.2f rest %.2f/%+.2f, %.1f m/s:", (double)sets[i].rise,
+                     (double)sets[i].freq, (double)sets[i].w, (double)sets[i].a, (double)speeds[k]);
+            if (c.total_outside) report(w, &c);
+            assert_int_equal(c.frames[SK_PROCEDURAL_STANDING] > 0, 1);
+            cases++, frames += c.total, outside += c.total_outside;
+        }
+        jrig_free(&r);
+    }
+    printf("  parameters at their ends: %u walks, %u frames checked, %u outside the limits\n", cases, frames, outside);
+    assert_int_equal(cases, 36);
+    assert_int_equal(frames, 36 * 360);
+    assert_int_equal(outside, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jumps),
         cmocka_unit_test(test_falls),
+        cmocka_unit_test(test_parameter_ends),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -1,10 +1,13 @@
 /* IK-only procedural walking (locomotion/procedural.h; seed 004 ch. 6-8).
  *
  * Where the seed is silent, what is done here:
- *   - "p = v sf, ds = dt sd p": sf (the step frequency the animator sets) is
- *     taken as 1 / step length, so a swing lasts exactly while the body
- *     moves one step; the foot travels two steps in that time, as in a
- *     walk. sd (the direction matrix of the 2D prototype) is the facing.
+ *   - "p = v sf, ds = dt sd p": sf, the step frequency the animator sets,
+ *     is desc.step_frequency / walk_speed steps per metre at walking speed
+ *     (so at walk_speed the feet make step_frequency steps a second), and
+ *     1 / step length as the gait shapes the step from there (slower,
+ *     running, slopes, turns, backward): a swing lasts while the body moves
+ *     one step; the foot travels two steps in that time, as in a walk. sd
+ *     (the direction matrix of the 2D prototype) is the facing.
  *   - The landing point C is half a step ahead of where the body will be
  *     when the swing ends, beside the body by the hip's lateral offset; it
  *     is placed on the ground with heel and toe rays and the step-edge rule
@@ -16,8 +19,10 @@
  *   - Step length: 0.5 .. 1 of the full walking step from standing to walk
  *     speed, up to 1.6 x running; x (1 + 0.5 slope) clamped to 0.6 .. 1.4,
  *     slope being the signed rise per metre 0.6 m ahead (uphill longer).
- *   - The hip bob -4 (s - 0.5)^2 + 0.25 is scaled by 4 x rise so "rise" is
- *     its peak; the seed divides by a rise parameter in [0.1, 1].
+ *   - The hip bob is the seed's (-4 (s - 0.5)^2 + 0.25) / rise, rise in
+ *     [0.1, 1] (desc.hip_rise, 0.2 when not set), in units of 2 cm (the
+ *     prototype's units are not given): with 0.2, 2.5 cm up at mid-step and
+ *     7.5 cm down at the step's ends, where the legs are apart.
  *   - Falls and landings: gravity 9.81 m/s^2; a landing lowers the root by
  *     0.05 s x the fall speed (at most the crouch depth), recovering in
  *     0.3 s. */
@@ -730,8 +735,12 @@ static void advance_steps(sk_procedural *P, proc_frame *F) {
             P->stopping_step = true;
             sk_footstep beside;
             const pleg *sup = &P->leg[st->support];
+            /* where it ends (desc.rest_step_width, _ahead): beside the
+             * support foot by the hips' width, or as set */
+            float across = gs->lateral - sup->lateral;
+            if (P->rest_w > 0) across = across < 0 ? -P->rest_w : P->rest_w;
             sk_vec3 base = sk_vec3_add(sup->step.position,
-                                       vec3_turn_y(sk_vec3_make(gs->lateral - sup->lateral, 0, 0), sup->step.yaw));
+                                       vec3_turn_y(sk_vec3_make(across, 0, P->rest_a), sup->step.yaw));
             base.y = 0;
             place(P, sw, base, sup->step.yaw, &beside);
             gs->step = beside;
@@ -782,10 +791,13 @@ static float body_base(sk_procedural *P, proc_frame *F) {
         P->ground_y += (gy + lead - P->ground_y) * smoothing_weight(F->dt, 0.15f);
     }
     float s = st->step;
-    float rise = P->rise0 * (1 + run);
     if (st->mode == SK_PROCEDURAL_STANDING || st->mode == SK_PROCEDURAL_WALKING)
         st->mode = P->walking ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
-    float bob = on_ground && P->walking ? 4 * rise * (-4 * (s - 0.5f) * (s - 0.5f) + 0.25f) : 0;
+    /* the seed's hip rise, (-4 (s - 0.5)^2 + 0.25) / rise, in HIP_BOB_UNIT
+     * metres; doubled running */
+    float bob = on_ground && P->walking
+                    ? HIP_BOB_UNIT * (1 + run) * (-4 * (s - 0.5f) * (s - 0.5f) + 0.25f) / P->rise
+                    : 0;
     /* the feet's mean height, the swinging foot's taken between where it
      * left and where it lands (its landing point alone would move the body
      * at once when a step begins) */

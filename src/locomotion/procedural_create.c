@@ -12,10 +12,19 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     const sk_skeleton *s = desc->skeleton;
     const float opts[] = {desc->walk_speed,   desc->run_speed,  desc->step_length,   desc->step_height,
                           desc->hip_rise,     desc->crouch_depth, desc->jump_speed,  desc->max_step_down,
-                          desc->max_step_up};
+                          desc->max_step_up,  desc->step_frequency, desc->rest_step_width};
     for (size_t i = 0; i < SK_ARRAY_COUNT(opts); i++)
         if (!isfinite(opts[i]) || opts[i] < 0 || opts[i] > 100)
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: gait options must be finite, 0..100");
+    if (!isfinite(desc->rest_step_ahead) || fabsf(desc->rest_step_ahead) > 100)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: gait options must be finite, 0..100");
+    if (desc->hip_rise != 0 && !(desc->hip_rise >= 0.1f && desc->hip_rise <= 1.0f))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: hip_rise %g outside 0.1..1 (0: 0.2)",
+                            (double)desc->hip_rise);
+    if (desc->step_frequency > 0 && desc->step_length > 0)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
+                            "procedural: step_length and step_frequency both set (one sets the other: "
+                            "step_length = walk_speed / step_frequency)");
     if (desc->arm_count > 2) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: %u arms (0..2)", desc->arm_count);
     sk_leg_desc legs[2] = {desc->legs[0], desc->legs[1]};
     for (int l = 0; l < 2; l++) {
@@ -156,8 +165,27 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->runv = desc->run_speed > 0 ? desc->run_speed : 2.4f;
     if (P->runv <= P->walk) P->runv = P->walk + 0.5f;
     P->step0 = desc->step_length > 0 ? desc->step_length : 0.85f * longest;
+    if (desc->step_frequency > 0) P->step0 = P->walk / desc->step_frequency;
+    P->rest_w = desc->rest_step_width;
+    P->rest_a = desc->rest_step_ahead;
+    {
+        /* the ranges that depend on the legs (docs/procedural.md) */
+        const char *bad = NULL;
+        if (desc->step_frequency > 0 && !(P->step0 >= 0.3f * longest && P->step0 <= 1.1f * longest))
+            bad = "step_frequency: the walking step walk_speed / step_frequency must be 0.3..1.1 leg lengths";
+        else if (P->rest_w != 0 && !(P->rest_w >= 0.1f * longest && P->rest_w <= 0.5f * longest))
+            bad = "rest_step_width must be 0.1..0.5 leg lengths (0: the hips' width)";
+        else if (!(fabsf(P->rest_a) <= 0.3f * longest))
+            bad = "rest_step_ahead must be -0.3..0.3 leg lengths";
+        if (bad) {
+            sk_result r = sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "procedural: %s (leg length %.3f m)", bad,
+                                       (double)longest);
+            sk_free(al, mem, size);
+            return r;
+        }
+    }
     P->lift0 = desc->step_height > 0 ? desc->step_height : 0.12f * longest;
-    P->rise0 = desc->hip_rise > 0 ? desc->hip_rise : 0.025f;
+    P->rise = desc->hip_rise > 0 ? desc->hip_rise : HIP_RISE_DEFAULT;
     P->crouch = desc->crouch_depth > 0 ? desc->crouch_depth : 0.3f * longest;
     P->jump_v = desc->jump_speed > 0 ? desc->jump_speed : 3.0f;
     P->down_max = desc->max_step_down > 0 ? desc->max_step_down : 0.6f * longest;

@@ -33,6 +33,12 @@
 #define FOOT_DORSI_MAX 0.30f
 #define FOOT_PLANTAR_MAX 0.75f
 #define FOOT_LAND_MARGIN 0.08f
+/* the hip bob per step: (-4 (s - 0.5)^2 + 0.25) / rise in units of 2 cm
+ * (-0.75 at the step's ends, 0.25 at its middle: with the default rise 0.2
+ * the hips 7.5 cm lower at the ends than at s = 0.25 and 0.75 and 2.5 cm
+ * higher at the middle; with 0.1 twice that, with 1 a fifth) */
+#define HIP_BOB_UNIT 0.02f
+#define HIP_RISE_DEFAULT 0.2f
 
 typedef struct pleg {
     uint32_t hip, knee, ankle, tip;
@@ -101,7 +107,9 @@ struct sk_procedural {
     sk_quat yq;               /* the facing this frame: rotation about +Y, and its sine and cosine */
     float ys, yc;
     float hip_h;              /* rest body height above the heels */
-    float leg_len, walk, runv, step0, lift0, rise0, crouch, jump_v, down_max, up_max;
+    float leg_len, walk, runv, step0, lift0, crouch, jump_v, down_max, up_max;
+    float rise;               /* the hip rise divisor (0.1..1): the bob is HIP_BOB_UNIT x q(s) / rise */
+    float rest_w, rest_a;     /* the rest step's end: heels apart across (0: the hips'), the foot ahead */
     ground_probe ground;
     sk_motion_tracker tracker;
     /* motion */

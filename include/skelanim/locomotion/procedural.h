@@ -6,14 +6,16 @@
  * Steps: the swinging foot follows a quadratic Bezier arc
  * B(s) = (1-s)^2 A + 2(1-s)s B + s^2 C from where it left the ground (A)
  * over a lift control point (B) to a landing point found by rays ahead of
- * the body (C); the arc parameter advances by ds = dt x speed / step length;
+ * the body (C); the arc parameter advances by ds = dt x speed x step
+ * frequency (steps per metre: desc.step_frequency / walk_speed walking,
+ * adapted to the gait);
  * at s = 1 the support leg switches. The support foot never moves. Step
  * length grows with speed and uphill, shrinks downhill (after Psarras 2006);
  * a landing point that moves (a turn, a new tread) is approached at a
  * bounded speed so the foot never jumps. Stopping ends with a rest step that
- * puts the feet side by side.
- * Body: the hips bob by rise x (-4 (s - 0.5)^2 + 0.25) x 4 (0 at the ends of
- * a step, rise at its middle) and are lowered where the ground under the feet
+ * puts the feet side by side (or where desc.rest_step_width, _ahead say).
+ * Body: the hips bob by (-4 (s - 0.5)^2 + 0.25) / rise (desc.hip_rise;
+ * lowest at the ends of a step, highest at its middle) and are lowered where the ground under the feet
  * is deeper so both feet reach; stairs are a slope for the body (its height
  * follows the ground under it, smoothed) while every foot lands on a tread
  * (heel and toe rays with the step-edge rule of the semi-procedural
@@ -69,9 +71,31 @@ typedef struct sk_procedural_desc {
     /* Gait, 0 = default: */
     float walk_speed;        /* m/s at which the walking step reaches its full length (1.3) */
     float run_speed;         /* m/s from which the gait is a run (2.4) */
-    float step_length;       /* full walking step (m): 0.85 x leg length */
+    float step_length;       /* full walking step (m): 0.85 x leg length; or set by step_frequency */
     float step_height;       /* swing lift at walking speed (m): 0.12 x leg length */
-    float hip_rise;          /* hip bob per step (m): 0.025 walking, doubled running */
+    /* Hip rise, 0.1..1 (0: 0.2): over a step the hips move by
+     * (-4 (s - 0.5)^2 + 0.25) / hip_rise x 2 cm, s the step's progress
+     * (lowest at its ends, where the legs are apart, highest at its middle);
+     * the rise divides, so a smaller value moves more: with 0.2, 7.5 cm down
+     * at the ends and 2.5 cm up at mid-step; with 0.1 twice that, with 1 a
+     * fifth; doubled running. The body never rises past the legs' reach.
+     * Outside 0.1..1: create fails. */
+    float hip_rise;
+    /* Step frequency (steps per second at walk_speed on level ground; 0:
+     * walk_speed / step_length, 1.8 for the mannequin): a step's progress
+     * advances by dt x v x sf, sf = step_frequency / walk_speed steps per
+     * metre at walking speed, so the full walking step is walk_speed /
+     * step_frequency; slower, faster (running), on slopes, turning and
+     * backward the step is shaped from it as from step_length. Set it or
+     * step_length, not both (create fails); the step it gives must be 0.3 ..
+     * 1.1 leg lengths. */
+    float step_frequency;
+    /* The rest step (stopping: the last step brings the swinging foot beside
+     * the support foot) ends with the heels rest_step_width apart across the
+     * support foot's heading (m, 0.1..0.5 leg lengths; 0: the hips' width)
+     * and the resting foot rest_step_ahead in front of it along that heading
+     * (m, -0.3..0.3 leg lengths, negative behind; 0: side by side). */
+    float rest_step_width, rest_step_ahead;
     float crouch_depth;      /* jump crouch, root lowered by (m): 0.3 x leg length */
     float jump_speed;        /* take-off vertical speed (m/s): 3 */
     float max_step_down;     /* lower ground is a ledge (m): 0.6 x leg length */
