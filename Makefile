@@ -16,7 +16,8 @@
 #   make test-nosimd  build without any SSE/AVX/AVX-512 path (-DSK_SIMD=OFF,
 #               build-nosimd: the plain-C code WebAssembly runs) and run every
 #               test there under CI=true
-#   make docs   the API reference: build-docs/html/index.html (doxygen)
+#   make docs   the API reference: build/docs/html/index.html (doxygen;
+#               the porting guides docs/porting-*.md among its pages)
 # Other targets: build, bench, install (PREFIX=/usr/local), clean,
 # fuzz-smoke (each harness for FUZZ_SMOKE_SECONDS over its regression corpus
 # and seeds; `make test` runs it and `make tsan`).
@@ -140,11 +141,14 @@ test-nosimd: build-nosimd
 	@echo "== tests: build without SIMD (-DSK_SIMD=OFF) =="
 	CI=true ctest --test-dir build-nosimd --output-on-failure -j $(JOBS)
 
-# The API reference: doxygen over include/skelanim/ (docs/Doxyfile, main page docs/api.md).
+# The API reference: doxygen over include/skelanim/ (docs/Doxyfile, main page docs/api.md), in
+# build/docs/ beside `make build`'s CMake files (CMake writes no docs/ folder there; make clean
+# removes both).
 docs: setup-docs
-	rm -rf build-docs/html build-docs/xml
+	rm -rf build/docs/html build/docs/xml
+	mkdir -p build/docs
 	( cat docs/Doxyfile; echo "PROJECT_NUMBER = $$(sed -n 's/^#define SK_VERSION_STRING "\(.*\)"/\1/p' include/skelanim/core/base.h)" ) | doxygen -
-	@echo "docs: build-docs/html/index.html"
+	@echo "docs: build/docs/html/index.html"
 
 bench: build
 	./build/skelanim bench load ../shared/assets/gltf

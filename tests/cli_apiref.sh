@@ -4,7 +4,8 @@
 # (nm -D, as tests/cli_exports.sh reads them) has an entry in its XML output
 # with a description that is not empty (tests/apiref.py). The number of
 # exported functions checked is printed and must pass a floor, so a run that
-# read no library cannot pass. The main page (docs/api.md) is there.
+# read no library cannot pass. The main page (docs/api.md) is there, and so
+# are the porting guides (docs/porting-*.md) with their programs.
 # Needs doxygen, python3 and nm: without them tests/lib.sh's rule applies.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -40,5 +41,20 @@ if [[ -s "$tmp/warnings.txt" ]]; then
   exit 1
 fi
 grep -q "Conventions" "$tmp/out/xml/indexpage.xml" || { echo "FAIL: the main page (docs/api.md) is missing" >&2; exit 1; }
+# The porting guides are pages of the reference: each titled, with its whole
+# program (code blocks with at least the non-blank lines of
+# examples/porting/from_NAME.c).
+for guide in ozz:ozz-animation threejs:three.js raylib:raylib; do
+  name=${guide%%:*} title=${guide#*:}
+  xml="$tmp/out/xml/md_porting_$name.xml"
+  [[ -f "$xml" ]] || { echo "FAIL: docs/porting-$name.md is not a page of the reference ($xml)" >&2; exit 1; }
+  grep -q "<title>Coming from $title</title>" "$xml" || { echo "FAIL: $xml: no title 'Coming from $title'" >&2; exit 1; }
+  lines=$(grep -c . "$SK_SOURCE_DIR/examples/porting/from_$name.c")
+  shown=$(grep -c '<codeline>' "$xml" || true)
+  if (( shown < lines )); then
+    echo "FAIL: $xml shows $shown code lines, examples/porting/from_$name.c has $lines non-blank lines" >&2; exit 1
+  fi
+  echo "cli_apiref: docs/porting-$name.md is a page, $shown code lines (the program: $lines non-blank lines)"
+done
 python3 "$SK_SOURCE_DIR/tests/apiref.py" "$tmp/out/xml" < "$tmp/exported.txt"
 sk_done cli_apiref
