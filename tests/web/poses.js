@@ -11,7 +11,7 @@ const path = require('path');
 
 // The limits (docs/web.md says why).
 const BOX_PX = 2;        // each edge of the two silhouettes' bounding boxes, pixels
-const MIN_IOU = 0.97;    // the silhouettes' intersection over union
+const MIN_IOU = 0.985;   // the silhouettes' intersection over union
 const MARKER_PX = 1;     // a projected vertex is on the character when a pixel this close is
 const MARKERS = 12;      // vertices projected per pose
 

@@ -297,6 +297,24 @@ async function main() {
       ];
       const { matched, total } = await comparePoses(page, tool, ptmp, cases, check, shot);
       check(total === 4 && matched === total, `${matched} of ${total} fixed poses match skelanim render (4 expected)`);
+      // The same fixed view from the address bar: the same picture.
+      await page.click('#mannequin');
+      await page.evaluate(() => window.skelanimView.pose({ clip: 'walk', time: 0.25, width: 320, height: 240 }));
+      const byHook = await shot();
+      const p2 = await browser.newPage();
+      p2.on('pageerror', (e) => errors.push('page: ' + e.message));
+      await p2.goto(url + '?clip=walk&time=0.25&size=320x240', { waitUntil: 'load' });
+      await p2.waitForFunction(() => document.body.dataset.ready === '1', { timeout: 60000 });
+      await p2.waitForFunction(() => +document.getElementById('frames').textContent >= 3, { timeout: 60000 });
+      const byUrl = await p2.evaluate(snapshot), st2 = await p2.$eval('#status', (e) => e.textContent);
+      await p2.goto(url + '?clip=nosuchclip', { waitUntil: 'load' });
+      await p2.waitForFunction(() => document.body.dataset.ready === '1', { timeout: 60000 });
+      const bad = await p2.$eval('#status', (e) => e.textContent);
+      await p2.close();
+      check(st2 === '' && byUrl.length === 320 * 240 * 4 && byHook.length === byUrl.length &&
+        differing(byHook, byUrl) === 0 && foreground(byUrl, 320).n > 1000,
+      `?clip=walk&time=0.25&size=320x240 draws what skelanimView.pose draws (${foreground(byUrl, 320).n} character pixels) ${st2}`);
+      check(/no clip 'nosuchclip'/.test(bad), `?clip=nosuchclip: the page says "${bad}"`);
     } finally {
       fs.rmSync(ptmp, { recursive: true, force: true });
     }
