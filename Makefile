@@ -13,6 +13,7 @@
 #   make web    the browser viewer with Debian's emscripten: build-web/ is one
 #               static folder any file server can host (docs/web.md)
 #   make web-test  it in headless chromium (tests/web/run.js)
+#   make web-screenshot  docs/img/web-viewer.png, the README's picture of the viewer
 #   make test-nosimd  build without any SSE/AVX/AVX-512 path (-DSK_SIMD=OFF,
 #               build-nosimd: the plain-C code WebAssembly runs) and run every
 #               test there under CI=true
@@ -31,7 +32,7 @@ VENV ?= .venv
 # The tests `make tsan` runs (ctest names).
 TSAN_TESTS = test_player test_blend test_blendspace test_statemachine test_sync test_terrain test_locomotor test_threads test_batch
 
-.PHONY: web web-test web-test-ci python python-test demo test build build-asan build-fuzz build-tsan build-nosimd test-nosimd docs fuzz fuzz-smoke tsan bench install clean setup setup-test setup-docs
+.PHONY: web web-test web-test-ci web-screenshot python python-test demo test build build-asan build-fuzz build-tsan build-nosimd test-nosimd docs fuzz fuzz-smoke tsan bench install clean setup setup-test setup-docs
 
 setup:
 	@bash scripts/setup.sh
@@ -125,6 +126,10 @@ web:
 # (build/skelanim) is the reference for the clip counts.
 web-test: web build
 	node tests/web/run.js build-web build/skelanim
+
+# The README's picture of the viewer (the whole page, the mannequin mid-stride).
+web-screenshot: web
+	node tests/web/run.js build-web --screenshot docs/img/web-viewer.png
 
 # make test's pass: the same test, build-test's tool the reference (no third native build).
 web-test-ci: web build-test

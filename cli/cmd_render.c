@@ -18,10 +18,10 @@ static bool ends_with(const char *s, const char *e) {
 
 typedef struct render_args {
     const char *file, *clip, *out, *ik_chain, *ik_legs, *camera, *terrain, *beside;
-    double time, fps, azimuth, elevation, slope, scale;
+    double time, fps, azimuth, elevation, slope, scale, background[3];
     int ik; /* index into "reach|slope" (when given) */
     uint32_t frames, size[2];
-    bool cpu;
+    bool cpu, no_grid;
 } render_args;
 
 /* What the options ask for, checked: the IK scene, the camera, the file kind, the frames. */
@@ -287,7 +287,8 @@ static void render_beside_place(render_job *J, render_job *B) {
 /* Frame f drawn (the posed model or bones, the terrain, the IK target) into rgb. */
 static bool render_draw(render_job *J, skr_headless *hd, skr_renderer *rn, const skr_camera *cam, uint32_t f,
                         unsigned char *rgb, sk_error *err) {
-    skr_frame_desc fd = {cam, {0.86f, 0.88f, 0.91f}, !J->terrain, J->ground, 0, {0, 0}};
+    const double *bg = J->a->background;
+    skr_frame_desc fd = {cam, {(float)bg[0], (float)bg[1], (float)bg[2]}, !J->terrain && !J->a->no_grid, J->ground, 0, {0, 0}};
     if (J->p->mode == SKR_IK_SLOPE) { /* a patch of slope around the walk: a whole tilted plane would fill the sky */
         fd.ground_slope[1] = tanf(J->ik.slope);
         fd.grid_extent = 0.5f * fmaxf(J->bmax[0] - J->bmin[0], J->bmax[2] - J->bmin[2]) + 1.5f;
@@ -475,6 +476,9 @@ static const cli_opt render_opts[] = {
      .help = "the camera's elevation; 20 with --terrain, 8 with --ik slope"},
     CLI_OPT_SCALE(render_args, scale),
     {"--cpu", CLI_FLAG(render_args, cpu), .help = "skin on the CPU instead of in the vertex shader"},
+    {"--background", CLI_REALS(render_args, background, 3, ','), .meta = "R,G,B", .min = 0, .max = 1,
+     .dflt = "0.86,0.88,0.91", .help = "the background colour, red, green and blue (the browser viewer's is 0.13,0.14,0.17)"},
+    {"--no-grid", CLI_FLAG(render_args, no_grid), .help = "no ground grid: the background all round"},
     {"--terrain", CLI_STRING(render_args, terrain), .meta = "SPEC",
      .help = "stand the character on a terrain at frame 0 (the forms below)"},
     {"--beside", CLI_STRING(render_args, beside), .meta = "TARGET",

@@ -22,24 +22,8 @@ void skr_headless_bind(skr_headless *h);  /* render into its framebuffer */
 /* Reads the frame (after resolving MSAA): rgb, top row first, w*h*3 bytes. */
 void skr_headless_read(skr_headless *h, unsigned char *rgb);
 
-/* ---- Camera --------------------------------------------------------------- */
-typedef struct skr_camera {
-    sk_mat4 view, proj, viewproj;
-    float eye[3], target[3];
-    int width, height;
-    float fov_y; /* radians; input to skr_camera_orbit/frame: 0 = 35 degrees (zero-initialise the struct) */
-    float ortho; /* input to skr_camera_orbit: > 0, an orthographic view this many metres above and below
-                    its centre (a true side view); 0, perspective */
-} skr_camera;
-/* Looks at target from azimuth/elevation (degrees; azimuth 0 = from +Z, the
- * glTF front, 90 = from +X) at distance d. */
-void skr_camera_orbit(skr_camera *c, const float target[3], float az_deg, float el_deg, float dist, int w, int h);
-/* Frames an AABB: the distance that fits its bounding sphere (with margin). */
-void skr_camera_frame(skr_camera *c, const float bmin[3], const float bmax[3], float az_deg, float el_deg, int w,
-                      int h);
-/* Projects a world point to pixel coordinates (x right, y down, pixel centres
- * at +0.5). Returns false when behind the camera. */
-bool skr_camera_project(const skr_camera *c, const float p[3], float *px, float *py);
+/* ---- Camera: skr_camera.h (no GL; the browser viewer frames its fixed views with it) ---- */
+#include "skr_camera.h"
 
 /* ---- Model ---------------------------------------------------------------- */
 typedef struct skr_model skr_model;

@@ -128,6 +128,26 @@ if grep -lE '#[[:space:]]*include[[:space:]]*"(cli|skr|render)' src/*/*.[ch] inc
   echo "the libraries include the tool's or the renderer's headers" >&2; fail=1
 fi
 
+# web/ (the browser viewer) includes the public headers, its own files and, of the
+# renderer, only its camera (render/camera.c, compiled into the WebAssembly module),
+# which includes no GL
+web_checked=0
+for f in web/*.[ch]; do
+  [[ -e "$f" ]] || continue
+  while IFS= read -r inc; do
+    web_checked=$((web_checked + 1))
+    case "$inc" in
+      skelanim.h|skelanim/*|skr_camera.h) continue ;;
+      */*) echo "$f includes \"$inc\": web/ may include the public headers, its own files and render/skr_camera.h" >&2; fail=1 ;;
+      *) [[ -f "web/$inc" ]] || { echo "$f includes \"$inc\": not a file beside it (of render/, only skr_camera.h)" >&2; fail=1; } ;;
+    esac
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\([^">]*\)[">].*/\1/p' "$f" | grep -Ev '^(std|math|string|emscripten/|zlib)')
+done
+test "$web_checked" -gt 0
+if grep -nE '#[[:space:]]*include[[:space:]]*[<"](epoxy|EGL|GL|GLES|SDL)' render/camera.c render/skr_camera.h; then
+  echo "render/camera.c is compiled into the browser viewer: no GL" >&2; fail=1
+fi
+
 # every public header is reachable from the umbrella header
 for h in include/skelanim/*/*.h; do
   rel=${h#include/}

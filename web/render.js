@@ -111,6 +111,7 @@ export class Renderer {
     // Attribute 2 is integer: its value where a VAO has no joints must be too.
     gl.vertexAttribI4ui(2, 0, 0, 0, 0);
     this.yaw = 0.6; this.pitch = 0.25; this.distance = 3;
+    this.fixed = null; // a view-projection matrix (Float32Array, column-major) used instead of the orbit
   }
 
   buffer(target, data, usage) {
@@ -195,10 +196,13 @@ export class Renderer {
     gl.clearColor(BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 1);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
-    const r = Math.max(radius, 0.05) * this.distance;
-    const eye = [focus[0] + r * Math.cos(this.pitch) * Math.sin(this.yaw), focus[1] + r * Math.sin(this.pitch),
-      focus[2] + r * Math.cos(this.pitch) * Math.cos(this.yaw)];
-    const vp = mul4(perspective(0.8, c.width / c.height, r * 0.02, r * 20), lookAt(eye, focus));
+    let vp = this.fixed; // the fixed view's matrix (viewer.js), else the orbit
+    if (!vp) {
+      const r = Math.max(radius, 0.05) * this.distance;
+      const eye = [focus[0] + r * Math.cos(this.pitch) * Math.sin(this.yaw), focus[1] + r * Math.sin(this.pitch),
+        focus[2] + r * Math.cos(this.pitch) * Math.cos(this.yaw)];
+      vp = mul4(perspective(0.8, c.width / c.height, r * 0.02, r * 20), lookAt(eye, focus));
+    }
     gl.useProgram(this.prog);
     gl.uniformMatrix4fv(this.u.u_view_proj, false, vp);
     gl.activeTexture(gl.TEXTURE0);

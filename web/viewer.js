@@ -50,6 +50,7 @@ function load(bytes, name) {
       paletteOffset: M._web_draw_palette_offset(app, i), rigid });
   }
   renderer.setMeshes(meshes);
+  renderer.fixed = null;
   const b = f32(M._web_bounds(app), 6);
   radius = Math.max(Math.hypot(b[3] - b[0], b[4] - b[1], b[5] - b[2]) / 2, 0.01);
   fillClips();
@@ -173,7 +174,7 @@ $('walkspeed').addEventListener('input', () => {
 });
 const canvas = $('view');
 let drag = null;
-canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; });
+canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; renderer.fixed = null; });
 window.addEventListener('pointerup', () => { drag = null; });
 window.addEventListener('pointermove', (e) => {
   if (!drag) return;
@@ -183,9 +184,84 @@ window.addEventListener('pointermove', (e) => {
 });
 canvas.addEventListener('wheel', (e) => {
   e.preventDefault();
+  renderer.fixed = null;
   renderer.distance = Math.max(0.5, Math.min(20, renderer.distance * Math.exp(e.deltaY * 0.001)));
 }, { passive: false });
 
+// The fixed view: the pose and camera of `skelanim render FILE --clip C --time T --size WxH
+// --azimuth AZ --elevation EL` (its defaults: the first clip, 0 s, 480x480, 35, 12), paused.
+// The camera is framed by the renderer's own code (render/camera.c, in the module): the
+// bounds of the posed vertices, 35 degrees of vertical field of view. The canvas takes the
+// size. Dragging or the wheel goes back to the orbit camera. Throws on a bad argument.
+function pose(o = {}) {
+  const n = M._web_clip_count(app);
+  let clip = n ? 0 : -1;
+  if (o.clip !== undefined && o.clip !== null && o.clip !== '') {
+    const c = String(o.clip);
+    let found = c === 'none' ? -1 : -2; // as skelanim render: none, a name, an index
+    for (let i = 0; i < n && found < -1; i++) if (str(M._web_clip_name(app, i)) === c) found = i;
+    if (found < -1 && /^\d+$/.test(c) && +c < n) found = +c;
+    if (found < -1) throw new Error(`no clip '${c}' (${n} clips)`);
+    clip = found;
+  }
+  const num = (v, d, what, lo, hi) => {
+    const x = v === undefined || v === null || v === '' ? d : Number(v);
+    if (!Number.isFinite(x) || x < lo || x > hi) throw new Error(`${what} ${v}: expected a number from ${lo} to ${hi}`);
+    return x;
+  };
+  const time = num(o.time, 0, 'time', -1e6, 1e6), az = num(o.az, 35, 'az', -3600, 3600);
+  const el = num(o.el, 12, 'el', -89.9, 89.9);
+  const w = Math.round(num(o.width, 480, 'width', 16, 4096)), h = Math.round(num(o.height, 480, 'height', 16, 4096));
+  stopWalk();
+  playing = false;
+  $('play').textContent = 'play';
+  $('clip2').value = '-1';
+  $('blend').value = 0;
+  if (clip >= 0) $('clip').value = String(clip);
+  M._web_set_clips(app, clip, -1);
+  $('time').max = clip >= 0 ? M._web_clip_duration(app, clip) : 0;
+  applySettings();
+  M._web_seek(app, time);
+  if (M._web_frame(app, 0) !== 1) throw new Error(str(M._web_error(app)));
+  canvas.width = w; canvas.height = h;
+  canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
+  const vp = M._web_view_frame(app, az, el, w, h);
+  if (!vp) throw new Error('the view could not be framed');
+  renderer.fixed = f32(vp, 16);
+  return { clip: clip >= 0 ? str(M._web_clip_name(app, clip)) : 'none', time: M._web_time(app), width: w, height: h };
+}
+
+// count posed vertices (spread over the meshes) projected through the fixed view: [[x, y], ...]
+// in canvas pixels (y down, pixel centres at +0.5).
+function markers(count) {
+  const p = M._web_view_markers(app, count);
+  if (!p) throw new Error('no fixed view or no mesh');
+  const m = f32(p, 2 * count);
+  return Array.from({ length: count }, (_, k) => [m[2 * k], m[2 * k + 1]]);
+}
+
+window.skelanimView = { pose, markers };
+
+// URL parameters: ?file=URL (fetched, relative to the page; none: the mannequin), and any of
+// clip, time, az, el, size=WxH for the fixed view.
+async function fromUrl() {
+  const q = new URLSearchParams(location.search);
+  if (q.has('file')) {
+    const r = await fetch(q.get('file'));
+    if (!r.ok) throw new Error(`${q.get('file')}: HTTP ${r.status}`);
+    if (!load(new Uint8Array(await r.arrayBuffer()), q.get('file').split('/').pop())) return;
+  }
+  if (['clip', 'time', 'az', 'el', 'size'].some((k) => q.has(k))) {
+    const size = (q.get('size') || '480x480').split('x');
+    pose({ clip: q.get('clip'), time: q.get('time'), az: q.get('az'), el: q.get('el'), width: size[0], height: size[1] });
+  }
+}
+
 load(null, null);
+try {
+  await fromUrl();
+} catch (e) {
+  status(e.message, true);
+}
 document.body.dataset.ready = '1';
 requestAnimationFrame(frame);

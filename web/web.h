@@ -6,6 +6,8 @@
 
 #include <skelanim.h>
 
+#include "skr_camera.h" /* render/camera.c: the renderer's framing, no GL */
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -54,6 +56,8 @@ typedef struct web_app {
     float bounds[6];             /* min xyz, max xyz of the rest pose's vertices and joints */
     float focus[3];              /* where the camera looks */
     web_walk *walk;
+    skr_camera camera;           /* the fixed view (web_view_frame), as skelanim render frames the pose */
+    float markers[2 * 64];       /* web_view_markers: pixel x, y of posed vertices */
     char error[512];
 } web_app;
 
@@ -95,6 +99,8 @@ WEB_EXPORT const float *web_terrain_vertices(const web_app *app);
 WEB_EXPORT uint32_t web_terrain_vertex_count(const web_app *app);
 WEB_EXPORT const uint32_t *web_terrain_indices(const web_app *app);
 WEB_EXPORT uint32_t web_terrain_index_count(const web_app *app);
+WEB_EXPORT const float *web_view_frame(web_app *app, float az, float el, int w, int h);
+WEB_EXPORT const float *web_view_markers(web_app *app, uint32_t count);
 
 /* The pose in app->model, then palettes, CPU skinning and overlay lines. */
 void web_pose_finish(web_app *app);

@@ -6,6 +6,12 @@
 // the canvas's pixels by their difference from the background.
 //
 //   node tests/web/run.js BUILD_WEB_DIR SKELANIM_BINARY
+//   node tests/web/run.js BUILD_WEB_DIR --screenshot FILE.png   (only the README's picture:
+//        the whole page, the mannequin mid-stride; no checks)
+//
+// Fixed poses are compared with `skelanim render` of the same pose, camera and size: the
+// silhouettes' bounding boxes, their overlap, and posed vertices projected into both
+// (docs/web.md, "The test", for the limits and why).
 //
 // Env: CHROMIUM (default /usr/bin/chromium), GLTF_DIR (default
 // ../shared/assets/gltf from the checkout). Under CI=true a missing browser,
@@ -16,10 +22,14 @@ const { spawn, execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const http = require('http');
+const { comparePoses } = require('./poses.js');
 
 const root = path.resolve(__dirname, '../..');
-const webDir = path.resolve(process.argv[2] || path.join(root, 'build-web'));
-const tool = path.resolve(process.argv[3] || path.join(root, 'build/skelanim'));
+const argv = process.argv.slice(2);
+const shotAt = argv.indexOf('--screenshot');
+const screenshot = shotAt >= 0 ? path.resolve(argv.splice(shotAt, 2)[1] || '') : null;
+const webDir = path.resolve(argv[0] || path.join(root, 'build-web'));
+const tool = path.resolve(argv[1] || path.join(root, 'build/skelanim'));
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 const gltfDir = process.env.GLTF_DIR || path.resolve(root, '../shared/assets/gltf');
 const CI = process.env.CI === 'true';
@@ -35,9 +45,12 @@ function missing(what) {
   process.exit(CI ? 1 : 77);
 }
 
+const cesiumMan = path.join(gltfDir, 'CesiumMan/CesiumMan.glb');
 for (const [p, what] of [[chromium, 'chromium'], [path.join(webDir, 'index.html'), 'the web build'],
-  [path.join(webDir, 'skelanim.wasm'), 'the web build'], [tool, 'the skelanim tool'], [gltfDir, 'the glTF assets']])
-  if (!fs.existsSync(p)) missing(`${what} not found at ${p}`);
+  [path.join(webDir, 'skelanim.wasm'), 'the web build'], [tool, 'the skelanim tool'], [gltfDir, 'the glTF assets'],
+  [cesiumMan, 'CesiumMan']])
+  if (!fs.existsSync(p) && !(screenshot && (p === tool || p === gltfDir || p === cesiumMan)))
+    missing(`${what} not found at ${p}`);
 
 // The native tool's view of a file: clip names in order.
 function nativeClips(file) {
@@ -109,6 +122,19 @@ function yellow(p) {
   return n;
 }
 
+// The README's picture: the whole page (the panel and the 800 x 600 canvas), the mannequin's
+// walk paused mid-stride in the fixed view (framed as `skelanim render` frames it), with the
+// skeleton overlay.
+const SHOT_TIME = 0.6;
+async function takeScreenshot(page, wait) {
+  await page.setViewport({ width: 1100, height: 600 });
+  await page.evaluate((t) => window.skelanimView.pose({ clip: 'walk', time: t, width: 800, height: 600 }), SHOT_TIME);
+  await page.click('#skeleton');
+  await wait(10);
+  await page.screenshot({ path: screenshot, fullPage: true });
+  console.log(`wrote ${screenshot} (the mannequin's walk at ${SHOT_TIME} s)`);
+}
+
 async function main() {
   const puppeteer = require('puppeteer-core');
   const { server, url } = await serve();
@@ -131,6 +157,11 @@ async function main() {
     const frames = () => page.$eval('#frames', (e) => +e.textContent);
     const wait = async (n) => { const f = await frames(); await page.waitForFunction((k) => +document.getElementById('frames').textContent >= k, { timeout: 60000 }, f + n); };
     const shot = async () => { await wait(2); return page.evaluate(snapshot); };
+    if (screenshot) {
+      await takeScreenshot(page, wait);
+      if (errors.length) throw new Error(errors.join(' | '));
+      return;
+    }
     const W = await page.$eval('#view', (c) => c.width), H = await page.$eval('#view', (c) => c.height);
 
     const gl = await page.evaluate(() => {
@@ -250,6 +281,43 @@ async function main() {
     }
     // After the files: a picture still (the last file drawn, no error).
     await wait(5);
+
+    // Fixed poses against `skelanim render` of the same pose, camera and size (tests/web/poses.js).
+    const loadFile = async (f) => {
+      await (await page.$('#file')).uploadFile(f);
+      await page.waitForFunction((n) => document.getElementById('info').textContent.startsWith(n + ':') ||
+        document.getElementById('status').textContent !== '', { timeout: 30000 }, path.basename(f));
+      await page.$eval('#file', (e) => { e.value = ''; });
+    };
+    const ptmp = fs.mkdtempSync(path.join(require('os').tmpdir(), 'skelanim-web-'));
+    try {
+      const cases = [
+        { name: 'mannequin', file: '@mannequin', clip: 'walk', times: [0.25, 0.75], load: () => page.click('#mannequin') },
+        { name: 'CesiumMan', file: cesiumMan, clip: 0, times: [0.5, 1.5], load: () => loadFile(cesiumMan) },
+      ];
+      const { matched, total } = await comparePoses(page, tool, ptmp, cases, check, shot);
+      check(total === 4 && matched === total, `${matched} of ${total} fixed poses match skelanim render (4 expected)`);
+      // The same fixed view from the address bar: the same picture.
+      await page.click('#mannequin');
+      await page.evaluate(() => window.skelanimView.pose({ clip: 'walk', time: 0.25, width: 320, height: 240 }));
+      const byHook = await shot();
+      const p2 = await browser.newPage();
+      p2.on('pageerror', (e) => errors.push('page: ' + e.message));
+      await p2.goto(url + '?clip=walk&time=0.25&size=320x240', { waitUntil: 'load' });
+      await p2.waitForFunction(() => document.body.dataset.ready === '1', { timeout: 60000 });
+      await p2.waitForFunction(() => +document.getElementById('frames').textContent >= 3, { timeout: 60000 });
+      const byUrl = await p2.evaluate(snapshot), st2 = await p2.$eval('#status', (e) => e.textContent);
+      await p2.goto(url + '?clip=nosuchclip', { waitUntil: 'load' });
+      await p2.waitForFunction(() => document.body.dataset.ready === '1', { timeout: 60000 });
+      const bad = await p2.$eval('#status', (e) => e.textContent);
+      await p2.close();
+      check(st2 === '' && byUrl.length === 320 * 240 * 4 && byHook.length === byUrl.length &&
+        differing(byHook, byUrl) === 0 && foreground(byUrl, 320).n > 1000,
+      `?clip=walk&time=0.25&size=320x240 draws what skelanimView.pose draws (${foreground(byUrl, 320).n} character pixels) ${st2}`);
+      check(/no clip 'nosuchclip'/.test(bad), `?clip=nosuchclip: the page says "${bad}"`);
+    } finally {
+      fs.rmSync(ptmp, { recursive: true, force: true });
+    }
     check(errors.length === 0, `no console or page errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
   } finally {
     await browser.close();
