@@ -12,7 +12,8 @@ from .core import (Skeleton, Pose, Clip, TrackInfo, Skin, Primitive, Mesh, Asset
 from .offline import compress, resample, shell_error, key_rate
 from .skinning import SkinnedMesh
 from .analysis import Leg, MotionAnalysis, analyze, find_cycle, find_legs, legs_from_mesh, foot_level
-from . import ik
+from . import ik, memory
+from .memory import Allocator
 from .retarget import Retargeter, humanoid_map
 from .graph import Graph, GraphInstance
 from .world import Terrain
