@@ -224,6 +224,9 @@ class view_property:
     def __init__(self, fn):
         self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
 
+    def __set_name__(self, owner, name):
+        self.name = name  # the cache key: the attribute's name (fn may be a lambda)
+
     def __get__(self, obj, cls=None):
         if obj is None:
             return self

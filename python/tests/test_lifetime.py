@@ -168,3 +168,44 @@ def test_out_of_memory_raises_and_frees(fail_after):
     gc.collect()
     assert alloc.allocs == fail_after
     assert alloc.live_blocks == 0 and not alloc.mismatched, alloc
+
+
+def test_views_equal_the_c_fields(ctx):
+    """Each view holds what the C struct's field points to (read here element by element through
+    cffi), so no view is another's array."""
+    ffi = sk.ffi
+    a = sk.load_gltf(os.path.join(ctx['shared'], 'assets', 'gltf', 'CesiumMan', 'CesiumMan.glb'))
+    p, s = a._p, a.skeleton
+    n = s.joint_count
+
+    def c_array(ptr, count, width=1):
+        return np.array([[ptr[i * width + k] for k in range(width)] for i in range(count)]).reshape(
+            (count, width) if width > 1 else (count,))
+
+    checks = {
+        'parents': (s.parents, c_array(p.skeleton.parents, n)),
+        'rest': (s.rest, c_array(ffi.cast('float *', p.skeleton.rest), n, 10)),
+        'weight_offset': (s.weight_offset, c_array(p.skeleton.weight_offset, n)),
+        'node_to_joint': (a.node_to_joint, c_array(p.node_to_joint, p.node_count)),
+        'joint_to_node': (a.joint_to_node, c_array(p.joint_to_node, p.node_count)),
+        'joint_mesh': (a.joint_mesh, c_array(p.joint_mesh, p.node_count)),
+        'joint_skin': (a.joint_skin, c_array(p.joint_skin, p.node_count)),
+        'skin.joints': (a.skins[0].joints, c_array(p.skins[0].joints, p.skins[0].joint_count)),
+        'inverse_bind': (a.skins[0].inverse_bind.transpose(0, 2, 1).reshape(-1, 16),
+                         c_array(ffi.cast('float *', p.skins[0].inverse_bind), p.skins[0].joint_count, 16)),
+    }
+    c = p.meshes[0].primitives[0]
+    prim = a.meshes[0].primitives[0]
+    v, k = c.vertex_count, c.influence_count
+    checks.update({
+        'positions': (prim.positions, c_array(c.positions, v, 3)),
+        'normals': (prim.normals, c_array(c.normals, v, 3)),
+        'texcoords': (prim.texcoords, c_array(c.texcoords, v, 2)),
+        'joints': (prim.joints, c_array(c.joints, v, k)),
+        'weights': (prim.weights, c_array(c.weights, v, k)),
+        'indices': (prim.indices, c_array(c.indices, c.index_count)),
+    })
+    for name, (got, want) in checks.items():
+        assert got.shape == want.shape, name
+        np.testing.assert_array_equal(got, want, err_msg=name)
+    assert len(checks) == 15
