@@ -26,8 +26,6 @@ NOT_WRAPPED = [
     (r'sk_(humanoid_bone_(from_name|mirror|required)|humanoid_leg_length|humanoid_map_(check|find_alloc|set)|'
      r'skeleton_mirror_pairs|retarget_(frame_rotation|map|source|target)|retarget_map_json_\w+|clip_mirror)',
      'humanoid map editing, mirroring and JSON retarget maps: not bound yet'),
-    (r'sk_(ik_(limit_check|limit_clamp|multi_scratch_size|solve_model|solve_multi|stop_string|two_bone)|'
-     r'mannequin_(arm|leg)_limits)', 'joint limits, several effectors, IK on model matrices: not bound yet'),
     (r'sk_locomotor_(adjust|advance|sample|body_joint|clip_time|set_group_weight)',
      'the locomotor split into its phases: Locomotor.update runs all three'),
     (r'sk_(motion_(sync_offsets|group_(blend|clip_phase|footbase|leg_count|motion)|tracker_\w+|analysis_create|'
