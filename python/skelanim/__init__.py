@@ -15,6 +15,7 @@ from .analysis import Leg, MotionAnalysis, analyze, find_cycle, find_legs, legs_
 from . import ik, memory
 from .memory import Allocator
 from .retarget import Retargeter, humanoid_map
+from .mirror import HumanoidMap, bone_mirror, bone_required, mirror_clip, mirror_pairs
 from .graph import Graph, GraphInstance
 from .world import Terrain
 from .locomotion import Locomotor, MotionGroup

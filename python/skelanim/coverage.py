@@ -23,9 +23,8 @@ NOT_WRAPPED = [
     (r'sk_root_(delta|motion)_\w+', 'root motion extraction: not bound yet (GraphInstance.root_motion is)'),
     (r'sk_graph_(set_param|set_pose_source|source_count|source_weight)',
      'external pose sources of a state machine (C callbacks) and parameters by index: not bound yet'),
-    (r'sk_(humanoid_bone_(from_name|mirror|required)|humanoid_leg_length|humanoid_map_(check|find_alloc|set)|'
-     r'skeleton_mirror_pairs|retarget_(frame_rotation|map|source|target)|retarget_map_json_\w+|clip_mirror)',
-     'humanoid map editing, mirroring and JSON retarget maps: not bound yet'),
+    (r'sk_retarget_(source|target)', 'the skeletons given at creation: Retargeter.source / .target hold them'),
+    (r'sk_retarget_map_json_\w+', 'JSON retarget maps: not bound yet'),
     (r'sk_locomotor_(adjust|advance|sample|body_joint|clip_time|set_group_weight)',
      'the locomotor split into its phases: Locomotor.update runs all three'),
     (r'sk_(motion_(sync_offsets|group_(blend|clip_phase|footbase|leg_count|motion)|tracker_\w+|analysis_create|'
