@@ -21,5 +21,7 @@ from .mirror import HumanoidMap, bone_mirror, bone_required, mirror_clip, mirror
 from .graph import Graph, GraphInstance
 from .world import Terrain
 from .locomotion import Locomotor, MotionGroup
+from .procedural import ProceduralWalker
+from .contacts import Contact, find_contacts, restore_contacts
 
 __version__ = '%d.%d.%d' % (C.SK_VERSION_MAJOR, C.SK_VERSION_MINOR, C.SK_VERSION_PATCH)

@@ -27,8 +27,7 @@ NOT_WRAPPED = [
     (r'sk_(motion_(sync_offsets|group_(blend|clip_phase|footbase|leg_count|motion)|tracker_\w+|analysis_create|'
      r'analysis_load|analyze_backward)|leg_default_points)',
      "motion groups' internals, the tracker, loaders' entry points: not bound yet (analyze(backward=True) is)"),
-    (r'sk_(path_\w+|procedural_\w+|contacts_\w+|planar_rig_create)',
-     'the path follower, the IK-only procedural walker, contact restoration, the planar rig: not bound yet'),
+    (r'sk_(path_\w+|planar_rig_create)', 'the path follower and the planar rig: not bound yet'),
     (r'sk_(file_\w+|gltf_load_memory|glb_write_(file_ex|memory|memory_ex)|bvh_(load_memory|write_\w+|euler_name)|'
      r'skc_(checksum|load_memory|write_memory))',
      'file callbacks and the in-memory readers and writers: not bound yet (the file ones are)'),

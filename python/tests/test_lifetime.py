@@ -59,6 +59,14 @@ def _locomotor(alloc, ctx):
     return loco
 
 
+def _walker(alloc, ctx):
+    w = sk.ProceduralWalker(ctx['mannequin'].skeleton, allocator=alloc)
+    w.reset()
+    for i in range(5):
+        w.update(1 / 60, 0.0, 0.02 * (i + 1))
+    return w
+
+
 def _analysis(alloc, ctx):
     m = ctx['mannequin']
     return sk.analyze(m.skeleton, m.clip('walk'), allocator=alloc)
@@ -93,6 +101,7 @@ VIEWS = [
     ('analysis.heel_height', _analysis, lambda a: a.legs[0].heel_height),
     ('analysis.balance', _analysis, lambda a: a.legs[1].balance),
     ('locomotor.model', _locomotor, lambda lo: lo.model),
+    ('procedural walker model', _walker, lambda w: w.model),
 ]
 
 
@@ -122,7 +131,7 @@ def test_view_keeps_its_owner_alive(name, make, take, ctx):
 
 
 def test_every_view_kind_checked():
-    assert len(VIEWS) == 26
+    assert len(VIEWS) == 27
 
 
 def test_clips_skins_and_primitives_keep_the_asset():
