@@ -22,7 +22,7 @@ def _inside(alloc, arr):
 def _churn():
     """Allocates and frees memory of the sizes the library uses, so that a freed block would be
     reused and its contents changed."""
-    for _ in range(3):
+    for _ in range(1):
         m = sk.mannequin()
         m.clip('walk').sample(m.skeleton, 0.3).model()
         del m
