@@ -141,9 +141,10 @@ def test_fader_weights():
     assert abs(f.weight(2) - 0.25) < 1e-6 and abs(f.weight(1) - 0.75) < 1e-6 and f.in_transition
     start = f.weights
     f.start(3, 2.0, curve='smoothstep')  # interrupted: fade out from 0.75 / 0.25
+    elapsed = 0.0
     for t in (0.5, 1.0, 1.7):
-        f.update(t - (0 if t == 0.5 else prev))
-        prev = t
+        f.update(t - elapsed)
+        elapsed = t
         c = 3 * (t / 2) ** 2 - 2 * (t / 2) ** 3
         w = f.weights
         assert abs(w[3] - c) < 1e-5
