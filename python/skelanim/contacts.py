@@ -61,5 +61,5 @@ def restore_contacts(skeleton, clip, contacts, legs=None, blend_time=0.0, ground
     out, st = ffi.new('sk_clip **'), ffi.new('sk_contact_restore_stats *')
     call(C.sk_contacts_restore, skeleton._p, clip._p, _legs_c(legs), len(legs), arr, len(contacts), o,
          c_of(allocator), out, st)
-    return Clip(out[0]), {'contacts': int(st.contacts), 'keys': int(st.keys), 'max_error': float(st.max_error),
+    return Clip(out[0], allocator=allocator), {'contacts': int(st.contacts), 'keys': int(st.keys), 'max_error': float(st.max_error),
                           'unreachable': int(st.unreachable)}

@@ -166,9 +166,9 @@ class TrackInfo:
 class Clip:
     """An animation clip (read-only once built; shared by any number of poses)."""
 
-    def __init__(self, p, owner=None):
+    def __init__(self, p, owner=None, allocator=None):
         self._owner = owner  # the asset that owns it, or None: this object destroys it
-        self._p = p if owner is not None else ffi.gc(p, C.sk_clip_destroy)
+        self._p = p if owner is not None else owned(p, C.sk_clip_destroy, allocator)
 
     name = property(lambda self: pystr(C.sk_clip_name(self._p)))
     duration = property(lambda self: float(C.sk_clip_duration(self._p)))

@@ -218,3 +218,51 @@ def test_views_equal_the_c_fields(ctx):
         assert got.shape == want.shape, name
         np.testing.assert_array_equal(got, want, err_msg=name)
     assert len(checks) == 15
+
+
+def test_everything_allocated_is_freed(ctx):
+    """Objects made with an allocator free all of it when dropped; calls that take one for scratch
+    memory (humanoid map by topology, contacts) free it before they return."""
+    m = ctx['mannequin']
+    s, walk = m.skeleton, m.clip('walk')
+    makers = {
+        'root motion': lambda a: sk.RootMotion(walk, s, 'hips', allocator=a),
+        'walker': lambda a: _walker(a, ctx),
+        'locomotor': lambda a: _locomotor(a, ctx),
+        'analysis': lambda a: _analysis(a, ctx),
+        'analysis from JSON': lambda a: sk.MotionAnalysis.from_json(ctx['analysis'].to_json(), allocator=a),
+    }
+    for name, make in makers.items():
+        alloc = sk.Allocator()
+        o = make(alloc)
+        assert alloc.live_blocks > 0, name
+        del o
+        gc.collect()
+        assert alloc.live_blocks == 0 and alloc.frees == alloc.allocs and not alloc.mismatched, (name, alloc)
+    anon = sk.Skeleton.create(s.parents, names=['j%d' % j for j in range(s.joint_count)], rest=s.rest)
+    for name, call in (('map by topology', lambda a: sk.HumanoidMap.find(anon, allocator=a)),
+                       ('contacts', lambda a: sk.find_contacts(s, walk, allocator=a)),
+                       ('restore', lambda a: sk.restore_contacts(s, walk, sk.find_contacts(s, walk), allocator=a))):
+        alloc = sk.Allocator()
+        result = call(alloc)
+        assert result is not None and alloc.allocs > 0, name
+        del result
+        gc.collect()
+        assert alloc.live_blocks == 0 and alloc.frees == alloc.allocs and not alloc.mismatched, (name, alloc)
+
+
+def test_a_clip_keeps_its_allocator():
+    """A clip the library allocated through a Python allocator frees through it even when the
+    caller dropped the allocator first (the clip's destructor holds it)."""
+    m = sk.mannequin()
+    alloc = sk.Allocator()
+    clip, _ = sk.restore_contacts(m.skeleton, m.clip('walk'), sk.find_contacts(m.skeleton, m.clip('walk')),
+                                  allocator=alloc)
+    counts = weakref.ref(alloc)
+    del alloc
+    gc.collect()
+    assert counts() is not None  # held by the clip
+    assert clip.sample(m.skeleton, 0.3).local.shape == (m.skeleton.joint_count, 10)
+    del clip
+    gc.collect()
+    assert counts() is None
