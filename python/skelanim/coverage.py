@@ -8,7 +8,8 @@ package wrap the ones below them; NOT_WRAPPED lists the rest by pattern with the
 NOT_WRAPPED = [
     (r'sk_(vec3|quat|mat4|transform)_\w+', 'math helpers: numpy does the same on the returned arrays'),
     (r'sk_(alloc|realloc|error_set|asset_(alloc|strdup|allocator|create_empty))',
-     'allocator and error plumbing for C code building assets; the package uses the default allocator'),
+     'allocator and error plumbing for C code building assets (skelanim.Allocator is an sk_allocator for '
+     'the calls that take one)'),
     (r'sk_pose_(alloc|free|check|rest)', 'skelanim.Pose owns its arrays in numpy memory instead'),
     (r'sk_clip_builder_(add_track_ref\w*|reserve|set_fetch)',
      "importers' builder hooks (keys kept by reference, fetched late); clip_from_tracks copies the keys"),
