@@ -430,11 +430,11 @@ def mannequin(height=0.0, segments=0, allocator=None):
     return Asset(out[0], metres_per_unit=1.0, path='mannequin', allocator=allocator)
 
 
-def sprite():
+def sprite(allocator=None):
     """The 2D cut-out character: the planar rig with a skinned flat mesh facing +X (no clips)."""
     out = ffi.new('sk_asset **')
-    call(C.sk_sprite_create, ffi.NULL, out)
-    return Asset(out[0], metres_per_unit=1.0, path='sprite')
+    call(C.sk_sprite_create, c_of(allocator), out)
+    return Asset(out[0], metres_per_unit=1.0, path='sprite', allocator=allocator)
 
 
 def save_skc(path, skeleton, clips, metres_per_unit=1.0):

@@ -203,7 +203,8 @@ def solve(skeleton, pose, joints, target, solver='fabrik', pole=None, orientatio
         call(C.sk_ik_solve, ch, t, o, pose.c, scratch, size, res)
         return _result(res)
     m = mat4_cm(model)  # a copy the library updates
-    rb = ffi.NULL if root is None else ptr(mat4_cm(root), 'sk_mat4 *')
+    r = None if root is None else mat4_cm(root)  # kept alive through the call
+    rb = ffi.NULL if r is None else ptr(r, 'sk_mat4 *')
     call(C.sk_ik_solve_model, ch, t, o, pose.c, rb, ffi.cast('sk_mat4 *', ffi.from_buffer(m)), len(m), scratch, size,
          res)
     out = _result(res)

@@ -96,6 +96,7 @@ VIEWS = [
     ('primitive.joints', _asset, lambda a: a.meshes[0].primitives[0].joints),
     ('primitive.weights', _asset, lambda a: a.meshes[0].primitives[0].weights),
     ('primitive.indices', _asset, lambda a: a.meshes[0].primitives[0].indices),
+    ('sprite primitive.positions', lambda a, ctx: sk.sprite(allocator=a), lambda a: a.meshes[0].primitives[2].positions),
     ('analysis.heel', _analysis, lambda a: a.legs[0].heel),
     ('analysis.footbase', _analysis, lambda a: a.legs[1].footbase),
     ('analysis.heel_height', _analysis, lambda a: a.legs[0].heel_height),
@@ -131,7 +132,7 @@ def test_view_keeps_its_owner_alive(name, make, take, ctx):
 
 
 def test_every_view_kind_checked():
-    assert len(VIEWS) == 27
+    assert len(VIEWS) == 28
 
 
 def test_clips_skins_and_primitives_keep_the_asset():
