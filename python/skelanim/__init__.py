@@ -12,10 +12,16 @@ from .core import (Skeleton, Pose, Clip, TrackInfo, Skin, Primitive, Mesh, Asset
 from .offline import compress, resample, shell_error, key_rate
 from .skinning import SkinnedMesh
 from .analysis import Leg, MotionAnalysis, analyze, find_cycle, find_legs, legs_from_mesh, foot_level
-from . import ik
+from . import ik, layers, memory, playback
+from .memory import Allocator
+from .playback import Player, Fader, advance_synced
+from .layers import Layer, RootMotion, apply_layers, make_additive, apply_additive, mask
 from .retarget import Retargeter, humanoid_map
+from .mirror import HumanoidMap, bone_mirror, bone_required, mirror_clip, mirror_pairs
 from .graph import Graph, GraphInstance
 from .world import Terrain
 from .locomotion import Locomotor, MotionGroup
+from .procedural import ProceduralWalker
+from .contacts import Contact, find_contacts, restore_contacts
 
 __version__ = '%d.%d.%d' % (C.SK_VERSION_MAJOR, C.SK_VERSION_MINOR, C.SK_VERSION_PATCH)

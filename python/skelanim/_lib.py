@@ -7,6 +7,7 @@ found, in this order, in $SKELANIM_LIB_DIR, in the folder recorded when the pack
 (ldconfig's cache, LD_LIBRARY_PATH), and in /usr/local/lib.
 """
 import os
+import weakref
 
 import cffi
 import numpy as np
@@ -200,6 +201,36 @@ def view(owner, ptr, shape, dtype=np.float32, readonly=True):
     if ptr == ffi.NULL or 0 in shape:
         return np.zeros(shape, dtype)
     return np.asarray(_View(owner, ptr, shape, dtype.str, readonly))
+
+
+def cached_view(obj, key, make):
+    """make() (an ndarray viewing memory that obj owns), cached in obj weakly. An object must never
+    hold its own views strongly: a numpy array is invisible to Python's cycle collector, so
+    obj -> array -> (array.base) -> obj would never be freed, and neither would the C memory."""
+    cache = obj.__dict__.setdefault('_views', {})
+    r = cache.get(key)
+    a = r() if r is not None else None
+    if a is None:
+        a = make()
+        if isinstance(a, np.ndarray):
+            cache[key] = weakref.ref(a)
+    return a
+
+
+class view_property:
+    """A read-only attribute whose value, an ndarray viewing the object's memory, is made on first
+    access and cached weakly (cached_view)."""
+
+    def __init__(self, fn):
+        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name  # the cache key: the attribute's name (fn may be a lambda)
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        return cached_view(obj, self.name, lambda: self.fn(obj))
 
 
 def as_buffer(arr, dtype, shape_tail, name):

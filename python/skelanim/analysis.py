@@ -3,7 +3,8 @@ import os
 
 import numpy as np
 
-from ._lib import C, call, cstr, ffi, pystr, view
+from ._lib import C, call, cached_view, cstr, ffi, pystr, view
+from .memory import c_of, owned
 
 _LEG_FLOATS = ('stance_time', 'foot_length', 'leg_length', 'heel_ground', 'toe_ground', 'heel_contact',
                'toe_contact', 'heel_off', 'toe_off', 'linear_speed_end', 'foot_lift', 'foot_off', 'post_foot_lift',
@@ -80,19 +81,24 @@ class LegAnalysis:
             setattr(self, k, _v(getattr(c, k)))
         self.stance_sample = int(c.stance_sample)
         self.stride_source = ('auto', 'contact', 'footprints')[c.stride_source]
-        n = owner.sample_count
-        for k in _LEG_CURVES3:  # per-sample curves, views of the analysis
-            setattr(self, k, view(owner, ffi.cast('float *', getattr(c, k)), (n, 3)))
-        for k in _LEG_CURVES1:
-            setattr(self, k, view(owner, getattr(c, k), (n,)))
+        self._c, self._owner = c, owner
+
+    def __getattr__(self, k):
+        """The per-sample curves: views of the analysis' memory, made on access (_lib.cached_view)."""
+        n = self._owner.sample_count
+        if k in _LEG_CURVES3:
+            return cached_view(self, k, lambda: view(self._owner, ffi.cast('float *', getattr(self._c, k)), (n, 3)))
+        if k in _LEG_CURVES1:
+            return cached_view(self, k, lambda: view(self._owner, getattr(self._c, k), (n,)))
+        raise AttributeError(k)
 
 
 class MotionAnalysis:
     """The analysis of one cycle: cycle_duration (s), cycle_speed (m/s), cycle_velocity,
     cycle_distance, cycle_direction, root_velocity, sample_count, legs (LegAnalysis)."""
 
-    def __init__(self, p):
-        self._p = ffi.gc(p, C.sk_motion_analysis_destroy)
+    def __init__(self, p, allocator=None):
+        self._p = owned(p, C.sk_motion_analysis_destroy, allocator)
         self.clip_name = pystr(p.clip_name)
         self.backward = bool(p.backward)
         self.sample_count = int(p.sample_count)
@@ -114,17 +120,17 @@ class MotionAnalysis:
             C.sk_free(ffi.NULL, text[0], n[0] + 1)
 
     @classmethod
-    def from_json(cls, text):
+    def from_json(cls, text, allocator=None):
         b = text.encode() if isinstance(text, str) else bytes(text)
         out = ffi.new('sk_motion_analysis **')
-        call(C.sk_motion_analysis_from_json, b, len(b), ffi.NULL, out)
-        return cls(out[0])
+        call(C.sk_motion_analysis_from_json, b, len(b), c_of(allocator), out)
+        return cls(out[0], allocator)
 
     def save(self, path):
         call(C.sk_motion_analysis_save, self._p, cstr(os.fspath(path)), ffi.NULL, ffi.NULL)
 
 
-def analyze(skeleton, clip, legs=None, **options):
+def analyze(skeleton, clip, legs=None, allocator=None, **options):
     """Analyses a walk or run cycle. legs: None (found from joint names) or a list of Leg. Options
     by name: sample_count, backward, contact_height, cycle_start, cycle_end, stride_planted, ..."""
     if legs is None:
@@ -137,8 +143,8 @@ def analyze(skeleton, clip, legs=None, **options):
             raise TypeError('unknown analysis option %r' % k)
         setattr(o, k, v)
     out = ffi.new('sk_motion_analysis **')
-    call(C.sk_motion_analyze, skeleton._p, clip._p, _legs_c(legs), len(legs), o, ffi.NULL, out)
-    return MotionAnalysis(out[0])
+    call(C.sk_motion_analyze, skeleton._p, clip._p, _legs_c(legs), len(legs), o, c_of(allocator), out)
+    return MotionAnalysis(out[0], allocator)
 
 
 def find_cycle(skeleton, clip, legs=None, min_duration=0.0):

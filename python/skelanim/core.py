@@ -10,7 +10,8 @@ import os
 
 import numpy as np
 
-from ._lib import C, call, cstr, ffi, mat4_cm, mat4_rows, ptr, pystr, view
+from ._lib import C, call, cstr, ffi, mat4_cm, mat4_rows, ptr, pystr, view, view_property, cached_view
+from .memory import c_of, owned
 
 LOOP_MODES = {'repeat': 0, 'clamp': 1, 'ping_pong': 2}
 PATHS = ('translation', 'rotation', 'scale', 'weights')
@@ -35,16 +36,19 @@ class Skeleton:
         n = p.joint_count
         self.joint_count = int(n)
         self.weight_total = int(p.weight_total)
-        self.parents = view(self, p.parents, (n,), np.int32)
-        self.rest = view(self, p.rest, (n, 10), np.float32)
-        self.rest_weights = view(self, p.rest_weights, (self.weight_total,), np.float32)
-        self.weight_offset = view(self, p.weight_offset, (n,), np.uint32)
-        self.weight_count = view(self, p.weight_count, (n,), np.uint32)
         self.names = [pystr(p.names[i]) for i in range(n)]
 
+    # Views of the skeleton's memory (made on access: see _lib.cached_view).
+    parents = view_property(lambda self: view(self, self._p.parents, (self.joint_count,), np.int32))
+    rest = view_property(lambda self: view(self, self._p.rest, (self.joint_count, 10), np.float32))
+    rest_weights = view_property(lambda self: view(self, self._p.rest_weights, (self.weight_total,), np.float32))
+    weight_offset = view_property(lambda self: view(self, self._p.weight_offset, (self.joint_count,), np.uint32))
+    weight_count = view_property(lambda self: view(self, self._p.weight_count, (self.joint_count,), np.uint32))
+
     @classmethod
-    def create(cls, parents, names=None, rest=None):
-        """A skeleton from arrays: parents (parent before child, -1 = root), names, rest (n, 10)."""
+    def create(cls, parents, names=None, rest=None, allocator=None):
+        """A skeleton from arrays: parents (parent before child, -1 = root), names, rest (n, 10);
+        allocator: None (the C library) or a skelanim.memory.Allocator."""
         par = np.ascontiguousarray(parents, dtype=np.int32)
         n = len(par)
         d = ffi.new('sk_skeleton_desc *')
@@ -57,12 +61,14 @@ class Skeleton:
             keep += [cn, arr]
             d.names = arr
         if rest is not None:
-            r = np.ascontiguousarray(rest, dtype=np.float32).reshape(n, 10)
+            r = np.ascontiguousarray(rest, dtype=np.float32)
+            if r.shape != (n, 10):
+                raise ValueError('Skeleton.create: rest must be (%d, 10), got %s' % (n, r.shape))
             keep.append(r)
             d.rest = ptr(r, 'sk_transform *')
         out = ffi.new('sk_skeleton **')
-        call(C.sk_skeleton_create, d, ffi.NULL, out)
-        return cls(ffi.gc(out[0], C.sk_skeleton_destroy), None)
+        call(C.sk_skeleton_create, d, c_of(allocator), out)
+        return cls(owned(out[0], C.sk_skeleton_destroy, allocator), None)
 
     def find(self, name):
         """Index of the first joint with this name, or -1."""
@@ -160,9 +166,9 @@ class TrackInfo:
 class Clip:
     """An animation clip (read-only once built; shared by any number of poses)."""
 
-    def __init__(self, p, owner=None):
+    def __init__(self, p, owner=None, allocator=None):
         self._owner = owner  # the asset that owns it, or None: this object destroys it
-        self._p = p if owner is not None else ffi.gc(p, C.sk_clip_destroy)
+        self._p = p if owner is not None else owned(p, C.sk_clip_destroy, allocator)
 
     name = property(lambda self: pystr(C.sk_clip_name(self._p)))
     duration = property(lambda self: float(C.sk_clip_duration(self._p)))
@@ -275,10 +281,11 @@ class Skin:
         self._c = c
         self._owner = owner
         self.name = pystr(c.name)
-        self.joints = view(owner, c.joints, (c.joint_count,), np.uint32)
-        self._ib = view(owner, ffi.cast('float *', c.inverse_bind), (c.joint_count, 16), np.float32)
-        self.inverse_bind = mat4_rows(self._ib)
         self.skeleton_root = int(c.skeleton_root)
+
+    joints = view_property(lambda self: view(self._owner, self._c.joints, (self._c.joint_count,), np.uint32))
+    inverse_bind = view_property(lambda self: mat4_rows(view(
+        self._owner, ffi.cast('float *', self._c.inverse_bind), (self._c.joint_count, 16), np.float32)))
 
     def palette(self, model):
         return skin_palette(self, model)
@@ -294,16 +301,27 @@ class Primitive:
         v, k = c.vertex_count, c.influence_count
         self.vertex_count = int(v)
         self.influence_count = int(k)
-        self.positions = view(owner, c.positions, (v, 3))
-        self.normals = None if c.normals == ffi.NULL else view(owner, c.normals, (v, 3))
-        self.texcoords = None if c.texcoords == ffi.NULL else view(owner, c.texcoords, (v, 2))
-        self.joints = view(owner, c.joints, (v, k), np.uint16)
-        self.weights = view(owner, c.weights, (v, k))
-        self.indices = None if c.indices == ffi.NULL else view(owner, c.indices, (c.index_count,), np.uint32)
-        self.target_positions = [view(owner, c.targets[i].positions, (v, 3)) if c.targets[i].positions != ffi.NULL
-                                 else np.zeros((v, 3), np.float32) for i in range(c.target_count)]
         self.material = int(c.material)
         self.missing_data = None if c.missing_data == ffi.NULL else pystr(c.missing_data)
+
+    def _view(self, p, cols, dtype=np.float32):
+        return None if p == ffi.NULL else view(self._owner, p, (self.vertex_count, cols), dtype)
+
+    positions = view_property(lambda self: self._view(self._c.positions, 3))
+    normals = view_property(lambda self: self._view(self._c.normals, 3))
+    texcoords = view_property(lambda self: self._view(self._c.texcoords, 2))
+    joints = view_property(lambda self: self._view(self._c.joints, self.influence_count, np.uint16))
+    weights = view_property(lambda self: self._view(self._c.weights, self.influence_count))
+    indices = view_property(lambda self: None if self._c.indices == ffi.NULL else view(
+        self._owner, self._c.indices, (self._c.index_count,), np.uint32))
+
+    @property
+    def target_positions(self):
+        """Per morph target, its position offsets (v, 3): views (zeros where a target has none)."""
+        def one(i):
+            t = self._c.targets[i].positions
+            return np.zeros((self.vertex_count, 3), np.float32) if t == ffi.NULL else self._view(t, 3)
+        return [cached_view(self, 'target%d' % i, lambda i=i: one(i)) for i in range(self._c.target_count)]
 
 
 class Mesh:
@@ -317,20 +335,20 @@ class Asset:
     """What a reader produces: skeleton, clips, skins, meshes; node_to_joint / joint_to_node (glTF
     node indices), joint_mesh / joint_skin. Memory is the asset's; views keep it alive."""
 
-    def __init__(self, p, metres_per_unit=None, path=None):
-        self._p = ffi.gc(p, C.sk_asset_destroy)
+    def __init__(self, p, metres_per_unit=None, path=None, allocator=None):
+        self._p = owned(p, C.sk_asset_destroy, allocator)
         self.path = path
         self.metres_per_unit = metres_per_unit
         self.skeleton = Skeleton(p.skeleton, self)
-        n = p.node_count
-        self.node_to_joint = view(self, p.node_to_joint, (n,), np.uint32)
-        self.joint_to_node = view(self, p.joint_to_node, (n,), np.uint32)
-        self.joint_mesh = view(self, p.joint_mesh, (n,), np.int32)
-        self.joint_skin = view(self, p.joint_skin, (n,), np.int32)
         self.clips = [Clip(p.clips[i], self) for i in range(p.clip_count)]
         self.skins = [Skin(p.skins[i], self) for i in range(p.skin_count)]
         self.meshes = [Mesh(p.meshes[i], self) for i in range(p.mesh_count)]
         self.generator = pystr(p.generator)
+
+    node_to_joint = view_property(lambda self: view(self, self._p.node_to_joint, (self._p.node_count,), np.uint32))
+    joint_to_node = view_property(lambda self: view(self, self._p.joint_to_node, (self._p.node_count,), np.uint32))
+    joint_mesh = view_property(lambda self: view(self, self._p.joint_mesh, (self._p.node_count,), np.int32))
+    joint_skin = view_property(lambda self: view(self, self._p.joint_skin, (self._p.node_count,), np.int32))
 
     def clip(self, name):
         """The clip with this name (KeyError when there is none)."""
@@ -356,25 +374,30 @@ class Asset:
 
 # ---- loaders --------------------------------------------------------------------------------------
 
-def load_gltf(path):
+def load_gltf(path, allocator=None):
+    o = ffi.new('sk_gltf_options *')
+    if allocator is not None:
+        o.allocator = allocator.c[0]
     out = ffi.new('sk_asset **')
-    call(C.sk_gltf_load_file, cstr(os.fspath(path)), ffi.NULL, out)
-    return Asset(out[0], path=os.fspath(path))
+    call(C.sk_gltf_load_file, cstr(os.fspath(path)), o, out)
+    return Asset(out[0], path=os.fspath(path), allocator=allocator)
 
 
-def load_bvh(path, scale=0.0):
+def load_bvh(path, scale=0.0, allocator=None):
     """A BVH file; scale converts its units (e.g. 0.056444 for CMU captures in metres; 0 = 1)."""
     o = ffi.new('sk_bvh_options *')
     o.scale = scale
+    if allocator is not None:
+        o.allocator = allocator.c[0]
     out = ffi.new('sk_asset **')
     call(C.sk_bvh_load_file, cstr(os.fspath(path)), o, out)
-    return Asset(out[0], path=os.fspath(path))
+    return Asset(out[0], path=os.fspath(path), allocator=allocator)
 
 
-def load_skc(path):
+def load_skc(path, allocator=None):
     out, mpu = ffi.new('sk_asset **'), ffi.new('double *')
-    call(C.sk_skc_load_file, cstr(os.fspath(path)), ffi.NULL, ffi.NULL, out, mpu)
-    return Asset(out[0], metres_per_unit=float(mpu[0]), path=os.fspath(path))
+    call(C.sk_skc_load_file, cstr(os.fspath(path)), ffi.NULL, c_of(allocator), out, mpu)
+    return Asset(out[0], metres_per_unit=float(mpu[0]), path=os.fspath(path), allocator=allocator)
 
 
 def import_file(path):
@@ -396,21 +419,22 @@ def load(path, **kw):
     return import_file(path)
 
 
-def mannequin(height=0.0, segments=0):
-    """The built-in character (skeleton, skinned mesh; clips idle, walk, run, crouch and more)."""
+def mannequin(height=0.0, segments=0, allocator=None):
+    """The built-in character (skeleton, skinned mesh; clips idle, walk, run, crouch and more).
+    allocator (here and in the loaders): None (the C library) or a skelanim.memory.Allocator."""
     d = ffi.new('sk_mannequin_desc *')
     d.height = height
     d.segments = segments
     out = ffi.new('sk_asset **')
-    call(C.sk_mannequin_create, d, ffi.NULL, out)
-    return Asset(out[0], metres_per_unit=1.0, path='mannequin')
+    call(C.sk_mannequin_create, d, c_of(allocator), out)
+    return Asset(out[0], metres_per_unit=1.0, path='mannequin', allocator=allocator)
 
 
-def sprite():
+def sprite(allocator=None):
     """The 2D cut-out character: the planar rig with a skinned flat mesh facing +X (no clips)."""
     out = ffi.new('sk_asset **')
-    call(C.sk_sprite_create, ffi.NULL, out)
-    return Asset(out[0], metres_per_unit=1.0, path='sprite')
+    call(C.sk_sprite_create, c_of(allocator), out)
+    return Asset(out[0], metres_per_unit=1.0, path='sprite', allocator=allocator)
 
 
 def save_skc(path, skeleton, clips, metres_per_unit=1.0):

@@ -8,7 +8,8 @@ package wrap the ones below them; NOT_WRAPPED lists the rest by pattern with the
 NOT_WRAPPED = [
     (r'sk_(vec3|quat|mat4|transform)_\w+', 'math helpers: numpy does the same on the returned arrays'),
     (r'sk_(alloc|realloc|error_set|asset_(alloc|strdup|allocator|create_empty))',
-     'allocator and error plumbing for C code building assets; the package uses the default allocator'),
+     'allocator and error plumbing for C code building assets (skelanim.Allocator is an sk_allocator for '
+     'the calls that take one)'),
     (r'sk_pose_(alloc|free|check|rest)', 'skelanim.Pose owns its arrays in numpy memory instead'),
     (r'sk_clip_builder_(add_track_ref\w*|reserve|set_fetch)',
      "importers' builder hooks (keys kept by reference, fetched late); clip_from_tracks copies the keys"),
@@ -17,24 +18,17 @@ NOT_WRAPPED = [
     (r'sk_(soa_pose_\w+|\w+_soa|clip_samples_soa_directly)',
      'the structure-of-arrays crowd path: the same bits as the sk_pose functions that are wrapped'),
     (r'sk_batch_\w+', 'the thread pool calls back per character from its workers; not bound yet'),
-    (r'sk_(player|players|fade|fader|motor|markers|mask|layers|blendspace)_\w+',
-     'playback, fader, motor, layers and masks: not bound yet (blend and state machines are)'),
-    (r'sk_pose_(make|apply)_additive', 'additive poses: not bound yet'),
-    (r'sk_root_(delta|motion)_\w+', 'root motion extraction: not bound yet (GraphInstance.root_motion is)'),
+    (r'sk_(motor|blendspace)_\w+', 'the motor and blend spaces: not bound yet (players, faders, layers are)'),
     (r'sk_graph_(set_param|set_pose_source|source_count|source_weight)',
      'external pose sources of a state machine (C callbacks) and parameters by index: not bound yet'),
-    (r'sk_(humanoid_bone_(from_name|mirror|required)|humanoid_leg_length|humanoid_map_(check|find_alloc|set)|'
-     r'skeleton_mirror_pairs|retarget_(frame_rotation|map|source|target)|retarget_map_json_\w+|clip_mirror)',
-     'humanoid map editing, mirroring and JSON retarget maps: not bound yet'),
-    (r'sk_(ik_(limit_check|limit_clamp|multi_scratch_size|solve_model|solve_multi|stop_string|two_bone)|'
-     r'mannequin_(arm|leg)_limits)', 'joint limits, several effectors, IK on model matrices: not bound yet'),
+    (r'sk_retarget_(source|target)', 'the skeletons given at creation: Retargeter.source / .target hold them'),
+    (r'sk_retarget_map_json_\w+', 'JSON retarget maps: not bound yet'),
     (r'sk_locomotor_(adjust|advance|sample|body_joint|clip_time|set_group_weight)',
      'the locomotor split into its phases: Locomotor.update runs all three'),
     (r'sk_(motion_(sync_offsets|group_(blend|clip_phase|footbase|leg_count|motion)|tracker_\w+|analysis_create|'
      r'analysis_load|analyze_backward)|leg_default_points)',
      "motion groups' internals, the tracker, loaders' entry points: not bound yet (analyze(backward=True) is)"),
-    (r'sk_(path_\w+|procedural_\w+|contacts_\w+|planar_rig_create)',
-     'the path follower, the IK-only procedural walker, contact restoration, the planar rig: not bound yet'),
+    (r'sk_(path_\w+|planar_rig_create)', 'the path follower and the planar rig: not bound yet'),
     (r'sk_(file_\w+|gltf_load_memory|glb_write_(file_ex|memory|memory_ex)|bvh_(load_memory|write_\w+|euler_name)|'
      r'skc_(checksum|load_memory|write_memory))',
      'file callbacks and the in-memory readers and writers: not bound yet (the file ones are)'),

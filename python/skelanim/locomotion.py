@@ -2,6 +2,7 @@
 import numpy as np
 
 from ._lib import C, call, ffi, mat4_rows, view
+from .memory import c_of, owned
 from .core import Pose
 from .world import Terrain
 
@@ -51,7 +52,7 @@ class Locomotor:
     _OPTIONS = ('max_step_up', 'max_step_down', 'soft', 'idle_speed', 'ground_smoothing', 'plain', 'no_hip_adjust',
                 'body_joint')
 
-    def __init__(self, skeleton, analyses, clips, idle=None, terrain=None, **options):
+    def __init__(self, skeleton, analyses, clips, idle=None, terrain=None, allocator=None, **options):
         self.skeleton = skeleton
         self.group = analyses if isinstance(analyses, MotionGroup) else MotionGroup(analyses)
         self.clips, self.idle = list(clips), idle
@@ -70,8 +71,8 @@ class Locomotor:
                 raise TypeError('unknown locomotor option %r' % k)
             setattr(d, k, v)
         out = ffi.new('sk_locomotor **')
-        call(C.sk_locomotor_create, d, ffi.NULL, out)
-        self._p = ffi.gc(out[0], C.sk_locomotor_destroy)
+        call(C.sk_locomotor_create, d, c_of(allocator), out)
+        self._p = owned(out[0], C.sk_locomotor_destroy, allocator)
         self.pose = Pose(skeleton, weights=False)
 
     def reset(self, x=0.0, z=0.0, yaw=0.0):

@@ -1,16 +1,17 @@
 """Retargeting between skeletons (humanoid maps, poses and whole clips)."""
 from ._lib import C, call, cstr, ffi, pystr
 from .core import Clip, Pose
+from .mirror import HumanoidMap
 
 FLAGS = {'match_names': 1, 'no_root_translation': 2, 'ground_rest': 4}
 BONES = [pystr(C.sk_humanoid_bone_name(i)) for i in range(C.SK_HUMANOID_BONE_COUNT)]
 
 
 def humanoid_map(skeleton):
-    """{bone name: joint index} of the bones found (sk_humanoid_map_find), and the scheme's name."""
-    m = ffi.new('sk_humanoid_map *')
-    call(C.sk_humanoid_map_find, skeleton._p, ffi.NULL, m)
-    return {BONES[b]: int(m.joint[b]) for b in range(len(BONES)) if m.joint[b] >= 0}, pystr(m.scheme)
+    """{bone name: joint index} of the bones found (sk_humanoid_map_find), and the scheme's name
+    (HumanoidMap.find gives the map itself: how each bone was found, set, check, leg_length)."""
+    m = HumanoidMap.find(skeleton)
+    return m.joints, m.scheme
 
 
 class Retargeter:
@@ -38,6 +39,20 @@ class Retargeter:
     @property
     def root_scale(self):
         return float(C.sk_retarget_root_scale(self._p))
+
+    def humanoid_map(self, which='source'):
+        """The HumanoidMap in use for the 'source' or the 'target' skeleton (a copy)."""
+        w = {'source': 0, 'target': 1}[which]
+        m = C.sk_retarget_map(self._p, w)
+        if m == ffi.NULL:
+            return None
+        return HumanoidMap(self.source if w == 0 else self.target, ffi.new('sk_humanoid_map *', m[0]))
+
+    @property
+    def frame_rotation(self):
+        """The rotation (x, y, z, w) taking the source's model frame onto the target's."""
+        q = C.sk_retarget_frame_rotation(self._p)
+        return (q.x, q.y, q.z, q.w)
 
     def source_of(self, target_joint):
         """The source joint driving a target joint, or -1."""

@@ -1,0 +1,104 @@
+"""Foot contacts against a detection written here from the rule locomotion/contacts.h states
+(ankle within a band above the lowest height it holds still, slower than a speed, for a minimum
+time; numpy FK at 120 Hz), and contact restoration of a retargeted clip whose feet slide: each
+ankle pinned over its contacts."""
+import math
+
+import numpy as np
+import pytest
+
+import skelanim as sk
+from fk import model as fk_model
+
+
+def _ankles(skeleton, clip, ankle_joints, times):
+    out = np.empty((len(times), len(ankle_joints), 3))
+    for i, t in enumerate(times):
+        m = fk_model(skeleton.parents, clip.sample(skeleton, t, loop='clamp').local.astype(float))
+        out[i] = m[ankle_joints][:, :3, 3]
+    return out
+
+
+def _detect(p, dt, band, still, min_duration):
+    """Runs of samples with the ankle low and still (central differences), at least min_duration."""
+    n = len(p)
+    v = np.empty(n)
+    for s in range(n):
+        a, b = max(s - 1, 0), min(s + 1, n - 1)
+        v[s] = np.linalg.norm((p[b] - p[a])[[0, 2]]) / ((b - a) * dt)
+    lowest = p[v <= still, 1].min()
+    on = (p[:, 1] - lowest <= band) & (v <= still)
+    runs, s = [], 0
+    while s < n:
+        if on[s]:
+            e = s
+            while e + 1 < n and on[e + 1]:
+                e += 1
+            if (e - s) * dt >= min_duration - 1e-9:
+                runs.append((s, e))
+            s = e + 1
+        else:
+            s += 1
+    return runs
+
+
+def test_contacts_follow_the_rule(mannequin):
+    s, legs = mannequin.skeleton, sk.find_legs(mannequin.skeleton)
+    rest = fk_model(s.parents, s.rest.astype(float))
+    checked = 0
+    for name in ('walk', 'run', 'walk_back'):
+        clip = mannequin.clip(name)
+        got = sk.find_contacts(s, clip, legs)
+        n = int(round(clip.duration * 120)) + 1
+        times = np.linspace(0, clip.duration, n)
+        dt = times[1] - times[0]
+        p = _ankles(s, clip, [leg.ankle for leg in legs], times)
+        for li, leg in enumerate(legs):
+            length = (np.linalg.norm(rest[leg.hip][:3, 3] - rest[leg.knee][:3, 3]) +
+                      np.linalg.norm(rest[leg.knee][:3, 3] - rest[leg.ankle][:3, 3]))
+            want = _detect(p[:, li], dt, 0.08 * length, 0.6 * length, 0.05)
+            mine = [c for c in got if c.leg == li]
+            assert len(mine) == len(want) >= 1, (name, li, mine, want)
+            for c, (a, b) in zip(mine, want):
+                assert abs(c.start - times[a]) <= 1.5 * dt, (c, times[a])
+                assert abs(c.end - times[b]) <= 1.5 * dt, (c, times[b])
+                np.testing.assert_allclose(c.position, p[a:b + 1, li].mean(axis=0), atol=5e-3)
+                checked += 1
+    assert checked >= 6
+    with pytest.raises(ValueError):
+        sk.find_contacts(s, mannequin.clip('walk'), legs, sample_rate=math.nan)
+    with pytest.raises(sk.InvalidArgument):
+        sk.find_contacts(s, mannequin.clip('walk'), legs, speed=-1.0)
+
+
+def test_restore_pins_a_sliding_retarget(mannequin):
+    """The walk retargeted onto a 1.5 m mannequin without scaling the root translation: the feet
+    slide over the ground during their contacts. Restored with the source's contacts, each ankle
+    holds one position over each contact (FK here, at the output's keys: 120 per second), within
+    the reported error."""
+    small = sk.mannequin(height=1.5)
+    ss, legs_t = small.skeleton, sk.find_legs(small.skeleton)
+    walk = mannequin.clip('walk')
+    contacts = sk.find_contacts(mannequin.skeleton, walk)
+    moved = sk.Retargeter(mannequin.skeleton, ss, root_scale=1.0).clip(walk)
+    fixed, stats = sk.restore_contacts(ss, moved, contacts, legs_t, sample_rate=120)
+    assert stats['contacts'] == len(contacts) >= 2 and stats['unreachable'] == 0
+    assert stats['max_error'] < 1e-3 and abs(fixed.duration - moved.duration) < 1e-6
+    ankles = [leg.ankle for leg in legs_t]
+    before_spread, after_spread, n = 0.0, 0.0, 0
+    for c in contacts:
+        times = np.arange(math.ceil(c.start * 120 - 1e-6), math.floor(c.end * 120 + 1e-6) + 1) / 120.0
+        for clip, which in ((moved, 'before'), (fixed, 'after')):
+            p = _ankles(ss, clip, ankles, times)[:, c.leg]
+            spread = np.abs(p - p.mean(axis=0)).max()
+            if which == 'before':
+                before_spread = max(before_spread, spread)
+            else:
+                after_spread = max(after_spread, spread)
+                assert spread <= stats['max_error'] + 2e-4, (c, spread)
+        n += 1
+    assert n == len(contacts) and before_spread > 0.02 and after_spread < 1e-3, (before_spread, after_spread)
+    with pytest.raises(sk.InvalidArgument):
+        sk.restore_contacts(ss, moved, [(0, 0.5, 0.2)], legs_t)  # reversed times
+    with pytest.raises(ValueError):
+        sk.restore_contacts(ss, moved, [(0, 0.1, math.inf)], legs_t)

@@ -1,0 +1,124 @@
+"""The IK-only procedural walker over stairs, jumping and pointing: its feet against the terrain's
+own height query, the support foot pinned, contact events on the ground, its matrices against
+forward kinematics of its pose, arm limits checked on the rotations it writes."""
+import math
+
+import numpy as np
+import pytest
+
+import skelanim as sk
+from skelanim.procedural import straight_path
+
+ARMS = [('upperarm_l', 'forearm_l', 'hand_l'), ('upperarm_r', 'forearm_r', 'hand_r')]
+
+
+def test_walks_up_stairs(mannequin):
+    """Six 15 cm steps: no heel or toe below the ground, the support foot does not move while it
+    stands, every foot-down event on the ground, the body ends on the top floor, the matrices are
+    the pose's forward kinematics under the state's root."""
+    s = mannequin.skeleton
+    stairs = sk.Terrain.stairs(rise=0.15, run=0.3, start=(0, 0, 1.0), direction=(0, 0, 1), count=6)
+    w = sk.ProceduralWalker(s, arms=ARMS, terrain=stairs)
+    w.reset(0.0, 0.0, 0.0)
+    assert w.model is None  # before the first update
+    prev, pinned, downs, lowest, frames = None, 0, 0, 0.0, 0
+    for x, z, yaw in straight_path(1.2, 5.0):
+        w.update(1 / 60, x, z, yaw)
+        st = w.state
+        for f in st['feet']:
+            for p in (f['heel'], f['toe']):
+                lowest = min(lowest, p[1] - stairs.height(p[0], p[2]))
+            if f['event'] is not None and f['event']['kind'] == 'down':
+                e = f['event']['position']
+                assert abs(e[1] - stairs.height(e[0], e[2])) < 1e-3
+                downs += 1
+        if prev is not None:
+            for k in range(2):
+                if st['feet'][k]['stance'] and prev['feet'][k]['stance']:
+                    np.testing.assert_allclose(st['feet'][k]['heel'], prev['feet'][k]['heel'], atol=1e-5)
+                    pinned += 1
+        np.testing.assert_allclose(st['position'][[0, 2]], (x, z), atol=1e-4)
+        np.testing.assert_allclose(w.model, sk.local_to_model(s, w.pose, st['root']), atol=1e-5)
+        prev = st
+        frames += 1
+    assert frames == 300 and pinned > 100 and downs >= 6
+    assert lowest > -1e-3, lowest
+    top = stairs.height(0.0, 6.0)
+    assert abs(top - 0.9) < 1e-5 and abs(st['position'][1] - top) < 0.01 and st['mode'] == 'walking'
+
+
+def test_jump(mannequin):
+    s = mannequin.skeleton
+    w = sk.ProceduralWalker(s, arms=ARMS)
+    w.reset()
+    w.update(1 / 60, 0, 0)
+    assert w.jump()
+    modes, highest = [], 0.0
+    for _ in range(150):
+        w.update(1 / 60, 0, 0)
+        st = w.state
+        if not modes or modes[-1] != st['mode']:
+            modes.append(st['mode'])
+        if st['mode'] == 'airborne':
+            assert not w.jump()
+            highest = max(highest, min(f['heel'][1] for f in st['feet']))
+    assert modes == ['crouching', 'airborne', 'landing', 'standing']
+    assert highest > 0.05  # both feet off the ground
+
+
+def _angle(a, b):
+    a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
+    return math.degrees(math.acos(max(-1.0, min(1.0, float(a @ b)))))
+
+
+def test_point_at(mannequin):
+    """A target ahead: the left arm straightens along the line from the shoulder to it. A target
+    behind with the mannequin's arm limits: the shoulder and elbow rotations stay inside them."""
+    s = mannequin.skeleton
+    w = sk.ProceduralWalker(s, arms=ARMS)
+    w.reset()
+    target = np.array([1.0, 1.5, 1.0])
+    w.point_at(0, target)
+    for _ in range(30):
+        w.update(1 / 60, 0, 0)
+    m = w.model
+    sh, hand = m[s.find('upperarm_l')][:3, 3], m[s.find('hand_l')][:3, 3]
+    assert _angle(hand - sh, target - sh) < 1.0
+    w.point_at(0, None)
+    limits = sk.ik.mannequin_arm_limits(s)
+    outside = {}
+    for lim in (None, limits):
+        lw = sk.ProceduralWalker(s, arms=ARMS, limits=lim)
+        lw.reset()
+        lw.point_at(1, (-0.6, 1.2, -1.5))
+        n = 0
+        for _ in range(40):
+            lw.update(1 / 60, 0, 0)
+            for name in ('upperarm_r', 'forearm_r'):
+                j = s.find(name)
+                # the rest rotations are the identity: the limit's rel is the local rotation
+                n += not limits[j].check(lw.pose.r[j], eps=2e-3)
+        outside[lim is None] = n
+    assert outside[True] >= 40 and outside[False] == 0  # outside without the limits, never with them
+    with pytest.raises(ValueError):
+        w.point_at(2, target)
+    with pytest.raises(ValueError):
+        w.point_at(0, target, weight=1.5)
+    with pytest.raises(ValueError):
+        w.point_at(0, (math.nan, 0, 0))
+
+
+def test_bad_input(mannequin):
+    s = mannequin.skeleton
+    w = sk.ProceduralWalker(s)
+    w.reset()
+    with pytest.raises(sk.InvalidArgument):
+        w.update(0.0, 0, 0)
+    with pytest.raises(ValueError):
+        w.update(1 / 60, math.inf, 0)
+    with pytest.raises(ValueError):
+        sk.ProceduralWalker(s, legs=sk.find_legs(s)[:1])
+    with pytest.raises(TypeError):
+        sk.ProceduralWalker(s, stride=2.0)
+    with pytest.raises(ValueError):
+        sk.ProceduralWalker(s, step_length=math.nan)
