@@ -152,7 +152,7 @@ test-nosimd: build-nosimd
 docs: setup-docs
 	rm -rf build/docs/html build/docs/xml
 	mkdir -p build/docs
-	( cat docs/Doxyfile; echo "PROJECT_NUMBER = $$(sed -n 's/^#define SK_VERSION_STRING "\(.*\)"/\1/p' include/skelanim/core/base.h)" ) | doxygen -
+	( cat docs/Doxyfile; echo "PROJECT_NUMBER = $$(sed -n 's/^#define SK_VERSION_STRING "\(.*\)"/\1/p' include/skelanim/core/base.h)"; echo "WARN_AS_ERROR = FAIL_ON_WARNINGS" ) | doxygen -
 	@echo "docs: build/docs/html/index.html"
 
 bench: build
