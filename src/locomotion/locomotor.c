@@ -51,8 +51,8 @@
  *   - Captures (docs/locomotion.md, "Clips from captures on any character"):
  *     the heel and toe ground heights of (10) are weighted as the motions
  *     are; planted, the footbase stands at the lower of heel and toe, the
- *     sole is laid flat and its heading held at the stance's (faded over
- *     FLAT_RAMP at the planted phase's ends); from TOUCH_FROM to TOUCH_TO of
+ *     sole is laid flat and its heading held at the stance's (faded in the
+ *     flight, over FLAT_RAMP after foot-lift and before foot-land); from TOUCH_FROM to TOUCH_TO of
  *     the flight the footbase closes on its landing footstep across the
  *     ground, so the foot comes down onto it. */
 #include "core/internal.h"
@@ -905,14 +905,17 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     /* Planted (foot-land .. foot-lift), the sole lies on the ground: the
      * clips' pitch of the heel-toe line against the flat foot's (the two
      * points at their ground heights) is taken out about the foot's side
-     * axis, faded in over FLAT_RAMP of the cycle after foot-land and out
-     * before foot-lift. A capture's planted foot still rolls by a few
+     * axis, in full while planted and faded in the flight over FLAT_RAMP
+     * of the cycle (out after foot-lift, in before foot-land): fades inside
+     * the planted phase turned the planted foot. A capture's planted foot still rolls by a few
      * degrees (markers on skin, a retargeted ankle), which moved the sole's
      * points along the ground by a centimetre or two per stance. */
     sk_quat Qflat = sk_quat_identity();
-    if (!in_air && (ct <= lift || ct >= land)) {
-        double dl = wrap01d(ct - land), du = wrap01d(lift - ct);
-        float w = (float)fmin(1.0, fmin(dl, du) / FLAT_RAMP);
+    bool planted = !in_air && (ct <= lift || ct >= land);
+    if (planted || in_air) {
+        /* whole while planted; in flight faded out over FLAT_RAMP after foot-lift and in
+         * over FLAT_RAMP before foot-land, so that a planted foot never turns */
+        float w = planted ? 1.0f : (float)fmax(0.0, 1.0 - fmin(ct - lift, land - ct) / FLAT_RAMP);
         sk_vec3 d = vec3_horizontal(sk_vec3_sub(toe_c, heel_c));
         float hl = skm_vec3_len(d);
         if (w > 0 && hl > 1e-4f) {
