@@ -38,6 +38,9 @@ static int32_t find_clip(const sk_asset *a, const char *name) { /* a clip's name
 
 int main(int argc, char **argv) {
     if (argc < 2) return fprintf(stderr, "usage: %s FILE.glb|@mannequin [CLIP_A [CLIP_B [BLEND]]]\n", argv[0]), 1;
+    char *end = "";
+    double blend = argc > 4 ? strtod(argv[4], &end) : 0.5;
+    if (*end || !(blend >= 0.0 && blend <= 1.0)) return fprintf(stderr, "BLEND must be a number in [0, 1]\n"), 1;
     sk_error err = {0};
     sk_asset *asset = NULL;
     /* ozz: IArchive >> skeleton >> animation, from files gltf2ozz wrote.
@@ -47,9 +50,6 @@ int main(int argc, char **argv) {
     if (r != SK_OK) return fprintf(stderr, "%s\n", err.message), 1; /* the message names the file */
     const sk_skeleton *skeleton = asset->skeleton;
     uint32_t n = argc > 3 ? 2 : 1;
-    char *end = "";
-    double blend = argc > 4 ? strtod(argv[4], &end) : 0.5;
-    if (*end || !(blend >= 0.0 && blend <= 1.0)) return fprintf(stderr, "BLEND must be a number in [0, 1]\n"), 1;
 
     sampler s[2] = {{0}};
     sk_pose blended = {0};
