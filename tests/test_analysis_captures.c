@@ -5,7 +5,11 @@
  * analysis (which follows heel and toe points in character space): the foot
  * is flat at a moment when both its ankle joint and its ball joint (the toe
  * joint, the pivot the foot rolls over) are
- *   - within FLAT_HEIGHT of their lowest height over the cycle, and
+ *   - within FLAT_HEIGHT (2 cm) of their lowest height over the cycle (a
+ *     planted capture joint creeps up by 1-2 cm over a stance: at 1 cm this
+ *     reference ended 07_01's right stance at 17% of the cycle, while its
+ *     foot stood for 27% by the 2 cm it rises before the heel comes off),
+ *     and
  *   - moving horizontally slower than FLAT_SPEED (0.25 m/s) or 10% of the
  *     clip's speed when that is more (a run's: 0.35 m/s; the root joint's
  *     horizontal travel over the cycle), in world space (the clip's own root
@@ -27,7 +31,7 @@
 #include <string.h>
 
 #define RATE 240.0
-#define FLAT_HEIGHT 0.01f /* m */
+#define FLAT_HEIGHT 0.02f /* m */
 #define FLAT_SPEED 0.25f  /* m/s, or FLAT_SPEED_SHARE of the clip's speed when more (runs) */
 #define FLAT_SPEED_SHARE 0.1f
 #define GAP_S 0.02

@@ -44,6 +44,19 @@ static int32_t run(const unsigned char *flag, uint32_t n, uint32_t w0, int dir, 
     return dir * last;
 }
 
+/* Still: a point within STILL_BAND of the leg above its lowest height,
+ * rising or sinking slower than STILL_VERT of its fastest vertical speed
+ * over the cycle and moving horizontally at the planted velocity
+ * (docs/locomotion.md, "Keytimes on captures"). */
+#define STILL_BAND 0.03f
+#define STILL_VERT 0.2f
+
+/* Vertical velocity of p at extended index i (central difference +-K),
+ * with the vertical root motion removed per sample (rise) added back. */
+static float vert_speed(const sk_vec3 *p, size_t i, uint32_t K, double inv2, float rise) {
+    return (float)((p[i + K].y - p[i - K].y + 2.0 * K * rise) * inv2);
+}
+
 /* Horizontal velocity of p at extended index i (central difference +-K),
  * minus (ux, uz): its speed relative to the planted velocity. */
 static float rel_speed(const sk_vec3 *p, size_t i, uint32_t K, double inv2, float ux, float uz) {
@@ -60,11 +73,11 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
     /* Window sample w (0 .. N-1) is cycle sample st - half + w: extended
      * index x = st - half + w + X (X >= half + K keeps x +- K inside). */
     const size_t x0 = (size_t)st + e->X - half;
-    size_t scratch = (size_t)N * (3 * sizeof(float) + 3);
+    size_t scratch = (size_t)N * (3 * sizeof(float) + 5);
     char *mem = sk_alloc(alloc, scratch);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", L->name);
     float *vx = (float *)mem, *vz = vx + N, *low = vz + N;
-    unsigned char *fb = (unsigned char *)(low + N), *fh = fb + N, *ft = fh + N;
+    unsigned char *fb = (unsigned char *)(low + N), *fh = fb + N, *ft = fh + N, *sh = ft + N, *sb = sh + N;
 
     /* Heights above each point's lowest in the window (this footstep), in
      * the clip's own space (the vertical root motion added back). */
@@ -103,6 +116,17 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
     /* The foot is low where its lower point is within 30% of that point's
      * greatest height (a swing never stalls below that). */
     float low_h = fmaxf(0.3f * low_max, contact);
+    /* Still (the planted phase): down within a wider band, as a planted
+     * capture joint creeps up by a centimetre over a stance (a retargeted
+     * one more), but not rising or sinking: a heel coming off, a ball
+     * coming down onto the floor are fast, a creep and a tremble slow. */
+    float band = fmaxf(contact, STILL_BAND * L->leg_length), vt_ankle = 0, vt_ball = 0;
+    for (uint32_t w = 0; w < N; w++) {
+        vt_ankle = fmaxf(vt_ankle, fabsf(vert_speed(e->ankle, x0 + w, K, inv2, e->rise)));
+        vt_ball = fmaxf(vt_ball, fabsf(vert_speed(e->ball, x0 + w, K, inv2, e->rise)));
+    }
+    vt_ankle *= STILL_VERT;
+    vt_ball *= STILL_VERT;
     for (uint32_t w = 0; w < N; w++) {
         size_t x = x0 + w;
         sk_vec3 fa = footbase_of(L, e->heel[x - K], e->toe[x - K], alpha_bal);
@@ -111,9 +135,13 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
         fb[w] = low[w] <= low_h && sqrtf(dfx * dfx + dfz * dfz) <= tol;
         fh[w] = Y(e->ankle, w) - amin <= contact && rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
         ft[w] = Y(e->ball, w) - bmin <= contact && rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
+        sh[w] = Y(e->ankle, w) - amin <= band && fabsf(vert_speed(e->ankle, x, K, inv2, e->rise)) <= vt_ankle &&
+                rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
+        sb[w] = Y(e->ball, w) - bmin <= band && fabsf(vert_speed(e->ball, x, K, inv2, e->rise)) <= vt_ball &&
+                rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
     }
     /* The anchor: the sample nearest the stance sample (the foot's lowest,
-     * most central moment) at which ankle and ball are down and the
+     * most central moment) at which ankle and ball are still and the
      * footbase planted; failing that (a clip that is no cycle, whose floor
      * climbs between footsteps of one foot in the window), the nearest with
      * the footbase planted, the heel and toe then bounding the planted
@@ -124,18 +152,34 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
     for (int need = 3; need >= 1 && !found; need -= 2)
         for (uint32_t d = 0; d <= N / 4 && !found; d++) {
             uint32_t f = half + d, b = half - d;
-            if (fb[f] && (need == 1 || (fh[f] && ft[f]))) anchor = f, found = need;
-            else if (fb[b] && (need == 1 || (fh[b] && ft[b]))) anchor = b, found = need;
+            if (fb[f] && (need == 1 || (sh[f] && sb[f]))) anchor = f, found = need;
+            else if (fb[b] && (need == 1 || (sh[b] && sb[b]))) anchor = b, found = need;
         }
     if (found) {
         int32_t shift = (int32_t)anchor - (int32_t)half;
         int32_t pe = run(fb, N, anchor, +1, gap), pb = run(fb, N, anchor, -1, gap);
+        int32_t ho = fh[anchor] ? run(fh, N, anchor, +1, gap) : pe, hs = fh[anchor] ? run(fh, N, anchor, -1, gap) : pb;
+        int32_t to = ft[anchor] ? run(ft, N, anchor, +1, gap) : pe, ts = ft[anchor] ? run(ft, N, anchor, -1, gap) : pb;
+        if (found == 3) {
+            /* Ankle and ball still bound the planted phase (the footbase
+             * between a bare skeleton's guessed heel and toe points wanders
+             * as the balance moves while both joints stand), and a point
+             * still is down: its off no earlier, its strike no later. */
+            int32_t he = run(sh, N, anchor, +1, gap), te = run(sb, N, anchor, +1, gap);
+            int32_t hb = run(sh, N, anchor, -1, gap), tb = run(sb, N, anchor, -1, gap);
+            pe = he < te ? he : te;
+            pb = hb > tb ? hb : tb;
+            if (ho < pe) ho = pe;
+            if (to < pe) to = pe;
+            if (hs > pb) hs = pb;
+            if (ts > pb) ts = pb;
+        }
         out->planted_end = shift + pe;
         out->planted_begin = shift + pb;
-        out->heel_off = shift + (fh[anchor] ? run(fh, N, anchor, +1, gap) : pe);
-        out->heel_strike = shift + (fh[anchor] ? run(fh, N, anchor, -1, gap) : pb);
-        out->toe_off = shift + (ft[anchor] ? run(ft, N, anchor, +1, gap) : pe);
-        out->toe_strike = shift + (ft[anchor] ? run(ft, N, anchor, -1, gap) : pb);
+        out->heel_off = shift + ho;
+        out->heel_strike = shift + hs;
+        out->toe_off = shift + to;
+        out->toe_strike = shift + ts;
     }
 #undef Y
     sk_free(alloc, mem, scratch);

@@ -104,6 +104,12 @@ typedef struct leg_rt {
     int edge_pref;                       /* last step-edge move: +1 forward, -1 back, 0 none */
     bool ends_valid;                     /* fb_lift/fb_land hold the blend's trajectory ends */
     sk_vec3 fb_lift, fb_land;
+    /* The foot's direction (the blend's foot_direction) held from the
+     * second half of the flight to foot-lift: the blend's moves with the
+     * weights (speeding up, slowing down), and with it the planted foot's
+     * footbase (11) and heading. */
+    sk_vec3 pdir;
+    bool pdir_valid;
 } leg_rt;
 
 struct sk_locomotor {
@@ -489,6 +495,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         g->guard = 0;
         g->lift_prev = -1;
         g->seen = false;
+        g->pdir_valid = false;
         sk_vec3 base = sk_vec3_add(L->st.position, vec3_turn_y(vec3_horizontal(L->blend.legs[l].stance_position), L->st.yaw));
         place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, NULL, &g->from);
         g->to_base = base;
@@ -882,6 +889,11 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     }
     A->flight[l] = flight;
     A->clear[l] = INFINITY;
+    if (!g->pdir_valid || (in_air && flight >= 0.5f)) {
+        g->pdir = lb->foot_direction;
+        g->pdir_valid = true;
+    }
+    const sk_vec3 fdir = g->pdir;
     /* (65)-(66): the clip's foot, moved so its footbase is at F and
      * turned from the character's frame into the footstep's. */
     sk_vec3 heel_w = point_of(L, g->ankle, g->heel_pt), toe_w = point_of(L, g->tip_joint, g->toe_pt);
@@ -930,7 +942,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
              * direction, foot_direction): a capture's pelvis turns a few
              * degrees either way over a stance, and the foot, carried in
              * the character's frame, twisted on the ground with it. */
-            sk_vec3 want = vec3_horizontal(lb->foot_direction);
+            sk_vec3 want = vec3_horizontal(fdir);
             d = vec3_horizontal(sk_vec3_sub(toe_c, heel_c));
             if (skm_vec3_len(want) > 1e-4f && skm_vec3_len(d) > 1e-4f) {
                 float yaw = atan2f(d.x * want.z - d.z * want.x, d.x * want.x + d.z * want.z);
@@ -946,7 +958,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     float fl = lb->foot_length > 1e-4f ? lb->foot_length : 1e-4f;
     float bal = atanf((hh - th) / fl * BALANCE_ALPHA) / SKM_PI + 0.5f;                           /* (10) */
     sk_vec3 fb_c = sk_vec3_add(sk_vec3_scale(heel_c, 1 - bal),
-                               sk_vec3_scale(sk_vec3_sub(toe_c, lb->foot_direction), bal));      /* (11) */
+                               sk_vec3_scale(sk_vec3_sub(toe_c, fdir), bal));                   /* (11) */
     /* Planted, the foot's lower point is on the ground: the balance's mix
      * of heel and toe heights is, for a flat foot, either of them; for a
      * foot the clips hold tilted (a blend whose motions' grounds disagree:
