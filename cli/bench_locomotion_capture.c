@@ -14,6 +14,7 @@
 #include "bench_locomotion.h"
 #include "bench_locomotion_capture.h"
 #include "cli.h"
+#include "loco_maneuver.h"
 #include "loco_run.h"
 
 #include <math.h>
@@ -93,6 +94,50 @@ static bool blc_row(loco_char *c, const char *character, const char *capture, bo
     return true;
 }
 
+/* The hard cases (loco_maneuver.h) with the captures: turning in place, a
+ * 180 degree turn within a second, sidestepping and stopping mid-stride at
+ * 0.5, 1.0 and 1.8 m/s (quick: 1.0; turning in place once), on flat ground. Limits:
+ * slide, contact, penetration and, moving, skate; no stance share (these are
+ * not cruise walks). */
+static bool blc_hard_rows(loco_char *c, const char *character, const char *capture, bool quick) {
+    static const double all_speeds[] = {0.5, 1.0, 1.8}, quick_speeds[] = {1.0};
+    const double *speeds = quick ? quick_speeds : all_speeds;
+    size_t nspeeds = quick ? 1 : CLI_COUNT(all_speeds);
+    bool ok = true;
+    for (uint32_t k = 0; k < LOCO_MANEUVERS; k++) {
+        bool in_place = !strcmp(loco_maneuver_name(k), "turn-in-place");
+        for (size_t i = 0; i < (in_place ? 1 : nspeeds); i++) {
+            double v = in_place ? 0.0 : speeds[i], twist = 0;
+            loco_metrics m;
+            if (!loco_run_maneuver(c, k, v, 60, 0, &m, &twist, NULL, NULL)) {
+                ok = false;
+                continue;
+            }
+            double skate = m.skate_low ? (double)m.skate_fast / m.skate_low : 0.0;
+            char fails[96] = "";
+            size_t n = 0;
+#define BLC_FAIL(name) n += (size_t)snprintf(fails + n, sizeof fails - n, "%s\"%s\"", n ? "," : "", name)
+            if (m.slide_max >= 0.005) BLC_FAIL("slide");
+            if (m.contact_max >= 0.01) BLC_FAIL("contact");
+            if (m.penetration_max >= 0.01) BLC_FAIL("penetration");
+            if (skate > 0.15) BLC_FAIL("skate");
+#undef BLC_FAIL
+            printf("{\"bench\":\"locomotion_capture\",\"hard\":\"%s\",\"character\":\"%s\",\"capture\":\"%s\","
+                   "\"gait\":\"walk\",\"terrain\":\"flat\",\"speed\":%.2f,\"frames\":%u,\"stance_fraction_all\":[",
+                   loco_maneuver_name(k), character, capture, v, m.frames);
+            for (uint32_t l = 0; l < c->leg_count; l++)
+                printf("%s%.3f", l ? "," : "", m.frames ? (double)m.stance_frames[l] / m.frames : 0.0);
+            printf("],\"stance_runs\":%u,\"slide_max_cm\":%.3f,\"slide_mean_cm\":%.3f,\"contact_max_cm\":%.3f,"
+                   "\"penetration_max_cm\":%.3f,\"skate\":%.3f,\"skate_frames\":%u,\"ik_unreached\":%u,"
+                   "\"foot_twist_max_deg\":%.1f,\"fails\":[%s]}\n",
+                   m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
+                   100 * m.penetration_max, skate, m.skate_low, m.unreached, twist, fails);
+            fflush(stdout);
+        }
+    }
+    return ok;
+}
+
 /* A character with the clips of walk and the run from data. */
 static bool blc_char(const char *data, int k, const char *walk, const sk_terrain *terrain, loco_char *c,
                      double *load_ms) {
@@ -154,6 +199,9 @@ int blc_table(blc_which which, const char *data) {
                     if (!blc_row(&c, names[k], capture, false, cs, walk_speeds[which == BLC_ALL ? sp : 1], false)) failures++;
                 for (size_t sp = 0; runs && sp < nsp; sp++)
                     if (!blc_row(&c, names[k], "09_11_fbx2bvh", true, cs, run_speeds[sp], false)) failures++;
+                /* the hard cases once per character, with 02_01 and the run, on flat ground */
+                if (w == 0 && !strcmp(cs->terrain, "flat") && !blc_hard_rows(&c, names[k], capture, which != BLC_ALL))
+                    failures++;
                 loco_char_destroy(&c);
                 cli_terrain_destroy(terrain);
             }

@@ -12,8 +12,10 @@ typedef enum blc_which { BLC_NONE = 0, BLC_CI = 1, BLC_ALL = 2 } blc_which;
 
 /* The capture rows, one JSON line each ("bench": "locomotion_capture"):
  * BLC_ALL every walk on every terrain and the run on the running terrains at
- * two speeds; BLC_CI a subset (02_01 on flat, stairs and the course, the run
- * on flat). data: the shared data folder (DIR/mocap/bvh,
+ * two speeds, and the hard cases (turning in place, a 180 degree turn,
+ * sidestepping, stopping mid-stride; "hard": the name) with 02_01 on flat
+ * ground at 0.5, 1.0 and 1.8 m/s; BLC_CI a subset (02_01 on flat, stairs and
+ * the course, the run on flat, the hard cases at 1.0 m/s). data: the shared data folder (DIR/mocap/bvh,
  * DIR/assets/gltf/CesiumMan). Without it one line says so
  * ("missing": the path; the status stays 0: a test decides whether that
  * is a failure). Returns 0, or 1 when a row

@@ -98,6 +98,7 @@ bool loco_run_maneuver(loco_char *c, uint32_t which, double v, double fps, doubl
     double stop_at = -1;
     loco_metrics_init(m, c->leg_count);
     const double dt = 1.0 / fps;
+    m->dt = dt; /* the skate is measured too */
     double t = 0, total = seconds > 0 ? seconds : hard_seconds(kind), twist = 0;
     uint32_t steps = (uint32_t)ceil(total / dt);
     for (uint32_t n = 0; n < steps; n++) {
