@@ -981,11 +981,11 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
         g->guard = fmaxf(need, g->guard - (float)L->frame_dt);
         F.y += g->guard;
         /* Swing clearance: away from lift-off and landing (the first and
-         * last 15% of the flight, faded) the foot's lower point clears the
+         * last 10% of the flight, faded) the foot's lower point clears the
          * ground by CLEAR_MARGIN. A capture's swing skims the floor by 1-2
          * cm (people's toe clearance) while the foot moves at walking speed
          * and more: on the ground, that reads as a foot sliding. */
-        float w = fminf(1.0f, fminf(flight, 1.0f - flight) / 0.15f);
+        float w = fminf(1.0f, fminf(flight, 1.0f - flight) / 0.10f);
         if (isfinite(gap) && w > 0) {
             float up = CLEAR_MARGIN * w - (gap + g->guard);
             if (up > 0) F.y += up;
