@@ -42,6 +42,11 @@ static const bl_case bl_cases_proc_extra[] = {
     {"ramp:30", "0,8 0,1", false},
     {"ramp:45", "0,0 0,6", false},
     {"ramp:45", "0,8 0,1", false},
+    /* over convex ground: up a ramp onto its flat top, and from a flat top down a ramp */
+    {"ramp:30,2", "0,0 0,6", false},
+    {"ramp:45,2", "0,0 0,6", false},
+    {"ramp:-30", "0,0 0,6", false},
+    {"ramp:-45", "0,0 0,6", false},
 };
 
 static const bl_case bl_cases[] = {

@@ -12,8 +12,9 @@
 const char cli_terrain_usage[] =
     "  --terrain SPEC: the ground (the character stands on it at frame 0, under its root):\n"
     "            flat[:H]           the plane y = H (default 0)\n"
-    "            ramp[:DEG]         flat to z = 1 m, then rising along +Z at DEG degrees (default 15;\n"
-    "                               negative descends; within (-90, 90))\n"
+    "            ramp[:DEG[,LEN]]   flat to z = 1 m, then rising along +Z at DEG degrees (default 15;\n"
+    "                               negative descends; within (-90, 90)); with LEN, for LEN m (horizontally),\n"
+    "                               then flat at the top (a crest at z = 1 + LEN m)\n"
     "            stairs[:RISE,RUN]  flat to z = 1 m, then stairs along +Z, first riser at z = 1 m\n"
     "                               (default 0.17,0.28 m; a negative RISE goes down)\n"
     "            bumps[:AMP,SEED]   seeded smooth bumps within +-AMP m of y = 0 (default 0.1,1)\n"
@@ -110,7 +111,7 @@ sk_result cli_terrain_parse(const char *spec, cli_terrain **out, sk_error *err) 
         const char *form;
     } kinds[] = {
         {"flat", CLI_TERRAIN_FLAT, 1, {0, 0}, "flat:H (metres)"},
-        {"ramp", CLI_TERRAIN_RAMP, 1, {15, 0}, "ramp:DEG"},
+        {"ramp", CLI_TERRAIN_RAMP, 2, {15, 0}, "ramp:DEG or ramp:DEG,LENGTH (degrees, metres)"},
         {"stairs", CLI_TERRAIN_STAIRS, 2, {0.17, 0.28}, "stairs:RISE,RUN (metres)"},
         {"bumps", CLI_TERRAIN_BUMPS, 2, {0.1, 1}, "bumps:AMP,SEED (metres, an integer seed)"},
         {"ledge", CLI_TERRAIN_LEDGE, 1, {1, 0}, "ledge:HEIGHT (metres)"},
@@ -122,7 +123,7 @@ sk_result cli_terrain_parse(const char *spec, cli_terrain **out, sk_error *err) 
         if (strlen(kinds[k].name) == nlen && !strncmp(spec, kinds[k].name, nlen)) which = k;
     if (which < 0) {
         r = bad(spec, err,
-                "unknown terrain: expected flat, ramp:DEG, stairs:RISE,RUN, bumps:AMP,SEED, ledge:HEIGHT or a "
+                "unknown terrain: expected flat, ramp:DEG[,LEN], stairs:RISE,RUN, bumps:AMP,SEED, ledge:HEIGHT or a "
                 ".glb/.gltf file");
         goto fail;
     }
@@ -131,7 +132,8 @@ sk_result cli_terrain_parse(const char *spec, cli_terrain **out, sk_error *err) 
     if (colon) {
         double v[2];
         int n = numbers(colon + 1, v, kinds[which].count);
-        if (n != kinds[which].count) {
+        bool optional_second = t->kind == CLI_TERRAIN_RAMP && n == 1; /* ramp:DEG: endless */
+        if (n != kinds[which].count && !optional_second) {
             char msg[160];
             snprintf(msg, sizeof msg, "expected %s", kinds[which].form);
             r = bad(spec, err, msg);
@@ -149,12 +151,19 @@ sk_result cli_terrain_parse(const char *spec, cli_terrain **out, sk_error *err) 
         break;
     case CLI_TERRAIN_RAMP: {
         if (!(fabs(p0) < 90.0)) { r = bad(spec, err, "the angle must be within (-90, 90) degrees"); goto fail; }
+        if (!(p1 >= 0.0) || p1 > 1e4) { r = bad(spec, err, "the length must be 0 (endless) to 10 km"); goto fail; }
         sk_terrain_ramp_options o = {.angle = (float)(p0 * 3.14159265358979323846 / 180.0), .start = start,
-                                     .direction = plus_z};
+                                     .direction = plus_z, .length = (float)p1};
         r = sk_terrain_ramp(&t->shape, &o, &t->terrain, &e);
-        snprintf(t->description, sizeof t->description,
-                 "ramp of %g degrees: flat at y = 0 for z < 1 m, %s along +Z from z = 1 m", p0,
-                 p0 < 0 ? "descending" : "rising");
+        if (p1 > 0)
+            snprintf(t->description, sizeof t->description,
+                     "ramp of %g degrees: flat at y = 0 for z < 1 m, %s along +Z from z = 1 m for %g m, then flat "
+                     "at y = %.3g m (the crest at z = %g m)",
+                     p0, p0 < 0 ? "descending" : "rising", p1, p1 * tan(p0 * 3.14159265358979323846 / 180.0), 1 + p1);
+        else
+            snprintf(t->description, sizeof t->description,
+                     "ramp of %g degrees: flat at y = 0 for z < 1 m, %s along +Z from z = 1 m", p0,
+                     p0 < 0 ? "descending" : "rising");
         break;
     }
     case CLI_TERRAIN_STAIRS: {

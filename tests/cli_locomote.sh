@@ -301,10 +301,10 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 scen = [r for r in rows if r["bench"] == "locomotion"]
 cost = [r for r in rows if r["bench"] == "locomotion_cost"]
-assert len(scen) == 34 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
-# the mannequin's 27 rows and the sprite's (the 2D cut-out) 7, one per terrain of the table
-assert sum(r["character"] == "sprite" for r in scen) == 7 and sum(r["character"] == "mannequin" for r in scen) == 27
-assert {r["terrain"] for r in scen} >= {"flat", "ramp:45", "stairs:0.17,0.28", "course", "ledge:1"}
+assert len(scen) == 38 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
+# the mannequin's 31 rows and the sprite's (the 2D cut-out) 7, one per terrain of the table
+assert sum(r["character"] == "sprite" for r in scen) == 7 and sum(r["character"] == "mannequin" for r in scen) == 31
+assert {r["terrain"] for r in scen} >= {"flat", "ramp:45", "stairs:0.17,0.28", "course", "ledge:1", "ramp:45,2", "ramp:-45"}
 for r in scen:
     assert r["mode"] == "procedural" and r["finished"], r
     assert r["slide_max_cm"] < 0.1 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1 and r["ik_unreached"] == 0, r

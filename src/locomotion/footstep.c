@@ -77,6 +77,55 @@ static int cast_foot(ground_probe *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_t
     return (int)bh + (int)bt;
 }
 
+#define CONVEX_SAMPLES 5
+
+/* The convex rule above: the ground at CONVEX_SAMPLES points strictly
+ * between the heel's and the toe's hits (where the step-edge rule may have
+ * moved them), at u = k/(n+1) of the way, against the chord h..t. */
+static void convex_rest(ground_probe *G, float y_ref, sk_terrain_hit *h, sk_terrain_hit *t) {
+    sk_vec3 p0 = h->point, dp = sk_vec3_sub(t->point, h->point);
+    float gy[CONVEX_SAMPLES], gx[CONVEX_SAMPLES], gz[CONVEX_SAMPLES];
+    float excess = 0, at = 0.5f;
+    int n = 0;
+    for (int k = 0; k < CONVEX_SAMPLES; k++) {
+        float uk = (float)(k + 1) / (CONVEX_SAMPLES + 1);
+        sk_vec3 q = sk_vec3_add(p0, sk_vec3_scale(dp, uk));
+        sk_terrain_hit m;
+        if (!ground_probe_cast(G, q.x, q.z, y_ref, &m)) continue;
+        float chord = h->point.y + (t->point.y - h->point.y) * uk;
+        if (m.point.y - chord > excess) excess = m.point.y - chord, at = uk;
+        gx[n] = q.x, gz[n] = q.z, gy[n] = m.point.y;
+        n++;
+    }
+    if (!(excess > EDGE_TOL)) return;
+    /* each candidate plane: how far the ground between stands above it */
+    const sk_terrain_hit *cand[2] = {h, t};
+    float under[2];
+    for (int c = 0; c < 2; c++) {
+        under[c] = 0;
+        for (int k = 0; k < n; k++)
+            under[c] = fmaxf(under[c], gy[k] - plane_y(cand[c]->point, cand[c]->normal, gx[k], gz[k]));
+        const sk_terrain_hit *o = cand[1 - c];
+        under[c] = fmaxf(under[c], o->point.y - plane_y(cand[c]->point, cand[c]->normal, o->point.x, o->point.z));
+    }
+    /* the one the ground leaves less under; else the flatter (a foot
+     * pitched with a steep slope past the crest would be pitched back to
+     * what the ankle allows about an end in the air); else the one under
+     * more of the foot */
+    int c = under[0] < under[1] - EDGE_TOL ? 0 : under[1] < under[0] - EDGE_TOL ? 1
+          : fabsf(h->normal.y - t->normal.y) > 1e-3f ? (h->normal.y > t->normal.y ? 0 : 1)
+          : at >= 0.5f ? 0 : 1;
+    sk_vec3 nrm = cand[c]->normal;
+    sk_vec3 a = cand[c]->point;
+    a.y += under[c];
+    sk_terrain_hit nh = *h, nt = *t;
+    nh.point.y = plane_y(a, nrm, h->point.x, h->point.z);
+    nt.point.y = plane_y(a, nrm, t->point.x, t->point.z);
+    nh.normal = nt.normal = nrm;
+    *h = nh;
+    *t = nt;
+}
+
 /* §5.2.1: a footstep for a foot whose heel (footbase) is at base, facing
  * yaw, on the ground, moved off step edges. */
 void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw, double when, int *prefer,
@@ -150,6 +199,16 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
             h.normal = t.normal = sk_vec3_make(0, 1, 0);
         }
     }
+    /* Convex ground under the foot (a crest, the top of a ramp, the brink
+     * of a descent): the line from the heel's hit to the toe's runs under
+     * the ground between them, and a foot laid along it would stand in the
+     * crest. The foot takes the plane of the heel's hit or of the toe's:
+     * the one the ground between leaves the least under, on a ramp's crest
+     * (both leave nothing) the flatter, and is raised by what is still
+     * under it. Up a ramp onto its top the foot rolls over onto the top,
+     * the heel in the air over the slope; from a top onto a descent it stands
+     * on the top, the toe over the brink. */
+    if (hits == 2) convex_rest(G, y_ref, &h, &t);
     /* An edge along the foot (a riser the foot walks beside): rays at the
      * middle of the foot's sides; one off the plane of the heel's and toe's
      * hits moves the foot away from it by the foot's half width. */
