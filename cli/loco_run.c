@@ -440,6 +440,15 @@ void loco_metrics_add(loco_metrics *m, const sk_terrain *terrain, const loco_fee
                 m->contact_n++;
                 if (c > m->contact_max) m->contact_max = c;
             }
+            if (hh && ht) {
+                double dh = fabs(f->heel.y - gh), dt = fabs(f->toe.y - gt), far = dh > dt ? dh : dt;
+                if (far > m->far_max) m->far_max = far;
+                if (far > 0.02) {
+                    m->off_flat++;
+                    if (dt < 0.01 && f->heel.y - gh > dt) m->off_flat_ball++;
+                    else if (dh < 0.01 && f->toe.y - gt > dh) m->off_flat_heel++;
+                }
+            }
             if (!m->in_run[l]) {
                 m->in_run[l] = true;
                 m->run_start[l] = mid;

@@ -119,6 +119,12 @@ typedef struct loco_metrics {
     double contact_max, contact_sum;
     uint32_t contact_n;
     double penetration_max;
+    /* flatness in stance: the larger of |heel - ground| and |toe - ground|
+     * (far_max), and the stance leg-frames in which it is over 2 cm, split
+     * by the pose: on the ball (the toe within 1 cm, the heel higher), on the
+     * heel (the heel within 1 cm, the toe higher), or neither */
+    double far_max;
+    uint32_t off_flat, off_flat_ball, off_flat_heel;
     /* skate: dt (s) between frames (set by the caller; 0: not measured), the
      * previous frame's heel and toe, the low and the low-and-fast leg-frames */
     double dt;

@@ -310,6 +310,9 @@ for r in scen:
     assert r["slide_max_cm"] < 0.1 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1 and r["ik_unreached"] == 0, r
     # the mannequin's limits on every frame, also across the 30 and 45 degree slopes after the turn
     assert r["limits_outside_frames"] == 0, r
+    # flat within 2 cm (heel and toe), or the documented pose: on the ball (toe down, heel up) or the heel
+    o = r["off_flat"]
+    assert o["other"] == 0 and o["ball"] + o["heel"] == o["frames"], r
 assert sum(1 for r in scen if r.get("backward")) == 4
 print("bench locomotion --procedural: %d scenarios within the targets; %.0f ns per character" % (len(scen), cost[0]["ns_per_character_min"]))
 EOF2
