@@ -28,35 +28,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct bl_case { const char *terrain, *path; bool backward; } bl_case;
+typedef struct bl_case { const char *terrain, *path; bool backward; double crouch; } bl_case;
 
 static const bl_case bl_cases_proc_extra[] = {
-    {"ledge:1", "0,-3 0,0.8", false}, /* up to the edge: no step past it */
+    {"ledge:1", "0,-3 0,0.8", false, 0}, /* up to the edge: no step past it */
     /* walking backward (facing against the path), the same metrics */
-    {"flat", "0,0 0,6 6,6", true},
-    {"ramp:10", "0,0 0,6 6,6", true},
-    {"ramp:-10", "0,0 0,6 6,6", true},
-    {"stairs:0.17,0.28", "0,0 0,6 6,6", true},
+    {"flat", "0,0 0,6 6,6", true, 0},
+    {"ramp:10", "0,0 0,6 6,6", true, 0},
+    {"ramp:-10", "0,0 0,6 6,6", true, 0},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", true, 0},
     /* straight up and down the steep ramps (the table's paths turn to walk across them) */
-    {"ramp:30", "0,0 0,6", false},
-    {"ramp:30", "0,8 0,1", false},
-    {"ramp:45", "0,0 0,6", false},
-    {"ramp:45", "0,8 0,1", false},
+    {"ramp:30", "0,0 0,6", false, 0},
+    {"ramp:30", "0,8 0,1", false, 0},
+    {"ramp:45", "0,0 0,6", false, 0},
+    {"ramp:45", "0,8 0,1", false, 0},
     /* over convex ground: up a ramp onto its flat top, and from a flat top down a ramp */
-    {"ramp:30,2", "0,0 0,6", false},
-    {"ramp:45,2", "0,0 0,6", false},
-    {"ramp:-30", "0,0 0,6", false},
-    {"ramp:-45", "0,0 0,6", false},
+    {"ramp:30,2", "0,0 0,6", false, 0},
+    {"ramp:45,2", "0,0 0,6", false, 0},
+    {"ramp:-30", "0,0 0,6", false, 0},
+    {"ramp:-45", "0,0 0,6", false, 0},
+    /* crouched, the head under 1.3 m (sk_procedural_crouch) */
+    {"flat", "0,0 0,6 6,6", false, 1.3},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", false, 1.3},
 };
 
 static const bl_case bl_cases[] = {
-    {"flat", "0,0 0,6 6,6", false},
-    {"ramp:10", "0,0 0,6 6,6", false},
-    {"ramp:30", "0,0 0,6 6,6", false},
-    {"ramp:45", "0,0 0,6 6,6", false},
-    {"stairs:0.17,0.28", "0,0 0,6 6,6", false},
-    {"bumps:0.1,1", "0,0 0,6 6,6", false},
-    {"course", "0,-1 0,12 6,12", false},
+    {"flat", "0,0 0,6 6,6", false, 0},
+    {"ramp:10", "0,0 0,6 6,6", false, 0},
+    {"ramp:30", "0,0 0,6 6,6", false, 0},
+    {"ramp:45", "0,0 0,6 6,6", false, 0},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", false, 0},
+    {"bumps:0.1,1", "0,0 0,6 6,6", false, 0},
+    {"course", "0,-1 0,12 6,12", false, 0},
 };
 
 /* The frame's model matrices in world space (the state's root), as
@@ -103,8 +106,10 @@ static int bl_table(bool quick, bool procedural) {
                 return 1;
             }
             c.backward = cs->backward;
+            c.crouch = sprite ? 0 : cs->crouch;
             size_t nw = quick ? 2 : 4, nr = running_ok(cs->terrain) ? (quick ? 1 : 2) : 0;
-            if (k >= ncases && !sprite) nw = quick ? 1 : cs->backward ? 3 : !strncmp(cs->terrain, "ramp", 4) ? 4 : 2, nr = 0;
+            if (k >= ncases && !sprite)
+                nw = quick ? 1 : cs->backward || cs->crouch > 0 ? 3 : !strncmp(cs->terrain, "ramp", 4) ? 4 : 2, nr = 0;
             if (sprite) nw = quick ? 1 : 2, nr = quick || !running_ok(cs->terrain) ? 0 : 1; /* 1.0, 1.4; 2.5 m/s */
             for (size_t i = 0; i < nw + nr; i++) {
                 double speed = sprite ? (i < nw ? walk[1 + i] : run[0])
@@ -119,7 +124,8 @@ static int bl_table(bool quick, bool procedural) {
                 double ms = (cli_now() - t0) * 1e3;
                 printf("{\"bench\":\"locomotion\",\"character\":\"%s\",\"terrain\":\"%s\",\"path\":\"%s\",%s\"speed\":%.2f,"
                        "\"mode\":\"%s\",\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
-                       sprite ? "sprite" : "mannequin", cs->terrain, cs->path, cs->backward ? "\"backward\":true," : "", speed,
+                       sprite ? "sprite" : "mannequin", cs->terrain, cs->path,
+                       cs->backward ? "\"backward\":true," : cs->crouch > 0 && !sprite ? "\"crouch\":1.3," : "", speed,
                        procedural ? "procedural" : plain ? "plain" : "placed", m.frames, finished ? "true" : "false");
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);

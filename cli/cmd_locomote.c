@@ -46,7 +46,7 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
 typedef struct locomote_args {
     const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver;
     cli_list clips, from;
-    double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face;
+    double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face, crouch;
     uint32_t size[2];
     int cycle;
     bool plain, procedural, side, backward, json, overlay;
@@ -163,8 +163,8 @@ static int cmd_locomote(int argc, char **argv) {
         cli_terrain_destroy(terrain);
         return 1;
     }
-    if ((a.jump >= 0 || a.backward || point) && !setup.procedural) {
-        fprintf(stderr, "skelanim: --jump, --backward and --point go with --procedural (the IK-only walker)\n");
+    if ((a.jump >= 0 || a.backward || point || cli_given(&seen, "--crouch")) && !setup.procedural) {
+        fprintf(stderr, "skelanim: --jump, --backward, --point and --crouch go with --procedural (the IK-only walker)\n");
         loco_char_destroy(&c);
         cli_terrain_destroy(terrain);
         return 1;
@@ -173,6 +173,7 @@ static int cmd_locomote(int argc, char **argv) {
     c.backward = a.backward;
     c.face = (float)(a.face * M_PI / 180.0);
     c.point = point;
+    c.crouch = a.crouch;
     c.point_at = sk_vec3_make((float)a.point[0], (float)a.point[1], (float)a.point[2]);
     int rc = 1;
     FILE *tf = NULL;
@@ -274,6 +275,8 @@ static const cli_opt locomote_opts[] = {
     {"--jump", CLI_REAL(locomote_args, jump), .meta = "T", .min = 0, .max = 600,
      .help = "(--procedural) jump at T seconds: crouch, take-off, flight, landing"},
     {"--backward", CLI_FLAG(locomote_args, backward), .help = "(--procedural) walk the path facing backward"},
+    {"--crouch", CLI_REAL(locomote_args, crouch), .meta = "H", .min = 0.1, .max = 100,
+     .help = "(--procedural) walk crouched, the head under H metres above the ground (as under a low ceiling)"},
     {"--point", CLI_REALS(locomote_args, point, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,
      .help = "(--procedural) the right arm points at this world point while walking"},
     {"--overlay", CLI_FLAG(locomote_args, overlay),

@@ -72,6 +72,7 @@ typedef struct loco_char {
                                        pi/2 with the path to the character's left (a sidestep) */
     bool point;                     /* procedural: the right arm (else the only one) points at point_at */
     sk_vec3 point_at;               /* world */
+    double crouch;                  /* procedural: walk crouched under this height (m); 0: upright */
     sk_ik_limit *arm_limits;        /* the mannequin's arm limits (procedural): applied when pointing */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;

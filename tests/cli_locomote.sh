@@ -301,9 +301,10 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 scen = [r for r in rows if r["bench"] == "locomotion"]
 cost = [r for r in rows if r["bench"] == "locomotion_cost"]
-assert len(scen) == 38 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
-# the mannequin's 31 rows and the sprite's (the 2D cut-out) 7, one per terrain of the table
-assert sum(r["character"] == "sprite" for r in scen) == 7 and sum(r["character"] == "mannequin" for r in scen) == 31
+assert len(scen) == 40 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
+# the mannequin's 33 rows and the sprite's (the 2D cut-out) 7, one per terrain of the table
+assert sum(r["character"] == "sprite" for r in scen) == 7 and sum(r["character"] == "mannequin" for r in scen) == 33
+assert sum(1 for r in scen if r.get("crouch")) == 2  # crouched under 1.3 m: flat and stairs
 assert {r["terrain"] for r in scen} >= {"flat", "ramp:45", "stairs:0.17,0.28", "course", "ledge:1", "ramp:45,2", "ramp:-45"}
 for r in scen:
     assert r["mode"] == "procedural" and r["finished"], r
@@ -331,9 +332,10 @@ bad "--clip nope: no such clip" @mannequin --clips nope
 bad "clip \"idle\": left: the foot does not move" @mannequin --clips walk idle
 bad "--out x.bmp: expected a .gif or .png file" @mannequin --out x.bmp
 bad "unknown or incomplete option '--bogus'" @mannequin --bogus
-bad "--jump, --backward and --point go with --procedural" @mannequin --jump 1
-bad "--jump, --backward and --point go with --procedural" @mannequin --backward
-bad "--jump, --backward and --point go with --procedural" @mannequin --point 0,1,5
+bad "--jump, --backward, --point and --crouch go with --procedural" @mannequin --jump 1
+bad "--jump, --backward, --point and --crouch go with --procedural" @mannequin --backward
+bad "--jump, --backward, --point and --crouch go with --procedural" @mannequin --point 0,1,5
+bad "--jump, --backward, --point and --crouch go with --procedural" @mannequin --crouch 1.3
 bad "no state takes its pose from the locomotor (add one with \"external\": \"locomotion\")" @mannequin --graph "$tmp/g_none.json"
 bad "--graph: $tmp/missing.json: cannot open" @mannequin --graph "$tmp/missing.json"
 sk_done cli_locomote

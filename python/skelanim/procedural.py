@@ -87,6 +87,13 @@ class ProceduralWalker:
         """Starts a jump (crouch, take-off) if standing or walking; False otherwise."""
         return bool(C.sk_procedural_jump(self._p))
 
+    def crouch(self, height):
+        """From the next update walk crouched, the head (the highest joint) under height metres above
+        the ground; 0 stands up again. state['crouch'] says how far the body is lowered."""
+        h = _finite('height', height)
+        if h < 0 or not C.sk_procedural_crouch(self._p, h):
+            raise ValueError('crouch: height must be finite and not negative, got %r' % height)
+
     def point_at(self, arm, target, weight=1.0):
         """From the next update arm (0 .. arm_count - 1) points at the world point target, blended
         over the swing by weight (0..1); target None stops pointing."""
@@ -116,7 +123,8 @@ class ProceduralWalker:
     @property
     def state(self):
         """A dict of the walker's state after the last update: time, mode, position, yaw, velocity,
-        speed, backward, run, step_length, step, support, body_height, slope, root (4, 4), rays, and
+        speed, backward, run, step_length, step, support, body_height, slope, crouch, lean_pitch,
+        lean_roll, root (4, 4), rays, and
         feet (per leg: heel, toe, ankle, stance, step (a footstep dict), reached, event (None, or
         a dict: kind 'down' / 'up', position, normal, speed))."""
         s = C.sk_procedural_get_state(self._p)
@@ -134,6 +142,7 @@ class ProceduralWalker:
                 'velocity': _v(s.velocity), 'speed': float(s.speed), 'backward': bool(s.backward),
                 'run': float(s.run), 'step_length': float(s.step_length), 'step': float(s.step),
                 'support': int(s.support), 'body_height': float(s.body_height), 'slope': float(s.slope),
+                'crouch': float(s.crouch), 'lean_pitch': float(s.lean_pitch), 'lean_roll': float(s.lean_roll),
                 'root': root, 'rays': int(s.rays), 'feet': feet}
 
 

@@ -122,3 +122,30 @@ def test_bad_input(mannequin):
         sk.ProceduralWalker(s, stride=2.0)
     with pytest.raises(ValueError):
         sk.ProceduralWalker(s, step_length=math.nan)
+
+
+def test_crouch(mannequin):
+    """Crouched under 1.3 m: the highest joint's world height from the walker's own matrices stays
+    under it once the crouch has come on, the state says how deep, the torso leans forward (the
+    body -> head direction against the vertical); standing up again restores the height; bad
+    heights are refused."""
+    s = mannequin.skeleton
+    w = sk.ProceduralWalker(s, arms=ARMS)
+    w.reset(0.0, 0.0, 0.0)
+    w.crouch(1.3)
+    tops, frames = [], 0
+    for x, z, yaw in straight_path(1.0, 4.0):
+        w.update(1 / 60, x, z, yaw)
+        frames += 1
+        if frames > 60:
+            tops.append(float(w.model[:, 1, 3].max()))
+    assert frames > 200 and max(tops) <= 1.3 + 1e-3, max(tops)
+    st = w.state
+    assert st['crouch'] > 0.1 and st['lean_pitch'] > 0.2
+    w.crouch(0)
+    for _ in range(60):
+        w.update(1 / 60, x, z, yaw)
+    assert w.state['crouch'] == 0.0 and w.model[:, 1, 3].max() > 1.45
+    for bad in (-1.0, float('nan'), float('inf')):
+        with pytest.raises(ValueError):
+            w.crouch(bad)

@@ -144,6 +144,9 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
     memset(&P->st, 0, sizeof P->st);
     P->model_valid = false;
     P->events_seen = false;
+    P->crouch_k = 0; /* a crouch asked for (sk_procedural_crouch) stays, and comes on again from upright */
+    P->lean_vf = P->lean_acc = 0;
+    P->lean_have_v = false;
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -653,6 +656,7 @@ static void gait(sk_procedural *P, proc_frame *F) {
     /* no flight phase: a step longer than about a leg length cannot be
      * spanned; faster then means a quicker cadence */
     len = fminf(len, 1.1f * P->leg_len);
+    len *= proc_crouch_step_scale(P); /* crouched: shorter steps */
     st->step_length = len;
     F->run = run;
     F->len = len;
@@ -918,6 +922,7 @@ static float body_height(sk_procedural *P, proc_frame *F, float base_y) {
             if (P->absorb_t <= 0) st->mode = P->walking ? SK_PROCEDURAL_WALKING : SK_PROCEDURAL_STANDING;
         }
         /* both feet must reach: lower the body where the ground is deeper (§7.2) */
+        float fold = -INFINITY; /* crouched, the hips stay this high over the higher ankle */
         for (uint32_t l = 0; l < 2; l++) {
             pleg *g = &P->leg[l];
             sk_vec3 at = sk_vec3_add(heel_t[l], skm_quat_rotate(rot_t[l], g->ankle_off));
@@ -930,7 +935,9 @@ static float body_height(sk_procedural *P, proc_frame *F, float base_y) {
             float hip_max = at.y + fmaxf(q > 0 ? sqrtf(q) : 0.0f, 0.5f * g->length);
             float hip_off = P->rt[g->hip].y - P->rt[P->body].y;
             body_y = fminf(body_y, hip_max - hip_off);
+            fold = fmaxf(fold, at.y + CROUCH_FOLD * g->length - hip_off);
         }
+        body_y = proc_crouch_body(P, body_y, fmaxf(base_y - CROUCH_MAX_SHARE * P->leg_len, fold));
         P->body_y = body_y;
     }
     st->body_height = body_y;
@@ -1012,6 +1019,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     F.dt = dt;
     F.fdt = (float)dt;
     track_point(P, &F, x, z, yaw);
+    proc_crouch_step(P, dt);
     watch_ground(P, &F);
     gait(P, &F);
     advance_steps(P, &F);
@@ -1019,6 +1027,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     foot_targets(P, &F);
     float body_y = body_height(P, &F, base_y);
     pose_legs(P, &F, pose->local, body_y);
+    proc_lean(P, pose->local, dt);
     pose_upper_body(P, &F, pose);
     P->st.rays = P->ground.rays;
     P->model_valid = true;

@@ -160,6 +160,17 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         for (uint32_t a = 0; a < P->arms; a++) P->late[P->arm[a].shoulder] = false;
     }
     P->hip_h = P->rt[P->body].y - lowest;
+    P->crouch_h = P->crouch_k = 0;
+    P->top_h = 0;
+    uint32_t top = P->body;
+    for (uint32_t j = 0; j < J; j++)
+        if (P->rt[j].y - P->rt[P->body].y > P->top_h) P->top_h = P->rt[j].y - P->rt[P->body].y, top = j;
+    /* the spine: the body joint's child on the way to the highest joint */
+    P->spine = -1;
+    for (int32_t j = (int32_t)top; j >= 0 && s->parents[j] >= 0; j = s->parents[j])
+        if ((uint32_t)s->parents[j] == P->body) { P->spine = j; break; }
+    P->lean_vf = P->lean_acc = 0;
+    P->lean_have_v = false;
     P->leg_len = longest;
     P->walk = desc->walk_speed > 0 ? desc->walk_speed : 1.3f;
     P->runv = desc->run_speed > 0 ? desc->run_speed : 2.4f;

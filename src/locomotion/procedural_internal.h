@@ -126,8 +126,33 @@ struct sk_procedural {
     float xs_tan;             /* the ground's rise per metre across the velocity, smoothed */
     int xs_side;              /* turning uphill (1), downhill (-1), not turning (0) */
     sk_vec3 xs_n;             /* the ground normal under the character, smoothed over XS_NORMAL s */
+    /* crouched walking (procedural_posture.c): the height asked for (0:
+     * upright), the crouch's progress 0..1, the highest joint's height
+     * over the body joint at rest */
+    float crouch_h, crouch_k, top_h;
+    /* the torso's lean: the spine joint turned (-1: none found), the speed
+     * along the facing last frame and the smoothed acceleration */
+    int32_t spine;
+    float lean_vf, lean_acc;
+    bool lean_have_v;
     sk_procedural_state st;
 };
+
+/* procedural_posture.c: the crouch's progress over dt; the step length's
+ * factor under it; the body's height under the crouch's cap, never below
+ * floor_y (the deepest crouch), setting st.crouch. */
+/* The deepest crouch, as a share of the leg: the hips 0.4 leg lengths
+ * lower; and never nearer than CROUCH_FOLD leg lengths over either ankle
+ * (the knee then bends about 140 degrees, inside the mannequin's 155: a
+ * foot on a higher tread, or swinging up, folds the leg more). */
+#define CROUCH_MAX_SHARE 0.4f
+#define CROUCH_FOLD 0.38f
+void proc_crouch_step(sk_procedural *P, double dt);
+float proc_crouch_step_scale(const sk_procedural *P);
+float proc_crouch_body(sk_procedural *P, float body_y, float floor_y);
+/* The torso's lean this frame (state.lean_pitch, lean_roll), applied to
+ * the spine joint of loc and its subtree's model matrices. */
+void proc_lean(sk_procedural *P, sk_transform *loc, double dt);
 
 
 /* World matrices of joints [from, to) of the pose, only those need marks

@@ -30,6 +30,9 @@
  * until the ground's roll of a flat foot, tan(roll) = tan(slope) cos(heading
  * from the contour), leaves the ankle room (the character side-steps along
  * the path; state.yaw is the facing so turned), with shorter steps.
+ * Crouched walking under a height (sk_procedural_crouch); the torso leans
+ * into acceleration, slopes and turns and forward when crouched
+ * (state.lean_pitch, lean_roll).
  * Arms: swing in opposition to the legs, nearly straight walking and
  * bent running; one or both may point at a target (an iterative solver from
  * the IK layer, sk_procedural_point_at). Backward walking: the body faces one
@@ -137,6 +140,11 @@ typedef struct sk_procedural_state {
     uint32_t support;          /* index of the support leg */
     float body_height;         /* body joint height (world y) */
     float slope;               /* signed rise per metre ahead */
+    float crouch;              /* how far the body is lowered by sk_procedural_crouch (m; 0 upright) */
+    /* The torso's lean (rad): forward about the lateral axis (+ forward:
+     * crouched, speeding up, uphill; - slowing down, downhill) and sideways
+     * about the forward axis (+ toward the left: into a left turn). */
+    float lean_pitch, lean_roll;
     sk_mat4 root;              /* world = root x model */
     uint32_t rays;
     sk_procedural_foot feet[2];
@@ -172,6 +180,17 @@ SK_API bool sk_procedural_jump(sk_procedural *P);
  * walker, an arm out of range, or a non-finite target or weight outside
  * [0, 1]. */
 SK_API bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3 *target, float weight);
+/* Crouched walking: from the next update on, the body is lowered (over
+ * about a quarter second) so the skeleton's highest joint (the head's)
+ * stays under `height` metres above the ground under the character, as
+ * under a low ceiling, while it walks, runs or stands; the knees bend and the
+ * steps shorten with the depth (to 0.6 of the step at the deepest). The
+ * body goes at most 0.4 leg lengths lower: a height below what that reaches
+ * gives the deepest crouch (state.crouch says how deep it is). 0 stands up
+ * again; a height at or above the standing one changes nothing. Jumps,
+ * falls and landings go on as before under it. false (nothing changed) for
+ * a NULL walker or a negative or non-finite height. */
+SK_API bool sk_procedural_crouch(sk_procedural *P, float height);
 /* The walker's state after the last update (NULL for NULL). */
 SK_API const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
 /* The world matrices of the pose the last sk_procedural_update wrote:

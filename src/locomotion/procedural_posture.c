@@ -1,0 +1,106 @@
+/* skelanim — the IK-only walker's crouched walking (procedural.h,
+ * sk_procedural_crouch; docs/procedural.md, "Crouching"): the body lowered
+ * so the skeleton's highest point stays under a height over the ground, the
+ * steps shortened as the knees bend. Private to the walker: procedural.c
+ * calls these once a frame. */
+#include "procedural_internal.h"
+
+/* Going down and coming up take about this long (s). */
+#define CROUCH_TIME 0.25f
+
+bool sk_procedural_crouch(sk_procedural *P, float height) {
+    if (!P || !isfinite(height) || height < 0) return false;
+    P->crouch_h = height;
+    return true;
+}
+
+void proc_crouch_step(sk_procedural *P, double dt) {
+    float want = P->crouch_h > 0 ? 1.0f : 0.0f;
+    float rate = (float)dt / CROUCH_TIME;
+    P->crouch_k = want > P->crouch_k ? fminf(want, P->crouch_k + rate) : fmaxf(want, P->crouch_k - rate);
+}
+
+float proc_crouch_step_scale(const sk_procedural *P) {
+    /* steps shorten with the crouch's depth: at the deepest, 0.6 of the step */
+    float depth = P->leg_len > 0 ? P->st.crouch / (CROUCH_MAX_SHARE * P->leg_len) : 0.0f;
+    return 1.0f - 0.4f * skm_clampf(depth, 0, 1);
+}
+
+float proc_crouch_body(sk_procedural *P, float body_y, float floor_y) {
+    float low = 0;
+    if (P->crouch_k > 0 && P->crouch_h > 0) {
+        /* the highest point is top_h above the body joint standing: under
+         * crouch_h over the ground the body joint is at most there */
+        float cap = P->ground_y + P->crouch_h - P->top_h;
+        float want = fmaxf(fminf(body_y, cap), floor_y);
+        float k = P->crouch_k * P->crouch_k * (3 - 2 * P->crouch_k);
+        float y = body_y + (want - body_y) * k;
+        low = body_y - y;
+        body_y = y;
+    }
+    P->st.crouch = low > 0 ? low : 0.0f;
+    return body_y;
+}
+
+/* The torso's lean (docs/procedural.md, "Crouching and leaning"), about the
+ * character's lateral axis (+ forward) and its forward axis (+ toward its
+ * left), smoothed over LEAN_TAU s:
+ *   - crouched: forward by LEAN_CROUCH at the deepest crouch (the weight
+ *     kept over the feet as the hips go back and down);
+ *   - speeding up forward, back slowing down: LEAN_ACCEL per m/s^2 of the
+ *     acceleration along the facing, at most LEAN_ACCEL_MAX; the path's
+ *     start is the largest, so the torso leans as the first step begins;
+ *   - uphill forward, downhill back: LEAN_SLOPE (LEAN_SLOPE_DOWN) of the
+ *     slope's angle ahead, at most LEAN_SLOPE_MAX;
+ *   - into a turn: LEAN_TURN of the angle a body balanced on the turn
+ *     leans, atan(v w / g), at most LEAN_TURN_MAX.
+ * The spine joint (the body joint's child toward the highest joint) turns
+ * by it; the arms, neck and head follow. */
+#define LEAN_TAU 0.2f
+#define LEAN_CROUCH 0.55f      /* rad, 32 degrees */
+#define LEAN_ACCEL 0.07f       /* rad per m/s^2, 4 degrees */
+#define LEAN_ACCEL_MAX 0.17f   /* 10 degrees */
+#define LEAN_SLOPE 0.4f
+#define LEAN_SLOPE_DOWN 0.2f
+#define LEAN_SLOPE_MAX 0.26f   /* 15 degrees */
+#define LEAN_TURN 0.5f
+#define LEAN_TURN_MAX 0.17f    /* 10 degrees */
+
+void proc_lean(sk_procedural *P, sk_transform *loc, double dt) {
+    sk_procedural_state *st = &P->st;
+    if (P->spine < 0) return;
+    float w = smoothing_weight(dt, LEAN_TAU);
+    /* acceleration along the facing (m/s^2), from the speed's change */
+    sk_vec3 f = sk_vec3_make(P->ys, 0, P->yc);
+    float vf = sk_vec3_dot(st->velocity, f);
+    float acc = dt > 0 && P->lean_have_v ? (float)((vf - P->lean_vf) / dt) : 0.0f;
+    P->lean_vf = vf;
+    P->lean_have_v = true;
+    P->lean_acc += (acc - P->lean_acc) * w;
+    float depth = P->leg_len > 0 ? st->crouch / (CROUCH_MAX_SHARE * P->leg_len) : 0.0f;
+    float pitch = LEAN_CROUCH * skm_clampf(depth, 0, 1);
+    bool moving = st->mode == SK_PROCEDURAL_WALKING || st->mode == SK_PROCEDURAL_STANDING;
+    if (moving) {
+        pitch += skm_clampf(LEAN_ACCEL * P->lean_acc, -LEAN_ACCEL_MAX, LEAN_ACCEL_MAX);
+        float ang = atanf(st->slope * (st->backward ? -1.0f : 1.0f));
+        pitch += skm_clampf(ang > 0 ? LEAN_SLOPE * ang : LEAN_SLOPE_DOWN * ang, -LEAN_SLOPE_MAX, LEAN_SLOPE_MAX);
+    }
+    float roll = 0;
+    if (moving) {
+        float bal = atanf(st->speed * P->tracker.angular_velocity / GRAVITY); /* + turning left */
+        roll = skm_clampf(LEAN_TURN * bal, -LEAN_TURN_MAX, LEAN_TURN_MAX);
+    }
+    st->lean_pitch += (pitch - st->lean_pitch) * w;
+    st->lean_roll += (roll - st->lean_roll) * w;
+    if (fabsf(st->lean_pitch) < 1e-5f && fabsf(st->lean_roll) < 1e-5f) return;
+    /* the turn in the world: about the lateral axis (+ brings the top
+     * forward), then about the forward axis (+ toward the left) */
+    sk_vec3 lat = sk_vec3_make(P->yc, 0, -P->ys); /* the facing x up */
+    sk_quat q = skm_quat_mul(skm_quat_axis_angle(f, -st->lean_roll), skm_quat_axis_angle(lat, st->lean_pitch));
+    uint32_t j = (uint32_t)P->spine;
+    int32_t p = P->skel->parents[j];
+    sk_quat pw = p >= 0 ? rot_of(P, (uint32_t)p) : sk_quat_identity();
+    /* local' = pw^-1 q pw local: the same turn applied in the world */
+    loc[j].r = skm_quat_normalize(skm_quat_mul(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(q, pw)), loc[j].r));
+    fk_from(P, loc, j, sk_skeleton_subtree_end(P->skel, j));
+}
