@@ -46,7 +46,7 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
 typedef struct locomote_args {
     const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver;
     cli_list clips, from;
-    double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face, crouch;
+    double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face, crouch, look[3];
     uint32_t size[2];
     int cycle;
     bool plain, procedural, side, backward, json, overlay;
@@ -163,8 +163,10 @@ static int cmd_locomote(int argc, char **argv) {
         cli_terrain_destroy(terrain);
         return 1;
     }
-    if ((a.jump >= 0 || a.backward || point || cli_given(&seen, "--crouch")) && !setup.procedural) {
-        fprintf(stderr, "skelanim: --jump, --backward, --point and --crouch go with --procedural (the IK-only walker)\n");
+    bool look = cli_given(&seen, "--look");
+    if ((a.jump >= 0 || a.backward || point || look || cli_given(&seen, "--crouch")) && !setup.procedural) {
+        fprintf(stderr,
+                "skelanim: --jump, --backward, --point, --look and --crouch go with --procedural (the IK-only walker)\n");
         loco_char_destroy(&c);
         cli_terrain_destroy(terrain);
         return 1;
@@ -174,6 +176,8 @@ static int cmd_locomote(int argc, char **argv) {
     c.face = (float)(a.face * M_PI / 180.0);
     c.point = point;
     c.crouch = a.crouch;
+    c.look = look;
+    c.look_at = sk_vec3_make((float)a.look[0], (float)a.look[1], (float)a.look[2]);
     c.point_at = sk_vec3_make((float)a.point[0], (float)a.point[1], (float)a.point[2]);
     int rc = 1;
     FILE *tf = NULL;
@@ -275,6 +279,8 @@ static const cli_opt locomote_opts[] = {
     {"--jump", CLI_REAL(locomote_args, jump), .meta = "T", .min = 0, .max = 600,
      .help = "(--procedural) jump at T seconds: crouch, take-off, flight, landing"},
     {"--backward", CLI_FLAG(locomote_args, backward), .help = "(--procedural) walk the path facing backward"},
+    {"--look", CLI_REALS(locomote_args, look, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,
+     .help = "(--procedural) the head looks at this world point while walking (spine and neck share the turn)"},
     {"--crouch", CLI_REAL(locomote_args, crouch), .meta = "H", .min = 0.1, .max = 100,
      .help = "(--procedural) walk crouched, the head under H metres above the ground (as under a low ceiling)"},
     {"--point", CLI_REALS(locomote_args, point, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,

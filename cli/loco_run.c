@@ -511,6 +511,10 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
     float back = (c->proc && c->backward ? (float)M_PI : 0.0f) - c->face; /* body yaw = path yaw - face */
     if (!loco_char_reset(c, pf.x, pf.z, pf.yaw + back)) return false;
     if (c->proc && c->crouch > 0) sk_procedural_crouch(c->proc, (float)c->crouch);
+    if (c->proc && c->look && !sk_procedural_look_at(c->proc, &c->look_at, 1.0f)) {
+        fprintf(stderr, "skelanim: --look: the character has no spine-to-head chain to look with\n");
+        return false;
+    }
     if (c->proc && c->point) {
         uint32_t arm = 0;
         const sk_skeleton *skel = c->asset->skeleton;

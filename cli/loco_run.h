@@ -73,6 +73,8 @@ typedef struct loco_char {
     bool point;                     /* procedural: the right arm (else the only one) points at point_at */
     sk_vec3 point_at;               /* world */
     double crouch;                  /* procedural: walk crouched under this height (m); 0: upright */
+    bool look;                      /* procedural: the head looks at look_at */
+    sk_vec3 look_at;                /* world */
     sk_ik_limit *arm_limits;        /* the mannequin's arm limits (procedural): applied when pointing */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */
     sk_transform *local;

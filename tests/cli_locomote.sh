@@ -332,10 +332,11 @@ bad "--clip nope: no such clip" @mannequin --clips nope
 bad "clip \"idle\": left: the foot does not move" @mannequin --clips walk idle
 bad "--out x.bmp: expected a .gif or .png file" @mannequin --out x.bmp
 bad "unknown or incomplete option '--bogus'" @mannequin --bogus
-bad "--jump, --backward, --point and --crouch go with --procedural" @mannequin --jump 1
-bad "--jump, --backward, --point and --crouch go with --procedural" @mannequin --backward
-bad "--jump, --backward, --point and --crouch go with --procedural" @mannequin --point 0,1,5
-bad "--jump, --backward, --point and --crouch go with --procedural" @mannequin --crouch 1.3
+bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --jump 1
+bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --backward
+bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --point 0,1,5
+bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --crouch 1.3
+bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --look 3,1.6,3
 bad "no state takes its pose from the locomotor (add one with \"external\": \"locomotion\")" @mannequin --graph "$tmp/g_none.json"
 bad "--graph: $tmp/missing.json: cannot open" @mannequin --graph "$tmp/missing.json"
 sk_done cli_locomote

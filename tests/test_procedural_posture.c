@@ -36,6 +36,7 @@ typedef struct prig {
     sk_mat4 *world;
     sk_ik_limit *lim;
     uint32_t top, body;
+    sk_vec3 head_fwd; /* the highest joint's local axis that points along +Z at rest */
     sk_terrain_shape shape;
 } prig;
 
@@ -84,6 +85,10 @@ static void prig_make(prig *r, bool ramp) {
     float best = -1e9f;
     for (uint32_t j = 0; j < J; j++)
         if (rest[j].m[13] > best) best = rest[j].m[13], r->top = j;
+    /* its rest frame's columns are its axes in the world: +Z in its frame is
+     * the transpose's third column (the frame is a rotation at rest) */
+    const float *m = rest[r->top].m;
+    r->head_fwd = sk_vec3_make(m[2], m[6], m[10]);
     free(rest);
     free(rl);
     int32_t body = r->skel->parents[d.legs[0].hip]; /* the hips' parent: the body */
@@ -325,11 +330,91 @@ static void test_lean(void **state) {
     prig_free(&r);
 }
 
+/* The head's forward in the world (its rest +Z carried by its frame). */
+static sk_vec3 head_forward(const prig *r) {
+    const float *m = r->world[r->top].m;
+    sk_vec3 a = r->head_fwd;
+    sk_vec3 w = sk_vec3_make(m[0] * a.x + m[4] * a.y + m[8] * a.z, m[1] * a.x + m[5] * a.y + m[9] * a.z,
+                             m[2] * a.x + m[6] * a.y + m[10] * a.z);
+    return sk_vec3_normalize(w);
+}
+
+static float angle_between(sk_vec3 a, sk_vec3 b) {
+    float c = sk_vec3_dot(sk_vec3_normalize(a), sk_vec3_normalize(b));
+    return acosf(c > 1 ? 1 : c < -1 ? -1 : c);
+}
+
+/* Gaze: the head's forward against the direction to the target while the
+ * target is within the reach of the turn; beyond it, turned toward it by
+ * about the cap; half weight about half way; the limbs' limits unchanged. */
+static void test_look(void **state) {
+    (void)state;
+    prig r;
+    prig_make(&r, false);
+    sk_error err = {0};
+    assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+    sk_vec3 target = sk_vec3_make(2.0f, 1.5f, 4.0f); /* ahead and to the left (+X) */
+    assert_true(sk_procedural_look_at(r.P, &target, 1.0f));
+    uint32_t near = 0, far = 0, outside = 0;
+    float worst_near = 0, far_min = 10, far_max = 0;
+    for (uint32_t k = 1; k <= (uint32_t)(9 * FPS); k++) {
+        double t = k / FPS;
+        float z = 1.0f * (float)fmax(0.0, t - 0.5);
+        step(&r, 0, z, 0);
+        outside += !in_limits(&r);
+        if (t < 1.0) continue; /* the gaze is there from the first update; the walk settles */
+        sk_vec3 h = wpos(&r, r.top), to = sk_vec3_sub(target, h), fwd = head_forward(&r);
+        float off = angle_between(sk_vec3_make(to.x, 0, to.z), sk_vec3_make(0, 0, 1)); /* from the facing */
+        if (off < 0.9f) { /* well inside the 1.2 rad turn */
+            worst_near = fmaxf(worst_near, angle_between(fwd, to));
+            near++;
+        } else if (off > 1.6f) { /* behind the cap: turned toward it, as far as it goes */
+            float turn = angle_between(sk_vec3_make(fwd.x, 0, fwd.z), sk_vec3_make(0, 0, 1));
+            far_min = fminf(far_min, turn), far_max = fmaxf(far_max, turn);
+            assert_true(fwd.x > 0); /* toward the target's side */
+            far++;
+        }
+    }
+    print_message("gaze at (2, 1.5, 4) walking +Z at 1 m/s: %u frames in reach, head forward within %.4f rad of the "
+                  "target; %u frames behind the cap, head turned %.3f..%.3f rad from the facing; %u outside the "
+                  "limits\n",
+                  near, (double)worst_near, far, (double)far_min, (double)far_max, outside);
+    assert_true(near > 100 && far > 60);
+    assert_true(worst_near < 0.02f);
+    assert_true(far_min > 1.0f && far_max < 1.45f);
+    assert_int_equal(outside, 0);
+    /* half weight: about half the turn (the slerp of the aim over the walked pose) */
+    assert_int_equal(sk_procedural_reset(r.P, 0, 0, 0, &err), SK_OK);
+    sk_vec3 side = sk_vec3_make(5.0f, 1.5f, 0.8f); /* 80 degrees to the left, standing */
+    assert_true(sk_procedural_look_at(r.P, &side, 1.0f));
+    for (int k = 0; k < 10; k++) step(&r, 0, 0, 0);
+    sk_vec3 f1 = head_forward(&r);
+    assert_true(sk_procedural_look_at(r.P, &side, 0.5f));
+    step(&r, 0, 0, 0);
+    sk_vec3 fh = head_forward(&r);
+    assert_true(sk_procedural_look_at(r.P, NULL, 0));
+    step(&r, 0, 0, 0);
+    sk_vec3 f0 = head_forward(&r);
+    float full = angle_between(f0, f1), half = angle_between(f0, fh);
+    print_message("standing, a target 80 deg to the left: full turn %.3f rad (the cap), half weight %.3f rad\n",
+                  (double)full, (double)half);
+    assert_float_equal(full, 1.2f, 0.05f);
+    assert_float_equal(half, 0.5f * full, 0.05f);
+    /* refused, nothing changed */
+    sk_vec3 bad = sk_vec3_make(NAN, 0, 0);
+    assert_false(sk_procedural_look_at(r.P, &bad, 1));
+    assert_false(sk_procedural_look_at(r.P, &side, 1.5f));
+    assert_false(sk_procedural_look_at(r.P, &side, -0.1f));
+    assert_false(sk_procedural_look_at(NULL, &side, 1));
+    prig_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crouch),
         cmocka_unit_test(test_stand_up),
         cmocka_unit_test(test_lean),
+        cmocka_unit_test(test_look),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -87,6 +87,18 @@ class ProceduralWalker:
         """Starts a jump (crouch, take-off) if standing or walking; False otherwise."""
         return bool(C.sk_procedural_jump(self._p))
 
+    def look_at(self, target, weight=1.0):
+        """From the next update the head looks at the world point target (spine and neck share the
+        turn, at most 1.2 rad), blended over the walk by weight (0..1); target None stops."""
+        if target is None:
+            C.sk_procedural_look_at(self._p, ffi.NULL, 0.0)
+            return
+        w = _finite('weight', weight)
+        t = ffi.new('sk_vec3 *')
+        _vec3(t, _finite('target', target))
+        if not 0.0 <= w <= 1.0 or not C.sk_procedural_look_at(self._p, t, w):
+            raise ValueError('look_at refused target %r, weight %r' % (target, weight))
+
     def crouch(self, height):
         """From the next update walk crouched, the head (the highest joint) under height metres above
         the ground; 0 stands up again. state['crouch'] says how far the body is lowered."""

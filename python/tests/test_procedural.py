@@ -149,3 +149,35 @@ def test_crouch(mannequin):
     for bad in (-1.0, float('nan'), float('inf')):
         with pytest.raises(ValueError):
             w.crouch(bad)
+
+
+def test_look_at(mannequin):
+    """The head's forward (its rest +Z carried by its world matrix) points at a target ahead and to
+    the left while standing; weight 0.5 turns it about half as far; bad input is refused."""
+    s = mannequin.skeleton
+    w = sk.ProceduralWalker(s, arms=ARMS)
+    w.reset(0.0, 0.0, 0.0)
+    w.update(1 / 60, 0.0, 0.0, 0.0)
+    m0 = w.model
+    top = int(np.argmax(m0[:, 1, 3]))
+    rest_fwd = m0[top, :3, :3].T @ np.array([0.0, 0.0, 1.0])  # standing at yaw 0: the head faces +Z
+    def head_fwd():
+        f = w.model[top, :3, :3] @ rest_fwd
+        return f / np.linalg.norm(f)
+    target = np.array([1.0, 1.5, 2.0])
+    w.look_at(target)
+    for _ in range(5):
+        w.update(1 / 60, 0.0, 0.0, 0.0)
+    to = target - w.model[top, :3, 3]
+    assert np.degrees(np.arccos(np.clip(head_fwd() @ (to / np.linalg.norm(to)), -1, 1))) < 1.0
+    full = np.arccos(np.clip(head_fwd() @ np.array([0.0, 0.0, 1.0]), -1, 1))
+    w.look_at(target, 0.5)
+    w.update(1 / 60, 0.0, 0.0, 0.0)
+    half = np.arccos(np.clip(head_fwd() @ np.array([0.0, 0.0, 1.0]), -1, 1))
+    assert abs(half - 0.5 * full) < 0.05
+    for bad in ((float('nan'), 0.0, 0.0),):
+        with pytest.raises(ValueError):
+            w.look_at(bad)
+    with pytest.raises(ValueError):
+        w.look_at(target, 2.0)
+    w.look_at(None)

@@ -1028,6 +1028,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     float body_y = body_height(P, &F, base_y);
     pose_legs(P, &F, pose->local, body_y);
     proc_lean(P, pose->local, dt);
+    proc_look(P, pose);
     pose_upper_body(P, &F, pose);
     P->st.rays = P->ground.rays;
     P->model_valid = true;

@@ -171,6 +171,18 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
         if ((uint32_t)s->parents[j] == P->body) { P->spine = j; break; }
     P->lean_vf = P->lean_acc = 0;
     P->lean_have_v = false;
+    /* the gaze chain: the spine to the highest joint (none past PROC_LOOK_MAX joints) */
+    P->look_n = 0;
+    P->look_w = 0;
+    P->look = sk_vec3_make(0, 0, 0);
+    if (P->spine >= 0 && sk_ik_chain_find(s, (uint32_t)P->spine, top, P->look_chain, PROC_LOOK_MAX, &P->look_n,
+                                          NULL) != SK_OK)
+        P->look_n = 0;
+    {
+        sk_quat ir = sk_quat_conjugate(P->rr[top]);
+        P->look_axis = skm_quat_rotate(ir, sk_vec3_make(0, 0, 1));
+        P->look_up = skm_quat_rotate(ir, sk_vec3_make(0, 1, 0));
+    }
     P->leg_len = longest;
     P->walk = desc->walk_speed > 0 ? desc->walk_speed : 1.3f;
     P->runv = desc->run_speed > 0 ? desc->run_speed : 2.4f;

@@ -39,6 +39,7 @@
  * higher at the middle; with 0.1 twice that, with 1 a fifth) */
 #define HIP_BOB_UNIT 0.02f
 #define HIP_RISE_DEFAULT 0.2f
+#define PROC_LOOK_MAX 8u /* joints of the gaze chain, spine to head, at most */
 
 typedef struct pleg {
     uint32_t hip, knee, ankle, tip;
@@ -135,6 +136,11 @@ struct sk_procedural {
     int32_t spine;
     float lean_vf, lean_acc;
     bool lean_have_v;
+    /* gaze: the chain spine .. highest joint, the head's aim and up axes
+     * in its own frame, the target and weight (0: none) */
+    uint32_t look_chain[PROC_LOOK_MAX], look_n;
+    sk_vec3 look_axis, look_up, look;
+    float look_w;
     sk_procedural_state st;
 };
 
@@ -153,6 +159,8 @@ float proc_crouch_body(sk_procedural *P, float body_y, float floor_y);
 /* The torso's lean this frame (state.lean_pitch, lean_roll), applied to
  * the spine joint of loc and its subtree's model matrices. */
 void proc_lean(sk_procedural *P, sk_transform *loc, double dt);
+/* The gaze (sk_procedural_look_at) on pose and the model matrices. */
+void proc_look(sk_procedural *P, sk_pose *pose);
 
 
 /* World matrices of joints [from, to) of the pose, only those need marks

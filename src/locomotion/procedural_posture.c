@@ -104,3 +104,38 @@ void proc_lean(sk_procedural *P, sk_transform *loc, double dt) {
     loc[j].r = skm_quat_normalize(skm_quat_mul(skm_quat_mul(sk_quat_conjugate(pw), skm_quat_mul(q, pw)), loc[j].r));
     fk_from(P, loc, j, sk_skeleton_subtree_end(P->skel, j));
 }
+
+/* Gaze (sk_procedural_look_at): the chain from the spine joint to the
+ * highest joint (the head) by the IK layer's aim solver, its turn shared
+ * along the chain, at most LOOK_MAX_ANGLE from the walked pose, within
+ * desc.limits of those joints when given; the head's forward is its rest
+ * facing (+Z of the character) carried in its own frame, its up the rest
+ * up. */
+#define LOOK_MAX_ANGLE 1.2f /* rad, 69 degrees */
+
+bool sk_procedural_look_at(sk_procedural *P, const sk_vec3 *target, float weight) {
+    if (!P) return false;
+    if (!target || weight == 0.0f) {
+        P->look_w = 0;
+        return true;
+    }
+    if (!skm_vec3_finite(*target) || !isfinite(weight) || weight < 0 || weight > 1 || P->look_n < 1) return false;
+    P->look = *target;
+    P->look_w = weight;
+    return true;
+}
+
+void proc_look(sk_procedural *P, sk_pose *pose) {
+    if (!(P->look_w > 0) || P->look_n < 1) return;
+    sk_ik_limit lims[PROC_LOOK_MAX];
+    sk_ik_chain ch = {P->skel, P->look_chain, P->look_n, NULL};
+    if (P->d.limits) {
+        for (uint32_t k = 0; k < P->look_n; k++) lims[k] = P->d.limits[P->look_chain[k]];
+        ch.limits = lims;
+    }
+    sk_ik_target tg = {.position = P->look, .up = sk_vec3_make(0, 1, 0)};
+    sk_ik_options o = {.solver = SK_IK_AIM, .aim_axis = P->look_axis, .up_axis = P->look_up,
+                       .max_angle = LOOK_MAX_ANGLE, .fk_blend = 1 - P->look_w};
+    /* on failure (a target on the head itself) the walked pose stays */
+    (void)sk_ik_solve_model(&ch, &tg, &o, pose, &P->st.root, P->model, P->J, NULL, 0, NULL, NULL);
+}

@@ -32,7 +32,8 @@
  * the path; state.yaw is the facing so turned), with shorter steps.
  * Crouched walking under a height (sk_procedural_crouch); the torso leans
  * into acceleration, slopes and turns and forward when crouched
- * (state.lean_pitch, lean_roll).
+ * (state.lean_pitch, lean_roll); the head looks at a point
+ * (sk_procedural_look_at).
  * Arms: swing in opposition to the legs, nearly straight walking and
  * bent running; one or both may point at a target (an iterative solver from
  * the IK layer, sk_procedural_point_at). Backward walking: the body faces one
@@ -191,6 +192,19 @@ SK_API bool sk_procedural_point_at(sk_procedural *P, uint32_t arm, const sk_vec3
  * falls and landings go on as before under it. false (nothing changed) for
  * a NULL walker or a negative or non-finite height. */
 SK_API bool sk_procedural_crouch(sk_procedural *P, float height);
+/* Gaze: from the next update on, the head looks at the world point
+ * `target`: the chain from the spine (the body joint's child toward the
+ * skeleton's highest joint) to the highest joint (the head) is turned by the
+ * IK layer's aim solver (sk_ik_solve_model, SK_IK_AIM), the turn shared
+ * along the chain, so the head's rest forward (the character's +Z carried
+ * in the head's frame) points at the target with the head upright, within
+ * desc.limits of those joints when given and at most 1.2 rad (69 degrees)
+ * from the walked pose: a target further round turns the head that far
+ * toward it. The result is blended over the walked pose by weight (0..1).
+ * target NULL or weight 0 stops looking (true). false (nothing changed) for
+ * a NULL walker, a non-finite target, a weight outside [0, 1] or a skeleton
+ * without such a chain (more than 8 joints from the spine to the head). */
+SK_API bool sk_procedural_look_at(sk_procedural *P, const sk_vec3 *target, float weight);
 /* The walker's state after the last update (NULL for NULL). */
 SK_API const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
 /* The world matrices of the pose the last sk_procedural_update wrote:
