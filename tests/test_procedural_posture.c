@@ -40,7 +40,10 @@ typedef struct prig {
     sk_terrain_shape shape;
 } prig;
 
-static void prig_make(prig *r, bool ramp) {
+static void prig_make_on(prig *r, bool ramp, bool ledge);
+static void prig_make(prig *r, bool ramp) { prig_make_on(r, ramp, false); }
+
+static void prig_make_on(prig *r, bool ramp, bool ledge) {
     memset(r, 0, sizeof *r);
     sk_error err = {0};
     if (sk_mannequin_create(NULL, NULL, &r->asset, &err) != SK_OK) fail_msg("%s", err.message);
@@ -59,6 +62,11 @@ static void prig_make(prig *r, bool ramp) {
         sk_terrain_ramp_options o = {.angle = 10.0f * PI_F / 180.0f, .start = sk_vec3_make(0, 0, 1),
                                      .direction = sk_vec3_make(0, 0, 1)};
         assert_int_equal(sk_terrain_ramp(&r->shape, &o, &d.terrain, &err), SK_OK);
+    }
+    if (ledge) { /* y = 0 to z = 1 m, then a 1 m drop */
+        sk_terrain_ledge_options o = {.height = 1.0f, .floor = -1.0f, .edge = sk_vec3_make(0, 0, 1),
+                                      .direction = sk_vec3_make(0, 0, 1)};
+        assert_int_equal(sk_terrain_ledge(&r->shape, &o, &d.terrain, &err), SK_OK);
     }
     if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
     r->local = calloc(J, sizeof *r->local);
@@ -409,12 +417,59 @@ static void test_look(void **state) {
     prig_free(&r);
 }
 
+/* Balancing at an edge: walking up to a 1 m drop and stopping, against the
+ * same walk stopping on flat ground: the arms out (the hands higher), the
+ * hips back (the body joint behind the character's point along the facing), the
+ * feet before the edge, every frame inside the limits. */
+static void stop_at(bool ledge, float *hands_y, float *hips_back, float *toe_z, float *balance, uint32_t *outside) {
+    prig r;
+    prig_make_on(&r, false, ledge);
+    sk_error err = {0};
+    assert_int_equal(sk_procedural_reset(r.P, 0, -2, 0, &err), SK_OK);
+    *outside = 0;
+    int32_t hl = sk_skeleton_find(r.skel, "hand_l"), hr = sk_skeleton_find(r.skel, "hand_r");
+    assert_true(hl >= 0 && hr >= 0);
+    for (uint32_t k = 1; k <= (uint32_t)(6 * FPS); k++) {
+        double t = k / FPS;
+        float z = -2.0f + fminf(2.6f, 1.0f * (float)fmax(0.0, t - 0.5)); /* stops at z = 0.6 (0.4 m before the edge) */
+        step(&r, 0, z, 0);
+        *outside += !in_limits(&r);
+    }
+    const sk_procedural_state *st = sk_procedural_get_state(r.P);
+    *hands_y = 0.5f * (wpos(&r, (uint32_t)hl).y + wpos(&r, (uint32_t)hr).y);
+    *hips_back = st->position.z - wpos(&r, r.body).z; /* behind the character's point, along the facing (+Z) */
+    *toe_z = fmaxf(st->feet[0].toe.z, st->feet[1].toe.z);
+    *balance = st->balance;
+    assert_int_equal(st->mode, SK_PROCEDURAL_STANDING);
+    prig_free(&r);
+}
+
+static void test_balance(void **state) {
+    (void)state;
+    float hy0, hb0, tz0, b0, hy1, hb1, tz1, b1;
+    uint32_t o0, o1;
+    stop_at(false, &hy0, &hb0, &tz0, &b0, &o0);
+    stop_at(true, &hy1, &hb1, &tz1, &b1, &o1);
+    print_message("stopped on flat ground: hands at %.3f m, hips %.3f m behind the point, balance %.2f; at the edge: "
+                  "hands at %.3f m, hips %.3f m behind, front toe at z = %.3f (the edge at 1), balance %.2f; %u + %u "
+                  "frames outside the limits\n",
+                  (double)hy0, (double)hb0, (double)b0, (double)hy1, (double)hb1, (double)tz1, (double)b1, o0, o1);
+    assert_float_equal(b0, 0, 1e-6f);
+    assert_true(b1 > 0.9f);
+    assert_true(hy1 > hy0 + 0.2f);  /* the arms out */
+    assert_true(hb1 > hb0 + 0.04f); /* the hips back */
+    assert_true(tz1 < 1.0f);        /* the feet before the edge */
+    assert_int_equal(o0, 0);
+    assert_int_equal(o1, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crouch),
         cmocka_unit_test(test_stand_up),
         cmocka_unit_test(test_lean),
         cmocka_unit_test(test_look),
+        cmocka_unit_test(test_balance),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

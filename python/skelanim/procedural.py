@@ -136,7 +136,7 @@ class ProceduralWalker:
     def state(self):
         """A dict of the walker's state after the last update: time, mode, position, yaw, velocity,
         speed, backward, run, step_length, step, support, body_height, slope, crouch, lean_pitch,
-        lean_roll, root (4, 4), rays, and
+        lean_roll, balance, root (4, 4), rays, and
         feet (per leg: heel, toe, ankle, stance, step (a footstep dict), reached, event (None, or
         a dict: kind 'down' / 'up', position, normal, speed))."""
         s = C.sk_procedural_get_state(self._p)
@@ -155,6 +155,7 @@ class ProceduralWalker:
                 'run': float(s.run), 'step_length': float(s.step_length), 'step': float(s.step),
                 'support': int(s.support), 'body_height': float(s.body_height), 'slope': float(s.slope),
                 'crouch': float(s.crouch), 'lean_pitch': float(s.lean_pitch), 'lean_roll': float(s.lean_roll),
+                'balance': float(s.balance),
                 'root': root, 'rays': int(s.rays), 'feet': feet}
 
 

@@ -147,6 +147,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
     P->crouch_k = 0; /* a crouch asked for (sk_procedural_crouch) stays, and comes on again from upright */
     P->lean_vf = P->lean_acc = 0;
     P->lean_have_v = false;
+    P->bal_k = 0;
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -958,7 +959,7 @@ static void pose_legs(sk_procedural *P, const proc_frame *F, sk_transform *loc, 
     memcpy(loc, P->skel->rest, sizeof(sk_transform) * P->J);
     {
         /* the body joint's height in its parent's frame (the character's at a root) */
-        sk_vec3 dw = sk_vec3_make(0, body_y - P->rt[P->body].y, 0);
+        sk_vec3 dw = sk_vec3_make(0, body_y - P->rt[P->body].y, -proc_balance_back(P)); /* hips back at an edge */
         int32_t bp = P->skel->parents[P->body];
         if (bp >= 0) { /* into the parent's rest frame */
             dw = skm_quat_rotate(sk_quat_conjugate(P->rr[bp]), dw);
@@ -997,6 +998,7 @@ static void pose_upper_body(sk_procedural *P, const proc_frame *F, sk_pose *pose
     if (P->walking && st->mode != SK_PROCEDURAL_AIRBORNE && len > 0)
         lead = skm_clampf(sk_vec3_dot(sk_vec3_sub(st->feet[0].heel, st->feet[1].heel), fwd) / len, -1, 1);
     float raise = st->mode == SK_PROCEDURAL_AIRBORNE ? 1.2f * skm_clampf(0.5f + 0.25f * fabsf(P->vy), 0, 1) : 0;
+    raise = fmaxf(raise, proc_balance_raise(P)); /* arms out, balancing at an edge */
     if (P->arms) pose_arms(P, loc, lead, run, raise);
     fk_need(P, loc, 0, P->J, P->late); /* the joints no step computed */
     for (uint32_t a = 0; a < P->arms; a++)
@@ -1020,6 +1022,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     F.fdt = (float)dt;
     track_point(P, &F, x, z, yaw);
     proc_crouch_step(P, dt);
+    proc_balance(P, dt);
     watch_ground(P, &F);
     gait(P, &F);
     advance_steps(P, &F);

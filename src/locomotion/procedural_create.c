@@ -174,6 +174,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     /* the gaze chain: the spine to the highest joint (none past PROC_LOOK_MAX joints) */
     P->look_n = 0;
     P->look_w = 0;
+    P->bal_k = 0;
     P->look = sk_vec3_make(0, 0, 0);
     if (P->spine >= 0 && sk_ik_chain_find(s, (uint32_t)P->spine, top, P->look_chain, PROC_LOOK_MAX, &P->look_n,
                                           NULL) != SK_OK)

@@ -141,6 +141,7 @@ struct sk_procedural {
     uint32_t look_chain[PROC_LOOK_MAX], look_n;
     sk_vec3 look_axis, look_up, look;
     float look_w;
+    float bal_k;              /* balancing at an edge ahead: 0..1 (procedural_posture.c) */
     sk_procedural_state st;
 };
 
@@ -159,6 +160,11 @@ float proc_crouch_body(sk_procedural *P, float body_y, float floor_y);
 /* The torso's lean this frame (state.lean_pitch, lean_roll), applied to
  * the spine joint of loc and its subtree's model matrices. */
 void proc_lean(sk_procedural *P, sk_transform *loc, double dt);
+/* Balancing at an edge: its weight over dt (st.balance); the arms' sideways
+ * raise (rad) and the hips' shift back (m) it asks for. */
+void proc_balance(sk_procedural *P, double dt);
+float proc_balance_raise(const sk_procedural *P);
+float proc_balance_back(const sk_procedural *P);
 /* The gaze (sk_procedural_look_at) on pose and the model matrices. */
 void proc_look(sk_procedural *P, sk_pose *pose);
 

@@ -57,6 +57,7 @@ float proc_crouch_body(sk_procedural *P, float body_y, float floor_y) {
  * The spine joint (the body joint's child toward the highest joint) turns
  * by it; the arms, neck and head follow. */
 #define LEAN_TAU 0.2f
+#define BAL_PITCH 0.2f    /* balancing at an edge: the torso forward (rad) */
 #define LEAN_CROUCH 0.55f      /* rad, 32 degrees */
 #define LEAN_ACCEL 0.07f       /* rad per m/s^2, 4 degrees */
 #define LEAN_ACCEL_MAX 0.17f   /* 10 degrees */
@@ -78,7 +79,7 @@ void proc_lean(sk_procedural *P, sk_transform *loc, double dt) {
     P->lean_have_v = true;
     P->lean_acc += (acc - P->lean_acc) * w;
     float depth = P->leg_len > 0 ? st->crouch / (CROUCH_MAX_SHARE * P->leg_len) : 0.0f;
-    float pitch = LEAN_CROUCH * skm_clampf(depth, 0, 1);
+    float pitch = LEAN_CROUCH * skm_clampf(depth, 0, 1) + BAL_PITCH * P->bal_k;
     bool moving = st->mode == SK_PROCEDURAL_WALKING || st->mode == SK_PROCEDURAL_STANDING;
     if (moving) {
         pitch += skm_clampf(LEAN_ACCEL * P->lean_acc, -LEAN_ACCEL_MAX, LEAN_ACCEL_MAX);
@@ -139,3 +140,40 @@ void proc_look(sk_procedural *P, sk_pose *pose) {
     /* on failure (a target on the head itself) the walked pose stays */
     (void)sk_ik_solve_model(&ch, &tg, &o, pose, &P->st.root, P->model, P->J, NULL, 0, NULL, NULL);
 }
+
+/* Balancing at an edge (docs/procedural.md, "Ledges"): standing with the
+ * ground ahead of the front toe dropping by more than a step (or missing)
+ * within BAL_LOOK, the arms go out sideways, the hips back and the torso
+ * forward over the feet, over BAL_TAU s; they come back as the walker
+ * steps away. Rays only while standing. */
+#define BAL_TAU 0.3f
+#define BAL_LOOK 0.25f    /* m ahead of the front toe */
+#define BAL_RAISE 1.1f    /* the arms raised sideways (rad) */
+#define BAL_BACK 0.07f    /* the hips back (m) */
+
+void proc_balance(sk_procedural *P, double dt) {
+    const sk_procedural_state *st = &P->st;
+    float want = 0;
+    if (st->mode == SK_PROCEDURAL_STANDING && !P->walking) {
+        sk_vec3 f = sk_vec3_make(P->ys, 0, P->yc);
+        /* the front toe along the facing, and the feet's height */
+        float front = -INFINITY, feet_y = 0;
+        for (uint32_t l = 0; l < 2; l++) {
+            front = fmaxf(front, sk_vec3_dot(sk_vec3_sub(st->feet[l].toe, st->position), f));
+            feet_y += 0.5f * P->leg[l].step.position.y;
+        }
+        for (int k = 1; k <= 2 && want == 0; k++) {
+            sk_vec3 q = sk_vec3_add(st->position, sk_vec3_scale(f, front + BAL_LOOK * (float)k / 2));
+            sk_terrain_hit h;
+            P->ground.center = st->position;
+            P->ground.center.y = feet_y;
+            if (!ground_probe_cast(&P->ground, q.x, q.z, feet_y, &h) || h.point.y < feet_y - P->down_max) want = 1;
+        }
+    }
+    P->bal_k += (want - P->bal_k) * smoothing_weight(dt, BAL_TAU);
+    if (P->bal_k < 1e-4f) P->bal_k = 0;
+    P->st.balance = P->bal_k;
+}
+
+float proc_balance_raise(const sk_procedural *P) { return BAL_RAISE * P->bal_k; }
+float proc_balance_back(const sk_procedural *P) { return BAL_BACK * P->bal_k; }

@@ -33,7 +33,8 @@
  * Crouched walking under a height (sk_procedural_crouch); the torso leans
  * into acceleration, slopes and turns and forward when crouched
  * (state.lean_pitch, lean_roll); the head looks at a point
- * (sk_procedural_look_at).
+ * (sk_procedural_look_at); standing at an edge it balances, arms out and
+ * hips back (state.balance).
  * Arms: swing in opposition to the legs, nearly straight walking and
  * bent running; one or both may point at a target (an iterative solver from
  * the IK layer, sk_procedural_point_at). Backward walking: the body faces one
@@ -146,6 +147,7 @@ typedef struct sk_procedural_state {
      * crouched, speeding up, uphill; - slowing down, downhill) and sideways
      * about the forward axis (+ toward the left: into a left turn). */
     float lean_pitch, lean_roll;
+    float balance;             /* 0..1: balancing at an edge ahead (arms out, hips back), standing */
     sk_mat4 root;              /* world = root x model */
     uint32_t rays;
     sk_procedural_foot feet[2];
