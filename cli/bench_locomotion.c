@@ -390,6 +390,7 @@ static int bench_locomotion(int argc, char **argv) {
     blc_which captures = procedural ? BLC_NONE : a.captures >= 0 ? (blc_which)a.captures : quick ? BLC_NONE : BLC_ALL;
     int rc = 0;
     if (table && !a.captures_only) rc |= bl_table(quick, procedural);
+    if (table && !a.captures_only && procedural) rc |= bl_push_rows(quick);
     if (table && !a.captures_only && !procedural) rc |= bl_table_dir(quick); /* bench_locomotion_dir.c */
     if (table && !a.captures_only && !procedural) rc |= bench_locomotion_hard(quick, NULL, NULL, 0);
     if (table) rc |= blc_table(captures, a.data);

@@ -11,5 +11,9 @@
  * {"bench": bench, extra (JSON members, may be NULL), ...}. 0, or 1 after
  * printing the error. */
 int bl_cost_crowd(const loco_char *c, const char *bench, const char *extra, uint32_t count, uint32_t frames);
+/* The push rows of bench locomotion --procedural (bench_locomotion_push.c):
+ * pushes of 0.5 to 3 m/s (quick: 0.5) in four directions while walking, and
+ * the strongest recovered per direction. 0, or 1 after printing a failure. */
+int bl_push_rows(bool quick);
 
 #endif

@@ -44,7 +44,7 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
 }
 
 typedef struct locomote_args {
-    const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver;
+    const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver, *push;
     cli_list clips, from;
     double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face, crouch, look[3];
     uint32_t size[2];
@@ -164,9 +164,9 @@ static int cmd_locomote(int argc, char **argv) {
         return 1;
     }
     bool look = cli_given(&seen, "--look");
-    if ((a.jump >= 0 || a.backward || point || look || cli_given(&seen, "--crouch")) && !setup.procedural) {
-        fprintf(stderr,
-                "skelanim: --jump, --backward, --point, --look and --crouch go with --procedural (the IK-only walker)\n");
+    if ((a.jump >= 0 || a.backward || point || look || a.push || cli_given(&seen, "--crouch")) && !setup.procedural) {
+        fprintf(stderr, "skelanim: --jump, --backward, --point, --look, --crouch and --push go with --procedural (the "
+                        "IK-only walker)\n");
         loco_char_destroy(&c);
         cli_terrain_destroy(terrain);
         return 1;
@@ -176,6 +176,21 @@ static int cmd_locomote(int argc, char **argv) {
     c.face = (float)(a.face * M_PI / 180.0);
     c.point = point;
     c.crouch = a.crouch;
+    c.push_at = -1;
+    if (a.push) {
+        double t, vx, vz;
+        char tail;
+        if (sscanf(a.push, "%lf:%lf,%lf%c", &t, &vx, &vz, &tail) != 3 || !(t >= 0 && t <= 600) || !isfinite(vx) ||
+            !isfinite(vz) || !(hypot(vx, vz) <= 50)) {
+            fprintf(stderr, "skelanim: --push %s: expected T:VX,VZ (seconds 0..600, a change of the body's velocity in "
+                            "m/s, at most 50)\n", a.push);
+            loco_char_destroy(&c);
+            cli_terrain_destroy(terrain);
+            return 1;
+        }
+        c.push_at = t;
+        c.push_dv = sk_vec3_make((float)vx, 0, (float)vz);
+    }
     c.look = look;
     c.look_at = sk_vec3_make((float)a.look[0], (float)a.look[1], (float)a.look[2]);
     c.point_at = sk_vec3_make((float)a.point[0], (float)a.point[1], (float)a.point[2]);
@@ -281,6 +296,9 @@ static const cli_opt locomote_opts[] = {
     {"--backward", CLI_FLAG(locomote_args, backward), .help = "(--procedural) walk the path facing backward"},
     {"--look", CLI_REALS(locomote_args, look, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,
      .help = "(--procedural) the head looks at this world point while walking (spine and neck share the turn)"},
+    {"--push", CLI_STRING(locomote_args, push), .meta = "T:VX,VZ",
+     .help = "(--procedural) push the body at T seconds, changing its velocity by (VX, VZ) m/s: recovery steps, or "
+             "a fall"},
     {"--crouch", CLI_REAL(locomote_args, crouch), .meta = "H", .min = 0.1, .max = 100,
      .help = "(--procedural) walk crouched, the head under H metres above the ground (as under a low ceiling)"},
     {"--point", CLI_REALS(locomote_args, point, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,

@@ -78,6 +78,7 @@ uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out) {
 bool loco_char_create(const loco_setup *s, loco_char *c) {
     memset(c, 0, sizeof *c);
     c->jump_at = -1;
+    c->push_at = -1;
     sk_error err = {0};
     if (!cli_load_scaled(s->character, s->scale, &c->asset)) return false;
     const sk_skeleton *skel = c->asset->skeleton;
@@ -530,11 +531,12 @@ bool loco_run_path(loco_char *c, const char *path, double speed, double turn_deg
     m->dt = dt;
     double total = seconds > 0 ? seconds : fmin(sk_path_follower_length(&pf) / speed * 1.6 + 4.0, 600.0);
     uint32_t steps = (uint32_t)ceil(total / dt);
-    bool jumped = false;
+    bool jumped = false, pushed = false;
     for (uint32_t k = 0; k < steps; k++) {
         sk_path_follower_step(&pf, dt);
         t += dt;
         if (c->proc && !jumped && c->jump_at >= 0 && t >= c->jump_at) jumped = sk_procedural_jump(c->proc);
+        if (c->proc && !pushed && c->push_at >= 0 && t >= c->push_at) pushed = sk_procedural_push(c->proc, c->push_dv);
         if (!loco_char_step(c, dt, pf.x, pf.z, pf.yaw + back)) return false;
         loco_metrics_frame(m, c);
         if (frame && !frame(user, c, t)) return false;

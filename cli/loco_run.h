@@ -74,6 +74,8 @@ typedef struct loco_char {
     sk_vec3 point_at;               /* world */
     double crouch;                  /* procedural: walk crouched under this height (m); 0: upright */
     bool look;                      /* procedural: the head looks at look_at */
+    double push_at;                 /* procedural: push at this time (s); < 0: never */
+    sk_vec3 push_dv;                /* the push's change of the body's velocity (m/s, world) */
     sk_vec3 look_at;                /* world */
     sk_ik_limit *arm_limits;        /* the mannequin's arm limits (procedural): applied when pointing */
     sk_locomotor_desc desc;         /* what loco was made from (more characters: sk_locomotor_create) */

@@ -315,6 +315,15 @@ for r in scen:
     o = r["off_flat"]
     assert o["other"] == 0 and o["ball"] + o["heel"] == o["frames"], r
 assert sum(1 for r in scen if r.get("backward")) == 4
+# pushes (sk_procedural_push) while walking at 1.4 m/s, --quick: 0.5 m/s in four directions, recovered
+push = [r for r in rows if r["bench"] == "locomotion_push"]
+summ = [r for r in rows if r["bench"] == "locomotion_push_summary"]
+assert len(push) == 4 and len(summ) == 4, (len(push), len(summ))
+assert {r["push"]["direction"] for r in push} == {"forward", "backward", "left", "right"}
+for r in push:
+    assert not r["fell"] and r["finished"] and r["limits_outside_frames"] == 0, r
+    assert r["slide_max_cm"] < 0.1 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1, r
+assert all(r["strongest_recovered"] >= 0.5 for r in summ), summ
 print("bench locomotion --procedural: %d scenarios within the targets; %.0f ns per character" % (len(scen), cost[0]["ns_per_character_min"]))
 EOF2
 
@@ -332,11 +341,15 @@ bad "--clip nope: no such clip" @mannequin --clips nope
 bad "clip \"idle\": left: the foot does not move" @mannequin --clips walk idle
 bad "--out x.bmp: expected a .gif or .png file" @mannequin --out x.bmp
 bad "unknown or incomplete option '--bogus'" @mannequin --bogus
-bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --jump 1
-bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --backward
-bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --point 0,1,5
-bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --crouch 1.3
-bad "--jump, --backward, --point, --look and --crouch go with --procedural" @mannequin --look 3,1.6,3
+bad "--jump, --backward, --point, --look, --crouch and --push go with --procedural" @mannequin --jump 1
+bad "--jump, --backward, --point, --look, --crouch and --push go with --procedural" @mannequin --backward
+bad "--jump, --backward, --point, --look, --crouch and --push go with --procedural" @mannequin --point 0,1,5
+bad "--jump, --backward, --point, --look, --crouch and --push go with --procedural" @mannequin --crouch 1.3
+bad "--jump, --backward, --point, --look, --crouch and --push go with --procedural" @mannequin --look 3,1.6,3
+bad "--jump, --backward, --point, --look, --crouch and --push go with --procedural" @mannequin --push 1:0.5,0
+bad "expected T:VX,VZ" @mannequin --procedural --push 1:0.5
+bad "expected T:VX,VZ" @mannequin --procedural --push 1:nan,0
+bad "expected T:VX,VZ" @mannequin --procedural --push 1:60,0
 bad "no state takes its pose from the locomotor (add one with \"external\": \"locomotion\")" @mannequin --graph "$tmp/g_none.json"
 bad "--graph: $tmp/missing.json: cannot open" @mannequin --graph "$tmp/missing.json"
 sk_done cli_locomote

@@ -64,7 +64,7 @@ static void jrig_free(jrig *r) {
 
 /* Frames per mode and those outside the limits. */
 typedef struct jcount {
-    uint32_t frames[5], outside[5];
+    uint32_t frames[6], outside[6];
     uint32_t total, total_outside;
     char first[160]; /* the first frame outside: mode, joint, time */
 } jcount;
@@ -72,7 +72,7 @@ typedef struct jcount {
 static void check_frame(jrig *r, jcount *c) {
     const sk_procedural_state *st = sk_procedural_get_state(r->P);
     int mode = (int)st->mode;
-    assert_true(mode >= 0 && mode < 5);
+    assert_true(mode >= 0 && mode < 6);
     bool ok = true;
     for (uint32_t j = 0; j < r->skel->joint_count; j++) {
         if (r->lim[j].type == SK_IK_LIMIT_NONE) continue;

@@ -12,7 +12,7 @@ from .ik import _finite, _vec3
 from .memory import c_of, owned
 from .world import Terrain
 
-MODES = ('standing', 'walking', 'crouching', 'airborne', 'landing')
+MODES = ('standing', 'walking', 'crouching', 'airborne', 'landing', 'fallen')
 FOOT_EVENTS = (None, 'down', 'up')
 _GAIT = ('walk_speed', 'run_speed', 'step_length', 'step_height', 'hip_rise', 'crouch_depth', 'jump_speed',
          'max_step_down', 'max_step_up')
@@ -99,6 +99,14 @@ class ProceduralWalker:
         if not 0.0 <= w <= 1.0 or not C.sk_procedural_look_at(self._p, t, w):
             raise ValueError('look_at refused target %r, weight %r' % (target, weight))
 
+    def push(self, dv):
+        """Changes the body's velocity by dv (m/s, world; vertical part ignored): recovery steps, or
+        a fall when no step can catch it (state['mode'] 'fallen')."""
+        v = ffi.new('sk_vec3 *')
+        _vec3(v, _finite('dv', dv))
+        if not C.sk_procedural_push(self._p, v[0]):
+            raise ValueError('push refused dv %r' % (dv,))
+
     def crouch(self, height):
         """From the next update walk crouched, the head (the highest joint) under height metres above
         the ground; 0 stands up again. state['crouch'] says how far the body is lowered."""
@@ -155,7 +163,7 @@ class ProceduralWalker:
                 'run': float(s.run), 'step_length': float(s.step_length), 'step': float(s.step),
                 'support': int(s.support), 'body_height': float(s.body_height), 'slope': float(s.slope),
                 'crouch': float(s.crouch), 'lean_pitch': float(s.lean_pitch), 'lean_roll': float(s.lean_roll),
-                'balance': float(s.balance),
+                'balance': float(s.balance), 'push_offset': _v(s.push_offset),
                 'root': root, 'rays': int(s.rays), 'feet': feet}
 
 

@@ -181,3 +181,34 @@ def test_look_at(mannequin):
     with pytest.raises(ValueError):
         w.look_at(target, 2.0)
     w.look_at(None)
+
+
+def test_push(mannequin):
+    """A 0.5 m/s push while standing: the body's offset grows, the walker steps, the offset comes
+    back under 1 cm within 2 s with every heel and toe over the ground; a 4 m/s push ends lying
+    (mode 'fallen', the torso near the horizontal); bad pushes are refused."""
+    s = mannequin.skeleton
+    w = sk.ProceduralWalker(s, arms=ARMS)
+    w.reset(0.0, 0.0, 0.0)
+    for _ in range(30):
+        w.update(1 / 60, 0.0, 0.0, 0.0)
+    w.push((0.0, 0.0, 0.5))
+    peak, downs = 0.0, 0
+    for _ in range(120):
+        w.update(1 / 60, 0.0, 0.0, 0.0)
+        st = w.state
+        peak = max(peak, float(np.linalg.norm(st['push_offset'])))
+        downs += sum(1 for f in st['feet'] if f['event'] is not None and f['event']['kind'] == 'down')
+        assert min(min(f['heel'][1], f['toe'][1]) for f in st['feet']) > -1e-3
+    assert peak > 0.02 and downs >= 1 and np.linalg.norm(w.state['push_offset']) < 0.01
+    w.push((4.0, 0.0, 0.0))
+    for _ in range(90):
+        w.update(1 / 60, 0.0, 0.0, 0.0)
+    assert w.state['mode'] == 'fallen'
+    m = w.model
+    top = int(np.argmax(m[:, 1, 3]))
+    assert m[:, 1, 3].min() > -1e-3 and m[top, 1, 3] < 0.7  # lying: nothing high (standing: 1.57), nothing under
+    with pytest.raises(ValueError):
+        w.push((float('nan'), 0.0, 0.0))
+    with pytest.raises(ValueError):
+        w.push((0.0, 0.0, 60.0))

@@ -148,6 +148,9 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
     P->lean_vf = P->lean_acc = 0;
     P->lean_have_v = false;
     P->bal_k = 0;
+    P->push_d = P->push_u = sk_vec3_make(0, 0, 0);
+    P->fall_k = -1;
+    P->fall_at = sk_vec3_make(x, 0, z);
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -1020,7 +1023,15 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     proc_frame F;
     F.dt = dt;
     F.fdt = (float)dt;
+    proc_push_point(P, dt, &x, &z); /* a push's offset (or where the walker fell) */
     track_point(P, &F, x, z, yaw);
+    if (proc_falling(P)) { /* losing balance, then lying: no steps */
+        proc_fall_pose(P, pose->local, dt);
+        P->st.rays = P->ground.rays;
+        P->model_valid = true;
+        for (uint32_t l = 0; l < 2; l++) memset(&P->st.feet[l].event, 0, sizeof P->st.feet[l].event);
+        return SK_OK;
+    }
     proc_crouch_step(P, dt);
     proc_balance(P, dt);
     watch_ground(P, &F);

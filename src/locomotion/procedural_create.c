@@ -175,6 +175,9 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->look_n = 0;
     P->look_w = 0;
     P->bal_k = 0;
+    P->push_d = P->push_u = P->fall_dir = P->fall_at = sk_vec3_make(0, 0, 0);
+    P->fall_k = -1;
+    P->fall_y0 = 0;
     P->look = sk_vec3_make(0, 0, 0);
     if (P->spine >= 0 && sk_ik_chain_find(s, (uint32_t)P->spine, top, P->look_chain, PROC_LOOK_MAX, &P->look_n,
                                           NULL) != SK_OK)

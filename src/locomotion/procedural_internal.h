@@ -142,6 +142,12 @@ struct sk_procedural {
     sk_vec3 look_axis, look_up, look;
     float look_w;
     float bal_k;              /* balancing at an edge ahead: 0..1 (procedural_posture.c) */
+    /* pushes (procedural_push.c): the body's offset from the caller's point
+     * and its velocity; the fall's progress (-1: none), direction, start
+     * height and place */
+    sk_vec3 push_d, push_u;
+    float fall_k, fall_y0;
+    sk_vec3 fall_dir, fall_at;
     sk_procedural_state st;
 };
 
@@ -165,6 +171,13 @@ void proc_lean(sk_procedural *P, sk_transform *loc, double dt);
 void proc_balance(sk_procedural *P, double dt);
 float proc_balance_raise(const sk_procedural *P);
 float proc_balance_back(const sk_procedural *P);
+/* Pushes: the point the walker steps for this frame (the caller's plus
+ * the push's offset, integrated over dt; while falling, where it fell);
+ * whether it is falling or lying; the fall's pose this frame (the whole
+ * pose, its world matrices and the feet). */
+void proc_push_point(sk_procedural *P, double dt, float *x, float *z);
+bool proc_falling(const sk_procedural *P);
+void proc_fall_pose(sk_procedural *P, sk_transform *loc, double dt);
 /* The gaze (sk_procedural_look_at) on pose and the model matrices. */
 void proc_look(sk_procedural *P, sk_pose *pose);
 

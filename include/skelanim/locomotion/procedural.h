@@ -34,7 +34,8 @@
  * into acceleration, slopes and turns and forward when crouched
  * (state.lean_pitch, lean_roll); the head looks at a point
  * (sk_procedural_look_at); standing at an edge it balances, arms out and
- * hips back (state.balance).
+ * hips back (state.balance); pushed (sk_procedural_push) it takes recovery
+ * steps, or falls and lies down.
  * Arms: swing in opposition to the legs, nearly straight walking and
  * bent running; one or both may point at a target (an iterative solver from
  * the IK layer, sk_procedural_point_at). Backward walking: the body faces one
@@ -117,7 +118,8 @@ typedef enum sk_procedural_mode {
     SK_PROCEDURAL_WALKING = 1,  /* also running and stopping (the rest step) */
     SK_PROCEDURAL_CROUCHING = 2,/* before a jump */
     SK_PROCEDURAL_AIRBORNE = 3, /* jumping or falling */
-    SK_PROCEDURAL_LANDING = 4   /* absorbing a landing */
+    SK_PROCEDURAL_LANDING = 4,  /* absorbing a landing */
+    SK_PROCEDURAL_FALLEN = 5    /* pushed past recovery: falling, then lying (sk_procedural_push) */
 } sk_procedural_mode;
 
 typedef struct sk_procedural_foot {
@@ -148,6 +150,7 @@ typedef struct sk_procedural_state {
      * about the forward axis (+ toward the left: into a left turn). */
     float lean_pitch, lean_roll;
     float balance;             /* 0..1: balancing at an edge ahead (arms out, hips back), standing */
+    sk_vec3 push_offset;       /* the body's offset from the caller's point after a push (m, world, y 0) */
     sk_mat4 root;              /* world = root x model */
     uint32_t rays;
     sk_procedural_foot feet[2];
@@ -207,6 +210,19 @@ SK_API bool sk_procedural_crouch(sk_procedural *P, float height);
  * a NULL walker, a non-finite target, a weight outside [0, 1] or a skeleton
  * without such a chain (more than 8 joints from the spine to the head). */
 SK_API bool sk_procedural_look_at(sk_procedural *P, const sk_vec3 *target, float weight);
+/* A push: the body's velocity changes by dv (m/s, world; its vertical part
+ * is ignored) from the next update on. The body runs ahead of (behind,
+ * beside) the caller's point by an offset (state.push_offset) that a
+ * critically damped spring draws back within about a second, and the walker
+ * steps for it: recovery steps, each planted foot staying where it stands
+ * until it lifts. A push whose capture point (offset + velocity / sqrt(g /
+ * hip height), where a step would have to land to stop the body) is further
+ * than 0.9 leg lengths cannot be caught: the walker falls the way it was
+ * pushed (mode SK_PROCEDURAL_FALLEN) and comes to rest lying on the ground
+ * over 0.7 s; it stays there, the caller's point ignored, until
+ * sk_procedural_reset. While falling or lying further pushes change nothing
+ * (true). false for a NULL walker, a non-finite dv or one over 50 m/s. */
+SK_API bool sk_procedural_push(sk_procedural *P, sk_vec3 dv);
 /* The walker's state after the last update (NULL for NULL). */
 SK_API const sk_procedural_state *sk_procedural_get_state(const sk_procedural *P);
 /* The world matrices of the pose the last sk_procedural_update wrote:
