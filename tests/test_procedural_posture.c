@@ -18,6 +18,7 @@
  *     walking up a 10 degree ramp than on flat ground; toward the left in a
  *     left turn and toward the right in a right one;
  *   - bad arguments refused. Frame counts asserted. */
+#include "proc_rig.h"
 #include "support.h"
 
 #include <math.h>
@@ -49,15 +50,7 @@ static void prig_make_on(prig *r, bool ramp, bool ledge) {
     if (sk_mannequin_create(NULL, NULL, &r->asset, &err) != SK_OK) fail_msg("%s", err.message);
     r->skel = r->asset->skeleton;
     uint32_t J = r->skel->joint_count;
-    sk_procedural_desc d = {0};
-    d.skeleton = r->skel;
-    assert_int_equal(sk_legs_find(r->skel, d.legs, 2), 2);
-    static const char *arm[2][3] = {{"upperarm_l", "forearm_l", "hand_l"}, {"upperarm_r", "forearm_r", "hand_r"}};
-    for (int a = 0; a < 2; a++)
-        d.arms[a] = (sk_arm_desc){sk_skeleton_find(r->skel, arm[a][0]), sk_skeleton_find(r->skel, arm[a][1]),
-                                  sk_skeleton_find(r->skel, arm[a][2])};
-    d.arm_count = 2;
-    d.body_joint = -1;
+    sk_procedural_desc d = proc_rig_desc(r->skel);
     if (ramp) {
         sk_terrain_ramp_options o = {.angle = 10.0f * PI_F / 180.0f, .start = sk_vec3_make(0, 0, 1),
                                      .direction = sk_vec3_make(0, 0, 1)};
@@ -71,17 +64,9 @@ static void prig_make_on(prig *r, bool ramp, bool ledge) {
     if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
     r->local = calloc(J, sizeof *r->local);
     r->world = calloc(J, sizeof *r->world);
-    r->lim = calloc(J, sizeof *r->lim);
-    sk_ik_limit *arms = calloc(J, sizeof *arms);
+    r->lim = proc_rig_limits(r->skel);
     assert_non_null(r->local);
     assert_non_null(r->world);
-    assert_non_null(r->lim);
-    assert_non_null(arms);
-    assert_int_equal(sk_mannequin_leg_limits(r->skel, r->lim, J, &err), SK_OK);
-    assert_int_equal(sk_mannequin_arm_limits(r->skel, arms, J, &err), SK_OK);
-    for (uint32_t j = 0; j < J; j++)
-        if (arms[j].type != SK_IK_LIMIT_NONE) r->lim[j] = arms[j];
-    free(arms);
     /* the highest joint at rest, and the legs' common ancestor (the body) */
     sk_mat4 *rest = calloc(J, sizeof *rest);
     assert_non_null(rest);
@@ -127,14 +112,7 @@ static sk_vec3 wpos(const prig *r, uint32_t j) {
 
 static float len_xz(sk_vec3 d) { return sqrtf(d.x * d.x + d.z * d.z); }
 
-static bool in_limits(const prig *r) {
-    for (uint32_t j = 0; j < r->skel->joint_count; j++) {
-        if (r->lim[j].type == SK_IK_LIMIT_NONE) continue;
-        sk_quat rel = sk_quat_mul(sk_quat_inverse(r->skel->rest[j].r), r->local[j].r);
-        if (!sk_ik_limit_check(&r->lim[j], sk_vec3_make(0, 1, 0), rel, 1e-3f)) return false;
-    }
-    return true;
-}
+static bool in_limits(const prig *r) { return proc_rig_in_limits(r->skel, r->lim, r->local); }
 
 /* The torso's tilt (rad): the body -> top direction against the vertical,
  * forward along yaw's facing (+) and toward the left (+). */

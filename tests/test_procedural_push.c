@@ -17,6 +17,7 @@
  *     degrees of the horizontal, leaning the push's way), every joint finite
  *     and over the ground, the limbs inside the limits;
  *   - bad pushes refused. Frame counts asserted. */
+#include "proc_rig.h"
 #include "support.h"
 
 #include <math.h>
@@ -42,29 +43,13 @@ static void hrig_make(hrig *r) {
     if (sk_mannequin_create(NULL, NULL, &r->asset, &err) != SK_OK) fail_msg("%s", err.message);
     r->skel = r->asset->skeleton;
     uint32_t J = r->skel->joint_count;
-    sk_procedural_desc d = {0};
-    d.skeleton = r->skel;
-    assert_int_equal(sk_legs_find(r->skel, d.legs, 2), 2);
-    static const char *arm[2][3] = {{"upperarm_l", "forearm_l", "hand_l"}, {"upperarm_r", "forearm_r", "hand_r"}};
-    for (int a = 0; a < 2; a++)
-        d.arms[a] = (sk_arm_desc){sk_skeleton_find(r->skel, arm[a][0]), sk_skeleton_find(r->skel, arm[a][1]),
-                                  sk_skeleton_find(r->skel, arm[a][2])};
-    d.arm_count = 2;
-    d.body_joint = -1;
+    sk_procedural_desc d = proc_rig_desc(r->skel);
     if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
     r->local = calloc(J, sizeof *r->local);
     r->world = calloc(J, sizeof *r->world);
-    r->lim = calloc(J, sizeof *r->lim);
-    sk_ik_limit *arms = calloc(J, sizeof *arms);
+    r->lim = proc_rig_limits(r->skel);
     assert_non_null(r->local);
     assert_non_null(r->world);
-    assert_non_null(r->lim);
-    assert_non_null(arms);
-    assert_int_equal(sk_mannequin_leg_limits(r->skel, r->lim, J, &err), SK_OK);
-    assert_int_equal(sk_mannequin_arm_limits(r->skel, arms, J, &err), SK_OK);
-    for (uint32_t j = 0; j < J; j++)
-        if (arms[j].type != SK_IK_LIMIT_NONE) r->lim[j] = arms[j];
-    free(arms);
     float best = -1e9f;
     for (uint32_t j = 0; j < J; j++) { /* the highest joint at rest (rest translations accumulate up the tree) */
         sk_vec3 p = r->skel->rest[j].t;
@@ -93,14 +78,7 @@ static void step(hrig *r, float x, float z) {
 
 static float len3(sk_vec3 a) { return sqrtf(sk_vec3_dot(a, a)); }
 
-static bool in_limits(const hrig *r) {
-    for (uint32_t j = 0; j < r->skel->joint_count; j++) {
-        if (r->lim[j].type == SK_IK_LIMIT_NONE) continue;
-        sk_quat rel = sk_quat_mul(sk_quat_inverse(r->skel->rest[j].r), r->local[j].r);
-        if (!sk_ik_limit_check(&r->lim[j], sk_vec3_make(0, 1, 0), rel, 1e-3f)) return false;
-    }
-    return true;
-}
+static bool in_limits(const hrig *r) { return proc_rig_in_limits(r->skel, r->lim, r->local); }
 
 typedef struct push_out {
     bool fell;

@@ -60,6 +60,12 @@ static void test_forms(void **st) {
     near(height(t, -4, 3), tan(30 * D) * 2, 1e-5, "ramp:30 z 3");
     near(height(t, 0, 0.99f), 0, 1e-6, "ramp:30 before the start");
     cli_terrain_destroy(t);
+    /* ramp:DEG,LEN: the slope for LEN m, then flat at the top (the crest at z = 1 + LEN) */
+    t = parse_ok("ramp:30,2", CLI_TERRAIN_RAMP);
+    near(height(t, 0, 2), tan(30 * D), 1e-5, "ramp:30,2 on the slope");
+    near(height(t, 0, 3.5f), tan(30 * D) * 2, 1e-5, "ramp:30,2 on the top");
+    near(height(t, 0, 10), tan(30 * D) * 2, 1e-5, "ramp:30,2 far on the top");
+    cli_terrain_destroy(t);
     t = parse_ok("ramp:-20", CLI_TERRAIN_RAMP);
     near(height(t, 0, 2), -tan(20 * D), 1e-5, "ramp:-20 descends");
     assert_non_null(strstr(t->description, "descending"));
@@ -133,11 +139,12 @@ static void test_errors(void **st) {
     expect_error("ramp:-90", "--terrain ramp:-90: the angle must be within (-90, 90) degrees");
     expect_error("ramp:abc", "--terrain ramp:abc: expected ramp:DEG");
     expect_error("ramp:", "--terrain ramp:: expected ramp:DEG");
-    expect_error("ramp:10,2", "--terrain ramp:10,2: expected ramp:DEG");
+    expect_error("ramp:10,2,3", "--terrain ramp:10,2,3: expected ramp:DEG or ramp:DEG,LENGTH");
+    expect_error("ramp:10,-2", "--terrain ramp:10,-2: the length must be 0 (endless) to 10 km");
     expect_error("ramp:inf", "expected ramp:DEG");
     expect_error("ramp:10deg", "expected ramp:DEG");
-    expect_error("", "--terrain: expected flat, ramp:DEG, stairs:RISE,RUN, bumps:AMP,SEED, ledge:HEIGHT or a .glb/.gltf file");
-    expect_error("hill", "--terrain hill: unknown terrain: expected flat, ramp:DEG");
+    expect_error("", "--terrain: expected flat, ramp:DEG[,LEN], stairs:RISE,RUN, bumps:AMP,SEED, ledge:HEIGHT or a .glb/.gltf file");
+    expect_error("hill", "--terrain hill: unknown terrain: expected flat, ramp:DEG[,LEN]");
     expect_error("Stairs", "--terrain Stairs: unknown terrain");
     expect_error("flat:nan", "--terrain flat:nan: expected flat:H (metres)");
     expect_error("flat:1e5", "--terrain flat:1e5: the height must be within 10 km of 0");
