@@ -67,7 +67,7 @@ sk_result cli_terrain_parse(const char *spec, cli_terrain **out, sk_error *err) 
     *out = NULL;
     if (!spec || !spec[0])
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
-                            "--terrain: expected flat, ramp:DEG, stairs:RISE,RUN, bumps:AMP,SEED, ledge:HEIGHT or a "
+                            "--terrain: expected flat, ramp:DEG[,LEN], stairs:RISE,RUN, bumps:AMP,SEED, ledge:HEIGHT or a "
                             ".glb/.gltf file");
     cli_terrain *t = calloc(1, sizeof *t);
     if (!t) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "--terrain %s: out of memory", spec);
