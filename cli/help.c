@@ -192,6 +192,10 @@ void cli_help_group(FILE *f, const char *group, const cli_command *const *cmds, 
     for (size_t i = 0; i < n; i++)
         if (!strncmp(cmds[i]->name, group, len) && (cmds[i]->name[len] == ' ' || !cmds[i]->name[len]))
             overview_entry(f, cmds[i]);
+    if (!strcmp(group, "bench"))
+        fprintf(f, "\nEvery bench also takes --simd scalar|sse2|avx2|avx512: the SIMD level capped (what a lesser CPU\n"
+                   "runs; the environment variable SKELANIM_SIMD does the same), reported first as\n"
+                   "{\"bench\":\"simd\",\"cap\":...,\"level\":...}.\n");
 }
 
 /* ---- docs/cli.md ------------------------------------------------------------- */

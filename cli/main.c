@@ -6,6 +6,7 @@
  * crowd", "demo locomotion") is a subcommand. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const cli_command cli_cmd_help;
@@ -97,6 +98,43 @@ int main(int argc, char **argv) {
     }
     int words = 0;
     const cli_command *c = find_command(argc - 1, argv + 1, &words);
+    if (c && !strncmp(c->name, "bench ", 6)) {
+        /* --simd LEVEL (any bench): the SIMD level capped for the run
+         * (SKELANIM_SIMD, core/simd.h), and the level reported first */
+        static const char *const levels[] = {"scalar", "sse2", "avx2", "avx512"};
+        const char *cap = NULL;
+        for (int i = 1 + words; i < argc; i++) {
+            const char *v = NULL;
+            if (!strcmp(argv[i], "--simd")) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "skelanim: %s: --simd needs a level: scalar, sse2, avx2 or avx512\n", c->name);
+                    return 2;
+                }
+                v = argv[i + 1];
+                memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2) * sizeof *argv);
+                argc -= 2;
+            } else if (!strncmp(argv[i], "--simd=", 7)) {
+                v = argv[i] + 7;
+                memmove(&argv[i], &argv[i + 1], (size_t)(argc - i - 1) * sizeof *argv);
+                argc -= 1;
+            }
+            if (!v) continue;
+            bool ok = false;
+            for (int k = 0; k < 4; k++) ok = ok || !strcmp(v, levels[k]);
+            if (!ok) {
+                fprintf(stderr, "skelanim: %s: --simd %s: expected scalar, sse2, avx2 or avx512\n", c->name, v);
+                return 2;
+            }
+            cap = v;
+            i--;
+        }
+        if (cap) setenv("SKELANIM_SIMD", cap, 1);
+        const char *env = getenv("SKELANIM_SIMD");
+        if (env && *env) {
+            printf("{\"bench\":\"simd\",\"cap\":\"%s\",\"level\":\"%s\"}\n", env, sk_simd_name(sk_simd_best()));
+            fflush(stdout);
+        }
+    }
     if (c) return c->run(argc - 1 - words, argv + 1 + words);
     if (is_group(cmd)) {
         if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {

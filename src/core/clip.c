@@ -536,7 +536,7 @@ static void sample_tracks(const sk_clip *c, const sk_skeleton *s, double t, sk_l
     sb.n = 0;
     sb.cap = 4;
 #ifdef SK_SLERP_AVX2
-    if (__builtin_cpu_supports("avx2")) sb.cap = 8;
+    if (sk_simd_best() >= SK_SIMD_AVX2) sb.cap = 8;
 #endif
     for (uint32_t i = 0; i < c->track_count; i++) {
         const sk_track *tr = &c->tracks[i];

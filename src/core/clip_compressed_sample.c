@@ -2,6 +2,7 @@
  * CPU (the SIMD ones: clip_compressed_avx2.c, _avx512.c, _rows.c), and the
  * scalar reference decoder, every other decoder's bits. */
 #include "core/clip_internal.h"
+#include "skelanim/core/simd.h"
 #include "core/math_inline.h"
 #include "core/soa_kernels.h"
 #include "skelanim/core/soa.h"
@@ -92,7 +93,7 @@ static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x
 
 bool sk_cclip_simd_available(void) {
 #if defined(SK_CC_AVX2)
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return sk_simd_best() >= SK_SIMD_AVX2;
 #else
     return false;
 #endif
@@ -100,8 +101,7 @@ bool sk_cclip_simd_available(void) {
 
 bool sk_cclip_avx512_available(void) {
 #if defined(SK_CC_AVX2)
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512vl");
+    return sk_simd_best() >= SK_SIMD_AVX512 && __builtin_cpu_supports("avx512dq");
 #else
     return false;
 #endif

@@ -1,5 +1,6 @@
 /* Skinning palette (palette.h). */
 #include "core/internal.h"
+#include "skelanim/core/simd.h"
 #include "core/math_inline.h"
 #include "skelanim/core/palette.h"
 
@@ -44,8 +45,8 @@ __attribute__((target("avx512f"))) static void palette_avx512(const sk_skin *ski
 
 int sk_palette_level_max(void) {
 #if defined(SK_PALETTE_AVX)
-    if (__builtin_cpu_supports("avx512f")) return 2;
-    if (__builtin_cpu_supports("avx2")) return 1;
+    if (sk_simd_best() >= SK_SIMD_AVX512) return 2;
+    if (sk_simd_best() >= SK_SIMD_AVX2) return 1;
 #endif
     return 0;
 }

@@ -19,6 +19,7 @@
 #define SKELANIM_SOA_KERNELS_H
 
 #include "core/math_inline.h"
+#include "skelanim/core/simd.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -43,7 +44,7 @@ typedef int32_t skk_i8 __attribute__((vector_size(32)));
 
 static inline bool sk_soa_use_avx2(void) {
 #if defined(SK_SOA_X86)
-    return __builtin_cpu_supports("avx2");
+    return sk_simd_best() >= SK_SIMD_AVX2;
 #else
     return false;
 #endif

@@ -253,7 +253,7 @@ static sk_result ctx_init(ctx *c, const sk_clip *clip, const sk_skeleton *s, con
     c->clip = clip;
 #ifdef SK_CS_HAVE_WIDE
     c->wide = simd && sk_simd_best() >= SK_SIMD_AVX2;
-    c->fma = simd && __builtin_cpu_supports("fma");
+    c->fma = simd && sk_simd_best() >= SK_SIMD_AVX2; /* AVX2 levels have FMA (simd.h) */
 #else
     (void)simd;
 #endif

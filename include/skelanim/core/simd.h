@@ -19,7 +19,13 @@ typedef enum sk_simd {
 } sk_simd;
 
 /* The best level this CPU runs (x86-64: SSE2 at least; elsewhere, and in a
- * build configured with -DSK_SIMD=OFF, SCALAR). */
+ * build configured with -DSK_SIMD=OFF, SCALAR), capped by the environment
+ * variable SKELANIM_SIMD (scalar, sse2, avx2 or avx512; another value or
+ * none: no cap) so one machine can measure what a lesser CPU runs. Read
+ * once per process, at the first call. Every kernel chosen at run time (the
+ * AVX2 and AVX-512 paths of sampling, blending, local-to-model, palettes,
+ * skinning, compressed clips, the compressor) follows it; the SSE2 code
+ * compiled into an x86-64 build runs under a scalar cap too. Thread-safe. */
 SK_API sk_simd sk_simd_best(void);
 /* Resolves AUTO and downgrades a level the CPU lacks to the best it has. */
 SK_API sk_simd sk_simd_resolve(sk_simd want);
