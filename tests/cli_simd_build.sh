@@ -4,7 +4,8 @@
 #  - configured with -DSK_SIMD=OFF (SK_HAVE_SIMD=0): no shared library and not
 #    the tool holds an AVX or AVX-512 instruction (a %ymm or %zmm register, or
 #    a VEX-encoded v... instruction on %xmm) or the CPU-feature dispatch
-#    (__cpu_model, __cpu_indicator_init of __builtin_cpu_supports): only the
+#    (__cpu_model, __cpu_indicator_init of __builtin_cpu_supports, or a call of
+#    the library's sk_simd_best from the other libraries): only the
 #    plain-C paths, the code a target without x86 vectors runs;
 #  - configured with SIMD on x86-64: libskelanim.so and libskelanim_offline.so
 #    hold both (the check above can see what it looks for).
@@ -25,7 +26,10 @@ vector() {
   local ymm vex cpu
   ymm=$(grep -cE '%[yz]mm[0-9]' <<< "$dis" || true)
   vex=$(grep -cE '^[[:space:]]+[0-9a-f]+:[[:space:]]+v[a-z0-9]+[[:space:]].*%xmm[0-9]' <<< "$dis" || true)
-  cpu=$(nm "$1" | grep -cE '__cpu_model|__cpu_indicator_init' || true)
+  # the CPU-feature dispatch: libgcc's, or the library's own level (sk_simd_best, which the
+  # other libraries call: an undefined symbol there)
+  cpu=$(nm -D "$1" 2>/dev/null | grep -cE '__cpu_model|__cpu_indicator_init| U sk_simd_best' || true)
+  cpu=$((cpu + $(nm "$1" 2>/dev/null | grep -cE '__cpu_model|__cpu_indicator_init' || true)))
   echo "$ymm $vex $cpu"
 }
 
