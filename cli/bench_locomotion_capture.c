@@ -51,6 +51,19 @@ static void blc_character(const char *data, int k, char *out, size_t cap) {
     else snprintf(out, cap, "%s/assets/gltf/CesiumMan/CesiumMan.glb", data);
 }
 
+/* The limits every capture row has, as a JSON list's members into out
+ * (cap bytes): slide < 0.5 cm per stance, contact and penetration < 1 cm.
+ * Returns the length written. */
+static size_t blc_fails(const loco_metrics *m, char *out, size_t cap) {
+    size_t n = 0;
+    const char *names[3] = {"slide", "contact", "penetration"};
+    bool miss[3] = {m->slide_max >= 0.005, m->contact_max >= 0.01, m->penetration_max >= 0.01};
+    out[0] = 0;
+    for (int k = 0; k < 3; k++)
+        if (miss[k]) n += (size_t)snprintf(out + n, cap - n, "%s\"%s\"", n ? "," : "", names[k]);
+    return n;
+}
+
 /* One row: the character (its clips from walk_file and the run) on a case at a speed. */
 static bool blc_row(loco_char *c, const char *character, const char *capture, bool run, const blc_case *cs,
                     double speed, bool held_out) {
@@ -65,12 +78,9 @@ static bool blc_row(loco_char *c, const char *character, const char *capture, bo
         share[l] = m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0;
     /* the limits missed */
     char fails[160] = "";
-    size_t n = 0;
+    size_t n = blc_fails(&m, fails, sizeof fails);
 #define BLC_FAIL(name) n += (size_t)snprintf(fails + n, sizeof fails - n, "%s\"%s\"", n ? "," : "", name)
     if (!finished) BLC_FAIL("finished");
-    if (m.slide_max >= 0.005) BLC_FAIL("slide");
-    if (m.contact_max >= 0.01) BLC_FAIL("contact");
-    if (m.penetration_max >= 0.01) BLC_FAIL("penetration");
     double lo = run ? 0.15 : 0.30, hi = run ? 0.40 : 0.60;
     bool share_ok = true;
     for (uint32_t l = 0; l < c->leg_count; l++) share_ok = share_ok && share[l] >= lo && share[l] <= hi;
@@ -115,13 +125,8 @@ static bool blc_hard_rows(loco_char *c, const char *character, const char *captu
             }
             double skate = m.skate_low ? (double)m.skate_fast / m.skate_low : 0.0;
             char fails[96] = "";
-            size_t n = 0;
-#define BLC_FAIL(name) n += (size_t)snprintf(fails + n, sizeof fails - n, "%s\"%s\"", n ? "," : "", name)
-            if (m.slide_max >= 0.005) BLC_FAIL("slide");
-            if (m.contact_max >= 0.01) BLC_FAIL("contact");
-            if (m.penetration_max >= 0.01) BLC_FAIL("penetration");
-            if (skate > 0.15) BLC_FAIL("skate");
-#undef BLC_FAIL
+            size_t n = blc_fails(&m, fails, sizeof fails);
+            if (skate > 0.15) n += (size_t)snprintf(fails + n, sizeof fails - n, "%s\"skate\"", n ? "," : "");
             printf("{\"bench\":\"locomotion_capture\",\"hard\":\"%s\",\"character\":\"%s\",\"capture\":\"%s\","
                    "\"gait\":\"walk\",\"terrain\":\"flat\",\"speed\":%.2f,\"frames\":%u,\"stance_fraction_all\":[",
                    loco_maneuver_name(k), character, capture, v, m.frames);

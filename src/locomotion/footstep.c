@@ -79,6 +79,13 @@ static int cast_foot(ground_probe *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_t
 
 #define CONVEX_SAMPLES 5
 
+/* Heel and toe on one plane (flat ground, one slope, one tread): no crest
+ * between them to look for (the rule's rays are spared). */
+static bool coplanar(const sk_terrain_hit *h, const sk_terrain_hit *t) {
+    return sk_vec3_dot(h->normal, t->normal) > 1.0f - 1e-6f &&
+           fabsf(t->point.y - plane_y(h->point, h->normal, t->point.x, t->point.z)) <= EDGE_TOL;
+}
+
 /* The convex rule above: the ground at CONVEX_SAMPLES points strictly
  * between the heel's and the toe's hits (where the step-edge rule may have
  * moved them), at u = k/(n+1) of the way, against the chord h..t. */
@@ -208,7 +215,7 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
      * under it. Up a ramp onto its top the foot rolls over onto the top,
      * the heel in the air over the slope; from a top onto a descent it stands
      * on the top, the toe over the brink. */
-    if (hits == 2) convex_rest(G, y_ref, &h, &t);
+    if (hits == 2 && !coplanar(&h, &t)) convex_rest(G, y_ref, &h, &t);
     /* An edge along the foot (a riser the foot walks beside): rays at the
      * middle of the foot's sides; one off the plane of the heel's and toe's
      * hits moves the foot away from it by the foot's half width. */
