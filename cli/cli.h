@@ -15,6 +15,10 @@
 #define SK_CLI_PLANAR "@planar"
 /* The planar character with a skinned cut-out 2D mesh (content/sprite.h). */
 #define SK_CLI_SPRITE "@sprite"
+/* The creatures of the N-legged walker (content/creature.h). */
+#define SK_CLI_TRIPOD "@tripod"
+#define SK_CLI_QUADRUPED "@quadruped"
+#define SK_CLI_HEXAPOD "@hexapod"
 
 /* Loads FILE (or the built-in mannequin); prints the error and returns false on failure.
  * The reader is cli_file_format's choice. */

@@ -48,7 +48,7 @@ typedef struct locomote_args {
     cli_list clips, from;
     double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face, crouch, look[3];
     uint32_t size[2];
-    int cycle;
+    int cycle, gait;
     bool plain, procedural, side, backward, json, overlay;
 } locomote_args;
 
@@ -93,6 +93,9 @@ static void print_metrics(const locomote_args *a, const loco_char *c, const cli_
                m->path_length, m->path_walked);
         if (c->jump_at >= 0) printf(",\"jumped\":%s", m->jumped ? "true" : "false");
         if (c->limits) printf(",\"limits_outside_frames\":%u", m->limit_outside);
+        if (m->legged)
+            printf(",\"planted_min\":%u,\"gait_min_planted\":%u,\"clearance_min_m\":%.4f", m->planted_min, m->gait_min,
+                   m->clearance_min);
         printf("}\n");
         return;
     }
@@ -109,6 +112,9 @@ static void print_metrics(const locomote_args *a, const loco_char *c, const cli_
     printf("  skate        %.3f of %u leg-frames with a foot within 2 cm of the ground moved it faster than 30 cm/s\n",
            m->skate_low ? (double)m->skate_fast / m->skate_low : 0.0, m->skate_low);
     if (m->unreached) printf("  the leg IK fell short in %u leg-frames\n", m->unreached);
+    if (m->legged)
+        printf("  feet down    at least %u at every walking frame (the gait's guarantee: %u); the body at least "
+               "%.3f m over the ground\n", m->planted_min, m->gait_min, m->clearance_min);
     if (c->limits)
         printf("  limits       %u of %u frames with a leg or arm joint outside the mannequin's anatomical limits\n",
                m->limit_outside, m->frames);
@@ -141,6 +147,7 @@ static int cmd_locomote(int argc, char **argv) {
     setup.from_scale = a.from_scale;
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale;
     setup.plain = a.plain, setup.procedural = a.procedural, setup.find_cycle = cli_given(&seen, "--cycle");
+    setup.gait = !cli_given(&seen, "--gait") ? -1 : a.gait == 0 ? SK_LEGGED_GAIT_WAVE : SK_LEGGED_GAIT_ALTERNATE;
     const char *terrain_spec = a.terrain, *trace = a.trace, *out = a.out;
     bool point = cli_given(&seen, "--point");
     uint32_t w = a.size[0], h = a.size[1];
@@ -157,13 +164,27 @@ static int cmd_locomote(int argc, char **argv) {
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;
     if (!loco_char_create(&setup, &c)) { cli_terrain_destroy(terrain); return 1; }
-    if (a.overlay && (setup.procedural || !out)) {
+    if (a.overlay && (setup.procedural || c.legged || !out)) {
         fprintf(stderr, "skelanim: --overlay draws the locomotor's state on --out (not with --procedural)\n");
         loco_char_destroy(&c);
         cli_terrain_destroy(terrain);
         return 1;
     }
     bool look = cli_given(&seen, "--look");
+    if (c.legged && (a.jump >= 0 || a.backward || point || look || a.push || cli_given(&seen, "--crouch") ||
+                     a.maneuver || a.from.n || a.clips.n)) {
+        fprintf(stderr, "skelanim: %s walks with the N-legged walker: --jump, --backward, --point, --look, --crouch, "
+                        "--push, --maneuver, --clips and --from are the biped's\n", a.character);
+        loco_char_destroy(&c);
+        cli_terrain_destroy(terrain);
+        return 1;
+    }
+    if (!c.legged && cli_given(&seen, "--gait")) {
+        fprintf(stderr, "skelanim: --gait goes with " SK_CLI_TRIPOD ", " SK_CLI_QUADRUPED " or " SK_CLI_HEXAPOD "\n");
+        loco_char_destroy(&c);
+        cli_terrain_destroy(terrain);
+        return 1;
+    }
     if ((a.jump >= 0 || a.backward || point || look || a.push || cli_given(&seen, "--crouch")) && !setup.procedural) {
         fprintf(stderr, "skelanim: --jump, --backward, --point, --look, --crouch and --push go with --procedural (the "
                         "IK-only walker)\n");
@@ -303,6 +324,10 @@ static const cli_opt locomote_opts[] = {
      .help = "(--procedural) walk crouched, the head under H metres above the ground (as under a low ceiling)"},
     {"--point", CLI_REALS(locomote_args, point, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,
      .help = "(--procedural) the right arm points at this world point while walking"},
+    {"--gait", CLI_CHOICE(locomote_args, gait, "wave|trot|tripod"),
+     .help = "(" SK_CLI_TRIPOD ", " SK_CLI_QUADRUPED ", " SK_CLI_HEXAPOD ") wave: one leg at a time (a quadruped's walk); "
+             "trot or tripod: diagonal groups in antiphase (even leg counts)",
+     .dflt_text = "tripod for " SK_CLI_HEXAPOD ", else wave"},
     {"--overlay", CLI_FLAG(locomote_args, overlay),
      .help = "(--out) draw the debugging view: footsteps, foot states, velocity, path, cycle strips, weights"},
     {"--side", CLI_FLAG(locomote_args, side),
@@ -313,7 +338,8 @@ static const cli_opt locomote_opts[] = {
 static const cli_arg locomote_arg_list[] = {
     {"CHARACTER", CLI_ARG(locomote_args, character), .flags = CLI_REQUIRED,
      .help = "a .glb/.gltf with a walk and a run clip (or with --from, any humanoid), or " SK_CLI_MANNEQUIN " ("
-             SK_CLI_PLANAR " or " SK_CLI_SPRITE " with --procedural)"},
+             SK_CLI_PLANAR " or " SK_CLI_SPRITE " with --procedural), or a creature walking on its legs by IK alone: "
+             SK_CLI_TRIPOD ", " SK_CLI_QUADRUPED ", " SK_CLI_HEXAPOD},
 };
 static const char locomote_note[] =
     "--graph: a JSON state machine with an external state \"external\": \"locomotion\" (its parameters\n"

@@ -57,7 +57,8 @@ static bool looks_gltf(const char *path, bool *readable) {
 }
 
 cli_format cli_file_format(const char *path) {
-    if (!strcmp(path, SK_CLI_MANNEQUIN) || !strcmp(path, SK_CLI_PLANAR) || !strcmp(path, SK_CLI_SPRITE))
+    if (!strcmp(path, SK_CLI_MANNEQUIN) || !strcmp(path, SK_CLI_PLANAR) || !strcmp(path, SK_CLI_SPRITE) ||
+        !strcmp(path, SK_CLI_TRIPOD) || !strcmp(path, SK_CLI_QUADRUPED) || !strcmp(path, SK_CLI_HEXAPOD))
         return CLI_FORMAT_BUILTIN;
     if (cli_is_skc(path)) return CLI_FORMAT_SKC;
     if (cli_is_bvh(path)) return CLI_FORMAT_BVH;
@@ -76,6 +77,9 @@ sk_result cli_load_file(const char *path, double scale, bool warnings, sk_asset 
     switch (cli_file_format(path)) {
     case CLI_FORMAT_BUILTIN:
         if (!strcmp(path, SK_CLI_MANNEQUIN)) return sk_mannequin_create(NULL, NULL, out, err);
+        if (!strcmp(path, SK_CLI_TRIPOD)) return sk_creature_create(SK_CREATURE_TRIPOD, NULL, out, err);
+        if (!strcmp(path, SK_CLI_QUADRUPED)) return sk_creature_create(SK_CREATURE_QUADRUPED, NULL, out, err);
+        if (!strcmp(path, SK_CLI_HEXAPOD)) return sk_creature_create(SK_CREATURE_HEXAPOD, NULL, out, err);
         return !strcmp(path, SK_CLI_SPRITE) ? sk_sprite_create(NULL, out, err) : sk_planar_rig_create(NULL, out, err);
     case CLI_FORMAT_SKC: return sk_skc_load_file(path, NULL, NULL, out, NULL, err);
     case CLI_FORMAT_BVH: {

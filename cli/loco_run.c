@@ -75,6 +75,37 @@ uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out) {
     return n == 2 ? 2 : 0;
 }
 
+/* A creature: the N-legged walker in the setup's gait. */
+static bool loco_creature_create(const loco_setup *s, loco_char *c) {
+    sk_error err = {0};
+    const sk_skeleton *skel = c->asset->skeleton;
+    int kind = sk_creature_kind_of(skel);
+    sk_legged_gait_kind gait = s->gait >= 0 ? (sk_legged_gait_kind)s->gait
+                               : kind == SK_CREATURE_HEXAPOD ? SK_LEGGED_GAIT_ALTERNATE : SK_LEGGED_GAIT_WAVE;
+    sk_legged_desc d;
+    if (sk_creature_legged_desc(skel, gait, &d, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s: %s\n", s->character, err.message);
+        return false;
+    }
+    if (s->terrain) d.terrain = *s->terrain;
+    c->terrain = s->terrain;
+    if (sk_legged_create(&d, NULL, &c->legged, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return false;
+    }
+    c->leg_count = d.leg_count;
+    for (uint32_t l = 0; l < d.leg_count; l++) {
+        c->legs[l].hip = d.legs[l].hip, c->legs[l].knee = d.legs[l].knee, c->legs[l].ankle = d.legs[l].foot;
+        snprintf(c->legs[l].name, sizeof c->legs[l].name, "leg %u", l);
+    }
+    c->local = calloc(skel->joint_count, sizeof *c->local);
+    if (!c->local) {
+        fprintf(stderr, "skelanim: out of memory\n");
+        return false;
+    }
+    return true;
+}
+
 bool loco_char_create(const loco_setup *s, loco_char *c) {
     memset(c, 0, sizeof *c);
     c->jump_at = -1;
@@ -86,6 +117,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         fprintf(stderr, "skelanim: %s: no skeleton\n", s->character);
         goto fail;
     }
+    if (sk_creature_kind_of(skel) >= 0) return loco_creature_create(s, c) || (loco_char_destroy(c), false);
     c->leg_count = sk_legs_find(skel, c->legs, 2);
     if (c->leg_count < 2) c->leg_count = loco_legs_from_map(skel, c->legs);
     if (c->leg_count < 2) {
@@ -237,6 +269,7 @@ void loco_char_destroy(loco_char *c) {
     sk_graph_destroy(c->graph);
     sk_locomotor_destroy(c->loco);
     sk_procedural_destroy(c->proc);
+    sk_legged_destroy(c->legged);
     free(c->limits);
     free(c->arm_limits);
     sk_motion_group_destroy(c->group);
@@ -321,7 +354,10 @@ bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw) {
     sk_result r;
     /* the world matrices are the runtime's: it computed them placing the
      * feet (no forward kinematics of our own) */
-    if (c->proc) {
+    if (c->legged) {
+        r = sk_legged_update(c->legged, dt, x, z, yaw, &pose, &err);
+        c->world = sk_legged_model(c->legged);
+    } else if (c->proc) {
         r = sk_procedural_update(c->proc, dt, x, z, yaw, &pose, &err);
         c->world = sk_procedural_model(c->proc);
     } else if (c->gi) {
@@ -341,6 +377,23 @@ bool loco_char_step(loco_char *c, double dt, float x, float z, float yaw) {
 
 void loco_char_feet(const loco_char *c, loco_feet *out) {
     memset(out, 0, sizeof *out);
+    if (c->legged) {
+        const sk_legged_state *st = sk_legged_get_state(c->legged);
+        out->legs = st->leg_count;
+        out->root = st->position;
+        out->moving = st->walking && hypotf(st->velocity.x, st->velocity.z) > 0.1f;
+        for (uint32_t l = 0; l < st->leg_count; l++) {
+            const sk_legged_foot *f = &st->feet[l];
+            /* a ball foot: heel and toe are its contact point */
+            out->f[l].heel = out->f[l].toe = f->contact;
+            const float *m = c->world ? c->world[c->legs[l].ankle].m : NULL; /* the foot joint */
+            out->f[l].ankle = m ? sk_vec3_make(m[12], m[13], m[14]) : f->contact;
+            out->f[l].stance = f->planted;
+            out->f[l].reached = f->reached;
+            out->f[l].event = f->event;
+        }
+        return;
+    }
     if (c->proc) {
         const sk_procedural_state *st = sk_procedural_get_state(c->proc);
         out->legs = 2;
@@ -470,8 +523,10 @@ void loco_metrics_finish(loco_metrics *m) {
 
 bool loco_char_reset(loco_char *c, float x, float z, float yaw) {
     sk_error err = {0};
-    if ((c->proc ? sk_procedural_reset(c->proc, x, z, yaw, &err) : sk_locomotor_reset(c->loco, x, z, yaw, &err)) !=
-        SK_OK) {
+    sk_result r = c->legged ? sk_legged_reset(c->legged, x, z, yaw, &err)
+                  : c->proc ? sk_procedural_reset(c->proc, x, z, yaw, &err)
+                            : sk_locomotor_reset(c->loco, x, z, yaw, &err);
+    if (r != SK_OK) {
         fprintf(stderr, "skelanim: locomotion: %s\n", err.message);
         return false;
     }
@@ -482,6 +537,13 @@ void loco_metrics_frame(loco_metrics *m, const loco_char *c) {
     loco_feet ft;
     loco_char_feet(c, &ft);
     loco_metrics_add(m, c->terrain, &ft);
+    if (c->legged) {
+        const sk_legged_state *st = sk_legged_get_state(c->legged);
+        if (!m->legged || st->clearance < m->clearance_min) m->clearance_min = st->clearance;
+        if (!m->legged || (st->walking && st->planted < m->planted_min)) m->planted_min = st->planted;
+        m->gait_min = st->min_planted;
+        m->legged = true;
+    }
     if (c->limits) {
         const sk_skeleton *skel = c->asset->skeleton;
         bool inside = true;

@@ -49,6 +49,11 @@ typedef struct loco_setup {
     const char *from[LOCO_MAX_CLIPS];
     uint32_t nfrom;
     double from_scale;              /* metres per unit of .bvh sources (0: the file's units) */
+    /* A creature (@tripod, @quadruped, @hexapod: content/creature.h) walks
+     * with the N-legged walker (locomotion/legged.h) in this gait: -1 its
+     * own (the tripod and the hexapod WAVE and ALTERNATE, the quadruped
+     * WAVE), else an sk_legged_gait_kind. */
+    int gait;
 } loco_setup;
 
 typedef struct loco_char {
@@ -65,6 +70,7 @@ typedef struct loco_char {
     sk_graph_instance *gi;
     int32_t gp_speed, gp_standing;  /* its "speed" (float) and "standing" (bool) parameters, or -1 */
     sk_procedural *proc;            /* instead of loco with setup.procedural */
+    sk_legged *legged;              /* instead of both for a creature (setup.gait) */
     sk_ik_limit *limits;            /* the mannequin's leg and arm limits (procedural), else NULL: checked */
     double jump_at;                 /* procedural: jump at this time (s); < 0: never */
     bool backward;                  /* procedural: the path walked facing backward (yaw + 180 degrees) */
@@ -141,6 +147,12 @@ typedef struct loco_metrics {
     double path_length, path_walked;/* m: the path's length, and how much of it the run covered */
     double run_seconds;             /* the simulated time the run was given */
     bool jumped;                    /* a requested jump (c->jump_at >= 0) took place */
+    /* the N-legged walker (c->legged): the fewest feet planted in a frame
+     * while walking and the gait's guarantee (sk_legged_min_planted), and
+     * the body joint's lowest height over the ground below it (m) */
+    bool legged;
+    uint32_t planted_min, gait_min;
+    double clearance_min;
 } loco_metrics;
 
 void loco_metrics_init(loco_metrics *m, uint32_t legs);

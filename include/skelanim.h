@@ -35,6 +35,7 @@
 #include "skelanim/skin/skinning.h"
 #include "skelanim/content/mannequin.h"
 #include "skelanim/content/planar.h"
+#include "skelanim/content/creature.h"
 #include "skelanim/content/sprite.h"
 /* world: the ground as a ray-cast query (built-in terrains, triangle meshes) */
 #include "skelanim/world/terrain.h"
@@ -44,6 +45,7 @@
 #include "skelanim/locomotion/controller.h"
 #include "skelanim/locomotion/footlevel.h"
 #include "skelanim/locomotion/locomotor.h"
+#include "skelanim/locomotion/legged.h"
 #include "skelanim/locomotion/procedural.h"
 #include "skelanim/locomotion/sync.h"
 /* offline tools (libskelanim_offline): compressor, resampler, shell error */
