@@ -374,7 +374,7 @@ typedef struct bl_args {
     uint32_t count, frames;
     bool quick, procedural, no_table;
     int captures;          /* -1: all, or ci with --quick (bench_locomotion_capture.h) */
-    bool captures_only;
+    bool captures_only, legged_only;
     const char *data, *held_out;
 } bl_args;
 
@@ -389,8 +389,10 @@ static int bench_locomotion(int argc, char **argv) {
     /* the capture rows (none with --procedural): --captures none|ci|all */
     blc_which captures = procedural ? BLC_NONE : a.captures >= 0 ? (blc_which)a.captures : quick ? BLC_NONE : BLC_ALL;
     int rc = 0;
+    if (a.legged_only) return bl_legged_rows(quick);
     if (table && !a.captures_only) rc |= bl_table(quick, procedural);
     if (table && !a.captures_only && procedural) rc |= bl_push_rows(quick);
+    if (table && !a.captures_only && procedural) rc |= bl_legged_rows(quick);
     if (table && !a.captures_only && !procedural) rc |= bl_table_dir(quick); /* bench_locomotion_dir.c */
     if (table && !a.captures_only && !procedural) rc |= bench_locomotion_hard(quick, NULL, NULL, 0);
     if (table) rc |= blc_table(captures, a.data);
@@ -412,6 +414,9 @@ static const cli_opt bl_opts[] = {
      .help = "the rows of the shared CMU walks and run on the mannequin and CesiumMan (ci: a few)",
      .dflt_text = "all; none with --quick"},
     {"--captures-only", CLI_FLAG(bl_args, captures_only), .help = "only the capture rows and their cost"},
+    {"--legged-only", CLI_FLAG(bl_args, legged_only),
+     .help = "only the rows of the N-legged walker's creatures (" SK_CLI_TRIPOD ", " SK_CLI_QUADRUPED ", " SK_CLI_HEXAPOD
+             ", part of --procedural's table)"},
     {"--data", CLI_STRING(bl_args, data), .meta = "DIR", .dflt_text = "../shared",
      .help = "the shared data of the capture rows: DIR/mocap/bvh and DIR/assets/gltf/CesiumMan"},
     {"--held-out", CLI_STRING(bl_args, held_out), .meta = "DIR",

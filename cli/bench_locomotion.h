@@ -15,5 +15,9 @@ int bl_cost_crowd(const loco_char *c, const char *bench, const char *extra, uint
  * pushes of 0.5 to 3 m/s (quick: 0.5) in four directions while walking, and
  * the strongest recovered per direction. 0, or 1 after printing a failure. */
 int bl_push_rows(bool quick);
+/* The N-legged walker's rows (bench_locomotion_legged.c): the creatures in
+ * their gaits over the table's terrains at 0.5 and 1.0 m/s (quick: 1.0).
+ * 0, or 1 after printing a failure. */
+int bl_legged_rows(bool quick);
 
 #endif

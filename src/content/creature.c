@@ -79,7 +79,7 @@ static void cr_build(sk_creature_kind kind, cr_rig *r, cr_part *p, uint32_t *np)
         cr_add(r, "body", -1, sk_vec3_make(0, 0.55f, 0));
         for (uint32_t i = 0; i < 4; i++) {
             float x = (i & 1u) ? -0.12f : 0.12f, z = i < 2 ? 0.28f : -0.28f;
-            cr_leg(r, p, np, i, sk_vec3_make(x, 0.52f, z), sk_vec3_make(x, 0.28f, z + 0.08f), sk_vec3_make(x, fr, z),
+            cr_leg(r, p, np, i, sk_vec3_make(x, 0.52f, z), sk_vec3_make(x, 0.28f, z + 0.12f), sk_vec3_make(x, fr, z),
                    0.05f, fr);
         }
         int nk = cr_add(r, "neck", 0, sk_vec3_make(0, 0.62f, 0.34f));

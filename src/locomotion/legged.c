@@ -24,9 +24,11 @@
 typedef struct lg_leg {
     uint32_t hip, knee, foot;
     float r, len;
+    float strain_max;         /* hip to foot over the leg's length past which a planted foot lifts out of turn */
     sk_vec3 rest_c;           /* rest contact point, character space (origin under the body, on the ground) */
     sk_vec3 knee_side;        /* the knee's rest bend direction, character space (unit) */
     bool planted, have_tgt, pending;
+    bool settled;             /* stepped to its rest place standing: where it landed is as near as the ground allows */
     float swing, wait;        /* swing progress; how long a lift has waited (s) */
     sk_vec3 pos, nrm;         /* contact (planted: fixed) */
     sk_vec3 from, from_n;     /* where the swing started */
@@ -198,6 +200,7 @@ sk_result sk_legged_create(const sk_legged_desc *desc, const sk_allocator *alloc
                                 "legged: leg %u: its rest pose must have length and a bent knee (the bend's side)", l);
         }
         g += f.y - L->r;
+        L->strain_max = fminf(0.96f, fmaxf(LG_STRAIN, skm_vec3_len(axis) / L->len + 0.02f));
         if (L->len > longest) longest = L->len;
     }
     W->g0 = g / (float)n;
@@ -229,6 +232,7 @@ sk_result sk_legged_create(const sk_legged_desc *desc, const sk_allocator *alloc
     W->tilt_max = desc->max_tilt > 0 ? desc->max_tilt : 0.5f;
     W->tol = 0.05f * W->step_len;
     W->st.leg_count = n;
+    W->st.rest_height = W->rest_h;
     W->st.min_planted = sk_legged_min_planted(desc->phase, n, desc->duty);
     W->st.root = sk_mat4_identity();
     *out = W;
@@ -388,7 +392,7 @@ sk_result sk_legged_reset(sk_legged *W, float x, float z, float yaw, sk_error *e
         lg_leg *L = &W->leg[l];
         rest_place(W, L, x, z, yaw, y_ref + W->rest_h, &L->pos, &L->nrm);
         L->tgt = L->from = L->pos, L->tgt_n = L->from_n = L->nrm;
-        L->planted = true, L->have_tgt = false, L->pending = false, L->swing = 0, L->reached = true;
+        L->planted = true, L->have_tgt = false, L->pending = false, L->settled = true, L->swing = 0, L->reached = true;
         memset(&L->ev, 0, sizeof L->ev);
     }
     /* just before the cycle's start: the first step lifts the legs whose phase is 0 */
@@ -462,8 +466,11 @@ sk_result sk_legged_update(sk_legged *W, double dt, float x, float z, float yaw,
         lg_leg *L = &W->leg[l];
         sk_vec3 c = yaw_rot(yaw, L->rest_c);
         stretch[l] = hypotf(L->pos.x - (x + c.x), L->pos.z - (z + c.z));
-        strain[l] = W->have_prev ? skm_vec3_len(sk_vec3_sub(skm_mat4_pos(&W->model[L->hip]), L->pos)) / L->len : 0.0f;
-        need[l] = stretch[l] > W->tol;
+        strain[l] = W->have_prev ? skm_vec3_len(sk_vec3_sub(skm_mat4_pos(&W->model[L->hip]), joint_at(L, L->pos, L->nrm))) /
+                                       L->len - L->strain_max
+                                 : -1.0f;
+        if (moving) L->settled = false;
+        need[l] = !L->settled && stretch[l] > W->tol;
         any_need |= need[l];
         any_swing |= !L->planted;
     }
@@ -488,7 +495,8 @@ sk_result sk_legged_update(sk_legged *W, double dt, float x, float z, float yaw,
             L->pending = true, L->wait = 0;
         if (L->pending && !(moving || need[l])) L->pending = false; /* standing: no step needed */
         if (L->pending) L->wait += fdt;
-        if (!L->pending && L->planted && (stretch[l] > LG_URGENT * W->step_len || strain[l] > LG_STRAIN))
+        if (!L->pending && L->planted && (moving || !L->settled) &&
+            (stretch[l] > LG_URGENT * W->step_len || strain[l] > 0))
             L->pending = true, L->wait = 0;
     }
     /* the longest waiting first: a lift held back by the minimum is never starved */
@@ -531,6 +539,7 @@ sk_result sk_legged_update(sk_legged *W, double dt, float x, float z, float yaw,
         if (land) {
             L->planted = true, L->swing = 0;
             L->pos = L->tgt, L->nrm = L->tgt_n;
+            L->settled = !moving;
             L->ev.kind = SK_FOOT_EVENT_DOWN, L->ev.position = L->pos, L->ev.normal = L->nrm;
         }
     }

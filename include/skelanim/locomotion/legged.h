@@ -129,6 +129,7 @@ typedef struct sk_legged_state {
     float yaw;
     sk_vec3 velocity;      /* smoothed, m/s */
     float body_height;     /* the body joint's world y */
+    float rest_height;     /* the body joint's height over its feet in the rest pose (m) */
     float clearance;       /* body joint height over the ground straight below it (m) */
     float pitch, roll;     /* the body's tilt (rad; + nose up, + left side up) */
     uint32_t planted;      /* feet planted this frame */
