@@ -406,26 +406,34 @@ sk_result sk_legged_reset(sk_legged *W, float x, float z, float yaw, sk_error *e
 
 /* A foothold near p: the ground there, moved along the body's forward
  * axis onto level ground when p is on a step's edge. */
+static sk_vec3 up_normal(sk_vec3 n) { return n.y > 0.5f ? n : sk_vec3_make(0, 1, 0); }
+
 static void foothold(sk_legged *W, const lg_leg *L, sk_vec3 p, float yaw, float y_ref, sk_vec3 *out, sk_vec3 *nrm) {
-    float probe = L->r > 0.03f ? L->r : 0.03f;
-    sk_vec3 f = yaw_rot(yaw, sk_vec3_make(0, 0, 1));
-    static const float shifts[] = {0, 0.04f, -0.04f, 0.08f, -0.08f, 0.12f, -0.12f};
+    /* the ball's footprint, a little wider: its ground must be one plane (level or a ramp) */
+    float probe = 1.5f * (L->r > 0.02f ? L->r : 0.02f);
+    sk_vec3 f = yaw_rot(yaw, sk_vec3_make(0, 0, 1)), s = yaw_rot(yaw, sk_vec3_make(1, 0, 0));
+    static const float shifts[][2] = {{0, 0},      {0.04f, 0},  {-0.04f, 0}, {0.08f, 0}, {-0.08f, 0}, {0, 0.04f},
+                                      {0, -0.04f}, {0.12f, 0},  {-0.12f, 0}, {0, 0.08f}, {0, -0.08f}};
     sk_terrain_hit h0 = {0};
     bool have0 = false;
     for (size_t k = 0; k < SK_ARRAY_COUNT(shifts); k++) {
-        sk_vec3 q = sk_vec3_add(p, sk_vec3_scale(f, shifts[k]));
-        sk_terrain_hit hc, ha, hb;
+        sk_vec3 q = sk_vec3_add(p, sk_vec3_add(sk_vec3_scale(f, shifts[k][0]), sk_vec3_scale(s, shifts[k][1])));
+        sk_terrain_hit hc;
         if (!ground(W, q.x, q.z, y_ref, &hc)) continue;
         if (!have0) h0 = hc, have0 = true;
-        bool a = ground(W, q.x + f.x * probe, q.z + f.z * probe, y_ref, &ha),
-             b = ground(W, q.x - f.x * probe, q.z - f.z * probe, y_ref, &hb);
-        /* not on an edge: the points before and after it on one line with it (level or a ramp) */
-        if (a && b && fabsf((ha.point.y - hc.point.y) - (hc.point.y - hb.point.y)) <= LG_FLAT) {
-            *out = hc.point, *nrm = hc.normal;
+        bool level = true;
+        for (int axis = 0; axis < 2 && level; axis++) {
+            sk_vec3 d = sk_vec3_scale(axis ? s : f, probe);
+            sk_terrain_hit ha, hb;
+            level = ground(W, q.x + d.x, q.z + d.z, y_ref, &ha) && ground(W, q.x - d.x, q.z - d.z, y_ref, &hb) &&
+                    fabsf((ha.point.y - hc.point.y) - (hc.point.y - hb.point.y)) <= LG_FLAT;
+        }
+        if (level) {
+            *out = hc.point, *nrm = up_normal(hc.normal);
             return;
         }
     }
-    if (have0) *out = h0.point, *nrm = h0.normal;
+    if (have0) *out = h0.point, *nrm = up_normal(h0.normal);
     else *out = p, *nrm = sk_vec3_make(0, 1, 0);
 }
 
