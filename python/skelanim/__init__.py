@@ -22,6 +22,7 @@ from .graph import Graph, GraphInstance
 from .world import Terrain
 from .locomotion import Locomotor, MotionGroup
 from .procedural import ProceduralWalker
+from .legged import LeggedWalker, creature
 from .contacts import Contact, find_contacts, restore_contacts
 
 __version__ = '%d.%d.%d' % (C.SK_VERSION_MAJOR, C.SK_VERSION_MINOR, C.SK_VERSION_PATCH)
