@@ -35,7 +35,7 @@ int bl_legged_rows(bool quick) {
                 return 1;
             }
             loco_setup s = {.character = bodies[b].character, .procedural = true, .terrain = &terrain->terrain,
-                            .gait = bodies[b].gait};
+                            .gait = 1 + bodies[b].gait};
             loco_char c;
             if (!loco_char_create(&s, &c)) {
                 cli_terrain_destroy(terrain);

@@ -147,7 +147,7 @@ static int cmd_locomote(int argc, char **argv) {
     setup.from_scale = a.from_scale;
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale;
     setup.plain = a.plain, setup.procedural = a.procedural, setup.find_cycle = cli_given(&seen, "--cycle");
-    setup.gait = !cli_given(&seen, "--gait") ? -1 : a.gait == 0 ? SK_LEGGED_GAIT_WAVE : SK_LEGGED_GAIT_ALTERNATE;
+    setup.gait = !cli_given(&seen, "--gait") ? 0 : 1 + (a.gait == 0 ? SK_LEGGED_GAIT_WAVE : SK_LEGGED_GAIT_ALTERNATE);
     const char *terrain_spec = a.terrain, *trace = a.trace, *out = a.out;
     bool point = cli_given(&seen, "--point");
     uint32_t w = a.size[0], h = a.size[1];

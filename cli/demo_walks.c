@@ -1,8 +1,8 @@
 /* skelanim demo locomotion / demo procedural: walks over terrains, one GIF.
  * locomotion: the mannequin's clips adapted (seed 002) over stairs, 10, 30
  * and 45 degree ramps and bumps; procedural: the IK-only walker (seed 004)
- * over stairs, a 45 degree ramp, off a ledge, a jump, and the sprite's
- * side view on stairs. */
+ * over stairs, a 45 degree ramp, off a ledge, a jump, the sprite's side
+ * view on stairs, and the N-legged walker's creatures. */
 #include "cli.h"
 #include "loco_view.h"
 
@@ -46,8 +46,7 @@ static int demo_walks(const char *name, const demo_scene *scenes, size_t n, doub
             rc = 1;
             break;
         }
-        bool capture = strcmp(scenes[k].character, SK_CLI_MANNEQUIN) && strcmp(scenes[k].character, SK_CLI_PLANAR) &&
-                       strcmp(scenes[k].character, SK_CLI_SPRITE);
+        bool capture = scenes[k].character[0] != '@'; /* the built-in characters and creatures have no clips */
         loco_setup setup = {.character = scenes[k].character, .procedural = scenes[k].procedural,
                             .terrain = &terrain->terrain, .scale = scale};
         if (capture && !scenes[k].procedural) { /* its first clip, its best cycle */
@@ -130,6 +129,10 @@ static int cmd_demo_procedural(int argc, char **argv) {
         {SK_CLI_MANNEQUIN, "ledge:1", "0,-1 0,0.8 0,3", 1.0, -1, true, false},
         {SK_CLI_MANNEQUIN, "flat", "0,-1 0,4", 1.2, 1.5, true, false},
         {SK_CLI_SPRITE, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, true},
+        /* walkers with four, six and three legs (content/creature.h) */
+        {SK_CLI_QUADRUPED, "stairs:0.17,0.28", "0,-1 0,3 2,4", 0.9, -1, true, false},
+        {SK_CLI_HEXAPOD, "bumps:0.1,1", "0,-1 0,2 2,3", 0.6, -1, true, false},
+        {SK_CLI_TRIPOD, "ramp:10", "0,-1 0,2.5 2,3.5", 0.7, -1, true, false},
     };
     return demo_walks("procedural", scenes, CLI_COUNT(scenes), 0, a.out);
 }
@@ -159,9 +162,10 @@ static const cli_opt procedural_opts[] = {
 const cli_command cli_cmd_demo_procedural = {
     .name = "demo procedural",
     .run = cmd_demo_procedural,
-    .summary = "the IK-only walker on stairs, a ramp, a ledge, a jump: out/procedural.gif",
+    .summary = "the IK-only walkers on stairs, a ramp, a ledge, a jump, with 2-6 legs: out/procedural.gif",
     .about = "The IK-only walker (no clips, seed 004) over stairs, a 45-degree ramp, off a ledge, "
-             "a jump, and the 2D cut-out character (@sprite) in its side view on stairs, rendered to out/procedural.gif "
+             "a jump, the 2D cut-out character (@sprite) in its side view on stairs, and walkers with four, six and "
+             "three legs (@quadruped on stairs, @hexapod on bumps, @tripod on a ramp), rendered to out/procedural.gif "
              "with each walk's foot metrics.",
     .opts = procedural_opts,
     .nopts = CLI_COUNT(procedural_opts),

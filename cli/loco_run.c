@@ -80,10 +80,16 @@ static bool loco_creature_create(const loco_setup *s, loco_char *c) {
     sk_error err = {0};
     const sk_skeleton *skel = c->asset->skeleton;
     int kind = sk_creature_kind_of(skel);
-    sk_legged_gait_kind gait = s->gait >= 0 ? (sk_legged_gait_kind)s->gait
+    sk_legged_gait_kind gait = s->gait > 0 ? (sk_legged_gait_kind)(s->gait - 1)
                                : kind == SK_CREATURE_HEXAPOD ? SK_LEGGED_GAIT_ALTERNATE : SK_LEGGED_GAIT_WAVE;
     sk_legged_desc d;
-    if (sk_creature_legged_desc(skel, gait, &d, &err) != SK_OK) {
+    memset(&d, 0, sizeof d);
+    sk_creature_leg legs[SK_LEGGED_MAX_LEGS];
+    d.skeleton = skel;
+    d.leg_count = sk_creature_legs(skel, &d.body_joint, legs, SK_LEGGED_MAX_LEGS);
+    for (uint32_t l = 0; l < d.leg_count; l++)
+        d.legs[l] = (sk_legged_leg){legs[l].hip, legs[l].knee, legs[l].foot, legs[l].foot_radius};
+    if (sk_legged_gait(gait, d.leg_count, d.phase, &d.duty, &err) != SK_OK) {
         fprintf(stderr, "skelanim: %s: %s\n", s->character, err.message);
         return false;
     }

@@ -50,9 +50,9 @@ typedef struct loco_setup {
     uint32_t nfrom;
     double from_scale;              /* metres per unit of .bvh sources (0: the file's units) */
     /* A creature (@tripod, @quadruped, @hexapod: content/creature.h) walks
-     * with the N-legged walker (locomotion/legged.h) in this gait: -1 its
-     * own (the tripod and the hexapod WAVE and ALTERNATE, the quadruped
-     * WAVE), else an sk_legged_gait_kind. */
+     * with the N-legged walker (locomotion/legged.h) in this gait: 0 its
+     * own (the hexapod ALTERNATE, the tripod and the quadruped WAVE), else
+     * 1 + an sk_legged_gait_kind. */
     int gait;
 } loco_setup;
 

@@ -57,27 +57,30 @@ class LeggedWalker:
         self.skeleton = skeleton
         self.terrain = terrain if terrain is not None else Terrain.flat(0.0)
         d = ffi.new('sk_legged_desc *')
-        if legs is None:
-            if gait not in GAITS:
-                raise ValueError('gait: %r is not one of %s' % (gait, ', '.join(GAITS)))
-            call(C.sk_creature_legged_desc, skeleton._p, GAITS.index(gait), d)
-        else:
-            legs = list(legs)
-            if not 2 <= len(legs) <= 8:
-                raise ValueError('2..8 legs, got %d' % len(legs))
-            d.skeleton = skeleton._p
-            d.leg_count = len(legs)
-            for i, (hip, knee, foot, radius) in enumerate(legs):
-                d.legs[i].hip, d.legs[i].knee, d.legs[i].foot = (skeleton.index(j) for j in (hip, knee, foot))
-                d.legs[i].foot_radius = _finite('foot_radius', radius)
-            d.body_joint = skeleton.index(0 if body_joint is None else body_joint)
-            if phases is None or duty is None:
-                phases, duty = globals()['gait'](gait, len(legs))
-            if len(phases) != len(legs):
-                raise ValueError('%d phases for %d legs' % (len(phases), len(legs)))
-            for i, p in enumerate(phases):
-                d.phase[i] = _finite('phase', p)
-            d.duty = _finite('duty', duty)
+        if legs is None:  # a creature's legs (content/creature.h)
+            cl = ffi.new('sk_creature_leg[8]')
+            body = ffi.new('int32_t *')
+            n = int(C.sk_creature_legs(skeleton._p, body, cl, 8))
+            if n == 0:
+                raise ValueError("the skeleton is not a creature's: give its legs")
+            legs = [(cl[i].hip, cl[i].knee, cl[i].foot, cl[i].foot_radius) for i in range(n)]
+            body_joint = int(body[0])
+        legs = list(legs)
+        if not 2 <= len(legs) <= 8:
+            raise ValueError('2..8 legs, got %d' % len(legs))
+        d.skeleton = skeleton._p
+        d.leg_count = len(legs)
+        for i, (hip, knee, foot, radius) in enumerate(legs):
+            d.legs[i].hip, d.legs[i].knee, d.legs[i].foot = (skeleton.index(j) for j in (hip, knee, foot))
+            d.legs[i].foot_radius = _finite('foot_radius', radius)
+        d.body_joint = skeleton.index(0 if body_joint is None else body_joint)
+        if phases is None or duty is None:
+            phases, duty = globals()['gait'](gait, len(legs))
+        if len(phases) != len(legs):
+            raise ValueError('%d phases for %d legs' % (len(phases), len(legs)))
+        for i, p in enumerate(phases):
+            d.phase[i] = _finite('phase', p)
+        d.duty = _finite('duty', duty)
         d.terrain = self.terrain.c[0]
         for k, v in options.items():
             if k not in _OPTIONS:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define CR_MAX_JOINTS 32
+#define CR_MAX_LEGS 8
 #define CR_MAX_PARTS 32
 #define CR_RINGS 8   /* 4 latitudes per half: -90..0 around a, 0..90 around b */
 #define CR_SIDES 10
@@ -254,7 +255,7 @@ int sk_creature_kind_of(const sk_skeleton *skel) {
     if (!skel || skel->joint_count == 0 || !skel->names || !skel->names[0] || strcmp(skel->names[0], "body")) return -1;
     uint32_t n = 0;
     char b[16];
-    for (; n < SK_LEGGED_MAX_LEGS; n++) {
+    for (; n < CR_MAX_LEGS; n++) {
         snprintf(b, sizeof b, "hip_%u", n);
         if (sk_skeleton_find(skel, b) < 0) break;
     }
@@ -263,26 +264,19 @@ int sk_creature_kind_of(const sk_skeleton *skel) {
     return -1;
 }
 
-sk_result sk_creature_legged_desc(const sk_skeleton *skel, sk_legged_gait_kind gait, sk_legged_desc *out,
-                                  sk_error *err) {
-    if (!skel || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "creature desc: NULL skeleton or output");
+uint32_t sk_creature_legs(const sk_skeleton *skel, int32_t *body, sk_creature_leg *out, uint32_t max) {
     int kind = sk_creature_kind_of(skel);
-    if (kind < 0) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "creature desc: the skeleton is not a creature's");
-    memset(out, 0, sizeof *out);
-    out->skeleton = skel;
-    out->body_joint = sk_skeleton_find(skel, "body");
-    out->leg_count = cr_legs[kind];
+    if (kind < 0) return 0;
+    if (body) *body = sk_skeleton_find(skel, "body");
     char b[16];
-    for (uint32_t i = 0; i < out->leg_count; i++) {
+    for (uint32_t i = 0; i < cr_legs[kind] && i < max && out; i++) {
         snprintf(b, sizeof b, "hip_%u", i);
-        out->legs[i].hip = sk_skeleton_find(skel, b);
+        out[i].hip = sk_skeleton_find(skel, b);
         snprintf(b, sizeof b, "knee_%u", i);
-        out->legs[i].knee = sk_skeleton_find(skel, b);
+        out[i].knee = sk_skeleton_find(skel, b);
         snprintf(b, sizeof b, "foot_%u", i);
-        out->legs[i].foot = sk_skeleton_find(skel, b);
-        out->legs[i].foot_radius = cr_foot_r[kind];
-        if (out->legs[i].knee < 0 || out->legs[i].foot < 0)
-            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "creature desc: leg %u has no knee or foot", i);
+        out[i].foot = sk_skeleton_find(skel, b);
+        out[i].foot_radius = cr_foot_r[kind];
     }
-    return sk_legged_gait(gait, out->leg_count, out->phase, &out->duty, err);
+    return cr_legs[kind];
 }

@@ -18,12 +18,11 @@
  * head), each vertex on its bone and within a fifth of the bone's length of
  * a joint blended toward the bone across it (up to two influences, summing
  * to 1), one primitive per colour. The foot is a ball of
- * sk_creature_foot_radius around the foot joint. No clips. */
+ * sk_creature_legs' foot_radius around the foot joint. No clips. */
 #ifndef SKELANIM_CONTENT_CREATURE_H
 #define SKELANIM_CONTENT_CREATURE_H
 
 #include "skelanim/core/asset.h"
-#include "skelanim/locomotion/legged.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,13 +40,20 @@ typedef enum sk_creature_kind {
  * kind), SK_ERR_OUT_OF_MEMORY. Thread safety: shares nothing. */
 SK_API sk_result sk_creature_create(sk_creature_kind kind, const sk_allocator *alloc, sk_asset **out, sk_error *err);
 
-/* The N-legged walker's description for a creature's skeleton: body
- * joint, legs (found by the names above), foot radius, and the gait: WAVE
- * or ALTERNATE (sk_legged_gait; the tripod has WAVE only). Other fields
- * zero (defaults). SK_ERR_INVALID_ARGUMENT when the skeleton is not a
- * creature's or the gait does not suit it. The desc points at skel. */
-SK_API sk_result sk_creature_legged_desc(const sk_skeleton *skel, sk_legged_gait_kind gait, sk_legged_desc *out,
-                                         sk_error *err);
+/* A leg of a creature: hip -> knee -> foot joints, and the foot ball's
+ * radius (m). */
+typedef struct sk_creature_leg {
+    int32_t hip, knee, foot;
+    float foot_radius;
+} sk_creature_leg;
+
+/* The legs of a creature's skeleton, found by the names above (the order
+ * above: pairs from the front, left first, then the tripod's back leg),
+ * and its body joint in *body (may be NULL): what the N-legged walker's
+ * description takes (locomotion/legged.h: sk_legged_desc, with a gait from
+ * sk_legged_gait). Returns the count (3, 4 or 6), at most max written;
+ * 0 when skel is NULL or not a creature's. */
+SK_API uint32_t sk_creature_legs(const sk_skeleton *skel, int32_t *body, sk_creature_leg *out, uint32_t max);
 
 /* The creature a skeleton was built as (by its body joint's child names),
  * or -1 when it is none. */

@@ -99,6 +99,7 @@ SK_API uint32_t sk_legged_min_planted(const float *phase, uint32_t leg_count, fl
  * SK_ERR_INVALID_ARGUMENT (saying which field), SK_ERR_OUT_OF_MEMORY. */
 SK_API sk_result sk_legged_create(const sk_legged_desc *desc, const sk_allocator *alloc, sk_legged **out,
                                   sk_error *err);
+/* Frees the walker (NULL: nothing). */
 SK_API void sk_legged_destroy(sk_legged *W);
 /* Stands the body at (x, z) facing yaw, every foot at its rest place on
  * the ground. SK_ERR_INVALID_ARGUMENT for NULL or non-finite input. */
@@ -140,6 +141,8 @@ typedef struct sk_legged_state {
     sk_legged_foot feet[SK_LEGGED_MAX_LEGS];
 } sk_legged_state;
 
+/* The state after the last update or reset (NULL for a NULL walker): the
+ * walker's own memory, valid until the next update, reset or destroy. */
 SK_API const sk_legged_state *sk_legged_get_state(const sk_legged *W);
 /* The last update's world matrices (joint_count), or NULL before one. */
 SK_API const sk_mat4 *sk_legged_model(const sk_legged *W);
