@@ -60,6 +60,7 @@ static bool scene_ground(play_scene *sc, const cli_terrain *terrain, float x, fl
 }
 
 static const char *mode_name(const loco_char *c) {
+    if (c->legged) return sk_legged_get_state(c->legged)->walking ? "walking" : "standing";
     if (c->proc) {
         static const char *const names[] = {"standing", "walking", "crouching", "airborne", "landing"};
         unsigned m = (unsigned)sk_procedural_get_state(c->proc)->mode;
@@ -71,7 +72,9 @@ static const char *mode_name(const loco_char *c) {
 }
 
 static float char_speed(const loco_char *c) {
-    sk_vec3 v = c->proc ? sk_procedural_get_state(c->proc)->velocity : sk_locomotor_get_state(c->loco)->velocity;
+    sk_vec3 v = c->legged ? sk_legged_get_state(c->legged)->velocity
+                : c->proc ? sk_procedural_get_state(c->proc)->velocity
+                          : sk_locomotor_get_state(c->loco)->velocity;
     return hypotf(v.x, v.z);
 }
 
@@ -307,7 +310,7 @@ static int cmd_play(int argc, char **argv) {
     }
     if (!(r.win = cli_window_open("skelanim play", (int)a.size[0], (int)a.size[1], &err))) goto fail;
     if (skr_renderer_create(&r.sc.rn, &err) != SK_OK) goto fail;
-    if (c.asset->mesh_count && !a.procedural) {
+    if (c.asset->mesh_count && (!a.procedural || c.legged)) { /* a creature: its mesh */
         if (skr_model_create(c.asset, 0, &r.sc.model, &err) != SK_OK) goto fail;
         if (!(r.sc.pal = malloc(sizeof(sk_mat4) * (skr_model_palette_size(r.sc.model) + 1)))) goto fail;
     }

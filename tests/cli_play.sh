@@ -71,9 +71,9 @@ print(f"{x:.4f} {z:.4f}")
 EOF
 }
 
-check_run() { # name script.txt: runs it, compares with the reference and the bench limits
-  local name=$1 script=$2
-  xvfb "$SK_CLI" play @mannequin --script "$script" --size 320x240 --panel off --json >"$tmp/$name.json" ||
+check_run() { # name script.txt [CHARACTER]: runs it, compares with the reference and the bench limits
+  local name=$1 script=$2 who=${3:-@mannequin}
+  xvfb "$SK_CLI" play "$who" --script "$script" --size 320x240 --panel off --json >"$tmp/$name.json" ||
     fail "$name: play failed"
   cat "$tmp/$name.json"
   read -r rx rz < <(reference "$script")
@@ -109,6 +109,8 @@ cat >"$tmp/keys.txt" <<'EOF'
 7.0 quit
 EOF
 check_run keys "$tmp/keys.txt"
+# the same keys driving the N-legged walker's quadruped (its feet by the same limits)
+check_run keys_quadruped "$tmp/keys.txt" @quadruped
 
 # --- a virtual game controller: the left stick, running on the right trigger
 cat >"$tmp/pad.txt" <<'EOF'

@@ -227,7 +227,7 @@ sk_result sk_legged_create(const sk_legged_desc *desc, const sk_allocator *alloc
     W->step_len = desc->step_length > 0 ? desc->step_length : fminf(0.7f * longest, fmaxf(1.2f * room, 0.2f * longest));
     W->step_h = desc->step_height > 0 ? desc->step_height : 0.3f * longest;
     W->fmin = desc->min_frequency > 0 ? desc->min_frequency : 0.8f;
-    W->fmax = desc->max_frequency > 0 ? desc->max_frequency : 2.5f;
+    W->fmax = desc->max_frequency > 0 ? desc->max_frequency : 3.5f;
     if (W->fmax < W->fmin) W->fmax = W->fmin;
     W->tilt_max = desc->max_tilt > 0 ? desc->max_tilt : 0.5f;
     W->tol = 0.05f * W->step_len;

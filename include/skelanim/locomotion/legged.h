@@ -70,7 +70,7 @@ typedef struct sk_legged_desc {
     float step_length;   /* ground a planted foot covers per stance (m): 0.7 x the longest leg */
     float step_height;   /* swing lift (m): 0.3 x the longest leg */
     float min_frequency; /* cycles per second while turning in place or catching up: 0.8 */
-    float max_frequency; /* cycles per second at most: 2.5 */
+    float max_frequency; /* cycles per second at most: 3.5 */
     float max_tilt;      /* the body's pitch and roll at most (rad): 0.5 */
 } sk_legged_desc;
 
