@@ -62,9 +62,10 @@ static bool scene_ground(play_scene *sc, const cli_terrain *terrain, float x, fl
 static const char *mode_name(const loco_char *c) {
     if (c->legged) return sk_legged_get_state(c->legged)->walking ? "walking" : "standing";
     if (c->proc) {
-        static const char *const names[] = {"standing", "walking", "crouching", "airborne", "landing"};
+        static const char *const names[] = {"standing", "walking", "crouching", "airborne", "landing", "fallen",
+                                            "hanging"};
         unsigned m = (unsigned)sk_procedural_get_state(c->proc)->mode;
-        return m < 5 ? names[m] : "?";
+        return m < 7 ? names[m] : "?";
     }
     static const char *const names[] = {"standing", "moving", "stopping"};
     unsigned m = (unsigned)sk_locomotor_get_state(c->loco)->mode;

@@ -127,6 +127,7 @@ static int cmd_demo_procedural(int argc, char **argv) {
         {SK_CLI_MANNEQUIN, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, false},
         {SK_CLI_MANNEQUIN, "ramp:45", "0,-1 0,3.5", 0.8, -1, true, false},
         {SK_CLI_MANNEQUIN, "ledge:1", "0,-1 0,0.8 0,3", 1.0, -1, true, false},
+        {SK_CLI_MANNEQUIN, "ledge:2.5", "0,-1 0,3", 1.0, -1, true, false}, /* deeper than it is tall: the hang */
         {SK_CLI_MANNEQUIN, "flat", "0,-1 0,4", 1.2, 1.5, true, false},
         {SK_CLI_SPRITE, "stairs:0.17,0.28", "0,-1 0,4", 1.0, -1, true, true},
         /* walkers with four, six and three legs (content/creature.h) */
@@ -163,7 +164,7 @@ const cli_command cli_cmd_demo_procedural = {
     .name = "demo procedural",
     .run = cmd_demo_procedural,
     .summary = "the IK-only walkers on stairs, a ramp, a ledge, a jump, with 2-6 legs: out/procedural.gif",
-    .about = "The IK-only walker (no clips, seed 004) over stairs, a 45-degree ramp, off a ledge, "
+    .about = "The IK-only walker (no clips, seed 004) over stairs, a 45-degree ramp, off a ledge, hanging from a deeper one, "
              "a jump, the 2D cut-out character (@sprite) in its side view on stairs, and walkers with four, six and "
              "three legs (@quadruped on stairs, @hexapod on bumps, @tripod on a ramp), rendered to out/procedural.gif "
              "with each walk's foot metrics.",

@@ -21,9 +21,13 @@ typedef struct jrig {
     sk_procedural *P;
     sk_transform *local;
     sk_ik_limit *lim; /* legs and arms */
+    sk_ik_limit *arms; /* the arm limits given to the walker (jrig_make's arm_limits), or NULL */
 } jrig;
 
-static void jrig_make(jrig *r, const sk_terrain *terrain) {
+/* The walker on the mannequin; with arm_limits it is given the arms'
+ * limits (as `skelanim locomote` gives them: the hang's grab and pointing
+ * keep inside them), else none. */
+static void jrig_make_ex(jrig *r, const sk_terrain *terrain, bool arm_limits) {
     memset(r, 0, sizeof *r);
     sk_error err = {0};
     if (sk_mannequin_create(NULL, NULL, &r->asset, &err) != SK_OK) fail_msg("%s", err.message);
@@ -41,7 +45,6 @@ static void jrig_make(jrig *r, const sk_terrain *terrain) {
     d.arm_count = 2;
     d.body_joint = -1;
     if (terrain) d.terrain = *terrain;
-    if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
     r->local = calloc(J, sizeof *r->local);
     r->lim = calloc(J, sizeof *r->lim);
     sk_ik_limit *arms = calloc(J, sizeof *arms);
@@ -52,19 +55,23 @@ static void jrig_make(jrig *r, const sk_terrain *terrain) {
     assert_int_equal(sk_mannequin_arm_limits(r->skel, arms, J, &err), SK_OK);
     for (uint32_t j = 0; j < J; j++)
         if (arms[j].type != SK_IK_LIMIT_NONE) r->lim[j] = arms[j];
-    free(arms);
+    if (arm_limits) d.limits = r->arms = arms;
+    else free(arms);
+    if (sk_procedural_create(&d, NULL, &r->P, &err) != SK_OK) fail_msg("%s", err.message);
 }
+static void jrig_make(jrig *r, const sk_terrain *terrain) { jrig_make_ex(r, terrain, false); }
 
 static void jrig_free(jrig *r) {
     sk_procedural_destroy(r->P);
     free(r->local);
     free(r->lim);
+    free(r->arms);
     sk_asset_destroy(r->asset);
 }
 
 /* Frames per mode and those outside the limits. */
 typedef struct jcount {
-    uint32_t frames[6], outside[6];
+    uint32_t frames[7], outside[7];
     uint32_t total, total_outside;
     char first[160]; /* the first frame outside: mode, joint, time */
 } jcount;
@@ -72,7 +79,7 @@ typedef struct jcount {
 static void check_frame(jrig *r, jcount *c) {
     const sk_procedural_state *st = sk_procedural_get_state(r->P);
     int mode = (int)st->mode;
-    assert_true(mode >= 0 && mode < 6);
+    assert_true(mode >= 0 && mode < 7);
     bool ok = true;
     for (uint32_t j = 0; j < r->skel->joint_count; j++) {
         if (r->lim[j].type == SK_IK_LIMIT_NONE) continue;
@@ -100,8 +107,10 @@ static void step(jrig *r, double dt, float x, float z, float yaw) {
 }
 
 static void report(const char *what, const jcount *c) {
-    printf("  %-34s %4u frames (standing %u, walking %u, crouching %u, airborne %u, landing %u), %u outside%s%s\n",
-           what, c->total, c->frames[0], c->frames[1], c->frames[2], c->frames[3], c->frames[4], c->total_outside,
+    printf("  %-34s %4u frames (standing %u, walking %u, crouching %u, airborne %u, landing %u, hanging %u), %u "
+           "outside%s%s\n",
+           what, c->total, c->frames[0], c->frames[1], c->frames[2], c->frames[3], c->frames[4], c->frames[6],
+           c->total_outside,
            c->first[0] ? ": first " : "", c->first);
 }
 
@@ -175,18 +184,22 @@ static void test_falls(void **state) {
     (void)state;
     static const float heights[] = {0.3f, 0.6f, 1.0f, 1.2f, 2.0f, 3.0f};
     static const float speeds[] = {0.6f, 1.4f, 2.4f};
-    uint32_t cases = 0, frames = 0, outside = 0, air = 0, land = 0;
+    uint32_t cases = 0, frames = 0, outside = 0, air = 0, land = 0, hang = 0;
     for (size_t h = 0; h < sizeof heights / sizeof heights[0]; h++) {
         sk_terrain_shape sh;
         sk_terrain t;
         sk_error err = {0};
         sk_terrain_ledge_options lo = {.height = heights[h], .floor = -heights[h] - 1, .edge = sk_vec3_make(0, 0, 1)};
         assert_int_equal(sk_terrain_ledge(&sh, &lo, &t, &err), SK_OK);
+        /* deeper than the mannequin is tall (1.8 m) it hangs from the edge
+         * first: the arms' limits given (as the tool gives them), 7 s */
+        bool deep = heights[h] > 1.9f;
+        int n = deep ? 420 : 300;
         jrig r;
-        jrig_make(&r, &t);
+        jrig_make_ex(&r, &t, deep);
         for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++) {
             jcount c;
-            run_case(&r, -1, speeds[i], -1, 300, &c);
+            run_case(&r, -1, speeds[i], -1, n, &c);
             char w[64];
             snprintf(w, sizeof w, "ledge %.1f m, %.1f m/s:", (double)heights[h], (double)speeds[i]);
             report(w, &c);
@@ -195,16 +208,18 @@ static void test_falls(void **state) {
                 assert_true(c.frames[SK_PROCEDURAL_AIRBORNE] >= 1);
                 assert_true(c.frames[SK_PROCEDURAL_LANDING] >= 10);
             }
-            assert_int_equal(c.total, 300);
+            if (deep) assert_true(c.frames[SK_PROCEDURAL_HANGING] >= 60);
+            else assert_int_equal(c.frames[SK_PROCEDURAL_HANGING], 0);
+            assert_int_equal(c.total, (uint32_t)n);
             cases++, frames += c.total, outside += c.total_outside;
-            air += c.frames[3], land += c.frames[4];
+            air += c.frames[3], land += c.frames[4], hang += c.frames[6];
         }
         jrig_free(&r);
     }
-    printf("  falls: %u cases, %u frames checked (airborne %u, landing %u), %u outside the limits\n", cases, frames,
-           air, land, outside);
+    printf("  falls: %u cases, %u frames checked (airborne %u, landing %u, hanging %u), %u outside the limits\n", cases,
+           frames, air, land, hang, outside);
     assert_int_equal(cases, 18);
-    assert_int_equal(frames, 18 * 300);
+    assert_int_equal(frames, 12 * 300 + 6 * 420);
     assert_int_equal(outside, 0);
 }
 

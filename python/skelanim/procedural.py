@@ -12,7 +12,7 @@ from .ik import _finite, _vec3
 from .memory import c_of, owned
 from .world import Terrain
 
-MODES = ('standing', 'walking', 'crouching', 'airborne', 'landing', 'fallen')
+MODES = ('standing', 'walking', 'crouching', 'airborne', 'landing', 'fallen', 'hanging')
 FOOT_EVENTS = (None, 'down', 'up')
 _GAIT = ('walk_speed', 'run_speed', 'step_length', 'step_height', 'hip_rise', 'crouch_depth', 'jump_speed',
          'max_step_down', 'max_step_up')

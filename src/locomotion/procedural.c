@@ -151,6 +151,7 @@ sk_result sk_procedural_reset(sk_procedural *P, float x, float z, float yaw, sk_
     P->push_d = P->push_u = sk_vec3_make(0, 0, 0);
     P->fall_k = -1;
     P->fall_at = sk_vec3_make(x, 0, z);
+    P->hang_phase = 0;
     P->st.position = sk_vec3_make(x, 0, z);
     sk_terrain_hit h;
     float keep = P->ground.max_up;
@@ -616,7 +617,8 @@ static void watch_ground(sk_procedural *P, const proc_frame *F) {
     /* A ledge: the point is over ground lower than a step below the feet (or
      * none): the character falls. */
     bool over_drop = !has_ground || gy < support_y - P->down_max;
-    if ((st->mode == SK_PROCEDURAL_WALKING || st->mode == SK_PROCEDURAL_STANDING) && over_drop) {
+    if ((st->mode == SK_PROCEDURAL_WALKING || st->mode == SK_PROCEDURAL_STANDING) && over_drop &&
+        !proc_hang_start(P, support_y, has_ground, gy, dir)) {
         st->mode = SK_PROCEDURAL_AIRBORNE;
         P->walking = false;
         P->vy = 0;
@@ -1024,6 +1026,7 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     F.dt = dt;
     F.fdt = (float)dt;
     proc_push_point(P, dt, &x, &z); /* a push's offset (or where the walker fell) */
+    proc_hang_point(P, dt, &x, &z, &yaw); /* hanging from a ledge, dropping, walking on */
     track_point(P, &F, x, z, yaw);
     if (proc_falling(P)) { /* losing balance, then lying: no steps */
         proc_fall_pose(P, pose->local, dt);
@@ -1035,6 +1038,12 @@ sk_result sk_procedural_update(sk_procedural *P, double dt, float x, float z, fl
     proc_crouch_step(P, dt);
     proc_balance(P, dt);
     watch_ground(P, &F);
+    if (proc_hanging(P)) { /* from the edge: lowering itself, hanging (from this frame on) */
+        proc_hang_pose(P, pose, dt);
+        P->st.rays = P->ground.rays;
+        P->model_valid = true;
+        return SK_OK;
+    }
     gait(P, &F);
     advance_steps(P, &F);
     float base_y = body_base(P, &F);

@@ -148,6 +148,16 @@ struct sk_procedural {
     sk_vec3 push_d, push_u;
     float fall_k, fall_y0;
     sk_vec3 fall_dir, fall_at;
+    /* the ledge hang (procedural_hang.c): its phase (none, hanging, the
+     * drop, walking on to the caller's point), time in the phase, the
+     * drop's turn time; the edge, the way out over the drop, the facing
+     * to the wall and from before, where the body was when it stepped
+     * off, the point it hangs from (then lands at), ground below, hands */
+    int hang_phase;
+    double hang_t;
+    float hang_turn, hang_yaw, hang_yaw0, hang_pushed;
+    sk_vec3 hang_edge, hang_out, hang_p0, hang_at, hang_hand[2];
+    bool hang_below;
     sk_procedural_state st;
 };
 
@@ -178,6 +188,16 @@ float proc_balance_back(const sk_procedural *P);
 void proc_push_point(sk_procedural *P, double dt, float *x, float *z);
 bool proc_falling(const sk_procedural *P);
 void proc_fall_pose(sk_procedural *P, sk_transform *loc, double dt);
+/* The ledge hang: started (true) instead of a fall off a drop deeper than
+ * the character is tall (ledge_y: the ground it walked on; below_y the
+ * ground under the point, when has_ground); whether it hangs now; the
+ * point and facing the walker follows while it hangs, drops and walks on
+ * to the caller's; the whole pose while it hangs (its matrices, the feet,
+ * letting go into AIRBORNE at the end). */
+bool proc_hang_start(sk_procedural *P, float ledge_y, bool has_ground, float below_y, sk_vec3 dir);
+bool proc_hanging(const sk_procedural *P);
+void proc_hang_point(sk_procedural *P, double dt, float *x, float *z, float *yaw);
+void proc_hang_pose(sk_procedural *P, sk_pose *pose, double dt);
 /* The gaze (sk_procedural_look_at) on pose and the model matrices. */
 void proc_look(sk_procedural *P, sk_pose *pose);
 

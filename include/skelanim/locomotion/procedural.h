@@ -24,7 +24,11 @@
  * Terrain: ledges: a step never goes past an edge (the last acceptable
  * landing point is used); when the character's point passes it, the character
  * falls and lands, the landing absorbed by the knees in proportion to the
- * fall speed. Jumps: a crouch (the root lowered to a set depth), take-off,
+ * fall speed; a drop deeper than the character is tall (with two arms) it
+ * does not fall into: it turns to the wall, lowers itself until it hangs
+ * from the edge by both hands, lets go after 0.8 s (not over a drop with
+ * no ground found below), turns back in the air and lands, then walks on
+ * to the caller's point (which it follows again from there). Jumps: a crouch (the root lowered to a set depth), take-off,
  * arms raised in the air, the same landing.
  * Across a slope the body's facing and the feet turn toward the fall line
  * until the ground's roll of a flat foot, tan(roll) = tan(slope) cos(heading
@@ -119,7 +123,9 @@ typedef enum sk_procedural_mode {
     SK_PROCEDURAL_CROUCHING = 2,/* before a jump */
     SK_PROCEDURAL_AIRBORNE = 3, /* jumping or falling */
     SK_PROCEDURAL_LANDING = 4,  /* absorbing a landing */
-    SK_PROCEDURAL_FALLEN = 5    /* pushed past recovery: falling, then lying (sk_procedural_push) */
+    SK_PROCEDURAL_FALLEN = 5,   /* pushed past recovery: falling, then lying (sk_procedural_push) */
+    SK_PROCEDURAL_HANGING = 6   /* off a drop deeper than its height: lowering itself from the edge, hanging;
+                                   then AIRBORNE (letting go) and LANDING below */
 } sk_procedural_mode;
 
 typedef struct sk_procedural_foot {
