@@ -396,10 +396,12 @@ static void test_look(void **state) {
 }
 
 /* Balancing at an edge: walking up to a 1 m drop and stopping, against the
- * same walk stopping on flat ground: the arms out (the hands higher), the
- * hips back (the body joint behind the character's point along the facing), the
- * feet before the edge, every frame inside the limits. */
-static void stop_at(bool ledge, float *hands_y, float *hips_back, float *toe_z, float *balance, uint32_t *outside) {
+ * same walk stopping on flat ground: the arms out (the hands higher), one
+ * foot behind the other and the hips over it (the body joint behind the
+ * feet's middle along the facing), the feet before the edge, every frame
+ * inside the limits. */
+static void stop_at(bool ledge, float *hands_y, float *hips_back, float *toe_z, float *balance, uint32_t *outside,
+                    float *stagger, float *over_back) {
     prig r;
     prig_make_on(&r, false, ledge);
     sk_error err = {0};
@@ -415,27 +417,39 @@ static void stop_at(bool ledge, float *hands_y, float *hips_back, float *toe_z, 
     }
     const sk_procedural_state *st = sk_procedural_get_state(r.P);
     *hands_y = 0.5f * (wpos(&r, (uint32_t)hl).y + wpos(&r, (uint32_t)hr).y);
-    *hips_back = st->position.z - wpos(&r, r.body).z; /* behind the character's point, along the facing (+Z) */
     *toe_z = fmaxf(st->feet[0].toe.z, st->feet[1].toe.z);
     *balance = st->balance;
+    /* the feet's middles along the facing: how far apart, and the body
+     * joint against the back one's */
+    float m0 = 0.5f * (st->feet[0].heel.z + st->feet[0].toe.z), m1 = 0.5f * (st->feet[1].heel.z + st->feet[1].toe.z);
+    *stagger = fabsf(m0 - m1);
+    *over_back = fabsf(wpos(&r, r.body).z - fminf(m0, m1));
+    *hips_back = 0.5f * (m0 + m1) - wpos(&r, r.body).z; /* behind the feet's middle, along the facing */
     assert_int_equal(st->mode, SK_PROCEDURAL_STANDING);
     prig_free(&r);
 }
 
 static void test_balance(void **state) {
     (void)state;
-    float hy0, hb0, tz0, b0, hy1, hb1, tz1, b1;
+    float hy0, hb0, tz0, b0, hy1, hb1, tz1, b1, sg0, ob0, sg1, ob1;
     uint32_t o0, o1;
-    stop_at(false, &hy0, &hb0, &tz0, &b0, &o0);
-    stop_at(true, &hy1, &hb1, &tz1, &b1, &o1);
-    print_message("stopped on flat ground: hands at %.3f m, hips %.3f m behind the point, balance %.2f; at the edge: "
+    stop_at(false, &hy0, &hb0, &tz0, &b0, &o0, &sg0, &ob0);
+    stop_at(true, &hy1, &hb1, &tz1, &b1, &o1, &sg1, &ob1);
+    print_message("feet %.3f m apart along the facing on flat ground, %.3f at the edge; the body joint %.3f m from "
+                  "the back foot's middle at the edge\n",
+                  (double)sg0, (double)sg1, (double)ob1);
+    assert_true(sg0 < 0.05f);        /* side by side on flat ground */
+    assert_true(sg1 > 0.2f);         /* one foot back at the edge */
+    assert_true(ob1 < 0.03f);        /* the weight over it */
+    assert_true(hb1 > hb0 + 0.08f);  /* the hips back from the feet's middle, away from the edge */
+    print_message("stopped on flat ground: hands at %.3f m, hips %.3f m behind the feet's middle, balance %.2f; at the edge: "
                   "hands at %.3f m, hips %.3f m behind, front toe at z = %.3f (the edge at 1), balance %.2f; %u + %u "
                   "frames outside the limits\n",
                   (double)hy0, (double)hb0, (double)b0, (double)hy1, (double)hb1, (double)tz1, (double)b1, o0, o1);
     assert_float_equal(b0, 0, 1e-6f);
     assert_true(b1 > 0.9f);
     assert_true(hy1 > hy0 + 0.2f);  /* the arms out */
-    assert_true(hb1 > hb0 + 0.04f); /* the hips back */
+    assert_true(hb1 > hb0 - 0.02f); /* the hips not forward */
     assert_true(tz1 < 1.0f);        /* the feet before the edge */
     assert_int_equal(o0, 0);
     assert_int_equal(o1, 0);

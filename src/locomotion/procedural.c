@@ -749,8 +749,14 @@ static void advance_steps(sk_procedural *P, proc_frame *F) {
              * support foot by the hips' width, or as set */
             float across = gs->lateral - sup->lateral;
             if (P->rest_w > 0) across = across < 0 ? -P->rest_w : P->rest_w;
+            /* at an edge (and no rest_step_ahead set) it stops with the
+             * other foot behind: the weight goes over it (proc_balance) */
+            float ahead = P->rest_a;
+            if (ahead == 0 && !st->backward &&
+                proc_edge_ahead(P, st->feet[st->support].toe, sup->step.yaw, sup->step.position.y))
+                ahead = -EDGE_REST_BACK * P->leg_len;
             sk_vec3 base = sk_vec3_add(sup->step.position,
-                                       vec3_turn_y(sk_vec3_make(across, 0, P->rest_a), sup->step.yaw));
+                                       vec3_turn_y(sk_vec3_make(across, 0, ahead), sup->step.yaw));
             base.y = 0;
             place(P, sw, base, sup->step.yaw, &beside);
             gs->step = beside;

@@ -142,6 +142,7 @@ struct sk_procedural {
     sk_vec3 look_axis, look_up, look;
     float look_w;
     float bal_k;              /* balancing at an edge ahead: 0..1 (procedural_posture.c) */
+    float bal_back;           /* how far the hips go back balancing: over the back foot (m) */
     /* pushes (procedural_push.c): the body's offset from the caller's point
      * and its velocity; the fall's progress (-1: none), direction, start
      * height and place */
@@ -179,6 +180,11 @@ void proc_lean(sk_procedural *P, sk_transform *loc, double dt);
 /* Balancing at an edge: its weight over dt (st.balance); the arms' sideways
  * raise (rad) and the hips' shift back (m) it asks for. */
 void proc_balance(sk_procedural *P, double dt);
+/* An edge (no ground, or lower than a step) within BAL_LOOK ahead of a
+ * toe at feet_y along yaw: the rest step then stops with that foot in
+ * front and the other EDGE_REST_BACK leg lengths behind it. */
+#define EDGE_REST_BACK 0.3f
+bool proc_edge_ahead(sk_procedural *P, sk_vec3 toe, float yaw, float feet_y);
 float proc_balance_raise(const sk_procedural *P);
 float proc_balance_back(const sk_procedural *P);
 /* Pushes: the point the walker steps for this frame (the caller's plus

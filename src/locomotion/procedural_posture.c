@@ -149,13 +149,35 @@ void proc_look(sk_procedural *P, sk_pose *pose) {
 #define BAL_TAU 0.3f
 #define BAL_LOOK 0.25f    /* m ahead of the front toe */
 #define BAL_RAISE 1.1f    /* the arms raised sideways (rad) */
-#define BAL_BACK 0.07f    /* the hips back (m) */
+#define BAL_BACK 0.07f    /* the hips back (m), at least */
+#define BAL_BACK_MAX 0.2f /* at most: over the back foot */
+
+bool proc_edge_ahead(sk_procedural *P, sk_vec3 toe, float yaw, float feet_y) {
+    sk_vec3 f = sk_vec3_make(sinf(yaw), 0, cosf(yaw));
+    for (int k = 1; k <= 2; k++) {
+        sk_vec3 q = sk_vec3_add(toe, sk_vec3_scale(f, BAL_LOOK * (float)k / 2));
+        sk_terrain_hit h;
+        P->ground.center = toe;
+        P->ground.center.y = feet_y;
+        if (!ground_probe_cast(&P->ground, q.x, q.z, feet_y, &h) || h.point.y < feet_y - P->down_max) return true;
+    }
+    return false;
+}
 
 void proc_balance(sk_procedural *P, double dt) {
     const sk_procedural_state *st = &P->st;
     float want = 0;
     if (st->mode == SK_PROCEDURAL_STANDING && !P->walking) {
         sk_vec3 f = sk_vec3_make(P->ys, 0, P->yc);
+        /* the weight over the back foot: the hips over its middle when the
+         * feet stand one behind the other (the rest step at an edge), else
+         * BAL_BACK behind the point */
+        float lo = INFINITY, hi = -INFINITY;
+        for (uint32_t l = 0; l < 2; l++) {
+            float m = sk_vec3_dot(sk_vec3_sub(skm_vec3_lerp(st->feet[l].heel, st->feet[l].toe, 0.5f), st->position), f);
+            lo = fminf(lo, m), hi = fmaxf(hi, m);
+        }
+        P->bal_back = hi - lo > 0.1f ? skm_clampf(-lo, -BAL_BACK_MAX, BAL_BACK_MAX) : BAL_BACK;
         /* the front toe along the facing, and the feet's height */
         float front = -INFINITY, feet_y = 0;
         for (uint32_t l = 0; l < 2; l++) {
@@ -176,4 +198,4 @@ void proc_balance(sk_procedural *P, double dt) {
 }
 
 float proc_balance_raise(const sk_procedural *P) { return BAL_RAISE * P->bal_k; }
-float proc_balance_back(const sk_procedural *P) { return BAL_BACK * P->bal_k; }
+float proc_balance_back(const sk_procedural *P) { return P->bal_back * P->bal_k; }

@@ -37,8 +37,9 @@
  * Crouched walking under a height (sk_procedural_crouch); the torso leans
  * into acceleration, slopes and turns and forward when crouched
  * (state.lean_pitch, lean_roll); the head looks at a point
- * (sk_procedural_look_at); standing at an edge it balances, arms out and
- * hips back (state.balance); pushed (sk_procedural_push) it takes recovery
+ * (sk_procedural_look_at); stopping at an edge it stops with one foot
+ * behind the other (unless rest_step_ahead is set) and balances, arms out
+ * and the hips over the back foot (state.balance); pushed (sk_procedural_push) it takes recovery
  * steps, or falls and lies down.
  * Arms: swing in opposition to the legs, nearly straight walking and
  * bent running; one or both may point at a target (an iterative solver from
