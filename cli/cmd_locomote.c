@@ -47,6 +47,7 @@ typedef struct locomote_args {
     const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver, *push;
     cli_list clips, from;
     double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face, crouch, look[3];
+    double hip_rise, step_frequency, rest_step[2];
     uint32_t size[2];
     int cycle, gait;
     bool plain, procedural, side, backward, json, overlay;
@@ -147,6 +148,14 @@ static int cmd_locomote(int argc, char **argv) {
     setup.from_scale = a.from_scale;
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale;
     setup.plain = a.plain, setup.procedural = a.procedural, setup.find_cycle = cli_given(&seen, "--cycle");
+    setup.hip_rise = a.hip_rise, setup.step_frequency = a.step_frequency;
+    setup.rest_width = a.rest_step[0], setup.rest_ahead = a.rest_step[1];
+    bool gait_opts = cli_given(&seen, "--hip-rise") || cli_given(&seen, "--step-frequency") ||
+                     cli_given(&seen, "--rest-step");
+    if (gait_opts && !a.procedural) {
+        fprintf(stderr, "skelanim: --hip-rise, --step-frequency and --rest-step go with --procedural\n");
+        return 1;
+    }
     setup.gait = !cli_given(&seen, "--gait") ? 0 : 1 + (a.gait == 0 ? SK_LEGGED_GAIT_WAVE : SK_LEGGED_GAIT_ALTERNATE);
     const char *terrain_spec = a.terrain, *trace = a.trace, *out = a.out;
     bool point = cli_given(&seen, "--point");
@@ -320,6 +329,15 @@ static const cli_opt locomote_opts[] = {
     {"--push", CLI_STRING(locomote_args, push), .meta = "T:VX,VZ",
      .help = "(--procedural) push the body at T seconds, changing its velocity by (VX, VZ) m/s: recovery steps, or "
              "a fall"},
+    {"--hip-rise", CLI_REAL(locomote_args, hip_rise), .meta = "R", .min = 0.1, .max = 1,
+     .help = "(--procedural) the seed's hip rise: the hips bob by (-4 (s - 0.5)^2 + 0.25) / R x 2 cm over a step (a "
+             "smaller R moves more)", .dflt_text = "0.2"},
+    {"--step-frequency", CLI_REAL(locomote_args, step_frequency), .meta = "F", .min = 0.1, .max = 10,
+     .help = "(--procedural) steps per second at walking speed (the full walking step is 1.3 m/s / F, 0.3..1.1 leg "
+             "lengths)", .dflt_text = "1.3 m/s over 0.85 leg lengths: 1.8 for the mannequin"},
+    {"--rest-step", CLI_REALS(locomote_args, rest_step, 2, ','), .meta = "W,A", .min = -100, .max = 100,
+     .help = "(--procedural) where stopping ends: the heels W m apart across the support foot (0.1..0.5 leg lengths; "
+             "0: the hips' width), the resting foot A m ahead of it (-0.3..0.3 leg lengths)", .dflt_text = "0,0"},
     {"--crouch", CLI_REAL(locomote_args, crouch), .meta = "H", .min = 0.1, .max = 100,
      .help = "(--procedural) walk crouched, the head under H metres above the ground (as under a low ceiling)"},
     {"--point", CLI_REALS(locomote_args, point, 3, ','), .meta = "X,Y,Z", .min = -1e5, .max = 1e5,

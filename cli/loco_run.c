@@ -141,6 +141,8 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         pd.legs[0] = c->legs[0];
         pd.legs[1] = c->legs[1];
         pd.arm_count = loco_find_arms(skel, pd.arms);
+        pd.hip_rise = (float)s->hip_rise, pd.step_frequency = (float)s->step_frequency;
+        pd.rest_step_width = (float)s->rest_width, pd.rest_step_ahead = (float)s->rest_ahead;
         pd.body_joint = -1;
         if (s->terrain) pd.terrain = *s->terrain;
         c->terrain = s->terrain;

@@ -54,6 +54,9 @@ typedef struct loco_setup {
      * own (the hexapod ALTERNATE, the tripod and the quadruped WAVE), else
      * 1 + an sk_legged_gait_kind. */
     int gait;
+    /* The IK-only walker's gait parameters (procedural.h; 0: its defaults):
+     * hip rise, step frequency (steps/s), the rest step's width and ahead (m). */
+    double hip_rise, step_frequency, rest_width, rest_ahead;
 } loco_setup;
 
 typedef struct loco_char {

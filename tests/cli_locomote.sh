@@ -352,4 +352,28 @@ bad "expected T:VX,VZ" @mannequin --procedural --push 1:nan,0
 bad "expected T:VX,VZ" @mannequin --procedural --push 1:60,0
 bad "no state takes its pose from the locomotor (add one with \"external\": \"locomotion\")" @mannequin --graph "$tmp/g_none.json"
 bad "--graph: $tmp/missing.json: cannot open" @mannequin --graph "$tmp/missing.json"
+bad "--hip-rise, --step-frequency and --rest-step go with --procedural" @mannequin --hip-rise 0.3
+bad "is outside [0.1, 1]" @mannequin --procedural --hip-rise 0.05
+bad "rest_step_width must be 0.1..0.5 leg lengths" @mannequin --procedural --rest-step 2,0
+
+# The seed's gait parameters from the command line, checked on the trace: the rest step's end (the
+# heels W apart across the facing, the resting foot A ahead) and the hip rise (a smaller R bobs more).
+"$SK_CLI" locomote @mannequin --procedural --path "0,0 0,3" --rest-step 0.3,0.1 --trace "$tmp/rest.jsonl" >/dev/null
+"$SK_CLI" locomote @mannequin --procedural --path "0,0 0,10" --hip-rise 0.1 --trace "$tmp/r01.jsonl" >/dev/null
+"$SK_CLI" locomote @mannequin --procedural --path "0,0 0,10" --hip-rise 1 --trace "$tmp/r1.jsonl" >/dev/null
+python3 - "$tmp/rest.jsonl" "$tmp/r01.jsonl" "$tmp/r1.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+h = [f["heel"] for f in rows[-1]["feet"]]
+across, ahead = abs(h[0][0] - h[1][0]), abs(h[0][2] - h[1][2])
+print(f"--rest-step 0.3,0.1: heels {across:.3f} m apart across, {ahead:.3f} m along")
+assert abs(across - 0.3) < 0.02 and abs(ahead - 0.1) < 0.02, (across, ahead)
+def bob(path):  # the hips' range of height at cruise (the middle of a 10 m walk)
+    ys = [json.loads(l)["joints"]["hips"][1] for l in open(path)]
+    mid = ys[int(len(ys) * 0.4): int(len(ys) * 0.6)]
+    return max(mid) - min(mid)
+b01, b1 = bob(sys.argv[2]), bob(sys.argv[3])
+print(f"--hip-rise 0.1: hips bob {b01:.3f} m; --hip-rise 1: {b1:.3f} m")
+assert b01 > b1 + 0.03, (b01, b1)
+PY
 sk_done cli_locomote
