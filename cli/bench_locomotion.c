@@ -28,38 +28,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct bl_case { const char *terrain, *path; bool backward; double crouch; } bl_case;
+/* a walk of the table: terrain, path, facing backward, crouched under a
+ * height (0: upright); the IK-only walker's extras: a jump at a time (0:
+ * none), the head looking at (3, 1.6, 3) */
+typedef struct bl_case { const char *terrain, *path; bool backward; double crouch, jump; bool look; } bl_case;
 
 static const bl_case bl_cases_proc_extra[] = {
-    {"ledge:1", "0,-3 0,0.8", false, 0}, /* up to the edge: no step past it */
+    {"ledge:1", "0,-3 0,0.8", false, 0, 0, false}, /* up to the edge: no step past it */
     /* walking backward (facing against the path), the same metrics */
-    {"flat", "0,0 0,6 6,6", true, 0},
-    {"ramp:10", "0,0 0,6 6,6", true, 0},
-    {"ramp:-10", "0,0 0,6 6,6", true, 0},
-    {"stairs:0.17,0.28", "0,0 0,6 6,6", true, 0},
+    {"flat", "0,0 0,6 6,6", true, 0, 0, false},
+    {"ramp:10", "0,0 0,6 6,6", true, 0, 0, false},
+    {"ramp:-10", "0,0 0,6 6,6", true, 0, 0, false},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", true, 0, 0, false},
     /* straight up and down the steep ramps (the table's paths turn to walk across them) */
-    {"ramp:30", "0,0 0,6", false, 0},
-    {"ramp:30", "0,8 0,1", false, 0},
-    {"ramp:45", "0,0 0,6", false, 0},
-    {"ramp:45", "0,8 0,1", false, 0},
+    {"ramp:30", "0,0 0,6", false, 0, 0, false},
+    {"ramp:30", "0,8 0,1", false, 0, 0, false},
+    {"ramp:45", "0,0 0,6", false, 0, 0, false},
+    {"ramp:45", "0,8 0,1", false, 0, 0, false},
     /* over convex ground: up a ramp onto its flat top, and from a flat top down a ramp */
-    {"ramp:30,2", "0,0 0,6", false, 0},
-    {"ramp:45,2", "0,0 0,6", false, 0},
-    {"ramp:-30", "0,0 0,6", false, 0},
-    {"ramp:-45", "0,0 0,6", false, 0},
+    {"ramp:30,2", "0,0 0,6", false, 0, 0, false},
+    {"ramp:45,2", "0,0 0,6", false, 0, 0, false},
+    {"ramp:-30", "0,0 0,6", false, 0, 0, false},
+    {"ramp:-45", "0,0 0,6", false, 0, 0, false},
     /* crouched, the head under 1.3 m (sk_procedural_crouch) */
-    {"flat", "0,0 0,6 6,6", false, 1.3},
-    {"stairs:0.17,0.28", "0,0 0,6 6,6", false, 1.3},
+    {"flat", "0,0 0,6 6,6", false, 1.3, 0, false},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", false, 1.3, 0, false},
+    /* a jump while walking, walking off a 1 m ledge (the fall), off a 2.5 m one (the hang), the gaze */
+    {"flat", "0,0 0,6", false, 0, 1.5, false},
+    {"ledge:1", "0,-1 0,3", false, 0, 0, false},
+    {"ledge:2.5", "0,-1 0,3", false, 0, 0, false},
+    {"flat", "0,0 0,6 6,6", false, 0, 0, true},
 };
 
 static const bl_case bl_cases[] = {
-    {"flat", "0,0 0,6 6,6", false, 0},
-    {"ramp:10", "0,0 0,6 6,6", false, 0},
-    {"ramp:30", "0,0 0,6 6,6", false, 0},
-    {"ramp:45", "0,0 0,6 6,6", false, 0},
-    {"stairs:0.17,0.28", "0,0 0,6 6,6", false, 0},
-    {"bumps:0.1,1", "0,0 0,6 6,6", false, 0},
-    {"course", "0,-1 0,12 6,12", false, 0},
+    {"flat", "0,0 0,6 6,6", false, 0, 0, false},
+    {"ramp:10", "0,0 0,6 6,6", false, 0, 0, false},
+    {"ramp:30", "0,0 0,6 6,6", false, 0, 0, false},
+    {"ramp:45", "0,0 0,6 6,6", false, 0, 0, false},
+    {"stairs:0.17,0.28", "0,0 0,6 6,6", false, 0, 0, false},
+    {"bumps:0.1,1", "0,0 0,6 6,6", false, 0, 0, false},
+    {"course", "0,-1 0,12 6,12", false, 0, 0, false},
 };
 
 /* The frame's model matrices in world space (the state's root), as
@@ -107,9 +115,14 @@ static int bl_table(bool quick, bool procedural) {
             }
             c.backward = cs->backward;
             c.crouch = sprite ? 0 : cs->crouch;
+            c.jump_at = !sprite && cs->jump > 0 ? cs->jump : -1;
+            c.look = !sprite && cs->look;
+            c.look_at = sk_vec3_make(3, 1.6f, 3);
             size_t nw = quick ? 2 : 4, nr = running_ok(cs->terrain) ? (quick ? 1 : 2) : 0;
             if (k >= ncases && !sprite)
                 nw = quick ? 1 : cs->backward || cs->crouch > 0 ? 3 : !strncmp(cs->terrain, "ramp", 4) ? 4 : 2, nr = 0;
+            if (k >= ncases && !sprite && (cs->jump > 0 || cs->look || !strcmp(cs->path, "0,-1 0,3")))
+                nw = quick ? 1 : 3, nr = 0; /* 0.5, 1.0, 1.4 m/s */
             if (sprite) nw = quick ? 1 : 2, nr = quick || !running_ok(cs->terrain) ? 0 : 1; /* 1.0, 1.4; 2.5 m/s */
             for (size_t i = 0; i < nw + nr; i++) {
                 double speed = sprite ? (i < nw ? walk[1 + i] : run[0])
@@ -125,7 +138,13 @@ static int bl_table(bool quick, bool procedural) {
                 printf("{\"bench\":\"locomotion\",\"character\":\"%s\",\"terrain\":\"%s\",\"path\":\"%s\",%s\"speed\":%.2f,"
                        "\"mode\":\"%s\",\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
                        sprite ? "sprite" : "mannequin", cs->terrain, cs->path,
-                       cs->backward ? "\"backward\":true," : cs->crouch > 0 && !sprite ? "\"crouch\":1.3," : "", speed,
+                       cs->backward                  ? "\"backward\":true,"
+                       : cs->crouch > 0 && !sprite   ? "\"crouch\":1.3,"
+                       : cs->jump > 0 && !sprite     ? "\"jump\":1.5,"
+                       : cs->look && !sprite         ? "\"look\":[3,1.6,3],"
+                       : !strcmp(cs->terrain, "ledge:2.5") ? "\"hang\":true,"
+                                                     : "",
+                       speed,
                        procedural ? "procedural" : plain ? "plain" : "placed", m.frames, finished ? "true" : "false");
                 for (uint32_t l = 0; l < c.leg_count; l++)
                     printf("%s%.3f", l ? "," : "", m.moving_frames ? (double)m.moving_stance[l] / m.moving_frames : 0.0);

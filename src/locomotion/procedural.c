@@ -505,6 +505,18 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
         solve_leg(P, loc, l, heel, rot);
         g->piv_q = skm_quat_mul(q, g->piv_q);
     }
+    /* a leg that cannot follow the pivot (stretched, the heel not coming
+     * up): the ankle itself is turned back to the range's edge, the foot
+     * then a little off its ground for the frame */
+    if (g->eul_sign != 0) {
+        sk_quat r = skm_quat_mul(sk_quat_conjugate(P->skel->rest[g->ankle].r), loc[g->ankle].r);
+        float bend = g->eul_sign * atan2f(2 * (r.y * r.z + r.w * r.x), 1 - 2 * (r.x * r.x + r.y * r.y));
+        float want = bend < -dmax - 0.03f ? -dmax : bend > FOOT_PLANTAR_MAX + 0.03f ? FOOT_PLANTAR_MAX : bend;
+        if (want != bend) {
+            loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(loc[g->ankle].r, skm_quat_rot_x(g->eul_sign * (want - bend))));
+            fk_from(P, loc, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+        }
+    }
     g->piv_toe = on_toe;
     return true;
 }
@@ -957,6 +969,26 @@ static float body_height(sk_procedural *P, proc_frame *F, float base_y) {
     return body_y;
 }
 
+/* The ankle's roll and twist (Euler Z and Y against the shin, rel = Rz Ry
+ * Rx) kept within FOOT_ROLL_MAX: a foot turned in a run's turn across a
+ * slope could otherwise roll past a person's inversion (the mannequin
+ * allows 0.5 rad). Only for rigs whose ankle frame has the lateral axis as
+ * X (eul_sign set). */
+static void ankle_guard(sk_procedural *P, sk_transform *loc, uint32_t l) {
+    const pleg *g = &P->leg[l];
+    if (g->eul_sign == 0) return;
+    sk_quat ref = P->skel->rest[g->ankle].r;
+    sk_quat r = skm_quat_mul(sk_quat_conjugate(ref), loc[g->ankle].r);
+    float ex = atan2f(2 * (r.w * r.x + r.y * r.z), 1 - 2 * (r.x * r.x + r.y * r.y));
+    float ey = asinf(skm_clampf(2 * (r.w * r.y - r.z * r.x), -1, 1));
+    float ez = atan2f(2 * (r.w * r.z + r.x * r.y), 1 - 2 * (r.y * r.y + r.z * r.z));
+    if (fabsf(ey) <= FOOT_ROLL_MAX && fabsf(ez) <= FOOT_ROLL_MAX) return;
+    ey = skm_clampf(ey, -FOOT_ROLL_MAX, FOOT_ROLL_MAX), ez = skm_clampf(ez, -FOOT_ROLL_MAX, FOOT_ROLL_MAX);
+    sk_quat q = skm_quat_mul(skm_quat_rot_z(ez), skm_quat_mul(skm_quat_axis_angle(sk_vec3_make(0, 1, 0), ey), skm_quat_rot_x(ex)));
+    loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(ref, q));
+    fk_from(P, loc, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+}
+
 /* The pose: the rest pose with the body placed at body_y, its world
  * matrices (the joints the legs and arms read), the legs solved to their
  * targets, feet pivoting on heel or toe past the ankle's range. */
@@ -996,6 +1028,7 @@ static void pose_legs(sk_procedural *P, const proc_frame *F, sk_transform *loc, 
         for (uint32_t l = 0; l < 2; l++)
             if (foot_pivot(P, loc, l, heel_t[l], rot_t[l], FOOT_DORSI_MAX)) st->feet[l].stance = false;
     }
+    for (uint32_t l = 0; l < 2; l++) ankle_guard(P, loc, l);
 }
 
 /* The arms: swung against the legs (or raised in the air), the joints no
