@@ -301,9 +301,12 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 scen = [r for r in rows if r["bench"] == "locomotion"]
 cost = [r for r in rows if r["bench"] == "locomotion_cost"]
-assert len(scen) == 40 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
-# the mannequin's 33 rows and the sprite's (the 2D cut-out) 7, one per terrain of the table
-assert sum(r["character"] == "sprite" for r in scen) == 7 and sum(r["character"] == "mannequin" for r in scen) == 33
+assert len(scen) == 44 and len(cost) == 1 and cost[0]["runtime"] == "procedural", (len(scen), len(cost))
+# the mannequin's 37 rows and the sprite's (the 2D cut-out) 7, one per terrain of the table
+assert sum(r["character"] == "sprite" for r in scen) == 7 and sum(r["character"] == "mannequin" for r in scen) == 37
+# a jump, the hang from a 2.5 m ledge, the gaze, and the fall off a 1 m ledge (as well as stopping before it)
+assert sum(1 for r in scen if r.get("jump")) == 1 and sum(1 for r in scen if r.get("hang")) == 1
+assert sum(1 for r in scen if r.get("look")) == 1 and sum(1 for r in scen if r["terrain"] == "ledge:1") == 2
 assert sum(1 for r in scen if r.get("crouch")) == 2  # crouched under 1.3 m: flat and stairs
 assert {r["terrain"] for r in scen} >= {"flat", "ramp:45", "stairs:0.17,0.28", "course", "ledge:1", "ramp:45,2", "ramp:-45"}
 for r in scen:

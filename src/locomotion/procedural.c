@@ -506,15 +506,20 @@ static bool foot_pivot(sk_procedural *P, sk_transform *loc, uint32_t l, sk_vec3 
         g->piv_q = skm_quat_mul(q, g->piv_q);
     }
     /* a leg that cannot follow the pivot (stretched, the heel not coming
-     * up): the ankle itself is turned back to the range's edge, the foot
-     * then a little off its ground for the frame */
+     * up): the ankle itself is turned back into the range, the toe then a
+     * few millimetres off its ground for the frame */
     if (g->eul_sign != 0) {
         sk_quat r = skm_quat_mul(sk_quat_conjugate(P->skel->rest[g->ankle].r), loc[g->ankle].r);
         float bend = g->eul_sign * atan2f(2 * (r.y * r.z + r.w * r.x), 1 - 2 * (r.x * r.x + r.y * r.y));
-        float want = bend < -dmax - 0.03f ? -dmax : bend > FOOT_PLANTAR_MAX + 0.03f ? FOOT_PLANTAR_MAX : bend;
+        /* to just inside the mannequin's range (20 degrees up, 50 down):
+         * the least turn, so the toe on the ground dips the least */
+        float up = FOOT_DORSI_MAX + FOOT_GUARD, down = FOOT_PLANTAR_MAX + FOOT_GUARD;
+        float want = bend < -up ? -up : bend > down ? down : bend;
         if (want != bend) {
             loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(loc[g->ankle].r, skm_quat_rot_x(g->eul_sign * (want - bend))));
             fk_from(P, loc, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+            P->st.feet[l].heel = point_of(P, g->ankle, g->heel_pt);
+            P->st.feet[l].toe = point_of(P, g->tip, g->toe_pt);
         }
     }
     g->piv_toe = on_toe;
@@ -971,11 +976,11 @@ static float body_height(sk_procedural *P, proc_frame *F, float base_y) {
 
 /* The ankle's roll and twist (Euler Z and Y against the shin, rel = Rz Ry
  * Rx) kept within FOOT_ROLL_MAX: a foot turned in a run's turn across a
- * slope could otherwise roll past a person's inversion (the mannequin
- * allows 0.5 rad). Only for rigs whose ankle frame has the lateral axis as
+ * slope could otherwise roll past the ankle's range (the mannequin allows
+ * 0.5 rad). Only for rigs whose ankle frame has the lateral axis as
  * X (eul_sign set). */
 static void ankle_guard(sk_procedural *P, sk_transform *loc, uint32_t l) {
-    const pleg *g = &P->leg[l];
+    pleg *g = &P->leg[l];
     if (g->eul_sign == 0) return;
     sk_quat ref = P->skel->rest[g->ankle].r;
     sk_quat r = skm_quat_mul(sk_quat_conjugate(ref), loc[g->ankle].r);
@@ -987,6 +992,8 @@ static void ankle_guard(sk_procedural *P, sk_transform *loc, uint32_t l) {
     sk_quat q = skm_quat_mul(skm_quat_rot_z(ez), skm_quat_mul(skm_quat_axis_angle(sk_vec3_make(0, 1, 0), ey), skm_quat_rot_x(ex)));
     loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(ref, q));
     fk_from(P, loc, g->ankle, sk_skeleton_subtree_end(P->skel, g->ankle));
+    P->st.feet[l].heel = point_of(P, g->ankle, g->heel_pt);
+    P->st.feet[l].toe = point_of(P, g->tip, g->toe_pt);
 }
 
 /* The pose: the rest pose with the body placed at body_y, its world

@@ -33,9 +33,13 @@
 #define FOOT_DORSI_MAX 0.30f
 #define FOOT_PLANTAR_MAX 0.75f
 #define FOOT_LAND_MARGIN 0.08f
-/* the ankle's roll and twist at most (rad, 26 degrees: a person's
- * inversion; the mannequin allows 29) */
-#define FOOT_ROLL_MAX 0.45f
+/* the ankle's roll and twist at most (rad, 28 degrees: a person's
+ * inversion; the mannequin allows 29, and a flat foot across a 30 degree
+ * slope needs up to that) */
+#define FOOT_ROLL_MAX 0.49f
+/* past FOOT_DORSI_MAX / FOOT_PLANTAR_MAX by this after the pivots (rad), the
+ * ankle is turned back to it: 19.5 and 45.3 degrees, inside the mannequin's */
+#define FOOT_GUARD 0.04f
 /* the hip bob per step: (-4 (s - 0.5)^2 + 0.25) / rise in units of 2 cm
  * (-0.75 at the step's ends, 0.25 at its middle: with the default rise 0.2
  * the hips 7.5 cm lower at the ends than at s = 0.25 and 0.75 and 2.5 cm
