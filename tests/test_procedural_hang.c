@@ -42,6 +42,7 @@ static bool cliff_cast(void *user, sk_vec3 o, sk_vec3 d, float max_d, sk_terrain
 
 typedef struct hang_run {
     uint32_t frames, hang_frames, hands_near, outside, inside_rock, under_floor;
+    uint32_t downs_after, events_bad; /* DOWN events after the hang; events out of turn (DOWN, UP, DOWN, ... per foot) */
     bool order_ok, hung, landed;
     float end_dist, land_yaw_err, hand_err_max;
 } hang_run;
@@ -73,6 +74,7 @@ static void run(const sk_skeleton *s, const sk_ik_limit *lim, uint32_t arms, cli
     /* the order of modes: walking/standing, hanging, airborne, landing, walking/standing */
     int stage = 0;
     uint32_t n = (uint32_t)(seconds * FPS), hang_at = 0;
+    int last[2] = {SK_FOOT_EVENT_UP, SK_FOOT_EVENT_UP}; /* after a reset the first event is a DOWN */
     for (uint32_t k = 0; k < n; k++) {
         z = fminf(z + speed / (float)FPS, zend);
         assert_int_equal(sk_procedural_update(P, 1.0 / FPS, 0, z, 0, &pose, &err), SK_OK);
@@ -113,6 +115,13 @@ static void run(const sk_skeleton *s, const sk_ik_limit *lim, uint32_t arms, cli
             if (!c->bottomless && p[13] < c->floor - 0.01f) out->under_floor++;
         }
         out->outside += !proc_rig_in_limits(s, lim, loc);
+        for (int l = 0; l < 2; l++) {
+            int kind = (int)st->feet[l].event.kind;
+            if (kind == SK_FOOT_EVENT_NONE) continue;
+            out->events_bad += kind == last[l];
+            last[l] = kind;
+            out->downs_after += kind == SK_FOOT_EVENT_DOWN && stage >= 2;
+        }
     }
     const sk_procedural_state *st = sk_procedural_get_state(P);
     out->end_dist = hypotf(st->position.x, st->position.z - zend);
@@ -150,6 +159,8 @@ static void test_hang(void **state) {
             assert_int_equal(r.outside, 0);
             assert_true(r.land_yaw_err < 0.15f);
             assert_true(r.end_dist < 0.05f);
+            assert_int_equal(r.events_bad, 0);   /* each foot: down, up, down, ... also across the hang */
+            assert_true(r.downs_after >= 2);     /* both feet come down below */
             runs++, frames += r.frames;
         }
     assert_int_equal(runs, 4);

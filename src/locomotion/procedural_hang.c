@@ -109,6 +109,12 @@ void proc_hang_point(sk_procedural *P, double dt, float *x, float *z, float *yaw
             P->hang_pushed += d;
         }
         *x = P->hang_at.x, *z = P->hang_at.z;
+        /* touched down: the push off the wall is not a walk (the tracker
+         * starts again still, so the landing is not cut short by a step) */
+        if (st->mode != SK_PROCEDURAL_AIRBORNE && !P->hang_landed) {
+            sk_motion_tracker_reset(&P->tracker, sk_vec3_make(*x, st->position.y, *z), *yaw);
+            P->hang_landed = true;
+        }
         if (st->mode == SK_PROCEDURAL_STANDING || st->mode == SK_PROCEDURAL_WALKING) P->hang_phase = HANG_CATCH_UP;
         return;
     }
@@ -246,7 +252,9 @@ void proc_hang_pose(sk_procedural *P, sk_pose *pose, double dt) {
         f->ankle = pos_of(P, g->ankle);
         f->stance = false;
         f->reached = true;
-        memset(&f->event, 0, sizeof f->event);
+        /* a foot that was on the ground has left it (UP where it stood) */
+        footstep_event(&f->event, P->contact[l], false, &P->stood[l], &P->stood[l], f->ankle, f->ankle, dt);
+        P->contact[l] = false;
     }
     st->velocity = sk_vec3_make(0, 0, 0);
     st->speed = 0;
@@ -257,6 +265,7 @@ void proc_hang_pose(sk_procedural *P, sk_pose *pose, double dt) {
         P->body_y = b.y;
         P->hang_phase = HANG_DROP;
         P->hang_pushed = 0;
+        P->hang_landed = false;
         /* the turn back takes most of the fall: to the feet's reach over the ground below */
         sk_terrain_hit h;
         P->ground.rays++;

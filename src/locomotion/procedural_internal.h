@@ -165,7 +165,7 @@ struct sk_procedural {
     double hang_t;
     float hang_turn, hang_yaw, hang_yaw0, hang_pushed;
     sk_vec3 hang_edge, hang_out, hang_p0, hang_at, hang_hand[2];
-    bool hang_below;
+    bool hang_below, hang_landed;
     sk_procedural_state st;
 };
 
