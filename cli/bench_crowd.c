@@ -65,9 +65,13 @@ typedef struct crowd_rig {
     const sk_skeleton *skel;
     const sk_clip *clips[2];
     const sk_skin *skin;
+    sk_clip *owned[2];            /* --compressed: the clips compressed here */
 } crowd_rig;
 
-static void rig_free(crowd_rig *r) { sk_asset_destroy(r->asset); }
+static void rig_free(crowd_rig *r) {
+    for (int k = 0; k < 2; k++) sk_clip_destroy(r->owned[k]);
+    sk_asset_destroy(r->asset);
+}
 
 static bool fail(const sk_error *e) {
     fprintf(stderr, "skelanim: bench crowd: %s\n", e->message);
@@ -192,7 +196,7 @@ static double median(double *v, uint32_t n) {
 typedef struct crowd_args {
     cli_list sizes, threads;
     uint32_t frames, runs, joints, chunk, layers;
-    bool loop, aos, cache;
+    bool loop, aos, cache, compressed;
     const char *file, *clip, *write, *hook;
 } crowd_args;
 
@@ -233,6 +237,18 @@ static bool rig_setup(crowd_rig *rig, const crowd_args *a) {
         rig->clips[1] = rig->asset->clips[sk_asset_find_clip(rig->asset, "run")];
         rig->skin = &rig->asset->skins[0];
     }
+    if (a->compressed) /* as ozz's runtime always plays them: compressed (the default error bound) */
+        for (int k = 0; k < 2; k++) {
+            if (k == 1 && rig->clips[1] == rig->clips[0]) {
+                rig->clips[1] = rig->clips[0];
+                break;
+            }
+            if (sk_clip_is_compressed(rig->clips[k])) continue;
+            sk_error cerr = {0};
+            if (sk_clip_compress(rig->clips[k], rig->skel, NULL, NULL, &rig->owned[k], NULL, &cerr) != SK_OK)
+                return fail(&cerr);
+            rig->clips[k] = rig->owned[k];
+        }
     if (a->write) { /* the characters as .glb, for another runtime to read the same file */
         sk_error werr = {0};
         if (sk_glb_write_file(rig->asset, a->write, NULL, &werr) != SK_OK) return fail(&werr);
@@ -303,7 +319,8 @@ static void crowd_print(const crowd_run *R, uint32_t count, double run_ms[][CROW
         /* memory: the clips (each once) and what each character keeps between frames (its cursors) */
         const crowd_rig *rig = R->rig;
         size_t clip_bytes = sk_clip_memory_size(rig->clips[0]) + (rig->clips[1] != rig->clips[0] ? sk_clip_memory_size(rig->clips[1]) : 0);
-        printf(",\"clip_bytes\":%zu,\"instance_bytes\":%zu", clip_bytes, R->stride * sizeof(uint32_t));
+        printf(",\"clips\":\"%s\",\"clip_bytes\":%zu,\"instance_bytes\":%zu",
+               sk_clip_is_compressed(rig->clips[0]) ? "compressed" : "raw", clip_bytes, R->stride * sizeof(uint32_t));
         if (a->hook) printf(",\"hook\":\"%s\"", a->hook);
         if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], R->threads[0]);
         printf("}\n");
@@ -448,6 +465,9 @@ static const cli_opt crowd_opts[] = {
     {"--chunk", CLI_INT(crowd_args, chunk), .meta = "C", .min = 1, .max = 1000000,
      .help = "characters per chunk of the pool", .dflt_text = "chosen per run"},
     {"--aos", CLI_FLAG(crowd_args, aos), .help = "keep sk_pose, an array of structures, throughout instead of SoA poses"},
+    {"--compressed", CLI_FLAG(crowd_args, compressed),
+     .help = "play the clips compressed (sk_clip_compress, its default error bound), as ozz-animation plays its "
+             "own; the JSON says which it played (\"clips\")"},
     {"--cursor-cache", CLI_FLAG(crowd_args, cache), .help = "cursors that keep compressed clips' decoded frames"},
     {"--hook", CLI_STRING(crowd_args, hook), .meta = "footik",
      .help = "a post-process hook: footik, two-bone IK of both legs onto flat ground (SoA path; --aos: sk_pose)"},

@@ -62,6 +62,21 @@ cat "$tmp/out.jsonl"
 grep '"hook":"footik"' "$tmp/out.jsonl" | grep -q '"layout":"soa"' || fail "--hook footik did not keep the SoA path"
 grep '"hook":"footik"' "$tmp/out.jsonl" | grep -q '"layout":"aos"' || fail "--hook footik --aos"
 
+# --compressed: the clips played compressed, and said so; the raw run says raw. The compressed clips'
+# bytes come from sk_clip_compressed_data's blob, independent of the bench: smaller than the raw ones.
+"$SK_CLI" bench crowd 20 --frames 2 >"$tmp/raw.jsonl"
+"$SK_CLI" bench crowd 20 --frames 2 --compressed >"$tmp/cmp.jsonl"
+"$SK_CLI" bench crowd 20 --frames 2 --compressed --joints 64 --cursor-cache >>"$tmp/cmp.jsonl"
+python3 - "$tmp/raw.jsonl" "$tmp/cmp.jsonl" <<'PY'
+import json, sys
+raw = [json.loads(l) for l in open(sys.argv[1])]
+cmp = [json.loads(l) for l in open(sys.argv[2])]
+assert len(raw) == 1 and raw[0]["clips"] == "raw", raw
+assert len(cmp) == 2 and all(r["clips"] == "compressed" for r in cmp), cmp
+assert cmp[0]["clip_bytes"] < raw[0]["clip_bytes"], (cmp[0]["clip_bytes"], raw[0]["clip_bytes"])
+print(f"--compressed: {cmp[0]['clip_bytes']} clip bytes against {raw[0]['clip_bytes']} raw")
+PY
+
 for bad in "--hook" "--hook ccd" "--hook footik --loop" "--hook footik --joints 20" \
            "--threads 0" "--threads" "--joints 1" "--count 0" "--repeat 0" "--chunk 0" "--frobnicate" "--layers 4" \
            "--layers 3 --loop" "--file @mannequin --joints 64" "--file @mannequin --clip nosuchclip"; do
