@@ -1,4 +1,5 @@
 /* Creatures with three, four and six legs (content/creature.h). */
+#include "content/content_mesh.h"
 #include "core/internal.h"
 #include "core/math_inline.h"
 #include "skelanim/content/creature.h"
@@ -107,12 +108,7 @@ static void cr_build(sk_creature_kind kind, cr_rig *r, cr_part *p, uint32_t *np)
     }
 }
 
-typedef struct cr_out {
-    float *pos, *nrm, *wts;
-    uint16_t *jnt;
-    uint32_t *idx;
-    uint32_t nv, ni;
-} cr_out;
+typedef content_mesh_out cr_out;
 
 static void cr_emit(cr_out *o, const cr_part *p) {
     sk_vec3 ax = sk_vec3_sub(p->b, p->a);
@@ -223,21 +219,12 @@ sk_result sk_creature_create(sk_creature_kind kind, const sk_allocator *alloc, s
     for (uint32_t g = 0; g < CR_GROUPS; g++) {
         if (!per[g]) continue;
         size_t nv = (size_t)per[g] * CR_PART_VERTS, ni = (size_t)per[g] * CR_PART_TRIS * 3;
-        cr_out o = {sk_asset_alloc(a, nv * 3 * sizeof(float)), sk_asset_alloc(a, nv * 3 * sizeof(float)),
-                    sk_asset_alloc(a, nv * 4 * sizeof(float)), sk_asset_alloc(a, nv * 4 * sizeof(uint16_t)),
-                    sk_asset_alloc(a, ni * sizeof(uint32_t)), 0, 0};
-        if (!o.pos || !o.nrm || !o.wts || !o.jnt || !o.idx) goto oom;
+        cr_out o;
+        if (!content_mesh_alloc(a, nv, ni, &o)) goto oom;
         for (uint32_t i = 0; i < np; i++)
             if (parts[i].group == (int)g) cr_emit(&o, &parts[i]);
         sk_primitive *pr = &prims[used++];
-        pr->mode = 4;
-        pr->vertex_count = o.nv;
-        pr->positions = o.pos, pr->normals = o.nrm;
-        pr->influence_count = 4, pr->joints = o.jnt, pr->weights = o.wts;
-        pr->index_count = o.ni, pr->indices = o.idx;
-        pr->material = -1;
-        for (int c = 0; c < 3; c++) pr->base_color[c] = cr_colors[kind][g][c];
-        pr->base_color[3] = 1.0f;
+        content_primitive(pr, &o, cr_colors[kind][g]);
     }
     mesh->name = kind_names[kind];
     mesh->primitive_count = used, mesh->primitives = prims;

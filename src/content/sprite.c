@@ -1,5 +1,6 @@
 /* The sprite: the planar character with a cut-out mesh (content/sprite.h). */
 #include "content/planar_internal.h"
+#include "content/content_mesh.h"
 #include "core/internal.h"
 #include "core/math_inline.h"
 #include "skelanim/content/sprite.h"
@@ -50,12 +51,7 @@ static uint32_t sp_parts(sp_part *p) {
     return n;
 }
 
-typedef struct sp_out {
-    float *pos, *nrm, *wts;
-    uint16_t *jnt;
-    uint32_t *idx;
-    uint32_t nv, ni;
-} sp_out;
+typedef content_mesh_out sp_out;
 
 static void sp_vertex(sp_out *o, const sp_part *p, float y, float z, float t) {
     uint32_t v = o->nv++;
@@ -146,21 +142,12 @@ sk_result sk_sprite_create(const sk_allocator *alloc, sk_asset **out, sk_error *
     for (uint32_t g = 0; g < SP_GROUPS; g++) {
         if (!per[g]) continue;
         size_t nv = (size_t)per[g] * SP_PART_VERTS, ni = (size_t)per[g] * SP_PART_TRIS * 3;
-        sp_out o = {sk_asset_alloc(a, nv * 3 * sizeof(float)), sk_asset_alloc(a, nv * 3 * sizeof(float)),
-                    sk_asset_alloc(a, nv * 4 * sizeof(float)), sk_asset_alloc(a, nv * 4 * sizeof(uint16_t)),
-                    sk_asset_alloc(a, ni * sizeof(uint32_t)), 0, 0};
-        if (!o.pos || !o.nrm || !o.wts || !o.jnt || !o.idx) goto oom;
+        sp_out o;
+        if (!content_mesh_alloc(a, nv, ni, &o)) goto oom;
         for (uint32_t i = 0; i < np; i++)
             if (parts[i].group == (int)g) sp_emit(&o, &parts[i]);
         sk_primitive *pr = &prims[np_used++];
-        pr->mode = 4;
-        pr->vertex_count = o.nv;
-        pr->positions = o.pos, pr->normals = o.nrm;
-        pr->influence_count = 4, pr->joints = o.jnt, pr->weights = o.wts;
-        pr->index_count = o.ni, pr->indices = o.idx;
-        pr->material = -1;
-        for (int c = 0; c < 3; c++) pr->base_color[c] = sp_colors[g][c];
-        pr->base_color[3] = 1.0f;
+        content_primitive(pr, &o, sp_colors[g]);
     }
     mesh->name = "sprite";
     mesh->primitive_count = np_used;

@@ -244,14 +244,9 @@ void proc_hang_pose(sk_procedural *P, sk_pose *pose, double dt) {
     hang_legs(P, loc);
     for (uint32_t a = 0; a < 2; a++) grab(P, loc, a, k);
     fk_from(P, loc, 0, P->J);
+    feet_off_ground(P);
     for (uint32_t l = 0; l < 2; l++) {
-        const pleg *g = &P->leg[l];
         sk_procedural_foot *f = &st->feet[l];
-        f->heel = point_of(P, g->ankle, g->heel_pt);
-        f->toe = point_of(P, g->tip, g->toe_pt);
-        f->ankle = pos_of(P, g->ankle);
-        f->stance = false;
-        f->reached = true;
         /* a foot that was on the ground has left it (UP where it stood) */
         footstep_event(&f->event, P->contact[l], false, &P->stood[l], &P->stood[l], f->ankle, f->ankle, dt);
         P->contact[l] = false;

@@ -244,4 +244,18 @@ static inline sk_vec3 pt_of(const sk_vec3 *wt, const sk_quat *wr, const sk_vec3 
 }
 static inline sk_vec3 point_of(const sk_procedural *P, uint32_t j, sk_vec3 p) { return sk_mat4_transform_point(&P->model[j], p); }
 
+/* Both feet's heel, toe and ankle from the model matrices, off the ground
+ * (not planted; reached: no target), as a fall or the hang poses them. */
+static inline void feet_off_ground(sk_procedural *P) {
+    for (uint32_t l = 0; l < 2; l++) {
+        const pleg *g = &P->leg[l];
+        sk_procedural_foot *f = &P->st.feet[l];
+        f->heel = point_of(P, g->ankle, g->heel_pt);
+        f->toe = point_of(P, g->tip, g->toe_pt);
+        f->ankle = pos_of(P, g->ankle);
+        f->stance = false;
+        f->reached = true;
+    }
+}
+
 #endif

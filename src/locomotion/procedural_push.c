@@ -118,13 +118,5 @@ void proc_fall_pose(sk_procedural *P, sk_transform *loc, double dt) {
         st->body_height = body_y;
         fk_from(P, loc, 0, P->J);
     }
-    for (uint32_t l = 0; l < 2; l++) {
-        const pleg *g = &P->leg[l];
-        sk_procedural_foot *f = &st->feet[l];
-        f->heel = point_of(P, g->ankle, g->heel_pt);
-        f->toe = point_of(P, g->tip, g->toe_pt);
-        f->ankle = pos_of(P, g->ankle);
-        f->stance = false;
-        f->reached = true;
-    }
+    feet_off_ground(P);
 }
