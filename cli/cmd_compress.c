@@ -353,6 +353,7 @@ static int cmd_compress(int argc, char **argv) {
                         cJSON_AddItemToObject(o, "p99_error_cm", cli_num(row->st.p99_error_cm));
                         cJSON_AddNumberToObject(o, "animated_tracks", row->st.animated_tracks);
                         cJSON_AddNumberToObject(o, "constant_tracks", row->st.constant_tracks);
+                        cJSON_AddNumberToObject(o, "step_tracks", row->st.step_tracks);
                     } else {
                         cJSON_AddNumberToObject(o, "input_frames", row->in_frames);
                         cJSON_AddItemToObject(o, "input_fps", cli_num(row->in_fps));
@@ -372,7 +373,7 @@ static int cmd_compress(int argc, char **argv) {
                     cJSON_Delete(o);
                 } else if (row->compressed) {
                     /* the rate and frame count, input -> stored where they differ */
-                    char fps[32], frames[32], note[96] = "";
+                    char fps[32], frames[32], note[160] = "";
                     if (fabs(row->st.sample_rate - row->in_fps) > 1e-3 * row->in_fps)
                         snprintf(fps, sizeof fps, "%.4g->%.4g", row->in_fps, row->st.sample_rate);
                     else snprintf(fps, sizeof fps, "%.4g", row->st.sample_rate);
@@ -382,6 +383,9 @@ static int cmd_compress(int argc, char **argv) {
                         snprintf(note, sizeof note, "  (%s)", row->rate_change);
                     if (row->st.segment_len != 16)
                         snprintf(note + strlen(note), sizeof note - strlen(note), "  (segments of %u frames)", row->st.segment_len);
+                    if (row->st.step_tracks)
+                        snprintf(note + strlen(note), sizeof note - strlen(note), "  (%u STEP track%s kept as keys)",
+                                 row->st.step_tracks, row->st.step_tracks > 1 ? "s" : "");
                     printf("%-22.22s %-18.18s %11s %11s %12.0f %10.0f %7.2f %9.5f %9.5f %8.1f%s\n", J->stem, row->name, fps,
                            frames, row->st.raw_bytes, cb, row->st.raw_bytes / cb, row->st.max_error_cm, row->st.p99_error_cm,
                            1e3 * row->seconds, note);

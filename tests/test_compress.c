@@ -105,7 +105,7 @@ static void check_asset(const char *label, const sk_asset *as, double m_per_unit
         sk_error err = {0};
         sk_result r = sk_clip_compress(raw, s, &o, NULL, &cc, &st, &err);
         ty->clips++;
-        if (r == SK_ERR_UNSUPPORTED) { /* morph weights or STEP jumps: the caller keeps the keys */
+        if (r == SK_ERR_UNSUPPORTED) { /* morph weights: the caller keeps the keys */
             printf("%-24s clip %u '%s': not compressed (%s)\n", label, c, sk_clip_name(raw), err.message);
             ty->unsupported++;
             continue;
@@ -211,7 +211,7 @@ static void test_gltf_round_trip(void **state) {
         sk_asset_destroy(as);
         free(names[i]);
     }
-    printf("glTF: %d models, %d clips, %d compressed, %d kept as keys (morph weights or STEP), worst %.4f cm\n", count,
+    printf("glTF: %d models, %d clips, %d compressed, %d kept as keys (morph weights), worst %.4f cm\n", count,
            ty.clips, ty.compressed, ty.unsupported, ty.worst_cm);
     assert_int_equal(count, GLTF_MODELS);
     assert_true(ty.compressed > 0);

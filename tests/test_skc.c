@@ -243,7 +243,7 @@ static void test_old_version(void **state) {
     sk_asset *as = NULL;
     sk_error err = {0};
     assert_int_equal(sk_skc_load_memory(m, size, false, NULL, &as, NULL, &err), SK_ERR_UNSUPPORTED);
-    assert_non_null(strstr(err.message, "version 3, this build reads version 4 (compress the source again)"));
+    assert_non_null(strstr(err.message, "version 3, this build reads versions 4 to 5 (compress the source again)"));
     assert_null(as);
     memcpy(one, blob, bs);
     sk_clip *c = NULL;
@@ -252,6 +252,12 @@ static void test_old_version(void **state) {
         assert_int_equal(sk_clip_from_compressed("old", one, bs, true, NULL, &c, &err), SK_ERR_UNSUPPORTED);
         assert_null(c);
     }
+    one[4] = 6; /* after this build's */
+    assert_int_equal(sk_clip_from_compressed("newer", one, bs, true, NULL, &c, &err), SK_ERR_UNSUPPORTED);
+    assert_null(c);
+    one[4] = 5; /* version 5 without step tracks: version 4's layout */
+    assert_int_equal(sk_clip_from_compressed("v5", one, bs, true, NULL, &c, &err), SK_OK);
+    sk_clip_destroy(c);
     one[4] = 4;
     assert_int_equal(sk_clip_from_compressed("new", one, bs, true, NULL, &c, &err), SK_OK);
     sk_clip_destroy(c);
@@ -353,9 +359,14 @@ static void test_blob_layout(void **state) {
     wr32(m + 12, 5), wr32(m + 8, (uint32_t)ms + 1);
     assert_int_equal(sk_clip_from_compressed("constant", m, ms + 1, true, NULL, &c, &err), SK_ERR_INVALID_DATA);
     assert_non_null(strstr(err.message, "size does not match its segments"));
-    wr32(m + 8, (uint32_t)ms), wr32(m + 40, 1u | 1u << 24 | 1u << 27);
+    wr32(m + 8, (uint32_t)ms), wr32(m + 40, 1u | 1u << 24 | 1u << 28);
     assert_int_equal(sk_clip_from_compressed("constant", m, ms, true, NULL, &c, &err), SK_ERR_INVALID_DATA);
     assert_non_null(strstr(err.message, "bad track"));
+    assert_null(c);
+    /* bit 27, a step track (version 5), in a blob that counts none */
+    wr32(m + 40, 1u | 1u << 24 | 1u << 27);
+    assert_int_equal(sk_clip_from_compressed("constant", m, ms, true, NULL, &c, &err), SK_ERR_INVALID_DATA);
+    assert_non_null(strstr(err.message, "bad step track"));
     assert_null(c);
     free(l);
 }

@@ -17,7 +17,7 @@ def compress(clip, skeleton, error_cm=0.0, shell_cm=0.0, metres_per_unit=0.0, sa
     stats = {k: (float(getattr(st, k)) if k in ('raw_bytes', 'sample_rate', 'max_error_cm', 'p99_error_cm')
                  else int(getattr(st, k)))
              for k in ('raw_bytes', 'compressed_bytes', 'frames', 'sample_rate', 'constant_tracks',
-                       'animated_tracks', 'max_error_cm', 'p99_error_cm', 'error_samples')}
+                       'animated_tracks', 'step_tracks', 'max_error_cm', 'p99_error_cm', 'error_samples')}
     stats['ratio'] = stats['raw_bytes'] / stats['compressed_bytes'] if stats['compressed_bytes'] else 0.0
     return Clip(out[0]), stats
 

@@ -46,6 +46,11 @@ bool sk_clip_track_info(const sk_clip *c, uint32_t i, sk_track_info *info) {
     info->interpolation = (sk_interpolation)t->interp;
     info->key_count = t->key_count;
     info->width = t->width;
+    if (c->kind == SK_CLIP_COMPRESSED && t->interp == SK_INTERP_STEP) { /* a step track's keys (blob version 5) */
+        info->time_min = (double)sk_cc_f32(c->blob + t->time_offset);
+        info->time_max = (double)sk_cc_f32(c->blob + t->time_offset + 4u * (t->key_count - 1u));
+        return true;
+    }
     if (c->kind == SK_CLIP_COMPRESSED) {
         info->time_min = 0.0;
         info->time_max = t->key_count > 1 ? (double)c->duration : 0.0;

@@ -28,30 +28,76 @@ static uint32_t cc_u16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1
 static uint32_t cc_tjoint(uint32_t w) { return w & ((1u << SK_CC_JOINT_BITS) - 1u); }
 static uint32_t cc_tpath(uint32_t w) { return w >> SK_CC_JOINT_BITS & 3u; }
 static uint32_t cc_tanim(uint32_t w) { return w >> (SK_CC_JOINT_BITS + 2) & 1u; }
+static uint32_t cc_tstep(uint32_t w) { return w >> SK_CC_STEP_BIT & 1u; }
+
+/* A rotation's four values: within the glTF validator's tolerance of a unit
+ * quaternion, which the glTF reader applies to rotation keys (|length - 1| <=
+ * 0.00769). */
+static bool cc_unit(const float *v) {
+    float l2 = 0.0f;
+    for (int k = 0; k < 4; k++) {
+        if (v[k] < -2.0f || v[k] > 2.0f) return false;
+        l2 += v[k] * v[k];
+    }
+    return fabs(sqrt((double)l2) - 1.0) <= 0.00769;
+}
+
+/* The step keys (version 5) from offset o, K tracks of the T track entries,
+ * checked: each a key count of at least 2, finite increasing times >= 0,
+ * finite values (a rotation's unit quaternions), all inside the blob below
+ * lim. *end: where they end. */
+static sk_result check_steps(const uint8_t *b, uint32_t T, uint64_t o, uint64_t lim, uint64_t *end, sk_error *err) {
+    for (uint32_t i = 0; i < T; i++) {
+        uint32_t w = sk_cc_u32(b + SK_CC_HEADER + 4u * i);
+        if (!cc_tstep(w)) continue;
+        uint32_t W = cc_tpath(w) == SK_PATH_ROTATION ? 4u : 3u;
+        if (o + 4 > lim) return bad(err, "step keys outside the blob");
+        uint32_t n = sk_cc_u32(b + o);
+        if (n < 2 || n > SK_CC_MAX_FRAMES) return bad(err, "bad step key count");
+        uint64_t ot = o + 4, ov = ot + 4ull * n;
+        o = ov + 4ull * W * n;
+        if (o > lim) return bad(err, "step keys outside the blob");
+        float prev = -1.0f;
+        for (uint32_t k = 0; k < n; k++) {
+            float t = sk_cc_f32(b + ot + 4ull * k), v[4];
+            if (!finite_in(t, 1e30f) || t < 0.0f || !(t > prev)) return bad(err, "bad step key time");
+            prev = t;
+            for (uint32_t q = 0; q < W; q++)
+                if (!finite_in(v[q] = sk_cc_f32(b + ov + 4ull * (W * k + q)), 1e30f)) return bad(err, "bad step key value");
+            if (W == 4 && !cc_unit(v)) return bad(err, "step rotation key is not a unit quaternion");
+        }
+    }
+    *end = o;
+    return SK_OK;
+}
 
 /* The header, the tracks, the constants and the clip ranges checked against
  * the blob before anything is read from them (the segments: cc_segments);
  * *seg0: where the segments start. */
-static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_error *err) {
+static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *step0, uint64_t *seg0, sk_error *err) {
     if (size < SK_CC_HEADER + 8) return bad(err, "shorter than its header");
     if (sk_cc_u32(b) != SK_CC_MAGIC) return bad(err, "bad magic");
-    if (sk_cc_u32(b + 4) != SK_CC_VERSION)
-        return sk_error_set(err, SK_ERR_UNSUPPORTED, "compressed clip: version %u, this build reads version %u (compress the source again)",
-                            sk_cc_u32(b + 4), SK_CC_VERSION);
+    uint32_t version = sk_cc_u32(b + 4);
+    if (version < SK_CC_VERSION_MIN || version > SK_CC_VERSION)
+        return sk_error_set(err, SK_ERR_UNSUPPORTED,
+                            "compressed clip: version %u, this build reads version%s %u (compress the source again)",
+                            version, SK_CC_VERSION_MIN < SK_CC_VERSION ? "s 4 to" : "", SK_CC_VERSION);
     if (sk_cc_u32(b + 8) != size) return bad(err, "size does not match its header");
     uint32_t N = sk_cc_u32(b + 12), T = sk_cc_u32(b + 24), A = sk_cc_u32(b + 28), L = sk_cc_u32(b + 32);
     float rate = sk_cc_f32(b + 16), dur = sk_cc_f32(b + 20);
     if (N == 0 || N > SK_CC_MAX_FRAMES || L == 0 || L > 4096 || A > T || T > 4u * SK_MAX_JOINTS) return bad(err, "bad counts");
-    if (sk_cc_u32(b + 36)) return bad(err, "bad header");
+    uint32_t K = sk_cc_u32(b + 36); /* step tracks (version 5) */
+    if (K > T - A || (K && version < 5)) return bad(err, "bad header");
     if (!finite_in(dur, 1e30f) || dur < 0.0f) return bad(err, "bad duration");
     if (!finite_in(rate, 1e30f) || !(rate > 0.0f)) return bad(err, "bad sample rate");
     if (N > 1 && !(dur > 0.0f)) return bad(err, "frames without a duration");
     uint64_t lim = size - 8, oc = SK_CC_HEADER + 4ull * T, orr = oc + 16ull * (T - A);
     if (orr > lim) return bad(err, "track table outside the blob");
-    uint32_t na = 0, nc = 0, pj = 0, pp = 0, nrot = 0;
+    uint32_t na = 0, nc = 0, pj = 0, pp = 0, nrot = 0, ns = 0;
     for (uint32_t i = 0; i < T; i++) {
         uint32_t w = sk_cc_u32(b + SK_CC_HEADER + 4u * i), j = cc_tjoint(w), path = cc_tpath(w), anim = cc_tanim(w);
-        if (w >> (SK_CC_JOINT_BITS + 3) || j >= SK_MAX_JOINTS || path > SK_PATH_SCALE) return bad(err, "bad track");
+        if (w >> (SK_CC_STEP_BIT + 1) || j >= SK_MAX_JOINTS || path > SK_PATH_SCALE) return bad(err, "bad track");
+        if (cc_tstep(w) && (anim || ++ns > K)) return bad(err, "bad step track");
         if (i > 0 && (j < pj || (j == pj && path <= pp))) return bad(err, "tracks not sorted");
         pj = j, pp = path;
         if (anim ? na >= A : nc >= T - A) return bad(err, "animated track count does not match"); /* found by fuzz_skc */
@@ -60,24 +106,16 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
             nrot += path == SK_PATH_ROTATION;
         } else {
             const uint8_t *q = b + oc + 16u * nc++;
-            float v[4], l2 = 0.0f;
+            float v[4];
             for (int k = 0; k < 4; k++) {
                 v[k] = sk_cc_f32(q + 4 * k);
                 if (!finite_in(v[k], 1e30f)) return bad(err, "bad constant");
             }
-            if (path == SK_PATH_ROTATION) {
-                for (int k = 0; k < 4; k++) {
-                    if (v[k] < -2.0f || v[k] > 2.0f) return bad(err, "bad constant rotation");
-                    l2 += v[k] * v[k];
-                }
-                /* a unit quaternion, within the glTF validator's tolerance that the glTF
-                 * reader applies to rotation keys: |length - 1| <= 0.00769 */
-                double len = sqrt((double)l2);
-                if (!(fabs(len - 1.0) <= 0.00769))
-                    return sk_error_set(err, SK_ERR_INVALID_DATA,
-                                        "compressed clip: constant rotation of joint %u is not a unit quaternion "
-                                        "(length %g)", j, len);
-            }
+            /* a unit quaternion (cc_unit) */
+            if (path == SK_PATH_ROTATION && !cc_unit(v))
+                return sk_error_set(err, SK_ERR_INVALID_DATA,
+                                    "compressed clip: constant rotation of joint %u is not a unit quaternion "
+                                    "(length %g)", j, sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2] + (double)v[3] * v[3]));
         }
     }
     /* the clip ranges in data order: the animated rotations', then the translations' and scales' */
@@ -97,6 +135,10 @@ static sk_result check_blob(const uint8_t *b, size_t size, uint64_t *seg0, sk_er
         }
     }
     if (na != A) return bad(err, "animated track count does not match");
+    if (ns != K) return bad(err, "step track count does not match");
+    *step0 = rr;
+    sk_result sr = check_steps(b, T, rr, lim, &rr, err);
+    if (sr != SK_OK) return sr;
     /* every segment holds at least its A bit rates and A segment ranges (the plan's segment table is sized by S) */
     if (A && ((uint64_t)(N - 1) / L + 1) * 7u * A > lim - rr) return bad(err, "segments outside the blob");
     if (!A && rr != lim) return bad(err, "size does not match its segments");
@@ -166,7 +208,7 @@ static sk_clip *cc_clip_new(const char *name, const void *data, size_t size, boo
  * joint, path, whether it is animated (pad_) and its value_offset (a constant
  * track's index among the constants, an animated track's place in the data
  * order); the clip's joint span. Returns the animated rotations' count. */
-static uint32_t cc_read_tracks(sk_clip *c) {
+static uint32_t cc_read_tracks(sk_clip *c, uint64_t step0) {
     const uint8_t *b = c->blob;
     uint32_t T = c->track_count;
     c->cc.frames = sk_cc_u32(b + 12);
@@ -190,6 +232,13 @@ static uint32_t cc_read_tracks(sk_clip *c) {
         t->pad_ = (uint8_t)cc_tanim(w);
         t->key_count = c->cc.frames;
         t->width = t->path == SK_PATH_ROTATION ? 4u : 3u;
+        if (cc_tstep(w)) { /* its keys (checked): count, times, values */
+            t->interp = SK_INTERP_STEP;
+            t->key_count = sk_cc_u32(b + step0);
+            t->time_offset = (size_t)step0 + 4u;
+            step0 += 4u + 4ull * t->key_count * (1u + t->width);
+            c->cc.steps++;
+        }
         if (!t->pad_) t->value_offset = nc++;
         nrot += t->pad_ && t->path == SK_PATH_ROTATION;
         if (t->joint + 1 > span) span = t->joint + 1;
@@ -396,13 +445,13 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     if (!out || (!data && size)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_from_compressed: NULL argument");
     *out = NULL;
     if (size > UINT32_MAX) return bad(err, "larger than 4 GiB");
-    uint64_t seg0 = 0;
-    sk_result r = check_blob(data, size, &seg0, err);
+    uint64_t seg0 = 0, step0 = 0;
+    sk_result r = check_blob(data, size, &step0, &seg0, err);
     if (r != SK_OK) return r;
     const sk_allocator *a = sk_allocator_or_default(alloc);
     sk_clip *c = cc_clip_new(name, data, size, copy, a);
     if (!c) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-    uint32_t nrot = cc_read_tracks(c);
+    uint32_t nrot = cc_read_tracks(c, step0);
     cc_layout p;
     if (!cc_plan_layout(c, nrot, &p)) {
         sk_clip_destroy(c);

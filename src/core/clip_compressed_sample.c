@@ -91,6 +91,50 @@ static inline void cc_const(const sk_clip *c, const sk_track *t, sk_transform *x
     else x->s = sk_vec3_make(v[0], v[1], v[2]);
 }
 
+/* ---- step tracks (blob version 5): glTF STEP from their keys ---- */
+
+/* Step track t's key at wrapped time tw: the last key at or before it, the
+ * first before the first key (clip.c's STEP); its values into v. */
+static void cc_step_value(const sk_clip *c, const sk_track *t, double tw, float *v) {
+    const uint8_t *tm = c->blob + t->time_offset;
+    uint32_t n = t->key_count, lo = 0, hi = n; /* the answer in [lo, hi): times[lo] <= tw or lo == 0 */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if ((double)sk_cc_f32(tm + 4u * mid) <= tw) lo = mid;
+        else hi = mid;
+    }
+    const uint8_t *q = tm + 4u * n + 4u * (size_t)t->width * lo;
+    v[3] = 0.0f;
+    for (uint32_t k = 0; k < t->width; k++) v[k] = sk_cc_f32(q + 4u * k);
+}
+
+void sk_cclip_steps_aos(const sk_clip *c, double tw, sk_transform *local) {
+    for (uint32_t i = 0, left = c->cc.steps; left && i < c->track_count; i++) {
+        const sk_track *t = &c->tracks[i];
+        if (t->interp != SK_INTERP_STEP) continue;
+        float v[4];
+        cc_step_value(c, t, tw, v);
+        sk_transform *x = &local[t->joint];
+        if (t->path == SK_PATH_ROTATION) x->r = sk_quat_make(v[0], v[1], v[2], v[3]);
+        else if (t->path == SK_PATH_TRANSLATION) x->t = sk_vec3_make(v[0], v[1], v[2]);
+        else x->s = sk_vec3_make(v[0], v[1], v[2]);
+        left--;
+    }
+}
+
+void sk_cclip_steps_soa(const sk_clip *c, double tw, float *soa) {
+    static const uint8_t row[3] = {0, 3, 7}; /* sk_soa_pose's rows: t x,y,z, r x,y,z,w, s x,y,z */
+    for (uint32_t i = 0, left = c->cc.steps; left && i < c->track_count; i++) {
+        const sk_track *t = &c->tracks[i];
+        if (t->interp != SK_INTERP_STEP) continue;
+        float v[4];
+        cc_step_value(c, t, tw, v);
+        float *g = soa + (size_t)(t->joint / 8u) * SK_SOA_GROUP_FLOATS + 8u * row[t->path] + t->joint % 8u;
+        for (uint32_t k = 0; k < t->width; k++) g[8u * k] = v[k];
+        left--;
+    }
+}
+
 bool sk_cclip_simd_available(void) {
 #if defined(SK_CC_AVX2)
     return sk_simd_best() >= SK_SIMD_AVX2;
@@ -190,6 +234,7 @@ bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uin
         uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
         cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
         sk_cclip_soa_to_aos(d, (float *)(void *)local, J);
+        if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);
         return true;
     }
     if (c->joint_span > full * SK_SOA_LANES) return false;
@@ -200,6 +245,7 @@ bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uin
     sk_cclip_soa_to_aos(d, d, full * SK_SOA_LANES);
     if (J > full * SK_SOA_LANES)
         memcpy(local + full * SK_SOA_LANES, s->rest + full * SK_SOA_LANES, (J - full * SK_SOA_LANES) * sizeof(sk_transform));
+    if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);
     return true;
 #else
     (void)c, (void)s, (void)tw, (void)cache, (void)local;
@@ -220,6 +266,7 @@ bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *so
         if (c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, NULL, soa, cache, k0);
         else if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa, cache, k0);
         else cc_sample_avx2(c, &s0, &s1, u, NULL, soa, cache, k0);
+        if (c->cc.steps) sk_cclip_steps_soa(c, tw, soa);
         return true;
     }
 #endif
@@ -239,6 +286,7 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
         if (level >= SK_CC_ROWS && c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, local, NULL, cache, k0);
         else if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
         else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
+        if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);
         return;
     }
 #else
@@ -264,10 +312,18 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
         else if (tv & 1u) x->s = sk_cc_vlerp(v0, v1, u);
         else x->t = sk_cc_vlerp(v0, v1, u);
     }
+    if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);
 }
 
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t ti, float *times, float *values) {
     uint32_t N = c->cc.frames;
+    const sk_track *st = &c->tracks[ti];
+    if (st->interp == SK_INTERP_STEP) { /* its keys as stored */
+        const uint8_t *tm = c->blob + st->time_offset;
+        for (uint32_t k = 0; times && k < st->key_count; k++) times[k] = sk_cc_f32(tm + 4u * k);
+        for (size_t k = 0; values && k < (size_t)st->key_count * st->width; k++) values[k] = sk_cc_f32(tm + 4u * (st->key_count + k));
+        return true;
+    }
     if (times)
         for (uint32_t k = 0; k < N; k++)
             times[k] = k + 1 == N && N > 1 ? c->duration : (float)((double)k / (double)c->cc.rate);

@@ -83,6 +83,7 @@ struct sk_clip {
     sk_clip_frames *frames;     /* frame-major keys, or NULL */
     struct {                    /* compressed: header fields read once at load */
         uint32_t frames, anim, seg_len, segments;
+        uint32_t steps; /* STEP tracks kept as keys (version 5): interp SK_INTERP_STEP, their keys at time_offset in the blob */
         uint32_t seg_shift; /* log2(seg_len) when it is a power of two (the compressor's 16), else 32 */
         float rate;
         const uint8_t *consts;
@@ -120,16 +121,23 @@ struct sk_clip {
  * A compressed clip is one little-endian blob, read in place:
  *   header (SK_CC_HEADER = 40 bytes): u32 magic "SKCB", u32 version, u32 blob
  *     size, u32 frames N, f32 sample rate, f32 duration, u32 tracks T, u32
- *     animated A, u32 segment length L, u32 0;
+ *     animated A, u32 segment length L, u32 step tracks K (0 in version 4);
  *   tracks: T x u32 (joint in bits 0-23, path in bits 24-25, animated in bit
- *     26, the rest 0), sorted by joint then path;
- *   constants: (T - A) x 4 f32 (rotation x,y,z,w with w >= 0; T/S: x,y,z,0);
+ *     26, a STEP track kept as its keys in bit 27 (version 5; never with bit
+ *     26), the rest 0), sorted by joint then path;
+ *   constants: (T - A) x 4 f32 (rotation x,y,z,w with w >= 0; T/S: x,y,z,0;
+ *     a step track's: its first key, what every decoder writes before the
+ *     step keys are applied);
  *   ranges, per animated track in data order (the animated rotations in
  *     track order, then the animated translations and scales in track
  *     order; all that follows per animated track is in this order): a
  *     rotation 4 x u16 lo then 4 x u16 hi (per component x,y,z,w: the clip minimum lo x 2/65535 - 1
  *     and the extent (hi - lo) x 2/65535, sk_cc_rot_range), a translation or
  *     scale 3 x f32 minimum then 3 x f32 extent;
+ *   step keys (version 5), per step track in track order: u32 key count n
+ *     (>= 2), n x f32 times (finite, >= 0, increasing), n x W f32 values (W =
+ *     4 for a rotation, a unit quaternion; 3 otherwise): sampled as glTF
+ *     STEP (the key at or before t, the first before it), after the decoders;
  *   segments, S = (N - 1) / L + 1 of them one after another; segment s holds
  *     frames [sL, min(N, sL+L)): A x u8 (bit-rate index into SK_CC_BITS in
  *     bits 0-3, the dropped component in bits 4-5: 3 for T/S), A x 6 u8
@@ -157,9 +165,15 @@ struct sk_clip {
  * clips); version 2 blobs are refused too. Version 4: the data order above
  * (version 3 kept the animated tracks' data in track order, rotations and
  * translations mixed: the rows decoder, sixteen tracks of one kind per
- * register, had to sort every block); version 3 blobs are refused. */
+ * register, had to sort every block); version 3 blobs are refused. Version
+ * 5: version 4 with STEP tracks kept as their keys (header word 9, track bit
+ * 27, the step keys); the compressor writes it only for a clip that has
+ * them (a clip without is written as version 4, byte for byte as before),
+ * and the loader reads both. */
 #define SK_CC_MAGIC 0x42434b53u
-#define SK_CC_VERSION 4u
+#define SK_CC_VERSION 5u
+#define SK_CC_VERSION_MIN 4u /* the oldest version read: version 4 is version 5 without step tracks */
+#define SK_CC_STEP_BIT (SK_CC_JOINT_BITS + 3u) /* a track entry's step flag (version 5) */
 #define SK_CC_HEADER 40u
 #define SK_CC_MAX_FRAMES 10000001u /* frames of one clip (the compressor's limit; the loader's too) */
 #define SK_CC_JOINT_BITS 24u /* a track's joint index in its u32 entry */
@@ -365,6 +379,10 @@ bool sk_cclip_rows_available(void);
  * AVX2. */
 bool sk_cclip_sample_soa(const sk_clip *c, double t, uint32_t *cache, float *soa);
 bool sk_cclip_track_keys(const sk_clip *c, uint32_t i, float *times, float *values);
+/* The step tracks (c->cc.steps > 0) at wrapped time t, after a decoder: into
+ * an AoS pose's local transforms, or into an SoA pose's rows (soa). */
+void sk_cclip_steps_aos(const sk_clip *c, double t, sk_transform *local);
+void sk_cclip_steps_soa(const sk_clip *c, double t, float *soa);
 void sk_cclip_release(sk_clip *c);
 
 #endif

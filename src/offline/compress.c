@@ -162,9 +162,12 @@ static void ctx_free(ctx *c) {
     cx_free(c, c->terr, c->J, sizeof(double));
     cx_free(c, c->subtree_end, c->J, sizeof(uint32_t));
     cx_free(c, c->inside, c->J, 1);
+    cx_free(c, c->kt, c->kt_cap, sizeof(double));
 }
 
 /* ---- entry points ------------------------------------------------------------ */
+
+enum { SK_CS_LADDER = 24 }; /* rates tried at most for a clip without a rate of its own */
 
 /* The clip's own key rate when every track's keys are uniform at one rate,
  * at multiples of the period (the first key may come later than 0); else 0. */
@@ -304,8 +307,53 @@ static void ctx_hierarchy(ctx *c, const sk_clip *clip) {
     for (uint32_t i = 0; i < c->T; i++) c->tr[i].joint = clip->tracks[i].joint, c->tr[i].path = clip->tracks[i].path;
 }
 
-/* Each track constant (its value in cval, a rotation normalised) or
- * animated, from its raw values at the frames; c->A. */
+/* Whether source track st is a STEP track whose keys are not all the same
+ * (exactly: a step track is stored as it is). */
+static bool step_varies(const sk_clip *clip, const sk_track *st) {
+    if (st->interp != SK_INTERP_STEP || st->key_count < 2 || st->path > SK_PATH_SCALE || !clip->values) return false;
+    const float *v = clip->values + st->value_offset;
+    for (size_t k = st->width; k < (size_t)st->key_count * st->width; k++)
+        if (v[k] != v[k % st->width]) return true;
+    return false;
+}
+
+/* The input's key times inside (0, dur) that are not frame times (sorted,
+ * each once) into c->kt: the output check samples them too, where the
+ * input's own interpolation turns (a LINEAR key between frames) or jumps
+ * (a STEP key). false when out of memory. */
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static bool key_times(ctx *c) {
+    const sk_clip *clip = c->clip;
+    size_t n = 0;
+    for (uint32_t i = 0; i < clip->track_count; i++) n += clip->tracks[i].key_count;
+    if (!n || !clip->times) return true;
+    bool ok = true;
+    double *kt = cx_alloc_raw(c, n, sizeof(double), &ok);
+    if (!ok) return false;
+    size_t m = 0;
+    for (uint32_t i = 0; i < clip->track_count; i++) {
+        const sk_track *st = &clip->tracks[i];
+        for (uint32_t k = 0; k < st->key_count; k++) {
+            double t = clip->times[st->time_offset + k], f = t * (double)c->rate;
+            if (!(t > 0.0 && t < (double)c->dur)) continue;
+            if (fabs(t - floor(f + 0.5) / (double)c->rate) <= 1e-7) continue; /* at a frame */
+            kt[m++] = t;
+        }
+    }
+    qsort(kt, m, sizeof *kt, cmp_double);
+    size_t u = 0;
+    for (size_t k = 0; k < m; k++)
+        if (!u || kt[k] != kt[u - 1]) kt[u++] = kt[k];
+    if (u > SK_CC_MAX_FRAMES) u = SK_CC_MAX_FRAMES; /* the check's samples stay countable */
+    c->kt = kt, c->kt_cap = n, c->nkt = (uint32_t)u;
+    return true;
+}
+
+/* Each track constant (its value in cval, a rotation normalised), kept as
+ * its STEP keys, or animated, from its raw values at the frames; c->A, c->K. */
 static void classify_tracks(ctx *c) {
     /* constant or animated */
     for (uint32_t i = 0; i < c->T; i++) {
@@ -325,8 +373,13 @@ static void classify_tracks(ctx *c) {
             sk_quat qn = sk_quat_normalize(sk_quat_make(v0[0], v0[1], v0[2], v0[3]));
             t->cval[0] = qn.x, t->cval[1] = qn.y, t->cval[2] = qn.z, t->cval[3] = qn.w;
         }
-        t->anim = !cst;
+        /* A STEP track whose keys differ is kept as its keys: uniform frames and a
+         * lerp between them cannot hold a jump, and the keys are few. Its constant
+         * (cval: the value at 0, its first key) is what the decoders write first. */
+        t->step = step_varies(c->clip, &c->clip->tracks[i]);
+        t->anim = !cst && !t->step;
         c->A += t->anim;
+        c->K += t->step;
     }
 }
 
@@ -422,7 +475,8 @@ static void result_stats(const ctx *c, const sk_clip *out, sk_compress_stats *st
     st->frames = c->N;
     st->sample_rate = c->rate;
     st->animated_tracks = c->A;
-    st->constant_tracks = c->T - c->A;
+    st->constant_tracks = c->T - c->A - c->K;
+    st->step_tracks = c->K;
     sk_clip_compressed_data(out, NULL, &st->compressed_bytes);
 }
 
@@ -438,6 +492,7 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
     r = sk_cs_sample_raw(c, err);
     if (r != SK_OK) goto done;
     classify_tracks(c);
+    if (!key_times(c)) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
     if (!ctx_alloc_animated(c)) { r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory"); goto done; }
     order_tracks(c);
     clip_ranges(c);
@@ -453,6 +508,64 @@ static sk_result compress_at(const sk_clip *clip, const sk_skeleton *s, const sk
 done:
     ctx_free(c);
     return r;
+}
+
+/* Greatest common divisor of a and b (> 0) within tol: Euclid's algorithm
+ * on the reals, a remainder within tol of 0 or of the divisor taken as 0. */
+static double fgcd(double a, double b, double tol) {
+    if (a < b) { double t = a; a = b; b = t; }
+    for (int i = 0; i < 64 && b > tol; i++) {
+        double r = fmod(a, b);
+        if (r > b - tol) r = 0.0;
+        a = b, b = r;
+    }
+    return a;
+}
+
+/* The rate of the grid every key time of the clip's tracks but its STEP
+ * tracks (kept as keys) and its duration lie on, to 1e-4 of a period: 1 /
+ * their greatest common divisor (InterpolationTest: keys at multiples of
+ * 1/24 s, irregular, give 24). 0 when there is none up to 1,000 frames/s. */
+static double key_grid_rate(const sk_clip *clip) {
+    const double tol = 1e-5;
+    double p = 0.0, dur = sk_clip_duration(clip);
+    if (!(dur > tol) || !clip->times) return 0.0;
+    for (int pass = 0; pass < 2; pass++) /* the divisor, then every time checked against it */
+        for (uint32_t i = 0; i <= clip->track_count; i++) {
+            const sk_track *st = i < clip->track_count ? &clip->tracks[i] : NULL;
+            if (st && st->interp == SK_INTERP_STEP) continue;
+            uint32_t n = st ? st->key_count : 1;
+            for (uint32_t k = 0; k < n; k++) {
+                double t = st ? (double)clip->times[st->time_offset + k] : dur;
+                if (!(t >= 0.0) || t > 1e6) return 0.0;
+                if (pass == 0 && t > tol) {
+                    p = p > 0.0 ? fgcd(p, t, tol) : t;
+                    if (p < 1e-3) return 0.0;
+                } else if (pass == 1 && fabs(t / p - floor(t / p + 0.5)) > 1e-4 * fmax(1.0, t / p) + 1e-3)
+                    return 0.0;
+            }
+        }
+    return p > 0.0 ? 1.0 / p : 0.0;
+}
+
+/* The rates tried for a clip without a rate of its own, into rates
+ * (SK_CS_LADDER at most); returns their count. Where its keys lie on a grid
+ * (key_grid_rate R), R times 1, 2, 3, 4, 6, 8, 12, ... up to 1,000 frames/s,
+ * so that the frames fall on the keys and the input's own interpolation
+ * between them is what the frames are checked against; else 30, 60, 120,
+ * 240, 480, 960 frames/s. A CUBICSPLINE curve needs more frames than its
+ * keys (its chords between frames must stay within the error), which the
+ * ladder finds. */
+static int rate_ladder(const sk_clip *clip, double *rates) {
+    double R = key_grid_rate(clip);
+    int n = 0;
+    if (R > 0.0 && R <= 1000.0) {
+        for (uint32_t m = 1; n < SK_CS_LADDER && R * m <= 1000.0 + 1e-9; m = m < 4 ? m + 1 : (m & (m - 1)) ? m / 3 * 4 : m / 2 * 3)
+            rates[n++] = R * m;
+        return n;
+    }
+    for (double r = 30.0; r <= 960.0 && n < SK_CS_LADDER; r *= 2.0) rates[n++] = r;
+    return n;
 }
 
 sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *s, const sk_compress_options *opt,
@@ -489,12 +602,12 @@ sk_result sk_clip_compress_simd(const sk_clip *clip, const sk_skeleton *s, const
      * the error cannot be met even at the highest bit rates, shorter
      * segments follow (their ranges and dropped components fit fast motion:
      * see docs/compression.md), unless the caller fixed the length. */
-    double rates[4] = {o.sample_rate, 0, 0, 0};
+    double rates[SK_CS_LADDER] = {o.sample_rate};
     int nr = 1;
     bool fixed = true;
     if (o.sample_rate == 0.0) {
         if (own > 0.0 && own <= 1e4) rates[0] = own;
-        else rates[0] = 30.0, rates[1] = 60.0, rates[2] = 120.0, rates[3] = 240.0, nr = 4, fixed = false;
+        else nr = rate_ladder(clip, rates), fixed = false;
     }
     const uint32_t lens[5] = {o.segment_len ? o.segment_len : 16u, 8u, 4u, 2u, 1u};
     const int nl = fixed && !o.segment_len ? 5 : 1;

@@ -20,6 +20,7 @@
 typedef struct ctrack {
     uint32_t joint;
     uint8_t path, anim;
+    uint8_t step;        /* a STEP track whose keys differ: kept as its keys (blob version 5), not animated */
     float cval[4];       /* constant value */
     float cmin[4], cext[4]; /* clip range per component (x,y,z,w) */
     uint16_t rlo[4], rhi[4]; /* a rotation's clip range as stored (sk_cc_rot_range) */
@@ -35,6 +36,10 @@ typedef struct ctx {
     sk_allocator al;
     const sk_skeleton *s;
     uint32_t J, N, L, S, T, A;
+    uint32_t K;          /* step tracks (ctrack.step) */
+    double *kt;          /* nkt: the input's key times inside (0, dur) that are not frame times, ascending (the check samples them) */
+    uint32_t nkt;
+    size_t kt_cap;       /* kt's allocated entries */
     float rate, dur;
     double thr, shell;
     bool wide;           /* AVX2 kernel */

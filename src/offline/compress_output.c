@@ -29,6 +29,12 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
     uint32_t A = c->A, T = c->T, S = c->S;
     size_t size = SK_CC_HEADER + 4u * (size_t)T + 16u * (size_t)(T - A);
     for (uint32_t a = 0; a < A; a++) size += c->tr[c->anim[a]].path == SK_PATH_ROTATION ? 16u : 24u;
+    size_t ok = size; /* the step keys (version 5): count, times, values */
+    for (uint32_t i = 0; i < T; i++)
+        if (c->tr[i].step) {
+            const sk_track *st = &c->clip->tracks[i];
+            size += 4u + 4u * (size_t)st->key_count * (1u + st->width);
+        }
     size_t os = size;
     for (uint32_t s = 0; s < S; s++) {
         uint64_t F = 0, nf = s + 1 < S ? c->L : c->N - s * c->L;
@@ -39,12 +45,14 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
     if (size > UINT32_MAX) return NULL;
     uint8_t *b = sk_alloc(&c->al, size); /* zero-filled: the padding and the 8 bytes at the end */
     if (!b) return NULL;
-    w32(b, SK_CC_MAGIC), w32(b + 4, SK_CC_VERSION), w32(b + 8, (uint32_t)size), w32(b + 12, c->N);
-    wf32(b + 16, c->rate), wf32(b + 20, c->dur), w32(b + 24, T), w32(b + 28, A), w32(b + 32, c->L), w32(b + 36, 0);
+    /* version 4 without step tracks: the same bytes as before version 5 */
+    w32(b, SK_CC_MAGIC), w32(b + 4, c->K ? SK_CC_VERSION : 4u), w32(b + 8, (uint32_t)size), w32(b + 12, c->N);
+    wf32(b + 16, c->rate), wf32(b + 20, c->dur), w32(b + 24, T), w32(b + 28, A), w32(b + 32, c->L), w32(b + 36, c->K);
     uint8_t *p = b + SK_CC_HEADER, *q = p + 4u * (size_t)T, *r = q + 16u * (size_t)(T - A);
     for (uint32_t i = 0; i < T; i++) {
         const ctrack *t = &c->tr[i];
-        w32(p + 4u * i, t->joint | (uint32_t)t->path << SK_CC_JOINT_BITS | (uint32_t)t->anim << (SK_CC_JOINT_BITS + 2));
+        w32(p + 4u * i, t->joint | (uint32_t)t->path << SK_CC_JOINT_BITS | (uint32_t)t->anim << (SK_CC_JOINT_BITS + 2) |
+                            (uint32_t)t->step << SK_CC_STEP_BIT);
         if (!t->anim) {
             for (int k = 0; k < 4; k++) wf32(q + 4 * k, t->cval[k]);
             q += 16;
@@ -59,6 +67,15 @@ static uint8_t *build_blob(ctx *c, size_t *size_out) {
             for (int k = 0; k < 3; k++) wf32(r + 4 * k, t->cmin[k]), wf32(r + 12 + 4 * k, t->cext[k]);
             r += 24;
         }
+    }
+    for (uint32_t i = 0; i < T; i++) { /* the step keys as the input has them */
+        if (!c->tr[i].step) continue;
+        const sk_track *st = &c->clip->tracks[i];
+        size_t nv = (size_t)st->key_count * st->width;
+        w32(b + ok, st->key_count);
+        for (uint32_t k = 0; k < st->key_count; k++) wf32(b + ok + 4u + 4u * k, c->clip->times[st->time_offset + k]);
+        for (size_t k = 0; k < nv; k++) wf32(b + ok + 4u + 4u * st->key_count + 4u * k, c->clip->values[st->value_offset + k]);
+        ok += 4u + 4u * (st->key_count + nv);
     }
     size_t o = os;
     for (uint32_t s = 0; s < S; s++) {
@@ -206,8 +223,20 @@ static void check_raise(ctx *c, check *k, uint32_t nb) {
     }
 }
 
-/* One round of the check of the result res: every frame and the quarters
- * between frames, a batch of EP samples at a time. */
+/* A batch of nb samples checked. */
+static sk_result check_batch(ctx *c, const sk_clip *res, check *k, uint32_t nb, sk_error *err) {
+    if (!nb) return SK_OK;
+    sk_result r = check_poses(c, res, k, nb, err);
+    if (r != SK_OK) return r;
+    check_errors(c, k, nb);
+    check_raise(c, k, nb);
+    return SK_OK;
+}
+
+/* One round of the check of the result res: every frame, the quarters
+ * between frames and the input's key times between frames (c->kt: sampled
+ * as the quarters are, the raw clip at that time; their frame the one
+ * before), a batch of EP samples at a time. */
 static sk_result check_round(ctx *c, const sk_clip *res, check *k, sk_error *err) {
     sk_result r = SK_OK;
     memset(k->bump, 0, (size_t)c->S * c->A);
@@ -221,14 +250,19 @@ static sk_result check_round(ctx *c, const sk_clip *res, check *k, sk_error *err
             double t = f + 1 == c->N && c->N > 1 ? (double)c->dur : (double)f / (double)c->rate;
             if (h) t += 0.25 * h * ((f + 2 == c->N ? (double)c->dur : (double)(f + 1) / (double)c->rate) - t);
             k->bk[nb] = f, k->bh[nb] = (uint8_t)h, k->bt[nb++] = t;
-            if (nb < k->nbmax && f + 1 < c->N) continue;
-            /* a batch of nb samples */
-            r = check_poses(c, res, k, nb, err);
-            if (r != SK_OK) break;
-            check_errors(c, k, nb);
-            check_raise(c, k, nb);
+            if (nb < k->nbmax) continue;
+            r = check_batch(c, res, k, nb, err);
             nb = 0;
         }
+    for (uint32_t i = 0; i < c->nkt && r == SK_OK && c->N > 1; i++) {
+        double t = c->kt[i], f = floor(t * (double)c->rate);
+        uint32_t fi = f < 0.0 ? 0u : f >= (double)(c->N - 2) ? c->N - 2 : (uint32_t)f;
+        k->bk[nb] = fi, k->bh[nb] = 1, k->bt[nb++] = t;
+        if (nb < k->nbmax) continue;
+        r = check_batch(c, res, k, nb, err);
+        nb = 0;
+    }
+    if (r == SK_OK) r = check_batch(c, res, k, nb, err);
     return r;
 }
 
@@ -244,7 +278,7 @@ sk_result sk_cs_output(ctx *c, double upm, sk_clip **out, sk_compress_stats *st,
     check k;
     memset(&k, 0, sizeof k);
     /* the result, checked at every frame and halfway between frames; raise bit rates where it fails */
-    size_t ne = ((size_t)4 * c->N) * c->J;
+    size_t ne = ((size_t)4 * c->N + c->nkt) * c->J;
     k.errs = cx_alloc_raw(c, ne, sizeof(double), &ok);
     k.pl = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
     k.ql = sk_alloc(&c->al, (c->J ? c->J : 1) * sizeof(sk_transform));
@@ -291,6 +325,6 @@ sk_result sk_cs_output(ctx *c, double upm, sk_clip **out, sk_compress_stats *st,
     cx_free(c, k.bt, k.nbmax, sizeof(double));
     sk_free(&c->al, k.bump, (size_t)c->S * c->A + 1);
     if (blob) sk_free(&c->al, blob, blob_size);
-    cx_free(c, k.errs, (size_t)4 * c->N * c->J, sizeof(double));
+    cx_free(c, k.errs, ne, sizeof(double));
     return r;
 }

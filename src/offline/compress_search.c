@@ -385,7 +385,8 @@ static sk_result segment_samples(ctx *c, uint32_t seg, sk_error *err) {
         memcpy(&c->ll[(size_t)e * J], raw, J * sizeof(sk_transform));
         for (uint32_t j = 0; j < J; j++) fields_put(c, &c->qs[(size_t)j * 10 * c->EP], e, &raw[j]);
         for (uint32_t i = 0; i < c->T; i++)
-            if (!c->tr[i].anim) put_value(&c->ll[(size_t)e * J + c->tr[i].joint], c->tr[i].path, c->tr[i].cval);
+            if (!c->tr[i].anim && !c->tr[i].step) /* a step track is exact: its raw value */
+                put_value(&c->ll[(size_t)e * J + c->tr[i].joint], c->tr[i].path, c->tr[i].cval);
     }
     return SK_OK;
 }

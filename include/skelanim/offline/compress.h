@@ -74,6 +74,7 @@ typedef struct sk_compress_stats {
     double input_rate;       /* its key rate (sk_clip_key_rate), or its mean key rate when its keys are not uniform */
     bool input_uniform;      /* whether its keys are uniform (sk_clip_key_rate > 0) */
     uint32_t segment_len;    /* frames per segment of the result */
+    uint32_t step_tracks;    /* STEP tracks whose keys differ, kept as their keys (exact; not in constant_tracks) */
 } sk_compress_stats;
 
 /* The clip's own key rate, frames per second, when every track's keys are
@@ -82,9 +83,15 @@ typedef struct sk_compress_stats {
  * at by default, and the most `skelanim compress --fps` resamples it to. */
 SK_API double sk_clip_key_rate(const sk_clip *clip);
 
-/* Compresses clip (every joint it targets must exist in skel). Fails with
+/* Compresses clip (every joint it targets must exist in skel). STEP tracks
+ * whose keys differ are kept as their keys (times and float32 values,
+ * sampled as STEP: exact); the other tracks are stored as uniform frames
+ * (at the clip's own key rate, or the asked-for rate; a clip without a rate
+ * of its own at a rate whose frames fall on its keys where they lie on a
+ * grid, raised until the error holds). The error is checked at every frame,
+ * the quarters between frames and the input's own key times. Fails with
  * SK_ERR_UNSUPPORTED for a clip with morph-weight tracks or one whose
- * error cannot be met at any tried sample rate (STEP keys that jump). */
+ * error cannot be met at any tried sample rate. */
 SK_API sk_result sk_clip_compress(const sk_clip *clip, const sk_skeleton *skel, const sk_compress_options *opt,
                                   const sk_allocator *alloc, sk_clip **out, sk_compress_stats *stats, sk_error *err);
 
