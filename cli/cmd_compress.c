@@ -112,12 +112,21 @@ static void job_compress(crun *R, job *J) {
         r = sk_clip_compress(src, a->skeleton, &R->opt, NULL, &cc, &row->st, &err);
         row->seconds = cli_now() - t0;
         row->cpu_seconds = cli_thread_cpu_now() - c0;
+        if (r == SK_OK && (double)row->st.compressed_bytes > row->st.raw_bytes) {
+            /* larger compressed than its own keys (a curve that needs dense frames): kept as keys */
+            snprintf(row->why, sizeof row->why,
+                     "compressed it takes %zu bytes, more than its %.0f bytes of keys (its curve needs %u frames at %g "
+                     "frames/s to stay within the error)",
+                     row->st.compressed_bytes, row->st.raw_bytes, row->st.frames, row->st.sample_rate);
+            sk_clip_destroy(cc);
+            r = SK_ERR_UNSUPPORTED;
+        }
         if (r == SK_OK) {
             row->compressed = true;
             out[i] = cc;
             sk_clip_destroy(res);
         } else if (r == SK_ERR_UNSUPPORTED) {
-            snprintf(row->why, sizeof row->why, "%.250s", err.message);
+            if (!row->why[0]) snprintf(row->why, sizeof row->why, "%.250s", err.message);
             /* kept as keys: the resampled clip, or the file's own (moved out of the asset) */
             if (res) out[i] = res;
             else {
