@@ -117,4 +117,28 @@ PY
 else
   sk_missing_part "../shared/mocap/bvh/02_01.bvh is absent"
 fi
+
+# InterpolationTest's nine clips (STEP, LINEAR, CUBICSPLINE): every one compresses or is kept as keys
+# with its reason; a clip is never stored larger than its own keys (the JSON's bytes, checked here);
+# the CUBICSPLINE translation (a curve needing 769 frames) is kept as keys; the STEP clips compress
+# exactly (max error 0).
+if shared=$(sk_shared_dir) && [[ -f "$shared/assets/gltf/InterpolationTest/InterpolationTest.glb" ]]; then
+  "$SK_CLI" compress "$shared/assets/gltf/InterpolationTest/InterpolationTest.glb" -o "$tmp/it" --json >"$tmp/it.json"
+  "$SK_CLI" compress "$shared/assets/gltf/InterpolationTest/InterpolationTest.glb" -o "$tmp/it" >"$tmp/it.txt"
+  grep -q "CubicSpline Transl   kept as keys.*more than its 200 bytes of keys" "$tmp/it.txt" || fail "cubic translation not kept"
+  python3 - "$tmp/it.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+clips = [r for r in rows if "clip" in r]
+assert len(clips) == 9, len(clips)
+packed = [r for r in clips if r.get("compressed")]
+for r in packed:
+    assert r["compressed_bytes"] <= r["raw_bytes"], r
+    if r["clip"].startswith("Step"): assert r["max_error_cm"] == 0 and r["step_tracks"] == 1, r
+assert sum(r["clip"].startswith("Step") for r in packed) == 3
+print(f"InterpolationTest: {len(packed)} of 9 compressed, none larger than its keys")
+PY
+else
+  sk_missing_part "../shared/assets/gltf/InterpolationTest is absent"
+fi
 sk_done cli_compress
