@@ -592,6 +592,57 @@ static void test_blend_l2m(void **st) {
     assert_int_equal(checks, 7 * 7 * 2);
 }
 
+/* sk_local_to_model and _range (eight joints at a time through the SoA kernel where the CPU
+ * has AVX2) against the same function one joint at a time (_masked with every joint needed
+ * takes the per-joint path), bit for bit, and against sk_mat4_mul(parent, TRS) within 1e-5:
+ * every size from 1 to 40 (whole groups, the joints after them), ranges starting anywhere,
+ * with and without a root. */
+static void test_l2m_aos_groups(void **st) {
+    (void)st;
+    uint32_t checks = 0;
+    for (uint32_t n = 1; n <= 40; n++) {
+        sk_skeleton *s = sk_test_chain_skeleton(n, 7 * n);
+        sk_error err = {0};
+        sk_transform *p = calloc(n, sizeof *p);
+        sk_mat4 *ma = calloc(n, sizeof *ma), *mb = calloc(n, sizeof *mb);
+        bool *need = calloc(n, sizeof *need);
+        uint32_t seed = 5 * n + 1;
+        for (uint32_t j = 0; j < n; j++) {
+            p[j].t = sk_vec3_make(sk_test_rnd(&seed), sk_test_rnd(&seed), sk_test_rnd(&seed));
+            p[j].r = sk_test_rnd_quat(&seed);
+            p[j].s = sk_vec3_make(1 + 0.5f * sk_test_rnd(&seed), 1 + 0.5f * sk_test_rnd(&seed), 1);
+            need[j] = true;
+        }
+        sk_pose pose = sk_pose_view(p, n, NULL, 0);
+        sk_mat4 root = sk_mat4_from_transform(&p[n / 2]);
+        for (int r = 0; r < 2; r++) {
+            const sk_mat4 *rt = r ? &root : NULL;
+            assert_int_equal(sk_local_to_model(s, &pose, rt, ma, n, &err), SK_OK);
+            assert_int_equal(sk_local_to_model_masked(s, &pose, rt, 0, n, need, mb, n, &err), SK_OK);
+            assert_memory_equal(ma, mb, n * sizeof *ma);
+            for (uint32_t j = 0; j < n; j++) { /* the definition */
+                sk_mat4 l = sk_mat4_from_transform(&p[j]);
+                int32_t par = s->parents[j];
+                sk_mat4 want = par >= 0 ? sk_mat4_mul(&ma[par], &l) : rt ? sk_mat4_mul(rt, &l) : l;
+                for (int e = 0; e < 16; e++) assert_true(fabsf(want.m[e] - ma[j].m[e]) <= 1e-5f * (1 + fabsf(want.m[e])));
+            }
+            for (uint32_t from = 1; from < n; from += 3) { /* a range from any joint, the ones before it kept */
+                memcpy(mb, ma, n * sizeof *mb);
+                for (uint32_t j = from; j < n; j++) memset(&mb[j], 0, sizeof mb[j]);
+                assert_int_equal(sk_local_to_model_range(s, &pose, rt, from, n, mb, n, &err), SK_OK);
+                assert_memory_equal(ma, mb, n * sizeof *ma);
+                checks++;
+            }
+            checks++;
+        }
+        free(p), free(ma), free(mb), free(need);
+        sk_skeleton_destroy(s);
+    }
+    printf("sk_local_to_model (%s) against one joint at a time: %u cases, bit for bit\n",
+           sk_soa_use_avx2() ? "eight joints at a time, AVX2" : "one joint at a time", checks);
+    assert_int_equal(checks, 2 * 40 + 2 * 273); /* from = 1, 4, 7, ... below n */
+}
+
 /* Local-to-model with the palette in the same pass (sk_local_to_model_palette_soa)
  * against sk_local_to_model + sk_skin_palette, byte for byte: skins of every
  * joint in order, a permuted subset (as glTF files have), one listing a joint
@@ -882,7 +933,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_mannequin), cmocka_unit_test(test_sample_layouts),
         cmocka_unit_test(test_sample_sparse_compressed),
-        cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_frame_writers), cmocka_unit_test(test_lazy_fallback), cmocka_unit_test(test_blend_l2m),
+        cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_frame_writers), cmocka_unit_test(test_lazy_fallback), cmocka_unit_test(test_blend_l2m), cmocka_unit_test(test_l2m_aos_groups),
         cmocka_unit_test(test_kernel_widths),    cmocka_unit_test(test_errors),
         cmocka_unit_test(test_blend_weighted),   cmocka_unit_test(test_l2m_palette),
     };

@@ -64,13 +64,14 @@ static const uint32_t sizes[] = {1, 8, 13, 30, 45};
 /* sk_blend_two with a mask, nlerp and slerp. */
 static void test_two_masked(void **st) {
     (void)st;
-    uint32_t checks = 0;
+    uint32_t checks = 0, per_joint = 0;
     const float ts[] = {0.0f, 0.3f, 1.0f, -0.25f, 1.5f, 0.71f};
     for (size_t k = 0; k < NSIZES; k++) {
         uint32_t n = sizes[k], seed = 31 * n + 1;
         sk_skeleton *s = sk_test_chain_skeleton(n, 5);
         sk_error err = {0};
         sk_transform *pa = calloc(n, sizeof *pa), *pb = calloc(n, sizeof *pb), *po = calloc(n, sizeof *po);
+        sk_transform *ref = calloc(n, sizeof *ref), *alias = calloc(n, sizeof *alias);
         float *mbuf = calloc(n, sizeof *mbuf);
         rnd_pose(n, &seed, NULL, pa);
         rnd_pose(n, &seed, pa, pb);
@@ -83,6 +84,23 @@ static void test_two_masked(void **st) {
                     sk_pose out = sk_pose_view(po, n, NULL, 0);
                     assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), SK_POSE_OF(s, pb, NULL), ts[ti], mask,
                                                   slerp, &out, &err), SK_OK);
+                    /* its definition per joint (blend.h), by the public per-joint functions; out = a, b */
+                    for (uint32_t j = 0; j < n; j++) {
+                        float u = mask ? ts[ti] * mask[j] : ts[ti];
+                        ref[j] = pa[j];
+                        if (u == 0.0f) continue;
+                        ref[j].t = sk_vec3_lerp(pa[j].t, pb[j].t, u), ref[j].s = sk_vec3_lerp(pa[j].s, pb[j].s, u);
+                        ref[j].r = slerp ? sk_quat_slerp(pa[j].r, pb[j].r, u) : sk_quat_nlerp(pa[j].r, pb[j].r, u);
+                    }
+                    assert_memory_equal(po, ref, n * sizeof *ref);
+                    memcpy(alias, pa, n * sizeof *alias);
+                    sk_pose al = sk_pose_view(alias, n, NULL, 0);
+                    assert_int_equal(sk_blend_two(s, &al, SK_POSE_OF(s, pb, NULL), ts[ti], mask, slerp, &al, &err), SK_OK);
+                    assert_memory_equal(alias, ref, n * sizeof *ref);
+                    memcpy(alias, pb, n * sizeof *alias);
+                    assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pa, NULL), &al, ts[ti], mask, slerp, &al, &err), SK_OK);
+                    assert_memory_equal(alias, ref, n * sizeof *ref);
+                    per_joint += n;
                     char what[96];
                     snprintf(what, sizeof what, "two, %u joints, mask %d, t %g, slerp %d", n, mk, (double)ts[ti], slerp);
                     assert_int_equal(sk_blend_two_masked_soa(s, &sa, &sb, ts[ti], mask, slerp, &so, &err), SK_OK);
@@ -103,9 +121,11 @@ static void test_two_masked(void **st) {
                 }
         }
         sk_soa_pose_free(&sa, NULL), sk_soa_pose_free(&sb, NULL), sk_soa_pose_free(&so, NULL);
-        free(pa), free(pb), free(po), free(mbuf);
+        free(pa), free(pb), free(po), free(mbuf), free(ref), free(alias);
         sk_skeleton_destroy(s);
     }
+    printf("sk_blend_two with masks and slerp against its per-joint definition: %u joints, bit for bit\n", per_joint);
+    assert_int_equal(per_joint, 4 * 6 * 2 * (1 + 8 + 13 + 30 + 45));
     assert_int_equal(checks, NSIZES * 4 * 6 * 2 * (uint32_t)widths());
 }
 
@@ -188,7 +208,7 @@ static void test_poses_masked(void **st) {
 /* sk_pose_make_additive and sk_pose_apply_additive. */
 static void test_additive(void **st) {
     (void)st;
-    uint32_t checks = 0;
+    uint32_t checks = 0, per_joint = 0;
     const float ws[] = {0.0f, 0.4f, 1.0f, 1.7f, -0.5f};
     for (size_t k = 0; k < NSIZES; k++) {
         uint32_t n = sizes[k], seed = 13 * n + 5;
@@ -222,6 +242,19 @@ static void test_additive(void **st) {
                 memcpy(io, base, n * sizeof *io);
                 assert_int_equal(sk_pose_apply_additive(s, SK_POSE_OF(s, io, NULL), SK_POSE_OF(s, pd, NULL), ws[wi],
                                                         mask, &err), SK_OK);
+                /* its definition per joint (layers.h), by the public per-joint functions */
+                for (uint32_t j = 0; j < n; j++) {
+                    float w = mask ? ws[wi] * mask[j] : ws[wi];
+                    sk_transform x = base[j];
+                    if (w != 0.0f) {
+                        x.t = sk_vec3_add(x.t, sk_vec3_scale(pd[j].t, w));
+                        sk_quat dr = w == 1.0f ? pd[j].r : sk_quat_slerp(sk_quat_identity(), pd[j].r, w);
+                        x.r = sk_quat_normalize(sk_quat_mul(x.r, dr));
+                        x.s = sk_vec3_mul(x.s, sk_vec3_lerp(sk_vec3_make(1, 1, 1), pd[j].s, w));
+                    }
+                    assert_memory_equal(&io[j], &x, sizeof x);
+                    per_joint++;
+                }
                 char what[96];
                 snprintf(what, sizeof what, "apply additive, %u joints, mask %d, weight %g", n, mk, (double)ws[wi]);
                 sk_soa_pose sio = soa_of(s, base);
@@ -240,6 +273,8 @@ static void test_additive(void **st) {
         free(pp), free(pr), free(pd), free(base), free(io), free(mbuf);
         sk_skeleton_destroy(s);
     }
+    printf("sk_pose_apply_additive against its per-joint definition: %u joints, bit for bit\n", per_joint);
+    assert_int_equal(per_joint, 4 * 5 * (1 + 8 + 13 + 30 + 45));
     assert_int_equal(checks, NSIZES * (1 + 4 * 5) * (uint32_t)widths());
 }
 
@@ -381,7 +416,9 @@ static void test_two_per_joint(void **st) {
         sk_skeleton_destroy(s);
     }
     printf("sk_blend_two against sk_vec3_lerp / sk_quat_nlerp per joint: %u joint results, bit for bit (%s)\n", checks,
-           sk_soa_use_avx2() ? "eight joints at a time, AVX2" : "scalar");
+           sk_soa_use_avx2()                   ? "eight joints at a time, AVX2"
+           : sk_simd_best() >= SK_SIMD_SSE2 ? "four joints at a time, SSE2"
+                                            : "scalar");
     assert_int_equal(checks, 3 * 5 * (1 + 8 + 13 + 30 + 45));
 }
 

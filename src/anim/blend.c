@@ -8,6 +8,7 @@
  * rotations, and per-bone masks whose values multiply the animation weight. */
 #include "anim/blend_internal.h"
 #include "anim/soa_blend_kernels.h"
+#include "anim/soa_layers_internal.h"
 #include "core/math_inline.h"
 #include "skelanim/anim/blend.h"
 
@@ -118,59 +119,101 @@ sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint
 }
 
 #if defined(SK_SOA_X86)
-/* Eight transforms (80 floats: t, r, s each) as one SoA group's ten rows, and back. */
-__attribute__((target("avx2"))) static inline void aos8_to_soa(const float *x, float *g) {
-    __m256 r[8];
-    for (int l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(x + 10 * l); /* t, r, s.x */
-    skk_tr8_avx2(r);
-    for (int k = 0; k < 8; k++) _mm256_store_ps(g + 8 * k, r[k]);
-    for (int h = 0; h < 2; h++) { /* s.y, s.z of joints 4h .. 4h + 3 */
-        const float *y = x + 40 * h + 8;
-        __m128 p01 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)y), (const __m64 *)(const void *)(y + 10));
-        __m128 p23 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)(y + 20)),
-                                  (const __m64 *)(const void *)(y + 30));
-        _mm_store_ps(g + 64 + 4 * h, _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0)));
-        _mm_store_ps(g + 72 + 4 * h, _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1)));
+/* sk_blend_two without a mask, slerp or a zero t, on the transforms where they lie (no
+ * conversion to SoA): a block of joints is a run of floats (10 a joint: t, r, s), so
+ * translation and scale are one lerp over the run, and the rotations, loaded four floats
+ * from each joint's offset 3, transposed to x, y, z, w rows, take the nlerp of the SoA kernel
+ * (skm_quat_nlerp's operations in its order: the same bits, tests/test_soa_layers.c). The
+ * rotation loads come first, so out may alias a or b. SSE2 (the x86-64 baseline): four
+ * joints; AVX2: eight, joint k and k + 4 in the two halves of each register (the unpacks
+ * work per half, so the transposes are the SSE2 ones). */
+#define SKB_NLERP(V, ADD, SUB, MUL, DIV, SQRT, LT, GT, AND, SEL, SPLAT, ax, ay, az, aw, bx, by, bz, bw, tt)          \
+    do {                                                                                                           \
+        V one_ = SPLAT(1.0f), zero_ = SPLAT(0.0f), u_ = SUB(one_, tt);                                             \
+        V dot_ = ADD(ADD(ADD(MUL(ax, bx), MUL(ay, by)), MUL(az, bz)), MUL(aw, bw));                                \
+        V st_ = SEL(LT(dot_, zero_), SUB(zero_, tt), tt);                                                          \
+        ax = ADD(MUL(ax, u_), MUL(bx, st_)), ay = ADD(MUL(ay, u_), MUL(by, st_));                                  \
+        az = ADD(MUL(az, u_), MUL(bz, st_)), aw = ADD(MUL(aw, u_), MUL(bw, st_));                                  \
+        V l_ = SQRT(ADD(ADD(ADD(MUL(ax, ax), MUL(ay, ay)), MUL(az, az)), MUL(aw, aw)));                            \
+        V ok_ = AND(GT(l_, zero_), LT(l_, SPLAT(__builtin_inff()))), inv_ = DIV(one_, l_);                         \
+        ax = SEL(ok_, MUL(ax, inv_), zero_), ay = SEL(ok_, MUL(ay, inv_), zero_);                                  \
+        az = SEL(ok_, MUL(az, inv_), zero_), aw = SEL(ok_, MUL(aw, inv_), one_);                                   \
+    } while (0)
+#define SKB_TR4(T, UNLO, UNHI, MOVLH, MOVHL, r0, r1, r2, r3)                                                       \
+    do {                                                                                                           \
+        T t0_ = UNLO(r0, r1), t1_ = UNLO(r2, r3), t2_ = UNHI(r0, r1), t3_ = UNHI(r2, r3);                          \
+        r0 = MOVLH(t0_, t1_), r1 = MOVHL(t1_, t0_), r2 = MOVLH(t2_, t3_), r3 = MOVHL(t3_, t2_);                    \
+    } while (0)
+
+static inline __m128 skb_sel4(__m128 m, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+/* Four joints from a, b to out (40 floats each). */
+static inline void blend_two_aos4(const float *a, const float *b, __m128 tt, float *out) {
+    __m128 ax = _mm_loadu_ps(a + 3), ay = _mm_loadu_ps(a + 13), az = _mm_loadu_ps(a + 23), aw = _mm_loadu_ps(a + 33);
+    __m128 bx = _mm_loadu_ps(b + 3), by = _mm_loadu_ps(b + 13), bz = _mm_loadu_ps(b + 23), bw = _mm_loadu_ps(b + 33);
+    SKB_TR4(__m128, _mm_unpacklo_ps, _mm_unpackhi_ps, _mm_movelh_ps, _mm_movehl_ps, ax, ay, az, aw);
+    SKB_TR4(__m128, _mm_unpacklo_ps, _mm_unpackhi_ps, _mm_movelh_ps, _mm_movehl_ps, bx, by, bz, bw);
+    for (int k = 0; k < 40; k += 4) { /* every float as skm_vec3_lerp; the rotations' are replaced below */
+        __m128 x = _mm_loadu_ps(a + k), y = _mm_loadu_ps(b + k);
+        _mm_storeu_ps(out + k, _mm_add_ps(x, _mm_mul_ps(_mm_sub_ps(y, x), tt)));
     }
+    SKB_NLERP(__m128, _mm_add_ps, _mm_sub_ps, _mm_mul_ps, _mm_div_ps, _mm_sqrt_ps, _mm_cmplt_ps, _mm_cmpgt_ps,
+              _mm_and_ps, skb_sel4, _mm_set1_ps, ax, ay, az, aw, bx, by, bz, bw, tt);
+    SKB_TR4(__m128, _mm_unpacklo_ps, _mm_unpackhi_ps, _mm_movelh_ps, _mm_movehl_ps, ax, ay, az, aw);
+    _mm_storeu_ps(out + 3, ax), _mm_storeu_ps(out + 13, ay), _mm_storeu_ps(out + 23, az), _mm_storeu_ps(out + 33, aw);
 }
-__attribute__((target("avx2"))) static inline void soa_to_aos8(const float *g, float *x) {
-    __m256 r[8];
-    for (int k = 0; k < 8; k++) r[k] = _mm256_load_ps(g + 8 * k);
-    skk_tr8_avx2(r);
-    for (int l = 0; l < 8; l++) _mm256_storeu_ps(x + 10 * l, r[l]);
-    for (int h = 0; h < 2; h++) {
-        __m128 sy = _mm_load_ps(g + 64 + 4 * h), sz = _mm_load_ps(g + 72 + 4 * h);
-        __m128 lo = _mm_unpacklo_ps(sy, sz), hi = _mm_unpackhi_ps(sy, sz); /* (y, z) of joints 0 1, 2 3 */
-        float *y = x + 40 * h + 8;
-        _mm_storel_pi((__m64 *)(void *)y, lo), _mm_storeh_pi((__m64 *)(void *)(y + 10), lo);
-        _mm_storel_pi((__m64 *)(void *)(y + 20), hi), _mm_storeh_pi((__m64 *)(void *)(y + 30), hi);
-    }
+
+#define SKB_AVX __attribute__((target("avx2")))
+SKB_AVX static inline __m256 skb_ld2(const float *lo, const float *hi) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
 }
-/* sk_blend_two without a mask, slerp or a zero t, 8 joints at a time through the SoA
- * kernel (the same float operations per joint, in the same order: the same bits,
- * tests/test_soa_layers.c); the last joints as a group filled up with rest
- * transforms whose results are dropped. */
-__attribute__((target("avx2"))) static void blend_two_wide(const sk_transform *a, const sk_transform *b, float t,
-                                                           sk_transform *out, uint32_t n) {
-    float ga[80] __attribute__((aligned(32))), gb[80] __attribute__((aligned(32)));
-    uint32_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        aos8_to_soa((const float *)(const void *)(a + j), ga);
-        aos8_to_soa((const float *)(const void *)(b + j), gb);
-        skk_blend_group_w8(ga, gb, t, ga);
-        soa_to_aos8(ga, (float *)(void *)(out + j));
+SKB_AVX static inline void skb_st2(float *lo, float *hi, __m256 v) {
+    _mm_storeu_ps(lo, _mm256_castps256_ps128(v)), _mm_storeu_ps(hi, _mm256_extractf128_ps(v, 1));
+}
+SKB_AVX static inline __m256 skb_sel8(__m256 m, __m256 a, __m256 b) { return _mm256_blendv_ps(b, a, m); }
+SKB_AVX static inline __m256 skb_lt8(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+SKB_AVX static inline __m256 skb_gt8(__m256 a, __m256 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+SKB_AVX static inline __m256 skb_lh8(__m256 a, __m256 b) { return _mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 1, 0)); }
+SKB_AVX static inline __m256 skb_hl8(__m256 a, __m256 b) { return _mm256_shuffle_ps(b, a, _MM_SHUFFLE(3, 2, 3, 2)); }
+/* Eight joints (80 floats). */
+SKB_AVX static inline void blend_two_aos8(const float *a, const float *b, __m256 tt, float *out) {
+    __m256 ax = skb_ld2(a + 3, a + 43), ay = skb_ld2(a + 13, a + 53), az = skb_ld2(a + 23, a + 63), aw = skb_ld2(a + 33, a + 73);
+    __m256 bx = skb_ld2(b + 3, b + 43), by = skb_ld2(b + 13, b + 53), bz = skb_ld2(b + 23, b + 63), bw = skb_ld2(b + 33, b + 73);
+    SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, ax, ay, az, aw);
+    SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, bx, by, bz, bw);
+    for (int k = 0; k < 80; k += 8) {
+        __m256 x = _mm256_loadu_ps(a + k), y = _mm256_loadu_ps(b + k);
+        _mm256_storeu_ps(out + k, _mm256_add_ps(x, _mm256_mul_ps(_mm256_sub_ps(y, x), tt)));
     }
-    if (j < n) {
-        sk_transform ta[8], tb[8];
-        for (uint32_t l = 0; l < 8; l++) ta[l] = tb[l] = sk_transform_identity();
-        memcpy(ta, a + j, (n - j) * sizeof *ta);
-        memcpy(tb, b + j, (n - j) * sizeof *tb);
-        aos8_to_soa((const float *)(const void *)ta, ga);
-        aos8_to_soa((const float *)(const void *)tb, gb);
-        skk_blend_group_w8(ga, gb, t, ga);
-        soa_to_aos8(ga, (float *)(void *)ta);
-        memcpy(out + j, ta, (n - j) * sizeof *ta);
+    SKB_NLERP(__m256, _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps, _mm256_div_ps, _mm256_sqrt_ps, skb_lt8, skb_gt8,
+              _mm256_and_ps, skb_sel8, _mm256_set1_ps, ax, ay, az, aw, bx, by, bz, bw, tt);
+    SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, ax, ay, az, aw);
+    skb_st2(out + 3, out + 43, ax), skb_st2(out + 13, out + 53, ay), skb_st2(out + 23, out + 63, az), skb_st2(out + 33, out + 73, aw);
+}
+/* n >= 8 joints; the last eight (which the blocks may not end on) first, into a copy, before
+ * anything is written. */
+SKB_AVX static void blend_two_wide8(const float *a, const float *b, float t, float *out, uint32_t n) {
+    __m256 t8 = _mm256_set1_ps(t);
+    float last[80];
+    uint32_t n8 = n / 8u, rest = n - 8u * n8;
+    if (rest) blend_two_aos8(a + 10 * (n - 8), b + 10 * (n - 8), t8, last);
+    for (uint32_t k = 0; k < n8; k++) blend_two_aos8(a + 80 * k, b + 80 * k, t8, out + 80 * k);
+    if (rest) memcpy(out + 10 * (n - rest), last + 10 * (8 - rest), rest * 10 * sizeof(float));
+}
+
+/* n >= 4 joints: eight at a time with AVX2 where there are eight, else four (the last four
+ * first, as above). */
+static void blend_two_wide(const sk_transform *ta, const sk_transform *tb, float t, sk_transform *tout, uint32_t n) {
+    const float *a = (const float *)(const void *)ta, *b = (const float *)(const void *)tb;
+    float *out = (float *)(void *)tout, last[40];
+    if (n >= 8 && sk_soa_use_avx2()) {
+        blend_two_wide8(a, b, t, out, n);
+        return;
     }
+    __m128 t4 = _mm_set1_ps(t);
+    uint32_t n4 = n / 4u, rest = n - 4u * n4;
+    if (rest) blend_two_aos4(a + 10 * (n - 4), b + 10 * (n - 4), t4, last);
+    for (uint32_t k = 0; k < n4; k++) blend_two_aos4(a + 40 * k, b + 40 * k, t4, out + 40 * k);
+    if (rest) memcpy(out + 10 * (n - rest), last + 10 * (4 - rest), rest * 10 * sizeof(float));
 }
 #endif
 
@@ -187,16 +230,22 @@ sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *pa, const sk_pose
     float *out_morph = po->weight_count ? po->weights : NULL;
     uint32_t j0 = 0;
 #if defined(SK_SOA_X86)
-    /* the everyday case, eight joints at a time; the morph weights below as for every joint */
-    if (!mask && !use_slerp && t != 0.0f && sk_soa_use_avx2()) {
+    /* the everyday case, four or eight joints at a time */
+    if (!mask && !use_slerp && t != 0.0f && skel->joint_count >= 4 && sk_simd_best() >= SK_SIMD_SSE2) {
         blend_two_wide(a, b, t, out, skel->joint_count);
         j0 = skel->joint_count;
-        if (out_morph && ma && mb)
-            for (uint32_t j = 0; j < j0; j++) {
-                uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
-                for (uint32_t k = 0; k < cnt; k++) out_morph[off + k] = ma[off + k] + (mb[off + k] - ma[off + k]) * t;
-            }
     }
+    /* with a mask or slerp, eight joints at a time through the SoA layers' group kernel */
+    if (j0 == 0 && (mask || use_slerp) && sk_soa_use_avx2()) {
+        ska_blend_two_aos(skel, a, b, t, mask, use_slerp, out);
+        j0 = skel->joint_count;
+    }
+    if (j0 && out_morph && ma && mb) /* the morph weights as the loop below does them */
+        for (uint32_t j = 0; j < j0; j++) {
+            float u = mask ? t * mask[j] : t;
+            uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+            for (uint32_t k = 0; k < cnt; k++) out_morph[off + k] = ma[off + k] + (mb[off + k] - ma[off + k]) * u;
+        }
 #endif
     for (uint32_t j = j0; j < skel->joint_count; j++) {
         float u = mask ? t * mask[j] : t;

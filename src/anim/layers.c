@@ -1,5 +1,7 @@
 /* Joint masks, additive poses and the layer stack (layers.h). */
+#include "anim/soa_layers_internal.h"
 #include "core/internal.h"
+#include "core/soa_kernels.h"
 #include "skelanim/anim/blend.h"
 #include "skelanim/anim/layers.h"
 
@@ -84,6 +86,19 @@ sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *pio, const sk
     sk_transform *io = pio->local;
     float *io_morph = pio->weight_count ? pio->weights : NULL;
     const float *morph_delta = pd->weight_count ? pd->weights : NULL;
+#if defined(SK_SOA_X86)
+    if (sk_soa_use_avx2()) { /* eight joints at a time through the SoA layers' group kernel, the same bits */
+        ska_apply_additive_aos(skel, io, pd->local, weight, mask);
+        if (io_morph && morph_delta)
+            for (uint32_t j = 0; j < skel->joint_count; j++) {
+                float w = mask ? weight * mask[j] : weight;
+                if (w == 0.0f) continue;
+                uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
+                for (uint32_t k = 0; k < cnt; k++) io_morph[off + k] += w * morph_delta[off + k];
+            }
+        return SK_OK;
+    }
+#endif
     for (uint32_t j = 0; j < skel->joint_count; j++) {
         float w = mask ? weight * mask[j] : weight;
         if (w == 0.0f) continue;

@@ -144,6 +144,63 @@ void ska_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uin
     }
 }
 
+/* ---- the sk_pose forms ----------------------------------------------------- */
+
+#if defined(SK_SOA_X86)
+#define SLA_AVX2 __attribute__((target("avx2")))
+/* cnt <= 8 transforms as one group (the lanes after them identity
+ * transforms, their factors 0), and back. */
+SLA_AVX2 static inline void sla_gather(const sk_transform *x, uint32_t cnt, float *g) {
+    if (cnt == SK_SOA_LANES)
+        skk_aos8_to_soa_avx2((const float *)(const void *)x, g);
+    else
+        skk_aos_part_to_soa_avx2((const float *)(const void *)x, cnt, g);
+}
+SLA_AVX2 static inline void sla_scatter(const float *g, uint32_t cnt, sk_transform *x) {
+    if (cnt == SK_SOA_LANES)
+        skk_soa_to_aos8_avx2(g, (float *)(void *)x);
+    else
+        skk_soa_to_aos_part_avx2(g, cnt, (float *)(void *)x);
+}
+/* sla_lane_factors inside the AVX2 functions. */
+SLA_AVX2 static inline void sla_factors8(float value, const float *mask, uint32_t j, uint32_t cnt, float *u) {
+    if (cnt == SK_SOA_LANES) {
+        __m256 v = _mm256_set1_ps(value);
+        _mm256_store_ps(u, mask ? _mm256_mul_ps(v, _mm256_loadu_ps(mask + j)) : v);
+        return;
+    }
+    for (uint32_t l = 0; l < SK_SOA_LANES; l++) u[l] = l >= cnt ? 0.0f : mask ? value * mask[j + l] : value;
+}
+
+SLA_AVX2 void ska_blend_two_aos(const sk_skeleton *s, const sk_transform *a, const sk_transform *b, float t,
+                                const float *mask, bool slerp, sk_transform *out) {
+    float ga[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32))), gb[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
+    float u[SK_SOA_LANES] __attribute__((aligned(32)));
+    uint32_t n = s->joint_count;
+    for (uint32_t j = 0; j < n; j += SK_SOA_LANES) {
+        uint32_t cnt = n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES;
+        sla_factors8(t, mask, j, cnt, u);
+        sla_gather(a + j, cnt, ga), sla_gather(b + j, cnt, gb);
+        sla_two_group_w8(ga, gb, u, slerp, ga);
+        sla_scatter(ga, cnt, out + j);
+    }
+}
+
+SLA_AVX2 void ska_apply_additive_aos(const sk_skeleton *s, sk_transform *io, const sk_transform *d, float weight,
+                                     const float *mask) {
+    float gi[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32))), gd[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
+    float w[SK_SOA_LANES] __attribute__((aligned(32)));
+    uint32_t n = s->joint_count;
+    for (uint32_t j = 0; j < n; j += SK_SOA_LANES) {
+        uint32_t cnt = n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES;
+        sla_factors8(weight, mask, j, cnt, w);
+        sla_gather(io + j, cnt, gi), sla_gather(d + j, cnt, gd);
+        sla_additive_group_w8(gi, gd, w);
+        sla_scatter(gi, cnt, io + j);
+    }
+}
+#endif
+
 /* ---- public functions ---------------------------------------------------- */
 
 sk_result sk_blend_two_masked_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_soa_pose *b, float t,

@@ -23,4 +23,14 @@ void ska_make_additive_soa(const sk_skeleton *s, const sk_soa_pose *p, const sk_
 void ska_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *d, float weight,
                             const float *mask, bool wide);
 
+/* The sk_pose functions' joint loops on the same group kernels, eight
+ * sk_transforms at a time gathered into a group and scattered back (AVX2
+ * only: call where sk_soa_use_avx2()): sk_blend_two with a mask or slerp
+ * (out may be a or b), sk_pose_apply_additive. Transforms only; the callers
+ * do the morph weights. */
+void ska_blend_two_aos(const sk_skeleton *s, const sk_transform *a, const sk_transform *b, float t, const float *mask,
+                       bool slerp, sk_transform *out);
+void ska_apply_additive_aos(const sk_skeleton *s, sk_transform *io, const sk_transform *d, float weight,
+                            const float *mask);
+
 #endif

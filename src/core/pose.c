@@ -1,6 +1,7 @@
 /* Poses, local-to-model (pose.h). */
 #include "core/internal.h"
 #include "core/math_inline.h"
+#include "core/soa_kernels.h"
 #include "skelanim/core/pose.h"
 
 #if defined(__SSE2__) && !defined(SK_NO_SIMD)
@@ -83,6 +84,12 @@ static inline void l2m_joint(const sk_transform *x, const float *pm, float *out)
 void sk_local_to_model_kernel(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from,
                               uint32_t to, const bool *need, sk_mat4 *out_model) {
     static const sk_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+#if defined(SK_SOA_X86)
+    if (!need && to - from >= 4 && sk_soa_use_avx2()) { /* eight joints at a time, the same bits */
+        sk_soa_l2m_aos(s, local, root, from, to, out_model);
+        return;
+    }
+#endif
     for (uint32_t i = from; i < to; i++) {
         if (need && !need[i]) continue;
         int32_t p = s->parents[i];

@@ -12,6 +12,7 @@
 
 static const float soa_identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
 
+
 size_t sk_soa_pose_floats(uint32_t joint_count) {
     size_t groups = ((size_t)joint_count + SK_SOA_LANES - 1) / SK_SOA_LANES;
     return (groups ? groups : 1) * SK_SOA_GROUP_FLOATS;
@@ -232,50 +233,78 @@ SK_AVX2 static inline void l2m_palette_avx2(__m256 c01, __m256 c23, const float 
     }
 }
 
+/* Joints [j0, end) (at most eight) from their local matrices' rows (lane
+ * j - j0 of skk_rs_group's output rs). */
+SK_AVX2 static inline void l2m_group_avx2(const sk_skeleton *s, const float *rs, uint32_t j0, uint32_t end,
+                                          const sk_mat4 *root, sk_mat4 *out_model, const sk_soa_palette *pal) {
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float mats[8][16] __attribute__((aligned(32)));
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    __m256 r[8] = {_mm256_load_ps(rs), _mm256_load_ps(rs + 8), _mm256_load_ps(rs + 16), zero,
+                   _mm256_load_ps(rs + 24), _mm256_load_ps(rs + 32), _mm256_load_ps(rs + 40), zero};
+    skk_tr8_avx2(r);
+    for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l], r[l]);
+    __m256 q[8] = {_mm256_load_ps(rs + 48), _mm256_load_ps(rs + 56), _mm256_load_ps(rs + 64), zero,
+                   _mm256_load_ps(rs + 72), _mm256_load_ps(rs + 80), _mm256_load_ps(rs + 88), one};
+    skk_tr8_avx2(q);
+    for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l] + 8, q[l]);
+    for (uint32_t j = j0; j < end; j++) {
+        const float *m = mats[j - j0];
+        int32_t p = s->parents[j];
+        float *o = out_model[j].m;
+        __m256 L01 = _mm256_load_ps(m), L23 = _mm256_load_ps(m + 8);
+        if (p < 0 && !root) { /* sk_mat4_from_transform */
+            _mm256_storeu_ps(o, L01), _mm256_storeu_ps(o + 8, L23);
+            uint32_t i = soa_palette_index(pal, j);
+            if (i != UINT32_MAX) l2m_palette_avx2(L01, L23, pal->skin->inverse_bind[i].m, pal->out[i].m);
+            continue;
+        }
+        const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
+        __m256 a0 = _mm256_broadcast_ps((const __m128 *)pm), a1 = _mm256_broadcast_ps((const __m128 *)(pm + 4));
+        __m256 a2 = _mm256_broadcast_ps((const __m128 *)(pm + 8)), a3 = _mm256_broadcast_ps((const __m128 *)(pm + 12));
+        __m256 c01 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a0, _mm256_permute_ps(L01, 0x00)),
+                                                 _mm256_mul_ps(a1, _mm256_permute_ps(L01, 0x55))),
+                                   _mm256_mul_ps(a2, _mm256_permute_ps(L01, 0xAA)));
+        __m256 c23 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a0, _mm256_permute_ps(L23, 0x00)),
+                                                 _mm256_mul_ps(a1, _mm256_permute_ps(L23, 0x55))),
+                                   _mm256_mul_ps(a2, _mm256_permute_ps(L23, 0xAA)));
+        c23 = _mm256_blend_ps(c23, _mm256_add_ps(c23, a3), 0xF0); /* + a3 in the translation column only */
+        _mm256_storeu_ps(o, c01), _mm256_storeu_ps(o + 8, c23);
+        uint32_t i = soa_palette_index(pal, j); /* the palette while the columns are in registers */
+        if (i != UINT32_MAX) l2m_palette_avx2(c01, c23, pal->skin->inverse_bind[i].m, pal->out[i].m);
+    }
+}
+
 SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
                              const sk_soa_palette *pal) {
-    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float rs[96] __attribute__((aligned(32)));
-    float mats[8][16] __attribute__((aligned(32)));
     uint32_t n = s->joint_count;
-    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     for (uint32_t g = 0; g < pose->group_count; g++) {
         skk_rs_group_w8(pose->data + (size_t)g * SK_SOA_GROUP_FLOATS, rs);
-        __m256 r[8] = {_mm256_load_ps(rs), _mm256_load_ps(rs + 8), _mm256_load_ps(rs + 16), zero,
-                       _mm256_load_ps(rs + 24), _mm256_load_ps(rs + 32), _mm256_load_ps(rs + 40), zero};
-        skk_tr8_avx2(r);
-        for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l], r[l]);
-        __m256 q[8] = {_mm256_load_ps(rs + 48), _mm256_load_ps(rs + 56), _mm256_load_ps(rs + 64), zero,
-                       _mm256_load_ps(rs + 72), _mm256_load_ps(rs + 80), _mm256_load_ps(rs + 88), one};
-        skk_tr8_avx2(q);
-        for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l] + 8, q[l]);
         uint32_t end = (g + 1) * SK_SOA_LANES < n ? (g + 1) * SK_SOA_LANES : n;
-        for (uint32_t j = g * SK_SOA_LANES; j < end; j++) {
-            const float *m = mats[j % SK_SOA_LANES];
-            int32_t p = s->parents[j];
-            float *o = out_model[j].m;
-            __m256 L01 = _mm256_load_ps(m), L23 = _mm256_load_ps(m + 8);
-            if (p < 0 && !root) { /* sk_mat4_from_transform */
-                _mm256_storeu_ps(o, L01), _mm256_storeu_ps(o + 8, L23);
-                uint32_t i = soa_palette_index(pal, j);
-                if (i != UINT32_MAX) l2m_palette_avx2(L01, L23, pal->skin->inverse_bind[i].m, pal->out[i].m);
-                continue;
-            }
-            const float *pm = p >= 0 ? out_model[p].m : root ? root->m : identity;
-            __m256 a0 = _mm256_broadcast_ps((const __m128 *)pm), a1 = _mm256_broadcast_ps((const __m128 *)(pm + 4));
-            __m256 a2 = _mm256_broadcast_ps((const __m128 *)(pm + 8)), a3 = _mm256_broadcast_ps((const __m128 *)(pm + 12));
-            __m256 c01 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a0, _mm256_permute_ps(L01, 0x00)),
-                                                     _mm256_mul_ps(a1, _mm256_permute_ps(L01, 0x55))),
-                                       _mm256_mul_ps(a2, _mm256_permute_ps(L01, 0xAA)));
-            __m256 c23 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a0, _mm256_permute_ps(L23, 0x00)),
-                                                     _mm256_mul_ps(a1, _mm256_permute_ps(L23, 0x55))),
-                                       _mm256_mul_ps(a2, _mm256_permute_ps(L23, 0xAA)));
-            c23 = _mm256_blend_ps(c23, _mm256_add_ps(c23, a3), 0xF0); /* + a3 in the translation column only */
-            _mm256_storeu_ps(o, c01), _mm256_storeu_ps(o + 8, c23);
-            uint32_t i = soa_palette_index(pal, j); /* the palette while the columns are in registers */
-            if (i != UINT32_MAX) l2m_palette_avx2(c01, c23, pal->skin->inverse_bind[i].m, pal->out[i].m);
-        }
+        l2m_group_avx2(s, rs, g * SK_SOA_LANES, end, root, out_model, pal);
     }
+}
+
+/* The sk_pose form: eight transforms at a time into a group (the last ones
+ * filled up with rest transforms), then the same kernel. */
+SK_AVX2 static void l2m_aos_avx2(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from,
+                                 uint32_t to, sk_mat4 *out_model) {
+    float grp[80] __attribute__((aligned(32))), rs[96] __attribute__((aligned(32)));
+    for (uint32_t j0 = from; j0 < to; j0 += 8) {
+        uint32_t cnt = to - j0 < 8 ? to - j0 : 8;
+        if (cnt == 8)
+            skk_aos8_to_soa_avx2((const float *)(const void *)(local + j0), grp);
+        else
+            skk_aos_part_to_soa_avx2((const float *)(const void *)(local + j0), cnt, grp);
+        skk_rs_group_w8(grp, rs);
+        l2m_group_avx2(s, rs, j0, j0 + cnt, root, out_model, NULL);
+    }
+}
+
+void sk_soa_l2m_aos(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from, uint32_t to,
+                    sk_mat4 *out_model) {
+    l2m_aos_avx2(s, local, root, from, to, out_model);
 }
 #endif
 

@@ -82,6 +82,62 @@ __attribute__((target("avx2"))) static inline void skk_tr8_avx2(__m256 *r) {
     r[4] = _mm256_permute2f128_ps(s0, s4, 0x31), r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
     r[6] = _mm256_permute2f128_ps(s2, s6, 0x31), r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
 }
+
+/* Eight sk_transforms (80 floats: t, r, s each) as one SoA group's ten rows
+ * (g aligned to 32 bytes): the sk_pose functions that run the SoA kernels. */
+__attribute__((target("avx2"))) static inline void skk_aos8_to_soa_avx2(const float *x, float *g) {
+    __m256 r[8];
+    for (int l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(x + 10 * l); /* t, r, s.x */
+    skk_tr8_avx2(r);
+    for (int k = 0; k < 8; k++) _mm256_store_ps(g + 8 * k, r[k]);
+    for (int h = 0; h < 2; h++) { /* s.y, s.z of joints 4h .. 4h + 3 */
+        const float *y = x + 40 * h + 8;
+        __m128 p01 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)y), (const __m64 *)(const void *)(y + 10));
+        __m128 p23 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)(y + 20)),
+                                  (const __m64 *)(const void *)(y + 30));
+        _mm_store_ps(g + 64 + 4 * h, _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm_store_ps(g + 72 + 4 * h, _mm_shuffle_ps(p01, p23, _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+}
+/* cnt < 8 sk_transforms as a group whose other lanes hold identity
+ * transforms (nothing read past x's cnt transforms; each joint's floats
+ * loaded where they lie, so no load waits on a wider store). */
+__attribute__((target("avx2"))) static inline void skk_aos_part_to_soa_avx2(const float *x, uint32_t cnt, float *g) {
+    const __m256 id = _mm256_setr_ps(0, 0, 0, 0, 0, 0, 1, 1); /* t, r (x, y, z, w), s.x */
+    __m256 r[8];
+    for (uint32_t l = 0; l < 8; l++) r[l] = l < cnt ? _mm256_loadu_ps(x + 10 * l) : id;
+    skk_tr8_avx2(r);
+    for (int k = 0; k < 8; k++) _mm256_store_ps(g + 8 * k, r[k]);
+    float sy[8], sz[8];
+    for (uint32_t l = 0; l < 8; l++) sy[l] = l < cnt ? x[10 * l + 8] : 1.0f, sz[l] = l < cnt ? x[10 * l + 9] : 1.0f;
+    _mm256_store_ps(g + 64, _mm256_setr_ps(sy[0], sy[1], sy[2], sy[3], sy[4], sy[5], sy[6], sy[7]));
+    _mm256_store_ps(g + 72, _mm256_setr_ps(sz[0], sz[1], sz[2], sz[3], sz[4], sz[5], sz[6], sz[7]));
+}
+/* ... and back: a group's ten rows as eight sk_transforms. */
+__attribute__((target("avx2"))) static inline void skk_soa_to_aos8_avx2(const float *g, float *x) {
+    __m256 r[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm256_load_ps(g + 8 * k);
+    skk_tr8_avx2(r);
+    for (int l = 0; l < 8; l++) _mm256_storeu_ps(x + 10 * l, r[l]);
+    for (int h = 0; h < 2; h++) {
+        __m128 sy = _mm_load_ps(g + 64 + 4 * h), sz = _mm_load_ps(g + 72 + 4 * h);
+        __m128 lo = _mm_unpacklo_ps(sy, sz), hi = _mm_unpackhi_ps(sy, sz); /* (y, z) of joints 0 1, 2 3 */
+        float *y = x + 40 * h + 8;
+        _mm_storel_pi((__m64 *)(void *)y, lo), _mm_storeh_pi((__m64 *)(void *)(y + 10), lo);
+        _mm_storel_pi((__m64 *)(void *)(y + 20), hi), _mm_storeh_pi((__m64 *)(void *)(y + 30), hi);
+    }
+}
+/* The first cnt < 8 transforms of a group into x (nothing written past
+ * x's cnt transforms). */
+__attribute__((target("avx2"))) static inline void skk_soa_to_aos_part_avx2(const float *g, uint32_t cnt, float *x) {
+    __m256 r[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm256_load_ps(g + 8 * k);
+    skk_tr8_avx2(r);
+    for (uint32_t l = 0; l < cnt; l++) {
+        _mm256_storeu_ps(x + 10 * l, r[l]);
+        x[10 * l + 8] = g[64 + l], x[10 * l + 9] = g[72 + l];
+    }
+}
 #endif
 
 /* soa.c's local-to-model with the kernel width chosen (wide: AVX2, only
@@ -101,5 +157,12 @@ typedef struct sk_soa_palette {
 } sk_soa_palette;
 void sk_soa_l2m(const struct sk_skeleton *s, const struct sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
                 const sk_soa_palette *pal, bool wide);
+/* pose.c's forward kinematics of joints [from, to) of sk_transforms (no need
+ * mask) through sk_soa_l2m's AVX2 kernel, eight joints at a time from
+ * `from` (the same bits as pose.c's one joint at a time); only when
+ * sk_soa_use_avx2(). */
+struct sk_transform;
+void sk_soa_l2m_aos(const struct sk_skeleton *s, const struct sk_transform *local, const sk_mat4 *root, uint32_t from,
+                    uint32_t to, sk_mat4 *out_model);
 
 #endif
