@@ -29,6 +29,13 @@
 
 enum { ST_MIX, ST_LTM, ST_PALETTE };
 enum { OP_TWO, OP_MASKED, OP_SLERP, OP_ADDITIVE, OP_POSES };
+
+/* Per-character arrays on 64-byte boundaries (cache lines: a matrix is one line, as the ozz
+ * harness's allocations give ozz), freed with free. */
+static void *bench_alloc64(size_t bytes) {
+    return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
 static const char *const op_names[] = {"two", "masked", "slerp", "additive", "poses"};
 
 static double median_of(double *v, uint32_t n) {
@@ -40,7 +47,8 @@ typedef struct pose_args {
     const char *file, *clip;
     uint32_t count, frames;
     double scale;
-    int op; /* bench mix: index into op_names */
+    int op;     /* bench mix: index into op_names */
+    int layout; /* bench mix, ltm: 0 both, 1 aos, 2 soa */
     bool cache;
 } pose_args;
 
@@ -68,13 +76,13 @@ static int bench_sample(int argc, char **argv) {
     /* --cursor-cache: cursors that keep a compressed clip's decoded frames (sk_clip_cursor_cache_size) */
     size_t cs = cache ? sk_clip_cursor_cache_size(clip) : sk_clip_cursor_size(clip);
     double dur = sk_clip_duration(clip);
-    sk_transform *poses = malloc((size_t)count * J * sizeof *poses);
+    sk_transform *poses = bench_alloc64((size_t)count * J * sizeof *poses);
     float *weights = W ? malloc((size_t)count * W * sizeof *weights) : NULL;
     uint32_t *cursors = calloc((size_t)count * (cs ? cs : 1), sizeof *cursors);
     double *fwd = calloc(frames, sizeof *fwd), *rnd = calloc(frames, sizeof *rnd), *phase = malloc(count * sizeof *phase);
     double *sfw = calloc(frames, sizeof *sfw);
     size_t sf = sk_soa_pose_floats(J);
-    float *soa = aligned_alloc(32, (size_t)count * sf * sizeof *soa);
+    float *soa = bench_alloc64((size_t)count * sf * sizeof *soa);
     uint32_t *scur = calloc((size_t)count * (cs ? cs : 1), sizeof *scur);
     if (!poses || (W && !weights) || !cursors || !fwd || !rnd || !phase || !sfw || !soa || !scur) {
         fprintf(stderr, "skelanim: out of memory\n");
@@ -138,7 +146,7 @@ done:
 /* One stage over a crowd: each character's poses, matrices and palette,
  * AoS and SoA, and the frame times. */
 typedef struct stage_run {
-    int stage, op;
+    int stage, op, layout;
     const sk_asset *a;
     const sk_skeleton *s;
     const sk_skin *skin;
@@ -154,16 +162,16 @@ typedef struct stage_run {
 static bool stage_alloc(stage_run *R) {
     uint32_t count = R->count, frames = R->frames, J = R->J, P = R->P;
     size_t nt = (size_t)count * J, sf = R->sf = sk_soa_pose_floats(J);
-    R->pa = malloc(nt * sizeof *R->pa), R->pb = malloc(nt * sizeof *R->pb), R->po = malloc(nt * sizeof *R->po);
-    R->model = malloc(nt * sizeof *R->model), R->pal = malloc((size_t)count * (P ? P : 1) * sizeof *R->pal);
+    R->pa = bench_alloc64(nt * sizeof *R->pa), R->pb = bench_alloc64(nt * sizeof *R->pb), R->po = bench_alloc64(nt * sizeof *R->po);
+    R->model = bench_alloc64(nt * sizeof *R->model), R->pal = bench_alloc64((size_t)count * (P ? P : 1) * sizeof *R->pal);
     R->ft = calloc(frames, sizeof *R->ft), R->st = calloc(frames, sizeof *R->st);
     R->f2 = calloc(frames, sizeof *R->f2), R->f1 = calloc(frames, sizeof *R->f1);
-    R->sa = aligned_alloc(32, (size_t)count * sf * sizeof(float)), R->sb = aligned_alloc(32, (size_t)count * sf * sizeof(float));
-    R->so = aligned_alloc(32, (size_t)count * sf * sizeof(float));
-    R->smodel = malloc(nt * sizeof *R->smodel);
+    R->sa = bench_alloc64((size_t)count * sf * sizeof(float)), R->sb = bench_alloc64((size_t)count * sf * sizeof(float));
+    R->so = bench_alloc64((size_t)count * sf * sizeof(float));
+    R->smodel = bench_alloc64(nt * sizeof *R->smodel);
     bool additive = R->stage == ST_MIX && R->op == OP_ADDITIVE;
-    R->pd = additive ? malloc(nt * sizeof *R->pd) : NULL;
-    R->sd = additive ? aligned_alloc(32, (size_t)count * sf * sizeof(float)) : NULL;
+    R->pd = additive ? bench_alloc64(nt * sizeof *R->pd) : NULL;
+    R->sd = additive ? bench_alloc64((size_t)count * sf * sizeof(float)) : NULL;
     R->mask = malloc((J ? J : 1) * sizeof *R->mask);
     if (R->pa && R->pb && R->po && R->model && R->pal && R->ft && R->st && R->f2 && R->f1 && R->sa && R->sb && R->so &&
         R->smodel && R->mask && (!additive || (R->pd && R->sd)))
@@ -270,13 +278,13 @@ static void stage_palette_passes(const stage_run *R, double *two, double *one) {
     double u0 = cli_now();
     for (uint32_t i = 0; i < R->count; i++) {
         sk_soa_pose SO = sk_soa_pose_view(R->so + i * sf, J);
-        sk_local_to_model_soa(s, &SO, NULL, R->smodel + (size_t)i * J, J, NULL);
-        sk_skin_palette(R->skin, R->smodel + (size_t)i * J, J, R->pal + (size_t)i * P, P, NULL);
+        sk_local_to_model_soa(s, &SO, NULL, R->model + (size_t)i * J, J, NULL);
+        sk_skin_palette(R->skin, R->model + (size_t)i * J, J, R->pal + (size_t)i * P, P, NULL);
     }
     double u1 = cli_now();
     for (uint32_t i = 0; i < R->count; i++) {
         sk_soa_pose SO = sk_soa_pose_view(R->so + i * sf, J);
-        sk_local_to_model_palette_soa(s, &SO, NULL, R->smodel + (size_t)i * J, J, R->skin, R->map,
+        sk_local_to_model_palette_soa(s, &SO, NULL, R->model + (size_t)i * J, J, R->skin, R->map,
                                       R->pal + (size_t)i * P, P, NULL);
     }
     *two = u1 - u0, *one = cli_now() - u1;
@@ -291,14 +299,19 @@ static void stage_print(const stage_run *R, const char *name, const char *file) 
     double per = (double)R->count * (stage == ST_PALETTE ? P : J);
     printf("{\"bench\":\"%s\",", name);
     if (stage == ST_MIX) printf("\"op\":\"%s\",", op_names[R->op]);
+    static const char *const layouts[] = {"both", "aos", "soa"};
+    const double *main_t = R->layout == 2 ? st : ft; /* ns_per_joint: AoS (sk_pose) unless only SoA ran */
     printf("\"file\":\"%s\",\"characters\":%u,\"joints\":%u,\"frames\":%u,"
            "\"ns_per_joint_min\":%.3f,\"ns_per_joint_median\":%.3f",
-           file, R->count, stage == ST_PALETTE ? P : J, frames, ft[0] * 1e9 / per,
-           ft[frames / 2] * 1e9 / per);
-    if (stage != ST_PALETTE)
-        printf(",\"aos_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_median\":%.3f",
-               ft[0] * 1e9 / per, st[0] * 1e9 / per, st[frames / 2] * 1e9 / per);
-    else {
+           file, R->count, stage == ST_PALETTE ? P : J, frames, main_t[0] * 1e9 / per,
+           main_t[frames / 2] * 1e9 / per);
+    if (stage != ST_PALETTE) {
+        printf(",\"layout\":\"%s\"", layouts[R->layout]);
+        if (R->layout != 2) printf(",\"aos_ns_per_joint_min\":%.3f", ft[0] * 1e9 / per);
+        if (R->layout != 1)
+            printf(",\"soa_ns_per_joint_min\":%.3f,\"soa_ns_per_joint_median\":%.3f", st[0] * 1e9 / per,
+                   st[frames / 2] * 1e9 / per);
+    } else {
         qsort(f2, frames, sizeof *f2, cli_cmp_double);
         qsort(f1, frames, sizeof *f1, cli_cmp_double);
         double pj = (double)R->count * J;
@@ -325,7 +338,7 @@ static int bench_stage(int stage, const cli_command *cmd, int argc, char **argv)
     }
     stage_run R;
     memset(&R, 0, sizeof R);
-    R.stage = stage, R.op = stage == ST_MIX ? args.op : OP_TWO;
+    R.stage = stage, R.op = stage == ST_MIX ? args.op : OP_TWO, R.layout = stage == ST_PALETTE ? 0 : args.layout;
     R.a = a, R.s = a->skeleton, R.skin = a->skin_count ? &a->skins[0] : NULL;
     R.count = args.count, R.frames = args.frames, R.J = R.s->joint_count, R.P = R.skin ? R.skin->joint_count : 0;
     int rc = 1;
@@ -335,11 +348,11 @@ static int bench_stage(int stage, const cli_command *cmd, int argc, char **argv)
     uint32_t count = R.count, J = R.J;
     for (uint32_t f = 0; f < R.frames + 5; f++) {
         double t0 = cli_now();
-        stage_aos(&R);
+        if (R.layout != 2) stage_aos(&R);
         double t1 = cli_now(), dt = t1 - t0;
         if (f >= 5) R.ft[f - 5] = dt;
         if (stage != ST_PALETTE) {
-            stage_soa(&R);
+            if (R.layout != 1) stage_soa(&R);
             if (f >= 5) R.st[f - 5] = cli_now() - t1;
             checksum += stage == ST_MIX ? R.so[(size_t)(f % count) * R.sf + 48] : R.smodel[(size_t)(f % count) * J + J - 1].m[12];
         } else {
@@ -392,8 +405,13 @@ const cli_command cli_cmd_bench_sample = {
     .nargs = CLI_COUNT(pose_file_arg),
 };
 
+#define LAYOUT_OPT                                                                                            \
+    {"--layout", CLI_CHOICE(pose_args, layout, "both|aos|soa"), .dflt = "both",                              \
+     .help = "time the sk_pose functions, the SoA ones, or both (each frame; the other's arrays then share "  \
+             "the cache)"}
 static const cli_opt mix_opts[] = {
     POSE_OPTS,
+    LAYOUT_OPT,
     {"--op", CLI_CHOICE(pose_args, op, "two|masked|slerp|additive|poses"), .dflt = "two",
      .help = "the blend: two poses (nlerp), masked, slerp, an additive delta, sk_blend_poses of two inputs"},
 };
@@ -409,14 +427,15 @@ const cli_command cli_cmd_bench_mix = {
     .nargs = CLI_COUNT(pose_file_arg),
 };
 
+static const cli_opt ltm_opts[] = {POSE_OPTS, LAYOUT_OPT};
 static const cli_opt stage_opts[] = {POSE_OPTS};
 const cli_command cli_cmd_bench_ltm = {
     .name = "bench ltm",
     .run = bench_ltm,
     .summary = "local-to-model over a crowd, ns per joint",
     .about = "Local-to-model over a crowd in ns per joint, AoS and SoA; one JSON line.",
-    .opts = stage_opts,
-    .nopts = CLI_COUNT(stage_opts),
+    .opts = ltm_opts,
+    .nopts = CLI_COUNT(ltm_opts),
     .args = pose_file_arg,
     .nargs = CLI_COUNT(pose_file_arg),
 };

@@ -13,6 +13,7 @@
 #include "skelanim/anim/blend.h"
 
 #include <math.h>
+#include <string.h>
 
 static float eff_weight(const sk_blend_input *in, uint32_t j, uint8_t bit) {
     return ska_eff_weight(in->weight, in->mask, in->channels, j, bit);
@@ -189,12 +190,68 @@ SKB_AVX static inline void blend_two_aos8(const float *a, const float *b, __m256
     SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, ax, ay, az, aw);
     skb_st2(out + 3, out + 43, ax), skb_st2(out + 13, out + 53, ay), skb_st2(out + 23, out + 63, az), skb_st2(out + 33, out + 73, aw);
 }
+/* With a factor per joint (sk_blend_two with a mask: t * mask[j]), a where it is 0: the flat
+ * run's factors put in place by a permute per register (lane i of register k is joint
+ * (8k + i) / 10). */
+static const int32_t skb_joint_of_float[10][8] __attribute__((aligned(32))) = {
+    {0, 0, 0, 0, 0, 0, 0, 0},
+    {0, 0, 1, 1, 1, 1, 1, 1},
+    {1, 1, 1, 1, 2, 2, 2, 2},
+    {2, 2, 2, 2, 2, 2, 3, 3},
+    {3, 3, 3, 3, 3, 3, 3, 3},
+    {4, 4, 4, 4, 4, 4, 4, 4},
+    {4, 4, 5, 5, 5, 5, 5, 5},
+    {5, 5, 5, 5, 6, 6, 6, 6},
+    {6, 6, 6, 6, 6, 6, 7, 7},
+    {7, 7, 7, 7, 7, 7, 7, 7}};
+SKB_AVX static inline void blend_two_aos8_u(const float *a, const float *b, __m256 u8, float *out) {
+    __m256 ax = skb_ld2(a + 3, a + 43), ay = skb_ld2(a + 13, a + 53), az = skb_ld2(a + 23, a + 63), aw = skb_ld2(a + 33, a + 73);
+    __m256 bx = skb_ld2(b + 3, b + 43), by = skb_ld2(b + 13, b + 53), bz = skb_ld2(b + 23, b + 63), bw = skb_ld2(b + 33, b + 73);
+    SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, ax, ay, az, aw);
+    SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, bx, by, bz, bw);
+    const __m256 zero = _mm256_setzero_ps();
+    for (int k = 0; k < 10; k++) {
+        __m256 uk = _mm256_permutevar8x32_ps(u8, _mm256_load_si256((const __m256i *)(const void *)skb_joint_of_float[k]));
+        __m256 x = _mm256_loadu_ps(a + 8 * k), y = _mm256_loadu_ps(b + 8 * k);
+        __m256 r = _mm256_add_ps(x, _mm256_mul_ps(_mm256_sub_ps(y, x), uk));
+        _mm256_storeu_ps(out + 8 * k, _mm256_blendv_ps(r, x, _mm256_cmp_ps(uk, zero, _CMP_EQ_OQ)));
+    }
+    __m256 kx = ax, ky = ay, kz = az, kw = aw, keep = _mm256_cmp_ps(u8, zero, _CMP_EQ_OQ);
+    SKB_NLERP(__m256, _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps, _mm256_div_ps, _mm256_sqrt_ps, skb_lt8, skb_gt8,
+              _mm256_and_ps, skb_sel8, _mm256_set1_ps, ax, ay, az, aw, bx, by, bz, bw, u8);
+    ax = _mm256_blendv_ps(ax, kx, keep), ay = _mm256_blendv_ps(ay, ky, keep);
+    az = _mm256_blendv_ps(az, kz, keep), aw = _mm256_blendv_ps(aw, kw, keep);
+    SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, ax, ay, az, aw);
+    skb_st2(out + 3, out + 43, ax), skb_st2(out + 13, out + 53, ay), skb_st2(out + 23, out + 63, az), skb_st2(out + 33, out + 73, aw);
+}
+/* n >= 8 joints with a mask, as blend_two_wide8. */
+SKB_AVX static void blend_two_masked8(const float *a, const float *b, float t, const float *mask, float *out, uint32_t n) {
+    __m256 t8 = _mm256_set1_ps(t);
+    uint32_t n8 = n / 8u, rest = n - 8u * n8;
+    float last[80] __attribute__((aligned(32)));
+    bool alias = out == a || out == b;
+    if (rest && alias)
+        blend_two_aos8_u(a + 10 * (n - 8), b + 10 * (n - 8), _mm256_mul_ps(t8, _mm256_loadu_ps(mask + n - 8)), last);
+    for (uint32_t k = 0; k < n8; k++)
+        blend_two_aos8_u(a + 80 * k, b + 80 * k, _mm256_mul_ps(t8, _mm256_loadu_ps(mask + 8 * k)), out + 80 * k);
+    if (rest && !alias)
+        blend_two_aos8_u(a + 10 * (n - 8), b + 10 * (n - 8), _mm256_mul_ps(t8, _mm256_loadu_ps(mask + n - 8)),
+                         out + 10 * (n - 8));
+    else if (rest)
+        memcpy(out + 10 * (n - rest), last + 10 * (8 - rest), rest * 10 * sizeof(float));
+}
 /* n >= 8 joints; the last eight (which the blocks may not end on) first, into a copy, before
  * anything is written. */
 SKB_AVX static void blend_two_wide8(const float *a, const float *b, float t, float *out, uint32_t n) {
     __m256 t8 = _mm256_set1_ps(t);
-    float last[80];
     uint32_t n8 = n / 8u, rest = n - 8u * n8;
+    if (rest && out != a && out != b) { /* no aliasing: the last eight after the others, into out (the
+                                           joints done twice get the same bits twice) */
+        for (uint32_t k = 0; k < n8; k++) blend_two_aos8(a + 80 * k, b + 80 * k, t8, out + 80 * k);
+        blend_two_aos8(a + 10 * (n - 8), b + 10 * (n - 8), t8, out + 10 * (n - 8));
+        return;
+    }
+    float last[80] __attribute__((aligned(32)));
     if (rest) blend_two_aos8(a + 10 * (n - 8), b + 10 * (n - 8), t8, last);
     for (uint32_t k = 0; k < n8; k++) blend_two_aos8(a + 80 * k, b + 80 * k, t8, out + 80 * k);
     if (rest) memcpy(out + 10 * (n - rest), last + 10 * (8 - rest), rest * 10 * sizeof(float));
@@ -202,15 +259,21 @@ SKB_AVX static void blend_two_wide8(const float *a, const float *b, float t, flo
 
 /* n >= 4 joints: eight at a time with AVX2 where there are eight, else four (the last four
  * first, as above). */
-static void blend_two_wide(const sk_transform *ta, const sk_transform *tb, float t, sk_transform *tout, uint32_t n) {
+static void blend_two_wide(const sk_transform *ta, const sk_transform *tb, float t, sk_transform *tout, uint32_t n,
+                           bool avx2) {
     const float *a = (const float *)(const void *)ta, *b = (const float *)(const void *)tb;
     float *out = (float *)(void *)tout, last[40];
-    if (n >= 8 && sk_soa_use_avx2()) {
+    if (n >= 8 && avx2) {
         blend_two_wide8(a, b, t, out, n);
         return;
     }
     __m128 t4 = _mm_set1_ps(t);
     uint32_t n4 = n / 4u, rest = n - 4u * n4;
+    if (rest && out != a && out != b) { /* as blend_two_wide8 */
+        for (uint32_t k = 0; k < n4; k++) blend_two_aos4(a + 40 * k, b + 40 * k, t4, out + 40 * k);
+        blend_two_aos4(a + 10 * (n - 4), b + 10 * (n - 4), t4, out + 10 * (n - 4));
+        return;
+    }
     if (rest) blend_two_aos4(a + 10 * (n - 4), b + 10 * (n - 4), t4, last);
     for (uint32_t k = 0; k < n4; k++) blend_two_aos4(a + 40 * k, b + 40 * k, t4, out + 40 * k);
     if (rest) memcpy(out + 10 * (n - rest), last + 10 * (4 - rest), rest * 10 * sizeof(float));
@@ -229,24 +292,35 @@ sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *pa, const sk_pose
     const float *ma = pa->weight_count ? pa->weights : NULL, *mb = pb->weight_count ? pb->weights : NULL;
     float *out_morph = po->weight_count ? po->weights : NULL;
     uint32_t j0 = 0;
+    if (t == 0.0f && !mask && skel->joint_count) { /* every joint's factor is 0: out = a, as the loop below */
+        if (out != a) memmove(out, a, (size_t)skel->joint_count * sizeof *out);
+        j0 = skel->joint_count;
+    }
 #if defined(SK_SOA_X86)
     /* the everyday case, four or eight joints at a time */
-    if (!mask && !use_slerp && t != 0.0f && skel->joint_count >= 4 && sk_simd_best() >= SK_SIMD_SSE2) {
-        blend_two_wide(a, b, t, out, skel->joint_count);
+    sk_simd level = sk_simd_best();
+    if (!mask && !use_slerp && t != 0.0f && skel->joint_count >= 4 && level >= SK_SIMD_SSE2) {
+        blend_two_wide(a, b, t, out, skel->joint_count, level >= SK_SIMD_AVX2);
+        j0 = skel->joint_count;
+    }
+    /* with a mask, eight joints at a time where the transforms lie */
+    if (j0 == 0 && mask && !use_slerp && t != 0.0f && skel->joint_count >= 8 && level >= SK_SIMD_AVX2) {
+        blend_two_masked8((const float *)(const void *)a, (const float *)(const void *)b, t, mask,
+                          (float *)(void *)out, skel->joint_count);
         j0 = skel->joint_count;
     }
     /* with a mask or slerp, eight joints at a time through the SoA layers' group kernel */
-    if (j0 == 0 && (mask || use_slerp) && sk_soa_use_avx2()) {
+    if (j0 == 0 && (mask || use_slerp) && t != 0.0f && level >= SK_SIMD_AVX2) {
         ska_blend_two_aos(skel, a, b, t, mask, use_slerp, out);
         j0 = skel->joint_count;
     }
+#endif
     if (j0 && out_morph && ma && mb) /* the morph weights as the loop below does them */
         for (uint32_t j = 0; j < j0; j++) {
             float u = mask ? t * mask[j] : t;
             uint32_t off = skel->weight_offset[j], cnt = skel->weight_count[j];
             for (uint32_t k = 0; k < cnt; k++) out_morph[off + k] = ma[off + k] + (mb[off + k] - ma[off + k]) * u;
         }
-#endif
     for (uint32_t j = j0; j < skel->joint_count; j++) {
         float u = mask ? t * mask[j] : t;
         sk_transform x = a[j];
