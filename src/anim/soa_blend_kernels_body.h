@@ -13,7 +13,7 @@
 SKK_ATTR static inline unsigned SKK_FN(skk_slerp_rows_u)(const float *a, const float *b, const float *u, float *out) {
     unsigned far = 0;
     for (int p = 0; p < SKK_PARTS; p++)
-        far |= SKK_FN(skk_slerp_part)(a, b, p * SKK_W, SKK_FN(skk_ld)(u + p * SKK_W), out) << (p * SKK_W);
+        far |= SKK_FN(skk_slerp_part)(a, b, p * SKK_W, SKK_FN(skk_ld)(u + p * SKK_W), NULL, NULL, out) << (p * SKK_W);
     return far;
 }
 

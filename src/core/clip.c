@@ -183,32 +183,37 @@ void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform
             }
             continue;
         }
+        /* an SoA pose's rows of a block with all eight lanes take the result directly */
+        float *o = soa ? soa + (size_t)b->group * 80u +
+                             (b->path == SK_PATH_TRANSLATION ? SKK_ROW_T : b->path == SK_PATH_ROTATION ? SKK_ROW_R : SKK_ROW_S)
+                       : NULL;
+        float *dst = o && b->mask == 0xffu ? o : tmp;
         if (!edge && b->path == SK_PATH_ROTATION) {
             unsigned far;
 #if defined(SK_SOA_X86)
-            far = wide ? skk_slerp_rows_w8(ka, kb, u, tmp) : skk_slerp_rows_w4(ka, kb, u, tmp);
+            far = wide ? skk_slerp_rows_w8(ka, kb, u, dst) : skk_slerp_rows_w4(ka, kb, u, dst);
 #else
             (void)wide; /* one width without the x86 kernels */
-            far = skk_slerp_rows_w4(ka, kb, u, tmp);
+            far = skk_slerp_rows_w4(ka, kb, u, dst);
 #endif
             for (far &= b->mask; far; far &= far - 1) {
                 unsigned l = (unsigned)__builtin_ctz(far);
                 sk_quat q = sk_quat_slerp(sk_quat_make(ka[l], ka[8 + l], ka[16 + l], ka[24 + l]),
                                           sk_quat_make(kb[l], kb[8 + l], kb[16 + l], kb[24 + l]), u);
-                tmp[l] = q.x, tmp[8 + l] = q.y, tmp[16 + l] = q.z, tmp[24 + l] = q.w;
+                dst[l] = q.x, dst[8 + l] = q.y, dst[16 + l] = q.z, dst[24 + l] = q.w;
             }
+            if (dst == o) continue;
             res = tmp;
         } else if (!edge) {
 #if defined(SK_SOA_X86)
-            if (wide) skk_lerp_rows_w8(ka, kb, u, 3, tmp);
+            if (wide) skk_lerp_rows_w8(ka, kb, u, 3, dst);
             else
 #endif
-                skk_lerp_rows_w4(ka, kb, u, 3, tmp);
+                skk_lerp_rows_w4(ka, kb, u, 3, dst);
+            if (dst == o) continue;
             res = tmp;
         }
         if (soa) {
-            float *o = soa + (size_t)b->group * 80u +
-                       (b->path == SK_PATH_TRANSLATION ? SKK_ROW_T : b->path == SK_PATH_ROTATION ? SKK_ROW_R : SKK_ROW_S);
 #if defined(SK_SOA_X86)
             if (wide) skk_store_rows_w8(res, b->comps, b->mask, o);
             else

@@ -86,7 +86,11 @@ SKK_ATTR static inline void SKK_FN(skk_store_rows)(const float *src, unsigned ro
  * the lanes (bits, of this part) that need the scalar function instead (more
  * than 120 degrees apart, non-finite, zero length); their out values are not
  * defined. */
-SKK_ATTR static inline unsigned SKK_FN(skk_slerp_part)(const float *a, const float *b, int o, SKK_V t, float *out) {
+/* kt, kd: with one t for every lane, the series' coefficients u[i] t^2 - v[i] and
+ * u[i] (1 - t)^2 - v[i] computed once in scalar (the same float operations as a lane's);
+ * NULL: computed per lane. */
+SKK_ATTR static inline unsigned SKK_FN(skk_slerp_part)(const float *a, const float *b, int o, SKK_V t, const float *kt,
+                                                       const float *kd, float *out) {
     const SKK_V one = SKK_FN(skk_splat)(1.0f), zero = SKK_FN(skk_splat)(0.0f);
     const SKK_V d = one - t, t2 = t * t, d2 = d * d;
     SKK_V ax = SKK_FN(skk_ld)(a + o), ay = SKK_FN(skk_ld)(a + 8 + o), az = SKK_FN(skk_ld)(a + 16 + o),
@@ -107,9 +111,15 @@ SKK_ATTR static inline unsigned SKK_FN(skk_slerp_part)(const float *a, const flo
     int start = b3 == all ? 2 : b6 == all ? 5 : 7;
     SKK_V ct = one, cd = one;
     for (int i = start; i >= 0; i--) {
-        SKK_V ui = SKK_FN(skk_splat)(skm_slerp_u[i]), vi = SKK_FN(skk_splat)(skm_slerp_v[i]);
-        SKK_V nct = one + (ui * t2 - vi) * xm1 * ct;
-        SKK_V ncd = one + (ui * d2 - vi) * xm1 * cd;
+        SKK_V nct, ncd;
+        if (kt) {
+            nct = one + SKK_FN(skk_splat)(kt[i]) * xm1 * ct;
+            ncd = one + SKK_FN(skk_splat)(kd[i]) * xm1 * cd;
+        } else {
+            SKK_V ui = SKK_FN(skk_splat)(skm_slerp_u[i]), vi = SKK_FN(skk_splat)(skm_slerp_v[i]);
+            nct = one + (ui * t2 - vi) * xm1 * ct;
+            ncd = one + (ui * d2 - vi) * xm1 * cd;
+        }
         SKK_I use = i >= 6 ? ~m6 : i >= 3 ? ~m3 : (m3 | ~m3);
         ct = SKK_FN(skk_sel)(use, nct, ct);
         cd = SKK_FN(skk_sel)(use, ncd, cd);
@@ -132,7 +142,9 @@ SKK_ATTR static inline unsigned SKK_FN(skk_slerp_part)(const float *a, const flo
 SKK_ATTR static inline unsigned SKK_FN(skk_slerp_rows)(const float *a, const float *b, float u, float *out) {
     unsigned far = 0;
     const SKK_V t = SKK_FN(skk_splat)(u);
-    for (int p = 0; p < SKK_PARTS; p++) far |= SKK_FN(skk_slerp_part)(a, b, p * SKK_W, t, out) << (p * SKK_W);
+    float d = 1.0f - u, t2 = u * u, d2 = d * d, kt[8], kd[8];
+    for (int i = 0; i < 8; i++) kt[i] = skm_slerp_u[i] * t2 - skm_slerp_v[i], kd[i] = skm_slerp_u[i] * d2 - skm_slerp_v[i];
+    for (int p = 0; p < SKK_PARTS; p++) far |= SKK_FN(skk_slerp_part)(a, b, p * SKK_W, t, kt, kd, out) << (p * SKK_W);
     return far;
 }
 
