@@ -27,6 +27,26 @@ for r, (chars, frames) in zip(rows, [(20, 5), (7, 3)]):
 print("bench %s: %s" % (stage, [(r["file"].split("/")[-1], r["ns_per_joint_min"]) for r in rows]))
 PY
 done
+# --layout: one layout timed alone, the line says which and carries only its keys
+for stage in mix ltm; do
+  for lay in both aos soa; do
+    "$SK_CLI" bench $stage --layout $lay --count 5 --frames 2 >"$tmp/lay-$stage-$lay.json" || fail "bench $stage --layout $lay"
+  done
+done
+python3 - "$tmp" <<'PY'
+import json, sys
+for stage in ("mix", "ltm"):
+    for lay in ("both", "aos", "soa"):
+        r = json.loads(open(f"{sys.argv[1]}/lay-{stage}-{lay}.json").read().splitlines()[-1])
+        assert r["layout"] == lay, r
+        assert ("aos_ns_per_joint_min" in r) == (lay != "soa"), r
+        assert ("soa_ns_per_joint_min" in r) == (lay != "aos"), r
+        main = r["soa_ns_per_joint_min"] if lay == "soa" else r["aos_ns_per_joint_min"]
+        assert r["ns_per_joint_min"] == main, r
+print("bench mix|ltm --layout: the keys of the layout timed")
+PY
+if "$SK_CLI" bench mix --layout rows 2>"$tmp/err.txt"; then fail "--layout rows accepted"; fi
+grep -q -- "--layout" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "message"; }
 "$SK_CLI" bench sample --count 20 --frames 5 >"$tmp/sample.jsonl" || fail "bench sample"
 "$SK_CLI" bench sample "$tmp/m.glb" --clip walk --count 9 --frames 4 >>"$tmp/sample.jsonl" || fail "bench sample FILE"
 python3 - "$tmp/sample.jsonl" <<'PY'
