@@ -592,33 +592,33 @@ static void test_blend_l2m(void **st) {
     assert_int_equal(checks, 7 * 7 * 2);
 }
 
-/* sk_local_to_model and _range (eight joints at a time through the SoA kernel where the CPU
- * has AVX2) against the same function one joint at a time (_masked with every joint needed
- * takes the per-joint path), bit for bit, and against sk_mat4_mul(parent, TRS) within 1e-5:
- * every size from 1 to 40 (whole groups, the joints after them), ranges starting anywhere,
- * with and without a root. */
+/* sk_local_to_model, _range and _masked (eight joints at a time through the SoA kernel where
+ * the CPU has AVX2) against the same joints one at a time (sk_local_to_model_joints, the path
+ * without AVX2), bit for bit, and against sk_mat4_mul(parent, TRS) within 1e-5: every size
+ * from 1 to 40 (whole groups, the joints after them), ranges starting anywhere, masks of the
+ * joints needed (every joint's parent valid before the call, as the contract asks), with and
+ * without a root. */
 static void test_l2m_aos_groups(void **st) {
     (void)st;
-    uint32_t checks = 0;
+    uint32_t checks = 0, masked = 0;
     for (uint32_t n = 1; n <= 40; n++) {
         sk_skeleton *s = sk_test_chain_skeleton(n, 7 * n);
         sk_error err = {0};
         sk_transform *p = calloc(n, sizeof *p);
-        sk_mat4 *ma = calloc(n, sizeof *ma), *mb = calloc(n, sizeof *mb);
+        sk_mat4 *ma = calloc(n, sizeof *ma), *mb = calloc(n, sizeof *mb), *mc = calloc(n, sizeof *mc);
         bool *need = calloc(n, sizeof *need);
         uint32_t seed = 5 * n + 1;
         for (uint32_t j = 0; j < n; j++) {
             p[j].t = sk_vec3_make(sk_test_rnd(&seed), sk_test_rnd(&seed), sk_test_rnd(&seed));
             p[j].r = sk_test_rnd_quat(&seed);
             p[j].s = sk_vec3_make(1 + 0.5f * sk_test_rnd(&seed), 1 + 0.5f * sk_test_rnd(&seed), 1);
-            need[j] = true;
         }
         sk_pose pose = sk_pose_view(p, n, NULL, 0);
         sk_mat4 root = sk_mat4_from_transform(&p[n / 2]);
         for (int r = 0; r < 2; r++) {
             const sk_mat4 *rt = r ? &root : NULL;
             assert_int_equal(sk_local_to_model(s, &pose, rt, ma, n, &err), SK_OK);
-            assert_int_equal(sk_local_to_model_masked(s, &pose, rt, 0, n, need, mb, n, &err), SK_OK);
+            sk_local_to_model_joints(s, p, rt, 0, n, NULL, mb);
             assert_memory_equal(ma, mb, n * sizeof *ma);
             for (uint32_t j = 0; j < n; j++) { /* the definition */
                 sk_mat4 l = sk_mat4_from_transform(&p[j]);
@@ -633,14 +633,31 @@ static void test_l2m_aos_groups(void **st) {
                 assert_memory_equal(ma, mb, n * sizeof *ma);
                 checks++;
             }
+            for (int k = 0; k < 3; k++) { /* masks: the marked joints computed, the others untouched */
+                for (uint32_t j = 0; j < n; j++) need[j] = (sk_test_rnd(&seed) > (k == 0 ? 0.6f : k == 1 ? 0.0f : -0.6f));
+                uint32_t from = k == 2 && n > 3 ? n / 3 : 0;
+                sk_mat4 other = sk_mat4_from_transform(&p[0]); /* what a joint not computed holds: any valid matrix */
+                for (uint32_t j = 0; j < n; j++) {
+                    if (j >= from && need[j]) memset(&mb[j], 0x5a, sizeof mb[j]);
+                    else mb[j] = j % 3 ? ma[j] : other;
+                }
+                memcpy(mc, mb, n * sizeof *mc);
+                assert_int_equal(sk_local_to_model_masked(s, &pose, rt, from, n, need, mb, n, &err), SK_OK);
+                sk_local_to_model_joints(s, p, rt, from, n, need, mc);
+                assert_memory_equal(mb, mc, n * sizeof *mb);
+                for (uint32_t j = 0; j < n; j++)
+                    if (!(j >= from && need[j])) assert_memory_equal(&mb[j], j % 3 ? &ma[j] : &other, sizeof mb[j]);
+                masked++;
+            }
             checks++;
         }
-        free(p), free(ma), free(mb), free(need);
+        free(p), free(ma), free(mb), free(mc), free(need);
         sk_skeleton_destroy(s);
     }
-    printf("sk_local_to_model (%s) against one joint at a time: %u cases, bit for bit\n",
-           sk_soa_use_avx2() ? "eight joints at a time, AVX2" : "one joint at a time", checks);
+    printf("sk_local_to_model (%s) against one joint at a time: %u cases, %u masked, bit for bit\n",
+           sk_soa_use_avx2() ? "eight joints at a time, AVX2" : "one joint at a time", checks, masked);
     assert_int_equal(checks, 2 * 40 + 2 * 273); /* from = 1, 4, 7, ... below n */
+    assert_int_equal(masked, 2 * 40 * 3);
 }
 
 /* Local-to-model with the palette in the same pass (sk_local_to_model_palette_soa)

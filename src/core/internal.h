@@ -71,6 +71,11 @@ struct sk_skeleton;
 void sk_local_to_model_kernel(const struct sk_skeleton *skel, const struct sk_transform *local,
                               const struct sk_mat4 *root, uint32_t from, uint32_t to, const bool *need,
                               struct sk_mat4 *model);
+/* The same one joint at a time (what the kernel does without AVX2; the
+ * tests' reference for its eight-at-a-time path). */
+void sk_local_to_model_joints(const struct sk_skeleton *skel, const struct sk_transform *local,
+                              const struct sk_mat4 *root, uint32_t from, uint32_t to, const bool *need,
+                              struct sk_mat4 *model);
 
 /* The importer-facing builder calls (sk_clip_builder_add_track_ref_checked,
  * _stats, _lazy, sk_clip_builder_set_fetch) are public: core/clip.h. */

@@ -81,15 +81,9 @@ static inline void l2m_joint(const sk_transform *x, const float *pm, float *out)
  * _range, _masked; core/internal.h): joints [from, to), only those need
  * marks when need is given. Parents come before children (seed 000), so
  * one forward pass suffices. */
-void sk_local_to_model_kernel(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from,
+void sk_local_to_model_joints(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from,
                               uint32_t to, const bool *need, sk_mat4 *out_model) {
     static const sk_mat4 identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
-#if defined(SK_SOA_X86)
-    if (!need && to - from >= 4 && sk_soa_use_avx2()) { /* eight joints at a time, the same bits */
-        sk_soa_l2m_aos(s, local, root, from, to, out_model);
-        return;
-    }
-#endif
     for (uint32_t i = from; i < to; i++) {
         if (need && !need[i]) continue;
         int32_t p = s->parents[i];
@@ -100,6 +94,17 @@ void sk_local_to_model_kernel(const sk_skeleton *s, const sk_transform *local, c
         const sk_mat4 *pm = p >= 0 ? &out_model[p] : root;
         l2m_joint(&local[i], pm ? pm->m : identity.m, out_model[i].m);
     }
+}
+
+void sk_local_to_model_kernel(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from,
+                              uint32_t to, const bool *need, sk_mat4 *out_model) {
+#if defined(SK_SOA_X86)
+    if (to - from >= 4 && sk_soa_use_avx2()) { /* eight joints at a time, the same bits */
+        sk_soa_l2m_aos(s, local, root, from, to, need, out_model);
+        return;
+    }
+#endif
+    sk_local_to_model_joints(s, local, root, from, to, need, out_model);
 }
 
 static sk_result l2m_check(const sk_skeleton *s, const sk_pose *pose, uint32_t from, uint32_t *to,

@@ -235,11 +235,12 @@ SK_AVX2 static inline void l2m_palette_avx2(__m256 c01, __m256 c23, const float 
 
 /* Joints [j0, end) (at most eight) from their local matrices' rows (lane
  * j - j0 of skk_rs_group's output rs). */
-/* c01, c23 (in, out): the columns of joint j0 - 1 when j0 > 0 and it was computed by the
- * caller's previous group, kept in registers for a child that follows its parent (chains). */
+/* c01, c23 (in, out): the columns of joint *last (UINT32_MAX: none), the joint computed last,
+ * kept in registers for a child that follows its parent (chains). need: only the joints it
+ * marks (NULL: all). */
 SK_AVX2 static inline void l2m_group_avx2(const sk_skeleton *s, const float *rs, uint32_t j0, uint32_t end,
                                           const sk_mat4 *root, sk_mat4 *out_model, const sk_soa_palette *pal,
-                                          __m256 *c01_io, __m256 *c23_io) {
+                                          const bool *need, __m256 *c01_io, __m256 *c23_io, uint32_t *last) {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float mats[8][16] __attribute__((aligned(32)));
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
@@ -252,19 +253,20 @@ SK_AVX2 static inline void l2m_group_avx2(const sk_skeleton *s, const float *rs,
     skk_tr8_avx2(q);
     for (int l = 0; l < 8; l++) _mm256_store_ps(mats[l] + 8, q[l]);
     for (uint32_t j = j0; j < end; j++) {
+        if (need && !need[j]) continue;
         const float *m = mats[j - j0];
         int32_t p = s->parents[j];
         float *o = out_model[j].m;
         __m256 L01 = _mm256_load_ps(m), L23 = _mm256_load_ps(m + 8);
         if (p < 0 && !root) { /* sk_mat4_from_transform */
             _mm256_storeu_ps(o, L01), _mm256_storeu_ps(o + 8, L23);
-            *c01_io = L01, *c23_io = L23;
+            *c01_io = L01, *c23_io = L23, *last = j;
             uint32_t i = soa_palette_index(pal, j);
             if (i != UINT32_MAX) l2m_palette_avx2(L01, L23, pal->skin->inverse_bind[i].m, pal->out[i].m);
             continue;
         }
         __m256 a0, a1, a2, a3;
-        if (p >= 0 && (uint32_t)p + 1 == j && j > 0) { /* the parent just computed: its columns from registers */
+        if (p >= 0 && (uint32_t)p == *last) { /* the parent just computed: its columns from registers */
             a0 = _mm256_permute2f128_ps(*c01_io, *c01_io, 0x00), a1 = _mm256_permute2f128_ps(*c01_io, *c01_io, 0x11);
             a2 = _mm256_permute2f128_ps(*c23_io, *c23_io, 0x00), a3 = _mm256_permute2f128_ps(*c23_io, *c23_io, 0x11);
         } else {
@@ -280,7 +282,7 @@ SK_AVX2 static inline void l2m_group_avx2(const sk_skeleton *s, const float *rs,
                                    _mm256_mul_ps(a2, _mm256_permute_ps(L23, 0xAA)));
         c23 = _mm256_blend_ps(c23, _mm256_add_ps(c23, a3), 0xF0); /* + a3 in the translation column only */
         _mm256_storeu_ps(o, c01), _mm256_storeu_ps(o + 8, c23);
-        *c01_io = c01, *c23_io = c23;
+        *c01_io = c01, *c23_io = c23, *last = j;
         uint32_t i = soa_palette_index(pal, j); /* the palette while the columns are in registers */
         if (i != UINT32_MAX) l2m_palette_avx2(c01, c23, pal->skin->inverse_bind[i].m, pal->out[i].m);
     }
@@ -291,35 +293,40 @@ SK_AVX2 static void l2m_avx2(const sk_skeleton *s, const sk_soa_pose *pose, cons
     float rs[96] __attribute__((aligned(32)));
     uint32_t n = s->joint_count;
     __m256 c01 = _mm256_setzero_ps(), c23 = _mm256_setzero_ps(); /* the last joint's columns */
+    uint32_t last = UINT32_MAX;
     for (uint32_t g = 0; g < pose->group_count; g++) {
         skk_rs_group_w8(pose->data + (size_t)g * SK_SOA_GROUP_FLOATS, rs);
         uint32_t end = (g + 1) * SK_SOA_LANES < n ? (g + 1) * SK_SOA_LANES : n;
-        l2m_group_avx2(s, rs, g * SK_SOA_LANES, end, root, out_model, pal, &c01, &c23);
+        l2m_group_avx2(s, rs, g * SK_SOA_LANES, end, root, out_model, pal, NULL, &c01, &c23, &last);
     }
 }
 
 /* The sk_pose form: eight transforms at a time into a group (the last ones
  * filled up with rest transforms), then the same kernel. */
 SK_AVX2 static void l2m_aos_avx2(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from,
-                                 uint32_t to, sk_mat4 *out_model) {
+                                 uint32_t to, const bool *need, sk_mat4 *out_model) {
     float grp[80] __attribute__((aligned(32))), rs[96] __attribute__((aligned(32)));
-    /* the columns of joint from - 1 (a range after IK: computed before this call) */
     __m256 c01 = _mm256_setzero_ps(), c23 = _mm256_setzero_ps();
-    if (from > 0) c01 = _mm256_loadu_ps(out_model[from - 1].m), c23 = _mm256_loadu_ps(out_model[from - 1].m + 8);
+    uint32_t last = UINT32_MAX;
     for (uint32_t j0 = from; j0 < to; j0 += 8) {
         uint32_t cnt = to - j0 < 8 ? to - j0 : 8;
+        if (need) { /* a group with no joint needed is skipped */
+            bool any = false;
+            for (uint32_t l = 0; l < cnt; l++) any |= need[j0 + l];
+            if (!any) continue;
+        }
         if (cnt == 8)
             skk_aos8_to_soa_avx2((const float *)(const void *)(local + j0), grp);
         else
             skk_aos_part_to_soa_avx2((const float *)(const void *)(local + j0), cnt, grp);
         skk_rs_group_w8(grp, rs);
-        l2m_group_avx2(s, rs, j0, j0 + cnt, root, out_model, NULL, &c01, &c23);
+        l2m_group_avx2(s, rs, j0, j0 + cnt, root, out_model, NULL, need, &c01, &c23, &last);
     }
 }
 
 void sk_soa_l2m_aos(const sk_skeleton *s, const sk_transform *local, const sk_mat4 *root, uint32_t from, uint32_t to,
-                    sk_mat4 *out_model) {
-    l2m_aos_avx2(s, local, root, from, to, out_model);
+                    const bool *need, sk_mat4 *out_model) {
+    l2m_aos_avx2(s, local, root, from, to, need, out_model);
 }
 #endif
 

@@ -157,12 +157,12 @@ typedef struct sk_soa_palette {
 } sk_soa_palette;
 void sk_soa_l2m(const struct sk_skeleton *s, const struct sk_soa_pose *pose, const sk_mat4 *root, sk_mat4 *out_model,
                 const sk_soa_palette *pal, bool wide);
-/* pose.c's forward kinematics of joints [from, to) of sk_transforms (no need
- * mask) through sk_soa_l2m's AVX2 kernel, eight joints at a time from
- * `from` (the same bits as pose.c's one joint at a time); only when
- * sk_soa_use_avx2(). */
+/* pose.c's forward kinematics of joints [from, to) of sk_transforms, those
+ * need marks (NULL: all), through sk_soa_l2m's AVX2 kernel, eight joints at
+ * a time from `from` (the same bits as pose.c's one joint at a time); only
+ * when sk_soa_use_avx2(). */
 struct sk_transform;
 void sk_soa_l2m_aos(const struct sk_skeleton *s, const struct sk_transform *local, const sk_mat4 *root, uint32_t from,
-                    uint32_t to, sk_mat4 *out_model);
+                    uint32_t to, const bool *need, sk_mat4 *out_model);
 
 #endif
