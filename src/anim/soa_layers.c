@@ -172,32 +172,31 @@ SLA_AVX2 static inline void sla_factors8(float value, const float *mask, uint32_
     for (uint32_t l = 0; l < SK_SOA_LANES; l++) u[l] = l >= cnt ? 0.0f : mask ? value * mask[j + l] : value;
 }
 
-SLA_AVX2 void ska_blend_two_aos(const sk_skeleton *s, const sk_transform *a, const sk_transform *b, float t,
-                                const float *mask, bool slerp, sk_transform *out) {
+/* The joints of a (and b) eight at a time: gathered into groups, the group kernel (kind 0:
+ * sk_blend_two's, 1: with slerp, 2: sk_pose_apply_additive's, io = a), scattered into out. */
+SLA_AVX2 static void sla_aos_groups(const sk_skeleton *s, const sk_transform *a, const sk_transform *b, float value,
+                                    const float *mask, int kind, sk_transform *out) {
     float ga[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32))), gb[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
     float u[SK_SOA_LANES] __attribute__((aligned(32)));
     uint32_t n = s->joint_count;
     for (uint32_t j = 0; j < n; j += SK_SOA_LANES) {
         uint32_t cnt = n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES;
-        sla_factors8(t, mask, j, cnt, u);
+        sla_factors8(value, mask, j, cnt, u);
         sla_gather(a + j, cnt, ga), sla_gather(b + j, cnt, gb);
-        sla_two_group_w8(ga, gb, u, slerp, ga);
+        if (kind == 2) sla_additive_group_w8(ga, gb, u);
+        else sla_two_group_w8(ga, gb, u, kind == 1, ga);
         sla_scatter(ga, cnt, out + j);
     }
 }
 
+SLA_AVX2 void ska_blend_two_aos(const sk_skeleton *s, const sk_transform *a, const sk_transform *b, float t,
+                                const float *mask, bool slerp, sk_transform *out) {
+    sla_aos_groups(s, a, b, t, mask, slerp ? 1 : 0, out);
+}
+
 SLA_AVX2 void ska_apply_additive_aos(const sk_skeleton *s, sk_transform *io, const sk_transform *d, float weight,
                                      const float *mask) {
-    float gi[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32))), gd[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
-    float w[SK_SOA_LANES] __attribute__((aligned(32)));
-    uint32_t n = s->joint_count;
-    for (uint32_t j = 0; j < n; j += SK_SOA_LANES) {
-        uint32_t cnt = n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES;
-        sla_factors8(weight, mask, j, cnt, w);
-        sla_gather(io + j, cnt, gi), sla_gather(d + j, cnt, gd);
-        sla_additive_group_w8(gi, gd, w);
-        sla_scatter(gi, cnt, io + j);
-    }
+    sla_aos_groups(s, io, d, weight, mask, 2, io);
 }
 #endif
 
