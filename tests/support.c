@@ -52,6 +52,13 @@ const char *sk_test_require_shared(void) {
     return d;
 }
 
+void sk_test_require_shared_file(char *out, size_t cap, const char *rel) {
+    snprintf(out, cap, "%s/%s", sk_test_require_shared(), rel);
+    FILE *f = fopen(out, "rb");
+    if (!f) sk_test_missing("%s: cannot open", out);
+    fclose(f);
+}
+
 int sk_test_exit_status(int failed) {
     if (failed) return failed;
     if (skipped_count) {

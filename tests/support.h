@@ -35,6 +35,9 @@ void sk_test_missing(const char *fmt, ...)
 const char *sk_test_shared_dir(void);
 /* ../shared, or sk_test_missing(): never returns NULL. */
 const char *sk_test_require_shared(void);
+/* out = ../shared/rel (cap bytes), a file that opens for reading, or
+ * sk_test_missing() naming it. */
+void sk_test_require_shared_file(char *out, size_t cap, const char *rel);
 /* The status main() returns: the number of failed tests (cmocka's result) if
  * any failed, else SK_TEST_SKIP_STATUS if a prerequisite was missing, else 0:
  *   return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL)); */

@@ -184,17 +184,20 @@ static double check_clip(const sk_skeleton *s, const sk_clip *src, const sk_clip
     return worst;
 }
 
-static void test_interpolation_test(void **state) {
-    (void)state;
-    const char *shared = sk_test_require_shared();
+/* The shared InterpolationTest.glb (three STEP, three LINEAR, three CUBICSPLINE clips). */
+static sk_asset *load_interpolation_test(void) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/assets/gltf/InterpolationTest/InterpolationTest.glb", shared);
-    FILE *f = fopen(path, "rb");
-    if (!f) sk_test_missing("%s: cannot open", path);
-    fclose(f);
+    sk_test_require_shared_file(path, sizeof path, "assets/gltf/InterpolationTest/InterpolationTest.glb");
     sk_asset *as = NULL;
     sk_error err = {0};
-    assert_int_equal(sk_gltf_load_file(path, NULL, &as, &err), SK_OK);
+    if (sk_gltf_load_file(path, NULL, &as, &err) != SK_OK) fail_msg("%s: %s", path, err.message);
+    return as;
+}
+
+static void test_interpolation_test(void **state) {
+    (void)state;
+    sk_asset *as = load_interpolation_test();
+    sk_error err = {0};
     assert_int_equal(as->clip_count, 9); /* 3 STEP, 3 LINEAR, 3 CUBICSPLINE: all of them */
     const sk_skeleton *s = as->skeleton;
     sk_clip *out[9] = {0};
@@ -251,15 +254,8 @@ static void test_interpolation_test(void **state) {
  * every truncation rejected. */
 static void test_step_blob_hostile(void **state) {
     (void)state;
-    const char *shared = sk_test_require_shared();
-    char path[4096];
-    snprintf(path, sizeof path, "%s/assets/gltf/InterpolationTest/InterpolationTest.glb", shared);
-    FILE *f = fopen(path, "rb");
-    if (!f) sk_test_missing("%s: cannot open", path);
-    fclose(f);
-    sk_asset *as = NULL;
+    sk_asset *as = load_interpolation_test();
     sk_error err = {0};
-    assert_int_equal(sk_gltf_load_file(path, NULL, &as, &err), SK_OK);
     const sk_clip *src = NULL;
     for (uint32_t i = 0; i < as->clip_count; i++)
         if (!strcmp(sk_clip_name(as->clips[i]), "Step Rotation")) src = as->clips[i];

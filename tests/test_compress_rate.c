@@ -190,12 +190,8 @@ static void test_ratio_basis(void **state) {
 /* 01_01 in metres at 24 fps (every 5th frame): its own rate, not 48. */
 static void test_cmu_0101_at_24(void **state) {
     (void)state;
-    const char *shared = sk_test_require_shared();
     char path[4096];
-    snprintf(path, sizeof path, "%s/mocap/bvh/01_01.bvh", shared);
-    FILE *f = fopen(path, "rb");
-    if (!f) sk_test_missing("%s: cannot open", path);
-    fclose(f);
+    sk_test_require_shared_file(path, sizeof path, "mocap/bvh/01_01.bvh");
     sk_asset *as = NULL;
     sk_error err = {0};
     if (sk_bvh_load_file(path, NULL, &as, &err) != SK_OK) fail_msg("%s: %s", path, err.message);
