@@ -176,7 +176,7 @@ SKB_AVX static inline __m256 skb_gt8(__m256 a, __m256 b) { return _mm256_cmp_ps(
 SKB_AVX static inline __m256 skb_lh8(__m256 a, __m256 b) { return _mm256_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 1, 0)); }
 SKB_AVX static inline __m256 skb_hl8(__m256 a, __m256 b) { return _mm256_shuffle_ps(b, a, _MM_SHUFFLE(3, 2, 3, 2)); }
 /* Eight joints (80 floats). */
-SKB_AVX static inline void blend_two_aos8(const float *a, const float *b, __m256 tt, float *out) {
+SKB_AVX __attribute__((always_inline)) static inline void blend_two_aos8(const float *a, const float *b, __m256 tt, float *out) {
     __m256 ax = skb_ld2(a + 3, a + 43), ay = skb_ld2(a + 13, a + 53), az = skb_ld2(a + 23, a + 63), aw = skb_ld2(a + 33, a + 73);
     __m256 bx = skb_ld2(b + 3, b + 43), by = skb_ld2(b + 13, b + 53), bz = skb_ld2(b + 23, b + 63), bw = skb_ld2(b + 33, b + 73);
     SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, ax, ay, az, aw);
@@ -204,7 +204,7 @@ static const int32_t skb_joint_of_float[10][8] __attribute__((aligned(32))) = {
     {5, 5, 5, 5, 6, 6, 6, 6},
     {6, 6, 6, 6, 6, 6, 7, 7},
     {7, 7, 7, 7, 7, 7, 7, 7}};
-SKB_AVX static inline void blend_two_aos8_u(const float *a, const float *b, __m256 u8, float *out) {
+SKB_AVX __attribute__((always_inline)) static inline void blend_two_aos8_u(const float *a, const float *b, __m256 u8, float *out) {
     __m256 ax = skb_ld2(a + 3, a + 43), ay = skb_ld2(a + 13, a + 53), az = skb_ld2(a + 23, a + 63), aw = skb_ld2(a + 33, a + 73);
     __m256 bx = skb_ld2(b + 3, b + 43), by = skb_ld2(b + 13, b + 53), bz = skb_ld2(b + 23, b + 63), bw = skb_ld2(b + 33, b + 73);
     SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, ax, ay, az, aw);
@@ -224,37 +224,36 @@ SKB_AVX static inline void blend_two_aos8_u(const float *a, const float *b, __m2
     SKB_TR4(__m256, _mm256_unpacklo_ps, _mm256_unpackhi_ps, skb_lh8, skb_hl8, ax, ay, az, aw);
     skb_st2(out + 3, out + 43, ax), skb_st2(out + 13, out + 53, ay), skb_st2(out + 23, out + 63, az), skb_st2(out + 33, out + 73, aw);
 }
-/* n >= 8 joints with a mask, as blend_two_wide8. */
-SKB_AVX static void blend_two_masked8(const float *a, const float *b, float t, const float *mask, float *out, uint32_t n) {
-    __m256 t8 = _mm256_set1_ps(t);
-    uint32_t n8 = n / 8u, rest = n - 8u * n8;
-    float last[80] __attribute__((aligned(32)));
-    bool alias = out == a || out == b;
-    if (rest && alias)
-        blend_two_aos8_u(a + 10 * (n - 8), b + 10 * (n - 8), _mm256_mul_ps(t8, _mm256_loadu_ps(mask + n - 8)), last);
-    for (uint32_t k = 0; k < n8; k++)
-        blend_two_aos8_u(a + 80 * k, b + 80 * k, _mm256_mul_ps(t8, _mm256_loadu_ps(mask + 8 * k)), out + 80 * k);
-    if (rest && !alias)
-        blend_two_aos8_u(a + 10 * (n - 8), b + 10 * (n - 8), _mm256_mul_ps(t8, _mm256_loadu_ps(mask + n - 8)),
-                         out + 10 * (n - 8));
-    else if (rest)
-        memcpy(out + 10 * (n - rest), last + 10 * (8 - rest), rest * 10 * sizeof(float));
+/* Eight joints from joint j: with one t for all (mask NULL), or t * mask[j + l] each. */
+SKB_AVX __attribute__((always_inline)) static inline void blend_two_block8(const float *a, const float *b, __m256 t8, const float *mask, uint32_t j,
+                                            float *dst) {
+    if (mask) blend_two_aos8_u(a + 10 * j, b + 10 * j, _mm256_mul_ps(t8, _mm256_loadu_ps(mask + j)), dst);
+    else blend_two_aos8(a + 10 * j, b + 10 * j, t8, dst);
 }
-/* n >= 8 joints; the last eight (which the blocks may not end on) first, into a copy, before
- * anything is written. */
-SKB_AVX static void blend_two_wide8(const float *a, const float *b, float t, float *out, uint32_t n) {
+/* n >= 8 joints. The last eight (which the blocks may not end on): with no aliasing, after the
+ * others, into out (the joints done twice get the same bits twice); else first, into a copy,
+ * before anything is written. */
+SKB_AVX __attribute__((always_inline)) static inline void blend_two_run8(const float *a, const float *b, float t,
+                                                                          const float *mask, float *out, uint32_t n) {
     __m256 t8 = _mm256_set1_ps(t);
     uint32_t n8 = n / 8u, rest = n - 8u * n8;
-    if (rest && out != a && out != b) { /* no aliasing: the last eight after the others, into out (the
-                                           joints done twice get the same bits twice) */
-        for (uint32_t k = 0; k < n8; k++) blend_two_aos8(a + 80 * k, b + 80 * k, t8, out + 80 * k);
-        blend_two_aos8(a + 10 * (n - 8), b + 10 * (n - 8), t8, out + 10 * (n - 8));
+    if (rest && out != a && out != b) {
+        for (uint32_t k = 0; k < n8; k++) blend_two_block8(a, b, t8, mask, 8 * k, out + 80 * k);
+        blend_two_block8(a, b, t8, mask, n - 8, out + 10 * (n - 8));
         return;
     }
     float last[80] __attribute__((aligned(32)));
-    if (rest) blend_two_aos8(a + 10 * (n - 8), b + 10 * (n - 8), t8, last);
-    for (uint32_t k = 0; k < n8; k++) blend_two_aos8(a + 80 * k, b + 80 * k, t8, out + 80 * k);
+    if (rest) blend_two_block8(a, b, t8, mask, n - 8, last);
+    for (uint32_t k = 0; k < n8; k++) blend_two_block8(a, b, t8, mask, 8 * k, out + 80 * k);
     if (rest) memcpy(out + 10 * (n - rest), last + 10 * (8 - rest), rest * 10 * sizeof(float));
+}
+
+/* One copy without a mask, one with (the constant NULL folded away). */
+SKB_AVX static void blend_two_wide8(const float *a, const float *b, float t, float *out, uint32_t n) {
+    blend_two_run8(a, b, t, NULL, out, n);
+}
+SKB_AVX static void blend_two_masked8(const float *a, const float *b, float t, const float *mask, float *out, uint32_t n) {
+    blend_two_run8(a, b, t, mask, out, n);
 }
 
 /* n >= 4 joints: eight at a time with AVX2 where there are eight, else four (the last four
@@ -305,8 +304,8 @@ sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *pa, const sk_pose
     }
     /* with a mask, eight joints at a time where the transforms lie */
     if (j0 == 0 && mask && !use_slerp && t != 0.0f && skel->joint_count >= 8 && level >= SK_SIMD_AVX2) {
-        blend_two_masked8((const float *)(const void *)a, (const float *)(const void *)b, t, mask,
-                          (float *)(void *)out, skel->joint_count);
+        blend_two_masked8((const float *)(const void *)a, (const float *)(const void *)b, t, mask, (float *)(void *)out,
+                          skel->joint_count);
         j0 = skel->joint_count;
     }
     /* with a mask or slerp, eight joints at a time through the SoA layers' group kernel */
