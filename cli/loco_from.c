@@ -101,12 +101,27 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, sk_c
         goto done;
     }
     in.contacts = ri.contacts;
+    if (info) { /* the source's own planted phases (sk_motion_analysis_widen_planted) */
+        sk_leg_desc sl[2];
+        sk_motion_analysis_options ao;
+        memset(&ao, 0, sizeof ao);
+        sk_error e2 = {0};
+        if (loco_legs_from_map(src->skeleton, sl) == 2 &&
+            sk_motion_find_cycle(src->skeleton, src->clips[ci], sl, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &e2) ==
+                SK_OK &&
+            sk_motion_analyze(src->skeleton, src->clips[ci], sl, 2, &ao, NULL, &in.source_analysis, &e2) != SK_OK)
+            in.source_analysis = NULL;
+    }
     ok = true;
 done:
     cli_retarget_close(&rt);
     sk_asset_destroy(src);
     free(file);
     in.retarget_ms = (cli_now() - t0) * 1e3;
+    if (!ok) {
+        sk_motion_analysis_destroy(in.source_analysis);
+        in.source_analysis = NULL;
+    }
     if (info) *info = in;
     return ok;
 }

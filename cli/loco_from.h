@@ -2,7 +2,7 @@
  * locomotion runner (`locomote CHARACTER --from FILE[:CLIP]`, the capture
  * rows of `bench locomotion`): a file of any readable format loaded, one of
  * its clips retargeted onto the character (the source's rest stood on the
- * ground, its foot contacts restored: retarget_run.h). */
+ * ground: retarget_run.h). */
 #ifndef SK_CLI_LOCO_FROM_H
 #define SK_CLI_LOCO_FROM_H
 
@@ -17,13 +17,18 @@ typedef struct loco_from_info {
     uint32_t contacts;       /* the source's foot contacts restored */
     double leg_units;        /* the source's leg length in its own units (after scale) */
     double retarget_ms;      /* loading, retargeting and restoring (wall clock) */
+    /* The source clip's best cycle analysed on its own skeleton (legs left,
+     * right from its humanoid map), or NULL when it does not analyse; the
+     * caller destroys it (sk_motion_analysis_destroy). */
+    sk_motion_analysis *source_analysis;
 } loco_from_info;
 
 /* spec: FILE or FILE:CLIP (CLIP a name or an index; default the first clip;
  * FILE is taken whole when it exists as given). scale: metres per unit of a
  * .bvh source (0: the file's units; a .bvh whose legs measure more than
  * LOCO_FROM_MAX_LEG_UNITS is then refused with the scale to give). Writes a
- * clip of target's skeleton (the caller destroys it). Prints the error and
+ * clip of target's skeleton (the caller destroys it) and, with info, the
+ * source's own analysis (info->source_analysis). Prints the error and
  * returns false on failure. */
 bool loco_from_clip(const char *spec, double scale, const sk_asset *target, sk_clip **out, loco_from_info *info);
 

@@ -114,6 +114,8 @@ static bool loco_creature_create(const loco_setup *s, loco_char *c) {
 
 bool loco_char_create(const loco_setup *s, loco_char *c) {
     memset(c, 0, sizeof *c);
+    loco_from_info fi; /* a --from clip's; its source_analysis is destroyed at every exit */
+    memset(&fi, 0, sizeof fi);
     c->jump_at = -1;
     c->push_at = -1;
     sk_error err = {0};
@@ -180,7 +182,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         const sk_clip *clip = NULL;
         sk_clip *raw = NULL; /* a capture as retargeted, until its levelled feet analyse */
         if (i >= own) { /* a capture from another file: retargeted, not a loop */
-            if (!loco_from_clip(spec, s->from_scale, c->asset, &c->owned[c->nclips], NULL)) goto fail;
+            if (!loco_from_clip(spec, s->from_scale, c->asset, &c->owned[c->nclips], &fi)) goto fail;
             /* Its planted feet turned flat on the character's soles (the two
              * rest poses hold the foot at different angles: footlevel.h). */
             sk_clip *level = NULL;
@@ -231,6 +233,13 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
                 goto fail;
             }
         }
+        /* A capture's feet stand flat longer on its own skeleton than
+         * retargeted (docs/locomotion.md, "Planted as on the source"). */
+        if (fi.source_analysis &&
+            sk_motion_analysis_widen_planted(c->an[c->nclips], fi.source_analysis, 0.0f, NULL, &err) != SK_OK)
+            fprintf(stderr, "skelanim: warning: --from %s: %s\n", spec, err.message);
+        sk_motion_analysis_destroy(fi.source_analysis);
+        fi.source_analysis = NULL;
         c->nclips++;
     }
     c->analysis_ms = (cli_now() - t0) * 1e3;
@@ -268,6 +277,7 @@ buffers:
     }
     return true;
 fail:
+    sk_motion_analysis_destroy(fi.source_analysis);
     loco_char_destroy(c);
     return false;
 }

@@ -1,7 +1,7 @@
 /* A captured walk driving another character's locomotion: a BVH walk
  * retargeted onto the built-in mannequin (the capture's rest pose stood on
- * the ground), its foot contacts restored, its best cycle found and
- * analysed; a locomotor then walks the mannequin 10 m along +Z and prints
+ * the ground), its feet levelled, its best cycle found and analysed (the
+ * planted phases widened to the capture's own); a locomotor then walks the mannequin 10 m along +Z and prints
  * where its feet are every half second.
  *
  *   example_locomote_capture WALK.bvh [METRES_PER_UNIT]
@@ -75,6 +75,21 @@ int main(int argc, char **argv) {
         sk_motion_analyze(dst, walk, legs, 2, &ao, NULL, &an, &err) != SK_OK)
         return fail(&err);
     printf("cycle %.3f-%.3f s, %.2f m/s\n", ao.cycle_start, ao.cycle_end, (double)an->cycle_speed);
+
+    /* 4b. The capture's feet stand flat longer on its own skeleton than
+     * retargeted: each leg's planted phase widened to the capture's own. */
+    sk_leg_desc src_legs[2];
+    legs_of(sk_retarget_map(rt, 0), src_legs);
+    sk_motion_analysis_options so = {0};
+    sk_motion_analysis *own = NULL;
+    uint32_t widened = 0;
+    if (sk_motion_find_cycle(src, capture->clips[0], src_legs, 2, 0, NULL, &so.cycle_start, &so.cycle_end, &err) !=
+            SK_OK ||
+        sk_motion_analyze(src, capture->clips[0], src_legs, 2, &so, NULL, &own, &err) != SK_OK ||
+        sk_motion_analysis_widen_planted(an, own, 0.0f, &widened, &err) != SK_OK)
+        return fail(&err);
+    sk_motion_analysis_destroy(own);
+    printf("planted phase widened to the capture's own on %u leg(s)\n", widened);
 
     /* 5. A motion group of one walk and a locomotor on flat ground. */
     sk_motion_group *group = NULL;

@@ -319,6 +319,109 @@ static void test_backward(void **state) {
     sk_asset_destroy(a);
 }
 
+/* sk_motion_analysis_widen_planted: two analyses of the mannequin's walk, the
+ * source's planted phases moved by hand; the widened keytimes against the
+ * union worked out here on the cycle's circle. */
+static double wrap1(double x) { return x - floor(x); }
+
+/* Two legs' results alike but for where their curves are. */
+static void assert_leg_results_equal(const sk_leg_analysis *x, const sk_leg_analysis *y) {
+    sk_leg_analysis a = *x, b = *y;
+    sk_vec3 **pa[] = {&a.heel, &a.toe, &a.middle, &a.footbase, &a.normalized_footbase};
+    sk_vec3 **pb[] = {&b.heel, &b.toe, &b.middle, &b.footbase, &b.normalized_footbase};
+    for (int i = 0; i < 5; i++) *pa[i] = *pb[i] = NULL;
+    a.heel_height = a.toe_height = a.balance = b.heel_height = b.toe_height = b.balance = NULL;
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
+static void test_widen_planted(void **state) {
+    (void)state;
+    sk_asset *a = mannequin();
+    sk_motion_analysis *an = analyze(a, "walk", walk.frames * 4, false), *src = analyze(a, "walk", walk.frames * 4, false);
+    sk_motion_analysis *ref = analyze(a, "walk", walk.frames * 4, false);
+    const double D = an->cycle_duration;
+    uint32_t widened = 99;
+    sk_error err = {0};
+    /* the same phases: nothing to widen */
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, 0.0f, &widened, &err), SK_OK);
+    assert_int_equal(widened, 0);
+    for (uint32_t l = 0; l < 2; l++) assert_leg_results_equal(&an->legs[l], &ref->legs[l]);
+    /* the source's left phase 0.05 earlier and 0.08 later, its right phase
+     * inside a's; the source's cycle starting 0.3 s later with its keytimes
+     * moved back to the same seconds (one time line through cycle_start) */
+    src->cycle_start = 0.3;
+    for (uint32_t l = 0; l < 2; l++) {
+        double land = ref->legs[l].foot_land, lift = ref->legs[l].foot_lift;
+        if (l == 0) land -= 0.05, lift += 0.08;
+        else land += 0.02, lift -= 0.02;
+        src->legs[l].foot_land = (float)wrap1(land - 0.3 / D);
+        src->legs[l].foot_lift = (float)wrap1(lift - 0.3 / D);
+    }
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, 0.0f, &widened, &err), SK_OK);
+    assert_int_equal(widened, 1);
+    const sk_leg_analysis *L = &an->legs[0], *R = &ref->legs[0];
+    printf("  left: land %.4f -> %.4f, lift %.4f -> %.4f, strike %.4f -> %.4f, off %.4f -> %.4f, share %.3f -> %.3f\n",
+           R->foot_land, L->foot_land, R->foot_lift, L->foot_lift, R->foot_strike, L->foot_strike, R->foot_off,
+           L->foot_off, R->stance_fraction, L->stance_fraction);
+    assert_true(fabs(cdiff(L->foot_land, R->foot_land - 0.05)) < 1e-5);
+    assert_true(fabs(cdiff(L->foot_lift, R->foot_lift + 0.08)) < 1e-5);
+    /* strike no later than land, off no earlier than lift (on the circle, from the stance) */
+    double land_rel = cdiff(L->foot_land, L->stance_time), lift_rel = cdiff(L->foot_lift, L->stance_time);
+    assert_true(cdiff(L->foot_strike, L->stance_time) <= land_rel + 1e-6);
+    assert_true(cdiff(L->foot_off, L->stance_time) >= lift_rel - 1e-6);
+    assert_true(cdiff(L->pre_foot_land, L->stance_time) <= land_rel + 1e-6);
+    assert_true(cdiff(L->post_foot_lift, L->stance_time) >= lift_rel - 1e-6);
+    double share = cdiff(L->foot_off, L->stance_time) - cdiff(L->foot_strike, L->stance_time);
+    assert_true(fabs(L->stance_fraction - share) < 1e-5);
+    assert_true(L->stance_fraction >= R->stance_fraction - 1e-6);
+    /* nothing else changed: the right leg, the stance, the stride, the curves */
+    assert_leg_results_equal(&an->legs[1], &ref->legs[1]);
+    assert_true(L->stance_time == R->stance_time && L->stride_velocity == R->stride_velocity);
+    assert_memory_equal(L->footbase, R->footbase, an->sample_count * sizeof *L->footbase);
+    /* apart (the source's phase half a cycle away, short): left as it is */
+    sk_leg_analysis saved = an->legs[0];
+    src->legs[0].foot_land = (float)wrap1(R->stance_time + 0.45 - 0.3 / D);
+    src->legs[0].foot_lift = (float)wrap1(R->stance_time + 0.55 - 0.3 / D);
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, 0.0f, &widened, &err), SK_OK);
+    assert_int_equal(widened, 0);
+    assert_leg_results_equal(&an->legs[0], &saved);
+    /* a union longer than max_share: left as it is */
+    src->legs[0].foot_land = (float)wrap1(R->foot_land - 0.2 - 0.3 / D);
+    src->legs[0].foot_lift = (float)wrap1(R->foot_lift - 0.3 / D);
+    double union_len = cdiff(saved.foot_lift, saved.stance_time) - cdiff(R->foot_land - 0.2, saved.stance_time);
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, (float)(union_len - 0.01), &widened, &err), SK_OK);
+    assert_int_equal(widened, 0);
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, (float)(union_len + 0.01), &widened, &err), SK_OK);
+    assert_int_equal(widened, 1);
+    assert_true(fabs(cdiff(an->legs[0].foot_land, R->foot_land - 0.2)) < 1e-5);
+    /* refused, *a untouched */
+    saved = an->legs[0];
+    assert_int_equal(sk_motion_analysis_widen_planted(NULL, src, 0.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_analysis_widen_planted(an, NULL, 0.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, 1.5f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, NAN, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, -0.1f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    sk_motion_analysis *one = NULL;
+    assert_int_equal(sk_motion_analysis_create(1, 60, NULL, &one, NULL), SK_OK);
+    one->cycle_duration = 1.0;
+    assert_int_equal(sk_motion_analysis_widen_planted(an, one, 0.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    printf("  refused: %s\n", err.message);
+    sk_motion_analysis_destroy(one);
+    src->legs[1].foot_lift = NAN;
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, 0.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    src->legs[1].foot_lift = ref->legs[1].foot_lift;
+    src->cycle_duration = 0.0;
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, 0.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    src->backward = true;
+    src->cycle_duration = ref->cycle_duration;
+    assert_int_equal(sk_motion_analysis_widen_planted(an, src, 0.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_leg_results_equal(&an->legs[0], &saved);
+    sk_motion_analysis_destroy(an);
+    sk_motion_analysis_destroy(src);
+    sk_motion_analysis_destroy(ref);
+    sk_asset_destroy(a);
+}
+
 /* The clips that do not walk forward: the analysis's cycle direction and
  * speed against the hips' own displacement over the clip (read from the
  * clip's keys here), the stance share of a walk (0.5-0.7), the legs half a
@@ -802,7 +905,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_key_rate), cmocka_unit_test(test_walk_default),
         cmocka_unit_test(test_run_key_rate),  cmocka_unit_test(test_run_default),
-        cmocka_unit_test(test_backward), cmocka_unit_test(test_direction_clips),      cmocka_unit_test(test_legs_find),
+        cmocka_unit_test(test_backward), cmocka_unit_test(test_widen_planted), cmocka_unit_test(test_direction_clips),      cmocka_unit_test(test_legs_find),
         cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_alloc_failure), cmocka_unit_test(test_timing),
         cmocka_unit_test(test_mocap), cmocka_unit_test(test_points_from_mesh),

@@ -111,6 +111,16 @@ class MotionAnalysis:
         self.root_velocity = _v(p.root_velocity)
         self.legs = [LegAnalysis(p.legs[i], self) for i in range(p.leg_count)]
 
+    def widen_planted(self, source, max_share=0.0):
+        """Widens each leg's planted phase (foot-land .. foot-lift) to take in the same leg's in
+        source, an analysis of the same motion on another skeleton (a retargeted clip's source
+        on its own skeleton), where the two overlap (sk_motion_analysis_widen_planted). Returns
+        how many legs were widened; the legs' keytimes are read again."""
+        n = ffi.new('uint32_t *')
+        call(C.sk_motion_analysis_widen_planted, self._p, source._p, float(max_share), n)
+        self.legs = [LegAnalysis(self._p.legs[i], self) for i in range(self._p.leg_count)]
+        return int(n[0])
+
     def to_json(self):
         text, n = ffi.new('char **'), ffi.new('size_t *')
         call(C.sk_motion_analysis_to_json, self._p, ffi.NULL, text, n)

@@ -215,3 +215,51 @@ def test_foot_level_takes_out_a_known_tilt(mannequin):
     assert abs(after - orig) < math.radians(0.3), (after, orig)
     with pytest.raises(sk.InvalidArgument):
         sk.foot_level(skel, walk, legs, max_angle=2.0)
+
+
+def test_widen_planted_takes_in_the_source_phase(mannequin):
+    """A CMU walk (tests/data/cmu/08_11, in the repository) retargeted onto the mannequin with its
+    feet levelled, its cycle found and analysed; the capture analysed on its own skeleton over its
+    own cycle. widen_planted gives each leg the union of the two planted phases where they overlap,
+    computed here on one time line in seconds; the right foot, planted for about a tenth of the cycle
+    retargeted, stands for over a quarter after it."""
+    src = sk.load_bvh(os.path.join(ROOT, 'tests', 'data', 'cmu', '08_11.bvh'), scale=0.056444)
+    skel = mannequin.skeleton
+    clip = sk.Retargeter(src.skeleton, skel, flags=('ground_rest',)).clip(src.clips[0])
+    legs = sk.legs_from_mesh(mannequin, sk.find_legs(skel))
+    level, _ = sk.foot_level(skel, clip, legs)
+    s, e = sk.find_cycle(skel, level, legs)
+    a = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e)
+    src_legs = sk.find_legs(src.skeleton)
+    s2, e2 = sk.find_cycle(src.skeleton, src.clips[0], src_legs)
+    b = sk.analyze(src.skeleton, src.clips[0], src_legs, cycle_start=s2, cycle_end=e2)
+    D = a.cycle_duration
+
+    def rel(x, st):  # a keytime relative to the stance, in (-0.5, 0.5]
+        return x - st - math.floor(x - st + 0.5)
+
+    expect = []
+    for la, lb in zip(a.legs, b.legs):
+        st = la.stance_time
+        land, lift = rel(la.foot_land, st), rel(la.foot_lift, st)
+        land -= 1 if land > 0 else 0
+        t0 = b.cycle_start + lb.foot_land * b.cycle_duration
+        t1 = b.cycle_start + lb.foot_lift * b.cycle_duration
+        t1 += b.cycle_duration if t1 < t0 else 0
+        b0, b1 = (t0 - a.cycle_start) / D - st, (t1 - a.cycle_start) / D - st
+        k = math.floor((b0 + b1) / 2 + 0.5)
+        b0, b1 = b0 - k, b1 - k
+        if b0 > lift or b1 < land or max(lift, b1) - min(land, b0) > 0.7:
+            expect.append((land, lift))
+        else:
+            expect.append((min(land, b0), max(lift, b1)))
+    before = [(lg.foot_lift - lg.foot_land) % 1.0 for lg in a.legs]
+    n = a.widen_planted(b)
+    assert n >= 1
+    for lg, (land, lift) in zip(a.legs, expect):
+        assert abs(rel(lg.foot_land, lg.stance_time) - land) < 1e-5
+        assert abs(rel(lg.foot_lift, lg.stance_time) - lift) < 1e-5
+    after = [(lg.foot_lift - lg.foot_land) % 1.0 for lg in a.legs]
+    assert before[1] < 0.2 and after[1] > 0.25, (before, after)
+    with pytest.raises(sk.InvalidArgument):
+        a.widen_planted(b, max_share=2.0)

@@ -30,6 +30,15 @@
 #define SK_ANALYSIS_MAX_SAMPLES 100000u
 #define SK_ANALYSIS_MIN_SAMPLES 4u
 #define SK_ANALYSIS_MAX_GAIT_CYCLE 3.0 /* s: the longest cycle sk_motion_find_cycle returns */
+/* sk_motion_find_cycle: at the two ends of a cycle each ankle is within
+ * CYCLE_FOOT_MATCH of its leg of the same place about the hips, and its two
+ * velocities about the hips differ by at most half the sum of their sizes
+ * plus CYCLE_FOOT_SPEED legs per second: moving the same way. Half a cycle
+ * swaps the feet: at mid-stance against mid-swing the two can stand in the
+ * same place, but one foot goes forward about the hips at twice the walking
+ * speed where the other went back at it. */
+#define CYCLE_FOOT_MATCH 0.5f
+#define CYCLE_FOOT_SPEED 1.0f
 
 /* ---- legs ------------------------------------------------------------------- */
 
@@ -1012,6 +1021,20 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
                                 0.25 * leg_len[l];
                 if (!steps) continue;
                 const sk_vec3 *a = desc + (size_t)i * J, *b = desc + (size_t)(i + lag) * J;
+                /* A cycle brings each foot back to where it was about the
+                 * hips: half a cycle, which swaps the feet, is none however
+                 * close the rest of the body comes. */
+                for (uint32_t l = 0; l < leg_count && steps; l++) {
+                    int32_t k = legs[l].ankle;
+                    sk_vec3 d = sk_vec3_sub(a[k], b[k]);
+                    sk_vec3 v = sk_vec3_scale(sk_vec3_sub(sk_vec3_sub(a[J + k], a[k]), sk_vec3_sub(b[J + k], b[k])),
+                                              (float)rate);
+                    float va = (float)rate * skm_vec3_len(sk_vec3_sub(a[J + k], a[k]));
+                    float vb = (float)rate * skm_vec3_len(sk_vec3_sub(b[J + k], b[k]));
+                    float m = CYCLE_FOOT_MATCH * leg_len[l], mv = CYCLE_FOOT_SPEED * leg_len[l] + 0.5f * (va + vb);
+                    steps = sk_vec3_dot(d, d) <= m * m && sk_vec3_dot(v, v) <= mv * mv;
+                }
+                if (!steps) continue;
                 double c = 0;
                 for (uint32_t j = 0; j < J; j++) {
                     sk_vec3 dp = sk_vec3_sub(a[j], b[j]);

@@ -185,3 +185,72 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
     sk_free(alloc, mem, scratch);
     return SK_OK;
 }
+
+/* x into [-0.5, 0.5) */
+static double wrap_half(double x) { return x - floor(x + 0.5); }
+
+static float to_cycle(double x) {
+    float v = (float)(x - floor(x));
+    return v >= 1.0f ? 0.0f : v;
+}
+
+sk_result sk_motion_analysis_widen_planted(sk_motion_analysis *a, const sk_motion_analysis *source, float max_share,
+                                           uint32_t *widened, sk_error *err) {
+    static const char who[] = "sk_motion_analysis_widen_planted";
+    if (widened) *widened = 0;
+    if (!a || !source) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL argument", who);
+    if (a->leg_count != source->leg_count || a->backward != source->backward)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: the analysis has %u leg(s)%s, the source %u%s", who,
+                            a->leg_count, a->backward ? " (backward)" : "", source->leg_count,
+                            source->backward ? " (backward)" : "");
+    if (!(max_share >= 0.0f && max_share <= 1.0f))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: max_share %g (0 to 1)", who, (double)max_share);
+    if (max_share == 0.0f) max_share = 0.7f;
+    const double D = a->cycle_duration, Ds = source->cycle_duration;
+    if (!(isfinite(D) && D > 0 && isfinite(Ds) && Ds > 0 && isfinite(a->cycle_start) && isfinite(source->cycle_start)))
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: cycle of %g s at %g s against %g s at %g s", who, D,
+                            a->cycle_start, Ds, source->cycle_start);
+    for (uint32_t l = 0; l < a->leg_count; l++) {
+        const sk_leg_analysis *L = &a->legs[l], *S = &source->legs[l];
+        if (!(isfinite(L->stance_time) && isfinite(L->foot_land) && isfinite(L->foot_lift) &&
+              isfinite(L->foot_strike) && isfinite(L->foot_off) && isfinite(L->pre_foot_land) &&
+              isfinite(L->post_foot_lift) && isfinite(S->foot_land) && isfinite(S->foot_lift)))
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: leg %u: keytimes not finite", who, l);
+    }
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < a->leg_count; l++) {
+        sk_leg_analysis *L = &a->legs[l];
+        const sk_leg_analysis *S = &source->legs[l];
+        /* a's keytimes relative to its stance: land in (-1, 0], lift in [0, 1) */
+        const double st = L->stance_time;
+        double land = wrap_half(L->foot_land - st), lift = wrap_half(L->foot_lift - st);
+        double strike = wrap_half(L->foot_strike - st), off = wrap_half(L->foot_off - st);
+        double pre = wrap_half(L->pre_foot_land - st), post = wrap_half(L->post_foot_lift - st);
+        if (land > 0) land -= 1;
+        if (lift < 0) lift += 1;
+        if (strike > land) strike -= 1;
+        if (off < lift) off += 1;
+        if (pre > land) pre -= 1;
+        if (post < lift) post += 1;
+        /* the source's phase in seconds, then in a's cycles from a's stance */
+        double s0 = source->cycle_start + S->foot_land * Ds, s1 = source->cycle_start + S->foot_lift * Ds;
+        if (s1 < s0) s1 += Ds;
+        double b0 = (s0 - a->cycle_start) / D - st, b1 = (s1 - a->cycle_start) / D - st;
+        double k = floor(0.5 * (b0 + b1) + 0.5);
+        b0 -= k, b1 -= k;
+        if (b0 > lift || b1 < land) continue; /* apart */
+        double nl = fmin(land, b0), nf = fmax(lift, b1);
+        if (nf - nl > max_share || (nl == land && nf == lift)) continue;
+        L->foot_land = to_cycle(st + nl);
+        L->foot_lift = to_cycle(st + nf);
+        strike = fmin(strike, nl), off = fmax(off, nf);
+        L->foot_strike = to_cycle(st + strike);
+        L->foot_off = to_cycle(st + off);
+        L->pre_foot_land = to_cycle(st + fmin(pre, nl));
+        L->post_foot_lift = to_cycle(st + fmax(post, nf));
+        L->stance_fraction = (float)(off - strike);
+        n++;
+    }
+    if (widened) *widened = n;
+    return SK_OK;
+}

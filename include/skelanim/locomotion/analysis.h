@@ -257,13 +257,40 @@ SK_API sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_cl
  * (start, end), end - start >= min_duration (0: 0.4 s), whose poses are
  * closest — every joint's model position relative to the legs' hip midpoint
  * projected on the ground, plus the same for the velocities — sampled at
- * 60 Hz. Of the lags whose best match is within 25% of the best overall the
+ * 60 Hz. At the two ends each leg's ankle must be within half the leg of
+ * the same place about the hips and move about them the same way (their
+ * velocities differ by at most half the sum of their sizes plus one leg
+ * per second), so half a cycle, which swaps the feet, is never taken. Of
+ * the lags whose best match is within 25% of the best overall the
  * shortest is taken (so not two cycles where one will do). Returns
  * SK_ERR_INVALID_DATA when the clip is shorter than min_duration plus two
  * samples. */
 SK_API sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
                                       uint32_t leg_count, double min_duration, const sk_allocator *alloc, double *start,
                                       double *end, sk_error *err);
+
+/* Widens each leg's planted phase (foot-land .. foot-lift) in *a to take in
+ * the same leg's planted phase in *source, an analysis of the same motion
+ * on another skeleton: typically a retargeted clip (a) and the capture it
+ * was made from, analysed on its own skeleton (source), whose feet stand
+ * flat for longer than the retargeted feet, which carry the source's angles
+ * on other proportions. Legs are paired by index; the two phases are put on
+ * one time line through each analysis' cycle_start and cycle_duration (the
+ * clips' own seconds, so the two clips must share their timing), the
+ * source's shifted by whole cycles of *a to lie nearest a's stance time.
+ * Where the two overlap, foot-land becomes the earlier and foot-lift the
+ * later of the two, foot-strike / pre-foot-land no later than the new
+ * foot-land, foot-off / post-foot-lift no earlier than the new foot-lift,
+ * and stance_fraction follows; where they do not overlap, or the union
+ * would be longer than max_share of the cycle (0: 0.7; at most 1), the leg
+ * is left as it is. Nothing else of *a changes (the per-sample curves, the
+ * stride, the stance time). Returns the number of legs widened in
+ * *widened (may be NULL). Errors (SK_ERR_INVALID_ARGUMENT, with a message;
+ * *a untouched): NULL arguments, a different leg count or direction
+ * (backward), non-finite times, max_share outside [0, 1]. Thread safety:
+ * writes *a only. */
+SK_API sk_result sk_motion_analysis_widen_planted(sk_motion_analysis *a, const sk_motion_analysis *source,
+                                                  float max_share, uint32_t *widened, sk_error *err);
 
 /* An empty result with the arrays allocated (zeros), for loaders
  * (io/analysis_json). 1..16 legs, 4..100000 samples. */
