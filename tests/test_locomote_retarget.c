@@ -2,7 +2,8 @@
  * public API only: the CMU walk 02_01 and run 09_11 (BVH) retargeted onto the
  * built-in mannequin and onto CesiumMan (glTF) with the source's rest stood
  * on the ground (SK_RETARGET_GROUND_REST), each clip's cycle found (sk_motion_find_cycle) and
- * analysed, a motion group and a locomotor built; the character then walks
+ * analysed, its planted phases widened to the capture's own on its own skeleton
+ * (sk_motion_analysis_widen_planted), a motion group and a locomotor built; the character then walks
  * 10 m at 1.4 m/s and runs 10 m at 3 m/s on flat ground.
  *
  * The references are written here, not taken from the tool's metric code:
@@ -439,14 +440,9 @@ typedef struct open_gap {
     double bound; /* slide/contact/penetration in cm, skate a share: at most; stance: at least */
 } open_gap;
 static const open_gap open_gaps[] = {
-    {"mannequin", "walk", "skate", 0.27},    {"mannequin", "walk", "stance", 0.25},
-    {"mannequin", "run", "slide", 2.0},      {"mannequin", "run", "contact", 2.5},
-    {"mannequin", "run", "penetration", 2.5}, {"mannequin", "run", "stance", 0.10},
-    {"CesiumMan", "walk", "slide", 1.5},     {"CesiumMan", "walk", "contact", 3.0},
-    {"CesiumMan", "walk", "penetration", 3.0}, {"CesiumMan", "walk", "stance", 0.18},
-    {"CesiumMan", "walk", "skate", 0.25},    {"CesiumMan", "run", "slide", 1.5},
-    {"CesiumMan", "run", "contact", 3.0},    {"CesiumMan", "run", "penetration", 3.0},
-    {"CesiumMan", "run", "stance", 0.05},
+    /* the retargeted run's right foot on CesiumMan (a 0.52 m leg under a 0.86 m runner's angles):
+     * 0.108 of the frames at cruise speed, 12 of 111 (29 Nov 2026; the bound a frame or two below) */
+    {"CesiumMan", "run", "stance", 0.09},
 };
 
 /* A target missed: 0 when it is an open gap within its bound (printed),
