@@ -6,8 +6,9 @@
  * best cycle analysed), walks the paths of the mannequin's table (a 90 degree
  * turn) on flat ground, 10/30/45 degree ramps, stairs, bumps and the mesh
  * course; the run (with 02_01 as the walk) runs on flat ground, bumps and the
- * 10 degree ramp. Per row the metrics of skelanim locomote (loco_run.h) and
- * which of the limits it misses:
+ * 10 degree ramp; 02_01 played in reverse walks backward (blc_backward_rows).
+ * Per row the metrics of skelanim locomote (loco_run.h) and which of the
+ * limits it misses:
  *   slide < 0.5 cm per stance, contact < 1 cm, penetration < 1 cm,
  *   stance share per foot at full speed 30-60 % (walks at 0.8-1.5 m/s) or
  *   15-40 % (runs), skate <= 0.15 (walks). */
@@ -67,6 +68,7 @@ static size_t blc_fails(const loco_metrics *m, char *out, size_t cap) {
 /* One row: the character (its clips from walk_file and the run) on a case at a speed. */
 static bool blc_row(loco_char *c, const char *character, const char *capture, bool run, const blc_case *cs,
                     double speed, bool held_out) {
+    bool backward = c->face != 0.0f; /* the reversed walk's rows (blc_backward_rows) */
     loco_metrics m;
     bool finished = false;
     double t0 = cli_now();
@@ -87,10 +89,11 @@ static bool blc_row(loco_char *c, const char *character, const char *capture, bo
     if (!share_ok && (run || (speed >= 0.8 && speed <= 1.5))) BLC_FAIL("stance_share");
     if (!run && skate > 0.15) BLC_FAIL("skate");
 #undef BLC_FAIL
-    printf("{\"bench\":\"locomotion_capture\",%s\"character\":\"%s\",\"capture\":\"%s\",\"gait\":\"%s\","
+    printf("{\"bench\":\"locomotion_capture\",%s\"character\":\"%s\",\"capture\":\"%s\",\"gait\":\"%s\",%s"
            "\"terrain\":\"%s\",\"path\":\"%s\",\"speed\":%.2f,\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
-           held_out ? "\"held_out\":true," : "", character, capture, run ? "run" : "walk", cs->terrain, cs->path, speed,
-           m.frames, finished ? "true" : "false");
+           held_out ? "\"held_out\":true," : "", character, capture, run ? "run" : "walk",
+           backward ? "\"direction\":\"backward\"," : "", cs->terrain, cs->path, speed, m.frames,
+           finished ? "true" : "false");
     for (uint32_t l = 0; l < c->leg_count; l++) printf("%s%.3f", l ? "," : "", share[l]);
     printf("],\"stance_fraction_all\":[");
     for (uint32_t l = 0; l < c->leg_count; l++)
@@ -144,17 +147,58 @@ static bool blc_hard_rows(loco_char *c, const char *character, const char *captu
 }
 
 /* A character with the clips of walk and the run from data. */
-static bool blc_char(const char *data, int k, const char *walk, const sk_terrain *terrain, loco_char *c,
-                     double *load_ms) {
+static bool blc_char(const char *data, int k, const char *walk, const sk_terrain *terrain, bool backward,
+                     loco_char *c, double *load_ms) {
     char chr[1024], w[1024], r[1024];
     blc_character(data, k, chr, sizeof chr);
     snprintf(w, sizeof w, "%s/mocap/bvh/%s", data, walk);
     snprintf(r, sizeof r, "%s/mocap/bvh/%s", data, BLC_RUN);
     loco_setup s = {.character = chr, .terrain = terrain, .from = {w, r}, .nfrom = 2, .from_scale = BLC_CMU_SCALE};
+    if (backward) { /* the walk, the walk played in reverse (the backward walk) and the run; walked facing back */
+        s.from[1] = w, s.from_reversed[1] = true, s.from[2] = r, s.nfrom = 3;
+    }
     double t0 = cli_now();
     bool ok = loco_char_create(&s, c);
+    if (ok && backward) c->face = (float)M_PI;
     if (load_ms) *load_ms = (cli_now() - t0) * 1e3;
     return ok;
+}
+
+/* The backward walk: the shared walk 02_01 played in reverse (locomote
+ * --from-reversed) beside it and the run, walked facing back (--face 180)
+ * on flat ground, stairs and the course (ci: flat and stairs at 1.4 m/s);
+ * the walks' limits. A person walking backward is not a forward walk
+ * reversed (the toe lands first), but the feet plant and lift alike. */
+static int blc_backward_rows(blc_which which, const char *data, int k, const char *character) {
+    static const char *const terrains[] = {"flat", "stairs:0.17,0.28", "course"};
+    static const double speeds[] = {1.0, 1.4};
+    int failures = 0;
+    for (size_t t = 0; t < CLI_COUNT(terrains); t++) {
+        const blc_case *cs = NULL;
+        for (size_t i = 0; i < CLI_COUNT(blc_cases); i++)
+            if (!strcmp(blc_cases[i].terrain, terrains[t])) cs = &blc_cases[i];
+        if (!cs || (which != BLC_ALL && !strcmp(terrains[t], "course"))) continue;
+        cli_terrain *terrain = NULL;
+        sk_error err = {0};
+        if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
+            fprintf(stderr, "skelanim: %s\n", err.message);
+            return 1;
+        }
+        loco_char c;
+        if (!blc_char(data, k, blc_walks[0], &terrain->terrain, true, &c, NULL)) { /* said on stderr */
+            printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"02_01\",\"direction\":"
+                   "\"backward\",\"terrain\":\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
+                   character, cs->terrain);
+            failures++;
+            cli_terrain_destroy(terrain);
+            continue;
+        }
+        for (size_t sp = which == BLC_ALL ? 0 : 1; sp < CLI_COUNT(speeds); sp++)
+            if (!blc_row(&c, character, "02_01", false, cs, speeds[sp], false)) failures++;
+        loco_char_destroy(&c);
+        cli_terrain_destroy(terrain);
+    }
+    return failures;
 }
 
 int blc_table(blc_which which, const char *data) {
@@ -188,7 +232,7 @@ int blc_table(blc_which which, const char *data) {
                 }
                 loco_char c;
                 double load_ms = 0;
-                if (!blc_char(data, k, blc_walks[w], &terrain->terrain, &c, &load_ms)) { /* said on stderr */
+                if (!blc_char(data, k, blc_walks[w], &terrain->terrain, false, &c, &load_ms)) { /* said on stderr */
                     printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"%.*s\",\"terrain\":"
                            "\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
                            names[k], (int)strcspn(blc_walks[w], "."), blc_walks[w], cs->terrain);
@@ -211,6 +255,7 @@ int blc_table(blc_which which, const char *data) {
                 cli_terrain_destroy(terrain);
             }
         }
+        failures += blc_backward_rows(which, data, k, names[k]);
     }
     return failures ? 1 : 0;
 }
@@ -255,13 +300,15 @@ int blc_held_out(const char *dir, const char *data) {
     int failures = 0;
     for (int k = 0; k < 2; k++) {
         blc_character(data, k, chr, sizeof chr);
-        /* each walk with the first run; each run with the first walk */
-        for (int i = 0; i < nw + nr; i++) {
-            bool run = i >= nw;
+        /* each walk with the first run; each run with the first walk; then each walk played in
+         * reverse beside it and the first run, walked facing back on flat ground */
+        for (int i = 0; i < 2 * nw + nr; i++) {
+            bool run = i >= nw && i < nw + nr, back = i >= nw + nr;
+            if (back) i -= nw + nr;
             const char *wf = run ? walks[0] : walks[i], *rf = run ? runs[i - nw] : runs[0];
             char capture[64];
             snprintf(capture, sizeof capture, "%.*s", (int)strcspn(run ? rf : wf, "."), run ? rf : wf);
-            for (size_t t = 0; t < (run ? 1 : CLI_COUNT(walk_cases)); t++) {
+            for (size_t t = 0; t < (run || back ? 1 : CLI_COUNT(walk_cases)); t++) {
                 const blc_case *cs = run ? &run_case : &walk_cases[t];
                 cli_terrain *terrain = NULL;
                 sk_error err = {0};
@@ -274,21 +321,25 @@ int blc_held_out(const char *dir, const char *data) {
                 snprintf(r, sizeof r, "%s/%s", dir, rf);
                 loco_setup s = {.character = chr, .terrain = &terrain->terrain, .from = {w, r}, .nfrom = 2,
                                 .from_scale = scale};
+                if (back) s.from[1] = w, s.from_reversed[1] = true, s.from[2] = r, s.nfrom = 3;
                 loco_char c;
                 if (!loco_char_create(&s, &c)) { /* said on stderr */
                     printf("{\"bench\":\"locomotion_capture\",\"held_out\":true,\"character\":\"%s\",\"capture\":"
-                           "\"%s\",\"gait\":\"%s\",\"terrain\":\"%s\",\"error\":\"the clips could not be retargeted or "
-                           "analysed\"}\n", names[k], capture, run ? "run" : "walk", cs->terrain);
+                           "\"%s\",\"gait\":\"%s\",%s\"terrain\":\"%s\",\"error\":\"the clips could not be retargeted "
+                           "or analysed\"}\n", names[k], capture, run ? "run" : "walk",
+                           back ? "\"direction\":\"backward\"," : "", cs->terrain);
                     fflush(stdout);
                     cli_terrain_destroy(terrain);
                     continue;
                 }
+                if (back) c.face = (float)M_PI;
                 static const double walk_speeds[] = {1.0, 1.4}, run_speeds[] = {3.0, 3.5};
                 for (int sp = 0; sp < 2; sp++)
                     if (!blc_row(&c, names[k], capture, run, cs, run ? run_speeds[sp] : walk_speeds[sp], true)) failures++;
                 loco_char_destroy(&c);
                 cli_terrain_destroy(terrain);
             }
+            if (back) i += nw + nr;
         }
     }
     return failures ? 1 : 0;
@@ -309,7 +360,7 @@ int blc_cost(uint32_t count, uint32_t frames, const char *data) {
     }
     loco_char c;
     double load_ms = 0;
-    if (!blc_char(data, 0, blc_walks[0], &terrain->terrain, &c, &load_ms)) {
+    if (!blc_char(data, 0, blc_walks[0], &terrain->terrain, false, &c, &load_ms)) {
         cli_terrain_destroy(terrain);
         return 1;
     }

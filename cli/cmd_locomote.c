@@ -45,7 +45,7 @@ static int render(const char *out, const loco_char *c, const cli_terrain *terrai
 
 typedef struct locomote_args {
     const char *character, *idle, *graph, *terrain, *path, *trace, *out, *maneuver, *push;
-    cli_list clips, from;
+    cli_list clips, from, from_reversed;
     double speed, turn_rate, fps, seconds, at, scale, from_scale, jump, point[3], face, crouch, look[3];
     double hip_rise, step_frequency, rest_step[2];
     uint32_t size[2];
@@ -133,18 +133,27 @@ static int cmd_locomote(int argc, char **argv) {
                 a.seconds);
         return 1;
     }
-    if (a.from.n && a.procedural) {
+    if (a.from.n + a.from_reversed.n > LOCO_MAX_CLIPS) {
+        fprintf(stderr, "skelanim: %u clips from --from and --from-reversed; at most %u\n", a.from.n + a.from_reversed.n,
+                LOCO_MAX_CLIPS);
+        return 1;
+    }
+    if ((a.from.n || a.from_reversed.n) && a.procedural) {
         fprintf(stderr, "skelanim: --from gives clips; --procedural walks without clips\n");
         return 1;
     }
-    if (cli_given(&seen, "--from-scale") && !a.from.n) {
-        fprintf(stderr, "skelanim: --from-scale goes with --from\n");
+    if (cli_given(&seen, "--from-scale") && !a.from.n && !a.from_reversed.n) {
+        fprintf(stderr, "skelanim: --from-scale goes with --from or --from-reversed\n");
         return 1;
     }
     loco_setup setup = {0};
     setup.character = a.character;
     for (uint32_t i = 0; i < a.clips.n; i++) setup.clips[setup.nclips++] = a.clips.v[i];
     for (uint32_t i = 0; i < a.from.n; i++) setup.from[setup.nfrom++] = a.from.v[i];
+    for (uint32_t i = 0; i < a.from_reversed.n; i++) {
+        setup.from_reversed[setup.nfrom] = true;
+        setup.from[setup.nfrom++] = a.from_reversed.v[i];
+    }
     setup.from_scale = a.from_scale;
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale;
     setup.plain = a.plain, setup.procedural = a.procedural, setup.find_cycle = cli_given(&seen, "--cycle");
@@ -280,9 +289,13 @@ static const cli_opt locomote_opts[] = {
      .max_count = LOCO_MAX_CLIPS,
      .help = "a walk or run from another file and skeleton (repeatable): the clip (a name or an index; the first) "
              "retargeted onto CHARACTER (its foot contacts not pinned: the locomotor places the feet), its planted feet "
-             "levelled, its best cycle analysed"},
+             "levelled, its best cycle analysed, each foot's planted phase widened to the source's own"},
+    {"--from-reversed", CLI_LIST_OF(CLI_KIND_STRING, locomote_args, from_reversed, 0), .meta = "FILE[:CLIP]",
+     .max_count = LOCO_MAX_CLIPS,
+     .help = "as --from, the clip played in reverse: a captured walk as the backward walk (walk it with --face 180; "
+             "a person walking backward is not a forward walk reversed, but its feet plant and lift the same)"},
     {"--from-scale", CLI_REAL(locomote_args, from_scale), .meta = "M", .min = 1e-6, .max = 1e6,
-     .help = "metres per unit of the --from .bvh files, 0.056444 for CMU captures",
+     .help = "metres per unit of the --from and --from-reversed .bvh files, 0.056444 for CMU captures",
      .dflt_text = "the file's units (a .bvh whose legs are over 5 units long is refused)"},
     {"--idle", CLI_STRING(locomote_args, idle), .meta = "NAME", .help = "the idle clip", .dflt_text = "idle, when there is one"},
     {"--cycle", CLI_CHOICE(locomote_args, cycle, "auto"),

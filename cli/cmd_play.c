@@ -163,7 +163,7 @@ static bool play_loop(play_run *r, loco_char *c, sk_error *err) {
     bool strafe_stick = false;
     for (uint32_t i = 0; i < c->nclips; i++) strafe_stick |= strstr(sk_clip_name(c->clips[i]), "strafe") != NULL;
     const char *names[LOCO_MAX_CLIPS];
-    for (uint32_t i = 0; i < c->nclips; i++) names[i] = sk_clip_name(c->clips[i]);
+    for (uint32_t i = 0; i < c->nclips; i++) names[i] = c->label[i];
     bool ok = true;
     for (uint32_t frame = 0; a->frames == 0 || frame < a->frames; frame++) {
         double now = cli_now(), dt = fixed ? 1.0 / fps : fmin(fmax(now - last, 1e-3), 0.1);

@@ -34,7 +34,8 @@ static int32_t pick_clip(const sk_asset *a, const char *file, const char *spec) 
     return -1;
 }
 
-bool loco_from_clip(const char *spec, double scale, const sk_asset *target, sk_clip **out, loco_from_info *info) {
+bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool backward, sk_clip **out,
+                    loco_from_info *info) {
     *out = NULL;
     loco_from_info in;
     memset(&in, 0, sizeof in);
@@ -105,6 +106,7 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, sk_c
         sk_leg_desc sl[2];
         sk_motion_analysis_options ao;
         memset(&ao, 0, sizeof ao);
+        ao.backward = backward;
         sk_error e2 = {0};
         if (loco_legs_from_map(src->skeleton, sl) == 2 &&
             sk_motion_find_cycle(src->skeleton, src->clips[ci], sl, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &e2) ==

@@ -28,9 +28,11 @@ typedef struct loco_from_info {
  * .bvh source (0: the file's units; a .bvh whose legs measure more than
  * LOCO_FROM_MAX_LEG_UNITS is then refused with the scale to give). Writes a
  * clip of target's skeleton (the caller destroys it) and, with info, the
- * source's own analysis (info->source_analysis). Prints the error and
+ * source's own analysis (info->source_analysis; played in reverse when
+ * backward). Prints the error and
  * returns false on failure. */
-bool loco_from_clip(const char *spec, double scale, const sk_asset *target, sk_clip **out, loco_from_info *info);
+bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool backward, sk_clip **out,
+                    loco_from_info *info);
 
 /* Two legs of skel from its humanoid map (upper leg, lower leg, foot, toes),
  * for characters whose joint names sk_legs_find does not know; 2 or 0. */

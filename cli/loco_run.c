@@ -26,7 +26,9 @@ static bool fix_heel_heights(const sk_skeleton *skel, const sk_clip *clip, const
         const sk_leg_analysis *L = &an->legs[l];
         float d = L->toe_ground - L->heel_ground; /* world (character space) height to add to the heel */
         if (fabsf(d) < 0.005f) continue;
-        double t = ao->cycle_start + L->stance_time * an->cycle_duration;
+        /* a clip analysed in reverse: its sample s is at clip time end - s/N of the cycle */
+        double t = an->backward ? ao->cycle_end - L->stance_time * an->cycle_duration
+                                : ao->cycle_start + L->stance_time * an->cycle_duration;
         sk_pose pose = sk_pose_view(loc, skel->joint_count, NULL, 0);
         sk_error e = {0};
         if (sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, &pose, &e) != SK_OK ||
@@ -182,7 +184,8 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         const sk_clip *clip = NULL;
         sk_clip *raw = NULL; /* a capture as retargeted, until its levelled feet analyse */
         if (i >= own) { /* a capture from another file: retargeted, not a loop */
-            if (!loco_from_clip(spec, s->from_scale, c->asset, &c->owned[c->nclips], &fi)) goto fail;
+            if (!loco_from_clip(spec, s->from_scale, c->asset, s->from_reversed[i - own], &c->owned[c->nclips], &fi))
+                goto fail;
             /* Its planted feet turned flat on the character's soles (the two
              * rest poses hold the foot at different angles: footlevel.h). */
             sk_clip *level = NULL;
@@ -204,6 +207,8 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
             clip = c->asset->clips[ci];
         }
         sk_motion_analysis_options ao = {0};
+        bool reversed = i >= own && s->from_reversed[i - own];
+        ao.backward = reversed;
         bool analysed = analyse(skel, clip, c->legs, c->leg_count, s->find_cycle || i >= own, &ao, &c->an[c->nclips], &err);
         if (!analysed && raw) { /* the levelled clip does not analyse: the capture as retargeted */
             fprintf(stderr, "skelanim: warning: --from %s: with its feet levelled the clip does not analyse (%s); "
@@ -213,10 +218,12 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
             raw = NULL;
             clip = c->owned[c->nclips];
             memset(&ao, 0, sizeof ao);
+            ao.backward = reversed;
             analysed = analyse(skel, clip, c->legs, c->leg_count, true, &ao, &c->an[c->nclips], &err);
         }
         sk_clip_destroy(raw);
         c->clips[c->nclips] = clip;
+        snprintf(c->label[c->nclips], sizeof c->label[c->nclips], "%s%s", sk_clip_name(clip), reversed ? " reversed" : "");
         if (!analysed) {
             fprintf(stderr, "skelanim: clip \"%s\": %s\n", spec, err.message);
             goto fail;

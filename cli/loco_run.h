@@ -48,6 +48,9 @@ typedef struct loco_setup {
      * character's own (--clips; with from and no clips: none of its own). */
     const char *from[LOCO_MAX_CLIPS];
     uint32_t nfrom;
+    /* from_reversed[i]: from[i] is played in reverse, a captured walk as the
+     * backward walk (analysed with sk_motion_analyze_backward's option). */
+    bool from_reversed[LOCO_MAX_CLIPS];
     double from_scale;              /* metres per unit of .bvh sources (0: the file's units) */
     /* A creature (@tripod, @quadruped, @hexapod: content/creature.h) walks
      * with the N-legged walker (locomotion/legged.h) in this gait: 0 its
@@ -67,6 +70,7 @@ typedef struct loco_char {
     const sk_clip *clips[LOCO_MAX_CLIPS];
     uint32_t nclips;
     sk_clip *owned[LOCO_MAX_CLIPS];  /* the retargeted clips (setup.from), freed with c */
+    char label[LOCO_MAX_CLIPS][80];  /* each clip's name, " reversed" after a clip played in reverse */
     sk_motion_group *group;
     sk_locomotor *loco;
     sk_graph *graph;                /* with setup.graph: the machine and its instance */

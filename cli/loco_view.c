@@ -10,7 +10,7 @@ static void fprint_vec(FILE *f, sk_vec3 v) { fprintf(f, "[%.5f,%.5f,%.5f]", v.x,
 bool loco_view_overlay_frame(const loco_char *c, double t, loco_overlay_frame *out) {
     if (!c->loco || !c->group) return false;
     const char *clips[LOCO_MAX_CLIPS], *legs[SK_MOTION_GROUP_MAX_LEGS];
-    for (uint32_t i = 0; i < c->nclips && i < LOCO_MAX_CLIPS; i++) clips[i] = sk_clip_name(c->clips[i]);
+    for (uint32_t i = 0; i < c->nclips && i < LOCO_MAX_CLIPS; i++) clips[i] = c->label[i];
     for (uint32_t l = 0; l < c->leg_count && l < SK_MOTION_GROUP_MAX_LEGS; l++) legs[l] = loco_char_leg_name(c, l);
     return loco_overlay_gather(out, c->loco, c->group, clips, legs, t);
 }

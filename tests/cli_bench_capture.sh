@@ -7,7 +7,8 @@
 #     a missing file, --from-scale alone), and the skate of its --json against the skate
 #     computed here from its --trace (the ground is y = 0).
 #  2. bench locomotion --captures ci --captures-only: the rows expected (2 characters x
-#     02_01 walking on flat, stairs and the course, and 09_11 running on flat: 8 rows), the
+#     02_01 walking on flat, stairs and the course, and 09_11 running on flat: 8 rows; 02_01
+#     played in reverse walking backward on flat and stairs at 1.4 m/s: 4 rows), the
 #     cost row, and without the data a "missing" row. Then the limits, asserted from the rows:
 #     slide < 0.5 cm per stance, contact < 1 cm, penetration < 1 cm, stance share per foot at
 #     full speed 30-60 % (walks, 0.8-1.5 m/s) and 15-40 % (runs), skate <= 0.15 (walks).
@@ -75,6 +76,33 @@ assert m["path_finished"] and all(math.isfinite(v) for v in m["end"]), m
 print("locomote --from: skate %.4f over %d leg-frames, the trace's %.4f" % (m["skate"], low, ref))
 PY
 
+# --from-reversed: the walk played in reverse walks the path facing back. From the trace, checked
+# here: at full speed the reversed clip carries the blend, the character moves along the path
+# (+Z) while its body faces -Z (yaw pi), and each foot, while flagged in stance, moves against
+# the body's own forward axis at no point (its heel-toe line points along the facing, -Z).
+expect_error "at most" @mannequin --from-reversed "$bvh/02_01.bvh" --from-reversed "$bvh/02_01.bvh" \
+  --from-reversed "$bvh/02_01.bvh" --from-reversed "$bvh/02_01.bvh" --from-reversed "$bvh/02_01.bvh" \
+  --from-reversed "$bvh/02_01.bvh" --from-reversed "$bvh/02_01.bvh" --from-reversed "$bvh/02_01.bvh" \
+  --from-reversed "$bvh/02_01.bvh" --from-scale 0.056444
+"$SK_CLI" locomote @mannequin --from "$bvh/02_01.bvh" --from-reversed "$bvh/02_01.bvh" --from "$bvh/09_11_fbx2bvh.bvh" \
+  --from-scale 0.056444 --face 180 --speed 1.2 --path "0,0 0,6" --json --trace "$tmp/b.jsonl" >"$tmp/bm.json" \
+  || fail "locomote --from-reversed"
+python3 - "$tmp/bm.json" "$tmp/b.jsonl" <<'PY'
+import json, math, sys
+m = json.loads(open(sys.argv[1]).read())
+frames = [json.loads(l) for l in open(sys.argv[2])]
+cruise = [f for f in frames if f["moving"] > 0.99 and abs(f["velocity"][2] - 1.2) < 0.01]
+assert len(cruise) > 100, len(cruise)
+for f in cruise:
+    assert f["weights"]["02_01 reversed"] > 0.9, f["weights"]
+    assert abs(abs(f["yaw"]) - math.pi) < 1e-3, f["yaw"]
+    for ft in f["feet"]:
+        if ft["stance"]:
+            assert ft["toe"][2] < ft["heel"][2], ft  # the foot points the way the body faces: -Z
+assert m["path_finished"] and m["slide_max_cm"] < 0.5, m
+print("locomote --from-reversed: %d frames at full speed walking backward, slide %.3f cm" % (len(cruise), m["slide_max_cm"]))
+PY
+
 # 2. bench locomotion: without the data the rows say so
 "$SK_CLI" bench locomotion --captures ci --captures-only --data "$tmp/nothing" --count 5 --frames 2 >"$tmp/none.jsonl" \
   2>"$tmp/none.err" || fail "bench locomotion without the data"
@@ -90,10 +118,12 @@ assert not any("error" in r for r in rows), [r for r in rows if "error" in r]
 scen = [r for r in rows if r["bench"] == "locomotion_capture" and "hard" not in r]
 hard = [r for r in rows if r["bench"] == "locomotion_capture" and "hard" in r]
 cost = [r for r in rows if r["bench"] == "locomotion_capture_cost"]
-want = {(c, "walk", t) for c in ("mannequin", "CesiumMan") for t in ("flat", "stairs:0.17,0.28", "course")}
-want |= {(c, "run", "flat") for c in ("mannequin", "CesiumMan")}
-got = {(r["character"], r["gait"], r["terrain"]) for r in scen}
-assert len(scen) == 8 and got == want, (len(scen), got ^ want)  # the cases checked
+want = {(c, "walk", t, "forward") for c in ("mannequin", "CesiumMan") for t in ("flat", "stairs:0.17,0.28", "course")}
+want |= {(c, "run", "flat", "forward") for c in ("mannequin", "CesiumMan")}
+want |= {(c, "walk", t, "backward") for c in ("mannequin", "CesiumMan") for t in ("flat", "stairs:0.17,0.28")}
+got = {(r["character"], r["gait"], r["terrain"], r.get("direction", "forward")) for r in scen}
+assert len(scen) == 12 and got == want, (len(scen), got ^ want)  # the cases checked
+assert all(r["speed"] == 1.4 for r in scen if r.get("direction") == "backward"), scen
 # the hard cases with the captures: 4 maneuvers at 1.0 m/s (turning in place at 0) per character
 want_hard = {(c, h) for c in ("mannequin", "CesiumMan") for h in ("turn-in-place", "turn-180", "sidestep", "stop-mid-stride")}
 assert len(hard) == 8 and {(r["character"], r["hard"]) for r in hard} == want_hard, hard  # the cases checked
@@ -125,7 +155,8 @@ def judge(r, limit, value, floor, text, name):
     return text
 for r in scen:
     run = r["gait"] == "run"
-    name = "%s %s %s %.1f m/s" % (r["character"], r["capture"], r["terrain"], r["speed"])
+    name = "%s %s%s %s %.1f m/s" % (r["character"], r["capture"], " backward" if r.get("direction") else "",
+                                    r["terrain"], r["speed"])
     miss, kinds = [], set()
     def add(limit, value, floor, text):
         kinds.add(limit if limit != "stance" else "stance_share")
@@ -166,10 +197,14 @@ split = [l.split("\t") for l in open(sys.argv[2]).read().splitlines()[1:]]
 walks = [f[0][:-4] for f in split if f[1] == "reporting" and f[2] == "walk"]
 runs = [f[0][:-4] for f in split if f[1] == "reporting" and f[2] == "run"]
 assert len(walks) >= 5 and len(runs) >= 2, (walks, runs)
-want = 2 * (len(walks) * 3 * 2 + len(runs) * 2)
+# each walk on flat ground, stairs and the course, each run on flat ground, each walk played in reverse
+# (backward) on flat ground; two speeds each
+want = 2 * (len(walks) * 3 * 2 + len(runs) * 2 + len(walks) * 2)
 assert len(rows) == want and all(r.get("held_out") is True for r in rows), (len(rows), want)
 got = {(r["character"], r["capture"]) for r in rows}
 assert got == {(c, x) for c in ("mannequin", "CesiumMan") for x in walks + runs}, got
+back = [r for r in rows if r.get("direction") == "backward"]
+assert len(back) == 2 * 2 * len(walks) and all(r["gait"] == "walk" and r["terrain"] == "flat" for r in back), back
 ok = 0
 for r in rows:
     if "error" in r: continue
@@ -184,8 +219,8 @@ for r in rows:
     kinds |= {"finished"} if not r["finished"] else set()
     assert sorted(r["fails"]) == sorted(kinds), (r, kinds)
     ok += not kinds
-print("bench locomotion --held-out: %d rows (%d walks, %d runs, 2 characters), %d within every limit, %d could not run"
-      % (len(rows), len(walks), len(runs), ok, sum("error" in r for r in rows)))
+print("bench locomotion --held-out: %d rows (%d walks, %d runs, 2 characters; %d backward), %d within every limit, "
+      "%d could not run" % (len(rows), len(walks), len(runs), len(back), ok, sum("error" in r for r in rows)))
 PY
 
 sk_done cli_bench_capture

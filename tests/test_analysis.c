@@ -394,6 +394,29 @@ static void test_widen_planted(void **state) {
     assert_int_equal(sk_motion_analysis_widen_planted(an, src, (float)(union_len + 0.01), &widened, &err), SK_OK);
     assert_int_equal(widened, 1);
     assert_true(fabs(cdiff(an->legs[0].foot_land, R->foot_land - 0.2)) < 1e-5);
+    /* backward analyses: a keytime k at cycle_start + (1 - k) x duration, so the source's cycle
+     * starting 0.3 s later moves its keytimes 0.3 s worth the other way */
+    {
+        sk_motion_analysis *ab = analyze(a, "walk", walk.frames * 4, true), *sb = analyze(a, "walk", walk.frames * 4, true);
+        sk_motion_analysis *rb = analyze(a, "walk", walk.frames * 4, true);
+        sb->cycle_start = 0.3;
+        for (uint32_t l = 0; l < 2; l++) {
+            double land = rb->legs[l].foot_land, lift = rb->legs[l].foot_lift;
+            if (l == 1) land -= 0.04, lift += 0.03;
+            sb->legs[l].foot_land = (float)wrap1(land + 0.3 / D);
+            sb->legs[l].foot_lift = (float)wrap1(lift + 0.3 / D);
+        }
+        assert_int_equal(sk_motion_analysis_widen_planted(ab, sb, 0.0f, &widened, &err), SK_OK);
+        assert_int_equal(widened, 1);
+        assert_leg_results_equal(&ab->legs[0], &rb->legs[0]);
+        assert_true(fabs(cdiff(ab->legs[1].foot_land, rb->legs[1].foot_land - 0.04)) < 1e-5);
+        assert_true(fabs(cdiff(ab->legs[1].foot_lift, rb->legs[1].foot_lift + 0.03)) < 1e-5);
+        /* a forward source against a backward analysis: refused */
+        assert_int_equal(sk_motion_analysis_widen_planted(ab, ref, 0.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+        sk_motion_analysis_destroy(ab);
+        sk_motion_analysis_destroy(sb);
+        sk_motion_analysis_destroy(rb);
+    }
     /* refused, *a untouched */
     saved = an->legs[0];
     assert_int_equal(sk_motion_analysis_widen_planted(NULL, src, 0.0f, NULL, &err), SK_ERR_INVALID_ARGUMENT);

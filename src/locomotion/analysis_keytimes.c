@@ -186,8 +186,21 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
     return SK_OK;
 }
 
+#define WIDEN_MIN 1e-4 /* of the cycle: sk_motion_analysis_widen_planted */
+
 /* x into [-0.5, 0.5) */
 static double wrap_half(double x) { return x - floor(x + 0.5); }
+
+/* A keytime's clip time (s) and back: a backward analysis' keytime k is at
+ * cycle_start + (1 - k) x cycle_duration (its samples run the clip in
+ * reverse); a keytime past 1 is in the next cycle. */
+static double key_time(const sk_motion_analysis *m, double k) {
+    return m->cycle_start + m->cycle_duration * (m->backward ? 1.0 - k : k);
+}
+static double time_key(const sk_motion_analysis *m, double t) {
+    double k = (t - m->cycle_start) / m->cycle_duration;
+    return m->backward ? 1.0 - k : k;
+}
 
 static float to_cycle(double x) {
     float v = (float)(x - floor(x));
@@ -233,13 +246,13 @@ sk_result sk_motion_analysis_widen_planted(sk_motion_analysis *a, const sk_motio
         if (pre > land) pre -= 1;
         if (post < lift) post += 1;
         /* the source's phase in seconds, then in a's cycles from a's stance */
-        double s0 = source->cycle_start + S->foot_land * Ds, s1 = source->cycle_start + S->foot_lift * Ds;
-        if (s1 < s0) s1 += Ds;
-        double b0 = (s0 - a->cycle_start) / D - st, b1 = (s1 - a->cycle_start) / D - st;
+        double lk = S->foot_lift < S->foot_land ? S->foot_lift + 1.0 : S->foot_lift;
+        double b0 = time_key(a, key_time(source, S->foot_land)) - st, b1 = time_key(a, key_time(source, lk)) - st;
         double k = floor(0.5 * (b0 + b1) + 0.5);
         b0 -= k, b1 -= k;
         if (b0 > lift || b1 < land) continue; /* apart */
-        double nl = fmin(land, b0), nf = fmax(lift, b1);
+        /* (an end moved by under WIDEN_MIN of the cycle is float rounding, not a longer phase) */
+        double nl = b0 < land - WIDEN_MIN ? b0 : land, nf = b1 > lift + WIDEN_MIN ? b1 : lift;
         if (nf - nl > max_share || (nl == land && nf == lift)) continue;
         L->foot_land = to_cycle(st + nl);
         L->foot_lift = to_cycle(st + nf);

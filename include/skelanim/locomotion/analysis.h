@@ -276,7 +276,8 @@ SK_API sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *cl
  * flat for longer than the retargeted feet, which carry the source's angles
  * on other proportions. Legs are paired by index; the two phases are put on
  * one time line through each analysis' cycle_start and cycle_duration (the
- * clips' own seconds, so the two clips must share their timing), the
+ * clips' own seconds, so the two clips must share their timing; a backward
+ * analysis' keytime k is at cycle_start + (1 - k) x cycle_duration), the
  * source's shifted by whole cycles of *a to lie nearest a's stance time.
  * Where the two overlap, foot-land becomes the earlier and foot-lift the
  * later of the two, foot-strike / pre-foot-land no later than the new
