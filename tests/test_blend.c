@@ -115,6 +115,53 @@ static void test_blend_weights(void **st) {
     sk_skeleton_destroy(s);
 }
 
+
+/* sk_blend_poses' nlerp path for inputs without masks or channel bits (the
+ * weights found once) against the general path, which an all-ones mask
+ * takes (a factor of 1 leaves every weight as it is): the same bits, for 1
+ * to 18 inputs (more than the 16 the plain path takes), weights zero,
+ * negative, NaN, summing below and above one, with and without rest fill,
+ * random poses. */
+static uint32_t g_lcg = 12345u;
+static float frand(void) {
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    return (float)(g_lcg >> 8) / 16777216.0f;
+}
+
+static void test_plain_path_same_bits(void **st) {
+    (void)st;
+    enum { J = 6, N = 18 };
+    sk_skeleton *s = chain(J);
+    static sk_transform poses[N][J];
+    sk_transform out_plain[J], out_general[J];
+    float ones[J];
+    for (int j = 0; j < J; j++) ones[j] = 1.0f;
+    sk_pose views[N];
+    sk_blend_input in[N], inm[N];
+    uint32_t cases = 0;
+    for (int round = 0; round < 200; round++) {
+        uint32_t n = 1 + (uint32_t)round % N;
+        for (uint32_t i = 0; i < n; i++) {
+            for (int j = 0; j < J; j++) {
+                sk_transform *x = &poses[i][j];
+                x->t = sk_vec3_make(4 * frand() - 2, 4 * frand() - 2, 4 * frand() - 2);
+                x->s = sk_vec3_make(0.5f + frand(), 0.5f + frand(), 0.5f + frand());
+                x->r = sk_quat_normalize(sk_quat_make(2 * frand() - 1, 2 * frand() - 1, 2 * frand() - 1, 2 * frand() - 1));
+            }
+            views[i] = *SK_POSE_OF(s, poses[i], NULL);
+            float u = frand(), w = u < 0.1f ? 0.0f : u < 0.15f ? -1.0f : u < 0.2f ? NAN : (round % 3 ? 2.0f : 0.2f) * frand();
+            in[i] = (sk_blend_input){&views[i], w, NULL, NULL};
+            inm[i] = (sk_blend_input){&views[i], w, ones, NULL};
+        }
+        sk_blend_options o = {SK_BLEND_NLERP, round % 2 == 1};
+        assert_int_equal(sk_blend_poses(s, in, n, &o, SK_POSE_OF(s, out_plain, NULL), NULL), SK_OK);
+        assert_int_equal(sk_blend_poses(s, inm, n, &o, SK_POSE_OF(s, out_general, NULL), NULL), SK_OK);
+        assert_memory_equal(out_plain, out_general, sizeof out_plain);
+        cases++;
+    }
+    assert_int_equal(cases, 200);
+    sk_skeleton_destroy(s);
+}
 static void test_masks_layers_additive(void **st) {
     (void)st;
     sk_skeleton *s = chain(6); /* root - spine - arm - hand ; root - leg - foot */
@@ -382,6 +429,7 @@ static void test_oracle_mannequin_three_clips(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blend_weights),
+        cmocka_unit_test(test_plain_path_same_bits),
         cmocka_unit_test(test_masks_layers_additive),
         cmocka_unit_test(test_oracle_interpolation_test),
         cmocka_unit_test(test_oracle_mannequin_three_clips),

@@ -82,6 +82,48 @@ static sk_result check_input(const sk_skeleton *skel, const sk_pose *p, const ch
     return SK_OK;
 }
 
+/* sk_blend_poses with nlerp when no input has a mask or channel bits: each
+ * input's weight is the same at every joint, so the contributing inputs and
+ * their weight sum are found once; per joint the arithmetic of blend_vec and
+ * blend_rot_nlerp in their order (the same bits), without asking every input
+ * for its weight three times a joint. m: the contributing inputs (at most
+ * BLEND_PLAIN_MAX). */
+#define BLEND_PLAIN_MAX 16
+static void blend_plain(const sk_skeleton *skel, const sk_transform *const *src, const float *wt, uint32_t m, bool fill,
+                        sk_transform *out) {
+    double W = 0;
+    for (uint32_t i = 0; i < m; i++) W += wt[i];
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        const sk_transform *r = &skel->rest[j];
+        if (W == 0.0) {
+            out[j] = *r;
+            continue;
+        }
+        double t[3] = {0, 0, 0}, sc[3] = {0, 0, 0}, acc[4] = {0, 0, 0, 0};
+        for (uint32_t i = 0; i < m; i++) {
+            const sk_transform *x = &src[i][j];
+            double w = wt[i];
+            t[0] += w * x->t.x, t[1] += w * x->t.y, t[2] += w * x->t.z;
+            sc[0] += w * x->s.x, sc[1] += w * x->s.y, sc[2] += w * x->s.z;
+            double qd[4] = {x->r.x, x->r.y, x->r.z, x->r.w};
+            double sg = (i == 0 || acc[0] * qd[0] + acc[1] * qd[1] + acc[2] * qd[2] + acc[3] * qd[3] >= 0.0) ? w : -w;
+            for (int k = 0; k < 4; k++) acc[k] += sg * qd[k];
+        }
+        if (fill && W < 1.0) {
+            double rw = 1.0 - W;
+            out[j].t = sk_vec3_make((float)(t[0] + rw * r->t.x), (float)(t[1] + rw * r->t.y), (float)(t[2] + rw * r->t.z));
+            out[j].s = sk_vec3_make((float)(sc[0] + rw * r->s.x), (float)(sc[1] + rw * r->s.y), (float)(sc[2] + rw * r->s.z));
+            double rq[4] = {r->r.x, r->r.y, r->r.z, r->r.w};
+            double sg = (acc[0] * rq[0] + acc[1] * rq[1] + acc[2] * rq[2] + acc[3] * rq[3] >= 0.0) ? 1.0 - W : W - 1.0;
+            for (int k = 0; k < 4; k++) acc[k] += sg * rq[k];
+        } else {
+            out[j].t = sk_vec3_make((float)(t[0] / W), (float)(t[1] / W), (float)(t[2] / W));
+            out[j].s = sk_vec3_make((float)(sc[0] / W), (float)(sc[1] / W), (float)(sc[2] / W));
+        }
+        out[j].r = ska_quat_from_d(acc);
+    }
+}
+
 sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint32_t n, const sk_blend_options *opts,
                          sk_pose *out_pose, sk_error *err) {
     if (!skel || (n && !in)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_blend_poses: NULL argument");
@@ -94,6 +136,23 @@ sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *in, uint
     sk_blend_options o = {0};
     if (opts) o = *opts;
     bool fill = !o.no_rest_fill;
+    if (o.rotation == SK_BLEND_NLERP && !out_morph) {
+        const sk_transform *src[BLEND_PLAIN_MAX];
+        float wt[BLEND_PLAIN_MAX];
+        uint32_t m = 0;
+        bool plain = true;
+        for (uint32_t i = 0; i < n && plain; i++) {
+            plain = !in[i].mask && !in[i].channels && in[i].pose->local != out;
+            if (plain && in[i].weight > 0.0f) {
+                if (m == BLEND_PLAIN_MAX) plain = false;
+                else src[m] = in[i].pose->local, wt[m++] = in[i].weight;
+            }
+        }
+        if (plain) {
+            blend_plain(skel, src, wt, m, fill, out);
+            return SK_OK;
+        }
+    }
     for (uint32_t j = 0; j < skel->joint_count; j++) {
         const sk_transform *r = &skel->rest[j];
         out[j].t = blend_vec(in, n, j, SK_CHANNEL_T, false, r->t, fill);
