@@ -6,7 +6,8 @@
  * best cycle analysed), walks the paths of the mannequin's table (a 90 degree
  * turn) on flat ground, 10/30/45 degree ramps, stairs, bumps and the mesh
  * course; the run (with 02_01 as the walk) runs on flat ground, bumps and the
- * 10 degree ramp; 02_01 played in reverse walks backward (blc_backward_rows).
+ * 10 degree ramp; 02_01 played in reverse walks backward, and with the
+ * mannequin's strafes sideways (blc_direction_rows).
  * Per row the metrics of skelanim locomote (loco_run.h) and which of the
  * limits it misses:
  *   slide < 0.5 cm per stance, contact < 1 cm, penetration < 1 cm,
@@ -68,7 +69,8 @@ static size_t blc_fails(const loco_metrics *m, char *out, size_t cap) {
 /* One row: the character (its clips from walk_file and the run) on a case at a speed. */
 static bool blc_row(loco_char *c, const char *character, const char *capture, bool run, const blc_case *cs,
                     double speed, bool held_out) {
-    bool backward = c->face != 0.0f; /* the reversed walk's rows (blc_backward_rows) */
+    /* the rows walked facing away from the path (blc_direction_rows) */
+    const char *dir = c->face == 0.0f ? NULL : fabsf(c->face) > 3.0f ? "backward" : c->face > 0 ? "left" : "right";
     loco_metrics m;
     bool finished = false;
     double t0 = cli_now();
@@ -89,10 +91,10 @@ static bool blc_row(loco_char *c, const char *character, const char *capture, bo
     if (!share_ok && (run || (speed >= 0.8 && speed <= 1.5))) BLC_FAIL("stance_share");
     if (!run && skate > 0.15) BLC_FAIL("skate");
 #undef BLC_FAIL
-    printf("{\"bench\":\"locomotion_capture\",%s\"character\":\"%s\",\"capture\":\"%s\",\"gait\":\"%s\",%s"
+    printf("{\"bench\":\"locomotion_capture\",%s\"character\":\"%s\",\"capture\":\"%s\",\"gait\":\"%s\",%s%s%s"
            "\"terrain\":\"%s\",\"path\":\"%s\",\"speed\":%.2f,\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
            held_out ? "\"held_out\":true," : "", character, capture, run ? "run" : "walk",
-           backward ? "\"direction\":\"backward\"," : "", cs->terrain, cs->path, speed, m.frames,
+           dir ? "\"direction\":\"" : "", dir ? dir : "", dir ? "\"," : "", cs->terrain, cs->path, speed, m.frames,
            finished ? "true" : "false");
     for (uint32_t l = 0; l < c->leg_count; l++) printf("%s%.3f", l ? "," : "", share[l]);
     printf("],\"stance_fraction_all\":[");
@@ -147,57 +149,69 @@ static bool blc_hard_rows(loco_char *c, const char *character, const char *captu
 }
 
 /* A character with the clips of walk and the run from data. */
-static bool blc_char(const char *data, int k, const char *walk, const sk_terrain *terrain, bool backward,
-                     loco_char *c, double *load_ms) {
+/* The clips of a character: the walk and the run (dir 0); with the walk played in reverse too,
+ * walked facing back (dir 1); and the mannequin's strafes retargeted, walked facing the path's
+ * left (dir 2) or right (dir 3). */
+static bool blc_char(const char *data, int k, const char *walk, const sk_terrain *terrain, int dir, loco_char *c,
+                     double *load_ms) {
     char chr[1024], w[1024], r[1024];
     blc_character(data, k, chr, sizeof chr);
     snprintf(w, sizeof w, "%s/mocap/bvh/%s", data, walk);
     snprintf(r, sizeof r, "%s/mocap/bvh/%s", data, BLC_RUN);
     loco_setup s = {.character = chr, .terrain = terrain, .from = {w, r}, .nfrom = 2, .from_scale = BLC_CMU_SCALE};
-    if (backward) { /* the walk, the walk played in reverse (the backward walk) and the run; walked facing back */
-        s.from[1] = w, s.from_reversed[1] = true, s.from[2] = r, s.nfrom = 3;
+    if (dir == 1) s.from[1] = w, s.from_reversed[1] = true, s.from[2] = r, s.nfrom = 3;
+    if (dir >= 2) {
+        s.from[1] = w, s.from_reversed[1] = true;
+        s.from[2] = SK_CLI_MANNEQUIN ":strafe_left", s.from[3] = SK_CLI_MANNEQUIN ":strafe_right";
+        s.from[4] = r, s.nfrom = 5;
     }
     double t0 = cli_now();
     bool ok = loco_char_create(&s, c);
-    if (ok && backward) c->face = (float)M_PI;
+    static const float faces[4] = {0.0f, (float)M_PI, (float)(M_PI / 2), (float)(-M_PI / 2)};
+    if (ok) c->face = faces[dir];
     if (load_ms) *load_ms = (cli_now() - t0) * 1e3;
     return ok;
 }
 
-/* The backward walk: the shared walk 02_01 played in reverse (locomote
- * --from-reversed) beside it and the run, walked facing back (--face 180)
- * on flat ground, stairs and the course (ci: flat and stairs at 1.4 m/s);
- * the walks' limits. A person walking backward is not a forward walk
- * reversed (the toe lands first), but the feet plant and lift alike. */
-static int blc_backward_rows(blc_which which, const char *data, int k, const char *character) {
+/* Walking facing away from the path: backward, the shared walk 02_01 played
+ * in reverse (locomote --from-reversed) beside it and the run, walked
+ * facing back (--face 180) at 1.0 and 1.4 m/s; sideways, those clips and
+ * the mannequin's strafes retargeted (--from @mannequin:strafe_left and
+ * _right), walked with the path to the left or the right (--face 90, -90)
+ * at 0.8 and 1.0 m/s (the strafes are 0.85 m/s); on flat ground, stairs
+ * and the course (ci: flat and stairs at the faster speed). The walks'
+ * limits. A person walking backward is not a forward walk reversed (the
+ * toe lands first), but the feet plant and lift alike. */
+static int blc_direction_rows(blc_which which, const char *data, int k, const char *character) {
     static const char *const terrains[] = {"flat", "stairs:0.17,0.28", "course"};
-    static const double speeds[] = {1.0, 1.4};
+    static const double speeds[2][2] = {{1.0, 1.4}, {0.8, 1.0}};
     int failures = 0;
-    for (size_t t = 0; t < CLI_COUNT(terrains); t++) {
-        const blc_case *cs = NULL;
-        for (size_t i = 0; i < CLI_COUNT(blc_cases); i++)
-            if (!strcmp(blc_cases[i].terrain, terrains[t])) cs = &blc_cases[i];
-        if (!cs || (which != BLC_ALL && !strcmp(terrains[t], "course"))) continue;
-        cli_terrain *terrain = NULL;
-        sk_error err = {0};
-        if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
-            fprintf(stderr, "skelanim: %s\n", err.message);
-            return 1;
-        }
-        loco_char c;
-        if (!blc_char(data, k, blc_walks[0], &terrain->terrain, true, &c, NULL)) { /* said on stderr */
-            printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"02_01\",\"direction\":"
-                   "\"backward\",\"terrain\":\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
-                   character, cs->terrain);
-            failures++;
+    for (int dir = 1; dir <= 3; dir++)
+        for (size_t t = 0; t < CLI_COUNT(terrains); t++) {
+            const blc_case *cs = NULL;
+            for (size_t i = 0; i < CLI_COUNT(blc_cases); i++)
+                if (!strcmp(blc_cases[i].terrain, terrains[t])) cs = &blc_cases[i];
+            if (!cs || (which != BLC_ALL && !strcmp(terrains[t], "course"))) continue;
+            cli_terrain *terrain = NULL;
+            sk_error err = {0};
+            if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
+                fprintf(stderr, "skelanim: %s\n", err.message);
+                return 1;
+            }
+            loco_char c;
+            if (!blc_char(data, k, blc_walks[0], &terrain->terrain, dir, &c, NULL)) { /* said on stderr */
+                printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"02_01\",\"direction\":"
+                       "\"%s\",\"terrain\":\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
+                       character, dir == 1 ? "backward" : dir == 2 ? "left" : "right", cs->terrain);
+                failures++;
+                cli_terrain_destroy(terrain);
+                continue;
+            }
+            for (size_t sp = which == BLC_ALL ? 0 : 1; sp < 2; sp++)
+                if (!blc_row(&c, character, "02_01", false, cs, speeds[dir > 1][sp], false)) failures++;
+            loco_char_destroy(&c);
             cli_terrain_destroy(terrain);
-            continue;
         }
-        for (size_t sp = which == BLC_ALL ? 0 : 1; sp < CLI_COUNT(speeds); sp++)
-            if (!blc_row(&c, character, "02_01", false, cs, speeds[sp], false)) failures++;
-        loco_char_destroy(&c);
-        cli_terrain_destroy(terrain);
-    }
     return failures;
 }
 
@@ -232,7 +246,7 @@ int blc_table(blc_which which, const char *data) {
                 }
                 loco_char c;
                 double load_ms = 0;
-                if (!blc_char(data, k, blc_walks[w], &terrain->terrain, false, &c, &load_ms)) { /* said on stderr */
+                if (!blc_char(data, k, blc_walks[w], &terrain->terrain, 0, &c, &load_ms)) { /* said on stderr */
                     printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"%.*s\",\"terrain\":"
                            "\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
                            names[k], (int)strcspn(blc_walks[w], "."), blc_walks[w], cs->terrain);
@@ -255,7 +269,7 @@ int blc_table(blc_which which, const char *data) {
                 cli_terrain_destroy(terrain);
             }
         }
-        failures += blc_backward_rows(which, data, k, names[k]);
+        failures += blc_direction_rows(which, data, k, names[k]);
     }
     return failures ? 1 : 0;
 }
@@ -360,7 +374,7 @@ int blc_cost(uint32_t count, uint32_t frames, const char *data) {
     }
     loco_char c;
     double load_ms = 0;
-    if (!blc_char(data, 0, blc_walks[0], &terrain->terrain, false, &c, &load_ms)) {
+    if (!blc_char(data, 0, blc_walks[0], &terrain->terrain, 0, &c, &load_ms)) {
         cli_terrain_destroy(terrain);
         return 1;
     }

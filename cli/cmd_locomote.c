@@ -289,13 +289,15 @@ static const cli_opt locomote_opts[] = {
      .max_count = LOCO_MAX_CLIPS,
      .help = "a walk or run from another file and skeleton (repeatable): the clip (a name or an index; the first) "
              "retargeted onto CHARACTER (its foot contacts not pinned: the locomotor places the feet), its planted feet "
-             "levelled, its best cycle analysed, each foot's planted phase widened to the source's own"},
+             "levelled, its best cycle analysed (a clip of a .glb/.gltf or @mannequin:CLIP in which no cycle comes back "
+             "is taken whole, as a loop), each foot's planted phase widened to the source's own"},
     {"--from-reversed", CLI_LIST_OF(CLI_KIND_STRING, locomote_args, from_reversed, 0), .meta = "FILE[:CLIP]",
      .max_count = LOCO_MAX_CLIPS,
      .help = "as --from, the clip played in reverse: a captured walk as the backward walk (walk it with --face 180; "
              "a person walking backward is not a forward walk reversed, but its feet plant and lift the same)"},
     {"--from-scale", CLI_REAL(locomote_args, from_scale), .meta = "M", .min = 1e-6, .max = 1e6,
-     .help = "metres per unit of the --from and --from-reversed .bvh files, 0.056444 for CMU captures",
+     .help = "metres per unit of the --from and --from-reversed .bvh files (others keep their units), 0.056444 for "
+             "CMU captures",
      .dflt_text = "the file's units (a .bvh whose legs are over 5 units long is refused)"},
     {"--idle", CLI_STRING(locomote_args, idle), .meta = "NAME", .help = "the idle clip", .dflt_text = "idle, when there is one"},
     {"--cycle", CLI_CHOICE(locomote_args, cycle, "auto"),

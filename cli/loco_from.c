@@ -12,7 +12,7 @@
 
 static bool exists(const char *path) {
     struct stat st;
-    return path[0] == '@' || stat(path, &st) == 0;
+    return (path[0] == '@' && !strchr(path, ':')) || stat(path, &st) == 0; /* a built-in: @NAME, no clip part */
 }
 
 /* The clip a spec names (a name, else an index), or -1 after printing. */
@@ -32,6 +32,24 @@ static int32_t pick_clip(const sk_asset *a, const char *file, const char *spec) 
         fprintf(stderr, "%s%u '%s'", c ? ", " : ": ", c, sk_clip_name(a->clips[c]));
     fprintf(stderr, ")\n");
     return -1;
+}
+
+/* The file of a FILE[:CLIP] spec into out (cap bytes; the whole spec when it exists as
+ * given), and the clip's part (NULL: none). */
+static const char *split_spec(const char *spec, char *out, size_t cap) {
+    snprintf(out, cap, "%s", spec);
+    char *colon = strrchr(out, ':');
+    if (!exists(out) && colon && colon != out && colon[1]) {
+        *colon = '\0';
+        return spec + (colon - out) + 1;
+    }
+    return NULL;
+}
+
+bool loco_from_is_bvh(const char *spec) {
+    char file[1024];
+    split_spec(spec, file, sizeof file);
+    return cli_file_format(file) == CLI_FORMAT_BVH;
 }
 
 bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool backward, sk_clip **out,
@@ -60,10 +78,7 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool
     cli_retarget rt;
     memset(&rt, 0, sizeof rt);
     cli_format fmt = cli_file_format(file);
-    if (scale != 0.0 && fmt != CLI_FORMAT_BVH) {
-        fprintf(stderr, "skelanim: --from %s: --from-scale applies to .bvh files only\n", file);
-        goto done;
-    }
+    if (fmt != CLI_FORMAT_BVH) scale = 0.0; /* --from-scale is the .bvh sources' (loco_char_create checks there is one) */
     if (cli_load_file(file, scale, true, &src, &err) != SK_OK) {
         if (err.message[0] && !strncmp(err.message, file, strlen(file))) /* the readers' messages name the file */
             fprintf(stderr, "skelanim: --from: %s\n", err.message);

@@ -25,7 +25,7 @@ typedef struct loco_from_info {
 
 /* spec: FILE or FILE:CLIP (CLIP a name or an index; default the first clip;
  * FILE is taken whole when it exists as given). scale: metres per unit of a
- * .bvh source (0: the file's units; a .bvh whose legs measure more than
+ * .bvh source, ignored for other files (0: the file's units; a .bvh whose legs measure more than
  * LOCO_FROM_MAX_LEG_UNITS is then refused with the scale to give). Writes a
  * clip of target's skeleton (the caller destroys it) and, with info, the
  * source's own analysis (info->source_analysis; played in reverse when
@@ -33,6 +33,9 @@ typedef struct loco_from_info {
  * returns false on failure. */
 bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool backward, sk_clip **out,
                     loco_from_info *info);
+
+/* Whether a FILE[:CLIP] spec's file is a .bvh (the files --from-scale applies to). */
+bool loco_from_is_bvh(const char *spec);
 
 /* Two legs of skel from its humanoid map (upper leg, lower leg, foot, toes),
  * for characters whose joint names sk_legs_find does not know; 2 or 0. */

@@ -48,11 +48,21 @@ done:
     return changed;
 }
 
+#define LOCO_LOOP_MAX 3.0 /* s: the longest clip taken whole as a loop (analyse) */
+
 /* The clip's cycle (when find_cycle: its best one) analysed into *an. */
 static bool analyse(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t n,
-                    bool find_cycle, sk_motion_analysis_options *ao, sk_motion_analysis **an, sk_error *err) {
-    if (find_cycle && sk_motion_find_cycle(skel, clip, legs, n, 0, NULL, &ao->cycle_start, &ao->cycle_end, err) != SK_OK)
-        return false;
+                    bool find_cycle, bool loop_ok, sk_motion_analysis_options *ao, sk_motion_analysis **an,
+                    sk_error *err) {
+    if (find_cycle) {
+        sk_result r = sk_motion_find_cycle(skel, clip, legs, n, 0, NULL, &ao->cycle_start, &ao->cycle_end, err);
+        /* loop_ok (a clip that is not a capture): when no cycle comes back inside it, it is a loop
+         * of one cycle (as the mannequin's clips are), analysed whole, if no longer than a gait
+         * cycle can be */
+        if (r != SK_OK && !(loop_ok && r == SK_ERR_INVALID_DATA && sk_clip_duration(clip) <= LOCO_LOOP_MAX))
+            return false;
+        if (r != SK_OK) ao->cycle_start = ao->cycle_end = 0;
+    }
     return sk_motion_analyze(skel, clip, legs, n, ao, NULL, an, err) == SK_OK;
 }
 
@@ -178,6 +188,14 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         fprintf(stderr, "skelanim: %u clips (--clips and --from); at most %u\n", n, LOCO_MAX_CLIPS);
         goto fail;
     }
+    if (s->from_scale != 0.0) { /* the .bvh sources' scale: there must be one */
+        bool any = false;
+        for (uint32_t i = 0; i < s->nfrom; i++) any |= loco_from_is_bvh(s->from[i]);
+        if (!any) {
+            fprintf(stderr, "skelanim: --from-scale applies to .bvh files only, and no --from file is one\n");
+            goto fail;
+        }
+    }
     double t0 = cli_now();
     for (uint32_t i = 0; i < n; i++) {
         const char *spec = i >= own ? s->from[i - own] : s->nclips ? s->clips[i] : defaults[i];
@@ -209,7 +227,9 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         sk_motion_analysis_options ao = {0};
         bool reversed = i >= own && s->from_reversed[i - own];
         ao.backward = reversed;
-        bool analysed = analyse(skel, clip, c->legs, c->leg_count, s->find_cycle || i >= own, &ao, &c->an[c->nclips], &err);
+        bool loop_ok = i >= own && !loco_from_is_bvh(spec); /* a --from clip that is not a capture file */
+        bool analysed = analyse(skel, clip, c->legs, c->leg_count, s->find_cycle || i >= own, loop_ok, &ao, &c->an[c->nclips],
+                                &err);
         if (!analysed && raw) { /* the levelled clip does not analyse: the capture as retargeted */
             fprintf(stderr, "skelanim: warning: --from %s: with its feet levelled the clip does not analyse (%s); "
                             "it walks as retargeted\n", spec, err.message);
@@ -219,7 +239,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
             clip = c->owned[c->nclips];
             memset(&ao, 0, sizeof ao);
             ao.backward = reversed;
-            analysed = analyse(skel, clip, c->legs, c->leg_count, true, &ao, &c->an[c->nclips], &err);
+            analysed = analyse(skel, clip, c->legs, c->leg_count, true, loop_ok, &ao, &c->an[c->nclips], &err);
         }
         sk_clip_destroy(raw);
         c->clips[c->nclips] = clip;

@@ -8,7 +8,9 @@
 #     computed here from its --trace (the ground is y = 0).
 #  2. bench locomotion --captures ci --captures-only: the rows expected (2 characters x
 #     02_01 walking on flat, stairs and the course, and 09_11 running on flat: 8 rows; 02_01
-#     played in reverse walking backward on flat and stairs at 1.4 m/s: 4 rows), the
+#     played in reverse walking backward on flat and stairs at 1.4 m/s: 4 rows; with the
+#     mannequin's strafes retargeted, sideways to the left and right on flat and stairs at
+#     1.0 m/s: 8 rows), the
 #     cost row, and without the data a "missing" row. Then the limits, asserted from the rows:
 #     slide < 0.5 cm per stance, contact < 1 cm, penetration < 1 cm, stance share per foot at
 #     full speed 30-60 % (walks, 0.8-1.5 m/s) and 15-40 % (runs), skate <= 0.15 (walks).
@@ -120,10 +122,11 @@ hard = [r for r in rows if r["bench"] == "locomotion_capture" and "hard" in r]
 cost = [r for r in rows if r["bench"] == "locomotion_capture_cost"]
 want = {(c, "walk", t, "forward") for c in ("mannequin", "CesiumMan") for t in ("flat", "stairs:0.17,0.28", "course")}
 want |= {(c, "run", "flat", "forward") for c in ("mannequin", "CesiumMan")}
-want |= {(c, "walk", t, "backward") for c in ("mannequin", "CesiumMan") for t in ("flat", "stairs:0.17,0.28")}
+want |= {(c, "walk", t, d) for c in ("mannequin", "CesiumMan") for t in ("flat", "stairs:0.17,0.28")
+         for d in ("backward", "left", "right")}
 got = {(r["character"], r["gait"], r["terrain"], r.get("direction", "forward")) for r in scen}
-assert len(scen) == 12 and got == want, (len(scen), got ^ want)  # the cases checked
-assert all(r["speed"] == 1.4 for r in scen if r.get("direction") == "backward"), scen
+assert len(scen) == 20 and got == want, (len(scen), got ^ want)  # the cases checked
+assert all(r["speed"] == {"backward": 1.4, "left": 1.0, "right": 1.0}[r["direction"]] for r in scen if "direction" in r), scen
 # the hard cases with the captures: 4 maneuvers at 1.0 m/s (turning in place at 0) per character
 want_hard = {(c, h) for c in ("mannequin", "CesiumMan") for h in ("turn-in-place", "turn-180", "sidestep", "stop-mid-stride")}
 assert len(hard) == 8 and {(r["character"], r["hard"]) for r in hard} == want_hard, hard  # the cases checked
@@ -155,7 +158,7 @@ def judge(r, limit, value, floor, text, name):
     return text
 for r in scen:
     run = r["gait"] == "run"
-    name = "%s %s%s %s %.1f m/s" % (r["character"], r["capture"], " backward" if r.get("direction") else "",
+    name = "%s %s%s %s %.1f m/s" % (r["character"], r["capture"], " " + r["direction"] if r.get("direction") else "",
                                     r["terrain"], r["speed"])
     miss, kinds = [], set()
     def add(limit, value, floor, text):
