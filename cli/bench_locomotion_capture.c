@@ -173,6 +173,27 @@ static bool blc_char(const char *data, int k, const char *walk, const sk_terrain
     return ok;
 }
 
+/* A row set's character on terrain spec: 1 when made (*terrain and *c to
+ * destroy); 0 when its clips could not be made ready (said on stderr and in
+ * an error row naming capture and direction, dir > 0); -1 for a terrain
+ * spec that does not parse. */
+static int blc_open(const char *data, int k, const char *character, const char *walk, const char *spec, int dir,
+                    cli_terrain **terrain, loco_char *c, double *load_ms) {
+    static const char *const dirs[4] = {NULL, "backward", "left", "right"};
+    sk_error err = {0};
+    if (cli_terrain_parse(spec, terrain, &err) != SK_OK) {
+        fprintf(stderr, "skelanim: %s\n", err.message);
+        return -1;
+    }
+    if (blc_char(data, k, walk, &(*terrain)->terrain, dir, c, load_ms)) return 1;
+    printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"%.*s\",%s%s%s\"terrain\":\"%s\","
+           "\"error\":\"the clips could not be retargeted or analysed\"}\n",
+           character, (int)strcspn(walk, "."), walk, dir ? "\"direction\":\"" : "", dir ? dirs[dir] : "",
+           dir ? "\"," : "", spec);
+    cli_terrain_destroy(*terrain);
+    return 0;
+}
+
 /* Walking facing away from the path: backward, the shared walk 02_01 played
  * in reverse (locomote --from-reversed) beside it and the run, walked
  * facing back (--face 180) at 1.0 and 1.4 m/s; sideways, those clips and
@@ -193,18 +214,11 @@ static int blc_direction_rows(blc_which which, const char *data, int k, const ch
                 if (!strcmp(blc_cases[i].terrain, terrains[t])) cs = &blc_cases[i];
             if (!cs || (which != BLC_ALL && !strcmp(terrains[t], "course"))) continue;
             cli_terrain *terrain = NULL;
-            sk_error err = {0};
-            if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
-                fprintf(stderr, "skelanim: %s\n", err.message);
-                return 1;
-            }
             loco_char c;
-            if (!blc_char(data, k, blc_walks[0], &terrain->terrain, dir, &c, NULL)) { /* said on stderr */
-                printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"02_01\",\"direction\":"
-                       "\"%s\",\"terrain\":\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
-                       character, dir == 1 ? "backward" : dir == 2 ? "left" : "right", cs->terrain);
+            int o = blc_open(data, k, character, blc_walks[0], cs->terrain, dir, &terrain, &c, NULL);
+            if (o < 0) return 1;
+            if (o == 0) {
                 failures++;
-                cli_terrain_destroy(terrain);
                 continue;
             }
             for (size_t sp = which == BLC_ALL ? 0 : 1; sp < 2; sp++)
@@ -239,19 +253,12 @@ int blc_table(blc_which which, const char *data) {
                                                                 (which == BLC_ALL || !strcmp(cs->terrain, "flat"));
                 if (!walks && !runs) continue;
                 cli_terrain *terrain = NULL;
-                sk_error err = {0};
-                if (cli_terrain_parse(cs->terrain, &terrain, &err) != SK_OK) {
-                    fprintf(stderr, "skelanim: %s\n", err.message);
-                    return 1;
-                }
                 loco_char c;
                 double load_ms = 0;
-                if (!blc_char(data, k, blc_walks[w], &terrain->terrain, 0, &c, &load_ms)) { /* said on stderr */
-                    printf("{\"bench\":\"locomotion_capture\",\"character\":\"%s\",\"capture\":\"%.*s\",\"terrain\":"
-                           "\"%s\",\"error\":\"the clips could not be retargeted or analysed\"}\n",
-                           names[k], (int)strcspn(blc_walks[w], "."), blc_walks[w], cs->terrain);
+                int o = blc_open(data, k, names[k], blc_walks[w], cs->terrain, 0, &terrain, &c, &load_ms);
+                if (o < 0) return 1;
+                if (o == 0) {
                     failures++;
-                    cli_terrain_destroy(terrain);
                     continue;
                 }
                 char capture[64];

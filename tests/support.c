@@ -270,3 +270,16 @@ void *sk_test_peak_realloc(void *user, void *p, size_t old_size, size_t size) {
     if (n) sk_test_peak_free(user, p, old_size);
     return n;
 }
+
+sk_asset *sk_test_load_bvh(const char *dir, const char *name, double scale) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    sk_bvh_options o;
+    memset(&o, 0, sizeof o);
+    o.scale = scale;
+    sk_asset *a = NULL;
+    sk_error err = {0};
+    if (sk_bvh_load_file(path, &o, &a, &err) != SK_OK) fail_msg("%s", err.message);
+    assert_true(a->clip_count >= 1);
+    return a;
+}

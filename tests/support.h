@@ -70,6 +70,9 @@ void sk_test_simd_check(int missing);
 const char *sk_test_source_dir(void);
 /* Path join into a static-free caller buffer. */
 void sk_test_path(char *out, size_t cap, const char *a, const char *b);
+/* dir/name read as a .bvh at scale metres per unit (0: the file's units), with
+ * at least one clip; fails the running test otherwise. */
+sk_asset *sk_test_load_bvh(const char *dir, const char *name, double scale);
 /* Reads a whole file (malloc'd, NUL-terminated); NULL on failure. */
 char *sk_test_read_file(const char *path, size_t *size);
 /* The model folders of dir (../shared/assets/gltf): every subfolder but

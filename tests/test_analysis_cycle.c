@@ -48,19 +48,6 @@ static const struct {
 
 #define WINDOW 4.0 /* s of the clip about the cycle found (all of a shorter clip) */
 
-static sk_asset *load_bvh(const char *dir, const char *name) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    sk_bvh_options o;
-    memset(&o, 0, sizeof o);
-    o.scale = CMU_SCALE;
-    sk_asset *a = NULL;
-    sk_error err = {0};
-    if (sk_bvh_load_file(path, &o, &a, &err) != SK_OK) fail_msg("%s", err.message);
-    assert_true(a->clip_count >= 1);
-    return a;
-}
-
 /* The gait period (s) from the ankles' heights (the top of this file). */
 static double reference_period(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], double mid) {
     double dur = sk_clip_duration(c);
@@ -122,7 +109,7 @@ static void test_retargeted_cycles(void **state) {
         char file[64], half[16], kind[16];
         if (sscanf(line, "%63s %15s %15s", file, half, kind) != 3 || (strcmp(kind, "walk") && strcmp(kind, "run")))
             continue;
-        sk_asset *src = load_bvh(dir, file);
+        sk_asset *src = sk_test_load_bvh(dir, file, CMU_SCALE);
         sk_retarget_desc d;
         memset(&d, 0, sizeof d);
         d.source = src->skeleton, d.target = dst->skeleton, d.flags = SK_RETARGET_GROUND_REST;

@@ -60,16 +60,9 @@ static bool g_loaded;
 /* ---- Loading ------------------------------------------------------------- */
 
 static sk_asset *load_bvh(const char *shared, const char *name) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mocap/bvh/%s", shared, name);
-    sk_bvh_options o;
-    memset(&o, 0, sizeof o);
-    o.scale = CMU_SCALE;
-    sk_asset *a = NULL;
-    sk_error err = {0};
-    if (sk_bvh_load_file(path, &o, &a, &err) != SK_OK) fail_msg("%s", err.message);
-    assert_true(a->clip_count >= 1);
-    return a;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/mocap/bvh", shared);
+    return sk_test_load_bvh(dir, name, CMU_SCALE);
 }
 
 /* Legs from a humanoid map: upper leg, lower leg, foot, toes. */
