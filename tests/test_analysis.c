@@ -385,6 +385,18 @@ static void test_widen_planted(void **state) {
     assert_int_equal(sk_motion_analysis_widen_planted(an, src, 0.0f, &widened, &err), SK_OK);
     assert_int_equal(widened, 0);
     assert_leg_results_equal(&an->legs[0], &saved);
+    /* phases that end 1% of the cycle apart meet (the analysis' own bridged gap, 2%), 3% apart
+     * do not */
+    for (int k = 0; k < 2; k++) {
+        double gap = k ? 0.03 : 0.01;
+        src->legs[0].foot_land = (float)wrap1(saved.foot_land - 0.2 - 0.3 / D);
+        src->legs[0].foot_lift = (float)wrap1(saved.foot_land - gap - 0.3 / D);
+        assert_int_equal(sk_motion_analysis_widen_planted(an, src, 0.0f, &widened, &err), SK_OK);
+        assert_int_equal(widened, k ? 0u : 1u);
+        if (!k) assert_true(fabs(cdiff(an->legs[0].foot_land, saved.foot_land - 0.2)) < 1e-5);
+        assert_true(fabs(cdiff(an->legs[0].foot_lift, saved.foot_lift)) < 1e-5);
+        an->legs[0] = saved;
+    }
     /* a union longer than max_share: left as it is */
     src->legs[0].foot_land = (float)wrap1(R->foot_land - 0.2 - 0.3 / D);
     src->legs[0].foot_lift = (float)wrap1(R->foot_lift - 0.3 / D);

@@ -220,7 +220,8 @@ def test_foot_level_takes_out_a_known_tilt(mannequin):
 def test_widen_planted_takes_in_the_source_phase(mannequin):
     """A CMU walk (tests/data/cmu/08_11, in the repository) retargeted onto the mannequin with its
     feet levelled, its cycle found and analysed; the capture analysed on its own skeleton over its
-    own cycle. widen_planted gives each leg the union of the two planted phases where they overlap,
+    own cycle. widen_planted gives each leg the union of the two planted phases where they overlap
+    or come within 2 % of the cycle,
     computed here on one time line in seconds; the right foot, planted for about a tenth of the cycle
     retargeted, stands for over a quarter after it."""
     src = sk.load_bvh(os.path.join(ROOT, 'tests', 'data', 'cmu', '08_11.bvh'), scale=0.056444)
@@ -249,7 +250,7 @@ def test_widen_planted_takes_in_the_source_phase(mannequin):
         b0, b1 = (t0 - a.cycle_start) / D - st, (t1 - a.cycle_start) / D - st
         k = math.floor((b0 + b1) / 2 + 0.5)
         b0, b1 = b0 - k, b1 - k
-        if b0 > lift or b1 < land or max(lift, b1) - min(land, b0) > 0.7:
+        if b0 > lift + 0.02 or b1 < land - 0.02 or max(lift, b1) - min(land, b0) > 0.7:  # 2 %: the bridged gap
             expect.append((land, lift))
         else:
             expect.append((min(land, b0), max(lift, b1)))

@@ -187,6 +187,9 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
 }
 
 #define WIDEN_MIN 1e-4 /* of the cycle: sk_motion_analysis_widen_planted */
+/* Phases this close (of the cycle) meet: the gap the analysis bridges inside a
+ * planted phase (a capture's tremble, analysis_keytimes: N / 50 samples). */
+#define WIDEN_GAP 0.02
 
 /* x into [-0.5, 0.5) */
 static double wrap_half(double x) { return x - floor(x + 0.5); }
@@ -250,7 +253,7 @@ sk_result sk_motion_analysis_widen_planted(sk_motion_analysis *a, const sk_motio
         double b0 = time_key(a, key_time(source, S->foot_land)) - st, b1 = time_key(a, key_time(source, lk)) - st;
         double k = floor(0.5 * (b0 + b1) + 0.5);
         b0 -= k, b1 -= k;
-        if (b0 > lift || b1 < land) continue; /* apart */
+        if (b0 > lift + WIDEN_GAP || b1 < land - WIDEN_GAP) continue; /* apart */
         /* (an end moved by under WIDEN_MIN of the cycle is float rounding, not a longer phase) */
         double nl = b0 < land - WIDEN_MIN ? b0 : land, nf = b1 > lift + WIDEN_MIN ? b1 : lift;
         if (nf - nl > max_share || (nl == land && nf == lift)) continue;

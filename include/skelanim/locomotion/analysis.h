@@ -279,10 +279,11 @@ SK_API sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *cl
  * clips' own seconds, so the two clips must share their timing; a backward
  * analysis' keytime k is at cycle_start + (1 - k) x cycle_duration), the
  * source's shifted by whole cycles of *a to lie nearest a's stance time.
- * Where the two overlap, foot-land becomes the earlier and foot-lift the
- * later of the two, foot-strike / pre-foot-land no later than the new
+ * Where the two overlap, or come within 2% of the cycle of each other (the
+ * gap the analysis bridges inside a planted phase), foot-land becomes the
+ * earlier and foot-lift the later of the two, foot-strike / pre-foot-land no later than the new
  * foot-land, foot-off / post-foot-lift no earlier than the new foot-lift,
- * and stance_fraction follows; where they do not overlap, or the union
+ * and stance_fraction follows; where they are further apart, or the union
  * would be longer than max_share of the cycle (0: 0.7; at most 1), the leg
  * is left as it is. Nothing else of *a changes (the per-sample curves, the
  * stride, the stance time). Returns the number of legs widened in
