@@ -190,7 +190,7 @@ static int cmd_locomote(int argc, char **argv) {
     }
     bool look = cli_given(&seen, "--look");
     if (c.legged && (a.jump >= 0 || a.backward || point || look || a.push || cli_given(&seen, "--crouch") ||
-                     a.maneuver || a.from.n || a.clips.n)) {
+                     a.maneuver || a.from.n || a.from_reversed.n || a.clips.n)) {
         fprintf(stderr, "skelanim: %s walks with the N-legged walker: --jump, --backward, --point, --look, --crouch, "
                         "--push, --maneuver, --clips and --from are the biped's\n", a.character);
         loco_char_destroy(&c);
