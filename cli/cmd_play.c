@@ -23,8 +23,8 @@
 
 typedef struct play_args {
     const char *character, *terrain, *script, *idle, *graph, *trace, *screenshot;
-    cli_list clips;
-    double speed, run_speed, turn_rate, acceleration, fps, scale;
+    cli_list clips, from, from_reversed;
+    double speed, run_speed, turn_rate, acceleration, fps, scale, from_scale;
     uint32_t frames, size[2];
     int panel;
     bool procedural, json;
@@ -276,6 +276,19 @@ static int cmd_play(int argc, char **argv) {
         fprintf(stderr, "skelanim: play: --screenshot needs --frames N (the last frame is written)\n");
         return 1;
     }
+    if ((a.from.n || a.from_reversed.n) && a.procedural) {
+        fprintf(stderr, "skelanim: play: --from and --from-reversed give clips; --procedural walks without clips\n");
+        return 1;
+    }
+    if (a.from.n + a.from_reversed.n + a.clips.n > LOCO_MAX_CLIPS) {
+        fprintf(stderr, "skelanim: play: %u clips (--clips, --from, --from-reversed); at most %u\n",
+                a.from.n + a.from_reversed.n + a.clips.n, LOCO_MAX_CLIPS);
+        return 1;
+    }
+    if (cli_given(&seen, "--from-scale") && !a.from.n && !a.from_reversed.n) {
+        fprintf(stderr, "skelanim: play: --from-scale goes with --from or --from-reversed\n");
+        return 1;
+    }
     play_run r;
     memset(&r, 0, sizeof r);
     r.a = &a;
@@ -297,8 +310,15 @@ static int cmd_play(int argc, char **argv) {
     /* The mannequin drives with its whole clip set: backward and sideways
      * too, through the direction blend (docs/locomotion.md). */
     static const char *const mannequin_set[] = {"walk", "run", "walk_back", "strafe_left", "strafe_right"};
-    if (!a.clips.n && !a.procedural && !strcmp(a.character, SK_CLI_MANNEQUIN))
+    bool from = a.from.n || a.from_reversed.n; /* clips from other files: the character's own only by --clips */
+    if (!a.clips.n && !a.procedural && !from && !strcmp(a.character, SK_CLI_MANNEQUIN))
         for (uint32_t i = 0; i < 5; i++) setup.clips[setup.nclips++] = mannequin_set[i];
+    for (uint32_t i = 0; i < a.from.n; i++) setup.from[setup.nfrom++] = a.from.v[i];
+    for (uint32_t i = 0; i < a.from_reversed.n; i++) {
+        setup.from_reversed[setup.nfrom] = true;
+        setup.from[setup.nfrom++] = a.from_reversed.v[i];
+    }
+    setup.from_scale = a.from_scale;
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale, setup.procedural = a.procedural;
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;
@@ -370,6 +390,14 @@ static const cli_opt play_opts[] = {
     {"--clips", CLI_LIST_OF(CLI_KIND_STRING, play_args, clips, CLI_GREEDY), .meta = "NAME...",
      .max_count = LOCO_MAX_CLIPS, .help = "the cyclic clips to analyse and blend by speed and direction",
      .dflt_text = "walk run; the mannequin: walk run walk_back strafe_left strafe_right"},
+    {"--from", CLI_LIST_OF(CLI_KIND_STRING, play_args, from, 0), .meta = "FILE[:CLIP]", .max_count = LOCO_MAX_CLIPS,
+     .help = "a walk, run or strafe from another file and skeleton (repeatable), as locomote --from: retargeted onto "
+             "CHARACTER (with --from and no --clips, the character's own clips are not used)"},
+    {"--from-reversed", CLI_LIST_OF(CLI_KIND_STRING, play_args, from_reversed, 0), .meta = "FILE[:CLIP]",
+     .max_count = LOCO_MAX_CLIPS, .help = "as --from, the clip played in reverse: a captured walk as the backward walk"},
+    {"--from-scale", CLI_REAL(play_args, from_scale), .meta = "M", .min = 1e-6, .max = 1e6,
+     .help = "metres per unit of the --from and --from-reversed .bvh files, 0.056444 for CMU captures",
+     .dflt_text = "the file's units"},
     {"--idle", CLI_STRING(play_args, idle), .meta = "NAME", .help = "the idle clip", .dflt_text = "idle, when there is one"},
     {"--graph", CLI_STRING(play_args, graph), .meta = "FILE|builtin|none",
      .help = "the state machine deciding idle or locomotion, as locomote --graph",

@@ -9,6 +9,8 @@
 #   to run): the controller's events must arrive, the end point must match;
 # - on the way the feet meet the locomotion bench's limits (slide < 0.5 cm per
 #   stance, contact < 1 cm, penetration < 1 cm);
+# - the same keys on CesiumMan with its clips from elsewhere (play --from: CMU 02_01, it reversed
+#   with --from-reversed, the mannequin's strafes, CMU 09_11), the same reference and limits;
 # - bad scripts are refused with the file and line.
 # Without xvfb-run, SDL2 in the tool or python3: tests/lib.sh's rule (a
 # failure under CI, else skipped).
@@ -71,9 +73,11 @@ print(f"{x:.4f} {z:.4f}")
 EOF
 }
 
-check_run() { # name script.txt [CHARACTER]: runs it, compares with the reference and the bench limits
+check_run() { # name script.txt [CHARACTER [PLAY OPTIONS...]]: runs it, compares with the reference and the bench limits
   local name=$1 script=$2 who=${3:-@mannequin}
-  xvfb "$SK_CLI" play "$who" --script "$script" --size 320x240 --panel off --json >"$tmp/$name.json" ||
+  shift 2
+  (($#)) && shift
+  xvfb "$SK_CLI" play "$who" "$@" --script "$script" --size 320x240 --panel off --json >"$tmp/$name.json" ||
     fail "$name: play failed"
   cat "$tmp/$name.json"
   read -r rx rz < <(reference "$script")
@@ -111,6 +115,19 @@ EOF
 check_run keys "$tmp/keys.txt"
 # the same keys driving the N-legged walker's quadruped (its feet by the same limits)
 check_run keys_quadruped "$tmp/keys.txt" @quadruped
+
+# the same keys driving CesiumMan with clips from elsewhere (--from): the CMU walk 02_01, it played
+# in reverse (--from-reversed), the mannequin's strafes and the CMU run 09_11, retargeted
+if shared=$(sk_shared_dir); then
+  bvh="$shared/mocap/bvh"
+  check_run keys_from "$tmp/keys.txt" "$shared/assets/gltf/CesiumMan/CesiumMan.glb" --from "$bvh/02_01.bvh" \
+    --from-reversed "$bvh/02_01.bvh" --from @mannequin:strafe_left --from @mannequin:strafe_right \
+    --from "$bvh/09_11_fbx2bvh.bvh" --from-scale 0.056444
+  if "$SK_CLI" play @mannequin --procedural --from "$bvh/02_01.bvh" 2>"$tmp/err.txt"; then fail "--from with --procedural accepted"; fi
+  grep -q "walks without clips" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "no message for --from with --procedural"; }
+else
+  sk_missing_part "../shared (SK_SHARED_DIR) is absent: play with --from (the CMU captures and CesiumMan)"
+fi
 
 # --- a virtual game controller: the left stick, running on the right trigger
 cat >"$tmp/pad.txt" <<'EOF'
