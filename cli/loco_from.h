@@ -14,7 +14,7 @@
 
 typedef struct loco_from_info {
     char clip[64];           /* the clip's name in the source */
-    uint32_t contacts;       /* the source's foot contacts restored */
+    uint32_t contacts;       /* the source's foot contacts restored (0: --from does not restore them) */
     double leg_units;        /* the source's leg length in its own units (after scale) */
     double retarget_ms;      /* loading, retargeting and restoring (wall clock) */
     /* The source clip's best cycle analysed on its own skeleton (legs left,

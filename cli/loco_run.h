@@ -44,8 +44,9 @@ typedef struct loco_setup {
     const char *graph;
     const sk_terrain *terrain;      /* NULL: flat at 0 */
     /* Clips from other files (loco_from.h: FILE[:CLIP], retargeted onto the
-     * character, contacts restored, their best cycle analysed), after the
-     * character's own (--clips; with from and no clips: none of its own). */
+     * character, their feet levelled, their best cycle analysed and their
+     * planted phases widened to the source's), after the character's own
+     * (--clips; with from and no clips: none of its own). */
     const char *from[LOCO_MAX_CLIPS];
     uint32_t nfrom;
     /* from_reversed[i]: from[i] is played in reverse, a captured walk as the
