@@ -133,28 +133,12 @@ static int cmd_locomote(int argc, char **argv) {
                 a.seconds);
         return 1;
     }
-    if (a.from.n + a.from_reversed.n > LOCO_MAX_CLIPS) {
-        fprintf(stderr, "skelanim: %u clips from --from and --from-reversed; at most %u\n", a.from.n + a.from_reversed.n,
-                LOCO_MAX_CLIPS);
-        return 1;
-    }
-    if ((a.from.n || a.from_reversed.n) && a.procedural) {
-        fprintf(stderr, "skelanim: --from gives clips; --procedural walks without clips\n");
-        return 1;
-    }
-    if (cli_given(&seen, "--from-scale") && !a.from.n && !a.from_reversed.n) {
-        fprintf(stderr, "skelanim: --from-scale goes with --from or --from-reversed\n");
-        return 1;
-    }
     loco_setup setup = {0};
+    if (!loco_setup_from(&setup, a.from.v, a.from.n, a.from_reversed.v, a.from_reversed.n, a.from_scale,
+                         cli_given(&seen, "--from-scale"), a.procedural, ""))
+        return 1;
     setup.character = a.character;
     for (uint32_t i = 0; i < a.clips.n; i++) setup.clips[setup.nclips++] = a.clips.v[i];
-    for (uint32_t i = 0; i < a.from.n; i++) setup.from[setup.nfrom++] = a.from.v[i];
-    for (uint32_t i = 0; i < a.from_reversed.n; i++) {
-        setup.from_reversed[setup.nfrom] = true;
-        setup.from[setup.nfrom++] = a.from_reversed.v[i];
-    }
-    setup.from_scale = a.from_scale;
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale;
     setup.plain = a.plain, setup.procedural = a.procedural, setup.find_cycle = cli_given(&seen, "--cycle");
     setup.hip_rise = a.hip_rise, setup.step_frequency = a.step_frequency;

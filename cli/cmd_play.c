@@ -276,19 +276,10 @@ static int cmd_play(int argc, char **argv) {
         fprintf(stderr, "skelanim: play: --screenshot needs --frames N (the last frame is written)\n");
         return 1;
     }
-    if ((a.from.n || a.from_reversed.n) && a.procedural) {
-        fprintf(stderr, "skelanim: play: --from and --from-reversed give clips; --procedural walks without clips\n");
+    loco_setup setup = {0};
+    if (!loco_setup_from(&setup, a.from.v, a.from.n, a.from_reversed.v, a.from_reversed.n, a.from_scale,
+                         cli_given(&seen, "--from-scale"), a.procedural, "play: "))
         return 1;
-    }
-    if (a.from.n + a.from_reversed.n + a.clips.n > LOCO_MAX_CLIPS) {
-        fprintf(stderr, "skelanim: play: %u clips (--clips, --from, --from-reversed); at most %u\n",
-                a.from.n + a.from_reversed.n + a.clips.n, LOCO_MAX_CLIPS);
-        return 1;
-    }
-    if (cli_given(&seen, "--from-scale") && !a.from.n && !a.from_reversed.n) {
-        fprintf(stderr, "skelanim: play: --from-scale goes with --from or --from-reversed\n");
-        return 1;
-    }
     play_run r;
     memset(&r, 0, sizeof r);
     r.a = &a;
@@ -304,7 +295,6 @@ static int cmd_play(int argc, char **argv) {
         return 1;
     }
     r.terrain = terrain;
-    loco_setup setup = {0};
     setup.character = a.character;
     for (uint32_t i = 0; i < a.clips.n; i++) setup.clips[setup.nclips++] = a.clips.v[i];
     /* The mannequin drives with its whole clip set: backward and sideways
@@ -313,12 +303,6 @@ static int cmd_play(int argc, char **argv) {
     bool from = a.from.n || a.from_reversed.n; /* clips from other files: the character's own only by --clips */
     if (!a.clips.n && !a.procedural && !from && !strcmp(a.character, SK_CLI_MANNEQUIN))
         for (uint32_t i = 0; i < 5; i++) setup.clips[setup.nclips++] = mannequin_set[i];
-    for (uint32_t i = 0; i < a.from.n; i++) setup.from[setup.nfrom++] = a.from.v[i];
-    for (uint32_t i = 0; i < a.from_reversed.n; i++) {
-        setup.from_reversed[setup.nfrom] = true;
-        setup.from[setup.nfrom++] = a.from_reversed.v[i];
-    }
-    setup.from_scale = a.from_scale;
     setup.idle = a.idle, setup.graph = a.graph, setup.scale = a.scale, setup.procedural = a.procedural;
     setup.terrain = terrain ? &terrain->terrain : NULL;
     loco_char c;

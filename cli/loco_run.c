@@ -124,6 +124,27 @@ static bool loco_creature_create(const loco_setup *s, loco_char *c) {
     return true;
 }
 
+bool loco_setup_from(loco_setup *s, const char *const *from, uint32_t nfrom, const char *const *rev, uint32_t nrev,
+                     double scale, bool scale_given, bool procedural, const char *prefix) {
+    if (nfrom + nrev > LOCO_MAX_CLIPS) {
+        fprintf(stderr, "skelanim: %s%u clips from --from and --from-reversed; at most %u\n", prefix, nfrom + nrev,
+                LOCO_MAX_CLIPS);
+        return false;
+    }
+    if (nfrom + nrev && procedural) {
+        fprintf(stderr, "skelanim: %s--from and --from-reversed give clips; --procedural walks without clips\n", prefix);
+        return false;
+    }
+    if (scale_given && !nfrom && !nrev) {
+        fprintf(stderr, "skelanim: %s--from-scale goes with --from or --from-reversed\n", prefix);
+        return false;
+    }
+    for (uint32_t i = 0; i < nfrom; i++) s->from_reversed[s->nfrom] = false, s->from[s->nfrom++] = from[i];
+    for (uint32_t i = 0; i < nrev; i++) s->from_reversed[s->nfrom] = true, s->from[s->nfrom++] = rev[i];
+    s->from_scale = scale;
+    return true;
+}
+
 bool loco_char_create(const loco_setup *s, loco_char *c) {
     memset(c, 0, sizeof *c);
     loco_from_info fi; /* a --from clip's; its source_analysis is destroyed at every exit */

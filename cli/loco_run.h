@@ -102,6 +102,13 @@ typedef struct loco_char {
 
 /* Both arms found by common joint names (upperarm_l, LeftArm, ...): 2, or 0. */
 uint32_t loco_find_arms(const sk_skeleton *s, sk_arm_desc *out);
+/* The --from and --from-reversed clips (nfrom and nrev specs) into s, with
+ * scale (from_scale): the checks locomote and play share, each message after
+ * "skelanim: " and prefix ("" or "play: "): at most LOCO_MAX_CLIPS of them,
+ * none with procedural, --from-scale (scale_given) only with one of them.
+ * Prints the error and returns false. */
+bool loco_setup_from(loco_setup *s, const char *const *from, uint32_t nfrom, const char *const *rev, uint32_t nrev,
+                     double scale, bool scale_given, bool procedural, const char *prefix);
 /* Loads, analyses and builds; prints the error and returns false on failure. */
 bool loco_char_create(const loco_setup *s, loco_char *c);
 void loco_char_destroy(loco_char *c);

@@ -408,12 +408,6 @@ static uint32_t wrapi(int64_t i, uint32_t n) {
     return (uint32_t)(r < 0 ? r + n : r);
 }
 
-static float wrap01(double x) {
-    double r = x - floor(x);
-    float f = (float)r;
-    return f >= 1.0f ? 0.0f : f;
-}
-
 static sk_vec3 ground(sk_vec3 v) { return sk_vec3_make(v.x, 0, v.z); }
 
 /* (19)-(22) from the stance position and the stride: Q turns the stride
@@ -425,7 +419,7 @@ static void normalize_footbase(sk_leg_analysis *L, uint32_t N) {
     float yaw = atan2f(L->stride_direction.x, L->stride_direction.z);
     float cy = cosf(yaw), sy = sinf(yaw);
     for (uint32_t s = 0; s < N; s++) {
-        float ct = wrap01(((double)s - st) * inv);                             /* (19) */
+        float ct = skl_wrap01(((double)s - st) * inv);                             /* (19) */
         sk_vec3 ref = sk_vec3_sub(L->stance_position,
                                   sk_vec3_scale(L->stride_direction, L->stride_velocity * ct)); /* (20) */
         sk_vec3 q = sk_vec3_sub(L->footbase[s], ref);                           /* (21) */
@@ -561,18 +555,18 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
     double strike = fmin(heel_strike, toe_strike) * inv;
     double pre = fmin(land - roll, strike); /* the seed's second "post-foot-lift" is pre-foot-land */
     double s0 = (double)st * inv;
-    L->heel_off = wrap01(s0 + heel_off * inv);
-    L->toe_off = wrap01(s0 + toe_off * inv);
-    L->linear_speed_end = wrap01(s0 + lse * inv);
-    L->foot_lift = wrap01(s0 + lift);
-    L->foot_off = wrap01(s0 + off);
-    L->post_foot_lift = wrap01(s0 + post);
-    L->heel_strike = wrap01(s0 + heel_strike * inv);
-    L->toe_strike = wrap01(s0 + toe_strike * inv);
-    L->linear_speed_begin = wrap01(s0 + lsb * inv);
-    L->foot_land = wrap01(s0 + land);
-    L->foot_strike = wrap01(s0 + strike);
-    L->pre_foot_land = wrap01(s0 + pre);
+    L->heel_off = skl_wrap01(s0 + heel_off * inv);
+    L->toe_off = skl_wrap01(s0 + toe_off * inv);
+    L->linear_speed_end = skl_wrap01(s0 + lse * inv);
+    L->foot_lift = skl_wrap01(s0 + lift);
+    L->foot_off = skl_wrap01(s0 + off);
+    L->post_foot_lift = skl_wrap01(s0 + post);
+    L->heel_strike = skl_wrap01(s0 + heel_strike * inv);
+    L->toe_strike = skl_wrap01(s0 + toe_strike * inv);
+    L->linear_speed_begin = skl_wrap01(s0 + lsb * inv);
+    L->foot_land = skl_wrap01(s0 + land);
+    L->foot_strike = skl_wrap01(s0 + strike);
+    L->pre_foot_land = skl_wrap01(s0 + pre);
     L->stance_fraction = (float)(off - strike);
 
     /* (12)-(15): stride from foot-strike to foot-off, on the ground. */
@@ -1026,11 +1020,9 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
                  * close the rest of the body comes. */
                 for (uint32_t l = 0; l < leg_count && steps; l++) {
                     int32_t k = legs[l].ankle;
-                    sk_vec3 d = sk_vec3_sub(a[k], b[k]);
-                    sk_vec3 v = sk_vec3_scale(sk_vec3_sub(sk_vec3_sub(a[J + k], a[k]), sk_vec3_sub(b[J + k], b[k])),
-                                              (float)rate);
-                    float va = (float)rate * skm_vec3_len(sk_vec3_sub(a[J + k], a[k]));
-                    float vb = (float)rate * skm_vec3_len(sk_vec3_sub(b[J + k], b[k]));
+                    sk_vec3 d = sk_vec3_sub(a[k], b[k]), sa = sk_vec3_sub(a[J + k], a[k]), sb = sk_vec3_sub(b[J + k], b[k]);
+                    sk_vec3 v = sk_vec3_scale(sk_vec3_sub(sa, sb), (float)rate); /* per second */
+                    float va = (float)rate * skm_vec3_len(sa), vb = (float)rate * skm_vec3_len(sb);
                     float m = CYCLE_FOOT_MATCH * leg_len[l], mv = CYCLE_FOOT_SPEED * leg_len[l] + 0.5f * (va + vb);
                     steps = sk_vec3_dot(d, d) <= m * m && sk_vec3_dot(v, v) <= mv * mv;
                 }

@@ -205,11 +205,6 @@ static double time_key(const sk_motion_analysis *m, double t) {
     return m->backward ? 1.0 - k : k;
 }
 
-static float to_cycle(double x) {
-    float v = (float)(x - floor(x));
-    return v >= 1.0f ? 0.0f : v;
-}
-
 sk_result sk_motion_analysis_widen_planted(sk_motion_analysis *a, const sk_motion_analysis *source, float max_share,
                                            uint32_t *widened, sk_error *err) {
     static const char who[] = "sk_motion_analysis_widen_planted";
@@ -257,13 +252,13 @@ sk_result sk_motion_analysis_widen_planted(sk_motion_analysis *a, const sk_motio
         /* (an end moved by under WIDEN_MIN of the cycle is float rounding, not a longer phase) */
         double nl = b0 < land - WIDEN_MIN ? b0 : land, nf = b1 > lift + WIDEN_MIN ? b1 : lift;
         if (nf - nl > max_share || (nl == land && nf == lift)) continue;
-        L->foot_land = to_cycle(st + nl);
-        L->foot_lift = to_cycle(st + nf);
+        L->foot_land = skl_wrap01(st + nl);
+        L->foot_lift = skl_wrap01(st + nf);
         strike = fmin(strike, nl), off = fmax(off, nf);
-        L->foot_strike = to_cycle(st + strike);
-        L->foot_off = to_cycle(st + off);
-        L->pre_foot_land = to_cycle(st + fmin(pre, nl));
-        L->post_foot_lift = to_cycle(st + fmax(post, nf));
+        L->foot_strike = skl_wrap01(st + strike);
+        L->foot_off = skl_wrap01(st + off);
+        L->pre_foot_land = skl_wrap01(st + fmin(pre, nl));
+        L->post_foot_lift = skl_wrap01(st + fmax(post, nf));
         L->stance_fraction = (float)(off - strike);
         n++;
     }

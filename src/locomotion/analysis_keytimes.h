@@ -7,6 +7,8 @@
 
 #include "skelanim/locomotion/analysis.h"
 
+#include <math.h>
+
 /* A leg's points in character space over samples -X .. N + X, point[s + X]:
  * inside the cycle its own samples; outside, for a cycle cut from a longer
  * clip, the clip where it goes on (so that the keytimes of a stance that
@@ -50,5 +52,12 @@ typedef struct skl_keytimes {
 sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_leg_ext *ext, float contact,
                                 float speed_tol, float alpha_bal, const sk_allocator *alloc, skl_keytimes *out,
                                 sk_error *err);
+
+/* x wrapped into [0, 1) as a float keytime (a double just under a whole
+ * number that rounds to 1.0f becomes 0). */
+static inline float skl_wrap01(double x) {
+    float f = (float)(x - floor(x));
+    return f >= 1.0f ? 0.0f : f;
+}
 
 #endif
