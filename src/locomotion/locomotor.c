@@ -103,6 +103,7 @@ typedef struct leg_rt {
     float to_yaw;
     int edge_pref;                       /* last step-edge move: +1 forward, -1 back, 0 none */
     bool ends_valid;                     /* fb_lift/fb_land hold the blend's trajectory ends */
+    double kt[4];                        /* the blend's keytimes from stance: lift, off, strike, land (keytimes) */
     sk_vec3 fb_lift, fb_land;
     /* The foot's direction (the blend's foot_direction) held from the
      * second half of the flight to foot-lift: the blend's moves with the
@@ -427,8 +428,20 @@ static float clearance(sk_locomotor *L, uint32_t l) {
 }
 
 /* ---- reset / advance ------------------------------------------------------ */
+static void keytimes(const sk_leg_blend *lb, double *lift, double *off, double *strike, double *land) {
+    *lift = wrap01d(lb->foot_lift - lb->stance_time);
+    *off = wrap01d(lb->foot_off - lb->stance_time);
+    *strike = wrap01d(lb->foot_strike - lb->stance_time);
+    *land = wrap01d(lb->foot_land - lb->stance_time);
+    if (*land < *strike) *land = *strike;
+    if (*off < *lift) *off = *lift;
+}
+
+/* The blend keytimes() reads changes only here: each leg's are kept (leg_rt.kt). */
 static void blend_now(sk_locomotor *L, sk_vec3 v_char) {
-    sk_error e = {0};
+    sk_error e; /* as in flight_footbase */
+    e.code = SK_OK;
+    e.message[0] = '\0';
     /* The same velocity gives the same weights and blend (Kod 4 recomputes
      * "if the velocity changed since the last update"). */
     if (L->blend_valid && fabsf(v_char.x - L->blend_v.x) < 1e-3f && fabsf(v_char.z - L->blend_v.z) < 1e-3f) return;
@@ -446,15 +459,10 @@ static void blend_now(sk_locomotor *L, sk_vec3 v_char) {
     for (uint32_t i = 0; i < L->n; i++) c = sk_vec3_add(c, sk_vec3_scale(L->centers[i], L->weights[i]));
     for (uint32_t l = 0; l < L->blend.leg_count; l++)
         L->blend.legs[l].stance_position = sk_vec3_sub(L->blend.legs[l].stance_position, c);
-}
-
-static void keytimes(const sk_leg_blend *lb, double *lift, double *off, double *strike, double *land) {
-    *lift = wrap01d(lb->foot_lift - lb->stance_time);
-    *off = wrap01d(lb->foot_off - lb->stance_time);
-    *strike = wrap01d(lb->foot_strike - lb->stance_time);
-    *land = wrap01d(lb->foot_land - lb->stance_time);
-    if (*land < *strike) *land = *strike;
-    if (*off < *lift) *off = *lift;
+    for (uint32_t l = 0; l < L->legs; l++) {
+        double *k = L->leg[l].kt;
+        keytimes(&L->blend.legs[l], &k[0], &k[1], &k[2], &k[3]);
+    }
 }
 
 static void update_times(sk_locomotor *L) {
@@ -571,8 +579,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
      * not planted. */
     bool any_up = false;
     for (uint32_t l = 0; l < L->legs; l++) {
-        double lift, off, strike, land;
-        keytimes(&L->blend.legs[l], &lift, &off, &strike, &land);
+        double off = L->leg[l].kt[1], land = L->leg[l].kt[3];
         double ct = wrap01d(L->st.phase - L->blend.legs[l].stance_time);
         if (ct > off && ct < land) any_up = true;
     }
@@ -711,9 +718,8 @@ static void adjust_footsteps(sk_locomotor *L, adjust_frame *A) {
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         const sk_leg_blend *lb = &L->blend.legs[l];
-        double lift, off, strike, land;
-        keytimes(lb, &lift, &off, &strike, &land);
-        A->kt[l][0] = lift, A->kt[l][1] = off, A->kt[l][2] = strike, A->kt[l][3] = land;
+        double lift = g->kt[0], strike = g->kt[2], land = g->kt[3];
+        A->kt[l][0] = lift, A->kt[l][1] = g->kt[1], A->kt[l][2] = strike, A->kt[l][3] = land;
         double ct = wrap01d(A->phase - lb->stance_time);
         A->cts[l] = ct;
         if (ct < g->prev_ct - 0.5) { /* wrapped: the foot is on the step it went to */
@@ -786,7 +792,9 @@ static void flight_footbase(sk_locomotor *L, const adjust_frame *A, uint32_t l, 
     sk_vec3 F;
     sk_quat Rf;
     sk_vec3 nf, nl, nd;
-    sk_error e = {0};
+    sk_error e; /* not read: the arguments are the locomotor's own (no 512-byte clear per call) */
+    e.code = SK_OK;
+    e.message[0] = '\0';
     double gl = lb->stance_time + lift, gd = lb->stance_time + land;
     sk_motion_group_footbase(L->d.group, L->weights, L->n, &L->blend, l, A->phase, &nf, &e);
     if (!g->ends_valid) { /* the trajectory's ends change only with the blend */
@@ -1168,8 +1176,7 @@ static void plain_feet(sk_locomotor *L, sk_pose *pose) {
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         const sk_leg_blend *lb = &L->blend.legs[l];
-        double lift, off, strike, land;
-        keytimes(lb, &lift, &off, &strike, &land);
+        double lift = g->kt[0], off = g->kt[1], strike = g->kt[2], land = g->kt[3];
         double ct = wrap01d(L->st.phase - lb->stance_time);
         sk_locomotor_foot *f = &L->st.feet[l];
         bool was_grounded = f->grounded;

@@ -25,6 +25,7 @@ struct sk_terrain_mesh {
     double cx, cz;           /* cell size */
     uint32_t *cell_start;    /* nx * nz + 1 */
     uint32_t *cell_tris;     /* references */
+    float *tri_box;          /* 4 per triangle: its x0, x1, z0, z1, padded outward (vertical rays' first test) */
     float *cell_y;           /* 2 per cell: min, max */
     uint64_t refs;
     size_t bytes;
@@ -82,8 +83,10 @@ static uint32_t cell_of(double x, double lo, double size, uint32_t n) {
 }
 
 /* A vertical ray (what foot placement casts): one grid cell, no traversal;
- * a cheap 2D inside test of (x, z) (looser than tri_hit's) leaves only the
- * triangles under the point for the exact test. */
+ * each triangle's bounds in x and z (tri_box: 16 bytes, where its vertices
+ * are 36), then a cheap 2D inside test of (x, z)
+ * (looser than tri_hit's) leave only the triangles under the point for the
+ * exact test. */
 static bool ray_mesh_vertical(const sk_terrain_mesh *m, sk_vec3 o, sk_vec3 d, float max_distance,
                               sk_terrain_hit *out) {
     double x = o.x, z = o.z;
@@ -96,8 +99,11 @@ static bool ray_mesh_vertical(const sk_terrain_mesh *m, sk_vec3 o, sk_vec3 d, fl
     uint32_t a = m->cell_start[c], b = m->cell_start[c + 1];
     double best_t = max_distance;
     int32_t best = -1;
+    const float fx = o.x, fz = o.z;
     for (uint32_t k = a; k < b; k++) {
         uint32_t tri = m->cell_tris[k];
+        const float *bx = m->tri_box + (size_t)tri * 4;
+        if (fx < bx[0] || fx > bx[1] || fz < bx[2] || fz > bx[3]) continue; /* outside its bounds */
         const float *v = m->tris + (size_t)tri * 9;
         double ax = v[0], az = v[2];
         double e1x = (double)v[3] - ax, e1z = (double)v[5] - az, e2x = (double)v[6] - ax, e2z = (double)v[8] - az;
@@ -199,8 +205,22 @@ void sk_terrain_mesh_destroy(sk_terrain_mesh *m) {
     if (m->tris) sk_free(&a, m->tris, m->tri_cap ? (size_t)m->tri_cap * 9 * sizeof(float) : sizeof(float));
     if (m->cell_start) sk_free(&a, m->cell_start, (ncells + 1) * sizeof(uint32_t));
     if (m->cell_tris) sk_free(&a, m->cell_tris, (size_t)(m->refs ? m->refs : 1) * sizeof(uint32_t));
+    if (m->tri_box) sk_free(&a, m->tri_box, (size_t)(m->tri_count ? m->tri_count : 1) * 4 * sizeof(float));
     if (m->cell_y) sk_free(&a, m->cell_y, (ncells ? ncells : 1) * 2 * sizeof(float));
     sk_free(&a, m, sizeof *m);
+}
+
+/* A triangle's bounds in x or z (lo, hi) for the vertical rays' first test,
+ * moved outward by far more than the 2D test's slack (1e-6 of the
+ * barycentric range) and the rounding to float: a point outside them is
+ * outside every test that follows (ray_mesh_vertical). */
+static float box_lo(float lo, float extent) {
+    double pad = 1e-5 * ((double)extent + 1.0 + fabs((double)lo));
+    return (float)((double)lo - pad);
+}
+static float box_hi(float hi, float extent) {
+    double pad = 1e-5 * ((double)extent + 1.0 + fabs((double)hi));
+    return (float)((double)hi + pad);
 }
 
 /* m->tris holds m->tri_count triangles: drops degenerate ones, builds the grid. */
@@ -272,6 +292,10 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
             float y0 = fminf(v[1], fminf(v[4], v[7])), y1 = fmaxf(v[1], fmaxf(v[4], v[7]));
             uint32_t i0 = cell_of(x0, m->bmin[0], m->cx, nx), i1 = cell_of(x1, m->bmin[0], m->cx, nx);
             uint32_t k0 = cell_of(z0, m->bmin[2], m->cz, nz), k1 = cell_of(z1, m->bmin[2], m->cz, nz);
+            if (pass == 1) {
+                float *bx = m->tri_box + (size_t)i * 4, ext = x1 - x0 + z1 - z0;
+                bx[0] = box_lo(x0, ext), bx[1] = box_hi(x1, ext), bx[2] = box_lo(z0, ext), bx[3] = box_hi(z1, ext);
+            }
             for (uint32_t kz = k0; kz <= k1; kz++)
                 for (uint32_t kx = i0; kx <= i1; kx++) {
                     size_t c = (size_t)kz * nx + kx;
@@ -293,7 +317,8 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
             for (size_t c = 0; c < ncells; c++) m->cell_start[c + 1] += m->cell_start[c];
             m->refs = refs;
             m->cell_tris = mesh_alloc(m, (size_t)refs, sizeof(uint32_t));
-            if (!m->cell_tris) goto oom;
+            m->tri_box = mesh_alloc(m, kept ? kept : 1, 4 * sizeof(float));
+            if (!m->cell_tris || !m->tri_box) goto oom;
         }
     }
     /* the fill pass moved each start to its cell's end: shift back */
