@@ -156,6 +156,7 @@ static int bl_table(bool quick, bool procedural) {
                        m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
                        m.contact_n ? 100 * m.contact_sum / m.contact_n : 0.0, 100 * m.penetration_max, m.unreached);
                 if (c.limits) printf("\"limits_outside_frames\":%u,", m.limit_outside);
+                if (m.body_set) printf("\"body_low\":%.3f,", m.body_set ? m.body_low : 1.0);
                 printf("\"far_max_cm\":%.3f,\"off_flat\":{\"frames\":%u,\"ball\":%u,\"heel\":%u,\"other\":%u},",
                        100 * m.far_max, m.off_flat, m.off_flat_ball, m.off_flat_heel,
                        m.off_flat - m.off_flat_ball - m.off_flat_heel);

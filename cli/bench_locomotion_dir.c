@@ -36,9 +36,11 @@ static void bd_print(const char *terrain, const bd_mode *md, double speed, const
     for (uint32_t l = 0; l < c->leg_count; l++)
         printf("%s%.3f", l ? "," : "", m->frames ? (double)m->stance_frames[l] / m->frames : 0.0);
     printf("],\"stance_runs\":%u,\"slide_max_cm\":%.3f,\"slide_mean_cm\":%.3f,\"contact_max_cm\":%.3f,"
-           "\"contact_mean_cm\":%.3f,\"penetration_max_cm\":%.3f,\"ik_unreached\":%u,\"run_ms\":%.2f}\n",
+           "\"contact_mean_cm\":%.3f,\"penetration_max_cm\":%.3f,\"ik_unreached\":%u,\"body_low\":%.3f,"
+           "\"run_ms\":%.2f}\n",
            m->runs, 100 * m->slide_max, m->runs ? 100 * m->slide_sum / m->runs : 0.0, 100 * m->contact_max,
-           m->contact_n ? 100 * m->contact_sum / m->contact_n : 0.0, 100 * m->penetration_max, m->unreached, ms);
+           m->contact_n ? 100 * m->contact_sum / m->contact_n : 0.0, 100 * m->penetration_max, m->unreached,
+           m->body_set ? m->body_low : 1.0, ms);
     fflush(stdout);
 }
 

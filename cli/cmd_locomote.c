@@ -94,6 +94,7 @@ static void print_metrics(const locomote_args *a, const loco_char *c, const cli_
                m->path_length, m->path_walked);
         if (c->jump_at >= 0) printf(",\"jumped\":%s", m->jumped ? "true" : "false");
         if (c->limits) printf(",\"limits_outside_frames\":%u", m->limit_outside);
+        if (m->body_set) printf(",\"body_low\":%.3f", m->body_set ? m->body_low : 1.0);
         if (m->legged)
             printf(",\"planted_min\":%u,\"gait_min_planted\":%u,\"clearance_min_m\":%.4f", m->planted_min, m->gait_min,
                    m->clearance_min);

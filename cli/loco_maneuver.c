@@ -114,9 +114,9 @@ bool loco_run_maneuver(loco_char *c, uint32_t which, double v, double fps, doubl
         }
         hard_step(kind, v, t, dt, stop_at < 0 ? 1e9 : stop_at, &st);
         if (!loco_char_step(c, dt, (float)st.x, (float)st.z, (float)st.yaw)) return false;
+        loco_metrics_frame(m, c);
         loco_feet ft;
         loco_char_feet(c, &ft);
-        loco_metrics_add(m, c->terrain, &ft);
         /* Twist: a planted foot's heading against the body's. */
         for (uint32_t l = 0; l < ft.legs; l++) {
             if (!ft.f[l].stance) continue;

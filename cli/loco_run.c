@@ -603,6 +603,21 @@ void loco_metrics_frame(loco_metrics *m, const loco_char *c) {
     loco_feet ft;
     loco_char_feet(c, &ft);
     loco_metrics_add(m, c->terrain, &ft);
+    if (c->loco && !c->legged && !c->proc && c->world) {
+        const float *bm = c->world[sk_locomotor_body_joint(c->loco)].m;
+        float low = INFINITY, low_all = INFINITY;
+        for (uint32_t l = 0; l < ft.legs; l++) {
+            float y = fminf(ft.f[l].heel.y, ft.f[l].toe.y);
+            low_all = fminf(low_all, y);
+            if (ft.f[l].stance) low = fminf(low, y);
+        }
+        if (!m->body_set && isfinite(low_all) && bm[13] > low_all) {
+            m->body_ref = bm[13] - low_all;
+            m->body_low = 1.0;
+            m->body_set = true;
+        }
+        if (m->body_set && isfinite(low) && (bm[13] - low) / m->body_ref < m->body_low) m->body_low = (bm[13] - low) / m->body_ref;
+    }
     if (c->legged) {
         const sk_legged_state *st = sk_legged_get_state(c->legged);
         if (!m->legged || st->clearance < m->clearance_min) m->clearance_min = st->clearance;

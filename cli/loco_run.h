@@ -158,6 +158,14 @@ typedef struct loco_metrics {
     sk_vec3 prev_heel[SK_MOTION_GROUP_MAX_LEGS], prev_toe[SK_MOTION_GROUP_MAX_LEGS];
     uint32_t skate_low, skate_fast;
     uint32_t unreached;             /* stance leg-frames whose IK did not reach the ankle target */
+    /* the semi-procedural locomotor's body joint over its feet: its height
+     * above the lowest point (heel or toe) of the feet in the first frame
+     * (body_ref, m: standing), and the least share of that it keeps above
+     * the lowest point of the planted feet in any frame with a planted foot
+     * (body_low: 1 standing; a body lowered for legs stretched apart, the
+     * hips down in a lunge, is far under) */
+    bool body_set;
+    double body_ref, body_low;
     uint32_t limit_outside;         /* frames with a leg joint outside c->limits (sk_ik_limit_check, 1e-3 rad) */
     double path_length, path_walked;/* m: the path's length, and how much of it the run covered */
     double run_seconds;             /* the simulated time the run was given */

@@ -652,6 +652,59 @@ static void test_no_pops(void **state) {
     assert_true(joint_step[0] < allow * joint_step[1]);
 }
 
+/* The body over its feet: the body joint's height above the lowest point
+ * (heel or toe, from the pose's own matrices) of the planted feet, as a
+ * share of its height above the feet standing at frame 0; the least over
+ * the frames with a planted foot. */
+static double body_low_walk(rig *r, const sk_terrain *t, double accel, double v_max, double seconds, double jump_at,
+                            double v_jump) {
+    sk_error err = {0};
+    (void)t;
+    assert_int_equal(sk_locomotor_reset(r->L, 0, 0, 0, &err), SK_OK);
+    uint32_t body = sk_locomotor_body_joint(r->L);
+    const double dt = 1.0 / 60;
+    double z = 0, v = 0, ref = -1, low = 1;
+    for (double tt = 0; tt < seconds; tt += dt) {
+        v = tt >= jump_at ? v_jump : fmin(v_max, v + accel * dt);
+        z += v * dt;
+        rig_step(r, dt, 0, (float)z, 0);
+        const sk_locomotor_state *st = sk_locomotor_get_state(r->L);
+        double lowest = INFINITY, lowest_planted = INFINITY;
+        for (uint32_t l = 0; l < 2; l++) {
+            sk_vec3 h, o;
+            feet_of(r, l, &h, &o);
+            double y = fmin(h.y, o.y);
+            lowest = fmin(lowest, y);
+            if (st->feet[l].stance) lowest_planted = fmin(lowest_planted, y);
+        }
+        double by = r->world[body].m[13];
+        if (ref < 0) ref = by - lowest;
+        if (isfinite(lowest_planted)) low = fmin(low, (by - lowest_planted) / ref);
+    }
+    return low;
+}
+
+/* The first steps from standing and a sudden change of speed: no leg, planted
+ * or swinging, pulls the body down to reach a foot left behind (the hips came
+ * down to 0.57 of their standing height above the feet in the first step, and
+ * a foot past every reach held them at the floor). */
+static void test_body_stays_up(void **state) {
+    (void)state;
+    rig r;
+    rig_mannequin(&r, NULL, false);
+    /* from standing to 1.4 m/s at 2.8 m/s^2, and at once */
+    double a = body_low_walk(&r, NULL, 2.8, 1.4, 4.0, 1e9, 0);
+    double b = body_low_walk(&r, NULL, 1e9, 1.4, 4.0, 1e9, 0);
+    /* walking at 1.0 m/s, then 3.5 m/s at once (the blend follows at its own pace) */
+    double c = body_low_walk(&r, NULL, 2.8, 1.0, 5.0, 2.0, 3.5);
+    printf("  the body over the planted feet, least share of standing: start at 2.8 m/s^2 %.3f, at once %.3f; "
+           "1.0 then 3.5 m/s %.3f\n", a, b, c);
+    assert_true(a >= 0.75);
+    assert_true(b >= 0.7);
+    assert_true(c >= 0.7);
+    rig_free(&r);
+}
+
 /* ---- a quadruped built in code ------------------------------------------ */
 enum { Q_PELVIS, Q_CHEST, Q_HEAD, Q_LEG0 }; /* then 4 legs x (hip, knee, ankle, toe) */
 #define Q_JOINTS (Q_LEG0 + 16)
@@ -944,7 +997,8 @@ int main(void) {
         cmocka_unit_test(test_ramps_and_bumps), cmocka_unit_test(test_stairs),
         cmocka_unit_test(test_turn_prediction), cmocka_unit_test(test_start_stop),
         cmocka_unit_test(test_start_stop_graph),
-        cmocka_unit_test(test_no_pops),          cmocka_unit_test(test_quadruped),
+        cmocka_unit_test(test_no_pops),          cmocka_unit_test(test_body_stays_up),
+        cmocka_unit_test(test_quadruped),
         cmocka_unit_test(test_controller),     cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_alloc_failure),
     };

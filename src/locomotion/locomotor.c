@@ -75,6 +75,8 @@
 #define FLAT_RAMP 0.05 /* cycle share over which a planted foot is laid flat */
 #define LIFT_RATE 2.5f
 #define HIP_RATE 1.0f
+#define EARLY_DROP 0.3f /* a trailing planted leg that needs the hips lower than this x its length lifts (early_lift) */
+#define LAND_REACH 0.3f /* flight share before landing over which a swinging leg may lower the hips again */
 #define TO_RATE 3.0f
 #define SLOPE_CADENCE 1.2f
 #define CAST_REUSE 0.01f
@@ -104,6 +106,9 @@ typedef struct leg_rt {
     int edge_pref;                       /* last step-edge move: +1 forward, -1 back, 0 none */
     bool ends_valid;                     /* fb_lift/fb_land hold the blend's trajectory ends */
     double kt[4];                        /* the blend's keytimes from stance: lift, off, strike, land (keytimes) */
+    double early;                        /* the cycle time of a lift before foot-lift (early_lift), -1: none */
+    bool air;                            /* in flight last frame (foot_target) */
+    float off_lift;                      /* the hip offset when the foot lifted (m) */
     sk_vec3 fb_lift, fb_land;
     /* The foot's direction (the blend's foot_direction) held from the
      * second half of the flight to foot-lift: the blend's moves with the
@@ -504,6 +509,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         g->lift_prev = -1;
         g->seen = false;
         g->pdir_valid = false;
+        g->early = -1;
         sk_vec3 base = sk_vec3_add(L->st.position, vec3_turn_y(vec3_horizontal(L->blend.legs[l].stance_position), L->st.yaw));
         place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, NULL, &g->from);
         g->to_base = base;
@@ -525,11 +531,23 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     L->ground.rays = 0;
     L->st.time += dt;
     L->frame_dt = dt;
-    /* The character's height: the ground under the point, smoothed. */
+    /* The character's height: the ground smoothed over ground_tau, taken
+     * where the point will be ground_tau ahead at its velocity (moving): a
+     * first-order lag behind ground that rises at a steady rate (a ramp,
+     * stairs) trails it by rate x tau, and the hips came down with it (the
+     * hip adjustment then stretches the legs toward treads the lagging
+     * body is under: 8 to 13 cm at 1.4 m/s on 0.17 / 0.28 stairs). */
     sk_terrain_hit h;
-    float gy = L->st.position.y;
-    if (ground_at(L, x, z, L->st.position.y, &h)) gy = h.point.y;
-    float y = L->st.position.y + (gy - L->st.position.y) * smoothing_weight(dt, L->ground_tau);
+    float gy = L->st.position.y, gs = gy;
+    if (ground_at(L, x, z, L->st.position.y, &h)) gy = gs = h.point.y;
+    {
+        sk_vec3 va = vec3_horizontal(L->tracker.velocity);
+        sk_terrain_hit ha;
+        if (skm_vec3_len(va) > 1e-3f &&
+            ground_at(L, x + va.x * L->ground_tau, z + va.z * L->ground_tau, L->st.position.y, &ha))
+            gs = ha.point.y;
+    }
+    float y = L->st.position.y + (gs - L->st.position.y) * smoothing_weight(dt, L->ground_tau);
     L->st.position = sk_vec3_make(x, y, z);
     L->st.yaw = skm_wrap_angle(yaw);
     sk_motion_tracker_update(&L->tracker, L->st.position, L->st.yaw, dt);
@@ -705,6 +723,7 @@ typedef struct adjust_frame {
     float flight[SK_MOTION_GROUP_MAX_LEGS];         /* flight time (0 on the ground) */
     float clear[SK_MOTION_GROUP_MAX_LEGS];          /* in flight: the foot's lower point above the ground (m) */
     sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS]; /* (66) */
+    float off_ref[SK_MOTION_GROUP_MAX_LEGS];        /* in flight: the lowest hip offset the leg may ask for (m) */
     sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];    /* the ankle's world rotation wanted */
     /* world rotations in the pose before the IK: the hip's parent, hip, knee, ankle */
     sk_quat hip_pr[SK_MOTION_GROUP_MAX_LEGS], hip_wr[SK_MOTION_GROUP_MAX_LEGS], knee_wr[SK_MOTION_GROUP_MAX_LEGS],
@@ -722,6 +741,15 @@ static void adjust_footsteps(sk_locomotor *L, adjust_frame *A) {
         A->kt[l][0] = lift, A->kt[l][1] = g->kt[1], A->kt[l][2] = strike, A->kt[l][3] = land;
         double ct = wrap01d(A->phase - lb->stance_time);
         A->cts[l] = ct;
+        if (g->early >= 0) { /* lifted early (early_lift): until it lands again */
+            if (ct >= land || ct < g->early || !(g->early < lift)) {
+                g->early = -1;
+                g->ends_valid = false;
+            } else {
+                A->kt[l][0] = lift = g->early;
+                if (A->kt[l][1] < lift) A->kt[l][1] = lift;
+            }
+        }
         if (ct < g->prev_ct - 0.5) { /* wrapped: the foot is on the step it went to */
             g->from = g->to;
             g->cast_valid = false;
@@ -976,6 +1004,33 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     /* F carries the footbase's height in flight ((58) adds the clips'
      * lift), so the ankle keeps its offset from the clip's footbase. */
     if (in_air) {
+        /* Within reach: a swinging foot's target is a point of its path
+         * between footsteps, which can be far behind the body (the first
+         * step from standing, a blend whose stride changes in a turn).
+         * Reaching it lowered the hips to the floor ((59) takes every
+         * leg). A foot in the air asks the hips no lower than they were
+         * when it lifted (or are now, if lower: off_ref, adjust_hips): its
+         * footbase moves toward the hip until the ankle is within the
+         * leg's reach from there, before the guard below (straight toward
+         * the hip: moved across only, a trailing foot on stairs crossed
+         * over a riser in a frame and the guard lifted it a tread). */
+        if (!g->air) g->off_lift = L->st.hip_offset;
+        float off_ref = fminf(g->off_lift, L->st.hip_offset);
+        {   /* ... until the landing nears: over the flight's last LAND_REACH the leg reaches
+             * for its footstep as every leg does ((59): the floor sinks by a leg length) */
+            float u = skm_clampf((flight - (1.0f - LAND_REACH)) / LAND_REACH, 0.0f, 1.0f);
+            off_ref -= u * u * (3.0f - 2.0f * u) * g->length;
+        }
+        A->off_ref[l] = off_ref;
+        if (L->hip_valid) {
+            sk_vec3 H = pos_of(L, g->hip);
+            H.y += off_ref;
+            sk_vec3 at = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));
+            float len = g->length * (0.999f - L->soft);
+            sk_vec3 d = sk_vec3_sub(at, H);
+            float dl = skm_vec3_len(d);
+            if (dl > len) F = sk_vec3_add(F, sk_vec3_scale(d, len / dl - 1.0f));
+        }
         /* Guard: the foot's heel and toe at this frame stay above the
          * ground under them (a riser passed sideways in a turn, an edge
          * between the clearance samples); the lift decays at 1 m/s. */
@@ -1003,9 +1058,32 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
         g->guard = 0;
         g->lift_prev = -1;
     }
+    g->air = in_air;
     A->ankle_target[l] = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));           /* (66) */
     leg_rotations(L, loc, l, l ? &A->hip_pr[l - 1] : NULL, &A->hip_pr[l], &A->hip_wr[l], &A->knee_wr[l], &A->ankle_wr[l]);
     A->ankle_rot[l] = skm_quat_normalize(skm_quat_mul(Rf, skm_quat_mul(Qflat, skm_quat_mul(A->cinv, A->ankle_wr[l]))));
+}
+
+/* A planted foot in the second half of its stance (after the cycle's
+ * wrap, before foot-lift) that the leg reaches only with the hips lowered
+ * by more than EARLY_DROP of its length: it lifts now. (59) would take the
+ * hips down to it: a trailing foot left far behind (the first steps from
+ * standing with a long planted phase; a blend moving from a run toward a
+ * walk while the body still moves at running speed) put the body on the
+ * floor, and a foot past any reach was dragged. Its foot-lift is this
+ * cycle time until it lands again (adjust_footsteps); the foot's target is
+ * then found again, in flight. */
+static bool early_lift(sk_locomotor *L, adjust_frame *A, uint32_t l) {
+    leg_rt *g = &L->leg[l];
+    double ct = A->cts[l], lift = A->kt[l][0], land = A->kt[l][3];
+    if (g->early >= 0 || L->frozen || !L->hip_valid || A->flight[l] > 0 || !(ct < lift) || !(lift < land)) return false;
+    float len = g->length * (0.999f - L->soft);
+    if (!(sphere_up(pos_of(L, g->hip), A->ankle_target[l], len) < -EARLY_DROP * g->length)) return false;
+    g->early = ct;
+    g->ends_valid = false;
+    A->kt[l][0] = ct;
+    if (A->kt[l][1] < ct) A->kt[l][1] = ct;
+    return true;
 }
 
 /* (59)-(64): the hip offset that lets the legs reach their ankle targets,
@@ -1023,6 +1101,10 @@ static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *lo
             if (d0 > len) d0 = len;
             float des = sphere_up(H, A->ankle_target[l], d0), mx = sphere_up(H, A->ankle_target[l], len);
             if (des > mx) des = mx;
+            if (A->flight[l] > 0 && L->hip_valid) { /* in the air: no lower than off_ref (foot_target) */
+                des = fmaxf(des, A->off_ref[l]);
+                mx = fmaxf(mx, A->off_ref[l]);
+            }
             max_min = fminf(max_min, mx);                                                            /* (59) */
             des_min = fminf(des_min, des);                                                           /* (60) */
             des_sum += des;
@@ -1159,7 +1241,10 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     A.cpos = L->st.position;
     A.phase = L->st.phase;
     adjust_footsteps(L, &A);
-    for (uint32_t l = 0; l < L->legs; l++) foot_target(L, &A, loc, l);
+    for (uint32_t l = 0; l < L->legs; l++) {
+        foot_target(L, &A, loc, l);
+        if (early_lift(L, &A, l)) foot_target(L, &A, loc, l);
+    }
     adjust_hips(L, &A, loc);
     for (uint32_t l = 0; l < L->legs; l++) leg_ik(L, &A, loc, l);
     fk(L, loc, 0, L->J, L->late); /* the rest of the pose, from its final parents */
