@@ -699,9 +699,9 @@ static void test_body_stays_up(void **state) {
     double c = body_low_walk(&r, NULL, 2.8, 1.0, 5.0, 2.0, 3.5);
     printf("  the body over the planted feet, least share of standing: start at 2.8 m/s^2 %.3f, at once %.3f; "
            "1.0 then 3.5 m/s %.3f\n", a, b, c);
-    assert_true(a >= 0.75);
-    assert_true(b >= 0.7);
-    assert_true(c >= 0.7);
+    assert_true(a >= 0.75); /* 0.38 before */
+    assert_true(b >= 0.65); /* 0.23 */
+    assert_true(c >= 0.75); /* 0.68 */
     rig_free(&r);
 }
 

@@ -76,6 +76,7 @@
 #define LIFT_RATE 2.5f
 #define HIP_RATE 1.0f
 #define EARLY_DROP 0.3f /* a trailing planted leg that needs the hips lower than this x its length lifts (early_lift) */
+#define LIFT_REACH 0.08f /* flight share after foot-lift over which a swinging leg still holds the hips as planted */
 #define LAND_REACH 0.3f /* flight share before landing over which a swinging leg may lower the hips again */
 #define TO_RATE 3.0f
 #define SLOPE_CADENCE 1.2f
@@ -1016,10 +1017,13 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * over a riser in a frame and the guard lifted it a tread). */
         if (!g->air) g->off_lift = L->st.hip_offset;
         float off_ref = fminf(g->off_lift, L->st.hip_offset);
-        {   /* ... until the landing nears: over the flight's last LAND_REACH the leg reaches
-             * for its footstep as every leg does ((59): the floor sinks by a leg length) */
+        {   /* ... from LIFT_REACH of the flight (as it peels off the ground the leg holds the
+             * hips as a planted one does: moved there, its toe skated) until the landing
+             * nears: over the flight's last LAND_REACH it reaches for its footstep as every
+             * leg does ((59): the floor sinks by a leg length at either end) */
             float u = skm_clampf((flight - (1.0f - LAND_REACH)) / LAND_REACH, 0.0f, 1.0f);
-            off_ref -= u * u * (3.0f - 2.0f * u) * g->length;
+            float e = 1.0f - skm_clampf(flight / LIFT_REACH, 0.0f, 1.0f);
+            off_ref -= (u * u * (3.0f - 2.0f * u) + e * e * (3.0f - 2.0f * e)) * g->length;
         }
         A->off_ref[l] = off_ref;
         if (L->hip_valid) {
