@@ -764,12 +764,15 @@ static void adjust_footsteps(sk_locomotor *L, adjust_frame *A) {
             predict_base(L, l, ct, &base, &yaw_to, &when);
             if (ct > lift && ct < land) {
                 /* In flight a new prediction (a turn, a change of speed) is
-                 * approached at most at 3 m/s, so the foot bends its path
+                 * approached at most at 3 m/s or twice the character's
+                 * speed, whichever is faster (a swinging foot moves at about
+                 * twice the body's speed), so the foot bends its path
                  * instead of jumping (as seed 004 §7.3 blends from the old
                  * arc to the new); the footstep is cast at the limited base,
-                 * so it is always on the ground. */
+                 * so it is always on the ground. At 3 m/s alone, a run
+                 * slowing in a turn landed its foot behind the body. */
                 sk_vec3 d = sk_vec3_sub(base, g->to_base);
-                float len = skm_vec3_len(d), lim = TO_RATE * (float)L->frame_dt;
+                float len = skm_vec3_len(d), lim = fmaxf(TO_RATE, 2.0f * skm_vec3_len(vec3_horizontal(L->tracker.velocity))) * (float)L->frame_dt;
                 if (len > lim) {
                     float k = lim / len;
                     base = sk_vec3_add(g->to_base, sk_vec3_scale(d, k));
