@@ -167,6 +167,26 @@ assert abs(a["end"][1] - 1.429) < 0.01, a["end"]  # on top of the stairs of the 
 print("course: built in code and from the .glb agree:", {k: a[k] for k in ("frames", "slide_max_cm", "contact_max_cm", "penetration_max_cm")})
 EOF
 
+# body_low of --json against the same measure taken here from the trace: the hips' height above the
+# lowest heel or toe of the planted feet, as a share of it above the lowest heel or toe at frame 0.
+"$SK_CLI" locomote @mannequin --speed 1.4 --path "0,0 0,6 6,6" --json --trace "$tmp/body.jsonl" >"$tmp/body.json"
+python3 - "$tmp/body.json" "$tmp/body.jsonl" <<'EOF'
+import json, sys
+m = json.loads(open(sys.argv[1]).read())
+frames = [json.loads(l) for l in open(sys.argv[2])]
+ref, low, n = None, 1.0, 0
+for f in frames:
+    hy = f["joints"]["hips"][1]
+    feet = [min(x["heel"][1], x["toe"][1]) for x in f["feet"]]
+    if ref is None: ref = hy - min(feet)
+    planted = [min(x["heel"][1], x["toe"][1]) for x in f["feet"] if x["stance"]]
+    if planted: low, n = min(low, (hy - min(planted)) / ref), n + 1
+assert n > 300, n  # the frames checked
+assert abs(low - m["body_low"]) < 2e-3, (low, m["body_low"])
+assert low >= 0.75, low  # 0.574 when the first step from standing took the hips down to reach the foot behind
+print("locomote --json body_low %.3f, from the trace %.3f over %d frames" % (m["body_low"], low, n))
+EOF
+
 # bench locomotion --quick: 36 scenario lines (18 placed, 18 plain) and the cost line.
 "$SK_CLI" bench locomotion --quick --count 20 --frames 10 >"$tmp/bench.jsonl"
 python3 - "$tmp/bench.jsonl" <<'EOF'
@@ -192,6 +212,11 @@ assert terrains == {"flat", "ramp:10", "ramp:30", "ramp:45", "stairs:0.17,0.28",
 for r in placed:
     assert r["finished"] and r["slide_max_cm"] < 0.5 and r["contact_max_cm"] < 1 and r["penetration_max_cm"] < 1, r
     assert r["ik_unreached"] == 0, r
+    # the body over the planted feet (share of standing): up on flat ground (0.26-0.73 before the
+    # hips stopped reaching for feet left behind, 29 Nov 2026), never under 0.55 (stairs at 1.8 m/s)
+    assert r["body_low"] >= (0.75 if r["terrain"] == "flat" else 0.55), r
+for r in scen:
+    if r["mode"] == "plain": assert r["body_low"] >= 0.85, r  # the clips alone: a walk's bob, a run's lower hips
 assert max(r["speed"] for r in placed) == 3.5
 for r in scen:
     if r["mode"] == "plain": assert r["slide_max_cm"] > 5, r
