@@ -702,6 +702,16 @@ static void test_body_stays_up(void **state) {
     assert_true(a >= 0.75); /* 0.38 before */
     assert_true(b >= 0.65); /* 0.23 */
     assert_true(c >= 0.75); /* 0.68 */
+    /* Faster than the fastest clip (the run, 1.5 times its speed): the cycle is the run's x
+     * sqrt(v_run / v), so cadence and stride share the speed-up (the run's cycle was kept before). */
+    const sk_motion_analysis *run = r.an[1];
+    double vr = run->cycle_speed, cr = run->cycle_duration;
+    double d = body_low_walk(&r, NULL, 1e9, 1.5 * vr, 4.0, 1e9, 0);
+    double cd = sk_locomotor_get_state(r.L)->cycle_duration;
+    printf("  1.5 x the run's speed (%.2f m/s): cycle %.4f s (the run's %.4f x sqrt(1/1.5) = %.4f), body %.3f\n", 1.5 * vr,
+           cd, cr, cr * sqrt(1 / 1.5), d);
+    assert_true(fabs(cd - cr * sqrt(1 / 1.5)) < 0.01 * cr);
+    assert_true(d >= 0.7);
     rig_free(&r);
 }
 

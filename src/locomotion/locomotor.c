@@ -564,7 +564,12 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     /* Slower than the blended clips: longer cycles (at most 2x), while
      * moving. Stopping (below idle speed) finishes the step in flight at the
      * clips' own cadence: a slowed last step kept one foot up for over a
-     * second while the standing foot rolled onto its toes. */
+     * second while the standing foot rolled onto its toes. Faster than
+     * them (past the fastest clip of a direction: a slow backward walk
+     * driven at 1.4 m/s): shorter cycles, by the same square root (at most
+     * 2x quicker), so stride and cadence share the speed-up; with the
+     * cycle kept, the stride outgrew the legs and the hips went down to
+     * reach the feet. */
     /* Turning in place steps too: a turn of w rad/s counts as the speed
      * of a foot a leg's length from the character's point (at 90 degrees/s
      * the mannequin steps at its walking cadence), from 20 degrees/s. */
@@ -572,6 +577,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     bool turning = fabsf(L->tracker.angular_velocity) >= TURN_STEP_RATE;
     float pace = turning ? fmaxf(speed, turn) : speed;
     if (pace < vb && vb > 0 && pace >= L->idle_speed) cd *= fmin(2.0, sqrt(vb / fmax(pace, 0.25 * vb)));
+    if (pace > vb && vb > 0) cd *= fmax(0.5, sqrt(vb / pace));
     /* Steep ground ahead (stairs, ramps): shorter, quicker steps. The
      * clips' strides (0.75 m a step for the mannequin's walk) would
      * otherwise climb 0.45 m a step on 0.17/0.28 stairs and fold the
