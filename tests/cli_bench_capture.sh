@@ -153,10 +153,11 @@ for r in scen:
 # held) until the body's height joined the limits. It held, before: mannequin walk stance >= 0.25,
 # run slide <= 0.65; CesiumMan walk slide <= 0.75 and stance >= 0.22, run slide <= 1.3.
 # Since the body's height joined the limits (29 Nov 2026), the stairs hold it open: the mannequin's
-# forward walk up 0.17 / 0.28 stairs kept 0.585 of its standing height, CesiumMan's backward and
-# sideways walks there 0.510-0.532 (a tread is a third of its leg); the bounds are 0.01 under them
-# (another compiler rounds otherwise).
-OPEN = {("mannequin", "walk", "body"): 0.57, ("CesiumMan", "walk", "body"): 0.50}
+# forward walk up 0.17 / 0.28 stairs kept 0.585 of its standing height, CesiumMan's sideways walks
+# there 0.527-0.531 (a tread is a third of its leg; its backward walk there is above 0.6 since the
+# cycle quickens past the clips' speed); the bounds are 0.01 under them (another compiler rounds
+# otherwise).
+OPEN = {("mannequin", "walk", "body"): 0.57, ("CesiumMan", "walk", "body"): 0.51}
 bad, opened = [], []
 def judge(r, limit, value, floor, text, name):
     b = OPEN.get((r["character"], r["gait"], limit))
