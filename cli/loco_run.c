@@ -616,7 +616,7 @@ void loco_metrics_frame(loco_metrics *m, const loco_char *c) {
             m->body_low = 1.0;
             m->body_set = true;
         }
-        if (m->body_set && isfinite(low) && (bm[13] - low) / m->body_ref < m->body_low) m->body_low = (bm[13] - low) / m->body_ref;
+        if (m->body_set && isfinite(low)) m->body_low = fmin(m->body_low, (bm[13] - low) / m->body_ref);
     }
     if (c->legged) {
         const sk_legged_state *st = sk_legged_get_state(c->legged);

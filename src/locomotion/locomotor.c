@@ -170,8 +170,11 @@ static sk_vec3 rotc_inv(const sk_locomotor *L, sk_vec3 v) {
     return sk_vec3_make(L->cyaw * v.x - L->syaw * v.z, v.y, L->syaw * v.x + L->cyaw * v.z);
 }
 /* A joint's position and a point in its frame, from the model matrices. */
+/* The length a leg reaches over with its IK exact: 0.999 x its rest length minus the soft band. */
+static float leg_reach(const sk_locomotor *L, const leg_rt *g) { return g->length * (0.999f - L->soft); }
 static sk_vec3 pos_of(const sk_locomotor *L, uint32_t j) { return skm_mat4_pos(&L->model[j]); }
 static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) { return sk_mat4_transform_point(&L->model[j], p); }
+static float smooth01(float u) { return u * u * (3.0f - 2.0f * u); } /* smoothstep of u in [0, 1] */
 static float unwrap_delta(float a, float b) { /* b - a wrapped into (-pi, pi] */
     return skm_wrap_angle(b - a);
 }
@@ -778,7 +781,8 @@ static void adjust_footsteps(sk_locomotor *L, adjust_frame *A) {
                  * so it is always on the ground. At 3 m/s alone, a run
                  * slowing in a turn landed its foot behind the body. */
                 sk_vec3 d = sk_vec3_sub(base, g->to_base);
-                float len = skm_vec3_len(d), lim = fmaxf(TO_RATE, 2.0f * skm_vec3_len(vec3_horizontal(L->tracker.velocity))) * (float)L->frame_dt;
+                float rate = fmaxf(TO_RATE, 2.0f * skm_vec3_len(vec3_horizontal(L->tracker.velocity)));
+                float len = skm_vec3_len(d), lim = rate * (float)L->frame_dt;
                 if (len > lim) {
                     float k = lim / len;
                     base = sk_vec3_add(g->to_base, sk_vec3_scale(d, k));
@@ -854,7 +858,7 @@ static void flight_footbase(sk_locomotor *L, const adjust_frame *A, uint32_t l, 
      * moves with the flight time instead (smoothstep): up early,
      * down late, as people take stairs. */
     {
-        float u = flight, ss = u * u * (3 - 2 * u);
+        float ss = smooth01(flight);
         F.y = a->position.y + (b->position.y - a->position.y) * ss;
     }
     float arc = sinf(SKM_PI * s);                                       /* (36) */
@@ -930,7 +934,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * onto it instead of skimming in at walking speed (a capture's heel
          * is within 2 cm of the floor for the last tenth of its swing). */
         float u = skm_clampf((flight - TOUCH_FROM) / (TOUCH_TO - TOUCH_FROM), 0.0f, 1.0f);
-        u = u * u * (3.0f - 2.0f * u);
+        u = smooth01(u);
         if (u > 0) F.x += (g->to.position.x - F.x) * u, F.z += (g->to.position.z - F.z) * u;
     }
     A->flight[l] = flight;
@@ -1032,14 +1036,14 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
              * leg does ((59): the floor sinks by a leg length at either end) */
             float u = skm_clampf((flight - (1.0f - LAND_REACH)) / LAND_REACH, 0.0f, 1.0f);
             float e = 1.0f - skm_clampf(flight / LIFT_REACH, 0.0f, 1.0f);
-            off_ref -= (u * u * (3.0f - 2.0f * u) + e * e * (3.0f - 2.0f * e)) * g->length;
+            off_ref -= (smooth01(u) + smooth01(e)) * g->length;
         }
         A->off_ref[l] = off_ref;
         if (L->hip_valid) {
             sk_vec3 H = pos_of(L, g->hip);
             H.y += off_ref;
             sk_vec3 at = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(ank_c, fb_c)));
-            float len = g->length * (0.999f - L->soft);
+            float len = leg_reach(L, g);
             sk_vec3 d = sk_vec3_sub(at, H);
             float dl = skm_vec3_len(d);
             if (dl > len) F = sk_vec3_add(F, sk_vec3_scale(d, len / dl - 1.0f));
@@ -1090,7 +1094,7 @@ static bool early_lift(sk_locomotor *L, adjust_frame *A, uint32_t l) {
     leg_rt *g = &L->leg[l];
     double ct = A->cts[l], lift = A->kt[l][0], land = A->kt[l][3];
     if (g->early >= 0 || L->frozen || !L->hip_valid || A->flight[l] > 0 || !(ct < lift) || !(lift < land)) return false;
-    float len = g->length * (0.999f - L->soft);
+    float len = leg_reach(L, g);
     if (!(sphere_up(pos_of(L, g->hip), A->ankle_target[l], len) < -EARLY_DROP * g->length)) return false;
     g->early = ct;
     g->ends_valid = false;
@@ -1110,7 +1114,7 @@ static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *lo
             leg_rt *g = &L->leg[l];
             sk_vec3 H = pos_of(L, g->hip);
             float d0 = skm_vec3_len(sk_vec3_sub(pos_of(L, g->ankle), H));
-            float len = g->length * (0.999f - L->soft);
+            float len = leg_reach(L, g);
             if (d0 > len) d0 = len;
             float des = sphere_up(H, A->ankle_target[l], d0), mx = sphere_up(H, A->ankle_target[l], len);
             if (des > mx) des = mx;
