@@ -54,19 +54,21 @@ static double rnd01(void) {
 }
 
 /* The decoder levels this program ran (bit: SK_CC_SCALAR, SK_CC_AVX2,
- * SK_CC_AVX512, SK_CC_ROWS) and the compressor's kernels (bit 0 scalar, 1
+ * SK_CC_AVX512, SK_CC_ROWS8, SK_CC_ROWS) and the compressor's kernels (bit 0 scalar, 1
  * AVX2), as the library resolves a level asked for: test_simd_levels_run
  * (last) checks them against the CPU's own features. */
 static unsigned cc_ran, cs_ran;
 
 /* The decoder sk_cclip_sample_tracks_simd runs for level on cc: its dispatch
- * (clip_compressed.c), which quietly falls back where the CPU lacks a level:
- * the rows decoder where the clip was given its rows at load (cc.rrows: AVX-512
- * VBMI and 24 animated tracks or more), else AVX-512 where available, else
+ * (clip_compressed_sample.c), which quietly falls back where the CPU lacks a
+ * level: a clip given its rows at load (cc.rrows: AVX2 and 24 animated tracks
+ * or more) takes the rows decoder of AVX-512 VBMI where the plan chose it
+ * (cc.rows_vbmi), else the one of AVX2; else AVX-512 where available, else
  * AVX2, scalar without AVX2. */
 static int cc_resolved(const sk_clip *cc, int level) {
     if (level == SK_CC_SCALAR || !sk_cclip_simd_available()) return SK_CC_SCALAR;
-    if (level >= SK_CC_ROWS && cc->cc.rrows) return SK_CC_ROWS;
+    if (level >= SK_CC_ROWS && cc->cc.rrows && cc->cc.rows_vbmi) return SK_CC_ROWS;
+    if (level >= SK_CC_ROWS8 && cc->cc.rrows) return SK_CC_ROWS8;
     if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) return SK_CC_AVX512;
     return SK_CC_AVX2;
 }
@@ -80,6 +82,11 @@ static void avx2_decoder_compared(void) {
 #else
     if (!sk_cclip_simd_available()) sk_test_missing("the CPU has no AVX2: the AVX2 decoder was not compared");
 #endif
+}
+
+static const char *cc_level_name(int level) {
+    static const char *const n[] = {"scalar", "AVX2", "AVX-512", "rows (AVX2)", "rows (AVX-512 VBMI)"};
+    return n[level];
 }
 
 /* sk_cclip_sample_tracks_simd, the level it ran counted. */
@@ -139,7 +146,7 @@ static void check_asset(const char *label, const sk_asset *as, double m_per_unit
                 cc_sample_level(cc, t, l, SK_CC_SCALAR);
                 cc_sample_level(cc, t, l + J, level);
                 if (memcmp(l, l + J, J * sizeof *l) != 0)
-                    fail_msg("%s clip %u: the %s decoder differs at t = %.9g", label, c, level == SK_CC_AVX2 ? "AVX2" : level == SK_CC_AVX512 ? "AVX-512" : "rows (AVX-512 VBMI)", t);
+                    fail_msg("%s clip %u: the %s decoder differs at t = %.9g", label, c, cc_level_name(cc_resolved(cc, level)), t);
             }
             ty->simd_poses++;
         }
@@ -183,8 +190,8 @@ static void test_mocap_round_trip(void **state) {
     assert_int_equal(n, MOCAP_CLIPS);
     assert_int_equal(ty.compressed, MOCAP_CLIPS);
     printf("mocap: AVX2 and scalar decoders compared on %ld poses (and the AVX-512 decoding: %s; the rows decoder: %s)\n",
-           ty.simd_poses, sk_cclip_avx512_available() ? "yes" : "no, the CPU has no AVX-512",
-           sk_cclip_rows_available() ? "yes" : "no, the CPU has no AVX-512 VBMI");
+           ty.simd_poses, sk_cclip_avx512_available() ? "yes" : "no (none on this CPU or at this SIMD level)",
+           sk_cclip_rows_available() ? "yes, and at AVX2" : sk_cclip_simd_available() ? "at AVX2 (no AVX-512 VBMI)" : "no");
     assert_true(ty.simd_poses >= 2L * 25000);
     avx2_decoder_compared();
 }
@@ -276,7 +283,7 @@ static void test_simd_far_lanes(void **state) {
                 cc_sample_level(cc, t, l, SK_CC_SCALAR);
                 cc_sample_level(cc, t, l + J, level);
                 if (memcmp(l, l + J, J * sizeof *l) != 0)
-                    fail_msg("%s: the %s decoder differs at t = %.9g", clips[f], level == SK_CC_AVX2 ? "AVX2" : level == SK_CC_AVX512 ? "AVX-512" : "rows (AVX-512 VBMI)", t);
+                    fail_msg("%s: the %s decoder differs at t = %.9g", clips[f], cc_level_name(cc_resolved(cc, level)), t);
             }
             poses++;
             uint32_t k0 = (uint32_t)(t / dt);
@@ -590,7 +597,7 @@ static void test_whole_pose(void **state) {
            "own memory); %d track segments at 23 bits; worst error %.4f cm\n", cases, via_groups, in_place, wide, worst);
     assert_true(wide > 0);
     assert_int_equal(cases, 11 * 200);
-    if (sk_cclip_rows_available()) assert_true(via_groups >= 6 && in_place == 2);
+    if (sk_cclip_simd_available()) assert_true(via_groups >= 6 && in_place == 2);
 }
 
 /* Every decoder level and compressor kernel this CPU supports ran: the
@@ -604,13 +611,17 @@ static void test_whole_pose(void **state) {
 static void test_simd_levels_run(void **state) {
     (void)state;
     if (!cc_ran) sk_test_missing("no decoder was compared (the tests on ../shared did not run)");
-    static const char *const dec[] = {"scalar", "avx2", "avx512", "avx512-vbmi-rows"}, *const comp[] = {"scalar", "avx2"};
+    static const char *const dec[] = {"scalar", "avx2", "avx512", "avx2-rows", "avx512-vbmi-rows"}, *const comp[] = {"scalar", "avx2"};
     const sk_test_cpu f = sk_test_cpu_features();
-    const bool avx2 = f.x86_64 && f.avx2 && f.fma, avx512 = avx2 && f.avx512f && f.avx512dq && f.avx512vl,
-               rows = avx512 && f.avx512bw && f.avx512vbmi;
+    /* SKELANIM_SIMD caps the levels the library may choose (the ctest test_compress_avx2 runs
+     * this program under "avx2"): read here on its own */
+    const char *cap = getenv("SKELANIM_SIMD");
+    const bool capped = cap && (!strcmp(cap, "avx2") || !strcmp(cap, "sse2") || !strcmp(cap, "scalar"));
+    const bool avx2 = f.x86_64 && f.avx2 && f.fma && !(cap && (!strcmp(cap, "sse2") || !strcmp(cap, "scalar")));
+    const bool avx512 = avx2 && !capped && f.avx512f && f.avx512dq && f.avx512vl, rows = avx512 && f.avx512bw && f.avx512vbmi;
     unsigned cpu = 1u << SK_CC_SCALAR | (unsigned)avx2 << SK_CC_AVX2 | (unsigned)avx512 << SK_CC_AVX512 |
-                   (unsigned)rows << SK_CC_ROWS;
-    int missing = sk_test_simd_levels("compressed-clip decoders", cc_ran, cpu, dec, 4);
+                   (unsigned)avx2 << SK_CC_ROWS8 | (unsigned)rows << SK_CC_ROWS;
+    int missing = sk_test_simd_levels("compressed-clip decoders", cc_ran, cpu, dec, 5);
     missing += sk_test_simd_levels("compressor kernels", cs_ran, 1u | (unsigned)avx2 << 1, comp, 2);
     sk_test_simd_check(missing);
 }

@@ -284,7 +284,7 @@ static bool cc_plan_layout(sk_clip *c, uint32_t nrot, cc_layout *p) {
     uint32_t blocks = (A + 15u) / 16u, groups = (c->joint_span + 7u) / 8u;
     /* the rows decoder pays per block of sixteen tracks: below CC_ROWS_MIN animated tracks the
      * two-track decoder is faster (the mannequin's 18: 7.6 against 8.4-8.8 ns per joint) */
-    bool rows = A >= CC_ROWS_MIN && sk_cclip_rows_available();
+    bool rows = A >= CC_ROWS_MIN && sk_cclip_simd_available();
     /* blocks of eight rotations: each chunk's from its first (the rotations come first in data order) */
     uint32_t rblocks = 0;
     for (uint32_t k = 0; k < chunks; k++) {
@@ -418,7 +418,7 @@ static void cc_plan_rows(sk_clip *c, const cc_layout *p) {
             for (uint32_t k = 0; k < 8; k++) rr[128u * (ai2 / 16u) + 16u * k + ai2 % 16u] = ranges[8u * ai2 + k];
             if (ai2 < R) rm[ai2 / 16u] |= 1u << (ai2 % 16u);
         }
-        c->cc.rrows = rr, c->cc.rmask = rm;
+        c->cc.rrows = rr, c->cc.rmask = rm, c->cc.rows_vbmi = sk_cclip_rows_available();
         /* whole poses through SoA groups where most joints have two animated tracks or more
          * (the transposes cost less there than the per-joint stores) */
         c->cc.pose_rows = 2u * A >= 3u * c->joint_span;

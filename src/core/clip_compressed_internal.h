@@ -2,7 +2,7 @@
  * (the blob's check at load and the decoders' plan), clip_compressed_sample.c
  * (the sampling entry points, which choose a decoder by CPU, and the scalar
  * reference decoder), clip_compressed_avx2.c, clip_compressed_avx512.c and
- * clip_compressed_rows.c (the SIMD decoders; their shared parts in
+ * clip_compressed_rows.c, clip_compressed_rows_avx2.c (the SIMD decoders; their shared parts in
  * clip_compressed_x86.h). Included after clip_internal.h and the file's
  * FP_CONTRACT pragma. Not installed. */
 #ifndef SKELANIM_CLIP_COMPRESSED_INTERNAL_H
@@ -71,6 +71,10 @@ void sk_cclip_sample_avx512_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1
 void sk_cclip_sample_rows_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa,
                                  uint32_t *cache, uint32_t k0);
 void sk_cclip_sample_rows_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa);
+/* The rows decoder at AVX2 (clip_compressed_rows_avx2.c): AVX2 and FMA. */
+void sk_cclip_sample_rows8_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa,
+                                  uint32_t *cache, uint32_t k0);
+void sk_cclip_sample_rows8_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa);
 /* SoA groups of a pose's data to AoS transforms (AVX2; clip_compressed_avx2.c). */
 void sk_cclip_soa_to_aos(const float *d, float *out, uint32_t n);
 /* sk_cclip_rest_soa's groups [0, cg) by row stores of 32 bytes (AVX2; clip_compressed_avx2.c). */

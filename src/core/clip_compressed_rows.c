@@ -147,14 +147,6 @@ __attribute__((always_inline)) static inline void cc_blk_values(const uint8_t *b
     }
 }
 
-/* One chunk's decoded stored components: rotations (frame 0 in ra, frame 1
- * in rb, their dropped components in d0, d1) and translations/scales (va,
- * vb), each in data order; room for a full block stored at the last place. */
-typedef struct cc_rowbuf {
-    float ra[3][CC_CHUNK + 16], rb[3][CC_CHUNK + 16], va[3][CC_CHUNK + 16], vb[3][CC_CHUNK + 16];
-    int32_t d0[CC_CHUNK + 16], d1[CC_CHUNK + 16];
-} cc_rowbuf;
-
 /* The rows of a block (lanes kn) to the buffers: rotation lanes kr at *nr, the others at *nv. */
 __attribute__((always_inline)) static inline void cc_blk_split(cc_rowbuf *w, const __m512 *x0, const __m512 *x1,
                                                                __m512i d0, __m512i d1, __mmask16 kn, __mmask16 kr,
@@ -182,156 +174,43 @@ __attribute__((always_inline)) static inline void cc_blk_split(cc_rowbuf *w, con
     *nr += (uint32_t)__builtin_popcount(kr), *nv += (uint32_t)__builtin_popcount(kv);
 }
 
-/* A rotation's dropped component rebuilt from its three stored ones x (as
- * sk_cc_w: ((1 - x0^2) - x1^2) - x2^2, the root of it or 0) and its four
- * components placed around it by d (eight rotations per register, lanes km). */
-__attribute__((always_inline)) static inline void cc_rows_place(const float *x0, const float *x1, const float *x2,
-                                                                const int32_t *dp, __mmask8 km, __m256 *o) {
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    /* lanes outside km (past the chunk's rotations) read as zeros: 1, 0, 0, 0 */
-    __m256 a = _mm256_maskz_loadu_ps(km, x0), b = _mm256_maskz_loadu_ps(km, x1), c = _mm256_maskz_loadu_ps(km, x2);
-    __m256i d = _mm256_maskz_loadu_epi32(km, dp);
-    __m256 w = _mm256_sqrt_ps(_mm256_max_ps(_mm256_fnmadd_ps(c, c, _mm256_fnmadd_ps(b, b, _mm256_fnmadd_ps(a, a, one))), zero));
-    __m256 e0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_setzero_si256()));
-    __m256 e1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(1)));
-    __m256 e2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(2)));
-    __m256 e3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(3)));
-    o[0] = _mm256_blendv_ps(a, w, e0);
-    o[1] = _mm256_blendv_ps(_mm256_blendv_ps(b, a, e0), w, e1);
-    o[2] = _mm256_blendv_ps(_mm256_blendv_ps(c, b, _mm256_or_ps(e0, e1)), w, e2);
-    o[3] = _mm256_blendv_ps(c, w, e3);
+/* The rows decoder's state from chunk to chunk: the frames' bit positions, sixteen lanes. */
+typedef struct cc_rows_state {
+    __m512i base0, base1, fbits;
+} cc_rows_state;
+__attribute__((always_inline)) static inline void cc_rows_start(cc_rows_state *st, const cc_cursor *s0, const cc_cursor *s1) {
+    st->fbits = _mm512_set1_epi32((int)(s1->pos - s0->pos));
+    st->base0 = _mm512_set1_epi32((int)s0->pos), st->base1 = _mm512_set1_epi32((int)s1->pos);
 }
 
-/* Rows r[0..2] of eight translations or scales to their joints (tj: 2 joint
- * + 1 for a scale) in local, lanes [0, n). */
-__attribute__((always_inline)) static inline void cc_store8_vec(const __m256 *r, sk_transform *local, const uint32_t *tj,
-                                                                uint32_t n) {
-    float v[4][8];
-    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]), t2 = _mm256_unpacklo_ps(r[2], r[2]),
-           t3 = _mm256_unpackhi_ps(r[2], r[2]);
-    _mm256_storeu_ps(v[0], _mm256_shuffle_ps(t0, t2, 0x44)), _mm256_storeu_ps(v[1], _mm256_shuffle_ps(t0, t2, 0xEE));
-    _mm256_storeu_ps(v[2], _mm256_shuffle_ps(t1, t3, 0x44)), _mm256_storeu_ps(v[3], _mm256_shuffle_ps(t1, t3, 0xEE));
-    for (uint32_t l = 0; l < n; l++) { /* v[l & 3] + 4 (l >> 2): lane l's x, y, z */
-        uint32_t j = tj[l] >> 1;
-        float *dst = tj[l] & 1u ? &local[j].s.x : &local[j].t.x;
-        memcpy(dst, v[l & 3] + 4 * (l >> 2), 12);
+/* Animated tracks [a, a + n) of both frames into w, sixteen at a time. */
+__attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *st, const sk_clip *c, const cc_cursor *s0,
+                                                                const cc_cursor *s1, uint32_t a, uint32_t n, bool same,
+                                                                const uint8_t *end, cc_rowbuf *w) {
+    uint32_t r = 0, v = 0;
+    for (uint32_t o = 0; o < n; o += 16) {
+        uint32_t m = n - o < 16 ? n - o : 16, blk = (a + o) / 16;
+        __mmask16 kn = (__mmask16)((1u << m) - 1u), kr = (__mmask16)(c->cc.rmask[blk] & kn);
+        const float *cr = c->cc.rrows + 128u * blk;
+        cc_blk B0, B1;
+        __m512 x0[3], x1[3];
+        cc_blk_coef(cr, s0->rates + a + o, s0->ranges + 6u * (a + o), m, &B0);
+        bool wide0 = _mm512_mask_cmpeq_epi32_mask(kn, B0.lvl, _mm512_set1_epi32(15)) != 0;
+        __m512i p0 = cc_blk_pos(B0.b, &st->base0);
+        cc_blk_values(s0->bits, end, p0, &B0, kn, wide0, x0);
+        if (same) cc_blk_values(s0->bits, end, _mm512_add_epi32(p0, st->fbits), &B0, kn, wide0, x1);
+        else {
+            cc_blk_coef(cr, s1->rates + a + o, s1->ranges + 6u * (a + o), m, &B1);
+            bool wide1 = _mm512_mask_cmpeq_epi32_mask(kn, B1.lvl, _mm512_set1_epi32(15)) != 0;
+            cc_blk_values(s1->bits, end, cc_blk_pos(B1.b, &st->base1), &B1, kn, wide1, x1);
+        }
+        cc_blk_split(w, x0, x1, B0.d, same ? B0.d : B1.d, kn, kr, &r, &v);
     }
 }
 
-/* The rows decoder's sample (arguments as cc_sample_body). The cache holds
- * per chunk its rotations' placed rows (as the other decoders keep them)
- * and its translations'/scales' rows (ra[0..2] then rb[0..2], padded to 8). */
-__attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                               sk_transform *local, float *soa, uint32_t *cache,
-                                                               uint32_t k0) {
-    cc_rowbuf w;
-    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, true);
-    cache = cc_begin(c, cache, k0, hit, local);
-    uint32_t A = c->cc.anim, T = c->track_count;
-    const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
-    const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
-    float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
-    const __m512i fbits = _mm512_set1_epi32((int)(s1->pos - s0->pos));
-    __m512i base0 = _mm512_set1_epi32((int)s0->pos), base1 = _mm512_set1_epi32((int)s1->pos);
-    const __m256 vu = _mm256_set1_ps(u);
-    const uint8_t *end = c->blob + c->blob_size;
-    if (!hit) /* the two frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
-        for (int f = 0; f < 2; f++) {
-            const cc_cursor *q = f ? s1 : s0;
-            if (!f || !same)
-                for (const uint8_t *p = q->rates; p < q->bits; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
-            const uint8_t *b = q->bits + (q->pos >> 3), *e = b + (q->fbits + 7u) / 8u;
-            for (const uint8_t *p = b; p < e; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
-        }
-    for (uint32_t a = 0; a < A; a += CC_CHUNK) {
-        uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
-        uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
-        const float *rsrc = NULL, *vsrc = NULL;
-        if (hit) {
-            rsrc = cslot, vsrc = cslot + 8u * nr8;
-        } else {
-            uint32_t r = 0, v = 0;
-            for (uint32_t o = 0; o < n; o += 16) {
-                uint32_t m = n - o < 16 ? n - o : 16, blk = (a + o) / 16;
-                __mmask16 kn = (__mmask16)((1u << m) - 1u), kr = (__mmask16)(c->cc.rmask[blk] & kn);
-                const float *cr = c->cc.rrows + 128u * blk;
-                cc_blk B0, B1;
-                __m512 x0[3], x1[3];
-                cc_blk_coef(cr, s0->rates + a + o, s0->ranges + 6u * (a + o), m, &B0);
-                bool wide0 = _mm512_mask_cmpeq_epi32_mask(kn, B0.lvl, _mm512_set1_epi32(15)) != 0;
-                __m512i p0 = cc_blk_pos(B0.b, &base0);
-                cc_blk_values(s0->bits, end, p0, &B0, kn, wide0, x0);
-                if (same) cc_blk_values(s0->bits, end, _mm512_add_epi32(p0, fbits), &B0, kn, wide0, x1);
-                else {
-                    cc_blk_coef(cr, s1->rates + a + o, s1->ranges + 6u * (a + o), m, &B1);
-                    bool wide1 = _mm512_mask_cmpeq_epi32_mask(kn, B1.lvl, _mm512_set1_epi32(15)) != 0;
-                    cc_blk_values(s1->bits, end, cc_blk_pos(B1.b, &base1), &B1, kn, wide1, x1);
-                }
-                cc_blk_split(&w, x0, x1, B0.d, same ? B0.d : B1.d, kn, kr, &r, &v);
-            }
-        }
-        /* translations and scales (the last group's lanes past nv read as zeros: no store of
-         * padding that a load would have to wait for) */
-        for (uint32_t k = 0; k < nv; k += 8) {
-            __m256 r[3];
-            uint32_t m = nv - k < 8 ? nv - k : 8;
-            __mmask8 km = (__mmask8)((1u << m) - 1u);
-            for (int j = 0; j < 3; j++) {
-                __m256 va, vb;
-                if (vsrc) va = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k), vb = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k);
-                else {
-                    va = _mm256_maskz_loadu_ps(km, w.va[j] + k), vb = _mm256_maskz_loadu_ps(km, w.vb[j] + k);
-                    if (cache) /* kept for the next sample */
-                        _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)j + k, va),
-                            _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)(3 + j) + k, vb);
-                }
-                r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
-            }
-            if (local) cc_store8_vec(r, local, tj + k, m);
-            else if (m == 8 && (tj[k] >> 1) % SK_SOA_LANES == 0 &&
-                     _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(tj + k)),
-                                                             _mm256_add_epi32(_mm256_set1_epi32((int)tj[k]),
-                                                                              _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)))) == -1) {
-                /* eight translations (or scales) of one SoA group: its rows */
-                float *g = soa + (size_t)(tj[k] / (2u * SK_SOA_LANES)) * SK_SOA_GROUP_FLOATS + (tj[k] & 1u ? 56u : 0u);
-                for (int j = 0; j < 3; j++) _mm256_storeu_ps(g + 8 * j, r[j]);
-            } else {
-                float rows[3][8];
-                for (int j = 0; j < 3; j++) _mm256_storeu_ps(rows[j], r[j]);
-                for (uint32_t l = 0; l < m; l++) {
-                    float v[4] = {rows[0][l], rows[1][l], rows[2][l], 0.0f};
-                    cc_put_soa(soa, tj[k + l] >> 1, tj[k + l] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION, v);
-                }
-            }
-        }
-        tj += nv;
-        /* rotations */
-        cc_rot8 grp[CC_CHUNK / 8 + 1];
-        uint32_t ng = nr8 / 8;
-        for (uint32_t g = 0; g < ng; g++) {
-            if (rsrc)
-                for (int j = 0; j < 4; j++)
-                    grp[g].a[j] = _mm256_loadu_ps(rsrc + 64 * g + 8 * j), grp[g].b[j] = _mm256_loadu_ps(rsrc + 64 * g + 32 + 8 * j);
-            else {
-                __mmask8 km = (__mmask8)(nr - 8 * g < 8 ? (1u << (nr - 8 * g)) - 1u : 0xffu);
-                cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, km, grp[g].a);
-                cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, km, grp[g].b);
-            }
-        }
-        cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL, NULL, NULL);
-        cc_store_rots(grp, ng, nr, rj, pl, local, soa);
-        rj += nr, pl += CC_PLACE_WORDS * ng;
-        if (cache) cslot += 8u * nr8 + 6u * nv8;
-    }
-    if (cache && !hit) cc_cache_tag(c, cache, k0, true);
-}
-
-__attribute__((noinline)) void sk_cclip_sample_rows_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                           sk_transform *local, float *soa, uint32_t *cache, uint32_t k0) {
-    cc_rows_body(c, s0, s1, u, local, soa, cache, k0);
-}
-__attribute__((noinline)) void sk_cclip_sample_rows_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                          sk_transform *local, float *soa) {
-    cc_rows_body(c, s0, s1, u, local, soa, NULL, 0);
-}
+#define CC_ROWS_CACHED sk_cclip_sample_rows_cached
+#define CC_ROWS_PLAIN sk_cclip_sample_rows_plain
+#define CC_LOADZ_PS(p, n) _mm256_maskz_loadu_ps((__mmask8)((1u << (n)) - 1u), (p))
+#define CC_LOADZ_EPI32(p, n) _mm256_maskz_loadu_epi32((__mmask8)((1u << (n)) - 1u), (p))
+#include "core/clip_compressed_rows_body.h"
 #endif

@@ -161,10 +161,15 @@ bool sk_cclip_rows_available(void) {
 }
 
 #if defined(SK_CC_AVX2)
+/* A clip with the rows (cc.rrows): the rows decoder of AVX-512 VBMI where the
+ * clip's plan chose it and level allows it, else the one of AVX2. */
 static void cc_sample_rows(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
-                           uint32_t k0) {
-    if (cache) sk_cclip_sample_rows_cached(c, s0, s1, u, local, soa, cache, k0);
-    else sk_cclip_sample_rows_plain(c, s0, s1, u, local, soa);
+                           uint32_t k0, int level) {
+    if (c->cc.rows_vbmi && level >= SK_CC_ROWS) {
+        if (cache) sk_cclip_sample_rows_cached(c, s0, s1, u, local, soa, cache, k0);
+        else sk_cclip_sample_rows_plain(c, s0, s1, u, local, soa);
+    } else if (cache) sk_cclip_sample_rows8_cached(c, s0, s1, u, local, soa, cache, k0);
+    else sk_cclip_sample_rows8_plain(c, s0, s1, u, local, soa);
 }
 static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
                            uint32_t k0) {
@@ -232,7 +237,7 @@ bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uin
         float d[CC_POSE_JOINTS / 8 * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
         sk_cclip_rest_soa(c, s->rest_soa, d, G);
         uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-        cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
+        cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0, SK_CC_BEST);
         sk_cclip_soa_to_aos(d, (float *)(void *)local, J);
         if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);
         return true;
@@ -241,7 +246,7 @@ bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uin
     float *d = (float *)(void *)local;
     sk_cclip_rest_soa(c, s->rest_soa, d, full);
     uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-    cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0);
+    cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0, SK_CC_BEST);
     sk_cclip_soa_to_aos(d, d, full * SK_SOA_LANES);
     if (J > full * SK_SOA_LANES)
         memcpy(local + full * SK_SOA_LANES, s->rest + full * SK_SOA_LANES, (J - full * SK_SOA_LANES) * sizeof(sk_transform));
@@ -263,7 +268,7 @@ bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *so
         cc_cursor s0, s1;
         float u;
         uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-        if (c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, NULL, soa, cache, k0);
+        if (c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, NULL, soa, cache, k0, SK_CC_BEST);
         else if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa, cache, k0);
         else cc_sample_avx2(c, &s0, &s1, u, NULL, soa, cache, k0);
         if (c->cc.steps) sk_cclip_steps_soa(c, tw, soa);
@@ -283,7 +288,7 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
     uint32_t a = 0;
 #if defined(SK_CC_AVX2)
     if (level > SK_CC_SCALAR && sk_cclip_simd_available()) {
-        if (level >= SK_CC_ROWS && c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, local, NULL, cache, k0);
+        if (level >= SK_CC_ROWS8 && c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, local, NULL, cache, k0, level);
         else if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
         else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
         if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);

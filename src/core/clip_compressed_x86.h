@@ -196,6 +196,15 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_rots_av
     cc_rots_finish(g, ng, u, keep, rows ? NULL : d0, d1);
 }
 
+/* One chunk's decoded stored components: rotations (frame 0 in ra, frame 1
+ * in rb, their dropped components in d0, d1) and translations/scales (va,
+ * vb), each in data order; room for a full block (sixteen
+ * tracks) stored at the last place: the rows decoders, clip_compressed_rows_body.h. */
+typedef struct cc_rowbuf {
+    float ra[3][CC_CHUNK + 16], rb[3][CC_CHUNK + 16], va[3][CC_CHUNK + 16], vb[3][CC_CHUNK + 16];
+    int32_t d0[CC_CHUNK + 16], d1[CC_CHUNK + 16];
+} cc_rowbuf;
+
 /* Rows q[0..3] of eight rotations to the joints j[0..n) of local (n <= 8). */
 __attribute__((target("avx2,fma"))) static inline void cc_store8_aos(const __m256 *q, sk_transform *local, const uint32_t *j, uint32_t n) {
     sk_quat sink[8], *dst[8];

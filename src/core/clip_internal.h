@@ -98,6 +98,7 @@ struct sk_clip {
         const float *rrows;    /* per block of 16 animated tracks the clip ranges as rows: minima x,y,z,w then extents, 16 lanes each */
         const uint32_t *rmask; /* per block, bit i: its track i is a rotation */
         bool pose_rows;        /* whole poses through SoA groups (sk_cclip_sample_pose) */
+        bool rows_vbmi;        /* the rows decoder for the rows is the AVX-512 VBMI one (else AVX2's) */
         /* per SoA group of eight joints up to the clip's span, bit 8 p + l: joint l of the
          * group has a track of path p (a path with all eight: its rows are not copied from the rest pose) */
         const uint32_t *gcover;
@@ -364,12 +365,14 @@ struct sk_skeleton;
  * writes the constant ones: this does). */
 void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uint32_t groups);
 bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double t, uint32_t *cache, sk_transform *local);
-/* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2,
- * SK_CC_AVX512 (AVX2 with AVX-512's two tracks per register), SK_CC_ROWS
- * (sixteen tracks per register, AVX-512 with VBMI) = SK_CC_BEST, what
- * sampling uses; each falls back to the one below where the CPU lacks it.
- * Every level gives the same bits (tests/test_compress.c). */
-enum { SK_CC_SCALAR = 0, SK_CC_AVX2 = 1, SK_CC_AVX512 = 2, SK_CC_ROWS = 3, SK_CC_BEST = 3 };
+/* The decoders by level: SK_CC_SCALAR (the reference), SK_CC_AVX2 (one
+ * track per register), SK_CC_AVX512 (AVX2 with AVX-512's two tracks per
+ * register), SK_CC_ROWS8 (the rows decoder at AVX2: eight tracks per
+ * register), SK_CC_ROWS (sixteen tracks per register, AVX-512 with VBMI) =
+ * SK_CC_BEST, what sampling uses; each falls back to the one below where the
+ * CPU lacks it, and the two rows decoders to the others for a clip without
+ * the rows (cc.rrows). Every level gives the same bits (tests/test_compress.c). */
+enum { SK_CC_SCALAR = 0, SK_CC_AVX2 = 1, SK_CC_AVX512 = 2, SK_CC_ROWS8 = 3, SK_CC_ROWS = 4, SK_CC_BEST = 4 };
 void sk_cclip_sample_tracks_simd(const sk_clip *c, double t, uint32_t *cache, sk_transform *local, int level);
 bool sk_cclip_simd_available(void);
 bool sk_cclip_avx512_available(void);

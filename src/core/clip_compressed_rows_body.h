@@ -1,0 +1,149 @@
+/* Private: the sample of the rows decoders (clip_compressed_rows.c, AVX-512
+ * with VBMI, sixteen tracks per register; clip_compressed_rows_avx2.c, AVX2,
+ * eight), compiled by each for its own instructions. What differs between
+ * them is how a chunk's tracks are decoded into a cc_rowbuf; the rest (the
+ * rotations rebuilt and placed on rows, interpolated, the translations and
+ * scales lerped, everything stored, a cursor's cache) is here.
+ *
+ * The includer defines, before including:
+ * - CC_ROWS_CACHED, CC_ROWS_PLAIN: the names of the two entry points
+ *   (clip_compressed_internal.h declares them);
+ * - CC_LOADZ_PS(p, n), CC_LOADZ_EPI32(p, n): lanes [0, n) of p (1 <= n <= 8)
+ *   with zeros above, reading nothing past p + n;
+ * - cc_rows_state, cc_rows_start(st, s0, s1) and cc_rows_chunk(st, c, s0,
+ *   s1, a, n, same, end, w): animated tracks [a, a + n) of both frames
+ *   decoded into w (rotations in ra, rb, d0, d1, the others in va, vb, each
+ *   in data order), st carrying the frames' bit positions from chunk to
+ *   chunk.
+ * Included once per file, after clip_compressed_x86.h. Not installed. */
+
+/* A rotation's dropped component rebuilt from its three stored ones x (as
+ * sk_cc_w: ((1 - x0^2) - x1^2) - x2^2, the root of it or 0) and its four
+ * components placed around it by d (eight rotations per register, lanes [0, n)). */
+__attribute__((always_inline)) static inline void cc_rows_place(const float *x0, const float *x1, const float *x2,
+                                                                const int32_t *dp, uint32_t n, __m256 *o) {
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    /* lanes past n (past the chunk's rotations) read as zeros: 1, 0, 0, 0 */
+    __m256 a = CC_LOADZ_PS(x0, n), b = CC_LOADZ_PS(x1, n), c = CC_LOADZ_PS(x2, n);
+    __m256i d = CC_LOADZ_EPI32(dp, n);
+    __m256 w = _mm256_sqrt_ps(_mm256_max_ps(_mm256_fnmadd_ps(c, c, _mm256_fnmadd_ps(b, b, _mm256_fnmadd_ps(a, a, one))), zero));
+    __m256 e0 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_setzero_si256()));
+    __m256 e1 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(1)));
+    __m256 e2 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(2)));
+    __m256 e3 = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_set1_epi32(3)));
+    o[0] = _mm256_blendv_ps(a, w, e0);
+    o[1] = _mm256_blendv_ps(_mm256_blendv_ps(b, a, e0), w, e1);
+    o[2] = _mm256_blendv_ps(_mm256_blendv_ps(c, b, _mm256_or_ps(e0, e1)), w, e2);
+    o[3] = _mm256_blendv_ps(c, w, e3);
+}
+
+/* Rows r[0..2] of eight translations or scales to their joints (tj: 2 joint
+ * + 1 for a scale) in local, lanes [0, n). */
+__attribute__((always_inline)) static inline void cc_store8_vec(const __m256 *r, sk_transform *local, const uint32_t *tj,
+                                                                uint32_t n) {
+    float v[4][8];
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]), t2 = _mm256_unpacklo_ps(r[2], r[2]),
+           t3 = _mm256_unpackhi_ps(r[2], r[2]);
+    _mm256_storeu_ps(v[0], _mm256_shuffle_ps(t0, t2, 0x44)), _mm256_storeu_ps(v[1], _mm256_shuffle_ps(t0, t2, 0xEE));
+    _mm256_storeu_ps(v[2], _mm256_shuffle_ps(t1, t3, 0x44)), _mm256_storeu_ps(v[3], _mm256_shuffle_ps(t1, t3, 0xEE));
+    for (uint32_t l = 0; l < n; l++) { /* v[l & 3] + 4 (l >> 2): lane l's x, y, z */
+        uint32_t j = tj[l] >> 1;
+        float *dst = tj[l] & 1u ? &local[j].s.x : &local[j].t.x;
+        memcpy(dst, v[l & 3] + 4 * (l >> 2), 12);
+    }
+}
+
+/* A rows decoder's sample (arguments as cc_sample_body). The cache holds
+ * per chunk its rotations' placed rows (as the other decoders keep them)
+ * and its translations'/scales' rows (ra[0..2] then rb[0..2], padded to 8). */
+__attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                               sk_transform *local, float *soa, uint32_t *cache,
+                                                               uint32_t k0) {
+    cc_rowbuf w;
+    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, true);
+    cache = cc_begin(c, cache, k0, hit, local);
+    uint32_t A = c->cc.anim, T = c->track_count;
+    const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
+    const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
+    float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
+    cc_rows_state st;
+    cc_rows_start(&st, s0, s1);
+    const __m256 vu = _mm256_set1_ps(u);
+    const uint8_t *end = c->blob + c->blob_size;
+    if (!hit) /* the two frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
+        for (int f = 0; f < 2; f++) {
+            const cc_cursor *q = f ? s1 : s0;
+            if (!f || !same)
+                for (const uint8_t *p = q->rates; p < q->bits; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
+            const uint8_t *b = q->bits + (q->pos >> 3), *e = b + (q->fbits + 7u) / 8u;
+            for (const uint8_t *p = b; p < e; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
+        }
+    for (uint32_t a = 0; a < A; a += CC_CHUNK) {
+        uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
+        uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
+        const float *rsrc = NULL, *vsrc = NULL;
+        if (hit) rsrc = cslot, vsrc = cslot + 8u * nr8;
+        else cc_rows_chunk(&st, c, s0, s1, a, n, same, end, &w);
+        /* translations and scales (the last group's lanes past nv read as zeros: no store of
+         * padding that a load would have to wait for) */
+        for (uint32_t k = 0; k < nv; k += 8) {
+            __m256 r[3];
+            uint32_t m = nv - k < 8 ? nv - k : 8;
+            for (int j = 0; j < 3; j++) {
+                __m256 va, vb;
+                if (vsrc) va = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k), vb = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k);
+                else {
+                    va = CC_LOADZ_PS(w.va[j] + k, m), vb = CC_LOADZ_PS(w.vb[j] + k, m);
+                    if (cache) /* kept for the next sample */
+                        _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)j + k, va),
+                            _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)(3 + j) + k, vb);
+                }
+                r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
+            }
+            if (local) cc_store8_vec(r, local, tj + k, m);
+            else if (m == 8 && (tj[k] >> 1) % SK_SOA_LANES == 0 &&
+                     _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(tj + k)),
+                                                             _mm256_add_epi32(_mm256_set1_epi32((int)tj[k]),
+                                                                              _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)))) == -1) {
+                /* eight translations (or scales) of one SoA group: its rows */
+                float *g = soa + (size_t)(tj[k] / (2u * SK_SOA_LANES)) * SK_SOA_GROUP_FLOATS + (tj[k] & 1u ? 56u : 0u);
+                for (int j = 0; j < 3; j++) _mm256_storeu_ps(g + 8 * j, r[j]);
+            } else {
+                float rows[3][8];
+                for (int j = 0; j < 3; j++) _mm256_storeu_ps(rows[j], r[j]);
+                for (uint32_t l = 0; l < m; l++) {
+                    float v[4] = {rows[0][l], rows[1][l], rows[2][l], 0.0f};
+                    cc_put_soa(soa, tj[k + l] >> 1, tj[k + l] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION, v);
+                }
+            }
+        }
+        tj += nv;
+        /* rotations */
+        cc_rot8 grp[CC_CHUNK / 8 + 1];
+        uint32_t ng = nr8 / 8;
+        for (uint32_t g = 0; g < ng; g++) {
+            if (rsrc)
+                for (int j = 0; j < 4; j++)
+                    grp[g].a[j] = _mm256_loadu_ps(rsrc + 64 * g + 8 * j), grp[g].b[j] = _mm256_loadu_ps(rsrc + 64 * g + 32 + 8 * j);
+            else {
+                uint32_t m = nr - 8 * g < 8 ? nr - 8 * g : 8;
+                cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].a);
+                cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, grp[g].b);
+            }
+        }
+        cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL, NULL, NULL);
+        cc_store_rots(grp, ng, nr, rj, pl, local, soa);
+        rj += nr, pl += CC_PLACE_WORDS * ng;
+        if (cache) cslot += 8u * nr8 + 6u * nv8;
+    }
+    if (cache && !hit) cc_cache_tag(c, cache, k0, true);
+}
+
+__attribute__((noinline)) void CC_ROWS_CACHED(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,
+                                              float *soa, uint32_t *cache, uint32_t k0) {
+    cc_rows_body(c, s0, s1, u, local, soa, cache, k0);
+}
+__attribute__((noinline)) void CC_ROWS_PLAIN(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,
+                                             float *soa) {
+    cc_rows_body(c, s0, s1, u, local, soa, NULL, 0);
+}
