@@ -167,6 +167,27 @@ __attribute__((always_inline)) static inline void cc_blk8_values(const uint8_t *
     }
 }
 
+/* cc_blk8_values for both frames of one segment (frame 1 f bits after frame
+ * 0), not wide: the mask and the widths' lanes once for both. */
+__attribute__((always_inline)) static inline void cc_blk8_values2(const uint8_t *bits, const uint8_t *end, __m256i p, __m256i f,
+                                                                  const cc_blk8 *k, __m256 *x0, __m256 *x1) {
+    const __m256i seven = _mm256_set1_epi32(7), zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    __m256i m = _mm256_sub_epi32(_mm256_sllv_epi32(one, k->b), one);
+    __m256i b0 = _mm256_unpacklo_epi32(k->b, zero), b1 = _mm256_unpackhi_epi32(k->b, zero);
+    for (int fr = 0; fr < 2; fr++) {
+        __m256i q = fr ? _mm256_add_epi32(p, f) : p, g0, g1, sh = _mm256_and_si256(q, seven);
+        __m256 *x = fr ? x1 : x0;
+        cc_blk8_read(bits, end, _mm256_srli_epi32(q, 3), &g0, &g1);
+        __m256i s0 = _mm256_unpacklo_epi32(sh, zero), s1 = _mm256_unpackhi_epi32(sh, zero);
+        for (int j = 0; j < 3; j++) {
+            __m256i v = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srlv_epi64(g0, s0)),
+                                                              _mm256_castsi256_ps(_mm256_srlv_epi64(g1, s1)), 0x88));
+            x[j] = _mm256_fmadd_ps(k->sc[j], _mm256_cvtepi32_ps(_mm256_and_si256(v, m)), k->off[j]); /* sk_cc_value */
+            s0 = _mm256_add_epi64(s0, b0), s1 = _mm256_add_epi64(s1, b1);
+        }
+    }
+}
+
 /* The rows of a half block of n tracks to the buffers: the lanes whose bit
  * is set in kr (rotations) at *nr, the others at *nv. Lanes past n are
  * stored too (the consumers read up to the counts). */
@@ -221,9 +242,12 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
         cc_blk8_coef(cr, s0->rates + t, s0->ranges + 6u * t, m, end, &B0);
         bool wide0 = _mm256_movemask_epi8(_mm256_cmpeq_epi32(B0.lvl, _mm256_set1_epi32(15))) != 0;
         __m256i p0 = cc_blk8_pos(B0.b, &st->base0);
-        cc_blk8_values(s0->bits, end, p0, &B0, wide0, x0);
-        if (same) cc_blk8_values(s0->bits, end, _mm256_add_epi32(p0, st->fbits), &B0, wide0, x1);
-        else {
+        if (same && !wide0) cc_blk8_values2(s0->bits, end, p0, st->fbits, &B0, x0, x1);
+        else if (same) {
+            cc_blk8_values(s0->bits, end, p0, &B0, wide0, x0);
+            cc_blk8_values(s0->bits, end, _mm256_add_epi32(p0, st->fbits), &B0, wide0, x1);
+        } else {
+            cc_blk8_values(s0->bits, end, p0, &B0, wide0, x0);
             cc_blk8_coef(cr, s1->rates + t, s1->ranges + 6u * t, m, end, &B1);
             bool wide1 = _mm256_movemask_epi8(_mm256_cmpeq_epi32(B1.lvl, _mm256_set1_epi32(15))) != 0;
             cc_blk8_values(s1->bits, end, cc_blk8_pos(B1.b, &st->base1), &B1, wide1, x1);
