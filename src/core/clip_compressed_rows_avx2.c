@@ -169,15 +169,31 @@ __attribute__((always_inline)) static inline void cc_blk8_values(const uint8_t *
 
 /* cc_blk8_values for both frames of one segment (frame 1 f bits after frame
  * 0), not wide: the mask and the widths' lanes once for both. */
-__attribute__((always_inline)) static inline void cc_blk8_values2(const uint8_t *bits, const uint8_t *end, __m256i p, __m256i f,
+__attribute__((always_inline)) static inline void cc_blk8_values2(const uint8_t *bits, const uint8_t *end, __m256i p, uint32_t f,
                                                                   const cc_blk8 *k, __m256 *x0, __m256 *x1) {
     const __m256i seven = _mm256_set1_epi32(7), zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
     __m256i m = _mm256_sub_epi32(_mm256_sllv_epi32(one, k->b), one);
     __m256i b0 = _mm256_unpacklo_epi32(k->b, zero), b1 = _mm256_unpackhi_epi32(k->b, zero);
+    /* the bit positions read back as scalars (a store and eight loads cost less than eight
+     * extracts), the reads' addresses of both frames from them */
+    uint32_t ix[8];
+    _mm256_storeu_si256((__m256i *)(void *)ix, p);
+    __asm__("" : : "m"(ix));
+    if (end - bits < (ptrdiff_t)((ix[7] + f) >> 3) + 8) { /* at the blob's end (its 8 zero bytes make this rare) */
+        cc_blk8_values(bits, end, p, k, false, x0);
+        cc_blk8_values(bits, end, _mm256_add_epi32(p, _mm256_set1_epi32((int)f)), k, false, x1);
+        return;
+    }
+#define CC_LD2(a, b) \
+    _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)(a))), (const double *)(const void *)(b)))
+#define CC_AT(l, o) (bits + ((ix[l] + (o)) >> 3))
     for (int fr = 0; fr < 2; fr++) {
-        __m256i q = fr ? _mm256_add_epi32(p, f) : p, g0, g1, sh = _mm256_and_si256(q, seven);
+        uint32_t o = fr ? f : 0;
+        __m256i q = fr ? _mm256_add_epi32(p, _mm256_set1_epi32((int)f)) : p, sh = _mm256_and_si256(q, seven);
         __m256 *x = fr ? x1 : x0;
-        cc_blk8_read(bits, end, _mm256_srli_epi32(q, 3), &g0, &g1);
+        /* tracks 0, 1, 4, 5 in g0 and 2, 3, 6, 7 in g1: an in-lane shuffle of the two puts their low words in track order */
+        __m256i g0 = _mm256_inserti128_si256(_mm256_castsi128_si256(CC_LD2(CC_AT(0, o), CC_AT(1, o))), CC_LD2(CC_AT(4, o), CC_AT(5, o)), 1);
+        __m256i g1 = _mm256_inserti128_si256(_mm256_castsi128_si256(CC_LD2(CC_AT(2, o), CC_AT(3, o))), CC_LD2(CC_AT(6, o), CC_AT(7, o)), 1);
         __m256i s0 = _mm256_unpacklo_epi32(sh, zero), s1 = _mm256_unpackhi_epi32(sh, zero);
         for (int j = 0; j < 3; j++) {
             __m256i v = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srlv_epi64(g0, s0)),
@@ -186,6 +202,8 @@ __attribute__((always_inline)) static inline void cc_blk8_values2(const uint8_t 
             s0 = _mm256_add_epi64(s0, b0), s1 = _mm256_add_epi64(s1, b1);
         }
     }
+#undef CC_AT
+#undef CC_LD2
 }
 
 /* The rows of a half block of n tracks to the buffers: the lanes whose bit
@@ -222,9 +240,11 @@ __attribute__((always_inline)) static inline void cc_blk8_split(cc_rowbuf *w, co
 /* The state from chunk to chunk: the frames' bit positions, eight lanes. */
 typedef struct cc_rows_state {
     __m256i base0, base1, fbits;
+    uint32_t f; /* frame 1's first bit after frame 0's */
 } cc_rows_state;
 __attribute__((always_inline)) static inline void cc_rows_start(cc_rows_state *st, const cc_cursor *s0, const cc_cursor *s1) {
-    st->fbits = _mm256_set1_epi32((int)(s1->pos - s0->pos));
+    st->f = (uint32_t)(s1->pos - s0->pos);
+    st->fbits = _mm256_set1_epi32((int)st->f);
     st->base0 = _mm256_set1_epi32((int)s0->pos), st->base1 = _mm256_set1_epi32((int)s1->pos);
 }
 
@@ -242,7 +262,7 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
         cc_blk8_coef(cr, s0->rates + t, s0->ranges + 6u * t, m, end, &B0);
         bool wide0 = _mm256_movemask_epi8(_mm256_cmpeq_epi32(B0.lvl, _mm256_set1_epi32(15))) != 0;
         __m256i p0 = cc_blk8_pos(B0.b, &st->base0);
-        if (same && !wide0) cc_blk8_values2(s0->bits, end, p0, st->fbits, &B0, x0, x1);
+        if (same && !wide0) cc_blk8_values2(s0->bits, end, p0, st->f, &B0, x0, x1);
         else if (same) {
             cc_blk8_values(s0->bits, end, p0, &B0, wide0, x0);
             cc_blk8_values(s0->bits, end, _mm256_add_epi32(p0, st->fbits), &B0, wide0, x1);
