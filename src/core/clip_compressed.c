@@ -13,8 +13,9 @@
 #endif
 #include "core/clip_compressed_internal.h"
 
-/* Clips with fewer animated tracks than this keep the two-track decoder (sk_clip_from_compressed). */
-enum { CC_ROWS_MIN = 24 };
+/* Clips with fewer animated tracks than this keep the two-track decoder (sk_clip_from_compressed):
+ * with the rows decoder of AVX-512 VBMI, and with the one of AVX2. */
+enum { CC_ROWS_MIN = 24, CC_ROWS8_MIN = 16 };
 
 static sk_result bad(sk_error *err, const char *what) {
     return sk_error_set(err, SK_ERR_INVALID_DATA, "compressed clip: %s", what);
@@ -282,9 +283,11 @@ static bool cc_plan_layout(sk_clip *c, uint32_t nrot, cc_layout *p) {
     uint32_t T = c->track_count, A = c->cc.anim, chunks = (A + CC_CHUNK - 1) / CC_CHUNK, S = A ? c->cc.segments : 0;
     /* the rows decoder's clip ranges and rotation masks: only on a CPU that has it */
     uint32_t blocks = (A + 15u) / 16u, groups = (c->joint_span + 7u) / 8u;
-    /* the rows decoder pays per block of sixteen tracks: below CC_ROWS_MIN animated tracks the
-     * two-track decoder is faster (the mannequin's 18: 7.6 against 8.4-8.8 ns per joint) */
-    bool rows = A >= CC_ROWS_MIN && sk_cclip_simd_available();
+    /* the rows decoder of AVX-512 VBMI pays per block of sixteen tracks: below CC_ROWS_MIN
+     * animated tracks the two-track decoder is faster (the mannequin's 18: 7.6 against 8.4-8.8 ns
+     * per joint); the one of AVX2 pays per eight, and is the faster from CC_ROWS8_MIN (the
+     * mannequin's 18: 7.8 against 8.0 at --simd avx2) */
+    bool rows = sk_cclip_simd_available() && A >= (sk_cclip_rows_available() ? CC_ROWS_MIN : CC_ROWS8_MIN);
     /* blocks of eight rotations: each chunk's from its first (the rotations come first in data order) */
     uint32_t rblocks = 0;
     for (uint32_t k = 0; k < chunks; k++) {
