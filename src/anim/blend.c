@@ -82,6 +82,63 @@ static sk_result check_input(const sk_skeleton *skel, const sk_pose *p, const ch
     return SK_OK;
 }
 
+#if defined(SK_SOA_X86)
+/* blend_plain's joints with their doubles four per register (AVX): t, the
+ * rotation and s of a joint each in one register, the same products and sums
+ * per lane in the same order (the sign test's dot product and the length
+ * summed in scalar, left to right), the divisions by W and by the length one
+ * per register: the same bits (tests/test_blend.c compares it with the
+ * general path). W: the sum of wt, not 0. */
+__attribute__((target("avx2"))) static void blend_plain_avx(const sk_skeleton *skel, const sk_transform *const *src,
+                                                           const float *wt, uint32_t m, bool fill, double W,
+                                                           sk_transform *out) {
+    const __m256d zero = _mm256_setzero_pd(), vW = _mm256_set1_pd(W);
+    for (uint32_t j = 0; j < skel->joint_count; j++) {
+        __m256d t = zero, sc = zero, acc = zero;
+        for (uint32_t i = 0; i < m; i++) {
+            const float *x = &src[i][j].t.x; /* t x, y, z | r x, y, z, w | s x, y, z */
+            __m256d w = _mm256_set1_pd((double)wt[i]);
+            __m256d xt = _mm256_cvtps_pd(_mm_loadu_ps(x)), xq = _mm256_cvtps_pd(_mm_loadu_ps(x + 3));
+            __m256d xs = _mm256_cvtps_pd(_mm_loadu_ps(x + 6)); /* r.w, s x, y, z */
+            t = _mm256_add_pd(t, _mm256_mul_pd(w, xt));
+            sc = _mm256_add_pd(sc, _mm256_mul_pd(w, xs));
+            double sg = wt[i];
+            if (i) {
+                __m256d p = _mm256_mul_pd(acc, xq);
+                __m128d lo = _mm256_castpd256_pd128(p), hi = _mm256_extractf128_pd(p, 1);
+                __m128d d = _mm_add_sd(_mm_add_sd(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)), hi), _mm_unpackhi_pd(hi, hi));
+                if (!(_mm_cvtsd_f64(d) >= 0.0)) sg = -sg;
+            }
+            acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_set1_pd(sg), xq));
+        }
+        const sk_transform *r = &skel->rest[j];
+        if (fill && W < 1.0) {
+            __m256d rw = _mm256_set1_pd(1.0 - W), rq = _mm256_cvtps_pd(_mm_loadu_ps(&r->r.x));
+            t = _mm256_add_pd(t, _mm256_mul_pd(rw, _mm256_cvtps_pd(_mm_loadu_ps(&r->t.x))));
+            sc = _mm256_add_pd(sc, _mm256_mul_pd(rw, _mm256_cvtps_pd(_mm_loadu_ps(&r->r.w))));
+            __m256d p = _mm256_mul_pd(acc, rq);
+            __m128d lo = _mm256_castpd256_pd128(p), hi = _mm256_extractf128_pd(p, 1);
+            __m128d d = _mm_add_sd(_mm_add_sd(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)), hi), _mm_unpackhi_pd(hi, hi));
+            acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_set1_pd(_mm_cvtsd_f64(d) >= 0.0 ? 1.0 - W : W - 1.0), rq));
+        } else {
+            t = _mm256_div_pd(t, vW);
+            sc = _mm256_div_pd(sc, vW);
+        }
+        /* ska_quat_from_d */
+        __m256d p = _mm256_mul_pd(acc, acc);
+        __m128d lo = _mm256_castpd256_pd128(p), hi = _mm256_extractf128_pd(p, 1);
+        double l = sqrt(_mm_cvtsd_f64(
+            _mm_add_sd(_mm_add_sd(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)), hi), _mm_unpackhi_pd(hi, hi))));
+        float o[12];
+        _mm_storeu_ps(o, _mm256_cvtpd_ps(t));
+        _mm_storeu_ps(o + 6, _mm256_cvtpd_ps(sc)); /* o[6] is the rotation's w, written next */
+        if (l > 0.0) _mm_storeu_ps(o + 3, _mm256_cvtpd_ps(_mm256_div_pd(acc, _mm256_set1_pd(l))));
+        else o[3] = o[4] = o[5] = 0.0f, o[6] = 1.0f;
+        memcpy(&out[j], o, sizeof out[j]);
+    }
+}
+#endif
+
 /* sk_blend_poses with nlerp when no input has a mask or channel bits: each
  * input's weight is the same at every joint, so the contributing inputs and
  * their weight sum are found once; per joint the arithmetic of blend_vec and
@@ -93,6 +150,12 @@ static void blend_plain(const sk_skeleton *skel, const sk_transform *const *src,
                         sk_transform *out) {
     double W = 0;
     for (uint32_t i = 0; i < m; i++) W += wt[i];
+#if defined(SK_SOA_X86)
+    if (W != 0.0 && sk_soa_use_avx2()) {
+        blend_plain_avx(skel, src, wt, m, fill, W, out);
+        return;
+    }
+#endif
     for (uint32_t j = 0; j < skel->joint_count; j++) {
         const sk_transform *r = &skel->rest[j];
         if (W == 0.0) {
