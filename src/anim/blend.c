@@ -83,6 +83,11 @@ static sk_result check_input(const sk_skeleton *skel, const sk_pose *p, const ch
 }
 
 #if defined(SK_SOA_X86)
+/* The lanes of v summed left to right, ((v0 + v1) + v2) + v3: blend_plain's order. */
+__attribute__((target("avx2"))) static inline double hsum4_ordered(__m256d v) {
+    __m128d lo = _mm256_castpd256_pd128(v), hi = _mm256_extractf128_pd(v, 1);
+    return _mm_cvtsd_f64(_mm_add_sd(_mm_add_sd(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)), hi), _mm_unpackhi_pd(hi, hi)));
+}
 /* blend_plain's joints with their doubles four per register (AVX): t, the
  * rotation and s of a joint each in one register, the same products and sums
  * per lane in the same order (the sign test's dot product and the length
@@ -103,12 +108,7 @@ __attribute__((target("avx2"))) static void blend_plain_avx(const sk_skeleton *s
             t = _mm256_add_pd(t, _mm256_mul_pd(w, xt));
             sc = _mm256_add_pd(sc, _mm256_mul_pd(w, xs));
             double sg = wt[i];
-            if (i) {
-                __m256d p = _mm256_mul_pd(acc, xq);
-                __m128d lo = _mm256_castpd256_pd128(p), hi = _mm256_extractf128_pd(p, 1);
-                __m128d d = _mm_add_sd(_mm_add_sd(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)), hi), _mm_unpackhi_pd(hi, hi));
-                if (!(_mm_cvtsd_f64(d) >= 0.0)) sg = -sg;
-            }
+            if (i && !(hsum4_ordered(_mm256_mul_pd(acc, xq)) >= 0.0)) sg = -sg;
             acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_set1_pd(sg), xq));
         }
         const sk_transform *r = &skel->rest[j];
@@ -116,19 +116,13 @@ __attribute__((target("avx2"))) static void blend_plain_avx(const sk_skeleton *s
             __m256d rw = _mm256_set1_pd(1.0 - W), rq = _mm256_cvtps_pd(_mm_loadu_ps(&r->r.x));
             t = _mm256_add_pd(t, _mm256_mul_pd(rw, _mm256_cvtps_pd(_mm_loadu_ps(&r->t.x))));
             sc = _mm256_add_pd(sc, _mm256_mul_pd(rw, _mm256_cvtps_pd(_mm_loadu_ps(&r->r.w))));
-            __m256d p = _mm256_mul_pd(acc, rq);
-            __m128d lo = _mm256_castpd256_pd128(p), hi = _mm256_extractf128_pd(p, 1);
-            __m128d d = _mm_add_sd(_mm_add_sd(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)), hi), _mm_unpackhi_pd(hi, hi));
-            acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_set1_pd(_mm_cvtsd_f64(d) >= 0.0 ? 1.0 - W : W - 1.0), rq));
+            double sg = hsum4_ordered(_mm256_mul_pd(acc, rq)) >= 0.0 ? 1.0 - W : W - 1.0;
+            acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_set1_pd(sg), rq));
         } else {
             t = _mm256_div_pd(t, vW);
             sc = _mm256_div_pd(sc, vW);
         }
-        /* ska_quat_from_d */
-        __m256d p = _mm256_mul_pd(acc, acc);
-        __m128d lo = _mm256_castpd256_pd128(p), hi = _mm256_extractf128_pd(p, 1);
-        double l = sqrt(_mm_cvtsd_f64(
-            _mm_add_sd(_mm_add_sd(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)), hi), _mm_unpackhi_pd(hi, hi))));
+        double l = sqrt(hsum4_ordered(_mm256_mul_pd(acc, acc))); /* ska_quat_from_d */
         float o[12];
         _mm_storeu_ps(o, _mm256_cvtpd_ps(t));
         _mm_storeu_ps(o + 6, _mm256_cvtpd_ps(sc)); /* o[6] is the rotation's w, written next */

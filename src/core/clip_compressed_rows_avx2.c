@@ -135,6 +135,14 @@ __attribute__((always_inline)) static inline void cc_blk8_read(const uint8_t *bi
     *g1 = _mm256_setr_epi64x((long long)v[2], (long long)v[3], (long long)v[6], (long long)v[7]);
 }
 
+/* Stored component j of the half block from its fields shifted down in f0
+ * (tracks 0, 1, 4, 5) and f1 (2, 3, 6, 7): back in track order, masked to
+ * its width (m) and decoded by the terms k (sk_cc_value). */
+__attribute__((always_inline)) static inline __m256 cc_blk8_field(__m256i f0, __m256i f1, __m256i m, const cc_blk8 *k, int j) {
+    __m256i q = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(f0), _mm256_castsi256_ps(f1), 0x88));
+    return _mm256_fmadd_ps(k->sc[j], _mm256_cvtepi32_ps(_mm256_and_si256(q, m)), k->off[j]);
+}
+
 /* The half block's three stored components of one frame: fields at bit
  * positions p (widths b) of bits, decoded by the terms k. wide: a track at 23
  * bits (3b + 7 > 64): one read per component. */
@@ -160,11 +168,7 @@ __attribute__((always_inline)) static inline void cc_blk8_values(const uint8_t *
             f[1][j] = _mm256_srlv_epi64(g1, _mm256_unpackhi_epi32(sh, zero));
         }
     }
-    for (int j = 0; j < 3; j++) {
-        __m256i q = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(f[0][j]), _mm256_castsi256_ps(f[1][j]), 0x88));
-        q = _mm256_and_si256(q, m);
-        x[j] = _mm256_fmadd_ps(k->sc[j], _mm256_cvtepi32_ps(q), k->off[j]); /* sk_cc_value */
-    }
+    for (int j = 0; j < 3; j++) x[j] = cc_blk8_field(f[0][j], f[1][j], m, k, j);
 }
 
 /* cc_blk8_values for both frames of one segment (frame 1 f bits after frame
@@ -196,9 +200,7 @@ __attribute__((always_inline)) static inline void cc_blk8_values2(const uint8_t 
         __m256i g1 = _mm256_inserti128_si256(_mm256_castsi128_si256(CC_LD2(CC_AT(2, o), CC_AT(3, o))), CC_LD2(CC_AT(6, o), CC_AT(7, o)), 1);
         __m256i s0 = _mm256_unpacklo_epi32(sh, zero), s1 = _mm256_unpackhi_epi32(sh, zero);
         for (int j = 0; j < 3; j++) {
-            __m256i v = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(_mm256_srlv_epi64(g0, s0)),
-                                                              _mm256_castsi256_ps(_mm256_srlv_epi64(g1, s1)), 0x88));
-            x[j] = _mm256_fmadd_ps(k->sc[j], _mm256_cvtepi32_ps(_mm256_and_si256(v, m)), k->off[j]); /* sk_cc_value */
+            x[j] = cc_blk8_field(_mm256_srlv_epi64(g0, s0), _mm256_srlv_epi64(g1, s1), m, k, j);
             s0 = _mm256_add_epi64(s0, b0), s1 = _mm256_add_epi64(s1, b1);
         }
     }
@@ -239,12 +241,11 @@ __attribute__((always_inline)) static inline void cc_blk8_split(cc_rowbuf *w, co
 
 /* The state from chunk to chunk: the frames' bit positions, eight lanes. */
 typedef struct cc_rows_state {
-    __m256i base0, base1, fbits;
+    __m256i base0, base1;
     uint32_t f; /* frame 1's first bit after frame 0's */
 } cc_rows_state;
 __attribute__((always_inline)) static inline void cc_rows_start(cc_rows_state *st, const cc_cursor *s0, const cc_cursor *s1) {
     st->f = (uint32_t)(s1->pos - s0->pos);
-    st->fbits = _mm256_set1_epi32((int)st->f);
     st->base0 = _mm256_set1_epi32((int)s0->pos), st->base1 = _mm256_set1_epi32((int)s1->pos);
 }
 
@@ -265,7 +266,7 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
         if (same && !wide0) cc_blk8_values2(s0->bits, end, p0, st->f, &B0, x0, x1);
         else if (same) {
             cc_blk8_values(s0->bits, end, p0, &B0, wide0, x0);
-            cc_blk8_values(s0->bits, end, _mm256_add_epi32(p0, st->fbits), &B0, wide0, x1);
+            cc_blk8_values(s0->bits, end, _mm256_add_epi32(p0, _mm256_set1_epi32((int)st->f)), &B0, wide0, x1);
         } else {
             cc_blk8_values(s0->bits, end, p0, &B0, wide0, x0);
             cc_blk8_coef(cr, s1->rates + t, s1->ranges + 6u * t, m, end, &B1);
