@@ -68,8 +68,11 @@ int main(int argc, char **argv) {
     sk_clip_destroy(walk);
     walk = level;
 
-    /* 4. The capture is not a loop: its best cycle, analysed. */
+    /* 4. The capture is not a loop: its best cycle, analysed. Retargeted,
+     * a planted ankle creeps up more than on its own skeleton: a wider
+     * band for what counts as still (as locomote --from). */
     sk_motion_analysis_options ao = {0};
+    ao.still_band = 0.04f;
     sk_motion_analysis *an = NULL;
     if (sk_motion_find_cycle(dst, walk, legs, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &err) != SK_OK ||
         sk_motion_analyze(dst, walk, legs, 2, &ao, NULL, &an, &err) != SK_OK)

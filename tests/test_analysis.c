@@ -687,6 +687,13 @@ static void test_bad_input(void **state) {
     o.contact_height = NAN;
     assert_int_equal(sk_motion_analyze(s, w, legs, 2, &o, NULL, &an, &err), SK_ERR_INVALID_ARGUMENT);
     o.contact_height = 0;
+    const float bad_band[] = {NAN, -0.01f, 0.5f, INFINITY};
+    for (size_t k = 0; k < sizeof bad_band / sizeof bad_band[0]; k++) {
+        o.still_band = bad_band[k];
+        assert_int_equal(sk_motion_analyze(s, w, legs, 2, &o, NULL, &an, &err), SK_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(err.message, "still_band"));
+    }
+    o.still_band = 0;
     o.sample_count = 2;
     assert_int_equal(sk_motion_analyze(s, w, legs, 2, &o, NULL, &an, &err), SK_ERR_INVALID_ARGUMENT);
     /* Heel and toe at the same point: no foot. */

@@ -127,7 +127,7 @@ static double reference_phase(const sk_skeleton *s, const sk_clip *c, double c0,
 static void test_captures(void **state) {
     (void)state;
     const char *shared = sk_test_require_shared();
-    int checked = 0, held_out_agree = 0;
+    int checked = 0, held_out_agree = 0, widened = 0;
     for (size_t ci = 0; ci < sizeof captures / sizeof captures[0]; ci++) {
         const capture *cp = &captures[ci];
         char dir[1024], path[1200];
@@ -183,12 +183,36 @@ static void test_captures(void **state) {
             }
             checked++;
         }
+        /* still_band: 0 is 0.03 of the leg; a wider band (0.04, what locomote --from gives
+         * retargeted clips) keeps the stance and does not shorten a planted phase. */
+        sk_motion_analysis_options o3 = o, o4 = o;
+        o3.still_band = 0.03f;
+        o4.still_band = 0.04f;
+        sk_motion_analysis *an3 = NULL, *an4 = NULL;
+        if (sk_motion_analyze(s, asset->clips[0], legs, 2, &o3, NULL, &an3, &err) != SK_OK ||
+            sk_motion_analyze(s, asset->clips[0], legs, 2, &o4, NULL, &an4, &err) != SK_OK)
+            fail_msg("%s: %s", cp->file, err.message);
+        for (int f = 0; f < 2; f++) {
+            const sk_leg_analysis *L = &an->legs[f], *L3 = &an3->legs[f], *L4 = &an4->legs[f];
+            assert_true(L3->foot_land == L->foot_land && L3->foot_lift == L->foot_lift &&
+                        L3->stance_time == L->stance_time);
+            double p0 = L->foot_lift - L->foot_land, p4 = L4->foot_lift - L4->foot_land;
+            p0 -= floor(p0), p4 -= floor(p4);
+            printf("    %s: still band 0.04: planted %.3f (0.03: %.3f)\n", L->name, p4, p0);
+            assert_true(L4->stance_time == L->stance_time);
+            assert_true(cdiff(L4->foot_land, L->foot_land) <= 1e-6 && cdiff(L4->foot_lift, L->foot_lift) >= -1e-6);
+            widened += p4 > p0 + 1e-6;
+        }
+        sk_motion_analysis_destroy(an3);
+        sk_motion_analysis_destroy(an4);
         sk_motion_analysis_destroy(an);
         sk_asset_destroy(asset);
     }
     printf("  %d feet of %zu captures checked (held out: %d feet agree with the reference)\n", checked,
            sizeof captures / sizeof captures[0], held_out_agree);
     assert_int_equal(checked, 2 * (int)(sizeof captures / sizeof captures[0]));
+    printf("  still band 0.04: %d feet of %d planted longer\n", widened, checked);
+    assert_true(widened > 0);
 }
 
 int main(void) {

@@ -15,7 +15,7 @@ _LEG_VECS = ('heel_point', 'toe_point', 'center', 'a', 'b', 'axis', 'foot_direct
 _LEG_CURVES3 = ('heel', 'toe', 'middle', 'footbase', 'normalized_footbase')
 _LEG_CURVES1 = ('heel_height', 'toe_height', 'balance')
 _OPTION_FIELDS = ('sample_count', 'backward', 'contact_height', 'balance_alpha', 'min_roll', 'speed_tolerance',
-                  'cycle_start', 'cycle_end', 'stride_planted', 'stride_source')
+                  'cycle_start', 'cycle_end', 'stride_planted', 'stride_source', 'still_band')
 
 
 def _v(c):

@@ -524,7 +524,8 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
          * millimetres and its floor is not level; analysis_keytimes.h). */
         L->heel_contact = base;
         L->toe_contact = base;
-        sk_result kr = skl_analysis_keytimes(L, N, ext, base, tol_frac, alpha_bal, &res->allocator, &kt, err);
+        sk_result kr =
+            skl_analysis_keytimes(L, N, ext, base, tol_frac, alpha_bal, o->still_band, &res->allocator, &kt, err);
         if (kr != SK_OK) return kr;
         int32_t pb = kt.planted_begin > kt.heel_strike ? kt.planted_begin : kt.heel_strike;
         int32_t pe = kt.planted_end < kt.heel_off ? kt.planted_end : kt.heel_off;
@@ -727,9 +728,10 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
     const char *cname = sk_clip_name(clip) && sk_clip_name(clip)[0] ? sk_clip_name(clip) : "(unnamed clip)";
     if (!isfinite(o.contact_height) || o.contact_height < 0 || !isfinite(o.balance_alpha) || o.balance_alpha < 0 ||
         !isfinite(o.min_roll) || o.min_roll < 0 || o.min_roll >= 1 || !isfinite(o.speed_tolerance) ||
-        o.speed_tolerance < 0)
+        o.speed_tolerance < 0 || !isfinite(o.still_band) || o.still_band < 0 || o.still_band >= 0.5f)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
-                            "%s: analysis options must be finite and not negative (min_roll below 1 cycle)", cname);
+                            "%s: analysis options must be finite and not negative (min_roll below 1 cycle, "
+                            "still_band below 0.5)", cname);
     if ((unsigned)o.stride_source > (unsigned)SK_STRIDE_FOOTPRINTS)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: stride source %d (0 to 2)", cname, (int)o.stride_source);
     double dur = sk_clip_duration(clip), t_start = 0;

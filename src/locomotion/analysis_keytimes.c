@@ -44,10 +44,11 @@ static int32_t run(const unsigned char *flag, uint32_t n, uint32_t w0, int dir, 
     return dir * last;
 }
 
-/* Still: a point within STILL_BAND of the leg above its lowest height,
- * rising or sinking slower than STILL_VERT of its fastest vertical speed
- * over the cycle and moving horizontally at the planted velocity
- * (docs/locomotion.md, "Keytimes on captures"). */
+/* Still: a point within still_band of the leg (sk_motion_analysis_options;
+ * 0: STILL_BAND) above its lowest height, rising or sinking slower than
+ * STILL_VERT of its fastest vertical speed over the cycle and moving
+ * horizontally at the planted velocity (docs/locomotion.md, "Keytimes on
+ * captures"). */
 #define STILL_BAND 0.03f
 #define STILL_VERT 0.2f
 
@@ -65,8 +66,8 @@ static float rel_speed(const sk_vec3 *p, size_t i, uint32_t K, double inv2, floa
 }
 
 sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_leg_ext *e, float contact,
-                                float speed_tol, float alpha_bal, const sk_allocator *alloc, skl_keytimes *out,
-                                sk_error *err) {
+                                float speed_tol, float alpha_bal, float still_band, const sk_allocator *alloc,
+                                skl_keytimes *out, sk_error *err) {
     memset(out, 0, sizeof *out);
     const uint32_t K = e->K, st = L->stance_sample, half = N / 2;
     const double inv2 = 1.0 / (2.0 * K * e->dt);
@@ -120,7 +121,7 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
      * capture joint creeps up by a centimetre over a stance (a retargeted
      * one more), but not rising or sinking: a heel coming off, a ball
      * coming down onto the floor are fast, a creep and a tremble slow. */
-    float band = fmaxf(contact, STILL_BAND * L->leg_length), vt_ankle = 0, vt_ball = 0;
+    float band = fmaxf(contact, (still_band > 0 ? still_band : STILL_BAND) * L->leg_length), vt_ankle = 0, vt_ball = 0;
     for (uint32_t w = 0; w < N; w++) {
         vt_ankle = fmaxf(vt_ankle, fabsf(vert_speed(e->ankle, x0 + w, K, inv2, e->rise)));
         vt_ball = fmaxf(vt_ball, fabsf(vert_speed(e->ball, x0 + w, K, inv2, e->rise)));

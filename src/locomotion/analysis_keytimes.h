@@ -47,11 +47,14 @@ typedef struct skl_keytimes {
  * character space is within speed_tol x the stance speed (plus 2% of the leg
  * per cycle) of the planted velocity: minus the root velocity for a clip that
  * moves; for one in place, the footbase's median velocity while the foot is
- * low (the treadmill's). Gaps of up to 2% of the cycle are bridged. Scratch
- * from alloc; SK_ERR_OUT_OF_MEMORY. */
+ * low (the treadmill's). Gaps of up to 2% of the cycle are bridged. The
+ * planted phase is bounded by ankle and ball being still: within still_band
+ * (a fraction of the leg; sk_motion_analysis_options.still_band) of their
+ * lowest, neither rising nor sinking fast. Scratch from alloc;
+ * SK_ERR_OUT_OF_MEMORY. */
 sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_leg_ext *ext, float contact,
-                                float speed_tol, float alpha_bal, const sk_allocator *alloc, skl_keytimes *out,
-                                sk_error *err);
+                                float speed_tol, float alpha_bal, float still_band, const sk_allocator *alloc,
+                                skl_keytimes *out, sk_error *err);
 
 /* x wrapped into [0, 1) as a float keytime (a double just under a whole
  * number that rounds to 1.0f becomes 0). */

@@ -163,6 +163,16 @@ typedef struct sk_motion_analysis_options {
     bool stride_planted;
     /* The stride's source (see sk_stride_source); 0: SK_STRIDE_AUTO. */
     sk_stride_source stride_source;
+    /* The planted phase (foot-land .. foot-lift) is where the ankle and the
+     * ball are both still: each within this fraction of the leg's rest
+     * length above its lowest height near stance (or contact_height, when
+     * more), rising or sinking slower than a fifth of its fastest vertical
+     * speed over the cycle, and moving at the planted velocity. 0: 0.03.
+     * A capture retargeted onto another skeleton creeps more while planted
+     * (its ankle rises by a centimetre or two over the stance under the
+     * new proportions): skelanim locomote --from uses 0.04 for its clips.
+     * Below 0.5. */
+    float still_band;
 } sk_motion_analysis_options;
 
 /* Per-leg results. Keytimes in [0, 1) (normalised cycle time); arrays have
