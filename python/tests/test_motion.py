@@ -264,3 +264,29 @@ def test_widen_planted_takes_in_the_source_phase(mannequin):
     assert before[1] < 0.2 and after[1] > 0.25, (before, after)
     with pytest.raises(sk.InvalidArgument):
         a.widen_planted(b, max_share=2.0)
+
+
+def test_still_band_widens_a_retargeted_planted_phase(mannequin):
+    """still_band (the analysis option locomote --from sets to 0.04 for retargeted clips): 0 is 0.03;
+    a wider band shortens no planted phase and lengthens one at least, the stance inside it (it may
+    move there: tuning-half walk 08_11 retargeted onto the mannequin, feet levelled); a band of 0.5
+    or more is refused."""
+    src = sk.load_bvh(os.path.join(ROOT, 'tests', 'data', 'cmu', '08_11.bvh'), scale=0.056444)
+    skel = mannequin.skeleton
+    clip = sk.Retargeter(src.skeleton, skel, flags=('ground_rest',)).clip(src.clips[0])
+    legs = sk.legs_from_mesh(mannequin, sk.find_legs(skel))
+    level, _ = sk.foot_level(skel, clip, legs)
+    s, e = sk.find_cycle(skel, level, legs)
+    a0 = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e)
+    a3 = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e, still_band=0.03)
+    a4 = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e, still_band=0.04)
+    longer = 0
+    for l0, l3, l4 in zip(a0.legs, a3.legs, a4.legs):
+        assert (l3.foot_land, l3.foot_lift, l3.stance_time) == (l0.foot_land, l0.foot_lift, l0.stance_time)
+        p0, p4 = (l0.foot_lift - l0.foot_land) % 1.0, (l4.foot_lift - l4.foot_land) % 1.0
+        assert (l4.stance_time - l4.foot_land) % 1.0 <= p4 + 1e-6  # foot-land <= stance <= foot-lift
+        assert p4 >= p0 - 1e-6, (p0, p4)
+        longer += p4 > p0 + 1e-6
+    assert longer >= 1
+    with pytest.raises(sk.InvalidArgument):
+        sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e, still_band=0.5)
