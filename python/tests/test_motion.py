@@ -217,6 +217,19 @@ def test_foot_level_takes_out_a_known_tilt(mannequin):
         sk.foot_level(skel, walk, legs, max_angle=2.0)
 
 
+def _walk_08_11_on_the_mannequin(mannequin):
+    """The tuning-half walk 08_11 (tests/data/cmu) retargeted onto the mannequin (its rest stood on
+    the ground), its feet levelled, its best cycle: (source asset, skeleton, levelled clip, legs,
+    cycle start, cycle end)."""
+    src = sk.load_bvh(os.path.join(ROOT, 'tests', 'data', 'cmu', '08_11.bvh'), scale=0.056444)
+    skel = mannequin.skeleton
+    clip = sk.Retargeter(src.skeleton, skel, flags=('ground_rest',)).clip(src.clips[0])
+    legs = sk.legs_from_mesh(mannequin, sk.find_legs(skel))
+    level, _ = sk.foot_level(skel, clip, legs)
+    s, e = sk.find_cycle(skel, level, legs)
+    return src, skel, level, legs, s, e
+
+
 def test_widen_planted_takes_in_the_source_phase(mannequin):
     """A CMU walk (tests/data/cmu/08_11, in the repository) retargeted onto the mannequin with its
     feet levelled, its cycle found and analysed; the capture analysed on its own skeleton over its
@@ -224,12 +237,7 @@ def test_widen_planted_takes_in_the_source_phase(mannequin):
     or come within 2 % of the cycle,
     computed here on one time line in seconds; the right foot, planted for about a tenth of the cycle
     retargeted, stands for over a quarter after it."""
-    src = sk.load_bvh(os.path.join(ROOT, 'tests', 'data', 'cmu', '08_11.bvh'), scale=0.056444)
-    skel = mannequin.skeleton
-    clip = sk.Retargeter(src.skeleton, skel, flags=('ground_rest',)).clip(src.clips[0])
-    legs = sk.legs_from_mesh(mannequin, sk.find_legs(skel))
-    level, _ = sk.foot_level(skel, clip, legs)
-    s, e = sk.find_cycle(skel, level, legs)
+    src, skel, level, legs, s, e = _walk_08_11_on_the_mannequin(mannequin)
     a = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e)
     src_legs = sk.find_legs(src.skeleton)
     s2, e2 = sk.find_cycle(src.skeleton, src.clips[0], src_legs)
@@ -271,12 +279,7 @@ def test_still_band_widens_a_retargeted_planted_phase(mannequin):
     a wider band shortens no planted phase and lengthens one at least, the stance inside it (it may
     move there: tuning-half walk 08_11 retargeted onto the mannequin, feet levelled); a band of 0.5
     or more is refused."""
-    src = sk.load_bvh(os.path.join(ROOT, 'tests', 'data', 'cmu', '08_11.bvh'), scale=0.056444)
-    skel = mannequin.skeleton
-    clip = sk.Retargeter(src.skeleton, skel, flags=('ground_rest',)).clip(src.clips[0])
-    legs = sk.legs_from_mesh(mannequin, sk.find_legs(skel))
-    level, _ = sk.foot_level(skel, clip, legs)
-    s, e = sk.find_cycle(skel, level, legs)
+    src, skel, level, legs, s, e = _walk_08_11_on_the_mannequin(mannequin)
     a0 = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e)
     a3 = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e, still_band=0.03)
     a4 = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e, still_band=0.04)
