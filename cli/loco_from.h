@@ -12,12 +12,6 @@
  * scale is refused (a capture in centimetres or CMU units). */
 #define LOCO_FROM_MAX_LEG_UNITS 5.0
 
-/* The retargeted clips' still band (sk_motion_analysis_options.still_band,
- * of the leg): a retargeted planted ankle creeps more than on its own
- * skeleton (chosen on the tuning half of tests/data/cmu; docs/locomotion.md,
- * "A wider still band for retargeted clips"). */
-#define LOCO_FROM_STILL_BAND 0.04f
-
 typedef struct loco_from_info {
     char clip[64];           /* the clip's name in the source */
     uint32_t contacts;       /* the source's foot contacts restored (0: --from does not restore them) */

@@ -248,7 +248,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         sk_motion_analysis_options ao = {0};
         bool reversed = i >= own && s->from_reversed[i - own];
         ao.backward = reversed;
-        ao.still_band = i >= own ? LOCO_FROM_STILL_BAND : 0.0f;
+        ao.still_band = i >= own ? SK_STILL_BAND_RETARGETED : 0.0f; /* a retargeted planted ankle creeps more */
         bool loop_ok = i >= own && !loco_from_is_bvh(spec); /* a --from clip that is not a capture file */
         bool analysed = analyse(skel, clip, c->legs, c->leg_count, s->find_cycle || i >= own, loop_ok, &ao, &c->an[c->nclips],
                                 &err);
@@ -259,9 +259,6 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
             c->owned[c->nclips] = raw;
             raw = NULL;
             clip = c->owned[c->nclips];
-            memset(&ao, 0, sizeof ao);
-            ao.backward = reversed;
-            ao.still_band = LOCO_FROM_STILL_BAND;
             analysed = analyse(skel, clip, c->legs, c->leg_count, true, loop_ok, &ao, &c->an[c->nclips], &err);
         }
         sk_clip_destroy(raw);

@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
      * a planted ankle creeps up more than on its own skeleton: a wider
      * band for what counts as still (as locomote --from). */
     sk_motion_analysis_options ao = {0};
-    ao.still_band = 0.04f;
+    ao.still_band = SK_STILL_BAND_RETARGETED;
     sk_motion_analysis *an = NULL;
     if (sk_motion_find_cycle(dst, walk, legs, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &err) != SK_OK ||
         sk_motion_analyze(dst, walk, legs, 2, &ao, NULL, &an, &err) != SK_OK)

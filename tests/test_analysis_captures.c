@@ -187,7 +187,7 @@ static void test_captures(void **state) {
          * retargeted clips) keeps the stance and does not shorten a planted phase. */
         sk_motion_analysis_options o3 = o, o4 = o;
         o3.still_band = 0.03f;
-        o4.still_band = 0.04f;
+        o4.still_band = SK_STILL_BAND_RETARGETED;
         sk_motion_analysis *an3 = NULL, *an4 = NULL;
         if (sk_motion_analyze(s, asset->clips[0], legs, 2, &o3, NULL, &an3, &err) != SK_OK ||
             sk_motion_analyze(s, asset->clips[0], legs, 2, &o4, NULL, &an4, &err) != SK_OK)

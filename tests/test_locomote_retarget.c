@@ -316,7 +316,7 @@ static void drive(const char *name, const sk_asset *dst, sk_asset *const src[NGA
         clips[g] = level;
         sk_motion_analysis_options o;
         memset(&o, 0, sizeof o);
-        o.still_band = 0.04f; /* retargeted: a wider still band, as locomote --from */
+        o.still_band = SK_STILL_BAND_RETARGETED; /* retargeted: a wider still band, as locomote --from */
         if (sk_motion_find_cycle(dst->skeleton, clips[g], legs, 2, 0, NULL, &o.cycle_start, &o.cycle_end, &err) != SK_OK)
             fail_msg("%s: %s", name, err.message);
         assert_true(o.cycle_end - o.cycle_start > 0.4 && o.cycle_end - o.cycle_start < 2.0);

@@ -170,10 +170,14 @@ typedef struct sk_motion_analysis_options {
      * speed over the cycle, and moving at the planted velocity. 0: 0.03.
      * A capture retargeted onto another skeleton creeps more while planted
      * (its ankle rises by a centimetre or two over the stance under the
-     * new proportions): skelanim locomote --from uses 0.04 for its clips.
-     * Below 0.5. */
+     * new proportions): SK_STILL_BAND_RETARGETED, what skelanim locomote
+     * --from uses for its clips. Below 0.5. */
     float still_band;
 } sk_motion_analysis_options;
+
+/* sk_motion_analysis_options.still_band for a clip retargeted from another
+ * skeleton (chosen on captures never reported on: docs/locomotion.md). */
+#define SK_STILL_BAND_RETARGETED 0.04f
 
 /* Per-leg results. Keytimes in [0, 1) (normalised cycle time); arrays have
  * sample_count entries, sample s at cycle time s / sample_count. */
