@@ -142,8 +142,6 @@ struct sk_locomotor {
     sk_transform *scratch;   /* (n + 1) x J: one pose per motion, one for idle */
     sk_blend_input *inputs;  /* n */
     sk_mat4 *model;          /* J world matrices (root: st.root) of the pose adjust works on and writes */
-    bool *need;              /* J: joints whose world matrices adjust reads (legs and their ancestors) */
-    bool *late;              /* J: the others, computed once at the end of adjust */
     bool model_valid;        /* model holds the last adjusted (or plain) pose's */
     double idle_time;
     bool external_group;  /* the caller's state machine sets st.moving (sk_locomotor_set_group_weight) */
@@ -251,7 +249,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
 
     size_t size = sizeof(sk_locomotor) + n * sizeof(float) + n * sizeof(double) +
                   (size_t)(n + 1) * J * sizeof(sk_transform) + n * sizeof(sk_blend_input) + n * sizeof(sk_vec3) +
-                  (size_t)J * (sizeof(sk_mat4) + 2 * sizeof(bool)) + 64;
+                  (size_t)J * sizeof(sk_mat4) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
     char *mem = sk_alloc(al, size);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "locomotor: out of memory");
@@ -272,8 +270,6 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     L->inputs = (sk_blend_input *)p; p += n * sizeof(sk_blend_input);
     L->weights = (float *)p; p += n * sizeof(float);
     L->centers = (sk_vec3 *)p; p += n * sizeof(sk_vec3);
-    L->need = (bool *)p; p += (size_t)J * sizeof(bool);
-    L->late = (bool *)p;
 
     for (uint32_t i = 0; i < n; i++) {
         const sk_motion_analysis *mi = sk_motion_group_motion(desc->group, i);
@@ -311,15 +307,6 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         g->toe_ground = (float)(tg / n);
         if (g->length > L->longest_leg) L->longest_leg = g->length;
     }
-    /* adjust reads the world matrices of the legs' joints below the hips
-     * (the whole subtrees: heel and toe points) and of their ancestors:
-     * computed first; the other joints once the pose is final */
-    for (uint32_t l = 0; l < legs; l++) {
-        uint32_t end = sk_skeleton_subtree_end(s, L->leg[l].hip);
-        for (uint32_t j = L->leg[l].hip; j < end; j++) L->need[j] = true;
-        for (int32_t a = s->parents[L->leg[l].hip]; a >= 0; a = s->parents[a]) L->need[a] = true;
-    }
-    for (uint32_t j = 0; j < J; j++) L->late[j] = !L->need[j];
     L->max_up = desc->max_step_up > 0 ? desc->max_step_up : 0.8f * L->longest_leg;
     L->max_down = desc->max_step_down > 0 ? desc->max_step_down : 1.2f * L->longest_leg;
     L->ground.terrain = desc->terrain;
@@ -677,15 +664,15 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
 }
 
 /* ---- adjust --------------------------------------------------------------- */
-/* World matrices of joints [from, to) of the pose, those mask marks (NULL:
- * all): the core's forward kinematics (sk_local_to_model_masked's kernel,
- * core/internal.h: the pose is checked once a frame) under the
- * character's placement (set_root). A frame computes the joints adjust
- * reads (need), the subtrees the leg IK changes, and the rest of the pose
- * (late) at the end: each joint once, the legs' again after their IK. The
+/* World matrices of joints [from, to) of the pose: the core's forward
+ * kinematics (sk_local_to_model_masked's kernel, core/internal.h: the pose
+ * is checked once a frame) under the character's placement (set_root). A
+ * frame computes every joint once at its start (the steps read the legs'
+ * and their ancestors'), moves the body's subtree by the hip offset, and
+ * computes again the subtrees the leg IK turns: no other joint changes. The
  * pose was checked by the caller. */
-static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to, const bool *mask) {
-    sk_local_to_model_kernel(L->skel, loc, &L->st.root, from, to, mask, L->model);
+static void fk(sk_locomotor *L, const sk_transform *loc, uint32_t from, uint32_t to) {
+    sk_local_to_model_kernel(L->skel, loc, &L->st.root, from, to, NULL, L->model);
 }
 
 /* Height of the upper intersection of the vertical line through hip with
@@ -1147,17 +1134,15 @@ static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *lo
         int32_t bp = L->skel->parents[L->body];
         sk_vec3 dl = skm_mat4_unrotate(bp >= 0 ? &L->model[bp] : &L->st.root, dw);
         loc[L->body].t = sk_vec3_add(loc[L->body].t, dl);
-        /* the body's subtree moves by dw in the world: its matrices computed
-         * so far too (the late ones are computed from them at the end) */
+        /* the body's subtree moves by dw in the world: its matrices too
+         * (the joints no step turns keep them to the end of the frame) */
         uint32_t end = sk_skeleton_subtree_end(L->skel, L->body);
         for (uint32_t j = L->body; j < end; j++) {
-            if (!L->need[j]) continue;
             L->model[j].m[12] += dw.x;
             L->model[j].m[13] += dw.y;
             L->model[j].m[14] += dw.z;
         }
     }
-    L->st.hip_offset = hip_off;
     L->st.hip_offset = hip_off;
 }
 
@@ -1212,19 +1197,19 @@ static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, ui
     if (ap >= 0 && g->ankle > g->hip && g->ankle < end) {
         /* the hip's subtree up to the ankle, the ankle turned to its
          * footstep under its parent's new rotation, then the rest */
-        fk(L, loc, g->hip, g->ankle, NULL);
+        fk(L, loc, g->hip, g->ankle);
         /* the knee's new rotation, from the hip's parent's (or its matrix) */
         sk_quat apr = (uint32_t)ap == g->knee && L->skel->parents[g->knee] == (int32_t)g->hip
                           ? child_world_rot(child_world_rot(A->hip_pr[l], loc[g->hip].r), loc[g->knee].r)
                           : skm_mat4_rotation(&L->model[ap]);
         loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), A->ankle_rot[l]));
-        fk(L, loc, g->ankle, end, NULL);
+        fk(L, loc, g->ankle, end);
     } else {
-        fk(L, loc, g->hip, end, NULL);
+        fk(L, loc, g->hip, end);
         if (ap >= 0) {
             sk_quat apr = skm_mat4_rotation(&L->model[ap]);
             loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), A->ankle_rot[l]));
-            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle), NULL);
+            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle));
         }
     }
     sk_locomotor_foot *f = &L->st.feet[l];
@@ -1255,7 +1240,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     if (r != SK_OK) return r;
     sk_transform *loc = pose->local;
     set_root(L);
-    fk(L, loc, 0, L->J, L->need); /* the joints the steps read */
+    fk(L, loc, 0, L->J); /* every joint: the steps read the legs' and their ancestors' */
     adjust_frame A;
     A.cinv = sk_quat_conjugate(L->qyaw);
     A.cpos = L->st.position;
@@ -1267,7 +1252,6 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     }
     adjust_hips(L, &A, loc);
     for (uint32_t l = 0; l < L->legs; l++) leg_ik(L, &A, loc, l);
-    fk(L, loc, 0, L->J, L->late); /* the rest of the pose, from its final parents */
     L->st.rays = L->ground.rays;
     L->model_valid = true;
     return SK_OK;
@@ -1276,7 +1260,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
 /* The clips alone, placed at the character: the baseline. */
 static void plain_feet(sk_locomotor *L, sk_pose *pose) {
     set_root(L);
-    fk(L, pose->local, 0, L->J, NULL);
+    fk(L, pose->local, 0, L->J);
     L->model_valid = true;
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
