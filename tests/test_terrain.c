@@ -1005,7 +1005,7 @@ static void test_mesh_alloc_failure(void **state) {
         assert_int_equal(c.live, 0);
     }
     printf("mesh creation: %zu allocations, each failing in turn: out of memory, nothing left\n", calls);
-    assert_true(calls == 6); /* the mesh, its triangles, the cells' starts, heights, references and their bounds */
+    assert_true(calls == 7); /* the mesh, its triangles, the cells' starts, heights, references, their bounds and normals */
     /* from an asset (the skinned mannequin): pose, matrices, palette, then the mesh */
     sk_asset *a;
     assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);

@@ -46,8 +46,16 @@ bool sk_terrain_raycast(const sk_terrain *terrain, sk_vec3 origin, sk_vec3 direc
     return true;
 }
 
+/* sk_terrain_raycast straight down, without its direction's checks and
+ * normalisation ((0, -1, 0) is unit): the same answers. */
 bool sk_terrain_height(const sk_terrain *terrain, float x, float z, float y_from, float max_drop, sk_terrain_hit *out) {
-    return sk_terrain_raycast(terrain, sk_vec3_make(x, y_from, z), sk_vec3_make(0.0f, -1.0f, 0.0f), max_drop, out);
+    if (!terrain || !terrain->raycast) return false;
+    sk_vec3 origin = sk_vec3_make(x, y_from, z);
+    if (!skm_vec3_finite(origin) || !(max_drop >= 0.0f)) return false;
+    sk_terrain_hit hit;
+    if (!terrain->raycast(terrain->user, origin, sk_vec3_make(0.0f, -1.0f, 0.0f), max_drop, &hit)) return false;
+    if (out) *out = hit;
+    return true;
 }
 
 /* ---- profiles in the (s, y) plane ----------------------------------------- */

@@ -26,6 +26,7 @@ struct sk_terrain_mesh {
     uint32_t *cell_start;    /* nx * nz + 1 */
     uint32_t *cell_tris;     /* references */
     float *tri_box;          /* 4 per triangle: its x0, x1, z0, z1, padded outward (vertical rays' first test) */
+    float *tri_n;            /* 3 per triangle: its unit normal (tri_normal), the sign of e1 x e2 */
     float *cell_y;           /* 2 per cell: min, max */
     uint64_t refs;
     size_t bytes;
@@ -53,13 +54,41 @@ static bool tri_hit(const float *v, const double o[3], const double d[3], double
     return true;
 }
 
-static bool mesh_finish(const sk_terrain_mesh *m, int32_t best, double t, sk_vec3 o, sk_vec3 d, sk_terrain_hit *out) {
-    if (best < 0) return false;
-    const float *v = m->tris + (size_t)best * 9;
+/* A triangle's normal, e1 x e2 in double: the one function every path
+ * takes it from (the hits' normals and the stored unit normals agree to the
+ * bit). */
+static void tri_normal(const float *v, double n[3]) {
     double e1[3] = {(double)v[3] - v[0], (double)v[4] - v[1], (double)v[5] - v[2]};
     double e2[3] = {(double)v[6] - v[0], (double)v[7] - v[1], (double)v[8] - v[2]};
-    return make_hit(o, d, t, e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                    e1[0] * e2[1] - e1[1] * e2[0], out);
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+}
+
+static bool mesh_finish(const sk_terrain_mesh *m, int32_t best, double t, sk_vec3 o, sk_vec3 d, sk_terrain_hit *out) {
+    if (best < 0) return false;
+    double n[3];
+    tri_normal(m->tris + (size_t)best * 9, n);
+    return make_hit(o, d, t, n[0], n[1], n[2], out);
+}
+
+/* mesh_finish for a vertical ray (d.x = d.z = 0) from the stored unit
+ * normal: the same hit to the bit. make_hit turns the normal against d when
+ * n . d = n.y d.y > 0, and the stored n.y has the sign of the double's
+ * wherever it is not 0 (then, and where nothing was stored, the long way). */
+static bool mesh_finish_vertical(const sk_terrain_mesh *m, int32_t best, double t, sk_vec3 o, sk_vec3 d,
+                                 sk_terrain_hit *out) {
+    if (best < 0) return false;
+    const float *n = m->tri_n + (size_t)best * 3;
+    if (!(n[1] != 0.0f)) return mesh_finish(m, best, t, o, d, out);
+    float sg = (double)n[1] * d.y > 0.0 ? -1.0f : 1.0f;
+    sk_terrain_hit h;
+    h.point = sk_vec3_make((float)(o.x + t * d.x), (float)(o.y + t * d.y), (float)(o.z + t * d.z));
+    h.normal = sk_vec3_make(sg * n[0], sg * n[1], sg * n[2]);
+    h.distance = (float)t;
+    if (!skm_vec3_finite(h.point) || !sk_isfinite_f(h.distance)) return false;
+    *out = h;
+    return true;
 }
 
 static bool ray_mesh_brute(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
@@ -119,7 +148,7 @@ static bool ray_mesh_vertical(const sk_terrain_mesh *m, sk_vec3 o, sk_vec3 d, fl
             best = (int32_t)tri;
         }
     }
-    return mesh_finish(m, best, best_t, o, d, out);
+    return mesh_finish_vertical(m, best, best_t, o, d, out);
 }
 
 static bool ray_mesh_grid(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
@@ -206,6 +235,7 @@ void sk_terrain_mesh_destroy(sk_terrain_mesh *m) {
     if (m->cell_start) sk_free(&a, m->cell_start, (ncells + 1) * sizeof(uint32_t));
     if (m->cell_tris) sk_free(&a, m->cell_tris, (size_t)(m->refs ? m->refs : 1) * sizeof(uint32_t));
     if (m->tri_box) sk_free(&a, m->tri_box, (size_t)(m->tri_count ? m->tri_count : 1) * 4 * sizeof(float));
+    if (m->tri_n) sk_free(&a, m->tri_n, (size_t)(m->tri_count ? m->tri_count : 1) * 3 * sizeof(float));
     if (m->cell_y) sk_free(&a, m->cell_y, (ncells ? ncells : 1) * 2 * sizeof(float));
     sk_free(&a, m, sizeof *m);
 }
@@ -295,6 +325,12 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
             if (pass == 1) {
                 float *bx = m->tri_box + (size_t)i * 4, ext = x1 - x0 + z1 - z0;
                 bx[0] = box_lo(x0, ext), bx[1] = box_hi(x1, ext), bx[2] = box_lo(z0, ext), bx[3] = box_hi(z1, ext);
+                double n[3];
+                tri_normal(v, n);
+                double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]); /* as make_hit */
+                float *tn = m->tri_n + (size_t)i * 3;
+                if (nl > 0.0) tn[0] = (float)(n[0] / nl), tn[1] = (float)(n[1] / nl), tn[2] = (float)(n[2] / nl);
+                else tn[0] = tn[1] = tn[2] = 0.0f; /* (dropped as degenerate above; the long way if not) */
             }
             for (uint32_t kz = k0; kz <= k1; kz++)
                 for (uint32_t kx = i0; kx <= i1; kx++) {
@@ -318,7 +354,8 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
             m->refs = refs;
             m->cell_tris = mesh_alloc(m, (size_t)refs, sizeof(uint32_t));
             m->tri_box = mesh_alloc(m, kept ? kept : 1, 4 * sizeof(float));
-            if (!m->cell_tris || !m->tri_box) goto oom;
+            m->tri_n = mesh_alloc(m, kept ? kept : 1, 3 * sizeof(float));
+            if (!m->cell_tris || !m->tri_box || !m->tri_n) goto oom;
         }
     }
     /* the fill pass moved each start to its cell's end: shift back */
