@@ -534,6 +534,18 @@ static void test_misses_and_bad_input(void **state) {
     sk_terrain none = {0};
     assert_false(sk_terrain_raycast(&none, o, down, 10.0f, NULL));
     assert_false(sk_terrain_raycast(NULL, o, down, 10.0f, NULL));
+    /* the height bound: only the mesh has one; bad arguments refused */
+    float yb = 7.0f;
+    for (int k = 0; k < 5; k++) assert_false(sk_terrain_height_bound(&t[k], 0.1f, 0.2f, &yb));
+    assert_true(yb == 7.0f); /* nothing written */
+    assert_true(sk_terrain_height_bound(&t[5], 0.1f, 0.2f, &yb) && yb >= 0.0f && yb < 1e-4f);
+    assert_true(sk_terrain_height_bound(&t[5], 60.0f, 0.2f, &yb) && yb == -INFINITY); /* off the mesh */
+    assert_false(sk_terrain_height_bound(&t[5], nan, 0.2f, &yb));
+    assert_false(sk_terrain_height_bound(&t[5], 0.1f, inf, &yb));
+    assert_false(sk_terrain_height_bound(&t[5], 0.1f, 0.2f, NULL));
+    assert_false(sk_terrain_height_bound(NULL, 0.1f, 0.2f, &yb));
+    assert_false(sk_terrain_height_bound(&none, 0.1f, 0.2f, &yb));
+    assert_true(sk_terrain_height_bound(&t[5], 3e38f, -3e38f, &yb) && yb == -INFINITY);
     sk_terrain_mesh_destroy(m);
 }
 
@@ -676,7 +688,7 @@ static void test_grid_vs_brute_force(void **state) {
     assert_int_equal(info.triangle_count, G * G * 2 + 600);
     assert_int_equal(info.degenerate_count, 20);
     sk_terrain grid = sk_terrain_mesh_terrain(m), brute = sk_terrain_mesh_terrain_brute_force(m);
-    int hits = 0, n = 6000;
+    int hits = 0, n = 6000, vertical_same = 0, vertical_hits = 0;
     double worst = 0.0;
     for (int i = 0; i < n; i++) {
         double o[3], d[3], tmax = rr(0, 40);
@@ -695,10 +707,40 @@ static void test_grid_vs_brute_force(void **state) {
         worst = fmax(worst, fabs(a.distance - b.distance));
         assert_true(fabsf(a.point.x - b.point.x) < 1e-6f && fabsf(a.point.y - b.point.y) < 1e-6f &&
                     fabsf(a.point.z - b.point.z) < 1e-6f);
+        /* straight down the grid takes the triangle's stored normal, brute
+         * force computes it: the same bits (where both hit one triangle:
+         * the same distance) */
+        vertical_hits += kind == 0;
+        if (kind == 0 && a.distance == b.distance) {
+            assert_true(a.normal.x == b.normal.x && a.normal.y == b.normal.y && a.normal.z == b.normal.z);
+            vertical_same++;
+        }
     }
-    printf("grid vs brute force: %d of %d rays hit, same hits, worst distance difference %.3g m\n", hits, n, worst);
+    printf("grid vs brute force: %d of %d rays hit, same hits, worst distance difference %.3g m; %d of %d vertical hits "
+           "with the same normal\n",
+           hits, n, worst, vertical_same, vertical_hits);
     assert_true(hits > 2000);
+    assert_true(vertical_hits > 800 && vertical_same == vertical_hits);
     assert_true(worst < 1e-6);
+    /* The height bound: never below a vertical ray's hit at the point
+     * (from far above: the highest ground there), -infinity off the mesh. */
+    int bounded = 0, off = 0;
+    double slack = 0.0;
+    for (int i = 0; i < 20000; i++) {
+        float x = (float)rr(-20, 20), z = (float)rr(-20, 20), yb;
+        assert_true(sk_terrain_height_bound(&grid, x, z, &yb));
+        sk_terrain_hit h;
+        if (sk_terrain_height(&brute, x, z, 100.0f, 200.0f, &h)) {
+            assert_true(h.point.y <= yb);
+            slack = fmax(slack, yb - h.point.y);
+            bounded++;
+        } else if (yb == -INFINITY) {
+            off++;
+        }
+    }
+    printf("height bound: above the ground at %d points (at most %.2f m above), -infinity at %d points off the mesh\n",
+           bounded, slack, off);
+    assert_true(bounded > 10000 && off > 3000 && slack < 6.0);
     sk_terrain_mesh_destroy(m);
     free(l.v);
 }

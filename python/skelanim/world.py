@@ -79,3 +79,11 @@ class Terrain:
         if not C.sk_terrain_height(self.c, float(x), float(z), float(y_from), float(max_drop), h):
             return None
         return float(h.point.y)
+
+    def height_bound(self, x, z):
+        """No ground under (x, z) above this height (-inf: none there), where the terrain bounds it
+        cheaply (a triangle mesh: the highest triangle of its grid cell); None for the others."""
+        y = ffi.new('float *')
+        if not C.sk_terrain_height_bound(self.c, float(x), float(z), y):
+            return None
+        return float(y[0])

@@ -23,6 +23,17 @@ def rig(mannequin):
     return s, [sk.analyze(s, c, legs) for c in clips], clips, mannequin.clip('idle')
 
 
+def test_height_bound():
+    # a 2 x 2 m tent: two slopes meeting at a 0.5 m ridge along z = 1
+    pos = [(-1, 0, 0), (1, 0, 0), (1, 0.5, 1), (-1, 0.5, 1), (-1, 0, 2), (1, 0, 2)]
+    tent = sk.Terrain.mesh(pos, [(0, 1, 2), (0, 2, 3), (3, 2, 5), (3, 5, 4)])
+    rng = np.random.default_rng(7)
+    for x, z in rng.uniform(-0.99, 0.99, (200, 2)) + (0, 1):
+        assert tent.height(x, z) <= tent.height_bound(x, z) < 0.5 + 1e-3
+    assert tent.height_bound(5, 1) == -math.inf  # off the mesh
+    assert sk.Terrain.flat(0.0).height_bound(0, 0) is None  # analytic: cast a ray
+
+
 @pytest.mark.parametrize('terrain,height', [
     (lambda: sk.Terrain.flat(0.0), lambda x, z: 0.0),
     (lambda: sk.Terrain.stairs(rise=RISE, run=RUN, start=(0, 0, 1)), stairs_height),

@@ -70,6 +70,7 @@
 #define CLEAR_MARGIN 0.03f
 #define BALANCE_ALPHA 20.0f
 #define GUARD_MARGIN 0.005f
+#define BOUND_SLACK 1e-4f /* the guard's test against the terrain's bound: more than float rounding (m) */
 #define TOUCH_FROM 0.78f /* flight share from which the foot closes on its footstep */
 #define TOUCH_TO 0.95f
 #define FLAT_RAMP 0.05 /* cycle share over which a planted foot is laid flat */
@@ -719,6 +720,11 @@ typedef struct adjust_frame {
     double kt[SK_MOTION_GROUP_MAX_LEGS][4];         /* its keytimes: lift, off, strike, land */
     float flight[SK_MOTION_GROUP_MAX_LEGS];         /* flight time (0 on the ground) */
     float clear[SK_MOTION_GROUP_MAX_LEGS];          /* in flight: the foot's lower point above the ground (m) */
+    /* in flight, when the guard's rays were spared (foot_target): where to
+     * cast them if leg_ik needs clear (guard_clear) */
+    bool clear_pending[SK_MOTION_GROUP_MAX_LEGS];
+    sk_vec3 guard_heel[SK_MOTION_GROUP_MAX_LEGS], guard_toe[SK_MOTION_GROUP_MAX_LEGS];
+    float guard_ref[SK_MOTION_GROUP_MAX_LEGS], guard_w[SK_MOTION_GROUP_MAX_LEGS];
     sk_vec3 ankle_target[SK_MOTION_GROUP_MAX_LEGS]; /* (66) */
     float off_ref[SK_MOTION_GROUP_MAX_LEGS];        /* in flight: the lowest hip offset the leg may ask for (m) */
     sk_quat ankle_rot[SK_MOTION_GROUP_MAX_LEGS];    /* the ankle's world rotation wanted */
@@ -926,6 +932,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     }
     A->flight[l] = flight;
     A->clear[l] = INFINITY;
+    A->clear_pending[l] = false;
     if (!g->pdir_valid || (in_air && flight >= 0.5f)) {
         g->pdir = lb->foot_direction;
         g->pdir_valid = true;
@@ -1040,24 +1047,42 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * between the clearance samples); the lift decays at 1 m/s. */
         sk_vec3 hw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(heel_c, fb_c)));
         sk_vec3 tw = sk_vec3_add(F, skm_quat_rotate(Rf, sk_vec3_sub(toe_c, fb_c)));
-        float need = 0, gap = INFINITY;
-        sk_terrain_hit gh;
-        if (ground_at(L, hw.x, hw.z, F.y, &gh)) need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y), gap = hw.y - gh.point.y;
-        if (ground_at(L, tw.x, tw.z, F.y, &gh))
-            need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y), gap = fminf(gap, tw.y - gh.point.y);
-        g->guard = fmaxf(need, g->guard - (float)L->frame_dt);
-        F.y += g->guard;
-        /* Swing clearance: away from lift-off and landing (the first and
-         * last 10% of the flight, faded) the foot's lower point clears the
-         * ground by CLEAR_MARGIN. A capture's swing skims the floor by 1-2
-         * cm (people's toe clearance) while the foot moves at walking speed
-         * and more: on the ground, that reads as a foot sliding. */
+        /* Swing clearance (below): away from lift-off and landing (the
+         * first and last 10% of the flight, faded) the foot's lower point
+         * clears the ground by CLEAR_MARGIN. A capture's swing skims the
+         * floor by 1-2 cm (people's toe clearance) while the foot moves at
+         * walking speed and more: on the ground, that reads as a foot
+         * sliding. */
         float w = fminf(1.0f, fminf(flight, 1.0f - flight) / 0.10f);
-        if (isfinite(gap) && w > 0) {
-            float up = CLEAR_MARGIN * w - (gap + g->guard);
-            if (up > 0) F.y += up;
+        /* Where the terrain bounds the ground under heel and toe (a mesh's
+         * cell) and both are above it by more than the guard's margin and
+         * the clearance asks, the rays would change nothing: spared, and
+         * cast only if leg_ik reads the clearance (guard_clear). */
+        float hb, tb, decayed = fmaxf(0.0f, g->guard - (float)L->frame_dt);
+        if (sk_terrain_height_bound(&L->ground.terrain, hw.x, hw.z, &hb) &&
+            sk_terrain_height_bound(&L->ground.terrain, tw.x, tw.z, &tb)) {
+            float lo = fminf(hw.y - hb, tw.y - tb); /* at most the gap */
+            A->clear_pending[l] = lo >= GUARD_MARGIN + BOUND_SLACK && lo >= CLEAR_MARGIN * w - decayed + BOUND_SLACK;
         }
-        if (isfinite(gap)) A->clear[l] = fmaxf(gap + g->guard, CLEAR_MARGIN * w); /* the lower point's height after the lift */
+        if (A->clear_pending[l]) {
+            A->guard_heel[l] = hw, A->guard_toe[l] = tw, A->guard_ref[l] = F.y, A->guard_w[l] = w;
+            g->guard = decayed;
+            F.y += g->guard;
+        } else {
+            float need = 0, gap = INFINITY;
+            sk_terrain_hit gh;
+            if (ground_at(L, hw.x, hw.z, F.y, &gh))
+                need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y), gap = hw.y - gh.point.y;
+            if (ground_at(L, tw.x, tw.z, F.y, &gh))
+                need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y), gap = fminf(gap, tw.y - gh.point.y);
+            g->guard = fmaxf(need, decayed);
+            F.y += g->guard;
+            if (isfinite(gap) && w > 0) {
+                float up = CLEAR_MARGIN * w - (gap + g->guard);
+                if (up > 0) F.y += up;
+            }
+            if (isfinite(gap)) A->clear[l] = fmaxf(gap + g->guard, CLEAR_MARGIN * w); /* the lower point's height after the lift */
+        }
     } else {
         g->guard = 0;
         g->lift_prev = -1;
@@ -1146,10 +1171,24 @@ static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *lo
     L->st.hip_offset = hip_off;
 }
 
+/* A->clear[l], the rays foot_target spared cast now (the same rays: the
+ * same points, reference height and guard): what they would have given. */
+static float guard_clear(sk_locomotor *L, adjust_frame *A, uint32_t l) {
+    if (!A->clear_pending[l]) return A->clear[l];
+    A->clear_pending[l] = false;
+    sk_vec3 hw = A->guard_heel[l], tw = A->guard_toe[l];
+    float gap = INFINITY;
+    sk_terrain_hit gh;
+    if (ground_at(L, hw.x, hw.z, A->guard_ref[l], &gh)) gap = hw.y - gh.point.y;
+    if (ground_at(L, tw.x, tw.z, A->guard_ref[l], &gh)) gap = fminf(gap, tw.y - gh.point.y);
+    if (isfinite(gap)) A->clear[l] = fmaxf(gap + L->leg[l].guard, CLEAR_MARGIN * A->guard_w[l]);
+    return A->clear[l];
+}
+
 /* Leg l: two-bone IK of the hip and knee to the ankle target, the ankle
  * turned to its wanted rotation, the leg's world matrices brought up to
  * date; the foot's state. */
-static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, uint32_t l) {
+static void leg_ik(sk_locomotor *L, adjust_frame *A, sk_transform *loc, uint32_t l) {
     sk_ik_options io = {.soft = L->soft};
     leg_rt *g = &L->leg[l];
     /* the two-bone solve reads the joints' positions and the hip's and
@@ -1175,7 +1214,7 @@ static void leg_ik(sk_locomotor *L, const adjust_frame *A, sk_transform *loc, ui
          * its lower point has (a run's high heel kick passes near the hip
          * with the toe just over the floor). */
         if (A->flight[l] > 0 && hx * hx + hz * hz < rr * rr && tg.position.y > cap)
-            tg.position.y = fmaxf(cap, tg.position.y - fmaxf(A->clear[l] - GUARD_MARGIN, 0.0f));
+            tg.position.y = fmaxf(cap, tg.position.y - fmaxf(guard_clear(L, A, l) - GUARD_MARGIN, 0.0f));
         sk_vec3 ha = sk_vec3_sub(a, h);
         float hl2 = sk_vec3_dot(ha, ha);
         sk_vec3 off = sk_vec3_sub(k, h);

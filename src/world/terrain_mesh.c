@@ -151,6 +151,33 @@ static bool ray_mesh_vertical(const sk_terrain_mesh *m, sk_vec3 o, sk_vec3 d, fl
     return mesh_finish_vertical(m, best, best_t, o, d, out);
 }
 
+static bool ray_mesh_grid(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out);
+
+/* The cell ray_mesh_vertical looks in, its highest vertex: a hit's height
+ * is the triangle's plane at (x, z), inside the triangle, so at most that
+ * vertex's, and the point is rounded once from double to float (the margin,
+ * far above one float step at the heights a foot stands). */
+bool sk_terrain_height_bound(const sk_terrain *terrain, float x, float z, float *y_max) {
+    if (!terrain || terrain->raycast != ray_mesh_grid || !terrain->user || !y_max) return false;
+    if (!sk_isfinite_f(x) || !sk_isfinite_f(z)) return false;
+    const sk_terrain_mesh *m = terrain->user;
+    double padx = 1e-7 * (1.0 + fabs(m->bmin[0]) + fabs(m->bmax[0]));
+    double padz = 1e-7 * (1.0 + fabs(m->bmin[2]) + fabs(m->bmax[2]));
+    if (m->tri_count == 0 || x < m->bmin[0] - padx || x > m->bmax[0] + padx || z < m->bmin[2] - padz ||
+        z > m->bmax[2] + padz) {
+        *y_max = -INFINITY;
+        return true;
+    }
+    uint32_t c = cell_of(z, m->bmin[2], m->cz, m->nz) * m->nx + cell_of(x, m->bmin[0], m->cx, m->nx);
+    if (m->cell_start[c] == m->cell_start[c + 1]) {
+        *y_max = -INFINITY;
+        return true;
+    }
+    float top = m->cell_y[2 * c + 1];
+    *y_max = top + 1e-5f * (1.0f + fabsf(top));
+    return true;
+}
+
 static bool ray_mesh_grid(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
     const sk_terrain_mesh *m = user;
     if (m->tri_count == 0) return false;

@@ -60,6 +60,15 @@ SK_API bool sk_terrain_raycast(const sk_terrain *terrain, sk_vec3 origin, sk_vec
  * 10 km above loses millimetres. */
 SK_API bool sk_terrain_height(const sk_terrain *terrain, float x, float z, float y_from, float max_drop, sk_terrain_hit *out);
 
+/* A cheap upper bound on the ground under (x, z), where the terrain has one:
+ * for a triangle mesh's terrain (sk_terrain_mesh_terrain), the highest vertex
+ * of the triangles in (x, z)'s grid cell, plus a margin for the hits'
+ * rounding (-infinity where no triangle is: off the mesh, an empty cell).
+ * No vertical ray at (x, z) hits above *y_max. True and *y_max set; false
+ * (nothing written) for every other terrain (the built-in analytic ones, a
+ * caller's callback), a NULL argument or a non-finite x or z: cast a ray. */
+SK_API bool sk_terrain_height_bound(const sk_terrain *terrain, float x, float z, float *y_max);
+
 /* ---- Built-in terrains (no allocation) ----------------------------------- *
  * Each fills a caller-owned sk_terrain_shape (which must outlive the terrain)
  * and returns the sk_terrain that reads it. Options may be NULL or zeroed:
