@@ -202,12 +202,7 @@ bool sk_mat4_decompose(const sk_mat4 *mat, sk_transform *out) {
     return ok;
 }
 
-sk_vec3 sk_mat4_transform_point(const sk_mat4 *a, sk_vec3 p) {
-    const float *m = a->m;
-    return sk_vec3_make(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12],
-                        m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
-                        m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14]);
-}
+sk_vec3 sk_mat4_transform_point(const sk_mat4 *a, sk_vec3 p) { return skm_mat4_transform_point(a, p); }
 
 sk_vec3 sk_mat4_transform_dir(const sk_mat4 *a, sk_vec3 p) {
     const float *m = a->m;

@@ -268,6 +268,12 @@ static inline sk_quat skm_mat4_rotation(const sk_mat4 *mat) {
 }
 /* The translation of a model matrix. */
 static inline sk_vec3 skm_mat4_pos(const sk_mat4 *mat) { return sk_vec3_make(mat->m[12], mat->m[13], mat->m[14]); }
+/* sk_mat4_transform_point (the public function is this one) */
+static inline sk_vec3 skm_mat4_transform_point(const sk_mat4 *a, sk_vec3 p) {
+    const float *m = a->m;
+    return sk_vec3_make(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12], m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
+                        m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14]);
+}
 /* v brought into a model matrix's frame without its translation: the
  * inverse of its linear part (R x S, no shear) applied to v, component k
  * being (column k . v) / |column k|^2. */

@@ -86,6 +86,7 @@
 
 typedef struct leg_rt {
     uint32_t hip, knee, ankle, tip_joint; /* tip_joint: toe or ankle */
+    uint32_t hip_end, ankle_end;          /* the hip's and the ankle's subtrees end (sk_skeleton_subtree_end) */
     sk_vec3 heel_pt, toe_pt;
     float length;                        /* rest hip-knee + knee-ankle (m) */
     float heel_ground, toe_ground;       /* unweighted mean over the motions (the weights' fallback) */
@@ -126,7 +127,7 @@ struct sk_locomotor {
     sk_locomotor_desc d;
     const sk_skeleton *skel;
     uint32_t J, n, legs;
-    uint32_t body;
+    uint32_t body, body_end; /* the body joint and its subtree's end */
     sk_mat4 body_parent;    /* rest model matrix of the body's parent (identity at a root) */
     float max_up, max_down, soft, idle_speed, ground_tau, longest_leg;
     leg_rt leg[SK_MOTION_GROUP_MAX_LEGS];
@@ -172,7 +173,7 @@ static sk_vec3 rotc_inv(const sk_locomotor *L, sk_vec3 v) {
 /* The length a leg reaches over with its IK exact: 0.999 x its rest length minus the soft band. */
 static float leg_reach(const sk_locomotor *L, const leg_rt *g) { return g->length * (0.999f - L->soft); }
 static sk_vec3 pos_of(const sk_locomotor *L, uint32_t j) { return skm_mat4_pos(&L->model[j]); }
-static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) { return sk_mat4_transform_point(&L->model[j], p); }
+static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) { return skm_mat4_transform_point(&L->model[j], p); }
 static float smooth01(float u) { return u * u * (3.0f - 2.0f * u); } /* smoothstep of u in [0, 1] */
 static float unwrap_delta(float a, float b) { /* b - a wrapped into (-pi, pi] */
     return skm_wrap_angle(b - a);
@@ -264,6 +265,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     L->n = n;
     L->legs = legs;
     L->body = (uint32_t)body;
+    L->body_end = sk_skeleton_subtree_end(s, L->body);
     char *p = mem + sizeof(sk_locomotor);
     L->model = (sk_mat4 *)p; p += (size_t)J * sizeof(sk_mat4);
     L->scratch = (sk_transform *)p; p += (size_t)(n + 1) * J * sizeof(sk_transform);
@@ -290,6 +292,8 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         g->knee = (uint32_t)a->knee_joint;
         g->ankle = (uint32_t)a->ankle_joint;
         g->tip_joint = a->toe_joint >= 0 ? (uint32_t)a->toe_joint : g->ankle;
+        g->hip_end = sk_skeleton_subtree_end(s, g->hip);
+        g->ankle_end = sk_skeleton_subtree_end(s, g->ankle);
         g->heel_pt = a->heel_point;
         g->toe_pt = a->toe_point;
         g->length = skm_vec3_len(sk_vec3_sub(pos_of(L, g->knee), pos_of(L, g->hip))) +
@@ -407,6 +411,13 @@ static float clearance(sk_locomotor *L, uint32_t l) {
         sk_vec3 p = skm_vec3_lerp(a->position, b->position, z);
         float yaw = a->yaw + skm_wrap_angle(b->yaw - a->yaw) * z;
         sk_vec3 d = vec3_horizontal(vec3_turn_y(lb->foot_direction, yaw));
+        /* where the terrain bounds the ground under both points at most a
+         * millimetre above the line, the rays would find no excess: spared */
+        float bh, bt;
+        if (sk_terrain_height_bound(&L->ground.terrain, p.x, p.z, &bh) &&
+            sk_terrain_height_bound(&L->ground.terrain, p.x + d.x, p.z + d.z, &bt) &&
+            fmaxf(bh, bt) - p.y <= 0.001f - BOUND_SLACK)
+            continue;
         sk_terrain_hit h, t;
         float top = -INFINITY;
         if (ground_at(L, p.x, p.z, fmaxf(a->position.y, b->position.y), &h)) top = h.point.y;
@@ -720,6 +731,7 @@ typedef struct adjust_frame {
     double kt[SK_MOTION_GROUP_MAX_LEGS][4];         /* its keytimes: lift, off, strike, land */
     float flight[SK_MOTION_GROUP_MAX_LEGS];         /* flight time (0 on the ground) */
     float clear[SK_MOTION_GROUP_MAX_LEGS];          /* in flight: the foot's lower point above the ground (m) */
+    float supported;                                /* supported_height this frame (NaN: not yet asked) */
     /* in flight, when the guard's rays were spared (foot_target): where to
      * cast them if leg_ik needs clear (guard_clear) */
     bool clear_pending[SK_MOTION_GROUP_MAX_LEGS];
@@ -819,7 +831,7 @@ static float supported_height(const sk_locomotor *L, const adjust_frame *A) {
  * footsteps along the clips' normalised trajectory, lifted over the
  * footsteps' tangent planes and the terrain between them, not lower than
  * the ground the other legs stand on, the lift rate-limited. */
-static void flight_footbase(sk_locomotor *L, const adjust_frame *A, uint32_t l, float flight, sk_vec3 *F_out,
+static void flight_footbase(sk_locomotor *L, adjust_frame *A, uint32_t l, float flight, sk_vec3 *F_out,
                             sk_quat *Rf_out) {
     leg_rt *g = &L->leg[l];
     const sk_leg_blend *lb = &L->blend.legs[l];
@@ -870,7 +882,8 @@ static void flight_footbase(sk_locomotor *L, const adjust_frame *A, uint32_t l, 
     F.y += lift_amp * arc;                                                            /* (44) */
     /* (45)-(54): not lower than the ground the other legs stand on. */
     {
-        float supported = supported_height(L, A);
+        if (isnan(A->supported)) A->supported = supported_height(L, A); /* one for every leg */
+        float supported = A->supported;
         float lifted = F.y + (supported - F.y) * sinf(SKM_PI * flight); /* (53)-(54) */
         if (lifted > F.y) F.y = lifted;
     }
@@ -1161,8 +1174,7 @@ static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *lo
         loc[L->body].t = sk_vec3_add(loc[L->body].t, dl);
         /* the body's subtree moves by dw in the world: its matrices too
          * (the joints no step turns keep them to the end of the frame) */
-        uint32_t end = sk_skeleton_subtree_end(L->skel, L->body);
-        for (uint32_t j = L->body; j < end; j++) {
+        for (uint32_t j = L->body; j < L->body_end; j++) {
             L->model[j].m[12] += dw.x;
             L->model[j].m[13] += dw.y;
             L->model[j].m[14] += dw.z;
@@ -1231,24 +1243,25 @@ static void leg_ik(sk_locomotor *L, adjust_frame *A, sk_transform *loc, uint32_t
         loc[g->hip].r = skm_quat_normalize(skm_quat_mul(loc[g->hip].r, ch));
         loc[g->knee].r = skm_quat_normalize(skm_quat_mul(loc[g->knee].r, ck));
     }
-    uint32_t end = sk_skeleton_subtree_end(L->skel, g->hip);
+    uint32_t end = g->hip_end;
     int32_t ap = L->skel->parents[g->ankle];
     if (ap >= 0 && g->ankle > g->hip && g->ankle < end) {
-        /* the hip's subtree up to the ankle, the ankle turned to its
-         * footstep under its parent's new rotation, then the rest */
-        fk(L, loc, g->hip, g->ankle);
-        /* the knee's new rotation, from the hip's parent's (or its matrix) */
-        sk_quat apr = (uint32_t)ap == g->knee && L->skel->parents[g->knee] == (int32_t)g->hip
-                          ? child_world_rot(child_world_rot(A->hip_pr[l], loc[g->hip].r), loc[g->knee].r)
-                          : skm_mat4_rotation(&L->model[ap]);
+        /* the ankle turned to its footstep under its parent's new rotation:
+         * a hip - knee - ankle chain composes the knee's from the hip's
+         * parent's, and the subtree is computed once; else the subtree up
+         * to the ankle first, the parent's rotation read from its matrix */
+        bool chain = (uint32_t)ap == g->knee && L->skel->parents[g->knee] == (int32_t)g->hip;
+        if (!chain) fk(L, loc, g->hip, g->ankle);
+        sk_quat apr = chain ? child_world_rot(child_world_rot(A->hip_pr[l], loc[g->hip].r), loc[g->knee].r)
+                            : skm_mat4_rotation(&L->model[ap]);
         loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), A->ankle_rot[l]));
-        fk(L, loc, g->ankle, end);
+        fk(L, loc, chain ? g->hip : g->ankle, end);
     } else {
         fk(L, loc, g->hip, end);
         if (ap >= 0) {
             sk_quat apr = skm_mat4_rotation(&L->model[ap]);
             loc[g->ankle].r = skm_quat_normalize(skm_quat_mul(sk_quat_conjugate(apr), A->ankle_rot[l]));
-            fk(L, loc, g->ankle, sk_skeleton_subtree_end(L->skel, g->ankle));
+            fk(L, loc, g->ankle, g->ankle_end);
         }
     }
     sk_locomotor_foot *f = &L->st.feet[l];
@@ -1284,6 +1297,7 @@ sk_result sk_locomotor_adjust(sk_locomotor *L, sk_pose *pose, sk_error *err) {
     A.cinv = sk_quat_conjugate(L->qyaw);
     A.cpos = L->st.position;
     A.phase = L->st.phase;
+    A.supported = NAN;
     adjust_footsteps(L, &A);
     for (uint32_t l = 0; l < L->legs; l++) {
         foot_target(L, &A, loc, l);
