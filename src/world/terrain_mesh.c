@@ -21,6 +21,7 @@ struct sk_terrain_mesh {
     uint32_t tri_cap;        /* triangles allocated in tris */
     float *tris;             /* tri_count * 9 (tri_cap * 9 allocated) */
     double bmin[3], bmax[3];
+    double pad[3];           /* the bounds' slack per axis: 1e-7 (1 + |bmin| + |bmax|) */
     uint32_t nx, nz;
     double cx, cz;           /* cell size */
     uint32_t *cell_start;    /* nx * nz + 1 */
@@ -120,8 +121,7 @@ static bool ray_mesh_vertical(const sk_terrain_mesh *m, sk_vec3 o, sk_vec3 d, fl
                               sk_terrain_hit *out) {
     double x = o.x, z = o.z;
     double od[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
-    double padx = 1e-7 * (1.0 + fabs(m->bmin[0]) + fabs(m->bmax[0]));
-    double padz = 1e-7 * (1.0 + fabs(m->bmin[2]) + fabs(m->bmax[2]));
+    double padx = m->pad[0], padz = m->pad[2];
     if (x < m->bmin[0] - padx || x > m->bmax[0] + padx || z < m->bmin[2] - padz || z > m->bmax[2] + padz)
         return false;
     uint32_t c = cell_of(z, m->bmin[2], m->cz, m->nz) * m->nx + cell_of(x, m->bmin[0], m->cx, m->nx);
@@ -161,8 +161,7 @@ bool sk_terrain_height_bound(const sk_terrain *terrain, float x, float z, float 
     if (!terrain || terrain->raycast != ray_mesh_grid || !terrain->user || !y_max) return false;
     if (!sk_isfinite_f(x) || !sk_isfinite_f(z)) return false;
     const sk_terrain_mesh *m = terrain->user;
-    double padx = 1e-7 * (1.0 + fabs(m->bmin[0]) + fabs(m->bmax[0]));
-    double padz = 1e-7 * (1.0 + fabs(m->bmin[2]) + fabs(m->bmax[2]));
+    double padx = m->pad[0], padz = m->pad[2];
     if (m->tri_count == 0 || x < m->bmin[0] - padx || x > m->bmax[0] + padx || z < m->bmin[2] - padz ||
         z > m->bmax[2] + padz) {
         *y_max = -INFINITY;
@@ -186,8 +185,7 @@ static bool ray_mesh_grid(void *user, sk_vec3 o, sk_vec3 d, float max_distance, 
     /* Clip to the bounds (slabs). */
     double t0 = 0.0, t1 = max_distance;
     for (int a = 0; a < 3; a++) {
-        double pad = 1e-7 * (1.0 + fabs(m->bmin[a]) + fabs(m->bmax[a]));
-        double lo = m->bmin[a] - pad, hi = m->bmax[a] + pad;
+        double lo = m->bmin[a] - m->pad[a], hi = m->bmax[a] + m->pad[a];
         if (dd[a] == 0.0) {
             if (od[a] < lo || od[a] > hi) return false;
         } else {
@@ -311,6 +309,7 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
                 m->bmin[a] = fmin(m->bmin[a], x);
                 m->bmax[a] = fmax(m->bmax[a], x);
             }
+    for (int a = 0; a < 3; a++) m->pad[a] = 1e-7 * (1.0 + fabs(m->bmin[a]) + fabs(m->bmax[a]));
     float tpc = opt && opt->triangles_per_cell > 0.0f && sk_isfinite_f(opt->triangles_per_cell) ? opt->triangles_per_cell
                                                                                                   : 2.0f;
     uint32_t max_cells = opt && opt->max_cells ? opt->max_cells : (1u << 22);
