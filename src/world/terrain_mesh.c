@@ -105,8 +105,10 @@ static bool ray_mesh_brute(void *user, sk_vec3 o, sk_vec3 d, float max_distance,
     return mesh_finish(m, best, best_t, o, d, out);
 }
 
+/* floor((x - lo) / size) clamped to [0, n - 1] (NaN: 0): the clamps first,
+ * then a truncation, which is the floor of what is left (positive). */
 static uint32_t cell_of(double x, double lo, double size, uint32_t n) {
-    double f = floor((x - lo) / size);
+    double f = (x - lo) / size;
     if (!(f > 0.0)) return 0;
     if (f >= (double)n - 1.0) return n - 1;
     return (uint32_t)f;
