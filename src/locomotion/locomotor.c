@@ -1174,11 +1174,9 @@ static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *lo
         loc[L->body].t = sk_vec3_add(loc[L->body].t, dl);
         /* the body's subtree moves by dw in the world: its matrices too
          * (the joints no step turns keep them to the end of the frame) */
-        for (uint32_t j = L->body; j < L->body_end; j++) {
-            L->model[j].m[12] += dw.x;
-            L->model[j].m[13] += dw.y;
-            L->model[j].m[14] += dw.z;
-        }
+        const float d4[4] = {dw.x, dw.y, dw.z, 0.0f}; /* m[15] + 0 stays 1: four lanes at once */
+        for (uint32_t j = L->body; j < L->body_end; j++)
+            for (int k = 0; k < 4; k++) L->model[j].m[12 + k] += d4[k];
     }
     L->st.hip_offset = hip_off;
 }
