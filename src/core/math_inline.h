@@ -24,6 +24,26 @@
 
 #define SKM_PI 3.14159265358979323846f
 
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(SK_NO_SIMD)
+#include <emmintrin.h>
+#define SKM_C4_SSE 1
+/* The quaternion product a b, (x, y, z, w) in four lanes: skm_quat_mul's
+ * products and sums in its order, so the same bits (x - y is x + (-y),
+ * x (-y) is -(x y)). skm_quat_mul and skm_c4_qmul are this one. */
+static inline __m128 skm_qmul_sse(__m128 a, __m128 b) {
+    const __m128 s1 = _mm_castsi128_ps(_mm_setr_epi32(0, (int)0x80000000, 0, (int)0x80000000));
+    const __m128 s2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, (int)0x80000000, (int)0x80000000));
+    const __m128 s3 = _mm_castsi128_ps(_mm_setr_epi32((int)0x80000000, 0, 0, (int)0x80000000));
+    __m128 r = _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)), b);
+    r = _mm_add_ps(r, _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(0, 0, 0, 0)),
+                                 _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 1, 2, 3)), s1)));
+    r = _mm_add_ps(r, _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)),
+                                 _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 0, 3, 2)), s2)));
+    return _mm_add_ps(r, _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)),
+                                    _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), s3)));
+}
+#endif
+
 static inline float skm_clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
 /* ---- vectors ------------------------------------------------------------ */
@@ -55,8 +75,14 @@ static inline sk_vec3 skm_vec3_perp(sk_vec3 a) {
 static inline sk_quat skm_quat_neg(sk_quat q) { return sk_quat_make(-q.x, -q.y, -q.z, -q.w); }
 /* a b: rotates by b first, then a (sk_quat_mul) */
 static inline sk_quat skm_quat_mul(sk_quat a, sk_quat b) {
+#if defined(SKM_C4_SSE)
+    sk_quat r;
+    _mm_storeu_ps(&r.x, skm_qmul_sse(_mm_loadu_ps(&a.x), _mm_loadu_ps(&b.x)));
+    return r;
+#else
     return sk_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                         a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+#endif
 }
 /* v' = v + 2w (u x v) + 2 u x (u x v), u = q.xyz (sk_quat_rotate) */
 static inline sk_vec3 skm_quat_rotate(sk_quat q, sk_vec3 v) {
@@ -320,9 +346,7 @@ static const float skm_slerp_v[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
  * (skm_quat_mul, skm_quat_rotate, sk_vec3_cross, sk_vec3_dot), so both give
  * the same bits; only skm_c4_dot4 (SSE2) sums pairwise. Positions are
  * (x, y, z, 0), quaternions (x, y, z, w). */
-#if (defined(__SSE2__) || defined(_M_X64)) && !defined(SK_NO_SIMD)
-#include <emmintrin.h>
-#define SKM_C4_SSE 1
+#if defined(SKM_C4_SSE)
 typedef __m128 skm_c4;
 #define SKM_C4_SHUF(a, i, j, k, l) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(l, k, j, i))
 static inline skm_c4 skm_c4_load(const float *p) { return _mm_load_ps(p); } /* 16-byte aligned */
@@ -363,15 +387,7 @@ static inline skm_c4 skm_c4_cross(skm_c4 a, skm_c4 b) {
     return SKM_C4_SHUF(t, 1, 2, 0, 3);
 }
 /* quaternion product a b (x, y, z, w) */
-static inline skm_c4 skm_c4_qmul(skm_c4 a, skm_c4 b) {
-    const skm_c4 s1 = _mm_castsi128_ps(_mm_setr_epi32(0, (int)0x80000000, 0, (int)0x80000000));
-    const skm_c4 s2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, (int)0x80000000, (int)0x80000000));
-    const skm_c4 s3 = _mm_castsi128_ps(_mm_setr_epi32((int)0x80000000, 0, 0, (int)0x80000000));
-    skm_c4 r = _mm_mul_ps(SKM_C4_SHUF(a, 3, 3, 3, 3), b);
-    r = _mm_add_ps(r, _mm_mul_ps(SKM_C4_SHUF(a, 0, 0, 0, 0), _mm_xor_ps(SKM_C4_SHUF(b, 3, 2, 1, 0), s1)));
-    r = _mm_add_ps(r, _mm_mul_ps(SKM_C4_SHUF(a, 1, 1, 1, 1), _mm_xor_ps(SKM_C4_SHUF(b, 2, 3, 0, 1), s2)));
-    return _mm_add_ps(r, _mm_mul_ps(SKM_C4_SHUF(a, 2, 2, 2, 2), _mm_xor_ps(SKM_C4_SHUF(b, 1, 0, 3, 2), s3)));
-}
+static inline skm_c4 skm_c4_qmul(skm_c4 a, skm_c4 b) { return skm_qmul_sse(a, b); }
 /* v rotated by the unit quaternion q (v.w = 0 gives w = 0) */
 static inline skm_c4 skm_c4_qrot(skm_c4 q, skm_c4 v) {
     skm_c4 t = skm_c4_cross(q, v);
