@@ -42,6 +42,20 @@ static inline __m128 skm_qmul_sse(__m128 a, __m128 b) {
     return _mm_add_ps(r, _mm_mul_ps(_mm_shuffle_ps(a, a, _MM_SHUFFLE(2, 2, 2, 2)),
                                     _mm_xor_ps(_mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 3, 0, 1)), s3)));
 }
+#define SKM_C4_SHUF(a, i, j, k, l) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(l, k, j, i))
+/* a x b in xyz (sk_vec3_cross's products and differences); w = 0 when
+ * a.w and b.w are finite. skm_c4_cross is this one. */
+static inline __m128 skm_cross_sse(__m128 a, __m128 b) {
+    __m128 t = _mm_sub_ps(_mm_mul_ps(a, SKM_C4_SHUF(b, 1, 2, 0, 3)), _mm_mul_ps(SKM_C4_SHUF(a, 1, 2, 0, 3), b));
+    return SKM_C4_SHUF(t, 1, 2, 0, 3);
+}
+/* v rotated by the unit quaternion q as skm_quat_rotate does it, the same
+ * bits (2 t is t + t); v.w = 0 gives w = 0. skm_c4_qrot is this one. */
+static inline __m128 skm_qrot_sse(__m128 q, __m128 v) {
+    __m128 t = skm_cross_sse(q, v);
+    t = _mm_add_ps(t, t);
+    return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(SKM_C4_SHUF(q, 3, 3, 3, 3), t)), skm_cross_sse(q, t));
+}
 #endif
 
 static inline float skm_clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
@@ -86,9 +100,15 @@ static inline sk_quat skm_quat_mul(sk_quat a, sk_quat b) {
 }
 /* v' = v + 2w (u x v) + 2 u x (u x v), u = q.xyz (sk_quat_rotate) */
 static inline sk_vec3 skm_quat_rotate(sk_quat q, sk_vec3 v) {
+#if defined(SKM_C4_SSE)
+    float o[4];
+    _mm_storeu_ps(o, skm_qrot_sse(_mm_loadu_ps(&q.x), _mm_setr_ps(v.x, v.y, v.z, 0.0f)));
+    return sk_vec3_make(o[0], o[1], o[2]);
+#else
     sk_vec3 u = {q.x, q.y, q.z};
     sk_vec3 t = sk_vec3_scale(sk_vec3_cross(u, v), 2.0f);
     return sk_vec3_add(sk_vec3_add(v, sk_vec3_scale(t, q.w)), sk_vec3_cross(u, t));
+#endif
 }
 /* q / |q|; identity when |q| is zero or not finite (sk_quat_normalize). */
 static inline sk_quat skm_quat_normalize(sk_quat q) {
@@ -348,7 +368,6 @@ static const float skm_slerp_v[8] = {1.0f / 3, 2.0f / 5, 3.0f / 7, 4.0f / 9,
  * (x, y, z, 0), quaternions (x, y, z, w). */
 #if defined(SKM_C4_SSE)
 typedef __m128 skm_c4;
-#define SKM_C4_SHUF(a, i, j, k, l) _mm_shuffle_ps((a), (a), _MM_SHUFFLE(l, k, j, i))
 static inline skm_c4 skm_c4_load(const float *p) { return _mm_load_ps(p); } /* 16-byte aligned */
 static inline skm_c4 skm_c4_ldq(const sk_quat *q) { return _mm_loadu_ps(&q->x); }
 static inline void skm_c4_stq(sk_quat *q, skm_c4 a) { _mm_storeu_ps(&q->x, a); }
@@ -382,18 +401,11 @@ static inline float skm_c4_dot4(skm_c4 a, skm_c4 b) {
     return _mm_cvtss_f32(_mm_add_ss(m, SKM_C4_SHUF(m, 1, 1, 1, 1)));
 }
 /* a x b in xyz; w = 0 when a.w b.w are finite */
-static inline skm_c4 skm_c4_cross(skm_c4 a, skm_c4 b) {
-    skm_c4 t = _mm_sub_ps(_mm_mul_ps(a, SKM_C4_SHUF(b, 1, 2, 0, 3)), _mm_mul_ps(SKM_C4_SHUF(a, 1, 2, 0, 3), b));
-    return SKM_C4_SHUF(t, 1, 2, 0, 3);
-}
+static inline skm_c4 skm_c4_cross(skm_c4 a, skm_c4 b) { return skm_cross_sse(a, b); }
 /* quaternion product a b (x, y, z, w) */
 static inline skm_c4 skm_c4_qmul(skm_c4 a, skm_c4 b) { return skm_qmul_sse(a, b); }
 /* v rotated by the unit quaternion q (v.w = 0 gives w = 0) */
-static inline skm_c4 skm_c4_qrot(skm_c4 q, skm_c4 v) {
-    skm_c4 t = skm_c4_cross(q, v);
-    t = _mm_add_ps(t, t);
-    return _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(SKM_C4_SHUF(q, 3, 3, 3, 3), t)), skm_c4_cross(q, t));
-}
+static inline skm_c4 skm_c4_qrot(skm_c4 q, skm_c4 v) { return skm_qrot_sse(q, v); }
 static inline float skm_c4_sqrt(float x) { return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(x))); }
 
 /* Structure of arrays, four lanes: out[e] = component e of rows[0..3]
