@@ -26,7 +26,7 @@ struct sk_terrain_mesh {
     double cx, cz;           /* cell size */
     uint32_t *cell_start;    /* nx * nz + 1 */
     uint32_t *cell_tris;     /* references */
-    float *tri_box;          /* 4 per triangle: its x0, x1, z0, z1, padded outward (vertical rays' first test) */
+    float *tri_box;          /* 4 per triangle: x0, -x1, z0, -z1 of its bounds padded outward (vertical rays' first test) */
     float *tri_n;            /* 3 per triangle: its unit normal (tri_normal), the sign of e1 x e2 */
     float *cell_y;           /* 2 per cell: min, max */
     uint64_t refs;
@@ -107,6 +107,18 @@ static bool ray_mesh_brute(void *user, sk_vec3 o, sk_vec3 d, float max_distance,
 
 /* floor((x - lo) / size) clamped to [0, n - 1] (NaN: 0): the clamps first,
  * then a truncation, which is the floor of what is left (positive). */
+/* (fx, fz) inside a triangle's stored bounds (x0, -x1, z0, -z1): x0 <= fx,
+ * -x1 <= -fx (fx <= x1), the same for z; one compare of four lanes where
+ * SSE2 is there. */
+static inline bool box_holds(const float *bx, float fx, float fz) {
+#if defined(SKM_C4_SSE)
+    __m128 q = _mm_setr_ps(fx, -fx, fz, -fz);
+    return _mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(bx), q)) == 0xF;
+#else
+    return bx[0] <= fx && bx[1] <= -fx && bx[2] <= fz && bx[3] <= -fz;
+#endif
+}
+
 static uint32_t cell_of(double x, double lo, double size, uint32_t n) {
     double f = (x - lo) / size;
     if (!(f > 0.0)) return 0;
@@ -133,8 +145,7 @@ static bool ray_mesh_vertical(const sk_terrain_mesh *m, sk_vec3 o, sk_vec3 d, fl
     const float fx = o.x, fz = o.z;
     for (uint32_t k = a; k < b; k++) {
         uint32_t tri = m->cell_tris[k];
-        const float *bx = m->tri_box + (size_t)tri * 4;
-        if (fx < bx[0] || fx > bx[1] || fz < bx[2] || fz > bx[3]) continue; /* outside its bounds */
+        if (!box_holds(m->tri_box + (size_t)tri * 4, fx, fz)) continue; /* outside its bounds */
         const float *v = m->tris + (size_t)tri * 9;
         double ax = v[0], az = v[2];
         double e1x = (double)v[3] - ax, e1z = (double)v[5] - az, e2x = (double)v[6] - ax, e2z = (double)v[8] - az;
@@ -352,7 +363,7 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
             uint32_t k0 = cell_of(z0, m->bmin[2], m->cz, nz), k1 = cell_of(z1, m->bmin[2], m->cz, nz);
             if (pass == 1) {
                 float *bx = m->tri_box + (size_t)i * 4, ext = x1 - x0 + z1 - z0;
-                bx[0] = box_lo(x0, ext), bx[1] = box_hi(x1, ext), bx[2] = box_lo(z0, ext), bx[3] = box_hi(z1, ext);
+                bx[0] = box_lo(x0, ext), bx[1] = -box_hi(x1, ext), bx[2] = box_lo(z0, ext), bx[3] = -box_hi(z1, ext);
                 double n[3];
                 tri_normal(v, n);
                 double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]); /* as make_hit */
