@@ -18,7 +18,11 @@
  *     locomotor's own report);
  *   - a quadruped built in code (4 legs, a lateral-sequence walk authored
  *     with closed-form two-bone angles) on bumps and stairs;
- *   - bad input: NaN, dt out of range, no ground at all. */
+ *   - bad input: NaN, dt out of range, no ground at all;
+ *   - a mesh terrain behind a callback of the test's own, which has no
+ *     height bound: the locomotor casts every ray there, and its poses and
+ *     feet must be those it makes on the mesh itself, where the bound spares
+ *     rays. */
 #include "support.h"
 
 #include <math.h>
@@ -1001,6 +1005,105 @@ static void test_alloc_failure(void **state) {
     rig_free(&r);
 }
 
+/* ---- a mesh terrain's height bound spares rays, not results ------------- */
+/* The mesh terrain behind a callback of the test's own: the same rays, and
+ * sk_terrain_height_bound knows nothing of it (false), so the locomotor casts
+ * every ray. */
+static bool through(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
+    return sk_terrain_raycast((const sk_terrain *)user, o, d, max_distance, out);
+}
+
+/* z from 1.5 m: 0.15 / 0.3 stairs (risers as steep quads), then a 10 degree
+ * ramp up from z = 5 to 7, bumps of 3 cm beyond; 0.25 m squares across. */
+static float mesh_h(double x, double z) {
+    if (z < 1.5) return 0.0f;
+    if (z < 4.5) return (float)(0.15 * (floor((z - 1.5) / 0.3) + 1));
+    if (z < 7.0) return (float)(1.5 + (z < 5.0 ? 0.0 : (z - 5.0) * tan(10 * PI / 180)));
+    return (float)(1.5 + 2.0 * tan(10 * PI / 180) + 0.03 * sin(3 * x) * cos(2.5 * z));
+}
+
+static void test_mesh_bound_spares_rays(void **state) {
+    (void)state;
+    enum { NX = 16, NZ = 48 }; /* x in [-2, 2], z in [-1, 11] */
+    float *pos = malloc((size_t)NX * NZ * 6 * 9 * sizeof *pos);
+    assert_non_null(pos);
+    uint32_t n = 0;
+    for (int i = 0; i < NX; i++)
+        for (int k = 0; k < NZ; k++) {
+            double x0 = -2 + 0.25 * i, x1 = x0 + 0.25, z0 = -1 + 0.25 * k, z1 = z0 + 0.25;
+            /* a square, split where the stairs' step falls inside it: tread
+             * quads and a vertical riser between them */
+            double zs[2] = {z1, z1};
+            int parts = 1;
+            if (z1 > 1.5 && z0 < 4.5) { /* a step's edge at 1.5 + 0.3 k strictly inside (z0, z1] */
+                double e = 1.5 + 0.3 * floor((z1 - 1e-9 - 1.5) / 0.3);
+                if (e > z0 + 1e-9 && e < z1 - 1e-9) zs[0] = e, parts = 2;
+            }
+            double za = z0;
+            for (int p = 0; p < parts; p++) {
+                double zb = zs[p], ya = mesh_h(x0, za + 1e-6), yb = mesh_h(x0, zb - 1e-6);
+                double ya1 = mesh_h(x1, za + 1e-6), yb1 = mesh_h(x1, zb - 1e-6);
+                float q[4][3] = {{(float)x0, (float)ya, (float)za}, {(float)x1, (float)ya1, (float)za},
+                                 {(float)x1, (float)yb1, (float)zb}, {(float)x0, (float)yb, (float)zb}};
+                const int tri[6] = {0, 1, 2, 0, 2, 3};
+                for (int t = 0; t < 6; t++, n += (t % 3 == 0)) memcpy(pos + (size_t)(n * 3 + t % 3) * 3, q[tri[t]], sizeof q[0]);
+                if (p == 0 && parts == 2) { /* the riser at zb */
+                    double yt = mesh_h(x0, zb + 1e-6), yt1 = mesh_h(x1, zb + 1e-6);
+                    float rq[4][3] = {{(float)x0, (float)yb, (float)zb}, {(float)x1, (float)yb1, (float)zb},
+                                      {(float)x1, (float)yt1, (float)zb}, {(float)x0, (float)yt, (float)zb}};
+                    for (int t = 0; t < 6; t++, n += (t % 3 == 0))
+                        memcpy(pos + (size_t)(n * 3 + t % 3) * 3, rq[tri[t]], sizeof rq[0]);
+                }
+                za = zb;
+            }
+        }
+    sk_error err = {0};
+    sk_terrain_mesh *mesh;
+    if (sk_terrain_mesh_create(pos, n * 3, NULL, n, NULL, NULL, &mesh, &err) != SK_OK) fail_msg("%s", err.message);
+    free(pos);
+    sk_terrain bounded = sk_terrain_mesh_terrain(mesh), plain = {through, &bounded};
+    float yb;
+    assert_true(sk_terrain_height_bound(&bounded, 0.1f, 3.0f, &yb));
+    assert_false(sk_terrain_height_bound(&plain, 0.1f, 3.0f, &yb));
+    sk_terrain_mesh_info info = sk_terrain_mesh_get_info(mesh);
+    assert_int_equal(info.degenerate_count, 0);
+    for (int k = 0; k < 200; k++) { /* the mesh is the height field */
+        double x = -1.9 + 3.8 * k / 199.0, zz = -0.9 + 11.8 * ((k * 37) % 200) / 199.0;
+        sk_terrain_hit h;
+        assert_true(sk_terrain_height(&bounded, (float)x, (float)zz, 5.0f, 10.0f, &h));
+        if (fabs(zz - 1.5 - 0.3 * floor((zz - 1.5) / 0.3 + 0.5)) > 1e-3) /* off a riser */
+            assert_true(fabsf(h.point.y - mesh_h(x, zz)) < 0.02f);
+    }
+    rig a, b;
+    rig_mannequin(&a, &bounded, false);
+    rig_mannequin(&b, &plain, false);
+    uint32_t J = a.skel->joint_count, frames = 0;
+    uint64_t rays_a = 0, rays_b = 0;
+    double dt = 1.0 / 60, z = -0.5, v = 0;
+    float top = 0;
+    for (int f = 0; f < 600; f++) { /* 10 s up the stairs and the ramp over the bumps, speeding up to 1.4 m/s */
+        v = fmin(1.4, v + 2.0 * dt);
+        z += v * dt;
+        float x = 0.3f * (float)sin(0.4 * f * dt);
+        rig_step(&a, dt, x, (float)z, 0);
+        rig_step(&b, dt, x, (float)z, 0);
+        if (memcmp(a.local, b.local, J * sizeof *a.local) != 0) fail_msg("frame %d: the poses differ", f);
+        const sk_locomotor_state *sa = sk_locomotor_get_state(a.L), *sb = sk_locomotor_get_state(b.L);
+        assert_true(memcmp(&sa->feet, &sb->feet, sizeof sa->feet) == 0 && sa->hip_offset == sb->hip_offset);
+        rays_a += sa->rays, rays_b += sb->rays;
+        top = fmaxf(top, sa->position.y);
+        frames++;
+    }
+    printf("mesh stairs, ramp and bumps, %u frames: the same poses and feet with the height bound, %.2f rays a frame "
+           "against %.2f without; the character climbed %.2f m\n",
+           frames, (double)rays_a / frames, (double)rays_b / frames, top);
+    assert_true(frames == 600 && top > 1.6f);
+    assert_true(rays_a < 0.9 * rays_b); /* at least a tenth spared */
+    rig_free(&a);
+    rig_free(&b);
+    sk_terrain_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tracker),        cmocka_unit_test(test_flat_walk_and_run),
@@ -1010,7 +1113,7 @@ int main(void) {
         cmocka_unit_test(test_no_pops),          cmocka_unit_test(test_body_stays_up),
         cmocka_unit_test(test_quadruped),
         cmocka_unit_test(test_controller),     cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_alloc_failure),
+        cmocka_unit_test(test_alloc_failure),  cmocka_unit_test(test_mesh_bound_spares_rays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
