@@ -632,6 +632,7 @@ static void test_json_round_trip(void **state) {
     assert_null(back);
     assert_int_equal(strncmp(err.message, path, strlen(path)), 0);
     assert_string_equal(err.message + strlen(path), ": invalid JSON near byte 10: unexpected end of the text");
+    remove(path); /* nothing left behind */
     sk_free(NULL, text, len + 1);
     sk_motion_analysis_destroy(an);
     sk_asset_destroy(a);

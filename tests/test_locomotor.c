@@ -1022,6 +1022,13 @@ static float mesh_h(double x, double z) {
     return (float)(1.5 + 2.0 * tan(10 * PI / 180) + 0.03 * sin(3 * x) * cos(2.5 * z));
 }
 
+/* The quad q (corners in order) as two triangles after the n in pos; the new count. */
+static uint32_t push_quad(float *pos, uint32_t n, const float q[4][3]) {
+    static const int tri[6] = {0, 1, 2, 0, 2, 3};
+    for (int t = 0; t < 6; t++) memcpy(pos + ((size_t)n * 3 + (size_t)t) * 3, q[tri[t]], sizeof q[0]);
+    return n + 2;
+}
+
 static void test_mesh_bound_spares_rays(void **state) {
     (void)state;
     enum { NX = 16, NZ = 48 }; /* x in [-2, 2], z in [-1, 11] */
@@ -1045,14 +1052,12 @@ static void test_mesh_bound_spares_rays(void **state) {
                 double ya1 = mesh_h(x1, za + 1e-6), yb1 = mesh_h(x1, zb - 1e-6);
                 float q[4][3] = {{(float)x0, (float)ya, (float)za}, {(float)x1, (float)ya1, (float)za},
                                  {(float)x1, (float)yb1, (float)zb}, {(float)x0, (float)yb, (float)zb}};
-                const int tri[6] = {0, 1, 2, 0, 2, 3};
-                for (int t = 0; t < 6; t++, n += (t % 3 == 0)) memcpy(pos + (size_t)(n * 3 + t % 3) * 3, q[tri[t]], sizeof q[0]);
+                n = push_quad(pos, n, q);
                 if (p == 0 && parts == 2) { /* the riser at zb */
                     double yt = mesh_h(x0, zb + 1e-6), yt1 = mesh_h(x1, zb + 1e-6);
                     float rq[4][3] = {{(float)x0, (float)yb, (float)zb}, {(float)x1, (float)yb1, (float)zb},
                                       {(float)x1, (float)yt1, (float)zb}, {(float)x0, (float)yt, (float)zb}};
-                    for (int t = 0; t < 6; t++, n += (t % 3 == 0))
-                        memcpy(pos + (size_t)(n * 3 + t % 3) * 3, rq[tri[t]], sizeof rq[0]);
+                    n = push_quad(pos, n, rq);
                 }
                 za = zb;
             }

@@ -342,6 +342,17 @@ static bool ground_at(sk_locomotor *L, float x, float z, float y_ref, sk_terrain
     return ground_probe_cast(&L->ground, x, z, y_ref, hit);
 }
 
+/* The lesser height of points a and b above the terrain's bound on the
+ * ground under each (sk_terrain_height_bound: at most their heights above
+ * the ground); -infinity where the terrain has no bound (rays must tell). */
+static float bound_clearance(const sk_locomotor *L, sk_vec3 a, sk_vec3 b) {
+    float ya, yb;
+    if (!sk_terrain_height_bound(&L->ground.terrain, a.x, a.z, &ya) ||
+        !sk_terrain_height_bound(&L->ground.terrain, b.x, b.z, &yb))
+        return -INFINITY;
+    return fminf(a.y - ya, b.y - yb);
+}
+
 static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base, float yaw, double when,
                            int *prefer, sk_footstep *out) {
     L->ground.center = L->st.position;
@@ -413,11 +424,7 @@ static float clearance(sk_locomotor *L, uint32_t l) {
         sk_vec3 d = vec3_horizontal(vec3_turn_y(lb->foot_direction, yaw));
         /* where the terrain bounds the ground under both points at most a
          * millimetre above the line, the rays would find no excess: spared */
-        float bh, bt;
-        if (sk_terrain_height_bound(&L->ground.terrain, p.x, p.z, &bh) &&
-            sk_terrain_height_bound(&L->ground.terrain, p.x + d.x, p.z + d.z, &bt) &&
-            fmaxf(bh, bt) - p.y <= 0.001f - BOUND_SLACK)
-            continue;
+        if (bound_clearance(L, p, sk_vec3_add(p, d)) >= BOUND_SLACK - 0.001f) continue;
         sk_terrain_hit h, t;
         float top = -INFINITY;
         if (ground_at(L, p.x, p.z, fmaxf(a->position.y, b->position.y), &h)) top = h.point.y;
@@ -1071,12 +1078,8 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * cell) and both are above it by more than the guard's margin and
          * the clearance asks, the rays would change nothing: spared, and
          * cast only if leg_ik reads the clearance (guard_clear). */
-        float hb, tb, decayed = fmaxf(0.0f, g->guard - (float)L->frame_dt);
-        if (sk_terrain_height_bound(&L->ground.terrain, hw.x, hw.z, &hb) &&
-            sk_terrain_height_bound(&L->ground.terrain, tw.x, tw.z, &tb)) {
-            float lo = fminf(hw.y - hb, tw.y - tb); /* at most the gap */
-            A->clear_pending[l] = lo >= GUARD_MARGIN + BOUND_SLACK && lo >= CLEAR_MARGIN * w - decayed + BOUND_SLACK;
-        }
+        float decayed = fmaxf(0.0f, g->guard - (float)L->frame_dt), lo = bound_clearance(L, hw, tw); /* at most the gap */
+        A->clear_pending[l] = lo >= GUARD_MARGIN + BOUND_SLACK && lo >= CLEAR_MARGIN * w - decayed + BOUND_SLACK;
         if (A->clear_pending[l]) {
             A->guard_heel[l] = hw, A->guard_toe[l] = tw, A->guard_ref[l] = F.y, A->guard_w[l] = w;
             g->guard = decayed;

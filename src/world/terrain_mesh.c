@@ -105,8 +105,6 @@ static bool ray_mesh_brute(void *user, sk_vec3 o, sk_vec3 d, float max_distance,
     return mesh_finish(m, best, best_t, o, d, out);
 }
 
-/* floor((x - lo) / size) clamped to [0, n - 1] (NaN: 0): the clamps first,
- * then a truncation, which is the floor of what is left (positive). */
 /* (fx, fz) inside a triangle's stored bounds (x0, -x1, z0, -z1): x0 <= fx,
  * -x1 <= -fx (fx <= x1), the same for z; one compare of four lanes where
  * SSE2 is there. */
@@ -119,11 +117,24 @@ static inline bool box_holds(const float *bx, float fx, float fz) {
 #endif
 }
 
+/* floor((x - lo) / size) clamped to [0, n - 1] (NaN: 0): the clamps first,
+ * then a truncation, which is the floor of what is left (positive). */
 static uint32_t cell_of(double x, double lo, double size, uint32_t n) {
     double f = (x - lo) / size;
     if (!(f > 0.0)) return 0;
     if (f >= (double)n - 1.0) return n - 1;
     return (uint32_t)f;
+}
+
+/* The grid cell a vertical ray at (x, z) reads; false outside the mesh's
+ * bounds (with their slack). sk_terrain_height_bound takes its cell from
+ * here too, so the bound is over the triangles the ray tests. */
+static bool vertical_cell(const sk_terrain_mesh *m, double x, double z, uint32_t *c) {
+    if (x < m->bmin[0] - m->pad[0] || x > m->bmax[0] + m->pad[0] || z < m->bmin[2] - m->pad[2] ||
+        z > m->bmax[2] + m->pad[2])
+        return false;
+    *c = cell_of(z, m->bmin[2], m->cz, m->nz) * m->nx + cell_of(x, m->bmin[0], m->cx, m->nx);
+    return true;
 }
 
 /* A vertical ray (what foot placement casts): one grid cell, no traversal;
@@ -135,10 +146,8 @@ static bool ray_mesh_vertical(const sk_terrain_mesh *m, sk_vec3 o, sk_vec3 d, fl
                               sk_terrain_hit *out) {
     double x = o.x, z = o.z;
     double od[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
-    double padx = m->pad[0], padz = m->pad[2];
-    if (x < m->bmin[0] - padx || x > m->bmax[0] + padx || z < m->bmin[2] - padz || z > m->bmax[2] + padz)
-        return false;
-    uint32_t c = cell_of(z, m->bmin[2], m->cz, m->nz) * m->nx + cell_of(x, m->bmin[0], m->cx, m->nx);
+    uint32_t c;
+    if (!vertical_cell(m, x, z, &c)) return false;
     uint32_t a = m->cell_start[c], b = m->cell_start[c + 1];
     double best_t = max_distance;
     int32_t best = -1;
@@ -174,14 +183,8 @@ bool sk_terrain_height_bound(const sk_terrain *terrain, float x, float z, float 
     if (!terrain || terrain->raycast != ray_mesh_grid || !terrain->user || !y_max) return false;
     if (!sk_isfinite_f(x) || !sk_isfinite_f(z)) return false;
     const sk_terrain_mesh *m = terrain->user;
-    double padx = m->pad[0], padz = m->pad[2];
-    if (m->tri_count == 0 || x < m->bmin[0] - padx || x > m->bmax[0] + padx || z < m->bmin[2] - padz ||
-        z > m->bmax[2] + padz) {
-        *y_max = -INFINITY;
-        return true;
-    }
-    uint32_t c = cell_of(z, m->bmin[2], m->cz, m->nz) * m->nx + cell_of(x, m->bmin[0], m->cx, m->nx);
-    if (m->cell_start[c] == m->cell_start[c + 1]) {
+    uint32_t c;
+    if (m->tri_count == 0 || !vertical_cell(m, x, z, &c) || m->cell_start[c] == m->cell_start[c + 1]) {
         *y_max = -INFINITY;
         return true;
     }

@@ -13,8 +13,8 @@
  * an sk_asset or a raw triangle array) are allocated through an sk_allocator
  * and carry a uniform grid over their triangles.
  *
- * Ray casts allocate nothing, keep no state and may run from several threads
- * at once on the same terrain. A terrain's parameters and a mesh must outlive
+ * Ray casts and height bounds allocate nothing, keep no state and may run
+ * from several threads at once on the same terrain. A terrain's parameters and a mesh must outlive
  * every sk_terrain made from them. */
 #ifndef SKELANIM_WORLD_TERRAIN_H
 #define SKELANIM_WORLD_TERRAIN_H
@@ -64,7 +64,8 @@ SK_API bool sk_terrain_height(const sk_terrain *terrain, float x, float z, float
  * for a triangle mesh's terrain (sk_terrain_mesh_terrain), the highest vertex
  * of the triangles in (x, z)'s grid cell, plus a margin for the hits'
  * rounding (-infinity where no triangle is: off the mesh, an empty cell).
- * No vertical ray at (x, z) hits above *y_max. True and *y_max set; false
+ * No vertical ray at (x, z) hits above *y_max (metres, the terrain's units;
+ * y_max is the caller's). True and *y_max set; false
  * (nothing written) for every other terrain (the built-in analytic ones, a
  * caller's callback), a NULL argument or a non-finite x or z: cast a ray. */
 SK_API bool sk_terrain_height_bound(const sk_terrain *terrain, float x, float z, float *y_max);
