@@ -19,6 +19,7 @@
  *    (one "SIMD levels run:" line; a level the library resolved down is not
  *    counted as run): under CI a level not run fails, else a note. */
 #include "support.h"
+#include "skin/skinning_internal.h" /* the blocks: which vertices they hold and their lane weights */
 
 #include <cjson/cJSON.h>
 #include <float.h>
@@ -375,15 +376,19 @@ static void run_levels(uint32_t k, sk_skin_method method, bool morph) {
  * groups, every output combination and strides 5 / 4 / 6 and 3 / 3 / 6
  * (packed positions and normals take other stores); outputs outside the
  * range and the padding between strided elements stay untouched. */
-static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
+static void run_grouped(uint32_t k, sk_skin_method method, bool morph, bool coherent) {
     enum { N = 1500, J = 40 };
     rand_prim rp;
     make_prim(&rp, N, k, J, morph);
     uint32_t hist[9] = {0};
-    for (uint32_t v = 0, left = 0, used = 1; v < N; v++) {
-        if (!left) left = 1 + (uint32_t)(frand() * 40.0f), used = 1 + (uint32_t)(frand() * (float)k);
+    for (uint32_t v = 0, left = 0, used = 1, base = 0; v < N; v++) {
+        if (!left) left = 1 + (uint32_t)(frand() * 40.0f), used = 1 + (uint32_t)(frand() * (float)k), base = (uint32_t)(frand() * J);
         left--;
         for (uint32_t i = 0; i < k; i++) rp.w[v * k + i] = i < used ? frand() * 0.9f + 0.1f : 0.0f;
+        /* coherent: a run's vertices share their joints (as a limb's do), in shuffled slots, one vertex in
+         * 23 random (blocks form, and vertices are left to the rest groups) */
+        if (coherent && v % 23 != 11)
+            for (uint32_t i = 0; i < k; i++) rp.j[v * k + (i + v) % k] = (uint16_t)((base + 3 * i) % J);
         if (v % 89 == 7) rp.w[v * k] = -0.5f; /* negative: dropped */
         if (v % 97 == 5)
             for (uint32_t i = 0; i < k; i++) rp.w[v * k + i] = 0.0f; /* all zero: joint 0 of the file */
@@ -392,6 +397,18 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
     }
     sk_skinned_mesh *m = NULL;
     assert_int_equal(sk_skinned_mesh_create(&rp.p, NULL, &m, NULL), SK_OK);
+    uint32_t in_blocks = 0;
+    for (uint32_t b = 0; b < m->block_count; b++) in_blocks += m->blocks[b].count;
+#ifndef SK_SKIN_X86
+    assert_int_equal(in_blocks, 0); /* built for the x86-64 kernel only */
+#else
+    if (coherent) { /* both paths taken: blocks and the rest groups */
+        assert_true(in_blocks > N / 3 && in_blocks < N);
+    } else
+#endif
+    {
+        assert_true(in_blocks < N / 20);
+    }
     for (uint32_t v = 0; v < N; v++) {
         uint16_t jj[8];
         float ww[8];
@@ -460,9 +477,170 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph) {
                 }
                 worst.p = fmax(worst.p, e.p), worst.n = fmax(worst.n, e.n), worst.t = fmax(worst.t, e.t);
             }
-    printf("grouped %s-%u%s, all levels, ranges and outputs: position %.2f, normal %.2f, tangent %.2f eps x magnitude\n",
-           method == SK_SKIN_LBS ? "LBS" : "DQS", k, morph ? "+morph" : "", worst.p, worst.n, worst.t);
+    printf("grouped %s-%u%s%s (%u of %u vertices in blocks), all levels, ranges and outputs: position %.2f, normal %.2f, "
+           "tangent %.2f eps x magnitude\n",
+           method == SK_SKIN_LBS ? "LBS" : "DQS", k, morph ? "+morph" : "", coherent ? " coherent" : "", in_blocks, N,
+           worst.p, worst.n, worst.t);
     free(op), free(on), free(ot), free(sp), free(sn), free(st3), free(ref);
+    sk_skinned_mesh_destroy(m);
+    free_prim(&rp);
+}
+
+/* The blocks (sk_skin_block): built as a partition, and skinned the same
+ * whatever the call.
+ *  - Every vertex is in exactly one block or one rest group; blocks ascend
+ *    without overlap, 1-8 vertices, a union of distinct joints; a lane's
+ *    weight of a union joint is the sum of its vertex's weights of that joint
+ *    (sk_skinned_mesh_vertex_influences), lanes past the count are zero; the
+ *    joints the blocks name are the unions' joints, ascending.
+ *  - A vertex gets the bit-identical result from every call that writes it
+ *    with the same outputs (positions and normals, positions alone, normals
+ *    alone): sub-ranges cutting blocks anywhere, at strides 3 and 7, against
+ *    the whole mesh in one call (AVX2 and AVX-512; the rest groups too).
+ *  - An infinite palette element of a joint some blocks name: every vertex
+ *    finite where the scalar kernel's is, and within 1e-5 of it (the blocks
+ *    are not used: zero weights times infinity would spread NaN to vertices
+ *    the joint does not move). A NaN in a column's fourth float, which no
+ *    kernel reads, changes nothing. */
+static void test_blocks(void **st) {
+    (void)st;
+    enum { N = 700, K = 4, J = 30 };
+    rand_prim rp;
+    make_prim(&rp, N, K, J, false);
+    for (uint32_t v = 0, left = 0, used = 1, base = 0; v < N; v++) {
+        if (!left) left = 1 + (uint32_t)(frand() * 30.0f), used = 1 + (uint32_t)(frand() * K), base = (uint32_t)(frand() * J);
+        left--;
+        for (uint32_t i = 0; i < K; i++) {
+            rp.w[v * K + i] = i < used ? frand() * 0.9f + 0.1f : 0.0f;
+            rp.j[v * K + i] = (uint16_t)((base + 5 * i) % J);
+        }
+        if (v % 31 == 3) rp.j[v * K + 1] = rp.j[v * K]; /* a joint listed twice: its weights add up */
+    }
+    sk_skinned_mesh *m = NULL;
+    assert_int_equal(sk_skinned_mesh_create(&rp.p, NULL, &m, NULL), SK_OK);
+#ifndef SK_SKIN_X86
+    assert_int_equal(m->block_count, 0); /* built for the x86-64 kernel only */
+    printf("blocks: none without the x86-64 kernels\n");
+    sk_skinned_mesh_destroy(m);
+    free_prim(&rp);
+    return;
+#endif
+    /* the partition */
+    uint8_t *seen = calloc(N, 1), *named = calloc(J, 1);
+    uint32_t in_blocks = 0, end = 0;
+    assert_true(m->block_count > 0);
+    for (uint32_t b = 0; b < m->block_count; b++) {
+        const sk_skin_block *bk = &m->blocks[b];
+        assert_true(bk->count >= 1 && bk->count <= 8 && bk->joints >= 1 && bk->joints <= SK_SKIN_BLOCK_JOINTS);
+        assert_true(bk->first >= end && bk->first + bk->count <= N);
+        end = bk->first + bk->count;
+        assert_true(bk->weights + 8u * bk->joints <= m->block_weight_count);
+        const float *W = m->block_weights + bk->weights;
+        for (uint32_t i = 0; i < bk->joints; i++) {
+            assert_true(bk->joint8[i] % 8 == 0 && bk->joint8[i] / 8 < J);
+            named[bk->joint8[i] / 8] = 1;
+            for (uint32_t i2 = 0; i2 < i; i2++) assert_true(bk->joint8[i2] != bk->joint8[i]);
+        }
+        for (uint32_t l = 0; l < 8; l++) {
+            uint16_t jj[8];
+            float ww[8];
+            uint32_t c = l < bk->count ? sk_skinned_mesh_vertex_influences(m, bk->first + l, jj, ww) : 0;
+            if (l < bk->count) seen[bk->first + l]++, in_blocks++;
+            for (uint32_t i = 0; i < bk->joints; i++) {
+                float want = 0.0f;
+                for (uint32_t q = 0; q < c; q++)
+                    if (jj[q] == bk->joint8[i] / 8) want += ww[q];
+                assert_true(W[8 * i + l] == want);
+            }
+        }
+    }
+    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++)
+        for (uint32_t e = 0; e < m->rest[g].count; e++) seen[m->rest[g].index[e]]++;
+    for (uint32_t v = 0; v < N; v++) assert_int_equal(seen[v], 1);
+    uint32_t nj = 0;
+    for (uint32_t j = 0; j < J; j++)
+        if (named[j]) {
+            assert_true(nj < m->block_joint_count && m->block_joints[nj] == j);
+            nj++;
+        }
+    assert_int_equal(nj, m->block_joint_count);
+    assert_true(in_blocks > N / 2 && in_blocks < N);
+
+    /* the same result from every call */
+    sk_mat4 pal[J];
+    rand_palette(pal, J, false);
+    enum { S = 7 };
+    float *fp = malloc(N * 3 * sizeof(float)), *fn = malloc(N * 3 * sizeof(float));
+    float *op = malloc(N * S * sizeof(float)), *on = malloc(N * S * sizeof(float));
+    uint32_t calls = 0;
+    for (int l = SK_SIMD_AVX2; l <= SK_SIMD_AVX512; l++) {
+        for (int combo = 0; combo < 3; combo++) { /* P+N, P, N: each against the whole mesh with the same outputs */
+            bool wp = combo != 2, wn = combo != 1;
+            sk_skin_job full = {.mesh = m, .method = SK_SKIN_LBS, .simd = (sk_simd)l, .palette = pal,
+                                .palette_count = J, .out_positions = wp ? fp : NULL, .out_normals = wn ? fn : NULL};
+            assert_int_equal(skin_run(&full, NULL), SK_OK);
+            for (uint32_t first = 0; first < 40; first += 3)
+                for (uint32_t cnt = 1; cnt < 30; cnt += 2)
+                    for (uint32_t stride = 3; stride <= S; stride += S - 3) {
+                        uint32_t f = first + (cnt * 37u) % 500u; /* anywhere in the mesh */
+                        sk_skin_job job = full;
+                        job.first_vertex = f, job.vertex_count = cnt;
+                        job.out_positions = wp ? op : NULL, job.out_normals = wn ? on : NULL;
+                        job.position_stride = job.normal_stride = stride;
+                        assert_int_equal(skin_run(&job, NULL), SK_OK);
+                        for (uint32_t i = 0; i < cnt; i++)
+                            for (int c = 0; c < 3; c++) {
+                                if (wp) assert_true(op[i * stride + c] == fp[(f + i) * 3 + c]);
+                                if (wn) assert_true(on[i * stride + c] == fn[(f + i) * 3 + c]);
+                            }
+                        calls++;
+                    }
+        }
+    }
+    assert_int_equal(calls, 2 * 3 * 14 * 15 * 2);
+
+    /* non-finite palette elements */
+    const uint32_t bad = m->blocks[m->block_count / 2].joint8[0] / 8;
+    float *sp = malloc(N * 3 * sizeof(float)), *sn = malloc(N * 3 * sizeof(float));
+    sk_skin_job ref = {.mesh = m, .method = SK_SKIN_LBS, .simd = SK_SIMD_AVX2, .palette = pal, .palette_count = J,
+                       .out_positions = fp, .out_normals = fn};
+    assert_int_equal(skin_run(&ref, NULL), SK_OK);
+    sk_mat4 nanw[J];
+    memcpy(nanw, pal, sizeof nanw);
+    nanw[bad].m[3] = NAN, nanw[bad].m[7] = INFINITY; /* the fourth floats of columns 0 and 1 */
+    sk_skin_job jw = ref;
+    jw.palette = nanw, jw.out_positions = op, jw.out_normals = on;
+    assert_int_equal(skin_run(&jw, NULL), SK_OK);
+    assert_true(memcmp(op, fp, N * 3 * sizeof(float)) == 0 && memcmp(on, fn, N * 3 * sizeof(float)) == 0);
+    sk_mat4 inf[J];
+    memcpy(inf, pal, sizeof inf);
+    inf[bad].m[5] = INFINITY; /* column 1, y */
+    uint32_t nonfinite = 0, unaffected_blocks = 0;
+    for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
+        sk_skin_job j2 = ref;
+        j2.simd = (sk_simd)l, j2.palette = inf, j2.out_positions = l == SK_SIMD_SCALAR ? sp : op;
+        j2.out_normals = l == SK_SIMD_SCALAR ? sn : on;
+        assert_int_equal(skin_run(&j2, NULL), SK_OK);
+        if (l == SK_SIMD_SCALAR) continue;
+        for (uint32_t i = 0; i < N * 3; i++) {
+            assert_true(!!isfinite(op[i]) == !!isfinite(sp[i]) && !!isfinite(on[i]) == !!isfinite(sn[i]));
+            if (isfinite(sp[i])) assert_true(fabs((double)op[i] - sp[i]) <= 1e-5 * fmax(1.0, fabs((double)sp[i])));
+            if (isfinite(sn[i])) assert_true(fabs((double)on[i] - sn[i]) <= 1e-5);
+            nonfinite += !isfinite(sp[i]);
+        }
+    }
+    /* the bad joint moves some vertices, and some vertices of its blocks it does not move */
+    for (uint32_t b = 0; b < m->block_count; b++) {
+        const sk_skin_block *bk = &m->blocks[b];
+        bool names = false;
+        for (uint32_t i = 0; i < bk->joints; i++) names = names || bk->joint8[i] / 8 == bad;
+        for (uint32_t l = 0; names && l < bk->count; l++) unaffected_blocks += isfinite(sp[(bk->first + l) * 3]) != 0;
+    }
+    assert_true(nonfinite > 0 && unaffected_blocks > 0);
+    printf("blocks: %u blocks hold %u of %u vertices; %u calls bit-identical to the whole mesh; joint %u infinite: "
+           "%u non-finite floats per level as in the scalar kernel, %u vertices of its blocks it does not move finite\n",
+           m->block_count, in_blocks, N, calls, bad, nonfinite / 3, unaffected_blocks);
+    free(seen), free(named), free(fp), free(fn), free(op), free(on), free(sp), free(sn);
     sk_skinned_mesh_destroy(m);
     free_prim(&rp);
 }
@@ -516,12 +694,15 @@ static void test_many_targets(void **st) {
 
 static void test_grouped(void **st) {
     (void)st;
-    run_grouped(4, SK_SKIN_LBS, false);
-    run_grouped(8, SK_SKIN_LBS, false);
-    run_grouped(4, SK_SKIN_DQS, false);
-    run_grouped(8, SK_SKIN_DQS, false);
-    run_grouped(8, SK_SKIN_LBS, true);
-    run_grouped(4, SK_SKIN_DQS, true);
+    run_grouped(4, SK_SKIN_LBS, false, false);
+    run_grouped(8, SK_SKIN_LBS, false, false);
+    run_grouped(4, SK_SKIN_DQS, false, false);
+    run_grouped(8, SK_SKIN_DQS, false, false);
+    run_grouped(8, SK_SKIN_LBS, true, false);
+    run_grouped(4, SK_SKIN_DQS, true, false);
+    run_grouped(4, SK_SKIN_LBS, false, true);
+    run_grouped(8, SK_SKIN_LBS, false, true);
+    run_grouped(8, SK_SKIN_LBS, true, true);
 }
 
 /* Normalisation is scale-invariant at any magnitude (issue #14): normals of
@@ -1201,7 +1382,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels_lbs4),          cmocka_unit_test(test_levels_lbs8),
         cmocka_unit_test(test_levels_dqs4),          cmocka_unit_test(test_levels_dqs8),
-        cmocka_unit_test(test_grouped),              cmocka_unit_test(test_many_targets),              cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
+        cmocka_unit_test(test_grouped),              cmocka_unit_test(test_blocks),              cmocka_unit_test(test_many_targets),              cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
         cmocka_unit_test(test_dqs_refuses_scale),    cmocka_unit_test(test_dqs_equals_lbs_rigid),
         cmocka_unit_test(test_twisted_cylinder),     cmocka_unit_test(test_oracle_vertices),
         cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_large_palette),        cmocka_unit_test(test_closed_forms),

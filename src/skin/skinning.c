@@ -73,6 +73,18 @@ static float *dup_floats(const sk_allocator *a, const float *src, size_t n) {
     return d;
 }
 
+static void free_groups(const sk_allocator *a, sk_skin_group *groups) {
+    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
+        const sk_skin_group *gr = &groups[g];
+        if (!gr->slots) continue; /* never filled */
+        size_t c = gr->count ? gr->count : 1;
+        sk_free(a, gr->index, c * sizeof(uint32_t));
+        sk_free(a, gr->joints, c * gr->slots * sizeof(uint16_t));
+        sk_free(a, gr->joint8, c * gr->slots * sizeof(uint16_t));
+        sk_free(a, gr->weights, c * gr->slots * sizeof(float));
+    }
+}
+
 void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
     if (!m) return;
     const sk_allocator *a = &m->alloc;
@@ -83,14 +95,11 @@ void sk_skinned_mesh_destroy(sk_skinned_mesh *m) {
     sk_free(a, m->count, n);
     sk_free(a, m->joints, n * m->influences * sizeof(uint16_t));
     sk_free(a, m->weights, n * m->influences * sizeof(float));
-    for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
-        const sk_skin_group *gr = &m->groups[g];
-        size_t c = gr->count ? gr->count : 1;
-        sk_free(a, gr->index, c * sizeof(uint32_t));
-        sk_free(a, gr->joints, c * gr->slots * sizeof(uint16_t));
-        sk_free(a, gr->joint8, c * gr->slots * sizeof(uint16_t));
-        sk_free(a, gr->weights, c * gr->slots * sizeof(float));
-    }
+    free_groups(a, m->groups);
+    free_groups(a, m->rest);
+    sk_free(a, m->blocks, (size_t)m->block_count * sizeof *m->blocks);
+    sk_free(a, m->block_weights, (size_t)m->block_weight_count * sizeof(float));
+    sk_free(a, m->block_joints, (size_t)m->block_joint_count * sizeof(uint16_t));
     if (m->targets) {
         for (uint32_t t = 0; t < m->target_count; t++) {
             sk_free(a, m->targets[t].positions, n * 3 * sizeof(float));
@@ -108,15 +117,17 @@ static uint32_t group_of(uint32_t cnt) { return cnt <= 4 ? (cnt ? cnt - 1 : 0) :
 
 /* Splits the prepared vertices into the influence groups (see
  * skinning_internal.h), each in ascending vertex order with the vertex of
- * each entry. */
-static sk_result build_groups(sk_skinned_mesh *m) {
+ * each entry; skip (or NULL) marks vertices left out (those in blocks, for
+ * the rest groups). */
+static sk_result build_groups(sk_skinned_mesh *m, sk_skin_group *groups, const uint8_t *skip) {
     const sk_allocator *a = &m->alloc;
     static const uint32_t slots[SK_SKIN_GROUPS] = {1, 2, 3, 4, 8};
     uint32_t counts[SK_SKIN_GROUPS] = {0};
-    for (uint32_t v = 0; v < m->vertex_count; v++) counts[group_of(m->count[v])]++;
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        if (!skip || !skip[v]) counts[group_of(m->count[v])]++;
     bool oom = false;
     for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
-        sk_skin_group *gr = &m->groups[g];
+        sk_skin_group *gr = &groups[g];
         gr->slots = slots[g];
         gr->count = counts[g];
         size_t c = counts[g] ? counts[g] : 1;
@@ -130,8 +141,9 @@ static sk_result build_groups(sk_skinned_mesh *m) {
     uint32_t fill[SK_SKIN_GROUPS] = {0};
     const uint32_t k = m->influences;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
+        if (skip && skip[v]) continue;
         uint32_t cnt = m->count[v], g = group_of(cnt);
-        sk_skin_group *gr = &m->groups[g];
+        sk_skin_group *gr = &groups[g];
         uint32_t i = fill[g]++;
         gr->index[i] = v;
         for (uint32_t q = 0; q < gr->slots; q++) {
@@ -142,10 +154,117 @@ static sk_result build_groups(sk_skinned_mesh *m) {
         }
     }
     for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
-        sk_skin_group *gr = &m->groups[g];
+        sk_skin_group *gr = &groups[g];
         gr->contiguous = gr->count && gr->index[gr->count - 1] - gr->index[0] == gr->count - 1;
     }
     return SK_OK;
+}
+
+/* Costs that decide where blocks pay, in hundredths of a nanosecond on the
+ * machine they were measured on (an AMD Zen 4 at the AVX2 level; see
+ * docs/performance.md): a vertex in the groups' kernel by its influence
+ * count (1, 2, 3, 4, 5-8), and a block: a base, plus per joint of its
+ * union, plus when it has fewer than eight vertices (read and written
+ * through a buffer). Only their ratios matter. */
+static const uint32_t group_cost[SK_SKIN_GROUPS] = {235, 298, 353, 414, 640};
+#define BLOCK_COST_BASE 740u
+#define BLOCK_COST_JOINT 300u
+#define BLOCK_COST_SHORT 200u
+
+/* The block starting at vertex v (see sk_skin_block) that saves most over
+ * the groups' kernel: of the runs of 1-8 vertices from v whose joints,
+ * together, are at most SK_SKIN_BLOCK_JOINTS, the one whose vertices cost
+ * most more in the groups than the block costs. Its union (in order of first
+ * appearance) in uni, its joint count in *un. Returns its vertices, or 0
+ * when no run from v saves anything. */
+static uint32_t block_at(const sk_skinned_mesh *m, uint32_t v, uint16_t uni[SK_SKIN_BLOCK_JOINTS], uint32_t *un) {
+    uint32_t u = 0, best = 0, best_u = 0;
+    int64_t groups = 0, best_saving = 0;
+    for (uint32_t t = 1; t <= 8 && v + t - 1 < m->vertex_count; t++) {
+        const uint32_t w = v + t - 1, cnt = m->count[w];
+        const uint16_t *jj = m->joints + (size_t)w * m->influences;
+        uint16_t add[SK_SKIN_MAX_INFLUENCES];
+        uint32_t na = 0;
+        for (uint32_t q = 0; q < cnt; q++) {
+            bool seen = false;
+            for (uint32_t i = 0; i < u && !seen; i++) seen = uni[i] == jj[q];
+            for (uint32_t i = 0; i < na && !seen; i++) seen = add[i] == jj[q];
+            if (!seen) add[na++] = jj[q];
+        }
+        if (u + na > SK_SKIN_BLOCK_JOINTS) break;
+        for (uint32_t i = 0; i < na; i++) uni[u++] = add[i];
+        groups += group_cost[group_of(cnt)];
+        int64_t block = BLOCK_COST_BASE + BLOCK_COST_JOINT * (int64_t)u + (t < 8 ? BLOCK_COST_SHORT : 0);
+        if (groups - block > best_saving) best_saving = groups - block, best = t, best_u = u;
+    }
+    *un = best_u; /* the union of the best run is the first best_u joints of uni */
+    return best;
+}
+
+/* The blocks, their lane weights, the joints they name and the rest groups.
+ * From each vertex, the block that saves most (block_at); where none saves
+ * anything, the vertex goes to the rest groups and the next one is tried. */
+static sk_result build_blocks(sk_skinned_mesh *m) {
+    const sk_allocator *a = &m->alloc;
+    const uint32_t n = m->vertex_count;
+#ifndef SK_SKIN_X86
+    return SK_OK; /* only the x86-64 AVX2 kernel reads them */
+#endif
+    if (m->palette_size > SK_SKIN_JOINT8_MAX || n == 0) return SK_OK;
+    uint16_t uni[SK_SKIN_BLOCK_JOINTS];
+    uint32_t u, blocks = 0, weights = 0;
+    for (uint32_t v = 0; v < n;) {
+        uint32_t t = block_at(m, v, uni, &u);
+        if (t) blocks++, weights += 8 * u, v += t;
+        else v++;
+    }
+    if (!blocks) return SK_OK;
+    uint8_t *in_block = sk_alloc(a, n);
+    uint8_t *named = sk_alloc(a, m->palette_size);
+    m->blocks = sk_alloc(a, (size_t)blocks * sizeof *m->blocks);
+    m->block_weights = sk_alloc(a, (size_t)weights * sizeof(float));
+    if (m->blocks) m->block_count = blocks;
+    if (m->block_weights) m->block_weight_count = weights;
+    bool oom = !in_block || !named || !m->blocks || !m->block_weights;
+    uint32_t b = 0, wo = 0;
+    for (uint32_t v = 0; v < n && !oom;) {
+        uint32_t t = block_at(m, v, uni, &u);
+        if (!t) {
+            v++;
+            continue;
+        }
+        sk_skin_block *bk = &m->blocks[b++];
+        bk->first = v, bk->count = (uint8_t)t, bk->joints = (uint8_t)u, bk->weights = wo;
+        for (uint32_t i = 0; i < u; i++) bk->joint8[i] = (uint16_t)(8u * uni[i]), named[uni[i]] = 1;
+        float *W = m->block_weights + wo; /* zero-filled: lanes past t and joints a vertex lacks */
+        for (uint32_t l = 0; l < t; l++) {
+            const uint32_t w = v + l;
+            in_block[w] = 1;
+            for (uint32_t q = 0; q < m->count[w]; q++) {
+                uint32_t i = 0;
+                while (uni[i] != m->joints[(size_t)w * m->influences + q]) i++;
+                W[8 * i + l] += m->weights[(size_t)w * m->influences + q];
+            }
+        }
+        wo += 8 * u;
+        v += t;
+    }
+    uint32_t nj = 0;
+    for (uint32_t j = 0; !oom && j < m->palette_size; j++) nj += named[j];
+    if (!oom) {
+        m->block_joints = sk_alloc(a, (size_t)nj * sizeof(uint16_t));
+        oom = !m->block_joints;
+        if (!oom) {
+            m->block_joint_count = nj;
+            nj = 0;
+            for (uint32_t j = 0; j < m->palette_size; j++)
+                if (named[j]) m->block_joints[nj++] = (uint16_t)j;
+        }
+    }
+    if (!oom) oom = build_groups(m, m->rest, in_block) != SK_OK;
+    sk_free(a, in_block, n);
+    sk_free(a, named, m->palette_size);
+    return oom ? SK_ERR_OUT_OF_MEMORY : SK_OK;
 }
 
 sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *alloc, sk_skinned_mesh **out,
@@ -248,7 +367,7 @@ sk_result sk_skinned_mesh_create(const sk_primitive *prim, const sk_allocator *a
         m->count[v] = (uint8_t)cnt;
     }
     m->palette_size = max_joint + 1;
-    if (build_groups(m) != SK_OK) {
+    if (build_groups(m, m->groups, NULL) != SK_OK || build_blocks(m) != SK_OK) {
         sk_skinned_mesh_destroy(m);
         return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_skinned_mesh_create: out of memory");
     }
@@ -407,8 +526,38 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
         }
         /* Each influence group by its kernel, over its entries inside the range. */
         const uint32_t lo = job->first_vertex, hi = job->first_vertex + count;
+        const sk_skin_group *groups = m->groups;
+#ifdef SK_SKIN_X86
+        /* Positions and normals at AVX2 and above: the blocks, then the rest groups. The palette's
+         * elements the blocks read must be finite: a lane's zero weight times an infinite element
+         * would be NaN (checked per call, about a nanosecond per joint the blocks name). */
+        if (job->method == SK_SKIN_LBS && (simd == SK_SIMD_AVX2 || simd == SK_SIMD_AVX512) && m->block_count &&
+            !c.ot && !c.morph_count && (c.op || c.on) && count && sk_skin_block_palette_finite_avx2(m, c.palette)) {
+            uint32_t b0 = 0, b1 = m->block_count;
+            if (lo) { /* first block ending after lo */
+                uint32_t l = 0, h = m->block_count;
+                while (l < h) {
+                    uint32_t mid = l + (h - l) / 2;
+                    if (m->blocks[mid].first + m->blocks[mid].count <= lo) l = mid + 1;
+                    else h = mid;
+                }
+                b0 = l;
+            }
+            if (hi < m->vertex_count) { /* first block starting at or after hi */
+                uint32_t l = b0, h = m->block_count;
+                while (l < h) {
+                    uint32_t mid = l + (h - l) / 2;
+                    if (m->blocks[mid].first < hi) l = mid + 1;
+                    else h = mid;
+                }
+                b1 = l;
+            }
+            if (b0 < b1) sk_skin_lbs_blocks_avx2(&c, b0, b1, lo, hi);
+            groups = m->rest;
+        }
+#endif
         for (uint32_t g = 0; g < SK_SKIN_GROUPS; g++) {
-            const sk_skin_group *gr = &m->groups[g];
+            const sk_skin_group *gr = &groups[g];
             uint32_t e0 = lo ? sk_skin_group_lower_bound(gr, lo) : 0;
             uint32_t e1 = hi >= m->vertex_count ? gr->count : sk_skin_group_lower_bound(gr, hi);
             if (e0 < e1) gk(&c, gr, e0, e1);

@@ -38,9 +38,39 @@ typedef struct sk_skin_group {
     float *weights;          /* slots per vertex, renormalised; group 1: exactly 1 */
 } sk_skin_group;
 
+/* Blocks of up to eight consecutive vertices whose influences, together,
+ * name at most SK_SKIN_BLOCK_JOINTS joints (the block's union). The AVX2
+ * LBS kernel for positions and normals skins a block in structure-of-arrays
+ * form: each of the blended matrices' twelve elements is one register of
+ * eight lanes, sum over the union of (the lanes' weights of that joint) x
+ * (the element, broadcast). A mesh whose neighbouring vertices share their
+ * joints (most of them: a limb's vertices follow its bone) costs per vertex
+ * a fraction of a matrix per union joint instead of a matrix per influence
+ * and the shuffles of pairing vertices. Vertices in no block (their union
+ * would be too large) are in the rest groups. Built by
+ * sk_skinned_mesh_create; skinning.c says when a job uses them. */
+#define SK_SKIN_BLOCK_JOINTS 8u
+typedef struct sk_skin_block {
+    uint32_t first;                          /* first vertex */
+    uint32_t weights;                        /* offset in sk_skinned_mesh.block_weights: union x 8 floats */
+    uint8_t count;                           /* vertices, 1..8 */
+    uint8_t joints;                          /* joints in the union, 1..SK_SKIN_BLOCK_JOINTS */
+    uint16_t joint8[SK_SKIN_BLOCK_JOINTS];   /* the union's joints times 8 (see sk_skin_group.joint8) */
+} sk_skin_block;
+
 struct sk_skinned_mesh {
     sk_allocator alloc;
     sk_skin_group groups[SK_SKIN_GROUPS];
+    /* Blocks (ascending first vertex), their lane weights (per block, per union joint, eight lanes:
+     * the lane's vertex's weight of that joint or 0; lanes past count 0), the rest groups (the
+     * vertices in no block, grouped as groups are) and the joints the blocks name (ascending,
+     * distinct). block_count 0 (and everything NULL) when no block formed or the palette exceeds
+     * SK_SKIN_JOINT8_MAX joints. */
+    uint32_t block_count, block_weight_count, block_joint_count;
+    sk_skin_block *blocks;
+    float *block_weights;
+    uint16_t *block_joints;
+    sk_skin_group rest[SK_SKIN_GROUPS];
     uint32_t vertex_count;
     uint32_t influences;     /* slots per vertex: 1, 4 or 8 */
     uint32_t palette_size;   /* max joint + 1 */
@@ -190,6 +220,14 @@ static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_
 
 #if (defined(__x86_64__) || defined(_M_X64)) && !defined(SK_NO_SIMD)
 #define SK_SKIN_X86 1
+/* Blocks [b0, b1) of the mesh, AVX2 + FMA: positions and/or normals (c->op,
+ * c->on; no tangents, no morph targets), only the vertices in [lo, hi)
+ * written. The caller has checked that the palette's elements the blocks
+ * read are finite (a zero weight times an infinite element is NaN). */
+void sk_skin_lbs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi);
+/* Whether the twelve elements the kernels read (xyz of each column) of
+ * every joint the blocks name are finite, AVX2. */
+bool sk_skin_block_palette_finite_avx2(const sk_skinned_mesh *m, const float *palette);
 void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);

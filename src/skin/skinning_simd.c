@@ -197,9 +197,12 @@ void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0,
 #define SK_AVX2
 #endif
 
+/* One normal, with the roundings of normalize8_rows (z z + (y y + x x) by
+ * two FMAs, the same estimate and Newton step): a vertex skinned alone at a
+ * group's end gets the bits it would get among eight. */
 SK_AVX2 static inline __m128 avx_normalize3(__m128 r) {
-    __m128 s = _mm_mul_ps(r, r);
-    __m128 l2 = _mm_add_ss(_mm_add_ss(s, _mm_movehdup_ps(s)), _mm_movehl_ps(s, s));
+    __m128 y_ = _mm_movehdup_ps(r), z_ = _mm_movehl_ps(r, r);
+    __m128 l2 = _mm_fmadd_ss(z_, z_, _mm_fmadd_ss(y_, y_, _mm_mul_ss(r, r)));
     if (!sk_skin_norm_direct(_mm_cvtss_f32(l2))) return normalize_fallback(r);
     l2 = _mm_broadcastss_ps(l2);
     __m128 y = _mm_rsqrt_ps(l2);
