@@ -645,6 +645,50 @@ static void test_blocks(void **st) {
     free_prim(&rp);
 }
 
+/* A palette element that is not finite reaches only the vertices whose
+ * joints carry it, on every LBS level: 1-8 influences per vertex (the 5-8
+ * group pads its slots with weight 0), joint 0 infinite; every vertex that
+ * does not list joint 0 finite and within 1e-5 of the scalar kernel. */
+static void test_nonfinite_palette(void **st) {
+    (void)st;
+    enum { N = 300, K = 8, J = 10 };
+    rand_prim rp;
+    make_prim(&rp, N, K, J, false);
+    sk_skinned_mesh *m = NULL;
+    assert_int_equal(sk_skinned_mesh_create(&rp.p, NULL, &m, NULL), SK_OK);
+    sk_mat4 pal[J];
+    rand_palette(pal, J, false);
+    pal[0].m[5] = INFINITY;
+    float sp[N * 3], sn[N * 3], op[N * 3], on[N * 3];
+    uint32_t checked = 0, spared = 0;
+    for (int l = SK_SIMD_SCALAR; l <= SK_SIMD_AVX512; l++) {
+        sk_skin_job job = {.mesh = m, .method = SK_SKIN_LBS, .simd = (sk_simd)l, .palette = pal, .palette_count = J,
+                           .out_positions = l == SK_SIMD_SCALAR ? sp : op, .out_normals = l == SK_SIMD_SCALAR ? sn : on};
+        assert_int_equal(skin_run(&job, NULL), SK_OK);
+        if (l == SK_SIMD_SCALAR) continue;
+        for (uint32_t v = 0; v < N; v++) {
+            uint16_t jj[8];
+            float ww[8];
+            uint32_t c = sk_skinned_mesh_vertex_influences(m, v, jj, ww);
+            bool uses0 = false;
+            for (uint32_t q = 0; q < c; q++) uses0 = uses0 || jj[q] == 0;
+            for (int e = 0; e < 3; e++) {
+                float a = op[v * 3 + e], b = sp[v * 3 + e], an = on[v * 3 + e], bn = sn[v * 3 + e];
+                if (uses0) continue; /* what an infinite element does to a vertex it moves is not specified */
+                assert_true(isfinite(a) && isfinite(an) && isfinite(b) && isfinite(bn));
+                assert_true(fabs((double)a - b) <= 1e-5 * fmax(1.0, fabs((double)b)));
+                assert_true(fabs((double)an - bn) <= 1e-5);
+            }
+            spared += !uses0 && c >= 5 && c < 8;
+            checked++;
+        }
+    }
+    assert_int_equal(checked, 3 * N);
+    assert_true(spared > 0); /* vertices with padded slots that do not list joint 0 */
+    sk_skinned_mesh_destroy(m);
+    free_prim(&rp);
+}
+
 /* More than 64 active morph targets take sk_skin_run's per-vertex path (the
  * deltas summed first, then the vertex skinned as a one-entry group): every
  * level against the double reference, on mixed influence counts. */
@@ -1382,7 +1426,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels_lbs4),          cmocka_unit_test(test_levels_lbs8),
         cmocka_unit_test(test_levels_dqs4),          cmocka_unit_test(test_levels_dqs8),
-        cmocka_unit_test(test_grouped),              cmocka_unit_test(test_blocks),              cmocka_unit_test(test_many_targets),              cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
+        cmocka_unit_test(test_grouped),              cmocka_unit_test(test_blocks),               cmocka_unit_test(test_nonfinite_palette),              cmocka_unit_test(test_many_targets),              cmocka_unit_test(test_levels_morph),         cmocka_unit_test(test_renormalise),
         cmocka_unit_test(test_dqs_refuses_scale),    cmocka_unit_test(test_dqs_equals_lbs_rigid),
         cmocka_unit_test(test_twisted_cylinder),     cmocka_unit_test(test_oracle_vertices),
         cmocka_unit_test(test_dqs_antipodal),        cmocka_unit_test(test_extreme_normals),        cmocka_unit_test(test_large_palette),        cmocka_unit_test(test_closed_forms),

@@ -148,7 +148,9 @@ static sk_result build_groups(sk_skinned_mesh *m, sk_skin_group *groups, const u
         gr->index[i] = v;
         for (uint32_t q = 0; q < gr->slots; q++) {
             bool used = q < cnt;
-            gr->joints[(size_t)i * gr->slots + q] = used ? m->joints[(size_t)v * k + q] : 0;
+            /* padding (5-8 group) repeats the vertex's first joint with weight 0: a joint it does not
+             * use could hold an infinite element, and 0 times that is NaN */
+            gr->joints[(size_t)i * gr->slots + q] = m->joints[(size_t)v * k + (used ? q : 0)];
             if (gr->joint8) gr->joint8[(size_t)i * gr->slots + q] = (uint16_t)(8u * gr->joints[(size_t)i * gr->slots + q]);
             gr->weights[(size_t)i * gr->slots + q] = used ? m->weights[(size_t)v * k + q] : 0.0f;
         }

@@ -10,12 +10,20 @@
  *     bound rigidly to the first joint it lists, as three.js does. Influences
  *     are sorted by weight and zero weights dropped, and the vertices are
  *     grouped by how many influences remain (1, 2, 3, 4, 5-8), so a vertex
- *     costs what it uses (docs/performance.md, "Skinning").
+ *     costs what it uses. On x86-64, runs of up to eight consecutive
+ *     vertices that share a few joints (a limb's vertices) are also kept as
+ *     blocks, which the AVX2 and AVX-512 LBS kernels skin eight at a time
+ *     when only positions and/or normals are asked (docs/performance.md,
+ *     "Skinning"); this costs 10-25 bytes per vertex more.
  *  2. sk_skin_run (every frame, allocates nothing): skins into caller-owned
  *     arrays with the palette from sk_skin_palette (LBS) or the dual
  *     quaternions from sk_skin_dual_quats (DQS). Each influence group is
  *     skinned by a kernel for its count; positions, normals and tangents in
- *     one pass; the outputs are in the primitive's vertex order.
+ *     one pass; the outputs are in the primitive's vertex order. With LBS,
+ *     at a given SIMD level, a vertex gets the same bits from every call
+ *     asking for the same outputs, whatever its range and strides. An
+ *     infinite or NaN palette element reaches only the vertices whose joints
+ *     carry it.
  *
  * Kernels: a scalar reference (vertex by vertex in the original order),
  * SSE2 (the x86-64 baseline), AVX2+FMA and AVX-512 (F + VL), the best the
