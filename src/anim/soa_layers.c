@@ -82,13 +82,19 @@ void ska_blend_two_masked_soa(const sk_skeleton *s, const sk_soa_pose *a, const 
     }
 }
 
+/* Groups per call of the additive kernel (at most 4: sla_additive_groups): the slerps' and the
+ * normalisations' chains of dependent operations are long, and those of a few groups side by side
+ * overlap. */
+#define SLA_BATCH 4u
+
 void ska_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *d, float weight,
                             const float *mask, bool wide) {
-    float w[SK_SOA_LANES] __attribute__((aligned(32)));
-    for (uint32_t g = 0; g < io->group_count; g++) {
+    float w[4][SK_SOA_LANES] __attribute__((aligned(32)));
+    for (uint32_t g = 0; g < io->group_count; g += SLA_BATCH) { /* a few at a time: their chains overlap */
+        uint32_t n = io->group_count - g < SLA_BATCH ? io->group_count - g : SLA_BATCH;
+        for (uint32_t k = 0; k < n; k++) sla_lane_factors(weight, mask, s->joint_count, g + k, w[k]);
         size_t at = (size_t)g * SK_SOA_GROUP_FLOATS;
-        sla_lane_factors(weight, mask, s->joint_count, g, w);
-        SLA_CALL(wide, sla_additive_group, io->data + at, d->data + at, w);
+        SLA_CALL(wide, sla_additive_groups, io->data + at, d->data + at, w[0], n);
     }
 }
 
@@ -176,15 +182,30 @@ SLA_AVX2 static inline void sla_factors8(float value, const float *mask, uint32_
  * sk_blend_two's, 1: with slerp, 2: sk_pose_apply_additive's, io = a), scattered into out. */
 SLA_AVX2 static void sla_aos_groups(const sk_skeleton *s, const sk_transform *a, const sk_transform *b, float value,
                                     const float *mask, int kind, sk_transform *out) {
-    float ga[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32))), gb[SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
-    float u[SK_SOA_LANES] __attribute__((aligned(32)));
+    float ga[SLA_BATCH * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
+    float gb[SLA_BATCH * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
+    float u[SLA_BATCH * SK_SOA_LANES] __attribute__((aligned(32)));
     uint32_t n = s->joint_count;
+    if (kind == 2) { /* SLA_BATCH groups at a time (see ska_apply_additive_soa) */
+        for (uint32_t j0 = 0; j0 < n; j0 += SLA_BATCH * SK_SOA_LANES) {
+            unsigned k = 0;
+            for (uint32_t j = j0; j < n && k < SLA_BATCH; j += SK_SOA_LANES, k++) {
+                uint32_t cnt = n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES;
+                sla_factors8(value, mask, j, cnt, u + k * SK_SOA_LANES);
+                sla_gather(a + j, cnt, ga + k * SK_SOA_GROUP_FLOATS), sla_gather(b + j, cnt, gb + k * SK_SOA_GROUP_FLOATS);
+            }
+            sla_additive_groups_w8(ga, gb, u, k);
+            k = 0;
+            for (uint32_t j = j0; j < n && k < SLA_BATCH; j += SK_SOA_LANES, k++)
+                sla_scatter(ga + k * SK_SOA_GROUP_FLOATS, n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES, out + j);
+        }
+        return;
+    }
     for (uint32_t j = 0; j < n; j += SK_SOA_LANES) {
         uint32_t cnt = n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES;
         sla_factors8(value, mask, j, cnt, u);
         sla_gather(a + j, cnt, ga), sla_gather(b + j, cnt, gb);
-        if (kind == 2) sla_additive_group_w8(ga, gb, u);
-        else sla_two_group_w8(ga, gb, u, kind == 1, ga);
+        sla_two_group_w8(ga, gb, u, kind == 1, ga);
         sla_scatter(ga, cnt, out + j);
     }
 }

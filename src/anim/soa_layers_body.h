@@ -30,16 +30,21 @@ SKK_ATTR static void SKK_FN(sla_two_group)(const float *a, const float *b, const
     }
 }
 
-/* sk_pose_apply_additive's joint loop for one group: w[l] the lane's
- * weight * mask (0 in padding lanes: the joint is left as it is). */
-SKK_ATTR static void SKK_FN(sla_additive_group)(float *io, const float *d, const float *w) {
-    float dr[32] __attribute__((aligned(32)));
-    /* slerp(identity, delta, w) */
+/* sk_pose_apply_additive's slerp(identity, delta, w) of one group into dr
+ * (rows x, y, z, w): the series eight lanes at a time, the far lanes one
+ * by one. */
+SKK_ATTR static inline void SKK_FN(sla_additive_slerp)(const float *d, const float *w, float *dr) {
     unsigned far = SKK_FN(skk_slerp_rows_u)(sla_identity_rows, d + SKK_ROW_R, w, dr);
     for (; far; far &= far - 1) {
         unsigned l = (unsigned)__builtin_ctz(far);
         if (w[l] != 0.0f && w[l] != 1.0f) sla_put_q(dr, l, sk_quat_slerp(sk_quat_identity(), sla_rot(d, l), w[l]));
     }
+}
+
+/* The rest of sk_pose_apply_additive's joint loop for one group, its
+ * slerps in dr: w[l] the lane's weight * mask (0 in padding lanes: the
+ * joint is left as it is). */
+SKK_ATTR static inline void SKK_FN(sla_additive_finish)(float *io, const float *d, const float *w, const float *dr) {
     const SKK_V zero = SKK_FN(skk_splat)(0.0f), one = SKK_FN(skk_splat)(1.0f);
     for (int p = 0; p < SLA_PARTS; p++) {
         int o = p * SKK_W;
@@ -70,6 +75,17 @@ SKK_ATTR static void SKK_FN(sla_additive_group)(float *io, const float *d, const
         SKK_FN(skk_st)(q + 16, SKK_FN(skk_sel)(skip, az, SKK_FN(skk_sel)(ok, z * inv, zero)));
         SKK_FN(skk_st)(q + 24, SKK_FN(skk_sel)(skip, aw, SKK_FN(skk_sel)(ok, ww * inv, one)));
     }
+}
+
+/* n (1-4) consecutive groups (io, d: their first; w: 8 factors each) as
+ * sla_additive_group each, step by step: the slerps' and the
+ * normalisations' chains of dependent operations are long, and independent
+ * ones side by side overlap. */
+SKK_ATTR static void SKK_FN(sla_additive_groups)(float *io, const float *d, const float *w, unsigned n) {
+    float dr[4][32] __attribute__((aligned(32)));
+    for (unsigned g = 0; g < n; g++) SKK_FN(sla_additive_slerp)(d + g * SK_SOA_GROUP_FLOATS, w + 8 * g, dr[g]);
+    for (unsigned g = 0; g < n; g++)
+        SKK_FN(sla_additive_finish)(io + g * SK_SOA_GROUP_FLOATS, d + g * SK_SOA_GROUP_FLOATS, w + 8 * g, dr[g]);
 }
 
 /* sk_pose_make_additive's joint loop for one group: t = p.t - r.t,
