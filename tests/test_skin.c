@@ -495,8 +495,9 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph, bool cohe
  *    joints the blocks name are the unions' joints, ascending.
  *  - A vertex gets the bit-identical result from every call that writes it
  *    with the same outputs (positions and normals, positions alone, normals
- *    alone): sub-ranges cutting blocks anywhere, at strides 3 and 7, against
- *    the whole mesh in one call (AVX2 and AVX-512; the rest groups too).
+ *    alone, all three with tangents, tangents alone): sub-ranges cutting
+ *    blocks anywhere, packed and at stride 7, against the whole mesh in one
+ *    call (AVX2 and AVX-512; the rest groups too).
  *  - An infinite palette element of a joint some blocks name: every vertex
  *    finite where the scalar kernel's is, and within 1e-5 of it (the blocks
  *    are not used: zero weights times infinity would spread NaN to vertices
@@ -570,34 +571,39 @@ static void test_blocks(void **st) {
     sk_mat4 pal[J];
     rand_palette(pal, J, false);
     enum { S = 7 };
-    float *fp = malloc(N * 3 * sizeof(float)), *fn = malloc(N * 3 * sizeof(float));
-    float *op = malloc(N * S * sizeof(float)), *on = malloc(N * S * sizeof(float));
+    float *fp = malloc(N * 3 * sizeof(float)), *fn = malloc(N * 3 * sizeof(float)), *ft = malloc(N * 4 * sizeof(float));
+    float *op = malloc(N * S * sizeof(float)), *on = malloc(N * S * sizeof(float)), *ot = malloc(N * S * sizeof(float));
     uint32_t calls = 0;
     for (int l = SK_SIMD_AVX2; l <= SK_SIMD_AVX512; l++) {
-        for (int combo = 0; combo < 3; combo++) { /* P+N, P, N: each against the whole mesh with the same outputs */
-            bool wp = combo != 2, wn = combo != 1;
+        for (int combo = 0; combo < 5; combo++) { /* P+N, P, N, P+N+T, T: against the whole mesh, same outputs */
+            bool wp = combo == 0 || combo == 1 || combo == 3, wn = combo == 0 || combo == 2 || combo == 3;
+            bool wt = combo >= 3;
             sk_skin_job full = {.mesh = m, .method = SK_SKIN_LBS, .simd = (sk_simd)l, .palette = pal,
-                                .palette_count = J, .out_positions = wp ? fp : NULL, .out_normals = wn ? fn : NULL};
+                                .palette_count = J, .out_positions = wp ? fp : NULL, .out_normals = wn ? fn : NULL,
+                                .out_tangents = wt ? ft : NULL};
             assert_int_equal(skin_run(&full, NULL), SK_OK);
             for (uint32_t first = 0; first < 40; first += 3)
                 for (uint32_t cnt = 1; cnt < 30; cnt += 2)
-                    for (uint32_t stride = 3; stride <= S; stride += S - 3) {
-                        uint32_t f = first + (cnt * 37u) % 500u; /* anywhere in the mesh */
+                    for (uint32_t stride = 4; stride <= S; stride += S - 4) { /* packed tangents, and strided */
+                        uint32_t f = first + (cnt * 37u) % 500u, ps = stride == 4 ? 3 : stride; /* anywhere */
                         sk_skin_job job = full;
                         job.first_vertex = f, job.vertex_count = cnt;
                         job.out_positions = wp ? op : NULL, job.out_normals = wn ? on : NULL;
-                        job.position_stride = job.normal_stride = stride;
+                        job.out_tangents = wt ? ot : NULL;
+                        job.position_stride = job.normal_stride = ps, job.tangent_stride = stride;
                         assert_int_equal(skin_run(&job, NULL), SK_OK);
-                        for (uint32_t i = 0; i < cnt; i++)
+                        for (uint32_t i = 0; i < cnt; i++) {
                             for (int c = 0; c < 3; c++) {
-                                if (wp) assert_true(op[i * stride + c] == fp[(f + i) * 3 + c]);
-                                if (wn) assert_true(on[i * stride + c] == fn[(f + i) * 3 + c]);
+                                if (wp) assert_true(op[i * ps + c] == fp[(f + i) * 3 + c]);
+                                if (wn) assert_true(on[i * ps + c] == fn[(f + i) * 3 + c]);
                             }
+                            for (int c = 0; c < 4 && wt; c++) assert_true(ot[i * stride + c] == ft[(f + i) * 4 + c]);
+                        }
                         calls++;
                     }
         }
     }
-    assert_int_equal(calls, 2 * 3 * 14 * 15 * 2);
+    assert_int_equal(calls, 2 * 5 * 14 * 15 * 2);
 
     /* non-finite palette elements */
     const uint32_t bad = m->blocks[m->block_count / 2].joint8[0] / 8;
@@ -640,7 +646,7 @@ static void test_blocks(void **st) {
     printf("blocks: %u blocks hold %u of %u vertices; %u calls bit-identical to the whole mesh; joint %u infinite: "
            "%u non-finite floats per level as in the scalar kernel, %u vertices of its blocks it does not move finite\n",
            m->block_count, in_blocks, N, calls, bad, nonfinite / 3, unaffected_blocks);
-    free(seen), free(named), free(fp), free(fn), free(op), free(on), free(sp), free(sn);
+    free(seen), free(named), free(fp), free(fn), free(ft), free(op), free(on), free(ot), free(sp), free(sn);
     sk_skinned_mesh_destroy(m);
     free_prim(&rp);
 }

@@ -40,7 +40,7 @@ typedef struct sk_skin_group {
 
 /* Blocks of up to eight consecutive vertices whose influences, together,
  * name at most SK_SKIN_BLOCK_JOINTS joints (the block's union). The AVX2
- * LBS kernel for positions and normals skins a block in structure-of-arrays
+ * LBS kernel (positions, normals, tangents) skins a block in structure-of-arrays
  * form: each of the blended matrices' twelve elements is one register of
  * eight lanes, sum over the union of (the lanes' weights of that joint) x
  * (the element, broadcast). A mesh whose neighbouring vertices share their
@@ -220,9 +220,9 @@ static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_
 
 #if (defined(__x86_64__) || defined(_M_X64)) && !defined(SK_NO_SIMD)
 #define SK_SKIN_X86 1
-/* Blocks [b0, b1) of the mesh, AVX2 + FMA: positions and/or normals (c->op,
- * c->on; no tangents, no morph targets), only the vertices in [lo, hi)
- * written. The caller has checked that the palette's elements the blocks
+/* Blocks [b0, b1) of the mesh, AVX2 + FMA: positions, normals and
+ * tangents as asked (c->op, c->on, c->ot; no morph targets), only the
+ * vertices in [lo, hi) written. The caller has checked that the palette's elements the blocks
  * read are finite (a zero weight times an infinite element is NaN). */
 void sk_skin_lbs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi);
 /* Whether the twelve elements the kernels read (xyz of each column) of
