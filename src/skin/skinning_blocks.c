@@ -123,6 +123,16 @@ static void scatter3(const float *s, uint32_t first, uint32_t v0, uint32_t v1, c
     for (uint32_t v = v0; v < v1; v++) memcpy(dst + (size_t)(v - c->first) * stride, s + 3 * (v - first), 3 * sizeof(float));
 }
 
+/* Three floats per vertex of a block's vertices in array a: at a itself
+ * when the block has eight, else copied into buf (24 floats) and zero
+ * padded, so no read passes the array's end. */
+static inline const float *block3(const float *a, uint32_t first, uint32_t cnt, float *buf) {
+    if (cnt == 8) return a + 3 * (size_t)first;
+    memset(buf, 0, 24 * sizeof(float));
+    memcpy(buf, a + 3 * (size_t)first, 3 * cnt * sizeof(float));
+    return buf;
+}
+
 /* One block; U (joints in the union), P, N and T (positions, normals,
  * tangents) are constants where inlined. */
 SK_AVX2 static SK_INLINE void block_lbs(const sk_skin_ctx *c, const sk_skin_block *b, uint32_t lo, uint32_t hi,
@@ -156,6 +166,28 @@ SK_AVX2 static SK_INLINE void block_lbs(const sk_skin_ctx *c, const sk_skin_bloc
     if (T) { /* w (the bitangent sign) is copied: gathered with the same split */
         split4(st, &TX, &TY, &TZ);
         TW = _mm256_setr_ps(st[3], st[7], st[11], st[15], st[19], st[23], st[27], st[31]);
+    }
+    /* Active morph targets: the deltas (three floats per vertex) added in order, w * delta each,
+     * as sk_skin_fetch adds them */
+    for (uint32_t i = 0; i < c->morph_count; i++) {
+        const sk_skin_target *tg = &m->targets[c->morph_index[i]];
+        const __m256 w = _mm256_set1_ps(c->morph_weight[i]);
+        __m256 dx, dy, dz;
+        if (P && tg->positions) {
+            split3(block3(tg->positions, first, cnt, bp), &dx, &dy, &dz);
+            X = _mm256_add_ps(X, _mm256_mul_ps(w, dx)), Y = _mm256_add_ps(Y, _mm256_mul_ps(w, dy));
+            Z = _mm256_add_ps(Z, _mm256_mul_ps(w, dz));
+        }
+        if (N && tg->normals) {
+            split3(block3(tg->normals, first, cnt, bn), &dx, &dy, &dz);
+            NX = _mm256_add_ps(NX, _mm256_mul_ps(w, dx)), NY = _mm256_add_ps(NY, _mm256_mul_ps(w, dy));
+            NZ = _mm256_add_ps(NZ, _mm256_mul_ps(w, dz));
+        }
+        if (T && tg->tangents) {
+            split3(block3(tg->tangents, first, cnt, bp), &dx, &dy, &dz);
+            TX = _mm256_add_ps(TX, _mm256_mul_ps(w, dx)), TY = _mm256_add_ps(TY, _mm256_mul_ps(w, dy));
+            TZ = _mm256_add_ps(TZ, _mm256_mul_ps(w, dz));
+        }
     }
     const float *J[SK_SKIN_BLOCK_JOINTS];
     for (uint32_t j = 0; j < U; j++) J[j] = PAL_AT(pal, b->joint8[j]);

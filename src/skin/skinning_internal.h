@@ -221,8 +221,8 @@ static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_
 #if (defined(__x86_64__) || defined(_M_X64)) && !defined(SK_NO_SIMD)
 #define SK_SKIN_X86 1
 /* Blocks [b0, b1) of the mesh, AVX2 + FMA: positions, normals and
- * tangents as asked (c->op, c->on, c->ot; no morph targets), only the
- * vertices in [lo, hi) written. The caller has checked that the palette's elements the blocks
+ * tangents as asked (c->op, c->on, c->ot), the active morph targets (at
+ * most 64: c->morph_*) added first, only the vertices in [lo, hi) written. The caller has checked that the palette's elements the blocks
  * read are finite (a zero weight times an infinite element is NaN). */
 void sk_skin_lbs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi);
 /* Whether the twelve elements the kernels read (xyz of each column) of

@@ -13,8 +13,8 @@
  *     costs what it uses. On x86-64, runs of up to eight consecutive
  *     vertices that share a few joints (a limb's vertices) are also kept as
  *     blocks, which the AVX2 and AVX-512 LBS kernels skin eight at a time
- *     when no morph target is active (docs/performance.md, "Skinning");
- *     this costs 10-25 bytes per vertex more.
+ *     (docs/performance.md, "Skinning"); this costs 10-25 bytes per vertex
+ *     more.
  *  2. sk_skin_run (every frame, allocates nothing): skins into caller-owned
  *     arrays with the palette from sk_skin_palette (LBS) or the dual
  *     quaternions from sk_skin_dual_quats (DQS). Each influence group is
