@@ -34,6 +34,12 @@ SKK_ATTR static void SKK_FN(sla_two_group)(const float *a, const float *b, const
  * (rows x, y, z, w): the series eight lanes at a time, the far lanes one
  * by one. */
 SKK_ATTR static inline void SKK_FN(sla_additive_slerp)(const float *d, const float *w, float *dr) {
+    bool trivial = true; /* every lane's weight 0 (left as it is) or 1 (the delta itself): no slerp */
+    for (int l = 0; l < 8; l++) trivial = trivial && (w[l] == 0.0f || w[l] == 1.0f);
+    if (trivial) {
+        memcpy(dr, d + SKK_ROW_R, 32 * sizeof(float));
+        return;
+    }
     unsigned far = SKK_FN(skk_slerp_rows_u)(sla_identity_rows, d + SKK_ROW_R, w, dr);
     for (; far; far &= far - 1) {
         unsigned l = (unsigned)__builtin_ctz(far);
