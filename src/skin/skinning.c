@@ -246,6 +246,7 @@ static sk_result build_blocks(sk_skinned_mesh *m) {
                 uint32_t i = 0;
                 while (uni[i] != m->joints[(size_t)w * m->influences + q]) i++;
                 W[8 * i + l] += m->weights[(size_t)w * m->influences + q];
+                if (q == 0) bk->ref[l] = (uint8_t)i;
             }
         }
         wo += 8 * u;
@@ -530,11 +531,12 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
         const uint32_t lo = job->first_vertex, hi = job->first_vertex + count;
         const sk_skin_group *groups = m->groups;
 #ifdef SK_SKIN_X86
-        /* LBS at AVX2 and above: the blocks, then the rest groups. The palette's
-         * elements the blocks read must be finite: a lane's zero weight times an infinite element
-         * would be NaN (checked per call: two loads and a few operations per joint the blocks name). */
-        if (job->method == SK_SKIN_LBS && (simd == SK_SIMD_AVX2 || simd == SK_SIMD_AVX512) && m->block_count &&
-            count && sk_skin_block_palette_finite_avx2(m, c.palette)) {
+        /* At AVX2 and above: the blocks, then the rest groups. The palette's elements (the dual
+         * quaternions) the blocks read must be finite: a lane's zero weight times an infinite
+         * element would be NaN (checked per call: two loads and a few operations per joint the blocks name). */
+        const bool lbs = job->method == SK_SKIN_LBS;
+        if ((simd == SK_SIMD_AVX2 || simd == SK_SIMD_AVX512) && m->block_count && count &&
+            (lbs ? sk_skin_block_palette_finite_avx2(m, c.palette) : sk_skin_block_dq_finite_avx2(m, c.dq))) {
             uint32_t b0 = 0, b1 = m->block_count;
             if (lo) { /* first block ending after lo */
                 uint32_t l = 0, h = m->block_count;
@@ -554,7 +556,7 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
                 }
                 b1 = l;
             }
-            if (b0 < b1) sk_skin_lbs_blocks_avx2(&c, b0, b1, lo, hi);
+            if (b0 < b1) (lbs ? sk_skin_lbs_blocks_avx2 : sk_skin_dqs_blocks_avx2)(&c, b0, b1, lo, hi);
             groups = m->rest;
         }
 #endif

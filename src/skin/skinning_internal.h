@@ -56,6 +56,8 @@ typedef struct sk_skin_block {
     uint8_t count;                           /* vertices, 1..8 */
     uint8_t joints;                          /* joints in the union, 1..SK_SKIN_BLOCK_JOINTS */
     uint16_t joint8[SK_SKIN_BLOCK_JOINTS];   /* the union's joints times 8 (see sk_skin_group.joint8) */
+    uint8_t ref[8];                          /* per lane, the union index of its vertex's first influence
+                                              * (the DQS antipodal reference); 0 past count */
 } sk_skin_block;
 
 struct sk_skinned_mesh {
@@ -228,6 +230,13 @@ void sk_skin_lbs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uin
 /* Whether the twelve elements the kernels read (xyz of each column) of
  * every joint the blocks name are finite, AVX2. */
 bool sk_skin_block_palette_finite_avx2(const sk_skinned_mesh *m, const float *palette);
+/* The same for dual quaternion skinning (DQS, as sk_skin_dqs_avx2): the
+ * dual quaternions (8 floats per joint) of the joints the blocks name
+ * checked finite by sk_skin_block_dq_finite_avx2. */
+void sk_skin_dqs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi);
+/* Either method, any outputs and morph targets (skinning_blocks_full.c). */
+void sk_skin_blocks_full_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi, bool dq);
+bool sk_skin_block_dq_finite_avx2(const sk_skinned_mesh *m, const float *dq);
 void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);

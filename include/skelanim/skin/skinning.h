@@ -12,7 +12,7 @@
  *     grouped by how many influences remain (1, 2, 3, 4, 5-8), so a vertex
  *     costs what it uses. On x86-64, runs of up to eight consecutive
  *     vertices that share a few joints (a limb's vertices) are also kept as
- *     blocks, which the AVX2 and AVX-512 LBS kernels skin eight at a time
+ *     blocks, which the AVX2 and AVX-512 kernels skin eight at a time
  *     (docs/performance.md, "Skinning"); this costs 10-25 bytes per vertex
  *     more.
  *  2. sk_skin_run (every frame, allocates nothing): skins into caller-owned
