@@ -108,4 +108,54 @@ static inline void scatter3(const float *s, uint32_t first, uint32_t v0, uint32_
     for (uint32_t v = v0; v < v1; v++) memcpy(dst + (size_t)(v - c->first) * stride, s + 3 * (v - first), 3 * sizeof(float));
 }
 
+/* The cnt vertices (per floats each) at src copied to buf (8 * per
+ * floats), zero padded: a block of fewer than eight vertices is read from
+ * there, so no read passes the array's end. Returns buf. */
+static inline float *blk_pad(const float *src, uint32_t cnt, uint32_t per, float *buf) {
+    memset(buf, 0, 8 * per * sizeof(float));
+    memcpy(buf, src, per * cnt * sizeof(float));
+    return buf;
+}
+
+/* A block's row r of the lanes' blended matrices (LBS): elements r, 4 + r,
+ * 8 + r and 12 + r (column-major) in a[0..3], the sum over the union's u
+ * joints J (palette matrices) of the lanes' weights W (8 per joint) times
+ * the element, broadcast; one joint (U == 1) takes the elements as they
+ * are (its lanes' weight is 1). U: u as a constant where inlined, 0 when
+ * known only at run time. */
+SK_AVX2 static SK_INLINE void blk_lbs_row(const float *const *J, const float *W, const uint32_t U, uint32_t u, uint32_t r,
+                                          __m256 a[4]) {
+    if (U == 1) {
+        for (int k = 0; k < 4; k++) a[k] = _mm256_broadcast_ss(J[0] + 4 * k + r);
+        return;
+    }
+    const uint32_t n = U ? U : u;
+    __m256 w = _mm256_loadu_ps(W);
+    for (int k = 0; k < 4; k++) a[k] = _mm256_mul_ps(w, _mm256_broadcast_ss(J[0] + 4 * k + r));
+    for (uint32_t j = 1; j < n; j++) {
+        w = _mm256_loadu_ps(W + 8 * j);
+        for (int k = 0; k < 4; k++) a[k] = _mm256_fmadd_ps(w, _mm256_broadcast_ss(J[j] + 4 * k + r), a[k]);
+    }
+}
+
+/* Three rows (x, y, z) of a block's output V to dst (the block starts at
+ * vertex first, has cnt vertices; vertices [v0, v1) are written; whole:
+ * all eight inside the range): normalised first if unit (as the group
+ * kernels, vertex by vertex in sk_skin_normalize3 where a length is out of
+ * sk_skin_norm_direct's range); three 256-bit stores when whole and the
+ * stride is 3, else through buf (24 floats). */
+SK_AVX2 static SK_INLINE void blk_store3(const sk_skin_ctx *c, __m256 V[3], bool unit, uint32_t first, uint32_t cnt,
+                                         uint32_t v0, uint32_t v1, bool whole, float *buf, float *dst, size_t stride) {
+    if (unit && !normalize8_soa(&V[0], &V[1], &V[2], (1 << cnt) - 1)) {
+        merge3(V[0], V[1], V[2], buf);
+        for (uint32_t l = 0; l < cnt; l++) sk_skin_normalize3(buf + 3 * l);
+        scatter3(buf, first, v0, v1, c, dst, stride);
+    } else if (whole && stride == 3) {
+        merge3(V[0], V[1], V[2], dst + (size_t)(first - c->first) * 3);
+    } else {
+        merge3(V[0], V[1], V[2], buf);
+        scatter3(buf, first, v0, v1, c, dst, stride);
+    }
+}
+
 #endif

@@ -38,14 +38,8 @@ SK_AVX2 static SK_INLINE void block_lbs_pn(const sk_skin_ctx *c, const sk_skin_b
     _Alignas(32) float bp[24], bn[24];
     const float *sp = m->pos + 3 * (size_t)first, *sn = N ? m->nrm + 3 * (size_t)first : NULL;
     if (cnt < 8) { /* reads stay inside the mesh's arrays */
-        memset(bp, 0, sizeof bp);
-        memcpy(bp, sp, 3 * cnt * sizeof(float));
-        sp = bp;
-        if (N) {
-            memset(bn, 0, sizeof bn);
-            memcpy(bn, sn, 3 * cnt * sizeof(float));
-            sn = bn;
-        }
+        sp = blk_pad(sp, cnt, 3, bp);
+        if (N) sn = blk_pad(sn, cnt, 3, bn);
     }
     __m256 X, Y, Z, NX, NY, NZ;
     if (P) split3(sp, &X, &Y, &Z);
@@ -54,50 +48,14 @@ SK_AVX2 static SK_INLINE void block_lbs_pn(const sk_skin_ctx *c, const sk_skin_b
     for (uint32_t j = 0; j < U; j++) J[j] = PAL_AT(pal, b->joint8[j]);
     __m256 OP[3], ON[3];
     for (uint32_t r = 0; r < 3; r++) {
-        /* Row r of the lanes' blended matrices: elements r, 4 + r, 8 + r, 12 + r (column-major). */
-        __m256 a0, a1, a2, a3;
-        if (U == 1) { /* the lanes' weight is 1: the matrix itself */
-            a0 = _mm256_broadcast_ss(J[0] + r), a1 = _mm256_broadcast_ss(J[0] + 4 + r);
-            a2 = _mm256_broadcast_ss(J[0] + 8 + r), a3 = _mm256_broadcast_ss(J[0] + 12 + r);
-        } else {
-            __m256 w = _mm256_loadu_ps(W);
-            a0 = _mm256_mul_ps(w, _mm256_broadcast_ss(J[0] + r));
-            a1 = _mm256_mul_ps(w, _mm256_broadcast_ss(J[0] + 4 + r));
-            a2 = _mm256_mul_ps(w, _mm256_broadcast_ss(J[0] + 8 + r));
-            a3 = _mm256_mul_ps(w, _mm256_broadcast_ss(J[0] + 12 + r));
-            for (uint32_t j = 1; j < U; j++) {
-                w = _mm256_loadu_ps(W + 8 * j);
-                a0 = _mm256_fmadd_ps(w, _mm256_broadcast_ss(J[j] + r), a0);
-                a1 = _mm256_fmadd_ps(w, _mm256_broadcast_ss(J[j] + 4 + r), a1);
-                a2 = _mm256_fmadd_ps(w, _mm256_broadcast_ss(J[j] + 8 + r), a2);
-                a3 = _mm256_fmadd_ps(w, _mm256_broadcast_ss(J[j] + 12 + r), a3);
-            }
-        }
-        if (P) OP[r] = _mm256_fmadd_ps(Z, a2, _mm256_fmadd_ps(Y, a1, _mm256_fmadd_ps(X, a0, a3)));
-        if (N) ON[r] = _mm256_fmadd_ps(NZ, a2, _mm256_fmadd_ps(NY, a1, _mm256_mul_ps(NX, a0)));
+        __m256 a[4];
+        blk_lbs_row(J, W, U, U, r, a);
+        if (P) OP[r] = _mm256_fmadd_ps(Z, a[2], _mm256_fmadd_ps(Y, a[1], _mm256_fmadd_ps(X, a[0], a[3])));
+        if (N) ON[r] = _mm256_fmadd_ps(NZ, a[2], _mm256_fmadd_ps(NY, a[1], _mm256_mul_ps(NX, a[0])));
     }
     const uint32_t v0 = first > lo ? first : lo, v1 = first + cnt < hi ? first + cnt : hi;
-    if (P) {
-        if (whole && c->ps == 3) {
-            merge3(OP[0], OP[1], OP[2], c->op + (size_t)(first - c->first) * 3);
-        } else {
-            merge3(OP[0], OP[1], OP[2], bp);
-            scatter3(bp, first, v0, v1, c, c->op, c->ps);
-        }
-    }
-    if (N) {
-        const int valid = (1 << cnt) - 1;
-        if (!normalize8_soa(&ON[0], &ON[1], &ON[2], valid)) { /* zero, tiny or huge lengths: vertex by vertex */
-            merge3(ON[0], ON[1], ON[2], bn);
-            for (uint32_t l = 0; l < cnt; l++) sk_skin_normalize3(bn + 3 * l);
-            scatter3(bn, first, v0, v1, c, c->on, c->ns);
-        } else if (whole && c->ns == 3) {
-            merge3(ON[0], ON[1], ON[2], c->on + (size_t)(first - c->first) * 3);
-        } else {
-            merge3(ON[0], ON[1], ON[2], bn);
-            scatter3(bn, first, v0, v1, c, c->on, c->ns);
-        }
-    }
+    if (P) blk_store3(c, OP, false, first, cnt, v0, v1, whole, bp, c->op, c->ps);
+    if (N) blk_store3(c, ON, true, first, cnt, v0, v1, whole, bn, c->on, c->ns);
 }
 
 SK_AVX2 static SK_INLINE void blocks_run_pn(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi,
