@@ -4,8 +4,9 @@
  * active morph targets and dual quaternion skinning, a block's vertices in
  * structure-of-arrays form, one lane per vertex, as there.
  *
- * Morph targets: the block's inputs are copied with each active target's
- * deltas added (w * delta, target by target, as sk_skin_fetch adds them).
+ * Morph targets: each active target's deltas are split as the inputs are
+ * and added to them (w * delta, target by target, as sk_skin_fetch adds
+ * them).
  * DQS: per union joint, the lanes' weights flipped where the joint's real
  * part lies in the other hemisphere from the lane's first influence's (the
  * antipodal fix), the eight components summed, normalised by the real
@@ -65,27 +66,25 @@ SK_AVX2 static SK_INLINE void rotate8(const __m256 r[4], __m256 vx, __m256 vy, _
     o[2] = _mm256_fmadd_ps(two, _mm256_fmsub_ps(r[0], ty, _mm256_mul_ps(r[1], tx)), vz);
 }
 
-/* The inputs of a block's cnt vertices with the active morph targets
- * added (c->morph_*: w * delta, target by target, as sk_skin_fetch adds
- * them): positions and normals (3 floats per vertex) into bp, bn (24
- * floats), tangents (4; w kept) into bt (32), each where not NULL, zero
- * padded past cnt. */
-static void morph_block(const sk_skin_ctx *c, uint32_t first, uint32_t cnt, float *bp, float *bn, float *bt) {
+/* The active morph targets' deltas (c->morph_*; three floats per vertex)
+ * added to a block's split inputs, target by target, w * delta each, as
+ * sk_skin_fetch adds them; buf (24 floats) reads a short block's deltas. */
+SK_AVX2 static SK_INLINE void morph8(const sk_skin_ctx *c, uint32_t first, uint32_t cnt, bool P, bool N, bool T, __m256 *X,
+                                     __m256 *Y, __m256 *Z, __m256 *NX, __m256 *NY, __m256 *NZ, __m256 *TX, __m256 *TY,
+                                     __m256 *TZ, float *buf) {
     const sk_skinned_mesh *m = c->mesh;
-    if (bp) blk_pad(m->pos + 3 * (size_t)first, cnt, 3, bp);
-    if (bn) blk_pad(m->nrm + 3 * (size_t)first, cnt, 3, bn);
-    if (bt) blk_pad(m->tan + 4 * (size_t)first, cnt, 4, bt);
     for (uint32_t i = 0; i < c->morph_count; i++) {
         const sk_skin_target *tg = &m->targets[c->morph_index[i]];
-        const float w = c->morph_weight[i];
-        const size_t o = 3 * (size_t)first;
-        if (bp && tg->positions)
-            for (uint32_t k = 0; k < 3 * cnt; k++) bp[k] += w * tg->positions[o + k];
-        if (bn && tg->normals)
-            for (uint32_t k = 0; k < 3 * cnt; k++) bn[k] += w * tg->normals[o + k];
-        if (bt && tg->tangents)
-            for (uint32_t l = 0; l < cnt; l++)
-                for (int k = 0; k < 3; k++) bt[4 * l + k] += w * tg->tangents[o + 3 * l + k];
+        const __m256 w = _mm256_set1_ps(c->morph_weight[i]);
+        const float *arr[3] = {P ? tg->positions : NULL, N ? tg->normals : NULL, T ? tg->tangents : NULL};
+        __m256 *dst[3][3] = {{X, Y, Z}, {NX, NY, NZ}, {TX, TY, TZ}};
+        for (int k = 0; k < 3; k++) {
+            if (!arr[k]) continue;
+            const float *src = arr[k] + 3 * (size_t)first;
+            __m256 d[3];
+            split3(cnt == 8 ? src : blk_pad(src, cnt, 3, buf), &d[0], &d[1], &d[2]);
+            for (int e = 0; e < 3; e++) *dst[k][e] = _mm256_add_ps(*dst[k][e], _mm256_mul_ps(w, d[e]));
+        }
     }
 }
 
@@ -103,10 +102,7 @@ SK_AVX2 static SK_INLINE void block_skin(const sk_skin_ctx *c, const sk_skin_blo
     _Alignas(32) float bp[24], bn[24], bt[32];
     const float *sp = m->pos + 3 * (size_t)first, *sn = N ? m->nrm + 3 * (size_t)first : NULL;
     const float *st = T ? m->tan + 4 * (size_t)first : NULL;
-    if (c->morph_count) { /* the active targets' deltas added in order, w * delta each, as sk_skin_fetch adds them */
-        morph_block(c, first, cnt, P ? bp : NULL, N ? bn : NULL, T ? bt : NULL);
-        sp = bp, sn = bn, st = bt;
-    } else if (cnt < 8) { /* reads stay inside the mesh's arrays */
+    if (cnt < 8) { /* reads stay inside the mesh's arrays */
         sp = blk_pad(sp, cnt, 3, bp);
         if (N) sn = blk_pad(sn, cnt, 3, bn);
         if (T) st = blk_pad(st, cnt, 4, bt);
@@ -118,6 +114,7 @@ SK_AVX2 static SK_INLINE void block_skin(const sk_skin_ctx *c, const sk_skin_blo
         split4(st, &TX, &TY, &TZ);
         TW = _mm256_setr_ps(st[3], st[7], st[11], st[15], st[19], st[23], st[27], st[31]);
     }
+    if (c->morph_count) morph8(c, first, cnt, P, N, T, &X, &Y, &Z, &NX, &NY, &NZ, &TX, &TY, &TZ, bt);
     __m256 OP[3], ON[3], OT[3];
     if (DQ) {
         __m256 r[4], d[4];
@@ -164,46 +161,46 @@ SK_AVX2 static SK_INLINE void block_skin(const sk_skin_ctx *c, const sk_skin_blo
     }
 }
 
+/* The union's joints in a loop (U = 0): a joint's work is large next to the
+ * loop's, and one instance per output set keeps each function's frame
+ * small (an AddressSanitizer build gives every inlined instance its own
+ * slots: all of them in one function took 8.7 MB of stack). */
 SK_AVX2 static SK_INLINE void blocks_run(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi,
                                          const bool P, const bool N, const bool T, const bool DQ) {
     const sk_skin_block *B = c->mesh->blocks;
-    for (uint32_t i = b0; i < b1; i++) {
-        if (DQ) { /* the union's joints in a loop: a joint's work is large next to the loop's */
-            block_skin(c, &B[i], lo, hi, 0, P, N, T, true);
-            continue;
-        }
-        switch (B[i].joints) { /* unrolled per union size (one joint: no products) */
-        case 1: block_skin(c, &B[i], lo, hi, 1, P, N, T, false); break;
-        case 2: block_skin(c, &B[i], lo, hi, 2, P, N, T, false); break;
-        case 3: block_skin(c, &B[i], lo, hi, 3, P, N, T, false); break;
-        case 4: block_skin(c, &B[i], lo, hi, 4, P, N, T, false); break;
-        case 5: block_skin(c, &B[i], lo, hi, 5, P, N, T, false); break;
-        case 6: block_skin(c, &B[i], lo, hi, 6, P, N, T, false); break;
-        case 7: block_skin(c, &B[i], lo, hi, 7, P, N, T, false); break;
-        default: block_skin(c, &B[i], lo, hi, 8, P, N, T, false); break;
-        }
-    }
+    for (uint32_t i = b0; i < b1; i++) block_skin(c, &B[i], lo, hi, 0, P, N, T, DQ);
 }
 
-/* Instantiated for the output sets a job can ask for: positions and/or
- * normals, each with or without tangents (at least one output). */
-SK_AVX2 static SK_INLINE void blocks_outputs(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi,
-                                             const bool DQ) {
-    const bool p = c->op != NULL, n = c->on != NULL;
-    if (c->ot) {
-        if (p && n) blocks_run(c, b0, b1, lo, hi, true, true, true, DQ);
-        else if (p) blocks_run(c, b0, b1, lo, hi, true, false, true, DQ);
-        else if (n) blocks_run(c, b0, b1, lo, hi, false, true, true, DQ);
-        else blocks_run(c, b0, b1, lo, hi, false, false, true, DQ);
-        return;
+/* One function per method and output set a job can ask for: positions
+ * and/or normals, each with or without tangents (at least one output). */
+#define BLK_RUN(name, P, N, T, DQ)                                                                               \
+    SK_AVX2 __attribute__((noinline)) static void name(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, \
+                                                       uint32_t hi) {                                            \
+        blocks_run(c, b0, b1, lo, hi, P, N, T, DQ);                                                              \
     }
-    if (p && n) blocks_run(c, b0, b1, lo, hi, true, true, false, DQ);
-    else if (p) blocks_run(c, b0, b1, lo, hi, true, false, false, DQ);
-    else blocks_run(c, b0, b1, lo, hi, false, true, false, DQ);
-}
+BLK_RUN(lbs_pnt, true, true, true, false)
+BLK_RUN(lbs_pt, true, false, true, false)
+BLK_RUN(lbs_nt, false, true, true, false)
+BLK_RUN(lbs_t, false, false, true, false)
+BLK_RUN(lbs_pn, true, true, false, false)
+BLK_RUN(lbs_p, true, false, false, false)
+BLK_RUN(lbs_n, false, true, false, false)
+BLK_RUN(dqs_pnt, true, true, true, true)
+BLK_RUN(dqs_pt, true, false, true, true)
+BLK_RUN(dqs_nt, false, true, true, true)
+BLK_RUN(dqs_t, false, false, true, true)
+BLK_RUN(dqs_pn, true, true, false, true)
+BLK_RUN(dqs_p, true, false, false, true)
+BLK_RUN(dqs_n, false, true, false, true)
+#undef BLK_RUN
 
 SK_AVX2 void sk_skin_blocks_full_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi, bool dq) {
-    blocks_outputs(c, b0, b1, lo, hi, dq);
+    typedef void (*run_fn)(const sk_skin_ctx *, uint32_t, uint32_t, uint32_t, uint32_t);
+    /* [dq][tangents][positions][normals] */
+    static const run_fn runs[2][2][2][2] = {{{{NULL, lbs_n}, {lbs_p, lbs_pn}}, {{lbs_t, lbs_nt}, {lbs_pt, lbs_pnt}}},
+                                            {{{NULL, dqs_n}, {dqs_p, dqs_pn}}, {{dqs_t, dqs_nt}, {dqs_pt, dqs_pnt}}}};
+    run_fn f = runs[dq][c->ot != NULL][c->op != NULL][c->on != NULL];
+    if (f) f(c, b0, b1, lo, hi);
 }
 
 SK_AVX2 void sk_skin_dqs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi) {
