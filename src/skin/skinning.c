@@ -456,6 +456,20 @@ void sk_skin_dqs_scalar(const sk_skin_ctx *c, uint32_t first, uint32_t count) {
     }
 }
 
+#ifdef SK_SKIN_X86
+/* First block at or after index from whose first vertex (span: its end,
+ * first + count) is past vertex x; block_count when none. */
+static uint32_t blocks_after(const sk_skinned_mesh *m, uint32_t from, uint32_t x, bool span) {
+    uint32_t l = from, h = m->block_count;
+    while (l < h) {
+        uint32_t mid = l + (h - l) / 2;
+        if (m->blocks[mid].first + (span ? m->blocks[mid].count : 0u) <= x) l = mid + 1;
+        else h = mid;
+    }
+    return l;
+}
+#endif
+
 /* ---- Entry point ------------------------------------------------------------- */
 
 sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
@@ -536,26 +550,9 @@ sk_result sk_skin_run(const sk_skin_job *job, sk_error *err) {
          * element would be NaN (checked per call: two loads and a few operations per joint the blocks name). */
         const bool lbs = job->method == SK_SKIN_LBS;
         if ((simd == SK_SIMD_AVX2 || simd == SK_SIMD_AVX512) && m->block_count && count &&
-            (lbs ? sk_skin_block_palette_finite_avx2(m, c.palette) : sk_skin_block_dq_finite_avx2(m, c.dq))) {
-            uint32_t b0 = 0, b1 = m->block_count;
-            if (lo) { /* first block ending after lo */
-                uint32_t l = 0, h = m->block_count;
-                while (l < h) {
-                    uint32_t mid = l + (h - l) / 2;
-                    if (m->blocks[mid].first + m->blocks[mid].count <= lo) l = mid + 1;
-                    else h = mid;
-                }
-                b0 = l;
-            }
-            if (hi < m->vertex_count) { /* first block starting at or after hi */
-                uint32_t l = b0, h = m->block_count;
-                while (l < h) {
-                    uint32_t mid = l + (h - l) / 2;
-                    if (m->blocks[mid].first < hi) l = mid + 1;
-                    else h = mid;
-                }
-                b1 = l;
-            }
+            sk_skin_block_inputs_finite_avx2(m, lbs ? c.palette : c.dq, !lbs)) {
+            /* the blocks that reach into [lo, hi): from the first ending after lo to the last starting before hi */
+            uint32_t b0 = blocks_after(m, 0, lo, true), b1 = blocks_after(m, b0, hi - 1, false);
             if (b0 < b1) (lbs ? sk_skin_lbs_blocks_avx2 : sk_skin_dqs_blocks_avx2)(&c, b0, b1, lo, hi);
             groups = m->rest;
         }

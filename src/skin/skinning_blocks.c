@@ -97,14 +97,17 @@ SK_AVX2 void sk_skin_lbs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t
     sk_skin_blocks_full_avx2(c, b0, b1, lo, hi, false);
 }
 
-SK_AVX2 bool sk_skin_block_palette_finite_avx2(const sk_skinned_mesh *m, const float *palette) {
-    /* x * 0 is 0 for a finite x and NaN otherwise; the fourth float of each column is not read. */
-    const __m256 keep = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0));
+SK_AVX2 bool sk_skin_block_inputs_finite_avx2(const sk_skinned_mesh *m, const float *data, bool dq) {
+    /* x * 0 is 0 for a finite x and NaN otherwise. LBS: 16 floats per joint, the fourth of each
+     * column not read; DQS: the 8 floats of each dual quaternion. */
+    const __m256 keep = dq ? _mm256_castsi256_ps(_mm256_set1_epi32(-1))
+                           : _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0));
+    const size_t stride = dq ? 8 : 16;
     __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
     for (uint32_t i = 0; i < m->block_joint_count; i++) {
-        const float *p = palette + 16 * (size_t)m->block_joints[i];
+        const float *p = data + stride * m->block_joints[i];
         acc0 = _mm256_or_ps(acc0, _mm256_mul_ps(_mm256_and_ps(_mm256_loadu_ps(p), keep), _mm256_setzero_ps()));
-        acc1 = _mm256_or_ps(acc1, _mm256_mul_ps(_mm256_and_ps(_mm256_loadu_ps(p + 8), keep), _mm256_setzero_ps()));
+        if (!dq) acc1 = _mm256_or_ps(acc1, _mm256_mul_ps(_mm256_and_ps(_mm256_loadu_ps(p + 8), keep), _mm256_setzero_ps()));
     }
     __m256 acc = _mm256_or_ps(acc0, acc1);
     return _mm256_movemask_ps(_mm256_cmp_ps(acc, _mm256_setzero_ps(), _CMP_EQ_OQ)) == 0xFF;

@@ -207,11 +207,4 @@ SK_AVX2 void sk_skin_dqs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t
     sk_skin_blocks_full_avx2(c, b0, b1, lo, hi, true);
 }
 
-SK_AVX2 bool sk_skin_block_dq_finite_avx2(const sk_skinned_mesh *m, const float *dq) {
-    __m256 acc = _mm256_setzero_ps(); /* the eight floats of each joint the blocks name, as above */
-    for (uint32_t i = 0; i < m->block_joint_count; i++)
-        acc = _mm256_or_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(dq + 8 * (size_t)m->block_joints[i]), _mm256_setzero_ps()));
-    return _mm256_movemask_ps(_mm256_cmp_ps(acc, _mm256_setzero_ps(), _CMP_EQ_OQ)) == 0xFF;
-}
-
 #endif

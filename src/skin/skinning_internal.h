@@ -224,19 +224,18 @@ static inline uint32_t sk_skin_group_lower_bound(const sk_skin_group *g, uint32_
 #define SK_SKIN_X86 1
 /* Blocks [b0, b1) of the mesh, AVX2 + FMA: positions, normals and
  * tangents as asked (c->op, c->on, c->ot), the active morph targets (at
- * most 64: c->morph_*) added first, only the vertices in [lo, hi) written. The caller has checked that the palette's elements the blocks
- * read are finite (a zero weight times an infinite element is NaN). */
+ * most 64: c->morph_*) added first, only the vertices in [lo, hi)
+ * written. The caller has checked sk_skin_block_inputs_finite_avx2 (a zero
+ * weight times an infinite element is NaN). */
 void sk_skin_lbs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi);
-/* Whether the twelve elements the kernels read (xyz of each column) of
- * every joint the blocks name are finite, AVX2. */
-bool sk_skin_block_palette_finite_avx2(const sk_skinned_mesh *m, const float *palette);
-/* The same for dual quaternion skinning (DQS, as sk_skin_dqs_avx2): the
- * dual quaternions (8 floats per joint) of the joints the blocks name
- * checked finite by sk_skin_block_dq_finite_avx2. */
+/* The same for dual quaternion skinning (DQS, as sk_skin_dqs_avx2). */
 void sk_skin_dqs_blocks_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi);
 /* Either method, any outputs and morph targets (skinning_blocks_full.c). */
 void sk_skin_blocks_full_avx2(const sk_skin_ctx *c, uint32_t b0, uint32_t b1, uint32_t lo, uint32_t hi, bool dq);
-bool sk_skin_block_dq_finite_avx2(const sk_skinned_mesh *m, const float *dq);
+/* Whether the floats the block kernels read of every joint the blocks name
+ * are finite, AVX2: of the palette (dq false: x, y, z of each column) or of
+ * the dual quaternions (dq true: all eight). */
+bool sk_skin_block_inputs_finite_avx2(const sk_skinned_mesh *m, const float *data, bool dq);
 void sk_skin_lbs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 void sk_skin_dqs_sse2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
 void sk_skin_lbs_avx2(const sk_skin_ctx *c, const sk_skin_group *g, uint32_t e0, uint32_t e1);
