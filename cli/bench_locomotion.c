@@ -396,6 +396,7 @@ typedef struct bl_args {
     int captures;          /* -1: all, or ci with --quick (bench_locomotion_capture.h) */
     bool captures_only, legged_only;
     const char *data, *held_out;
+    int half;              /* --half: 0 reporting, 1 tuning */
 } bl_args;
 
 static int bench_locomotion(int argc, char **argv) {
@@ -416,7 +417,7 @@ static int bench_locomotion(int argc, char **argv) {
     if (table && !a.captures_only && !procedural) rc |= bl_table_dir(quick); /* bench_locomotion_dir.c */
     if (table && !a.captures_only && !procedural) rc |= bench_locomotion_hard(quick, NULL, NULL, 0);
     if (table) rc |= blc_table(captures, a.data);
-    if (table && a.held_out) rc |= blc_held_out(a.held_out, a.data);
+    if (table && a.held_out) rc |= blc_held_out(a.held_out, a.half ? "tuning" : "reporting", a.data);
     if (!a.captures_only) rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
     if (captures != BLC_NONE) rc |= blc_cost(count, frames, a.data);
     return rc;
@@ -442,6 +443,9 @@ static const cli_opt bl_opts[] = {
     {"--held-out", CLI_STRING(bl_args, held_out), .meta = "DIR",
      .help = "also the rows of the reporting half's walks and runs of DIR/split.tsv (tests/data/cmu: captures "
              "never tuned on), marked held_out"},
+    {"--half", CLI_CHOICE(bl_args, half, "reporting|tuning"), .dflt = "reporting",
+     .help = "with --held-out: the half of DIR/split.tsv whose rows to run; tuning rows are marked "
+             "\"half\":\"tuning\""},
 };
 const cli_command cli_cmd_bench_locomotion = {
     .name = "bench locomotion",

@@ -72,8 +72,9 @@ static size_t blc_fails(const loco_metrics *m, char *out, size_t cap) {
 }
 
 /* One row: the character (its clips from walk_file and the run) on a case at a speed. */
+/* half: NULL (the shared rows), "reporting" (marked held_out) or "tuning". */
 static bool blc_row(loco_char *c, const char *character, const char *capture, bool run, const blc_case *cs,
-                    double speed, bool held_out) {
+                    double speed, const char *half) {
     /* the rows walked facing away from the path (blc_direction_rows) */
     const char *dir = c->face == 0.0f ? NULL : fabsf(c->face) > 3.0f ? "backward" : c->face > 0 ? "left" : "right";
     loco_metrics m;
@@ -98,7 +99,7 @@ static bool blc_row(loco_char *c, const char *character, const char *capture, bo
 #undef BLC_FAIL
     printf("{\"bench\":\"locomotion_capture\",%s\"character\":\"%s\",\"capture\":\"%s\",\"gait\":\"%s\",%s%s%s"
            "\"terrain\":\"%s\",\"path\":\"%s\",\"speed\":%.2f,\"frames\":%u,\"finished\":%s,\"stance_fraction\":[",
-           held_out ? "\"held_out\":true," : "", character, capture, run ? "run" : "walk",
+           !half ? "" : strcmp(half, "tuning") ? "\"held_out\":true," : "\"half\":\"tuning\",", character, capture, run ? "run" : "walk",
            dir ? "\"direction\":\"" : "", dir ? dir : "", dir ? "\"," : "", cs->terrain, cs->path, speed, m.frames,
            finished ? "true" : "false");
     for (uint32_t l = 0; l < c->leg_count; l++) printf("%s%.3f", l ? "," : "", share[l]);
@@ -227,7 +228,7 @@ static int blc_direction_rows(blc_which which, const char *data, int k, const ch
                 continue;
             }
             for (size_t sp = which == BLC_ALL ? 0 : 1; sp < 2; sp++)
-                if (!blc_row(&c, character, "02_01", false, cs, speeds[dir > 1][sp], false)) failures++;
+                if (!blc_row(&c, character, "02_01", false, cs, speeds[dir > 1][sp], NULL)) failures++;
             loco_char_destroy(&c);
             cli_terrain_destroy(terrain);
         }
@@ -271,9 +272,9 @@ int blc_table(blc_which which, const char *data) {
                 static const double walk_speeds[] = {1.0, 1.4}, run_speeds[] = {3.0, 3.5};
                 size_t nsp = which == BLC_ALL ? 2 : 1;
                 for (size_t sp = 0; walks && sp < nsp; sp++)
-                    if (!blc_row(&c, names[k], capture, false, cs, walk_speeds[which == BLC_ALL ? sp : 1], false)) failures++;
+                    if (!blc_row(&c, names[k], capture, false, cs, walk_speeds[which == BLC_ALL ? sp : 1], NULL)) failures++;
                 for (size_t sp = 0; runs && sp < nsp; sp++)
-                    if (!blc_row(&c, names[k], "09_11_fbx2bvh", true, cs, run_speeds[sp], false)) failures++;
+                    if (!blc_row(&c, names[k], "09_11_fbx2bvh", true, cs, run_speeds[sp], NULL)) failures++;
                 /* the hard cases once per character, with 02_01 and the run, on flat ground */
                 if (w == 0 && !strcmp(cs->terrain, "flat") && !blc_hard_rows(&c, names[k], capture, which != BLC_ALL))
                     failures++;
@@ -286,9 +287,10 @@ int blc_table(blc_which which, const char *data) {
     return failures ? 1 : 0;
 }
 
-/* The reporting half's walks and runs of a capture folder (DIR/split.tsv:
- * file, half, kind, scale, fps), at most 32 of each. */
-static int blc_split(const char *dir, char walks[][64], char runs[][64], int *nw, int *nr, double *scale) {
+/* One half's walks and runs of a capture folder (DIR/split.tsv: file, half,
+ * kind, scale, fps), at most 32 of each. */
+static int blc_split(const char *dir, const char *want, char walks[][64], char runs[][64], int *nw, int *nr,
+                     double *scale) {
     char path[1024], line[512];
     snprintf(path, sizeof path, "%s/split.tsv", dir);
     FILE *f = fopen(path, "r");
@@ -297,7 +299,7 @@ static int blc_split(const char *dir, char walks[][64], char runs[][64], int *nw
     while (fgets(line, sizeof line, f)) {
         char file[64], half[32], kind[32];
         double sc;
-        if (sscanf(line, "%63s %31s %31s %lf", file, half, kind, &sc) != 4 || strcmp(half, "reporting")) continue;
+        if (sscanf(line, "%63s %31s %31s %lf", file, half, kind, &sc) != 4 || strcmp(half, want)) continue;
         *scale = sc;
         if (!strcmp(kind, "walk") && *nw < 32) snprintf(walks[(*nw)++], 64, "%s", file);
         if (!strcmp(kind, "run") && *nr < 32) snprintf(runs[(*nr)++], 64, "%s", file);
@@ -306,17 +308,20 @@ static int blc_split(const char *dir, char walks[][64], char runs[][64], int *nw
     return 0;
 }
 
-int blc_held_out(const char *dir, const char *data) {
+int blc_held_out(const char *dir, const char *half, const char *data) {
     char walks[32][64], runs[32][64];
     int nw = 0, nr = 0;
     double scale = BLC_CMU_SCALE;
     char chr[1024];
+    if (!half) half = "reporting";
+    bool tuning = !strcmp(half, "tuning");
     blc_character(data, 1, chr, sizeof chr);
-    if (blc_split(dir, walks, runs, &nw, &nr, &scale) != 0 || nw == 0 || nr == 0 || !blc_exists(chr)) {
-        printf("{\"bench\":\"locomotion_capture\",\"held_out\":true,\"missing\":\"%s\",\"note\":\"no reporting-half "
-               "walks and runs in DIR/split.tsv, or no CesiumMan under --data: no held-out rows\"}\n", dir);
-        fprintf(stderr, "skelanim: bench locomotion: --held-out %s: no split.tsv with reporting walks and runs, or no "
-                "CesiumMan (--data): no held-out rows\n", dir);
+    if (blc_split(dir, half, walks, runs, &nw, &nr, &scale) != 0 || nw == 0 || nr == 0 || !blc_exists(chr)) {
+        printf("{\"bench\":\"locomotion_capture\",%s\"missing\":\"%s\",\"note\":\"no %s-half "
+               "walks and runs in DIR/split.tsv, or no CesiumMan under --data: no rows\"}\n",
+               tuning ? "\"half\":\"tuning\"," : "\"held_out\":true,", dir, half);
+        fprintf(stderr, "skelanim: bench locomotion: --held-out %s: no split.tsv with %s-half walks and runs, or no "
+                "CesiumMan (--data): no rows\n", dir, half);
         return 1;
     }
     static const char *const names[2] = {"mannequin", "CesiumMan"};
@@ -350,9 +355,9 @@ int blc_held_out(const char *dir, const char *data) {
                 if (back) s.from[1] = w, s.from_reversed[1] = true, s.from[2] = r, s.nfrom = 3;
                 loco_char c;
                 if (!loco_char_create(&s, &c)) { /* said on stderr */
-                    printf("{\"bench\":\"locomotion_capture\",\"held_out\":true,\"character\":\"%s\",\"capture\":"
+                    printf("{\"bench\":\"locomotion_capture\",%s\"character\":\"%s\",\"capture\":"
                            "\"%s\",\"gait\":\"%s\",%s\"terrain\":\"%s\",\"error\":\"the clips could not be retargeted "
-                           "or analysed\"}\n", names[k], capture, run ? "run" : "walk",
+                           "or analysed\"}\n", tuning ? "\"half\":\"tuning\"," : "\"held_out\":true,", names[k], capture, run ? "run" : "walk",
                            back ? "\"direction\":\"backward\"," : "", cs->terrain);
                     fflush(stdout);
                     cli_terrain_destroy(terrain);
@@ -361,7 +366,7 @@ int blc_held_out(const char *dir, const char *data) {
                 if (back) c.face = (float)M_PI;
                 static const double walk_speeds[] = {1.0, 1.4}, run_speeds[] = {3.0, 3.5};
                 for (int sp = 0; sp < 2; sp++)
-                    if (!blc_row(&c, names[k], capture, run, cs, run ? run_speeds[sp] : walk_speeds[sp], true)) failures++;
+                    if (!blc_row(&c, names[k], capture, run, cs, run ? run_speeds[sp] : walk_speeds[sp], half)) failures++;
                 loco_char_destroy(&c);
                 cli_terrain_destroy(terrain);
             }

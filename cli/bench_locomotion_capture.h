@@ -27,10 +27,12 @@ int blc_table(blc_which which, const char *data);
  * threshold was chosen on), each walk with the folder's first reporting run
  * on flat ground, stairs and the mesh course at 1.0 and 1.4 m/s, each run
  * with its first walk on flat ground at 3.0 and 3.5 m/s, on the mannequin
- * and CesiumMan (under data). A pair that cannot be retargeted or analysed
- * is a row with "error". Returns 1 when the folder or CesiumMan is missing
- * or a row could not be run. */
-int blc_held_out(const char *dir, const char *data);
+ * and CesiumMan (under data). half "tuning" takes the folder's tuning half
+ * instead (rows marked "half": "tuning"; NULL or "reporting": the reporting
+ * half). A pair that cannot be retargeted or analysed is a row with "error".
+ * Returns 1 when the folder, its half or CesiumMan is missing or a row could
+ * not be run. */
+int blc_held_out(const char *dir, const char *half, const char *data);
 /* The locomotion step (advance + adjust) of count mannequins driven by the
  * CMU walk 02_01 and run 09_11 retargeted once at load, on the mesh course,
  * one JSON line ("bench": "locomotion_capture_cost"). */

@@ -2,6 +2,7 @@
 """Check the CMU capture set of tests/data/cmu against its README and split file.
 
     scripts/cmu_data_check.py [DIR] [--sources SRCDIR] [--not-in DIR ...] [--list]
+                              [--all-tuning] [--min-files N]
 
 DIR (default: tests/data/cmu beside this script's checkout) holds the .bvh
 files, README.md and split.tsv. Checked, each independently of skelanim:
@@ -16,7 +17,11 @@ files, README.md and split.tsv. Checked, each independently of skelanim:
   frame count (`Frames:` and the number of frame lines), a Frame Time of
   1/fps, as many finite values per frame as the hierarchy has channels; the
   README's seconds are frames / fps;
-- at least 40 files, at least 10 of them walks or runs.
+- at least 40 files (--min-files N: N), at least 10 of them walks or runs
+  (with --min-files N below 10: N).
+
+--all-tuning: the folder's rule is instead that every file is in the tuning
+half (tests/data/cmu-walks, its README).
 
 --sources SRCDIR: SRCDIR holds the source files under their base names
 (01_02.bvh, ...; README, "Where they came from"). Each source's sha256 must
@@ -82,13 +87,20 @@ def main(argv):
     args = argv[1:]
     here = os.path.dirname(os.path.abspath(__file__))
     folder = os.path.join(here, "..", "tests", "data", "cmu")
-    sources, not_in, listing = None, [], False
+    sources, not_in, listing, all_tuning, min_files = None, [], False, False, 40
     i = 0
     while i < len(args):
         a = args[i]
         if a in ("-h", "--help"):
             sys.stdout.write(__doc__)
             return 0
+        if a == "--min-files":
+            if i + 1 >= len(args) or not args[i + 1].isdigit():
+                sys.stderr.write("--min-files needs a count\n")
+                return 2
+            min_files = int(args[i + 1])
+            i += 2
+            continue
         if a in ("--sources", "--not-in"):
             if i + 1 >= len(args):
                 sys.stderr.write("%s needs a folder\n" % a)
@@ -101,6 +113,8 @@ def main(argv):
             continue
         if a == "--list":
             listing = True
+        elif a == "--all-tuning":
+            all_tuning = True
         elif a.startswith("-"):
             sys.stderr.write("unknown option %s\n" % a)
             return 2
@@ -148,11 +162,12 @@ def main(argv):
             err("%s lists %s, the folder holds %s" % (what, sorted(set(names) ^ set(on_disk)) or
                                                       "a different set", "those" if names else on_disk))
 
-    # The rule: alternate within each kind in (subject, trial) order.
+    # The rule: alternate within each kind in (subject, trial) order (or,
+    # --all-tuning, every file tuning).
     for kind in KINDS:
         names = sorted((x for x in split if split[x][1] == kind), key=trial_of)
         for k, name in enumerate(names):
-            want = HALVES[k % 2]
+            want = "tuning" if all_tuning else HALVES[k % 2]
             if split[name][0] != want:
                 err("%s: split.tsv says %s, the rule gives %s (%s no. %d)"
                     % (name, split[name][0], want, kind, k + 1))
@@ -217,8 +232,9 @@ def main(argv):
                 err("%s: CMU trial %02d_%02d is also in %s" % ((name,) + trial_of(name) + (d,)))
 
     walks_runs = sum(1 for x in split if split[x][1] in ("walk", "run"))
-    if len(on_disk) < 40 or walks_runs < 10:
-        err("%d files, %d walks or runs (want at least 40 and 10)" % (len(on_disk), walks_runs))
+    if len(on_disk) < min_files or walks_runs < min(10, min_files):
+        err("%d files, %d walks or runs (want at least %d and %d)" % (len(on_disk), walks_runs, min_files,
+                                                                      min(10, min_files)))
 
     if errors:
         for e in errors:

@@ -237,4 +237,29 @@ print("bench locomotion --held-out: %d rows (%d walks, %d runs, 2 characters; %d
       "%d could not run" % (len(rows), len(walks), len(runs), len(back), ok, sum("error" in r for r in rows)))
 PY
 
+# 4. --half tuning: the tuning half's rows instead (tests/data/cmu-walks: every file tuning),
+#    marked "half": "tuning" and not held_out; every pair retargets and analyses; and a folder
+#    without that half is said, not run empty.
+"$SK_CLI" bench locomotion --captures none --captures-only --held-out "$SK_SOURCE_DIR/tests/data/cmu-walks" --half tuning \
+  --data "$shared" >"$tmp/tune.jsonl" 2>"$tmp/tune.err" || { cat "$tmp/tune.err"; fail "bench locomotion --half tuning"; }
+python3 - "$tmp/tune.jsonl" "$SK_SOURCE_DIR/tests/data/cmu-walks/split.tsv" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+split = [l.split("\t") for l in open(sys.argv[2]).read().splitlines()[1:]]
+walks = [f[0][:-4] for f in split if f[1] == "tuning" and f[2] == "walk"]
+runs = [f[0][:-4] for f in split if f[1] == "tuning" and f[2] == "run"]
+assert (len(walks), len(runs)) == (15, 3), (walks, runs)
+want = 2 * (len(walks) * 3 * 2 + len(runs) * 2 + len(walks) * 2)
+assert len(rows) == want, (len(rows), want)
+assert all(r.get("half") == "tuning" and "held_out" not in r and "error" not in r for r in rows), rows
+assert {(r["character"], r["capture"]) for r in rows} == {(c, x) for c in ("mannequin", "CesiumMan") for x in walks + runs}
+print("bench locomotion --half tuning: %d rows, %d within every limit" % (len(rows), sum(not r["fails"] for r in rows)))
+PY
+if "$SK_CLI" bench locomotion --captures none --captures-only --held-out "$SK_SOURCE_DIR/tests/data/cmu-walks" \
+     --data "$shared" >"$tmp/none.jsonl" 2>"$tmp/none.err"; then
+  fail "a folder with no reporting half was not an error"
+fi
+grep -q '"missing"' "$tmp/none.jsonl" && grep -q 'no split.tsv with reporting-half walks and runs' "$tmp/none.err" ||
+  { cat "$tmp/none.jsonl" "$tmp/none.err"; fail "the missing half was not said"; }
+
 sk_done cli_bench_capture

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The CMU capture set of tests/data/cmu (its README.md): scripts/cmu_data_check.py
-# verifies the sha256s, frame counts, split file and split rule, and that no trial
-# is also in ../shared/mocap/bvh or tests/data/mocap; then every file loads with
-# skelanim info as one clip whose duration is the README's (frames - 1) / fps.
+# The CMU capture sets of tests/data/cmu and tests/data/cmu-walks (their
+# README.md): scripts/cmu_data_check.py verifies the sha256s, frame counts, split
+# files and split rules, and that no trial is in two sets or also in
+# ../shared/mocap/bvh or tests/data/mocap; then every file loads with skelanim
+# info as one clip whose duration is the README's (frames - 1) / fps.
 # Only loading: no analysis, locomotion, retargeting or compression is run on
 # these files (the reporting half's walks and runs stay unseen).
 set -euo pipefail
@@ -23,10 +24,20 @@ else
   sk_missing_part "../shared/mocap/bvh (no check that these trials are not also there)"
 fi
 
-python3 "$check" "$dir" "${not_in[@]}" --list >"$tmp/list.txt"
+walks="$SK_SOURCE_DIR/tests/data/cmu-walks"
+walks_expected=18   # the files its README lists, every one in the tuning half
+python3 "$check" "$dir" "${not_in[@]}" --not-in "$walks" --list >"$tmp/list.txt"
 n=$(wc -l <"$tmp/list.txt")
 ((n == expected)) || fail "$n files listed, want $expected"
 ((n == $(ls "$dir"/*.bvh | wc -l))) || fail "the folder holds another number of .bvh files than $n"
+python3 "$check" "$walks" --all-tuning --min-files "$walks_expected" "${not_in[@]}" --not-in "$dir" --list \
+  >"$tmp/list_walks.txt"
+n=$(wc -l <"$tmp/list_walks.txt")
+((n == walks_expected)) || fail "cmu-walks: $n files listed, want $walks_expected"
+((n == $(ls "$walks"/*.bvh | wc -l))) || fail "cmu-walks holds another number of .bvh files than $n"
+# its rule is not the alternating one: checked as such, it fails
+if python3 "$check" "$walks" --min-files "$walks_expected" 2>"$tmp/err.txt"; then fail "cmu-walks passed the alternating rule"; fi
+grep -q "07_03.bvh: split.tsv says tuning, the rule gives reporting" "$tmp/err.txt" || { cat "$tmp/err.txt"; fail "no rule failure on cmu-walks"; }
 
 # The checker catches what it is for: a changed byte, a half that breaks the rule.
 mkdir "$tmp/bad"
@@ -51,8 +62,11 @@ grep -q "09_03.bvh: split.tsv says .*, the rule gives" "$tmp/err.txt" || { cat "
 
 # Every file loads: one clip, 38 nodes (31 joints and 7 end sites), its duration.
 count=0
-while read -r name frames fps; do
-  "$SK_CLI" info "$dir/$name" --scale 0.056444 >"$tmp/info.txt" || fail "info $name"
+sed "s|^|$dir/|" "$tmp/list.txt" >"$tmp/all.txt"
+sed "s|^|$walks/|" "$tmp/list_walks.txt" >>"$tmp/all.txt"
+while read -r path frames fps; do
+  name=$(basename "$path")
+  "$SK_CLI" info "$path" --scale 0.056444 >"$tmp/info.txt" || fail "info $name"
   grep -q '^units: 0.056444 per file unit (--scale)$' "$tmp/info.txt" || fail "$name: units line"
   grep -q '^nodes: 38 ' "$tmp/info.txt" || fail "$name: not 38 nodes"
   grep -q '^clips: 1$' "$tmp/info.txt" || fail "$name: not one clip"
@@ -60,8 +74,8 @@ while read -r name frames fps; do
   [[ -n "$secs" ]] || { cat "$tmp/info.txt"; fail "$name: no clip line with 32 tracks"; }
   echo "$name $frames $fps $secs" >>"$tmp/secs.txt"
   count=$((count + 1))
-done <"$tmp/list.txt"
-((count == expected)) || fail "loaded $count files, want $expected"
+done <"$tmp/all.txt"
+((count == expected + walks_expected)) || fail "loaded $count files, want $((expected + walks_expected))"
 # Half a frame (1/240 s) tells frame counts apart; info prints milliseconds.
 python3 - "$tmp/secs.txt" <<'PY'
 import sys
