@@ -1,5 +1,6 @@
 /* The motion analysis on real captures: every walk and run in
- * ../shared/mocap (CMU; --cycle auto as the tool does).
+ * ../shared/mocap (CMU; --cycle auto as the tool does), the held-out walk of
+ * tests/data/mocap, and the 18 walks and runs of tests/data/cmu-walks.
  *
  * The reference is a flat-foot detector written here, independently of the
  * analysis (which follows heel and toe points in character space): the foot
@@ -20,7 +21,14 @@
  * The analysis' foot-land .. foot-lift must agree with it within 5% of the
  * cycle at both ends, and the planted phase must be a plausible share of the
  * cycle (walks 0.15-0.6, runs 0.08-0.4: before this test the analysis found
- * 0.05 on a CMU walk). */
+ * 0.05 on a CMU walk).
+ *
+ * tests/data/cmu-walks (its README) was run here once before anything was
+ * chosen on it: 35 of its 36 feet agreed. The one that did not is listed as
+ * an open gap with its difference as a bound that must not grow; every other
+ * foot must agree. There the plausible share is asserted where the
+ * reference's own share is plausible: 03_04 walks on uneven terrain, and its
+ * right foot is flat for under a tenth of the cycle by the reference too. */
 #include "support.h"
 
 #include "skelanim.h"
@@ -38,18 +46,43 @@
 #define AGREE 0.05 /* of the cycle */
 #define CMU_SCALE 0.056444f
 
+typedef enum { SHARED, HELD_OUT, WALKS } capture_set;
+
 typedef struct capture {
     const char *file;
-    bool run, held_out; /* held out: in tests/data/mocap, never used to tune the analysis */
+    bool run;
+    capture_set set; /* ../shared/mocap/bvh; tests/data/mocap (held out: never used to tune the
+                        analysis); tests/data/cmu-walks */
     const char *ankle[2], *ball[2]; /* left, right */
 } capture;
 
+/* A foot of tests/data/cmu-walks whose keytime is more than AGREE from the
+ * reference (the first run): the bound its difference must stay under. */
+typedef struct open_gap {
+    const char *file;
+    int foot;  /* 0 left, 1 right */
+    int key;   /* 0 foot-land, 1 foot-lift */
+    double bound;
+} open_gap;
+
+static const open_gap open_gaps[] = {
+    {"08_06.bvh", 1, 1, 0.085}, /* the analysis' foot-lift 0.080 after the reference's (29 Nov 2026) */
+};
+
+#define CMU_FEET(f, r) {f, r, WALKS, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}}
+
 static const capture captures[] = {
-    {"02_01.bvh", false, false, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}},
-    {"07_01_fbx2bvh.bvh", false, false, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}},
-    {"131_01.bvh", false, false, {"LeftAnkle", "RightAnkle"}, {"LeftToe", "RightToe"}},
-    {"09_11_fbx2bvh.bvh", true, false, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}},
-    {"08_02_fbx2bvh.bvh", false, true, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}},
+    {"02_01.bvh", false, SHARED, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}},
+    {"07_01_fbx2bvh.bvh", false, SHARED, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}},
+    {"131_01.bvh", false, SHARED, {"LeftAnkle", "RightAnkle"}, {"LeftToe", "RightToe"}},
+    {"09_11_fbx2bvh.bvh", true, SHARED, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}},
+    {"08_02_fbx2bvh.bvh", false, HELD_OUT, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}},
+    CMU_FEET("03_04.bvh", false), CMU_FEET("07_03.bvh", false), CMU_FEET("07_05.bvh", false),
+    CMU_FEET("07_06.bvh", false), CMU_FEET("07_07.bvh", false), CMU_FEET("07_08.bvh", false),
+    CMU_FEET("07_09.bvh", false), CMU_FEET("07_10.bvh", false), CMU_FEET("07_11.bvh", false),
+    CMU_FEET("08_03.bvh", false), CMU_FEET("08_05.bvh", false), CMU_FEET("08_06.bvh", false),
+    CMU_FEET("08_08.bvh", false), CMU_FEET("08_09.bvh", false), CMU_FEET("08_10.bvh", false),
+    CMU_FEET("09_08.bvh", true), CMU_FEET("09_09.bvh", true), CMU_FEET("09_10.bvh", true),
 };
 
 static double cdiff(double a, double b) {
@@ -127,11 +160,12 @@ static double reference_phase(const sk_skeleton *s, const sk_clip *c, double c0,
 static void test_captures(void **state) {
     (void)state;
     const char *shared = sk_test_require_shared();
-    int checked = 0, held_out_agree = 0, widened = 0;
+    int checked = 0, held_out_agree = 0, widened = 0, walks_feet = 0, walks_agree = 0, gaps_seen = 0;
     for (size_t ci = 0; ci < sizeof captures / sizeof captures[0]; ci++) {
         const capture *cp = &captures[ci];
         char dir[1024], path[1200];
-        if (cp->held_out) sk_test_path(dir, sizeof dir, sk_test_source_dir(), "tests/data/mocap");
+        if (cp->set == HELD_OUT) sk_test_path(dir, sizeof dir, sk_test_source_dir(), "tests/data/mocap");
+        else if (cp->set == WALKS) sk_test_path(dir, sizeof dir, sk_test_source_dir(), "tests/data/cmu-walks");
         else sk_test_path(dir, sizeof dir, shared, "mocap/bvh");
         sk_test_path(path, sizeof path, dir, cp->file);
         sk_bvh_options bo = {0};
@@ -165,12 +199,31 @@ static void test_captures(void **state) {
             double d0 = cdiff(L->foot_land, rb), d1 = cdiff(L->foot_lift, re);
             printf("  %s%-18s %-5s cycle %.3f..%.3f s: analysis land %.3f lift %.3f (%.3f)  reference %.3f..%.3f "
                    "(%.3f)  differences %+.3f %+.3f\n",
-                   cp->held_out ? "held out: " : "", cp->file, L->name, o.cycle_start, o.cycle_end, L->foot_land, L->foot_lift, planted, rb, re, share,
+                   cp->set == HELD_OUT ? "held out: " : cp->set == WALKS ? "cmu-walks: " : "", cp->file, L->name, o.cycle_start, o.cycle_end, L->foot_land, L->foot_lift, planted, rb, re, share,
                    d0, d1);
             double lo = cp->run ? 0.08 : 0.15, hi = cp->run ? 0.4 : 0.6;
             bool agree = share > 0 && fabs(d0) <= AGREE && fabs(d1) <= AGREE;
             bool plausible = planted >= lo && planted <= hi;
-            if (cp->held_out) { /* reported; asserted where the reference finds a flat phase */
+            if (cp->set == WALKS) {
+                const open_gap *gap = NULL;
+                for (size_t g = 0; g < sizeof open_gaps / sizeof open_gaps[0]; g++)
+                    if (!strcmp(open_gaps[g].file, cp->file) && open_gaps[g].foot == f) gap = &open_gaps[g];
+                assert_true(share > 0); /* the reference finds a flat phase on each of these feet */
+                if (gap) {
+                    double d = fabs(gap->key ? d1 : d0);
+                    if (d > gap->bound) fail_msg("%s %s: open gap %.3f grew past %.3f", cp->file, L->name, d, gap->bound);
+                    printf("    (open gap: %.3f of the cycle from the reference, bound %.3f)\n", d, gap->bound);
+                    gaps_seen++;
+                } else if (!agree) {
+                    fail_msg("cmu-walks %s %s: foot-land/-lift %.3f/%.3f, reference %.3f/%.3f: more than %.2f apart",
+                             cp->file, L->name, L->foot_land, L->foot_lift, rb, re, AGREE);
+                }
+                if (share >= lo && share <= hi && !plausible)
+                    fail_msg("cmu-walks %s %s: planted %.3f of the cycle (reference %.3f), outside %.2f..%.2f", cp->file,
+                             L->name, planted, share, lo, hi);
+                walks_feet++;
+                walks_agree += agree;
+            } else if (cp->set == HELD_OUT) { /* reported; asserted where the reference finds a flat phase */
                 if (share > 0 && !agree) fail_msg("held out %s %s: more than %.2f of the cycle from the reference", cp->file, L->name, AGREE);
                 if (share == 0) printf("    (held out: the reference finds no flat phase for this foot; not asserted)\n");
                 held_out_agree += agree;
@@ -211,6 +264,11 @@ static void test_captures(void **state) {
     printf("  %d feet of %zu captures checked (held out: %d feet agree with the reference)\n", checked,
            sizeof captures / sizeof captures[0], held_out_agree);
     assert_int_equal(checked, 2 * (int)(sizeof captures / sizeof captures[0]));
+    printf("  cmu-walks: %d feet of 18 captures, %d within %.2f of the reference; %d open gap(s)\n", walks_feet,
+           walks_agree, AGREE, gaps_seen);
+    assert_int_equal(walks_feet, 36);
+    assert_int_equal(gaps_seen, (int)(sizeof open_gaps / sizeof open_gaps[0]));
+    assert_int_equal(walks_agree + gaps_seen, walks_feet);
     printf("  still band 0.04: %d feet of %d planted longer\n", widened, checked);
     assert_true(widened > 0);
 }
