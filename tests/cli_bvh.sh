@@ -110,4 +110,30 @@ set -e
 [[ $rc -ne 0 && ! -e "$tmp/n.bvh" ]] || fail "convert --clip nosuch: exit $rc"
 [[ $rc2 -eq 1 ]] && grep -q "applies to a .bvh output only" "$tmp/err2" || fail "--euler with a .glb output not refused"
 
+# Blank frames (every channel 0: what capture exports write where nothing was recorded) are
+# listed by info as ranges of frame indices; a frame that is not all zeros is not, nor is a
+# file without them (mixed.bvh above).
+grep -q 'blank' "$tmp/info.txt" && fail "mixed.bvh has no blank frame, info says it has"
+python3 - "$tmp/blank.bvh" <<'PY'
+import sys
+rows = ["1 2 3 10 20 30 5", "0 0 0 0 0 0 0", "0 0 0 0 0 0 0", "0 0 0 0 0 0 0.5", "4 5 6 0 0 0 0", "0 0 0 0 0 0 0"]
+open(sys.argv[1], "w").write(
+    "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    " JOINT Leg\n {\n  OFFSET 0 -1 0\n  CHANNELS 1 Xrotation\n  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n}\n"
+    "MOTION\nFrames: %d\nFrame Time: 0.1\n%s\n" % (len(rows), "\n".join(rows)))
+PY
+"$SK_CLI" info "$tmp/blank.bvh" >"$tmp/blank.txt" || fail "info blank.bvh"
+grep -q '^    3 of 6 frames blank (every channel 0: .*): 1-2, 5$' "$tmp/blank.txt" || { cat "$tmp/blank.txt"; fail "blank frames 1-2, 5"; }
+"$SK_CLI" info "$tmp/blank.bvh" --scale 0.01 | grep -q '3 of 6 frames blank' || fail "blank frames with --scale"
+python3 - "$tmp/blank.bvh" "$tmp/many.bvh" <<'PY'
+import sys
+head, _ = open(sys.argv[1]).read().split("MOTION")
+rows = ["0 0 0 0 0 0 0" if i % 2 else "1 0 0 0 0 0 0" for i in range(20)]
+open(sys.argv[2], "w").write(head + "MOTION\nFrames: 20\nFrame Time: 0.1\n" + "\n".join(rows) + "\n")
+PY
+"$SK_CLI" info "$tmp/many.bvh" | grep -q '^    10 of 20 frames blank (.*): 1, 3, 5, 7, 9, 11, 13, 15, \.\.\.$' || fail "at most 8 ranges"
+"$SK_CLI" info "$SK_SOURCE_DIR/tests/data/cmu/07_12.bvh" --scale 0.056444 >"$tmp/cmu.txt"
+grep -q '^    1 of 263 frames blank (.*): 0$' "$tmp/cmu.txt" || { tail -2 "$tmp/cmu.txt"; fail "07_12's blank first frame"; }
+echo "info: blank frames listed (3 of 6 in a made file, 07_12's first), none in mixed.bvh"
+
 sk_done cli_bvh
