@@ -182,11 +182,18 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
         float ue = 0.5f * (lo + hi);
         float fwd = ue * flen_p + EDGE_MARGIN, back = (1 - ue) * flen_p + EDGE_MARGIN;
         /* The shorter move first, unless this leg's last footstep moved the
-         * other way and that way is within a foot length (hysteresis: a
-         * prediction creeping over an edge does not flip between the
-         * treads every frame). */
+         * other way and that way is within a foot length, or (with
+         * G->edge_hysteresis h) longer by less than h of the foot
+         * (hysteresis: a prediction creeping over an edge does not flip
+         * between the treads every frame; with h, one that falls back by
+         * most of a tread goes back with it: held on the higher tread, a
+         * small character's first step onto stairs landed three treads up). */
         bool fwd_first = fwd < back;
-        if (prefer && *prefer != 0 && (*prefer > 0 ? fwd : back) < flen_p + EDGE_MARGIN) fwd_first = *prefer > 0;
+        if (prefer && *prefer != 0) {
+            float keep = *prefer > 0 ? fwd : back, other = *prefer > 0 ? back : fwd;
+            if (G->edge_hysteresis > 0 ? keep - other < G->edge_hysteresis * flen_p : keep < flen_p + EDGE_MARGIN)
+                fwd_first = *prefer > 0;
+        }
         float shifts[2] = {fwd_first ? fwd : -back, fwd_first ? -back : fwd};
         bool fixed = false;
         for (int k = 0; k < 2 && !fixed; k++) {

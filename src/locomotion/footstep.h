@@ -57,6 +57,11 @@ typedef struct ground_probe {
      * above or below where its heel was found (a ledge is not a tread);
      * 0: no bound. */
     float edge_max_dh;
+    /* The step-edge rule's hysteresis (footstep_place): 0 keeps a leg's last
+     * direction of move while that move is under a foot's length; h > 0
+     * keeps it while it is longer than the other way by less than h of the
+     * foot (the locomotor: 0.5). */
+    float edge_hysteresis;
 } ground_probe;
 
 /* One ray down at (x, z) from above y_ref (the reach above); true with the

@@ -81,6 +81,7 @@
 #define LAND_REACH 0.3f /* flight share before landing over which a swinging leg may lower the hips again */
 #define TO_RATE 3.0f
 #define SLOPE_CADENCE 1.2f
+#define EDGE_HYSTERESIS 0.5f /* footstep.h, ground_probe.edge_hysteresis: of the foot's length */
 #define CAST_REUSE 0.01f
 #define CLEAR_REUSE 0.05f
 
@@ -317,6 +318,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     L->ground.terrain = desc->terrain;
     L->ground.max_up = L->max_up;
     L->ground.max_down = L->max_down;
+    L->ground.edge_hysteresis = EDGE_HYSTERESIS;
     L->soft = desc->soft < 0 ? 0.0f : (desc->soft > 0 ? desc->soft : 0.02f);
     L->idle_speed = desc->idle_speed > 0 ? desc->idle_speed : 0.1f;
     L->ground_tau = desc->ground_smoothing > 0 ? desc->ground_smoothing : 0.15f;

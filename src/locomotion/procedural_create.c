@@ -221,6 +221,7 @@ sk_result sk_procedural_create(const sk_procedural_desc *desc, const sk_allocato
     P->ground.max_up = P->up_max + 0.5f * longest;
     P->ground.max_down = 50.0f; /* falls: look far down */
     P->ground.edge_max_dh = fmaxf(P->down_max, P->up_max);
+    P->ground.edge_hysteresis = 0; /* the step-edge rule's first hysteresis (footstep.h) */
     *out = P;
     return sk_procedural_reset(P, 0, 0, 0, err);
 }
