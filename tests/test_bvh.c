@@ -382,6 +382,8 @@ static void test_bad_files(void **st) {
         {"frames_missing.bvh", SK_ERR_PARSE, ":17: expected 'Frames:', got 'Frame:'"},
         {"frames_negative.bvh", SK_ERR_PARSE, ":17: the frame count must be a whole number >= 0"},
         {"frame_time_zero.bvh", SK_ERR_PARSE, ":18: the frame time must be positive"},
+        {"frame_time_tiny.bvh", SK_ERR_PARSE, ":18: a frame time of 1e-88 s puts frames 0 and 1 at one time in float32 "
+                                              "seconds (keys need increasing times)"},
         {"value_text.bvh", SK_ERR_PARSE, ":20: frame 1, value 5 (Hips Xrotation): expected a finite number, got 'abc'"},
         {"value_inf.bvh", SK_ERR_PARSE, ":20: frame 1, value 8 (Chest Xrotation): expected a finite number, got 'inf'"},
         {"value_huge.bvh", SK_ERR_PARSE, ":20: frame 1, value 9 (Chest Yrotation): expected a finite number, got '1e999'"},

@@ -340,6 +340,14 @@ static sk_result read_motion_header(bvh_parser *ps, uint32_t *frames, double *fr
         return fail(ps, SK_ERR_PARSE, t.line, "expected 'Frame Time:', got 'Frame' and %s", tok_show(&t2, b, sizeof b));
     if ((r = read_number(ps, 1e300, "the frame time", frame_time)) != SK_OK) return r;
     if (!(*frame_time > 0.0)) return fail(ps, SK_ERR_PARSE, t.line, "the frame time must be positive");
+    /* Key i is at (float)(i x Frame Time): each must come after the one before
+     * (a frame time under float32's resolution gives keys at one time). */
+    for (uint32_t f = 1; f < *frames; f++)
+        if (!((float)((double)f * *frame_time) > (float)((double)(f - 1) * *frame_time)))
+            return fail(ps, SK_ERR_PARSE, t.line,
+                        "a frame time of %g s puts frames %u and %u at one time in float32 seconds (keys need "
+                        "increasing times)",
+                        *frame_time, f - 1, f);
     if (*frames > 1 && (double)(*frames - 1) * *frame_time > SK_BVH_MAX_DURATION)
         return fail(ps, SK_ERR_LIMIT, t.line, "%u frames of %g s last more than %g s", *frames, *frame_time,
                     SK_BVH_MAX_DURATION);

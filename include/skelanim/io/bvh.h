@@ -48,7 +48,8 @@
  * unknown keyword, a joint without OFFSET or CHANNELS, a channel count outside
  * 0..6 or not matching its names, an unknown or repeated channel name,
  * non-numeric, non-finite or out-of-range values (see SK_BVH_MAX_COORD), a
- * Frame Time that is not positive, a frame with too many or too few values,
+ * Frame Time that is not positive or so small that two key times (float
+ * seconds) are equal, a frame with too many or too few values,
  * fewer or more frame lines than "Frames:" says, a file cut anywhere.
  *
  * Limits: at most opts->max_joints joints (0 = SK_BVH_MAX_JOINTS), end sites
