@@ -486,6 +486,18 @@ static void run_grouped(uint32_t k, sk_skin_method method, bool morph, bool cohe
     free_prim(&rp);
 }
 
+/* Whether vertex v of m lists joint j among its influences; *count (may be
+ * NULL): how many it has. */
+static bool vertex_uses(const sk_skinned_mesh *m, uint32_t v, uint32_t j, uint32_t *count) {
+    uint16_t jj[8];
+    float ww[8];
+    uint32_t c = sk_skinned_mesh_vertex_influences(m, v, jj, ww);
+    if (count) *count = c;
+    for (uint32_t q = 0; q < c; q++)
+        if (jj[q] == j) return true;
+    return false;
+}
+
 /* The blocks (sk_skin_block): built as a partition, and skinned the same
  * whatever the call.
  *  - Every vertex is in exactly one block or one rest group; blocks ascend
@@ -648,12 +660,7 @@ static void test_blocks(void **st) {
         assert_int_equal(skin_run(&jd, NULL), SK_OK);
         if (l == SK_SIMD_SCALAR) continue;
         for (uint32_t v = 0; v < N; v++) {
-            uint16_t jj[8];
-            float ww[8];
-            uint32_t c = sk_skinned_mesh_vertex_influences(m, v, jj, ww);
-            bool uses = false;
-            for (uint32_t q = 0; q < c; q++) uses = uses || jj[q] == badq;
-            if (uses) continue;
+            if (vertex_uses(m, v, badq, NULL)) continue;
             for (int e = 0; e < 3; e++) {
                 assert_true(isfinite(op[3 * v + e]));
                 assert_true(fabs((double)op[3 * v + e] - fp[3 * v + e]) <= 1e-5 * fmax(1.0, fabs((double)fp[3 * v + e])));
@@ -732,11 +739,8 @@ static void test_nonfinite_palette(void **st) {
         assert_int_equal(skin_run(&job, NULL), SK_OK);
         if (l == SK_SIMD_SCALAR) continue;
         for (uint32_t v = 0; v < N; v++) {
-            uint16_t jj[8];
-            float ww[8];
-            uint32_t c = sk_skinned_mesh_vertex_influences(m, v, jj, ww);
-            bool uses0 = false;
-            for (uint32_t q = 0; q < c; q++) uses0 = uses0 || jj[q] == 0;
+            uint32_t c;
+            bool uses0 = vertex_uses(m, v, 0, &c);
             for (int e = 0; e < 3; e++) {
                 float a = op[v * 3 + e], b = sp[v * 3 + e], an = on[v * 3 + e], bn = sn[v * 3 + e];
                 if (uses0) continue; /* what an infinite element does to a vertex it moves is not specified */
