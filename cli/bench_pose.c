@@ -28,7 +28,7 @@
 #include <string.h>
 
 enum { ST_MIX, ST_LTM, ST_PALETTE };
-enum { OP_TWO, OP_MASKED, OP_SLERP, OP_ADDITIVE, OP_POSES };
+enum { OP_TWO, OP_MASKED, OP_SLERP, OP_ADDITIVE, OP_POSES, OP_ADDITIVE_NLERP };
 
 /* Per-character arrays on 64-byte boundaries (cache lines: a matrix is one line, as the ozz
  * harness's allocations give ozz), freed with free. */
@@ -36,7 +36,7 @@ static void *bench_alloc64(size_t bytes) {
     return aligned_alloc(64, (bytes + 63) / 64 * 64);
 }
 
-static const char *const op_names[] = {"two", "masked", "slerp", "additive", "poses"};
+static const char *const op_names[] = {"two", "masked", "slerp", "additive", "poses", "additive-nlerp"};
 
 static double median_of(double *v, uint32_t n) {
     qsort(v, n, sizeof *v, cli_cmp_double);
@@ -169,7 +169,7 @@ static bool stage_alloc(stage_run *R) {
     R->sa = bench_alloc64((size_t)count * sf * sizeof(float)), R->sb = bench_alloc64((size_t)count * sf * sizeof(float));
     R->so = bench_alloc64((size_t)count * sf * sizeof(float));
     R->smodel = bench_alloc64(nt * sizeof *R->smodel);
-    bool additive = R->stage == ST_MIX && R->op == OP_ADDITIVE;
+    bool additive = R->stage == ST_MIX && (R->op == OP_ADDITIVE || R->op == OP_ADDITIVE_NLERP);
     R->pd = additive ? bench_alloc64(nt * sizeof *R->pd) : NULL;
     R->sd = additive ? bench_alloc64((size_t)count * sf * sizeof(float)) : NULL;
     R->mask = malloc((J ? J : 1) * sizeof *R->mask);
@@ -230,9 +230,9 @@ static void stage_aos(const stage_run *R) {
         sk_pose A = sk_pose_view(R->pa + (size_t)i * J, J, NULL, 0), B = sk_pose_view(R->pb + (size_t)i * J, J, NULL, 0);
         sk_pose O = sk_pose_view(R->po + (size_t)i * J, J, NULL, 0);
         float t = (float)(i % 7) / 6.0f;
-        if (stage == ST_MIX && op == OP_ADDITIVE) {
+        if (stage == ST_MIX && (op == OP_ADDITIVE || op == OP_ADDITIVE_NLERP)) {
             sk_pose D = sk_pose_view(R->pd + (size_t)i * J, J, NULL, 0);
-            sk_pose_apply_additive(s, &O, &D, t, R->mask, NULL);
+            (op == OP_ADDITIVE ? sk_pose_apply_additive : sk_pose_apply_additive_nlerp)(s, &O, &D, t, R->mask, NULL);
         } else if (stage == ST_MIX && op == OP_POSES) {
             sk_blend_input in[2] = {{&A, 0.6f, NULL, NULL}, {&B, t * 0.4f, R->mask, NULL}};
             sk_blend_poses(s, in, 2, NULL, &O, NULL);
@@ -257,9 +257,9 @@ static void stage_soa(const stage_run *R) {
         float t = (float)(i % 7) / 6.0f;
         if (stage == ST_MIX && op == OP_TWO) {
             sk_blend_two_soa(s, &SA, &SB, t, &SO, NULL);
-        } else if (stage == ST_MIX && op == OP_ADDITIVE) {
+        } else if (stage == ST_MIX && (op == OP_ADDITIVE || op == OP_ADDITIVE_NLERP)) {
             sk_soa_pose SD = sk_soa_pose_view(R->sd + i * sf, J);
-            sk_pose_apply_additive_soa(s, &SO, &SD, t, R->mask, NULL);
+            (op == OP_ADDITIVE ? sk_pose_apply_additive_soa : sk_pose_apply_additive_nlerp_soa)(s, &SO, &SD, t, R->mask, NULL);
         } else if (stage == ST_MIX && op == OP_POSES) {
             sk_soa_blend_input in[2] = {{&SA, 0.6f, NULL, NULL}, {&SB, t * 0.4f, R->mask, NULL}};
             sk_blend_poses_soa(s, in, 2, NULL, &SO, NULL);
@@ -412,8 +412,9 @@ const cli_command cli_cmd_bench_sample = {
 static const cli_opt mix_opts[] = {
     POSE_OPTS,
     LAYOUT_OPT,
-    {"--op", CLI_CHOICE(pose_args, op, "two|masked|slerp|additive|poses"), .dflt = "two",
-     .help = "the blend: two poses (nlerp), masked, slerp, an additive delta, sk_blend_poses of two inputs"},
+    {"--op", CLI_CHOICE(pose_args, op, "two|masked|slerp|additive|poses|additive-nlerp"), .dflt = "two",
+     .help = "the blend: two poses (nlerp), masked, slerp, an additive delta (slerp), sk_blend_poses of two "
+             "inputs, an additive delta by nlerp"},
 };
 const cli_command cli_cmd_bench_mix = {
     .name = "bench mix",

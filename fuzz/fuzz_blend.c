@@ -147,12 +147,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sk_layer layers[NIN];
     sk_soa_layer slayers[NIN];
     for (uint32_t i = 0; i < n; i++) {
-        layers[i].mode = (sk_layer_mode)(fz_u8(&b) & 1);
+        uint8_t mb = fz_u8(&b); /* bit 0: additive, bit 1 with it: its nlerp form */
+        layers[i].mode = !(mb & 1) ? SK_LAYER_OVERRIDE : (mb & 2) ? SK_LAYER_ADDITIVE_NLERP : SK_LAYER_ADDITIVE;
         layers[i].weight = fz_range(&b, 0.0f, 1.0f);
         layers[i].mask = inputs[i].mask;
-        layers[i].pose = layers[i].mode == SK_LAYER_ADDITIVE ? &delta : &in[i];
+        layers[i].pose = layers[i].mode != SK_LAYER_OVERRIDE ? &delta : &in[i];
         slayers[i] = (sk_soa_layer){layers[i].mode, layers[i].weight, layers[i].mask,
-                                    layers[i].mode == SK_LAYER_ADDITIVE ? &sdelta : &sin[i]};
+                                    layers[i].mode != SK_LAYER_OVERRIDE ? &sdelta : &sin[i]};
     }
     if (sk_pose_rest(skel, &out, &err) != SK_OK) fz_fail("%s", err.message);
     if (sk_layers_apply(skel, &out, layers, n, &err) != SK_OK) fz_fail("sk_layers_apply: %s", err.message);

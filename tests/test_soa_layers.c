@@ -45,7 +45,8 @@ static sk_soa_pose soa_of(const sk_skeleton *s, const sk_transform *p) {
 
 
 /* Masks: kind 0 NULL, 1 zeros and ones, 2 fractions, 3 everything (above
- * one, negative, NaN). */
+ * one, negative, NaN), 4 fractions with every other group of eight joints
+ * all 0 (a subtree masked out: the additive kernels skip such groups). */
 static const float *make_mask(uint32_t n, int kind, uint32_t *seed, float *m) {
     if (kind == 0) return NULL;
     for (uint32_t j = 0; j < n; j++) {
@@ -54,6 +55,7 @@ static const float *make_mask(uint32_t n, int kind, uint32_t *seed, float *m) {
         if (kind == 3 && j % 6 == 2) m[j] = 1.7f;
         if (kind == 3 && j % 6 == 4) m[j] = -0.3f;
         if (kind == 3 && j % 11 == 5) m[j] = NAN;
+        if (kind == 4 && j / 8 % 2 == 1) m[j] = 0.0f;
     }
     return m;
 }
@@ -236,46 +238,57 @@ static void test_additive(void **st) {
         assert_int_equal(sk_pose_make_additive_soa(s, &alias, &sr, &alias, &err), SK_OK);
         sk_test_assert_soa_equal(s, &alias, pd, "make additive, out = pose");
         sk_soa_pose_free(&alias, NULL);
-        for (int mk = 0; mk < 4; mk++) {
+        for (int mk = 0; mk < 5; mk++) {
             const float *mask = make_mask(n, mk, &seed, mbuf);
-            for (size_t wi = 0; wi < sizeof ws / sizeof ws[0]; wi++) {
-                memcpy(io, base, n * sizeof *io);
-                assert_int_equal(sk_pose_apply_additive(s, SK_POSE_OF(s, io, NULL), SK_POSE_OF(s, pd, NULL), ws[wi],
-                                                        mask, &err), SK_OK);
-                /* its definition per joint (layers.h), by the public per-joint functions */
-                for (uint32_t j = 0; j < n; j++) {
-                    float w = mask ? ws[wi] * mask[j] : ws[wi];
-                    sk_transform x = base[j];
-                    if (w != 0.0f) {
-                        x.t = sk_vec3_add(x.t, sk_vec3_scale(pd[j].t, w));
-                        sk_quat dr = w == 1.0f ? pd[j].r : sk_quat_slerp(sk_quat_identity(), pd[j].r, w);
-                        x.r = sk_quat_normalize(sk_quat_mul(x.r, dr));
-                        x.s = sk_vec3_mul(x.s, sk_vec3_lerp(sk_vec3_make(1, 1, 1), pd[j].s, w));
+            for (size_t wi = 0; wi < sizeof ws / sizeof ws[0]; wi++)
+                for (int nl = 0; nl < 2; nl++) { /* sk_pose_apply_additive, then its nlerp form */
+                    memcpy(io, base, n * sizeof *io);
+                    assert_int_equal((nl ? sk_pose_apply_additive_nlerp : sk_pose_apply_additive)(
+                                         s, SK_POSE_OF(s, io, NULL), SK_POSE_OF(s, pd, NULL), ws[wi], mask, &err),
+                                     SK_OK);
+                    /* its definition per joint (layers.h), by the public per-joint functions */
+                    for (uint32_t j = 0; j < n; j++) {
+                        float w = mask ? ws[wi] * mask[j] : ws[wi];
+                        sk_transform x = base[j];
+                        if (w != 0.0f) {
+                            x.t = sk_vec3_add(x.t, sk_vec3_scale(pd[j].t, w));
+                            sk_quat d = pd[j].r, dr = d;
+                            if (w != 1.0f && !nl) dr = sk_quat_slerp(sk_quat_identity(), d, w);
+                            if (w != 1.0f && nl) { /* (1 - w) identity + w d, d on the identity's side */
+                                float sg = d.w < 0.0f ? -1.0f : 1.0f;
+                                dr = sk_quat_make(d.x * sg * w, d.y * sg * w, d.z * sg * w, (d.w * sg - 1.0f) * w + 1.0f);
+                            }
+                            x.r = sk_quat_normalize(sk_quat_mul(x.r, dr));
+                            x.s = sk_vec3_mul(x.s, sk_vec3_lerp(sk_vec3_make(1, 1, 1), pd[j].s, w));
+                        }
+                        assert_memory_equal(&io[j], &x, sizeof x);
+                        per_joint++;
                     }
-                    assert_memory_equal(&io[j], &x, sizeof x);
-                    per_joint++;
-                }
-                char what[96];
-                snprintf(what, sizeof what, "apply additive, %u joints, mask %d, weight %g", n, mk, (double)ws[wi]);
-                sk_soa_pose sio = soa_of(s, base);
-                assert_int_equal(sk_pose_apply_additive_soa(s, &sio, &sd, ws[wi], mask, &err), SK_OK);
-                sk_test_assert_soa_equal(s, &sio, io, what);
-                for (int wide = 0; wide < widths(); wide++) {
-                    assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, base, NULL), &sio, &err), SK_OK);
-                    ska_apply_additive_soa(s, &sio, &sd, ws[wi], mask, wide);
+                    char what[96];
+                    snprintf(what, sizeof what, "apply additive%s, %u joints, mask %d, weight %g", nl ? " nlerp" : "", n, mk,
+                             (double)ws[wi]);
+                    sk_soa_pose sio = soa_of(s, base);
+                    assert_int_equal((nl ? sk_pose_apply_additive_nlerp_soa : sk_pose_apply_additive_soa)(s, &sio, &sd, ws[wi],
+                                                                                                         mask, &err),
+                                     SK_OK);
                     sk_test_assert_soa_equal(s, &sio, io, what);
-                    checks++;
+                    for (int wide = 0; wide < widths(); wide++) {
+                        assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, base, NULL), &sio, &err), SK_OK);
+                        ska_apply_additive_soa(s, &sio, &sd, ws[wi], mask, nl, wide);
+                        sk_test_assert_soa_equal(s, &sio, io, what);
+                        checks++;
+                    }
+                    sk_soa_pose_free(&sio, NULL);
                 }
-                sk_soa_pose_free(&sio, NULL);
-            }
         }
         sk_soa_pose_free(&sp, NULL), sk_soa_pose_free(&sr, NULL), sk_soa_pose_free(&sd, NULL);
         free(pp), free(pr), free(pd), free(base), free(io), free(mbuf);
         sk_skeleton_destroy(s);
     }
-    printf("sk_pose_apply_additive against its per-joint definition: %u joints, bit for bit\n", per_joint);
-    assert_int_equal(per_joint, 4 * 5 * (1 + 8 + 13 + 30 + 45));
-    assert_int_equal(checks, NSIZES * (1 + 4 * 5) * (uint32_t)widths());
+    printf("sk_pose_apply_additive and its nlerp form against their per-joint definitions: %u joints, bit for bit\n",
+           per_joint);
+    assert_int_equal(per_joint, 2 * 5 * 5 * (1 + 8 + 13 + 30 + 45));
+    assert_int_equal(checks, NSIZES * (1 + 2 * 5 * 5) * (uint32_t)widths());
 }
 
 /* The layer stack, and the mannequin: walk as the base, run on the upper
@@ -311,19 +324,30 @@ static void test_layers_mannequin(void **st) {
         assert_int_equal(sk_pose_make_additive_soa(s, &sc, &si, &sd, &err), SK_OK);
         sk_test_assert_soa_equal(s, &sd, pd, "mannequin additive");
         float w = (float)f / 39.0f;
-        sk_layer layers[4] = {{SK_LAYER_OVERRIDE, 1.0f, upper, SK_POSE_OF(s, pr, NULL)},
+        sk_layer layers[5] = {{SK_LAYER_OVERRIDE, 1.0f, upper, SK_POSE_OF(s, pr, NULL)},
                               {SK_LAYER_ADDITIVE, 0.6f * w, NULL, SK_POSE_OF(s, pd, NULL)},
                               {SK_LAYER_OVERRIDE, w, half, SK_POSE_OF(s, pi, NULL)},
-                              {SK_LAYER_ADDITIVE, 2.0f, upper, SK_POSE_OF(s, pd, NULL)}};
-        sk_soa_layer sl[4] = {{SK_LAYER_OVERRIDE, 1.0f, upper, &sr},
+                              {SK_LAYER_ADDITIVE, 2.0f, upper, SK_POSE_OF(s, pd, NULL)},
+                              {SK_LAYER_ADDITIVE_NLERP, 0.7f * w, half, SK_POSE_OF(s, pd, NULL)}};
+        sk_soa_layer sl[5] = {{SK_LAYER_OVERRIDE, 1.0f, upper, &sr},
                               {SK_LAYER_ADDITIVE, 0.6f * w, NULL, &sd},
                               {SK_LAYER_OVERRIDE, w, half, &si},
-                              {SK_LAYER_ADDITIVE, 2.0f, upper, &sd}};
+                              {SK_LAYER_ADDITIVE, 2.0f, upper, &sd},
+                              {SK_LAYER_ADDITIVE_NLERP, 0.7f * w, half, &sd}};
         memcpy(io, pw, n * sizeof *io);
-        assert_int_equal(sk_layers_apply(s, SK_POSE_OF(s, io, NULL), layers, 4, &err), SK_OK);
+        assert_int_equal(sk_layers_apply(s, SK_POSE_OF(s, io, NULL), layers, 5, &err), SK_OK);
         memcpy(sio.data, sw.data, sio.group_count * 80 * sizeof(float));
-        assert_int_equal(sk_layers_apply_soa(s, &sio, sl, 4, &err), SK_OK);
+        assert_int_equal(sk_layers_apply_soa(s, &sio, sl, 5, &err), SK_OK);
         sk_test_assert_soa_equal(s, &sio, io, "mannequin layers");
+        { /* the nlerp layer is sk_pose_apply_additive_nlerp */
+            sk_transform *chk = calloc(n, sizeof *chk);
+            memcpy(chk, pw, n * sizeof *chk);
+            assert_int_equal(sk_layers_apply(s, SK_POSE_OF(s, chk, NULL), layers, 4, &err), SK_OK);
+            assert_int_equal(sk_pose_apply_additive_nlerp(s, SK_POSE_OF(s, chk, NULL), SK_POSE_OF(s, pd, NULL), 0.7f * w, half, &err),
+                             SK_OK);
+            assert_memory_equal(chk, io, n * sizeof *chk);
+            free(chk);
+        }
         /* a slerp crossfade walk -> run */
         sk_pose out = sk_pose_view(io, n, NULL, 0);
         assert_int_equal(sk_blend_two(s, SK_POSE_OF(s, pw, NULL), SK_POSE_OF(s, pr, NULL), w, NULL, true, &out, &err), SK_OK);

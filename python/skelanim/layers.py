@@ -9,7 +9,7 @@ from ._lib import C, call, cstr, ffi, ptr
 from .core import Pose
 from .memory import c_of, owned
 
-MODES = {'override': 0, 'additive': 1}
+MODES = {'override': 0, 'additive': 1, 'additive_nlerp': 2}
 RootDelta = collections.namedtuple('RootDelta', 'translation yaw')
 
 
@@ -62,23 +62,26 @@ def make_additive(skeleton, pose, reference):
     return out
 
 
-def apply_additive(skeleton, pose, delta, weight=1.0, mask=None):
-    """pose (+) weight * delta, in place (per joint scaled by mask); returns pose."""
+def apply_additive(skeleton, pose, delta, weight=1.0, mask=None, nlerp=False):
+    """pose (+) weight * delta, in place (per joint scaled by mask); returns pose. The delta's
+    rotation is weighted by slerp from the identity, or with nlerp=True by normalised lerp (as
+    ozz-animation and Unreal do; cheaper)."""
     w = float(weight)
     if not math.isfinite(w):
         raise ValueError('additive weight must be finite')
     m = _mask(skeleton, mask)
-    call(C.sk_pose_apply_additive, skeleton._p, pose.c, delta.c, w, ffi.NULL if m is None else ptr(m, 'float *'))
+    fn = C.sk_pose_apply_additive_nlerp if nlerp else C.sk_pose_apply_additive
+    call(fn, skeleton._p, pose.c, delta.c, w, ffi.NULL if m is None else ptr(m, 'float *'))
     return pose
 
 
 class Layer:
-    """One layer of the stack: pose (override) or delta (additive), weight 0..1, mask (None: the
-    whole body)."""
+    """One layer of the stack: pose (override) or delta (additive, or additive_nlerp: its rotation
+    weighted by normalised lerp), weight 0..1, mask (None: the whole body)."""
 
     def __init__(self, pose, weight=1.0, mode='override', mask=None):
         if mode not in MODES:
-            raise ValueError('layer mode must be override or additive')
+            raise ValueError('layer mode must be override, additive or additive_nlerp')
         self.pose, self.weight, self.mode, self.mask = pose, float(weight), mode, mask
 
 

@@ -211,6 +211,14 @@ def test_additive_closed_form(mannequin):
         np.testing.assert_allclose(half.t[j], ref.t[j] + w * d.t[j], atol=1e-6)
         np.testing.assert_allclose(half.s[j], ref.s[j] * (1 + w * (d.s[j] - 1)), atol=1e-6)
         assert same_rotation(half.r[j], qmul(ref.r[j], slerp_identity(d.r[j], w)), 2e-5)
+    # nlerp=True: the delta's rotation by (1 - w) identity + w dr (dr.w >= 0), normalised
+    fast = sk.apply_additive(s, ref.copy(), d, 0.5, mask=mask, nlerp=True)
+    for j in range(s.joint_count):
+        w = 0.5 * mask[j]
+        np.testing.assert_allclose(fast.t[j], half.t[j], atol=0)
+        dr = d.r[j] if d.r[j][3] >= 0 else -d.r[j]
+        q = w * dr + (1 - w) * np.array([0, 0, 0, 1.0])
+        assert same_rotation(fast.r[j], qmul(ref.r[j], q / np.linalg.norm(q)), 2e-5)
     with pytest.raises(ValueError):
         sk.apply_additive(s, ref.copy(), d, float('nan'))
     with pytest.raises(ValueError):
@@ -240,6 +248,8 @@ def test_layer_stack(mannequin):
     two = sk.apply_layers(s, base.copy(), [sk.Layer(over, 1.0, mask=arm), sk.Layer(delta, 0.7, mode='additive')])
     want = sk.apply_additive(s, out.copy(), delta, 0.7)
     np.testing.assert_allclose(two.local, want.local, atol=1e-6)
+    fast = sk.apply_layers(s, base.copy(), [sk.Layer(over, 1.0, mask=arm), sk.Layer(delta, 0.7, mode='additive_nlerp')])
+    np.testing.assert_array_equal(fast.local, sk.apply_additive(s, out.copy(), delta, 0.7, nlerp=True).local)
     with pytest.raises(ValueError):
         sk.Layer(over, mode='multiply')
     with pytest.raises(ValueError):

@@ -78,17 +78,26 @@ sk_result sk_pose_make_additive(const sk_skeleton *skel, const sk_pose *pp, cons
     return SK_OK;
 }
 
-sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *pio, const sk_pose *pd, float weight,
-                                 const float *mask, sk_error *err) {
-    sk_result r = fits(skel, pio, "sk_pose_apply_additive", "pose", err);
-    if (r == SK_OK) r = fits(skel, pd, "sk_pose_apply_additive", "delta", err);
+/* sk_pose_apply_additive_nlerp's weighted delta rotation (w not 0 or 1):
+ * (1 - w) identity + w dr, dr on the identity's hemisphere, unnormalised
+ * (the product with r is normalised); the SoA kernel's operations in order. */
+static inline sk_quat additive_nlerp_q(sk_quat d, float w) {
+    float sg = d.w < 0.0f ? -1.0f : 1.0f;
+    return sk_quat_make(d.x * sg * w, d.y * sg * w, d.z * sg * w, (d.w * sg - 1.0f) * w + 1.0f);
+}
+
+static sk_result apply_additive(const sk_skeleton *skel, sk_pose *pio, const sk_pose *pd, float weight, const float *mask,
+                                bool nlerp, sk_error *err) {
+    const char *who = nlerp ? "sk_pose_apply_additive_nlerp" : "sk_pose_apply_additive";
+    sk_result r = fits(skel, pio, who, "pose", err);
+    if (r == SK_OK) r = fits(skel, pd, who, "delta", err);
     if (r != SK_OK) return r;
     sk_transform *io = pio->local;
     float *io_morph = pio->weight_count ? pio->weights : NULL;
     const float *morph_delta = pd->weight_count ? pd->weights : NULL;
 #if defined(SK_SOA_X86)
     if (sk_soa_use_avx2()) { /* eight joints at a time through the SoA layers' group kernel, the same bits */
-        ska_apply_additive_aos(skel, io, pd->local, weight, mask);
+        ska_apply_additive_aos(skel, io, pd->local, weight, mask, nlerp);
         if (io_morph && morph_delta)
             for (uint32_t j = 0; j < skel->joint_count; j++) {
                 float w = mask ? weight * mask[j] : weight;
@@ -104,7 +113,7 @@ sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *pio, const sk
         if (w == 0.0f) continue;
         const sk_transform *d = &pd->local[j];
         io[j].t = sk_vec3_add(io[j].t, sk_vec3_scale(d->t, w));
-        sk_quat dr = w == 1.0f ? d->r : sk_quat_slerp(sk_quat_identity(), d->r, w);
+        sk_quat dr = w == 1.0f ? d->r : nlerp ? additive_nlerp_q(d->r, w) : sk_quat_slerp(sk_quat_identity(), d->r, w);
         io[j].r = sk_quat_normalize(sk_quat_mul(io[j].r, dr));
         io[j].s = sk_vec3_mul(io[j].s, sk_vec3_lerp(sk_vec3_make(1, 1, 1), d->s, w));
         if (io_morph && morph_delta) {
@@ -113,6 +122,16 @@ sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *pio, const sk
         }
     }
     return SK_OK;
+}
+
+sk_result sk_pose_apply_additive(const sk_skeleton *skel, sk_pose *io, const sk_pose *delta, float weight, const float *mask,
+                                 sk_error *err) {
+    return apply_additive(skel, io, delta, weight, mask, false, err);
+}
+
+sk_result sk_pose_apply_additive_nlerp(const sk_skeleton *skel, sk_pose *io, const sk_pose *delta, float weight,
+                                       const float *mask, sk_error *err) {
+    return apply_additive(skel, io, delta, weight, mask, true, err);
 }
 
 /* ---- layer stack ---- */
@@ -127,8 +146,8 @@ sk_result sk_layers_apply(const sk_skeleton *skel, sk_pose *io, const sk_layer *
         float w = L->weight;
         if (!(w > 0.0f)) continue;
         if (w > 1.0f) w = 1.0f;
-        if (L->mode == SK_LAYER_ADDITIVE) {
-            r = sk_pose_apply_additive(skel, io, L->pose, w, L->mask, err);
+        if (L->mode == SK_LAYER_ADDITIVE || L->mode == SK_LAYER_ADDITIVE_NLERP) {
+            r = apply_additive(skel, io, L->pose, w, L->mask, L->mode == SK_LAYER_ADDITIVE_NLERP, err);
         } else {
             /* a layer without morph weights leaves io's alone (sk_blend_two) */
             r = sk_blend_two(skel, io, L->pose, w, L->mask, false, io, err);

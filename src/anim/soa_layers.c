@@ -88,13 +88,24 @@ void ska_blend_two_masked_soa(const sk_skeleton *s, const sk_soa_pose *a, const 
 #define SLA_BATCH 4u
 
 void ska_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *d, float weight,
-                            const float *mask, bool wide) {
+                            const float *mask, bool nlerp, bool wide) {
     float w[4][SK_SOA_LANES] __attribute__((aligned(32)));
-    for (uint32_t g = 0; g < io->group_count; g += SLA_BATCH) { /* a few at a time: their chains overlap */
-        uint32_t n = io->group_count - g < SLA_BATCH ? io->group_count - g : SLA_BATCH;
-        for (uint32_t k = 0; k < n; k++) sla_lane_factors(weight, mask, s->joint_count, g + k, w[k]);
-        size_t at = (size_t)g * SK_SOA_GROUP_FLOATS;
-        SLA_CALL(wide, sla_additive_groups, io->data + at, d->data + at, w[0], n);
+    uint32_t G = io->group_count;
+    for (uint32_t g = 0; g < G;) { /* a few at a time: their chains overlap */
+        /* a run of up to SLA_BATCH groups whose weights are not all 0 (those stay as they are) */
+        uint32_t n = 0;
+        for (; g + n < G && n < SLA_BATCH; n++) {
+            sla_lane_factors(weight, mask, s->joint_count, g + n, w[n]);
+            bool zero = true;
+            for (uint32_t l = 0; l < SK_SOA_LANES; l++) zero = zero && w[n][l] == 0.0f;
+            if (zero) break;
+        }
+        if (n) {
+            size_t at = (size_t)g * SK_SOA_GROUP_FLOATS;
+            if (nlerp) SLA_CALL(wide, sla_additive_nlerp_groups, io->data + at, d->data + at, w[0], n);
+            else SLA_CALL(wide, sla_additive_groups, io->data + at, d->data + at, w[0], n);
+        }
+        g += n + (g + n < G && n < SLA_BATCH); /* past the run, and past the all-0 group that ended it */
     }
 }
 
@@ -169,35 +180,47 @@ SLA_AVX2 static inline void sla_scatter(const float *g, uint32_t cnt, sk_transfo
         skk_soa_to_aos_part_avx2(g, cnt, (float *)(void *)x);
 }
 /* sla_lane_factors inside the AVX2 functions. */
-SLA_AVX2 static inline void sla_factors8(float value, const float *mask, uint32_t j, uint32_t cnt, float *u) {
+/* Also returned in a register: a load of u after lane-by-lane stores would
+ * wait for them. */
+SLA_AVX2 static inline __m256 sla_factors8(float value, const float *mask, uint32_t j, uint32_t cnt, float *u) {
+    __m256 v = _mm256_set1_ps(value);
     if (cnt == SK_SOA_LANES) {
-        __m256 v = _mm256_set1_ps(value);
-        _mm256_store_ps(u, mask ? _mm256_mul_ps(v, _mm256_loadu_ps(mask + j)) : v);
-        return;
+        if (mask) v = _mm256_mul_ps(v, _mm256_loadu_ps(mask + j));
+    } else { /* lanes [0, cnt): as above (nothing read past mask + j + cnt); the others exactly 0 */
+        __m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        if (mask) v = _mm256_mul_ps(v, _mm256_maskload_ps(mask + j, in));
+        v = _mm256_and_ps(v, _mm256_castsi256_ps(in));
     }
-    for (uint32_t l = 0; l < SK_SOA_LANES; l++) u[l] = l >= cnt ? 0.0f : mask ? value * mask[j + l] : value;
+    _mm256_store_ps(u, v);
+    return v;
 }
 
 /* The joints of a (and b) eight at a time: gathered into groups, the group kernel (kind 0:
- * sk_blend_two's, 1: with slerp, 2: sk_pose_apply_additive's, io = a), scattered into out. */
+ * sk_blend_two's, 1: with slerp, 2: sk_pose_apply_additive's, io = a, 3: its nlerp form),
+ * scattered into out. */
 SLA_AVX2 static void sla_aos_groups(const sk_skeleton *s, const sk_transform *a, const sk_transform *b, float value,
                                     const float *mask, int kind, sk_transform *out) {
     float ga[SLA_BATCH * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
     float gb[SLA_BATCH * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
     float u[SLA_BATCH * SK_SOA_LANES] __attribute__((aligned(32)));
     uint32_t n = s->joint_count;
-    if (kind == 2) { /* SLA_BATCH groups at a time (see ska_apply_additive_soa) */
-        for (uint32_t j0 = 0; j0 < n; j0 += SLA_BATCH * SK_SOA_LANES) {
-            unsigned k = 0;
-            for (uint32_t j = j0; j < n && k < SLA_BATCH; j += SK_SOA_LANES, k++) {
+    if (kind >= 2) { /* SLA_BATCH groups at a time (see ska_apply_additive_soa); out is a */
+        uint32_t at[SLA_BATCH];
+        for (uint32_t j = 0; j < n;) {
+            unsigned k = 0; /* the next groups whose weights are not all 0 (the others stay as they are) */
+            for (; j < n && k < SLA_BATCH; j += SK_SOA_LANES) {
                 uint32_t cnt = n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES;
-                sla_factors8(value, mask, j, cnt, u + k * SK_SOA_LANES);
+                float *uk = u + k * SK_SOA_LANES;
+                if (!_mm256_movemask_ps(_mm256_cmp_ps(sla_factors8(value, mask, j, cnt, uk), _mm256_setzero_ps(), _CMP_NEQ_UQ)))
+                    continue;
                 sla_gather(a + j, cnt, ga + k * SK_SOA_GROUP_FLOATS), sla_gather(b + j, cnt, gb + k * SK_SOA_GROUP_FLOATS);
+                at[k++] = j;
             }
-            sla_additive_groups_w8(ga, gb, u, k);
-            k = 0;
-            for (uint32_t j = j0; j < n && k < SLA_BATCH; j += SK_SOA_LANES, k++)
-                sla_scatter(ga + k * SK_SOA_GROUP_FLOATS, n - j < SK_SOA_LANES ? n - j : SK_SOA_LANES, out + j);
+            if (!k) continue;
+            if (kind == 3) sla_additive_nlerp_groups_w8(ga, gb, u, k);
+            else sla_additive_groups_w8(ga, gb, u, k);
+            for (unsigned g = 0; g < k; g++)
+                sla_scatter(ga + g * SK_SOA_GROUP_FLOATS, n - at[g] < SK_SOA_LANES ? n - at[g] : SK_SOA_LANES, out + at[g]);
         }
         return;
     }
@@ -216,8 +239,8 @@ SLA_AVX2 void ska_blend_two_aos(const sk_skeleton *s, const sk_transform *a, con
 }
 
 SLA_AVX2 void ska_apply_additive_aos(const sk_skeleton *s, sk_transform *io, const sk_transform *d, float weight,
-                                     const float *mask) {
-    sla_aos_groups(s, io, d, weight, mask, 2, io);
+                                     const float *mask, bool nlerp) {
+    sla_aos_groups(s, io, d, weight, mask, nlerp ? 3 : 2, io);
 }
 #endif
 
@@ -268,7 +291,17 @@ sk_result sk_pose_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, cons
     sk_result r = sk_soa_pose_check(s, io, who, err);
     if (r == SK_OK) r = sk_soa_pose_check(s, delta, who, err);
     if (r != SK_OK) return r;
-    ska_apply_additive_soa(s, io, delta, weight, mask, sk_soa_use_avx2());
+    ska_apply_additive_soa(s, io, delta, weight, mask, false, sk_soa_use_avx2());
+    return SK_OK;
+}
+
+sk_result sk_pose_apply_additive_nlerp_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *delta, float weight,
+                                           const float *mask, sk_error *err) {
+    static const char *who = "sk_pose_apply_additive_nlerp_soa";
+    sk_result r = sk_soa_pose_check(s, io, who, err);
+    if (r == SK_OK) r = sk_soa_pose_check(s, delta, who, err);
+    if (r != SK_OK) return r;
+    ska_apply_additive_soa(s, io, delta, weight, mask, true, sk_soa_use_avx2());
     return SK_OK;
 }
 
@@ -288,8 +321,8 @@ sk_result sk_layers_apply_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_so
         float w = L->weight;
         if (!(w > 0.0f)) continue;
         if (w > 1.0f) w = 1.0f;
-        if (L->mode == SK_LAYER_ADDITIVE)
-            ska_apply_additive_soa(s, io, L->pose, w, L->mask, wide);
+        if (L->mode == SK_LAYER_ADDITIVE || L->mode == SK_LAYER_ADDITIVE_NLERP)
+            ska_apply_additive_soa(s, io, L->pose, w, L->mask, L->mode == SK_LAYER_ADDITIVE_NLERP, wide);
         else
             ska_blend_two_masked_soa(s, io, L->pose, w, L->mask, false, io, wide);
     }

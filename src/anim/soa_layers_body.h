@@ -94,6 +94,31 @@ SKK_ATTR static void SKK_FN(sla_additive_groups)(float *io, const float *d, cons
         SKK_FN(sla_additive_finish)(io + g * SK_SOA_GROUP_FLOATS, d + g * SK_SOA_GROUP_FLOATS, w + 8 * g, dr[g]);
 }
 
+/* sk_pose_apply_additive_nlerp's weighted delta rotations of one group into
+ * dr (rows x, y, z, w; layers.c additive_nlerp_q per lane): (1 - w)
+ * identity + w d, d on the identity's hemisphere, unnormalised (the product
+ * with io's rotation is normalised in sla_additive_finish). */
+SKK_ATTR static inline void SKK_FN(sla_additive_nlerp_rows)(const float *d, const float *w, float *dr) {
+    const SKK_V zero = SKK_FN(skk_splat)(0.0f), one = SKK_FN(skk_splat)(1.0f), m1 = SKK_FN(skk_splat)(-1.0f);
+    const float *q = d + SKK_ROW_R;
+    for (int p = 0; p < SLA_PARTS; p++) {
+        int o = p * SKK_W;
+        SKK_V W = SKK_FN(skk_ld)(w + o), dw = SKK_FN(skk_ld)(q + 24 + o);
+        SKK_V sg = SKK_FN(skk_sel)(dw < zero, m1, one);
+        for (unsigned r = 0; r < 3; r++) SKK_FN(skk_st)(dr + r * 8 + o, SKK_FN(skk_ld)(q + r * 8 + o) * sg * W);
+        SKK_FN(skk_st)(dr + 24 + o, (dw * sg - one) * W + one);
+    }
+}
+
+/* sla_additive_groups with the nlerp rotations (sk_pose_apply_additive_nlerp). */
+SKK_ATTR static void SKK_FN(sla_additive_nlerp_groups)(float *io, const float *d, const float *w, unsigned n) {
+    float dr[32] __attribute__((aligned(32)));
+    for (unsigned g = 0; g < n; g++) {
+        SKK_FN(sla_additive_nlerp_rows)(d + g * SK_SOA_GROUP_FLOATS, w + 8 * g, dr);
+        SKK_FN(sla_additive_finish)(io + g * SK_SOA_GROUP_FLOATS, d + g * SK_SOA_GROUP_FLOATS, w + 8 * g, dr);
+    }
+}
+
 /* sk_pose_make_additive's joint loop for one group: t = p.t - r.t,
  * r = normalize(inverse(r.r) * p.r) (sk_quat_inverse: the conjugate over
  * the squared length, the identity where that is not > 0), s = p.s / r.s

@@ -21,16 +21,16 @@ void ska_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uin
 void ska_make_additive_soa(const sk_skeleton *s, const sk_soa_pose *p, const sk_soa_pose *r, sk_soa_pose *out,
                            bool wide);
 void ska_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *d, float weight,
-                            const float *mask, bool wide);
+                            const float *mask, bool nlerp, bool wide);
 
 /* The sk_pose functions' joint loops on the same group kernels, eight
  * sk_transforms at a time gathered into a group and scattered back (AVX2
  * only: call where sk_soa_use_avx2()): sk_blend_two with a mask or slerp
- * (out may be a or b), sk_pose_apply_additive. Transforms only; the callers
+ * (out may be a or b), sk_pose_apply_additive (nlerp: its _nlerp form). Transforms only; the callers
  * do the morph weights. */
 void ska_blend_two_aos(const sk_skeleton *s, const sk_transform *a, const sk_transform *b, float t, const float *mask,
                        bool slerp, sk_transform *out);
 void ska_apply_additive_aos(const sk_skeleton *s, sk_transform *io, const sk_transform *d, float weight,
-                            const float *mask);
+                            const float *mask, bool nlerp);
 
 #endif

@@ -108,10 +108,18 @@ __attribute__((target("avx2"))) static inline void skk_aos_part_to_soa_avx2(cons
     for (uint32_t l = 0; l < 8; l++) r[l] = l < cnt ? _mm256_loadu_ps(x + 10 * l) : id;
     skk_tr8_avx2(r);
     for (int k = 0; k < 8; k++) _mm256_store_ps(g + 8 * k, r[k]);
-    float sy[8], sz[8];
-    for (uint32_t l = 0; l < 8; l++) sy[l] = l < cnt ? x[10 * l + 8] : 1.0f, sz[l] = l < cnt ? x[10 * l + 9] : 1.0f;
-    _mm256_store_ps(g + 64, _mm256_setr_ps(sy[0], sy[1], sy[2], sy[3], sy[4], sy[5], sy[6], sy[7]));
-    _mm256_store_ps(g + 72, _mm256_setr_ps(sz[0], sz[1], sz[2], sz[3], sz[4], sz[5], sz[6], sz[7]));
+    /* s.y, s.z of joints 4h .. 4h + 3 as skk_aos8_to_soa_avx2, a pair (1, 1) past cnt */
+    const __m128 ones = _mm_set1_ps(1.0f);
+    for (uint32_t h = 0; h < 2; h++) {
+        __m128 p[2];
+        for (uint32_t k = 0; k < 2; k++) {
+            uint32_t l = 4 * h + 2 * k;
+            p[k] = l < cnt ? _mm_loadl_pi(ones, (const __m64 *)(const void *)(x + 10 * l + 8)) : ones;
+            if (l + 1 < cnt) p[k] = _mm_loadh_pi(p[k], (const __m64 *)(const void *)(x + 10 * l + 18));
+        }
+        _mm_store_ps(g + 64 + 4 * h, _mm_shuffle_ps(p[0], p[1], _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm_store_ps(g + 72 + 4 * h, _mm_shuffle_ps(p[0], p[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    }
 }
 /* ... and back: a group's ten rows as eight sk_transforms. */
 __attribute__((target("avx2"))) static inline void skk_soa_to_aos8_avx2(const float *g, float *x) {

@@ -76,6 +76,9 @@ SK_API sk_result sk_pose_make_additive_soa(const sk_skeleton *skel, const sk_soa
 /* sk_pose_apply_additive on SoA poses: io = io (+) weight * mask * delta. */
 SK_API sk_result sk_pose_apply_additive_soa(const sk_skeleton *skel, sk_soa_pose *io, const sk_soa_pose *delta,
                                             float weight, const float *mask, sk_error *err);
+/* sk_pose_apply_additive_nlerp on SoA poses (the same bits). */
+SK_API sk_result sk_pose_apply_additive_nlerp_soa(const sk_skeleton *skel, sk_soa_pose *io, const sk_soa_pose *delta,
+                                                  float weight, const float *mask, sk_error *err);
 
 /* sk_layer with an SoA pose (override) or delta (additive). */
 typedef struct sk_soa_layer {
