@@ -186,7 +186,16 @@ static int cmd_info(int argc, char **argv) {
     const char *file = args.file;
     double scale = args.scale;
     sk_asset *a = NULL;
-    if (!cli_load_scaled(file, scale, &a)) return 1;
+    if (cli_is_bvh(file)) { /* as written: blank frames kept, and listed under the clip */
+        sk_bvh_options bo = {0};
+        bo.scale = scale;
+        sk_error err = {0};
+        if (sk_bvh_load_file(file, &bo, &a, &err) != SK_OK) {
+            fprintf(stderr, "skelanim: %s\n", err.message);
+            return 1;
+        }
+    } else if (!cli_load_scaled(file, scale, &a))
+        return 1;
     char nb[160];
     printf("file: %s\n", file);
     if (cli_is_bvh(file)) {

@@ -14,6 +14,12 @@ static void cli_warning(void *user, const char *message) {
     fprintf(stderr, "skelanim: %s: warning: %s\n", (const char *)user, message);
 }
 
+/* The BVH reader's warnings name the file themselves. */
+static void cli_bvh_warning(void *user, const char *message) {
+    (void)user;
+    fprintf(stderr, "skelanim: warning: %s\n", message);
+}
+
 bool cli_is_bvh(const char *path) {
     size_t n = strlen(path);
     if (n < 4) return false;
@@ -85,6 +91,8 @@ sk_result cli_load_file(const char *path, double scale, bool warnings, sk_asset 
     case CLI_FORMAT_BVH: {
         sk_bvh_options bo = {0};
         bo.scale = scale;
+        bo.blank = SK_BVH_BLANK_FILL; /* frames the capture did not record: `info` lists them */
+        if (warnings) bo.warning = cli_bvh_warning;
         return sk_bvh_load_file(path, &bo, out, err);
     }
     case CLI_FORMAT_GLTF: return sk_gltf_load_file(path, &opt, out, err);

@@ -136,4 +136,25 @@ PY
 grep -q '^    1 of 263 frames blank (.*): 0$' "$tmp/cmu.txt" || { tail -2 "$tmp/cmu.txt"; fail "07_12's blank first frame"; }
 echo "info: blank frames listed (3 of 6 in a made file, 07_12's first), none in mixed.bvh"
 
+# The other commands fill them from the recorded frames around them, and say so on stderr: frames
+# 1-2 of blank.bvh lie between frame 0 (hips at 1 2 3) and frame 3 (0 0 0 ...), frame 5 after
+# frame 4 (4 5 6) takes frame 4's pose (sampled half way between them, 0.45 s: the clip ends at
+# frame 5 and repeats); info keeps them as written (above).
+for t in 0.1 0.2 0.45; do
+  "$SK_CLI" sample "$tmp/blank.bvh" --time $t >"$tmp/s$t.json" 2>"$tmp/s$t.err" || fail "sample blank.bvh --time $t"
+done
+grep -q 'warning: .*blank.bvh: 3 of 6 frames blank (.*): 1-2, 5; filled from the recorded frames around them' "$tmp/s0.1.err" ||
+  { cat "$tmp/s0.1.err"; fail "sample: no warning that blank frames were filled"; }
+python3 - "$tmp" <<'PY' || fail "filled blank frames are not the lerp of their neighbours"
+import json, sys
+d = sys.argv[1]
+hips = {t: json.load(open("%s/s%s.json" % (d, t)))["nodes"][0]["local"]["t"] for t in ("0.1", "0.2", "0.45")}
+# frames 0 and 3: (1, 2, 3) and (0, 0, 0) (frame 3's only non-zero channel is the leg's)
+for t, u in (("0.1", 1 / 3), ("0.2", 2 / 3)):
+    want = [1 + (0 - 1) * u, 2 + (0 - 2) * u, 3 + (0 - 3) * u]
+    assert all(abs(a - b) < 1e-5 for a, b in zip(hips[t], want)), (t, hips[t], want)
+assert all(abs(a - b) < 1e-6 for a, b in zip(hips["0.45"], [4, 5, 6])), hips["0.45"]
+PY
+echo "sample: blank frames filled (lerped between frames 0 and 3, frame 5 held from 4) and said on stderr"
+
 sk_done cli_bvh

@@ -636,6 +636,138 @@ static void test_mixed(void **st) {
 /* Files come through sk_file_io: a callback serving one file from memory. */
 typedef struct mem_file { const char *path, *data; size_t size; int reads; } mem_file;
 
+/* Blank frames (every channel 0) kept or filled (sk_bvh_options.blank),
+ * and the warning that reports them, against closed forms written here: a
+ * run between recorded frames a and b takes frame f the translation
+ * lerp(a, b, (f - a) / (b - a)) and, for rotations about one axis, the angle
+ * in between (the shortest way); a run at the start takes the first recorded
+ * frame, at the end the last; recorded frames are the same keys; a file of
+ * blank frames only is kept; consecutive rotation keys stay in one
+ * hemisphere. */
+typedef struct warn_log {
+    char text[4][600];
+    int n;
+} warn_log;
+static void log_warning(void *user, const char *message) {
+    warn_log *w = user;
+    if (w->n < 4) snprintf(w->text[w->n], sizeof w->text[0], "%s", message);
+    w->n++;
+}
+/* The rotation key of track path of joint j at frame f, and the translation. */
+static void key_of(const sk_asset *a, uint32_t joint, sk_track_path path, uint32_t f, float *v) {
+    const sk_clip *c = a->clips[0];
+    sk_track_info ti;
+    for (uint32_t k = 0; k < sk_clip_track_count(c); k++) {
+        assert_true(sk_clip_track_info(c, k, &ti));
+        if (ti.joint != joint || ti.path != path) continue;
+        float all[64 * 4];
+        assert_true(ti.key_count <= 64);
+        assert_true(sk_clip_track_keys(c, k, NULL, all));
+        memcpy(v, all + (size_t)f * ti.width, ti.width * sizeof *v);
+        return;
+    }
+    fail_msg("no track for joint %u", joint);
+}
+static void test_blank_frames(void **st) {
+    (void)st;
+    /* frames 0, 2-3, 6-7 blank; the child turns about Z by 170, -170 and 60 degrees at frames 1, 4,
+     * 5 (from 170 to -170 the short way is through 180: its quaternions change sign on the way, and
+     * the keys must not); the root moves and turns about Y */
+    const char *text = "HIERARCHY\nROOT hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                       " JOINT leg\n {\n  OFFSET 0 -1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 -1 0\n  }\n }\n}\n"
+                       "MOTION\nFrames: 8\nFrame Time: 0.1\n"
+                       "0 0 0 0 0 0 0 0 0\n"
+                       "1 2 3 0 0 20 170 0 0\n"
+                       "0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n"
+                       "4 5 9 0 0 50 -170 0 0\n"
+                       "5 5 9 0 0 60 60 0 0\n"
+                       "0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n";
+    const double deg = 3.14159265358979323846 / 180.0;
+    sk_asset *keep = NULL, *fill = NULL;
+    sk_error err = {0};
+    warn_log wk = {0}, wf = {0};
+    sk_bvh_options o = {0};
+    o.warning = log_warning, o.warning_user = &wk;
+    assert_int_equal(sk_bvh_load_memory(text, strlen(text), "blank.bvh", &o, &keep, &err), SK_OK);
+    o.blank = SK_BVH_BLANK_FILL, o.warning_user = &wf;
+    assert_int_equal(sk_bvh_load_memory(text, strlen(text), "blank.bvh", &o, &fill, &err), SK_OK);
+    assert_int_equal(wk.n, 1);
+    assert_int_equal(wf.n, 1);
+    assert_non_null(strstr(wk.text[0], "blank.bvh: 5 of 8 frames blank"));
+    assert_non_null(strstr(wk.text[0], ": 0, 2-3, 6-7; kept"));
+    assert_non_null(strstr(wf.text[0], ": 0, 2-3, 6-7; filled"));
+    float t[4], r[4], tk[4], rk[4];
+    /* kept: the blank frames as written (the origin, the identity) */
+    key_of(keep, 0, SK_PATH_TRANSLATION, 2, t);
+    assert_true(t[0] == 0 && t[1] == 0 && t[2] == 0);
+    key_of(keep, 1, SK_PATH_ROTATION, 6, r);
+    assert_true(r[0] == 0 && r[1] == 0 && r[2] == 0 && fabsf(r[3]) == 1);
+    /* filled: recorded frames unchanged, runs from their neighbours */
+    uint32_t checked = 0;
+    for (uint32_t f = 0; f < 8; f++) {
+        bool recorded = f == 1 || f == 4 || f == 5;
+        uint32_t src = f == 0 ? 1 : f >= 6 ? 5 : f;
+        for (uint32_t j = 0; j < 2; j++) {
+            key_of(fill, j, SK_PATH_ROTATION, f, r);
+            key_of(keep, j, SK_PATH_ROTATION, src, rk);
+            if (recorded || f == 0 || f >= 6) { /* a recorded frame, or the run's one neighbour: its rotation */
+                double d = fabs((double)r[0] * rk[0] + (double)r[1] * rk[1] + (double)r[2] * rk[2] + (double)r[3] * rk[3]);
+                assert_true(d > 1 - 1e-6);
+                checked++;
+                continue;
+            }
+            /* frames 2, 3: a third and two thirds of the way from frame 1 to 4 */
+            double u = (f - 1.0) / 3.0;
+            double a1 = j ? 170 : 20, a4 = j ? 190 : 50, ang = (a1 + (a4 - a1) * u) * deg;
+            double want_s = sin(ang / 2), want_w = cos(ang / 2); /* the leg about Z, the hips about Y */
+            assert_true(fabs(fabs((double)r[j ? 2 : 1]) - fabs(want_s)) < 2e-6 && fabs(fabs((double)r[3]) - fabs(want_w)) < 2e-6);
+            checked++;
+        }
+        key_of(fill, 0, SK_PATH_TRANSLATION, f, t);
+        key_of(keep, 0, SK_PATH_TRANSLATION, src, tk);
+        if (f == 2 || f == 3) {
+            double u = (f - 1.0) / 3.0, a[3] = {1, 2, 3}, b[3] = {4, 5, 9};
+            for (int c = 0; c < 3; c++) assert_true(fabs(t[c] - (a[c] + (b[c] - a[c]) * u)) < 1e-6);
+        } else
+            assert_memory_equal(t, tk, sizeof t[0] * 3);
+        checked++;
+    }
+    assert_int_equal(checked, 8 * 3);
+    /* consecutive rotation keys in one hemisphere */
+    for (uint32_t f = 1; f < 8; f++)
+        for (uint32_t j = 0; j < 2; j++) {
+            key_of(fill, j, SK_PATH_ROTATION, f - 1, rk);
+            key_of(fill, j, SK_PATH_ROTATION, f, r);
+            assert_true((double)r[0] * rk[0] + (double)r[1] * rk[1] + (double)r[2] * rk[2] + (double)r[3] * rk[3] >= 0);
+        }
+    sk_asset_destroy(keep), sk_asset_destroy(fill);
+    /* every frame blank: kept, and said */
+    const char *none = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n End Site\n {\n  OFFSET 0 1 0\n }\n}\n"
+                       "MOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0\n0 0 0\n";
+    warn_log wn = {0};
+    o.warning_user = &wn;
+    assert_int_equal(sk_bvh_load_memory(none, strlen(none), "none.bvh", &o, &fill, &err), SK_OK);
+    assert_int_equal(wn.n, 1);
+    assert_non_null(strstr(wn.text[0], "2 of 2 frames blank"));
+    assert_non_null(strstr(wn.text[0], "every frame is blank"));
+    key_of(fill, 0, SK_PATH_ROTATION, 1, r);
+    assert_true(r[0] == 0 && r[1] == 0 && r[2] == 0 && fabsf(r[3]) == 1);
+    sk_asset_destroy(fill);
+    /* no blank frame: no warning; a blank mode that is not one: an error naming it */
+    const char *full = "HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 1 Zrotation\n End Site\n {\n  OFFSET 0 1 0\n }\n}\n"
+                       "MOTION\nFrames: 2\nFrame Time: 0.1\n1\n2\n";
+    warn_log w0 = {0};
+    o.warning_user = &w0;
+    assert_int_equal(sk_bvh_load_memory(full, strlen(full), "full.bvh", &o, &fill, &err), SK_OK);
+    assert_int_equal(w0.n, 0);
+    sk_asset_destroy(fill);
+    o.blank = 2;
+    fill = NULL;
+    assert_int_equal(sk_bvh_load_memory(full, strlen(full), "full.bvh", &o, &fill, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_null(fill);
+    assert_non_null(strstr(err.message, "full.bvh: blank 2"));
+}
+
 static sk_result mem_read(void *user, const char *path, uint64_t max_size, const sk_allocator *alloc, void **data,
                           size_t *size, sk_error *err) {
     mem_file *m = user;
@@ -675,7 +807,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_fk),        cmocka_unit_test(test_shared_glb), cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_truncated_everywhere), cmocka_unit_test(test_deep), cmocka_unit_test(test_mixed),
-        cmocka_unit_test(test_file_io),
+        cmocka_unit_test(test_file_io),        cmocka_unit_test(test_blank_frames),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -383,10 +383,14 @@ def load_gltf(path, allocator=None):
     return Asset(out[0], path=os.fspath(path), allocator=allocator)
 
 
-def load_bvh(path, scale=0.0, allocator=None):
-    """A BVH file; scale converts its units (e.g. 0.056444 for CMU captures in metres; 0 = 1)."""
+def load_bvh(path, scale=0.0, allocator=None, fill_blank=False):
+    """A BVH file; scale converts its units (e.g. 0.056444 for CMU captures in metres; 0 = 1).
+    fill_blank: frames whose every channel is 0 (what capture exports write where nothing was
+    recorded) take the pose between the recorded frames around them (io/bvh.h); else they are
+    kept as written."""
     o = ffi.new('sk_bvh_options *')
     o.scale = scale
+    o.blank = C.SK_BVH_BLANK_FILL if fill_blank else C.SK_BVH_BLANK_KEEP
     if allocator is not None:
         o.allocator = allocator.c[0]
     out = ffi.new('sk_asset **')

@@ -73,6 +73,26 @@ def test_bvh_against_a_reader_written_here(scale):
             np.testing.assert_allclose(quat_matrix(pose.r[j]), rot, atol=1e-5)
 
 
+def test_bvh_blank_frames(tmp_path):
+    """Frames of zeros (a capture's dropouts) kept, or filled: lerped between the recorded frames
+    around them, held at the ends; the recorded frames unchanged."""
+    rows = ['0 0 0 0', '1 2 3 10', '0 0 0 0', '0 0 0 0', '4 5 9 40', '0 0 0 0']
+    path = tmp_path / 'blank.bvh'
+    path.write_text('HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 4 Xposition Yposition Zposition Zrotation\n'
+                    ' End Site\n {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 6\nFrame Time: 0.1\n' + '\n'.join(rows) + '\n')
+    keep, fill = sk.load_bvh(path), sk.load_bvh(path, fill_blank=True)
+    for f, want_t, want_deg in ((0, (1, 2, 3), 10), (2, (2, 3, 5), 20), (3, (3, 4, 7), 30), (5, (4, 5, 9), 40)):
+        p = fill.clips[0].sample(fill.skeleton, f * 0.1, loop='clamp')
+        np.testing.assert_allclose(p.t[0], want_t, atol=1e-5)
+        np.testing.assert_allclose(abs(p.r[0][2]), math.sin(math.radians(want_deg) / 2), atol=1e-6)
+        k = keep.clips[0].sample(keep.skeleton, f * 0.1, loop='clamp')
+        np.testing.assert_array_equal(k.t[0], (0, 0, 0))  # kept: the origin
+    for f in (1, 4):  # at the keys' own (float32) times
+        t = float(np.float32(f * 0.1))
+        np.testing.assert_array_equal(fill.clips[0].sample(fill.skeleton, t, loop='clamp').local,
+                                      keep.clips[0].sample(keep.skeleton, t, loop='clamp').local)
+
+
 def test_bvh_errors_name_the_line():
     with pytest.raises(sk.Error) as e:
         sk.load_bvh(os.path.join(ROOT, 'tests', 'data', 'bvh', 'offset_nan.bvh'))

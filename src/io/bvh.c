@@ -49,6 +49,9 @@ typedef struct bvh_parser {
     uint32_t count, cap;
     uint32_t nvalues;        /* channels per frame */
     uint8_t *kind;           /* nvalues channel kinds (CH_*), for the frame checks */
+    uint32_t blank_mode;     /* sk_bvh_blank */
+    sk_bvh_warning_fn warning;
+    void *warning_user;
 } bvh_parser;
 
 typedef struct bvh_tok {
@@ -418,6 +421,90 @@ static void quat_mul(const double a[4], const double b[4], double o[4]) { /* x y
 }
 
 /* The asset from the parsed hierarchy and values. */
+/* Blank frames (every channel 0): blank[f] set; their count. */
+static uint32_t find_blank(const bvh_parser *ps, uint32_t frames, const double *values, uint8_t *blank) {
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < frames; f++) {
+        const double *row = values + (size_t)f * ps->nvalues;
+        bool zero = ps->nvalues > 0;
+        for (uint32_t k = 0; k < ps->nvalues && zero; k++) zero = row[k] == 0.0;
+        blank[f] = zero;
+        n += zero;
+    }
+    return n;
+}
+
+/* The warning for n blank frames of `frames`: their ranges (at most eight) and what was done. */
+static void warn_blank(const bvh_parser *ps, const uint8_t *blank, uint32_t frames, uint32_t n, bool filled) {
+    if (!ps->warning || !n) return;
+    char msg[512];
+    int len = snprintf(msg, sizeof msg, "%s: %u of %u frames blank (every channel 0: the skeleton at the origin in its rest pose, "
+                                        "as captures write frames they did not record):", ps->name, n, frames);
+    uint32_t ranges = 0;
+    for (uint32_t f = 0; f < frames && len > 0 && (size_t)len < sizeof msg; f++) {
+        if (!blank[f] || (f && blank[f - 1])) continue;
+        uint32_t e = f;
+        while (e + 1 < frames && blank[e + 1]) e++;
+        if (++ranges > 8) {
+            len += snprintf(msg + len, sizeof msg - (size_t)len, ", ...");
+            break;
+        }
+        if (e == f) len += snprintf(msg + len, sizeof msg - (size_t)len, "%s %u", ranges > 1 ? "," : "", f);
+        else len += snprintf(msg + len, sizeof msg - (size_t)len, "%s %u-%u", ranges > 1 ? "," : "", f, e);
+    }
+    if (len > 0 && (size_t)len < sizeof msg)
+        snprintf(msg + len, sizeof msg - (size_t)len, "%s",
+                 filled ? "; filled from the recorded frames around them"
+                 : n == frames ? "; every frame is blank, nothing to fill them from: kept"
+                               : "; kept (sk_bvh_options.blank = SK_BVH_BLANK_FILL fills them)");
+    ps->warning(ps->warning_user, msg);
+}
+
+/* One track's keys (width 3: translations, lerped; 4: rotations, slerped in
+ * double) of the blank frames from the recorded frames around each run;
+ * then the rotations' hemispheres made continuous again. */
+static void fill_blank(float *vals, uint32_t width, uint32_t frames, const uint8_t *blank) {
+    for (uint32_t s = 0; s < frames; s++) {
+        if (!blank[s]) continue;
+        uint32_t e = s;
+        while (e + 1 < frames && blank[e + 1]) e++;
+        bool has_a = s > 0, has_b = e + 1 < frames;
+        const float *a = has_a ? vals + (size_t)(s - 1) * width : NULL, *b = has_b ? vals + (size_t)(e + 1) * width : NULL;
+        for (uint32_t f = s; f <= e; f++) {
+            float *o = vals + (size_t)f * width;
+            if (!has_a || !has_b) {
+                memcpy(o, has_a ? a : b, width * sizeof *o);
+                continue;
+            }
+            double u = (double)(f - (s - 1)) / (double)(e + 2 - s), x[4];
+            if (width == 3) {
+                for (uint32_t c = 0; c < 3; c++) o[c] = (float)((double)a[c] + ((double)b[c] - (double)a[c]) * u);
+                continue;
+            }
+            double dot = 0, sg = 1;
+            for (int c = 0; c < 4; c++) dot += (double)a[c] * (double)b[c];
+            if (dot < 0) dot = -dot, sg = -1;
+            double wa = 1 - u, wb = u;
+            if (dot < 0.9999) {
+                double th = acos(dot > 1 ? 1 : dot), st = sin(th);
+                wa = sin((1 - u) * th) / st, wb = sin(u * th) / st;
+            }
+            double len = 0;
+            for (int c = 0; c < 4; c++) x[c] = wa * (double)a[c] + sg * wb * (double)b[c], len += x[c] * x[c];
+            len = sqrt(len);
+            for (int c = 0; c < 4; c++) o[c] = (float)(x[c] / len);
+        }
+        s = e;
+    }
+    if (width == 4)
+        for (uint32_t f = 1; f < frames; f++) {
+            float *q = vals + (size_t)f * 4;
+            const float *p = q - 4;
+            if ((double)p[0] * q[0] + (double)p[1] * q[1] + (double)p[2] * q[2] + (double)p[3] * q[3] < 0)
+                for (int c = 0; c < 4; c++) q[c] = -q[c];
+        }
+}
+
 static sk_result build_asset(bvh_parser *ps, const char *clip_name, uint32_t frames, double frame_time,
                              const double *values, sk_asset **out) {
     const sk_allocator *alloc = ps->alloc;
@@ -438,7 +525,9 @@ static sk_result build_asset(bvh_parser *ps, const char *clip_name, uint32_t fra
     uint32_t *root_list = sk_asset_alloc(asset, (size_t)roots * sizeof *root_list);
     sk_clip **clips = sk_asset_alloc(asset, sizeof *clips);
     float *times = NULL, *vals = NULL;
+    uint8_t *blank = NULL;
     size_t times_bytes = 0, vals_bytes = 0;
+    bool fill = false;
     if (!parents || !rest || !names || !n2j || !j2n || !jmesh || !jskin || !scene || !root_list || !clips) goto oom;
     roots = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -490,7 +579,11 @@ static sk_result build_asset(bvh_parser *ps, const char *clip_name, uint32_t fra
         vals_bytes = (size_t)frames * 4 * sizeof(float);
         times = sk_alloc(alloc, times_bytes);
         vals = sk_alloc(alloc, vals_bytes);
-        if (!times || !vals) goto oom;
+        blank = sk_alloc(alloc, frames);
+        if (!times || !vals || !blank) goto oom;
+        uint32_t nblank = find_blank(ps, frames, values, blank);
+        fill = ps->blank_mode == SK_BVH_BLANK_FILL && nblank && nblank < frames;
+        warn_blank(ps, blank, frames, nblank, fill);
         for (uint32_t f = 0; f < frames; f++) times[f] = (float)((double)f * frame_time);
         uint32_t tracks = 0;
         size_t keys = 0, fl = 0;
@@ -538,6 +631,7 @@ static sk_result build_asset(bvh_parser *ps, const char *clip_name, uint32_t fra
                         vals[(size_t)f * 4 + (size_t)c] = (float)q[c];
                     }
                 }
+                if (fill) fill_blank(vals, 4, frames, blank);
                 sk_track_desc td = {i, SK_PATH_ROTATION, SK_INTERP_LINEAR, frames, times, vals, 4};
                 r = sk_clip_builder_add_track(cb, &td, ps->err);
             }
@@ -549,6 +643,7 @@ static sk_result build_asset(bvh_parser *ps, const char *clip_name, uint32_t fra
                         if (j->ch[k] < CH_XROT) p[j->ch[k]] = row[k];
                     for (int c = 0; c < 3; c++) vals[(size_t)f * 3 + (size_t)c] = (float)(p[c] * ps->scale);
                 }
+                if (fill) fill_blank(vals, 3, frames, blank);
                 sk_track_desc td = {i, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, frames, times, vals, 3};
                 r = sk_clip_builder_add_track(cb, &td, ps->err);
             }
@@ -563,6 +658,7 @@ static sk_result build_asset(bvh_parser *ps, const char *clip_name, uint32_t fra
     }
     sk_free(alloc, times, times_bytes);
     sk_free(alloc, vals, vals_bytes);
+    sk_free(alloc, blank, blank ? frames : 0);
     *out = asset;
     return SK_OK;
 oom:
@@ -572,6 +668,7 @@ fail_r:
     if (r == SK_ERR_OUT_OF_MEMORY) sk_error_set(ps->err, r, "%s: out of memory", ps->name);
     sk_free(alloc, times, times_bytes);
     sk_free(alloc, vals, vals_bytes);
+    sk_free(alloc, blank, blank ? frames : 0);
     sk_asset_destroy(asset);
     return r;
 }
@@ -599,8 +696,13 @@ sk_result sk_bvh_load_memory(const void *data, size_t size, const char *name, co
     if (!isfinite(scale) || !(scale > 0.0) || scale > 1e15)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: scale %g must be finite and positive (0 = 1)", name,
                             opts ? opts->scale : 0.0);
+    if (opts && opts->blank > SK_BVH_BLANK_FILL)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: blank %u is not an sk_bvh_blank (0 keep, 1 fill)", name, opts->blank);
     bvh_parser ps;
     memset(&ps, 0, sizeof ps);
+    ps.blank_mode = opts ? opts->blank : SK_BVH_BLANK_KEEP;
+    ps.warning = opts ? opts->warning : NULL;
+    ps.warning_user = opts ? opts->warning_user : NULL;
     ps.p = data ? data : "";
     ps.end = ps.p + size;
     ps.line = 1;

@@ -34,7 +34,8 @@
  * channel; joints without channels and end sites keep their rest transform.
  * Consecutive rotation keys are kept in the same hemisphere (q and -q are the
  * same rotation). Duration (frames - 1) · Frame Time. Frames: 0 gives an
- * asset with the skeleton and no clip.
+ * asset with the skeleton and no clip. Blank frames (every channel 0) are
+ * kept or filled (opts->blank) and reported (opts->warning).
  *
  * Units: kept as in the file unless opts->scale (metres, or any unit, per file
  * unit; CMU files are 0.056444 m per unit) multiplies every OFFSET and
@@ -76,6 +77,24 @@ extern "C" {
 #define SK_BVH_MAX_COORD 1e15         /* |OFFSET| and |position value| x scale above this is refused */
 #define SK_BVH_MAX_DURATION 1e9       /* seconds: (frames - 1) x Frame Time above this is refused */
 
+/* Blank frames: frame lines whose every channel is 0, which capture exports
+ * write where the capture recorded nothing (the skeleton at the origin in its
+ * rest pose). */
+typedef enum sk_bvh_blank {
+    SK_BVH_BLANK_KEEP = 0, /* kept as written */
+    /* Each run of blank frames takes the pose between the recorded frames
+     * around it: translations lerped, rotations slerped by the frame's share
+     * of the gap; a run at the start takes the first recorded frame, at the
+     * end the last. A file whose every frame is blank is kept. The other
+     * frames are unchanged, bit for bit. */
+    SK_BVH_BLANK_FILL = 1
+} sk_bvh_blank;
+
+/* A warning of the reader (sk_bvh_options.warning): what loads but may not
+ * be what was meant; message starts with the name. Today: blank frames (how
+ * many, their frame indices, kept or filled). */
+typedef void (*sk_bvh_warning_fn)(void *user, const char *message);
+
 /* A zeroed struct (or NULL) gives the defaults. */
 typedef struct sk_bvh_options {
     sk_allocator allocator;     /* zero = C library */
@@ -84,6 +103,9 @@ typedef struct sk_bvh_options {
     double scale;               /* units per file unit (e.g. 0.056444 for CMU in metres); 0 = 1;
                                    must be finite and positive otherwise */
     uint32_t max_joints;        /* 0 = SK_BVH_MAX_JOINTS */
+    uint32_t blank;             /* sk_bvh_blank; 0 = SK_BVH_BLANK_KEEP; another value is an error */
+    sk_bvh_warning_fn warning;  /* NULL: no warnings */
+    void *warning_user;
 } sk_bvh_options;
 
 /* Loads a .bvh file (through opts->file_io). Messages start with the path. */
