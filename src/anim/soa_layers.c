@@ -58,7 +58,18 @@ static inline void sla_put_q(float *rows, unsigned l, sk_quat q) {
 
 /* Per-lane factor of group g: value * mask[j] (value where mask is NULL), 0
  * in the padding lanes. */
-static void sla_lane_factors(float value, const float *mask, uint32_t n, uint32_t g, float *u) {
+#if defined(SK_SOA_X86)
+static void sla_factors_avx2(float value, const float *mask, uint32_t n, uint32_t g, float *u);
+#endif
+static void sla_lane_factors(float value, const float *mask, uint32_t n, uint32_t g, float *u, bool wide) {
+#if defined(SK_SOA_X86)
+    if (wide && (g + 1) * SK_SOA_LANES > n) { /* a partial group in one register (sla_factors8) */
+        sla_factors_avx2(value, mask, n, g, u);
+        return;
+    }
+#else
+    (void)wide;
+#endif
     if ((g + 1) * SK_SOA_LANES <= n) { /* a full group: one product per lane, as below */
         if (mask)
             for (uint32_t l = 0; l < SK_SOA_LANES; l++) u[l] = value * mask[g * SK_SOA_LANES + l];
@@ -77,7 +88,7 @@ void ska_blend_two_masked_soa(const sk_skeleton *s, const sk_soa_pose *a, const 
     float u[SK_SOA_LANES] __attribute__((aligned(32)));
     for (uint32_t g = 0; g < out->group_count; g++) {
         size_t at = (size_t)g * SK_SOA_GROUP_FLOATS;
-        sla_lane_factors(t, mask, s->joint_count, g, u);
+        sla_lane_factors(t, mask, s->joint_count, g, u, wide);
         SLA_CALL(wide, sla_two_group, a->data + at, b->data + at, u, slerp, out->data + at);
     }
 }
@@ -95,7 +106,7 @@ void ska_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_
         /* a run of up to SLA_BATCH groups whose weights are not all 0 (those stay as they are) */
         uint32_t n = 0;
         for (; g + n < G && n < SLA_BATCH; n++) {
-            sla_lane_factors(weight, mask, s->joint_count, g + n, w[n]);
+            sla_lane_factors(weight, mask, s->joint_count, g + n, w[n], wide);
             bool zero = true;
             for (uint32_t l = 0; l < SK_SOA_LANES; l++) zero = zero && w[n][l] == 0.0f;
             if (zero) break;
@@ -193,6 +204,18 @@ SLA_AVX2 static inline __m256 sla_factors8(float value, const float *mask, uint3
     }
     _mm256_store_ps(u, v);
     return v;
+}
+
+/* sla_lane_factors' partial group: the same products and zeros, made in a
+ * register and stored once (eight one-float stores read back by the
+ * kernels' wide loads made them wait for the stores). */
+SLA_AVX2 static void sla_factors_avx2(float value, const float *mask, uint32_t n, uint32_t g, float *u) {
+    uint32_t j = g * SK_SOA_LANES;
+    if (j >= n) { /* (a pose's groups cover its joints: not reached) */
+        memset(u, 0, SK_SOA_LANES * sizeof *u);
+        return;
+    }
+    (void)sla_factors8(value, mask, j, n - j, u);
 }
 
 /* The joints of a (and b) eight at a time: gathered into groups, the group kernel (kind 0:
