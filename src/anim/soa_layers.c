@@ -131,6 +131,10 @@ void ska_make_additive_soa(const sk_skeleton *s, const sk_soa_pose *p, const sk_
 
 #define SLA_MAX_INPUTS 64u
 
+#if defined(SK_SOA_X86)
+static void sla_poses_weights_avx2(const sk_soa_blend_input *in, uint32_t joints, uint32_t g, float *wi);
+#endif
+
 void ska_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uint32_t n, bool slerp, bool fill,
                          sk_soa_pose *out, bool wide) {
     static const uint8_t bits[3] = {SK_CHANNEL_T, SK_CHANNEL_R, SK_CHANNEL_S};
@@ -147,6 +151,12 @@ void ska_blend_poses_soa(const sk_skeleton *s, const sk_soa_blend_input *in, uin
                 memset(wi, 0, 24 * sizeof *wi);
                 continue;
             }
+#if defined(SK_SOA_X86)
+            if (wide) { /* in registers: one-float stores read back by the kernel's wide loads waited */
+                sla_poses_weights_avx2(&in[i], joints, g, wi);
+                continue;
+            }
+#endif
             for (uint32_t l = 0; l < SK_SOA_LANES; l++) {
                 uint32_t j = g * SK_SOA_LANES + l;
                 base[l] = j < joints ? ska_eff_weight(w, in[i].mask, NULL, j, 0) : 0.0f;
@@ -216,6 +226,39 @@ SLA_AVX2 static void sla_factors_avx2(float value, const float *mask, uint32_t n
         return;
     }
     (void)sla_factors8(value, mask, j, n - j, u);
+}
+
+/* ska_blend_poses_soa's three weight rows (T, R, S) of input in at group g
+ * (its weight > 0): ska_eff_weight per lane (w * m where 0 < m < 1, w where
+ * m >= 1, 0 where m is not > 0 or the lane is past the joints; the same
+ * product), 0 where the input's channel bits leave a channel out. */
+SLA_AVX2 static void sla_poses_weights_avx2(const sk_soa_blend_input *in, uint32_t joints, uint32_t g, float *wi) {
+    static const uint8_t bits[3] = {SK_CHANNEL_T, SK_CHANNEL_R, SK_CHANNEL_S};
+    uint32_t j = g * SK_SOA_LANES, cnt = joints - j < SK_SOA_LANES ? joints - j : SK_SOA_LANES;
+    __m256i lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 w = _mm256_set1_ps(in->weight), base = w, zero = _mm256_setzero_ps();
+    if (in->mask) {
+        __m256 m = _mm256_maskload_ps(in->mask + j, lanes);
+        __m256 pos = _mm256_cmp_ps(m, zero, _CMP_GT_OQ), below = _mm256_cmp_ps(m, _mm256_set1_ps(1.0f), _CMP_LT_OQ);
+        base = _mm256_and_ps(_mm256_blendv_ps(w, _mm256_mul_ps(w, m), below), pos);
+    }
+    base = _mm256_and_ps(base, _mm256_castsi256_ps(lanes));
+    __m256i ch = _mm256_setzero_si256();
+    if (in->channels) {
+        uint8_t b8[SK_SOA_LANES] = {0};
+        memcpy(b8, in->channels + j, cnt);
+        uint64_t v;
+        memcpy(&v, b8, sizeof v);
+        ch = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)v));
+    }
+    for (int c = 0; c < 3; c++) {
+        __m256 r = base;
+        if (in->channels) {
+            __m256i has = _mm256_cmpgt_epi32(_mm256_and_si256(ch, _mm256_set1_epi32(bits[c])), _mm256_setzero_si256());
+            r = _mm256_and_ps(r, _mm256_castsi256_ps(has));
+        }
+        _mm256_store_ps(wi + 8 * c, r);
+    }
 }
 
 /* The joints of a (and b) eight at a time: gathered into groups, the group kernel (kind 0:
