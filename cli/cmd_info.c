@@ -113,58 +113,23 @@ static int info_formats(void) {
 }
 
 
-/* A .bvh clip's blank frames: every translation key (0, 0, 0) and every
- * rotation key the identity, i.e. every channel of the frame line 0 (motion
- * capture exports write such lines where the capture recorded nothing; they
- * play as the skeleton at the origin in its rest pose). Said as ranges of
- * frame indices, at most 8. */
-static void print_blank_frames(const sk_clip *c) {
-    uint32_t nt = sk_clip_track_count(c), frames = 0;
-    sk_track_info ti;
-    for (uint32_t k = 0; k < nt; k++)
-        if (sk_clip_track_info(c, k, &ti) && ti.key_count > frames) frames = ti.key_count;
-    if (!nt || !frames) return;
-    unsigned char *blank = malloc(frames);
-    float *v = malloc((size_t)frames * 4 * sizeof *v);
-    if (!blank || !v) {
-        free(blank), free(v);
-        return;
-    }
-    memset(blank, 1, frames);
-    for (uint32_t k = 0; k < nt; k++) {
-        if (!sk_clip_track_info(c, k, &ti) || ti.key_count != frames || ti.width > 4 ||
-            !(ti.path == SK_PATH_TRANSLATION || ti.path == SK_PATH_ROTATION) || ti.interpolation == SK_INTERP_CUBICSPLINE ||
-            !sk_clip_track_keys(c, k, NULL, v)) {
-            free(blank), free(v);
-            return; /* not a clip as the BVH reader makes them */
-        }
-        for (uint32_t f = 0; f < frames; f++) {
-            const float *x = v + (size_t)f * ti.width;
-            bool zero = ti.path == SK_PATH_TRANSLATION ? x[0] == 0 && x[1] == 0 && x[2] == 0
-                                                       : x[0] == 0 && x[1] == 0 && x[2] == 0 && fabsf(x[3]) == 1;
-            if (!zero) blank[f] = 0;
-        }
-    }
-    uint32_t n = 0, ranges = 0;
-    for (uint32_t f = 0; f < frames; f++) n += blank[f];
-    if (n) {
-        printf("    %u of %u frames blank (every channel 0: the skeleton at the origin in its rest pose, as captures "
-               "write frames they did not record):",
-               n, frames);
-        for (uint32_t f = 0; f < frames; f++) {
-            if (!blank[f] || (f && blank[f - 1])) continue;
-            uint32_t e = f;
-            while (e + 1 < frames && blank[e + 1]) e++;
-            if (++ranges > 8) {
-                printf(", ...");
-                break;
-            }
-            if (e == f) printf("%s %u", ranges > 1 ? "," : "", f);
-            else printf("%s %u-%u", ranges > 1 ? "," : "", f, e);
-        }
-        printf("\n");
-    }
-    free(blank), free(v);
+/* The BVH reader's note of a file's blank frames (sk_bvh_options.warning;
+ * the only warning it gives): "PATH: N of M frames blank (...): RANGES; kept
+ * ...", listed under the clip without the path and what the reader did. */
+typedef struct blank_note {
+    char text[600];
+} blank_note;
+static void keep_blank_note(void *user, const char *message) {
+    blank_note *b = user;
+    snprintf(b->text, sizeof b->text, "%s", message);
+}
+static void print_blank_note(const blank_note *b, const char *path) {
+    size_t n = strlen(path);
+    const char *t = b->text;
+    if (!t[0]) return;
+    if (!strncmp(t, path, n) && !strncmp(t + n, ": ", 2)) t += n + 2;
+    const char *end = strstr(t, "; ");
+    printf("    %.*s\n", (int)(end ? (size_t)(end - t) : strlen(t)), t);
 }
 
 static int cmd_info(int argc, char **argv) {
@@ -186,9 +151,11 @@ static int cmd_info(int argc, char **argv) {
     const char *file = args.file;
     double scale = args.scale;
     sk_asset *a = NULL;
+    blank_note blank = {{0}};
     if (cli_is_bvh(file)) { /* as written: blank frames kept, and listed under the clip */
         sk_bvh_options bo = {0};
         bo.scale = scale;
+        bo.warning = keep_blank_note, bo.warning_user = &blank;
         sk_error err = {0};
         if (sk_bvh_load_file(file, &bo, &a, &err) != SK_OK) {
             fprintf(stderr, "skelanim: %s\n", err.message);
@@ -297,7 +264,7 @@ static int cmd_info(int argc, char **argv) {
         if (sk_clip_compressed_data(c, &blob, &bytes))
             printf(" (compressed: %zu bytes, %u frames)", bytes, nt && sk_clip_track_info(c, 0, &t0) ? t0.key_count : 0u);
         printf("\n");
-        if (cli_is_bvh(file)) print_blank_frames(c);
+        if (cli_is_bvh(file)) print_blank_note(&blank, file);
     }
     sk_asset_destroy(a);
     return 0;

@@ -200,6 +200,10 @@ SLA_AVX2 static inline void sla_scatter(const float *g, uint32_t cnt, sk_transfo
     else
         skk_soa_to_aos_part_avx2(g, cnt, (float *)(void *)x);
 }
+/* The lanes [0, cnt) as all-ones. */
+SLA_AVX2 static inline __m256i sla_lanes8(uint32_t cnt) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
 /* sla_lane_factors inside the AVX2 functions. */
 /* Also returned in a register: a load of u after lane-by-lane stores would
  * wait for them. */
@@ -208,7 +212,7 @@ SLA_AVX2 static inline __m256 sla_factors8(float value, const float *mask, uint3
     if (cnt == SK_SOA_LANES) {
         if (mask) v = _mm256_mul_ps(v, _mm256_loadu_ps(mask + j));
     } else { /* lanes [0, cnt): as above (nothing read past mask + j + cnt); the others exactly 0 */
-        __m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i in = sla_lanes8(cnt);
         if (mask) v = _mm256_mul_ps(v, _mm256_maskload_ps(mask + j, in));
         v = _mm256_and_ps(v, _mm256_castsi256_ps(in));
     }
@@ -220,11 +224,7 @@ SLA_AVX2 static inline __m256 sla_factors8(float value, const float *mask, uint3
  * register and stored once (eight one-float stores read back by the
  * kernels' wide loads made them wait for the stores). */
 SLA_AVX2 static void sla_factors_avx2(float value, const float *mask, uint32_t n, uint32_t g, float *u) {
-    uint32_t j = g * SK_SOA_LANES;
-    if (j >= n) { /* (a pose's groups cover its joints: not reached) */
-        memset(u, 0, SK_SOA_LANES * sizeof *u);
-        return;
-    }
+    uint32_t j = g * SK_SOA_LANES; /* < n: a pose's groups are its joints' (sk_soa_pose_check) */
     (void)sla_factors8(value, mask, j, n - j, u);
 }
 
@@ -235,7 +235,7 @@ SLA_AVX2 static void sla_factors_avx2(float value, const float *mask, uint32_t n
 SLA_AVX2 static void sla_poses_weights_avx2(const sk_soa_blend_input *in, uint32_t joints, uint32_t g, float *wi) {
     static const uint8_t bits[3] = {SK_CHANNEL_T, SK_CHANNEL_R, SK_CHANNEL_S};
     uint32_t j = g * SK_SOA_LANES, cnt = joints - j < SK_SOA_LANES ? joints - j : SK_SOA_LANES;
-    __m256i lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)cnt), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i lanes = sla_lanes8(cnt);
     __m256 w = _mm256_set1_ps(in->weight), base = w, zero = _mm256_setzero_ps();
     if (in->mask) {
         __m256 m = _mm256_maskload_ps(in->mask + j, lanes);
@@ -351,24 +351,24 @@ sk_result sk_pose_make_additive_soa(const sk_skeleton *s, const sk_soa_pose *pos
     return SK_OK;
 }
 
-sk_result sk_pose_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *delta, float weight,
-                                     const float *mask, sk_error *err) {
-    static const char *who = "sk_pose_apply_additive_soa";
+static sk_result apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *delta, float weight,
+                                    const float *mask, bool nlerp, sk_error *err) {
+    const char *who = nlerp ? "sk_pose_apply_additive_nlerp_soa" : "sk_pose_apply_additive_soa";
     sk_result r = sk_soa_pose_check(s, io, who, err);
     if (r == SK_OK) r = sk_soa_pose_check(s, delta, who, err);
     if (r != SK_OK) return r;
-    ska_apply_additive_soa(s, io, delta, weight, mask, false, sk_soa_use_avx2());
+    ska_apply_additive_soa(s, io, delta, weight, mask, nlerp, sk_soa_use_avx2());
     return SK_OK;
+}
+
+sk_result sk_pose_apply_additive_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *delta, float weight,
+                                     const float *mask, sk_error *err) {
+    return apply_additive_soa(s, io, delta, weight, mask, false, err);
 }
 
 sk_result sk_pose_apply_additive_nlerp_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_pose *delta, float weight,
                                            const float *mask, sk_error *err) {
-    static const char *who = "sk_pose_apply_additive_nlerp_soa";
-    sk_result r = sk_soa_pose_check(s, io, who, err);
-    if (r == SK_OK) r = sk_soa_pose_check(s, delta, who, err);
-    if (r != SK_OK) return r;
-    ska_apply_additive_soa(s, io, delta, weight, mask, true, sk_soa_use_avx2());
-    return SK_OK;
+    return apply_additive_soa(s, io, delta, weight, mask, true, err);
 }
 
 sk_result sk_layers_apply_soa(const sk_skeleton *s, sk_soa_pose *io, const sk_soa_layer *layers, uint32_t n,

@@ -86,7 +86,9 @@ typedef enum sk_bvh_blank {
      * around it: translations lerped, rotations slerped by the frame's share
      * of the gap; a run at the start takes the first recorded frame, at the
      * end the last. A file whose every frame is blank is kept. The other
-     * frames are unchanged, bit for bit. */
+     * frames keep their keys, but for a rotation key after a run that may
+     * change sign (q for -q, the same rotation) so that consecutive keys
+     * stay in one hemisphere. */
     SK_BVH_BLANK_FILL = 1
 } sk_bvh_blank;
 
