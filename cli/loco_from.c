@@ -90,10 +90,12 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool
     if (ci < 0) goto done;
     snprintf(in.clip, sizeof in.clip, "%s", sk_clip_name(src->clips[ci]));
     sk_humanoid_map map;
-    if (sk_humanoid_map_find(src->skeleton, NULL, &map, &err) != SK_OK) {
+    sk_transform *stand = NULL; /* a rest pose that does not stand: the map found on the clip's first frame */
+    if (!cli_source_standing(src, target, &stand, &map) && sk_humanoid_map_find(src->skeleton, NULL, &map, &err) != SK_OK) {
         fprintf(stderr, "skelanim: --from %s: no humanoid skeleton to retarget from: %s\n", file, err.message);
         goto done;
     }
+    free(stand);
     in.leg_units = sk_humanoid_leg_length(src->skeleton, NULL, &map);
     if (fmt == CLI_FORMAT_BVH && scale == 0.0 && in.leg_units > LOCO_FROM_MAX_LEG_UNITS) {
         fprintf(stderr,
@@ -123,7 +125,8 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool
         memset(&ao, 0, sizeof ao);
         ao.backward = backward;
         sk_error e2 = {0};
-        if (loco_legs_from_map(src->skeleton, sl) == 2 &&
+        memcpy(sl, rt.source_legs, sizeof sl);
+        if (rt.leg_count == 2 &&
             sk_motion_find_cycle(src->skeleton, src->clips[ci], sl, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &e2) ==
                 SK_OK &&
             sk_motion_analyze(src->skeleton, src->clips[ci], sl, 2, &ao, NULL, &in.source_analysis, &e2) != SK_OK)

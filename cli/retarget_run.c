@@ -30,6 +30,43 @@ static bool limbs_of(const sk_humanoid_map *m, sk_leg_desc legs[2], bool arms) {
 static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) { return limbs_of(m, legs, false); }
 
 
+/* Frames of the source clip cli_source_standing averages (the standing ones of
+ * this many spread over the clip). */
+#define STAND_FRAMES 32u
+
+bool cli_source_standing(const sk_asset *source, const sk_asset *target, sk_transform **rest, sk_humanoid_map *map) {
+    const sk_skeleton *s = source->skeleton;
+    uint32_t n = s->joint_count;
+    *rest = NULL;
+    if (sk_humanoid_map_find(s, NULL, map, NULL) == SK_OK && sk_humanoid_pose_stands(s, NULL, map)) return false;
+    if (!source->clip_count || !n) return false;
+    sk_humanoid_map tmap, fmap;
+    if (sk_humanoid_map_find(target->skeleton, NULL, &tmap, NULL) != SK_OK) return false;
+    const sk_clip *clip = source->clips[0];
+    sk_transform *frames = malloc((size_t)n * (STAND_FRAMES + 1) * sizeof *frames);
+    sk_pose poses[STAND_FRAMES];
+    uint32_t kept = 0;
+    bool have_map = false;
+    for (uint32_t k = 0; frames && k < STAND_FRAMES; k++) {
+        sk_pose p = {frames + (size_t)kept * n, NULL, n, 0};
+        double t = sk_clip_duration(clip) * k / STAND_FRAMES;
+        if (sk_clip_sample(clip, s, t, SK_LOOP_CLAMP, &p, NULL) != SK_OK) break;
+        /* the map found on the first frame (left and right told apart by where the limbs are there) */
+        if (!have_map && sk_humanoid_map_find(s, &p, &fmap, NULL) != SK_OK) break;
+        have_map = true;
+        if (sk_humanoid_pose_stands(s, &p, &fmap)) poses[kept++] = p;
+    }
+    sk_pose out = {frames ? frames + (size_t)STAND_FRAMES * n : NULL, NULL, n, 0};
+    if (!kept ||
+        sk_humanoid_pose_like(s, &fmap, poses, kept, target->skeleton, NULL, &tmap, NULL, &out, NULL) != SK_OK) {
+        free(frames);
+        return false;
+    }
+    memmove(frames, out.local, (size_t)n * sizeof *frames);
+    *rest = frames, *map = fmap;
+    return true;
+}
+
 sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, const char *map_path, cli_retarget *out,
                             sk_error *err) {
     memset(out, 0, sizeof *out);
@@ -50,6 +87,15 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
             sk_error_set(err, r, "%s: %s", map_path, msg);
         }
     }
+    /* a source whose rest pose does not stand: a standing rest made from its first frame */
+    sk_transform *stand = NULL;
+    sk_humanoid_map standing_map;
+    sk_pose stand_pose = {NULL, NULL, source->skeleton->joint_count, 0};
+    if (r == SK_OK && cli_source_standing(source, target, &stand, &standing_map)) {
+        out->source_rest = stand, stand_pose.local = stand;
+        if (!d.source_map) d.source_map = &standing_map;
+        d.source_rest = &stand_pose;
+    }
     if (r == SK_OK) r = sk_retarget_create(&d, NULL, &out->rt, err);
     sk_retarget_map_json_destroy(map);
     if (r != SK_OK) return r;
@@ -65,6 +111,7 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
 
 void cli_retarget_close(cli_retarget *r) {
     sk_retarget_destroy(r->rt);
+    free(r->source_rest);
     memset(r, 0, sizeof *r);
 }
 

@@ -16,7 +16,18 @@ typedef struct cli_retarget {
     uint32_t arm_count;                         /* 2, or 0 when a map lacks an arm bone */
     bool hands;                                 /* cli_retarget_bake restores hand contacts too (set by the caller) */
     uint32_t mapped;                            /* target joints driven by a source joint */
+    sk_transform *source_rest;                  /* the standing rest made for a source whose own does not
+                                                   stand (cli_source_standing), or NULL */
 } cli_retarget;
+
+/* For a source whose rest pose does not stand (sk_humanoid_pose_stands; a
+ * .bvh with its joint orients baked in): its humanoid map found on its first
+ * clip's first frame and that frame posed like target's rest
+ * (sk_humanoid_pose_like). True with *rest (malloc'd, one transform per
+ * source joint: the caller frees it) and *map set; false when the rest
+ * stands or no such frame is found (*rest NULL, and *map the rest's map when
+ * there is one). */
+bool cli_source_standing(const sk_asset *source, const sk_asset *target, sk_transform **rest, sk_humanoid_map *map);
 
 /* A retargeter from source onto target; map_path (NULL: none) a JSON map
  * (io/retarget_json.h). On failure err says why (the message names the file or the

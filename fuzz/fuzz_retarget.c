@@ -5,7 +5,8 @@
  * eight any float, NaN and huge ones included). Promises checked: a failed
  * parse, apply or create has a message; a pose with a non-finite value is
  * refused and leaves the output untouched; every pose accepted gives a
- * finite target pose. */
+ * finite target pose; the pose made a standing rest (sk_humanoid_pose_like)
+ * is refused when not finite, else finite, and retargets to a finite pose. */
 #include "fuzz_common.h"
 
 #include <math.h>
@@ -71,6 +72,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!fz_finite((const float *)out, n * sizeof(sk_transform) / sizeof(float))) fz_fail("retargeted pose not finite");
     } else if (!err.message[0]) {
         fz_fail("a failed retarget without a message");
+    }
+    /* The same pose as the source of a standing rest (sk_humanoid_pose_like): a non-finite pose
+     * refused, an accepted one made finite, and retargeting through it finite too. */
+    sk_humanoid_map fs, ft;
+    if (sk_humanoid_map_find(src, NULL, &fs, NULL) == SK_OK && sk_humanoid_map_find(dst, NULL, &ft, NULL) == SK_OK) {
+        (void)sk_humanoid_pose_stands(src, SK_POSE_OF(src, in, NULL), &fs);
+        sk_transform made[NJ];
+        memset(&err, 0, sizeof err);
+        r = sk_humanoid_pose_like(src, &fs, SK_POSE_OF(src, in, NULL), 1, dst, NULL, &ft, NULL, SK_POSE_OF(src, made, NULL), &err);
+        if (!finite && r == SK_OK) fz_fail("pose_like accepted a non-finite pose");
+        if (r != SK_OK && !err.message[0]) fz_fail("a failed pose_like without a message");
+        if (r == SK_OK) {
+            if (!fz_finite((const float *)made, n * sizeof(sk_transform) / sizeof(float))) fz_fail("pose_like not finite");
+            sk_retarget_desc sd = {0};
+            sd.source = src, sd.target = dst, sd.source_rest = SK_POSE_OF(src, made, NULL), sd.source_map = &fs;
+            sk_retarget *st = NULL;
+            if (sk_retarget_create(&sd, NULL, &st, &err) == SK_OK &&
+                sk_retarget_pose(st, SK_POSE_OF(src, in, NULL), NULL, SK_POSE_OF(dst, out, NULL), NULL, 0, &err) == SK_OK &&
+                !fz_finite((const float *)out, n * sizeof(sk_transform) / sizeof(float)))
+                fz_fail("retargeted through a standing rest: not finite");
+            sk_retarget_destroy(st);
+        }
     }
 out:
     sk_retarget_destroy(rt);

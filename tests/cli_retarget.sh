@@ -4,6 +4,9 @@
 #   onto CesiumMan: the .glb written loads (info lists the clips), its
 #   summary names the clips and the contacts restored, and the Khronos glTF
 #   validator (npm gltf-validator, tools/validator) finds no error in it.
+# - A capture whose rest pose does not stand (tests/data/retarget: every bone
+#   along +X at rest) retargets, and walks the mannequin within the limits of
+#   bench locomotion on flat ground and stairs.
 # - Bad input gives exit status 1 and a message naming the problem, never a
 #   crash: a map naming a joint that does not exist, a map that is not JSON,
 #   a missing map, a source without hips (a skinned box), skeletons with
@@ -25,6 +28,27 @@ walk="$shared/mocap/bvh/02_01.bvh"
 cesium="$shared/assets/gltf/CesiumMan/CesiumMan.glb"
 [ -f "$walk" ] || fail "$walk is missing"
 [ -f "$cesium" ] || fail "$cesium is missing"
+
+# --- a source whose rest pose does not stand (tests/data/retarget/README.md) ---
+orients="$src/tests/data/retarget/02_02_orients.bvh"
+[ -f "$orients" ] || fail "$orients is missing"
+"$SK_CLI" retarget "$orients" @mannequin --scale 0.056444 -o "$tmp/orients.glb" --json > "$tmp/orients.json" ||
+  fail "retarget 02_02_orients -> mannequin exited $?"
+for t in flat stairs; do
+  "$SK_CLI" locomote @mannequin --from "$orients" --from-scale 0.056444 --terrain $t --json > "$tmp/orients_$t.json" ||
+    fail "locomote --from 02_02_orients ($t) exited $?"
+done
+python3 - "$tmp/orients.json" "$tmp/orients_flat.json" "$tmp/orients_stairs.json" <<'EOF' || fail "02_02_orients"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["mapped_joints"] >= 19 and s["clips"][0]["contacts_restored"] >= 2, s
+for f in sys.argv[2:]:
+    d = json.load(open(f))
+    # the limits of bench locomotion
+    assert d["path_finished"] and d["slide_max_cm"] < 0.5 and d["contact_max_cm"] < 1 and d["penetration_max_cm"] < 1, d
+    assert d["skate"] <= 0.15 and all(0.3 <= x <= 0.6 for x in d["stance_fraction"]) and d["body_low"] > 0.6, d
+print("02_02_orients: retargeted, and walked on flat ground and stairs within the limits")
+EOF
 
 # --- the command ------------------------------------------------------------
 "$SK_CLI" retarget "$walk" @mannequin --scale 0.056444 -o "$tmp/walk.glb" --json > "$tmp/walk.json" ||

@@ -1,6 +1,7 @@
 #include "support.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,15 @@ int sk_test_model_dirs(const char *dir, char **names, int cap) {
     closedir(d);
     qsort(names, (size_t)count, sizeof(char *), cmp_name);
     return count;
+}
+
+double sk_test_quat_angle(sk_quat a, sk_quat b) {
+    double ax = -a.x, ay = -a.y, az = -a.z, aw = a.w;
+    double w = aw * b.w - ax * b.x - ay * b.y - az * b.z;
+    double x = aw * b.x + ax * b.w + ay * b.z - az * b.y;
+    double y = aw * b.y - ax * b.z + ay * b.w + az * b.x;
+    double z = aw * b.z + ax * b.y - ay * b.x + az * b.w;
+    return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
 }
 
 float sk_test_rnd(uint32_t *s) {

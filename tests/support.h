@@ -82,6 +82,8 @@ int sk_test_model_dirs(const char *dir, char **names, int cap);
 /* Deterministic pseudo-random numbers in [-1, 1) (a linear congruential
  * step of *seed), and a random unit quaternion from four of them. */
 float sk_test_rnd(uint32_t *seed);
+/* The angle of a^-1 b (radians), in double (atan2: exact near zero, where acos is not). */
+double sk_test_quat_angle(sk_quat a, sk_quat b);
 sk_quat sk_test_rnd_quat(uint32_t *seed);
 /* A skeleton of n joints (n >= 1): chains of five from the root (joint i's
  * parent is 0 where i % 5 == 0, else i - 1), a random rest pose from seed

@@ -34,15 +34,6 @@
 
 #define DEG (3.14159265358979323846 / 180.0)
 
-/* Angle of a^-1 b, in double (atan2: exact near zero, where acos is not). */
-static double quat_angle(sk_quat a, sk_quat b) {
-    double ax = -a.x, ay = -a.y, az = -a.z, aw = a.w;
-    double w = aw * b.w - ax * b.x - ay * b.y - az * b.z;
-    double x = aw * b.x + ax * b.w + ay * b.z - az * b.y;
-    double y = aw * b.y - ax * b.z + ay * b.w + az * b.x;
-    double z = aw * b.z + ax * b.y - ay * b.x + az * b.w;
-    return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
-}
 static double vec_angle(sk_vec3 a, sk_vec3 b) {
     return atan2(sk_vec3_length(sk_vec3_cross(a, b)), sk_vec3_dot(a, b));
 }
@@ -143,7 +134,7 @@ static int check_property(const sk_skeleton *src, const sk_clip *clip, const cop
     sk_result r = sk_retarget_create(&d, NULL, &rt, &err);
     if (r != SK_OK) fail_msg("sk_retarget_create: %s", err.message);
     assert_true(fabsf(sk_retarget_root_scale(rt) - c->scale) < 1e-4f * c->scale);
-    assert_true(quat_angle(sk_retarget_frame_rotation(rt), c->G) < 0.01 * DEG);
+    assert_true(sk_test_quat_angle(sk_retarget_frame_rotation(rt), c->G) < 0.01 * DEG);
     const sk_humanoid_map *ms = sk_retarget_map(rt, 0), *mt = sk_retarget_map(rt, 1);
     for (int b = 0; b < SK_HUMANOID_BONE_COUNT; b++) assert_int_equal(ms->joint[b], mt->joint[b]); /* same joints, renamed */
     uint32_t ns = src->joint_count, nt = c->skel->joint_count;
@@ -169,7 +160,7 @@ static int check_property(const sk_skeleton *src, const sk_clip *clip, const cop
             int32_t j = mt->joint[b];
             if (j < 0) continue;
             sk_quat want = sk_quat_mul(sk_quat_mul(c->G, Rs[j]), c->roll[j]);
-            double e = quat_angle(Rt[j], want);
+            double e = sk_test_quat_angle(Rt[j], want);
             if (e > worst_rot) worst_rot = e;
             /* bone directions to mapped direct children */
             for (int k = 0; k < SK_HUMANOID_BONE_COUNT; k++) {
@@ -356,6 +347,12 @@ static const struct {
     {"unreal", {"pelvis", "spine_01", "spine_02", "spine_03", "neck_01", "head", "clavicle_l", "upperarm_l",
                 "lowerarm_l", "hand_l", "clavicle_r", "upperarm_r", "lowerarm_r", "hand_r", "thigh_l", "calf_l",
                 "foot_l", "ball_l", "thigh_r", "calf_r", "foot_r", "ball_r"}},
+    {"unity", {"Hips", "Spine", "Chest", "UpperChest", "Neck", "Head", "LeftShoulder", "LeftUpperArm", "LeftLowerArm",
+               "LeftHand", "RightShoulder", "RightUpperArm", "RightLowerArm", "RightHand", "LeftUpperLeg", "LeftLowerLeg",
+               "LeftFoot", "LeftToes", "RightUpperLeg", "RightLowerLeg", "RightFoot", "RightToes"}},
+    {"unity-lr", {"Hips", "Spine", "Chest", NULL, "Neck", "Head", "Shoulder_L", "UpperArm_L", "LowerArm_L", "Hand_L",
+                  "Shoulder_R", "UpperArm_R", "LowerArm_R", "Hand_R", "UpperLeg_L", "LowerLeg_L", "Foot_L", "Toes_L",
+                  "UpperLeg_R", "LowerLeg_R", "Foot_R", "Toes_R"}},
     {"cmu-max", {"Hips", "lowerback", "Chest", "Chest2", "lowerneck", "Head", "LeftCollar", "LeftShoulder", "LeftElbow",
                  "LeftWrist", "RightCollar", "RightShoulder", "RightElbow", "RightWrist", "LeftHip", "LeftKnee",
                  "LeftAnkle", "LeftToe", "RightHip", "RightKnee", "RightAnkle", "RightToe"}},
@@ -409,7 +406,7 @@ static void test_schemes(void **state) {
     }
     assert_null(sk_humanoid_bone_name(SK_HUMANOID_BONE_COUNT));
     printf("schemes: %d skeletons, %d bones by name\n", cases, bones);
-    assert_int_equal(cases, 9); /* 8 schemes and the topology case */
+    assert_int_equal(cases, 11); /* 10 schemes and the topology case */
 }
 
 /* ---- 3. CesiumMan by topology --------------------------------------------- */
@@ -486,7 +483,7 @@ static void test_cmu(void **state) {
         sk_humanoid_map m;
         sk_error err;
         if (sk_humanoid_map_find(s, NULL, &m, &err) != SK_OK) fail_msg("%s: %s", files[f], err.message);
-        int idx = f < 2 ? 2 : f == 2 ? 3 : 7; /* scheme_cases: cmu, daz, cmu-max */
+        int idx = f < 2 ? 2 : f == 2 ? 3 : 9; /* scheme_cases: cmu, daz, cmu-max */
         assert_string_equal(m.scheme, scheme_cases[idx].scheme);
         for (int b = 0; b < SK_HUMANOID_BONE_COUNT; b++) {
             const char *want = scheme_cases[idx].names[b];
@@ -703,7 +700,7 @@ static void test_bad_input(void **state) {
     assert_int_equal(sk_retarget_pose(rt, SK_POSE_OF(s, in, NULL), NULL, SK_POSE_OF(s, out, NULL), NULL, 0, &err), SK_OK);
     for (uint32_t j = 0; j < n; j++) {
         if (sk_retarget_source_of(rt, j) < 0) continue;
-        assert_true(quat_angle(out[j].r, in[j].r) < 0.01 * DEG);
+        assert_true(sk_test_quat_angle(out[j].r, in[j].r) < 0.01 * DEG);
     }
     sk_retarget_destroy(rt);
     free(in), free(out), free(fill);
@@ -747,7 +744,7 @@ static void test_bad_input(void **state) {
     assert_int_equal(sk_retarget_pose(rt, SK_POSE_OF(big, in2, NULL), NULL, SK_POSE_OF(big, bl, NULL), scratch, scr, &err), SK_OK);
     double worst = 0;
     for (uint32_t j = 0; j < 10000; j++) {
-        double e = quat_angle(in2[j].r, bl[j].r);
+        double e = sk_test_quat_angle(in2[j].r, bl[j].r);
         if (e > worst) worst = e;
     }
     printf("10,000-joint chain onto itself: worst %.3g deg\n", worst / DEG);
@@ -794,7 +791,7 @@ static void test_bake(void **state) {
                                               SK_POSE_OF(mq->skeleton, live, NULL), NULL, 0, &err), SK_OK);
             assert_int_equal(sk_clip_sample(baked, mq->skeleton, times[k], SK_LOOP_CLAMP, SK_POSE_OF(mq->skeleton, bk, NULL), &err), SK_OK);
             for (uint32_t j = 0; j < nt; j++) {
-                double e = quat_angle(live[j].r, bk[j].r);
+                double e = sk_test_quat_angle(live[j].r, bk[j].r);
                 if (e > worst) worst = e;
                 double et = sk_vec3_length(sk_vec3_sub(live[j].t, bk[j].t));
                 if (et > worst_t) worst_t = et;

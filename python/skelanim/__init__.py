@@ -16,7 +16,7 @@ from . import ik, layers, memory, playback
 from .memory import Allocator
 from .playback import Player, Fader, advance_synced
 from .layers import Layer, RootMotion, apply_layers, make_additive, apply_additive, mask
-from .retarget import Retargeter, humanoid_map
+from .retarget import Retargeter, humanoid_map, standing_rest
 from .mirror import HumanoidMap, bone_mirror, bone_required, mirror_clip, mirror_pairs
 from .graph import Graph, GraphInstance
 from .world import Terrain

@@ -82,6 +82,27 @@ class HumanoidMap:
         """Hip-to-knee plus knee-to-ankle at rest, the mean of both legs (0 without a leg bone)."""
         return float(C.sk_humanoid_leg_length(self.skeleton._p, ffi.NULL if rest is None else rest.c, self._c))
 
+    def stands(self, pose=None):
+        """Whether pose (None: the rest) stands: each leg's hip-to-foot direction within 45 degrees
+        of straight down from the head (sk_humanoid_pose_stands). A .bvh exported with its joint
+        orients baked in does not stand at rest."""
+        return bool(C.sk_humanoid_pose_stands(self.skeleton._p, ffi.NULL if pose is None else pose.c, self._c))
+
+    def pose_like(self, poses, like_map, like_rest=None):
+        """A Pose of this skeleton made from poses (frames of its clip: a Pose or a list) in which
+        every mapped bone points as like_map's skeleton's does at like_rest (None: its rest), each
+        bone keeping its roll, averaged over the poses (sk_humanoid_pose_like): a retargeting rest
+        for a skeleton whose own rest does not stand."""
+        from .core import Pose
+        poses = [poses] if hasattr(poses, 'c') else list(poses)
+        arr = ffi.new('sk_pose[]', max(len(poses), 1))
+        for i, p in enumerate(poses):
+            arr[i] = p.c[0]
+        out = Pose(self.skeleton, weights=bool(poses) and poses[0].weights is not None)
+        call(C.sk_humanoid_pose_like, self.skeleton._p, self._c, arr, len(poses), like_map.skeleton._p,
+             ffi.NULL if like_rest is None else like_rest.c, like_map._c, ffi.NULL, out.c)
+        return out
+
     def copy(self):
         m = ffi.new('sk_humanoid_map *', self._c[0])
         return HumanoidMap(self.skeleton, m)

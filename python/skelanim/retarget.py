@@ -1,5 +1,5 @@
 """Retargeting between skeletons (humanoid maps, poses and whole clips)."""
-from ._lib import C, call, cstr, ffi, pystr
+from ._lib import C, Error, call, cstr, ffi, pystr
 from .core import Clip, Pose
 from .mirror import HumanoidMap
 
@@ -14,15 +14,47 @@ def humanoid_map(skeleton):
     return m.joints, m.scheme
 
 
+def standing_rest(skeleton, clip, target, frames=32):
+    """For a skeleton whose rest pose does not stand (a .bvh with its joint orients baked in), a
+    standing rest and its HumanoidMap for Retargeter(source_rest=..., source_map=...): the map found
+    on the clip's first frame, the standing ones of `frames` frames spread over the clip posed like
+    the target's rest (HumanoidMap.pose_like), as skelanim's command-line tool does. None when the
+    skeleton's own rest stands, or no frame of the clip stands."""
+    try:
+        if HumanoidMap.find(skeleton).stands():
+            return None
+    except Error:
+        pass
+    first = clip.sample(skeleton, 0.0, loop='clamp')
+    smap, tmap = HumanoidMap.find(skeleton, rest=first), HumanoidMap.find(target)
+    poses = [clip.sample(skeleton, clip.duration * k / frames, loop='clamp') for k in range(frames)]
+    poses = [p for p in poses if smap.stands(p)]
+    if not poses:
+        return None
+    return smap.pose_like(poses, tmap), smap
+
+
 class Retargeter:
     """Maps poses and clips of a source skeleton onto a target skeleton. flags: names of FLAGS
     (match_names, no_root_translation, ground_rest); pairs: [(source joint, target joint)] names
-    that override the maps; root_scale 0 = the leg length ratio."""
+    that override the maps; root_scale 0 = the leg length ratio; source_rest / target_rest: Poses
+    to take as the rest poses (None: the skeletons'), source_map / target_map: HumanoidMaps (None:
+    found)."""
 
-    def __init__(self, source, target, flags=(), pairs=(), root_scale=0.0):
+    def __init__(self, source, target, flags=(), pairs=(), root_scale=0.0, source_rest=None, source_map=None,
+                 target_rest=None, target_map=None):
         self.source, self.target = source, target
         d = ffi.new('sk_retarget_desc *')
         d.source, d.target = source._p, target._p
+        self._keep = (source_rest, source_map, target_rest, target_map)
+        if source_rest is not None:
+            d.source_rest = source_rest.c
+        if target_rest is not None:
+            d.target_rest = target_rest.c
+        if source_map is not None:
+            d.source_map = source_map._c
+        if target_map is not None:
+            d.target_map = target_map._c
         d.root_scale = root_scale
         d.flags = sum(FLAGS[f] for f in flags)
         names = [(ffi.new('char[]', cstr(a)), ffi.new('char[]', cstr(b))) for a, b in pairs]

@@ -10,53 +10,11 @@ static sk_result fail(sk_error *err, sk_result code, const char *fmt, const char
     return sk_error_set(err, code, fmt, a, b);
 }
 
-/* The hips frame at rest as a rotation (columns lateral, up, forward),
- * from the rest model transforms. */
-static bool hips_frame(const sk_transform *model, const sk_humanoid_map *m, sk_quat *out) {
-    int32_t head = m->joint[SK_HUMANOID_HEAD] >= 0 ? m->joint[SK_HUMANOID_HEAD] : m->joint[SK_HUMANOID_NECK];
-    int32_t hips = m->joint[SK_HUMANOID_HIPS], l = m->joint[SK_HUMANOID_LEFT_UPPER_LEG],
-            r = m->joint[SK_HUMANOID_RIGHT_UPPER_LEG];
-    if (head < 0 || hips < 0 || l < 0 || r < 0) return false;
-    sk_vec3 up = skm_vec3_unit(sk_vec3_sub(model[head].t, model[hips].t));
-    sk_vec3 lat = skm_vec3_unit(skm_vec3_reject(sk_vec3_sub(model[r].t, model[l].t), up));
-    if (skm_vec3_is_zero(up) || skm_vec3_is_zero(lat)) return false;
-    sk_vec3 fwd = sk_vec3_cross(lat, up);
-    double R[3][3] = {{lat.x, lat.y, lat.z}, {up.x, up.y, up.z}, {fwd.x, fwd.y, fwd.z}}; /* R[col][row] */
-    *out = skm_quat_from_rotation(R);
-    return true;
-}
-
 static bool transforms_finite(const sk_transform *x, uint32_t n) {
     for (uint32_t j = 0; j < n; j++)
         if (!skm_vec3_finite(x[j].t) || !skm_vec3_finite(x[j].s) || !skm_quat_finite(x[j].r)) return false;
     return true;
 }
-
-/* The humanoid bone that follows a bone down its chain (its rest direction
- * defines the bone's direction), in order of preference. */
-static const int8_t next_bone[SK_HUMANOID_BONE_COUNT][4] = {
-    {-1, -1, -1, -1},
-    {SK_HUMANOID_CHEST, SK_HUMANOID_UPPER_CHEST, SK_HUMANOID_NECK, SK_HUMANOID_HEAD},
-    {SK_HUMANOID_UPPER_CHEST, SK_HUMANOID_NECK, SK_HUMANOID_HEAD, -1},
-    {SK_HUMANOID_NECK, SK_HUMANOID_HEAD, -1, -1},
-    {SK_HUMANOID_HEAD, -1, -1, -1},
-    {-1, -1, -1, -1},
-    {SK_HUMANOID_LEFT_UPPER_ARM, -1, -1, -1},
-    {SK_HUMANOID_LEFT_LOWER_ARM, -1, -1, -1},
-    {SK_HUMANOID_LEFT_HAND, -1, -1, -1},
-    {-1, -1, -1, -1},
-    {SK_HUMANOID_RIGHT_UPPER_ARM, -1, -1, -1},
-    {SK_HUMANOID_RIGHT_LOWER_ARM, -1, -1, -1},
-    {SK_HUMANOID_RIGHT_HAND, -1, -1, -1},
-    {-1, -1, -1, -1},
-    {SK_HUMANOID_LEFT_LOWER_LEG, -1, -1, -1},
-    {SK_HUMANOID_LEFT_FOOT, -1, -1, -1},
-    {SK_HUMANOID_LEFT_TOES, -1, -1, -1},
-    {-1, -1, -1, -1},
-    {SK_HUMANOID_RIGHT_LOWER_LEG, -1, -1, -1},
-    {SK_HUMANOID_RIGHT_FOOT, -1, -1, -1},
-    {SK_HUMANOID_RIGHT_TOES, -1, -1, -1},
-    {-1, -1, -1, -1}};
 
 /* SK_RETARGET_GROUND_REST (retarget.h): the source rest hips moved along
  * the source's up axis so that the source's rest hip joints stand at the
@@ -195,7 +153,7 @@ sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *allo
     /* Frame alignment C from the hips frames (identity without both maps). */
     sk_quat fs, ft;
     rt->frame = sk_quat_identity();
-    if (has[0] && has[1] && hips_frame(sm, &maps[0], &fs) && hips_frame(tm, &maps[1], &ft))
+    if (has[0] && has[1] && skr_hips_frame(sm, &maps[0], &fs) && skr_hips_frame(tm, &maps[1], &ft))
         rt->frame = skm_quat_unit(skm_quat_mul(ft, sk_quat_conjugate(fs)));
     /* Root: the hips, translated by the scaled source displacement. */
     rt->src_hips = rt->dst_hips = -1;
@@ -228,8 +186,8 @@ sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *allo
                 if (maps[1].joint[b] == (int32_t)j) bone = b;
         if (bone == SK_HUMANOID_HIPS) A = sk_quat_identity();
         if (bone >= 0)
-            for (int k = 0; k < 4 && next_bone[bone][k] >= 0 && tc < 0; k++) {
-                int32_t c = maps[1].joint[next_bone[bone][k]];
+            for (int k = 0; k < 4 && skr_next_bone[bone][k] >= 0 && tc < 0; k++) {
+                int32_t c = maps[1].joint[skr_next_bone[bone][k]];
                 if (c >= 0 && rt->src_of[c] >= 0) tc = c;
             }
         if (tc < 0 && bone < 0) tc = firstc[j];

@@ -20,6 +20,14 @@ sk_result skr_match_names(const sk_skeleton *src, const sk_skeleton *dst, const 
 /* Rest model matrices (rest NULL = the skeleton's rest). */
 sk_result skr_rest_model(const sk_skeleton *skel, const sk_pose *rest, sk_mat4 *model, sk_error *err);
 
+/* The hips frame of model transforms as a rotation (columns lateral, up,
+ * forward; up = hips to head, lateral = left to right upper leg); false when
+ * a bone is missing or the frame degenerates. */
+bool skr_hips_frame(const sk_transform *model, const sk_humanoid_map *m, sk_quat *out);
+/* Per humanoid bone, the bones that may follow it down its chain (the first
+ * mapped one gives the bone's direction), -1 ends the list. */
+extern const int8_t skr_next_bone[SK_HUMANOID_BONE_COUNT][4];
+
 /* The retargeter (retarget.c builds it, retarget_clip.c reads it). */
 struct sk_retarget {
     const sk_skeleton *src, *dst;

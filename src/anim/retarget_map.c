@@ -107,6 +107,14 @@ static const scheme schemes[] = {
      {"hips", "spine", "chest", NULL, "neck", "head", "shoulder.l", "upper_arm.l", "forearm.l", "hand.l", "shoulder.r",
       "upper_arm.r", "forearm.r", "hand.r", "thigh.l", "shin.l", "foot.l", "toe.l", "thigh.r", "shin.r", "foot.r",
       "toe.r"}},
+    {"unity", /* Unity's HumanBodyBones and the VRM humanoid */
+     {"hips", "spine", "chest", "upperchest", "neck", "head", "leftshoulder", "leftupperarm", "leftlowerarm", "lefthand",
+      "rightshoulder", "rightupperarm", "rightlowerarm", "righthand", "leftupperleg", "leftlowerleg", "leftfoot",
+      "lefttoes", "rightupperleg", "rightlowerleg", "rightfoot", "righttoes"}},
+    {"unity-lr", /* the same bones with a side suffix (Bandai Namco Research's motion dataset) */
+     {"hips", "spine", "chest", "upperchest", "neck", "head", "shoulder_l", "upperarm_l", "lowerarm_l", "hand_l",
+      "shoulder_r", "upperarm_r", "lowerarm_r", "hand_r", "upperleg_l", "lowerleg_l", "foot_l", "toes_l", "upperleg_r",
+      "lowerleg_r", "foot_r", "toes_r"}},
     {"unreal",
      {"pelvis", "spine_01", "spine_02", "spine_03", "neck_01", "head", "clavicle_l", "upperarm_l", "lowerarm_l",
       "hand_l", "clavicle_r", "upperarm_r", "lowerarm_r", "hand_r", "thigh_l", "calf_l", "foot_l", "ball_l", "thigh_r",
@@ -562,3 +570,45 @@ sk_result skr_match_names(const sk_skeleton *src, const sk_skeleton *dst, const 
     sk_free(a, idx, bytes);
     return SK_OK;
 }
+
+/* The hips frame at rest as a rotation (columns lateral, up, forward),
+ * from the rest model transforms. */
+bool skr_hips_frame(const sk_transform *model, const sk_humanoid_map *m, sk_quat *out) {
+    int32_t head = m->joint[SK_HUMANOID_HEAD] >= 0 ? m->joint[SK_HUMANOID_HEAD] : m->joint[SK_HUMANOID_NECK];
+    int32_t hips = m->joint[SK_HUMANOID_HIPS], l = m->joint[SK_HUMANOID_LEFT_UPPER_LEG],
+            r = m->joint[SK_HUMANOID_RIGHT_UPPER_LEG];
+    if (head < 0 || hips < 0 || l < 0 || r < 0) return false;
+    sk_vec3 up = skm_vec3_unit(sk_vec3_sub(model[head].t, model[hips].t));
+    sk_vec3 lat = skm_vec3_unit(skm_vec3_reject(sk_vec3_sub(model[r].t, model[l].t), up));
+    if (skm_vec3_is_zero(up) || skm_vec3_is_zero(lat)) return false;
+    sk_vec3 fwd = sk_vec3_cross(lat, up);
+    double R[3][3] = {{lat.x, lat.y, lat.z}, {up.x, up.y, up.z}, {fwd.x, fwd.y, fwd.z}}; /* R[col][row] */
+    *out = skm_quat_from_rotation(R);
+    return true;
+}
+
+/* The humanoid bone that follows a bone down its chain (its rest direction
+ * defines the bone's direction), in order of preference. */
+const int8_t skr_next_bone[SK_HUMANOID_BONE_COUNT][4] = {
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_CHEST, SK_HUMANOID_UPPER_CHEST, SK_HUMANOID_NECK, SK_HUMANOID_HEAD},
+    {SK_HUMANOID_UPPER_CHEST, SK_HUMANOID_NECK, SK_HUMANOID_HEAD, -1},
+    {SK_HUMANOID_NECK, SK_HUMANOID_HEAD, -1, -1},
+    {SK_HUMANOID_HEAD, -1, -1, -1},
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_LEFT_UPPER_ARM, -1, -1, -1},
+    {SK_HUMANOID_LEFT_LOWER_ARM, -1, -1, -1},
+    {SK_HUMANOID_LEFT_HAND, -1, -1, -1},
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_UPPER_ARM, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_LOWER_ARM, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_HAND, -1, -1, -1},
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_LEFT_LOWER_LEG, -1, -1, -1},
+    {SK_HUMANOID_LEFT_FOOT, -1, -1, -1},
+    {SK_HUMANOID_LEFT_TOES, -1, -1, -1},
+    {-1, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_LOWER_LEG, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_FOOT, -1, -1, -1},
+    {SK_HUMANOID_RIGHT_TOES, -1, -1, -1},
+    {-1, -1, -1, -1}};

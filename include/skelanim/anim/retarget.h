@@ -82,7 +82,7 @@ typedef struct sk_humanoid_map {
     int32_t joint[SK_HUMANOID_BONE_COUNT]; /* joint index per bone, -1 = none */
     uint8_t how[SK_HUMANOID_BONE_COUNT];   /* sk_humanoid_how per bone */
     /* The naming scheme that matched most bones: "mixamo", "cmu", "cmu-max", "daz",
-     * "rigify", "metarig", "unreal", "skelanim", or "topology" when names
+     * "rigify", "metarig", "unity", "unity-lr", "unreal", "skelanim", or "topology" when names
      * matched none. Static storage; never NULL after a successful find. */
     const char *scheme;
 } sk_humanoid_map;
@@ -125,6 +125,56 @@ SK_API sk_result sk_humanoid_map_check(const sk_humanoid_map *map, const sk_skel
  * knee-to-ankle (lower leg to foot) distances, the mean of both legs, in
  * the skeleton's units; 0 when the map lacks a leg bone. */
 SK_API float sk_humanoid_leg_length(const sk_skeleton *skel, const sk_pose *rest, const sk_humanoid_map *map);
+
+/* ---- Rest poses that do not stand ------------------------------------------
+ * The retargeter reads each bone's correction from the rest poses. Some
+ * files have a rest pose no person stands in: a .bvh exported with its
+ * joint orients baked in (Maya, MotionBuilder) has every bone along one
+ * axis at rest, and the real pose only comes with the clip's rotations.
+ * Retarget from such a skeleton with a standing rest made from its poses
+ * (frames of its clip): find the map on one of them, build the rest with
+ * sk_humanoid_pose_like, and give both to sk_retarget_create as source_rest
+ * and source_map (docs/retarget.md). */
+
+/* True when pose (NULL = the skeleton's rest) stands: each leg's hip-to-foot
+ * direction (upper leg to foot) within 45 degrees of the direction opposite
+ * hips-to-head (head, else neck). False when a leg, the hips or the head is
+ * unmapped, the pose does not fit or holds a non-finite value. Reads only. */
+SK_API bool sk_humanoid_pose_stands(const sk_skeleton *skel, const sk_pose *pose, const sk_humanoid_map *map);
+
+/* The most poses sk_humanoid_pose_like takes at once. */
+#define SK_HUMANOID_POSE_LIKE_MAX 4096u
+
+/* out = a pose of skel made from poses[0, pose_count) (frames of its clip),
+ * in which every mapped bone points as like's does at its rest (like_rest,
+ * NULL = like's rest). Each pose is turned bone by bone, from the hips down,
+ * by the shortest rotation in model space, so that a bone keeps the roll it
+ * has there: first the spine, chest, upper chest and neck, then the hips
+ * joint turned so that hips-to-head points along the model axis (+-X, +-Y,
+ * +-Z) nearest its direction in the pose, then each leg (upper leg, lower
+ * leg, foot) and arm (shoulder, upper arm, lower arm). A bone's direction is
+ * towards the next bone of its chain mapped in both maps (as the retargeter
+ * takes it). like's directions are carried over by the hips frames (up, and
+ * lateral = left to right upper leg): like's at its rest, each pose's with up
+ * as above. With more than one pose, the turned poses' local rotations are
+ * averaged per joint (the hips and the joints above them keep the first
+ * pose's) and the mean is turned once more: the rolls a single frame happens
+ * to hold (a foot rolled in the swing, an arm turned) average out over a
+ * cycle. Bones without a direction (hands, head, toes) and unmapped joints
+ * keep their (mean) rotation; translations, scales and morph weights are the
+ * first pose's. Used as a retargeting source rest it stands the source where
+ * the target stands, so no bone needs a correction beyond its roll.
+ * Errors: SK_ERR_INVALID_ARGUMENT for NULL arguments, pose_count 0 or above
+ * SK_HUMANOID_POSE_LIKE_MAX, poses that do not fit or hold non-finite
+ * values, a map that fails sk_humanoid_map_check; SK_ERR_INVALID_DATA when
+ * the hips, upper legs and head span no frame (in a pose or at like's
+ * rest); SK_ERR_OUT_OF_MEMORY. Temporary memory (about 120 bytes per joint
+ * of either skeleton) comes from alloc (NULL: the C library's) and is freed
+ * before the call returns. out may be poses[0]. Reads only its inputs. */
+SK_API sk_result sk_humanoid_pose_like(const sk_skeleton *skel, const sk_humanoid_map *map, const sk_pose *poses,
+                                       uint32_t pose_count, const sk_skeleton *like, const sk_pose *like_rest,
+                                       const sk_humanoid_map *like_map, const sk_allocator *alloc, sk_pose *out,
+                                       sk_error *err);
 
 /* ---- Mirror pairs ----------------------------------------------------------
  * Left/right joint pairs of skel for mirroring: every left/right pair of
