@@ -56,6 +56,13 @@ sk_result cli_import_isolated(const char *path, const sk_import_options *opts, s
 /* The same with --scale M_PER_UNIT (0: none, the file's own units). Only a
  * .bvh file takes a scale; for another file it is an error. */
 bool cli_load_scaled(const char *path, double scale, sk_asset **out);
+/* A .bvh read in its own units whose humanoid legs (sk_humanoid_leg_length)
+ * measure more than CLI_MAX_LEG_UNITS: the file is not in metres. True with
+ * why = "its legs are N units long: the file is not in metres; give OPT
+ * (metres per unit: 0.056444 for a CMU capture)" (or centimetres, inches);
+ * false when they do not, or the skeleton has no humanoid map. */
+#define CLI_MAX_LEG_UNITS 5.0
+bool cli_not_metres(const sk_asset *a, const char *opt, char *why, size_t cap);
 /* True for a path ending in .skc (any case): io/skc.h, positions in the unit it records. */
 bool cli_is_skc(const char *path);
 /* True for a path ending in .bvh (any case). */

@@ -119,6 +119,11 @@ static int cmd_analyze(int argc, char **argv) {
     int rc = 1;
     sk_motion_analysis *an = NULL;
     int32_t ci;
+    char why[256];
+    if (scale == 0.0 && cli_file_format(file) == CLI_FORMAT_BVH && cli_not_metres(asset, "--scale", why, sizeof why)) {
+        fprintf(stderr, "skelanim: %s: %s\n", file, why); /* the analysis' thresholds are in metres */
+        goto done;
+    }
     if (!asset->clip_count) {
         fprintf(stderr, "skelanim: %s: no clips to analyse\n", file);
         goto done;

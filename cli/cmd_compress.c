@@ -81,6 +81,13 @@ static void job_compress(crun *R, job *J) {
         snprintf(J->error, sizeof J->error, "%.500s", err.message);
         return;
     }
+    char why[256]; /* the error bound is in centimetres */
+    if (R->opt.metres_per_unit == 0.0 && cli_file_format(J->path) == CLI_FORMAT_BVH &&
+        cli_not_metres(a, "--scale", why, sizeof why)) {
+        snprintf(J->error, sizeof J->error, "%s: %s", J->path, why);
+        sk_asset_destroy(a);
+        return;
+    }
     uint32_t n = a->clip_count;
     J->rows = calloc(n ? n : 1, sizeof *J->rows);
     sk_clip **out = calloc(n ? n : 1, sizeof *out);
@@ -429,8 +436,9 @@ static const cli_opt compress_opts[] = {
      .help = "the largest error, cm, on virtual vertices --shell-cm from each joint"},
     {"--shell-cm", CLI_REAL(compress_args, shell_cm), .meta = "S", .min = 1e-6, .max = 1e6, .dflt = "3",
      .help = "the distance of the virtual vertices from their joint, cm"},
-    {"--scale", CLI_REAL(compress_args, scale), .meta = "M", .min = CLI_SCALE_MIN, .max = CLI_SCALE_MAX, .dflt = "1",
-     .help = "metres per unit of the inputs, 0.056444 for CMU .bvh"},
+    {"--scale", CLI_REAL(compress_args, scale), .meta = "M", .min = CLI_SCALE_MIN, .max = CLI_SCALE_MAX,
+     .help = "metres per unit of the inputs, 0.056444 for CMU .bvh",
+     .dflt_text = "1; a .bvh whose legs measure more than 5 units is refused without it"},
     {"--fps", CLI_REAL(compress_args, fps), .meta = "N", .min = 0.01, .max = 1e4,
      .help = "resample each clip at N frames per second first (never above its own key rate)", .dflt_text = "as it is"},
     {"--max-work", CLI_REAL(compress_args, max_work), .meta = "N", .min = 1, .max = 1e12,

@@ -76,6 +76,12 @@ static int cmd_retarget(int argc, char **argv) {
         fprintf(stderr, "skelanim: retarget: %s has no clips to retarget\n", a.source);
         goto done;
     }
+    char why[256]; /* the foot contacts' thresholds are in metres */
+    if (a.scale == 0.0 && ((cli_is_bvh(a.source) && cli_not_metres(src, "--scale", why, sizeof why) &&
+                            fprintf(stderr, "skelanim: retarget: %s: %s\n", a.source, why)) ||
+                           (cli_is_bvh(a.target) && cli_not_metres(dst, "--scale", why, sizeof why) &&
+                            fprintf(stderr, "skelanim: retarget: %s: %s\n", a.target, why))))
+        goto done;
     if (cli_retarget_open(src, dst, a.map, &rt, &err) != SK_OK) {
         fprintf(stderr, "skelanim: retarget: %s -> %s: %s\n", a.source, a.target, err.message);
         goto done;

@@ -132,6 +132,16 @@ bool cli_readable_input(const char *path, bool listed) {
 #endif
 }
 
+bool cli_not_metres(const sk_asset *a, const char *opt, char *why, size_t cap) {
+    sk_humanoid_map m;
+    if (!a || sk_humanoid_map_find(a->skeleton, NULL, &m, NULL) != SK_OK) return false;
+    double legs = sk_humanoid_leg_length(a->skeleton, NULL, &m);
+    if (!(legs > CLI_MAX_LEG_UNITS)) return false;
+    snprintf(why, cap, "its legs are %.1f units long: the file is not in metres; give %s (metres per unit: %s)", legs, opt,
+             legs < 30 ? "0.056444 for a CMU capture" : "0.01 for centimetres, 0.0254 for inches");
+    return true;
+}
+
 bool cli_load_scaled(const char *path, double scale, sk_asset **out) {
     sk_error err = {0};
     cli_format fmt = cli_file_format(path);

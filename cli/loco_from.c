@@ -97,12 +97,9 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool
     }
     free(stand);
     in.leg_units = sk_humanoid_leg_length(src->skeleton, NULL, &map);
-    if (fmt == CLI_FORMAT_BVH && scale == 0.0 && in.leg_units > LOCO_FROM_MAX_LEG_UNITS) {
-        fprintf(stderr,
-                "skelanim: --from %s: its legs are %.1f units long: the file is not in metres; give --from-scale "
-                "(metres per unit: %s)\n",
-                file, in.leg_units,
-                in.leg_units < 30 ? "0.056444 for a CMU capture" : "0.01 for centimetres, 0.0254 for inches");
+    char why[256];
+    if (fmt == CLI_FORMAT_BVH && scale == 0.0 && cli_not_metres(src, "--from-scale", why, sizeof why)) {
+        fprintf(stderr, "skelanim: --from %s: %s\n", file, why);
         goto done;
     }
     if (cli_retarget_open(src, target, NULL, &rt, &err) != SK_OK) {

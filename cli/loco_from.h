@@ -8,10 +8,6 @@
 
 #include "skelanim.h"
 
-/* A .bvh source whose legs are longer than this many units without a
- * scale is refused (a capture in centimetres or CMU units). */
-#define LOCO_FROM_MAX_LEG_UNITS 5.0
-
 typedef struct loco_from_info {
     char clip[64];           /* the clip's name in the source */
     uint32_t contacts;       /* the source's foot contacts restored (0: --from does not restore them) */
@@ -26,7 +22,7 @@ typedef struct loco_from_info {
 /* spec: FILE or FILE:CLIP (CLIP a name or an index; default the first clip;
  * FILE is taken whole when it exists as given). scale: metres per unit of a
  * .bvh source, ignored for other files (0: the file's units; a .bvh whose legs measure more than
- * LOCO_FROM_MAX_LEG_UNITS is then refused with the scale to give). Writes a
+ * CLI_MAX_LEG_UNITS (cli.h) is then refused with the scale to give). Writes a
  * clip of target's skeleton (the caller destroys it) and, with info, the
  * source's own analysis (info->source_analysis; played in reverse when
  * backward). Prints the error and

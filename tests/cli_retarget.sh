@@ -6,7 +6,8 @@
 #   validator (npm gltf-validator, tools/validator) finds no error in it.
 # - A capture whose rest pose does not stand (tests/data/retarget: every bone
 #   along +X at rest) retargets, and walks the mannequin within the limits of
-#   bench locomotion on flat ground and stairs.
+#   bench locomotion on flat ground and stairs; without its scale, analyze,
+#   compress, retarget and locomote --from refuse it naming the scale to give.
 # - Bad input gives exit status 1 and a message naming the problem, never a
 #   crash: a map naming a joint that does not exist, a map that is not JSON,
 #   a missing map, a source without hips (a skinned box), skeletons with
@@ -49,6 +50,14 @@ for f in sys.argv[2:]:
     assert d["skate"] <= 0.15 and all(0.3 <= x <= 0.6 for x in d["stance_fraction"]) and d["body_low"] > 0.6, d
 print("02_02_orients: retargeted, and walked on flat ground and stairs within the limits")
 EOF
+# read in its own units (not metres) it is refused with the scale to give, by every command whose
+# thresholds are in metres, not analysed or compressed against the wrong unit
+for cmd in "analyze $orients" "compress $orients -o $tmp/skc" "retarget $orients @mannequin -o $tmp/x.glb" \
+           "locomote @mannequin --from $orients"; do
+  $SK_CLI $cmd > "$tmp/units.out" 2> "$tmp/units.err" && fail "$cmd without a scale exited 0"
+  grep -q "legs are 1[0-9.]* units long: the file is not in metres; give --.*0.056444 for a CMU capture" "$tmp/units.err" ||
+    fail "$cmd without a scale: $(cat "$tmp/units.err")"
+done
 
 # --- the command ------------------------------------------------------------
 "$SK_CLI" retarget "$walk" @mannequin --scale 0.056444 -o "$tmp/walk.glb" --json > "$tmp/walk.json" ||

@@ -65,7 +65,7 @@ cat "$tmp/report.txt"
 bvh="$shared/mocap/bvh/02_01.bvh"
 [ -f "$bvh" ] || fail "$bvh is missing"
 "$cli" convert "$bvh" "$tmp/walk.glb" --scale 0.0564444 || fail "convert 02_01.bvh exited $?"
-"$cli" compress "$bvh" -o "$tmp/skc" --json > /dev/null || fail "compress 02_01.bvh exited $?"
+"$cli" compress "$bvh" -o "$tmp/skc" --scale 0.0564444 --json > /dev/null || fail "compress 02_01.bvh exited $?"
 "$cli" convert "$tmp/skc/02_01.skc" "$tmp/walk_skc.glb" || fail "convert 02_01.skc exited $?"
 for out in walk walk_skc; do
     node "$validator/validate.mjs" "$tmp/$out.glb" > "$tmp/report.txt"
