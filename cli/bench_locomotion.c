@@ -395,7 +395,7 @@ typedef struct bl_args {
     bool quick, procedural, no_table;
     int captures;          /* -1: all, or ci with --quick (bench_locomotion_capture.h) */
     bool captures_only, legged_only;
-    const char *data, *held_out;
+    const char *data, *held_out, *character;
     int half;              /* --half: 0 reporting, 1 tuning */
 } bl_args;
 
@@ -417,7 +417,11 @@ static int bench_locomotion(int argc, char **argv) {
     if (table && !a.captures_only && !procedural) rc |= bl_table_dir(quick); /* bench_locomotion_dir.c */
     if (table && !a.captures_only && !procedural) rc |= bench_locomotion_hard(quick, NULL, NULL, 0);
     if (table) rc |= blc_table(captures, a.data);
-    if (table && a.held_out) rc |= blc_held_out(a.held_out, a.half ? "tuning" : "reporting", a.data);
+    if (a.character && !a.held_out) {
+        fprintf(stderr, "skelanim: bench locomotion: --character needs --held-out DIR (the rows it walks)\n");
+        return 1;
+    }
+    if (table && a.held_out) rc |= blc_held_out(a.held_out, a.half ? "tuning" : "reporting", a.data, a.character);
     if (!a.captures_only) rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
     if (captures != BLC_NONE) rc |= blc_cost(count, frames, a.data);
     return rc;
@@ -446,6 +450,9 @@ static const cli_opt bl_opts[] = {
     {"--half", CLI_CHOICE(bl_args, half, "reporting|tuning"), .dflt = "reporting",
      .help = "with --held-out: the half of DIR/split.tsv whose rows to run; tuning rows are marked "
              "\"half\":\"tuning\""},
+    {"--character", CLI_STRING(bl_args, character), .meta = "FILE", .dflt_text = "the mannequin and CesiumMan",
+     .help = "with --held-out: walk FILE (a humanoid .glb/.gltf, an imported file, or @mannequin) instead; its rows "
+             "are named by the file's stem"},
 };
 const cli_command cli_cmd_bench_locomotion = {
     .name = "bench locomotion",

@@ -308,29 +308,39 @@ static int blc_split(const char *dir, const char *want, char walks[][64], char r
     return 0;
 }
 
-int blc_held_out(const char *dir, const char *half, const char *data) {
+int blc_held_out(const char *dir, const char *half, const char *data, const char *character) {
     char walks[32][64], runs[32][64];
     int nw = 0, nr = 0;
     double scale = BLC_CMU_SCALE;
     char chr[1024];
     if (!half) half = "reporting";
     bool tuning = !strcmp(half, "tuning");
-    blc_character(data, 1, chr, sizeof chr);
-    if (blc_split(dir, half, walks, runs, &nw, &nr, &scale) != 0 || nw == 0 || nr == 0 || !blc_exists(chr)) {
+    if (character) snprintf(chr, sizeof chr, "%s", character);
+    else blc_character(data, 1, chr, sizeof chr);
+    if (blc_split(dir, half, walks, runs, &nw, &nr, &scale) != 0 || nw == 0 || nr == 0 ||
+        (!blc_exists(chr) && chr[0] != '@')) {
         printf("{\"bench\":\"locomotion_capture\",%s\"missing\":\"%s\",\"note\":\"no %s-half "
-               "walks and runs in DIR/split.tsv, or no CesiumMan under --data: no rows\"}\n",
-               tuning ? "\"half\":\"tuning\"," : "\"held_out\":true,", dir, half);
+               "walks and runs in DIR/split.tsv, or no %s: no rows\"}\n",
+               tuning ? "\"half\":\"tuning\"," : "\"held_out\":true,", dir, half,
+               character ? "such character" : "CesiumMan under --data");
         fprintf(stderr, "skelanim: bench locomotion: --held-out %s: no split.tsv with %s-half walks and runs, or no "
-                "CesiumMan (--data): no rows\n", dir, half);
+                "%s: no rows\n", dir, half, character ? character : "CesiumMan (--data)");
         return 1;
     }
-    static const char *const names[2] = {"mannequin", "CesiumMan"};
+    /* the character's name in the rows: the file's name without its folder and extension */
+    char given[64];
+    const char *base = character ? strrchr(character, '/') : NULL;
+    base = base ? base + 1 : character;
+    if (character) snprintf(given, sizeof given, "%.*s", (int)strcspn(base, "."), base);
+    const char *names[2] = {character ? given : "mannequin", "CesiumMan"};
+    int nchar = character ? 1 : 2;
     static const blc_case walk_cases[] = {{"flat", "0,0 0,6 6,6", true}, {"stairs:0.17,0.28", "0,0 0,6 6,6", false},
                                           {"course", "0,-1 0,12 6,12", false}};
     static const blc_case run_case = {"flat", "0,0 0,6 6,6", true};
     int failures = 0;
-    for (int k = 0; k < 2; k++) {
-        blc_character(data, k, chr, sizeof chr);
+    for (int k = 0; k < nchar; k++) {
+        if (character) snprintf(chr, sizeof chr, "%s", character);
+        else blc_character(data, k, chr, sizeof chr);
         /* each walk with the first run; each run with the first walk; then each walk played in
          * reverse beside it and the first run, walked facing back on flat ground */
         for (int i = 0; i < 2 * nw + nr; i++) {

@@ -30,9 +30,11 @@ int blc_table(blc_which which, const char *data);
  * and CesiumMan (under data). half "tuning" takes the folder's tuning half
  * instead (rows marked "half": "tuning"; NULL or "reporting": the reporting
  * half). A pair that cannot be retargeted or analysed is a row with "error".
- * Returns 1 when the folder, its half or CesiumMan is missing or a row could
- * not be run. */
-int blc_held_out(const char *dir, const char *half, const char *data);
+ * character: a file (or @mannequin) walked instead of the mannequin and
+ * CesiumMan, its rows named by the file's stem; NULL: those two.
+ * Returns 1 when the folder, its half or the character is missing or a row
+ * could not be run. */
+int blc_held_out(const char *dir, const char *half, const char *data, const char *character);
 /* The locomotion step (advance + adjust) of count mannequins driven by the
  * CMU walk 02_01 and run 09_11 retargeted once at load, on the mesh course,
  * one JSON line ("bench": "locomotion_capture_cost"). */

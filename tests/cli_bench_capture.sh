@@ -268,4 +268,27 @@ fi
 grep -q '"missing"' "$tmp/none.jsonl" && grep -q 'no split.tsv with reporting-half walks and runs' "$tmp/none.err" ||
   { cat "$tmp/none.jsonl" "$tmp/none.err"; fail "the missing half was not said"; }
 
+# 5. --character FILE: the held-out rows on another character, named by the file's stem (here the
+#    mannequin written as mq.glb, a walk whose rest pose does not stand, tests/data/retarget, and a
+#    CMU run); --character without --held-out is an error.
+mkdir -p "$tmp/mixed"
+ln -s "$SK_SOURCE_DIR/tests/data/retarget/02_02_orients.bvh" "$tmp/mixed/02_02_orients.bvh"
+ln -s "$SK_SOURCE_DIR/tests/data/cmu/09_02.bvh" "$tmp/mixed/09_02.bvh"
+printf 'file\thalf\tkind\tscale\tfps\n02_02_orients.bvh\treporting\twalk\t0.056444\t30\n09_02.bvh\treporting\trun\t0.056444\t120\n' \
+  > "$tmp/mixed/split.tsv"
+"$SK_CLI" export-mannequin "$tmp/mq.glb" > /dev/null || fail "export-mannequin"
+"$SK_CLI" bench locomotion --captures none --captures-only --held-out "$tmp/mixed" --character "$tmp/mq.glb" \
+  --data "$shared" >"$tmp/char.jsonl" 2>"$tmp/char.err" || { cat "$tmp/char.err"; fail "bench locomotion --character"; }
+python3 - "$tmp/char.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 3 * 2 + 2 + 2, len(rows)  # the walk on 3 terrains, the run, the walk reversed; 2 speeds each
+assert all(r["character"] == "mq" and r.get("held_out") and "error" not in r for r in rows), rows
+print("bench locomotion --character: %d rows, %d within every limit" % (len(rows), sum(not r["fails"] for r in rows)))
+PY
+if "$SK_CLI" bench locomotion --captures none --captures-only --character "$tmp/mq.glb" >/dev/null 2>"$tmp/nochar.err"; then
+  fail "--character without --held-out was not an error"
+fi
+grep -q -- '--character needs --held-out' "$tmp/nochar.err" || { cat "$tmp/nochar.err"; fail "--character without --held-out"; }
+
 sk_done cli_bench_capture
