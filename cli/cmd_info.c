@@ -167,7 +167,11 @@ static int cmd_info(int argc, char **argv) {
     printf("file: %s\n", file);
     if (cli_is_bvh(file)) {
         if (scale != 0.0) printf("units: %.9g per file unit (--scale)\n", scale);
-        else printf("units: as in the file (no --scale)\n");
+        else {
+            char why[256];
+            printf("units: as in the file (no --scale)\n");
+            if (cli_not_metres(a, "--scale", why, sizeof why)) printf("  note: %s\n", why);
+        }
     } else if (cli_is_skc(file)) {
         double mpu = 0.0;
         sk_asset *tmp = NULL;

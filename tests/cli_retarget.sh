@@ -7,7 +7,8 @@
 # - A capture whose rest pose does not stand (tests/data/retarget: every bone
 #   along +X at rest) retargets, and walks the mannequin within the limits of
 #   bench locomotion on flat ground and stairs; without its scale, analyze,
-#   compress, retarget and locomote --from refuse it naming the scale to give.
+#   compress, retarget and locomote --from refuse it naming the scale to give,
+#   and info says so.
 # - Bad input gives exit status 1 and a message naming the problem, never a
 #   crash: a map naming a joint that does not exist, a map that is not JSON,
 #   a missing map, a source without hips (a skinned box), skeletons with
@@ -52,6 +53,8 @@ print("02_02_orients: retargeted, and walked on flat ground and stairs within th
 EOF
 # read in its own units (not metres) it is refused with the scale to give, by every command whose
 # thresholds are in metres, not analysed or compressed against the wrong unit
+"$SK_CLI" info "$orients" | grep -q "note: its legs are 1[0-9.]* units long: the file is not in metres; give --scale" ||
+  fail "info $orients does not say the file is not in metres"
 for cmd in "analyze $orients" "compress $orients -o $tmp/skc" "retarget $orients @mannequin -o $tmp/x.glb" \
            "locomote @mannequin --from $orients"; do
   $SK_CLI $cmd > "$tmp/units.out" 2> "$tmp/units.err" && fail "$cmd without a scale exited 0"
