@@ -73,6 +73,14 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
     sk_retarget_desc d;
     memset(&d, 0, sizeof d);
     d.source = source->skeleton, d.target = target->skeleton;
+    /* a target whose rest does not stand would take every bone's correction from a pose no one stands in */
+    sk_humanoid_map trest;
+    if (sk_humanoid_map_find(target->skeleton, NULL, &trest, NULL) == SK_OK &&
+        !sk_humanoid_pose_stands(target->skeleton, NULL, &trest))
+        return sk_error_set(err, SK_ERR_UNSUPPORTED,
+                            "the target's rest pose does not stand (its legs do not hang below its hips: joint orients "
+                            "baked in?): retargeting onto it is not supported; a character's own clips play on it as "
+                            "they are");
     /* the source's rest stood on the target's ground (retarget.h: a .bvh rest pose has its root at the origin) */
     d.flags |= SK_RETARGET_GROUND_REST;
     sk_retarget_map_json *map = NULL;

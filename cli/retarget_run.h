@@ -30,7 +30,9 @@ typedef struct cli_retarget {
 bool cli_source_standing(const sk_asset *source, const sk_asset *target, sk_transform **rest, sk_humanoid_map *map);
 
 /* A retargeter from source onto target; map_path (NULL: none) a JSON map
- * (io/retarget_json.h). On failure err says why (the message names the file or the
+ * (io/retarget_json.h). A source whose rest pose does not stand gets one
+ * (cli_source_standing); a target whose rest does not stand is refused
+ * (SK_ERR_UNSUPPORTED). On failure err says why (the message names the file or the
  * skeleton) and *out is zeroed. */
 sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, const char *map_path, cli_retarget *out,
                             sk_error *err);

@@ -8,7 +8,7 @@
 #   along +X at rest) retargets, and walks the mannequin within the limits of
 #   bench locomotion on flat ground and stairs; without its scale, analyze,
 #   compress, retarget and locomote --from refuse it naming the scale to give,
-#   and info says so.
+#   and info says so; retargeting onto it is refused with the reason.
 # - Bad input gives exit status 1 and a message naming the problem, never a
 #   crash: a map naming a joint that does not exist, a map that is not JSON,
 #   a missing map, a source without hips (a skinned box), skeletons with
@@ -53,6 +53,10 @@ print("02_02_orients: retargeted, and walked on flat ground and stairs within th
 EOF
 # read in its own units (not metres) it is refused with the scale to give, by every command whose
 # thresholds are in metres, not analysed or compressed against the wrong unit
+# onto it (a target whose rest does not stand): refused with the reason, not a clip of garbage
+"$SK_CLI" retarget @mannequin "$orients" --scale 0.056444 -o "$tmp/onto.glb" > /dev/null 2> "$tmp/onto.err" &&
+  fail "retarget onto 02_02_orients exited 0"
+grep -q "the target's rest pose does not stand" "$tmp/onto.err" || fail "retarget onto 02_02_orients: $(cat "$tmp/onto.err")"
 "$SK_CLI" info "$orients" | grep -q "note: its legs are 1[0-9.]* units long: the file is not in metres; give --scale" ||
   fail "info $orients does not say the file is not in metres"
 for cmd in "analyze $orients" "compress $orients -o $tmp/skc" "retarget $orients @mannequin -o $tmp/x.glb" \
