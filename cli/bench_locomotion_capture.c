@@ -53,6 +53,12 @@ static void blc_character(const char *data, int k, char *out, size_t cap) {
     else snprintf(out, cap, "%s/assets/gltf/CesiumMan/CesiumMan.glb", data);
 }
 
+/* The held-out rows' k-th character: the one given, else blc_character's. */
+static void blc_held_character(const char *data, const char *given, int k, char *out, size_t cap) {
+    if (given) snprintf(out, cap, "%s", given);
+    else blc_character(data, k, out, cap);
+}
+
 /* The limits every capture row has, as a JSON list's members into out
  * (cap bytes): slide < 0.5 cm per stance, contact and penetration < 1 cm,
  * and the body kept at least BLC_BODY_LOW of its standing height above the
@@ -315,8 +321,7 @@ int blc_held_out(const char *dir, const char *half, const char *data, const char
     char chr[1024];
     if (!half) half = "reporting";
     bool tuning = !strcmp(half, "tuning");
-    if (character) snprintf(chr, sizeof chr, "%s", character);
-    else blc_character(data, 1, chr, sizeof chr);
+    blc_held_character(data, character, 1, chr, sizeof chr);
     if (blc_split(dir, half, walks, runs, &nw, &nr, &scale) != 0 || nw == 0 || nr == 0 ||
         (!blc_exists(chr) && chr[0] != '@')) {
         printf("{\"bench\":\"locomotion_capture\",%s\"missing\":\"%s\",\"note\":\"no %s-half "
@@ -339,8 +344,7 @@ int blc_held_out(const char *dir, const char *half, const char *data, const char
     static const blc_case run_case = {"flat", "0,0 0,6 6,6", true};
     int failures = 0;
     for (int k = 0; k < nchar; k++) {
-        if (character) snprintf(chr, sizeof chr, "%s", character);
-        else blc_character(data, k, chr, sizeof chr);
+        blc_held_character(data, character, k, chr, sizeof chr);
         /* each walk with the first run; each run with the first walk; then each walk played in
          * reverse beside it and the first run, walked facing back on flat ground */
         for (int i = 0; i < 2 * nw + nr; i++) {

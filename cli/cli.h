@@ -60,9 +60,10 @@ bool cli_load_scaled(const char *path, double scale, sk_asset **out);
  * measure more than CLI_MAX_LEG_UNITS: the file is not in metres. True with
  * why = "its legs are N units long: the file is not in metres; give OPT
  * (metres per unit: 0.056444 for a CMU capture)" (or centimetres, inches);
- * false when they do not, or the skeleton has no humanoid map. */
+ * false when they do not, or the skeleton has no humanoid map. map: the
+ * skeleton's (NULL: found on its rest). */
 #define CLI_MAX_LEG_UNITS 5.0
-bool cli_not_metres(const sk_asset *a, const char *opt, char *why, size_t cap);
+bool cli_not_metres(const sk_asset *a, const sk_humanoid_map *map, const char *opt, char *why, size_t cap);
 /* True for a path ending in .skc (any case): io/skc.h, positions in the unit it records. */
 bool cli_is_skc(const char *path);
 /* True for a path ending in .bvh (any case). */

@@ -120,7 +120,7 @@ static int cmd_analyze(int argc, char **argv) {
     sk_motion_analysis *an = NULL;
     int32_t ci;
     char why[256];
-    if (scale == 0.0 && cli_file_format(file) == CLI_FORMAT_BVH && cli_not_metres(asset, "--scale", why, sizeof why)) {
+    if (scale == 0.0 && cli_file_format(file) == CLI_FORMAT_BVH && cli_not_metres(asset, NULL, "--scale", why, sizeof why)) {
         fprintf(stderr, "skelanim: %s: %s\n", file, why); /* the analysis' thresholds are in metres */
         goto done;
     }

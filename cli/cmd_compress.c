@@ -83,7 +83,7 @@ static void job_compress(crun *R, job *J) {
     }
     char why[256]; /* the error bound is in centimetres */
     if (R->opt.metres_per_unit == 0.0 && cli_file_format(J->path) == CLI_FORMAT_BVH &&
-        cli_not_metres(a, "--scale", why, sizeof why)) {
+        cli_not_metres(a, NULL, "--scale", why, sizeof why)) {
         snprintf(J->error, sizeof J->error, "%s: %s", J->path, why);
         sk_asset_destroy(a);
         return;

@@ -170,7 +170,7 @@ static int cmd_info(int argc, char **argv) {
         else {
             char why[256];
             printf("units: as in the file (no --scale)\n");
-            if (cli_not_metres(a, "--scale", why, sizeof why)) printf("  note: %s\n", why);
+            if (cli_not_metres(a, NULL, "--scale", why, sizeof why)) printf("  note: %s\n", why);
         }
     } else if (cli_is_skc(file)) {
         double mpu = 0.0;

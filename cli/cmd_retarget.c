@@ -77,11 +77,14 @@ static int cmd_retarget(int argc, char **argv) {
         goto done;
     }
     char why[256]; /* the foot contacts' thresholds are in metres */
-    if (a.scale == 0.0 && ((cli_is_bvh(a.source) && cli_not_metres(src, "--scale", why, sizeof why) &&
-                            fprintf(stderr, "skelanim: retarget: %s: %s\n", a.source, why)) ||
-                           (cli_is_bvh(a.target) && cli_not_metres(dst, "--scale", why, sizeof why) &&
-                            fprintf(stderr, "skelanim: retarget: %s: %s\n", a.target, why))))
+    const char *not_metres = NULL;
+    if (a.scale == 0.0 && cli_is_bvh(a.source) && cli_not_metres(src, NULL, "--scale", why, sizeof why)) not_metres = a.source;
+    else if (a.scale == 0.0 && cli_is_bvh(a.target) && cli_not_metres(dst, NULL, "--scale", why, sizeof why))
+        not_metres = a.target;
+    if (not_metres) {
+        fprintf(stderr, "skelanim: retarget: %s: %s\n", not_metres, why);
         goto done;
+    }
     if (cli_retarget_open(src, dst, a.map, &rt, &err) != SK_OK) {
         fprintf(stderr, "skelanim: retarget: %s -> %s: %s\n", a.source, a.target, err.message);
         goto done;

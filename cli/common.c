@@ -132,10 +132,10 @@ bool cli_readable_input(const char *path, bool listed) {
 #endif
 }
 
-bool cli_not_metres(const sk_asset *a, const char *opt, char *why, size_t cap) {
+bool cli_not_metres(const sk_asset *a, const sk_humanoid_map *map, const char *opt, char *why, size_t cap) {
     sk_humanoid_map m;
-    if (!a || sk_humanoid_map_find(a->skeleton, NULL, &m, NULL) != SK_OK) return false;
-    double legs = sk_humanoid_leg_length(a->skeleton, NULL, &m);
+    if (!a || (!map && sk_humanoid_map_find(a->skeleton, NULL, &m, NULL) != SK_OK)) return false;
+    double legs = sk_humanoid_leg_length(a->skeleton, NULL, map ? map : &m);
     if (!(legs > CLI_MAX_LEG_UNITS)) return false;
     snprintf(why, cap, "its legs are %.1f units long: the file is not in metres; give %s (metres per unit: %s)", legs, opt,
              legs < 30 ? "0.056444 for a CMU capture" : "0.01 for centimetres, 0.0254 for inches");

@@ -89,21 +89,16 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool
     int32_t ci = pick_clip(src, file, clip);
     if (ci < 0) goto done;
     snprintf(in.clip, sizeof in.clip, "%s", sk_clip_name(src->clips[ci]));
-    sk_humanoid_map map;
-    sk_transform *stand = NULL; /* a rest pose that does not stand: the map found on the clip's first frame */
-    if (!cli_source_standing(src, target, &stand, &map) && sk_humanoid_map_find(src->skeleton, NULL, &map, &err) != SK_OK) {
-        fprintf(stderr, "skelanim: --from %s: no humanoid skeleton to retarget from: %s\n", file, err.message);
-        goto done;
-    }
-    free(stand);
-    in.leg_units = sk_humanoid_leg_length(src->skeleton, NULL, &map);
-    char why[256];
-    if (fmt == CLI_FORMAT_BVH && scale == 0.0 && cli_not_metres(src, "--from-scale", why, sizeof why)) {
-        fprintf(stderr, "skelanim: --from %s: %s\n", file, why);
-        goto done;
-    }
     if (cli_retarget_open(src, target, NULL, &rt, &err) != SK_OK) {
         fprintf(stderr, "skelanim: --from %s: %s\n", file, err.message);
+        goto done;
+    }
+    /* the retargeter's source map: for a rest that does not stand, the one found on the clip's frames */
+    const sk_humanoid_map *map = sk_retarget_map(rt.rt, 0);
+    in.leg_units = sk_humanoid_leg_length(src->skeleton, NULL, map);
+    char why[256];
+    if (fmt == CLI_FORMAT_BVH && scale == 0.0 && cli_not_metres(src, map, "--from-scale", why, sizeof why)) {
+        fprintf(stderr, "skelanim: --from %s: %s\n", file, why);
         goto done;
     }
     if (rt.leg_count != 2) {

@@ -30,18 +30,24 @@ static bool limbs_of(const sk_humanoid_map *m, sk_leg_desc legs[2], bool arms) {
 static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) { return limbs_of(m, legs, false); }
 
 
-/* Frames of the source clip cli_source_standing averages (the standing ones of
+/* Frames of the source clip source_standing averages (the standing ones of
  * this many spread over the clip). */
 #define STAND_FRAMES 32u
 
-bool cli_source_standing(const sk_asset *source, const sk_asset *target, sk_transform **rest, sk_humanoid_map *map) {
+/* For a source whose rest pose does not stand (sk_humanoid_pose_stands; a
+ * .bvh with its joint orients baked in): its humanoid map found on its first
+ * clip's first frame and its standing frames posed like the target's rest
+ * (target, tmap; sk_humanoid_pose_like). True with *rest (malloc'd, one
+ * transform per source joint: the caller frees it) and *map set; false when
+ * the rest stands or no such frame is found (*rest NULL). */
+static bool source_standing(const sk_asset *source, const sk_skeleton *target, const sk_humanoid_map *tmap,
+                            sk_transform **rest, sk_humanoid_map *map) {
     const sk_skeleton *s = source->skeleton;
     uint32_t n = s->joint_count;
     *rest = NULL;
-    if (sk_humanoid_map_find(s, NULL, map, NULL) == SK_OK && sk_humanoid_pose_stands(s, NULL, map)) return false;
+    sk_humanoid_map fmap;
+    if (sk_humanoid_map_find(s, NULL, &fmap, NULL) == SK_OK && sk_humanoid_pose_stands(s, NULL, &fmap)) return false;
     if (!source->clip_count || !n) return false;
-    sk_humanoid_map tmap, fmap;
-    if (sk_humanoid_map_find(target->skeleton, NULL, &tmap, NULL) != SK_OK) return false;
     const sk_clip *clip = source->clips[0];
     sk_transform *frames = malloc((size_t)n * (STAND_FRAMES + 1) * sizeof *frames);
     sk_pose poses[STAND_FRAMES];
@@ -58,7 +64,7 @@ bool cli_source_standing(const sk_asset *source, const sk_asset *target, sk_tran
     }
     sk_pose out = {frames ? frames + (size_t)STAND_FRAMES * n : NULL, NULL, n, 0};
     if (!kept ||
-        sk_humanoid_pose_like(s, &fmap, poses, kept, target->skeleton, NULL, &tmap, NULL, &out, NULL) != SK_OK) {
+        sk_humanoid_pose_like(s, &fmap, poses, kept, target, NULL, tmap, NULL, &out, NULL) != SK_OK) {
         free(frames);
         return false;
     }
@@ -75,8 +81,8 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
     d.source = source->skeleton, d.target = target->skeleton;
     /* a target whose rest does not stand would take every bone's correction from a pose no one stands in */
     sk_humanoid_map trest;
-    if (sk_humanoid_map_find(target->skeleton, NULL, &trest, NULL) == SK_OK &&
-        !sk_humanoid_pose_stands(target->skeleton, NULL, &trest))
+    bool target_mapped = sk_humanoid_map_find(target->skeleton, NULL, &trest, NULL) == SK_OK;
+    if (target_mapped && !sk_humanoid_pose_stands(target->skeleton, NULL, &trest))
         return sk_error_set(err, SK_ERR_UNSUPPORTED,
                             "the target's rest pose does not stand (its legs do not hang below its hips: joint orients "
                             "baked in?): retargeting onto it is not supported; a character's own clips play on it as "
@@ -99,7 +105,7 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
     sk_transform *stand = NULL;
     sk_humanoid_map standing_map;
     sk_pose stand_pose = {NULL, NULL, source->skeleton->joint_count, 0};
-    if (r == SK_OK && cli_source_standing(source, target, &stand, &standing_map)) {
+    if (r == SK_OK && target_mapped && source_standing(source, target->skeleton, &trest, &stand, &standing_map)) {
         out->source_rest = stand, stand_pose.local = stand;
         if (!d.source_map) d.source_map = &standing_map;
         d.source_rest = &stand_pose;

@@ -17,21 +17,13 @@ typedef struct cli_retarget {
     bool hands;                                 /* cli_retarget_bake restores hand contacts too (set by the caller) */
     uint32_t mapped;                            /* target joints driven by a source joint */
     sk_transform *source_rest;                  /* the standing rest made for a source whose own does not
-                                                   stand (cli_source_standing), or NULL */
+                                                   stand, or NULL */
 } cli_retarget;
 
-/* For a source whose rest pose does not stand (sk_humanoid_pose_stands; a
- * .bvh with its joint orients baked in): its humanoid map found on its first
- * clip's first frame and that frame posed like target's rest
- * (sk_humanoid_pose_like). True with *rest (malloc'd, one transform per
- * source joint: the caller frees it) and *map set; false when the rest
- * stands or no such frame is found (*rest NULL, and *map the rest's map when
- * there is one). */
-bool cli_source_standing(const sk_asset *source, const sk_asset *target, sk_transform **rest, sk_humanoid_map *map);
 
 /* A retargeter from source onto target; map_path (NULL: none) a JSON map
  * (io/retarget_json.h). A source whose rest pose does not stand gets one
- * (cli_source_standing); a target whose rest does not stand is refused
+ * from its clip's frames (sk_humanoid_pose_like); a target whose rest does not stand is refused
  * (SK_ERR_UNSUPPORTED). On failure err says why (the message names the file or the
  * skeleton) and *out is zeroed. */
 sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, const char *map_path, cli_retarget *out,

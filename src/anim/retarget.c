@@ -10,12 +10,6 @@ static sk_result fail(sk_error *err, sk_result code, const char *fmt, const char
     return sk_error_set(err, code, fmt, a, b);
 }
 
-static bool transforms_finite(const sk_transform *x, uint32_t n) {
-    for (uint32_t j = 0; j < n; j++)
-        if (!skm_vec3_finite(x[j].t) || !skm_vec3_finite(x[j].s) || !skm_quat_finite(x[j].r)) return false;
-    return true;
-}
-
 /* SK_RETARGET_GROUND_REST (retarget.h): the source rest hips moved along
  * the source's up axis so that the source's rest hip joints stand at the
  * target's rest hip joint height over the root scale. sm, tm: the rest
@@ -56,7 +50,7 @@ sk_result sk_retarget_create(const sk_retarget_desc *d, const sk_allocator *allo
         return SK_ERR_INVALID_ARGUMENT;
     const sk_transform *sloc = d->source_rest ? d->source_rest->local : src->rest;
     const sk_transform *tloc = d->target_rest ? d->target_rest->local : dst->rest;
-    if (!transforms_finite(sloc, src->joint_count) || !transforms_finite(tloc, dst->joint_count))
+    if (!skr_transforms_finite(sloc, src->joint_count) || !skr_transforms_finite(tloc, dst->joint_count))
         return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_retarget_create: a rest pose holds a non-finite value");
     /* Pairs: every name must exist. */
     for (uint32_t k = 0; k < d->pair_count; k++) {
@@ -233,7 +227,7 @@ static sk_quat unit_any(sk_quat q) {
 }
 
 static bool pose_finite(const sk_pose *p) {
-    if (!transforms_finite(p->local, p->joint_count)) return false;
+    if (!skr_transforms_finite(p->local, p->joint_count)) return false;
     for (uint32_t k = 0; k < p->weight_count; k++)
         if (!sk_isfinite_f(p->weights[k])) return false;
     return true;

@@ -20,6 +20,8 @@ sk_result skr_match_names(const sk_skeleton *src, const sk_skeleton *dst, const 
 /* Rest model matrices (rest NULL = the skeleton's rest). */
 sk_result skr_rest_model(const sk_skeleton *skel, const sk_pose *rest, sk_mat4 *model, sk_error *err);
 
+/* True when every translation, rotation and scale of x[0, n) is finite. */
+bool skr_transforms_finite(const sk_transform *x, uint32_t n);
 /* The hips frame of model transforms as a rotation (columns lateral, up,
  * forward; up = hips to head, lateral = left to right upper leg); false when
  * a bone is missing or the frame degenerates. */

@@ -362,11 +362,9 @@ sk_result skr_rest_model(const sk_skeleton *skel, const sk_pose *rest, sk_mat4 *
     return sk_local_to_model(skel, &p, NULL, model, skel->joint_count, err);
 }
 
-static bool pose_finite(const sk_pose *p) {
-    for (uint32_t j = 0; j < p->joint_count; j++) {
-        const sk_transform *x = &p->local[j];
-        if (!skm_vec3_finite(x->t) || !skm_vec3_finite(x->s) || !skm_quat_finite(x->r)) return false;
-    }
+bool skr_transforms_finite(const sk_transform *x, uint32_t n) {
+    for (uint32_t j = 0; j < n; j++)
+        if (!skm_vec3_finite(x[j].t) || !skm_vec3_finite(x[j].s) || !skm_quat_finite(x[j].r)) return false;
     return true;
 }
 
@@ -374,7 +372,7 @@ sk_result sk_humanoid_map_find_alloc(const sk_skeleton *skel, const sk_pose *res
                                      sk_humanoid_map *out, sk_error *err) {
     if (!skel || !out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_humanoid_map_find: NULL skeleton or output");
     if (rest && sk_pose_check(skel, rest, "sk_humanoid_map_find", err) != SK_OK) return err ? err->code : SK_ERR_INVALID_ARGUMENT;
-    if (rest && !pose_finite(rest))
+    if (rest && !skr_transforms_finite(rest->local, rest->joint_count))
         return sk_error_set(err, SK_ERR_INVALID_DATA, "sk_humanoid_map_find: the rest pose holds a non-finite value");
     sk_humanoid_map byname, m;
     int best = -1;

@@ -10,12 +10,6 @@
  * direction opposite hips-to-head: cos 45 degrees. */
 #define STAND_COS 0.70710678f
 
-static bool transforms_ok(const sk_transform *x, uint32_t n) {
-    for (uint32_t j = 0; j < n; j++)
-        if (!skm_vec3_finite(x[j].t) || !skm_vec3_finite(x[j].s) || !skm_quat_finite(x[j].r)) return false;
-    return true;
-}
-
 static bool stands(const sk_transform *model, const sk_humanoid_map *m) {
     int32_t hips = m->joint[SK_HUMANOID_HIPS];
     int32_t head = m->joint[SK_HUMANOID_HEAD] >= 0 ? m->joint[SK_HUMANOID_HEAD] : m->joint[SK_HUMANOID_NECK];
@@ -38,7 +32,7 @@ bool sk_humanoid_pose_stands(const sk_skeleton *skel, const sk_pose *pose, const
         if (map->joint[b] >= (int32_t)skel->joint_count) return false;
     const sk_transform *local = pose ? pose->local : skel->rest;
     uint32_t n = skel->joint_count;
-    if (!transforms_ok(local, n)) return false;
+    if (!skr_transforms_finite(local, n)) return false;
     /* model positions of the few joints needed, each by its own walk up the tree */
     sk_transform model[SK_HUMANOID_BONE_COUNT];
     sk_humanoid_map idx = *map;
@@ -141,9 +135,9 @@ sk_result sk_humanoid_pose_like(const sk_skeleton *skel, const sk_humanoid_map *
     uint32_t n = skel->joint_count, nl = like->joint_count;
     const sk_transform *lloc = like_rest ? like_rest->local : like->rest;
     for (uint32_t k = 0; k < pose_count; k++)
-        if (!transforms_ok(poses[k].local, n))
+        if (!skr_transforms_finite(poses[k].local, n))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_humanoid_pose_like: pose %u holds a non-finite value", k);
-    if (!transforms_ok(lloc, nl))
+    if (!skr_transforms_finite(lloc, nl))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_humanoid_pose_like: like_rest holds a non-finite value");
     const sk_allocator *a = sk_allocator_or_default(alloc);
     size_t bytes = ((size_t)3 * n + nl) * sizeof(sk_transform);
