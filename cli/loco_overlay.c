@@ -73,10 +73,8 @@ bool loco_overlay_gather(loco_overlay_frame *out, const sk_locomotor *L, const s
         o->heel = ft->heel, o->toe = ft->toe;
         o->stance = ft->stance, o->grounded = ft->grounded;
         o->cycle_time = ft->cycle_time, o->flight = ft->flight;
-        sk_vec3 dir = sk_vec3_make(0, 0, 0);
         if (have_blend && l < b.leg_count) {
             const sk_leg_blend *lb = &b.legs[l];
-            dir = lb->foot_direction;
             /* As the locomotor reads them: in the leg's cycle, from its stance time. */
             o->lift = wrap01(lb->foot_lift - lb->stance_time);
             o->off = wrap01(lb->foot_off - lb->stance_time);
@@ -85,8 +83,8 @@ bool loco_overlay_gather(loco_overlay_frame *out, const sk_locomotor *L, const s
             if (o->land < o->strike) o->land = o->strike;
             if (o->off < o->lift) o->off = o->lift;
         }
-        o->from = step_of(&ft->from, dir);
-        o->to = step_of(&ft->to, dir);
+        o->from = step_of(&ft->from, ft->foot); /* the foot as the locomotor lays it (its footsteps' length) */
+        o->to = step_of(&ft->to, ft->foot);
     }
     return true;
 }

@@ -187,6 +187,36 @@ int sk_test_model_dirs(const char *dir, char **names, int cap) {
     return count;
 }
 
+sk_clip *sk_test_clip_turned(const sk_clip *c, const int32_t *joints, const sk_quat *turn, uint32_t n) {
+    sk_clip_builder *b = NULL;
+    assert_int_equal(sk_clip_builder_create(sk_clip_name(c), NULL, &b, NULL), SK_OK);
+    for (uint32_t i = 0; i < sk_clip_track_count(c); i++) {
+        sk_track_info info;
+        assert_true(sk_clip_track_info(c, i, &info));
+        uint32_t per = info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1;
+        float *kt = calloc(info.key_count, sizeof *kt), *kv = calloc((size_t)info.key_count * per * info.width, 4);
+        assert_non_null(kt);
+        assert_non_null(kv);
+        assert_true(sk_clip_track_keys(c, i, kt, kv));
+        for (uint32_t l = 0; l < n; l++) {
+            if (info.path != SK_PATH_ROTATION || (int32_t)info.joint != joints[l]) continue;
+            for (uint32_t k = 0; k < info.key_count * per; k++) {
+                float *v = kv + 4 * k;
+                sk_quat o = sk_quat_mul(sk_quat_make(v[0], v[1], v[2], v[3]), turn[l]);
+                v[0] = o.x, v[1] = o.y, v[2] = o.z, v[3] = o.w;
+            }
+        }
+        sk_track_desc d = {info.joint, info.path, info.interpolation, info.key_count, kt, kv, info.width};
+        assert_int_equal(sk_clip_builder_add_track(b, &d, NULL), SK_OK);
+        free(kt);
+        free(kv);
+    }
+    sk_clip_builder_set_duration(b, sk_clip_duration(c));
+    sk_clip *out = NULL;
+    assert_int_equal(sk_clip_builder_finish(b, &out, NULL), SK_OK);
+    return out;
+}
+
 double sk_test_quat_angle(sk_quat a, sk_quat b) {
     double ax = -a.x, ay = -a.y, az = -a.z, aw = a.w;
     double w = aw * b.w - ax * b.x - ay * b.y - az * b.z;

@@ -85,6 +85,10 @@ float sk_test_rnd(uint32_t *seed);
 /* The angle of a^-1 b (radians), in double (atan2: exact near zero, where acos is not). */
 double sk_test_quat_angle(sk_quat a, sk_quat b);
 sk_quat sk_test_rnd_quat(uint32_t *seed);
+/* A copy of clip c in which the rotation keys of joints[k] (k < n) are
+ * multiplied on the right by turn[k] (key by key, tangents too). Fails the
+ * test on error; destroy with sk_clip_destroy. */
+sk_clip *sk_test_clip_turned(const sk_clip *c, const int32_t *joints, const sk_quat *turn, uint32_t n);
 /* A skeleton of n joints (n >= 1): chains of five from the root (joint i's
  * parent is 0 where i % 5 == 0, else i - 1), a random rest pose from seed
  * (scale x in [0.9, 1.1)). Fails the test on error; destroy with

@@ -107,30 +107,8 @@ static sk_clip *tilted(const rig *r, const sk_clip *c, const double angle[2]) {
         sk_vec3 axis = sk_quat_rotate(sk_quat_inverse(ta.r), sk_vec3_make(1, 0, 0));
         q[l] = sk_quat_from_axis_angle(axis, (float)angle[l]);
     }
-    sk_clip_builder *b = NULL;
-    assert_int_equal(sk_clip_builder_create(sk_clip_name(c), NULL, &b, NULL), SK_OK);
-    for (uint32_t i = 0; i < sk_clip_track_count(c); i++) {
-        sk_track_info info;
-        assert_true(sk_clip_track_info(c, i, &info));
-        uint32_t per = info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1;
-        float *kt = calloc(info.key_count, sizeof *kt), *kv = calloc((size_t)info.key_count * per * info.width, 4);
-        assert_true(sk_clip_track_keys(c, i, kt, kv));
-        for (int l = 0; l < 2; l++) {
-            if (info.path != SK_PATH_ROTATION || info.joint != (uint32_t)r->legs[l].ankle) continue;
-            for (uint32_t k = 0; k < info.key_count * per; k++) {
-                float *v = kv + 4 * k;
-                sk_quat o = sk_quat_mul(sk_quat_make(v[0], v[1], v[2], v[3]), q[l]);
-                v[0] = o.x, v[1] = o.y, v[2] = o.z, v[3] = o.w;
-            }
-        }
-        sk_track_desc d = {info.joint, info.path, info.interpolation, info.key_count, kt, kv, info.width};
-        assert_int_equal(sk_clip_builder_add_track(b, &d, NULL), SK_OK);
-        free(kt);
-        free(kv);
-    }
-    sk_clip_builder_set_duration(b, sk_clip_duration(c));
-    sk_clip *out = NULL;
-    assert_int_equal(sk_clip_builder_finish(b, &out, NULL), SK_OK);
+    int32_t joints[2] = {r->legs[0].ankle, r->legs[1].ankle};
+    sk_clip *out = sk_test_clip_turned(c, joints, q, 2);
     free(local);
     free(model);
     return out;

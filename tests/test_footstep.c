@@ -111,7 +111,46 @@ static void test_jitter_and_sweep(void **state) {
     assert_int_equal(sweep, 2);
 }
 
+/* The stairs' tread height under z, written here: 0 before the first riser at z = 1, then 0.17 per
+ * 0.28 m tread. */
+static float tread_y(float z) { return z < 1.0f ? 0.0f : 0.17f * (floorf((z - 1.0f) / 0.28f) + 1.0f); }
+
+/* A foot nearly as long as a tread (Mixamo's characters: 0.255 m, 0.275 m with its rays' pads, on the
+ * 0.28 m treads): neither move of the rule clears the next edge by its margin, and the foot used to
+ * stand flat on the higher tread where it was found (a foot over the lower tread but for its toe's
+ * pad: 17 cm in the air). Swept over three treads in 5 mm steps, with and without the rule's memory,
+ * every footstep's own heel and toe stand over one tread at the footstep's height, and the foot is
+ * moved less than a tread. A foot longer than a tread still stands on one level (the higher). */
+static void test_long_foot(void **state) {
+    (void)state;
+    sk_terrain_shape st;
+    for (int rule = 0; rule < 2; rule++) {
+        ground_probe G = stairs_probe(&st, rule ? 0.5f : 0.0f);
+        int prefer = 0, n = 0, moved = 0;
+        float most = 0;
+        for (float z = 1.05f; z <= 1.90f; z += 0.005f, n++) {
+            sk_footstep fs;
+            footstep_place(&G, sk_vec3_make(0, 0, 0.255f), sk_vec3_make(0, 0, z), 0.0f, 0.0, rule ? &prefer : NULL, &fs);
+            float heel = fs.position.z, toe = heel + 0.255f, y = fs.position.y;
+            if (fabsf(tread_y(heel) - y) > 1e-4f || fabsf(tread_y(toe) - y) > 1e-4f || fabsf(tread_y(heel + 0.1275f) - y) > 1e-4f)
+                fail_msg("heel at %.3f: footstep heel %.4f toe %.4f at y %.4f, treads %.2f / %.2f", (double)z, (double)heel,
+                         (double)toe, (double)y, (double)tread_y(heel), (double)tread_y(toe));
+            moved += fabsf(heel - z) > 1e-4f;
+            most = fmaxf(most, fabsf(heel - z));
+        }
+        printf("  a 0.255 m foot on 0.28 m treads (%s): %d heels, %d moved, by at most %.3f m\n",
+               rule ? "hysteresis" : "no memory", n, moved, (double)most);
+        assert_int_equal(n, 171);
+        assert_true(moved > 0 && most < 0.28f);
+    }
+    ground_probe G = stairs_probe(&st, 0.5f);
+    sk_footstep fs;
+    footstep_place(&G, sk_vec3_make(0, 0, 0.32f), sk_vec3_make(0, 0, 1.2f), 0.0f, 0.0, NULL, &fs);
+    assert_true(fabsf(fs.position.y - 0.34f) < 1e-4f); /* longer than a tread: flat on the higher */
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_retreat), cmocka_unit_test(test_jitter_and_sweep)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_retreat), cmocka_unit_test(test_jitter_and_sweep),
+                                       cmocka_unit_test(test_long_foot)};
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

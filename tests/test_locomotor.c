@@ -274,6 +274,82 @@ static void test_flat_walk_and_run(void **state) {
     rig_free(&r);
 }
 
+/* A clip that holds the foot pitched at stance (a retargeted capture): the
+ * mannequin's walk and run with each ankle turned 20 degrees toe-up, key by
+ * key. The locomotor lays a planted foot flat, longer along the ground than
+ * (8)'s projection at stance; its footsteps must be as long. Checked in the
+ * world on every planted frame: the foot's heel on its footstep's position
+ * and its toe on position + rotation x foot (sk_locomotor_foot.foot), both
+ * within 3 mm, and that vector within 3 mm of the heel-toe distance the
+ * test measures on the laid foot. With footsteps of (8)'s length the heel
+ * stood half the difference (7 mm) behind. */
+static void test_laid_foot(void **state) {
+    (void)state;
+    rig r;
+    rig_mannequin(&r, NULL, false);
+    sk_transform *local = calloc(r.skel->joint_count, sizeof *local);
+    sk_mat4 *model = calloc(r.skel->joint_count, sizeof *model);
+    assert_int_equal(sk_pose_rest(r.skel, SK_POSE_OF(r.skel, local, NULL), NULL), SK_OK);
+    assert_int_equal(sk_local_to_model(r.skel, SK_POSE_OF(r.skel, local, NULL), NULL, model, r.skel->joint_count, NULL), SK_OK);
+    int32_t ankles[2] = {r.legs[0].ankle, r.legs[1].ankle};
+    sk_quat turn[2];
+    for (int l = 0; l < 2; l++) { /* about the world X axis seen from the ankle at rest: negative raises the toe */
+        sk_transform ta;
+        assert_true(sk_mat4_decompose(&model[ankles[l]], &ta));
+        turn[l] = sk_quat_from_axis_angle(sk_quat_rotate(sk_quat_inverse(ta.r), sk_vec3_make(1, 0, 0)), (float)(-20 * PI / 180));
+    }
+    free(local);
+    free(model);
+    sk_clip *tw[2] = {sk_test_clip_turned(r.clips[0], ankles, turn, 2), sk_test_clip_turned(r.clips[1], ankles, turn, 2)};
+    sk_locomotor_destroy(r.L);
+    sk_motion_group_destroy(r.group);
+    r.L = NULL;
+    for (int i = 0; i < 2; i++) sk_motion_analysis_destroy(r.an[i]), r.clips[i] = tw[i];
+    free(r.local);
+    free(r.world);
+    rig_analyse(&r);
+    rig_locomotor(&r, NULL, NULL, false);
+    float proj = r.an[0]->legs[0].foot_length;
+    sk_error err = {0};
+    assert_int_equal(sk_locomotor_reset(r.L, 0, 0, 0, &err), SK_OK);
+    double worst_heel = 0, worst_toe = 0, worst_len = 0, laid = 0;
+    uint32_t planted = 0;
+    float z = 0;
+    for (int f = 0; f < 480; f++) {
+        z += 1.2f / 60;
+        rig_step(&r, 1.0 / 60, 0, z, 0);
+        const sk_locomotor_state *st = sk_locomotor_get_state(r.L);
+        for (uint32_t l = 0; l < 2; l++) {
+            const sk_locomotor_foot *ft = &st->feet[l];
+            if (!ft->stance || f < 60) continue;
+            sk_vec3 heel, toe;
+            feet_of(&r, l, &heel, &toe);
+            /* the footstep the foot stands on: the one nearer its heel */
+            const sk_footstep *fs = &ft->from;
+            if (hypotf(ft->to.position.x - heel.x, ft->to.position.z - heel.z) <
+                hypotf(fs->position.x - heel.x, fs->position.z - heel.z))
+                fs = &ft->to;
+            sk_vec3 tip = sk_vec3_add(fs->position, sk_quat_rotate(fs->rotation, ft->foot));
+            double dh = hypotf(heel.x - fs->position.x, heel.z - fs->position.z);
+            double dt = hypotf(toe.x - tip.x, toe.z - tip.z);
+            double len = hypotf(toe.x - heel.x, toe.z - heel.z);
+            worst_heel = fmax(worst_heel, dh), worst_toe = fmax(worst_toe, dt);
+            worst_len = fmax(worst_len, fabs(len - sk_vec3_length(ft->foot)));
+            laid = fmax(laid, len);
+            planted++;
+        }
+    }
+    printf("  ankles turned 20 degrees: foot %.4f m laid, %.4f m by (8); %u planted leg-frames: heel off its footstep "
+           "%.2f mm, toe %.2f mm, length %.2f mm at most\n", laid, (double)proj, planted, 1000 * worst_heel, 1000 * worst_toe,
+           1000 * worst_len);
+    assert_true(planted > 200);
+    assert_true(laid > proj + 0.006); /* the case: the laid foot is longer than (8)'s */
+    assert_true(worst_heel < 0.003 && worst_toe < 0.003 && worst_len < 0.003);
+    rig_free(&r);
+    sk_clip_destroy(tw[0]);
+    sk_clip_destroy(tw[1]);
+}
+
 static void test_ramps_and_bumps(void **state) {
     (void)state;
     static const float degs[] = {10, 30, 45, -10, -30};
@@ -1111,7 +1187,7 @@ static void test_mesh_bound_spares_rays(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tracker),        cmocka_unit_test(test_flat_walk_and_run),
+        cmocka_unit_test(test_tracker),        cmocka_unit_test(test_flat_walk_and_run), cmocka_unit_test(test_laid_foot),
         cmocka_unit_test(test_ramps_and_bumps), cmocka_unit_test(test_stairs),
         cmocka_unit_test(test_turn_prediction), cmocka_unit_test(test_start_stop),
         cmocka_unit_test(test_start_stop_graph),

@@ -99,14 +99,14 @@ class Locomotor:
     def state(self):
         """A dict of the locomotor's state: time, position, yaw, velocity, phase, mode, moving,
         hip_offset, root (4, 4), rays, feet (list of dicts: heel, toe, ankle, stance, grounded,
-        cycle_time, flight, reached)."""
+        cycle_time, flight, reached, foot: heel to toe of the foot laid flat, character space)."""
         s = C.sk_locomotor_get_state(self._p)
         feet = []
         for i in range(s.leg_count):
             f = s.feet[i]
             feet.append({'heel': _v(f.heel), 'toe': _v(f.toe), 'ankle': _v(f.ankle), 'stance': bool(f.stance),
                          'grounded': bool(f.grounded), 'cycle_time': float(f.cycle_time),
-                         'flight': float(f.flight), 'reached': bool(f.reached)})
+                         'flight': float(f.flight), 'reached': bool(f.reached), 'foot': _v(f.foot)})
         root = np.frombuffer(ffi.buffer(ffi.addressof(s.root), 64), np.float32).copy()
         return {'time': float(s.time), 'position': _v(s.position), 'yaw': float(s.yaw), 'velocity': _v(s.velocity),
                 'phase': float(s.phase), 'cycle_duration': float(s.cycle_duration), 'mode': MODES[s.mode],

@@ -13,6 +13,7 @@
 #define EDGE_MARGIN 0.02f
 #define FOOT_PAD 0.01f
 #define FOOT_HALF_WIDTH 0.05f
+#define EDGE_GAP 0.004f /* a foot centred on a tread keeps this from either edge at least (m) */
 
 
 int32_t legs_common_ancestor(const sk_skeleton *s, const uint32_t *joints, uint32_t n) {
@@ -133,6 +134,35 @@ static void convex_rest(ground_probe *G, float y_ref, sk_terrain_hit *h, sk_terr
     *t = nt;
 }
 
+/* The tread on one side of an edge found at s_edge along du from o (a
+ * padded heel): forward, the ground beyond the edge until it leaves the
+ * plane just beyond it; back, the ground before it until it leaves the plane
+ * just before it, searched over reach (a padded foot's length) plus the
+ * margin. *mid: the tread's middle along du from o, *depth its length.
+ * False when no such plane is hit or the tread runs past the search. */
+static bool tread_extent(ground_probe *G, sk_vec3 o, sk_vec3 du, float s_edge, bool forward, float reach, float y_ref,
+                         float *mid, float *depth) {
+    float sg = forward ? 1.0f : -1.0f, s0 = s_edge + sg * EDGE_GAP;
+    sk_vec3 p0 = sk_vec3_add(o, sk_vec3_scale(du, s0));
+    sk_terrain_hit a, m;
+    if (!ground_probe_cast(G, p0.x, p0.z, y_ref, &a)) return false;
+    float far = s_edge + sg * (reach + EDGE_MARGIN + EDGE_GAP);
+    sk_vec3 pf = sk_vec3_add(o, sk_vec3_scale(du, far));
+    if (ground_probe_cast(G, pf.x, pf.z, y_ref, &m) && fabsf(m.point.y - plane_y(a.point, a.normal, pf.x, pf.z)) <= EDGE_TOL)
+        return false; /* the tread runs on: a move would have fitted */
+    float lo = s0, hi = far; /* lo on the plane, hi off it */
+    for (int i = 0; i < 8; i++) {
+        float u = 0.5f * (lo + hi);
+        sk_vec3 q = sk_vec3_add(o, sk_vec3_scale(du, u));
+        bool on = ground_probe_cast(G, q.x, q.z, y_ref, &m) && fabsf(m.point.y - plane_y(a.point, a.normal, q.x, q.z)) <= EDGE_TOL;
+        if (on) lo = u; else hi = u;
+    }
+    float s_far = 0.5f * (lo + hi);
+    *mid = 0.5f * (s_edge + s_far);
+    *depth = fabsf(s_far - s_edge);
+    return true;
+}
+
 /* §5.2.1: a footstep for a foot whose heel (footbase) is at base, facing
  * yaw, on the ground, moved off step edges. */
 void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw, double when, int *prefer,
@@ -205,6 +235,34 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
                 t = t2;
                 fixed = true;
                 if (prefer) *prefer = shifts[k] > 0 ? 1 : -1;
+            }
+        }
+        /* Neither move fits when the tread is barely longer than the foot (Mixamo's 25 cm feet
+         * with their pads on 28 cm treads): the foot centred on the tread beyond the edge or
+         * on the one before it, in the same order, its own heel and toe on one plane (the pads
+         * may overhang). Before, the foot stood flat on the higher tread where it was found: a
+         * foot over the lower tread but for its toe's pad stood 17 cm above it. */
+        for (int k = 0; k < 2 && !fixed; k++) {
+            bool fwd_k = shifts[k] > 0;
+            float sc, d2;
+            if (!tread_extent(G, sk_vec3_sub(base, padv), du, ue * flen_p, fwd_k, flen_p, y_ref, &sc, &d2) ||
+                d2 < flen + 2 * EDGE_GAP)
+                continue;
+            /* the heel's new place along du (from the padded heel's): the foot's middle on sc */
+            float shift = sc - 0.5f * flen - FOOT_PAD;
+            sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shift));
+            sk_terrain_hit h2, t2;
+            if (cast_foot(G, b2, d, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2) &&
+                (G->edge_max_dh <= 0 || fabsf(h2.point.y - h.point.y) <= G->edge_max_dh)) {
+                /* the padded points on the tread's plane */
+                h = h2, t = t2;
+                h.point = sk_vec3_sub(h2.point, padv);
+                t.point = sk_vec3_add(t2.point, padv);
+                h.point.y = plane_y(h2.point, h2.normal, h.point.x, h.point.z);
+                t.point.y = plane_y(h2.point, h2.normal, t.point.x, t.point.z);
+                t.normal = h2.normal;
+                fixed = true;
+                if (prefer) *prefer = fwd_k ? 1 : -1;
             }
         }
         if (!fixed) { /* rest flat on the higher hit */

@@ -142,6 +142,7 @@ struct sk_locomotor {
     float *weights;          /* n */
     double *clip_times;      /* n */
     sk_vec3 *centers;        /* n: each motion's mean leg centre, horizontal (character space) */
+    float *laid;             /* n x legs: each motion's foot length laid flat over its foot length (laid_length) */
     sk_transform *scratch;   /* (n + 1) x J: one pose per motion, one for idle */
     sk_blend_input *inputs;  /* n */
     sk_mat4 *model;          /* J world matrices (root: st.root) of the pose adjust works on and writes */
@@ -176,6 +177,22 @@ static float leg_reach(const sk_locomotor *L, const leg_rt *g) { return g->lengt
 static sk_vec3 pos_of(const sk_locomotor *L, uint32_t j) { return skm_mat4_pos(&L->model[j]); }
 static sk_vec3 point_of(const sk_locomotor *L, uint32_t j, sk_vec3 p) { return skm_mat4_transform_point(&L->model[j], p); }
 static float smooth01(float u) { return u * u * (3.0f - 2.0f * u); } /* smoothstep of u in [0, 1] */
+
+/* A planted foot is laid flat (its heel and toe points at their ground
+ * heights, adjust_leg): its length along the ground then is the heel-toe
+ * distance at the stance sample with the grounds' difference taken out, not
+ * (8)'s projection at stance, which is shorter where the clip holds the foot
+ * pitched there (a retargeted capture: 0.239 m against 0.27 laid on
+ * Mixamo's Xbot, whose footsteps then came out 3 cm short and the laid toe
+ * reached over a stair's riser). Returned over the foot length (8), within
+ * [1, 1.5]; 1 without samples. */
+static float laid_length(const sk_leg_analysis *a) {
+    if (!a->heel || !a->toe || !(a->foot_length > 1e-6f)) return 1.0f;
+    sk_vec3 d = sk_vec3_sub(a->toe[a->stance_sample], a->heel[a->stance_sample]);
+    float dy = a->toe_ground - a->heel_ground, l2 = sk_vec3_dot(d, d) - dy * dy;
+    float k = l2 > 0 ? sqrtf(l2) / a->foot_length : 1.0f;
+    return isfinite(k) ? skm_clampf(k, 1.0f, 1.5f) : 1.0f;
+}
 static float unwrap_delta(float a, float b) { /* b - a wrapped into (-pi, pi] */
     return skm_wrap_angle(b - a);
 }
@@ -250,7 +267,7 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "locomotor: no body joint (the legs' hips have no common ancestor; set body_joint)");
 
-    size_t size = sizeof(sk_locomotor) + n * sizeof(float) + n * sizeof(double) +
+    size_t size = sizeof(sk_locomotor) + n * sizeof(float) + (size_t)n * legs * sizeof(float) + n * sizeof(double) +
                   (size_t)(n + 1) * J * sizeof(sk_transform) + n * sizeof(sk_blend_input) + n * sizeof(sk_vec3) +
                   (size_t)J * sizeof(sk_mat4) + 64;
     const sk_allocator *al = sk_allocator_or_default(alloc);
@@ -274,12 +291,14 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     L->inputs = (sk_blend_input *)p; p += n * sizeof(sk_blend_input);
     L->weights = (float *)p; p += n * sizeof(float);
     L->centers = (sk_vec3 *)p; p += n * sizeof(sk_vec3);
+    L->laid = (float *)p; p += (size_t)n * legs * sizeof(float);
 
     for (uint32_t i = 0; i < n; i++) {
         const sk_motion_analysis *mi = sk_motion_group_motion(desc->group, i);
         sk_vec3 c = sk_vec3_make(0, 0, 0);
         for (uint32_t l = 0; l < legs; l++) c = sk_vec3_add(c, mi->legs[l].center);
         L->centers[i] = sk_vec3_make(c.x / (float)legs, 0, c.z / (float)legs);
+        for (uint32_t l = 0; l < legs; l++) L->laid[i * legs + l] = laid_length(&mi->legs[l]);
     }
     /* the rest pose's model matrices (model space: no root) */
     sk_local_to_model(s, SK_POSE_OF(s, s->rest, NULL), NULL, L->model, J, NULL);
@@ -474,8 +493,14 @@ static void blend_now(sk_locomotor *L, sk_vec3 v_char) {
      * where the hips were when the cycle began, anywhere on the floor. */
     sk_vec3 c = sk_vec3_make(0, 0, 0);
     for (uint32_t i = 0; i < L->n; i++) c = sk_vec3_add(c, sk_vec3_scale(L->centers[i], L->weights[i]));
-    for (uint32_t l = 0; l < L->blend.leg_count; l++)
+    for (uint32_t l = 0; l < L->blend.leg_count; l++) {
         L->blend.legs[l].stance_position = sk_vec3_sub(L->blend.legs[l].stance_position, c);
+        /* the foot as long as it is laid flat (laid_length): footsteps and footbases alike */
+        double k = 0, ws = 0;
+        for (uint32_t i = 0; i < L->n; i++)
+            if (L->weights[i] > 0) k += L->weights[i] * L->laid[i * L->legs + l], ws += L->weights[i];
+        if (ws > 1e-6) L->blend.legs[l].foot_direction = sk_vec3_scale(L->blend.legs[l].foot_direction, (float)(k / ws));
+    }
     for (uint32_t l = 0; l < L->legs; l++) {
         double *k = L->leg[l].kt;
         keytimes(&L->blend.legs[l], &k[0], &k[1], &k[2], &k[3]);
@@ -1280,6 +1305,7 @@ static void leg_ik(sk_locomotor *L, adjust_frame *A, sk_transform *loc, uint32_t
     f->flight = A->flight[l];
     f->from = g->from;
     f->to = g->to;
+    f->foot = vec3_horizontal(L->blend.legs[l].foot_direction);
     f->reached = reached;
     f->heel = point_of(L, g->ankle, g->heel_pt);
     f->toe = point_of(L, g->tip_joint, g->toe_pt);

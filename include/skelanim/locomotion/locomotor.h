@@ -138,6 +138,8 @@ typedef struct sk_locomotor_foot {
     sk_footstep from, to;         /* the footsteps it leaves / goes to */
     bool reached;                 /* the leg IK reached its target */
     sk_foot_event event;          /* this frame's contact event (kind NONE: none) */
+    sk_vec3 foot;                 /* heel to toe of the foot laid flat, character space, horizontal: a
+                                     footstep's toe is position + rotation x foot (m) */
 } sk_locomotor_foot;
 
 /* The locomotor's state machine for standing and moving (the polar
