@@ -1,6 +1,6 @@
-/* skelanim retarget SOURCE TARGET [--clip C] [--map map.json] [--no-contacts] -o OUT.glb:
- * the target character with the source's clips retargeted onto it (and its
- * feet kept planted over the source's foot contacts). */
+/* skelanim retarget SOURCE TARGET [--clip C] [--map map.json] [--no-contacts] [--no-level] -o OUT.glb:
+ * the target character with the source's clips retargeted onto it (its
+ * planted feet levelled, and kept planted over the source's foot contacts). */
 #include "cli.h"
 #include "retarget_run.h"
 
@@ -11,7 +11,7 @@ typedef struct retarget_args {
     const char *source, *target, *out, *map;
     cli_list clips;
     double scale;
-    bool no_contacts, json, hands;
+    bool no_contacts, no_level, json, hands;
 } retarget_args;
 
 static void write_warning(void *user, const char *message) {
@@ -116,7 +116,9 @@ static int cmd_retarget(int argc, char **argv) {
         goto done;
     }
     rt.hands = a.hands;
+    rt.no_level = a.no_level;
     cJSON_AddBoolToObject(root, "hand_contacts", a.hands);
+    cJSON_AddBoolToObject(root, "feet_levelled", !a.no_level && rt.leg_count == 2);
     cJSON_AddItemToObject(root, "clips", list);
     for (uint32_t i = 0; i < want; i++) {
         int32_t ci = a.clips.n ? cli_find_clip(src, a.clips.v[i]) : (int32_t)i;
@@ -145,6 +147,8 @@ static int cmd_retarget(int argc, char **argv) {
         if (a.hands) cJSON_AddItemToObject(o, "hand_contacts_restored", cli_num(info.hand_contacts));
         cJSON_AddItemToObject(o, "pin_error_max_m", cli_num(info.max_error));
         cJSON_AddItemToObject(o, "pins_out_of_reach", cli_num(info.unreachable));
+        cJSON *lv = cJSON_AddArrayToObject(o, "feet_level_deg"); /* the tilt turned out, left and right (0: none) */
+        for (int l = 0; l < 2; l++) cJSON_AddItemToArray(lv, cli_num(info.level[l] * 57.29577951308232));
         cJSON_AddItemToArray(list, o);
         nbaked++;
     }
@@ -174,8 +178,9 @@ static int cmd_retarget(int argc, char **argv) {
                 dst->skeleton->joint_count, sk_retarget_map(rt.rt, 0)->scheme, sk_retarget_map(rt.rt, 1)->scheme,
                 (double)sk_retarget_root_scale(rt.rt));
         for (uint32_t i = 0; i < nbaked; i++)
-            fprintf(stderr, "  clip %s: %.3g s, %u foot contacts%s restored (largest pin error %.3g m)\n",
-                    sk_clip_name(baked[i]), sk_clip_duration(baked[i]), infos[i].contacts,
+            fprintf(stderr, "  clip %s: %.3g s, feet levelled by %.1f / %.1f degrees, %u foot contacts%s restored (largest pin error %.3g m)\n",
+                    sk_clip_name(baked[i]), sk_clip_duration(baked[i]), infos[i].level[0] * 57.29577951308232,
+                    infos[i].level[1] * 57.29577951308232, infos[i].contacts,
                     a.hands ? (infos[i].hand_contacts ? " and hand contacts" : " (no hand contact found)") : "",
                     (double)infos[i].max_error);
         cJSON_Delete(root);
@@ -202,6 +207,8 @@ static const cli_opt retarget_opts[] = {
      .help = "overrides of the humanoid maps: {\"map\": {\"SOURCE_JOINT\": \"TARGET_JOINT\"}, \"source\"|\"target\": {\"BONE\": \"JOINT\"}, \"root_scale\": S}"},
     {"--no-contacts", CLI_FLAG(retarget_args, no_contacts),
      .help = "do not restore the source's foot contacts on the target (IK)"},
+    {"--no-level", CLI_FLAG(retarget_args, no_level),
+     .help = "leave the planted feet at the angle retargeting gives them (by default turned flat where the source's feet stand)"},
     {"--hands", CLI_FLAG(retarget_args, hands),
      .help = "restore the source's hand contacts too (hand low and still: on the floor), at the hand's own height"},
     CLI_OPT_SCALE(retarget_args, scale),
@@ -214,9 +221,11 @@ static const cli_arg retarget_arg_list[] = {
 static const char retarget_note[] =
     "Both skeletons get a humanoid map (hips, spine, head, arms, legs) from their joint names or, failing\n"
     "that, their shape; --map pairs override it. Each clip is baked onto the target (rest poses\n"
-    "corrected, the hips' translation scaled by the ratio of leg lengths), then the source's foot\n"
-    "contacts (ankle low and still) are restored with two-bone IK: the target's ankles stay pinned at\n"
-    "one place on the ground per contact. --scale applies to SOURCE and TARGET when they are .bvh.\n";
+    "corrected, the hips' translation scaled by the ratio of leg lengths); its planted feet are turned\n"
+    "flat (the two rest poses hold the foot at different angles: measured over the source's foot\n"
+    "contacts, one angle per foot); then the source's foot contacts (ankle low and still) are restored\n"
+    "with two-bone IK: the target's ankles stay pinned at one place on the ground per contact. --scale\n"
+    "applies to SOURCE and TARGET when they are .bvh.\n";
 static const char *const retarget_notes[] = {retarget_note, NULL};
 const cli_command cli_cmd_retarget = {
     .name = "retarget",

@@ -106,6 +106,7 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool
         goto done;
     }
     cli_retarget_info ri;
+    rt.no_level = true; /* loco_char_create levels the clip itself (loco_run.c) */
     if (cli_retarget_bake(&rt, src->clips[ci], false, out, &ri, &err) != SK_OK) {
         fprintf(stderr, "skelanim: --from %s: %s\n", spec, err.message);
         goto done;

@@ -139,6 +139,32 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
     double t1 = cli_thread_cpu_now();
     in.retarget_s = t1 - t0;
     if (res != SK_OK) return res;
+    if (!r->no_level && r->leg_count == 2) { /* the planted feet flat, measured where the source's feet stand */
+        sk_leg_desc sl[2] = {r->source_legs[0], r->source_legs[1]};
+        uint32_t nc = 0;
+        sk_contact *fc = NULL;
+        res = sk_contacts_find(r->source, source_clip, sl, 2, NULL, NULL, NULL, 0, &nc, err);
+        if (res == SK_ERR_LIMIT) res = SK_OK;
+        if (res == SK_OK && nc && !(fc = calloc(nc, sizeof *fc))) res = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        if (res == SK_OK && nc) res = sk_contacts_find(r->source, source_clip, sl, 2, NULL, NULL, fc, nc, &nc, err);
+        sk_foot_level_options lo;
+        memset(&lo, 0, sizeof lo);
+        lo.contacts = fc, lo.contact_count = nc;
+        sk_foot_level_stats ls;
+        sk_clip *level = NULL;
+        if (res == SK_OK && nc)
+            res = sk_foot_level(r->target, baked, r->target_legs, 2, &lo, NULL, &level, &ls, err);
+        free(fc);
+        if (res != SK_OK) {
+            sk_clip_destroy(baked);
+            return res;
+        }
+        if (level) {
+            sk_clip_destroy(baked);
+            baked = level;
+            for (int l = 0; l < 2; l++) in.level[l] = ls.applied[l] ? ls.tilt[l] : 0.0f;
+        }
+    }
     if (contacts && r->leg_count == 2) {
         /* limbs: the legs (0, 1), and with hands the arms (2, 3): their contacts found on the source */
         sk_leg_desc src_limbs[4] = {r->source_legs[0], r->source_legs[1], r->source_arms[0], r->source_arms[1]};

@@ -15,6 +15,7 @@ typedef struct cli_retarget {
     sk_leg_desc source_arms[2], target_arms[2]; /* left, right: upper arm, lower arm, hand as a limb */
     uint32_t arm_count;                         /* 2, or 0 when a map lacks an arm bone */
     bool hands;                                 /* cli_retarget_bake restores hand contacts too (set by the caller) */
+    bool no_level;                              /* cli_retarget_bake leaves the planted feet as baked (set by the caller) */
     uint32_t mapped;                            /* target joints driven by a source joint */
     sk_transform *source_rest;                  /* the standing rest made for a source whose own does not
                                                    stand, or NULL */
@@ -37,14 +38,17 @@ typedef struct cli_retarget_info {
     uint32_t unreachable;   /* samples whose pin was beyond the leg's reach */
     double retarget_s;      /* time spent baking (s) */
     double contacts_s;      /* time spent finding and restoring contacts (s) */
+    float level[2];         /* the feet's tilt turned out by levelling (rad, toe up +; 0: none) */
 } cli_retarget_info;
 
-/* The clip of the source baked onto the target (sk_retarget_clip), then,
- * when contacts is true and both skeletons have two legs, the source's foot
- * contacts (sk_contacts_find) restored on it (sk_contacts_restore); with
- * r->hands and two arms on both, the hands' contacts too (low and still, as
- * for feet; restored at the hand's own height). info may
- * be NULL. */
+/* The clip of the source baked onto the target (sk_retarget_clip); when
+ * both skeletons have two legs, its planted feet levelled (sk_foot_level
+ * over the source's foot contacts, found on the source: the two rest poses
+ * hold the foot at different angles against the ground) unless
+ * r->no_level; then, when contacts is true, the source's foot contacts
+ * (sk_contacts_find) restored on it (sk_contacts_restore); with r->hands
+ * and two arms on both, the hands' contacts too (low and still, as for
+ * feet; restored at the hand's own height). info may be NULL. */
 sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, bool contacts, sk_clip **out,
                             cli_retarget_info *info, sk_error *err);
 

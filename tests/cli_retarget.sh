@@ -91,6 +91,18 @@ grep -q '"name":"walk"' "$tmp/cesium.json" && grep -q '"name":"run"' "$tmp/cesiu
 "$SK_CLI" retarget @mannequin "$cesium" --clip walk --no-contacts -o "$tmp/nc.glb" --json > "$tmp/nc.json" ||
   fail "retarget --no-contacts exited $?"
 grep -q '"contacts":false' "$tmp/nc.json" || fail "--no-contacts still restored contacts: $(cat "$tmp/nc.json")"
+# the planted feet levelled over the source's contacts (python/tests/test_retarget_level.py measures
+# the result): CMU 02_01's rest holds the foot 23-28 degrees off CesiumMan's bind pose
+"$SK_CLI" retarget "$walk" "$cesium" --scale 0.056444 -o "$tmp/lv.glb" --json > "$tmp/lv.json" || fail "retarget 02_01 -> CesiumMan exited $?"
+"$SK_CLI" retarget "$walk" "$cesium" --scale 0.056444 --no-level -o "$tmp/nl.glb" --json > "$tmp/nl.json" ||
+  fail "retarget --no-level exited $?"
+python3 - "$tmp/lv.json" "$tmp/nl.json" <<'EOF' || fail "feet levelling of 02_01 -> CesiumMan"
+import json, sys
+lv, nl = (json.load(open(p)) for p in sys.argv[1:3])
+assert lv["feet_levelled"] is True and nl["feet_levelled"] is False, (lv, nl)
+assert all(15 < d < 40 for d in lv["clips"][0]["feet_level_deg"]), lv
+assert nl["clips"][0]["feet_level_deg"] == [0, 0], nl
+EOF
 "$SK_CLI" retarget @mannequin "$cesium" --clip walk -o "$tmp/h.glb" 2> "$tmp/human.txt" > /dev/null ||
   fail "retarget without --json exited $?"
 grep -q "foot contacts restored" "$tmp/human.txt" || fail "no summary on stderr: $(cat "$tmp/human.txt")"

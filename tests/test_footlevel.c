@@ -10,6 +10,7 @@
 #include "support.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,81 @@ static void test_known_tilt_taken_out(void **state) {
     sk_asset_destroy(r.a);
 }
 
+/* Contacts given by the caller (sk_foot_level_options.contacts): the
+ * walk's own contacts give the same tilts, to the bit, as finding them; the
+ * untilted walk's contacts (as a retargeted clip takes its source's) find
+ * the built tilt on the tilted walk; a leg without contacts is left; the
+ * same windows moved half a cycle, into the swing, measure something else
+ * (what is given is what is measured); bad contacts are refused. */
+static void test_given_contacts(void **state) {
+    (void)state;
+    rig r;
+    rig_make(&r);
+    const sk_skeleton *s = r.a->skeleton;
+    const sk_clip *walk = clip_named(r.a, "walk");
+    const double turn[2] = {-12 * DEG, 8 * DEG};
+    sk_clip *tw = tilted(&r, walk, turn);
+    sk_contact c[64];
+    uint32_t nc = 0;
+    assert_int_equal(sk_contacts_find(s, walk, r.legs, 2, NULL, NULL, c, 64, &nc, NULL), SK_OK);
+    assert_true(nc >= 2);
+    sk_foot_level_stats found, given;
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, NULL, NULL, NULL, &found, NULL), SK_OK);
+    sk_contact own[64];
+    uint32_t no = 0;
+    assert_int_equal(sk_contacts_find(s, tw, r.legs, 2, NULL, NULL, own, 64, &no, NULL), SK_OK);
+    sk_foot_level_options o = {.contacts = own, .contact_count = no};
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, &o, NULL, NULL, &given, NULL), SK_OK);
+    assert_memory_equal(&found, &given, sizeof found);
+    o = (sk_foot_level_options){.contacts = c, .contact_count = nc};
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, &o, NULL, NULL, &given, NULL), SK_OK);
+    for (int l = 0; l < 2; l++) {
+        assert_true(given.applied[l] && given.samples[l] > 0);
+        assert_true(fabs(given.tilt[l] + turn[l]) < 0.5 * DEG);
+    }
+    /* the left leg's only */
+    sk_contact left[64];
+    uint32_t nl = 0;
+    for (uint32_t k = 0; k < nc; k++)
+        if (c[k].leg == 0) left[nl++] = c[k];
+    o = (sk_foot_level_options){.contacts = left, .contact_count = nl};
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, &o, NULL, NULL, &given, NULL), SK_OK);
+    assert_true(given.applied[0] && !given.applied[1] && given.samples[1] == 0);
+    /* half a cycle later: the swing */
+    double half = 0.5 * sk_clip_duration(walk);
+    sk_contact swing[64];
+    for (uint32_t k = 0; k < nc; k++) {
+        swing[k] = c[k];
+        double a = fmod(c[k].start + half, 2 * half), b = a + (c[k].end - c[k].start);
+        swing[k].start = a, swing[k].end = fmin(b, 2 * half);
+    }
+    o = (sk_foot_level_options){.contacts = swing, .contact_count = nc};
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, &o, NULL, NULL, &given, NULL), SK_OK);
+    printf("  tilts over the walk's contacts %.2f / %.2f degrees, over the swing %.2f / %.2f\n", found.tilt[0] / DEG,
+           found.tilt[1] / DEG, given.tilt[0] / DEG, given.tilt[1] / DEG);
+    assert_true(fabs(given.tilt[0] - found.tilt[0]) > 2 * DEG || fabs(given.tilt[1] - found.tilt[1]) > 2 * DEG);
+    /* bad contacts */
+    sk_error err = {0};
+    sk_contact bad = c[0];
+    bad.leg = 2;
+    o = (sk_foot_level_options){.contacts = &bad, .contact_count = 1};
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, &o, NULL, NULL, &given, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "contacts[0]"));
+    bad = c[0], bad.start = NAN;
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, &o, NULL, NULL, &given, &err), SK_ERR_INVALID_ARGUMENT);
+    bad = c[0], bad.start = bad.end + 1;
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, &o, NULL, NULL, &given, &err), SK_ERR_INVALID_ARGUMENT);
+    /* none given: nothing measured, nothing turned */
+    o = (sk_foot_level_options){.contacts = c, .contact_count = 0};
+    sk_clip *out = NULL;
+    assert_int_equal(sk_foot_level(s, tw, r.legs, 2, &o, NULL, &out, &given, NULL), SK_OK);
+    assert_true(!given.applied[0] && !given.applied[1]);
+    assert_true(pose_diff(&r, tw, out) < 1e-6);
+    sk_clip_destroy(out);
+    sk_clip_destroy(tw);
+    sk_asset_destroy(r.a);
+}
+
 static void test_bad_input(void **state) {
     (void)state;
     rig r;
@@ -214,6 +290,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flat_clips_untouched),
         cmocka_unit_test(test_known_tilt_taken_out),
+        cmocka_unit_test(test_given_contacts),
         cmocka_unit_test(test_bad_input),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));

@@ -481,12 +481,37 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
                             L->name, (double)beta, (double)hmax);
     sk_vec3 axis_hat = sk_vec3_scale(L->axis, 1.0f / beta);
 
-    /* (7): alpha = the greatest heel/toe height, beta = |b - a|. */
-    float alpha = hmax;
+    /* (7): alpha = the greatest heel/toe height, beta = |b - a|. The heights here are above
+     * each point's lowest where it moves over the ground slower than the root (a retargeted leg
+     * of other proportions can swing its foot under the floor it stands on: measured from that
+     * lowest, the swing's low point cost least), and a point under its ground is as far from it
+     * as one above; where no sample is that slow (a clip in place), above the cycle's lowest as
+     * everywhere else. */
+    float alpha = hmax, hs = hmin, ts = tmin;
+    {
+        float ux = -ext->root_velocity.x, uz = -ext->root_velocity.z, us = sqrtf(ux * ux + uz * uz);
+        if (us * (float)(N * ext->dt) > 0.05f * L->leg_length) {
+            const double inv2 = 1.0 / (2.0 * ext->K * ext->dt);
+            float h2 = INFINITY, t2 = INFINITY;
+            for (uint32_t s = 0; s < N; s++) {
+                size_t x = (size_t)s + ext->X;
+                const sk_vec3 *p[2] = {ext->heel, ext->toe};
+                for (int k = 0; k < 2; k++) {
+                    float vx = (float)((p[k][x + ext->K].x - p[k][x - ext->K].x) * inv2) - ux;
+                    float vz = (float)((p[k][x + ext->K].z - p[k][x - ext->K].z) * inv2) - uz;
+                    if (sqrtf(vx * vx + vz * vz) > us) continue;
+                    if (k) t2 = fminf(t2, L->toe[s].y);
+                    else h2 = fminf(h2, L->heel[s].y);
+                }
+            }
+            if (h2 < INFINITY) hs = h2;
+            if (t2 < INFINITY) ts = t2;
+        }
+    }
     uint32_t st = 0;
     float best_cost = INFINITY;
     for (uint32_t s = 0; s < N; s++) {
-        float cost = fmaxf(L->heel_height[s], L->toe_height[s]) / alpha +
+        float cost = fmaxf(fabsf(L->heel[s].y - hs), fabsf(L->toe[s].y - ts)) / alpha +
                      fabsf(sk_vec3_dot(sk_vec3_sub(L->middle[s], L->center), axis_hat)) / beta;
         if (cost < best_cost) { best_cost = cost; st = s; }
     }

@@ -186,9 +186,20 @@ sk_result sk_foot_level(const sk_skeleton *skel, const sk_clip *clip, const sk_l
     float *buf = NULL;
     uint32_t nc = 0, cap = 0;
     size_t mb = (size_t)skel->joint_count * sizeof(sk_mat4), cb = 0, bb = 0;
-    sk_result r = sk_contacts_find(skel, clip, lg, leg_count, o.find, alloc, NULL, 0, &nc, err);
-    if (r == SK_ERR_LIMIT) r = SK_OK;
-    if (r != SK_OK) return r;
+    sk_result r = SK_OK;
+    if (o.contacts) {
+        for (uint32_t k = 0; k < o.contact_count; k++) {
+            const sk_contact *g = &o.contacts[k];
+            if (g->leg >= leg_count || !isfinite(g->start) || !isfinite(g->end) || !(g->start <= g->end))
+                return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, FL_WHO ": contacts[%u]: leg %u of %u, %g .. %g s", k,
+                                    g->leg, leg_count, g->start, g->end);
+        }
+        nc = o.contact_count;
+    } else {
+        r = sk_contacts_find(skel, clip, lg, leg_count, o.find, alloc, NULL, 0, &nc, err);
+        if (r == SK_ERR_LIMIT) r = SK_OK;
+        if (r != SK_OK) return r;
+    }
     cb = (size_t)(nc ? nc : 1) * sizeof *c;
     /* samples: at most FL_RATE per second of the clip per leg, plus one per contact */
     double dur = sk_clip_duration(clip);
@@ -203,7 +214,10 @@ sk_result sk_foot_level(const sk_skeleton *skel, const sk_clip *clip, const sk_l
         goto done;
     }
     if ((r = sk_pose_alloc(skel, alloc, &w.pose, err)) != SK_OK) goto done;
-    if (nc && (r = sk_contacts_find(skel, clip, lg, leg_count, o.find, alloc, c, nc, &nc, err)) != SK_OK) goto done;
+    if (o.contacts) {
+        if (nc) memcpy(c, o.contacts, (size_t)nc * sizeof *c);
+    } else if (nc && (r = sk_contacts_find(skel, clip, lg, leg_count, o.find, alloc, c, nc, &nc, err)) != SK_OK)
+        goto done;
     float rest_pitch[SK_FOOT_LEVEL_MAX_LEGS] = {0};
     if ((r = sk_pose_rest(skel, &w.pose, err)) != SK_OK ||
         (r = sk_local_to_model(skel, &w.pose, NULL, w.model, skel->joint_count, err)) != SK_OK)

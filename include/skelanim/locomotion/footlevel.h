@@ -55,6 +55,16 @@ typedef struct sk_foot_level_options {
     const float *flat_pitch;
     /* The contacts' detection; NULL: sk_contacts_find's defaults. */
     const sk_contact_find_options *find;
+    /* The planted intervals to measure over, instead of the clip's own
+     * (contact_count of them; their leg indexes into legs, times in the
+     * clip's seconds; find is then unused). For a retargeted clip, the
+     * source's contacts found on its own skeleton: retargeting does not move
+     * them, and the retargeted ankle, carried by other proportions, can
+     * creep out of sk_contacts_find's band mid-stance. NULL: found on the
+     * clip. A contact whose leg is out of range or whose times are not
+     * finite with start <= end is an error. */
+    const sk_contact *contacts;
+    uint32_t contact_count;
 } sk_foot_level_options;
 
 /* What sk_foot_level measured and did, per leg (optional). */
