@@ -129,6 +129,25 @@ void cli_retarget_close(cli_retarget *r) {
     memset(r, 0, sizeof *r);
 }
 
+/* The source's contacts of two limbs (sk_contacts_find): *out (NULL when there are none; free it)
+ * and *count. */
+static sk_result source_contacts(const cli_retarget *r, const sk_clip *clip, const sk_leg_desc *limbs, sk_contact **out,
+                                 uint32_t *count, sk_error *err) {
+    *out = NULL, *count = 0;
+    uint32_t n = 0;
+    sk_result res = sk_contacts_find(r->source, clip, limbs, 2, NULL, NULL, NULL, 0, &n, err);
+    if (res == SK_ERR_LIMIT) res = SK_OK;
+    if (res != SK_OK || n == 0) return res;
+    sk_contact *c = calloc(n, sizeof *c);
+    if (!c) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+    if ((res = sk_contacts_find(r->source, clip, limbs, 2, NULL, NULL, c, n, &n, err)) != SK_OK) {
+        free(c);
+        return res;
+    }
+    *out = c, *count = n;
+    return SK_OK;
+}
+
 sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, bool contacts, sk_clip **out,
                             cli_retarget_info *info, sk_error *err) {
     cli_retarget_info in;
@@ -139,67 +158,48 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
     double t1 = cli_thread_cpu_now();
     in.retarget_s = t1 - t0;
     if (res != SK_OK) return res;
-    if (!r->no_level && r->leg_count == 2) { /* the planted feet flat, measured where the source's feet stand */
-        sk_leg_desc sl[2] = {r->source_legs[0], r->source_legs[1]};
-        uint32_t nc = 0;
-        sk_contact *fc = NULL;
-        res = sk_contacts_find(r->source, source_clip, sl, 2, NULL, NULL, NULL, 0, &nc, err);
-        if (res == SK_ERR_LIMIT) res = SK_OK;
-        if (res == SK_OK && nc && !(fc = calloc(nc, sizeof *fc))) res = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-        if (res == SK_OK && nc) res = sk_contacts_find(r->source, source_clip, sl, 2, NULL, NULL, fc, nc, &nc, err);
+    bool level = !r->no_level && r->leg_count == 2, restore = contacts && r->leg_count == 2;
+    /* the source's foot contacts, found once: levelling measures over them, restoration pins them */
+    sk_contact *feet = NULL, *c = NULL;
+    uint32_t nfeet = 0;
+    if (level || restore) res = source_contacts(r, source_clip, r->source_legs, &feet, &nfeet, err);
+    if (res == SK_OK && level && nfeet) { /* the planted feet flat, measured where the source's feet stand */
         sk_foot_level_options lo;
         memset(&lo, 0, sizeof lo);
-        lo.contacts = fc, lo.contact_count = nc;
+        lo.contacts = feet, lo.contact_count = nfeet;
         sk_foot_level_stats ls;
-        sk_clip *level = NULL;
-        if (res == SK_OK && nc)
-            res = sk_foot_level(r->target, baked, r->target_legs, 2, &lo, NULL, &level, &ls, err);
-        free(fc);
-        if (res != SK_OK) {
+        sk_clip *levelled = NULL;
+        res = sk_foot_level(r->target, baked, r->target_legs, 2, &lo, NULL, &levelled, &ls, err);
+        if (res == SK_OK) {
             sk_clip_destroy(baked);
-            return res;
-        }
-        if (level) {
-            sk_clip_destroy(baked);
-            baked = level;
+            baked = levelled;
             for (int l = 0; l < 2; l++) in.level[l] = ls.applied[l] ? ls.tilt[l] : 0.0f;
         }
     }
-    if (contacts && r->leg_count == 2) {
+    if (res == SK_OK && restore) {
         /* limbs: the legs (0, 1), and with hands the arms (2, 3): their contacts found on the source */
-        sk_leg_desc src_limbs[4] = {r->source_legs[0], r->source_legs[1], r->source_arms[0], r->source_arms[1]};
         sk_leg_desc dst_limbs[4] = {r->target_legs[0], r->target_legs[1], r->target_arms[0], r->target_arms[1]};
-        uint32_t nfeet = 0, nhands = 0, limbs = r->hands && r->arm_count == 2 ? 4 : 2;
-        sk_contact *c = NULL;
-        res = sk_contacts_find(r->source, source_clip, src_limbs, 2, NULL, NULL, NULL, 0, &nfeet, err);
-        if (res == SK_ERR_LIMIT) res = SK_OK;
-        if (res == SK_OK && limbs == 4) {
-            res = sk_contacts_find(r->source, source_clip, src_limbs + 2, 2, NULL, NULL, NULL, 0, &nhands, err);
-            if (res == SK_ERR_LIMIT) res = SK_OK;
+        uint32_t nhands = 0, limbs = r->hands && r->arm_count == 2 ? 4 : 2;
+        sk_contact *hands = NULL;
+        if (limbs == 4) res = source_contacts(r, source_clip, r->source_arms, &hands, &nhands, err);
+        uint32_t n = nfeet;
+        if (res == SK_OK && nfeet + nhands > 0 && !(c = calloc(nfeet + nhands, sizeof *c)))
+            res = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
+        if (res == SK_OK && c) {
+            if (nfeet) memcpy(c, feet, nfeet * sizeof *c);
+            /* A hand contact is a hand on the floor: low and still, and no higher above the
+             * floor than 0.15 leg lengths (the feet's contacts give the floor: their lowest
+             * ankle). A swinging hand that slows at the bottom of its arc is none. */
+            float floor_y = INFINITY, leg = sk_humanoid_leg_length(r->source, NULL, sk_retarget_map(r->rt, 0));
+            for (uint32_t k = 0; k < nfeet; k++) floor_y = fminf(floor_y, c[k].position.y);
+            for (uint32_t k = 0; k < nhands; k++)
+                if (isfinite(floor_y) && hands[k].position.y <= floor_y + 0.15f * leg) {
+                    c[n] = hands[k];
+                    c[n++].leg += 2; /* limbs 2 and 3: the arms */
+                }
         }
-        uint32_t n = nfeet + nhands;
-        if (res == SK_OK && n > 0) {
-            c = calloc(n, sizeof *c);
-            if (!c) res = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "out of memory");
-            if (res == SK_OK && nfeet)
-                res = sk_contacts_find(r->source, source_clip, src_limbs, 2, NULL, NULL, c, nfeet, &nfeet, err);
-            if (res == SK_OK && nhands) {
-                res = sk_contacts_find(r->source, source_clip, src_limbs + 2, 2, NULL, NULL, c + nfeet, nhands, &nhands, err);
-                /* A hand contact is a hand on the floor: low and still, and no higher above the
-                 * floor than 0.15 leg lengths (the feet's contacts give the floor: their lowest
-                 * ankle). A swinging hand that slows at the bottom of its arc is none. */
-                float floor_y = INFINITY, leg = sk_humanoid_leg_length(r->source, NULL, sk_retarget_map(r->rt, 0));
-                for (uint32_t k = 0; k < nfeet; k++) floor_y = fminf(floor_y, c[k].position.y);
-                uint32_t kept = nfeet;
-                for (uint32_t k = nfeet; k < nfeet + nhands; k++)
-                    if (isfinite(floor_y) && c[k].position.y <= floor_y + 0.15f * leg) {
-                        c[kept] = c[k];
-                        c[kept++].leg += 2; /* limbs 2 and 3: the arms */
-                    }
-                nhands = kept - nfeet;
-                n = kept;
-            }
-        }
+        free(hands);
+        nhands = n - nfeet;
         sk_clip *restored = NULL;
         sk_contact_restore_stats st;
         memset(&st, 0, sizeof st);
@@ -207,14 +207,17 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
         memset(&ro, 0, sizeof ro);
         ro.hand_mask = limbs == 4 ? 0xCu : 0u;
         if (res == SK_OK) res = sk_contacts_restore(r->target, baked, dst_limbs, limbs, c, n, &ro, NULL, &restored, &st, err);
-        free(c);
-        if (res != SK_OK) {
+        if (res == SK_OK) {
             sk_clip_destroy(baked);
-            return res;
+            baked = restored;
+            in.contacts = nfeet, in.hand_contacts = nhands, in.max_error = st.max_error, in.unreachable = st.unreachable;
         }
+    }
+    free(feet);
+    free(c);
+    if (res != SK_OK) {
         sk_clip_destroy(baked);
-        baked = restored;
-        in.contacts = nfeet, in.hand_contacts = nhands, in.max_error = st.max_error, in.unreachable = st.unreachable;
+        return res;
     }
     in.contacts_s = cli_thread_cpu_now() - t1;
     *out = baked;

@@ -495,14 +495,8 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
             float h2 = INFINITY, t2 = INFINITY;
             for (uint32_t s = 0; s < N; s++) {
                 size_t x = (size_t)s + ext->X;
-                const sk_vec3 *p[2] = {ext->heel, ext->toe};
-                for (int k = 0; k < 2; k++) {
-                    float vx = (float)((p[k][x + ext->K].x - p[k][x - ext->K].x) * inv2) - ux;
-                    float vz = (float)((p[k][x + ext->K].z - p[k][x - ext->K].z) * inv2) - uz;
-                    if (sqrtf(vx * vx + vz * vz) > us) continue;
-                    if (k) t2 = fminf(t2, L->toe[s].y);
-                    else h2 = fminf(h2, L->heel[s].y);
-                }
+                if (skl_rel_speed(ext->heel, x, ext->K, inv2, ux, uz) <= us) h2 = fminf(h2, L->heel[s].y);
+                if (skl_rel_speed(ext->toe, x, ext->K, inv2, ux, uz) <= us) t2 = fminf(t2, L->toe[s].y);
             }
             if (h2 < INFINITY) hs = h2;
             if (t2 < INFINITY) ts = t2;

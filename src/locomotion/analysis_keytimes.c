@@ -58,13 +58,6 @@ static float vert_speed(const sk_vec3 *p, size_t i, uint32_t K, double inv2, flo
     return (float)((p[i + K].y - p[i - K].y + 2.0 * K * rise) * inv2);
 }
 
-/* Horizontal velocity of p at extended index i (central difference +-K),
- * minus (ux, uz): its speed relative to the planted velocity. */
-static float rel_speed(const sk_vec3 *p, size_t i, uint32_t K, double inv2, float ux, float uz) {
-    float vx = (float)((p[i + K].x - p[i - K].x) * inv2) - ux, vz = (float)((p[i + K].z - p[i - K].z) * inv2) - uz;
-    return sqrtf(vx * vx + vz * vz);
-}
-
 sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_leg_ext *e, float contact,
                                 float speed_tol, float alpha_bal, float still_band, const sk_allocator *alloc,
                                 skl_keytimes *out, sk_error *err) {
@@ -126,7 +119,7 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
         for (int k = 0; k < 4; k++) {
             float m = INFINITY;
             for (uint32_t w = 0; w < N; w++)
-                if (rel_speed(pt[k], x0 + w, K, inv2, ux, uz) <= slow) m = fminf(m, Y(pt[k], w));
+                if (skl_rel_speed(pt[k], x0 + w, K, inv2, ux, uz) <= slow) m = fminf(m, Y(pt[k], w));
             if (m < INFINITY) *gr[k] = m;
         }
         low_max = 0;
@@ -155,12 +148,12 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
         sk_vec3 fbb = footbase_of(L, e->heel[x + K], e->toe[x + K], alpha_bal);
         float dfx = (float)((fbb.x - fa.x) * inv2) - ux, dfz = (float)((fbb.z - fa.z) * inv2) - uz;
         fb[w] = low[w] <= low_h && sqrtf(dfx * dfx + dfz * dfz) <= tol;
-        fh[w] = Y(e->ankle, w) - amin <= contact && rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
-        ft[w] = Y(e->ball, w) - bmin <= contact && rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
+        fh[w] = Y(e->ankle, w) - amin <= contact && skl_rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
+        ft[w] = Y(e->ball, w) - bmin <= contact && skl_rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
         sh[w] = Y(e->ankle, w) - amin <= band && fabsf(vert_speed(e->ankle, x, K, inv2, e->rise)) <= vt_ankle &&
-                rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
+                skl_rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
         sb[w] = Y(e->ball, w) - bmin <= band && fabsf(vert_speed(e->ball, x, K, inv2, e->rise)) <= vt_ball &&
-                rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
+                skl_rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
     }
     /* The anchor: the sample nearest the stance sample (the foot's lowest,
      * most central moment) at which ankle and ball are still and the

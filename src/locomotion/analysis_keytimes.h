@@ -34,6 +34,14 @@ typedef struct skl_leg_ext {
     float rise;
 } skl_leg_ext;
 
+/* Horizontal velocity of p at extended index i (central difference +-K,
+ * inv2 = 1 / (2 K dt)), minus (ux, uz): its speed relative to the planted
+ * velocity. */
+static inline float skl_rel_speed(const sk_vec3 *p, size_t i, uint32_t K, double inv2, float ux, float uz) {
+    float vx = (float)((p[i + K].x - p[i - K].x) * inv2) - ux, vz = (float)((p[i + K].z - p[i - K].z) * inv2) - uz;
+    return sqrtf(vx * vx + vz * vz);
+}
+
 /* Offsets in samples from the stance sample (forward >= 0, backward <= 0). */
 typedef struct skl_keytimes {
     int32_t heel_strike, heel_off, toe_strike, toe_off; /* the ankle / ball down and planted */

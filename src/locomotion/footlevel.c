@@ -200,24 +200,23 @@ sk_result sk_foot_level(const sk_skeleton *skel, const sk_clip *clip, const sk_l
         if (r == SK_ERR_LIMIT) r = SK_OK;
         if (r != SK_OK) return r;
     }
-    cb = (size_t)(nc ? nc : 1) * sizeof *c;
+    cb = o.contacts ? 0 : (size_t)(nc ? nc : 1) * sizeof *c; /* given contacts are read where they are */
     /* samples: at most FL_RATE per second of the clip per leg, plus one per contact */
     double dur = sk_clip_duration(clip);
     double capd = (isfinite(dur) ? dur * FL_RATE : 0.0) + (double)nc + 1.0;
     cap = capd > 1e7 ? 10000000u : (uint32_t)capd;
     bb = (size_t)cap * sizeof(float);
-    c = (sk_contact *)sk_alloc(alloc, cb);
+    c = cb ? (sk_contact *)sk_alloc(alloc, cb) : NULL;
     buf = (float *)sk_alloc(alloc, bb);
     w.model = (sk_mat4 *)sk_alloc(alloc, mb);
-    if (!c || !buf || !w.model) {
+    if ((cb && !c) || !buf || !w.model) {
         r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, FL_WHO ": out of memory");
         goto done;
     }
     if ((r = sk_pose_alloc(skel, alloc, &w.pose, err)) != SK_OK) goto done;
-    if (o.contacts) {
-        if (nc) memcpy(c, o.contacts, (size_t)nc * sizeof *c);
-    } else if (nc && (r = sk_contacts_find(skel, clip, lg, leg_count, o.find, alloc, c, nc, &nc, err)) != SK_OK)
+    if (!o.contacts && nc && (r = sk_contacts_find(skel, clip, lg, leg_count, o.find, alloc, c, nc, &nc, err)) != SK_OK)
         goto done;
+    const sk_contact *cs = o.contacts ? o.contacts : c;
     float rest_pitch[SK_FOOT_LEVEL_MAX_LEGS] = {0};
     if ((r = sk_pose_rest(skel, &w.pose, err)) != SK_OK ||
         (r = sk_local_to_model(skel, &w.pose, NULL, w.model, skel->joint_count, err)) != SK_OK)
@@ -232,7 +231,7 @@ sk_result sk_foot_level(const sk_skeleton *skel, const sk_clip *clip, const sk_l
     sk_quat q[SK_FOOT_LEVEL_MAX_LEGS];
     for (uint32_t l = 0; l < leg_count; l++) {
         sk_vec3 axis = sk_vec3_make(0, 0, 0);
-        r = fl_measure(&w, &lg[l], l, c, nc, o.middle, rest_pitch[l], buf, cap, &st, &axis, err);
+        r = fl_measure(&w, &lg[l], l, cs, nc, o.middle, rest_pitch[l], buf, cap, &st, &axis, err);
         if (r != SK_OK) goto done;
         float a = fabsf(st.tilt[l]);
         apply[l] = st.samples[l] > 0 && a >= o.min_angle && a <= o.max_angle && skm_vec3_len(axis) > 0.5f;
