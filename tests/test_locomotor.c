@@ -444,6 +444,87 @@ static void test_stairs(void **state) {
     }
 }
 
+/* A sidestep up stairs: the mannequin's right strafe (its own clip, the
+ * only motion), moving up 0.17 / 0.28 m stairs at 1.0 m/s with the stairs
+ * to its right. On the stairs the slope shortens the cycle (steps quicker
+ * and shorter); a sidestep's feet stand apart along the way it goes, so
+ * that spread must shrink with the stride (step_spread in locomotor.c):
+ * kept at the clip's, the leading foot landed two and three treads above
+ * the trailing one. Checked against the stairs' closed form: whenever both
+ * feet are planted, the treads under their heels, and the body joint's
+ * height above the higher foot. */
+static void test_sidestep_stairs(void **state) {
+    (void)state;
+    stairs_p sp = {0.17f, 0.28f};
+    sk_terrain_shape shape;
+    sk_terrain t;
+    sk_error err = {0};
+    sk_terrain_stairs_options so = {.rise = sp.rise, .run = sp.run, .start = sk_vec3_make(0, 0, 1)};
+    assert_int_equal(sk_terrain_stairs(&shape, &so, &t, &err), SK_OK);
+    rig r;
+    memset(&r, 0, sizeof r);
+    if (sk_mannequin_create(NULL, NULL, &r.asset, &err) != SK_OK) fail_msg("%s", err.message);
+    r.skel = r.asset->skeleton;
+    r.nlegs = sk_legs_find(r.skel, r.legs, 2);
+    assert_int_equal(r.nlegs, 2);
+    if (sk_leg_points_from_mesh(r.asset, r.legs, 2, NULL, NULL, &err) != SK_OK) fail_msg("%s", err.message);
+    int32_t ci = sk_asset_find_clip(r.asset, "strafe_right");
+    assert_true(ci >= 0);
+    r.clips[0] = r.asset->clips[ci];
+    r.nclips = 1;
+    rig_analyse(&r);
+    rig_locomotor(&r, &t, NULL, false);
+    /* the yaw that turns the clip's own direction of travel to +Z */
+    sk_vec3 d = r.an[0]->cycle_direction;
+    float yaw = atan2f(-d.x, d.z);
+    assert_int_equal(sk_locomotor_reset(r.L, 0, 0, yaw, &err), SK_OK);
+    int32_t body = sk_skeleton_find(r.skel, "hips");
+    assert_true(body >= 0);
+    metrics m = {0};
+    const double dt = 1.0 / 60;
+    float z = 0, v = 0, body0 = -1;
+    int apart_max = 0, last_tread[2] = {-1000, -1000};
+    float last_z[2] = {0, 0}, spread = 0;
+    bool was[2] = {false, false};
+    double low = 1e9;
+    uint32_t landings = 0;
+    for (double tt = 0; tt < 7.0; tt += dt) {
+        v = fminf(1.0f, v + (float)(2.0 * dt));
+        z += v * (float)dt;
+        rig_step(&r, dt, 0, z, yaw);
+        metrics_add(&m, &r, h_stairs, &sp);
+        const sk_locomotor_state *st = sk_locomotor_get_state(r.L);
+        sk_vec3 he[2], to[2];
+        for (uint32_t l = 0; l < 2; l++) feet_of(&r, l, &he[l], &to[l]);
+        float hb = mpos(&r.world[body]).y;
+        if (body0 < 0) body0 = hb - fminf(he[0].y, he[1].y);
+        for (uint32_t l = 0; l < 2; l++) {
+            bool on = st->feet[l].stance;
+            if (on && he[l].z > 1.05f && z < 5.5f) {
+                int tr = (int)floorf((he[l].z - 1) / sp.run);
+                /* a landing: its tread against the one the other foot last stood on */
+                if (!was[l] && last_tread[1 - l] > -1000) {
+                    landings++;
+                    if (abs(tr - last_tread[1 - l]) > apart_max) apart_max = abs(tr - last_tread[1 - l]);
+                    spread = fmaxf(spread, fabsf(he[l].z - last_z[1 - l]));
+                }
+                last_tread[l] = tr;
+                last_z[l] = he[l].z;
+                double above = (hb - he[l].y) / body0; /* the body over the foot it stands on */
+                if (above < low) low = above;
+            }
+            was[l] = on;
+        }
+    }
+    printf("  sidestep up 0.17/0.28 stairs at 1.0 m/s: %u landings on the stairs, each at most %.3f m and %d treads from "
+           "the other foot's; the body at least %.3f of standing above the planted foot\n", landings, spread, apart_max, low);
+    assert_true(landings >= 8);
+    assert_true(spread < 0.54f); /* 0.580 m with the clip's spread kept */
+    assert_true(low >= 0.62);    /* 0.520 */
+    check_targets("sidestep up stairs", &m);
+    rig_free(&r);
+}
+
 /* Steady turning: (30)-(33). */
 static void test_turn_prediction(void **state) {
     (void)state;
@@ -1188,7 +1269,7 @@ static void test_mesh_bound_spares_rays(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tracker),        cmocka_unit_test(test_flat_walk_and_run), cmocka_unit_test(test_laid_foot),
-        cmocka_unit_test(test_ramps_and_bumps), cmocka_unit_test(test_stairs),
+        cmocka_unit_test(test_ramps_and_bumps), cmocka_unit_test(test_stairs), cmocka_unit_test(test_sidestep_stairs),
         cmocka_unit_test(test_turn_prediction), cmocka_unit_test(test_start_stop),
         cmocka_unit_test(test_start_stop_graph),
         cmocka_unit_test(test_no_pops),          cmocka_unit_test(test_body_stays_up),

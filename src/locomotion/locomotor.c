@@ -120,6 +120,7 @@ typedef struct leg_rt {
      * footbase (11) and heading. */
     sk_vec3 pdir;
     bool pdir_valid;
+    sk_vec3 step_pos; /* the blend's stance position with its spread along the motion scaled (step_spread) */
 } leg_rt;
 
 struct sk_locomotor {
@@ -383,7 +384,6 @@ static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base
 /* (27)-(33): where the character will be when leg l is next at stance:
  * the footstep's base (heel line, horizontal), its yaw and time. */
 static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *base, float *yaw_to, double *when) {
-    const sk_leg_blend *lb = &L->blend.legs[l];
     double dt_to = L->cd_eff * (1.0 - ct);                                     /* (27) */
     sk_vec3 pos = L->st.position, v = vec3_horizontal(L->tracker.velocity);
     float w = L->tracker.angular_velocity, yaw = L->st.yaw;
@@ -406,7 +406,7 @@ static void predict_base(const sk_locomotor *L, uint32_t l, double ct, sk_vec3 *
         P = sk_vec3_add(pos, sk_vec3_scale(v, (float)dt_to));                 /* (28) */
     }
     *yaw_to = yaw + (float)(w * dt_to);                                       /* (29) */
-    *base = sk_vec3_add(P, vec3_turn_y(vec3_horizontal(lb->stance_position), *yaw_to));
+    *base = sk_vec3_add(P, vec3_turn_y(L->leg[l].step_pos, *yaw_to));
     base->y = 0;
     *when = L->st.time + dt_to;
 }
@@ -547,7 +547,8 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
         g->seen = false;
         g->pdir_valid = false;
         g->early = -1;
-        sk_vec3 base = sk_vec3_add(L->st.position, vec3_turn_y(vec3_horizontal(L->blend.legs[l].stance_position), L->st.yaw));
+        g->step_pos = vec3_horizontal(L->blend.legs[l].stance_position);
+        sk_vec3 base = sk_vec3_add(L->st.position, vec3_turn_y(g->step_pos, L->st.yaw));
         place_footstep(L, &L->blend.legs[l], base, L->st.yaw, 0, NULL, &g->from);
         g->to_base = base;
         g->to_base.y = 0;
@@ -558,6 +559,31 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
     }
     update_times(L);
     return SK_OK;
+}
+
+/* Where each leg's footstep lies about the character at its stance (the
+ * prediction's (28)-(30) offset): the blend's stance position, with the
+ * legs' spread along the motion scaled by the stride's share of the clips'
+ * when the stride is shorter (slower than the blend, steep ground ahead;
+ * never longer). The spread along the motion is each leg's distance from
+ * the legs' mean along it: none for a walk forward (both feet at their
+ * stance under the hips, a foot's length apart across), most of the step
+ * for a sidestep, whose feet stand apart along the way it goes. With the
+ * clip's spread kept, a sidestep up 0.17 / 0.28 m stairs on a cycle
+ * shortened by the slope still put its feet 0.6-0.7 m apart, three treads
+ * (0.51 m) one above the other. */
+static void step_spread(sk_locomotor *L, sk_vec3 v_char, float speed) {
+    float full = (float)(skm_vec3_len(L->blend.velocity) * L->blend.cycle_duration);
+    float k = full > 1e-4f ? fminf(1.0f, speed * (float)L->cd_eff / full) : 1.0f;
+    sk_vec3 u = speed > 1e-3f ? sk_vec3_scale(vec3_horizontal(v_char), 1.0f / speed) : sk_vec3_make(0, 0, 0);
+    float mean = 0;
+    for (uint32_t l = 0; l < L->legs; l++) mean += sk_vec3_dot(vec3_horizontal(L->blend.legs[l].stance_position), u);
+    mean /= (float)(L->legs ? L->legs : 1);
+    for (uint32_t l = 0; l < L->legs; l++) {
+        sk_vec3 p = vec3_horizontal(L->blend.legs[l].stance_position);
+        float dev = sk_vec3_dot(p, u) - mean;
+        L->leg[l].step_pos = sk_vec3_sub(p, sk_vec3_scale(u, dev * (1.0f - k)));
+    }
 }
 
 sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, float yaw, sk_error *err) {
@@ -633,6 +659,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     cd /= 1.0 + SLOPE_CADENCE * L->slope;
     L->cd_eff = cd;
     L->st.cycle_duration = cd;
+    step_spread(L, vec3_turn_y(v, -L->st.yaw), speed);
 
     /* Stopping: below idle speed the phase runs only while a foot is up,
      * until it has landed (foot-land: flat on the ground, in stance), so a
@@ -902,7 +929,7 @@ static void flight_footbase(sk_locomotor *L, adjust_frame *A, uint32_t l, float 
     }
     float arc = sinf(SKM_PI * s);                                       /* (36) */
     /* (37)-(38): toward where the body would put the foot now. */
-    sk_vec3 here = sk_vec3_add(A->cpos, rotc(L, vec3_horizontal(lb->stance_position)));
+    sk_vec3 here = sk_vec3_add(A->cpos, rotc(L, g->step_pos));
     sk_vec3 off3 = vec3_horizontal(sk_vec3_sub(here, skm_vec3_lerp(a->position, b->position, (float)ct)));
     F = sk_vec3_add(F, sk_vec3_scale(off3, arc));
     float base_y = F.y;
