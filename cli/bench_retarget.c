@@ -8,8 +8,11 @@
  *     source's ankle within 3.5 cm of its 5th-percentile height and slower
  *     than 0.45 m/s horizontally for at least 0.06 s, sampled at 120 Hz. On
  *     the target over those phases: the ankle's largest distance from its
- *     rest height above the ground (y = 0) and its slide (largest horizontal
- *     distance from where the contact began), with restoration on and off;
+ *     rest height above the ground (y = 0; it rises where the heel comes
+ *     off), the foot's (of the ankle and the joints below it, the one
+ *     nearest its rest height: the foot standing on the ground somewhere)
+ *     and the ankle's slide (largest horizontal distance from where the
+ *     contact began), with restoration on and off;
  *   - the stride (distance between one foot's successive contacts) of the
  *     target over the source's, against the ratio of their leg lengths.
  * Captures 02_01, 07_01, 09_11 are the set the method was developed on;
@@ -61,6 +64,7 @@ typedef struct br_contact {
 
 typedef struct br_feet {
     float height, slide, slide_mean;
+    float foot; /* the foot's nearest joint to its rest height: the largest such distance (m) */
 } br_feet;
 
 /* Ankle positions (n samples at BR_RATE, two feet) of clip on s. */
@@ -78,6 +82,35 @@ static sk_vec3 *br_ankles(const sk_skeleton *s, const sk_clip *c, const sk_leg_d
     free(local), free(m);
     if (!ok) free(p);
     return ok ? p : NULL;
+}
+
+/* Per sample and foot (n x 2), how far the foot stands from the ground: of
+ * the ankle and the joints below it, the smallest distance from its rest
+ * height (a flat foot on the ground: 0; rolling onto its ball: the ball's,
+ * about 0; floating or sunk by d: d). */
+static float *br_foot_gaps(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], uint32_t n) {
+    float *g = calloc((size_t)n * 2, sizeof *g);
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *m = calloc(s->joint_count, sizeof *m);
+    float *rest = calloc(s->joint_count, sizeof *rest);
+    bool ok = g && local && m && rest && sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
+              sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+    float lowest = 0;
+    for (uint32_t j = 0; ok && j < s->joint_count; j++) lowest = fminf(lowest, m[j].m[13]);
+    for (uint32_t j = 0; ok && j < s->joint_count; j++) rest[j] = m[j].m[13] - lowest;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        ok = sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
+             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+        for (int f = 0; ok && f < 2; f++) {
+            float best = INFINITY;
+            uint32_t end = sk_skeleton_subtree_end(s, (uint32_t)legs[f].ankle);
+            for (uint32_t j = (uint32_t)legs[f].ankle; j < end; j++) best = fminf(best, fabsf(m[j].m[13] - rest[j]));
+            g[(size_t)i * 2 + f] = best;
+        }
+    }
+    free(local), free(m), free(rest);
+    if (!ok) free(g);
+    return ok ? g : NULL;
 }
 
 static int br_cmp_float(const void *a, const void *b) {
@@ -116,9 +149,9 @@ static int br_detect(const sk_vec3 *p, uint32_t n, br_contact *out) {
 }
 
 /* The target's feet over the contacts: height error against rest[f], slide; and the mean stride ratio. */
-static br_feet br_measure(const sk_vec3 *src, const sk_vec3 *dst, const br_contact *c, int nc, const float rest[2],
-                          double *stride_ratio, int *strides) {
-    br_feet r = {0, 0, 0};
+static br_feet br_measure(const sk_vec3 *src, const sk_vec3 *dst, const float *gap, const br_contact *c, int nc,
+                          const float rest[2], double *stride_ratio, int *strides) {
+    br_feet r = {0, 0, 0, 0};
     double ratio = 0;
     *strides = 0;
     for (int i = 0; i < nc; i++) {
@@ -128,6 +161,7 @@ static br_feet br_measure(const sk_vec3 *src, const sk_vec3 *dst, const br_conta
         for (uint32_t k = c[i].first; k <= c[i].last; k++) {
             sk_vec3 q = dst[(size_t)k * 2 + f];
             r.height = fmaxf(r.height, fabsf(q.y - rest[f]));
+            r.foot = fmaxf(r.foot, gap[(size_t)k * 2 + f]);
             slide = fmaxf(slide, hypotf(q.x - s0.x, q.z - s0.z));
         }
         r.slide = fmaxf(r.slide, slide);
@@ -184,13 +218,14 @@ static bool br_load(const br_args *a, const char *name, sk_asset **out) {
 
 typedef struct br_worst {
     int cases, contacts, failed;
-    float height_on, slide_on, height_off, slide_off, stride_err;
+    float height_on, slide_on, height_off, slide_off, stride_err, foot_on, foot_off;
     double ns_joint;
 } br_worst;
 
 static cJSON *br_feet_json(br_feet f) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "height_max_m", cli_num(f.height));
+    cJSON_AddItemToObject(o, "foot_height_max_m", cli_num(f.foot));
     cJSON_AddItemToObject(o, "slide_max_m", cli_num(f.slide));
     cJSON_AddItemToObject(o, "slide_mean_m", cli_num(f.slide_mean));
     return o;
@@ -204,6 +239,7 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     sk_error err = {0};
     sk_clip *on = NULL, *off = NULL;
     sk_vec3 *ps = NULL, *pon = NULL, *poff = NULL;
+    float *gon = NULL, *goff = NULL;
     sk_transform *spose = NULL, *tpose = NULL;
     bool ok = false;
     if (!br_load(a, c->source, &src) || !br_load(a, c->target, &dst)) goto done;
@@ -253,7 +289,9 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     ps = br_ankles(ss, clip, rt.source_legs, n);
     pon = br_ankles(ts, on, rt.target_legs, n);
     poff = br_ankles(ts, off, rt.target_legs, n);
-    if (!ps || !pon || !poff) goto done;
+    gon = br_foot_gaps(ts, on, rt.target_legs, n);
+    goff = br_foot_gaps(ts, off, rt.target_legs, n);
+    if (!ps || !pon || !poff || !gon || !goff) goto done;
     br_contact *bc = malloc(BR_MAX_CONTACTS * sizeof *bc);
     if (!bc) goto done;
     int nc = br_detect(ps, n, bc);
@@ -261,8 +299,8 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     float sl = br_rest(ss, rt.source_legs, srest), tl = br_rest(ts, rt.target_legs, trest);
     double ratio_on = 0, ratio_off = 0;
     int strides = 0, strides_off = 0;
-    br_feet fon = br_measure(ps, pon, bc, nc, trest, &ratio_on, &strides);
-    br_feet foff = br_measure(ps, poff, bc, nc, trest, &ratio_off, &strides_off);
+    br_feet fon = br_measure(ps, pon, gon, bc, nc, trest, &ratio_on, &strides);
+    br_feet foff = br_measure(ps, poff, goff, bc, nc, trest, &ratio_off, &strides_off);
     free(bc);
     double leg_ratio = sl > 0 ? tl / sl : 0;
     cJSON *o = cJSON_CreateObject();
@@ -298,11 +336,12 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     w->cases++, w->contacts += nc;
     w->height_on = fmaxf(w->height_on, fon.height), w->slide_on = fmaxf(w->slide_on, fon.slide);
     w->height_off = fmaxf(w->height_off, foff.height), w->slide_off = fmaxf(w->slide_off, foff.slide);
+    w->foot_on = fmaxf(w->foot_on, fon.foot), w->foot_off = fmaxf(w->foot_off, foff.foot);
     if (strides) w->stride_err = fmaxf(w->stride_err, (float)fabs(ratio_on / leg_ratio - 1.0));
     w->ns_joint = fmax(w->ns_joint, best * 1e9 / ts->joint_count);
     ok = true;
 done:
-    free(ps), free(pon), free(poff), free(spose), free(tpose);
+    free(ps), free(pon), free(poff), free(gon), free(goff), free(spose), free(tpose);
     sk_clip_destroy(on);
     sk_clip_destroy(off);
     cli_retarget_close(&rt);
@@ -329,6 +368,8 @@ static int bench_retarget(int argc, char **argv) {
         cJSON_AddItemToObject(o, "reference_contacts", cli_num(w[h].contacts));
         cJSON_AddItemToObject(o, "restored_height_max_m", cli_num(w[h].height_on));
         cJSON_AddItemToObject(o, "restored_slide_max_m", cli_num(w[h].slide_on));
+        cJSON_AddItemToObject(o, "restored_foot_height_max_m", cli_num(w[h].foot_on));
+        cJSON_AddItemToObject(o, "not_restored_foot_height_max_m", cli_num(w[h].foot_off));
         cJSON_AddItemToObject(o, "not_restored_height_max_m", cli_num(w[h].height_off));
         cJSON_AddItemToObject(o, "not_restored_slide_max_m", cli_num(w[h].slide_off));
         cJSON_AddItemToObject(o, "stride_error_max", cli_num(w[h].stride_err));

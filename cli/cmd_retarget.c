@@ -147,6 +147,9 @@ static int cmd_retarget(int argc, char **argv) {
         if (a.hands) cJSON_AddItemToObject(o, "hand_contacts_restored", cli_num(info.hand_contacts));
         cJSON_AddItemToObject(o, "pin_error_max_m", cli_num(info.max_error));
         cJSON_AddItemToObject(o, "pins_out_of_reach", cli_num(info.unreachable));
+        /* keys x legs whose foot the restoration kept out of the floor, and by how much at most */
+        cJSON_AddItemToObject(o, "floor_raised_keys", cli_num(info.floor_keys));
+        cJSON_AddItemToObject(o, "floor_raise_max_m", cli_num(info.floor_max));
         cJSON *lv = cJSON_AddArrayToObject(o, "feet_level_deg"); /* the tilt turned out, left and right (0: none) */
         for (int l = 0; l < 2; l++) cJSON_AddItemToArray(lv, cli_num(info.level[l] * 57.29577951308232));
         cJSON_AddItemToArray(list, o);
@@ -177,12 +180,17 @@ static int cmd_retarget(int argc, char **argv) {
         fprintf(stderr, "retarget: %u of %u target joints mapped (%s -> %s names), root scale %.4g\n", rt.mapped,
                 dst->skeleton->joint_count, sk_retarget_map(rt.rt, 0)->scheme, sk_retarget_map(rt.rt, 1)->scheme,
                 (double)sk_retarget_root_scale(rt.rt));
-        for (uint32_t i = 0; i < nbaked; i++)
-            fprintf(stderr, "  clip %s: %.3g s, feet levelled by %.1f / %.1f degrees, %u foot contacts%s restored (largest pin error %.3g m)\n",
+        for (uint32_t i = 0; i < nbaked; i++) {
+            fprintf(stderr, "  clip %s: %.3g s, feet levelled by %.1f / %.1f degrees, %u foot contacts%s restored (largest pin error %.3g m)",
                     sk_clip_name(baked[i]), sk_clip_duration(baked[i]), infos[i].level[0] * 57.29577951308232,
                     infos[i].level[1] * 57.29577951308232, infos[i].contacts,
                     a.hands ? (infos[i].hand_contacts ? " and hand contacts" : " (no hand contact found)") : "",
                     (double)infos[i].max_error);
+            if (infos[i].floor_keys)
+                fprintf(stderr, ", feet kept out of the floor in %u leg-keys (raised up to %.1f cm)", infos[i].floor_keys,
+                        100.0 * infos[i].floor_max);
+            fputc('\n', stderr);
+        }
         cJSON_Delete(root);
         printf("wrote %s (%u clip%s retargeted)\n", a.out, nbaked, nbaked == 1 ? "" : "s");
     }
@@ -206,7 +214,7 @@ static const cli_opt retarget_opts[] = {
     {"--map", CLI_STRING(retarget_args, map), .meta = "MAP.json",
      .help = "overrides of the humanoid maps: {\"map\": {\"SOURCE_JOINT\": \"TARGET_JOINT\"}, \"source\"|\"target\": {\"BONE\": \"JOINT\"}, \"root_scale\": S}"},
     {"--no-contacts", CLI_FLAG(retarget_args, no_contacts),
-     .help = "do not restore the source's foot contacts on the target (IK)"},
+     .help = "do not restore the source's foot contacts on the target (IK), nor keep its feet out of the floor"},
     {"--no-level", CLI_FLAG(retarget_args, no_level),
      .help = "leave the planted feet at the angle retargeting gives them (by default turned flat where the source's feet stand)"},
     {"--hands", CLI_FLAG(retarget_args, hands),
@@ -224,7 +232,9 @@ static const char retarget_note[] =
     "corrected, the hips' translation scaled by the ratio of leg lengths); its planted feet are turned\n"
     "flat (the two rest poses hold the foot at different angles: measured over the source's foot\n"
     "contacts, one angle per foot); then the source's foot contacts (ankle low and still) are restored\n"
-    "with two-bone IK: the target's ankles stay pinned at one place on the ground per contact. --scale\n"
+    "with two-bone IK: the target's ankles stay pinned at one place on the ground per contact, and\n"
+    "wherever a foot would go through the floor (a heel coming off over the ball, a swing on other\n"
+    "proportions) its ankle is raised until its lowest point is on it. --scale\n"
     "applies to SOURCE and TARGET when they are .bvh.\n";
 static const char *const retarget_notes[] = {retarget_note, NULL};
 const cli_command cli_cmd_retarget = {

@@ -115,8 +115,14 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
     if (r != SK_OK) return r;
     out->source = d.source, out->target = d.target;
     for (uint32_t j = 0; j < d.target->joint_count; j++) out->mapped += sk_retarget_source_of(out->rt, j) >= 0;
-    if (legs_of(sk_retarget_map(out->rt, 0), out->source_legs) && legs_of(sk_retarget_map(out->rt, 1), out->target_legs))
+    if (legs_of(sk_retarget_map(out->rt, 0), out->source_legs) && legs_of(sk_retarget_map(out->rt, 1), out->target_legs)) {
         out->leg_count = 2;
+        /* the target's heel and toe on its mesh's soles where it has a skinned mesh (the
+         * feet's lowest points for levelling and the floor), else from its skeleton */
+        sk_error pe = {0};
+        if (sk_leg_points_from_mesh(target, out->target_legs, 2, NULL, NULL, &pe) != SK_OK)
+            for (int s = 0; s < 2; s++) out->target_legs[s].heel_set = out->target_legs[s].toe_tip_set = false;
+    }
     if (limbs_of(sk_retarget_map(out->rt, 0), out->source_arms, true) &&
         limbs_of(sk_retarget_map(out->rt, 1), out->target_arms, true))
         out->arm_count = 2;
@@ -206,11 +212,13 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
         sk_contact_restore_options ro;
         memset(&ro, 0, sizeof ro);
         ro.hand_mask = limbs == 4 ? 0xCu : 0u;
+        ro.floor = true; /* captures on level ground: no foot through the floor on the target's proportions */
         if (res == SK_OK) res = sk_contacts_restore(r->target, baked, dst_limbs, limbs, c, n, &ro, NULL, &restored, &st, err);
         if (res == SK_OK) {
             sk_clip_destroy(baked);
             baked = restored;
             in.contacts = nfeet, in.hand_contacts = nhands, in.max_error = st.max_error, in.unreachable = st.unreachable;
+            in.floor_keys = st.raised, in.floor_max = st.max_raise;
         }
     }
     free(feet);

@@ -39,6 +39,8 @@ typedef struct cli_retarget_info {
     double retarget_s;      /* time spent baking (s) */
     double contacts_s;      /* time spent finding and restoring contacts (s) */
     float level[2];         /* the feet's tilt turned out by levelling (rad, toe up +; 0: none) */
+    uint32_t floor_keys;    /* leg-keys whose foot was below the floor, its ankle raised (restoration) */
+    float floor_max;        /* the largest such raise (m) */
 } cli_retarget_info;
 
 /* The clip of the source baked onto the target (sk_retarget_clip); when

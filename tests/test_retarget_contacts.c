@@ -332,6 +332,84 @@ static void test_retarget_contacts(void **state) {
     assert_true(total >= 28); /* 31 when written */
 }
 
+/* sk_contact_restore_options.floor: the shared captures retargeted onto the
+ * mannequin and CesiumMan, restored with and without it. Measured here on
+ * the target's foot joints (the ankle and every joint below it, at 120 Hz;
+ * joints, not the library's heel and toe points): with floor none is more
+ * than 1 mm below the ground (the library also keeps its sole points up,
+ * so the joints, which are above the sole, must be); without it some go
+ * more than 1 cm through the floor (02_01 on the mannequin's toes at
+ * push-off); and raising adds no jump (the ankles' vertical second
+ * difference within 1 cm of the largest without it). */
+static void test_floor(void **state) {
+    (void)state;
+    static const char *const targets[] = {"mannequin", "CesiumMan"};
+    float worst_off = 0.0f, worst_on = 0.0f;
+    int cases = 0;
+    for (size_t ti = 0; ti < 2; ti++)
+        for (size_t ci = 0; ci < 3; ci++) {
+            sk_asset *src = load(captures[ci]), *dst = load(targets[ti]);
+            const feet *df = ti ? &cesium_feet : &mannequin_feet;
+            sk_clip *baked = retarget(src, src->clips[0], dst, &cmu_feet, df, false);
+            sk_leg_desc sl[2], dl[2];
+            memset(sl, 0, sizeof sl), memset(dl, 0, sizeof dl);
+            for (int f = 0; f < 2; f++) {
+                sl[f].hip = find_joint(src->skeleton, cmu_feet.hip[f]), sl[f].knee = find_joint(src->skeleton, cmu_feet.knee[f]);
+                sl[f].ankle = find_joint(src->skeleton, cmu_feet.ankle[f]), sl[f].toe = -1;
+                dl[f].hip = find_joint(dst->skeleton, df->hip[f]), dl[f].knee = find_joint(dst->skeleton, df->knee[f]);
+                dl[f].ankle = find_joint(dst->skeleton, df->ankle[f]), dl[f].toe = -1;
+            }
+            sk_error err = {0};
+            sk_contact c[MAX_CONTACTS];
+            uint32_t n = 0;
+            assert_int_equal(sk_contacts_find(src->skeleton, src->clips[0], sl, 2, NULL, NULL, c, MAX_CONTACTS, &n, &err), SK_OK);
+            /* the foot joints: each ankle and its subtree */
+            int32_t fj[64];
+            int nf = 0, an[2];
+            for (int f = 0; f < 2; f++) {
+                an[f] = nf;
+                uint32_t end = sk_skeleton_subtree_end(dst->skeleton, (uint32_t)dl[f].ankle);
+                for (uint32_t j = (uint32_t)dl[f].ankle; j < end && nf < 64; j++) fj[nf++] = (int32_t)j;
+            }
+            float low[2] = {0, 0}, jump[2] = {0, 0};
+            uint32_t raised = 0;
+            for (int on = 0; on < 2; on++) {
+                sk_contact_restore_options o = {0};
+                o.floor = on != 0;
+                sk_contact_restore_stats st;
+                sk_clip *out = NULL;
+                assert_int_equal(sk_contacts_restore(dst->skeleton, baked, dl, 2, c, n, &o, NULL, &out, &st, &err), SK_OK);
+                if (on) raised = st.raised;
+                else assert_int_equal(st.raised, 0);
+                uint32_t k = 0;
+                sk_vec3 *p = track_joints(dst->skeleton, out, fj, nf, &k);
+                for (uint32_t i = 0; i < k; i++)
+                    for (int j = 0; j < nf; j++) low[on] = fminf(low[on], p[(size_t)i * nf + j].y);
+                for (uint32_t i = 1; i + 1 < k; i++)
+                    for (int f = 0; f < 2; f++) {
+                        float a = p[(size_t)(i - 1) * nf + an[f]].y, b = p[(size_t)i * nf + an[f]].y,
+                              d = p[(size_t)(i + 1) * nf + an[f]].y;
+                        jump[on] = fmaxf(jump[on], fabsf(d - 2.0f * b + a));
+                    }
+                free(p);
+                sk_clip_destroy(out);
+            }
+            printf("  %-14s -> %-9s lowest foot joint %.4f m without floor, %.4f m with (%u leg-keys raised); "
+                   "largest ankle jump %.4f / %.4f m\n", captures[ci], targets[ti], (double)low[0], (double)low[1], raised,
+                   (double)jump[0], (double)jump[1]);
+            assert_true(low[1] >= -0.001f);
+            assert_true(jump[1] <= jump[0] + 0.01f);
+            worst_off = fminf(worst_off, low[0]), worst_on = fminf(worst_on, low[1]);
+            cases++;
+            sk_clip_destroy(baked);
+            sk_asset_destroy(src);
+            sk_asset_destroy(dst);
+        }
+    printf("floor: %d cases; lowest foot joint %.4f m without, %.4f m with\n", cases, (double)worst_off, (double)worst_on);
+    assert_int_equal(cases, 6);
+    assert_true(worst_off < -0.01f); /* the cases do go through the floor without it */
+}
+
 /* Bad input: a clear error, never a crash. */
 static void test_contacts_bad_input(void **state) {
     (void)state;
@@ -469,6 +547,7 @@ int main(void) {
         cmocka_unit_test(test_restore_on_itself),
         cmocka_unit_test(test_hand_contacts),
         cmocka_unit_test(test_retarget_contacts),
+        cmocka_unit_test(test_floor),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -45,10 +45,12 @@ def find_contacts(skeleton, clip, legs=None, sample_rate=0.0, height=0.0, speed=
 
 
 def restore_contacts(skeleton, clip, contacts, legs=None, blend_time=0.0, ground=None, sample_rate=0.0,
-                     hand_mask=0, allocator=None):
+                     hand_mask=0, floor=False, allocator=None):
     """clip with each leg pinned over its contacts (Contacts, e.g. found on the source of a
     retargeted clip; position is not used: the pin is this clip's own mean ankle position).
-    Returns (Clip, stats): stats a dict of contacts, keys, max_error (m), unreachable."""
+    floor: no foot below the ground in any key (sk_contact_restore_options.floor).
+    Returns (Clip, stats): stats a dict of contacts, keys, max_error (m), unreachable, raised
+    (leg-keys whose foot the floor raised) and max_raise (m)."""
     legs = find_legs(skeleton) if legs is None else list(legs)
     arr = ffi.new('sk_contact[]', max(len(contacts), 1))
     for i, c in enumerate(contacts):
@@ -56,10 +58,12 @@ def restore_contacts(skeleton, clip, contacts, legs=None, blend_time=0.0, ground
     o = ffi.new('sk_contact_restore_options *')
     o.blend_time, o.sample_rate, o.hand_mask = _opt('blend_time', blend_time), _opt('sample_rate', sample_rate), \
         int(hand_mask)
+    o.floor = bool(floor)
     if ground is not None:
         o.ground, o.ground_set = _opt('ground', ground), True
     out, st = ffi.new('sk_clip **'), ffi.new('sk_contact_restore_stats *')
     call(C.sk_contacts_restore, skeleton._p, clip._p, _legs_c(legs), len(legs), arr, len(contacts), o,
          c_of(allocator), out, st)
     return Clip(out[0], allocator=allocator), {'contacts': int(st.contacts), 'keys': int(st.keys), 'max_error': float(st.max_error),
-                          'unreachable': int(st.unreachable)}
+                          'unreachable': int(st.unreachable), 'raised': int(st.raised),
+                          'max_raise': float(st.max_raise)}

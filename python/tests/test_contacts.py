@@ -102,3 +102,23 @@ def test_restore_pins_a_sliding_retarget(mannequin):
         sk.restore_contacts(ss, moved, [(0, 0.5, 0.2)], legs_t)  # reversed times
     with pytest.raises(ValueError):
         sk.restore_contacts(ss, moved, [(0, 0.1, math.inf)], legs_t)
+
+
+def test_restore_floor_keeps_feet_up(mannequin):
+    """The walk retargeted onto a 2 m mannequin without scaling the root translation: its hips
+    stay at the 1.8 m one's height and the longer legs go through the floor. Restored with
+    floor=True, no foot joint (the ankle and every joint below it, FK here) is more than 1 mm below
+    the ground in any output key; without it they are more than 2 cm below (4.5 cm when written)."""
+    tall = sk.mannequin(height=2.0)
+    ts, legs_t = tall.skeleton, sk.find_legs(tall.skeleton)
+    walk = mannequin.clip('walk')
+    contacts = sk.find_contacts(mannequin.skeleton, walk)
+    moved = sk.Retargeter(mannequin.skeleton, ts, root_scale=1.0).clip(walk)
+    foot = [j for leg in legs_t for j in range(leg.ankle, ts.subtree_end(leg.ankle))]
+    times = np.arange(0, int(moved.duration * 120) + 1) / 120.0
+    lowest = {}
+    for floor in (False, True):
+        fixed, stats = sk.restore_contacts(ts, moved, contacts, legs_t, sample_rate=120, floor=floor)
+        lowest[floor] = min(np.array(fixed.sample(ts, t, loop='clamp').model())[foot, 1, 3].min() for t in times)
+        assert (stats['raised'] > 0) == floor and (stats['max_raise'] > 0.02) == floor, (floor, stats)
+    assert lowest[False] < -0.02 and lowest[True] >= -1e-3, lowest

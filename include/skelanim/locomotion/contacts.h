@@ -15,7 +15,7 @@
  * over the contact, at the ankle's rest height above the ground — by
  * turning the hip and knee (two-bone IK, ik/ik.h), keeping the foot's
  * model-space orientation, and blending the pin in before and out after
- * the contact.
+ * the contact; optionally (floor) no foot goes below the ground.
  *
  * Spaces: +Y is up; positions are in the model space of the clip's
  * skeleton (root motion included). Times are seconds of the clip.
@@ -93,6 +93,16 @@ typedef struct sk_contact_restore_options {
      * the floor, a rail, a wall), and the pelvis is not lowered for it.
      * 0: every limb is a leg. */
     uint32_t hand_mask;
+    /* Keep every leg's foot on or above the ground (ground above) in every
+     * key: where the foot's lowest point (heel, toe tip, the joints below the
+     * ankle) would be below it, the ankle (pinned or not) is raised by as
+     * much (hip and knee turned, the foot's model orientation kept), eased
+     * in over the last 5 mm (a foot touching the ground exactly rides
+     * 1.25 mm higher). Over a contact the foot then rolls onto its ball with
+     * the heel coming up instead of the toes going through the floor. For
+     * a clip on level ground (a retargeted walk whose push-off or swing
+     * passes through the floor on the target's proportions). Never hands. */
+    bool floor;
 } sk_contact_restore_options;
 
 /* What sk_contacts_restore did (optional). */
@@ -101,6 +111,8 @@ typedef struct sk_contact_restore_stats {
     uint32_t keys;          /* key times of the output */
     float max_error;        /* largest |ankle - pin| at full weight after the solve (m) */
     uint32_t unreachable;   /* samples at full weight whose pin was out of the leg's reach */
+    uint32_t raised;        /* with floor: leg-keys whose foot was below the ground, its ankle raised */
+    float max_raise;        /* with floor: the largest raise (m) */
 } sk_contact_restore_stats;
 
 /* Writes *out: clip (of skel) with every leg pinned over its contacts as
