@@ -11,7 +11,7 @@ typedef struct retarget_args {
     const char *source, *target, *out, *map;
     cli_list clips;
     double scale;
-    bool no_contacts, no_level, json, hands;
+    bool no_contacts, no_level, level_each, json, hands;
 } retarget_args;
 
 static void write_warning(void *user, const char *message) {
@@ -117,8 +117,15 @@ static int cmd_retarget(int argc, char **argv) {
     }
     rt.hands = a.hands;
     rt.no_level = a.no_level;
+    rt.level_each = a.level_each;
+    if (a.no_level && a.level_each) {
+        fprintf(stderr, "skelanim: retarget: --no-level leaves the feet, --level-each-contact levels them: give one of them\n");
+        cJSON_Delete(root);
+        goto done;
+    }
     cJSON_AddBoolToObject(root, "hand_contacts", a.hands);
     cJSON_AddBoolToObject(root, "feet_levelled", !a.no_level && rt.leg_count == 2);
+    cJSON_AddBoolToObject(root, "feet_levelled_per_contact", a.level_each && rt.leg_count == 2);
     cJSON_AddItemToObject(root, "clips", list);
     for (uint32_t i = 0; i < want; i++) {
         int32_t ci = a.clips.n ? cli_find_clip(src, a.clips.v[i]) : (int32_t)i;
@@ -217,6 +224,9 @@ static const cli_opt retarget_opts[] = {
      .help = "do not restore the source's foot contacts on the target (IK), nor keep its feet out of the floor"},
     {"--no-level", CLI_FLAG(retarget_args, no_level),
      .help = "leave the planted feet at the angle retargeting gives them (by default turned flat where the source's feet stand)"},
+    {"--level-each-contact", CLI_FLAG(retarget_args, level_each),
+     .help = "level each planted foot by its own angle instead of one angle per foot: for walks and runs "
+             "(standing and walking feet flat alike); a dancer's pointe is flattened too"},
     {"--hands", CLI_FLAG(retarget_args, hands),
      .help = "restore the source's hand contacts too (hand low and still: on the floor), at the hand's own height"},
     CLI_OPT_SCALE(retarget_args, scale),

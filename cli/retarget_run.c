@@ -173,6 +173,7 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
         sk_foot_level_options lo;
         memset(&lo, 0, sizeof lo);
         lo.contacts = feet, lo.contact_count = nfeet;
+        lo.per_contact = r->level_each;
         sk_foot_level_stats ls;
         sk_clip *levelled = NULL;
         res = sk_foot_level(r->target, baked, r->target_legs, 2, &lo, NULL, &levelled, &ls, err);

@@ -16,6 +16,7 @@ typedef struct cli_retarget {
     uint32_t arm_count;                         /* 2, or 0 when a map lacks an arm bone */
     bool hands;                                 /* cli_retarget_bake restores hand contacts too (set by the caller) */
     bool no_level;                              /* cli_retarget_bake leaves the planted feet as baked (set by the caller) */
+    bool level_each;                            /* ... levels each contact by its own tilt (sk_foot_level_options.per_contact) */
     uint32_t mapped;                            /* target joints driven by a source joint */
     sk_transform *source_rest;                  /* the standing rest made for a source whose own does not
                                                    stand, or NULL */

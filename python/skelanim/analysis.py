@@ -165,16 +165,19 @@ def find_cycle(skeleton, clip, legs=None, min_duration=0.0):
     return float(s[0]), float(e[0])
 
 
-def foot_level(skeleton, clip, legs=None, max_angle=0.0, min_angle=0.0, middle=0.0, flat_pitch=None, contacts=None):
+def foot_level(skeleton, clip, legs=None, max_angle=0.0, min_angle=0.0, middle=0.0, flat_pitch=None, contacts=None,
+               per_contact=False):
     """The clip with each leg's planted foot turned flat on the ground (a retargeted clip keeps the
     source's foot angle): (new Clip, stats) where stats is a list per leg of dicts with pitch, tilt,
     spread (radians), samples, contacts and applied. Options as sk_foot_level_options (0: defaults).
     contacts: the planted intervals to measure over, (leg, start s, end s) each (for a retargeted clip,
-    the source's: find_contacts on its own skeleton); None: found on the clip."""
+    the source's: find_contacts on its own skeleton); None: found on the clip. per_contact: each
+    contact levelled by its own tilt, interpolated between contacts (sk_foot_level_options.per_contact)."""
     from .core import Clip
     legs = find_legs(skeleton) if legs is None else legs
     o = ffi.new('sk_foot_level_options *')
     o.max_angle, o.min_angle, o.middle = max_angle, min_angle, middle
+    o.per_contact = bool(per_contact)
     if contacts is not None:
         cs = ffi.new('sk_contact[]', max(1, len(contacts)))
         for i, c in enumerate(contacts):

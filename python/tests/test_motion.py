@@ -215,6 +215,10 @@ def test_foot_level_takes_out_a_known_tilt(mannequin):
     assert abs(after - orig) < math.radians(0.3), (after, orig)
     with pytest.raises(sk.InvalidArgument):
         sk.foot_level(skel, walk, legs, max_angle=2.0)
+    # per contact: the walk's contacts each take the same tilt here, so the same planted pitch
+    each, st = sk.foot_level(skel, tilted, legs, per_contact=True)
+    assert st[0]['applied'] and not st[1]['applied']
+    assert abs(_sole_pitch(skel, each, legs[0], times) - orig) < math.radians(0.3)
 
 
 def _walk_08_11_on_the_mannequin(mannequin):

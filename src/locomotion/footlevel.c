@@ -14,6 +14,12 @@
 
 #define FL_RATE 120.0 /* samples per second over the contacts' middles */
 #define FL_WHO "sk_foot_level"
+/* per_contact: a contact at least this long (s) is levelled by its own tilt;
+ * a shorter one, whose middle is a foot landing or rolling off (the
+ * detection's band cut the stance short), by the leg's. On CMU 08_04 a
+ * 0.14 s contact caught the left foot coming down 20 degrees toe-up, and
+ * its own tilt then turned the rest of that stance 10 degrees toe-down. */
+#define FL_CONTACT_OWN 0.25
 
 typedef struct fl_work {
     const sk_skeleton *skel;
@@ -57,10 +63,34 @@ static sk_result fl_pose_at(fl_work *w, double t, sk_error *err) {
     return SK_OK;
 }
 
+/* A leg's correction: one rotation (n == 0), or one per contact (per_contact):
+ * q[k] over [start[k], end[k]], the contacts sorted by start and not
+ * overlapping, slerped between them. */
+typedef struct fl_turn {
+    sk_quat one;
+    uint32_t n;
+    const double *start, *end;
+    const sk_quat *q;
+} fl_turn;
+
+static sk_quat fl_turn_at(const fl_turn *T, double t) {
+    if (!T->n) return T->one;
+    if (t <= T->end[0]) return T->q[0];
+    for (uint32_t k = 0; k + 1 < T->n; k++) {
+        if (t <= T->end[k]) return T->q[k];
+        if (t < T->start[k + 1]) {
+            double gap = T->start[k + 1] - T->end[k];
+            float u = gap > 0 ? (float)((t - T->end[k]) / gap) : 1.0f;
+            return skm_quat_normalize(sk_quat_slerp(T->q[k], T->q[k + 1], u));
+        }
+    }
+    return T->q[T->n - 1];
+}
+
 /* Copies track i of the clip into the builder, its values multiplied on
- * the right by q when turn is set (a rotation track). */
-static sk_result fl_copy_track(const fl_work *w, sk_clip_builder *b, uint32_t i, bool turn, sk_quat q,
-                               sk_error *err) {
+ * the right by the correction at their key's time when turn is set (a
+ * rotation track). */
+static sk_result fl_copy_track(const fl_work *w, sk_clip_builder *b, uint32_t i, const fl_turn *turn, sk_error *err) {
     sk_track_info info;
     if (!sk_clip_track_info(w->clip, i, &info)) return SK_OK;
     size_t per = info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1, nv = 0, vb = 0;
@@ -74,6 +104,7 @@ static sk_result fl_copy_track(const fl_work *w, sk_clip_builder *b, uint32_t i,
         sk_clip_track_keys(w->clip, i, kt, kv);
         if (turn && info.width == 4)
             for (size_t k = 0; k + 4 <= nv; k += 4) {
+                sk_quat q = fl_turn_at(turn, kt[k / (4 * per)]);
                 sk_quat v = sk_quat_make(kv[k], kv[k + 1], kv[k + 2], kv[k + 3]);
                 v = skm_quat_mul(v, q); /* linear in v: tangents turn with the values */
                 kv[k] = v.x, kv[k + 1] = v.y, kv[k + 2] = v.z, kv[k + 3] = v.w;
@@ -86,7 +117,7 @@ static sk_result fl_copy_track(const fl_work *w, sk_clip_builder *b, uint32_t i,
     return r;
 }
 
-static sk_result fl_build(fl_work *w, const sk_leg_desc *legs, uint32_t n, const bool *apply, const sk_quat *q,
+static sk_result fl_build(fl_work *w, const sk_leg_desc *legs, uint32_t n, const bool *apply, const fl_turn *q,
                           sk_clip **out, sk_error *err) {
     sk_clip_builder *b = NULL;
     sk_result r = sk_clip_builder_create(sk_clip_name(w->clip), w->alloc, &b, err);
@@ -100,11 +131,11 @@ static sk_result fl_build(fl_work *w, const sk_leg_desc *legs, uint32_t n, const
         for (uint32_t l = 0; l < n && leg < 0; l++)
             if (apply[l] && info.path == SK_PATH_ROTATION && info.joint == (uint32_t)legs[l].ankle) leg = (int32_t)l;
         if (leg >= 0) animated[leg] = true;
-        r = fl_copy_track(w, b, i, leg >= 0, leg >= 0 ? q[leg] : sk_quat_identity(), err);
+        r = fl_copy_track(w, b, i, leg >= 0 ? &q[leg] : NULL, err);
     }
     for (uint32_t l = 0; l < n && r == SK_OK; l++) {
         if (!apply[l] || animated[l]) continue;
-        sk_quat v = skm_quat_mul(w->skel->rest[legs[l].ankle].r, q[l]);
+        sk_quat v = skm_quat_mul(w->skel->rest[legs[l].ankle].r, q[l].one); /* not animated: one correction */
         float t = 0, val[4] = {v.x, v.y, v.z, v.w};
         sk_track_desc d = {(uint32_t)legs[l].ankle, SK_PATH_ROTATION, SK_INTERP_LINEAR, 1, &t, val, 4};
         r = sk_clip_builder_add_track(b, &d, err);
@@ -121,12 +152,13 @@ static sk_result fl_build(fl_work *w, const sk_leg_desc *legs, uint32_t n, const
  * rest's, the interquartile range, and the side axis in the ankle's frame. */
 static sk_result fl_measure(fl_work *w, const sk_leg_desc *leg, uint32_t l, const sk_contact *c, uint32_t nc,
                             float middle, float rest_pitch, float *buf, uint32_t cap, sk_foot_level_stats *st,
-                            sk_vec3 *axis, sk_error *err) {
+                            sk_vec3 *axis, float *ctilt, sk_error *err) {
     uint32_t m = 0;
     sk_vec3 acc = sk_vec3_make(0, 0, 0);
     for (uint32_t k = 0; k < nc; k++) {
         if (c[k].leg != l) continue;
         st->contacts[l]++;
+        uint32_t m0 = m;
         double mid = 0.5 * (c[k].start + c[k].end), half = 0.5 * middle * (c[k].end - c[k].start);
         uint32_t ns = 1 + (uint32_t)floor(2.0 * half * FL_RATE);
         for (uint32_t s = 0; s < ns && m < cap; s++) {
@@ -141,6 +173,13 @@ static sk_result fl_measure(fl_work *w, const sk_leg_desc *leg, uint32_t l, cons
             if (!sk_mat4_decompose(&w->model[leg->ankle], &ta)) continue;
             acc = sk_vec3_add(acc, skm_quat_rotate(sk_quat_conjugate(skm_quat_normalize(ta.r)), side));
             buf[m++] = p;
+        }
+        if (ctilt) { /* this contact's own median (its samples sorted in place: the multiset is kept) */
+            ctilt[k] = NAN;
+            if (m > m0) {
+                qsort(buf + m0, m - m0, sizeof *buf, fl_cmp);
+                ctilt[k] = buf[m0 + (m - m0) / 2] - rest_pitch;
+            }
         }
     }
     st->samples[l] = m;
@@ -185,7 +224,8 @@ sk_result sk_foot_level(const sk_skeleton *skel, const sk_clip *clip, const sk_l
     sk_contact *c = NULL;
     float *buf = NULL;
     uint32_t nc = 0, cap = 0;
-    size_t mb = (size_t)skel->joint_count * sizeof(sk_mat4), cb = 0, bb = 0;
+    size_t mb = (size_t)skel->joint_count * sizeof(sk_mat4), cb = 0, bb = 0, pb = 0;
+    char *per = NULL; /* per_contact: start, end (doubles), correction, tilt per contact */
     sk_result r = SK_OK;
     if (o.contacts) {
         for (uint32_t k = 0; k < o.contact_count; k++) {
@@ -228,18 +268,59 @@ sk_result sk_foot_level(const sk_skeleton *skel, const sk_clip *clip, const sk_l
         else if (!fl_pitch(heel, toe, &rest_pitch[l], &side)) rest_pitch[l] = 0;
     }
     bool apply[SK_FOOT_LEVEL_MAX_LEGS] = {false};
-    sk_quat q[SK_FOOT_LEVEL_MAX_LEGS];
+    fl_turn q[SK_FOOT_LEVEL_MAX_LEGS];
+    memset(q, 0, sizeof q);
+    if (o.per_contact && nc) { /* per contact: its tilt, and per leg its contacts' times and corrections */
+        if (!sk_size_mul((size_t)nc, sizeof(float) + 2 * sizeof(double) + sizeof(sk_quat), &pb)) {
+            r = sk_error_set(err, SK_ERR_LIMIT, FL_WHO ": %u contacts", nc);
+            goto done;
+        }
+        per = (char *)sk_alloc(alloc, pb);
+        if (!per) {
+            r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, FL_WHO ": out of memory");
+            goto done;
+        }
+    }
+    float *ctilt = per ? (float *)(void *)(per + (size_t)nc * (2 * sizeof(double) + sizeof(sk_quat))) : NULL;
+    double *t_start = per ? (double *)(void *)per : NULL, *t_end = per ? t_start + nc : NULL;
+    sk_quat *t_q = per ? (sk_quat *)(void *)(t_end + nc) : NULL;
+    uint32_t used = 0;
     for (uint32_t l = 0; l < leg_count; l++) {
         sk_vec3 axis = sk_vec3_make(0, 0, 0);
-        r = fl_measure(&w, &lg[l], l, cs, nc, o.middle, rest_pitch[l], buf, cap, &st, &axis, err);
+        r = fl_measure(&w, &lg[l], l, cs, nc, o.middle, rest_pitch[l], buf, cap, &st, &axis, ctilt, err);
         if (r != SK_OK) goto done;
         float a = fabsf(st.tilt[l]);
-        apply[l] = st.samples[l] > 0 && a >= o.min_angle && a <= o.max_angle && skm_vec3_len(axis) > 0.5f;
-        q[l] = apply[l] ? skm_quat_axis_angle(axis, st.tilt[l]) : sk_quat_identity();
+        bool axis_ok = st.samples[l] > 0 && skm_vec3_len(axis) > 0.5f;
+        apply[l] = axis_ok && a >= o.min_angle && a <= o.max_angle;
+        q[l].one = apply[l] ? skm_quat_axis_angle(axis, st.tilt[l]) : sk_quat_identity();
+        if (per && axis_ok) {
+            /* the leg's contacts with a tilt within max_angle, by start (insertion: contacts are
+             * few), each turned by its own (none under min_angle); the leg is levelled when one is */
+            uint32_t first = used;
+            bool any = false;
+            for (uint32_t k = 0; k < nc; k++) {
+                if (cs[k].leg != l) continue;
+                /* a short contact (a landing or a push-off the detection cut short) takes the leg's tilt */
+                float tk = cs[k].end - cs[k].start >= FL_CONTACT_OWN ? ctilt[k] : (apply[l] ? st.tilt[l] : 0.0f);
+                if (!(fabsf(tk) <= o.max_angle)) continue;
+                bool turn = fabsf(tk) >= o.min_angle;
+                any |= turn;
+                uint32_t at = used++;
+                while (at > first && t_start[at - 1] > cs[k].start) {
+                    t_start[at] = t_start[at - 1], t_end[at] = t_end[at - 1], t_q[at] = t_q[at - 1];
+                    at--;
+                }
+                t_start[at] = cs[k].start, t_end[at] = cs[k].end;
+                t_q[at] = turn ? skm_quat_axis_angle(axis, tk) : sk_quat_identity();
+            }
+            q[l].n = used - first, q[l].start = t_start + first, q[l].end = t_end + first, q[l].q = t_q + first;
+            apply[l] = any;
+        }
         st.applied[l] = apply[l];
     }
     if (out) r = fl_build(&w, lg, leg_count, apply, q, out, err);
 done:
+    sk_free(alloc, per, pb);
     if (w.pose.local) sk_pose_free(&w.pose, alloc);
     sk_free(alloc, w.model, mb);
     sk_free(alloc, buf, bb);

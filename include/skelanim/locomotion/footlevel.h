@@ -65,6 +65,18 @@ typedef struct sk_foot_level_options {
      * finite with start <= end is an error. */
     const sk_contact *contacts;
     uint32_t contact_count;
+    /* Level each contact by its own tilt instead of one per leg: for a clip
+     * whose feet stand at different angles in different contacts (a
+     * capture that stands, then walks or hops). Each contact of 0.25 s or
+     * more with planted samples and a tilt within max_angle is turned by
+     * its own, a shorter one (a landing or push-off cut short) by the leg's
+     * (none under min_angle; the leg is levelled when one is), a key between two of them by
+     * the two corrections interpolated over the time between them (slerp),
+     * a key before the first or after the last by that one's. The ankle's
+     * rotation keys are multiplied by the correction at their time
+     * (CUBICSPLINE tangents by their key's): the correction changes only
+     * between contacts, as smoothly as the keys are dense. */
+    bool per_contact;
 } sk_foot_level_options;
 
 /* What sk_foot_level measured and did, per leg (optional). */
