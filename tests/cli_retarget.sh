@@ -102,7 +102,14 @@ lv, nl = (json.load(open(p)) for p in sys.argv[1:3])
 assert lv["feet_levelled"] is True and nl["feet_levelled"] is False, (lv, nl)
 assert all(15 < d < 40 for d in lv["clips"][0]["feet_level_deg"]), lv
 assert nl["clips"][0]["feet_level_deg"] == [0, 0], nl
+assert lv["feet_levelled_per_contact"] is False, lv
+# the feet kept out of the floor: counted and bounded
+c = lv["clips"][0]
+assert c["floor_raised_keys"] >= 0 and 0 <= c["floor_raise_max_m"] < 0.5, c
 EOF
+"$SK_CLI" retarget "$walk" "$cesium" --scale 0.056444 --level-each-contact -o "$tmp/le.glb" --json > "$tmp/le.json" ||
+  fail "retarget --level-each-contact exited $?"
+grep -q '"feet_levelled_per_contact":true' "$tmp/le.json" || fail "--level-each-contact not reported: $(cat "$tmp/le.json")"
 "$SK_CLI" retarget @mannequin "$cesium" --clip walk -o "$tmp/h.glb" 2> "$tmp/human.txt" > /dev/null ||
   fail "retarget without --json exited $?"
 grep -q "foot contacts restored" "$tmp/human.txt" || fail "no summary on stderr: $(cat "$tmp/human.txt")"
@@ -128,6 +135,7 @@ expect_error "no hips" "$shared/assets/gltf/BoxAnimated/BoxAnimated.glb" @manneq
 expect_error "no hips" "$shared/assets/gltf/RiggedSimple/RiggedSimple.glb" "$cesium"
 expect_error "no hips" @mannequin "$shared/assets/gltf/RiggedSimple/RiggedSimple.glb"
 expect_error "no clips" @planar @mannequin
+expect_error "give one of them" "$walk" @mannequin --scale 0.056444 --no-level --level-each-contact
 expect_error "nosuchclip" @mannequin "$cesium" --clip nosuchclip
 [ ! -e "$tmp/bad.glb" ] || fail "a refused retarget wrote its output"
 
