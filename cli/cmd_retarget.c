@@ -61,6 +61,14 @@ static int cmd_retarget(int argc, char **argv) {
         fprintf(stderr, "skelanim: retarget: --scale applies to .bvh files only\n");
         return 1;
     }
+    if (a.hands && a.no_contacts) {
+        fprintf(stderr, "skelanim: retarget: --hands restores contacts, --no-contacts none: give one of them\n");
+        return 1;
+    }
+    if (a.no_level && a.level_each) {
+        fprintf(stderr, "skelanim: retarget: --no-level leaves the feet, --level-each-contact levels them: give one of them\n");
+        return 1;
+    }
     sk_asset *src = NULL, *dst = NULL;
     cli_retarget rt;
     memset(&rt, 0, sizeof rt);
@@ -103,26 +111,17 @@ static int cmd_retarget(int argc, char **argv) {
     cJSON_AddStringToObject(root, "source_scheme", sk_retarget_map(rt.rt, 0)->scheme);
     cJSON_AddStringToObject(root, "target_scheme", sk_retarget_map(rt.rt, 1)->scheme);
     cJSON_AddBoolToObject(root, "contacts", !a.no_contacts && rt.leg_count == 2);
-    if (a.hands && a.no_contacts) {
-        fprintf(stderr, "skelanim: retarget: --hands restores contacts, --no-contacts none: give one of them\n");
-        cJSON_Delete(root);
-        goto done;
-    }
     if (a.hands && rt.arm_count != 2) {
         fprintf(stderr, "skelanim: retarget: --hands: the %s has no two arms in its humanoid map\n",
                 sk_retarget_map(rt.rt, 0)->joint[SK_HUMANOID_LEFT_HAND] < 0 ||
                         sk_retarget_map(rt.rt, 0)->joint[SK_HUMANOID_RIGHT_HAND] < 0 ? "source" : "target");
         cJSON_Delete(root);
+        cJSON_Delete(list); /* not in root yet */
         goto done;
     }
     rt.hands = a.hands;
     rt.no_level = a.no_level;
     rt.level_each = a.level_each;
-    if (a.no_level && a.level_each) {
-        fprintf(stderr, "skelanim: retarget: --no-level leaves the feet, --level-each-contact levels them: give one of them\n");
-        cJSON_Delete(root);
-        goto done;
-    }
     cJSON_AddBoolToObject(root, "hand_contacts", a.hands);
     cJSON_AddBoolToObject(root, "feet_levelled", !a.no_level && rt.leg_count == 2);
     cJSON_AddBoolToObject(root, "feet_levelled_per_contact", a.level_each && rt.leg_count == 2);
