@@ -95,24 +95,31 @@ static double pose_diff(const rig *r, const sk_clip *a, const sk_clip *b) {
 /* The clip with each leg's ankle rotation keys multiplied on the right by a
  * turn of angle[l] about the world X axis as seen from the ankle at rest
  * (the mannequin faces +Z: about +X, a negative angle raises the toe). */
-static sk_clip *tilted(const rig *r, const sk_clip *c, const double angle[2]) {
+/* Per leg, the world X axis as seen from the ankle at rest (the mannequin
+ * faces +Z: its feet's side axis). */
+static void rest_side_axes(const rig *r, sk_vec3 axis[2]) {
     const sk_skeleton *s = r->a->skeleton;
     sk_transform *local = calloc(s->joint_count, sizeof *local);
     sk_mat4 *model = calloc(s->joint_count, sizeof *model);
+    assert_true(local && model);
     assert_int_equal(sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
     assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, s->joint_count, NULL), SK_OK);
-    sk_quat q[2];
     for (int l = 0; l < 2; l++) {
         sk_transform ta;
         assert_true(sk_mat4_decompose(&model[r->legs[l].ankle], &ta));
-        sk_vec3 axis = sk_quat_rotate(sk_quat_inverse(ta.r), sk_vec3_make(1, 0, 0));
-        q[l] = sk_quat_from_axis_angle(axis, (float)angle[l]);
+        axis[l] = sk_quat_rotate(sk_quat_inverse(ta.r), sk_vec3_make(1, 0, 0));
     }
-    int32_t joints[2] = {r->legs[0].ankle, r->legs[1].ankle};
-    sk_clip *out = sk_test_clip_turned(c, joints, q, 2);
     free(local);
     free(model);
-    return out;
+}
+
+static sk_clip *tilted(const rig *r, const sk_clip *c, const double angle[2]) {
+    sk_vec3 axis[2];
+    rest_side_axes(r, axis);
+    sk_quat q[2];
+    for (int l = 0; l < 2; l++) q[l] = sk_quat_from_axis_angle(axis[l], (float)angle[l]);
+    int32_t joints[2] = {r->legs[0].ankle, r->legs[1].ankle};
+    return sk_test_clip_turned(c, joints, q, 2);
 }
 
 static void test_flat_clips_untouched(void **state) {
@@ -273,17 +280,9 @@ static sk_clip *three_cycles(const rig *r, const sk_clip *walk, const double tur
     float *times = calloc(n, sizeof *times), *tv = calloc((size_t)n * J * 3, sizeof(float)),
           *rv = calloc((size_t)n * J * 4, sizeof(float));
     sk_transform *local = calloc(J, sizeof *local);
-    sk_mat4 *model = calloc(J, sizeof *model);
-    assert_true(times && tv && rv && local && model);
-    /* the side axis in each ankle's frame at rest (as tilted() does) */
-    assert_int_equal(sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
-    assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, J, NULL), SK_OK);
+    assert_true(times && tv && rv && local);
     sk_vec3 axis[2];
-    for (int l = 0; l < 2; l++) {
-        sk_transform ta;
-        assert_true(sk_mat4_decompose(&model[r->legs[l].ankle], &ta));
-        axis[l] = sk_quat_rotate(sk_quat_inverse(ta.r), sk_vec3_make(1, 0, 0));
-    }
+    rest_side_axes(r, axis);
     for (uint32_t i = 0; i < n; i++) {
         double t = fmin(i / 120.0, 3 * d * (1 - 1e-9));
         times[i] = (float)(i / 120.0);
@@ -307,7 +306,7 @@ static sk_clip *three_cycles(const rig *r, const sk_clip *walk, const double tur
     }
     sk_clip *out = NULL;
     assert_int_equal(sk_clip_builder_finish(b, &out, NULL), SK_OK);
-    free(times), free(tv), free(rv), free(local), free(model);
+    free(times), free(tv), free(rv), free(local);
     return out;
 }
 

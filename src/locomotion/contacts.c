@@ -568,14 +568,10 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
     if (r != SK_OK) goto done;
     float pin_height[CONTACT_MAX_LEGS];
     for (uint32_t l = 0; l < leg_count; l++) {
-        const sk_leg_desc *lg = &w.leg[l];
-        sk_vec3 heel = sk_mat4_transform_point(&w.model[lg->ankle], lg->heel);
-        sk_vec3 toe = sk_mat4_transform_point(&w.model[lg->toe >= 0 ? lg->toe : lg->ankle], lg->toe_tip);
-        float lowest = fminf(heel.y, toe.y);
-        uint32_t end = sk_skeleton_subtree_end(skel, (uint32_t)lg->ankle); /* the foot's joints: toes, ends */
-        for (uint32_t j = (uint32_t)lg->ankle; j < end; j++) lowest = fminf(lowest, w.model[j].m[13]);
-        lowest = fminf(lowest, 0.0f); /* a rest pose standing on y = 0 keeps its ankle height */
-        pin_height[l] = (o.ground_set ? o.ground : 0.0f) + (skm_mat4_pos(&w.model[lg->ankle]).y - lowest);
+        float ay = w.model[w.leg[l].ankle].m[13];
+        /* the foot's lowest rest point; a rest pose standing on y = 0 keeps its ankle height */
+        float lowest = fminf(ay + contact_foot_below(&w, &w.leg[l]), 0.0f);
+        pin_height[l] = (o.ground_set ? o.ground : 0.0f) + (ay - lowest);
     }
     if (o.hand_mask >> leg_count) {
         r = sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: hand_mask 0x%x names limbs beyond the %u given", who,
