@@ -14,12 +14,21 @@
  *     and the ankle's slide (largest horizontal distance from where the
  *     contact began), with restoration on and off;
  *   - the stride (distance between one foot's successive contacts) of the
- *     target over the source's, against the ratio of their leg lengths.
+ *     target over the source's, against the ratio of their leg lengths;
+ *   - the swing: between one foot's contacts (0.1 s away from both), the
+ *     foot's lowest point (the joints below the ankle, and on the target
+ *     its heel and toe points, the mesh's soles) above the ground — the
+ *     source's above its median over its contacts, the target's above
+ *     y = 0 — as the share of those samples closer than 1 cm, and the
+ *     highest point of each swing on the target over the source's times
+ *     the leg-length ratio (the mean over the swings); with the source's
+ *     clearance restored (sk_contact_restore_options.source, as the
+ *     retarget command does) and without.
  * Captures 02_01, 07_01, 09_11 are the set the method was developed on;
  * 131_03, 49_08 and 05_06 were never looked at while tuning and are marked
  * "held_out". A last line per set gives the worst figures.
  *
- *   skelanim bench retarget [--data DIR] [--quick] */
+ *   skelanim bench retarget [--data DIR] [--quick] [--capture FILE.bvh ...] */
 #include "cli.h"
 #include "retarget_run.h"
 
@@ -33,6 +42,7 @@
 typedef struct br_args {
     const char *data;
     bool quick;
+    cli_list captures; /* --capture: these .bvh files (CMU units) onto both targets instead of the built-in cases */
 } br_args;
 
 typedef struct br_case {
@@ -111,6 +121,78 @@ static float *br_foot_gaps(const sk_skeleton *s, const sk_clip *c, const sk_leg_
     free(local), free(m), free(rest);
     if (!ok) free(g);
     return ok ? g : NULL;
+}
+
+/* Per sample and foot (n x 2): the foot's lowest point (the ankle and the joints below it, and
+ * the leg's heel / toe points where set) in model space. */
+static float *br_foot_lows(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], uint32_t n) {
+    float *g = calloc((size_t)n * 2, sizeof *g);
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *m = calloc(s->joint_count, sizeof *m);
+    bool ok = g && local && m;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        ok = sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
+             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+        for (int f = 0; ok && f < 2; f++) {
+            const sk_leg_desc *l = &legs[f];
+            float low = INFINITY;
+            uint32_t end = sk_skeleton_subtree_end(s, (uint32_t)l->ankle);
+            for (uint32_t j = (uint32_t)l->ankle; j < end; j++) low = fminf(low, m[j].m[13]);
+            if (l->heel_set) low = fminf(low, sk_mat4_transform_point(&m[l->ankle], l->heel).y);
+            if (l->toe_tip_set)
+                low = fminf(low, sk_mat4_transform_point(&m[l->toe >= 0 ? l->toe : l->ankle], l->toe_tip).y);
+            g[(size_t)i * 2 + f] = low;
+        }
+    }
+    free(local), free(m);
+    if (!ok) free(g);
+    return ok ? g : NULL;
+}
+
+typedef struct br_swing {
+    int samples, swings;
+    float low_share, source_low_share; /* of the swing samples, the share within 1 cm of the ground */
+    float peak_ratio;                  /* mean over swings: target peak / (source peak x leg ratio) */
+} br_swing;
+
+static int br_cmp_float(const void *a, const void *b);
+
+/* The swing figures of the top of this file, between the reference contacts. */
+static br_swing br_swings(const float *slow, const float *tlow, uint32_t n, const br_contact *c, int nc,
+                          double leg_ratio) {
+    const uint32_t margin = (uint32_t)(0.1 * BR_RATE);
+    br_swing r = {0, 0, 0, 0, 0};
+    int low = 0, slow_n = 0;
+    double ratio = 0;
+    float *h = malloc((n + 1) * sizeof *h);
+    for (int f = 0; f < 2 && h; f++) {
+        uint32_t m = 0;
+        for (int i = 0; i < nc; i++)
+            if (c[i].foot == f)
+                for (uint32_t k = c[i].first; k <= c[i].last; k++) h[m++] = slow[(size_t)k * 2 + f];
+        if (m == 0) continue;
+        qsort(h, m, sizeof *h, br_cmp_float);
+        float stance = h[m / 2];
+        for (int i = 0; i < nc; i++) {
+            if (c[i].foot != f) continue;
+            int j = i + 1;
+            while (j < nc && c[j].foot != f) j++;
+            if (j >= nc) break;
+            uint32_t a = c[i].last + margin, b = c[j].first >= margin ? c[j].first - margin : 0;
+            float sp = 0, tp = 0;
+            for (uint32_t k = a; k <= b && k < n; k++) {
+                float sc = slow[(size_t)k * 2 + f] - stance, tc = tlow[(size_t)k * 2 + f];
+                r.samples++;
+                low += tc < 0.01f, slow_n += sc < 0.01f;
+                sp = fmaxf(sp, sc), tp = fmaxf(tp, tc);
+            }
+            if (a <= b && sp > 0.01f && leg_ratio > 0) ratio += tp / (sp * leg_ratio), r.swings++;
+        }
+    }
+    free(h);
+    if (r.samples) r.low_share = (float)low / (float)r.samples, r.source_low_share = (float)slow_n / (float)r.samples;
+    if (r.swings) r.peak_ratio = (float)(ratio / r.swings);
+    return r;
 }
 
 static int br_cmp_float(const void *a, const void *b) {
@@ -212,13 +294,14 @@ static bool br_load(const br_args *a, const char *name, sk_asset **out) {
         snprintf(path, sizeof path, "%s/assets/gltf/CesiumMan/CesiumMan.glb", a->data);
         return cli_load(path, out);
     }
+    if (strchr(name, '/') || strstr(name, ".bvh")) return cli_load_scaled(name, 0.056444, out); /* --capture */
     snprintf(path, sizeof path, "%s/mocap/bvh/%s.bvh", a->data, name);
     return cli_load_scaled(path, 0.056444, out);
 }
 
 typedef struct br_worst {
     int cases, contacts, failed;
-    float height_on, slide_on, height_off, slide_off, stride_err, foot_on, foot_off;
+    float height_on, slide_on, height_off, slide_off, stride_err, foot_on, foot_off, swing_low, swing_low_flat;
     double ns_joint;
 } br_worst;
 
@@ -237,9 +320,9 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     cli_retarget rt;
     memset(&rt, 0, sizeof rt);
     sk_error err = {0};
-    sk_clip *on = NULL, *off = NULL;
+    sk_clip *on = NULL, *off = NULL, *flat = NULL;
     sk_vec3 *ps = NULL, *pon = NULL, *poff = NULL;
-    float *gon = NULL, *goff = NULL;
+    float *gon = NULL, *goff = NULL, *lsrc = NULL, *lon = NULL, *lflat = NULL;
     sk_transform *spose = NULL, *tpose = NULL;
     bool ok = false;
     if (!br_load(a, c->source, &src) || !br_load(a, c->target, &dst)) goto done;
@@ -258,7 +341,10 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
         goto done;
     }
     cli_retarget_info info_on, info_off;
-    if (cli_retarget_bake(&rt, clip, true, &on, &info_on, &err) != SK_OK ||
+    rt.no_swing = true; /* the swing at the clip's heights: the figure without sk_contact_restore_options.source */
+    sk_result flat_res = cli_retarget_bake(&rt, clip, true, &flat, NULL, &err);
+    rt.no_swing = false;
+    if (flat_res != SK_OK || cli_retarget_bake(&rt, clip, true, &on, &info_on, &err) != SK_OK ||
         cli_retarget_bake(&rt, clip, false, &off, &info_off, &err) != SK_OK) {
         fprintf(stderr, "skelanim: bench retarget: %s -> %s: %s\n", c->source, c->target, err.message);
         goto done;
@@ -291,7 +377,10 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     poff = br_ankles(ts, off, rt.target_legs, n);
     gon = br_foot_gaps(ts, on, rt.target_legs, n);
     goff = br_foot_gaps(ts, off, rt.target_legs, n);
-    if (!ps || !pon || !poff || !gon || !goff) goto done;
+    lsrc = br_foot_lows(ss, clip, rt.source_legs, n);
+    lon = br_foot_lows(ts, on, rt.target_legs, n);
+    lflat = br_foot_lows(ts, flat, rt.target_legs, n);
+    if (!ps || !pon || !poff || !gon || !goff || !lsrc || !lon || !lflat) goto done;
     br_contact *bc = malloc(BR_MAX_CONTACTS * sizeof *bc);
     if (!bc) goto done;
     int nc = br_detect(ps, n, bc);
@@ -301,8 +390,9 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     int strides = 0, strides_off = 0;
     br_feet fon = br_measure(ps, pon, gon, bc, nc, trest, &ratio_on, &strides);
     br_feet foff = br_measure(ps, poff, goff, bc, nc, trest, &ratio_off, &strides_off);
-    free(bc);
     double leg_ratio = sl > 0 ? tl / sl : 0;
+    br_swing sw = br_swings(lsrc, lon, n, bc, nc, leg_ratio), swf = br_swings(lsrc, lflat, n, bc, nc, leg_ratio);
+    free(bc);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "bench", "retarget");
     cJSON_AddStringToObject(o, "source", c->source);
@@ -328,6 +418,15 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
         cJSON_AddItemToObject(o, "stride_ratio", cli_num(ratio_on));
         cJSON_AddItemToObject(o, "stride_error", cli_num(ratio_on / leg_ratio - 1.0));
     }
+    cJSON *swing = cJSON_CreateObject();
+    cJSON_AddItemToObject(swing, "samples", cli_num(sw.samples));
+    cJSON_AddItemToObject(swing, "swings", cli_num(sw.swings));
+    cJSON_AddItemToObject(swing, "low_share", cli_num(sw.low_share));
+    cJSON_AddItemToObject(swing, "source_low_share", cli_num(sw.source_low_share));
+    cJSON_AddItemToObject(swing, "peak_ratio", cli_num(sw.peak_ratio));
+    cJSON_AddItemToObject(swing, "low_share_without_source", cli_num(swf.low_share));
+    cJSON_AddItemToObject(swing, "peak_ratio_without_source", cli_num(swf.peak_ratio));
+    cJSON_AddItemToObject(o, "swing", swing);
     if (!cli_json_finite(o, "bench retarget")) {
         cJSON_Delete(o);
         goto done;
@@ -339,9 +438,12 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     w->foot_on = fmaxf(w->foot_on, fon.foot), w->foot_off = fmaxf(w->foot_off, foff.foot);
     if (strides) w->stride_err = fmaxf(w->stride_err, (float)fabs(ratio_on / leg_ratio - 1.0));
     w->ns_joint = fmax(w->ns_joint, best * 1e9 / ts->joint_count);
+    w->swing_low = fmaxf(w->swing_low, sw.low_share);
+    w->swing_low_flat = fmaxf(w->swing_low_flat, swf.low_share);
     ok = true;
 done:
-    free(ps), free(pon), free(poff), free(gon), free(goff), free(spose), free(tpose);
+    free(ps), free(pon), free(poff), free(gon), free(goff), free(lsrc), free(lon), free(lflat), free(spose), free(tpose);
+    sk_clip_destroy(flat);
     sk_clip_destroy(on);
     sk_clip_destroy(off);
     cli_retarget_close(&rt);
@@ -351,18 +453,25 @@ done:
 }
 
 static int bench_retarget(int argc, char **argv) {
-    br_args a = {"../shared", false};
+    br_args a = {"../shared", false, {NULL, 0}};
     int rc = cli_parse(&cli_cmd_bench_retarget, argc, argv, &a, NULL);
     if (rc != CLI_CONTINUE) return rc;
     br_worst w[2];
     memset(w, 0, sizeof w);
     int failed = 0;
-    for (size_t i = 0; i < CLI_COUNT(br_cases); i++) /* a failed case is said on stderr; the others still run */
-        if (!br_run(&a, &br_cases[i], &w[br_cases[i].held_out])) failed++, w[br_cases[i].held_out].failed++;
-    for (int h = 0; h < 2; h++) {
+    if (a.captures.n) { /* each given capture onto both targets; their summary is the "tuned" line's place */
+        for (uint32_t i = 0; i < a.captures.n; i++)
+            for (int t = 0; t < 2; t++) {
+                br_case c = {a.captures.v[i], NULL, t ? "CesiumMan" : "mannequin", false};
+                if (!br_run(&a, &c, &w[0])) failed++, w[0].failed++;
+            }
+    } else
+        for (size_t i = 0; i < CLI_COUNT(br_cases); i++) /* a failed case is said on stderr; the others still run */
+            if (!br_run(&a, &br_cases[i], &w[br_cases[i].held_out])) failed++, w[br_cases[i].held_out].failed++;
+    for (int h = 0; h < (a.captures.n ? 1 : 2); h++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "bench", "retarget");
-        cJSON_AddStringToObject(o, "summary", h ? "held_out" : "tuned");
+        cJSON_AddStringToObject(o, "summary", a.captures.n ? "given" : h ? "held_out" : "tuned");
         cJSON_AddBoolToObject(o, "held_out", h == 1);
         cJSON_AddItemToObject(o, "cases", cli_num(w[h].cases));
         cJSON_AddItemToObject(o, "reference_contacts", cli_num(w[h].contacts));
@@ -373,6 +482,8 @@ static int bench_retarget(int argc, char **argv) {
         cJSON_AddItemToObject(o, "not_restored_height_max_m", cli_num(w[h].height_off));
         cJSON_AddItemToObject(o, "not_restored_slide_max_m", cli_num(w[h].slide_off));
         cJSON_AddItemToObject(o, "stride_error_max", cli_num(w[h].stride_err));
+        cJSON_AddItemToObject(o, "swing_low_share_without_source_max", cli_num(w[h].swing_low_flat));
+        cJSON_AddItemToObject(o, "swing_low_share_max", cli_num(w[h].swing_low));
         cJSON_AddItemToObject(o, "ns_per_pose_joint_max", cli_num(w[h].ns_joint));
         cJSON_AddItemToObject(o, "failed_cases", cli_num(w[h].failed));
         cli_put_json_line(o);
@@ -385,16 +496,19 @@ static const cli_opt br_opts[] = {
     {"--data", CLI_STRING(br_args, data), .meta = "DIR", .dflt_text = "../shared",
      .help = "the shared data: DIR/mocap/bvh/*.bvh and DIR/assets/gltf/CesiumMan"},
     {"--quick", CLI_FLAG(br_args, quick), .help = "time 3 passes per case instead of 15"},
+    {"--capture", CLI_LIST_OF(CLI_KIND_STRING, br_args, captures, 0), .meta = "FILE.bvh",
+     .help = "instead of the built-in cases, this capture (CMU units) onto the mannequin and CesiumMan (repeat for more)"},
 };
 const cli_command cli_cmd_bench_retarget = {
     .name = "bench retarget",
     .run = bench_retarget,
-    .summary = "retargeting: cost per pose and joint, feet over the source's contacts, stride",
+    .summary = "retargeting: cost per pose and joint, feet over the source's contacts, stride, swing clearance",
     .about = "Captures (02_01, 07_01, 09_11; held out: 131_03, 49_08, 05_06) onto the mannequin and "
              "CesiumMan, and the mannequin's walk and run onto CesiumMan: the cost per retargeted pose "
              "and joint, the target's ankle height and slide over the source's contacts (found by a "
              "height and speed detector of the benchmark's own) with contact restoration on and off, "
-             "and the stride against the leg-length ratio; JSON lines.",
+             "the stride against the leg-length ratio, and the swing's clearance against the source's "
+             "(with the source's clearance restored and without); JSON lines.",
     .opts = br_opts,
     .nopts = CLI_COUNT(br_opts),
 };

@@ -220,7 +220,8 @@ static const cli_opt retarget_opts[] = {
     {"--map", CLI_STRING(retarget_args, map), .meta = "MAP.json",
      .help = "overrides of the humanoid maps: {\"map\": {\"SOURCE_JOINT\": \"TARGET_JOINT\"}, \"source\"|\"target\": {\"BONE\": \"JOINT\"}, \"root_scale\": S}"},
     {"--no-contacts", CLI_FLAG(retarget_args, no_contacts),
-     .help = "do not restore the source's foot contacts on the target (IK), nor keep its feet out of the floor"},
+     .help = "do not restore the source's foot contacts on the target (IK), nor keep its feet out of the floor, "
+             "nor lift its swings by the source's clearance"},
     {"--no-level", CLI_FLAG(retarget_args, no_level),
      .help = "leave the planted feet at the angle retargeting gives them (by default turned flat where the source's feet stand)"},
     {"--level-each-contact", CLI_FLAG(retarget_args, level_each),

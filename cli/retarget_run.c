@@ -214,6 +214,12 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
         memset(&ro, 0, sizeof ro);
         ro.hand_mask = limbs == 4 ? 0xCu : 0u;
         ro.floor = true; /* captures on level ground: no foot through the floor on the target's proportions */
+        /* the swing clears the floor by the source's clearance, scaled by the legs' ratio */
+        sk_leg_desc src_limbs[4] = {r->source_legs[0], r->source_legs[1], r->source_arms[0], r->source_arms[1]};
+        float sleg = sk_humanoid_leg_length(r->source, NULL, sk_retarget_map(r->rt, 0));
+        float tleg = sk_humanoid_leg_length(r->target, NULL, sk_retarget_map(r->rt, 1));
+        sk_contact_source cs = {r->source, source_clip, src_limbs, sleg > 0.0f ? tleg / sleg : 0.0f};
+        if (cs.scale > 0.0f && !r->no_swing) ro.source = &cs;
         if (res == SK_OK) res = sk_contacts_restore(r->target, baked, dst_limbs, limbs, c, n, &ro, NULL, &restored, &st, err);
         if (res == SK_OK) {
             sk_clip_destroy(baked);

@@ -17,6 +17,7 @@ typedef struct cli_retarget {
     bool hands;                                 /* cli_retarget_bake restores hand contacts too (set by the caller) */
     bool no_level;                              /* cli_retarget_bake leaves the planted feet as baked (set by the caller) */
     bool level_each;                            /* ... levels each contact by its own tilt (sk_foot_level_options.per_contact) */
+    bool no_swing;                              /* ... leaves the swing at the clip's heights (no sk_contact_restore_options.source) */
     uint32_t mapped;                            /* target joints driven by a source joint */
     sk_transform *source_rest;                  /* the standing rest made for a source whose own does not
                                                    stand, or NULL */
@@ -49,7 +50,8 @@ typedef struct cli_retarget_info {
  * over the source's foot contacts, found on the source: the two rest poses
  * hold the foot at different angles against the ground) unless
  * r->no_level; then, when contacts is true, the source's foot contacts
- * (sk_contacts_find) restored on it (sk_contacts_restore); with r->hands
+ * (sk_contacts_find) restored on it (sk_contacts_restore, with the floor
+ * and the source's swing clearance scaled by the legs' ratio); with r->hands
  * and two arms on both, the hands' contacts too (low and still, as for
  * feet; restored at the hand's own height). info may be NULL. */
 sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, bool contacts, sk_clip **out,

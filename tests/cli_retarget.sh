@@ -13,6 +13,8 @@
 #   crash: a map naming a joint that does not exist, a map that is not JSON,
 #   a missing map, a source without hips (a skinned box), skeletons with
 #   nothing in common, a source without clips, --clip naming no clip.
+# - bench retarget --capture FILE: the swing's figures for the walk on both
+#   targets; a missing file fails with its name.
 # - render --beside draws the target beside the source: the image differs
 #   from the source drawn alone; view --beside under Xvfb writes a screenshot.
 # Without ../shared, node, Xvfb or sk_png_diff: tests/lib.sh's rule (a
@@ -201,5 +203,29 @@ set +e
 "$SK_CLI" retarget @mannequin @mannequin --hands --no-contacts -o "$tmp/x.glb" >/dev/null 2>"$tmp/err"; rc=$?
 set -e
 [[ $rc -eq 1 ]] && grep -q -- "--hands restores contacts" "$tmp/err" || fail "--hands with --no-contacts not refused (exit $rc)"
+
+# bench retarget --capture: the walk onto the mannequin and CesiumMan, its swing figures (the
+# source's clearance lifts CesiumMan's dragging swing: fewer samples within 1 cm of the ground);
+# a missing capture is a failed case, said, exit 1
+"$SK_CLI" bench retarget --quick --data "$shared" --capture "$walk" >"$tmp/br.jsonl" 2>"$tmp/err" || { cat "$tmp/err"; fail "bench retarget --capture failed"; }
+python3 - "$tmp/br.jsonl" <<'EOF' || fail "bench retarget --capture: swing figures"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+cases = [r for r in rows if "swing" in r]
+assert [r["target"] for r in cases] == ["mannequin", "CesiumMan"], rows
+for r in cases:
+    s = r["swing"]
+    assert s["swings"] >= 2 and s["samples"] > 50, r
+    assert 0.8 <= s["peak_ratio"] <= 1.5, r
+print("bench retarget 02_01:", [(r["target"], r["swing"]["low_share"], r["swing"]["low_share_without_source"]) for r in cases])
+c = cases[1]["swing"]
+assert c["low_share"] < c["low_share_without_source"], c
+summary = rows[-1]
+assert summary["summary"] == "given" and summary["cases"] == 2 and summary["failed_cases"] == 0, summary
+EOF
+set +e
+"$SK_CLI" bench retarget --quick --data "$shared" --capture "$tmp/none.bvh" >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[[ $rc -eq 1 ]] && grep -q "none.bvh" "$tmp/err" || fail "bench retarget --capture of a missing file: exit $rc, $(cat "$tmp/err")"
 
 sk_done cli_retarget

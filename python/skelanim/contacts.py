@@ -45,10 +45,14 @@ def find_contacts(skeleton, clip, legs=None, sample_rate=0.0, height=0.0, speed=
 
 
 def restore_contacts(skeleton, clip, contacts, legs=None, blend_time=0.0, ground=None, sample_rate=0.0,
-                     hand_mask=0, floor=False, allocator=None):
+                     hand_mask=0, floor=False, source=None, allocator=None):
     """clip with each leg pinned over its contacts (Contacts, e.g. found on the source of a
     retargeted clip; position is not used: the pin is this clip's own mean ankle position).
     floor: no foot below the ground in any key (sk_contact_restore_options.floor).
+    source: (skeleton, clip, legs, scale), the clip the contacts came from, its legs in the same
+    order as legs and the target's lengths per the source's (the leg-length ratio): outside the
+    contacts the swing clears the ground by the source's clearance, scaled
+    (sk_contact_restore_options.source).
     Returns (Clip, stats): stats a dict of contacts, keys, max_error (m), unreachable, raised
     (leg-keys whose foot the floor raised) and max_raise (m)."""
     legs = find_legs(skeleton) if legs is None else list(legs)
@@ -61,6 +65,16 @@ def restore_contacts(skeleton, clip, contacts, legs=None, blend_time=0.0, ground
     o.floor = bool(floor)
     if ground is not None:
         o.ground, o.ground_set = _opt('ground', ground), True
+    keep = None
+    if source is not None:
+        s_skel, s_clip, s_legs, scale = source
+        s_legs = list(s_legs)
+        if len(s_legs) != len(legs):
+            raise ValueError('source has %d legs, the target %d' % (len(s_legs), len(legs)))
+        keep = (ffi.new('sk_contact_source *'), _legs_c(s_legs))
+        keep[0].skeleton, keep[0].clip, keep[0].legs = s_skel._p, s_clip._p, keep[1]
+        keep[0].scale = _opt('scale', scale)
+        o.source = keep[0]
     out, st = ffi.new('sk_clip **'), ffi.new('sk_contact_restore_stats *')
     call(C.sk_contacts_restore, skeleton._p, clip._p, _legs_c(legs), len(legs), arr, len(contacts), o,
          c_of(allocator), out, st)

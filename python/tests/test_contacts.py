@@ -122,3 +122,47 @@ def test_restore_floor_keeps_feet_up(mannequin):
         lowest[floor] = min(np.array(fixed.sample(ts, t, loop='clamp').model())[foot, 1, 3].min() for t in times)
         assert (stats['raised'] > 0) == floor and (stats['max_raise'] > 0.02) == floor, (floor, stats)
     assert lowest[False] < -0.02 and lowest[True] >= -1e-3, lowest
+
+
+def test_restore_swing_from_source(mannequin):
+    """The walk retargeted onto a 2 m mannequin with its hips at the 1.8 m one's height (root_scale
+    1), restored with the floor: with source=, each swing's highest ankle point above the ankle's
+    median over its contacts is the source's times the leg ratio, within 10 % (measured here by
+    FK; the C test test_swing covers captures on other proportions, where it matters). A source
+    with another number of legs is refused."""
+    tall = sk.mannequin(height=2.0)
+    ts, legs_t = tall.skeleton, sk.find_legs(tall.skeleton)
+    ms, legs_s = mannequin.skeleton, sk.find_legs(mannequin.skeleton)
+    walk = mannequin.clip('walk')
+    contacts = sk.find_contacts(ms, walk)
+    moved = sk.Retargeter(ms, ts, root_scale=1.0).clip(walk)
+    ratio = 2.0 / 1.8
+    times = np.arange(0, int(walk.duration * 120) + 1) / 120.0
+
+    def ankles(skel, clip, legs):
+        return np.array([[np.array(clip.sample(skel, t, loop='clamp').model())[leg.ankle, 1, 3] for leg in legs]
+                         for t in times])
+
+    def peaks(y):  # per leg: highest point above the contacts' median, outside contacts (+0.1 s)
+        out = []
+        for leg in range(2):
+            inside = np.zeros(len(times), bool)
+            for c in contacts:
+                if c.leg == leg:
+                    inside |= (times >= c.start - 0.1) & (times <= c.end + 0.1)
+            on = np.zeros(len(times), bool)
+            for c in contacts:
+                if c.leg == leg:
+                    on |= (times >= c.start) & (times <= c.end)
+            out.append(y[~inside, leg].max() - np.median(y[on, leg]))
+        return np.array(out)
+
+    src = peaks(ankles(ms, walk, legs_s)) * ratio
+    got = {}
+    for with_source in (False, True):
+        fixed, _ = sk.restore_contacts(ts, moved, contacts, legs_t, sample_rate=120, floor=True,
+                                       source=(ms, walk, legs_s, ratio) if with_source else None)
+        got[with_source] = peaks(ankles(ts, fixed, legs_t)) / src
+    assert np.all(np.abs(got[True] - 1) < 0.10), got
+    with pytest.raises(ValueError):
+        sk.restore_contacts(ts, moved, contacts, legs_t, source=(ms, walk, legs_s[:1], ratio))

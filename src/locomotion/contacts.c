@@ -276,6 +276,8 @@ typedef struct contact_work {
     sk_transform *frames; /* nkeys x joint_count: the output's local poses */
     int32_t pelvis;       /* lowered where a pin is out of reach; -1: none */
     uint32_t hand_mask;   /* limbs that are arms (sk_contact_restore_options.hand_mask) */
+    float *lift;          /* source: per contact, {its pin's height less the median of src_h's ankle over it, that of src_h's foot} */
+    float *src_h;         /* source: nkeys x leg_count x {ankle, foot's lowest point}: scale x the source's heights */
 } contact_work;
 
 /* Solves leg l toward target on w->pose / w->model (model up to date on
@@ -309,14 +311,16 @@ static float contact_pin_leg(contact_work *w, const sk_leg_desc *leg, sk_vec3 ta
 
 /* How far the foot's lowest point (heel, toe tip, the joints below the
  * ankle) is below the ankle in w->model (m; negative when below). */
-static float contact_foot_below(const contact_work *w, const sk_leg_desc *leg) {
-    const sk_mat4 *m = w->model;
+static float contact_foot_below_of(const sk_skeleton *skel, const sk_mat4 *m, const sk_leg_desc *leg) {
     float ay = m[leg->ankle].m[13];
     float low = sk_mat4_transform_point(&m[leg->ankle], leg->heel).y;
     low = fminf(low, sk_mat4_transform_point(&m[leg->toe >= 0 ? leg->toe : leg->ankle], leg->toe_tip).y);
-    uint32_t end = sk_skeleton_subtree_end(w->skel, (uint32_t)leg->ankle);
+    uint32_t end = sk_skeleton_subtree_end(skel, (uint32_t)leg->ankle);
     for (uint32_t j = (uint32_t)leg->ankle + 1; j < end; j++) low = fminf(low, m[j].m[13]);
     return fminf(low - ay, 0.0f);
+}
+static float contact_foot_below(const contact_work *w, const sk_leg_desc *leg) {
+    return contact_foot_below_of(w->skel, w->model, leg);
 }
 
 /* How far sk_contact_restore_options.floor raises an ankle whose foot's
@@ -503,6 +507,98 @@ done:
     return r;
 }
 
+static int contact_cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* source: the source's heights at every key, scaled, into w->src_h (the
+ * ankle's and the foot's lowest point's), and each contact's offsets into
+ * w->lift: its pin's height less the mean ankle height over the keys inside
+ * the contact, and the mean lowest point's (the key nearest its middle
+ * when none is inside). */
+static sk_result contact_source_heights(contact_work *w, const sk_contact_source *src, const sk_leg_desc *legs,
+                                        sk_error *err) {
+    static const char who[] = "sk_contacts_restore";
+    const sk_skeleton *ss = src->skeleton;
+    const uint32_t nl = w->leg_count;
+    sk_pose pose = {0};
+    size_t mbytes = (size_t)ss->joint_count * sizeof(sk_mat4);
+    sk_mat4 *model = (sk_mat4 *)sk_alloc(w->alloc, mbytes);
+    sk_result r = model ? sk_pose_alloc(ss, w->alloc, &pose, err)
+                        : sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", who);
+    for (uint32_t k = 0; k < w->nkeys && r == SK_OK; k++) {
+        r = sk_clip_sample(src->clip, ss, w->times[k], SK_LOOP_CLAMP, &pose, err);
+        if (r == SK_OK) r = sk_local_to_model(ss, &pose, NULL, model, ss->joint_count, err);
+        for (uint32_t l = 0; l < nl && r == SK_OK; l++) {
+            float *h = &w->src_h[((size_t)k * nl + l) * 2];
+            float ay = model[legs[l].ankle].m[13];
+            h[0] = src->scale * ay;
+            h[1] = src->scale * (ay + contact_foot_below_of(ss, model, &legs[l]));
+            if (!sk_isfinite_f(h[0]) || !sk_isfinite_f(h[1]))
+                r = sk_error_set(err, SK_ERR_INVALID_DATA, "%s: the source's pose at %g s is not finite", who, w->times[k]);
+        }
+    }
+    size_t bbytes = (size_t)w->nkeys * sizeof(float) + sizeof(float);
+    float *buf = r == SK_OK ? (float *)sk_alloc(w->alloc, bbytes) : NULL;
+    if (r == SK_OK && !buf) r = sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", who);
+    for (uint32_t c = 0; c < w->contact_count && r == SK_OK; c++) {
+        const sk_contact *ct = &w->contacts[c];
+        double mid = 0.5 * (ct->start + ct->end), best = INFINITY;
+        uint32_t nearest = 0;
+        for (uint32_t k = 0; k < w->nkeys; k++)
+            if (fabs(w->times[k] - mid) < best) best = fabs(w->times[k] - mid), nearest = k;
+        float level[2];
+        for (int i = 0; i < 2; i++) {
+            uint32_t m = 0;
+            for (uint32_t k = 0; k < w->nkeys; k++)
+                if (w->times[k] >= ct->start && w->times[k] <= ct->end) buf[m++] = w->src_h[((size_t)k * nl + ct->leg) * 2 + i];
+            if (m == 0) buf[m++] = w->src_h[((size_t)nearest * nl + ct->leg) * 2 + i];
+            qsort(buf, m, sizeof(float), contact_cmp_float);
+            level[i] = buf[m / 2];
+        }
+        w->lift[2 * c] = ct->position.y - level[0];
+        w->lift[2 * c + 1] = level[1];
+    }
+    if (buf) sk_free(w->alloc, buf, bbytes);
+    sk_pose_free(&pose, w->alloc);
+    sk_free(w->alloc, model, mbytes);
+    return r;
+}
+
+/* source: where leg l's ankle goes at key k outside its contacts, given the
+ * clip's ankle height ay and its foot's lowest point below it (below <= 0):
+ * the scaled source ankle height plus the pins' offset, or higher where the
+ * foot's lowest point would clear the ground by less than the source's
+ * (scaled) clears its own contacts' lowest point. The offsets are the last
+ * contact's eased into the next's (smoothstep over the gap); before the
+ * first contact or after the last, that contact's; a leg without contacts
+ * keeps the clip's height. */
+static float contact_swing_height(const contact_work *w, uint32_t l, uint32_t k, float ay, float below, float ground) {
+    double t = w->times[k];
+    const float *h = &w->src_h[((size_t)k * w->leg_count + l) * 2];
+    int64_t prev = -1, next = -1;
+    for (uint32_t c = 0; c < w->contact_count; c++) {
+        if (w->contacts[c].leg != l) continue;
+        if (w->contacts[c].end < t) prev = c;
+        if (w->contacts[c].start > t && next < 0) next = c;
+    }
+    if (prev < 0 && next < 0) return ay;
+    float off[2];
+    if (prev < 0 || next < 0) {
+        int64_t c = prev < 0 ? next : prev;
+        off[0] = w->lift[2 * c], off[1] = w->lift[2 * c + 1];
+    } else {
+        double e = w->contacts[prev].end, s = w->contacts[next].start;
+        double x = (t - e) / (s - e);
+        float u = (float)(x * x * (3.0 - 2.0 * x));
+        for (int i = 0; i < 2; i++) off[i] = w->lift[2 * prev + i] + (w->lift[2 * next + i] - w->lift[2 * prev + i]) * u;
+    }
+    float follow = h[0] + off[0];
+    float clear = ground + (h[1] - off[1]) - below; /* the ankle height whose foot clears the ground as the source's */
+    return fmaxf(follow, clear);
+}
+
 sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs, uint32_t leg_count,
                               const sk_contact *contacts, uint32_t contact_count, const sk_contact_restore_options *opts,
                               const sk_allocator *alloc, sk_clip **out, sk_contact_restore_stats *stats, sk_error *err) {
@@ -521,6 +617,20 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
     if (sk_clip_joint_span(clip) > skel->joint_count)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: the clip animates joint %u, the skeleton has %u joints", who,
                             sk_clip_joint_span(clip) - 1, skel->joint_count);
+    sk_leg_desc src_legs[CONTACT_MAX_LEGS];
+    if (o.source) {
+        const sk_contact_source *src = o.source;
+        if (!src->skeleton || !src->clip || !src->legs)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: the source has a NULL skeleton, clip or legs", who);
+        if (!(src->scale > 0.0f) || !sk_isfinite_f(src->scale) || src->scale > 1e6f)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: source scale %g (a finite ratio > 0)", who,
+                                (double)src->scale);
+        if (sk_clip_joint_span(src->clip) > src->skeleton->joint_count)
+            return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: the source clip animates joint %u, its skeleton has %u joints",
+                                who, sk_clip_joint_span(src->clip) - 1, src->skeleton->joint_count);
+        r = contact_legs(src->skeleton, src->legs, leg_count, src_legs, who, err);
+        if (r != SK_OK) return r;
+    }
     for (uint32_t c = 0; c < contact_count; c++) {
         const sk_contact *ct = &contacts[c];
         if (ct->leg >= leg_count)
@@ -581,6 +691,13 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
     w.hand_mask = o.hand_mask;
     r = contact_pins(&w, pin_height, err);
     if (r != SK_OK) goto done;
+    if (o.source) {
+        w.lift = (float *)sk_alloc(w.alloc, (size_t)contact_count * 2 * sizeof(float) + sizeof(float));
+        w.src_h = (float *)sk_alloc(w.alloc, (size_t)w.nkeys * leg_count * 2 * sizeof(float));
+        r = w.lift && w.src_h ? contact_source_heights(&w, o.source, src_legs, err)
+                              : sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", who);
+        if (r != SK_OK) goto done;
+    }
 
     double blend = o.blend_time > 0.0f ? (double)o.blend_time : (o.blend_time < 0.0f ? 0.0 : 0.15);
     const float ground = o.ground_set ? o.ground : 0.0f;
@@ -615,6 +732,12 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
             if (pin[l]) {
                 target[l] = skm_vec3_lerp(ankle0[l], pin[l]->position, weight[l]);
             }
+            /* source: outside the contacts the ankle follows the source's height over its contacts */
+            if (w.src_h && !(o.hand_mask >> l & 1u) && weight[l] < 1.0f) {
+                float y = contact_swing_height(&w, l, k, ankle0[l].y, ground - lowest[l], ground);
+                if (!pin[l]) target[l] = ankle0[l], follow[l] = true;
+                target[l].y = pin[l] ? y + (pin[l]->position.y - y) * weight[l] : y;
+            }
         }
         float dropped = 0.0f;
         if (r == SK_OK && pelvis >= 0) {
@@ -627,7 +750,7 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
          * next pin from there (continuous at weight 0). */
         if (dropped > 0.0f)
             for (uint32_t l = 0; l < leg_count; l++)
-                if (!pin[l] && !(o.hand_mask >> l & 1u)) target[l] = ankle0[l], follow[l] = true;
+                if (!pin[l] && !follow[l] && !(o.hand_mask >> l & 1u)) target[l] = ankle0[l], follow[l] = true;
         if (o.floor) /* every foot on or above the ground, pinned (a heel off over the ball) or not */
             for (uint32_t l = 0; l < leg_count; l++) {
                 if (o.hand_mask >> l & 1u) continue;
@@ -657,6 +780,8 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
     if (r == SK_OK) r = contact_build(&w, out, err);
     if (r == SK_OK && stats) *stats = st;
 done:
+    if (w.lift) sk_free(w.alloc, w.lift, (size_t)contact_count * 2 * sizeof(float) + sizeof(float));
+    if (w.src_h) sk_free(w.alloc, w.src_h, (size_t)w.nkeys * leg_count * 2 * sizeof(float));
     sk_free(w.alloc, w.frames, fbytes);
     sk_free(w.alloc, w.times, tbytes);
     sk_pose_free(&w.pose, w.alloc);

@@ -68,6 +68,14 @@ SK_API sk_result sk_contacts_find(const sk_skeleton *skel, const sk_clip *clip, 
                                   uint32_t leg_count, const sk_contact_find_options *opts, const sk_allocator *alloc,
                                   sk_contact *out, uint32_t cap, uint32_t *out_count, sk_error *err);
 
+/* The source of sk_contact_restore_options.source. */
+typedef struct sk_contact_source {
+    const sk_skeleton *skeleton;
+    const sk_clip *clip;     /* on the restored clip's clock, fits skeleton */
+    const sk_leg_desc *legs; /* one per leg given to sk_contacts_restore, in the same order (hip, knee, ankle) */
+    float scale;             /* the target's lengths per the source's: the leg-length ratio (> 0) */
+} sk_contact_source;
+
 /* Options of sk_contacts_restore; a zeroed struct gives the defaults. */
 typedef struct sk_contact_restore_options {
     /* The pin is blended in over this time before each contact and out over
@@ -103,6 +111,17 @@ typedef struct sk_contact_restore_options {
      * a clip on level ground (a retargeted walk whose push-off or swing
      * passes through the floor on the target's proportions). Never hands. */
     bool floor;
+    /* The clip the contacts came from (a retargeted clip's source), or
+     * NULL. Given, each leg's ankle outside its contacts takes its height
+     * from the source's: scale x the source ankle's height, plus an offset
+     * eased (smoothstep) across the gap from the one contact's (the pin's
+     * height less scale x the source ankle's mean height over the contact)
+     * to the next's; before the first contact and after the last, that
+     * contact's. The swing then clears the ground by the source's clearance
+     * scaled, where joint angles copied onto other proportions would have
+     * it drag or float. The pins' blends (blend_time) and the floor apply
+     * on top. Never hands. */
+    const struct sk_contact_source *source;
 } sk_contact_restore_options;
 
 /* What sk_contacts_restore did (optional). */
