@@ -963,6 +963,7 @@ static void test_mocap(void **state) {
     const char *shared = sk_test_require_shared();
     static const struct { const char *file; double lo, hi; int min_strikes; } files[] = {
         {"02_01.glb", 0.7, 1.6, 4}, {"07_01_fbx2bvh.glb", 0.7, 1.6, 4}, {"09_11_fbx2bvh.glb", 0.45, 1.0, 4}};
+    int contact_errors = 0; /* captures whose collapsed phases leave no contact stride */
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         char dir[1024], path[1200];
         sk_test_path(dir, sizeof dir, shared, "mocap/glb");
@@ -1023,6 +1024,40 @@ static void test_mocap(void **state) {
             sk_motion_analysis_destroy(an);
             an = NULL;
         }
+        /* A planted phase collapsed onto the stance (a speed tolerance so small that no
+         * sample holds still at the stance speed: as a foot of other proportions that never
+         * does): no contact stride, the footprints give the same stride as above (within
+         * 1 %); with the contact stride asked for, an error naming the leg. */
+        o.stride_source = SK_STRIDE_AUTO, o.stride_planted = false;
+        assert_int_equal(sk_motion_analyze(a->skeleton, clip, legs, 2, &o, NULL, &an, &err), SK_OK);
+        double speed = an->cycle_speed;
+        sk_motion_analysis_destroy(an);
+        an = NULL;
+        o.speed_tolerance = 1e-5f;
+        if (sk_motion_analyze(a->skeleton, clip, legs, 2, &o, NULL, &an, &err) != SK_OK) fail_msg("%s", err.message);
+        int collapsed = 0;
+        for (int l = 0; l < 2; l++) {
+            assert_int_equal(an->legs[l].stride_source, SK_STRIDE_FOOTPRINTS);
+            collapsed += fabsf(an->legs[l].foot_lift - an->legs[l].foot_land) < 0.01f;
+        }
+        printf("    collapsed planted phases (speed tolerance 1e-5): %d of 2 legs, %.3f m/s from the footprints "
+               "(%.3f before)\n", collapsed, an->cycle_speed, speed);
+        assert_true(collapsed >= 1);
+        assert_true(fabs(an->cycle_speed / speed - 1) < 0.01);
+        sk_motion_analysis_destroy(an);
+        an = NULL;
+        o.stride_source = SK_STRIDE_CONTACT;
+        sk_result cr = sk_motion_analyze(a->skeleton, clip, legs, 2, &o, NULL, &an, &err);
+        if (cr == SK_OK) { /* the run: its collapsed phase still spans some foot motion */
+            sk_motion_analysis_destroy(an);
+            an = NULL;
+        } else {
+            assert_int_equal(cr, SK_ERR_INVALID_DATA);
+            assert_non_null(strstr(err.message, "does not move while on the ground"));
+            assert_null(an);
+            contact_errors++;
+        }
+        o.speed_tolerance = 0.0f;
         /* A cycle outside the clip and a bad stride source are refused. */
         o.stride_source = (sk_stride_source)7;
         assert_int_equal(sk_motion_analyze(a->skeleton, clip, legs, 2, &o, NULL, &an, &err), SK_ERR_INVALID_ARGUMENT);
@@ -1032,6 +1067,8 @@ static void test_mocap(void **state) {
                          SK_ERR_INVALID_ARGUMENT);
         sk_asset_destroy(a);
     }
+    printf("  collapsed planted phases with the contact stride asked for: %d of 3 captures refused\n", contact_errors);
+    assert_true(contact_errors >= 1); /* the case the footprints now take (an error before, even under AUTO) */
 }
 
 int main(void) {

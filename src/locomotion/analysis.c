@@ -600,16 +600,22 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
     L->stride_displacement = disp;
     float dlen = skm_vec3_len(disp);
     double dt = (double)(off_i - strike_i) * inv; /* cycles */
-    if (!(dt > 0) || !(dlen > 1e-6f * L->leg_length))
-        return sk_error_set(err, SK_ERR_INVALID_DATA,
-                            "%s: the foot does not move while on the ground (stance %.3g cycles, %.3g m): "
-                            "no stride (a clip in place without root motion?)",
-                            L->name, dt, (double)dlen);
+    L->stance_position = L->footbase[st];
+    if (!(dt > 0) || !(dlen > 1e-6f * L->leg_length)) {
+        /* No contact stride: the foot does not move on the ground, or its planted phase
+         * collapsed onto the stance (pass 2 above: a foot of other proportions that never
+         * holds still at the stance speed). The footprints may give one; sk_motion_analyze
+         * refuses the leg when they do not (no_contact_stride). */
+        L->stride_velocity = 0.0f;
+        L->stride_distance = 0.0f;
+        L->stride_direction = sk_vec3_make(0, 0, 0);
+        L->stride_source = SK_STRIDE_CONTACT;
+        return SK_OK;
+    }
     L->stride_velocity = (float)(dlen / dt);
     L->stride_direction = sk_vec3_scale(disp, -1.0f / dlen);
     L->stride_distance = L->stride_velocity; /* x 1 cycle */
     L->stride_source = SK_STRIDE_CONTACT;
-    L->stance_position = L->footbase[st];
 
     normalize_footbase(L, N);
     return SK_OK;
@@ -898,6 +904,11 @@ sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip, const 
             skl_leg_ext ext = {hx - X, tx - X, ball - X, ankle - X, X, K, dur / N, res->root_velocity, rise};
             if (r == SK_OK) r = analyze_leg(res, L, &o, &ext, err);
             if (r == SK_OK) r = footprint_stride(skel, clip, &ld[l], res, L, &o, t_start, dur, &pose, need, model, err);
+            if (r == SK_OK && !(L->stride_velocity > 0))
+                r = sk_error_set(err, SK_ERR_INVALID_DATA,
+                                 "%s: the foot does not move while on the ground, and no footprints one cycle apart "
+                                 "give a stride (a clip in place without root motion?)",
+                                 L->name);
             if (r != SK_OK) break;
         }
     }

@@ -104,7 +104,10 @@ typedef enum sk_stride_source {
     /* FOOTPRINTS for a cycle cut from a longer clip (cycle_end > 0) that
      * moves by its root (root motion over the cycle at least half the
      * contact stride) when the clip also holds the foot's stance one cycle
-     * later or earlier; CONTACT otherwise (loops, clips in place). */
+     * later or earlier; CONTACT otherwise (loops, clips in place). A leg
+     * whose foot gives no contact stride (no movement while on the ground:
+     * its planted phase shrunk to its stance time) takes the footprints
+     * where they exist, and is an error where they do not. */
     SK_STRIDE_AUTO = 0,
     /* (12): the footbase's displacement in character space while
      * the foot is on the ground (foot-strike .. foot-off, or foot-land ..
