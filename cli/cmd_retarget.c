@@ -156,6 +156,8 @@ static int cmd_retarget(int argc, char **argv) {
         /* keys x legs whose foot the restoration kept out of the floor, and by how much at most */
         cJSON_AddItemToObject(o, "floor_raised_keys", cli_num(info.floor_keys));
         cJSON_AddItemToObject(o, "floor_raise_max_m", cli_num(info.floor_max));
+        cJSON_AddItemToObject(o, "swing_up_max_m", cli_num(info.swing_up));
+        cJSON_AddItemToObject(o, "swing_down_max_m", cli_num(info.swing_down));
         cJSON *lv = cJSON_AddArrayToObject(o, "feet_level_deg"); /* the tilt turned out, left and right (0: none) */
         for (int l = 0; l < 2; l++) cJSON_AddItemToArray(lv, cli_num(info.level[l] * 57.29577951308232));
         cJSON_AddItemToArray(list, o);
@@ -195,6 +197,9 @@ static int cmd_retarget(int argc, char **argv) {
             if (infos[i].floor_keys)
                 fprintf(stderr, ", feet kept out of the floor in %u leg-keys (raised up to %.1f cm)", infos[i].floor_keys,
                         100.0 * infos[i].floor_max);
+            if (infos[i].swing_up > 0.0f || infos[i].swing_down > 0.0f)
+                fprintf(stderr, ", swings at the source's clearance (moved up to %.1f cm up, %.1f cm down)",
+                        100.0 * infos[i].swing_up, 100.0 * infos[i].swing_down);
             fputc('\n', stderr);
         }
         cJSON_Delete(root);

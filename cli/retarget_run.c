@@ -226,6 +226,7 @@ sk_result cli_retarget_bake(const cli_retarget *r, const sk_clip *source_clip, b
             baked = restored;
             in.contacts = nfeet, in.hand_contacts = nhands, in.max_error = st.max_error, in.unreachable = st.unreachable;
             in.floor_keys = st.raised, in.floor_max = st.max_raise;
+            in.swing_up = st.swing_max_up, in.swing_down = st.swing_max_down;
         }
     }
     free(feet);

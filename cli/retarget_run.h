@@ -43,6 +43,7 @@ typedef struct cli_retarget_info {
     float level[2];         /* the feet's tilt turned out by levelling (rad, toe up +; 0: none) */
     uint32_t floor_keys;    /* leg-keys whose foot was below the floor, its ankle raised (restoration) */
     float floor_max;        /* the largest such raise (m) */
+    float swing_up, swing_down; /* the most a swing's ankle was moved up / down for the source's clearance (m) */
 } cli_retarget_info;
 
 /* The clip of the source baked onto the target (sk_retarget_clip); when

@@ -93,6 +93,7 @@ grep -q '"name":"walk"' "$tmp/cesium.json" && grep -q '"name":"run"' "$tmp/cesiu
 "$SK_CLI" retarget @mannequin "$cesium" --clip walk --no-contacts -o "$tmp/nc.glb" --json > "$tmp/nc.json" ||
   fail "retarget --no-contacts exited $?"
 grep -q '"contacts":false' "$tmp/nc.json" || fail "--no-contacts still restored contacts: $(cat "$tmp/nc.json")"
+grep -q '"swing_up_max_m":0,' "$tmp/nc.json" || fail "--no-contacts still moved the swings: $(cat "$tmp/nc.json")"
 # the planted feet levelled over the source's contacts (python/tests/test_retarget_level.py measures
 # the result): CMU 02_01's rest holds the foot 23-28 degrees off CesiumMan's bind pose
 "$SK_CLI" retarget "$walk" "$cesium" --scale 0.056444 -o "$tmp/lv.glb" --json > "$tmp/lv.json" || fail "retarget 02_01 -> CesiumMan exited $?"
@@ -108,6 +109,8 @@ assert lv["feet_levelled_per_contact"] is False, lv
 # the feet kept out of the floor: counted and bounded
 c = lv["clips"][0]
 assert c["floor_raised_keys"] >= 0 and 0 <= c["floor_raise_max_m"] < 0.5, c
+# the swings moved for the source's clearance (CesiumMan's swing of 02_01 is lifted): reported, bounded
+assert 0 < c["swing_up_max_m"] < 0.5 and 0 <= c["swing_down_max_m"] < 0.5, c
 EOF
 "$SK_CLI" retarget "$walk" "$cesium" --scale 0.056444 --level-each-contact -o "$tmp/le.glb" --json > "$tmp/le.json" ||
   fail "retarget --level-each-contact exited $?"

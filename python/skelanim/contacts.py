@@ -54,7 +54,8 @@ def restore_contacts(skeleton, clip, contacts, legs=None, blend_time=0.0, ground
     contacts the swing clears the ground by the source's clearance, scaled
     (sk_contact_restore_options.source).
     Returns (Clip, stats): stats a dict of contacts, keys, max_error (m), unreachable, raised
-    (leg-keys whose foot the floor raised) and max_raise (m)."""
+    (leg-keys whose foot the floor raised), max_raise (m), swing_max_up and swing_max_down (m: the
+    most a swing's ankle was moved from the clip's height for the source's clearance)."""
     legs = find_legs(skeleton) if legs is None else list(legs)
     arr = ffi.new('sk_contact[]', max(len(contacts), 1))
     for i, c in enumerate(contacts):
@@ -80,4 +81,5 @@ def restore_contacts(skeleton, clip, contacts, legs=None, blend_time=0.0, ground
          c_of(allocator), out, st)
     return Clip(out[0], allocator=allocator), {'contacts': int(st.contacts), 'keys': int(st.keys), 'max_error': float(st.max_error),
                           'unreachable': int(st.unreachable), 'raised': int(st.raised),
-                          'max_raise': float(st.max_raise)}
+                          'max_raise': float(st.max_raise), 'swing_max_up': float(st.swing_max_up),
+                          'swing_max_down': float(st.swing_max_down)}

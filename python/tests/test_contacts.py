@@ -160,9 +160,11 @@ def test_restore_swing_from_source(mannequin):
     src = peaks(ankles(ms, walk, legs_s)) * ratio
     got = {}
     for with_source in (False, True):
-        fixed, _ = sk.restore_contacts(ts, moved, contacts, legs_t, sample_rate=120, floor=True,
-                                       source=(ms, walk, legs_s, ratio) if with_source else None)
+        fixed, stats = sk.restore_contacts(ts, moved, contacts, legs_t, sample_rate=120, floor=True,
+                                           source=(ms, walk, legs_s, ratio) if with_source else None)
         got[with_source] = peaks(ankles(ts, fixed, legs_t)) / src
+        shift = stats['swing_max_up'] + stats['swing_max_down']
+        assert (shift > 0) == with_source, stats
     assert np.all(np.abs(got[True] - 1) < 0.10), got
     with pytest.raises(ValueError):
         sk.restore_contacts(ts, moved, contacts, legs_t, source=(ms, walk, legs_s[:1], ratio))

@@ -737,6 +737,8 @@ sk_result sk_contacts_restore(const sk_skeleton *skel, const sk_clip *clip, cons
                 float y = contact_swing_height(&w, l, k, ankle0[l].y, ground - lowest[l], ground);
                 if (!pin[l]) target[l] = ankle0[l], follow[l] = true;
                 target[l].y = pin[l] ? y + (pin[l]->position.y - y) * weight[l] : y;
+                if (!pin[l]) st.swing_max_up = fmaxf(st.swing_max_up, y - ankle0[l].y),
+                             st.swing_max_down = fmaxf(st.swing_max_down, ankle0[l].y - y);
             }
         }
         float dropped = 0.0f;

@@ -132,6 +132,8 @@ typedef struct sk_contact_restore_stats {
     uint32_t unreachable;   /* samples at full weight whose pin was out of the leg's reach */
     uint32_t raised;        /* with floor: leg-keys whose foot was below the ground, its ankle raised */
     float max_raise;        /* with floor: the largest raise (m) */
+    float swing_max_up;     /* with source: the most a swing's ankle was moved up from the clip's height (m, >= 0) */
+    float swing_max_down;   /* with source: the most one was moved down (m, >= 0) */
 } sk_contact_restore_stats;
 
 /* Writes *out: clip (of skel) with every leg pinned over its contacts as
