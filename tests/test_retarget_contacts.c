@@ -563,6 +563,72 @@ static void test_swing(void **state) {
     assert_true(outside_without >= 3); /* the fault this fixes shows without it */
 }
 
+/* A counting allocator that fails its call number fail_at (0-based; -1: none). */
+typedef struct count_alloc {
+    size_t live;
+    int calls, fail_at;
+} count_alloc;
+static void *ca_alloc(void *u, size_t n) {
+    count_alloc *c = u;
+    if (c->calls++ == c->fail_at) return NULL;
+    c->live += n;
+    return calloc(1, n);
+}
+static void ca_free(void *u, void *p, size_t n) {
+    count_alloc *c = u;
+    if (p) c->live -= n;
+    free(p);
+}
+
+/* sk_contacts_restore with a source and the floor, through an allocator
+ * that fails each of its allocations in turn: SK_ERR_OUT_OF_MEMORY, no
+ * clip, nothing left allocated; without failures everything is freed with
+ * the clip. */
+static void test_restore_alloc_failure(void **state) {
+    (void)state;
+    sk_asset *a = load("mannequin");
+    const sk_skeleton *s = a->skeleton;
+    const sk_clip *walk = a->clips[sk_asset_find_clip(a, "walk")];
+    sk_leg_desc l[2];
+    memset(l, 0, sizeof l);
+    for (int f = 0; f < 2; f++)
+        l[f].hip = find_joint(s, mannequin_feet.hip[f]), l[f].knee = find_joint(s, mannequin_feet.knee[f]),
+        l[f].ankle = find_joint(s, mannequin_feet.ankle[f]), l[f].toe = -1;
+    sk_contact c[MAX_CONTACTS];
+    uint32_t n = 0;
+    assert_int_equal(sk_contacts_find(s, walk, l, 2, NULL, NULL, c, MAX_CONTACTS, &n, NULL), SK_OK);
+    sk_contact_source cs = {s, walk, l, 1.1f};
+    sk_contact_restore_options o = {0};
+    o.floor = true, o.source = &cs;
+    count_alloc cnt = {0, 0, -1};
+    sk_allocator al = {ca_alloc, NULL, ca_free, &cnt};
+    sk_clip *out = NULL;
+    assert_int_equal(sk_contacts_restore(s, walk, l, 2, c, n, &o, &al, &out, NULL, NULL), SK_OK);
+    int total = cnt.calls;
+    sk_clip_destroy(out);
+    assert_int_equal(cnt.live, 0);
+    int failed = 0;
+    for (int k = 0; k < total; k++) {
+        count_alloc ck = {0, 0, k};
+        sk_allocator ak = {ca_alloc, NULL, ca_free, &ck};
+        sk_error err = {0};
+        out = NULL;
+        sk_result r = sk_contacts_restore(s, walk, l, 2, c, n, &o, &ak, &out, NULL, &err);
+        if (r == SK_OK) { /* an allocation the restore could do without (none expected) */
+            sk_clip_destroy(out);
+        } else {
+            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
+            assert_null(out);
+            failed++;
+        }
+        assert_int_equal(ck.live, 0);
+    }
+    printf("restore with a source: %d allocations, each failed in turn: %d out-of-memory errors\n", total, failed);
+    assert_true(total >= 8);
+    assert_int_equal(failed, total);
+    sk_asset_destroy(a);
+}
+
 /* Bad input: a clear error, never a crash. */
 static void test_contacts_bad_input(void **state) {
     (void)state;
@@ -722,6 +788,7 @@ int main(void) {
         cmocka_unit_test(test_retarget_contacts),
         cmocka_unit_test(test_floor),
         cmocka_unit_test(test_swing),
+        cmocka_unit_test(test_restore_alloc_failure),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
