@@ -13,6 +13,8 @@
 #   crash: a map naming a joint that does not exist, a map that is not JSON,
 #   a missing map, a source without hips (a skinned box), skeletons with
 #   nothing in common, a source without clips, --clip naming no clip.
+# - examples/retarget_capture.c gives the command's clip (02_01 onto the
+#   mannequin) through the public API.
 # - bench retarget --capture FILE: the swing's figures for the walk on both
 #   targets; a missing file fails with its name.
 # - render --beside draws the target beside the source: the image differs
@@ -206,6 +208,35 @@ set +e
 "$SK_CLI" retarget @mannequin @mannequin --hands --no-contacts -o "$tmp/x.glb" >/dev/null 2>"$tmp/err"; rc=$?
 set -e
 [[ $rc -eq 1 ]] && grep -q -- "--hands restores contacts" "$tmp/err" || fail "--hands with --no-contacts not refused (exit $rc)"
+
+# examples/retarget_capture.c, the same pipeline through the public API: the same clip as the
+# command's (the model matrices at five times within 1e-5 m)
+example="${SK_BINARY_DIR:?}/example_retarget_capture"
+[ -x "$example" ] || fail "$example is missing (built with the tool)"
+"$example" "$walk" 0.056444 "$tmp/ex.glb" > "$tmp/ex.txt" || fail "example_retarget_capture exited $?: $(cat "$tmp/ex.txt")"
+"$SK_CLI" retarget "$walk" @mannequin --scale 0.056444 -o "$tmp/cli.glb" > /dev/null 2>&1 || fail "retarget 02_01 -> @mannequin"
+for t in 0.3 0.9 1.4 2.0 2.6; do
+  "$SK_CLI" sample "$tmp/ex.glb" --clip 02_01 --time $t --json > "$tmp/ex_$t.json" || fail "sample the example's clip"
+  "$SK_CLI" sample "$tmp/cli.glb" --clip 02_01 --time $t --json > "$tmp/cli_$t.json" || fail "sample the command's clip"
+done
+python3 - "$tmp" <<'EOF' || fail "example_retarget_capture and skelanim retarget differ"
+import json, sys, glob
+worst, n = 0.0, 0
+for a in sorted(glob.glob(sys.argv[1] + "/ex_*.json")):
+    x, y = json.load(open(a)), json.load(open(a.replace("/ex_", "/cli_")))
+    def nums(v):
+        if isinstance(v, (int, float)) and not isinstance(v, bool): yield float(v)
+        elif isinstance(v, list):
+            for e in v: yield from nums(e)
+        elif isinstance(v, dict):
+            for k in sorted(v): yield from nums(v[k])
+    p, q = list(nums(x)), list(nums(y))
+    assert len(p) == len(q) and len(p) > 100, (len(p), len(q))
+    worst = max(worst, max(abs(u - v) for u, v in zip(p, q)))
+    n += 1
+print("example_retarget_capture vs skelanim retarget: %d times, largest difference %.2g" % (n, worst))
+assert n == 5 and worst < 1e-5, worst
+EOF
 
 # bench retarget --capture: the walk onto the mannequin and CesiumMan, its swing figures (the
 # source's clearance lifts CesiumMan's dragging swing: fewer samples within 1 cm of the ground);
