@@ -3,6 +3,8 @@
 time; numpy FK at 120 Hz), and contact restoration of a retargeted clip whose feet slide: each
 ankle pinned over its contacts."""
 import math
+import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -168,3 +170,39 @@ def test_restore_swing_from_source(mannequin):
     assert np.all(np.abs(got[True] - 1) < 0.10), got
     with pytest.raises(ValueError):
         sk.restore_contacts(ts, moved, contacts, legs_t, source=(ms, walk, legs_s[:1], ratio))
+
+
+def test_retarget_pipeline_as_the_command(shared, cli, tmp_path):
+    """The retarget command's pipeline in Python (docs/retarget.md, "In a program"): CMU 02_01 baked
+    onto the mannequin with its rest on the ground, the capture's contacts, the feet levelled over
+    them, the contacts restored with the floor and the source's swing clearance. Every joint's model
+    matrix at five times equals the command's clip (skelanim retarget, loaded back) within 1e-5."""
+    src = sk.load_bvh(os.path.join(shared, 'mocap', 'bvh', '02_01.bvh'), scale=0.056444)
+    man = sk.mannequin()
+    clip = src.clips[0]
+    rt = sk.Retargeter(src.skeleton, man.skeleton, flags=('ground_rest',))
+    baked = rt.clip(clip)
+    maps = [rt.humanoid_map('source'), rt.humanoid_map('target')]
+
+    def legs(m):
+        return [sk.Leg(m.joints[s + '_upper_leg'], m.joints[s + '_lower_leg'], m.joints[s + '_foot'],
+                       m.joints.get(s + '_toes', -1)) for s in ('left', 'right')]
+
+    sl, tl = legs(maps[0]), sk.legs_from_mesh(man, legs(maps[1]))
+    contacts = sk.find_contacts(src.skeleton, clip, sl)
+    level, _ = sk.foot_level(man.skeleton, baked, tl, contacts=[(c.leg, c.start, c.end) for c in contacts])
+    ratio = maps[1].leg_length() / maps[0].leg_length()
+    out, stats = sk.restore_contacts(man.skeleton, level, contacts, tl, floor=True,
+                                     source=(src.skeleton, clip, sl, ratio))
+    assert stats['contacts'] == len(contacts) > 0 and stats['swing_max_up'] > 0, stats
+    glb = str(tmp_path / 'cli.glb')
+    subprocess.run([cli, 'retarget', os.path.join(shared, 'mocap', 'bvh', '02_01.bvh'), '@mannequin',
+                    '--scale', '0.056444', '-o', glb], check=True, capture_output=True)
+    made = sk.load_gltf(glb)
+    theirs = [c for c in made.clips if c.name == '02_01'][0]
+    worst = 0.0
+    for t in (0.3, 0.9, 1.4, 2.0, 2.6):
+        a = np.array(out.sample(man.skeleton, t, loop='clamp').model())
+        b = np.array(theirs.sample(made.skeleton, t, loop='clamp').model())
+        worst = max(worst, float(np.abs(a - b).max()))
+    assert worst < 1e-5, worst
