@@ -77,6 +77,12 @@ typedef struct br_feet {
     float foot; /* the foot's nearest joint to its rest height: the largest such distance (m) */
 } br_feet;
 
+/* The model matrices of clip c on s at sample i (BR_RATE), through local; false on an error. */
+static bool br_model_at(const sk_skeleton *s, const sk_clip *c, uint32_t i, sk_transform *local, sk_mat4 *m) {
+    return sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
+           sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+}
+
 /* Ankle positions (n samples at BR_RATE, two feet) of clip on s. */
 static sk_vec3 *br_ankles(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], uint32_t n) {
     sk_vec3 *p = calloc((size_t)n * 2, sizeof *p);
@@ -84,8 +90,7 @@ static sk_vec3 *br_ankles(const sk_skeleton *s, const sk_clip *c, const sk_leg_d
     sk_mat4 *m = calloc(s->joint_count, sizeof *m);
     bool ok = p && local && m;
     for (uint32_t i = 0; ok && i < n; i++) {
-        ok = sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
-             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+        ok = br_model_at(s, c, i, local, m);
         for (int f = 0; ok && f < 2; f++)
             p[(size_t)i * 2 + f] = sk_vec3_make(m[legs[f].ankle].m[12], m[legs[f].ankle].m[13], m[legs[f].ankle].m[14]);
     }
@@ -109,8 +114,7 @@ static float *br_foot_gaps(const sk_skeleton *s, const sk_clip *c, const sk_leg_
     for (uint32_t j = 0; ok && j < s->joint_count; j++) lowest = fminf(lowest, m[j].m[13]);
     for (uint32_t j = 0; ok && j < s->joint_count; j++) rest[j] = m[j].m[13] - lowest;
     for (uint32_t i = 0; ok && i < n; i++) {
-        ok = sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
-             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+        ok = br_model_at(s, c, i, local, m);
         for (int f = 0; ok && f < 2; f++) {
             float best = INFINITY;
             uint32_t end = sk_skeleton_subtree_end(s, (uint32_t)legs[f].ankle);
@@ -131,8 +135,7 @@ static float *br_foot_lows(const sk_skeleton *s, const sk_clip *c, const sk_leg_
     sk_mat4 *m = calloc(s->joint_count, sizeof *m);
     bool ok = g && local && m;
     for (uint32_t i = 0; ok && i < n; i++) {
-        ok = sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
-             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+        ok = br_model_at(s, c, i, local, m);
         for (int f = 0; ok && f < 2; f++) {
             const sk_leg_desc *l = &legs[f];
             float low = INFINITY;

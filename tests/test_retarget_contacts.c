@@ -107,6 +107,14 @@ static int32_t find_joint(const sk_skeleton *s, const char *name) {
     return j;
 }
 
+/* The two legs of s named by ft (hip, knee, ankle; no toe joint). */
+static void legs_of(const sk_skeleton *s, const feet *ft, sk_leg_desc out[2]) {
+    memset(out, 0, 2 * sizeof *out);
+    for (int f = 0; f < 2; f++)
+        out[f].hip = find_joint(s, ft->hip[f]), out[f].knee = find_joint(s, ft->knee[f]),
+        out[f].ankle = find_joint(s, ft->ankle[f]), out[f].toe = -1;
+}
+
 /* Rest positions of hip, knee, ankle of both legs; leg length (mean) and ankle rest heights. */
 static float rest_legs(const sk_skeleton *s, const feet *ft, float ankle_height[2]) {
     sk_transform *local = calloc(s->joint_count, sizeof *local);
@@ -216,13 +224,7 @@ static sk_clip *retarget(const sk_asset *src, const sk_clip *clip, const sk_asse
     sk_retarget_destroy(rt);
     if (!contacts) return baked;
     sk_leg_desc sl[2], dl[2];
-    memset(sl, 0, sizeof sl), memset(dl, 0, sizeof dl);
-    for (int f = 0; f < 2; f++) {
-        sl[f].hip = find_joint(src->skeleton, sf->hip[f]), sl[f].knee = find_joint(src->skeleton, sf->knee[f]);
-        sl[f].ankle = find_joint(src->skeleton, sf->ankle[f]), sl[f].toe = -1;
-        dl[f].hip = find_joint(dst->skeleton, df->hip[f]), dl[f].knee = find_joint(dst->skeleton, df->knee[f]);
-        dl[f].ankle = find_joint(dst->skeleton, df->ankle[f]), dl[f].toe = -1;
-    }
+    legs_of(src->skeleton, sf, sl), legs_of(dst->skeleton, df, dl);
     sk_contact c[MAX_CONTACTS];
     uint32_t n = 0;
     assert_int_equal(sk_contacts_find(src->skeleton, clip, sl, 2, NULL, NULL, c, MAX_CONTACTS, &n, &err), SK_OK);
@@ -249,10 +251,7 @@ static int run_case(const char *source, const char *clip_name, const char *targe
         off = retarget(src, clip, dst, sf, df, false);
     } else { /* contacts found and restored on the clip itself */
         sk_leg_desc l[2];
-        memset(l, 0, sizeof l);
-        for (int f = 0; f < 2; f++)
-            l[f].hip = find_joint(src->skeleton, sf->hip[f]), l[f].knee = find_joint(src->skeleton, sf->knee[f]),
-            l[f].ankle = find_joint(src->skeleton, sf->ankle[f]), l[f].toe = -1;
+        legs_of(src->skeleton, sf, l);
         sk_contact c[MAX_CONTACTS];
         uint32_t n = 0;
         sk_error err = {0};
@@ -352,13 +351,7 @@ static void test_floor(void **state) {
             const feet *df = ti ? &cesium_feet : &mannequin_feet;
             sk_clip *baked = retarget(src, src->clips[0], dst, &cmu_feet, df, false);
             sk_leg_desc sl[2], dl[2];
-            memset(sl, 0, sizeof sl), memset(dl, 0, sizeof dl);
-            for (int f = 0; f < 2; f++) {
-                sl[f].hip = find_joint(src->skeleton, cmu_feet.hip[f]), sl[f].knee = find_joint(src->skeleton, cmu_feet.knee[f]);
-                sl[f].ankle = find_joint(src->skeleton, cmu_feet.ankle[f]), sl[f].toe = -1;
-                dl[f].hip = find_joint(dst->skeleton, df->hip[f]), dl[f].knee = find_joint(dst->skeleton, df->knee[f]);
-                dl[f].ankle = find_joint(dst->skeleton, df->ankle[f]), dl[f].toe = -1;
-            }
+            legs_of(src->skeleton, &cmu_feet, sl), legs_of(dst->skeleton, df, dl);
             sk_error err = {0};
             sk_contact c[MAX_CONTACTS];
             uint32_t n = 0;
@@ -473,13 +466,7 @@ static void test_swing(void **state) {
             const sk_clip *clip = src->clips[ci < 3 ? 0 : sk_asset_find_clip(src, "walk")];
             sk_clip *baked = retarget(src, clip, dst, sf, df, false);
             sk_leg_desc sl[2], dl[2];
-            memset(sl, 0, sizeof sl), memset(dl, 0, sizeof dl);
-            for (int f = 0; f < 2; f++) {
-                sl[f].hip = find_joint(src->skeleton, sf->hip[f]), sl[f].knee = find_joint(src->skeleton, sf->knee[f]);
-                sl[f].ankle = find_joint(src->skeleton, sf->ankle[f]), sl[f].toe = -1;
-                dl[f].hip = find_joint(dst->skeleton, df->hip[f]), dl[f].knee = find_joint(dst->skeleton, df->knee[f]);
-                dl[f].ankle = find_joint(dst->skeleton, df->ankle[f]), dl[f].toe = -1;
-            }
+            legs_of(src->skeleton, sf, sl), legs_of(dst->skeleton, df, dl);
             sk_error err = {0};
             sk_contact c[MAX_CONTACTS];
             uint32_t n = 0;
@@ -590,10 +577,7 @@ static void test_restore_alloc_failure(void **state) {
     const sk_skeleton *s = a->skeleton;
     const sk_clip *walk = a->clips[sk_asset_find_clip(a, "walk")];
     sk_leg_desc l[2];
-    memset(l, 0, sizeof l);
-    for (int f = 0; f < 2; f++)
-        l[f].hip = find_joint(s, mannequin_feet.hip[f]), l[f].knee = find_joint(s, mannequin_feet.knee[f]),
-        l[f].ankle = find_joint(s, mannequin_feet.ankle[f]), l[f].toe = -1;
+    legs_of(s, &mannequin_feet, l);
     sk_contact c[MAX_CONTACTS];
     uint32_t n = 0;
     assert_int_equal(sk_contacts_find(s, walk, l, 2, NULL, NULL, c, MAX_CONTACTS, &n, NULL), SK_OK);
@@ -635,10 +619,7 @@ static void test_contacts_bad_input(void **state) {
     sk_asset *a = load("mannequin");
     const sk_skeleton *s = a->skeleton;
     sk_leg_desc l[2];
-    memset(l, 0, sizeof l);
-    for (int f = 0; f < 2; f++)
-        l[f].hip = find_joint(s, mannequin_feet.hip[f]), l[f].knee = find_joint(s, mannequin_feet.knee[f]),
-        l[f].ankle = find_joint(s, mannequin_feet.ankle[f]), l[f].toe = -1;
+    legs_of(s, &mannequin_feet, l);
     sk_error err = {0};
     uint32_t n = 0;
     sk_contact c[4] = {{0, 0.1, 0.3, {0, 0, 0}}, {0, 0.2, 0.4, {0, 0, 0}}};
