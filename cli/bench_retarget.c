@@ -77,79 +77,56 @@ typedef struct br_feet {
     float foot; /* the foot's nearest joint to its rest height: the largest such distance (m) */
 } br_feet;
 
-/* The model matrices of clip c on s at sample i (BR_RATE), through local; false on an error. */
-static bool br_model_at(const sk_skeleton *s, const sk_clip *c, uint32_t i, sk_transform *local, sk_mat4 *m) {
-    return sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
-           sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
+/* One clip's feet, n samples at BR_RATE, two feet (n x 2 each):
+ *   ankle: the ankle's model position;
+ *   gap: how far the foot stands from the ground: of the ankle and the
+ *        joints below it, the smallest distance from its rest height (a flat
+ *        foot on the ground: 0; rolling onto its ball: the ball's, about 0;
+ *        floating or sunk by d: d);
+ *   low: the foot's lowest point (the ankle and the joints below it, and the
+ *        leg's heel / toe points where set), model y. */
+typedef struct br_track {
+    sk_vec3 *ankle;
+    float *gap, *low;
+} br_track;
+
+static void br_track_free(br_track *t) {
+    free(t->ankle), free(t->gap), free(t->low);
+    memset(t, 0, sizeof *t);
 }
 
-/* Ankle positions (n samples at BR_RATE, two feet) of clip on s. */
-static sk_vec3 *br_ankles(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], uint32_t n) {
-    sk_vec3 *p = calloc((size_t)n * 2, sizeof *p);
-    sk_transform *local = calloc(s->joint_count, sizeof *local);
-    sk_mat4 *m = calloc(s->joint_count, sizeof *m);
-    bool ok = p && local && m;
-    for (uint32_t i = 0; ok && i < n; i++) {
-        ok = br_model_at(s, c, i, local, m);
-        for (int f = 0; ok && f < 2; f++)
-            p[(size_t)i * 2 + f] = sk_vec3_make(m[legs[f].ankle].m[12], m[legs[f].ankle].m[13], m[legs[f].ankle].m[14]);
-    }
-    free(local), free(m);
-    if (!ok) free(p);
-    return ok ? p : NULL;
-}
-
-/* Per sample and foot (n x 2), how far the foot stands from the ground: of
- * the ankle and the joints below it, the smallest distance from its rest
- * height (a flat foot on the ground: 0; rolling onto its ball: the ball's,
- * about 0; floating or sunk by d: d). */
-static float *br_foot_gaps(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], uint32_t n) {
-    float *g = calloc((size_t)n * 2, sizeof *g);
+/* The track of clip c on s, sampled once; false (t freed) on an error. */
+static bool br_track_clip(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], uint32_t n, br_track *t) {
+    t->ankle = calloc((size_t)n * 2, sizeof *t->ankle);
+    t->gap = calloc((size_t)n * 2, sizeof *t->gap);
+    t->low = calloc((size_t)n * 2, sizeof *t->low);
     sk_transform *local = calloc(s->joint_count, sizeof *local);
     sk_mat4 *m = calloc(s->joint_count, sizeof *m);
     float *rest = calloc(s->joint_count, sizeof *rest);
-    bool ok = g && local && m && rest && sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
+    bool ok = t->ankle && t->gap && t->low && local && m && rest && sk_pose_rest(s, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
               sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
     float lowest = 0;
     for (uint32_t j = 0; ok && j < s->joint_count; j++) lowest = fminf(lowest, m[j].m[13]);
     for (uint32_t j = 0; ok && j < s->joint_count; j++) rest[j] = m[j].m[13] - lowest;
     for (uint32_t i = 0; ok && i < n; i++) {
-        ok = br_model_at(s, c, i, local, m);
+        ok = sk_clip_sample(c, s, i / BR_RATE, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL) == SK_OK &&
+             sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, m, s->joint_count, NULL) == SK_OK;
         for (int f = 0; ok && f < 2; f++) {
-            float best = INFINITY;
-            uint32_t end = sk_skeleton_subtree_end(s, (uint32_t)legs[f].ankle);
-            for (uint32_t j = (uint32_t)legs[f].ankle; j < end; j++) best = fminf(best, fabsf(m[j].m[13] - rest[j]));
-            g[(size_t)i * 2 + f] = best;
+            const sk_leg_desc *l = &legs[f];
+            size_t at = (size_t)i * 2 + f;
+            float best = INFINITY, low = INFINITY;
+            uint32_t end = sk_skeleton_subtree_end(s, (uint32_t)l->ankle);
+            for (uint32_t j = (uint32_t)l->ankle; j < end; j++)
+                best = fminf(best, fabsf(m[j].m[13] - rest[j])), low = fminf(low, m[j].m[13]);
+            if (l->heel_set) low = fminf(low, sk_mat4_transform_point(&m[l->ankle], l->heel).y);
+            if (l->toe_tip_set) low = fminf(low, sk_mat4_transform_point(&m[l->toe >= 0 ? l->toe : l->ankle], l->toe_tip).y);
+            t->ankle[at] = sk_vec3_make(m[l->ankle].m[12], m[l->ankle].m[13], m[l->ankle].m[14]);
+            t->gap[at] = best, t->low[at] = low;
         }
     }
     free(local), free(m), free(rest);
-    if (!ok) free(g);
-    return ok ? g : NULL;
-}
-
-/* Per sample and foot (n x 2): the foot's lowest point (the ankle and the joints below it, and
- * the leg's heel / toe points where set) in model space. */
-static float *br_foot_lows(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc legs[2], uint32_t n) {
-    float *g = calloc((size_t)n * 2, sizeof *g);
-    sk_transform *local = calloc(s->joint_count, sizeof *local);
-    sk_mat4 *m = calloc(s->joint_count, sizeof *m);
-    bool ok = g && local && m;
-    for (uint32_t i = 0; ok && i < n; i++) {
-        ok = br_model_at(s, c, i, local, m);
-        for (int f = 0; ok && f < 2; f++) {
-            const sk_leg_desc *l = &legs[f];
-            float low = INFINITY;
-            uint32_t end = sk_skeleton_subtree_end(s, (uint32_t)l->ankle);
-            for (uint32_t j = (uint32_t)l->ankle; j < end; j++) low = fminf(low, m[j].m[13]);
-            if (l->heel_set) low = fminf(low, sk_mat4_transform_point(&m[l->ankle], l->heel).y);
-            if (l->toe_tip_set)
-                low = fminf(low, sk_mat4_transform_point(&m[l->toe >= 0 ? l->toe : l->ankle], l->toe_tip).y);
-            g[(size_t)i * 2 + f] = low;
-        }
-    }
-    free(local), free(m);
-    if (!ok) free(g);
-    return ok ? g : NULL;
+    if (!ok) br_track_free(t);
+    return ok;
 }
 
 typedef struct br_swing {
@@ -324,8 +301,7 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     memset(&rt, 0, sizeof rt);
     sk_error err = {0};
     sk_clip *on = NULL, *off = NULL, *flat = NULL;
-    sk_vec3 *ps = NULL, *pon = NULL, *poff = NULL;
-    float *gon = NULL, *goff = NULL, *lsrc = NULL, *lon = NULL, *lflat = NULL;
+    br_track tsrc = {0}, ton = {0}, toff = {0}, tflat = {0}; /* the source, restored, not restored, no swing source */
     sk_transform *spose = NULL, *tpose = NULL;
     bool ok = false;
     if (!br_load(a, c->source, &src) || !br_load(a, c->target, &dst)) goto done;
@@ -375,26 +351,20 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     }
     free(scratch);
     /* The feet. */
-    ps = br_ankles(ss, clip, rt.source_legs, n);
-    pon = br_ankles(ts, on, rt.target_legs, n);
-    poff = br_ankles(ts, off, rt.target_legs, n);
-    gon = br_foot_gaps(ts, on, rt.target_legs, n);
-    goff = br_foot_gaps(ts, off, rt.target_legs, n);
-    lsrc = br_foot_lows(ss, clip, rt.source_legs, n);
-    lon = br_foot_lows(ts, on, rt.target_legs, n);
-    lflat = br_foot_lows(ts, flat, rt.target_legs, n);
-    if (!ps || !pon || !poff || !gon || !goff || !lsrc || !lon || !lflat) goto done;
+    if (!br_track_clip(ss, clip, rt.source_legs, n, &tsrc) || !br_track_clip(ts, on, rt.target_legs, n, &ton) ||
+        !br_track_clip(ts, off, rt.target_legs, n, &toff) || !br_track_clip(ts, flat, rt.target_legs, n, &tflat))
+        goto done;
     br_contact *bc = malloc(BR_MAX_CONTACTS * sizeof *bc);
     if (!bc) goto done;
-    int nc = br_detect(ps, n, bc);
+    int nc = br_detect(tsrc.ankle, n, bc);
     float srest[2], trest[2];
     float sl = br_rest(ss, rt.source_legs, srest), tl = br_rest(ts, rt.target_legs, trest);
     double ratio_on = 0, ratio_off = 0;
     int strides = 0, strides_off = 0;
-    br_feet fon = br_measure(ps, pon, gon, bc, nc, trest, &ratio_on, &strides);
-    br_feet foff = br_measure(ps, poff, goff, bc, nc, trest, &ratio_off, &strides_off);
+    br_feet fon = br_measure(tsrc.ankle, ton.ankle, ton.gap, bc, nc, trest, &ratio_on, &strides);
+    br_feet foff = br_measure(tsrc.ankle, toff.ankle, toff.gap, bc, nc, trest, &ratio_off, &strides_off);
     double leg_ratio = sl > 0 ? tl / sl : 0;
-    br_swing sw = br_swings(lsrc, lon, n, bc, nc, leg_ratio), swf = br_swings(lsrc, lflat, n, bc, nc, leg_ratio);
+    br_swing sw = br_swings(tsrc.low, ton.low, n, bc, nc, leg_ratio), swf = br_swings(tsrc.low, tflat.low, n, bc, nc, leg_ratio);
     free(bc);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "bench", "retarget");
@@ -445,7 +415,8 @@ static bool br_run(const br_args *a, const br_case *c, br_worst *w) {
     w->swing_low_flat = fmaxf(w->swing_low_flat, swf.low_share);
     ok = true;
 done:
-    free(ps), free(pon), free(poff), free(gon), free(goff), free(lsrc), free(lon), free(lflat), free(spose), free(tpose);
+    br_track_free(&tsrc), br_track_free(&ton), br_track_free(&toff), br_track_free(&tflat);
+    free(spose), free(tpose);
     sk_clip_destroy(flat);
     sk_clip_destroy(on);
     sk_clip_destroy(off);

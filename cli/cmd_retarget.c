@@ -249,7 +249,8 @@ static const char retarget_note[] =
     "contacts, one angle per foot); then the source's foot contacts (ankle low and still) are restored\n"
     "with two-bone IK: the target's ankles stay pinned at one place on the ground per contact, and\n"
     "wherever a foot would go through the floor (a heel coming off over the ball, a swing on other\n"
-    "proportions) its ankle is raised until its lowest point is on it. --scale\n"
+    "proportions) its ankle is raised until its lowest point is on it; between contacts the swing\n"
+    "clears the floor as the source's does, scaled by the ratio of leg lengths. --scale\n"
     "applies to SOURCE and TARGET when they are .bvh.\n";
 static const char *const retarget_notes[] = {retarget_note, NULL};
 const cli_command cli_cmd_retarget = {

@@ -112,15 +112,21 @@ typedef struct sk_contact_restore_options {
      * passes through the floor on the target's proportions). Never hands. */
     bool floor;
     /* The clip the contacts came from (a retargeted clip's source), or
-     * NULL. Given, each leg's ankle outside its contacts takes its height
-     * from the source's: scale x the source ankle's height, plus an offset
-     * eased (smoothstep) across the gap from the one contact's (the pin's
-     * height less scale x the source ankle's mean height over the contact)
-     * to the next's; before the first contact and after the last, that
-     * contact's. The swing then clears the ground by the source's clearance
-     * scaled, where joint angles copied onto other proportions would have
-     * it drag or float. The pins' blends (blend_time) and the floor apply
-     * on top. Never hands. */
+     * NULL. Given, each leg's ankle outside its contacts goes to the
+     * higher of two heights, both from the source sampled at the same key:
+     *  - scale x the source ankle's height, plus an offset that meets the
+     *    pins: a contact's pin height less scale x the source ankle's
+     *    median height over the contact;
+     *  - the height at which the foot's lowest point (heel, toe tip, the
+     *    joints below the ankle) is above the ground by scale x the source
+     *    foot's lowest point over that point's median over the contact;
+     * each offset eased (smoothstep) across the gap from one contact's to
+     * the next's; before the first contact and after the last, that
+     * contact's; a leg without contacts keeps the clip's height. The swing
+     * then clears the ground by the source's clearance scaled, where joint
+     * angles copied onto other proportions would have it drag or float.
+     * The pins' blends (blend_time) and the floor apply on top. Never
+     * hands. The source is read during the call only. */
     const struct sk_contact_source *source;
 } sk_contact_restore_options;
 
