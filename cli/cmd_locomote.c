@@ -95,6 +95,10 @@ static void print_metrics(const locomote_args *a, const loco_char *c, const cli_
         if (c->jump_at >= 0) printf(",\"jumped\":%s", m->jumped ? "true" : "false");
         if (c->limits) printf(",\"limits_outside_frames\":%u", m->limit_outside);
         if (m->body_set) printf(",\"body_low\":%.3f", m->body_set ? m->body_low : 1.0);
+        bool any_from = false; /* the --from clips' turns to face +Z (loco_run.c, face_forward) */
+        for (uint32_t k = 0; k < c->nclips; k++)
+            if (c->owned[k]) printf("%s%.1f", any_from ? "," : ",\"from_turned_deg\":[", c->turned_deg[k]), any_from = true;
+        if (any_from) printf("]");
         if (m->legged)
             printf(",\"planted_min\":%u,\"gait_min_planted\":%u,\"clearance_min_m\":%.4f", m->planted_min, m->gait_min,
                    m->clearance_min);

@@ -48,6 +48,43 @@ done:
     return changed;
 }
 
+/* A capture's analysed cycle turned so that it travels along the nearest
+ * of its body's axes (sk_motion_cycle_facing): a forward walk along +Z,
+ * whichever way its subject walked in the studio (the analysis' character
+ * space is the clip's own, and the locomotor's blend space places a clip by
+ * the way it travels there). The travel is the analysis' cycle direction.
+ * *clip is replaced by the turned clip and *an by its analysis (ao's cycle:
+ * turning keeps the timing). False, and both left, when the facing is not
+ * found or the turn is under a hundredth of a degree. */
+static bool face_forward(const sk_skeleton *skel, sk_clip **clip, sk_motion_analysis **an, const sk_leg_desc *legs,
+                         uint32_t n, const sk_motion_analysis_options *ao, float *turned_deg) {
+    float yaw = 0;
+    sk_error e = {0};
+    sk_vec3 d = (*an)->cycle_direction;
+    if (n < 2 || !(d.x * d.x + d.z * d.z > 0.25f) ||
+        sk_motion_cycle_facing(skel, *clip, legs, n, ao->cycle_start, ao->cycle_end, NULL, &yaw, NULL, NULL, &e) !=
+            SK_OK)
+        return false;
+    float travel = atan2f(d.x, d.z);
+    const float quarter = (float)(M_PI / 2);
+    float turn = remainderf(roundf(remainderf(travel - yaw, 2.0f * (float)M_PI) / quarter) * quarter - travel,
+                            2.0f * (float)M_PI);
+    if (fabsf(turn) < 1.75e-4f) return false;
+    sk_clip *turned = NULL;
+    sk_motion_analysis *ta = NULL;
+    if (sk_clip_turn(*clip, skel, turn, NULL, &turned, &e) != SK_OK ||
+        sk_motion_analyze(skel, turned, legs, n, ao, NULL, &ta, &e) != SK_OK) {
+        sk_clip_destroy(turned);
+        return false;
+    }
+    sk_clip_destroy(*clip);
+    *clip = turned;
+    sk_motion_analysis_destroy(*an);
+    *an = ta;
+    if (turned_deg) *turned_deg = (float)(turn * 180.0 / M_PI);
+    return true;
+}
+
 #define LOCO_LOOP_MAX 3.0 /* s: the longest clip taken whole as a loop (analyse) */
 
 /* The clip's cycle (when find_cycle: its best one) analysed into *an. */
@@ -262,6 +299,10 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
             analysed = analyse(skel, clip, c->legs, c->leg_count, true, loop_ok, &ao, &c->an[c->nclips], &err);
         }
         sk_clip_destroy(raw);
+        /* a capture's cycle turned to travel along its body's nearest axis: a forward walk along +Z */
+        if (analysed && i >= own && face_forward(skel, &c->owned[c->nclips], &c->an[c->nclips], c->legs, c->leg_count,
+                                                 &ao, &c->turned_deg[c->nclips]))
+            clip = c->owned[c->nclips];
         c->clips[c->nclips] = clip;
         snprintf(c->label[c->nclips], sizeof c->label[c->nclips], "%s%s", sk_clip_name(clip), reversed ? " reversed" : "");
         if (!analysed) {

@@ -71,6 +71,7 @@ typedef struct loco_char {
     const sk_clip *clips[LOCO_MAX_CLIPS];
     uint32_t nclips;
     sk_clip *owned[LOCO_MAX_CLIPS];  /* the retargeted clips (setup.from), freed with c */
+    float turned_deg[LOCO_MAX_CLIPS]; /* each clip turned by this to face +Z (a --from capture; degrees, + towards +X) */
     char label[LOCO_MAX_CLIPS][80];  /* each clip's name, " reversed" after a clip played in reverse */
     sk_motion_group *group;
     sk_locomotor *loco;

@@ -7,7 +7,8 @@
  * model axes under a Z-up root) and a synthetic skeleton whose every joint
  * has a random rest frame (left and right rolled differently); on a
  * CUBICSPLINE clip between its keys; the mannequin's authored strafe_right
- * against its mirrored strafe_left; bad input. */
+ * against its mirrored strafe_left; bad input. sk_clip_turn against the
+ * rotation written as a matrix here (turn_and_check). */
 #include "support.h"
 
 #include <math.h>
@@ -159,6 +160,61 @@ static void mirror_and_check(const char *what, const sk_skeleton *s, const sk_cl
     assert_true(checks >= min_checks);
     check_twice(what, s, src, mir, p, h);
     sk_clip_destroy(mir);
+}
+
+
+/* ---- sk_clip_turn -------------------------------------------------------------------------- */
+
+/* Every joint's model position and axes in the turned clip are the source's
+ * turned by Y(yaw) = [c 0 s; 0 1 0; -s 0 c] (a rotation about +Y taking +Z
+ * towards +X, written here as a matrix), at the source's key times and
+ * between them, to 1e-4 of the height; turned back by -yaw the local pose is
+ * the source's. Returns the samples checked. */
+static uint32_t turn_and_check(const char *what, const sk_skeleton *s, const sk_clip *src, float yaw, uint32_t cap) {
+    double h = rest_height(s);
+    sk_clip *turned = NULL, *back = NULL;
+    sk_error err = {0};
+    if (sk_clip_turn(src, s, yaw, NULL, &turned, &err) != SK_OK) fail_msg("%s: %s", what, err.message);
+    assert_string_equal(sk_clip_name(turned), sk_clip_name(src));
+    assert_true(fabs(sk_clip_duration(turned) - sk_clip_duration(src)) < 1e-9);
+    assert_int_equal(sk_clip_turn(turned, s, -yaw, NULL, &back, &err), SK_OK);
+    double c = cos((double)yaw), sn = sin((double)yaw);
+    uint32_t n = s->joint_count;
+    double *times = calloc(cap, sizeof *times);
+    sk_transform *la = calloc(n, sizeof *la), *lb = calloc(n, sizeof *lb), *lc = calloc(n, sizeof *lc);
+    sk_mat4 *ma = calloc(n, sizeof *ma), *mb = calloc(n, sizeof *mb);
+    assert_true(times && la && lb && lc && ma && mb);
+    uint32_t nt = sample_times(src, times, cap), checked = 0;
+    double worst = 0, worst_back = 0;
+    for (uint32_t i = 0; i < nt; i++) {
+        assert_int_equal(sk_clip_sample(src, s, times[i], SK_LOOP_CLAMP, SK_POSE_OF(s, la, NULL), NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(turned, s, times[i], SK_LOOP_CLAMP, SK_POSE_OF(s, lb, NULL), NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(back, s, times[i], SK_LOOP_CLAMP, SK_POSE_OF(s, lc, NULL), NULL), SK_OK);
+        assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, la, NULL), NULL, ma, n, NULL), SK_OK);
+        assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, lb, NULL), NULL, mb, n, NULL), SK_OK);
+        for (uint32_t j = 0; j < n; j++) {
+            for (int col = 0; col < 4; col++) { /* the axes (scaled) and the position */
+                const float *a = &ma[j].m[4 * col], *b = &mb[j].m[4 * col];
+                double x = c * a[0] + sn * a[2], y = a[1], z = -sn * a[0] + c * a[2];
+                double d = sqrt((x - b[0]) * (x - b[0]) + (y - b[1]) * (y - b[1]) + (z - b[2]) * (z - b[2]));
+                if (col == 3) d /= h; /* positions against the height, axes as they are */
+                if (d > worst) worst = d;
+            }
+            double dq = sk_test_quat_angle(la[j].r, lc[j].r);
+            double dt = sk_vec3_length(sk_vec3_sub(la[j].t, lc[j].t)) / h;
+            if (dq > worst_back) worst_back = dq;
+            if (dt > worst_back) worst_back = dt;
+            checked++;
+        }
+    }
+    printf("%s turned %.3f rad: %u joint samples, worst %.2e (position / height, axes), back %.2e\n", what,
+           (double)yaw, checked, worst, worst_back);
+    assert_true(worst < 1e-4);
+    assert_true(worst_back < 1e-4);
+    free(times), free(la), free(lb), free(lc), free(ma), free(mb);
+    sk_clip_destroy(turned);
+    sk_clip_destroy(back);
+    return checked;
 }
 
 /* Fails the fail_at-th allocation (0-based), counts the rest. */
@@ -391,12 +447,52 @@ static void test_random_rest_frames(void **state) {
     pairing_make(s, NULL, &p);
     assert_int_equal(p.count, 8);
     mirror_and_check("random rest frames", s, c, &p, 22 * 16);
+    assert_true(turn_and_check("random rest frames, CUBICSPLINE", s, c, -0.9f, 64) >= 22 * 16);
     sk_clip_destroy(c);
     sk_skeleton_destroy(s);
     free(g);
     free(rest);
     free(pos);
     sk_asset_destroy(a);
+}
+
+
+/* Turning: the mannequin's walk (a root with root motion), CMU 02_01 (a root
+ * translated and rotated), CesiumMan (a Z-up root the clip leaves at rest:
+ * the turned clip holds it turned) and the random rest frames' clip with
+ * CUBICSPLINE tracks (test_random_rest_frames). */
+static void test_turn(void **state) {
+    (void)state;
+    sk_asset *a = mannequin();
+    uint32_t checked = 0;
+    static const float yaws[] = {0.7f, -2.5f, 3.14159265f, 0.0f};
+    for (int k = 0; k < 4; k++) checked += turn_and_check("mannequin walk", a->skeleton, find_clip(a, "walk"), yaws[k], 4000);
+    sk_asset_destroy(a);
+    char path[1024];
+    sk_test_path(path, sizeof path, sk_test_require_shared(), "mocap/bvh/02_01.bvh");
+    sk_error err = {0};
+    sk_bvh_options o = {0};
+    o.scale = 0.056444;
+    if (sk_bvh_load_file(path, &o, &a, &err) != SK_OK) fail_msg("%s", err.message);
+    checked += turn_and_check("CMU 02_01", a->skeleton, a->clips[0], -1.3f, 1200);
+    sk_asset_destroy(a);
+    sk_test_path(path, sizeof path, sk_test_require_shared(), "assets/gltf/CesiumMan/CesiumMan.glb");
+    if (sk_gltf_load_file(path, NULL, &a, &err) != SK_OK) fail_msg("%s", err.message);
+    /* its top joint (Z_UP) has no track: the turned clip gains one */
+    int32_t top = -1;
+    for (uint32_t j = 0; j < a->skeleton->joint_count && top < 0; j++)
+        if (a->skeleton->parents[j] < 0) top = (int32_t)j;
+    bool had = false;
+    for (uint32_t i = 0; i < sk_clip_track_count(a->clips[0]); i++) {
+        sk_track_info info;
+        assert_true(sk_clip_track_info(a->clips[0], i, &info));
+        had |= (int32_t)info.joint == top && info.path == SK_PATH_ROTATION;
+    }
+    assert_false(had);
+    checked += turn_and_check("CesiumMan", a->skeleton, a->clips[0], 2.0f, 200);
+    sk_asset_destroy(a);
+    printf("turn: %u joint samples checked\n", checked);
+    assert_true(checked > 20000);
 }
 
 static void test_bad_input(void **state) {
@@ -451,6 +547,35 @@ static void test_bad_input(void **state) {
         assert_int_equal(st.peak.bad, 0);
     }
     assert_true(done);
+    /* sk_clip_turn: NULL arguments, a yaw that is not finite, a bigger clip's skeleton, out of memory */
+    assert_int_equal(sk_clip_turn(NULL, s, 1.0f, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_null(m);
+    assert_int_equal(sk_clip_turn(w, NULL, 1.0f, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_clip_turn(w, s, 1.0f, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_clip_turn(w, s, NAN, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
+    printf("%s\n", err.message);
+    assert_int_equal(sk_clip_turn(w, s, INFINITY, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_null(m);
+    small = sk_test_chain_skeleton(5, 1);
+    assert_int_equal(sk_clip_turn(w, small, 1.0f, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
+    printf("%s\n", err.message);
+    sk_skeleton_destroy(small);
+    done = false;
+    for (int fail_at = 0; fail_at < 64 && !done; fail_at++) {
+        oom_state st = {{0, 0, 0}, fail_at, 0};
+        sk_allocator al = {oom_alloc, oom_realloc, oom_free, &st};
+        sk_result r = sk_clip_turn(w, s, 1.0f, &al, &m, &err);
+        if (r == SK_OK) {
+            done = true;
+            sk_clip_destroy(m);
+        } else {
+            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
+            assert_null(m);
+        }
+        assert_int_equal(st.peak.live, 0);
+        assert_int_equal(st.peak.bad, 0);
+    }
+    assert_true(done);
     sk_asset_destroy(a);
 }
 
@@ -458,7 +583,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mannequin_walk),     cmocka_unit_test(test_mannequin_strafe_right),
         cmocka_unit_test(test_cmu),                cmocka_unit_test(test_cesium_man),
-        cmocka_unit_test(test_random_rest_frames), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_random_rest_frames), cmocka_unit_test(test_turn),
+        cmocka_unit_test(test_bad_input),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -6,6 +6,7 @@
 #include "skelanim/anim/mirror.h"
 #include "skelanim/anim/retarget.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -181,5 +182,96 @@ sk_result sk_clip_mirror(const sk_clip *clip, const sk_skeleton *skel, const sk_
     else snprintf(name, sizeof name, "%.100s_mirrored", sk_clip_name(clip));
     if (r == SK_OK) r = mirror_build(clip, skel, mj, axis, name, a, buf, has_t, out, err);
     sk_free(a, mem, bytes);
+    return r;
+}
+
+/* ---- turning ---------------------------------------------------------------------------- */
+
+/* Turns count elements of a root's track (values in place) by q. */
+static void turn_values(sk_quat q, sk_track_path path, float *v, size_t count) {
+    for (size_t e = 0; e < count; e++) {
+        if (path == SK_PATH_ROTATION) {
+            float *p = v + 4 * e;
+            sk_quat r = sk_quat_mul(q, sk_quat_make(p[0], p[1], p[2], p[3]));
+            p[0] = r.x, p[1] = r.y, p[2] = r.z, p[3] = r.w;
+        } else if (path == SK_PATH_TRANSLATION) {
+            float *p = v + 3 * e;
+            sk_vec3 r = sk_quat_rotate(q, sk_vec3_make(p[0], p[1], p[2]));
+            p[0] = r.x, p[1] = r.y, p[2] = r.z;
+        }
+    }
+}
+
+static sk_result turn_build(const sk_clip *clip, const sk_skeleton *skel, sk_quat q, const sk_allocator *a, float *buf,
+                            uint8_t *has, sk_clip **out, sk_error *err) {
+    sk_clip_builder *b = NULL;
+    sk_result r = sk_clip_builder_create(sk_clip_name(clip), a, &b, err);
+    if (r != SK_OK) return r;
+    uint32_t tc = sk_clip_track_count(clip);
+    for (uint32_t i = 0; i < tc && r == SK_OK; i++) {
+        sk_track_info info;
+        if (!sk_clip_track_info(clip, i, &info)) continue;
+        float *times = buf, *values = buf + info.key_count;
+        if (!sk_clip_track_keys(clip, i, times, values)) continue;
+        size_t elems = (size_t)info.key_count * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3u : 1u);
+        if (skel->parents[info.joint] < 0 && (info.path == SK_PATH_TRANSLATION || info.path == SK_PATH_ROTATION)) {
+            turn_values(q, info.path, values, elems);
+            has[info.joint] |= info.path == SK_PATH_TRANSLATION ? 1u : 2u;
+        }
+        sk_track_desc td = {info.joint, info.path, info.interpolation, info.key_count, times, values, info.width};
+        r = sk_clip_builder_add_track(b, &td, err);
+    }
+    /* Roots the clip leaves at rest: their turned rest values, held. */
+    for (uint32_t j = 0; j < skel->joint_count && r == SK_OK; j++) {
+        if (skel->parents[j] >= 0) continue;
+        float t0 = 0.0f;
+        if (!(has[j] & 1u)) {
+            sk_vec3 t = sk_quat_rotate(q, skel->rest[j].t);
+            float v[3] = {t.x, t.y, t.z};
+            sk_track_desc td = {j, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 1, &t0, v, 3};
+            r = sk_clip_builder_add_track(b, &td, err);
+        }
+        if (r == SK_OK && !(has[j] & 2u)) {
+            sk_quat t = sk_quat_mul(q, skel->rest[j].r);
+            float v[4] = {t.x, t.y, t.z, t.w};
+            sk_track_desc td = {j, SK_PATH_ROTATION, SK_INTERP_LINEAR, 1, &t0, v, 4};
+            r = sk_clip_builder_add_track(b, &td, err);
+        }
+    }
+    if (r != SK_OK) {
+        sk_clip_builder_destroy(b);
+        return r;
+    }
+    sk_clip_builder_set_duration(b, sk_clip_duration(clip));
+    return sk_clip_builder_finish(b, out, err);
+}
+
+sk_result sk_clip_turn(const sk_clip *clip, const sk_skeleton *skel, float yaw, const sk_allocator *alloc,
+                       sk_clip **out, sk_error *err) {
+    if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_turn: out is NULL");
+    *out = NULL;
+    if (!clip || !skel) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_turn: NULL clip or skeleton");
+    if (!isfinite(yaw)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_turn: yaw %g is not finite", (double)yaw);
+    uint32_t n = skel->joint_count, tc = sk_clip_track_count(clip);
+    if (sk_clip_joint_span(clip) > n)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_turn: clip %s has a track on joint %u, the "
+                            "skeleton has %u joints", sk_clip_name(clip), sk_clip_joint_span(clip) - 1, n);
+    size_t floats = 0;
+    for (uint32_t i = 0; i < tc; i++) {
+        sk_track_info info;
+        if (!sk_clip_track_info(clip, i, &info)) continue;
+        size_t f = (size_t)info.key_count * (1 + (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1));
+        if (f > floats) floats = f;
+    }
+    const sk_allocator *a = sk_allocator_or_default(alloc);
+    size_t bytes = floats * sizeof(float) + n + 16;
+    float *buf = (float *)sk_alloc(a, bytes);
+    if (!buf) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "sk_clip_turn: out of memory");
+    uint8_t *has = (uint8_t *)(buf + floats);
+    memset(has, 0, n);
+    float h = 0.5f * skm_wrap_angle(yaw);
+    sk_quat q = sk_quat_make(0.0f, sinf(h), 0.0f, cosf(h));
+    sk_result r = turn_build(clip, skel, q, a, buf, has, out, err);
+    sk_free(a, buf, bytes);
     return r;
 }

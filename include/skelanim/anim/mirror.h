@@ -1,6 +1,6 @@
 /* skelanim — mirroring a clip left <-> right (a left strafe into a right
  * strafe, a walk that leads with the left foot into one that leads with the
- * right).
+ * right), and turning a clip about the vertical (below).
  *
  * The mirror of a pose is its reflection across the character's sagittal
  * plane, the plane through the model-space origin normal to one axis (by
@@ -72,6 +72,26 @@ typedef struct sk_clip_mirror_desc {
  * shared inputs. */
 SK_API sk_result sk_clip_mirror(const sk_clip *clip, const sk_skeleton *skel, const sk_clip_mirror_desc *desc,
                                 const sk_allocator *alloc, sk_clip **out, sk_error *err);
+
+/* ---- Turning a clip ------------------------------------------------------
+ * The clip turned by yaw radians about +Y through the model-space origin (a
+ * positive yaw turns +Z towards +X), as a new clip of skel: the whole
+ * skeleton and its root motion turn, nothing else moves relative to the
+ * body. Only the root joints (parent < 0) change: each key of a root's
+ * translation track becomes Y(yaw) t and of its rotation track Y(yaw) q
+ * (tangents alike, so STEP, LINEAR and CUBICSPLINE keep their key times and
+ * interpolation); a root without such a track gets a one-key track holding
+ * its turned rest value. Other tracks, scale and morph weights are copied.
+ * Typical use: a capture whose subject walks some other way than +Z, turned
+ * so the body faces +Z (sk_motion_cycle_facing, locomotion/analysis.h).
+ * The name and duration are the source's. Allocated through alloc (NULL:
+ * the default allocator); destroy with sk_clip_destroy. Errors
+ * (SK_ERR_INVALID_ARGUMENT with a message): NULL clip, skeleton or out, a
+ * yaw that is not finite, a track on a joint the skeleton does not have;
+ * SK_ERR_OUT_OF_MEMORY. Reads clip and skel only; thread-safe on shared
+ * inputs. */
+SK_API sk_result sk_clip_turn(const sk_clip *clip, const sk_skeleton *skel, float yaw, const sk_allocator *alloc,
+                              sk_clip **out, sk_error *err);
 
 #ifdef __cplusplus
 }

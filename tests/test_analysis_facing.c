@@ -1,0 +1,255 @@
+/* sk_motion_cycle_facing (locomotion/analysis.h): the way a clip's body
+ * faces and travels, and the capture it was written for.
+ *
+ * References written here:
+ *   - the mannequin's clips are authored facing +Z, walking forward,
+ *     backward and sideways: their facing is 0 whatever the direction;
+ *   - a clip turned by a known yaw (sk_clip_turn, checked against a rotation
+ *     matrix in test_mirror.c) faces and travels that much further round,
+ *     and the legs' order does not change the answer;
+ *   - the CMU walk 03_04 (tests/data/cmu-walks: a subject walking to and fro
+ *     over uneven ground, 20 s): over stretches where the hips go straight,
+ *     the facing agrees with the way the hips travel (this file's own
+ *     measure: the hips' displacement, within 30 degrees), and the stretches
+ *     out and back face about 180 degrees apart;
+ *   - 03_04 retargeted onto the mannequin: its best cycle walks towards -Z
+ *     (the subject coming back), so the analysis saw a backward walk; turned
+ *     by the rule of the header, it analyses as a forward walk along +Z at
+ *     the same speed with the same keytimes (the locomote --from pipeline);
+ *   - bad input. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMU_SCALE 0.056444
+#define DEG 57.29577951308232 /* degrees per radian */
+
+static double wrap_deg(double a) { return a - 360.0 * floor((a + 180.0) / 360.0); }
+
+static void facing(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc *legs, double t0, double t1, float *yaw,
+                   float *travel, float *spread) {
+    sk_error err = {0};
+    if (sk_motion_cycle_facing(s, c, legs, 2, t0, t1, NULL, yaw, travel, spread, &err) != SK_OK)
+        fail_msg("%s", err.message);
+}
+
+static void find_legs(const sk_skeleton *s, sk_leg_desc legs[2]) {
+    assert_int_equal(sk_legs_find(s, legs, 2), 2);
+}
+
+static void test_mannequin(void **state) {
+    (void)state;
+    sk_asset *a = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
+    sk_leg_desc legs[2];
+    find_legs(a->skeleton, legs);
+    static const char *const names[] = {"walk", "run", "walk_back", "strafe_left", "strafe_right", "idle"};
+    for (int k = 0; k < 6; k++) {
+        int32_t i = sk_asset_find_clip(a, names[k]);
+        assert_true(i >= 0);
+        float yaw, travel, spread;
+        facing(a->skeleton, a->clips[i], legs, 0, 0, &yaw, &travel, &spread);
+        printf("mannequin %-12s facing %+6.2f deg, spread %.4f\n", names[k], yaw * DEG, (double)spread);
+        assert_true(fabs(yaw * DEG) < 3.0);
+        assert_true(spread >= 0 && spread < 0.01f);
+        /* the legs the other way round: the same */
+        sk_leg_desc swapped[2] = {legs[1], legs[0]};
+        float y2;
+        facing(a->skeleton, a->clips[i], swapped, 0, 0, &y2, NULL, NULL);
+        assert_true(fabs(wrap_deg((y2 - yaw) * DEG)) < 1e-3);
+        /* turned: that much further round */
+        static const float turns[] = {1.1f, -2.9f, 3.1f};
+        for (int t = 0; t < 3; t++) {
+            sk_clip *turned = NULL;
+            assert_int_equal(sk_clip_turn(a->clips[i], a->skeleton, turns[t], NULL, &turned, NULL), SK_OK);
+            float yt, tt;
+            facing(a->skeleton, turned, legs, 0, 0, &yt, &tt, NULL);
+            assert_true(fabs(wrap_deg((yt - yaw - turns[t]) * DEG)) < 0.01);
+            sk_clip_destroy(turned);
+        }
+    }
+    sk_asset_destroy(a);
+}
+
+/* The hips' midpoint at t (this file's measure of travel). */
+static sk_vec3 hips_at(const sk_skeleton *s, const sk_clip *c, const sk_leg_desc *legs, double t) {
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *model = calloc(s->joint_count, sizeof *model);
+    assert_true(local && model);
+    assert_int_equal(sk_clip_sample(c, s, t, SK_LOOP_CLAMP, SK_POSE_OF(s, local, NULL), NULL), SK_OK);
+    assert_int_equal(sk_local_to_model(s, SK_POSE_OF(s, local, NULL), NULL, model, s->joint_count, NULL), SK_OK);
+    const float *a = &model[legs[0].hip].m[12], *b = &model[legs[1].hip].m[12];
+    sk_vec3 m = sk_vec3_make(0.5f * (a[0] + b[0]), 0.5f * (a[1] + b[1]), 0.5f * (a[2] + b[2]));
+    free(local);
+    free(model);
+    return m;
+}
+
+static sk_asset *load_0304(void) {
+    char dir[1024];
+    sk_test_path(dir, sizeof dir, sk_test_source_dir(), "tests/data/cmu-walks");
+    return sk_test_load_bvh(dir, "03_04.bvh", CMU_SCALE);
+}
+
+/* One-second windows of 03_04 in which the hips go straight (the
+ * displacement over the window at least 0.8 of the path the hips walk,
+ * sampled at 10 Hz, and over 0.5 m): the facing within 30 degrees of the
+ * displacement; windows facing ways 150-210 degrees apart both occur. */
+static void test_capture(void **state) {
+    (void)state;
+    sk_asset *a = load_0304();
+    const sk_skeleton *s = a->skeleton;
+    const sk_clip *c = a->clips[0];
+    sk_leg_desc legs[2];
+    find_legs(s, legs);
+    double dur = sk_clip_duration(c);
+    uint32_t straight = 0;
+    double first = NAN;
+    bool opposite = false;
+    for (double t0 = 0; t0 + 1.0 <= dur; t0 += 0.25) {
+        double path = 0;
+        sk_vec3 p0 = hips_at(s, c, legs, t0), prev = p0, p = p0;
+        for (int k = 1; k <= 10; k++) {
+            p = hips_at(s, c, legs, t0 + 0.1 * k);
+            path += hypot(p.x - prev.x, p.z - prev.z);
+            prev = p;
+        }
+        double disp = hypot(p.x - p0.x, p.z - p0.z);
+        if (disp < 0.5 || disp < 0.8 * path) continue;
+        float yaw, travel;
+        facing(s, c, legs, t0, t0 + 1.0, &yaw, &travel, NULL);
+        double mine = atan2(p.x - p0.x, p.z - p0.z) * DEG;
+        assert_true(fabs(wrap_deg(yaw * DEG - mine)) < 30.0);
+        assert_true(fabs(wrap_deg(travel * DEG - mine)) < 1.0); /* the same displacement, measured twice */
+        if (isnan(first)) first = yaw * DEG;
+        else if (fabs(wrap_deg(yaw * DEG - first)) > 150.0) opposite = true;
+        straight++;
+    }
+    printf("03_04: %u straight one-second windows, facing within 30 deg of the travel; out and back: %s\n", straight,
+           opposite ? "yes" : "no");
+    assert_true(straight >= 10);
+    assert_true(opposite);
+    sk_asset_destroy(a);
+}
+
+/* The locomote --from pipeline on 03_04 and the mannequin. */
+static void test_retargeted(void **state) {
+    (void)state;
+    sk_asset *src = load_0304(), *dst = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &dst, NULL), SK_OK);
+    sk_error err = {0};
+    sk_retarget_desc d;
+    memset(&d, 0, sizeof d);
+    d.source = src->skeleton, d.target = dst->skeleton, d.flags = SK_RETARGET_GROUND_REST;
+    sk_retarget *rt = NULL;
+    if (sk_retarget_create(&d, NULL, &rt, &err) != SK_OK) fail_msg("%s", err.message);
+    sk_clip *baked = NULL, *level = NULL;
+    if (sk_retarget_clip(rt, src->clips[0], NULL, NULL, &baked, &err) != SK_OK) fail_msg("%s", err.message);
+    sk_retarget_destroy(rt);
+    const sk_skeleton *s = dst->skeleton;
+    sk_leg_desc legs[2];
+    find_legs(s, legs);
+    if (sk_foot_level(s, baked, legs, 2, NULL, NULL, &level, NULL, &err) != SK_OK) fail_msg("%s", err.message);
+    sk_motion_analysis_options ao;
+    memset(&ao, 0, sizeof ao);
+    ao.still_band = SK_STILL_BAND_RETARGETED;
+    if (sk_motion_find_cycle(s, level, legs, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &err) != SK_OK)
+        fail_msg("%s", err.message);
+    sk_motion_analysis *an = NULL, *an2 = NULL;
+    if (sk_motion_analyze(s, level, legs, 2, &ao, NULL, &an, &err) != SK_OK) fail_msg("%s", err.message);
+    float yaw, travel;
+    facing(s, level, legs, ao.cycle_start, ao.cycle_end, &yaw, &travel, NULL);
+    double dir = atan2(an->cycle_direction.x, an->cycle_direction.z) * DEG;
+    printf("03_04 on the mannequin: cycle %.3f..%.3f s, analysed direction %+.1f deg, facing %+.1f, hips' travel %+.1f\n",
+           ao.cycle_start, ao.cycle_end, dir, yaw * DEG, travel * DEG);
+    /* the subject comes back in this cycle: a "backward" walk in model space, and facing the way it goes */
+    assert_true(fabs(wrap_deg(dir)) > 135.0);
+    assert_true(fabs(wrap_deg(yaw * DEG - dir)) < 30.0);
+    /* the header's rule: onto the nearest of the body's axes, by the analysed direction */
+    double k = round(wrap_deg(dir - yaw * DEG) / 90.0);
+    float turn = (float)(wrap_deg(k * 90.0 - dir) / DEG);
+    sk_clip *turned = NULL;
+    assert_int_equal(sk_clip_turn(level, s, turn, NULL, &turned, NULL), SK_OK);
+    if (sk_motion_analyze(s, turned, legs, 2, &ao, NULL, &an2, &err) != SK_OK) fail_msg("%s", err.message);
+    printf("turned %+.1f deg: direction (%.4f, %.4f), speed %.4f -> %.4f m/s\n", turn * DEG, an2->cycle_direction.x,
+           an2->cycle_direction.z, an->cycle_speed, an2->cycle_speed);
+    assert_true(an2->cycle_direction.z > 0.999f);
+    assert_true(fabsf(an2->cycle_speed - an->cycle_speed) < 0.01f * an->cycle_speed);
+    for (int l = 0; l < 2; l++) {
+        const sk_leg_analysis *p = &an->legs[l], *q = &an2->legs[l];
+        float dk[4] = {p->foot_land - q->foot_land, p->foot_lift - q->foot_lift, p->stance_time - q->stance_time,
+                       p->foot_strike - q->foot_strike};
+        for (int i = 0; i < 4; i++) assert_true(fabsf(dk[i] - roundf(dk[i])) < 0.01f);
+    }
+    sk_motion_analysis_destroy(an);
+    sk_motion_analysis_destroy(an2);
+    sk_clip_destroy(turned);
+    sk_clip_destroy(level);
+    sk_clip_destroy(baked);
+    sk_asset_destroy(src);
+    sk_asset_destroy(dst);
+}
+
+static void *no_alloc(void *user, size_t size) {
+    (void)user, (void)size;
+    return NULL;
+}
+static void *no_realloc(void *user, void *p, size_t old_size, size_t size) {
+    (void)user, (void)p, (void)old_size, (void)size;
+    return NULL;
+}
+
+static void test_bad_input(void **state) {
+    (void)state;
+    sk_asset *a = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
+    const sk_skeleton *s = a->skeleton;
+    const sk_clip *w = a->clips[sk_asset_find_clip(a, "walk")];
+    sk_leg_desc legs[2];
+    find_legs(s, legs);
+    float yaw = 1, travel = 1, spread = 1;
+    sk_error err = {0};
+    assert_int_equal(sk_motion_cycle_facing(NULL, w, legs, 2, 0, 0, NULL, &yaw, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_cycle_facing(s, NULL, legs, 2, 0, 0, NULL, &yaw, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_cycle_facing(s, w, NULL, 2, 0, 0, NULL, &yaw, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_cycle_facing(s, w, legs, 2, 0, 0, NULL, NULL, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_cycle_facing(s, w, legs, 1, 0, 0, NULL, &yaw, &travel, &spread, &err),
+                     SK_ERR_INVALID_ARGUMENT);
+    printf("%s\n", err.message);
+    assert_true(yaw == 0 && travel == 0 && spread == 0);
+    assert_int_equal(sk_motion_cycle_facing(s, w, legs, 2, NAN, 1, NULL, &yaw, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_cycle_facing(s, w, legs, 2, 0, INFINITY, NULL, &yaw, NULL, NULL, &err),
+                     SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_cycle_facing(s, w, legs, 2, -1, 0.5, NULL, &yaw, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_motion_cycle_facing(s, w, legs, 2, 0.5, 100, NULL, &yaw, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    printf("%s\n", err.message);
+    sk_leg_desc bad[2] = {legs[0], legs[1]};
+    bad[1].hip = 100000;
+    assert_int_equal(sk_motion_cycle_facing(s, w, bad, 2, 0, 0, NULL, &yaw, NULL, NULL, &err), SK_ERR_INVALID_ARGUMENT);
+    /* both legs the same: no line between the hips */
+    sk_leg_desc same[2] = {legs[0], legs[0]};
+    assert_int_equal(sk_motion_cycle_facing(s, w, same, 2, 0, 0, NULL, &yaw, NULL, NULL, &err), SK_ERR_INVALID_DATA);
+    printf("%s\n", err.message);
+    /* its scratch from the allocator given, freed; none to be had: an error */
+    sk_test_peak peak = {0, 0, 0};
+    sk_allocator al = {sk_test_peak_alloc, sk_test_peak_realloc, sk_test_peak_free, &peak};
+    assert_int_equal(sk_motion_cycle_facing(s, w, legs, 2, 0, 0, &al, &yaw, NULL, NULL, &err), SK_OK);
+    assert_true(peak.peak > 0);
+    assert_int_equal(peak.live, 0);
+    sk_allocator empty = {no_alloc, no_realloc, sk_test_peak_free, &peak};
+    assert_int_equal(sk_motion_cycle_facing(s, w, legs, 2, 0, 0, &empty, &yaw, NULL, NULL, &err), SK_ERR_OUT_OF_MEMORY);
+    sk_asset_destroy(a);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mannequin),
+        cmocka_unit_test(test_capture),
+        cmocka_unit_test(test_retargeted),
+        cmocka_unit_test(test_bad_input),
+    };
+    return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
+}
