@@ -1,6 +1,7 @@
 /* A captured walk driving another character's locomotion: a BVH walk
  * retargeted onto the built-in mannequin (the capture's rest pose stood on
- * the ground), its feet levelled, its best cycle found and analysed (the
+ * the ground), its feet levelled, its best cycle found, turned to walk
+ * along +Z and analysed (the
  * planted phases widened to the capture's own); a locomotor then walks the mannequin 10 m along +Z and prints
  * where its feet are every half second.
  *
@@ -11,6 +12,7 @@
  *   cc locomote_capture.c $(pkg-config --cflags --libs skelanim) */
 #include <skelanim.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,25 @@ int main(int argc, char **argv) {
         sk_motion_analyze(dst, walk, legs, 2, &ao, NULL, &an, &err) != SK_OK)
         return fail(&err);
     printf("cycle %.3f-%.3f s, %.2f m/s\n", ao.cycle_start, ao.cycle_end, (double)an->cycle_speed);
+
+    /* 4a. The subject walked whichever way the studio let them: the cycle
+     * turned so that it travels along the nearest of its body's axes (a
+     * forward walk along +Z), and analysed again. */
+    float facing = 0;
+    if (sk_motion_cycle_facing(dst, walk, legs, 2, ao.cycle_start, ao.cycle_end, NULL, &facing, NULL, NULL, &err) !=
+        SK_OK)
+        return fail(&err);
+    const float quarter = 1.5707963f, full = 6.2831853f;
+    float travel = atan2f(an->cycle_direction.x, an->cycle_direction.z);
+    float turn = remainderf(roundf(remainderf(travel - facing, full) / quarter) * quarter - travel, full);
+    sk_clip *turned = NULL;
+    if (sk_clip_turn(walk, dst, turn, NULL, &turned, &err) != SK_OK) return fail(&err);
+    sk_clip_destroy(walk);
+    walk = turned;
+    sk_motion_analysis_destroy(an);
+    an = NULL;
+    if (sk_motion_analyze(dst, walk, legs, 2, &ao, NULL, &an, &err) != SK_OK) return fail(&err);
+    printf("turned %.1f degrees to walk along +Z\n", (double)turn * 57.29578);
 
     /* 4b. The capture's feet stand flat longer on its own skeleton than
      * retargeted: each leg's planted phase widened to the capture's own. */

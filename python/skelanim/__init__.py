@@ -11,13 +11,13 @@ from .core import (Skeleton, Pose, Clip, TrackInfo, Skin, Primitive, Mesh, Asset
                    blend, blend_two, LOOP_MODES)
 from .offline import compress, resample, shell_error, key_rate
 from .skinning import SkinnedMesh
-from .analysis import Leg, MotionAnalysis, analyze, find_cycle, find_legs, legs_from_mesh, foot_level
+from .analysis import Leg, MotionAnalysis, analyze, cycle_facing, find_cycle, find_legs, legs_from_mesh, foot_level
 from . import ik, layers, memory, playback
 from .memory import Allocator
 from .playback import Player, Fader, advance_synced
 from .layers import Layer, RootMotion, apply_layers, make_additive, apply_additive, mask
 from .retarget import Retargeter, humanoid_map, standing_rest
-from .mirror import HumanoidMap, bone_mirror, bone_required, mirror_clip, mirror_pairs
+from .mirror import HumanoidMap, bone_mirror, bone_required, mirror_clip, mirror_pairs, turn_clip
 from .graph import Graph, GraphInstance
 from .world import Terrain
 from .locomotion import Locomotor, MotionGroup

@@ -165,6 +165,19 @@ def find_cycle(skeleton, clip, legs=None, min_duration=0.0):
     return float(s[0]), float(e[0])
 
 
+def cycle_facing(skeleton, clip, legs=None, start=0.0, end=0.0):
+    """(facing, travel, spread) over start..end of the clip (end <= start: the whole clip): the yaw
+    in radians the body faces (0: +Z, positive towards +X; from the line between the first two legs'
+    hips, signed by the way the feet point), the yaw of the hips' displacement, and 1 minus the
+    length of the mean facing direction (0: one way throughout). turn_clip by k x 90 degrees -
+    travel turns a cycle to travel along the body's nearest axis."""
+    legs = find_legs(skeleton) if legs is None else legs
+    y, t, sp = ffi.new('float *'), ffi.new('float *'), ffi.new('float *')
+    call(C.sk_motion_cycle_facing, skeleton._p, clip._p, _legs_c(legs), len(legs), float(start), float(end),
+         ffi.NULL, y, t, sp)
+    return float(y[0]), float(t[0]), float(sp[0])
+
+
 def foot_level(skeleton, clip, legs=None, max_angle=0.0, min_angle=0.0, middle=0.0, flat_pitch=None, contacts=None,
                per_contact=False):
     """The clip with each leg's planted foot turned flat on the ground (a retargeted clip keeps the

@@ -153,3 +153,11 @@ def mirror_clip(clip, skeleton, pairs=None, humanoid=None, axis='x', name=None):
     out = ffi.new('sk_clip **')
     call(C.sk_clip_mirror, clip._p, skeleton._p, d, ffi.NULL, out)
     return Clip(out[0])
+
+
+def turn_clip(clip, skeleton, yaw):
+    """The clip turned by yaw radians about +Y through the origin (positive: +Z towards +X): the root
+    joints' translation and rotation keys turned, the rest copied. Returns a new Clip."""
+    out = ffi.new('sk_clip **')
+    call(C.sk_clip_turn, clip._p, skeleton._p, float(yaw), ffi.NULL, out)
+    return Clip(out[0])

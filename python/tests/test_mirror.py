@@ -1,6 +1,8 @@
 """Humanoid maps (found by names and by topology, edited, checked), mirror pairs and mirrored clips,
 against detections written here (side tokens swapped in the names), the leg length from the rest
 pose, and the mirror's definition in model space (anim/mirror.h) evaluated with numpy FK."""
+import math
+
 import numpy as np
 import pytest
 
@@ -149,3 +151,24 @@ def test_retargeter_maps(mannequin):
     assert rt.humanoid_map('target').joints == sk.HumanoidMap.find(small.skeleton).joints
     q = np.array(rt.frame_rotation)
     assert min(np.abs(q - [0, 0, 0, 1]).max(), np.abs(q + [0, 0, 0, 1]).max()) < 1e-6
+
+
+def test_turn_clip(mannequin):
+    """turn_clip: every joint's model matrix is the source's turned by the rotation about +Y written
+    here as a matrix (numpy FK), at times on and between the keys; turned back, the source."""
+    s = mannequin.skeleton
+    walk = mannequin.clip('walk')
+    for yaw in (0.8, -2.2, math.pi):
+        c, n = math.cos(yaw), math.sin(yaw)
+        Y = np.eye(4)
+        Y[:3, :3] = [[c, 0, n], [0, 1, 0], [-n, 0, c]]
+        turned = sk.turn_clip(walk, s, yaw)
+        back = sk.turn_clip(turned, s, -yaw)
+        assert turned.name == walk.name and turned.duration == pytest.approx(walk.duration)
+        for t in np.linspace(0, walk.duration, 23):
+            src = fk_model(s.parents, walk.sample(s, t).local.astype(float))
+            got = fk_model(s.parents, turned.sample(s, t).local.astype(float))
+            assert np.abs(got - Y @ src).max() < 1e-5
+            assert np.abs(back.sample(s, t).local - walk.sample(s, t).local).max() < 1e-5
+    with pytest.raises(sk.Error):
+        sk.turn_clip(walk, s, float('nan'))

@@ -297,3 +297,29 @@ def test_still_band_widens_a_retargeted_planted_phase(mannequin):
     assert longer >= 1
     with pytest.raises(sk.InvalidArgument):
         sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e, still_band=0.5)
+
+
+def test_cycle_facing_of_a_capture_walking_to_and_fro():
+    """CMU 03_04 walks out along +Z and back: over a straight stretch each way the facing agrees with
+    the hips' displacement measured here (numpy, within 30 degrees); the stretches face about 180
+    degrees apart; turned by turn_clip, the facing follows; the legs in either order agree."""
+    a = sk.load_bvh(os.path.join(ROOT, 'tests/data/cmu-walks/03_04.bvh'), scale=0.056444)
+    s, c = a.skeleton, a.clips[0]
+    legs = sk.find_legs(s)
+    hips = [legs[0].hip, legs[1].hip]
+    faced = []
+    for t0, t1 in ((1.0, 2.5), (16.0, 17.5)):
+        p0 = np.asarray(c.sample(s, t0).model())[hips, :3, 3].mean(axis=0)
+        p1 = np.asarray(c.sample(s, t1).model())[hips, :3, 3].mean(axis=0)
+        mine = math.atan2(p1[0] - p0[0], p1[2] - p0[2])
+        yaw, travel, spread = sk.cycle_facing(s, c, legs, t0, t1)
+        assert abs(math.remainder(yaw - mine, 2 * math.pi)) < math.radians(30)
+        assert abs(math.remainder(travel - mine, 2 * math.pi)) < math.radians(1)
+        assert 0 <= spread < 0.1
+        assert sk.cycle_facing(s, c, legs[::-1], t0, t1)[0] == pytest.approx(yaw, abs=1e-5)
+        turned = sk.turn_clip(c, s, -yaw)
+        assert abs(sk.cycle_facing(s, turned, legs, t0, t1)[0]) < 1e-3
+        faced.append(yaw)
+    assert abs(math.remainder(faced[1] - faced[0], 2 * math.pi)) > math.radians(150)
+    with pytest.raises(sk.Error):
+        sk.cycle_facing(s, c, legs[:1])
