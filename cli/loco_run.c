@@ -55,9 +55,10 @@ done:
  * the way it travels there). The travel is the analysis' cycle direction.
  * *clip is replaced by the turned clip and *an by its analysis (ao's cycle:
  * turning keeps the timing). False, and both left, when the facing is not
- * found or the turn is under a hundredth of a degree. */
-static bool face_forward(const sk_skeleton *skel, sk_clip **clip, sk_motion_analysis **an, const sk_leg_desc *legs,
-                         uint32_t n, const sk_motion_analysis_options *ao, float *turned_deg) {
+ * found or the turn is under a hundredth of a degree. Warns (naming spec)
+ * when the cycle travels more than 25 degrees from every axis of the body. */
+static bool face_forward(const char *spec, const sk_skeleton *skel, sk_clip **clip, sk_motion_analysis **an,
+                         const sk_leg_desc *legs, uint32_t n, const sk_motion_analysis_options *ao, float *turned_deg) {
     float yaw = 0;
     sk_error e = {0};
     sk_vec3 d = (*an)->cycle_direction;
@@ -67,8 +68,13 @@ static bool face_forward(const sk_skeleton *skel, sk_clip **clip, sk_motion_anal
         return false;
     float travel = atan2f(d.x, d.z);
     const float quarter = (float)(M_PI / 2);
-    float turn = remainderf(roundf(remainderf(travel - yaw, 2.0f * (float)M_PI) / quarter) * quarter - travel,
-                            2.0f * (float)M_PI);
+    float rel = remainderf(travel - yaw, 2.0f * (float)M_PI), axis = roundf(rel / quarter) * quarter;
+    float turn = remainderf(axis - travel, 2.0f * (float)M_PI);
+    if (fabsf(rel - axis) > 25.0f * (float)(M_PI / 180) && spec) /* a cycle across a turn, say */
+        fprintf(stderr, "skelanim: warning: --from %s: its cycle (%.2f..%.2f s) travels %.0f degrees from the way the "
+                "body faces, %.0f from the nearest of its axes: a turn or uneven ground in it? Its feet may be placed "
+                "poorly\n", spec, ao->cycle_start, ao->cycle_end, fabs(rel * 180.0 / M_PI),
+                fabs((rel - axis) * 180.0 / M_PI));
     if (fabsf(turn) < 1.75e-4f) return false;
     sk_clip *turned = NULL;
     sk_motion_analysis *ta = NULL;
@@ -300,8 +306,8 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         }
         sk_clip_destroy(raw);
         /* a capture's cycle turned to travel along its body's nearest axis: a forward walk along +Z */
-        if (analysed && i >= own && face_forward(skel, &c->owned[c->nclips], &c->an[c->nclips], c->legs, c->leg_count,
-                                                 &ao, &c->turned_deg[c->nclips]))
+        if (analysed && i >= own && face_forward(spec, skel, &c->owned[c->nclips], &c->an[c->nclips], c->legs,
+                                                 c->leg_count, &ao, &c->turned_deg[c->nclips]))
             clip = c->owned[c->nclips];
         c->clips[c->nclips] = clip;
         snprintf(c->label[c->nclips], sizeof c->label[c->nclips], "%s%s", sk_clip_name(clip), reversed ? " reversed" : "");
