@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "plot.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,6 +213,17 @@ static int cmd_analyze(int argc, char **argv) {
         printf("cycle: %.4f m/cycle, %.4f m/s, direction (%.3f, %.3f, %.3f); root motion %.4f m/s\n",
                an->cycle_velocity, an->cycle_speed, an->cycle_direction.x, an->cycle_direction.y,
                an->cycle_direction.z, sk_vec3_length(an->root_velocity));
+        float facing = 0;
+        sk_vec3 d = an->cycle_direction;
+        if (nlegs >= 2 && d.x * d.x + d.z * d.z > 0.25f &&
+            sk_motion_cycle_facing(skel, asset->clips[ci], legs, nlegs, opt.cycle_start, opt.cycle_end, NULL, &facing,
+                                   NULL, NULL, &err) == SK_OK) {
+            double rel = remainder(atan2(d.x, d.z) - facing, 2 * M_PI) * 180.0 / M_PI;
+            const char *way = fabs(rel) <= 45 ? "forward" : fabs(rel) >= 135 ? "backward" : rel > 0 ? "to its left"
+                                                                                                    : "to its right";
+            printf("body faces %+.1f deg (0 = +Z, + towards +X); the cycle travels %+.1f deg from it (%s)\n",
+                   facing * 180.0 / M_PI, rel, way);
+        }
         for (uint32_t l = 0; l < an->leg_count; l++) print_leg(skel, an, &an->legs[l]);
         printf("analysis time: %.3f ms\n", ms);
         if (opt.cycle_end == 0)

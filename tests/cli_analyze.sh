@@ -18,6 +18,13 @@ grep -q "^analysis time: " "$tmp/walk.txt" || fail "no analysis time"
 grep -q "^heel/toe from the mesh sole$" "$tmp/walk.txt" || fail "heel/toe not from the mesh sole"
 # A loop: the seed's contact stride (footprints need a cycle inside a longer clip).
 [[ $(grep -c "m/s), direction .*, from contact$" "$tmp/walk.txt") == 2 ]] || fail "walk stride not from the contact"
+# The way the body faces and the cycle travels from it: the mannequin's clips are authored facing +Z.
+grep -Eq '^body faces [+-]0\.[0-9] deg .*; the cycle travels [+-]0\.[0-9] deg from it \(forward\)$' "$tmp/walk.txt" \
+  || fail "walk: body facing"
+for c in "walk_back:backward" "strafe_left:to its left" "strafe_right:to its right"; do
+  "$SK_CLI" analyze @mannequin --clip "${c%%:*}" >"$tmp/dir.txt"
+  grep -Eq "^body faces [+-]0\.[0-9] deg .*\(${c#*:}\)$" "$tmp/dir.txt" || { cat "$tmp/dir.txt"; fail "${c%%:*}: facing"; }
+done
 
 "$SK_CLI" analyze @mannequin --clip run --json >"$tmp/run.json"
 python3 - "$tmp/run.json" <<'PY'
