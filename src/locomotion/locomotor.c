@@ -131,6 +131,9 @@ struct sk_locomotor {
     uint32_t J, n, legs;
     uint32_t body, body_end; /* the body joint and its subtree's end */
     sk_mat4 body_parent;    /* rest model matrix of the body's parent (identity at a root) */
+    uint64_t moved_above;   /* bit i: motion i's clip animates a joint above the body (its parent's matrix
+                               then comes from the sampled pose: a clip turned at its root, an armature
+                               node with keys) */
     float max_up, max_down, soft, idle_speed, ground_tau, longest_leg;
     leg_rt leg[SK_MOTION_GROUP_MAX_LEGS];
     sk_motion_tracker tracker;
@@ -305,6 +308,15 @@ sk_result sk_locomotor_create(const sk_locomotor_desc *desc, const sk_allocator 
     sk_local_to_model(s, SK_POSE_OF(s, s->rest, NULL), NULL, L->model, J, NULL);
     int32_t bp = s->parents[body];
     L->body_parent = bp >= 0 ? L->model[bp] : sk_mat4_identity();
+    for (uint32_t i = 0; i < n; i++) {
+        const sk_clip *c = desc->clips[i];
+        for (uint32_t t = 0, tc = sk_clip_track_count(c); t < tc; t++) {
+            sk_track_info info;
+            if (!sk_clip_track_info(c, t, &info) || info.path == SK_PATH_WEIGHTS) continue;
+            for (int32_t a = bp; a >= 0; a = s->parents[a])
+                if ((uint32_t)a == info.joint) L->moved_above |= (uint64_t)1 << i;
+        }
+    }
     L->longest_leg = 0;
     for (uint32_t l = 0; l < legs; l++) {
         const sk_leg_analysis *a = &m0->legs[l];
@@ -714,7 +726,13 @@ sk_result sk_locomotor_sample(sk_locomotor *L, sk_pose *pose, sk_error *err) {
         const sk_motion_analysis *m = sk_motion_group_motion(L->d.group, i);
         sk_vec3 vf = m->backward ? sk_vec3_scale(m->root_velocity, -1) : m->root_velocity;
         sk_vec3 dm = sk_vec3_add(sk_vec3_scale(vf, (float)(L->clip_times[i] - m->cycle_start)), L->centers[i]);
-        loc[L->body].t = sk_vec3_sub(loc[L->body].t, skm_mat4_unrotate(&L->body_parent, dm));
+        sk_mat4 above = L->body_parent;
+        if (L->moved_above >> i & 1u) /* the body's parent as this clip poses it */
+            for (int32_t a = L->skel->parents[L->body]; a >= 0; a = L->skel->parents[a]) {
+                sk_mat4 ma = sk_mat4_from_transform(&loc[a]);
+                above = a == L->skel->parents[L->body] ? ma : sk_mat4_mul(&ma, &above);
+            }
+        loc[L->body].t = sk_vec3_sub(loc[L->body].t, skm_mat4_unrotate(&above, dm));
         L->inputs[k].pose = &views[k];
         L->inputs[k].weight = L->weights[i];
         L->inputs[k].mask = NULL;
