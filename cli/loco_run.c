@@ -67,7 +67,6 @@ static bool face_forward(const char *spec, const sk_skeleton *skel, sk_clip **cl
             SK_OK)
         return false;
     float travel = atan2f(d.x, d.z);
-    if (getenv("SK_DBG_FACE")) { float sp; sk_motion_cycle_facing(skel, *clip, legs, n, ao->cycle_start, ao->cycle_end, NULL, &yaw, NULL, &sp, &e); fprintf(stderr, "face %s %.2f..%.2f spread %.4f rel %.1f\n", spec, ao->cycle_start, ao->cycle_end, sp, remainderf(travel-yaw, 6.2831853f)*57.3f); }
     const float quarter = (float)(M_PI / 2);
     float rel = remainderf(travel - yaw, 2.0f * (float)M_PI), axis = roundf(rel / quarter) * quarter;
     float turn = remainderf(axis - travel, 2.0f * (float)M_PI);
@@ -89,7 +88,6 @@ static bool face_forward(const char *spec, const sk_skeleton *skel, sk_clip **cl
     sk_motion_analysis_destroy(*an);
     *an = ta;
     if (turned_deg) *turned_deg = (float)(turn * 180.0 / M_PI);
-    if (getenv("SK_DBG_FACE")) { const sk_motion_analysis *A = *an; fprintf(stderr, "an: speed %.3f dur %.3f dir %.3f %.3f\n", A->cycle_speed, A->cycle_duration, A->cycle_direction.x, A->cycle_direction.z); for (uint32_t l = 0; l < A->leg_count; l++) { const sk_leg_analysis *L = &A->legs[l]; fprintf(stderr, "  leg %u: stance %.3f land %.3f lift %.3f strike %.3f off %.3f stride %.3f dir %.3f %.3f share %.3f\n", l, L->stance_time, L->foot_land, L->foot_lift, L->foot_strike, L->foot_off, L->stride_velocity, L->stride_direction.x, L->stride_direction.z, L->stance_fraction); } }
     return true;
 }
 

@@ -16,6 +16,8 @@
  *     (the subject coming back), so the analysis saw a backward walk; turned
  *     by the rule of the header, it analyses as a forward walk along +Z at
  *     the same speed with the same keytimes (the locomote --from pipeline);
+ *   - the locomotor on a clip turned at a root above the body (CesiumMan's
+ *     Z-up root): its feet hold as the unturned clip's do;
  *   - bad input. */
 #include "support.h"
 
@@ -135,11 +137,16 @@ static void test_capture(void **state) {
     sk_asset_destroy(a);
 }
 
-/* The locomote --from pipeline on 03_04 and the mannequin. */
-static void test_retargeted(void **state) {
-    (void)state;
-    sk_asset *src = load_0304(), *dst = NULL;
-    assert_int_equal(sk_mannequin_create(NULL, NULL, &dst, NULL), SK_OK);
+/* The locomote --from pipeline on 03_04 and a character. On the mannequin
+ * the cycle found is straight (the hips' displacement at least 0.8 of the
+ * path they walk, measured here at 10 Hz) and comes back towards -Z; turned
+ * by the header's rule it is a forward walk. On CesiumMan's legs the finder
+ * cuts two steps at the end of a turn (5.48 to 8.42 s), travelling about 72
+ * degrees from the way the body faces: turned, it travels along the body's
+ * side axis, +X. Either way the turned cycle analyses at the same speed
+ * with the same keytimes. */
+static void retargeted_on(const char *what, const sk_asset *dst, bool straight) {
+    sk_asset *src = load_0304();
     sk_error err = {0};
     sk_retarget_desc d;
     memset(&d, 0, sizeof d);
@@ -148,10 +155,17 @@ static void test_retargeted(void **state) {
     if (sk_retarget_create(&d, NULL, &rt, &err) != SK_OK) fail_msg("%s", err.message);
     sk_clip *baked = NULL, *level = NULL;
     if (sk_retarget_clip(rt, src->clips[0], NULL, NULL, &baked, &err) != SK_OK) fail_msg("%s", err.message);
-    sk_retarget_destroy(rt);
+    const sk_humanoid_map *m = sk_retarget_map(rt, 1);
     const sk_skeleton *s = dst->skeleton;
     sk_leg_desc legs[2];
-    find_legs(s, legs);
+    memset(legs, 0, sizeof legs);
+    static const sk_humanoid_bone b[2][4] = {
+        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
+        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
+    for (int l = 0; l < 2; l++)
+        legs[l].hip = m->joint[b[l][0]], legs[l].knee = m->joint[b[l][1]], legs[l].ankle = m->joint[b[l][2]],
+        legs[l].toe = m->joint[b[l][3]];
+    sk_retarget_destroy(rt);
     if (sk_foot_level(s, baked, legs, 2, NULL, NULL, &level, NULL, &err) != SK_OK) fail_msg("%s", err.message);
     sk_motion_analysis_options ao;
     memset(&ao, 0, sizeof ao);
@@ -160,14 +174,26 @@ static void test_retargeted(void **state) {
         fail_msg("%s", err.message);
     sk_motion_analysis *an = NULL, *an2 = NULL;
     if (sk_motion_analyze(s, level, legs, 2, &ao, NULL, &an, &err) != SK_OK) fail_msg("%s", err.message);
-    float yaw, travel;
-    facing(s, level, legs, ao.cycle_start, ao.cycle_end, &yaw, &travel, NULL);
+    float yaw, travel, spread;
+    facing(s, level, legs, ao.cycle_start, ao.cycle_end, &yaw, &travel, &spread);
+    double path = 0;
+    sk_vec3 p0 = hips_at(s, level, legs, ao.cycle_start), prev = p0, p = p0;
+    for (double t = ao.cycle_start + 0.1; t < ao.cycle_end + 0.05; t += 0.1) {
+        p = hips_at(s, level, legs, fmin(t, ao.cycle_end));
+        path += hypot(p.x - prev.x, p.z - prev.z);
+        prev = p;
+    }
+    double disp = hypot(p.x - p0.x, p.z - p0.z);
     double dir = atan2(an->cycle_direction.x, an->cycle_direction.z) * DEG;
-    printf("03_04 on the mannequin: cycle %.3f..%.3f s, analysed direction %+.1f deg, facing %+.1f, hips' travel %+.1f\n",
-           ao.cycle_start, ao.cycle_end, dir, yaw * DEG, travel * DEG);
-    /* the subject comes back in this cycle: a "backward" walk in model space, and facing the way it goes */
-    assert_true(fabs(wrap_deg(dir)) > 135.0);
-    assert_true(fabs(wrap_deg(yaw * DEG - dir)) < 30.0);
+    printf("03_04 on %s: cycle %.3f..%.3f s, hips %.2f m straight of %.2f walked, heading spread %.4f; analysed "
+           "direction %+.1f deg, facing %+.1f, hips' travel %+.1f\n",
+           what, ao.cycle_start, ao.cycle_end, disp, path, (double)spread, dir, yaw * DEG, travel * DEG);
+    if (straight) {
+        assert_true(disp >= 0.8 * path);
+        /* the subject comes back in this cycle: a "backward" walk in model space, and facing the way it goes */
+        assert_true(fabs(wrap_deg(dir)) > 135.0);
+        assert_true(fabs(wrap_deg(yaw * DEG - dir)) < 30.0);
+    }
     /* the header's rule: onto the nearest of the body's axes, by the analysed direction */
     double k = round(wrap_deg(dir - yaw * DEG) / 90.0);
     float turn = (float)(wrap_deg(k * 90.0 - dir) / DEG);
@@ -176,12 +202,13 @@ static void test_retargeted(void **state) {
     if (sk_motion_analyze(s, turned, legs, 2, &ao, NULL, &an2, &err) != SK_OK) fail_msg("%s", err.message);
     printf("turned %+.1f deg: direction (%.4f, %.4f), speed %.4f -> %.4f m/s\n", turn * DEG, an2->cycle_direction.x,
            an2->cycle_direction.z, an->cycle_speed, an2->cycle_speed);
-    assert_true(an2->cycle_direction.z > 0.999f);
+    /* along the body's nearest axis, which faces +Z: forward (straight) or to its left (+X) */
+    assert_true(straight ? an2->cycle_direction.z > 0.999f : an2->cycle_direction.x > 0.999f);
     assert_true(fabsf(an2->cycle_speed - an->cycle_speed) < 0.01f * an->cycle_speed);
     for (int l = 0; l < 2; l++) {
-        const sk_leg_analysis *p = &an->legs[l], *q = &an2->legs[l];
-        float dk[4] = {p->foot_land - q->foot_land, p->foot_lift - q->foot_lift, p->stance_time - q->stance_time,
-                       p->foot_strike - q->foot_strike};
+        const sk_leg_analysis *a = &an->legs[l], *q = &an2->legs[l];
+        float dk[4] = {a->foot_land - q->foot_land, a->foot_lift - q->foot_lift, a->stance_time - q->stance_time,
+                       a->foot_strike - q->foot_strike};
         for (int i = 0; i < 4; i++) assert_true(fabsf(dk[i] - roundf(dk[i])) < 0.01f);
     }
     sk_motion_analysis_destroy(an);
@@ -190,7 +217,129 @@ static void test_retargeted(void **state) {
     sk_clip_destroy(level);
     sk_clip_destroy(baked);
     sk_asset_destroy(src);
+}
+
+static void test_retargeted(void **state) {
+    (void)state;
+    sk_asset *dst = NULL;
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &dst, NULL), SK_OK);
+    retargeted_on("the mannequin", dst, true);
     sk_asset_destroy(dst);
+    char path[1024];
+    sk_test_path(path, sizeof path, sk_test_require_shared(), "assets/gltf/CesiumMan/CesiumMan.glb");
+    sk_error err = {0};
+    if (sk_gltf_load_file(path, NULL, &dst, &err) != SK_OK) fail_msg("%s", err.message);
+    retargeted_on("CesiumMan", dst, false);
+    sk_asset_destroy(dst);
+}
+
+/* The locomotor on a clip that animates a joint above its body: the
+ * mannequin's walk retargeted onto CesiumMan (whose hips hang under a Z-up
+ * root and an armature node), then turned by 180 degrees (sk_clip_turn keys
+ * the Z-up root). Driven facing back along +Z (so the walk, which now goes
+ * towards -Z, is the clip the blend space needs), the planted feet hold
+ * (slide measured here from the locomotor's heel and toe) and the hips stay
+ * over the feet, as the unturned walk does driven facing forward. The root
+ * motion the locomotor takes out of each pose is turned by the body's
+ * parent as the clip poses it; taken at rest, it went the wrong way. */
+static double drive_ms(sk_locomotor *L, const sk_skeleton *s, int32_t hips, float face, double *hips_off) {
+    sk_error err = {0};
+    const float pts[4] = {0, 0, 0, 8};
+    sk_path_follower pf;
+    sk_path_follower_desc pd = {pts, 2, 1.0f, 0, 0, 0, NAN, false};
+    assert_int_equal(sk_path_follower_init(&pf, &pd, &err), SK_OK);
+    assert_int_equal(sk_locomotor_reset(L, pf.x, pf.z, pf.yaw + face, &err), SK_OK);
+    sk_transform *local = calloc(s->joint_count, sizeof *local);
+    sk_mat4 *model = calloc(s->joint_count, sizeof *model);
+    assert_true(local && model);
+    sk_pose pose = sk_pose_view(local, s->joint_count, NULL, 0);
+    double slide = 0, off = 0;
+    bool in_run[2] = {false, false};
+    sk_vec3 start[2];
+    uint32_t runs = 0;
+    for (uint32_t f = 0; f < 60 * 12 && !pf.finished; f++) {
+        sk_path_follower_step(&pf, 1.0 / 60);
+        if (sk_locomotor_update(L, 1.0 / 60, pf.x, pf.z, pf.yaw + face, &pose, &err) != SK_OK) fail_msg("%s", err.message);
+        const sk_locomotor_state *st = sk_locomotor_get_state(L);
+        for (int l = 0; l < 2; l++) {
+            const sk_locomotor_foot *ft = &st->feet[l];
+            sk_vec3 mid = sk_vec3_scale(sk_vec3_add(ft->heel, ft->toe), 0.5f);
+            if (ft->stance) {
+                if (!in_run[l]) in_run[l] = true, start[l] = mid, runs++;
+                slide = fmax(slide, hypot(mid.x - start[l].x, mid.z - start[l].z));
+            } else {
+                in_run[l] = false;
+            }
+        }
+        assert_int_equal(sk_local_to_model(s, &pose, &st->root, model, s->joint_count, NULL), SK_OK);
+        sk_vec3 fm = sk_vec3_scale(sk_vec3_add(sk_vec3_add(st->feet[0].heel, st->feet[0].toe),
+                                               sk_vec3_add(st->feet[1].heel, st->feet[1].toe)), 0.25f);
+        off = fmax(off, hypot(model[hips].m[12] - fm.x, model[hips].m[14] - fm.z));
+    }
+    free(local);
+    free(model);
+    assert_true(runs >= 6);
+    *hips_off = off;
+    return slide;
+}
+
+static void test_locomotor_turned_root(void **state) {
+    (void)state;
+    char path[1024];
+    sk_test_path(path, sizeof path, sk_test_require_shared(), "assets/gltf/CesiumMan/CesiumMan.glb");
+    sk_asset *cm = NULL, *mq = NULL;
+    sk_error err = {0};
+    if (sk_gltf_load_file(path, NULL, &cm, &err) != SK_OK) fail_msg("%s", err.message);
+    assert_int_equal(sk_mannequin_create(NULL, NULL, &mq, NULL), SK_OK);
+    const sk_skeleton *s = cm->skeleton;
+    sk_retarget_desc d;
+    memset(&d, 0, sizeof d);
+    d.source = mq->skeleton, d.target = s, d.flags = SK_RETARGET_GROUND_REST;
+    sk_retarget *rt = NULL;
+    if (sk_retarget_create(&d, NULL, &rt, &err) != SK_OK) fail_msg("%s", err.message);
+    sk_clip *walk = NULL, *turned = NULL;
+    if (sk_retarget_clip(rt, mq->clips[sk_asset_find_clip(mq, "walk")], NULL, NULL, &walk, &err) != SK_OK)
+        fail_msg("%s", err.message);
+    const sk_humanoid_map *m = sk_retarget_map(rt, 1);
+    sk_leg_desc legs[2];
+    memset(legs, 0, sizeof legs);
+    static const sk_humanoid_bone b[2][4] = {
+        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
+        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
+    for (int l = 0; l < 2; l++)
+        legs[l].hip = m->joint[b[l][0]], legs[l].knee = m->joint[b[l][1]], legs[l].ankle = m->joint[b[l][2]],
+        legs[l].toe = m->joint[b[l][3]];
+    int32_t hips = m->joint[SK_HUMANOID_HIPS];
+    sk_retarget_destroy(rt);
+    assert_true(s->parents[hips] >= 0); /* joints above the body */
+    assert_int_equal(sk_clip_turn(walk, s, 3.14159265f, NULL, &turned, NULL), SK_OK);
+    const sk_clip *clips[2] = {walk, turned};
+    double slide[2], off[2];
+    for (int k = 0; k < 2; k++) {
+        sk_motion_analysis *an = NULL;
+        if (sk_motion_analyze(s, clips[k], legs, 2, NULL, NULL, &an, &err) != SK_OK) fail_msg("%s", err.message);
+        assert_true(k == 0 ? an->cycle_direction.z > 0.99f : an->cycle_direction.z < -0.99f);
+        sk_motion_group *g = NULL;
+        if (sk_motion_group_create((const sk_motion_analysis *const *)&an, 1, NULL, &g, &err) != SK_OK)
+            fail_msg("%s", err.message);
+        sk_locomotor_desc ld;
+        memset(&ld, 0, sizeof ld);
+        ld.skeleton = s, ld.group = g, ld.clips = &clips[k], ld.clip_count = 1, ld.body_joint = -1;
+        sk_locomotor *L = NULL;
+        if (sk_locomotor_create(&ld, NULL, &L, &err) != SK_OK) fail_msg("%s", err.message);
+        slide[k] = drive_ms(L, s, hips, k ? 3.14159265f : 0.0f, &off[k]);
+        printf("CesiumMan, the mannequin's walk%s: slide %.3f cm, hips at most %.3f m from the feet's middle\n",
+               k ? " turned 180 deg at the Z-up root, walked facing back" : "", 100 * slide[k], off[k]);
+        sk_locomotor_destroy(L);
+        sk_motion_group_destroy(g);
+        sk_motion_analysis_destroy(an);
+    }
+    assert_true(slide[0] < 0.005 && slide[1] < 0.005);
+    assert_true(off[1] < off[0] + 0.05);
+    sk_clip_destroy(walk);
+    sk_clip_destroy(turned);
+    sk_asset_destroy(cm);
+    sk_asset_destroy(mq);
 }
 
 static void *no_alloc(void *user, size_t size) {
@@ -249,6 +398,7 @@ int main(void) {
         cmocka_unit_test(test_mannequin),
         cmocka_unit_test(test_capture),
         cmocka_unit_test(test_retargeted),
+        cmocka_unit_test(test_locomotor_turned_root),
         cmocka_unit_test(test_bad_input),
     };
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));

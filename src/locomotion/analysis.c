@@ -39,15 +39,6 @@
  * speed where the other went back at it. */
 #define CYCLE_FOOT_MATCH 0.5f
 #define CYCLE_FOOT_SPEED 1.0f
-/* sk_motion_find_cycle: over a cycle the body keeps its heading. The line
- * between the first two legs' hip joints, horizontal and unit, averaged over
- * the cycle's samples, is at least 1 - CYCLE_TURN_SPREAD long (about 11
- * degrees of spread). A walk's or run's pelvis swings by a few degrees
- * (under 0.009 on every CMU walk and run retargeted in the tuning sets); a
- * stretch cut across a turn (0.036: CMU 03_04 on CesiumMan, two steps at
- * the end of a turn, travelling 72 degrees from the way the body faced) is
- * no cycle. */
-#define CYCLE_TURN_SPREAD 0.02
 
 /* ---- legs ------------------------------------------------------------------- */
 
@@ -992,16 +983,13 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
     uint32_t J = skel->joint_count;
     size_t dsz = (size_t)n * J * sizeof(sk_vec3); /* J <= 1e6, n <= 216001: fits in 64 bits */
     size_t need_pose = (size_t)J * sizeof(sk_transform), need_model = (size_t)J * sizeof(sk_mat4);
-    size_t psz = (size_t)n * leg_count * sizeof(double), tsz = ((size_t)n + 1) * 2 * sizeof(double);
-    size_t total = need_pose + need_model + dsz + psz + tsz;
+    size_t psz = (size_t)n * leg_count * sizeof(double);
+    size_t total = need_pose + need_model + dsz + psz;
     char *mem = sk_alloc(alloc, total);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", cname);
     sk_transform *local = (sk_transform *)mem;
     sk_mat4 *model = (sk_mat4 *)(mem + need_pose);
-    sk_vec3 *desc = (sk_vec3 *)(mem + need_pose + need_model + psz + tsz); /* after the doubles: aligned */
-    /* prefix sums of the hips' line's horizontal unit direction (x, z) */
-    double *turn = (double *)(mem + need_pose + need_model + psz);
-    turn[0] = turn[1] = 0;
+    sk_vec3 *desc = (sk_vec3 *)(mem + need_pose + need_model + psz); /* after the doubles: aligned */
     /* Stepping: per leg the path the ankle travels about the hips
      * (prefix sums); each half of a cycle must carry each ankle at least a
      * quarter of the leg's length, so that standing still (whose poses all
@@ -1030,14 +1018,6 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
             desc[(size_t)i * J + j] = ((int32_t)j == lca || is_ancestor(skel, lca, (int32_t)j))
                                           ? sk_vec3_sub(mat_pos(&model[j]), hm)
                                           : sk_vec3_make(0, 0, 0);
-        double ux = 0, uz = 0;
-        if (leg_count >= 2) {
-            sk_vec3 lat = ground(sk_vec3_sub(mat_pos(&model[legs[0].hip]), mat_pos(&model[legs[1].hip])));
-            double len = skm_vec3_len(lat);
-            if (len > 1e-9 && isfinite(len)) ux = lat.x / len, uz = lat.z / len;
-        }
-        turn[2 * (size_t)i + 2] = turn[2 * (size_t)i] + ux;
-        turn[2 * (size_t)i + 3] = turn[2 * (size_t)i + 1] + uz;
         for (uint32_t l = 0; l < leg_count; l++) {
             sk_vec3 p = ground(sk_vec3_sub(mat_pos(&model[legs[l].ankle]), hm));
             double step = i > 0 ? skm_vec3_len(sk_vec3_sub(p, ankle_prev[l])) : 0;
@@ -1066,11 +1046,6 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
                             path[(size_t)(i + lag) * leg_count + l] - path[(size_t)h * leg_count + l] >=
                                 0.25 * leg_len[l];
                 if (!steps) continue;
-                if (leg_count >= 2) { /* the body keeps its heading over the cycle */
-                    double mx = (turn[2 * ((size_t)i + lag + 1)] - turn[2 * (size_t)i]) / (lag + 1);
-                    double mz = (turn[2 * ((size_t)i + lag + 1) + 1] - turn[2 * (size_t)i + 1]) / (lag + 1);
-                    if (1.0 - sqrt(mx * mx + mz * mz) > CYCLE_TURN_SPREAD) continue;
-                }
                 const sk_vec3 *a = desc + (size_t)i * J, *b = desc + (size_t)(i + lag) * J;
                 /* A cycle brings each foot back to where it was about the
                  * hips: half a cycle, which swaps the feet, is none however
