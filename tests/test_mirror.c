@@ -176,6 +176,10 @@ static uint32_t turn_and_check(const char *what, const sk_skeleton *s, const sk_
     sk_error err = {0};
     if (sk_clip_turn(src, s, yaw, NULL, &turned, &err) != SK_OK) fail_msg("%s: %s", what, err.message);
     assert_string_equal(sk_clip_name(turned), sk_clip_name(src));
+    /* a frame-major clip stays one (sampling's fast path), even where a root gains a track */
+    assert_int_equal(sk_clip_is_frame_major(turned), sk_clip_is_frame_major(src));
+    printf("%s: frame-major %d, %u tracks -> %u\n", what, sk_clip_is_frame_major(src), sk_clip_track_count(src),
+           sk_clip_track_count(turned));
     assert_true(fabs(sk_clip_duration(turned) - sk_clip_duration(src)) < 1e-9);
     assert_int_equal(sk_clip_turn(turned, s, -yaw, NULL, &back, &err), SK_OK);
     double c = cos((double)yaw), sn = sin((double)yaw);

@@ -221,20 +221,28 @@ static sk_result turn_build(const sk_clip *clip, const sk_skeleton *skel, sk_qua
         sk_track_desc td = {info.joint, info.path, info.interpolation, info.key_count, times, values, info.width};
         r = sk_clip_builder_add_track(b, &td, err);
     }
-    /* Roots the clip leaves at rest: their turned rest values, held. */
+    /* Roots the clip leaves at rest: their turned rest values, held. In a
+     * frame-major clip on its key times (the value repeated), so the turned
+     * clip stays frame-major (clip.h): sampling keeps its fast path. */
+    uint32_t nk = 1;
+    float t0 = 0.0f, *times = &t0;
+    sk_track_info i0;
+    if (sk_clip_is_frame_major(clip) && sk_clip_track_info(clip, 0, &i0) && sk_clip_track_keys(clip, 0, buf, NULL))
+        nk = i0.key_count, times = buf; /* buf holds the largest track: times and 4 floats a key fit */
+    float *vals = buf + nk;
     for (uint32_t j = 0; j < skel->joint_count && r == SK_OK; j++) {
         if (skel->parents[j] >= 0) continue;
-        float t0 = 0.0f;
         if (!(has[j] & 1u)) {
             sk_vec3 t = sk_quat_rotate(q, skel->rest[j].t);
-            float v[3] = {t.x, t.y, t.z};
-            sk_track_desc td = {j, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 1, &t0, v, 3};
+            for (uint32_t k = 0; k < nk; k++) vals[3 * k] = t.x, vals[3 * k + 1] = t.y, vals[3 * k + 2] = t.z;
+            sk_track_desc td = {j, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, nk, times, vals, 3};
             r = sk_clip_builder_add_track(b, &td, err);
         }
         if (r == SK_OK && !(has[j] & 2u)) {
             sk_quat t = sk_quat_mul(q, skel->rest[j].r);
-            float v[4] = {t.x, t.y, t.z, t.w};
-            sk_track_desc td = {j, SK_PATH_ROTATION, SK_INTERP_LINEAR, 1, &t0, v, 4};
+            for (uint32_t k = 0; k < nk; k++)
+                vals[4 * k] = t.x, vals[4 * k + 1] = t.y, vals[4 * k + 2] = t.z, vals[4 * k + 3] = t.w;
+            sk_track_desc td = {j, SK_PATH_ROTATION, SK_INTERP_LINEAR, nk, times, vals, 4};
             r = sk_clip_builder_add_track(b, &td, err);
         }
     }
@@ -262,6 +270,8 @@ sk_result sk_clip_turn(const sk_clip *clip, const sk_skeleton *skel, float yaw, 
         if (!sk_clip_track_info(clip, i, &info)) continue;
         size_t f = (size_t)info.key_count * (1 + (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1));
         if (f > floats) floats = f;
+        if (sk_clip_is_frame_major(clip) && (size_t)info.key_count * 5 > floats) /* times and a rotation a key */
+            floats = (size_t)info.key_count * 5;
     }
     const sk_allocator *a = sk_allocator_or_default(alloc);
     size_t bytes = floats * sizeof(float) + n + 16;
