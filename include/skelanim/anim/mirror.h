@@ -80,8 +80,10 @@ SK_API sk_result sk_clip_mirror(const sk_clip *clip, const sk_skeleton *skel, co
  * body. Only the root joints (parent < 0) change: each key of a root's
  * translation track becomes Y(yaw) t and of its rotation track Y(yaw) q
  * (tangents alike, so STEP, LINEAR and CUBICSPLINE keep their key times and
- * interpolation); a root without such a track gets a one-key track holding
- * its turned rest value. Other tracks, scale and morph weights are copied.
+ * interpolation); a root without such a track gets a track holding its
+ * turned rest value (on the clip's key times when the clip is frame-major,
+ * so the turned clip is too: sk_clip_is_frame_major). Other tracks, scale
+ * and morph weights are copied.
  * Typical use: a capture whose subject walks some other way than +Z, turned
  * so the body faces +Z (sk_motion_cycle_facing, locomotion/analysis.h).
  * The name and duration are the source's. Allocated through alloc (NULL:
