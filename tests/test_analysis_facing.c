@@ -158,13 +158,7 @@ static void retargeted_on(const char *what, const sk_asset *dst, bool straight) 
     const sk_humanoid_map *m = sk_retarget_map(rt, 1);
     const sk_skeleton *s = dst->skeleton;
     sk_leg_desc legs[2];
-    memset(legs, 0, sizeof legs);
-    static const sk_humanoid_bone b[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
-        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
-    for (int l = 0; l < 2; l++)
-        legs[l].hip = m->joint[b[l][0]], legs[l].knee = m->joint[b[l][1]], legs[l].ankle = m->joint[b[l][2]],
-        legs[l].toe = m->joint[b[l][3]];
+    sk_test_map_legs(m, legs);
     sk_retarget_destroy(rt);
     if (sk_foot_level(s, baked, legs, 2, NULL, NULL, &level, NULL, &err) != SK_OK) fail_msg("%s", err.message);
     sk_motion_analysis_options ao;
@@ -302,13 +296,7 @@ static void test_locomotor_turned_root(void **state) {
         fail_msg("%s", err.message);
     const sk_humanoid_map *m = sk_retarget_map(rt, 1);
     sk_leg_desc legs[2];
-    memset(legs, 0, sizeof legs);
-    static const sk_humanoid_bone b[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
-        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
-    for (int l = 0; l < 2; l++)
-        legs[l].hip = m->joint[b[l][0]], legs[l].knee = m->joint[b[l][1]], legs[l].ankle = m->joint[b[l][2]],
-        legs[l].toe = m->joint[b[l][3]];
+    sk_test_map_legs(m, legs);
     int32_t hips = m->joint[SK_HUMANOID_HIPS];
     sk_retarget_destroy(rt);
     assert_true(s->parents[hips] >= 0); /* joints above the body */

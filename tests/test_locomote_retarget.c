@@ -65,20 +65,6 @@ static sk_asset *load_bvh(const char *shared, const char *name) {
     return sk_test_load_bvh(dir, name, CMU_SCALE);
 }
 
-/* Legs from a humanoid map: upper leg, lower leg, foot, toes. */
-static void map_legs(const sk_humanoid_map *m, sk_leg_desc legs[2]) {
-    static const sk_humanoid_bone b[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
-        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
-    for (int s = 0; s < 2; s++) {
-        memset(&legs[s], 0, sizeof legs[s]);
-        snprintf(legs[s].name, sizeof legs[s].name, "%s", s ? "right" : "left");
-        legs[s].hip = m->joint[b[s][0]], legs[s].knee = m->joint[b[s][1]];
-        legs[s].ankle = m->joint[b[s][2]], legs[s].toe = m->joint[b[s][3]];
-        assert_true(legs[s].hip >= 0 && legs[s].knee >= 0 && legs[s].ankle >= 0);
-    }
-}
-
 /* Model positions at rest from local transforms, by this file's own
  * forward kinematics (unit scales: checked by the caller). */
 static void rest_model(const sk_skeleton *s, const sk_transform *local, sk_vec3 *pos, sk_quat *rot) {
@@ -190,7 +176,7 @@ static sk_clip *retarget_capture(const sk_asset *src, const sk_asset *dst, sk_le
     if (sk_retarget_create(&d, NULL, &rt, &err) != SK_OK) fail_msg("%s", err.message);
     sk_clip *baked = NULL;
     if (sk_retarget_clip(rt, src->clips[0], NULL, NULL, &baked, &err) != SK_OK) fail_msg("%s", err.message);
-    map_legs(sk_retarget_map(rt, 1), dst_legs);
+    sk_test_map_legs(sk_retarget_map(rt, 1), dst_legs);
     sk_retarget_destroy(rt);
     return baked;
 }
@@ -332,7 +318,7 @@ static void drive(const char *name, const sk_asset *dst, sk_asset *const src[NGA
         sk_leg_desc src_legs[2];
         sk_humanoid_map sm;
         assert_int_equal(sk_humanoid_map_find(src[g]->skeleton, NULL, &sm, &err), SK_OK);
-        map_legs(&sm, src_legs);
+        sk_test_map_legs(&sm, src_legs);
         sk_motion_analysis_options so;
         memset(&so, 0, sizeof so);
         sk_motion_analysis *own = NULL;

@@ -135,6 +135,26 @@ static sk_result mirror_build(const sk_clip *clip, const sk_skeleton *skel, cons
     return sk_clip_builder_finish(b, out, err);
 }
 
+/* Checks that clip's tracks fit skel (fn names the caller in the message)
+ * and returns, in *floats, the scratch floats the largest track's times
+ * and values take (at least min_per_key a key when the clip is frame-major). */
+static sk_result clip_scratch(const char *fn, const sk_clip *clip, const sk_skeleton *skel, size_t min_per_key,
+                              size_t *floats, sk_error *err) {
+    if (sk_clip_joint_span(clip) > skel->joint_count)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clip %s has a track on joint %u, the skeleton has %u "
+                            "joints", fn, sk_clip_name(clip), sk_clip_joint_span(clip) - 1, skel->joint_count);
+    bool fm = sk_clip_is_frame_major(clip);
+    *floats = 0;
+    for (uint32_t i = 0, tc = sk_clip_track_count(clip); i < tc; i++) {
+        sk_track_info info;
+        if (!sk_clip_track_info(clip, i, &info)) continue;
+        size_t f = (size_t)info.key_count * (1 + (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1));
+        if (fm && (size_t)info.key_count * min_per_key > f) f = (size_t)info.key_count * min_per_key;
+        if (f > *floats) *floats = f;
+    }
+    return SK_OK;
+}
+
 sk_result sk_clip_mirror(const sk_clip *clip, const sk_skeleton *skel, const sk_clip_mirror_desc *desc,
                          const sk_allocator *alloc, sk_clip **out, sk_error *err) {
     if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_mirror: out is NULL");
@@ -145,18 +165,11 @@ sk_result sk_clip_mirror(const sk_clip *clip, const sk_skeleton *skel, const sk_
     if (desc && desc->pair_count && !desc->pairs)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_mirror: %u pairs but NULL pairs", desc->pair_count);
     const sk_allocator *a = sk_allocator_or_default(alloc);
-    uint32_t n = skel->joint_count, tc = sk_clip_track_count(clip);
-    if (sk_clip_joint_span(clip) > n)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_mirror: clip %s has a track on joint %u, the "
-                            "skeleton has %u joints", sk_clip_name(clip), sk_clip_joint_span(clip) - 1, n);
+    uint32_t n = skel->joint_count;
     /* Scratch: the joints' maps, rest rotations, flags, pairs and the largest track. */
     size_t floats = 0;
-    for (uint32_t i = 0; i < tc; i++) {
-        sk_track_info info;
-        if (!sk_clip_track_info(clip, i, &info)) continue;
-        size_t f = (size_t)info.key_count * (1 + (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1));
-        if (f > floats) floats = f;
-    }
+    sk_result r0 = clip_scratch("sk_clip_mirror", clip, skel, 0, &floats, err);
+    if (r0 != SK_OK) return r0;
     uint32_t np = desc && desc->pairs ? desc->pair_count : 0;
     uint32_t auto_np = 0;
     if (!(desc && desc->pairs)) {
@@ -260,19 +273,10 @@ sk_result sk_clip_turn(const sk_clip *clip, const sk_skeleton *skel, float yaw, 
     *out = NULL;
     if (!clip || !skel) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_turn: NULL clip or skeleton");
     if (!isfinite(yaw)) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_turn: yaw %g is not finite", (double)yaw);
-    uint32_t n = skel->joint_count, tc = sk_clip_track_count(clip);
-    if (sk_clip_joint_span(clip) > n)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_clip_turn: clip %s has a track on joint %u, the "
-                            "skeleton has %u joints", sk_clip_name(clip), sk_clip_joint_span(clip) - 1, n);
-    size_t floats = 0;
-    for (uint32_t i = 0; i < tc; i++) {
-        sk_track_info info;
-        if (!sk_clip_track_info(clip, i, &info)) continue;
-        size_t f = (size_t)info.key_count * (1 + (size_t)info.width * (info.interpolation == SK_INTERP_CUBICSPLINE ? 3 : 1));
-        if (f > floats) floats = f;
-        if (sk_clip_is_frame_major(clip) && (size_t)info.key_count * 5 > floats) /* times and a rotation a key */
-            floats = (size_t)info.key_count * 5;
-    }
+    uint32_t n = skel->joint_count;
+    size_t floats = 0; /* the largest track; a frame-major clip's times and a rotation a key (turn_build) */
+    sk_result r0 = clip_scratch("sk_clip_turn", clip, skel, 5, &floats, err);
+    if (r0 != SK_OK) return r0;
     const sk_allocator *a = sk_allocator_or_default(alloc);
     size_t bytes = floats * sizeof(float) + n + 16;
     float *buf = (float *)sk_alloc(a, bytes);
