@@ -236,6 +236,30 @@ static void *oom_realloc(void *user, void *p, size_t old_size, size_t size) {
 }
 static void oom_free(void *user, void *p, size_t size) { sk_test_peak_free(&((oom_state *)user)->peak, p, size); }
 
+/* Out of memory at each allocation in turn (the mirror, or the turn by 1
+ * rad): an error and nothing left allocated (the counting allocator's live
+ * bytes back to 0), until it succeeds. */
+static void out_of_memory_each(const sk_clip *w, const sk_skeleton *s, bool turn) {
+    bool done = false;
+    for (int fail_at = 0; fail_at < 64 && !done; fail_at++) {
+        oom_state st = {{0, 0, 0}, fail_at, 0};
+        sk_allocator al = {oom_alloc, oom_realloc, oom_free, &st};
+        sk_clip *m = NULL;
+        sk_error err = {0};
+        sk_result r = turn ? sk_clip_turn(w, s, 1.0f, &al, &m, &err) : sk_clip_mirror(w, s, NULL, &al, &m, &err);
+        if (r == SK_OK) {
+            done = true;
+            sk_clip_destroy(m);
+        } else {
+            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
+            assert_null(m);
+        }
+        assert_int_equal(st.peak.live, 0);
+        assert_int_equal(st.peak.bad, 0);
+    }
+    assert_true(done);
+}
+
 static sk_asset *mannequin(void) {
     sk_asset *a = NULL;
     assert_int_equal(sk_mannequin_create(NULL, NULL, &a, NULL), SK_OK);
@@ -533,24 +557,7 @@ static void test_bad_input(void **state) {
     assert_int_equal(sk_clip_mirror(w, small, NULL, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
     printf("%s\n", err.message);
     sk_skeleton_destroy(small);
-    /* Out of memory at each allocation in turn: an error, nothing leaked
-     * (the counting allocator's live bytes back to 0), until it succeeds. */
-    bool done = false;
-    for (int fail_at = 0; fail_at < 64 && !done; fail_at++) {
-        oom_state st = {{0, 0, 0}, fail_at, 0};
-        sk_allocator al = {oom_alloc, oom_realloc, oom_free, &st};
-        sk_result r = sk_clip_mirror(w, s, NULL, &al, &m, &err);
-        if (r == SK_OK) {
-            done = true;
-            sk_clip_destroy(m);
-        } else {
-            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
-            assert_null(m);
-        }
-        assert_int_equal(st.peak.live, 0);
-        assert_int_equal(st.peak.bad, 0);
-    }
-    assert_true(done);
+    out_of_memory_each(w, s, false);
     /* sk_clip_turn: NULL arguments, a yaw that is not finite, a bigger clip's skeleton, out of memory */
     assert_int_equal(sk_clip_turn(NULL, s, 1.0f, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
     assert_null(m);
@@ -564,22 +571,7 @@ static void test_bad_input(void **state) {
     assert_int_equal(sk_clip_turn(w, small, 1.0f, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
     printf("%s\n", err.message);
     sk_skeleton_destroy(small);
-    done = false;
-    for (int fail_at = 0; fail_at < 64 && !done; fail_at++) {
-        oom_state st = {{0, 0, 0}, fail_at, 0};
-        sk_allocator al = {oom_alloc, oom_realloc, oom_free, &st};
-        sk_result r = sk_clip_turn(w, s, 1.0f, &al, &m, &err);
-        if (r == SK_OK) {
-            done = true;
-            sk_clip_destroy(m);
-        } else {
-            assert_int_equal(r, SK_ERR_OUT_OF_MEMORY);
-            assert_null(m);
-        }
-        assert_int_equal(st.peak.live, 0);
-        assert_int_equal(st.peak.bad, 0);
-    }
-    assert_true(done);
+    out_of_memory_each(w, s, true);
     sk_asset_destroy(a);
 }
 

@@ -94,6 +94,16 @@ static void map_values(const mirror_joint *mj, sk_track_path path, float *v, siz
     }
 }
 
+/* The builder's clip with clip's duration, or, after an error r, none (the builder freed). */
+static sk_result build_finish(sk_clip_builder *b, const sk_clip *clip, sk_result r, sk_clip **out, sk_error *err) {
+    if (r != SK_OK) {
+        sk_clip_builder_destroy(b);
+        return r;
+    }
+    sk_clip_builder_set_duration(b, sk_clip_duration(clip));
+    return sk_clip_builder_finish(b, out, err);
+}
+
 static sk_result mirror_build(const sk_clip *clip, const sk_skeleton *skel, const mirror_joint *mj, uint32_t axis,
                               const char *name, const sk_allocator *a, float *buf, uint8_t *has_t, sk_clip **out,
                               sk_error *err) {
@@ -127,12 +137,7 @@ static sk_result mirror_build(const sk_clip *clip, const sk_skeleton *skel, cons
         sk_track_desc td = {m, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 1, &t0, v, 3};
         r = sk_clip_builder_add_track(b, &td, err);
     }
-    if (r != SK_OK) {
-        sk_clip_builder_destroy(b);
-        return r;
-    }
-    sk_clip_builder_set_duration(b, sk_clip_duration(clip));
-    return sk_clip_builder_finish(b, out, err);
+    return build_finish(b, clip, r, out, err);
 }
 
 /* Checks that clip's tracks fit skel (fn names the caller in the message)
@@ -259,12 +264,7 @@ static sk_result turn_build(const sk_clip *clip, const sk_skeleton *skel, sk_qua
             r = sk_clip_builder_add_track(b, &td, err);
         }
     }
-    if (r != SK_OK) {
-        sk_clip_builder_destroy(b);
-        return r;
-    }
-    sk_clip_builder_set_duration(b, sk_clip_duration(clip));
-    return sk_clip_builder_finish(b, out, err);
+    return build_finish(b, clip, r, out, err);
 }
 
 sk_result sk_clip_turn(const sk_clip *clip, const sk_skeleton *skel, float yaw, const sk_allocator *alloc,
