@@ -56,25 +56,27 @@ done:
  * *clip is replaced by the turned clip and *an by its analysis (ao's cycle:
  * turning keeps the timing). False, and both left, when the facing is not
  * found or the turn is under a hundredth of a degree. Warns (naming spec)
- * when the cycle travels more than 25 degrees from every axis of the body. */
+ * when the cycle travels more than 25 degrees from every axis of the body,
+ * or its footprints more than 30 from the way its hips went. */
 static bool face_forward(const char *spec, const sk_skeleton *skel, sk_clip **clip, sk_motion_analysis **an,
                          const sk_leg_desc *legs, uint32_t n, const sk_motion_analysis_options *ao, float *turned_deg) {
-    float yaw = 0;
+    float yaw = 0, hips = 0;
     sk_error e = {0};
     sk_vec3 d = (*an)->cycle_direction;
     if (n < 2 || !(d.x * d.x + d.z * d.z > 0.25f) ||
-        sk_motion_cycle_facing(skel, *clip, legs, n, ao->cycle_start, ao->cycle_end, NULL, &yaw, NULL, NULL, &e) !=
+        sk_motion_cycle_facing(skel, *clip, legs, n, ao->cycle_start, ao->cycle_end, NULL, &yaw, &hips, NULL, &e) !=
             SK_OK)
         return false;
     float travel = atan2f(d.x, d.z);
-    const float quarter = (float)(M_PI / 2);
+    const float quarter = (float)(M_PI / 2), deg = (float)(180.0 / M_PI);
     float rel = remainderf(travel - yaw, 2.0f * (float)M_PI), axis = roundf(rel / quarter) * quarter;
     float turn = remainderf(axis - travel, 2.0f * (float)M_PI);
-    if (fabsf(rel - axis) > 25.0f * (float)(M_PI / 180) && spec) /* a cycle across a turn, say */
+    float feet_hips = fabsf(remainderf(travel - hips, 2.0f * (float)M_PI)); /* footprints against the hips' way */
+    if (spec && (fabsf(rel - axis) * deg > 25.0f || feet_hips * deg > 30.0f)) /* a cycle across a turn, say */
         fprintf(stderr, "skelanim: warning: --from %s: its cycle (%.2f..%.2f s) travels %.0f degrees from the way the "
-                "body faces, %.0f from the nearest of its axes: a turn or uneven ground in it? Its feet may be placed "
-                "poorly\n", spec, ao->cycle_start, ao->cycle_end, fabs(rel * 180.0 / M_PI),
-                fabs((rel - axis) * 180.0 / M_PI));
+                "body faces (%.0f from the nearest of its axes) and its footprints %.0f from its hips' way: a turn or "
+                "uneven ground in it? Its feet may be placed poorly\n", spec, ao->cycle_start, ao->cycle_end,
+                fabsf(rel) * deg, fabsf(rel - axis) * deg, feet_hips * deg);
     if (fabsf(turn) < 1.75e-4f) return false;
     sk_clip *turned = NULL;
     sk_motion_analysis *ta = NULL;
