@@ -293,23 +293,28 @@ SK_API sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *cl
  * ends, of the horizontal direction square to the line between the first
  * two legs' hip joints, signed to point the way the feet point (heel point
  * to toe point), so the legs' order does not matter. Walking forward,
- * backward or sideways, the body faces the same way. The analysis' character
- * space is the clip's model space, so a capture whose subject walks some
- * other way than +Z analyses as a walk in that direction; turned by -yaw
- * (sk_clip_turn) it is a forward walk. travel (may be NULL): the yaw of
- * the hips' horizontal displacement from start to end (their midpoint
- * between the two legs' hip joints), the facing when it is under a
- * millimetre; to turn a cycle so that it travels along the nearest of the
- * body's axes (forward, backward or sideways), turn it by k x 90 degrees -
- * travel, k the nearest integer to (travel - yaw) / 90 degrees. spread (may
- * be NULL): 1 minus the
+ * backward or sideways, the body faces the same way.
+ *
+ * The analysis' character space is the clip's model space, so a capture
+ * whose subject walks some other way than +Z analyses as a walk in that
+ * direction. To turn a cycle so that it travels along the nearest of the
+ * body's axes (a forward walk along +Z, a sidestep along +X or -X), turn it
+ * (sk_clip_turn) by k x 90 degrees - travel, k the nearest integer to
+ * (travel - yaw) / 90 degrees, travel the yaw of the analysis'
+ * cycle_direction (what the blend space of locomotion/sync.h reads).
+ *
+ * travel (may be NULL): the yaw of the hips' horizontal displacement from
+ * start to end (the midpoint of the two legs' hip joints), the facing when
+ * it is under a millimetre; far from the analysed cycle direction, the
+ * cycle was likely cut across a turn. spread (may be NULL): 1 minus the
  * length of the mean of the unit directions, 0 when the body faces one way
- * throughout, towards 1 when it turns about over the stretch. Errors
- * (SK_ERR_INVALID_ARGUMENT, with a message): NULL arguments, fewer than two
- * legs, bad legs (sk_leg_default_points), times that are not finite or
- * outside the clip; SK_ERR_LIMIT over SK_ANALYSIS_MAX_CYCLE;
- * SK_ERR_INVALID_DATA for a pose that is not finite or hips that stand
- * one above the other throughout; SK_ERR_OUT_OF_MEMORY. Scratch comes from
+ * throughout, towards 1 when it turns about over the stretch.
+ *
+ * Errors (SK_ERR_INVALID_ARGUMENT, with a message): NULL arguments, fewer
+ * than two legs, bad legs (sk_leg_default_points), times that are not
+ * finite or outside the clip; SK_ERR_LIMIT over SK_ANALYSIS_MAX_CYCLE;
+ * SK_ERR_INVALID_DATA for a pose that is not finite or hips that stand one
+ * above the other throughout; SK_ERR_OUT_OF_MEMORY. Scratch comes from
  * alloc (NULL: the default) and is freed. Reads its inputs only. */
 SK_API sk_result sk_motion_cycle_facing(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
                                         uint32_t leg_count, double start, double end, const sk_allocator *alloc,
