@@ -169,8 +169,9 @@ def cycle_facing(skeleton, clip, legs=None, start=0.0, end=0.0):
     """(facing, travel, spread) over start..end of the clip (end <= start: the whole clip): the yaw
     in radians the body faces (0: +Z, positive towards +X; from the line between the first two legs'
     hips, signed by the way the feet point), the yaw of the hips' displacement, and 1 minus the
-    length of the mean facing direction (0: one way throughout). turn_clip by k x 90 degrees -
-    travel turns a cycle to travel along the body's nearest axis."""
+    length of the mean facing direction (0: one way throughout). To turn a cycle onto the body's
+    nearest axis, turn_clip it by k x 90 degrees - t, t the yaw of the analysis' cycle_direction and
+    k the nearest integer to (t - facing) / 90 degrees (as locomote --from does)."""
     legs = find_legs(skeleton) if legs is None else legs
     y, t, sp = ffi.new('float *'), ffi.new('float *'), ffi.new('float *')
     call(C.sk_motion_cycle_facing, skeleton._p, clip._p, _legs_c(legs), len(legs), float(start), float(end),
