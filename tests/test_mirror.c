@@ -236,6 +236,26 @@ static void *oom_realloc(void *user, void *p, size_t old_size, size_t size) {
 }
 static void oom_free(void *user, void *p, size_t size) { sk_test_peak_free(&((oom_state *)user)->peak, p, size); }
 
+/* The largest difference of two clips' local translations (m) and rotations (rad) at the first
+ * clip's key times and between them. */
+static double clips_differ(const sk_skeleton *s, const sk_clip *a, const sk_clip *b) {
+    double times[256], worst = 0;
+    uint32_t nt = sample_times(a, times, 256), n = s->joint_count;
+    sk_transform *la = calloc(n, sizeof *la), *lb = calloc(n, sizeof *lb);
+    assert_true(la && lb);
+    for (uint32_t i = 0; i < nt; i++) {
+        assert_int_equal(sk_clip_sample(a, s, times[i], SK_LOOP_CLAMP, SK_POSE_OF(s, la, NULL), NULL), SK_OK);
+        assert_int_equal(sk_clip_sample(b, s, times[i], SK_LOOP_CLAMP, SK_POSE_OF(s, lb, NULL), NULL), SK_OK);
+        for (uint32_t j = 0; j < n; j++) {
+            worst = fmax(worst, sk_vec3_length(sk_vec3_sub(la[j].t, lb[j].t)));
+            worst = fmax(worst, sk_test_quat_angle(la[j].r, lb[j].r));
+        }
+    }
+    free(la);
+    free(lb);
+    return worst;
+}
+
 /* Out of memory at each allocation in turn (the mirror, or the turn by 1
  * rad): an error and nothing left allocated (the counting allocator's live
  * bytes back to 0), until it succeeds. */
@@ -567,6 +587,13 @@ static void test_bad_input(void **state) {
     printf("%s\n", err.message);
     assert_int_equal(sk_clip_turn(w, s, INFINITY, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
     assert_null(m);
+    /* a huge yaw is whole turns plus what is left: the same clip as that remainder */
+    sk_clip *big = NULL, *rem = NULL;
+    assert_int_equal(sk_clip_turn(w, s, 1e30f, NULL, &big, &err), SK_OK);
+    assert_int_equal(sk_clip_turn(w, s, remainderf(1e30f, 6.2831853f), NULL, &rem, &err), SK_OK);
+    assert_true(clips_differ(s, big, rem) < 1e-5);
+    sk_clip_destroy(big);
+    sk_clip_destroy(rem);
     small = sk_test_chain_skeleton(5, 1);
     assert_int_equal(sk_clip_turn(w, small, 1.0f, NULL, &m, &err), SK_ERR_INVALID_ARGUMENT);
     printf("%s\n", err.message);
