@@ -236,7 +236,7 @@ static void test_retargeted(void **state) {
  * over the feet, as the unturned walk does driven facing forward. The root
  * motion the locomotor takes out of each pose is turned by the body's
  * parent as the clip poses it; taken at rest, it went the wrong way. */
-static double drive_ms(sk_locomotor *L, const sk_skeleton *s, int32_t hips, float face, double *hips_off) {
+static double drive_slide(sk_locomotor *L, const sk_skeleton *s, int32_t hips, float face, double *hips_off) {
     sk_error err = {0};
     const float pts[4] = {0, 0, 0, 8};
     sk_path_follower pf;
@@ -315,7 +315,7 @@ static void test_locomotor_turned_root(void **state) {
         ld.skeleton = s, ld.group = g, ld.clips = &clips[k], ld.clip_count = 1, ld.body_joint = -1;
         sk_locomotor *L = NULL;
         if (sk_locomotor_create(&ld, NULL, &L, &err) != SK_OK) fail_msg("%s", err.message);
-        slide[k] = drive_ms(L, s, hips, k ? 3.14159265f : 0.0f, &off[k]);
+        slide[k] = drive_slide(L, s, hips, k ? 3.14159265f : 0.0f, &off[k]);
         printf("CesiumMan, the mannequin's walk%s: slide %.3f cm, hips at most %.3f m from the feet's middle\n",
                k ? " turned 180 deg at the Z-up root, walked facing back" : "", 100 * slide[k], off[k]);
         sk_locomotor_destroy(L);

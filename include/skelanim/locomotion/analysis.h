@@ -315,7 +315,8 @@ SK_API sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *cl
  * finite or outside the clip; SK_ERR_LIMIT over SK_ANALYSIS_MAX_CYCLE;
  * SK_ERR_INVALID_DATA for a pose that is not finite or hips that stand one
  * above the other throughout; SK_ERR_OUT_OF_MEMORY. Scratch comes from
- * alloc (NULL: the default) and is freed. Reads its inputs only. */
+ * alloc (NULL: the default) and is freed. Reads its inputs only: thread-safe
+ * on shared inputs. */
 SK_API sk_result sk_motion_cycle_facing(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
                                         uint32_t leg_count, double start, double end, const sk_allocator *alloc,
                                         float *yaw, float *travel, float *spread, sk_error *err);
