@@ -112,18 +112,12 @@ bool loco_from_clip(const char *spec, double scale, const sk_asset *target, bool
         goto done;
     }
     in.contacts = ri.contacts;
-    if (info) { /* the source's own planted phases (sk_motion_analysis_widen_planted) */
-        sk_leg_desc sl[2];
-        sk_motion_analysis_options ao;
-        memset(&ao, 0, sizeof ao);
-        ao.backward = backward;
-        sk_error e2 = {0};
-        memcpy(sl, rt.source_legs, sizeof sl);
-        if (rt.leg_count == 2 &&
-            sk_motion_find_cycle(src->skeleton, src->clips[ci], sl, 2, 0, NULL, &ao.cycle_start, &ao.cycle_end, &e2) ==
-                SK_OK &&
-            sk_motion_analyze(src->skeleton, src->clips[ci], sl, 2, &ao, NULL, &in.source_analysis, &e2) != SK_OK)
-            in.source_analysis = NULL;
+    if (info && rt.leg_count == 2) { /* the source, for loco_from_widen */
+        memcpy(in.source_legs, rt.source_legs, sizeof in.source_legs);
+        in.source = src;
+        in.source_clip = ci;
+        in.backward = backward;
+        src = NULL;
     }
     ok = true;
 done:
@@ -131,12 +125,34 @@ done:
     sk_asset_destroy(src);
     free(file);
     in.retarget_ms = (cli_now() - t0) * 1e3;
-    if (!ok) {
-        sk_motion_analysis_destroy(in.source_analysis);
-        in.source_analysis = NULL;
-    }
+    if (!ok) loco_from_release(&in);
     if (info) *info = in;
+    else loco_from_release(&in);
     return ok;
+}
+
+bool loco_from_widen(const loco_from_info *info, const char *spec, sk_motion_analysis *a) {
+    if (!info->source || !a) return false;
+    sk_motion_analysis_options ao;
+    memset(&ao, 0, sizeof ao);
+    ao.backward = info->backward;
+    ao.cycle_start = a->cycle_start;
+    ao.cycle_end = a->cycle_start + a->cycle_duration;
+    sk_leg_desc legs[2];
+    memcpy(legs, info->source_legs, sizeof legs);
+    sk_motion_analysis *own = NULL;
+    sk_error err = {0};
+    bool ok = sk_motion_analyze(info->source->skeleton, info->source->clips[info->source_clip], legs, 2, &ao, NULL,
+                                &own, &err) == SK_OK &&
+              sk_motion_analysis_widen_planted(a, own, 0.0f, NULL, &err) == SK_OK;
+    if (!ok) fprintf(stderr, "skelanim: warning: --from %s: its planted phases as on its own skeleton: %s\n", spec, err.message);
+    sk_motion_analysis_destroy(own);
+    return ok;
+}
+
+void loco_from_release(loco_from_info *info) {
+    sk_asset_destroy(info->source);
+    info->source = NULL;
 }
 
 uint32_t loco_legs_from_map(const sk_skeleton *skel, sk_leg_desc legs[2]) {

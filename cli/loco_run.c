@@ -68,6 +68,7 @@ static bool face_forward(const char *spec, const sk_skeleton *skel, sk_clip **cl
             SK_OK)
         return false;
     float travel = atan2f(d.x, d.z);
+    if (ao->backward) hips += (float)M_PI; /* the hips' way in clip time; the cycle is the clip reversed */
     const float quarter = (float)(M_PI / 2), deg = (float)(180.0 / M_PI);
     float rel = remainderf(travel - yaw, 2.0f * (float)M_PI), axis = roundf(rel / quarter) * quarter;
     float turn = remainderf(axis - travel, 2.0f * (float)M_PI);
@@ -192,7 +193,7 @@ bool loco_setup_from(loco_setup *s, const char *const *from, uint32_t nfrom, con
 
 bool loco_char_create(const loco_setup *s, loco_char *c) {
     memset(c, 0, sizeof *c);
-    loco_from_info fi; /* a --from clip's; its source_analysis is destroyed at every exit */
+    loco_from_info fi; /* a --from clip's; its source is released at every exit */
     memset(&fi, 0, sizeof fi);
     c->jump_at = -1;
     c->push_at = -1;
@@ -331,11 +332,8 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         }
         /* A capture's feet stand flat longer on its own skeleton than
          * retargeted (docs/locomotion.md, "Planted as on the source"). */
-        if (fi.source_analysis &&
-            sk_motion_analysis_widen_planted(c->an[c->nclips], fi.source_analysis, 0.0f, NULL, &err) != SK_OK)
-            fprintf(stderr, "skelanim: warning: --from %s: %s\n", spec, err.message);
-        sk_motion_analysis_destroy(fi.source_analysis);
-        fi.source_analysis = NULL;
+        if (fi.source) loco_from_widen(&fi, spec, c->an[c->nclips]);
+        loco_from_release(&fi);
         c->nclips++;
     }
     c->analysis_ms = (cli_now() - t0) * 1e3;
@@ -373,7 +371,7 @@ buffers:
     }
     return true;
 fail:
-    sk_motion_analysis_destroy(fi.source_analysis);
+    loco_from_release(&fi);
     loco_char_destroy(c);
     return false;
 }

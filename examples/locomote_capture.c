@@ -101,15 +101,15 @@ int main(int argc, char **argv) {
     printf("turned %.1f degrees to walk along +Z\n", (double)turn * 57.29578);
 
     /* 4b. The capture's feet stand flat longer on its own skeleton than
-     * retargeted: each leg's planted phase widened to the capture's own. */
+     * retargeted: each leg's planted phase widened to the capture's own,
+     * analysed on its own skeleton over the same seconds. */
     sk_leg_desc src_legs[2];
     legs_of(sk_retarget_map(rt, 0), src_legs);
     sk_motion_analysis_options so = {0};
+    so.cycle_start = ao.cycle_start, so.cycle_end = ao.cycle_end;
     sk_motion_analysis *own = NULL;
     uint32_t widened = 0;
-    if (sk_motion_find_cycle(src, capture->clips[0], src_legs, 2, 0, NULL, &so.cycle_start, &so.cycle_end, &err) !=
-            SK_OK ||
-        sk_motion_analyze(src, capture->clips[0], src_legs, 2, &so, NULL, &own, &err) != SK_OK ||
+    if (sk_motion_analyze(src, capture->clips[0], src_legs, 2, &so, NULL, &own, &err) != SK_OK ||
         sk_motion_analysis_widen_planted(an, own, 0.0f, &widened, &err) != SK_OK)
         return fail(&err);
     sk_motion_analysis_destroy(own);

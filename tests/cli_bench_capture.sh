@@ -319,6 +319,21 @@ assert len(w) > 200, len(w)
 med = statistics.median(w)
 assert med > 0.8, med
 print("03_04 turned %+.1f deg; the walk's weight at 1 m/s: median %.3f over %d frames" % (turned[0], med, len(w)))
+# Each foot planted for a walk's share of the moving frames, the two alike: the planted phases are
+# widened to the source's own over the same seconds of the capture (before, the source's own best
+# cycle, 11 s away, was laid over it: one foot planted 0.67 of the frames, the other 0.33).
+share = []
+for leg in range(2):
+    st = [f["feet"][leg]["stance"] for f in frames if f.get("mode") == "moving"]
+    assert len(st) > 200, len(st)
+    share.append(sum(st) / len(st))
+assert all(0.3 <= s <= 0.6 for s in share) and abs(share[0] - share[1]) < 0.12, share
+print("03_04 stance share per foot %.3f %.3f" % tuple(share))
 PY
+# A capture played in reverse (the backward walk) whose cycle is straight gets no warning: the
+# hips' way is taken in the reversed clip's time, as its footprints are.
+"$SK_CLI" locomote @mannequin --from-reversed "$cw/07_03.bvh" --from-scale 0.056444 --face 180 --speed 1.0 \
+  --path "0,0 0,6" --json >"$tmp/rev.json" 2>"$tmp/rev.err" || { cat "$tmp/rev.err"; fail "locomote --from-reversed 07_03"; }
+if grep -q "warning" "$tmp/rev.err"; then cat "$tmp/rev.err"; fail "--from-reversed 07_03 warned"; fi
 
 sk_done cli_bench_capture

@@ -276,6 +276,14 @@ def test_widen_planted_takes_in_the_source_phase(mannequin):
     assert before[1] < 0.2 and after[1] > 0.25, (before, after)
     with pytest.raises(sk.InvalidArgument):
         a.widen_planted(b, max_share=2.0)
+    # the source analysed over the seconds before a's cycle (the cycle before it): they share
+    # none, so nothing is widened
+    assert s > 0.8 * D, (s, D)
+    a2 = sk.analyze(skel, level, legs, cycle_start=s, cycle_end=e)
+    b2 = sk.analyze(src.skeleton, src.clips[0], src_legs, cycle_start=0.0, cycle_end=s)
+    keys = [(lg.foot_land, lg.foot_lift) for lg in a2.legs]
+    assert a2.widen_planted(b2) == 0
+    assert keys == [(lg.foot_land, lg.foot_lift) for lg in a2.legs]
 
 
 def test_still_band_widens_a_retargeted_planted_phase(mannequin):

@@ -243,6 +243,10 @@ sk_result sk_motion_analysis_widen_planted(sk_motion_analysis *a, const sk_motio
               isfinite(L->post_foot_lift) && isfinite(S->foot_land) && isfinite(S->foot_lift)))
             return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: leg %u: keytimes not finite", who, l);
     }
+    /* cycles at other seconds of the clip: the gait's phase drifts between them (a capture's step
+     * period changes), so no leg is widened */
+    const double overlap = fmin(a->cycle_start + D, source->cycle_start + Ds) - fmax(a->cycle_start, source->cycle_start);
+    if (overlap < 0.5 * fmin(D, Ds)) return SK_OK;
     uint32_t n = 0;
     for (uint32_t l = 0; l < a->leg_count; l++) {
         sk_leg_analysis *L = &a->legs[l];

@@ -331,7 +331,10 @@ SK_API sk_result sk_motion_cycle_facing(const sk_skeleton *skel, const sk_clip *
  * clips' own seconds, so the two clips must share their timing; a backward
  * analysis' keytime k is at cycle_start + (1 - k) x cycle_duration), the
  * source's shifted by whole cycles of *a to lie nearest a's stance time.
- * Where the two overlap, or come within 2% of the cycle of each other (the
+ * Analyse the source over a's cycle (the same seconds); when the two
+ * cycles share less than half of the shorter one's seconds, no leg is
+ * widened (the gait's phase drifts between distant cycles of a capture).
+ * Where the two phases overlap, or come within 2% of the cycle of each other (the
  * gap the analysis bridges inside a planted phase), foot-land becomes the
  * earlier and foot-lift the later of the two, foot-strike / pre-foot-land no later than the new
  * foot-land, foot-off / post-foot-lift no earlier than the new foot-lift,
