@@ -114,6 +114,10 @@ bool cli_parse_u32s(const char *opt, const char *s, char sep, int n, uint32_t mi
 #define CLI_WEIGHT_MAX 1e3     /* --weight */
 /* Resolves a clip given by name or index; -1 for "none"; -2 (after printing) when not found. */
 int32_t cli_find_clip(const sk_asset *asset, const char *spec);
+/* A character's legs: from joint names (sk_legs_find), else the two of its
+ * humanoid map (sk_legs_from_humanoid: names of other schemes, or shape).
+ * Returns how many (0 to cap). */
+uint32_t cli_legs_find(const sk_skeleton *skel, sk_leg_desc *legs, uint32_t cap);
 /* Joints of the default scene (or all), in file node order: fills out (node_count entries). */
 uint32_t cli_scene_nodes(const sk_asset *asset, uint32_t *out_nodes);
 

@@ -142,10 +142,11 @@ static int cmd_analyze(int argc, char **argv) {
     sk_leg_desc legs[16];
     uint32_t nlegs;
     if (!strcmp(legs_spec, "auto")) {
-        nlegs = sk_legs_find(skel, legs, 16);
+        nlegs = cli_legs_find(skel, legs, 16);
         if (!nlegs) {
             fprintf(stderr, "skelanim: %s: no legs found from joint names (thigh_l/shin_l/foot_l/toe_l, "
-                            "LeftUpLeg/LeftLeg/LeftFoot/LeftToeBase, ...): give them with --legs HIP:KNEE:ANKLE:TOE\n",
+                            "LeftUpLeg/LeftLeg/LeftFoot/LeftToeBase, ...) or in a humanoid map: give them with "
+                            "--legs HIP:KNEE:ANKLE:TOE\n",
                     file);
             goto done;
         }
@@ -248,7 +249,7 @@ static const cli_opt analyze_opts[] = {
     {"--clip", CLI_STRING(analyze_args, clip), .meta = "NAME|INDEX",
      .help = "the walk or run cycle", .dflt_text = "a clip named walk, else the first"},
     {"--legs", CLI_STRING(analyze_args, legs), .meta = "auto|HIP:KNEE:ANKLE:TOE,...", .dflt = "auto",
-     .help = "the legs: found from joint names, or given by joint name or index; TOE may be empty or none"},
+     .help = "the legs: found from joint names (else the two legs of the humanoid map, found by shape too), or given by joint name or index; TOE may be empty or none"},
     {"--backward", CLI_FLAG(analyze_args, backward), .help = "the cycle walks backward"},
     {"--samples", CLI_INT(analyze_args, samples), .meta = "N", .min = 0, .max = 1000000, .dflt = "0",
      .help = "samples over the cycle; 0: 4 x the clip's key rate, at least 60"},

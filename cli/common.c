@@ -236,6 +236,14 @@ bool cli_parse_u32(const char *opt, const char *s, uint32_t *out) {
     return cli_parse_u32s(opt, s, 0, 1, 0, UINT32_MAX, out);
 }
 
+uint32_t cli_legs_find(const sk_skeleton *skel, sk_leg_desc *legs, uint32_t cap) {
+    uint32_t n = sk_legs_find(skel, legs, cap);
+    if (n >= 2 || cap < 2) return n;
+    sk_humanoid_map m;
+    uint32_t h = sk_humanoid_map_find(skel, NULL, &m, NULL) == SK_OK ? sk_legs_from_humanoid(&m, legs, cap) : 0;
+    return h ? h : sk_legs_find(skel, legs, cap);
+}
+
 int32_t cli_find_clip(const sk_asset *asset, const char *spec) {
     if (!strcmp(spec, "none")) return -1;
     int32_t i = sk_asset_find_clip(asset, spec);

@@ -1,5 +1,6 @@
 /* The foot-IK hook of `skelanim bench crowd --hook footik` (crowd_footik.h). */
 #include "crowd_footik.h"
+#include "cli.h"
 
 #include <string.h>
 
@@ -31,7 +32,7 @@ sk_result crowd_footik_init(crowd_footik *f, const sk_skeleton *skel, sk_error *
     memset(f, 0, sizeof *f);
     f->skel = skel;
     sk_leg_desc legs[4];
-    uint32_t n = sk_legs_find(skel, legs, 4);
+    uint32_t n = cli_legs_find(skel, legs, 4);
     if (n < 2)
         return sk_error_set(err, SK_ERR_INVALID_DATA, "--hook footik: found %u legs in the skeleton (needs two: hip, knee, ankle)", n);
     f->legs = 2;

@@ -154,20 +154,3 @@ void loco_from_release(loco_from_info *info) {
     sk_asset_destroy(info->source);
     info->source = NULL;
 }
-
-uint32_t loco_legs_from_map(const sk_skeleton *skel, sk_leg_desc legs[2]) {
-    static const sk_humanoid_bone b[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
-        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
-    sk_humanoid_map m;
-    sk_error err = {0};
-    if (sk_humanoid_map_find(skel, NULL, &m, &err) != SK_OK) return 0;
-    for (int s = 0; s < 2; s++) {
-        memset(&legs[s], 0, sizeof legs[s]);
-        snprintf(legs[s].name, sizeof legs[s].name, "%s", s ? "right" : "left");
-        legs[s].hip = m.joint[b[s][0]], legs[s].knee = m.joint[b[s][1]];
-        legs[s].ankle = m.joint[b[s][2]], legs[s].toe = m.joint[b[s][3]];
-        if (legs[s].hip < 0 || legs[s].knee < 0 || legs[s].ankle < 0) return 0;
-    }
-    return 2;
-}

@@ -45,8 +45,4 @@ void loco_from_release(loco_from_info *info);
 /* Whether a FILE[:CLIP] spec's file is a .bvh (the files --from-scale applies to). */
 bool loco_from_is_bvh(const char *spec);
 
-/* Two legs of skel from its humanoid map (upper leg, lower leg, foot, toes),
- * for characters whose joint names sk_legs_find does not know; 2 or 0. */
-uint32_t loco_legs_from_map(const sk_skeleton *skel, sk_leg_desc legs[2]);
-
 #endif

@@ -14,40 +14,6 @@ static int32_t find_clip_quiet(const sk_asset *a, const char *name) {
     return -1;
 }
 
-static bool fix_heel_heights(const sk_skeleton *skel, const sk_clip *clip, const sk_motion_analysis_options *ao,
-                             sk_leg_desc *legs, uint32_t n, const sk_leg_points_source *src,
-                             const sk_motion_analysis *an) {
-    bool changed = false;
-    sk_transform *loc = calloc(skel->joint_count, sizeof *loc);
-    sk_mat4 *model = calloc(skel->joint_count, sizeof *model);
-    if (!loc || !model) goto done;
-    for (uint32_t l = 0; l < n; l++) {
-        if (src[l] == SK_LEG_POINTS_MANUAL) continue;
-        const sk_leg_analysis *L = &an->legs[l];
-        float d = L->toe_ground - L->heel_ground; /* world (character space) height to add to the heel */
-        if (fabsf(d) < 0.005f) continue;
-        /* a clip analysed in reverse: its sample s is at clip time end - s/N of the cycle */
-        double t = an->backward ? ao->cycle_end - L->stance_time * an->cycle_duration
-                                : ao->cycle_start + L->stance_time * an->cycle_duration;
-        sk_pose pose = sk_pose_view(loc, skel->joint_count, NULL, 0);
-        sk_error e = {0};
-        if (sk_clip_sample(clip, skel, t, SK_LOOP_CLAMP, &pose, &e) != SK_OK ||
-            sk_local_to_model(skel, &pose, NULL, model, skel->joint_count, &e) != SK_OK)
-            continue;
-        sk_transform ta;
-        if (!sk_mat4_decompose(&model[legs[l].ankle], &ta)) continue;
-        sk_vec3 off = sk_quat_rotate(sk_quat_inverse(ta.r), sk_vec3_make(0, d, 0));
-        off = sk_vec3_make(off.x / ta.s.x, off.y / ta.s.y, off.z / ta.s.z);
-        legs[l].heel = sk_vec3_add(legs[l].heel, off);
-        legs[l].heel_set = true;
-        changed = true;
-    }
-done:
-    free(loc);
-    free(model);
-    return changed;
-}
-
 /* A capture's analysed cycle turned so that it travels along the nearest
  * of its body's axes (sk_motion_cycle_facing): a forward walk along +Z,
  * whichever way its subject walked in the studio (the analysis' character
@@ -205,8 +171,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         goto fail;
     }
     if (sk_creature_kind_of(skel) >= 0) return loco_creature_create(s, c) || (loco_char_destroy(c), false);
-    c->leg_count = sk_legs_find(skel, c->legs, 2);
-    if (c->leg_count < 2) c->leg_count = loco_legs_from_map(skel, c->legs);
+    c->leg_count = cli_legs_find(skel, c->legs, 2);
     if (c->leg_count < 2) {
         fprintf(stderr, "skelanim: %s: found %u leg(s) by joint name; two are needed\n", s->character, c->leg_count);
         goto fail;
@@ -322,7 +287,10 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
          * touch the ground together: the heel is lowered or raised (in the
          * world, at the first clip's stance) to the toe's lowest height, and
          * the clip analysed again. */
-        if (c->nclips == 0 && fix_heel_heights(skel, clip, &ao, c->legs, c->leg_count, psrc, c->an[0])) {
+        uint32_t moved = 0;
+        if (c->nclips == 0 &&
+            sk_leg_heels_to_ground(skel, clip, c->an[0], c->legs, c->leg_count, psrc, NULL, &moved, &err) == SK_OK &&
+            moved) {
             sk_motion_analysis_destroy(c->an[0]);
             c->an[0] = NULL;
             if (sk_motion_analyze(skel, clip, c->legs, c->leg_count, &ao, NULL, &c->an[0], &err) != SK_OK) {

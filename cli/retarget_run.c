@@ -6,28 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The legs of a humanoid map: upper leg, lower leg, foot, toes per side. */
-static bool limbs_of(const sk_humanoid_map *m, sk_leg_desc legs[2], bool arms) {
-    static const sk_humanoid_bone leg_bones[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
-        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
-    static const sk_humanoid_bone arm_bones[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_ARM, SK_HUMANOID_LEFT_LOWER_ARM, SK_HUMANOID_LEFT_HAND, SK_HUMANOID_BONE_COUNT},
-        {SK_HUMANOID_RIGHT_UPPER_ARM, SK_HUMANOID_RIGHT_LOWER_ARM, SK_HUMANOID_RIGHT_HAND, SK_HUMANOID_BONE_COUNT}};
-    const sk_humanoid_bone(*bones)[4] = arms ? arm_bones : leg_bones;
+/* The arms of a humanoid map as limbs: upper arm, lower arm, hand per side
+ * (in sk_leg_desc's hip, knee, ankle; no toe). */
+static bool arms_of(const sk_humanoid_map *m, sk_leg_desc arms[2]) {
+    static const sk_humanoid_bone bones[2][3] = {
+        {SK_HUMANOID_LEFT_UPPER_ARM, SK_HUMANOID_LEFT_LOWER_ARM, SK_HUMANOID_LEFT_HAND},
+        {SK_HUMANOID_RIGHT_UPPER_ARM, SK_HUMANOID_RIGHT_LOWER_ARM, SK_HUMANOID_RIGHT_HAND}};
     if (!m) return false;
     for (int s = 0; s < 2; s++) {
-        memset(&legs[s], 0, sizeof legs[s]);
-        snprintf(legs[s].name, sizeof legs[s].name, "%s", s ? "right" : "left");
-        legs[s].hip = m->joint[bones[s][0]], legs[s].knee = m->joint[bones[s][1]];
-        legs[s].ankle = m->joint[bones[s][2]];
-        legs[s].toe = bones[s][3] < SK_HUMANOID_BONE_COUNT ? m->joint[bones[s][3]] : -1;
-        if (legs[s].hip < 0 || legs[s].knee < 0 || legs[s].ankle < 0) return false;
+        memset(&arms[s], 0, sizeof arms[s]);
+        snprintf(arms[s].name, sizeof arms[s].name, "%s", s ? "right" : "left");
+        arms[s].hip = m->joint[bones[s][0]], arms[s].knee = m->joint[bones[s][1]];
+        arms[s].ankle = m->joint[bones[s][2]];
+        arms[s].toe = -1;
+        if (arms[s].hip < 0 || arms[s].knee < 0 || arms[s].ankle < 0) return false;
     }
     return true;
 }
 
-static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) { return limbs_of(m, legs, false); }
+static bool legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) { return sk_legs_from_humanoid(m, legs, 2) == 2; }
 
 
 /* Frames of the source clip source_standing averages (the standing ones of
@@ -123,8 +120,8 @@ sk_result cli_retarget_open(const sk_asset *source, const sk_asset *target, cons
         if (sk_leg_points_from_mesh(target, out->target_legs, 2, NULL, NULL, &pe) != SK_OK)
             for (int s = 0; s < 2; s++) out->target_legs[s].heel_set = out->target_legs[s].toe_tip_set = false;
     }
-    if (limbs_of(sk_retarget_map(out->rt, 0), out->source_arms, true) &&
-        limbs_of(sk_retarget_map(out->rt, 1), out->target_arms, true))
+    if (arms_of(sk_retarget_map(out->rt, 0), out->source_arms) &&
+        arms_of(sk_retarget_map(out->rt, 1), out->target_arms))
         out->arm_count = 2;
     return SK_OK;
 }

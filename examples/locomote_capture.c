@@ -17,18 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Legs from a humanoid map: upper leg, lower leg, foot, toes. */
-static void legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) {
-    static const sk_humanoid_bone b[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
-        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
-    for (int s = 0; s < 2; s++) {
-        memset(&legs[s], 0, sizeof legs[s]);
-        legs[s].hip = m->joint[b[s][0]], legs[s].knee = m->joint[b[s][1]];
-        legs[s].ankle = m->joint[b[s][2]], legs[s].toe = m->joint[b[s][3]];
-    }
-}
-
 static int fail(const sk_error *err) {
     fprintf(stderr, "%s\n", err->message);
     return 1;
@@ -58,7 +46,10 @@ int main(int argc, char **argv) {
     /* 2. The mannequin's legs (the locomotor places the feet: no contact
      * restoration, which would pin the ankles over the capture's contacts). */
     sk_leg_desc legs[2];
-    legs_of(sk_retarget_map(rt, 1), legs);
+    if (sk_legs_from_humanoid(sk_retarget_map(rt, 1), legs, 2) != 2) {
+        fprintf(stderr, "the character's humanoid map has no two legs\n");
+        return 1;
+    }
     walk = baked;
     baked = NULL;
 
@@ -100,11 +91,27 @@ int main(int argc, char **argv) {
     if (sk_motion_analyze(dst, walk, legs, 2, &ao, NULL, &an, &err) != SK_OK) return fail(&err);
     printf("turned %.1f degrees to walk along +Z\n", (double)turn * 57.29578);
 
-    /* 4b. The capture's feet stand flat longer on its own skeleton than
+    /* 4b. The heel and toe points were found on the character at rest; in
+     * the retargeted walk a heel may not come as low as its toe (the two
+     * rest poses hold the foot differently): each such heel point brought
+     * to its toe's ground, and the walk analysed again. */
+    uint32_t heels = 0;
+    if (sk_leg_heels_to_ground(dst, walk, an, legs, 2, NULL, NULL, &heels, &err) != SK_OK) return fail(&err);
+    if (heels) {
+        sk_motion_analysis_destroy(an);
+        an = NULL;
+        if (sk_motion_analyze(dst, walk, legs, 2, &ao, NULL, &an, &err) != SK_OK) return fail(&err);
+    }
+    printf("heel points brought to the toes' ground on %u leg(s)\n", heels);
+
+    /* 4c. The capture's feet stand flat longer on its own skeleton than
      * retargeted: each leg's planted phase widened to the capture's own,
      * analysed on its own skeleton over the same seconds. */
     sk_leg_desc src_legs[2];
-    legs_of(sk_retarget_map(rt, 0), src_legs);
+    if (sk_legs_from_humanoid(sk_retarget_map(rt, 0), src_legs, 2) != 2) {
+        fprintf(stderr, "the capture's humanoid map has no two legs\n");
+        return 1;
+    }
     sk_motion_analysis_options so = {0};
     so.cycle_start = ao.cycle_start, so.cycle_end = ao.cycle_end;
     sk_motion_analysis *own = NULL;

@@ -22,18 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Legs from a humanoid map: upper leg, lower leg, foot, toes. */
-static void legs_of(const sk_humanoid_map *m, sk_leg_desc legs[2]) {
-    static const sk_humanoid_bone b[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
-        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
-    for (int s = 0; s < 2; s++) {
-        memset(&legs[s], 0, sizeof legs[s]);
-        legs[s].hip = m->joint[b[s][0]], legs[s].knee = m->joint[b[s][1]];
-        legs[s].ankle = m->joint[b[s][2]], legs[s].toe = m->joint[b[s][3]];
-    }
-}
-
 static int fail(const sk_error *err) {
     fprintf(stderr, "%s\n", err->message);
     return 1;
@@ -64,8 +52,11 @@ int main(int argc, char **argv) {
 
     /* Both skeletons' legs from their maps; the character's heel and toe on its mesh's soles. */
     sk_leg_desc src_legs[2], legs[2];
-    legs_of(sk_retarget_map(rt, 0), src_legs);
-    legs_of(sk_retarget_map(rt, 1), legs);
+    if (sk_legs_from_humanoid(sk_retarget_map(rt, 0), src_legs, 2) != 2 ||
+        sk_legs_from_humanoid(sk_retarget_map(rt, 1), legs, 2) != 2) {
+        fprintf(stderr, "no two legs in a humanoid map\n");
+        return 1;
+    }
     if (sk_leg_points_from_mesh(character, legs, 2, NULL, NULL, &err) != SK_OK) return fail(&err);
     float ratio = sk_humanoid_leg_length(dst, NULL, sk_retarget_map(rt, 1)) /
                   sk_humanoid_leg_length(src, NULL, sk_retarget_map(rt, 0));

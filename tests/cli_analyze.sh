@@ -45,6 +45,18 @@ grep -q "(backward)" "$tmp/b.txt" || fail "no backward"
 grep -Eq 'direction \(-?0\.000, -?0\.000, -1\.000\)' "$tmp/b.txt" || fail "backward direction not -Z"
 grep -q "^leg leg 1: hip thigh_r, knee shin_r, ankle foot_r, toe (none)" "$tmp/b.txt" || fail "leg by index"
 
+# A character whose joint names sk_legs_find does not know (CesiumMan's "leg_joint_L_1" ...): its
+# legs are its humanoid map's, found by shape; the left one is the chain its author named L.
+if shared=$(sk_shared_dir) && [[ -f "$shared/assets/gltf/CesiumMan/CesiumMan.glb" ]]; then
+  "$SK_CLI" analyze "$shared/assets/gltf/CesiumMan/CesiumMan.glb" >"$tmp/cm.txt" 2>&1 || { cat "$tmp/cm.txt"; fail "analyze CesiumMan"; }
+  grep -q "^leg left: hip leg_joint_L_1, knee leg_joint_L_2, ankle leg_joint_L_3, toe leg_joint_L_5$" "$tmp/cm.txt" \
+    || { cat "$tmp/cm.txt"; fail "CesiumMan's left leg"; }
+  grep -q "^leg right: hip leg_joint_R_1, knee leg_joint_R_2, ankle leg_joint_R_3, toe leg_joint_R_5$" "$tmp/cm.txt" \
+    || { cat "$tmp/cm.txt"; fail "CesiumMan's right leg"; }
+else
+  sk_missing_part "../shared/assets/gltf/CesiumMan/CesiumMan.glb not found: legs from the humanoid map not checked"
+fi
+
 bad() { # expected message, then the arguments
   local msg=$1; shift
   if "$SK_CLI" analyze "$@" >/dev/null 2>"$tmp/err.txt"; then fail "accepted: $*"; fi
@@ -60,4 +72,4 @@ bad "--cycle: '1' is not 2 numbers separated by ':'" @mannequin --cycle 1
 bad "not inside the clip" @mannequin --cycle 0:5
 bad "expected auto, contact or footprints" @mannequin --stride x
 bad "usage"
-echo "ok"
+sk_done cli_analyze

@@ -311,19 +311,6 @@ void *sk_test_peak_realloc(void *user, void *p, size_t old_size, size_t size) {
     return n;
 }
 
-void sk_test_map_legs(const sk_humanoid_map *m, sk_leg_desc legs[2]) {
-    static const sk_humanoid_bone b[2][4] = {
-        {SK_HUMANOID_LEFT_UPPER_LEG, SK_HUMANOID_LEFT_LOWER_LEG, SK_HUMANOID_LEFT_FOOT, SK_HUMANOID_LEFT_TOES},
-        {SK_HUMANOID_RIGHT_UPPER_LEG, SK_HUMANOID_RIGHT_LOWER_LEG, SK_HUMANOID_RIGHT_FOOT, SK_HUMANOID_RIGHT_TOES}};
-    for (int s = 0; s < 2; s++) {
-        memset(&legs[s], 0, sizeof legs[s]);
-        snprintf(legs[s].name, sizeof legs[s].name, "%s", s ? "right" : "left");
-        legs[s].hip = m->joint[b[s][0]], legs[s].knee = m->joint[b[s][1]];
-        legs[s].ankle = m->joint[b[s][2]], legs[s].toe = m->joint[b[s][3]];
-        assert_true(legs[s].hip >= 0 && legs[s].knee >= 0 && legs[s].ankle >= 0);
-    }
-}
-
 sk_asset *sk_test_load_bvh(const char *dir, const char *name, double scale) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);

@@ -73,9 +73,6 @@ void sk_test_path(char *out, size_t cap, const char *a, const char *b);
 /* dir/name read as a .bvh at scale metres per unit (0: the file's units), with
  * at least one clip; fails the running test otherwise. */
 sk_asset *sk_test_load_bvh(const char *dir, const char *name, double scale);
-/* A humanoid map's two legs (upper leg, lower leg, foot, toes; named "left"
- * and "right", left first): fails the test when a required bone is missing. */
-void sk_test_map_legs(const sk_humanoid_map *m, sk_leg_desc legs[2]);
 /* Reads a whole file (malloc'd, NUL-terminated); NULL on failure. */
 char *sk_test_read_file(const char *path, size_t *size);
 /* The model folders of dir (../shared/assets/gltf): every subfolder but

@@ -622,6 +622,35 @@ static void test_legs_find(void **state) {
     assert_true(legs[0].heel_set && legs[0].toe_tip_set);
     assert_true(legs[0].heel.z < 0 && legs[0].heel.y < 0); /* ankle frame (rest rotations are identity) */
     assert_true(legs[0].toe_tip.z > 0);
+    /* The same legs read off the humanoid map (found its own way: a scheme of names, then shape). */
+    sk_humanoid_map m;
+    assert_int_equal(sk_humanoid_map_find(s, NULL, &m, NULL), SK_OK);
+    sk_leg_desc hl[2], before[2];
+    assert_int_equal(sk_legs_find(s, legs, 2), 2);
+    assert_int_equal(sk_legs_from_humanoid(&m, hl, 2), 2);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(hl[k].hip, legs[k].hip);
+        assert_int_equal(hl[k].knee, legs[k].knee);
+        assert_int_equal(hl[k].ankle, legs[k].ankle);
+        assert_int_equal(hl[k].toe, legs[k].toe);
+        assert_string_equal(hl[k].name, k ? "right" : "left");
+        assert_false(hl[k].heel_set || hl[k].toe_tip_set);
+    }
+    /* no toes in the map: toe -1; no foot, a short array or NULL: 0 and out untouched */
+    sk_humanoid_map m2 = m;
+    m2.joint[SK_HUMANOID_LEFT_TOES] = -1;
+    assert_int_equal(sk_legs_from_humanoid(&m2, hl, 2), 2);
+    assert_int_equal(hl[0].toe, -1);
+    assert_int_equal(hl[1].toe, legs[1].toe);
+    m2 = m;
+    m2.joint[SK_HUMANOID_RIGHT_FOOT] = -1;
+    memset(hl, 0x5a, sizeof hl);
+    memcpy(before, hl, sizeof hl);
+    assert_int_equal(sk_legs_from_humanoid(&m2, hl, 2), 0);
+    assert_int_equal(sk_legs_from_humanoid(&m, hl, 1), 0);
+    assert_int_equal(sk_legs_from_humanoid(NULL, hl, 2), 0);
+    assert_memory_equal(hl, before, sizeof hl);
+    assert_int_equal(sk_legs_from_humanoid(&m, NULL, 2), 0);
     sk_asset_destroy(a);
 
     /* CMU-like (a LHipJoint above the thigh) and Mixamo names. */
@@ -645,6 +674,57 @@ static void test_legs_find(void **state) {
     /* The toe tip defaults to the toe joint's child. */
     assert_int_equal(sk_leg_default_points(k, &legs[0], NULL), SK_OK);
     sk_skeleton_destroy(k);
+}
+
+/* sk_leg_heels_to_ground: the mannequin's walk with its left heel point
+ * raised 2 cm by hand analyses with that heel's ground 2 cm above its toe's;
+ * the call brings it back (the heel's ground again within the tolerance of
+ * the toe's), leaves a leg marked manual alone, and refuses bad arguments. */
+static void test_heels_to_ground(void **state) {
+    (void)state;
+    sk_asset *a = mannequin();
+    const sk_skeleton *s = a->skeleton;
+    const sk_clip *wclip = a->clips[sk_asset_find_clip(a, "walk")];
+    sk_leg_desc legs[2];
+    sk_leg_points_source src[2];
+    sk_error err = {0};
+    assert_int_equal(sk_legs_find(s, legs, 2), 2);
+    assert_int_equal(sk_leg_points_from_mesh(a, legs, 2, NULL, src, &err), SK_OK);
+    sk_motion_analysis *an = NULL;
+    assert_int_equal(sk_motion_analyze(s, wclip, legs, 2, NULL, NULL, &an, &err), SK_OK);
+    uint32_t moved = 99;
+    assert_int_equal(sk_leg_heels_to_ground(s, wclip, an, legs, 2, src, NULL, &moved, &err), SK_OK);
+    assert_int_equal(moved, 0); /* its heels and toes come down together */
+    sk_motion_analysis_destroy(an);
+    /* the left heel raised 2 cm in the ankle's frame (rest rotations are identity) */
+    const sk_vec3 heel0 = legs[0].heel;
+    legs[0].heel.y += 0.02f;
+    assert_int_equal(sk_motion_analyze(s, wclip, legs, 2, NULL, NULL, &an, &err), SK_OK);
+    float gap = an->legs[0].heel_ground - an->legs[0].toe_ground;
+    assert_true(gap > 0.015f && gap < 0.025f);
+    sk_leg_desc kept[2];
+    memcpy(kept, legs, sizeof kept);
+    sk_leg_points_source manual[2] = {SK_LEG_POINTS_MANUAL, SK_LEG_POINTS_MESH};
+    assert_int_equal(sk_leg_heels_to_ground(s, wclip, an, legs, 2, manual, NULL, &moved, &err), SK_OK);
+    assert_int_equal(moved, 0);
+    assert_memory_equal(legs, kept, sizeof kept);
+    /* bad arguments: legs untouched */
+    assert_int_equal(sk_leg_heels_to_ground(NULL, wclip, an, legs, 2, NULL, NULL, &moved, &err), SK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(sk_leg_heels_to_ground(s, wclip, an, legs, 1, NULL, NULL, &moved, &err), SK_ERR_INVALID_ARGUMENT);
+    legs[1].ankle = legs[0].ankle;
+    assert_int_equal(sk_leg_heels_to_ground(s, wclip, an, legs, 2, NULL, NULL, &moved, &err), SK_ERR_INVALID_ARGUMENT);
+    legs[1].ankle = kept[1].ankle;
+    assert_memory_equal(legs, kept, sizeof kept);
+    assert_int_equal(sk_leg_heels_to_ground(s, wclip, an, legs, 2, NULL, NULL, &moved, &err), SK_OK);
+    assert_int_equal(moved, 1);
+    assert_true(legs[0].heel_set);
+    assert_true(fabsf(legs[0].heel.y - heel0.y) < 0.004f); /* back near where it was */
+    assert_memory_equal(&legs[1], &kept[1], sizeof kept[1]);
+    sk_motion_analysis_destroy(an);
+    assert_int_equal(sk_motion_analyze(s, wclip, legs, 2, NULL, NULL, &an, &err), SK_OK);
+    assert_true(fabsf(an->legs[0].heel_ground - an->legs[0].toe_ground) < SK_LEG_HEEL_TOLERANCE);
+    sk_motion_analysis_destroy(an);
+    sk_asset_destroy(a);
 }
 
 /* Every field and array read back bit for bit. */
@@ -1075,7 +1155,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_key_rate), cmocka_unit_test(test_walk_default),
         cmocka_unit_test(test_run_key_rate),  cmocka_unit_test(test_run_default),
-        cmocka_unit_test(test_backward), cmocka_unit_test(test_swing_under_the_floor), cmocka_unit_test(test_widen_planted), cmocka_unit_test(test_direction_clips),      cmocka_unit_test(test_legs_find),
+        cmocka_unit_test(test_backward), cmocka_unit_test(test_swing_under_the_floor), cmocka_unit_test(test_widen_planted), cmocka_unit_test(test_direction_clips),      cmocka_unit_test(test_legs_find), cmocka_unit_test(test_heels_to_ground),
         cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_alloc_failure), cmocka_unit_test(test_timing),
         cmocka_unit_test(test_mocap), cmocka_unit_test(test_points_from_mesh),

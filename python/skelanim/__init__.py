@@ -11,7 +11,7 @@ from .core import (Skeleton, Pose, Clip, TrackInfo, Skin, Primitive, Mesh, Asset
                    blend, blend_two, LOOP_MODES)
 from .offline import compress, resample, shell_error, key_rate
 from .skinning import SkinnedMesh
-from .analysis import Leg, MotionAnalysis, analyze, cycle_facing, find_cycle, find_legs, legs_from_mesh, foot_level
+from .analysis import Leg, MotionAnalysis, analyze, cycle_facing, find_cycle, find_legs, heels_to_ground, legs_from_humanoid, legs_from_mesh, foot_level
 from . import ik, layers, memory, playback
 from .memory import Allocator
 from .playback import Player, Fader, advance_synced

@@ -56,6 +56,18 @@ def find_legs(skeleton):
     return [Leg._from(out[i]) for i in range(n)]
 
 
+def legs_from_humanoid(humanoid):
+    """The two legs (left, right) of a HumanoidMap, or of a Skeleton's map (HumanoidMap.find: names,
+    then shape, so characters whose joint names find_legs does not know, such as CesiumMan):
+    upper leg, lower leg, foot and toes (-1: none) (sk_legs_from_humanoid); [] when the map lacks
+    an upper leg, lower leg or foot."""
+    from .mirror import HumanoidMap
+    m = humanoid if isinstance(humanoid, HumanoidMap) else HumanoidMap.find(humanoid)
+    out = ffi.new('sk_leg_desc[2]')
+    n = C.sk_legs_from_humanoid(m._c, out, 2)
+    return [Leg._from(out[i]) for i in range(n)]
+
+
 def legs_from_mesh(asset, legs):
     """The legs with their heel / toe points from the skinned mesh's sole (where not set)."""
     c = _legs_c(legs)
@@ -177,6 +189,20 @@ def cycle_facing(skeleton, clip, legs=None, start=0.0, end=0.0):
     call(C.sk_motion_cycle_facing, skeleton._p, clip._p, _legs_c(legs), len(legs), float(start), float(end),
          ffi.NULL, y, t, sp)
     return float(y[0]), float(t[0]), float(sp[0])
+
+
+def heels_to_ground(skeleton, clip, analysis, legs, keep=(), allocator=None):
+    """Heel points brought to the toes' ground (sk_leg_heels_to_ground): for each leg whose heel
+    comes down lower or higher than its toe in analysis (of clip on skeleton with these legs) by
+    5 mm or more, the heel point the analysis used moved by the difference; keep: indices of legs
+    left as they are (points set by hand). Returns (new legs, how many moved); analyse again."""
+    c = _legs_c(legs)
+    src = ffi.new('sk_leg_points_source[]', max(1, len(legs)))
+    for i in range(len(legs)):
+        src[i] = 0 if i in keep else 1  # SK_LEG_POINTS_MANUAL / _MESH
+    n = ffi.new('uint32_t *')
+    call(C.sk_leg_heels_to_ground, skeleton._p, clip._p, analysis._p, c, len(legs), src, c_of(allocator), n)
+    return [Leg._from(c[i]) for i in range(len(legs))], int(n[0])
 
 
 def foot_level(skeleton, clip, legs=None, max_angle=0.0, min_angle=0.0, middle=0.0, flat_pitch=None, contacts=None,

@@ -331,3 +331,46 @@ def test_cycle_facing_of_a_capture_walking_to_and_fro():
     assert abs(math.remainder(faced[1] - faced[0], 2 * math.pi)) > math.radians(150)
     with pytest.raises(sk.Error):
         sk.cycle_facing(s, c, legs[:1])
+
+
+def test_legs_from_humanoid(mannequin, shared):
+    """legs_from_humanoid: on the mannequin the legs find_legs finds by joint name; on CesiumMan,
+    whose joint names find_legs does not know, two legs found by the humanoid map's shape, each a
+    chain (hip above knee above ankle), the hips apart and each ankle a leg's length from its hip."""
+    s = mannequin.skeleton
+    by_name, by_map = sk.find_legs(s), sk.legs_from_humanoid(s)
+    assert [(l.hip, l.knee, l.ankle, l.toe) for l in by_map] == [(l.hip, l.knee, l.ankle, l.toe) for l in by_name]
+    assert [l.name for l in by_map] == ['left', 'right']
+    assert sk.legs_from_humanoid(sk.HumanoidMap.find(s))[1].ankle == by_name[1].ankle
+    cm = sk.load_gltf(os.path.join(shared, 'assets', 'gltf', 'CesiumMan', 'CesiumMan.glb'))
+    cs = cm.skeleton
+    assert sk.find_legs(cs) == []
+    legs = sk.legs_from_humanoid(cs)
+    assert len(legs) == 2
+    model = sk.local_to_model(cs, cs.rest_pose())
+    for l in legs:
+        assert cs.parents[l.knee] == l.hip and cs.parents[l.ankle] == l.knee, (l.hip, l.knee, l.ankle)
+    hip = [model[l.hip][:3, 3] for l in legs]
+    ankle = [model[l.ankle][:3, 3] for l in legs]
+    assert np.linalg.norm(hip[0] - hip[1]) > 0.05
+    assert all(np.linalg.norm(a - h) > 0.3 for a, h in zip(ankle, hip))
+
+
+def test_heels_to_ground(mannequin):
+    """heels_to_ground: the mannequin's walk with its left heel point raised 2 cm analyses with that
+    heel's ground 2 cm above its toe's; the call moves it back (analysed again, within 5 mm), and a
+    leg in keep is left alone."""
+    s = mannequin.skeleton
+    walk = mannequin.clip('walk')
+    legs = sk.legs_from_mesh(mannequin, sk.find_legs(s))
+    legs[0].heel = (legs[0].heel[0], legs[0].heel[1] + 0.02, legs[0].heel[2])
+    a = sk.analyze(s, walk, legs)
+    assert 0.015 < a.legs[0].heel_ground - a.legs[0].toe_ground < 0.025
+    kept, n = sk.heels_to_ground(s, walk, a, legs, keep=(0,))
+    assert n == 0 and np.allclose(kept[0].heel, legs[0].heel, atol=1e-6)
+    moved, n = sk.heels_to_ground(s, walk, a, legs)
+    assert n == 1
+    b = sk.analyze(s, walk, moved)
+    assert abs(b.legs[0].heel_ground - b.legs[0].toe_ground) < 0.005
+    with pytest.raises(sk.InvalidArgument):
+        sk.heels_to_ground(s, walk, a, legs[:1])

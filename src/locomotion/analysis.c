@@ -300,66 +300,6 @@ done:
     return r;
 }
 
-static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
-
-/* Lower-case copy without a namespace prefix ("mixamorig:LeftFoot" -> "leftfoot"). */
-static void norm_name(const char *s, char *out, size_t cap) {
-    const char *colon = strrchr(s, ':');
-    if (colon) s = colon + 1;
-    size_t i = 0;
-    for (; s[i] && i + 1 < cap; i++) out[i] = lower(s[i]);
-    out[i] = 0;
-}
-
-/* 0 left, 1 right, -1 unknown. */
-static int name_side(const char *n) {
-    size_t len = strlen(n);
-    if (strstr(n, "left")) return 0;
-    if (strstr(n, "right")) return 1;
-    for (int side = 0; side < 2; side++) {
-        char c = side ? 'r' : 'l';
-        if (len >= 2 && n[0] == c && (n[1] == '_' || n[1] == '.' || n[1] == ' ')) return side;
-        if (len >= 2 && n[len - 1] == c && (n[len - 2] == '_' || n[len - 2] == '.' || n[len - 2] == ' ')) return side;
-    }
-    return -1;
-}
-
-uint32_t sk_legs_find(const sk_skeleton *skel, sk_leg_desc *out, uint32_t cap) {
-    if (!skel || !out) return 0;
-    int32_t foot[2] = {-1, -1};
-    char n[128];
-    for (uint32_t j = 0; j < skel->joint_count; j++) {
-        norm_name(skel->names[j], n, sizeof n);
-        if (!strstr(n, "foot") && !strstr(n, "ankle")) continue;
-        if (strstr(n, "toe") || strstr(n, "ball") || strstr(n, "end") || strstr(n, "index")) continue;
-        int side = name_side(n);
-        if (side < 0 || foot[side] >= 0) continue;
-        int32_t knee = skel->parents[j];
-        if (knee < 0 || skel->parents[knee] < 0) continue;
-        foot[side] = (int32_t)j;
-    }
-    uint32_t count = 0;
-    for (int side = 0; side < 2 && count < cap; side++) {
-        if (foot[side] < 0) continue;
-        sk_leg_desc *leg = &out[count++];
-        memset(leg, 0, sizeof *leg);
-        snprintf(leg->name, sizeof leg->name, "%s", side ? "right" : "left");
-        leg->ankle = foot[side];
-        leg->knee = skel->parents[leg->ankle];
-        leg->hip = skel->parents[leg->knee];
-        leg->toe = -1;
-        int32_t first = -1;
-        for (uint32_t c = (uint32_t)leg->ankle + 1; c < skel->joint_count; c++) {
-            if (skel->parents[c] != leg->ankle) continue;
-            if (first < 0) first = (int32_t)c;
-            norm_name(skel->names[c], n, sizeof n);
-            if (strstr(n, "toe") || strstr(n, "ball")) { leg->toe = (int32_t)c; break; }
-        }
-        if (leg->toe < 0) leg->toe = first;
-    }
-    return count;
-}
-
 /* ---- result memory ------------------------------------------------------------ */
 
 sk_result sk_motion_analysis_create(uint32_t leg_count, uint32_t sample_count, const sk_allocator *alloc,

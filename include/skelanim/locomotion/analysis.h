@@ -28,6 +28,7 @@
 #include "skelanim/core/asset.h"
 #include "skelanim/core/clip.h"
 #include "skelanim/core/skeleton.h"
+#include "skelanim/anim/retarget.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,6 +62,15 @@ typedef struct sk_leg_desc {
  * points (heel_set/toe_tip_set false) and returns how many it found (0, 1 or
  * 2). */
 SK_API uint32_t sk_legs_find(const sk_skeleton *skel, sk_leg_desc *out, uint32_t cap);
+
+/* The two legs of a humanoid map (anim/retarget.h, sk_humanoid_map_find,
+ * which also finds them by shape where names fail): out[0] the left,
+ * out[1] the right, each its upper leg (hip), lower leg (knee), foot (ankle)
+ * and toes (toe; -1 when the map has none), named "left" and "right", with
+ * default points (heel_set/toe_tip_set false). Returns 2, or 0 with out
+ * untouched when m or out is NULL, cap < 2, or the map lacks an upper leg,
+ * lower leg or foot. Pure: reads m, writes out. */
+SK_API uint32_t sk_legs_from_humanoid(const sk_humanoid_map *m, sk_leg_desc *out, uint32_t cap);
 
 /* Checks a leg against the skeleton (indices in range, hip above knee above
  * ankle above toe in the hierarchy, finite manual points) and fills the
@@ -269,6 +279,30 @@ SK_API sk_result sk_motion_analyze(const sk_skeleton *skel, const sk_clip *clip,
 SK_API sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
                                             uint32_t leg_count, const sk_motion_analysis_options *opt,
                                             const sk_allocator *alloc, sk_motion_analysis **out, sk_error *err);
+
+#define SK_LEG_HEEL_TOLERANCE 0.005f /* m: sk_leg_heels_to_ground's tolerance */
+
+/* Heel points brought to the toes' ground. Heel and toe points found at
+ * rest (from the mesh or the skeleton) need not come down to the same
+ * height in a clip made for another skeleton (a retargeted walk): its
+ * analysis (an, of clip on skel with these legs) has heel_ground and
+ * toe_ground apart, and a locomotor, which lays a planted sole flat, holds
+ * that heel above the ground or below it. For each leg whose two grounds
+ * differ by SK_LEG_HEEL_TOLERANCE or more, and whose sources entry (sources:
+ * NULL, or leg_count entries from sk_leg_points_from_mesh) is not
+ * SK_LEG_POINTS_MANUAL, the heel point becomes the one the analysis used
+ * (heel_point) moved in the ankle's frame by toe_ground - heel_ground
+ * along the vertical (+Y) of the pose at the
+ * leg's stance time (the clip sampled there: a backward analysis' time
+ * runs from the cycle's end), and its heel_set is set. Analyse the clip
+ * again with the legs afterwards. *changed (may be NULL): the number of
+ * legs moved. Errors (SK_ERR_INVALID_ARGUMENT, legs untouched): NULL
+ * arguments, leg_count other than an's, a leg's ankle joint out of range or
+ * not an's; SK_ERR_OUT_OF_MEMORY (a pose's scratch, through alloc).
+ * Thread safety: writes legs and *changed only. */
+SK_API sk_result sk_leg_heels_to_ground(const sk_skeleton *skel, const sk_clip *clip, const sk_motion_analysis *an,
+                                        sk_leg_desc *legs, uint32_t leg_count, const sk_leg_points_source *sources,
+                                        const sk_allocator *alloc, uint32_t *changed, sk_error *err);
 
 /* Best cycle of a clip that is not a loop (a capture): the pair of times
  * (start, end), end - start >= min_duration (0: 0.4 s), whose poses are
