@@ -262,9 +262,10 @@ assert {(r["character"], r["capture"]) for r in rows} == {(c, x) for c in ("mann
 r = [x for x in rows if (x["character"], x["capture"], x["terrain"], x["speed"]) == ("CesiumMan", "07_11", "stairs:0.17,0.28", 1.0)
      and "direction" not in x]
 assert len(r) == 1 and r[0]["body_low"] >= 0.6, r
-# CesiumMan with 03_04 (walking to and fro): its cycle was cut across the end of a turn, and once
-# turned to walk along +Z (at CesiumMan's Z-up root, above the body) the root motion was taken out
-# through the body's parent at rest: planted feet slid 30-100 cm. Now every such row holds its feet.
+# CesiumMan with 03_04 (walking to and fro): its cycle was cut over several short steps at the end
+# of a turn (the cycle finder now asks for one stride), and once turned (at CesiumMan's Z-up root,
+# above the body) the root motion was taken out through the body's parent at rest: planted feet
+# slid 30-100 cm. Now every such row holds its feet.
 r = [x for x in rows if x["character"] == "CesiumMan" and "03_04" in (x["capture"],) ]
 assert len(r) == 3 * 2 + 2, len(r)
 assert all(x["slide_max_cm"] < 0.5 and x["penetration_max_cm"] < 1 and x["skate"] <= 0.15 for x in r), r

@@ -884,6 +884,34 @@ sk_result sk_motion_analyze_backward(const sk_skeleton *skel, const sk_clip *cli
 
 /* ---- best cycle of a capture ------------------------------------------------------ */
 
+/* sk_motion_find_cycle: a cycle is one stride of each foot. About the
+ * hips, an ankle goes forward and back once in a cycle: the path it
+ * travels is about twice the longest distance between two of its places
+ * (the window's diameter, found by two sweeps); over k cycles, 2k times.
+ * A window whose ankle travels more than CYCLE_STRIDES_MAX diameters holds
+ * more than one stride (a capture that slows down, whose poses come back
+ * after several small steps). */
+#define CYCLE_STRIDES_MAX 3.0
+static bool one_stride(const sk_vec3 *rel, const double *path, uint32_t i, uint32_t lag, uint32_t legs) {
+    for (uint32_t l = 0; l < legs; l++) {
+        sk_vec3 a = rel[(size_t)i * legs + l], b = a;
+        float da = 0, db = 0;
+        for (uint32_t k = i; k <= i + lag; k++) {
+            sk_vec3 d = sk_vec3_sub(rel[(size_t)k * legs + l], a);
+            float q = sk_vec3_dot(d, d);
+            if (q > da) da = q, b = rel[(size_t)k * legs + l];
+        }
+        for (uint32_t k = i; k <= i + lag; k++) {
+            sk_vec3 d = sk_vec3_sub(rel[(size_t)k * legs + l], b);
+            float q = sk_vec3_dot(d, d);
+            if (q > db) db = q;
+        }
+        double walked = path[(size_t)(i + lag) * legs + l] - path[(size_t)i * legs + l];
+        if (walked > CYCLE_STRIDES_MAX * sqrt(db)) return false;
+    }
+    return true;
+}
+
 sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
                                uint32_t leg_count, double min_duration, const sk_allocator *alloc, double *start,
                                double *end, sk_error *err) {
@@ -923,7 +951,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
     uint32_t J = skel->joint_count;
     size_t dsz = (size_t)n * J * sizeof(sk_vec3); /* J <= 1e6, n <= 216001: fits in 64 bits */
     size_t need_pose = (size_t)J * sizeof(sk_transform), need_model = (size_t)J * sizeof(sk_mat4);
-    size_t psz = (size_t)n * leg_count * sizeof(double);
+    size_t psz = (size_t)n * leg_count * (sizeof(double) + sizeof(sk_vec3)) + 8;
     size_t total = need_pose + need_model + dsz + psz;
     char *mem = sk_alloc(alloc, total);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", cname);
@@ -938,6 +966,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
      * long (the slowest walks take under 2 s). */
     uint32_t lag_max = (uint32_t)(SK_ANALYSIS_MAX_GAIT_CYCLE * rate);
     double *path = (double *)(mem + need_pose + need_model); /* 8-aligned: pose and model sizes are */
+    sk_vec3 *rel = (sk_vec3 *)(path + (size_t)n * leg_count); /* each ankle about the hips, on the ground */
     float leg_len[SK_ANALYSIS_MAX_LEGS];
     sk_vec3 ankle_prev[SK_ANALYSIS_MAX_LEGS];
     for (uint32_t l = 0; l < leg_count; l++) {
@@ -963,6 +992,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
             double step = i > 0 ? skm_vec3_len(sk_vec3_sub(p, ankle_prev[l])) : 0;
             path[(size_t)i * leg_count + l] = (i ? path[(size_t)(i - 1) * leg_count + l] : 0) + step;
             ankle_prev[l] = p;
+            rel[(size_t)i * leg_count + l] = p;
         }
     }
     /* Best match per lag: positions and velocities (one-sample differences). */
@@ -1010,9 +1040,23 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
             if (lag_cost[lag] < best) best = lag_cost[lag];
         }
         best = INFINITY; /* the best interior minimum */
+        double best_one = INFINITY; /* ... and the best of one stride */
         for (uint32_t lag = lag_min + 1; lag + 2 < n; lag++)
-            if (lag_cost[lag] <= lag_cost[lag - 1] && lag_cost[lag] <= lag_cost[lag + 1] && lag_cost[lag] < best)
-                best = lag_cost[lag];
+            if (lag_cost[lag] <= lag_cost[lag - 1] && lag_cost[lag] <= lag_cost[lag + 1]) {
+                if (lag_cost[lag] < best) best = lag_cost[lag];
+                if (lag_cost[lag] < best_one && one_stride(rel, path, lag_at[lag], lag, leg_count))
+                    best_one = lag_cost[lag];
+            }
+        /* the 25% below are of the best match of all; when every lag within it holds more than one
+         * stride, of the best of one stride */
+        if (isfinite(best_one)) {
+            bool any = false;
+            for (uint32_t lag = lag_min + 1; lag + 2 < n && !any; lag++)
+                any = lag_cost[lag] <= lag_cost[lag - 1] && lag_cost[lag] <= lag_cost[lag + 1] &&
+                      lag_cost[lag] <= 1.25 * best + 1e-12 && one_stride(rel, path, lag_at[lag], lag, leg_count);
+            if (!any) best = best_one;
+        }
+        best = isfinite(best_one) ? best : INFINITY;
         if (!isfinite(best)) {
             r = sk_error_set(err, SK_ERR_INVALID_DATA,
                              "%s: no cycle found (no pose comes back within the clip's %g s)", cname, dur);
@@ -1023,7 +1067,8 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
                  * close to the next ones) and are not cycles */
                 bool local_min = lag > lag_min && lag_cost[lag] <= lag_cost[lag - 1] &&
                                  (lag + 2 >= n || lag_cost[lag] <= lag_cost[lag + 1]);
-                if (local_min && lag_cost[lag] <= 1.25 * best + 1e-12) {
+                if (local_min && lag_cost[lag] <= 1.25 * best + 1e-12 &&
+                    one_stride(rel, path, lag_at[lag], lag, leg_count)) {
                     best_lag = lag;
                     best_i = lag_at[lag];
                     break;

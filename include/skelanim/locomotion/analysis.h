@@ -311,9 +311,14 @@ SK_API sk_result sk_leg_heels_to_ground(const sk_skeleton *skel, const sk_clip *
  * 60 Hz. At the two ends each leg's ankle must be within half the leg of
  * the same place about the hips and move about them the same way (their
  * velocities differ by at most half the sum of their sizes plus one leg
- * per second), so half a cycle, which swaps the feet, is never taken. Of
- * the lags whose best match is within 25% of the best overall the
- * shortest is taken (so not two cycles where one will do). Returns
+ * per second), so half a cycle, which swaps the feet, is never taken; and
+ * each ankle, about the hips, must travel no more than 3 times the
+ * longest distance between two of its places in the window (one stride:
+ * forward and back once, about 2 times; k strides, 2k), so a stretch of
+ * several short steps whose poses happen to come back is not taken. Of
+ * the lags whose best match is within 25% of the best of all the shortest
+ * of one stride is taken (so not two cycles where one will do); when none
+ * of them is one stride, within 25% of the best of one stride. Returns
  * SK_ERR_INVALID_DATA when the clip is shorter than min_duration plus two
  * samples. */
 SK_API sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, const sk_leg_desc *legs,
