@@ -241,7 +241,7 @@ uint32_t cli_legs_find(const sk_skeleton *skel, sk_leg_desc *legs, uint32_t cap)
     if (n >= 2 || cap < 2) return n;
     sk_humanoid_map m;
     uint32_t h = sk_humanoid_map_find(skel, NULL, &m, NULL) == SK_OK ? sk_legs_from_humanoid(&m, legs, cap) : 0;
-    return h ? h : sk_legs_find(skel, legs, cap);
+    return h ? h : n; /* sk_legs_from_humanoid leaves legs as they were when it finds none */
 }
 
 int32_t cli_find_clip(const sk_asset *asset, const char *spec) {

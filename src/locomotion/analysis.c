@@ -951,7 +951,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
     uint32_t J = skel->joint_count;
     size_t dsz = (size_t)n * J * sizeof(sk_vec3); /* J <= 1e6, n <= 216001: fits in 64 bits */
     size_t need_pose = (size_t)J * sizeof(sk_transform), need_model = (size_t)J * sizeof(sk_mat4);
-    size_t psz = (size_t)n * leg_count * (sizeof(double) + sizeof(sk_vec3)) + 8;
+    size_t psz = (size_t)n * leg_count * (sizeof(double) + sizeof(sk_vec3));
     size_t total = need_pose + need_model + dsz + psz;
     char *mem = sk_alloc(alloc, total);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", cname);
@@ -968,7 +968,6 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
     double *path = (double *)(mem + need_pose + need_model); /* 8-aligned: pose and model sizes are */
     sk_vec3 *rel = (sk_vec3 *)(path + (size_t)n * leg_count); /* each ankle about the hips, on the ground */
     float leg_len[SK_ANALYSIS_MAX_LEGS];
-    sk_vec3 ankle_prev[SK_ANALYSIS_MAX_LEGS];
     for (uint32_t l = 0; l < leg_count; l++) {
         sk_mat4 h = rest_model(skel, legs[l].hip), an = rest_model(skel, legs[l].ankle);
         leg_len[l] = skm_vec3_len(sk_vec3_sub(mat_pos(&an), mat_pos(&h)));
@@ -989,9 +988,8 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
                                           : sk_vec3_make(0, 0, 0);
         for (uint32_t l = 0; l < leg_count; l++) {
             sk_vec3 p = ground(sk_vec3_sub(mat_pos(&model[legs[l].ankle]), hm));
-            double step = i > 0 ? skm_vec3_len(sk_vec3_sub(p, ankle_prev[l])) : 0;
+            double step = i > 0 ? skm_vec3_len(sk_vec3_sub(p, rel[(size_t)(i - 1) * leg_count + l])) : 0;
             path[(size_t)i * leg_count + l] = (i ? path[(size_t)(i - 1) * leg_count + l] : 0) + step;
-            ankle_prev[l] = p;
             rel[(size_t)i * leg_count + l] = p;
         }
     }
@@ -1047,31 +1045,24 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
                 if (lag_cost[lag] < best_one && one_stride(rel, path, lag_at[lag], lag, leg_count))
                     best_one = lag_cost[lag];
             }
-        /* the 25% below are of the best match of all; when every lag within it holds more than one
-         * stride, of the best of one stride */
-        if (isfinite(best_one)) {
-            bool any = false;
-            for (uint32_t lag = lag_min + 1; lag + 2 < n && !any; lag++)
-                any = lag_cost[lag] <= lag_cost[lag - 1] && lag_cost[lag] <= lag_cost[lag + 1] &&
-                      lag_cost[lag] <= 1.25 * best + 1e-12 && one_stride(rel, path, lag_at[lag], lag, leg_count);
-            if (!any) best = best_one;
-        }
-        best = isfinite(best_one) ? best : INFINITY;
-        if (!isfinite(best)) {
+        if (!isfinite(best_one)) {
             r = sk_error_set(err, SK_ERR_INVALID_DATA,
                              "%s: no cycle found (no pose comes back within the clip's %g s)", cname, dur);
         } else {
-            /* The shortest lag that is a local minimum within 25% of the best. */
-            for (uint32_t lag = lag_min; lag + 1 < n; lag++) {
-                /* an interior minimum: short lags match trivially (a pose is
-                 * close to the next ones) and are not cycles */
-                bool local_min = lag > lag_min && lag_cost[lag] <= lag_cost[lag - 1] &&
-                                 (lag + 2 >= n || lag_cost[lag] <= lag_cost[lag + 1]);
-                if (local_min && lag_cost[lag] <= 1.25 * best + 1e-12 &&
-                    one_stride(rel, path, lag_at[lag], lag, leg_count)) {
-                    best_lag = lag;
-                    best_i = lag_at[lag];
-                    break;
+            /* The shortest lag of one stride that is a local minimum within 25% of the best of
+             * all; when none is, within 25% of the best of one stride (which is). */
+            for (int pass = 0; pass < 2 && !best_lag; pass++) {
+                double limit = 1.25 * (pass ? best_one : best) + 1e-12;
+                for (uint32_t lag = lag_min; lag + 1 < n; lag++) {
+                    /* an interior minimum: short lags match trivially (a pose is
+                     * close to the next ones) and are not cycles */
+                    bool local_min = lag > lag_min && lag_cost[lag] <= lag_cost[lag - 1] &&
+                                     (lag + 2 >= n || lag_cost[lag] <= lag_cost[lag + 1]);
+                    if (local_min && lag_cost[lag] <= limit && one_stride(rel, path, lag_at[lag], lag, leg_count)) {
+                        best_lag = lag;
+                        best_i = lag_at[lag];
+                        break;
+                    }
                 }
             }
             *start = best_i / rate;
