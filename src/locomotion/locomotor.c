@@ -81,6 +81,7 @@
 #define LAND_REACH 0.3f /* flight share before landing over which a swinging leg may lower the hips again */
 #define TO_RATE 3.0f
 #define SLOPE_CADENCE 1.2f
+#define SPREAD_CLIMB 0.1f /* the feet's spread along the motion climbs at most this x the leg on the slope ahead (step_spread) */
 #define EDGE_HYSTERESIS 0.5f /* footstep.h, ground_probe.edge_hysteresis: of the foot's length */
 #define CAST_REUSE 0.01f
 #define CLEAR_REUSE 0.05f
@@ -583,7 +584,12 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
  * for a sidestep, whose feet stand apart along the way it goes. With the
  * clip's spread kept, a sidestep up 0.17 / 0.28 m stairs on a cycle
  * shortened by the slope still put its feet 0.6-0.7 m apart, three treads
- * (0.51 m) one above the other. */
+ * (0.51 m) one above the other. On sloped ground ahead the spread is also
+ * held to what climbs SPREAD_CLIMB of the leg's length between the feet
+ * (each leg's offset at most half of it): scaled by the stride alone,
+ * CesiumMan's short legs (0.54 m) sidestepping up those stairs still
+ * stood a tread or two apart, the hips down to 0.53 of standing over the
+ * upper foot. */
 static void step_spread(sk_locomotor *L, sk_vec3 v_char, float speed) {
     float full = (float)(skm_vec3_len(L->blend.velocity) * L->blend.cycle_duration);
     float k = full > 1e-4f ? fminf(1.0f, speed * (float)L->cd_eff / full) : 1.0f;
@@ -593,8 +599,10 @@ static void step_spread(sk_locomotor *L, sk_vec3 v_char, float speed) {
     mean /= (float)(L->legs ? L->legs : 1);
     for (uint32_t l = 0; l < L->legs; l++) {
         sk_vec3 p = vec3_horizontal(L->blend.legs[l].stance_position);
-        float dev = sk_vec3_dot(p, u) - mean;
-        L->leg[l].step_pos = sk_vec3_sub(p, sk_vec3_scale(u, dev * (1.0f - k)));
+        float dev = sk_vec3_dot(p, u) - mean, kl = k;
+        float cap = L->slope > 1e-3f ? 0.5f * SPREAD_CLIMB * L->leg[l].length / L->slope : INFINITY;
+        if (fabsf(dev) * kl > cap) kl = cap / fabsf(dev);
+        L->leg[l].step_pos = sk_vec3_sub(p, sk_vec3_scale(u, dev * (1.0f - kl)));
     }
 }
 
