@@ -112,11 +112,19 @@ static bool blc_row(loco_char *c, const char *character, const char *capture, bo
     printf("],\"stance_fraction_all\":[");
     for (uint32_t l = 0; l < c->leg_count; l++)
         printf("%s%.3f", l ? "," : "", m.frames ? (double)m.stance_frames[l] / m.frames : 0.0);
+    /* the legs' mean rest length (hip to ankle) and the speed's Froude
+     * number v^2 / (g leg): dynamically similar gaits share it whatever the
+     * size (people walk up to about 0.5, cruise at 0.07-0.25) */
+    double leg = 0;
+    for (uint32_t l = 0; l < c->leg_count; l++) leg += c->an[0]->legs[l].leg_length;
+    leg = c->leg_count ? leg / c->leg_count : 0.0;
+    double froude = leg > 1e-6 ? speed * speed / (9.81 * leg) : 0.0;
     printf("],\"stance_runs\":%u,\"slide_max_cm\":%.3f,\"slide_mean_cm\":%.3f,\"contact_max_cm\":%.3f,"
            "\"penetration_max_cm\":%.3f,\"skate\":%.3f,\"skate_frames\":%u,\"ik_unreached\":%u,\"body_low\":%.3f,"
-           "\"fails\":[%s],\"run_ms\":%.2f}\n",
+           "\"leg_m\":%.3f,\"froude\":%.3f,\"fails\":[%s],\"run_ms\":%.2f}\n",
            m.runs, 100 * m.slide_max, m.runs ? 100 * m.slide_sum / m.runs : 0.0, 100 * m.contact_max,
-           100 * m.penetration_max, skate, m.skate_low, m.unreached, m.body_set ? m.body_low : 1.0, fails, ms);
+           100 * m.penetration_max, skate, m.skate_low, m.unreached, m.body_set ? m.body_low : 1.0, leg, froude, fails,
+           ms);
     fflush(stdout);
     return true;
 }

@@ -148,6 +148,9 @@ for r in hard:
 assert len(cost) == 1 and cost[0]["characters"] == 20 and cost[0]["frame_ms_min"] > 0, cost
 for r in scen:
     assert r["finished"] and r["stance_runs"] >= 8, r
+    # the legs' rest length (the mannequin's 0.85 m, CesiumMan's 0.54 m) and the Froude number from it
+    assert (0.80 <= r["leg_m"] <= 0.90) if r["character"] == "mannequin" else (0.50 <= r["leg_m"] <= 0.58), r
+    assert abs(r["froude"] - r["speed"] ** 2 / (9.81 * r["leg_m"])) <= 2e-3 * max(1, r["froude"]), r
     for k in ("slide_max_cm", "contact_max_cm", "penetration_max_cm", "skate", "body_low"):
         assert math.isfinite(r[k]), r
     assert 0 < r["body_low"] <= 1, r
