@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SK_ANALYSIS_MAX_LEGS 16u
 #define SK_ANALYSIS_MAX_SAMPLES 100000u
 #define SK_ANALYSIS_MIN_SAMPLES 4u
 #define SK_ANALYSIS_MAX_GAIT_CYCLE 3.0 /* s: the longest cycle sk_motion_find_cycle returns */

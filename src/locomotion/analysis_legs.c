@@ -107,9 +107,10 @@ sk_result sk_leg_heels_to_ground(const sk_skeleton *skel, const sk_clip *clip, c
     size_t lsz = (size_t)J * sizeof(sk_transform), msz = (size_t)J * sizeof(sk_mat4);
     char *mem = NULL;
     sk_result r = SK_OK;
-    sk_vec3 heel[16]; /* sk_motion_analyze's most legs */
-    bool moved[16];
-    if (leg_count > 16) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %u legs (at most 16)", who, leg_count);
+    sk_vec3 heel[SK_ANALYSIS_MAX_LEGS];
+    bool moved[SK_ANALYSIS_MAX_LEGS];
+    if (leg_count > SK_ANALYSIS_MAX_LEGS)
+        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: %u legs (at most %u)", who, leg_count, SK_ANALYSIS_MAX_LEGS);
     for (uint32_t l = 0; l < leg_count; l++) {
         const sk_leg_analysis *L = &an->legs[l];
         float d = L->toe_ground - L->heel_ground;

@@ -263,8 +263,9 @@ typedef struct sk_motion_analysis {
 
 #define SK_ANALYSIS_MIN_CYCLE 0.1    /* s: a shorter cycle is no step (SK_ERR_INVALID_DATA) */
 #define SK_ANALYSIS_MAX_CYCLE 3600.0 /* s: a longer cycle or clip is refused (SK_ERR_LIMIT) */
+#define SK_ANALYSIS_MAX_LEGS 16u     /* the most legs an analysis takes */
 
-/* Analyses clip on skel for the given legs (1..16; their heel/toe points
+/* Analyses clip on skel for the given legs (1..SK_ANALYSIS_MAX_LEGS; their heel/toe points
  * defaulted by sk_leg_default_points when not set). opt may be NULL.
  * Errors (SK_ERR_INVALID_ARGUMENT / SK_ERR_INVALID_DATA, with a message):
  * NULL arguments, a zero-length or non-finite clip, a cycle shorter than

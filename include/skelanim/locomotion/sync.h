@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define SK_MOTION_GROUP_MAX_LEGS 16    /* as sk_motion_analyze */
+#define SK_MOTION_GROUP_MAX_LEGS SK_ANALYSIS_MAX_LEGS /* as sk_motion_analyze */
 #define SK_MOTION_GROUP_MAX_MOTIONS 64 /* per group (the per-frame functions keep weights on the stack) */
 
 /* Synchronisation offsets (the method's "SyncMotions"; src/locomotion/sync.c
