@@ -850,7 +850,8 @@ static double body_low_walk(rig *r, const sk_terrain *t, double accel, double v_
 /* The first steps from standing and a sudden change of speed: no leg, planted
  * or swinging, pulls the body down to reach a foot left behind (the hips came
  * down to 0.57 of their standing height above the feet in the first step, and
- * a foot past every reach held them at the floor). */
+ * a foot past every reach held them at the floor), nor holds it down once
+ * the foot has lifted (LIFT_RECOVER). */
 static void test_body_stays_up(void **state) {
     (void)state;
     rig r;
@@ -862,9 +863,9 @@ static void test_body_stays_up(void **state) {
     double c = body_low_walk(&r, NULL, 2.8, 1.0, 5.0, 2.0, 3.5);
     printf("  the body over the planted feet, least share of standing: start at 2.8 m/s^2 %.3f, at once %.3f; "
            "1.0 then 3.5 m/s %.3f\n", a, b, c);
-    assert_true(a >= 0.75); /* 0.38 before */
-    assert_true(b >= 0.65); /* 0.23 */
-    assert_true(c >= 0.75); /* 0.68 */
+    assert_true(a >= 0.78); /* 0.38 before; 0.772 while a swinging leg held hips lowered at foot-lift */
+    assert_true(b >= 0.72); /* 0.23; 0.682 */
+    assert_true(c >= 0.81); /* 0.68; 0.797 */
     /* Faster than the fastest clip (the run, 1.5 times its speed): the cycle is the run's x
      * sqrt(v_run / v), so cadence and stride share the speed-up (the run's cycle was kept before). */
     const sk_motion_analysis *run = r.an[1];

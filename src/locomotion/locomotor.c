@@ -79,6 +79,7 @@
 #define EARLY_DROP 0.3f /* a trailing planted leg that needs the hips lower than this x its length lifts (early_lift) */
 #define LIFT_REACH 0.08f /* flight share after foot-lift over which a swinging leg still holds the hips as planted */
 #define LAND_REACH 0.3f /* flight share before landing over which a swinging leg may lower the hips again */
+#define LIFT_RECOVER 0.25f /* flight share over which a swinging leg's floor for hips lowered at foot-lift rises to 0 */
 #define TO_RATE 3.0f
 #define SLOPE_CADENCE 1.2f
 #define SPREAD_CLIMB 0.1f /* the feet's spread along the motion climbs at most this x the leg on the slope ahead (step_spread) */
@@ -1121,9 +1122,15 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * footbase moves toward the hip until the ankle is within the
          * leg's reach from there, before the guard below (straight toward
          * the hip: moved across only, a trailing foot on stairs crossed
-         * over a riser in a frame and the guard lifted it a tread). */
+         * over a riser in a frame and the guard lifted it a tread). Hips
+         * lowered at foot-lift (a trailing foot left far behind: the first
+         * stride from standing) are not held there: the floor rises to the
+         * clips' own height over the flight's first LIFT_RECOVER. Held,
+         * the swinging leg kept the body crouched until the other foot
+         * landed (CesiumMan's torso at 0.37-0.41 m of 0.70 for 0.35 s). */
         if (!g->air) g->off_lift = L->st.hip_offset;
         float off_ref = fminf(g->off_lift, L->st.hip_offset);
+        if (g->off_lift < 0) off_ref = g->off_lift * (1.0f - smooth01(skm_clampf(flight / LIFT_RECOVER, 0.0f, 1.0f)));
         {   /* ... from LIFT_REACH of the flight (as it peels off the ground the leg holds the
              * hips as a planted one does: moved there, its toe skated) until the landing
              * nears: over the flight's last LAND_REACH it reaches for its footstep as every
