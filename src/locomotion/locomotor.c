@@ -79,10 +79,11 @@
 #define EARLY_DROP 0.3f /* a trailing planted leg that needs the hips lower than this x its length lifts (early_lift) */
 #define LIFT_REACH 0.08f /* flight share after foot-lift over which a swinging leg still holds the hips as planted */
 #define LAND_REACH 0.3f /* flight share before landing over which a swinging leg may lower the hips again */
-#define LIFT_RECOVER 0.25f /* flight share over which a swinging leg's floor for hips lowered at foot-lift rises to 0 */
+#define LIFT_RECOVER 0.35f /* flight share over which a swinging leg's floor for hips lowered at foot-lift rises to 0 */
 #define TO_RATE 3.0f
 #define SLOPE_CADENCE 1.2f
 #define SPREAD_CLIMB 0.1f /* the feet's spread along the motion climbs at most this x the leg on the slope ahead (step_spread) */
+#define WALK_HOLD 1.2f /* the slowest motion of a direction alone up to this x its speed (walk_held) */
 #define EDGE_HYSTERESIS 0.5f /* footstep.h, ground_probe.edge_hysteresis: of the foot's length */
 #define CAST_REUSE 0.01f
 #define CLEAR_REUSE 0.05f
@@ -607,6 +608,34 @@ static void step_spread(sk_locomotor *L, sk_vec3 v_char, float speed) {
     }
 }
 
+/* The velocity the blend space is read at (character space): up to
+ * WALK_HOLD times the speed of the slowest motion within 45 degrees of the
+ * way the character goes, that motion alone (played quicker: the cycle is
+ * shortened as past a direction's fastest motion, sk_locomotor_advance);
+ * from there the blend rises linearly to the next motion's speed, which it
+ * reaches at that speed. People walk faster before they run: blended from
+ * the walk's own speed on, a CMU walk of 1.0-1.3 m/s took a third of the
+ * run at 1.4 m/s, and its feet were planted for less than 30 % of the
+ * frames. */
+static sk_vec3 walk_held(const sk_locomotor *L, sk_vec3 vc, float speed) {
+    if (!(speed > 1e-3f)) return vc;
+    sk_vec3 u = sk_vec3_scale(vc, 1.0f / speed);
+    float vs = INFINITY, vn = INFINITY; /* the slowest motion's speed and the next one's */
+    for (uint32_t i = 0; i < L->n; i++) {
+        const sk_motion_analysis *m = sk_motion_group_motion(L->d.group, i);
+        if (!(m->cycle_speed > 0.05f) || !(sk_vec3_dot(m->cycle_direction, u) >= 0.70710678f)) continue;
+        if (m->cycle_speed < vs) vn = vs, vs = m->cycle_speed;
+        else if (m->cycle_speed < vn) vn = m->cycle_speed;
+    }
+    /* slower than every such motion, or no faster one that way to hold off from */
+    if (!(speed > vs) || !isfinite(vn)) return vc;
+    float held = WALK_HOLD * vs, w;
+    if (speed <= held) w = vs;
+    else if (speed >= vn || vn <= held) w = speed;
+    else w = vs + (speed - held) / (vn - held) * (vn - vs);
+    return sk_vec3_scale(u, w);
+}
+
 sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, float yaw, sk_error *err) {
     if (!L) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: NULL");
     if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
@@ -641,7 +670,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
     /* Weights from the velocity in character space (§4.2, Kod 4). */
     sk_vec3 v = vec3_horizontal(L->tracker.velocity);
     float speed = skm_vec3_len(v);
-    blend_now(L, vec3_turn_y(v, -L->st.yaw));
+    blend_now(L, walk_held(L, vec3_turn_y(v, -L->st.yaw), speed));
     float vb = skm_vec3_len(L->blend.velocity);
     double cd = L->blend.cycle_duration;
     /* Slower than the blended clips: longer cycles (at most 2x), while
