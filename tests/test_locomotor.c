@@ -891,9 +891,9 @@ static void test_walk_held(void **state) {
     const sk_motion_analysis *walk = r.an[0], *run = r.an[1];
     double vw = walk->cycle_speed, vr = run->cycle_speed;
     assert_true(vr > 1.3 * vw);
-    struct { double v; } cases[] = {{1.1 * vw}, {1.19 * vw}, {0.5 * (1.2 * vw + vr)}, {1.1 * vr}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        double v = cases[i].v;
+    const double speeds[] = {1.1 * vw, 1.19 * vw, 0.5 * (1.2 * vw + vr), 1.1 * vr};
+    for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++) {
+        double v = speeds[i];
         (void)body_low_walk(&r, NULL, 1e9, v, 3.0, 1e9, 0); /* at v from the start, 3 s */
         const float *w = sk_locomotor_weights(r.L);
         double cd = sk_locomotor_get_state(r.L)->cycle_duration;

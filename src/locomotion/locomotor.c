@@ -629,10 +629,11 @@ static sk_vec3 walk_held(const sk_locomotor *L, sk_vec3 vc, float speed) {
     }
     /* slower than every such motion, or no faster one that way to hold off from */
     if (!(speed > vs) || !isfinite(vn)) return vc;
-    float held = WALK_HOLD * vs, w;
-    if (speed <= held) w = vs;
-    else if (speed >= vn || vn <= held) w = speed;
-    else w = vs + (speed - held) / (vn - held) * (vn - vs);
+    if (speed >= vn) return sk_vec3_scale(u, speed);
+    /* held at most halfway to the next motion's speed, so that the blend always
+     * rises to it (a next motion within WALK_HOLD of the slowest was taken at once) */
+    float held = fminf(WALK_HOLD * vs, 0.5f * (vs + vn));
+    float w = speed <= held ? vs : vs + (speed - held) / (vn - held) * (vn - vs);
     return sk_vec3_scale(u, w);
 }
 
@@ -1158,8 +1159,8 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * the swinging leg kept the body crouched until the other foot
          * landed (CesiumMan's torso at 0.37-0.41 m of 0.70 for 0.35 s). */
         if (!g->air) g->off_lift = L->st.hip_offset;
-        float off_ref = fminf(g->off_lift, L->st.hip_offset);
-        if (g->off_lift < 0) off_ref = g->off_lift * (1.0f - smooth01(skm_clampf(flight / LIFT_RECOVER, 0.0f, 1.0f)));
+        float off_ref = g->off_lift < 0 ? g->off_lift * (1.0f - smooth01(skm_clampf(flight / LIFT_RECOVER, 0.0f, 1.0f)))
+                                        : fminf(g->off_lift, L->st.hip_offset);
         {   /* ... from LIFT_REACH of the flight (as it peels off the ground the leg holds the
              * hips as a planted one does: moved there, its toe skated) until the landing
              * nears: over the flight's last LAND_REACH it reaches for its footstep as every
