@@ -3,7 +3,8 @@
 # reports the cap and the level it ran first, the level being the lower of the cap and what the CPU
 # has (read here from /proc/cpuinfo, independently of the library); the skinning bench, which times
 # every level up to the library's best, then times none above the cap; the environment variable
-# does the same as the option; a bad level is refused.
+# does the same as the option; a bad level is refused. In a build without SIMD (-DSK_SIMD=OFF)
+# every cap runs at scalar.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 : "${SK_CLI:?}"
@@ -20,6 +21,8 @@ if [[ $(uname -m) == x86_64 ]]; then
   cpu=sse2
   if has avx2 && has fma; then cpu=avx2; if has avx512f && has avx512vl; then cpu=avx512; fi; fi
 fi
+# a build configured with -DSK_SIMD=OFF (SK_HAVE_SIMD=0) compiled no vector path: its ceiling is scalar
+[[ "${SK_HAVE_SIMD:-1}" == 1 ]] || cpu=scalar
 rank() { case $1 in scalar) echo 1;; sse2) echo 2;; avx2) echo 3;; avx512) echo 4;; esac; }
 lower() { if (( $(rank "$1") < $(rank "$2") )); then echo "$1"; else echo "$2"; fi; }
 
