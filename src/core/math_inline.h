@@ -59,6 +59,14 @@ static inline __m128 skm_qrot_sse(__m128 q, __m128 v) {
 #endif
 
 static inline float skm_clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+/* fminf, fmaxf, fmin and fmax without a call (the C library's functions, which
+ * the compiler inlines only under -ffast-math): a NaN argument is ignored (the
+ * other is returned), and of two equal arguments (+0 and -0) the second, as
+ * x86-64's minss and maxss and its C library give them. */
+static inline float skm_fminf(float a, float b) { return a != a ? b : (b != b ? a : (a < b ? a : b)); }
+static inline float skm_fmaxf(float a, float b) { return a != a ? b : (b != b ? a : (a > b ? a : b)); }
+static inline double skm_fmin(double a, double b) { return a != a ? b : (b != b ? a : (a < b ? a : b)); }
+static inline double skm_fmax(double a, double b) { return a != a ? b : (b != b ? a : (a > b ? a : b)); }
 
 /* ---- vectors ------------------------------------------------------------ */
 static inline float skm_vec3_len(sk_vec3 a) { return sqrtf(sk_vec3_dot(a, a)); }

@@ -112,9 +112,9 @@ static void convex_rest(ground_probe *G, float y_ref, sk_terrain_hit *h, sk_terr
     for (int c = 0; c < 2; c++) {
         under[c] = 0;
         for (int k = 0; k < n; k++)
-            under[c] = fmaxf(under[c], gy[k] - plane_y(cand[c]->point, cand[c]->normal, gx[k], gz[k]));
+            under[c] = skm_fmaxf(under[c], gy[k] - plane_y(cand[c]->point, cand[c]->normal, gx[k], gz[k]));
         const sk_terrain_hit *o = cand[1 - c];
-        under[c] = fmaxf(under[c], o->point.y - plane_y(cand[c]->point, cand[c]->normal, o->point.x, o->point.z));
+        under[c] = skm_fmaxf(under[c], o->point.y - plane_y(cand[c]->point, cand[c]->normal, o->point.x, o->point.z));
     }
     /* the one the ground leaves less under; else the flatter (a foot
      * pitched with a steep slope past the crest would be pitched back to
@@ -266,7 +266,7 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
             }
         }
         if (!fixed) { /* rest flat on the higher hit */
-            float y = fmaxf(h.point.y, t.point.y);
+            float y = skm_fmaxf(h.point.y, t.point.y);
             h.point.y = t.point.y = y;
             h.normal = t.normal = sk_vec3_make(0, 1, 0);
         }

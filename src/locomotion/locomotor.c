@@ -387,7 +387,7 @@ static float bound_clearance(const sk_locomotor *L, sk_vec3 a, sk_vec3 b) {
     if (!sk_terrain_height_bound(&L->ground.terrain, a.x, a.z, &ya) ||
         !sk_terrain_height_bound(&L->ground.terrain, b.x, b.z, &yb))
         return -INFINITY;
-    return fminf(a.y - ya, b.y - yb);
+    return skm_fminf(a.y - ya, b.y - yb);
 }
 
 static void place_footstep(sk_locomotor *L, const sk_leg_blend *lb, sk_vec3 base, float yaw, double when,
@@ -463,11 +463,11 @@ static float clearance(sk_locomotor *L, uint32_t l) {
         if (bound_clearance(L, p, sk_vec3_add(p, d)) >= BOUND_SLACK - 0.001f) continue;
         sk_terrain_hit h, t;
         float top = -INFINITY;
-        if (ground_at(L, p.x, p.z, fmaxf(a->position.y, b->position.y), &h)) top = h.point.y;
-        if (ground_at(L, p.x + d.x, p.z + d.z, fmaxf(a->position.y, b->position.y), &t)) top = fmaxf(top, t.point.y);
+        if (ground_at(L, p.x, p.z, skm_fmaxf(a->position.y, b->position.y), &h)) top = h.point.y;
+        if (ground_at(L, p.x + d.x, p.z + d.z, skm_fmaxf(a->position.y, b->position.y), &t)) top = skm_fmaxf(top, t.point.y);
         float excess = top - p.y;
         if (excess > 0.001f) {
-            float need = (excess + CLEAR_MARGIN) / fmaxf(sinf(SKM_PI * z), 0.3f);
+            float need = (excess + CLEAR_MARGIN) / skm_fmaxf(sinf(SKM_PI * z), 0.3f);
             if (need > amp) amp = need;
         }
     }
@@ -594,7 +594,7 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
  * upper foot. */
 static void step_spread(sk_locomotor *L, sk_vec3 v_char, float speed) {
     float full = (float)(skm_vec3_len(L->blend.velocity) * L->blend.cycle_duration);
-    float k = full > 1e-4f ? fminf(1.0f, speed * (float)L->cd_eff / full) : 1.0f;
+    float k = full > 1e-4f ? skm_fminf(1.0f, speed * (float)L->cd_eff / full) : 1.0f;
     sk_vec3 u = speed > 1e-3f ? sk_vec3_scale(vec3_horizontal(v_char), 1.0f / speed) : sk_vec3_make(0, 0, 0);
     float mean = 0;
     for (uint32_t l = 0; l < L->legs; l++) mean += sk_vec3_dot(vec3_horizontal(L->blend.legs[l].stance_position), u);
@@ -632,7 +632,7 @@ static sk_vec3 walk_held(const sk_locomotor *L, sk_vec3 vc, float speed) {
     if (speed >= vn) return sk_vec3_scale(u, speed);
     /* held at most halfway to the next motion's speed, so that the blend always
      * rises to it (a next motion within WALK_HOLD of the slowest was taken at once) */
-    float held = fminf(WALK_HOLD * vs, 0.5f * (vs + vn));
+    float held = skm_fminf(WALK_HOLD * vs, 0.5f * (vs + vn));
     float w = speed <= held ? vs : vs + (speed - held) / (vn - held) * (vn - vs);
     return sk_vec3_scale(u, w);
 }
@@ -688,9 +688,9 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
      * the mannequin steps at its walking cadence), from 20 degrees/s. */
     float turn = fabsf(L->tracker.angular_velocity) * L->longest_leg;
     bool turning = fabsf(L->tracker.angular_velocity) >= TURN_STEP_RATE;
-    float pace = turning ? fmaxf(speed, turn) : speed;
-    if (pace < vb && vb > 0 && pace >= L->idle_speed) cd *= fmin(2.0, sqrt(vb / fmax(pace, 0.25 * vb)));
-    if (pace > vb && vb > 0) cd *= fmax(0.5, sqrt(vb / pace));
+    float pace = turning ? skm_fmaxf(speed, turn) : speed;
+    if (pace < vb && vb > 0 && pace >= L->idle_speed) cd *= skm_fmin(2.0, sqrt(vb / skm_fmax(pace, 0.25 * vb)));
+    if (pace > vb && vb > 0) cd *= skm_fmax(0.5, sqrt(vb / pace));
     /* Steep ground ahead (stairs, ramps): shorter, quicker steps. The
      * clips' strides (0.75 m a step for the mannequin's walk) would
      * otherwise climb 0.45 m a step on 0.17/0.28 stairs and fold the
@@ -703,7 +703,7 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
         sk_terrain_hit ha;
         float slope = 0;
         if (ground_at(L, ahead.x, ahead.z, L->st.position.y, &ha)) slope = fabsf(ha.point.y - gy) / 0.6f;
-        L->slope += (fminf(slope, 2.0f) - L->slope) * smoothing_weight(dt, 0.3f);
+        L->slope += (skm_fminf(slope, 2.0f) - L->slope) * smoothing_weight(dt, 0.3f);
     } else {
         L->slope += (0 - L->slope) * smoothing_weight(dt, 0.3f);
     }
@@ -904,7 +904,7 @@ static void adjust_footsteps(sk_locomotor *L, adjust_frame *A) {
                  * so it is always on the ground. At 3 m/s alone, a run
                  * slowing in a turn landed its foot behind the body. */
                 sk_vec3 d = sk_vec3_sub(base, g->to_base);
-                float rate = fmaxf(TO_RATE, 2.0f * skm_vec3_len(vec3_horizontal(L->tracker.velocity)));
+                float rate = skm_fmaxf(TO_RATE, 2.0f * skm_vec3_len(vec3_horizontal(L->tracker.velocity)));
                 float len = skm_vec3_len(d), lim = rate * (float)L->frame_dt;
                 if (len > lim) {
                     float k = lim / len;
@@ -993,10 +993,10 @@ static void flight_footbase(sk_locomotor *L, adjust_frame *A, uint32_t l, float 
     /* (39)-(44): follow the footsteps' tangent planes; and clear the
      * terrain between them (see the top). */
     sk_vec3 mid = sk_vec3_scale(sk_vec3_add(a->position, b->position), 0.5f);         /* (39) */
-    float hf = sk_vec3_dot(sk_vec3_sub(a->position, mid), a->normal) / fmaxf(a->normal.y, 0.1f); /* (40) */
-    float hn = sk_vec3_dot(sk_vec3_sub(b->position, mid), b->normal) / fmaxf(b->normal.y, 0.1f); /* (41) */
-    float hmax = fmaxf(fmaxf(hf, hn), 0.0f);                                          /* (42) */
-    float lift_amp = fmaxf(2.0f * hmax / SKM_PI, clearance(L, l));                   /* (43) */
+    float hf = sk_vec3_dot(sk_vec3_sub(a->position, mid), a->normal) / skm_fmaxf(a->normal.y, 0.1f); /* (40) */
+    float hn = sk_vec3_dot(sk_vec3_sub(b->position, mid), b->normal) / skm_fmaxf(b->normal.y, 0.1f); /* (41) */
+    float hmax = skm_fmaxf(skm_fmaxf(hf, hn), 0.0f);                                          /* (42) */
+    float lift_amp = skm_fmaxf(2.0f * hmax / SKM_PI, clearance(L, l));                   /* (43) */
     F.y += lift_amp * arc;                                                            /* (44) */
     /* (45)-(54): not lower than the ground the other legs stand on. */
     {
@@ -1016,7 +1016,7 @@ static void flight_footbase(sk_locomotor *L, adjust_frame *A, uint32_t l, float 
         float want = F.y - base_y, rise = LIFT_RATE * (float)L->frame_dt, fall = 0.25f * rise;
         if (g->lift_prev < 0) g->lift_prev = want; /* first frame of the flight */
         float lp = skm_clampf(want, g->lift_prev - fall, g->lift_prev + rise);
-        g->lift_prev = fminf(lp, want + 0.3f * (1.0f - s)); /* back to the lifts by landing */
+        g->lift_prev = skm_fminf(lp, want + 0.3f * (1.0f - s)); /* back to the lifts by landing */
         F.y = base_y + g->lift_prev;
     }
     /* (55)-(58): the clips' sideways and vertical motion. */
@@ -1102,7 +1102,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
     if (planted || in_air) {
         /* whole while planted; in flight faded out over FLAT_RAMP after foot-lift and in
          * over FLAT_RAMP before foot-land, so that a planted foot never turns */
-        float w = planted ? 1.0f : (float)fmax(0.0, 1.0 - fmin(ct - lift, land - ct) / FLAT_RAMP);
+        float w = planted ? 1.0f : (float)skm_fmax(0.0, 1.0 - skm_fmin(ct - lift, land - ct) / FLAT_RAMP);
         sk_vec3 d = vec3_horizontal(sk_vec3_sub(toe_c, heel_c));
         float hl = skm_vec3_len(d);
         if (w > 0 && hl > 1e-4f) {
@@ -1139,7 +1139,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
      * foot the clips hold tilted (a blend whose motions' grounds disagree:
      * a run whose toe never comes as low as its heel) it put the lower
      * point under the ground. */
-    if (!in_air) fb_c.y = fminf(heel_c.y, toe_c.y);
+    if (!in_air) fb_c.y = skm_fminf(heel_c.y, toe_c.y);
     /* F carries the footbase's height in flight ((58) adds the clips'
      * lift), so the ankle keeps its offset from the clip's footbase. */
     if (in_air) {
@@ -1160,7 +1160,7 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * landed (CesiumMan's torso at 0.37-0.41 m of 0.70 for 0.35 s). */
         if (!g->air) g->off_lift = L->st.hip_offset;
         float off_ref = g->off_lift < 0 ? g->off_lift * (1.0f - smooth01(skm_clampf(flight / LIFT_RECOVER, 0.0f, 1.0f)))
-                                        : fminf(g->off_lift, L->st.hip_offset);
+                                        : skm_fminf(g->off_lift, L->st.hip_offset);
         {   /* ... from LIFT_REACH of the flight (as it peels off the ground the leg holds the
              * hips as a planted one does: moved there, its toe skated) until the landing
              * nears: over the flight's last LAND_REACH it reaches for its footstep as every
@@ -1190,12 +1190,12 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
          * floor by 1-2 cm (people's toe clearance) while the foot moves at
          * walking speed and more: on the ground, that reads as a foot
          * sliding. */
-        float w = fminf(1.0f, fminf(flight, 1.0f - flight) / 0.10f);
+        float w = skm_fminf(1.0f, skm_fminf(flight, 1.0f - flight) / 0.10f);
         /* Where the terrain bounds the ground under heel and toe (a mesh's
          * cell) and both are above it by more than the guard's margin and
          * the clearance asks, the rays would change nothing: spared, and
          * cast only if leg_ik reads the clearance (guard_clear). */
-        float decayed = fmaxf(0.0f, g->guard - (float)L->frame_dt), lo = bound_clearance(L, hw, tw); /* at most the gap */
+        float decayed = skm_fmaxf(0.0f, g->guard - (float)L->frame_dt), lo = bound_clearance(L, hw, tw); /* at most the gap */
         A->clear_pending[l] = lo >= GUARD_MARGIN + BOUND_SLACK && lo >= CLEAR_MARGIN * w - decayed + BOUND_SLACK;
         if (A->clear_pending[l]) {
             A->guard_heel[l] = hw, A->guard_toe[l] = tw, A->guard_ref[l] = F.y, A->guard_w[l] = w;
@@ -1205,16 +1205,16 @@ static void foot_target(sk_locomotor *L, adjust_frame *A, const sk_transform *lo
             float need = 0, gap = INFINITY;
             sk_terrain_hit gh;
             if (ground_at(L, hw.x, hw.z, F.y, &gh))
-                need = fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y), gap = hw.y - gh.point.y;
+                need = skm_fmaxf(need, gh.point.y + GUARD_MARGIN - hw.y), gap = hw.y - gh.point.y;
             if (ground_at(L, tw.x, tw.z, F.y, &gh))
-                need = fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y), gap = fminf(gap, tw.y - gh.point.y);
-            g->guard = fmaxf(need, decayed);
+                need = skm_fmaxf(need, gh.point.y + GUARD_MARGIN - tw.y), gap = skm_fminf(gap, tw.y - gh.point.y);
+            g->guard = skm_fmaxf(need, decayed);
             F.y += g->guard;
             if (isfinite(gap) && w > 0) {
                 float up = CLEAR_MARGIN * w - (gap + g->guard);
                 if (up > 0) F.y += up;
             }
-            if (isfinite(gap)) A->clear[l] = fmaxf(gap + g->guard, CLEAR_MARGIN * w); /* the lower point's height after the lift */
+            if (isfinite(gap)) A->clear[l] = skm_fmaxf(gap + g->guard, CLEAR_MARGIN * w); /* the lower point's height after the lift */
         }
     } else {
         g->guard = 0;
@@ -1264,11 +1264,11 @@ static void adjust_hips(sk_locomotor *L, const adjust_frame *A, sk_transform *lo
             float des = sphere_up(H, A->ankle_target[l], d0), mx = sphere_up(H, A->ankle_target[l], len);
             if (des > mx) des = mx;
             if (A->flight[l] > 0 && L->hip_valid) { /* in the air: no lower than off_ref (foot_target) */
-                des = fmaxf(des, A->off_ref[l]);
-                mx = fmaxf(mx, A->off_ref[l]);
+                des = skm_fmaxf(des, A->off_ref[l]);
+                mx = skm_fmaxf(mx, A->off_ref[l]);
             }
-            max_min = fminf(max_min, mx);                                                            /* (59) */
-            des_min = fminf(des_min, des);                                                           /* (60) */
+            max_min = skm_fminf(max_min, mx);                                                            /* (59) */
+            des_min = skm_fminf(des_min, des);                                                           /* (60) */
             des_sum += des;
         }
         float des_avg = des_sum / (float)L->legs;                                                    /* (61) */
@@ -1310,8 +1310,8 @@ static float guard_clear(sk_locomotor *L, adjust_frame *A, uint32_t l) {
     float gap = INFINITY;
     sk_terrain_hit gh;
     if (ground_at(L, hw.x, hw.z, A->guard_ref[l], &gh)) gap = hw.y - gh.point.y;
-    if (ground_at(L, tw.x, tw.z, A->guard_ref[l], &gh)) gap = fminf(gap, tw.y - gh.point.y);
-    if (isfinite(gap)) A->clear[l] = fmaxf(gap + L->leg[l].guard, CLEAR_MARGIN * A->guard_w[l]);
+    if (ground_at(L, tw.x, tw.z, A->guard_ref[l], &gh)) gap = skm_fminf(gap, tw.y - gh.point.y);
+    if (isfinite(gap)) A->clear[l] = skm_fmaxf(gap + L->leg[l].guard, CLEAR_MARGIN * A->guard_w[l]);
     return A->clear[l];
 }
 
@@ -1339,12 +1339,12 @@ static void leg_ik(sk_locomotor *L, adjust_frame *A, sk_transform *loc, uint32_t
          * height (a stride that climbs most of a leg on stairs), where the
          * knee's plane is undefined and turns half a circle in a frame. */
         float rr = 0.3f * g->length, hx = tg.position.x - h.x, hz = tg.position.z - h.z;
-        float cap = h.y - sqrtf(fmaxf(rr * rr - hx * hx - hz * hz, 0.0f));
+        float cap = h.y - sqrtf(skm_fmaxf(rr * rr - hx * hx - hz * hz, 0.0f));
         /* ... but never down into the ground: at most by the clearance
          * its lower point has (a run's high heel kick passes near the hip
          * with the toe just over the floor). */
         if (A->flight[l] > 0 && hx * hx + hz * hz < rr * rr && tg.position.y > cap)
-            tg.position.y = fmaxf(cap, tg.position.y - fmaxf(guard_clear(L, A, l) - GUARD_MARGIN, 0.0f));
+            tg.position.y = skm_fmaxf(cap, tg.position.y - skm_fmaxf(guard_clear(L, A, l) - GUARD_MARGIN, 0.0f));
         sk_vec3 ha = sk_vec3_sub(a, h);
         float hl2 = sk_vec3_dot(ha, ha);
         sk_vec3 off = sk_vec3_sub(k, h);

@@ -120,7 +120,7 @@ static void piece_wall(const ray2 *r, double sv, double ya, double yb, best2 *b)
     if (r->ds == 0.0) return;
     double t = (sv - r->s0) / r->ds;
     if (!(t >= 0.0 && t <= r->tmax)) return;
-    double y = r->y0 + t * r->dy, lo = fmin(ya, yb), hi = fmax(ya, yb);
+    double y = r->y0 + t * r->dy, lo = skm_fmin(ya, yb), hi = skm_fmax(ya, yb);
     if (y < lo - tol(lo) || y > hi + tol(hi)) return;
     take(b, t, 1.0, 0.0);
 }
@@ -164,23 +164,23 @@ static bool ray_stairs(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_
     if (dfinite(n)) piece_flat(&r, base + n * rise, send, INFINITY, &b);
     double m = rise / run;
     double g0 = r.y0 - base - m * r.s0, g1 = r.dy - m * r.ds;
-    double clo = fmin(0.0, rise), chi = fmax(0.0, rise);
+    double clo = skm_fmin(0.0, rise), chi = skm_fmax(0.0, rise);
     double pad = 1e-9 * (fabs(rise) + 1.0);
     double ta = 0.0, tb = r.tmax;
     if (g1 == 0.0) {
         if (g0 < clo - pad || g0 > chi + pad) ta = INFINITY;
     } else {
         double t1 = (clo - pad - g0) / g1, t2 = (chi + pad - g0) / g1;
-        ta = fmax(ta, fmin(t1, t2));
-        tb = fmin(tb, fmax(t1, t2));
+        ta = skm_fmax(ta, skm_fmin(t1, t2));
+        tb = skm_fmin(tb, skm_fmax(t1, t2));
     }
     double spad = 1e-9 * run;
     if (r.ds == 0.0) {
         if (r.s0 < -spad || r.s0 > send + spad) ta = INFINITY;
     } else {
         double t1 = (-spad - r.s0) / r.ds, t2 = (send + spad - r.s0) / r.ds;
-        ta = fmax(ta, fmin(t1, t2));
-        tb = fmin(tb, fmax(t1, t2));
+        ta = skm_fmax(ta, skm_fmin(t1, t2));
+        tb = skm_fmin(tb, skm_fmax(t1, t2));
     }
     if (ta <= tb && dfinite(ta)) {
         double sa = r.s0 + ta * r.ds;
@@ -283,8 +283,8 @@ static bool ray_bumps(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_t
         if (fabs(o.y - sh->base) > a + pad) return false;
     } else {
         double t1 = (sh->base - a - pad - o.y) / d.y, t2 = (sh->base + a + pad - o.y) / d.y;
-        ta = fmax(ta, fmin(t1, t2));
-        tb = fmin(tb, fmax(t1, t2));
+        ta = skm_fmax(ta, skm_fmin(t1, t2));
+        tb = skm_fmin(tb, skm_fmax(t1, t2));
     }
     if (!(ta <= tb)) return false;
     /* f(t) = y(t) - h(x(t), z(t)); |f''| <= curv. From f and f' at t, the

@@ -206,8 +206,8 @@ static bool ray_mesh_grid(void *user, sk_vec3 o, sk_vec3 d, float max_distance, 
             if (od[a] < lo || od[a] > hi) return false;
         } else {
             double ta = (lo - od[a]) / dd[a], tb = (hi - od[a]) / dd[a];
-            t0 = fmax(t0, fmin(ta, tb));
-            t1 = fmin(t1, fmax(ta, tb));
+            t0 = skm_fmax(t0, skm_fmin(ta, tb));
+            t1 = skm_fmin(t1, skm_fmax(ta, tb));
         }
     }
     if (!(t0 <= t1)) return false;
@@ -229,12 +229,12 @@ static bool ray_mesh_grid(void *user, sk_vec3 o, sk_vec3 d, float max_distance, 
     int32_t best = -1;
     uint32_t guard = m->nx + m->nz + 4;
     while (guard--) {
-        double t_out = fmin(fmin(tmx, tmz), t1);
+        double t_out = skm_fmin(skm_fmin(tmx, tmz), t1);
         uint32_t c = iz * m->nx + ix;
         uint32_t a = m->cell_start[c], b = m->cell_start[c + 1];
         if (a != b) {
             double ya = od[1] + t_in * dd[1], yb = od[1] + t_out * dd[1];
-            double ylo = fmin(ya, yb), yhi = fmax(ya, yb), pad = 1e-7 * (1.0 + fabs(ylo) + fabs(yhi));
+            double ylo = skm_fmin(ya, yb), yhi = skm_fmax(ya, yb), pad = 1e-7 * (1.0 + fabs(ylo) + fabs(yhi));
             if (yhi + pad >= m->cell_y[2 * c] && ylo - pad <= m->cell_y[2 * c + 1])
                 for (uint32_t k = a; k < b; k++) {
                     uint32_t tri = m->cell_tris[k];
@@ -322,21 +322,21 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
         for (int k = 0; k < 3; k++)
             for (int a = 0; a < 3; a++) {
                 double x = m->tris[(size_t)i * 9 + k * 3 + a];
-                m->bmin[a] = fmin(m->bmin[a], x);
-                m->bmax[a] = fmax(m->bmax[a], x);
+                m->bmin[a] = skm_fmin(m->bmin[a], x);
+                m->bmax[a] = skm_fmax(m->bmax[a], x);
             }
     for (int a = 0; a < 3; a++) m->pad[a] = 1e-7 * (1.0 + fabs(m->bmin[a]) + fabs(m->bmax[a]));
     float tpc = opt && opt->triangles_per_cell > 0.0f && sk_isfinite_f(opt->triangles_per_cell) ? opt->triangles_per_cell
                                                                                                   : 2.0f;
     uint32_t max_cells = opt && opt->max_cells ? opt->max_cells : (1u << 22);
-    double target = fmax(1.0, fmin((double)max_cells, ceil((double)kept / tpc)));
+    double target = skm_fmax(1.0, skm_fmin((double)max_cells, ceil((double)kept / tpc)));
     double ex = m->bmax[0] - m->bmin[0], ez = m->bmax[2] - m->bmin[2];
-    double big = fmax(ex, ez);
+    double big = skm_fmax(ex, ez);
     uint32_t nx = 1, nz = 1;
     if (big > 0.0) {
         double cell = ex * ez > 1e-12 * big * big ? sqrt(ex * ez / target) : big / target;
-        nx = (uint32_t)fmax(1.0, fmin(target, ceil(ex / cell)));
-        nz = (uint32_t)fmax(1.0, fmin(target, ceil(ez / cell)));
+        nx = (uint32_t)skm_fmax(1.0, skm_fmin(target, ceil(ex / cell)));
+        nz = (uint32_t)skm_fmax(1.0, skm_fmin(target, ceil(ez / cell)));
         while ((double)nx * nz > (double)max_cells) {
             if (nx >= nz) nx = (nx + 1) / 2;
             else nz = (nz + 1) / 2;
@@ -359,9 +359,9 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < kept; i++) {
             const float *v = m->tris + (size_t)i * 9;
-            float x0 = fminf(v[0], fminf(v[3], v[6])), x1 = fmaxf(v[0], fmaxf(v[3], v[6]));
-            float z0 = fminf(v[2], fminf(v[5], v[8])), z1 = fmaxf(v[2], fmaxf(v[5], v[8]));
-            float y0 = fminf(v[1], fminf(v[4], v[7])), y1 = fmaxf(v[1], fmaxf(v[4], v[7]));
+            float x0 = skm_fminf(v[0], skm_fminf(v[3], v[6])), x1 = skm_fmaxf(v[0], skm_fmaxf(v[3], v[6]));
+            float z0 = skm_fminf(v[2], skm_fminf(v[5], v[8])), z1 = skm_fmaxf(v[2], skm_fmaxf(v[5], v[8]));
+            float y0 = skm_fminf(v[1], skm_fminf(v[4], v[7])), y1 = skm_fmaxf(v[1], skm_fmaxf(v[4], v[7]));
             uint32_t i0 = cell_of(x0, m->bmin[0], m->cx, nx), i1 = cell_of(x1, m->bmin[0], m->cx, nx);
             uint32_t k0 = cell_of(z0, m->bmin[2], m->cz, nz), k1 = cell_of(z1, m->bmin[2], m->cz, nz);
             if (pass == 1) {
@@ -384,8 +384,8 @@ static sk_result mesh_build(sk_terrain_mesh *m, const sk_terrain_mesh_options *o
                             return SK_ERR_LIMIT;
                         }
                         m->cell_start[c + 1]++;
-                        m->cell_y[2 * c] = fminf(m->cell_y[2 * c], y0);
-                        m->cell_y[2 * c + 1] = fmaxf(m->cell_y[2 * c + 1], y1);
+                        m->cell_y[2 * c] = skm_fminf(m->cell_y[2 * c], y0);
+                        m->cell_y[2 * c + 1] = skm_fmaxf(m->cell_y[2 * c + 1], y1);
                     } else {
                         m->cell_tris[m->cell_start[c]++] = i;
                     }
