@@ -66,7 +66,7 @@ typedef struct open_gap {
 } open_gap;
 
 static const open_gap open_gaps[] = {
-    {"08_06.bvh", 1, 1, 0.085}, /* the analysis' foot-lift 0.080 after the reference's (29 Nov 2026) */
+    {"08_06.bvh", 1, 1, 0.085}, /* foot-lift 0.080 after the reference's: a heel peeling off slowly (docs/locomotion.md) */
 };
 
 #define CMU_FEET(f, r) {f, r, WALKS, {"LeftFoot", "RightFoot"}, {"LeftToeBase", "RightToeBase"}}
