@@ -146,24 +146,26 @@ sk_result sk_gltf_load_memory(const void *data, size_t size, const char *base_di
 static bool glb_layout(const sk_file_handle *h, uint32_t *json_len, uint64_t *bin_at, uint32_t *bin_len) {
     uint8_t hd[20], ch[8];
     if (h->size < 28 || !sk_file_pread(h, hd, sizeof hd, 0)) return false;
-    uint32_t length = rd_u32(hd + 8), jlen = rd_u32(hd + 12);
-    if (rd_u32(hd) != GLB_MAGIC || rd_u32(hd + 4) != 2 || length > h->size || length % 4 || rd_u32(hd + 16) != GLB_JSON ||
-        jlen == 0 || jlen % 4 || jlen > length - 20u)
+    /* every sum in 64 bits: a header's length under its chunks' must not wrap around */
+    uint64_t length = rd_u32(hd + 8), jlen = rd_u32(hd + 12);
+    if (rd_u32(hd) != GLB_MAGIC || rd_u32(hd + 4) != 2 || length > h->size || length < 28 || length % 4 ||
+        rd_u32(hd + 16) != GLB_JSON || jlen == 0 || jlen % 4 || 20u + jlen > length)
         return false;
-    uint64_t at = 20u + (uint64_t)jlen;
-    if (length - at < 8 || !sk_file_pread(h, ch, sizeof ch, at)) return false;
-    uint32_t blen = rd_u32(ch);
-    if (rd_u32(ch + 4) != GLB_BIN || blen == 0 || blen % 4 || blen > length - at - 8) return false;
+    uint64_t at = 20u + jlen;
+    if (at + 8u > length || !sk_file_pread(h, ch, sizeof ch, at)) return false;
+    uint64_t blen = rd_u32(ch);
+    if (rd_u32(ch + 4) != GLB_BIN || blen == 0 || blen % 4 || at + 8u + blen > length) return false;
     *bin_at = at + 8;
-    *bin_len = blen;
-    at += 8u + (uint64_t)blen;
+    *bin_len = (uint32_t)blen;
+    at += 8u + blen;
     for (int k = 0; at < length; k++) { /* chunks after BIN: ignored, if well formed */
-        if (k >= 64 || length - at < 8 || !sk_file_pread(h, ch, sizeof ch, at)) return false;
-        uint32_t clen = rd_u32(ch), ctype = rd_u32(ch + 4);
-        if (clen > length - at - 8 || clen % 4 || ctype == GLB_JSON || ctype == GLB_BIN) return false;
-        at += 8u + (uint64_t)clen;
+        if (k >= 64 || at + 8u > length || !sk_file_pread(h, ch, sizeof ch, at)) return false;
+        uint64_t clen = rd_u32(ch);
+        uint32_t ctype = rd_u32(ch + 4);
+        if (at + 8u + clen > length || clen % 4 || ctype == GLB_JSON || ctype == GLB_BIN) return false;
+        at += 8u + clen;
     }
-    *json_len = jlen;
+    *json_len = (uint32_t)jlen;
     return true;
 }
 
