@@ -379,6 +379,123 @@ static void test_swing_under_the_floor(void **state) {
     sk_asset_destroy(a);
 }
 
+/* A foot that stands flat above the heights its heel reaches at heel-strike
+ * and its toe at toe-off, with a swing that skims the floor: what the
+ * analysis saw of Bandai Namco's walks retargeted onto CesiumMan and
+ * levelled (the planted heel 1.9 cm and the toe 2-3.5 cm above the rolls'
+ * lowest, the toe 0.5-1.2 cm above it mid-swing). Built here on a bare leg
+ * whose joints are placed by translation keys (identity rotations): the
+ * heel a fixed point under the ankle, the toe tip one ahead of the ball
+ * (the toe joint), so the two heights are keyed independently. One cycle of
+ * a second, the root moving forward at 1 m/s and a planted foot still in
+ * the world: heel roll over [0, 0.05) (the heel down at 0, rising PV_RH as
+ * the toe comes down), flat and still over [0.05, 0.6) with the heel PV_RH
+ * and the toe tip PV_RT above those lowest heights, toe roll over
+ * [0.6, 0.7) (the toe tip down to 0, the heel rising), the swing over
+ * [0.7, 1) with the toe tip at most PV_SKIM above the floor until its last
+ * quarter. The planted phase (foot-land .. foot-lift) must be the flat
+ * stance, [0.05, 0.6), within 0.05 of the cycle at each end. Before the
+ * still ankle and ball counted as planted where the heel and toe are not
+ * low (the lower of the two within 30 % of its greatest height over the
+ * cycle: 0.9 cm here, under the flat stance's 1.9 cm), no sample within a
+ * quarter cycle of the stance was, the planted phase was empty and the
+ * analysis failed (no stride). */
+#define PV_RH 0.019
+#define PV_RT 0.025
+#define PV_SKIM 0.008
+
+static double pv_smooth(double x) { return x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x); }
+
+/* Heights of the heel and the toe tip and the ankle's z at cycle time u. */
+static void pv_foot(double u, double *heel, double *toe, double *z) {
+    if (u < 0.05) { /* heel roll */
+        double e = pv_smooth(u / 0.05);
+        *heel = PV_RH * e, *toe = 0.08 + (PV_RT - 0.08) * e;
+    } else if (u < 0.6) {
+        *heel = PV_RH, *toe = PV_RT;
+    } else if (u < 0.7) { /* toe roll */
+        double e = pv_smooth((u - 0.6) / 0.1);
+        *heel = PV_RH + (0.12 - PV_RH) * e, *toe = PV_RT * (1 - e);
+    } else { /* swing */
+        double f = (u - 0.7) / 0.3;
+        *heel = f < 0.5 ? 0.12 + 0.03 * sin(3.14159265358979323846 * f) : 0.15 * (1 - pv_smooth((f - 0.5) / 0.5));
+        *toe = f < 0.75 ? PV_SKIM * sin(3.14159265358979323846 * f / 0.75) : 0.08 * pv_smooth((f - 0.75) / 0.25);
+    }
+    *z = u < 0.7 ? 0.35 - u : -0.35 + 0.7 * pv_smooth((u - 0.7) / 0.3);
+}
+
+static void test_stance_above_the_pivots(void **state) {
+    (void)state;
+    /* root, then per leg hip, knee, ankle, toe; every joint a child of the one before in its leg */
+    static const char *const names[9] = {"root", "hip_l", "knee_l", "ankle_l", "toe_l", "hip_r", "knee_r", "ankle_r", "toe_r"};
+    const int32_t parents[9] = {-1, 0, 1, 2, 3, 0, 5, 6, 7};
+    sk_transform rest[9];
+    for (int i = 0; i < 9; i++) rest[i] = sk_transform_identity();
+    for (int l = 0; l < 2; l++) {
+        float x = l ? -0.1f : 0.1f;
+        rest[1 + 4 * l].t = sk_vec3_make(x, 0.9f, 0);
+        rest[2 + 4 * l].t = sk_vec3_make(0, -0.4f, 0);
+        rest[3 + 4 * l].t = sk_vec3_make(0, -0.4f, 0);
+        rest[4 + 4 * l].t = sk_vec3_make(0, -0.05f, 0.12f);
+    }
+    sk_skeleton_desc sd = {0};
+    sd.joint_count = 9, sd.parents = parents, sd.names = names, sd.rest = rest;
+    sk_skeleton *s = NULL;
+    assert_int_equal(sk_skeleton_create(&sd, NULL, &s, NULL), SK_OK);
+    enum { KEYS = 241 };
+    sk_clip_builder *b = NULL;
+    assert_int_equal(sk_clip_builder_create("flat above the pivots", NULL, &b, NULL), SK_OK);
+    float kt[KEYS], kv[3][KEYS * 3];
+    for (int l = 0; l < 2; l++) {
+        for (int k = 0; k < KEYS; k++) {
+            double t = (double)k / (KEYS - 1), u = fmod(t + 0.5 * l, 1.0), heel, toe, z;
+            pv_foot(u, &heel, &toe, &z);
+            double ay = heel + 0.08, by = toe + 0.03; /* the ankle over the heel, the ball over the toe tip */
+            kt[k] = (float)t;
+            /* knee halfway between the hip (0.9) and the ankle; ankle and toe relative to their parents */
+            double ky = 0.5 * (0.9 + ay), kz = 0.5 * z;
+            kv[0][3 * k] = 0, kv[0][3 * k + 1] = (float)(ky - 0.9), kv[0][3 * k + 2] = (float)kz;
+            kv[1][3 * k] = 0, kv[1][3 * k + 1] = (float)(ay - ky), kv[1][3 * k + 2] = (float)(z - kz);
+            kv[2][3 * k] = 0, kv[2][3 * k + 1] = (float)(by - ay), kv[2][3 * k + 2] = 0.12f;
+        }
+        for (int j = 0; j < 3; j++) {
+            sk_track_desc d = {(uint32_t)(2 + j + 4 * l), SK_PATH_TRANSLATION, SK_INTERP_LINEAR, KEYS, kt, kv[j], 3};
+            assert_int_equal(sk_clip_builder_add_track(b, &d, NULL), SK_OK);
+        }
+    }
+    float rt[2] = {0, 1}, rv[6] = {0, 0, 0, 0, 0, 1}; /* the root: 1 m/s along +Z */
+    sk_track_desc rd = {0, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 2, rt, rv, 3};
+    assert_int_equal(sk_clip_builder_add_track(b, &rd, NULL), SK_OK);
+    sk_clip_builder_set_duration(b, 1.0);
+    sk_clip *c = NULL;
+    assert_int_equal(sk_clip_builder_finish(b, &c, NULL), SK_OK);
+    sk_leg_desc legs[2];
+    memset(legs, 0, sizeof legs);
+    for (int l = 0; l < 2; l++) {
+        snprintf(legs[l].name, sizeof legs[l].name, "%s", l ? "right" : "left");
+        legs[l].hip = 1 + 4 * l, legs[l].knee = 2 + 4 * l, legs[l].ankle = 3 + 4 * l, legs[l].toe = 4 + 4 * l;
+        legs[l].heel_set = legs[l].toe_tip_set = true;
+        legs[l].heel = sk_vec3_make(0, -0.08f, -0.05f);
+        legs[l].toe_tip = sk_vec3_make(0, -0.03f, 0.04f);
+    }
+    sk_motion_analysis_options o = {0};
+    o.still_band = SK_STILL_BAND_RETARGETED;
+    sk_motion_analysis *an = NULL;
+    sk_error err = {0};
+    if (sk_motion_analyze(s, c, legs, 2, &o, NULL, &an, &err) != SK_OK) fail_msg("%s", err.message);
+    for (int l = 0; l < 2; l++) {
+        const sk_leg_analysis *L = &an->legs[l];
+        double land = 0.05 + 0.5 * l, lift = 0.6 + 0.5 * l;
+        printf("  %s: foot-land %.3f (built %.3f), foot-lift %.3f (built %.3f), foot-strike %.3f, foot-off %.3f\n", L->name,
+               L->foot_land, fmod(land, 1.0), L->foot_lift, fmod(lift, 1.0), L->foot_strike, L->foot_off);
+        assert_true(fabs(cdiff(L->foot_land, land)) < 0.05);
+        assert_true(fabs(cdiff(L->foot_lift, lift)) < 0.05);
+    }
+    sk_motion_analysis_destroy(an);
+    sk_clip_destroy(c);
+    sk_skeleton_destroy(s);
+}
+
 static void test_backward(void **state) {
     (void)state;
     sk_asset *a = mannequin();
@@ -1155,7 +1272,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_key_rate), cmocka_unit_test(test_walk_default),
         cmocka_unit_test(test_run_key_rate),  cmocka_unit_test(test_run_default),
-        cmocka_unit_test(test_backward), cmocka_unit_test(test_swing_under_the_floor), cmocka_unit_test(test_widen_planted), cmocka_unit_test(test_direction_clips),      cmocka_unit_test(test_legs_find), cmocka_unit_test(test_heels_to_ground),
+        cmocka_unit_test(test_backward), cmocka_unit_test(test_swing_under_the_floor), cmocka_unit_test(test_stance_above_the_pivots), cmocka_unit_test(test_widen_planted), cmocka_unit_test(test_direction_clips),      cmocka_unit_test(test_legs_find), cmocka_unit_test(test_heels_to_ground),
         cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_alloc_failure), cmocka_unit_test(test_timing),
         cmocka_unit_test(test_mocap), cmocka_unit_test(test_points_from_mesh),

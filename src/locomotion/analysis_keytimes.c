@@ -67,11 +67,11 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
     /* Window sample w (0 .. N-1) is cycle sample st - half + w: extended
      * index x = st - half + w + X (X >= half + K keeps x +- K inside). */
     const size_t x0 = (size_t)st + e->X - half;
-    size_t scratch = (size_t)N * (3 * sizeof(float) + 5);
+    size_t scratch = (size_t)N * (3 * sizeof(float) + 6);
     char *mem = sk_alloc(alloc, scratch);
     if (!mem) return sk_error_set(err, SK_ERR_OUT_OF_MEMORY, "%s: out of memory", L->name);
     float *vx = (float *)mem, *vz = vx + N, *low = vz + N;
-    unsigned char *fb = (unsigned char *)(low + N), *fh = fb + N, *ft = fh + N, *sh = ft + N, *sb = sh + N;
+    unsigned char *fb = (unsigned char *)(low + N), *fh = fb + N, *ft = fh + N, *sh = ft + N, *sb = sh + N, *fs = sb + N;
 
     /* Heights above each point's lowest in the window (this footstep), in
      * the clip's own space (the vertical root motion added back). */
@@ -147,29 +147,41 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
         sk_vec3 fa = footbase_of(L, e->heel[x - K], e->toe[x - K], alpha_bal);
         sk_vec3 fbb = footbase_of(L, e->heel[x + K], e->toe[x + K], alpha_bal);
         float dfx = (float)((fbb.x - fa.x) * inv2) - ux, dfz = (float)((fbb.z - fa.z) * inv2) - uz;
-        fb[w] = low[w] <= low_h && sqrtf(dfx * dfx + dfz * dfz) <= tol;
+        bool planted_speed = sqrtf(dfx * dfx + dfz * dfz) <= tol;
+        fb[w] = low[w] <= low_h && planted_speed;
         fh[w] = Y(e->ankle, w) - amin <= contact && skl_rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
         ft[w] = Y(e->ball, w) - bmin <= contact && skl_rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
         sh[w] = Y(e->ankle, w) - amin <= band && fabsf(vert_speed(e->ankle, x, K, inv2, e->rise)) <= vt_ankle &&
                 skl_rel_speed(e->ankle, x, K, inv2, ux, uz) <= tol;
         sb[w] = Y(e->ball, w) - bmin <= band && fabsf(vert_speed(e->ball, x, K, inv2, e->rise)) <= vt_ball &&
                 skl_rel_speed(e->ball, x, K, inv2, ux, uz) <= tol;
+        fs[w] = sh[w] && sb[w] && planted_speed;
     }
     /* The anchor: the sample nearest the stance sample (the foot's lowest,
      * most central moment) at which ankle and ball are still and the
      * footbase planted; failing that (a clip that is no cycle, whose floor
      * climbs between footsteps of one foot in the window), the nearest with
      * the footbase planted, the heel and toe then bounding the planted
-     * phase only where they are down there too. Without either the
+     * phase only where they are down there too. Failing both within a
+     * quarter cycle, the footbase counts as planted also where ankle and
+     * ball are still (sh, sb) and it moves at the planted velocity, however
+     * high its lower point: a retargeted foot can stand flat above the
+     * heights its heel reaches at heel-strike and its toe at toe-off while
+     * its swing skims the floor, so that low_h is under the flat foot
+     * (docs/locomotion.md, "A flat foot above its rolls"). Without any the
      * planted phase is empty at the stance sample. */
     uint32_t gap = N / 50, anchor = half;
     int found = 0;
-    for (int need = 3; need >= 1 && !found; need -= 2)
-        for (uint32_t d = 0; d <= N / 4 && !found; d++) {
-            uint32_t f = half + d, b = half - d;
-            if (fb[f] && (need == 1 || (sh[f] && sb[f]))) anchor = f, found = need;
-            else if (fb[b] && (need == 1 || (sh[b] && sb[b]))) anchor = b, found = need;
-        }
+    for (int pass = 0; pass < 2 && !found; pass++) {
+        if (pass == 1)
+            for (uint32_t w = 0; w < N; w++) fb[w] |= fs[w];
+        for (int need = 3; need >= 1 && !found; need -= 2)
+            for (uint32_t d = 0; d <= N / 4 && !found; d++) {
+                uint32_t f = half + d, b = half - d;
+                if (fb[f] && (need == 1 || (sh[f] && sb[f]))) anchor = f, found = need;
+                else if (fb[b] && (need == 1 || (sh[b] && sb[b]))) anchor = b, found = need;
+            }
+    }
     if (found) {
         int32_t shift = (int32_t)anchor - (int32_t)half;
         int32_t pe = run(fb, N, anchor, +1, gap), pb = run(fb, N, anchor, -1, gap);
