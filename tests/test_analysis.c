@@ -384,48 +384,65 @@ static void test_swing_under_the_floor(void **state) {
  * analysis saw of Bandai Namco's walks retargeted onto CesiumMan and
  * levelled (the planted heel 1.9 cm and the toe 2-3.5 cm above the rolls'
  * lowest, the toe 0.5-1.2 cm above it mid-swing). Built here on a bare leg
- * whose joints are placed by translation keys (identity rotations): the
- * heel a fixed point under the ankle, the toe tip one ahead of the ball
- * (the toe joint), so the two heights are keyed independently. One cycle of
- * a second, the root moving forward at 1 m/s and a planted foot still in
- * the world: heel roll over [0, 0.05) (the heel down at 0, rising PV_RH as
- * the toe comes down), flat and still over [0.05, 0.6) with the heel PV_RH
- * and the toe tip PV_RT above those lowest heights, toe roll over
- * [0.6, 0.7) (the toe tip down to 0, the heel rising), the swing over
- * [0.7, 1) with the toe tip at most PV_SKIM above the floor until its last
- * quarter. The planted phase (foot-land .. foot-lift) must be the flat
- * stance, [0.05, 0.6), within 0.05 of the cycle at each end. Before the
- * still ankle and ball counted as planted where the heel and toe are not
- * low (the lower of the two within 30 % of its greatest height over the
- * cycle: 0.9 cm here, under the flat stance's 1.9 cm), no sample within a
- * quarter cycle of the stance was, the planted phase was empty and the
- * analysis failed (no stride). */
+ * whose joints are placed by translation keys: the heel a fixed point under
+ * the ankle, the toe tip one ahead of and under the ball (the toe joint), so
+ * the heel's, the ball's and the toe tip's heights are keyed independently.
+ * One cycle of a second, the root moving forward at 1 m/s and a planted
+ * foot still in the world: a heel roll over [0, H0) (the heel down at 0,
+ * rising PV_RH as the toe comes down), flat and still over [H0, F1) with
+ * the heel PV_RH and the toe tip PV_RT above those lowest heights, a toe
+ * roll over [F1, F1 + 0.1) (the toe tip down to 0, the heel rising), the
+ * swing after it with the toe tip at most PV_SKIM above the floor until its
+ * last quarter. With curl the ball stands at its lowest in the flat stance
+ * and the toe tip is lifted about it by the toe joint's pitch (as a
+ * capture's toes can be). The planted phase (foot-land .. foot-lift) must
+ * be the flat stance within 0.05 of the cycle at each end.
+ * - H0 0.05, F1 0.6: the rolls are further than a quarter cycle from the
+ *   stance. Before the still ankle and ball counted as planted where the
+ *   heel and toe are not low (the lower of the two within 30 % of its
+ *   greatest height over the cycle: 0.9 cm here, under the flat stance's
+ *   1.9 cm), no sample within a quarter cycle of the stance was planted, the
+ *   phase was empty and the analysis failed (no stride).
+ * - H0 0.1, F1 0.5: the heel roll is within a quarter cycle of the stance
+ *   and its low, slow footbase was taken for the planted phase (0.004 ..
+ *   0.050) until a phase under a tenth of the cycle was looked for again
+ *   with the still ankle and ball first (analysis.c, SHORT_PLANTED). */
 #define PV_RH 0.019
 #define PV_RT 0.025
 #define PV_SKIM 0.008
 
 static double pv_smooth(double x) { return x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x); }
 
-/* Heights of the heel and the toe tip and the ankle's z at cycle time u. */
-static void pv_foot(double u, double *heel, double *toe, double *z) {
-    if (u < 0.05) { /* heel roll */
-        double e = pv_smooth(u / 0.05);
+/* Heights of the heel, the toe tip and the ball, the toe joint's pitch up
+ * (rad; the toe tip lifted about the ball when curl) and the ankle's z at
+ * cycle time u. */
+static void pv_foot(double u, bool curl, double H0, double F1, double *heel, double *toe, double *ball, double *pitch, double *z) {
+    const double up = 0.546; /* the pitch that lifts the toe tip PV_RT over the ball's height less 3 cm */
+    double e;
+    *pitch = 0;
+    if (u < H0) { /* heel roll */
+        e = pv_smooth(u / H0);
         *heel = PV_RH * e, *toe = 0.08 + (PV_RT - 0.08) * e;
-    } else if (u < 0.6) {
+        if (curl) *pitch = up * e;
+    } else if (u < F1) {
         *heel = PV_RH, *toe = PV_RT;
-    } else if (u < 0.7) { /* toe roll */
-        double e = pv_smooth((u - 0.6) / 0.1);
+        if (curl) *pitch = up;
+    } else if (u < F1 + 0.1) { /* toe roll */
+        e = pv_smooth((u - F1) / 0.1);
         *heel = PV_RH + (0.12 - PV_RH) * e, *toe = PV_RT * (1 - e);
+        if (curl) *pitch = up * (1 - e);
     } else { /* swing */
-        double f = (u - 0.7) / 0.3;
+        double f = (u - F1 - 0.1) / (0.9 - F1);
         *heel = f < 0.5 ? 0.12 + 0.03 * sin(3.14159265358979323846 * f) : 0.15 * (1 - pv_smooth((f - 0.5) / 0.5));
         *toe = f < 0.75 ? PV_SKIM * sin(3.14159265358979323846 * f / 0.75) : 0.08 * pv_smooth((f - 0.75) / 0.25);
     }
-    *z = u < 0.7 ? 0.35 - u : -0.35 + 0.7 * pv_smooth((u - 0.7) / 0.3);
+    /* the toe tip is 3 cm under the ball and 4 cm ahead in the toe joint's frame */
+    *ball = *toe + 0.03 * cos(*pitch) - 0.04 * sin(*pitch);
+    double c = F1 + 0.1;
+    *z = u < c ? 0.5 * c - u : -0.5 * c + c * pv_smooth((u - c) / (1 - c));
 }
 
-static void test_stance_above_the_pivots(void **state) {
-    (void)state;
+static void pv_check(bool curl, double H0, double F1) {
     /* root, then per leg hip, knee, ankle, toe; every joint a child of the one before in its leg */
     static const char *const names[9] = {"root", "hip_l", "knee_l", "ankle_l", "toe_l", "hip_r", "knee_r", "ankle_r", "toe_r"};
     const int32_t parents[9] = {-1, 0, 1, 2, 3, 0, 5, 6, 7};
@@ -445,12 +462,14 @@ static void test_stance_above_the_pivots(void **state) {
     enum { KEYS = 241 };
     sk_clip_builder *b = NULL;
     assert_int_equal(sk_clip_builder_create("flat above the pivots", NULL, &b, NULL), SK_OK);
-    float kt[KEYS], kv[3][KEYS * 3];
+    float kt[KEYS], kv[3][KEYS * 3], kq[KEYS * 4];
     for (int l = 0; l < 2; l++) {
         for (int k = 0; k < KEYS; k++) {
-            double t = (double)k / (KEYS - 1), u = fmod(t + 0.5 * l, 1.0), heel, toe, z;
-            pv_foot(u, &heel, &toe, &z);
-            double ay = heel + 0.08, by = toe + 0.03; /* the ankle over the heel, the ball over the toe tip */
+            double t = (double)k / (KEYS - 1), u = fmod(t + 0.5 * l, 1.0), heel, toe, by, pitch, z;
+            pv_foot(u, curl, H0, F1, &heel, &toe, &by, &pitch, &z);
+            double ay = heel + 0.08; /* the ankle over the heel */
+            sk_quat q = sk_quat_from_axis_angle(sk_vec3_make(1, 0, 0), (float)-pitch);
+            kq[4 * k] = q.x, kq[4 * k + 1] = q.y, kq[4 * k + 2] = q.z, kq[4 * k + 3] = q.w;
             kt[k] = (float)t;
             /* knee halfway between the hip (0.9) and the ankle; ankle and toe relative to their parents */
             double ky = 0.5 * (0.9 + ay), kz = 0.5 * z;
@@ -462,6 +481,8 @@ static void test_stance_above_the_pivots(void **state) {
             sk_track_desc d = {(uint32_t)(2 + j + 4 * l), SK_PATH_TRANSLATION, SK_INTERP_LINEAR, KEYS, kt, kv[j], 3};
             assert_int_equal(sk_clip_builder_add_track(b, &d, NULL), SK_OK);
         }
+        sk_track_desc dq = {(uint32_t)(4 + 4 * l), SK_PATH_ROTATION, SK_INTERP_LINEAR, KEYS, kt, kq, 4};
+        assert_int_equal(sk_clip_builder_add_track(b, &dq, NULL), SK_OK);
     }
     float rt[2] = {0, 1}, rv[6] = {0, 0, 0, 0, 0, 1}; /* the root: 1 m/s along +Z */
     sk_track_desc rd = {0, SK_PATH_TRANSLATION, SK_INTERP_LINEAR, 2, rt, rv, 3};
@@ -485,7 +506,7 @@ static void test_stance_above_the_pivots(void **state) {
     if (sk_motion_analyze(s, c, legs, 2, &o, NULL, &an, &err) != SK_OK) fail_msg("%s", err.message);
     for (int l = 0; l < 2; l++) {
         const sk_leg_analysis *L = &an->legs[l];
-        double land = 0.05 + 0.5 * l, lift = 0.6 + 0.5 * l;
+        double land = H0 + 0.5 * l, lift = F1 + 0.5 * l;
         printf("  %s: foot-land %.3f (built %.3f), foot-lift %.3f (built %.3f), foot-strike %.3f, foot-off %.3f\n", L->name,
                L->foot_land, fmod(land, 1.0), L->foot_lift, fmod(lift, 1.0), L->foot_strike, L->foot_off);
         assert_true(fabs(cdiff(L->foot_land, land)) < 0.05);
@@ -494,6 +515,14 @@ static void test_stance_above_the_pivots(void **state) {
     sk_motion_analysis_destroy(an);
     sk_clip_destroy(c);
     sk_skeleton_destroy(s);
+}
+
+static void test_stance_above_the_pivots(void **state) {
+    (void)state;
+    pv_check(false, 0.05, 0.6);
+    pv_check(true, 0.05, 0.6);
+    pv_check(false, 0.1, 0.5);
+    pv_check(true, 0.1, 0.5);
 }
 
 static void test_backward(void **state) {

@@ -29,6 +29,7 @@
 #define SK_ANALYSIS_MAX_SAMPLES 100000u
 #define SK_ANALYSIS_MIN_SAMPLES 4u
 #define SK_ANALYSIS_MAX_GAIT_CYCLE 3.0 /* s: the longest cycle sk_motion_find_cycle returns */
+#define SHORT_PLANTED 0.1 /* of the cycle: a planted phase this short is looked for again (analyze_leg) */
 /* sk_motion_find_cycle: at the two ends of a cycle each ankle is within
  * CYCLE_FOOT_MATCH of its leg of the same place about the hips, and its two
  * velocities about the hips differ by at most half the sum of their sizes
@@ -453,9 +454,18 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
      * whose cost (7) is least just after the foot lifted), the stance moves
      * to the planted phase's middle and (8)-(11) and the keytimes are found
      * again there; a third miss leaves the planted phase empty at the
-     * stance. foot-land <= stance <= foot-lift always holds. */
+     * stance. foot-land <= stance <= foot-lift always holds. A planted
+     * phase shorter than SHORT_PLANTED of the cycle (a retargeted foot
+     * standing flat above its rolls, found at a roll) is looked for again
+     * from the first stance with the still ankle and ball counting as
+     * planted (skl_analysis_keytimes' still_first), and the longer of the
+     * two kept (docs/locomotion.md, "A flat foot above its rolls"). */
     float base = o->contact_height > 0 ? o->contact_height : 0.012f * L->leg_length;
     skl_keytimes kt;
+    bool still_first = false;
+    const uint32_t st0 = st;
+    int attempt = 0;
+    int32_t first_len = 0;
     for (int pass = 0;; pass++) {
         L->stance_sample = st;
         L->stance_time = (float)st / (float)N;
@@ -483,23 +493,38 @@ static sk_result analyze_leg(sk_motion_analysis *res, sk_leg_analysis *L, const 
         L->heel_contact = base;
         L->toe_contact = base;
         sk_result kr =
-            skl_analysis_keytimes(L, N, ext, base, tol_frac, alpha_bal, o->still_band, &res->allocator, &kt, err);
+            skl_analysis_keytimes(L, N, ext, base, tol_frac, alpha_bal, o->still_band, still_first, &res->allocator, &kt, err);
         if (kr != SK_OK) return kr;
         int32_t pb = kt.planted_begin > kt.heel_strike ? kt.planted_begin : kt.heel_strike;
         int32_t pe = kt.planted_end < kt.heel_off ? kt.planted_end : kt.heel_off;
         pb = pb > kt.toe_strike ? pb : kt.toe_strike;
         pe = pe < kt.toe_off ? pe : kt.toe_off;
-        if ((pb <= 0 && pe >= 0) || pb > pe) break;
-        if (pass == 2) { /* still outside: the planted phase collapses onto the stance (never a phase
-                          * that leaves the stance out, which a runtime would read as the whole cycle) */
+        bool done = (pb <= 0 && pe >= 0) || pb > pe;
+        if (!done && pass == 2) { /* still outside: the planted phase collapses onto the stance (never a
+                                   * phase that leaves the stance out, which a runtime would read as the
+                                   * whole cycle) */
             kt.planted_begin = kt.planted_end = 0;
             if (kt.heel_strike > 0) kt.heel_strike = 0;
             if (kt.toe_strike > 0) kt.toe_strike = 0;
             if (kt.heel_off < 0) kt.heel_off = 0;
             if (kt.toe_off < 0) kt.toe_off = 0;
-            break;
+            pb = pe = 0;
+            done = true;
         }
-        st = wrapi((int64_t)st + (pb + pe) / 2, N);
+        if (!done) {
+            st = wrapi((int64_t)st + (pb + pe) / 2, N);
+            continue;
+        }
+        int32_t len = pe - pb;
+        if (attempt == 0 && (double)len < SHORT_PLANTED * N) { /* again, the still ankle and ball first */
+            attempt = 1, first_len = len, still_first = true, st = st0, pass = -1;
+            continue;
+        }
+        if (attempt == 1 && len <= first_len) { /* no longer: the first attempt's, found again */
+            attempt = 2, still_first = false, st = st0, pass = -1;
+            continue;
+        }
+        break;
     }
     int32_t heel_off = kt.heel_off, toe_off = kt.toe_off, heel_strike = kt.heel_strike, toe_strike = kt.toe_strike;
     int32_t lse = kt.planted_end, lsb = kt.planted_begin;

@@ -59,8 +59,8 @@ static float vert_speed(const sk_vec3 *p, size_t i, uint32_t K, double inv2, flo
 }
 
 sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_leg_ext *e, float contact,
-                                float speed_tol, float alpha_bal, float still_band, const sk_allocator *alloc,
-                                skl_keytimes *out, sk_error *err) {
+                                float speed_tol, float alpha_bal, float still_band, bool still_first,
+                                const sk_allocator *alloc, skl_keytimes *out, sk_error *err) {
     memset(out, 0, sizeof *out);
     const uint32_t K = e->K, st = L->stance_sample, half = N / 2;
     const double inv2 = 1.0 / (2.0 * K * e->dt);
@@ -173,7 +173,7 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
     uint32_t gap = N / 50, anchor = half;
     int found = 0;
     for (int pass = 0; pass < 2 && !found; pass++) {
-        if (pass == 1)
+        if (pass == 1 || still_first)
             for (uint32_t w = 0; w < N; w++) fb[w] |= fs[w];
         for (int need = 3; need >= 1 && !found; need -= 2)
             for (uint32_t d = 0; d <= N / 4 && !found; d++) {

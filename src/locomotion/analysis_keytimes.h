@@ -58,11 +58,14 @@ typedef struct skl_keytimes {
  * low (the treadmill's). Gaps of up to 2% of the cycle are bridged. The
  * planted phase is bounded by ankle and ball being still: within still_band
  * (a fraction of the leg; sk_motion_analysis_options.still_band) of their
- * lowest, neither rising nor sinking fast. Scratch from alloc;
- * SK_ERR_OUT_OF_MEMORY. */
+ * lowest, neither rising nor sinking fast. still_first: the footbase counts
+ * as planted wherever ankle and ball are still and it moves at the planted
+ * velocity, not only where it is also low (otherwise only when no sample
+ * within a quarter cycle of the stance is low and planted). Scratch from
+ * alloc; SK_ERR_OUT_OF_MEMORY. */
 sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_leg_ext *ext, float contact,
-                                float speed_tol, float alpha_bal, float still_band, const sk_allocator *alloc,
-                                skl_keytimes *out, sk_error *err);
+                                float speed_tol, float alpha_bal, float still_band, bool still_first,
+                                const sk_allocator *alloc, skl_keytimes *out, sk_error *err);
 
 /* x wrapped into [0, 1) as a float keytime (a double just under a whole
  * number that rounds to 1.0f becomes 0). */
