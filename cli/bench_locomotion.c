@@ -276,7 +276,8 @@ done:
     return rc;
 }
 
-int bl_cost_crowd(const loco_char *cc, const char *bench, const char *extra, uint32_t count, uint32_t frames) {
+int bl_cost_crowd(const loco_char *cc, const char *bench, const char *extra, uint32_t count, uint32_t frames,
+                  uint32_t group) {
     const loco_char c = *cc;
     sk_error err = {0};
     uint32_t J = c.asset->skeleton->joint_count;
@@ -304,34 +305,41 @@ int bl_cost_crowd(const loco_char *cc, const char *bench, const char *extra, uin
     fm = calloc(frames, sizeof *fm);
     fmc = calloc(frames, sizeof *fmc);
     if (!ft || !fm || !fmc) goto done;
+    /* group 0: each stage over every character before the next stage (passes); else over group
+     * characters at a time, as a game updating its characters one by one (1) or a few at a time */
+    const uint32_t G = group ? group : count;
     for (uint32_t f = 0; f < warm + frames; f++) {
-        double t_adv = 0, t_adj = 0, c_adv = 0, c_adj = 0;
-        double t0 = cli_now(), c0 = cli_thread_cpu_now();
-        for (uint32_t i = 0; i < count; i++) {
-            z[i] += (float)(speed * dt);
-            if (sk_locomotor_advance(L[i], dt, x[i], z[i], 0, &err) != SK_OK) goto fail;
+        double t_adv = 0, t_adj = 0, c_adv = 0, c_adj = 0, t_mod = 0, c_mod = 0;
+        for (uint32_t g0 = 0; g0 < count; g0 += G) {
+            uint32_t g1 = count - g0 < G ? count : g0 + G;
+            double t0 = cli_now(), c0 = cli_thread_cpu_now();
+            for (uint32_t i = g0; i < g1; i++) {
+                z[i] += (float)(speed * dt);
+                if (sk_locomotor_advance(L[i], dt, x[i], z[i], 0, &err) != SK_OK) goto fail;
+            }
+            t_adv += cli_now() - t0;
+            c_adv += cli_thread_cpu_now() - c0;
+            for (uint32_t i = g0; i < g1; i++) {
+                sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
+                if (sk_locomotor_sample(L[i], &p, &err) != SK_OK) goto fail;
+            }
+            t0 = cli_now();
+            c0 = cli_thread_cpu_now();
+            for (uint32_t i = g0; i < g1; i++) {
+                sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
+                if (sk_locomotor_adjust(L[i], &p, &err) != SK_OK) goto fail;
+            }
+            t_adj += cli_now() - t0;
+            c_adj += cli_thread_cpu_now() - c0;
+            /* the frame's model matrices (world: the state's root) */
+            t0 = cli_now();
+            c0 = cli_thread_cpu_now();
+            for (uint32_t i = g0; i < g1; i++) {
+                if (bl_model_locomotor(L[i], &model_of[i], &err) != SK_OK) goto fail;
+            }
+            t_mod += cli_now() - t0;
+            c_mod += cli_thread_cpu_now() - c0;
         }
-        t_adv = cli_now() - t0;
-        c_adv = cli_thread_cpu_now() - c0;
-        for (uint32_t i = 0; i < count; i++) {
-            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
-            if (sk_locomotor_sample(L[i], &p, &err) != SK_OK) goto fail;
-        }
-        t0 = cli_now();
-        c0 = cli_thread_cpu_now();
-        for (uint32_t i = 0; i < count; i++) {
-            sk_pose p = sk_pose_view(poses + (size_t)i * J, J, NULL, 0);
-            if (sk_locomotor_adjust(L[i], &p, &err) != SK_OK) goto fail;
-        }
-        t_adj = cli_now() - t0;
-        c_adj = cli_thread_cpu_now() - c0;
-        /* the frame's model matrices (world: the state's root) */
-        t0 = cli_now();
-        c0 = cli_thread_cpu_now();
-        for (uint32_t i = 0; i < count; i++) {
-            if (bl_model_locomotor(L[i], &model_of[i], &err) != SK_OK) goto fail;
-        }
-        double t_mod = cli_now() - t0, c_mod = cli_thread_cpu_now() - c0;
         if (f >= warm) {
             double t = t_adv + t_adj;
             if (t < best) best = t;
@@ -346,12 +354,15 @@ int bl_cost_crowd(const loco_char *cc, const char *bench, const char *extra, uin
     qsort(ft, timed, sizeof *ft, cli_cmp_double);
     qsort(fm, timed, sizeof *fm, cli_cmp_double);
     qsort(fmc, timed, sizeof *fmc, cli_cmp_double);
-    printf("{\"bench\":\"%s\",%s%s\"characters\":%u,\"legs\":%u,\"terrain\":\"course\",\"frames\":%u,"
+    char order[64];
+    if (group) snprintf(order, sizeof order, "\"order\":\"groups\",\"group\":%u,", group);
+    else snprintf(order, sizeof order, "\"order\":\"passes\",");
+    printf("{\"bench\":\"%s\",%s%s%s\"characters\":%u,\"legs\":%u,\"terrain\":\"course\",\"frames\":%u,"
            "\"frame_ms_min\":%.4f,\"frame_ms_median\":%.4f,\"frame_ms_mean\":%.4f,\"ns_per_character_min\":%.1f,"
            "\"ns_per_character_median\":%.1f,\"advance_share\":%.3f,\"rays_per_character_frame\":%.2f,"
            "\"with_model_frame_ms_min\":%.4f,\"with_model_frame_ms_median\":%.4f,"
            "\"with_model_frame_cpu_ms_min\":%.4f,\"with_model_frame_cpu_ms_median\":%.4f}\n",
-           bench, extra ? extra : "", extra && extra[0] ? "," : "", count, c.leg_count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
+           bench, extra ? extra : "", extra && extra[0] ? "," : "", order, count, c.leg_count, timed, best * 1e3, ft[timed / 2] * 1e3, sum / timed * 1e3, best * 1e9 / count,
            ft[timed / 2] * 1e9 / count, sum > 0 ? sum_adv / sum : 0.0, (double)rays / ((double)timed * count),
            fm[0] * 1e3, fm[timed / 2] * 1e3, fmc[0] * 1e3, fmc[timed / 2] * 1e3);
     rc = 0;
@@ -372,7 +383,7 @@ done:
     return rc;
 }
 
-static int bl_cost(uint32_t count, uint32_t frames) {
+static int bl_cost(uint32_t count, uint32_t frames, uint32_t group) {
     cli_terrain *terrain = NULL;
     sk_error err = {0};
     if (cli_terrain_parse("course", &terrain, &err) != SK_OK) {
@@ -383,7 +394,7 @@ static int bl_cost(uint32_t count, uint32_t frames) {
     loco_char c;
     int rc = 1;
     if (loco_char_create(&s, &c)) {
-        rc = bl_cost_crowd(&c, "locomotion_cost", NULL, count, frames);
+        rc = bl_cost_crowd(&c, "locomotion_cost", NULL, count, frames, group);
         loco_char_destroy(&c);
     }
     cli_terrain_destroy(terrain);
@@ -391,7 +402,7 @@ static int bl_cost(uint32_t count, uint32_t frames) {
 }
 
 typedef struct bl_args {
-    uint32_t count, frames;
+    uint32_t count, frames, group;
     bool quick, procedural, no_table;
     int captures;          /* -1: all, or ci with --quick (bench_locomotion_capture.h) */
     bool captures_only, legged_only;
@@ -410,6 +421,10 @@ static int bench_locomotion(int argc, char **argv) {
     /* the capture rows (none with --procedural): --captures none|ci|all */
     blc_which captures = procedural ? BLC_NONE : a.captures >= 0 ? (blc_which)a.captures : quick ? BLC_NONE : BLC_ALL;
     int rc = 0;
+    if (procedural && a.group) {
+        fprintf(stderr, "skelanim: bench locomotion: --group orders the clip locomotor's cost measure, not --procedural's\n");
+        return 1;
+    }
     if (a.legged_only) return bl_legged_rows(quick);
     if (table && !a.captures_only) rc |= bl_table(quick, procedural);
     if (table && !a.captures_only && procedural) rc |= bl_push_rows(quick);
@@ -422,8 +437,8 @@ static int bench_locomotion(int argc, char **argv) {
         return 1;
     }
     if (table && a.held_out) rc |= blc_held_out(a.held_out, a.half ? "tuning" : "reporting", a.data, a.character);
-    if (!a.captures_only) rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames);
-    if (captures != BLC_NONE) rc |= blc_cost(count, frames, a.data);
+    if (!a.captures_only) rc |= procedural ? bl_cost_procedural(count, frames) : bl_cost(count, frames, a.group);
+    if (captures != BLC_NONE) rc |= blc_cost(count, frames, a.group, a.data);
     return rc;
 }
 
@@ -434,6 +449,10 @@ static const cli_opt bl_opts[] = {
      .help = "characters of the cost measure, on the mesh course"},
     {"--frames", CLI_INT(bl_args, frames), .meta = "N", .min = 1, .max = 100000, .dflt = "120",
      .help = "frames of the cost measure"},
+    {"--group", CLI_INT(bl_args, group), .meta = "N", .min = 0, .max = 100000, .dflt = "0",
+     .help = "the cost measure's order: 0, each stage (advance, sample, adjust, the model matrices) over every "
+             "character before the next; N, over N characters at a time (1: each character's whole update in turn, "
+             "as a game calling sk_locomotor_update per character)"},
     {"--no-table", CLI_FLAG(bl_args, no_table), .help = "only the cost measure, not the table of walks"},
     {"--captures", CLI_CHOICE(bl_args, captures, "none|ci|all"),
      .help = "the rows of the shared CMU walks and run on the mannequin and CesiumMan (ci: a few)",

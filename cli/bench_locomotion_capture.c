@@ -398,7 +398,7 @@ int blc_held_out(const char *dir, const char *half, const char *data, const char
     return failures ? 1 : 0;
 }
 
-int blc_cost(uint32_t count, uint32_t frames, const char *data) {
+int blc_cost(uint32_t count, uint32_t frames, uint32_t group, const char *data) {
     char probe[1024];
     snprintf(probe, sizeof probe, "%s/mocap/bvh/%s", data, BLC_RUN);
     if (!blc_exists(probe)) {
@@ -422,7 +422,7 @@ int blc_cost(uint32_t count, uint32_t frames, const char *data) {
              "\"character\":\"mannequin\",\"clips\":[\"02_01\",\"09_11_fbx2bvh\"],\"load_ms\":%.1f,"
              "\"retargeted_at_load\":true",
              load_ms);
-    int rc = bl_cost_crowd(&c, "locomotion_capture_cost", extra, count, frames);
+    int rc = bl_cost_crowd(&c, "locomotion_capture_cost", extra, count, frames, group);
     loco_char_destroy(&c);
     cli_terrain_destroy(terrain);
     return rc;

@@ -38,6 +38,6 @@ int blc_held_out(const char *dir, const char *half, const char *data, const char
 /* The locomotion step (advance + adjust) of count mannequins driven by the
  * CMU walk 02_01 and run 09_11 retargeted once at load, on the mesh course,
  * one JSON line ("bench": "locomotion_capture_cost"). */
-int blc_cost(uint32_t count, uint32_t frames, const char *data);
+int blc_cost(uint32_t count, uint32_t frames, uint32_t group, const char *data);
 
 #endif

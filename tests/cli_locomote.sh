@@ -222,6 +222,7 @@ for r in scen:
     if r["mode"] == "plain": assert r["slide_max_cm"] > 5, r
 c = cost[0]
 assert c["characters"] == 20 and c["frames"] == 10 and c["ns_per_character_min"] > 0 and c["rays_per_character_frame"] > 0
+assert c["order"] == "passes" and "group" not in c, c
 print("bench locomotion: %d placed scenarios within the targets; cost %.0f ns per character" % (len(placed), c["ns_per_character_min"]))
 # the backward and sideways table (--quick: one speed per mode): 4 terrains x 3 modes
 dirs = [r for r in rows if r["bench"] == "locomotion_dir"]
@@ -234,6 +235,22 @@ for r in dirs:
     assert all(0.2 <= v <= 0.8 for v in r["stance_fraction"]), r
 print("bench locomotion: %d backward and sideways walks within the targets" % len(dirs))
 EOF
+
+# --group N: the cost measure over N characters at a time (the same work, another order); 0 is the
+# default passes; the procedural walker's cost does not take it.
+"$SK_CLI" bench locomotion --quick --no-table --count 10 --frames 3 --group 4 >"$tmp/group.jsonl"
+python3 - "$tmp/group.jsonl" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 1 and rows[0]["bench"] == "locomotion_cost", rows
+c = rows[0]
+assert c["order"] == "groups" and c["group"] == 4 and c["characters"] == 10 and c["frames"] == 3, c
+assert 0 < c["frame_ms_min"] <= c["frame_ms_median"] and c["rays_per_character_frame"] > 0, c
+EOF
+if "$SK_CLI" bench locomotion --procedural --quick --group 2 >/dev/null 2>"$tmp/group.err"; then
+    echo "FAIL: --procedural --group was accepted"; exit 1
+fi
+grep -q -- "--group orders the clip locomotor's cost measure" "$tmp/group.err" || { cat "$tmp/group.err"; exit 1; }
 
 # A rendered walk (GIF) and a PNG frame.
 "$SK_CLI" locomote @mannequin --terrain stairs --path "0,0 0,2" --seconds 1.2 --size 96x72 --out "$tmp/w.gif" \
