@@ -60,6 +60,23 @@ static bool face_forward(const char *spec, const sk_skeleton *skel, sk_clip **cl
     return true;
 }
 
+/* A leg planted for under LOCO_PLANTED_MIN of a clip's cycle (foot-land ..
+ * foot-lift) is all but never pinned: said on stderr, naming spec, so that a
+ * foot that skates is not a surprise. */
+#define LOCO_PLANTED_MIN 0.05
+static void warn_unplanted(const char *spec, const sk_motion_analysis *an) {
+    for (uint32_t l = 0; l < an->leg_count; l++) {
+        const sk_leg_analysis *L = &an->legs[l];
+        double share = L->foot_lift - L->foot_land;
+        share -= floor(share);
+        if (share < LOCO_PLANTED_MIN)
+            fprintf(stderr, "skelanim: warning: %s: the %s foot is planted for %.0f%% of its cycle (%.2f..%.2f s): the "
+                    "analysis found no stance for it there (no gait, uneven ground or a turn in the cycle?), and the "
+                    "locomotor will barely pin it\n", spec, L->name, 100.0 * share, an->cycle_start,
+                    an->cycle_start + an->cycle_duration);
+    }
+}
+
 #define LOCO_LOOP_MAX 3.0 /* s: the longest clip taken whole as a loop (analyse) */
 
 /* The clip's cycle (when find_cycle: its best one) analysed into *an. */
@@ -302,6 +319,7 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
          * retargeted (docs/locomotion.md, "Planted as on the source"). */
         if (fi.source) loco_from_widen(&fi, spec, c->an[c->nclips]);
         loco_from_release(&fi);
+        warn_unplanted(spec, c->an[c->nclips]);
         c->nclips++;
     }
     c->analysis_ms = (cli_now() - t0) * 1e3;
