@@ -96,7 +96,7 @@ typedef struct analyze_args {
     const char *file, *clip, *legs, *cycle, *plot;
     int stride; /* index into "auto|contact|footprints" */
     uint32_t samples;
-    double scale;
+    double scale, still_band;
     bool json, backward, stride_planted;
 } analyze_args;
 
@@ -115,6 +115,7 @@ static int cmd_analyze(int argc, char **argv) {
     opt.stride_planted = args.stride_planted;
     opt.stride_source = strides[args.stride];
     opt.sample_count = args.samples;
+    opt.still_band = (float)args.still_band;
     sk_asset *asset = NULL;
     if (!cli_load_scaled(file, scale, &asset)) return 1;
     int rc = 1;
@@ -261,6 +262,9 @@ static const cli_opt analyze_opts[] = {
              "planted feet skate); auto: footprints for a cycle cut from a longer clip that moves by its root"},
     {"--stride-planted", CLI_FLAG(analyze_args, stride_planted),
      .help = "the contact stride over foot-land .. foot-lift instead of foot-strike .. foot-off"},
+    {"--still-band", CLI_REAL(analyze_args, still_band), .meta = "F", .min = 0.0, .max = 0.49, .dflt = "0",
+     .help = "how far over its lowest (a share of the leg) a planted ankle or ball may creep and still be planted; "
+             "0: 0.03; locomote --from analyses retargeted clips at 0.04"},
     {"--json", CLI_FLAG(analyze_args, json), .help = "the saved format (io/analysis_json.h) and the analysis time"},
     {"--plot", CLI_STRING(analyze_args, plot), .meta = "OUT.png",
      .help = "draw one cycle per leg: heel/toe/footbase heights, balance, normalised footbase z, keytimes, contacts"},

@@ -57,6 +57,20 @@ else
   sk_missing_part "../shared/assets/gltf/CesiumMan/CesiumMan.glb not found: legs from the humanoid map not checked"
 fi
 
+# --still-band: 0 is the documented default 0.03 (the same analysis), and a narrower band reaches the
+# analysis (CMU 07_05's planted phases end earlier at 0.01 of the leg).
+: "${SK_SOURCE_DIR:?}"
+w=$SK_SOURCE_DIR/tests/data/cmu-walks/07_05.bvh
+for b in 0 0.03 0.01; do
+  "$SK_CLI" analyze "$w" --scale 0.056444 --cycle auto --still-band $b --json >"$tmp/band_$b.json"
+done
+python3 - "$tmp/band_0.json" "$tmp/band_0.03.json" "$tmp/band_0.01.json" <<'EOF'
+import json, sys
+legs = [[(l["foot_land"], l["foot_lift"]) for l in json.load(open(f))["analysis"]["legs"]] for f in sys.argv[1:]]
+assert len(legs[0]) == 2 and legs[0] == legs[1], legs
+assert legs[2] != legs[0], legs
+EOF
+
 bad() { # expected message, then the arguments
   local msg=$1; shift
   if "$SK_CLI" analyze "$@" >/dev/null 2>"$tmp/err.txt"; then fail "accepted: $*"; fi
@@ -71,5 +85,7 @@ bad "cannot write /nonexistent/x.png" @mannequin --plot /nonexistent/x.png
 bad "--cycle: '1' is not 2 numbers separated by ':'" @mannequin --cycle 1
 bad "not inside the clip" @mannequin --cycle 0:5
 bad "expected auto, contact or footprints" @mannequin --stride x
+bad "outside \[0, 0.49\]" @mannequin --still-band 0.5
+bad "not a finite number" @mannequin --still-band nan
 bad "usage"
 sk_done cli_analyze
