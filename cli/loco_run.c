@@ -281,13 +281,16 @@ bool loco_char_create(const loco_setup *s, loco_char *c) {
         bool analysed = analyse(skel, clip, c->legs, c->leg_count, s->find_cycle || i >= own, loop_ok, &ao, &c->an[c->nclips],
                                 &err);
         if (!analysed && raw) { /* the levelled clip does not analyse: the capture as retargeted */
-            fprintf(stderr, "skelanim: warning: --from %s: with its feet levelled the clip does not analyse (%s); "
-                            "it walks as retargeted\n", spec, err.message);
+            char why[sizeof err.message];
+            snprintf(why, sizeof why, "%s", err.message);
             sk_clip_destroy(c->owned[c->nclips]);
             c->owned[c->nclips] = raw;
             raw = NULL;
             clip = c->owned[c->nclips];
             analysed = analyse(skel, clip, c->legs, c->leg_count, true, loop_ok, &ao, &c->an[c->nclips], &err);
+            if (analysed) /* said only when it walks: else the error below says why */
+                fprintf(stderr, "skelanim: warning: --from %s: with its feet levelled the clip does not analyse (%s); "
+                                "it walks as retargeted\n", spec, why);
         }
         sk_clip_destroy(raw);
         /* a capture's cycle turned to travel along its body's nearest axis: a forward walk along +Z */

@@ -264,6 +264,21 @@ grep -q "01_14.bvh: the left foot is planted for" "$tmp/unplanted.err" || fail "
     >/dev/null 2>"$tmp/planted.err"
 if grep -q "planted for" "$tmp/planted.err"; then cat "$tmp/planted.err"; fail "02_02 (a walk) warned"; fi
 
+# A capture too short to hold a cycle (CMU 02_02 cut to its first half second): one clear error, no
+# warning that it walks anyway.
+python3 - "$SK_SOURCE_DIR/tests/data/cmu/02_02.bvh" "$tmp/short.bvh" <<'EOF'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+m = lines.index("MOTION")
+out = lines[:m + 1] + ["Frames: 60", lines[m + 2]] + lines[m + 3:m + 63]
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+EOF
+if "$SK_CLI" locomote @mannequin --from "$tmp/short.bvh" --from-scale 0.056444 --seconds 0.5 >/dev/null 2>"$tmp/short.err"; then
+    fail "a 0.5 s capture walked"
+fi
+grep -q "no cycle found (no pose comes back within the clip's 0.49 s)" "$tmp/short.err" || { cat "$tmp/short.err"; fail "short capture: no clear error"; }
+if grep -q "walks as retargeted" "$tmp/short.err"; then cat "$tmp/short.err"; fail "short capture: said it walks"; fi
+
 # A rendered walk (GIF) and a PNG frame.
 "$SK_CLI" locomote @mannequin --terrain stairs --path "0,0 0,2" --seconds 1.2 --size 96x72 --out "$tmp/w.gif" \
   >"$tmp/out.txt" || { cat "$tmp/out.txt"; fail "--out gif"; }

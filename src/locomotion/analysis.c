@@ -1071,7 +1071,7 @@ sk_result sk_motion_find_cycle(const sk_skeleton *skel, const sk_clip *clip, con
             }
         if (!isfinite(best_one)) {
             r = sk_error_set(err, SK_ERR_INVALID_DATA,
-                             "%s: no cycle found (no pose comes back within the clip's %g s)", cname, dur);
+                             "%s: no cycle found (no pose comes back within the clip's %.2f s)", cname, dur);
         } else {
             /* The shortest lag of one stride that is a local minimum within 25% of the best of
              * all; when none is, within 25% of the best of one stride (which is). */
