@@ -71,6 +71,12 @@ assert len(legs[0]) == 2 and legs[0] == legs[1], legs
 assert legs[2] != legs[0], legs
 EOF
 
+# A foot never found planted is noted (CMU 01_14, a playground climb: both feet); a walk's are not.
+"$SK_CLI" analyze "$SK_SOURCE_DIR/tests/data/cmu/01_14.bvh" --scale 0.056444 --cycle auto >"$tmp/climb.txt"
+[ "$(grep -c "^note: the .* foot is planted for [0-9]*% of the cycle" "$tmp/climb.txt")" = 2 ] || { cat "$tmp/climb.txt"; fail "01_14: no notes"; }
+"$SK_CLI" analyze "$SK_SOURCE_DIR/tests/data/cmu/02_02.bvh" --scale 0.056444 --cycle auto >"$tmp/walk.txt"
+if grep -q "foot is planted for" "$tmp/walk.txt"; then cat "$tmp/walk.txt"; fail "02_02 (a walk): noted"; fi
+
 bad() { # expected message, then the arguments
   local msg=$1; shift
   if "$SK_CLI" analyze "$@" >/dev/null 2>"$tmp/err.txt"; then fail "accepted: $*"; fi
