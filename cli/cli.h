@@ -64,6 +64,11 @@ bool cli_load_scaled(const char *path, double scale, sk_asset **out);
  * skeleton's (NULL: found on its rest). */
 #define CLI_MAX_LEG_UNITS 5.0
 bool cli_not_metres(const sk_asset *a, const sk_humanoid_map *map, const char *opt, char *why, size_t cap);
+/* A leg's planted share of its cycle (foot-land .. foot-lift, wrapped); under
+ * CLI_PLANTED_MIN the analysis found no stance for it, which locomote warns
+ * of and analyze notes. */
+#define CLI_PLANTED_MIN 0.05
+double cli_planted_share(const sk_leg_analysis *leg);
 /* True for a path ending in .skc (any case): io/skc.h, positions in the unit it records. */
 bool cli_is_skc(const char *path);
 /* True for a path ending in .bvh (any case). */

@@ -231,9 +231,8 @@ static int cmd_analyze(int argc, char **argv) {
         if (opt.cycle_end == 0)
             printf("note: the whole clip is taken as one cycle (for a capture that is not a loop: --cycle auto)\n");
         for (uint32_t l = 0; l < an->leg_count; l++) { /* as locomote warns (loco_run.c) */
-            double share = an->legs[l].foot_lift - an->legs[l].foot_land;
-            share -= floor(share);
-            if (share < 0.05)
+            double share = cli_planted_share(&an->legs[l]);
+            if (share < CLI_PLANTED_MIN)
                 printf("note: the %s foot is planted for %.0f%% of the cycle: no stance found for it (no gait, uneven "
                        "ground or a turn in the cycle?)\n", an->legs[l].name, 100.0 * share);
         }

@@ -132,6 +132,11 @@ bool cli_readable_input(const char *path, bool listed) {
 #endif
 }
 
+double cli_planted_share(const sk_leg_analysis *leg) {
+    double share = leg->foot_lift - leg->foot_land;
+    return share - floor(share);
+}
+
 bool cli_not_metres(const sk_asset *a, const sk_humanoid_map *map, const char *opt, char *why, size_t cap) {
     sk_humanoid_map m;
     if (!a || (!map && sk_humanoid_map_find(a->skeleton, NULL, &m, NULL) != SK_OK)) return false;

@@ -60,16 +60,14 @@ static bool face_forward(const char *spec, const sk_skeleton *skel, sk_clip **cl
     return true;
 }
 
-/* A leg planted for under LOCO_PLANTED_MIN of a clip's cycle (foot-land ..
- * foot-lift) is all but never pinned: said on stderr, naming spec, so that a
- * foot that skates is not a surprise. */
-#define LOCO_PLANTED_MIN 0.05
+/* A leg planted for under CLI_PLANTED_MIN of a clip's cycle is all but
+ * never pinned: said on stderr, naming spec, so that a foot that skates is
+ * not a surprise. */
 static void warn_unplanted(const char *spec, const sk_motion_analysis *an) {
     for (uint32_t l = 0; l < an->leg_count; l++) {
         const sk_leg_analysis *L = &an->legs[l];
-        double share = L->foot_lift - L->foot_land;
-        share -= floor(share);
-        if (share < LOCO_PLANTED_MIN)
+        double share = cli_planted_share(L);
+        if (share < CLI_PLANTED_MIN)
             fprintf(stderr, "skelanim: warning: %s: the %s foot is planted for %.0f%% of its cycle (%.2f..%.2f s): the "
                     "analysis found no stance for it there (no gait, uneven ground or a turn in the cycle?), and the "
                     "locomotor will barely pin it\n", spec, L->name, 100.0 * share, an->cycle_start,

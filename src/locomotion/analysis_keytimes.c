@@ -172,8 +172,8 @@ sk_result skl_analysis_keytimes(const sk_leg_analysis *L, uint32_t N, const skl_
      * planted phase is empty at the stance sample. */
     uint32_t gap = N / 50, anchor = half;
     int found = 0;
-    for (int pass = 0; pass < 2 && !found; pass++) {
-        if (pass == 1 || still_first)
+    for (int pass = still_first ? 1 : 0; pass < 2 && !found; pass++) { /* pass 1: with the still samples */
+        if (pass == 1)
             for (uint32_t w = 0; w < N; w++) fb[w] |= fs[w];
         for (int need = 3; need >= 1 && !found; need -= 2)
             for (uint32_t d = 0; d <= N / 4 && !found; d++) {
