@@ -149,8 +149,114 @@ static void test_long_foot(void **state) {
     assert_true(fabsf(fs.position.y - 0.34f) < 1e-4f); /* longer than a tread: flat on the higher */
 }
 
+/* A foot whose padded length nearly fills the tread (CesiumMan's: 0.257 m, 0.277 m with its rays'
+ * pads, on 0.28 m treads) with its padded heel just behind an edge: the shorter way off the edge is
+ * forward, but the move forward (which clears the edge by its 2 cm margin) puts the toe's pad over
+ * the next edge. The foot must go forward all the same, centred on the tread beyond the edge: the
+ * rule used to try the move back first, a whole foot, which fits where the foot is turned a little
+ * (its length along the stairs shorter), and up stairs such a foot then stood on the tread the
+ * other foot stood on. Swept with the heel's pad 1-6 mm behind each of three edges, the foot turned
+ * 0-30 degrees off the stairs' direction; the heel must land on the tread beyond the edge. */
+static void test_nearly_filled_tread(void **state) {
+    (void)state;
+    sk_terrain_shape st;
+    ground_probe G = stairs_probe(&st, 0.5f);
+    const float len = 0.257f;
+    int n = 0, back = 0;
+    for (int deg = 0; deg <= 30; deg += 5) {
+        float a = (float)deg * 3.14159265f / 180, ca = cosf(a);
+        sk_vec3 dir = sk_vec3_make(sinf(a) * len, 0, ca * len);
+        for (int e = 1; e <= 3; e++) {
+            float edge = 1.0f + 0.28f * (float)e;
+            for (int mm = 1; mm <= 6; mm++, n++) {
+                float heel = edge - 0.001f * (float)mm + 0.01f * ca; /* the heel's pad mm behind the edge */
+                sk_footstep fs;
+                footstep_place(&G, dir, sk_vec3_make(0, 0, heel), 0.0f, 0.0, NULL, &fs);
+                if (fs.position.z < edge - 1e-4f || fabsf(fs.position.y - tread_y(edge + 0.01f)) > 1e-4f) back++;
+            }
+        }
+    }
+    printf("  a 0.257 m foot with its heel's pad 1-6 mm behind an edge, turned 0-30 degrees: %d placed, %d not "
+           "on the tread beyond\n", n, back);
+    assert_int_equal(n, 7 * 3 * 6);
+    assert_int_equal(back, 0);
+}
+
+/* Stairs of 0.17 m risers whose treads alternate 0.28 and 0.40 m (the first riser at z = 1), for
+ * rays straight down (what the probe casts). */
+static bool uneven_ray(void *user, sk_vec3 o, sk_vec3 d, float max_distance, sk_terrain_hit *out) {
+    (void)user;
+    if (!(d.y < 0) || fabsf(d.x) > 1e-6f || fabsf(d.z) > 1e-6f) return false;
+    float y = 0, edge = 1.0f;
+    for (int k = 0; k < 40 && o.z >= edge; k++) y += 0.17f, edge += (k % 2) ? 0.40f : 0.28f;
+    float dist = (o.y - y) / -d.y;
+    if (!(dist >= 0) || dist > max_distance) return false;
+    out->point = sk_vec3_make(o.x, y, o.z);
+    out->normal = sk_vec3_make(0, 1, 0);
+    out->distance = dist;
+    return true;
+}
+
+/* Regular stairs ahead (ground_probe_treads), against the stairs' closed form: their tread depth
+ * along the way looked (run / cos of the angle between it and the stairs), the risers' height (signed)
+ * and the first riser's distance, for stairs up and down and looked at obliquely; and no stairs where
+ * there are none: a 45 degree ramp and bumps (their heights change by as much between rays, but
+ * evenly), stairs whose treads alternate 0.28 and 0.40 m, two risers only, a ledge. */
+static void test_treads_ahead(void **state) {
+    (void)state;
+    static const struct {
+        float rise, run, deg;
+    } cases[] = {{0.17f, 0.28f, 0}, {-0.17f, 0.28f, 0}, {0.15f, 0.30f, 20}, {0.20f, 0.25f, -35}, {0.05f, 0.40f, 0}};
+    int checked = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        sk_terrain_shape st;
+        ground_probe G;
+        memset(&G, 0, sizeof G);
+        sk_terrain_stairs_options o = {.rise = cases[k].rise, .run = cases[k].run, .start = sk_vec3_make(0, 0, 1)};
+        assert_int_equal(sk_terrain_stairs(&st, &o, &G.terrain, NULL), SK_OK);
+        G.max_up = 1.0f, G.max_down = 1.0f;
+        float a = cases[k].deg * 3.14159265f / 180;
+        sk_vec3 u = sk_vec3_make(sinf(a), 0, cosf(a));
+        for (float from = 0.5f; from < 2.0f; from += 0.13f, checked++) {
+            sk_vec3 o2 = sk_vec3_make(0, 0, from);
+            float y0 = from < 1 ? 0 : cases[k].rise * (floorf((from - 1) / cases[k].run) + 1);
+            G.center = sk_vec3_make(o2.x, y0, o2.z);
+            float depth, rise, first;
+            assert_true(ground_probe_treads(&G, o2, u, y0, &depth, &rise, &first));
+            float want_first = from < 1 ? 1 - from : cases[k].run - fmodf(from - 1, cases[k].run);
+            assert_float_equal(depth, cases[k].run / cosf(a), 0.002f);
+            assert_float_equal(rise, cases[k].rise, 1e-4f);
+            assert_float_equal(first, want_first / cosf(a), 0.002f);
+        }
+    }
+    /* no stairs */
+    sk_terrain_shape st;
+    ground_probe G;
+    memset(&G, 0, sizeof G);
+    G.max_up = 1.0f, G.max_down = 1.0f;
+    float depth, rise, first;
+    sk_terrain_ramp_options ro = {.angle = 3.14159265f / 4, .start = sk_vec3_make(0, 0, 0.5f)};
+    assert_int_equal(sk_terrain_ramp(&st, &ro, &G.terrain, NULL), SK_OK);
+    assert_false(ground_probe_treads(&G, sk_vec3_make(0, 0, 0), sk_vec3_make(0, 0, 1), 0, &depth, &rise, &first));
+    sk_terrain_bumps_options bo = {.amplitude = 0.1f, .wavelength = 1.0f, .seed = 7};
+    assert_int_equal(sk_terrain_bumps(&st, &bo, &G.terrain, NULL), SK_OK);
+    int bumps = 0;
+    for (float x = 0; x < 4; x += 0.25f, bumps++)
+        assert_false(ground_probe_treads(&G, sk_vec3_make(x, 0, 0), sk_vec3_make(0, 0, 1), 0, &depth, &rise, &first));
+    sk_terrain_stairs_options two = {.rise = 0.17f, .run = 0.28f, .start = sk_vec3_make(0, 0, 1), .count = 2};
+    assert_int_equal(sk_terrain_stairs(&st, &two, &G.terrain, NULL), SK_OK);
+    assert_false(ground_probe_treads(&G, sk_vec3_make(0, 0, 0.5f), sk_vec3_make(0, 0, 1), 0, &depth, &rise, &first));
+    /* uneven treads: a terrain callback of the test's own, risers at 1.00, 1.28, 1.68, 1.96, 2.36, ... */
+    G.terrain = (sk_terrain){.raycast = uneven_ray, .user = NULL};
+    assert_false(ground_probe_treads(&G, sk_vec3_make(0, 0, 0.5f), sk_vec3_make(0, 0, 1), 0, &depth, &rise, &first));
+    printf("  treads ahead: %d looks at five stairs agree with their closed form; a ramp, %d looks at bumps, two "
+           "risers and uneven treads are not stairs\n", checked, bumps);
+    assert_int_equal(checked, 5 * 12);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_retreat), cmocka_unit_test(test_jitter_and_sweep),
-                                       cmocka_unit_test(test_long_foot)};
+                                       cmocka_unit_test(test_long_foot), cmocka_unit_test(test_nearly_filled_tread),
+                                       cmocka_unit_test(test_treads_ahead)};
     return sk_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -527,6 +527,85 @@ static void test_sidestep_stairs(void **state) {
     rig_free(&r);
 }
 
+/* Whole treads a step: the mannequin's walk driven straight up (and down)
+ * regular stairs at speeds whose own step (the slope's cycle alone) is not a
+ * whole number of treads. Every landing on the stairs after the first two
+ * must be the same whole number of treads (the stairs' closed form from the
+ * heel's place, written here) past the other foot's last, that number
+ * climbing at most 0.45 of the leg; the feet never straddle a riser; the
+ * body stays at least 0.7 of its standing height above the foot it stands
+ * on. Before (the slope's cycle alone) the feet took one tread, then two
+ * (1.0 m/s up: 1 1 2 1 1 1 2 ...), or stood on one tread by turns (0.5 m/s:
+ * 1 0 1 ... 1 2 0 1). */
+static void test_stairs_whole_treads(void **state) {
+    (void)state;
+    static const struct {
+        stairs_p sp;
+        float speed;
+    } cases[] = {{{0.17f, 0.28f}, 0.5f}, {{0.17f, 0.28f}, 1.0f}, {{0.17f, 0.28f}, 1.8f},
+                 {{-0.17f, 0.28f}, 1.0f}, {{0.15f, 0.30f}, 1.4f}, {{0.20f, 0.25f}, 0.8f}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const stairs_p *sp = &cases[k].sp;
+        sk_terrain_shape shape;
+        sk_terrain t;
+        sk_error err = {0};
+        sk_terrain_stairs_options so = {.rise = sp->rise, .run = sp->run, .start = sk_vec3_make(0, 0, 1), .count = 16};
+        assert_int_equal(sk_terrain_stairs(&shape, &so, &t, &err), SK_OK);
+        rig r;
+        rig_mannequin(&r, &t, false);
+        assert_int_equal(sk_locomotor_reset(r.L, 0, 0, 0, &err), SK_OK);
+        int32_t body = sk_skeleton_find(r.skel, "hips");
+        assert_true(body >= 0);
+        float leg = 0;
+        for (uint32_t l = 0; l < 2; l++) leg = fmaxf(leg, r.an[0]->legs[l].leg_length);
+        const float top = 1 + 16 * sp->run; /* the last riser */
+        const double dt = 1.0 / 60;
+        float z = 0, v = 0, body0 = -1;
+        bool was[2] = {false, false};
+        int last[2] = {-1000, -1000}, n = 0, seq[64];
+        uint32_t landings = 0, straddle = 0, odd = 0;
+        double low = 1e9;
+        for (double tt = 0; z < top + 1.5f && tt < 30; tt += dt) {
+            v = fminf(cases[k].speed, v + (float)(2.0 * dt));
+            z += v * (float)dt;
+            rig_step(&r, dt, 0, z, 0);
+            const sk_locomotor_state *st = sk_locomotor_get_state(r.L);
+            sk_vec3 he[2], to[2];
+            for (uint32_t l = 0; l < 2; l++) feet_of(&r, l, &he[l], &to[l]);
+            float hb = mpos(&r.world[body]).y;
+            if (body0 < 0) body0 = hb - fminf(he[0].y, he[1].y);
+            for (uint32_t l = 0; l < 2; l++) {
+                bool on = st->feet[l].stance;
+                if (on && he[l].z > 1.0f && to[l].z < top) {
+                    int tr = (int)floorf((he[l].z - 1) / sp->run); /* the closed form: tread k spans [k, k+1) runs */
+                    if ((int)floorf((to[l].z - 1) / sp->run) != tr) straddle++;
+                    if (!was[l]) {
+                        if (last[1 - l] > -1000 && landings < 64) seq[landings++] = tr - last[1 - l];
+                    }
+                    last[l] = tr;
+                    double above = (hb - fmaxf(he[l].y, to[l].y)) / body0;
+                    if (above < low) low = above;
+                }
+                was[l] = on;
+            }
+        }
+        char line[200] = "";
+        for (uint32_t i = 0; i < landings && strlen(line) < sizeof line - 4; i++)
+            snprintf(line + strlen(line), sizeof line - strlen(line), "%d ", seq[i]);
+        if (landings > 2) n = seq[2];
+        for (uint32_t i = 2; i < landings; i++) odd += seq[i] != n;
+        printf("  stairs %+.2f/%.2f at %.1f m/s: treads between landings %s(%u landings, %u off the step of %d); "
+               "straddling %u; body at least %.3f of standing\n",
+               sp->rise, sp->run, cases[k].speed, line, landings, odd, n, straddle, low);
+        assert_true(landings >= 6);
+        assert_int_equal(odd, 0);
+        assert_true(n >= 1 && (float)n * fabsf(sp->rise) <= 0.45f * leg + 1e-4f);
+        assert_int_equal(straddle, 0);
+        assert_true(low >= 0.7);
+        rig_free(&r);
+    }
+}
+
 /* Steady turning: (30)-(33). */
 static void test_turn_prediction(void **state) {
     (void)state;
@@ -1309,6 +1388,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tracker),        cmocka_unit_test(test_flat_walk_and_run), cmocka_unit_test(test_laid_foot),
         cmocka_unit_test(test_ramps_and_bumps), cmocka_unit_test(test_stairs), cmocka_unit_test(test_sidestep_stairs),
+        cmocka_unit_test(test_stairs_whole_treads),
         cmocka_unit_test(test_turn_prediction), cmocka_unit_test(test_start_stop),
         cmocka_unit_test(test_start_stop_graph),
         cmocka_unit_test(test_no_pops),          cmocka_unit_test(test_body_stays_up),

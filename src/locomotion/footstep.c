@@ -80,6 +80,52 @@ static int cast_foot(ground_probe *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_t
 
 #define CONVEX_SAMPLES 5
 
+#define TREADS_WINDOW 1.5f   /* m along the way looked at */
+#define TREADS_RAYS 31        /* 5 cm apart */
+#define TREADS_MIN_RISE 0.03f /* m: a smaller step is uneven ground, not a riser */
+#define TREADS_BISECT 6       /* 5 cm / 64: under a millimetre */
+#define TREADS_MAX 6
+#define TREADS_EVEN 0.15f
+
+bool ground_probe_treads(ground_probe *G, sk_vec3 o, sk_vec3 u, float y_ref, float *depth, float *rise,
+                         float *first) {
+    const float ds = TREADS_WINDOW / (TREADS_RAYS - 1);
+    float edge[TREADS_MAX], jump[TREADS_MAX], prev = 0;
+    int ne = 0;
+    sk_terrain_hit h;
+    for (int i = 0; i < TREADS_RAYS && ne < TREADS_MAX; i++) {
+        float s = (float)i * ds;
+        if (!ground_probe_cast(G, o.x + u.x * s, o.z + u.z * s, y_ref, &h)) return false;
+        float y = h.point.y;
+        if (i > 0 && fabsf(y - prev) > TREADS_MIN_RISE) {
+            float a = s - ds, b = s, ya = prev, yb = y;
+            for (int k = 0; k < TREADS_BISECT; k++) {
+                float m = 0.5f * (a + b);
+                if (!ground_probe_cast(G, o.x + u.x * m, o.z + u.z * m, y_ref, &h)) return false;
+                if (fabsf(h.point.y - prev) < fabsf(h.point.y - y)) a = m, ya = h.point.y;
+                else b = m, yb = h.point.y;
+            }
+            if (!(fabsf(yb - ya) > 0.5f * fabsf(y - prev))) return false;
+            edge[ne] = 0.5f * (a + b);
+            jump[ne++] = y - prev;
+        }
+        prev = y;
+    }
+    if (ne < 3) return false;
+    float jm = 0;
+    for (int k = 0; k < ne; k++) jm += jump[k];
+    jm /= (float)ne;
+    for (int k = 0; k < ne; k++)
+        if (jump[k] * jm <= 0 || fabsf(jump[k] - jm) > 0.25f * fabsf(jm)) return false;
+    float gm = (edge[ne - 1] - edge[0]) / (float)(ne - 1);
+    for (int k = 0; k + 1 < ne; k++)
+        if (fabsf(edge[k + 1] - edge[k] - gm) > TREADS_EVEN * gm) return false;
+    *depth = gm;
+    *rise = jm;
+    *first = edge[0];
+    return true;
+}
+
 /* Heel and toe on one plane (flat ground, one slope, one tread): no crest
  * between them to look for (the rule's rays are spared). */
 static bool coplanar(const sk_terrain_hit *h, const sk_terrain_hit *t) {
@@ -226,27 +272,45 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
         }
         float shifts[2] = {fwd_first ? fwd : -back, fwd_first ? -back : fwd};
         bool fixed = false;
-        for (int k = 0; k < 2 && !fixed; k++) {
-            sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shifts[k]));
-            sk_terrain_hit h2, t2;
-            if (cast_foot(G, sk_vec3_sub(b2, padv), dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2) &&
-                (G->edge_max_dh <= 0 || fabsf(h2.point.y - h.point.y) <= G->edge_max_dh)) {
-                h = h2;
-                t = t2;
-                fixed = true;
-                if (prefer) *prefer = shifts[k] > 0 ? 1 : -1;
+        /* In that order, each way in turn: the move off the edge, then, where the
+         * edge is a riser and the tread that way is too short for the padded foot and
+         * its margins, the foot centred on it (its own heel and toe on the tread, the
+         * pads may overhang); last, the foot centred on the tread either way, in the
+         * same order (neither move fits when the tread is barely longer than the foot:
+         * Mixamo's 25 cm feet with their pads on 28 cm treads). Before the centring
+         * came after both moves: a foot whose padded length nearly filled the tread
+         * (CesiumMan's, 0.27 m on 0.28 m) could not move forward off its edge with
+         * the margin and moved a whole tread back instead, and up stairs its steps
+         * took no tread and then two by turns. */
+        int riser = -1; /* the edge a jump (1) or curved ground (0): looked at once, when needed */
+        for (int step = 0; step < 6 && !fixed; step++) {
+            int k = step < 4 ? step / 2 : step - 4, kind = step < 4 ? step % 2 : 2; /* 0 move, 1 narrow, 2 any */
+            if (kind == 0) {
+                sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shifts[k]));
+                sk_terrain_hit h2, t2;
+                if (cast_foot(G, sk_vec3_sub(b2, padv), dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2) &&
+                    (G->edge_max_dh <= 0 || fabsf(h2.point.y - h.point.y) <= G->edge_max_dh)) {
+                    h = h2;
+                    t = t2;
+                    fixed = true;
+                    if (prefer) *prefer = shifts[k] > 0 ? 1 : -1;
+                }
+                continue;
             }
-        }
-        /* Neither move fits when the tread is barely longer than the foot (Mixamo's 25 cm feet
-         * with their pads on 28 cm treads): the foot centred on the tread beyond the edge or
-         * on the one before it, in the same order, its own heel and toe on one plane (the pads
-         * may overhang). Before, the foot stood flat on the higher tread where it was found: a
-         * foot over the lower tread but for its toe's pad stood 17 cm above it. */
-        for (int k = 0; k < 2 && !fixed; k++) {
+            if (kind == 1) {
+                if (riser < 0) { /* most of the change within 4 mm of the edge */
+                    sk_terrain_hit m0, m1;
+                    sk_vec3 pe = sk_vec3_add(sk_vec3_sub(base, padv), sk_vec3_scale(dp, ue));
+                    sk_vec3 p0 = sk_vec3_sub(pe, sk_vec3_scale(du, 0.002f)), p1 = sk_vec3_add(pe, sk_vec3_scale(du, 0.002f));
+                    riser = ground_probe_cast(G, p0.x, p0.z, y_ref, &m0) && ground_probe_cast(G, p1.x, p1.z, y_ref, &m1) &&
+                            fabsf(m1.point.y - m0.point.y) > 0.5f * fabsf(t.point.y - h.point.y);
+                }
+                if (!riser) continue;
+            }
             bool fwd_k = shifts[k] > 0;
             float sc, d2;
             if (!tread_extent(G, sk_vec3_sub(base, padv), du, ue * flen_p, fwd_k, flen_p, y_ref, &sc, &d2) ||
-                d2 < flen + 2 * EDGE_GAP)
+                d2 < flen + 2 * EDGE_GAP || (kind == 1 && d2 >= flen_p + 2 * EDGE_MARGIN))
                 continue;
             /* the heel's new place along du (from the padded heel's): the foot's middle on sc */
             float shift = sc - 0.5f * flen - FOOT_PAD;

@@ -160,6 +160,13 @@ struct sk_locomotor {
     double cd_eff;
     double frame_dt;
     bool hip_valid;
+    /* regular stairs ahead (stairs_cadence) */
+    bool tread_probed;             /* looked for since the slope rose */
+    sk_vec3 tread_from;            /* where they were last looked for (horizontal) */
+    sk_vec3 tread_origin;          /* the foot of a riser (horizontal) */
+    float tread_depth, tread_rise; /* m; depth 0: no stairs */
+    float tread_n;                 /* treads a step; 0: not on stairs */
+    double stairs_cd;              /* the cycle while on or leaving stairs (rate-limited); 0: none */
     float slope;             /* smoothed ground slope ahead */          /* st.hip_offset holds last frame's offset */
     sk_locomotor_state st;
     ground_probe ground;       /* terrain rays (counts them) */
@@ -554,6 +561,9 @@ sk_result sk_locomotor_reset(sk_locomotor *L, float x, float z, float yaw, sk_er
     L->idle_time = 0;
     L->hip_valid = false;
     L->slope = 0;
+    L->tread_probed = false;
+    L->tread_depth = L->tread_rise = L->tread_n = 0;
+    L->stairs_cd = 0;
     for (uint32_t l = 0; l < L->legs; l++) {
         leg_rt *g = &L->leg[l];
         g->cast_valid = g->clr_valid = false;
@@ -637,6 +647,81 @@ static sk_vec3 walk_held(const sk_locomotor *L, sk_vec3 vc, float speed) {
     return sk_vec3_scale(u, w);
 }
 
+/* On regular stairs the cycle is set so that each step climbs a whole
+ * number of treads, and trimmed so that each foot lands on a tread's middle
+ * (docs/locomotion.md, "A whole number of treads a step"). With the slope's
+ * cycle alone (0.39 m steps for CesiumMan at 1.0 m/s on 0.17 / 0.28 m
+ * stairs) the feet took one tread, then two, and over two (0.34 m up, 63 %
+ * of its leg) the hips came down to half their standing height.
+ * - The stairs: ground_probe_treads along the way from the character's
+ *   point, once the smoothed slope ahead passes STAIRS_SLOPE0 and again
+ *   every TREADS_AGAIN of travel; forward or backward walks of two legs only
+ *   (a sidestep's feet stand apart along the way and do not step in turn).
+ * - n, the treads a step: the nearest whole number to the step the cycle
+ *   gives (speed x cycle / 2), kept while within TREADS_KEEP of it, at
+ *   least 1, and lowered while n risers climb more than STAIRS_RISE of the
+ *   longest leg; the cycle is 2 n depth / speed unless that is more than 2x
+ *   the slope's.
+ * - The trim: the leg next to strike (its footstep is held from its strike
+ *   on) stands, at the stance time, where the character is then plus its
+ *   stance offset; the cycle is changed (by at most STAIRS_TRIM of it) so
+ *   that its foot's middle is on a tread's middle. Without it the feet
+ *   landed by an edge, and the step-edge rule moved them a tread forward or
+ *   back by turns.
+ * - Weighted in from slope STAIRS_SLOPE0 to STAIRS_SLOPE1 (the caller then
+ *   limits its rate of change). */
+#define STAIRS_SLOPE0 0.15f
+#define STAIRS_SLOPE1 0.35f
+#define TREADS_AGAIN 0.3f /* m */
+#define TREADS_KEEP 0.65f
+#define STAIRS_RISE 0.45f
+#define STAIRS_TRIM 0.15
+#define STAIRS_TAU 0.5 /* s */
+static double stairs_cadence(sk_locomotor *L, sk_vec3 v, float speed, float gy, double cd) {
+    sk_vec3 vc = vec3_turn_y(v, -L->st.yaw);
+    if (L->legs != 2 || !(speed > 0.05f) || !(L->slope > STAIRS_SLOPE0) || fabsf(vc.x) > fabsf(vc.z)) {
+        L->tread_probed = false;
+        L->tread_depth = 0;
+        L->tread_n = 0;
+        return cd;
+    }
+    sk_vec3 here = vec3_horizontal(L->st.position), u = sk_vec3_scale(v, 1.0f / speed);
+    if (!L->tread_probed || skm_vec3_len(sk_vec3_sub(here, L->tread_from)) >= TREADS_AGAIN) {
+        float first = 0;
+        L->ground.center = L->st.position;
+        if (ground_probe_treads(&L->ground, here, u, gy, &L->tread_depth, &L->tread_rise, &first))
+            L->tread_origin = sk_vec3_add(here, sk_vec3_scale(u, first));
+        else
+            L->tread_depth = 0;
+        L->tread_from = here;
+        L->tread_probed = true;
+    }
+    if (!(L->tread_depth > 0)) {
+        L->tread_n = 0;
+        return cd;
+    }
+    float steps = speed * (float)cd * 0.5f / L->tread_depth;
+    float n = L->tread_n > 0 && fabsf(steps - L->tread_n) < TREADS_KEEP ? L->tread_n : skm_fmaxf(1.0f, roundf(steps));
+    while (n > 1 && n * fabsf(L->tread_rise) > STAIRS_RISE * L->longest_leg) n -= 1;
+    L->tread_n = n;
+    double cq = 2.0 * n * L->tread_depth / speed;
+    if (!(cq >= 0.5 * cd && cq <= 2.0 * cd)) return cd;
+    uint32_t lb = 0; /* the leg next to strike */
+    double soonest = 2;
+    for (uint32_t l = 0; l < L->legs; l++) {
+        double to = wrap01d(L->leg[l].kt[2] - wrap01d(L->st.phase - L->blend.legs[l].stance_time));
+        if (to < soonest) soonest = to, lb = l;
+    }
+    double rest = skm_fmax(1.0 - wrap01d(L->st.phase - L->blend.legs[lb].stance_time), 0.05);
+    sk_vec3 mid = sk_vec3_add(L->leg[lb].step_pos, sk_vec3_scale(L->blend.legs[lb].foot_direction, 0.5f));
+    sk_vec3 at = sk_vec3_add(sk_vec3_add(here, sk_vec3_scale(v, (float)(cq * rest))), vec3_turn_y(mid, L->st.yaw));
+    float ph = sk_vec3_dot(sk_vec3_sub(vec3_horizontal(at), L->tread_origin), u) / L->tread_depth;
+    double trim = -(ph - floorf(ph) - 0.5f) * L->tread_depth / (speed * rest);
+    cq += skm_fmax(-STAIRS_TRIM * cq, skm_fmin(STAIRS_TRIM * cq, trim));
+    float w = skm_fminf(1.0f, (L->slope - STAIRS_SLOPE0) / (STAIRS_SLOPE1 - STAIRS_SLOPE0));
+    return cd + (cq - cd) * w;
+}
+
 sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, float yaw, sk_error *err) {
     if (!L) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "locomotor: NULL");
     if (!(dt > 0) || !(dt <= 1.0) || !isfinite(x) || !isfinite(z) || !isfinite(yaw))
@@ -708,6 +793,16 @@ sk_result sk_locomotor_advance(sk_locomotor *L, double dt, float x, float z, flo
         L->slope += (0 - L->slope) * smoothing_weight(dt, 0.3f);
     }
     cd /= 1.0 + SLOPE_CADENCE * L->slope;
+    /* Whole treads a step on stairs; the cycle moves to that and back by at
+     * most a factor e every STAIRS_TAU (entering the stairs at once, the
+     * cycle halved while a foot was in flight and it landed beside the other). */
+    double cs = stairs_cadence(L, v, speed, gy, cd);
+    if (L->stairs_cd > 0 || cs != cd) {
+        double prev = L->stairs_cd > 0 ? L->stairs_cd : cd, k = exp(dt / STAIRS_TAU);
+        double next = skm_fmin(prev * k, skm_fmax(prev / k, cs));
+        L->stairs_cd = L->tread_n > 0 || fabs(next - cd) > 1e-3 * cd ? next : 0;
+        cd = next;
+    }
     L->cd_eff = cd;
     L->st.cycle_duration = cd;
     step_spread(L, vec3_turn_y(v, -L->st.yaw), speed);
