@@ -444,6 +444,16 @@ static void test_stairs(void **state) {
     }
 }
 
+/* Both feet's heel and toe points, and the body joint's height (returned);
+ * *body0, when negative, becomes the body's height above the lower heel
+ * (its standing height, on the first frame). */
+static float feet_and_body(const rig *r, int32_t body, sk_vec3 he[2], sk_vec3 to[2], float *body0) {
+    for (uint32_t l = 0; l < 2; l++) feet_of(r, l, &he[l], &to[l]);
+    float hb = mpos(&r->world[body]).y;
+    if (*body0 < 0) *body0 = hb - fminf(he[0].y, he[1].y);
+    return hb;
+}
+
 /* A sidestep up stairs: the mannequin's right strafe (its own clip, the
  * only motion), moving up 0.17 / 0.28 m stairs at 1.0 m/s with the stairs
  * to its right. On the stairs the slope shortens the cycle (steps quicker
@@ -495,9 +505,7 @@ static void test_sidestep_stairs(void **state) {
         metrics_add(&m, &r, h_stairs, &sp);
         const sk_locomotor_state *st = sk_locomotor_get_state(r.L);
         sk_vec3 he[2], to[2];
-        for (uint32_t l = 0; l < 2; l++) feet_of(&r, l, &he[l], &to[l]);
-        float hb = mpos(&r.world[body]).y;
-        if (body0 < 0) body0 = hb - fminf(he[0].y, he[1].y);
+        float hb = feet_and_body(&r, body, he, to, &body0);
         for (uint32_t l = 0; l < 2; l++) {
             bool on = st->feet[l].stance;
             if (on && he[l].z > 1.05f && z < 5.5f) {
@@ -571,9 +579,7 @@ static void test_stairs_whole_treads(void **state) {
             rig_step(&r, dt, 0, z, 0);
             const sk_locomotor_state *st = sk_locomotor_get_state(r.L);
             sk_vec3 he[2], to[2];
-            for (uint32_t l = 0; l < 2; l++) feet_of(&r, l, &he[l], &to[l]);
-            float hb = mpos(&r.world[body]).y;
-            if (body0 < 0) body0 = hb - fminf(he[0].y, he[1].y);
+            float hb = feet_and_body(&r, body, he, to, &body0);
             for (uint32_t l = 0; l < 2; l++) {
                 bool on = st->feet[l].stance;
                 if (on && he[l].z > 1.0f && to[l].z < top) {
