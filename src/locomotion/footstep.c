@@ -81,9 +81,9 @@ static int cast_foot(ground_probe *G, sk_vec3 heel, sk_vec3 d, float y_ref, sk_t
 #define CONVEX_SAMPLES 5
 
 #define TREADS_WINDOW 1.5f   /* m along the way looked at */
-#define TREADS_RAYS 31        /* 5 cm apart */
+#define TREADS_RAYS 21        /* 7.5 cm apart */
 #define TREADS_MIN_RISE 0.03f /* m: a smaller step is uneven ground, not a riser */
-#define TREADS_BISECT 6       /* 5 cm / 64: under a millimetre */
+#define TREADS_BISECT 6       /* 7.5 cm / 64: about a millimetre */
 #define TREADS_MAX 6
 #define TREADS_EVEN 0.15f
 

@@ -71,14 +71,14 @@ bool ground_probe_cast(ground_probe *G, float x, float z, float y_ref, sk_terrai
 /* Regular stairs ahead: rays down every TREADS_WINDOW / (TREADS_RAYS - 1)
  * along u (unit, horizontal) from o over TREADS_WINDOW. A riser is a
  * change of height of more than TREADS_MIN_RISE between neighbouring rays
- * that bisection places within a millimetre, where most of the change
+ * that bisection places within about a millimetre, where most of the change
  * happens (a steep ramp or bump changes as much between rays, but evenly).
  * True when there are at least three risers, all up or all down, of like
  * height (each within a quarter of their mean) and evenly spaced (each gap
  * within TREADS_EVEN of their mean): *depth is the mean gap along u (m),
  * *rise the risers' mean height (m, up > 0), *first the distance from o
  * to the first riser. False on any ray that misses. At most TREADS_RAYS +
- * TREADS_MAX x TREADS_BISECT rays (67). */
+ * TREADS_MAX x TREADS_BISECT rays (57). */
 bool ground_probe_treads(ground_probe *G, sk_vec3 o, sk_vec3 u, float y_ref, float *depth, float *rise,
                          float *first);
 
