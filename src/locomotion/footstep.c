@@ -282,10 +282,13 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
          * (CesiumMan's, 0.27 m on 0.28 m) could not move forward off its edge with
          * the margin and moved a whole tread back instead, and up stairs its steps
          * took no tread and then two by turns. */
+        enum { MOVE, CENTRE_NARROW, CENTRE };
+        static const struct { int k, kind; } order[6] = {{0, MOVE}, {0, CENTRE_NARROW}, {1, MOVE},
+                                                        {1, CENTRE_NARROW}, {0, CENTRE}, {1, CENTRE}};
         int riser = -1; /* the edge a jump (1) or curved ground (0): looked at once, when needed */
         for (int step = 0; step < 6 && !fixed; step++) {
-            int k = step < 4 ? step / 2 : step - 4, kind = step < 4 ? step % 2 : 2; /* 0 move, 1 narrow, 2 any */
-            if (kind == 0) {
+            int k = order[step].k, kind = order[step].kind;
+            if (kind == MOVE) {
                 sk_vec3 b2 = sk_vec3_add(base, sk_vec3_scale(du, shifts[k]));
                 sk_terrain_hit h2, t2;
                 if (cast_foot(G, sk_vec3_sub(b2, padv), dp, y_ref, &h2, &t2) == 2 && !straddles(&h2, &t2) &&
@@ -297,7 +300,7 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
                 }
                 continue;
             }
-            if (kind == 1) {
+            if (kind == CENTRE_NARROW) {
                 if (riser < 0) { /* most of the change within 4 mm of the edge */
                     sk_terrain_hit m0, m1;
                     sk_vec3 pe = sk_vec3_add(sk_vec3_sub(base, padv), sk_vec3_scale(dp, ue));
@@ -310,7 +313,7 @@ void footstep_place(ground_probe *G, sk_vec3 foot_dir_c, sk_vec3 base, float yaw
             bool fwd_k = shifts[k] > 0;
             float sc, d2;
             if (!tread_extent(G, sk_vec3_sub(base, padv), du, ue * flen_p, fwd_k, flen_p, y_ref, &sc, &d2) ||
-                d2 < flen + 2 * EDGE_GAP || (kind == 1 && d2 >= flen_p + 2 * EDGE_MARGIN))
+                d2 < flen + 2 * EDGE_GAP || (kind == CENTRE_NARROW && d2 >= flen_p + 2 * EDGE_MARGIN))
                 continue;
             /* the heel's new place along du (from the padded heel's): the foot's middle on sc */
             float shift = sc - 0.5f * flen - FOOT_PAD;

@@ -706,13 +706,13 @@ static double stairs_cadence(sk_locomotor *L, sk_vec3 v, float speed, float gy, 
     L->tread_n = n;
     double cq = 2.0 * n * L->tread_depth / speed;
     if (!(cq >= 0.5 * cd && cq <= 2.0 * cd)) return cd;
-    uint32_t lb = 0; /* the leg next to strike */
-    double soonest = 2;
+    uint32_t lb = 0; /* the leg next to strike, at cycle time ct_lb */
+    double soonest = 2, ct_lb = 0;
     for (uint32_t l = 0; l < L->legs; l++) {
-        double to = wrap01d(L->leg[l].kt[2] - wrap01d(L->st.phase - L->blend.legs[l].stance_time));
-        if (to < soonest) soonest = to, lb = l;
+        double ct = wrap01d(L->st.phase - L->blend.legs[l].stance_time), to = wrap01d(L->leg[l].kt[2] - ct);
+        if (to < soonest) soonest = to, lb = l, ct_lb = ct;
     }
-    double rest = skm_fmax(1.0 - wrap01d(L->st.phase - L->blend.legs[lb].stance_time), 0.05);
+    double rest = skm_fmax(1.0 - ct_lb, 0.05);
     sk_vec3 mid = sk_vec3_add(L->leg[lb].step_pos, sk_vec3_scale(L->blend.legs[lb].foot_direction, 0.5f));
     sk_vec3 at = sk_vec3_add(sk_vec3_add(here, sk_vec3_scale(v, (float)(cq * rest))), vec3_turn_y(mid, L->st.yaw));
     float ph = sk_vec3_dot(sk_vec3_sub(vec3_horizontal(at), L->tread_origin), u) / L->tread_depth;
