@@ -124,6 +124,49 @@ static void test_slerp_accuracy(void **st) {
     assert_true(worst < 1e-6);
 }
 
+/* Beyond t in [0, 1] slerp extrapolates along the arc: against the closed
+ * form in double (the rotation from a to b as stored, its angle times t, on
+ * a), at t up to 1e6 and on arcs down to 1e-7 rad; a NaN t counts as 0. The
+ * series alone overflowed to a NaN at t = 2048 (a fuzzing find). */
+static void test_slerp_extrapolates(void **st) {
+    (void)st;
+    sk_vec3 axis = sk_vec3_normalize(sk_vec3_make(0.3f, -0.8f, 0.5f));
+    sk_quat a = sk_quat_normalize(sk_quat_make(0.1f, 0.2f, -0.3f, 0.9f));
+    const double angs[] = {1e-7, 1e-3, 0.02, 0.5, 1.5, 3.0};
+    const double ts[] = {-1e6, -2048, -3.5, -0.5, -1e-3, 1.001, 1.5, 2.0, 7.25, 2048, 1e6};
+    int checked = 0;
+    for (size_t i = 0; i < sizeof angs / sizeof *angs; i++) {
+        sk_quat b = sk_quat_mul(sk_quat_from_axis_angle(axis, (float)angs[i]), a);
+        /* a and b as stored, normalised in double; r = b conj(a) on the short side */
+        double la = sqrt((double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z + (double)a.w * a.w);
+        double lb = sqrt((double)b.x * b.x + (double)b.y * b.y + (double)b.z * b.z + (double)b.w * b.w);
+        double ax = a.x / la, ay = a.y / la, az = a.z / la, aw = a.w / la;
+        double bx = b.x / lb, by = b.y / lb, bz = b.z / lb, bw = b.w / lb;
+        double rw = bw * aw + bx * ax + by * ay + bz * az;
+        double rx = aw * bx - bw * ax - (by * az - bz * ay), ry = aw * by - bw * ay - (bz * ax - bx * az),
+               rz = aw * bz - bw * az - (bx * ay - by * ax);
+        if (rw < 0) rw = -rw, rx = -rx, ry = -ry, rz = -rz;
+        double vl = sqrt(rx * rx + ry * ry + rz * rz), alpha = 2.0 * atan2(vl, rw);
+        for (size_t k = 0; k < sizeof ts / sizeof *ts; k++) {
+            double t = ts[k], h = 0.5 * alpha * t, c = cos(h), sn = vl > 0 ? sin(h) / vl : 0;
+            double qw = c, qx = rx * sn, qy = ry * sn, qz = rz * sn; /* the rotation by alpha t */
+            double ew = qw * aw - qx * ax - qy * ay - qz * az, ex = qw * ax + qx * aw + qy * az - qz * ay,
+                   ey = qw * ay - qx * az + qy * aw + qz * ax, ez = qw * az + qx * ay - qy * ax + qz * aw;
+            sk_quat g = sk_quat_slerp(a, b, (float)t);
+            assert_true(isfinite(g.x) && isfinite(g.y) && isfinite(g.z) && isfinite(g.w));
+            assert_float_equal(sk_quat_length(g), 1.0f, 1e-6);
+            double d = fmax(fmax(fabs(g.x - ex), fabs(g.y - ey)), fmax(fabs(g.z - ez), fabs(g.w - ew)));
+            double dn = fmax(fmax(fabs(g.x + ex), fabs(g.y + ey)), fmax(fabs(g.z + ez), fabs(g.w + ew)));
+            double tol = 1e-6 + 1e-12 * fabs(alpha * t);
+            if (fmin(d, dn) > tol) fail_msg("slerp at angle %g, t %g: off by %g (tolerance %g)", angs[i], t, fmin(d, dn), tol);
+            checked++;
+        }
+    }
+    assert_int_equal(checked, 66);
+    sk_quat b = sk_quat_mul(sk_quat_from_axis_angle(axis, 0.5f), a);
+    quat_near(sk_quat_slerp(a, b, NAN), a, 1e-6);
+}
+
 /* ---- skeleton ---- */
 static void test_skeleton(void **st) {
     (void)st;
@@ -669,7 +712,7 @@ static void test_wrap_time_formula(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_math_quat),         cmocka_unit_test(test_math_mat4),
-        cmocka_unit_test(test_slerp_accuracy),    cmocka_unit_test(test_batched_slerp),
+        cmocka_unit_test(test_slerp_accuracy),    cmocka_unit_test(test_slerp_extrapolates),    cmocka_unit_test(test_batched_slerp),
         cmocka_unit_test(test_skeleton),          cmocka_unit_test(test_skeleton_large),
         cmocka_unit_test(test_interp_linear_step), cmocka_unit_test(test_wrap_time_formula), cmocka_unit_test(test_interp_rotation),
         cmocka_unit_test(test_interp_cubic),      cmocka_unit_test(test_weights_and_errors),

@@ -26,6 +26,41 @@ sk_vec3 sk_quat_rotate(sk_quat q, sk_vec3 v) { return skm_quat_rotate(q, v); }
 
 sk_quat sk_quat_nlerp(sk_quat a, sk_quat b, float t) { return skm_quat_nlerp(a, b, t); }
 
+/* Keys more than 120 degrees apart: the trigonometric form. */
+static sk_quat slerp_trig(sk_quat a, sk_quat b, float t, float x, float sgn) {
+    double th = acos((double)x), s = sin(th), wa = sin((1.0 - t) * th) / s, wb = sgn * sin(t * th) / s;
+    return sk_quat_normalize(sk_quat_make((float)(wa * a.x + wb * b.x), (float)(wa * a.y + wb * b.y),
+                                          (float)(wa * a.z + wb * b.z), (float)(wa * a.w + wb * b.w)));
+}
+
+/* t outside [0, 1]: along the arc beyond a or b, in double. The arc is
+ * 2 atan2(|b - a|, |b + a|) of the two normalised in double (the float dot
+ * near 1 keeps too few digits of a short arc for a long extrapolation);
+ * where its sine is too small to divide by, the chord's weights, which agree
+ * to first order. */
+static sk_quat slerp_beyond(sk_quat a, sk_quat b, double t, float sgn) {
+    double la = sqrt((double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z + (double)a.w * a.w);
+    double lb = sqrt((double)b.x * b.x + (double)b.y * b.y + (double)b.z * b.z + (double)b.w * b.w);
+    if (!(la > 0.0) || !(lb > 0.0) || !isfinite(la) || !isfinite(lb)) return sk_quat_identity();
+    double p[4] = {a.x / la, a.y / la, a.z / la, a.w / la};
+    double q[4] = {sgn * b.x / lb, sgn * b.y / lb, sgn * b.z / lb, sgn * b.w / lb};
+    double dd = 0, ss = 0;
+    for (int i = 0; i < 4; i++) dd += (q[i] - p[i]) * (q[i] - p[i]), ss += (q[i] + p[i]) * (q[i] + p[i]);
+    double th = 2.0 * atan2(sqrt(dd), sqrt(ss)), s = sin(th), wa, wb;
+    if (s > 1e-9) {
+        wa = sin((1.0 - t) * th) / s;
+        wb = sin(t * th) / s;
+    } else {
+        wa = 1.0 - t;
+        wb = t;
+    }
+    double r[4], l2 = 0;
+    for (int i = 0; i < 4; i++) r[i] = wa * p[i] + wb * q[i], l2 += r[i] * r[i];
+    double l = sqrt(l2);
+    if (!(l > 0.0) || !isfinite(l)) return sk_quat_identity();
+    return sk_quat_make((float)(r[0] / l), (float)(r[1] / l), (float)(r[2] / l), (float)(r[3] / l));
+}
+
 /* Slerp without trigonometry: D. Eberly, "A Fast and Accurate Algorithm for
  * Computing SLERP" (2011); the series and its constants are in
  * core/math_inline.h (skm_slerp_u, skm_slerp_v), shared with the batched
@@ -38,11 +73,11 @@ sk_quat sk_quat_slerp(sk_quat a, sk_quat b, float t) {
     float sgn = 1.0f;
     if (x < 0.0f) { x = -x; sgn = -1.0f; }
     if (x > 1.0f) x = 1.0f;
-    if (x < SKM_SLERP_TRIG_BELOW) { /* keys more than 120 degrees apart (rare): the series loses digits, use trig */
-        double th = acos((double)x), s = sin(th), wa = sin((1.0 - t) * th) / s, wb = sgn * sin(t * th) / s;
-        return sk_quat_normalize(sk_quat_make((float)(wa * a.x + wb * b.x), (float)(wa * a.y + wb * b.y),
-                                              (float)(wa * a.z + wb * b.z), (float)(wa * a.w + wb * b.w)));
-    }
+    /* the series holds for t in [0, 1] (its terms grow with t^2: at t = 2048
+     * they overflowed to a NaN); beyond, trig in double; a NaN t counts as 0 */
+    if (!(t >= 0.0f && t <= 1.0f)) return t != t ? sk_quat_normalize(a) : slerp_beyond(a, b, t, sgn);
+    /* keys more than 120 degrees apart (rare): the series loses digits, use trig */
+    if (x < SKM_SLERP_TRIG_BELOW) return slerp_trig(a, b, t, x, sgn);
     float xm1 = x - 1.0f, d = 1.0f - t, t2 = t * t, d2 = d * d;
     float ct = 1.0f, cd = 1.0f;
     /* Keys close together (the usual case) need fewer terms: term i shrinks like

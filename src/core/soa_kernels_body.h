@@ -84,8 +84,8 @@ SKK_ATTR static inline void SKK_FN(skk_store_rows)(const float *src, unsigned ro
 /* Four rows of rotations (x, y, z, w rows), the SKK_W lanes at offset o:
  * sk_quat_slerp(a, b, t) per lane, the series branch (core/math.c). Returns
  * the lanes (bits, of this part) that need the scalar function instead (more
- * than 120 degrees apart, non-finite, zero length); their out values are not
- * defined. */
+ * than 120 degrees apart, t outside [0, 1], non-finite, zero length); their
+ * out values are not defined. */
 /* kt, kd: with one t for every lane, the series' coefficients u[i] t^2 - v[i] and
  * u[i] (1 - t)^2 - v[i] computed once in scalar (the same float operations as a lane's);
  * NULL: computed per lane. */
@@ -104,6 +104,7 @@ SKK_ATTR static inline unsigned SKK_FN(skk_slerp_part)(const float *a, const flo
     x = x * sgn;
     x = SKK_FN(skk_sel)(x > one, one, x);
     bad |= x < SKK_FN(skk_splat)(SKM_SLERP_TRIG_BELOW);
+    if (!kt) bad |= ~((t >= zero) & (t <= one)); /* the series holds for t in [0, 1] (kt: the caller checks) */
     SKK_V xm1 = x - one;
     SKK_I m3 = xm1 > SKK_FN(skk_splat)(SKM_SLERP_3_TERMS_ABOVE);
     SKK_I m6 = xm1 > SKK_FN(skk_splat)(SKM_SLERP_6_TERMS_ABOVE);
@@ -145,6 +146,7 @@ SKK_ATTR static inline unsigned SKK_FN(skk_slerp_rows)(const float *a, const flo
     float d = 1.0f - u, t2 = u * u, d2 = d * d, kt[8], kd[8];
     for (int i = 0; i < 8; i++) kt[i] = skm_slerp_u[i] * t2 - skm_slerp_v[i], kd[i] = skm_slerp_u[i] * d2 - skm_slerp_v[i];
     for (int p = 0; p < SKK_PARTS; p++) far |= SKK_FN(skk_slerp_part)(a, b, p * SKK_W, t, kt, kd, out) << (p * SKK_W);
+    if (!(u >= 0.0f && u <= 1.0f)) far = 0xFFu; /* the series holds for t in [0, 1] */
     return far;
 }
 

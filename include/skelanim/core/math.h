@@ -47,7 +47,8 @@ SK_API sk_quat sk_quat_normalize(sk_quat q);            /* zero quaternion gives
 /* v rotated by q (a unit quaternion). */
 SK_API sk_vec3 sk_quat_rotate(sk_quat q, sk_vec3 v);
 /* Spherical linear interpolation on the shortest arc (sign of b flipped when
- * dot < 0); falls back to nlerp when the angle is tiny. Result is unit. */
+ * dot < 0); falls back to nlerp when the angle is tiny. t outside [0, 1]
+ * extrapolates along the arc; a NaN t counts as 0. Result is unit. */
 SK_API sk_quat sk_quat_slerp(sk_quat a, sk_quat b, float t);
 /* Normalised linear interpolation on the shortest arc. */
 SK_API sk_quat sk_quat_nlerp(sk_quat a, sk_quat b, float t);
