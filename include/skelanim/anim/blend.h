@@ -58,7 +58,8 @@ SK_API sk_result sk_blend_poses(const sk_skeleton *skel, const sk_blend_input *i
 /* Two-pose convenience: out = a*(1-t) + b*t per joint (t scaled by mask[j] if
  * mask is non-NULL), rotations by slerp when use_slerp, otherwise nlerp, both
  * on the shortest arc; morph weights likewise when a, b and out all carry
- * them. out may alias a. */
+ * them. t outside [0, 1] extrapolates (slerp along the arc, nlerp along the
+ * chord, renormalised). out may alias a. */
 SK_API sk_result sk_blend_two(const sk_skeleton *skel, const sk_pose *a, const sk_pose *b, float t, const float *mask,
                               bool use_slerp, sk_pose *out, sk_error *err);
 
