@@ -104,7 +104,7 @@ SKK_ATTR static inline unsigned SKK_FN(skk_slerp_part)(const float *a, const flo
     x = x * sgn;
     x = SKK_FN(skk_sel)(x > one, one, x);
     bad |= x < SKK_FN(skk_splat)(SKM_SLERP_TRIG_BELOW);
-    if (!kt) bad |= ~((t >= zero) & (t <= one)); /* the series holds for t in [0, 1] (kt: the caller checks) */
+    if (!kt) bad |= ~((t >= zero) & (t <= one)); /* the series holds for t in [0, 1] (kt: skk_slerp_rows, u in [0, 1]) */
     SKK_V xm1 = x - one;
     SKK_I m3 = xm1 > SKK_FN(skk_splat)(SKM_SLERP_3_TERMS_ABOVE);
     SKK_I m6 = xm1 > SKK_FN(skk_splat)(SKM_SLERP_6_TERMS_ABOVE);
