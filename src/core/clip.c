@@ -354,8 +354,6 @@ static void slerp_flush4(slerp_batch *sbatch, int from, int used) {
     __m128 sgn = _mm_or_ps(_mm_and_ps(neg, _mm_set1_ps(-1.0f)), _mm_andnot_ps(neg, one));
     x = _mm_min_ps(_mm_mul_ps(x, sgn), one);
     far |= _mm_movemask_ps(_mm_cmplt_ps(x, _mm_set1_ps(SKM_SLERP_TRIG_BELOW)));
-    /* t outside [0, 1] (or NaN): the scalar function's other form */
-    far |= _mm_movemask_ps(_mm_or_ps(_mm_cmpnge_ps(t, zero), _mm_cmpnle_ps(t, one)));
     __m128 xm1 = _mm_sub_ps(x, one), d = _mm_sub_ps(one, t), t2 = _mm_mul_ps(t, t), d2 = _mm_mul_ps(d, d);
     /* Terms per lane as in the scalar code: 3 above xm1 = -0.01, 6 above -0.1, else 8 (with mu). */
     __m128 m3 = _mm_cmpgt_ps(xm1, _mm_set1_ps(SKM_SLERP_3_TERMS_ABOVE));
@@ -421,8 +419,6 @@ __attribute__((target("avx2"))) static void slerp_flush8(slerp_batch *sbatch) {
     __m256 sgn = _mm256_or_ps(_mm256_and_ps(neg, _mm256_set1_ps(-1.0f)), _mm256_andnot_ps(neg, one));
     x = _mm256_min_ps(_mm256_mul_ps(x, sgn), one);
     far |= _mm256_movemask_ps(_mm256_cmp_ps(x, _mm256_set1_ps(SKM_SLERP_TRIG_BELOW), _CMP_LT_OQ));
-    /* t outside [0, 1] (or NaN): the scalar function's other form */
-    far |= _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(t, zero, _CMP_NGE_UQ), _mm256_cmp_ps(t, one, _CMP_NLE_UQ)));
     __m256 xm1 = _mm256_sub_ps(x, one), d = _mm256_sub_ps(one, t), t2 = _mm256_mul_ps(t, t), d2 = _mm256_mul_ps(d, d);
     __m256 m3 = _mm256_cmp_ps(xm1, _mm256_set1_ps(SKM_SLERP_3_TERMS_ABOVE), _CMP_GT_OQ);
     __m256 m5 = _mm256_cmp_ps(xm1, _mm256_set1_ps(SKM_SLERP_6_TERMS_ABOVE), _CMP_GT_OQ);
@@ -485,7 +481,8 @@ static void slerp_flush(slerp_batch *sb) {
 #endif
 
 /* A LINEAR rotation track between two keys goes into the batch (flushed when
- * full); everything else is sampled at once. */
+ * full); everything else is sampled at once. A batched u is the fraction
+ * between the two keys, in [0, 1], where the flushes' series holds. */
 static void sample_track_batched(const sk_clip *c, const sk_track *tr, double t, uint32_t *cursor, sk_transform *local,
                                  float *weights, slerp_batch *sb) {
     if (tr->path != SK_PATH_ROTATION || tr->interp != SK_INTERP_LINEAR) {
