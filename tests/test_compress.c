@@ -47,6 +47,23 @@ static double pose_error(const sk_skeleton *s, const sk_clip *raw, const sk_clip
     return worst;
 }
 
+/* What float rounding adds to pose_error at a time between the compressor's
+ * check points (the frames and the quarters between them): the raw clip's
+ * and the decoder's interpolations each round a coordinate by up to half a
+ * float ulp, so two ulps of the largest model-space coordinate of the pose
+ * m (joints and their shell points), in metres: 5e-5 cm within 2 m of the
+ * origin, 6e-3 cm at 300 m. */
+static double rounding_allowance(const xf *m, uint32_t J, double shell) {
+    double big = 0.0;
+    for (uint32_t j = 0; j < J; j++)
+        for (int v = 0; v < 4; v++)
+            for (int r = 0; r < 3; r++) {
+                double x = fabs(m[j].m[9 + r] + (v < 3 ? shell * m[j].m[v * 3 + r] : 0.0));
+                big = x > big ? x : big;
+            }
+    return big > 0.0 ? 2.0 * ldexp(1.0, ilogb(big) - 23) : 0.0;
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static double rnd01(void) {
     rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
@@ -514,7 +531,7 @@ static void test_whole_pose(void **state) {
     (void)state;
     static const uint32_t sizes[][2] = {{8, 8}, {16, 16}, {24, 13}, {40, 40}, {41, 40}, {41, 41}, {20, 16}, {64, 64}, {136, 136}, {137, 130}, {137, 137}};
     int via_groups = 0, in_place = 0, cases = 0, wide = 0;
-    double worst = 0.0;
+    double worst = 0.0, worst_raw = 0.0; /* the error less the rounding allowance, and as it is */
     for (uint32_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         uint32_t J = sizes[si][0], span = sizes[si][1], F = 37;
         int32_t parents[160];
@@ -569,10 +586,12 @@ static void test_whole_pose(void **state) {
         /* the error bound holds on these trees too (joints in breadth-first order: a joint's
          * descendants do not all follow it), by forward kinematics here */
         xf m0[160], m1[160];
-        for (int k = 0; k < 100; k++) {
-            double e = pose_error(s, raw, cc, rnd01() * sk_clip_duration(raw), 0.03, ref, got, m0, m1) * 100.0;
-            if (!(e <= 0.0101)) fail_msg("%u joints: %.5f cm from the raw clip", J, e);
-            worst = e > worst ? e : worst;
+        for (int k = 0; k < 2000; k++) {
+            double t = rnd01() * sk_clip_duration(raw), e = pose_error(s, raw, cc, t, 0.03, ref, got, m0, m1) * 100.0;
+            double lim = 0.01 + 100.0 * rounding_allowance(m0, J, 0.03);
+            if (!(e <= lim)) fail_msg("%u joints, t = %.9g: %.5f cm from the raw clip (bound 0.01 cm + rounding: %.5f)", J, t, e, lim);
+            worst = e - (lim - 0.01) > worst ? e - (lim - 0.01) : worst;
+            worst_raw = e > worst_raw ? e : worst_raw;
         }
         via_groups += cc->cc.pose_rows; /* the rows decoder's whole-pose path (sk_cclip_sample_pose) */
         in_place += cc->cc.pose_rows && J > 128 && span <= J / 8 * 8;
@@ -594,7 +613,8 @@ static void test_whole_pose(void **state) {
         sk_clip_destroy(cc), sk_clip_destroy(raw), sk_skeleton_destroy(s);
     }
     printf("whole poses: %d samples of 11 skeletons the scalar decoder's bits; %d of them sampled as SoA groups (%d in the pose's "
-           "own memory); %d track segments at 23 bits; worst error %.4f cm\n", cases, via_groups, in_place, wide, worst);
+           "own memory); %d track segments at 23 bits; worst error at 22,000 random times %.5f cm (%.5f less the "
+           "rounding allowance)\n", cases, via_groups, in_place, wide, worst_raw, worst);
     assert_true(wide > 0);
     assert_int_equal(cases, 11 * 200);
     if (sk_cclip_simd_available()) assert_true(via_groups >= 6 && in_place == 2);
