@@ -376,7 +376,8 @@ static void test_qlerp_accuracy(void **state) {
  * The mannequin's four clips (no shared data needed) and, with ../shared,
  * three CMU clips at 24 and 120 frames/s. On an AVX2 CPU the cursor's frames
  * are shown to be read: a change to them changes the next sample. */
-static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclips, long *samples, long *reused) {
+static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclips, long *samples, long *reused, long *stepped,
+                        long *rowclips) {
     uint32_t J = s->joint_count;
     size_t cn = 0;
     for (uint32_t i = 0; i < nclips; i++) cn = sk_clip_cursor_cache_size(cc[i]) > cn ? sk_clip_cursor_cache_size(cc[i]) : cn;
@@ -413,6 +414,7 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
     for (uint32_t ci = 0; ci < nclips && sk_cclip_simd_available(); ci++) {
         const sk_clip *c = cc[ci];
         size_t n = sk_clip_cursor_cache_size(c);
+        if (c->cc.rrows && c->cc.frames > 2) (*rowclips) += 2; /* a step forward and one back */
         assert_true(n > sk_clip_cursor_size(c));
         double t = 0.37 * sk_clip_duration(c);
         memset(shared, 0, cn * sizeof *shared);
@@ -433,6 +435,31 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
         for (size_t w = 0; w < m; w++) shared[w] ^= 0x00400000u;
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, m, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
         assert_memory_equal(ref, got, J * sizeof *ref);
+        /* a step by one frame, forward or back, decodes only the new frame where the rows
+         * decoders run (cc.rrows): the pair kept at t, the next (previous) frame's pair sampled
+         * from a cursor whose kept frame 1 (0) was changed (the first rotation group's first row,
+         * 32 floats (0) into the rows) differs from the sample without a cursor only if that frame
+         * was read; a change to the kept pair's other frame, which the step leaves, changes nothing */
+        double dk = sk_clip_duration(c) / (double)(c->cc.frames > 1 ? c->cc.frames - 1 : 1);
+        for (int dir = 0; dir < 2 && c->cc.frames > 2; dir++) {
+            double t1 = dir ? t - dk : t + dk;
+            for (int k = 0; k < 3; k++) {
+                memset(shared, 0, cn * sizeof *shared);
+                for (int r = 0; r < 2; r++) /* twice at t: the pair is kept */
+                    assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
+                uint32_t *kept = shared + 8 + (k == 1 ? (dir ? 0 : 32) : (dir ? 32 : 0)); /* k 1: the frame the step reuses */
+                if (k) {
+                    memcpy(&v, kept, 4);
+                    v += 1.0f;
+                    memcpy(kept, &v, 4);
+                }
+                assert_int_equal(sk_clip_sample(c, s, t1, SK_LOOP_REPEAT, SK_POSE_OF(s, ref, NULL), NULL), SK_OK);
+                assert_int_equal(sk_clip_sample_cursor(c, s, t1, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
+                bool same = memcmp(ref, got, J * sizeof *ref) == 0;
+                if (k != 1) assert_true(same); /* no change, or one to the frame the step leaves */
+                else if (!same) (*stepped)++;
+            }
+        }
     }
     sk_soa_pose_free(&sr, NULL), sk_soa_pose_free(&sg, NULL);
     free(own), free(shared), free(ref), free(got);
@@ -454,8 +481,8 @@ static void test_cursor_cache(void **state) {
         assert_true(sk_clip_cursor_cache_size(cc[i]) >= 8u + 8u * sk_cc_u32((const uint8_t *)blob + 28));
         assert_int_equal(sk_clip_cursor_size(cc[i]), sk_clip_track_count(cc[i]));
     }
-    long samples = 0, reused = 0;
-    cursor_case(m->skeleton, cc, 4, &samples, &reused);
+    long samples = 0, reused = 0, stepped = 0, rowclips = 0;
+    cursor_case(m->skeleton, cc, 4, &samples, &reused, &stepped, &rowclips);
     for (uint32_t i = 0; i < 4; i++) sk_clip_destroy(cc[i]);
     sk_asset_destroy(m);
     int cmu = 0;
@@ -469,17 +496,22 @@ static void test_cursor_cache(void **state) {
             assert_int_equal(sk_clip_resample(as->clips[0], as->skeleton, 24.0, NULL, &res, &err), SK_OK);
             assert_int_equal(sk_clip_compress(res, as->skeleton, &oc, NULL, &c2[0], NULL, &err), SK_OK);
             assert_int_equal(sk_clip_compress(as->clips[0], as->skeleton, &oc, NULL, &c2[1], NULL, &err), SK_OK);
-            cursor_case(as->skeleton, c2, 2, &samples, &reused);
+            cursor_case(as->skeleton, c2, 2, &samples, &reused, &stepped, &rowclips);
             sk_clip_destroy(res), sk_clip_destroy(c2[0]), sk_clip_destroy(c2[1]);
             sk_asset_destroy(as);
             cmu++;
         }
     }
     printf("cursor cache: %ld samples (sk_pose and SoA) the same bits with and without a cursor; %ld clips whose second "
-           "sample at one time read the cursor's frames; %d CMU clips\n",
-           samples, reused, cmu);
+           "sample at one time read the cursor's frames; %ld of %ld steps by one frame (forward and back, clips of the "
+           "rows decoders) that read the kept frame; %d CMU clips\n",
+           samples, reused, stepped, rowclips, cmu);
     assert_true(samples >= 3600);
-    if (sk_cclip_simd_available()) assert_int_equal(reused, 4 + 2 * cmu);
+    if (sk_cclip_simd_available()) {
+        assert_int_equal(reused, 4 + 2 * cmu);
+        assert_int_equal(stepped, rowclips);
+        if (cmu) assert_true(rowclips >= 4 * cmu); /* the CMU clips (31 joints) have the rows decoders */
+    }
 }
 
 /* The compressor's AVX2 kernels and its scalar ones write the same blob

@@ -183,10 +183,11 @@ __attribute__((always_inline)) static inline void cc_rows_start(cc_rows_state *s
     st->base0 = _mm512_set1_epi32((int)s0->pos), st->base1 = _mm512_set1_epi32((int)s1->pos);
 }
 
-/* Animated tracks [a, a + n) of both frames into w, sixteen at a time. */
+/* Animated tracks [a, a + n) of both frames into w, sixteen at a time;
+ * only: 1 frame 1's alone, 2 frame 0's alone (both halves of w hold it). */
 __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *st, const sk_clip *c, const cc_cursor *s0,
                                                                 const cc_cursor *s1, uint32_t a, uint32_t n, bool same,
-                                                                const uint8_t *end, cc_rowbuf *w) {
+                                                                int only, const uint8_t *end, cc_rowbuf *w) {
     uint32_t r = 0, v = 0;
     for (uint32_t o = 0; o < n; o += 16) {
         uint32_t m = n - o < 16 ? n - o : 16, blk = (a + o) / 16;
@@ -194,6 +195,14 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
         const float *cr = c->cc.rrows + 128u * blk;
         cc_blk B0, B1;
         __m512 x0[3], x1[3];
+        if (only) { /* one frame: its own segment's terms and bit positions */
+            const cc_cursor *q = only == 1 ? s1 : s0;
+            cc_blk_coef(cr, q->rates + a + o, q->ranges + 6u * (a + o), m, &B1);
+            bool wide1 = _mm512_mask_cmpeq_epi32_mask(kn, B1.lvl, _mm512_set1_epi32(15)) != 0;
+            cc_blk_values(q->bits, end, cc_blk_pos(B1.b, only == 1 ? &st->base1 : &st->base0), &B1, kn, wide1, x1);
+            cc_blk_split(w, x1, x1, B1.d, B1.d, kn, kr, &r, &v);
+            continue;
+        }
         cc_blk_coef(cr, s0->rates + a + o, s0->ranges + 6u * (a + o), m, &B0);
         bool wide0 = _mm512_mask_cmpeq_epi32_mask(kn, B0.lvl, _mm512_set1_epi32(15)) != 0;
         __m512i p0 = cc_blk_pos(B0.b, &st->base0);

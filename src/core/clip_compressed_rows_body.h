@@ -11,10 +11,10 @@
  * - CC_LOADZ_PS(p, n), CC_LOADZ_EPI32(p, n): lanes [0, n) of p (1 <= n <= 8)
  *   with zeros above, reading nothing past p + n;
  * - cc_rows_state, cc_rows_start(st, s0, s1) and cc_rows_chunk(st, c, s0,
- *   s1, a, n, same, end, w): animated tracks [a, a + n) of both frames
- *   decoded into w (rotations in ra, rb, d0, d1, the others in va, vb, each
- *   in data order), st carrying the frames' bit positions from chunk to
- *   chunk.
+ *   s1, a, n, same, only, end, w): animated tracks [a, a + n) of both
+ *   frames (only 1: frame 1 alone, 2: frame 0 alone) decoded into w (rotations in ra, rb,
+ *   d0, d1, the others in va, vb, each in data order), st carrying the
+ *   frames' bit positions from chunk to chunk.
  * Included once per file, after clip_compressed_x86.h. Not installed. */
 
 /* A rotation's dropped component rebuilt from its three stored ones x (as
@@ -61,7 +61,13 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
                                                                uint32_t k0) {
     cc_rowbuf w;
     bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, true);
-    cache = cc_begin(c, cache, k0, hit, local);
+    /* a step: the cursor holds pair k0 - 1, whose second frame is this pair's first (fwd), or
+     * pair k0 + 1, whose first frame is this pair's second (back), kept as they would be
+     * decoded now; only the other frame is decoded (only: 1 the second, 2 the first) */
+    bool fwd = cache && !hit && k0 > 0 && cc_cache_hit(c, cache, k0 - 1u, true);
+    bool back = cache && !hit && !fwd && k0 + 1u < c->cc.frames && cc_cache_hit(c, cache, k0 + 1u, true);
+    int only = fwd ? 1 : back ? 2 : 0;
+    cache = cc_begin(c, cache, k0, hit || only, local);
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
     const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
@@ -70,10 +76,10 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
     cc_rows_start(&st, s0, s1);
     const __m256 vu = _mm256_set1_ps(u);
     const uint8_t *end = c->blob + c->blob_size;
-    if (!hit) /* the two frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
-        for (int f = 0; f < 2; f++) {
+    if (!hit) /* the frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
+        for (int f = only == 1 ? 1 : 0; f < (only == 2 ? 1 : 2); f++) {
             const cc_cursor *q = f ? s1 : s0;
-            if (!f || !same)
+            if (!f || !same || only)
                 for (const uint8_t *p = q->rates; p < q->bits; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
             const uint8_t *b = q->bits + (q->pos >> 3), *e = b + (q->fbits + 7u) / 8u;
             for (const uint8_t *p = b; p < e; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
@@ -83,7 +89,7 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
         const float *rsrc = NULL, *vsrc = NULL;
         if (hit) rsrc = cslot, vsrc = cslot + 8u * nr8;
-        else cc_rows_chunk(&st, c, s0, s1, a, n, same, end, &w);
+        else cc_rows_chunk(&st, c, s0, s1, a, n, same, only, end, &w);
         /* translations and scales (the last group's lanes past nv read as zeros: no store of
          * padding that a load would have to wait for) */
         for (uint32_t k = 0; k < nv; k += 8) {
@@ -93,7 +99,10 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
                 __m256 va, vb;
                 if (vsrc) va = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k), vb = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k);
                 else {
-                    va = CC_LOADZ_PS(w.va[j] + k, m), vb = CC_LOADZ_PS(w.vb[j] + k, m);
+                    /* a step: one frame is the kept pair's other (read before its slot is written) */
+                    const float *kept = cslot + 8u * nr8 + k;
+                    va = only == 1 ? _mm256_loadu_ps(kept + nv8 * (uint32_t)(3 + j)) : CC_LOADZ_PS(w.va[j] + k, m);
+                    vb = only == 2 ? _mm256_loadu_ps(kept + nv8 * (uint32_t)j) : CC_LOADZ_PS(w.vb[j] + k, m);
                     if (cache) /* kept for the next sample */
                         _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)j + k, va),
                             _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)(3 + j) + k, vb);
@@ -127,8 +136,13 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
                     grp[g].a[j] = _mm256_loadu_ps(rsrc + 64 * g + 8 * j), grp[g].b[j] = _mm256_loadu_ps(rsrc + 64 * g + 32 + 8 * j);
             else {
                 uint32_t m = nr - 8 * g < 8 ? nr - 8 * g : 8;
-                cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].a);
-                cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, grp[g].b);
+                /* a step: one frame is the kept pair's other, as placed (read before it is written) */
+                if (only == 1)
+                    for (int j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(cslot + 64 * g + 32 + 8 * j);
+                else cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].a);
+                if (only == 2)
+                    for (int j = 0; j < 4; j++) grp[g].b[j] = _mm256_loadu_ps(cslot + 64 * g + 8 * j);
+                else cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, grp[g].b);
             }
         }
         cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL, NULL, NULL);

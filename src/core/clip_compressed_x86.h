@@ -302,6 +302,8 @@ static inline void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0, 
  * so that it samples faster than the frames go by and the next sample may
  * need the pair again; playback at a frame or more per sample (a 120 fps
  * clip at 60 Hz, a crowd's sped-up phases) would pay the copy for nothing.
+ * hit: the cache is read (it holds this pair or, for the rows decoders, the
+ * pair before or after it: a step, which keeps its pair whatever the rule).
  * The constants go from the plan straight to their place in local (a
  * rotation's four floats, else three: 8 + 4 bytes); an SoA pose (local
  * NULL) has them from sk_cclip_rest_soa. */
