@@ -100,7 +100,7 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
                 if (vsrc) va = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k), vb = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k);
                 else {
                     /* a step: one frame is the kept pair's other (read before its slot is written) */
-                    const float *kept = cslot + 8u * nr8 + k;
+                    const float *kept = only ? cslot + 8u * nr8 + k : NULL;
                     va = only == 1 ? _mm256_loadu_ps(kept + nv8 * (uint32_t)(3 + j)) : CC_LOADZ_PS(w.va[j] + k, m);
                     vb = only == 2 ? _mm256_loadu_ps(kept + nv8 * (uint32_t)j) : CC_LOADZ_PS(w.vb[j] + k, m);
                     if (cache) /* kept for the next sample */
