@@ -319,8 +319,9 @@ static void crowd_print(const crowd_run *R, uint32_t count, double run_ms[][CROW
         /* memory: the clips (each once) and what each character keeps between frames (its cursors) */
         const crowd_rig *rig = R->rig;
         size_t clip_bytes = sk_clip_memory_size(rig->clips[0]) + (rig->clips[1] != rig->clips[0] ? sk_clip_memory_size(rig->clips[1]) : 0);
-        printf(",\"clips\":\"%s\",\"clip_bytes\":%zu,\"instance_bytes\":%zu",
-               sk_clip_is_compressed(rig->clips[0]) ? "compressed" : "raw", clip_bytes, R->stride * sizeof(uint32_t));
+        printf(",\"clips\":\"%s\",\"cursor_cache\":%s,\"clip_bytes\":%zu,\"instance_bytes\":%zu",
+               sk_clip_is_compressed(rig->clips[0]) ? "compressed" : "raw", a->cache ? "true" : "false", clip_bytes,
+               R->stride * sizeof(uint32_t));
         if (a->hook) printf(",\"hook\":\"%s\"", a->hook);
         if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], R->threads[0]);
         printf("}\n");

@@ -239,8 +239,10 @@ void fz_exercise_asset(const sk_asset *asset, fz_bytes *b) {
             uint32_t *cursor = calloc(cn ? cn : 1, sizeof *cursor);
             sk_transform *ref = jc ? malloc((size_t)jc * sizeof *ref) : NULL;
             if (cursor && (ref || !jc)) {
-                for (int k = 0; k < 16; k++) {
-                    double t = d * (k / 2 - 2) / 3.0 + (k & 1) * d / 97.0; /* pairs of close times: the cache reused */
+                for (int k = 0; k < 16 + 48; k++) {
+                    /* pairs of close times (the cache reused), then forward and back in 24 steps
+                     * (a clip of up to 24 frames: steps by one frame, which decode only the new one) */
+                    double t = k < 16 ? d * (k / 2 - 2) / 3.0 + (k & 1) * d / 97.0 : d * (k < 40 ? k - 16 : 63 - k) / 24.0;
                     if (sk_clip_sample_cursor(clip, skel, t, SK_LOOP_REPEAT, cursor, cn, &pose, &err) != SK_OK)
                         fz_fail("sk_clip_sample_cursor: %s", err.message);
                     if (!jc) continue;

@@ -74,6 +74,9 @@ cmp = [json.loads(l) for l in open(sys.argv[2])]
 assert len(raw) == 1 and raw[0]["clips"] == "raw", raw
 assert len(cmp) == 2 and all(r["clips"] == "compressed" for r in cmp), cmp
 assert cmp[0]["clip_bytes"] < raw[0]["clip_bytes"], (cmp[0]["clip_bytes"], raw[0]["clip_bytes"])
+# --cursor-cache said so, and its cursors are the longer ones (the decoded frames: 32 bytes per animated track)
+assert raw[0]["cursor_cache"] is False and cmp[0]["cursor_cache"] is False and cmp[1]["cursor_cache"] is True, cmp
+assert cmp[1]["instance_bytes"] >= 2 * 128 * 32, cmp[1]["instance_bytes"]
 print(f"--compressed: {cmp[0]['clip_bytes']} clip bytes against {raw[0]['clip_bytes']} raw")
 PY
 
