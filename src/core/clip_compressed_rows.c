@@ -183,6 +183,16 @@ __attribute__((always_inline)) static inline void cc_rows_start(cc_rows_state *s
     st->base0 = _mm512_set1_epi32((int)s0->pos), st->base1 = _mm512_set1_epi32((int)s1->pos);
 }
 
+/* One frame q's block at track t (m tracks, lanes kn) by its own segment's
+ * terms B and bit positions (base moves past it) into x. */
+__attribute__((always_inline)) static inline void cc_blk_frame(const float *cr, const cc_cursor *q, uint32_t t, uint32_t m,
+                                                               __mmask16 kn, const uint8_t *end, __m512i *base, cc_blk *B,
+                                                               __m512 *x) {
+    cc_blk_coef(cr, q->rates + t, q->ranges + 6u * t, m, B);
+    bool wide = _mm512_mask_cmpeq_epi32_mask(kn, B->lvl, _mm512_set1_epi32(15)) != 0;
+    cc_blk_values(q->bits, end, cc_blk_pos(B->b, base), B, kn, wide, x);
+}
+
 /* Animated tracks [a, a + n) of both frames into w, sixteen at a time;
  * only: 1 frame 1's alone, 2 frame 0's alone (both halves of w hold it). */
 __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *st, const sk_clip *c, const cc_cursor *s0,
@@ -195,11 +205,8 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
         const float *cr = c->cc.rrows + 128u * blk;
         cc_blk B0, B1;
         __m512 x0[3], x1[3];
-        if (only) { /* one frame: its own segment's terms and bit positions */
-            const cc_cursor *q = only == 1 ? s1 : s0;
-            cc_blk_coef(cr, q->rates + a + o, q->ranges + 6u * (a + o), m, &B1);
-            bool wide1 = _mm512_mask_cmpeq_epi32_mask(kn, B1.lvl, _mm512_set1_epi32(15)) != 0;
-            cc_blk_values(q->bits, end, cc_blk_pos(B1.b, only == 1 ? &st->base1 : &st->base0), &B1, kn, wide1, x1);
+        if (only) { /* one frame */
+            cc_blk_frame(cr, only == 1 ? s1 : s0, a + o, m, kn, end, only == 1 ? &st->base1 : &st->base0, &B1, x1);
             cc_blk_split(w, x1, x1, B1.d, B1.d, kn, kr, &r, &v);
             continue;
         }
@@ -208,11 +215,7 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
         __m512i p0 = cc_blk_pos(B0.b, &st->base0);
         cc_blk_values(s0->bits, end, p0, &B0, kn, wide0, x0);
         if (same) cc_blk_values(s0->bits, end, _mm512_add_epi32(p0, st->fbits), &B0, kn, wide0, x1);
-        else {
-            cc_blk_coef(cr, s1->rates + a + o, s1->ranges + 6u * (a + o), m, &B1);
-            bool wide1 = _mm512_mask_cmpeq_epi32_mask(kn, B1.lvl, _mm512_set1_epi32(15)) != 0;
-            cc_blk_values(s1->bits, end, cc_blk_pos(B1.b, &st->base1), &B1, kn, wide1, x1);
-        }
+        else cc_blk_frame(cr, s1, a + o, m, kn, end, &st->base1, &B1, x1);
         cc_blk_split(w, x0, x1, B0.d, same ? B0.d : B1.d, kn, kr, &r, &v);
     }
 }

@@ -249,6 +249,15 @@ __attribute__((always_inline)) static inline void cc_rows_start(cc_rows_state *s
     st->base0 = _mm256_set1_epi32((int)s0->pos), st->base1 = _mm256_set1_epi32((int)s1->pos);
 }
 
+/* One frame q's half block at track t (m tracks) by its own segment's terms
+ * B and bit positions (base moves past it) into x. */
+__attribute__((always_inline)) static inline void cc_blk8_frame(const float *cr, const cc_cursor *q, uint32_t t, uint32_t m,
+                                                                const uint8_t *end, __m256i *base, cc_blk8 *B, __m256 *x) {
+    cc_blk8_coef(cr, q->rates + t, q->ranges + 6u * t, m, end, B);
+    bool wide = _mm256_movemask_epi8(_mm256_cmpeq_epi32(B->lvl, _mm256_set1_epi32(15))) != 0;
+    cc_blk8_values(q->bits, end, cc_blk8_pos(B->b, base), B, wide, x);
+}
+
 /* Animated tracks [a, a + n) of both frames into w, eight at a time; only:
  * 1 frame 1's alone, 2 frame 0's alone (both halves of w hold it). */
 __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *st, const sk_clip *c, const cc_cursor *s0,
@@ -261,11 +270,8 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
         const float *cr = c->cc.rrows + 128u * (t / 16u) + half;
         cc_blk8 B0, B1;
         __m256 x0[3], x1[3];
-        if (only) { /* one frame: its own segment's terms and bit positions */
-            const cc_cursor *q = only == 1 ? s1 : s0;
-            cc_blk8_coef(cr, q->rates + t, q->ranges + 6u * t, m, end, &B1);
-            bool wide1 = _mm256_movemask_epi8(_mm256_cmpeq_epi32(B1.lvl, _mm256_set1_epi32(15))) != 0;
-            cc_blk8_values(q->bits, end, cc_blk8_pos(B1.b, only == 1 ? &st->base1 : &st->base0), &B1, wide1, x1);
+        if (only) { /* one frame */
+            cc_blk8_frame(cr, only == 1 ? s1 : s0, t, m, end, only == 1 ? &st->base1 : &st->base0, &B1, x1);
             cc_blk8_split(w, x1, x1, B1.d, B1.d, m, kr, &r, &v);
             continue;
         }
@@ -278,9 +284,7 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
             cc_blk8_values(s0->bits, end, _mm256_add_epi32(p0, _mm256_set1_epi32((int)st->f)), &B0, wide0, x1);
         } else {
             cc_blk8_values(s0->bits, end, p0, &B0, wide0, x0);
-            cc_blk8_coef(cr, s1->rates + t, s1->ranges + 6u * t, m, end, &B1);
-            bool wide1 = _mm256_movemask_epi8(_mm256_cmpeq_epi32(B1.lvl, _mm256_set1_epi32(15))) != 0;
-            cc_blk8_values(s1->bits, end, cc_blk8_pos(B1.b, &st->base1), &B1, wide1, x1);
+            cc_blk8_frame(cr, s1, t, m, end, &st->base1, &B1, x1);
         }
         cc_blk8_split(w, x0, x1, B0.d, same ? B0.d : B1.d, m, kr, &r, &v);
     }

@@ -95,12 +95,12 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         for (uint32_t k = 0; k < nv; k += 8) {
             __m256 r[3];
             uint32_t m = nv - k < 8 ? nv - k : 8;
+            /* a step: one frame is the kept pair's other (read before its slot is written) */
+            const float *kept = only ? cslot + 8u * nr8 + k : NULL;
             for (int j = 0; j < 3; j++) {
                 __m256 va, vb;
                 if (vsrc) va = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k), vb = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k);
                 else {
-                    /* a step: one frame is the kept pair's other (read before its slot is written) */
-                    const float *kept = only ? cslot + 8u * nr8 + k : NULL;
                     va = only == 1 ? _mm256_loadu_ps(kept + nv8 * (uint32_t)(3 + j)) : CC_LOADZ_PS(w.va[j] + k, m);
                     vb = only == 2 ? _mm256_loadu_ps(kept + nv8 * (uint32_t)j) : CC_LOADZ_PS(w.vb[j] + k, m);
                     if (cache) /* kept for the next sample */
