@@ -155,7 +155,8 @@ typedef struct stage_run {
     sk_transform *pa, *pb, *po, *pd;         /* two poses, the output, mix's additive delta */
     sk_mat4 *model, *pal, *smodel;
     float *sa, *sb, *so, *sd, *mask;         /* the same in SoA; mix's mask */
-    double *ft, *st, *f2, *f1;               /* frame times: AoS, SoA; palette's two passes, one pass */
+    double *ft, *st, *f2, *f1, *f8;          /* frame times: AoS, SoA; palette's two passes, one pass, eight at a time */
+    float *scratch;                          /* palette: sk_local_to_model_soa_many's */
     int16_t *map;                            /* palette: sk_skin_joint_map's, or NULL */
 } stage_run;
 
@@ -165,7 +166,8 @@ static bool stage_alloc(stage_run *R) {
     R->pa = bench_alloc64(nt * sizeof *R->pa), R->pb = bench_alloc64(nt * sizeof *R->pb), R->po = bench_alloc64(nt * sizeof *R->po);
     R->model = bench_alloc64(nt * sizeof *R->model), R->pal = bench_alloc64((size_t)count * (P ? P : 1) * sizeof *R->pal);
     R->ft = calloc(frames, sizeof *R->ft), R->st = calloc(frames, sizeof *R->st);
-    R->f2 = calloc(frames, sizeof *R->f2), R->f1 = calloc(frames, sizeof *R->f1);
+    R->f2 = calloc(frames, sizeof *R->f2), R->f1 = calloc(frames, sizeof *R->f1), R->f8 = calloc(frames, sizeof *R->f8);
+    R->scratch = bench_alloc64(sk_soa_many_scratch_floats(J) * sizeof(float));
     R->sa = bench_alloc64((size_t)count * sf * sizeof(float)), R->sb = bench_alloc64((size_t)count * sf * sizeof(float));
     R->so = bench_alloc64((size_t)count * sf * sizeof(float));
     R->smodel = bench_alloc64(nt * sizeof *R->smodel);
@@ -173,7 +175,7 @@ static bool stage_alloc(stage_run *R) {
     R->pd = additive ? bench_alloc64(nt * sizeof *R->pd) : NULL;
     R->sd = additive ? bench_alloc64((size_t)count * sf * sizeof(float)) : NULL;
     R->mask = malloc((J ? J : 1) * sizeof *R->mask);
-    if (R->pa && R->pb && R->po && R->model && R->pal && R->ft && R->st && R->f2 && R->f1 && R->sa && R->sb && R->so &&
+    if (R->pa && R->pb && R->po && R->model && R->pal && R->ft && R->st && R->f2 && R->f1 && R->f8 && R->scratch && R->sa && R->sb && R->so &&
         R->smodel && R->mask && (!additive || (R->pd && R->sd)))
         return true;
     fprintf(stderr, "skelanim: out of memory\n");
@@ -183,7 +185,7 @@ static bool stage_alloc(stage_run *R) {
 static void stage_free(stage_run *R) {
     free(R->pa), free(R->pb), free(R->po), free(R->model), free(R->pal), free(R->ft), free(R->st), free(R->sa);
     free(R->sb), free(R->so), free(R->smodel), free(R->pd), free(R->sd), free(R->mask), free(R->f2), free(R->f1);
-    free(R->map);
+    free(R->map), free(R->f8), free(R->scratch);
 }
 
 /* Two poses per character: the first two clips (or the rest pose) at spread times; the mask; the palette's map. */
@@ -271,7 +273,7 @@ static void stage_soa(const stage_run *R) {
 }
 
 /* palette: SoA local-to-model and the palette in two passes, then in one (the map made once). */
-static void stage_palette_passes(const stage_run *R, double *two, double *one) {
+static void stage_palette_passes(const stage_run *R, double *two, double *one, double *eight) {
     const sk_skeleton *s = R->s;
     uint32_t J = R->J, P = R->P;
     size_t sf = R->sf;
@@ -287,13 +289,26 @@ static void stage_palette_passes(const stage_run *R, double *two, double *one) {
         sk_local_to_model_palette_soa(s, &SO, NULL, R->model + (size_t)i * J, J, R->skin, R->map,
                                       R->pal + (size_t)i * P, P, NULL);
     }
-    *two = u1 - u0, *one = cli_now() - u1;
+    double u2 = cli_now();
+    for (uint32_t i = 0; i < R->count; i += 8) { /* eight characters at a time */
+        uint32_t n = R->count - i < 8 ? R->count - i : 8;
+        sk_soa_pose so[8];
+        const sk_soa_pose *pp[8];
+        sk_mat4 *model[8], *pal[8];
+        for (uint32_t k = 0; k < n; k++) {
+            so[k] = sk_soa_pose_view(R->so + (i + k) * sf, J), pp[k] = &so[k];
+            model[k] = R->model + (size_t)(i + k) * J, pal[k] = R->pal + (size_t)(i + k) * P;
+        }
+        sk_local_to_model_soa_many(s, n, pp, NULL, model, J, R->map ? R->skin : NULL, R->map, R->map ? pal : NULL, P,
+                                   R->scratch, sk_soa_many_scratch_floats(J), NULL);
+    }
+    *two = u1 - u0, *one = u2 - u1, *eight = cli_now() - u2;
 }
 
 static void stage_print(const stage_run *R, const char *name, const char *file) {
     uint32_t frames = R->frames, J = R->J, P = R->P;
     int stage = R->stage;
-    double *ft = R->ft, *st = R->st, *f2 = R->f2, *f1 = R->f1;
+    double *ft = R->ft, *st = R->st, *f2 = R->f2, *f1 = R->f1, *f8 = R->f8;
     qsort(ft, frames, sizeof *ft, cli_cmp_double);
     qsort(st, frames, sizeof *st, cli_cmp_double);
     double per = (double)R->count * (stage == ST_PALETTE ? P : J);
@@ -314,10 +329,13 @@ static void stage_print(const stage_run *R, const char *name, const char *file) 
     } else {
         qsort(f2, frames, sizeof *f2, cli_cmp_double);
         qsort(f1, frames, sizeof *f1, cli_cmp_double);
+        qsort(f8, frames, sizeof *f8, cli_cmp_double);
         double pj = (double)R->count * J;
         printf(",\"skeleton_joints\":%u,\"two_pass_ns_per_joint_min\":%.3f,\"two_pass_ns_per_joint_median\":%.3f,"
-               "\"one_pass_ns_per_joint_min\":%.3f,\"one_pass_ns_per_joint_median\":%.3f",
-               J, f2[0] * 1e9 / pj, f2[frames / 2] * 1e9 / pj, f1[0] * 1e9 / pj, f1[frames / 2] * 1e9 / pj);
+               "\"one_pass_ns_per_joint_min\":%.3f,\"one_pass_ns_per_joint_median\":%.3f,"
+               "\"eight_ns_per_joint_min\":%.3f,\"eight_ns_per_joint_median\":%.3f",
+               J, f2[0] * 1e9 / pj, f2[frames / 2] * 1e9 / pj, f1[0] * 1e9 / pj, f1[frames / 2] * 1e9 / pj,
+               f8[0] * 1e9 / pj, f8[frames / 2] * 1e9 / pj);
     }
     printf("}\n");
 }
@@ -356,9 +374,9 @@ static int bench_stage(int stage, const cli_command *cmd, int argc, char **argv)
             if (f >= 5) R.st[f - 5] = cli_now() - t1;
             checksum += stage == ST_MIX ? R.so[(size_t)(f % count) * R.sf + 48] : R.smodel[(size_t)(f % count) * J + J - 1].m[12];
         } else {
-            double two, one;
-            stage_palette_passes(&R, &two, &one);
-            if (f >= 5) R.f2[f - 5] = two, R.f1[f - 5] = one;
+            double two, one, eight;
+            stage_palette_passes(&R, &two, &one, &eight);
+            if (f >= 5) R.f2[f - 5] = two, R.f1[f - 5] = one, R.f8[f - 5] = eight;
         }
         checksum += stage == ST_MIX ? R.po[(size_t)(f % count) * J].r.w
                     : stage == ST_LTM ? R.model[(size_t)(f % count) * J + J - 1].m[12]

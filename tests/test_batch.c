@@ -578,6 +578,23 @@ static void test_bad_pipelines(void **state) {
         assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
         assert_string_equal(err.message, "character 123: IK target is NaN");
     }
+    /* the same on the SoA path (the hook's joints listed), where characters go eight at a
+     * time through local-to-model: every character before the failure is finished */
+    sk_mat4 *ref = calloc((size_t)CHARS * f.pn, sizeof *ref);
+    assert_non_null(ref);
+    p.post = NULL;
+    for (uint32_t c = 0; c < CHARS; c++) times[2 * c] = 0.01 * c, times[2 * c + 1] = 0.02 * c, mix[c] = (float)(c % 5) / 4.0f;
+    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+    memcpy(ref, pal, (size_t)CHARS * f.pn * sizeof *ref);
+    uint32_t hook_joint = 1;
+    p.post = post_fail, p.post_joints = &hook_joint, p.post_joint_count = 1;
+    for (int rep = 0; rep < 4; rep++) {
+        memset(pal, 0, (size_t)CHARS * f.pn * sizeof *pal);
+        assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+        assert_string_equal(err.message, "character 123: IK target is NaN");
+        assert_memory_equal(pal, ref, (size_t)123 * f.pn * sizeof *pal);
+    }
+    free(ref);
     sk_batch_destroy(b);
     free(pal);
     sk_asset_destroy(f.a);

@@ -946,13 +946,138 @@ static void test_errors(void **st) {
     sk_asset_destroy(a);
 }
 
+/* A skeleton of n joints with several roots (every seventh joint, and joint
+ * 0) and random parents otherwise (any earlier joint): not chains only. */
+static sk_skeleton *forest_skeleton(uint32_t n, uint32_t seed) {
+    int32_t *parents = malloc(n * sizeof *parents);
+    sk_transform *rest = malloc(n * sizeof *rest);
+    assert_non_null(parents);
+    assert_non_null(rest);
+    for (uint32_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        parents[i] = i % 7 == 0 ? -1 : (int32_t)((seed >> 8) % i);
+        rest[i] = sk_transform_identity();
+    }
+    sk_skeleton_desc sd = {0};
+    sd.joint_count = n, sd.parents = parents, sd.rest = rest;
+    sk_skeleton *s = NULL;
+    assert_int_equal(sk_skeleton_create(&sd, NULL, &s, NULL), SK_OK);
+    free(parents), free(rest);
+    return s;
+}
+
+/* sk_local_to_model_soa_many (eight characters at a time) against
+ * sk_local_to_model_palette_soa one character at a time, byte for byte:
+ * 1 to 8 characters, chains and a forest of several roots, with and without
+ * roots (one of them not affine), model matrices written or not, a palette
+ * of a permuted subset of the joints or none; components of zero of both
+ * signs (the signs of zeros the products give must agree). Then its errors,
+ * which write nothing. */
+static void test_l2m_many(void **st) {
+    (void)st;
+    uint32_t checks = 0;
+    static const uint32_t sizes[] = {1, 8, 22, 67};
+    for (int shape = 0; shape < 2; shape++)
+        for (uint32_t si = 0; si < 4; si++) {
+            uint32_t n = sizes[si], seed = 77 * n + 13 * (uint32_t)shape;
+            sk_skeleton *s = shape ? forest_skeleton(n, seed) : sk_test_chain_skeleton(n, 3);
+            sk_error err = {0};
+            size_t sf = sk_soa_pose_floats(n);
+            float *data = aligned_alloc(32, 8 * sf * sizeof(float));
+            float *scratch = malloc(sk_soa_many_scratch_floats(n) * sizeof(float));
+            sk_transform *p = calloc(n, sizeof *p);
+            sk_soa_pose poses[8];
+            const sk_soa_pose *pp[8];
+            for (int c = 0; c < 8; c++) {
+                for (uint32_t j = 0; j < n; j++) {
+                    float t[3];
+                    for (int k = 0; k < 3; k++) { /* a few zeros of either sign */
+                        float v = sk_test_rnd(&seed);
+                        t[k] = v > 0.8f ? 0.0f : v < -0.8f ? -0.0f : v;
+                    }
+                    p[j].t = sk_vec3_make(t[0], t[1], t[2]);
+                    p[j].r = j % 3 == 1 ? sk_quat_make(0.0f, -0.0f, 0.6f, -0.8f) : sk_test_rnd_quat(&seed);
+                    p[j].s = sk_vec3_make(1 + 0.2f * sk_test_rnd(&seed), j % 4 == 2 ? -1.0f : 1.0f, 1 - 0.1f * sk_test_rnd(&seed));
+                }
+                poses[c] = sk_soa_pose_view(data + c * sf, n), pp[c] = &poses[c];
+                assert_int_equal(sk_soa_pose_from_pose(s, SK_POSE_OF(s, p, NULL), &poses[c], &err), SK_OK);
+            }
+            uint32_t joints[80], pc = 0;
+            for (uint32_t j = n; j-- > 0;)
+                if (j % 2 == 0 || j + 1 == n) joints[pc++] = j;
+            sk_mat4 ib[80], rootm[8];
+            for (uint32_t i = 0; i < 80; i++)
+                for (int k = 0; k < 16; k++) ib[i].m[k] = (k % 5 == 0 ? 1.0f : 0.0f) + 0.3f * sk_test_rnd(&seed);
+            for (int c = 0; c < 8; c++) {
+                sk_transform x = {sk_vec3_make(sk_test_rnd(&seed), 1, -2), sk_test_rnd_quat(&seed), sk_vec3_make(1, 2, 1)};
+                rootm[c] = sk_mat4_from_transform(&x);
+            }
+            rootm[3].m[3] = 0.25f, rootm[3].m[7] = -0.5f; /* not affine: a bottom row of its own */
+            const sk_mat4 *roots[8];
+            for (int c = 0; c < 8; c++) roots[c] = &rootm[c];
+            sk_skin skin = {"half", pc, joints, ib, -1};
+            int16_t map[80];
+            assert_true(sk_skin_joint_map(s, &skin, map));
+            sk_mat4 *ma = calloc((size_t)8 * n, sizeof *ma), *mb = calloc((size_t)8 * n, sizeof *mb);
+            sk_mat4 *pa = calloc((size_t)8 * pc, sizeof *pa), *pb = calloc((size_t)8 * pc, sizeof *pb);
+            for (uint32_t count = 1; count <= 8; count++)
+                for (int r = 0; r < 2; r++)
+                    for (int out = 0; out < 3; out++) { /* 0: model and palette, 1: palette only, 2: model only */
+                        sk_mat4 *mo[8], *po[8];
+                        for (uint32_t c = 0; c < count; c++) {
+                            assert_int_equal(sk_local_to_model_palette_soa(s, &poses[c], r ? roots[c] : NULL, ma + (size_t)c * n, n, &skin, map,
+                                                                           pa + (size_t)c * pc, pc, &err),
+                                             SK_OK);
+                            mo[c] = mb + (size_t)c * n, po[c] = pb + (size_t)c * pc;
+                        }
+                        memset(mb, 0x7f, (size_t)8 * n * sizeof *mb), memset(pb, 0x7f, (size_t)8 * pc * sizeof *pb);
+                        bool pal = out != 2;
+                        assert_int_equal(sk_local_to_model_soa_many(s, count, pp, r ? roots : NULL, out == 1 ? NULL : mo, n,
+                                                                    pal ? &skin : NULL, pal ? map : NULL, pal ? po : NULL, pc, scratch,
+                                                                    sk_soa_many_scratch_floats(n), &err),
+                                         SK_OK);
+                        if (out != 1) assert_memory_equal(ma, mb, count * n * sizeof *ma);
+                        if (pal) assert_memory_equal(pa, pb, count * pc * sizeof *pa);
+                        /* nothing past the count's characters */
+                        if (out != 1 && count < 8) assert_true(((const unsigned char *)(mb + (size_t)count * n))[0] == 0x7f);
+                        if (!pal) assert_true(((const unsigned char *)pb)[0] == 0x7f);
+                        checks++;
+                    }
+            /* errors (nothing written) */
+            sk_mat4 *mo[8], *po[8];
+            for (int c = 0; c < 8; c++) mo[c] = mb + (size_t)c * n, po[c] = pb + (size_t)c * pc;
+            memset(mb, 0x7f, (size_t)8 * n * sizeof *mb), memset(pb, 0x7f, (size_t)8 * pc * sizeof *pb);
+            size_t need = sk_soa_many_scratch_floats(n);
+            assert_int_equal(sk_local_to_model_soa_many(s, 0, pp, NULL, mo, n, NULL, NULL, NULL, 0, scratch, need, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(err.message, "count 0"));
+            assert_int_equal(sk_local_to_model_soa_many(s, 9, pp, NULL, mo, n, NULL, NULL, NULL, 0, scratch, need, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_int_equal(sk_local_to_model_soa_many(s, 2, pp, NULL, mo, n, NULL, NULL, NULL, 0, scratch, need - 1, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(err.message, "scratch"));
+            assert_int_equal(sk_local_to_model_soa_many(s, 2, pp, NULL, NULL, n, NULL, NULL, NULL, 0, scratch, need, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_int_equal(sk_local_to_model_soa_many(s, 2, pp, NULL, mo, n, &skin, NULL, po, pc, scratch, need, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(err.message, "map"));
+            assert_int_equal(sk_local_to_model_soa_many(s, 2, pp, NULL, mo, n, &skin, map, po, pc - 1, scratch, need, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_int_equal(sk_local_to_model_soa_many(s, 2, pp, NULL, mo, n - 1, NULL, NULL, NULL, 0, scratch, need, &err), SK_ERR_INVALID_ARGUMENT);
+            const sk_mat4 *badroots[8] = {roots[0], NULL};
+            assert_int_equal(sk_local_to_model_soa_many(s, 2, pp, badroots, mo, n, NULL, NULL, NULL, 0, scratch, need, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(err.message, "roots[1]"));
+            sk_soa_pose other = sk_soa_pose_view(data, n + 1);
+            const sk_soa_pose *bad[2] = {pp[0], &other};
+            assert_int_equal(sk_local_to_model_soa_many(s, 2, bad, NULL, mo, n, NULL, NULL, NULL, 0, scratch, need, &err), SK_ERR_INVALID_ARGUMENT);
+            assert_true(((const unsigned char *)mb)[0] == 0x7f && ((const unsigned char *)pb)[0] == 0x7f);
+            free(ma), free(mb), free(pa), free(pb), free(p), free(scratch), free(data);
+            sk_skeleton_destroy(s);
+        }
+    assert_int_equal(checks, 2 * 4 * 8 * 2 * 3);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_mannequin), cmocka_unit_test(test_sample_layouts),
         cmocka_unit_test(test_sample_sparse_compressed),
         cmocka_unit_test(test_frames_vs_tracks), cmocka_unit_test(test_frame_writers), cmocka_unit_test(test_lazy_fallback), cmocka_unit_test(test_blend_l2m), cmocka_unit_test(test_l2m_aos_groups),
         cmocka_unit_test(test_kernel_widths),    cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_blend_weighted),   cmocka_unit_test(test_l2m_palette),
+        cmocka_unit_test(test_blend_weighted),   cmocka_unit_test(test_l2m_palette), cmocka_unit_test(test_l2m_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,10 @@
 /* The pipeline keeps a skin joint map (sk_skin_joint_map) for skeletons up to
  * this size; larger ones make the palette after local-to-model. */
 #define SK_BATCH_PALETTE_MAP_MAX 1024u
+/* Skeletons up to this size take local-to-model eight characters at a time
+ * (sk_local_to_model_soa_many): each thread keeps eight more SoA poses and
+ * the function's scratch (128 floats per joint). */
+#define SK_BATCH_X8_JOINTS 256u
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,7 +41,9 @@ typedef struct batch_slot {
     uint32_t id;                 /* 0: the calling thread */
     void *scratch;               /* the callback's scratch_bytes block, or NULL */
     sk_transform *poses;         /* max_clips + 1 poses of max_joints transforms */
-    float *soa;                  /* max_clips + 1 SoA poses of max_joints joints (the SoA path) */
+    float *soa;                  /* max_clips + 1 SoA poses of max_joints joints (the SoA path), then
+                                  * 8 of x8_joints joints (the eight characters' poses, batch_x8) */
+    float *x8;                   /* sk_soa_many_scratch_floats(x8_joints) floats (batch_x8), or NULL */
     sk_mat4 *model;              /* max_joints matrices */
     uint32_t err_index;          /* lowest failing character this run, or SK_BATCH_NONE */
     sk_result err_code;
@@ -56,12 +62,14 @@ typedef struct batch_job {
     uint32_t palette_count, vertex_count;
     bool soa;                      /* the pipeline takes the SoA path */
     bool fused_palette;            /* SoA path: the palette made in the local-to-model pass (palette_map) */
+    bool x8;                       /* SoA path: local-to-model eight characters at a time (batch_x8) */
     int16_t palette_map[SK_BATCH_PALETTE_MAP_MAX];
 } batch_job;
 
 struct sk_batch {
     sk_allocator alloc;
     uint32_t threads, chunk, max_joints, max_clips;
+    uint32_t x8_joints;          /* joints of the slots' x8 poses and matrices (0: none) */
     size_t scratch_bytes;
     void *block;                 /* slots and scratch, one allocation */
     size_t block_size;
@@ -116,17 +124,18 @@ static sk_result post_soa(const batch_job *job, uint32_t c, batch_slot *s, sk_so
 /* The structure-of-arrays path (core/soa.h, anim/soa_layers.h: the same
  * results, bit for bit): one clip, two mixed as sk_blend_two does, or any
  * count by weights as sk_blend_poses does; a hook whose joints are listed
- * (post_soa). */
-static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
-                                        sk_error *err) {
+ * (post_soa). Character c's pose: the clips sampled into the slot's first
+ * k SoA poses, the blend (one clip: the sample) into dst; *out views it. */
+static sk_result pipeline_pose_soa(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s, float *dst,
+                                   sk_soa_pose *out, sk_error *err) {
     const sk_batch_pipeline *p = job->pipe;
     const sk_skeleton *skel = p->skeleton;
     uint32_t n = skel->joint_count, k = p->clip_count;
     size_t stride = sk_soa_pose_floats(b->max_joints);
-    sk_soa_pose sp[SK_BATCH_MAX_CLIPS + 1];
+    sk_soa_pose sp[SK_BATCH_MAX_CLIPS];
     const sk_soa_pose *in[SK_BATCH_MAX_CLIPS];
-    for (uint32_t i = 0; i <= k; i++) sp[i] = sk_soa_pose_view(s->soa + i * stride, n);
-    for (uint32_t i = 0; i < k; i++) in[i] = &sp[i];
+    for (uint32_t i = 0; i < k; i++) sp[i] = sk_soa_pose_view(k == 1 ? dst : s->soa + i * stride, n), in[i] = &sp[i];
+    *out = sk_soa_pose_view(dst, n);
     sk_result r;
     for (uint32_t i = 0; i < k; i++) {
         double t = p->times[(size_t)c * k + i];
@@ -134,30 +143,39 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
         r = sk_clip_sample_soa(p->clips[i], skel, t, p->loop, cur, cur ? job->cursor_size[i] : 0, &sp[i], err);
         if (r != SK_OK) return r;
     }
-    sk_soa_pose *pose = &sp[0];
     if (k == 2 && p->mix) {
-        r = p->mix_slerp ? sk_blend_two_masked_soa(skel, &sp[0], &sp[1], p->mix[c], NULL, true, &sp[2], err)
-                         : sk_blend_two_soa(skel, &sp[0], &sp[1], p->mix[c], &sp[2], err);
+        r = p->mix_slerp ? sk_blend_two_masked_soa(skel, &sp[0], &sp[1], p->mix[c], NULL, true, out, err)
+                         : sk_blend_two_soa(skel, &sp[0], &sp[1], p->mix[c], out, err);
         if (r != SK_OK) return r;
-        pose = &sp[2];
     } else if (k > 1) {
         const float *w = p->weights + (size_t)c * k;
         if (p->blend_options && p->blend_options->rotation == SK_BLEND_SLERP) { /* anim/soa_layers.h */
             sk_soa_blend_input bi[SK_BATCH_MAX_CLIPS];
             for (uint32_t i = 0; i < k; i++) bi[i] = (sk_soa_blend_input){&sp[i], w[i], NULL, NULL};
-            r = sk_blend_poses_soa(skel, bi, k, p->blend_options, &sp[k], err);
+            r = sk_blend_poses_soa(skel, bi, k, p->blend_options, out, err);
         } else {
             bool fill = !(p->blend_options && p->blend_options->no_rest_fill);
-            r = sk_blend_weighted_soa(skel, in, w, k, fill, &sp[k], err);
+            r = sk_blend_weighted_soa(skel, in, w, k, fill, out, err);
         }
         if (r != SK_OK) return r;
-        pose = &sp[k];
     }
-    if (p->post && (r = post_soa(job, c, s, pose, err)) != SK_OK) return r;
+    if (p->post && (r = post_soa(job, c, s, out, err)) != SK_OK) return r;
     if (p->out_local) {
         sk_pose view = sk_pose_view(p->out_local + (size_t)c * n, n, NULL, 0);
-        if ((r = sk_soa_pose_to_pose(skel, pose, &view, err)) != SK_OK) return r;
+        if ((r = sk_soa_pose_to_pose(skel, out, &view, err)) != SK_OK) return r;
     }
+    return SK_OK;
+}
+
+static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
+                                        sk_error *err) {
+    const sk_batch_pipeline *p = job->pipe;
+    const sk_skeleton *skel = p->skeleton;
+    uint32_t n = skel->joint_count;
+    sk_soa_pose one;
+    sk_result r = pipeline_pose_soa(b, job, c, s, s->soa + p->clip_count * sk_soa_pose_floats(b->max_joints), &one, err);
+    if (r != SK_OK) return r;
+    sk_soa_pose *pose = &one;
     if (!p->out_model && !p->out_palette) return SK_OK;
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
     if (job->fused_palette) { /* the palette in the same pass (core/soa.h) */
@@ -169,6 +187,64 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
     r = sk_local_to_model_soa(skel, pose, p->roots ? &p->roots[c] : NULL, model, n, err);
     if (r != SK_OK || !p->out_palette) return r;
     return palette_and_skin(job, c, model, n, false, err);
+}
+
+static void record_failure(sk_batch *b, batch_slot *s, uint32_t c, sk_result r);
+
+/* Characters [first, end) of a chunk on the SoA path, eight at a time: each
+ * one's pose (pipeline_pose_soa) into the slot's x8 poses, then their
+ * local-to-model and palettes in one pass (sk_local_to_model_soa_many: the
+ * bits of the one-character pass), then the skinning of each. On a failure the
+ * characters before it are finished and the chunk stops. */
+static void batch_x8(sk_batch *b, const batch_job *job, batch_slot *s, uint32_t first, uint32_t end) {
+    const sk_batch_pipeline *p = job->pipe;
+    const sk_skeleton *skel = p->skeleton;
+    uint32_t n = skel->joint_count;
+    float *base = s->soa + ((size_t)b->max_clips + 1) * sk_soa_pose_floats(b->max_joints);
+    size_t stride = sk_soa_pose_floats(b->x8_joints);
+    for (uint32_t c0 = first; c0 < end; c0 += 8) {
+        uint32_t m = end - c0 < 8 ? end - c0 : 8, ok = 0, failed = SK_BATCH_NONE;
+        sk_result fr = SK_OK;
+        sk_soa_pose pose[8];
+        const sk_soa_pose *pp[8];
+        const sk_mat4 *roots[8];
+        sk_mat4 *model[8], *pal[8];
+        for (uint32_t i = 0; i < m; i++, ok++) {
+            uint32_t c = c0 + i;
+            s->tmp.code = SK_OK;
+            s->tmp.message[0] = '\0';
+            fr = pipeline_pose_soa(b, job, c, s, base + i * stride, &pose[i], &s->tmp);
+            if (fr != SK_OK) {
+                failed = c;
+                break;
+            }
+            pp[i] = &pose[i];
+            roots[i] = p->roots ? &p->roots[c] : NULL;
+            model[i] = p->out_model ? p->out_model + (size_t)c * n : NULL;
+            pal[i] = p->out_palette ? p->out_palette + (size_t)c * job->palette_count : NULL;
+        }
+        if (failed != SK_BATCH_NONE) record_failure(b, s, failed, fr); /* s->tmp is the failure's */
+        if (ok && (p->out_model || p->out_palette)) {
+            bool fp = job->fused_palette;
+            sk_result r = sk_local_to_model_soa_many(skel, ok, pp, p->roots ? roots : NULL, p->out_model ? model : NULL, n,
+                                                     fp ? p->skin : NULL, fp ? job->palette_map : NULL, fp ? pal : NULL,
+                                                     job->palette_count, s->x8, sk_soa_many_scratch_floats(b->x8_joints), &s->tmp);
+            if (r != SK_OK) {
+                record_failure(b, s, c0, r);
+                return;
+            }
+        }
+        for (uint32_t i = 0; p->mesh && i < ok; i++) {
+            s->tmp.code = SK_OK;
+            s->tmp.message[0] = '\0';
+            sk_result r = palette_and_skin(job, c0 + i, NULL, n, true, &s->tmp);
+            if (r != SK_OK) {
+                record_failure(b, s, c0 + i, r);
+                return;
+            }
+        }
+        if (failed != SK_BATCH_NONE) return;
+    }
 }
 
 static sk_result pipeline_character(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s,
@@ -239,6 +315,10 @@ static void work(sk_batch *b, batch_slot *s) {
          * known failure, every later one does too. */
         if (first > atomic_load_explicit(&b->fail_index, memory_order_relaxed)) return;
         uint32_t end = (uint32_t)(first + job->chunk < job->count ? first + job->chunk : job->count);
+        if (job->x8) {
+            batch_x8(b, job, s, (uint32_t)first, end);
+            continue;
+        }
         for (uint32_t c = (uint32_t)first; c < end; c++) {
             s->tmp.code = SK_OK;
             s->tmp.message[0] = '\0';
@@ -325,12 +405,17 @@ sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, 
     /* Per slot: the slot, the callback scratch, the poses, the model matrices. */
     size_t poses_bytes = 0, model_bytes = 0, slot_bytes = 0, block = 0;
     size_t soa_bytes = desc->max_joints ? ((size_t)desc->max_clips + 1) * sk_soa_pose_floats(desc->max_joints) * sizeof(float) : 0;
+    /* eight characters at a time (batch_x8): their poses and model matrices, up to SK_BATCH_X8_JOINTS joints */
+    uint32_t x8j = desc->max_joints < SK_BATCH_X8_JOINTS ? desc->max_joints : SK_BATCH_X8_JOINTS;
+    size_t x8_bytes = x8j ? sk_soa_many_scratch_floats(x8j) * sizeof(float) : 0;
+    if (x8j) soa_bytes += 8u * sk_soa_pose_floats(x8j) * sizeof(float);
     bool ok = desc->max_joints < (1u << 26) &&
               sk_size_mul((size_t)desc->max_joints * sizeof(sk_transform), (size_t)desc->max_clips + 1, &poses_bytes) &&
               sk_size_mul(desc->max_joints, sizeof(sk_mat4), &model_bytes) && desc->scratch_bytes < SIZE_MAX / 2 &&
               sk_size_add(align_up(sizeof(batch_slot)) + align_up(desc->scratch_bytes), align_up(poses_bytes), &slot_bytes) &&
               sk_size_add(slot_bytes, align_up(model_bytes), &slot_bytes) &&
               sk_size_add(slot_bytes, align_up(soa_bytes), &slot_bytes) &&
+              sk_size_add(slot_bytes, align_up(x8_bytes), &slot_bytes) &&
               sk_size_mul(slot_bytes, threads, &block) && sk_size_add(block, SK_BATCH_ALIGN + threads * sizeof(batch_slot *), &block);
     if (!ok) return sk_error_set(err, SK_ERR_LIMIT, "sk_batch_create: scratch size overflows");
     sk_batch *b = sk_alloc(a, sizeof *b);
@@ -340,6 +425,7 @@ sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, 
     b->chunk = desc->chunk;
     b->max_joints = desc->max_joints;
     b->max_clips = desc->max_clips;
+    b->x8_joints = x8j;
     b->scratch_bytes = desc->scratch_bytes;
     atomic_init(&b->next_chunk, 0);
     atomic_init(&b->fail_index, SK_BATCH_NONE);
@@ -365,6 +451,8 @@ sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, 
         s->model = model_bytes ? (sk_mat4 *)p : NULL;
         p += align_up(model_bytes);
         s->soa = soa_bytes ? (float *)p : NULL;
+        p += align_up(soa_bytes);
+        s->x8 = x8_bytes ? (float *)p : NULL;
         s->err_index = SK_BATCH_NONE;
         b->slots[i] = s;
     }
@@ -528,5 +616,7 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
      * goes through a bounded stack buffer (sk_clip_sample_soa), so not here */
     for (uint32_t i = 0; i < p->clip_count; i++)
         if (!sk_clip_samples_soa_directly(p->clips[i])) job.soa = false;
+    /* eight characters at a time where the palette, if any, is made in that pass */
+    job.x8 = job.soa && b->x8_joints && p->skeleton->joint_count <= b->x8_joints && (!p->out_palette || job.fused_palette);
     return batch_execute(b, &job, err);
 }

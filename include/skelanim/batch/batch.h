@@ -56,7 +56,9 @@ typedef struct sk_batch_desc {
     uint32_t chunk;
     /* Pipeline scratch, allocated once per thread: the largest skeleton
      * (joints) and number of clips pipelines will run with. 0 and 0: the
-     * batch runs callbacks only. */
+     * batch runs callbacks only. Per thread, about (max_clips + 1) poses
+     * and matrices of max_joints joints, plus eight characters' poses and
+     * matrices of up to 256 joints (832 bytes per joint). */
     uint32_t max_joints;
     uint32_t max_clips;
     /* Bytes of scratch per thread for callbacks (sk_batch_run's `scratch`,
@@ -163,8 +165,12 @@ typedef struct sk_batch_pipeline {
      * (sk_clip_samples_soa_directly), the pipeline samples, blends (nlerp or
      * slerp: core/soa.h, anim/soa_layers.h) and runs local-to-model on
      * structure-of-arrays poses, four or eight joints at a time, with the
-     * same results bit for bit; otherwise on sk_pose. aos = true keeps
-     * sk_pose throughout (to compare). */
+     * same results bit for bit; otherwise on sk_pose. On that path, for
+     * skeletons of up to 256 joints whose palette (if any) is made in the
+     * local-to-model pass (sk_skin_joint_map), local-to-model and the
+     * palette take eight characters at a time (sk_local_to_model_soa_many),
+     * the same bits again. aos = true keeps sk_pose throughout (to
+     * compare). */
     bool aos;
 } sk_batch_pipeline;
 

@@ -127,6 +127,28 @@ SK_API sk_result sk_local_to_model_palette_soa(const sk_skeleton *skel, const sk
                                                const int16_t *map, sk_mat4 *out_palette, uint32_t palette_count,
                                                sk_error *err);
 
+/* Floats of scratch sk_local_to_model_soa_many needs for a skeleton of
+ * joint_count joints (128 per joint: eight characters' model matrices). */
+SK_API size_t sk_soa_many_scratch_floats(uint32_t joint_count);
+
+/* sk_local_to_model_palette_soa of count (1 to 8) characters of one
+ * skeleton at once, with the same bits per character: poses[i], roots NULL
+ * or count matrices (none NULL), out_model NULL (not written) or count arrays
+ * of model_count >= joint_count matrices; with skin, map (sk_skin_joint_map's)
+ * and out_palette (count arrays of palette_count >= skin->joint_count
+ * matrices) the palettes, else skin, map and out_palette all NULL. At least
+ * one of out_model and out_palette. scratch: caller-owned,
+ * sk_soa_many_scratch_floats(joint_count) floats (scratch_floats says how
+ * many there are). On a CPU with AVX2 each character takes one lane of
+ * eight, a crowd's faster form (docs/performance.md); elsewhere one after
+ * the other. Nothing is allocated; on an error nothing is written.
+ * SK_ERR_INVALID_ARGUMENT for a count out of range, a NULL pose, array or
+ * matrix, a pose of another skeleton, short arrays or scratch. */
+SK_API sk_result sk_local_to_model_soa_many(const sk_skeleton *skel, uint32_t count, const sk_soa_pose *const *poses,
+                                            const sk_mat4 *const *roots, sk_mat4 *const *out_model, uint32_t model_count,
+                                            const sk_skin *skin, const int16_t *map, sk_mat4 *const *out_palette,
+                                            uint32_t palette_count, float *scratch, size_t scratch_floats, sk_error *err);
+
 #ifdef __cplusplus
 }
 #endif
