@@ -12,7 +12,9 @@
  *   palette  sk_skin_palette (model matrices x inverse binds); also, per
  *            joint of the skeleton, SoA local-to-model then the palette
  *            against sk_local_to_model_palette_soa with sk_skin_joint_map's
- *            map (one pass): "two_pass_..." and "one_pass_..." keys
+ *            map (one pass) and sk_local_to_model_soa_many (eight
+ *            characters at a time, model matrices and palettes):
+ *            "two_pass_...", "one_pass_..." and "eight_..." keys
  * On the mannequin, or FILE (its skeleton and first skin). One JSON line per
  * stage: the minimum and median over the frames. sample, mix and ltm also
  * time the structure-of-arrays functions (sk_clip_sample_soa and
@@ -272,7 +274,8 @@ static void stage_soa(const stage_run *R) {
     }
 }
 
-/* palette: SoA local-to-model and the palette in two passes, then in one (the map made once). */
+/* palette: SoA local-to-model and the palette in two passes, then in one (the map made once), then
+ * eight characters at a time. */
 static void stage_palette_passes(const stage_run *R, double *two, double *one, double *eight) {
     const sk_skeleton *s = R->s;
     uint32_t J = R->J, P = R->P;
@@ -463,7 +466,7 @@ const cli_command cli_cmd_bench_palette = {
     .run = bench_palette,
     .summary = "the skinning palette over a crowd, ns per joint",
     .about = "The skinning palette over a crowd in ns per joint, and SoA local-to-model with the "
-             "palette in two passes and in one; one JSON line.",
+             "palette in two passes, in one, and in one for eight characters at a time; one JSON line.",
     .opts = stage_opts,
     .nopts = CLI_COUNT(stage_opts),
     .args = pose_file_arg,

@@ -24,6 +24,9 @@ for r, (chars, frames) in zip(rows, [(20, 5), (7, 3)]):
     for k in ("ns_per_joint_min", "ns_per_joint_median"):
         assert math.isfinite(r[k]) and r[k] > 0, r
     assert r["ns_per_joint_min"] <= r["ns_per_joint_median"], r
+    if stage == "palette":  # the SoA passes: two, one, eight characters at a time
+        for k in ("two_pass", "one_pass", "eight"):
+            assert math.isfinite(r[k + "_ns_per_joint_min"]) and 0 < r[k + "_ns_per_joint_min"] <= r[k + "_ns_per_joint_median"], r
 print("bench %s: %s" % (stage, [(r["file"].split("/")[-1], r["ns_per_joint_min"]) for r in rows]))
 PY
 done

@@ -173,5 +173,4 @@ struct sk_transform;
 void sk_soa_l2m_aos(const struct sk_skeleton *s, const struct sk_transform *local, const sk_mat4 *root, uint32_t from,
                     uint32_t to, const bool *need, sk_mat4 *out_model);
 
-
 #endif
