@@ -54,12 +54,14 @@ SK_X8 static void soa_l2m_x8(const sk_skeleton *s, const sk_soa_pose *const *pos
                              sk_mat4 *const *out_model, const sk_skin *skin, const int16_t *map, sk_mat4 *const *out_palette,
                              float *scratch) {
     float grp[8][SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
-    float rs[96] __attribute__((aligned(32))), root[128] __attribute__((aligned(32))), q[128] __attribute__((aligned(32)));
-    const sk_soa_pose *pp[8];
+    float rs[96] __attribute__((aligned(32))), root[128] __attribute__((aligned(32)));
+    const float *pd[8];
     const sk_mat4 *rt[8];
+    float *pal[8] = {0};
     for (uint32_t c = 0; c < 8; c++) { /* lanes past n: character 0 again, not stored */
-        pp[c] = poses[c < n ? c : 0];
+        pd[c] = poses[c < n ? c : 0]->data;
         rt[c] = roots ? roots[c < n ? c : 0] : NULL;
+        if (out_palette && c < n) pal[c] = out_palette[c]->m;
     }
     if (roots) x8_load(rt, root);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
@@ -68,7 +70,7 @@ SK_X8 static void soa_l2m_x8(const sk_skeleton *s, const sk_soa_pose *const *pos
         /* the group's rows, character-major: grp[l] is joint 8g + l as an SoA group of eight characters */
         for (uint32_t k = 0; k < 10; k++) {
             __m256 r[8];
-            for (int c = 0; c < 8; c++) r[c] = _mm256_loadu_ps(pp[c]->data + (size_t)g * SK_SOA_GROUP_FLOATS + 8 * k);
+            for (int c = 0; c < 8; c++) r[c] = _mm256_loadu_ps(pd[c] + (size_t)g * SK_SOA_GROUP_FLOATS + 8 * k);
             skk_tr8_avx2(r);
             for (int l = 0; l < 8; l++) _mm256_store_ps(grp[l] + 8 * k, r[l]);
         }
@@ -100,15 +102,22 @@ SK_X8 static void soa_l2m_x8(const sk_skeleton *s, const sk_soa_pose *const *pos
             uint32_t i = map ? (uint32_t)(int32_t)map[j] : UINT32_MAX;
             if (i >= nskin) continue;
             const float *b = skin->inverse_bind[i].m;
-            for (int c = 0; c < 4; c++) {
-                __m256 b0 = _mm256_broadcast_ss(b + 4 * c), b1 = _mm256_broadcast_ss(b + 4 * c + 1);
-                __m256 b2 = _mm256_broadcast_ss(b + 4 * c + 2), b3 = _mm256_broadcast_ss(b + 4 * c + 3);
-                for (int row = 0; row < 4; row++)
-                    _mm256_store_ps(q + 8 * (4 * c + row),
-                                    X8_ADD(X8_ADD(X8_ADD(X8_MUL(X8_LD(M, row), b0), X8_MUL(X8_LD(M, 4 + row), b1)), X8_MUL(X8_LD(M, 8 + row), b2)),
-                                           X8_MUL(X8_LD(M, 12 + row), b3)));
+            for (int h = 0; h < 2; h++) { /* columns 2h and 2h + 1: eight rows, transposed in registers */
+                __m256 a[8];
+                for (int cc = 0; cc < 2; cc++) {
+                    int c = 2 * h + cc;
+                    __m256 b0 = _mm256_broadcast_ss(b + 4 * c), b1 = _mm256_broadcast_ss(b + 4 * c + 1);
+                    __m256 b2 = _mm256_broadcast_ss(b + 4 * c + 2), b3 = _mm256_broadcast_ss(b + 4 * c + 3);
+                    for (int row = 0; row < 4; row++)
+                        a[4 * cc + row] = X8_ADD(X8_ADD(X8_ADD(X8_MUL(X8_LD(M, row), b0), X8_MUL(X8_LD(M, 4 + row), b1)), X8_MUL(X8_LD(M, 8 + row), b2)),
+                                                 X8_MUL(X8_LD(M, 12 + row), b3));
+                }
+                skk_tr8_avx2(a);
+                if (n == 8)
+                    for (int c = 0; c < 8; c++) _mm256_storeu_ps(pal[c] + 16 * (size_t)i + 8 * h, a[c]);
+                else
+                    for (uint32_t c = 0; c < n; c++) _mm256_storeu_ps(pal[c] + 16 * (size_t)i + 8 * h, a[c]);
             }
-            x8_store(q, out_palette, i, n);
         }
     }
 }
