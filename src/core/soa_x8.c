@@ -1,5 +1,5 @@
 /* Local-to-model and the skinning palette of up to eight characters of one
- * skeleton at once (sk_soa_l2m_x8, soa_kernels.h): each lane of an AVX2
+ * skeleton at once (sk_local_to_model_soa_many, core/soa.h): each lane of an AVX2
  * register is one character, so a joint's matrix products are plain
  * vertical multiplies and adds with no shuffles, and eight independent
  * chains of parents run side by side. The per-character kernel (soa.c)
