@@ -172,10 +172,9 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
     const sk_batch_pipeline *p = job->pipe;
     const sk_skeleton *skel = p->skeleton;
     uint32_t n = skel->joint_count;
-    sk_soa_pose one;
-    sk_result r = pipeline_pose_soa(b, job, c, s, s->soa + p->clip_count * sk_soa_pose_floats(b->max_joints), &one, err);
+    sk_soa_pose one, *pose = &one;
+    sk_result r = pipeline_pose_soa(b, job, c, s, s->soa + p->clip_count * sk_soa_pose_floats(b->max_joints), pose, err);
     if (r != SK_OK) return r;
-    sk_soa_pose *pose = &one;
     if (!p->out_model && !p->out_palette) return SK_OK;
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
     if (job->fused_palette) { /* the palette in the same pass (core/soa.h) */

@@ -113,10 +113,7 @@ SK_X8 static void soa_l2m_x8(const sk_skeleton *s, const sk_soa_pose *const *pos
                                                  X8_MUL(X8_LD(M, 12 + row), b3));
                 }
                 skk_tr8_avx2(a);
-                if (n == 8)
-                    for (int c = 0; c < 8; c++) _mm256_storeu_ps(pal[c] + 16 * (size_t)i + 8 * h, a[c]);
-                else
-                    for (uint32_t c = 0; c < n; c++) _mm256_storeu_ps(pal[c] + 16 * (size_t)i + 8 * h, a[c]);
+                for (uint32_t c = 0; c < n; c++) _mm256_storeu_ps(pal[c] + 16 * (size_t)i + 8 * h, a[c]);
             }
         }
     }

@@ -142,6 +142,8 @@ SK_API size_t sk_soa_many_scratch_floats(uint32_t joint_count);
  * many there are). On a CPU with AVX2 each character takes one lane of
  * eight, a crowd's faster form (docs/performance.md); elsewhere one after
  * the other. Nothing is allocated; on an error nothing is written.
+ * Thread-safe: calls may run at once on other threads with their own
+ * outputs and scratch (the inputs are only read).
  * SK_ERR_INVALID_ARGUMENT for a count out of range, a NULL pose, array or
  * matrix, a pose of another skeleton, short arrays or scratch. */
 SK_API sk_result sk_local_to_model_soa_many(const sk_skeleton *skel, uint32_t count, const sk_soa_pose *const *poses,
