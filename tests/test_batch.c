@@ -459,6 +459,90 @@ static void test_hook_soa_joints(void **state) {
 }
 
 /* Callback jobs: each character once, scratch per thread. */
+/* The SoA path samples a clip into a pose that holds its last sample with
+ * sk_clip_sample_soa_update (core/soa.h): what it leaves must be that clip's.
+ * A hook that writes a joint the clip has no track for (one character in
+ * three), runs that change the clip in a slot (idle after walk) or the
+ * skeleton (its rest pose moved at that joint), compressed and float clips:
+ * every local pose byte for byte as the sk_pose path's. */
+typedef struct stray_hook {
+    uint32_t joint;
+} stray_hook;
+static sk_result stray_write(void *user, uint32_t c, uint32_t thread, void *scratch, sk_pose *pose, sk_error *err) {
+    (void)thread, (void)scratch, (void)err;
+    const stray_hook *h = user;
+    if (c % 3 == 0) pose->local[h->joint].t.x += 1.0f + (float)c;
+    return SK_OK;
+}
+static void test_held_samples(void **state) {
+    (void)state;
+    fixture f;
+    fixture_init(&f);
+    sk_error err = {0};
+    enum { N = 61 };
+    /* a joint idle has no track for (found here from its track list) */
+    bool has[256] = {false};
+    assert_true(f.n <= 256);
+    for (uint32_t i = 0; i < sk_clip_track_count(f.clips[2]); i++) {
+        sk_track_info ti;
+        assert_true(sk_clip_track_info(f.clips[2], i, &ti));
+        has[ti.joint] = true;
+    }
+    uint32_t free_joint = f.n;
+    for (uint32_t j = 0; j < f.n && free_joint == f.n; j++)
+        if (!has[j]) free_joint = j;
+    assert_true(free_joint < f.n);
+    sk_transform *rest2 = malloc(f.n * sizeof *rest2);
+    assert_non_null(rest2);
+    memcpy(rest2, f.s->rest, f.n * sizeof *rest2);
+    rest2[free_joint].t.x += 0.5f;
+    sk_skeleton_desc sd = {.joint_count = f.n, .parents = f.s->parents, .rest = rest2};
+    sk_skeleton *s2 = NULL;
+    assert_int_equal(sk_skeleton_create(&sd, NULL, &s2, &err), SK_OK);
+    sk_clip *packed[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) assert_int_equal(sk_clip_compress(f.clips[i], f.s, NULL, NULL, &packed[i], NULL, &err), SK_OK);
+    double times[N * 2];
+    float mix[N];
+    size_t local_bytes = (size_t)N * f.n * sizeof(sk_transform);
+    sk_transform *got = malloc(local_bytes), *want = malloc(local_bytes);
+    assert_non_null(got), assert_non_null(want);
+    uint32_t runs = 0;
+    for (size_t t = 0; t < NTHREADS; t++) {
+        sk_batch *b = NULL;
+        sk_batch_desc d = {.threads = thread_counts[t], .max_joints = f.n, .max_clips = 2, .chunk = 5};
+        assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
+        for (int z = 0; z < 2; z++) { /* float keys, compressed */
+            const sk_clip *walk = z ? packed[0] : f.clips[0], *run = z ? packed[1] : f.clips[1], *idle = z ? packed[2] : f.clips[2];
+            const sk_clip *sets[5][2] = {{idle, NULL}, {walk, run}, {idle, walk}, {idle, NULL}, {idle, NULL}};
+            stray_hook h = {free_joint};
+            for (int v = 0; v < 5; v++) { /* in this order on one batch; the last on s2 */
+                uint32_t k = sets[v][1] ? 2 : 1;
+                inputs(&f, N, k, (uint32_t)v, times, mix, NULL);
+                for (int aos = 1; aos >= 0; aos--) {
+                    sk_batch_pipeline p = {.skeleton = v == 4 ? s2 : f.s, .character_count = N, .clips = sets[v], .clip_count = k,
+                                           .loop = SK_LOOP_REPEAT, .times = times, .mix = k == 2 ? mix : NULL,
+                                           .aos = aos == 1, .out_local = aos ? want : got};
+                    if (v == 0) p.post = stray_write, p.post_user = &h, p.post_joints = &free_joint, p.post_joint_count = 1;
+                    assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
+                }
+                if (memcmp(got, want, local_bytes))
+                    fail_msg("%u threads, %s, run %d: the SoA path's local poses differ from the sk_pose path's",
+                             thread_counts[t], z ? "compressed" : "float keys", v);
+                runs++;
+                if (v == 0) /* the hook's change shows on character 3 (and so must not on 8, whose pose buffer it may share) */
+                    assert_true(got[(size_t)8 * f.n + free_joint].t.x != got[(size_t)3 * f.n + free_joint].t.x);
+            }
+        }
+        sk_batch_destroy(b);
+    }
+    assert_int_equal(runs, NTHREADS * 2 * 5);
+    sk_skeleton_destroy(s2);
+    free(rest2);
+    for (int i = 0; i < 3; i++) sk_clip_destroy(packed[i]);
+    free(got), free(want);
+    sk_asset_destroy(f.a);
+}
+
 typedef struct cb_state {
     uint32_t *hits;
     uint32_t threads;
@@ -646,7 +730,7 @@ int main(void) {
         cmocka_unit_test(test_pipeline_matches_single_thread),
         cmocka_unit_test(test_compressed_pipeline),
         cmocka_unit_test(test_weights_hook_skinning),
-        cmocka_unit_test(test_hook_soa_joints),
+        cmocka_unit_test(test_hook_soa_joints), cmocka_unit_test(test_held_samples),
         cmocka_unit_test(test_callbacks_and_errors),
         cmocka_unit_test(test_many_small_runs),
         cmocka_unit_test(test_bad_pipelines),

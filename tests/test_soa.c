@@ -26,20 +26,35 @@ static sk_asset *mannequin(void) {
 
 
 /* Sampling: sk_clip_sample_soa == sk_clip_sample_cursor, forward with a
- * cursor, backward, and at random times without one. */
+ * cursor, backward, and at random times without one. sk_clip_sample_soa_update
+ * into a pose that held a sample at another time == sk_clip_sample_soa, bit
+ * for bit, where the clip has tracks; where it writes straight into the rows
+ * (sk_clip_samples_soa_directly) the joints without tracks keep a marker put
+ * there (it writes nothing it need not). */
 static uint32_t check_sampling(const sk_skeleton *s, const sk_clip *c, const char *what) {
     uint32_t n = s->joint_count, checks = 0;
     sk_error err = {0};
-    sk_soa_pose soa;
+    sk_soa_pose soa, up;
     assert_int_equal(sk_soa_pose_alloc(s, NULL, &soa, &err), SK_OK);
+    assert_int_equal(sk_soa_pose_alloc(s, NULL, &up, &err), SK_OK);
     sk_transform *aos = calloc(n, sizeof *aos);
     size_t cn = sk_clip_cursor_size(c);
-    uint32_t *ca = calloc(cn + 1, sizeof *ca), *cb = calloc(cn + 1, sizeof *cb);
+    uint32_t *ca = calloc(cn + 1, sizeof *ca), *cb = calloc(cn + 1, sizeof *cb), *cu = calloc(cn + 1, sizeof *cu);
     double d = sk_clip_duration(c);
     uint32_t seed = 7;
+    bool *tracked = calloc(n, sizeof *tracked);
+    for (uint32_t i = 0; i < c->track_count; i++)
+        if (c->tracks[i].path != SK_PATH_WEIGHTS) tracked[c->tracks[i].joint] = true;
+    bool direct = sk_clip_samples_soa_directly(c);
+    const sk_transform marker = {{-9.0f, -9.0f, -9.0f}, {-9.0f, -9.0f, -9.0f, -9.0f}, {-9.0f, -9.0f, -9.0f}};
     for (int pass = 0; pass < 3; pass++) {
         memset(ca, 0, (cn + 1) * sizeof *ca);
         memset(cb, 0, (cn + 1) * sizeof *cb);
+        memset(cu, 0, (cn + 1) * sizeof *cu);
+        /* up: a sample at another time, the marker on the joints without tracks */
+        assert_int_equal(sk_clip_sample_soa(c, s, 0.37 * d, SK_LOOP_CLAMP, NULL, 0, &up, &err), SK_OK);
+        for (uint32_t j = 0; direct && j < n; j++)
+            if (!tracked[j]) assert_true(sk_soa_pose_set(&up, j, &marker));
         for (int f = -3; f < 200; f++) {
             double t = pass == 0 ? f / 60.0 : pass == 1 ? d - f / 60.0 : (double)(sk_test_rnd(&seed) + 1.0f) * 0.6 * d;
             bool cur = pass < 2;
@@ -49,6 +64,18 @@ static uint32_t check_sampling(const sk_skeleton *s, const sk_clip *c, const cha
             char label[160];
             snprintf(label, sizeof label, "%s, pass %d, t %.4f", what, pass, t);
             sk_test_assert_soa_equal(s, &soa, aos, label);
+            assert_int_equal(sk_clip_sample_soa_update(c, s, t, SK_LOOP_CLAMP, cur ? cu : NULL, cn, &up, &err), SK_OK);
+            for (uint32_t j = 0; j < n; j++) {
+                sk_transform x, y;
+                assert_true(sk_soa_pose_get(&up, j, &x));
+                assert_true(sk_soa_pose_get(&soa, j, &y));
+                if (direct && !tracked[j]) y = marker;
+                if (memcmp(&x, &y, sizeof x)) fail_msg("%s: sk_clip_sample_soa_update differs at joint %u", label, j);
+            }
+            /* the padding lanes of the last group: as sampled (identity) */
+            size_t last = (size_t)(soa.group_count - 1) * SK_SOA_GROUP_FLOATS;
+            for (uint32_t l = n - (soa.group_count - 1) * SK_SOA_LANES; l < SK_SOA_LANES; l++)
+                for (uint32_t q = 0; q < 10; q++) assert_memory_equal(&up.data[last + 8 * q + l], &soa.data[last + 8 * q + l], sizeof(float));
             if (sk_clip_is_frame_major(c)) { /* both kernel widths, into SoA and into AoS */
                 double tw = sk_clip_wrap_time(c, t, SK_LOOP_CLAMP);
                 sk_transform *x = calloc(n, sizeof *x);
@@ -67,8 +94,11 @@ static uint32_t check_sampling(const sk_skeleton *s, const sk_clip *c, const cha
     }
     free(ca);
     free(cb);
+    free(cu);
+    free(tracked);
     free(aos);
     sk_soa_pose_free(&soa, NULL);
+    sk_soa_pose_free(&up, NULL);
     return checks;
 }
 

@@ -15,7 +15,7 @@ NOT_WRAPPED = [
      "importers' builder hooks (keys kept by reference, fetched late); clip_from_tracks copies the keys"),
     (r'sk_clip_(cursor_size|cursor_cache_size|sample_cursor|sample_tracks)',
      'cursors for sequential playback: the same results as Clip.sample, a C-side speed-up'),
-    (r'sk_(soa_pose_\w+|\w+_soa|clip_samples_soa_directly|local_to_model_soa_many|soa_many_scratch_floats)',
+    (r'sk_(soa_pose_\w+|\w+_soa|clip_samples_soa_directly|clip_sample_soa_update|local_to_model_soa_many|soa_many_scratch_floats)',
      'the structure-of-arrays crowd path: the same bits as the sk_pose functions that are wrapped'),
     (r'sk_batch_\w+', 'the thread pool calls back per character from its workers; not bound yet'),
     (r'sk_(motor|blendspace)_\w+', 'the motor and blend spaces: not bound yet (players, faders, layers are)'),

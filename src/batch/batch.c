@@ -44,6 +44,9 @@ typedef struct batch_slot {
     float *soa;                  /* max_clips + 1 SoA poses of max_joints joints (the SoA path), then
                                   * 8 of x8_joints joints (the eight characters' poses, batch_x8) */
     float *x8;                   /* sk_soa_many_scratch_floats(x8_joints) floats (batch_x8), or NULL */
+    /* The clip whose sample each SoA pose holds this run (soa's first max_clips + 1, then the
+     * eight x8 poses), NULL for none: sampled again by sk_clip_sample_soa_update. */
+    const sk_clip *held[SK_BATCH_MAX_CLIPS + 1 + 8];
     sk_mat4 *model;              /* max_joints matrices */
     uint32_t err_index;          /* lowest failing character this run, or SK_BATCH_NONE */
     sk_result err_code;
@@ -127,7 +130,7 @@ static sk_result post_soa(const batch_job *job, uint32_t c, batch_slot *s, sk_so
  * (post_soa). Character c's pose: the clips sampled into the slot's first
  * k SoA poses, the blend (one clip: the sample) into dst; *out views it. */
 static sk_result pipeline_pose_soa(const sk_batch *b, const batch_job *job, uint32_t c, batch_slot *s, float *dst,
-                                   sk_soa_pose *out, sk_error *err) {
+                                   const sk_clip **dst_held, sk_soa_pose *out, sk_error *err) {
     const sk_batch_pipeline *p = job->pipe;
     const sk_skeleton *skel = p->skeleton;
     uint32_t n = skel->joint_count, k = p->clip_count;
@@ -140,9 +143,14 @@ static sk_result pipeline_pose_soa(const sk_batch *b, const batch_job *job, uint
     for (uint32_t i = 0; i < k; i++) {
         double t = p->times[(size_t)c * k + i];
         uint32_t *cur = p->cursors ? p->cursors + (size_t)c * p->cursor_stride + job->cursor_offset[i] : NULL;
-        r = sk_clip_sample_soa(p->clips[i], skel, t, p->loop, cur, cur ? job->cursor_size[i] : 0, &sp[i], err);
+        /* a pose that holds this clip's sample takes only what changes (core/soa.h) */
+        const sk_clip **h = k == 1 ? dst_held : &s->held[i];
+        r = (*h == p->clips[i] ? sk_clip_sample_soa_update : sk_clip_sample_soa)(p->clips[i], skel, t, p->loop, cur,
+                                                                                 cur ? job->cursor_size[i] : 0, &sp[i], err);
+        *h = r == SK_OK ? p->clips[i] : NULL;
         if (r != SK_OK) return r;
     }
+    if (k > 1 || p->post) *dst_held = NULL; /* dst gets the blend, or the hook writes it */
     if (k == 2 && p->mix) {
         r = p->mix_slerp ? sk_blend_two_masked_soa(skel, &sp[0], &sp[1], p->mix[c], NULL, true, out, err)
                          : sk_blend_two_soa(skel, &sp[0], &sp[1], p->mix[c], out, err);
@@ -173,7 +181,8 @@ static sk_result pipeline_character_soa(const sk_batch *b, const batch_job *job,
     const sk_skeleton *skel = p->skeleton;
     uint32_t n = skel->joint_count;
     sk_soa_pose one, *pose = &one;
-    sk_result r = pipeline_pose_soa(b, job, c, s, s->soa + p->clip_count * sk_soa_pose_floats(b->max_joints), pose, err);
+    sk_result r = pipeline_pose_soa(b, job, c, s, s->soa + p->clip_count * sk_soa_pose_floats(b->max_joints),
+                                    &s->held[p->clip_count], pose, err);
     if (r != SK_OK) return r;
     if (!p->out_model && !p->out_palette) return SK_OK;
     sk_mat4 *model = p->out_model ? p->out_model + (size_t)c * n : s->model;
@@ -212,7 +221,7 @@ static void batch_x8(sk_batch *b, const batch_job *job, batch_slot *s, uint32_t 
             uint32_t c = c0 + i;
             s->tmp.code = SK_OK;
             s->tmp.message[0] = '\0';
-            fr = pipeline_pose_soa(b, job, c, s, base + i * stride, &pose[i], &s->tmp);
+            fr = pipeline_pose_soa(b, job, c, s, base + i * stride, &s->held[SK_BATCH_MAX_CLIPS + 1 + i], &pose[i], &s->tmp);
             if (fr != SK_OK) {
                 failed = c;
                 break;
@@ -499,7 +508,10 @@ static sk_result batch_execute(sk_batch *b, const batch_job *job_in, sk_error *e
     }
     batch_job *job = &b->job;
     *job = *job_in;
-    for (uint32_t i = 0; i < b->threads; i++) b->slots[i]->err_index = SK_BATCH_NONE;
+    for (uint32_t i = 0; i < b->threads; i++) { /* a clip may be another at the same address next run */
+        b->slots[i]->err_index = SK_BATCH_NONE;
+        memset(b->slots[i]->held, 0, sizeof b->slots[i]->held);
+    }
     if (b->chunk) {
         job->chunk = b->chunk;
     } else { /* about 8 chunks per thread, 1 .. 32 characters each */

@@ -98,6 +98,20 @@ SK_API bool sk_soa_pose_set(sk_soa_pose *pose, uint32_t joint, const sk_transfor
  * takes any). */
 SK_API sk_result sk_clip_sample_soa(const sk_clip *clip, const sk_skeleton *skel, double t, sk_loop_mode loop,
                                     uint32_t *cursor, size_t cursor_count, sk_soa_pose *out, sk_error *err);
+/* sk_clip_sample_soa at t into a pose that already holds a sample of the
+ * same clip and skeleton (sk_clip_sample_soa's or this function's, at any
+ * time, with nothing else written to it since): the pose is then
+ * sk_clip_sample_soa's at t, bit for bit, without the rest pose written
+ * first. Where sk_clip_samples_soa_directly(clip), only the values that can
+ * change over the clip are written (its tracks; for a compressed clip not
+ * the tracks it keeps constant either); the rest is left as it was, so a
+ * pose that does not hold such a sample keeps what it held there (no error
+ * is detected). For a crowd that samples one clip into the same scratch
+ * pose character after character (libskelanim_batch does).
+ * Arguments and errors as sk_clip_sample_soa's; like it, calls may run at once
+ * on other threads with their own pose and cursor. */
+SK_API sk_result sk_clip_sample_soa_update(const sk_clip *clip, const sk_skeleton *skel, double t, sk_loop_mode loop,
+                                           uint32_t *cursor, size_t cursor_count, sk_soa_pose *out, sk_error *err);
 /* Whether sk_clip_sample_soa decodes this clip straight into the rows: true
  * for every uncompressed clip, and for a compressed one on a CPU with AVX2
  * and FMA; false where it goes through the stack buffer (and so is bounded by
