@@ -154,7 +154,8 @@ void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform
         double t0 = c->times[k0], td = (double)c->times[k0 + 1] - t0;
         u = (float)((t - t0) / td);
     }
-    float tmp[32] __attribute__((aligned(32)));
+    float tmp[32] __attribute__((aligned(32))), kt[8], kd[8];
+    if (!edge) skk_slerp_coefs(u, kt, kd); /* once for every block's rotations */
     for (uint32_t bi = 0; bi < f->block_count; bi++) {
         const sk_frame_block *b = &f->blocks[bi];
         const float *ka = A + b->offset, *kb = B + b->offset, *res = ka;
@@ -191,10 +192,10 @@ void sk_frames_sample(const sk_clip *c, double t, uint32_t *cursor, sk_transform
         if (!edge && b->path == SK_PATH_ROTATION) {
             unsigned far;
 #if defined(SK_SOA_X86)
-            far = wide ? skk_slerp_rows_w8(ka, kb, u, dst) : skk_slerp_rows_w4(ka, kb, u, dst);
+            far = wide ? skk_slerp_rows_k_w8(ka, kb, u, kt, kd, dst) : skk_slerp_rows_k_w4(ka, kb, u, kt, kd, dst);
 #else
             (void)wide; /* one width without the x86 kernels */
-            far = skk_slerp_rows_w4(ka, kb, u, dst);
+            far = skk_slerp_rows_k_w4(ka, kb, u, kt, kd, dst);
 #endif
             for (far &= b->mask; far; far &= far - 1) {
                 unsigned l = (unsigned)__builtin_ctz(far);

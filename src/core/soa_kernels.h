@@ -50,6 +50,14 @@ static inline bool sk_soa_use_avx2(void) {
 #endif
 }
 
+/* The series' coefficients of skk_slerp_rows at one t, u in [0, 1]: kt[i] =
+ * u_i t^2 - v_i, kd[i] = u_i (1 - t)^2 - v_i (the same float operations as
+ * a lane's). */
+static inline void skk_slerp_coefs(float u, float *kt, float *kd) {
+    float d = 1.0f - u, t2 = u * u, d2 = d * d;
+    for (int i = 0; i < 8; i++) kt[i] = skm_slerp_u[i] * t2 - skm_slerp_v[i], kd[i] = skm_slerp_u[i] * d2 - skm_slerp_v[i];
+}
+
 /* W = 4 */
 #define SKK_W 4
 #define SKK_V skk_f4

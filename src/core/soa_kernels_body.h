@@ -140,14 +140,20 @@ SKK_ATTR static inline unsigned SKK_FN(skk_slerp_part)(const float *a, const flo
 
 /* All 8 lanes of four rotation rows with one t, u in [0, 1] (the sampler's
  * fraction between two keys; the series holds there only): the lanes (bits)
- * for the scalar function, as skk_slerp_part. */
-SKK_ATTR static inline unsigned SKK_FN(skk_slerp_rows)(const float *a, const float *b, float u, float *out) {
+ * for the scalar function, as skk_slerp_part. _k: with the series'
+ * coefficients at u made once by the caller (skk_slerp_coefs) for every
+ * block of a sample. */
+SKK_ATTR static inline unsigned SKK_FN(skk_slerp_rows_k)(const float *a, const float *b, float u, const float *kt, const float *kd,
+                                                         float *out) {
     unsigned far = 0;
     const SKK_V t = SKK_FN(skk_splat)(u);
-    float d = 1.0f - u, t2 = u * u, d2 = d * d, kt[8], kd[8];
-    for (int i = 0; i < 8; i++) kt[i] = skm_slerp_u[i] * t2 - skm_slerp_v[i], kd[i] = skm_slerp_u[i] * d2 - skm_slerp_v[i];
     for (int p = 0; p < SKK_PARTS; p++) far |= SKK_FN(skk_slerp_part)(a, b, p * SKK_W, t, kt, kd, out) << (p * SKK_W);
     return far;
+}
+SKK_ATTR static inline unsigned SKK_FN(skk_slerp_rows)(const float *a, const float *b, float u, float *out) {
+    float kt[8], kd[8];
+    skk_slerp_coefs(u, kt, kd);
+    return SKK_FN(skk_slerp_rows_k)(a, b, u, kt, kd, out);
 }
 
 /* One SoA group's local matrices (skm_transform_rs and the translation):
