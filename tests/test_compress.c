@@ -78,10 +78,10 @@ static unsigned cc_ran, cs_ran;
 
 /* The decoder sk_cclip_sample_tracks_simd runs for level on cc: its dispatch
  * (clip_compressed_sample.c), which quietly falls back where the CPU lacks a
- * level: a clip given its rows at load (cc.rrows: AVX2 and 24 animated tracks
+ * level: a clip given its rows at load (cc.rrows: AVX2 and 16 animated tracks
  * or more) takes the rows decoder of AVX-512 VBMI where the plan chose it
- * (cc.rows_vbmi), else the one of AVX2; else AVX-512 where available, else
- * AVX2, scalar without AVX2. */
+ * (cc.rows_vbmi: such a CPU and 24 tracks or more), else the one of AVX2;
+ * else AVX-512 where available, else AVX2, scalar without AVX2. */
 static int cc_resolved(const sk_clip *cc, int level) {
     if (level == SK_CC_SCALAR || !sk_cclip_simd_available()) return SK_CC_SCALAR;
     if (level >= SK_CC_ROWS && cc->cc.rrows && cc->cc.rows_vbmi) return SK_CC_ROWS;

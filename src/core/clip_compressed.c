@@ -261,7 +261,7 @@ static uint32_t cc_read_tracks(sk_clip *c, uint64_t step0) {
  * rotation count; per constant track its place in a pose's sk_transform
  * array (in floats, CC_CONST_ROT set for a rotation) and its four values, so
  * that a sample writes each with one or two stores (CC_CONST_WORDS words
- * each); on a CPU with the rows decoder (and 24 animated tracks or more) per
+ * each); on a CPU with AVX2 and FMA (and 16 animated tracks or more) per
  * block of sixteen animated tracks their clip ranges as rows (128 floats:
  * minima x, y, z, w then extents, a lane per track) and then a rotation mask
  * per block; last, per group of eight joints of the span, which joints have
@@ -285,9 +285,11 @@ static bool cc_plan_layout(sk_clip *c, uint32_t nrot, cc_layout *p) {
     uint32_t blocks = (A + 15u) / 16u, groups = (c->joint_span + 7u) / 8u;
     /* the rows decoder of AVX-512 VBMI pays per block of sixteen tracks: below CC_ROWS_MIN
      * animated tracks the two-track decoder is faster (the mannequin's 18: 7.6 against 8.4-8.8 ns
-     * per joint); the one of AVX2 pays per eight, and is the faster from CC_ROWS8_MIN (the
-     * mannequin's 18: 7.8 against 8.0 at --simd avx2) */
-    bool rows = sk_cclip_simd_available() && A >= (sk_cclip_rows_available() ? CC_ROWS_MIN : CC_ROWS8_MIN);
+     * per joint); the one of AVX2 pays per eight, and is the faster from CC_ROWS8_MIN, on a CPU
+     * with VBMI too (the mannequin's 18: 7.8 against 8.0 at --simd avx2; with VBMI, 6.7 against
+     * 6.9 in sk_pose form and the same in SoA form, the crowd with cursor caches 3 % faster):
+     * from CC_ROWS8_MIN the rows, and the VBMI decoder for them from CC_ROWS_MIN (rows_vbmi) */
+    bool rows = sk_cclip_simd_available() && A >= CC_ROWS8_MIN;
     /* blocks of eight rotations: each chunk's from its first (the rotations come first in data order) */
     uint32_t rblocks = 0;
     for (uint32_t k = 0; k < chunks; k++) {
@@ -421,7 +423,7 @@ static void cc_plan_rows(sk_clip *c, const cc_layout *p) {
             for (uint32_t k = 0; k < 8; k++) rr[128u * (ai2 / 16u) + 16u * k + ai2 % 16u] = ranges[8u * ai2 + k];
             if (ai2 < R) rm[ai2 / 16u] |= 1u << (ai2 % 16u);
         }
-        c->cc.rrows = rr, c->cc.rmask = rm, c->cc.rows_vbmi = sk_cclip_rows_available();
+        c->cc.rrows = rr, c->cc.rmask = rm, c->cc.rows_vbmi = sk_cclip_rows_available() && A >= CC_ROWS_MIN;
         /* whole poses through SoA groups where most joints have two animated tracks or more
          * (the transposes cost less there than the per-joint stores) */
         c->cc.pose_rows = 2u * A >= 3u * c->joint_span;

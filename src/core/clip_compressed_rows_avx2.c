@@ -1,6 +1,7 @@
 /* The rows decoder of compressed clips for AVX2 (chosen at run time where
- * the CPU has AVX2 and FMA but not AVX-512 VBMI, for clips of 24 animated
- * tracks or more: sk_clip_from_compressed, clip_compressed_sample.c). The
+ * the CPU has AVX2 and FMA, for clips of 16 animated tracks or more, but 24
+ * or more where it has AVX-512 VBMI: sk_clip_from_compressed,
+ * clip_compressed_sample.c). The
  * whole file is compiled for those instructions (CMakeLists.txt: -mavx2
  * -mfma), so nothing in it may run but through that choice. Contraction stays
  * off (the pragma, -ffp-contract=off): every fused multiply-add is an
