@@ -133,17 +133,17 @@ bool sk_clip_samples_soa_directly(const sk_clip *clip) {
 }
 
 /* sk_clip_sample_soa (rest: the rest pose and a compressed clip's constant
- * tracks first) and sk_clip_sample_soa_update (not). Every writer below
- * writes only the lanes of the clip's tracks (row stores that blend into the
- * rows keep the other lanes' values). */
+ * tracks first) and sk_clip_sample_soa_update (not). The writers below write
+ * the lanes of the clip's tracks and keep the others (row stores that blend
+ * into the rows), but for compressed clips without AVX2, whose stack buffer
+ * writes every joint of the span with a full sample's values. */
 static sk_result sample_soa(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
                             size_t cursor_count, sk_soa_pose *out, bool rest, const char *who, sk_error *err) {
     sk_result r = sk_soa_pose_check(s, out, who, err);
     if (r != SK_OK) return r;
     if ((r = sk_clip_args_check(c, s, cursor, cursor_count, false, who, err)) != SK_OK) return r;
-    if (!rest) {
-    } else if (c->kind == SK_CLIP_COMPRESSED) sk_cclip_rest_soa(c, s->rest_soa, out->data, out->group_count);
-    else memcpy(out->data, s->rest_soa, (size_t)out->group_count * SK_SOA_GROUP_FLOATS * sizeof(float));
+    if (rest && c->kind == SK_CLIP_COMPRESSED) sk_cclip_rest_soa(c, s->rest_soa, out->data, out->group_count);
+    else if (rest) memcpy(out->data, s->rest_soa, (size_t)out->group_count * SK_SOA_GROUP_FLOATS * sizeof(float));
     if (c->frames) {
         sk_frames_sample(c, sk_clip_wrap_time(c, t, loop), cursor, NULL, out->data, sk_soa_use_avx2());
         return SK_OK;
