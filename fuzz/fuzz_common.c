@@ -164,8 +164,10 @@ static void fz_skin_primitive(const sk_primitive *prim, const sk_mat4 *palette, 
 }
 
 /* The structure-of-arrays functions (core/soa.h) promise the AoS functions'
- * bits: sampling at t and local-to-model on the sampled pose, compared with
- * memcmp (finite results only: NaN payloads are not part of the promise). */
+ * bits: sampling at t, local-to-model on the sampled pose, and sampling at
+ * t again into a pose that holds the clip at another time
+ * (sk_clip_sample_soa_update), compared with memcmp (finite results only:
+ * NaN payloads are not part of the promise). */
 static void fz_check_soa(const sk_skeleton *skel, const sk_clip *clip, double t, sk_loop_mode loop, const sk_pose *aos,
                          const sk_mat4 *model) {
     uint32_t jc = skel->joint_count;
@@ -187,6 +189,15 @@ static void fz_check_soa(const sk_skeleton *skel, const sk_clip *clip, double t,
         if (model && fz_finite((const float *)model, (size_t)jc * 16)) {
             if (sk_local_to_model_soa(skel, &soa, NULL, m2, jc, &err) != SK_OK) fz_fail("sk_local_to_model_soa: %s", err.message);
             if (jc && memcmp(m2, model, (size_t)jc * sizeof *m2) != 0) fz_fail("sk_local_to_model_soa differs");
+        }
+        /* sk_clip_sample_soa_update into the pose sampled at another time: the same bits */
+        if (clip) {
+            if (sk_clip_sample_soa(clip, skel, 0.5 * t + 0.1, loop, NULL, 0, &soa, &err) != SK_OK ||
+                sk_clip_sample_soa_update(clip, skel, t, loop, NULL, 0, &soa, &err) != SK_OK)
+                fz_fail("SoA sampling again: %s", err.message);
+            if (sk_soa_pose_to_pose(skel, &soa, &bp, &err) != SK_OK) fz_fail("sk_soa_pose_to_pose: %s", err.message);
+            if (jc && memcmp(back, aos->local, (size_t)jc * sizeof *back) != 0)
+                fz_fail("sk_clip_sample_soa_update differs from sk_clip_sample at t = %g", t);
         }
     }
 out:
