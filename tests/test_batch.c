@@ -5,6 +5,9 @@
  *    calls, with 1, 2, 3 and 8 threads, frame after frame (cursors kept);
  *  - the weighted N-clip blend, the post-process hook and CPU skinning, the
  *    same across thread counts;
+ *  - the SoA path's samples into poses that hold the clip's last sample
+ *    (sk_clip_sample_soa_update): the sk_pose path's bytes across hooks and
+ *    clip and skeleton changes between runs;
  *  - callback jobs: every character once, per-thread scratch, thread ids;
  *  - errors: the lowest failing character is reported whatever the thread
  *    count ("character N: ..."), bad descriptions are refused with a message;
