@@ -31,6 +31,7 @@
 #define SK_BATCH_MAX_THREADS 256u
 #define SK_BATCH_ALIGN 64u
 #define SK_BATCH_NONE UINT32_MAX
+#define SK_BATCH_HELD_X8 (SK_BATCH_MAX_CLIPS + 1) /* batch_slot.held: the x8 poses' first entry */
 
 static size_t align_up(size_t n) { return (n + (SK_BATCH_ALIGN - 1)) & ~(size_t)(SK_BATCH_ALIGN - 1); }
 
@@ -44,9 +45,10 @@ typedef struct batch_slot {
     float *soa;                  /* max_clips + 1 SoA poses of max_joints joints (the SoA path), then
                                   * 8 of x8_joints joints (the eight characters' poses, batch_x8) */
     float *x8;                   /* sk_soa_many_scratch_floats(x8_joints) floats (batch_x8), or NULL */
-    /* The clip whose sample each SoA pose holds this run (soa's first max_clips + 1, then the
-     * eight x8 poses), NULL for none: sampled again by sk_clip_sample_soa_update. */
-    const sk_clip *held[SK_BATCH_MAX_CLIPS + 1 + 8];
+    /* The clip whose sample each SoA pose holds this run (soa's first max_clips + 1, then from
+     * SK_BATCH_HELD_X8 the eight x8 poses), NULL for none: sampled again by
+     * sk_clip_sample_soa_update. */
+    const sk_clip *held[SK_BATCH_HELD_X8 + 8];
     sk_mat4 *model;              /* max_joints matrices */
     uint32_t err_index;          /* lowest failing character this run, or SK_BATCH_NONE */
     sk_result err_code;
@@ -221,7 +223,7 @@ static void batch_x8(sk_batch *b, const batch_job *job, batch_slot *s, uint32_t 
             uint32_t c = c0 + i;
             s->tmp.code = SK_OK;
             s->tmp.message[0] = '\0';
-            fr = pipeline_pose_soa(b, job, c, s, base + i * stride, &s->held[SK_BATCH_MAX_CLIPS + 1 + i], &pose[i], &s->tmp);
+            fr = pipeline_pose_soa(b, job, c, s, base + i * stride, &s->held[SK_BATCH_HELD_X8 + i], &pose[i], &s->tmp);
             if (fr != SK_OK) {
                 failed = c;
                 break;
