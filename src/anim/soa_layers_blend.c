@@ -13,10 +13,12 @@
 sk_result sk_blend_two_soa(const sk_skeleton *s, const sk_soa_pose *a, const sk_soa_pose *b, float t,
                            sk_soa_pose *out, sk_error *err) {
     static const char *who = "sk_blend_two_soa";
-    sk_result r = sk_soa_pose_check(s, a, who, err);
-    if (r == SK_OK) r = sk_soa_pose_check(s, b, who, err);
-    if (r == SK_OK) r = sk_soa_pose_check(s, out, who, err);
-    if (r != SK_OK) return r;
+    if (!sk_soa_pose_fits(s, a) || !sk_soa_pose_fits(s, b) || !sk_soa_pose_fits(s, out)) {
+        sk_result r = sk_soa_pose_check(s, a, who, err);
+        if (r == SK_OK) r = sk_soa_pose_check(s, b, who, err);
+        if (r == SK_OK) r = sk_soa_pose_check(s, out, who, err);
+        if (r != SK_OK) return r;
+    }
     size_t floats = (size_t)out->group_count * SK_SOA_GROUP_FLOATS;
     if (t == 0.0f) { /* sk_blend_two keeps a where the weight is 0 */
         if (out->data != a->data) memmove(out->data, a->data, floats * sizeof(float));

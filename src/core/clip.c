@@ -593,7 +593,7 @@ sk_result sk_clip_sample(const sk_clip *c, const sk_skeleton *s, double t, sk_lo
 }
 
 /* Frame-major clips keep one key position for all their tracks. */
-size_t sk_clip_cursor_size(const sk_clip *c) { return !c ? 0 : c->frames ? 1 : c->track_count; }
+size_t sk_clip_cursor_size(const sk_clip *c) { return !c ? 0 : sk_clip_cursor_words(c); }
 
 size_t sk_clip_cursor_cache_size(const sk_clip *c) {
     size_t n = sk_clip_cursor_size(c);

@@ -340,6 +340,15 @@ void sk_clip_frames_free(const sk_allocator *a, sk_clip_frames *f);
  * frames at wrapped time t into x (clip.c). */
 void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *cursor, sk_transform *x);
 
+/* sk_clip_cursor_size for a clip that is not NULL. */
+static inline size_t sk_clip_cursor_words(const sk_clip *c) { return c->frames ? 1u : c->track_count; }
+
+/* sk_clip_wrap_time inline where t is inside the clip, 0 < t < duration
+ * (every loop mode gives t itself there), the call otherwise. */
+static inline double sk_clip_wrap_inline(const sk_clip *c, double t, sk_loop_mode loop) {
+    return t > 0.0 && t < (double)c->duration ? t : sk_clip_wrap_time(c, t, loop);
+}
+
 /* The clip arguments of a sampling call (clip.c): clip present, cursor long
  * enough, the clip's joints (and with weights, its morph-weight widths)
  * inside the skeleton. */

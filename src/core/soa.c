@@ -27,6 +27,7 @@ sk_soa_pose sk_soa_pose_view(float *data, uint32_t joint_count) {
 }
 
 sk_result sk_soa_pose_check(const sk_skeleton *s, const sk_soa_pose *p, const char *who, sk_error *err) {
+    if (sk_soa_pose_fits(s, p)) return SK_OK; /* the one definition; the rest names what is wrong */
     if (!who) who = "soa pose";
     if (!s || !p) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL skeleton or pose", who);
     if (p->joint_count != s->joint_count)
@@ -36,9 +37,7 @@ sk_result sk_soa_pose_check(const sk_skeleton *s, const sk_soa_pose *p, const ch
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: pose has %u groups, %u joints need %u", who,
                             p->group_count, s->joint_count, (s->joint_count + SK_SOA_LANES - 1) / SK_SOA_LANES);
     if (!p->data) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: pose data is NULL", who);
-    if ((uintptr_t)p->data % 16u)
-        return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: pose data is not 16-byte aligned", who);
-    return SK_OK;
+    return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: pose data is not 16-byte aligned", who);
 }
 
 /* The allocation is over-sized by 32 bytes and aligned inside; the offset is
@@ -139,16 +138,19 @@ bool sk_clip_samples_soa_directly(const sk_clip *clip) {
  * writes every joint of the span with a full sample's values. */
 static sk_result sample_soa(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
                             size_t cursor_count, sk_soa_pose *out, bool rest, const char *who, sk_error *err) {
-    sk_result r = sk_soa_pose_check(s, out, who, err);
-    if (r != SK_OK) return r;
-    if ((r = sk_clip_args_check(c, s, cursor, cursor_count, false, who, err)) != SK_OK) return r;
+    /* the checks inline, their messages only on a failure (a crowd samples twice per character) */
+    if (!sk_soa_pose_fits(s, out) || !c || c->joint_span > s->joint_count ||
+        (cursor && cursor_count < sk_clip_cursor_words(c))) {
+        sk_result r = sk_soa_pose_check(s, out, who, err);
+        if (r != SK_OK || (r = sk_clip_args_check(c, s, cursor, cursor_count, false, who, err)) != SK_OK) return r;
+    }
     if (rest && c->kind == SK_CLIP_COMPRESSED) sk_cclip_rest_soa(c, s->rest_soa, out->data, out->group_count);
     else if (rest) memcpy(out->data, s->rest_soa, (size_t)out->group_count * SK_SOA_GROUP_FLOATS * sizeof(float));
+    double tw = sk_clip_wrap_inline(c, t, loop);
     if (c->frames) {
-        sk_frames_sample(c, sk_clip_wrap_time(c, t, loop), cursor, NULL, out->data, sk_soa_use_avx2());
+        sk_frames_sample(c, tw, cursor, NULL, out->data, sk_soa_use_avx2());
         return SK_OK;
     }
-    double tw = sk_clip_wrap_time(c, t, loop);
     if (c->kind == SK_CLIP_COMPRESSED && sk_cclip_sample_soa(c, tw, sk_cclip_cache(c, cursor, cursor_count), out->data)) return SK_OK;
     if (c->kind == SK_CLIP_COMPRESSED) {
         /* Without AVX2 the decoder writes an AoS array indexed by joint: up to

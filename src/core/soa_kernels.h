@@ -20,6 +20,7 @@
 
 #include "core/math_inline.h"
 #include "skelanim/core/simd.h"
+#include "skelanim/core/soa.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -48,6 +49,14 @@ static inline bool sk_soa_use_avx2(void) {
 #else
     return false;
 #endif
+}
+
+/* Whether pose fits s (sk_soa_pose_check's test, without its message: the
+ * SoA functions test this first and call sk_soa_pose_check, which names what
+ * is wrong, only when it fails). */
+static inline bool sk_soa_pose_fits(const sk_skeleton *s, const sk_soa_pose *p) {
+    return s && p && p->data && p->joint_count == s->joint_count &&
+           p->group_count == (s->joint_count + SK_SOA_LANES - 1) / SK_SOA_LANES && !((uintptr_t)p->data % 16u);
 }
 
 /* The series' coefficients of skk_slerp_rows at one t, u in [0, 1]: kt[i] =
