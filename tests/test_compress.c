@@ -377,7 +377,7 @@ static void test_qlerp_accuracy(void **state) {
  * three CMU clips at 24 and 120 frames/s. On an AVX2 CPU the cursor's frames
  * are shown to be read: a change to them changes the next sample. */
 static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclips, long *samples, long *reused, long *stepped,
-                        long *rowclips) {
+                        long *rowclips, long *ahead, long *aheadclips) {
     uint32_t J = s->joint_count;
     size_t cn = 0;
     for (uint32_t i = 0; i < nclips; i++) cn = sk_clip_cursor_cache_size(cc[i]) > cn ? sk_clip_cursor_cache_size(cc[i]) : cn;
@@ -421,10 +421,14 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, ref, NULL), NULL), SK_OK);
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
         assert_memory_equal(ref, got, J * sizeof *ref);
+        /* the rows decoders keep frame f in slot f % 3 of cc.cache_frame_words after the 8-word header;
+         * the others, the pair's slots right after it */
+        uint32_t R = c->cc.cache_frame_words, kt = (uint32_t)(t * (double)c->cc.rate);
+#define SLOT(f) (shared + 8 + (c->cc.rrows ? (size_t)R * ((f) % 3u) : 0u))
         float one = 1.0f, v;
-        memcpy(&v, shared + 8, 4);
+        memcpy(&v, SLOT(kt), 4);
         v += one;
-        memcpy(shared + 8, &v, 4); /* the header is 8 words */
+        memcpy(SLOT(kt), &v, 4);
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
         if (memcmp(ref, got, J * sizeof *ref) != 0) (*reused)++;
         /* a cursor of sk_clip_cursor_size values keeps no frames: the same change has no effect */
@@ -436,9 +440,9 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, m, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
         assert_memory_equal(ref, got, J * sizeof *ref);
         /* a step by one frame, forward or back, decodes only the new frame where the rows
-         * decoders run (cc.rrows): the pair kept at t, the next (previous) frame's pair sampled
-         * from a cursor whose kept frame 1 (0) was changed (the first rotation group's first row,
-         * 32 floats (0) into the rows) differs from the sample without a cursor only if that frame
+         * decoders run (cc.rrows): the pair kept at t (frames kt and kt + 1), the next (previous)
+         * frame's pair sampled from a cursor whose kept frame kt + 1 (kt) was changed (the first
+         * rotation group's first row) differs from the sample without a cursor only if that frame
          * was read; a change to the kept pair's other frame, which the step leaves, changes nothing */
         double dk = sk_clip_duration(c) / (double)(c->cc.frames > 1 ? c->cc.frames - 1 : 1);
         for (int dir = 0; dir < 2 && c->cc.frames > 2; dir++) {
@@ -447,7 +451,7 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
                 memset(shared, 0, cn * sizeof *shared);
                 for (int r = 0; r < 2; r++) /* twice at t: the pair is kept */
                     assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
-                uint32_t *kept = shared + 8 + (k == 1 ? (dir ? 0 : 32) : (dir ? 32 : 0)); /* k 1: the frame the step reuses */
+                uint32_t *kept = k == 1 ? SLOT(dir ? kt : kt + 1) : SLOT(dir ? kt + 1 : kt); /* k 1: the frame the step reuses */
                 if (k) {
                     memcpy(&v, kept, 4);
                     v += 1.0f;
@@ -460,6 +464,24 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
                 else if (!same) (*stepped)++;
             }
         }
+        /* a step forward (to pair kt + 1) decodes the frame after its pair too (kt + 3): the next
+         * pair is read from the cursor (at 2), and the step after that keeps frame kt + 3 as its
+         * first (at 3); a change to that frame's slot shows in either sample */
+        for (int at = 2; at <= 3 && c->cc.rrows && c->cc.frames > 8; at++) {
+            (*aheadclips)++;
+            memset(shared, 0, cn * sizeof *shared);
+            for (int r = 0; r < 2; r++)
+                assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
+            for (int q = 1; q < at; q++) /* the step (and with at 3 the pair it decoded ahead) */
+                assert_int_equal(sk_clip_sample_cursor(c, s, t + q * dk, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
+            memcpy(&v, SLOT(kt + 3u), 4);
+            v += 1.0f;
+            memcpy(SLOT(kt + 3u), &v, 4);
+            assert_int_equal(sk_clip_sample(c, s, t + at * dk, SK_LOOP_REPEAT, SK_POSE_OF(s, ref, NULL), NULL), SK_OK);
+            assert_int_equal(sk_clip_sample_cursor(c, s, t + at * dk, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
+            if (memcmp(ref, got, J * sizeof *ref) != 0) (*ahead)++;
+        }
+#undef SLOT
     }
     sk_soa_pose_free(&sr, NULL), sk_soa_pose_free(&sg, NULL);
     free(own), free(shared), free(ref), free(got);
@@ -481,8 +503,8 @@ static void test_cursor_cache(void **state) {
         assert_true(sk_clip_cursor_cache_size(cc[i]) >= 8u + 8u * sk_cc_u32((const uint8_t *)blob + 28));
         assert_int_equal(sk_clip_cursor_size(cc[i]), sk_clip_track_count(cc[i]));
     }
-    long samples = 0, reused = 0, stepped = 0, rowclips = 0;
-    cursor_case(m->skeleton, cc, 4, &samples, &reused, &stepped, &rowclips);
+    long samples = 0, reused = 0, stepped = 0, rowclips = 0, ahead = 0, aheadclips = 0;
+    cursor_case(m->skeleton, cc, 4, &samples, &reused, &stepped, &rowclips, &ahead, &aheadclips);
     for (uint32_t i = 0; i < 4; i++) sk_clip_destroy(cc[i]);
     sk_asset_destroy(m);
     int cmu = 0;
@@ -496,7 +518,7 @@ static void test_cursor_cache(void **state) {
             assert_int_equal(sk_clip_resample(as->clips[0], as->skeleton, 24.0, NULL, &res, &err), SK_OK);
             assert_int_equal(sk_clip_compress(res, as->skeleton, &oc, NULL, &c2[0], NULL, &err), SK_OK);
             assert_int_equal(sk_clip_compress(as->clips[0], as->skeleton, &oc, NULL, &c2[1], NULL, &err), SK_OK);
-            cursor_case(as->skeleton, c2, 2, &samples, &reused, &stepped, &rowclips);
+            cursor_case(as->skeleton, c2, 2, &samples, &reused, &stepped, &rowclips, &ahead, &aheadclips);
             sk_clip_destroy(res), sk_clip_destroy(c2[0]), sk_clip_destroy(c2[1]);
             sk_asset_destroy(as);
             cmu++;
@@ -504,12 +526,15 @@ static void test_cursor_cache(void **state) {
     }
     printf("cursor cache: %ld samples (sk_pose and SoA) the same bits with and without a cursor; %ld clips whose second "
            "sample at one time read the cursor's frames; %ld of %ld steps by one frame (forward and back, clips of the "
-           "rows decoders) that read the kept frame; %d CMU clips\n",
-           samples, reused, stepped, rowclips, cmu);
+           "rows decoders) that read the kept frame; %ld of %ld samples after a step forward that read the frame it "
+           "decoded ahead; %d CMU clips\n",
+           samples, reused, stepped, rowclips, ahead, aheadclips, cmu);
     assert_true(samples >= 3600);
     if (sk_cclip_simd_available()) {
         assert_int_equal(reused, 4 + 2 * cmu);
         assert_int_equal(stepped, rowclips);
+        assert_int_equal(ahead, aheadclips);
+        if (cmu) assert_true(aheadclips >= 4 * cmu);
         if (cmu) assert_true(rowclips >= 4 * cmu); /* the CMU clips (31 joints) have the rows decoders */
     }
 }

@@ -431,18 +431,20 @@ static void cc_plan_rows(sk_clip *c, const cc_layout *p) {
 }
 
 /* The words of a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 (8 floats each,
- * placed rows) and its other tracks (the decoders' slots, 8 floats each; the rows decoder's rows, 6
- * per track padded to 8 tracks). */
-static uint32_t cc_cache_size(const sk_clip *c, const cc_layout *p) {
+ * placed rows) and its other tracks (the decoders' slots, 8 floats each); the rows decoders keep
+ * three frames, each in a slot of *frame words (per chunk 4 rows per rotation group of eight, 3
+ * per eight other tracks). */
+static uint32_t cc_cache_size(const sk_clip *c, const cc_layout *p, uint32_t *frame) {
     uint32_t A = p->A, chunks = p->chunks;
     const uint32_t *cnr = cc_plan_cnr(c, p);
-    size_t cslots = 0, crows = 0;
+    size_t cslots = 0, crow = 0;
     for (uint32_t k = 0; k < chunks; k++) {
         uint32_t n = A - k * CC_CHUNK < CC_CHUNK ? A - k * CC_CHUNK : CC_CHUNK, r8 = (cnr[k] + 7u) & ~7u, v8 = (n - cnr[k] + 7u) & ~7u;
         cslots += 8u * (r8 + (n - cnr[k]));
-        crows += 8u * r8 + 6u * v8;
+        crow += 4u * r8 + 3u * v8;
     }
-    return CC_CACHE_HEADER + (uint32_t)(cslots > crows ? cslots : crows);
+    *frame = (uint32_t)crow;
+    return CC_CACHE_HEADER + (uint32_t)(cslots > 3u * crow ? cslots : 3u * crow);
 }
 
 sk_result sk_clip_from_compressed(const char *name, const void *data, size_t size, bool copy, const sk_allocator *alloc,
@@ -485,7 +487,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         return r;
     }
     if (p.rows) cc_plan_rows(c, &p);
-    c->cc.cache_words = cc_cache_size(c, &p);
+    c->cc.cache_words = cc_cache_size(c, &p, &c->cc.cache_frame_words);
     c->cc.rest_avx2 = sk_cclip_simd_available();
     *out = c;
     return SK_OK;

@@ -26,6 +26,9 @@ enum { CC_CHUNK = 64, CC_XV = CC_CHUNK + 8 }; /* decoded slots: rotations (padde
 enum { CC_CONST_WORDS = 5 };
 /* The header of a cursor's cache of decoded frames (cc_cache_hit), in words. */
 enum { CC_CACHE_HEADER = 8 };
+/* The header word of the rows decoders' third kept frame: k + 3 when the cache holds pair
+ * k and frame k + 2 (clip_compressed_rows_body.h), else 0. */
+enum { CC_CACHE_NEXT = 6 };
 #define CC_CONST_ROT 0x80000000u
 /* The SoA placement of a block of eight rotations (cc.rplace): words per block, and the
  * first word of a block whose lanes reach more than two groups (or one joint twice). */
@@ -42,6 +45,26 @@ typedef struct cc_cursor {
     uint64_t pos;
     uint32_t fbits; /* bits per frame of the segment */
 } cc_cursor;
+
+/* The cursor at frame k (cc_cursor). */
+static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
+    uint32_t A = c->cc.anim;
+    if (!A) { /* only constant tracks: no segments to read */
+        s->seg = s->rates = s->ranges = s->bits = c->blob;
+        s->pos = 0, s->fbits = 0;
+        return;
+    }
+    uint32_t si = c->cc.seg_shift < 32 ? k >> c->cc.seg_shift : k / c->cc.seg_len; /* no division in the usual case */
+    uint32_t i = k - si * c->cc.seg_len;
+    const uint32_t *st = c->cc.segtab + 2u * si;
+    const uint8_t *seg = c->blob + st[0];
+    s->seg = seg;
+    s->rates = seg;
+    s->ranges = seg + A;
+    s->bits = seg + 7u * A;
+    s->pos = (uint64_t)i * st[1];
+    s->fbits = st[1];
+}
 
 /* Group g's constant lanes (bit 8 p + l) and rows (*cv; else left as it is), from the entry
  * at *e of the plan's constant groups (in group order; *e moves past g's). */

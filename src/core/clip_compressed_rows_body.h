@@ -53,33 +53,55 @@ __attribute__((always_inline)) static inline void cc_store8_vec(const __m256 *r,
     }
 }
 
-/* A rows decoder's sample (arguments as cc_sample_body). The cache holds
- * per chunk its rotations' placed rows (as the other decoders keep them)
- * and its translations'/scales' rows (ra[0..2] then rb[0..2], padded to 8). */
+/* A rows decoder's sample (arguments as cc_sample_body). The cache keeps
+ * up to three frames in a ring of slots (frame f in slot f % 3, each slot
+ * cc.cache_frame_words floats: per chunk its rotations' placed rows, as the
+ * other decoders keep them, 32 floats per group of eight, then its
+ * translations' and scales' three rows, padded to 8): pair K (frames K and
+ * K + 1; its tag, cc_cache_tag) and, when header word CC_CACHE_NEXT is
+ * K + 3, frame K + 2, decoded ahead on a step forward so that the next pair
+ * needs no decoding. */
 __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
                                                                sk_transform *local, float *soa, uint32_t *cache,
                                                                uint32_t k0) {
     cc_rowbuf w;
-    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, true);
-    /* a step: the cursor holds pair k0 - 1, whose second frame is this pair's first (fwd), or
-     * pair k0 + 1, whose first frame is this pair's second (back), kept as they would be
-     * decoded now; only the other frame is decoded (only: 1 the second, 2 the first) */
-    bool fwd = cache && !hit && k0 > 0 && cc_cache_hit(c, cache, k0 - 1u, true);
-    bool back = cache && !hit && !fwd && k0 + 1u < c->cc.frames && cc_cache_hit(c, cache, k0 + 1u, true);
-    int only = fwd ? 1 : back ? 2 : 0;
+    uint32_t N = c->cc.frames;
+    /* hit: the cache holds this pair (the tagged one, or the one after it when frame K + 2 is
+     * there); else a step: it holds this pair's first frame (only 1: forward) or its second
+     * (only 2: back), kept as it would be decoded now, and only the other frame is decoded;
+     * a step forward decodes the frame after it too where the clip has one (look) */
+    bool hit = false;
+    int only = 0;
+    uint32_t K = cache ? cache[0] - 1u : 0u; /* the pair the cache names, if its tag is whole */
+    if (cache && cache[0] && cc_cache_hit(c, cache, K, true)) {
+        bool next = cache[CC_CACHE_NEXT] == K + 3u;
+        if (k0 == K || (k0 == K + 1u && next)) hit = true;
+        else if (k0 == K + 1u || (k0 == K + 2u && next)) only = 1;
+        else if (k0 + 1u == K && K < N) only = 2;
+    }
     cache = cc_begin(c, cache, k0, hit || only, local);
-    uint32_t A = c->cc.anim, T = c->track_count;
+    bool look = cache && only == 1 && k0 + 2u < N;
+    /* the frames decoded: this pair's (only: one of them), or on a look ahead frames k0 + 1 and k0 + 2 */
+    cc_cursor s2, *d0 = s0, *d1 = s1;
+    if (look) cc_at(c, k0 + 2u, &s2), d0 = s1, d1 = &s2;
+    bool same = d0->seg == d1->seg;
+    uint32_t A = c->cc.anim, T = c->track_count, R = c->cc.cache_frame_words;
     const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
     const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
-    float *cslot = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
+    /* the slots of this pair's frames and of the one after (frames k0, k0 + 1, k0 + 2) */
+    float *cs0 = NULL, *cs1 = NULL, *cs2 = NULL;
+    if (cache) {
+        float *ring = (float *)(void *)(cache + CC_CACHE_HEADER);
+        cs0 = ring + (size_t)R * (k0 % 3u), cs1 = ring + (size_t)R * ((k0 + 1u) % 3u), cs2 = ring + (size_t)R * ((k0 + 2u) % 3u);
+    }
     cc_rows_state st;
-    cc_rows_start(&st, s0, s1);
+    cc_rows_start(&st, d0, d1);
     const __m256 vu = _mm256_set1_ps(u);
     const uint8_t *end = c->blob + c->blob_size;
     if (!hit) /* the frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
-        for (int f = only == 1 ? 1 : 0; f < (only == 2 ? 1 : 2); f++) {
-            const cc_cursor *q = f ? s1 : s0;
-            if (!f || !same || only)
+        for (int f = only == 1 && !look ? 1 : 0; f < (only == 2 ? 1 : 2); f++) {
+            const cc_cursor *q = f ? d1 : d0;
+            if (!f || !same || (only && !look))
                 for (const uint8_t *p = q->rates; p < q->bits; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
             const uint8_t *b = q->bits + (q->pos >> 3), *e = b + (q->fbits + 7u) / 8u;
             for (const uint8_t *p = b; p < e; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
@@ -87,25 +109,26 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
         uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
-        const float *rsrc = NULL, *vsrc = NULL;
-        if (hit) rsrc = cslot, vsrc = cslot + 8u * nr8;
-        else cc_rows_chunk(&st, c, s0, s1, a, n, same, only, end, &w);
+        /* on a look ahead w's first frame is this pair's second, its other the frame after; with
+         * only, both halves of w hold the one frame decoded */
+        if (!hit) cc_rows_chunk(&st, c, d0, d1, a, n, same, look ? 0 : only, end, &w);
         /* translations and scales (the last group's lanes past nv read as zeros: no store of
-         * padding that a load would have to wait for) */
+         * padding that a load would have to wait for); a step reads the kept frame's slot,
+         * which it does not write */
         for (uint32_t k = 0; k < nv; k += 8) {
             __m256 r[3];
             uint32_t m = nv - k < 8 ? nv - k : 8;
-            /* a step: one frame is the kept pair's other (read before its slot is written) */
-            const float *kept = only ? cslot + 8u * nr8 + k : NULL;
-            for (int j = 0; j < 3; j++) {
+            size_t o = 4u * nr8 + k; /* row j of the chunk's slot: o + nv8 j */
+            for (uint32_t j = 0; j < 3; j++) {
                 __m256 va, vb;
-                if (vsrc) va = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)j + k), vb = _mm256_loadu_ps(vsrc + nv8 * (uint32_t)(3 + j) + k);
-                else {
-                    va = only == 1 ? _mm256_loadu_ps(kept + nv8 * (uint32_t)(3 + j)) : CC_LOADZ_PS(w.va[j] + k, m);
-                    vb = only == 2 ? _mm256_loadu_ps(kept + nv8 * (uint32_t)j) : CC_LOADZ_PS(w.vb[j] + k, m);
-                    if (cache) /* kept for the next sample */
-                        _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)j + k, va),
-                            _mm256_storeu_ps(cslot + 8u * nr8 + nv8 * (uint32_t)(3 + j) + k, vb);
+                if (only == 1 || hit) va = _mm256_loadu_ps(cs0 + o + nv8 * j);
+                else va = CC_LOADZ_PS(w.va[j] + k, m);
+                if (only == 2 || hit) vb = _mm256_loadu_ps(cs1 + o + nv8 * j);
+                else vb = CC_LOADZ_PS((only ? w.va[j] : w.vb[j]) + k, m);
+                if (cache && !hit) { /* kept for the next sample */
+                    if (only != 1) _mm256_storeu_ps(cs0 + o + nv8 * j, va);
+                    if (only != 2) _mm256_storeu_ps(cs1 + o + nv8 * j, vb);
+                    if (look) _mm256_storeu_ps(cs2 + o + nv8 * j, CC_LOADZ_PS(w.vb[j] + k, m));
                 }
                 r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
             }
@@ -131,26 +154,38 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         cc_rot8 grp[CC_CHUNK / 8 + 1];
         uint32_t ng = nr8 / 8;
         for (uint32_t g = 0; g < ng; g++) {
-            if (rsrc)
-                for (int j = 0; j < 4; j++)
-                    grp[g].a[j] = _mm256_loadu_ps(rsrc + 64 * g + 8 * j), grp[g].b[j] = _mm256_loadu_ps(rsrc + 64 * g + 32 + 8 * j);
-            else {
-                uint32_t m = nr - 8 * g < 8 ? nr - 8 * g : 8;
-                /* a step: one frame is the kept pair's other, as placed (read before it is written) */
-                if (only == 1)
-                    for (int j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(cslot + 64 * g + 32 + 8 * j);
-                else cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].a);
-                if (only == 2)
-                    for (int j = 0; j < 4; j++) grp[g].b[j] = _mm256_loadu_ps(cslot + 64 * g + 8 * j);
-                else cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, grp[g].b);
+            uint32_t m = nr - 8 * g < 8 ? nr - 8 * g : 8;
+            if (only == 1 || hit) /* a frame kept, as placed */
+                for (uint32_t j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(cs0 + 32u * g + 8u * j);
+            else cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].a);
+            if (only == 2 || hit)
+                for (uint32_t j = 0; j < 4; j++) grp[g].b[j] = _mm256_loadu_ps(cs1 + 32u * g + 8u * j);
+            else if (only) cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].b);
+            else cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, grp[g].b);
+            if (cache && !hit) { /* kept for the next sample, placed */
+                for (uint32_t j = 0; j < 4; j++) {
+                    if (only != 1) _mm256_storeu_ps(cs0 + 32u * g + 8u * j, grp[g].a[j]);
+                    if (only != 2) _mm256_storeu_ps(cs1 + 32u * g + 8u * j, grp[g].b[j]);
+                }
+                if (look) {
+                    __m256 x[4];
+                    cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, x);
+                    for (uint32_t j = 0; j < 4; j++) _mm256_storeu_ps(cs2 + 32u * g + 8u * j, x[j]);
+                }
             }
         }
-        cc_rots_finish(grp, ng, u, cache && !hit ? cslot : NULL, NULL, NULL);
+        cc_rots_finish(grp, ng, u, NULL, NULL, NULL);
         cc_store_rots(grp, ng, nr, rj, pl, local, soa);
         rj += nr, pl += CC_PLACE_WORDS * ng;
-        if (cache) cslot += 8u * nr8 + 6u * nv8;
+        if (cache) {
+            size_t adv = 4u * nr8 + 3u * nv8;
+            cs0 += adv, cs1 += adv, cs2 += adv;
+        }
     }
-    if (cache && !hit) cc_cache_tag(c, cache, k0, true);
+    if (cache && !hit) {
+        cc_cache_tag(c, cache, k0, true);
+        cache[CC_CACHE_NEXT] = look ? k0 + 3u : 0u;
+    }
 }
 
 __attribute__((noinline)) void CC_ROWS_CACHED(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,

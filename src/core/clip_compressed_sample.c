@@ -16,26 +16,6 @@
 /* Skeletons of up to this many joints are sampled whole through a stack buffer of SoA groups (sk_cclip_sample_pose). */
 enum { CC_POSE_JOINTS = 128 };
 
-/* The cursor at frame k (cc_cursor). */
-static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
-    uint32_t A = c->cc.anim;
-    if (!A) { /* only constant tracks: no segments to read */
-        s->seg = s->rates = s->ranges = s->bits = c->blob;
-        s->pos = 0, s->fbits = 0;
-        return;
-    }
-    uint32_t si = c->cc.seg_shift < 32 ? k >> c->cc.seg_shift : k / c->cc.seg_len; /* no division in the usual case */
-    uint32_t i = k - si * c->cc.seg_len;
-    const uint32_t *st = c->cc.segtab + 2u * si;
-    const uint8_t *seg = c->blob + st[0];
-    s->seg = seg;
-    s->rates = seg;
-    s->ranges = seg + A;
-    s->bits = seg + 7u * A;
-    s->pos = (uint64_t)i * st[1];
-    s->fbits = st[1];
-}
-
 static inline uint32_t cc_bits(const uint8_t *bits, uint64_t pos, uint64_t mask) {
     return (uint32_t)((sk_cc_u64(bits + (pos >> 3)) >> (pos & 7u)) & mask);
 }

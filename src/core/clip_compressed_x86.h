@@ -272,7 +272,9 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_store_r
  * four component rows of frame 0, then of frame 1, the dropped components
  * rebuilt and in place: a sample that finds its pair skips the transpose,
  * the roots and the placing), then its translation/scale slots, 8 floats
- * each (frame 0 in 0-3, frame 1 in 4-7, as the decoders leave them). The header: frame
+ * each (frame 0 in 0-3, frame 1 in 4-7, as the decoders leave them); the
+ * rows decoders keep up to three frames in a ring of slots instead
+ * (clip_compressed_rows_body.h, header word CC_CACHE_NEXT). The header: frame
  * k0 + 1 of the pair it holds (0: none), and the clip's blob address and
  * size each mixed with k0 (odd multipliers: a product with k0 differs for
  * every other k0), so that a cursor written by another clip is not taken

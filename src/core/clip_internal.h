@@ -112,8 +112,9 @@ struct sk_clip {
         uint32_t ncgroups;
         bool rest_avx2; /* sk_cclip_rest_soa by row stores of 32 bytes (the CPU has AVX2) */
         const uint32_t *cgroups;
-        /* a cursor's cache of decoded frames (clip_compressed_x86.h, cc_cache_hit): its size in words */
-        uint32_t cache_words;
+        /* a cursor's cache of decoded frames (clip_compressed_x86.h, cc_cache_hit): its size in words,
+         * and the words of one frame's slot in the rows decoders' ring of three (clip_compressed_rows_body.h) */
+        uint32_t cache_words, cache_frame_words;
     } cc;
 };
 

@@ -207,8 +207,10 @@ SK_API size_t sk_clip_cursor_size(const sk_clip *clip);
  * (forward at 60 Hz over 30 Hz frames, for one) decodes each pair of frames
  * once; where the rows decoders run (AVX2 and 16 animated tracks or more,
  * 24 or more on a CPU with AVX-512 VBMI), each frame once: a step to the
- * next or previous pair decodes only its new frame. 32 bytes per animated
- * track. Sampling uses the cache whenever the
+ * previous pair decodes only its new frame, and a step to the next pair
+ * decodes the frame after it too, so that the step after needs no decoding.
+ * Up to 48 bytes per animated track (three frames; 32 where the other
+ * decoders run), padded to eight tracks. Sampling uses the cache whenever the
  * cursor passed holds at least this many values. Worth it where the
  * characters' cursors stay in the CPU's cache (small skeletons, crowds of
  * hundreds); cursors that do not fit in it can make forward sampling slower
