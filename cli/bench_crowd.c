@@ -196,7 +196,7 @@ static double median(double *v, uint32_t n) {
 typedef struct crowd_args {
     cli_list sizes, threads;
     uint32_t frames, runs, joints, chunk, layers;
-    bool loop, aos, cache, compressed;
+    bool loop, aos, cache, ahead, compressed;
     const char *file, *clip, *write, *hook;
 } crowd_args;
 
@@ -319,8 +319,9 @@ static void crowd_print(const crowd_run *R, uint32_t count, double run_ms[][CROW
         /* memory: the clips (each once) and what each character keeps between frames (its cursors) */
         const crowd_rig *rig = R->rig;
         size_t clip_bytes = sk_clip_memory_size(rig->clips[0]) + (rig->clips[1] != rig->clips[0] ? sk_clip_memory_size(rig->clips[1]) : 0);
-        printf(",\"clips\":\"%s\",\"cursor_cache\":%s,\"clip_bytes\":%zu,\"instance_bytes\":%zu",
-               sk_clip_is_compressed(rig->clips[0]) ? "compressed" : "raw", a->cache ? "true" : "false", clip_bytes,
+        printf(",\"clips\":\"%s\",\"cursor_cache\":%s,\"cursor_ahead\":%s,\"clip_bytes\":%zu,\"instance_bytes\":%zu",
+               sk_clip_is_compressed(rig->clips[0]) ? "compressed" : "raw", a->cache || a->ahead ? "true" : "false",
+               a->ahead ? "true" : "false", clip_bytes,
                R->stride * sizeof(uint32_t));
         if (a->hook) printf(",\"hook\":\"%s\"", a->hook);
         if (t > 0) printf(",\"speedup\":%.3f,\"speedup_over_threads\":%u", med[0] / med[t], R->threads[0]);
@@ -347,7 +348,7 @@ static bool crowd_size(crowd_run *R, uint32_t count) {
     sk_batch_pipeline p = {.skeleton = R->s, .character_count = count, .clips = R->pclips, .clip_count = layers,
                            .loop = SK_LOOP_REPEAT, .times = b.times, .mix = mix, .cursors = b.cur,
                            .cursor_stride = R->stride, .skin = R->rig->skin, .out_palette = pal, .aos = a->aos,
-                           .cursor_cache = a->cache};
+                           .cursor_cache = a->cache, .cursor_ahead = a->ahead};
     if (a->hook)
         p.post = crowd_footik_hook, p.post_user = &R->footik, p.post_joints = R->footik.joints,
         p.post_joint_count = R->footik.joint_count;
@@ -440,7 +441,9 @@ static int bench_crowd(int argc, char **argv) {
             goto out;
         }
     }
-    R.stride = a.cache ? sk_batch_cursor_cache_stride(R.pclips, R.layers) : sk_batch_cursor_stride(R.pclips, R.layers);
+    R.stride = a.ahead   ? sk_batch_cursor_ahead_stride(R.pclips, R.layers)
+               : a.cache ? sk_batch_cursor_cache_stride(R.pclips, R.layers)
+                         : sk_batch_cursor_stride(R.pclips, R.layers);
     for (uint32_t k = 0; k < nsizes; k++)
         if (!crowd_size(&R, sizes[k])) goto out;
     rc = 0;
@@ -470,6 +473,8 @@ static const cli_opt crowd_opts[] = {
      .help = "play the clips compressed (sk_clip_compress, its default error bound), as ozz-animation plays its "
              "own; the JSON says which it played (\"clips\")"},
     {"--cursor-cache", CLI_FLAG(crowd_args, cache), .help = "cursors that keep compressed clips' decoded frames"},
+    {"--cursor-ahead", CLI_FLAG(crowd_args, ahead),
+     .help = "cursors with room for a third decoded frame, decoded ahead on a step forward (implies --cursor-cache)"},
     {"--hook", CLI_STRING(crowd_args, hook), .meta = "footik",
      .help = "a post-process hook: footik, two-bone IK of both legs onto flat ground (SoA path; --aos: sk_pose)"},
     {"--file", CLI_STRING(crowd_args, file), .meta = "FILE",

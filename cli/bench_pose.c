@@ -51,7 +51,7 @@ typedef struct pose_args {
     double scale;
     int op;     /* bench mix: index into op_names */
     int layout; /* bench mix, ltm: 0 both, 1 aos, 2 soa */
-    bool cache;
+    bool cache, ahead;
 } pose_args;
 
 static int bench_sample(int argc, char **argv) {
@@ -62,7 +62,7 @@ static int bench_sample(int argc, char **argv) {
     const char *file = args.file ? args.file : SK_CLI_MANNEQUIN, *clip_spec = args.clip;
     uint32_t count = args.count, frames = args.frames;
     double scale = args.scale;
-    bool cache = args.cache;
+    bool cache = args.cache || args.ahead;
     sk_asset *a = NULL;
     if (!cli_load_scaled(file, scale, &a)) return 1;
     int rc = 1;
@@ -75,8 +75,9 @@ static int bench_sample(int argc, char **argv) {
     const sk_skeleton *s = a->skeleton;
     const sk_clip *clip = a->clips[ci];
     uint32_t J = s->joint_count, W = s->weight_total;
-    /* --cursor-cache: cursors that keep a compressed clip's decoded frames (sk_clip_cursor_cache_size) */
-    size_t cs = cache ? sk_clip_cursor_cache_size(clip) : sk_clip_cursor_size(clip);
+    /* --cursor-cache: cursors that keep a compressed clip's decoded frames (sk_clip_cursor_cache_size);
+     * --cursor-ahead: with room for a third (sk_clip_cursor_ahead_size) */
+    size_t cs = args.ahead ? sk_clip_cursor_ahead_size(clip) : cache ? sk_clip_cursor_cache_size(clip) : sk_clip_cursor_size(clip);
     double dur = sk_clip_duration(clip);
     sk_transform *poses = bench_alloc64((size_t)count * J * sizeof *poses);
     float *weights = W ? malloc((size_t)count * W * sizeof *weights) : NULL;
@@ -129,12 +130,12 @@ static int bench_sample(int argc, char **argv) {
            "\"frames\":%u,\"forward_ns_per_joint_min\":%.3f,\"forward_ns_per_joint_median\":%.3f,"
            "\"random_ns_per_joint_min\":%.3f,\"random_ns_per_joint_median\":%.3f,\"pose_ns_forward_min\":%.1f,"
            "\"pose_ns_random_min\":%.1f,\"soa_forward_ns_per_joint_min\":%.3f,\"soa_forward_ns_per_joint_median\":%.3f,"
-           "\"soa_pose_ns_forward_min\":%.1f,\"frame_major\":%s,\"clip_bytes\":%zu,\"cursor_bytes\":%zu,\"cursor_cache\":%s}\n",
+           "\"soa_pose_ns_forward_min\":%.1f,\"frame_major\":%s,\"clip_bytes\":%zu,\"cursor_bytes\":%zu,\"cursor_cache\":%s,\"cursor_ahead\":%s}\n",
            file, sk_clip_name(clip) ? sk_clip_name(clip) : "", count, J, sk_clip_track_count(clip), frames,
            fmin * 1e9 / per, median_of(fwd, frames) * 1e9 / per, rmin * 1e9 / per, median_of(rnd, frames) * 1e9 / per,
            fmin * 1e9 / count, rmin * 1e9 / count, smin * 1e9 / per, median_of(sfw, frames) * 1e9 / per,
            smin * 1e9 / count, sk_clip_is_frame_major(clip) ? "true" : "false", sk_clip_memory_size(clip),
-           cs * sizeof(uint32_t), cache ? "true" : "false");
+           cs * sizeof(uint32_t), cache ? "true" : "false", args.ahead ? "true" : "false");
     rc = 0;
     goto done;
 bad:
@@ -413,6 +414,8 @@ static const cli_opt sample_opts[] = {
     {"--clip", CLI_STRING(pose_args, clip), .meta = "NAME|INDEX", .help = "the clip", .dflt_text = "the first"},
     CLI_OPT_SCALE(pose_args, scale),
     {"--cursor-cache", CLI_FLAG(pose_args, cache), .help = "cursors that keep a compressed clip's decoded frames"},
+    {"--cursor-ahead", CLI_FLAG(pose_args, ahead),
+     .help = "cursors with room for a third decoded frame, decoded ahead on a step forward (implies --cursor-cache)"},
 };
 const cli_command cli_cmd_bench_sample = {
     .name = "bench sample",

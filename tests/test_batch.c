@@ -201,39 +201,48 @@ static void test_compressed_pipeline(void **state) {
     sk_mat4 *ref_pal = calloc(1, pal_bytes), *ref_model = calloc(1, model_bytes), *pal = calloc(1, pal_bytes);
     sk_transform *ref_local = calloc(1, local_bytes), *local = calloc(1, local_bytes);
     reference(&f, FRAMES, ref_pal, ref_model, ref_local);
-    size_t plain = sk_batch_cursor_stride(f.clips, 2), stride = sk_batch_cursor_cache_stride(f.clips, 2);
-    assert_true(stride > plain); /* the cursors that keep decoded frames are longer */
-    uint32_t *cur = calloc((size_t)CHARS * stride, sizeof *cur);
+    size_t plain = sk_batch_cursor_stride(f.clips, 2), stride = sk_batch_cursor_cache_stride(f.clips, 2),
+           ahead = sk_batch_cursor_ahead_stride(f.clips, 2);
+    assert_true(stride > plain);  /* the cursors that keep decoded frames are longer */
+    assert_true(ahead >= stride); /* with room for a third frame where the rows decoders run */
+    uint32_t *cur = calloc((size_t)CHARS * ahead, sizeof *cur);
     double *times = calloc(CHARS * 2, sizeof *times);
     float *mix = calloc(CHARS, sizeof *mix);
     int runs = 0;
     for (uint32_t threads = 1; threads <= 2; threads++)
-        for (int aos = 0; aos < 4; aos++) { /* SoA, sk_pose; each with and without the cursors' frame cache */
+        for (int aos = 0; aos < 6; aos++) { /* SoA, sk_pose; each without the cursors' frame cache, with it, with a third frame */
             sk_batch *b = NULL;
             sk_batch_desc d = {.threads = threads, .max_joints = f.n, .max_clips = 2};
             assert_int_equal(sk_batch_create(&d, NULL, &b, &err), SK_OK);
             sk_batch_pipeline p = {.skeleton = f.s, .character_count = CHARS, .clips = f.clips, .clip_count = 2,
                                    .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cur,
-                                   .cursor_stride = aos >= 2 ? stride : plain, .out_local = local, .skin = f.skin,
-                                   .out_palette = pal, .aos = (aos & 1) != 0, .cursor_cache = aos >= 2};
+                                   .cursor_stride = aos >= 4 ? ahead : aos >= 2 ? stride : plain, .out_local = local,
+                                   .skin = f.skin, .out_palette = pal, .aos = (aos & 1) != 0, .cursor_cache = aos >= 2 && aos < 4,
+                                   .cursor_ahead = aos >= 4}; /* cursor_ahead alone: the cache is implied */
             if (aos == 2) { /* a stride too short for the cache is refused, naming the function to size it */
                 p.cursor_stride = plain;
                 assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
                 assert_non_null(strstr(err.message, "sk_batch_cursor_cache_stride"));
                 p.cursor_stride = stride;
             }
-            memset(cur, 0, (size_t)CHARS * stride * sizeof *cur);
+            if (aos == 4 && ahead > stride) { /* and the one for a third frame, naming its function */
+                p.cursor_stride = stride;
+                assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_ERR_INVALID_ARGUMENT);
+                assert_non_null(strstr(err.message, "sk_batch_cursor_ahead_stride"));
+                p.cursor_stride = ahead;
+            }
+            memset(cur, 0, (size_t)CHARS * ahead * sizeof *cur);
             for (uint32_t fr = 0; fr < FRAMES; fr++) {
                 inputs(&f, CHARS, 2, fr, times, mix, NULL);
                 assert_int_equal(sk_batch_run_pipeline(b, &p, &err), SK_OK);
             }
             if (memcmp(pal, ref_pal, pal_bytes) != 0 || memcmp(local, ref_local, local_bytes) != 0)
                 fail_msg("compressed clips, %u threads, %s path%s: differs from the single-threaded loop", threads,
-                         aos & 1 ? "sk_pose" : "SoA", aos >= 2 ? ", frame cache" : "");
+                         aos & 1 ? "sk_pose" : "SoA", aos >= 4 ? ", three frames" : aos >= 2 ? ", frame cache" : "");
             sk_batch_destroy(b);
             runs++;
         }
-    assert_int_equal(runs, 8);
+    assert_int_equal(runs, 12);
     for (int i = 0; i < 2; i++) sk_clip_destroy(cc[i]);
     free(ref_pal), free(ref_model), free(pal), free(ref_local), free(local), free(cur), free(times), free(mix);
     sk_asset_destroy(f.a);

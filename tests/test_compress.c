@@ -368,30 +368,33 @@ static void test_qlerp_accuracy(void **state) {
 }
 
 /* A cursor keeps a compressed clip's decoded frames for the next sample
- * (sk_clip_cursor_cache_size): sampling through it gives the bits of sampling
- * without one, sk_pose and SoA, for playback forward at 60 Hz (the frame
- * pair reused), at 200 Hz, backward, at the same time twice, with jumps,
- * looping and clamped; one cursor shared by two clips in turn (each sees the
- * other's words as not its own), and a cursor that starts with garbage.
- * The mannequin's four clips (no shared data needed) and, with ../shared,
- * three CMU clips at 24 and 120 frames/s. On an AVX2 CPU the cursor's frames
- * are shown to be read: a change to them changes the next sample. */
+ * (sk_clip_cursor_cache_size, and sk_clip_cursor_ahead_size with room for a
+ * third): sampling through it gives the bits of sampling without one,
+ * sk_pose and SoA, for playback forward at 60 Hz (the frame pair reused), at
+ * 200 Hz, backward, at the same time twice, with jumps, looping and clamped;
+ * one cursor shared by two clips in turn (each sees the other's words as not
+ * its own), a cursor passed now and then with the other length (its frames
+ * are not misread), and a cursor that starts with garbage; each length in
+ * turn. The mannequin's four clips (no shared data needed) and, with
+ * ../shared, three CMU clips at 24 and 120 frames/s. On an AVX2 CPU the
+ * cursor's frames are shown to be read: a change to them changes the next
+ * sample. */
 static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclips, long *samples, long *reused, long *stepped,
                         long *rowclips, long *ahead, long *aheadclips) {
     uint32_t J = s->joint_count;
     size_t cn = 0;
-    for (uint32_t i = 0; i < nclips; i++) cn = sk_clip_cursor_cache_size(cc[i]) > cn ? sk_clip_cursor_cache_size(cc[i]) : cn;
+    for (uint32_t i = 0; i < nclips; i++) cn = sk_clip_cursor_ahead_size(cc[i]) > cn ? sk_clip_cursor_ahead_size(cc[i]) : cn;
     uint32_t *own = calloc(cn * nclips, sizeof *own), *shared = calloc(cn, sizeof *shared);
     sk_transform *ref = calloc(J, sizeof *ref), *got = calloc(J, sizeof *got);
     sk_soa_pose sr, sg;
     assert_int_equal(sk_soa_pose_alloc(s, NULL, &sr, NULL), SK_OK);
     assert_int_equal(sk_soa_pose_alloc(s, NULL, &sg, NULL), SK_OK);
     for (size_t i = 0; i < cn * nclips; i++) own[i] = (uint32_t)(rnd01() * 4294967295.0); /* garbage to start with */
-    for (int step = 0; step < 900; step++) {
+    for (int step = 0; step < 1800; step++) {
         for (uint32_t ci = 0; ci < nclips; ci++) {
             const sk_clip *c = cc[ci];
             double d = sk_clip_duration(c), t;
-            int phase = step / 150; /* 60 Hz forward, 200 Hz forward, 60 Hz backward, the same time twice, jumps, 60 Hz clamped */
+            int phase = step % 900 / 150; /* 60 Hz forward, 200 Hz forward, 60 Hz backward, the same time twice, jumps, 60 Hz clamped */
             if (phase == 0 || phase == 5) t = step / 60.0;
             else if (phase == 1) t = step / 200.0;
             else if (phase == 2) t = d - step / 60.0;
@@ -399,7 +402,10 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
             else t = rnd01() * 3.0 * d - d;
             sk_loop_mode loop = phase == 5 ? SK_LOOP_CLAMP : SK_LOOP_REPEAT;
             uint32_t *cur = step % 3 == 2 ? shared : own + cn * ci; /* every third step through the shared cursor */
-            size_t n = step % 7 == 3 ? sk_clip_cursor_size(c) : sk_clip_cursor_cache_size(c); /* now and then without the cache */
+            /* the first 900 steps with sk_clip_cursor_cache_size values, the others with sk_clip_cursor_ahead_size;
+             * now and then without the cache, or with the other length */
+            bool longer = (step >= 900) != (step % 11 == 5);
+            size_t n = step % 7 == 3 ? sk_clip_cursor_size(c) : longer ? sk_clip_cursor_ahead_size(c) : sk_clip_cursor_cache_size(c);
             assert_int_equal(sk_clip_sample(c, s, t, loop, SK_POSE_OF(s, ref, NULL), NULL), SK_OK);
             assert_int_equal(sk_clip_sample_cursor(c, s, t, loop, cur, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
             if (memcmp(ref, got, J * sizeof *ref) != 0) fail_msg("clip %u, step %d, t = %.9g: the cursor's sample differs", ci, step, t);
@@ -411,9 +417,10 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
         }
     }
     /* the frames are read from the cursor: the same time twice, then its first slot changed, gives another pose */
-    for (uint32_t ci = 0; ci < nclips && sk_cclip_simd_available(); ci++) {
-        const sk_clip *c = cc[ci];
-        size_t n = sk_clip_cursor_cache_size(c);
+    for (uint32_t ci = 0; ci < 2 * nclips && sk_cclip_simd_available(); ci++) {
+        const sk_clip *c = cc[ci % nclips];
+        bool longer = ci >= nclips; /* each clip with sk_clip_cursor_cache_size values, then sk_clip_cursor_ahead_size */
+        size_t n = longer ? sk_clip_cursor_ahead_size(c) : sk_clip_cursor_cache_size(c);
         if (c->cc.rrows && c->cc.frames > 2) (*rowclips) += 2; /* a step forward and one back */
         assert_true(n > sk_clip_cursor_size(c));
         double t = 0.37 * sk_clip_duration(c);
@@ -421,10 +428,10 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, ref, NULL), NULL), SK_OK);
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
         assert_memory_equal(ref, got, J * sizeof *ref);
-        /* the rows decoders keep frame f in slot f % 3 of cc.cache_frame_words after the 8-word header;
-         * the others, the pair's slots right after it */
-        uint32_t R = c->cc.cache_frame_words, kt = (uint32_t)(t * (double)c->cc.rate);
-#define SLOT(f) (shared + 8 + (c->cc.rrows ? (size_t)R * ((f) % 3u) : 0u))
+        /* the rows decoders keep frame f in slot f % S (2, or 3 in the longer cursor) of
+         * cc.cache_frame_words after the 8-word header; the others, the pair's slots right after it */
+        uint32_t R = c->cc.cache_frame_words, S = longer ? 3u : 2u, kt = (uint32_t)(t * (double)c->cc.rate);
+#define SLOT(f) (shared + 8 + (c->cc.rrows ? (size_t)R * ((f) % S) : 0u))
         float one = 1.0f, v;
         memcpy(&v, SLOT(kt), 4);
         v += one;
@@ -467,7 +474,7 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
         /* a step forward (to pair kt + 1) decodes the frame after its pair too (kt + 3): the next
          * pair is read from the cursor (at 2), and the step after that keeps frame kt + 3 as its
          * first (at 3); a change to that frame's slot shows in either sample */
-        for (int at = 2; at <= 3 && c->cc.rrows && c->cc.frames > 8; at++) {
+        for (int at = 2; at <= 3 && longer && c->cc.rrows && c->cc.frames > 8; at++) {
             (*aheadclips)++;
             memset(shared, 0, cn * sizeof *shared);
             for (int r = 0; r < 2; r++)
@@ -501,6 +508,9 @@ static void test_cursor_cache(void **state) {
         assert_true(sk_clip_compressed_data(cc[i], &blob, NULL));
         /* the header, and 8 floats (two frames) per animated track (the blob's A) */
         assert_true(sk_clip_cursor_cache_size(cc[i]) >= 8u + 8u * sk_cc_u32((const uint8_t *)blob + 28));
+        /* room for a third frame where the rows decoders run: 12 floats more per eight rotations at least */
+        if (cc[i]->cc.rrows) assert_true(sk_clip_cursor_ahead_size(cc[i]) >= sk_clip_cursor_cache_size(cc[i]) + 12u * cc[i]->cc.rots / 8u);
+        else assert_int_equal(sk_clip_cursor_ahead_size(cc[i]), sk_clip_cursor_cache_size(cc[i]));
         assert_int_equal(sk_clip_cursor_size(cc[i]), sk_clip_track_count(cc[i]));
     }
     long samples = 0, reused = 0, stepped = 0, rowclips = 0, ahead = 0, aheadclips = 0;
@@ -529,9 +539,9 @@ static void test_cursor_cache(void **state) {
            "rows decoders) that read the kept frame; %ld of %ld samples after a step forward that read the frame it "
            "decoded ahead; %d CMU clips\n",
            samples, reused, stepped, rowclips, ahead, aheadclips, cmu);
-    assert_true(samples >= 3600);
+    assert_true(samples >= 7200);
     if (sk_cclip_simd_available()) {
-        assert_int_equal(reused, 4 + 2 * cmu);
+        assert_int_equal(reused, 2 * (4 + 2 * cmu)); /* each clip with both lengths */
         assert_int_equal(stepped, rowclips);
         assert_int_equal(ahead, aheadclips);
         if (cmu) assert_true(aheadclips >= 4 * cmu);

@@ -13,7 +13,7 @@ NOT_WRAPPED = [
     (r'sk_pose_(alloc|free|check|rest)', 'skelanim.Pose owns its arrays in numpy memory instead'),
     (r'sk_clip_builder_(add_track_ref\w*|reserve|set_fetch)',
      "importers' builder hooks (keys kept by reference, fetched late); clip_from_tracks copies the keys"),
-    (r'sk_clip_(cursor_size|cursor_cache_size|sample_cursor|sample_tracks)',
+    (r'sk_clip_(cursor_size|cursor_cache_size|cursor_ahead_size|sample_cursor|sample_tracks)',
      'cursors for sequential playback: the same results as Clip.sample, a C-side speed-up'),
     (r'sk_(soa_pose_\w+|\w+_soa|clip_samples_soa_directly|clip_sample_soa_update|local_to_model_soa_many|soa_many_scratch_floats)',
      'the structure-of-arrays crowd path: the same bits as the sk_pose functions that are wrapped'),

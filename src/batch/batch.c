@@ -552,20 +552,26 @@ sk_result sk_batch_run(sk_batch *b, uint32_t count, sk_batch_fn fn, void *user, 
     return batch_execute(b, &job, err);
 }
 
-/* A clip's cursor in the pipeline: with or without the frame cache. */
-static size_t clip_cursor(const sk_clip *c, bool cache) { return cache ? sk_clip_cursor_cache_size(c) : sk_clip_cursor_size(c); }
+/* A clip's cursor in the pipeline: without the frame cache (0), with it (1), with room for a third frame (2). */
+static size_t clip_cursor(const sk_clip *c, int cache) {
+    return cache == 2 ? sk_clip_cursor_ahead_size(c) : cache ? sk_clip_cursor_cache_size(c) : sk_clip_cursor_size(c);
+}
 
-static size_t cursor_stride(const sk_clip *const *clips, uint32_t clip_count, bool cache) {
+static size_t cursor_stride(const sk_clip *const *clips, uint32_t clip_count, int cache) {
     size_t n = 0;
     for (uint32_t i = 0; clips && i < clip_count; i++)
         if (clips[i]) n += clip_cursor(clips[i], cache);
     return n;
 }
 
-size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) { return cursor_stride(clips, clip_count, false); }
+size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) { return cursor_stride(clips, clip_count, 0); }
 
 size_t sk_batch_cursor_cache_stride(const sk_clip *const *clips, uint32_t clip_count) {
-    return cursor_stride(clips, clip_count, true);
+    return cursor_stride(clips, clip_count, 1);
+}
+
+size_t sk_batch_cursor_ahead_stride(const sk_clip *const *clips, uint32_t clip_count) {
+    return cursor_stride(clips, clip_count, 2);
 }
 
 sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_error *err) {
@@ -588,16 +594,17 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
     job.pipe = p;
     job.count = p->character_count;
     size_t off = 0;
+    int cache = p->cursor_ahead ? 2 : p->cursor_cache ? 1 : 0;
     for (uint32_t i = 0; i < p->clip_count; i++) {
         if (!p->clips[i]) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clips[%u] is NULL", who, i);
         job.cursor_offset[i] = off;
-        job.cursor_size[i] = clip_cursor(p->clips[i], p->cursor_cache);
+        job.cursor_size[i] = clip_cursor(p->clips[i], cache);
         off += job.cursor_size[i];
     }
     if (p->cursors && p->cursor_stride < off)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "%s: cursor_stride %zu is less than the clips' cursors need (%zu, %s)", who, p->cursor_stride, off,
-                            p->cursor_cache ? "sk_batch_cursor_cache_stride" : "sk_batch_cursor_stride");
+                            cache == 2 ? "sk_batch_cursor_ahead_stride" : cache ? "sk_batch_cursor_cache_stride" : "sk_batch_cursor_stride");
     if (p->out_palette && !p->skin)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_palette needs a skin", who);
     job.palette_count = p->skin ? p->skin->joint_count : 0;

@@ -599,3 +599,8 @@ size_t sk_clip_cursor_cache_size(const sk_clip *c) {
     size_t n = sk_clip_cursor_size(c);
     return c && c->kind == SK_CLIP_COMPRESSED && c->cc.cache_words > n ? c->cc.cache_words : n;
 }
+
+size_t sk_clip_cursor_ahead_size(const sk_clip *c) {
+    size_t n = sk_clip_cursor_cache_size(c);
+    return c && c->kind == SK_CLIP_COMPRESSED && c->cc.ahead_words > n ? c->cc.ahead_words : n;
+}

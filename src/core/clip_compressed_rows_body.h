@@ -6,8 +6,8 @@
  * scales lerped, everything stored, a cursor's cache) is here.
  *
  * The includer defines, before including:
- * - CC_ROWS_CACHED, CC_ROWS_PLAIN: the names of the two entry points
- *   (clip_compressed_internal.h declares them);
+ * - CC_ROWS_CACHED, CC_ROWS_PLAIN, CC_ROWS_SOA: the names of the three
+ *   entry points (clip_compressed_internal.h declares them);
  * - CC_LOADZ_PS(p, n), CC_LOADZ_EPI32(p, n): lanes [0, n) of p (1 <= n <= 8)
  *   with zeros above, reading nothing past p + n;
  * - cc_rows_state, cc_rows_start(st, s0, s1) and cc_rows_chunk(st, c, s0,
@@ -54,13 +54,15 @@ __attribute__((always_inline)) static inline void cc_store8_vec(const __m256 *r,
 }
 
 /* A rows decoder's sample (arguments as cc_sample_body). The cache keeps
- * up to three frames in a ring of slots (frame f in slot f % 3, each slot
- * cc.cache_frame_words floats: per chunk its rotations' placed rows, as the
- * other decoders keep them, 32 floats per group of eight, then its
- * translations' and scales' three rows, padded to 8): pair K (frames K and
- * K + 1; its tag, cc_cache_tag) and, when header word CC_CACHE_NEXT is
- * K + 3, frame K + 2, decoded ahead on a step forward so that the next pair
- * needs no decoding. */
+ * frames in a ring of S slots (header word SK_CC_CACHE_SLOTS: 2, or 3 in a
+ * cursor of sk_clip_cursor_ahead_size words; frame f in slot f % S, each
+ * slot cc.cache_frame_words floats: per chunk its rotations' placed rows, as
+ * the other decoders keep them, 32 floats per group of eight, then its
+ * translations' and scales' three rows, padded to 8), so that a step keeps
+ * its frame where it is: pair K (frames K and K + 1; its tag, cc_cache_tag)
+ * and, with three slots, when header word CC_CACHE_NEXT is K + 3, frame
+ * K + 2, decoded ahead on a step forward so that the next pair needs no
+ * decoding. */
 __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
                                                                sk_transform *local, float *soa, uint32_t *cache,
                                                                uint32_t k0) {
@@ -72,15 +74,17 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
      * a step forward decodes the frame after it too where the clip has one (look) */
     bool hit = false;
     int only = 0;
+    /* the frames the cursor has room for (sk_cclip_cache): its ring's slots, part of the tag */
+    uint32_t S = cache && cache[SK_CC_CACHE_SLOTS] == 3u ? 3u : 2u;
     uint32_t K = cache ? cache[0] - 1u : 0u; /* the pair the cache names, if its tag is whole */
-    if (cache && cache[0] && cc_cache_hit(c, cache, K, true)) {
-        bool next = cache[CC_CACHE_NEXT] == K + 3u;
+    if (cache && cache[0] && cc_cache_hit(c, cache, K, S)) {
+        bool next = S == 3u && cache[CC_CACHE_NEXT] == K + 3u;
         if (k0 == K || (k0 == K + 1u && next)) hit = true;
         else if (k0 == K + 1u || (k0 == K + 2u && next)) only = 1;
         else if (k0 + 1u == K && K < N) only = 2;
     }
     cache = cc_begin(c, cache, k0, hit || only, local);
-    bool look = cache && only == 1 && k0 + 2u < N;
+    bool look = S == 3u && cache && only == 1 && k0 + 2u < N;
     /* the frames decoded: this pair's (only: one of them), or on a look ahead frames k0 + 1 and k0 + 2 */
     cc_cursor s2, *d0 = s0, *d1 = s1;
     if (look) cc_at(c, k0 + 2u, &s2), d0 = s1, d1 = &s2;
@@ -92,7 +96,8 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
     float *cs0 = NULL, *cs1 = NULL, *cs2 = NULL;
     if (cache) {
         float *ring = (float *)(void *)(cache + CC_CACHE_HEADER);
-        cs0 = ring + (size_t)R * (k0 % 3u), cs1 = ring + (size_t)R * ((k0 + 1u) % 3u), cs2 = ring + (size_t)R * ((k0 + 2u) % 3u);
+        uint32_t i0 = S == 3u ? k0 % 3u : k0 & 1u, i1 = i0 + 1u == S ? 0u : i0 + 1u, i2 = i1 + 1u == S ? 0u : i1 + 1u;
+        cs0 = ring + (size_t)R * i0, cs1 = ring + (size_t)R * i1, cs2 = ring + (size_t)R * i2;
     }
     cc_rows_state st;
     cc_rows_start(&st, d0, d1);
@@ -183,7 +188,7 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         }
     }
     if (cache && !hit) {
-        cc_cache_tag(c, cache, k0, true);
+        cc_cache_tag(c, cache, k0, S);
         cache[CC_CACHE_NEXT] = look ? k0 + 3u : 0u;
     }
 }
@@ -195,4 +200,12 @@ __attribute__((noinline)) void CC_ROWS_CACHED(const sk_clip *c, cc_cursor *s0, c
 __attribute__((noinline)) void CC_ROWS_PLAIN(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,
                                              float *soa) {
     cc_rows_body(c, s0, s1, u, local, soa, NULL, 0);
+}
+/* The SoA sample of cc.soa_sample: the frames around tw, then the body
+ * for rows only. */
+__attribute__((noinline)) void CC_ROWS_SOA(const sk_clip *c, double tw, uint32_t *cache, float *soa) {
+    cc_cursor s0, s1;
+    float u;
+    uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
+    cc_rows_body(c, &s0, &s1, u, NULL, soa, cache, k0);
 }

@@ -283,19 +283,19 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_store_r
  * k0 + 1 of the cursor's last sample (whatever it decoded) and whether that
  * sample was at the same frame as the one before it, which decide whether a
  * new pair is worth keeping. */
-static inline void cc_cache_words(const sk_clip *c, uint32_t k0, bool rows, uint32_t *w) {
+static inline void cc_cache_words(const sk_clip *c, uint32_t k0, uint32_t layout, uint32_t *w) {
     uint64_t b = (uint64_t)(uintptr_t)c->blob;
     w[0] = k0 + 1u;
     w[1] = (uint32_t)b ^ (k0 * 0x9E3779B1u);
     w[2] = (uint32_t)(b >> 32) ^ (k0 * 0x85EBCA77u) ^ 0x27D4EB2Fu;
-    w[3] = (uint32_t)c->blob_size ^ (k0 * 0xC2B2AE3Du) ^ (rows ? 0x5BD1E995u : 0x165667B1u); /* the rows decoder's layout or the others' */
+    w[3] = (uint32_t)c->blob_size ^ (k0 * 0xC2B2AE3Du) ^ (0x5BD1E995u * (layout + 1u)); /* the layout the words are in */
 }
-static inline bool cc_cache_hit(const sk_clip *c, const uint32_t *cache, uint32_t k0, bool rows) {
+static inline bool cc_cache_hit(const sk_clip *c, const uint32_t *cache, uint32_t k0, uint32_t layout) {
     uint32_t w[4];
-    cc_cache_words(c, k0, rows, w);
+    cc_cache_words(c, k0, layout, w);
     return cache[0] == w[0] && cache[1] == w[1] && cache[2] == w[2] && cache[3] == w[3];
 }
-static inline void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0, bool rows) { cc_cache_words(c, k0, rows, cache); }
+static inline void cc_cache_tag(const sk_clip *c, uint32_t *cache, uint32_t k0, uint32_t layout) { cc_cache_words(c, k0, layout, cache); }
 
 /* The start of a sample (both SIMD decoders): the cursor's cache to keep the
  * pair in (NULL: none) and the constant tracks written. A pair decoded here
@@ -342,7 +342,7 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
                                                                              uint32_t *cache, uint32_t k0) {
     __m256 xr[CC_XV + CC_CHUNK], *xv = xr + CC_XV;
     uint8_t dr0[CC_XV + CC_CHUNK], dr1[CC_XV + CC_CHUNK];
-    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, false);
+    bool same = s0->seg == s1->seg, hit = cache && cc_cache_hit(c, cache, k0, 0);
     cache = cc_begin(c, cache, k0, hit, local);
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *slot = c->cc.slots, *rj = slot + A, *cnr = rj + A + (T - A);
@@ -396,7 +396,7 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void cc_sample_
         cc_store_rots(grp, nr / 8, real, rj, pl, local, soa);
         rj += real, pl += CC_PLACE_WORDS * (nr / 8);
     }
-    if (cache && !hit) cc_cache_tag(c, cache, k0, false);
+    if (cache && !hit) cc_cache_tag(c, cache, k0, 0);
 }
 #endif
 

@@ -112,9 +112,15 @@ struct sk_clip {
         uint32_t ncgroups;
         bool rest_avx2; /* sk_cclip_rest_soa by row stores of 32 bytes (the CPU has AVX2) */
         const uint32_t *cgroups;
-        /* a cursor's cache of decoded frames (clip_compressed_x86.h, cc_cache_hit): its size in words,
-         * and the words of one frame's slot in the rows decoders' ring of three (clip_compressed_rows_body.h) */
-        uint32_t cache_words, cache_frame_words;
+        /* a cursor's cache of decoded frames (clip_compressed_x86.h, cc_cache_hit): its size in words
+         * (sk_clip_cursor_cache_size), with a third frame (sk_clip_cursor_ahead_size: the rows
+         * decoders' ring of three, clip_compressed_rows_body.h; else cache_words), and the words of
+         * one frame's slot in the rows decoders' ring */
+        uint32_t cache_words, ahead_words, cache_frame_words;
+        /* A whole SoA sample at wrapped time t (the cursor's cache or NULL) where the rows
+         * decoders run and the clip has no stepped tracks: the decoder chosen at load, called
+         * without sk_cclip_sample_soa's choice (NULL: none) */
+        void (*soa_sample)(const sk_clip *c, double t, uint32_t *cache, float *soa);
     } cc;
 };
 
@@ -359,9 +365,15 @@ sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint3
 /* Compressed kind (clip_compressed.c loads, clip_compressed_sample.c samples). */
 /* cache: a cursor of sk_clip_cursor_cache_size words (decoded frames kept
  * for the next sample: forward playback at a higher rate than the frames
- * decodes each pair once), or NULL. */
+ * decodes each pair once), or NULL. Its header word SK_CC_CACHE_SLOTS is
+ * set here to the frames the cursor has room for: 3 with
+ * sk_clip_cursor_ahead_size words, else 2 (the rows decoders read it; it is
+ * part of their tag, so a cursor passed with another count starts over). */
+enum { SK_CC_CACHE_SLOTS = 7 };
 static inline uint32_t *sk_cclip_cache(const sk_clip *c, uint32_t *cursor, size_t cursor_count) {
-    return cursor && c->cc.cache_words && cursor_count >= c->cc.cache_words ? cursor : NULL;
+    if (!cursor || !c->cc.cache_words || cursor_count < c->cc.cache_words) return NULL;
+    cursor[SK_CC_CACHE_SLOTS] = cursor_count >= c->cc.ahead_words ? 3u : 2u;
+    return cursor;
 }
 void sk_cclip_sample_tracks(const sk_clip *c, double t, uint32_t *cache, sk_transform *local);
 /* A whole pose (s's joints from its rest pose, then the clip's tracks) at

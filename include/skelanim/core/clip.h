@@ -207,10 +207,8 @@ SK_API size_t sk_clip_cursor_size(const sk_clip *clip);
  * (forward at 60 Hz over 30 Hz frames, for one) decodes each pair of frames
  * once; where the rows decoders run (AVX2 and 16 animated tracks or more,
  * 24 or more on a CPU with AVX-512 VBMI), each frame once: a step to the
- * previous pair decodes only its new frame, and a step to the next pair
- * decodes the frame after it too, so that the step after needs no decoding.
- * Up to 48 bytes per animated track (three frames; 32 where the other
- * decoders run), padded to eight tracks. Sampling uses the cache whenever the
+ * next or previous pair decodes only its new frame. 32 bytes per animated
+ * track. Sampling uses the cache whenever the
  * cursor passed holds at least this many values. Worth it where the
  * characters' cursors stay in the CPU's cache (small skeletons, crowds of
  * hundreds); cursors that do not fit in it can make forward sampling slower
@@ -219,9 +217,19 @@ SK_API size_t sk_clip_cursor_size(const sk_clip *clip);
  * is for one clip (a cache written by another clip is recognised and not
  * used). */
 SK_API size_t sk_clip_cursor_cache_size(const sk_clip *clip);
-/* sk_clip_sample with a cursor (cursor_count values, sk_clip_cursor_size or
- * sk_clip_cursor_cache_size of them): the same pose, found from the keys of
- * the previous sample. */
+/* A cursor longer still, with room for a third decoded frame where the rows
+ * decoders run: a step to the next pair decodes the frame after it too, so
+ * that the step after needs no decoding (forward playback decodes on every
+ * other step). Up to 48 bytes per animated track, padded to eight tracks;
+ * for the crowds whose cursors stay in the CPU's cache even more than
+ * sk_clip_cursor_cache_size (docs/performance.md has the sizes where each
+ * pays). For clips without the rows decoders it is
+ * sk_clip_cursor_cache_size. The same bits again; a cursor passed with
+ * another count than last time starts over (its frames are not misread). */
+SK_API size_t sk_clip_cursor_ahead_size(const sk_clip *clip);
+/* sk_clip_sample with a cursor (cursor_count values, sk_clip_cursor_size,
+ * sk_clip_cursor_cache_size or sk_clip_cursor_ahead_size of them): the same
+ * pose, found from the keys of the previous sample. */
 SK_API sk_result sk_clip_sample_cursor(const sk_clip *clip, const sk_skeleton *skel, double t,
                                        sk_loop_mode loop, uint32_t *cursor, size_t cursor_count,
                                        sk_pose *out, sk_error *err);
