@@ -126,6 +126,26 @@ static sk_result post_soa(const batch_job *job, uint32_t c, batch_slot *s, sk_so
     return SK_OK;
 }
 
+/* The next character's cursors toward the cache while this one is worked: a
+ * crowd's cursors are read once a frame, character after character, and a
+ * decoder's first reads of them would wait (a hint only; up to 4 KiB). */
+static inline void prefetch_cursors(const sk_batch_pipeline *p, uint32_t next) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (!p->cursors) return;
+    const char *q = (const char *)(p->cursors + (size_t)next * p->cursor_stride);
+    size_t bytes = p->cursor_stride * sizeof(uint32_t);
+    for (size_t o = 0; o < bytes && o < 4096; o += 64) __builtin_prefetch(q + o);
+#else
+    (void)p, (void)next;
+#endif
+}
+
+/* sk_soa_pose_view without a call into the core library per pose. */
+static inline sk_soa_pose soa_view(float *data, uint32_t n) {
+    sk_soa_pose v = {data, n, (n + SK_SOA_LANES - 1) / SK_SOA_LANES};
+    return v;
+}
+
 /* The structure-of-arrays path (core/soa.h, anim/soa_layers.h: the same
  * results, bit for bit): one clip, two mixed as sk_blend_two does, or any
  * count by weights as sk_blend_poses does; a hook whose joints are listed
@@ -139,8 +159,8 @@ static sk_result pipeline_pose_soa(const sk_batch *b, const batch_job *job, uint
     size_t stride = sk_soa_pose_floats(b->max_joints);
     sk_soa_pose sp[SK_BATCH_MAX_CLIPS];
     const sk_soa_pose *in[SK_BATCH_MAX_CLIPS];
-    for (uint32_t i = 0; i < k; i++) sp[i] = sk_soa_pose_view(k == 1 ? dst : s->soa + i * stride, n), in[i] = &sp[i];
-    *out = sk_soa_pose_view(dst, n);
+    for (uint32_t i = 0; i < k; i++) sp[i] = soa_view(k == 1 ? dst : s->soa + i * stride, n), in[i] = &sp[i];
+    *out = soa_view(dst, n);
     sk_result r;
     for (uint32_t i = 0; i < k; i++) {
         double t = p->times[(size_t)c * k + i];
@@ -223,6 +243,7 @@ static void batch_x8(sk_batch *b, const batch_job *job, batch_slot *s, uint32_t 
             uint32_t c = c0 + i;
             s->tmp.code = SK_OK;
             s->tmp.message[0] = '\0';
+            if (c + 1 < end) prefetch_cursors(p, c + 1);
             fr = pipeline_pose_soa(b, job, c, s, base + i * stride, &s->held[SK_BATCH_HELD_X8 + i], &pose[i], &s->tmp);
             if (fr != SK_OK) {
                 failed = c;
@@ -332,6 +353,7 @@ static void work(sk_batch *b, batch_slot *s) {
         for (uint32_t c = (uint32_t)first; c < end; c++) {
             s->tmp.code = SK_OK;
             s->tmp.message[0] = '\0';
+            if (job->pipe && c + 1 < end) prefetch_cursors(job->pipe, c + 1);
             sk_result r = job->pipe ? pipeline_character(b, job, c, s, &s->tmp)
                                     : job->fn(job->user, c, s->id, s->scratch, &s->tmp);
             if (r != SK_OK) {
