@@ -491,9 +491,6 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
     if (p.rows) cc_plan_rows(c, &p);
     c->cc.cache_words = cc_cache_size(c, &p, &c->cc.cache_frame_words, &c->cc.ahead_words);
     c->cc.rest_avx2 = sk_cclip_simd_available();
-#if defined(SK_CC_AVX2)
-    if (c->cc.rrows && !c->cc.steps && c->cc.rest_avx2) c->cc.soa_sample = c->cc.rows_vbmi ? sk_cclip_soa_rows : sk_cclip_soa_rows8;
-#endif
     *out = c;
     return SK_OK;
 }

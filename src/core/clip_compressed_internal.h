@@ -66,21 +66,6 @@ static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
     s->fbits = st[1];
 }
 
-/* The two frames around wrapped time tw and the weight u of the second; the first's index. */
-static inline __attribute__((always_inline)) uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
-    uint32_t N = c->cc.frames, k0;
-    double f = tw * (double)c->cc.rate;
-    if (!(f > 0.0)) k0 = 0, *u = 0.0f;
-    else if (f >= (double)(N - 1)) k0 = N - 1, *u = 0.0f;
-    else {
-        k0 = (uint32_t)f;
-        *u = (float)(f - (double)k0);
-    }
-    cc_at(c, k0, s0);
-    cc_at(c, k0 + 1 < N ? k0 + 1 : k0, s1);
-    return k0;
-}
-
 /* Group g's constant lanes (bit 8 p + l) and rows (*cv; else left as it is), from the entry
  * at *e of the plan's constant groups (in group order; *e moves past g's). */
 static inline uint32_t cc_cgroup(const sk_clip *c, const uint32_t **e, uint32_t g, const float **cv) {
@@ -113,10 +98,6 @@ void sk_cclip_sample_rows_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, 
 void sk_cclip_sample_rows8_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa,
                                   uint32_t *cache, uint32_t k0);
 void sk_cclip_sample_rows8_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa);
-/* A whole SoA sample at wrapped time tw by the rows decoders (cc.soa_sample,
- * chosen at load: AVX-512 VBMI or AVX2), the cursor's cache or NULL. */
-void sk_cclip_soa_rows(const sk_clip *c, double tw, uint32_t *cache, float *soa);
-void sk_cclip_soa_rows8(const sk_clip *c, double tw, uint32_t *cache, float *soa);
 /* SoA groups of a pose's data to AoS transforms (AVX2; clip_compressed_avx2.c). */
 void sk_cclip_soa_to_aos(const float *d, float *out, uint32_t n);
 /* sk_cclip_rest_soa's groups [0, cg) by row stores of 32 bytes (AVX2; clip_compressed_avx2.c). */

@@ -222,7 +222,6 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
 
 #define CC_ROWS_CACHED sk_cclip_sample_rows_cached
 #define CC_ROWS_PLAIN sk_cclip_sample_rows_plain
-#define CC_ROWS_SOA sk_cclip_soa_rows
 #define CC_LOADZ_PS(p, n) _mm256_maskz_loadu_ps((__mmask8)((1u << (n)) - 1u), (p))
 #define CC_LOADZ_EPI32(p, n) _mm256_maskz_loadu_epi32((__mmask8)((1u << (n)) - 1u), (p))
 #include "core/clip_compressed_rows_body.h"

@@ -293,7 +293,6 @@ __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *s
 
 #define CC_ROWS_CACHED sk_cclip_sample_rows8_cached
 #define CC_ROWS_PLAIN sk_cclip_sample_rows8_plain
-#define CC_ROWS_SOA sk_cclip_soa_rows8
 #define CC_LOADZ_PS(p, n) ((n) == 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps((p), cc_lanes8(n))) /* a plain load when whole */
 #define CC_LOADZ_EPI32(p, n) ((n) == 8 ? _mm256_loadu_si256((const __m256i *)(const void *)(p)) : _mm256_maskload_epi32((const int *)(p), cc_lanes8(n)))
 #include "core/clip_compressed_rows_body.h"

@@ -6,8 +6,8 @@
  * scales lerped, everything stored, a cursor's cache) is here.
  *
  * The includer defines, before including:
- * - CC_ROWS_CACHED, CC_ROWS_PLAIN, CC_ROWS_SOA: the names of the three
- *   entry points (clip_compressed_internal.h declares them);
+ * - CC_ROWS_CACHED, CC_ROWS_PLAIN: the names of the two entry points
+ *   (clip_compressed_internal.h declares them);
  * - CC_LOADZ_PS(p, n), CC_LOADZ_EPI32(p, n): lanes [0, n) of p (1 <= n <= 8)
  *   with zeros above, reading nothing past p + n;
  * - cc_rows_state, cc_rows_start(st, s0, s1) and cc_rows_chunk(st, c, s0,
@@ -200,12 +200,4 @@ __attribute__((noinline)) void CC_ROWS_CACHED(const sk_clip *c, cc_cursor *s0, c
 __attribute__((noinline)) void CC_ROWS_PLAIN(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,
                                              float *soa) {
     cc_rows_body(c, s0, s1, u, local, soa, NULL, 0);
-}
-/* The SoA sample of cc.soa_sample: the frames around tw, then the body
- * for rows only. */
-__attribute__((noinline)) void CC_ROWS_SOA(const sk_clip *c, double tw, uint32_t *cache, float *soa) {
-    cc_cursor s0, s1;
-    float u;
-    uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-    cc_rows_body(c, &s0, &s1, u, NULL, soa, cache, k0);
 }

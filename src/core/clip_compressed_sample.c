@@ -163,6 +163,21 @@ static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, flo
 }
 #endif
 
+/* The two frames around wrapped time tw and the weight u of the second; the first's index. */
+static inline __attribute__((always_inline)) uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
+    uint32_t N = c->cc.frames, k0;
+    double f = tw * (double)c->cc.rate;
+    if (!(f > 0.0)) k0 = 0, *u = 0.0f;
+    else if (f >= (double)(N - 1)) k0 = N - 1, *u = 0.0f;
+    else {
+        k0 = (uint32_t)f;
+        *u = (float)(f - (double)k0);
+    }
+    cc_at(c, k0, s0);
+    cc_at(c, k0 + 1 < N ? k0 + 1 : k0, s1);
+    return k0;
+}
+
 void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uint32_t groups) {
     uint32_t cg = (c->joint_span + 7u) / 8u;
     if (cg > groups) cg = groups;
@@ -229,10 +244,6 @@ void sk_cclip_sample_tracks(const sk_clip *c, double tw, uint32_t *cache, sk_tra
 
 bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *soa) {
 #if defined(SK_CC_AVX2)
-    if (c->cc.soa_sample) { /* the rows decoder chosen at load */
-        c->cc.soa_sample(c, tw, cache, soa);
-        return true;
-    }
     if (sk_cclip_simd_available()) {
         cc_cursor s0, s1;
         float u;

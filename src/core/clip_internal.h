@@ -117,10 +117,6 @@ struct sk_clip {
          * decoders' ring of three, clip_compressed_rows_body.h; else cache_words), and the words of
          * one frame's slot in the rows decoders' ring */
         uint32_t cache_words, ahead_words, cache_frame_words;
-        /* A whole SoA sample at wrapped time t (the cursor's cache or NULL) where the rows
-         * decoders run and the clip has no stepped tracks: the decoder chosen at load, called
-         * without sk_cclip_sample_soa's choice (NULL: none) */
-        void (*soa_sample)(const sk_clip *c, double t, uint32_t *cache, float *soa);
     } cc;
 };
 

@@ -151,10 +151,6 @@ static sk_result sample_soa(const sk_clip *c, const sk_skeleton *s, double t, sk
         sk_frames_sample(c, tw, cursor, NULL, out->data, sk_soa_use_avx2());
         return SK_OK;
     }
-    if (c->kind == SK_CLIP_COMPRESSED && c->cc.soa_sample) { /* the decoder chosen at load, with no call between */
-        c->cc.soa_sample(c, tw, sk_cclip_cache(c, cursor, cursor_count), out->data);
-        return SK_OK;
-    }
     if (c->kind == SK_CLIP_COMPRESSED && sk_cclip_sample_soa(c, tw, sk_cclip_cache(c, cursor, cursor_count), out->data)) return SK_OK;
     if (c->kind == SK_CLIP_COMPRESSED) {
         /* Without AVX2 the decoder writes an AoS array indexed by joint: up to
