@@ -428,10 +428,11 @@ static void cursor_case(const sk_skeleton *s, sk_clip *const *cc, uint32_t nclip
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, ref, NULL), NULL), SK_OK);
         assert_int_equal(sk_clip_sample_cursor(c, s, t, SK_LOOP_REPEAT, shared, n, SK_POSE_OF(s, got, NULL), NULL), SK_OK);
         assert_memory_equal(ref, got, J * sizeof *ref);
-        /* the rows decoders keep frame f in slot f % S (2, or 3 in the longer cursor) of
-         * cc.cache_frame_words after the 8-word header; the others, the pair's slots right after it */
-        uint32_t R = c->cc.cache_frame_words, S = longer ? 3u : 2u, kt = (uint32_t)(t * (double)c->cc.rate);
-#define SLOT(f) (shared + 8 + (c->cc.rrows ? (size_t)R * ((f) % S) : 0u))
+        /* the rows decoders keep frame f in slot f % S (2, or 3 in the longer cursor): the first
+         * rotation group's slots follow the 8-word header, 32 floats each; the others keep the pair
+         * right after it */
+        uint32_t S = longer ? 3u : 2u, kt = (uint32_t)(t * (double)c->cc.rate);
+#define SLOT(f) (shared + 8 + (c->cc.rrows ? 32u * ((f) % S) : 0u))
         float one = 1.0f, v;
         memcpy(&v, SLOT(kt), 4);
         v += one;

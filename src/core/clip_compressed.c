@@ -432,9 +432,9 @@ static void cc_plan_rows(sk_clip *c, const cc_layout *p) {
 
 /* The words of a cursor's cache (cc_cache_hit): per chunk its rotations padded to 8 (8 floats each,
  * placed rows) and its other tracks (the decoders' slots, 8 floats each); the rows decoders keep
- * two frames (three in *ahead words), each in a slot of *frame words (per chunk 4 rows per
- * rotation group of eight, 3 per eight other tracks). */
-static uint32_t cc_cache_size(const sk_clip *c, const cc_layout *p, uint32_t *frame, uint32_t *ahead) {
+ * two frames (three in *ahead words), each frame per chunk 4 rows per rotation group of eight and
+ * 3 per eight other tracks. */
+static uint32_t cc_cache_size(const sk_clip *c, const cc_layout *p, uint32_t *ahead) {
     uint32_t A = p->A, chunks = p->chunks;
     const uint32_t *cnr = cc_plan_cnr(c, p);
     size_t cslots = 0, crow = 0;
@@ -443,7 +443,6 @@ static uint32_t cc_cache_size(const sk_clip *c, const cc_layout *p, uint32_t *fr
         cslots += 8u * (r8 + (n - cnr[k]));
         crow += 4u * r8 + 3u * v8;
     }
-    *frame = (uint32_t)crow;
     size_t two = cslots > 2u * crow ? cslots : 2u * crow, three = cslots > 3u * crow ? cslots : 3u * crow;
     *ahead = CC_CACHE_HEADER + (uint32_t)(p->rows ? three : two);
     return CC_CACHE_HEADER + (uint32_t)two;
@@ -489,7 +488,7 @@ sk_result sk_clip_from_compressed(const char *name, const void *data, size_t siz
         return r;
     }
     if (p.rows) cc_plan_rows(c, &p);
-    c->cc.cache_words = cc_cache_size(c, &p, &c->cc.cache_frame_words, &c->cc.ahead_words);
+    c->cc.cache_words = cc_cache_size(c, &p, &c->cc.ahead_words);
     c->cc.rest_avx2 = sk_cclip_simd_available();
     *out = c;
     return SK_OK;

@@ -55,11 +55,12 @@ __attribute__((always_inline)) static inline void cc_store8_vec(const __m256 *r,
 
 /* A rows decoder's sample (arguments as cc_sample_body). The cache keeps
  * frames in a ring of S slots (header word SK_CC_CACHE_SLOTS: 2, or 3 in a
- * cursor of sk_clip_cursor_ahead_size words; frame f in slot f % S, each
- * slot cc.cache_frame_words floats: per chunk its rotations' placed rows, as
- * the other decoders keep them, 32 floats per group of eight, then its
- * translations' and scales' three rows, padded to 8), so that a step keeps
- * its frame where it is: pair K (frames K and K + 1; its tag, cc_cache_tag)
+ * cursor of sk_clip_cursor_ahead_size words; frame f in slot f % S): per
+ * chunk, per group of eight rotations its S slots side by side (each the
+ * four placed rows, as the other decoders keep them, 32 floats), then per
+ * slot its translations' and scales' three rows (padded to 8), so that a
+ * pair is read from neighbouring words and a step keeps its frame where it
+ * is: pair K (frames K and K + 1; its tag, cc_cache_tag)
  * and, with three slots, when header word CC_CACHE_NEXT is K + 3, frame
  * K + 2, decoded ahead on a step forward so that the next pair needs no
  * decoding. */
@@ -89,16 +90,13 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
     cc_cursor s2, *d0 = s0, *d1 = s1;
     if (look) cc_at(c, k0 + 2u, &s2), d0 = s1, d1 = &s2;
     bool same = d0->seg == d1->seg;
-    uint32_t A = c->cc.anim, T = c->track_count, R = c->cc.cache_frame_words;
+    uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
     const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
-    /* the slots of this pair's frames and of the one after (frames k0, k0 + 1, k0 + 2) */
-    float *cs0 = NULL, *cs1 = NULL, *cs2 = NULL;
-    if (cache) {
-        float *ring = (float *)(void *)(cache + CC_CACHE_HEADER);
-        uint32_t i0 = S == 3u ? k0 % 3u : k0 & 1u, i1 = i0 + 1u == S ? 0u : i0 + 1u, i2 = i1 + 1u == S ? 0u : i1 + 1u;
-        cs0 = ring + (size_t)R * i0, cs1 = ring + (size_t)R * i1, cs2 = ring + (size_t)R * i2;
-    }
+    /* the slots of this pair's frames and of the one after (frames k0, k0 + 1, k0 + 2), and the
+     * chunk's words in the cache */
+    uint32_t i0 = S == 3u ? k0 % 3u : k0 & 1u, i1 = i0 + 1u == S ? 0u : i0 + 1u, i2 = i1 + 1u == S ? 0u : i1 + 1u;
+    float *cb = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
     cc_rows_state st;
     cc_rows_start(&st, d0, d1);
     const __m256 vu = _mm256_set1_ps(u);
@@ -117,13 +115,16 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         /* on a look ahead w's first frame is this pair's second, its other the frame after; with
          * only, both halves of w hold the one frame decoded */
         if (!hit) cc_rows_chunk(&st, c, d0, d1, a, n, same, look ? 0 : only, end, &w);
+        /* the chunk's translations and scales in the cache, after its rotations: three rows per slot */
+        float *cs0 = cb ? cb + 4u * S * nr8 + 3u * nv8 * i0 : NULL, *cs1 = cb ? cb + 4u * S * nr8 + 3u * nv8 * i1 : NULL,
+              *cs2 = cb ? cb + 4u * S * nr8 + 3u * nv8 * i2 : NULL;
         /* translations and scales (the last group's lanes past nv read as zeros: no store of
          * padding that a load would have to wait for); a step reads the kept frame's slot,
          * which it does not write */
         for (uint32_t k = 0; k < nv; k += 8) {
             __m256 r[3];
             uint32_t m = nv - k < 8 ? nv - k : 8;
-            size_t o = 4u * nr8 + k; /* row j of the chunk's slot: o + nv8 j */
+            size_t o = k; /* row j of a slot: o + nv8 j */
             for (uint32_t j = 0; j < 3; j++) {
                 __m256 va, vb;
                 if (only == 1 || hit) va = _mm256_loadu_ps(cs0 + o + nv8 * j);
@@ -160,32 +161,32 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         uint32_t ng = nr8 / 8;
         for (uint32_t g = 0; g < ng; g++) {
             uint32_t m = nr - 8 * g < 8 ? nr - 8 * g : 8;
+            /* the group's slots side by side in the cache, 32 floats each (four placed rows) */
+            float *g0 = cb ? cb + 32u * (S * g + i0) : NULL, *g1 = cb ? cb + 32u * (S * g + i1) : NULL,
+                  *g2 = cb ? cb + 32u * (S * g + i2) : NULL;
             if (only == 1 || hit) /* a frame kept, as placed */
-                for (uint32_t j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(cs0 + 32u * g + 8u * j);
+                for (uint32_t j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(g0 + 8u * j);
             else cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].a);
             if (only == 2 || hit)
-                for (uint32_t j = 0; j < 4; j++) grp[g].b[j] = _mm256_loadu_ps(cs1 + 32u * g + 8u * j);
+                for (uint32_t j = 0; j < 4; j++) grp[g].b[j] = _mm256_loadu_ps(g1 + 8u * j);
             else if (only) cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].b);
             else cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, grp[g].b);
             if (cache && !hit) { /* kept for the next sample, placed */
                 for (uint32_t j = 0; j < 4; j++) {
-                    if (only != 1) _mm256_storeu_ps(cs0 + 32u * g + 8u * j, grp[g].a[j]);
-                    if (only != 2) _mm256_storeu_ps(cs1 + 32u * g + 8u * j, grp[g].b[j]);
+                    if (only != 1) _mm256_storeu_ps(g0 + 8u * j, grp[g].a[j]);
+                    if (only != 2) _mm256_storeu_ps(g1 + 8u * j, grp[g].b[j]);
                 }
                 if (look) {
                     __m256 x[4];
                     cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, x);
-                    for (uint32_t j = 0; j < 4; j++) _mm256_storeu_ps(cs2 + 32u * g + 8u * j, x[j]);
+                    for (uint32_t j = 0; j < 4; j++) _mm256_storeu_ps(g2 + 8u * j, x[j]);
                 }
             }
         }
         cc_rots_finish(grp, ng, u, NULL, NULL, NULL);
         cc_store_rots(grp, ng, nr, rj, pl, local, soa);
         rj += nr, pl += CC_PLACE_WORDS * ng;
-        if (cache) {
-            size_t adv = 4u * nr8 + 3u * nv8;
-            cs0 += adv, cs1 += adv, cs2 += adv;
-        }
+        if (cb) cb += S * (4u * nr8 + 3u * nv8);
     }
     if (cache && !hit) {
         cc_cache_tag(c, cache, k0, S);

@@ -113,10 +113,9 @@ struct sk_clip {
         bool rest_avx2; /* sk_cclip_rest_soa by row stores of 32 bytes (the CPU has AVX2) */
         const uint32_t *cgroups;
         /* a cursor's cache of decoded frames (clip_compressed_x86.h, cc_cache_hit): its size in words
-         * (sk_clip_cursor_cache_size), with a third frame (sk_clip_cursor_ahead_size: the rows
-         * decoders' ring of three, clip_compressed_rows_body.h; else cache_words), and the words of
-         * one frame's slot in the rows decoders' ring */
-        uint32_t cache_words, ahead_words, cache_frame_words;
+         * (sk_clip_cursor_cache_size), and with a third frame (sk_clip_cursor_ahead_size: the rows
+         * decoders' ring of three, clip_compressed_rows_body.h; else cache_words) */
+        uint32_t cache_words, ahead_words;
     } cc;
 };
 
