@@ -246,15 +246,18 @@ void fz_exercise_asset(const sk_asset *asset, fz_bytes *b) {
                         fz_check_soa(skel, clip, times[k], (sk_loop_mode)loop, &pose, model);
                     }
                 }
-            size_t cn = sk_clip_cursor_cache_size(clip); /* a compressed clip's cursor then keeps decoded frames */
+            /* a compressed clip's cursor then keeps decoded frames: two, then (the second 64 samples,
+             * the same cursor passed longer) three, one of them decoded ahead */
+            size_t cn = sk_clip_cursor_ahead_size(clip), c2 = sk_clip_cursor_cache_size(clip);
             uint32_t *cursor = calloc(cn ? cn : 1, sizeof *cursor);
             sk_transform *ref = jc ? malloc((size_t)jc * sizeof *ref) : NULL;
             if (cursor && (ref || !jc)) {
-                for (int k = 0; k < 16 + 48; k++) {
+                for (int q = 0; q < 2 * (16 + 48); q++) {
                     /* pairs of close times (the cache reused), then forward and back in 24 steps
                      * (a clip of up to 24 frames: steps by one frame, which decode only the new one) */
+                    int k = q % (16 + 48);
                     double t = k < 16 ? d * (k / 2 - 2) / 3.0 + (k & 1) * d / 97.0 : d * (k < 40 ? k - 16 : 63 - k) / 24.0;
-                    if (sk_clip_sample_cursor(clip, skel, t, SK_LOOP_REPEAT, cursor, cn, &pose, &err) != SK_OK)
+                    if (sk_clip_sample_cursor(clip, skel, t, SK_LOOP_REPEAT, cursor, q < 16 + 48 ? c2 : cn, &pose, &err) != SK_OK)
                         fz_fail("sk_clip_sample_cursor: %s", err.message);
                     if (!jc) continue;
                     memcpy(ref, pose.local, (size_t)jc * sizeof *ref);
