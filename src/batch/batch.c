@@ -574,26 +574,27 @@ sk_result sk_batch_run(sk_batch *b, uint32_t count, sk_batch_fn fn, void *user, 
     return batch_execute(b, &job, err);
 }
 
-/* A clip's cursor in the pipeline: without the frame cache (0), with it (1), with room for a third frame (2). */
-static size_t clip_cursor(const sk_clip *c, int cache) {
-    return cache == 2 ? sk_clip_cursor_ahead_size(c) : cache ? sk_clip_cursor_cache_size(c) : sk_clip_cursor_size(c);
+/* A clip's cursor in the pipeline: without the frame cache, with it, with room for a third frame. */
+typedef enum { CURSOR_PLAIN, CURSOR_CACHE, CURSOR_AHEAD } cursor_kind;
+static size_t clip_cursor(const sk_clip *c, cursor_kind cache) {
+    return cache == CURSOR_AHEAD ? sk_clip_cursor_ahead_size(c) : cache == CURSOR_CACHE ? sk_clip_cursor_cache_size(c) : sk_clip_cursor_size(c);
 }
 
-static size_t cursor_stride(const sk_clip *const *clips, uint32_t clip_count, int cache) {
+static size_t cursor_stride(const sk_clip *const *clips, uint32_t clip_count, cursor_kind cache) {
     size_t n = 0;
     for (uint32_t i = 0; clips && i < clip_count; i++)
         if (clips[i]) n += clip_cursor(clips[i], cache);
     return n;
 }
 
-size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) { return cursor_stride(clips, clip_count, 0); }
+size_t sk_batch_cursor_stride(const sk_clip *const *clips, uint32_t clip_count) { return cursor_stride(clips, clip_count, CURSOR_PLAIN); }
 
 size_t sk_batch_cursor_cache_stride(const sk_clip *const *clips, uint32_t clip_count) {
-    return cursor_stride(clips, clip_count, 1);
+    return cursor_stride(clips, clip_count, CURSOR_CACHE);
 }
 
 size_t sk_batch_cursor_ahead_stride(const sk_clip *const *clips, uint32_t clip_count) {
-    return cursor_stride(clips, clip_count, 2);
+    return cursor_stride(clips, clip_count, CURSOR_AHEAD);
 }
 
 sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_error *err) {
@@ -616,7 +617,7 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
     job.pipe = p;
     job.count = p->character_count;
     size_t off = 0;
-    int cache = p->cursor_ahead ? 2 : p->cursor_cache ? 1 : 0;
+    cursor_kind cache = p->cursor_ahead ? CURSOR_AHEAD : p->cursor_cache ? CURSOR_CACHE : CURSOR_PLAIN;
     for (uint32_t i = 0; i < p->clip_count; i++) {
         if (!p->clips[i]) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: clips[%u] is NULL", who, i);
         job.cursor_offset[i] = off;
@@ -626,7 +627,9 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
     if (p->cursors && p->cursor_stride < off)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT,
                             "%s: cursor_stride %zu is less than the clips' cursors need (%zu, %s)", who, p->cursor_stride, off,
-                            cache == 2 ? "sk_batch_cursor_ahead_stride" : cache ? "sk_batch_cursor_cache_stride" : "sk_batch_cursor_stride");
+                            cache == CURSOR_AHEAD   ? "sk_batch_cursor_ahead_stride"
+                            : cache == CURSOR_CACHE ? "sk_batch_cursor_cache_stride"
+                                                    : "sk_batch_cursor_stride");
     if (p->out_palette && !p->skin)
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: out_palette needs a skin", who);
     job.palette_count = p->skin ? p->skin->joint_count : 0;

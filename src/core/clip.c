@@ -516,6 +516,7 @@ void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *curs
 
 sk_result sk_clip_args_check(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count,
                              bool weights, const char *who, sk_error *err) {
+    if (!weights && s && sk_clip_args_fit(c, s, cursor, cursor_count)) return SK_OK; /* the one definition; the rest names what is wrong */
     if (!c) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: NULL clip", who);
     if (cursor && cursor_count < sk_clip_cursor_size(c))
         return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "%s: cursor holds %zu entries, clip '%s' needs %zu", who,

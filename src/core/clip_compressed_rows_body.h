@@ -115,26 +115,26 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         /* on a look ahead w's first frame is this pair's second, its other the frame after; with
          * only, both halves of w hold the one frame decoded */
         if (!hit) cc_rows_chunk(&st, c, d0, d1, a, n, same, look ? 0 : only, end, &w);
-        /* the chunk's translations and scales in the cache, after its rotations: three rows per slot */
-        float *cs0 = cb ? cb + 4u * S * nr8 + 3u * nv8 * i0 : NULL, *cs1 = cb ? cb + 4u * S * nr8 + 3u * nv8 * i1 : NULL,
-              *cs2 = cb ? cb + 4u * S * nr8 + 3u * nv8 * i2 : NULL;
+        /* the chunk's translations and scales in the cache, after its rotations: three rows per slot
+         * (row j of slot i at vc + 3 nv8 i + nv8 j) */
+        float *vc = cb ? cb + 4u * S * nr8 : NULL;
+        float *cs0 = vc ? vc + 3u * nv8 * i0 : NULL, *cs1 = vc ? vc + 3u * nv8 * i1 : NULL, *cs2 = vc ? vc + 3u * nv8 * i2 : NULL;
         /* translations and scales (the last group's lanes past nv read as zeros: no store of
          * padding that a load would have to wait for); a step reads the kept frame's slot,
          * which it does not write */
         for (uint32_t k = 0; k < nv; k += 8) {
             __m256 r[3];
             uint32_t m = nv - k < 8 ? nv - k : 8;
-            size_t o = k; /* row j of a slot: o + nv8 j */
             for (uint32_t j = 0; j < 3; j++) {
                 __m256 va, vb;
-                if (only == 1 || hit) va = _mm256_loadu_ps(cs0 + o + nv8 * j);
+                if (only == 1 || hit) va = _mm256_loadu_ps(cs0 + k + nv8 * j);
                 else va = CC_LOADZ_PS(w.va[j] + k, m);
-                if (only == 2 || hit) vb = _mm256_loadu_ps(cs1 + o + nv8 * j);
+                if (only == 2 || hit) vb = _mm256_loadu_ps(cs1 + k + nv8 * j);
                 else vb = CC_LOADZ_PS((only ? w.va[j] : w.vb[j]) + k, m);
                 if (cache && !hit) { /* kept for the next sample */
-                    if (only != 1) _mm256_storeu_ps(cs0 + o + nv8 * j, va);
-                    if (only != 2) _mm256_storeu_ps(cs1 + o + nv8 * j, vb);
-                    if (look) _mm256_storeu_ps(cs2 + o + nv8 * j, CC_LOADZ_PS(w.vb[j] + k, m));
+                    if (only != 1) _mm256_storeu_ps(cs0 + k + nv8 * j, va);
+                    if (only != 2) _mm256_storeu_ps(cs1 + k + nv8 * j, vb);
+                    if (look) _mm256_storeu_ps(cs2 + k + nv8 * j, CC_LOADZ_PS(w.vb[j] + k, m));
                 }
                 r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
             }

@@ -345,6 +345,13 @@ void sk_clip_track_sample(const sk_clip *c, uint32_t i, double t, uint32_t *curs
 /* sk_clip_cursor_size for a clip that is not NULL. */
 static inline size_t sk_clip_cursor_words(const sk_clip *c) { return c->frames ? 1u : c->track_count; }
 
+/* What sk_clip_args_check accepts without morph weights, without its message
+ * (the SoA sampling tests this first and calls sk_clip_args_check, which
+ * names what is wrong, only when it fails); s not NULL. */
+static inline bool sk_clip_args_fit(const sk_clip *c, const sk_skeleton *s, const uint32_t *cursor, size_t cursor_count) {
+    return c && c->joint_span <= s->joint_count && (!cursor || cursor_count >= sk_clip_cursor_words(c));
+}
+
 /* sk_clip_wrap_time inline where t is inside the clip, 0 < t < duration
  * (every loop mode gives t itself there), the call otherwise. */
 static inline double sk_clip_wrap_inline(const sk_clip *c, double t, sk_loop_mode loop) {

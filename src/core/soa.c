@@ -139,8 +139,7 @@ bool sk_clip_samples_soa_directly(const sk_clip *clip) {
 static sk_result sample_soa(const sk_clip *c, const sk_skeleton *s, double t, sk_loop_mode loop, uint32_t *cursor,
                             size_t cursor_count, sk_soa_pose *out, bool rest, const char *who, sk_error *err) {
     /* the checks inline, their messages only on a failure (a crowd samples twice per character) */
-    if (!sk_soa_pose_fits(s, out) || !c || c->joint_span > s->joint_count ||
-        (cursor && cursor_count < sk_clip_cursor_words(c))) {
+    if (!sk_soa_pose_fits(s, out) || !sk_clip_args_fit(c, s, cursor, cursor_count)) {
         sk_result r = sk_soa_pose_check(s, out, who, err);
         if (r != SK_OK || (r = sk_clip_args_check(c, s, cursor, cursor_count, false, who, err)) != SK_OK) return r;
     }
