@@ -53,6 +53,69 @@ __attribute__((always_inline)) static inline void cc_store8_vec(const __m256 *r,
     }
 }
 
+/* Rows r[0..2] of m translations or scales (tj as cc_store8_vec) into local
+ * or, when local is NULL, an SoA pose's rows: eight of one group as its
+ * rows, else lane by lane. */
+__attribute__((always_inline)) static inline void cc_store8_rows(const __m256 *r, sk_transform *local, float *soa, const uint32_t *tj,
+                                                                 uint32_t m) {
+    if (local) cc_store8_vec(r, local, tj, m);
+    else if (m == 8 && (tj[0] >> 1) % SK_SOA_LANES == 0 &&
+             _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)tj),
+                                                     _mm256_add_epi32(_mm256_set1_epi32((int)tj[0]),
+                                                                      _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)))) == -1) {
+        /* eight translations (or scales) of one SoA group: its rows */
+        float *g = soa + (size_t)(tj[0] / (2u * SK_SOA_LANES)) * SK_SOA_GROUP_FLOATS + (tj[0] & 1u ? 56u : 0u);
+        for (int j = 0; j < 3; j++) _mm256_storeu_ps(g + 8 * j, r[j]);
+    } else {
+        float rows[3][8];
+        for (int j = 0; j < 3; j++) _mm256_storeu_ps(rows[j], r[j]);
+        for (uint32_t l = 0; l < m; l++) {
+            float v[4] = {rows[0][l], rows[1][l], rows[2][l], 0.0f};
+            cc_put_soa(soa, tj[l] >> 1, tj[l] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION, v);
+        }
+    }
+}
+
+/* The sample of a pair the cursor's ring holds (cc_rows_body's hit): per
+ * chunk its translations' and scales' rows, then its rotations' placed rows,
+ * read from slots i0 and i1 (S slots) and interpolated, as the decoding
+ * path does with the same rows: nothing is decoded or written to the
+ * cursor. A function of its own so that the common case of playback faster
+ * than the frames goes by runs without the decoding's state around it. */
+__attribute__((noinline)) static void cc_rows_hit(const sk_clip *c, float u, sk_transform *local, float *soa, const uint32_t *cache,
+                                                  uint32_t S, uint32_t i0, uint32_t i1) {
+    uint32_t A = c->cc.anim, T = c->track_count;
+    const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
+    const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
+    const float *cb = (const float *)(const void *)(cache + CC_CACHE_HEADER);
+    const __m256 vu = _mm256_set1_ps(u);
+    for (uint32_t a = 0; a < A; a += CC_CHUNK) {
+        uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
+        uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
+        const float *vc = cb + 4u * S * nr8, *cs0 = vc + 3u * nv8 * i0, *cs1 = vc + 3u * nv8 * i1;
+        for (uint32_t k = 0; k < nv; k += 8) {
+            __m256 r[3];
+            uint32_t m = nv - k < 8 ? nv - k : 8;
+            for (uint32_t j = 0; j < 3; j++) {
+                __m256 va = _mm256_loadu_ps(cs0 + k + nv8 * j), vb = _mm256_loadu_ps(cs1 + k + nv8 * j);
+                r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
+            }
+            cc_store8_rows(r, local, soa, tj + k, m);
+        }
+        tj += nv;
+        cc_rot8 grp[CC_CHUNK / 8 + 1];
+        uint32_t ng = nr8 / 8;
+        for (uint32_t g = 0; g < ng; g++) {
+            const float *g0 = cb + 32u * (S * g + i0), *g1 = cb + 32u * (S * g + i1);
+            for (uint32_t j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(g0 + 8u * j), grp[g].b[j] = _mm256_loadu_ps(g1 + 8u * j);
+        }
+        cc_rots_finish(grp, ng, u, NULL, NULL, NULL);
+        cc_store_rots(grp, ng, nr, rj, pl, local, soa);
+        rj += nr, pl += CC_PLACE_WORDS * ng;
+        cb += S * (4u * nr8 + 3u * nv8);
+    }
+}
+
 /* A rows decoder's sample (arguments as cc_sample_body). The cache keeps
  * frames in a ring of S slots (header word SK_CC_CACHE_SLOTS: 2, or 3 in a
  * cursor of sk_clip_cursor_ahead_size words; frame f in slot f % S): per
@@ -85,6 +148,12 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         else if (k0 + 1u == K && K < N) only = 2;
     }
     cache = cc_begin(c, cache, k0, hit || only, local);
+    /* the slots of this pair's frames and of the one after (frames k0, k0 + 1, k0 + 2) */
+    uint32_t i0 = S == 3u ? k0 % 3u : k0 & 1u, i1 = i0 + 1u == S ? 0u : i0 + 1u, i2 = i1 + 1u == S ? 0u : i1 + 1u;
+    if (hit) {
+        cc_rows_hit(c, u, local, soa, cache, S, i0, i1);
+        return;
+    }
     bool look = S == 3u && cache && only == 1 && k0 + 2u < N;
     /* the frames decoded: this pair's (only: one of them), or on a look ahead frames k0 + 1 and k0 + 2 */
     cc_cursor s2, *d0 = s0, *d1 = s1;
@@ -93,28 +162,26 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
     const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
-    /* the slots of this pair's frames and of the one after (frames k0, k0 + 1, k0 + 2), and the
-     * chunk's words in the cache */
-    uint32_t i0 = S == 3u ? k0 % 3u : k0 & 1u, i1 = i0 + 1u == S ? 0u : i0 + 1u, i2 = i1 + 1u == S ? 0u : i1 + 1u;
+    /* the chunk's words in the cache */
     float *cb = cache ? (float *)(void *)(cache + CC_CACHE_HEADER) : NULL;
     cc_rows_state st;
     cc_rows_start(&st, d0, d1);
     const __m256 vu = _mm256_set1_ps(u);
     const uint8_t *end = c->blob + c->blob_size;
-    if (!hit) /* the frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
-        for (int f = only == 1 && !look ? 1 : 0; f < (only == 2 ? 1 : 2); f++) {
-            const cc_cursor *q = f ? d1 : d0;
-            if (!f || !same || (only && !look))
-                for (const uint8_t *p = q->rates; p < q->bits; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
-            const uint8_t *b = q->bits + (q->pos >> 3), *e = b + (q->fbits + 7u) / 8u;
-            for (const uint8_t *p = b; p < e; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
-        }
+    /* the frames' bits and their segments' rates and ranges into L1 ahead of the blocks that read them */
+    for (int f = only == 1 && !look ? 1 : 0; f < (only == 2 ? 1 : 2); f++) {
+        const cc_cursor *q = f ? d1 : d0;
+        if (!f || !same || (only && !look))
+            for (const uint8_t *p = q->rates; p < q->bits; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
+        const uint8_t *b = q->bits + (q->pos >> 3), *e = b + (q->fbits + 7u) / 8u;
+        for (const uint8_t *p = b; p < e; p += 64) _mm_prefetch((const char *)p, _MM_HINT_T0);
+    }
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
         uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
         /* on a look ahead w's first frame is this pair's second, its other the frame after; with
          * only, both halves of w hold the one frame decoded */
-        if (!hit) cc_rows_chunk(&st, c, d0, d1, a, n, same, look ? 0 : only, end, &w);
+        cc_rows_chunk(&st, c, d0, d1, a, n, same, look ? 0 : only, end, &w);
         /* the chunk's translations and scales in the cache, after its rotations: three rows per slot
          * (row j of slot i at vc + 3 nv8 i + nv8 j) */
         float *vc = cb ? cb + 4u * S * nr8 : NULL;
@@ -127,33 +194,18 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
             uint32_t m = nv - k < 8 ? nv - k : 8;
             for (uint32_t j = 0; j < 3; j++) {
                 __m256 va, vb;
-                if (only == 1 || hit) va = _mm256_loadu_ps(cs0 + k + nv8 * j);
+                if (only == 1) va = _mm256_loadu_ps(cs0 + k + nv8 * j);
                 else va = CC_LOADZ_PS(w.va[j] + k, m);
-                if (only == 2 || hit) vb = _mm256_loadu_ps(cs1 + k + nv8 * j);
+                if (only == 2) vb = _mm256_loadu_ps(cs1 + k + nv8 * j);
                 else vb = CC_LOADZ_PS((only ? w.va[j] : w.vb[j]) + k, m);
-                if (cache && !hit) { /* kept for the next sample */
+                if (cache) { /* kept for the next sample */
                     if (only != 1) _mm256_storeu_ps(cs0 + k + nv8 * j, va);
                     if (only != 2) _mm256_storeu_ps(cs1 + k + nv8 * j, vb);
                     if (look) _mm256_storeu_ps(cs2 + k + nv8 * j, CC_LOADZ_PS(w.vb[j] + k, m));
                 }
                 r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
             }
-            if (local) cc_store8_vec(r, local, tj + k, m);
-            else if (m == 8 && (tj[k] >> 1) % SK_SOA_LANES == 0 &&
-                     _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(tj + k)),
-                                                             _mm256_add_epi32(_mm256_set1_epi32((int)tj[k]),
-                                                                              _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)))) == -1) {
-                /* eight translations (or scales) of one SoA group: its rows */
-                float *g = soa + (size_t)(tj[k] / (2u * SK_SOA_LANES)) * SK_SOA_GROUP_FLOATS + (tj[k] & 1u ? 56u : 0u);
-                for (int j = 0; j < 3; j++) _mm256_storeu_ps(g + 8 * j, r[j]);
-            } else {
-                float rows[3][8];
-                for (int j = 0; j < 3; j++) _mm256_storeu_ps(rows[j], r[j]);
-                for (uint32_t l = 0; l < m; l++) {
-                    float v[4] = {rows[0][l], rows[1][l], rows[2][l], 0.0f};
-                    cc_put_soa(soa, tj[k + l] >> 1, tj[k + l] & 1u ? SK_PATH_SCALE : SK_PATH_TRANSLATION, v);
-                }
-            }
+            cc_store8_rows(r, local, soa, tj + k, m);
         }
         tj += nv;
         /* rotations */
@@ -164,14 +216,14 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
             /* the group's slots side by side in the cache, 32 floats each (four placed rows) */
             float *g0 = cb ? cb + 32u * (S * g + i0) : NULL, *g1 = cb ? cb + 32u * (S * g + i1) : NULL,
                   *g2 = cb ? cb + 32u * (S * g + i2) : NULL;
-            if (only == 1 || hit) /* a frame kept, as placed */
+            if (only == 1) /* a frame kept, as placed */
                 for (uint32_t j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(g0 + 8u * j);
             else cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].a);
-            if (only == 2 || hit)
+            if (only == 2)
                 for (uint32_t j = 0; j < 4; j++) grp[g].b[j] = _mm256_loadu_ps(g1 + 8u * j);
             else if (only) cc_rows_place(w.ra[0] + 8 * g, w.ra[1] + 8 * g, w.ra[2] + 8 * g, w.d0 + 8 * g, m, grp[g].b);
             else cc_rows_place(w.rb[0] + 8 * g, w.rb[1] + 8 * g, w.rb[2] + 8 * g, w.d1 + 8 * g, m, grp[g].b);
-            if (cache && !hit) { /* kept for the next sample, placed */
+            if (cache) { /* kept for the next sample, placed */
                 for (uint32_t j = 0; j < 4; j++) {
                     if (only != 1) _mm256_storeu_ps(g0 + 8u * j, grp[g].a[j]);
                     if (only != 2) _mm256_storeu_ps(g1 + 8u * j, grp[g].b[j]);
@@ -188,7 +240,7 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
         rj += nr, pl += CC_PLACE_WORDS * ng;
         if (cb) cb += S * (4u * nr8 + 3u * nv8);
     }
-    if (cache && !hit) {
+    if (cache) {
         cc_cache_tag(c, cache, k0, S);
         cache[CC_CACHE_NEXT] = look ? k0 + 3u : 0u;
     }
