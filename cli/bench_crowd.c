@@ -305,15 +305,15 @@ static void crowd_print(const crowd_run *R, uint32_t count, double run_ms[][CROW
         double sorted[CROWD_MAX_RUNS];
         memcpy(sorted, run_ms[t], runs * sizeof *sorted);
         med[t] = median(sorted, runs);
-        printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"%s\",\"ms_per_frame_mean\":%.3f,\"ms_per_frame_min\":%.3f,\"us_per_character\":%.3f,"
-               "\"threads\":%u,\"path\":\"%s\",\"layout\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.3f,\"ms_per_frame_runs\":[",
+        printf("{\"bench\":\"crowd\",\"characters\":%u,\"joints\":%u,\"frames\":%u,\"work\":\"%s\",\"ms_per_frame_mean\":%.4f,\"ms_per_frame_min\":%.4f,\"us_per_character\":%.3f,"
+               "\"threads\":%u,\"path\":\"%s\",\"layout\":\"%s\",\"skeleton\":\"%s\",\"runs\":%u,\"ms_per_frame_median\":%.4f,\"ms_per_frame_runs\":[",
                count, n, frames,
                R->layers == 3 ? "3 samples + 3-layer blend + local-to-model" : "2 samples + blend + local-to-model + palette",
                total[t] * 1e3 / ((double)frames * runs), best[t] * 1e3,
                total[t] * 1e6 / ((double)frames * runs) / count, R->threads[t], t == R->nthreads ? "loop" : "batch",
                t == R->nthreads || a->aos ? "aos" : "soa", a->file ? a->file : a->joints ? "synthetic" : "mannequin", runs,
                med[t]);
-        for (uint32_t r = 0; r < runs; r++) printf("%s%.3f", r ? "," : "", run_ms[t][r]);
+        for (uint32_t r = 0; r < runs; r++) printf("%s%.4f", r ? "," : "", run_ms[t][r]);
         memcpy(sorted, run_cpu[t], runs * sizeof *sorted);
         printf("],\"cpu_per_wall\":%.2f", median(sorted, runs));
         /* memory: the clips (each once) and what each character keeps between frames (its cursors) */

@@ -68,6 +68,7 @@ typedef struct batch_job {
     bool soa;                      /* the pipeline takes the SoA path */
     bool fused_palette;            /* SoA path: the palette made in the local-to-model pass (palette_map) */
     bool x8;                       /* SoA path: local-to-model eight characters at a time (batch_x8) */
+    bool prefetch;                 /* the next character's cursors prefetched (prefetch_cursors) */
     int16_t palette_map[SK_BATCH_PALETTE_MAP_MAX];
 } batch_job;
 
@@ -75,6 +76,7 @@ struct sk_batch {
     sk_allocator alloc;
     uint32_t threads, chunk, max_joints, max_clips;
     uint32_t x8_joints;          /* joints of the slots' x8 poses and matrices (0: none) */
+    size_t l2_bytes;             /* a core's L2 cache (prefetch_cursors) */
     size_t scratch_bytes;
     void *block;                 /* slots and scratch, one allocation */
     size_t block_size;
@@ -128,10 +130,14 @@ static sk_result post_soa(const batch_job *job, uint32_t c, batch_slot *s, sk_so
 
 /* The next character's cursors toward the cache while this one is worked: a
  * crowd's cursors are read once a frame, character after character, and a
- * decoder's first reads of them would wait (a hint only; up to 4 KiB). */
-static inline void prefetch_cursors(const sk_batch_pipeline *p, uint32_t next) {
+ * decoder's first reads of them would wait (a hint only; up to 4 KiB). Only
+ * where a thread's share of the cursors is more than its core's L2
+ * (batch_job.prefetch): a smaller crowd's cursors mostly stay in the L2 from
+ * frame to frame, and the hints cost more than they save. */
+static inline void prefetch_cursors(const batch_job *job, uint32_t next) {
 #if defined(__GNUC__) || defined(__clang__)
-    if (!p->cursors) return;
+    const sk_batch_pipeline *p = job->pipe;
+    if (!job->prefetch) return;
     const char *q = (const char *)(p->cursors + (size_t)next * p->cursor_stride);
     size_t bytes = p->cursor_stride * sizeof(uint32_t);
     for (size_t o = 0; o < bytes && o < 4096; o += 64) __builtin_prefetch(q + o);
@@ -243,7 +249,7 @@ static void batch_x8(sk_batch *b, const batch_job *job, batch_slot *s, uint32_t 
             uint32_t c = c0 + i;
             s->tmp.code = SK_OK;
             s->tmp.message[0] = '\0';
-            if (c + 1 < end) prefetch_cursors(p, c + 1);
+            if (c + 1 < end) prefetch_cursors(job, c + 1);
             fr = pipeline_pose_soa(b, job, c, s, base + i * stride, &s->held[SK_BATCH_HELD_X8 + i], &pose[i], &s->tmp);
             if (fr != SK_OK) {
                 failed = c;
@@ -353,7 +359,7 @@ static void work(sk_batch *b, batch_slot *s) {
         for (uint32_t c = (uint32_t)first; c < end; c++) {
             s->tmp.code = SK_OK;
             s->tmp.message[0] = '\0';
-            if (job->pipe && c + 1 < end) prefetch_cursors(job->pipe, c + 1);
+            if (job->pipe && c + 1 < end) prefetch_cursors(job, c + 1);
             sk_result r = job->pipe ? pipeline_character(b, job, c, s, &s->tmp)
                                     : job->fn(job->user, c, s->id, s->scratch, &s->tmp);
             if (r != SK_OK) {
@@ -417,6 +423,15 @@ static uint32_t online_processors(void) {
     return n > (long)SK_BATCH_MAX_THREADS ? SK_BATCH_MAX_THREADS : (uint32_t)n;
 }
 
+/* A core's L2 cache in bytes, where the system says (else 1 MiB). */
+static size_t l2_cache_bytes(void) {
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    long n = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (n >= 65536) return (size_t)n;
+#endif
+    return (size_t)1 << 20;
+}
+
 sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, sk_batch **out, sk_error *err) {
     if (!out) return sk_error_set(err, SK_ERR_INVALID_ARGUMENT, "sk_batch_create: out is NULL");
     *out = NULL;
@@ -458,6 +473,7 @@ sk_result sk_batch_create(const sk_batch_desc *desc, const sk_allocator *alloc, 
     b->max_joints = desc->max_joints;
     b->max_clips = desc->max_clips;
     b->x8_joints = x8j;
+    b->l2_bytes = l2_cache_bytes();
     b->scratch_bytes = desc->scratch_bytes;
     atomic_init(&b->next_chunk, 0);
     atomic_init(&b->fail_index, SK_BATCH_NONE);
@@ -663,5 +679,8 @@ sk_result sk_batch_run_pipeline(sk_batch *b, const sk_batch_pipeline *p, sk_erro
         if (!sk_clip_samples_soa_directly(p->clips[i])) job.soa = false;
     /* eight characters at a time where the palette, if any, is made in that pass */
     job.x8 = job.soa && b->x8_joints && p->skeleton->joint_count <= b->x8_joints && (!p->out_palette || job.fused_palette);
+    /* the cursors one thread reads in a run against its L2 */
+    uint32_t share = p->character_count / b->threads + (p->character_count % b->threads != 0);
+    job.prefetch = p->cursors && (double)share * (double)p->cursor_stride * sizeof(uint32_t) > (double)b->l2_bytes;
     return batch_execute(b, &job, err);
 }
