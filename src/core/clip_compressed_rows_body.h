@@ -76,7 +76,7 @@ __attribute__((always_inline)) static inline void cc_store8_rows(const __m256 *r
     }
 }
 
-/* The sample of a pair the cursor's ring holds (cc_rows_body's hit): per
+/* The sample of a pair the cursor's ring holds (CC_ROWS_CACHED's hit): per
  * chunk its translations' and scales' rows, then its rotations' placed rows,
  * read from slots i0 and i1 (S slots) and interpolated, as the decoding
  * path does with the same rows: nothing is decoded or written to the
@@ -116,44 +116,15 @@ __attribute__((noinline)) static void cc_rows_hit(const sk_clip *c, float u, sk_
     }
 }
 
-/* A rows decoder's sample (arguments as cc_sample_body). The cache keeps
- * frames in a ring of S slots (header word SK_CC_CACHE_SLOTS: 2, or 3 in a
- * cursor of sk_clip_cursor_ahead_size words; frame f in slot f % S): per
- * chunk, per group of eight rotations its S slots side by side (each the
- * four placed rows, as the other decoders keep them, 32 floats), then per
- * slot its translations' and scales' three rows (padded to 8), so that a
- * pair is read from neighbouring words and a step keeps its frame where it
- * is: pair K (frames K and K + 1; its tag, cc_cache_tag)
- * and, with three slots, when header word CC_CACHE_NEXT is K + 3, frame
- * K + 2, decoded ahead on a step forward so that the next pair needs no
- * decoding. */
-__attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
-                                                               sk_transform *local, float *soa, uint32_t *cache,
-                                                               uint32_t k0) {
+/* A sample that decodes (CC_ROWS_CACHED's choice below when not a hit, with
+ * only 1, 2 or 0 as there and the cursor's cache of S slots; CC_ROWS_PLAIN:
+ * both frames, no cache): the pair interpolated, the frames decoded kept in
+ * slots i0, i1 and, on a look ahead, i2. */
+__attribute__((always_inline)) static inline void cc_rows_decode(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                                 sk_transform *local, float *soa, uint32_t *cache, uint32_t k0,
+                                                                 uint32_t S, int only, uint32_t i0, uint32_t i1, uint32_t i2) {
     cc_rowbuf w;
     uint32_t N = c->cc.frames;
-    /* hit: the cache holds this pair (the tagged one, or the one after it when frame K + 2 is
-     * there); else a step: it holds this pair's first frame (only 1: forward) or its second
-     * (only 2: back), kept as it would be decoded now, and only the other frame is decoded;
-     * a step forward decodes the frame after it too where the clip has one (look) */
-    bool hit = false;
-    int only = 0;
-    /* the frames the cursor has room for (sk_cclip_cache): its ring's slots, part of the tag */
-    uint32_t S = cache && cache[SK_CC_CACHE_SLOTS] == 3u ? 3u : 2u;
-    uint32_t K = cache ? cache[0] - 1u : 0u; /* the pair the cache names, if its tag is whole */
-    if (cache && cache[0] && cc_cache_hit(c, cache, K, S)) {
-        bool next = S == 3u && cache[CC_CACHE_NEXT] == K + 3u;
-        if (k0 == K || (k0 == K + 1u && next)) hit = true;
-        else if (k0 == K + 1u || (k0 == K + 2u && next)) only = 1;
-        else if (k0 + 1u == K && K < N) only = 2;
-    }
-    cache = cc_begin(c, cache, k0, hit || only, local);
-    /* the slots of this pair's frames and of the one after (frames k0, k0 + 1, k0 + 2) */
-    uint32_t i0 = S == 3u ? k0 % 3u : k0 & 1u, i1 = i0 + 1u == S ? 0u : i0 + 1u, i2 = i1 + 1u == S ? 0u : i1 + 1u;
-    if (hit) {
-        cc_rows_hit(c, u, local, soa, cache, S, i0, i1);
-        return;
-    }
     bool look = S == 3u && cache && only == 1 && k0 + 2u < N;
     /* the frames decoded: this pair's (only: one of them), or on a look ahead frames k0 + 1 and k0 + 2 */
     cc_cursor s2, *d0 = s0, *d1 = s1;
@@ -246,11 +217,49 @@ __attribute__((always_inline)) static inline void cc_rows_body(const sk_clip *c,
     }
 }
 
+__attribute__((noinline)) static void cc_rows_decode_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u,
+                                                           sk_transform *local, float *soa, uint32_t *cache, uint32_t k0,
+                                                           uint32_t S, int only, uint32_t i0, uint32_t i1, uint32_t i2) {
+    cc_rows_decode(c, s0, s1, u, local, soa, cache, k0, S, only, i0, i1, i2);
+}
+
+/* A rows decoder's sample (arguments as cc_sample_body). The cache keeps
+ * frames in a ring of S slots (header word SK_CC_CACHE_SLOTS: 2, or 3 in a
+ * cursor of sk_clip_cursor_ahead_size words; frame f in slot f % S): per
+ * chunk, per group of eight rotations its S slots side by side (each the
+ * four placed rows, as the other decoders keep them, 32 floats), then per
+ * slot its translations' and scales' three rows (padded to 8), so that a
+ * pair is read from neighbouring words and a step keeps its frame where it
+ * is: pair K (frames K and K + 1; its tag, cc_cache_tag)
+ * and, with three slots, when header word CC_CACHE_NEXT is K + 3, frame
+ * K + 2, decoded ahead on a step forward so that the next pair needs no
+ * decoding. */
 __attribute__((noinline)) void CC_ROWS_CACHED(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,
                                               float *soa, uint32_t *cache, uint32_t k0) {
-    cc_rows_body(c, s0, s1, u, local, soa, cache, k0);
+    uint32_t N = c->cc.frames;
+    /* hit: the cache holds this pair (the tagged one, or the one after it when frame K + 2 is
+     * there); else a step: it holds this pair's first frame (only 1: forward) or its second
+     * (only 2: back), kept as it would be decoded now, and only the other frame is decoded;
+     * a step forward decodes the frame after it too where the clip has one (look) */
+    bool hit = false;
+    int only = 0;
+    /* the frames the cursor has room for (sk_cclip_cache): its ring's slots, part of the tag */
+    uint32_t S = cache && cache[SK_CC_CACHE_SLOTS] == 3u ? 3u : 2u;
+    uint32_t K = cache ? cache[0] - 1u : 0u; /* the pair the cache names, if its tag is whole */
+    if (cache && cache[0] && cc_cache_hit(c, cache, K, S)) {
+        bool next = S == 3u && cache[CC_CACHE_NEXT] == K + 3u;
+        if (k0 == K || (k0 == K + 1u && next)) hit = true;
+        else if (k0 == K + 1u || (k0 == K + 2u && next)) only = 1;
+        else if (k0 + 1u == K && K < N) only = 2;
+    }
+    cache = cc_begin(c, cache, k0, hit || only, local);
+    /* the slots of this pair's frames and of the one after (frames k0, k0 + 1, k0 + 2) */
+    uint32_t i0 = S == 3u ? k0 % 3u : k0 & 1u, i1 = i0 + 1u == S ? 0u : i0 + 1u, i2 = i1 + 1u == S ? 0u : i1 + 1u;
+    if (hit) cc_rows_hit(c, u, local, soa, cache, S, i0, i1);
+    else cc_rows_decode_cached(c, s0, s1, u, local, soa, cache, k0, S, only, i0, i1, i2);
 }
 __attribute__((noinline)) void CC_ROWS_PLAIN(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,
                                              float *soa) {
-    cc_rows_body(c, s0, s1, u, local, soa, NULL, 0);
+    cc_begin(c, NULL, 0, false, local);
+    cc_rows_decode(c, s0, s1, u, local, soa, NULL, 0, 2u, 0, 0u, 1u, 0u);
 }
