@@ -66,6 +66,13 @@ static inline void cc_at(const sk_clip *c, uint32_t k, cc_cursor *s) {
     s->fbits = st[1];
 }
 
+/* The cursors of a sample's two frames: k0 and the one after it (k0 again at
+ * the last frame). */
+static inline void cc_at_pair(const sk_clip *c, uint32_t k0, cc_cursor *s0, cc_cursor *s1) {
+    cc_at(c, k0, s0);
+    cc_at(c, k0 + 1 < c->cc.frames ? k0 + 1 : k0, s1);
+}
+
 /* Group g's constant lanes (bit 8 p + l) and rows (*cv; else left as it is), from the entry
  * at *e of the plan's constant groups (in group order; *e moves past g's). */
 static inline uint32_t cc_cgroup(const sk_clip *c, const uint32_t **e, uint32_t g, const float **cv) {
@@ -91,12 +98,10 @@ void sk_cclip_sample_avx2_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, 
 void sk_cclip_sample_avx512_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa,
                                    uint32_t *cache, uint32_t k0);
 void sk_cclip_sample_avx512_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa);
-void sk_cclip_sample_rows_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa,
-                                 uint32_t *cache, uint32_t k0);
+void sk_cclip_sample_rows_cached(const sk_clip *c, uint32_t k0, float u, sk_transform *local, float *soa, uint32_t *cache);
 void sk_cclip_sample_rows_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa);
 /* The rows decoder at AVX2 (clip_compressed_rows_avx2.c): AVX2 and FMA. */
-void sk_cclip_sample_rows8_cached(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa,
-                                  uint32_t *cache, uint32_t k0);
+void sk_cclip_sample_rows8_cached(const sk_clip *c, uint32_t k0, float u, sk_transform *local, float *soa, uint32_t *cache);
 void sk_cclip_sample_rows8_plain(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa);
 /* SoA groups of a pose's data to AoS transforms (AVX2; clip_compressed_avx2.c). */
 void sk_cclip_soa_to_aos(const float *d, float *out, uint32_t n);

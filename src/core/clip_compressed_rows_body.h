@@ -234,8 +234,8 @@ __attribute__((noinline)) static void cc_rows_decode_cached(const sk_clip *c, cc
  * and, with three slots, when header word CC_CACHE_NEXT is K + 3, frame
  * K + 2, decoded ahead on a step forward so that the next pair needs no
  * decoding. */
-__attribute__((noinline)) void CC_ROWS_CACHED(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,
-                                              float *soa, uint32_t *cache, uint32_t k0) {
+__attribute__((noinline)) void CC_ROWS_CACHED(const sk_clip *c, uint32_t k0, float u, sk_transform *local, float *soa,
+                                              uint32_t *cache) {
     uint32_t N = c->cc.frames;
     /* hit: the cache holds this pair (the tagged one, or the one after it when frame K + 2 is
      * there); else a step: it holds this pair's first frame (only 1: forward) or its second
@@ -255,8 +255,13 @@ __attribute__((noinline)) void CC_ROWS_CACHED(const sk_clip *c, cc_cursor *s0, c
     cache = cc_begin(c, cache, k0, hit || only, local);
     /* the slots of this pair's frames and of the one after (frames k0, k0 + 1, k0 + 2) */
     uint32_t i0 = S == 3u ? k0 % 3u : k0 & 1u, i1 = i0 + 1u == S ? 0u : i0 + 1u, i2 = i1 + 1u == S ? 0u : i1 + 1u;
-    if (hit) cc_rows_hit(c, u, local, soa, cache, S, i0, i1);
-    else cc_rows_decode_cached(c, s0, s1, u, local, soa, cache, k0, S, only, i0, i1, i2);
+    if (hit) {
+        cc_rows_hit(c, u, local, soa, cache, S, i0, i1);
+        return;
+    }
+    cc_cursor s0, s1; /* the frames' cursors, only where one is decoded */
+    cc_at_pair(c, k0, &s0, &s1);
+    cc_rows_decode_cached(c, &s0, &s1, u, local, soa, cache, k0, S, only, i0, i1, i2);
 }
 __attribute__((noinline)) void CC_ROWS_PLAIN(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local,
                                              float *soa) {

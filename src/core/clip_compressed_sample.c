@@ -143,13 +143,17 @@ bool sk_cclip_rows_available(void) {
 #if defined(SK_CC_AVX2)
 /* A clip with the rows (cc.rrows): the rows decoder of AVX-512 VBMI where the
  * clip's plan chose it and level allows it, else the one of AVX2. */
-static void cc_sample_rows(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
-                           uint32_t k0, int level) {
-    if (c->cc.rows_vbmi && level >= SK_CC_ROWS) {
-        if (cache) sk_cclip_sample_rows_cached(c, s0, s1, u, local, soa, cache, k0);
-        else sk_cclip_sample_rows_plain(c, s0, s1, u, local, soa);
-    } else if (cache) sk_cclip_sample_rows8_cached(c, s0, s1, u, local, soa, cache, k0);
-    else sk_cclip_sample_rows8_plain(c, s0, s1, u, local, soa);
+static void cc_sample_rows(const sk_clip *c, uint32_t k0, float u, sk_transform *local, float *soa, uint32_t *cache, int level) {
+    bool vbmi = c->cc.rows_vbmi && level >= SK_CC_ROWS;
+    if (cache) { /* the frames' cursors made there, where a frame is decoded */
+        if (vbmi) sk_cclip_sample_rows_cached(c, k0, u, local, soa, cache);
+        else sk_cclip_sample_rows8_cached(c, k0, u, local, soa, cache);
+        return;
+    }
+    cc_cursor s0, s1;
+    cc_at_pair(c, k0, &s0, &s1);
+    if (vbmi) sk_cclip_sample_rows_plain(c, &s0, &s1, u, local, soa);
+    else sk_cclip_sample_rows8_plain(c, &s0, &s1, u, local, soa);
 }
 static void cc_sample_avx2(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, float u, sk_transform *local, float *soa, uint32_t *cache,
                            uint32_t k0) {
@@ -163,8 +167,8 @@ static void cc_sample_avx512(const sk_clip *c, cc_cursor *s0, cc_cursor *s1, flo
 }
 #endif
 
-/* The two frames around wrapped time tw and the weight u of the second; the first's index. */
-static inline __attribute__((always_inline)) uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
+/* The first of the two frames around wrapped time tw, and the weight u of the second. */
+static inline __attribute__((always_inline)) uint32_t cc_key(const sk_clip *c, double tw, float *u) {
     uint32_t N = c->cc.frames, k0;
     double f = tw * (double)c->cc.rate;
     if (!(f > 0.0)) k0 = 0, *u = 0.0f;
@@ -173,8 +177,12 @@ static inline __attribute__((always_inline)) uint32_t cc_frames(const sk_clip *c
         k0 = (uint32_t)f;
         *u = (float)(f - (double)k0);
     }
-    cc_at(c, k0, s0);
-    cc_at(c, k0 + 1 < N ? k0 + 1 : k0, s1);
+    return k0;
+}
+/* cc_key and the two frames' cursors (cc_at_pair). */
+static inline __attribute__((always_inline)) uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
+    uint32_t k0 = cc_key(c, tw, u);
+    cc_at_pair(c, k0, s0, s1);
     return k0;
 }
 
@@ -211,13 +219,12 @@ bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uin
      * clip stays inside the skeleton's full groups. */
     uint32_t J = s->joint_count, G = (J + 7u) / 8u, full = J / SK_SOA_LANES;
     if (!c->cc.pose_rows) return false;
-    cc_cursor s0, s1;
     float u;
     if (J <= CC_POSE_JOINTS) {
         float d[CC_POSE_JOINTS / 8 * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
         sk_cclip_rest_soa(c, s->rest_soa, d, G);
-        uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-        cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0, SK_CC_BEST);
+        uint32_t k0 = cc_key(c, tw, &u);
+        cc_sample_rows(c, k0, u, NULL, d, cache, SK_CC_BEST);
         sk_cclip_soa_to_aos(d, (float *)(void *)local, J);
         if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);
         return true;
@@ -225,8 +232,8 @@ bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uin
     if (c->joint_span > full * SK_SOA_LANES) return false;
     float *d = (float *)(void *)local;
     sk_cclip_rest_soa(c, s->rest_soa, d, full);
-    uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-    cc_sample_rows(c, &s0, &s1, u, NULL, d, cache, k0, SK_CC_BEST);
+    uint32_t k0 = cc_key(c, tw, &u);
+    cc_sample_rows(c, k0, u, NULL, d, cache, SK_CC_BEST);
     sk_cclip_soa_to_aos(d, d, full * SK_SOA_LANES);
     if (J > full * SK_SOA_LANES)
         memcpy(local + full * SK_SOA_LANES, s->rest + full * SK_SOA_LANES, (J - full * SK_SOA_LANES) * sizeof(sk_transform));
@@ -245,12 +252,15 @@ void sk_cclip_sample_tracks(const sk_clip *c, double tw, uint32_t *cache, sk_tra
 bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *soa) {
 #if defined(SK_CC_AVX2)
     if (sk_cclip_simd_available()) {
-        cc_cursor s0, s1;
         float u;
-        uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-        if (c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, NULL, soa, cache, k0, SK_CC_BEST);
-        else if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa, cache, k0);
-        else cc_sample_avx2(c, &s0, &s1, u, NULL, soa, cache, k0);
+        uint32_t k0 = cc_key(c, tw, &u);
+        if (c->cc.rrows) cc_sample_rows(c, k0, u, NULL, soa, cache, SK_CC_BEST);
+        else {
+            cc_cursor s0, s1;
+            cc_at_pair(c, k0, &s0, &s1);
+            if (sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, NULL, soa, cache, k0);
+            else cc_sample_avx2(c, &s0, &s1, u, NULL, soa, cache, k0);
+        }
         if (c->cc.steps) sk_cclip_steps_soa(c, tw, soa);
         return true;
     }
@@ -268,7 +278,7 @@ void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, s
     uint32_t a = 0;
 #if defined(SK_CC_AVX2)
     if (level > SK_CC_SCALAR && sk_cclip_simd_available()) {
-        if (level >= SK_CC_ROWS8 && c->cc.rrows) cc_sample_rows(c, &s0, &s1, u, local, NULL, cache, k0, level);
+        if (level >= SK_CC_ROWS8 && c->cc.rrows) cc_sample_rows(c, k0, u, local, NULL, cache, level);
         else if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
         else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
         if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);
