@@ -80,9 +80,10 @@ __attribute__((always_inline)) static inline void cc_store8_rows(const __m256 *r
  * chunk its translations' and scales' rows, then its rotations' placed rows,
  * read from slots i0 and i1 (S slots) and interpolated, as the decoding
  * path does with the same rows: nothing is decoded or written to the
- * cursor. A function of its own so that the common case of playback faster
- * than the frames goes by runs without the decoding's state around it. */
-__attribute__((noinline)) static void cc_rows_hit(const sk_clip *c, float u, sk_transform *local, float *soa, const uint32_t *cache,
+ * cursor. Apart from the decoding (cc_rows_decode_cached, a function of its
+ * own) so that the common case of playback faster than the frames goes by
+ * runs without the decoding's state around it. */
+__attribute__((always_inline)) static inline void cc_rows_hit(const sk_clip *c, float u, sk_transform *local, float *soa, const uint32_t *cache,
                                                   uint32_t S, uint32_t i0, uint32_t i1) {
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *rj = c->cc.slots + A, *cnr = rj + A + (T - A);
