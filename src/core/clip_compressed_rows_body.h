@@ -76,6 +76,15 @@ __attribute__((always_inline)) static inline void cc_store8_rows(const __m256 *r
     }
 }
 
+/* Rows va, vb of m translations or scales of both frames lerped at vu
+ * (sk_cc_vlerp) and stored (cc_store8_rows). */
+__attribute__((always_inline)) static inline void cc_vlerp_store(const __m256 *va, const __m256 *vb, __m256 vu, sk_transform *local,
+                                                                 float *soa, const uint32_t *tj, uint32_t m) {
+    __m256 r[3];
+    for (int j = 0; j < 3; j++) r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb[j], va[j]), vu, va[j]);
+    cc_store8_rows(r, local, soa, tj, m);
+}
+
 /* The sample of a pair the cursor's ring holds (CC_ROWS_CACHED's hit): per
  * chunk its translations' and scales' rows, then its rotations' placed rows,
  * read from slots i0 and i1 (S slots) and interpolated, as the decoding
@@ -95,21 +104,17 @@ __attribute__((always_inline)) static inline void cc_rows_hit(const sk_clip *c, 
         uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
         const float *vc = cb + 4u * S * nr8, *cs0 = vc + 3u * nv8 * i0, *cs1 = vc + 3u * nv8 * i1;
         for (uint32_t k = 0; k < nv; k += 8) {
-            __m256 r[3];
-            uint32_t m = nv - k < 8 ? nv - k : 8;
-            for (uint32_t j = 0; j < 3; j++) {
-                __m256 va = _mm256_loadu_ps(cs0 + k + nv8 * j), vb = _mm256_loadu_ps(cs1 + k + nv8 * j);
-                r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
-            }
-            cc_store8_rows(r, local, soa, tj + k, m);
+            __m256 va[3], vb[3];
+            for (uint32_t j = 0; j < 3; j++) va[j] = _mm256_loadu_ps(cs0 + k + nv8 * j), vb[j] = _mm256_loadu_ps(cs1 + k + nv8 * j);
+            cc_vlerp_store(va, vb, vu, local, soa, tj + k, nv - k < 8 ? nv - k : 8);
         }
         tj += nv;
         cc_rot8 grp[CC_CHUNK / 8 + 1];
-        uint32_t ng = nr8 / 8;
-        for (uint32_t g = 0; g < ng; g++) {
+        for (uint32_t g = 0; g < nr8 / 8; g++) { /* both frames as placed */
             const float *g0 = cb + 32u * (S * g + i0), *g1 = cb + 32u * (S * g + i1);
             for (uint32_t j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(g0 + 8u * j), grp[g].b[j] = _mm256_loadu_ps(g1 + 8u * j);
         }
+        uint32_t ng = nr8 / 8;
         cc_rots_finish(grp, ng, u, NULL, NULL, NULL);
         cc_store_rots(grp, ng, nr, rj, pl, local, soa);
         rj += nr, pl += CC_PLACE_WORDS * ng;
@@ -162,22 +167,20 @@ __attribute__((always_inline)) static inline void cc_rows_decode(const sk_clip *
          * padding that a load would have to wait for); a step reads the kept frame's slot,
          * which it does not write */
         for (uint32_t k = 0; k < nv; k += 8) {
-            __m256 r[3];
+            __m256 va[3], vb[3];
             uint32_t m = nv - k < 8 ? nv - k : 8;
             for (uint32_t j = 0; j < 3; j++) {
-                __m256 va, vb;
-                if (only == 1) va = _mm256_loadu_ps(cs0 + k + nv8 * j);
-                else va = CC_LOADZ_PS(w.va[j] + k, m);
-                if (only == 2) vb = _mm256_loadu_ps(cs1 + k + nv8 * j);
-                else vb = CC_LOADZ_PS((only ? w.va[j] : w.vb[j]) + k, m);
+                if (only == 1) va[j] = _mm256_loadu_ps(cs0 + k + nv8 * j);
+                else va[j] = CC_LOADZ_PS(w.va[j] + k, m);
+                if (only == 2) vb[j] = _mm256_loadu_ps(cs1 + k + nv8 * j);
+                else vb[j] = CC_LOADZ_PS((only ? w.va[j] : w.vb[j]) + k, m);
                 if (cache) { /* kept for the next sample */
-                    if (only != 1) _mm256_storeu_ps(cs0 + k + nv8 * j, va);
-                    if (only != 2) _mm256_storeu_ps(cs1 + k + nv8 * j, vb);
+                    if (only != 1) _mm256_storeu_ps(cs0 + k + nv8 * j, va[j]);
+                    if (only != 2) _mm256_storeu_ps(cs1 + k + nv8 * j, vb[j]);
                     if (look) _mm256_storeu_ps(cs2 + k + nv8 * j, CC_LOADZ_PS(w.vb[j] + k, m));
                 }
-                r[j] = _mm256_fmadd_ps(_mm256_sub_ps(vb, va), vu, va); /* sk_cc_vlerp */
             }
-            cc_store8_rows(r, local, soa, tj + k, m);
+            cc_vlerp_store(va, vb, vu, local, soa, tj + k, m);
         }
         tj += nv;
         /* rotations */
