@@ -142,7 +142,7 @@ static inline void prefetch_cursors(const batch_job *job, uint32_t next) {
     size_t bytes = p->cursor_stride * sizeof(uint32_t);
     for (size_t o = 0; o < bytes && o < 4096; o += 64) __builtin_prefetch(q + o);
 #else
-    (void)p, (void)next;
+    (void)job, (void)next;
 #endif
 }
 

@@ -179,12 +179,6 @@ static inline __attribute__((always_inline)) uint32_t cc_key(const sk_clip *c, d
     }
     return k0;
 }
-/* cc_key and the two frames' cursors (cc_at_pair). */
-static inline __attribute__((always_inline)) uint32_t cc_frames(const sk_clip *c, double tw, cc_cursor *s0, cc_cursor *s1, float *u) {
-    uint32_t k0 = cc_key(c, tw, u);
-    cc_at_pair(c, k0, s0, s1);
-    return k0;
-}
 
 void sk_cclip_rest_soa(const sk_clip *c, const float *rest_soa, float *data, uint32_t groups) {
     uint32_t cg = (c->joint_span + 7u) / 8u;
@@ -272,21 +266,23 @@ bool sk_cclip_sample_soa(const sk_clip *c, double tw, uint32_t *cache, float *so
 void sk_cclip_sample_tracks_simd(const sk_clip *c, double tw, uint32_t *cache, sk_transform *local, int level) {
     cc_cursor s0, s1;
     float u;
-    uint32_t k0 = cc_frames(c, tw, &s0, &s1, &u);
-    (void)k0, (void)cache, (void)level; /* level: without the x86 decoders, the scalar path */
-    bool same = s0.seg == s1.seg;
-    uint32_t a = 0;
+    uint32_t k0 = cc_key(c, tw, &u);
+    (void)cache, (void)level; /* level: without the x86 decoders, the scalar path */
 #if defined(SK_CC_AVX2)
     if (level > SK_CC_SCALAR && sk_cclip_simd_available()) {
-        if (level >= SK_CC_ROWS8 && c->cc.rrows) cc_sample_rows(c, k0, u, local, NULL, cache, level);
-        else if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
-        else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
+        if (level >= SK_CC_ROWS8 && c->cc.rrows) cc_sample_rows(c, k0, u, local, NULL, cache, level); /* makes its cursors */
+        else {
+            cc_at_pair(c, k0, &s0, &s1);
+            if (level >= SK_CC_AVX512 && sk_cclip_avx512_available()) cc_sample_avx512(c, &s0, &s1, u, local, NULL, cache, k0);
+            else cc_sample_avx2(c, &s0, &s1, u, local, NULL, cache, k0);
+        }
         if (c->cc.steps) sk_cclip_steps_aos(c, tw, local);
         return;
     }
-#else
-    (void)level; /* the scalar decoder is the only one */
 #endif
+    cc_at_pair(c, k0, &s0, &s1);
+    bool same = s0.seg == s1.seg;
+    uint32_t a = 0;
     for (uint32_t i = 0; i < c->track_count; i++)
         if (!c->tracks[i].pad_) cc_const(c, &c->tracks[i], &local[c->tracks[i].joint]);
     /* the animated tracks in data order (the plan's joint lists: the rotations', then the
