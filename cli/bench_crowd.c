@@ -334,9 +334,10 @@ static void crowd_print(const crowd_run *R, uint32_t count, double run_ms[][CROW
 static bool crowd_size(crowd_run *R, uint32_t count) {
     const crowd_args *a = R->a;
     uint32_t n = R->n, layers = R->layers, frames = a->frames, runs = a->runs;
-    crowd_bufs b = {malloc((size_t)count * (layers == 3 ? n : R->pn) * sizeof(sk_mat4)), malloc(count * sizeof(float)),
-                    malloc(count * 3 * sizeof(float)), malloc((size_t)count * 3 * sizeof(double)),
-                    calloc((size_t)count * R->stride, sizeof(uint32_t))};
+    /* on cache lines, as the ozz harness's arrays (a palette matrix is one line) */
+    crowd_bufs b = {cli_alloc64((size_t)count * (layers == 3 ? n : R->pn) * sizeof(sk_mat4)), cli_alloc64(count * sizeof(float)),
+                    cli_alloc64(count * 3 * sizeof(float)), cli_alloc64((size_t)count * 3 * sizeof(double)),
+                    cli_alloc64((size_t)count * R->stride * sizeof(uint32_t))};
     sk_mat4 *pal = b.pal;
     float *phase = b.phase, *mix = b.mix;
     double run_ms[CROWD_MAX_PATHS][CROWD_MAX_RUNS], run_cpu[CROWD_MAX_PATHS][CROWD_MAX_RUNS];

@@ -32,12 +32,6 @@
 enum { ST_MIX, ST_LTM, ST_PALETTE };
 enum { OP_TWO, OP_MASKED, OP_SLERP, OP_ADDITIVE, OP_POSES, OP_ADDITIVE_NLERP };
 
-/* Per-character arrays on 64-byte boundaries (cache lines: a matrix is one line, as the ozz
- * harness's allocations give ozz), freed with free. */
-static void *bench_alloc64(size_t bytes) {
-    return aligned_alloc(64, (bytes + 63) / 64 * 64);
-}
-
 static const char *const op_names[] = {"two", "masked", "slerp", "additive", "poses", "additive-nlerp"};
 
 static double median_of(double *v, uint32_t n) {
@@ -79,14 +73,14 @@ static int bench_sample(int argc, char **argv) {
      * --cursor-ahead: with room for a third (sk_clip_cursor_ahead_size) */
     size_t cs = args.ahead ? sk_clip_cursor_ahead_size(clip) : cache ? sk_clip_cursor_cache_size(clip) : sk_clip_cursor_size(clip);
     double dur = sk_clip_duration(clip);
-    sk_transform *poses = bench_alloc64((size_t)count * J * sizeof *poses);
+    sk_transform *poses = cli_alloc64((size_t)count * J * sizeof *poses);
     float *weights = W ? malloc((size_t)count * W * sizeof *weights) : NULL;
-    uint32_t *cursors = calloc((size_t)count * (cs ? cs : 1), sizeof *cursors);
+    uint32_t *cursors = cli_alloc64((size_t)count * (cs ? cs : 1) * sizeof *cursors);
     double *fwd = calloc(frames, sizeof *fwd), *rnd = calloc(frames, sizeof *rnd), *phase = malloc(count * sizeof *phase);
     double *sfw = calloc(frames, sizeof *sfw);
     size_t sf = sk_soa_pose_floats(J);
-    float *soa = bench_alloc64((size_t)count * sf * sizeof *soa);
-    uint32_t *scur = calloc((size_t)count * (cs ? cs : 1), sizeof *scur);
+    float *soa = cli_alloc64((size_t)count * sf * sizeof *soa);
+    uint32_t *scur = cli_alloc64((size_t)count * (cs ? cs : 1) * sizeof *scur);
     if (!poses || (W && !weights) || !cursors || !fwd || !rnd || !phase || !sfw || !soa || !scur) {
         fprintf(stderr, "skelanim: out of memory\n");
         goto done;
@@ -166,17 +160,17 @@ typedef struct stage_run {
 static bool stage_alloc(stage_run *R) {
     uint32_t count = R->count, frames = R->frames, J = R->J, P = R->P;
     size_t nt = (size_t)count * J, sf = R->sf = sk_soa_pose_floats(J);
-    R->pa = bench_alloc64(nt * sizeof *R->pa), R->pb = bench_alloc64(nt * sizeof *R->pb), R->po = bench_alloc64(nt * sizeof *R->po);
-    R->model = bench_alloc64(nt * sizeof *R->model), R->pal = bench_alloc64((size_t)count * (P ? P : 1) * sizeof *R->pal);
+    R->pa = cli_alloc64(nt * sizeof *R->pa), R->pb = cli_alloc64(nt * sizeof *R->pb), R->po = cli_alloc64(nt * sizeof *R->po);
+    R->model = cli_alloc64(nt * sizeof *R->model), R->pal = cli_alloc64((size_t)count * (P ? P : 1) * sizeof *R->pal);
     R->ft = calloc(frames, sizeof *R->ft), R->st = calloc(frames, sizeof *R->st);
     R->f2 = calloc(frames, sizeof *R->f2), R->f1 = calloc(frames, sizeof *R->f1), R->f8 = calloc(frames, sizeof *R->f8);
-    R->scratch = bench_alloc64(sk_soa_many_scratch_floats(J) * sizeof(float));
-    R->sa = bench_alloc64((size_t)count * sf * sizeof(float)), R->sb = bench_alloc64((size_t)count * sf * sizeof(float));
-    R->so = bench_alloc64((size_t)count * sf * sizeof(float));
-    R->smodel = bench_alloc64(nt * sizeof *R->smodel);
+    R->scratch = cli_alloc64(sk_soa_many_scratch_floats(J) * sizeof(float));
+    R->sa = cli_alloc64((size_t)count * sf * sizeof(float)), R->sb = cli_alloc64((size_t)count * sf * sizeof(float));
+    R->so = cli_alloc64((size_t)count * sf * sizeof(float));
+    R->smodel = cli_alloc64(nt * sizeof *R->smodel);
     bool additive = R->stage == ST_MIX && (R->op == OP_ADDITIVE || R->op == OP_ADDITIVE_NLERP);
-    R->pd = additive ? bench_alloc64(nt * sizeof *R->pd) : NULL;
-    R->sd = additive ? bench_alloc64((size_t)count * sf * sizeof(float)) : NULL;
+    R->pd = additive ? cli_alloc64(nt * sizeof *R->pd) : NULL;
+    R->sd = additive ? cli_alloc64((size_t)count * sf * sizeof(float)) : NULL;
     R->mask = malloc((J ? J : 1) * sizeof *R->mask);
     if (R->pa && R->pb && R->po && R->model && R->pal && R->ft && R->st && R->f2 && R->f1 && R->f8 && R->scratch && R->sa && R->sb && R->so &&
         R->smodel && R->mask && (!additive || (R->pd && R->sd)))

@@ -99,6 +99,10 @@ double cli_now(void);
  * hold the core (a shared machine); the wall clock when unavailable. */
 double cli_thread_cpu_now(void);
 int cli_cmp_double(const void *a, const void *b);
+/* bytes on a 64-byte boundary (a cache line: a matrix is one line, as the
+ * ozz harness's allocations give ozz), zeroed; freed with free. NULL when
+ * out of memory. */
+void *cli_alloc64(size_t bytes);
 /* Every number on the command line goes through cli_number (parse_number.h):
  * finite, inside [min, max], subnormals accepted, unsigned values refuse a
  * sign. These print "skelanim: OPT: 'S' <reason>" on failure. */

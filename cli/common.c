@@ -301,6 +301,13 @@ int cli_cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+void *cli_alloc64(size_t bytes) {
+    size_t n = (bytes + 63) / 64 * 64;
+    void *p = aligned_alloc(64, n ? n : 64);
+    if (p) memset(p, 0, n ? n : 64);
+    return p;
+}
+
 bool cli_make_parent_dir(const char *path) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);

@@ -152,7 +152,9 @@ typedef struct sk_batch_pipeline {
     /* Outputs, all optional, character c at c * (size per character):
      * out_local: joint_count transforms (the pose after the hook);
      * out_model: joint_count matrices (else kept in thread scratch);
-     * out_palette: skin->joint_count matrices (needs skin). */
+     * out_palette: skin->joint_count matrices (needs skin).
+     * Any float alignment works; on 64-byte boundaries (aligned_alloc(64, ...):
+     * a matrix per cache line), like `cursors`, they are fastest. */
     sk_transform *out_local;
     sk_mat4 *out_model;
     const sk_skin *skin;
