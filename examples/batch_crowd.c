@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(void) {
     enum { COUNT = 1000, FRAMES = 60 };
@@ -26,9 +27,12 @@ int main(void) {
     sk_batch_desc d = {.threads = 0 /* every online processor */, .max_joints = s->joint_count, .max_clips = 2};
     if (sk_batch_create(&d, NULL, &batch, &err) != SK_OK) goto done;
     size_t stride = sk_batch_cursor_stride(clips, 2);
-    cursors = calloc((size_t)COUNT * stride, sizeof *cursors);
-    palettes = malloc(sizeof *palettes * COUNT * skin->joint_count);
+    /* on 64-byte boundaries (cache lines), where the batch is fastest; the cursors zeroed */
+    size_t cursor_bytes = ((size_t)COUNT * stride * sizeof *cursors + 63) / 64 * 64;
+    cursors = aligned_alloc(64, cursor_bytes);
+    palettes = aligned_alloc(64, sizeof *palettes * COUNT * skin->joint_count); /* 64 bytes per matrix */
     if (!cursors || !palettes) goto done;
+    memset(cursors, 0, cursor_bytes);
     sk_batch_pipeline p = {.skeleton = s, .character_count = COUNT, .clips = clips, .clip_count = 2,
                            .loop = SK_LOOP_REPEAT, .times = times, .mix = mix, .cursors = cursors,
                            .cursor_stride = stride, .skin = skin, .out_palette = palettes};
