@@ -85,6 +85,24 @@ __attribute__((always_inline)) static inline void cc_vlerp_store(const __m256 *v
     cc_store8_rows(r, local, soa, tj, m);
 }
 
+/* One group whose rows hold both frames placed (h->a, h->b), interpolated at
+ * u (e: cc_tweights8's coefficients) as cc_rots_finish does it, the same
+ * bits: h->q and h->l2 (one over the root), lanes more than 120 degrees
+ * apart redone. A hit takes its groups one at a time, each in one pass to
+ * its stores, so that a group's values stay in registers (cc_rots_finish's
+ * phases over all the groups keep them in memory) and the processor
+ * overlaps the groups' independent chains; the decoding keeps the phases,
+ * which measured faster there. */
+__attribute__((always_inline)) static inline void cc_rot8_finish1(cc_rot8 *h, float u, const __m256 *e) {
+    cc_rot8_lerp(h, u, e);
+    h->l2 = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(h->l2));
+    if (h->far) { /* rare: a copy, so that h itself is not passed out of the inlined code */
+        cc_rot8 f = *h;
+        sk_cclip_rot8_far(&f, 1, u);
+        *h = f;
+    }
+}
+
 /* The sample of a pair the cursor's ring holds (CC_ROWS_CACHED's hit): per
  * chunk its translations' and scales' rows, then its rotations' placed rows,
  * read from slots i0 and i1 (S slots) and interpolated, as the decoding
@@ -99,6 +117,8 @@ __attribute__((always_inline)) static inline void cc_rows_hit(const sk_clip *c, 
     const uint32_t *tj = rj + c->cc.rots, *pl = c->cc.rplace;
     const float *cb = (const float *)(const void *)(cache + CC_CACHE_HEADER);
     const __m256 vu = _mm256_set1_ps(u);
+    __m256 tw[4]; /* sk_cc_tweights at u */
+    cc_tweights8(u, tw);
     for (uint32_t a = 0; a < A; a += CC_CHUNK) {
         uint32_t n = A - a < CC_CHUNK ? A - a : CC_CHUNK, nr = cnr[a / CC_CHUNK], nv = n - nr;
         uint32_t nr8 = (nr + 7u) & ~7u, nv8 = (nv + 7u) & ~7u;
@@ -109,14 +129,16 @@ __attribute__((always_inline)) static inline void cc_rows_hit(const sk_clip *c, 
             cc_vlerp_store(va, vb, vu, local, soa, tj + k, nv - k < 8 ? nv - k : 8);
         }
         tj += nv;
-        cc_rot8 grp[CC_CHUNK / 8 + 1];
-        for (uint32_t g = 0; g < nr8 / 8; g++) { /* both frames as placed */
-            const float *g0 = cb + 32u * (S * g + i0), *g1 = cb + 32u * (S * g + i1);
-            for (uint32_t j = 0; j < 4; j++) grp[g].a[j] = _mm256_loadu_ps(g0 + 8u * j), grp[g].b[j] = _mm256_loadu_ps(g1 + 8u * j);
-        }
+        /* each group in one pass (both frames as placed, the lerp, one over the root, the
+         * stores): its values stay in registers, and the groups' chains are independent */
         uint32_t ng = nr8 / 8;
-        cc_rots_finish(grp, ng, u, NULL, NULL, NULL);
-        cc_store_rots(grp, ng, nr, rj, pl, local, soa);
+        for (uint32_t g = 0; g < ng; g++) {
+            const float *g0 = cb + 32u * (S * g + i0), *g1 = cb + 32u * (S * g + i1);
+            cc_rot8 h;
+            for (uint32_t j = 0; j < 4; j++) h.a[j] = _mm256_loadu_ps(g0 + 8u * j), h.b[j] = _mm256_loadu_ps(g1 + 8u * j);
+            cc_rot8_finish1(&h, u, tw);
+            cc_store_rots(&h, 1, nr - 8u * g, rj + 8u * g, pl + CC_PLACE_WORDS * g, local, soa);
+        }
         rj += nr, pl += CC_PLACE_WORDS * ng;
         cb += S * (4u * nr8 + 3u * nv8);
     }
