@@ -316,9 +316,10 @@ __attribute__((target("avx2,fma"), always_inline)) static inline uint32_t *cc_be
         cache[4] = k0 + 1u, cache[5] = stayed;
         if (!hit && !kept) cache = NULL;
     }
+    if (!local) return cache;
     uint32_t A = c->cc.anim, T = c->track_count;
     const uint32_t *cv = c->cc.slots + 2u * A + (T - A) + (A + CC_CHUNK - 1) / CC_CHUNK;
-    for (uint32_t k = 0; local && k < T - A; k++, cv += CC_CONST_WORDS) {
+    for (uint32_t k = 0; k < T - A; k++, cv += CC_CONST_WORDS) {
         float *dst = (float *)(void *)local + (cv[0] & ~CC_CONST_ROT);
         __m128 v = _mm_loadu_ps((const float *)(const void *)(cv + 1));
         if (cv[0] & CC_CONST_ROT) _mm_storeu_ps(dst, v);
