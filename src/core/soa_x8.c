@@ -113,7 +113,10 @@ SK_X8 static void soa_l2m_x8(const sk_skeleton *s, const sk_soa_pose *const *pos
                                                  X8_MUL(X8_LD(M, 12 + row), b3));
                 }
                 skk_tr8_avx2(a);
-                for (uint32_t c = 0; c < n; c++) _mm256_storeu_ps(pal[c] + 16 * (size_t)i + 8 * h, a[c]);
+                if (n == 8) /* unrolled: the common case */
+                    for (uint32_t c = 0; c < 8; c++) _mm256_storeu_ps(pal[c] + 16 * (size_t)i + 8 * h, a[c]);
+                else
+                    for (uint32_t c = 0; c < n; c++) _mm256_storeu_ps(pal[c] + 16 * (size_t)i + 8 * h, a[c]);
             }
         }
     }
