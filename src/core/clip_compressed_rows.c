@@ -183,40 +183,42 @@ __attribute__((always_inline)) static inline void cc_rows_start(cc_rows_state *s
     st->base0 = _mm512_set1_epi32((int)s0->pos), st->base1 = _mm512_set1_epi32((int)s1->pos);
 }
 
-/* One frame q's block at track t (m tracks, lanes kn) by its own segment's
- * terms B and bit positions (base moves past it) into x. */
-__attribute__((always_inline)) static inline void cc_blk_frame(const float *cr, const cc_cursor *q, uint32_t t, uint32_t m,
-                                                               __mmask16 kn, const uint8_t *end, __m512i *base, cc_blk *B,
-                                                               __m512 *x) {
-    cc_blk_coef(cr, q->rates + t, q->ranges + 6u * t, m, B);
-    bool wide = _mm512_mask_cmpeq_epi32_mask(kn, B->lvl, _mm512_set1_epi32(15)) != 0;
-    cc_blk_values(q->bits, end, cc_blk_pos(B->b, base), B, kn, wide, x);
-}
-
 /* Animated tracks [a, a + n) of both frames into w, sixteen at a time;
- * only: 1 frame 1's alone, 2 frame 0's alone (both halves of w hold it). */
+ * only: 1 frame 1's alone, 2 frame 0's alone (both halves of w hold it).
+ * In two phases, as the AVX2 decoder (cc_terms8_chunk there): every block's
+ * terms and bit positions, then the values. */
 __attribute__((always_inline)) static inline void cc_rows_chunk(cc_rows_state *st, const sk_clip *c, const cc_cursor *s0,
                                                                 const cc_cursor *s1, uint32_t a, uint32_t n, bool same,
                                                                 int only, const uint8_t *end, cc_rowbuf *w) {
+    cc_blk B[2][CC_CHUNK / 16];
+    __m512i P[2][CC_CHUNK / 16];
+    uint32_t wide[2] = {0, 0};
+    for (uint32_t o = 0; o < n; o += 16) {
+        uint32_t m = n - o < 16 ? n - o : 16, blk = (a + o) / 16, i = o / 16;
+        __mmask16 kn = (__mmask16)((1u << m) - 1u);
+        const float *cr = c->cc.rrows + 128u * blk;
+        for (int f = only ? 1 : 0; f < (only || !same ? 2 : 1); f++) {
+            const cc_cursor *q = only ? (only == 1 ? s1 : s0) : f ? s1 : s0;
+            cc_blk_coef(cr, q->rates + a + o, q->ranges + 6u * (a + o), m, &B[f][i]);
+            if (_mm512_mask_cmpeq_epi32_mask(kn, B[f][i].lvl, _mm512_set1_epi32(15))) wide[f] |= 1u << i;
+            P[f][i] = cc_blk_pos(B[f][i].b, only == 2 || (!only && !f) ? &st->base0 : &st->base1);
+        }
+    }
     uint32_t r = 0, v = 0;
     for (uint32_t o = 0; o < n; o += 16) {
-        uint32_t m = n - o < 16 ? n - o : 16, blk = (a + o) / 16;
+        uint32_t m = n - o < 16 ? n - o : 16, blk = (a + o) / 16, i = o / 16;
         __mmask16 kn = (__mmask16)((1u << m) - 1u), kr = (__mmask16)(c->cc.rmask[blk] & kn);
-        const float *cr = c->cc.rrows + 128u * blk;
-        cc_blk B0, B1;
         __m512 x0[3], x1[3];
         if (only) { /* one frame */
-            cc_blk_frame(cr, only == 1 ? s1 : s0, a + o, m, kn, end, only == 1 ? &st->base1 : &st->base0, &B1, x1);
-            cc_blk_split(w, x1, x1, B1.d, B1.d, kn, kr, &r, &v);
+            cc_blk_values((only == 1 ? s1 : s0)->bits, end, P[1][i], &B[1][i], kn, wide[1] >> i & 1u, x1);
+            cc_blk_split(w, x1, x1, B[1][i].d, B[1][i].d, kn, kr, &r, &v);
             continue;
         }
-        cc_blk_coef(cr, s0->rates + a + o, s0->ranges + 6u * (a + o), m, &B0);
-        bool wide0 = _mm512_mask_cmpeq_epi32_mask(kn, B0.lvl, _mm512_set1_epi32(15)) != 0;
-        __m512i p0 = cc_blk_pos(B0.b, &st->base0);
-        cc_blk_values(s0->bits, end, p0, &B0, kn, wide0, x0);
-        if (same) cc_blk_values(s0->bits, end, _mm512_add_epi32(p0, st->fbits), &B0, kn, wide0, x1);
-        else cc_blk_frame(cr, s1, a + o, m, kn, end, &st->base1, &B1, x1);
-        cc_blk_split(w, x0, x1, B0.d, same ? B0.d : B1.d, kn, kr, &r, &v);
+        bool wide0 = wide[0] >> i & 1u;
+        cc_blk_values(s0->bits, end, P[0][i], &B[0][i], kn, wide0, x0);
+        if (same) cc_blk_values(s0->bits, end, _mm512_add_epi32(P[0][i], st->fbits), &B[0][i], kn, wide0, x1);
+        else cc_blk_values(s1->bits, end, P[1][i], &B[1][i], kn, wide[1] >> i & 1u, x1);
+        cc_blk_split(w, x0, x1, B[0][i].d, same ? B[0][i].d : B[1][i].d, kn, kr, &r, &v);
     }
 }
 
