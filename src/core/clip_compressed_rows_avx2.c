@@ -92,21 +92,16 @@ __attribute__((always_inline)) static inline void cc_blk8_coef(const float *cr, 
     __m256i smin[3] = {_mm256_and_si256(A, ff), _mm256_and_si256(_mm256_srli_epi32(A, 8), ff),
                        _mm256_and_si256(_mm256_srli_epi32(A, 16), ff)};
     __m256i sext[3] = {_mm256_srli_epi32(A, 24), _mm256_and_si256(B, ff), _mm256_srli_epi32(B, 8)};
-    if (_mm256_testc_si256(_mm256_cmpeq_epi32(k->d, _mm256_set1_epi32(3)), _mm256_set1_epi32(-1))) {
-        /* every lane drops w or is a translation or scale (d 3: most blocks): stored component j is
-         * the clip range's j, no blends */
-        for (int j = 0; j < 3; j++) {
-            __m256 cmin = _mm256_loadu_ps(cr + 16 * j), cext = _mm256_loadu_ps(cr + 64 + 16 * j);
-            k->off[j] = _mm256_fmadd_ps(cext, _mm256_cvtepi32_ps(smin[j]), cmin);
-            k->sc[j] = _mm256_mul_ps(_mm256_mul_ps(cext, _mm256_cvtepi32_ps(sext[j])), inv);
-        }
-        return;
-    }
+    /* every lane drops w or is a translation or scale (d 3: most blocks): no blends */
+    bool d3 = _mm256_testc_si256(_mm256_cmpeq_epi32(k->d, _mm256_set1_epi32(3)), _mm256_set1_epi32(-1));
     for (int j = 0; j < 3; j++) {
         /* stored component j is the clip range's j + (j >= d) */
-        __m256 up = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(j + 1), k->d));
-        __m256 cmin = _mm256_blendv_ps(_mm256_loadu_ps(cr + 16 * j), _mm256_loadu_ps(cr + 16 * (j + 1)), up);
-        __m256 cext = _mm256_blendv_ps(_mm256_loadu_ps(cr + 64 + 16 * j), _mm256_loadu_ps(cr + 64 + 16 * (j + 1)), up);
+        __m256 cmin = _mm256_loadu_ps(cr + 16 * j), cext = _mm256_loadu_ps(cr + 64 + 16 * j);
+        if (!d3) {
+            __m256 up = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(j + 1), k->d));
+            cmin = _mm256_blendv_ps(cmin, _mm256_loadu_ps(cr + 16 * (j + 1)), up);
+            cext = _mm256_blendv_ps(cext, _mm256_loadu_ps(cr + 64 + 16 * (j + 1)), up);
+        }
         k->off[j] = _mm256_fmadd_ps(cext, _mm256_cvtepi32_ps(smin[j]), cmin);
         k->sc[j] = _mm256_mul_ps(_mm256_mul_ps(cext, _mm256_cvtepi32_ps(sext[j])), inv);
     }

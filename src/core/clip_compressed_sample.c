@@ -218,7 +218,7 @@ bool sk_cclip_sample_pose(const sk_clip *c, const sk_skeleton *s, double tw, uin
         float d[CC_POSE_JOINTS / 8 * SK_SOA_GROUP_FLOATS] __attribute__((aligned(32)));
         /* the pose's lines on their way while the frames are decoded: it is written only at the
          * end, and a crowd's poses are seldom in the cache (1,000 characters of 128 joints
-         * sampled 3-5 % faster) */
+         * sampled 1-5 % faster) */
         for (size_t o = 0; o < (size_t)J * sizeof *local; o += 64) __builtin_prefetch((const char *)(const void *)local + o, 1, 3);
         sk_cclip_rest_soa(c, s->rest_soa, d, G);
         uint32_t k0 = cc_key(c, tw, &u);
